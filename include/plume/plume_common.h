@@ -1,0 +1,65 @@
+/*
+ * plume_common.h — types shared by every part of the plume particle module:
+ * result codes, the log callback and the host allocator.
+ *
+ * The module never aborts the host: every failure is a plume_result plus one
+ * message through the log callback.
+ */
+#ifndef PLUME_COMMON_H
+#define PLUME_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(PLUME_SHARED_BUILD) && defined(__GNUC__)
+#define PLUME_API __attribute__((visibility("default")))
+#else
+#define PLUME_API
+#endif
+
+typedef enum plume_result {
+    PLUME_OK = 0,
+    PLUME_ERROR_INVALID_ARGUMENT = 1,   /* a null pointer, a bad descriptor field */
+    PLUME_ERROR_OUT_OF_MEMORY = 2,      /* host allocator or GL buffer allocation failed */
+    PLUME_ERROR_GL_UNSUPPORTED = 3,     /* GL version, extension or limit too small */
+    PLUME_ERROR_SHADER = 4,             /* a shader failed to compile or link */
+    PLUME_ERROR_GL = 5,                 /* GL reported an error during the call */
+    PLUME_ERROR_CAPACITY = 6,           /* a count above the object's capacity */
+    PLUME_ERROR_IO = 7                  /* a file could not be read or decoded */
+} plume_result;
+
+/* A short English name for a result code ("PLUME_ERROR_SHADER"); never NULL. */
+PLUME_API const char *plume_result_string(plume_result result);
+
+typedef enum plume_log_level {
+    PLUME_LOG_ERROR = 0,
+    PLUME_LOG_WARNING = 1,
+    PLUME_LOG_INFO = 2,
+    PLUME_LOG_DEBUG = 3
+} plume_log_level;
+
+/* Receives every message of an object. `message` is valid only during the call. */
+typedef void (*plume_log_fn)(plume_log_level level, const char *message, void *user);
+
+typedef struct plume_logger {
+    plume_log_fn func;   /* NULL: errors and warnings go to stderr */
+    void *user;          /* passed back unchanged */
+} plume_logger;
+
+/* All three functions or none: a partly filled allocator is refused. */
+typedef struct plume_allocator {
+    void *(*allocate)(size_t size, void *user);
+    void *(*reallocate)(void *block, size_t size, void *user);
+    void (*deallocate)(void *block, void *user);
+    void *user;
+} plume_allocator;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,136 @@
+/* Logging, allocation and small GL checks shared by every object. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plume_internal.h"
+
+const char *plume_result_string(plume_result result) {
+    switch (result) {
+    case PLUME_OK: return "PLUME_OK";
+    case PLUME_ERROR_INVALID_ARGUMENT: return "PLUME_ERROR_INVALID_ARGUMENT";
+    case PLUME_ERROR_OUT_OF_MEMORY: return "PLUME_ERROR_OUT_OF_MEMORY";
+    case PLUME_ERROR_GL_UNSUPPORTED: return "PLUME_ERROR_GL_UNSUPPORTED";
+    case PLUME_ERROR_SHADER: return "PLUME_ERROR_SHADER";
+    case PLUME_ERROR_GL: return "PLUME_ERROR_GL";
+    case PLUME_ERROR_CAPACITY: return "PLUME_ERROR_CAPACITY";
+    case PLUME_ERROR_IO: return "PLUME_ERROR_IO";
+    }
+    return "PLUME_ERROR_UNKNOWN";
+}
+
+static void *default_allocate(size_t size, void *user) {
+    (void)user;
+    return malloc(size);
+}
+static void *default_reallocate(void *block, size_t size, void *user) {
+    (void)user;
+    return realloc(block, size);
+}
+static void default_deallocate(void *block, void *user) {
+    (void)user;
+    free(block);
+}
+
+static void default_log(plume_log_level level, const char *message, void *user) {
+    (void)user;
+    if (level <= PLUME_LOG_WARNING)
+        fprintf(stderr, "plume %s: %s\n", level == PLUME_LOG_ERROR ? "error" : "warning", message);
+}
+
+plume_result plume_env_init(plume_env *env, const plume_logger *logger, const plume_allocator *allocator) {
+    env->logger.func = logger && logger->func ? logger->func : default_log;
+    env->logger.user = logger && logger->func ? logger->user : NULL;
+    int given = allocator ? (allocator->allocate != NULL) + (allocator->reallocate != NULL) +
+                                (allocator->deallocate != NULL)
+                          : 0;
+    if (given == 3) {
+        env->allocator = *allocator;
+    } else {
+        env->allocator = (plume_allocator){default_allocate, default_reallocate, default_deallocate, NULL};
+        if (given != 0) {
+            plume_log(env, PLUME_LOG_ERROR,
+                      "allocator: give all of allocate, reallocate and deallocate, or none (%d of 3 given)", given);
+            return PLUME_ERROR_INVALID_ARGUMENT;
+        }
+    }
+    return PLUME_OK;
+}
+
+void plume_log(const plume_env *env, plume_log_level level, const char *format, ...) {
+    char message[2048];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    env->logger.func(level, message, env->logger.user);
+}
+
+void *plume_alloc(const plume_env *env, size_t size) {
+    void *block = env->allocator.allocate(size ? size : 1, env->allocator.user);
+    if (block) memset(block, 0, size);
+    else plume_log(env, PLUME_LOG_ERROR, "out of memory allocating %zu bytes", size);
+    return block;
+}
+
+void *plume_realloc(const plume_env *env, void *block, size_t size) {
+    void *grown = env->allocator.reallocate(block, size ? size : 1, env->allocator.user);
+    if (!grown) plume_log(env, PLUME_LOG_ERROR, "out of memory growing a block to %zu bytes", size);
+    return grown;
+}
+
+void plume_free(const plume_env *env, void *block) {
+    if (block) env->allocator.deallocate(block, env->allocator.user);
+}
+
+plume_result plume_check_gl_version(const plume_env *env, const char *what) {
+    GLint major = 0, minor = 0;
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    if (major * 10 + minor < 43) {
+        const char *version = (const char *)glGetString(GL_VERSION);
+        plume_log(env, PLUME_LOG_ERROR, "%s needs OpenGL 4.3 with compute shaders; the current context is %s", what,
+                  version ? version : "(none: is a context current?)");
+        return PLUME_ERROR_GL_UNSUPPORTED;
+    }
+    return PLUME_OK;
+}
+
+static const char *gl_error_name(GLenum error) {
+    switch (error) {
+    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
+    case GL_STACK_OVERFLOW: return "GL_STACK_OVERFLOW";
+    case GL_STACK_UNDERFLOW: return "GL_STACK_UNDERFLOW";
+    default: return "unknown GL error";
+    }
+}
+
+plume_result plume_drain_gl_errors(const plume_env *env, const char *where) {
+    plume_result result = PLUME_OK;
+    /* Several error flags can be set at once: read until GL_NO_ERROR (bounded,
+     * since a lost context may return errors forever). */
+    for (int i = 0; i < 16; ++i) {
+        GLenum error = glGetError();
+        if (error == GL_NO_ERROR) break;
+        plume_log(env, PLUME_LOG_ERROR, "%s: %s (0x%04x)", where, gl_error_name(error), error);
+        result = error == GL_OUT_OF_MEMORY ? PLUME_ERROR_OUT_OF_MEMORY : PLUME_ERROR_GL;
+    }
+    return result;
+}
+
+bool plume_buffer_has_size(GLuint name, GLsizeiptr min_size, GLsizeiptr *actual_size) {
+    if (actual_size) *actual_size = 0;
+    if (name == 0 || !glIsBuffer(name)) return false;
+    GLint previous = 0;
+    glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &previous);
+    glBindBuffer(GL_COPY_READ_BUFFER, name);
+    GLint64 size = 0;
+    glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &size);
+    glBindBuffer(GL_COPY_READ_BUFFER, (GLuint)previous);
+    if (actual_size) *actual_size = (GLsizeiptr)size;
+    return size >= min_size;
+}

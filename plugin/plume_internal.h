@@ -1,0 +1,97 @@
+/* Internal pieces shared by the module's objects: environment (log +
+ * allocator), shader building, GL state scopes. Not part of the public API. */
+#ifndef PLUME_INTERNAL_H
+#define PLUME_INTERNAL_H
+
+#include <epoxy/gl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include "plume/plume_common.h"
+
+/* What every object carries: where its messages and memory go. */
+typedef struct plume_env {
+    plume_logger logger;
+    plume_allocator allocator;
+} plume_env;
+
+/* Fills defaults for a zero logger/allocator. Fails (and logs) on a partial
+ * allocator. */
+plume_result plume_env_init(plume_env *env, const plume_logger *logger, const plume_allocator *allocator);
+
+void plume_log(const plume_env *env, plume_log_level level, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+void *plume_alloc(const plume_env *env, size_t size);          /* zeroed */
+void *plume_realloc(const plume_env *env, void *block, size_t size);
+void plume_free(const plume_env *env, void *block);
+
+/* Requires a current GL 4.3+ context with compute shaders. */
+plume_result plume_check_gl_version(const plume_env *env, const char *what);
+
+/* GL errors raised since the last drain: each is logged; returns PLUME_OK when
+ * there were none. `where` names the call for the message. */
+plume_result plume_drain_gl_errors(const plume_env *env, const char *where);
+
+/* True when `name` is a buffer of at least `min_size` bytes (binds nothing:
+ * restores GL_COPY_READ_BUFFER). */
+bool plume_buffer_has_size(GLuint name, GLsizeiptr min_size, GLsizeiptr *actual_size);
+
+/* ---- Shaders ----------------------------------------------------------------
+ * A program is built from embedded files (shaders/), concatenated after a
+ * "#version" line and `defines`. Each file is preceded by a "#line" whose
+ * number encodes the file, so compile errors are logged as
+ * "file:line: message". */
+typedef struct plume_shader_stage {
+    GLenum type;               /* GL_COMPUTE_SHADER, GL_VERTEX_SHADER, ... */
+    const char *files[6];      /* embedded file names, NULL-terminated */
+} plume_shader_stage;
+
+/* The embedded text of a shader file, or NULL. */
+const char *plume_shader_source(const char *file);
+
+/* Builds and links; on failure logs the mapped compiler log, deletes every GL
+ * object it made and returns PLUME_ERROR_SHADER with *out_program = 0. */
+plume_result plume_build_program(const plume_env *env, const char *label, const plume_shader_stage *stages,
+                                 int stage_count, const char *defines, GLuint *out_program);
+
+/* Builds a program from explicit source strings (tests feed broken shaders
+ * through this); `file_names` label the strings in messages. */
+plume_result plume_build_program_from_sources(const plume_env *env, const char *label, GLenum type,
+                                              const char *const *sources, const char *const *file_names,
+                                              int source_count, const char *defines, GLuint *out_program);
+
+/* ---- GL state scope ---------------------------------------------------------
+ * Saves what a module call binds, routes KHR_debug messages raised during the
+ * call to the object's logger, and restores everything at the end. */
+enum { PLUME_SCOPE_SSBO_SLOTS = 4 };
+
+typedef struct plume_gl_scope {
+    const plume_env *env;
+    GLint program;
+    GLint ssbo_generic;
+    GLint dispatch_indirect;
+    GLint ssbo_slot_buffer[PLUME_SCOPE_SSBO_SLOTS];
+    GLint64 ssbo_slot_start[PLUME_SCOPE_SSBO_SLOTS];
+    GLint64 ssbo_slot_size[PLUME_SCOPE_SSBO_SLOTS];
+    GLDEBUGPROC host_debug_callback;
+    void *host_debug_user;
+    GLboolean debug_synchronous;
+    bool debug_routed;
+} plume_gl_scope;
+
+void plume_gl_scope_begin(plume_gl_scope *scope, const plume_env *env);
+void plume_gl_scope_end(plume_gl_scope *scope);
+
+static inline uint32_t plume_next_pow2(uint32_t v) {
+    uint32_t p = 1;
+    while (p < v) p <<= 1;
+    return p;
+}
+
+static inline uint32_t plume_log2(uint32_t pow2) {
+    uint32_t l = 0;
+    while ((1u << l) < pow2) ++l;
+    return l;
+}
+
+#endif

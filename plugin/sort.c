@@ -1,0 +1,392 @@
+/* GPU key-value bitonic sort (plume_sort.h).
+ *
+ * The network is seed 001's: for each merge level h = 2, 4, ..., P (P the
+ * count's power of two) one flip(h) then disperses of heights h/2 ... 2. Every
+ * stage whose distance fits one workgroup's block runs in shared memory
+ * (sort_local.comp); the larger ones (sort_global.comp) are grouped so that
+ * several run per pass in registers. The pass plan is fixed by the capacity at
+ * creation; a count only decides how many workgroups each pass gets (zero for
+ * levels above its power of two), on the CPU for plume_sort and on the GPU for
+ * plume_sort_indirect. */
+#include <stdio.h>
+#include <string.h>
+
+#include "plume/plume_sort.h"
+#include "plume_internal.h"
+
+enum {
+    MAX_FUSED_STAGES = 5,
+    DEFAULT_FUSED_STAGES = 4,
+    MAX_DEFAULT_BLOCK_PAIRS = 4096,
+    MIN_BLOCK_PAIRS = 64,
+    MAX_LOCAL_THREADS = 512,
+    GLOBAL_THREADS = 256,
+    PAIR_BYTES = 8,
+    STATE_HEADER_BYTES = 16, /* count + padding, then 3 uints of dispatch args per pass */
+    MAX_CAPACITY = 1u << 30
+};
+
+typedef enum pass_kind { PASS_LOCAL_SORT, PASS_LOCAL_DISPERSE, PASS_GLOBAL } pass_kind;
+
+typedef struct sort_pass {
+    pass_kind kind;
+    bool flip;                  /* global: starts with a flip */
+    uint32_t fused_stages;      /* global: stages in this pass */
+    uint32_t height;            /* global: u_height */
+    /* What sort_pass_groups() needs; uploaded as a uvec4 for the GPU twin. */
+    uint32_t span, threads_per_span, threads_per_group, level_height;
+} sort_pass;
+
+struct plume_sorter {
+    plume_env env;
+    plume_sorter_desc desc;     /* defaults filled in */
+    uint32_t local_threads;
+    GLuint local_sort_program;
+    GLuint local_disperse_program;
+    GLuint global_programs[2][MAX_FUSED_STAGES + 1]; /* [flip][fused stages] */
+    GLint global_height_location[2][MAX_FUSED_STAGES + 1];
+    GLuint prepare_program;
+    GLint prepare_count_index_location, prepare_capacity_location, prepare_pass_count_location;
+    GLuint state_buffer;        /* count, padding, dispatch args */
+    GLuint pass_table_buffer;
+    sort_pass *passes;
+    uint32_t pass_count;
+    GLint ssbo_offset_alignment;
+};
+
+/* The C twin of sort_pass_groups() in shaders/sort_groups.glsl. */
+static uint32_t sort_pass_groups(const sort_pass *pass, uint32_t count) {
+    if (count <= pass->level_height / 2) return 0;
+    uint64_t spans = ((uint64_t)count + pass->span - 1) / pass->span;
+    uint64_t threads = spans * pass->threads_per_span;
+    return (uint32_t)((threads + pass->threads_per_group - 1) / pass->threads_per_group);
+}
+
+/* ---- Pass plan ------------------------------------------------------------ */
+
+static uint32_t plan_passes(const plume_sorter *s, sort_pass *out) {
+    uint32_t block = s->desc.block_pairs;
+    uint32_t top = plume_next_pow2(s->desc.capacity < 2 ? 2 : s->desc.capacity);
+    uint32_t n = 0;
+    sort_pass local = {.span = block, .threads_per_span = 1, .threads_per_group = 1};
+    local.kind = PASS_LOCAL_SORT;
+    local.level_height = 2;
+    if (out) out[n] = local;
+    ++n;
+    for (uint32_t level = 2 * block; level != 0 && level <= top; level <<= 1) {
+        uint32_t stages = plume_log2(level / block);
+        uint32_t chunks = (stages + s->desc.max_fused_stages - 1) / s->desc.max_fused_stages;
+        uint32_t height = level;
+        for (uint32_t c = 0; c < chunks; ++c) {
+            /* Balanced chunks (5 stages with at most 4 a pass: 3 + 2, not
+             * 4 + 1) keep register use even across passes. */
+            uint32_t fused = stages / chunks + (c < stages % chunks ? 1 : 0);
+            if (out)
+                out[n] = (sort_pass){.kind = PASS_GLOBAL,
+                                     .flip = c == 0,
+                                     .fused_stages = fused,
+                                     .height = height,
+                                     .span = height,
+                                     .threads_per_span = height >> fused,
+                                     .threads_per_group = GLOBAL_THREADS,
+                                     .level_height = level};
+            ++n;
+            height >>= fused; /* the next group starts at the smallest distance so far */
+        }
+        local.kind = PASS_LOCAL_DISPERSE;
+        local.level_height = level;
+        if (out) out[n] = local;
+        ++n;
+    }
+    return n;
+}
+
+/* ---- Creation ------------------------------------------------------------- */
+
+static plume_result build_local_program(plume_sorter *s, bool full_sort, GLuint *out) {
+    char defines[160];
+    snprintf(defines, sizeof defines, "#define BLOCK_PAIRS %uu\n#define LOCAL_THREADS %uu\n#define LOCAL_SORT %d\n",
+             s->desc.block_pairs, s->local_threads, full_sort ? 1 : 0);
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_common.glsl", "sort_local.comp", NULL}};
+    return plume_build_program(&s->env, full_sort ? "plume sort: local sort" : "plume sort: local disperse", &stage,
+                               1, defines, out);
+}
+
+static plume_result build_global_program(plume_sorter *s, bool flip, uint32_t fused) {
+    if (s->global_programs[flip][fused]) return PLUME_OK;
+    char defines[160], label[64];
+    snprintf(defines, sizeof defines, "#define FUSED_STAGES %uu\n#define FLIP %d\n#define GLOBAL_THREADS %d\n", fused,
+             flip ? 1 : 0, GLOBAL_THREADS);
+    snprintf(label, sizeof label, "plume sort: global %s x%u", flip ? "flip" : "disperse", fused);
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_common.glsl", "sort_global.comp", NULL}};
+    plume_result result = plume_build_program(&s->env, label, &stage, 1, defines, &s->global_programs[flip][fused]);
+    if (result == PLUME_OK)
+        s->global_height_location[flip][fused] = glGetUniformLocation(s->global_programs[flip][fused], "u_height");
+    return result;
+}
+
+static plume_result build_prepare_program(plume_sorter *s) {
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_groups.glsl", "sort_prepare.comp", NULL}};
+    plume_result result = plume_build_program(&s->env, "plume sort: prepare indirect", &stage, 1, "", &s->prepare_program);
+    if (result != PLUME_OK) return result;
+    s->prepare_count_index_location = glGetUniformLocation(s->prepare_program, "u_count_index");
+    s->prepare_capacity_location = glGetUniformLocation(s->prepare_program, "u_capacity");
+    s->prepare_pass_count_location = glGetUniformLocation(s->prepare_program, "u_pass_count");
+    return PLUME_OK;
+}
+
+/* Validates the descriptor against GL limits and fills its defaults. */
+static plume_result resolve_desc(plume_sorter *s, const plume_sorter_desc *desc) {
+    s->desc = *desc;
+    if (desc->capacity == 0 || desc->capacity > MAX_CAPACITY) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "plume_sorter_create: capacity %u is outside 1 .. 2^30", desc->capacity);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    GLint shared_bytes = 0, invocations = 0, size_x = 0;
+    glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &shared_bytes);
+    glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);
+    glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &s->ssbo_offset_alignment);
+    uint32_t fitting = MIN_BLOCK_PAIRS;
+    while (fitting * 2 * PAIR_BYTES <= (uint32_t)shared_bytes && fitting * 2 <= MAX_DEFAULT_BLOCK_PAIRS) fitting *= 2;
+    if ((uint32_t)shared_bytes < MIN_BLOCK_PAIRS * PAIR_BYTES || invocations < GLOBAL_THREADS ||
+        size_x < GLOBAL_THREADS) {
+        plume_log(&s->env, PLUME_LOG_ERROR,
+                  "plume_sorter_create: GL compute limits too small (shared memory %d bytes, %d invocations, "
+                  "work group width %d; need %d, %d, %d)",
+                  shared_bytes, invocations, size_x, MIN_BLOCK_PAIRS * PAIR_BYTES, GLOBAL_THREADS, GLOBAL_THREADS);
+        return PLUME_ERROR_GL_UNSUPPORTED;
+    }
+    if (s->desc.block_pairs == 0) {
+        /* No block larger than the capacity's power of two: a small sorter
+         * should not pay for a 4096-pair shared-memory network. */
+        uint32_t needed = plume_next_pow2(desc->capacity);
+        s->desc.block_pairs = needed < fitting ? (needed < MIN_BLOCK_PAIRS ? MIN_BLOCK_PAIRS : needed) : fitting;
+    } else {
+        uint32_t b = desc->block_pairs;
+        if (b < MIN_BLOCK_PAIRS || (b & (b - 1)) != 0 || (uint64_t)b * PAIR_BYTES > (uint64_t)shared_bytes) {
+            plume_log(&s->env, PLUME_LOG_ERROR,
+                      "plume_sorter_create: block_pairs %u must be a power of two >= %d whose pairs fit %d bytes of "
+                      "shared memory",
+                      b, MIN_BLOCK_PAIRS, shared_bytes);
+            return PLUME_ERROR_INVALID_ARGUMENT;
+        }
+    }
+    if (s->desc.max_fused_stages == 0) s->desc.max_fused_stages = DEFAULT_FUSED_STAGES;
+    if (s->desc.max_fused_stages > MAX_FUSED_STAGES) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "plume_sorter_create: max_fused_stages %u is outside 1 .. %d",
+                  s->desc.max_fused_stages, MAX_FUSED_STAGES);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    uint32_t threads = s->desc.block_pairs / 2;
+    if (threads > MAX_LOCAL_THREADS) threads = MAX_LOCAL_THREADS;
+    while (threads > (uint32_t)invocations || threads > (uint32_t)size_x) threads /= 2;
+    s->local_threads = threads;
+    return PLUME_OK;
+}
+
+static plume_result check_group_limits(plume_sorter *s) {
+    GLint count_x = 0;
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &count_x);
+    for (uint32_t i = 0; i < s->pass_count; ++i) {
+        uint32_t groups = sort_pass_groups(&s->passes[i], s->desc.capacity);
+        if (groups > (uint32_t)count_x) {
+            plume_log(&s->env, PLUME_LOG_ERROR,
+                      "plume_sorter_create: capacity %u needs %u workgroups in one pass; this GL allows %d",
+                      s->desc.capacity, groups, count_x);
+            return PLUME_ERROR_GL_UNSUPPORTED;
+        }
+    }
+    return PLUME_OK;
+}
+
+static plume_result create_buffers(plume_sorter *s) {
+    glGenBuffers(1, &s->state_buffer);
+    glGenBuffers(1, &s->pass_table_buffer);
+    GLint previous = 0;
+    glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &previous);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, s->state_buffer);
+    glBufferData(GL_COPY_WRITE_BUFFER, STATE_HEADER_BYTES + 12 * (GLsizeiptr)s->pass_count, NULL, GL_DYNAMIC_DRAW);
+    glObjectLabel(GL_BUFFER, s->state_buffer, -1, "plume sort: state and dispatch args");
+    uint32_t *table = plume_alloc(&s->env, 16 * (size_t)s->pass_count);
+    if (!table) {
+        glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)previous);
+        return PLUME_ERROR_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; i < s->pass_count; ++i) {
+        table[4 * i + 0] = s->passes[i].span;
+        table[4 * i + 1] = s->passes[i].threads_per_span;
+        table[4 * i + 2] = s->passes[i].threads_per_group;
+        table[4 * i + 3] = s->passes[i].level_height;
+    }
+    glBindBuffer(GL_COPY_WRITE_BUFFER, s->pass_table_buffer);
+    glBufferData(GL_COPY_WRITE_BUFFER, 16 * (GLsizeiptr)s->pass_count, table, GL_STATIC_DRAW);
+    glObjectLabel(GL_BUFFER, s->pass_table_buffer, -1, "plume sort: pass table");
+    glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)previous);
+    plume_free(&s->env, table);
+    return plume_drain_gl_errors(&s->env, "plume_sorter_create (buffers)");
+}
+
+static plume_result create_gl_objects(plume_sorter *s) {
+    plume_result result = plume_check_gl_version(&s->env, "plume_sorter_create");
+    if (result == PLUME_OK) result = resolve_desc(s, &s->desc);
+    if (result != PLUME_OK) return result;
+    s->pass_count = plan_passes(s, NULL);
+    s->passes = plume_alloc(&s->env, sizeof(sort_pass) * s->pass_count);
+    if (!s->passes) return PLUME_ERROR_OUT_OF_MEMORY;
+    plan_passes(s, s->passes);
+    result = check_group_limits(s);
+    if (result == PLUME_OK) result = build_local_program(s, true, &s->local_sort_program);
+    if (result == PLUME_OK) result = build_local_program(s, false, &s->local_disperse_program);
+    for (uint32_t i = 0; i < s->pass_count && result == PLUME_OK; ++i)
+        if (s->passes[i].kind == PASS_GLOBAL) result = build_global_program(s, s->passes[i].flip, s->passes[i].fused_stages);
+    if (result == PLUME_OK) result = build_prepare_program(s);
+    if (result == PLUME_OK) result = create_buffers(s);
+    return result;
+}
+
+plume_result plume_sorter_create(const plume_sorter_desc *desc, plume_sorter **out_sorter) {
+    if (out_sorter) *out_sorter = NULL;
+    plume_env env;
+    plume_result result = plume_env_init(&env, desc ? &desc->logger : NULL, desc ? &desc->allocator : NULL);
+    if (result != PLUME_OK) return result;
+    if (!desc || !out_sorter) {
+        plume_log(&env, PLUME_LOG_ERROR, "plume_sorter_create: desc and out_sorter must not be NULL");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    plume_sorter *s = plume_alloc(&env, sizeof *s);
+    if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
+    s->env = env;
+    s->desc = *desc;
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &s->env);
+    result = create_gl_objects(s);
+    plume_gl_scope_end(&scope);
+    if (result != PLUME_OK) {
+        plume_sorter_destroy(s);
+        return result;
+    }
+    *out_sorter = s;
+    return PLUME_OK;
+}
+
+void plume_sorter_destroy(plume_sorter *sorter) {
+    if (!sorter) return;
+    glDeleteProgram(sorter->local_sort_program);
+    glDeleteProgram(sorter->local_disperse_program);
+    for (int flip = 0; flip < 2; ++flip)
+        for (int k = 0; k <= MAX_FUSED_STAGES; ++k) glDeleteProgram(sorter->global_programs[flip][k]);
+    glDeleteProgram(sorter->prepare_program);
+    GLuint buffers[2] = {sorter->state_buffer, sorter->pass_table_buffer};
+    glDeleteBuffers(2, buffers);
+    plume_env env = sorter->env;
+    plume_free(&env, sorter->passes);
+    plume_free(&env, sorter);
+}
+
+plume_sorter_desc plume_sorter_get_desc(const plume_sorter *sorter) {
+    plume_sorter_desc empty = {0};
+    return sorter ? sorter->desc : empty;
+}
+
+uint32_t plume_sorter_pass_count(const plume_sorter *sorter, uint32_t count) {
+    if (!sorter) return 0;
+    uint32_t dispatches = 0;
+    for (uint32_t i = 0; i < sorter->pass_count; ++i) dispatches += sort_pass_groups(&sorter->passes[i], count) > 0;
+    return dispatches;
+}
+
+/* ---- Sorting -------------------------------------------------------------- */
+
+static void use_pass_program(plume_sorter *s, const sort_pass *pass) {
+    switch (pass->kind) {
+    case PASS_LOCAL_SORT: glUseProgram(s->local_sort_program); break;
+    case PASS_LOCAL_DISPERSE: glUseProgram(s->local_disperse_program); break;
+    case PASS_GLOBAL:
+        glUseProgram(s->global_programs[pass->flip][pass->fused_stages]);
+        glUniform1ui(s->global_height_location[pass->flip][pass->fused_stages], pass->height);
+        break;
+    }
+}
+
+/* Results are read next by the host's shaders, draws (vertex pulling or
+ * attributes) or buffer reads. */
+static const GLbitfield BARRIER_FOR_HOST =
+    GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
+
+plume_result plume_sort(plume_sorter *sorter, uint32_t pairs_buffer, uint32_t count) {
+    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (count > sorter->desc.capacity) {
+        plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort: count %u is over the sorter's capacity %u", count,
+                  sorter->desc.capacity);
+        return PLUME_ERROR_CAPACITY;
+    }
+    GLsizeiptr size = 0;
+    if (!plume_buffer_has_size(pairs_buffer, (GLsizeiptr)count * PAIR_BYTES, &size)) {
+        plume_log(&sorter->env, PLUME_LOG_ERROR,
+                  "plume_sort: pairs buffer %u is not a buffer or holds %lld bytes, under the %llu that %u pairs need",
+                  pairs_buffer, (long long)size, (unsigned long long)count * PAIR_BYTES, count);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (count < 2) return PLUME_OK;
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &sorter->env);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, sorter->state_buffer);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof count, &count);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, pairs_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, sorter->state_buffer);
+    bool first = true;
+    for (uint32_t i = 0; i < sorter->pass_count; ++i) {
+        uint32_t groups = sort_pass_groups(&sorter->passes[i], count);
+        if (groups == 0) continue;
+        if (!first) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        first = false;
+        use_pass_program(sorter, &sorter->passes[i]);
+        glDispatchCompute(groups, 1, 1);
+    }
+    glMemoryBarrier(BARRIER_FOR_HOST);
+    plume_gl_scope_end(&scope);
+    return PLUME_OK;
+}
+
+plume_result plume_sort_indirect(plume_sorter *sorter, uint32_t pairs_buffer, uint32_t count_buffer,
+                                 uint32_t count_offset) {
+    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    GLsizeiptr pairs_size = 0, count_size = 0;
+    if (!plume_buffer_has_size(pairs_buffer, (GLsizeiptr)sorter->desc.capacity * PAIR_BYTES, &pairs_size)) {
+        plume_log(&sorter->env, PLUME_LOG_ERROR,
+                  "plume_sort_indirect: pairs buffer %u is not a buffer or holds %lld bytes, under the capacity's %llu",
+                  pairs_buffer, (long long)pairs_size, (unsigned long long)sorter->desc.capacity * PAIR_BYTES);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (count_offset % 4 != 0 || !plume_buffer_has_size(count_buffer, (GLsizeiptr)count_offset + 4, &count_size)) {
+        plume_log(&sorter->env, PLUME_LOG_ERROR,
+                  "plume_sort_indirect: count buffer %u (%lld bytes) has no aligned uint at byte offset %u",
+                  count_buffer, (long long)count_size, count_offset);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &sorter->env);
+    /* SSBO ranges must start at the GL's alignment: bind from the aligned
+     * offset below and index the count from there. */
+    GLintptr aligned = count_offset - count_offset % (uint32_t)sorter->ssbo_offset_alignment;
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, count_buffer, aligned, count_size - aligned);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, sorter->state_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, sorter->pass_table_buffer);
+    glUseProgram(sorter->prepare_program);
+    glUniform1ui(sorter->prepare_count_index_location, (GLuint)((count_offset - aligned) / 4));
+    glUniform1ui(sorter->prepare_capacity_location, sorter->desc.capacity);
+    glUniform1ui(sorter->prepare_pass_count_location, sorter->pass_count);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, pairs_buffer);
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, sorter->state_buffer);
+    for (uint32_t i = 0; i < sorter->pass_count; ++i) {
+        if (i > 0) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        use_pass_program(sorter, &sorter->passes[i]);
+        glDispatchComputeIndirect(STATE_HEADER_BYTES + 12 * (GLintptr)i);
+    }
+    glMemoryBarrier(BARRIER_FOR_HOST);
+    plume_gl_scope_end(&scope);
+    return PLUME_OK;
+}

@@ -1,0 +1,103 @@
+-- plume: GPU particle module (C11, OpenGL 4.3+ core). The one build description.
+--   premake5 gmake                           (our users)
+--   premake4 --file=premake5.lua gmake       (Debian ships premake4 only)
+-- then: make -C build config=release   (or debug, sanitize)
+
+-- ---- premake4 compatibility ------------------------------------------------
+-- premake4 lacks a few premake5 functions; map them onto what it has, so the
+-- rest of this file is plain premake5.
+if _PREMAKE_VERSION and _PREMAKE_VERSION:sub(1, 1) == "4" then
+    workspace = solution
+    function filter(expression)
+        if type(expression) == "table" then return configuration(expression) end
+        return configuration((expression:gsub("^configurations:", "")))
+    end
+    function cdialect(dialect) buildoptions { "-std=" .. dialect:lower() } end
+    function symbols(on) if on == "On" then flags { "Symbols" } end end
+    function optimize(level) if level ~= "Off" then flags { "OptimizeSpeed" } end end
+    function warnings(level) if level == "Extra" then buildoptions { "-Wall", "-Wextra" } end end
+    function visibility(v) if v == "Hidden" then buildoptions { "-fvisibility=hidden" } end end
+    function pic(on) if on == "On" then buildoptions { "-fPIC" } end end
+end
+-- ----------------------------------------------------------------------------
+
+local root = path.getabsolute(".")
+local generated = root .. "/build/generated"
+local ABI_MAJOR = 1
+
+-- Shaders are compiled into the library: a prebuild step turns shaders/*.glsl
+-- etc. into one header (rewritten only when a shader changed).
+local embed_shaders = "sh " .. root .. "/tools/embed_shaders.sh " .. root .. "/shaders " .. generated .. "/plume_shaders.h"
+local embed_bench_shaders = "sh " .. root .. "/tools/embed_shaders.sh " .. root .. "/bench/shaders " .. generated .. "/bench_shaders.h"
+
+-- Run the embedding once at generate time too, so the header exists before
+-- any parallel make starts compiling.
+os.execute(embed_shaders)
+os.execute(embed_bench_shaders)
+
+workspace "plume"
+    configurations { "release", "debug", "sanitize" }
+    location "build"
+    language "C"
+    cdialect "C11"
+    warnings "Extra"
+    includedirs { "include", "plugin", "host", generated }
+    buildoptions { "-Werror=implicit-function-declaration", "-Wshadow", "-Wstrict-prototypes" }
+
+    filter "configurations:release"
+        optimize "Speed"
+        symbols "On"
+        defines { "NDEBUG" }
+    filter "configurations:debug"
+        symbols "On"
+    filter "configurations:sanitize"
+        symbols "On"
+        buildoptions { "-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined" }
+        linkoptions { "-fsanitize=address,undefined" }
+    filter {}
+
+-- The module, linked statically into an engine (or tests / benchmark / demo).
+project "plume_static"
+    kind "StaticLib"
+    targetname "plume"
+    -- Apart from libplume.so, so that linking "plume_static" picks the archive.
+    targetdir "build/lib/static"
+    objdir "build/obj/plume_static"
+    pic "On"
+    files { "plugin/*.c", "plugin/*.h", "include/plume/*.h" }
+    prebuildcommands { embed_shaders }
+
+-- The plugin: the same module as a shared library exporting only the API.
+project "plume"
+    kind "SharedLib"
+    targetdir "build/lib"
+    objdir "build/obj/plume_shared"
+    visibility "Hidden"
+    pic "On"
+    defines { "PLUME_SHARED_BUILD" }
+    files { "plugin/*.c", "plugin/*.h", "include/plume/*.h" }
+    prebuildcommands { embed_shaders }
+    linkoptions { "-Wl,-soname,libplume.so." .. ABI_MAJOR, "-Wl,--no-undefined" }
+    links { "epoxy", "m" }
+
+-- Headless EGL context and other host-side stand-ins for an engine.
+project "plume_host"
+    kind "StaticLib"
+    targetdir "build/lib/static"
+    objdir "build/obj/plume_host"
+    files { "host/*.c", "host/*.h" }
+
+project "plume_tests"
+    kind "ConsoleApp"
+    targetdir "build/bin"
+    objdir "build/obj/plume_tests"
+    files { "tests/*.c", "tests/*.h" }
+    links { "plume_host", "plume_static", "epoxy", "cmocka", "m" }
+
+project "plume_bench"
+    kind "ConsoleApp"
+    targetdir "build/bin"
+    objdir "build/obj/plume_bench"
+    files { "bench/*.c", "bench/*.h" }
+    prebuildcommands { embed_bench_shaders }
+    links { "plume_host", "plume_static", "epoxy", "m" }

@@ -1,0 +1,172 @@
+#define _POSIX_C_SOURCE 200809L
+#include "test_env.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "headless_gl.h"
+
+static headless_gl context;
+static bool context_ready;
+static uint64_t seed, random_state;
+
+enum { LOG_CAPACITY = 64 * 1024 };
+static char log_text[LOG_CAPACITY];
+static size_t log_length;
+static int log_errors;
+static bool errors_expected;
+
+static void GLAPIENTRY test_debug_callback(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                                           const GLchar *message, const void *user) {
+    (void)source, (void)id, (void)length, (void)user;
+    if (type == GL_DEBUG_TYPE_ERROR || severity == GL_DEBUG_SEVERITY_HIGH) {
+        fprintf(stderr, "GL debug error outside the module: %s\n", message);
+        ++log_errors;
+    }
+}
+
+void test_env_init(void) {
+    if (context_ready) return;
+    char error[256];
+    if (!headless_gl_create(&context, true, NULL, error, sizeof error)) {
+        fprintf(stderr, "no headless GL context: %s\n", error);
+        exit(1);
+    }
+    context_ready = true;
+    glEnable(GL_DEBUG_OUTPUT);
+    glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+    glDebugMessageCallback(test_debug_callback, NULL);
+    const char *fixed = getenv("PLUME_TEST_SEED");
+    seed = fixed ? strtoull(fixed, NULL, 0) : ((uint64_t)time(NULL) << 20) ^ (uint64_t)clock() ^ (uint64_t)getpid();
+    random_state = seed;
+    printf("GL: %s\n", headless_gl_describe());
+    printf("random seed: %llu (rerun with PLUME_TEST_SEED=%llu)\n", (unsigned long long)seed,
+           (unsigned long long)seed);
+    fflush(stdout);
+}
+
+int test_setup(void **state) {
+    (void)state;
+    log_length = 0;
+    log_text[0] = '\0';
+    log_errors = 0;
+    errors_expected = false;
+    while (glGetError() != GL_NO_ERROR) {}
+    return 0;
+}
+
+int test_teardown(void **state) {
+    (void)state;
+    int failures = 0;
+    for (GLenum error; (error = glGetError()) != GL_NO_ERROR;) {
+        fprintf(stderr, "GL error 0x%04x left by the test\n", error);
+        ++failures;
+    }
+    if (log_errors > 0 && !errors_expected) {
+        fprintf(stderr, "unexpected error messages:\n%s", log_text);
+        ++failures;
+    }
+    return failures ? -1 : 0;
+}
+
+static void record_message(plume_log_level level, const char *message, void *user) {
+    (void)user;
+    if (level == PLUME_LOG_ERROR) ++log_errors;
+    int written = snprintf(log_text + log_length, LOG_CAPACITY - log_length, "[%d] %s\n", (int)level, message);
+    if (written > 0) log_length += (size_t)written < LOG_CAPACITY - log_length ? (size_t)written : 0;
+    if (getenv("PLUME_TEST_VERBOSE")) fprintf(stderr, "log[%d]: %s\n", (int)level, message);
+}
+
+plume_logger test_logger(void) { return (plume_logger){record_message, NULL}; }
+void test_log_expect_errors(void) { errors_expected = true; }
+int test_log_error_count(void) { return log_errors; }
+bool test_log_contains(const char *text) { return strstr(log_text, text) != NULL; }
+
+uint64_t test_seed(void) { return seed; }
+
+static uint64_t splitmix64(void) {
+    uint64_t z = (random_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+uint32_t test_random_u32(void) { return (uint32_t)(splitmix64() >> 32); }
+uint32_t test_random_below(uint32_t bound) { return bound ? (uint32_t)((splitmix64() >> 32) % bound) : 0; }
+float test_random_float(float low, float high) {
+    return low + (high - low) * (float)((splitmix64() >> 40) * (1.0 / 16777216.0));
+}
+
+GLuint test_buffer_create(size_t bytes, const void *data) {
+    GLuint buffer = 0;
+    glGenBuffers(1, &buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
+    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)bytes, data, GL_DYNAMIC_COPY);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    return buffer;
+}
+
+void test_buffer_read(GLuint buffer, size_t offset, size_t bytes, void *out) {
+    glBindBuffer(GL_COPY_READ_BUFFER, buffer);
+    glGetBufferSubData(GL_COPY_READ_BUFFER, (GLintptr)offset, (GLsizeiptr)bytes, out);
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+}
+
+void test_buffer_write(GLuint buffer, size_t offset, size_t bytes, const void *data) {
+    glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
+    glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)offset, (GLsizeiptr)bytes, data);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+}
+
+/* Each block carries its size in front, so frees can be checked. */
+static void *counting_allocate(size_t size, void *user) {
+    test_allocator_stats *stats = user;
+    size_t *block = malloc(size + sizeof(size_t) * 2);
+    if (!block) return NULL;
+    block[0] = size;
+    ++stats->live_blocks;
+    ++stats->total_allocations;
+    return block + 2;
+}
+static void *counting_reallocate(void *old, size_t size, void *user) {
+    test_allocator_stats *stats = user;
+    if (!old) return counting_allocate(size, user);
+    size_t *block = realloc((size_t *)old - 2, size + sizeof(size_t) * 2);
+    if (!block) return NULL;
+    block[0] = size;
+    ++stats->total_allocations;
+    return block + 2;
+}
+static void counting_deallocate(void *old, void *user) {
+    test_allocator_stats *stats = user;
+    if (!old) return;
+    --stats->live_blocks;
+    free((size_t *)old - 2);
+}
+
+plume_allocator test_counting_allocator(test_allocator_stats *stats) {
+    return (plume_allocator){counting_allocate, counting_reallocate, counting_deallocate, stats};
+}
+
+static headless_gl old_context;
+
+bool test_with_es_context(int major, int minor) {
+    char error[256];
+    if (!headless_gl_create_es(&old_context, major, minor, error, sizeof error)) {
+        fprintf(stderr, "no OpenGL ES %d.%d context: %s\n", major, minor, error);
+        headless_gl_make_current(&context);
+        return false;
+    }
+    return true;
+}
+
+void test_restore_main_context(void) {
+    headless_gl_destroy(&old_context);
+    headless_gl_make_current(&context);
+}

@@ -1,0 +1,53 @@
+/* What every test program shares: one headless GL context, a seeded random
+ * generator (seed printed), a logger that records messages, and GL buffer
+ * helpers. A GL error or an unexpected error message fails the test. */
+#ifndef PLUME_TEST_ENV_H
+#define PLUME_TEST_ENV_H
+
+#include <epoxy/gl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plume/plume_common.h"
+
+/* Creates the context once (debug context, KHR_debug on) and prints the
+ * renderer, version and random seed. Exits the process if there is no GL. */
+void test_env_init(void);
+
+/* cmocka setup/teardown: the teardown fails the test on a pending GL error, or
+ * on an error message nobody expected (see test_log_expect_errors). */
+int test_setup(void **state);
+int test_teardown(void **state);
+
+/* ---- Recording logger ---- */
+plume_logger test_logger(void);
+void test_log_expect_errors(void);         /* the test provokes errors on purpose */
+int test_log_error_count(void);
+bool test_log_contains(const char *text);  /* any message since setup */
+
+/* ---- Random (splitmix64), seeded once per process ---- */
+uint64_t test_seed(void);
+uint32_t test_random_u32(void);
+uint32_t test_random_below(uint32_t bound);
+float test_random_float(float low, float high);
+
+/* ---- Buffers ---- */
+GLuint test_buffer_create(size_t bytes, const void *data);
+void test_buffer_read(GLuint buffer, size_t offset, size_t bytes, void *out);
+void test_buffer_write(GLuint buffer, size_t offset, size_t bytes, const void *data);
+
+/* ---- A counting allocator (every allocation must be freed) ---- */
+typedef struct test_allocator_stats {
+    long live_blocks;
+    long total_allocations;
+} test_allocator_stats;
+plume_allocator test_counting_allocator(test_allocator_stats *stats);
+
+
+
+/* Makes a fresh OpenGL ES context current (false if this EGL gives none);
+ * test_restore_main_context() destroys it. */
+bool test_with_es_context(int major, int minor);
+void test_restore_main_context(void);
+#endif

@@ -1,0 +1,11 @@
+/* Each test file's table; tests/main.c runs them all as one cmocka group. */
+#ifndef PLUME_TESTS_H
+#define PLUME_TESTS_H
+
+#include <stddef.h>
+
+struct CMUnitTest;
+extern const struct CMUnitTest sort_tests[];
+extern const size_t sort_test_count;
+
+#endif
