@@ -1,0 +1,52 @@
+/*
+ * plume_profile.h — what a particle system's frame costs on the GPU, measured
+ * with GL timer queries kept in a ring several frames deep and read only when
+ * GL_QUERY_RESULT_AVAILABLE says so: the CPU never waits on the GPU, and the
+ * figures lag the current frame by a few frames.
+ *
+ * Threading: as the system's (the thread where its GL context is current).
+ */
+#ifndef PLUME_PROFILE_H
+#define PLUME_PROFILE_H
+
+#include <stdbool.h>
+
+#include "plume_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum plume_stage {
+    PLUME_STAGE_SIMULATE = 0,  /* emit, integrate, key: simulate.comp */
+    PLUME_STAGE_SORT = 1,      /* the bitonic sort, sized on the GPU */
+    PLUME_STAGE_DRAW = 2,      /* the instanced draw */
+    PLUME_STAGE_UPDATE = 3,    /* the whole update call: simulate + sort */
+    PLUME_STAGE_COUNT = 4
+} plume_stage;
+
+/* Milliseconds of GPU time. */
+typedef struct plume_stage_timing {
+    double last_ms;      /* the last completed frame */
+    double mean_ms;      /* over the window (the last `samples` frames) */
+    double min_ms;
+    double max_ms;
+    double p95_ms;
+    uint32_t samples;    /* frames in the window so far (0: no figure yet) */
+} plume_stage_timing;
+
+typedef struct plume_profile {
+    bool enabled;            /* profiling switched on */
+    bool timer_available;    /* false: GL_QUERY_COUNTER_BITS is 0, no times are reported */
+    uint64_t frame;          /* update index of the last completed frame */
+    plume_stage_timing stages[PLUME_STAGE_COUNT];
+    uint32_t live_count;         /* live particles in that frame */
+    uint32_t sort_padded_count;  /* the power of two the sort network covered */
+    uint32_t sort_passes;        /* dispatches with work in that frame's sort */
+} plume_profile;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
