@@ -8,6 +8,8 @@ static void GLAPIENTRY route_debug_message(GLenum source, GLenum type, GLuint id
     (void)source;
     (void)id;
     (void)length;
+    /* Our own stage groups (profiler) echo back as push/pop messages: not news. */
+    if (type == GL_DEBUG_TYPE_PUSH_GROUP || type == GL_DEBUG_TYPE_POP_GROUP) return;
     const plume_env *env = user;
     plume_log_level level = PLUME_LOG_DEBUG;
     if (type == GL_DEBUG_TYPE_ERROR || severity == GL_DEBUG_SEVERITY_HIGH) level = PLUME_LOG_ERROR;
@@ -21,6 +23,8 @@ void plume_gl_scope_begin(plume_gl_scope *scope, const plume_env *env) {
     glGetIntegerv(GL_CURRENT_PROGRAM, &scope->program);
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &scope->ssbo_generic);
     glGetIntegerv(GL_DISPATCH_INDIRECT_BUFFER_BINDING, &scope->dispatch_indirect);
+    glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &scope->copy_read);
+    glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &scope->copy_write);
     for (GLuint i = 0; i < PLUME_SCOPE_SSBO_SLOTS; ++i) {
         glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, i, &scope->ssbo_slot_buffer[i]);
         glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, i, &scope->ssbo_slot_start[i]);
@@ -48,6 +52,8 @@ void plume_gl_scope_end(plume_gl_scope *scope) {
     }
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, (GLuint)scope->ssbo_generic);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, (GLuint)scope->dispatch_indirect);
+    glBindBuffer(GL_COPY_READ_BUFFER, (GLuint)scope->copy_read);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)scope->copy_write);
     if (scope->debug_routed) {
         glDebugMessageCallback(scope->host_debug_callback, scope->host_debug_user);
         if (!scope->debug_synchronous) glDisable(GL_DEBUG_OUTPUT_SYNCHRONOUS);

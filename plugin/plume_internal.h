@@ -70,6 +70,7 @@ typedef struct plume_gl_scope {
     GLint program;
     GLint ssbo_generic;
     GLint dispatch_indirect;
+    GLint copy_read, copy_write;   /* GL_COPY_READ_BUFFER / GL_COPY_WRITE_BUFFER */
     GLint ssbo_slot_buffer[PLUME_SCOPE_SSBO_SLOTS];
     GLint64 ssbo_slot_start[PLUME_SCOPE_SSBO_SLOTS];
     GLint64 ssbo_slot_size[PLUME_SCOPE_SSBO_SLOTS];
