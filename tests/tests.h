@@ -7,5 +7,7 @@
 struct CMUnitTest;
 extern const struct CMUnitTest sort_tests[];
 extern const size_t sort_test_count;
+extern const struct CMUnitTest particle_tests[];
+extern const size_t particle_test_count;
 
 #endif
