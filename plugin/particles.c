@@ -205,6 +205,9 @@ static plume_result create_gl_objects(plume_system *s, const plume_system_desc *
                   s->desc.capacity, (unsigned long long)limit, which);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
+    if ((r = build_programs(s)) || (r = create_buffers(s)) || (r = create_sorter(s))) return r;
+    /* Last, so that a bad texture file also proves the cleanup of everything
+     * made before it. */
     uint32_t width = 0, height = 0;
     r = plume_particles_load_texture(&s->env, &user_desc->appearance.texture, &s->sprite_texture, &width, &height);
     if (r != PLUME_OK) return r;
@@ -212,7 +215,6 @@ static plume_result create_gl_objects(plume_system *s, const plume_system_desc *
     s->desc.appearance.texture.pixels = NULL;
     s->desc.appearance.texture.width = width;
     s->desc.appearance.texture.height = height;
-    if ((r = build_programs(s)) || (r = create_buffers(s)) || (r = create_sorter(s))) return r;
     set_appearance_uniforms(s);
     return reset_gpu_state(s);
 }
