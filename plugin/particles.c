@@ -275,7 +275,6 @@ static plume_result reset_gpu_state(plume_system *s) {
     memset(s->clocks, 0, sizeof s->clocks);
     s->time = 0.0;
     s->current_pairs = 0;
-    s->last_sort_disabled = false;
     glUseProgram(s->reset_program);
     glProgramUniform1ui(s->reset_program, s->reset_capacity_location, s->desc.capacity);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, s->state_buffer);
@@ -366,23 +365,22 @@ static plume_result check_frame(const plume_system *s, const char *caller, const
 /* Particles emitter `e` asks for in a step of dt: its rate with the fraction
  * carried over, plus the bursts that fall in [time, time + dt). */
 static uint64_t requested_by_emitter(const plume_emitter_desc *e, emitter_clock *clock, double dt) {
+    /* Counts over 2^32 cannot be emitted anyway (the capacity is a uint32):
+     * clamping before the conversion keeps a huge dt defined. */
+    const double most = 4294967295.0;
     if (dt <= 0.0) return 0;
     double due = clock->fraction + (double)e->rate * dt;
     double whole = floor(due);
     clock->fraction = due - whole;
-    uint64_t count = whole > 4e9 ? (uint64_t)4e9 : (uint64_t)whole;
+    double count = whole;
     if (e->burst_count > 0) {
-        double t0 = clock->time, t1 = clock->time + dt;
-        uint64_t bursts;
-        if (e->burst_interval == 0.0f) bursts = t0 == 0.0 ? 1 : 0;
-        else {
-            double interval = e->burst_interval;
-            bursts = (uint64_t)(ceil(t1 / interval) - ceil(t0 / interval));
-        }
-        count += bursts * e->burst_count;
+        double t0 = clock->time, t1 = clock->time + dt, bursts;
+        if (e->burst_interval == 0.0f) bursts = t0 == 0.0 ? 1.0 : 0.0;
+        else bursts = ceil(t1 / e->burst_interval) - ceil(t0 / e->burst_interval);
+        count += fmin(bursts, most) * e->burst_count;
     }
     clock->time += dt;
-    return count;
+    return (uint64_t)fmin(count, most);
 }
 
 /* How many particles each emitter asks for this step, as running totals
@@ -463,7 +461,6 @@ plume_result plume_system_update(plume_system *system, const plume_frame_desc *f
     if (!frame->disable_sort) r = run_sort_stage(system);
     stage_end(system, PLUME_STAGE_SORT);
     stage_end(system, PLUME_STAGE_UPDATE);
-    system->last_sort_disabled = frame->disable_sort;
     plume_gl_scope_end(&scope);
     plume_result gl = plume_drain_gl_errors(&system->env, CALLER);
     return r != PLUME_OK ? r : gl;

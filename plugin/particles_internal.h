@@ -76,7 +76,6 @@ struct plume_system {
 
     emitter_clock clocks[PLUME_MAX_EMITTERS];
     double time;             /* seconds since creation or reset (the noise's clock) */
-    bool last_sort_disabled;
     plume_stage_hooks hooks;
 };
 

@@ -23,13 +23,12 @@ uniform vec3 u_turbulence;   // strength, spatial scale, speed
 // For small k dt the series of f and g avoid the cancellation in 1 - e.
 void integrate(inout vec3 position, inout vec3 velocity, vec3 acceleration, float k, float dt) {
     float x = k * dt;
-    float e, f, g;
+    float e = exp(-x);
+    float f, g;
     if (x < 0.1) {
-        e = exp(-x);
         f = dt * (1.0 - x * (1.0 / 2.0 - x * (1.0 / 6.0 - x * (1.0 / 24.0 - x * (1.0 / 120.0 - x / 720.0)))));
         g = dt * dt * (1.0 / 2.0 - x * (1.0 / 6.0 - x * (1.0 / 24.0 - x * (1.0 / 120.0 - x * (1.0 / 720.0 - x / 5040.0)))));
     } else {
-        e = exp(-x);
         f = (1.0 - e) / k;
         g = (dt - f) / k;
     }
