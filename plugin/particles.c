@@ -269,10 +269,50 @@ plume_system_desc plume_system_get_desc(const plume_system *system) {
     return system ? system->desc : empty;
 }
 
+/* ---- Live-count bound --------------------------------------------------------- */
+
+static double longest_lifetime_of(const plume_system_desc *desc) {
+    double longest = 0.0;
+    for (int e = 0; e < PLUME_MAX_EMITTERS; ++e)
+        if (desc->emitters[e].lifetime.max > longest) longest = desc->emitters[e].lifetime.max;
+    return longest;
+}
+
+static void window_record(emission_window *w, double time, uint64_t count) {
+    if (count == 0) return;
+    if (w->count == EMISSION_RECORDS) {
+        /* Full: fold the oldest record into the next one. The next one's later
+         * time keeps the fold's particles counted for longer: still a bound. */
+        emission_record *oldest = &w->records[w->first];
+        w->first = (w->first + 1) % EMISSION_RECORDS;
+        w->records[w->first].count += oldest->count;
+        --w->count;
+    }
+    w->records[(w->first + w->count) % EMISSION_RECORDS] = (emission_record){time, count};
+    ++w->count;
+}
+
+/* The most particles that can be alive at `now`: those requested within the
+ * longest lifetime. GPU ages are float sums of the steps, which can fall
+ * short of the exact time by a little per step: the window is widened by 2%
+ * and 1 ms, enough for 10^5 steps of float rounding. */
+static uint32_t window_live_bound(emission_window *w, double now, uint32_t capacity) {
+    double reach = w->longest_lifetime * 1.02 + 1e-3;
+    while (w->count > 0 && now - w->records[w->first].time > reach) {
+        w->first = (w->first + 1) % EMISSION_RECORDS;
+        --w->count;
+    }
+    uint64_t bound = 0;
+    for (uint32_t i = 0; i < w->count; ++i) bound += w->records[(w->first + i) % EMISSION_RECORDS].count;
+    return bound < capacity ? (uint32_t)bound : capacity;
+}
+
 /* ---- Reset ------------------------------------------------------------------ */
 
 static plume_result reset_gpu_state(plume_system *s) {
     memset(s->clocks, 0, sizeof s->clocks);
+    memset(&s->window, 0, sizeof s->window);
+    s->window.longest_lifetime = longest_lifetime_of(&s->desc);
     s->time = 0.0;
     s->current_pairs = 0;
     glUseProgram(s->reset_program);
@@ -306,6 +346,9 @@ plume_result plume_system_set_emitter(plume_system *system, uint32_t index, cons
     plume_result r = plume_particles_resolve_emitter(&system->env, CALLER, index, emitter, &resolved);
     if (r != PLUME_OK) return r;
     system->desc.emitters[index] = resolved;
+    /* Particles keep the lifetime they were born with: the bound's window
+     * only grows until a reset. */
+    if (resolved.lifetime.max > system->window.longest_lifetime) system->window.longest_lifetime = resolved.lifetime.max;
     float packed[EMITTER_GPU_FLOATS];
     pack_emitter(&resolved, packed);
     plume_gl_scope scope;
@@ -399,6 +442,7 @@ static uint32_t plan_emission(plume_system *s, double dt, GLuint running_end[PLU
 static void run_simulate_stage(plume_system *s, const plume_frame_desc *frame, const mat4 view) {
     GLuint running_end[PLUME_MAX_EMITTERS];
     uint32_t requested = plan_emission(s, frame->dt, running_end);
+    window_record(&s->window, s->time, requested);
     GLuint list_in = s->pair_buffers[s->current_pairs], list_out = s->pair_buffers[1 - s->current_pairs];
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->particle_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, list_in);
@@ -438,10 +482,12 @@ static void run_simulate_stage(plume_system *s, const plume_frame_desc *frame, c
     s->time += frame->dt;
 }
 
-/* Stage 2: the live list, back-to-front, sized by the GPU's live count. */
+/* Stage 2: the live list, back-to-front. The GPU's live count sizes the
+ * sort; the CPU's bound on it decides which passes are issued at all. */
 static plume_result run_sort_stage(plume_system *s) {
-    return plume_sort_indirect(s->sorter, s->pair_buffers[s->current_pairs], s->state_buffer,
-                               STATE_LIVE_COUNT_OFFSET);
+    uint32_t bound = window_live_bound(&s->window, s->time, s->desc.capacity);
+    return plume_sort_indirect_bounded(s->sorter, s->pair_buffers[s->current_pairs], s->state_buffer,
+                                       STATE_LIVE_COUNT_OFFSET, bound);
 }
 
 plume_result plume_system_update(plume_system *system, const plume_frame_desc *frame) {

@@ -45,6 +45,23 @@ typedef struct emitter_clock {
     double fraction;  /* rate * dt left over from earlier updates, 0 .. 1 */
 } emitter_clock;
 
+/* Particles requested in one update (or, merged, several), and when. Every
+ * live particle was requested within the longest lifetime in effect, so the
+ * records of that window bound the live count from above without reading
+ * anything back; the sort is then sized by that bound. */
+enum { EMISSION_RECORDS = 64 };
+
+typedef struct emission_record {
+    double time;       /* start of the update that requested them */
+    uint64_t count;
+} emission_record;
+
+typedef struct emission_window {
+    emission_record records[EMISSION_RECORDS]; /* a ring, oldest at `first` */
+    uint32_t first, count;
+    double longest_lifetime; /* over every emitter in effect since creation or reset */
+} emission_window;
+
 typedef struct draw_locations {
     GLint view, projection, inverse_projection, camera_right, camera_up;
     GLint has_texture, flipbook, frame_blend, soft_fade_distance, viewport_size;
@@ -75,6 +92,7 @@ struct plume_system {
     GLuint sprite_sampler, depth_sampler;
 
     emitter_clock clocks[PLUME_MAX_EMITTERS];
+    emission_window window;
     double time;             /* seconds since creation or reset (the noise's clock) */
     plume_stage_hooks hooks;
 };

@@ -439,20 +439,31 @@ static void random_camera(mat4 view, mat4 projection) {
     glm_perspective(test_random_float(0.5f, 1.5f), test_random_float(0.5f, 2.0f), 0.1f, 100.0f, projection);
 }
 
+/* 150 updates: more than the CPU keeps emission records for within one
+ * lifetime (they fold), with the live count well under the capacity, so the
+ * sort is sized by the CPU's bound on the live count; a bound that fell short
+ * would leave the tail of the list unsorted. The lifetimes shrink midway
+ * (particles already alive keep theirs). */
 static void test_draw_list_is_back_to_front(void **state) {
     (void)state;
     plume_system_desc desc = {.capacity = 2999, .seed = test_random_u32()};
-    desc.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE, .extents = {3}, .rate = 3000,
+    desc.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE, .extents = {3}, .rate = 800,
                                             .lifetime = {0.5f, 2}, .speed = {0, 1}, .spread = 3.14159f};
     desc.forces = (plume_forces){.turbulence = 2.0f, .drag = 0.5f};
     plume_system *system = make_system(desc);
     mat4 view, projection;
-    for (int k = 0; k < 40; ++k) {
+    for (int k = 0; k < 150; ++k) {
+        if (k == 100) {
+            plume_emitter_desc shorter = desc.emitters[0];
+            shorter.lifetime = (plume_range){0.2f, 0.4f};
+            assert_int_equal(plume_system_set_emitter(system, 0, &shorter), PLUME_OK);
+        }
         random_camera(view, projection);
         plume_frame_desc frame = make_frame(1.0f / 60.0f, view, projection);
         update(system, &frame);
+        if (k == 99) check_back_to_front(system, view, "long lifetimes");
     }
-    check_back_to_front(system, view, "moving");
+    check_back_to_front(system, view, "after shorter lifetimes");
     /* A still update (dt 0) for a new camera re-sorts for that camera. */
     random_camera(view, projection);
     plume_frame_desc frame = make_frame(0.0f, view, projection);

@@ -35,7 +35,11 @@
  *                turbulence), kills (the slot goes back on the dead list),
  *                and appends each survivor's sort pair {depth key, slot}; the
  *                append counter is the instance count of the indirect draw;
- *   4. sort      plume_sort_indirect over the live count (unless disabled).
+ *   4. sort      plume_sort_indirect_bounded over the live count (unless
+ *                disabled); the CPU's bound on that count (the particles
+ *                requested within the longest lifetime) decides which sort
+ *                passes are issued, so a small live count in a large system
+ *                costs little.
  * The draw is one glDrawArraysIndirect of camera-facing quads, instanced over
  * the sorted pairs: dead particles never reach it.
  *
