@@ -62,15 +62,32 @@ plume_result plume_build_program_from_sources(const plume_env *env, const char *
 
 /* ---- GL state scope ---------------------------------------------------------
  * Saves what a module call binds, routes KHR_debug messages raised during the
- * call to the object's logger, and restores everything at the end. */
-enum { PLUME_SCOPE_SSBO_SLOTS = 4 };
+ * call to the object's logger, and restores everything at the end.
+ * plume_gl_scope_begin always saves the current program, the indexed SSBO
+ * bindings 0 .. PLUME_SCOPE_SSBO_SLOTS-1 and the generic SSBO and dispatch-
+ * indirect bindings; plume_gl_scope_save adds the groups a call also touches
+ * (call it right after begin, once per group). */
+enum { PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_TEXTURE_UNITS = 2 };
+
+typedef enum plume_gl_scope_group {
+    /* GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER bindings (uploads, readbacks) */
+    PLUME_SCOPE_COPY_BUFFERS = 1 << 0,
+    /* the active texture unit, the GL_TEXTURE_2D and sampler bindings of units
+     * 0 .. PLUME_SCOPE_TEXTURE_UNITS-1 */
+    PLUME_SCOPE_TEXTURES = 1 << 1,
+    /* GL_PIXEL_UNPACK_BUFFER and the unpack alignment / row length / skips */
+    PLUME_SCOPE_PIXEL_UNPACK = 1 << 2,
+    /* a draw: vertex array, GL_DRAW_INDIRECT_BUFFER, GL_BLEND with its
+     * functions and equations (draw buffer 0's), GL_DEPTH_TEST, the depth
+     * write mask, GL_CULL_FACE */
+    PLUME_SCOPE_DRAW = 1 << 3
+} plume_gl_scope_group;
 
 typedef struct plume_gl_scope {
     const plume_env *env;
     GLint program;
     GLint ssbo_generic;
     GLint dispatch_indirect;
-    GLint copy_read, copy_write;   /* GL_COPY_READ_BUFFER / GL_COPY_WRITE_BUFFER */
     GLint ssbo_slot_buffer[PLUME_SCOPE_SSBO_SLOTS];
     GLint64 ssbo_slot_start[PLUME_SCOPE_SSBO_SLOTS];
     GLint64 ssbo_slot_size[PLUME_SCOPE_SSBO_SLOTS];
@@ -78,9 +95,21 @@ typedef struct plume_gl_scope {
     void *host_debug_user;
     GLboolean debug_synchronous;
     bool debug_routed;
+    unsigned saved_groups; /* plume_gl_scope_group bits */
+    GLint copy_read, copy_write;
+    GLint active_texture;
+    GLint texture_2d[PLUME_SCOPE_TEXTURE_UNITS];
+    GLint sampler[PLUME_SCOPE_TEXTURE_UNITS];
+    GLint unpack_buffer, unpack_alignment, unpack_row_length, unpack_skip_pixels, unpack_skip_rows;
+    GLint vertex_array, draw_indirect;
+    GLint blend_src_rgb, blend_dst_rgb, blend_src_alpha, blend_dst_alpha, blend_equation_rgb, blend_equation_alpha;
+    GLboolean blend, depth_test, depth_mask, cull_face;
 } plume_gl_scope;
 
 void plume_gl_scope_begin(plume_gl_scope *scope, const plume_env *env);
+/* Saves more state groups (plume_gl_scope_group bits) for plume_gl_scope_end
+ * to restore. */
+void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups);
 void plume_gl_scope_end(plume_gl_scope *scope);
 
 static inline uint32_t plume_next_pow2(uint32_t v) {

@@ -227,7 +227,7 @@ static bool stage_mask_available(const profiler_slot *slot, uint32_t mask) {
 
 /* Reads a slot whose fence has signalled and whose queries are all available
  * into the history. */
-static void record_slot(plume_profiler *p, profiler_slot *slot, uint32_t timed_mask) {
+static void record_slot(plume_profiler *p, profiler_slot *slot, uint32_t timed_mask, plume_gl_scope *scope) {
     profiler_frame frame = {.index = slot->frame_index};
     for (int stage = 0; stage < PLUME_STAGE_COUNT; ++stage) {
         if (!(timed_mask & (1u << stage))) continue;
@@ -244,6 +244,7 @@ static void record_slot(plume_profiler *p, profiler_slot *slot, uint32_t timed_m
     }
     if (slot->captured_mask) {
         uint32_t gpu_values[PROFILER_VALUE_COUNT];
+        plume_gl_scope_save(scope, PLUME_SCOPE_COPY_BUFFERS);
         glBindBuffer(GL_COPY_READ_BUFFER, slot->readback_buffer);
         glGetBufferSubData(GL_COPY_READ_BUFFER, 0, sizeof gpu_values, gpu_values);
         for (int v = 0; v < PROFILER_VALUE_COUNT; ++v)
@@ -258,7 +259,7 @@ static void record_slot(plume_profiler *p, profiler_slot *slot, uint32_t timed_m
     ++p->counters.frames_completed;
 }
 
-void profiler_collect(plume_profiler *p) {
+void profiler_collect(plume_profiler *p, plume_gl_scope *scope) {
     if (!p || !p->enabled) return;
     while (p->fifo_count > 0) {
         profiler_slot *slot = &p->slots[p->fifo_head];
@@ -273,7 +274,7 @@ void profiler_collect(plume_profiler *p) {
             plume_log(&p->env, PLUME_LOG_WARNING, "profiler: a frame's fence failed; its results are dropped");
             plume_drain_gl_errors(&p->env, "profiler: glClientWaitSync");
         } else {
-            record_slot(p, slot, timed_mask);
+            record_slot(p, slot, timed_mask, scope);
         }
         glDeleteSync(slot->fence);
         slot->fence = NULL;
@@ -283,10 +284,10 @@ void profiler_collect(plume_profiler *p) {
     }
 }
 
-void profiler_frame_begin(plume_profiler *p, uint64_t index) {
+void profiler_frame_begin(plume_profiler *p, uint64_t index, plume_gl_scope *scope) {
     if (!p || !p->enabled) return;
     profiler_frame_end(p);
-    profiler_collect(p);
+    profiler_collect(p, scope);
     ++p->counters.frames_begun;
     if (p->fifo_count == p->ring_depth) {
         /* Every slot still waits for the GPU: reusing one would mean reading
@@ -358,9 +359,11 @@ void profiler_stage_end(plume_profiler *p, plume_stage stage) {
     }
 }
 
-void profiler_capture_u32(plume_profiler *p, profiler_value value, GLuint source_buffer, GLintptr offset) {
+void profiler_capture_u32(plume_profiler *p, profiler_value value, GLuint source_buffer, GLintptr offset,
+                          plume_gl_scope *scope) {
     profiler_slot *slot = p ? open_slot(p) : NULL;
     if (!slot || (unsigned)value >= PROFILER_VALUE_COUNT) return;
+    plume_gl_scope_save(scope, PLUME_SCOPE_COPY_BUFFERS);
     glBindBuffer(GL_COPY_READ_BUFFER, source_buffer);
     glBindBuffer(GL_COPY_WRITE_BUFFER, slot->readback_buffer);
     glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, offset, (GLintptr)(sizeof(uint32_t) * value),

@@ -21,17 +21,18 @@
  * captures in RenderDoc / Nsight show named passes, and labels its queries and
  * buffers.
  *
- * GL state: profiler_capture_u32 and profiler_frame_begin bind
- * GL_COPY_READ_BUFFER / GL_COPY_WRITE_BUFFER; call them inside a
- * plume_gl_scope, which restores both. Nothing else is bound. Debug groups are
- * balanced: each stage_end pops what its stage_begin pushed.
+ * GL state: profiler_frame_begin, profiler_collect and profiler_capture_u32
+ * bind GL_COPY_READ_BUFFER / GL_COPY_WRITE_BUFFER; they take the caller's
+ * plume_gl_scope and save that group in it (only when they are about to bind),
+ * so its end restores both. Nothing else is bound. Debug groups are balanced:
+ * each stage_end pops what its stage_begin pushed.
  *
  * Usage, per frame (the frame is closed by the next frame_begin, or by
  * profiler_frame_end):
- *     profiler_frame_begin(p, index);      // reads finished frames, opens one
+ *     profiler_frame_begin(p, index, &scope); // reads finished frames, opens one
  *     profiler_stage_begin(p, PLUME_STAGE_UPDATE);
  *     profiler_stage_begin(p, PLUME_STAGE_SIMULATE); ... profiler_stage_end(...);
- *     profiler_capture_u32(p, PROFILER_VALUE_LIVE_COUNT, counter_buffer, 0);
+ *     profiler_capture_u32(p, PROFILER_VALUE_LIVE_COUNT, counter_buffer, 0, &scope);
  *     ...
  *     profiler_stage_end(p, PLUME_STAGE_UPDATE);
  *     profiler_stage_begin(p, PLUME_STAGE_DRAW); ... profiler_stage_end(...);
@@ -107,11 +108,11 @@ bool profiler_timer_available(const plume_profiler *profiler);
 /* Closes the open frame (if any), reads every finished frame without waiting,
  * then opens frame `index` in a free slot, or skips measuring it when none is
  * free. */
-void profiler_frame_begin(plume_profiler *profiler, uint64_t index);
+void profiler_frame_begin(plume_profiler *profiler, uint64_t index, plume_gl_scope *scope);
 /* Closes the open frame (puts a fence behind it); nothing if none is open. */
 void profiler_frame_end(plume_profiler *profiler);
 /* Reads every finished frame without waiting (frame_begin does this too). */
-void profiler_collect(plume_profiler *profiler);
+void profiler_collect(plume_profiler *profiler, plume_gl_scope *scope);
 
 void profiler_stage_begin(plume_profiler *profiler, plume_stage stage);
 void profiler_stage_end(plume_profiler *profiler, plume_stage stage);
@@ -119,7 +120,8 @@ void profiler_stage_end(plume_profiler *profiler, plume_stage stage);
 /* Copies the uint at byte `offset` of `source_buffer` into the open frame's
  * readback slot on the GPU (no wait); it is read with that frame's results.
  * Issue it before the frame's last stage ends. */
-void profiler_capture_u32(plume_profiler *profiler, profiler_value value, GLuint source_buffer, GLintptr offset);
+void profiler_capture_u32(plume_profiler *profiler, profiler_value value, GLuint source_buffer, GLintptr offset,
+                          plume_gl_scope *scope);
 /* A value known on the CPU for the open frame. */
 void profiler_set_u32(plume_profiler *profiler, profiler_value value, uint32_t number);
 

@@ -19,7 +19,7 @@ enum {
     DEFAULT_FUSED_STAGES = 4,
     MAX_DEFAULT_BLOCK_PAIRS = 4096,
     MIN_BLOCK_PAIRS = 64,
-    MAX_LOCAL_THREADS = 512,
+    PAIRS_PER_LOCAL_THREAD = 8, /* sort_local.comp runs up to 3 stages (8 pairs) in registers */
     GLOBAL_THREADS = 256,
     PAIR_BYTES = 8,
     STATE_HEADER_BYTES = 16, /* count + padding, then 3 uints of dispatch args per pass */
@@ -178,10 +178,13 @@ static plume_result resolve_desc(plume_sorter *s, const plume_sorter_desc *desc)
                   s->desc.max_fused_stages, MAX_FUSED_STAGES);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    uint32_t threads = s->desc.block_pairs / 2;
-    if (threads > MAX_LOCAL_THREADS) threads = MAX_LOCAL_THREADS;
-    while (threads > (uint32_t)invocations || threads > (uint32_t)size_x) threads /= 2;
-    s->local_threads = threads;
+    s->local_threads = s->desc.block_pairs / PAIRS_PER_LOCAL_THREAD;
+    if (s->local_threads > (uint32_t)invocations || s->local_threads > (uint32_t)size_x) {
+        plume_log(&s->env, PLUME_LOG_ERROR,
+                  "plume_sorter_create: block_pairs %u needs %u invocations per workgroup; this GL allows %d",
+                  s->desc.block_pairs, s->local_threads, invocations < size_x ? invocations : size_x);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
     return PLUME_OK;
 }
 
@@ -351,12 +354,24 @@ plume_result plume_sort(plume_sorter *sorter, uint32_t pairs_buffer, uint32_t co
 
 plume_result plume_sort_indirect(plume_sorter *sorter, uint32_t pairs_buffer, uint32_t count_buffer,
                                  uint32_t count_offset) {
+    return plume_sort_indirect_bounded(sorter, pairs_buffer, count_buffer, count_offset,
+                                       sorter ? sorter->desc.capacity : 0);
+}
+
+plume_result plume_sort_indirect_bounded(plume_sorter *sorter, uint32_t pairs_buffer, uint32_t count_buffer,
+                                         uint32_t count_offset, uint32_t max_count) {
     if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (max_count > sorter->desc.capacity) {
+        plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort_indirect: max_count %u is over the sorter's capacity %u",
+                  max_count, sorter->desc.capacity);
+        return PLUME_ERROR_CAPACITY;
+    }
     GLsizeiptr pairs_size = 0, count_size = 0;
-    if (!plume_buffer_has_size(pairs_buffer, (GLsizeiptr)sorter->desc.capacity * PAIR_BYTES, &pairs_size)) {
+    if (!plume_buffer_has_size(pairs_buffer, (GLsizeiptr)max_count * PAIR_BYTES, &pairs_size)) {
         plume_log(&sorter->env, PLUME_LOG_ERROR,
-                  "plume_sort_indirect: pairs buffer %u is not a buffer or holds %lld bytes, under the capacity's %llu",
-                  pairs_buffer, (long long)pairs_size, (unsigned long long)sorter->desc.capacity * PAIR_BYTES);
+                  "plume_sort_indirect: pairs buffer %u is not a buffer or holds %lld bytes, under the %llu that %u "
+                  "pairs need",
+                  pairs_buffer, (long long)pairs_size, (unsigned long long)max_count * PAIR_BYTES, max_count);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if (count_offset % 4 != 0 || !plume_buffer_has_size(count_buffer, (GLsizeiptr)count_offset + 4, &count_size)) {
@@ -365,6 +380,7 @@ plume_result plume_sort_indirect(plume_sorter *sorter, uint32_t pairs_buffer, ui
                   count_buffer, (long long)count_size, count_offset);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
+    if (max_count < 2) return PLUME_OK;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &sorter->env);
     /* SSBO ranges must start at the GL's alignment: bind from the aligned
@@ -375,14 +391,19 @@ plume_result plume_sort_indirect(plume_sorter *sorter, uint32_t pairs_buffer, ui
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, sorter->pass_table_buffer);
     glUseProgram(sorter->prepare_program);
     glUniform1ui(sorter->prepare_count_index_location, (GLuint)((count_offset - aligned) / 4));
-    glUniform1ui(sorter->prepare_capacity_location, sorter->desc.capacity);
+    glUniform1ui(sorter->prepare_capacity_location, max_count);
     glUniform1ui(sorter->prepare_pass_count_location, sorter->pass_count);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, pairs_buffer);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, sorter->state_buffer);
+    /* Passes that even max_count does not need are not issued: each empty
+     * dispatch still costs the GPU a wait between passes. */
+    bool first = true;
     for (uint32_t i = 0; i < sorter->pass_count; ++i) {
-        if (i > 0) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        if (sort_pass_groups(&sorter->passes[i], max_count) == 0) continue;
+        if (!first) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        first = false;
         use_pass_program(sorter, &sorter->passes[i]);
         glDispatchComputeIndirect(STATE_HEADER_BYTES + 12 * (GLintptr)i);
     }

@@ -292,11 +292,11 @@ static void destroy_heavy_draw(heavy_draw *d) {
 }
 
 /* Frames until every frame begun so far has been read (bounded). */
-static void drain_profiler(plume_profiler *profiler) {
+static void drain_profiler(plume_profiler *profiler, plume_gl_scope *scope) {
     profiler_frame_end(profiler);
     glFinish();
     for (int i = 0; i < 100; ++i) {
-        profiler_collect(profiler);
+        profiler_collect(profiler, scope);
         profiler_counters c = profiler_get_counters(profiler);
         if (c.frames_completed == c.frames_measured) return;
     }
@@ -413,18 +413,20 @@ static void test_disabled_profiler_makes_no_gl_call(void **state) {
     (void)state;
     plume_env env = test_plume_env();
     GLuint source = test_buffer_create(16, NULL);
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &env);
     spy_install();
     plume_profiler *profiler = make_profiler(&env, 3, 10);
     for (uint64_t frame = 0; frame < 8; ++frame) {
-        profiler_frame_begin(profiler, frame);
+        profiler_frame_begin(profiler, frame, &scope);
         for (int stage = 0; stage < PLUME_STAGE_COUNT; ++stage) {
             profiler_stage_begin(profiler, (plume_stage)stage);
             profiler_stage_end(profiler, (plume_stage)stage);
         }
-        profiler_capture_u32(profiler, PROFILER_VALUE_LIVE_COUNT, source, 0);
+        profiler_capture_u32(profiler, PROFILER_VALUE_LIVE_COUNT, source, 0, &scope);
         profiler_set_u32(profiler, PROFILER_VALUE_SORT_PASSES, 5);
         profiler_frame_end(profiler);
-        profiler_collect(profiler);
+        profiler_collect(profiler, &scope);
     }
     plume_profile profile;
     profiler_get_profile(profiler, &profile);
@@ -433,6 +435,7 @@ static void test_disabled_profiler_makes_no_gl_call(void **state) {
     profiler_destroy(profiler);
     long calls_at_destroy = spy.calls - calls_while_off;
     spy_remove();
+    plume_gl_scope_end(&scope);
     glDeleteBuffers(1, &source);
 
     assert_int_equal(calls_while_off, 0);
@@ -453,6 +456,8 @@ static void test_switching_off_deletes_every_gl_object(void **state) {
     plume_logger logger = test_logger();
     plume_allocator allocator = test_counting_allocator(&stats);
     assert_int_equal(plume_env_init(&env, &logger, &allocator), PLUME_OK);
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &env);
     spy_install();
     plume_profiler *profiler = make_profiler(&env, 3, 10);
     assert_int_equal(spy.calls, 0);
@@ -460,7 +465,7 @@ static void test_switching_off_deletes_every_gl_object(void **state) {
     assert_int_equal(profiler_get_counters(profiler).queries_alive, 3 * 2 * PLUME_STAGE_COUNT);
     assert_int_equal(spy.query_count, 3 * 2 * PLUME_STAGE_COUNT);
     for (uint64_t frame = 0; frame < 3; ++frame) {
-        profiler_frame_begin(profiler, frame);
+        profiler_frame_begin(profiler, frame, &scope);
         profiler_stage_begin(profiler, PLUME_STAGE_SORT);
         profiler_stage_end(profiler, PLUME_STAGE_SORT);
     }
@@ -481,12 +486,13 @@ static void test_switching_off_deletes_every_gl_object(void **state) {
     /* On again, then destroyed while on and with frames in flight. */
     spy_install();
     assert_int_equal(profiler_set_enabled(profiler, true), PLUME_OK);
-    profiler_frame_begin(profiler, 7);
+    profiler_frame_begin(profiler, 7, &scope);
     profiler_stage_begin(profiler, PLUME_STAGE_DRAW);
     profiler_stage_end(profiler, PLUME_STAGE_DRAW);
-    profiler_frame_begin(profiler, 8);
+    profiler_frame_begin(profiler, 8, &scope);
     profiler_destroy(profiler);
     spy_remove();
+    plume_gl_scope_end(&scope);
     for (int i = 0; i < spy.query_count; ++i) assert_false(glIsQuery(spy.queries[i]));
     for (int i = 0; i < spy.buffer_count; ++i) assert_false(glIsBuffer(spy.buffers[i]));
     assert_int_equal(stats.live_blocks, 0);
@@ -517,11 +523,13 @@ static void test_ring_never_waits_for_the_gpu(void **state) {
     }
     plume_profiler *profiler = make_profiler(&env, DEPTH, 16);
     assert_int_equal(profiler_set_enabled(profiler, true), PLUME_OK);
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &env);
     spy_install();
     double slowest_call_ms = 0;
     for (uint64_t frame = 0; frame < FRAMES; ++frame) {
         double t0 = now_ms();
-        profiler_frame_begin(profiler, frame);
+        profiler_frame_begin(profiler, frame, &scope);
         profiler_stage_begin(profiler, PLUME_STAGE_DRAW);
         double t1 = now_ms();
         run_heavy_draw(&draw, SIZE, iterations);
@@ -538,11 +546,12 @@ static void test_ring_never_waits_for_the_gpu(void **state) {
     profiler_counters before_finish = profiler_get_counters(profiler);
     long polls_not_ready = spy.fence_not_ready + spy.availability_false;
     glFinish();
-    profiler_collect(profiler);
+    profiler_collect(profiler, &scope);
     profiler_counters after = profiler_get_counters(profiler);
     plume_profile profile;
     profiler_get_profile(profiler, &profile);
     spy_remove();
+    plume_gl_scope_end(&scope);
     print_message("one draw: %.0f ms of GPU work; slowest profiler call: %.2f ms; frames measured %llu, skipped %llu\n",
                   draw_ms, slowest_call_ms, (unsigned long long)before_finish.frames_measured,
                   (unsigned long long)before_finish.frames_skipped);
@@ -588,7 +597,7 @@ static void test_frames_carry_their_values_and_window_statistics(void **state) {
         passes[frame] = test_random_below(100);
         test_buffer_write(counter, 3 * 4, 4, &live[frame]);
         plume_gl_scope_begin(&scope, &env);
-        profiler_frame_begin(profiler, 100 + frame);
+        profiler_frame_begin(profiler, 100 + frame, &scope);
         profiler_stage_begin(profiler, PLUME_STAGE_UPDATE);
         profiler_stage_begin(profiler, PLUME_STAGE_SIMULATE);
         glUseProgram(program);
@@ -596,7 +605,7 @@ static void test_frames_carry_their_values_and_window_statistics(void **state) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, data);
         glDispatchCompute(4, 1, 1);
         profiler_stage_end(profiler, PLUME_STAGE_SIMULATE);
-        profiler_capture_u32(profiler, PROFILER_VALUE_LIVE_COUNT, counter, 3 * 4);
+        profiler_capture_u32(profiler, PROFILER_VALUE_LIVE_COUNT, counter, 3 * 4, &scope);
         profiler_set_u32(profiler, PROFILER_VALUE_SORT_PASSES, passes[frame]);
         profiler_stage_end(profiler, PLUME_STAGE_UPDATE);
         plume_gl_scope_end(&scope);
@@ -608,7 +617,7 @@ static void test_frames_carry_their_values_and_window_statistics(void **state) {
         glFinish(); /* so every frame comes back before its slot is needed */
     }
     plume_gl_scope_begin(&scope, &env);
-    drain_profiler(profiler);
+    drain_profiler(profiler, &scope);
     plume_gl_scope_end(&scope);
     spy_remove();
     assert_int_equal(spy.result_reads_unavailable, 0);
@@ -697,7 +706,7 @@ static void test_stage_times_follow_the_work(void **state) {
             test_buffer_write(pair_buffer, 0, sizeof(uint32_t) * 2 * LARGE, pairs); /* unsorted again */
             plume_gl_scope scope;
             plume_gl_scope_begin(&scope, &env);
-            profiler_frame_begin(profiler, frame);
+            profiler_frame_begin(profiler, frame, &scope);
             profiler_stage_begin(profiler, PLUME_STAGE_UPDATE);
             profiler_stage_begin(profiler, PLUME_STAGE_SIMULATE);
             glUseProgram(spin);
@@ -709,7 +718,7 @@ static void test_stage_times_follow_the_work(void **state) {
             assert_int_equal(plume_sort(sorter, pair_buffer, large ? LARGE : SMALL), PLUME_OK);
             profiler_stage_end(profiler, PLUME_STAGE_SORT);
             profiler_stage_end(profiler, PLUME_STAGE_UPDATE);
-            drain_profiler(profiler);
+            drain_profiler(profiler, &scope);
             plume_gl_scope_end(&scope);
             profiler_frame result;
             assert_int_equal(profiler_frames_from(profiler, frame, &result, 1), 1);
@@ -770,15 +779,15 @@ static void test_without_a_timer_no_times_are_reported(void **state) {
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &env);
     for (uint64_t frame = 0; frame < 3; ++frame) {
-        profiler_frame_begin(profiler, frame);
+        profiler_frame_begin(profiler, frame, &scope);
         for (int stage = 0; stage < PLUME_STAGE_COUNT; ++stage) {
             profiler_stage_begin(profiler, (plume_stage)stage);
             profiler_stage_end(profiler, (plume_stage)stage);
         }
-        profiler_capture_u32(profiler, PROFILER_VALUE_LIVE_COUNT, counter, 0);
+        profiler_capture_u32(profiler, PROFILER_VALUE_LIVE_COUNT, counter, 0, &scope);
         glFinish();
     }
-    drain_profiler(profiler);
+    drain_profiler(profiler, &scope);
     plume_gl_scope_end(&scope);
     spy_remove();
     assert_int_equal(spy.query_count, 0);
@@ -817,18 +826,18 @@ static void test_stages_are_named_debug_groups_and_objects_are_labeled(void **st
     glBindBuffer(GL_COPY_WRITE_BUFFER, host_copy_write);
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &env);
-    profiler_frame_begin(profiler, 0);
+    profiler_frame_begin(profiler, 0, &scope);
     profiler_stage_begin(profiler, PLUME_STAGE_UPDATE);
     profiler_stage_begin(profiler, PLUME_STAGE_SIMULATE);
     real_glGetIntegerv(GL_DEBUG_GROUP_STACK_DEPTH, &depth_in_simulate);
     profiler_stage_end(profiler, PLUME_STAGE_SIMULATE);
-    profiler_capture_u32(profiler, PROFILER_VALUE_LIVE_COUNT, counter, 0);
+    profiler_capture_u32(profiler, PROFILER_VALUE_LIVE_COUNT, counter, 0, &scope);
     profiler_stage_begin(profiler, PLUME_STAGE_SORT);
     profiler_stage_end(profiler, PLUME_STAGE_SORT);
     profiler_stage_end(profiler, PLUME_STAGE_UPDATE);
     profiler_stage_begin(profiler, PLUME_STAGE_DRAW);
     profiler_stage_end(profiler, PLUME_STAGE_DRAW);
-    drain_profiler(profiler);
+    drain_profiler(profiler, &scope);
     plume_gl_scope_end(&scope);
     spy_remove();
     glGetIntegerv(GL_DEBUG_GROUP_STACK_DEPTH, &depth_after);

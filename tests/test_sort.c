@@ -35,7 +35,8 @@ static plume_sorter *make_sorter(uint32_t capacity, uint32_t block_pairs, uint32
     return sorter;
 }
 
-typedef enum count_source { COUNT_FROM_CPU, COUNT_FROM_GPU } count_source;
+/* COUNT_FROM_GPU_BOUNDED passes the CPU a bound of count + a random margin. */
+typedef enum count_source { COUNT_FROM_CPU, COUNT_FROM_GPU, COUNT_FROM_GPU_BOUNDED } count_source;
 
 /* Sorts `count` pairs on the GPU inside a buffer of count + SLACK pairs (or of
  * the capacity, for indirect sorts) whose tail is poisoned, and checks the
@@ -43,7 +44,7 @@ typedef enum count_source { COUNT_FROM_CPU, COUNT_FROM_GPU } count_source;
 static void check_sort(plume_sorter *sorter, const pair *input, uint32_t count, count_source source,
                        const char *what) {
     uint32_t capacity = plume_sorter_get_desc(sorter).capacity;
-    uint32_t length = (source == COUNT_FROM_GPU ? capacity : count) + SLACK;
+    uint32_t length = (source != COUNT_FROM_CPU ? capacity : count) + SLACK;
     pair *data = malloc(sizeof(pair) * length);
     pair *expected = malloc(sizeof(pair) * (count ? count : 1));
     assert_non_null(data);
@@ -54,12 +55,17 @@ static void check_sort(plume_sorter *sorter, const pair *input, uint32_t count, 
     qsort(expected, count, sizeof(pair), compare_pairs);
 
     GLuint buffer = test_buffer_create(sizeof(pair) * length, data);
-    if (source == COUNT_FROM_GPU) {
+    if (source != COUNT_FROM_CPU) {
         /* The count sits at an odd word offset, past other data, to exercise
          * the SSBO offset alignment handling. */
         uint32_t words[8] = {7, 7, 7, 7, 7, count, 7, 7};
         GLuint count_buffer = test_buffer_create(sizeof words, words);
-        assert_int_equal(plume_sort_indirect(sorter, buffer, count_buffer, 5 * 4), PLUME_OK);
+        if (source == COUNT_FROM_GPU) {
+            assert_int_equal(plume_sort_indirect(sorter, buffer, count_buffer, 5 * 4), PLUME_OK);
+        } else {
+            uint32_t bound = count + test_random_below(capacity - count + 1);
+            assert_int_equal(plume_sort_indirect_bounded(sorter, buffer, count_buffer, 5 * 4, bound), PLUME_OK);
+        }
         glDeleteBuffers(1, &count_buffer);
     } else {
         assert_int_equal(plume_sort(sorter, buffer, count), PLUME_OK);
@@ -71,7 +77,7 @@ static void check_sort(plume_sorter *sorter, const pair *input, uint32_t count, 
     for (uint32_t i = 0; i < count; ++i) {
         if (data[i].key != expected[i].key || data[i].value != expected[i].value) {
             fail_msg("%s, count %u (%s): position %u holds {%08x, %u}, expected {%08x, %u}", what, count,
-                     source == COUNT_FROM_GPU ? "indirect" : "direct", i, data[i].key, data[i].value,
+                     source == COUNT_FROM_CPU ? "direct" : "indirect", i, data[i].key, data[i].value,
                      expected[i].key, expected[i].value);
         }
     }
@@ -248,9 +254,9 @@ static void test_depth_key_glsl_matches_c(void **state) {
         "layout(local_size_x = 64) in;\n"
         "layout(std430, binding = 0) buffer Data { float depths[]; };\n"
         "layout(std430, binding = 1) buffer Out { uint out_keys[]; };\n"
-        "uniform uint u_count; uniform bool u_descending;\n"
+        "uniform uint u_count; uniform uint u_descending;\n"
         "void main() { uint i = gl_GlobalInvocationID.x; if (i < u_count)\n"
-        "  out_keys[i] = depth_key(depths[i], u_descending); }\n";
+        "  out_keys[i] = depth_key(depths[i], u_descending != 0u); }\n";
     const char *sources[] = {plume_shader_source("depth_key.glsl"), body};
     const char *names[] = {"depth_key.glsl", "test_body.comp"};
     assert_non_null(sources[0]);
@@ -273,9 +279,14 @@ static void test_depth_key_glsl_matches_c(void **state) {
     glUseProgram(program);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, input);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, output);
-    glUniform1ui(glGetUniformLocation(program, "u_count"), COUNT);
+    GLint count_location = glGetUniformLocation(program, "u_count");
+    GLint order_location = glGetUniformLocation(program, "u_descending");
+    assert_true(count_location >= 0 && order_location >= 0);
+    glUniform1ui(count_location, COUNT);
     for (int order = 0; order < 2; ++order) {
-        glUniform1i(glGetUniformLocation(program, "u_descending"), order);
+        for (int i = 0; i < COUNT; ++i) keys[i] = 0x5EEDBAADu; /* poison */
+        test_buffer_write(output, 0, sizeof(uint32_t) * COUNT, keys);
+        glUniform1ui(order_location, (GLuint)order);
         glDispatchCompute(COUNT / 64, 1, 1);
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
         test_buffer_read(output, 0, sizeof(uint32_t) * COUNT, keys);
@@ -301,6 +312,7 @@ static void test_indirect_count_from_gpu_buffer(void **state) {
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
         pair *input = random_pairs(counts[i], i % 2);
         check_sort(sorter, input, counts[i], COUNT_FROM_GPU, "indirect");
+        check_sort(sorter, input, counts[i], COUNT_FROM_GPU_BOUNDED, "indirect, bounded");
         free(input);
     }
     plume_sorter_destroy(sorter);
@@ -368,6 +380,7 @@ static void test_bad_input_is_refused_and_nothing_changes(void **state) {
     assert_int_equal(plume_sort_indirect(sorter, big, count_buffer, 2), PLUME_ERROR_INVALID_ARGUMENT);
     assert_int_equal(plume_sort_indirect(sorter, big, count_buffer, 4), PLUME_ERROR_INVALID_ARGUMENT);
     assert_int_equal(plume_sort_indirect(sorter, big, 0, 0), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sort_indirect_bounded(sorter, big, count_buffer, 0, 1001), PLUME_ERROR_CAPACITY);
 
     pair *after = malloc(sizeof(pair) * 500);
     assert_non_null(after);
@@ -413,15 +426,16 @@ static void test_shader_error_names_file_and_line(void **state) {
     const char *sources[] = {"// fine\nuint helper() { return 1u; }\n",
                              "layout(local_size_x = 1) in;\nvoid main() {\n    undefined_thing = 3;\n}\n"};
     const char *names[] = {"helper.glsl", "broken.comp"};
+    GLint before = -1, after = -1;
+    glGetIntegerv(GL_CURRENT_PROGRAM, &before);
     GLuint program = 123;
     assert_int_equal(plume_build_program_from_sources(&env, "broken test", GL_COMPUTE_SHADER, sources, names, 2, "",
                                                       &program),
                      PLUME_ERROR_SHADER);
     assert_int_equal(program, 0);
     assert_true(test_log_contains("broken.comp:3:"));
-    GLint current = -1;
-    glGetIntegerv(GL_CURRENT_PROGRAM, &current);
-    assert_int_equal(current, 0);
+    glGetIntegerv(GL_CURRENT_PROGRAM, &after);
+    assert_int_equal(after, before);
 }
 
 static void test_gl_state_is_restored(void **state) {

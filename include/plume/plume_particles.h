@@ -1,0 +1,343 @@
+/*
+ * plume_particles.h — a GPU particle system: emit, simulate, sort back-to-front
+ * and draw, with nothing read back to the CPU in a frame.
+ *
+ * Usage:
+ *
+ *     plume_system_desc desc = {
+ *         .capacity = 100000,
+ *         .emitters[0] = { .rate = 2000, .lifetime = {2, 4}, .speed = {0.5f, 1},
+ *                          .spread = 0.3f, .size = {0.2f, 0.4f} },
+ *         .forces = { .gravity = {0, -1, 0}, .drag = 0.5f },
+ *         .appearance.texture.path = "smoke.png",
+ *     };
+ *     plume_system *system;
+ *     if (plume_system_create(&desc, &system) != PLUME_OK) { ... }
+ *     // every frame, after the opaque scene:
+ *     plume_frame_desc frame = { .dt = dt, .depth_texture = scene_depth };
+ *     memcpy(frame.view, view, sizeof frame.view);              // cglm mat4
+ *     memcpy(frame.projection, projection, sizeof frame.projection);
+ *     plume_system_update(system, &frame);
+ *     plume_system_draw(system, &frame);
+ *     ...
+ *     plume_system_destroy(system);
+ *
+ * Descriptors are zero-initialisable: a field left 0 takes the default its
+ * comment names (sokol style); plume_system_get_desc() returns the descriptor
+ * with every default filled in.
+ *
+ * One update, on the GPU:
+ *   1. prepare   one invocation: how many of the requested particles fit (the
+ *                dead list's size), the dispatch size of step 3;
+ *   2. emit      pops slots off the dead list (atomic counters, no CPU
+ *                bookkeeping of slots) and initialises them;
+ *   3. simulate  ages, integrates (gravity, drag toward the wind, curl-noise
+ *                turbulence), kills (the slot goes back on the dead list),
+ *                and appends each survivor's sort pair {depth key, slot}; the
+ *                append counter is the instance count of the indirect draw;
+ *   4. sort      plume_sort_indirect_bounded over the live count (unless
+ *                disabled); the CPU's bound on that count (the particles
+ *                requested within the longest lifetime) decides which sort
+ *                passes are issued, so a small live count in a large system
+ *                costs little.
+ * The draw is one glDrawArraysIndirect of camera-facing quads, instanced over
+ * the sorted pairs: dead particles never reach it.
+ *
+ * Determinism: a particle's random attributes depend only on the seed and its
+ * emission number, and its motion only on the descriptor and the time steps,
+ * so a given seed, descriptor and sequence of updates gives the same particles.
+ * Which slot a particle occupies may differ between runs (slots come back to
+ * the dead list in the GPU's order); compare particles by `id`, not by slot.
+ *
+ * Threading: a system belongs to the GL context current at its creation; call
+ * its functions only on a thread where that context is current. Systems share
+ * nothing (no global state), so several may live in one context or in
+ * several contexts on several threads.
+ *
+ * GL state contract. Every function restores what it binds:
+ *   - update: the current program, the indexed GL_SHADER_STORAGE_BUFFER
+ *     bindings 0..7, the generic GL_SHADER_STORAGE_BUFFER and
+ *     GL_DISPATCH_INDIRECT_BUFFER bindings; issues glMemoryBarrier so that its
+ *     results are visible to the draw.
+ *   - draw: additionally the vertex array binding, GL_DRAW_INDIRECT_BUFFER,
+ *     the active texture unit, the GL_TEXTURE_2D and sampler bindings of
+ *     texture units 0 and 1, GL_BLEND and the blend functions and equations,
+ *     GL_DEPTH_TEST, the depth write mask and GL_CULL_FACE. During the draw:
+ *     blending on with glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA,
+ *     GL_ONE, GL_ONE_MINUS_SRC_ALPHA) and GL_FUNC_ADD (premultiplied alpha),
+ *     depth test on with the host's glDepthFunc (reversed-Z hosts keep
+ *     theirs), depth writes off, face culling off. Per-draw-buffer blend state
+ *     (glBlendFunci) is not preserved: buffers other than 0 get buffer 0's
+ *     state back. The viewport, scissor, colour mask, stencil and framebuffer
+ *     are the host's and are not touched.
+ *   - create / destroy / reset / set_* / read_back restore every binding they
+ *     use (GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, texture unit 0, ...).
+ * While a call runs, KHR_debug messages go to the system's logger; the
+ * host's debug callback is put back before it returns.
+ */
+#ifndef PLUME_PARTICLES_H
+#define PLUME_PARTICLES_H
+
+#include <stdbool.h>
+
+#include "plume_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An opaque handle. NULL is never a valid system. */
+typedef struct plume_system plume_system;
+
+enum {
+    PLUME_MAX_EMITTERS = 8,     /* emitters per system */
+    PLUME_MAX_CURVE_KEYS = 8    /* keys per curve or gradient */
+};
+
+/* A value drawn uniformly from [min, max] for each particle at its birth.
+ * min == max gives a constant. */
+typedef struct plume_range {
+    float min;
+    float max;
+} plume_range;
+
+typedef enum plume_emitter_shape {
+    PLUME_SHAPE_POINT = 0,   /* default: every particle starts at `position` */
+    PLUME_SHAPE_SPHERE = 1,  /* uniformly inside a ball of radius extents[0] */
+    PLUME_SHAPE_BOX = 2,     /* uniformly inside an axis-aligned box of half-sizes extents[0..2] */
+    PLUME_SHAPE_CONE = 3     /* uniformly on a disc of radius extents[0] facing `direction`;
+                                with `spread` the velocities fill a cone around it */
+} plume_emitter_shape;
+
+/* One emitter. Its particles start with speed `speed` in a direction drawn
+ * uniformly inside the cone of half-angle `spread` around `direction`.
+ * An emitter whose rate and burst count are 0 emits nothing (the default). */
+typedef struct plume_emitter_desc {
+    plume_emitter_shape shape;  /* default: PLUME_SHAPE_POINT */
+    float position[3];          /* world units; default: the origin */
+    float extents[3];           /* world units, >= 0; see the shapes; default: 0 (a point) */
+    float direction[3];         /* any length but 0; normalised; default: {0, 1, 0} (all zero) */
+    float spread;               /* radians, 0 .. pi (pi: every direction); default: 0 */
+    float rate;                 /* particles per second, >= 0; default: 0. Fractions carry over
+                                   between updates: rate 1000 over updates of 1/60 s emits
+                                   16, 17, 17, 16, ... */
+    uint32_t burst_count;       /* particles per burst; default: 0 (no bursts) */
+    float burst_interval;       /* seconds between bursts, >= 0; default: 0 = a single burst.
+                                   Bursts fall at times 0, interval, 2 * interval, ... after
+                                   creation or reset; an update from t0 to t1 fires those in
+                                   [t0, t1) (an update of dt 0 fires none) */
+    plume_range lifetime;       /* seconds, 0 < min <= max; default: {1, 1} (both 0) */
+    plume_range speed;          /* world units per second, 0 <= min <= max; default: {0, 0} */
+    plume_range size;           /* quad edge in world units at birth, 0 < min <= max;
+                                   default: {0.1, 0.1} (both 0). The drawn size is this
+                                   times appearance.size_over_life */
+    plume_range rotation;       /* radians at birth; default: {0, 0} */
+    plume_range spin;           /* radians per second; default: {0, 0} */
+} plume_emitter_desc;
+
+/* dv/dt = gravity + turbulence - drag * (v - wind), integrated exactly for
+ * forces constant over a step (so the result barely depends on the step). */
+typedef struct plume_forces {
+    float gravity[3];           /* acceleration, world units / s^2; default: {0, 0, 0} */
+    float wind[3];              /* the air's velocity; it acts through drag (with drag 0 the
+                                   wind has no effect); default: {0, 0, 0} */
+    float drag;                 /* 1 / s, >= 0; default: 0 */
+    float turbulence;           /* strength of a curl-noise acceleration (divergence free),
+                                   world units / s^2, >= 0; default: 0 (off) */
+    float turbulence_scale;     /* spatial frequency of the noise, 1 / world units, > 0;
+                                   default: 1 */
+    float turbulence_speed;     /* how fast the noise field evolves, 1 / s, >= 0; default: 0
+                                   (a still field) */
+} plume_forces;
+
+/* A piecewise-linear function of the particle's life fraction age/lifetime
+ * in [0, 1]: keys with non-decreasing times in [0, 1]; before the first key
+ * its value holds, after the last key the last value. */
+typedef struct plume_curve_key {
+    float time;                 /* life fraction, 0 .. 1 */
+    float value;
+} plume_curve_key;
+
+typedef struct plume_curve {
+    uint32_t key_count;         /* 0 .. PLUME_MAX_CURVE_KEYS; default: 0 = the constant 1 */
+    plume_curve_key keys[PLUME_MAX_CURVE_KEYS];
+} plume_curve;
+
+typedef struct plume_color_key {
+    float time;                 /* life fraction, 0 .. 1 */
+    float rgba[4];              /* straight (not premultiplied) colour, each 0 .. 1 */
+} plume_color_key;
+
+typedef struct plume_gradient {
+    uint32_t key_count;         /* 0 .. PLUME_MAX_CURVE_KEYS; default: 0 = constant white,
+                                   opaque {1, 1, 1, 1} */
+    plume_color_key keys[PLUME_MAX_CURVE_KEYS];
+} plume_gradient;
+
+/* The sprite: a file, or RGBA8 pixels in memory, or neither (each quad is then
+ * a solid square). Either one may be a flipbook atlas of columns x rows
+ * frames, read left to right, top to bottom, played once over each
+ * particle's life. */
+typedef struct plume_texture_desc {
+    const char *path;           /* an image file stb_image decodes (PNG, TGA, JPEG, ...), read
+                                   during create only; default: NULL (none) */
+    const void *pixels;         /* RGBA8, straight alpha, rows from the top, width * height * 4
+                                   bytes, read during create only; with `path` NULL only;
+                                   default: NULL (none) */
+    uint32_t width;             /* pixels' size; required with `pixels` */
+    uint32_t height;
+    uint32_t columns;           /* flipbook frames across; default: 1 */
+    uint32_t rows;              /* flipbook frames down; default: 1 */
+    bool disable_frame_blend;   /* default: false = consecutive frames are cross-faded by age;
+                                   true: each frame shows whole */
+} plume_texture_desc;
+
+typedef struct plume_appearance {
+    plume_curve size_over_life;     /* multiplies the birth size; default: constant 1 */
+    plume_gradient color_over_life; /* default: constant opaque white */
+    plume_curve opacity_over_life;  /* multiplies the colour's alpha; default: constant 1 */
+    plume_texture_desc texture;     /* default: none (solid squares) */
+    /* Soft particles: a fragment fades out over this distance (world units,
+     * > 0) in front of the scene depth the draw is given; default: 0.5. */
+    float soft_fade_distance;
+} plume_appearance;
+
+typedef struct plume_system_desc {
+    /* The most particles alive at once. Required: 1 .. the GL limit
+     * (GL_MAX_SHADER_STORAGE_BLOCK_SIZE / 48 bytes per particle, and the
+     * compute dispatch limits); plume_system_create says which limit. */
+    uint32_t capacity;
+    uint32_t seed;              /* randomness of every particle; default: 0 (a valid seed) */
+    plume_emitter_desc emitters[PLUME_MAX_EMITTERS]; /* default: all off */
+    plume_forces forces;
+    plume_appearance appearance;
+    plume_logger logger;        /* default: errors and warnings to stderr */
+    plume_allocator allocator;  /* default: malloc / realloc / free. stb_image decodes the
+                                   texture file with its own malloc/free */
+} plume_system_desc;
+
+/* What update and draw need each frame. */
+typedef struct plume_frame_desc {
+    /* update: seconds since the previous update, finite and >= 0. 0 emits and
+     * ages nothing but still re-keys and sorts for the camera. */
+    float dt;
+    /* Camera, column-major as OpenGL and cglm store them (memcpy a cglm
+     * mat4). All zero: identity. The eye position and the view direction come
+     * from `view`: a particle's depth is its distance in front of the eye
+     * along the view axis, -(view * position).z. */
+    float view[16];
+    float projection[16];
+    /* update: false (default): the live particles are sorted back-to-front
+     * for this camera; true: they are drawn in the GPU's order (so a user can
+     * see why sorting matters). */
+    bool disable_sort;
+    /* draw: the host's scene depth texture (a GL_TEXTURE_2D with a depth
+     * format, depth range 0..1, same projection) for soft particles; 0
+     * (default): no fade. The module reads it through its own sampler, so the
+     * texture's compare mode and filters do not matter. */
+    uint32_t depth_texture;
+    /* draw: the size in pixels of the framebuffer the depth texture covers;
+     * default (0, 0): the width and height of the current GL_VIEWPORT. */
+    int32_t viewport_size[2];
+} plume_frame_desc;
+
+/* Creates a system in the current GL context (4.3 core or newer with compute
+ * shaders), all particles dead.
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers; capacity 0 or over the
+ * GL limit; a negative, NaN or infinite parameter; a range with min > max;
+ * lifetime or size min not above 0; spread over pi; keys out of order or out
+ * of 0..1; too many keys; a zero direction after defaults; both a texture path
+ * and pixels, or pixels without a size; a flipbook with more frames than
+ * pixels; a partial allocator), PLUME_ERROR_IO (the texture file is missing
+ * or is not an image stb_image decodes), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3
+ * / compute shaders), PLUME_ERROR_SHADER, PLUME_ERROR_OUT_OF_MEMORY.
+ * Each error also logs one message naming the field. On failure *out_system
+ * is NULL and no memory or GL object is left behind. Pointers in `desc` are
+ * read during the call only. */
+PLUME_API plume_result plume_system_create(const plume_system_desc *desc, plume_system **out_system);
+
+/* Frees the system and every GL object it created, in the context current at
+ * creation (which must be current). NULL is a no-op. */
+PLUME_API void plume_system_destroy(plume_system *system);
+
+/* The creation descriptor with every default filled in and the emitters and
+ * forces as last set. The texture's path and pixels come back NULL (they are
+ * not kept); its width and height are those of the loaded image. A NULL
+ * system gives an all-zero descriptor. */
+PLUME_API plume_system_desc plume_system_get_desc(const plume_system *system);
+
+/* Advances the simulation by frame->dt: emits (rate and bursts of each
+ * emitter), ages, integrates and kills, then sorts the live particles
+ * back-to-front for frame->view (unless frame->disable_sort). Uses dt, view,
+ * projection (unused today; reserved for culling) and disable_sort.
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers, dt negative, NaN or
+ * infinite, a non-finite matrix element); nothing is changed then.
+ * PLUME_ERROR_GL if GL raised an error during the call (logged). Nothing is
+ * read back from the GPU. */
+PLUME_API plume_result plume_system_update(plume_system *system, const plume_frame_desc *frame);
+
+/* Draws the live particles of the last update into the currently bound
+ * framebuffer, in the order that update sorted them. Uses view, projection,
+ * depth_texture and viewport_size (see the GL state contract above).
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers, a non-finite matrix
+ * element, a depth_texture that is not a texture name), PLUME_ERROR_GL. */
+PLUME_API plume_result plume_system_draw(plume_system *system, const plume_frame_desc *frame);
+
+/* Kills every particle and restarts time, emission fractions, burst timers
+ * and emission numbering: after a reset the system behaves as if just
+ * created (with the emitters and forces as last set).
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (null system), PLUME_ERROR_GL. */
+PLUME_API plume_result plume_system_reset(plume_system *system);
+
+/* Replaces emitter `index` (0 .. PLUME_MAX_EMITTERS - 1) from the next update
+ * on; particles already alive keep their attributes. The emitter's fraction
+ * and burst clock carry on. Zero fields take the defaults of
+ * plume_emitter_desc; a zero descriptor switches the emitter off.
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers, index out of range,
+ * fields as for create); the emitter is unchanged then. */
+PLUME_API plume_result plume_system_set_emitter(plume_system *system, uint32_t index,
+                                                const plume_emitter_desc *emitter);
+
+/* Replaces the forces from the next update on (defaults as in plume_forces).
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers, fields as for
+ * create); the forces are unchanged then. */
+PLUME_API plume_result plume_system_set_forces(plume_system *system, const plume_forces *forces);
+
+/* ---- Debug readback (tests and tools) --------------------------------------
+ * One particle as the GPU stores it (48 bytes, std430). */
+typedef struct plume_particle {
+    float position[3];          /* world units */
+    float age;                  /* seconds since birth */
+    float velocity[3];          /* world units per second */
+    float lifetime;             /* seconds; the particle dies when age >= lifetime */
+    float size;                 /* birth size; drawn: size * size_over_life(age / lifetime) */
+    float rotation;             /* radians, now */
+    float spin;                 /* radians per second */
+    uint32_t id;                /* emission number since creation or reset: stable across
+                                   runs, unlike the slot */
+} plume_particle;
+
+/* Arrays the caller provides (NULL: not read back), each with room for the
+ * system's capacity; the counts are always filled. */
+typedef struct plume_readback {
+    plume_particle *particles;  /* out: indexed by slot; slots that are not live hold stale data */
+    uint32_t *draw_order;       /* out: live_count slots, in the order the draw uses them
+                                   (back-to-front unless the last update disabled sorting) */
+    uint32_t *draw_keys;        /* out: live_count sort keys matching draw_order (see
+                                   plume_depth_key, PLUME_ORDER_DESCENDING) */
+    uint32_t *dead_slots;       /* out: dead_count slots on the dead list */
+    uint32_t live_count;        /* out: particles alive after the last update */
+    uint32_t dead_count;        /* out: slots on the dead list; live + dead = capacity */
+    uint32_t emitted_total;     /* out: particles emitted since creation or reset (wraps at 2^32) */
+} plume_readback;
+
+/* Reads the system's GPU state back synchronously. It waits for the GPU to
+ * finish all queued work: a debugging and testing aid, never for use every
+ * frame. Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers), PLUME_ERROR_GL. */
+PLUME_API plume_result plume_system_read_back(plume_system *system, plume_readback *readback);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

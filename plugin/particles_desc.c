@@ -1,0 +1,187 @@
+/* The particle system descriptor: defaults for zero fields, and the checks
+ * that turn a bad field into PLUME_ERROR_INVALID_ARGUMENT plus one message
+ * naming it. No GL here (the GL limits are checked at creation). */
+#include <math.h>
+#include <stdio.h>
+
+#include "particles_internal.h"
+
+static const float PI = 3.14159265358979f;
+static const float DEFAULT_LIFETIME = 1.0f;
+static const float DEFAULT_SIZE = 0.1f;
+static const float DEFAULT_TURBULENCE_SCALE = 1.0f;
+static const float DEFAULT_SOFT_FADE_DISTANCE = 0.5f;
+
+static plume_result refuse(const plume_env *env, const char *caller, const char *field, const char *why) {
+    plume_log(env, PLUME_LOG_ERROR, "%s: %s %s", caller, field, why);
+    return PLUME_ERROR_INVALID_ARGUMENT;
+}
+
+static bool all_finite(const float *values, int count) {
+    for (int i = 0; i < count; ++i)
+        if (!isfinite(values[i])) return false;
+    return true;
+}
+
+typedef enum range_rule {
+    RANGE_ANY,        /* any finite numbers */
+    RANGE_NON_NEGATIVE,
+    RANGE_POSITIVE    /* min > 0 */
+} range_rule;
+
+/* {0, 0} takes `fallback` (when given); then min <= max and the rule. */
+static plume_result resolve_range(const plume_env *env, const char *caller, const char *field, plume_range *range,
+                                  const plume_range *fallback, range_rule rule) {
+    char why[160];
+    if (!isfinite(range->min) || !isfinite(range->max)) return refuse(env, caller, field, "must be finite numbers");
+    if (fallback && range->min == 0.0f && range->max == 0.0f) *range = *fallback;
+    if (range->min > range->max) {
+        snprintf(why, sizeof why, "has min %g over max %g", range->min, range->max);
+        return refuse(env, caller, field, why);
+    }
+    if (rule == RANGE_POSITIVE && !(range->min > 0.0f)) {
+        snprintf(why, sizeof why, "min is %g; it must be above 0", range->min);
+        return refuse(env, caller, field, why);
+    }
+    if (rule == RANGE_NON_NEGATIVE && range->min < 0.0f) {
+        snprintf(why, sizeof why, "min is %g; it must not be negative", range->min);
+        return refuse(env, caller, field, why);
+    }
+    return PLUME_OK;
+}
+
+static plume_result check_non_negative(const plume_env *env, const char *caller, const char *field, float value) {
+    if (!isfinite(value) || value < 0.0f) {
+        char why[96];
+        snprintf(why, sizeof why, "is %g; it must be a finite number >= 0", value);
+        return refuse(env, caller, field, why);
+    }
+    return PLUME_OK;
+}
+
+plume_result plume_particles_resolve_emitter(const plume_env *env, const char *caller, uint32_t index,
+                                             const plume_emitter_desc *in, plume_emitter_desc *out) {
+    *out = *in;
+    char field[64];
+    plume_result r;
+#define FIELD(name) (snprintf(field, sizeof field, "emitters[%u]." name, index), field)
+    if ((unsigned)out->shape > PLUME_SHAPE_CONE) return refuse(env, caller, FIELD("shape"), "is not a plume_emitter_shape");
+    if (!all_finite(out->position, 3)) return refuse(env, caller, FIELD("position"), "must be finite");
+    if (!all_finite(out->extents, 3) || out->extents[0] < 0 || out->extents[1] < 0 || out->extents[2] < 0)
+        return refuse(env, caller, FIELD("extents"), "must be finite and >= 0");
+    if (!all_finite(out->direction, 3)) return refuse(env, caller, FIELD("direction"), "must be finite");
+    float length = sqrtf(out->direction[0] * out->direction[0] + out->direction[1] * out->direction[1] +
+                         out->direction[2] * out->direction[2]);
+    if (length == 0.0f) {
+        out->direction[0] = 0.0f, out->direction[1] = 1.0f, out->direction[2] = 0.0f;
+    } else if (!isfinite(1.0f / length)) {
+        return refuse(env, caller, FIELD("direction"), "is too short to normalise");
+    } else {
+        for (int i = 0; i < 3; ++i) out->direction[i] /= length;
+    }
+    if (!isfinite(out->spread) || out->spread < 0.0f || out->spread > PI + 1e-6f)
+        return refuse(env, caller, FIELD("spread"), "must be an angle in radians from 0 to pi");
+    if ((r = check_non_negative(env, caller, FIELD("rate"), out->rate)) != PLUME_OK) return r;
+    if ((r = check_non_negative(env, caller, FIELD("burst_interval"), out->burst_interval)) != PLUME_OK) return r;
+    const plume_range default_lifetime = {DEFAULT_LIFETIME, DEFAULT_LIFETIME};
+    const plume_range default_size = {DEFAULT_SIZE, DEFAULT_SIZE};
+    if ((r = resolve_range(env, caller, FIELD("lifetime"), &out->lifetime, &default_lifetime, RANGE_POSITIVE)) ||
+        (r = resolve_range(env, caller, FIELD("speed"), &out->speed, NULL, RANGE_NON_NEGATIVE)) ||
+        (r = resolve_range(env, caller, FIELD("size"), &out->size, &default_size, RANGE_POSITIVE)) ||
+        (r = resolve_range(env, caller, FIELD("rotation"), &out->rotation, NULL, RANGE_ANY)) ||
+        (r = resolve_range(env, caller, FIELD("spin"), &out->spin, NULL, RANGE_ANY)))
+        return r;
+#undef FIELD
+    return PLUME_OK;
+}
+
+plume_result plume_particles_resolve_forces(const plume_env *env, const char *caller, const plume_forces *in,
+                                            plume_forces *out) {
+    *out = *in;
+    plume_result r;
+    if (!all_finite(out->gravity, 3)) return refuse(env, caller, "forces.gravity", "must be finite");
+    if (!all_finite(out->wind, 3)) return refuse(env, caller, "forces.wind", "must be finite");
+    if ((r = check_non_negative(env, caller, "forces.drag", out->drag)) ||
+        (r = check_non_negative(env, caller, "forces.turbulence", out->turbulence)) ||
+        (r = check_non_negative(env, caller, "forces.turbulence_scale", out->turbulence_scale)) ||
+        (r = check_non_negative(env, caller, "forces.turbulence_speed", out->turbulence_speed)))
+        return r;
+    if (out->turbulence_scale == 0.0f) out->turbulence_scale = DEFAULT_TURBULENCE_SCALE;
+    return PLUME_OK;
+}
+
+/* Key times in 0..1, non-decreasing, at most PLUME_MAX_CURVE_KEYS keys. */
+static plume_result check_key_times(const plume_env *env, const char *caller, const char *field, uint32_t count,
+                                    const float *times, size_t stride_floats) {
+    char why[128];
+    if (count > PLUME_MAX_CURVE_KEYS) {
+        snprintf(why, sizeof why, "has %u keys; at most %d", count, PLUME_MAX_CURVE_KEYS);
+        return refuse(env, caller, field, why);
+    }
+    float previous = 0.0f;
+    for (uint32_t k = 0; k < count; ++k) {
+        float t = times[k * stride_floats];
+        if (!isfinite(t) || t < 0.0f || t > 1.0f || t < previous) {
+            snprintf(why, sizeof why, "key %u has time %g; times must rise through 0 .. 1", k, t);
+            return refuse(env, caller, field, why);
+        }
+        previous = t;
+    }
+    return PLUME_OK;
+}
+
+/* A curve of values >= 0 (sizes, opacities); no keys: the constant 1. */
+static plume_result resolve_curve(const plume_env *env, const char *caller, const char *field, plume_curve *curve) {
+    plume_result r = check_key_times(env, caller, field, curve->key_count, &curve->keys[0].time,
+                                     sizeof(plume_curve_key) / sizeof(float));
+    if (r != PLUME_OK) return r;
+    for (uint32_t k = 0; k < curve->key_count; ++k)
+        if (!isfinite(curve->keys[k].value) || curve->keys[k].value < 0.0f)
+            return refuse(env, caller, field, "has a value that is not a finite number >= 0");
+    if (curve->key_count == 0) *curve = (plume_curve){.key_count = 1, .keys[0] = {0.0f, 1.0f}};
+    return PLUME_OK;
+}
+
+static plume_result resolve_gradient(const plume_env *env, const char *caller, plume_gradient *gradient) {
+    const char *field = "appearance.color_over_life";
+    plume_result r = check_key_times(env, caller, field, gradient->key_count, &gradient->keys[0].time,
+                                     sizeof(plume_color_key) / sizeof(float));
+    if (r != PLUME_OK) return r;
+    for (uint32_t k = 0; k < gradient->key_count; ++k)
+        for (int c = 0; c < 4; ++c) {
+            float v = gradient->keys[k].rgba[c];
+            if (!isfinite(v) || v < 0.0f || v > 1.0f) return refuse(env, caller, field, "has a colour outside 0 .. 1");
+        }
+    if (gradient->key_count == 0) *gradient = (plume_gradient){.key_count = 1, .keys[0] = {0.0f, {1, 1, 1, 1}}};
+    return PLUME_OK;
+}
+
+static plume_result resolve_texture(const plume_env *env, const char *caller, plume_texture_desc *texture) {
+    if (texture->path && texture->pixels)
+        return refuse(env, caller, "appearance.texture", "has both a path and pixels; give one");
+    if (texture->pixels && (texture->width == 0 || texture->height == 0))
+        return refuse(env, caller, "appearance.texture", "has pixels but a zero width or height");
+    if (texture->columns == 0) texture->columns = 1;
+    if (texture->rows == 0) texture->rows = 1;
+    return PLUME_OK;
+}
+
+plume_result plume_particles_resolve_desc(const plume_env *env, const char *caller, const plume_system_desc *in,
+                                          plume_system_desc *out) {
+    *out = *in;
+    if (out->capacity == 0) return refuse(env, caller, "capacity", "is 0; a system needs room for 1 particle or more");
+    plume_result r;
+    for (uint32_t e = 0; e < PLUME_MAX_EMITTERS; ++e)
+        if ((r = plume_particles_resolve_emitter(env, caller, e, &in->emitters[e], &out->emitters[e])) != PLUME_OK)
+            return r;
+    if ((r = plume_particles_resolve_forces(env, caller, &in->forces, &out->forces)) != PLUME_OK) return r;
+    plume_appearance *a = &out->appearance;
+    if ((r = resolve_curve(env, caller, "appearance.size_over_life", &a->size_over_life)) ||
+        (r = resolve_curve(env, caller, "appearance.opacity_over_life", &a->opacity_over_life)) ||
+        (r = resolve_gradient(env, caller, &a->color_over_life)) ||
+        (r = resolve_texture(env, caller, &a->texture)) ||
+        (r = check_non_negative(env, caller, "appearance.soft_fade_distance", a->soft_fade_distance)))
+        return r;
+    if (a->soft_fade_distance == 0.0f) a->soft_fade_distance = DEFAULT_SOFT_FADE_DISTANCE;
+    return PLUME_OK;
+}

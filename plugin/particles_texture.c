@@ -1,0 +1,153 @@
+/* The particle sprite: read from a file (decoded by stb_image) or taken from
+ * RGBA8 pixels, premultiplied by alpha (so filtering never bleeds colour from
+ * transparent texels) and uploaded with mipmaps. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "particles_internal.h"
+
+/* Static, so a host that links its own stb_image gets no duplicate symbols;
+ * files are read here (through the system's allocator) and decoded from
+ * memory. */
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_NO_STDIO
+#define STBI_FAILURE_USERMSG
+#if defined(__GNUC__)
+/* For the whole file: stb_image declares a static function it never defines
+ * (stbi_set_unpremultiply_on_load_thread), reported at the end of the unit,
+ * and most of its static API goes unused here. */
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#endif
+#include <stb/stb_image.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+static const char *CALLER = "plume_system_create";
+
+/* The whole file in a block from the system's allocator. */
+static plume_result read_file(const plume_env *env, const char *path, unsigned char **out_bytes, size_t *out_size) {
+    *out_bytes = NULL;
+    *out_size = 0;
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        plume_log(env, PLUME_LOG_ERROR, "%s: cannot open texture file '%s': %s", CALLER, path, strerror(errno));
+        return PLUME_ERROR_IO;
+    }
+    long size = -1;
+    if (fseek(file, 0, SEEK_END) == 0) size = ftell(file);
+    if (size < 0 || fseek(file, 0, SEEK_SET) != 0) {
+        plume_log(env, PLUME_LOG_ERROR, "%s: cannot find the size of texture file '%s'", CALLER, path);
+        fclose(file);
+        return PLUME_ERROR_IO;
+    }
+    unsigned char *bytes = plume_alloc(env, (size_t)size);
+    if (!bytes) {
+        fclose(file);
+        return PLUME_ERROR_OUT_OF_MEMORY;
+    }
+    size_t read = fread(bytes, 1, (size_t)size, file);
+    fclose(file);
+    if (read != (size_t)size) {
+        plume_log(env, PLUME_LOG_ERROR, "%s: read %zu of %ld bytes of texture file '%s'", CALLER, read, size, path);
+        plume_free(env, bytes);
+        return PLUME_ERROR_IO;
+    }
+    *out_bytes = bytes;
+    *out_size = (size_t)size;
+    return PLUME_OK;
+}
+
+static void premultiply(unsigned char *rgba, size_t pixel_count) {
+    for (size_t i = 0; i < pixel_count; ++i) {
+        unsigned alpha = rgba[4 * i + 3];
+        for (int c = 0; c < 3; ++c) rgba[4 * i + c] = (unsigned char)((rgba[4 * i + c] * alpha + 127) / 255);
+    }
+}
+
+static plume_result upload(const plume_env *env, const unsigned char *rgba, uint32_t width, uint32_t height,
+                           GLuint *out_texture) {
+    GLint max_size = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+    if (width > (uint32_t)max_size || height > (uint32_t)max_size) {
+        plume_log(env, PLUME_LOG_ERROR, "%s: texture of %ux%u pixels is over this GL's GL_MAX_TEXTURE_SIZE %d", CALLER,
+                  width, height, max_size);
+        return PLUME_ERROR_GL_UNSUPPORTED;
+    }
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES | PLUME_SCOPE_PIXEL_UNPACK);
+    GLuint texture = 0;
+    glGenTextures(1, &texture);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, (GLsizei)width, (GLsizei)height, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    glObjectLabel(GL_TEXTURE, texture, -1, "plume particles: sprite");
+    plume_gl_scope_end(&scope);
+    plume_result result = plume_drain_gl_errors(env, "plume_system_create (texture upload)");
+    if (result != PLUME_OK) {
+        glDeleteTextures(1, &texture);
+        return result;
+    }
+    *out_texture = texture;
+    return PLUME_OK;
+}
+
+plume_result plume_particles_load_texture(const plume_env *env, const plume_texture_desc *texture,
+                                          GLuint *out_texture, uint32_t *width, uint32_t *height) {
+    *out_texture = 0;
+    *width = *height = 0;
+    if (!texture->path && !texture->pixels) return PLUME_OK;
+    unsigned char *rgba = NULL;    /* premultiplied copy, ours */
+    unsigned char *decoded = NULL; /* stb_image's */
+    plume_result result = PLUME_OK;
+    if (texture->path) {
+        unsigned char *bytes = NULL;
+        size_t size = 0;
+        result = read_file(env, texture->path, &bytes, &size);
+        if (result != PLUME_OK) return result;
+        int w = 0, h = 0, channels = 0;
+        decoded = size <= 0x7fffffff ? stbi_load_from_memory(bytes, (int)size, &w, &h, &channels, 4) : NULL;
+        plume_free(env, bytes);
+        if (!decoded) {
+            plume_log(env, PLUME_LOG_ERROR, "%s: texture file '%s' is not an image stb_image decodes (%s)", CALLER,
+                      texture->path, stbi_failure_reason());
+            return PLUME_ERROR_IO;
+        }
+        *width = (uint32_t)w;
+        *height = (uint32_t)h;
+        rgba = decoded;
+    } else {
+        *width = texture->width;
+        *height = texture->height;
+        size_t bytes = (size_t)*width * *height * 4;
+        rgba = plume_alloc(env, bytes);
+        if (!rgba) return PLUME_ERROR_OUT_OF_MEMORY;
+        memcpy(rgba, texture->pixels, bytes);
+    }
+    if (texture->columns > *width || texture->rows > *height) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: appearance.texture has a flipbook of %ux%u frames, more than its %ux%u pixels", CALLER,
+                  texture->columns, texture->rows, *width, *height);
+        result = PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (result == PLUME_OK) {
+        premultiply(rgba, (size_t)*width * *height);
+        result = upload(env, rgba, *width, *height, out_texture);
+    }
+    if (decoded) stbi_image_free(decoded);
+    else plume_free(env, rgba);
+    return result;
+}

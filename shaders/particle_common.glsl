@@ -1,0 +1,37 @@
+// Shared by every particle pass: the particle record and hashing-based random
+// numbers. A particle's random stream depends only on the system's seed and
+// its emission number, never on its slot or on the thread that emits it.
+struct Particle {            // 48 bytes in std430; plume_particle in C
+    vec3 position;
+    float age;               // seconds since birth
+    vec3 velocity;
+    float lifetime;          // dies when age >= lifetime
+    float size;              // at birth; the draw applies the size curve
+    float rotation;          // radians, now
+    float spin;              // radians per second
+    uint id;                 // emission number since creation or reset
+};
+
+// A 32-bit integer hash with good avalanche (PCG's output permutation).
+uint hash_u32(uint v) {
+    uint state = v * 747796405u + 2891336453u;
+    uint word = ((state >> ((state >> 28u) + 4u)) ^ state) * 277803737u;
+    return (word >> 22u) ^ word;
+}
+
+uint random_stream(uint seed, uint id) {
+    return hash_u32(seed ^ hash_u32(id ^ 0x9E3779B9u));
+}
+
+// Uniform in [0, 1): 24 random bits.
+float random_unit(inout uint stream) {
+    stream = hash_u32(stream);
+    return float(stream >> 8u) * (1.0 / 16777216.0);
+}
+
+// min + (max - min) * r, so a range with min == max gives exactly min.
+float random_range(inout uint stream, vec2 range) {
+    return range.x + (range.y - range.x) * random_unit(stream);
+}
+
+const float PI = 3.14159265358979;

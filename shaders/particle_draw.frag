@@ -1,0 +1,32 @@
+// Premultiplied-alpha output (blend: ONE, ONE_MINUS_SRC_ALPHA): sprite (or a
+// solid square) cross-faded between flipbook frames, tinted by the particle's
+// colour, faded where it meets the host's scene depth.
+in vec4 v_color;
+in vec2 v_uv_frame;
+in vec2 v_uv_next;
+in float v_frame_mix;
+in float v_view_depth;
+
+uniform sampler2D u_sprite;        // unit 0, premultiplied RGBA
+uniform sampler2D u_scene_depth;   // unit 1, window depth 0..1
+uniform bool u_has_texture;
+uniform float u_soft_fade_distance; // 0: no fade
+uniform vec2 u_viewport_size;
+uniform mat4 u_inverse_projection;
+
+out vec4 out_color;
+
+void main() {
+    vec4 texel = vec4(1.0);  // premultiplied: rgb already scaled by its alpha
+    if (u_has_texture)
+        texel = mix(texture(u_sprite, v_uv_frame), texture(u_sprite, v_uv_next), v_frame_mix);
+    float fade = 1.0;
+    if (u_soft_fade_distance > 0.0) {
+        vec2 uv = gl_FragCoord.xy / u_viewport_size;
+        float window_depth = texture(u_scene_depth, uv).r;
+        vec4 scene = u_inverse_projection * vec4(vec3(uv, window_depth) * 2.0 - 1.0, 1.0);
+        float scene_depth = -scene.z / scene.w;
+        fade = clamp((scene_depth - v_view_depth) / u_soft_fade_distance, 0.0, 1.0);
+    }
+    out_color = vec4(v_color.rgb * texel.rgb, texel.a) * (v_color.a * fade);
+}

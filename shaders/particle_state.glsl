@@ -1,0 +1,27 @@
+// The buffers the compute passes share (after particle_common.glsl).
+// SystemState's byte layout is mirrored by the STATE_* offsets in
+// plugin/particles_internal.h.
+layout(std430, binding = 0) restrict buffer Particles { Particle particles[]; };
+
+layout(std430, binding = 3) restrict buffer SystemState {
+    // DrawArraysIndirectCommand of the draw: {6, live count, 0, 0}. The
+    // simulate pass appends survivors with atomicAdd on live_count, so the
+    // draw's instance count and the sort's count are the same number.
+    uint draw_vertex_count;
+    uint live_count;
+    uint draw_first_vertex;
+    uint draw_base_instance;
+    uint simulate_groups_x;      // glDispatchComputeIndirect arguments
+    uint simulate_groups_y;
+    uint simulate_groups_z;
+    uint dead_count;             // slots on the dead list
+    uint emit_base;              // this update's emitted slots: dead_slots[emit_base ..]
+    uint emit_count;             // particles emitted this update (<= requested)
+    uint input_count;            // list entries the simulate pass reads
+    uint emitted_total;          // emission numbers handed out so far
+    uint emit_id_base;           // the first emission number of this update
+    uint state_padding0;
+    uint state_padding1;
+    uint state_padding2;
+    uint dead_slots[];
+};
