@@ -48,6 +48,8 @@ struct plume_profiler {
     uint32_t history_next, history_count;
     double *samples, *scratch;         /* `window` doubles each, for statistics */
     profiler_counters counters;
+    profiler_frame_finisher finisher;
+    void *finisher_user;
 };
 
 /* ---- Pure helpers -------------------------------------------------------- */
@@ -193,6 +195,12 @@ plume_result profiler_set_enabled(plume_profiler *p, bool enabled) {
 
 bool profiler_is_enabled(const plume_profiler *p) { return p && p->enabled; }
 bool profiler_timer_available(const plume_profiler *p) { return p && p->timer_available; }
+void profiler_set_frame_finisher(plume_profiler *p, profiler_frame_finisher finisher, void *user) {
+    if (!p) return;
+    p->finisher = finisher;
+    p->finisher_user = user;
+}
+
 profiler_counters profiler_get_counters(const plume_profiler *p) {
     profiler_counters none = {0};
     return p ? p->counters : none;
@@ -253,6 +261,7 @@ static void record_slot(plume_profiler *p, profiler_slot *slot, uint32_t timed_m
     for (int v = 0; v < PROFILER_VALUE_COUNT; ++v)
         if (slot->cpu_value_mask & (1u << v)) frame.values[v] = slot->cpu_values[v];
     frame.value_mask = slot->captured_mask | slot->cpu_value_mask;
+    if (p->finisher) p->finisher(p->finisher_user, &frame);
     p->history[p->history_next] = frame;
     p->history_next = (p->history_next + 1) % p->window;
     if (p->history_count < p->window) ++p->history_count;

@@ -53,12 +53,13 @@ enum {
     PROFILER_MAX_WINDOW = 4096
 };
 
-/* Per-frame uint values that go into plume_profile. */
+/* Per-frame uint values; the first three go into plume_profile. */
 typedef enum profiler_value {
     PROFILER_VALUE_LIVE_COUNT = 0,
     PROFILER_VALUE_SORT_PADDED_COUNT = 1,
     PROFILER_VALUE_SORT_PASSES = 2,
-    PROFILER_VALUE_COUNT = 3
+    PROFILER_VALUE_SORT_BOUND = 3,  /* the count bound a sort was issued for (absent: no sort) */
+    PROFILER_VALUE_COUNT = 4
 } profiler_value;
 
 typedef struct plume_profiler plume_profiler;
@@ -135,6 +136,12 @@ uint32_t profiler_frames_from(const plume_profiler *profiler, uint64_t first_ind
                               uint32_t max);
 
 profiler_counters profiler_get_counters(const plume_profiler *profiler);
+
+/* Called with each frame as its results arrive, before it enters the window:
+ * the owner derives values that need the GPU's numbers (the sort's padded
+ * size and passes from the live count). NULL: none. */
+typedef void (*profiler_frame_finisher)(void *user, profiler_frame *frame);
+void profiler_set_frame_finisher(plume_profiler *profiler, profiler_frame_finisher finisher, void *user);
 
 /* ---- Pure helpers (no GL), exposed for tests -------------------------------- */
 

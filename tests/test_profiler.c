@@ -226,7 +226,7 @@ static GLuint make_spin_program(const plume_env *env) {
  * llvmpipe a draw runs later on the rasterizer threads, so it leaves work in
  * flight after the call returns (compute runs inside the dispatch call). */
 typedef struct heavy_draw {
-    GLuint program, vao, texture, framebuffer;
+    GLuint program, vao;
     GLint iterations_location;
 } heavy_draw;
 
@@ -240,7 +240,7 @@ static GLuint compile_shader(GLenum type, const char *source) {
     return shader;
 }
 
-static heavy_draw make_heavy_draw(int size) {
+static heavy_draw make_heavy_draw(void) {
     heavy_draw d = {0};
     GLuint vs = compile_shader(GL_VERTEX_SHADER, "#version 430 core\n"
                                                  "void main() { vec2 p = vec2((gl_VertexID & 1) * 4 - 1,\n"
@@ -261,34 +261,22 @@ static heavy_draw make_heavy_draw(int size) {
     assert_true(linked);
     d.iterations_location = glGetUniformLocation(d.program, "u_iterations");
     glGenVertexArrays(1, &d.vao);
-    glGenTextures(1, &d.texture);
-    glBindTexture(GL_TEXTURE_2D, d.texture);
-    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, size, size);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    glGenFramebuffers(1, &d.framebuffer);
-    glBindFramebuffer(GL_FRAMEBUFFER, d.framebuffer);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, d.texture, 0);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
     return d;
 }
 
-static void run_heavy_draw(const heavy_draw *d, int size, uint32_t iterations) {
-    glBindFramebuffer(GL_FRAMEBUFFER, d->framebuffer);
-    glViewport(0, 0, size, size);
+/* Into the bound framebuffer. */
+static void run_heavy_draw(const heavy_draw *d, uint32_t iterations) {
     glUseProgram(d->program);
     glUniform1ui(d->iterations_location, iterations);
     glBindVertexArray(d->vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindVertexArray(0);
     glUseProgram(0);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
 static void destroy_heavy_draw(heavy_draw *d) {
     glDeleteProgram(d->program);
     glDeleteVertexArrays(1, &d->vao);
-    glDeleteTextures(1, &d->texture);
-    glDeleteFramebuffers(1, &d->framebuffer);
 }
 
 /* Frames until every frame begun so far has been read (bounded). */
@@ -509,13 +497,15 @@ static void test_ring_never_waits_for_the_gpu(void **state) {
     (void)state;
     enum { SIZE = 512, DEPTH = 2, FRAMES = 4 };
     plume_env env = test_plume_env();
-    heavy_draw draw = make_heavy_draw(SIZE);
+    heavy_draw draw = make_heavy_draw();
+    const float clear[4] = {0, 0, 0, 0};
+    test_target target = test_target_begin(SIZE, clear);
     /* Calibrate: iterations so that one draw takes about 150 ms here. */
     uint32_t iterations = 50;
     double draw_ms = 0;
     for (;;) {
         double t0 = now_ms();
-        run_heavy_draw(&draw, SIZE, iterations);
+        run_heavy_draw(&draw, iterations);
         glFinish();
         draw_ms = now_ms() - t0;
         if (draw_ms > 150 || iterations > 100000) break;
@@ -532,7 +522,7 @@ static void test_ring_never_waits_for_the_gpu(void **state) {
         profiler_frame_begin(profiler, frame, &scope);
         profiler_stage_begin(profiler, PLUME_STAGE_DRAW);
         double t1 = now_ms();
-        run_heavy_draw(&draw, SIZE, iterations);
+        run_heavy_draw(&draw, iterations);
         double t2 = now_ms();
         profiler_stage_end(profiler, PLUME_STAGE_DRAW);
         profiler_frame_end(profiler);
@@ -571,6 +561,7 @@ static void test_ring_never_waits_for_the_gpu(void **state) {
     assert_int_equal(profile.stages[PLUME_STAGE_SORT].samples, 0); /* never measured: no figure, not zero */
     profiler_destroy(profiler);
     destroy_heavy_draw(&draw);
+    test_target_end(&target, NULL);
 }
 
 /* ---- Results ----------------------------------------------------------------- */
