@@ -51,7 +51,7 @@ typedef struct plume_sorter_desc {
      * 0 (default): the largest power of two whose pairs fit
      * GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, at most 4096. */
     uint32_t block_pairs;
-    /* Most global compare stages fused into one pass (1..5). 0 (default): 4. */
+    /* Most global compare stages fused into one pass (1..5). 0 (default): 3. */
     uint32_t max_fused_stages;
     plume_logger logger;        /* default: stderr */
     plume_allocator allocator;  /* default: malloc / realloc / free */
