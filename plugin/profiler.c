@@ -76,6 +76,12 @@ void profiler_timing_from_samples(const double *samples, uint32_t count, double 
     out->samples = count;
 }
 
+double profiler_median(double *values, uint32_t count) {
+    if (count == 0) return 0.0;
+    qsort(values, count, sizeof(double), compare_doubles);
+    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
+}
+
 bool profiler_timestamp_delta(uint64_t begin, uint64_t end, int bits, uint64_t *out_ns) {
     if (bits >= 64) {
         if (end < begin) return false;

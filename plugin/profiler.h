@@ -151,6 +151,10 @@ void profiler_set_frame_finisher(plume_profiler *profiler, profiler_frame_finish
  * everything 0. */
 void profiler_timing_from_samples(const double *samples, uint32_t count, double *scratch, plume_stage_timing *out);
 
+/* The median of `count` values (the mean of the middle two for an even
+ * count; 0 for none). Sorts `values` in place. */
+double profiler_median(double *values, uint32_t count);
+
 /* end - begin of two GL timestamps of a counter `bits` wide, in ns. With fewer
  * than 64 bits the counter wraps and the difference is taken modulo 2^bits;
  * with 64 an end before begin is not a duration: returns false. */

@@ -249,11 +249,12 @@ static heavy_draw make_heavy_draw(void) {
     GLuint vs = compile_shader(GL_VERTEX_SHADER, "#version 430 core\n"
                                                  "void main() { vec2 p = vec2((gl_VertexID & 1) * 4 - 1,\n"
                                                  "  (gl_VertexID & 2) * 2 - 1); gl_Position = vec4(p, 0.0, 1.0); }\n");
-    GLuint fs = compile_shader(GL_FRAGMENT_SHADER, "#version 430 core\n"
-                                                   "out vec4 color; uniform uint u_iterations;\n"
-                                                   "void main() { float x = gl_FragCoord.x * 0.001;\n"
-                                                   "  for (uint i = 0u; i < u_iterations; ++i) x = sin(x) * 1.0001 + 0.1;\n"
-                                                   "  color = vec4(x); }\n");
+    GLuint fs = compile_shader(GL_FRAGMENT_SHADER,
+                               "#version 430 core\n"
+                               "out vec4 color; uniform uint u_iterations;\n"
+                               "void main() { float x = gl_FragCoord.x * 0.001;\n"
+                               "  for (uint i = 0u; i < u_iterations; ++i) x = sin(x) * 1.0001 + 0.1;\n"
+                               "  color = vec4(x); }\n");
     d.program = glCreateProgram();
     glAttachShader(d.program, vs);
     glAttachShader(d.program, fs);
@@ -293,16 +294,6 @@ static void drain_profiler(plume_profiler *profiler, plume_gl_scope *scope) {
         if (c.frames_completed == c.frames_measured) return;
     }
     fail_msg("the profiler did not read its frames after glFinish");
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, int count) {
-    qsort(values, (size_t)count, sizeof(double), compare_doubles);
-    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
 }
 
 /* ---- Statistics (no GL) ------------------------------------------------------ */
@@ -358,6 +349,13 @@ static void test_statistics_match_definitions_on_random_samples(void **state) {
         profiler_timing_from_samples(samples, count, scratch, &t);
         check_timing_against_definition(samples, count, &t);
         assert_true(t.last_ms == 0.0);
+        /* The median: no more than half the samples on either side of it. */
+        memcpy(scratch, samples, sizeof(double) * count);
+        double middle = profiler_median(scratch, count);
+        uint32_t below = 0, above = 0;
+        for (uint32_t i = 0; i < count; ++i) below += samples[i] < middle, above += samples[i] > middle;
+        assert_true(2 * below <= count && 2 * above <= count);
+        assert_true(middle >= t.min_ms && middle <= t.max_ms);
     }
     plume_stage_timing empty;
     memset(&empty, 0xAB, sizeof empty);
@@ -740,8 +738,10 @@ static void test_stage_times_follow_the_work(void **state) {
         assert_true(spin_count[large] >= ROUNDS - 1);
     }
     assert_true(profiler_get_counters(profiler).samples_rejected <= 2);
-    double sort_small = median(sort_ms[0], sort_count[0]), sort_large = median(sort_ms[1], sort_count[1]);
-    double spin_short = median(spin_ms[0], spin_count[0]), spin_long = median(spin_ms[1], spin_count[1]);
+    double sort_small = profiler_median(sort_ms[0], (uint32_t)sort_count[0]);
+    double sort_large = profiler_median(sort_ms[1], (uint32_t)sort_count[1]);
+    double spin_short = profiler_median(spin_ms[0], (uint32_t)spin_count[0]);
+    double spin_long = profiler_median(spin_ms[1], (uint32_t)spin_count[1]);
     print_message("llvmpipe medians: sort 2^12 %.3f ms, 2^18 %.3f ms; spin x1 %.3f ms, x8 %.3f ms\n", sort_small,
                   sort_large, spin_short, spin_long);
     assert_true(sort_large > sort_small);
@@ -1003,7 +1003,7 @@ static double system_sort_median_ms(uint32_t count, uint32_t *padded, uint32_t *
     }
     assert_true(sorted >= FRAMES - 1);
     plume_system_destroy(system);
-    return median(sort_ms, sorted);
+    return profiler_median(sort_ms, (uint32_t)sorted);
 }
 
 static void test_system_sort_time_grows_with_the_live_count(void **state) {
