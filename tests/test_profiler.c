@@ -284,6 +284,17 @@ static void destroy_heavy_draw(heavy_draw *d) {
     glDeleteVertexArrays(1, &d->vao);
 }
 
+/* Opens frame `index` and runs every stage empty, capturing the live count
+ * from `counter`. */
+static void run_empty_frame(plume_profiler *profiler, uint64_t index, GLuint counter, plume_gl_scope *scope) {
+    profiler_frame_begin(profiler, index, scope);
+    for (int stage = 0; stage < PLUME_STAGE_COUNT; ++stage) {
+        profiler_stage_begin(profiler, (plume_stage)stage);
+        profiler_stage_end(profiler, (plume_stage)stage);
+    }
+    profiler_capture_u32(profiler, PROFILER_VALUE_LIVE_COUNT, counter, 0, scope);
+}
+
 /* Frames until every frame begun so far has been read (bounded). */
 static void drain_profiler(plume_profiler *profiler, plume_gl_scope *scope) {
     profiler_frame_end(profiler);
@@ -408,12 +419,7 @@ static void test_disabled_profiler_makes_no_gl_call(void **state) {
     spy_install();
     plume_profiler *profiler = make_profiler(&env, 3, 10);
     for (uint64_t frame = 0; frame < 8; ++frame) {
-        profiler_frame_begin(profiler, frame, &scope);
-        for (int stage = 0; stage < PLUME_STAGE_COUNT; ++stage) {
-            profiler_stage_begin(profiler, (plume_stage)stage);
-            profiler_stage_end(profiler, (plume_stage)stage);
-        }
-        profiler_capture_u32(profiler, PROFILER_VALUE_LIVE_COUNT, source, 0, &scope);
+        run_empty_frame(profiler, frame, source, &scope);
         profiler_set_u32(profiler, PROFILER_VALUE_SORT_PASSES, 5);
         profiler_frame_end(profiler);
         profiler_collect(profiler, &scope);
@@ -774,12 +780,7 @@ static void test_without_a_timer_no_times_are_reported(void **state) {
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &env);
     for (uint64_t frame = 0; frame < 3; ++frame) {
-        profiler_frame_begin(profiler, frame, &scope);
-        for (int stage = 0; stage < PLUME_STAGE_COUNT; ++stage) {
-            profiler_stage_begin(profiler, (plume_stage)stage);
-            profiler_stage_end(profiler, (plume_stage)stage);
-        }
-        profiler_capture_u32(profiler, PROFILER_VALUE_LIVE_COUNT, counter, 0, &scope);
+        run_empty_frame(profiler, frame, counter, &scope);
         glFinish();
     }
     drain_profiler(profiler, &scope);
