@@ -23,7 +23,15 @@ end
 
 local root = path.getabsolute(".")
 local generated = root .. "/build/generated"
-local ABI_MAJOR = 1
+
+-- The ABI version has one home, the plugin header; the soname carries its major.
+local function read_abi_version()
+    local header = assert(io.open(root .. "/include/plume/plume_plugin.h"))
+    local text = header:read("*a")
+    header:close()
+    return assert(text:match("#define PLUME_ABI_MAJOR (%d+)")), assert(text:match("#define PLUME_ABI_MINOR (%d+)"))
+end
+local ABI_MAJOR, ABI_MINOR = read_abi_version()
 
 -- Shaders are compiled into the library: a prebuild step turns shaders/*.glsl
 -- etc. into one header (rewritten only when a shader changed).
@@ -34,6 +42,25 @@ local embed_bench_shaders = "sh " .. root .. "/tools/embed_shaders.sh " .. root 
 -- any parallel make starts compiling.
 os.execute(embed_shaders)
 os.execute(embed_bench_shaders)
+
+-- pkg-config file for using the build tree in place:
+--   PKG_CONFIG_PATH=build/lib/pkgconfig pkg-config --cflags --libs plume
+-- (tools/install.sh writes the installed one from the same template).
+os.execute("sh " .. root .. "/tools/make_pc.sh " .. root .. "/build/lib/pkgconfig/plume.pc " .. root .. " " ..
+           root .. "/include " .. root .. "/build/lib/static " .. root .. "/build/lib/libplume.so")
+
+-- premake5 install / premake4 --file=premake5.lua install: headers, both
+-- libraries and plume.pc under $PREFIX (default /usr/local), staged under
+-- $DESTDIR; build first (make -C build config=release).
+newaction {
+    trigger = "install",
+    description = "Install headers, libplume.a, libplume.so." .. ABI_MAJOR .. " and plume.pc (PREFIX, LIBDIR, DESTDIR)",
+    execute = function()
+        local status = os.execute("sh " .. root .. "/tools/install.sh")
+        -- Lua 5.1 (premake4) returns the status, 5.3 (premake5) true or nil.
+        if status ~= 0 and status ~= true then os.exit(1) end
+    end
+}
 
 workspace "plume"
     configurations { "release", "debug", "sanitize" }
@@ -77,6 +104,7 @@ project "plume"
     defines { "PLUME_SHARED_BUILD" }
     files { "plugin/*.c", "plugin/*.h", "include/plume/*.h" }
     prebuildcommands { embed_shaders }
+    -- Exports plume_get_api only (plume_plugin.h); checked by tests/check_shared_library.sh.
     linkoptions { "-Wl,-soname,libplume.so." .. ABI_MAJOR, "-Wl,--no-undefined" }
     links { "epoxy", "m" }
 
@@ -101,3 +129,13 @@ project "plume_bench"
     files { "bench/*.c", "bench/*.h" }
     prebuildcommands { embed_bench_shaders }
     links { "plume_host", "plume_static", "epoxy", "m" }
+
+-- A stand-in engine: loads build/lib/libplume.so with dlopen and runs the test
+-- suites through the plugin table (tests/plugin_host/). It links no plume code.
+project "plume_plugin_host"
+    kind "ConsoleApp"
+    targetdir "build/bin"
+    objdir "build/obj/plume_plugin_host"
+    includedirs { "tests" }
+    files { "tests/plugin_host/*.c", "tests/plugin_host/*.h", "tests/test_env.c", "tests/run_tables.c" }
+    links { "plume_host", "epoxy", "cmocka", "dl", "m" }

@@ -37,7 +37,8 @@ typedef struct sort_pass {
     uint32_t span, threads_per_span, threads_per_group, level_height;
 } sort_pass;
 
-struct plume_sorter {
+/* What a plume_sorter handle names. */
+typedef struct sorter_state {
     plume_env env;
     plume_sorter_desc desc;     /* defaults filled in */
     uint32_t local_threads;
@@ -52,7 +53,7 @@ struct plume_sorter {
     sort_pass *passes;
     uint32_t pass_count;
     GLint ssbo_offset_alignment;
-};
+} sorter_state;
 
 /* The C twin of sort_pass_groups() in shaders/sort_groups.glsl. */
 static uint32_t sort_pass_groups(const sort_pass *pass, uint32_t count) {
@@ -64,7 +65,7 @@ static uint32_t sort_pass_groups(const sort_pass *pass, uint32_t count) {
 
 /* ---- Pass plan ------------------------------------------------------------ */
 
-static uint32_t plan_passes(const plume_sorter *s, sort_pass *out) {
+static uint32_t plan_passes(const sorter_state *s, sort_pass *out) {
     uint32_t block = s->desc.block_pairs;
     uint32_t top = plume_next_pow2(s->desc.capacity < 2 ? 2 : s->desc.capacity);
     uint32_t n = 0;
@@ -103,7 +104,7 @@ static uint32_t plan_passes(const plume_sorter *s, sort_pass *out) {
 
 /* ---- Creation ------------------------------------------------------------- */
 
-static plume_result build_local_program(plume_sorter *s, bool full_sort, GLuint *out) {
+static plume_result build_local_program(sorter_state *s, bool full_sort, GLuint *out) {
     char defines[160];
     snprintf(defines, sizeof defines, "#define BLOCK_PAIRS %uu\n#define LOCAL_THREADS %uu\n#define LOCAL_SORT %d\n",
              s->desc.block_pairs, s->local_threads, full_sort ? 1 : 0);
@@ -112,7 +113,7 @@ static plume_result build_local_program(plume_sorter *s, bool full_sort, GLuint 
                                1, defines, out);
 }
 
-static plume_result build_global_program(plume_sorter *s, bool flip, uint32_t fused) {
+static plume_result build_global_program(sorter_state *s, bool flip, uint32_t fused) {
     if (s->global_programs[flip][fused]) return PLUME_OK;
     char defines[160], label[64];
     snprintf(defines, sizeof defines, "#define FUSED_STAGES %uu\n#define FLIP %d\n#define GLOBAL_THREADS %d\n", fused,
@@ -125,7 +126,7 @@ static plume_result build_global_program(plume_sorter *s, bool flip, uint32_t fu
     return result;
 }
 
-static plume_result build_prepare_program(plume_sorter *s) {
+static plume_result build_prepare_program(sorter_state *s) {
     plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_groups.glsl", "sort_prepare.comp", NULL}};
     plume_result result = plume_build_program(&s->env, "plume sort: prepare indirect", &stage, 1, "", &s->prepare_program);
     if (result != PLUME_OK) return result;
@@ -136,7 +137,7 @@ static plume_result build_prepare_program(plume_sorter *s) {
 }
 
 /* Validates the descriptor against GL limits and fills its defaults. */
-static plume_result resolve_desc(plume_sorter *s, const plume_sorter_desc *desc) {
+static plume_result resolve_desc(sorter_state *s, const plume_sorter_desc *desc) {
     s->desc = *desc;
     if (desc->capacity == 0 || desc->capacity > MAX_CAPACITY) {
         plume_log(&s->env, PLUME_LOG_ERROR, "plume_sorter_create: capacity %u is outside 1 .. 2^30", desc->capacity);
@@ -185,7 +186,7 @@ static plume_result resolve_desc(plume_sorter *s, const plume_sorter_desc *desc)
     return PLUME_OK;
 }
 
-static plume_result check_group_limits(plume_sorter *s) {
+static plume_result check_group_limits(sorter_state *s) {
     GLint count_x = 0;
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &count_x);
     for (uint32_t i = 0; i < s->pass_count; ++i) {
@@ -200,7 +201,7 @@ static plume_result check_group_limits(plume_sorter *s) {
     return PLUME_OK;
 }
 
-static plume_result create_buffers(plume_sorter *s) {
+static plume_result create_buffers(sorter_state *s) {
     glGenBuffers(1, &s->state_buffer);
     glGenBuffers(1, &s->pass_table_buffer);
     GLint previous = 0;
@@ -227,7 +228,7 @@ static plume_result create_buffers(plume_sorter *s) {
     return plume_drain_gl_errors(&s->env, "plume_sorter_create (buffers)");
 }
 
-static plume_result create_gl_objects(plume_sorter *s) {
+static plume_result create_gl_objects(sorter_state *s) {
     plume_result result = plume_check_gl_version(&s->env, "plume_sorter_create");
     if (result == PLUME_OK) result = resolve_desc(s, &s->desc);
     if (result != PLUME_OK) return result;
@@ -245,33 +246,8 @@ static plume_result create_gl_objects(plume_sorter *s) {
     return result;
 }
 
-plume_result plume_sorter_create(const plume_sorter_desc *desc, plume_sorter **out_sorter) {
-    if (out_sorter) *out_sorter = NULL;
-    plume_env env;
-    plume_result result = plume_env_init(&env, desc ? &desc->logger : NULL, desc ? &desc->allocator : NULL);
-    if (result != PLUME_OK) return result;
-    if (!desc || !out_sorter) {
-        plume_log(&env, PLUME_LOG_ERROR, "plume_sorter_create: desc and out_sorter must not be NULL");
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
-    plume_sorter *s = plume_alloc(&env, sizeof *s);
-    if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
-    s->env = env;
-    s->desc = *desc;
-    plume_gl_scope scope;
-    plume_gl_scope_begin(&scope, &s->env);
-    result = create_gl_objects(s);
-    plume_gl_scope_end(&scope);
-    if (result != PLUME_OK) {
-        plume_sorter_destroy(s);
-        return result;
-    }
-    *out_sorter = s;
-    return PLUME_OK;
-}
-
-void plume_sorter_destroy(plume_sorter *sorter) {
-    if (!sorter) return;
+static void free_sorter(void *object) {
+    sorter_state *sorter = object;
     glDeleteProgram(sorter->local_sort_program);
     glDeleteProgram(sorter->local_disperse_program);
     for (int flip = 0; flip < 2; ++flip)
@@ -284,12 +260,81 @@ void plume_sorter_destroy(plume_sorter *sorter) {
     plume_free(&env, sorter);
 }
 
-plume_sorter_desc plume_sorter_get_desc(const plume_sorter *sorter) {
-    plume_sorter_desc empty = {0};
-    return sorter ? sorter->desc : empty;
+static uint32_t list_sorter_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity) {
+    const sorter_state *s = object;
+    GLuint programs[3 + 2 * (MAX_FUSED_STAGES + 1)];
+    uint32_t program_count = 0;
+    programs[program_count++] = s->local_sort_program;
+    programs[program_count++] = s->local_disperse_program;
+    programs[program_count++] = s->prepare_program;
+    for (int flip = 0; flip < 2; ++flip)
+        for (int k = 0; k <= MAX_FUSED_STAGES; ++k) programs[program_count++] = s->global_programs[flip][k];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < program_count; ++i) {
+        if (programs[i] == 0) continue;
+        if (n < capacity) out[n] = (plume_gl_object){GL_PROGRAM, programs[i]};
+        ++n;
+    }
+    const GLuint buffers[2] = {s->state_buffer, s->pass_table_buffer};
+    for (int i = 0; i < 2; ++i) {
+        if (buffers[i] == 0) continue;
+        if (n < capacity) out[n] = (plume_gl_object){GL_BUFFER, buffers[i]};
+        ++n;
+    }
+    return n;
 }
 
-uint32_t plume_sorter_pass_count(const plume_sorter *sorter, uint32_t count) {
+static const plume_object_class sorter_class = {"sorter", free_sorter, list_sorter_gl_objects};
+
+plume_result plume_sorter_create(plume_context *context, const plume_sorter_desc *desc, plume_sorter *out_sorter) {
+    if (out_sorter) *out_sorter = (plume_sorter){0};
+    if (!context) {
+        plume_log(plume_default_env(), PLUME_LOG_ERROR, "plume_sorter_create: the context is NULL");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    plume_env env;
+    plume_result result = plume_env_init_child(&env, plume_context_env(context), desc ? &desc->logger : NULL,
+                                               desc ? &desc->allocator : NULL);
+    if (result != PLUME_OK) return result;
+    if (!desc || !out_sorter) {
+        plume_log(&env, PLUME_LOG_ERROR, "plume_sorter_create: desc and out_sorter must not be NULL");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    sorter_state *s = plume_alloc(&env, sizeof *s);
+    if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
+    s->env = env;
+    s->desc = *desc;
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &s->env);
+    result = create_gl_objects(s);
+    plume_gl_scope_end(&scope);
+    uint64_t id = 0;
+    if (result == PLUME_OK) result = plume_context_insert(context, &sorter_class, s, &id);
+    if (result != PLUME_OK) {
+        free_sorter(s);
+        return result;
+    }
+    out_sorter->id = id;
+    return PLUME_OK;
+}
+
+plume_result plume_sorter_destroy(plume_context *context, plume_sorter sorter) {
+    if (sorter.id == 0) return PLUME_OK;
+    sorter_state *s = plume_context_remove(context, sorter.id, &sorter_class, "plume_sorter_destroy");
+    if (!s) return PLUME_ERROR_INVALID_ARGUMENT;
+    free_sorter(s);
+    return PLUME_OK;
+}
+
+plume_result plume_sorter_get_desc(const plume_context *context, plume_sorter sorter, plume_sorter_desc *out_desc) {
+    const sorter_state *s = plume_context_lookup(context, sorter.id, &sorter_class, "plume_sorter_get_desc");
+    if (out_desc) *out_desc = s ? s->desc : (plume_sorter_desc){0};
+    if (s && !out_desc) plume_log(&s->env, PLUME_LOG_ERROR, "plume_sorter_get_desc: out_desc is NULL");
+    return s && out_desc ? PLUME_OK : PLUME_ERROR_INVALID_ARGUMENT;
+}
+
+uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter handle, uint32_t count) {
+    const sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_pass_count");
     if (!sorter) return 0;
     uint32_t dispatches = 0;
     for (uint32_t i = 0; i < sorter->pass_count; ++i) dispatches += sort_pass_groups(&sorter->passes[i], count) > 0;
@@ -298,7 +343,7 @@ uint32_t plume_sorter_pass_count(const plume_sorter *sorter, uint32_t count) {
 
 /* ---- Sorting -------------------------------------------------------------- */
 
-static void use_pass_program(plume_sorter *s, const sort_pass *pass) {
+static void use_pass_program(sorter_state *s, const sort_pass *pass) {
     switch (pass->kind) {
     case PASS_LOCAL_SORT: glUseProgram(s->local_sort_program); break;
     case PASS_LOCAL_DISPERSE: glUseProgram(s->local_disperse_program); break;
@@ -314,7 +359,8 @@ static void use_pass_program(plume_sorter *s, const sort_pass *pass) {
 static const GLbitfield BARRIER_FOR_HOST =
     GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
 
-plume_result plume_sort(plume_sorter *sorter, uint32_t pairs_buffer, uint32_t count) {
+plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pairs_buffer, uint32_t count) {
+    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort");
     if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
     if (count > sorter->desc.capacity) {
         plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort: count %u is over the sorter's capacity %u", count,
@@ -349,8 +395,9 @@ plume_result plume_sort(plume_sorter *sorter, uint32_t pairs_buffer, uint32_t co
     return PLUME_OK;
 }
 
-plume_result plume_sort_indirect(plume_sorter *sorter, uint32_t pairs_buffer, uint32_t count_buffer,
-                                 uint32_t count_offset) {
+plume_result plume_sort_indirect(plume_context *context, plume_sorter handle, uint32_t pairs_buffer,
+                                 uint32_t count_buffer, uint32_t count_offset) {
+    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort_indirect");
     if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
     GLsizeiptr pairs_size = 0, count_size = 0;
     if (!plume_buffer_has_size(pairs_buffer, (GLsizeiptr)sorter->desc.capacity * PAIR_BYTES, &pairs_size)) {
