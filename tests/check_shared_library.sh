@@ -7,14 +7,18 @@
 #      pkg-config, loading the installed plugin with dlopen, and compiled
 #      from a copy of the sources.
 # usage: tests/check_shared_library.sh      (after make -C build config=...)
-# CC and CFLAGS may be set (e.g. CFLAGS=-fsanitize=address,undefined to match
-# a sanitize build of the libraries).
+# CC and CFLAGS may be set; CFLAGS defaults to the sanitizers when the
+# libraries come from config=sanitize (their objects need the runtimes).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 CC=${CC:-cc}
-CFLAGS=${CFLAGS:-}
+if [ -z "${CFLAGS+set}" ]; then
+    CFLAGS=
+    nm "$root/build/lib/static/libplume.a" 2>/dev/null | grep -q __asan_ && CFLAGS="-fsanitize=address,undefined"
+fi
 warnings="-std=c11 -Wall -Wextra -Werror"
-major=$(sed -n 's/^#define PLUME_ABI_MAJOR \([0-9]*\)$/\1/p' "$root/include/plume/plume_plugin.h")
+version=$(sh "$root/tools/abi_version.sh")
+major=${version%%.*}
 shared="$root/build/lib/libplume.so"
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -30,7 +34,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 PREFIX="$scratch/prefix" sh "$root/tools/install.sh" > /dev/null
 export PKG_CONFIG_PATH="$scratch/prefix/lib/pkgconfig"
-[ "$(pkg-config --modversion plume)" = "$major.$(sed -n 's/^#define PLUME_ABI_MINOR \([0-9]*\)$/\1/p' "$root/include/plume/plume_plugin.h")" ] \
+[ "$(pkg-config --modversion plume)" = "$version" ] \
     && pass "installed plume.pc" || fail "plume.pc version $(pkg-config --modversion plume)"
 [ -L "$scratch/prefix/lib/libplume.so.$major" ] && [ ! -e "$scratch/prefix/lib/libplume.so" ] \
     && pass "soname link, no unversioned link" || fail "installed library links"

@@ -52,17 +52,20 @@ static void test_version_of_the_headers_is_granted(void **state) {
 static void test_other_majors_and_newer_minors_are_refused(void **state) {
     (void)state;
     test_log_expect_errors();
-    char asked[32];
+    char asked[64], offered[64];
+    snprintf(offered, sizeof offered, "this library implements %d.%d", PLUME_ABI_MAJOR, PLUME_ABI_MINOR);
     snprintf(asked, sizeof asked, "asks for plume ABI %d.0", PLUME_ABI_MAJOR + 1);
     assert_refused(PLUME_ABI_MAJOR + 1, 0, asked, "another major version");
-    assert_true(test_log_contains("libplume.so.2"));
-    assert_refused(PLUME_ABI_MAJOR - 1, 9, "asks for plume ABI 0.9", "another major version");
+    assert_true(test_log_contains(offered));
+    snprintf(asked, sizeof asked, "load libplume.so.%d", PLUME_ABI_MAJOR + 1);
+    assert_true(test_log_contains(asked));
+    snprintf(asked, sizeof asked, "asks for plume ABI %d.9", PLUME_ABI_MAJOR - 1);
+    assert_refused(PLUME_ABI_MAJOR - 1, 9, asked, "another major version");
     assert_refused(UINT32_MAX, 0, "asks for plume ABI 4294967295.0", "another major version");
     snprintf(asked, sizeof asked, "asks for plume ABI %d.%d", PLUME_ABI_MAJOR, PLUME_ABI_MINOR + 1);
     assert_refused(PLUME_ABI_MAJOR, PLUME_ABI_MINOR + 1, asked, "which lacks");
-    snprintf(asked, sizeof asked, "this library implements %d.%d", PLUME_ABI_MAJOR, PLUME_ABI_MINOR);
-    assert_true(test_log_contains(asked));
-    assert_refused(PLUME_ABI_MAJOR, UINT32_MAX, "asks for plume ABI 1.4294967295", "which lacks");
+    snprintf(asked, sizeof asked, "asks for plume ABI %d.4294967295", PLUME_ABI_MAJOR);
+    assert_refused(PLUME_ABI_MAJOR, UINT32_MAX, asked, "which lacks");
 
     plume_logger logger = test_logger();
     assert_int_equal(plume_get_api(PLUME_ABI_MAJOR, PLUME_ABI_MINOR, &logger, NULL), PLUME_ERROR_INVALID_ARGUMENT);

@@ -19,9 +19,8 @@ PREFIX=${PREFIX:-/usr/local}
 LIBDIR=${LIBDIR:-$PREFIX/lib}
 INCLUDEDIR=${INCLUDEDIR:-$PREFIX/include}
 DESTDIR=${DESTDIR:-}
-header="$root/include/plume/plume_plugin.h"
-major=$(sed -n 's/^#define PLUME_ABI_MAJOR \([0-9]*\)$/\1/p' "$header")
-minor=$(sed -n 's/^#define PLUME_ABI_MINOR \([0-9]*\)$/\1/p' "$header")
+version=$(sh "$root/tools/abi_version.sh")
+major=${version%%.*}
 shared="$root/build/lib/libplume.so"
 static="$root/build/lib/static/libplume.a"
 for built in "$shared" "$static"; do
@@ -30,8 +29,8 @@ done
 install -d "$DESTDIR$INCLUDEDIR/plume" "$DESTDIR$LIBDIR/pkgconfig"
 install -m 644 "$root"/include/plume/*.h "$DESTDIR$INCLUDEDIR/plume/"
 install -m 644 "$static" "$DESTDIR$LIBDIR/libplume.a"
-install -m 755 "$shared" "$DESTDIR$LIBDIR/libplume.so.$major.$minor"
-ln -sf "libplume.so.$major.$minor" "$DESTDIR$LIBDIR/libplume.so.$major"
+install -m 755 "$shared" "$DESTDIR$LIBDIR/libplume.so.$version"
+ln -sf "libplume.so.$version" "$DESTDIR$LIBDIR/libplume.so.$major"
 sh "$root/tools/make_pc.sh" "$DESTDIR$LIBDIR/pkgconfig/plume.pc" "$PREFIX" "$INCLUDEDIR" "$LIBDIR" \
     "$LIBDIR/libplume.so.$major"
-echo "installed plume $major.$minor under $DESTDIR$PREFIX"
+echo "installed plume $version under $DESTDIR$PREFIX"

@@ -5,12 +5,9 @@
 set -eu
 [ $# -eq 5 ] || { echo "usage: $0 OUTPUT PREFIX INCLUDEDIR LIBDIR PLUGIN" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
-header="$root/include/plume/plume_plugin.h"
-major=$(sed -n 's/^#define PLUME_ABI_MAJOR \([0-9]*\)$/\1/p' "$header")
-minor=$(sed -n 's/^#define PLUME_ABI_MINOR \([0-9]*\)$/\1/p' "$header")
-[ -n "$major" ] && [ -n "$minor" ] || { echo "$0: no ABI version in $header" >&2; exit 1; }
+version=$(sh "$root/tools/abi_version.sh")
 mkdir -p "$(dirname "$1")"
 # '|' delimits: the paths hold '/'; they must not hold '|', '&' or '\'.
 sed -e "s|@PREFIX@|$2|" -e "s|@INCLUDEDIR@|$3|" -e "s|@LIBDIR@|$4|" -e "s|@PLUGIN@|$5|" \
-    -e "s|@VERSION@|$major.$minor|" "$root/tools/plume.pc.in" > "$1.tmp"
+    -e "s|@VERSION@|$version|" "$root/tools/plume.pc.in" > "$1.tmp"
 mv "$1.tmp" "$1"

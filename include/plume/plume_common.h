@@ -35,7 +35,8 @@ typedef enum plume_result {
     PLUME_ERROR_VERSION = 8             /* plume_get_api: the library lacks the ABI version asked for */
 } plume_result;
 
-/* A short English name for a result code ("PLUME_ERROR_SHADER"); never NULL. */
+/* A short English name for a result code ("PLUME_ERROR_SHADER"); never NULL,
+ * a static string. Threading: any thread. */
 PLUME_API const char *plume_result_string(plume_result result);
 
 typedef enum plume_log_level {

@@ -73,18 +73,22 @@ typedef struct plume_sorter_desc {
  * limits, a partial allocator), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3 / compute
  * shaders, shared memory under 512 bytes), PLUME_ERROR_SHADER,
  * PLUME_ERROR_OUT_OF_MEMORY. On failure *out_sorter is {0} and no GL object is
- * left behind. */
+ * left behind.
+ * Threading: where the GL context is current; one thread at a time per
+ * context. */
 PLUME_API plume_result plume_sorter_create(plume_context *context, const plume_sorter_desc *desc,
                                            plume_sorter *out_sorter);
 
 /* Frees the sorter and every GL object it created; its handle is invalid
  * afterwards. {0} is a no-op (PLUME_OK). Errors: PLUME_ERROR_INVALID_ARGUMENT
- * (context NULL, a handle that names no live sorter of the context). */
+ * (context NULL, a handle that names no live sorter of the context).
+ * Threading: where the sorter's GL context is current. */
 PLUME_API plume_result plume_sorter_destroy(plume_context *context, plume_sorter sorter);
 
 /* The descriptor with defaults filled in (block_pairs, max_fused_stages).
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad handle, out_desc NULL; *out_desc
- * is then zeroed when not NULL). */
+ * is then zeroed when not NULL).
+ * Threading: any thread using the context; issues no GL call. */
 PLUME_API plume_result plume_sorter_get_desc(const plume_context *context, plume_sorter sorter,
                                              plume_sorter_desc *out_desc);
 
@@ -93,7 +97,8 @@ PLUME_API plume_result plume_sorter_get_desc(const plume_context *context, plume
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or sorter handle, buffer
  * 0 or not a buffer, buffer smaller than count * 8 bytes),
  * PLUME_ERROR_CAPACITY (count over the capacity); on an error nothing is
- * dispatched and the buffer is unchanged. */
+ * dispatched and the buffer is unchanged.
+ * Threading: where the sorter's GL context is current. */
 PLUME_API plume_result plume_sort(plume_context *context, plume_sorter sorter, uint32_t pairs_buffer,
                                   uint32_t count);
 
@@ -103,12 +108,14 @@ PLUME_API plume_result plume_sort(plume_context *context, plume_sorter sorter, u
  * need are dispatched with zero workgroups, so the GPU cost follows the count.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or sorter handle, a
  * buffer 0 or not a buffer, the offset misaligned or past the end of
- * count_buffer, pairs_buffer smaller than capacity * 8 bytes). */
+ * count_buffer, pairs_buffer smaller than capacity * 8 bytes).
+ * Threading: where the sorter's GL context is current. */
 PLUME_API plume_result plume_sort_indirect(plume_context *context, plume_sorter sorter, uint32_t pairs_buffer,
                                            uint32_t count_buffer, uint32_t count_offset);
 
 /* Number of dispatches plume_sort issues for `count` (0 for 0 or 1, and 0
- * with a message for a bad handle). Issues no GL call. */
+ * with a message for a bad handle).
+ * Threading: any thread using the context; issues no GL call. */
 PLUME_API uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter sorter, uint32_t count);
 
 /* ---- Float depth keys (seed 004's sign flip) -------------------------------
