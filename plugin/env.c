@@ -146,3 +146,19 @@ bool plume_buffer_has_size(GLuint name, GLsizeiptr min_size, GLsizeiptr *actual_
     if (actual_size) *actual_size = (GLsizeiptr)size;
     return size >= min_size;
 }
+
+void plume_delete_gl_objects(const plume_gl_object *objects, uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i) {
+        GLuint name = objects[i].name;
+        switch (objects[i].type) {
+        case GL_BUFFER: glDeleteBuffers(1, &name); break;
+        case GL_PROGRAM: glDeleteProgram(name); break;
+        case GL_QUERY: glDeleteQueries(1, &name); break;
+        case GL_VERTEX_ARRAY: glDeleteVertexArrays(1, &name); break;
+        case GL_TEXTURE: glDeleteTextures(1, &name); break;
+        case GL_SHADER: glDeleteShader(name); break;
+        case GL_FRAMEBUFFER: glDeleteFramebuffers(1, &name); break;
+        case GL_SAMPLER: glDeleteSamplers(1, &name); break;
+        }
+    }
+}

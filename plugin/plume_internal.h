@@ -71,6 +71,10 @@ plume_result plume_check_gl_version(const plume_env *env, const char *what);
  * there were none. `where` names the call for the message. */
 plume_result plume_drain_gl_errors(const plume_env *env, const char *where);
 
+/* Deletes GL objects of the kinds plume_gl_object names (in the current GL
+ * context). */
+void plume_delete_gl_objects(const plume_gl_object *objects, uint32_t count);
+
 /* True when `name` is a buffer of at least `min_size` bytes (binds nothing:
  * restores GL_COPY_READ_BUFFER). */
 bool plume_buffer_has_size(GLuint name, GLsizeiptr min_size, GLsizeiptr *actual_size);

@@ -246,42 +246,38 @@ static plume_result create_gl_objects(sorter_state *s) {
     return result;
 }
 
-static void free_sorter(void *object) {
-    sorter_state *sorter = object;
-    glDeleteProgram(sorter->local_sort_program);
-    glDeleteProgram(sorter->local_disperse_program);
-    for (int flip = 0; flip < 2; ++flip)
-        for (int k = 0; k <= MAX_FUSED_STAGES; ++k) glDeleteProgram(sorter->global_programs[flip][k]);
-    glDeleteProgram(sorter->prepare_program);
-    GLuint buffers[2] = {sorter->state_buffer, sorter->pass_table_buffer};
-    glDeleteBuffers(2, buffers);
-    plume_env env = sorter->env;
-    plume_free(&env, sorter->passes);
-    plume_free(&env, sorter);
-}
+enum { SORTER_GL_OBJECTS = 5 + 2 * (MAX_FUSED_STAGES + 1) };
 
+/* The one list of the sorter's GL objects: free_sorter deletes what it lists,
+ * and the tests check that each of them is gone. */
 static uint32_t list_sorter_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity) {
     const sorter_state *s = object;
-    GLuint programs[3 + 2 * (MAX_FUSED_STAGES + 1)];
-    uint32_t program_count = 0;
-    programs[program_count++] = s->local_sort_program;
-    programs[program_count++] = s->local_disperse_program;
-    programs[program_count++] = s->prepare_program;
+    plume_gl_object all[SORTER_GL_OBJECTS];
+    uint32_t count = 0;
+    all[count++] = (plume_gl_object){GL_PROGRAM, s->local_sort_program};
+    all[count++] = (plume_gl_object){GL_PROGRAM, s->local_disperse_program};
+    all[count++] = (plume_gl_object){GL_PROGRAM, s->prepare_program};
     for (int flip = 0; flip < 2; ++flip)
-        for (int k = 0; k <= MAX_FUSED_STAGES; ++k) programs[program_count++] = s->global_programs[flip][k];
+        for (int k = 0; k <= MAX_FUSED_STAGES; ++k)
+            all[count++] = (plume_gl_object){GL_PROGRAM, s->global_programs[flip][k]};
+    all[count++] = (plume_gl_object){GL_BUFFER, s->state_buffer};
+    all[count++] = (plume_gl_object){GL_BUFFER, s->pass_table_buffer};
     uint32_t n = 0;
-    for (uint32_t i = 0; i < program_count; ++i) {
-        if (programs[i] == 0) continue;
-        if (n < capacity) out[n] = (plume_gl_object){GL_PROGRAM, programs[i]};
-        ++n;
-    }
-    const GLuint buffers[2] = {s->state_buffer, s->pass_table_buffer};
-    for (int i = 0; i < 2; ++i) {
-        if (buffers[i] == 0) continue;
-        if (n < capacity) out[n] = (plume_gl_object){GL_BUFFER, buffers[i]};
+    for (uint32_t i = 0; i < count; ++i) {
+        if (all[i].name == 0) continue; /* not created (yet) */
+        if (n < capacity) out[n] = all[i];
         ++n;
     }
     return n;
+}
+
+static void free_sorter(void *object) {
+    sorter_state *sorter = object;
+    plume_gl_object owned[SORTER_GL_OBJECTS];
+    plume_delete_gl_objects(owned, list_sorter_gl_objects(sorter, owned, SORTER_GL_OBJECTS));
+    plume_env env = sorter->env;
+    plume_free(&env, sorter->passes);
+    plume_free(&env, sorter);
 }
 
 static const plume_object_class sorter_class = {"sorter", free_sorter, list_sorter_gl_objects};

@@ -251,13 +251,41 @@ static bool gl_object_alive(plume_gl_object object) {
     }
 }
 
+/* Which GL names are alive, of every kind plume_gl_object names, found by
+ * asking glIs* of each name: independent of what the module says it owns. */
+enum { CENSUS_NAMES = 1u << 15 };
+typedef struct gl_census {
+    unsigned char kinds[CENSUS_NAMES]; /* one bit per kind, by name */
+} gl_census;
+
+static void take_census(gl_census *census) {
+    for (GLuint name = 1; name < CENSUS_NAMES; ++name)
+        census->kinds[name] = (unsigned char)(glIsBuffer(name) | glIsProgram(name) << 1 | glIsShader(name) << 2 |
+                                              glIsQuery(name) << 3 | glIsVertexArray(name) << 4 |
+                                              glIsTexture(name) << 5 | glIsFramebuffer(name) << 6 |
+                                              glIsSampler(name) << 7);
+    census->kinds[0] = 0;
+}
+
+static unsigned char census_bit(uint32_t type) {
+    static const uint32_t types[] = {GL_BUFFER, GL_PROGRAM,      GL_SHADER,      GL_QUERY,
+                                     GL_VERTEX_ARRAY, GL_TEXTURE, GL_FRAMEBUFFER, GL_SAMPLER};
+    for (unsigned i = 0; i < 8; ++i)
+        if (types[i] == type) return (unsigned char)(1u << i);
+    fail_msg("unexpected GL object type 0x%04x", type);
+    return 0;
+}
+
 static void test_no_gl_object_outlives_its_sorter(void **state) {
     (void)state;
     plume_context *context = fixture_context();
     uint32_t count = 99;
     assert_int_equal(plume_context_list_gl_objects(context, NULL, 0, &count), PLUME_OK);
     assert_int_equal(count, 0);
+    static gl_census before, during, after;
+    take_census(&before);
     plume_sorter first = create_sorter(context, 1u << 16), second = create_sorter(context, 100);
+    take_census(&during);
 
     uint32_t total = 0;
     assert_int_equal(plume_context_list_gl_objects(context, NULL, 0, &total), PLUME_OK);
@@ -274,6 +302,17 @@ static void test_no_gl_object_outlives_its_sorter(void **state) {
     }
     assert_int_equal(buffers, 4); /* state and pass table, per sorter */
     assert_true(programs >= 6);   /* local sort, local disperse, prepare at least, per sorter */
+    /* The list is exactly what creating the sorters brought to life. */
+    static gl_census listed;
+    memcpy(&listed, &before, sizeof listed);
+    for (uint32_t i = 0; i < total; ++i) {
+        if (all[i].name >= CENSUS_NAMES) fail_msg("GL name %u is past the census; raise CENSUS_NAMES", all[i].name);
+        listed.kinds[all[i].name] |= census_bit(all[i].type);
+    }
+    for (GLuint name = 1; name < CENSUS_NAMES; ++name)
+        if (listed.kinds[name] != during.kinds[name])
+            fail_msg("GL name %u: kinds 0x%02x alive, 0x%02x expected from the list and what lived before", name,
+                     during.kinds[name], listed.kinds[name]);
     /* A short array gets the first entries and the full count. */
     plume_gl_object few[3];
     assert_int_equal(plume_context_list_gl_objects(context, few, 3, &count), PLUME_OK);
@@ -288,6 +327,8 @@ static void test_no_gl_object_outlives_its_sorter(void **state) {
     for (uint32_t i = 0; i < total; ++i) assert_true(gl_object_alive(all[i]) == (i >= first_count));
     assert_int_equal(plume_sorter_destroy(context, second), PLUME_OK);
     for (uint32_t i = 0; i < total; ++i) assert_false(gl_object_alive(all[i]));
+    take_census(&after);
+    assert_memory_equal(after.kinds, before.kinds, sizeof before.kinds);
     assert_int_equal(plume_context_list_gl_objects(context, NULL, 0, &count), PLUME_OK);
     assert_int_equal(count, 0);
     free(all);
