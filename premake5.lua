@@ -25,13 +25,13 @@ local root = path.getabsolute(".")
 local generated = root .. "/build/generated"
 
 -- The ABI version has one home, the plugin header; the soname carries its major.
-local function read_abi_version()
+local function read_abi_major()
     local header = assert(io.open(root .. "/include/plume/plume_plugin.h"))
     local text = header:read("*a")
     header:close()
-    return assert(text:match("#define PLUME_ABI_MAJOR (%d+)")), assert(text:match("#define PLUME_ABI_MINOR (%d+)"))
+    return assert(text:match("#define PLUME_ABI_MAJOR (%d+)"))
 end
-local ABI_MAJOR, ABI_MINOR = read_abi_version()
+local ABI_MAJOR = read_abi_major()
 
 -- Shaders are compiled into the library: a prebuild step turns shaders/*.glsl
 -- etc. into one header (rewritten only when a shader changed).
