@@ -1,1 +1,378 @@
-int main(void) { return 0; }
+/* Sort benchmark: GPU time of plume's sort (direct and indirect count) beside
+ * seed 001's algorithm as written (bench/shaders/seed001_sort.comp), measured
+ * in the same run with GL timer queries (GL_TIME_ELAPSED), median of many runs
+ * after warm-up. Every size is also checked against qsort on the device the
+ * benchmark runs on.
+ *
+ * Methods: plume (count from the CPU), plume-indirect (count from a GPU buffer,
+ * passes for the whole capacity issued), plume-ind-bound (GPU count with the
+ * CPU's upper bound = the count), seed001.
+ *
+ * Usage: plume_bench [--min-log K] [--max-log K] [--runs N] [--warmup N]
+ *                    [--csv FILE] [--variant BLOCK:FUSED]...
+ * Each run sorts fresh copies of the same random pairs (copied outside the
+ * timed region); the copy leaves the pairs in L2 where they fit, as the
+ * simulate pass that writes them in a frame would. */
+#define _POSIX_C_SOURCE 200809L
+#include <epoxy/gl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_shaders.h"
+#include "headless_gl.h"
+#include "plume/plume_sort.h"
+#include "plume_internal.h"
+
+typedef struct pair {
+    uint32_t key, value;
+} pair;
+
+typedef struct options {
+    uint32_t min_log, max_log, runs, warmup;
+    const char *csv_path;
+    uint32_t variant_count;
+    uint32_t variant_block[8], variant_fused[8];
+} options;
+
+static uint64_t random_state;
+static uint32_t random_u32(void) {
+    uint64_t z = (random_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+static int compare_pairs(const void *a, const void *b) {
+    const pair *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->value > y->value) - (x->value < y->value);
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static GLuint make_buffer(size_t bytes, const void *data) {
+    GLuint buffer;
+    glGenBuffers(1, &buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
+    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)bytes, data, GL_DYNAMIC_COPY);
+    return buffer;
+}
+
+static void copy_buffer(GLuint from, GLuint to, size_t bytes) {
+    glBindBuffer(GL_COPY_READ_BUFFER, from);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, to);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, (GLsizeiptr)bytes);
+}
+
+static void read_buffer(GLuint buffer, size_t bytes, void *out) {
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_COPY_READ_BUFFER, buffer);
+    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)bytes, out);
+}
+
+/* ---- Seed 001 as written: one dispatch per stage, 1024-pair blocks -------- */
+
+typedef struct baseline {
+    GLuint program;
+    GLint height_location, algorithm_location;
+} baseline;
+
+enum { BASELINE_LOCAL_SORT, BASELINE_LOCAL_DISPERSE, BASELINE_BIG_FLIP, BASELINE_BIG_DISPERSE, BASELINE_BLOCK = 1024 };
+
+static void baseline_dispatch(const baseline *b, uint32_t n, uint32_t height, int algorithm) {
+    glUniform1ui(b->height_location, height);
+    glUniform1i(b->algorithm_location, algorithm);
+    glDispatchCompute(n / BASELINE_BLOCK, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+/* Sorts n (a power of two >= 1024) pairs held in separate key/value buffers,
+ * stage by stage as seed 001's SortWindow::sort does. */
+static void baseline_sort(const baseline *b, GLuint keys, GLuint values, uint32_t n) {
+    glUseProgram(b->program);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, keys);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, values);
+    baseline_dispatch(b, n, BASELINE_BLOCK, BASELINE_LOCAL_SORT);
+    for (uint32_t h = 2 * BASELINE_BLOCK; h <= n; h *= 2) {
+        baseline_dispatch(b, n, h, BASELINE_BIG_FLIP);
+        for (uint32_t hh = h / 2; hh > 1; hh /= 2) {
+            if (hh <= BASELINE_BLOCK) {
+                baseline_dispatch(b, n, hh, BASELINE_LOCAL_DISPERSE);
+                break;
+            }
+            baseline_dispatch(b, n, hh, BASELINE_BIG_DISPERSE);
+        }
+    }
+}
+
+/* Dispatches baseline_sort issues: the local sort, then per level h a flip,
+ * the big disperses above the block and one local disperse. */
+static uint32_t baseline_dispatch_count(uint32_t n) {
+    uint32_t dispatches = 1;
+    for (uint32_t h = 2 * BASELINE_BLOCK; h <= n; h *= 2) dispatches += 1 + plume_log2(h / BASELINE_BLOCK);
+    return dispatches;
+}
+
+/* ---- Timing ---------------------------------------------------------------- */
+
+typedef enum method { METHOD_DIRECT, METHOD_INDIRECT, METHOD_INDIRECT_BOUNDED, METHOD_SEED001 } method;
+
+typedef struct subject {
+    method kind;
+    plume_context *context;
+    plume_sorter sorter;
+    const baseline *seed;
+    GLuint pairs, pristine;            /* plume: interleaved pairs */
+    GLuint keys, values, pristine_keys, pristine_values; /* seed 001: split arrays, padded */
+    GLuint count_buffer;
+    uint32_t count, padded;
+} subject;
+
+static void run_once(const subject *s) {
+    switch (s->kind) {
+    case METHOD_DIRECT: plume_sort(s->context, s->sorter, s->pairs, s->count); break;
+    case METHOD_INDIRECT: plume_sort_indirect(s->context, s->sorter, s->pairs, s->count_buffer, 0); break;
+    case METHOD_INDIRECT_BOUNDED:
+        plume_sort_indirect_bounded(s->context, s->sorter, s->pairs, s->count_buffer, 0, s->count);
+        break;
+    case METHOD_SEED001: baseline_sort(s->seed, s->keys, s->values, s->padded); break;
+    }
+}
+
+static void restore_input(const subject *s) {
+    if (s->kind == METHOD_SEED001) {
+        copy_buffer(s->pristine_keys, s->keys, sizeof(uint32_t) * s->padded);
+        copy_buffer(s->pristine_values, s->values, sizeof(uint32_t) * s->padded);
+    } else {
+        copy_buffer(s->pristine, s->pairs, sizeof(pair) * s->count);
+    }
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+static double seconds_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Median GPU milliseconds over `runs` timed sorts after at least `warmup`
+ * untimed ones and at least WARMUP_SECONDS of back-to-back sorting: an idle
+ * GPU runs at a low clock (375 MHz seen on the H100) and needs a busy spell to
+ * reach the clock it has inside a game's frame. */
+enum { WARMUP_BATCH = 20 };
+static const double WARMUP_SECONDS = 0.2;
+
+static double time_sort(const subject *s, uint32_t runs, uint32_t warmup) {
+    double start = seconds_now();
+    for (uint32_t i = 0; i < warmup || seconds_now() - start < WARMUP_SECONDS; i += WARMUP_BATCH) {
+        for (int b = 0; b < WARMUP_BATCH; ++b) restore_input(s), run_once(s);
+        glFinish(); /* keep the CPU from queueing far ahead of the warm-up */
+    }
+    GLuint *queries = malloc(sizeof(GLuint) * runs);
+    double *ms = malloc(sizeof(double) * runs);
+    glGenQueries((GLsizei)runs, queries);
+    for (uint32_t i = 0; i < runs; ++i) {
+        restore_input(s);
+        glBeginQuery(GL_TIME_ELAPSED, queries[i]);
+        run_once(s);
+        glEndQuery(GL_TIME_ELAPSED);
+    }
+    for (uint32_t i = 0; i < runs; ++i) {
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(queries[i], GL_QUERY_RESULT, &ns); /* after all runs: no stall between them */
+        ms[i] = (double)ns / 1e6;
+    }
+    glDeleteQueries((GLsizei)runs, queries);
+    qsort(ms, runs, sizeof(double), compare_doubles);
+    double median = runs % 2 ? ms[runs / 2] : 0.5 * (ms[runs / 2 - 1] + ms[runs / 2]);
+    free(queries);
+    free(ms);
+    return median;
+}
+
+/* ---- Correctness on this device -------------------------------------------- */
+
+static int check_result(const subject *s, const pair *expected) {
+    pair *got = malloc(sizeof(pair) * s->padded);
+    restore_input(s);
+    run_once(s);
+    if (s->kind == METHOD_SEED001) {
+        uint32_t *k = malloc(sizeof(uint32_t) * s->padded), *v = malloc(sizeof(uint32_t) * s->padded);
+        read_buffer(s->keys, sizeof(uint32_t) * s->padded, k);
+        read_buffer(s->values, sizeof(uint32_t) * s->padded, v);
+        for (uint32_t i = 0; i < s->count; ++i) got[i] = (pair){k[i], v[i]};
+        free(k);
+        free(v);
+    } else {
+        read_buffer(s->pairs, sizeof(pair) * s->count, got);
+    }
+    int wrong = memcmp(got, expected, sizeof(pair) * s->count) != 0;
+    free(got);
+    return wrong;
+}
+
+static const char *method_name(method m) {
+    switch (m) {
+    case METHOD_DIRECT: return "plume";
+    case METHOD_INDIRECT: return "plume-indirect";
+    case METHOD_INDIRECT_BOUNDED: return "plume-ind-bound";
+    case METHOD_SEED001: break;
+    }
+    return "seed001";
+}
+
+static void log_to_stderr(plume_log_level level, const char *message, void *user) {
+    (void)user;
+    if (level <= PLUME_LOG_WARNING) fprintf(stderr, "plume: %s\n", message);
+}
+
+static int parse_options(int argc, char **argv, options *o) {
+    *o = (options){.min_log = 10, .max_log = 22, .runs = 51, .warmup = 5};
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--min-log") && next) o->min_log = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(a, "--max-log") && next) o->max_log = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(a, "--runs") && next) o->runs = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(a, "--warmup") && next) o->warmup = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(a, "--csv") && next) o->csv_path = argv[++i];
+        else if (!strcmp(a, "--variant") && next && o->variant_count < 8) {
+            unsigned block = 0, fused = 0;
+            if (sscanf(argv[++i], "%u:%u", &block, &fused) != 2) return -1;
+            o->variant_block[o->variant_count] = block;
+            o->variant_fused[o->variant_count++] = fused;
+        } else return -1;
+    }
+    if (o->min_log < 10 || o->max_log > 26 || o->min_log > o->max_log || o->runs < 1) return -1;
+    if (o->variant_count == 0) o->variant_count = 1; /* defaults: 0:0 */
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    options opt;
+    if (parse_options(argc, argv, &opt) != 0) {
+        fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
+                        "[--variant BLOCK:FUSED]...\n", argv[0]);
+        return 2;
+    }
+    headless_gl gl;
+    char error[256];
+    if (!headless_gl_create(&gl, false, NULL, error, sizeof error)) {
+        fprintf(stderr, "no GL context: %s\n", error);
+        return 1;
+    }
+    GLint timer_bits = 0;
+    glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &timer_bits);
+    uint64_t seed = ((uint64_t)time(NULL) << 16) ^ (uint64_t)clock();
+    random_state = seed;
+    printf("GL: %s\nrandom seed: %llu\nruns per figure: %u (median), warm-up %u; timer bits %d\n",
+           headless_gl_describe(), (unsigned long long)seed, opt.runs, opt.warmup, timer_bits);
+
+    plume_env env;
+    plume_logger logger = {log_to_stderr, NULL};
+    plume_env_init(&env, &logger, NULL);
+    baseline seed001 = {0};
+    const char *sources[] = {plume_embedded_shaders[0].source};
+    const char *names[] = {plume_embedded_shaders[0].name};
+    if (plume_build_program_from_sources(&env, "seed001 baseline", GL_COMPUTE_SHADER, sources, names, 1, "",
+                                         &seed001.program) != PLUME_OK)
+        return 1;
+    seed001.height_location = glGetUniformLocation(seed001.program, "u_height");
+    seed001.algorithm_location = glGetUniformLocation(seed001.program, "u_algorithm");
+
+    uint32_t top = 1u << opt.max_log;
+    plume_context *context = NULL;
+    plume_context_desc context_desc = {.logger = logger};
+    if (plume_context_create(&context_desc, &context) != PLUME_OK) return 1;
+    plume_sorter sorters[8] = {{0}};
+    for (uint32_t v = 0; v < opt.variant_count; ++v) {
+        plume_sorter_desc desc = {.capacity = top + 1, .block_pairs = opt.variant_block[v],
+                                  .max_fused_stages = opt.variant_fused[v]};
+        if (plume_sorter_create(context, &desc, &sorters[v]) != PLUME_OK) return 1;
+        plume_sorter_desc filled;
+        plume_sorter_get_desc(context, sorters[v], &filled);
+        opt.variant_block[v] = filled.block_pairs;
+        opt.variant_fused[v] = filled.max_fused_stages;
+    }
+
+    FILE *csv = opt.csv_path ? fopen(opt.csv_path, "w") : NULL;
+    if (opt.csv_path && !csv) {
+        fprintf(stderr, "cannot write %s\n", opt.csv_path);
+        return 1;
+    }
+    if (csv) fprintf(csv, "count,method,block_pairs,max_fused,passes,median_ms,ratio_vs_seed001,pairs_per_us,correct\n");
+    printf("\n%10s %-16s %6s %5s %7s %10s %9s %9s\n", "count", "method", "block", "fuse", "passes", "median ms",
+           "x seed001", "correct");
+
+    int failures = 0;
+    for (uint32_t log = opt.min_log; log <= opt.max_log; ++log) {
+        for (int plus_one = 0; plus_one < 2; ++plus_one) {
+            uint32_t count = (1u << log) + (uint32_t)plus_one;
+            uint32_t padded = plume_next_pow2(count);
+            pair *input = malloc(sizeof(pair) * padded), *expected = malloc(sizeof(pair) * count);
+            uint32_t *keys = malloc(sizeof(uint32_t) * padded), *values = malloc(sizeof(uint32_t) * padded);
+            for (uint32_t i = 0; i < count; ++i) input[i] = (pair){random_u32(), i};
+            for (uint32_t i = 0; i < padded; ++i) {
+                keys[i] = i < count ? input[i].key : 0xFFFFFFFFu; /* seed 001 needs a power of two: pad with max */
+                values[i] = i < count ? input[i].value : 0xFFFFFFFFu;
+            }
+            memcpy(expected, input, sizeof(pair) * count);
+            qsort(expected, count, sizeof(pair), compare_pairs);
+
+            subject base = {.kind = METHOD_SEED001, .seed = &seed001, .count = count, .padded = padded};
+            base.pristine_keys = make_buffer(sizeof(uint32_t) * padded, keys);
+            base.pristine_values = make_buffer(sizeof(uint32_t) * padded, values);
+            base.keys = make_buffer(sizeof(uint32_t) * padded, NULL);
+            base.values = make_buffer(sizeof(uint32_t) * padded, NULL);
+            int base_wrong = check_result(&base, expected);
+            double base_ms = time_sort(&base, opt.runs, opt.warmup);
+            uint32_t base_dispatches = baseline_dispatch_count(padded);
+            printf("%10u %-16s %6d %5s %7u %10.4f %9.2f %9s\n", count, method_name(METHOD_SEED001), BASELINE_BLOCK,
+                   "-", base_dispatches, base_ms, 1.0, base_wrong ? "WRONG" : "yes");
+            if (csv)
+                fprintf(csv, "%u,seed001,%d,0,%u,%.5f,1.000,%.1f,%d\n", count, BASELINE_BLOCK, base_dispatches, base_ms,
+                        base_ms > 0.0 ? count / (base_ms * 1000.0) : 0.0, !base_wrong);
+            failures += base_wrong;
+
+            for (uint32_t v = 0; v < opt.variant_count; ++v) {
+                for (method m = METHOD_DIRECT; m <= METHOD_INDIRECT_BOUNDED; ++m) {
+                    subject s = {.kind = m, .context = context, .sorter = sorters[v], .count = count, .padded = count};
+                    s.pristine = make_buffer(sizeof(pair) * count, input);
+                    s.pairs = make_buffer(sizeof(pair) * (top + 1), NULL);
+                    s.count_buffer = make_buffer(sizeof count, &count);
+                    int wrong = check_result(&s, expected);
+                    double ms = time_sort(&s, opt.runs, opt.warmup);
+                    uint32_t passes = plume_sorter_pass_count(context, sorters[v], count);
+                    /* llvmpipe's timer reports 0 for compute work: no ratio then. */
+                    double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
+                    printf("%10u %-16s %6u %5u %7u %10.4f %9.2f %9s\n", count, method_name(m), opt.variant_block[v],
+                           opt.variant_fused[v], passes, ms, ratio, wrong ? "WRONG" : "yes");
+                    if (csv)
+                        fprintf(csv, "%u,%s,%u,%u,%u,%.5f,%.3f,%.1f,%d\n", count, method_name(m), opt.variant_block[v],
+                                opt.variant_fused[v], passes, ms, ratio, rate, !wrong);
+                    failures += wrong;
+                    GLuint buffers[] = {s.pristine, s.pairs, s.count_buffer};
+                    glDeleteBuffers(3, buffers);
+                }
+            }
+            GLuint buffers[] = {base.pristine_keys, base.pristine_values, base.keys, base.values};
+            glDeleteBuffers(4, buffers);
+            free(input);
+            free(expected);
+            free(keys);
+            free(values);
+        }
+    }
+    if (csv) fclose(csv);
+    for (uint32_t v = 0; v < opt.variant_count; ++v) plume_sorter_destroy(context, sorters[v]);
+    plume_context_destroy(context);
+    glDeleteProgram(seed001.program);
+    headless_gl_destroy(&gl);
+    if (!timer_bits) printf("\nthis GL has no timer (GL_QUERY_COUNTER_BITS 0): times above are not measured\n");
+    printf("\n%s\n", failures ? "SOME RESULTS WERE WRONG" : "all results correct");
+    return failures ? 1 : 0;
+}

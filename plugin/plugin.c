@@ -17,6 +17,7 @@ static const plume_api api_table = {
     .sorter_get_desc = plume_sorter_get_desc,
     .sort = plume_sort,
     .sort_indirect = plume_sort_indirect,
+    .sort_indirect_bounded = plume_sort_indirect_bounded,
     .sorter_pass_count = plume_sorter_pass_count,
     .depth_key = plume_depth_key,
 };

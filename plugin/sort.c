@@ -16,10 +16,10 @@
 
 enum {
     MAX_FUSED_STAGES = 5,
-    DEFAULT_FUSED_STAGES = 4,
+    DEFAULT_FUSED_STAGES = 3, /* measured best at 2^20 and above on the H100 (notes/sort-performance.md) */
     MAX_DEFAULT_BLOCK_PAIRS = 4096,
     MIN_BLOCK_PAIRS = 64,
-    MAX_LOCAL_THREADS = 512,
+    MAX_LOCAL_THREADS = 1024,
     GLOBAL_THREADS = 256,
     PAIR_BYTES = 8,
     STATE_HEADER_BYTES = 16, /* count + padding, then 3 uints of dispatch args per pass */
@@ -46,6 +46,7 @@ typedef struct sorter_state {
     GLuint local_disperse_program;
     GLuint global_programs[2][MAX_FUSED_STAGES + 1]; /* [flip][fused stages] */
     GLint global_height_location[2][MAX_FUSED_STAGES + 1];
+    GLint global_log_distance_location[2][MAX_FUSED_STAGES + 1];
     GLuint prepare_program;
     GLint prepare_count_index_location, prepare_capacity_location, prepare_pass_count_location;
     GLuint state_buffer;        /* count, padding, dispatch args */
@@ -121,8 +122,11 @@ static plume_result build_global_program(sorter_state *s, bool flip, uint32_t fu
     snprintf(label, sizeof label, "plume sort: global %s x%u", flip ? "flip" : "disperse", fused);
     plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_common.glsl", "sort_global.comp", NULL}};
     plume_result result = plume_build_program(&s->env, label, &stage, 1, defines, &s->global_programs[flip][fused]);
-    if (result == PLUME_OK)
+    if (result == PLUME_OK) {
         s->global_height_location[flip][fused] = glGetUniformLocation(s->global_programs[flip][fused], "u_height");
+        s->global_log_distance_location[flip][fused] =
+            glGetUniformLocation(s->global_programs[flip][fused], "u_log_distance");
+    }
     return result;
 }
 
@@ -179,6 +183,9 @@ static plume_result resolve_desc(sorter_state *s, const plume_sorter_desc *desc)
                   s->desc.max_fused_stages, MAX_FUSED_STAGES);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
+    /* Two or more pairs per invocation; as many invocations as the GL allows
+     * up to 1024: a stage is bound by one SM's shared-memory bandwidth, and
+     * more invocations keep more of it busy. */
     uint32_t threads = s->desc.block_pairs / 2;
     if (threads > MAX_LOCAL_THREADS) threads = MAX_LOCAL_THREADS;
     while (threads > (uint32_t)invocations || threads > (uint32_t)size_x) threads /= 2;
@@ -346,6 +353,8 @@ static void use_pass_program(sorter_state *s, const sort_pass *pass) {
     case PASS_GLOBAL:
         glUseProgram(s->global_programs[pass->flip][pass->fused_stages]);
         glUniform1ui(s->global_height_location[pass->flip][pass->fused_stages], pass->height);
+        glUniform1ui(s->global_log_distance_location[pass->flip][pass->fused_stages],
+                     plume_log2(pass->threads_per_span));
         break;
     }
 }
@@ -391,15 +400,20 @@ plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pa
     return PLUME_OK;
 }
 
-plume_result plume_sort_indirect(plume_context *context, plume_sorter handle, uint32_t pairs_buffer,
-                                 uint32_t count_buffer, uint32_t count_offset) {
-    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort_indirect");
-    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+/* plume_sort_indirect(_bounded) once the handle is resolved. */
+static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, uint32_t count_buffer,
+                                  uint32_t count_offset, uint32_t max_count) {
+    if (max_count > sorter->desc.capacity) {
+        plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort_indirect: max_count %u is over the sorter's capacity %u",
+                  max_count, sorter->desc.capacity);
+        return PLUME_ERROR_CAPACITY;
+    }
     GLsizeiptr pairs_size = 0, count_size = 0;
-    if (!plume_buffer_has_size(pairs_buffer, (GLsizeiptr)sorter->desc.capacity * PAIR_BYTES, &pairs_size)) {
+    if (!plume_buffer_has_size(pairs_buffer, (GLsizeiptr)max_count * PAIR_BYTES, &pairs_size)) {
         plume_log(&sorter->env, PLUME_LOG_ERROR,
-                  "plume_sort_indirect: pairs buffer %u is not a buffer or holds %lld bytes, under the capacity's %llu",
-                  pairs_buffer, (long long)pairs_size, (unsigned long long)sorter->desc.capacity * PAIR_BYTES);
+                  "plume_sort_indirect: pairs buffer %u is not a buffer or holds %lld bytes, under the %llu that %u "
+                  "pairs need",
+                  pairs_buffer, (long long)pairs_size, (unsigned long long)max_count * PAIR_BYTES, max_count);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if (count_offset % 4 != 0 || !plume_buffer_has_size(count_buffer, (GLsizeiptr)count_offset + 4, &count_size)) {
@@ -408,6 +422,7 @@ plume_result plume_sort_indirect(plume_context *context, plume_sorter handle, ui
                   count_buffer, (long long)count_size, count_offset);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
+    if (max_count < 2) return PLUME_OK;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &sorter->env);
     /* SSBO ranges must start at the GL's alignment: bind from the aligned
@@ -418,18 +433,37 @@ plume_result plume_sort_indirect(plume_context *context, plume_sorter handle, ui
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, sorter->pass_table_buffer);
     glUseProgram(sorter->prepare_program);
     glUniform1ui(sorter->prepare_count_index_location, (GLuint)((count_offset - aligned) / 4));
-    glUniform1ui(sorter->prepare_capacity_location, sorter->desc.capacity);
+    glUniform1ui(sorter->prepare_capacity_location, max_count);
     glUniform1ui(sorter->prepare_pass_count_location, sorter->pass_count);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, pairs_buffer);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, sorter->state_buffer);
+    /* Passes that even max_count does not need are not issued: each empty
+     * dispatch still costs the GPU a wait between passes. */
+    bool first = true;
     for (uint32_t i = 0; i < sorter->pass_count; ++i) {
-        if (i > 0) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        if (sort_pass_groups(&sorter->passes[i], max_count) == 0) continue;
+        if (!first) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        first = false;
         use_pass_program(sorter, &sorter->passes[i]);
         glDispatchComputeIndirect(STATE_HEADER_BYTES + 12 * (GLintptr)i);
     }
     glMemoryBarrier(BARRIER_FOR_HOST);
     plume_gl_scope_end(&scope);
     return PLUME_OK;
+}
+
+plume_result plume_sort_indirect(plume_context *context, plume_sorter handle, uint32_t pairs_buffer,
+                                 uint32_t count_buffer, uint32_t count_offset) {
+    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort_indirect");
+    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    return sort_indirect(sorter, pairs_buffer, count_buffer, count_offset, sorter->desc.capacity);
+}
+
+plume_result plume_sort_indirect_bounded(plume_context *context, plume_sorter handle, uint32_t pairs_buffer,
+                                         uint32_t count_buffer, uint32_t count_offset, uint32_t max_count) {
+    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort_indirect_bounded");
+    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    return sort_indirect(sorter, pairs_buffer, count_buffer, count_offset, max_count);
 }

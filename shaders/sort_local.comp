@@ -2,6 +2,10 @@
 // pairs per workgroup. LOCAL_SORT: the whole network up to height BLOCK_PAIRS
 // (flip + disperses for h = 2, 4, ..., BLOCK_PAIRS). Otherwise: the disperses
 // of heights BLOCK_PAIRS .. 2 that end every larger merge level.
+// Heights are powers of two: index arithmetic is shifts and masks, since a
+// runtime integer division costs tens of instructions per compare.
+// (Running up to three stages per barrier in registers, as sort_global.comp
+// does, measured 2x slower on the H100 -- see notes/sort-performance.md.)
 // Defines: BLOCK_PAIRS, LOCAL_THREADS, LOCAL_SORT (0/1).
 layout(local_size_x = LOCAL_THREADS) in;
 
@@ -10,37 +14,38 @@ const uint SWAPS_PER_THREAD = PAIRS_PER_THREAD / 2u;
 
 shared uvec2 block[BLOCK_PAIRS];
 
-void flip_stage(uint height) {
-    uint half_height = height >> 1;
+void swap_in_block(uint low, uint high) {
+    uvec2 a = block[low], b = block[high];
+    compare_swap(a, b);
+    block[low] = a;
+    block[high] = b;
+}
+
+// flip(2^log_height): pairs offset and height-1-offset of each block.
+void flip_stage(uint log_height) {
+    uint half_mask = (1u << (log_height - 1u)) - 1u;
     for (uint i = 0u; i < SWAPS_PER_THREAD; ++i) {
         uint swap_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
-        uint base = (swap_index / half_height) * height;
-        uint offset = swap_index % half_height;
-        uint low = base + offset, high = base + height - 1u - offset;
-        uvec2 a = block[low], b = block[high];
-        compare_swap(a, b);
-        block[low] = a;
-        block[high] = b;
+        uint base = (swap_index >> (log_height - 1u)) << log_height;
+        uint offset = swap_index & half_mask;
+        swap_in_block(base + offset, base + (half_mask << 1) + 1u - offset);
     }
 }
 
-void disperse_stage(uint height) {
-    uint half_height = height >> 1;
+// disperse(2^log_height): pairs p and p + height/2 of each block.
+void disperse_stage(uint log_height) {
+    uint half_mask = (1u << (log_height - 1u)) - 1u;
     for (uint i = 0u; i < SWAPS_PER_THREAD; ++i) {
         uint swap_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
-        uint low = (swap_index / half_height) * height + swap_index % half_height;
-        uint high = low + half_height;
-        uvec2 a = block[low], b = block[high];
-        compare_swap(a, b);
-        block[low] = a;
-        block[high] = b;
+        uint low = ((swap_index >> (log_height - 1u)) << log_height) | (swap_index & half_mask);
+        swap_in_block(low, low + half_mask + 1u);
     }
 }
 
-void disperse_down_from(uint height) {
-    for (uint h = height; h > 1u; h >>= 1) {
+void disperse_down_from(uint log_height) {
+    for (uint l = log_height; l > 0u; --l) {
         barrier();
-        disperse_stage(h);
+        disperse_stage(l);
     }
 }
 
@@ -50,14 +55,15 @@ void main() {
         uint local_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
         block[local_index] = load_pair(block_start + local_index);
     }
+    uint log_block = uint(findMSB(BLOCK_PAIRS));
 #if LOCAL_SORT
-    for (uint height = 2u; height <= BLOCK_PAIRS; height <<= 1) {
+    for (uint l = 1u; l <= log_block; ++l) {
         barrier();
-        flip_stage(height);
-        disperse_down_from(height >> 1);
+        flip_stage(l);
+        disperse_down_from(l - 1u);
     }
 #else
-    disperse_down_from(BLOCK_PAIRS);
+    disperse_down_from(log_block);
 #endif
     barrier();
     for (uint i = 0u; i < PAIRS_PER_THREAD; ++i) {

@@ -81,8 +81,8 @@ static void test_table_layout_is_frozen(void **state) {
         offsetof(plume_api, context_destroy), offsetof(plume_api, context_list_gl_objects),
         offsetof(plume_api, sorter_create),   offsetof(plume_api, sorter_destroy),
         offsetof(plume_api, sorter_get_desc), offsetof(plume_api, sort),
-        offsetof(plume_api, sort_indirect),   offsetof(plume_api, sorter_pass_count),
-        offsetof(plume_api, depth_key),
+        offsetof(plume_api, sort_indirect),   offsetof(plume_api, sort_indirect_bounded),
+        offsetof(plume_api, sorter_pass_count), offsetof(plume_api, depth_key),
     };
     assert_int_equal(offsetof(plume_api, size), 0);
     assert_int_equal(offsetof(plume_api, version_major), 4);
@@ -121,6 +121,7 @@ static void test_static_table_holds_the_plain_functions(void **state) {
     assert_true(api->sorter_get_desc == plume_sorter_get_desc);
     assert_true(api->sort == plume_sort);
     assert_true(api->sort_indirect == plume_sort_indirect);
+    assert_true(api->sort_indirect_bounded == plume_sort_indirect_bounded);
     assert_true(api->sorter_pass_count == plume_sorter_pass_count);
     assert_true(api->depth_key == plume_depth_key);
 }
@@ -134,7 +135,7 @@ static void test_shared_library_exports_only_the_entry_point(void **state) {
     static const char *hidden[] = {
         "plume_result_string", "plume_context_create", "plume_context_destroy", "plume_context_list_gl_objects",
         "plume_sorter_create", "plume_sorter_destroy", "plume_sorter_get_desc",  "plume_sort",
-        "plume_sort_indirect", "plume_sorter_pass_count", "plume_depth_key",    "plume_log",
+        "plume_sort_indirect", "plume_sort_indirect_bounded", "plume_sorter_pass_count", "plume_depth_key", "plume_log",
         "plume_alloc",         "plume_env_init",        "plume_build_program",   "plume_context_lookup",
         "plume_gl_scope_begin", "plume_embedded_shaders",
     };

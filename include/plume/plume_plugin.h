@@ -96,6 +96,8 @@ typedef struct plume_api {
     plume_result (*sort)(plume_context *context, plume_sorter sorter, uint32_t pairs_buffer, uint32_t count);
     plume_result (*sort_indirect)(plume_context *context, plume_sorter sorter, uint32_t pairs_buffer,
                                   uint32_t count_buffer, uint32_t count_offset);
+    plume_result (*sort_indirect_bounded)(plume_context *context, plume_sorter sorter, uint32_t pairs_buffer,
+                                          uint32_t count_buffer, uint32_t count_offset, uint32_t max_count);
     uint32_t (*sorter_pass_count)(const plume_context *context, plume_sorter sorter, uint32_t count);
     uint32_t (*depth_key)(float depth, plume_sort_order order);
 

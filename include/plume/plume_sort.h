@@ -61,7 +61,7 @@ typedef struct plume_sorter_desc {
      * 0 (default): the largest power of two whose pairs fit
      * GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, at most 4096. */
     uint32_t block_pairs;
-    /* Most global compare stages fused into one pass (1..5). 0 (default): 4. */
+    /* Most global compare stages fused into one pass (1..5). 0 (default): 3. */
     uint32_t max_fused_stages;
     plume_logger logger;        /* default ({0}): the context's */
     plume_allocator allocator;  /* default ({0}): the context's; all three functions or none */
@@ -112,6 +112,18 @@ PLUME_API plume_result plume_sort(plume_context *context, plume_sorter sorter, u
  * Threading: where the sorter's GL context is current. */
 PLUME_API plume_result plume_sort_indirect(plume_context *context, plume_sorter sorter, uint32_t pairs_buffer,
                                            uint32_t count_buffer, uint32_t count_offset);
+
+/* As plume_sort_indirect, for a caller that knows an upper bound of the GPU
+ * count (a particle system: the last count it read back plus what it emitted
+ * since). Passes above max_count's merge levels are not issued at all, so an
+ * indirect sort of 10 K pairs in a 1 M sorter costs about what 10 K costs. The
+ * GPU count is clamped to max_count. pairs_buffer needs max_count * 8 bytes.
+ * Errors: as plume_sort_indirect, and PLUME_ERROR_CAPACITY when max_count is
+ * over the capacity.
+ * Threading: where the sorter's GL context is current. */
+PLUME_API plume_result plume_sort_indirect_bounded(plume_context *context, plume_sorter sorter,
+                                                   uint32_t pairs_buffer, uint32_t count_buffer,
+                                                   uint32_t count_offset, uint32_t max_count);
 
 /* Number of dispatches plume_sort issues for `count` (0 for 0 or 1, and 0
  * with a message for a bad handle).

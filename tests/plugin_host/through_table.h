@@ -24,6 +24,7 @@ extern plume_get_api_fn host_get_api;
 #define plume_sorter_get_desc host_api->sorter_get_desc
 #define plume_sort host_api->sort
 #define plume_sort_indirect host_api->sort_indirect
+#define plume_sort_indirect_bounded host_api->sort_indirect_bounded
 #define plume_sorter_pass_count host_api->sorter_pass_count
 #define plume_depth_key host_api->depth_key
 
