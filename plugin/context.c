@@ -35,6 +35,7 @@ typedef struct handle_slot {
     void *object;
     uint32_t generation; /* of the live object, or of the last one */
     uint32_t next_free;
+    uint64_t created;    /* the context's creation count when it was filed */
 } handle_slot;
 
 struct plume_context {
@@ -44,6 +45,7 @@ struct plume_context {
     uint32_t slot_count;    /* slots ever used */
     uint32_t slot_capacity; /* slots allocated */
     uint32_t free_head;     /* a stack of freed slots, NO_SLOT when empty */
+    uint64_t created;       /* objects filed so far */
 };
 
 static uint64_t mix64(uint64_t z) {
@@ -82,16 +84,30 @@ plume_result plume_context_create(const plume_context_desc *desc, plume_context 
     return PLUME_OK;
 }
 
-void plume_context_destroy(plume_context *context) {
-    if (!context) return;
+/* The live object filed last, or NULL. */
+static handle_slot *newest_live_slot(plume_context *context) {
+    handle_slot *newest = NULL;
     for (uint32_t i = 0; i < context->slot_count; ++i) {
         handle_slot *slot = &context->slots[i];
-        if (!slot->object_class) continue;
+        if (slot->object_class && (!newest || slot->created > newest->created)) newest = slot;
+    }
+    return newest;
+}
+
+void plume_context_destroy(plume_context *context) {
+    if (!context) return;
+    /* Newest first: an object that made others through the context (a
+     * particle system its sorter) is destroyed before them and frees them
+     * itself, through their handles. */
+    for (handle_slot *slot; (slot = newest_live_slot(context)) != NULL;) {
+        uint32_t index = (uint32_t)(slot - context->slots);
+        uint64_t id = (uint64_t)context->tag << TAG_SHIFT | (uint64_t)slot->generation << INDEX_BITS | index;
         plume_log(&context->env, PLUME_LOG_WARNING,
                   "plume_context_destroy: a %s (handle 0x%016" PRIx64 ") is still alive; destroying it",
-                  slot->object_class->name,
-                  (uint64_t)context->tag << TAG_SHIFT | (uint64_t)slot->generation << INDEX_BITS | i);
-        slot->object_class->destroy(slot->object);
+                  slot->object_class->name, id);
+        const plume_object_class *object_class = slot->object_class;
+        void *object = plume_context_remove(context, id, object_class, "plume_context_destroy");
+        object_class->destroy(object);
     }
     plume_env env = context->env;
     plume_free(&env, context->slots);
@@ -125,6 +141,7 @@ plume_result plume_context_insert(plume_context *context, const plume_object_cla
     slot->object_class = object_class;
     slot->object = object;
     slot->next_free = NO_SLOT;
+    slot->created = context->created++;
     *out_id = (uint64_t)context->tag << TAG_SHIFT | (uint64_t)slot->generation << INDEX_BITS | index;
     return PLUME_OK;
 }

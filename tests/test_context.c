@@ -182,13 +182,15 @@ static void test_two_gl_contexts_do_not_interfere(void **state) {
 }
 
 typedef struct message_sink {
-    int errors;
-    char last[512];
+    int errors, warnings;
+    char first_warning[512], last[512];
 } message_sink;
 
 static void sink_message(plume_log_level level, const char *message, void *user) {
     message_sink *sink = user;
     if (level == PLUME_LOG_ERROR) ++sink->errors;
+    if (level == PLUME_LOG_WARNING && sink->warnings++ == 0)
+        snprintf(sink->first_warning, sizeof sink->first_warning, "%s", message);
     snprintf(sink->last, sizeof sink->last, "%s", message);
 }
 
@@ -339,16 +341,23 @@ static void test_no_gl_object_outlives_its_sorter(void **state) {
     assert_int_equal(plume_context_list_gl_objects(context, few, 3, NULL), PLUME_ERROR_INVALID_ARGUMENT);
 }
 
-/* A host that forgets its objects: the context destroys them (warning each),
- * deletes their GL objects and frees every block. */
+/* A host that forgets its objects: the context destroys them (warning each,
+ * newest first), deletes their GL objects and frees every block. */
 static void test_context_destroy_cleans_up_what_the_host_left(void **state) {
     (void)state;
     test_allocator_stats stats = {0};
-    plume_context_desc desc = {.logger = test_logger(), .allocator = test_counting_allocator(&stats)};
+    message_sink sink = {0};
+    plume_context_desc desc = {.logger = {sink_message, &sink}, .allocator = test_counting_allocator(&stats)};
     plume_context *context = NULL;
     assert_int_equal(plume_context_create(&desc, &context), PLUME_OK);
+    /* Slots 0, 1, 2; then the newest takes the freed slot 1, so neither slot
+     * order nor its reverse is creation order. */
     create_sorter(context, 10000);
-    create_sorter(context, 20);
+    plume_sorter middle = create_sorter(context, 20);
+    create_sorter(context, 30);
+    assert_int_equal(plume_sorter_destroy(context, middle), PLUME_OK);
+    plume_sorter newest = create_sorter(context, 40);
+    assert_int_equal(newest.id & 0xFFFFFF, middle.id & 0xFFFFFF);
     plume_gl_object objects[64];
     uint32_t count = 0;
     assert_int_equal(plume_context_list_gl_objects(context, objects, 64, &count), PLUME_OK);
@@ -356,8 +365,13 @@ static void test_context_destroy_cleans_up_what_the_host_left(void **state) {
     plume_context_destroy(context);
     for (uint32_t i = 0; i < count; ++i) assert_false(gl_object_alive(objects[i]));
     assert_int_equal(stats.live_blocks, 0);
-    assert_true(test_log_contains("a sorter (handle 0x"));
-    assert_true(test_log_contains("is still alive; destroying it"));
+    char expected[128];
+    snprintf(expected, sizeof expected, "a sorter (handle 0x%016llx) is still alive; destroying it",
+             (unsigned long long)newest.id);
+    /* Created last, destroyed first. */
+    if (!strstr(sink.first_warning, expected)) fail_msg("first warning: %s", sink.first_warning);
+    assert_int_equal(sink.warnings, 3);
+    assert_int_equal(sink.errors, 0);
     plume_context_destroy(NULL); /* a no-op */
 }
 

@@ -63,8 +63,8 @@ typedef struct plume_context_desc {
  * Threading: any thread. */
 PLUME_API plume_result plume_context_create(const plume_context_desc *desc, plume_context **out_context);
 
-/* Destroys every object still alive in the context (one warning each: a host
- * should destroy its objects itself), then the context. Their GL objects are
+/* Destroys every object still alive in the context, newest first (one
+ * warning each: a host should destroy its objects itself), then the context. Their GL objects are
  * deleted in the GL context current now, so call it where the objects' GL
  * context is current. NULL is a no-op. The pointer is invalid afterwards.
  * Threading: as the context's objects. */
