@@ -17,7 +17,7 @@
 enum {
     MAX_FUSED_STAGES = 5,
     DEFAULT_FUSED_STAGES = 3, /* measured best at 2^20 and above on the H100 (notes/sort-performance.md) */
-    MAX_DEFAULT_BLOCK_PAIRS = 4096,
+    MAX_DEFAULT_BLOCK_PAIRS = 2048, /* measured best on the H100 from 2^10 to 2^20 (notes/sort-performance.md) */
     MIN_BLOCK_PAIRS = 64,
     MAX_LOCAL_THREADS = 1024,
     GLOBAL_THREADS = 256,

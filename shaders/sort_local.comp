@@ -13,8 +13,12 @@ const uint PAIRS_PER_THREAD = BLOCK_PAIRS / LOCAL_THREADS;
 const uint SWAPS_PER_THREAD = PAIRS_PER_THREAD / 2u;
 
 shared uvec2 block[BLOCK_PAIRS];
+// Pairs of this block below the count; past it sit virtual maxima that no
+// compare-and-swap moves, so a swap whose lower position is past it is skipped.
+uint live_in_block;
 
 void swap_in_block(uint low, uint high) {
+    if (low >= live_in_block) return;
     uvec2 a = block[low], b = block[high];
     compare_swap(a, b);
     block[low] = a;
@@ -51,13 +55,16 @@ void disperse_down_from(uint log_height) {
 
 void main() {
     uint block_start = gl_WorkGroupID.x * BLOCK_PAIRS;
+    live_in_block = min(sort_count - min(sort_count, block_start), BLOCK_PAIRS);
     for (uint i = 0u; i < PAIRS_PER_THREAD; ++i) {
         uint local_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
         block[local_index] = load_pair(block_start + local_index);
     }
     uint log_block = uint(findMSB(BLOCK_PAIRS));
 #if LOCAL_SORT
-    for (uint l = 1u; l <= log_block; ++l) {
+    // A count under the block needs only the levels up to its power of two.
+    uint top_level = min(log_block, uint(findMSB(max(live_in_block, 2u) - 1u)) + 1u);
+    for (uint l = 1u; l <= top_level; ++l) {
         barrier();
         flip_stage(l);
         disperse_down_from(l - 1u);
