@@ -57,18 +57,22 @@ local embed_bench_shaders = "sh " .. root .. "/tools/embed_shaders.sh " .. root 
 os.execute(embed_shaders)
 os.execute(embed_bench_shaders)
 
--- pkg-config file for using the build tree in place:
---   PKG_CONFIG_PATH=build/lib/pkgconfig pkg-config --cflags --libs plume
+-- pkg-config files for using the build tree in place, one per configuration:
+--   PKG_CONFIG_PATH=build/release/lib/pkgconfig pkg-config --cflags --libs plume
 -- (tools/install.sh writes the installed one from the same template).
-os.execute("sh " .. root .. "/tools/make_pc.sh " .. root .. "/build/lib/pkgconfig/plume.pc " .. root .. " " ..
-           root .. "/include " .. root .. "/build/lib/static " .. root .. "/build/lib/libplume.so")
+for _, cfg in ipairs(configs) do
+    local lib = root .. "/build/" .. cfg .. "/lib"
+    os.execute("sh " .. root .. "/tools/make_pc.sh " .. lib .. "/pkgconfig/plume.pc " .. root .. " " .. root ..
+               "/include " .. lib .. "/static " .. lib .. "/libplume.so")
+end
 
 -- premake5 install / premake4 --file=premake5.lua install: headers, both
 -- libraries and plume.pc under $PREFIX (default /usr/local), staged under
--- $DESTDIR; build first (make -C build config=release).
+-- $DESTDIR, from build/$CONFIG (default release); build that first.
 newaction {
     trigger = "install",
-    description = "Install headers, libplume.a, libplume.so." .. ABI_MAJOR .. " and plume.pc (PREFIX, LIBDIR, DESTDIR)",
+    description = "Install headers, libplume.a, libplume.so." .. ABI_MAJOR ..
+                  " and plume.pc (PREFIX, LIBDIR, INCLUDEDIR, DESTDIR, CONFIG)",
     execute = function()
         local status = os.execute("sh " .. root .. "/tools/install.sh")
         -- Lua 5.1 (premake4) returns the status, 5.3 (premake5) true or nil.
@@ -139,12 +143,12 @@ project "plume_bench"
     prebuildcommands { embed_bench_shaders }
     links { "plume_host", "plume_static", "epoxy", "m" }
 
--- A stand-in engine: loads build/lib/libplume.so with dlopen and runs the test
--- suites through the plugin table (tests/plugin_host/). It links no plume code.
+-- A stand-in engine: loads build/<config>/lib/libplume.so with dlopen and runs
+-- the test suites through the plugin table (tests/plugin_host/). It links no
+-- plume code.
 project "plume_plugin_host"
     kind "ConsoleApp"
-    targetdir "build/bin"
-    objdir "build/obj/plume_plugin_host"
+    outputs("bin", "plume_plugin_host")
     includedirs { "tests" }
     files { "tests/plugin_host/*.c", "tests/plugin_host/*.h", "tests/test_env.c", "tests/run_tables.c" }
     links { "plume_host", "epoxy", "cmocka", "dl", "m" }

@@ -6,20 +6,22 @@
 #      docs/integration.md build and run three ways: linked statically through
 #      pkg-config, loading the installed plugin with dlopen, and compiled
 #      from a copy of the sources.
-# usage: tests/check_shared_library.sh      (after make -C build config=...)
-# CC and CFLAGS may be set; CFLAGS defaults to the sanitizers when the
-# libraries come from config=sanitize (their objects need the runtimes).
+# usage: tests/check_shared_library.sh [CONFIG]   (default release; build it first)
+# CC and CFLAGS may be set; CFLAGS defaults to the sanitizers for
+# CONFIG=sanitize (its objects need the runtimes).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
+CONFIG=${1:-release}
+export CONFIG
 CC=${CC:-cc}
 if [ -z "${CFLAGS+set}" ]; then
     CFLAGS=
-    nm "$root/build/lib/static/libplume.a" 2>/dev/null | grep -q __asan_ && CFLAGS="-fsanitize=address,undefined"
+    [ "$CONFIG" = sanitize ] && CFLAGS="-fsanitize=address,undefined"
 fi
 warnings="-std=c11 -Wall -Wextra -Werror"
 version=$(sh "$root/tools/abi_version.sh")
 major=${version%%.*}
-shared="$root/build/lib/libplume.so"
+shared="$root/build/$CONFIG/lib/libplume.so"
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 pass() { echo "ok:   $*"; }

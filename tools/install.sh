@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs plume: headers, the static library, the plugin with its soname
-# link, and plume.pc. Build first:
+# link, and plume.pc, from build/$CONFIG. Build first:
 #   premake4 --file=premake5.lua gmake && make -C build config=release -j2
-# usage: [PREFIX=/usr/local] [LIBDIR=$PREFIX/lib] [INCLUDEDIR=$PREFIX/include] [DESTDIR=] tools/install.sh
+# usage: [PREFIX=/usr/local] [LIBDIR=$PREFIX/lib] [INCLUDEDIR=$PREFIX/include] [DESTDIR=] [CONFIG=release]
+#        tools/install.sh
 #
 # Layout under $DESTDIR$PREFIX:
 #   include/plume/*.h
@@ -19,12 +20,13 @@ PREFIX=${PREFIX:-/usr/local}
 LIBDIR=${LIBDIR:-$PREFIX/lib}
 INCLUDEDIR=${INCLUDEDIR:-$PREFIX/include}
 DESTDIR=${DESTDIR:-}
+CONFIG=${CONFIG:-release}
 version=$(sh "$root/tools/abi_version.sh")
 major=${version%%.*}
-shared="$root/build/lib/libplume.so"
-static="$root/build/lib/static/libplume.a"
+shared="$root/build/$CONFIG/lib/libplume.so"
+static="$root/build/$CONFIG/lib/static/libplume.a"
 for built in "$shared" "$static"; do
-    [ -f "$built" ] || { echo "$0: $built is missing: build first (make -C build config=release)" >&2; exit 1; }
+    [ -f "$built" ] || { echo "$0: $built is missing: build first (make -C build config=$CONFIG)" >&2; exit 1; }
 done
 install -d "$DESTDIR$INCLUDEDIR/plume" "$DESTDIR$LIBDIR/pkgconfig"
 install -m 644 "$root"/include/plume/*.h "$DESTDIR$INCLUDEDIR/plume/"
