@@ -35,11 +35,12 @@ test)
     # LeakSanitizer stays on: the module must free everything it allocates.
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+    # The exports, soname and installed forms first, then the suites: once
+    # through the static library, once through libplume.so's plugin table
+    # (so the run ends with a test runner's summary).
+    sh tests/check_shared_library.sh sanitize
     ./build/sanitize/bin/plume_tests "$@"
-    # The same suites again through libplume.so's plugin table, then the
-    # exports, soname and installed forms (tests/check_shared_library.sh).
-    ./build/sanitize/bin/plume_plugin_host "$@"
-    exec sh tests/check_shared_library.sh sanitize
+    exec ./build/sanitize/bin/plume_plugin_host "$@"
     ;;
 demo|bench)
     make -C build config=release -j"$jobs" >/dev/null
