@@ -37,7 +37,15 @@ local function outputs(subdir, name)
     filter {}
 end
 local generated = root .. "/build/generated"
-local ABI_MAJOR = 1
+
+-- The ABI version has one home, the plugin header; the soname carries its major.
+local function read_abi_major()
+    local header = assert(io.open(root .. "/include/plume/plume_plugin.h"))
+    local text = header:read("*a")
+    header:close()
+    return assert(text:match("#define PLUME_ABI_MAJOR (%d+)"))
+end
+local ABI_MAJOR = read_abi_major()
 
 -- Shaders are compiled into the library: a prebuild step turns shaders/*.glsl
 -- etc. into one header (rewritten only when a shader changed).
@@ -48,6 +56,29 @@ local embed_bench_shaders = "sh " .. root .. "/tools/embed_shaders.sh " .. root 
 -- any parallel make starts compiling.
 os.execute(embed_shaders)
 os.execute(embed_bench_shaders)
+
+-- pkg-config files for using the build tree in place, one per configuration:
+--   PKG_CONFIG_PATH=build/release/lib/pkgconfig pkg-config --cflags --libs plume
+-- (tools/install.sh writes the installed one from the same template).
+for _, cfg in ipairs(configs) do
+    local lib = root .. "/build/" .. cfg .. "/lib"
+    os.execute("sh " .. root .. "/tools/make_pc.sh " .. lib .. "/pkgconfig/plume.pc " .. root .. " " .. root ..
+               "/include " .. lib .. "/static " .. lib .. "/libplume.so")
+end
+
+-- premake5 install / premake4 --file=premake5.lua install: headers, both
+-- libraries and plume.pc under $PREFIX (default /usr/local), staged under
+-- $DESTDIR, from build/$CONFIG (default release); build that first.
+newaction {
+    trigger = "install",
+    description = "Install headers, libplume.a, libplume.so." .. ABI_MAJOR ..
+                  " and plume.pc (PREFIX, LIBDIR, INCLUDEDIR, DESTDIR, CONFIG)",
+    execute = function()
+        local status = os.execute("sh " .. root .. "/tools/install.sh")
+        -- Lua 5.1 (premake4) returns the status, 5.3 (premake5) true or nil.
+        if status ~= 0 and status ~= true then os.exit(1) end
+    end
+}
 
 workspace "plume"
     configurations(configs)
@@ -89,6 +120,7 @@ project "plume"
     defines { "PLUME_SHARED_BUILD" }
     files { "plugin/*.c", "plugin/*.h", "include/plume/*.h" }
     prebuildcommands { embed_shaders }
+    -- Exports plume_get_api only (plume_plugin.h); checked by tests/check_shared_library.sh.
     linkoptions { "-Wl,-soname,libplume.so." .. ABI_MAJOR, "-Wl,--no-undefined" }
     links { "epoxy", "m" }
 
@@ -118,3 +150,13 @@ project "plume_frame_bench"
     outputs("bin", "plume_frame_bench")
     files { "bench/frame_bench.c" }
     links { "plume_host", "plume_static", "epoxy", "m" }
+
+-- A stand-in engine: loads build/<config>/lib/libplume.so with dlopen and runs
+-- the test suites through the plugin table (tests/plugin_host/). It links no
+-- plume code.
+project "plume_plugin_host"
+    kind "ConsoleApp"
+    outputs("bin", "plume_plugin_host")
+    includedirs { "tests" }
+    files { "tests/plugin_host/*.c", "tests/plugin_host/*.h", "tests/test_env.c", "tests/run_tables.c" }
+    links { "plume_host", "epoxy", "cmocka", "dl", "m" }

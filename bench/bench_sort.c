@@ -124,7 +124,8 @@ typedef enum method { METHOD_DIRECT, METHOD_INDIRECT, METHOD_INDIRECT_BOUNDED, M
 
 typedef struct subject {
     method kind;
-    plume_sorter *sorter;
+    plume_context *context;
+    plume_sorter sorter;
     const baseline *seed;
     GLuint pairs, pristine;            /* plume: interleaved pairs */
     GLuint keys, values, pristine_keys, pristine_values; /* seed 001: split arrays, padded */
@@ -134,9 +135,11 @@ typedef struct subject {
 
 static void run_once(const subject *s) {
     switch (s->kind) {
-    case METHOD_DIRECT: plume_sort(s->sorter, s->pairs, s->count); break;
-    case METHOD_INDIRECT: plume_sort_indirect(s->sorter, s->pairs, s->count_buffer, 0); break;
-    case METHOD_INDIRECT_BOUNDED: plume_sort_indirect_bounded(s->sorter, s->pairs, s->count_buffer, 0, s->count); break;
+    case METHOD_DIRECT: plume_sort(s->context, s->sorter, s->pairs, s->count); break;
+    case METHOD_INDIRECT: plume_sort_indirect(s->context, s->sorter, s->pairs, s->count_buffer, 0); break;
+    case METHOD_INDIRECT_BOUNDED:
+        plume_sort_indirect_bounded(s->context, s->sorter, s->pairs, s->count_buffer, 0, s->count);
+        break;
     case METHOD_SEED001: baseline_sort(s->seed, s->keys, s->values, s->padded); break;
     }
 }
@@ -282,12 +285,16 @@ int main(int argc, char **argv) {
     seed001.algorithm_location = glGetUniformLocation(seed001.program, "u_algorithm");
 
     uint32_t top = 1u << opt.max_log;
-    plume_sorter *sorters[8] = {0};
+    plume_context *context = NULL;
+    plume_context_desc context_desc = {.logger = logger};
+    if (plume_context_create(&context_desc, &context) != PLUME_OK) return 1;
+    plume_sorter sorters[8] = {{0}};
     for (uint32_t v = 0; v < opt.variant_count; ++v) {
         plume_sorter_desc desc = {.capacity = top + 1, .block_pairs = opt.variant_block[v],
-                                  .max_fused_stages = opt.variant_fused[v], .logger = logger};
-        if (plume_sorter_create(&desc, &sorters[v]) != PLUME_OK) return 1;
-        plume_sorter_desc filled = plume_sorter_get_desc(sorters[v]);
+                                  .max_fused_stages = opt.variant_fused[v]};
+        if (plume_sorter_create(context, &desc, &sorters[v]) != PLUME_OK) return 1;
+        plume_sorter_desc filled;
+        plume_sorter_get_desc(context, sorters[v], &filled);
         opt.variant_block[v] = filled.block_pairs;
         opt.variant_fused[v] = filled.max_fused_stages;
     }
@@ -333,13 +340,13 @@ int main(int argc, char **argv) {
 
             for (uint32_t v = 0; v < opt.variant_count; ++v) {
                 for (method m = METHOD_DIRECT; m <= METHOD_INDIRECT_BOUNDED; ++m) {
-                    subject s = {.kind = m, .sorter = sorters[v], .count = count, .padded = count};
+                    subject s = {.kind = m, .context = context, .sorter = sorters[v], .count = count, .padded = count};
                     s.pristine = make_buffer(sizeof(pair) * count, input);
                     s.pairs = make_buffer(sizeof(pair) * (top + 1), NULL);
                     s.count_buffer = make_buffer(sizeof count, &count);
                     int wrong = check_result(&s, expected);
                     double ms = time_sort(&s, opt.runs, opt.warmup);
-                    uint32_t passes = plume_sorter_pass_count(sorters[v], count);
+                    uint32_t passes = plume_sorter_pass_count(context, sorters[v], count);
                     /* llvmpipe's timer reports 0 for compute work: no ratio then. */
                     double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
                     printf("%10u %-16s %6u %5u %7u %10.4f %9.2f %9s\n", count, method_name(m), opt.variant_block[v],
@@ -361,7 +368,8 @@ int main(int argc, char **argv) {
         }
     }
     if (csv) fclose(csv);
-    for (uint32_t v = 0; v < opt.variant_count; ++v) plume_sorter_destroy(sorters[v]);
+    for (uint32_t v = 0; v < opt.variant_count; ++v) plume_sorter_destroy(context, sorters[v]);
+    plume_context_destroy(context);
     glDeleteProgram(seed001.program);
     headless_gl_destroy(&gl);
     if (!timer_bits) printf("\nthis GL has no timer (GL_QUERY_COUNTER_BITS 0): times above are not measured\n");

@@ -15,6 +15,7 @@ const char *plume_result_string(plume_result result) {
     case PLUME_ERROR_GL: return "PLUME_ERROR_GL";
     case PLUME_ERROR_CAPACITY: return "PLUME_ERROR_CAPACITY";
     case PLUME_ERROR_IO: return "PLUME_ERROR_IO";
+    case PLUME_ERROR_VERSION: return "PLUME_ERROR_VERSION";
     }
     return "PLUME_ERROR_UNKNOWN";
 }
@@ -38,23 +39,34 @@ static void default_log(plume_log_level level, const char *message, void *user) 
         fprintf(stderr, "plume %s: %s\n", level == PLUME_LOG_ERROR ? "error" : "warning", message);
 }
 
-plume_result plume_env_init(plume_env *env, const plume_logger *logger, const plume_allocator *allocator) {
-    env->logger.func = logger && logger->func ? logger->func : default_log;
-    env->logger.user = logger && logger->func ? logger->user : NULL;
+static plume_result init_env(plume_env *env, const plume_env *defaults, const plume_logger *logger,
+                             const plume_allocator *allocator) {
+    env->logger = logger && logger->func ? *logger : defaults->logger;
     int given = allocator ? (allocator->allocate != NULL) + (allocator->reallocate != NULL) +
                                 (allocator->deallocate != NULL)
                           : 0;
-    if (given == 3) {
-        env->allocator = *allocator;
-    } else {
-        env->allocator = (plume_allocator){default_allocate, default_reallocate, default_deallocate, NULL};
-        if (given != 0) {
-            plume_log(env, PLUME_LOG_ERROR,
-                      "allocator: give all of allocate, reallocate and deallocate, or none (%d of 3 given)", given);
-            return PLUME_ERROR_INVALID_ARGUMENT;
-        }
+    env->allocator = given == 3 ? *allocator : defaults->allocator;
+    if (given != 0 && given != 3) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "allocator: give all of allocate, reallocate and deallocate, or none (%d of 3 given)", given);
+        return PLUME_ERROR_INVALID_ARGUMENT;
     }
     return PLUME_OK;
+}
+
+/* Constant: the library keeps no mutable global state. */
+static const plume_env library_defaults = {{default_log, NULL},
+                                           {default_allocate, default_reallocate, default_deallocate, NULL}};
+
+const plume_env *plume_default_env(void) { return &library_defaults; }
+
+plume_result plume_env_init(plume_env *env, const plume_logger *logger, const plume_allocator *allocator) {
+    return init_env(env, &library_defaults, logger, allocator);
+}
+
+plume_result plume_env_init_child(plume_env *env, const plume_env *parent, const plume_logger *logger,
+                                  const plume_allocator *allocator) {
+    return init_env(env, parent, logger, allocator);
 }
 
 void plume_log(const plume_env *env, plume_log_level level, const char *format, ...) {
@@ -133,4 +145,20 @@ bool plume_buffer_has_size(GLuint name, GLsizeiptr min_size, GLsizeiptr *actual_
     glBindBuffer(GL_COPY_READ_BUFFER, (GLuint)previous);
     if (actual_size) *actual_size = (GLsizeiptr)size;
     return size >= min_size;
+}
+
+void plume_delete_gl_objects(const plume_gl_object *objects, uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i) {
+        GLuint name = objects[i].name;
+        switch (objects[i].type) {
+        case GL_BUFFER: glDeleteBuffers(1, &name); break;
+        case GL_PROGRAM: glDeleteProgram(name); break;
+        case GL_QUERY: glDeleteQueries(1, &name); break;
+        case GL_VERTEX_ARRAY: glDeleteVertexArrays(1, &name); break;
+        case GL_TEXTURE: glDeleteTextures(1, &name); break;
+        case GL_SHADER: glDeleteShader(name); break;
+        case GL_FRAMEBUFFER: glDeleteFramebuffers(1, &name); break;
+        case GL_SAMPLER: glDeleteSamplers(1, &name); break;
+        }
+    }
 }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "plume/plume_common.h"
+#include "plume/plume_context.h"
 
 /* What every object carries: where its messages and memory go. */
 typedef struct plume_env {
@@ -18,6 +19,12 @@ typedef struct plume_env {
 /* Fills defaults for a zero logger/allocator. Fails (and logs) on a partial
  * allocator. */
 plume_result plume_env_init(plume_env *env, const plume_logger *logger, const plume_allocator *allocator);
+/* stderr and malloc: for messages that have no object to go through. */
+const plume_env *plume_default_env(void);
+/* As plume_env_init, with `parent`'s logger and allocator as the defaults (an
+ * object inherits its context's). */
+plume_result plume_env_init_child(plume_env *env, const plume_env *parent, const plume_logger *logger,
+                                  const plume_allocator *allocator);
 
 void plume_log(const plume_env *env, plume_log_level level, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
@@ -25,12 +32,48 @@ void *plume_alloc(const plume_env *env, size_t size);          /* zeroed */
 void *plume_realloc(const plume_env *env, void *block, size_t size);
 void plume_free(const plume_env *env, void *block);
 
+/* ---- Context: checked handles ------------------------------------------------
+ * Each kind of object registers a class; the context's slot table maps a
+ * handle's id to the object (see plume_context.h for why). */
+typedef struct plume_object_class {
+    const char *name;  /* "sorter": names the kind in messages */
+    /* Frees the object's GL objects and memory (the object's GL context is
+     * current). Used by plume_context_destroy for objects the host left. */
+    void (*destroy)(void *object);
+    /* Writes at most `capacity` of the object's GL objects to `out`; returns
+     * how many it has. */
+    uint32_t (*list_gl_objects)(const void *object, plume_gl_object *out, uint32_t capacity);
+} plume_object_class;
+
+/* The context's environment: the default of its objects' environments
+ * (plume_default_env() for NULL). */
+const plume_env *plume_context_env(const plume_context *context);
+
+/* Files a new object; its handle id goes to *out_id. Fails (logged) with
+ * PLUME_ERROR_OUT_OF_MEMORY or PLUME_ERROR_CAPACITY (slots exhausted). */
+plume_result plume_context_insert(plume_context *context, const plume_object_class *object_class, void *object,
+                                  uint64_t *out_id);
+
+/* The live object of `object_class` that `id` names in `context`, or NULL
+ * after logging why not (through the context's logger; stderr when context is
+ * NULL) under the name `caller`. Reads only the context's own table. */
+void *plume_context_lookup(const plume_context *context, uint64_t id, const plume_object_class *object_class,
+                           const char *caller);
+
+/* As plume_context_lookup, and frees the slot: `id` is stale from now on. */
+void *plume_context_remove(plume_context *context, uint64_t id, const plume_object_class *object_class,
+                           const char *caller);
+
 /* Requires a current GL 4.3+ context with compute shaders. */
 plume_result plume_check_gl_version(const plume_env *env, const char *what);
 
 /* GL errors raised since the last drain: each is logged; returns PLUME_OK when
  * there were none. `where` names the call for the message. */
 plume_result plume_drain_gl_errors(const plume_env *env, const char *where);
+
+/* Deletes GL objects of the kinds plume_gl_object names (in the current GL
+ * context). */
+void plume_delete_gl_objects(const plume_gl_object *objects, uint32_t count);
 
 /* True when `name` is a buffer of at least `min_size` bytes (binds nothing:
  * restores GL_COPY_READ_BUFFER). */

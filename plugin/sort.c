@@ -21,23 +21,30 @@ enum {
     MIN_BLOCK_PAIRS = 64,
     MAX_LOCAL_THREADS = 1024,
     GLOBAL_THREADS = 256,
+    MAX_GRID_PAIRS = 4096,   /* sort_strided.comp: 32 KB of shared memory at most */
+    MIN_GRID_WIDTH = 8,      /* pairs of one row a strided pass reads together: 64 bytes */
     PAIR_BYTES = 8,
     STATE_HEADER_BYTES = 16, /* count + padding, then 3 uints of dispatch args per pass */
     MAX_CAPACITY = 1u << 30
 };
 
-typedef enum pass_kind { PASS_LOCAL_SORT, PASS_LOCAL_DISPERSE, PASS_GLOBAL } pass_kind;
+/* PASS_GLOBAL: a few stages fused in registers (sort_global.comp).
+ * PASS_STRIDED: every remaining global stage of a level in shared memory
+ * (sort_strided.comp). */
+typedef enum pass_kind { PASS_LOCAL_SORT, PASS_LOCAL_DISPERSE, PASS_GLOBAL, PASS_STRIDED } pass_kind;
 
 typedef struct sort_pass {
     pass_kind kind;
     bool flip;                  /* global: starts with a flip */
     uint32_t fused_stages;      /* global: stages in this pass */
-    uint32_t height;            /* global: u_height */
+    uint32_t height;            /* global: u_height; strided: the span */
+    uint32_t log_grid;          /* strided: pairs in the shared-memory grid */
     /* What sort_pass_groups() needs; uploaded as a uvec4 for the GPU twin. */
     uint32_t span, threads_per_span, threads_per_group, level_height;
 } sort_pass;
 
-struct plume_sorter {
+/* What a plume_sorter handle names. */
+typedef struct sorter_state {
     plume_env env;
     plume_sorter_desc desc;     /* defaults filled in */
     uint32_t local_threads;
@@ -46,6 +53,9 @@ struct plume_sorter {
     GLuint global_programs[2][MAX_FUSED_STAGES + 1]; /* [flip][fused stages] */
     GLint global_height_location[2][MAX_FUSED_STAGES + 1];
     GLint global_log_distance_location[2][MAX_FUSED_STAGES + 1];
+    uint32_t grid_pairs, grid_threads;
+    GLuint strided_program;
+    GLint strided_log_span_location, strided_log_grid_location, strided_flip_location;
     GLuint prepare_program;
     GLint prepare_count_index_location, prepare_capacity_location, prepare_pass_count_location;
     GLuint state_buffer;        /* count, padding, dispatch args */
@@ -53,7 +63,7 @@ struct plume_sorter {
     sort_pass *passes;
     uint32_t pass_count;
     GLint ssbo_offset_alignment;
-};
+} sorter_state;
 
 /* The C twin of sort_pass_groups() in shaders/sort_groups.glsl. */
 static uint32_t sort_pass_groups(const sort_pass *pass, uint32_t count) {
@@ -65,46 +75,76 @@ static uint32_t sort_pass_groups(const sort_pass *pass, uint32_t count) {
 
 /* ---- Pass plan ------------------------------------------------------------ */
 
-static uint32_t plan_passes(const plume_sorter *s, sort_pass *out) {
+/* Appends a pass (when `out` is not NULL) and returns the new count. */
+static uint32_t add_pass(sort_pass *out, uint32_t n, sort_pass pass) {
+    if (out) out[n] = pass;
+    return n + 1;
+}
+
+static sort_pass register_pass(uint32_t level, uint32_t height, bool flip, uint32_t fused) {
+    return (sort_pass){.kind = PASS_GLOBAL, .flip = flip, .fused_stages = fused, .height = height, .span = height,
+                       .threads_per_span = height >> fused, .threads_per_group = GLOBAL_THREADS,
+                       .level_height = level};
+}
+
+/* The global stages of one merge level, from height `level` down to the
+ * block: one register pass when they are few; otherwise register passes
+ * until the rest fits a shared-memory grid with rows of at least
+ * MIN_GRID_WIDTH pairs, then one strided pass for all of that rest. */
+static uint32_t plan_global_stages(const sorter_state *s, uint32_t level, sort_pass *out, uint32_t n) {
+    uint32_t block = s->desc.block_pairs, fused_max = s->desc.max_fused_stages;
+    uint32_t stages = plume_log2(level / block);
+    if (stages <= fused_max) return add_pass(out, n, register_pass(level, level, true, stages));
+    uint32_t log_max_rows = plume_log2(s->grid_pairs / MIN_GRID_WIDTH);
+    uint32_t height = level;
+    bool flip = true;
+    while (plume_log2(height / block) > log_max_rows) {
+        uint32_t excess = plume_log2(height / block) - log_max_rows;
+        uint32_t fused = excess < fused_max ? excess : fused_max;
+        n = add_pass(out, n, register_pass(level, height, flip, fused));
+        height >>= fused;
+        flip = false;
+    }
+    uint32_t log_grid = plume_log2(height < s->grid_pairs ? height : s->grid_pairs);
+    return add_pass(out, n,
+                    (sort_pass){.kind = PASS_STRIDED, .flip = flip, .height = height, .log_grid = log_grid,
+                                .span = height, .threads_per_span = height >> log_grid, .threads_per_group = 1,
+                                .level_height = level});
+}
+
+static uint32_t plan_passes(const sorter_state *s, sort_pass *out) {
     uint32_t block = s->desc.block_pairs;
     uint32_t top = plume_next_pow2(s->desc.capacity < 2 ? 2 : s->desc.capacity);
-    uint32_t n = 0;
-    sort_pass local = {.span = block, .threads_per_span = 1, .threads_per_group = 1};
-    local.kind = PASS_LOCAL_SORT;
-    local.level_height = 2;
-    if (out) out[n] = local;
-    ++n;
+    sort_pass local = {.kind = PASS_LOCAL_SORT, .span = block, .threads_per_span = 1, .threads_per_group = 1,
+                       .level_height = 2};
+    uint32_t n = add_pass(out, 0, local);
     for (uint32_t level = 2 * block; level != 0 && level <= top; level <<= 1) {
-        uint32_t stages = plume_log2(level / block);
-        uint32_t chunks = (stages + s->desc.max_fused_stages - 1) / s->desc.max_fused_stages;
-        uint32_t height = level;
-        for (uint32_t c = 0; c < chunks; ++c) {
-            /* Balanced chunks (5 stages with at most 4 a pass: 3 + 2, not
-             * 4 + 1) keep register use even across passes. */
-            uint32_t fused = stages / chunks + (c < stages % chunks ? 1 : 0);
-            if (out)
-                out[n] = (sort_pass){.kind = PASS_GLOBAL,
-                                     .flip = c == 0,
-                                     .fused_stages = fused,
-                                     .height = height,
-                                     .span = height,
-                                     .threads_per_span = height >> fused,
-                                     .threads_per_group = GLOBAL_THREADS,
-                                     .level_height = level};
-            ++n;
-            height >>= fused; /* the next group starts at the smallest distance so far */
-        }
+        n = plan_global_stages(s, level, out, n);
         local.kind = PASS_LOCAL_DISPERSE;
         local.level_height = level;
-        if (out) out[n] = local;
-        ++n;
+        n = add_pass(out, n, local);
     }
     return n;
 }
 
 /* ---- Creation ------------------------------------------------------------- */
 
-static plume_result build_local_program(plume_sorter *s, bool full_sort, GLuint *out) {
+static plume_result build_strided_program(sorter_state *s) {
+    char defines[160];
+    snprintf(defines, sizeof defines, "#define MAX_GRID_PAIRS %uu\n#define GRID_THREADS %uu\n#define LOG_BLOCK %uu\n",
+             s->grid_pairs, s->grid_threads, plume_log2(s->desc.block_pairs));
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_common.glsl", "sort_strided.comp", NULL}};
+    plume_result result = plume_build_program(&s->env, "plume sort: strided level", &stage, 1, defines,
+                                              &s->strided_program);
+    if (result == PLUME_OK) {
+        s->strided_log_span_location = glGetUniformLocation(s->strided_program, "u_log_span");
+        s->strided_log_grid_location = glGetUniformLocation(s->strided_program, "u_log_grid");
+        s->strided_flip_location = glGetUniformLocation(s->strided_program, "u_flip");
+    }
+    return result;
+}
+
+static plume_result build_local_program(sorter_state *s, bool full_sort, GLuint *out) {
     char defines[160];
     snprintf(defines, sizeof defines, "#define BLOCK_PAIRS %uu\n#define LOCAL_THREADS %uu\n#define LOCAL_SORT %d\n",
              s->desc.block_pairs, s->local_threads, full_sort ? 1 : 0);
@@ -113,7 +153,7 @@ static plume_result build_local_program(plume_sorter *s, bool full_sort, GLuint 
                                1, defines, out);
 }
 
-static plume_result build_global_program(plume_sorter *s, bool flip, uint32_t fused) {
+static plume_result build_global_program(sorter_state *s, bool flip, uint32_t fused) {
     if (s->global_programs[flip][fused]) return PLUME_OK;
     char defines[160], label[64];
     snprintf(defines, sizeof defines, "#define FUSED_STAGES %uu\n#define FLIP %d\n#define GLOBAL_THREADS %d\n", fused,
@@ -129,7 +169,7 @@ static plume_result build_global_program(plume_sorter *s, bool flip, uint32_t fu
     return result;
 }
 
-static plume_result build_prepare_program(plume_sorter *s) {
+static plume_result build_prepare_program(sorter_state *s) {
     plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_groups.glsl", "sort_prepare.comp", NULL}};
     plume_result result = plume_build_program(&s->env, "plume sort: prepare indirect", &stage, 1, "", &s->prepare_program);
     if (result != PLUME_OK) return result;
@@ -139,8 +179,18 @@ static plume_result build_prepare_program(plume_sorter *s) {
     return PLUME_OK;
 }
 
+/* Invocations for a workgroup that runs stages over `pairs` in shared
+ * memory: two or more pairs each, as many as the GL allows up to 1024, since
+ * a stage is bound by one SM's shared-memory bandwidth and more invocations
+ * keep more of it busy. */
+static uint32_t shared_memory_threads(uint32_t pairs, uint32_t limit) {
+    uint32_t threads = pairs / 2 < MAX_LOCAL_THREADS ? pairs / 2 : MAX_LOCAL_THREADS;
+    while (threads > limit) threads /= 2;
+    return threads;
+}
+
 /* Validates the descriptor against GL limits and fills its defaults. */
-static plume_result resolve_desc(plume_sorter *s, const plume_sorter_desc *desc) {
+static plume_result resolve_desc(sorter_state *s, const plume_sorter_desc *desc) {
     s->desc = *desc;
     if (desc->capacity == 0 || desc->capacity > MAX_CAPACITY) {
         plume_log(&s->env, PLUME_LOG_ERROR, "plume_sorter_create: capacity %u is outside 1 .. 2^30", desc->capacity);
@@ -182,17 +232,15 @@ static plume_result resolve_desc(plume_sorter *s, const plume_sorter_desc *desc)
                   s->desc.max_fused_stages, MAX_FUSED_STAGES);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    /* Two or more pairs per invocation; as many invocations as the GL allows
-     * up to 1024: a stage is bound by one SM's shared-memory bandwidth, and
-     * more invocations keep more of it busy. */
-    uint32_t threads = s->desc.block_pairs / 2;
-    if (threads > MAX_LOCAL_THREADS) threads = MAX_LOCAL_THREADS;
-    while (threads > (uint32_t)invocations || threads > (uint32_t)size_x) threads /= 2;
-    s->local_threads = threads;
+    uint32_t thread_limit = (uint32_t)(invocations < size_x ? invocations : size_x);
+    s->local_threads = shared_memory_threads(s->desc.block_pairs, thread_limit);
+    s->grid_pairs = MAX_GRID_PAIRS;
+    while (s->grid_pairs * PAIR_BYTES > (uint32_t)shared_bytes) s->grid_pairs /= 2;
+    s->grid_threads = shared_memory_threads(s->grid_pairs, thread_limit);
     return PLUME_OK;
 }
 
-static plume_result check_group_limits(plume_sorter *s) {
+static plume_result check_group_limits(sorter_state *s) {
     GLint count_x = 0;
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &count_x);
     for (uint32_t i = 0; i < s->pass_count; ++i) {
@@ -207,7 +255,7 @@ static plume_result check_group_limits(plume_sorter *s) {
     return PLUME_OK;
 }
 
-static plume_result create_buffers(plume_sorter *s) {
+static plume_result create_buffers(sorter_state *s) {
     glGenBuffers(1, &s->state_buffer);
     glGenBuffers(1, &s->pass_table_buffer);
     GLint previous = 0;
@@ -234,7 +282,7 @@ static plume_result create_buffers(plume_sorter *s) {
     return plume_drain_gl_errors(&s->env, "plume_sorter_create (buffers)");
 }
 
-static plume_result create_gl_objects(plume_sorter *s) {
+static plume_result create_gl_objects(sorter_state *s) {
     plume_result result = plume_check_gl_version(&s->env, "plume_sorter_create");
     if (result == PLUME_OK) result = resolve_desc(s, &s->desc);
     if (result != PLUME_OK) return result;
@@ -247,21 +295,64 @@ static plume_result create_gl_objects(plume_sorter *s) {
     if (result == PLUME_OK) result = build_local_program(s, false, &s->local_disperse_program);
     for (uint32_t i = 0; i < s->pass_count && result == PLUME_OK; ++i)
         if (s->passes[i].kind == PASS_GLOBAL) result = build_global_program(s, s->passes[i].flip, s->passes[i].fused_stages);
+        else if (s->passes[i].kind == PASS_STRIDED && !s->strided_program) result = build_strided_program(s);
     if (result == PLUME_OK) result = build_prepare_program(s);
     if (result == PLUME_OK) result = create_buffers(s);
     return result;
 }
 
-plume_result plume_sorter_create(const plume_sorter_desc *desc, plume_sorter **out_sorter) {
-    if (out_sorter) *out_sorter = NULL;
+enum { SORTER_GL_OBJECTS = 6 + 2 * (MAX_FUSED_STAGES + 1) };
+
+/* The one list of the sorter's GL objects: free_sorter deletes what it lists,
+ * and the tests check that each of them is gone. */
+static uint32_t list_sorter_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity) {
+    const sorter_state *s = object;
+    plume_gl_object all[SORTER_GL_OBJECTS];
+    uint32_t count = 0;
+    all[count++] = (plume_gl_object){GL_PROGRAM, s->local_sort_program};
+    all[count++] = (plume_gl_object){GL_PROGRAM, s->local_disperse_program};
+    all[count++] = (plume_gl_object){GL_PROGRAM, s->prepare_program};
+    all[count++] = (plume_gl_object){GL_PROGRAM, s->strided_program};
+    for (int flip = 0; flip < 2; ++flip)
+        for (int k = 0; k <= MAX_FUSED_STAGES; ++k)
+            all[count++] = (plume_gl_object){GL_PROGRAM, s->global_programs[flip][k]};
+    all[count++] = (plume_gl_object){GL_BUFFER, s->state_buffer};
+    all[count++] = (plume_gl_object){GL_BUFFER, s->pass_table_buffer};
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        if (all[i].name == 0) continue; /* not created (yet) */
+        if (n < capacity) out[n] = all[i];
+        ++n;
+    }
+    return n;
+}
+
+static void free_sorter(void *object) {
+    sorter_state *sorter = object;
+    plume_gl_object owned[SORTER_GL_OBJECTS];
+    plume_delete_gl_objects(owned, list_sorter_gl_objects(sorter, owned, SORTER_GL_OBJECTS));
+    plume_env env = sorter->env;
+    plume_free(&env, sorter->passes);
+    plume_free(&env, sorter);
+}
+
+static const plume_object_class sorter_class = {"sorter", free_sorter, list_sorter_gl_objects};
+
+plume_result plume_sorter_create(plume_context *context, const plume_sorter_desc *desc, plume_sorter *out_sorter) {
+    if (out_sorter) *out_sorter = (plume_sorter){0};
+    if (!context) {
+        plume_log(plume_default_env(), PLUME_LOG_ERROR, "plume_sorter_create: the context is NULL");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
     plume_env env;
-    plume_result result = plume_env_init(&env, desc ? &desc->logger : NULL, desc ? &desc->allocator : NULL);
+    plume_result result = plume_env_init_child(&env, plume_context_env(context), desc ? &desc->logger : NULL,
+                                               desc ? &desc->allocator : NULL);
     if (result != PLUME_OK) return result;
     if (!desc || !out_sorter) {
         plume_log(&env, PLUME_LOG_ERROR, "plume_sorter_create: desc and out_sorter must not be NULL");
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    plume_sorter *s = plume_alloc(&env, sizeof *s);
+    sorter_state *s = plume_alloc(&env, sizeof *s);
     if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
     s->env = env;
     s->desc = *desc;
@@ -269,34 +360,33 @@ plume_result plume_sorter_create(const plume_sorter_desc *desc, plume_sorter **o
     plume_gl_scope_begin(&scope, &s->env);
     result = create_gl_objects(s);
     plume_gl_scope_end(&scope);
+    uint64_t id = 0;
+    if (result == PLUME_OK) result = plume_context_insert(context, &sorter_class, s, &id);
     if (result != PLUME_OK) {
-        plume_sorter_destroy(s);
+        free_sorter(s);
         return result;
     }
-    *out_sorter = s;
+    out_sorter->id = id;
     return PLUME_OK;
 }
 
-void plume_sorter_destroy(plume_sorter *sorter) {
-    if (!sorter) return;
-    glDeleteProgram(sorter->local_sort_program);
-    glDeleteProgram(sorter->local_disperse_program);
-    for (int flip = 0; flip < 2; ++flip)
-        for (int k = 0; k <= MAX_FUSED_STAGES; ++k) glDeleteProgram(sorter->global_programs[flip][k]);
-    glDeleteProgram(sorter->prepare_program);
-    GLuint buffers[2] = {sorter->state_buffer, sorter->pass_table_buffer};
-    glDeleteBuffers(2, buffers);
-    plume_env env = sorter->env;
-    plume_free(&env, sorter->passes);
-    plume_free(&env, sorter);
+plume_result plume_sorter_destroy(plume_context *context, plume_sorter sorter) {
+    if (sorter.id == 0) return PLUME_OK;
+    sorter_state *s = plume_context_remove(context, sorter.id, &sorter_class, "plume_sorter_destroy");
+    if (!s) return PLUME_ERROR_INVALID_ARGUMENT;
+    free_sorter(s);
+    return PLUME_OK;
 }
 
-plume_sorter_desc plume_sorter_get_desc(const plume_sorter *sorter) {
-    plume_sorter_desc empty = {0};
-    return sorter ? sorter->desc : empty;
+plume_result plume_sorter_get_desc(const plume_context *context, plume_sorter sorter, plume_sorter_desc *out_desc) {
+    const sorter_state *s = plume_context_lookup(context, sorter.id, &sorter_class, "plume_sorter_get_desc");
+    if (out_desc) *out_desc = s ? s->desc : (plume_sorter_desc){0};
+    if (s && !out_desc) plume_log(&s->env, PLUME_LOG_ERROR, "plume_sorter_get_desc: out_desc is NULL");
+    return s && out_desc ? PLUME_OK : PLUME_ERROR_INVALID_ARGUMENT;
 }
 
-uint32_t plume_sorter_pass_count(const plume_sorter *sorter, uint32_t count) {
+uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter handle, uint32_t count) {
+    const sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_pass_count");
     if (!sorter) return 0;
     uint32_t dispatches = 0;
     for (uint32_t i = 0; i < sorter->pass_count; ++i) dispatches += sort_pass_groups(&sorter->passes[i], count) > 0;
@@ -305,7 +395,7 @@ uint32_t plume_sorter_pass_count(const plume_sorter *sorter, uint32_t count) {
 
 /* ---- Sorting -------------------------------------------------------------- */
 
-static void use_pass_program(plume_sorter *s, const sort_pass *pass) {
+static void use_pass_program(sorter_state *s, const sort_pass *pass) {
     switch (pass->kind) {
     case PASS_LOCAL_SORT: glUseProgram(s->local_sort_program); break;
     case PASS_LOCAL_DISPERSE: glUseProgram(s->local_disperse_program); break;
@@ -315,6 +405,12 @@ static void use_pass_program(plume_sorter *s, const sort_pass *pass) {
         glUniform1ui(s->global_log_distance_location[pass->flip][pass->fused_stages],
                      plume_log2(pass->threads_per_span));
         break;
+    case PASS_STRIDED:
+        glUseProgram(s->strided_program);
+        glUniform1ui(s->strided_log_span_location, plume_log2(pass->height));
+        glUniform1ui(s->strided_log_grid_location, pass->log_grid);
+        glUniform1ui(s->strided_flip_location, pass->flip ? 1u : 0u);
+        break;
     }
 }
 
@@ -323,7 +419,8 @@ static void use_pass_program(plume_sorter *s, const sort_pass *pass) {
 static const GLbitfield BARRIER_FOR_HOST =
     GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
 
-plume_result plume_sort(plume_sorter *sorter, uint32_t pairs_buffer, uint32_t count) {
+plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pairs_buffer, uint32_t count) {
+    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort");
     if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
     if (count > sorter->desc.capacity) {
         plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort: count %u is over the sorter's capacity %u", count,
@@ -358,15 +455,9 @@ plume_result plume_sort(plume_sorter *sorter, uint32_t pairs_buffer, uint32_t co
     return PLUME_OK;
 }
 
-plume_result plume_sort_indirect(plume_sorter *sorter, uint32_t pairs_buffer, uint32_t count_buffer,
-                                 uint32_t count_offset) {
-    return plume_sort_indirect_bounded(sorter, pairs_buffer, count_buffer, count_offset,
-                                       sorter ? sorter->desc.capacity : 0);
-}
-
-plume_result plume_sort_indirect_bounded(plume_sorter *sorter, uint32_t pairs_buffer, uint32_t count_buffer,
-                                         uint32_t count_offset, uint32_t max_count) {
-    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+/* plume_sort_indirect(_bounded) once the handle is resolved. */
+static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, uint32_t count_buffer,
+                                  uint32_t count_offset, uint32_t max_count) {
     if (max_count > sorter->desc.capacity) {
         plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort_indirect: max_count %u is over the sorter's capacity %u",
                   max_count, sorter->desc.capacity);
@@ -416,4 +507,18 @@ plume_result plume_sort_indirect_bounded(plume_sorter *sorter, uint32_t pairs_bu
     glMemoryBarrier(BARRIER_FOR_HOST);
     plume_gl_scope_end(&scope);
     return PLUME_OK;
+}
+
+plume_result plume_sort_indirect(plume_context *context, plume_sorter handle, uint32_t pairs_buffer,
+                                 uint32_t count_buffer, uint32_t count_offset) {
+    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort_indirect");
+    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    return sort_indirect(sorter, pairs_buffer, count_buffer, count_offset, sorter->desc.capacity);
+}
+
+plume_result plume_sort_indirect_bounded(plume_context *context, plume_sorter handle, uint32_t pairs_buffer,
+                                         uint32_t count_buffer, uint32_t count_offset, uint32_t max_count) {
+    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort_indirect_bounded");
+    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    return sort_indirect(sorter, pairs_buffer, count_buffer, count_offset, max_count);
 }

@@ -194,5 +194,7 @@ bool test_with_es_context(int major, int minor) {
 
 void test_restore_main_context(void) {
     headless_gl_destroy(&old_context);
-    headless_gl_make_current(&context);
+    test_make_main_context_current();
 }
+
+void test_make_main_context_current(void) { headless_gl_make_current(&context); }

@@ -57,10 +57,12 @@ typedef struct test_allocator_stats {
 } test_allocator_stats;
 plume_allocator test_counting_allocator(test_allocator_stats *stats);
 
-
-
 /* Makes a fresh OpenGL ES context current (false if this EGL gives none);
  * test_restore_main_context() destroys it. */
 bool test_with_es_context(int major, int minor);
 void test_restore_main_context(void);
+
+/* Makes the tests' own GL context current again (after a test made another
+ * one current). */
+void test_make_main_context_current(void);
 #endif

@@ -1,4 +1,7 @@
-/* The GPU sort against a CPU reference (qsort on key, then value). */
+/* The GPU sort against a CPU reference (qsort on key, then value).
+ * plume_plugin_host compiles this file a second time with every plume call
+ * routed through the plugin table (tests/plugin_host/through_table.h); the
+ * tests that reach into the module's internals run only here. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +11,11 @@
 #include <cmocka.h>
 
 #include "plume/plume_sort.h"
+/* In plume_plugin_host only its inline helpers (plume_log2) may be used: the
+ * host links no module code, so a call into the internals fails to link. */
 #include "plume_internal.h"
+#include "plume_fixture.h"
+#include "sort_check.h"
 #include "test_env.h"
 #include "tests.h"
 
@@ -26,13 +33,19 @@ static int compare_pairs(const void *a, const void *b) {
     return 0;
 }
 
-static plume_sorter *make_sorter(uint32_t capacity, uint32_t block_pairs, uint32_t fused) {
+/* In the test's context, whose logger the sorter inherits. */
+static plume_sorter make_sorter(uint32_t capacity, uint32_t block_pairs, uint32_t fused) {
     plume_sorter_desc desc = {.capacity = capacity, .block_pairs = block_pairs, .max_fused_stages = fused};
-    desc.logger = test_logger();
-    plume_sorter *sorter = NULL;
-    assert_int_equal(plume_sorter_create(&desc, &sorter), PLUME_OK);
-    assert_non_null(sorter);
+    plume_sorter sorter = {0};
+    assert_int_equal(plume_sorter_create(fixture_context(), &desc, &sorter), PLUME_OK);
+    assert_int_not_equal(sorter.id, 0);
     return sorter;
+}
+
+static plume_sorter_desc sorter_desc(plume_context *context, plume_sorter sorter) {
+    plume_sorter_desc desc;
+    assert_int_equal(plume_sorter_get_desc(context, sorter, &desc), PLUME_OK);
+    return desc;
 }
 
 /* COUNT_FROM_GPU_BOUNDED passes the CPU a bound of count + a random margin. */
@@ -41,9 +54,9 @@ typedef enum count_source { COUNT_FROM_CPU, COUNT_FROM_GPU, COUNT_FROM_GPU_BOUND
 /* Sorts `count` pairs on the GPU inside a buffer of count + SLACK pairs (or of
  * the capacity, for indirect sorts) whose tail is poisoned, and checks the
  * result against qsort and the tail against the poison. */
-static void check_sort(plume_sorter *sorter, const pair *input, uint32_t count, count_source source,
-                       const char *what) {
-    uint32_t capacity = plume_sorter_get_desc(sorter).capacity;
+static void check_sort(plume_context *context, plume_sorter sorter, const pair *input, uint32_t count,
+                       count_source source, const char *what) {
+    uint32_t capacity = sorter_desc(context, sorter).capacity;
     uint32_t length = (source != COUNT_FROM_CPU ? capacity : count) + SLACK;
     pair *data = malloc(sizeof(pair) * length);
     pair *expected = malloc(sizeof(pair) * (count ? count : 1));
@@ -61,14 +74,15 @@ static void check_sort(plume_sorter *sorter, const pair *input, uint32_t count, 
         uint32_t words[8] = {7, 7, 7, 7, 7, count, 7, 7};
         GLuint count_buffer = test_buffer_create(sizeof words, words);
         if (source == COUNT_FROM_GPU) {
-            assert_int_equal(plume_sort_indirect(sorter, buffer, count_buffer, 5 * 4), PLUME_OK);
+            assert_int_equal(plume_sort_indirect(context, sorter, buffer, count_buffer, 5 * 4), PLUME_OK);
         } else {
             uint32_t bound = count + test_random_below(capacity - count + 1);
-            assert_int_equal(plume_sort_indirect_bounded(sorter, buffer, count_buffer, 5 * 4, bound), PLUME_OK);
+            assert_int_equal(plume_sort_indirect_bounded(context, sorter, buffer, count_buffer, 5 * 4, bound),
+                             PLUME_OK);
         }
         glDeleteBuffers(1, &count_buffer);
     } else {
-        assert_int_equal(plume_sort(sorter, buffer, count), PLUME_OK);
+        assert_int_equal(plume_sort(context, sorter, buffer, count), PLUME_OK);
     }
     memset(data, 0, sizeof(pair) * length);
     test_buffer_read(buffer, 0, sizeof(pair) * length, data);
@@ -102,16 +116,22 @@ static pair *random_pairs(uint32_t count, uint32_t key_mask_words) {
     return pairs;
 }
 
+void check_random_sort(plume_context *context, plume_sorter sorter, uint32_t count, bool count_from_gpu) {
+    pair *input = random_pairs(count, 0);
+    check_sort(context, sorter, input, count, count_from_gpu ? COUNT_FROM_GPU : COUNT_FROM_CPU, "random");
+    free(input);
+}
+
 static void test_sizes_around_the_block_boundary(void **state) {
     (void)state;
     /* A small block and two fused stages make every kind of pass (local sort,
      * fused flips and disperses of 1 and 2 stages, local disperse) appear at
      * sizes llvmpipe sorts quickly. */
-    plume_sorter *sorter = make_sorter(1u << 14, 64, 2);
+    plume_sorter sorter = make_sorter(1u << 14, 64, 2);
     static const uint32_t small[] = {0, 1, 2, 3, 5, 19, 63, 64, 65, 100, 290};
     for (size_t i = 0; i < sizeof small / sizeof small[0]; ++i) {
         pair *input = random_pairs(small[i], 0);
-        check_sort(sorter, input, small[i], COUNT_FROM_CPU, "small");
+        check_sort(fixture_context(), sorter, input, small[i], COUNT_FROM_CPU, "small");
         free(input);
     }
     for (uint32_t k = 2; k <= 14; ++k) {
@@ -119,43 +139,57 @@ static void test_sizes_around_the_block_boundary(void **state) {
             uint32_t count = (1u << k) + (uint32_t)delta;
             if (count > (1u << 14)) continue;
             pair *input = random_pairs(count, 0);
-            check_sort(sorter, input, count, COUNT_FROM_CPU, "2^k+-1");
+            check_sort(fixture_context(), sorter, input, count, COUNT_FROM_CPU, "2^k+-1");
             free(input);
         }
     }
-    plume_sorter_destroy(sorter);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+}
+
+/* A 64-pair block makes levels of up to 2048 grid rows: register passes cut
+ * them down to the 512 rows a strided pass takes, then the strided pass. */
+static void test_levels_too_tall_for_one_strided_pass(void **state) {
+    (void)state;
+    plume_sorter sorter = make_sorter(1u << 17, 64, 2);
+    uint32_t counts[] = {(1u << 16) + 1, (1u << 17) - 3, 100000 + test_random_below(20000)};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
+        pair *input = random_pairs(counts[i], 0);
+        check_sort(fixture_context(), sorter, input, counts[i], i == 1 ? COUNT_FROM_GPU : COUNT_FROM_CPU, "tall levels");
+        free(input);
+    }
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
 static void test_default_block_across_the_boundary(void **state) {
     (void)state;
-    plume_sorter *sorter = make_sorter(1u << 16, 0, 0);
-    uint32_t block = plume_sorter_get_desc(sorter).block_pairs;
+    plume_sorter sorter = make_sorter(1u << 16, 0, 0);
+    uint32_t block = sorter_desc(fixture_context(), sorter).block_pairs;
     uint32_t counts[] = {block - 1, block, block + 1, 2 * block - 1, 2 * block + 1, 1500, 2001, 3103, 11025,
                          (1u << 16) - 1, 1u << 16};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
         pair *input = random_pairs(counts[i], 0);
-        check_sort(sorter, input, counts[i], COUNT_FROM_CPU, "default block");
+        check_sort(fixture_context(), sorter, input, counts[i], COUNT_FROM_CPU, "default block");
         free(input);
     }
-    plume_sorter_destroy(sorter);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
 static void test_random_sizes_up_to_2_pow_20(void **state) {
     (void)state;
-    plume_sorter *sorter = make_sorter(1u << 20, 0, 0);
+    plume_sorter sorter = make_sorter(1u << 20, 0, 0);
     uint32_t counts[] = {1u << 20, (1u << 19) + 1 + test_random_below(1u << 19), 1 + test_random_below(1u << 20),
                          1 + test_random_below(1u << 16)};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
         pair *input = random_pairs(counts[i], 0);
-        check_sort(sorter, input, counts[i], COUNT_FROM_CPU, "random size");
+        check_sort(fixture_context(), sorter, input, counts[i], COUNT_FROM_CPU, "random size");
         free(input);
     }
-    plume_sorter_destroy(sorter);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
 static void test_adversarial_key_distributions(void **state) {
     (void)state;
-    plume_sorter *sorter = make_sorter(200000, 0, 3);
+    plume_sorter sorter = make_sorter(200000, 0, 3);
     uint32_t count = 100003;
     pair *input = malloc(sizeof(pair) * count);
     assert_non_null(input);
@@ -175,11 +209,11 @@ static void test_adversarial_key_distributions(void **state) {
             /* Reversed values too, so ties must really be ordered by value. */
             input[i] = (pair){key, pattern == 0 ? count - 1 - i : i};
         }
-        check_sort(sorter, input, count, COUNT_FROM_CPU, names[pattern]);
-        check_sort(sorter, input, count, COUNT_FROM_GPU, names[pattern]);
+        check_sort(fixture_context(), sorter, input, count, COUNT_FROM_CPU, names[pattern]);
+        check_sort(fixture_context(), sorter, input, count, COUNT_FROM_GPU, names[pattern]);
     }
     free(input);
-    plume_sorter_destroy(sorter);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
 static float special_depth(void) {
@@ -191,7 +225,7 @@ static float special_depth(void) {
 
 static void test_float_depth_keys(void **state) {
     (void)state;
-    plume_sorter *sorter = make_sorter(50000, 0, 0);
+    plume_sorter sorter = make_sorter(50000, 0, 0);
     uint32_t count = 40961;
     pair *input = malloc(sizeof(pair) * count);
     float *depths = malloc(sizeof(float) * count);
@@ -202,7 +236,7 @@ static void test_float_depth_keys(void **state) {
             depths[i] = special_depth();
             input[i] = (pair){plume_depth_key(depths[i], (plume_sort_order)order), i};
         }
-        check_sort(sorter, input, count, COUNT_FROM_CPU, "float depths");
+        check_sort(fixture_context(), sorter, input, count, COUNT_FROM_CPU, "float depths");
         /* The sorted order, read as depths, is monotonic with NaNs last. */
         qsort(input, count, sizeof(pair), compare_pairs);
         bool seen_nan = false;
@@ -219,7 +253,7 @@ static void test_float_depth_keys(void **state) {
     }
     free(input);
     free(depths);
-    plume_sorter_destroy(sorter);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
 static void test_depth_key_order_on_cpu(void **state) {
@@ -244,6 +278,7 @@ static void test_depth_key_order_on_cpu(void **state) {
     }
 }
 
+#ifndef PLUME_TESTS_THROUGH_TABLE /* uses the module's internals */
 /* The GLSL depth_key() gives the same bits as plume_depth_key(). */
 static void test_depth_key_glsl_matches_c(void **state) {
     (void)state;
@@ -304,24 +339,25 @@ static void test_depth_key_glsl_matches_c(void **state) {
     free(depths);
     free(keys);
 }
+#endif
 
 static void test_indirect_count_from_gpu_buffer(void **state) {
     (void)state;
-    plume_sorter *sorter = make_sorter(20000, 256, 2);
+    plume_sorter sorter = make_sorter(20000, 256, 2);
     uint32_t counts[] = {0, 1, 2, 255, 256, 257, 4097, 12345, 20000};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
         pair *input = random_pairs(counts[i], i % 2);
-        check_sort(sorter, input, counts[i], COUNT_FROM_GPU, "indirect");
-        check_sort(sorter, input, counts[i], COUNT_FROM_GPU_BOUNDED, "indirect, bounded");
+        check_sort(fixture_context(), sorter, input, counts[i], COUNT_FROM_GPU, "indirect");
+        check_sort(fixture_context(), sorter, input, counts[i], COUNT_FROM_GPU_BOUNDED, "indirect, bounded");
         free(input);
     }
-    plume_sorter_destroy(sorter);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
 static void test_indirect_count_over_capacity_is_clamped(void **state) {
     (void)state;
     uint32_t capacity = 3000;
-    plume_sorter *sorter = make_sorter(capacity, 0, 0);
+    plume_sorter sorter = make_sorter(capacity, 0, 0);
     pair *data = random_pairs(capacity, 0);
     pair *expected = malloc(sizeof(pair) * capacity);
     assert_non_null(expected);
@@ -330,97 +366,105 @@ static void test_indirect_count_over_capacity_is_clamped(void **state) {
     GLuint buffer = test_buffer_create(sizeof(pair) * capacity, data);
     uint32_t too_many = capacity * 10;
     GLuint count_buffer = test_buffer_create(sizeof too_many, &too_many);
-    assert_int_equal(plume_sort_indirect(sorter, buffer, count_buffer, 0), PLUME_OK);
+    assert_int_equal(plume_sort_indirect(fixture_context(), sorter, buffer, count_buffer, 0), PLUME_OK);
     test_buffer_read(buffer, 0, sizeof(pair) * capacity, data);
     assert_memory_equal(data, expected, sizeof(pair) * capacity);
     GLuint buffers[] = {buffer, count_buffer};
     glDeleteBuffers(2, buffers);
     free(data);
     free(expected);
-    plume_sorter_destroy(sorter);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
 /* Structure, not speed (the benchmark times it): 2^k+1 pairs add one merge
  * level, a few passes, not a doubling of the work. */
 static void test_pass_count_follows_the_count(void **state) {
     (void)state;
-    plume_sorter *sorter = make_sorter(1u << 22, 0, 0);
-    uint32_t block = plume_sorter_get_desc(sorter).block_pairs;
-    assert_int_equal(plume_sorter_pass_count(sorter, 0), 0);
-    assert_int_equal(plume_sorter_pass_count(sorter, 1), 0);
-    assert_int_equal(plume_sorter_pass_count(sorter, 2), 1);
-    assert_int_equal(plume_sorter_pass_count(sorter, block), 1);
-    assert_int_equal(plume_sorter_pass_count(sorter, block + 1), 3); /* local sort, flip, local disperse */
-    uint32_t fused = plume_sorter_get_desc(sorter).max_fused_stages;
+    plume_sorter sorter = make_sorter(1u << 22, 0, 0);
+    uint32_t block = sorter_desc(fixture_context(), sorter).block_pairs;
+    assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 0), 0);
+    assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 1), 0);
+    assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 2), 1);
+    assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, block), 1);
+    /* local sort, flip, local disperse */
+    assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, block + 1), 3);
     uint32_t log_block = plume_log2(block);
+    /* One more merge level costs two passes: its global stages (one register
+     * pass when few, else one strided pass through a 4096-pair grid, which
+     * GL 4.3's 32 KB of shared memory always holds) and one local disperse.
+     * A level with more than 512 grid rows first cuts the rows down in
+     * register passes of up to 3 stages. */
     for (uint32_t k = log_block; k < 22; ++k) {
-        uint32_t at = plume_sorter_pass_count(sorter, 1u << k), above = plume_sorter_pass_count(sorter, (1u << k) + 1);
-        /* One more merge level: its global stages in passes of `fused`, then
-         * one local disperse. */
-        uint32_t level_stages = k + 1 - log_block;
-        assert_int_equal(above, at + (level_stages + fused - 1) / fused + 1);
+        uint32_t at = plume_sorter_pass_count(fixture_context(), sorter, 1u << k);
+        uint32_t above = plume_sorter_pass_count(fixture_context(), sorter, (1u << k) + 1);
+        uint32_t log_rows = k + 1 - log_block, log_max_rows = 9;
+        uint32_t cuts = log_rows > log_max_rows ? (log_rows - log_max_rows + 2) / 3 : 0;
+        assert_int_equal(above, at + 2 + cuts);
     }
-    plume_sorter_destroy(sorter);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
 static void test_bad_input_is_refused_and_nothing_changes(void **state) {
     (void)state;
     test_log_expect_errors();
-    plume_sorter *sorter = make_sorter(1000, 0, 0);
+    plume_sorter sorter = make_sorter(1000, 0, 0);
     pair *data = random_pairs(500, 0);
     GLuint buffer = test_buffer_create(sizeof(pair) * 500, data);
 
-    assert_int_equal(plume_sort(sorter, buffer, 1001), PLUME_ERROR_CAPACITY);
+    assert_int_equal(plume_sort(fixture_context(), sorter, buffer, 1001), PLUME_ERROR_CAPACITY);
     assert_true(test_log_contains("over the sorter's capacity"));
-    assert_int_equal(plume_sort(sorter, buffer, 501), PLUME_ERROR_INVALID_ARGUMENT); /* buffer too small */
-    assert_int_equal(plume_sort(sorter, 0, 10), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_int_equal(plume_sort(sorter, 987654, 10), PLUME_ERROR_INVALID_ARGUMENT); /* not a buffer */
-    assert_int_equal(plume_sort(NULL, buffer, 10), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sort(fixture_context(), sorter, buffer, 501), PLUME_ERROR_INVALID_ARGUMENT); /* buffer too small */
+    assert_int_equal(plume_sort(fixture_context(), sorter, 0, 10), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sort(fixture_context(), sorter, 987654, 10), PLUME_ERROR_INVALID_ARGUMENT); /* not a buffer */
+    assert_int_equal(plume_sort(NULL, sorter, buffer, 10), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sort(fixture_context(), (plume_sorter){0}, buffer, 10), PLUME_ERROR_INVALID_ARGUMENT);
     uint32_t count = 10;
     GLuint count_buffer = test_buffer_create(sizeof count, &count);
     /* pairs buffer smaller than the capacity */
-    assert_int_equal(plume_sort_indirect(sorter, buffer, count_buffer, 0), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sort_indirect(fixture_context(), sorter, buffer, count_buffer, 0), PLUME_ERROR_INVALID_ARGUMENT);
     GLuint big = test_buffer_create(sizeof(pair) * 1000, NULL);
-    assert_int_equal(plume_sort_indirect(sorter, big, count_buffer, 2), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_int_equal(plume_sort_indirect(sorter, big, count_buffer, 4), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_int_equal(plume_sort_indirect(sorter, big, 0, 0), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_int_equal(plume_sort_indirect_bounded(sorter, big, count_buffer, 0, 1001), PLUME_ERROR_CAPACITY);
+    assert_int_equal(plume_sort_indirect(fixture_context(), sorter, big, count_buffer, 2), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sort_indirect(fixture_context(), sorter, big, count_buffer, 4), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sort_indirect(fixture_context(), sorter, big, 0, 0), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sort_indirect_bounded(fixture_context(), sorter, big, count_buffer, 0, 1001),
+                     PLUME_ERROR_CAPACITY);
 
     pair *after = malloc(sizeof(pair) * 500);
     assert_non_null(after);
     test_buffer_read(buffer, 0, sizeof(pair) * 500, after);
     assert_memory_equal(after, data, sizeof(pair) * 500);
 
-    plume_sorter *none = (plume_sorter *)&count;
+    plume_sorter none = {12345};
     plume_sorter_desc desc = {.logger = test_logger()};
-    assert_int_equal(plume_sorter_create(&desc, &none), PLUME_ERROR_INVALID_ARGUMENT); /* capacity 0 */
-    assert_null(none);
+    assert_int_equal(plume_sorter_create(fixture_context(), &desc, &none), PLUME_ERROR_INVALID_ARGUMENT); /* capacity 0 */
+    assert_int_equal(none.id, 0);
     desc.capacity = (1u << 30) + 1;
-    assert_int_equal(plume_sorter_create(&desc, &none), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sorter_create(fixture_context(), &desc, &none), PLUME_ERROR_INVALID_ARGUMENT);
     desc.capacity = 100;
     desc.block_pairs = 100;
-    assert_int_equal(plume_sorter_create(&desc, &none), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sorter_create(fixture_context(), &desc, &none), PLUME_ERROR_INVALID_ARGUMENT);
     desc.block_pairs = 1u << 20; /* 8 MB of shared memory */
-    assert_int_equal(plume_sorter_create(&desc, &none), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sorter_create(fixture_context(), &desc, &none), PLUME_ERROR_INVALID_ARGUMENT);
     desc.block_pairs = 0;
     desc.max_fused_stages = 9;
-    assert_int_equal(plume_sorter_create(&desc, &none), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sorter_create(fixture_context(), &desc, &none), PLUME_ERROR_INVALID_ARGUMENT);
     desc.max_fused_stages = 0;
     test_allocator_stats stats = {0};
     desc.allocator = test_counting_allocator(&stats);
     desc.allocator.reallocate = NULL;
-    assert_int_equal(plume_sorter_create(&desc, &none), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sorter_create(fixture_context(), &desc, &none), PLUME_ERROR_INVALID_ARGUMENT);
     assert_true(test_log_contains("allocator"));
-    assert_int_equal(plume_sorter_create(NULL, &none), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_null(none);
+    assert_int_equal(plume_sorter_create(fixture_context(), NULL, &none), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(none.id, 0);
 
     GLuint buffers[] = {buffer, count_buffer, big};
     glDeleteBuffers(3, buffers);
     free(data);
     free(after);
-    plume_sorter_destroy(sorter);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
+#ifndef PLUME_TESTS_THROUGH_TABLE /* uses the module's internals */
 static void test_shader_error_names_file_and_line(void **state) {
     (void)state;
     test_log_expect_errors();
@@ -441,10 +485,12 @@ static void test_shader_error_names_file_and_line(void **state) {
     glGetIntegerv(GL_CURRENT_PROGRAM, &after);
     assert_int_equal(after, before);
 }
+#endif
 
+#ifndef PLUME_TESTS_THROUGH_TABLE /* uses the module's internals */
 static void test_gl_state_is_restored(void **state) {
     (void)state;
-    plume_sorter *sorter = make_sorter(5000, 0, 0);
+    plume_sorter sorter = make_sorter(5000, 0, 0);
     pair *data = random_pairs(5000, 0);
     GLuint buffer = test_buffer_create(sizeof(pair) * 5000, data);
     GLuint host[3];
@@ -466,8 +512,8 @@ static void test_gl_state_is_restored(void **state) {
 
     uint32_t count = 4000;
     GLuint count_buffer = test_buffer_create(sizeof count, &count);
-    assert_int_equal(plume_sort(sorter, buffer, 5000), PLUME_OK);
-    assert_int_equal(plume_sort_indirect(sorter, buffer, count_buffer, 0), PLUME_OK);
+    assert_int_equal(plume_sort(fixture_context(), sorter, buffer, 5000), PLUME_OK);
+    assert_int_equal(plume_sort_indirect(fixture_context(), sorter, buffer, count_buffer, 0), PLUME_OK);
 
     GLint value = 0;
     GLint64 value64 = 0;
@@ -499,17 +545,18 @@ static void test_gl_state_is_restored(void **state) {
     glDeleteBuffers(1, &buffer);
     glDeleteBuffers(1, &count_buffer);
     free(data);
-    plume_sorter_destroy(sorter);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
+#endif
 
 static void test_allocations_are_freed_and_gl_objects_deleted(void **state) {
     (void)state;
     test_allocator_stats stats = {0};
     plume_sorter_desc desc = {.capacity = 1u << 18, .logger = test_logger(), .allocator = test_counting_allocator(&stats)};
-    plume_sorter *sorter = NULL;
-    assert_int_equal(plume_sorter_create(&desc, &sorter), PLUME_OK);
+    plume_sorter sorter = {0};
+    assert_int_equal(plume_sorter_create(fixture_context(), &desc, &sorter), PLUME_OK);
     assert_true(stats.total_allocations > 0);
-    plume_sorter_destroy(sorter);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
     assert_int_equal(stats.live_blocks, 0);
 }
 
@@ -522,29 +569,34 @@ static void test_refuses_gl_without_4_3_core(void **state) {
         skip();
     }
     plume_sorter_desc desc = {.capacity = 100, .logger = test_logger()};
-    plume_sorter *sorter = NULL;
-    plume_result result = plume_sorter_create(&desc, &sorter);
+    plume_sorter sorter = {12345};
+    plume_result result = plume_sorter_create(fixture_context(), &desc, &sorter);
     test_restore_main_context();
     assert_int_equal(result, PLUME_ERROR_GL_UNSUPPORTED);
-    assert_null(sorter);
+    assert_int_equal(sorter.id, 0);
     assert_true(test_log_contains("needs OpenGL 4.3"));
 }
 
 const struct CMUnitTest sort_tests[] = {
-    cmocka_unit_test_setup_teardown(test_depth_key_order_on_cpu, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_depth_key_glsl_matches_c, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_sizes_around_the_block_boundary, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_default_block_across_the_boundary, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_random_sizes_up_to_2_pow_20, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_adversarial_key_distributions, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_float_depth_keys, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_indirect_count_from_gpu_buffer, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_indirect_count_over_capacity_is_clamped, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_pass_count_follows_the_count, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_bad_input_is_refused_and_nothing_changes, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_shader_error_names_file_and_line, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_gl_state_is_restored, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_allocations_are_freed_and_gl_objects_deleted, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_refuses_gl_without_4_3_core, test_setup, test_teardown),
+    cmocka_unit_test_setup_teardown(test_depth_key_order_on_cpu, fixture_setup, fixture_teardown),
+#ifndef PLUME_TESTS_THROUGH_TABLE
+    cmocka_unit_test_setup_teardown(test_depth_key_glsl_matches_c, fixture_setup, fixture_teardown),
+#endif
+    cmocka_unit_test_setup_teardown(test_sizes_around_the_block_boundary, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_levels_too_tall_for_one_strided_pass, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_default_block_across_the_boundary, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_random_sizes_up_to_2_pow_20, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_adversarial_key_distributions, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_float_depth_keys, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_indirect_count_from_gpu_buffer, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_indirect_count_over_capacity_is_clamped, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_pass_count_follows_the_count, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_bad_input_is_refused_and_nothing_changes, fixture_setup, fixture_teardown),
+#ifndef PLUME_TESTS_THROUGH_TABLE
+    cmocka_unit_test_setup_teardown(test_shader_error_names_file_and_line, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_gl_state_is_restored, fixture_setup, fixture_teardown),
+#endif
+    cmocka_unit_test_setup_teardown(test_allocations_are_freed_and_gl_objects_deleted, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_refuses_gl_without_4_3_core, fixture_setup, fixture_teardown),
 };
 const size_t sort_test_count = sizeof sort_tests / sizeof sort_tests[0];

@@ -3,7 +3,8 @@
 # the Debian packages that are missing, generates the makefiles with premake
 # (premake5 if installed, else Debian's premake4 on the same premake5.lua),
 # builds and runs.
-#     sh tools/run.sh test     all tests (ASan + UBSan build, headless EGL)
+#     sh tools/run.sh test     all tests (ASan + UBSan build, headless EGL):
+#                              static library, plugin table, installed forms
 #     sh tools/run.sh demo     the main program (see README)
 #     sh tools/run.sh bench    the sort benchmark (GPU times need a real GPU)
 # Extra arguments go to the program.
@@ -34,7 +35,12 @@ test)
     # LeakSanitizer stays on: the module must free everything it allocates.
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-    exec ./build/sanitize/bin/plume_tests "$@"
+    # The exports, soname and installed forms first, then the suites: once
+    # through the static library, once through libplume.so's plugin table
+    # (so the run ends with a test runner's summary).
+    sh tests/check_shared_library.sh sanitize
+    ./build/sanitize/bin/plume_tests "$@"
+    exec ./build/sanitize/bin/plume_plugin_host "$@"
     ;;
 demo|bench)
     make -C build config=release -j"$jobs" >/dev/null

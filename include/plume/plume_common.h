@@ -15,11 +15,13 @@
 extern "C" {
 #endif
 
-#if defined(PLUME_SHARED_BUILD) && defined(__GNUC__)
-#define PLUME_API __attribute__((visibility("default")))
-#else
+/* Marks a function of the public API. It carries no attribute on purpose: the
+ * static library offers these functions directly, while the shared library
+ * (libplume.so, built with -fvisibility=hidden) exports one symbol only, the
+ * entry point plume_get_api() of plume_plugin.h, whose versioned table holds
+ * them all. A second, unversioned surface of plain symbols would tie every
+ * function's signature to the soname; the table lets the ABI grow instead. */
 #define PLUME_API
-#endif
 
 typedef enum plume_result {
     PLUME_OK = 0,
@@ -29,10 +31,12 @@ typedef enum plume_result {
     PLUME_ERROR_SHADER = 4,             /* a shader failed to compile or link */
     PLUME_ERROR_GL = 5,                 /* GL reported an error during the call */
     PLUME_ERROR_CAPACITY = 6,           /* a count above the object's capacity */
-    PLUME_ERROR_IO = 7                  /* a file could not be read or decoded */
+    PLUME_ERROR_IO = 7,                 /* a file could not be read or decoded */
+    PLUME_ERROR_VERSION = 8             /* plume_get_api: the library lacks the ABI version asked for */
 } plume_result;
 
-/* A short English name for a result code ("PLUME_ERROR_SHADER"); never NULL. */
+/* A short English name for a result code ("PLUME_ERROR_SHADER"); never NULL,
+ * a static string. Threading: any thread. */
 PLUME_API const char *plume_result_string(plume_result result);
 
 typedef enum plume_log_level {

@@ -2,16 +2,16 @@
  * plume_sort.h — GPU key-value sort of (uint key, uint value) pairs, usable on
  * its own without the particle system.
  *
- * Usage:
+ * Usage (a plume_context first, see plume_context.h):
  *
  *     plume_sorter_desc desc = { .capacity = 1u << 20 };
- *     plume_sorter *sorter;
- *     if (plume_sorter_create(&desc, &sorter) != PLUME_OK) { ... }
+ *     plume_sorter sorter;
+ *     if (plume_sorter_create(context, &desc, &sorter) != PLUME_OK) { ... }
  *     // pairs: an SSBO of uvec2 {key, value}, at least count * 8 bytes
- *     plume_sort(sorter, pairs_buffer, count);
+ *     plume_sort(context, sorter, pairs_buffer, count);
  *     // or, with the count in a GPU buffer (no readback):
- *     plume_sort_indirect(sorter, pairs_buffer, count_buffer, count_offset);
- *     plume_sorter_destroy(sorter);
+ *     plume_sort_indirect(context, sorter, pairs_buffer, count_buffer, count_offset);
+ *     plume_sorter_destroy(context, sorter);
  *
  * Order: ascending by key, equal keys ascending by value (a total order, so the
  * result depends only on the multiset of pairs: equal-depth particles never
@@ -21,8 +21,14 @@
  * Counts need not be powers of two: positions past the count act as +infinity
  * and are never read or written.
  *
+ * Handles: every function taking a plume_sorter checks it against the
+ * context; a destroyed sorter, a handle of another context or a garbage value
+ * gives PLUME_ERROR_INVALID_ARGUMENT and a message through the context's
+ * logger, never a crash. {0} is never a valid sorter.
+ *
  * Threading: a sorter belongs to the GL context current at its creation; call
- * its functions only on a thread where that context is current.
+ * its functions only on a thread where that context is current, one thread at
+ * a time per plume_context.
  *
  * GL state: the sort functions set the current program, the indexed
  * GL_SHADER_STORAGE_BUFFER bindings 0 and 1, the generic
@@ -37,12 +43,16 @@
 #define PLUME_SORT_H
 
 #include "plume_common.h"
+#include "plume_context.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef struct plume_sorter plume_sorter;
+/* A sorter, named by a checked handle (plume_context.h). */
+typedef struct plume_sorter {
+    uint64_t id;
+} plume_sorter;
 
 typedef struct plume_sorter_desc {
     /* Most pairs one call may sort. Required: 1 .. 2^30. */
@@ -53,39 +63,54 @@ typedef struct plume_sorter_desc {
     uint32_t block_pairs;
     /* Most global compare stages fused into one pass (1..5). 0 (default): 3. */
     uint32_t max_fused_stages;
-    plume_logger logger;        /* default: stderr */
-    plume_allocator allocator;  /* default: malloc / realloc / free */
+    plume_logger logger;        /* default ({0}): the context's */
+    plume_allocator allocator;  /* default ({0}): the context's; all three functions or none */
 } plume_sorter_desc;
 
-/* Creates a sorter in the current GL context (4.3 core or newer with compute
- * shaders). Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers, capacity 0 or
- * over 2^30, block_pairs not a power of two or over the GL limits, a partial
- * allocator), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3 / compute shaders, shared
- * memory under 512 bytes), PLUME_ERROR_SHADER, PLUME_ERROR_OUT_OF_MEMORY.
- * On failure *out_sorter is NULL and no GL object is left behind. */
-PLUME_API plume_result plume_sorter_create(const plume_sorter_desc *desc, plume_sorter **out_sorter);
+/* Creates a sorter in `context` and the current GL context (4.3 core or newer
+ * with compute shaders). Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers,
+ * capacity 0 or over 2^30, block_pairs not a power of two or over the GL
+ * limits, a partial allocator), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3 / compute
+ * shaders, shared memory under 512 bytes), PLUME_ERROR_SHADER,
+ * PLUME_ERROR_OUT_OF_MEMORY. On failure *out_sorter is {0} and no GL object is
+ * left behind.
+ * Threading: where the GL context is current; one thread at a time per
+ * context. */
+PLUME_API plume_result plume_sorter_create(plume_context *context, const plume_sorter_desc *desc,
+                                           plume_sorter *out_sorter);
 
-/* Frees the sorter and every GL object it created. NULL is a no-op. */
-PLUME_API void plume_sorter_destroy(plume_sorter *sorter);
+/* Frees the sorter and every GL object it created; its handle is invalid
+ * afterwards. {0} is a no-op (PLUME_OK). Errors: PLUME_ERROR_INVALID_ARGUMENT
+ * (context NULL, a handle that names no live sorter of the context).
+ * Threading: where the sorter's GL context is current. */
+PLUME_API plume_result plume_sorter_destroy(plume_context *context, plume_sorter sorter);
 
-/* The descriptor with defaults filled in (block_pairs, max_fused_stages). */
-PLUME_API plume_sorter_desc plume_sorter_get_desc(const plume_sorter *sorter);
+/* The descriptor with defaults filled in (block_pairs, max_fused_stages).
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad handle, out_desc NULL; *out_desc
+ * is then zeroed when not NULL).
+ * Threading: any thread using the context; issues no GL call. */
+PLUME_API plume_result plume_sorter_get_desc(const plume_context *context, plume_sorter sorter,
+                                             plume_sorter_desc *out_desc);
 
 /* Sorts the first `count` pairs of `pairs_buffer` (a GL buffer name holding
  * uvec2 {key, value} from offset 0) in place. 0 and 1 are valid no-op counts.
- * Errors: PLUME_ERROR_INVALID_ARGUMENT (null sorter, buffer 0 or not a buffer,
- * buffer smaller than count * 8 bytes), PLUME_ERROR_CAPACITY (count over the
- * capacity); on an error nothing is dispatched and the buffer is unchanged. */
-PLUME_API plume_result plume_sort(plume_sorter *sorter, uint32_t pairs_buffer, uint32_t count);
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or sorter handle, buffer
+ * 0 or not a buffer, buffer smaller than count * 8 bytes),
+ * PLUME_ERROR_CAPACITY (count over the capacity); on an error nothing is
+ * dispatched and the buffer is unchanged.
+ * Threading: where the sorter's GL context is current. */
+PLUME_API plume_result plume_sort(plume_context *context, plume_sorter sorter, uint32_t pairs_buffer,
+                                  uint32_t count);
 
 /* As plume_sort, with the count read on the GPU from the uint at byte
  * `count_offset` (a multiple of 4) of `count_buffer`: no readback. A count over
  * the capacity is clamped to it on the GPU. Passes a smaller count does not
  * need are dispatched with zero workgroups, so the GPU cost follows the count.
- * Errors: PLUME_ERROR_INVALID_ARGUMENT (a buffer 0 or not a buffer, the offset
- * misaligned or past the end of count_buffer, pairs_buffer smaller than
- * capacity * 8 bytes). */
-PLUME_API plume_result plume_sort_indirect(plume_sorter *sorter, uint32_t pairs_buffer,
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or sorter handle, a
+ * buffer 0 or not a buffer, the offset misaligned or past the end of
+ * count_buffer, pairs_buffer smaller than capacity * 8 bytes).
+ * Threading: where the sorter's GL context is current. */
+PLUME_API plume_result plume_sort_indirect(plume_context *context, plume_sorter sorter, uint32_t pairs_buffer,
                                            uint32_t count_buffer, uint32_t count_offset);
 
 /* As plume_sort_indirect, for a caller that knows an upper bound of the GPU
@@ -94,12 +119,16 @@ PLUME_API plume_result plume_sort_indirect(plume_sorter *sorter, uint32_t pairs_
  * indirect sort of 10 K pairs in a 1 M sorter costs about what 10 K costs. The
  * GPU count is clamped to max_count. pairs_buffer needs max_count * 8 bytes.
  * Errors: as plume_sort_indirect, and PLUME_ERROR_CAPACITY when max_count is
- * over the capacity. */
-PLUME_API plume_result plume_sort_indirect_bounded(plume_sorter *sorter, uint32_t pairs_buffer,
-                                                   uint32_t count_buffer, uint32_t count_offset, uint32_t max_count);
+ * over the capacity.
+ * Threading: where the sorter's GL context is current. */
+PLUME_API plume_result plume_sort_indirect_bounded(plume_context *context, plume_sorter sorter,
+                                                   uint32_t pairs_buffer, uint32_t count_buffer,
+                                                   uint32_t count_offset, uint32_t max_count);
 
-/* Number of dispatches plume_sort issues for `count` (0 for 0 or 1). */
-PLUME_API uint32_t plume_sorter_pass_count(const plume_sorter *sorter, uint32_t count);
+/* Number of dispatches plume_sort issues for `count` (0 for 0 or 1, and 0
+ * with a message for a bad handle).
+ * Threading: any thread using the context; issues no GL call. */
+PLUME_API uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter sorter, uint32_t count);
 
 /* ---- Float depth keys (seed 004's sign flip) -------------------------------
  * A float becomes a uint whose unsigned order is the float's order:
@@ -121,6 +150,7 @@ typedef enum plume_sort_order {
     PLUME_ORDER_DESCENDING = 1  /* far to near: back-to-front */
 } plume_sort_order;
 
+/* Pure: no context, no GL, any thread. */
 PLUME_API uint32_t plume_depth_key(float depth, plume_sort_order order);
 
 #ifdef __cplusplus

@@ -1,0 +1,138 @@
+/*
+ * plume_plugin.h — the versioned plugin ABI: one exported entry point that
+ * hands a host the table of every plume function.
+ *
+ * Usage (loading libplume.so at run time):
+ *
+ *     #include <dlfcn.h>
+ *     #include <plume/plume_plugin.h>
+ *
+ *     void *library = dlopen("libplume.so.1", RTLD_NOW | RTLD_LOCAL);
+ *     plume_get_api_fn get_api;
+ *     *(void **)&get_api = dlsym(library, PLUME_GET_API_SYMBOL);
+ *     const plume_api *plume = NULL;
+ *     plume_logger logger = {my_log, my_engine};
+ *     if (!get_api || get_api(PLUME_ABI_MAJOR, PLUME_ABI_MINOR, &logger, &plume) != PLUME_OK) {
+ *         ... // refused: the reason went to my_log
+ *     }
+ *     plume_context *context;
+ *     plume_context_desc desc = {.logger = logger};
+ *     plume->context_create(&desc, &context);
+ *     plume_sorter sorter;
+ *     plume_sorter_desc sorter_desc = {.capacity = 1u << 20};
+ *     plume->sorter_create(context, &sorter_desc, &sorter);
+ *     plume->sort(context, sorter, pairs_buffer, count);
+ *     plume->sorter_destroy(context, sorter);
+ *     plume->context_destroy(context);
+ *     dlclose(library);
+ *
+ * Linking the static library instead, call the same functions by their names
+ * (plume_sort(...), declared in plume_sort.h etc.); plume_get_api() is there
+ * too, for hosts that want one code path for both.
+ *
+ * What the shared library exports: plume_get_api and nothing else (it is built
+ * with -fvisibility=hidden); its soname is libplume.so.<PLUME_ABI_MAJOR>.
+ *
+ * ABI rules (GDExtension's: the ABI only grows):
+ *   - Within a major version, fields of plume_api are only ever added at the
+ *     end, each marked with the minor that added it ("since 1.1"), and the
+ *     minor goes up by one. Nothing is removed, reordered or retyped; a
+ *     function whose signature must change gets a new field with a new name
+ *     (sort2) and the old one stays, marked deprecated.
+ *   - Descriptor and other structs passed through the table are frozen within
+ *     a major: a minor that needs new fields adds a new struct and a new
+ *     function, as above.
+ *   - Result codes and enum values are only added.
+ *   - Anything else (removal, reordering, a changed meaning) is a new major:
+ *     a new soname, and hosts built for the old major are refused.
+ *   - Table fields are named as the plain functions without "plume_":
+ *     plume->sort is plume_sort.
+ */
+#ifndef PLUME_PLUGIN_H
+#define PLUME_PLUGIN_H
+
+#include <stddef.h>
+
+#include "plume_common.h"
+#include "plume_context.h"
+#include "plume_sort.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The ABI version these headers describe. A host passes them to
+ * plume_get_api(); the library compares them with its own. */
+#define PLUME_ABI_MAJOR 1
+#define PLUME_ABI_MINOR 0
+
+/* The one exported symbol, for dlsym. */
+#define PLUME_GET_API_SYMBOL "plume_get_api"
+
+#if defined(PLUME_SHARED_BUILD) && defined(__GNUC__)
+#define PLUME_PLUGIN_ENTRY __attribute__((visibility("default")))
+#else
+#define PLUME_PLUGIN_ENTRY
+#endif
+
+/* Every plume function, by version. The library's table is read-only and
+ * lives as long as the library is loaded. */
+typedef struct plume_api {
+    /* ---- header, fixed for every version ---- */
+    uint32_t size;           /* sizeof(plume_api) in the library: fields past it do not exist */
+    uint32_t version_major;  /* the library's ABI version, >= the one asked for */
+    uint32_t version_minor;
+    uint32_t reserved;       /* 0 */
+
+    /* ---- since 1.0 ---- */
+    const char *(*result_string)(plume_result result);
+    plume_result (*context_create)(const plume_context_desc *desc, plume_context **out_context);
+    void (*context_destroy)(plume_context *context);
+    plume_result (*context_list_gl_objects)(const plume_context *context, plume_gl_object *out, uint32_t capacity,
+                                            uint32_t *out_count);
+    plume_result (*sorter_create)(plume_context *context, const plume_sorter_desc *desc, plume_sorter *out_sorter);
+    plume_result (*sorter_destroy)(plume_context *context, plume_sorter sorter);
+    plume_result (*sorter_get_desc)(const plume_context *context, plume_sorter sorter, plume_sorter_desc *out_desc);
+    plume_result (*sort)(plume_context *context, plume_sorter sorter, uint32_t pairs_buffer, uint32_t count);
+    plume_result (*sort_indirect)(plume_context *context, plume_sorter sorter, uint32_t pairs_buffer,
+                                  uint32_t count_buffer, uint32_t count_offset);
+    plume_result (*sort_indirect_bounded)(plume_context *context, plume_sorter sorter, uint32_t pairs_buffer,
+                                          uint32_t count_buffer, uint32_t count_offset, uint32_t max_count);
+    uint32_t (*sorter_pass_count)(const plume_context *context, plume_sorter sorter, uint32_t count);
+    uint32_t (*depth_key)(float depth, plume_sort_order order);
+
+    /* New fields go here, each under a "since 1.N" line. */
+} plume_api;
+
+/* True when the library's table has `field`: a host built against newer
+ * headers than the library checks this before calling a field added after the
+ * minor it asked for (or compares api->version_minor). */
+#define PLUME_API_HAS(api, field) \
+    ((api)->size >= offsetof(plume_api, field) + sizeof(((const plume_api *)0)->field))
+
+/* Returns the function table for ABI `requested_major`.`requested_minor`.
+ *
+ * Granted when requested_major is the library's major and requested_minor is
+ * at most the library's minor: *out_api then points to the library's table,
+ * whose version_minor may be higher than asked (newer fields are there for a
+ * host that checks them) and whose first fields are exactly those the host's
+ * headers describe for the version asked.
+ *
+ * Errors: PLUME_ERROR_VERSION (another major, or a minor newer than the
+ * library's: the message names both versions), PLUME_ERROR_INVALID_ARGUMENT
+ * (out_api NULL). On an error *out_api is NULL (when not NULL itself) and one
+ * message goes to `logger` (NULL or a {0} logger: stderr).
+ *
+ * Threading: any thread, any time; touches no GL and no state. */
+PLUME_PLUGIN_ENTRY plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor,
+                                              const plume_logger *logger, const plume_api **out_api);
+
+/* plume_get_api's type, for the pointer dlsym returns. */
+typedef plume_result (*plume_get_api_fn)(uint32_t requested_major, uint32_t requested_minor,
+                                         const plume_logger *logger, const plume_api **out_api);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,31 @@
+/* Included by plume_plugin_host before a test file, so that the file's plume
+ * calls go through the table the host got from libplume.so: the same test
+ * bodies run once against the static library (plume_tests) and once through
+ * the plugin (cglm's trick). The host links no plume code, so a call missing
+ * from this list fails to link instead of silently testing something else. */
+#ifndef PLUME_THROUGH_TABLE_H
+#define PLUME_THROUGH_TABLE_H
+
+#include "plume/plume_plugin.h"
+
+#define PLUME_TESTS_THROUGH_TABLE 1
+
+/* Set by main() before any test runs. */
+extern const plume_api *host_api;
+extern plume_get_api_fn host_get_api;
+
+#define plume_get_api host_get_api
+#define plume_result_string host_api->result_string
+#define plume_context_create host_api->context_create
+#define plume_context_destroy host_api->context_destroy
+#define plume_context_list_gl_objects host_api->context_list_gl_objects
+#define plume_sorter_create host_api->sorter_create
+#define plume_sorter_destroy host_api->sorter_destroy
+#define plume_sorter_get_desc host_api->sorter_get_desc
+#define plume_sort host_api->sort
+#define plume_sort_indirect host_api->sort_indirect
+#define plume_sort_indirect_bounded host_api->sort_indirect_bounded
+#define plume_sorter_pass_count host_api->sorter_pass_count
+#define plume_depth_key host_api->depth_key
+
+#endif

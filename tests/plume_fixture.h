@@ -1,0 +1,18 @@
+/* A fresh plume context per test, whose messages go to the recording logger
+ * of test_env. Compiled into plume_tests (static library) and, through
+ * tests/plugin_host/through_table.h, into plume_plugin_host. */
+#ifndef PLUME_FIXTURE_H
+#define PLUME_FIXTURE_H
+
+#include "plume/plume_context.h"
+
+/* The current test's context. */
+plume_context *fixture_context(void);
+
+/* cmocka setup: test_setup, then a new context. */
+int fixture_setup(void **state);
+/* cmocka teardown: fails the test when it left an object (a GL object) alive
+ * in its context, destroys the context, then test_teardown. */
+int fixture_teardown(void **state);
+
+#endif

@@ -1,0 +1,159 @@
+/* The plugin ABI: version negotiation, the table's layout, and (in
+ * plume_plugin_host, which compiles this file again with plume_get_api being
+ * the function dlsym found) that the shared library exports nothing else. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "plume/plume_plugin.h"
+#include "plume_fixture.h"
+#include "test_env.h"
+#include "tests.h"
+
+#ifdef PLUME_TESTS_THROUGH_TABLE
+#include <dlfcn.h>
+#endif
+
+static const plume_api *granted_api(uint32_t major, uint32_t minor) {
+    plume_logger logger = test_logger();
+    const plume_api *api = NULL;
+    assert_int_equal(plume_get_api(major, minor, &logger, &api), PLUME_OK);
+    assert_non_null(api);
+    return api;
+}
+
+static void assert_refused(uint32_t major, uint32_t minor, const char *asked, const char *reason) {
+    plume_logger logger = test_logger();
+    const plume_api *api = (const plume_api *)&logger; /* poison: a refusal must clear it */
+    int errors_before = test_log_error_count();
+    assert_int_equal(plume_get_api(major, minor, &logger, &api), PLUME_ERROR_VERSION);
+    assert_null(api);
+    assert_int_equal(test_log_error_count(), errors_before + 1);
+    assert_true(test_log_contains(asked));
+    assert_true(test_log_contains(reason));
+}
+
+static void test_version_of_the_headers_is_granted(void **state) {
+    (void)state;
+    const plume_api *api = granted_api(PLUME_ABI_MAJOR, PLUME_ABI_MINOR);
+    assert_int_equal(api->size, sizeof(plume_api));
+    assert_int_equal(api->version_major, PLUME_ABI_MAJOR);
+    assert_int_equal(api->version_minor, PLUME_ABI_MINOR);
+    assert_int_equal(api->reserved, 0);
+    /* Every older minor of the same major gets the same table. */
+    for (uint32_t minor = PLUME_ABI_MINOR; minor-- > 0;) assert_ptr_equal(granted_api(PLUME_ABI_MAJOR, minor), api);
+    assert_string_equal(api->result_string(PLUME_ERROR_VERSION), "PLUME_ERROR_VERSION");
+    assert_string_equal(plume_result_string(PLUME_ERROR_VERSION), "PLUME_ERROR_VERSION");
+}
+
+static void test_other_majors_and_newer_minors_are_refused(void **state) {
+    (void)state;
+    test_log_expect_errors();
+    char asked[64], offered[64];
+    snprintf(offered, sizeof offered, "this library implements %d.%d", PLUME_ABI_MAJOR, PLUME_ABI_MINOR);
+    snprintf(asked, sizeof asked, "asks for plume ABI %d.0", PLUME_ABI_MAJOR + 1);
+    assert_refused(PLUME_ABI_MAJOR + 1, 0, asked, "another major version");
+    assert_true(test_log_contains(offered));
+    snprintf(asked, sizeof asked, "load libplume.so.%d", PLUME_ABI_MAJOR + 1);
+    assert_true(test_log_contains(asked));
+    snprintf(asked, sizeof asked, "asks for plume ABI %d.9", PLUME_ABI_MAJOR - 1);
+    assert_refused(PLUME_ABI_MAJOR - 1, 9, asked, "another major version");
+    assert_refused(UINT32_MAX, 0, "asks for plume ABI 4294967295.0", "another major version");
+    snprintf(asked, sizeof asked, "asks for plume ABI %d.%d", PLUME_ABI_MAJOR, PLUME_ABI_MINOR + 1);
+    assert_refused(PLUME_ABI_MAJOR, PLUME_ABI_MINOR + 1, asked, "which lacks");
+    snprintf(asked, sizeof asked, "asks for plume ABI %d.4294967295", PLUME_ABI_MAJOR);
+    assert_refused(PLUME_ABI_MAJOR, UINT32_MAX, asked, "which lacks");
+
+    plume_logger logger = test_logger();
+    assert_int_equal(plume_get_api(PLUME_ABI_MAJOR, PLUME_ABI_MINOR, &logger, NULL), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("out_api must not be NULL"));
+}
+
+/* The 1.0 fields, in their frozen order, right after the 16-byte header:
+ * inserting, removing or reordering one fails here; appending does not. */
+static void test_table_layout_is_frozen(void **state) {
+    (void)state;
+    const size_t v1_0[] = {
+        offsetof(plume_api, result_string),   offsetof(plume_api, context_create),
+        offsetof(plume_api, context_destroy), offsetof(plume_api, context_list_gl_objects),
+        offsetof(plume_api, sorter_create),   offsetof(plume_api, sorter_destroy),
+        offsetof(plume_api, sorter_get_desc), offsetof(plume_api, sort),
+        offsetof(plume_api, sort_indirect),   offsetof(plume_api, sort_indirect_bounded),
+        offsetof(plume_api, sorter_pass_count), offsetof(plume_api, depth_key),
+    };
+    assert_int_equal(offsetof(plume_api, size), 0);
+    assert_int_equal(offsetof(plume_api, version_major), 4);
+    assert_int_equal(offsetof(plume_api, version_minor), 8);
+    for (size_t i = 0; i < sizeof v1_0 / sizeof v1_0[0]; ++i) assert_int_equal(v1_0[i], 16 + i * sizeof(void (*)(void)));
+    assert_true(sizeof(plume_api) >= 16 + sizeof v1_0 / sizeof v1_0[0] * sizeof(void (*)(void)));
+
+    /* Every field is filled in. */
+    const plume_api *api = granted_api(PLUME_ABI_MAJOR, 0);
+    const unsigned char *bytes = (const unsigned char *)api;
+    for (size_t i = 0; i < sizeof v1_0 / sizeof v1_0[0]; ++i) {
+        void (*field)(void) = NULL;
+        memcpy(&field, bytes + v1_0[i], sizeof field);
+        if (!field) fail_msg("field %zu of the 1.0 table is NULL", i);
+    }
+
+    /* PLUME_API_HAS reads the library's size, not the host's sizeof. */
+    assert_true(PLUME_API_HAS(api, depth_key));
+    plume_api older = *api;
+    older.size = (uint32_t)offsetof(plume_api, depth_key);
+    assert_true(PLUME_API_HAS(&older, sorter_pass_count));
+    assert_false(PLUME_API_HAS(&older, depth_key));
+}
+
+#ifndef PLUME_TESTS_THROUGH_TABLE
+/* The static library's table holds the very functions it links directly. */
+static void test_static_table_holds_the_plain_functions(void **state) {
+    (void)state;
+    const plume_api *api = granted_api(PLUME_ABI_MAJOR, PLUME_ABI_MINOR);
+    assert_true(api->result_string == plume_result_string);
+    assert_true(api->context_create == plume_context_create);
+    assert_true(api->context_destroy == plume_context_destroy);
+    assert_true(api->context_list_gl_objects == plume_context_list_gl_objects);
+    assert_true(api->sorter_create == plume_sorter_create);
+    assert_true(api->sorter_destroy == plume_sorter_destroy);
+    assert_true(api->sorter_get_desc == plume_sorter_get_desc);
+    assert_true(api->sort == plume_sort);
+    assert_true(api->sort_indirect == plume_sort_indirect);
+    assert_true(api->sort_indirect_bounded == plume_sort_indirect_bounded);
+    assert_true(api->sorter_pass_count == plume_sorter_pass_count);
+    assert_true(api->depth_key == plume_depth_key);
+}
+#else
+extern void *host_library;
+
+/* libplume.so exports plume_get_api and none of the functions behind it, nor
+ * the module's internals. */
+static void test_shared_library_exports_only_the_entry_point(void **state) {
+    (void)state;
+    static const char *hidden[] = {
+        "plume_result_string", "plume_context_create", "plume_context_destroy", "plume_context_list_gl_objects",
+        "plume_sorter_create", "plume_sorter_destroy", "plume_sorter_get_desc",  "plume_sort",
+        "plume_sort_indirect", "plume_sort_indirect_bounded", "plume_sorter_pass_count", "plume_depth_key", "plume_log",
+        "plume_alloc",         "plume_env_init",        "plume_build_program",   "plume_context_lookup",
+        "plume_gl_scope_begin", "plume_embedded_shaders",
+    };
+    assert_non_null(dlsym(host_library, PLUME_GET_API_SYMBOL));
+    for (size_t i = 0; i < sizeof hidden / sizeof hidden[0]; ++i)
+        if (dlsym(host_library, hidden[i])) fail_msg("libplume.so exports %s", hidden[i]);
+}
+#endif
+
+const struct CMUnitTest abi_tests[] = {
+    cmocka_unit_test_setup_teardown(test_version_of_the_headers_is_granted, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_other_majors_and_newer_minors_are_refused, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_table_layout_is_frozen, fixture_setup, fixture_teardown),
+#ifndef PLUME_TESTS_THROUGH_TABLE
+    cmocka_unit_test_setup_teardown(test_static_table_holds_the_plain_functions, fixture_setup, fixture_teardown),
+#else
+    cmocka_unit_test_setup_teardown(test_shared_library_exports_only_the_entry_point, fixture_setup,
+                                    fixture_teardown),
+#endif
+};
+const size_t abi_test_count = sizeof abi_tests / sizeof abi_tests[0];
