@@ -146,7 +146,7 @@ static void offscreen_destroy(offscreen *o) {
     glDeleteTextures(3, textures);
 }
 
-static plume_system *make_system(uint32_t count) {
+static bool make_system(plume_context *context, uint32_t count, plume_system *out_system) {
     plume_system_desc desc = {.capacity = count, .seed = 12345};
     desc.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE,
                                             .extents = {10.0f},
@@ -156,9 +156,7 @@ static plume_system *make_system(uint32_t count) {
                                             .speed = {0.0f, 0.5f},
                                             .size = {0.05f, 0.15f}};
     desc.forces = (plume_forces){.drag = 0.2f, .turbulence = 1.0f, .turbulence_scale = 0.3f, .turbulence_speed = 0.5f};
-    plume_system *system = NULL;
-    if (plume_system_create(&desc, &system) != PLUME_OK) return NULL;
-    return system;
+    return plume_system_create(context, &desc, out_system) == PLUME_OK;
 }
 
 /* A camera circling the ball at `angle`. */
@@ -174,11 +172,11 @@ static plume_frame_desc make_frame(double angle, float aspect, GLuint scene_dept
 }
 
 /* The draw order after the last update is back-to-front: keys ascending. */
-static bool check_order(plume_system *system, uint32_t count) {
+static bool check_order(plume_context *context, plume_system system, uint32_t count) {
     plume_readback rb = {0};
     rb.draw_keys = malloc(sizeof(uint32_t) * count);
     if (!rb.draw_keys) return false;
-    bool ok = plume_system_read_back(system, &rb) == PLUME_OK && rb.live_count == count;
+    bool ok = plume_system_read_back(context, system, &rb) == PLUME_OK && rb.live_count == count;
     for (uint32_t i = 1; ok && i < rb.live_count; ++i) ok = rb.draw_keys[i - 1] <= rb.draw_keys[i];
     free(rb.draw_keys);
     return ok;
@@ -195,14 +193,14 @@ static void write_frame_row(FILE *file, uint64_t row, const plume_frame_profile 
 }
 
 /* Runs one count; appends its frames to `frames_csv` (numbered from *row). */
-static bool run_count(const options *o, uint32_t count, offscreen *target, FILE *frames_csv, uint64_t *row,
-                      count_result *out) {
+static bool run_count(plume_context *context, const options *o, uint32_t count, offscreen *target,
+                      FILE *frames_csv, uint64_t *row, count_result *out) {
     memset(out, 0, sizeof *out);
     out->count = count;
-    plume_system *system = make_system(count);
-    if (!system) return false;
-    if (plume_system_set_profiling(system, true) != PLUME_OK) {
-        plume_system_destroy(system);
+    plume_system system;
+    if (!make_system(context, count, &system)) return false;
+    if (plume_system_set_profiling(context, system, true) != PLUME_OK) {
+        plume_system_destroy(context, system);
         return false;
     }
     /* Frames past the measured ones let the last measured frames complete. */
@@ -233,13 +231,13 @@ static bool run_count(const options *o, uint32_t count, offscreen *target, FILE 
         plume_frame_desc frame = make_frame(0.01 * k, aspect, target->scene_depth);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         double t0 = now_ms();
-        plume_system_update(system, &frame);
-        plume_system_draw(system, &frame);
+        plume_system_update(context, system, &frame);
+        plume_system_draw(context, system, &frame);
         cpu_ms[k] = now_ms() - t0;
         *slot = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 
         uint32_t got;
-        while ((got = plume_system_get_frame_profiles(system, next_frame, profiles, 16)) > 0) {
+        while ((got = plume_system_get_frame_profiles(context, system, next_frame, profiles, 16)) > 0) {
             for (uint32_t i = 0; i < got; ++i) {
                 const plume_frame_profile *f = &profiles[i];
                 next_frame = f->frame + 1;
@@ -268,8 +266,8 @@ static bool run_count(const options *o, uint32_t count, offscreen *target, FILE 
         else out->median_simulate_plus_sort_ms = median;
     }
     out->median_cpu_ms = profiler_median(cpu_samples, out->measured);
-    out->order_ok = check_order(system, count);
-    plume_system_destroy(system);
+    out->order_ok = check_order(context, system, count);
+    plume_system_destroy(context, system);
     free(cpu_ms);
     free(cpu_samples);
     for (int s = 0; s <= PLUME_STAGE_COUNT; ++s) free(samples[s]);
@@ -294,6 +292,8 @@ int main(int argc, char **argv) {
            headless_gl_describe(), timer_bits, o.frames, o.warmup, o.width, o.height);
     if (timer_bits == 0) printf("this GL has no timer: no GPU times\n");
 
+    plume_context *context = NULL;
+    if (plume_context_create(NULL, &context) != PLUME_OK) return 1; /* stderr logger, malloc */
     offscreen target = {0};
     if (!offscreen_create(&target, o.width, o.height)) {
         fprintf(stderr, "the offscreen framebuffer is incomplete\n");
@@ -318,7 +318,7 @@ int main(int argc, char **argv) {
     uint64_t row = 0;
     for (uint32_t c = 0; c < o.count_total; ++c) {
         count_result r;
-        if (!run_count(&o, o.counts[c], &target, frames_csv, &row, &r)) {
+        if (!run_count(context, &o, o.counts[c], &target, frames_csv, &row, &r)) {
             printf("%9u  could not create or profile a system of this size\n", o.counts[c]);
             ++failures;
             continue;
@@ -338,6 +338,7 @@ int main(int argc, char **argv) {
     if (csv) fclose(csv);
     if (frames_csv) fclose(frames_csv);
     offscreen_destroy(&target);
+    plume_context_destroy(context);
     headless_gl_destroy(&gl);
     return failures ? 1 : 0;
 }

@@ -210,6 +210,15 @@ void *plume_context_remove(plume_context *context, uint64_t id, const plume_obje
     return object;
 }
 
+plume_result plume_context_destroy_object(plume_context *context, uint64_t id, const plume_object_class *object_class,
+                                          const char *caller) {
+    if (id == 0) return PLUME_OK;
+    void *object = plume_context_remove(context, id, object_class, caller);
+    if (!object) return PLUME_ERROR_INVALID_ARGUMENT;
+    object_class->destroy(object);
+    return PLUME_OK;
+}
+
 plume_result plume_context_list_gl_objects(const plume_context *context, plume_gl_object *out, uint32_t capacity,
                                            uint32_t *out_count) {
     if (out_count) *out_count = 0;

@@ -162,3 +162,14 @@ void plume_delete_gl_objects(const plume_gl_object *objects, uint32_t count) {
         }
     }
 }
+
+uint32_t plume_list_named_gl_objects(const plume_gl_object *candidates, uint32_t count, plume_gl_object *out,
+                                     uint32_t capacity) {
+    uint32_t named = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        if (candidates[i].name == 0) continue;
+        if (named < capacity) out[named] = candidates[i];
+        ++named;
+    }
+    return named;
+}

@@ -15,34 +15,47 @@ static const char *SHADER_DEFINES = "#define SIMULATE_GROUP_SIZE 256\n"
                                     "#define MAX_EMITTERS 8\n"
                                     "#define MAX_KEYS 8\n";
 
+/* ---- Handles ----------------------------------------------------------------- */
+
+static void free_system(void *object);
+static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity);
+
+static const plume_object_class system_class = {"system", free_system, list_system_gl_objects};
+
+/* The live system `handle` names in `context`, or NULL (logged). */
+static system_state *find_system(const plume_context *context, plume_system handle, const char *caller) {
+    return plume_context_lookup(context, handle.id, &system_class, caller);
+}
+
 /* ---- Profiling --------------------------------------------------------------- */
 
-static void stage_begin(const plume_system *s, plume_stage stage) { profiler_stage_begin(s->profiler, stage); }
+static void stage_begin(const system_state *s, plume_stage stage) { profiler_stage_begin(s->profiler, stage); }
 
-static void stage_end(const plume_system *s, plume_stage stage) { profiler_stage_end(s->profiler, stage); }
+static void stage_end(const system_state *s, plume_stage stage) { profiler_stage_end(s->profiler, stage); }
 
 /* The sort's size follows from the GPU's live count, known only when the
  * frame's results arrive: what the network covered and how many of its
  * dispatches had work. */
 static void finish_profiled_frame(void *user, profiler_frame *frame) {
-    const plume_system *s = user;
+    const system_state *s = user;
     const uint32_t needed = (1u << PROFILER_VALUE_LIVE_COUNT) | (1u << PROFILER_VALUE_SORT_BOUND);
     if ((frame->value_mask & needed) != needed) return;
     uint32_t live = frame->values[PROFILER_VALUE_LIVE_COUNT], bound = frame->values[PROFILER_VALUE_SORT_BOUND];
     uint32_t sorted = live < bound ? live : bound; /* the sort clamps the GPU count to the bound */
     frame->values[PROFILER_VALUE_SORT_PADDED_COUNT] = sorted < 2 ? 0 : plume_next_pow2(sorted);
-    frame->values[PROFILER_VALUE_SORT_PASSES] = plume_sorter_pass_count(s->sorter, sorted);
+    frame->values[PROFILER_VALUE_SORT_PASSES] = plume_sorter_pass_count(s->context, s->sorter, sorted);
     frame->value_mask |= (1u << PROFILER_VALUE_SORT_PADDED_COUNT) | (1u << PROFILER_VALUE_SORT_PASSES);
 }
 
-static plume_result create_profiler(plume_system *s) {
+static plume_result create_profiler(system_state *s) {
     profiler_desc desc = {0};
     plume_result r = profiler_create(&s->env, &desc, &s->profiler);
     if (r == PLUME_OK) profiler_set_frame_finisher(s->profiler, finish_profiled_frame, s);
     return r;
 }
 
-plume_result plume_system_set_profiling(plume_system *system, bool enabled) {
+plume_result plume_system_set_profiling(plume_context *context, plume_system handle, bool enabled) {
+    system_state *system = find_system(context, handle, "plume_system_set_profiling");
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
@@ -52,15 +65,21 @@ plume_result plume_system_set_profiling(plume_system *system, bool enabled) {
     return r;
 }
 
-plume_result plume_system_get_profile(const plume_system *system, plume_profile *out) {
+plume_result plume_system_get_profile(const plume_context *context, plume_system handle, plume_profile *out) {
+    const system_state *system = find_system(context, handle, "plume_system_get_profile");
     if (out) memset(out, 0, sizeof *out);
-    if (!system || !out) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (!out) {
+        plume_log(&system->env, PLUME_LOG_ERROR, "plume_system_get_profile: out must not be NULL");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
     profiler_get_profile(system->profiler, out);
     return PLUME_OK;
 }
 
-uint32_t plume_system_get_frame_profiles(const plume_system *system, uint64_t first_frame, plume_frame_profile *out,
-                                         uint32_t max) {
+uint32_t plume_system_get_frame_profiles(const plume_context *context, plume_system handle, uint64_t first_frame,
+                                         plume_frame_profile *out, uint32_t max) {
+    const system_state *system = find_system(context, handle, "plume_system_get_frame_profiles");
     if (!system || !out) return 0;
     uint32_t written = 0;
     profiler_frame frame;
@@ -82,7 +101,7 @@ uint32_t plume_system_get_frame_profiles(const plume_system *system, uint64_t fi
 
 /* ---- Creation -------------------------------------------------------------- */
 
-static plume_result build_compute(plume_system *s, const char *label, const char *last_file, const char *extra_file,
+static plume_result build_compute(system_state *s, const char *label, const char *last_file, const char *extra_file,
                                   const char *key_file, GLuint *out) {
     plume_shader_stage stage = {GL_COMPUTE_SHADER, {"particle_common.glsl", "particle_state.glsl", NULL}};
     int n = 2;
@@ -93,7 +112,7 @@ static plume_result build_compute(plume_system *s, const char *label, const char
     return plume_build_program(&s->env, label, &stage, 1, SHADER_DEFINES, out);
 }
 
-static plume_result build_programs(plume_system *s) {
+static plume_result build_programs(system_state *s) {
     plume_result r;
     if ((r = build_compute(s, "plume particles: reset", "particle_reset.comp", NULL, NULL, &s->reset_program)) ||
         (r = build_compute(s, "plume particles: prepare", "particle_prepare.comp", NULL, NULL, &s->prepare_program)) ||
@@ -151,7 +170,7 @@ static void set_curve_uniforms(GLuint program, const char *times_name, const cha
     glProgramUniform1i(program, glGetUniformLocation(program, count_name), (GLint)curve->key_count);
 }
 
-static void set_appearance_uniforms(plume_system *s) {
+static void set_appearance_uniforms(system_state *s) {
     const plume_appearance *a = &s->desc.appearance;
     GLuint p = s->draw_program;
     set_curve_uniforms(p, "u_size_times", "u_size_values", "u_size_count", &a->size_over_life);
@@ -193,7 +212,7 @@ static uint64_t capacity_limit(const char **which) {
     return limit;
 }
 
-static plume_result create_buffer(plume_system *s, GLsizeiptr bytes, const void *data, const char *label,
+static plume_result create_buffer(system_state *s, GLsizeiptr bytes, const void *data, const char *label,
                                   GLuint *out) {
     glGenBuffers(1, out);
     glBindBuffer(GL_COPY_WRITE_BUFFER, *out);
@@ -214,7 +233,7 @@ static void pack_emitter(const plume_emitter_desc *e, float out[EMITTER_GPU_FLOA
     memcpy(out, packed, sizeof packed);
 }
 
-static plume_result create_buffers(plume_system *s) {
+static plume_result create_buffers(system_state *s) {
     GLsizeiptr capacity = s->desc.capacity;
     plume_result r;
     float emitters[PLUME_MAX_EMITTERS][EMITTER_GPU_FLOATS];
@@ -242,14 +261,15 @@ static plume_result create_buffers(plume_system *s) {
     return plume_drain_gl_errors(&s->env, "plume_system_create (objects)");
 }
 
-static plume_result create_sorter(plume_system *s) {
+/* Filed in the system's context (see system_state). */
+static plume_result create_sorter(system_state *s) {
     plume_sorter_desc desc = {.capacity = s->desc.capacity, .logger = s->env.logger, .allocator = s->env.allocator};
-    return plume_sorter_create(&desc, &s->sorter);
+    return plume_sorter_create(s->context, &desc, &s->sorter);
 }
 
-static plume_result reset_gpu_state(plume_system *s);
+static plume_result reset_gpu_state(system_state *s);
 
-static plume_result create_gl_objects(plume_system *s, const plume_system_desc *user_desc) {
+static plume_result create_gl_objects(system_state *s, const plume_system_desc *user_desc) {
     static const char *CALLER = "plume_system_create";
     plume_result r = plume_check_gl_version(&s->env, CALLER);
     if (r != PLUME_OK) return r;
@@ -275,19 +295,59 @@ static plume_result create_gl_objects(plume_system *s, const plume_system_desc *
     return reset_gpu_state(s);
 }
 
-plume_result plume_system_create(const plume_system_desc *desc, plume_system **out_system) {
-    if (out_system) *out_system = NULL;
-    plume_env env;
-    plume_result r = plume_env_init(&env, desc ? &desc->logger : NULL, desc ? &desc->allocator : NULL);
-    if (r != PLUME_OK) return r;
-    if (!desc || !out_system) {
-        plume_log(&env, PLUME_LOG_ERROR, "plume_system_create: desc and out_system must not be NULL");
+enum { SYSTEM_GL_OBJECTS = 14 };
+
+/* The system's own GL objects (the profiler and the sorter list theirs). */
+static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity) {
+    const plume_gl_object all[SYSTEM_GL_OBJECTS] = {
+        {GL_PROGRAM, s->reset_program},   {GL_PROGRAM, s->prepare_program}, {GL_PROGRAM, s->emit_program},
+        {GL_PROGRAM, s->simulate_program}, {GL_PROGRAM, s->draw_program},  {GL_BUFFER, s->particle_buffer},
+        {GL_BUFFER, s->pair_buffers[0]},  {GL_BUFFER, s->pair_buffers[1]},  {GL_BUFFER, s->state_buffer},
+        {GL_BUFFER, s->emitter_buffer},   {GL_VERTEX_ARRAY, s->vertex_array}, {GL_TEXTURE, s->sprite_texture},
+        {GL_SAMPLER, s->sprite_sampler},  {GL_SAMPLER, s->depth_sampler},
+    };
+    return plume_list_named_gl_objects(all, SYSTEM_GL_OBJECTS, out, capacity);
+}
+
+/* The context's listing of a system: its own objects and its profiler's. */
+static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity) {
+    const system_state *s = object;
+    uint32_t own = list_own_gl_objects(s, out, capacity);
+    uint32_t room = own < capacity ? capacity - own : 0;
+    return own + profiler_list_gl_objects(s->profiler, room ? out + own : NULL, room);
+}
+
+/* Frees what a system holds, however far its creation got. */
+static void free_system(void *object) {
+    system_state *s = object;
+    profiler_destroy(s->profiler);
+    plume_sorter_destroy(s->context, s->sorter); /* {0} if it was never made */
+    plume_gl_object owned[SYSTEM_GL_OBJECTS];
+    plume_delete_gl_objects(owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    plume_env env = s->env;
+    plume_free(&env, s);
+}
+
+plume_result plume_system_create(plume_context *context, const plume_system_desc *desc, plume_system *out_system) {
+    static const char *CALLER = "plume_system_create";
+    if (out_system) *out_system = (plume_system){0};
+    if (!context) {
+        plume_log(plume_default_env(), PLUME_LOG_ERROR, "%s: the context is NULL", CALLER);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    plume_system *s = plume_alloc(&env, sizeof *s);
+    plume_env env;
+    plume_result r = plume_env_init_child(&env, plume_context_env(context), desc ? &desc->logger : NULL,
+                                          desc ? &desc->allocator : NULL);
+    if (r != PLUME_OK) return r;
+    if (!desc || !out_system) {
+        plume_log(&env, PLUME_LOG_ERROR, "%s: desc and out_system must not be NULL", CALLER);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    system_state *s = plume_alloc(&env, sizeof *s);
     if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
     s->env = env;
-    r = plume_particles_resolve_desc(&s->env, "plume_system_create", desc, &s->desc);
+    s->context = context;
+    r = plume_particles_resolve_desc(&s->env, CALLER, desc, &s->desc);
     if (r == PLUME_OK) {
         plume_gl_scope scope;
         plume_gl_scope_begin(&scope, &s->env);
@@ -295,35 +355,25 @@ plume_result plume_system_create(const plume_system_desc *desc, plume_system **o
         r = create_gl_objects(s, desc);
         plume_gl_scope_end(&scope);
     }
+    uint64_t id = 0;
+    if (r == PLUME_OK) r = plume_context_insert(context, &system_class, s, &id);
     if (r != PLUME_OK) {
-        plume_system_destroy(s);
+        free_system(s);
         return r;
     }
-    *out_system = s;
+    out_system->id = id;
     return PLUME_OK;
 }
 
-void plume_system_destroy(plume_system *system) {
-    if (!system) return;
-    profiler_destroy(system->profiler);
-    plume_sorter_destroy(system->sorter);
-    GLuint programs[] = {system->reset_program, system->prepare_program, system->emit_program,
-                         system->simulate_program, system->draw_program};
-    for (size_t i = 0; i < sizeof programs / sizeof programs[0]; ++i) glDeleteProgram(programs[i]);
-    GLuint buffers[] = {system->particle_buffer, system->pair_buffers[0], system->pair_buffers[1],
-                        system->state_buffer, system->emitter_buffer};
-    glDeleteBuffers((GLsizei)(sizeof buffers / sizeof buffers[0]), buffers);
-    glDeleteVertexArrays(1, &system->vertex_array);
-    glDeleteTextures(1, &system->sprite_texture);
-    GLuint samplers[] = {system->sprite_sampler, system->depth_sampler};
-    glDeleteSamplers(2, samplers);
-    plume_env env = system->env;
-    plume_free(&env, system);
+plume_result plume_system_destroy(plume_context *context, plume_system system) {
+    return plume_context_destroy_object(context, system.id, &system_class, "plume_system_destroy");
 }
 
-plume_system_desc plume_system_get_desc(const plume_system *system) {
-    plume_system_desc empty = {0};
-    return system ? system->desc : empty;
+plume_result plume_system_get_desc(const plume_context *context, plume_system handle, plume_system_desc *out_desc) {
+    const system_state *s = find_system(context, handle, "plume_system_get_desc");
+    if (out_desc) *out_desc = s ? s->desc : (plume_system_desc){0};
+    if (s && !out_desc) plume_log(&s->env, PLUME_LOG_ERROR, "plume_system_get_desc: out_desc must not be NULL");
+    return s && out_desc ? PLUME_OK : PLUME_ERROR_INVALID_ARGUMENT;
 }
 
 /* ---- Live-count bound --------------------------------------------------------- */
@@ -366,7 +416,7 @@ static uint32_t window_live_bound(emission_window *w, double now, uint32_t capac
 
 /* ---- Reset ------------------------------------------------------------------ */
 
-static plume_result reset_gpu_state(plume_system *s) {
+static plume_result reset_gpu_state(system_state *s) {
     memset(s->clocks, 0, sizeof s->clocks);
     memset(&s->window, 0, sizeof s->window);
     s->window.longest_lifetime = longest_lifetime_of(&s->desc);
@@ -380,7 +430,8 @@ static plume_result reset_gpu_state(plume_system *s) {
     return plume_drain_gl_errors(&s->env, "reset");
 }
 
-plume_result plume_system_reset(plume_system *system) {
+plume_result plume_system_reset(plume_context *context, plume_system handle) {
+    system_state *system = find_system(context, handle, "plume_system_reset");
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
@@ -391,8 +442,10 @@ plume_result plume_system_reset(plume_system *system) {
 
 /* ---- Run-time changes ---------------------------------------------------------- */
 
-plume_result plume_system_set_emitter(plume_system *system, uint32_t index, const plume_emitter_desc *emitter) {
+plume_result plume_system_set_emitter(plume_context *context, plume_system handle, uint32_t index,
+                                      const plume_emitter_desc *emitter) {
     static const char *CALLER = "plume_system_set_emitter";
+    system_state *system = find_system(context, handle, CALLER);
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
     if (!emitter || index >= PLUME_MAX_EMITTERS) {
         plume_log(&system->env, PLUME_LOG_ERROR, "%s: emitter %u must be below %d and its descriptor not NULL", CALLER,
@@ -417,8 +470,9 @@ plume_result plume_system_set_emitter(plume_system *system, uint32_t index, cons
     return plume_drain_gl_errors(&system->env, CALLER);
 }
 
-plume_result plume_system_set_forces(plume_system *system, const plume_forces *forces) {
+plume_result plume_system_set_forces(plume_context *context, plume_system handle, const plume_forces *forces) {
     static const char *CALLER = "plume_system_set_forces";
+    system_state *system = find_system(context, handle, CALLER);
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
     if (!forces) {
         plume_log(&system->env, PLUME_LOG_ERROR, "%s: forces must not be NULL", CALLER);
@@ -446,7 +500,7 @@ static void matrix_or_identity(const float in[16], mat4 out) {
     else memcpy(out, in, sizeof(float) * 16);
 }
 
-static plume_result check_frame(const plume_system *s, const char *caller, const plume_frame_desc *frame) {
+static plume_result check_frame(const system_state *s, const char *caller, const plume_frame_desc *frame) {
     if (!frame) {
         plume_log(&s->env, PLUME_LOG_ERROR, "%s: frame must not be NULL", caller);
         return PLUME_ERROR_INVALID_ARGUMENT;
@@ -485,7 +539,7 @@ static uint64_t requested_by_emitter(const plume_emitter_desc *e, emitter_clock 
 
 /* How many particles each emitter asks for this step, as running totals
  * (at most the capacity: the GPU cannot place more). */
-static uint32_t plan_emission(plume_system *s, double dt, GLuint running_end[PLUME_MAX_EMITTERS]) {
+static uint32_t plan_emission(system_state *s, double dt, GLuint running_end[PLUME_MAX_EMITTERS]) {
     uint64_t total = 0;
     for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) {
         total += requested_by_emitter(&s->desc.emitters[e], &s->clocks[e], dt);
@@ -496,7 +550,7 @@ static uint32_t plan_emission(plume_system *s, double dt, GLuint running_end[PLU
 }
 
 /* Stage 1: prepare, emit, simulate. */
-static void run_simulate_stage(plume_system *s, const plume_frame_desc *frame, const mat4 view) {
+static void run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view) {
     GLuint running_end[PLUME_MAX_EMITTERS];
     uint32_t requested = plan_emission(s, frame->dt, running_end);
     window_record(&s->window, s->time, requested);
@@ -541,15 +595,16 @@ static void run_simulate_stage(plume_system *s, const plume_frame_desc *frame, c
 
 /* Stage 2: the live list, back-to-front. The GPU's live count sizes the
  * sort; the CPU's bound on it decides which passes are issued at all. */
-static plume_result run_sort_stage(plume_system *s) {
+static plume_result run_sort_stage(system_state *s) {
     uint32_t bound = window_live_bound(&s->window, s->time, s->desc.capacity);
     profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_BOUND, bound);
-    return plume_sort_indirect_bounded(s->sorter, s->pair_buffers[s->current_pairs], s->state_buffer,
+    return plume_sort_indirect_bounded(s->context, s->sorter, s->pair_buffers[s->current_pairs], s->state_buffer,
                                        STATE_LIVE_COUNT_OFFSET, bound);
 }
 
-plume_result plume_system_update(plume_system *system, const plume_frame_desc *frame) {
+plume_result plume_system_update(plume_context *context, plume_system handle, const plume_frame_desc *frame) {
     static const char *CALLER = "plume_system_update";
+    system_state *system = find_system(context, handle, CALLER);
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
     plume_result r = check_frame(system, CALLER, frame);
     if (r != PLUME_OK) return r;
@@ -576,7 +631,7 @@ plume_result plume_system_update(plume_system *system, const plume_frame_desc *f
 
 /* ---- Draw --------------------------------------------------------------------- */
 
-static void run_draw_stage(plume_system *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
+static void run_draw_stage(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
     GLuint p = s->draw_program;
     glUseProgram(p);
     glProgramUniformMatrix4fv(p, s->draw.view, 1, GL_FALSE, &view[0][0]);
@@ -622,8 +677,9 @@ static void run_draw_stage(plume_system *s, const plume_frame_desc *frame, const
     glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)STATE_DRAW_ARGS_OFFSET);
 }
 
-plume_result plume_system_draw(plume_system *system, const plume_frame_desc *frame) {
+plume_result plume_system_draw(plume_context *context, plume_system handle, const plume_frame_desc *frame) {
     static const char *CALLER = "plume_system_draw";
+    system_state *system = find_system(context, handle, CALLER);
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
     plume_result r = check_frame(system, CALLER, frame);
     if (r != PLUME_OK) return r;
@@ -653,8 +709,9 @@ static void read_buffer(GLuint buffer, GLintptr offset, GLsizeiptr bytes, void *
     glGetBufferSubData(GL_COPY_READ_BUFFER, offset, bytes, out);
 }
 
-plume_result plume_system_read_back(plume_system *system, plume_readback *readback) {
+plume_result plume_system_read_back(plume_context *context, plume_system handle, plume_readback *readback) {
     static const char *CALLER = "plume_system_read_back";
+    system_state *system = find_system(context, handle, CALLER);
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
     if (!readback) {
         plume_log(&system->env, PLUME_LOG_ERROR, "%s: readback must not be NULL", CALLER);

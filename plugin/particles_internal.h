@@ -62,10 +62,16 @@ typedef struct simulate_locations {
     GLint dt, time, view, gravity, wind, drag, turbulence;
 } simulate_locations;
 
-struct plume_system {
+/* What a plume_system handle names. */
+typedef struct system_state {
     plume_env env;
     plume_system_desc desc;  /* defaults filled in; texture pointers cleared */
-    plume_sorter *sorter;
+    /* The context the system is filed in: its sorter is filed there too (so
+     * the context lists the sorter's GL objects and, destroying a forgotten
+     * system, frees its sorter through the system), and freeing the system
+     * destroys the sorter through it. */
+    plume_context *context;
+    plume_sorter sorter;
 
     GLuint reset_program, prepare_program, emit_program, simulate_program, draw_program;
     GLint reset_capacity_location, prepare_requested_location;
@@ -89,7 +95,7 @@ struct plume_system {
      * SIMULATE and SORT); switched off it makes no GL call. */
     plume_profiler *profiler;
     uint64_t update_count;   /* the profiler's frame index */
-};
+} system_state;
 
 /* ---- particles_desc.c: defaults and validation (no GL) ---- */
 

@@ -20,6 +20,18 @@ static const plume_api api_table = {
     .sort_indirect_bounded = plume_sort_indirect_bounded,
     .sorter_pass_count = plume_sorter_pass_count,
     .depth_key = plume_depth_key,
+    .system_create = plume_system_create,
+    .system_destroy = plume_system_destroy,
+    .system_get_desc = plume_system_get_desc,
+    .system_update = plume_system_update,
+    .system_draw = plume_system_draw,
+    .system_reset = plume_system_reset,
+    .system_set_emitter = plume_system_set_emitter,
+    .system_set_forces = plume_system_set_forces,
+    .system_read_back = plume_system_read_back,
+    .system_set_profiling = plume_system_set_profiling,
+    .system_get_profile = plume_system_get_profile,
+    .system_get_frame_profiles = plume_system_get_frame_profiles,
 };
 
 plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, const plume_logger *logger,

@@ -64,6 +64,12 @@ void *plume_context_lookup(const plume_context *context, uint64_t id, const plum
 void *plume_context_remove(plume_context *context, uint64_t id, const plume_object_class *object_class,
                            const char *caller);
 
+/* An object's public destroy: id 0 is a no-op (PLUME_OK); otherwise removes
+ * the object (PLUME_ERROR_INVALID_ARGUMENT, logged, when `id` names no live
+ * object of the class) and frees it with the class's destroy. */
+plume_result plume_context_destroy_object(plume_context *context, uint64_t id, const plume_object_class *object_class,
+                                          const char *caller);
+
 /* Requires a current GL 4.3+ context with compute shaders. */
 plume_result plume_check_gl_version(const plume_env *env, const char *what);
 
@@ -74,6 +80,12 @@ plume_result plume_drain_gl_errors(const plume_env *env, const char *where);
 /* Deletes GL objects of the kinds plume_gl_object names (in the current GL
  * context). */
 void plume_delete_gl_objects(const plume_gl_object *objects, uint32_t count);
+
+/* An object's list_gl_objects from the candidates it holds: copies those with
+ * a name (0: not created) to `out`, at most `capacity`, and returns how many
+ * have one. */
+uint32_t plume_list_named_gl_objects(const plume_gl_object *candidates, uint32_t count, plume_gl_object *out,
+                                     uint32_t capacity);
 
 /* True when `name` is a buffer of at least `min_size` bytes (binds nothing:
  * restores GL_COPY_READ_BUFFER). */

@@ -126,11 +126,26 @@ plume_result profiler_create(const plume_env *env, const profiler_desc *desc, pl
     return PLUME_OK;
 }
 
+enum { SLOT_GL_OBJECTS = 2 * PLUME_STAGE_COUNT + 1, PROFILER_GL_OBJECTS = PROFILER_MAX_RING_DEPTH * SLOT_GL_OBJECTS };
+
+uint32_t profiler_list_gl_objects(const plume_profiler *p, plume_gl_object *out, uint32_t capacity) {
+    if (!p) return 0;
+    plume_gl_object all[PROFILER_GL_OBJECTS];
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < p->ring_depth; ++i) {
+        const profiler_slot *slot = &p->slots[i];
+        for (int stage = 0; stage < PLUME_STAGE_COUNT; ++stage)
+            for (int end = BEGIN; end <= END; ++end) all[count++] = (plume_gl_object){GL_QUERY, slot->queries[stage][end]};
+        all[count++] = (plume_gl_object){GL_BUFFER, slot->readback_buffer};
+    }
+    return plume_list_named_gl_objects(all, count, out, capacity);
+}
+
 static void delete_gl_objects(plume_profiler *p) {
+    plume_gl_object owned[PROFILER_GL_OBJECTS];
+    plume_delete_gl_objects(owned, profiler_list_gl_objects(p, owned, PROFILER_GL_OBJECTS));
     for (uint32_t i = 0; i < p->ring_depth; ++i) {
         profiler_slot *slot = &p->slots[i];
-        glDeleteQueries(2 * PLUME_STAGE_COUNT, &slot->queries[0][0]);
-        glDeleteBuffers(1, &slot->readback_buffer);
         if (slot->fence) glDeleteSync(slot->fence);
         memset(slot, 0, sizeof *slot);
     }

@@ -137,6 +137,11 @@ uint32_t profiler_frames_from(const plume_profiler *profiler, uint64_t first_ind
 
 profiler_counters profiler_get_counters(const plume_profiler *profiler);
 
+/* Writes at most `capacity` of the GL objects the profiler holds (while
+ * enabled: the ring's queries and readback buffers) to `out`; returns how
+ * many it holds. The same list serves its deletion. */
+uint32_t profiler_list_gl_objects(const plume_profiler *profiler, plume_gl_object *out, uint32_t capacity);
+
 /* Called with each frame as its results arrive, before it enters the window:
  * the owner derives values that need the GPU's numbers (the sort's padded
  * size and passes from the live count). NULL: none. */

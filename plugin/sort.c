@@ -318,13 +318,7 @@ static uint32_t list_sorter_gl_objects(const void *object, plume_gl_object *out,
             all[count++] = (plume_gl_object){GL_PROGRAM, s->global_programs[flip][k]};
     all[count++] = (plume_gl_object){GL_BUFFER, s->state_buffer};
     all[count++] = (plume_gl_object){GL_BUFFER, s->pass_table_buffer};
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < count; ++i) {
-        if (all[i].name == 0) continue; /* not created (yet) */
-        if (n < capacity) out[n] = all[i];
-        ++n;
-    }
-    return n;
+    return plume_list_named_gl_objects(all, count, out, capacity);
 }
 
 static void free_sorter(void *object) {
@@ -371,11 +365,7 @@ plume_result plume_sorter_create(plume_context *context, const plume_sorter_desc
 }
 
 plume_result plume_sorter_destroy(plume_context *context, plume_sorter sorter) {
-    if (sorter.id == 0) return PLUME_OK;
-    sorter_state *s = plume_context_remove(context, sorter.id, &sorter_class, "plume_sorter_destroy");
-    if (!s) return PLUME_ERROR_INVALID_ARGUMENT;
-    free_sorter(s);
-    return PLUME_OK;
+    return plume_context_destroy_object(context, sorter.id, &sorter_class, "plume_sorter_destroy");
 }
 
 plume_result plume_sorter_get_desc(const plume_context *context, plume_sorter sorter, plume_sorter_desc *out_desc) {

@@ -245,49 +245,16 @@ static void test_host_allocator_and_logger(void **state) {
     assert_int_equal(plume_context_create(NULL, NULL), PLUME_ERROR_INVALID_ARGUMENT);
 }
 
-static bool gl_object_alive(plume_gl_object object) {
-    switch (object.type) {
-    case GL_PROGRAM: return glIsProgram(object.name);
-    case GL_BUFFER: return glIsBuffer(object.name);
-    default: fail_msg("unexpected GL object type 0x%04x", object.type); return false;
-    }
-}
-
-/* Which GL names are alive, of every kind plume_gl_object names, found by
- * asking glIs* of each name: independent of what the module says it owns. */
-enum { CENSUS_NAMES = 1u << 15 };
-typedef struct gl_census {
-    unsigned char kinds[CENSUS_NAMES]; /* one bit per kind, by name */
-} gl_census;
-
-static void take_census(gl_census *census) {
-    for (GLuint name = 1; name < CENSUS_NAMES; ++name)
-        census->kinds[name] = (unsigned char)(glIsBuffer(name) | glIsProgram(name) << 1 | glIsShader(name) << 2 |
-                                              glIsQuery(name) << 3 | glIsVertexArray(name) << 4 |
-                                              glIsTexture(name) << 5 | glIsFramebuffer(name) << 6 |
-                                              glIsSampler(name) << 7);
-    census->kinds[0] = 0;
-}
-
-static unsigned char census_bit(uint32_t type) {
-    static const uint32_t types[] = {GL_BUFFER, GL_PROGRAM,      GL_SHADER,      GL_QUERY,
-                                     GL_VERTEX_ARRAY, GL_TEXTURE, GL_FRAMEBUFFER, GL_SAMPLER};
-    for (unsigned i = 0; i < 8; ++i)
-        if (types[i] == type) return (unsigned char)(1u << i);
-    fail_msg("unexpected GL object type 0x%04x", type);
-    return 0;
-}
-
 static void test_no_gl_object_outlives_its_sorter(void **state) {
     (void)state;
     plume_context *context = fixture_context();
     uint32_t count = 99;
     assert_int_equal(plume_context_list_gl_objects(context, NULL, 0, &count), PLUME_OK);
     assert_int_equal(count, 0);
-    static gl_census before, during, after;
-    take_census(&before);
+    static test_gl_census before, during, after;
+    test_take_gl_census(&before);
     plume_sorter first = create_sorter(context, 1u << 16), second = create_sorter(context, 100);
-    take_census(&during);
+    test_take_gl_census(&during);
 
     uint32_t total = 0;
     assert_int_equal(plume_context_list_gl_objects(context, NULL, 0, &total), PLUME_OK);
@@ -298,23 +265,20 @@ static void test_no_gl_object_outlives_its_sorter(void **state) {
     assert_int_equal(filled, total);
     uint32_t programs = 0, buffers = 0;
     for (uint32_t i = 0; i < total; ++i) {
-        assert_true(gl_object_alive(all[i]));
+        assert_true(test_gl_object_alive(all[i]));
         programs += all[i].type == GL_PROGRAM;
         buffers += all[i].type == GL_BUFFER;
     }
     assert_int_equal(buffers, 4); /* state and pass table, per sorter */
     assert_true(programs >= 6);   /* local sort, local disperse, prepare at least, per sorter */
     /* The list is exactly what creating the sorters brought to life. */
-    static gl_census listed;
+    static test_gl_census listed;
     memcpy(&listed, &before, sizeof listed);
     for (uint32_t i = 0; i < total; ++i) {
-        if (all[i].name >= CENSUS_NAMES) fail_msg("GL name %u is past the census; raise CENSUS_NAMES", all[i].name);
-        listed.kinds[all[i].name] |= census_bit(all[i].type);
+        if (all[i].name >= TEST_CENSUS_NAMES) fail_msg("GL name %u is past the census; raise TEST_CENSUS_NAMES", all[i].name);
+        listed.kinds[all[i].name] |= test_census_bit(all[i].type);
     }
-    for (GLuint name = 1; name < CENSUS_NAMES; ++name)
-        if (listed.kinds[name] != during.kinds[name])
-            fail_msg("GL name %u: kinds 0x%02x alive, 0x%02x expected from the list and what lived before", name,
-                     during.kinds[name], listed.kinds[name]);
+    test_assert_same_census(&listed, &during, "the list and what lived before");
     /* A short array gets the first entries and the full count. */
     plume_gl_object few[3];
     assert_int_equal(plume_context_list_gl_objects(context, few, 3, &count), PLUME_OK);
@@ -326,11 +290,11 @@ static void test_no_gl_object_outlives_its_sorter(void **state) {
     assert_int_equal(plume_context_list_gl_objects(context, NULL, 0, &count), PLUME_OK);
     first_count = total - count;
     assert_true(first_count > 0);
-    for (uint32_t i = 0; i < total; ++i) assert_true(gl_object_alive(all[i]) == (i >= first_count));
+    for (uint32_t i = 0; i < total; ++i) assert_true(test_gl_object_alive(all[i]) == (i >= first_count));
     assert_int_equal(plume_sorter_destroy(context, second), PLUME_OK);
-    for (uint32_t i = 0; i < total; ++i) assert_false(gl_object_alive(all[i]));
-    take_census(&after);
-    assert_memory_equal(after.kinds, before.kinds, sizeof before.kinds);
+    for (uint32_t i = 0; i < total; ++i) assert_false(test_gl_object_alive(all[i]));
+    test_take_gl_census(&after);
+    test_assert_same_census(&before, &after, "after destroying both");
     assert_int_equal(plume_context_list_gl_objects(context, NULL, 0, &count), PLUME_OK);
     assert_int_equal(count, 0);
     free(all);
@@ -363,7 +327,7 @@ static void test_context_destroy_cleans_up_what_the_host_left(void **state) {
     assert_int_equal(plume_context_list_gl_objects(context, objects, 64, &count), PLUME_OK);
     assert_true(count > 0 && count <= 64);
     plume_context_destroy(context);
-    for (uint32_t i = 0; i < count; ++i) assert_false(gl_object_alive(objects[i]));
+    for (uint32_t i = 0; i < count; ++i) assert_false(test_gl_object_alive(objects[i]));
     assert_int_equal(stats.live_blocks, 0);
     char expected[128];
     snprintf(expected, sizeof expected, "a sorter (handle 0x%016llx) is still alive; destroying it",

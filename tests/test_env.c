@@ -198,3 +198,47 @@ void test_restore_main_context(void) {
 }
 
 void test_make_main_context_current(void) { headless_gl_make_current(&context); }
+
+/* The kinds in census-bit order. */
+static const uint32_t census_types[8] = {GL_BUFFER,       GL_PROGRAM, GL_SHADER,      GL_QUERY,
+                                         GL_VERTEX_ARRAY, GL_TEXTURE, GL_FRAMEBUFFER, GL_SAMPLER};
+
+static bool gl_is(uint32_t type, GLuint name) {
+    switch (type) {
+    case GL_BUFFER: return glIsBuffer(name);
+    case GL_PROGRAM: return glIsProgram(name);
+    case GL_SHADER: return glIsShader(name);
+    case GL_QUERY: return glIsQuery(name);
+    case GL_VERTEX_ARRAY: return glIsVertexArray(name);
+    case GL_TEXTURE: return glIsTexture(name);
+    case GL_FRAMEBUFFER: return glIsFramebuffer(name);
+    case GL_SAMPLER: return glIsSampler(name);
+    }
+    fail_msg("unexpected GL object type 0x%04x", type);
+    return false;
+}
+
+bool test_gl_object_alive(plume_gl_object object) { return gl_is(object.type, object.name); }
+
+unsigned char test_census_bit(uint32_t type) {
+    for (unsigned i = 0; i < 8; ++i)
+        if (census_types[i] == type) return (unsigned char)(1u << i);
+    fail_msg("unexpected GL object type 0x%04x", type);
+    return 0;
+}
+
+void test_take_gl_census(test_gl_census *census) {
+    census->kinds[0] = 0;
+    for (GLuint name = 1; name < TEST_CENSUS_NAMES; ++name) {
+        unsigned char kinds = 0;
+        for (unsigned i = 0; i < 8; ++i) kinds |= (unsigned char)(gl_is(census_types[i], name) << i);
+        census->kinds[name] = kinds;
+    }
+}
+
+void test_assert_same_census(const test_gl_census *expected, const test_gl_census *now, const char *what) {
+    for (GLuint name = 1; name < TEST_CENSUS_NAMES; ++name)
+        if (expected->kinds[name] != now->kinds[name])
+            fail_msg("%s: GL name %u has kinds 0x%02x alive, 0x%02x expected", what, name, now->kinds[name],
+                     expected->kinds[name]);
+}

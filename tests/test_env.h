@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "plume/plume_common.h"
+#include "plume/plume_context.h"
 
 /* Creates the context once (debug context, KHR_debug on) and prints the
  * renderer, version and random seed. Exits the process if there is no GL. */
@@ -56,6 +57,20 @@ typedef struct test_allocator_stats {
     long total_allocations;
 } test_allocator_stats;
 plume_allocator test_counting_allocator(test_allocator_stats *stats);
+
+/* ---- Which GL objects are alive ----
+ * Asked of the GL with glIs* for each name and each kind plume_gl_object
+ * names: independent of what the module says it owns. */
+bool test_gl_object_alive(plume_gl_object object);
+enum { TEST_CENSUS_NAMES = 1u << 15 };
+typedef struct test_gl_census {
+    unsigned char kinds[TEST_CENSUS_NAMES]; /* by name: one bit per kind alive */
+} test_gl_census;
+void test_take_gl_census(test_gl_census *census);
+/* The census bit of a plume_gl_object type (fails the test for another type). */
+unsigned char test_census_bit(uint32_t type);
+/* Fails the test, naming `what`, when a name's kinds differ between the two. */
+void test_assert_same_census(const test_gl_census *expected, const test_gl_census *now, const char *what);
 
 /* Makes a fresh OpenGL ES context current (false if this EGL gives none);
  * test_restore_main_context() destroys it. */

@@ -26,8 +26,10 @@
 #pragma GCC diagnostic pop
 #endif
 
+#include "headless_gl.h"
 #include "plume/plume_particles.h"
 #include "plume/plume_sort.h"
+#include "plume_fixture.h"
 #include "test_env.h"
 #include "tests.h"
 
@@ -40,18 +42,28 @@ static void *malloc_for_partial_allocator_test(size_t size, void *user) {
 
 /* ---- Helpers ------------------------------------------------------------- */
 
-static plume_system *make_system(plume_system_desc desc) {
-    desc.logger = test_logger();
-    plume_system *system = NULL;
-    assert_int_equal(plume_system_create(&desc, &system), PLUME_OK);
-    assert_non_null(system);
+/* In the test's context, whose logger the system inherits. */
+static plume_system make_system(plume_system_desc desc) {
+    plume_system system = {0};
+    assert_int_equal(plume_system_create(fixture_context(), &desc, &system), PLUME_OK);
+    assert_int_not_equal(system.id, 0);
     return system;
+}
+
+static plume_system_desc system_desc(plume_system system) {
+    plume_system_desc desc;
+    assert_int_equal(plume_system_get_desc(fixture_context(), system, &desc), PLUME_OK);
+    return desc;
+}
+
+static void destroy_system(plume_system system) {
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
 }
 
 /* Everything the readback can give, in poisoned arrays so unwritten entries
  * show. */
-static plume_readback read_all(plume_system *system) {
-    uint32_t capacity = plume_system_get_desc(system).capacity;
+static plume_readback read_all(plume_system system) {
+    uint32_t capacity = system_desc(system).capacity;
     plume_readback rb = {0};
     rb.particles = malloc(sizeof(plume_particle) * capacity);
     rb.draw_order = malloc(sizeof(uint32_t) * capacity);
@@ -62,7 +74,7 @@ static plume_readback read_all(plume_system *system) {
     memset(rb.draw_order, POISON_BYTE, sizeof(uint32_t) * capacity);
     memset(rb.draw_keys, POISON_BYTE, sizeof(uint32_t) * capacity);
     memset(rb.dead_slots, POISON_BYTE, sizeof(uint32_t) * capacity);
-    assert_int_equal(plume_system_read_back(system, &rb), PLUME_OK);
+    assert_int_equal(plume_system_read_back(fixture_context(), system, &rb), PLUME_OK);
     assert_true(rb.live_count <= capacity);
     assert_true(rb.dead_count <= capacity);
     return rb;
@@ -89,18 +101,8 @@ static plume_frame_desc make_frame(float dt, mat4 view, mat4 projection) {
     return frame;
 }
 
-static void update(plume_system *system, const plume_frame_desc *frame) {
-    assert_int_equal(plume_system_update(system, frame), PLUME_OK);
-}
-
-/* Live GL objects of every kind the module creates, over the low names a
- * test run uses: equal counts before and after mean nothing leaked. */
-static int count_gl_objects(void) {
-    int count = 0;
-    for (GLuint name = 1; name < 4096; ++name)
-        count += glIsBuffer(name) + glIsTexture(name) + glIsProgram(name) + glIsShader(name) +
-                 glIsVertexArray(name) + glIsSampler(name);
-    return count;
+static void update(plume_system system, const plume_frame_desc *frame) {
+    assert_int_equal(plume_system_update(fixture_context(), system, frame), PLUME_OK);
 }
 
 /* A random unit vector. */
@@ -131,9 +133,9 @@ static void test_emission_counts_and_lifetimes(void **state) {
     plume_system_desc desc = {.capacity = 5003, .seed = test_random_u32()};
     desc.emitters[0] = (plume_emitter_desc){.rate = rate, .lifetime = {lifetime, lifetime}, .speed = {1, 2},
                                             .spread = 1.0f};
-    plume_system *fixed = make_system(desc);
+    plume_system fixed = make_system(desc);
     desc.emitters[0].lifetime = (plume_range){0.1f, 0.4f};
-    plume_system *ranged = make_system(desc);
+    plume_system ranged = make_system(desc);
 
     float dts[STEPS];
     uint32_t emitted_by[STEPS + 1]; /* emission numbers handed out after update k */
@@ -193,8 +195,8 @@ static void test_emission_counts_and_lifetimes(void **state) {
             }
         free_readback(&rb);
     }
-    plume_system_destroy(fixed);
-    plume_system_destroy(ranged);
+    destroy_system(fixed);
+    destroy_system(ranged);
 }
 
 /* Bursts: a single burst (interval 0) fires once on the first update that
@@ -205,7 +207,7 @@ static void test_bursts_and_zero_steps(void **state) {
     plume_system_desc desc = {.capacity = 1000};
     desc.emitters[0] = (plume_emitter_desc){.burst_count = 17, .lifetime = {100, 100}};
     desc.emitters[3] = (plume_emitter_desc){.burst_count = 5, .burst_interval = 0.25f, .lifetime = {100, 100}};
-    plume_system *system = make_system(desc);
+    plume_system system = make_system(desc);
     /* Steps of 1/8 s: exact in binary, so burst times fall exactly on step
      * boundaries and the half-open rule [t0, t1) is what is tested. */
     plume_frame_desc still = make_frame(0.0f, NULL, NULL), step = make_frame(0.125f, NULL, NULL);
@@ -228,7 +230,7 @@ static void test_bursts_and_zero_steps(void **state) {
     rb = read_all(system);
     assert_int_equal(rb.emitted_total, 17 + 5 * 5);
     free_readback(&rb);
-    plume_system_destroy(system);
+    destroy_system(system);
 
     /* A burst over the capacity fills it and emits no more than fits. */
     desc = (plume_system_desc){.capacity = 100};
@@ -245,7 +247,7 @@ static void test_bursts_and_zero_steps(void **state) {
     check_slots_partition(&rb, 100, 0);
     assert_int_equal(rb.emitted_total, 100);
     free_readback(&rb);
-    plume_system_destroy(system);
+    destroy_system(system);
 }
 
 /* ---- Slots: every slot live or dead, once -------------------------------- */
@@ -282,7 +284,7 @@ static void test_slots_live_or_dead_after_thousands_of_frames(void **state) {
                                             .burst_interval = 0.05f, .lifetime = {0.02f, 0.1f}};
     desc.emitters[5] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE, .extents = {2}, .rate = 50,
                                             .burst_count = 1000, .burst_interval = 0.7f, .lifetime = {0.5f, 0.6f}};
-    plume_system *system = make_system(desc);
+    plume_system system = make_system(desc);
     mat4 view, projection;
     glm_lookat((vec3){3, 4, 5}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
     glm_perspective(1.0f, 1.0f, 0.1f, 100.0f, projection);
@@ -292,7 +294,7 @@ static void test_slots_live_or_dead_after_thousands_of_frames(void **state) {
         if (f % 100 == 0) { /* the rate swings from idle to far over the capacity */
             plume_emitter_desc changed = desc.emitters[0];
             changed.rate = test_random_below(3) == 0 ? 0.0f : test_random_float(100.0f, 30000.0f);
-            assert_int_equal(plume_system_set_emitter(system, 0, &changed), PLUME_OK);
+            assert_int_equal(plume_system_set_emitter(fixture_context(), system, 0, &changed), PLUME_OK);
         }
         float dt = test_random_below(10) == 0 ? 0.0f : test_random_float(0.001f, 0.04f);
         time += dt;
@@ -319,7 +321,7 @@ static void test_slots_live_or_dead_after_thousands_of_frames(void **state) {
     check_slots_partition(&rb, capacity, FRAMES);
     assert_int_equal(rb.live_count, 0);
     free_readback(&rb);
-    plume_system_destroy(system);
+    destroy_system(system);
 }
 
 /* ---- Integration against the closed form ---------------------------------- */
@@ -357,7 +359,7 @@ static void test_positions_match_closed_form(void **state) {
             desc.forces.wind[i] = test_random_float(-2, 2);
         }
         desc.forces.drag = with_drag ? test_random_float(0.2f, 3.0f) : 0.0f;
-        plume_system *system = make_system(desc);
+        plume_system system = make_system(desc);
         for (int k = 0; k < STEPS; ++k) {
             plume_frame_desc frame = make_frame(test_random_float(0.004f, 0.05f), NULL, NULL);
             update(system, &frame);
@@ -388,7 +390,7 @@ static void test_positions_match_closed_form(void **state) {
         printf("  integration (drag %.3f): %u particles, worst relative error %.2e\n", desc.forces.drag, rb.live_count,
                worst);
         free_readback(&rb);
-        plume_system_destroy(system);
+        destroy_system(system);
     }
 }
 
@@ -413,10 +415,10 @@ static double view_depth(mat4 view, const float position[3]) {
 /* After each update the draw list holds exactly the live particles, keys
  * ascending, and the depths the CPU computes from the read-back positions
  * for that update's camera fall from back to front. */
-static void check_back_to_front(plume_system *system, mat4 view, const char *what) {
+static void check_back_to_front(plume_system system, mat4 view, const char *what) {
     plume_readback rb = read_all(system);
     assert_true(rb.live_count > 100);
-    check_slots_partition(&rb, plume_system_get_desc(system).capacity, 0);
+    check_slots_partition(&rb, system_desc(system).capacity, 0);
     double previous = INFINITY;
     for (uint32_t i = 0; i < rb.live_count; ++i) {
         const plume_particle *p = &rb.particles[rb.draw_order[i]];
@@ -450,13 +452,13 @@ static void test_draw_list_is_back_to_front(void **state) {
     desc.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE, .extents = {3}, .rate = 800,
                                             .lifetime = {0.5f, 2}, .speed = {0, 1}, .spread = 3.14159f};
     desc.forces = (plume_forces){.turbulence = 2.0f, .drag = 0.5f};
-    plume_system *system = make_system(desc);
+    plume_system system = make_system(desc);
     mat4 view, projection;
     for (int k = 0; k < 150; ++k) {
         if (k == 100) {
             plume_emitter_desc shorter = desc.emitters[0];
             shorter.lifetime = (plume_range){0.2f, 0.4f};
-            assert_int_equal(plume_system_set_emitter(system, 0, &shorter), PLUME_OK);
+            assert_int_equal(plume_system_set_emitter(fixture_context(), system, 0, &shorter), PLUME_OK);
         }
         random_camera(view, projection);
         plume_frame_desc frame = make_frame(1.0f / 60.0f, view, projection);
@@ -469,7 +471,7 @@ static void test_draw_list_is_back_to_front(void **state) {
     plume_frame_desc frame = make_frame(0.0f, view, projection);
     update(system, &frame);
     check_back_to_front(system, view, "new camera, dt 0");
-    plume_system_destroy(system);
+    destroy_system(system);
 }
 
 /* ---- Determinism and reset ------------------------------------------------- */
@@ -493,7 +495,7 @@ typedef struct run_result {
     plume_particle *in_draw_order; /* live_count particles */
 } run_result;
 
-static run_result run_steps(plume_system *system, const float *dts, int steps, mat4 view, mat4 projection) {
+static run_result run_steps(plume_system system, const float *dts, int steps, mat4 view, mat4 projection) {
     for (int k = 0; k < steps; ++k) {
         plume_frame_desc frame = make_frame(dts[k], view, projection);
         update(system, &frame);
@@ -522,25 +524,25 @@ static void test_same_seed_same_particles_and_reset_restarts(void **state) {
     random_camera(view, projection);
     uint32_t seed = test_random_u32();
 
-    plume_system *a = make_system(busy_desc(seed));
+    plume_system a = make_system(busy_desc(seed));
     run_result first = run_steps(a, dts, STEPS, view, projection);
     assert_true(first.live_count > 200);
-    assert_int_equal(plume_system_reset(a), PLUME_OK);
+    assert_int_equal(plume_system_reset(fixture_context(), a), PLUME_OK);
     plume_readback rb = read_all(a);
     assert_int_equal(rb.live_count, 0);
     assert_int_equal(rb.emitted_total, 0);
     check_slots_partition(&rb, 1500, 0);
     free_readback(&rb);
     run_result after_reset = run_steps(a, dts, STEPS, view, projection);
-    plume_system_destroy(a);
+    destroy_system(a);
 
-    plume_system *b = make_system(busy_desc(seed));
+    plume_system b = make_system(busy_desc(seed));
     run_result again = run_steps(b, dts, STEPS, view, projection);
-    plume_system_destroy(b);
+    destroy_system(b);
 
-    plume_system *c = make_system(busy_desc(seed + 1));
+    plume_system c = make_system(busy_desc(seed + 1));
     run_result other = run_steps(c, dts, STEPS, view, projection);
-    plume_system_destroy(c);
+    destroy_system(c);
 
     assert_true(same_run(&first, &again));
     assert_true(same_run(&first, &after_reset));
@@ -701,20 +703,20 @@ static void test_image_matches_cpu_compositing_and_needs_the_sort(void **state) 
     image_compare results[2];
     for (int sorted = 1; sorted >= 0; --sorted) {
         plume_system_desc desc = overlap_desc(seed);
-        plume_system *system = make_system(desc);
+        plume_system system = make_system(desc);
         plume_frame_desc frame = make_frame(1.0f / 15.0f, view, projection);
         frame.disable_sort = !sorted;
         for (int k = 0; k < 30; ++k) update(system, &frame);
         test_target t = test_target_begin(IMAGE_SIZE, clear);
-        assert_int_equal(plume_system_draw(system, &frame), PLUME_OK);
+        assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
         test_target_end(&t, image);
         plume_readback rb = read_all(system);
         assert_true(rb.live_count >= 20);
         check_slots_partition(&rb, 64, 0);
-        plume_system_desc resolved = plume_system_get_desc(system);
+        plume_system_desc resolved = system_desc(system);
         composite_reference(&rb, &resolved.appearance, clear, reference, ambiguous);
         free_readback(&rb);
-        plume_system_destroy(system);
+        destroy_system(system);
         results[sorted] = compare_images(image, reference, ambiguous, clear, 2e-3f);
         printf("  image (%s): %d pixels covered, %d differ from the CPU reference, worst %.4f\n",
                sorted ? "sorted" : "unsorted", results[sorted].covered, results[sorted].differing,
@@ -782,7 +784,7 @@ static GLuint plane_depth_texture(mat4 projection, float plane) {
 static void test_soft_particles_fade_against_scene_depth(void **state) {
     (void)state;
     const float white[4] = {1, 1, 1, 0.8f}, clear[4] = {0, 0, 0, 0};
-    plume_system *system = make_system(single_particle_desc(1.0f, white));
+    plume_system system = make_system(single_particle_desc(1.0f, white));
     float *image = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
     assert_non_null(image);
     for (int perspective = 0; perspective < 2; ++perspective) {
@@ -797,7 +799,7 @@ static void test_soft_particles_fade_against_scene_depth(void **state) {
             frame.depth_texture = depth;
             if (i == 1) frame.viewport_size[0] = frame.viewport_size[1] = IMAGE_SIZE; /* given, not queried */
             test_target t = test_target_begin(IMAGE_SIZE, clear);
-            assert_int_equal(plume_system_draw(system, &frame), PLUME_OK);
+            assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
             test_target_end(&t, image);
             glDeleteTextures(1, &depth);
             float fade = i < 4 ? glm_clamp((planes[i] - 5.0f) / 0.5f, 0.0f, 1.0f) : 1.0f;
@@ -808,7 +810,7 @@ static void test_soft_particles_fade_against_scene_depth(void **state) {
         }
     }
     free(image);
-    plume_system_destroy(system);
+    destroy_system(system);
 }
 
 /* ---- Sprites: texture orientation, flipbook frames, frame blending --------- */
@@ -853,13 +855,13 @@ static void test_flipbook_frames_by_age_with_blending(void **state) {
         if (variant == 1) texture->path = path;
         else *texture = (plume_texture_desc){.pixels = pixels, .width = 16, .height = 16, .columns = 2, .rows = 2,
                                              .disable_frame_blend = variant == 2};
-        plume_system *system = make_system(desc);
-        assert_int_equal(plume_system_get_desc(system).appearance.texture.width, 16);
+        plume_system system = make_system(desc);
+        assert_int_equal(system_desc(system).appearance.texture.width, 16);
         for (int k = 0; k < 4; ++k) {
             plume_frame_desc frame = make_frame(steps[k], view, projection);
             update(system, &frame);
             test_target t = test_target_begin(IMAGE_SIZE, clear);
-            assert_int_equal(plume_system_draw(system, &frame), PLUME_OK);
+            assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
             test_target_end(&t, image);
             float f = variant == 2 ? 0.0f : mix_by_age[k], expected[4];
             for (int c = 0; c < 4; ++c) expected[c] = frames[first[k]][c] * (1 - f) + frames[next[k]][c] * f;
@@ -867,25 +869,25 @@ static void test_flipbook_frames_by_age_with_blending(void **state) {
             snprintf(what, sizeof what, "variant %d, step %d", variant, k);
             assert_pixel(image, IMAGE_SIZE / 2, IMAGE_SIZE / 2, expected, 3e-3f, what);
         }
-        plume_system_destroy(system);
+        destroy_system(system);
     }
     /* Orientation: the top-left quarter of the quad shows the frame's
      * top-left texels; with one frame (no flipbook) the quad's top-left is red
      * and its bottom-right white. */
     plume_system_desc desc = single_particle_desc(1.5f, white);
     desc.appearance.texture = (plume_texture_desc){.pixels = pixels, .width = 16, .height = 16};
-    plume_system *system = make_system(desc);
+    plume_system system = make_system(desc);
     plume_frame_desc frame = make_frame(0.5f, view, projection);
     update(system, &frame);
     test_target t = test_target_begin(IMAGE_SIZE, clear);
-    assert_int_equal(plume_system_draw(system, &frame), PLUME_OK);
+    assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
     test_target_end(&t, image);
     /* The quad spans 48 px around the centre; rows of the image go up. */
     assert_pixel(image, IMAGE_SIZE / 2 - 12, IMAGE_SIZE / 2 + 12, frames[0], 3e-3f, "top left");
     assert_pixel(image, IMAGE_SIZE / 2 + 12, IMAGE_SIZE / 2 + 12, frames[1], 3e-3f, "top right");
     assert_pixel(image, IMAGE_SIZE / 2 - 12, IMAGE_SIZE / 2 - 12, frames[2], 3e-3f, "bottom left");
     assert_pixel(image, IMAGE_SIZE / 2 + 12, IMAGE_SIZE / 2 - 12, frames[3], 3e-3f, "bottom right");
-    plume_system_destroy(system);
+    destroy_system(system);
     remove(path);
     free(pixels);
     free(image);
@@ -903,7 +905,7 @@ static void test_rotation_and_spin_turn_the_quad(void **state) {
     for (int spinning = 0; spinning < 2; ++spinning) {
         plume_system_desc desc = single_particle_desc(1.0f, white); /* 32 px wide */
         if (spinning) desc.emitters[1].spin = (plume_range){GLM_PI_4f, GLM_PI_4f};
-        plume_system *system = make_system(desc);
+        plume_system system = make_system(desc);
         plume_frame_desc frame = make_frame(0.5f, view, projection);
         update(system, &frame);
         update(system, &frame);
@@ -912,12 +914,12 @@ static void test_rotation_and_spin_turn_the_quad(void **state) {
         assert_float_equal(rb.particles[rb.draw_order[0]].rotation, spinning ? GLM_PI_4f : 0.0f, 1e-6);
         free_readback(&rb);
         test_target t = test_target_begin(IMAGE_SIZE, clear);
-        assert_int_equal(plume_system_draw(system, &frame), PLUME_OK);
+        assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
         test_target_end(&t, image);
         const int c = IMAGE_SIZE / 2;
         assert_pixel(image, c + 13, c + 13, spinning ? none : white, 1e-4f, "near the square's corner");
         assert_pixel(image, c + 20, c, spinning ? white : none, 1e-4f, "past the square's side");
-        plume_system_destroy(system);
+        destroy_system(system);
     }
     free(image);
 }
@@ -978,7 +980,8 @@ static void test_bad_descriptors_are_refused_cleanly(void **state) {
     assert_true(write(fd, "just text\n", 10) == 10);
     close(fd);
     unsigned char *pixels = flipbook_pixels();
-    const int objects_before = count_gl_objects();
+    static test_gl_census before, now;
+    test_take_gl_census(&before);
     int cases = 0;
     for (int which = 0;; ++which) {
         test_allocator_stats stats = {0};
@@ -987,32 +990,36 @@ static void test_bad_descriptors_are_refused_cleanly(void **state) {
         const char *message = NULL;
         if (!make_bad_desc(which, &desc, &expected, &message, "/tmp/plume/no/such/file.png", not_an_image, pixels))
             break;
-        desc.logger = test_logger();
         desc.allocator = test_counting_allocator(&stats);
         int errors_before = test_log_error_count();
-        plume_system *system = (plume_system *)&desc; /* must be reset to NULL */
-        plume_result result = plume_system_create(&desc, &system);
-        if (result != expected || system != NULL || !test_log_contains(message) ||
+        plume_system system = {0xABABABABABABABABull}; /* must be reset to {0} */
+        plume_result result = plume_system_create(fixture_context(), &desc, &system);
+        if (result != expected || system.id != 0 || !test_log_contains(message) ||
             test_log_error_count() == errors_before)
-            fail_msg("case %d: result %s (expected %s), system %p, message \"%s\" %s", which,
-                     plume_result_string(result), plume_result_string(expected), (void *)system, message,
-                     test_log_contains(message) ? "logged" : "missing");
+            fail_msg("case %d: result %s (expected %s), handle 0x%llx, message \"%s\" %s", which,
+                     plume_result_string(result), plume_result_string(expected), (unsigned long long)system.id,
+                     message, test_log_contains(message) ? "logged" : "missing");
         if (stats.live_blocks != 0) fail_msg("case %d: %ld blocks leaked", which, stats.live_blocks);
-        if (count_gl_objects() != objects_before) fail_msg("case %d: GL objects leaked", which);
+        uint32_t filed = 0;
+        assert_int_equal(plume_context_list_gl_objects(fixture_context(), NULL, 0, &filed), PLUME_OK);
+        if (filed != 0) fail_msg("case %d: %u GL objects left filed in the context", which, filed);
         ++cases;
     }
     assert_true(cases >= 25);
     /* A partial allocator and null pointers. */
     plume_system_desc desc = overlap_desc(1);
-    desc.logger = test_logger();
     desc.allocator.allocate = malloc_for_partial_allocator_test;
-    plume_system *system = NULL;
-    assert_int_equal(plume_system_create(&desc, &system), PLUME_ERROR_INVALID_ARGUMENT);
+    plume_system system = {0};
+    assert_int_equal(plume_system_create(fixture_context(), &desc, &system), PLUME_ERROR_INVALID_ARGUMENT);
     assert_true(test_log_contains("allocator"));
-    assert_int_equal(plume_system_create(NULL, &system), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_create(fixture_context(), NULL, &system), PLUME_ERROR_INVALID_ARGUMENT);
     desc.allocator = (plume_allocator){0};
-    assert_int_equal(plume_system_create(&desc, NULL), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_int_equal(count_gl_objects(), objects_before);
+    assert_int_equal(plume_system_create(fixture_context(), &desc, NULL), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_create(NULL, &desc, &system), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(system.id, 0);
+    /* Whatever any case made is gone (asked of the GL, not of the module). */
+    test_take_gl_census(&now);
+    test_assert_same_census(&before, &now, "after the refused descriptors");
     remove(not_an_image);
     free(pixels);
 }
@@ -1022,7 +1029,7 @@ static void test_bad_descriptors_are_refused_cleanly(void **state) {
 static void test_bad_calls_change_nothing(void **state) {
     (void)state;
     test_log_expect_errors();
-    plume_system *system = make_system(busy_desc(test_random_u32()));
+    plume_system system = make_system(busy_desc(test_random_u32()));
     plume_frame_desc frame = make_frame(0.02f, NULL, NULL);
     for (int k = 0; k < 10; ++k) update(system, &frame);
     plume_readback before = read_all(system);
@@ -1030,35 +1037,32 @@ static void test_bad_calls_change_nothing(void **state) {
     const float bad_dts[] = {-0.01f, NAN, INFINITY, -INFINITY};
     for (size_t i = 0; i < sizeof bad_dts / sizeof bad_dts[0]; ++i) {
         plume_frame_desc bad = make_frame(bad_dts[i], NULL, NULL);
-        assert_int_equal(plume_system_update(system, &bad), PLUME_ERROR_INVALID_ARGUMENT);
+        assert_int_equal(plume_system_update(fixture_context(), system, &bad), PLUME_ERROR_INVALID_ARGUMENT);
     }
     assert_true(test_log_contains("dt is"));
     plume_frame_desc bad_matrix = make_frame(0.01f, NULL, NULL);
     bad_matrix.view[5] = NAN;
-    assert_int_equal(plume_system_update(system, &bad_matrix), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_int_equal(plume_system_draw(system, &bad_matrix), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_update(fixture_context(), system, &bad_matrix), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_draw(fixture_context(), system, &bad_matrix), PLUME_ERROR_INVALID_ARGUMENT);
     plume_frame_desc bad_texture = make_frame(0.0f, NULL, NULL);
     bad_texture.depth_texture = 987654;
-    assert_int_equal(plume_system_draw(system, &bad_texture), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_draw(fixture_context(), system, &bad_texture), PLUME_ERROR_INVALID_ARGUMENT);
     assert_true(test_log_contains("is not a texture"));
-    assert_int_equal(plume_system_update(system, NULL), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_int_equal(plume_system_draw(system, NULL), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_int_equal(plume_system_update(NULL, &frame), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_int_equal(plume_system_draw(NULL, &frame), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_int_equal(plume_system_reset(NULL), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_int_equal(plume_system_read_back(system, NULL), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_update(fixture_context(), system, NULL), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_draw(fixture_context(), system, NULL), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_read_back(fixture_context(), system, NULL), PLUME_ERROR_INVALID_ARGUMENT);
 
-    plume_system_desc desc_before = plume_system_get_desc(system);
+    plume_system_desc desc_before = system_desc(system);
     plume_emitter_desc emitter = desc_before.emitters[0];
-    assert_int_equal(plume_system_set_emitter(system, PLUME_MAX_EMITTERS, &emitter), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_int_equal(plume_system_set_emitter(system, 0, NULL), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_set_emitter(fixture_context(), system, PLUME_MAX_EMITTERS, &emitter), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_set_emitter(fixture_context(), system, 0, NULL), PLUME_ERROR_INVALID_ARGUMENT);
     emitter.rate = NAN;
-    assert_int_equal(plume_system_set_emitter(system, 0, &emitter), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_set_emitter(fixture_context(), system, 0, &emitter), PLUME_ERROR_INVALID_ARGUMENT);
     plume_forces forces = desc_before.forces;
     forces.drag = NAN;
-    assert_int_equal(plume_system_set_forces(system, &forces), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_int_equal(plume_system_set_forces(system, NULL), PLUME_ERROR_INVALID_ARGUMENT);
-    plume_system_desc desc_after = plume_system_get_desc(system);
+    assert_int_equal(plume_system_set_forces(fixture_context(), system, &forces), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_set_forces(fixture_context(), system, NULL), PLUME_ERROR_INVALID_ARGUMENT);
+    plume_system_desc desc_after = system_desc(system);
     assert_memory_equal(&desc_before, &desc_after, sizeof desc_before);
 
     plume_readback after = read_all(system);
@@ -1069,10 +1073,7 @@ static void test_bad_calls_change_nothing(void **state) {
                             sizeof(plume_particle));
     free_readback(&before);
     free_readback(&after);
-    plume_system_destroy(system);
-    plume_system_destroy(NULL);
-    plume_system_desc empty = plume_system_get_desc(NULL);
-    assert_int_equal(empty.capacity, 0);
+    destroy_system(system);
 }
 
 /* ---- Defaults ------------------------------------------------------------------- */
@@ -1081,8 +1082,8 @@ static void test_zero_descriptor_fields_take_documented_defaults(void **state) {
     (void)state;
     plume_system_desc desc = {.capacity = 10};
     desc.emitters[0].rate = 5;
-    plume_system *system = make_system(desc);
-    plume_system_desc d = plume_system_get_desc(system);
+    plume_system system = make_system(desc);
+    plume_system_desc d = system_desc(system);
     const plume_emitter_desc *e = &d.emitters[0];
     assert_int_equal(e->shape, PLUME_SHAPE_POINT);
     assert_true(e->direction[0] == 0 && e->direction[1] == 1 && e->direction[2] == 0);
@@ -1111,7 +1112,7 @@ static void test_zero_descriptor_fields_take_documented_defaults(void **state) {
         assert_true(p->position[0] == 0 && p->position[1] == 0 && p->position[2] == 0);
     }
     free_readback(&rb);
-    plume_system_destroy(system);
+    destroy_system(system);
 }
 
 /* ---- GL state ---------------------------------------------------------------------- */
@@ -1224,7 +1225,7 @@ static void test_particle_calls_restore_gl_state(void **state) {
     unsigned char *pixels = flipbook_pixels();
     plume_system_desc desc = overlap_desc(3);
     desc.appearance.texture = (plume_texture_desc){.pixels = pixels, .width = 16, .height = 16, .columns = 2};
-    plume_system *system = make_system(desc);
+    plume_system system = make_system(desc);
     assert_state_unchanged(before, count, "create");
     plume_frame_desc frame = make_frame(0.1f, view, projection);
     frame.depth_texture = depth;
@@ -1233,17 +1234,17 @@ static void test_particle_calls_restore_gl_state(void **state) {
     frame.disable_sort = true;
     update(system, &frame);
     assert_state_unchanged(before, count, "update without sorting");
-    assert_int_equal(plume_system_draw(system, &frame), PLUME_OK);
+    assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
     assert_state_unchanged(before, count, "draw");
     plume_readback rb = read_all(system);
     free_readback(&rb);
     assert_state_unchanged(before, count, "read_back");
     plume_emitter_desc emitter = {.rate = 3};
-    assert_int_equal(plume_system_set_emitter(system, 2, &emitter), PLUME_OK);
+    assert_int_equal(plume_system_set_emitter(fixture_context(), system, 2, &emitter), PLUME_OK);
     assert_state_unchanged(before, count, "set_emitter");
-    assert_int_equal(plume_system_reset(system), PLUME_OK);
+    assert_int_equal(plume_system_reset(fixture_context(), system), PLUME_OK);
     assert_state_unchanged(before, count, "reset");
-    plume_system_destroy(system);
+    destroy_system(system);
     assert_state_unchanged(before, count, "destroy");
 
     float *image = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
@@ -1280,94 +1281,316 @@ static void test_two_systems_do_not_interfere(void **state) {
     mat4 view, projection;
     random_camera(view, projection);
     uint32_t seed = test_random_u32();
-    plume_system *alone = make_system(busy_desc(seed));
+    plume_system alone = make_system(busy_desc(seed));
     run_result expected = run_steps(alone, dts, STEPS, view, projection);
-    plume_system_destroy(alone);
+    destroy_system(alone);
 
-    plume_system *a = make_system(busy_desc(seed));
+    plume_system a = make_system(busy_desc(seed));
     plume_system_desc other = overlap_desc(seed);
     other.capacity = 333;
     other.emitters[0].rate = 500;
-    plume_system *b = make_system(other);
+    plume_system b = make_system(other);
+    bool b_alive = true;
     const float clear[4] = {0, 0, 0, 0};
     for (int k = 0; k < STEPS; ++k) {
         plume_frame_desc frame = make_frame(dts[k], view, projection);
-        if (b) {
+        if (b_alive) {
             plume_frame_desc b_frame = make_frame(0.02f, NULL, NULL);
             b_frame.disable_sort = k % 2;
             update(b, &b_frame);
         }
         update(a, &frame);
         test_target t = test_target_begin(IMAGE_SIZE, clear);
-        assert_int_equal(plume_system_draw(a, &frame), PLUME_OK);
-        if (b) assert_int_equal(plume_system_draw(b, &frame), PLUME_OK);
+        assert_int_equal(plume_system_draw(fixture_context(), a, &frame), PLUME_OK);
+        if (b_alive) assert_int_equal(plume_system_draw(fixture_context(), b, &frame), PLUME_OK);
         glDeleteFramebuffers(1, &t.framebuffer);
         glDeleteTextures(1, &t.color);
         glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)t.previous_framebuffer);
-        if (b && k == STEPS / 2) {
+        if (b_alive && k == STEPS / 2) {
             plume_readback rb = read_all(b);
             assert_true(rb.live_count > 0);
             check_slots_partition(&rb, 333, k);
             free_readback(&rb);
-            plume_system_destroy(b);
-            b = NULL;
+            destroy_system(b);
+            b_alive = false;
         }
     }
     plume_readback rb = read_all(a);
     run_result together = {rb.live_count, rb.emitted_total, malloc(sizeof(plume_particle) * (rb.live_count + 1))};
     for (uint32_t i = 0; i < rb.live_count; ++i) together.in_draw_order[i] = rb.particles[rb.draw_order[i]];
     free_readback(&rb);
-    plume_system_destroy(a);
+    destroy_system(a);
     assert_true(same_run(&expected, &together));
     free(expected.in_draw_order);
     free(together.in_draw_order);
 }
 
-static void test_allocations_and_gl_objects_are_released(void **state) {
+/* A system with everything that owns GL objects (texture, profiler queries
+ * used in every slot, its sorter) and a counting allocator: the context lists
+ * exactly the GL objects its creation and use brought to life, every one of
+ * them is gone after destroy (asked with glIs*), and every block is freed. */
+static void test_destroy_leaves_no_gl_object_and_no_allocation(void **state) {
     (void)state;
-    const int objects_before = count_gl_objects();
+    plume_context *context = fixture_context();
+    static test_gl_census before, during, listed, after;
+    test_take_gl_census(&before);
     test_allocator_stats stats = {0};
     unsigned char *pixels = flipbook_pixels();
     plume_system_desc desc = busy_desc(5);
     desc.appearance.texture = (plume_texture_desc){.pixels = pixels, .width = 16, .height = 16};
     desc.allocator = test_counting_allocator(&stats);
-    plume_system *system = make_system(desc);
-    assert_true(count_gl_objects() > objects_before);
+    plume_system system = make_system(desc);
+    assert_int_equal(plume_system_set_profiling(context, system, true), PLUME_OK);
     mat4 view, projection;
     ortho_camera(view, projection);
     plume_frame_desc frame = make_frame(0.05f, view, projection);
-    for (int k = 0; k < 5; ++k) update(system, &frame);
     const float clear[4] = {0, 0, 0, 0};
-    float *image = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
-    test_target t = test_target_begin(IMAGE_SIZE, clear);
-    assert_int_equal(plume_system_draw(system, &frame), PLUME_OK);
-    test_target_end(&t, image);
-    plume_readback rb = read_all(system);
-    free_readback(&rb);
-    assert_true(stats.total_allocations > 0);
-    plume_system_destroy(system);
+    for (int k = 0; k < 6; ++k) { /* more frames than the profiler's ring has slots */
+        update(system, &frame);
+        test_target t = test_target_begin(IMAGE_SIZE, clear);
+        assert_int_equal(plume_system_draw(context, system, &frame), PLUME_OK);
+        test_target_end(&t, NULL);
+        plume_readback counts = {0}; /* waits for the GPU, so every frame's queries come back */
+        assert_int_equal(plume_system_read_back(context, system, &counts), PLUME_OK);
+    }
+    test_take_gl_census(&during);
+
+    uint32_t total = 0;
+    assert_int_equal(plume_context_list_gl_objects(context, NULL, 0, &total), PLUME_OK);
+    plume_gl_object *all = malloc(sizeof *all * (total + 1));
+    assert_non_null(all);
+    assert_int_equal(plume_context_list_gl_objects(context, all, total, &total), PLUME_OK);
+    uint32_t kinds[8] = {0};
+    memcpy(&listed, &before, sizeof listed);
+    for (uint32_t i = 0; i < total; ++i) {
+        if (!test_gl_object_alive(all[i])) fail_msg("listed GL object %u (type 0x%04x) is not alive", all[i].name, all[i].type);
+        if (all[i].name >= TEST_CENSUS_NAMES) fail_msg("GL name %u is past the census", all[i].name);
+        listed.kinds[all[i].name] |= test_census_bit(all[i].type);
+        for (int k = 0; k < 8; ++k) kinds[k] += (test_census_bit(all[i].type) >> k) & 1u;
+    }
+    /* Census bits: buffer, program, shader, query, vertex array, texture,
+     * framebuffer, sampler. The system's 5 buffers, the sorter's 2 and one
+     * per profiler slot; 5 programs and the sorter's; 2 per stage per slot. */
+    assert_true(kinds[0] >= 5 + 2 + 4 && kinds[1] >= 5 + 3 && kinds[3] == 4 * 2 * PLUME_STAGE_COUNT);
+    assert_true(kinds[2] == 0 && kinds[4] == 1 && kinds[5] == 1 && kinds[6] == 0 && kinds[7] == 2);
+    test_assert_same_census(&listed, &during, "the context's list and what lived before");
+
+    assert_true(stats.live_blocks >= 3); /* the system, its profiler, its sorter at least */
+    destroy_system(system);
+    for (uint32_t i = 0; i < total; ++i)
+        if (test_gl_object_alive(all[i])) fail_msg("GL object %u (type 0x%04x) outlived its system", all[i].name, all[i].type);
+    assert_int_equal(plume_context_list_gl_objects(context, NULL, 0, &total), PLUME_OK);
+    assert_int_equal(total, 0);
+    test_take_gl_census(&after);
+    test_assert_same_census(&before, &after, "after destroy");
     assert_int_equal(stats.live_blocks, 0);
-    assert_int_equal(count_gl_objects(), objects_before);
-    free(image);
+    free(all);
     free(pixels);
 }
 
+/* Every call that takes a system refuses `system` with INVALID_ARGUMENT, one
+ * message each containing `reason` (through the context's logger; a NULL
+ * context has none, its messages go to stderr), and writes nothing useful. */
+static void assert_system_refused(plume_context *context, plume_system system, const char *reason) {
+    int errors_before = test_log_error_count();
+    plume_frame_desc frame = make_frame(0.01f, NULL, NULL);
+    plume_emitter_desc emitter = {.rate = 10};
+    plume_forces forces = {.drag = 1};
+    assert_int_equal(plume_system_update(context, system, &frame), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_draw(context, system, &frame), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_reset(context, system), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_set_emitter(context, system, 0, &emitter), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_set_forces(context, system, &forces), PLUME_ERROR_INVALID_ARGUMENT);
+    plume_readback readback;
+    memset(&readback, 0, sizeof readback);
+    assert_int_equal(plume_system_read_back(context, system, &readback), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_set_profiling(context, system, true), PLUME_ERROR_INVALID_ARGUMENT);
+    plume_profile profile;
+    memset(&profile, 0xAB, sizeof profile);
+    assert_int_equal(plume_system_get_profile(context, system, &profile), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_false(profile.enabled);
+    plume_frame_profile frames[2];
+    assert_int_equal(plume_system_get_frame_profiles(context, system, 0, frames, 2), 0);
+    plume_system_desc desc;
+    memset(&desc, 0xAB, sizeof desc);
+    assert_int_equal(plume_system_get_desc(context, system, &desc), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(desc.capacity, 0);
+    int calls = 10;
+    if (system.id != 0) { /* destroying {0} is a no-op */
+        assert_int_equal(plume_system_destroy(context, system), PLUME_ERROR_INVALID_ARGUMENT);
+        ++calls;
+    }
+    if (context) {
+        assert_int_equal(test_log_error_count(), errors_before + calls);
+        assert_true(test_log_contains(reason));
+    }
+}
+
+/* Two plume contexts whose tags differ (see test_context.c), each with a
+ * system. */
+static plume_context *context_with_another_tag(plume_system of_first, plume_system_desc desc, plume_system *out) {
+    plume_context_desc context_desc = {.logger = test_logger()};
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        plume_context *other = NULL;
+        assert_int_equal(plume_context_create(&context_desc, &other), PLUME_OK);
+        assert_int_equal(plume_system_create(other, &desc, out), PLUME_OK);
+        if (out->id >> 48 != of_first.id >> 48) return other;
+        assert_int_equal(plume_system_destroy(other, *out), PLUME_OK);
+        plume_context_destroy(other);
+    }
+    fail_msg("eight contexts in a row had the same tag");
+    return NULL;
+}
+
+/* Destroyed, foreign, null, garbage and wrong-kind handles are refused by
+ * every system call, with a message, and nothing crashes (under
+ * config=sanitize also: no freed memory is read). The live systems still
+ * work afterwards. */
+static void test_destroyed_and_foreign_system_handles_are_refused(void **state) {
+    (void)state;
+    test_log_expect_errors();
+    plume_context *context = fixture_context();
+    plume_system_desc desc = {.capacity = 100};
+    desc.emitters[0] = (plume_emitter_desc){.rate = 500, .lifetime = {5, 5}};
+    plume_system doomed = make_system(desc), copy = doomed; /* handles are values: copies go stale together */
+    destroy_system(doomed);
+    assert_system_refused(context, copy, "destroyed");
+    assert_true(test_log_contains("plume_system_update: system handle 0x"));
+
+    plume_system mine = make_system(desc);
+    assert_int_not_equal(mine.id, doomed.id); /* the slot may be reused, the handle is not */
+    assert_system_refused(context, doomed, "destroyed");
+    plume_system theirs;
+    plume_context *other = context_with_another_tag(mine, desc, &theirs);
+    assert_system_refused(context, theirs, "another plume context");
+    assert_system_refused(other, mine, "another plume context");
+    assert_system_refused(context, (plume_system){0}, "null handle");
+    assert_system_refused(NULL, mine, "context is NULL");
+    plume_sorter_desc sorter_desc = {.capacity = 10};
+    plume_sorter sorter;
+    assert_int_equal(plume_sorter_create(context, &sorter_desc, &sorter), PLUME_OK);
+    assert_system_refused(context, (plume_system){sorter.id}, "another kind");
+    assert_int_equal(plume_sorter_destroy(context, sorter), PLUME_OK);
+    uint64_t tag_bits = mine.id & 0xFFFF000000000000ull;
+    for (int i = 0; i < 100; ++i) {
+        uint64_t id = (uint64_t)test_random_u32() << 32 | test_random_u32();
+        if (i % 2) id = tag_bits | (id & 0xFFFFFFFFFFFFull); /* right tag, garbage slot and generation */
+        if (id == mine.id || id == 0) continue;
+        plume_frame_desc frame = make_frame(0.01f, NULL, NULL);
+        assert_int_equal(plume_system_update(context, (plume_system){id}, &frame), PLUME_ERROR_INVALID_ARGUMENT);
+    }
+    assert_int_equal(plume_system_destroy(context, (plume_system){0}), PLUME_OK); /* a no-op, like free(NULL) */
+
+    /* Both live systems still run. */
+    plume_frame_desc frame = make_frame(0.1f, NULL, NULL);
+    update(mine, &frame);
+    assert_int_equal(plume_system_update(other, theirs, &frame), PLUME_OK);
+    plume_readback counts = {0};
+    assert_int_equal(plume_system_read_back(context, mine, &counts), PLUME_OK);
+    assert_int_equal(counts.live_count, 50);
+    memset(&counts, 0, sizeof counts);
+    assert_int_equal(plume_system_read_back(other, theirs, &counts), PLUME_OK);
+    assert_int_equal(counts.live_count, 50);
+    assert_int_equal(plume_system_destroy(other, theirs), PLUME_OK);
+    plume_context_destroy(other);
+    destroy_system(mine);
+}
+
+/* A system per GL context, each with its own plume context (no sharing, so
+ * both GL contexts hand out the same buffer and program names), updated and
+ * drawn in turn: system A's particles match A run alone, and destroying A in
+ * its GL context leaves B, whose GL names are the same numbers, working. */
+static void test_two_systems_in_two_gl_contexts(void **state) {
+    (void)state;
+    enum { STEPS = 24 };
+    float dts[STEPS];
+    for (int k = 0; k < STEPS; ++k) dts[k] = test_random_float(0.005f, 0.03f);
+    mat4 view, projection;
+    random_camera(view, projection);
+    uint32_t seed = test_random_u32();
+    plume_system alone = make_system(busy_desc(seed));
+    run_result expected = run_steps(alone, dts, STEPS, view, projection);
+    destroy_system(alone);
+
+    headless_gl gl[2];
+    plume_context *context[2];
+    plume_system system[2];
+    plume_system_desc descs[2] = {busy_desc(seed), overlap_desc(seed + 1)};
+    descs[1].emitters[0].rate = 400;
+    plume_context_desc context_desc = {.logger = test_logger()};
+    char error[256];
+    for (int i = 0; i < 2; ++i) {
+        if (!headless_gl_create(&gl[i], true, NULL, error, sizeof error)) fail_msg("GL context %d: %s", i, error);
+        assert_int_equal(plume_context_create(&context_desc, &context[i]), PLUME_OK);
+        assert_int_equal(plume_system_create(context[i], &descs[i], &system[i]), PLUME_OK);
+    }
+    const float clear[4] = {0, 0, 0, 0};
+    for (int k = 0; k < STEPS; ++k)
+        for (int i = 1; i >= 0; --i) {
+            assert_true(headless_gl_make_current(&gl[i]));
+            plume_frame_desc frame = make_frame(i == 0 ? dts[k] : 0.02f, view, projection);
+            frame.disable_sort = i == 1 && k % 2;
+            assert_int_equal(plume_system_update(context[i], system[i], &frame), PLUME_OK);
+            test_target t = test_target_begin(16, clear);
+            assert_int_equal(plume_system_draw(context[i], system[i], &frame), PLUME_OK);
+            test_target_end(&t, NULL);
+        }
+    assert_true(headless_gl_make_current(&gl[0]));
+    plume_readback rb = {0};
+    rb.particles = malloc(sizeof(plume_particle) * descs[0].capacity);
+    rb.draw_order = malloc(sizeof(uint32_t) * descs[0].capacity);
+    assert_true(rb.particles && rb.draw_order);
+    assert_int_equal(plume_system_read_back(context[0], system[0], &rb), PLUME_OK);
+    run_result together = {rb.live_count, rb.emitted_total, malloc(sizeof(plume_particle) * (rb.live_count + 1))};
+    for (uint32_t i = 0; i < rb.live_count; ++i) together.in_draw_order[i] = rb.particles[rb.draw_order[i]];
+    assert_true(same_run(&expected, &together));
+
+    uint32_t count = 0;
+    plume_gl_object objects[64];
+    assert_int_equal(plume_context_list_gl_objects(context[0], objects, 64, &count), PLUME_OK);
+    assert_true(count > 0 && count <= 64);
+    assert_int_equal(plume_system_destroy(context[0], system[0]), PLUME_OK);
+    for (uint32_t i = 0; i < count; ++i) assert_false(test_gl_object_alive(objects[i]));
+    assert_true(headless_gl_make_current(&gl[1]));
+    uint32_t alive_in_b = 0;
+    for (uint32_t i = 0; i < count; ++i) alive_in_b += test_gl_object_alive(objects[i]);
+    assert_true(alive_in_b > 0); /* the same numbers name B's objects here */
+    plume_frame_desc frame = make_frame(0.1f, NULL, NULL);
+    assert_int_equal(plume_system_update(context[1], system[1], &frame), PLUME_OK);
+    plume_readback counts = {0};
+    assert_int_equal(plume_system_read_back(context[1], system[1], &counts), PLUME_OK);
+    assert_true(counts.live_count > 0 && counts.live_count + counts.dead_count == descs[1].capacity);
+    assert_int_equal(plume_system_destroy(context[1], system[1]), PLUME_OK);
+    for (int i = 0; i < 2; ++i) {
+        assert_true(headless_gl_make_current(&gl[i]));
+        plume_context_destroy(context[i]);
+        headless_gl_destroy(&gl[i]);
+    }
+    test_make_main_context_current();
+    free(rb.particles);
+    free(rb.draw_order);
+    free(expected.in_draw_order);
+    free(together.in_draw_order);
+}
+
 const struct CMUnitTest particle_tests[] = {
-    cmocka_unit_test_setup_teardown(test_emission_counts_and_lifetimes, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_bursts_and_zero_steps, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_slots_live_or_dead_after_thousands_of_frames, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_positions_match_closed_form, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_draw_list_is_back_to_front, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_same_seed_same_particles_and_reset_restarts, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_image_matches_cpu_compositing_and_needs_the_sort, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_soft_particles_fade_against_scene_depth, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_flipbook_frames_by_age_with_blending, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_rotation_and_spin_turn_the_quad, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_bad_descriptors_are_refused_cleanly, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_bad_calls_change_nothing, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_zero_descriptor_fields_take_documented_defaults, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_particle_calls_restore_gl_state, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_two_systems_do_not_interfere, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_allocations_and_gl_objects_are_released, test_setup, test_teardown),
+    cmocka_unit_test_setup_teardown(test_emission_counts_and_lifetimes, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_bursts_and_zero_steps, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_slots_live_or_dead_after_thousands_of_frames, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_positions_match_closed_form, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_draw_list_is_back_to_front, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_same_seed_same_particles_and_reset_restarts, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_image_matches_cpu_compositing_and_needs_the_sort, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_soft_particles_fade_against_scene_depth, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_flipbook_frames_by_age_with_blending, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_rotation_and_spin_turn_the_quad, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_bad_descriptors_are_refused_cleanly, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_bad_calls_change_nothing, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_zero_descriptor_fields_take_documented_defaults, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_particle_calls_restore_gl_state, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_two_systems_do_not_interfere, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_destroy_leaves_no_gl_object_and_no_allocation, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_destroyed_and_foreign_system_handles_are_refused, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_two_systems_in_two_gl_contexts, fixture_setup, fixture_teardown),
 };
 const size_t particle_test_count = sizeof particle_tests / sizeof particle_tests[0];

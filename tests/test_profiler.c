@@ -18,6 +18,7 @@
 
 #include "plume/plume_particles.h"
 #include "plume/plume_sort.h"
+#include "plume_fixture.h"
 #include "profiler.h"
 #include "test_env.h"
 #include "tests.h"
@@ -685,9 +686,9 @@ static void test_stage_times_follow_the_work(void **state) {
     (void)state;
     enum { ROUNDS = 5, SMALL = 1 << 12, LARGE = 1 << 18 };
     plume_env env = test_plume_env();
-    plume_sorter_desc sorter_desc = {.capacity = LARGE, .logger = test_logger()};
-    plume_sorter *sorter = NULL;
-    assert_int_equal(plume_sorter_create(&sorter_desc, &sorter), PLUME_OK);
+    plume_sorter_desc sorter_desc = {.capacity = LARGE};
+    plume_sorter sorter = {0};
+    assert_int_equal(plume_sorter_create(fixture_context(), &sorter_desc, &sorter), PLUME_OK);
     uint32_t *pairs = malloc(sizeof(uint32_t) * 2 * LARGE);
     assert_non_null(pairs);
     for (uint32_t i = 0; i < 2 * LARGE; ++i) pairs[i] = test_random_u32();
@@ -714,7 +715,7 @@ static void test_stage_times_follow_the_work(void **state) {
             glDispatchCompute(256, 1, 1);
             profiler_stage_end(profiler, PLUME_STAGE_SIMULATE);
             profiler_stage_begin(profiler, PLUME_STAGE_SORT);
-            assert_int_equal(plume_sort(sorter, pair_buffer, large ? LARGE : SMALL), PLUME_OK);
+            assert_int_equal(plume_sort(fixture_context(), sorter, pair_buffer, large ? LARGE : SMALL), PLUME_OK);
             profiler_stage_end(profiler, PLUME_STAGE_SORT);
             profiler_stage_end(profiler, PLUME_STAGE_UPDATE);
             drain_profiler(profiler, &scope);
@@ -758,7 +759,7 @@ static void test_stage_times_follow_the_work(void **state) {
     assert_true(profile.stages[PLUME_STAGE_SORT].min_ms > 0);
 
     profiler_destroy(profiler);
-    plume_sorter_destroy(sorter);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
     glDeleteProgram(spin);
     GLuint buffers[2] = {pair_buffer, data};
     glDeleteBuffers(2, buffers);
@@ -873,24 +874,24 @@ static void test_stages_are_named_debug_groups_and_objects_are_labeled(void **st
 
 /* ---- Through the particle system ------------------------------------------------ */
 
-static plume_system *make_profiled_system(plume_system_desc desc, bool profiling) {
-    desc.logger = test_logger();
-    plume_system *system = NULL;
-    assert_int_equal(plume_system_create(&desc, &system), PLUME_OK);
-    if (profiling) assert_int_equal(plume_system_set_profiling(system, true), PLUME_OK);
+/* In the test's context, whose logger the system inherits. */
+static plume_system make_profiled_system(plume_system_desc desc, bool profiling) {
+    plume_system system = {0};
+    assert_int_equal(plume_system_create(fixture_context(), &desc, &system), PLUME_OK);
+    if (profiling) assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
     return system;
 }
 
 /* One frame of the full pipeline into the bound framebuffer. */
-static void run_frame(plume_system *system, float dt) {
+static void run_frame(plume_system system, float dt) {
     plume_frame_desc frame = {.dt = dt};
-    assert_int_equal(plume_system_update(system, &frame), PLUME_OK);
-    assert_int_equal(plume_system_draw(system, &frame), PLUME_OK);
+    assert_int_equal(plume_system_update(fixture_context(), system, &frame), PLUME_OK);
+    assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
 }
 
-static uint32_t read_live_count(plume_system *system) {
+static uint32_t read_live_count(plume_system system) {
     plume_readback counts = {0}; /* no arrays: the counts only */
-    assert_int_equal(plume_system_read_back(system, &counts), PLUME_OK);
+    assert_int_equal(plume_system_read_back(fixture_context(), system, &counts), PLUME_OK);
     return counts.live_count;
 }
 
@@ -904,10 +905,10 @@ static void test_system_frames_match_the_readback(void **state) {
     plume_system_desc desc = {.capacity = CAPACITY, .seed = test_random_u32()};
     desc.emitters[0] = (plume_emitter_desc){.rate = 15000.0f, .lifetime = {0.02f, 0.3f}, .speed = {0.1f, 1.0f},
                                             .spread = 3.0f, .size = {0.01f, 0.02f}};
-    plume_system *system = make_profiled_system(desc, true);
-    plume_sorter_desc sorter_desc = {.capacity = CAPACITY, .logger = test_logger()};
-    plume_sorter *reference_sorter = NULL;
-    assert_int_equal(plume_sorter_create(&sorter_desc, &reference_sorter), PLUME_OK);
+    plume_system system = make_profiled_system(desc, true);
+    plume_sorter_desc sorter_desc = {.capacity = CAPACITY};
+    plume_sorter reference_sorter = {0};
+    assert_int_equal(plume_sorter_create(fixture_context(), &sorter_desc, &reference_sorter), PLUME_OK);
     GLuint host_buffers[2] = {test_buffer_create(4, NULL), test_buffer_create(4, NULL)};
     glBindBuffer(GL_COPY_READ_BUFFER, host_buffers[0]);
     glBindBuffer(GL_COPY_WRITE_BUFFER, host_buffers[1]);
@@ -938,7 +939,7 @@ static void test_system_frames_match_the_readback(void **state) {
     assert_true(spy.debug_pushes == spy.debug_pops && spy.debug_pushes >= 4 * FRAMES);
 
     plume_frame_profile frames[64];
-    uint32_t count = plume_system_get_frame_profiles(system, 0, frames, 64);
+    uint32_t count = plume_system_get_frame_profiles(fixture_context(), system, 0, frames, 64);
     assert_true(count >= FRAMES && count <= FRAMES + 2);
     uint32_t with_stage[PLUME_STAGE_COUNT] = {0};
     bool live_varied = false;
@@ -949,14 +950,14 @@ static void test_system_frames_match_the_readback(void **state) {
         if (i >= FRAMES) continue;
         assert_int_equal(f->live_count, live[i]);
         assert_int_equal(f->sort_padded_count, live[i] < 2 ? 0 : plume_next_pow2(live[i]));
-        assert_int_equal(f->sort_passes, plume_sorter_pass_count(reference_sorter, live[i]));
+        assert_int_equal(f->sort_passes, plume_sorter_pass_count(fixture_context(), reference_sorter, live[i]));
         live_varied |= i > 0 && live[i] != live[i - 1];
     }
     assert_true(live_varied);
     for (int stage = 0; stage < PLUME_STAGE_COUNT; ++stage) assert_true(with_stage[stage] >= count - 2);
 
     plume_profile profile;
-    assert_int_equal(plume_system_get_profile(system, &profile), PLUME_OK);
+    assert_int_equal(plume_system_get_profile(fixture_context(), system, &profile), PLUME_OK);
     assert_true(profile.enabled && profile.timer_available);
     assert_true(profile.frame == frames[count - 1].frame);
     assert_int_equal(profile.live_count, frames[count - 1].live_count);
@@ -967,11 +968,11 @@ static void test_system_frames_match_the_readback(void **state) {
         assert_true(profile.stages[stage].p95_ms <= profile.stages[stage].max_ms);
     }
     /* From a frame on: only the later ones. */
-    assert_int_equal(plume_system_get_frame_profiles(system, count - 3, frames, 64), 3);
+    assert_int_equal(plume_system_get_frame_profiles(fixture_context(), system, count - 3, frames, 64), 3);
     assert_true(frames[0].frame == count - 3);
 
-    plume_system_destroy(system);
-    plume_sorter_destroy(reference_sorter);
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), reference_sorter), PLUME_OK);
     glBindBuffer(GL_COPY_READ_BUFFER, 0);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
     glDeleteBuffers(2, host_buffers);
@@ -984,7 +985,7 @@ static double system_sort_median_ms(uint32_t count, uint32_t *padded, uint32_t *
     plume_system_desc desc = {.capacity = count, .seed = test_random_u32()};
     desc.emitters[0] = (plume_emitter_desc){.burst_count = count, .lifetime = {1000.0f, 1000.0f},
                                             .speed = {0.1f, 1.0f}, .spread = 3.0f, .size = {0.01f, 0.02f}};
-    plume_system *system = make_profiled_system(desc, true);
+    plume_system system = make_profiled_system(desc, true);
     const float clear[4] = {0, 0, 0, 0};
     test_target target = test_target_begin(16, clear);
     for (int k = 0; k < FRAMES + 2; ++k) {
@@ -993,7 +994,7 @@ static double system_sort_median_ms(uint32_t count, uint32_t *padded, uint32_t *
     }
     test_target_end(&target, NULL);
     plume_frame_profile frames[FRAMES + 2];
-    uint32_t n = plume_system_get_frame_profiles(system, 0, frames, FRAMES + 2);
+    uint32_t n = plume_system_get_frame_profiles(fixture_context(), system, 0, frames, FRAMES + 2);
     double sort_ms[FRAMES + 2];
     int sorted = 0;
     for (uint32_t i = 0; i < n; ++i) {
@@ -1003,7 +1004,7 @@ static double system_sort_median_ms(uint32_t count, uint32_t *padded, uint32_t *
         if (frames[i].stage_mask & (1u << PLUME_STAGE_SORT)) sort_ms[sorted++] = frames[i].stage_ms[PLUME_STAGE_SORT];
     }
     assert_true(sorted >= FRAMES - 1);
-    plume_system_destroy(system);
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
     return profiler_median(sort_ms, (uint32_t)sorted);
 }
 
@@ -1029,17 +1030,17 @@ static void test_system_profiling_off_costs_no_gl_call(void **state) {
     (void)state;
     plume_system_desc desc = {.capacity = 777};
     desc.emitters[0] = (plume_emitter_desc){.rate = 5000.0f, .lifetime = {0.1f, 0.5f}, .size = {0.01f, 0.02f}};
-    plume_system *system = make_profiled_system(desc, false);
+    plume_system system = make_profiled_system(desc, false);
     const float clear[4] = {0, 0, 0, 0};
     test_target target = test_target_begin(16, clear);
     spy_install();
     for (int k = 0; k < 3; ++k) run_frame(system, 0.02f);
     long queries_off = spy.query_count, timestamps_off = spy.timestamps, fences_off = spy.fences;
     long pushes_off = spy.debug_pushes;
-    assert_int_equal(plume_system_set_profiling(system, true), PLUME_OK);
+    assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
     for (int k = 0; k < 3; ++k) run_frame(system, 0.02f);
     long timestamps_on = spy.timestamps;
-    assert_int_equal(plume_system_set_profiling(system, false), PLUME_OK);
+    assert_int_equal(plume_system_set_profiling(fixture_context(), system, false), PLUME_OK);
     for (int k = 0; k < 3; ++k) run_frame(system, 0.02f);
     long timestamps_after = spy.timestamps - timestamps_on;
     spy_remove();
@@ -1052,42 +1053,37 @@ static void test_system_profiling_off_costs_no_gl_call(void **state) {
     assert_true(spy.query_count > 0);
     for (int i = 0; i < spy.query_count; ++i) assert_false(glIsQuery(spy.queries[i]));
     plume_profile profile;
-    assert_int_equal(plume_system_get_profile(system, &profile), PLUME_OK);
+    assert_int_equal(plume_system_get_profile(fixture_context(), system, &profile), PLUME_OK);
     assert_false(profile.enabled);
     for (int stage = 0; stage < PLUME_STAGE_COUNT; ++stage) assert_int_equal(profile.stages[stage].samples, 0);
 
     /* Destroyed while profiling, frames in flight. */
     spy_install();
-    assert_int_equal(plume_system_set_profiling(system, true), PLUME_OK);
+    assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
     run_frame(system, 0.02f);
     run_frame(system, 0.02f);
     spy_remove();
-    plume_system_destroy(system);
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
     test_target_end(&target, NULL);
     for (int i = 0; i < spy.query_count; ++i) assert_false(glIsQuery(spy.queries[i]));
     for (int i = 0; i < spy.buffer_count; ++i) assert_false(glIsBuffer(spy.buffers[i]));
 
-    assert_int_equal(plume_system_set_profiling(NULL, true), PLUME_ERROR_INVALID_ARGUMENT);
-    memset(&profile, 0xAB, sizeof profile);
-    assert_int_equal(plume_system_get_profile(NULL, &profile), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_false(profile.enabled);
-    assert_int_equal(plume_system_get_frame_profiles(NULL, 0, NULL, 4), 0);
 }
 
 const struct CMUnitTest profiler_tests[] = {
-    cmocka_unit_test_setup_teardown(test_statistics_match_definitions_on_random_samples, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_timestamp_differences, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_create_refuses_bad_descriptors, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_disabled_profiler_makes_no_gl_call, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_switching_off_deletes_every_gl_object, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_ring_never_waits_for_the_gpu, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_frames_carry_their_values_and_window_statistics, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_stage_times_follow_the_work, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_without_a_timer_no_times_are_reported, test_setup, test_teardown),
+    cmocka_unit_test_setup_teardown(test_statistics_match_definitions_on_random_samples, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_timestamp_differences, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_create_refuses_bad_descriptors, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_disabled_profiler_makes_no_gl_call, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_switching_off_deletes_every_gl_object, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_ring_never_waits_for_the_gpu, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_frames_carry_their_values_and_window_statistics, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_stage_times_follow_the_work, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_without_a_timer_no_times_are_reported, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_stages_are_named_debug_groups_and_objects_are_labeled, test_setup,
                                     test_teardown),
-    cmocka_unit_test_setup_teardown(test_system_frames_match_the_readback, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_system_sort_time_grows_with_the_live_count, test_setup, test_teardown),
-    cmocka_unit_test_setup_teardown(test_system_profiling_off_costs_no_gl_call, test_setup, test_teardown),
+    cmocka_unit_test_setup_teardown(test_system_frames_match_the_readback, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_system_sort_time_grows_with_the_live_count, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_system_profiling_off_costs_no_gl_call, fixture_setup, fixture_teardown),
 };
 const size_t profiler_test_count = sizeof profiler_tests / sizeof profiler_tests[0];

@@ -2,7 +2,7 @@
  * plume_particles.h — a GPU particle system: emit, simulate, sort back-to-front
  * and draw, with nothing read back to the CPU in a frame.
  *
- * Usage:
+ * Usage (a plume_context first, see plume_context.h):
  *
  *     plume_system_desc desc = {
  *         .capacity = 100000,
@@ -11,16 +11,16 @@
  *         .forces = { .gravity = {0, -1, 0}, .drag = 0.5f },
  *         .appearance.texture.path = "smoke.png",
  *     };
- *     plume_system *system;
- *     if (plume_system_create(&desc, &system) != PLUME_OK) { ... }
+ *     plume_system system;                      // a checked handle: a value, copy it freely
+ *     if (plume_system_create(context, &desc, &system) != PLUME_OK) { ... }
  *     // every frame, after the opaque scene:
  *     plume_frame_desc frame = { .dt = dt, .depth_texture = scene_depth };
  *     memcpy(frame.view, view, sizeof frame.view);              // cglm mat4
  *     memcpy(frame.projection, projection, sizeof frame.projection);
- *     plume_system_update(system, &frame);
- *     plume_system_draw(system, &frame);
+ *     plume_system_update(context, system, &frame);
+ *     plume_system_draw(context, system, &frame);
  *     ...
- *     plume_system_destroy(system);
+ *     plume_system_destroy(context, system);
  *
  * Descriptors are zero-initialisable: a field left 0 takes the default its
  * comment names (sokol style); plume_system_get_desc() returns the descriptor
@@ -49,10 +49,22 @@
  * Which slot a particle occupies may differ between runs (slots come back to
  * the dead list in the GPU's order); compare particles by `id`, not by slot.
  *
+ * Handles: every function taking a plume_system checks it against the
+ * context; a destroyed system, a handle of another context or a garbage value
+ * gives PLUME_ERROR_INVALID_ARGUMENT and a message through the context's
+ * logger, never a crash. {0} is never a valid system.
+ *
+ * The system's sort: each system creates a plume_sorter of its capacity in
+ * the same plume_context (so plume_context_list_gl_objects lists its GL
+ * objects with the system's, and a context destroyed with the system still
+ * alive frees both) and destroys it with the system. Its handle is not given
+ * out.
+ *
  * Threading: a system belongs to the GL context current at its creation; call
- * its functions only on a thread where that context is current. Systems share
- * nothing (no global state), so several may live in one context or in
- * several contexts on several threads.
+ * its functions only on a thread where that context is current, one thread at
+ * a time per plume_context. Systems share nothing (no global state), so
+ * several may live in one GL context or in several GL contexts, each with its
+ * own plume_context, on several threads.
  *
  * GL state contract. Every function restores what it binds:
  *   - update: the current program, the indexed GL_SHADER_STORAGE_BUFFER
@@ -70,8 +82,17 @@
  *     (glBlendFunci) is not preserved: buffers other than 0 get buffer 0's
  *     state back. The viewport, scissor, colour mask, stencil and framebuffer
  *     are the host's and are not touched.
- *   - create / destroy / reset / set_* / read_back restore every binding they
- *     use (GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, texture unit 0, ...).
+ *   - create: the current program, the indexed GL_SHADER_STORAGE_BUFFER
+ *     bindings 0..7, the generic GL_SHADER_STORAGE_BUFFER and
+ *     GL_DISPATCH_INDIRECT_BUFFER bindings, GL_COPY_READ_BUFFER,
+ *     GL_COPY_WRITE_BUFFER, and (with a texture) the active texture unit,
+ *     the GL_TEXTURE_2D and sampler bindings of units 0 and 1,
+ *     GL_PIXEL_UNPACK_BUFFER and the unpack alignment, row length and skips.
+ *   - reset: as update. set_emitter: GL_COPY_WRITE_BUFFER. read_back:
+ *     GL_COPY_READ_BUFFER (and it waits for the GPU). set_profiling:
+ *     GL_COPY_WRITE_BUFFER. destroy deletes objects and binds nothing.
+ *     get_desc, set_forces, get_profile and get_frame_profiles make no GL
+ *     call.
  *   - with profiling on (see Profiling below), update also binds and restores
  *     GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER, and update and draw push
  *     and pop balanced KHR_debug groups.
@@ -84,14 +105,17 @@
 #include <stdbool.h>
 
 #include "plume_common.h"
+#include "plume_context.h"
 #include "plume_profile.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* An opaque handle. NULL is never a valid system. */
-typedef struct plume_system plume_system;
+/* A particle system, named by a checked handle (plume_context.h). */
+typedef struct plume_system {
+    uint64_t id;
+} plume_system;
 
 enum {
     PLUME_MAX_EMITTERS = 8,     /* emitters per system */
@@ -215,9 +239,10 @@ typedef struct plume_system_desc {
     plume_emitter_desc emitters[PLUME_MAX_EMITTERS]; /* default: all off */
     plume_forces forces;
     plume_appearance appearance;
-    plume_logger logger;        /* default: errors and warnings to stderr */
-    plume_allocator allocator;  /* default: malloc / realloc / free. stb_image decodes the
-                                   texture file with its own malloc/free */
+    plume_logger logger;        /* default ({0}): the context's */
+    plume_allocator allocator;  /* default ({0}): the context's; all three functions or none.
+                                   stb_image decodes the texture file with its own
+                                   malloc/free */
 } plume_system_desc;
 
 /* What update and draw need each frame. */
@@ -245,67 +270,89 @@ typedef struct plume_frame_desc {
     int32_t viewport_size[2];
 } plume_frame_desc;
 
-/* Creates a system in the current GL context (4.3 core or newer with compute
- * shaders), all particles dead.
- * Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers; capacity 0 or over the
- * GL limit; a negative, NaN or infinite parameter; a range with min > max;
+/* Creates a system in `context` and the current GL context (4.3 core or newer
+ * with compute shaders), all particles dead.
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (context, desc or out_system NULL;
+ * capacity 0 or over the GL limit; a negative, NaN or infinite parameter; a range with min > max;
  * lifetime or size min not above 0; spread over pi; keys out of order or out
  * of 0..1; too many keys; a zero direction after defaults; both a texture path
  * and pixels, or pixels without a size; a flipbook with more frames than
  * pixels; a partial allocator), PLUME_ERROR_IO (the texture file is missing
  * or is not an image stb_image decodes), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3
- * / compute shaders), PLUME_ERROR_SHADER, PLUME_ERROR_OUT_OF_MEMORY.
+ * / compute shaders), PLUME_ERROR_SHADER, PLUME_ERROR_OUT_OF_MEMORY,
+ * PLUME_ERROR_CAPACITY (the context's handle table is full).
  * Each error also logs one message naming the field. On failure *out_system
- * is NULL and no memory or GL object is left behind. Pointers in `desc` are
- * read during the call only. */
-PLUME_API plume_result plume_system_create(const plume_system_desc *desc, plume_system **out_system);
+ * is {0} and no memory or GL object is left behind. Pointers in `desc` are
+ * read during the call only.
+ * Threading: where the GL context is current; one thread at a time per
+ * plume_context. */
+PLUME_API plume_result plume_system_create(plume_context *context, const plume_system_desc *desc,
+                                           plume_system *out_system);
 
-/* Frees the system and every GL object it created, in the context current at
- * creation (which must be current). NULL is a no-op. */
-PLUME_API void plume_system_destroy(plume_system *system);
+/* Frees the system, its sorter and every GL object they created, in the GL
+ * context current now (the one current at creation, or one sharing its
+ * objects). Its handle is invalid afterwards. {0} is a no-op (PLUME_OK).
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (context NULL, a handle that names no
+ * live system of the context).
+ * Threading: where the system's GL context is current. */
+PLUME_API plume_result plume_system_destroy(plume_context *context, plume_system system);
 
 /* The creation descriptor with every default filled in and the emitters and
  * forces as last set. The texture's path and pixels come back NULL (they are
- * not kept); its width and height are those of the loaded image. A NULL
- * system gives an all-zero descriptor. */
-PLUME_API plume_system_desc plume_system_get_desc(const plume_system *system);
+ * not kept); its width and height are those of the loaded image.
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad handle, out_desc NULL; *out_desc
+ * is then zeroed when not NULL).
+ * Threading: any thread using the context; issues no GL call. */
+PLUME_API plume_result plume_system_get_desc(const plume_context *context, plume_system system,
+                                             plume_system_desc *out_desc);
 
 /* Advances the simulation by frame->dt: emits (rate and bursts of each
  * emitter), ages, integrates and kills, then sorts the live particles
  * back-to-front for frame->view (unless frame->disable_sort). Uses dt, view,
  * projection (unused today; reserved for culling) and disable_sort.
- * Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers, dt negative, NaN or
- * infinite, a non-finite matrix element); nothing is changed then.
- * PLUME_ERROR_GL if GL raised an error during the call (logged). Nothing is
- * read back from the GPU. */
-PLUME_API plume_result plume_system_update(plume_system *system, const plume_frame_desc *frame);
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, frame
+ * NULL, dt negative, NaN or infinite, a non-finite matrix element); nothing is
+ * changed then. PLUME_ERROR_GL if GL raised an error during the call (logged).
+ * Nothing is read back from the GPU.
+ * Threading: where the system's GL context is current. */
+PLUME_API plume_result plume_system_update(plume_context *context, plume_system system,
+                                           const plume_frame_desc *frame);
 
 /* Draws the live particles of the last update into the currently bound
  * framebuffer, in the order that update sorted them. Uses view, projection,
  * depth_texture and viewport_size (see the GL state contract above).
- * Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers, a non-finite matrix
- * element, a depth_texture that is not a texture name), PLUME_ERROR_GL. */
-PLUME_API plume_result plume_system_draw(plume_system *system, const plume_frame_desc *frame);
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, frame
+ * NULL, a non-finite matrix element, a depth_texture that is not a texture
+ * name), PLUME_ERROR_GL.
+ * Threading: where the system's GL context is current. */
+PLUME_API plume_result plume_system_draw(plume_context *context, plume_system system,
+                                         const plume_frame_desc *frame);
 
 /* Kills every particle and restarts time, emission fractions, burst timers
  * and emission numbering: after a reset the system behaves as if just
  * created (with the emitters and forces as last set).
- * Errors: PLUME_ERROR_INVALID_ARGUMENT (null system), PLUME_ERROR_GL. */
-PLUME_API plume_result plume_system_reset(plume_system *system);
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle),
+ * PLUME_ERROR_GL.
+ * Threading: where the system's GL context is current. */
+PLUME_API plume_result plume_system_reset(plume_context *context, plume_system system);
 
 /* Replaces emitter `index` (0 .. PLUME_MAX_EMITTERS - 1) from the next update
  * on; particles already alive keep their attributes. The emitter's fraction
  * and burst clock carry on. Zero fields take the defaults of
  * plume_emitter_desc; a zero descriptor switches the emitter off.
- * Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers, index out of range,
- * fields as for create); the emitter is unchanged then. */
-PLUME_API plume_result plume_system_set_emitter(plume_system *system, uint32_t index,
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle,
+ * emitter NULL, index out of range, fields as for create); the emitter is
+ * unchanged then.
+ * Threading: where the system's GL context is current. */
+PLUME_API plume_result plume_system_set_emitter(plume_context *context, plume_system system, uint32_t index,
                                                 const plume_emitter_desc *emitter);
 
 /* Replaces the forces from the next update on (defaults as in plume_forces).
- * Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers, fields as for
- * create); the forces are unchanged then. */
-PLUME_API plume_result plume_system_set_forces(plume_system *system, const plume_forces *forces);
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle,
+ * forces NULL, fields as for create); the forces are unchanged then.
+ * Threading: any thread using the context; issues no GL call. */
+PLUME_API plume_result plume_system_set_forces(plume_context *context, plume_system system,
+                                               const plume_forces *forces);
 
 /* ---- Debug readback (tests and tools) --------------------------------------
  * One particle as the GPU stores it (48 bytes, std430). */
@@ -337,8 +384,11 @@ typedef struct plume_readback {
 
 /* Reads the system's GPU state back synchronously. It waits for the GPU to
  * finish all queued work: a debugging and testing aid, never for use every
- * frame. Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers), PLUME_ERROR_GL. */
-PLUME_API plume_result plume_system_read_back(plume_system *system, plume_readback *readback);
+ * frame. Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle,
+ * readback NULL), PLUME_ERROR_OUT_OF_MEMORY, PLUME_ERROR_GL.
+ * Threading: where the system's GL context is current. */
+PLUME_API plume_result plume_system_read_back(plume_context *context, plume_system system,
+                                              plume_readback *readback);
 
 /* ---- Profiling (plume_profile.h) -------------------------------------------
  * GPU time of each stage (simulate, sort, update = both, draw), measured with
@@ -358,24 +408,29 @@ PLUME_API plume_result plume_system_read_back(plume_system *system, plume_readba
  * deletes the queries, dropping frames in flight. A context whose
  * GL_QUERY_COUNTER_BITS is 0 has no timer: profiling then reports the live
  * count and sort sizes but no times (timer_available false, samples 0).
- * Errors: PLUME_ERROR_INVALID_ARGUMENT (null system), PLUME_ERROR_GL
- * (queries could not be created; profiling stays off). */
-PLUME_API plume_result plume_system_set_profiling(plume_system *system, bool enabled);
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle),
+ * PLUME_ERROR_GL (queries could not be created; profiling stays off).
+ * Threading: where the system's GL context is current. */
+PLUME_API plume_result plume_system_set_profiling(plume_context *context, plume_system system, bool enabled);
 
 /* The last completed frame and statistics over the last 120 completed frames
  * (reads nothing from the GPU: call it any time). A stage without samples
  * reports samples 0 and zero times; so does every stage until the first
  * frame's results have come back, and every stage when the context has no
- * timer. Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers; *out is zeroed
- * when out is not NULL). */
-PLUME_API plume_result plume_system_get_profile(const plume_system *system, plume_profile *out);
+ * timer. Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system
+ * handle, out NULL; *out is zeroed when out is not NULL).
+ * Threading: any thread using the context; issues no GL call. */
+PLUME_API plume_result plume_system_get_profile(const plume_context *context, plume_system system,
+                                                plume_profile *out);
 
 /* Copies the completed frames still in the statistics window whose update
  * index is at least `first_frame`, oldest first, at most `max`, and returns
- * how many (0 for null pointers). Call it every few frames with one past the
- * last frame received to log every measured frame. */
-PLUME_API uint32_t plume_system_get_frame_profiles(const plume_system *system, uint64_t first_frame,
-                                                   plume_frame_profile *out, uint32_t max);
+ * how many (0 for out NULL, and 0 with a message for a bad context or system
+ * handle). Call it every few frames with one past the last frame received to
+ * log every measured frame.
+ * Threading: any thread using the context; issues no GL call. */
+PLUME_API uint32_t plume_system_get_frame_profiles(const plume_context *context, plume_system system,
+                                                   uint64_t first_frame, plume_frame_profile *out, uint32_t max);
 
 #ifdef __cplusplus
 }

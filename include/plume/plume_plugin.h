@@ -18,17 +18,18 @@
  *     plume_context *context;
  *     plume_context_desc desc = {.logger = logger};
  *     plume->context_create(&desc, &context);
- *     plume_sorter sorter;
- *     plume_sorter_desc sorter_desc = {.capacity = 1u << 20};
- *     plume->sorter_create(context, &sorter_desc, &sorter);
- *     plume->sort(context, sorter, pairs_buffer, count);
- *     plume->sorter_destroy(context, sorter);
+ *     plume_system system;
+ *     plume_system_desc system_desc = {.capacity = 100000, .emitters[0] = {.rate = 2000}};
+ *     plume->system_create(context, &system_desc, &system);
+ *     plume->system_update(context, system, &frame);   // every frame
+ *     plume->system_draw(context, system, &frame);
+ *     plume->system_destroy(context, system);
  *     plume->context_destroy(context);
  *     dlclose(library);
  *
  * Linking the static library instead, call the same functions by their names
- * (plume_sort(...), declared in plume_sort.h etc.); plume_get_api() is there
- * too, for hosts that want one code path for both.
+ * (plume_system_update(...), declared in plume_particles.h etc.);
+ * plume_get_api() is there too, for hosts that want one code path for both.
  *
  * What the shared library exports: plume_get_api and nothing else (it is built
  * with -fvisibility=hidden); its soname is libplume.so.<PLUME_ABI_MAJOR>.
@@ -46,7 +47,7 @@
  *   - Anything else (removal, reordering, a changed meaning) is a new major:
  *     a new soname, and hosts built for the old major are refused.
  *   - Table fields are named as the plain functions without "plume_":
- *     plume->sort is plume_sort.
+ *     plume->sort is plume_sort, plume->system_update plume_system_update.
  */
 #ifndef PLUME_PLUGIN_H
 #define PLUME_PLUGIN_H
@@ -55,6 +56,7 @@
 
 #include "plume_common.h"
 #include "plume_context.h"
+#include "plume_particles.h"
 #include "plume_sort.h"
 
 #ifdef __cplusplus
@@ -100,6 +102,21 @@ typedef struct plume_api {
                                           uint32_t count_buffer, uint32_t count_offset, uint32_t max_count);
     uint32_t (*sorter_pass_count)(const plume_context *context, plume_sorter sorter, uint32_t count);
     uint32_t (*depth_key)(float depth, plume_sort_order order);
+    /* since 1.0: particle systems (plume_particles.h) */
+    plume_result (*system_create)(plume_context *context, const plume_system_desc *desc, plume_system *out_system);
+    plume_result (*system_destroy)(plume_context *context, plume_system system);
+    plume_result (*system_get_desc)(const plume_context *context, plume_system system, plume_system_desc *out_desc);
+    plume_result (*system_update)(plume_context *context, plume_system system, const plume_frame_desc *frame);
+    plume_result (*system_draw)(plume_context *context, plume_system system, const plume_frame_desc *frame);
+    plume_result (*system_reset)(plume_context *context, plume_system system);
+    plume_result (*system_set_emitter)(plume_context *context, plume_system system, uint32_t index,
+                                       const plume_emitter_desc *emitter);
+    plume_result (*system_set_forces)(plume_context *context, plume_system system, const plume_forces *forces);
+    plume_result (*system_read_back)(plume_context *context, plume_system system, plume_readback *readback);
+    plume_result (*system_set_profiling)(plume_context *context, plume_system system, bool enabled);
+    plume_result (*system_get_profile)(const plume_context *context, plume_system system, plume_profile *out);
+    uint32_t (*system_get_frame_profiles)(const plume_context *context, plume_system system, uint64_t first_frame,
+                                          plume_frame_profile *out, uint32_t max);
 
     /* New fields go here, each under a "since 1.N" line. */
 } plume_api;

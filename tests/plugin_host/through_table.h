@@ -27,5 +27,17 @@ extern plume_get_api_fn host_get_api;
 #define plume_sort_indirect_bounded host_api->sort_indirect_bounded
 #define plume_sorter_pass_count host_api->sorter_pass_count
 #define plume_depth_key host_api->depth_key
+#define plume_system_create host_api->system_create
+#define plume_system_destroy host_api->system_destroy
+#define plume_system_get_desc host_api->system_get_desc
+#define plume_system_update host_api->system_update
+#define plume_system_draw host_api->system_draw
+#define plume_system_reset host_api->system_reset
+#define plume_system_set_emitter host_api->system_set_emitter
+#define plume_system_set_forces host_api->system_set_forces
+#define plume_system_read_back host_api->system_read_back
+#define plume_system_set_profiling host_api->system_set_profiling
+#define plume_system_get_profile host_api->system_get_profile
+#define plume_system_get_frame_profiles host_api->system_get_frame_profiles
 
 #endif
