@@ -83,6 +83,12 @@ static void test_table_layout_is_frozen(void **state) {
         offsetof(plume_api, sorter_get_desc), offsetof(plume_api, sort),
         offsetof(plume_api, sort_indirect),   offsetof(plume_api, sort_indirect_bounded),
         offsetof(plume_api, sorter_pass_count), offsetof(plume_api, depth_key),
+        offsetof(plume_api, system_create),   offsetof(plume_api, system_destroy),
+        offsetof(plume_api, system_get_desc), offsetof(plume_api, system_update),
+        offsetof(plume_api, system_draw),     offsetof(plume_api, system_reset),
+        offsetof(plume_api, system_set_emitter), offsetof(plume_api, system_set_forces),
+        offsetof(plume_api, system_read_back), offsetof(plume_api, system_set_profiling),
+        offsetof(plume_api, system_get_profile), offsetof(plume_api, system_get_frame_profiles),
     };
     assert_int_equal(offsetof(plume_api, size), 0);
     assert_int_equal(offsetof(plume_api, version_major), 4);
@@ -101,10 +107,12 @@ static void test_table_layout_is_frozen(void **state) {
 
     /* PLUME_API_HAS reads the library's size, not the host's sizeof. */
     assert_true(PLUME_API_HAS(api, depth_key));
+    assert_true(PLUME_API_HAS(api, system_get_frame_profiles));
     plume_api older = *api;
-    older.size = (uint32_t)offsetof(plume_api, depth_key);
-    assert_true(PLUME_API_HAS(&older, sorter_pass_count));
-    assert_false(PLUME_API_HAS(&older, depth_key));
+    older.size = (uint32_t)offsetof(plume_api, system_create);
+    assert_true(PLUME_API_HAS(&older, depth_key));
+    assert_false(PLUME_API_HAS(&older, system_create));
+    assert_false(PLUME_API_HAS(&older, system_get_frame_profiles));
 }
 
 #ifndef PLUME_TESTS_THROUGH_TABLE
@@ -124,6 +132,18 @@ static void test_static_table_holds_the_plain_functions(void **state) {
     assert_true(api->sort_indirect_bounded == plume_sort_indirect_bounded);
     assert_true(api->sorter_pass_count == plume_sorter_pass_count);
     assert_true(api->depth_key == plume_depth_key);
+    assert_true(api->system_create == plume_system_create);
+    assert_true(api->system_destroy == plume_system_destroy);
+    assert_true(api->system_get_desc == plume_system_get_desc);
+    assert_true(api->system_update == plume_system_update);
+    assert_true(api->system_draw == plume_system_draw);
+    assert_true(api->system_reset == plume_system_reset);
+    assert_true(api->system_set_emitter == plume_system_set_emitter);
+    assert_true(api->system_set_forces == plume_system_set_forces);
+    assert_true(api->system_read_back == plume_system_read_back);
+    assert_true(api->system_set_profiling == plume_system_set_profiling);
+    assert_true(api->system_get_profile == plume_system_get_profile);
+    assert_true(api->system_get_frame_profiles == plume_system_get_frame_profiles);
 }
 #else
 extern void *host_library;
@@ -137,7 +157,8 @@ static void test_shared_library_exports_only_the_entry_point(void **state) {
         "plume_sorter_create", "plume_sorter_destroy", "plume_sorter_get_desc",  "plume_sort",
         "plume_sort_indirect", "plume_sort_indirect_bounded", "plume_sorter_pass_count", "plume_depth_key", "plume_log",
         "plume_alloc",         "plume_env_init",        "plume_build_program",   "plume_context_lookup",
-        "plume_gl_scope_begin", "plume_embedded_shaders",
+        "plume_gl_scope_begin", "plume_embedded_shaders", "plume_system_create", "plume_system_update",
+        "plume_system_get_frame_profiles", "profiler_create", "plume_particles_resolve_desc", "stbi_load_from_memory",
     };
     assert_non_null(dlsym(host_library, PLUME_GET_API_SYMBOL));
     for (size_t i = 0; i < sizeof hidden / sizeof hidden[0]; ++i)

@@ -86,7 +86,12 @@ static void record_message(plume_log_level level, const char *message, void *use
 plume_logger test_logger(void) { return (plume_logger){record_message, NULL}; }
 void test_log_expect_errors(void) { errors_expected = true; }
 int test_log_error_count(void) { return log_errors; }
-bool test_log_contains(const char *text) { return strstr(log_text, text) != NULL; }
+bool test_log_contains(const char *text) { return test_log_count(text) > 0; }
+int test_log_count(const char *text) {
+    int count = 0;
+    for (const char *at = log_text; *text && (at = strstr(at, text)) != NULL; at += strlen(text)) ++count;
+    return count;
+}
 
 uint64_t test_seed(void) { return seed; }
 

@@ -26,6 +26,7 @@ plume_logger test_logger(void);
 void test_log_expect_errors(void);         /* the test provokes errors on purpose */
 int test_log_error_count(void);
 bool test_log_contains(const char *text);  /* any message since setup */
+int test_log_count(const char *text);      /* how many times, over the messages since setup */
 
 /* ---- Random (splitmix64), seeded once per process ---- */
 uint64_t test_seed(void);

@@ -2,7 +2,7 @@
  * the slot bookkeeping (live + dead = every slot, once), integration, the
  * back-to-front order, determinism, an image composited on the CPU, bad
  * descriptors, GL state and several systems at once. */
-#define _DEFAULT_SOURCE /* mkstemp, mkstemps */
+#define _DEFAULT_SOURCE 1 /* mkstemp, mkstemps */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1388,6 +1388,46 @@ static void test_destroy_leaves_no_gl_object_and_no_allocation(void **state) {
     free(pixels);
 }
 
+/* A host that forgets its objects: destroying the context frees a system
+ * (its profiler on), the system's own sorter (filed before the system, freed
+ * by it) and a host sorter filed after it; one warning for each object the
+ * host made, none for the system's sorter; no GL object and no block left. */
+static void test_context_destroy_frees_a_forgotten_system(void **state) {
+    (void)state;
+    test_allocator_stats stats = {0};
+    plume_context_desc context_desc = {.logger = test_logger(), .allocator = test_counting_allocator(&stats)};
+    plume_context *context = NULL;
+    assert_int_equal(plume_context_create(&context_desc, &context), PLUME_OK);
+    static test_gl_census before, after;
+    test_take_gl_census(&before);
+    plume_system_desc desc = busy_desc(9);
+    plume_system system;
+    assert_int_equal(plume_system_create(context, &desc, &system), PLUME_OK);
+    assert_int_equal(plume_system_set_profiling(context, system, true), PLUME_OK);
+    plume_frame_desc frame = make_frame(0.05f, NULL, NULL);
+    for (int k = 0; k < 2; ++k) assert_int_equal(plume_system_update(context, system, &frame), PLUME_OK);
+    plume_sorter_desc sorter_desc = {.capacity = 100};
+    plume_sorter sorter;
+    assert_int_equal(plume_sorter_create(context, &sorter_desc, &sorter), PLUME_OK);
+    plume_gl_object objects[128];
+    uint32_t count = 0;
+    assert_int_equal(plume_context_list_gl_objects(context, objects, 128, &count), PLUME_OK);
+    assert_true(count > 0 && count <= 128);
+
+    plume_context_destroy(context);
+    for (uint32_t i = 0; i < count; ++i) assert_false(test_gl_object_alive(objects[i]));
+    test_take_gl_census(&after);
+    test_assert_same_census(&before, &after, "after destroying the context");
+    assert_int_equal(stats.live_blocks, 0);
+    char expected[128];
+    snprintf(expected, sizeof expected, "a system (handle 0x%016llx) is still alive", (unsigned long long)system.id);
+    assert_true(test_log_contains(expected));
+    snprintf(expected, sizeof expected, "a sorter (handle 0x%016llx) is still alive", (unsigned long long)sorter.id);
+    assert_true(test_log_contains(expected));
+    assert_int_equal(test_log_count("is still alive"), 2);
+    assert_int_equal(test_log_error_count(), 0);
+}
+
 /* Every call that takes a system refuses `system` with INVALID_ARGUMENT, one
  * message each containing `reason` (through the context's logger; a NULL
  * context has none, its messages go to stderr), and writes nothing useful. */
@@ -1590,6 +1630,7 @@ const struct CMUnitTest particle_tests[] = {
     cmocka_unit_test_setup_teardown(test_particle_calls_restore_gl_state, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_two_systems_do_not_interfere, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_destroy_leaves_no_gl_object_and_no_allocation, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_context_destroy_frees_a_forgotten_system, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_destroyed_and_foreign_system_handles_are_refused, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_two_systems_in_two_gl_contexts, fixture_setup, fixture_teardown),
 };

@@ -63,6 +63,8 @@ int main(int argc, char **argv) {
         {abi_tests, &abi_test_count},
         {context_tests, &context_test_count},
         {sort_tests, &sort_test_count},
+        {particle_tests, &particle_test_count},
+        {profiler_tests, &profiler_test_count},
     };
     int status = run_test_tables("plume through the plugin table", tables, sizeof tables / sizeof tables[0],
                                  argc > 1 ? argv[1] : NULL);
