@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "example_pairs.h"
+#include "example_system.h"
 #include "headless_gl.h"
 
 static void log_to_stderr(plume_log_level level, const char *message, void *user) {
@@ -55,8 +56,28 @@ int main(int argc, char **argv) {
     plume->sorter_destroy(context, sorter);
     /* The handle is stale now: refused with a message, not a crash. */
     bool refused = plume->sort(context, sorter, pairs, count) == PLUME_ERROR_INVALID_ARGUMENT;
+
+    /* Two particle systems, a few frames each (an engine also draws after
+     * each update, into its framebuffer), then their live counts read back. */
+    plume_system_desc system_desc = example_system_desc();
+    plume_system systems[2];
+    for (int i = 0; i < 2; ++i)
+        if (plume->system_create(context, &system_desc, &systems[i]) != PLUME_OK) return 1;
+    plume_frame_desc frame = example_frame();
+    result = PLUME_OK;
+    for (int k = 0; k < 10 && result == PLUME_OK; ++k)
+        for (int i = 0; i < 2 && result == PLUME_OK; ++i) result = plume->system_update(context, systems[i], &frame);
+    bool alive = result == PLUME_OK;
+    for (int i = 0; i < 2; ++i) {
+        plume_readback counts = {0};
+        alive = alive && plume->system_read_back(context, systems[i], &counts) == PLUME_OK &&
+                counts.live_count == EXAMPLE_BURST;
+        plume->system_destroy(context, systems[i]);
+    }
+    printf("plugin: two systems updated -> %s, %s\n", plume->result_string(result),
+           alive ? "every particle alive" : "WRONG live counts");
     plume->context_destroy(context);
     headless_gl_destroy(&gl);
     dlclose(library);
-    return sorted && refused ? 0 : 1;
+    return sorted && refused && alive ? 0 : 1;
 }
