@@ -210,6 +210,33 @@ void *plume_context_remove(plume_context *context, uint64_t id, const plume_obje
     return object;
 }
 
+plume_result plume_object_env(plume_context *context, const char *caller, bool desc_given, bool out_given,
+                              const plume_logger *logger, const plume_allocator *allocator, plume_env *env) {
+    if (!context) {
+        plume_log(plume_default_env(), PLUME_LOG_ERROR, "%s: the context is NULL", caller);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    plume_result result = plume_env_init_child(env, &context->env, logger, allocator);
+    if (result != PLUME_OK) return result;
+    if (!desc_given || !out_given) {
+        plume_log(env, PLUME_LOG_ERROR, "%s: the descriptor and the out handle must not be NULL", caller);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    return PLUME_OK;
+}
+
+plume_result plume_context_file_or_free(plume_context *context, const plume_object_class *object_class, void *object,
+                                        plume_result result, uint64_t *out_id) {
+    uint64_t id = 0;
+    if (result == PLUME_OK) result = plume_context_insert(context, object_class, object, &id);
+    if (result != PLUME_OK) {
+        object_class->destroy(object);
+        return result;
+    }
+    *out_id = id;
+    return PLUME_OK;
+}
+
 plume_result plume_context_destroy_object(plume_context *context, uint64_t id, const plume_object_class *object_class,
                                           const char *caller) {
     if (id == 0) return PLUME_OK;

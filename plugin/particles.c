@@ -331,18 +331,10 @@ static void free_system(void *object) {
 plume_result plume_system_create(plume_context *context, const plume_system_desc *desc, plume_system *out_system) {
     static const char *CALLER = "plume_system_create";
     if (out_system) *out_system = (plume_system){0};
-    if (!context) {
-        plume_log(plume_default_env(), PLUME_LOG_ERROR, "%s: the context is NULL", CALLER);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
     plume_env env;
-    plume_result r = plume_env_init_child(&env, plume_context_env(context), desc ? &desc->logger : NULL,
-                                          desc ? &desc->allocator : NULL);
+    plume_result r = plume_object_env(context, CALLER, desc != NULL, out_system != NULL, desc ? &desc->logger : NULL,
+                                      desc ? &desc->allocator : NULL, &env);
     if (r != PLUME_OK) return r;
-    if (!desc || !out_system) {
-        plume_log(&env, PLUME_LOG_ERROR, "%s: desc and out_system must not be NULL", CALLER);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
     system_state *s = plume_alloc(&env, sizeof *s);
     if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
     s->env = env;
@@ -355,14 +347,7 @@ plume_result plume_system_create(plume_context *context, const plume_system_desc
         r = create_gl_objects(s, desc);
         plume_gl_scope_end(&scope);
     }
-    uint64_t id = 0;
-    if (r == PLUME_OK) r = plume_context_insert(context, &system_class, s, &id);
-    if (r != PLUME_OK) {
-        free_system(s);
-        return r;
-    }
-    out_system->id = id;
-    return PLUME_OK;
+    return plume_context_file_or_free(context, &system_class, s, r, &out_system->id);
 }
 
 plume_result plume_system_destroy(plume_context *context, plume_system system) {

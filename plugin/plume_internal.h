@@ -64,6 +64,19 @@ void *plume_context_lookup(const plume_context *context, uint64_t id, const plum
 void *plume_context_remove(plume_context *context, uint64_t id, const plume_object_class *object_class,
                            const char *caller);
 
+/* The first step of every object's create: checks that the context is there
+ * and that the descriptor and the out handle are (`desc_given`, `out_given`),
+ * logging why not under `caller`, and fills *env: the descriptor's logger and
+ * allocator (NULL without a descriptor), each defaulting to the context's. */
+plume_result plume_object_env(plume_context *context, const char *caller, bool desc_given, bool out_given,
+                              const plume_logger *logger, const plume_allocator *allocator, plume_env *env);
+
+/* The last step of every object's create: files `object` when `result` is
+ * PLUME_OK, its handle id to *out_id; otherwise, or when filing fails, frees
+ * it with the class's destroy. Returns the outcome. */
+plume_result plume_context_file_or_free(plume_context *context, const plume_object_class *object_class, void *object,
+                                        plume_result result, uint64_t *out_id);
+
 /* An object's public destroy: id 0 is a no-op (PLUME_OK); otherwise removes
  * the object (PLUME_ERROR_INVALID_ARGUMENT, logged, when `id` names no live
  * object of the class) and frees it with the class's destroy. */

@@ -334,18 +334,10 @@ static const plume_object_class sorter_class = {"sorter", free_sorter, list_sort
 
 plume_result plume_sorter_create(plume_context *context, const plume_sorter_desc *desc, plume_sorter *out_sorter) {
     if (out_sorter) *out_sorter = (plume_sorter){0};
-    if (!context) {
-        plume_log(plume_default_env(), PLUME_LOG_ERROR, "plume_sorter_create: the context is NULL");
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
     plume_env env;
-    plume_result result = plume_env_init_child(&env, plume_context_env(context), desc ? &desc->logger : NULL,
-                                               desc ? &desc->allocator : NULL);
+    plume_result result = plume_object_env(context, "plume_sorter_create", desc != NULL, out_sorter != NULL,
+                                           desc ? &desc->logger : NULL, desc ? &desc->allocator : NULL, &env);
     if (result != PLUME_OK) return result;
-    if (!desc || !out_sorter) {
-        plume_log(&env, PLUME_LOG_ERROR, "plume_sorter_create: desc and out_sorter must not be NULL");
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
     sorter_state *s = plume_alloc(&env, sizeof *s);
     if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
     s->env = env;
@@ -354,14 +346,7 @@ plume_result plume_sorter_create(plume_context *context, const plume_sorter_desc
     plume_gl_scope_begin(&scope, &s->env);
     result = create_gl_objects(s);
     plume_gl_scope_end(&scope);
-    uint64_t id = 0;
-    if (result == PLUME_OK) result = plume_context_insert(context, &sorter_class, s, &id);
-    if (result != PLUME_OK) {
-        free_sorter(s);
-        return result;
-    }
-    out_sorter->id = id;
-    return PLUME_OK;
+    return plume_context_file_or_free(context, &sorter_class, s, result, &out_sorter->id);
 }
 
 plume_result plume_sorter_destroy(plume_context *context, plume_sorter sorter) {

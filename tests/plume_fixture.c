@@ -1,7 +1,12 @@
 #include "plume_fixture.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <cmocka.h>
 
+#include "plume/plume_sort.h"
 #include "test_env.h"
 
 static plume_context *context;
@@ -22,4 +27,20 @@ int fixture_teardown(void **state) {
     context = NULL;
     int result = test_teardown(state);
     return left > 0 ? -1 : result;
+}
+
+plume_context *fixture_context_with_another_tag(uint64_t id) {
+    plume_context_desc desc = {.logger = test_logger()};
+    plume_sorter_desc probe_desc = {.capacity = 2};
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        plume_context *other = NULL;
+        assert_int_equal(plume_context_create(&desc, &other), PLUME_OK);
+        plume_sorter probe; /* any handle of the context shows its tag */
+        assert_int_equal(plume_sorter_create(other, &probe_desc, &probe), PLUME_OK);
+        assert_int_equal(plume_sorter_destroy(other, probe), PLUME_OK);
+        if (probe.id >> 48 != id >> 48) return other;
+        plume_context_destroy(other);
+    }
+    fail_msg("eight contexts in a row had the same tag");
+    return NULL;
 }

@@ -15,4 +15,10 @@ int fixture_setup(void **state);
  * in its context, destroys the context, then test_teardown. */
 int fixture_teardown(void **state);
 
+/* A new context (messages to the recording logger) whose handles carry
+ * another tag than `id`'s: two contexts' tags collide with probability 2^-16,
+ * and then a handle of one is checked as one of the other (safe, but not what
+ * a foreign-handle test is about). The caller destroys it. */
+plume_context *fixture_context_with_another_tag(uint64_t id);
+
 #endif

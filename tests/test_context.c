@@ -72,30 +72,13 @@ static void test_destroyed_sorter_is_refused(void **state) {
     assert_int_equal(plume_sorter_destroy(context, (plume_sorter){0}), PLUME_OK); /* {0}: a no-op, like free(NULL) */
 }
 
-/* Two contexts whose tags differ (they collide with probability 2^-16, and
- * then a handle of one is checked as one of the other: safe, but not the case
- * this test is about). */
-static plume_context *context_with_another_tag(plume_sorter of_first, plume_sorter *out_sorter) {
-    plume_context_desc desc = {.logger = test_logger()};
-    for (int attempt = 0; attempt < 8; ++attempt) {
-        plume_context *other = NULL;
-        assert_int_equal(plume_context_create(&desc, &other), PLUME_OK);
-        *out_sorter = create_sorter(other, 500);
-        if (out_sorter->id >> 48 != of_first.id >> 48) return other;
-        assert_int_equal(plume_sorter_destroy(other, *out_sorter), PLUME_OK);
-        plume_context_destroy(other);
-    }
-    fail_msg("eight contexts in a row had the same tag");
-    return NULL;
-}
-
 static void test_foreign_and_garbage_handles_are_refused(void **state) {
     (void)state;
     test_log_expect_errors();
     plume_context *context = fixture_context();
     plume_sorter mine = create_sorter(context, 500);
-    plume_sorter theirs;
-    plume_context *other = context_with_another_tag(mine, &theirs);
+    plume_context *other = fixture_context_with_another_tag(mine.id);
+    plume_sorter theirs = create_sorter(other, 500);
     assert_sorter_refused(context, theirs, "another plume context");
     assert_sorter_refused(other, mine, "another plume context");
     assert_sorter_refused(context, (plume_sorter){0}, "null handle");

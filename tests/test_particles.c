@@ -50,9 +50,9 @@ static plume_system make_system(plume_system_desc desc) {
     return system;
 }
 
-static plume_system_desc system_desc(plume_system system) {
+static plume_system_desc system_desc(plume_context *context, plume_system system) {
     plume_system_desc desc;
-    assert_int_equal(plume_system_get_desc(fixture_context(), system, &desc), PLUME_OK);
+    assert_int_equal(plume_system_get_desc(context, system, &desc), PLUME_OK);
     return desc;
 }
 
@@ -62,8 +62,8 @@ static void destroy_system(plume_system system) {
 
 /* Everything the readback can give, in poisoned arrays so unwritten entries
  * show. */
-static plume_readback read_all(plume_system system) {
-    uint32_t capacity = system_desc(system).capacity;
+static plume_readback read_all(plume_context *context, plume_system system) {
+    uint32_t capacity = system_desc(context, system).capacity;
     plume_readback rb = {0};
     rb.particles = malloc(sizeof(plume_particle) * capacity);
     rb.draw_order = malloc(sizeof(uint32_t) * capacity);
@@ -74,7 +74,7 @@ static plume_readback read_all(plume_system system) {
     memset(rb.draw_order, POISON_BYTE, sizeof(uint32_t) * capacity);
     memset(rb.draw_keys, POISON_BYTE, sizeof(uint32_t) * capacity);
     memset(rb.dead_slots, POISON_BYTE, sizeof(uint32_t) * capacity);
-    assert_int_equal(plume_system_read_back(fixture_context(), system, &rb), PLUME_OK);
+    assert_int_equal(plume_system_read_back(context, system, &rb), PLUME_OK);
     assert_true(rb.live_count <= capacity);
     assert_true(rb.dead_count <= capacity);
     return rb;
@@ -162,7 +162,7 @@ static void test_emission_counts_and_lifetimes(void **state) {
         for (int j = 0; j <= k; ++j)
             if (ages[j] < lifetime) expected_live += emitted_by[j + 1] - emitted_by[j];
 
-        plume_readback rb = read_all(fixed);
+        plume_readback rb = read_all(fixture_context(), fixed);
         assert_int_equal(rb.emitted_total, emitted_by[k + 1]);
         assert_int_equal(rb.live_count, expected_live);
         assert_int_equal(rb.live_count + rb.dead_count, desc.capacity);
@@ -179,7 +179,7 @@ static void test_emission_counts_and_lifetimes(void **state) {
             }
         free_readback(&rb);
 
-        rb = read_all(ranged);
+        rb = read_all(fixture_context(), ranged);
         assert_int_equal(rb.emitted_total, emitted_by[k + 1]);
         for (uint32_t i = 0; i < rb.live_count; ++i) {
             const plume_particle *p = &rb.particles[rb.draw_order[i]];
@@ -212,13 +212,13 @@ static void test_bursts_and_zero_steps(void **state) {
      * boundaries and the half-open rule [t0, t1) is what is tested. */
     plume_frame_desc still = make_frame(0.0f, NULL, NULL), step = make_frame(0.125f, NULL, NULL);
     update(system, &still);
-    plume_readback rb = read_all(system);
+    plume_readback rb = read_all(fixture_context(), system);
     assert_int_equal(rb.live_count, 0);
     free_readback(&rb);
     /* Time 0 .. 1.0 in 8 steps: bursts of emitter 3 at 0, 0.25, 0.5, 0.75 (1.0 is the next update's). */
     for (int k = 0; k < 8; ++k) update(system, &step);
     update(system, &still);
-    rb = read_all(system);
+    rb = read_all(fixture_context(), system);
     assert_int_equal(rb.emitted_total, 17 + 4 * 5);
     assert_int_equal(rb.live_count, 17 + 4 * 5);
     /* The last update had dt 0: the oldest particles are exactly 1.0 s old. */
@@ -227,7 +227,7 @@ static void test_bursts_and_zero_steps(void **state) {
     assert_float_equal(first->age, 1.0f, 0.0);
     free_readback(&rb);
     update(system, &step);
-    rb = read_all(system);
+    rb = read_all(fixture_context(), system);
     assert_int_equal(rb.emitted_total, 17 + 5 * 5);
     free_readback(&rb);
     destroy_system(system);
@@ -237,13 +237,13 @@ static void test_bursts_and_zero_steps(void **state) {
     desc.emitters[2] = (plume_emitter_desc){.burst_count = 1000, .burst_interval = 0.125f, .lifetime = {100, 100}};
     system = make_system(desc);
     update(system, &step);
-    rb = read_all(system);
+    rb = read_all(fixture_context(), system);
     assert_int_equal(rb.live_count, 100);
     assert_int_equal(rb.dead_count, 0);
     assert_int_equal(rb.emitted_total, 100);
     free_readback(&rb);
     update(system, &step);
-    rb = read_all(system);
+    rb = read_all(fixture_context(), system);
     check_slots_partition(&rb, 100, 0);
     assert_int_equal(rb.emitted_total, 100);
     free_readback(&rb);
@@ -302,7 +302,7 @@ static void test_slots_live_or_dead_after_thousands_of_frames(void **state) {
         frame.disable_sort = test_random_below(4) == 0;
         update(system, &frame);
         if (f % 50 == 49) {
-            plume_readback rb = read_all(system);
+            plume_readback rb = read_all(fixture_context(), system);
             check_slots_partition(&rb, capacity, f);
             emitted_total = rb.emitted_total;
             free_readback(&rb);
@@ -317,7 +317,7 @@ static void test_slots_live_or_dead_after_thousands_of_frames(void **state) {
      * and the bookkeeping holds. */
     plume_frame_desc huge = make_frame(1e30f, view, projection);
     update(system, &huge);
-    plume_readback rb = read_all(system);
+    plume_readback rb = read_all(fixture_context(), system);
     check_slots_partition(&rb, capacity, FRAMES);
     assert_int_equal(rb.live_count, 0);
     free_readback(&rb);
@@ -364,7 +364,7 @@ static void test_positions_match_closed_form(void **state) {
             plume_frame_desc frame = make_frame(test_random_float(0.004f, 0.05f), NULL, NULL);
             update(system, &frame);
         }
-        plume_readback rb = read_all(system);
+        plume_readback rb = read_all(fixture_context(), system);
         assert_true(rb.live_count > 100);
         double x0[3], v0[3], g[3], w[3];
         for (int i = 0; i < 3; ++i) {
@@ -416,9 +416,9 @@ static double view_depth(mat4 view, const float position[3]) {
  * ascending, and the depths the CPU computes from the read-back positions
  * for that update's camera fall from back to front. */
 static void check_back_to_front(plume_system system, mat4 view, const char *what) {
-    plume_readback rb = read_all(system);
+    plume_readback rb = read_all(fixture_context(), system);
     assert_true(rb.live_count > 100);
-    check_slots_partition(&rb, system_desc(system).capacity, 0);
+    check_slots_partition(&rb, system_desc(fixture_context(), system).capacity, 0);
     double previous = INFINITY;
     for (uint32_t i = 0; i < rb.live_count; ++i) {
         const plume_particle *p = &rb.particles[rb.draw_order[i]];
@@ -495,17 +495,22 @@ typedef struct run_result {
     plume_particle *in_draw_order; /* live_count particles */
 } run_result;
 
+/* The live particles of a readback in draw order (frees the readback). */
+static run_result result_of(plume_readback *rb) {
+    run_result result = {rb->live_count, rb->emitted_total, malloc(sizeof(plume_particle) * (rb->live_count + 1))};
+    assert_non_null(result.in_draw_order);
+    for (uint32_t i = 0; i < rb->live_count; ++i) result.in_draw_order[i] = rb->particles[rb->draw_order[i]];
+    free_readback(rb);
+    return result;
+}
+
 static run_result run_steps(plume_system system, const float *dts, int steps, mat4 view, mat4 projection) {
     for (int k = 0; k < steps; ++k) {
         plume_frame_desc frame = make_frame(dts[k], view, projection);
         update(system, &frame);
     }
-    plume_readback rb = read_all(system);
-    run_result result = {rb.live_count, rb.emitted_total, malloc(sizeof(plume_particle) * (rb.live_count + 1))};
-    assert_non_null(result.in_draw_order);
-    for (uint32_t i = 0; i < rb.live_count; ++i) result.in_draw_order[i] = rb.particles[rb.draw_order[i]];
-    free_readback(&rb);
-    return result;
+    plume_readback rb = read_all(fixture_context(), system);
+    return result_of(&rb);
 }
 
 /* Identical particles in identical draw order (slots may differ: they are
@@ -513,6 +518,28 @@ static run_result run_steps(plume_system system, const float *dts, int steps, ma
 static bool same_run(const run_result *a, const run_result *b) {
     return a->live_count == b->live_count && a->emitted_total == b->emitted_total &&
            memcmp(a->in_draw_order, b->in_draw_order, sizeof(plume_particle) * a->live_count) == 0;
+}
+
+/* Random steps and camera, and what a busy system of a random seed gives for
+ * them running alone: what the tests of several systems compare with. */
+enum { MAX_REFERENCE_STEPS = 60 };
+typedef struct reference_run {
+    int steps;
+    float dts[MAX_REFERENCE_STEPS];
+    mat4 view, projection;
+    uint32_t seed;
+    run_result alone;
+} reference_run;
+
+static void make_reference_run(reference_run *r, int steps) {
+    assert_true(steps <= MAX_REFERENCE_STEPS);
+    r->steps = steps;
+    for (int k = 0; k < steps; ++k) r->dts[k] = test_random_float(0.005f, 0.03f);
+    random_camera(r->view, r->projection);
+    r->seed = test_random_u32();
+    plume_system alone = make_system(busy_desc(r->seed));
+    r->alone = run_steps(alone, r->dts, steps, r->view, r->projection);
+    destroy_system(alone);
 }
 
 static void test_same_seed_same_particles_and_reset_restarts(void **state) {
@@ -528,7 +555,7 @@ static void test_same_seed_same_particles_and_reset_restarts(void **state) {
     run_result first = run_steps(a, dts, STEPS, view, projection);
     assert_true(first.live_count > 200);
     assert_int_equal(plume_system_reset(fixture_context(), a), PLUME_OK);
-    plume_readback rb = read_all(a);
+    plume_readback rb = read_all(fixture_context(), a);
     assert_int_equal(rb.live_count, 0);
     assert_int_equal(rb.emitted_total, 0);
     check_slots_partition(&rb, 1500, 0);
@@ -710,10 +737,10 @@ static void test_image_matches_cpu_compositing_and_needs_the_sort(void **state) 
         test_target t = test_target_begin(IMAGE_SIZE, clear);
         assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
         test_target_end(&t, image);
-        plume_readback rb = read_all(system);
+        plume_readback rb = read_all(fixture_context(), system);
         assert_true(rb.live_count >= 20);
         check_slots_partition(&rb, 64, 0);
-        plume_system_desc resolved = system_desc(system);
+        plume_system_desc resolved = system_desc(fixture_context(), system);
         composite_reference(&rb, &resolved.appearance, clear, reference, ambiguous);
         free_readback(&rb);
         destroy_system(system);
@@ -856,7 +883,7 @@ static void test_flipbook_frames_by_age_with_blending(void **state) {
         else *texture = (plume_texture_desc){.pixels = pixels, .width = 16, .height = 16, .columns = 2, .rows = 2,
                                              .disable_frame_blend = variant == 2};
         plume_system system = make_system(desc);
-        assert_int_equal(system_desc(system).appearance.texture.width, 16);
+        assert_int_equal(system_desc(fixture_context(), system).appearance.texture.width, 16);
         for (int k = 0; k < 4; ++k) {
             plume_frame_desc frame = make_frame(steps[k], view, projection);
             update(system, &frame);
@@ -909,7 +936,7 @@ static void test_rotation_and_spin_turn_the_quad(void **state) {
         plume_frame_desc frame = make_frame(0.5f, view, projection);
         update(system, &frame);
         update(system, &frame);
-        plume_readback rb = read_all(system);
+        plume_readback rb = read_all(fixture_context(), system);
         assert_int_equal(rb.live_count, 1);
         assert_float_equal(rb.particles[rb.draw_order[0]].rotation, spinning ? GLM_PI_4f : 0.0f, 1e-6);
         free_readback(&rb);
@@ -1032,7 +1059,7 @@ static void test_bad_calls_change_nothing(void **state) {
     plume_system system = make_system(busy_desc(test_random_u32()));
     plume_frame_desc frame = make_frame(0.02f, NULL, NULL);
     for (int k = 0; k < 10; ++k) update(system, &frame);
-    plume_readback before = read_all(system);
+    plume_readback before = read_all(fixture_context(), system);
 
     const float bad_dts[] = {-0.01f, NAN, INFINITY, -INFINITY};
     for (size_t i = 0; i < sizeof bad_dts / sizeof bad_dts[0]; ++i) {
@@ -1052,7 +1079,7 @@ static void test_bad_calls_change_nothing(void **state) {
     assert_int_equal(plume_system_draw(fixture_context(), system, NULL), PLUME_ERROR_INVALID_ARGUMENT);
     assert_int_equal(plume_system_read_back(fixture_context(), system, NULL), PLUME_ERROR_INVALID_ARGUMENT);
 
-    plume_system_desc desc_before = system_desc(system);
+    plume_system_desc desc_before = system_desc(fixture_context(), system);
     plume_emitter_desc emitter = desc_before.emitters[0];
     assert_int_equal(plume_system_set_emitter(fixture_context(), system, PLUME_MAX_EMITTERS, &emitter), PLUME_ERROR_INVALID_ARGUMENT);
     assert_int_equal(plume_system_set_emitter(fixture_context(), system, 0, NULL), PLUME_ERROR_INVALID_ARGUMENT);
@@ -1062,10 +1089,10 @@ static void test_bad_calls_change_nothing(void **state) {
     forces.drag = NAN;
     assert_int_equal(plume_system_set_forces(fixture_context(), system, &forces), PLUME_ERROR_INVALID_ARGUMENT);
     assert_int_equal(plume_system_set_forces(fixture_context(), system, NULL), PLUME_ERROR_INVALID_ARGUMENT);
-    plume_system_desc desc_after = system_desc(system);
+    plume_system_desc desc_after = system_desc(fixture_context(), system);
     assert_memory_equal(&desc_before, &desc_after, sizeof desc_before);
 
-    plume_readback after = read_all(system);
+    plume_readback after = read_all(fixture_context(), system);
     assert_int_equal(after.live_count, before.live_count);
     assert_int_equal(after.emitted_total, before.emitted_total);
     for (uint32_t i = 0; i < before.live_count; ++i)
@@ -1083,7 +1110,7 @@ static void test_zero_descriptor_fields_take_documented_defaults(void **state) {
     plume_system_desc desc = {.capacity = 10};
     desc.emitters[0].rate = 5;
     plume_system system = make_system(desc);
-    plume_system_desc d = system_desc(system);
+    plume_system_desc d = system_desc(fixture_context(), system);
     const plume_emitter_desc *e = &d.emitters[0];
     assert_int_equal(e->shape, PLUME_SHAPE_POINT);
     assert_true(e->direction[0] == 0 && e->direction[1] == 1 && e->direction[2] == 0);
@@ -1101,7 +1128,7 @@ static void test_zero_descriptor_fields_take_documented_defaults(void **state) {
     /* The defaults act: 5 particles a second, alive 1 s, 0.1 wide, at rest. */
     plume_frame_desc frame = make_frame(0.25f, NULL, NULL); /* zero matrices: identity */
     for (int k = 0; k < 8; ++k) update(system, &frame);
-    plume_readback rb = read_all(system);
+    plume_readback rb = read_all(fixture_context(), system);
     assert_int_equal(rb.emitted_total, 10);
     /* Emitted per update: 1 1 1 2 1 1 1 2. Alive: ages below 1.0, the last
      * three updates' 1 + 1 + 2 (the 2 of age exactly 1.0 died). */
@@ -1236,7 +1263,7 @@ static void test_particle_calls_restore_gl_state(void **state) {
     assert_state_unchanged(before, count, "update without sorting");
     assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
     assert_state_unchanged(before, count, "draw");
-    plume_readback rb = read_all(system);
+    plume_readback rb = read_all(fixture_context(), system);
     free_readback(&rb);
     assert_state_unchanged(before, count, "read_back");
     plume_emitter_desc emitter = {.rate = 3};
@@ -1276,24 +1303,17 @@ static void test_particle_calls_restore_gl_state(void **state) {
 static void test_two_systems_do_not_interfere(void **state) {
     (void)state;
     enum { STEPS = 60 };
-    float dts[STEPS];
-    for (int k = 0; k < STEPS; ++k) dts[k] = test_random_float(0.005f, 0.03f);
-    mat4 view, projection;
-    random_camera(view, projection);
-    uint32_t seed = test_random_u32();
-    plume_system alone = make_system(busy_desc(seed));
-    run_result expected = run_steps(alone, dts, STEPS, view, projection);
-    destroy_system(alone);
-
-    plume_system a = make_system(busy_desc(seed));
-    plume_system_desc other = overlap_desc(seed);
+    static reference_run ref;
+    make_reference_run(&ref, STEPS);
+    plume_system a = make_system(busy_desc(ref.seed));
+    plume_system_desc other = overlap_desc(ref.seed);
     other.capacity = 333;
     other.emitters[0].rate = 500;
     plume_system b = make_system(other);
     bool b_alive = true;
     const float clear[4] = {0, 0, 0, 0};
     for (int k = 0; k < STEPS; ++k) {
-        plume_frame_desc frame = make_frame(dts[k], view, projection);
+        plume_frame_desc frame = make_frame(ref.dts[k], ref.view, ref.projection);
         if (b_alive) {
             plume_frame_desc b_frame = make_frame(0.02f, NULL, NULL);
             b_frame.disable_sort = k % 2;
@@ -1307,7 +1327,7 @@ static void test_two_systems_do_not_interfere(void **state) {
         glDeleteTextures(1, &t.color);
         glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)t.previous_framebuffer);
         if (b_alive && k == STEPS / 2) {
-            plume_readback rb = read_all(b);
+            plume_readback rb = read_all(fixture_context(), b);
             assert_true(rb.live_count > 0);
             check_slots_partition(&rb, 333, k);
             free_readback(&rb);
@@ -1315,13 +1335,11 @@ static void test_two_systems_do_not_interfere(void **state) {
             b_alive = false;
         }
     }
-    plume_readback rb = read_all(a);
-    run_result together = {rb.live_count, rb.emitted_total, malloc(sizeof(plume_particle) * (rb.live_count + 1))};
-    for (uint32_t i = 0; i < rb.live_count; ++i) together.in_draw_order[i] = rb.particles[rb.draw_order[i]];
-    free_readback(&rb);
+    plume_readback rb = read_all(fixture_context(), a);
+    run_result together = result_of(&rb);
     destroy_system(a);
-    assert_true(same_run(&expected, &together));
-    free(expected.in_draw_order);
+    assert_true(same_run(&ref.alone, &together));
+    free(ref.alone.in_draw_order);
     free(together.in_draw_order);
 }
 
@@ -1466,22 +1484,6 @@ static void assert_system_refused(plume_context *context, plume_system system, c
     }
 }
 
-/* Two plume contexts whose tags differ (see test_context.c), each with a
- * system. */
-static plume_context *context_with_another_tag(plume_system of_first, plume_system_desc desc, plume_system *out) {
-    plume_context_desc context_desc = {.logger = test_logger()};
-    for (int attempt = 0; attempt < 8; ++attempt) {
-        plume_context *other = NULL;
-        assert_int_equal(plume_context_create(&context_desc, &other), PLUME_OK);
-        assert_int_equal(plume_system_create(other, &desc, out), PLUME_OK);
-        if (out->id >> 48 != of_first.id >> 48) return other;
-        assert_int_equal(plume_system_destroy(other, *out), PLUME_OK);
-        plume_context_destroy(other);
-    }
-    fail_msg("eight contexts in a row had the same tag");
-    return NULL;
-}
-
 /* Destroyed, foreign, null, garbage and wrong-kind handles are refused by
  * every system call, with a message, and nothing crashes (under
  * config=sanitize also: no freed memory is read). The live systems still
@@ -1500,8 +1502,9 @@ static void test_destroyed_and_foreign_system_handles_are_refused(void **state) 
     plume_system mine = make_system(desc);
     assert_int_not_equal(mine.id, doomed.id); /* the slot may be reused, the handle is not */
     assert_system_refused(context, doomed, "destroyed");
+    plume_context *other = fixture_context_with_another_tag(mine.id);
     plume_system theirs;
-    plume_context *other = context_with_another_tag(mine, desc, &theirs);
+    assert_int_equal(plume_system_create(other, &desc, &theirs), PLUME_OK);
     assert_system_refused(context, theirs, "another plume context");
     assert_system_refused(other, mine, "another plume context");
     assert_system_refused(context, (plume_system){0}, "null handle");
@@ -1543,19 +1546,12 @@ static void test_destroyed_and_foreign_system_handles_are_refused(void **state) 
 static void test_two_systems_in_two_gl_contexts(void **state) {
     (void)state;
     enum { STEPS = 24 };
-    float dts[STEPS];
-    for (int k = 0; k < STEPS; ++k) dts[k] = test_random_float(0.005f, 0.03f);
-    mat4 view, projection;
-    random_camera(view, projection);
-    uint32_t seed = test_random_u32();
-    plume_system alone = make_system(busy_desc(seed));
-    run_result expected = run_steps(alone, dts, STEPS, view, projection);
-    destroy_system(alone);
-
+    static reference_run ref;
+    make_reference_run(&ref, STEPS);
     headless_gl gl[2];
     plume_context *context[2];
     plume_system system[2];
-    plume_system_desc descs[2] = {busy_desc(seed), overlap_desc(seed + 1)};
+    plume_system_desc descs[2] = {busy_desc(ref.seed), overlap_desc(ref.seed + 1)};
     descs[1].emitters[0].rate = 400;
     plume_context_desc context_desc = {.logger = test_logger()};
     char error[256];
@@ -1568,7 +1564,7 @@ static void test_two_systems_in_two_gl_contexts(void **state) {
     for (int k = 0; k < STEPS; ++k)
         for (int i = 1; i >= 0; --i) {
             assert_true(headless_gl_make_current(&gl[i]));
-            plume_frame_desc frame = make_frame(i == 0 ? dts[k] : 0.02f, view, projection);
+            plume_frame_desc frame = make_frame(i == 0 ? ref.dts[k] : 0.02f, ref.view, ref.projection);
             frame.disable_sort = i == 1 && k % 2;
             assert_int_equal(plume_system_update(context[i], system[i], &frame), PLUME_OK);
             test_target t = test_target_begin(16, clear);
@@ -1576,14 +1572,9 @@ static void test_two_systems_in_two_gl_contexts(void **state) {
             test_target_end(&t, NULL);
         }
     assert_true(headless_gl_make_current(&gl[0]));
-    plume_readback rb = {0};
-    rb.particles = malloc(sizeof(plume_particle) * descs[0].capacity);
-    rb.draw_order = malloc(sizeof(uint32_t) * descs[0].capacity);
-    assert_true(rb.particles && rb.draw_order);
-    assert_int_equal(plume_system_read_back(context[0], system[0], &rb), PLUME_OK);
-    run_result together = {rb.live_count, rb.emitted_total, malloc(sizeof(plume_particle) * (rb.live_count + 1))};
-    for (uint32_t i = 0; i < rb.live_count; ++i) together.in_draw_order[i] = rb.particles[rb.draw_order[i]];
-    assert_true(same_run(&expected, &together));
+    plume_readback rb = read_all(context[0], system[0]);
+    run_result together = result_of(&rb);
+    assert_true(same_run(&ref.alone, &together));
 
     uint32_t count = 0;
     plume_gl_object objects[64];
@@ -1607,9 +1598,7 @@ static void test_two_systems_in_two_gl_contexts(void **state) {
         headless_gl_destroy(&gl[i]);
     }
     test_make_main_context_current();
-    free(rb.particles);
-    free(rb.draw_order);
-    free(expected.in_draw_order);
+    free(ref.alone.in_draw_order);
     free(together.in_draw_order);
 }
 
