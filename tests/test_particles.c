@@ -1271,7 +1271,24 @@ static void test_particle_calls_restore_gl_state(void **state) {
     assert_state_unchanged(before, count, "set_emitter");
     assert_int_equal(plume_system_reset(fixture_context(), system), PLUME_OK);
     assert_state_unchanged(before, count, "reset");
-    destroy_system(system);
+    assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
+    assert_state_unchanged(before, count, "set_profiling (on)");
+    frame.disable_sort = false;
+    for (int k = 0; k < 3; ++k) { /* the second frame on reads the first one's results */
+        update(system, &frame);
+        assert_state_unchanged(before, count, "update, profiled");
+        assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
+        assert_state_unchanged(before, count, "draw, profiled");
+        glFinish();
+    }
+    plume_profile profile;
+    assert_int_equal(plume_system_get_profile(fixture_context(), system, &profile), PLUME_OK);
+    assert_true(profile.enabled);
+    assert_int_equal(plume_system_set_profiling(fixture_context(), system, false), PLUME_OK);
+    assert_state_unchanged(before, count, "set_profiling (off)");
+    assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
+    update(system, &frame);
+    destroy_system(system); /* profiling on, a frame in flight */
     assert_state_unchanged(before, count, "destroy");
 
     float *image = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
