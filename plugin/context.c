@@ -105,9 +105,7 @@ void plume_context_destroy(plume_context *context) {
         plume_log(&context->env, PLUME_LOG_WARNING,
                   "plume_context_destroy: a %s (handle 0x%016" PRIx64 ") is still alive; destroying it",
                   slot->object_class->name, id);
-        const plume_object_class *object_class = slot->object_class;
-        void *object = plume_context_remove(context, id, object_class, "plume_context_destroy");
-        object_class->destroy(object);
+        plume_context_destroy_object(context, id, slot->object_class, "plume_context_destroy");
     }
     plume_env env = context->env;
     plume_free(&env, context->slots);
