@@ -140,6 +140,7 @@ static plume_result build_programs(system_state *s) {
         .wind = glGetUniformLocation(sim, "u_wind"),
         .drag = glGetUniformLocation(sim, "u_drag"),
         .turbulence = glGetUniformLocation(sim, "u_turbulence"),
+        .capacity = glGetUniformLocation(sim, "u_capacity"),
     };
     GLuint draw = s->draw_program;
     s->draw = (draw_locations){
@@ -239,8 +240,7 @@ static plume_result create_buffers(system_state *s) {
     float emitters[PLUME_MAX_EMITTERS][EMITTER_GPU_FLOATS];
     for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) pack_emitter(&s->desc.emitters[e], emitters[e]);
     if ((r = create_buffer(s, capacity * PARTICLE_BYTES, NULL, "plume particles: particles", &s->particle_buffer)) ||
-        (r = create_buffer(s, capacity * PAIR_BYTES, NULL, "plume particles: list A", &s->pair_buffers[0])) ||
-        (r = create_buffer(s, capacity * PAIR_BYTES, NULL, "plume particles: list B", &s->pair_buffers[1])) ||
+        (r = create_buffer(s, capacity * PAIR_BYTES, NULL, "plume particles: live list", &s->live_list_buffer)) ||
         (r = create_buffer(s, STATE_HEADER_BYTES + capacity * 4, NULL, "plume particles: state and dead list",
                            &s->state_buffer)) ||
         (r = create_buffer(s, sizeof emitters, emitters, "plume particles: emitters", &s->emitter_buffer)))
@@ -295,14 +295,14 @@ static plume_result create_gl_objects(system_state *s, const plume_system_desc *
     return reset_gpu_state(s);
 }
 
-enum { SYSTEM_GL_OBJECTS = 14 };
+enum { SYSTEM_GL_OBJECTS = 13 };
 
 /* The system's own GL objects (the profiler and the sorter list theirs). */
 static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity) {
     const plume_gl_object all[SYSTEM_GL_OBJECTS] = {
         {GL_PROGRAM, s->reset_program},   {GL_PROGRAM, s->prepare_program}, {GL_PROGRAM, s->emit_program},
         {GL_PROGRAM, s->simulate_program}, {GL_PROGRAM, s->draw_program},  {GL_BUFFER, s->particle_buffer},
-        {GL_BUFFER, s->pair_buffers[0]},  {GL_BUFFER, s->pair_buffers[1]},  {GL_BUFFER, s->state_buffer},
+        {GL_BUFFER, s->live_list_buffer}, {GL_BUFFER, s->state_buffer},
         {GL_BUFFER, s->emitter_buffer},   {GL_VERTEX_ARRAY, s->vertex_array}, {GL_TEXTURE, s->sprite_texture},
         {GL_SAMPLER, s->sprite_sampler},  {GL_SAMPLER, s->depth_sampler},
     };
@@ -406,9 +406,9 @@ static plume_result reset_gpu_state(system_state *s) {
     memset(&s->window, 0, sizeof s->window);
     s->window.longest_lifetime = longest_lifetime_of(&s->desc);
     s->time = 0.0;
-    s->current_pairs = 0;
     glUseProgram(s->reset_program);
     glProgramUniform1ui(s->reset_program, s->reset_capacity_location, s->desc.capacity);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->particle_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, s->state_buffer);
     glDispatchCompute((s->desc.capacity + RESET_GROUP_SIZE - 1) / RESET_GROUP_SIZE, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
@@ -539,10 +539,8 @@ static void run_simulate_stage(system_state *s, const plume_frame_desc *frame, c
     GLuint running_end[PLUME_MAX_EMITTERS];
     uint32_t requested = plan_emission(s, frame->dt, running_end);
     window_record(&s->window, s->time, requested);
-    GLuint list_in = s->pair_buffers[s->current_pairs], list_out = s->pair_buffers[1 - s->current_pairs];
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->particle_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, list_in);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, list_out);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, s->live_list_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, s->state_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, s->emitter_buffer);
 
@@ -569,12 +567,11 @@ static void run_simulate_stage(system_state *s, const plume_frame_desc *frame, c
     glProgramUniform3fv(sim, s->simulate.wind, 1, f->wind);
     glProgramUniform1f(sim, s->simulate.drag, f->drag);
     glProgramUniform3f(sim, s->simulate.turbulence, f->turbulence, f->turbulence_scale, f->turbulence_speed);
-    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, s->state_buffer);
-    glDispatchComputeIndirect(STATE_SIMULATE_ARGS_OFFSET);
+    glProgramUniform1ui(sim, s->simulate.capacity, s->desc.capacity);
+    glDispatchCompute((s->desc.capacity + SIMULATE_GROUP_SIZE - 1) / SIMULATE_GROUP_SIZE, 1, 1);
     /* The sort and the draw read the list, the draw its indirect arguments,
      * a readback the buffers. */
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    s->current_pairs = 1 - s->current_pairs;
     s->time += frame->dt;
 }
 
@@ -583,7 +580,7 @@ static void run_simulate_stage(system_state *s, const plume_frame_desc *frame, c
 static plume_result run_sort_stage(system_state *s) {
     uint32_t bound = window_live_bound(&s->window, s->time, s->desc.capacity);
     profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_BOUND, bound);
-    return plume_sort_indirect_bounded(s->context, s->sorter, s->pair_buffers[s->current_pairs], s->state_buffer,
+    return plume_sort_indirect_bounded(s->context, s->sorter, s->live_list_buffer, s->state_buffer,
                                        STATE_LIVE_COUNT_OFFSET, bound);
 }
 
@@ -650,7 +647,7 @@ static void run_draw_stage(system_state *s, const plume_frame_desc *frame, const
         glBindSampler(0, s->sprite_sampler);
     }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->particle_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, s->pair_buffers[s->current_pairs]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, s->live_list_buffer);
     glBindVertexArray(s->vertex_array);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s->state_buffer);
     glEnable(GL_BLEND);
@@ -726,7 +723,7 @@ plume_result plume_system_read_back(plume_context *context, plume_system handle,
             plume_gl_scope_end(&scope);
             return PLUME_ERROR_OUT_OF_MEMORY;
         }
-        read_buffer(system->pair_buffers[system->current_pairs], 0, (GLsizeiptr)live * PAIR_BYTES, pairs);
+        read_buffer(system->live_list_buffer, 0, (GLsizeiptr)live * PAIR_BYTES, pairs);
         for (uint32_t i = 0; i < live; ++i) {
             if (readback->draw_keys) readback->draw_keys[i] = pairs[2 * i];
             if (readback->draw_order) readback->draw_order[i] = pairs[2 * i + 1];

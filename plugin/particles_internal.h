@@ -11,15 +11,13 @@
 
 /* Byte layout of the state buffer (SystemState in shaders/particle_state.glsl).
  * Its head is the DrawArraysIndirectCommand of the draw, whose instance count
- * is the live counter the simulate pass appends with; then the simulate
- * pass's dispatch arguments, the dead-list counter and the emission
- * bookkeeping; then the dead list itself. */
+ * is the live counter the simulate pass appends with; then the dead-list
+ * counter and the emission bookkeeping; then the dead list itself. */
 enum {
     STATE_DRAW_ARGS_OFFSET = 0,      /* {6 vertices, live count, 0, 0} */
     STATE_LIVE_COUNT_OFFSET = 4,
-    STATE_SIMULATE_ARGS_OFFSET = 16, /* {groups, 1, 1} */
-    STATE_DEAD_COUNT_OFFSET = 28,
-    STATE_EMITTED_TOTAL_OFFSET = 44,
+    STATE_DEAD_COUNT_OFFSET = 16,
+    STATE_EMITTED_TOTAL_OFFSET = 28,
     STATE_HEADER_BYTES = 64,
     PARTICLE_BYTES = 48,             /* sizeof(plume_particle), std430 Particle */
     PAIR_BYTES = 8,
@@ -59,7 +57,7 @@ typedef struct draw_locations {
 } draw_locations;
 
 typedef struct simulate_locations {
-    GLint dt, time, view, gravity, wind, drag, turbulence;
+    GLint dt, time, view, gravity, wind, drag, turbulence, capacity;
 } simulate_locations;
 
 /* What a plume_system handle names. */
@@ -80,8 +78,7 @@ typedef struct system_state {
     draw_locations draw;
 
     GLuint particle_buffer;  /* capacity Particles */
-    GLuint pair_buffers[2];  /* capacity {key, slot} pairs each: read one, write the other */
-    uint32_t current_pairs;  /* the buffer holding the last update's live list */
+    GLuint live_list_buffer; /* capacity {depth key, slot} pairs: this update's survivors, sorted */
     GLuint state_buffer;     /* see the STATE_* layout */
     GLuint emitter_buffer;   /* PLUME_MAX_EMITTERS Emitters */
     GLuint vertex_array;     /* empty: the draw pulls its vertices from SSBOs */

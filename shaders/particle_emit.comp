@@ -1,8 +1,7 @@
 // Built after particle_common.glsl and particle_state.glsl.
 // Initialises this update's new particles in the slots the prepare pass
-// reserved, and appends them to the list the simulate pass reads (after last
-// update's survivors). Emission i belongs to the first emitter whose
-// running total u_emit_end[e] exceeds i.
+// reserved (age 0 marks a slot live for the simulate pass). Emission i belongs
+// to the first emitter whose running total u_emit_end[e] exceeds i.
 layout(local_size_x = EMIT_GROUP_SIZE) in;
 
 struct Emitter {
@@ -14,7 +13,6 @@ struct Emitter {
     vec4 spin;             // spin min, max
 };
 layout(std430, binding = 4) restrict readonly buffer Emitters { Emitter emitters[]; };
-layout(std430, binding = 1) restrict writeonly buffer ListIn { uvec2 list_in[]; };
 
 uniform uint u_seed;
 uniform uint u_emit_end[MAX_EMITTERS];
@@ -81,5 +79,4 @@ void main() {
 
     uint slot = dead_slots[emit_base + i];
     particles[slot] = p;
-    list_in[input_count - emit_count + i] = uvec2(0u, slot);  // the simulate pass reads only the slot
 }

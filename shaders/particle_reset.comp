@@ -7,19 +7,18 @@ uniform uint u_capacity;
 
 void main() {
     uint i = gl_GlobalInvocationID.x;
-    if (i < u_capacity) dead_slots[i] = u_capacity - 1u - i;
+    if (i < u_capacity) {
+        dead_slots[i] = u_capacity - 1u - i;
+        particles[i].age = FREE_SLOT_AGE;
+    }
     if (i == 0u) {
         draw_vertex_count = 6u;
         live_count = 0u;
         draw_first_vertex = 0u;
         draw_base_instance = 0u;
-        simulate_groups_x = 0u;
-        simulate_groups_y = 1u;
-        simulate_groups_z = 1u;
         dead_count = u_capacity;
         emit_base = u_capacity;
         emit_count = 0u;
-        input_count = 0u;
         emitted_total = 0u;
         emit_id_base = 0u;
     }

@@ -3,6 +3,10 @@
 // plugin/particles_internal.h.
 layout(std430, binding = 0) restrict buffer Particles { Particle particles[]; };
 
+// The age of a slot on the dead list; a live particle's age is >= 0. The
+// simulate pass walks every slot in order (coalesced) and skips these.
+const float FREE_SLOT_AGE = -1.0;
+
 layout(std430, binding = 3) restrict buffer SystemState {
     // DrawArraysIndirectCommand of the draw: {6, live count, 0, 0}. The
     // simulate pass appends survivors with atomicAdd on live_count, so the
@@ -11,17 +15,11 @@ layout(std430, binding = 3) restrict buffer SystemState {
     uint live_count;
     uint draw_first_vertex;
     uint draw_base_instance;
-    uint simulate_groups_x;      // glDispatchComputeIndirect arguments
-    uint simulate_groups_y;
-    uint simulate_groups_z;
     uint dead_count;             // slots on the dead list
     uint emit_base;              // this update's emitted slots: dead_slots[emit_base ..]
     uint emit_count;             // particles emitted this update (<= requested)
-    uint input_count;            // list entries the simulate pass reads
     uint emitted_total;          // emission numbers handed out so far
     uint emit_id_base;           // the first emission number of this update
-    uint state_padding0;
-    uint state_padding1;
-    uint state_padding2;
+    uint state_padding[7];       // the header is 64 bytes
     uint dead_slots[];
 };

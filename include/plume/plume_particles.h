@@ -28,13 +28,16 @@
  *
  * One update, on the GPU:
  *   1. prepare   one invocation: how many of the requested particles fit (the
- *                dead list's size), the dispatch size of step 3;
+ *                dead list's size);
  *   2. emit      pops slots off the dead list (atomic counters, no CPU
  *                bookkeeping of slots) and initialises them;
- *   3. simulate  ages, integrates (gravity, drag toward the wind, curl-noise
+ *   3. simulate  walks every slot in order (free slots are skipped): ages,
+ *                integrates (gravity, drag toward the wind, curl-noise
  *                turbulence), kills (the slot goes back on the dead list),
  *                and appends each survivor's sort pair {depth key, slot}; the
- *                append counter is the instance count of the indirect draw;
+ *                append counter is the instance count of the indirect draw.
+ *                Its cost follows the capacity (about 0.08 ms for 1 M slots
+ *                on an H100); the sort's and the draw's follow the live count;
  *   4. sort      plume_sort_indirect_bounded over the live count (unless
  *                disabled); the CPU's bound on that count (the particles
  *                requested within the longest lifetime) decides which sort
