@@ -9,7 +9,9 @@
  * CPU's upper bound = the count), seed001.
  *
  * Usage: plume_bench [--min-log K] [--max-log K] [--runs N] [--warmup N]
- *                    [--csv FILE] [--variant BLOCK:FUSED]...
+ *                    [--csv FILE] [--variant BLOCK:FUSED]... [--pass-times]
+ * --pass-times: instead of the table, the median time of every pass of a sort
+ * of 2^min-log .. 2^max-log pairs (GL timestamps between the dispatches).
  * Each run sorts fresh copies of the same random pairs (copied outside the
  * timed region); the copy leaves the pairs in L2 where they fit, as the
  * simulate pass that writes them in a frame would. */
@@ -34,6 +36,7 @@ typedef struct options {
     const char *csv_path;
     uint32_t variant_count;
     uint32_t variant_block[8], variant_fused[8];
+    bool pass_times;
 } options;
 
 static uint64_t random_state;
@@ -226,6 +229,69 @@ static const char *method_name(method m) {
     return "seed001";
 }
 
+/* ---- Time per pass (--pass-times) ----------------------------------------- */
+
+enum { MAX_TIMED_PASSES = 64 };
+
+typedef struct pass_stamps {
+    GLuint queries[MAX_TIMED_PASSES + 1];
+    const char *kinds[MAX_TIMED_PASSES + 1];
+    uint32_t count;
+} pass_stamps;
+
+/* The sort's pass hook: a GL timestamp before every dispatch and after the last. */
+static void stamp_pass(void *user, const char *kind) {
+    pass_stamps *stamps = user;
+    if (stamps->count > MAX_TIMED_PASSES) return;
+    glQueryCounter(stamps->queries[stamps->count], GL_TIMESTAMP);
+    stamps->kinds[stamps->count++] = kind;
+}
+
+/* Median microseconds of every pass of `runs` sorts of `count` random pairs,
+ * and their sums per pass kind. A pass's time runs from its own timestamp
+ * to the next one: it includes the barrier and launch gap before the next. */
+static void report_pass_times(plume_context *context, plume_sorter sorter, uint32_t count, uint32_t runs) {
+    pair *input = malloc(sizeof(pair) * count);
+    for (uint32_t i = 0; i < count; ++i) input[i] = (pair){random_u32(), i};
+    GLuint pristine = make_buffer(sizeof(pair) * count, input), pairs = make_buffer(sizeof(pair) * count, NULL);
+    pass_stamps stamps;
+    glGenQueries(MAX_TIMED_PASSES + 1, stamps.queries);
+    double *us = calloc((size_t)runs * MAX_TIMED_PASSES, sizeof(double));
+    uint32_t passes = 0;
+    plume_sorter_set_pass_hook(context, sorter, stamp_pass, &stamps);
+    for (uint32_t run = 0; run < runs + 5; ++run) { /* the first 5: warm-up */
+        copy_buffer(pristine, pairs, sizeof(pair) * count);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        stamps.count = 0;
+        plume_sort(context, sorter, pairs, count);
+        passes = stamps.count - 1;
+        for (uint32_t i = 0; run >= 5 && i < passes; ++i) {
+            GLuint64 t0 = 0, t1 = 0;
+            glGetQueryObjectui64v(stamps.queries[i], GL_QUERY_RESULT, &t0);
+            glGetQueryObjectui64v(stamps.queries[i + 1], GL_QUERY_RESULT, &t1);
+            us[(size_t)i * runs + (run - 5)] = (double)(t1 - t0) / 1e3;
+        }
+    }
+    plume_sorter_set_pass_hook(context, sorter, NULL, NULL);
+    printf("\n%u pairs: %u passes (median µs over %u sorts)\n", count, passes, runs);
+    const char *kinds[] = {"local sort", "local disperse", "register", "strided"};
+    double per_kind[4] = {0}, total = 0;
+    for (uint32_t i = 0; i < passes; ++i) {
+        qsort(us + (size_t)i * runs, runs, sizeof(double), compare_doubles);
+        double median = us[(size_t)i * runs + runs / 2];
+        printf("  %2u %-15s %8.2f\n", i, stamps.kinds[i], median);
+        for (int k = 0; k < 4; ++k) per_kind[k] += strcmp(stamps.kinds[i], kinds[k]) == 0 ? median : 0.0;
+        total += median;
+    }
+    for (int k = 0; k < 4; ++k) printf("  sum %-14s %8.2f\n", kinds[k], per_kind[k]);
+    printf("  sum of medians  %8.2f\n", total);
+    glDeleteQueries(MAX_TIMED_PASSES + 1, stamps.queries);
+    GLuint buffers[] = {pristine, pairs};
+    glDeleteBuffers(2, buffers);
+    free(us);
+    free(input);
+}
+
 static void log_to_stderr(plume_log_level level, const char *message, void *user) {
     (void)user;
     if (level <= PLUME_LOG_WARNING) fprintf(stderr, "plume: %s\n", message);
@@ -240,6 +306,7 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--runs") && next) o->runs = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--warmup") && next) o->warmup = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--csv") && next) o->csv_path = argv[++i];
+        else if (!strcmp(a, "--pass-times")) o->pass_times = true;
         else if (!strcmp(a, "--variant") && next && o->variant_count < 8) {
             unsigned block = 0, fused = 0;
             if (sscanf(argv[++i], "%u:%u", &block, &fused) != 2) return -1;
@@ -256,7 +323,7 @@ int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
-                        "[--variant BLOCK:FUSED]...\n", argv[0]);
+                        "[--variant BLOCK:FUSED]... [--pass-times]\n", argv[0]);
         return 2;
     }
     headless_gl gl;
@@ -297,6 +364,18 @@ int main(int argc, char **argv) {
         plume_sorter_get_desc(context, sorters[v], &filled);
         opt.variant_block[v] = filled.block_pairs;
         opt.variant_fused[v] = filled.max_fused_stages;
+    }
+    if (opt.pass_times) {
+        for (uint32_t v = 0; v < opt.variant_count; ++v) {
+            printf("\nvariant %u:%u\n", opt.variant_block[v], opt.variant_fused[v]);
+            for (uint32_t log = opt.min_log; log <= opt.max_log; ++log)
+                report_pass_times(context, sorters[v], 1u << log, opt.runs);
+        }
+        for (uint32_t v = 0; v < opt.variant_count; ++v) plume_sorter_destroy(context, sorters[v]);
+        plume_context_destroy(context);
+        glDeleteProgram(seed001.program);
+        headless_gl_destroy(&gl);
+        return 0;
     }
 
     FILE *csv = opt.csv_path ? fopen(opt.csv_path, "w") : NULL;

@@ -9,6 +9,7 @@
 
 #include "plume/plume_common.h"
 #include "plume/plume_context.h"
+#include "plume/plume_sort.h"
 
 /* What every object carries: where its messages and memory go. */
 typedef struct plume_env {
@@ -191,5 +192,14 @@ static inline uint32_t plume_log2(uint32_t pow2) {
     while ((1u << l) < pow2) ++l;
     return l;
 }
+
+/* ---- Sort internals for benchmarks -------------------------------------------
+ * Called before every dispatch of a plume_sort / plume_sort_indirect* call with
+ * the pass kind ("local sort", "local disperse", "register", "strided"), and
+ * once more with NULL after the last one: bench/bench_sort.c puts a GL
+ * timestamp at each call to time the passes. NULL hook: none (the default). */
+typedef void (*plume_sort_pass_hook)(void *user, const char *pass_kind);
+plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter sorter, plume_sort_pass_hook hook,
+                                        void *user);
 
 #endif

@@ -62,6 +62,8 @@ typedef struct sorter_state {
     GLuint pass_table_buffer;
     sort_pass *passes;
     uint32_t pass_count;
+    plume_sort_pass_hook pass_hook; /* benchmarks only (plume_internal.h) */
+    void *pass_hook_user;
     GLint ssbo_offset_alignment;
 } sorter_state;
 
@@ -370,6 +372,29 @@ uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter hand
 
 /* ---- Sorting -------------------------------------------------------------- */
 
+static const char *pass_kind_name(pass_kind kind) {
+    switch (kind) {
+    case PASS_LOCAL_SORT: return "local sort";
+    case PASS_LOCAL_DISPERSE: return "local disperse";
+    case PASS_GLOBAL: return "register";
+    case PASS_STRIDED: return "strided";
+    }
+    return "?";
+}
+
+static void announce_pass(const sorter_state *s, const sort_pass *pass) {
+    if (s->pass_hook) s->pass_hook(s->pass_hook_user, pass ? pass_kind_name(pass->kind) : NULL);
+}
+
+plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter handle, plume_sort_pass_hook hook,
+                                        void *user) {
+    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_set_pass_hook");
+    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    sorter->pass_hook = hook;
+    sorter->pass_hook_user = user;
+    return PLUME_OK;
+}
+
 static void use_pass_program(sorter_state *s, const sort_pass *pass) {
     switch (pass->kind) {
     case PASS_LOCAL_SORT: glUseProgram(s->local_sort_program); break;
@@ -423,9 +448,11 @@ plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pa
         if (!first) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         first = false;
         use_pass_program(sorter, &sorter->passes[i]);
+        announce_pass(sorter, &sorter->passes[i]);
         glDispatchCompute(groups, 1, 1);
     }
     glMemoryBarrier(BARRIER_FOR_HOST);
+    announce_pass(sorter, NULL);
     plume_gl_scope_end(&scope);
     return PLUME_OK;
 }
@@ -477,9 +504,11 @@ static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, u
         if (!first) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         first = false;
         use_pass_program(sorter, &sorter->passes[i]);
+        announce_pass(sorter, &sorter->passes[i]);
         glDispatchComputeIndirect(STATE_HEADER_BYTES + 12 * (GLintptr)i);
     }
     glMemoryBarrier(BARRIER_FOR_HOST);
+    announce_pass(sorter, NULL);
     plume_gl_scope_end(&scope);
     return PLUME_OK;
 }
