@@ -2,6 +2,8 @@
 --   premake5 gmake                           (our users)
 --   premake4 --file=premake5.lua gmake       (Debian ships premake4 only)
 -- then: make -C build config=release   (or debug, sanitize)
+-- outputs: build/<config>/bin (programs), build/<config>/lib (libplume.so),
+--          build/<config>/lib/static (libplume.a)
 
 -- ---- premake4 compatibility ------------------------------------------------
 -- premake4 lacks a few premake5 functions; map them onto what it has, so the
@@ -22,6 +24,18 @@ end
 -- ----------------------------------------------------------------------------
 
 local root = path.getabsolute(".")
+local configs = { "release", "debug", "sanitize" }
+
+-- Each configuration builds into build/<config>/{bin,lib,lib/static}, so
+-- objects and archives of different configurations never mix.
+local function outputs(subdir, name)
+    for _, cfg in ipairs(configs) do
+        filter("configurations:" .. cfg)
+            targetdir("build/" .. cfg .. "/" .. subdir)
+            objdir("build/obj/" .. cfg .. "/" .. name)
+    end
+    filter {}
+end
 local generated = root .. "/build/generated"
 local ABI_MAJOR = 1
 
@@ -36,7 +50,7 @@ os.execute(embed_shaders)
 os.execute(embed_bench_shaders)
 
 workspace "plume"
-    configurations { "release", "debug", "sanitize" }
+    configurations(configs)
     location "build"
     language "C"
     cdialect "C11"
@@ -61,8 +75,7 @@ project "plume_static"
     kind "StaticLib"
     targetname "plume"
     -- Apart from libplume.so, so that linking "plume_static" picks the archive.
-    targetdir "build/lib/static"
-    objdir "build/obj/plume_static"
+    outputs("lib/static", "plume_static")
     pic "On"
     files { "plugin/*.c", "plugin/*.h", "include/plume/*.h" }
     prebuildcommands { embed_shaders }
@@ -70,8 +83,7 @@ project "plume_static"
 -- The plugin: the same module as a shared library exporting only the API.
 project "plume"
     kind "SharedLib"
-    targetdir "build/lib"
-    objdir "build/obj/plume_shared"
+    outputs("lib", "plume_shared")
     visibility "Hidden"
     pic "On"
     defines { "PLUME_SHARED_BUILD" }
@@ -83,21 +95,18 @@ project "plume"
 -- Headless EGL context and other host-side stand-ins for an engine.
 project "plume_host"
     kind "StaticLib"
-    targetdir "build/lib/static"
-    objdir "build/obj/plume_host"
+    outputs("lib/static", "plume_host")
     files { "host/*.c", "host/*.h" }
 
 project "plume_tests"
     kind "ConsoleApp"
-    targetdir "build/bin"
-    objdir "build/obj/plume_tests"
+    outputs("bin", "plume_tests")
     files { "tests/*.c", "tests/*.h" }
     links { "plume_host", "plume_static", "epoxy", "cmocka", "m" }
 
 project "plume_bench"
     kind "ConsoleApp"
-    targetdir "build/bin"
-    objdir "build/obj/plume_bench"
+    outputs("bin", "plume_bench")
     files { "bench/*.c", "bench/*.h" }
     prebuildcommands { embed_bench_shaders }
     links { "plume_host", "plume_static", "epoxy", "m" }

@@ -16,10 +16,10 @@
 
 enum {
     MAX_FUSED_STAGES = 5,
-    DEFAULT_FUSED_STAGES = 4,
-    MAX_DEFAULT_BLOCK_PAIRS = 4096,
+    DEFAULT_FUSED_STAGES = 3, /* measured best at 2^20 and above on the H100 (notes/sort-performance.md) */
+    MAX_DEFAULT_BLOCK_PAIRS = 2048, /* measured best on the H100 from 2^10 to 2^20 (notes/sort-performance.md) */
     MIN_BLOCK_PAIRS = 64,
-    PAIRS_PER_LOCAL_THREAD = 8, /* sort_local.comp runs up to 3 stages (8 pairs) in registers */
+    MAX_LOCAL_THREADS = 1024,
     GLOBAL_THREADS = 256,
     PAIR_BYTES = 8,
     STATE_HEADER_BYTES = 16, /* count + padding, then 3 uints of dispatch args per pass */
@@ -45,6 +45,7 @@ struct plume_sorter {
     GLuint local_disperse_program;
     GLuint global_programs[2][MAX_FUSED_STAGES + 1]; /* [flip][fused stages] */
     GLint global_height_location[2][MAX_FUSED_STAGES + 1];
+    GLint global_log_distance_location[2][MAX_FUSED_STAGES + 1];
     GLuint prepare_program;
     GLint prepare_count_index_location, prepare_capacity_location, prepare_pass_count_location;
     GLuint state_buffer;        /* count, padding, dispatch args */
@@ -120,8 +121,11 @@ static plume_result build_global_program(plume_sorter *s, bool flip, uint32_t fu
     snprintf(label, sizeof label, "plume sort: global %s x%u", flip ? "flip" : "disperse", fused);
     plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_common.glsl", "sort_global.comp", NULL}};
     plume_result result = plume_build_program(&s->env, label, &stage, 1, defines, &s->global_programs[flip][fused]);
-    if (result == PLUME_OK)
+    if (result == PLUME_OK) {
         s->global_height_location[flip][fused] = glGetUniformLocation(s->global_programs[flip][fused], "u_height");
+        s->global_log_distance_location[flip][fused] =
+            glGetUniformLocation(s->global_programs[flip][fused], "u_log_distance");
+    }
     return result;
 }
 
@@ -178,13 +182,13 @@ static plume_result resolve_desc(plume_sorter *s, const plume_sorter_desc *desc)
                   s->desc.max_fused_stages, MAX_FUSED_STAGES);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    s->local_threads = s->desc.block_pairs / PAIRS_PER_LOCAL_THREAD;
-    if (s->local_threads > (uint32_t)invocations || s->local_threads > (uint32_t)size_x) {
-        plume_log(&s->env, PLUME_LOG_ERROR,
-                  "plume_sorter_create: block_pairs %u needs %u invocations per workgroup; this GL allows %d",
-                  s->desc.block_pairs, s->local_threads, invocations < size_x ? invocations : size_x);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
+    /* Two or more pairs per invocation; as many invocations as the GL allows
+     * up to 1024: a stage is bound by one SM's shared-memory bandwidth, and
+     * more invocations keep more of it busy. */
+    uint32_t threads = s->desc.block_pairs / 2;
+    if (threads > MAX_LOCAL_THREADS) threads = MAX_LOCAL_THREADS;
+    while (threads > (uint32_t)invocations || threads > (uint32_t)size_x) threads /= 2;
+    s->local_threads = threads;
     return PLUME_OK;
 }
 
@@ -308,6 +312,8 @@ static void use_pass_program(plume_sorter *s, const sort_pass *pass) {
     case PASS_GLOBAL:
         glUseProgram(s->global_programs[pass->flip][pass->fused_stages]);
         glUniform1ui(s->global_height_location[pass->flip][pass->fused_stages], pass->height);
+        glUniform1ui(s->global_log_distance_location[pass->flip][pass->fused_stages],
+                     plume_log2(pass->threads_per_span));
         break;
     }
 }

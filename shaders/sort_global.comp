@@ -9,15 +9,16 @@
 layout(local_size_x = GLOBAL_THREADS) in;
 
 uniform uint u_height;
+uniform uint u_log_distance; // log2(u_height >> FUSED_STAGES): shifts, not divisions
 
 const uint COUNT = 1u << FUSED_STAGES;
 const uint HALF = COUNT >> 1;
 
 void main() {
-    uint distance = u_height >> FUSED_STAGES;
+    uint distance = 1u << u_log_distance;
     uint thread = gl_GlobalInvocationID.x;
-    uint residue = thread % distance;
-    uint base = (thread / distance) * u_height + residue;
+    uint residue = thread & (distance - 1u);
+    uint base = ((thread >> u_log_distance) << (u_log_distance + FUSED_STAGES)) | residue;
     if (base >= sort_count) return;
     uvec2 r[COUNT];
 #if FLIP

@@ -2,84 +2,75 @@
 // pairs per workgroup. LOCAL_SORT: the whole network up to height BLOCK_PAIRS
 // (flip + disperses for h = 2, 4, ..., BLOCK_PAIRS). Otherwise: the disperses
 // of heights BLOCK_PAIRS .. 2 that end every larger merge level.
-// Up to three consecutive stages run in registers between two barriers: each
-// invocation takes sets of pairs closed under those stages (as sort_global.comp
-// does in device memory), so a 4096-pair sort waits on 30 barriers, not 78.
-// Defines: BLOCK_PAIRS, LOCAL_THREADS (= BLOCK_PAIRS / 8), LOCAL_SORT (0/1).
+// Heights are powers of two: index arithmetic is shifts and masks, since a
+// runtime integer division costs tens of instructions per compare.
+// (Running up to three stages per barrier in registers, as sort_global.comp
+// does, measured 2x slower on the H100 -- see notes/sort-performance.md.)
+// Defines: BLOCK_PAIRS, LOCAL_THREADS, LOCAL_SORT (0/1).
 layout(local_size_x = LOCAL_THREADS) in;
 
-const uint PAIRS_PER_THREAD = BLOCK_PAIRS / LOCAL_THREADS; // 8
-const uint MAX_CHUNK_STAGES = 3u;
+const uint PAIRS_PER_THREAD = BLOCK_PAIRS / LOCAL_THREADS;
+const uint SWAPS_PER_THREAD = PAIRS_PER_THREAD / 2u;
 
 shared uvec2 block[BLOCK_PAIRS];
+// Pairs of this block below the count; past it sit virtual maxima that no
+// compare-and-swap moves, so a swap whose lower position is past it is skipped.
+uint live_in_block;
 
-// `stages` consecutive stages starting at `height`: with `flip`, flip(height)
-// then disperses of half-distance height/4 ...; without, disperses of
-// half-distance height/2 ... . Called with constant `stages`, so after inlining
-// the register indices are constants.
-void run_chunk(uint height, bool flip, uint stages) {
-    uint set_size = 1u << stages, half_set = set_size >> 1;
-    uint distance = height >> stages;
-    for (uint s = 0u; s < PAIRS_PER_THREAD / set_size; ++s) {
-        uint set_index = gl_LocalInvocationID.x + s * LOCAL_THREADS;
-        uint residue = set_index % distance;
-        uint base = (set_index / distance) * height + residue;
-        // A flip set's upper half holds the mirrors of its lower half.
-        uint mirror = base - residue + height - 1u - residue;
-        uvec2 r[8];
-        for (uint j = 0u; j < set_size; ++j)
-            r[j] = block[flip && j >= half_set ? mirror - (j - half_set) * distance : base + j * distance];
-        if (flip) {
-            for (uint j = 0u; j < half_set; ++j) compare_swap(r[j], r[j + half_set]);
-            // Upper registers hold descending positions: swap the other way.
-            for (uint stride = half_set >> 1; stride > 0u; stride >>= 1)
-                for (uint j = 0u; j < half_set; ++j)
-                    if ((j & stride) == 0u) {
-                        compare_swap(r[j], r[j + stride]);
-                        compare_swap(r[half_set + j + stride], r[half_set + j]);
-                    }
-        } else {
-            for (uint stride = half_set; stride > 0u; stride >>= 1)
-                for (uint j = 0u; j < set_size; ++j)
-                    if ((j & stride) == 0u) compare_swap(r[j], r[j + stride]);
-        }
-        for (uint j = 0u; j < set_size; ++j)
-            block[flip && j >= half_set ? mirror - (j - half_set) * distance : base + j * distance] = r[j];
+void swap_in_block(uint low, uint high) {
+    if (low >= live_in_block) return;
+    uvec2 a = block[low], b = block[high];
+    compare_swap(a, b);
+    block[low] = a;
+    block[high] = b;
+}
+
+// flip(2^log_height): pairs offset and height-1-offset of each block.
+void flip_stage(uint log_height) {
+    uint half_mask = (1u << (log_height - 1u)) - 1u;
+    for (uint i = 0u; i < SWAPS_PER_THREAD; ++i) {
+        uint swap_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
+        uint base = (swap_index >> (log_height - 1u)) << log_height;
+        uint offset = swap_index & half_mask;
+        swap_in_block(base + offset, base + (half_mask << 1) + 1u - offset);
     }
 }
 
-void run_chunk_of(uint height, bool flip, uint stages) {
-    barrier();
-    switch (stages) {
-    case 1u: run_chunk(height, flip, 1u); break;
-    case 2u: run_chunk(height, flip, 2u); break;
-    default: run_chunk(height, flip, 3u); break;
+// disperse(2^log_height): pairs p and p + height/2 of each block.
+void disperse_stage(uint log_height) {
+    uint half_mask = (1u << (log_height - 1u)) - 1u;
+    for (uint i = 0u; i < SWAPS_PER_THREAD; ++i) {
+        uint swap_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
+        uint low = ((swap_index >> (log_height - 1u)) << log_height) | (swap_index & half_mask);
+        swap_in_block(low, low + half_mask + 1u);
     }
 }
 
-// The stages of one merge level from `height` down to height 2, in balanced
-// chunks of at most MAX_CHUNK_STAGES (5 stages: 3 + 2, not 3 + 1 + 1).
-void run_level(uint height, bool starts_with_flip) {
-    uint stages = findMSB(height);
-    uint chunks = (stages + MAX_CHUNK_STAGES - 1u) / MAX_CHUNK_STAGES;
-    for (uint c = 0u; c < chunks; ++c) {
-        uint chunk_stages = stages / chunks + (c < stages % chunks ? 1u : 0u);
-        run_chunk_of(height, starts_with_flip && c == 0u, chunk_stages);
-        height >>= chunk_stages;
+void disperse_down_from(uint log_height) {
+    for (uint l = log_height; l > 0u; --l) {
+        barrier();
+        disperse_stage(l);
     }
 }
 
 void main() {
     uint block_start = gl_WorkGroupID.x * BLOCK_PAIRS;
+    live_in_block = min(sort_count - min(sort_count, block_start), BLOCK_PAIRS);
     for (uint i = 0u; i < PAIRS_PER_THREAD; ++i) {
         uint local_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
         block[local_index] = load_pair(block_start + local_index);
     }
+    uint log_block = uint(findMSB(BLOCK_PAIRS));
 #if LOCAL_SORT
-    for (uint height = 2u; height <= BLOCK_PAIRS; height <<= 1) run_level(height, true);
+    // A count under the block needs only the levels up to its power of two.
+    uint top_level = min(log_block, uint(findMSB(max(live_in_block, 2u) - 1u)) + 1u);
+    for (uint l = 1u; l <= top_level; ++l) {
+        barrier();
+        flip_stage(l);
+        disperse_down_from(l - 1u);
+    }
 #else
-    // A disperse level of height BLOCK_PAIRS: half-distances BLOCK_PAIRS/2 .. 1.
-    run_level(BLOCK_PAIRS, false);
+    disperse_down_from(log_block);
 #endif
     barrier();
     for (uint i = 0u; i < PAIRS_PER_THREAD; ++i) {

@@ -49,9 +49,9 @@ typedef struct plume_sorter_desc {
     uint32_t capacity;
     /* Pairs sorted in one workgroup's shared memory (a power of two, >= 64).
      * 0 (default): the largest power of two whose pairs fit
-     * GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, at most 4096. */
+     * GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, at most 2048. */
     uint32_t block_pairs;
-    /* Most global compare stages fused into one pass (1..5). 0 (default): 4. */
+    /* Most global compare stages fused into one pass (1..5). 0 (default): 3. */
     uint32_t max_fused_stages;
     plume_logger logger;        /* default: stderr */
     plume_allocator allocator;  /* default: malloc / realloc / free */

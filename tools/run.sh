@@ -1,0 +1,48 @@
+#!/bin/sh
+# Set-up and run in one command on a fresh Debian (bookworm) machine: installs
+# the Debian packages that are missing, generates the makefiles with premake
+# (premake5 if installed, else Debian's premake4 on the same premake5.lua),
+# builds and runs.
+#     sh tools/run.sh test     all tests (ASan + UBSan build, headless EGL)
+#     sh tools/run.sh demo     the main program (see README)
+#     sh tools/run.sh bench    the sort benchmark (GPU times need a real GPU)
+# Extra arguments go to the program.
+set -eu
+cd "$(dirname "$0")/.."
+what=${1:-test}
+[ $# -gt 0 ] && shift
+
+packages="make gcc pkg-config premake4 libepoxy-dev libcglm-dev libstb-dev libglfw3-dev libcmocka-dev
+          libegl1 libegl-mesa0 libgl1-mesa-dri"
+missing=""
+for p in $packages; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
+if [ -n "$missing" ]; then
+    echo "installing:$missing"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
+fi
+
+if command -v premake5 >/dev/null 2>&1; then premake5 gmake >/dev/null
+else premake4 --file=premake5.lua gmake >/dev/null; fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+case "$what" in
+test)
+    make -C build config=sanitize -j"$jobs" >/dev/null
+    # LeakSanitizer stays on: the module must free everything it allocates.
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+    exec ./build/sanitize/bin/plume_tests "$@"
+    ;;
+demo|bench)
+    make -C build config=release -j"$jobs" >/dev/null
+    # Until the smoke demo exists the main program is the sort benchmark.
+    exec ./build/release/bin/plume_bench "$@"
+    ;;
+*)
+    echo "usage: sh tools/run.sh test|demo|bench [arguments]" >&2
+    exit 2
+    ;;
+esac
