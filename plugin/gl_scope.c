@@ -8,6 +8,8 @@ static void GLAPIENTRY route_debug_message(GLenum source, GLenum type, GLuint id
     (void)source;
     (void)id;
     (void)length;
+    /* Our own stage groups (profiler) echo back as push/pop messages: not news. */
+    if (type == GL_DEBUG_TYPE_PUSH_GROUP || type == GL_DEBUG_TYPE_POP_GROUP) return;
     const plume_env *env = user;
     plume_log_level level = PLUME_LOG_DEBUG;
     if (type == GL_DEBUG_TYPE_ERROR || severity == GL_DEBUG_SEVERITY_HIGH) level = PLUME_LOG_ERROR;

@@ -1,6 +1,6 @@
 /* The particle system (plume_particles.h): GL objects, the per-update GPU
  * stages (simulate, sort) and the draw, each a separate function wrapped in
- * the profiler's stage hooks, plus reset and the debug readback. */
+ * the profiler's stages, plus reset, profiling and the debug readback. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,14 +15,69 @@ static const char *SHADER_DEFINES = "#define SIMULATE_GROUP_SIZE 256\n"
                                     "#define MAX_EMITTERS 8\n"
                                     "#define MAX_KEYS 8\n";
 
-/* ---- Stage hooks (the profiler's place) ------------------------------------ */
+/* ---- Profiling --------------------------------------------------------------- */
 
-static void stage_begin(const plume_system *s, plume_stage stage) {
-    if (s->hooks.begin) s->hooks.begin(s->hooks.user, stage);
+static void stage_begin(const plume_system *s, plume_stage stage) { profiler_stage_begin(s->profiler, stage); }
+
+static void stage_end(const plume_system *s, plume_stage stage) { profiler_stage_end(s->profiler, stage); }
+
+/* The sort's size follows from the GPU's live count, known only when the
+ * frame's results arrive: what the network covered and how many of its
+ * dispatches had work. */
+static void finish_profiled_frame(void *user, profiler_frame *frame) {
+    const plume_system *s = user;
+    const uint32_t needed = (1u << PROFILER_VALUE_LIVE_COUNT) | (1u << PROFILER_VALUE_SORT_BOUND);
+    if ((frame->value_mask & needed) != needed) return;
+    uint32_t live = frame->values[PROFILER_VALUE_LIVE_COUNT], bound = frame->values[PROFILER_VALUE_SORT_BOUND];
+    uint32_t sorted = live < bound ? live : bound; /* the sort clamps the GPU count to the bound */
+    frame->values[PROFILER_VALUE_SORT_PADDED_COUNT] = sorted < 2 ? 0 : plume_next_pow2(sorted);
+    frame->values[PROFILER_VALUE_SORT_PASSES] = plume_sorter_pass_count(s->sorter, sorted);
+    frame->value_mask |= (1u << PROFILER_VALUE_SORT_PADDED_COUNT) | (1u << PROFILER_VALUE_SORT_PASSES);
 }
 
-static void stage_end(const plume_system *s, plume_stage stage) {
-    if (s->hooks.end) s->hooks.end(s->hooks.user, stage);
+static plume_result create_profiler(plume_system *s) {
+    profiler_desc desc = {0};
+    plume_result r = profiler_create(&s->env, &desc, &s->profiler);
+    if (r == PLUME_OK) profiler_set_frame_finisher(s->profiler, finish_profiled_frame, s);
+    return r;
+}
+
+plume_result plume_system_set_profiling(plume_system *system, bool enabled) {
+    if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &system->env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
+    plume_result r = profiler_set_enabled(system->profiler, enabled);
+    plume_gl_scope_end(&scope);
+    return r;
+}
+
+plume_result plume_system_get_profile(const plume_system *system, plume_profile *out) {
+    if (out) memset(out, 0, sizeof *out);
+    if (!system || !out) return PLUME_ERROR_INVALID_ARGUMENT;
+    profiler_get_profile(system->profiler, out);
+    return PLUME_OK;
+}
+
+uint32_t plume_system_get_frame_profiles(const plume_system *system, uint64_t first_frame, plume_frame_profile *out,
+                                         uint32_t max) {
+    if (!system || !out) return 0;
+    uint32_t written = 0;
+    profiler_frame frame;
+    /* One at a time through a local record: the caller's array has the
+     * public layout. */
+    while (written < max && profiler_frames_from(system->profiler, first_frame, &frame, 1) == 1) {
+        plume_frame_profile *o = &out[written++];
+        memset(o, 0, sizeof *o);
+        o->frame = frame.index;
+        o->stage_mask = frame.stage_mask;
+        memcpy(o->stage_ms, frame.stage_ms, sizeof o->stage_ms);
+        o->live_count = frame.values[PROFILER_VALUE_LIVE_COUNT];
+        o->sort_padded_count = frame.values[PROFILER_VALUE_SORT_PADDED_COUNT];
+        o->sort_passes = frame.values[PROFILER_VALUE_SORT_PASSES];
+        first_frame = frame.index + 1;
+    }
+    return written;
 }
 
 /* ---- Creation -------------------------------------------------------------- */
@@ -205,7 +260,8 @@ static plume_result create_gl_objects(plume_system *s, const plume_system_desc *
                   s->desc.capacity, (unsigned long long)limit, which);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    if ((r = build_programs(s)) || (r = create_buffers(s)) || (r = create_sorter(s))) return r;
+    if ((r = build_programs(s)) || (r = create_buffers(s)) || (r = create_sorter(s)) || (r = create_profiler(s)))
+        return r;
     /* Last, so that a bad texture file also proves the cleanup of everything
      * made before it. */
     uint32_t width = 0, height = 0;
@@ -249,6 +305,7 @@ plume_result plume_system_create(const plume_system_desc *desc, plume_system **o
 
 void plume_system_destroy(plume_system *system) {
     if (!system) return;
+    profiler_destroy(system->profiler);
     plume_sorter_destroy(system->sorter);
     GLuint programs[] = {system->reset_program, system->prepare_program, system->emit_program,
                          system->simulate_program, system->draw_program};
@@ -486,6 +543,7 @@ static void run_simulate_stage(plume_system *s, const plume_frame_desc *frame, c
  * sort; the CPU's bound on it decides which passes are issued at all. */
 static plume_result run_sort_stage(plume_system *s) {
     uint32_t bound = window_live_bound(&s->window, s->time, s->desc.capacity);
+    profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_BOUND, bound);
     return plume_sort_indirect_bounded(s->sorter, s->pair_buffers[s->current_pairs], s->state_buffer,
                                        STATE_LIVE_COUNT_OFFSET, bound);
 }
@@ -499,10 +557,14 @@ plume_result plume_system_update(plume_system *system, const plume_frame_desc *f
     matrix_or_identity(frame->view, view);
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
+    uint64_t frame_index = system->update_count++;
+    profiler_frame_begin(system->profiler, frame_index, &scope);
     stage_begin(system, PLUME_STAGE_UPDATE);
     stage_begin(system, PLUME_STAGE_SIMULATE);
     run_simulate_stage(system, frame, view);
     stage_end(system, PLUME_STAGE_SIMULATE);
+    profiler_capture_u32(system->profiler, PROFILER_VALUE_LIVE_COUNT, system->state_buffer, STATE_LIVE_COUNT_OFFSET,
+                         &scope);
     stage_begin(system, PLUME_STAGE_SORT);
     if (!frame->disable_sort) r = run_sort_stage(system);
     stage_end(system, PLUME_STAGE_SORT);

@@ -1,5 +1,5 @@
-/* The particle system's insides, shared by its source files (and by the
- * profiler, which wraps the stages through `hooks`). Not part of the API. */
+/* The particle system's insides, shared by its source files. Not part of the
+ * API. */
 #ifndef PLUME_PARTICLES_INTERNAL_H
 #define PLUME_PARTICLES_INTERNAL_H
 
@@ -7,6 +7,7 @@
 #include "plume/plume_profile.h"
 #include "plume/plume_sort.h"
 #include "plume_internal.h"
+#include "profiler.h"
 
 /* Byte layout of the state buffer (SystemState in shaders/particle_state.glsl).
  * Its head is the DrawArraysIndirectCommand of the draw, whose instance count
@@ -27,16 +28,6 @@ enum {
     EMIT_GROUP_SIZE = 64,
     RESET_GROUP_SIZE = 256
 };
-
-/* Stage hooks around each GPU stage of update and draw: the profiler sets
- * them (plume_system_set_profiling); with `begin` NULL they cost nothing.
- * Each stage's GL commands are issued between begin(stage) and end(stage);
- * PLUME_STAGE_UPDATE encloses SIMULATE and SORT. */
-typedef struct plume_stage_hooks {
-    void (*begin)(void *user, plume_stage stage);
-    void (*end)(void *user, plume_stage stage);
-    void *user;
-} plume_stage_hooks;
 
 /* Time and fractions the CPU keeps per emitter to turn rates and bursts into
  * a count per update. Only counts go to the GPU, never slots. */
@@ -94,7 +85,10 @@ struct plume_system {
     emitter_clock clocks[PLUME_MAX_EMITTERS];
     emission_window window;
     double time;             /* seconds since creation or reset (the noise's clock) */
-    plume_stage_hooks hooks;
+    /* Wraps each GPU stage of update and draw (PLUME_STAGE_UPDATE encloses
+     * SIMULATE and SORT); switched off it makes no GL call. */
+    plume_profiler *profiler;
+    uint64_t update_count;   /* the profiler's frame index */
 };
 
 /* ---- particles_desc.c: defaults and validation (no GL) ---- */

@@ -124,6 +124,32 @@ void test_buffer_write(GLuint buffer, size_t offset, size_t bytes, const void *d
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
 }
 
+test_target test_target_begin(int size, const float clear[4]) {
+    test_target t = {.size = size};
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &t.previous_framebuffer);
+    glGetIntegerv(GL_VIEWPORT, t.previous_viewport);
+    glGenTextures(1, &t.color);
+    glBindTexture(GL_TEXTURE_2D, t.color);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32F, size, size);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glGenFramebuffers(1, &t.framebuffer);
+    glBindFramebuffer(GL_FRAMEBUFFER, t.framebuffer);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.color, 0);
+    assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+    glViewport(0, 0, size, size);
+    glClearColor(clear[0], clear[1], clear[2], clear[3]);
+    glClear(GL_COLOR_BUFFER_BIT);
+    return t;
+}
+
+void test_target_end(test_target *t, float *rgba) {
+    if (rgba) glReadPixels(0, 0, t->size, t->size, GL_RGBA, GL_FLOAT, rgba);
+    glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)t->previous_framebuffer);
+    glViewport(t->previous_viewport[0], t->previous_viewport[1], t->previous_viewport[2], t->previous_viewport[3]);
+    glDeleteFramebuffers(1, &t->framebuffer);
+    glDeleteTextures(1, &t->color);
+}
+
 /* Each block carries its size in front, so frees can be checked. */
 static void *counting_allocate(size_t size, void *user) {
     test_allocator_stats *stats = user;

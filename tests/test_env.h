@@ -37,6 +37,19 @@ GLuint test_buffer_create(size_t bytes, const void *data);
 void test_buffer_read(GLuint buffer, size_t offset, size_t bytes, void *out);
 void test_buffer_write(GLuint buffer, size_t offset, size_t bytes, const void *data);
 
+/* ---- An offscreen colour target ----
+ * An RGBA32F texture of size x size in a framebuffer, bound, with the
+ * viewport set to it and cleared to `clear`. test_target_end reads the image
+ * back (RGBA floats, rows from the bottom) when `rgba` is not NULL, rebinds
+ * the previous framebuffer and viewport and deletes the target. */
+typedef struct test_target {
+    GLuint framebuffer, color;
+    int size;
+    GLint previous_framebuffer, previous_viewport[4];
+} test_target;
+test_target test_target_begin(int size, const float clear[4]);
+void test_target_end(test_target *target, float *rgba);
+
 /* ---- A counting allocator (every allocation must be freed) ---- */
 typedef struct test_allocator_stats {
     long live_blocks;

@@ -560,38 +560,6 @@ static void test_same_seed_same_particles_and_reset_restarts(void **state) {
 
 enum { IMAGE_SIZE = 64 };
 
-typedef struct target {
-    GLuint framebuffer, color;
-    GLint previous_framebuffer, previous_viewport[4];
-} target;
-
-static target target_begin(const float clear[4]) {
-    target t = {0};
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &t.previous_framebuffer);
-    glGetIntegerv(GL_VIEWPORT, t.previous_viewport);
-    glGenTextures(1, &t.color);
-    glBindTexture(GL_TEXTURE_2D, t.color);
-    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32F, IMAGE_SIZE, IMAGE_SIZE);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    glGenFramebuffers(1, &t.framebuffer);
-    glBindFramebuffer(GL_FRAMEBUFFER, t.framebuffer);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.color, 0);
-    assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
-    glViewport(0, 0, IMAGE_SIZE, IMAGE_SIZE);
-    glClearColor(clear[0], clear[1], clear[2], clear[3]);
-    glClear(GL_COLOR_BUFFER_BIT);
-    return t;
-}
-
-/* Reads the image (rows from the bottom) and releases the target. */
-static void target_end(target *t, float *rgba) {
-    glReadPixels(0, 0, IMAGE_SIZE, IMAGE_SIZE, GL_RGBA, GL_FLOAT, rgba);
-    glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)t->previous_framebuffer);
-    glViewport(t->previous_viewport[0], t->previous_viewport[1], t->previous_viewport[2], t->previous_viewport[3]);
-    glDeleteFramebuffers(1, &t->framebuffer);
-    glDeleteTextures(1, &t->color);
-}
-
 /* The test's own evaluation of a curve / gradient (piecewise linear). */
 static double curve_at(const plume_curve *curve, double t) {
     if (curve->key_count == 0) return 1.0;
@@ -733,9 +701,9 @@ static void test_image_matches_cpu_compositing_and_needs_the_sort(void **state) 
         plume_frame_desc frame = make_frame(1.0f / 15.0f, view, projection);
         frame.disable_sort = !sorted;
         for (int k = 0; k < 30; ++k) update(system, &frame);
-        target t = target_begin(clear);
+        test_target t = test_target_begin(IMAGE_SIZE, clear);
         assert_int_equal(plume_system_draw(system, &frame), PLUME_OK);
-        target_end(&t, image);
+        test_target_end(&t, image);
         plume_readback rb = read_all(system);
         assert_true(rb.live_count >= 20);
         plume_system_desc resolved = plume_system_get_desc(system);
@@ -823,9 +791,9 @@ static void test_soft_particles_fade_against_scene_depth(void **state) {
             GLuint depth = i < 4 ? plane_depth_texture(projection, planes[i]) : 0;
             frame.depth_texture = depth;
             if (i == 1) frame.viewport_size[0] = frame.viewport_size[1] = IMAGE_SIZE; /* given, not queried */
-            target t = target_begin(clear);
+            test_target t = test_target_begin(IMAGE_SIZE, clear);
             assert_int_equal(plume_system_draw(system, &frame), PLUME_OK);
-            target_end(&t, image);
+            test_target_end(&t, image);
             glDeleteTextures(1, &depth);
             float fade = i < 4 ? glm_clamp((planes[i] - 5.0f) / 0.5f, 0.0f, 1.0f) : 1.0f;
             float a = 0.8f * fade, expected[4] = {a, a, a, a};
@@ -885,9 +853,9 @@ static void test_flipbook_frames_by_age_with_blending(void **state) {
         for (int k = 0; k < 4; ++k) {
             plume_frame_desc frame = make_frame(steps[k], view, projection);
             update(system, &frame);
-            target t = target_begin(clear);
+            test_target t = test_target_begin(IMAGE_SIZE, clear);
             assert_int_equal(plume_system_draw(system, &frame), PLUME_OK);
-            target_end(&t, image);
+            test_target_end(&t, image);
             float f = variant == 2 ? 0.0f : mix_by_age[k], expected[4];
             for (int c = 0; c < 4; ++c) expected[c] = frames[first[k]][c] * (1 - f) + frames[next[k]][c] * f;
             char what[64];
@@ -904,9 +872,9 @@ static void test_flipbook_frames_by_age_with_blending(void **state) {
     plume_system *system = make_system(desc);
     plume_frame_desc frame = make_frame(0.5f, view, projection);
     update(system, &frame);
-    target t = target_begin(clear);
+    test_target t = test_target_begin(IMAGE_SIZE, clear);
     assert_int_equal(plume_system_draw(system, &frame), PLUME_OK);
-    target_end(&t, image);
+    test_target_end(&t, image);
     /* The quad spans 48 px around the centre; rows of the image go up. */
     assert_pixel(image, IMAGE_SIZE / 2 - 12, IMAGE_SIZE / 2 + 12, frames[0], 3e-3f, "top left");
     assert_pixel(image, IMAGE_SIZE / 2 + 12, IMAGE_SIZE / 2 + 12, frames[1], 3e-3f, "top right");
@@ -938,9 +906,9 @@ static void test_rotation_and_spin_turn_the_quad(void **state) {
         assert_int_equal(rb.live_count, 1);
         assert_float_equal(rb.particles[rb.draw_order[0]].rotation, spinning ? GLM_PI_4f : 0.0f, 1e-6);
         free_readback(&rb);
-        target t = target_begin(clear);
+        test_target t = test_target_begin(IMAGE_SIZE, clear);
         assert_int_equal(plume_system_draw(system, &frame), PLUME_OK);
-        target_end(&t, image);
+        test_target_end(&t, image);
         const int c = IMAGE_SIZE / 2;
         assert_pixel(image, c + 13, c + 13, spinning ? none : white, 1e-4f, "near the square's corner");
         assert_pixel(image, c + 20, c, spinning ? white : none, 1e-4f, "past the square's side");
@@ -1244,7 +1212,7 @@ static void test_particle_calls_restore_gl_state(void **state) {
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 3);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, buffers[13]);
     const float clear[4] = {0, 0, 0, 0};
-    target t = target_begin(clear);
+    test_target t = test_target_begin(IMAGE_SIZE, clear);
 
     GLint64 before[STATE_VALUES];
     int count = snapshot_gl_state(before);
@@ -1274,7 +1242,7 @@ static void test_particle_calls_restore_gl_state(void **state) {
     assert_state_unchanged(before, count, "destroy");
 
     float *image = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
-    target_end(&t, image);
+    test_target_end(&t, image);
     free(image);
     free(pixels);
     glDeleteTextures(1, &depth);
@@ -1325,7 +1293,7 @@ static void test_two_systems_do_not_interfere(void **state) {
             update(b, &b_frame);
         }
         update(a, &frame);
-        target t = target_begin(clear);
+        test_target t = test_target_begin(IMAGE_SIZE, clear);
         assert_int_equal(plume_system_draw(a, &frame), PLUME_OK);
         if (b) assert_int_equal(plume_system_draw(b, &frame), PLUME_OK);
         glDeleteFramebuffers(1, &t.framebuffer);
@@ -1366,9 +1334,9 @@ static void test_allocations_and_gl_objects_are_released(void **state) {
     for (int k = 0; k < 5; ++k) update(system, &frame);
     const float clear[4] = {0, 0, 0, 0};
     float *image = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
-    target t = target_begin(clear);
+    test_target t = test_target_begin(IMAGE_SIZE, clear);
     assert_int_equal(plume_system_draw(system, &frame), PLUME_OK);
-    target_end(&t, image);
+    test_target_end(&t, image);
     plume_readback rb = read_all(system);
     free_readback(&rb);
     assert_true(stats.total_allocations > 0);

@@ -9,5 +9,7 @@ extern const struct CMUnitTest sort_tests[];
 extern const size_t sort_test_count;
 extern const struct CMUnitTest particle_tests[];
 extern const size_t particle_test_count;
+extern const struct CMUnitTest profiler_tests[];
+extern const size_t profiler_test_count;
 
 #endif

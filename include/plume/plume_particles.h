@@ -72,6 +72,9 @@
  *     are the host's and are not touched.
  *   - create / destroy / reset / set_* / read_back restore every binding they
  *     use (GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, texture unit 0, ...).
+ *   - with profiling on (see Profiling below), update also binds and restores
+ *     GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER, and update and draw push
+ *     and pop balanced KHR_debug groups.
  * While a call runs, KHR_debug messages go to the system's logger; the
  * host's debug callback is put back before it returns.
  */
@@ -81,6 +84,7 @@
 #include <stdbool.h>
 
 #include "plume_common.h"
+#include "plume_profile.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -335,6 +339,43 @@ typedef struct plume_readback {
  * finish all queued work: a debugging and testing aid, never for use every
  * frame. Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers), PLUME_ERROR_GL. */
 PLUME_API plume_result plume_system_read_back(plume_system *system, plume_readback *readback);
+
+/* ---- Profiling (plume_profile.h) -------------------------------------------
+ * GPU time of each stage (simulate, sort, update = both, draw), measured with
+ * GL timestamp queries in a ring several frames deep and read only once the
+ * GPU has finished them: the CPU never waits, and the figures are a few
+ * frames old. A frame that finds every slot of the ring still in flight is
+ * not measured rather than waited for. Off by default; off, profiling makes
+ * no GL call and holds no GL object. On, each stage is also a KHR_debug group
+ * ("plume simulate", "plume sort", "plume draw", inside "plume update") so
+ * RenderDoc and Nsight captures show named passes, and update additionally
+ * binds (and restores) GL_COPY_READ_BUFFER / GL_COPY_WRITE_BUFFER to copy the
+ * live count into a readback buffer on the GPU. On Mesa's CPU rasterizers
+ * (llvmpipe, softpipe) each timestamp is followed by a glFlush, without which
+ * their timestamps do not bracket compute work. */
+
+/* Switches profiling on or off. Switching on starts empty statistics; off
+ * deletes the queries, dropping frames in flight. A context whose
+ * GL_QUERY_COUNTER_BITS is 0 has no timer: profiling then reports the live
+ * count and sort sizes but no times (timer_available false, samples 0).
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (null system), PLUME_ERROR_GL
+ * (queries could not be created; profiling stays off). */
+PLUME_API plume_result plume_system_set_profiling(plume_system *system, bool enabled);
+
+/* The last completed frame and statistics over the last 120 completed frames
+ * (reads nothing from the GPU: call it any time). A stage without samples
+ * reports samples 0 and zero times; so does every stage until the first
+ * frame's results have come back, and every stage when the context has no
+ * timer. Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers; *out is zeroed
+ * when out is not NULL). */
+PLUME_API plume_result plume_system_get_profile(const plume_system *system, plume_profile *out);
+
+/* Copies the completed frames still in the statistics window whose update
+ * index is at least `first_frame`, oldest first, at most `max`, and returns
+ * how many (0 for null pointers). Call it every few frames with one past the
+ * last frame received to log every measured frame. */
+PLUME_API uint32_t plume_system_get_frame_profiles(const plume_system *system, uint64_t first_frame,
+                                                   plume_frame_profile *out, uint32_t max);
 
 #ifdef __cplusplus
 }

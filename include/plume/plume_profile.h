@@ -45,6 +45,16 @@ typedef struct plume_profile {
     uint32_t sort_passes;        /* dispatches with work in that frame's sort */
 } plume_profile;
 
+/* One completed frame, for per-frame logs (CSV) and graphs. */
+typedef struct plume_frame_profile {
+    uint64_t frame;              /* update index */
+    uint32_t stage_mask;         /* bit (1u << stage) set: stage_ms[stage] was measured */
+    double stage_ms[PLUME_STAGE_COUNT];
+    uint32_t live_count;
+    uint32_t sort_padded_count;  /* 0: nothing sorted that frame */
+    uint32_t sort_passes;
+} plume_frame_profile;
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,343 @@
+/* Frame benchmark: the full particle pipeline (update = simulate + sort, then
+ * the draw into an offscreen framebuffer) at several particle counts, timed
+ * by the system's own profiler (GL timestamp queries read frames later, never
+ * waited on). Per count: a fixed number of frames after a warm-up, and the
+ * median GPU milliseconds of each stage.
+ *
+ * Each count is one system holding exactly that many particles (one burst of
+ * long-lived particles in a ball, drifting under drag and curl noise) seen by
+ * a camera circling the ball, so every frame's keys change and the sort has
+ * real work. Like a swap chain, the benchmark lets at most two frames queue on
+ * the GPU. After the timed frames the draw order is read back once and checked
+ * to be back-to-front (outside the timed frames).
+ *
+ * Usage: plume_frame_bench [--counts 16384,65536,262144,1048576] [--frames N]
+ *                          [--warmup N] [--size WxH] [--csv FILE]
+ *                          [--frames-csv FILE]
+ *   --csv         the table, one row per count
+ *   --frames-csv  one row per measured frame: frame, live count, simulate,
+ *                 sort and draw GPU ms, CPU ms of the update and draw calls
+ *                 (tools/plot_profile.sh turns it into a PNG)
+ * GPU times need a GPU: on Mesa's llvmpipe they are CPU times and the draw's
+ * are not meaningful. */
+#define _POSIX_C_SOURCE 200809L
+#include <epoxy/gl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cglm/cglm.h>
+
+#include "headless_gl.h"
+#include "plume/plume_particles.h"
+#include "profiler.h"
+
+enum { MAX_COUNTS = 16, FRAMES_IN_FLIGHT = 2 };
+
+typedef struct options {
+    uint32_t counts[MAX_COUNTS];
+    uint32_t count_total;
+    uint32_t frames, warmup;
+    int width, height;
+    const char *csv_path, *frames_csv_path;
+} options;
+
+/* The offscreen frame: colour, the depth buffer the draw tests against, and a
+ * separate "scene depth" texture for soft particles (sampling the attached
+ * depth buffer itself would be a feedback loop). */
+typedef struct offscreen {
+    GLuint framebuffer, color, depth, scene_depth;
+} offscreen;
+
+/* What one count gave. */
+typedef struct count_result {
+    uint32_t count, measured, skipped;
+    double median_ms[PLUME_STAGE_COUNT];
+    double median_simulate_plus_sort_ms, median_cpu_ms;
+    uint32_t sort_passes, sort_padded;
+    bool order_ok;
+} count_result;
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static void usage(void) {
+    fprintf(stderr, "usage: plume_frame_bench [--counts N,N,...] [--frames N] [--warmup N] [--size WxH] [--csv FILE]"
+                    " [--frames-csv FILE]\n");
+}
+
+static bool parse_counts(const char *text, options *o) {
+    o->count_total = 0;
+    const char *p = text;
+    while (*p) {
+        char *end;
+        unsigned long value = strtoul(p, &end, 10);
+        if (end == p || value == 0 || value > (1ul << 26) || o->count_total == MAX_COUNTS) return false;
+        o->counts[o->count_total++] = (uint32_t)value;
+        p = *end == ',' ? end + 1 : end;
+        if (*end != ',' && *end != '\0') return false;
+    }
+    return o->count_total > 0;
+}
+
+static bool parse_options(int argc, char **argv, options *o) {
+    *o = (options){.counts = {16384, 65536, 262144, 1048576}, .count_total = 4, .frames = 300, .warmup = 60,
+                   .width = 1280, .height = 720};
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!value) return false;
+        ++i;
+        if (strcmp(arg, "--counts") == 0) {
+            if (!parse_counts(value, o)) return false;
+        } else if (strcmp(arg, "--frames") == 0) {
+            o->frames = (uint32_t)strtoul(value, NULL, 10);
+            if (o->frames == 0) return false;
+        } else if (strcmp(arg, "--warmup") == 0) {
+            o->warmup = (uint32_t)strtoul(value, NULL, 10);
+        } else if (strcmp(arg, "--size") == 0) {
+            if (sscanf(value, "%dx%d", &o->width, &o->height) != 2 || o->width <= 0 || o->height <= 0) return false;
+        } else if (strcmp(arg, "--csv") == 0) {
+            o->csv_path = value;
+        } else if (strcmp(arg, "--frames-csv") == 0) {
+            o->frames_csv_path = value;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+static GLuint make_texture(GLenum format, int width, int height) {
+    GLuint texture;
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexStorage2D(GL_TEXTURE_2D, 1, format, width, height);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    return texture;
+}
+
+static bool offscreen_create(offscreen *o, int width, int height) {
+    o->color = make_texture(GL_RGBA8, width, height);
+    o->depth = make_texture(GL_DEPTH_COMPONENT32F, width, height);
+    o->scene_depth = make_texture(GL_DEPTH_COMPONENT32F, width, height);
+    glGenFramebuffers(1, &o->framebuffer);
+    /* The scene depth: an empty scene, everything at the far plane. */
+    glBindFramebuffer(GL_FRAMEBUFFER, o->framebuffer);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, o->scene_depth, 0);
+    glClearDepth(1.0);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, o->color, 0);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, o->depth, 0);
+    glViewport(0, 0, width, height);
+    return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+}
+
+static void offscreen_destroy(offscreen *o) {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &o->framebuffer);
+    GLuint textures[3] = {o->color, o->depth, o->scene_depth};
+    glDeleteTextures(3, textures);
+}
+
+static plume_system *make_system(uint32_t count) {
+    plume_system_desc desc = {.capacity = count, .seed = 12345};
+    desc.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE,
+                                            .extents = {10.0f},
+                                            .spread = 3.14159265f,
+                                            .burst_count = count,
+                                            .lifetime = {1.0e6f, 1.0e6f},
+                                            .speed = {0.0f, 0.5f},
+                                            .size = {0.05f, 0.15f}};
+    desc.forces = (plume_forces){.drag = 0.2f, .turbulence = 1.0f, .turbulence_scale = 0.3f, .turbulence_speed = 0.5f};
+    plume_system *system = NULL;
+    if (plume_system_create(&desc, &system) != PLUME_OK) return NULL;
+    return system;
+}
+
+/* A camera circling the ball at `angle`. */
+static plume_frame_desc make_frame(double angle, float aspect, GLuint scene_depth) {
+    plume_frame_desc frame = {.dt = 1.0f / 60.0f, .depth_texture = scene_depth};
+    vec3 eye = {30.0f * (float)cos(angle), 8.0f, 30.0f * (float)sin(angle)}, center = {0, 0, 0}, up = {0, 1, 0};
+    mat4 view, projection;
+    glm_lookat(eye, center, up, view);
+    glm_perspective(glm_rad(60.0f), aspect, 0.1f, 200.0f, projection);
+    memcpy(frame.view, view, sizeof frame.view);
+    memcpy(frame.projection, projection, sizeof frame.projection);
+    return frame;
+}
+
+/* The draw order after the last update is back-to-front: keys ascending. */
+static bool check_order(plume_system *system, uint32_t count) {
+    plume_readback rb = {0};
+    rb.draw_keys = malloc(sizeof(uint32_t) * count);
+    if (!rb.draw_keys) return false;
+    bool ok = plume_system_read_back(system, &rb) == PLUME_OK && rb.live_count == count;
+    for (uint32_t i = 1; ok && i < rb.live_count; ++i) ok = rb.draw_keys[i - 1] <= rb.draw_keys[i];
+    free(rb.draw_keys);
+    return ok;
+}
+
+static void write_frame_row(FILE *file, uint64_t row, const plume_frame_profile *f, double cpu_ms) {
+    fprintf(file, "%llu,%u", (unsigned long long)row, f->live_count);
+    static const plume_stage columns[] = {PLUME_STAGE_SIMULATE, PLUME_STAGE_SORT, PLUME_STAGE_DRAW};
+    for (size_t c = 0; c < sizeof columns / sizeof columns[0]; ++c) {
+        if (f->stage_mask & (1u << columns[c])) fprintf(file, ",%.6f", f->stage_ms[columns[c]]);
+        else fprintf(file, ",nan");
+    }
+    fprintf(file, ",%.6f\n", cpu_ms);
+}
+
+/* Runs one count; appends its frames to `frames_csv` (numbered from *row). */
+static bool run_count(const options *o, uint32_t count, offscreen *target, FILE *frames_csv, uint64_t *row,
+                      count_result *out) {
+    memset(out, 0, sizeof *out);
+    out->count = count;
+    plume_system *system = make_system(count);
+    if (!system) return false;
+    if (plume_system_set_profiling(system, true) != PLUME_OK) {
+        plume_system_destroy(system);
+        return false;
+    }
+    /* Frames past the measured ones let the last measured frames complete. */
+    const uint32_t tail = PROFILER_DEFAULT_RING_DEPTH + 2;
+    const uint32_t total = o->warmup + o->frames + tail;
+    double *cpu_ms = calloc(total, sizeof(double));
+    double *samples[PLUME_STAGE_COUNT + 1];
+    for (int s = 0; s <= PLUME_STAGE_COUNT; ++s) samples[s] = calloc(o->frames, sizeof(double));
+    uint32_t sample_count[PLUME_STAGE_COUNT + 1] = {0};
+    double *cpu_samples = calloc(o->frames, sizeof(double));
+    bool allocated = cpu_ms && cpu_samples;
+    for (int s = 0; s <= PLUME_STAGE_COUNT; ++s) allocated &= samples[s] != NULL;
+    if (!allocated) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    GLsync in_flight[FRAMES_IN_FLIGHT] = {0};
+    const float aspect = (float)o->width / (float)o->height;
+    plume_frame_profile profiles[16];
+    uint64_t next_frame = 0;
+
+    for (uint32_t k = 0; k < total; ++k) {
+        GLsync *slot = &in_flight[k % FRAMES_IN_FLIGHT];
+        if (*slot) { /* the host's own throttle, like a swap chain */
+            glClientWaitSync(*slot, GL_SYNC_FLUSH_COMMANDS_BIT, UINT64_C(10000000000));
+            glDeleteSync(*slot);
+        }
+        plume_frame_desc frame = make_frame(0.01 * k, aspect, target->scene_depth);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        double t0 = now_ms();
+        plume_system_update(system, &frame);
+        plume_system_draw(system, &frame);
+        cpu_ms[k] = now_ms() - t0;
+        *slot = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+
+        uint32_t got;
+        while ((got = plume_system_get_frame_profiles(system, next_frame, profiles, 16)) > 0) {
+            for (uint32_t i = 0; i < got; ++i) {
+                const plume_frame_profile *f = &profiles[i];
+                next_frame = f->frame + 1;
+                if (f->frame < o->warmup || f->frame >= o->warmup + o->frames) continue;
+                ++out->measured;
+                out->sort_passes = f->sort_passes;
+                out->sort_padded = f->sort_padded_count;
+                for (int s = 0; s < PLUME_STAGE_COUNT; ++s)
+                    if (f->stage_mask & (1u << s)) samples[s][sample_count[s]++] = f->stage_ms[s];
+                const uint32_t both = (1u << PLUME_STAGE_SIMULATE) | (1u << PLUME_STAGE_SORT);
+                if ((f->stage_mask & both) == both)
+                    samples[PLUME_STAGE_COUNT][sample_count[PLUME_STAGE_COUNT]++] =
+                        f->stage_ms[PLUME_STAGE_SIMULATE] + f->stage_ms[PLUME_STAGE_SORT];
+                cpu_samples[out->measured - 1] = cpu_ms[f->frame];
+                if (frames_csv) write_frame_row(frames_csv, (*row)++, f, cpu_ms[f->frame]);
+            }
+        }
+    }
+    for (int i = 0; i < FRAMES_IN_FLIGHT; ++i)
+        if (in_flight[i]) glDeleteSync(in_flight[i]);
+    out->skipped = o->frames - out->measured;
+    /* No sample (no timer): no figure, not a zero. */
+    for (int s = 0; s <= PLUME_STAGE_COUNT; ++s) {
+        double median = sample_count[s] ? profiler_median(samples[s], sample_count[s]) : NAN;
+        if (s < PLUME_STAGE_COUNT) out->median_ms[s] = median;
+        else out->median_simulate_plus_sort_ms = median;
+    }
+    out->median_cpu_ms = profiler_median(cpu_samples, out->measured);
+    out->order_ok = check_order(system, count);
+    plume_system_destroy(system);
+    free(cpu_ms);
+    free(cpu_samples);
+    for (int s = 0; s <= PLUME_STAGE_COUNT; ++s) free(samples[s]);
+    return true;
+}
+
+int main(int argc, char **argv) {
+    options o;
+    if (!parse_options(argc, argv, &o)) {
+        usage();
+        return 2;
+    }
+    headless_gl gl;
+    char error[256];
+    if (!headless_gl_create(&gl, false, NULL, error, sizeof error)) {
+        fprintf(stderr, "no headless GL context: %s\n", error);
+        return 1;
+    }
+    GLint timer_bits = 0;
+    glGetQueryiv(GL_TIMESTAMP, GL_QUERY_COUNTER_BITS, &timer_bits);
+    printf("GL: %s\ntimer bits %d; %u frames per count after %u warm-up; offscreen %dx%d; median GPU ms\n",
+           headless_gl_describe(), timer_bits, o.frames, o.warmup, o.width, o.height);
+    if (timer_bits == 0) printf("this GL has no timer: no GPU times\n");
+
+    offscreen target = {0};
+    if (!offscreen_create(&target, o.width, o.height)) {
+        fprintf(stderr, "the offscreen framebuffer is incomplete\n");
+        return 1;
+    }
+    glEnable(GL_DEPTH_TEST);
+    glClearColor(0.05f, 0.05f, 0.08f, 1.0f);
+    FILE *csv = o.csv_path ? fopen(o.csv_path, "w") : NULL;
+    FILE *frames_csv = o.frames_csv_path ? fopen(o.frames_csv_path, "w") : NULL;
+    if ((o.csv_path && !csv) || (o.frames_csv_path && !frames_csv)) {
+        fprintf(stderr, "cannot write %s\n", o.csv_path && !csv ? o.csv_path : o.frames_csv_path);
+        return 1;
+    }
+    if (csv)
+        fprintf(csv, "count,frames_measured,simulate_ms,sort_ms,simulate_plus_sort_ms,update_ms,draw_ms,cpu_ms,"
+                     "sort_passes,sort_padded_count,order_ok\n");
+    if (frames_csv) fprintf(frames_csv, "frame,live_count,sim_ms,sort_ms,draw_ms,cpu_ms\n");
+    printf("\n%9s %7s %9s %9s %9s %9s %9s %8s %6s %5s\n", "particles", "frames", "simulate", "sort", "sim+sort",
+           "update", "draw", "cpu ms", "passes", "order");
+
+    int failures = 0;
+    uint64_t row = 0;
+    for (uint32_t c = 0; c < o.count_total; ++c) {
+        count_result r;
+        if (!run_count(&o, o.counts[c], &target, frames_csv, &row, &r)) {
+            printf("%9u  could not create or profile a system of this size\n", o.counts[c]);
+            ++failures;
+            continue;
+        }
+        failures += !r.order_ok;
+        printf("%9u %7u %9.4f %9.4f %9.4f %9.4f %9.4f %8.3f %6u %5s\n", r.count, r.measured,
+               r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT], r.median_simulate_plus_sort_ms,
+               r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW], r.median_cpu_ms, r.sort_passes,
+               r.order_ok ? "ok" : "WRONG");
+        fflush(stdout);
+        if (csv)
+            fprintf(csv, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%u,%u,%d\n", r.count, r.measured,
+                    r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT], r.median_simulate_plus_sort_ms,
+                    r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW], r.median_cpu_ms, r.sort_passes,
+                    r.sort_padded, r.order_ok ? 1 : 0);
+    }
+    if (csv) fclose(csv);
+    if (frames_csv) fclose(frames_csv);
+    offscreen_destroy(&target);
+    headless_gl_destroy(&gl);
+    return failures ? 1 : 0;
+}
