@@ -123,6 +123,7 @@ project "plume_tests"
     kind "ConsoleApp"
     outputs("bin", "plume_tests")
     files { "tests/*.c", "tests/*.h" }
+    includedirs { "demo" }
     links { "plume_demo_core", "plume_host", "plume_static", "epoxy", "cmocka", "m" }
 
 project "plume_bench"

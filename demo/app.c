@@ -63,8 +63,7 @@ struct demo_app {
     uint64_t frame;                 /* frames drawn so far */
     uint64_t system_first_frame;    /* the demo frame of the current system's first update */
     pending_frame pending[PENDING_FRAMES];  /* indexed by demo frame */
-    bool have_profile_frame;
-    uint64_t last_profile_frame;    /* the module's frame index last read */
+    uint64_t next_profile_frame;    /* the module's update index of the next frame profile to read */
     plume_profile profile;
     bool profile_available;
     uint32_t live_count;            /* last known; from the profile or sampled */
@@ -197,7 +196,7 @@ static void set_capacity(demo_app *app, uint32_t capacity) {
     if (capacity == smoke_system_capacity(app->smoke)) return;
     if (!smoke_system_set_capacity(app->smoke, capacity)) return;
     app->system_first_frame = app->frame;
-    app->have_profile_frame = false;
+    app->next_profile_frame = 0;
     app->live_count = 0;
 }
 
@@ -238,32 +237,42 @@ void demo_app_zoom(demo_app *app, double steps) {
 
 /* ---- Timings --------------------------------------------------------------- */
 
-static void write_csv_row(demo_app *app, uint64_t frame, const plume_profile *p, const pending_frame *cpu) {
-    if (!app->csv) return;
-    fprintf(app->csv, "%llu,", (unsigned long long)frame);
-    if (p) fprintf(app->csv, "%u,", p->live_count);
-    else fputc(',', app->csv);
-    static const plume_stage COLUMNS[3] = {PLUME_STAGE_SIMULATE, PLUME_STAGE_SORT, PLUME_STAGE_DRAW};
-    for (int c = 0; c < 3; ++c) {
-        if (p && p->timer_available && p->stages[COLUMNS[c]].samples) fprintf(app->csv, "%.4f", p->stages[COLUMNS[c]].last_ms);
-        fputc(',', app->csv);
-    }
-    if (cpu) fprintf(app->csv, "%.4f", cpu->cpu_ms);
-    fputc(',', app->csv);
-    if (p && p->timer_available && p->stages[PLUME_STAGE_UPDATE].samples)
-        fprintf(app->csv, "%.4f", p->stages[PLUME_STAGE_UPDATE].last_ms);
-    fputc(',', app->csv);
-    if (cpu) fprintf(app->csv, "%u,%d", cpu->capacity, cpu->sorting ? 1 : 0);
-    else fputc(',', app->csv);
-    fputc('\n', app->csv);
+static void write_csv_number(FILE *csv, bool known, const char *format, double value) {
+    if (known) fprintf(csv, format, value);
+    else fputs("nan", csv);
 }
 
-/* Takes the module's profile; when it holds a newly completed frame, that
- * frame's GPU times join the statistics and the CSV (matched with the CPU
- * figures recorded when it was issued). */
+/* One CSV row: `gpu` NULL when the module gave no profile for the frame, `cpu`
+ * NULL when the frame is too old for its CPU figures to be kept. */
+static void write_csv_row(demo_app *app, uint64_t frame, const plume_frame_profile *gpu, const pending_frame *cpu) {
+    FILE *csv = app->csv;
+    if (!csv) return;
+    static const plume_stage COLUMNS[4] = {PLUME_STAGE_SIMULATE, PLUME_STAGE_SORT, PLUME_STAGE_DRAW,
+                                           PLUME_STAGE_UPDATE};
+    bool measured[4];
+    for (int c = 0; c < 4; ++c) measured[c] = gpu && (gpu->stage_mask & (1u << COLUMNS[c]));
+    fprintf(csv, "%llu,", (unsigned long long)frame);
+    write_csv_number(csv, gpu != NULL, "%.0f", gpu ? gpu->live_count : 0);
+    for (int c = 0; c < 3; ++c) {
+        fputc(',', csv);
+        write_csv_number(csv, measured[c], "%.4f", gpu ? gpu->stage_ms[COLUMNS[c]] : 0);
+    }
+    fputc(',', csv);
+    write_csv_number(csv, cpu != NULL, "%.4f", cpu ? cpu->cpu_ms : 0);
+    fputc(',', csv);
+    write_csv_number(csv, measured[3], "%.4f", gpu ? gpu->stage_ms[PLUME_STAGE_UPDATE] : 0);
+    fputc(',', csv);
+    write_csv_number(csv, cpu != NULL, "%.0f", cpu ? cpu->capacity : 0);
+    fputc(',', csv);
+    write_csv_number(csv, cpu != NULL, "%.0f", cpu ? cpu->sorting : 0);
+    fputc('\n', csv);
+}
+
+/* Reads the module's profile for the HUD, and every frame it completed since
+ * the last call for the CSV and the statistics (each matched with the CPU
+ * figures recorded when it was issued, a few frames ago). */
 static void collect_profile(demo_app *app) {
     app->profile_available = smoke_system_get_profile(app->smoke, &app->profile);
-    const plume_profile *p = &app->profile;
     if (!app->profile_available) {
         /* No profile from the module: count the live particles now and then
          * (a synchronous read), and log the CPU time alone. */
@@ -272,18 +281,20 @@ static void collect_profile(demo_app *app) {
         write_csv_row(app, app->frame, NULL, &app->pending[app->frame % PENDING_FRAMES]);
         return;
     }
-    if (p->stages[PLUME_STAGE_UPDATE].samples == 0 && p->frame == 0 && p->live_count == 0) return; /* none yet */
-    if (app->have_profile_frame && p->frame == app->last_profile_frame) return;
-    app->have_profile_frame = true;
-    app->last_profile_frame = p->frame;
-    app->live_count = p->live_count;
-    uint64_t demo_frame = app->system_first_frame + p->frame;
-    const pending_frame *cpu =
-        app->frame - demo_frame < PENDING_FRAMES ? &app->pending[demo_frame % PENDING_FRAMES] : NULL;
-    write_csv_row(app, demo_frame, p, cpu);
-    if (p->timer_available)
-        for (int s = 0; s < PLUME_STAGE_COUNT; ++s)
-            if (p->stages[s].samples) sample_push(&app->gpu_ms[s], p->stages[s].last_ms);
+    plume_frame_profile completed[16];
+    uint32_t count;
+    while ((count = smoke_system_frame_profiles(app->smoke, app->next_profile_frame, completed, 16)) > 0) {
+        for (uint32_t k = 0; k < count; ++k) {
+            const plume_frame_profile *f = &completed[k];
+            uint64_t demo_frame = app->system_first_frame + f->frame;
+            bool recent = app->frame - demo_frame < PENDING_FRAMES;
+            write_csv_row(app, demo_frame, f, recent ? &app->pending[demo_frame % PENDING_FRAMES] : NULL);
+            for (int s = 0; s < PLUME_STAGE_COUNT; ++s)
+                if (f->stage_mask & (1u << s)) sample_push(&app->gpu_ms[s], f->stage_ms[s]);
+            app->live_count = f->live_count;
+            app->next_profile_frame = f->frame + 1;
+        }
+    }
 }
 
 static void record_graph(demo_app *app, double frame_ms) {
@@ -291,7 +302,7 @@ static void record_graph(demo_app *app, double frame_ms) {
     g->frame_ms = frame_ms;
     static const plume_stage STAGES[3] = {PLUME_STAGE_SIMULATE, PLUME_STAGE_SORT, PLUME_STAGE_DRAW};
     for (int k = 0; k < 3; ++k)
-        g->stage_ms[k] = app->profile_available && app->profile.timer_available ? app->profile.stages[STAGES[k]].last_ms : 0;
+        g->stage_ms[k] = app->profile_available ? app->profile.stages[STAGES[k]].last_ms : 0;
     app->graph_next = (app->graph_next + 1) % GRAPH_FRAMES;
     if (app->graph_count < GRAPH_FRAMES) ++app->graph_count;
 }
@@ -302,7 +313,7 @@ static const hud_color TEXT = {235, 238, 242, 255};
 static const hud_color DIM = {170, 178, 190, 255};
 static const hud_color PANEL = {12, 14, 20, 170};
 static const hud_color STAGE_COLORS[3] = {{90, 160, 255, 255}, {255, 160, 60, 255}, {110, 210, 120, 255}};
-static const char *STAGE_NAMES[PLUME_STAGE_COUNT] = {"simulate", "sort", "draw", "update"};
+static const char *STAGE_NAMES[3] = {"sim", "sort", "draw"};
 
 static void format_count(uint32_t n, char *out, size_t size) {
     if (n >= 1048576 && n % 1048576 == 0) snprintf(out, size, "%uM", n / 1048576);
@@ -344,7 +355,7 @@ static void draw_graph(demo_app *app, float x, float y, float width, float heigh
     hud_text(h, x + 4, y + 2, scale, text, DIM);
     float lx = x;
     float ly = y + height + 4;
-    lx += hud_text(h, lx, ly, scale, "frame time (grey), GPU: ", DIM);
+    lx += hud_text(h, lx, ly, scale, "frame (grey)  GPU: ", DIM);
     for (int s = 0; s < 3; ++s) {
         hud_rect(h, lx, ly + 2 * scale, 8 * scale, 7 * scale, STAGE_COLORS[s]);
         lx += 10 * scale;
@@ -352,46 +363,84 @@ static void draw_graph(demo_app *app, float x, float y, float width, float heigh
     }
 }
 
+/* Milliseconds with about three significant digits. */
+static void format_ms(double ms, char *out, size_t size) {
+    snprintf(out, size, ms < 10 ? "%.3f" : ms < 100 ? "%.2f" : "%.1f", ms);
+}
+
+/* "sim 0.210  sort 0.350  draw 1.20" from one statistic of each stage. */
+static void format_stages(const plume_profile *p, bool p95, char *out, size_t size) {
+    char ms[3][32];
+    for (int s = 0; s < 3; ++s) {
+        const plume_stage_timing *t = &p->stages[s];
+        if (t->samples) format_ms(p95 ? t->p95_ms : t->mean_ms, ms[s], sizeof ms[s]);
+        else snprintf(ms[s], sizeof ms[s], "-");
+    }
+    if (snprintf(out, size, "sim %s  sort %s  draw %s", ms[0], ms[1], ms[2]) < 0) out[0] = '\0';
+}
+
+enum { HUD_LINES = 6 };
+
+static void hud_lines(const demo_app *app, char lines[HUD_LINES][160]) {
+    char capacity[32], frame_ms[32], cpu_ms[32], stages[96];
+    format_count(smoke_system_capacity(app->smoke), capacity, sizeof capacity);
+    snprintf(lines[0], 160, "%s particles, %u live   sorting %s%s", capacity, app->live_count,
+             app->sorting ? "ON" : "OFF", app->paused ? "   PAUSED" : "");
+    format_ms(app->last_frame_ms, frame_ms, sizeof frame_ms);
+    format_ms(app->last_cpu_ms, cpu_ms, sizeof cpu_ms);
+    double fps = app->last_frame_ms > 0 ? 1000.0 / app->last_frame_ms : 0;
+    snprintf(lines[1], 160, "frame %s ms (%.0f fps)   cpu %s ms", frame_ms, fps, cpu_ms);
+    const plume_profile *p = &app->profile;
+    if (!app->profile_available) {
+        snprintf(lines[2], 160, "GPU times: profiling is off");
+        lines[3][0] = '\0';
+    } else if (!p->timer_available) {
+        snprintf(lines[2], 160, "GPU times: this driver has no GL timer");
+        lines[3][0] = '\0';
+    } else {
+        format_stages(p, false, stages, sizeof stages);
+        snprintf(lines[2], 160, "GPU ms mean  %s", stages);
+        format_stages(p, true, stages, sizeof stages);
+        snprintf(lines[3], 160, "GPU ms p95   %s", stages);
+    }
+    if (app->options.offscreen) {
+        snprintf(lines[4], 160, "offscreen, fixed step %.4f s", app->options.dt);
+        lines[5][0] = '\0';
+    } else {
+        snprintf(lines[4], 160, "space pause  +/- or 1-4 count  S sort  R reset");
+        snprintf(lines[5], 160, "H hide  drag: orbit  wheel: zoom  Esc quit");
+    }
+}
+
+/* One panel in the bottom right corner, over the ground: the smoke rises
+ * and drifts through the upper part of the picture. */
 static void draw_hud(demo_app *app, GLuint framebuffer) {
-    /* Small enough to leave the smoke visible: 1x up to 720 pixels high. */
     float scale = floorf(fmaxf(1.0f, (float)app->height / 480.0f) * 2.0f) * 0.5f;
     float line = hud_line_height(scale) + 2 * scale;
-    char lines[5][256];
-    char capacity[32];
-    format_count(smoke_system_capacity(app->smoke), capacity, sizeof capacity);
-    snprintf(lines[0], sizeof lines[0], "plume smoke demo  %s", app->options.offscreen ? "(offscreen)" : "");
-    double fps = app->last_frame_ms > 0 ? 1000.0 / app->last_frame_ms : 0;
-    snprintf(lines[1], sizeof lines[1], "frame %.2f ms (%.0f fps)   cpu %.2f ms", app->last_frame_ms, fps,
-             app->last_cpu_ms);
-    snprintf(lines[2], sizeof lines[2], "particles %s capacity, %u live   sorting %s%s", capacity, app->live_count,
-             app->sorting ? "ON" : "OFF (drawn in GPU order)", app->paused ? "   PAUSED" : "");
-    const plume_profile *p = &app->profile;
-    if (!app->profile_available)
-        snprintf(lines[3], sizeof lines[3], "GPU stage times: the module in this build has no profiler");
-    else if (!p->timer_available)
-        snprintf(lines[3], sizeof lines[3], "GPU stage times: no GL timer on this driver");
-    else
-        snprintf(lines[3], sizeof lines[3], "GPU ms (mean / p95 of %u)  simulate %.3f/%.3f  sort %.3f/%.3f  draw %.3f/%.3f",
-                 p->stages[PLUME_STAGE_SORT].samples, p->stages[0].mean_ms, p->stages[0].p95_ms,
-                 p->stages[1].mean_ms, p->stages[1].p95_ms, p->stages[2].mean_ms, p->stages[2].p95_ms);
-    if (app->options.offscreen)
-        snprintf(lines[4], sizeof lines[4], "fixed step %.4f s", app->options.dt);
-    else
-        snprintf(lines[4], sizeof lines[4], "space pause  +/- 1-4 count  S sort  R reset  H hide  drag orbit  wheel zoom");
+    char lines[HUD_LINES][160];
+    hud_lines(app, lines);
+    int line_count = 0;
+    for (int k = 0; k < HUD_LINES; ++k)
+        if (lines[k][0]) ++line_count;
 
-    hud_begin(app->hud, app->width, app->height);
-    /* One panel in the top left corner, over the sky (the smoke rises to the right). */
     float graph_w = fminf(GRAPH_FRAMES * scale, (float)app->width - 24 * scale);
     float graph_h = 40 * scale;
-    float pad = 6 * scale;
-    float panel_h = 5 * line + 4 * scale + graph_h + line + 2 * pad;
+    float pad = 6 * scale, margin = 6 * scale;
+    float panel_h = (float)line_count * line + 4 * scale + graph_h + line + 2 * pad;
     float panel_w = graph_w;
-    for (int k = 0; k < 5; ++k) panel_w = fmaxf(panel_w, hud_text_width(scale, lines[k]));
+    for (int k = 0; k < HUD_LINES; ++k) panel_w = fmaxf(panel_w, hud_text_width(scale, lines[k]));
     panel_w += 2 * pad;
-    float x = 6 * scale + pad, y = 6 * scale + pad;
-    hud_rect(app->hud, x - pad, y - pad, panel_w, panel_h, PANEL);
-    for (int k = 0; k < 5; ++k) hud_text(app->hud, x, y + k * line, scale, lines[k], k == 4 ? DIM : TEXT);
-    draw_graph(app, x, y + 5 * line + 4 * scale, graph_w, graph_h, scale);
+    float left = (float)app->width - margin - panel_w, top = (float)app->height - margin - panel_h;
+    float x = left + pad, y = top + pad;
+
+    hud_begin(app->hud, app->width, app->height);
+    hud_rect(app->hud, left, top, panel_w, panel_h, PANEL);
+    for (int k = 0; k < HUD_LINES; ++k) {
+        if (!lines[k][0]) continue;
+        hud_text(app->hud, x, y, scale, lines[k], k >= 4 ? DIM : TEXT);
+        y += line;
+    }
+    draw_graph(app, x, y + 4 * scale, graph_w, graph_h, scale);
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
     glViewport(0, 0, app->width, app->height);
     hud_end(app->hud);
@@ -435,6 +484,9 @@ bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer
     record_graph(app, frame_ms);
     if (app->show_hud) draw_hud(app, framebuffer);
 
+    /* Leave no program of ours current: a later glDeleteProgram would only
+     * flag it, and whoever saves and restores the binding would get a dead name. */
+    glUseProgram(0);
     app->last_cpu_ms = now_ms() - start;
     app->pending[app->frame % PENDING_FRAMES].cpu_ms = app->last_cpu_ms;
     sample_push(&app->cpu_ms, app->last_cpu_ms);

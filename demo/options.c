@@ -99,11 +99,11 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
         } else if (!strcmp(arg, "--texture")) {
             options->texture_path = value;
         } else {
-            fprintf(stderr, "plume_demo: unknown option '%s'\n%s", arg, USAGE);
+            fprintf(stderr, "plume_demo: unknown option '%s' (see --help)\n", arg);
             return 2;
         }
         if (!ok) {
-            fprintf(stderr, "plume_demo: bad or missing value for %s\n%s", arg, USAGE);
+            fprintf(stderr, "plume_demo: bad or missing value for %s (see --help)\n", arg);
             return 2;
         }
         if (takes_value) ++i;

@@ -82,6 +82,9 @@ static plume_system *create_system(const smoke_settings *settings, uint32_t capa
         fprintf(stderr, "smoke: cannot create a system of %u particles: %s\n", capacity, plume_result_string(result));
         return NULL;
     }
+    /* Without profiling the demo still runs; the HUD then says so. */
+    result = plume_system_set_profiling(system, true);
+    if (result != PLUME_OK) fprintf(stderr, "smoke: no profiling: %s\n", plume_result_string(result));
     return system;
 }
 
@@ -140,12 +143,13 @@ bool smoke_system_draw(smoke_system *smoke, const smoke_frame *frame) {
 
 bool smoke_system_reset(smoke_system *smoke) { return plume_system_reset(smoke->system) == PLUME_OK; }
 
-bool smoke_system_get_profile(smoke_system *smoke, plume_profile *out) {
-    /* The particle system has no profiler yet (branch `profiler` adds
-     * plume_system_set_profiling / plume_system_get_profile). */
-    (void)smoke;
-    memset(out, 0, sizeof *out);
-    return false;
+bool smoke_system_get_profile(const smoke_system *smoke, plume_profile *out) {
+    return plume_system_get_profile(smoke->system, out) == PLUME_OK && out->enabled;
+}
+
+uint32_t smoke_system_frame_profiles(const smoke_system *smoke, uint64_t first_frame, plume_frame_profile *out,
+                                     uint32_t max) {
+    return plume_system_get_frame_profiles(smoke->system, first_frame, out, max);
 }
 
 uint32_t smoke_system_count_live(smoke_system *smoke) {

@@ -27,8 +27,8 @@ typedef struct smoke_frame {
     int32_t width, height;      /* of the framebuffer the depth texture covers */
 } smoke_frame;
 
-/* Creates the system (logs the module's message and returns false on
- * failure). Profiling is switched on when the module has a profiler. */
+/* Creates the system with profiling on (logs the module's message and
+ * returns false on failure). */
 bool smoke_system_create(const smoke_settings *settings, smoke_system **out);
 void smoke_system_destroy(smoke_system *smoke);
 /* Replaces the system by one of another capacity (the old one is kept if the
@@ -40,9 +40,14 @@ bool smoke_system_update(smoke_system *smoke, const smoke_frame *frame);
 bool smoke_system_draw(smoke_system *smoke, const smoke_frame *frame);
 bool smoke_system_reset(smoke_system *smoke);
 
-/* The module's GPU timings and live count of the last completed frame (a few
- * frames behind). False when the module offers no profile. */
-bool smoke_system_get_profile(smoke_system *smoke, plume_profile *out);
+/* The module's profile: GPU times of the last completed frame (a few frames
+ * behind) and statistics over the last 120, the live count of that frame.
+ * False when profiling could not be switched on. */
+bool smoke_system_get_profile(const smoke_system *smoke, plume_profile *out);
+/* Completed frames with an update index (counted from the system's
+ * creation) of at least `first_frame`, oldest first; returns how many. */
+uint32_t smoke_system_frame_profiles(const smoke_system *smoke, uint64_t first_frame, plume_frame_profile *out,
+                                     uint32_t max);
 
 /* Live particles now, read back synchronously (waits for the GPU: not for
  * every frame). */

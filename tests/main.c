@@ -19,7 +19,8 @@ typedef struct test_table {
 int main(int argc, char **argv) {
     const test_table tables[] = {{sort_tests, &sort_test_count},
                                  {particle_tests, &particle_test_count},
-                                 {profiler_tests, &profiler_test_count}};
+                                 {profiler_tests, &profiler_test_count},
+                                 {demo_tests, &demo_test_count}};
     size_t total = 0;
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; ++t) total += *tables[t].count;
     struct CMUnitTest *all = malloc(sizeof *all * total);

@@ -11,5 +11,7 @@ extern const struct CMUnitTest particle_tests[];
 extern const size_t particle_test_count;
 extern const struct CMUnitTest profiler_tests[];
 extern const size_t profiler_test_count;
+extern const struct CMUnitTest demo_tests[];
+extern const size_t demo_test_count;
 
 #endif
