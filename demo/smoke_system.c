@@ -23,7 +23,7 @@ static const plume_range LIFETIME = {3.0f, 5.0f};
  * dense at 1 M particles as at 16 K, so each puff gets fainter as their number
  * grows (not quite in proportion: more particles also fill the column out). */
 static float puff_opacity(uint32_t capacity) {
-    float opacity = 0.55f * powf(16384.0f / (float)capacity, 0.75f);
+    float opacity = 0.7f * powf(16384.0f / (float)capacity, 0.75f);
     return opacity > 0.9f ? 0.9f : opacity;
 }
 
@@ -58,9 +58,9 @@ static plume_system_desc smoke_desc(const smoke_settings *settings, uint32_t cap
             /* Young smoke is dark and sooty, old smoke a light haze: with
              * colours that differ along the column, the draw order shows. */
             .color_over_life = {3,
-                                {{0.0f, {0.16f, 0.15f, 0.14f, 1}},
-                                 {0.3f, {0.38f, 0.37f, 0.36f, 1}},
-                                 {1.0f, {0.72f, 0.72f, 0.74f, 1}}}},
+                                {{0.0f, {0.09f, 0.085f, 0.08f, 1}},
+                                 {0.3f, {0.34f, 0.33f, 0.32f, 1}},
+                                 {1.0f, {0.75f, 0.75f, 0.77f, 1}}}},
             .opacity_over_life = {4, {{0.0f, 0.0f}, {0.06f, 1.0f}, {0.5f, 0.7f}, {1.0f, 0.0f}}},
             .texture = {.columns = 4, .rows = 4},
             .soft_fade_distance = 0.45f,

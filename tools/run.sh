@@ -4,7 +4,7 @@
 # (premake5 if installed, else Debian's premake4 on the same premake5.lua),
 # builds and runs.
 #     sh tools/run.sh test     all tests (ASan + UBSan build, headless EGL)
-#     sh tools/run.sh demo     the main program (see README)
+#     sh tools/run.sh demo     the smoke demo (offscreen without a display; see README)
 #     sh tools/run.sh bench    the sort benchmark (GPU times need a real GPU)
 # Extra arguments go to the program.
 set -eu
@@ -36,9 +36,14 @@ test)
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
     exec ./build/sanitize/bin/plume_tests "$@"
     ;;
-demo|bench)
+demo)
     make -C build config=release -j"$jobs" >/dev/null
-    # Until the smoke demo exists the main program is the sort benchmark.
+    # A window where there is a display; otherwise (or with --offscreen)
+    # headless EGL: build/smoke.png and a timing summary.
+    exec ./build/release/bin/plume_demo "$@"
+    ;;
+bench)
+    make -C build config=release -j"$jobs" >/dev/null
     exec ./build/release/bin/plume_bench "$@"
     ;;
 *)
