@@ -222,6 +222,10 @@ void demo_app_act(demo_app *app, demo_action action) {
     }
 }
 
+demo_status demo_app_status(const demo_app *app) {
+    return (demo_status){smoke_system_capacity(app->smoke), app->sorting, app->paused, app->show_hud, app->frame};
+}
+
 void demo_app_set_level(demo_app *app, int level) {
     if (level >= 0 && level < DEMO_COUNT_LEVEL_COUNT) set_capacity(app, DEMO_COUNT_LEVELS[level]);
 }

@@ -66,6 +66,12 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
 void demo_app_destroy(demo_app *app);
 void demo_app_resize(demo_app *app, int width, int height);
 void demo_app_act(demo_app *app, demo_action action);
+typedef struct demo_status {
+    uint32_t capacity;
+    bool sorting, paused, hud;
+    uint64_t frames;      /* drawn so far */
+} demo_status;
+demo_status demo_app_status(const demo_app *app);
 /* Selects DEMO_COUNT_LEVELS[level] (keys 1 to 4). */
 void demo_app_set_level(demo_app *app, int level);
 void demo_app_orbit(demo_app *app, double dx_pixels, double dy_pixels);

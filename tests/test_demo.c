@@ -158,6 +158,65 @@ static void test_offscreen_demo_profile_csv(void **state) {
     unlink(png);
 }
 
+static uint32_t live_now(demo_app *app) {
+    demo_summary summary;
+    demo_app_summary(app, &summary);
+    return summary.live_count;
+}
+
+/* What the keys do: pause stops emission and ageing, reset kills every
+ * particle, +/- and 1-4 step through the counts (recreating the system),
+ * S and H toggle; every frame still draws without a GL error. */
+static void test_demo_actions(void **state) {
+    (void)state;
+    enum { SIZE = 96 };
+    demo_options options = small_options(0, NULL);
+    options.width = options.height = SIZE;
+    demo_app *app = NULL;
+    assert_true(demo_app_create(&options, SIZE, SIZE, &app));
+    test_target target = test_target_begin(SIZE, (const float[4]){0, 0, 0, 0});
+    GLint framebuffer = 0;
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &framebuffer);
+
+    for (int f = 0; f < 10; ++f) assert_true(demo_app_frame(app, 0.1f, 16, (GLuint)framebuffer));
+    uint32_t live = live_now(app);
+    assert_true(live > 0);
+    demo_app_act(app, DEMO_TOGGLE_PAUSE);
+    assert_true(demo_app_status(app).paused);
+    for (int f = 0; f < 5; ++f) assert_true(demo_app_frame(app, 0.1f, 16, (GLuint)framebuffer));
+    assert_int_equal(live_now(app), live);
+    demo_app_act(app, DEMO_TOGGLE_PAUSE);
+    assert_true(demo_app_frame(app, 0.1f, 16, (GLuint)framebuffer));
+    assert_true(live_now(app) > live);
+
+    demo_app_act(app, DEMO_TOGGLE_SORT);
+    demo_app_act(app, DEMO_TOGGLE_HUD);
+    assert_false(demo_app_status(app).sorting);
+    assert_true(demo_app_status(app).hud);
+    assert_true(demo_app_frame(app, 0.1f, 16, (GLuint)framebuffer));
+
+    demo_app_act(app, DEMO_RESET);
+    assert_int_equal(live_now(app), 0);
+
+    assert_int_equal(demo_app_status(app).capacity, PARTICLES);
+    demo_app_act(app, DEMO_MORE_PARTICLES);
+    assert_int_equal(demo_app_status(app).capacity, DEMO_COUNT_LEVELS[0]);
+    assert_int_equal(live_now(app), 0); /* a new system */
+    demo_app_act(app, DEMO_MORE_PARTICLES);
+    assert_int_equal(demo_app_status(app).capacity, DEMO_COUNT_LEVELS[1]);
+    demo_app_act(app, DEMO_FEWER_PARTICLES);
+    demo_app_act(app, DEMO_FEWER_PARTICLES); /* the smallest level stays */
+    assert_int_equal(demo_app_status(app).capacity, DEMO_COUNT_LEVELS[0]);
+    demo_app_set_level(app, 1);
+    assert_int_equal(demo_app_status(app).capacity, DEMO_COUNT_LEVELS[1]);
+    assert_true(demo_app_frame(app, 0.1f, 16, (GLuint)framebuffer));
+    assert_true(live_now(app) > 0);
+    assert_int_equal(demo_app_status(app).frames, 18);
+
+    test_target_end(&target, NULL);
+    demo_app_destroy(app);
+}
+
 static void test_demo_command_line(void **state) {
     (void)state;
     demo_options options;
@@ -195,6 +254,7 @@ static void test_demo_command_line(void **state) {
 const struct CMUnitTest demo_tests[] = {
     cmocka_unit_test_setup_teardown(test_offscreen_demo_draws_smoke, test_setup, test_teardown),
     cmocka_unit_test_setup_teardown(test_offscreen_demo_profile_csv, test_setup, test_teardown),
+    cmocka_unit_test_setup_teardown(test_demo_actions, test_setup, test_teardown),
     cmocka_unit_test(test_demo_command_line),
 };
 const size_t demo_test_count = sizeof demo_tests / sizeof demo_tests[0];
