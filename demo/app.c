@@ -75,7 +75,7 @@ struct demo_app {
     FILE *csv;
 };
 
-static double now_ms(void) {
+double demo_now_ms(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
@@ -282,7 +282,7 @@ static void collect_profile(demo_app *app) {
          * (a synchronous read), and log the CPU time alone. */
         if ((app->frame - app->system_first_frame) % LIVE_SAMPLE_PERIOD == 0)
             app->live_count = smoke_system_count_live(app->smoke);
-        write_csv_row(app, app->frame, NULL, &app->pending[app->frame % PENDING_FRAMES]);
+        if (app->frame > 0) write_csv_row(app, app->frame - 1, NULL, &app->pending[(app->frame - 1) % PENDING_FRAMES]);
         return;
     }
     plume_frame_profile completed[16];
@@ -453,7 +453,11 @@ static void draw_hud(demo_app *app, GLuint framebuffer) {
 /* ---- Frame ----------------------------------------------------------------- */
 
 bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer) {
-    double start = now_ms();
+    double start = demo_now_ms();
+    /* Frames the GPU has finished since the last call (earlier frames only:
+     * the CSV rows get the CPU figures of complete frames). */
+    collect_profile(app);
+    app->pending[app->frame % PENDING_FRAMES] = (pending_frame){0, smoke_system_capacity(app->smoke), app->sorting};
     mat4 view, projection, view_projection;
     vec3 eye;
     camera_matrices(app, view, projection, eye);
@@ -478,9 +482,6 @@ bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer
     ok = smoke_system_draw(app->smoke, &frame) && ok;
     render_targets_present(&app->targets, framebuffer);
 
-    app->pending[app->frame % PENDING_FRAMES] =
-        (pending_frame){0, smoke_system_capacity(app->smoke), app->sorting};
-    collect_profile(app);
     if (frame_ms > 0) {
         app->last_frame_ms = frame_ms;
         sample_push(&app->frame_ms, frame_ms);
@@ -491,7 +492,7 @@ bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer
     /* Leave no program of ours current: a later glDeleteProgram would only
      * flag it, and whoever saves and restores the binding would get a dead name. */
     glUseProgram(0);
-    app->last_cpu_ms = now_ms() - start;
+    app->last_cpu_ms = demo_now_ms() - start;
     app->pending[app->frame % PENDING_FRAMES].cpu_ms = app->last_cpu_ms;
     sample_push(&app->cpu_ms, app->last_cpu_ms);
     ++app->frame;

@@ -61,6 +61,9 @@ typedef struct demo_summary {
 
 typedef struct demo_app demo_app;
 
+/* A monotonic clock in milliseconds. */
+double demo_now_ms(void);
+
 /* Needs a current GL 4.3 core context; `renderer` names it in the HUD. */
 bool demo_app_create(const demo_options *options, int width, int height, demo_app **out);
 void demo_app_destroy(demo_app *app);

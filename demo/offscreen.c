@@ -1,16 +1,8 @@
 /* The demo without a window: frames rendered into a framebuffer of the
  * current GL context with a fixed time step, the last one written as PNG. */
-#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
-#include <time.h>
 
 #include "demo.h"
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
 
 bool demo_run_offscreen(const demo_options *options, demo_summary *summary) {
     GLuint framebuffer = 0, color = 0;
@@ -28,7 +20,7 @@ bool demo_run_offscreen(const demo_options *options, demo_summary *summary) {
     ok = ok && demo_app_create(options, options->width, options->height, &app);
     double previous_start = 0;
     for (uint32_t f = 0; ok && f < options->frames; ++f) {
-        double start = now_ms();
+        double start = demo_now_ms();
         ok = demo_app_frame(app, options->dt, f ? start - previous_start : 0, framebuffer);
         previous_start = start;
     }
