@@ -19,13 +19,13 @@ struct smoke_system {
  * live count settles just under the capacity. */
 static const plume_range LIFETIME = {3.0f, 5.0f};
 
-/* Per-particle opacity for a given count: the column should look about as
- * dense at 1 M particles as at 16 K, so each puff gets fainter as their number
- * grows (not quite in proportion: more particles also fill the column out). */
-static float puff_opacity(uint32_t capacity) {
-    float opacity = 0.7f * powf(16384.0f / (float)capacity, 0.75f);
-    return opacity > 0.9f ? 0.9f : opacity;
-}
+/* More particles make finer smoke, not a thicker column: each puff gets
+ * smaller and fainter as their number grows past 16 K, so the column covers
+ * about the same area with about the same density (a little denser, as more
+ * particles also fill it out) and the fill cost stays near that of 16 K. */
+static float count_ratio(uint32_t capacity) { return 16384.0f / (float)capacity; }
+static float puff_size_scale(uint32_t capacity) { return fminf(1.0f, powf(count_ratio(capacity), 0.2f)); }
+static float puff_opacity(uint32_t capacity) { return fminf(0.9f, 0.7f * powf(count_ratio(capacity), 0.45f)); }
 
 static plume_system_desc smoke_desc(const smoke_settings *settings, uint32_t capacity) {
     float mean_lifetime = 0.5f * (LIFETIME.min + LIFETIME.max);
@@ -70,6 +70,9 @@ static plume_system_desc smoke_desc(const smoke_settings *settings, uint32_t cap
     float opacity = puff_opacity(capacity);
     for (uint32_t k = 0; k < desc.appearance.opacity_over_life.key_count; ++k)
         desc.appearance.opacity_over_life.keys[k].value *= opacity;
+    float size_scale = puff_size_scale(capacity);
+    desc.emitters[0].size.min *= size_scale;
+    desc.emitters[0].size.max *= size_scale;
     desc.appearance.texture.path = settings->texture_path;
     return desc;
 }
