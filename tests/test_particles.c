@@ -601,13 +601,17 @@ static int by_depth_far_first(const void *a, const void *b) {
 /* Composites the read-back particles as solid squares, back to front by
  * the CPU's own depths, for the orthographic camera of the image tests
  * (view: eye at z = 5 looking down -z; 2 world units across the image).
- * ambiguous[pixel] marks pixel centres within 1e-3 px of a square's edge,
- * where rasterisation may go either way. */
+ * ambiguous[pixel] marks pixel centres closer to a square's edge than the
+ * rasteriser's vertex snapping (2^-GL_SUBPIXEL_BITS px, plus float slack),
+ * where coverage may go either way. */
 static void composite_reference(const plume_readback *rb, const plume_appearance *look, const float clear[4],
                                 float *rgba, bool *ambiguous) {
     sprite_ref *sprites = malloc(sizeof(sprite_ref) * (rb->live_count + 1));
     assert_non_null(sprites);
     const double pixels_per_unit = IMAGE_SIZE / 2.0;
+    GLint subpixel_bits = 4; /* the least GL allows */
+    glGetIntegerv(GL_SUBPIXEL_BITS, &subpixel_bits);
+    const double snap = ldexp(1.0, -subpixel_bits) + 1e-4;
     for (uint32_t i = 0; i < rb->live_count; ++i) {
         const plume_particle *p = &rb->particles[rb->draw_order[i]];
         double life = p->age / p->lifetime;
@@ -629,7 +633,7 @@ static void composite_reference(const plume_readback *rb, const plume_appearance
             bool edge = false;
             for (uint32_t i = 0; i < rb->live_count; ++i) {
                 const sprite_ref *s = &sprites[i];
-                if (fabs(px - s->x0) < 1e-3 || fabs(px - s->x1) < 1e-3 || fabs(py - s->y0) < 1e-3 || fabs(py - s->y1) < 1e-3)
+                if (fabs(px - s->x0) < snap || fabs(px - s->x1) < snap || fabs(py - s->y0) < snap || fabs(py - s->y1) < snap)
                     edge = true;
                 if (px <= s->x0 || px >= s->x1 || py <= s->y0 || py >= s->y1) continue;
                 for (int c = 0; c < 4; ++c) out[c] = s->rgba[c] + out[c] * (1.0 - s->rgba[3]);
@@ -706,6 +710,7 @@ static void test_image_matches_cpu_compositing_and_needs_the_sort(void **state) 
         test_target_end(&t, image);
         plume_readback rb = read_all(system);
         assert_true(rb.live_count >= 20);
+        check_slots_partition(&rb, 64, 0);
         plume_system_desc resolved = plume_system_get_desc(system);
         composite_reference(&rb, &resolved.appearance, clear, reference, ambiguous);
         free_readback(&rb);
