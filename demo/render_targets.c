@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gl_texture.h"
 #include "gl_util.h"
 
 /* A full-screen triangle from gl_VertexID (no vertex buffer). */
@@ -26,20 +27,6 @@ static const char *PRESENT_FRAGMENT_SHADER =
     "    out_color = vec4(pow(max(linear, vec3(0.0)), vec3(1.0 / 2.2)), 1.0);\n"
     "}\n";
 
-static GLuint make_texture(GLenum internal_format, int width, int height, const char *label) {
-    GLuint texture;
-    glGenTextures(1, &texture);
-    glBindTexture(GL_TEXTURE_2D, texture);
-    glTexStorage2D(GL_TEXTURE_2D, 1, internal_format, width, height);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    glObjectLabel(GL_TEXTURE, texture, -1, label);
-    return texture;
-}
-
 static bool framebuffer_complete(GLuint framebuffer, const char *what) {
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
     GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
@@ -60,9 +47,9 @@ static void release_images(render_targets *t) {
 static bool make_images(render_targets *t, int width, int height) {
     t->width = width;
     t->height = height;
-    t->scene_color = make_texture(GL_RGBA16F, width, height, "demo scene colour");
-    t->scene_depth = make_texture(GL_DEPTH_COMPONENT32F, width, height, "demo scene depth");
-    t->depth_copy = make_texture(GL_DEPTH_COMPONENT32F, width, height, "demo scene depth copy");
+    t->scene_color = host_texture_2d(GL_RGBA16F, width, height, "demo scene colour");
+    t->scene_depth = host_texture_2d(GL_DEPTH_COMPONENT32F, width, height, "demo scene depth");
+    t->depth_copy = host_texture_2d(GL_DEPTH_COMPONENT32F, width, height, "demo scene depth copy");
     glGenFramebuffers(1, &t->scene_framebuffer);
     glBindFramebuffer(GL_FRAMEBUFFER, t->scene_framebuffer);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t->scene_color, 0);
