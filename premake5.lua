@@ -130,11 +130,33 @@ project "plume_host"
     outputs("lib/static", "plume_host")
     files { "host/*.c", "host/*.h" }
 
+-- The smoke demo without its window: scene, smoke, HUD, offscreen run. The
+-- tests link it too (they run the offscreen path).
+project "plume_demo_core"
+    kind "StaticLib"
+    outputs("lib/static", "plume_demo_core")
+    files { "demo/*.c", "demo/*.h" }
+    excludes { "demo/main.c", "demo/window.c", "demo/demo_window.h" }
+
+project "plume_demo"
+    kind "ConsoleApp"
+    outputs("bin", "plume_demo")
+    files { "demo/main.c", "demo/window.c", "demo/demo_window.h" }
+    links { "plume_demo_core", "plume_host", "plume_static", "glfw", "epoxy", "m" }
+
+-- Writes demo/assets/smoke_puff.png (committed; rerun only to change it).
+project "make_smoke_puff"
+    kind "ConsoleApp"
+    outputs("bin", "make_smoke_puff")
+    files { "tools/make_smoke_puff.c" }
+    links { "m" }
+
 project "plume_tests"
     kind "ConsoleApp"
     outputs("bin", "plume_tests")
     files { "tests/*.c", "tests/*.h" }
-    links { "plume_host", "plume_static", "epoxy", "cmocka", "m" }
+    includedirs { "demo" }
+    links { "plume_demo_core", "plume_host", "plume_static", "epoxy", "cmocka", "m" }
 
 project "plume_bench"
     kind "ConsoleApp"

@@ -30,6 +30,7 @@
 
 #include <cglm/cglm.h>
 
+#include "gl_texture.h"
 #include "headless_gl.h"
 #include "plume/plume_particles.h"
 #include "profiler.h"
@@ -112,21 +113,10 @@ static bool parse_options(int argc, char **argv, options *o) {
     return true;
 }
 
-static GLuint make_texture(GLenum format, int width, int height) {
-    GLuint texture;
-    glGenTextures(1, &texture);
-    glBindTexture(GL_TEXTURE_2D, texture);
-    glTexStorage2D(GL_TEXTURE_2D, 1, format, width, height);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    return texture;
-}
-
 static bool offscreen_create(offscreen *o, int width, int height) {
-    o->color = make_texture(GL_RGBA8, width, height);
-    o->depth = make_texture(GL_DEPTH_COMPONENT32F, width, height);
-    o->scene_depth = make_texture(GL_DEPTH_COMPONENT32F, width, height);
+    o->color = host_texture_2d(GL_RGBA8, width, height, NULL);
+    o->depth = host_texture_2d(GL_DEPTH_COMPONENT32F, width, height, NULL);
+    o->scene_depth = host_texture_2d(GL_DEPTH_COMPONENT32F, width, height, NULL);
     glGenFramebuffers(1, &o->framebuffer);
     /* The scene depth: an empty scene, everything at the far plane. */
     glBindFramebuffer(GL_FRAMEBUFFER, o->framebuffer);

@@ -16,6 +16,7 @@ int main(int argc, char **argv) {
         {profiler_tests, &profiler_test_count},
         {context_tests, &context_test_count},
         {abi_tests, &abi_test_count},
+        {demo_tests, &demo_test_count},
     };
     test_env_init();
     return run_test_tables("plume", tables, sizeof tables / sizeof tables[0], argc > 1 ? argv[1] : NULL);

@@ -5,7 +5,7 @@
 # builds and runs.
 #     sh tools/run.sh test     all tests (ASan + UBSan build, headless EGL):
 #                              static library, plugin table, installed forms
-#     sh tools/run.sh demo     the main program (see README)
+#     sh tools/run.sh demo     the smoke demo (offscreen without a display; see README)
 #     sh tools/run.sh bench    the sort benchmark (GPU times need a real GPU)
 # Extra arguments go to the program.
 set -eu
@@ -42,9 +42,14 @@ test)
     ./build/sanitize/bin/plume_tests "$@"
     exec ./build/sanitize/bin/plume_plugin_host "$@"
     ;;
-demo|bench)
+demo)
     make -C build config=release -j"$jobs" >/dev/null
-    # Until the smoke demo exists the main program is the sort benchmark.
+    # A window where there is a display; otherwise (or with --offscreen)
+    # headless EGL: build/smoke.png and a timing summary.
+    exec ./build/release/bin/plume_demo "$@"
+    ;;
+bench)
+    make -C build config=release -j"$jobs" >/dev/null
     exec ./build/release/bin/plume_bench "$@"
     ;;
 *)

@@ -1,0 +1,550 @@
+/* The demo application: orbit camera, scene, smoke, HUD, timings and CSV.
+ * Windowed and offscreen runs drive it the same way, one frame at a time. */
+#define _POSIX_C_SOURCE 200809L
+#include <cglm/cglm.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
+
+#include "demo.h"
+#include "hud.h"
+#include "render_targets.h"
+#include "scene.h"
+#include "smoke_system.h"
+
+enum {
+    GRAPH_FRAMES = 240,     /* frames the scrolling graph shows */
+    PENDING_FRAMES = 64,    /* frames whose CPU figures wait for their lagged GPU figures */
+    LIVE_SAMPLE_PERIOD = 30 /* frames between synchronous live counts when the module has no profile */
+};
+
+/* A growing list of samples, for medians at the end. */
+typedef struct sample_list {
+    double *values;
+    size_t count, capacity;
+} sample_list;
+
+typedef struct graph_sample {
+    double frame_ms;
+    double stage_ms[3];     /* simulate, sort, draw: 0 when unknown */
+} graph_sample;
+
+typedef struct pending_frame {
+    double cpu_ms;
+    uint32_t capacity;
+    bool sorting;
+} pending_frame;
+
+typedef struct orbit_camera {
+    vec3 target;
+    float yaw, pitch;       /* radians; yaw 0 looks along -z */
+    float distance;
+} orbit_camera;
+
+struct demo_app {
+    demo_options options;
+    char texture_path[PATH_MAX];
+    int width, height;
+    scene *scene;
+    render_targets targets;
+    hud *hud;
+    smoke_system *smoke;
+    orbit_camera camera;
+    bool paused, sorting, show_hud;
+
+    uint64_t frame;                 /* frames drawn so far */
+    uint64_t system_first_frame;    /* the demo frame of the current system's first update */
+    pending_frame pending[PENDING_FRAMES];  /* indexed by demo frame */
+    uint64_t next_profile_frame;    /* the module's update index of the next frame profile to read */
+    plume_profile profile;
+    bool profile_available;
+    uint32_t live_count;            /* last known; from the profile or sampled */
+    double last_frame_ms, last_cpu_ms;
+
+    graph_sample graph[GRAPH_FRAMES];
+    uint32_t graph_next, graph_count;
+    sample_list cpu_ms, frame_ms, gpu_ms[PLUME_STAGE_COUNT];
+    FILE *csv;
+};
+
+double demo_now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static void sample_push(sample_list *list, double value) {
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? 2 * list->capacity : 1024;
+        double *values = realloc(list->values, capacity * sizeof *values);
+        if (!values) return; /* a lost sample only thins the statistics */
+        list->values = values;
+        list->capacity = capacity;
+    }
+    list->values[list->count++] = value;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorts the list in place. */
+static double sample_median(sample_list *list) {
+    if (list->count == 0) return 0;
+    qsort(list->values, list->count, sizeof *list->values, compare_doubles);
+    size_t mid = list->count / 2;
+    return list->count % 2 ? list->values[mid] : 0.5 * (list->values[mid - 1] + list->values[mid]);
+}
+
+/* The sprite next to the sources: <binary>/../../../demo/assets (the binary
+ * lives in build/<config>/bin), else demo/assets from the working folder. */
+static void find_texture(const char *given, char *out, size_t size) {
+    if (given) {
+        snprintf(out, size, "%s", given);
+        return;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            int length = snprintf(out, size, "%s/../../../demo/assets/smoke_puff.png", exe);
+            if (length > 0 && (size_t)length < size && access(out, R_OK) == 0) return;
+        }
+    }
+    snprintf(out, size, "demo/assets/smoke_puff.png");
+}
+
+static void camera_matrices(const demo_app *app, mat4 view, mat4 projection, vec3 eye) {
+    const orbit_camera *c = &app->camera;
+    vec3 offset = {cosf(c->pitch) * sinf(c->yaw), sinf(c->pitch), cosf(c->pitch) * cosf(c->yaw)};
+    glm_vec3_scale(offset, c->distance, offset);
+    glm_vec3_add((float *)c->target, offset, eye);
+    glm_lookat(eye, (float *)c->target, (vec3){0, 1, 0}, view);
+    glm_perspective(glm_rad(50.0f), (float)app->width / (float)app->height, 0.1f, 200.0f, projection);
+}
+
+static void open_csv(demo_app *app) {
+    if (!app->options.profile_csv) return;
+    app->csv = fopen(app->options.profile_csv, "w");
+    if (!app->csv) {
+        fprintf(stderr, "plume_demo: cannot write %s\n", app->options.profile_csv);
+        return;
+    }
+    fprintf(app->csv, "frame,live_count,simulate_gpu_ms,sort_gpu_ms,draw_gpu_ms,cpu_ms,update_gpu_ms,capacity,"
+                      "sorting\n");
+}
+
+bool demo_app_create(const demo_options *options, int width, int height, demo_app **out) {
+    *out = NULL;
+    demo_app *app = calloc(1, sizeof *app);
+    if (!app) return false;
+    app->options = *options;
+    app->width = width;
+    app->height = height;
+    app->sorting = options->sort;
+    app->show_hud = options->hud;
+    app->camera = (orbit_camera){{2.2f, 3.3f, -0.4f}, 0.38f, 0.14f, 12.5f};
+    find_texture(options->texture_path, app->texture_path, sizeof app->texture_path);
+
+    smoke_settings settings = {.capacity = options->particles, .texture_path = app->texture_path, .seed = 7};
+    scene_chimney_top(settings.emitter_position);
+    bool ok = scene_create(&app->scene) && render_targets_create(&app->targets, width, height) &&
+              hud_create(&app->hud) && smoke_system_create(&settings, &app->smoke);
+    if (!ok) {
+        demo_app_destroy(app);
+        return false;
+    }
+    open_csv(app);
+    *out = app;
+    return true;
+}
+
+void demo_app_destroy(demo_app *app) {
+    if (!app) return;
+    smoke_system_destroy(app->smoke);
+    hud_destroy(app->hud);
+    if (app->targets.present_program) render_targets_destroy(&app->targets);
+    scene_destroy(app->scene);
+    if (app->csv) fclose(app->csv);
+    free(app->cpu_ms.values);
+    free(app->frame_ms.values);
+    for (int s = 0; s < PLUME_STAGE_COUNT; ++s) free(app->gpu_ms[s].values);
+    free(app);
+}
+
+void demo_app_resize(demo_app *app, int width, int height) {
+    if (width <= 0 || height <= 0) return; /* minimised */
+    if (render_targets_resize(&app->targets, width, height)) {
+        app->width = width;
+        app->height = height;
+    }
+}
+
+static void set_capacity(demo_app *app, uint32_t capacity) {
+    if (capacity == smoke_system_capacity(app->smoke)) return;
+    if (!smoke_system_set_capacity(app->smoke, capacity)) return;
+    app->system_first_frame = app->frame;
+    app->next_profile_frame = 0;
+    app->live_count = 0;
+}
+
+static uint32_t next_level(uint32_t capacity, bool up) {
+    if (up) {
+        for (int k = 0; k < DEMO_COUNT_LEVEL_COUNT; ++k)
+            if (DEMO_COUNT_LEVELS[k] > capacity) return DEMO_COUNT_LEVELS[k];
+        return capacity;
+    }
+    for (int k = DEMO_COUNT_LEVEL_COUNT - 1; k >= 0; --k)
+        if (DEMO_COUNT_LEVELS[k] < capacity) return DEMO_COUNT_LEVELS[k];
+    return capacity;
+}
+
+void demo_app_act(demo_app *app, demo_action action) {
+    switch (action) {
+    case DEMO_TOGGLE_PAUSE: app->paused = !app->paused; break;
+    case DEMO_MORE_PARTICLES: set_capacity(app, next_level(smoke_system_capacity(app->smoke), true)); break;
+    case DEMO_FEWER_PARTICLES: set_capacity(app, next_level(smoke_system_capacity(app->smoke), false)); break;
+    case DEMO_TOGGLE_SORT: app->sorting = !app->sorting; break;
+    case DEMO_RESET: smoke_system_reset(app->smoke); break;
+    case DEMO_TOGGLE_HUD: app->show_hud = !app->show_hud; break;
+    }
+}
+
+demo_status demo_app_status(const demo_app *app) {
+    return (demo_status){smoke_system_capacity(app->smoke), app->sorting, app->paused, app->show_hud, app->frame};
+}
+
+void demo_app_set_level(demo_app *app, int level) {
+    if (level >= 0 && level < DEMO_COUNT_LEVEL_COUNT) set_capacity(app, DEMO_COUNT_LEVELS[level]);
+}
+
+void demo_app_orbit(demo_app *app, double dx_pixels, double dy_pixels) {
+    app->camera.yaw -= (float)dx_pixels * 0.006f;
+    app->camera.pitch = glm_clamp(app->camera.pitch + (float)dy_pixels * 0.006f, -0.05f, 1.45f);
+}
+
+void demo_app_zoom(demo_app *app, double steps) {
+    app->camera.distance = glm_clamp(app->camera.distance * powf(0.9f, (float)steps), 2.0f, 60.0f);
+}
+
+/* ---- Timings --------------------------------------------------------------- */
+
+static void write_csv_number(FILE *csv, bool known, const char *format, double value) {
+    if (known) fprintf(csv, format, value);
+    else fputs("nan", csv);
+}
+
+/* One CSV row: `gpu` NULL when the module gave no profile for the frame, `cpu`
+ * NULL when the frame is too old for its CPU figures to be kept. */
+static void write_csv_row(demo_app *app, uint64_t frame, const plume_frame_profile *gpu, const pending_frame *cpu) {
+    FILE *csv = app->csv;
+    if (!csv) return;
+    static const plume_stage COLUMNS[4] = {PLUME_STAGE_SIMULATE, PLUME_STAGE_SORT, PLUME_STAGE_DRAW,
+                                           PLUME_STAGE_UPDATE};
+    bool measured[4];
+    for (int c = 0; c < 4; ++c) measured[c] = gpu && (gpu->stage_mask & (1u << COLUMNS[c]));
+    fprintf(csv, "%llu,", (unsigned long long)frame);
+    write_csv_number(csv, gpu != NULL, "%.0f", gpu ? gpu->live_count : 0);
+    for (int c = 0; c < 3; ++c) {
+        fputc(',', csv);
+        write_csv_number(csv, measured[c], "%.4f", gpu ? gpu->stage_ms[COLUMNS[c]] : 0);
+    }
+    fputc(',', csv);
+    write_csv_number(csv, cpu != NULL, "%.4f", cpu ? cpu->cpu_ms : 0);
+    fputc(',', csv);
+    write_csv_number(csv, measured[3], "%.4f", gpu ? gpu->stage_ms[PLUME_STAGE_UPDATE] : 0);
+    fputc(',', csv);
+    write_csv_number(csv, cpu != NULL, "%.0f", cpu ? cpu->capacity : 0);
+    fputc(',', csv);
+    write_csv_number(csv, cpu != NULL, "%.0f", cpu ? cpu->sorting : 0);
+    fputc('\n', csv);
+}
+
+/* Reads the module's profile for the HUD, and every frame it completed since
+ * the last call for the CSV and the statistics (each matched with the CPU
+ * figures recorded when it was issued, a few frames ago). */
+static void collect_profile(demo_app *app) {
+    app->profile_available = smoke_system_get_profile(app->smoke, &app->profile);
+    if (!app->profile_available) {
+        /* No profile from the module: count the live particles now and then
+         * (a synchronous read), and log the CPU time alone. */
+        if ((app->frame - app->system_first_frame) % LIVE_SAMPLE_PERIOD == 0)
+            app->live_count = smoke_system_count_live(app->smoke);
+        if (app->frame > 0) write_csv_row(app, app->frame - 1, NULL, &app->pending[(app->frame - 1) % PENDING_FRAMES]);
+        return;
+    }
+    plume_frame_profile completed[16];
+    uint32_t count;
+    while ((count = smoke_system_frame_profiles(app->smoke, app->next_profile_frame, completed, 16)) > 0) {
+        for (uint32_t k = 0; k < count; ++k) {
+            const plume_frame_profile *f = &completed[k];
+            uint64_t demo_frame = app->system_first_frame + f->frame;
+            bool recent = app->frame - demo_frame < PENDING_FRAMES;
+            write_csv_row(app, demo_frame, f, recent ? &app->pending[demo_frame % PENDING_FRAMES] : NULL);
+            for (int s = 0; s < PLUME_STAGE_COUNT; ++s)
+                if (f->stage_mask & (1u << s)) sample_push(&app->gpu_ms[s], f->stage_ms[s]);
+            app->live_count = f->live_count;
+            app->next_profile_frame = f->frame + 1;
+        }
+    }
+}
+
+static void record_graph(demo_app *app, double frame_ms) {
+    graph_sample *g = &app->graph[app->graph_next];
+    g->frame_ms = frame_ms;
+    static const plume_stage STAGES[3] = {PLUME_STAGE_SIMULATE, PLUME_STAGE_SORT, PLUME_STAGE_DRAW};
+    for (int k = 0; k < 3; ++k)
+        g->stage_ms[k] = app->profile_available ? app->profile.stages[STAGES[k]].last_ms : 0;
+    app->graph_next = (app->graph_next + 1) % GRAPH_FRAMES;
+    if (app->graph_count < GRAPH_FRAMES) ++app->graph_count;
+}
+
+/* ---- HUD ------------------------------------------------------------------- */
+
+static const hud_color TEXT = {235, 238, 242, 255};
+static const hud_color DIM = {170, 178, 190, 255};
+static const hud_color PANEL = {12, 14, 20, 170};
+static const hud_color STAGE_COLORS[3] = {{90, 160, 255, 255}, {255, 160, 60, 255}, {110, 210, 120, 255}};
+static const char *STAGE_NAMES[3] = {"sim", "sort", "draw"};
+
+static void format_count(uint32_t n, char *out, size_t size) {
+    if (n >= 1048576 && n % 1048576 == 0) snprintf(out, size, "%uM", n / 1048576);
+    else if (n >= 1024 && n % 1024 == 0) snprintf(out, size, "%uK", n / 1024);
+    else snprintf(out, size, "%u", n);
+}
+
+static void draw_graph(demo_app *app, float x, float y, float width, float height, float scale) {
+    hud *h = app->hud;
+    /* Scale: the next of 16.7, 33.3, 66.7 ... ms above the slowest frame shown. */
+    double slowest = 0;
+    for (uint32_t k = 0; k < app->graph_count; ++k) {
+        const graph_sample *g = &app->graph[k];
+        double gpu = g->stage_ms[0] + g->stage_ms[1] + g->stage_ms[2];
+        slowest = fmax(slowest, fmax(g->frame_ms, gpu));
+    }
+    double top = 1000.0 / 60.0;
+    while (top < slowest && top < 10000) top *= 2;
+    hud_rect(h, x, y, width, height, (hud_color){0, 0, 0, 120});
+    float bar = width / GRAPH_FRAMES;
+    for (uint32_t k = 0; k < app->graph_count; ++k) {
+        /* Oldest on the left, the newest at the right edge. */
+        uint32_t index = (app->graph_next + GRAPH_FRAMES - app->graph_count + k) % GRAPH_FRAMES;
+        const graph_sample *g = &app->graph[index];
+        float bx = x + width - (float)(app->graph_count - k) * bar;
+        float frame_h = (float)(fmin(g->frame_ms, top) / top) * height;
+        hud_rect(h, bx, y + height - frame_h, bar, frame_h, (hud_color){120, 124, 135, 200});
+        float base = y + height;
+        for (int s = 0; s < 3; ++s) {
+            float stage_h = (float)(fmin(g->stage_ms[s], top) / top) * height;
+            hud_rect(h, bx, base - stage_h, bar, stage_h, STAGE_COLORS[s]);
+            base -= stage_h;
+        }
+    }
+    float target_y = y + height - (float)(1000.0 / 60.0 / top) * height;
+    hud_rect(h, x, target_y, width, 1, (hud_color){255, 255, 255, 110});
+    char text[64];
+    snprintf(text, sizeof text, "%.1f ms", top);
+    hud_text(h, x + 4, y + 2, scale, text, DIM);
+    float lx = x;
+    float ly = y + height + 4;
+    lx += hud_text(h, lx, ly, scale, "frame (grey)  GPU: ", DIM);
+    for (int s = 0; s < 3; ++s) {
+        hud_rect(h, lx, ly + 2 * scale, 8 * scale, 7 * scale, STAGE_COLORS[s]);
+        lx += 10 * scale;
+        lx += hud_text(h, lx, ly, scale, STAGE_NAMES[s], DIM) + 8 * scale;
+    }
+}
+
+/* Milliseconds with about three significant digits. */
+static void format_ms(double ms, char *out, size_t size) {
+    snprintf(out, size, ms < 10 ? "%.3f" : ms < 100 ? "%.2f" : "%.1f", ms);
+}
+
+/* "sim 0.210  sort 0.350  draw 1.20" from one statistic of each stage. */
+static void format_stages(const plume_profile *p, bool p95, char *out, size_t size) {
+    char ms[3][32];
+    for (int s = 0; s < 3; ++s) {
+        const plume_stage_timing *t = &p->stages[s];
+        if (t->samples) format_ms(p95 ? t->p95_ms : t->mean_ms, ms[s], sizeof ms[s]);
+        else snprintf(ms[s], sizeof ms[s], "-");
+    }
+    if (snprintf(out, size, "sim %s  sort %s  draw %s", ms[0], ms[1], ms[2]) < 0) out[0] = '\0';
+}
+
+enum { HUD_LINES = 6 };
+
+static void hud_lines(const demo_app *app, char lines[HUD_LINES][160]) {
+    char capacity[32], frame_ms[32], cpu_ms[32], stages[96];
+    format_count(smoke_system_capacity(app->smoke), capacity, sizeof capacity);
+    snprintf(lines[0], 160, "%s particles, %u live   sorting %s%s", capacity, app->live_count,
+             app->sorting ? "ON" : "OFF", app->paused ? "   PAUSED" : "");
+    format_ms(app->last_frame_ms, frame_ms, sizeof frame_ms);
+    format_ms(app->last_cpu_ms, cpu_ms, sizeof cpu_ms);
+    double fps = app->last_frame_ms > 0 ? 1000.0 / app->last_frame_ms : 0;
+    snprintf(lines[1], 160, "frame %s ms (%.0f fps)   cpu %s ms", frame_ms, fps, cpu_ms);
+    const plume_profile *p = &app->profile;
+    if (!app->profile_available) {
+        snprintf(lines[2], 160, "GPU times: profiling is off");
+        lines[3][0] = '\0';
+    } else if (!p->timer_available) {
+        snprintf(lines[2], 160, "GPU times: this driver has no GL timer");
+        lines[3][0] = '\0';
+    } else {
+        format_stages(p, false, stages, sizeof stages);
+        snprintf(lines[2], 160, "GPU ms mean  %s", stages);
+        format_stages(p, true, stages, sizeof stages);
+        snprintf(lines[3], 160, "GPU ms p95   %s", stages);
+    }
+    if (app->options.offscreen) {
+        snprintf(lines[4], 160, "offscreen, fixed step %.4f s", app->options.dt);
+        lines[5][0] = '\0';
+    } else {
+        snprintf(lines[4], 160, "space pause  +/- or 1-4 count  S sort  R reset");
+        snprintf(lines[5], 160, "H hide  drag: orbit  wheel: zoom  Esc quit");
+    }
+}
+
+/* One panel in the bottom right corner, over the ground: the smoke rises
+ * and drifts through the upper part of the picture. */
+static void draw_hud(demo_app *app, GLuint framebuffer) {
+    float scale = floorf(fmaxf(1.0f, (float)app->height / 480.0f) * 2.0f) * 0.5f;
+    float line = hud_line_height(scale) + 2 * scale;
+    char lines[HUD_LINES][160];
+    hud_lines(app, lines);
+    int line_count = 0;
+    for (int k = 0; k < HUD_LINES; ++k)
+        if (lines[k][0]) ++line_count;
+
+    float graph_w = fminf(GRAPH_FRAMES * scale, (float)app->width - 24 * scale);
+    float graph_h = 40 * scale;
+    float pad = 6 * scale, margin = 6 * scale;
+    float panel_h = (float)line_count * line + 4 * scale + graph_h + line + 2 * pad;
+    float panel_w = graph_w;
+    for (int k = 0; k < HUD_LINES; ++k) panel_w = fmaxf(panel_w, hud_text_width(scale, lines[k]));
+    panel_w += 2 * pad;
+    float left = (float)app->width - margin - panel_w, top = (float)app->height - margin - panel_h;
+    float x = left + pad, y = top + pad;
+
+    hud_begin(app->hud, app->width, app->height);
+    hud_rect(app->hud, left, top, panel_w, panel_h, PANEL);
+    for (int k = 0; k < HUD_LINES; ++k) {
+        if (!lines[k][0]) continue;
+        hud_text(app->hud, x, y, scale, lines[k], k >= 4 ? DIM : TEXT);
+        y += line;
+    }
+    draw_graph(app, x, y + 4 * scale, graph_w, graph_h, scale);
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    glViewport(0, 0, app->width, app->height);
+    hud_end(app->hud);
+}
+
+/* ---- Frame ----------------------------------------------------------------- */
+
+bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer) {
+    double start = demo_now_ms();
+    /* Frames the GPU has finished since the last call (earlier frames only:
+     * the CSV rows get the CPU figures of complete frames). */
+    collect_profile(app);
+    app->pending[app->frame % PENDING_FRAMES] = (pending_frame){0, smoke_system_capacity(app->smoke), app->sorting};
+    mat4 view, projection, view_projection;
+    vec3 eye;
+    camera_matrices(app, view, projection, eye);
+    glm_mat4_mul(projection, view, view_projection);
+
+    smoke_frame frame = {
+        .dt = app->paused ? 0.0f : dt,
+        .sort = app->sorting,
+        .depth_texture = app->targets.depth_copy,
+        .width = app->width,
+        .height = app->height,
+    };
+    memcpy(frame.view, view, sizeof frame.view);
+    memcpy(frame.projection, projection, sizeof frame.projection);
+    bool ok = smoke_system_update(app->smoke, &frame);
+
+    float sky[3];
+    scene_sky_color(sky);
+    render_targets_begin_scene(&app->targets, sky);
+    scene_draw(app->scene, (const float *)view_projection, eye);
+    render_targets_copy_depth(&app->targets);
+    ok = smoke_system_draw(app->smoke, &frame) && ok;
+    render_targets_present(&app->targets, framebuffer);
+
+    if (frame_ms > 0) {
+        app->last_frame_ms = frame_ms;
+        sample_push(&app->frame_ms, frame_ms);
+    }
+    record_graph(app, frame_ms);
+    if (app->show_hud) draw_hud(app, framebuffer);
+
+    /* Leave no program of ours current: a later glDeleteProgram would only
+     * flag it, and whoever saves and restores the binding would get a dead name. */
+    glUseProgram(0);
+    app->last_cpu_ms = demo_now_ms() - start;
+    app->pending[app->frame % PENDING_FRAMES].cpu_ms = app->last_cpu_ms;
+    sample_push(&app->cpu_ms, app->last_cpu_ms);
+    ++app->frame;
+    return ok;
+}
+
+bool demo_app_write_png(const demo_app *app, GLuint framebuffer, const char *path) {
+    size_t row = (size_t)app->width * 4;
+    unsigned char *pixels = malloc(row * (size_t)app->height);
+    unsigned char *flipped = malloc(row * (size_t)app->height);
+    bool ok = pixels && flipped;
+    if (ok) {
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer);
+        glReadBuffer(framebuffer ? GL_COLOR_ATTACHMENT0 : GL_BACK);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, app->width, app->height, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+        /* GL's rows run bottom-up, PNG's top-down; the HUD's blending leaves
+         * alpha below 1, and the image is opaque. */
+        for (int y = 0; y < app->height; ++y) {
+            unsigned char *dst = flipped + row * (size_t)y;
+            memcpy(dst, pixels + row * (size_t)(app->height - 1 - y), row);
+            for (int x = 0; x < app->width; ++x) dst[4 * x + 3] = 255;
+        }
+        ok = stbi_write_png(path, app->width, app->height, 4, flipped, (int)row) != 0;
+        if (!ok) fprintf(stderr, "plume_demo: cannot write %s\n", path);
+    }
+    free(pixels);
+    free(flipped);
+    return ok;
+}
+
+void demo_app_summary(demo_app *app, demo_summary *out) {
+    memset(out, 0, sizeof *out);
+    out->frames = (uint32_t)app->frame;
+    out->median_cpu_ms = sample_median(&app->cpu_ms);
+    out->median_frame_ms = sample_median(&app->frame_ms);
+    out->gpu_samples = (uint32_t)app->gpu_ms[PLUME_STAGE_SORT].count;
+    out->gpu_times = app->gpu_ms[PLUME_STAGE_UPDATE].count > 0;
+    for (int s = 0; s < PLUME_STAGE_COUNT; ++s) out->median_gpu_ms[s] = sample_median(&app->gpu_ms[s]);
+    out->live_count = smoke_system_count_live(app->smoke);
+    out->capacity = smoke_system_capacity(app->smoke);
+    if (app->csv) fflush(app->csv);
+}
+
+void demo_summary_print(const demo_summary *s) {
+    printf("frames: %u, particles: %u live of %u capacity\n", s->frames, s->live_count, s->capacity);
+    printf("CPU per frame (median): %.2f ms issuing, %.2f ms between frames\n", s->median_cpu_ms,
+           s->median_frame_ms);
+    if (s->gpu_times)
+        printf("GPU per frame (median of %u frames): simulate %.3f ms, sort %.3f ms, draw %.3f ms, update %.3f ms\n",
+               s->gpu_samples, s->median_gpu_ms[PLUME_STAGE_SIMULATE], s->median_gpu_ms[PLUME_STAGE_SORT],
+               s->median_gpu_ms[PLUME_STAGE_DRAW], s->median_gpu_ms[PLUME_STAGE_UPDATE]);
+    else
+        printf("GPU per frame: no stage times (no profiler in the module, or no GL timer)\n");
+}

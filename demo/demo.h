@@ -1,0 +1,101 @@
+/* The smoke demo: options, the application (scene + smoke + HUD, driven one
+ * frame at a time by a window or by the offscreen loop), and the offscreen
+ * run. The module itself is reached only through smoke_system.h. */
+#ifndef DEMO_DEMO_H
+#define DEMO_DEMO_H
+
+#include <epoxy/gl.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "plume/plume_profile.h"
+
+/* The particle counts the +/- keys step through. */
+enum { DEMO_COUNT_LEVEL_COUNT = 4 };
+extern const uint32_t DEMO_COUNT_LEVELS[DEMO_COUNT_LEVEL_COUNT];
+
+typedef struct demo_options {
+    bool offscreen;           /* --offscreen: even with a display */
+    int width, height;        /* --size WxH */
+    uint32_t frames;          /* --frames N: stop after N frames (0: until the window closes) */
+    const char *out_png;      /* --out FILE: PNG of the last frame */
+    const char *profile_csv;  /* --profile FILE: one CSV row per measured frame */
+    uint32_t particles;       /* --particles N (16K, 1M, ... accepted) */
+    bool sort;                /* --no-sort clears it */
+    bool hud;                 /* --no-hud clears it */
+    const char *texture_path; /* --texture FILE; NULL: demo/assets/smoke_puff.png found from the binary */
+    float dt;                 /* --dt S: fixed time step (offscreen); 0: measured (window) */
+    bool size_given, particles_given;
+} demo_options;
+
+/* Windowed defaults; demo_options_finish fills what the chosen mode needs. */
+void demo_options_default(demo_options *options);
+/* Returns 0 (run), 1 (--help printed: exit 0), 2 (a bad argument, message printed). */
+int demo_options_parse(int argc, char **argv, demo_options *options);
+/* Offscreen: frames 300 unless given, dt 1/60 unless given, out_png
+ * build/smoke.png unless given. On a software renderer (Mesa llvmpipe,
+ * about a hundred times slower than a GPU here) the size and the particle
+ * count not given drop to 640x360 and 16K, so the run takes seconds rather
+ * than minutes; returns true when it lowered them. */
+bool demo_options_finish(demo_options *options, bool offscreen, const char *renderer);
+
+typedef enum demo_action {
+    DEMO_TOGGLE_PAUSE,
+    DEMO_MORE_PARTICLES,
+    DEMO_FEWER_PARTICLES,
+    DEMO_TOGGLE_SORT,
+    DEMO_RESET,
+    DEMO_TOGGLE_HUD
+} demo_action;
+
+typedef struct demo_summary {
+    uint32_t frames;
+    double median_cpu_ms;              /* the CPU's time to issue a frame */
+    double median_frame_ms;            /* between frame starts */
+    bool gpu_times;                    /* the module's profiler gave stage times */
+    uint32_t gpu_samples;
+    double median_gpu_ms[PLUME_STAGE_COUNT];
+    uint32_t live_count;               /* at the end (read back) */
+    uint32_t capacity;
+} demo_summary;
+
+typedef struct demo_app demo_app;
+
+/* A monotonic clock in milliseconds. */
+double demo_now_ms(void);
+
+/* Needs a current GL 4.3 core context; `renderer` names it in the HUD. */
+bool demo_app_create(const demo_options *options, int width, int height, demo_app **out);
+void demo_app_destroy(demo_app *app);
+void demo_app_resize(demo_app *app, int width, int height);
+void demo_app_act(demo_app *app, demo_action action);
+typedef struct demo_status {
+    uint32_t capacity;
+    bool sorting, paused, hud;
+    uint64_t frames;      /* drawn so far */
+} demo_status;
+demo_status demo_app_status(const demo_app *app);
+/* Selects DEMO_COUNT_LEVELS[level] (keys 1 to 4). */
+void demo_app_set_level(demo_app *app, int level);
+void demo_app_orbit(demo_app *app, double dx_pixels, double dy_pixels);
+void demo_app_zoom(demo_app *app, double steps);
+
+/* One frame: advances the smoke by `dt` seconds (unless paused), draws the
+ * scene, the smoke and the HUD into `framebuffer` (0: the window's), and
+ * records timings. `frame_ms` is the measured time since the previous frame
+ * started (0 for the first). False on a module error. */
+bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer);
+
+/* Writes the colour of `framebuffer` (its read buffer) as a PNG. */
+bool demo_app_write_png(const demo_app *app, GLuint framebuffer, const char *path);
+
+/* Medians so far (reads the live count back: call at the end). */
+void demo_app_summary(demo_app *app, demo_summary *out);
+void demo_summary_print(const demo_summary *summary);
+
+/* Runs options->frames frames into an offscreen framebuffer in the current
+ * GL context and writes options->out_png (if set). Deterministic: fixed dt,
+ * no input. */
+bool demo_run_offscreen(const demo_options *options, demo_summary *summary);
+
+#endif

@@ -1,0 +1,112 @@
+/* Command line of the smoke demo. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "demo.h"
+
+const uint32_t DEMO_COUNT_LEVELS[DEMO_COUNT_LEVEL_COUNT] = {16384, 65536, 262144, 1048576};
+
+static const char *USAGE =
+    "usage: plume_demo [options]\n"
+    "  --offscreen        render without a window (automatic when there is no display)\n"
+    "  --frames N         stop after N frames (offscreen default 300; window: run until closed)\n"
+    "  --out FILE         write the last frame as PNG (offscreen default build/smoke.png)\n"
+    "  --profile FILE     write one CSV row per measured frame: frame, live count,\n"
+    "                     simulate/sort/draw GPU ms, CPU ms (then update GPU ms, capacity, sorting)\n"
+    "  --particles N      particle capacity, e.g. 16K, 64K (default), 256K, 1M, or any number\n"
+    "  --size WxH         framebuffer size (default 1280x720)\n"
+    "  --dt S             fixed time step in seconds (offscreen default 1/60)\n"
+    "  --no-sort          start with sorting off\n"
+    "  --no-hud           no text or graph overlay\n"
+    "  --texture FILE     the smoke sprite (default demo/assets/smoke_puff.png, a 4x4 flipbook)\n"
+    "keys: space pause, +/- or 1-4 particle count, S sorting, R reset, H overlay, Esc quit;\n"
+    "      drag to orbit, scroll to zoom\n";
+
+void demo_options_default(demo_options *options) {
+    *options = (demo_options){
+        .width = 1280,
+        .height = 720,
+        .particles = 65536,
+        .sort = true,
+        .hud = true,
+    };
+}
+
+bool demo_options_finish(demo_options *options, bool offscreen, const char *renderer) {
+    options->offscreen = offscreen;
+    if (offscreen) {
+        if (options->frames == 0) options->frames = 300;
+        if (options->dt == 0) options->dt = 1.0f / 60.0f;
+        if (!options->out_png) options->out_png = "build/smoke.png";
+    }
+    bool software = renderer && (strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe"));
+    bool lowered = false;
+    if (software && !options->size_given) options->width = 640, options->height = 360, lowered = true;
+    if (software && !options->particles_given) options->particles = DEMO_COUNT_LEVELS[0], lowered = true;
+    return lowered;
+}
+
+/* "64K", "1M", "100000" -> count; false if not a count in 1 .. 2^28. */
+static bool parse_count(const char *text, uint32_t *out) {
+    char *end = NULL;
+    unsigned long long value = strtoull(text, &end, 10);
+    if (end == text) return false;
+    if (*end == 'k' || *end == 'K') value *= 1024, ++end;
+    else if (*end == 'm' || *end == 'M') value *= 1024 * 1024, ++end;
+    if (*end != '\0' || value == 0 || value > (1ull << 28)) return false;
+    *out = (uint32_t)value;
+    return true;
+}
+
+int demo_options_parse(int argc, char **argv, demo_options *options) {
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i];
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        bool takes_value = true;
+        bool ok = true;
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            fputs(USAGE, stdout);
+            return 1;
+        } else if (!strcmp(arg, "--offscreen")) {
+            options->offscreen = true, takes_value = false;
+        } else if (!strcmp(arg, "--no-sort")) {
+            options->sort = false, takes_value = false;
+        } else if (!strcmp(arg, "--no-hud")) {
+            options->hud = false, takes_value = false;
+        } else if (!value) {
+            ok = false;
+        } else if (!strcmp(arg, "--frames")) {
+            char *end = NULL;
+            long frames = strtol(value, &end, 10);
+            ok = *end == '\0' && frames > 0 && frames <= 100000000;
+            options->frames = (uint32_t)frames;
+        } else if (!strcmp(arg, "--out")) {
+            options->out_png = value;
+        } else if (!strcmp(arg, "--profile")) {
+            options->profile_csv = value;
+        } else if (!strcmp(arg, "--particles")) {
+            ok = parse_count(value, &options->particles);
+            options->particles_given = true;
+        } else if (!strcmp(arg, "--size")) {
+            ok = sscanf(value, "%dx%d", &options->width, &options->height) == 2 && options->width >= 16 &&
+                 options->height >= 16 && options->width <= 8192 && options->height <= 8192;
+            options->size_given = true;
+        } else if (!strcmp(arg, "--dt")) {
+            char *end = NULL;
+            options->dt = strtof(value, &end);
+            ok = *end == '\0' && options->dt > 0 && options->dt <= 1;
+        } else if (!strcmp(arg, "--texture")) {
+            options->texture_path = value;
+        } else {
+            fprintf(stderr, "plume_demo: unknown option '%s' (see --help)\n", arg);
+            return 2;
+        }
+        if (!ok) {
+            fprintf(stderr, "plume_demo: bad or missing value for %s (see --help)\n", arg);
+            return 2;
+        }
+        if (takes_value) ++i;
+    }
+    return 0;
+}

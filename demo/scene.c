@@ -1,0 +1,240 @@
+#include "scene.h"
+
+#include <cglm/cglm.h>
+#include <stdlib.h>
+
+#include "gl_util.h"
+
+typedef struct mesh {
+    GLuint vertex_array, vertex_buffer, index_buffer;
+    GLsizei index_count;
+} mesh;
+
+typedef enum mesh_kind { MESH_PLANE, MESH_BOX, MESH_SPHERE, MESH_COUNT } mesh_kind;
+
+typedef struct scene_object {
+    mesh_kind mesh;
+    vec3 position;
+    vec3 scale;          /* box: half extents; sphere: radius; plane: half size */
+    float yaw;           /* radians about +y */
+    vec3 color;          /* linear albedo */
+    bool checker;        /* a faint checker pattern (the ground) */
+} scene_object;
+
+struct scene {
+    mesh meshes[MESH_COUNT];
+    GLuint program;
+    GLint model_location, normal_matrix_location, view_projection_location, eye_location;
+    GLint color_location, checker_location, sky_location;
+};
+
+static const float SKY[3] = {0.22f, 0.36f, 0.62f};
+static const float CHIMNEY_TOP[3] = {0.0f, 2.2f, 0.0f};
+
+/* The wind blows towards +x (and a little +z): the pillar and the tall
+ * sphere stand in the column's way, so its soft fade against them shows. */
+static const scene_object OBJECTS[] = {
+    {MESH_PLANE, {0, 0, 0}, {60, 1, 60}, 0, {0.12f, 0.13f, 0.10f}, true},
+    {MESH_BOX, {0, 1.1f, 0}, {0.4f, 1.1f, 0.4f}, 0, {0.30f, 0.09f, 0.06f}, false},           /* chimney */
+    {MESH_BOX, {-1.5f, 0.4f, 1.1f}, {0.4f, 0.4f, 0.4f}, 0.35f, {0.36f, 0.22f, 0.09f}, false}, /* crates */
+    {MESH_BOX, {-0.9f, 0.25f, 1.9f}, {0.25f, 0.25f, 0.25f}, -0.2f, {0.36f, 0.22f, 0.09f}, false},
+    {MESH_BOX, {3.6f, 2.75f, -0.6f}, {0.35f, 2.75f, 0.35f}, 0.4f, {0.22f, 0.24f, 0.28f}, false}, /* pillar */
+    {MESH_SPHERE, {1.9f, 0.75f, -1.3f}, {0.75f, 0.75f, 0.75f}, 0, {0.55f, 0.33f, 0.05f}, false},
+    {MESH_SPHERE, {-2.3f, 0.5f, -0.7f}, {0.5f, 0.5f, 0.5f}, 0, {0.04f, 0.25f, 0.28f}, false},
+    {MESH_SPHERE, {1.5f, 3.6f, -0.3f}, {0.45f, 0.45f, 0.45f}, 0, {0.40f, 0.40f, 0.44f}, false}, /* in the smoke */
+};
+
+static const char *VERTEX_SHADER =
+    "layout(location = 0) in vec3 a_position;\n"
+    "layout(location = 1) in vec3 a_normal;\n"
+    "uniform mat4 u_model;\n"
+    "uniform mat3 u_normal_matrix;\n"
+    "uniform mat4 u_view_projection;\n"
+    "out vec3 v_world;\n"
+    "out vec3 v_normal;\n"
+    "void main() {\n"
+    "    vec4 world = u_model * vec4(a_position, 1.0);\n"
+    "    v_world = world.xyz;\n"
+    "    v_normal = u_normal_matrix * a_normal;\n"
+    "    gl_Position = u_view_projection * world;\n"
+    "}\n";
+
+/* Lambert sun + a sky/ground hemisphere ambient, distance fog. */
+static const char *FRAGMENT_SHADER =
+    "in vec3 v_world;\n"
+    "in vec3 v_normal;\n"
+    "uniform vec3 u_eye;\n"
+    "uniform vec3 u_color;\n"
+    "uniform bool u_checker;\n"
+    "uniform vec3 u_sky;\n"
+    "out vec4 out_color;\n"
+    "void main() {\n"
+    "    vec3 n = normalize(v_normal);\n"
+    "    vec3 to_sun = normalize(vec3(0.45, 1.0, 0.3));\n"
+    "    vec3 albedo = u_color;\n"
+    "    if (u_checker) {\n"
+    "        vec2 cell = floor(v_world.xz);\n"
+    "        albedo *= mod(cell.x + cell.y, 2.0) < 1.0 ? 1.0 : 0.86;\n"
+    "    }\n"
+    "    vec3 sun = vec3(1.0, 0.92, 0.80) * 2.6 * max(dot(n, to_sun), 0.0);\n"
+    "    vec3 ambient = mix(vec3(0.08, 0.07, 0.06), u_sky * 0.7, n.y * 0.5 + 0.5);\n"
+    "    vec3 lit = albedo * (sun + ambient);\n"
+    "    float d = distance(v_world, u_eye);\n"
+    "    float fog = 1.0 - exp(-0.0009 * d * d);\n"
+    "    out_color = vec4(mix(lit, u_sky, fog), 1.0);\n"
+    "}\n";
+
+typedef struct vertex {
+    float position[3];
+    float normal[3];
+} vertex;
+
+static void mesh_upload(mesh *m, const vertex *vertices, GLsizei vertex_count, const GLuint *indices,
+                        GLsizei index_count) {
+    glGenVertexArrays(1, &m->vertex_array);
+    glGenBuffers(1, &m->vertex_buffer);
+    glGenBuffers(1, &m->index_buffer);
+    glBindVertexArray(m->vertex_array);
+    glBindBuffer(GL_ARRAY_BUFFER, m->vertex_buffer);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof *vertices * (size_t)vertex_count), vertices, GL_STATIC_DRAW);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m->index_buffer);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof *indices * (size_t)index_count), indices,
+                 GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(vertex), (void *)0);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(vertex), (void *)(3 * sizeof(float)));
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    m->index_count = index_count;
+}
+
+/* A unit square in xz facing +y (scaled by the object's half size). */
+static void make_plane(mesh *m) {
+    const vertex vertices[4] = {
+        {{-1, 0, -1}, {0, 1, 0}}, {{1, 0, -1}, {0, 1, 0}}, {{1, 0, 1}, {0, 1, 0}}, {{-1, 0, 1}, {0, 1, 0}}};
+    const GLuint indices[6] = {0, 2, 1, 0, 3, 2};
+    mesh_upload(m, vertices, 4, indices, 6);
+}
+
+/* The cube [-1, 1]^3, four vertices per face so each face has its normal. */
+static void make_box(mesh *m) {
+    vertex vertices[24];
+    GLuint indices[36];
+    for (int face = 0; face < 6; ++face) {
+        int axis = face / 2;
+        float sign = face % 2 ? -1.0f : 1.0f;
+        int u_axis = (axis + 1) % 3, v_axis = (axis + 2) % 3;
+        static const float CORNERS[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+        for (int c = 0; c < 4; ++c) {
+            vertex *v = &vertices[face * 4 + c];
+            v->position[axis] = sign;
+            v->position[u_axis] = CORNERS[c][0];
+            v->position[v_axis] = CORNERS[c][1] * sign; /* keeps the winding outward on both sides */
+            v->normal[0] = v->normal[1] = v->normal[2] = 0;
+            v->normal[axis] = sign;
+        }
+        const GLuint quad[6] = {0, 1, 2, 0, 2, 3};
+        for (int i = 0; i < 6; ++i) indices[face * 6 + i] = (GLuint)(face * 4) + quad[i];
+    }
+    mesh_upload(m, vertices, 24, indices, 36);
+}
+
+enum { SPHERE_SLICES = 32, SPHERE_STACKS = 20 };
+
+static void make_sphere(mesh *m) {
+    vertex vertices[(SPHERE_SLICES + 1) * (SPHERE_STACKS + 1)];
+    GLuint indices[SPHERE_SLICES * SPHERE_STACKS * 6];
+    int n = 0;
+    for (int stack = 0; stack <= SPHERE_STACKS; ++stack) {
+        float polar = GLM_PIf * (float)stack / SPHERE_STACKS;
+        for (int slice = 0; slice <= SPHERE_SLICES; ++slice) {
+            float azimuth = 2.0f * GLM_PIf * (float)slice / SPHERE_SLICES;
+            vertex *v = &vertices[n++];
+            v->normal[0] = sinf(polar) * cosf(azimuth);
+            v->normal[1] = cosf(polar);
+            v->normal[2] = -sinf(polar) * sinf(azimuth);
+            for (int k = 0; k < 3; ++k) v->position[k] = v->normal[k];
+        }
+    }
+    int i = 0;
+    for (int stack = 0; stack < SPHERE_STACKS; ++stack)
+        for (int slice = 0; slice < SPHERE_SLICES; ++slice) {
+            GLuint a = (GLuint)(stack * (SPHERE_SLICES + 1) + slice), b = a + SPHERE_SLICES + 1;
+            const GLuint quad[6] = {a, b, a + 1, a + 1, b, b + 1};
+            for (int k = 0; k < 6; ++k) indices[i++] = quad[k];
+        }
+    mesh_upload(m, vertices, n, indices, i);
+}
+
+bool scene_create(scene **out) {
+    *out = NULL;
+    scene *s = calloc(1, sizeof *s);
+    if (!s) return false;
+    s->program = demo_program_create("demo scene", VERTEX_SHADER, FRAGMENT_SHADER);
+    if (!s->program) {
+        free(s);
+        return false;
+    }
+    s->model_location = glGetUniformLocation(s->program, "u_model");
+    s->normal_matrix_location = glGetUniformLocation(s->program, "u_normal_matrix");
+    s->view_projection_location = glGetUniformLocation(s->program, "u_view_projection");
+    s->eye_location = glGetUniformLocation(s->program, "u_eye");
+    s->color_location = glGetUniformLocation(s->program, "u_color");
+    s->checker_location = glGetUniformLocation(s->program, "u_checker");
+    s->sky_location = glGetUniformLocation(s->program, "u_sky");
+    make_plane(&s->meshes[MESH_PLANE]);
+    make_box(&s->meshes[MESH_BOX]);
+    make_sphere(&s->meshes[MESH_SPHERE]);
+    *out = s;
+    return true;
+}
+
+void scene_destroy(scene *s) {
+    if (!s) return;
+    for (int k = 0; k < MESH_COUNT; ++k) {
+        glDeleteVertexArrays(1, &s->meshes[k].vertex_array);
+        glDeleteBuffers(1, &s->meshes[k].vertex_buffer);
+        glDeleteBuffers(1, &s->meshes[k].index_buffer);
+    }
+    glDeleteProgram(s->program);
+    free(s);
+}
+
+void scene_draw(const scene *s, const float view_projection[16], const float eye[3]) {
+    glUseProgram(s->program);
+    glEnable(GL_DEPTH_TEST);
+    glDepthMask(GL_TRUE);
+    glEnable(GL_CULL_FACE);
+    glUniformMatrix4fv(s->view_projection_location, 1, GL_FALSE, view_projection);
+    glUniform3fv(s->eye_location, 1, eye);
+    glUniform3fv(s->sky_location, 1, SKY);
+    for (size_t k = 0; k < sizeof OBJECTS / sizeof OBJECTS[0]; ++k) {
+        const scene_object *o = &OBJECTS[k];
+        mat4 model;
+        glm_translate_make(model, (float *)o->position);
+        glm_rotate_y(model, o->yaw, model);
+        glm_scale(model, (float *)o->scale);
+        mat3 normal_matrix;
+        glm_mat4_pick3(model, normal_matrix);
+        glm_mat3_inv(normal_matrix, normal_matrix);
+        glm_mat3_transpose(normal_matrix);
+        glUniformMatrix4fv(s->model_location, 1, GL_FALSE, (const float *)model);
+        glUniformMatrix3fv(s->normal_matrix_location, 1, GL_FALSE, (const float *)normal_matrix);
+        glUniform3fv(s->color_location, 1, o->color);
+        glUniform1i(s->checker_location, o->checker);
+        const mesh *m = &s->meshes[o->mesh];
+        glBindVertexArray(m->vertex_array);
+        glDrawElements(GL_TRIANGLES, m->index_count, GL_UNSIGNED_INT, NULL);
+    }
+    glBindVertexArray(0);
+    glDisable(GL_CULL_FACE);
+}
+
+void scene_sky_color(float out_rgb[3]) {
+    for (int k = 0; k < 3; ++k) out_rgb[k] = SKY[k];
+}
+
+void scene_chimney_top(float out[3]) {
+    for (int k = 0; k < 3; ++k) out[k] = CHIMNEY_TOP[k];
+}

@@ -1,0 +1,23 @@
+/* The opaque scene the smoke rises through: a ground plane, a chimney the
+ * column comes out of, crates, a pillar and spheres, lit by a sun and a sky
+ * (diffuse only), fogged into the sky colour with distance. */
+#ifndef DEMO_SCENE_H
+#define DEMO_SCENE_H
+
+#include <stdbool.h>
+
+typedef struct scene scene;
+
+bool scene_create(scene **out);
+void scene_destroy(scene *s);
+
+/* Draws into the bound framebuffer (depth test and writes on, clears
+ * nothing). `view_projection` is a cglm mat4; `eye` the camera position. */
+void scene_draw(const scene *s, const float view_projection[16], const float eye[3]);
+
+/* The sky / fog colour (linear), for clearing. */
+void scene_sky_color(float out_rgb[3]);
+/* Where the smoke leaves the chimney. */
+void scene_chimney_top(float out[3]);
+
+#endif

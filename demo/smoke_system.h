@@ -1,0 +1,56 @@
+/* The demo's smoke column: the only place in the demo that calls the plume
+ * module, so an API change touches this file alone. Everything here runs on
+ * the thread where the GL context is current. */
+#ifndef DEMO_SMOKE_SYSTEM_H
+#define DEMO_SMOKE_SYSTEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "plume/plume_profile.h"
+
+typedef struct smoke_system smoke_system;
+
+typedef struct smoke_settings {
+    uint32_t capacity;          /* the most particles alive; the spawn rate keeps about this many */
+    const char *texture_path;   /* the 4x4 smoke-puff flipbook */
+    float emitter_position[3];  /* where the column starts (the chimney's top) */
+    uint32_t seed;
+} smoke_settings;
+
+typedef struct smoke_frame {
+    float dt;                   /* seconds; 0 while paused (the particles are still re-sorted) */
+    float view[16];             /* cglm mat4 layout */
+    float projection[16];
+    bool sort;                  /* false: drawn in the GPU's order */
+    uint32_t depth_texture;     /* the scene's depth for the soft fade */
+    int32_t width, height;      /* of the framebuffer the depth texture covers */
+} smoke_frame;
+
+/* Creates the system with profiling on (logs the module's message and
+ * returns false on failure). */
+bool smoke_system_create(const smoke_settings *settings, smoke_system **out);
+void smoke_system_destroy(smoke_system *smoke);
+/* Replaces the system by one of another capacity (the old one is kept if the
+ * new one cannot be made). */
+bool smoke_system_set_capacity(smoke_system *smoke, uint32_t capacity);
+uint32_t smoke_system_capacity(const smoke_system *smoke);
+
+bool smoke_system_update(smoke_system *smoke, const smoke_frame *frame);
+bool smoke_system_draw(smoke_system *smoke, const smoke_frame *frame);
+bool smoke_system_reset(smoke_system *smoke);
+
+/* The module's profile: GPU times of the last completed frame (a few frames
+ * behind) and statistics over the last 120, the live count of that frame.
+ * False when profiling could not be switched on. */
+bool smoke_system_get_profile(const smoke_system *smoke, plume_profile *out);
+/* Completed frames with an update index (counted from the system's
+ * creation) of at least `first_frame`, oldest first; returns how many. */
+uint32_t smoke_system_frame_profiles(const smoke_system *smoke, uint64_t first_frame, plume_frame_profile *out,
+                                     uint32_t max);
+
+/* Live particles now, read back synchronously (waits for the GPU: not for
+ * every frame). */
+uint32_t smoke_system_count_live(smoke_system *smoke);
+
+#endif

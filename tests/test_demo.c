@@ -1,0 +1,260 @@
+/* The smoke demo's offscreen path (what `sh tools/run.sh demo` runs on a
+ * machine without a display), small and short: it renders frames, writes a
+ * PNG in which the smoke shows, is deterministic, and logs a CSV row per
+ * measured frame. Also its command line. */
+#define _DEFAULT_SOURCE /* mkstemps */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#if defined(__GNUC__)
+/* For the whole file: stb_image declares a static function it never defines
+ * (stbi_set_unpremultiply_on_load_thread), reported at the end of the unit. */
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wshadow"
+#endif
+#include <stb/stb_image.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+#include "demo.h"
+#include "test_env.h"
+#include "tests.h"
+
+enum { WIDTH = 160, HEIGHT = 96, PARTICLES = 3000 };
+
+/* A fresh file name ending in `suffix`; the caller unlinks it. */
+static void temporary_path(char *path, size_t size, const char *suffix) {
+    snprintf(path, size, "/tmp/plume_demo_test_XXXXXX%s", suffix);
+    int fd = mkstemps(path, (int)strlen(suffix));
+    assert_true(fd >= 0);
+    close(fd);
+}
+
+static demo_options small_options(uint32_t frames, const char *png) {
+    demo_options options;
+    demo_options_default(&options);
+    options.width = WIDTH;
+    options.height = HEIGHT;
+    options.particles = PARTICLES;
+    options.frames = frames;
+    options.dt = 0.1f;
+    options.hud = false;
+    options.out_png = png;
+    demo_options_finish(&options, true, NULL);
+    return options;
+}
+
+/* Runs the offscreen demo and returns the decoded PNG (RGBA, caller frees). */
+static unsigned char *run_and_load(const demo_options *options, demo_summary *summary) {
+    assert_true(demo_run_offscreen(options, summary));
+    int width = 0, height = 0, channels = 0;
+    unsigned char *pixels = stbi_load(options->out_png, &width, &height, &channels, 4);
+    assert_non_null(pixels);
+    assert_int_equal(width, WIDTH);
+    assert_int_equal(height, HEIGHT);
+    return pixels;
+}
+
+static int pixel_distance(const unsigned char *a, const unsigned char *b) {
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2]);
+}
+
+static int count_differing_pixels(const unsigned char *a, const unsigned char *b, int threshold) {
+    int count = 0;
+    for (int i = 0; i < WIDTH * HEIGHT; ++i) count += pixel_distance(a + 4 * i, b + 4 * i) > threshold;
+    return count;
+}
+
+/* After 4 s the column has risen over the chimney: the picture differs from
+ * the one after the first step (a few puffs at the chimney's mouth) in a good
+ * part of the frame, and it is neither blank nor one colour. The same run
+ * again gives the same picture (fixed steps, fixed seed). */
+static void test_offscreen_demo_draws_smoke(void **state) {
+    (void)state;
+    char png[64];
+    temporary_path(png, sizeof png, ".png");
+    demo_summary summary;
+
+    demo_options first_step = small_options(1, png);
+    unsigned char *start = run_and_load(&first_step, &summary);
+    assert_int_equal(summary.frames, 1);
+
+    demo_options risen = small_options(40, png);
+    unsigned char *smoke = run_and_load(&risen, &summary);
+    assert_int_equal(summary.frames, 40);
+    assert_int_equal(summary.capacity, PARTICLES);
+    /* 40 steps of 0.1 s at the spawn rate (capacity / mean lifetime): most of
+     * the capacity alive, never more. */
+    assert_true(summary.live_count > PARTICLES / 2);
+    assert_true(summary.live_count <= PARTICLES);
+    assert_true(summary.median_cpu_ms > 0);
+
+    int changed = count_differing_pixels(start, smoke, 24);
+    printf("  smoke changed %d of %d pixels\n", changed, WIDTH * HEIGHT);
+    assert_true(changed > WIDTH * HEIGHT / 50);
+    /* Not all sky: the top-left pixel is sky. */
+    int unlike_sky = 0;
+    for (int i = 0; i < WIDTH * HEIGHT; ++i) unlike_sky += pixel_distance(smoke + 4 * i, smoke) > 24;
+    assert_true(unlike_sky > WIDTH * HEIGHT / 4);
+
+    unsigned char *again = run_and_load(&risen, &summary);
+    assert_int_equal(count_differing_pixels(smoke, again, 2), 0);
+
+    stbi_image_free(start);
+    stbi_image_free(smoke);
+    stbi_image_free(again);
+    unlink(png);
+}
+
+/* With the overlay and --profile: one row per measured frame, frames in
+ * order, the live count of each frame from the module's profile. */
+static void test_offscreen_demo_profile_csv(void **state) {
+    (void)state;
+    char png[64], csv_path[64];
+    temporary_path(png, sizeof png, ".png");
+    temporary_path(csv_path, sizeof csv_path, ".csv");
+    demo_options options = small_options(12, png);
+    options.hud = true;
+    options.profile_csv = csv_path;
+    demo_summary summary;
+    assert_true(demo_run_offscreen(&options, &summary));
+
+    FILE *csv = fopen(csv_path, "r");
+    assert_non_null(csv);
+    char line[512];
+    assert_non_null(fgets(line, sizeof line, csv));
+    assert_true(strncmp(line, "frame,live_count,simulate_gpu_ms,sort_gpu_ms,draw_gpu_ms,cpu_ms,", 64) == 0);
+    int rows = 0;
+    long previous_frame = -1;
+    unsigned previous_live = 0;
+    while (fgets(line, sizeof line, csv)) {
+        long frame = -1;
+        unsigned live = 0;
+        assert_int_equal(sscanf(line, "%ld,%u,", &frame, &live), 2);
+        assert_true(frame > previous_frame);
+        /* Emission only adds in these first frames (lifetimes are longer). */
+        assert_true(live >= previous_live);
+        assert_true(live <= PARTICLES);
+        previous_frame = frame;
+        previous_live = live;
+        ++rows;
+    }
+    fclose(csv);
+    /* The profiler lags a few frames behind: most frames, never more than run. */
+    assert_true(rows >= 6);
+    assert_true(rows <= 12);
+    assert_true(previous_live > 0);
+    unlink(csv_path);
+    unlink(png);
+}
+
+static uint32_t live_now(demo_app *app) {
+    demo_summary summary;
+    demo_app_summary(app, &summary);
+    return summary.live_count;
+}
+
+/* What the keys do: pause stops emission and ageing, reset kills every
+ * particle, +/- and 1-4 step through the counts (recreating the system),
+ * S and H toggle; every frame still draws without a GL error. */
+static void test_demo_actions(void **state) {
+    (void)state;
+    enum { SIZE = 96 };
+    demo_options options = small_options(0, NULL);
+    options.width = options.height = SIZE;
+    demo_app *app = NULL;
+    assert_true(demo_app_create(&options, SIZE, SIZE, &app));
+    test_target target = test_target_begin(SIZE, (const float[4]){0, 0, 0, 0});
+    GLint framebuffer = 0;
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &framebuffer);
+
+    for (int f = 0; f < 10; ++f) assert_true(demo_app_frame(app, 0.1f, 16, (GLuint)framebuffer));
+    uint32_t live = live_now(app);
+    assert_true(live > 0);
+    demo_app_act(app, DEMO_TOGGLE_PAUSE);
+    assert_true(demo_app_status(app).paused);
+    for (int f = 0; f < 5; ++f) assert_true(demo_app_frame(app, 0.1f, 16, (GLuint)framebuffer));
+    assert_int_equal(live_now(app), live);
+    demo_app_act(app, DEMO_TOGGLE_PAUSE);
+    assert_true(demo_app_frame(app, 0.1f, 16, (GLuint)framebuffer));
+    assert_true(live_now(app) > live);
+
+    demo_app_act(app, DEMO_TOGGLE_SORT);
+    demo_app_act(app, DEMO_TOGGLE_HUD);
+    assert_false(demo_app_status(app).sorting);
+    assert_true(demo_app_status(app).hud);
+    assert_true(demo_app_frame(app, 0.1f, 16, (GLuint)framebuffer));
+
+    demo_app_act(app, DEMO_RESET);
+    assert_int_equal(live_now(app), 0);
+
+    assert_int_equal(demo_app_status(app).capacity, PARTICLES);
+    demo_app_act(app, DEMO_MORE_PARTICLES);
+    assert_int_equal(demo_app_status(app).capacity, DEMO_COUNT_LEVELS[0]);
+    assert_int_equal(live_now(app), 0); /* a new system */
+    demo_app_act(app, DEMO_MORE_PARTICLES);
+    assert_int_equal(demo_app_status(app).capacity, DEMO_COUNT_LEVELS[1]);
+    demo_app_act(app, DEMO_FEWER_PARTICLES);
+    demo_app_act(app, DEMO_FEWER_PARTICLES); /* the smallest level stays */
+    assert_int_equal(demo_app_status(app).capacity, DEMO_COUNT_LEVELS[0]);
+    demo_app_set_level(app, 1);
+    assert_int_equal(demo_app_status(app).capacity, DEMO_COUNT_LEVELS[1]);
+    assert_true(demo_app_frame(app, 0.1f, 16, (GLuint)framebuffer));
+    assert_true(live_now(app) > 0);
+    assert_int_equal(demo_app_status(app).frames, 18);
+
+    test_target_end(&target, NULL);
+    demo_app_destroy(app);
+}
+
+static void test_demo_command_line(void **state) {
+    (void)state;
+    demo_options options;
+    demo_options_default(&options);
+    char *good[] = {"plume_demo", "--particles", "256K", "--size", "320x200", "--frames", "5",
+                    "--no-sort",  "--offscreen", "--dt", "0.05", NULL};
+    assert_int_equal(demo_options_parse(11, good, &options), 0);
+    assert_int_equal(options.particles, 262144);
+    assert_int_equal(options.width, 320);
+    assert_int_equal(options.height, 200);
+    assert_int_equal(options.frames, 5);
+    assert_false(options.sort);
+    assert_true(options.offscreen);
+    /* What was given stays on a software renderer; the rest is lowered. */
+    assert_false(demo_options_finish(&options, true, "llvmpipe (LLVM 15.0.6, 256 bits) | 4.5"));
+    assert_int_equal(options.particles, 262144);
+    assert_string_equal(options.out_png, "build/smoke.png");
+
+    demo_options_default(&options);
+    assert_true(demo_options_finish(&options, true, "llvmpipe (LLVM 15.0.6, 256 bits) | 4.5"));
+    assert_int_equal(options.particles, DEMO_COUNT_LEVELS[0]);
+    assert_int_equal(options.frames, 300);
+
+    char *bad[][3] = {{"plume_demo", "--particles", "0"},    {"plume_demo", "--particles", "12Q"},
+                      {"plume_demo", "--size", "10x10"},     {"plume_demo", "--frames", "-3"},
+                      {"plume_demo", "--dt", "nan"},         {"plume_demo", "--bogus", "1"}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        demo_options_default(&options);
+        assert_int_equal(demo_options_parse(3, bad[k], &options), 2);
+    }
+    char *missing[] = {"plume_demo", "--out", NULL};
+    assert_int_equal(demo_options_parse(2, missing, &options), 2);
+}
+
+const struct CMUnitTest demo_tests[] = {
+    cmocka_unit_test_setup_teardown(test_offscreen_demo_draws_smoke, test_setup, test_teardown),
+    cmocka_unit_test_setup_teardown(test_offscreen_demo_profile_csv, test_setup, test_teardown),
+    cmocka_unit_test_setup_teardown(test_demo_actions, test_setup, test_teardown),
+    cmocka_unit_test(test_demo_command_line),
+};
+const size_t demo_test_count = sizeof demo_tests / sizeof demo_tests[0];
