@@ -30,6 +30,7 @@
 
 #include <cglm/cglm.h>
 
+#include "frame_pacer.h"
 #include "gl_texture.h"
 #include "headless_gl.h"
 #include "plume/plume_particles.h"
@@ -207,24 +208,21 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
         fprintf(stderr, "out of memory\n");
         exit(1);
     }
-    GLsync in_flight[FRAMES_IN_FLIGHT] = {0};
+    frame_pacer pacer;
+    frame_pacer_init(&pacer, FRAMES_IN_FLIGHT);
     const float aspect = (float)o->width / (float)o->height;
     plume_frame_profile profiles[16];
     uint64_t next_frame = 0;
 
     for (uint32_t k = 0; k < total; ++k) {
-        GLsync *slot = &in_flight[k % FRAMES_IN_FLIGHT];
-        if (*slot) { /* the host's own throttle, like a swap chain */
-            glClientWaitSync(*slot, GL_SYNC_FLUSH_COMMANDS_BIT, UINT64_C(10000000000));
-            glDeleteSync(*slot);
-        }
+        frame_pacer_begin_frame(&pacer); /* the host's own throttle, like a swap chain */
         plume_frame_desc frame = make_frame(0.01 * k, aspect, target->scene_depth);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         double t0 = now_ms();
         plume_system_update(context, system, &frame);
         plume_system_draw(context, system, &frame);
         cpu_ms[k] = now_ms() - t0;
-        *slot = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        frame_pacer_end_frame(&pacer);
 
         uint32_t got;
         while ((got = plume_system_get_frame_profiles(context, system, next_frame, profiles, 16)) > 0) {
@@ -246,8 +244,7 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
             }
         }
     }
-    for (int i = 0; i < FRAMES_IN_FLIGHT; ++i)
-        if (in_flight[i]) glDeleteSync(in_flight[i]);
+    frame_pacer_destroy(&pacer);
     out->skipped = o->frames - out->measured;
     /* No sample (no timer): no figure, not a zero. */
     for (int s = 0; s <= PLUME_STAGE_COUNT; ++s) {
