@@ -14,12 +14,18 @@
 #include "plume/plume_sort.h"
 #include "plume_internal.h"
 
+/* Invocations of a shared-memory workgroup at most; a build-time knob so the
+ * benchmark can compare values (notes/sort-performance.md). */
+#ifndef PLUME_SORT_MAX_LOCAL_THREADS
+#define PLUME_SORT_MAX_LOCAL_THREADS 1024
+#endif
+
 enum {
     MAX_FUSED_STAGES = 5,
     DEFAULT_FUSED_STAGES = 3, /* measured best at 2^20 and above on the H100 (notes/sort-performance.md) */
     MAX_DEFAULT_BLOCK_PAIRS = 2048, /* measured best on the H100 from 2^10 to 2^20 (notes/sort-performance.md) */
     MIN_BLOCK_PAIRS = 64,
-    MAX_LOCAL_THREADS = 1024,
+    MAX_LOCAL_THREADS = PLUME_SORT_MAX_LOCAL_THREADS,
     GLOBAL_THREADS = 256,
     MAX_GRID_PAIRS = 4096,   /* sort_strided.comp: 32 KB of shared memory at most */
     MIN_GRID_WIDTH = 8,      /* pairs of one row a strided pass reads together: 64 bytes */
