@@ -44,3 +44,15 @@ plume_context *fixture_context_with_another_tag(uint64_t id) {
     fail_msg("eight contexts in a row had the same tag");
     return NULL;
 }
+
+uint32_t fixture_destroy_context_checked(plume_context *doomed) {
+    plume_gl_object objects[256];
+    uint32_t count = 0;
+    assert_int_equal(plume_context_list_gl_objects(doomed, objects, 256, &count), PLUME_OK);
+    assert_true(count <= 256);
+    plume_context_destroy(doomed);
+    for (uint32_t i = 0; i < count; ++i)
+        if (test_gl_object_alive(objects[i]))
+            fail_msg("GL object %u (type 0x%04x) outlived its context", objects[i].name, objects[i].type);
+    return count;
+}

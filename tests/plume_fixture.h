@@ -21,4 +21,9 @@ int fixture_teardown(void **state);
  * a foreign-handle test is about). The caller destroys it. */
 plume_context *fixture_context_with_another_tag(uint64_t id);
 
+/* Destroys a context the test made, failing the test if any GL object the
+ * context listed just before is still alive afterwards; returns how many it
+ * listed (at most 256). */
+uint32_t fixture_destroy_context_checked(plume_context *doomed);
+
 #endif

@@ -305,12 +305,7 @@ static void test_context_destroy_cleans_up_what_the_host_left(void **state) {
     assert_int_equal(plume_sorter_destroy(context, middle), PLUME_OK);
     plume_sorter newest = create_sorter(context, 40);
     assert_int_equal(newest.id & 0xFFFFFF, middle.id & 0xFFFFFF);
-    plume_gl_object objects[64];
-    uint32_t count = 0;
-    assert_int_equal(plume_context_list_gl_objects(context, objects, 64, &count), PLUME_OK);
-    assert_true(count > 0 && count <= 64);
-    plume_context_destroy(context);
-    for (uint32_t i = 0; i < count; ++i) assert_false(test_gl_object_alive(objects[i]));
+    assert_true(fixture_destroy_context_checked(context) > 0);
     assert_int_equal(stats.live_blocks, 0);
     char expected[128];
     snprintf(expected, sizeof expected, "a sorter (handle 0x%016llx) is still alive; destroying it",

@@ -1444,13 +1444,7 @@ static void test_context_destroy_frees_a_forgotten_system(void **state) {
     plume_sorter_desc sorter_desc = {.capacity = 100};
     plume_sorter sorter;
     assert_int_equal(plume_sorter_create(context, &sorter_desc, &sorter), PLUME_OK);
-    plume_gl_object objects[128];
-    uint32_t count = 0;
-    assert_int_equal(plume_context_list_gl_objects(context, objects, 128, &count), PLUME_OK);
-    assert_true(count > 0 && count <= 128);
-
-    plume_context_destroy(context);
-    for (uint32_t i = 0; i < count; ++i) assert_false(test_gl_object_alive(objects[i]));
+    assert_true(fixture_destroy_context_checked(context) > 0);
     test_take_gl_census(&after);
     test_assert_same_census(&before, &after, "after destroying the context");
     assert_int_equal(stats.live_blocks, 0);
