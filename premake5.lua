@@ -20,6 +20,7 @@ if _PREMAKE_VERSION and _PREMAKE_VERSION:sub(1, 1) == "4" then
     function warnings(level) if level == "Extra" then buildoptions { "-Wall", "-Wextra" } end end
     function visibility(v) if v == "Hidden" then buildoptions { "-fvisibility=hidden" } end end
     function pic(on) if on == "On" then buildoptions { "-fPIC" } end end
+    removefiles = excludes
 end
 -- ----------------------------------------------------------------------------
 
@@ -136,7 +137,7 @@ project "plume_demo_core"
     kind "StaticLib"
     outputs("lib/static", "plume_demo_core")
     files { "demo/*.c", "demo/*.h" }
-    excludes { "demo/main.c", "demo/window.c", "demo/demo_window.h" }
+    removefiles { "demo/main.c", "demo/window.c", "demo/demo_window.h" }
 
 project "plume_demo"
     kind "ConsoleApp"
