@@ -110,9 +110,13 @@ bool plume_buffer_has_size(GLuint name, GLsizeiptr min_size, GLsizeiptr *actual_
  * "#version" line and `defines`. Each file is preceded by a "#line" whose
  * number encodes the file, so compile errors are logged as
  * "file:line: message". */
+/* Files one stage concatenates at most (also the most source strings
+ * plume_build_program_from_sources takes). */
+enum { PLUME_SHADER_MAX_FILES = 8 };
+
 typedef struct plume_shader_stage {
     GLenum type;               /* GL_COMPUTE_SHADER, GL_VERTEX_SHADER, ... */
-    const char *files[6];      /* embedded file names, NULL-terminated */
+    const char *files[PLUME_SHADER_MAX_FILES + 1]; /* embedded file names, NULL-terminated */
 } plume_shader_stage;
 
 /* The embedded text of a shader file, or NULL. */

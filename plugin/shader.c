@@ -8,7 +8,6 @@
 #include "plume_internal.h"
 #include "plume_shaders.h"
 
-enum { MAX_PARTS = 8 };
 
 const char *plume_shader_source(const char *file) {
     for (size_t i = 0; i < sizeof plume_embedded_shaders / sizeof plume_embedded_shaders[0]; ++i)
@@ -87,8 +86,8 @@ static char *get_info_log(const plume_env *env, GLuint object, bool is_program) 
 /* Compiles one stage; returns the shader name or 0 (logged, deleted). */
 static GLuint compile_stage(const plume_env *env, const char *label, GLenum type, const char *const *sources,
                             const char *const *file_names, int count, const char *defines) {
-    const char *strings[2 * MAX_PARTS + 2];
-    char line_directives[MAX_PARTS][32];
+    const char *strings[2 * PLUME_SHADER_MAX_FILES + 2];
+    char line_directives[PLUME_SHADER_MAX_FILES][32];
     int n = 0;
     strings[n++] = "#version 430 core\n";
     strings[n++] = defines ? defines : "";
@@ -146,7 +145,7 @@ plume_result plume_build_program_from_sources(const plume_env *env, const char *
                                               const char *const *sources, const char *const *file_names,
                                               int source_count, const char *defines, GLuint *out_program) {
     *out_program = 0;
-    if (source_count < 1 || source_count > MAX_PARTS) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (source_count < 1 || source_count > PLUME_SHADER_MAX_FILES) return PLUME_ERROR_INVALID_ARGUMENT;
     GLuint shader = compile_stage(env, label, type, sources, file_names, source_count, defines);
     if (!shader) return PLUME_ERROR_SHADER;
     return link_program(env, label, &shader, 1, out_program);
@@ -158,16 +157,17 @@ plume_result plume_build_program(const plume_env *env, const char *label, const 
     GLuint shaders[4] = {0};
     if (stage_count < 1 || stage_count > 4) return PLUME_ERROR_INVALID_ARGUMENT;
     for (int s = 0; s < stage_count; ++s) {
-        const char *sources[MAX_PARTS];
+        const char *sources[PLUME_SHADER_MAX_FILES];
         int count = 0;
-        for (; count < MAX_PARTS && stages[s].files[count]; ++count) {
+        for (; count < PLUME_SHADER_MAX_FILES && stages[s].files[count]; ++count) {
             sources[count] = plume_shader_source(stages[s].files[count]);
             if (!sources[count]) {
                 plume_log(env, PLUME_LOG_ERROR, "%s: no embedded shader named %s", label, stages[s].files[count]);
                 break;
             }
         }
-        bool complete = count > 0 && count < MAX_PARTS && !stages[s].files[count];
+        /* files[] has room for the terminator after PLUME_SHADER_MAX_FILES names. */
+        bool complete = count > 0 && !stages[s].files[count];
         shaders[s] = complete ? compile_stage(env, label, stages[s].type, sources, stages[s].files, count, defines) : 0;
         if (!shaders[s]) {
             for (int k = 0; k < s; ++k) glDeleteShader(shaders[k]);
