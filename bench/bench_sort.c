@@ -26,6 +26,7 @@
 #include "headless_gl.h"
 #include "plume/plume_sort.h"
 #include "plume_internal.h"
+#include "profiler.h"
 
 typedef struct pair {
     uint32_t key, value;
@@ -51,11 +52,6 @@ static int compare_pairs(const void *a, const void *b) {
     const pair *x = a, *y = b;
     if (x->key != y->key) return x->key < y->key ? -1 : 1;
     return (x->value > y->value) - (x->value < y->value);
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static GLuint make_buffer(size_t bytes, const void *data) {
@@ -191,8 +187,7 @@ static double time_sort(const subject *s, uint32_t runs, uint32_t warmup) {
         ms[i] = (double)ns / 1e6;
     }
     glDeleteQueries((GLsizei)runs, queries);
-    qsort(ms, runs, sizeof(double), compare_doubles);
-    double median = runs % 2 ? ms[runs / 2] : 0.5 * (ms[runs / 2 - 1] + ms[runs / 2]);
+    double median = profiler_median(ms, runs);
     free(queries);
     free(ms);
     return median;
@@ -277,8 +272,7 @@ static void report_pass_times(plume_context *context, plume_sorter sorter, uint3
     const char *kinds[] = {"local sort", "local disperse", "register", "strided"};
     double per_kind[4] = {0}, total = 0;
     for (uint32_t i = 0; i < passes; ++i) {
-        qsort(us + (size_t)i * runs, runs, sizeof(double), compare_doubles);
-        double median = us[(size_t)i * runs + runs / 2];
+        double median = profiler_median(us + (size_t)i * runs, runs);
         printf("  %2u %-15s %8.2f\n", i, stamps.kinds[i], median);
         for (int k = 0; k < 4; ++k) per_kind[k] += strcmp(stamps.kinds[i], kinds[k]) == 0 ? median : 0.0;
         total += median;
