@@ -3,21 +3,21 @@
 layout(std430, binding = 0) restrict buffer SortPairs { uvec2 pairs[]; };
 layout(std430, binding = 1) restrict readonly buffer SortState { uint sort_count; };
 
-// Positions at or past the count hold this virtual maximum. Every merge keeps
-// the larger pair at the higher position, so a maximum past the count never
-// moves: those positions are read as this constant and never written.
+// Positions at or past the count hold this virtual maximum. Every compare-and-
+// swap puts the smaller pair at the lower position, so a maximum sitting past
+// the count never moves: those positions are neither read nor written.
 const uvec2 PAIR_INFINITY = uvec2(0xFFFFFFFFu);
 
 bool pair_greater(uvec2 a, uvec2 b) {
     return a.x > b.x || (a.x == b.x && a.y > b.y);
 }
 
-// After the call, low <= high (descending: low >= high).
-void order_pair(inout uvec2 low, inout uvec2 high, bool descending) {
-    bool swap = pair_greater(low, high) != descending;
-    uvec2 first = swap ? high : low;
+// After the call, low <= high.
+void compare_swap(inout uvec2 low, inout uvec2 high) {
+    bool swap = pair_greater(low, high);
+    uvec2 smaller = swap ? high : low;
     high = swap ? low : high;
-    low = first;
+    low = smaller;
 }
 
 uvec2 load_pair(uint position) {

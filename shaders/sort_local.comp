@@ -1,48 +1,80 @@
-// Built after sort_common.glsl and sort_registers.glsl (USE_SHARED 1).
-// One workgroup per block of BLOCK_PAIRS pairs.
-// LOCAL_SORT 1: sorts the block ascending (levels 1 .. LOG_BLOCK of the
-// bitonic network, in its direction form: level L merges ascending where v
-// has bit L clear, descending elsewhere; bit LOG_BLOCK is clear everywhere, so
-// the last level is ascending. Positions past the count are maxima held in
-// registers, never stored).
-// LOCAL_SORT 0: the disperses of bits LOG_BLOCK-1 .. 0, all ascending, that
-// end every larger merge level.
-// Defines: LOG_BLOCK, LOG_REGS, LOCAL_SORT (0/1).
+// Shared-memory stages of the bitonic network for one block of BLOCK_PAIRS
+// pairs per workgroup. LOCAL_SORT: the whole network up to height BLOCK_PAIRS
+// (flip + disperses for h = 2, 4, ..., BLOCK_PAIRS). Otherwise: the disperses
+// of heights BLOCK_PAIRS .. 2 that end every larger merge level.
+// Heights are powers of two: index arithmetic is shifts and masks, since a
+// runtime integer division costs tens of instructions per compare.
+// (Running up to three stages per barrier in registers, as sort_global.comp
+// does, measured 2x slower on the H100 -- see notes/sort-performance.md.)
+// Defines: BLOCK_PAIRS, LOCAL_THREADS, LOCAL_SORT (0/1).
+layout(local_size_x = LOCAL_THREADS) in;
 
-// The window whose invocations hold consecutive positions: global loads and
-// stores in it are coalesced.
-const uint COALESCED = LOG_BLOCK - LOG_REGS;
+const uint PAIRS_PER_THREAD = BLOCK_PAIRS / LOCAL_THREADS;
+const uint SWAPS_PER_THREAD = PAIRS_PER_THREAD / 2u;
 
-// Stages on bits high_bit .. 0, a window of LOG_REGS bits at a time from the
-// top; leaves the registers in window c.
-#define RUN_LEVEL(high_bit, direction_bit)                                                 \
-    for (int high = int(high_bit); high >= 0; high -= int(LOG_REGS)) {                     \
-        uint window = uint(max(high - int(LOG_REGS) + 1, 0));                              \
-        if (window != c) {                                                                 \
-            MOVE_WINDOW(c, window)                                                         \
-            c = window;                                                                    \
-        }                                                                                  \
-        RUN_WINDOW(window, uint(high), window,                                             \
-                   descending_mask(window_base(thread, window), window, (direction_bit)))  \
+shared uvec2 block[BLOCK_PAIRS];
+// Pairs of this block below the count; past it sit virtual maxima that no
+// compare-and-swap moves, so a swap whose lower position is past it is skipped.
+uint live_in_block;
+
+void swap_in_block(uint low, uint high) {
+    if (low >= live_in_block) return;
+    uvec2 a = block[low], b = block[high];
+    compare_swap(a, b);
+    block[low] = a;
+    block[high] = b;
+}
+
+// flip(2^log_height): pairs offset and height-1-offset of each block.
+void flip_stage(uint log_height) {
+    uint half_mask = (1u << (log_height - 1u)) - 1u;
+    for (uint i = 0u; i < SWAPS_PER_THREAD; ++i) {
+        uint swap_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
+        uint base = (swap_index >> (log_height - 1u)) << log_height;
+        uint offset = swap_index & half_mask;
+        swap_in_block(base + offset, base + (half_mask << 1) + 1u - offset);
     }
+}
 
-#define LOAD_REG(r) regs[(r)] = load_pair(block_start + (thread | ((r) << COALESCED)));
-#define STORE_REG(r) store_pair(block_start + (thread | ((r) << COALESCED)), regs[(r)]);
+// disperse(2^log_height): pairs p and p + height/2 of each block.
+void disperse_stage(uint log_height) {
+    uint half_mask = (1u << (log_height - 1u)) - 1u;
+    for (uint i = 0u; i < SWAPS_PER_THREAD; ++i) {
+        uint swap_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
+        uint low = ((swap_index >> (log_height - 1u)) << log_height) | (swap_index & half_mask);
+        swap_in_block(low, low + half_mask + 1u);
+    }
+}
+
+void disperse_down_from(uint log_height) {
+    for (uint l = log_height; l > 0u; --l) {
+        barrier();
+        disperse_stage(l);
+    }
+}
 
 void main() {
-    uint thread = gl_LocalInvocationID.x;
-    uint block_start = gl_WorkGroupID.x << LOG_BLOCK;
-    FOR_EACH_REG(LOAD_REG)
-    uint c = COALESCED;
+    uint block_start = gl_WorkGroupID.x * BLOCK_PAIRS;
+    live_in_block = min(sort_count - min(sort_count, block_start), BLOCK_PAIRS);
+    for (uint i = 0u; i < PAIRS_PER_THREAD; ++i) {
+        uint local_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
+        block[local_index] = load_pair(block_start + local_index);
+    }
+    uint log_block = uint(findMSB(BLOCK_PAIRS));
 #if LOCAL_SORT
-    // A block with at most 2^k live pairs is sorted after level k: the rest
-    // of it is maxima.
-    uint live = min(sort_count - min(sort_count, block_start), BLOCK_PAIRS);
-    uint top_level = min(LOG_BLOCK, uint(findMSB(max(live, 2u) - 1u)) + 1u);
-    for (uint level = 1u; level <= top_level; ++level) RUN_LEVEL(level - 1u, level)
+    // A count under the block needs only the levels up to its power of two.
+    uint top_level = min(log_block, uint(findMSB(max(live_in_block, 2u) - 1u)) + 1u);
+    for (uint l = 1u; l <= top_level; ++l) {
+        barrier();
+        flip_stage(l);
+        disperse_down_from(l - 1u);
+    }
 #else
-    RUN_LEVEL(LOG_BLOCK - 1u, LOG_BLOCK)
+    disperse_down_from(log_block);
 #endif
-    if (c != COALESCED) MOVE_WINDOW(c, COALESCED)
-    FOR_EACH_REG(STORE_REG)
+    barrier();
+    for (uint i = 0u; i < PAIRS_PER_THREAD; ++i) {
+        uint local_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
+        store_pair(block_start + local_index, block[local_index]);
+    }
 }
