@@ -38,6 +38,7 @@ typedef struct options {
     uint32_t variant_count;
     uint32_t variant_block[8], variant_fused[8];
     bool pass_times;
+    const char *dump_dir; /* --dump-programs */
 } options;
 
 static uint64_t random_state;
@@ -286,6 +287,35 @@ static void report_pass_times(plume_context *context, plume_sorter sorter, uint3
     free(input);
 }
 
+/* Writes the driver's binary of every program whose label starts with
+ * "plume sort" to DIR/<name>-<label>.bin. NVIDIA's binaries carry the
+ * compiled NV assembly as text (`strings`: TEMP registers, lmem arrays in
+ * local memory; notes/sort-performance.md). */
+static void dump_sort_programs(const char *dir) {
+    for (GLuint name = 1; name < 4096; ++name) {
+        if (!glIsProgram(name)) continue;
+        char label[128] = "";
+        glGetObjectLabel(GL_PROGRAM, name, sizeof label, NULL, label);
+        if (strncmp(label, "plume sort", 10) != 0) continue;
+        GLint length = 0;
+        glGetProgramiv(name, GL_PROGRAM_BINARY_LENGTH, &length);
+        if (length <= 0) continue;
+        void *binary = malloc((size_t)length);
+        GLenum format = 0;
+        glGetProgramBinary(name, length, NULL, &format, binary);
+        char path[512];
+        for (char *c = label; *c; ++c)
+            if (*c == ' ' || *c == ':' || *c == ',') *c = '_';
+        snprintf(path, sizeof path, "%s/%u-%s.bin", dir, name, label);
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            fwrite(binary, 1, (size_t)length, f);
+            fclose(f);
+        }
+        free(binary);
+    }
+}
+
 static void log_to_stderr(plume_log_level level, const char *message, void *user) {
     (void)user;
     if (level <= PLUME_LOG_WARNING) fprintf(stderr, "plume: %s\n", message);
@@ -301,6 +331,7 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--warmup") && next) o->warmup = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--csv") && next) o->csv_path = argv[++i];
         else if (!strcmp(a, "--pass-times")) o->pass_times = true;
+        else if (!strcmp(a, "--dump-programs") && next) o->dump_dir = argv[++i];
         else if (!strcmp(a, "--variant") && next && o->variant_count < 8) {
             unsigned block = 0, fused = 0;
             if (sscanf(argv[++i], "%u:%u", &block, &fused) != 2) return -1;
@@ -317,7 +348,7 @@ int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
-                        "[--variant BLOCK:FUSED]... [--pass-times]\n", argv[0]);
+                        "[--variant BLOCK:FUSED]... [--pass-times] [--dump-programs DIR]\n", argv[0]);
         return 2;
     }
     headless_gl gl;
@@ -359,6 +390,7 @@ int main(int argc, char **argv) {
         opt.variant_block[v] = filled.block_pairs;
         opt.variant_fused[v] = filled.max_fused_stages;
     }
+    if (opt.dump_dir) dump_sort_programs(opt.dump_dir);
     if (opt.pass_times) {
         for (uint32_t v = 0; v < opt.variant_count; ++v) {
             printf("\nvariant %u:%u\n", opt.variant_block[v], opt.variant_fused[v]);

@@ -20,8 +20,13 @@ void compare_swap(inout uvec2 low, inout uvec2 high) {
     low = smaller;
 }
 
+// The load is unconditional, at a clamped position (a pass runs only for
+// counts >= 2), so an invocation's loads are all in flight together: a load
+// behind a branch on the count waits for the one before it.
 uvec2 load_pair(uint position) {
-    return position < sort_count ? pairs[position] : PAIR_INFINITY;
+    uint count = sort_count;
+    uvec2 pair = pairs[min(position, count - 1u)];
+    return position < count ? pair : PAIR_INFINITY;
 }
 
 void store_pair(uint position, uvec2 pair) {
