@@ -35,6 +35,10 @@ test)
     # LeakSanitizer stays on: the module must free everything it allocates.
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+    # Compile every shader afresh: Mesa's disk cache skips the compiler and
+    # with it the warnings the tests count as errors (one warning went unseen
+    # that way on a machine whose cache held the shader).
+    export MESA_SHADER_CACHE_DISABLE=${MESA_SHADER_CACHE_DISABLE:-true}
     # The exports, soname and installed forms first, then the suites: once
     # through the static library, once through libplume.so's plugin table
     # (so the run ends with a test runner's summary).
