@@ -301,6 +301,10 @@ static void dump_sort_programs(const char *dir) {
         glGetProgramiv(name, GL_PROGRAM_BINARY_LENGTH, &length);
         if (length <= 0) continue;
         void *binary = malloc((size_t)length);
+        if (!binary) {
+            fprintf(stderr, "--dump-programs: no memory for %d bytes of program %u\n", length, name);
+            continue;
+        }
         GLenum format = 0;
         glGetProgramBinary(name, length, NULL, &format, binary);
         char path[512];
@@ -308,10 +312,9 @@ static void dump_sort_programs(const char *dir) {
             if (*c == ' ' || *c == ':' || *c == ',') *c = '_';
         snprintf(path, sizeof path, "%s/%u-%s.bin", dir, name, label);
         FILE *f = fopen(path, "wb");
-        if (f) {
-            fwrite(binary, 1, (size_t)length, f);
-            fclose(f);
-        }
+        if (!f || fwrite(binary, 1, (size_t)length, f) != (size_t)length)
+            fprintf(stderr, "--dump-programs: cannot write %s\n", path);
+        if (f) fclose(f);
         free(binary);
     }
 }
