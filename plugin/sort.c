@@ -2,9 +2,12 @@
  *
  * The network is seed 001's: for each merge level h = 2, 4, ..., P (P the
  * count's power of two) one flip(h) then disperses of heights h/2 ... 2. Every
- * stage whose distance fits one workgroup's block runs in shared memory
- * (sort_local.comp); the larger ones (sort_global.comp) are grouped so that
- * several run per pass in registers. The pass plan is fixed by the capacity at
+ * stage whose distance fits one workgroup's block runs in one pass per level
+ * (sort_local.comp): the shortest distances in registers and between the
+ * lanes of a subgroup (shuffles where the GL has GL_KHR_shader_subgroup, else
+ * the same trade through shared memory), the rest in shared memory; the
+ * larger ones (sort_global.comp, sort_strided.comp) are grouped so that
+ * several run per pass. The pass plan is fixed by the capacity at
  * creation; a count only decides how many workgroups each pass gets (zero for
  * levels above its power of two), on the CPU for plume_sort and on the GPU for
  * plume_sort_indirect. */
@@ -25,6 +28,8 @@ enum {
     DEFAULT_FUSED_STAGES = 3, /* measured best at 2^20 and above on the H100 (notes/sort-performance.md) */
     MAX_DEFAULT_BLOCK_PAIRS = 2048, /* measured best on the H100 from 2^10 to 2^20 (notes/sort-performance.md) */
     MIN_BLOCK_PAIRS = 64,
+    MAX_LANES = 32,          /* sort_local.comp: lane group; 32 is NVIDIA's subgroup */
+    MAX_LOG_ELEMENTS = 2,    /* sort_local.comp: 4 pairs per invocation, measured best at 2^19-2^20 on the H100 */
     MAX_LOCAL_THREADS = PLUME_SORT_MAX_LOCAL_THREADS,
     GLOBAL_THREADS = 256,
     MAX_GRID_PAIRS = 4096,   /* sort_strided.comp: 32 KB of shared memory at most */
@@ -54,6 +59,9 @@ typedef struct sorter_state {
     plume_env env;
     plume_sorter_desc desc;     /* defaults filled in */
     uint32_t local_threads;
+    uint32_t log_elements;      /* sort_local.comp: pairs per invocation, log2 */
+    uint32_t log_lanes;         /* sort_local.comp: invocations trading pairs, log2 */
+    bool subgroup_shuffle;      /* lanes trade through subgroup shuffles, not shared memory */
     GLuint local_sort_program;
     GLuint local_disperse_program;
     GLuint global_programs[2][MAX_FUSED_STAGES + 1]; /* [flip][fused stages] */
@@ -153,9 +161,15 @@ static plume_result build_strided_program(sorter_state *s) {
 }
 
 static plume_result build_local_program(sorter_state *s, bool full_sort, GLuint *out) {
-    char defines[160];
-    snprintf(defines, sizeof defines, "#define BLOCK_PAIRS %uu\n#define LOCAL_THREADS %uu\n#define LOCAL_SORT %d\n",
-             s->desc.block_pairs, s->local_threads, full_sort ? 1 : 0);
+    char defines[512];
+    snprintf(defines, sizeof defines,
+             "%s#define BLOCK_PAIRS %uu\n#define LOG_BLOCK %uu\n#define LOCAL_THREADS %uu\n#define LOG_ELEMENTS %u\n"
+             "#define LOG_LANES %uu\n#define LOCAL_SORT %d\n#define SUBGROUP_SHUFFLE %d\n",
+             s->subgroup_shuffle ? "#extension GL_KHR_shader_subgroup_basic : require\n"
+                                   "#extension GL_KHR_shader_subgroup_shuffle : require\n"
+                                 : "",
+             s->desc.block_pairs, plume_log2(s->desc.block_pairs), s->local_threads, s->log_elements, s->log_lanes,
+             full_sort ? 1 : 0, s->subgroup_shuffle ? 1 : 0);
     plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_common.glsl", "sort_local.comp", NULL}};
     return plume_build_program(&s->env, full_sort ? "plume sort: local sort" : "plume sort: local disperse", &stage,
                                1, defines, out);
@@ -195,6 +209,20 @@ static uint32_t shared_memory_threads(uint32_t pairs, uint32_t limit) {
     uint32_t threads = pairs / 2 < MAX_LOCAL_THREADS ? pairs / 2 : MAX_LOCAL_THREADS;
     while (threads > limit) threads /= 2;
     return threads;
+}
+
+/* Lanes of a subgroup shuffle in compute shaders (a power of two), 0 where the
+ * GL has none. */
+static uint32_t subgroup_shuffle_lanes(void) {
+    if (!epoxy_has_gl_extension("GL_KHR_shader_subgroup")) return 0;
+    GLint size = 0, stages = 0, features = 0;
+    glGetIntegerv(GL_SUBGROUP_SIZE_KHR, &size);
+    glGetIntegerv(GL_SUBGROUP_SUPPORTED_STAGES_KHR, &stages);
+    glGetIntegerv(GL_SUBGROUP_SUPPORTED_FEATURES_KHR, &features);
+    GLint needed = GL_SUBGROUP_FEATURE_BASIC_BIT_KHR | GL_SUBGROUP_FEATURE_SHUFFLE_BIT_KHR;
+    if (size < 4 || (size & (size - 1)) != 0 || !(stages & GL_COMPUTE_SHADER_BIT) || (features & needed) != needed)
+        return 0;
+    return (uint32_t)size;
 }
 
 /* Validates the descriptor against GL limits and fills its defaults. */
@@ -241,7 +269,18 @@ static plume_result resolve_desc(sorter_state *s, const plume_sorter_desc *desc)
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     uint32_t thread_limit = (uint32_t)(invocations < size_x ? invocations : size_x);
-    s->local_threads = shared_memory_threads(s->desc.block_pairs, thread_limit);
+    uint32_t lanes = subgroup_shuffle_lanes();
+    s->subgroup_shuffle = lanes != 0;
+    s->log_lanes = lanes == 0 || lanes > MAX_LANES ? plume_log2(MAX_LANES) : plume_log2(lanes);
+    uint32_t log_block = plume_log2(s->desc.block_pairs);
+    s->log_elements = log_block - s->log_lanes < MAX_LOG_ELEMENTS ? log_block - s->log_lanes : MAX_LOG_ELEMENTS;
+    s->local_threads = s->desc.block_pairs >> s->log_elements;
+    if (s->local_threads > thread_limit) {
+        plume_log(&s->env, PLUME_LOG_ERROR,
+                  "plume_sorter_create: block_pairs %u needs workgroups of %u invocations; this GL allows %u",
+                  s->desc.block_pairs, s->local_threads, thread_limit);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
     s->grid_pairs = MAX_GRID_PAIRS;
     while (s->grid_pairs * PAIR_BYTES > (uint32_t)shared_bytes) s->grid_pairs /= 2;
     s->grid_threads = shared_memory_threads(s->grid_pairs, thread_limit);

@@ -1,18 +1,120 @@
-// Shared-memory stages of the bitonic network for one block of BLOCK_PAIRS
-// pairs per workgroup. LOCAL_SORT: the whole network up to height BLOCK_PAIRS
-// (flip + disperses for h = 2, 4, ..., BLOCK_PAIRS). Otherwise: the disperses
-// of heights BLOCK_PAIRS .. 2 that end every larger merge level.
-// Heights are powers of two: index arithmetic is shifts and masks, since a
-// runtime integer division costs tens of instructions per compare.
-// (Running up to three stages per barrier in registers, as sort_global.comp
-// does, measured 2x slower on the H100 -- see notes/sort-performance.md.)
-// Defines: BLOCK_PAIRS, LOCAL_THREADS, LOCAL_SORT (0/1).
+// The stages of the bitonic network inside one block of BLOCK_PAIRS pairs per
+// workgroup. LOCAL_SORT: the whole network up to height BLOCK_PAIRS (flip +
+// disperses for h = 2, 4, ..., BLOCK_PAIRS). Otherwise: the disperses of
+// heights BLOCK_PAIRS .. 2 that end every larger merge level.
+//
+// Each invocation holds ELEMENTS = 2^LOG_ELEMENTS pairs in registers, and a
+// group of LANES = 2^LOG_LANES invocations holds 2^HELD_BITS consecutive
+// positions: position bits 0 .. LOG_LANES-1 name the lane, the next
+// LOG_ELEMENTS bits the register. A stage on a register bit is a compare in
+// one invocation; a stage on a lane bit trades pairs between lanes (a subgroup
+// shuffle, no barrier: SUBGROUP_SHUFFLE; or, where the GL has none, the same
+// trade through shared memory). Only stages on the higher bits go through
+// shared memory, one barrier each. Most of the network's stages are on low
+// bits (every merge level ends with them), so most need no barrier.
+// Heights are powers of two: index arithmetic is shifts and masks.
+// Register arrays are indexed only by constants (unrolled loops, switches on
+// the bit), so that they stay in registers.
+// Defines: BLOCK_PAIRS, LOG_BLOCK, LOCAL_THREADS, LOG_ELEMENTS, LOG_LANES,
+// (1 or 2), LOCAL_SORT (0/1), SUBGROUP_SHUFFLE (0/1; 1 needs GL_KHR_shader_subgroup_
+// shuffle enabled before this file).
+#pragma optionNV(unroll all)
 layout(local_size_x = LOCAL_THREADS) in;
 
-const uint PAIRS_PER_THREAD = BLOCK_PAIRS / LOCAL_THREADS;
-const uint SWAPS_PER_THREAD = PAIRS_PER_THREAD / 2u;
+const uint ELEMENTS = 1u << LOG_ELEMENTS;
+const uint LANES = 1u << LOG_LANES;
+const uint HELD_BITS = LOG_LANES + LOG_ELEMENTS;
+const uint SWAPS_PER_THREAD = ELEMENTS / 2u;
 
 shared uvec2 block[BLOCK_PAIRS];
+
+// This invocation's place among the workgroup's LOCAL_THREADS. With subgroups
+// the lane must be the subgroup invocation, whatever order the GL gives them.
+uint thread_index() {
+#if SUBGROUP_SHUFFLE
+    return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+#else
+    return gl_LocalInvocationIndex;
+#endif
+}
+
+// Block position of register r of the invocation whose position base (r = 0)
+// is `first`.
+uint held_position(uint first, uint r) {
+    return first + (r << LOG_LANES);
+}
+
+// received[r] = what lane (lane ^ lane_mask) has in sent[r]. Every invocation
+// of the workgroup calls it together.
+void trade_lanes(uvec2 sent[ELEMENTS], uint lane_mask, uint thread, out uvec2 received[ELEMENTS]) {
+#if SUBGROUP_SHUFFLE
+    for (uint r = 0u; r < ELEMENTS; ++r) received[r] = subgroupShuffleXor(sent[r], lane_mask);
+#else
+    barrier();
+    for (uint r = 0u; r < ELEMENTS; ++r) block[r * LOCAL_THREADS + thread] = sent[r];
+    barrier();
+    for (uint r = 0u; r < ELEMENTS; ++r) received[r] = block[r * LOCAL_THREADS + (thread ^ lane_mask)];
+#endif
+}
+
+// The pair that position keeps of itself and its partner: the smaller at the
+// lower position of the two.
+uvec2 kept_pair(uvec2 own, uvec2 partner, bool lower) {
+    return pair_greater(own, partner) == lower ? partner : own;
+}
+
+// Swaps registers r and r ^ MASK for every r (a constant MASK).
+#define PERMUTE_REGISTERS(v, MASK) \
+    for (uint r = 0u; r < ELEMENTS; ++r) \
+        if (r < (r ^ (MASK))) { uvec2 t = v[r]; v[r] = v[r ^ (MASK)]; v[r ^ (MASK)] = t; }
+
+// flip(2^log_height) for heights held by one lane group (log_height <=
+// HELD_BITS): the partner of a position p is p ^ (height - 1).
+void held_flip(inout uvec2 v[ELEMENTS], uint log_height, uint lane, uint thread) {
+    uvec2 sent[ELEMENTS] = v, received[ELEMENTS];
+    if (log_height <= LOG_LANES) {
+        trade_lanes(sent, (1u << log_height) - 1u, thread, received);
+        bool lower = (lane & (1u << (log_height - 1u))) == 0u;
+        for (uint r = 0u; r < ELEMENTS; ++r) v[r] = kept_pair(v[r], received[r], lower);
+        return;
+    }
+    // The partner is in the mirrored lane, at register r ^ register_mask.
+    uint register_bits = log_height - LOG_LANES;
+    switch (register_bits) {
+    case 1u: PERMUTE_REGISTERS(sent, 1u); break;
+#if LOG_ELEMENTS >= 2
+    case 2u: PERMUTE_REGISTERS(sent, 3u); break;
+#endif
+    }
+    trade_lanes(sent, LANES - 1u, thread, received);
+    for (uint r = 0u; r < ELEMENTS; ++r)
+        v[r] = kept_pair(v[r], received[r], (r & (1u << (register_bits - 1u))) == 0u);
+}
+
+#define REGISTER_DISPERSE(v, BIT) \
+    for (uint r = 0u; r < ELEMENTS; ++r) \
+        if ((r & (BIT)) == 0u) compare_swap(v[r], v[r | (BIT)]);
+
+// Disperses of heights 2^log_height .. 2 for log_height <= HELD_BITS.
+void held_disperses(inout uvec2 v[ELEMENTS], uint log_height, uint lane, uint thread) {
+    for (uint bit = log_height; bit-- > 0u;) {
+        if (bit >= LOG_LANES) {
+            switch (bit - LOG_LANES) {
+            case 0u: REGISTER_DISPERSE(v, 1u); break;
+#if LOG_ELEMENTS >= 2
+            case 1u: REGISTER_DISPERSE(v, 2u); break;
+#endif
+            }
+        } else {
+            uvec2 received[ELEMENTS];
+            trade_lanes(v, 1u << bit, thread, received);
+            bool lower = (lane & (1u << bit)) == 0u;
+            for (uint r = 0u; r < ELEMENTS; ++r) v[r] = kept_pair(v[r], received[r], lower);
+        }
+    }
+}
+
+// ---- Stages on bits above the lane group: in shared memory -----------------
 // live: pairs of this block below the count; past it sit virtual maxima that
 // no compare-and-swap moves, so a swap whose lower position is past it is
 // skipped. (A parameter, not a global: Mesa warns, at high severity, of a
@@ -26,7 +128,7 @@ void swap_in_block(uint low, uint high, uint live) {
 }
 
 // flip(2^log_height): pairs offset and height-1-offset of each block.
-void flip_stage(uint log_height, uint live) {
+void shared_flip(uint log_height, uint live) {
     uint half_mask = (1u << (log_height - 1u)) - 1u;
     for (uint i = 0u; i < SWAPS_PER_THREAD; ++i) {
         uint swap_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
@@ -37,7 +139,7 @@ void flip_stage(uint log_height, uint live) {
 }
 
 // disperse(2^log_height): pairs p and p + height/2 of each block.
-void disperse_stage(uint log_height, uint live) {
+void shared_disperse(uint log_height, uint live) {
     uint half_mask = (1u << (log_height - 1u)) - 1u;
     for (uint i = 0u; i < SWAPS_PER_THREAD; ++i) {
         uint swap_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
@@ -46,35 +148,52 @@ void disperse_stage(uint log_height, uint live) {
     }
 }
 
-void disperse_down_from(uint log_height, uint live) {
-    for (uint l = log_height; l > 0u; --l) {
+// Disperses of heights 2^log_height .. 2^(HELD_BITS+1) in shared memory.
+void shared_disperses(uint log_height, uint live) {
+    for (uint l = log_height; l > HELD_BITS; --l) {
         barrier();
-        disperse_stage(l, live);
+        shared_disperse(l, live);
     }
 }
 
 void main() {
+    uint thread = thread_index();
+    uint lane = thread & (LANES - 1u);
+    uint first = ((thread >> LOG_LANES) << HELD_BITS) | lane;
     uint block_start = gl_WorkGroupID.x * BLOCK_PAIRS;
     uint live_in_block = min(sort_count - min(sort_count, block_start), BLOCK_PAIRS);
-    for (uint i = 0u; i < PAIRS_PER_THREAD; ++i) {
-        uint local_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
-        block[local_index] = load_pair(block_start + local_index);
-    }
-    uint log_block = uint(findMSB(BLOCK_PAIRS));
+    uvec2 v[ELEMENTS];
 #if LOCAL_SORT
+    for (uint r = 0u; r < ELEMENTS; ++r) v[r] = load_pair(block_start + held_position(first, r));
     // A count under the block needs only the levels up to its power of two.
-    uint top_level = min(log_block, uint(findMSB(max(live_in_block, 2u) - 1u)) + 1u);
-    for (uint l = 1u; l <= top_level; ++l) {
+    uint top_level = min(uint(LOG_BLOCK), uint(findMSB(max(live_in_block, 2u) - 1u)) + 1u);
+    for (uint level = 1u; level <= min(top_level, HELD_BITS); ++level) {
+        held_flip(v, level, lane, thread);
+        held_disperses(v, level - 1u, lane, thread);
+    }
+    for (uint level = HELD_BITS + 1u; level <= top_level; ++level) {
         barrier();
-        flip_stage(l, live_in_block);
-        disperse_down_from(l - 1u, live_in_block);
+        for (uint r = 0u; r < ELEMENTS; ++r) block[held_position(first, r)] = v[r];
+        barrier();
+        shared_flip(level, live_in_block);
+        shared_disperses(level - 1u, live_in_block);
+        barrier();
+        for (uint r = 0u; r < ELEMENTS; ++r) v[r] = block[held_position(first, r)];
+        held_disperses(v, HELD_BITS, lane, thread);
     }
 #else
-    disperse_down_from(log_block, live_in_block);
-#endif
-    barrier();
-    for (uint i = 0u; i < PAIRS_PER_THREAD; ++i) {
-        uint local_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
-        store_pair(block_start + local_index, block[local_index]);
+    if (LOG_BLOCK > HELD_BITS) {
+        for (uint i = 0u; i < ELEMENTS; ++i) {
+            uint local_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
+            block[local_index] = load_pair(block_start + local_index);
+        }
+        shared_disperses(LOG_BLOCK, live_in_block);
+        barrier();
+        for (uint r = 0u; r < ELEMENTS; ++r) v[r] = block[held_position(first, r)];
+    } else {
+        for (uint r = 0u; r < ELEMENTS; ++r) v[r] = load_pair(block_start + held_position(first, r));
     }
+    held_disperses(v, min(uint(LOG_BLOCK), HELD_BITS), lane, thread);
+#endif
+    for (uint r = 0u; r < ELEMENTS; ++r) store_pair(block_start + held_position(first, r), v[r]);
 }

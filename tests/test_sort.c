@@ -160,6 +160,27 @@ static void test_levels_too_tall_for_one_strided_pass(void **state) {
     assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
+/* Every block size: the local passes hold 2 or 4 pairs per invocation and
+ * trade between 32 lanes, so a block of 64 or 128 pairs runs only register and
+ * lane stages and larger ones add shared-memory levels; counts fall on and
+ * around the lane group (32 lanes x pairs per invocation), the block and
+ * partial last blocks. */
+static void test_every_block_size(void **state) {
+    (void)state;
+    for (uint32_t block = 64; block <= 2048; block *= 2) {
+        plume_sorter sorter = make_sorter(4 * block + 100, block, 0);
+        uint32_t counts[] = {31, 33, 63, 65, 127, 129, 255, 257, block - 1, block, block + 1,
+                             3 * block + 7, 1 + test_random_below(4 * block + 100)};
+        for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
+            pair *input = random_pairs(counts[i], i % 2 ? 2 : 0);
+            check_sort(fixture_context(), sorter, input, counts[i], i == 12 ? COUNT_FROM_GPU : COUNT_FROM_CPU,
+                       "block size");
+            free(input);
+        }
+        assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+    }
+}
+
 static void test_default_block_across_the_boundary(void **state) {
     (void)state;
     plume_sorter sorter = make_sorter(1u << 16, 0, 0);
@@ -584,6 +605,7 @@ const struct CMUnitTest sort_tests[] = {
 #endif
     cmocka_unit_test_setup_teardown(test_sizes_around_the_block_boundary, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_levels_too_tall_for_one_strided_pass, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_every_block_size, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_default_block_across_the_boundary, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_random_sizes_up_to_2_pow_20, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_adversarial_key_distributions, fixture_setup, fixture_teardown),
