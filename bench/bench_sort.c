@@ -270,15 +270,16 @@ static void report_pass_times(plume_context *context, plume_sorter sorter, uint3
     }
     plume_sorter_set_pass_hook(context, sorter, NULL, NULL);
     printf("\n%u pairs: %u passes (median µs over %u sorts)\n", count, passes, runs);
-    const char *kinds[] = {"local sort", "local disperse", "register", "strided"};
-    double per_kind[4] = {0}, total = 0;
+    const char *kinds[] = {"local sort", "merge"};
+    enum { KINDS = sizeof kinds / sizeof kinds[0] };
+    double per_kind[KINDS] = {0}, total = 0;
     for (uint32_t i = 0; i < passes; ++i) {
         double median = profiler_median(us + (size_t)i * runs, runs);
         printf("  %2u %-15s %8.2f\n", i, stamps.kinds[i], median);
-        for (int k = 0; k < 4; ++k) per_kind[k] += strcmp(stamps.kinds[i], kinds[k]) == 0 ? median : 0.0;
+        for (int k = 0; k < KINDS; ++k) per_kind[k] += strcmp(stamps.kinds[i], kinds[k]) == 0 ? median : 0.0;
         total += median;
     }
-    for (int k = 0; k < 4; ++k) printf("  sum %-14s %8.2f\n", kinds[k], per_kind[k]);
+    for (int k = 0; k < KINDS; ++k) printf("  sum %-14s %8.2f\n", kinds[k], per_kind[k]);
     printf("  sum of medians  %8.2f\n", total);
     glDeleteQueries(MAX_TIMED_PASSES + 1, stamps.queries);
     GLuint buffers[] = {pristine, pairs};

@@ -199,7 +199,7 @@ static inline uint32_t plume_log2(uint32_t pow2) {
 
 /* ---- Sort internals for benchmarks -------------------------------------------
  * Called before every dispatch of a plume_sort / plume_sort_indirect* call with
- * the pass kind ("local sort", "local disperse", "register", "strided"), and
+ * the pass kind ("local sort" or "merge"), and
  * once more with NULL after the last one: bench/bench_sort.c puts a GL
  * timestamp at each call to time the passes. NULL hook: none (the default). */
 typedef void (*plume_sort_pass_hook)(void *user, const char *pass_kind);

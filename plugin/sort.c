@@ -1,14 +1,16 @@
 /* GPU key-value bitonic sort (plume_sort.h).
  *
  * The network is seed 001's: for each merge level h = 2, 4, ..., P (P the
- * count's power of two) one flip(h) then disperses of heights h/2 ... 2. Every
- * stage whose distance fits one workgroup's block runs in one pass per level
- * (sort_local.comp): the shortest distances in registers and between the
- * lanes of a subgroup (shuffles where the GL has GL_KHR_shader_subgroup, else
- * the same trade through shared memory), the rest in shared memory; the
- * larger ones (sort_global.comp, sort_strided.comp) are grouped so that
- * several run per pass. The pass plan is fixed by the capacity at
- * creation; a count only decides how many workgroups each pass gets (zero for
+ * count's power of two) one flip(h) then disperses of heights h/2 ... 2. Each
+ * stage compares positions that differ in one bit (a flip: in one bit and all
+ * below it). A local sort runs every level up to the block; every later pass
+ * holds a block's worth of pairs whose positions differ only in log2(block)
+ * chosen bits, and runs the stages on those bits that come in a row (the end
+ * of one level, the start of the next). Both are sort_local.comp: stages on
+ * the lowest held bits in registers and between the lanes of a subgroup
+ * (shuffles where the GL has GL_KHR_shader_subgroup, else the same trade
+ * through shared memory), the rest in shared memory. The pass plan is fixed
+ * by the capacity at creation; a count only decides how many workgroups each pass gets (zero for
  * levels above its power of two), on the CPU for plume_sort and on the GPU for
  * plume_sort_indirect. */
 #include <stdio.h>
@@ -17,41 +19,40 @@
 #include "plume/plume_sort.h"
 #include "plume_internal.h"
 
-/* Invocations of a shared-memory workgroup at most; a build-time knob so the
- * benchmark can compare values (notes/sort-performance.md). */
-#ifndef PLUME_SORT_MAX_LOCAL_THREADS
-#define PLUME_SORT_MAX_LOCAL_THREADS 1024
-#endif
-
 enum {
-    MAX_FUSED_STAGES = 5,
-    DEFAULT_FUSED_STAGES = 3, /* measured best at 2^20 and above on the H100 (notes/sort-performance.md) */
+    MAX_FUSED_STAGES = 5,    /* plume_sorter_desc.max_fused_stages: still validated, no longer used */
+    DEFAULT_FUSED_STAGES = 3,
     MAX_DEFAULT_BLOCK_PAIRS = 2048, /* measured best on the H100 from 2^10 to 2^20 (notes/sort-performance.md) */
     MIN_BLOCK_PAIRS = 64,
     MAX_LANES = 32,          /* sort_local.comp: lane group; 32 is NVIDIA's subgroup */
     MAX_LOG_ELEMENTS = 2,    /* sort_local.comp: 4 pairs per invocation, measured best at 2^19-2^20 on the H100 */
-    MAX_LOCAL_THREADS = PLUME_SORT_MAX_LOCAL_THREADS,
-    GLOBAL_THREADS = 256,
-    MAX_GRID_PAIRS = 4096,   /* sort_strided.comp: 32 KB of shared memory at most */
-    MIN_GRID_WIDTH = 8,      /* pairs of one row a strided pass reads together: 64 bytes */
+    /* A merge pass always holds runs of at least 2^MIN_LOW_BITS consecutive
+     * pairs (32 bytes, one memory sector), so that its loads are not scattered
+     * pair by pair. */
+    MIN_LOW_BITS = 2,
     PAIR_BYTES = 8,
     STATE_HEADER_BYTES = 16, /* count + padding, then 3 uints of dispatch args per pass */
-    MAX_CAPACITY = 1u << 30
+    MIN_THREADS = 256,       /* GL 4.3 guarantees 1024 invocations; a block of 2048 pairs needs 512 */
+    MAX_CAPACITY = 1u << 30,
+    MERGE_UNIFORM_COUNT = 6
 };
 
-/* PASS_GLOBAL: a few stages fused in registers (sort_global.comp).
- * PASS_STRIDED: every remaining global stage of a level in shared memory
- * (sort_strided.comp). */
-typedef enum pass_kind { PASS_LOCAL_SORT, PASS_LOCAL_DISPERSE, PASS_GLOBAL, PASS_STRIDED } pass_kind;
-
+/* The local sort: blocks of consecutive pairs, every level up to the block.
+ * A merge pass: a block of pairs whose positions agree outside the position
+ * bits [0, low_bits) and [high_base, high_base + log2(block) - low_bits); it
+ * runs the stages of the merge network on those bits that come in a row: the
+ * end of one level (tail) and the start of the next (head). See
+ * shaders/sort_local.comp. */
 typedef struct sort_pass {
-    pass_kind kind;
-    bool flip;                  /* global: starts with a flip */
-    uint32_t fused_stages;      /* global: stages in this pass */
-    uint32_t height;            /* global: u_height; strided: the span */
-    uint32_t log_grid;          /* strided: pairs in the shared-memory grid */
+    bool local_sort;
+    uint32_t low_bits, high_base;
+    bool flip;                  /* the head starts with a flip */
+    uint32_t tail_top;          /* tail: disperses of block heights 2^tail_top .. 2; 0: none */
+    uint32_t head_bottom;       /* head: block heights 2^log2(block) .. 2^head_bottom; above log2(block): none */
+    uint32_t head_after;        /* the head's level needs counts above this */
     /* What sort_pass_groups() needs; uploaded as a uvec4 for the GPU twin. */
-    uint32_t span, threads_per_span, threads_per_group, level_height;
+    uint32_t group_bits;        /* position bits that number the workgroups */
+    uint32_t level_height;      /* the pass is needed for counts above level_height / 2 */
 } sort_pass;
 
 /* What a plume_sorter handle names. */
@@ -63,13 +64,8 @@ typedef struct sorter_state {
     uint32_t log_lanes;         /* sort_local.comp: invocations trading pairs, log2 */
     bool subgroup_shuffle;      /* lanes trade through subgroup shuffles, not shared memory */
     GLuint local_sort_program;
-    GLuint local_disperse_program;
-    GLuint global_programs[2][MAX_FUSED_STAGES + 1]; /* [flip][fused stages] */
-    GLint global_height_location[2][MAX_FUSED_STAGES + 1];
-    GLint global_log_distance_location[2][MAX_FUSED_STAGES + 1];
-    uint32_t grid_pairs, grid_threads;
-    GLuint strided_program;
-    GLint strided_log_span_location, strided_log_grid_location, strided_flip_location;
+    GLuint merge_program;
+    GLint merge_locations[MERGE_UNIFORM_COUNT]; /* MERGE_UNIFORMS, in order */
     GLuint prepare_program;
     GLint prepare_count_index_location, prepare_capacity_location, prepare_pass_count_location;
     GLuint state_buffer;        /* count, padding, dispatch args */
@@ -81,12 +77,28 @@ typedef struct sorter_state {
     GLint ssbo_offset_alignment;
 } sorter_state;
 
+static const char *const MERGE_UNIFORMS[MERGE_UNIFORM_COUNT] = {"u_low_bits",  "u_high_base",   "u_flip",
+                                              "u_tail_top",  "u_head_bottom", "u_head_after"};
+
+/* How many numbers below `count` have no bit outside `bits`: the workgroups
+ * whose lowest position is below the count, when workgroup numbers are spread
+ * over `bits` in order. */
+static uint32_t numbers_below(uint32_t count, uint32_t bits) {
+    uint32_t found = 0;
+    for (int p = 31; p >= 0; --p) {
+        uint32_t bit = 1u << p;
+        if (!(count & bit)) continue;
+        /* Numbers equal to count above p with 0 at p: every choice below. */
+        found += 1u << __builtin_popcount(bits & (bit - 1));
+        if (!(bits & bit)) break; /* none can have 1 at p */
+    }
+    return found;
+}
+
 /* The C twin of sort_pass_groups() in shaders/sort_groups.glsl. */
 static uint32_t sort_pass_groups(const sort_pass *pass, uint32_t count) {
     if (count <= pass->level_height / 2) return 0;
-    uint64_t spans = ((uint64_t)count + pass->span - 1) / pass->span;
-    uint64_t threads = spans * pass->threads_per_span;
-    return (uint32_t)((threads + pass->threads_per_group - 1) / pass->threads_per_group);
+    return numbers_below(count, pass->group_bits);
 }
 
 /* ---- Pass plan ------------------------------------------------------------ */
@@ -97,68 +109,59 @@ static uint32_t add_pass(sort_pass *out, uint32_t n, sort_pass pass) {
     return n + 1;
 }
 
-static sort_pass register_pass(uint32_t level, uint32_t height, bool flip, uint32_t fused) {
-    return (sort_pass){.kind = PASS_GLOBAL, .flip = flip, .fused_stages = fused, .height = height, .span = height,
-                       .threads_per_span = height >> fused, .threads_per_group = GLOBAL_THREADS,
-                       .level_height = level};
+static uint32_t held_bits_mask(const sort_pass *pass, uint32_t log_block) {
+    uint32_t high = ((1u << (log_block - pass->low_bits)) - 1) << pass->high_base;
+    return ((1u << pass->low_bits) - 1) | high;
 }
 
-/* The global stages of one merge level, from height `level` down to the
- * block: one register pass when they are few; otherwise register passes
- * until the rest fits a shared-memory grid with rows of at least
- * MIN_GRID_WIDTH pairs, then one strided pass for all of that rest. */
-static uint32_t plan_global_stages(const sorter_state *s, uint32_t level, sort_pass *out, uint32_t n) {
-    uint32_t block = s->desc.block_pairs, fused_max = s->desc.max_fused_stages;
-    uint32_t stages = plume_log2(level / block);
-    if (stages <= fused_max) return add_pass(out, n, register_pass(level, level, true, stages));
-    uint32_t log_max_rows = plume_log2(s->grid_pairs / MIN_GRID_WIDTH);
-    uint32_t height = level;
-    bool flip = true;
-    while (plume_log2(height / block) > log_max_rows) {
-        uint32_t excess = plume_log2(height / block) - log_max_rows;
-        uint32_t fused = excess < fused_max ? excess : fused_max;
-        n = add_pass(out, n, register_pass(level, height, flip, fused));
-        height >>= fused;
-        flip = false;
-    }
-    uint32_t log_grid = plume_log2(height < s->grid_pairs ? height : s->grid_pairs);
-    return add_pass(out, n,
-                    (sort_pass){.kind = PASS_STRIDED, .flip = flip, .height = height, .log_grid = log_grid,
-                                .span = height, .threads_per_span = height >> log_grid, .threads_per_group = 1,
-                                .level_height = level});
-}
-
+/* The merge levels above the block, log_block + 1 .. log_top, cut into passes
+ * of at most log_block stages: each takes what is left of the current level
+ * (or as much as fits when that is more than a block's bits) and, with the
+ * bits left over, the start of the next level. */
 static uint32_t plan_passes(const sorter_state *s, sort_pass *out) {
-    uint32_t block = s->desc.block_pairs;
-    uint32_t top = plume_next_pow2(s->desc.capacity < 2 ? 2 : s->desc.capacity);
-    sort_pass local = {.kind = PASS_LOCAL_SORT, .span = block, .threads_per_span = 1, .threads_per_group = 1,
-                       .level_height = 2};
+    uint32_t log_block = plume_log2(s->desc.block_pairs);
+    uint32_t log_top = plume_log2(plume_next_pow2(s->desc.capacity < 2 ? 2 : s->desc.capacity));
+    sort_pass local = {.local_sort = true, .low_bits = log_block, .high_base = log_block, .level_height = 2};
+    local.group_bits = ~(s->desc.block_pairs - 1);
     uint32_t n = add_pass(out, 0, local);
-    for (uint32_t level = 2 * block; level != 0 && level <= top; level <<= 1) {
-        n = plan_global_stages(s, level, out, n);
-        local.kind = PASS_LOCAL_DISPERSE;
-        local.level_height = level;
-        n = add_pass(out, n, local);
+    /* Level `level` has its stages on bits next_bit .. 0 still to run; its
+     * flip is still to run when next_bit == level - 1. */
+    uint32_t level = log_block + 1, next_bit = log_block;
+    while (level <= log_top) {
+        uint32_t left = next_bit + 1;
+        sort_pass pass = {.level_height = 1u << level, .head_bottom = log_block + 1};
+        if (left > log_block) {
+            /* No tail: a run of the current level's high bits. */
+            pass.low_bits = MIN_LOW_BITS;
+            pass.high_base = left - (log_block - MIN_LOW_BITS);
+            pass.flip = next_bit == level - 1;
+            pass.head_bottom = pass.low_bits + 1;
+            pass.head_after = pass.level_height / 2;
+            next_bit = pass.high_base - 1;
+        } else if (level == log_top || left == log_block) {
+            /* The tail alone: the last level, or nothing left for a head. */
+            pass.low_bits = pass.high_base = log_block;
+            pass.tail_top = left;
+            ++level;
+            next_bit = level - 1;
+        } else {
+            /* Tail on bits next_bit .. 0, head on the next level's top bits. */
+            pass.low_bits = left > MIN_LOW_BITS ? left : MIN_LOW_BITS;
+            pass.tail_top = left;
+            pass.high_base = level + 1 - (log_block - pass.low_bits);
+            pass.flip = true;
+            pass.head_bottom = pass.low_bits + 1;
+            pass.head_after = 1u << level;
+            ++level;
+            next_bit = pass.high_base - 1;
+        }
+        pass.group_bits = ~held_bits_mask(&pass, log_block);
+        n = add_pass(out, n, pass);
     }
     return n;
 }
 
 /* ---- Creation ------------------------------------------------------------- */
-
-static plume_result build_strided_program(sorter_state *s) {
-    char defines[160];
-    snprintf(defines, sizeof defines, "#define MAX_GRID_PAIRS %uu\n#define GRID_THREADS %uu\n#define LOG_BLOCK %uu\n",
-             s->grid_pairs, s->grid_threads, plume_log2(s->desc.block_pairs));
-    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_common.glsl", "sort_strided.comp", NULL}};
-    plume_result result = plume_build_program(&s->env, "plume sort: strided level", &stage, 1, defines,
-                                              &s->strided_program);
-    if (result == PLUME_OK) {
-        s->strided_log_span_location = glGetUniformLocation(s->strided_program, "u_log_span");
-        s->strided_log_grid_location = glGetUniformLocation(s->strided_program, "u_log_grid");
-        s->strided_flip_location = glGetUniformLocation(s->strided_program, "u_flip");
-    }
-    return result;
-}
 
 static plume_result build_local_program(sorter_state *s, bool full_sort, GLuint *out) {
     char defines[512];
@@ -171,24 +174,8 @@ static plume_result build_local_program(sorter_state *s, bool full_sort, GLuint 
              s->desc.block_pairs, plume_log2(s->desc.block_pairs), s->local_threads, s->log_elements, s->log_lanes,
              full_sort ? 1 : 0, s->subgroup_shuffle ? 1 : 0);
     plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_common.glsl", "sort_local.comp", NULL}};
-    return plume_build_program(&s->env, full_sort ? "plume sort: local sort" : "plume sort: local disperse", &stage,
-                               1, defines, out);
-}
-
-static plume_result build_global_program(sorter_state *s, bool flip, uint32_t fused) {
-    if (s->global_programs[flip][fused]) return PLUME_OK;
-    char defines[160], label[64];
-    snprintf(defines, sizeof defines, "#define FUSED_STAGES %uu\n#define FLIP %d\n#define GLOBAL_THREADS %d\n", fused,
-             flip ? 1 : 0, GLOBAL_THREADS);
-    snprintf(label, sizeof label, "plume sort: global %s x%u", flip ? "flip" : "disperse", fused);
-    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_common.glsl", "sort_global.comp", NULL}};
-    plume_result result = plume_build_program(&s->env, label, &stage, 1, defines, &s->global_programs[flip][fused]);
-    if (result == PLUME_OK) {
-        s->global_height_location[flip][fused] = glGetUniformLocation(s->global_programs[flip][fused], "u_height");
-        s->global_log_distance_location[flip][fused] =
-            glGetUniformLocation(s->global_programs[flip][fused], "u_log_distance");
-    }
-    return result;
+    return plume_build_program(&s->env, full_sort ? "plume sort: local sort" : "plume sort: merge", &stage, 1,
+                               defines, out);
 }
 
 static plume_result build_prepare_program(sorter_state *s) {
@@ -199,16 +186,6 @@ static plume_result build_prepare_program(sorter_state *s) {
     s->prepare_capacity_location = glGetUniformLocation(s->prepare_program, "u_capacity");
     s->prepare_pass_count_location = glGetUniformLocation(s->prepare_program, "u_pass_count");
     return PLUME_OK;
-}
-
-/* Invocations for a workgroup that runs stages over `pairs` in shared
- * memory: two or more pairs each, as many as the GL allows up to 1024, since
- * a stage is bound by one SM's shared-memory bandwidth and more invocations
- * keep more of it busy. */
-static uint32_t shared_memory_threads(uint32_t pairs, uint32_t limit) {
-    uint32_t threads = pairs / 2 < MAX_LOCAL_THREADS ? pairs / 2 : MAX_LOCAL_THREADS;
-    while (threads > limit) threads /= 2;
-    return threads;
 }
 
 /* Lanes of a subgroup shuffle in compute shaders (a power of two), 0 where the
@@ -239,12 +216,11 @@ static plume_result resolve_desc(sorter_state *s, const plume_sorter_desc *desc)
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &s->ssbo_offset_alignment);
     uint32_t fitting = MIN_BLOCK_PAIRS;
     while (fitting * 2 * PAIR_BYTES <= (uint32_t)shared_bytes && fitting * 2 <= MAX_DEFAULT_BLOCK_PAIRS) fitting *= 2;
-    if ((uint32_t)shared_bytes < MIN_BLOCK_PAIRS * PAIR_BYTES || invocations < GLOBAL_THREADS ||
-        size_x < GLOBAL_THREADS) {
+    if ((uint32_t)shared_bytes < MIN_BLOCK_PAIRS * PAIR_BYTES || invocations < MIN_THREADS || size_x < MIN_THREADS) {
         plume_log(&s->env, PLUME_LOG_ERROR,
                   "plume_sorter_create: GL compute limits too small (shared memory %d bytes, %d invocations, "
                   "work group width %d; need %d, %d, %d)",
-                  shared_bytes, invocations, size_x, MIN_BLOCK_PAIRS * PAIR_BYTES, GLOBAL_THREADS, GLOBAL_THREADS);
+                  shared_bytes, invocations, size_x, MIN_BLOCK_PAIRS * PAIR_BYTES, MIN_THREADS, MIN_THREADS);
         return PLUME_ERROR_GL_UNSUPPORTED;
     }
     if (s->desc.block_pairs == 0) {
@@ -281,9 +257,6 @@ static plume_result resolve_desc(sorter_state *s, const plume_sorter_desc *desc)
                   s->desc.block_pairs, s->local_threads, thread_limit);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    s->grid_pairs = MAX_GRID_PAIRS;
-    while (s->grid_pairs * PAIR_BYTES > (uint32_t)shared_bytes) s->grid_pairs /= 2;
-    s->grid_threads = shared_memory_threads(s->grid_pairs, thread_limit);
     return PLUME_OK;
 }
 
@@ -316,9 +289,9 @@ static plume_result create_buffers(sorter_state *s) {
         return PLUME_ERROR_OUT_OF_MEMORY;
     }
     for (uint32_t i = 0; i < s->pass_count; ++i) {
-        table[4 * i + 0] = s->passes[i].span;
-        table[4 * i + 1] = s->passes[i].threads_per_span;
-        table[4 * i + 2] = s->passes[i].threads_per_group;
+        table[4 * i + 0] = s->passes[i].group_bits;
+        table[4 * i + 1] = 0;
+        table[4 * i + 2] = 0;
         table[4 * i + 3] = s->passes[i].level_height;
     }
     glBindBuffer(GL_COPY_WRITE_BUFFER, s->pass_table_buffer);
@@ -339,16 +312,15 @@ static plume_result create_gl_objects(sorter_state *s) {
     plan_passes(s, s->passes);
     result = check_group_limits(s);
     if (result == PLUME_OK) result = build_local_program(s, true, &s->local_sort_program);
-    if (result == PLUME_OK) result = build_local_program(s, false, &s->local_disperse_program);
-    for (uint32_t i = 0; i < s->pass_count && result == PLUME_OK; ++i)
-        if (s->passes[i].kind == PASS_GLOBAL) result = build_global_program(s, s->passes[i].flip, s->passes[i].fused_stages);
-        else if (s->passes[i].kind == PASS_STRIDED && !s->strided_program) result = build_strided_program(s);
+    if (result == PLUME_OK) result = build_local_program(s, false, &s->merge_program);
+    for (int i = 0; i < MERGE_UNIFORM_COUNT && result == PLUME_OK; ++i)
+        s->merge_locations[i] = glGetUniformLocation(s->merge_program, MERGE_UNIFORMS[i]);
     if (result == PLUME_OK) result = build_prepare_program(s);
     if (result == PLUME_OK) result = create_buffers(s);
     return result;
 }
 
-enum { SORTER_GL_OBJECTS = 6 + 2 * (MAX_FUSED_STAGES + 1) };
+enum { SORTER_GL_OBJECTS = 5 };
 
 /* The one list of the sorter's GL objects: free_sorter deletes what it lists,
  * and the tests check that each of them is gone. */
@@ -357,12 +329,8 @@ static uint32_t list_sorter_gl_objects(const void *object, plume_gl_object *out,
     plume_gl_object all[SORTER_GL_OBJECTS];
     uint32_t count = 0;
     all[count++] = (plume_gl_object){GL_PROGRAM, s->local_sort_program};
-    all[count++] = (plume_gl_object){GL_PROGRAM, s->local_disperse_program};
+    all[count++] = (plume_gl_object){GL_PROGRAM, s->merge_program};
     all[count++] = (plume_gl_object){GL_PROGRAM, s->prepare_program};
-    all[count++] = (plume_gl_object){GL_PROGRAM, s->strided_program};
-    for (int flip = 0; flip < 2; ++flip)
-        for (int k = 0; k <= MAX_FUSED_STAGES; ++k)
-            all[count++] = (plume_gl_object){GL_PROGRAM, s->global_programs[flip][k]};
     all[count++] = (plume_gl_object){GL_BUFFER, s->state_buffer};
     all[count++] = (plume_gl_object){GL_BUFFER, s->pass_table_buffer};
     return plume_list_named_gl_objects(all, count, out, capacity);
@@ -417,18 +385,8 @@ uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter hand
 
 /* ---- Sorting -------------------------------------------------------------- */
 
-static const char *pass_kind_name(pass_kind kind) {
-    switch (kind) {
-    case PASS_LOCAL_SORT: return "local sort";
-    case PASS_LOCAL_DISPERSE: return "local disperse";
-    case PASS_GLOBAL: return "register";
-    case PASS_STRIDED: return "strided";
-    }
-    return "?";
-}
-
 static void announce_pass(const sorter_state *s, const sort_pass *pass) {
-    if (s->pass_hook) s->pass_hook(s->pass_hook_user, pass ? pass_kind_name(pass->kind) : NULL);
+    if (s->pass_hook) s->pass_hook(s->pass_hook_user, pass ? (pass->local_sort ? "local sort" : "merge") : NULL);
 }
 
 plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter handle, plume_sort_pass_hook hook,
@@ -441,22 +399,14 @@ plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter han
 }
 
 static void use_pass_program(sorter_state *s, const sort_pass *pass) {
-    switch (pass->kind) {
-    case PASS_LOCAL_SORT: glUseProgram(s->local_sort_program); break;
-    case PASS_LOCAL_DISPERSE: glUseProgram(s->local_disperse_program); break;
-    case PASS_GLOBAL:
-        glUseProgram(s->global_programs[pass->flip][pass->fused_stages]);
-        glUniform1ui(s->global_height_location[pass->flip][pass->fused_stages], pass->height);
-        glUniform1ui(s->global_log_distance_location[pass->flip][pass->fused_stages],
-                     plume_log2(pass->threads_per_span));
-        break;
-    case PASS_STRIDED:
-        glUseProgram(s->strided_program);
-        glUniform1ui(s->strided_log_span_location, plume_log2(pass->height));
-        glUniform1ui(s->strided_log_grid_location, pass->log_grid);
-        glUniform1ui(s->strided_flip_location, pass->flip ? 1u : 0u);
-        break;
+    if (pass->local_sort) {
+        glUseProgram(s->local_sort_program);
+        return;
     }
+    glUseProgram(s->merge_program);
+    const uint32_t values[MERGE_UNIFORM_COUNT] = {pass->low_bits,   pass->high_base,   pass->flip ? 1u : 0u,
+                                pass->tail_top,   pass->head_bottom, pass->head_after};
+    for (int i = 0; i < MERGE_UNIFORM_COUNT; ++i) glUniform1ui(s->merge_locations[i], values[i]);
 }
 
 /* Results are read next by the host's shaders, draws (vertex pulling or

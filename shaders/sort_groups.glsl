@@ -1,11 +1,19 @@
 // Workgroups one sort pass needs for `count` pairs: zero when the pass belongs
 // to a merge level above the count's power of two (count <= level height / 2),
-// else enough for the spans that hold live pairs. The C twin is
-// sort_pass_groups() in plugin/sort.c; both must stay the same arithmetic.
-// pass: x = span, y = threads per span, z = threads per workgroup, w = level height.
+// else one per workgroup number whose lowest position is below the count,
+// workgroup numbers being spread over the position bits `group_bits` in
+// order. The C twin is sort_pass_groups() in plugin/sort.c; both must stay the
+// same arithmetic.
+// pass: x = group_bits, w = level height.
 uint sort_pass_groups(uvec4 pass, uint count) {
     if (count <= pass.w / 2u) return 0u;
-    uint spans = (count + pass.x - 1u) / pass.x;
-    uint threads = spans * pass.y;
-    return (threads + pass.z - 1u) / pass.z;
+    uint found = 0u;
+    for (int p = 31; p >= 0; --p) {
+        uint bit = 1u << uint(p);
+        if ((count & bit) == 0u) continue;
+        // Numbers equal to count above p with 0 at p: every choice below.
+        found += 1u << uint(bitCount(pass.x & (bit - 1u)));
+        if ((pass.x & bit) == 0u) break; // none can have 1 at p
+    }
+    return found;
 }

@@ -95,9 +95,10 @@ void held_flip(inout uvec2 v[ELEMENTS], uint log_height, uint lane, uint thread)
     for (uint r = 0u; r < ELEMENTS; ++r) \
         if ((r & (BIT)) == 0u) compare_swap(v[r], v[r | (BIT)]);
 
-// Disperses of heights 2^log_height .. 2 for log_height <= HELD_BITS.
-void held_disperses(inout uvec2 v[ELEMENTS], uint log_height, uint lane, uint thread) {
-    for (uint bit = log_height; bit-- > 0u;) {
+// Disperses of heights 2^top .. 2^bottom (bottom >= 1, top <= HELD_BITS).
+void held_disperses(inout uvec2 v[ELEMENTS], uint top, uint bottom, uint lane, uint thread) {
+    for (uint height = top; height >= bottom; --height) {
+        uint bit = height - 1u;
         if (bit >= LOG_LANES) {
             switch (bit - LOG_LANES) {
             case 0u: REGISTER_DISPERSE(v, 1u); break;
@@ -148,52 +149,105 @@ void shared_disperse(uint log_height, uint live) {
     }
 }
 
-// Disperses of heights 2^log_height .. 2^(HELD_BITS+1) in shared memory.
-void shared_disperses(uint log_height, uint live) {
-    for (uint l = log_height; l > HELD_BITS; --l) {
+// Disperses of heights 2^top .. 2^bottom in shared memory, each after a
+// barrier.
+void shared_disperses(uint top, uint bottom, uint live) {
+    for (uint l = top; l >= bottom; --l) {
         barrier();
         shared_disperse(l, live);
     }
 }
 
+// The pairs move between an invocation's registers and the shared block
+// between barriers.
+void registers_to_block(uvec2 v[ELEMENTS], uint first) {
+    barrier();
+    for (uint r = 0u; r < ELEMENTS; ++r) block[held_position(first, r)] = v[r];
+    barrier();
+}
+
+void block_to_registers(inout uvec2 v[ELEMENTS], uint first) {
+    barrier();
+    for (uint r = 0u; r < ELEMENTS; ++r) v[r] = block[held_position(first, r)];
+}
+
+#if !LOCAL_SORT
+// A merge pass: the block holds the pairs whose positions agree outside the
+// bits [0, u_low_bits) and [u_high_base, u_high_base + LOG_BLOCK -
+// u_low_bits); block index bits map to those bits in order, the workgroup
+// number to the other bits in order. So a stage on any of those position bits
+// is a stage on a block index bit, and the pass can run the end of one merge
+// level (disperses on the low bits: the tail) and the start of the next (flip
+// and disperses on the high bits: the head). When the head starts with a
+// flip, the pairs whose top bit is set take the other bits between the two
+// ranges mirrored, as the flip pairs p with p ^ (2 * half - 1).
+uniform uint u_low_bits;
+uniform uint u_high_base;
+uniform uint u_flip;        // 1: the head starts with flip(block), 0: with disperse(block)
+uniform uint u_tail_top;    // tail: disperses of block heights 2^u_tail_top .. 2; 0: none
+uniform uint u_head_bottom; // head: block heights 2^LOG_BLOCK .. 2^u_head_bottom; > LOG_BLOCK: none
+uniform uint u_head_after;  // the head's level: only counts above this need it
+
+uint pass_position(uint index) {
+    uint group = gl_WorkGroupID.x;
+    uint middle_bits = u_high_base - u_low_bits;
+    uint high_end = u_high_base + LOG_BLOCK - u_low_bits;
+    uint low_mask = (1u << u_low_bits) - 1u;
+    uint position = (index & low_mask) | ((index >> u_low_bits) << u_high_base)
+                  | ((group & ((1u << middle_bits) - 1u)) << u_low_bits) | ((group >> middle_bits) << high_end);
+    if (u_flip != 0u && (index >> (LOG_BLOCK - 1u)) != 0u) position ^= ((1u << u_high_base) - 1u) & ~low_mask;
+    return position;
+}
+#else
+uint pass_position(uint index) {
+    return gl_WorkGroupID.x * BLOCK_PAIRS + index;
+}
+#endif
+
 void main() {
     uint thread = thread_index();
     uint lane = thread & (LANES - 1u);
     uint first = ((thread >> LOG_LANES) << HELD_BITS) | lane;
+    uvec2 v[ELEMENTS];
+    uint positions[ELEMENTS];
+    for (uint r = 0u; r < ELEMENTS; ++r) {
+        positions[r] = pass_position(held_position(first, r));
+        v[r] = load_pair(positions[r]);
+    }
+#if LOCAL_SORT
     uint block_start = gl_WorkGroupID.x * BLOCK_PAIRS;
     uint live_in_block = min(sort_count - min(sort_count, block_start), BLOCK_PAIRS);
-    uvec2 v[ELEMENTS];
-#if LOCAL_SORT
-    for (uint r = 0u; r < ELEMENTS; ++r) v[r] = load_pair(block_start + held_position(first, r));
     // A count under the block needs only the levels up to its power of two.
     uint top_level = min(uint(LOG_BLOCK), uint(findMSB(max(live_in_block, 2u) - 1u)) + 1u);
     for (uint level = 1u; level <= min(top_level, HELD_BITS); ++level) {
         held_flip(v, level, lane, thread);
-        held_disperses(v, level - 1u, lane, thread);
+        held_disperses(v, level - 1u, 1u, lane, thread);
     }
     for (uint level = HELD_BITS + 1u; level <= top_level; ++level) {
-        barrier();
-        for (uint r = 0u; r < ELEMENTS; ++r) block[held_position(first, r)] = v[r];
-        barrier();
+        registers_to_block(v, first);
         shared_flip(level, live_in_block);
-        shared_disperses(level - 1u, live_in_block);
-        barrier();
-        for (uint r = 0u; r < ELEMENTS; ++r) v[r] = block[held_position(first, r)];
-        held_disperses(v, HELD_BITS, lane, thread);
+        shared_disperses(level - 1u, HELD_BITS + 1u, live_in_block);
+        block_to_registers(v, first);
+        held_disperses(v, HELD_BITS, 1u, lane, thread);
     }
 #else
-    if (LOG_BLOCK > HELD_BITS) {
-        for (uint i = 0u; i < ELEMENTS; ++i) {
-            uint local_index = gl_LocalInvocationID.x + i * LOCAL_THREADS;
-            block[local_index] = load_pair(block_start + local_index);
-        }
-        shared_disperses(LOG_BLOCK, live_in_block);
-        barrier();
-        for (uint r = 0u; r < ELEMENTS; ++r) v[r] = block[held_position(first, r)];
-    } else {
-        for (uint r = 0u; r < ELEMENTS; ++r) v[r] = load_pair(block_start + held_position(first, r));
+    // Positions are scattered: no swap can be skipped by position (those past
+    // the count hold maxima that stay put anyway).
+    const uint every = BLOCK_PAIRS;
+    if (u_tail_top > HELD_BITS) {
+        registers_to_block(v, first);
+        shared_disperses(u_tail_top, HELD_BITS + 1u, every);
+        block_to_registers(v, first);
     }
-    held_disperses(v, min(uint(LOG_BLOCK), HELD_BITS), lane, thread);
+    held_disperses(v, min(u_tail_top, HELD_BITS), 1u, lane, thread);
+    if (u_head_bottom <= LOG_BLOCK && sort_count > u_head_after) {
+        registers_to_block(v, first);
+        if (u_flip != 0u) shared_flip(LOG_BLOCK, every);
+        else shared_disperse(LOG_BLOCK, every);
+        shared_disperses(LOG_BLOCK - 1u, max(u_head_bottom, HELD_BITS + 1u), every);
+        block_to_registers(v, first);
+        if (u_head_bottom <= HELD_BITS) held_disperses(v, HELD_BITS, u_head_bottom, lane, thread);
+    }
 #endif
-    for (uint r = 0u; r < ELEMENTS; ++r) store_pair(block_start + held_position(first, r), v[r]);
+    for (uint r = 0u; r < ELEMENTS; ++r) store_pair(positions[r], v[r]);
 }

@@ -16,8 +16,12 @@
  * Order: ascending by key, equal keys ascending by value (a total order, so the
  * result depends only on the multiset of pairs: equal-depth particles never
  * swap from frame to frame). Algorithm: the bitonic network of steps3d's
- * compute-shader sort (flip / disperse), with every stage whose distance fits
- * a workgroup run in shared memory and several global stages fused per pass.
+ * compute-shader sort (flip / disperse). A local sort orders blocks of
+ * block_pairs; each later pass runs up to log2(block_pairs) stages of the
+ * merge levels on the pairs one workgroup holds (the end of one level and the
+ * start of the next), the stages on the lowest position bits in registers and
+ * subgroup shuffles where the GL has GL_KHR_shader_subgroup, the others in
+ * shared memory.
  * Counts need not be powers of two: positions past the count act as +infinity
  * and are never read or written.
  *
@@ -61,7 +65,9 @@ typedef struct plume_sorter_desc {
      * 0 (default): the largest power of two whose pairs fit
      * GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, at most 2048. */
     uint32_t block_pairs;
-    /* Most global compare stages fused into one pass (1..5). 0 (default): 3. */
+    /* No longer used: every pass now runs up to log2(block_pairs) stages.
+     * Still checked (0..5; 0 reads back as 3) so that descriptors valid before
+     * stay valid. */
     uint32_t max_fused_stages;
     plume_logger logger;        /* default ({0}): the context's */
     plume_allocator allocator;  /* default ({0}): the context's; all three functions or none */
