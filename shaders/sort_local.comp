@@ -120,12 +120,15 @@ void held_disperses(inout uvec2 v[ELEMENTS], uint top, uint bottom, uint lane, u
 // no compare-and-swap moves, so a swap whose lower position is past it is
 // skipped. (A parameter, not a global: Mesa warns, at high severity, of a
 // global read in a function placed before main() writes it.)
+// Pairs in order are not written back: shared-memory traffic bounds these
+// stages, and about half the pairs of a stage are in order already.
 void swap_in_block(uint low, uint high, uint live) {
     if (low >= live) return;
     uvec2 a = block[low], b = block[high];
-    compare_swap(a, b);
-    block[low] = a;
-    block[high] = b;
+    if (pair_greater(a, b)) {
+        block[low] = b;
+        block[high] = a;
+    }
 }
 
 // flip(2^log_height): pairs offset and height-1-offset of each block.
