@@ -25,7 +25,7 @@ enum {
     MAX_DEFAULT_BLOCK_PAIRS = 2048, /* measured best on the H100 from 2^10 to 2^20 (notes/sort-performance.md) */
     MIN_BLOCK_PAIRS = 64,
     MAX_LANES = 32,          /* sort_local.comp: lane group; 32 is NVIDIA's subgroup */
-    MAX_LOG_ELEMENTS = 2,    /* sort_local.comp: 4 pairs per invocation, measured best at 2^19-2^20 on the H100 */
+    MAX_LOG_ELEMENTS = 2,    /* sort_local.comp supports 2 or 4 pairs per invocation */
     /* A merge pass always holds runs of at least 2^MIN_LOW_BITS consecutive
      * pairs (32 bytes, one memory sector), so that its loads are not scattered
      * pair by pair. */
@@ -55,17 +55,31 @@ typedef struct sort_pass {
     uint32_t level_height;      /* the pass is needed for counts above level_height / 2 */
 } sort_pass;
 
+/* The sort's programs come in two sets that differ in pairs per invocation:
+ * 2 (twice the invocations) measured faster up to 2^18 pairs on the H100, 4
+ * from 2^19 up (notes/sort-performance.md). A sort takes the set that its
+ * count, or the bound on it, calls for. A sorter whose capacity is under
+ * LARGE_COUNT_SET_FROM, or whose block is too small for 4 pairs per
+ * invocation across a full lane group, has the small set only. */
+enum { SMALL_COUNT_SET, LARGE_COUNT_SET, PROGRAM_SETS };
+static const uint32_t SET_LOG_ELEMENTS[PROGRAM_SETS] = {1, 2};
+static const uint32_t LARGE_COUNT_SET_FROM = 1u << 19;
+
+typedef struct program_set {
+    uint32_t log_elements;      /* sort_local.comp: pairs per invocation, log2 */
+    uint32_t local_threads;
+    GLuint local_sort_program;  /* 0: the set is not built */
+    GLuint merge_program;
+    GLint merge_locations[MERGE_UNIFORM_COUNT]; /* MERGE_UNIFORMS, in order */
+} program_set;
+
 /* What a plume_sorter handle names. */
 typedef struct sorter_state {
     plume_env env;
     plume_sorter_desc desc;     /* defaults filled in */
-    uint32_t local_threads;
-    uint32_t log_elements;      /* sort_local.comp: pairs per invocation, log2 */
     uint32_t log_lanes;         /* sort_local.comp: invocations trading pairs, log2 */
     bool subgroup_shuffle;      /* lanes trade through subgroup shuffles, not shared memory */
-    GLuint local_sort_program;
-    GLuint merge_program;
-    GLint merge_locations[MERGE_UNIFORM_COUNT]; /* MERGE_UNIFORMS, in order */
+    program_set sets[PROGRAM_SETS];
     GLuint prepare_program;
     GLint prepare_count_index_location, prepare_capacity_location, prepare_pass_count_location;
     GLuint state_buffer;        /* count, padding, dispatch args */
@@ -163,7 +177,7 @@ static uint32_t plan_passes(const sorter_state *s, sort_pass *out) {
 
 /* ---- Creation ------------------------------------------------------------- */
 
-static plume_result build_local_program(sorter_state *s, bool full_sort, GLuint *out) {
+static plume_result build_local_program(sorter_state *s, const program_set *set, bool full_sort, GLuint *out) {
     char defines[512];
     snprintf(defines, sizeof defines,
              "%s#define BLOCK_PAIRS %uu\n#define LOG_BLOCK %uu\n#define LOCAL_THREADS %uu\n#define LOG_ELEMENTS %u\n"
@@ -171,8 +185,8 @@ static plume_result build_local_program(sorter_state *s, bool full_sort, GLuint 
              s->subgroup_shuffle ? "#extension GL_KHR_shader_subgroup_basic : require\n"
                                    "#extension GL_KHR_shader_subgroup_shuffle : require\n"
                                  : "",
-             s->desc.block_pairs, plume_log2(s->desc.block_pairs), s->local_threads, s->log_elements, s->log_lanes,
-             full_sort ? 1 : 0, s->subgroup_shuffle ? 1 : 0);
+             s->desc.block_pairs, plume_log2(s->desc.block_pairs), set->local_threads, set->log_elements,
+             s->log_lanes, full_sort ? 1 : 0, s->subgroup_shuffle ? 1 : 0);
     plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_common.glsl", "sort_local.comp", NULL}};
     return plume_build_program(&s->env, full_sort ? "plume sort: local sort" : "plume sort: merge", &stage, 1,
                                defines, out);
@@ -248,13 +262,19 @@ static plume_result resolve_desc(sorter_state *s, const plume_sorter_desc *desc)
     uint32_t lanes = subgroup_shuffle_lanes();
     s->subgroup_shuffle = lanes != 0;
     s->log_lanes = lanes == 0 || lanes > MAX_LANES ? plume_log2(MAX_LANES) : plume_log2(lanes);
-    uint32_t log_block = plume_log2(s->desc.block_pairs);
-    s->log_elements = log_block - s->log_lanes < MAX_LOG_ELEMENTS ? log_block - s->log_lanes : MAX_LOG_ELEMENTS;
-    s->local_threads = s->desc.block_pairs >> s->log_elements;
-    if (s->local_threads > thread_limit) {
+    /* A lane group must be whole: at most block / lanes pairs per invocation. */
+    uint32_t log_block = plume_log2(s->desc.block_pairs), log_most = log_block - s->log_lanes;
+    if (log_most > MAX_LOG_ELEMENTS) log_most = MAX_LOG_ELEMENTS;
+    for (int i = 0; i < PROGRAM_SETS; ++i) {
+        uint32_t log_elements = SET_LOG_ELEMENTS[i] < log_most ? SET_LOG_ELEMENTS[i] : log_most;
+        while (log_elements < log_most && (s->desc.block_pairs >> log_elements) > thread_limit) ++log_elements;
+        s->sets[i].log_elements = log_elements;
+        s->sets[i].local_threads = s->desc.block_pairs >> log_elements;
+    }
+    if (s->sets[LARGE_COUNT_SET].local_threads > thread_limit) {
         plume_log(&s->env, PLUME_LOG_ERROR,
                   "plume_sorter_create: block_pairs %u needs workgroups of %u invocations; this GL allows %u",
-                  s->desc.block_pairs, s->local_threads, thread_limit);
+                  s->desc.block_pairs, s->sets[LARGE_COUNT_SET].local_threads, thread_limit);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     return PLUME_OK;
@@ -311,16 +331,21 @@ static plume_result create_gl_objects(sorter_state *s) {
     if (!s->passes) return PLUME_ERROR_OUT_OF_MEMORY;
     plan_passes(s, s->passes);
     result = check_group_limits(s);
-    if (result == PLUME_OK) result = build_local_program(s, true, &s->local_sort_program);
-    if (result == PLUME_OK) result = build_local_program(s, false, &s->merge_program);
-    for (int i = 0; i < MERGE_UNIFORM_COUNT && result == PLUME_OK; ++i)
-        s->merge_locations[i] = glGetUniformLocation(s->merge_program, MERGE_UNIFORMS[i]);
+    for (int i = 0; i < PROGRAM_SETS && result == PLUME_OK; ++i) {
+        program_set *set = &s->sets[i];
+        bool same_as_small = i > 0 && set->log_elements == s->sets[i - 1].log_elements;
+        if (i == LARGE_COUNT_SET && (same_as_small || s->desc.capacity < LARGE_COUNT_SET_FROM)) continue;
+        result = build_local_program(s, set, true, &set->local_sort_program);
+        if (result == PLUME_OK) result = build_local_program(s, set, false, &set->merge_program);
+        for (int u = 0; u < MERGE_UNIFORM_COUNT && result == PLUME_OK; ++u)
+            set->merge_locations[u] = glGetUniformLocation(set->merge_program, MERGE_UNIFORMS[u]);
+    }
     if (result == PLUME_OK) result = build_prepare_program(s);
     if (result == PLUME_OK) result = create_buffers(s);
     return result;
 }
 
-enum { SORTER_GL_OBJECTS = 5 };
+enum { SORTER_GL_OBJECTS = 3 + 2 * PROGRAM_SETS };
 
 /* The one list of the sorter's GL objects: free_sorter deletes what it lists,
  * and the tests check that each of them is gone. */
@@ -328,8 +353,10 @@ static uint32_t list_sorter_gl_objects(const void *object, plume_gl_object *out,
     const sorter_state *s = object;
     plume_gl_object all[SORTER_GL_OBJECTS];
     uint32_t count = 0;
-    all[count++] = (plume_gl_object){GL_PROGRAM, s->local_sort_program};
-    all[count++] = (plume_gl_object){GL_PROGRAM, s->merge_program};
+    for (int i = 0; i < PROGRAM_SETS; ++i) {
+        all[count++] = (plume_gl_object){GL_PROGRAM, s->sets[i].local_sort_program};
+        all[count++] = (plume_gl_object){GL_PROGRAM, s->sets[i].merge_program};
+    }
     all[count++] = (plume_gl_object){GL_PROGRAM, s->prepare_program};
     all[count++] = (plume_gl_object){GL_BUFFER, s->state_buffer};
     all[count++] = (plume_gl_object){GL_BUFFER, s->pass_table_buffer};
@@ -398,15 +425,21 @@ plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter han
     return PLUME_OK;
 }
 
-static void use_pass_program(sorter_state *s, const sort_pass *pass) {
+/* The program set for sorts of at most `bound` pairs. */
+static const program_set *set_for(const sorter_state *s, uint32_t bound) {
+    const program_set *large = &s->sets[LARGE_COUNT_SET];
+    return bound >= LARGE_COUNT_SET_FROM && large->local_sort_program ? large : &s->sets[SMALL_COUNT_SET];
+}
+
+static void use_pass_program(const program_set *set, const sort_pass *pass) {
     if (pass->local_sort) {
-        glUseProgram(s->local_sort_program);
+        glUseProgram(set->local_sort_program);
         return;
     }
-    glUseProgram(s->merge_program);
+    glUseProgram(set->merge_program);
     const uint32_t values[MERGE_UNIFORM_COUNT] = {pass->low_bits,   pass->high_base,   pass->flip ? 1u : 0u,
                                 pass->tail_top,   pass->head_bottom, pass->head_after};
-    for (int i = 0; i < MERGE_UNIFORM_COUNT; ++i) glUniform1ui(s->merge_locations[i], values[i]);
+    for (int i = 0; i < MERGE_UNIFORM_COUNT; ++i) glUniform1ui(set->merge_locations[i], values[i]);
 }
 
 /* Results are read next by the host's shaders, draws (vertex pulling or
@@ -442,7 +475,7 @@ plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pa
         if (groups == 0) continue;
         if (!first) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         first = false;
-        use_pass_program(sorter, &sorter->passes[i]);
+        use_pass_program(set_for(sorter, count), &sorter->passes[i]);
         announce_pass(sorter, &sorter->passes[i]);
         glDispatchCompute(groups, 1, 1);
     }
@@ -498,7 +531,7 @@ static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, u
         if (sort_pass_groups(&sorter->passes[i], max_count) == 0) continue;
         if (!first) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         first = false;
-        use_pass_program(sorter, &sorter->passes[i]);
+        use_pass_program(set_for(sorter, max_count), &sorter->passes[i]);
         announce_pass(sorter, &sorter->passes[i]);
         glDispatchComputeIndirect(STATE_HEADER_BYTES + 12 * (GLintptr)i);
     }
