@@ -174,6 +174,13 @@ project "plume_frame_bench"
     files { "bench/frame_bench.c" }
     links { "plume_host", "plume_static", "epoxy", "m" }
 
+-- What a dispatch costs before it does any work (notes/sort-performance.md).
+project "plume_dispatch_floor"
+    kind "ConsoleApp"
+    outputs("bin", "plume_dispatch_floor")
+    files { "bench/dispatch_floor.c" }
+    links { "plume_host", "epoxy", "m" }
+
 -- A stand-in engine: loads build/<config>/lib/libplume.so with dlopen and runs
 -- the test suites through the plugin table (tests/plugin_host/). It links no
 -- plume code.

@@ -1,7 +1,8 @@
 #!/bin/sh
 # One call on the GPU machine (see ../shared/DESIGN.md): correctness on the
 # NVIDIA driver (both suites: static, and through the dlopen'd plugin), then
-# the sort benchmark with several variants and the frame benchmark. Build here
+# the sort benchmark with several variants, the frame benchmark and the
+# dispatch floor. Build here
 # first (make -C build config=release), carry build/release and .gl:
 #     . .gl/prelude.sh; sh tools/gpu_run.sh "$OUT"
 set -u
@@ -22,3 +23,6 @@ python3 tools/summarize_bench.py "$out/sort_bench.csv"
 ./build/release/bin/plume_frame_bench --csv "$out/frame_bench.csv" --frames-csv "$out/frames.csv" > "$out/frame_bench.txt" 2>&1
 echo "frame bench exit $?"
 cat "$out/frame_bench.txt"
+./build/release/bin/plume_dispatch_floor > "$out/dispatch_floor.txt" 2>&1
+echo "dispatch floor exit $?"
+cat "$out/dispatch_floor.txt"
