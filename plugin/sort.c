@@ -32,7 +32,7 @@ enum {
     MIN_LOW_BITS = 2,
     PAIR_BYTES = 8,
     STATE_HEADER_BYTES = 16, /* count + padding, then 3 uints of dispatch args per pass */
-    MIN_THREADS = 256,       /* GL 4.3 guarantees 1024 invocations; a block of 2048 pairs needs 512 */
+    MIN_THREADS = 256,       /* GL 4.3 guarantees 1024 invocations; the default block needs 512 (4 pairs each) */
     MAX_CAPACITY = 1u << 30,
     MERGE_UNIFORM_COUNT = 6
 };

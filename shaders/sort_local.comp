@@ -1,7 +1,10 @@
-// The stages of the bitonic network inside one block of BLOCK_PAIRS pairs per
-// workgroup. LOCAL_SORT: the whole network up to height BLOCK_PAIRS (flip +
-// disperses for h = 2, 4, ..., BLOCK_PAIRS). Otherwise: the disperses of
-// heights BLOCK_PAIRS .. 2 that end every larger merge level.
+// The stages of the bitonic network on one block of BLOCK_PAIRS pairs per
+// workgroup. LOCAL_SORT: blocks of consecutive positions, the whole network up
+// to height BLOCK_PAIRS (flip + disperses for h = 2, 4, ..., BLOCK_PAIRS).
+// Otherwise a merge pass: a block of positions chosen by bits (see
+// pass_position) and a run of the larger levels' stages on those bits.
+// Block index bits stand for position bits, so below "position" means the
+// index in the block.
 //
 // Each invocation holds ELEMENTS = 2^LOG_ELEMENTS pairs in registers, and a
 // group of LANES = 2^LOG_LANES invocations holds 2^HELD_BITS consecutive
@@ -15,9 +18,9 @@
 // Heights are powers of two: index arithmetic is shifts and masks.
 // Register arrays are indexed only by constants (unrolled loops, switches on
 // the bit), so that they stay in registers.
-// Defines: BLOCK_PAIRS, LOG_BLOCK, LOCAL_THREADS, LOG_ELEMENTS, LOG_LANES,
-// (1 or 2), LOCAL_SORT (0/1), SUBGROUP_SHUFFLE (0/1; 1 needs GL_KHR_shader_subgroup_
-// shuffle enabled before this file).
+// Defines: BLOCK_PAIRS, LOG_BLOCK, LOCAL_THREADS, LOG_ELEMENTS (1 or 2),
+// LOG_LANES, LOCAL_SORT (0/1), SUBGROUP_SHUFFLE (0/1; 1 needs
+// GL_KHR_shader_subgroup_shuffle enabled before this file).
 #pragma optionNV(unroll all)
 layout(local_size_x = LOCAL_THREADS) in;
 
