@@ -10,9 +10,9 @@
  * the lowest held bits in registers and between the lanes of a subgroup
  * (shuffles where the GL has GL_KHR_shader_subgroup, else the same trade
  * through shared memory), the rest in shared memory. The pass plan is fixed
- * by the capacity at creation; a count only decides how many workgroups each pass gets (zero for
- * levels above its power of two), on the CPU for plume_sort and on the GPU for
- * plume_sort_indirect. */
+ * by the capacity at creation; a count only decides how many workgroups each
+ * pass gets (zero for levels above its power of two), on the CPU for
+ * plume_sort and on the GPU for plume_sort_indirect. */
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +32,7 @@ enum {
     MIN_LOW_BITS = 2,
     PAIR_BYTES = 8,
     STATE_HEADER_BYTES = 16, /* count + padding, then 3 uints of dispatch args per pass */
+    PASS_TABLE_WORDS = 2,    /* per pass: group_bits, level_height (a uvec2 in sort_groups.glsl) */
     MIN_THREADS = 256,       /* GL 4.3 guarantees 1024 invocations; the default block needs 512 (4 pairs each) */
     MAX_CAPACITY = 1u << 30,
     MERGE_UNIFORM_COUNT = 6
@@ -50,7 +51,7 @@ typedef struct sort_pass {
     uint32_t tail_top;          /* tail: disperses of block heights 2^tail_top .. 2; 0: none */
     uint32_t head_bottom;       /* head: block heights 2^log2(block) .. 2^head_bottom; above log2(block): none */
     uint32_t head_after;        /* the head's level needs counts above this */
-    /* What sort_pass_groups() needs; uploaded as a uvec4 for the GPU twin. */
+    /* What sort_pass_groups() needs; uploaded as a uvec2 for the GPU twin. */
     uint32_t group_bits;        /* position bits that number the workgroups */
     uint32_t level_height;      /* the pass is needed for counts above level_height / 2 */
 } sort_pass;
@@ -136,7 +137,7 @@ static uint32_t plan_passes(const sorter_state *s, sort_pass *out) {
     uint32_t log_block = plume_log2(s->desc.block_pairs);
     uint32_t log_top = plume_log2(plume_next_pow2(s->desc.capacity < 2 ? 2 : s->desc.capacity));
     sort_pass local = {.local_sort = true, .low_bits = log_block, .high_base = log_block, .level_height = 2};
-    local.group_bits = ~(s->desc.block_pairs - 1);
+    local.group_bits = ~held_bits_mask(&local, log_block);
     uint32_t n = add_pass(out, 0, local);
     /* Level `level` has its stages on bits next_bit .. 0 still to run; its
      * flip is still to run when next_bit == level - 1. */
@@ -303,19 +304,18 @@ static plume_result create_buffers(sorter_state *s) {
     glBindBuffer(GL_COPY_WRITE_BUFFER, s->state_buffer);
     glBufferData(GL_COPY_WRITE_BUFFER, STATE_HEADER_BYTES + 12 * (GLsizeiptr)s->pass_count, NULL, GL_DYNAMIC_DRAW);
     glObjectLabel(GL_BUFFER, s->state_buffer, -1, "plume sort: state and dispatch args");
-    uint32_t *table = plume_alloc(&s->env, 16 * (size_t)s->pass_count);
+    uint32_t *table = plume_alloc(&s->env, sizeof(uint32_t) * PASS_TABLE_WORDS * s->pass_count);
     if (!table) {
         glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)previous);
         return PLUME_ERROR_OUT_OF_MEMORY;
     }
     for (uint32_t i = 0; i < s->pass_count; ++i) {
-        table[4 * i + 0] = s->passes[i].group_bits;
-        table[4 * i + 1] = 0;
-        table[4 * i + 2] = 0;
-        table[4 * i + 3] = s->passes[i].level_height;
+        table[PASS_TABLE_WORDS * i + 0] = s->passes[i].group_bits;
+        table[PASS_TABLE_WORDS * i + 1] = s->passes[i].level_height;
     }
     glBindBuffer(GL_COPY_WRITE_BUFFER, s->pass_table_buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, 16 * (GLsizeiptr)s->pass_count, table, GL_STATIC_DRAW);
+    glBufferData(GL_COPY_WRITE_BUFFER, sizeof(uint32_t) * PASS_TABLE_WORDS * (GLsizeiptr)s->pass_count, table,
+                 GL_STATIC_DRAW);
     glObjectLabel(GL_BUFFER, s->pass_table_buffer, -1, "plume sort: pass table");
     glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)previous);
     plume_free(&s->env, table);
@@ -333,8 +333,9 @@ static plume_result create_gl_objects(sorter_state *s) {
     result = check_group_limits(s);
     for (int i = 0; i < PROGRAM_SETS && result == PLUME_OK; ++i) {
         program_set *set = &s->sets[i];
-        bool same_as_small = i > 0 && set->log_elements == s->sets[i - 1].log_elements;
-        if (i == LARGE_COUNT_SET && (same_as_small || s->desc.capacity < LARGE_COUNT_SET_FROM)) continue;
+        if (i == LARGE_COUNT_SET && (set->log_elements == s->sets[SMALL_COUNT_SET].log_elements ||
+                                     s->desc.capacity < LARGE_COUNT_SET_FROM))
+            continue;
         result = build_local_program(s, set, true, &set->local_sort_program);
         if (result == PLUME_OK) result = build_local_program(s, set, false, &set->merge_program);
         for (int u = 0; u < MERGE_UNIFORM_COUNT && result == PLUME_OK; ++u)
@@ -469,13 +470,14 @@ plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pa
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof count, &count);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, pairs_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, sorter->state_buffer);
+    const program_set *set = set_for(sorter, count);
     bool first = true;
     for (uint32_t i = 0; i < sorter->pass_count; ++i) {
         uint32_t groups = sort_pass_groups(&sorter->passes[i], count);
         if (groups == 0) continue;
         if (!first) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         first = false;
-        use_pass_program(set_for(sorter, count), &sorter->passes[i]);
+        use_pass_program(set, &sorter->passes[i]);
         announce_pass(sorter, &sorter->passes[i]);
         glDispatchCompute(groups, 1, 1);
     }
@@ -526,12 +528,13 @@ static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, u
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, sorter->state_buffer);
     /* Passes that even max_count does not need are not issued: each empty
      * dispatch still costs the GPU a wait between passes. */
+    const program_set *set = set_for(sorter, max_count);
     bool first = true;
     for (uint32_t i = 0; i < sorter->pass_count; ++i) {
         if (sort_pass_groups(&sorter->passes[i], max_count) == 0) continue;
         if (!first) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         first = false;
-        use_pass_program(set_for(sorter, max_count), &sorter->passes[i]);
+        use_pass_program(set, &sorter->passes[i]);
         announce_pass(sorter, &sorter->passes[i]);
         glDispatchComputeIndirect(STATE_HEADER_BYTES + 12 * (GLintptr)i);
     }

@@ -4,9 +4,9 @@
 // workgroup numbers being spread over the position bits `group_bits` in
 // order. The C twin is sort_pass_groups() in plugin/sort.c; both must stay the
 // same arithmetic.
-// pass: x = group_bits, w = level height.
-uint sort_pass_groups(uvec4 pass, uint count) {
-    if (count <= pass.w / 2u) return 0u;
+// pass: x = group_bits, y = level height.
+uint sort_pass_groups(uvec2 pass, uint count) {
+    if (count <= pass.y / 2u) return 0u;
     uint found = 0u;
     for (int p = 31; p >= 0; --p) {
         uint bit = 1u << uint(p);

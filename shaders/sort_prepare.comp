@@ -10,9 +10,9 @@ layout(std430, binding = 1) restrict writeonly buffer SortStateOut {
     uint dispatch_args[];  // 3 per pass: x, y, z workgroups
 };
 layout(std430, binding = 2) restrict readonly buffer HostCount { uint host_counts[]; };
-// Per pass: the position bits that number its workgroups, two unused words,
-// and the merge-level height the pass belongs to (sort_groups.glsl).
-layout(std430, binding = 3) restrict readonly buffer PassTable { uvec4 passes[]; };
+// Per pass: the position bits that number its workgroups and the merge-level
+// height the pass belongs to (sort_groups.glsl).
+layout(std430, binding = 3) restrict readonly buffer PassTable { uvec2 passes[]; };
 
 uniform uint u_count_index;
 uniform uint u_capacity;
