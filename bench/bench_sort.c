@@ -10,11 +10,15 @@
  *
  * Usage: plume_bench [--min-log K] [--max-log K] [--runs N] [--warmup N]
  *                    [--csv FILE] [--variant BLOCK:FUSED]... [--pass-times]
+ *                    [--dump-programs DIR] [--cold-cache MB]
  * --pass-times: instead of the table, the median time of every pass of a sort
  * of 2^min-log .. 2^max-log pairs (GL timestamps between the dispatches).
  * Each run sorts fresh copies of the same random pairs (copied outside the
- * timed region); the copy leaves the pairs in L2 where they fit, as the
- * simulate pass that writes them in a frame would. */
+ * timed region); the copy leaves the pairs in L2 where they fit.
+ * --cold-cache MB: after the copy, also write MB megabytes of scratch (still
+ * outside the timed region), so the sort starts with the pairs pushed out of
+ * L2 and the cache full of dirty lines, as after a frame's simulate pass that
+ * writes every particle (48 MB at 1 M particles). */
 #define _POSIX_C_SOURCE 200809L
 #include <epoxy/gl.h>
 #include <stdio.h>
@@ -39,6 +43,7 @@ typedef struct options {
     uint32_t variant_block[8], variant_fused[8];
     bool pass_times;
     const char *dump_dir; /* --dump-programs */
+    uint32_t cold_cache_mb; /* --cold-cache */
 } options;
 
 static uint64_t random_state;
@@ -131,6 +136,9 @@ typedef struct subject {
     GLuint keys, values, pristine_keys, pristine_values; /* seed 001: split arrays, padded */
     GLuint count_buffer;
     uint32_t count, padded;
+    GLuint scratch; /* --cold-cache: written after every input copy; 0: none */
+    GLuint scratch_program;
+    size_t scratch_bytes;
 } subject;
 
 static void run_once(const subject *s) {
@@ -150,6 +158,14 @@ static void restore_input(const subject *s) {
         copy_buffer(s->pristine_values, s->values, sizeof(uint32_t) * s->padded);
     } else {
         copy_buffer(s->pristine, s->pairs, sizeof(pair) * s->count);
+    }
+    if (s->scratch) {
+        /* Read and write every 16 bytes with a compute pass, as simulate does
+         * (a buffer clear might go around the cache). */
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        glUseProgram(s->scratch_program);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->scratch);
+        glDispatchCompute((GLuint)(s->scratch_bytes / 16 / 256), 1, 1);
     }
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
@@ -335,6 +351,7 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--warmup") && next) o->warmup = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--csv") && next) o->csv_path = argv[++i];
         else if (!strcmp(a, "--pass-times")) o->pass_times = true;
+        else if (!strcmp(a, "--cold-cache") && next) o->cold_cache_mb = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--dump-programs") && next) o->dump_dir = argv[++i];
         else if (!strcmp(a, "--variant") && next && o->variant_count < 8) {
             unsigned block = 0, fused = 0;
@@ -352,7 +369,7 @@ int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
-                        "[--variant BLOCK:FUSED]... [--pass-times] [--dump-programs DIR]\n", argv[0]);
+                        "[--variant BLOCK:FUSED]... [--pass-times] [--dump-programs DIR] [--cold-cache MB]\n", argv[0]);
         return 2;
     }
     headless_gl gl;
@@ -417,6 +434,19 @@ int main(int argc, char **argv) {
     printf("\n%10s %-16s %6s %5s %7s %10s %9s %9s\n", "count", "method", "block", "fuse", "passes", "median ms",
            "x seed001", "correct");
 
+    size_t scratch_bytes = (size_t)opt.cold_cache_mb << 20;
+    GLuint scratch = scratch_bytes ? make_buffer(scratch_bytes, NULL) : 0, scratch_program = 0;
+    if (scratch) {
+        static const char *scratch_source[] = {
+            "layout(local_size_x = 256) in;\n"
+            "layout(std430, binding = 0) buffer Scratch { uvec4 words[]; };\n"
+            "void main() { words[gl_GlobalInvocationID.x] = words[gl_GlobalInvocationID.x] * 3u + 1u; }\n"};
+        static const char *scratch_name[] = {"cold-cache scratch"};
+        if (plume_build_program_from_sources(&env, "cold-cache scratch", GL_COMPUTE_SHADER, scratch_source,
+                                             scratch_name, 1, "", &scratch_program) != PLUME_OK)
+            return 1;
+        printf("cold cache: %u MB read and written after every input copy\n", opt.cold_cache_mb);
+    }
     int failures = 0;
     for (uint32_t log = opt.min_log; log <= opt.max_log; ++log) {
         for (int plus_one = 0; plus_one < 2; ++plus_one) {
@@ -432,7 +462,9 @@ int main(int argc, char **argv) {
             memcpy(expected, input, sizeof(pair) * count);
             qsort(expected, count, sizeof(pair), compare_pairs);
 
-            subject base = {.kind = METHOD_SEED001, .seed = &seed001, .count = count, .padded = padded};
+            subject base = {.kind = METHOD_SEED001, .seed = &seed001, .count = count, .padded = padded,
+                            .scratch = scratch, .scratch_program = scratch_program,
+                            .scratch_bytes = scratch_bytes};
             base.pristine_keys = make_buffer(sizeof(uint32_t) * padded, keys);
             base.pristine_values = make_buffer(sizeof(uint32_t) * padded, values);
             base.keys = make_buffer(sizeof(uint32_t) * padded, NULL);
@@ -449,7 +481,9 @@ int main(int argc, char **argv) {
 
             for (uint32_t v = 0; v < opt.variant_count; ++v) {
                 for (method m = METHOD_DIRECT; m <= METHOD_INDIRECT_BOUNDED; ++m) {
-                    subject s = {.kind = m, .context = context, .sorter = sorters[v], .count = count, .padded = count};
+                    subject s = {.kind = m, .context = context, .sorter = sorters[v], .count = count, .padded = count,
+                                 .scratch = scratch, .scratch_program = scratch_program,
+                                 .scratch_bytes = scratch_bytes};
                     s.pristine = make_buffer(sizeof(pair) * count, input);
                     s.pairs = make_buffer(sizeof(pair) * (top + 1), NULL);
                     s.count_buffer = make_buffer(sizeof count, &count);
@@ -477,6 +511,7 @@ int main(int argc, char **argv) {
         }
     }
     if (csv) fclose(csv);
+    if (scratch) glDeleteBuffers(1, &scratch), glDeleteProgram(scratch_program);
     for (uint32_t v = 0; v < opt.variant_count; ++v) plume_sorter_destroy(context, sorters[v]);
     plume_context_destroy(context);
     glDeleteProgram(seed001.program);

@@ -13,11 +13,13 @@
  *
  * Usage: plume_frame_bench [--counts 16384,65536,262144,1048576] [--frames N]
  *                          [--warmup N] [--size WxH] [--csv FILE]
- *                          [--frames-csv FILE]
+ *                          [--frames-csv FILE] [--turbulence S]
  *   --csv         the table, one row per count
  *   --frames-csv  one row per measured frame: frame, live count, simulate,
  *                 sort and draw GPU ms, CPU ms of the update and draw calls
  *                 (tools/plot_profile.sh turns it into a PNG)
+ *   --turbulence  the curl noise's strength (default 1; 0 skips the noise, to
+ *                 see what it costs)
  * GPU times need a GPU: on Mesa's llvmpipe they are CPU times and the draw's
  * are not meaningful. */
 #define _POSIX_C_SOURCE 200809L
@@ -44,6 +46,7 @@ typedef struct options {
     uint32_t frames, warmup;
     int width, height;
     const char *csv_path, *frames_csv_path;
+    float turbulence;
 } options;
 
 /* The offscreen frame: colour, the depth buffer the draw tests against, and a
@@ -70,7 +73,7 @@ static double now_ms(void) {
 
 static void usage(void) {
     fprintf(stderr, "usage: plume_frame_bench [--counts N,N,...] [--frames N] [--warmup N] [--size WxH] [--csv FILE]"
-                    " [--frames-csv FILE]\n");
+                    " [--frames-csv FILE] [--turbulence S]\n");
 }
 
 static bool parse_counts(const char *text, options *o) {
@@ -89,7 +92,7 @@ static bool parse_counts(const char *text, options *o) {
 
 static bool parse_options(int argc, char **argv, options *o) {
     *o = (options){.counts = {16384, 65536, 262144, 1048576}, .count_total = 4, .frames = 300, .warmup = 60,
-                   .width = 1280, .height = 720};
+                   .width = 1280, .height = 720, .turbulence = 1.0f};
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (!value) return false;
@@ -107,6 +110,10 @@ static bool parse_options(int argc, char **argv, options *o) {
             o->csv_path = value;
         } else if (strcmp(arg, "--frames-csv") == 0) {
             o->frames_csv_path = value;
+        } else if (strcmp(arg, "--turbulence") == 0) {
+            char *end;
+            o->turbulence = strtof(value, &end);
+            if (*end != '\0' || !(o->turbulence >= 0.0f)) return false;
         } else {
             return false;
         }
@@ -137,7 +144,7 @@ static void offscreen_destroy(offscreen *o) {
     glDeleteTextures(3, textures);
 }
 
-static bool make_system(plume_context *context, uint32_t count, plume_system *out_system) {
+static bool make_system(plume_context *context, uint32_t count, float turbulence, plume_system *out_system) {
     plume_system_desc desc = {.capacity = count, .seed = 12345};
     desc.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE,
                                             .extents = {10.0f},
@@ -146,7 +153,8 @@ static bool make_system(plume_context *context, uint32_t count, plume_system *ou
                                             .lifetime = {1.0e6f, 1.0e6f},
                                             .speed = {0.0f, 0.5f},
                                             .size = {0.05f, 0.15f}};
-    desc.forces = (plume_forces){.drag = 0.2f, .turbulence = 1.0f, .turbulence_scale = 0.3f, .turbulence_speed = 0.5f};
+    desc.forces =
+        (plume_forces){.drag = 0.2f, .turbulence = turbulence, .turbulence_scale = 0.3f, .turbulence_speed = 0.5f};
     return plume_system_create(context, &desc, out_system) == PLUME_OK;
 }
 
@@ -189,7 +197,7 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     memset(out, 0, sizeof *out);
     out->count = count;
     plume_system system;
-    if (!make_system(context, count, &system)) return false;
+    if (!make_system(context, count, o->turbulence, &system)) return false;
     if (plume_system_set_profiling(context, system, true) != PLUME_OK) {
         plume_system_destroy(context, system);
         return false;
@@ -275,8 +283,9 @@ int main(int argc, char **argv) {
     }
     GLint timer_bits = 0;
     glGetQueryiv(GL_TIMESTAMP, GL_QUERY_COUNTER_BITS, &timer_bits);
-    printf("GL: %s\ntimer bits %d; %u frames per count after %u warm-up; offscreen %dx%d; median GPU ms\n",
-           headless_gl_describe(), timer_bits, o.frames, o.warmup, o.width, o.height);
+    printf("GL: %s\ntimer bits %d; %u frames per count after %u warm-up; offscreen %dx%d; turbulence %g;"
+           " median GPU ms\n",
+           headless_gl_describe(), timer_bits, o.frames, o.warmup, o.width, o.height, (double)o.turbulence);
     if (timer_bits == 0) printf("this GL has no timer: no GPU times\n");
 
     plume_context *context = NULL;
