@@ -78,5 +78,5 @@ void main() {
     p.id = id;
 
     uint slot = dead_slots[emit_base + i];
-    particles[slot] = p;
+    store_particle(slot, p);
 }

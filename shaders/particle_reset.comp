@@ -9,7 +9,7 @@ void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i < u_capacity) {
         dead_slots[i] = u_capacity - 1u - i;
-        particles[i].age = FREE_SLOT_AGE;
+        free_particle_slot(i);
     }
     if (i == 0u) {
         draw_vertex_count = 6u;

@@ -57,7 +57,7 @@ void main() {
     Particle p;
     bool live = false;
     if (slot < u_capacity) {
-        p = particles[slot];
+        p = load_particle(slot);
         live = p.age >= 0.0;
     }
     bool survives = false;
@@ -71,12 +71,12 @@ void main() {
                 acceleration += u_turbulence.x * curl_noise(p.position * u_turbulence.y, u_time * u_turbulence.z);
             integrate(p.position, p.velocity, acceleration, u_drag, u_dt);
             p.rotation += p.spin * u_dt;
-            particles[slot] = p;
+            store_particle(slot, p);
             // View depth: distance in front of the eye along the view axis.
             float depth = -(u_view * vec4(p.position, 1.0)).z;
             pair = uvec2(depth_key(depth, true), slot);
         } else {
-            particles[slot].age = FREE_SLOT_AGE;
+            free_particle_slot(slot);
         }
     }
     uint index_in_group = 0u;
