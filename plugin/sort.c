@@ -35,7 +35,8 @@ enum {
     PASS_TABLE_WORDS = 2,    /* per pass: group_bits, level_height (a uvec2 in sort_groups.glsl) */
     MIN_THREADS = 256,       /* GL 4.3 guarantees 1024 invocations; the default block needs 512 (4 pairs each) */
     MAX_CAPACITY = 1u << 30,
-    MERGE_UNIFORM_COUNT = 6
+    MERGE_UNIFORM_COUNT = 6,
+    LOCAL_SORT_UNIFORM_COUNT = 5
 };
 
 /* The local sort: blocks of consecutive pairs, every level up to the block.
@@ -72,6 +73,7 @@ typedef struct program_set {
     GLuint local_sort_program;  /* 0: the set is not built */
     GLuint merge_program;
     GLint merge_locations[MERGE_UNIFORM_COUNT]; /* MERGE_UNIFORMS, in order */
+    GLint local_sort_locations[LOCAL_SORT_UNIFORM_COUNT]; /* LOCAL_SORT_UNIFORMS, in order */
 } program_set;
 
 /* What a plume_sorter handle names. */
@@ -81,9 +83,7 @@ typedef struct sorter_state {
     uint32_t log_lanes;         /* sort_local.comp: invocations trading pairs, log2 */
     bool subgroup_shuffle;      /* lanes trade through subgroup shuffles, not shared memory */
     program_set sets[PROGRAM_SETS];
-    GLuint prepare_program;
-    GLint prepare_count_index_location, prepare_capacity_location, prepare_pass_count_location;
-    GLuint state_buffer;        /* count, padding, dispatch args */
+    GLuint state_buffer;        /* count, padding, dispatch args: written by the local sort */
     GLuint pass_table_buffer;
     sort_pass *passes;
     uint32_t pass_count;
@@ -94,6 +94,10 @@ typedef struct sorter_state {
 
 static const char *const MERGE_UNIFORMS[MERGE_UNIFORM_COUNT] = {"u_low_bits",  "u_high_base",   "u_flip",
                                               "u_tail_top",  "u_head_bottom", "u_head_after"};
+/* Where the local sort finds the count (sort_local.comp, pass_pair_count). */
+static const char *const LOCAL_SORT_UNIFORMS[LOCAL_SORT_UNIFORM_COUNT] = {"u_indirect", "u_direct_count",
+                                                                          "u_count_index", "u_max_count",
+                                                                          "u_pass_count"};
 
 /* How many numbers below `count` have no bit outside `bits`: the workgroups
  * whose lowest position is below the count, when workgroup numbers are spread
@@ -188,19 +192,9 @@ static plume_result build_local_program(sorter_state *s, const program_set *set,
                                  : "",
              s->desc.block_pairs, plume_log2(s->desc.block_pairs), set->local_threads, set->log_elements,
              s->log_lanes, full_sort ? 1 : 0, s->subgroup_shuffle ? 1 : 0);
-    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_common.glsl", "sort_local.comp", NULL}};
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_common.glsl", "sort_groups.glsl", "sort_local.comp", NULL}};
     return plume_build_program(&s->env, full_sort ? "plume sort: local sort" : "plume sort: merge", &stage, 1,
                                defines, out);
-}
-
-static plume_result build_prepare_program(sorter_state *s) {
-    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_groups.glsl", "sort_prepare.comp", NULL}};
-    plume_result result = plume_build_program(&s->env, "plume sort: prepare indirect", &stage, 1, "", &s->prepare_program);
-    if (result != PLUME_OK) return result;
-    s->prepare_count_index_location = glGetUniformLocation(s->prepare_program, "u_count_index");
-    s->prepare_capacity_location = glGetUniformLocation(s->prepare_program, "u_capacity");
-    s->prepare_pass_count_location = glGetUniformLocation(s->prepare_program, "u_pass_count");
-    return PLUME_OK;
 }
 
 /* Lanes of a subgroup shuffle in compute shaders (a power of two), 0 where the
@@ -340,13 +334,14 @@ static plume_result create_gl_objects(sorter_state *s) {
         if (result == PLUME_OK) result = build_local_program(s, set, false, &set->merge_program);
         for (int u = 0; u < MERGE_UNIFORM_COUNT && result == PLUME_OK; ++u)
             set->merge_locations[u] = glGetUniformLocation(set->merge_program, MERGE_UNIFORMS[u]);
+        for (int u = 0; u < LOCAL_SORT_UNIFORM_COUNT && result == PLUME_OK; ++u)
+            set->local_sort_locations[u] = glGetUniformLocation(set->local_sort_program, LOCAL_SORT_UNIFORMS[u]);
     }
-    if (result == PLUME_OK) result = build_prepare_program(s);
     if (result == PLUME_OK) result = create_buffers(s);
     return result;
 }
 
-enum { SORTER_GL_OBJECTS = 3 + 2 * PROGRAM_SETS };
+enum { SORTER_GL_OBJECTS = 2 + 2 * PROGRAM_SETS };
 
 /* The one list of the sorter's GL objects: free_sorter deletes what it lists,
  * and the tests check that each of them is gone. */
@@ -358,7 +353,6 @@ static uint32_t list_sorter_gl_objects(const void *object, plume_gl_object *out,
         all[count++] = (plume_gl_object){GL_PROGRAM, s->sets[i].local_sort_program};
         all[count++] = (plume_gl_object){GL_PROGRAM, s->sets[i].merge_program};
     }
-    all[count++] = (plume_gl_object){GL_PROGRAM, s->prepare_program};
     all[count++] = (plume_gl_object){GL_BUFFER, s->state_buffer};
     all[count++] = (plume_gl_object){GL_BUFFER, s->pass_table_buffer};
     return plume_list_named_gl_objects(all, count, out, capacity);
@@ -432,9 +426,18 @@ static const program_set *set_for(const sorter_state *s, uint32_t bound) {
     return bound >= LARGE_COUNT_SET_FROM && large->local_sort_program ? large : &s->sets[SMALL_COUNT_SET];
 }
 
-static void use_pass_program(const program_set *set, const sort_pass *pass) {
+/* Where the local sort finds the count: LOCAL_SORT_UNIFORMS' values. */
+typedef struct count_source {
+    uint32_t indirect, direct_count, count_index, max_count, pass_count;
+} count_source;
+
+static void use_pass_program(const program_set *set, const sort_pass *pass, const count_source *source) {
     if (pass->local_sort) {
         glUseProgram(set->local_sort_program);
+        const uint32_t values[LOCAL_SORT_UNIFORM_COUNT] = {source->indirect, source->direct_count,
+                                                           source->count_index, source->max_count,
+                                                           source->pass_count};
+        for (int i = 0; i < LOCAL_SORT_UNIFORM_COUNT; ++i) glUniform1ui(set->local_sort_locations[i], values[i]);
         return;
     }
     glUseProgram(set->merge_program);
@@ -466,18 +469,17 @@ plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pa
     if (count < 2) return PLUME_OK;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &sorter->env);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, sorter->state_buffer);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof count, &count);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, pairs_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, sorter->state_buffer);
     const program_set *set = set_for(sorter, count);
+    const count_source source = {.indirect = 0, .direct_count = count};
     bool first = true;
     for (uint32_t i = 0; i < sorter->pass_count; ++i) {
         uint32_t groups = sort_pass_groups(&sorter->passes[i], count);
         if (groups == 0) continue;
         if (!first) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         first = false;
-        use_pass_program(set, &sorter->passes[i]);
+        use_pass_program(set, &sorter->passes[i], &source);
         announce_pass(sorter, &sorter->passes[i]);
         glDispatchCompute(groups, 1, 1);
     }
@@ -518,25 +520,30 @@ static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, u
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, count_buffer, aligned, count_size - aligned);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, sorter->state_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, sorter->pass_table_buffer);
-    glUseProgram(sorter->prepare_program);
-    glUniform1ui(sorter->prepare_count_index_location, (GLuint)((count_offset - aligned) / 4));
-    glUniform1ui(sorter->prepare_capacity_location, max_count);
-    glUniform1ui(sorter->prepare_pass_count_location, sorter->pass_count);
-    glDispatchCompute(1, 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, pairs_buffer);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, sorter->state_buffer);
-    /* Passes that even max_count does not need are not issued: each empty
+    const count_source source = {.indirect = 1,
+                                 .count_index = (uint32_t)((count_offset - aligned) / 4),
+                                 .max_count = max_count,
+                                 .pass_count = sorter->pass_count};
+    /* The local sort is dispatched for max_count (its workgroups past the
+     * GPU's count leave at once) and writes the later passes' dispatch sizes.
+     * Passes that even max_count does not need are not issued: each empty
      * dispatch still costs the GPU a wait between passes. */
     const program_set *set = set_for(sorter, max_count);
-    bool first = true;
+    GLbitfield barrier = GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT;
     for (uint32_t i = 0; i < sorter->pass_count; ++i) {
-        if (sort_pass_groups(&sorter->passes[i], max_count) == 0) continue;
-        if (!first) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        first = false;
-        use_pass_program(set, &sorter->passes[i]);
-        announce_pass(sorter, &sorter->passes[i]);
-        glDispatchComputeIndirect(STATE_HEADER_BYTES + 12 * (GLintptr)i);
+        const sort_pass *pass = &sorter->passes[i];
+        uint32_t most_groups = sort_pass_groups(pass, max_count);
+        if (most_groups == 0) continue;
+        if (!pass->local_sort) {
+            glMemoryBarrier(barrier);
+            barrier = GL_SHADER_STORAGE_BARRIER_BIT;
+        }
+        use_pass_program(set, pass, &source);
+        announce_pass(sorter, pass);
+        if (pass->local_sort) glDispatchCompute(most_groups, 1, 1);
+        else glDispatchComputeIndirect(STATE_HEADER_BYTES + 12 * (GLintptr)i);
     }
     glMemoryBarrier(BARRIER_FOR_HOST);
     announce_pass(sorter, NULL);

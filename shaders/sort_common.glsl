@@ -1,7 +1,6 @@
 // Shared by the sort passes. Pairs are uvec2 {key, value}, ordered by key and
 // then by value: a total order, so equal keys never trade places between runs.
 layout(std430, binding = 0) restrict buffer SortPairs { uvec2 pairs[]; };
-layout(std430, binding = 1) restrict readonly buffer SortState { uint sort_count; };
 
 // Positions at or past the count hold this virtual maximum. Every compare-and-
 // swap puts the smaller pair at the lower position, so a maximum sitting past
@@ -20,15 +19,14 @@ void compare_swap(inout uvec2 low, inout uvec2 high) {
     low = smaller;
 }
 
-// The load is unconditional, at a clamped position (a pass runs only for
-// counts >= 2), so an invocation's loads are all in flight together: a load
-// behind a branch on the count waits for the one before it.
-uvec2 load_pair(uint position) {
-    uint count = sort_count;
+// The load is unconditional, at a clamped position (count >= 1), so an
+// invocation's loads are all in flight together: a load behind a branch on
+// the count waits for the one before it.
+uvec2 load_pair(uint position, uint count) {
     uvec2 pair = pairs[min(position, count - 1u)];
     return position < count ? pair : PAIR_INFINITY;
 }
 
-void store_pair(uint position, uvec2 pair) {
-    if (position < sort_count) pairs[position] = pair;
+void store_pair(uint position, uvec2 pair, uint count) {
+    if (position < count) pairs[position] = pair;
 }

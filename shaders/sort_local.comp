@@ -207,9 +207,52 @@ uint pass_position(uint index) {
     if (u_flip != 0u && (index >> (LOG_BLOCK - 1u)) != 0u) position ^= ((1u << u_high_base) - 1u) & ~low_mask;
     return position;
 }
+
+// The count, written by the local sort's workgroup 0.
+layout(std430, binding = 1) restrict readonly buffer SortState { uint sort_count; };
+
+uint pass_pair_count() {
+    return sort_count;
+}
 #else
 uint pass_position(uint index) {
     return gl_WorkGroupID.x * BLOCK_PAIRS + index;
+}
+
+// The count: a direct sort passes it as u_direct_count; an indirect sort
+// (u_indirect = 1) has it in the host's buffer, and the local sort, dispatched
+// for the CPU's bound on it, reads it there. Workgroup 0 writes it into the
+// state for the merge passes and, for an indirect sort, writes every merge
+// pass's dispatch size (sort_pass_groups), which glDispatchComputeIndirect
+// reads after a command barrier. A separate one-workgroup pass did that
+// before: one more dependent dispatch (notes/sort-performance.md).
+layout(std430, binding = 1) restrict writeonly buffer SortState {
+    uint state_count;
+    uint state_padding[3];
+    uint dispatch_args[];  // 3 per pass: x, y, z workgroups
+};
+layout(std430, binding = 2) restrict readonly buffer HostCount { uint host_counts[]; };
+// Per pass: the position bits that number its workgroups and the merge-level
+// height the pass belongs to (sort_groups.glsl).
+layout(std430, binding = 3) restrict readonly buffer PassTable { uvec2 passes[]; };
+
+uniform uint u_indirect;
+uniform uint u_count_index;
+uniform uint u_max_count;
+uniform uint u_pass_count;
+uniform uint u_direct_count;
+
+uint pass_pair_count() {
+    uint count = u_indirect != 0u ? min(host_counts[u_count_index], u_max_count) : u_direct_count;
+    if (gl_WorkGroupID.x == 0u) {
+        if (gl_LocalInvocationIndex == 0u) state_count = count;
+        for (uint p = gl_LocalInvocationIndex; u_indirect != 0u && p < u_pass_count; p += LOCAL_THREADS) {
+            dispatch_args[3u * p + 0u] = sort_pass_groups(passes[p], count);
+            dispatch_args[3u * p + 1u] = 1u;
+            dispatch_args[3u * p + 2u] = 1u;
+        }
+    }
+    return count;
 }
 #endif
 
@@ -217,15 +260,21 @@ void main() {
     uint thread = thread_index();
     uint lane = thread & (LANES - 1u);
     uint first = ((thread >> LOG_LANES) << HELD_BITS) | lane;
+    uint count = pass_pair_count();
+#if LOCAL_SORT
+    // Workgroups past the count (an indirect sort's bound above it) have
+    // nothing to do; the whole workgroup leaves, before any barrier.
+    uint block_start = pass_position(0u);
+    if (block_start >= count) return;
+#endif
     uvec2 v[ELEMENTS];
     uint positions[ELEMENTS];
     for (uint r = 0u; r < ELEMENTS; ++r) {
         positions[r] = pass_position(held_position(first, r));
-        v[r] = load_pair(positions[r]);
+        v[r] = load_pair(positions[r], count);
     }
 #if LOCAL_SORT
-    uint block_start = pass_position(0u);
-    uint live_in_block = min(sort_count - min(sort_count, block_start), BLOCK_PAIRS);
+    uint live_in_block = min(count - block_start, BLOCK_PAIRS);
     // A count under the block needs only the levels up to its power of two.
     uint top_level = min(uint(LOG_BLOCK), uint(findMSB(max(live_in_block, 2u) - 1u)) + 1u);
     for (uint level = 1u; level <= min(top_level, HELD_BITS); ++level) {
@@ -249,7 +298,7 @@ void main() {
         block_to_registers(v, first);
     }
     held_disperses(v, min(u_tail_top, HELD_BITS), 1u, lane, thread);
-    if (u_head_bottom <= LOG_BLOCK && sort_count > u_head_after) {
+    if (u_head_bottom <= LOG_BLOCK && count > u_head_after) {
         registers_to_block(v, first);
         if (u_flip != 0u) shared_flip(LOG_BLOCK, every);
         else shared_disperse(LOG_BLOCK, every);
@@ -258,5 +307,5 @@ void main() {
         if (u_head_bottom <= HELD_BITS) held_disperses(v, HELD_BITS, u_head_bottom, lane, thread);
     }
 #endif
-    for (uint r = 0u; r < ELEMENTS; ++r) store_pair(positions[r], v[r]);
+    for (uint r = 0u; r < ELEMENTS; ++r) store_pair(positions[r], v[r], count);
 }

@@ -253,7 +253,7 @@ static void test_no_gl_object_outlives_its_sorter(void **state) {
         buffers += all[i].type == GL_BUFFER;
     }
     assert_int_equal(buffers, 4); /* state and pass table, per sorter */
-    assert_int_equal(programs, 6); /* local sort, merge, prepare, per sorter */
+    assert_int_equal(programs, 4); /* local sort and merge, per sorter */
     /* The list is exactly what creating the sorters brought to life. */
     static test_gl_census listed;
     memcpy(&listed, &before, sizeof listed);

@@ -110,8 +110,10 @@ PLUME_API plume_result plume_sort(plume_context *context, plume_sorter sorter, u
 
 /* As plume_sort, with the count read on the GPU from the uint at byte
  * `count_offset` (a multiple of 4) of `count_buffer`: no readback. A count over
- * the capacity is clamped to it on the GPU. Passes a smaller count does not
- * need are dispatched with zero workgroups, so the GPU cost follows the count.
+ * the capacity is clamped to it on the GPU. The first pass is dispatched for
+ * the capacity, its workgroups past the count leaving at once; the later
+ * passes get the workgroups the count needs (zero for merge levels above it),
+ * so the GPU cost follows the count.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or sorter handle, a
  * buffer 0 or not a buffer, the offset misaligned or past the end of
  * count_buffer, pairs_buffer smaller than capacity * 8 bytes).
