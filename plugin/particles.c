@@ -199,8 +199,8 @@ static uint64_t capacity_limit(const char **which) {
     GLint groups = 0;
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups);
-    uint64_t limit = (uint64_t)block / PARTICLE_BYTES;
-    *which = "GL_MAX_SHADER_STORAGE_BLOCK_SIZE / 48 bytes per particle";
+    uint64_t limit = (uint64_t)block / MOTION_BYTES;
+    *which = "GL_MAX_SHADER_STORAGE_BLOCK_SIZE / 32 bytes of motion per particle";
     uint64_t by_groups = (uint64_t)groups * EMIT_GROUP_SIZE; /* the smallest group size */
     if (by_groups < limit) {
         limit = by_groups;
@@ -239,7 +239,8 @@ static plume_result create_buffers(system_state *s) {
     plume_result r;
     float emitters[PLUME_MAX_EMITTERS][EMITTER_GPU_FLOATS];
     for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) pack_emitter(&s->desc.emitters[e], emitters[e]);
-    if ((r = create_buffer(s, capacity * PARTICLE_BYTES, NULL, "plume particles: particles", &s->particle_buffer)) ||
+    if ((r = create_buffer(s, capacity * MOTION_BYTES, NULL, "plume particles: motion", &s->motion_buffer)) ||
+        (r = create_buffer(s, capacity * TRAITS_BYTES, NULL, "plume particles: traits", &s->traits_buffer)) ||
         (r = create_buffer(s, capacity * PAIR_BYTES, NULL, "plume particles: live list", &s->live_list_buffer)) ||
         (r = create_buffer(s, STATE_HEADER_BYTES + capacity * 4, NULL, "plume particles: state and dead list",
                            &s->state_buffer)) ||
@@ -295,13 +296,14 @@ static plume_result create_gl_objects(system_state *s, const plume_system_desc *
     return reset_gpu_state(s);
 }
 
-enum { SYSTEM_GL_OBJECTS = 13 };
+enum { SYSTEM_GL_OBJECTS = 14 };
 
 /* The system's own GL objects (the profiler and the sorter list theirs). */
 static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity) {
     const plume_gl_object all[SYSTEM_GL_OBJECTS] = {
         {GL_PROGRAM, s->reset_program},   {GL_PROGRAM, s->prepare_program}, {GL_PROGRAM, s->emit_program},
-        {GL_PROGRAM, s->simulate_program}, {GL_PROGRAM, s->draw_program},  {GL_BUFFER, s->particle_buffer},
+        {GL_PROGRAM, s->simulate_program}, {GL_PROGRAM, s->draw_program},  {GL_BUFFER, s->motion_buffer},
+        {GL_BUFFER, s->traits_buffer},
         {GL_BUFFER, s->live_list_buffer}, {GL_BUFFER, s->state_buffer},
         {GL_BUFFER, s->emitter_buffer},   {GL_VERTEX_ARRAY, s->vertex_array}, {GL_TEXTURE, s->sprite_texture},
         {GL_SAMPLER, s->sprite_sampler},  {GL_SAMPLER, s->depth_sampler},
@@ -408,7 +410,8 @@ static plume_result reset_gpu_state(system_state *s) {
     s->time = 0.0;
     glUseProgram(s->reset_program);
     glProgramUniform1ui(s->reset_program, s->reset_capacity_location, s->desc.capacity);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->particle_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->motion_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, s->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, s->state_buffer);
     glDispatchCompute((s->desc.capacity + RESET_GROUP_SIZE - 1) / RESET_GROUP_SIZE, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
@@ -539,7 +542,8 @@ static void run_simulate_stage(system_state *s, const plume_frame_desc *frame, c
     GLuint running_end[PLUME_MAX_EMITTERS];
     uint32_t requested = plan_emission(s, frame->dt, running_end);
     window_record(&s->window, s->time, requested);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->particle_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->motion_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, s->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, s->live_list_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, s->state_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, s->emitter_buffer);
@@ -646,7 +650,8 @@ static void run_draw_stage(system_state *s, const plume_frame_desc *frame, const
         glBindTexture(GL_TEXTURE_2D, s->sprite_texture);
         glBindSampler(0, s->sprite_sampler);
     }
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->particle_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->motion_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, s->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, s->live_list_buffer);
     glBindVertexArray(s->vertex_array);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s->state_buffer);
@@ -691,6 +696,33 @@ static void read_buffer(GLuint buffer, GLintptr offset, GLsizeiptr bytes, void *
     glGetBufferSubData(GL_COPY_READ_BUFFER, offset, bytes, out);
 }
 
+/* The particles as plume_particle: motion and traits side by side, the
+ * rotation at the particle's age (rotation_at in particle_common.glsl). */
+static bool read_back_particles(const system_state *s, plume_particle *out) {
+    uint32_t capacity = s->desc.capacity;
+    float *motions = plume_alloc(&s->env, (size_t)capacity * MOTION_BYTES);
+    float *traits = plume_alloc(&s->env, (size_t)capacity * TRAITS_BYTES);
+    if (motions && traits) {
+        read_buffer(s->motion_buffer, 0, (GLsizeiptr)capacity * MOTION_BYTES, motions);
+        read_buffer(s->traits_buffer, 0, (GLsizeiptr)capacity * TRAITS_BYTES, traits);
+        for (uint32_t i = 0; i < capacity; ++i) {
+            const float *m = motions + i * (MOTION_BYTES / 4), *t = traits + i * (TRAITS_BYTES / 4);
+            plume_particle *p = &out[i];
+            memcpy(p->position, m, sizeof p->position);
+            p->age = m[3];
+            memcpy(p->velocity, m + 4, sizeof p->velocity);
+            p->lifetime = m[7];
+            p->size = t[0];
+            p->rotation = t[1] + t[2] * p->age;
+            p->spin = t[2];
+            memcpy(&p->id, &t[3], sizeof p->id);
+        }
+    }
+    plume_free(&s->env, motions);
+    plume_free(&s->env, traits);
+    return motions && traits;
+}
+
 plume_result plume_system_read_back(plume_context *context, plume_system handle, plume_readback *readback) {
     static const char *CALLER = "plume_system_read_back";
     system_state *system = find_system(context, handle, CALLER);
@@ -713,8 +745,10 @@ plume_result plume_system_read_back(plume_context *context, plume_system handle,
     readback->emitted_total = header[STATE_EMITTED_TOTAL_OFFSET / 4];
     if (live > capacity) live = capacity;
     if (dead > capacity) dead = capacity;
-    if (readback->particles)
-        read_buffer(system->particle_buffer, 0, (GLsizeiptr)capacity * PARTICLE_BYTES, readback->particles);
+    if (readback->particles && !read_back_particles(system, readback->particles)) {
+        plume_gl_scope_end(&scope);
+        return PLUME_ERROR_OUT_OF_MEMORY;
+    }
     if (readback->dead_slots)
         read_buffer(system->state_buffer, STATE_HEADER_BYTES, (GLsizeiptr)dead * 4, readback->dead_slots);
     if (readback->draw_order || readback->draw_keys) {

@@ -19,7 +19,8 @@ enum {
     STATE_DEAD_COUNT_OFFSET = 16,
     STATE_EMITTED_TOTAL_OFFSET = 28,
     STATE_HEADER_BYTES = 64,
-    PARTICLE_BYTES = 48,             /* sizeof(plume_particle), std430 Particle */
+    MOTION_BYTES = 32,               /* std430 ParticleMotion: position, age, velocity, lifetime */
+    TRAITS_BYTES = 16,               /* std430 ParticleTraits: size, rotation at birth, spin, id */
     PAIR_BYTES = 8,
     EMITTER_GPU_FLOATS = 24,         /* std430 Emitter: six vec4 */
     SIMULATE_GROUP_SIZE = 256,       /* the local sizes of the compute passes */
@@ -77,7 +78,8 @@ typedef struct system_state {
     simulate_locations simulate;
     draw_locations draw;
 
-    GLuint particle_buffer;  /* capacity Particles */
+    GLuint motion_buffer;    /* capacity ParticleMotions: what simulate reads and writes */
+    GLuint traits_buffer;    /* capacity ParticleTraits: fixed at birth */
     GLuint live_list_buffer; /* capacity {depth key, slot} pairs: this update's survivors, sorted */
     GLuint state_buffer;     /* see the STATE_* layout */
     GLuint emitter_buffer;   /* PLUME_MAX_EMITTERS Emitters */

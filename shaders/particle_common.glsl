@@ -1,16 +1,29 @@
 // Shared by every particle pass: the particle record and hashing-based random
 // numbers. A particle's random stream depends only on the system's seed and
 // its emission number, never on its slot or on the thread that emits it.
-struct Particle {            // 48 bytes in std430; plume_particle in C
+// A particle is kept in two arrays: its motion, which the simulate pass reads
+// and writes every update, and its traits, fixed at birth (written by the
+// emit pass, read by the draw). Simulate moves 32 bytes a particle each way
+// instead of 48. plume_particle in C is both, with the rotation at the
+// particle's age.
+struct ParticleMotion {      // 32 bytes in std430
     vec3 position;
     float age;               // seconds since birth
     vec3 velocity;
     float lifetime;          // dies when age >= lifetime
+};
+
+struct ParticleTraits {      // 16 bytes in std430
     float size;              // at birth; the draw applies the size curve
-    float rotation;          // radians, now
+    float rotation;          // radians, at birth
     float spin;              // radians per second
     uint id;                 // emission number since creation or reset
 };
+
+// Radians at `age`: closed form, so simulate never writes the traits.
+float rotation_at(ParticleTraits traits, float age) {
+    return traits.rotation + traits.spin * age;
+}
 
 // A 32-bit integer hash with good avalanche (PCG's output permutation).
 uint hash_u32(uint v) {

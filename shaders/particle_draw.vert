@@ -1,8 +1,9 @@
 // Built after particle_common.glsl.
 // Vertex pulling: instance i draws the particle in slot list[i].y (the sorted
 // live list), vertex v one corner of its camera-facing quad (two triangles).
-layout(std430, binding = 0) restrict readonly buffer Particles { Particle particles[]; };
+layout(std430, binding = 0) restrict readonly buffer ParticleMotions { ParticleMotion motions[]; };
 layout(std430, binding = 1) restrict readonly buffer DrawList { uvec2 draw_list[]; };
+layout(std430, binding = 5) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
 
 uniform mat4 u_view;
 uniform mat4 u_projection;
@@ -54,14 +55,17 @@ const vec2 CORNERS[6] = vec2[6](vec2(-0.5, -0.5), vec2(0.5, -0.5), vec2(0.5, 0.5
                                 vec2(-0.5, -0.5), vec2(0.5, 0.5), vec2(-0.5, 0.5));
 
 void main() {
-    Particle p = particles[draw_list[gl_InstanceID].y];
+    uint slot = draw_list[gl_InstanceID].y;
+    ParticleMotion p = motions[slot];
+    ParticleTraits t = traits[slot];
     float life = clamp(p.age / p.lifetime, 0.0, 1.0);
-    float size = p.size * curve_value(u_size_times, u_size_values, u_size_count, life);
+    float size = t.size * curve_value(u_size_times, u_size_values, u_size_count, life);
     v_color = gradient_value(life);
     v_color.a *= curve_value(u_opacity_times, u_opacity_values, u_opacity_count, life);
 
     vec2 corner = CORNERS[gl_VertexID];
-    float c = cos(p.rotation), s = sin(p.rotation);
+    float rotation = rotation_at(t, p.age);
+    float c = cos(rotation), s = sin(rotation);
     vec2 turned = vec2(c * corner.x - s * corner.y, s * corner.x + c * corner.y);
     vec3 world = p.position + (u_camera_right * turned.x + u_camera_up * turned.y) * size;
     vec4 view_position = u_view * vec4(world, 1.0);

@@ -66,17 +66,19 @@ void main() {
     uint id = emit_id_base + i;
     uint stream = random_stream(u_seed, id);
 
-    Particle p;
-    p.position = start_position(stream, emitter);
+    ParticleMotion m;
+    ParticleTraits t;
+    m.position = start_position(stream, emitter);
     vec3 direction = direction_in_cone(stream, emitter.direction.xyz, emitter.extents_spread.w);
-    p.velocity = direction * random_range(stream, emitter.lifetime_speed.zw);
-    p.lifetime = random_range(stream, emitter.lifetime_speed.xy);
-    p.age = 0.0;
-    p.size = random_range(stream, emitter.size_rotation.xy);
-    p.rotation = random_range(stream, emitter.size_rotation.zw);
-    p.spin = random_range(stream, emitter.spin.xy);
-    p.id = id;
+    m.velocity = direction * random_range(stream, emitter.lifetime_speed.zw);
+    m.lifetime = random_range(stream, emitter.lifetime_speed.xy);
+    m.age = 0.0;
+    t.size = random_range(stream, emitter.size_rotation.xy);
+    t.rotation = random_range(stream, emitter.size_rotation.zw);
+    t.spin = random_range(stream, emitter.spin.xy);
+    t.id = id;
 
     uint slot = dead_slots[emit_base + i];
-    store_particle(slot, p);
+    store_motion(slot, m);
+    particle_traits[slot] = t;
 }

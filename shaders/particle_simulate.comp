@@ -54,10 +54,10 @@ void main() {
     }
     barrier();
     uint slot = gl_GlobalInvocationID.x;
-    Particle p;
+    ParticleMotion p;
     bool live = false;
     if (slot < u_capacity) {
-        p = load_particle(slot);
+        p = load_motion(slot);
         live = p.age >= 0.0;
     }
     bool survives = false;
@@ -70,8 +70,7 @@ void main() {
             if (u_turbulence.x > 0.0)
                 acceleration += u_turbulence.x * curl_noise(p.position * u_turbulence.y, u_time * u_turbulence.z);
             integrate(p.position, p.velocity, acceleration, u_drag, u_dt);
-            p.rotation += p.spin * u_dt;
-            store_particle(slot, p);
+            store_motion(slot, p);
             // View depth: distance in front of the eye along the view axis.
             float depth = -(u_view * vec4(p.position, 1.0)).z;
             pair = uvec2(depth_key(depth, true), slot);

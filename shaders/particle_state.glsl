@@ -1,28 +1,28 @@
 // The buffers the compute passes share (after particle_common.glsl).
 // SystemState's byte layout is mirrored by the STATE_* offsets in
 // plugin/particles_internal.h.
-// The particle records as 16-byte words, three per particle, read and written
-// through load_particle / store_particle: the whole record in three 16-byte
-// accesses. Simulate through `Particle particles[]` took 0.082 ms for 1 M
-// particles on the H100 against 0.071 ms this way (notes/frame-profiling.md).
-layout(std430, binding = 0) restrict buffer Particles { vec4 particle_words[]; };
+// Motion as 16-byte words, two per particle, read and written through
+// load_motion / store_motion in two 16-byte accesses: simulate through a
+// struct array took 0.082 ms for 1 M particles on the H100, through words
+// 0.071 ms (notes/frame-profiling.md).
+layout(std430, binding = 0) restrict buffer ParticleMotions { vec4 motion_words[]; };
+layout(std430, binding = 5) restrict writeonly buffer ParticleTraitsArray { ParticleTraits particle_traits[]; };
 
-Particle load_particle(uint slot) {
-    vec4 a = particle_words[3u * slot], b = particle_words[3u * slot + 1u], c = particle_words[3u * slot + 2u];
-    return Particle(a.xyz, a.w, b.xyz, b.w, c.x, c.y, c.z, floatBitsToUint(c.w));
+ParticleMotion load_motion(uint slot) {
+    vec4 a = motion_words[2u * slot], b = motion_words[2u * slot + 1u];
+    return ParticleMotion(a.xyz, a.w, b.xyz, b.w);
 }
 
-void store_particle(uint slot, Particle p) {
-    particle_words[3u * slot] = vec4(p.position, p.age);
-    particle_words[3u * slot + 1u] = vec4(p.velocity, p.lifetime);
-    particle_words[3u * slot + 2u] = vec4(p.size, p.rotation, p.spin, uintBitsToFloat(p.id));
+void store_motion(uint slot, ParticleMotion m) {
+    motion_words[2u * slot] = vec4(m.position, m.age);
+    motion_words[2u * slot + 1u] = vec4(m.velocity, m.lifetime);
 }
 
 // The age of a slot on the dead list; a live particle's age is >= 0. The
 // simulate pass walks every slot in order (coalesced) and skips these.
 const float FREE_SLOT_AGE = -1.0;
 
-void free_particle_slot(uint slot) { particle_words[3u * slot].w = FREE_SLOT_AGE; }
+void free_particle_slot(uint slot) { motion_words[2u * slot].w = FREE_SLOT_AGE; }
 
 layout(std430, binding = 3) restrict buffer SystemState {
     // DrawArraysIndirectCommand of the draw: {6, live count, 0, 0}. The

@@ -235,7 +235,7 @@ typedef struct plume_appearance {
 
 typedef struct plume_system_desc {
     /* The most particles alive at once. Required: 1 .. the GL limit
-     * (GL_MAX_SHADER_STORAGE_BLOCK_SIZE / 48 bytes per particle, and the
+     * (GL_MAX_SHADER_STORAGE_BLOCK_SIZE / 32 bytes per particle, and the
      * compute dispatch limits); plume_system_create says which limit. */
     uint32_t capacity;
     uint32_t seed;              /* randomness of every particle; default: 0 (a valid seed) */
@@ -358,14 +358,15 @@ PLUME_API plume_result plume_system_set_forces(plume_context *context, plume_sys
                                                const plume_forces *forces);
 
 /* ---- Debug readback (tests and tools) --------------------------------------
- * One particle as the GPU stores it (48 bytes, std430). */
+ * One particle: its motion and its traits (the GPU keeps them in two arrays,
+ * 32 and 16 bytes a particle). */
 typedef struct plume_particle {
     float position[3];          /* world units */
     float age;                  /* seconds since birth */
     float velocity[3];          /* world units per second */
     float lifetime;             /* seconds; the particle dies when age >= lifetime */
     float size;                 /* birth size; drawn: size * size_over_life(age / lifetime) */
-    float rotation;             /* radians, now */
+    float rotation;             /* radians, now: at birth + spin * age */
     float spin;                 /* radians per second */
     uint32_t id;                /* emission number since creation or reset: stable across
                                    runs, unlike the slot */
