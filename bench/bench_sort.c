@@ -15,8 +15,8 @@
  * of 2^min-log .. 2^max-log pairs (GL timestamps between the dispatches).
  * Each run sorts fresh copies of the same random pairs (copied outside the
  * timed region); the copy leaves the pairs in L2 where they fit.
- * --cold-cache MB: after the copy, also write MB megabytes of scratch (still
- * outside the timed region), so the sort starts with the pairs pushed out of
+ * --cold-cache MB: after the copy, also read and write MB megabytes (1..255,
+ * one dispatch) of scratch (still outside the timed region), so the sort starts with the pairs pushed out of
  * L2 and the cache full of dirty lines, as after a frame's simulate pass that
  * writes every particle (48 MB at 1 M particles). */
 #define _POSIX_C_SOURCE 200809L
@@ -127,6 +127,12 @@ static uint32_t baseline_dispatch_count(uint32_t n) {
 
 typedef enum method { METHOD_DIRECT, METHOD_INDIRECT, METHOD_INDIRECT_BOUNDED, METHOD_SEED001 } method;
 
+/* --cold-cache: a scratch buffer and the pass that reads and writes it. */
+typedef struct cold_cache {
+    GLuint buffer, program;
+    size_t bytes;
+} cold_cache;
+
 typedef struct subject {
     method kind;
     plume_context *context;
@@ -136,9 +142,7 @@ typedef struct subject {
     GLuint keys, values, pristine_keys, pristine_values; /* seed 001: split arrays, padded */
     GLuint count_buffer;
     uint32_t count, padded;
-    GLuint scratch; /* --cold-cache: written after every input copy; 0: none */
-    GLuint scratch_program;
-    size_t scratch_bytes;
+    const struct cold_cache *cold_cache; /* --cold-cache: run after every input copy; NULL: none */
 } subject;
 
 static void run_once(const subject *s) {
@@ -152,6 +156,10 @@ static void run_once(const subject *s) {
     }
 }
 
+/* Invocations of the cold-cache pass, each moving 16 bytes: 255 MB is 65280
+ * workgroups, under the 65535 that GL guarantees in one dimension. */
+enum { COLD_CACHE_GROUP_SIZE = 256, MAX_COLD_CACHE_MB = 255 };
+
 static void restore_input(const subject *s) {
     if (s->kind == METHOD_SEED001) {
         copy_buffer(s->pristine_keys, s->keys, sizeof(uint32_t) * s->padded);
@@ -159,13 +167,13 @@ static void restore_input(const subject *s) {
     } else {
         copy_buffer(s->pristine, s->pairs, sizeof(pair) * s->count);
     }
-    if (s->scratch) {
+    if (s->cold_cache) {
         /* Read and write every 16 bytes with a compute pass, as simulate does
          * (a buffer clear might go around the cache). */
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        glUseProgram(s->scratch_program);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->scratch);
-        glDispatchCompute((GLuint)(s->scratch_bytes / 16 / 256), 1, 1);
+        glUseProgram(s->cold_cache->program);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->cold_cache->buffer);
+        glDispatchCompute((GLuint)(s->cold_cache->bytes / 16 / COLD_CACHE_GROUP_SIZE), 1, 1);
     }
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
@@ -361,6 +369,7 @@ static int parse_options(int argc, char **argv, options *o) {
         } else return -1;
     }
     if (o->min_log < 10 || o->max_log > 26 || o->min_log > o->max_log || o->runs < 1) return -1;
+    if (o->cold_cache_mb > MAX_COLD_CACHE_MB) return -1;
     if (o->variant_count == 0) o->variant_count = 1; /* defaults: 0:0 */
     return 0;
 }
@@ -369,7 +378,7 @@ int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
-                        "[--variant BLOCK:FUSED]... [--pass-times] [--dump-programs DIR] [--cold-cache MB]\n", argv[0]);
+                        "[--variant BLOCK:FUSED]... [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255]\n", argv[0]);
         return 2;
     }
     headless_gl gl;
@@ -434,19 +443,22 @@ int main(int argc, char **argv) {
     printf("\n%10s %-16s %6s %5s %7s %10s %9s %9s\n", "count", "method", "block", "fuse", "passes", "median ms",
            "x seed001", "correct");
 
-    size_t scratch_bytes = (size_t)opt.cold_cache_mb << 20;
-    GLuint scratch = scratch_bytes ? make_buffer(scratch_bytes, NULL) : 0, scratch_program = 0;
-    if (scratch) {
-        static const char *scratch_source[] = {
-            "layout(local_size_x = 256) in;\n"
+    cold_cache cold = {.bytes = (size_t)opt.cold_cache_mb << 20};
+    if (cold.bytes) {
+        static const char *source[] = {
+            "layout(local_size_x = COLD_CACHE_GROUP_SIZE) in;\n"
             "layout(std430, binding = 0) buffer Scratch { uvec4 words[]; };\n"
             "void main() { words[gl_GlobalInvocationID.x] = words[gl_GlobalInvocationID.x] * 3u + 1u; }\n"};
-        static const char *scratch_name[] = {"cold-cache scratch"};
-        if (plume_build_program_from_sources(&env, "cold-cache scratch", GL_COMPUTE_SHADER, scratch_source,
-                                             scratch_name, 1, "", &scratch_program) != PLUME_OK)
+        static const char *name[] = {"cold-cache scratch"};
+        char defines[64];
+        snprintf(defines, sizeof defines, "#define COLD_CACHE_GROUP_SIZE %d\n", COLD_CACHE_GROUP_SIZE);
+        if (plume_build_program_from_sources(&env, "cold-cache scratch", GL_COMPUTE_SHADER, source, name, 1, defines,
+                                             &cold.program) != PLUME_OK)
             return 1;
+        cold.buffer = make_buffer(cold.bytes, NULL);
         printf("cold cache: %u MB read and written after every input copy\n", opt.cold_cache_mb);
     }
+    const cold_cache *cold_or_null = cold.bytes ? &cold : NULL;
     int failures = 0;
     for (uint32_t log = opt.min_log; log <= opt.max_log; ++log) {
         for (int plus_one = 0; plus_one < 2; ++plus_one) {
@@ -463,8 +475,7 @@ int main(int argc, char **argv) {
             qsort(expected, count, sizeof(pair), compare_pairs);
 
             subject base = {.kind = METHOD_SEED001, .seed = &seed001, .count = count, .padded = padded,
-                            .scratch = scratch, .scratch_program = scratch_program,
-                            .scratch_bytes = scratch_bytes};
+                            .cold_cache = cold_or_null};
             base.pristine_keys = make_buffer(sizeof(uint32_t) * padded, keys);
             base.pristine_values = make_buffer(sizeof(uint32_t) * padded, values);
             base.keys = make_buffer(sizeof(uint32_t) * padded, NULL);
@@ -482,8 +493,7 @@ int main(int argc, char **argv) {
             for (uint32_t v = 0; v < opt.variant_count; ++v) {
                 for (method m = METHOD_DIRECT; m <= METHOD_INDIRECT_BOUNDED; ++m) {
                     subject s = {.kind = m, .context = context, .sorter = sorters[v], .count = count, .padded = count,
-                                 .scratch = scratch, .scratch_program = scratch_program,
-                                 .scratch_bytes = scratch_bytes};
+                                 .cold_cache = cold_or_null};
                     s.pristine = make_buffer(sizeof(pair) * count, input);
                     s.pairs = make_buffer(sizeof(pair) * (top + 1), NULL);
                     s.count_buffer = make_buffer(sizeof count, &count);
@@ -511,7 +521,7 @@ int main(int argc, char **argv) {
         }
     }
     if (csv) fclose(csv);
-    if (scratch) glDeleteBuffers(1, &scratch), glDeleteProgram(scratch_program);
+    if (cold_or_null) glDeleteBuffers(1, &cold.buffer), glDeleteProgram(cold.program);
     for (uint32_t v = 0; v < opt.variant_count; ++v) plume_sorter_destroy(context, sorters[v]);
     plume_context_destroy(context);
     glDeleteProgram(seed001.program);

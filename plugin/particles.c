@@ -411,7 +411,6 @@ static plume_result reset_gpu_state(system_state *s) {
     glUseProgram(s->reset_program);
     glProgramUniform1ui(s->reset_program, s->reset_capacity_location, s->desc.capacity);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->motion_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, s->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, s->state_buffer);
     glDispatchCompute((s->desc.capacity + RESET_GROUP_SIZE - 1) / RESET_GROUP_SIZE, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
