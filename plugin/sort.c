@@ -31,7 +31,8 @@ enum {
      * pair by pair. */
     MIN_LOW_BITS = 2,
     PAIR_BYTES = 8,
-    STATE_HEADER_BYTES = 16, /* count + padding, then 3 uints of dispatch args per pass */
+    STATE_HEADER_BYTES = 16, /* count + padding, then DISPATCH_ARGS_BYTES per pass */
+    DISPATCH_ARGS_BYTES = 12, /* x, y, z workgroups (glDispatchComputeIndirect) */
     PASS_TABLE_WORDS = 2,    /* per pass: group_bits, level_height (a uvec2 in sort_groups.glsl) */
     MIN_THREADS = 256,       /* GL 4.3 guarantees 1024 invocations; the default block needs 512 (4 pairs each) */
     MAX_CAPACITY = 1u << 30,
@@ -296,7 +297,7 @@ static plume_result create_buffers(sorter_state *s) {
     GLint previous = 0;
     glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &previous);
     glBindBuffer(GL_COPY_WRITE_BUFFER, s->state_buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, STATE_HEADER_BYTES + 12 * (GLsizeiptr)s->pass_count, NULL, GL_DYNAMIC_DRAW);
+    glBufferData(GL_COPY_WRITE_BUFFER, STATE_HEADER_BYTES + DISPATCH_ARGS_BYTES * (GLsizeiptr)s->pass_count, NULL, GL_DYNAMIC_DRAW);
     glObjectLabel(GL_BUFFER, s->state_buffer, -1, "plume sort: state and dispatch args");
     uint32_t *table = plume_alloc(&s->env, sizeof(uint32_t) * PASS_TABLE_WORDS * s->pass_count);
     if (!table) {
@@ -543,7 +544,7 @@ static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, u
         use_pass_program(set, pass, &source);
         announce_pass(sorter, pass);
         if (pass->local_sort) glDispatchCompute(most_groups, 1, 1);
-        else glDispatchComputeIndirect(STATE_HEADER_BYTES + 12 * (GLintptr)i);
+        else glDispatchComputeIndirect(STATE_HEADER_BYTES + DISPATCH_ARGS_BYTES * (GLintptr)i);
     }
     glMemoryBarrier(BARRIER_FOR_HOST);
     announce_pass(sorter, NULL);
