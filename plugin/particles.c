@@ -27,6 +27,18 @@ static system_state *find_system(const plume_context *context, plume_system hand
     return plume_context_lookup(context, handle.id, &system_class, caller);
 }
 
+/* As find_system, and NULL (logged) also where the caller's pointer
+ * `argument`, named `argument_name` in the message, is NULL. */
+static system_state *find_system_with(const plume_context *context, plume_system handle, const char *caller,
+                                      const void *argument, const char *argument_name) {
+    system_state *system = find_system(context, handle, caller);
+    if (system && !argument) {
+        plume_log(&system->env, PLUME_LOG_ERROR, "%s: %s must not be NULL", caller, argument_name);
+        return NULL;
+    }
+    return system;
+}
+
 /* ---- Profiling --------------------------------------------------------------- */
 
 static void stage_begin(const system_state *s, plume_stage stage) { profiler_stage_begin(s->profiler, stage); }
@@ -66,13 +78,9 @@ plume_result plume_system_set_profiling(plume_context *context, plume_system han
 }
 
 plume_result plume_system_get_profile(const plume_context *context, plume_system handle, plume_profile *out) {
-    const system_state *system = find_system(context, handle, "plume_system_get_profile");
     if (out) memset(out, 0, sizeof *out);
+    const system_state *system = find_system_with(context, handle, "plume_system_get_profile", out, "out");
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
-    if (!out) {
-        plume_log(&system->env, PLUME_LOG_ERROR, "plume_system_get_profile: out must not be NULL");
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
     profiler_get_profile(system->profiler, out);
     return PLUME_OK;
 }
@@ -459,12 +467,8 @@ plume_result plume_system_set_emitter(plume_context *context, plume_system handl
 
 plume_result plume_system_set_forces(plume_context *context, plume_system handle, const plume_forces *forces) {
     static const char *CALLER = "plume_system_set_forces";
-    system_state *system = find_system(context, handle, CALLER);
+    system_state *system = find_system_with(context, handle, CALLER, forces, "forces");
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
-    if (!forces) {
-        plume_log(&system->env, PLUME_LOG_ERROR, "%s: forces must not be NULL", CALLER);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
     plume_forces resolved;
     plume_result r = plume_particles_resolve_forces(&system->env, CALLER, forces, &resolved);
     if (r == PLUME_OK) system->desc.forces = resolved;
@@ -724,12 +728,8 @@ static bool read_back_particles(const system_state *s, plume_particle *out) {
 
 plume_result plume_system_read_back(plume_context *context, plume_system handle, plume_readback *readback) {
     static const char *CALLER = "plume_system_read_back";
-    system_state *system = find_system(context, handle, CALLER);
+    system_state *system = find_system_with(context, handle, CALLER, readback, "readback");
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
-    if (!readback) {
-        plume_log(&system->env, PLUME_LOG_ERROR, "%s: readback must not be NULL", CALLER);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
