@@ -374,6 +374,104 @@ static int parse_options(int argc, char **argv, options *o) {
     return 0;
 }
 
+/* The table: every size 2^k and 2^k+1 from min-log to max-log, seed 001 and
+ * each variant's methods, times and correctness, also as CSV. Returns the
+ * number of wrong results, or -1 where it could not run. */
+static int report_table(const options *opt, plume_env *env, plume_context *context, const plume_sorter *sorters,
+                        uint32_t capacity, baseline *seed001) {
+    FILE *csv = opt->csv_path ? fopen(opt->csv_path, "w") : NULL;
+    if (opt->csv_path && !csv) {
+        fprintf(stderr, "cannot write %s\n", opt->csv_path);
+        return -1;
+    }
+    if (csv) fprintf(csv, "count,method,block_pairs,max_fused,passes,median_ms,ratio_vs_seed001,pairs_per_us,correct\n");
+    printf("\n%10s %-16s %6s %5s %7s %10s %9s %9s\n", "count", "method", "block", "fuse", "passes", "median ms",
+           "x seed001", "correct");
+
+    cold_cache cold = {.bytes = (size_t)opt->cold_cache_mb << 20};
+    if (cold.bytes) {
+        static const char *source[] = {
+            "layout(local_size_x = COLD_CACHE_GROUP_SIZE) in;\n"
+            "layout(std430, binding = 0) buffer Scratch { uvec4 words[]; };\n"
+            "void main() { words[gl_GlobalInvocationID.x] = words[gl_GlobalInvocationID.x] * 3u + 1u; }\n"};
+        static const char *name[] = {"cold-cache scratch"};
+        char defines[64];
+        snprintf(defines, sizeof defines, "#define COLD_CACHE_GROUP_SIZE %d\n", COLD_CACHE_GROUP_SIZE);
+        if (plume_build_program_from_sources(env, "cold-cache scratch", GL_COMPUTE_SHADER, source, name, 1, defines,
+                                             &cold.program) != PLUME_OK) {
+            if (csv) fclose(csv);
+            return -1;
+        }
+        cold.buffer = make_buffer(cold.bytes, NULL);
+        printf("cold cache: %u MB read and written after every input copy\n", opt->cold_cache_mb);
+    }
+    const cold_cache *cold_or_null = cold.bytes ? &cold : NULL;
+    int failures = 0;
+    for (uint32_t log = opt->min_log; log <= opt->max_log; ++log) {
+        for (int plus_one = 0; plus_one < 2; ++plus_one) {
+            uint32_t count = (1u << log) + (uint32_t)plus_one;
+            uint32_t padded = plume_next_pow2(count);
+            pair *input = malloc(sizeof(pair) * padded), *expected = malloc(sizeof(pair) * count);
+            uint32_t *keys = malloc(sizeof(uint32_t) * padded), *values = malloc(sizeof(uint32_t) * padded);
+            for (uint32_t i = 0; i < count; ++i) input[i] = (pair){random_u32(), i};
+            for (uint32_t i = 0; i < padded; ++i) {
+                keys[i] = i < count ? input[i].key : 0xFFFFFFFFu; /* seed 001 needs a power of two: pad with max */
+                values[i] = i < count ? input[i].value : 0xFFFFFFFFu;
+            }
+            memcpy(expected, input, sizeof(pair) * count);
+            qsort(expected, count, sizeof(pair), compare_pairs);
+
+            subject base = {.kind = METHOD_SEED001, .seed = seed001, .count = count, .padded = padded,
+                            .cold_cache = cold_or_null};
+            base.pristine_keys = make_buffer(sizeof(uint32_t) * padded, keys);
+            base.pristine_values = make_buffer(sizeof(uint32_t) * padded, values);
+            base.keys = make_buffer(sizeof(uint32_t) * padded, NULL);
+            base.values = make_buffer(sizeof(uint32_t) * padded, NULL);
+            int base_wrong = check_result(&base, expected);
+            double base_ms = time_sort(&base, opt->runs, opt->warmup);
+            uint32_t base_dispatches = baseline_dispatch_count(padded);
+            printf("%10u %-16s %6d %5s %7u %10.4f %9.2f %9s\n", count, method_name(METHOD_SEED001), BASELINE_BLOCK,
+                   "-", base_dispatches, base_ms, 1.0, base_wrong ? "WRONG" : "yes");
+            if (csv)
+                fprintf(csv, "%u,seed001,%d,0,%u,%.5f,1.000,%.1f,%d\n", count, BASELINE_BLOCK, base_dispatches, base_ms,
+                        base_ms > 0.0 ? count / (base_ms * 1000.0) : 0.0, !base_wrong);
+            failures += base_wrong;
+
+            for (uint32_t v = 0; v < opt->variant_count; ++v) {
+                for (method m = METHOD_DIRECT; m <= METHOD_INDIRECT_BOUNDED; ++m) {
+                    subject s = {.kind = m, .context = context, .sorter = sorters[v], .count = count, .padded = count,
+                                 .cold_cache = cold_or_null};
+                    s.pristine = make_buffer(sizeof(pair) * count, input);
+                    s.pairs = make_buffer(sizeof(pair) * capacity, NULL);
+                    s.count_buffer = make_buffer(sizeof count, &count);
+                    int wrong = check_result(&s, expected);
+                    double ms = time_sort(&s, opt->runs, opt->warmup);
+                    uint32_t passes = plume_sorter_pass_count(context, sorters[v], count);
+                    /* llvmpipe's timer reports 0 for compute work: no ratio then. */
+                    double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
+                    printf("%10u %-16s %6u %5u %7u %10.4f %9.2f %9s\n", count, method_name(m), opt->variant_block[v],
+                           opt->variant_fused[v], passes, ms, ratio, wrong ? "WRONG" : "yes");
+                    if (csv)
+                        fprintf(csv, "%u,%s,%u,%u,%u,%.5f,%.3f,%.1f,%d\n", count, method_name(m), opt->variant_block[v],
+                                opt->variant_fused[v], passes, ms, ratio, rate, !wrong);
+                    failures += wrong;
+                    GLuint buffers[] = {s.pristine, s.pairs, s.count_buffer};
+                    glDeleteBuffers(3, buffers);
+                }
+            }
+            GLuint buffers[] = {base.pristine_keys, base.pristine_values, base.keys, base.values};
+            glDeleteBuffers(4, buffers);
+            free(input);
+            free(expected);
+            free(keys);
+            free(values);
+        }
+    }
+    if (csv) fclose(csv);
+    if (cold_or_null) glDeleteBuffers(1, &cold.buffer), glDeleteProgram(cold.program);
+    return failures;
+}
+
 int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
@@ -406,13 +504,13 @@ int main(int argc, char **argv) {
     seed001.height_location = glGetUniformLocation(seed001.program, "u_height");
     seed001.algorithm_location = glGetUniformLocation(seed001.program, "u_algorithm");
 
-    uint32_t top = 1u << opt.max_log;
+    uint32_t capacity = (1u << opt.max_log) + 1;
     plume_context *context = NULL;
     plume_context_desc context_desc = {.logger = logger};
     if (plume_context_create(&context_desc, &context) != PLUME_OK) return 1;
     plume_sorter sorters[8] = {{0}};
     for (uint32_t v = 0; v < opt.variant_count; ++v) {
-        plume_sorter_desc desc = {.capacity = top + 1, .block_pairs = opt.variant_block[v],
+        plume_sorter_desc desc = {.capacity = capacity, .block_pairs = opt.variant_block[v],
                                   .max_fused_stages = opt.variant_fused[v]};
         if (plume_sorter_create(context, &desc, &sorters[v]) != PLUME_OK) return 1;
         plume_sorter_desc filled;
@@ -421,111 +519,22 @@ int main(int argc, char **argv) {
         opt.variant_fused[v] = filled.max_fused_stages;
     }
     if (opt.dump_dir) dump_sort_programs(opt.dump_dir);
+    int failures = 0;
     if (opt.pass_times) {
         for (uint32_t v = 0; v < opt.variant_count; ++v) {
             printf("\nvariant %u:%u\n", opt.variant_block[v], opt.variant_fused[v]);
             for (uint32_t log = opt.min_log; log <= opt.max_log; ++log)
                 report_pass_times(context, sorters[v], 1u << log, opt.runs);
         }
-        for (uint32_t v = 0; v < opt.variant_count; ++v) plume_sorter_destroy(context, sorters[v]);
-        plume_context_destroy(context);
-        glDeleteProgram(seed001.program);
-        headless_gl_destroy(&gl);
-        return 0;
+    } else {
+        failures = report_table(&opt, &env, context, sorters, capacity, &seed001);
     }
-
-    FILE *csv = opt.csv_path ? fopen(opt.csv_path, "w") : NULL;
-    if (opt.csv_path && !csv) {
-        fprintf(stderr, "cannot write %s\n", opt.csv_path);
-        return 1;
-    }
-    if (csv) fprintf(csv, "count,method,block_pairs,max_fused,passes,median_ms,ratio_vs_seed001,pairs_per_us,correct\n");
-    printf("\n%10s %-16s %6s %5s %7s %10s %9s %9s\n", "count", "method", "block", "fuse", "passes", "median ms",
-           "x seed001", "correct");
-
-    cold_cache cold = {.bytes = (size_t)opt.cold_cache_mb << 20};
-    if (cold.bytes) {
-        static const char *source[] = {
-            "layout(local_size_x = COLD_CACHE_GROUP_SIZE) in;\n"
-            "layout(std430, binding = 0) buffer Scratch { uvec4 words[]; };\n"
-            "void main() { words[gl_GlobalInvocationID.x] = words[gl_GlobalInvocationID.x] * 3u + 1u; }\n"};
-        static const char *name[] = {"cold-cache scratch"};
-        char defines[64];
-        snprintf(defines, sizeof defines, "#define COLD_CACHE_GROUP_SIZE %d\n", COLD_CACHE_GROUP_SIZE);
-        if (plume_build_program_from_sources(&env, "cold-cache scratch", GL_COMPUTE_SHADER, source, name, 1, defines,
-                                             &cold.program) != PLUME_OK)
-            return 1;
-        cold.buffer = make_buffer(cold.bytes, NULL);
-        printf("cold cache: %u MB read and written after every input copy\n", opt.cold_cache_mb);
-    }
-    const cold_cache *cold_or_null = cold.bytes ? &cold : NULL;
-    int failures = 0;
-    for (uint32_t log = opt.min_log; log <= opt.max_log; ++log) {
-        for (int plus_one = 0; plus_one < 2; ++plus_one) {
-            uint32_t count = (1u << log) + (uint32_t)plus_one;
-            uint32_t padded = plume_next_pow2(count);
-            pair *input = malloc(sizeof(pair) * padded), *expected = malloc(sizeof(pair) * count);
-            uint32_t *keys = malloc(sizeof(uint32_t) * padded), *values = malloc(sizeof(uint32_t) * padded);
-            for (uint32_t i = 0; i < count; ++i) input[i] = (pair){random_u32(), i};
-            for (uint32_t i = 0; i < padded; ++i) {
-                keys[i] = i < count ? input[i].key : 0xFFFFFFFFu; /* seed 001 needs a power of two: pad with max */
-                values[i] = i < count ? input[i].value : 0xFFFFFFFFu;
-            }
-            memcpy(expected, input, sizeof(pair) * count);
-            qsort(expected, count, sizeof(pair), compare_pairs);
-
-            subject base = {.kind = METHOD_SEED001, .seed = &seed001, .count = count, .padded = padded,
-                            .cold_cache = cold_or_null};
-            base.pristine_keys = make_buffer(sizeof(uint32_t) * padded, keys);
-            base.pristine_values = make_buffer(sizeof(uint32_t) * padded, values);
-            base.keys = make_buffer(sizeof(uint32_t) * padded, NULL);
-            base.values = make_buffer(sizeof(uint32_t) * padded, NULL);
-            int base_wrong = check_result(&base, expected);
-            double base_ms = time_sort(&base, opt.runs, opt.warmup);
-            uint32_t base_dispatches = baseline_dispatch_count(padded);
-            printf("%10u %-16s %6d %5s %7u %10.4f %9.2f %9s\n", count, method_name(METHOD_SEED001), BASELINE_BLOCK,
-                   "-", base_dispatches, base_ms, 1.0, base_wrong ? "WRONG" : "yes");
-            if (csv)
-                fprintf(csv, "%u,seed001,%d,0,%u,%.5f,1.000,%.1f,%d\n", count, BASELINE_BLOCK, base_dispatches, base_ms,
-                        base_ms > 0.0 ? count / (base_ms * 1000.0) : 0.0, !base_wrong);
-            failures += base_wrong;
-
-            for (uint32_t v = 0; v < opt.variant_count; ++v) {
-                for (method m = METHOD_DIRECT; m <= METHOD_INDIRECT_BOUNDED; ++m) {
-                    subject s = {.kind = m, .context = context, .sorter = sorters[v], .count = count, .padded = count,
-                                 .cold_cache = cold_or_null};
-                    s.pristine = make_buffer(sizeof(pair) * count, input);
-                    s.pairs = make_buffer(sizeof(pair) * (top + 1), NULL);
-                    s.count_buffer = make_buffer(sizeof count, &count);
-                    int wrong = check_result(&s, expected);
-                    double ms = time_sort(&s, opt.runs, opt.warmup);
-                    uint32_t passes = plume_sorter_pass_count(context, sorters[v], count);
-                    /* llvmpipe's timer reports 0 for compute work: no ratio then. */
-                    double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
-                    printf("%10u %-16s %6u %5u %7u %10.4f %9.2f %9s\n", count, method_name(m), opt.variant_block[v],
-                           opt.variant_fused[v], passes, ms, ratio, wrong ? "WRONG" : "yes");
-                    if (csv)
-                        fprintf(csv, "%u,%s,%u,%u,%u,%.5f,%.3f,%.1f,%d\n", count, method_name(m), opt.variant_block[v],
-                                opt.variant_fused[v], passes, ms, ratio, rate, !wrong);
-                    failures += wrong;
-                    GLuint buffers[] = {s.pristine, s.pairs, s.count_buffer};
-                    glDeleteBuffers(3, buffers);
-                }
-            }
-            GLuint buffers[] = {base.pristine_keys, base.pristine_values, base.keys, base.values};
-            glDeleteBuffers(4, buffers);
-            free(input);
-            free(expected);
-            free(keys);
-            free(values);
-        }
-    }
-    if (csv) fclose(csv);
-    if (cold_or_null) glDeleteBuffers(1, &cold.buffer), glDeleteProgram(cold.program);
     for (uint32_t v = 0; v < opt.variant_count; ++v) plume_sorter_destroy(context, sorters[v]);
     plume_context_destroy(context);
     glDeleteProgram(seed001.program);
     headless_gl_destroy(&gl);
+    if (opt.pass_times) return 0;
+    if (failures < 0) return 1;
     if (!timer_bits) printf("\nthis GL has no timer (GL_QUERY_COUNTER_BITS 0): times above are not measured\n");
     printf("\n%s\n", failures ? "SOME RESULTS WERE WRONG" : "all results correct");
     return failures ? 1 : 0;
