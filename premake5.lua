@@ -48,8 +48,8 @@ local function read_abi_major()
 end
 local ABI_MAJOR = read_abi_major()
 
--- Shaders are compiled into the library: a prebuild step turns shaders/*.glsl
--- etc. into one header (rewritten only when a shader changed).
+-- Shaders are compiled into the library: a prebuild step turns the files below
+-- shaders/ into one header (rewritten only when a shader changed).
 local embed_shaders = "sh " .. root .. "/tools/embed_shaders.sh " .. root .. "/shaders " .. generated .. "/plume_shaders.h"
 local embed_bench_shaders = "sh " .. root .. "/tools/embed_shaders.sh " .. root .. "/bench/shaders " .. generated .. "/bench_shaders.h"
 
@@ -87,7 +87,7 @@ workspace "plume"
     language "C"
     cdialect "C11"
     warnings "Extra"
-    includedirs { "include", "plugin", "host", generated }
+    includedirs { "include", "plugin", "shaders", "host", generated }
     buildoptions { "-Werror=implicit-function-declaration", "-Wshadow", "-Wstrict-prototypes" }
 
     filter "configurations:release"
@@ -109,7 +109,7 @@ project "plume_static"
     -- Apart from libplume.so, so that linking "plume_static" picks the archive.
     outputs("lib/static", "plume_static")
     pic "On"
-    files { "plugin/*.c", "plugin/*.h", "include/plume/*.h" }
+    files { "plugin/**.c", "plugin/**.h", "shaders/shared/*.h", "include/plume/*.h" }
     prebuildcommands { embed_shaders }
 
 -- The plugin: the same module as a shared library exporting only the API.
@@ -119,7 +119,7 @@ project "plume"
     visibility "Hidden"
     pic "On"
     defines { "PLUME_SHARED_BUILD" }
-    files { "plugin/*.c", "plugin/*.h", "include/plume/*.h" }
+    files { "plugin/**.c", "plugin/**.h", "shaders/shared/*.h", "include/plume/*.h" }
     prebuildcommands { embed_shaders }
     -- Exports plume_get_api only (plume_plugin.h); checked by tests/check_shared_library.sh.
     linkoptions { "-Wl,-soname,libplume.so." .. ABI_MAJOR, "-Wl,--no-undefined" }

@@ -9,7 +9,7 @@
  * CPU's upper bound = the count), seed001.
  *
  * Usage: plume_bench [--min-log K] [--max-log K] [--runs N] [--warmup N]
- *                    [--csv FILE] [--variant BLOCK:FUSED]... [--pass-times]
+ *                    [--csv FILE] [--variant BLOCK]... [--pass-times]
  *                    [--dump-programs DIR] [--cold-cache MB]
  * --pass-times: instead of the table, the median time of every pass of a sort
  * of 2^min-log .. 2^max-log pairs (GL timestamps between the dispatches).
@@ -29,8 +29,8 @@
 #include "bench_shaders.h"
 #include "headless_gl.h"
 #include "plume/plume_sort.h"
-#include "plume_internal.h"
-#include "profiler.h"
+#include "profile/profiler.h"
+#include "sort/sort_internal.h"
 
 typedef struct pair {
     uint32_t key, value;
@@ -40,7 +40,7 @@ typedef struct options {
     uint32_t min_log, max_log, runs, warmup;
     const char *csv_path;
     uint32_t variant_count;
-    uint32_t variant_block[8], variant_fused[8];
+    uint32_t variant_block[8];
     bool pass_times;
     const char *dump_dir; /* --dump-programs */
     uint32_t cold_cache_mb; /* --cold-cache */
@@ -362,15 +362,14 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--cold-cache") && next) o->cold_cache_mb = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--dump-programs") && next) o->dump_dir = argv[++i];
         else if (!strcmp(a, "--variant") && next && o->variant_count < 8) {
-            unsigned block = 0, fused = 0;
-            if (sscanf(argv[++i], "%u:%u", &block, &fused) != 2) return -1;
-            o->variant_block[o->variant_count] = block;
-            o->variant_fused[o->variant_count++] = fused;
+            unsigned block = 0;
+            if (sscanf(argv[++i], "%u", &block) != 1) return -1;
+            o->variant_block[o->variant_count++] = block;
         } else return -1;
     }
     if (o->min_log < 10 || o->max_log > 26 || o->min_log > o->max_log || o->runs < 1) return -1;
     if (o->cold_cache_mb > MAX_COLD_CACHE_MB) return -1;
-    if (o->variant_count == 0) o->variant_count = 1; /* defaults: 0:0 */
+    if (o->variant_count == 0) o->variant_count = 1; /* the default block */
     return 0;
 }
 
@@ -384,9 +383,9 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
         fprintf(stderr, "cannot write %s\n", opt->csv_path);
         return -1;
     }
-    if (csv) fprintf(csv, "count,method,block_pairs,max_fused,passes,median_ms,ratio_vs_seed001,pairs_per_us,correct\n");
-    printf("\n%10s %-16s %6s %5s %7s %10s %9s %9s\n", "count", "method", "block", "fuse", "passes", "median ms",
-           "x seed001", "correct");
+    if (csv) fprintf(csv, "count,method,block_pairs,passes,median_ms,ratio_vs_seed001,pairs_per_us,correct\n");
+    printf("\n%10s %-16s %6s %7s %10s %9s %9s\n", "count", "method", "block", "passes", "median ms", "x seed001",
+           "correct");
 
     cold_cache cold = {.bytes = (size_t)opt->cold_cache_mb << 20};
     if (cold.bytes) {
@@ -430,10 +429,10 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
             int base_wrong = check_result(&base, expected);
             double base_ms = time_sort(&base, opt->runs, opt->warmup);
             uint32_t base_dispatches = baseline_dispatch_count(padded);
-            printf("%10u %-16s %6d %5s %7u %10.4f %9.2f %9s\n", count, method_name(METHOD_SEED001), BASELINE_BLOCK,
-                   "-", base_dispatches, base_ms, 1.0, base_wrong ? "WRONG" : "yes");
+            printf("%10u %-16s %6d %7u %10.4f %9.2f %9s\n", count, method_name(METHOD_SEED001), BASELINE_BLOCK,
+                   base_dispatches, base_ms, 1.0, base_wrong ? "WRONG" : "yes");
             if (csv)
-                fprintf(csv, "%u,seed001,%d,0,%u,%.5f,1.000,%.1f,%d\n", count, BASELINE_BLOCK, base_dispatches, base_ms,
+                fprintf(csv, "%u,seed001,%d,%u,%.5f,1.000,%.1f,%d\n", count, BASELINE_BLOCK, base_dispatches, base_ms,
                         base_ms > 0.0 ? count / (base_ms * 1000.0) : 0.0, !base_wrong);
             failures += base_wrong;
 
@@ -449,11 +448,11 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
                     uint32_t passes = plume_sorter_pass_count(context, sorters[v], count);
                     /* llvmpipe's timer reports 0 for compute work: no ratio then. */
                     double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
-                    printf("%10u %-16s %6u %5u %7u %10.4f %9.2f %9s\n", count, method_name(m), opt->variant_block[v],
-                           opt->variant_fused[v], passes, ms, ratio, wrong ? "WRONG" : "yes");
+                    printf("%10u %-16s %6u %7u %10.4f %9.2f %9s\n", count, method_name(m), opt->variant_block[v],
+                           passes, ms, ratio, wrong ? "WRONG" : "yes");
                     if (csv)
-                        fprintf(csv, "%u,%s,%u,%u,%u,%.5f,%.3f,%.1f,%d\n", count, method_name(m), opt->variant_block[v],
-                                opt->variant_fused[v], passes, ms, ratio, rate, !wrong);
+                        fprintf(csv, "%u,%s,%u,%u,%.5f,%.3f,%.1f,%d\n", count, method_name(m), opt->variant_block[v],
+                                passes, ms, ratio, rate, !wrong);
                     failures += wrong;
                     GLuint buffers[] = {s.pristine, s.pairs, s.count_buffer};
                     glDeleteBuffers(3, buffers);
@@ -476,7 +475,7 @@ int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
-                        "[--variant BLOCK:FUSED]... [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255]\n", argv[0]);
+                        "[--variant BLOCK]... [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255]\n", argv[0]);
         return 2;
     }
     headless_gl gl;
@@ -510,19 +509,17 @@ int main(int argc, char **argv) {
     if (plume_context_create(&context_desc, &context) != PLUME_OK) return 1;
     plume_sorter sorters[8] = {{0}};
     for (uint32_t v = 0; v < opt.variant_count; ++v) {
-        plume_sorter_desc desc = {.capacity = capacity, .block_pairs = opt.variant_block[v],
-                                  .max_fused_stages = opt.variant_fused[v]};
+        plume_sorter_desc desc = {.capacity = capacity, .block_pairs = opt.variant_block[v]};
         if (plume_sorter_create(context, &desc, &sorters[v]) != PLUME_OK) return 1;
         plume_sorter_desc filled;
         plume_sorter_get_desc(context, sorters[v], &filled);
         opt.variant_block[v] = filled.block_pairs;
-        opt.variant_fused[v] = filled.max_fused_stages;
     }
     if (opt.dump_dir) dump_sort_programs(opt.dump_dir);
     int failures = 0;
     if (opt.pass_times) {
         for (uint32_t v = 0; v < opt.variant_count; ++v) {
-            printf("\nvariant %u:%u\n", opt.variant_block[v], opt.variant_fused[v]);
+            printf("\nblock %u\n", opt.variant_block[v]);
             for (uint32_t log = opt.min_log; log <= opt.max_log; ++log)
                 report_pass_times(context, sorters[v], 1u << log, opt.runs);
         }

@@ -36,7 +36,7 @@
 #include "gl_texture.h"
 #include "headless_gl.h"
 #include "plume/plume_particles.h"
-#include "profiler.h"
+#include "profile/profiler.h"
 
 enum { MAX_COUNTS = 16, FRAMES_IN_FLIGHT = 2 };
 

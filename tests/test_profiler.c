@@ -19,7 +19,7 @@
 #include "plume/plume_particles.h"
 #include "plume/plume_sort.h"
 #include "plume_fixture.h"
-#include "profiler.h"
+#include "profile/profiler.h"
 #include "test_env.h"
 #include "tests.h"
 

@@ -13,7 +13,7 @@
 #include "plume/plume_sort.h"
 /* In plume_plugin_host only its inline helpers (plume_log2) may be used: the
  * host links no module code, so a call into the internals fails to link. */
-#include "plume_internal.h"
+#include "core/plume_internal.h"
 #include "plume_fixture.h"
 #include "sort_check.h"
 #include "test_env.h"
@@ -313,8 +313,8 @@ static void test_depth_key_glsl_matches_c(void **state) {
         "uniform uint u_count; uniform uint u_descending;\n"
         "void main() { uint i = gl_GlobalInvocationID.x; if (i < u_count)\n"
         "  out_keys[i] = depth_key(depths[i], u_descending != 0u); }\n";
-    const char *sources[] = {plume_shader_source("depth_key.glsl"), body};
-    const char *names[] = {"depth_key.glsl", "test_body.comp"};
+    const char *sources[] = {plume_shader_source("sort/depth_key.glsl"), body};
+    const char *names[] = {"sort/depth_key.glsl", "test_body.comp"};
     assert_non_null(sources[0]);
     GLuint program = 0;
     assert_int_equal(plume_build_program_from_sources(&env, "depth key test", GL_COMPUTE_SHADER, sources, names, 2, "",

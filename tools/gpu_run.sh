@@ -14,7 +14,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noh
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw --format=csv -lms 200 > "$out/clocks.csv" 2>&1 &
 clock_sampler=$!
 ./build/release/bin/plume_bench --runs 51 --warmup 10 --csv "$out/sort_bench.csv" \
-    ${PLUME_BENCH_VARIANTS:---variant 0:0} ${PLUME_BENCH_ARGS:-} > "$out/sort_bench.txt" 2>&1
+    ${PLUME_BENCH_VARIANTS:---variant 0} ${PLUME_BENCH_ARGS:-} > "$out/sort_bench.txt" 2>&1
 echo "bench exit $?"
 kill $clock_sampler 2>/dev/null
 echo "SM clock during the benchmark (MHz): $(awk -F', ' 'NR>1 {print $2}' "$out/clocks.csv" | sort -n | uniq -c | sort -rn | head -4 | tr '\n' ' ')"

@@ -7,7 +7,7 @@ import sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 columns = []
 for r in rows:
-    name = r["method"] if r["method"] == "seed001" else f'{r["method"]}@{r["block_pairs"]}:{r["max_fused"]}'
+    name = r["method"] if r["method"] == "seed001" else f'{r["method"]}@{r["block_pairs"]}'
     r["column"] = name
     if name not in columns:
         columns.append(name)

@@ -65,9 +65,10 @@ typedef struct plume_sorter_desc {
      * 0 (default): the largest power of two whose pairs fit
      * GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, at most 2048. */
     uint32_t block_pairs;
-    /* No longer used: every pass now runs up to log2(block_pairs) stages.
-     * Still checked (0..5; 0 reads back as 3) so that descriptors valid before
-     * stay valid. */
+    /* DEPRECATED, removed in ABI 2.0 (the next major): nothing reads it
+     * (every pass runs up to log2(block_pairs) stages). Kept so that the
+     * layout and the descriptors valid before stay valid: still checked
+     * (0..5; 0 reads back as 3). Leave it 0. */
     uint32_t max_fused_stages;
     plume_logger logger;        /* default ({0}): the context's */
     plume_allocator allocator;  /* default ({0}): the context's; all three functions or none */
@@ -152,7 +153,7 @@ PLUME_API uint32_t plume_sorter_pass_count(const plume_context *context, plume_s
  *     sort behind everything, NaNs included.
  * PLUME_ORDER_DESCENDING turns larger depths into smaller keys: an ascending
  * sort of such keys is back-to-front for view depth. The GLSL twin of this
- * function is in shaders/depth_key.glsl; both are tested to agree. */
+ * function is in shaders/sort/depth_key.glsl; both are tested to agree. */
 #define PLUME_KEY_NAN 0xFFFFFFFEu
 #define PLUME_KEY_LAST 0xFFFFFFFFu
 

@@ -9,9 +9,9 @@
 // The dispatch is direct, over the capacity: an indirect dispatch whose
 // arguments shared a buffer with these counters ran late on NVIDIA
 // (notes/gpu-findings.md).
-layout(local_size_x = SIMULATE_GROUP_SIZE) in;
+layout(local_size_x = PLUME_SIMULATE_GROUP_SIZE) in;
 
-layout(std430, binding = 2) restrict writeonly buffer LiveList { uvec2 live_list[]; };
+layout(std430, binding = PLUME_BINDING_LIVE_LIST) restrict writeonly buffer LiveList { uvec2 live_list[]; };
 
 uniform uint u_capacity;
 uniform float u_dt;

@@ -1,4 +1,4 @@
-/* GPU key-value bitonic sort (plume_sort.h).
+/* The bitonic backend of the sorter (sorter.c, plume_sort.h).
  *
  * The network is seed 001's: for each merge level h = 2, 4, ..., P (P the
  * count's power of two) one flip(h) then disperses of heights h/2 ... 2. Each
@@ -16,12 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plume/plume_sort.h"
-#include "plume_internal.h"
+#include "bitonic.h"
+#include "shared/plume_gpu_layout.h"
 
 enum {
-    MAX_FUSED_STAGES = 5,    /* plume_sorter_desc.max_fused_stages: still validated, no longer used */
-    DEFAULT_FUSED_STAGES = 3,
     MAX_DEFAULT_BLOCK_PAIRS = 2048, /* measured best on the H100 from 2^10 to 2^20 (notes/sort-performance.md) */
     MIN_BLOCK_PAIRS = 64,
     MAX_LANES = 32,          /* sort_local.comp: lane group; 32 is NVIDIA's subgroup */
@@ -30,12 +28,9 @@ enum {
      * pairs (32 bytes, one memory sector), so that its loads are not scattered
      * pair by pair. */
     MIN_LOW_BITS = 2,
-    PAIR_BYTES = 8,
-    STATE_HEADER_BYTES = 16, /* count + padding, then DISPATCH_ARGS_BYTES per pass */
-    DISPATCH_ARGS_BYTES = 12, /* x, y, z workgroups (glDispatchComputeIndirect) */
-    PASS_TABLE_WORDS = 2,    /* per pass: group_bits, level_height (a uvec2 in sort_groups.glsl) */
+    STATE_HEADER_BYTES = 4 * PLUME_SORT_STATE_HEADER_WORDS, /* the count, then DISPATCH_ARGS_BYTES per pass */
+    DISPATCH_ARGS_BYTES = 4 * PLUME_SORT_DISPATCH_ARGS_WORDS,
     MIN_THREADS = 256,       /* GL 4.3 guarantees 1024 invocations; the default block needs 512 (4 pairs each) */
-    MAX_CAPACITY = 1u << 30,
     MERGE_UNIFORM_COUNT = 6,
     LOCAL_SORT_UNIFORM_COUNT = 5
 };
@@ -45,7 +40,7 @@ enum {
  * bits [0, low_bits) and [high_base, high_base + log2(block) - low_bits); it
  * runs the stages of the merge network on those bits that come in a row: the
  * end of one level (tail) and the start of the next (head). See
- * shaders/sort_local.comp. */
+ * shaders/sort/sort_local.comp. */
 typedef struct sort_pass {
     bool local_sort;
     uint32_t low_bits, high_base;
@@ -77,10 +72,9 @@ typedef struct program_set {
     GLint local_sort_locations[LOCAL_SORT_UNIFORM_COUNT]; /* LOCAL_SORT_UNIFORMS, in order */
 } program_set;
 
-/* What a plume_sorter handle names. */
-typedef struct sorter_state {
-    plume_env env;
-    plume_sorter_desc desc;     /* defaults filled in */
+struct bitonic_sort {
+    const plume_env *env;       /* the sorter's */
+    uint32_t capacity, block_pairs;
     uint32_t log_lanes;         /* sort_local.comp: invocations trading pairs, log2 */
     bool subgroup_shuffle;      /* lanes trade through subgroup shuffles, not shared memory */
     program_set sets[PROGRAM_SETS];
@@ -88,10 +82,7 @@ typedef struct sorter_state {
     GLuint pass_table_buffer;
     sort_pass *passes;
     uint32_t pass_count;
-    plume_sort_pass_hook pass_hook; /* benchmarks only (plume_internal.h) */
-    void *pass_hook_user;
-    GLint ssbo_offset_alignment;
-} sorter_state;
+};
 
 static const char *const MERGE_UNIFORMS[MERGE_UNIFORM_COUNT] = {"u_low_bits",  "u_high_base",   "u_flip",
                                               "u_tail_top",  "u_head_bottom", "u_head_after"};
@@ -115,7 +106,7 @@ static uint32_t numbers_below(uint32_t count, uint32_t bits) {
     return found;
 }
 
-/* The C twin of sort_pass_groups() in shaders/sort_groups.glsl. */
+/* The C twin of sort_pass_groups() in shaders/sort/sort_groups.glsl. */
 static uint32_t sort_pass_groups(const sort_pass *pass, uint32_t count) {
     if (count <= pass->level_height / 2) return 0;
     return numbers_below(count, pass->group_bits);
@@ -138,9 +129,9 @@ static uint32_t held_bits_mask(const sort_pass *pass, uint32_t log_block) {
  * of at most log_block stages: each takes what is left of the current level
  * (or as much as fits when that is more than a block's bits) and, with the
  * bits left over, the start of the next level. */
-static uint32_t plan_passes(const sorter_state *s, sort_pass *out) {
-    uint32_t log_block = plume_log2(s->desc.block_pairs);
-    uint32_t log_top = plume_log2(plume_next_pow2(s->desc.capacity < 2 ? 2 : s->desc.capacity));
+static uint32_t plan_passes(const bitonic_sort *s, sort_pass *out) {
+    uint32_t log_block = plume_log2(s->block_pairs);
+    uint32_t log_top = plume_log2(plume_next_pow2(s->capacity < 2 ? 2 : s->capacity));
     sort_pass local = {.local_sort = true, .low_bits = log_block, .high_base = log_block, .level_height = 2};
     local.group_bits = ~held_bits_mask(&local, log_block);
     uint32_t n = add_pass(out, 0, local);
@@ -183,7 +174,7 @@ static uint32_t plan_passes(const sorter_state *s, sort_pass *out) {
 
 /* ---- Creation ------------------------------------------------------------- */
 
-static plume_result build_local_program(sorter_state *s, const program_set *set, bool full_sort, GLuint *out) {
+static plume_result build_local_program(bitonic_sort *s, const program_set *set, bool full_sort, GLuint *out) {
     char defines[512];
     snprintf(defines, sizeof defines,
              "%s#define BLOCK_PAIRS %uu\n#define LOG_BLOCK %uu\n#define LOCAL_THREADS %uu\n#define LOG_ELEMENTS %u\n"
@@ -191,10 +182,11 @@ static plume_result build_local_program(sorter_state *s, const program_set *set,
              s->subgroup_shuffle ? "#extension GL_KHR_shader_subgroup_basic : require\n"
                                    "#extension GL_KHR_shader_subgroup_shuffle : require\n"
                                  : "",
-             s->desc.block_pairs, plume_log2(s->desc.block_pairs), set->local_threads, set->log_elements,
-             s->log_lanes, full_sort ? 1 : 0, s->subgroup_shuffle ? 1 : 0);
-    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort_common.glsl", "sort_groups.glsl", "sort_local.comp", NULL}};
-    return plume_build_program(&s->env, full_sort ? "plume sort: local sort" : "plume sort: merge", &stage, 1,
+             s->block_pairs, plume_log2(s->block_pairs), set->local_threads, set->log_elements, s->log_lanes,
+             full_sort ? 1 : 0, s->subgroup_shuffle ? 1 : 0);
+    plume_shader_stage stage = {GL_COMPUTE_SHADER,
+                                {"sort/sort_common.glsl", "sort/sort_groups.glsl", "sort/sort_local.comp", NULL}};
+    return plume_build_program(s->env, full_sort ? "plume sort: local sort" : "plume sort: merge", &stage, 1,
                                defines, out);
 }
 
@@ -212,124 +204,111 @@ static uint32_t subgroup_shuffle_lanes(void) {
     return (uint32_t)size;
 }
 
-/* Validates the descriptor against GL limits and fills its defaults. */
-static plume_result resolve_desc(sorter_state *s, const plume_sorter_desc *desc) {
-    s->desc = *desc;
-    if (desc->capacity == 0 || desc->capacity > MAX_CAPACITY) {
-        plume_log(&s->env, PLUME_LOG_ERROR, "plume_sorter_create: capacity %u is outside 1 .. 2^30", desc->capacity);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
+/* Checks the GL's compute limits, chooses (block_pairs 0) or checks the block
+ * and sizes the program sets' workgroups. */
+static plume_result resolve_block(bitonic_sort *s, uint32_t block_pairs) {
     GLint shared_bytes = 0, invocations = 0, size_x = 0;
     glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &shared_bytes);
     glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);
-    glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &s->ssbo_offset_alignment);
     uint32_t fitting = MIN_BLOCK_PAIRS;
-    while (fitting * 2 * PAIR_BYTES <= (uint32_t)shared_bytes && fitting * 2 <= MAX_DEFAULT_BLOCK_PAIRS) fitting *= 2;
-    if ((uint32_t)shared_bytes < MIN_BLOCK_PAIRS * PAIR_BYTES || invocations < MIN_THREADS || size_x < MIN_THREADS) {
-        plume_log(&s->env, PLUME_LOG_ERROR,
+    while (fitting * 2 * PLUME_PAIR_BYTES <= (uint32_t)shared_bytes && fitting * 2 <= MAX_DEFAULT_BLOCK_PAIRS)
+        fitting *= 2;
+    if ((uint32_t)shared_bytes < MIN_BLOCK_PAIRS * PLUME_PAIR_BYTES || invocations < MIN_THREADS ||
+        size_x < MIN_THREADS) {
+        plume_log(s->env, PLUME_LOG_ERROR,
                   "plume_sorter_create: GL compute limits too small (shared memory %d bytes, %d invocations, "
                   "work group width %d; need %d, %d, %d)",
-                  shared_bytes, invocations, size_x, MIN_BLOCK_PAIRS * PAIR_BYTES, MIN_THREADS, MIN_THREADS);
+                  shared_bytes, invocations, size_x, MIN_BLOCK_PAIRS * PLUME_PAIR_BYTES, MIN_THREADS, MIN_THREADS);
         return PLUME_ERROR_GL_UNSUPPORTED;
     }
-    if (s->desc.block_pairs == 0) {
+    if (block_pairs == 0) {
         /* No block larger than the capacity's power of two: a small sorter
          * should not pay for a 4096-pair shared-memory network. */
-        uint32_t needed = plume_next_pow2(desc->capacity);
-        s->desc.block_pairs = needed < fitting ? (needed < MIN_BLOCK_PAIRS ? MIN_BLOCK_PAIRS : needed) : fitting;
+        uint32_t needed = plume_next_pow2(s->capacity);
+        s->block_pairs = needed < fitting ? (needed < MIN_BLOCK_PAIRS ? MIN_BLOCK_PAIRS : needed) : fitting;
     } else {
-        uint32_t b = desc->block_pairs;
-        if (b < MIN_BLOCK_PAIRS || (b & (b - 1)) != 0 || (uint64_t)b * PAIR_BYTES > (uint64_t)shared_bytes) {
-            plume_log(&s->env, PLUME_LOG_ERROR,
+        uint32_t b = block_pairs;
+        if (b < MIN_BLOCK_PAIRS || (b & (b - 1)) != 0 || (uint64_t)b * PLUME_PAIR_BYTES > (uint64_t)shared_bytes) {
+            plume_log(s->env, PLUME_LOG_ERROR,
                       "plume_sorter_create: block_pairs %u must be a power of two >= %d whose pairs fit %d bytes of "
                       "shared memory",
                       b, MIN_BLOCK_PAIRS, shared_bytes);
             return PLUME_ERROR_INVALID_ARGUMENT;
         }
-    }
-    if (s->desc.max_fused_stages == 0) s->desc.max_fused_stages = DEFAULT_FUSED_STAGES;
-    if (s->desc.max_fused_stages > MAX_FUSED_STAGES) {
-        plume_log(&s->env, PLUME_LOG_ERROR, "plume_sorter_create: max_fused_stages %u is outside 1 .. %d",
-                  s->desc.max_fused_stages, MAX_FUSED_STAGES);
-        return PLUME_ERROR_INVALID_ARGUMENT;
+        s->block_pairs = b;
     }
     uint32_t thread_limit = (uint32_t)(invocations < size_x ? invocations : size_x);
     uint32_t lanes = subgroup_shuffle_lanes();
     s->subgroup_shuffle = lanes != 0;
     s->log_lanes = lanes == 0 || lanes > MAX_LANES ? plume_log2(MAX_LANES) : plume_log2(lanes);
     /* A lane group must be whole: at most block / lanes pairs per invocation. */
-    uint32_t log_block = plume_log2(s->desc.block_pairs), log_most = log_block - s->log_lanes;
+    uint32_t log_block = plume_log2(s->block_pairs), log_most = log_block - s->log_lanes;
     if (log_most > MAX_LOG_ELEMENTS) log_most = MAX_LOG_ELEMENTS;
     for (int i = 0; i < PROGRAM_SETS; ++i) {
         uint32_t log_elements = SET_LOG_ELEMENTS[i] < log_most ? SET_LOG_ELEMENTS[i] : log_most;
-        while (log_elements < log_most && (s->desc.block_pairs >> log_elements) > thread_limit) ++log_elements;
+        while (log_elements < log_most && (s->block_pairs >> log_elements) > thread_limit) ++log_elements;
         s->sets[i].log_elements = log_elements;
-        s->sets[i].local_threads = s->desc.block_pairs >> log_elements;
+        s->sets[i].local_threads = s->block_pairs >> log_elements;
     }
     if (s->sets[LARGE_COUNT_SET].local_threads > thread_limit) {
-        plume_log(&s->env, PLUME_LOG_ERROR,
+        plume_log(s->env, PLUME_LOG_ERROR,
                   "plume_sorter_create: block_pairs %u needs workgroups of %u invocations; this GL allows %u",
-                  s->desc.block_pairs, s->sets[LARGE_COUNT_SET].local_threads, thread_limit);
+                  s->block_pairs, s->sets[LARGE_COUNT_SET].local_threads, thread_limit);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     return PLUME_OK;
 }
 
-static plume_result check_group_limits(sorter_state *s) {
+static plume_result check_group_limits(const bitonic_sort *s) {
     GLint count_x = 0;
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &count_x);
     for (uint32_t i = 0; i < s->pass_count; ++i) {
-        uint32_t groups = sort_pass_groups(&s->passes[i], s->desc.capacity);
+        uint32_t groups = sort_pass_groups(&s->passes[i], s->capacity);
         if (groups > (uint32_t)count_x) {
-            plume_log(&s->env, PLUME_LOG_ERROR,
+            plume_log(s->env, PLUME_LOG_ERROR,
                       "plume_sorter_create: capacity %u needs %u workgroups in one pass; this GL allows %d",
-                      s->desc.capacity, groups, count_x);
+                      s->capacity, groups, count_x);
             return PLUME_ERROR_GL_UNSUPPORTED;
         }
     }
     return PLUME_OK;
 }
 
-static plume_result create_buffers(sorter_state *s) {
+/* Binds GL_COPY_WRITE_BUFFER: the caller's scope restores it. */
+static plume_result create_buffers(bitonic_sort *s) {
     glGenBuffers(1, &s->state_buffer);
     glGenBuffers(1, &s->pass_table_buffer);
-    GLint previous = 0;
-    glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &previous);
     glBindBuffer(GL_COPY_WRITE_BUFFER, s->state_buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, STATE_HEADER_BYTES + DISPATCH_ARGS_BYTES * (GLsizeiptr)s->pass_count, NULL, GL_DYNAMIC_DRAW);
+    glBufferData(GL_COPY_WRITE_BUFFER, STATE_HEADER_BYTES + DISPATCH_ARGS_BYTES * (GLsizeiptr)s->pass_count, NULL,
+                 GL_DYNAMIC_DRAW);
     glObjectLabel(GL_BUFFER, s->state_buffer, -1, "plume sort: state and dispatch args");
-    uint32_t *table = plume_alloc(&s->env, sizeof(uint32_t) * PASS_TABLE_WORDS * s->pass_count);
-    if (!table) {
-        glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)previous);
-        return PLUME_ERROR_OUT_OF_MEMORY;
-    }
+    uint32_t *table = plume_alloc(s->env, sizeof(uint32_t) * PLUME_SORT_PASS_TABLE_WORDS * s->pass_count);
+    if (!table) return PLUME_ERROR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < s->pass_count; ++i) {
-        table[PASS_TABLE_WORDS * i + 0] = s->passes[i].group_bits;
-        table[PASS_TABLE_WORDS * i + 1] = s->passes[i].level_height;
+        table[PLUME_SORT_PASS_TABLE_WORDS * i + 0] = s->passes[i].group_bits;
+        table[PLUME_SORT_PASS_TABLE_WORDS * i + 1] = s->passes[i].level_height;
     }
     glBindBuffer(GL_COPY_WRITE_BUFFER, s->pass_table_buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, sizeof(uint32_t) * PASS_TABLE_WORDS * (GLsizeiptr)s->pass_count, table,
-                 GL_STATIC_DRAW);
+    glBufferData(GL_COPY_WRITE_BUFFER, sizeof(uint32_t) * PLUME_SORT_PASS_TABLE_WORDS * (GLsizeiptr)s->pass_count,
+                 table, GL_STATIC_DRAW);
     glObjectLabel(GL_BUFFER, s->pass_table_buffer, -1, "plume sort: pass table");
-    glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)previous);
-    plume_free(&s->env, table);
-    return plume_drain_gl_errors(&s->env, "plume_sorter_create (buffers)");
+    plume_free(s->env, table);
+    return plume_drain_gl_errors(s->env, "plume_sorter_create (buffers)");
 }
 
-static plume_result create_gl_objects(sorter_state *s) {
-    plume_result result = plume_check_gl_version(&s->env, "plume_sorter_create");
-    if (result == PLUME_OK) result = resolve_desc(s, &s->desc);
+static plume_result create_gl_objects(bitonic_sort *s, uint32_t block_pairs) {
+    plume_result result = resolve_block(s, block_pairs);
     if (result != PLUME_OK) return result;
     s->pass_count = plan_passes(s, NULL);
-    s->passes = plume_alloc(&s->env, sizeof(sort_pass) * s->pass_count);
+    s->passes = plume_alloc(s->env, sizeof(sort_pass) * s->pass_count);
     if (!s->passes) return PLUME_ERROR_OUT_OF_MEMORY;
     plan_passes(s, s->passes);
     result = check_group_limits(s);
     for (int i = 0; i < PROGRAM_SETS && result == PLUME_OK; ++i) {
         program_set *set = &s->sets[i];
-        if (i == LARGE_COUNT_SET && (set->log_elements == s->sets[SMALL_COUNT_SET].log_elements ||
-                                     s->desc.capacity < LARGE_COUNT_SET_FROM))
+        if (i == LARGE_COUNT_SET &&
+            (set->log_elements == s->sets[SMALL_COUNT_SET].log_elements || s->capacity < LARGE_COUNT_SET_FROM))
             continue;
         result = build_local_program(s, set, true, &set->local_sort_program);
         if (result == PLUME_OK) result = build_local_program(s, set, false, &set->merge_program);
@@ -342,13 +321,22 @@ static plume_result create_gl_objects(sorter_state *s) {
     return result;
 }
 
-enum { SORTER_GL_OBJECTS = 2 + 2 * PROGRAM_SETS };
+plume_result bitonic_create(const plume_env *env, uint32_t capacity, uint32_t block_pairs, bitonic_sort **out) {
+    bitonic_sort *s = plume_alloc(env, sizeof *s);
+    *out = s;
+    if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
+    s->env = env;
+    s->capacity = capacity;
+    return create_gl_objects(s, block_pairs);
+}
 
-/* The one list of the sorter's GL objects: free_sorter deletes what it lists,
- * and the tests check that each of them is gone. */
-static uint32_t list_sorter_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity) {
-    const sorter_state *s = object;
-    plume_gl_object all[SORTER_GL_OBJECTS];
+uint32_t bitonic_block_pairs(const bitonic_sort *s) { return s->block_pairs; }
+
+enum { BITONIC_GL_OBJECTS = 2 + 2 * PROGRAM_SETS };
+
+uint32_t bitonic_list_gl_objects(const bitonic_sort *s, plume_gl_object *out, uint32_t capacity) {
+    if (!s) return 0;
+    plume_gl_object all[BITONIC_GL_OBJECTS];
     uint32_t count = 0;
     for (int i = 0; i < PROGRAM_SETS; ++i) {
         all[count++] = (plume_gl_object){GL_PROGRAM, s->sets[i].local_sort_program};
@@ -359,70 +347,28 @@ static uint32_t list_sorter_gl_objects(const void *object, plume_gl_object *out,
     return plume_list_named_gl_objects(all, count, out, capacity);
 }
 
-static void free_sorter(void *object) {
-    sorter_state *sorter = object;
-    plume_gl_object owned[SORTER_GL_OBJECTS];
-    plume_delete_gl_objects(owned, list_sorter_gl_objects(sorter, owned, SORTER_GL_OBJECTS));
-    plume_env env = sorter->env;
-    plume_free(&env, sorter->passes);
-    plume_free(&env, sorter);
+void bitonic_destroy(bitonic_sort *s) {
+    if (!s) return;
+    plume_gl_object owned[BITONIC_GL_OBJECTS];
+    plume_delete_gl_objects(owned, bitonic_list_gl_objects(s, owned, BITONIC_GL_OBJECTS));
+    plume_free(s->env, s->passes);
+    plume_free(s->env, s);
 }
 
-static const plume_object_class sorter_class = {"sorter", free_sorter, list_sorter_gl_objects};
-
-plume_result plume_sorter_create(plume_context *context, const plume_sorter_desc *desc, plume_sorter *out_sorter) {
-    if (out_sorter) *out_sorter = (plume_sorter){0};
-    plume_env env;
-    plume_result result = plume_object_env(context, "plume_sorter_create", desc != NULL, out_sorter != NULL,
-                                           desc ? &desc->logger : NULL, desc ? &desc->allocator : NULL, &env);
-    if (result != PLUME_OK) return result;
-    sorter_state *s = plume_alloc(&env, sizeof *s);
-    if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
-    s->env = env;
-    s->desc = *desc;
-    plume_gl_scope scope;
-    plume_gl_scope_begin(&scope, &s->env);
-    result = create_gl_objects(s);
-    plume_gl_scope_end(&scope);
-    return plume_context_file_or_free(context, &sorter_class, s, result, &out_sorter->id);
-}
-
-plume_result plume_sorter_destroy(plume_context *context, plume_sorter sorter) {
-    return plume_context_destroy_object(context, sorter.id, &sorter_class, "plume_sorter_destroy");
-}
-
-plume_result plume_sorter_get_desc(const plume_context *context, plume_sorter sorter, plume_sorter_desc *out_desc) {
-    const sorter_state *s = plume_context_lookup(context, sorter.id, &sorter_class, "plume_sorter_get_desc");
-    if (out_desc) *out_desc = s ? s->desc : (plume_sorter_desc){0};
-    if (s && !out_desc) plume_log(&s->env, PLUME_LOG_ERROR, "plume_sorter_get_desc: out_desc is NULL");
-    return s && out_desc ? PLUME_OK : PLUME_ERROR_INVALID_ARGUMENT;
-}
-
-uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter handle, uint32_t count) {
-    const sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_pass_count");
-    if (!sorter) return 0;
+uint32_t bitonic_dispatch_count(const bitonic_sort *s, uint32_t count) {
     uint32_t dispatches = 0;
-    for (uint32_t i = 0; i < sorter->pass_count; ++i) dispatches += sort_pass_groups(&sorter->passes[i], count) > 0;
+    for (uint32_t i = 0; i < s->pass_count; ++i) dispatches += sort_pass_groups(&s->passes[i], count) > 0;
     return dispatches;
 }
 
 /* ---- Sorting -------------------------------------------------------------- */
 
-static void announce_pass(const sorter_state *s, const sort_pass *pass) {
-    if (s->pass_hook) s->pass_hook(s->pass_hook_user, pass ? (pass->local_sort ? "local sort" : "merge") : NULL);
-}
-
-plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter handle, plume_sort_pass_hook hook,
-                                        void *user) {
-    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_set_pass_hook");
-    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
-    sorter->pass_hook = hook;
-    sorter->pass_hook_user = user;
-    return PLUME_OK;
+static void announce_pass(const sort_pass_hook *hook, const sort_pass *pass) {
+    if (hook && hook->function) hook->function(hook->user, pass ? (pass->local_sort ? "local sort" : "merge") : NULL);
 }
 
 /* The program set for sorts of at most `bound` pairs. */
-static const program_set *set_for(const sorter_state *s, uint32_t bound) {
+static const program_set *set_for(const bitonic_sort *s, uint32_t bound) {
     const program_set *large = &s->sets[LARGE_COUNT_SET];
     return bound >= LARGE_COUNT_SET_FROM && large->local_sort_program ? large : &s->sets[SMALL_COUNT_SET];
 }
@@ -443,98 +389,43 @@ static void use_pass_program(const program_set *set, const sort_pass *pass, cons
     }
     glUseProgram(set->merge_program);
     const uint32_t values[MERGE_UNIFORM_COUNT] = {pass->low_bits,   pass->high_base,   pass->flip ? 1u : 0u,
-                                pass->tail_top,   pass->head_bottom, pass->head_after};
+                                                  pass->tail_top,   pass->head_bottom, pass->head_after};
     for (int i = 0; i < MERGE_UNIFORM_COUNT; ++i) glUniform1ui(set->merge_locations[i], values[i]);
 }
 
-/* Results are read next by the host's shaders, draws (vertex pulling or
- * attributes) or buffer reads. */
-static const GLbitfield BARRIER_FOR_HOST =
-    GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
-
-plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pairs_buffer, uint32_t count) {
-    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort");
-    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
-    if (count > sorter->desc.capacity) {
-        plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort: count %u is over the sorter's capacity %u", count,
-                  sorter->desc.capacity);
-        return PLUME_ERROR_CAPACITY;
-    }
-    GLsizeiptr size = 0;
-    if (!plume_buffer_has_size(pairs_buffer, (GLsizeiptr)count * PAIR_BYTES, &size)) {
-        plume_log(&sorter->env, PLUME_LOG_ERROR,
-                  "plume_sort: pairs buffer %u is not a buffer or holds %lld bytes, under the %llu that %u pairs need",
-                  pairs_buffer, (long long)size, (unsigned long long)count * PAIR_BYTES, count);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
-    if (count < 2) return PLUME_OK;
-    plume_gl_scope scope;
-    plume_gl_scope_begin(&scope, &sorter->env);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, pairs_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, sorter->state_buffer);
-    const program_set *set = set_for(sorter, count);
+void bitonic_sort_direct(const bitonic_sort *s, GLuint pairs_buffer, uint32_t count, const sort_pass_hook *hook) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, pairs_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_STATE, s->state_buffer);
+    const program_set *set = set_for(s, count);
     const count_source source = {.indirect = 0, .direct_count = count};
     bool first = true;
-    for (uint32_t i = 0; i < sorter->pass_count; ++i) {
-        uint32_t groups = sort_pass_groups(&sorter->passes[i], count);
+    for (uint32_t i = 0; i < s->pass_count; ++i) {
+        uint32_t groups = sort_pass_groups(&s->passes[i], count);
         if (groups == 0) continue;
         if (!first) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         first = false;
-        use_pass_program(set, &sorter->passes[i], &source);
-        announce_pass(sorter, &sorter->passes[i]);
+        use_pass_program(set, &s->passes[i], &source);
+        announce_pass(hook, &s->passes[i]);
         glDispatchCompute(groups, 1, 1);
     }
-    glMemoryBarrier(BARRIER_FOR_HOST);
-    announce_pass(sorter, NULL);
-    plume_gl_scope_end(&scope);
-    return PLUME_OK;
 }
 
-/* plume_sort_indirect(_bounded) once the handle is resolved. */
-static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, uint32_t count_buffer,
-                                  uint32_t count_offset, uint32_t max_count) {
-    if (max_count > sorter->desc.capacity) {
-        plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort_indirect: max_count %u is over the sorter's capacity %u",
-                  max_count, sorter->desc.capacity);
-        return PLUME_ERROR_CAPACITY;
-    }
-    GLsizeiptr pairs_size = 0, count_size = 0;
-    if (!plume_buffer_has_size(pairs_buffer, (GLsizeiptr)max_count * PAIR_BYTES, &pairs_size)) {
-        plume_log(&sorter->env, PLUME_LOG_ERROR,
-                  "plume_sort_indirect: pairs buffer %u is not a buffer or holds %lld bytes, under the %llu that %u "
-                  "pairs need",
-                  pairs_buffer, (long long)pairs_size, (unsigned long long)max_count * PAIR_BYTES, max_count);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
-    if (count_offset % 4 != 0 || !plume_buffer_has_size(count_buffer, (GLsizeiptr)count_offset + 4, &count_size)) {
-        plume_log(&sorter->env, PLUME_LOG_ERROR,
-                  "plume_sort_indirect: count buffer %u (%lld bytes) has no aligned uint at byte offset %u",
-                  count_buffer, (long long)count_size, count_offset);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
-    if (max_count < 2) return PLUME_OK;
-    plume_gl_scope scope;
-    plume_gl_scope_begin(&scope, &sorter->env);
-    /* SSBO ranges must start at the GL's alignment: bind from the aligned
-     * offset below and index the count from there. */
-    GLintptr aligned = count_offset - count_offset % (uint32_t)sorter->ssbo_offset_alignment;
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, count_buffer, aligned, count_size - aligned);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, sorter->state_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, sorter->pass_table_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, pairs_buffer);
-    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, sorter->state_buffer);
-    const count_source source = {.indirect = 1,
-                                 .count_index = (uint32_t)((count_offset - aligned) / 4),
-                                 .max_count = max_count,
-                                 .pass_count = sorter->pass_count};
+void bitonic_sort_indirect(const bitonic_sort *s, GLuint pairs_buffer, uint32_t count_index, uint32_t max_count,
+                           const sort_pass_hook *hook) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_STATE, s->state_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PASS_TABLE, s->pass_table_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, pairs_buffer);
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, s->state_buffer);
+    const count_source source = {
+        .indirect = 1, .count_index = count_index, .max_count = max_count, .pass_count = s->pass_count};
     /* The local sort is dispatched for max_count (its workgroups past the
      * GPU's count leave at once) and writes the later passes' dispatch sizes.
      * Passes that even max_count does not need are not issued: each empty
      * dispatch still costs the GPU a wait between passes. */
-    const program_set *set = set_for(sorter, max_count);
+    const program_set *set = set_for(s, max_count);
     GLbitfield barrier = GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT;
-    for (uint32_t i = 0; i < sorter->pass_count; ++i) {
-        const sort_pass *pass = &sorter->passes[i];
+    for (uint32_t i = 0; i < s->pass_count; ++i) {
+        const sort_pass *pass = &s->passes[i];
         uint32_t most_groups = sort_pass_groups(pass, max_count);
         if (most_groups == 0) continue;
         if (!pass->local_sort) {
@@ -542,26 +433,8 @@ static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, u
             barrier = GL_SHADER_STORAGE_BARRIER_BIT;
         }
         use_pass_program(set, pass, &source);
-        announce_pass(sorter, pass);
+        announce_pass(hook, pass);
         if (pass->local_sort) glDispatchCompute(most_groups, 1, 1);
         else glDispatchComputeIndirect(STATE_HEADER_BYTES + DISPATCH_ARGS_BYTES * (GLintptr)i);
     }
-    glMemoryBarrier(BARRIER_FOR_HOST);
-    announce_pass(sorter, NULL);
-    plume_gl_scope_end(&scope);
-    return PLUME_OK;
-}
-
-plume_result plume_sort_indirect(plume_context *context, plume_sorter handle, uint32_t pairs_buffer,
-                                 uint32_t count_buffer, uint32_t count_offset) {
-    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort_indirect");
-    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
-    return sort_indirect(sorter, pairs_buffer, count_buffer, count_offset, sorter->desc.capacity);
-}
-
-plume_result plume_sort_indirect_bounded(plume_context *context, plume_sorter handle, uint32_t pairs_buffer,
-                                         uint32_t count_buffer, uint32_t count_offset, uint32_t max_count) {
-    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort_indirect_bounded");
-    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
-    return sort_indirect(sorter, pairs_buffer, count_buffer, count_offset, max_count);
 }

@@ -43,7 +43,7 @@
 #define PLUME_PROFILER_H
 
 #include "plume/plume_profile.h"
-#include "plume_internal.h"
+#include "core/plume_internal.h"
 
 enum {
     PROFILER_DEFAULT_RING_DEPTH = 4,

@@ -2,7 +2,7 @@
 // to a merge level above the count's power of two (count <= level height / 2),
 // else one per workgroup number whose lowest position is below the count,
 // workgroup numbers being spread over the position bits `group_bits` in
-// order. The C twin is sort_pass_groups() in plugin/sort.c; both must stay the
+// order. The C twin is sort_pass_groups() in plugin/sort/bitonic.c; both must stay the
 // same arithmetic.
 // pass: x = group_bits, y = level height.
 uint sort_pass_groups(uvec2 pass, uint count) {

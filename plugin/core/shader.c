@@ -83,18 +83,29 @@ static char *get_info_log(const plume_env *env, GLuint object, bool is_program) 
     return log;
 }
 
-/* Compiles one stage; returns the shader name or 0 (logged, deleted). */
+/* Compiles one stage: the layout C and GLSL share, then `count` (1 ..
+ * PLUME_SHADER_MAX_FILES) files; returns the shader name or 0 (logged,
+ * deleted). */
 static GLuint compile_stage(const plume_env *env, const char *label, GLenum type, const char *const *sources,
                             const char *const *file_names, int count, const char *defines) {
-    const char *strings[2 * PLUME_SHADER_MAX_FILES + 2];
-    char line_directives[PLUME_SHADER_MAX_FILES][32];
+    enum { FILES = PLUME_SHADER_MAX_FILES + 1 };
+    const char *all_sources[FILES] = {plume_shader_source(PLUME_GPU_LAYOUT_FILE)};
+    const char *all_names[FILES] = {PLUME_GPU_LAYOUT_FILE};
+    for (int i = 0; i < count; ++i) {
+        all_sources[i + 1] = sources[i];
+        all_names[i + 1] = file_names[i];
+    }
+    file_names = all_names;
+    ++count;
+    const char *strings[2 * FILES + 2];
+    char line_directives[FILES][32];
     int n = 0;
     strings[n++] = "#version 430 core\n";
     strings[n++] = defines ? defines : "";
     for (int i = 0; i < count; ++i) {
         snprintf(line_directives[i], sizeof line_directives[i], "\n#line %d\n", (i + 1) * FILE_LINE_STRIDE + 1);
         strings[n++] = line_directives[i];
-        strings[n++] = sources[i];
+        strings[n++] = all_sources[i];
     }
     GLuint shader = glCreateShader(type);
     if (shader == 0) {

@@ -2,7 +2,7 @@
 // Initialises this update's new particles in the slots the prepare pass
 // reserved (age 0 marks a slot live for the simulate pass). Emission i belongs
 // to the first emitter whose running total u_emit_end[e] exceeds i.
-layout(local_size_x = EMIT_GROUP_SIZE) in;
+layout(local_size_x = PLUME_EMIT_GROUP_SIZE) in;
 
 struct Emitter {
     vec4 position_shape;   // xyz: position; w: shape (0 point, 1 sphere, 2 box, 3 cone)
@@ -12,10 +12,10 @@ struct Emitter {
     vec4 size_rotation;    // size min, max; rotation min, max
     vec4 spin;             // spin min, max
 };
-layout(std430, binding = 4) restrict readonly buffer Emitters { Emitter emitters[]; };
+layout(std430, binding = PLUME_BINDING_EMITTERS) restrict readonly buffer Emitters { Emitter emitters[]; };
 
 uniform uint u_seed;
-uniform uint u_emit_end[MAX_EMITTERS];
+uniform uint u_emit_end[PLUME_GPU_MAX_EMITTERS];
 
 // Two unit vectors completing `n` to an orthonormal basis.
 void complete_basis(vec3 n, out vec3 t, out vec3 b) {
@@ -61,7 +61,7 @@ void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= emit_count) return;
     uint e = 0u;
-    while (e + 1u < uint(MAX_EMITTERS) && i >= u_emit_end[e]) ++e;
+    while (e + 1u < uint(PLUME_GPU_MAX_EMITTERS) && i >= u_emit_end[e]) ++e;
     Emitter emitter = emitters[e];
     uint id = emit_id_base + i;
     uint stream = random_stream(u_seed, id);

@@ -1,6 +1,6 @@
 // Shared by the sort passes. Pairs are uvec2 {key, value}, ordered by key and
 // then by value: a total order, so equal keys never trade places between runs.
-layout(std430, binding = 0) restrict buffer SortPairs { uvec2 pairs[]; };
+layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict buffer SortPairs { uvec2 pairs[]; };
 
 // Positions at or past the count hold this virtual maximum. Every compare-and-
 // swap puts the smaller pair at the lower position, so a maximum sitting past

@@ -1,23 +1,23 @@
 // Built after particle_common.glsl.
 // Vertex pulling: instance i draws the particle in slot list[i].y (the sorted
 // live list), vertex v one corner of its camera-facing quad (two triangles).
-layout(std430, binding = 0) restrict readonly buffer ParticleMotions { ParticleMotion motions[]; };
-layout(std430, binding = 1) restrict readonly buffer DrawList { uvec2 draw_list[]; };
-layout(std430, binding = 5) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
+layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer ParticleMotions { ParticleMotion motions[]; };
+layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawList { uvec2 draw_list[]; };
+layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
 
 uniform mat4 u_view;
 uniform mat4 u_projection;
 uniform vec3 u_camera_right;     // world-space axes of the view plane
 uniform vec3 u_camera_up;
 // Curves over the life fraction: key times and values, key_count >= 1.
-uniform float u_size_times[MAX_KEYS];
-uniform float u_size_values[MAX_KEYS];
+uniform float u_size_times[PLUME_GPU_MAX_CURVE_KEYS];
+uniform float u_size_values[PLUME_GPU_MAX_CURVE_KEYS];
 uniform int u_size_count;
-uniform float u_opacity_times[MAX_KEYS];
-uniform float u_opacity_values[MAX_KEYS];
+uniform float u_opacity_times[PLUME_GPU_MAX_CURVE_KEYS];
+uniform float u_opacity_values[PLUME_GPU_MAX_CURVE_KEYS];
 uniform int u_opacity_count;
-uniform float u_color_times[MAX_KEYS];
-uniform vec4 u_color_values[MAX_KEYS];
+uniform float u_color_times[PLUME_GPU_MAX_CURVE_KEYS];
+uniform vec4 u_color_values[PLUME_GPU_MAX_CURVE_KEYS];
 uniform int u_color_count;
 uniform uvec2 u_flipbook;        // columns, rows
 uniform bool u_frame_blend;
@@ -30,7 +30,7 @@ out float v_view_depth;
 
 // Piecewise linear; holds the first value before the first key and the last
 // after the last.
-float curve_value(float times[MAX_KEYS], float values[MAX_KEYS], int count, float t) {
+float curve_value(float times[PLUME_GPU_MAX_CURVE_KEYS], float values[PLUME_GPU_MAX_CURVE_KEYS], int count, float t) {
     if (t <= times[0]) return values[0];
     for (int k = 1; k < count; ++k)
         if (t < times[k]) return mix(values[k - 1], values[k], (t - times[k - 1]) / (times[k] - times[k - 1]));

@@ -1,7 +1,7 @@
 // Built after particle_common.glsl and particle_state.glsl.
 // Kills every particle: the dead list holds every slot, highest first, so
 // the first emissions take slots 0, 1, 2, ...
-layout(local_size_x = RESET_GROUP_SIZE) in;
+layout(local_size_x = PLUME_RESET_GROUP_SIZE) in;
 
 uniform uint u_capacity;
 

@@ -9,7 +9,6 @@
 
 #include "plume/plume_common.h"
 #include "plume/plume_context.h"
-#include "plume/plume_sort.h"
 
 /* What every object carries: where its messages and memory go. */
 typedef struct plume_env {
@@ -106,13 +105,15 @@ uint32_t plume_list_named_gl_objects(const plume_gl_object *candidates, uint32_t
 bool plume_buffer_has_size(GLuint name, GLsizeiptr min_size, GLsizeiptr *actual_size);
 
 /* ---- Shaders ----------------------------------------------------------------
- * A program is built from embedded files (shaders/), concatenated after a
- * "#version" line and `defines`. Each file is preceded by a "#line" whose
- * number encodes the file, so compile errors are logged as
- * "file:line: message". */
-/* Files one stage concatenates at most (also the most source strings
- * plume_build_program_from_sources takes). */
+ * A program is built from embedded files (shaders/, named by their path below
+ * it: "sort/sort_local.comp"), concatenated after a "#version" line, `defines`
+ * and PLUME_GPU_LAYOUT_FILE (the numbers C and GLSL share; every stage gets
+ * it). Each file is preceded by a "#line" whose number encodes the file, so
+ * compile errors are logged as "file:line: message". */
+/* Files one stage concatenates at most besides the layout (also the most
+ * source strings plume_build_program_from_sources takes). */
 enum { PLUME_SHADER_MAX_FILES = 8 };
+#define PLUME_GPU_LAYOUT_FILE "shared/plume_gpu_layout.h"
 
 typedef struct plume_shader_stage {
     GLenum type;               /* GL_COMPUTE_SHADER, GL_VERTEX_SHADER, ... */
@@ -196,14 +197,5 @@ static inline uint32_t plume_log2(uint32_t pow2) {
     while ((1u << l) < pow2) ++l;
     return l;
 }
-
-/* ---- Sort internals for benchmarks -------------------------------------------
- * Called before every dispatch of a plume_sort / plume_sort_indirect* call with
- * the pass kind ("local sort" or "merge"), and
- * once more with NULL after the last one: bench/bench_sort.c puts a GL
- * timestamp at each call to time the passes. NULL hook: none (the default). */
-typedef void (*plume_sort_pass_hook)(void *user, const char *pass_kind);
-plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter sorter, plume_sort_pass_hook hook,
-                                        void *user);
 
 #endif

@@ -1,32 +1,35 @@
-/* The particle system's insides, shared by its source files. Not part of the
- * API. */
+/* The particle system's insides, shared by its source files and by the draw
+ * paths (render/) and profiling (profile/) that work on a system. Not part of
+ * the API. */
 #ifndef PLUME_PARTICLES_INTERNAL_H
 #define PLUME_PARTICLES_INTERNAL_H
+
+#include <cglm/cglm.h>
 
 #include "plume/plume_particles.h"
 #include "plume/plume_profile.h"
 #include "plume/plume_sort.h"
-#include "plume_internal.h"
-#include "profiler.h"
+#include "core/plume_internal.h"
+#include "profile/profiler.h"
+#include "render/raster.h"
+#include "shared/plume_gpu_layout.h"
 
-/* Byte layout of the state buffer (SystemState in shaders/particle_state.glsl).
- * Its head is the DrawArraysIndirectCommand of the draw, whose instance count
- * is the live counter the simulate pass appends with; then the dead-list
- * counter and the emission bookkeeping; then the dead list itself. */
+/* Byte offsets into the state buffer, from its words in the shared layout. */
 enum {
-    STATE_DRAW_ARGS_OFFSET = 0,      /* {6 vertices, live count, 0, 0} */
-    STATE_LIVE_COUNT_OFFSET = 4,
-    STATE_DEAD_COUNT_OFFSET = 16,
-    STATE_EMITTED_TOTAL_OFFSET = 28,
-    STATE_HEADER_BYTES = 64,
-    MOTION_BYTES = 32,               /* std430 ParticleMotion: position, age, velocity, lifetime */
-    TRAITS_BYTES = 16,               /* std430 ParticleTraits: size, rotation at birth, spin, id */
-    PAIR_BYTES = 8,
-    EMITTER_GPU_FLOATS = 24,         /* std430 Emitter: six vec4 */
-    SIMULATE_GROUP_SIZE = 256,       /* the local sizes of the compute passes */
-    EMIT_GROUP_SIZE = 64,
-    RESET_GROUP_SIZE = 256
+    STATE_DRAW_ARGS_OFFSET = 4 * PLUME_STATE_DRAW_VERTEX_COUNT, /* the draw's {6, live count, 0, 0} */
+    STATE_LIVE_COUNT_OFFSET = 4 * PLUME_STATE_LIVE_COUNT,
+    STATE_DEAD_COUNT_OFFSET = 4 * PLUME_STATE_DEAD_COUNT,
+    STATE_EMITTED_TOTAL_OFFSET = 4 * PLUME_STATE_EMITTED_TOTAL,
+    STATE_HEADER_BYTES = 4 * PLUME_STATE_HEADER_WORDS,
+    EMITTER_GPU_FLOATS = 4 * PLUME_EMITTER_VEC4S
 };
+_Static_assert(PLUME_GPU_MAX_EMITTERS == PLUME_MAX_EMITTERS, "the shaders' emitter count is the API's");
+_Static_assert(PLUME_GPU_MAX_CURVE_KEYS == PLUME_MAX_CURVE_KEYS, "the shaders' curve length is the API's");
+_Static_assert(PLUME_MOTION_BYTES == 16 * PLUME_MOTION_VEC4S, "motion is read as 16-byte words");
+_Static_assert(PLUME_BINDING_TRAITS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_EMITTERS < PLUME_SCOPE_SSBO_SLOTS &&
+                   PLUME_BINDING_STATE < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_LIVE_LIST < PLUME_SCOPE_SSBO_SLOTS &&
+                   PLUME_BINDING_DRAW_LIST < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_MOTION < PLUME_SCOPE_SSBO_SLOTS,
+               "the GL state scope restores every binding the particle passes use");
 
 /* Time and fractions the CPU keeps per emitter to turn rates and bursts into
  * a count per update. Only counts go to the GPU, never slots. */
@@ -52,11 +55,6 @@ typedef struct emission_window {
     double longest_lifetime; /* over every emitter in effect since creation or reset */
 } emission_window;
 
-typedef struct draw_locations {
-    GLint view, projection, inverse_projection, camera_right, camera_up;
-    GLint has_texture, flipbook, frame_blend, soft_fade_distance, viewport_size;
-} draw_locations;
-
 typedef struct simulate_locations {
     GLint dt, time, view, gravity, wind, drag, turbulence, capacity;
 } simulate_locations;
@@ -72,20 +70,18 @@ typedef struct system_state {
     plume_context *context;
     plume_sorter sorter;
 
-    GLuint reset_program, prepare_program, emit_program, simulate_program, draw_program;
+    GLuint reset_program, prepare_program, emit_program, simulate_program;
     GLint reset_capacity_location, prepare_requested_location;
     GLint emit_seed_location, emit_end_location;
     simulate_locations simulate;
-    draw_locations draw;
+    raster_renderer raster;  /* the draw path */
 
     GLuint motion_buffer;    /* capacity ParticleMotions: what simulate reads and writes */
     GLuint traits_buffer;    /* capacity ParticleTraits: fixed at birth */
     GLuint live_list_buffer; /* capacity {depth key, slot} pairs: this update's survivors, sorted */
     GLuint state_buffer;     /* see the STATE_* layout */
     GLuint emitter_buffer;   /* PLUME_MAX_EMITTERS Emitters */
-    GLuint vertex_array;     /* empty: the draw pulls its vertices from SSBOs */
     GLuint sprite_texture;   /* 0: no texture */
-    GLuint sprite_sampler, depth_sampler;
 
     emitter_clock clocks[PLUME_MAX_EMITTERS];
     emission_window window;
@@ -96,7 +92,39 @@ typedef struct system_state {
     uint64_t update_count;   /* the profiler's frame index */
 } system_state;
 
-/* ---- particles_desc.c: defaults and validation (no GL) ---- */
+/* ---- system.c ---- */
+
+/* The live system `handle` names in `context`, or NULL (logged). */
+system_state *particles_find_system(const plume_context *context, plume_system handle, const char *caller);
+/* As particles_find_system, and NULL (logged) also where the caller's pointer
+ * `argument`, named `argument_name` in the message, is NULL. */
+system_state *particles_find_system_with(const plume_context *context, plume_system handle, const char *caller,
+                                         const void *argument, const char *argument_name);
+/* The first step of update and draw: the live system `handle` names (NULL
+ * when none) and its checked frame's matrices (a zero matrix stands for the
+ * identity); errors are logged under `caller`. */
+plume_result particles_find_frame_system(const plume_context *context, plume_system handle, const char *caller,
+                                         const plume_frame_desc *frame, system_state **out_system, mat4 view,
+                                         mat4 projection);
+/* An emitter as the shaders' Emitter record. */
+void particles_pack_emitter(const plume_emitter_desc *e, float out[EMITTER_GPU_FLOATS]);
+
+/* ---- simulate.c: the update's GPU stages ---- */
+
+/* The reset, prepare, emit and simulate programs and their uniforms. */
+plume_result particles_build_compute_programs(system_state *s);
+/* Every slot free, the counters and clocks zero. */
+plume_result particles_reset_gpu_state(system_state *s);
+/* Plans this step's emission, then runs prepare, emit and simulate. */
+void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view);
+/* The live list, back-to-front. */
+plume_result particles_run_sort_stage(system_state *s);
+
+/* ---- profile/system_profile.c ---- */
+
+plume_result particles_create_profiler(system_state *s);
+
+/* ---- desc.c: defaults and validation (no GL) ---- */
 
 /* Copies `in` with defaults filled into `out`, checking every field; logs one
  * message naming the first bad field (prefixed by `caller`). */
@@ -107,7 +135,7 @@ plume_result plume_particles_resolve_emitter(const plume_env *env, const char *c
 plume_result plume_particles_resolve_forces(const plume_env *env, const char *caller, const plume_forces *in,
                                             plume_forces *out);
 
-/* ---- particles_texture.c ---- */
+/* ---- texture.c ---- */
 
 /* Loads the sprite (file or pixels), premultiplies its alpha and uploads it
  * with mipmaps. No texture described: *out_texture = 0 and PLUME_OK. Fills

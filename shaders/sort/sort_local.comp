@@ -209,7 +209,7 @@ uint pass_position(uint index) {
 }
 
 // The count, written by the local sort's workgroup 0.
-layout(std430, binding = 1) restrict readonly buffer SortState { uint sort_count; };
+layout(std430, binding = PLUME_BINDING_SORT_STATE) restrict readonly buffer SortState { uint sort_count; };
 
 uint pass_pair_count() {
     return sort_count;
@@ -226,15 +226,14 @@ uint pass_position(uint index) {
 // pass's dispatch size (sort_pass_groups), which glDispatchComputeIndirect
 // reads after a command barrier. A separate one-workgroup pass did that
 // before: one more dependent dispatch (notes/sort-performance.md).
-layout(std430, binding = 1) restrict writeonly buffer SortState {
-    uint state_count;
-    uint state_padding[3];
-    uint dispatch_args[];  // 3 per pass: x, y, z workgroups
+layout(std430, binding = PLUME_BINDING_SORT_STATE) restrict writeonly buffer SortState {
+    uint state_header[PLUME_SORT_STATE_HEADER_WORDS];  // [0]: the count
+    uint dispatch_args[];  // PLUME_SORT_DISPATCH_ARGS_WORDS per pass: x, y, z workgroups
 };
-layout(std430, binding = 2) restrict readonly buffer HostCount { uint host_counts[]; };
+layout(std430, binding = PLUME_BINDING_SORT_HOST_COUNT) restrict readonly buffer HostCount { uint host_counts[]; };
 // Per pass: the position bits that number its workgroups and the merge-level
 // height the pass belongs to (sort_groups.glsl).
-layout(std430, binding = 3) restrict readonly buffer PassTable { uvec2 passes[]; };
+layout(std430, binding = PLUME_BINDING_SORT_PASS_TABLE) restrict readonly buffer PassTable { uvec2 passes[]; };
 
 uniform uint u_indirect;
 uniform uint u_count_index;
@@ -245,11 +244,12 @@ uniform uint u_direct_count;
 uint pass_pair_count() {
     uint count = u_indirect != 0u ? min(host_counts[u_count_index], u_max_count) : u_direct_count;
     if (gl_WorkGroupID.x == 0u) {
-        if (gl_LocalInvocationIndex == 0u) state_count = count;
+        if (gl_LocalInvocationIndex == 0u) state_header[0] = count;
         for (uint p = gl_LocalInvocationIndex; u_indirect != 0u && p < u_pass_count; p += LOCAL_THREADS) {
-            dispatch_args[3u * p + 0u] = sort_pass_groups(passes[p], count);
-            dispatch_args[3u * p + 1u] = 1u;
-            dispatch_args[3u * p + 2u] = 1u;
+            uint args = PLUME_SORT_DISPATCH_ARGS_WORDS * p;
+            dispatch_args[args + 0u] = sort_pass_groups(passes[p], count);
+            dispatch_args[args + 1u] = 1u;
+            dispatch_args[args + 2u] = 1u;
         }
     }
     return count;

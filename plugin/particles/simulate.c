@@ -1,0 +1,187 @@
+/* The update's GPU stages: emission planned on the CPU (counts only), then
+ * prepare, emit and simulate passes, and the sort of the live list; the reset
+ * pass; and the CPU's bound on the live count that sizes the sort. */
+#include <math.h>
+#include <string.h>
+
+#include "particles_internal.h"
+
+/* ---- Programs ------------------------------------------------------------------ */
+
+static plume_result build_compute(system_state *s, const char *label, const char *last_file, const char *extra_file,
+                                  const char *key_file, GLuint *out) {
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"particles/particle_common.glsl", "particles/particle_state.glsl"}};
+    int n = 2;
+    if (extra_file) stage.files[n++] = extra_file;
+    if (key_file) stage.files[n++] = key_file;
+    stage.files[n++] = last_file;
+    stage.files[n] = NULL;
+    return plume_build_program(&s->env, label, &stage, 1, NULL, out);
+}
+
+plume_result particles_build_compute_programs(system_state *s) {
+    plume_result r;
+    if ((r = build_compute(s, "plume particles: reset", "particles/particle_reset.comp", NULL, NULL,
+                           &s->reset_program)) ||
+        (r = build_compute(s, "plume particles: prepare", "particles/particle_prepare.comp", NULL, NULL,
+                           &s->prepare_program)) ||
+        (r = build_compute(s, "plume particles: emit", "particles/particle_emit.comp", NULL, NULL,
+                           &s->emit_program)) ||
+        (r = build_compute(s, "plume particles: simulate", "particles/particle_simulate.comp",
+                           "particles/particle_noise.glsl", "sort/depth_key.glsl", &s->simulate_program)))
+        return r;
+    s->reset_capacity_location = glGetUniformLocation(s->reset_program, "u_capacity");
+    s->prepare_requested_location = glGetUniformLocation(s->prepare_program, "u_requested");
+    s->emit_seed_location = glGetUniformLocation(s->emit_program, "u_seed");
+    s->emit_end_location = glGetUniformLocation(s->emit_program, "u_emit_end");
+    GLuint sim = s->simulate_program;
+    s->simulate = (simulate_locations){
+        .dt = glGetUniformLocation(sim, "u_dt"),
+        .time = glGetUniformLocation(sim, "u_time"),
+        .view = glGetUniformLocation(sim, "u_view"),
+        .gravity = glGetUniformLocation(sim, "u_gravity"),
+        .wind = glGetUniformLocation(sim, "u_wind"),
+        .drag = glGetUniformLocation(sim, "u_drag"),
+        .turbulence = glGetUniformLocation(sim, "u_turbulence"),
+        .capacity = glGetUniformLocation(sim, "u_capacity"),
+    };
+    return PLUME_OK;
+}
+
+/* ---- Live-count bound --------------------------------------------------------- */
+
+static double longest_lifetime(const plume_system_desc *desc) {
+    double longest = 0.0;
+    for (int e = 0; e < PLUME_MAX_EMITTERS; ++e)
+        if (desc->emitters[e].lifetime.max > longest) longest = desc->emitters[e].lifetime.max;
+    return longest;
+}
+
+static void window_record(emission_window *w, double time, uint64_t count) {
+    if (count == 0) return;
+    if (w->count == EMISSION_RECORDS) {
+        /* Full: fold the oldest record into the next one. The next one's later
+         * time keeps the fold's particles counted for longer: still a bound. */
+        emission_record *oldest = &w->records[w->first];
+        w->first = (w->first + 1) % EMISSION_RECORDS;
+        w->records[w->first].count += oldest->count;
+        --w->count;
+    }
+    w->records[(w->first + w->count) % EMISSION_RECORDS] = (emission_record){time, count};
+    ++w->count;
+}
+
+/* The most particles that can be alive at `now`: those requested within the
+ * longest lifetime. GPU ages are float sums of the steps, which can fall
+ * short of the exact time by a little per step: the window is widened by 2%
+ * and 1 ms, enough for 10^5 steps of float rounding. */
+static uint32_t window_live_bound(emission_window *w, double now, uint32_t capacity) {
+    double reach = w->longest_lifetime * 1.02 + 1e-3;
+    while (w->count > 0 && now - w->records[w->first].time > reach) {
+        w->first = (w->first + 1) % EMISSION_RECORDS;
+        --w->count;
+    }
+    uint64_t bound = 0;
+    for (uint32_t i = 0; i < w->count; ++i) bound += w->records[(w->first + i) % EMISSION_RECORDS].count;
+    return bound < capacity ? (uint32_t)bound : capacity;
+}
+
+/* ---- Reset ------------------------------------------------------------------ */
+
+plume_result particles_reset_gpu_state(system_state *s) {
+    memset(s->clocks, 0, sizeof s->clocks);
+    memset(&s->window, 0, sizeof s->window);
+    s->window.longest_lifetime = longest_lifetime(&s->desc);
+    s->time = 0.0;
+    glUseProgram(s->reset_program);
+    glProgramUniform1ui(s->reset_program, s->reset_capacity_location, s->desc.capacity);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
+    glDispatchCompute((s->desc.capacity + PLUME_RESET_GROUP_SIZE - 1) / PLUME_RESET_GROUP_SIZE, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    return plume_drain_gl_errors(&s->env, "reset");
+}
+
+/* Particles emitter `e` asks for in a step of dt: its rate with the fraction
+ * carried over, plus the bursts that fall in [time, time + dt). */
+static uint64_t requested_by_emitter(const plume_emitter_desc *e, emitter_clock *clock, double dt) {
+    /* Counts over 2^32 cannot be emitted anyway (the capacity is a uint32):
+     * clamping before the conversion keeps a huge dt defined. */
+    const double most = 4294967295.0;
+    if (dt <= 0.0) return 0;
+    double due = clock->fraction + (double)e->rate * dt;
+    double whole = floor(due);
+    clock->fraction = due - whole;
+    double count = whole;
+    if (e->burst_count > 0) {
+        double t0 = clock->time, t1 = clock->time + dt, bursts;
+        if (e->burst_interval == 0.0f) bursts = t0 == 0.0 ? 1.0 : 0.0;
+        else bursts = ceil(t1 / e->burst_interval) - ceil(t0 / e->burst_interval);
+        count += fmin(bursts, most) * e->burst_count;
+    }
+    clock->time += dt;
+    return (uint64_t)fmin(count, most);
+}
+
+/* How many particles each emitter asks for this step, as running totals
+ * (at most the capacity: the GPU cannot place more). */
+static uint32_t plan_emission(system_state *s, double dt, GLuint running_end[PLUME_MAX_EMITTERS]) {
+    uint64_t total = 0;
+    for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) {
+        total += requested_by_emitter(&s->desc.emitters[e], &s->clocks[e], dt);
+        if (total > s->desc.capacity) total = s->desc.capacity;
+        running_end[e] = (GLuint)total;
+    }
+    return (uint32_t)total;
+}
+
+/* Stage 1: prepare, emit, simulate. */
+void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view) {
+    GLuint running_end[PLUME_MAX_EMITTERS];
+    uint32_t requested = plan_emission(s, frame->dt, running_end);
+    window_record(&s->window, s->time, requested);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIVE_LIST, s->live_list_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_EMITTERS, s->emitter_buffer);
+
+    glUseProgram(s->prepare_program);
+    glProgramUniform1ui(s->prepare_program, s->prepare_requested_location, requested);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+
+    if (requested > 0) {
+        glUseProgram(s->emit_program);
+        glProgramUniform1ui(s->emit_program, s->emit_seed_location, s->desc.seed);
+        glProgramUniform1uiv(s->emit_program, s->emit_end_location, PLUME_MAX_EMITTERS, running_end);
+        glDispatchCompute((requested + PLUME_EMIT_GROUP_SIZE - 1) / PLUME_EMIT_GROUP_SIZE, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
+
+    const plume_forces *f = &s->desc.forces;
+    GLuint sim = s->simulate_program;
+    glUseProgram(sim);
+    glProgramUniform1f(sim, s->simulate.dt, frame->dt);
+    glProgramUniform1f(sim, s->simulate.time, (float)s->time);
+    glProgramUniformMatrix4fv(sim, s->simulate.view, 1, GL_FALSE, &view[0][0]);
+    glProgramUniform3fv(sim, s->simulate.gravity, 1, f->gravity);
+    glProgramUniform3fv(sim, s->simulate.wind, 1, f->wind);
+    glProgramUniform1f(sim, s->simulate.drag, f->drag);
+    glProgramUniform3f(sim, s->simulate.turbulence, f->turbulence, f->turbulence_scale, f->turbulence_speed);
+    glProgramUniform1ui(sim, s->simulate.capacity, s->desc.capacity);
+    glDispatchCompute((s->desc.capacity + PLUME_SIMULATE_GROUP_SIZE - 1) / PLUME_SIMULATE_GROUP_SIZE, 1, 1);
+    /* The sort and the draw read the list, the draw its indirect arguments,
+     * a readback the buffers. */
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    s->time += frame->dt;
+}
+
+/* Stage 2: the live list, back-to-front. The GPU's live count sizes the
+ * sort; the CPU's bound on it decides which passes are issued at all. */
+plume_result particles_run_sort_stage(system_state *s) {
+    uint32_t bound = window_live_bound(&s->window, s->time, s->desc.capacity);
+    profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_BOUND, bound);
+    return plume_sort_indirect_bounded(s->context, s->sorter, s->live_list_buffer, s->state_buffer,
+                                       STATE_LIVE_COUNT_OFFSET, bound);
+}

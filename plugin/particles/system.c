@@ -1,0 +1,313 @@
+/* The particle system object (plume_particles.h): its handle, creation and
+ * GL objects, run-time changes, and the update, which runs the GPU stages of
+ * simulate.c inside the profiler's stages. The draw paths are in render/,
+ * profiling in profile/system_profile.c, the readback in readback.c. */
+#include <math.h>
+#include <string.h>
+
+#include "particles_internal.h"
+
+/* ---- Handles ----------------------------------------------------------------- */
+
+static void free_system(void *object);
+static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity);
+
+static const plume_object_class system_class = {"system", free_system, list_system_gl_objects};
+
+system_state *particles_find_system(const plume_context *context, plume_system handle, const char *caller) {
+    return plume_context_lookup(context, handle.id, &system_class, caller);
+}
+
+system_state *particles_find_system_with(const plume_context *context, plume_system handle, const char *caller,
+                                         const void *argument, const char *argument_name) {
+    system_state *system = particles_find_system(context, handle, caller);
+    if (system && !argument) {
+        plume_log(&system->env, PLUME_LOG_ERROR, "%s: %s must not be NULL", caller, argument_name);
+        return NULL;
+    }
+    return system;
+}
+
+/* ---- Creation -------------------------------------------------------------- */
+
+/* The largest capacity this GL allows: every particle buffer within
+ * GL_MAX_SHADER_STORAGE_BLOCK_SIZE, every pass within the workgroup count
+ * limit, and the sort's own limit. */
+static uint64_t capacity_limit(const char **which) {
+    GLint64 block = 0;
+    GLint groups = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups);
+    uint64_t limit = (uint64_t)block / PLUME_MOTION_BYTES;
+    *which = "GL_MAX_SHADER_STORAGE_BLOCK_SIZE / 32 bytes of motion per particle";
+    uint64_t by_groups = (uint64_t)groups * PLUME_EMIT_GROUP_SIZE; /* the smallest group size */
+    if (by_groups < limit) {
+        limit = by_groups;
+        *which = "GL_MAX_COMPUTE_WORK_GROUP_COUNT";
+    }
+    if (limit > (1u << 30)) {
+        limit = 1u << 30;
+        *which = "the sort's 2^30 pairs";
+    }
+    return limit;
+}
+
+static plume_result create_buffer(system_state *s, GLsizeiptr bytes, const void *data, const char *label,
+                                  GLuint *out) {
+    glGenBuffers(1, out);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, *out);
+    glBufferData(GL_COPY_WRITE_BUFFER, bytes, data, GL_DYNAMIC_DRAW);
+    glObjectLabel(GL_BUFFER, *out, -1, label);
+    return plume_drain_gl_errors(&s->env, "plume_system_create (buffers)");
+}
+
+void particles_pack_emitter(const plume_emitter_desc *e, float out[EMITTER_GPU_FLOATS]) {
+    const float packed[EMITTER_GPU_FLOATS] = {
+        e->position[0],   e->position[1],   e->position[2],   (float)e->shape,
+        e->extents[0],    e->extents[1],    e->extents[2],    e->spread,
+        e->direction[0],  e->direction[1],  e->direction[2],  0.0f,
+        e->lifetime.min,  e->lifetime.max,  e->speed.min,     e->speed.max,
+        e->size.min,      e->size.max,      e->rotation.min,  e->rotation.max,
+        e->spin.min,      e->spin.max,      0.0f,             0.0f,
+    };
+    memcpy(out, packed, sizeof packed);
+}
+
+static plume_result create_buffers(system_state *s) {
+    GLsizeiptr capacity = s->desc.capacity;
+    plume_result r;
+    float emitters[PLUME_MAX_EMITTERS][EMITTER_GPU_FLOATS];
+    for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) particles_pack_emitter(&s->desc.emitters[e], emitters[e]);
+    if ((r = create_buffer(s, capacity * PLUME_MOTION_BYTES, NULL, "plume particles: motion", &s->motion_buffer)) ||
+        (r = create_buffer(s, capacity * PLUME_TRAITS_BYTES, NULL, "plume particles: traits", &s->traits_buffer)) ||
+        (r = create_buffer(s, capacity * PLUME_PAIR_BYTES, NULL, "plume particles: live list", &s->live_list_buffer)) ||
+        (r = create_buffer(s, STATE_HEADER_BYTES + capacity * 4, NULL, "plume particles: state and dead list",
+                           &s->state_buffer)) ||
+        (r = create_buffer(s, sizeof emitters, emitters, "plume particles: emitters", &s->emitter_buffer)))
+        return r;
+    return PLUME_OK;
+}
+
+/* Filed in the system's context (see system_state). */
+static plume_result create_sorter(system_state *s) {
+    plume_sorter_desc desc = {.capacity = s->desc.capacity, .logger = s->env.logger, .allocator = s->env.allocator};
+    return plume_sorter_create(s->context, &desc, &s->sorter);
+}
+
+static plume_result create_gl_objects(system_state *s, const plume_system_desc *user_desc) {
+    static const char *CALLER = "plume_system_create";
+    plume_result r = plume_check_gl_version(&s->env, CALLER);
+    if (r != PLUME_OK) return r;
+    const char *which = "";
+    uint64_t limit = capacity_limit(&which);
+    if (s->desc.capacity > limit) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: capacity %u is over this GL's limit of %llu particles (%s)", CALLER,
+                  s->desc.capacity, (unsigned long long)limit, which);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if ((r = particles_build_compute_programs(s)) || (r = raster_create(s)) || (r = create_buffers(s)) ||
+        (r = create_sorter(s)) || (r = particles_create_profiler(s)))
+        return r;
+    /* Last, so that a bad texture file also proves the cleanup of everything
+     * made before it. */
+    uint32_t width = 0, height = 0;
+    r = plume_particles_load_texture(&s->env, &user_desc->appearance.texture, &s->sprite_texture, &width, &height);
+    if (r != PLUME_OK) return r;
+    s->desc.appearance.texture.path = NULL;
+    s->desc.appearance.texture.pixels = NULL;
+    s->desc.appearance.texture.width = width;
+    s->desc.appearance.texture.height = height;
+    raster_set_appearance(s);
+    return particles_reset_gpu_state(s);
+}
+
+enum { SYSTEM_GL_OBJECTS = 10 };
+
+/* The system's own GL objects (the draw paths, the profiler and the sorter
+ * list theirs). */
+static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity) {
+    const plume_gl_object all[SYSTEM_GL_OBJECTS] = {
+        {GL_PROGRAM, s->reset_program},    {GL_PROGRAM, s->prepare_program}, {GL_PROGRAM, s->emit_program},
+        {GL_PROGRAM, s->simulate_program}, {GL_BUFFER, s->motion_buffer},    {GL_BUFFER, s->traits_buffer},
+        {GL_BUFFER, s->live_list_buffer},  {GL_BUFFER, s->state_buffer},     {GL_BUFFER, s->emitter_buffer},
+        {GL_TEXTURE, s->sprite_texture},
+    };
+    return plume_list_named_gl_objects(all, SYSTEM_GL_OBJECTS, out, capacity);
+}
+
+/* The context's listing of a system: its own objects, its draw paths' and its
+ * profiler's (the sorter is filed in the context on its own). */
+static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity) {
+    const system_state *s = object;
+    uint32_t n = list_own_gl_objects(s, out, capacity);
+    n += raster_list_gl_objects(&s->raster, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += profiler_list_gl_objects(s->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    return n;
+}
+
+/* Frees what a system holds, however far its creation got. */
+static void free_system(void *object) {
+    system_state *s = object;
+    profiler_destroy(s->profiler);
+    plume_sorter_destroy(s->context, s->sorter); /* {0} if it was never made */
+    raster_release(&s->raster);
+    plume_gl_object owned[SYSTEM_GL_OBJECTS];
+    plume_delete_gl_objects(owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    plume_env env = s->env;
+    plume_free(&env, s);
+}
+
+plume_result plume_system_create(plume_context *context, const plume_system_desc *desc, plume_system *out_system) {
+    static const char *CALLER = "plume_system_create";
+    if (out_system) *out_system = (plume_system){0};
+    plume_env env;
+    plume_result r = plume_object_env(context, CALLER, desc != NULL, out_system != NULL, desc ? &desc->logger : NULL,
+                                      desc ? &desc->allocator : NULL, &env);
+    if (r != PLUME_OK) return r;
+    system_state *s = plume_alloc(&env, sizeof *s);
+    if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
+    s->env = env;
+    s->context = context;
+    r = plume_particles_resolve_desc(&s->env, CALLER, desc, &s->desc);
+    if (r == PLUME_OK) {
+        plume_gl_scope scope;
+        plume_gl_scope_begin(&scope, &s->env);
+        plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
+        r = create_gl_objects(s, desc);
+        plume_gl_scope_end(&scope);
+    }
+    return plume_context_file_or_free(context, &system_class, s, r, &out_system->id);
+}
+
+plume_result plume_system_destroy(plume_context *context, plume_system system) {
+    return plume_context_destroy_object(context, system.id, &system_class, "plume_system_destroy");
+}
+
+plume_result plume_system_get_desc(const plume_context *context, plume_system handle, plume_system_desc *out_desc) {
+    const system_state *s = particles_find_system(context, handle, "plume_system_get_desc");
+    if (out_desc) *out_desc = s ? s->desc : (plume_system_desc){0};
+    if (s && !out_desc) plume_log(&s->env, PLUME_LOG_ERROR, "plume_system_get_desc: out_desc must not be NULL");
+    return s && out_desc ? PLUME_OK : PLUME_ERROR_INVALID_ARGUMENT;
+}
+
+/* ---- Run-time changes ---------------------------------------------------------- */
+
+plume_result plume_system_reset(plume_context *context, plume_system handle) {
+    system_state *system = particles_find_system(context, handle, "plume_system_reset");
+    if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &system->env);
+    plume_result r = particles_reset_gpu_state(system);
+    plume_gl_scope_end(&scope);
+    return r;
+}
+
+plume_result plume_system_set_emitter(plume_context *context, plume_system handle, uint32_t index,
+                                      const plume_emitter_desc *emitter) {
+    static const char *CALLER = "plume_system_set_emitter";
+    system_state *system = particles_find_system(context, handle, CALLER);
+    if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (!emitter || index >= PLUME_MAX_EMITTERS) {
+        plume_log(&system->env, PLUME_LOG_ERROR, "%s: emitter %u must be below %d and its descriptor not NULL", CALLER,
+                  index, PLUME_MAX_EMITTERS);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    plume_emitter_desc resolved;
+    plume_result r = plume_particles_resolve_emitter(&system->env, CALLER, index, emitter, &resolved);
+    if (r != PLUME_OK) return r;
+    system->desc.emitters[index] = resolved;
+    /* Particles keep the lifetime they were born with: the bound's window
+     * only grows until a reset. */
+    if (resolved.lifetime.max > system->window.longest_lifetime) system->window.longest_lifetime = resolved.lifetime.max;
+    float packed[EMITTER_GPU_FLOATS];
+    particles_pack_emitter(&resolved, packed);
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &system->env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, system->emitter_buffer);
+    glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)(index * sizeof packed), sizeof packed, packed);
+    plume_gl_scope_end(&scope);
+    return plume_drain_gl_errors(&system->env, CALLER);
+}
+
+plume_result plume_system_set_forces(plume_context *context, plume_system handle, const plume_forces *forces) {
+    static const char *CALLER = "plume_system_set_forces";
+    system_state *system = particles_find_system_with(context, handle, CALLER, forces, "forces");
+    if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
+    plume_forces resolved;
+    plume_result r = plume_particles_resolve_forces(&system->env, CALLER, forces, &resolved);
+    if (r == PLUME_OK) system->desc.forces = resolved;
+    return r;
+}
+
+/* ---- Frames ------------------------------------------------------------------- */
+
+static bool matrix_is_finite(const float m[16]) {
+    for (int i = 0; i < 16; ++i)
+        if (!isfinite(m[i])) return false;
+    return true;
+}
+
+/* A zero matrix stands for the identity (zero-initialised frames). */
+static void matrix_or_identity(const float in[16], mat4 out) {
+    bool zero = true;
+    for (int i = 0; i < 16; ++i) zero = zero && in[i] == 0.0f;
+    if (zero) glm_mat4_identity(out);
+    else memcpy(out, in, sizeof(float) * 16);
+}
+
+static plume_result check_frame(const system_state *s, const char *caller, const plume_frame_desc *frame) {
+    if (!frame) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: frame must not be NULL", caller);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (!isfinite(frame->dt) || frame->dt < 0.0f) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: dt is %g; it must be finite and >= 0", caller, frame->dt);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (!matrix_is_finite(frame->view) || !matrix_is_finite(frame->projection)) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: the view and projection matrices must be finite", caller);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    return PLUME_OK;
+}
+
+plume_result particles_find_frame_system(const plume_context *context, plume_system handle, const char *caller,
+                                         const plume_frame_desc *frame, system_state **out_system, mat4 view,
+                                         mat4 projection) {
+    system_state *system = particles_find_system(context, handle, caller);
+    *out_system = system;
+    if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
+    plume_result r = check_frame(system, caller, frame);
+    if (r != PLUME_OK) return r;
+    matrix_or_identity(frame->view, view);
+    matrix_or_identity(frame->projection, projection);
+    return PLUME_OK;
+}
+
+/* ---- Update ------------------------------------------------------------------- */
+
+plume_result plume_system_update(plume_context *context, plume_system handle, const plume_frame_desc *frame) {
+    static const char *CALLER = "plume_system_update";
+    system_state *system;
+    mat4 view, projection;
+    plume_result r = particles_find_frame_system(context, handle, CALLER, frame, &system, view, projection);
+    if (r != PLUME_OK) return r;
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &system->env);
+    uint64_t frame_index = system->update_count++;
+    profiler_frame_begin(system->profiler, frame_index, &scope);
+    profiler_stage_begin(system->profiler, PLUME_STAGE_UPDATE);
+    profiler_stage_begin(system->profiler, PLUME_STAGE_SIMULATE);
+    particles_run_simulate_stage(system, frame, view);
+    profiler_stage_end(system->profiler, PLUME_STAGE_SIMULATE);
+    profiler_capture_u32(system->profiler, PROFILER_VALUE_LIVE_COUNT, system->state_buffer, STATE_LIVE_COUNT_OFFSET,
+                         &scope);
+    profiler_stage_begin(system->profiler, PLUME_STAGE_SORT);
+    if (!frame->disable_sort) r = particles_run_sort_stage(system);
+    profiler_stage_end(system->profiler, PLUME_STAGE_SORT);
+    profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
+    plume_gl_scope_end(&scope);
+    plume_result gl = plume_drain_gl_errors(&system->env, CALLER);
+    return r != PLUME_OK ? r : gl;
+}

@@ -1,0 +1,68 @@
+/* The particle system's profiling calls (plume_particles.h): each system has
+ * a profiler (profiler.h) that times its stages; these calls switch it and
+ * turn its frames into the public records. */
+#include <string.h>
+
+#include "particles/particles_internal.h"
+
+/* The sort's size follows from the GPU's live count, known only when the
+ * frame's results arrive: what the network covered and how many of its
+ * dispatches had work. */
+static void finish_profiled_frame(void *user, profiler_frame *frame) {
+    const system_state *s = user;
+    const uint32_t needed = (1u << PROFILER_VALUE_LIVE_COUNT) | (1u << PROFILER_VALUE_SORT_BOUND);
+    if ((frame->value_mask & needed) != needed) return;
+    uint32_t live = frame->values[PROFILER_VALUE_LIVE_COUNT], bound = frame->values[PROFILER_VALUE_SORT_BOUND];
+    uint32_t sorted = live < bound ? live : bound; /* the sort clamps the GPU count to the bound */
+    frame->values[PROFILER_VALUE_SORT_PADDED_COUNT] = sorted < 2 ? 0 : plume_next_pow2(sorted);
+    frame->values[PROFILER_VALUE_SORT_PASSES] = plume_sorter_pass_count(s->context, s->sorter, sorted);
+    frame->value_mask |= (1u << PROFILER_VALUE_SORT_PADDED_COUNT) | (1u << PROFILER_VALUE_SORT_PASSES);
+}
+
+plume_result particles_create_profiler(system_state *s) {
+    profiler_desc desc = {0};
+    plume_result r = profiler_create(&s->env, &desc, &s->profiler);
+    if (r == PLUME_OK) profiler_set_frame_finisher(s->profiler, finish_profiled_frame, s);
+    return r;
+}
+
+plume_result plume_system_set_profiling(plume_context *context, plume_system handle, bool enabled) {
+    system_state *system = particles_find_system(context, handle, "plume_system_set_profiling");
+    if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &system->env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
+    plume_result r = profiler_set_enabled(system->profiler, enabled);
+    plume_gl_scope_end(&scope);
+    return r;
+}
+
+plume_result plume_system_get_profile(const plume_context *context, plume_system handle, plume_profile *out) {
+    if (out) memset(out, 0, sizeof *out);
+    const system_state *system = particles_find_system_with(context, handle, "plume_system_get_profile", out, "out");
+    if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
+    profiler_get_profile(system->profiler, out);
+    return PLUME_OK;
+}
+
+uint32_t plume_system_get_frame_profiles(const plume_context *context, plume_system handle, uint64_t first_frame,
+                                         plume_frame_profile *out, uint32_t max) {
+    const system_state *system = particles_find_system(context, handle, "plume_system_get_frame_profiles");
+    if (!system || !out) return 0;
+    uint32_t written = 0;
+    profiler_frame frame;
+    /* One at a time through a local record: the caller's array has the
+     * public layout. */
+    while (written < max && profiler_frames_from(system->profiler, first_frame, &frame, 1) == 1) {
+        plume_frame_profile *o = &out[written++];
+        memset(o, 0, sizeof *o);
+        o->frame = frame.index;
+        o->stage_mask = frame.stage_mask;
+        memcpy(o->stage_ms, frame.stage_ms, sizeof o->stage_ms);
+        o->live_count = frame.values[PROFILER_VALUE_LIVE_COUNT];
+        o->sort_padded_count = frame.values[PROFILER_VALUE_SORT_PADDED_COUNT];
+        o->sort_passes = frame.values[PROFILER_VALUE_SORT_PASSES];
+        first_frame = frame.index + 1;
+    }
+    return written;
+}

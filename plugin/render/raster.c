@@ -1,0 +1,144 @@
+/* The raster draw path: one instanced draw of camera-facing quads, pulled from
+ * the sorted live list in back-to-front order and blended with premultiplied
+ * alpha; sprite or flipbook, colour, size and opacity over life, soft fade
+ * against the host's depth. */
+#include <string.h>
+
+#include "particles/particles_internal.h"
+
+plume_result raster_create(system_state *s) {
+    raster_renderer *r = &s->raster;
+    plume_shader_stage stages[2] = {
+        {GL_VERTEX_SHADER, {"particles/particle_common.glsl", "render/particle_draw.vert", NULL}},
+        {GL_FRAGMENT_SHADER, {"render/particle_draw.frag", NULL}},
+    };
+    plume_result result = plume_build_program(&s->env, "plume particles: draw", stages, 2, NULL, &r->program);
+    if (result != PLUME_OK) return result;
+    GLuint p = r->program;
+    r->locations = (raster_locations){
+        .view = glGetUniformLocation(p, "u_view"),
+        .projection = glGetUniformLocation(p, "u_projection"),
+        .inverse_projection = glGetUniformLocation(p, "u_inverse_projection"),
+        .camera_right = glGetUniformLocation(p, "u_camera_right"),
+        .camera_up = glGetUniformLocation(p, "u_camera_up"),
+        .has_texture = glGetUniformLocation(p, "u_has_texture"),
+        .flipbook = glGetUniformLocation(p, "u_flipbook"),
+        .frame_blend = glGetUniformLocation(p, "u_frame_blend"),
+        .soft_fade_distance = glGetUniformLocation(p, "u_soft_fade_distance"),
+        .viewport_size = glGetUniformLocation(p, "u_viewport_size"),
+    };
+    glGenVertexArrays(1, &r->vertex_array);
+    glGenSamplers(1, &r->sprite_sampler);
+    glSamplerParameteri(r->sprite_sampler, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glSamplerParameteri(r->sprite_sampler, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glSamplerParameteri(r->sprite_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glSamplerParameteri(r->sprite_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glGenSamplers(1, &r->depth_sampler);
+    glSamplerParameteri(r->depth_sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glSamplerParameteri(r->depth_sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glSamplerParameteri(r->depth_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glSamplerParameteri(r->depth_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glSamplerParameteri(r->depth_sampler, GL_TEXTURE_COMPARE_MODE, GL_NONE);
+    return plume_drain_gl_errors(&s->env, "plume_system_create (draw objects)");
+}
+
+enum { RASTER_GL_OBJECTS = 4 };
+
+uint32_t raster_list_gl_objects(const raster_renderer *r, plume_gl_object *out, uint32_t capacity) {
+    const plume_gl_object all[RASTER_GL_OBJECTS] = {
+        {GL_PROGRAM, r->program},
+        {GL_VERTEX_ARRAY, r->vertex_array},
+        {GL_SAMPLER, r->sprite_sampler},
+        {GL_SAMPLER, r->depth_sampler},
+    };
+    return plume_list_named_gl_objects(all, RASTER_GL_OBJECTS, out, capacity);
+}
+
+void raster_release(raster_renderer *r) {
+    plume_gl_object owned[RASTER_GL_OBJECTS];
+    plume_delete_gl_objects(owned, raster_list_gl_objects(r, owned, RASTER_GL_OBJECTS));
+    *r = (raster_renderer){0};
+}
+
+/* The appearance never changes after creation: its uniforms are set once. */
+static void set_curve_uniforms(GLuint program, const char *times_name, const char *values_name,
+                               const char *count_name, const plume_curve *curve) {
+    float times[PLUME_MAX_CURVE_KEYS] = {0}, values[PLUME_MAX_CURVE_KEYS] = {0};
+    for (uint32_t k = 0; k < curve->key_count; ++k) {
+        times[k] = curve->keys[k].time;
+        values[k] = curve->keys[k].value;
+    }
+    glProgramUniform1fv(program, glGetUniformLocation(program, times_name), PLUME_MAX_CURVE_KEYS, times);
+    glProgramUniform1fv(program, glGetUniformLocation(program, values_name), PLUME_MAX_CURVE_KEYS, values);
+    glProgramUniform1i(program, glGetUniformLocation(program, count_name), (GLint)curve->key_count);
+}
+
+void raster_set_appearance(system_state *s) {
+    const plume_appearance *a = &s->desc.appearance;
+    const raster_renderer *r = &s->raster;
+    GLuint p = r->program;
+    set_curve_uniforms(p, "u_size_times", "u_size_values", "u_size_count", &a->size_over_life);
+    set_curve_uniforms(p, "u_opacity_times", "u_opacity_values", "u_opacity_count", &a->opacity_over_life);
+    float times[PLUME_MAX_CURVE_KEYS] = {0}, colors[PLUME_MAX_CURVE_KEYS][4] = {{0}};
+    for (uint32_t k = 0; k < a->color_over_life.key_count; ++k) {
+        times[k] = a->color_over_life.keys[k].time;
+        memcpy(colors[k], a->color_over_life.keys[k].rgba, sizeof colors[k]);
+    }
+    glProgramUniform1fv(p, glGetUniformLocation(p, "u_color_times"), PLUME_MAX_CURVE_KEYS, times);
+    glProgramUniform4fv(p, glGetUniformLocation(p, "u_color_values"), PLUME_MAX_CURVE_KEYS, &colors[0][0]);
+    glProgramUniform1i(p, glGetUniformLocation(p, "u_color_count"), (GLint)a->color_over_life.key_count);
+    glProgramUniform2ui(p, r->locations.flipbook, a->texture.columns, a->texture.rows);
+    glProgramUniform1i(p, r->locations.frame_blend, !a->texture.disable_frame_blend);
+    glProgramUniform1i(p, r->locations.has_texture, s->sprite_texture != 0);
+    glProgramUniform1i(p, glGetUniformLocation(p, "u_sprite"), 0);
+    glProgramUniform1i(p, glGetUniformLocation(p, "u_scene_depth"), 1);
+}
+
+void raster_draw(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
+    const raster_renderer *r = &s->raster;
+    const raster_locations *at = &r->locations;
+    GLuint p = r->program;
+    glUseProgram(p);
+    glProgramUniformMatrix4fv(p, at->view, 1, GL_FALSE, &view[0][0]);
+    glProgramUniformMatrix4fv(p, at->projection, 1, GL_FALSE, &projection[0][0]);
+    /* The quad spans the view plane: the view matrix's first two rows are the
+     * camera's right and up axes in world space. */
+    glProgramUniform3f(p, at->camera_right, view[0][0], view[1][0], view[2][0]);
+    glProgramUniform3f(p, at->camera_up, view[0][1], view[1][1], view[2][1]);
+    float fade = 0.0f;
+    if (frame->depth_texture != 0) {
+        mat4 inverse;
+        glm_mat4_inv((vec4 *)projection, inverse);
+        glProgramUniformMatrix4fv(p, at->inverse_projection, 1, GL_FALSE, &inverse[0][0]);
+        float width = (float)frame->viewport_size[0], height = (float)frame->viewport_size[1];
+        if (frame->viewport_size[0] <= 0 || frame->viewport_size[1] <= 0) {
+            GLint viewport[4] = {0, 0, 1, 1};
+            glGetIntegerv(GL_VIEWPORT, viewport);
+            width = (float)viewport[2];
+            height = (float)viewport[3];
+        }
+        glProgramUniform2f(p, at->viewport_size, width, height);
+        glActiveTexture(GL_TEXTURE1);
+        glBindTexture(GL_TEXTURE_2D, frame->depth_texture);
+        glBindSampler(1, r->depth_sampler);
+        fade = s->desc.appearance.soft_fade_distance;
+    }
+    glProgramUniform1f(p, at->soft_fade_distance, fade);
+    if (s->sprite_texture) {
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, s->sprite_texture);
+        glBindSampler(0, r->sprite_sampler);
+    }
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->live_list_buffer);
+    glBindVertexArray(r->vertex_array);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s->state_buffer);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glBlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
+    glEnable(GL_DEPTH_TEST);
+    glDepthMask(GL_FALSE);
+    glDisable(GL_CULL_FACE);
+    glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)STATE_DRAW_ARGS_OFFSET);
+}

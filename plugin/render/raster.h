@@ -1,0 +1,39 @@
+/* The raster draw path (render/raster.c): the GL objects it owns and its
+ * calls. A system holds one; the system's draw runs it. Not part of the API. */
+#ifndef PLUME_RENDER_RASTER_H
+#define PLUME_RENDER_RASTER_H
+
+#include <cglm/cglm.h>
+
+#include "core/plume_internal.h"
+#include "plume/plume_particles.h"
+
+typedef struct raster_locations {
+    GLint view, projection, inverse_projection, camera_right, camera_up;
+    GLint has_texture, flipbook, frame_blend, soft_fade_distance, viewport_size;
+} raster_locations;
+
+typedef struct raster_renderer {
+    GLuint program;
+    raster_locations locations;
+    GLuint vertex_array;     /* empty: the draw pulls its vertices from SSBOs */
+    GLuint sprite_sampler;
+    GLuint depth_sampler;    /* reads the host's depth raw, whatever its compare mode */
+} raster_renderer;
+
+struct system_state;
+
+/* Builds the draw program and makes the vertex array and samplers. */
+plume_result raster_create(struct system_state *s);
+/* Sets the appearance's uniforms (they never change after creation); after
+ * the sprite is loaded. */
+void raster_set_appearance(struct system_state *s);
+/* The path's GL objects with a name, as plume_list_named_gl_objects. */
+uint32_t raster_list_gl_objects(const raster_renderer *r, plume_gl_object *out, uint32_t capacity);
+/* Deletes them (the GL context current). */
+void raster_release(raster_renderer *r);
+/* The draw, into the host's framebuffer (state saved by the caller's scope:
+ * PLUME_SCOPE_DRAW | PLUME_SCOPE_TEXTURES). */
+void raster_draw(struct system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection);
+
+#endif

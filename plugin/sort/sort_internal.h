@@ -1,0 +1,22 @@
+/* Sort internals shared by the sorter, its backends and the benchmarks. Not
+ * part of the API. */
+#ifndef PLUME_SORT_INTERNAL_H
+#define PLUME_SORT_INTERNAL_H
+
+#include "core/plume_internal.h"
+#include "plume/plume_sort.h"
+
+/* Called before every dispatch of a plume_sort / plume_sort_indirect* call with
+ * the pass kind ("local sort" or "merge"), and once more with NULL after the
+ * last one: bench/bench_sort.c puts a GL timestamp at each call to time the
+ * passes. NULL hook: none (the default). */
+typedef void (*plume_sort_pass_hook)(void *user, const char *pass_kind);
+plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter sorter, plume_sort_pass_hook hook,
+                                        void *user);
+
+typedef struct sort_pass_hook {
+    plume_sort_pass_hook function;
+    void *user;
+} sort_pass_hook;
+
+#endif

@@ -1,0 +1,198 @@
+/* The sorter object (plume_sort.h): its handle, descriptor, argument checks
+ * and GL state scope, in front of the backend that sorts (bitonic.c). */
+#include <string.h>
+
+#include "bitonic.h"
+#include "shared/plume_gpu_layout.h"
+
+enum {
+    MAX_CAPACITY = 1u << 30,
+    /* plume_sorter_desc.max_fused_stages: still checked so that descriptors
+     * valid before stay valid; nothing reads it (plume_sort.h). */
+    MAX_FUSED_STAGES = 5,
+    DEFAULT_FUSED_STAGES = 3
+};
+
+_Static_assert(PLUME_BINDING_SORT_PAIRS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_SORT_STATE < PLUME_SCOPE_SSBO_SLOTS &&
+                   PLUME_BINDING_SORT_HOST_COUNT < PLUME_SCOPE_SSBO_SLOTS &&
+                   PLUME_BINDING_SORT_PASS_TABLE < PLUME_SCOPE_SSBO_SLOTS,
+               "the GL state scope restores every binding the sort uses");
+_Static_assert(PLUME_GPU_KEY_NAN == PLUME_KEY_NAN && PLUME_GPU_KEY_LAST == PLUME_KEY_LAST,
+               "the shaders' keys are the API's");
+
+/* What a plume_sorter handle names. */
+typedef struct sorter_state {
+    plume_env env;
+    plume_sorter_desc desc;     /* defaults filled in */
+    bitonic_sort *bitonic;
+    sort_pass_hook pass_hook;   /* benchmarks only (sort_internal.h) */
+    GLint ssbo_offset_alignment;
+} sorter_state;
+
+/* ---- Creation ------------------------------------------------------------- */
+
+static plume_result create_gl_objects(sorter_state *s) {
+    static const char *CALLER = "plume_sorter_create";
+    plume_result result = plume_check_gl_version(&s->env, CALLER);
+    if (result != PLUME_OK) return result;
+    if (s->desc.capacity == 0 || s->desc.capacity > MAX_CAPACITY) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: capacity %u is outside 1 .. 2^30", CALLER, s->desc.capacity);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (s->desc.max_fused_stages == 0) s->desc.max_fused_stages = DEFAULT_FUSED_STAGES;
+    if (s->desc.max_fused_stages > MAX_FUSED_STAGES) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: max_fused_stages %u is outside 1 .. %d", CALLER,
+                  s->desc.max_fused_stages, MAX_FUSED_STAGES);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &s->ssbo_offset_alignment);
+    result = bitonic_create(&s->env, s->desc.capacity, s->desc.block_pairs, &s->bitonic);
+    if (result == PLUME_OK) s->desc.block_pairs = bitonic_block_pairs(s->bitonic);
+    return result;
+}
+
+/* The one list of the sorter's GL objects: free_sorter deletes what it lists,
+ * and the tests check that each of them is gone. */
+static uint32_t list_sorter_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity) {
+    const sorter_state *s = object;
+    return bitonic_list_gl_objects(s->bitonic, out, capacity);
+}
+
+static void free_sorter(void *object) {
+    sorter_state *sorter = object;
+    bitonic_destroy(sorter->bitonic);
+    plume_env env = sorter->env;
+    plume_free(&env, sorter);
+}
+
+static const plume_object_class sorter_class = {"sorter", free_sorter, list_sorter_gl_objects};
+
+plume_result plume_sorter_create(plume_context *context, const plume_sorter_desc *desc, plume_sorter *out_sorter) {
+    if (out_sorter) *out_sorter = (plume_sorter){0};
+    plume_env env;
+    plume_result result = plume_object_env(context, "plume_sorter_create", desc != NULL, out_sorter != NULL,
+                                           desc ? &desc->logger : NULL, desc ? &desc->allocator : NULL, &env);
+    if (result != PLUME_OK) return result;
+    sorter_state *s = plume_alloc(&env, sizeof *s);
+    if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
+    s->env = env;
+    s->desc = *desc;
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &s->env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
+    result = create_gl_objects(s);
+    plume_gl_scope_end(&scope);
+    return plume_context_file_or_free(context, &sorter_class, s, result, &out_sorter->id);
+}
+
+plume_result plume_sorter_destroy(plume_context *context, plume_sorter sorter) {
+    return plume_context_destroy_object(context, sorter.id, &sorter_class, "plume_sorter_destroy");
+}
+
+plume_result plume_sorter_get_desc(const plume_context *context, plume_sorter sorter, plume_sorter_desc *out_desc) {
+    const sorter_state *s = plume_context_lookup(context, sorter.id, &sorter_class, "plume_sorter_get_desc");
+    if (out_desc) *out_desc = s ? s->desc : (plume_sorter_desc){0};
+    if (s && !out_desc) plume_log(&s->env, PLUME_LOG_ERROR, "plume_sorter_get_desc: out_desc is NULL");
+    return s && out_desc ? PLUME_OK : PLUME_ERROR_INVALID_ARGUMENT;
+}
+
+uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter handle, uint32_t count) {
+    const sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_pass_count");
+    return sorter ? bitonic_dispatch_count(sorter->bitonic, count) : 0;
+}
+
+plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter handle, plume_sort_pass_hook hook,
+                                        void *user) {
+    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_set_pass_hook");
+    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    sorter->pass_hook = (sort_pass_hook){hook, user};
+    return PLUME_OK;
+}
+
+/* ---- Sorting -------------------------------------------------------------- */
+
+/* Results are read next by the host's shaders, draws (vertex pulling or
+ * attributes) or buffer reads. */
+static const GLbitfield BARRIER_FOR_HOST =
+    GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
+
+/* After the last pass: the host's barrier and the hook's closing call. */
+static void finish_sort(const sorter_state *sorter) {
+    glMemoryBarrier(BARRIER_FOR_HOST);
+    if (sorter->pass_hook.function) sorter->pass_hook.function(sorter->pass_hook.user, NULL);
+}
+
+plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pairs_buffer, uint32_t count) {
+    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort");
+    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (count > sorter->desc.capacity) {
+        plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort: count %u is over the sorter's capacity %u", count,
+                  sorter->desc.capacity);
+        return PLUME_ERROR_CAPACITY;
+    }
+    GLsizeiptr size = 0;
+    if (!plume_buffer_has_size(pairs_buffer, (GLsizeiptr)count * PLUME_PAIR_BYTES, &size)) {
+        plume_log(&sorter->env, PLUME_LOG_ERROR,
+                  "plume_sort: pairs buffer %u is not a buffer or holds %lld bytes, under the %llu that %u pairs need",
+                  pairs_buffer, (long long)size, (unsigned long long)count * PLUME_PAIR_BYTES, count);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (count < 2) return PLUME_OK;
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &sorter->env);
+    bitonic_sort_direct(sorter->bitonic, pairs_buffer, count, &sorter->pass_hook);
+    finish_sort(sorter);
+    plume_gl_scope_end(&scope);
+    return PLUME_OK;
+}
+
+/* plume_sort_indirect(_bounded) once the handle is resolved. */
+static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, uint32_t count_buffer,
+                                  uint32_t count_offset, uint32_t max_count) {
+    if (max_count > sorter->desc.capacity) {
+        plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort_indirect: max_count %u is over the sorter's capacity %u",
+                  max_count, sorter->desc.capacity);
+        return PLUME_ERROR_CAPACITY;
+    }
+    GLsizeiptr pairs_size = 0, count_size = 0;
+    if (!plume_buffer_has_size(pairs_buffer, (GLsizeiptr)max_count * PLUME_PAIR_BYTES, &pairs_size)) {
+        plume_log(&sorter->env, PLUME_LOG_ERROR,
+                  "plume_sort_indirect: pairs buffer %u is not a buffer or holds %lld bytes, under the %llu that %u "
+                  "pairs need",
+                  pairs_buffer, (long long)pairs_size, (unsigned long long)max_count * PLUME_PAIR_BYTES, max_count);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (count_offset % 4 != 0 || !plume_buffer_has_size(count_buffer, (GLsizeiptr)count_offset + 4, &count_size)) {
+        plume_log(&sorter->env, PLUME_LOG_ERROR,
+                  "plume_sort_indirect: count buffer %u (%lld bytes) has no aligned uint at byte offset %u",
+                  count_buffer, (long long)count_size, count_offset);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (max_count < 2) return PLUME_OK;
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &sorter->env);
+    /* SSBO ranges must start at the GL's alignment: bind from the aligned
+     * offset below and index the count from there. */
+    GLintptr aligned = count_offset - count_offset % (uint32_t)sorter->ssbo_offset_alignment;
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_HOST_COUNT, count_buffer, aligned,
+                      count_size - aligned);
+    bitonic_sort_indirect(sorter->bitonic, pairs_buffer, (uint32_t)((count_offset - aligned) / 4), max_count,
+                          &sorter->pass_hook);
+    finish_sort(sorter);
+    plume_gl_scope_end(&scope);
+    return PLUME_OK;
+}
+
+plume_result plume_sort_indirect(plume_context *context, plume_sorter handle, uint32_t pairs_buffer,
+                                 uint32_t count_buffer, uint32_t count_offset) {
+    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort_indirect");
+    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    return sort_indirect(sorter, pairs_buffer, count_buffer, count_offset, sorter->desc.capacity);
+}
+
+plume_result plume_sort_indirect_bounded(plume_context *context, plume_sorter handle, uint32_t pairs_buffer,
+                                         uint32_t count_buffer, uint32_t count_offset, uint32_t max_count) {
+    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort_indirect_bounded");
+    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    return sort_indirect(sorter, pairs_buffer, count_buffer, count_offset, max_count);
+}
