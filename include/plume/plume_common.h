@@ -32,7 +32,11 @@ typedef enum plume_result {
     PLUME_ERROR_GL = 5,                 /* GL reported an error during the call */
     PLUME_ERROR_CAPACITY = 6,           /* a count above the object's capacity */
     PLUME_ERROR_IO = 7,                 /* a file could not be read or decoded */
-    PLUME_ERROR_VERSION = 8             /* plume_get_api: the library lacks the ABI version asked for */
+    PLUME_ERROR_VERSION = 8,            /* plume_get_api: the library lacks the ABI version asked for */
+    /* since 1.1: the host left GL state the module cannot work under without
+     * touching the host's objects (transform feedback active and not paused);
+     * the call did nothing */
+    PLUME_ERROR_HOST_STATE = 9
 } plume_result;
 
 /* A short English name for a result code ("PLUME_ERROR_SHADER"); never NULL,

@@ -69,36 +69,56 @@
  * several may live in one GL context or in several GL contexts, each with its
  * own plume_context, on several threads.
  *
- * GL state contract. Every function restores what it binds:
+ * GL state contract. Any host state is allowed, except transform feedback
+ * active and not paused: create, update, draw and reset refuse it with
+ * PLUME_ERROR_HOST_STATE (since 1.1) and do nothing (it would capture the
+ * module's draw, and no program can be made current under it). Paused
+ * transform feedback is fine. Every function restores what it binds:
  *   - update: the current program, the indexed GL_SHADER_STORAGE_BUFFER
  *     bindings 0..7, the generic GL_SHADER_STORAGE_BUFFER and
  *     GL_DISPATCH_INDIRECT_BUFFER bindings; issues glMemoryBarrier so that its
  *     results are visible to the draw.
  *   - draw: additionally the vertex array binding, GL_DRAW_INDIRECT_BUFFER,
  *     the active texture unit, the GL_TEXTURE_2D and sampler bindings of
- *     texture units 0 and 1, GL_BLEND and the blend functions and equations,
- *     GL_DEPTH_TEST, the depth write mask and GL_CULL_FACE. During the draw:
- *     blending on with glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA,
- *     GL_ONE, GL_ONE_MINUS_SRC_ALPHA) and GL_FUNC_ADD (premultiplied alpha),
- *     depth test on with the host's glDepthFunc (reversed-Z hosts keep
- *     theirs), depth writes off, face culling off. Per-draw-buffer blend state
- *     (glBlendFunci) is not preserved: buffers other than 0 get buffer 0's
- *     state back. The viewport, scissor, colour mask, stencil and framebuffer
- *     are the host's and are not touched.
+ *     texture units 0 and 1, draw buffer 0's blending (GL_BLEND, functions,
+ *     equations), GL_DEPTH_TEST, the depth write mask, and everything it
+ *     turns off. It draws into the host's draw framebuffer, draw buffer 0
+ *     only. During the draw: blending on for draw buffer 0 with
+ *     (GL_ONE, GL_ONE_MINUS_SRC_ALPHA) for colour and alpha and GL_FUNC_ADD
+ *     (premultiplied alpha); depth test on with the host's glDepthFunc
+ *     (reversed-Z hosts keep theirs), depth writes off; colour writes on for
+ *     all four channels of draw buffer 0 and off for every other draw buffer
+ *     (so a G-buffer's other attachments are never written); polygon mode
+ *     GL_FILL; off: GL_RASTERIZER_DISCARD, GL_CLIP_DISTANCE0..7, GL_CULL_FACE,
+ *     GL_STENCIL_TEST, GL_SAMPLE_ALPHA_TO_COVERAGE, GL_SAMPLE_ALPHA_TO_ONE,
+ *     GL_SAMPLE_COVERAGE, GL_SAMPLE_MASK, GL_DEPTH_CLAMP, GL_COLOR_LOGIC_OP,
+ *     GL_POLYGON_OFFSET_FILL. The host's viewport and scissor apply (a split
+ *     screen draws into its part), as do GL_FRAMEBUFFER_SRGB (with an sRGB
+ *     target, blending happens in linear space) and conditional rendering
+ *     (a draw inside the host's glBeginConditionalRender obeys it; update's
+ *     compute work does not). Other draw buffers' blend state is untouched.
  *   - create: the current program, the indexed GL_SHADER_STORAGE_BUFFER
  *     bindings 0..7, the generic GL_SHADER_STORAGE_BUFFER and
  *     GL_DISPATCH_INDIRECT_BUFFER bindings, GL_COPY_READ_BUFFER,
  *     GL_COPY_WRITE_BUFFER, and (with a texture) the active texture unit,
  *     the GL_TEXTURE_2D and sampler bindings of units 0 and 1,
  *     GL_PIXEL_UNPACK_BUFFER and the unpack alignment, row length and skips.
+ *   - state that none of the module's commands reads makes no difference:
+ *     the read framebuffer, pixel pack state, image units, uniform, atomic
+ *     counter and transform feedback buffer bindings, primitive restart, the
+ *     host's program pipeline (the module's programs are made current with
+ *     glUseProgram, which takes precedence, and the host's program is current
+ *     again afterwards). The sprite upload sets its own unpack state (see
+ *     create).
  *   - reset: as update. set_emitter: GL_COPY_WRITE_BUFFER. read_back:
  *     GL_COPY_READ_BUFFER (and it waits for the GPU). set_profiling:
  *     GL_COPY_WRITE_BUFFER. destroy deletes objects and binds nothing.
  *     get_desc, set_forces, get_profile and get_frame_profiles make no GL
  *     call.
  *   - with profiling on (see Profiling below), update also binds and restores
- *     GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER, and update and draw push
- *     and pop balanced KHR_debug groups.
+ *     GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER and GL_QUERY_BUFFER (0 while
+ *     it reads its timer queries, so a host's query buffer is never written),
+ *     and update and draw push and pop balanced KHR_debug groups.
  * While a call runs, KHR_debug messages go to the system's logger; the
  * host's debug callback is put back before it returns.
  */

@@ -35,9 +35,13 @@
  * a time per plume_context.
  *
  * GL state: the sort functions set the current program, the indexed
- * GL_SHADER_STORAGE_BUFFER bindings 0 and 1, the generic
+ * GL_SHADER_STORAGE_BUFFER bindings 0 to 3, the generic
  * GL_SHADER_STORAGE_BUFFER binding and GL_DISPATCH_INDIRECT_BUFFER binding, and
- * restore all of them before returning. They issue glMemoryBarrier
+ * restore all of them before returning (the host's program pipeline becomes
+ * active again when its current program was 0). Any other state the host left
+ * does not change what they do (compute work only), except transform feedback
+ * active and not paused: they refuse it with PLUME_ERROR_HOST_STATE (since
+ * 1.1) and do nothing. They issue glMemoryBarrier
  * (GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT) between passes and
  * one GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
  * GL_BUFFER_UPDATE_BARRIER_BIT at the end, so results are visible to the

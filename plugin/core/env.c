@@ -16,6 +16,7 @@ const char *plume_result_string(plume_result result) {
     case PLUME_ERROR_CAPACITY: return "PLUME_ERROR_CAPACITY";
     case PLUME_ERROR_IO: return "PLUME_ERROR_IO";
     case PLUME_ERROR_VERSION: return "PLUME_ERROR_VERSION";
+    case PLUME_ERROR_HOST_STATE: return "PLUME_ERROR_HOST_STATE";
     }
     return "PLUME_ERROR_UNKNOWN";
 }

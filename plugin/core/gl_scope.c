@@ -1,6 +1,8 @@
 /* Saves and restores the GL state a module call touches, and routes KHR_debug
  * messages raised during the call to the object's logger. The host's debug
  * callback is put back at the end, so the module never steals it. */
+#include <stddef.h>
+
 #include "plume_internal.h"
 
 static void GLAPIENTRY route_debug_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
@@ -39,6 +41,47 @@ void plume_gl_scope_begin(plume_gl_scope *scope, const plume_env *env) {
     }
 }
 
+/* GL_QUERY_BUFFER exists from GL 4.4 (or with ARB_query_buffer_object); on
+ * an older GL there is none to save, and naming it is an error. */
+static bool has_query_buffer(void) {
+    return epoxy_gl_version() >= 44 || epoxy_has_gl_extension("GL_ARB_query_buffer_object");
+}
+
+static GLint clamp_limit(GLenum limit, GLint most) {
+    GLint value = 0;
+    glGetIntegerv(limit, &value);
+    return value < most ? value : most;
+}
+
+/* The capabilities plume_gl_scope_neutral_raster turns off, with where the
+ * scope keeps each. */
+typedef struct saved_capability {
+    GLenum capability;
+    size_t offset;
+} saved_capability;
+
+static const saved_capability RASTER_CAPABILITIES[] = {
+    {GL_RASTERIZER_DISCARD, offsetof(plume_gl_scope, rasterizer_discard)},
+    {GL_STENCIL_TEST, offsetof(plume_gl_scope, stencil_test)},
+    {GL_SAMPLE_ALPHA_TO_COVERAGE, offsetof(plume_gl_scope, alpha_to_coverage)},
+    {GL_SAMPLE_ALPHA_TO_ONE, offsetof(plume_gl_scope, alpha_to_one)},
+    {GL_SAMPLE_COVERAGE, offsetof(plume_gl_scope, sample_coverage)},
+    {GL_SAMPLE_MASK, offsetof(plume_gl_scope, sample_mask)},
+    {GL_DEPTH_CLAMP, offsetof(plume_gl_scope, depth_clamp)},
+    {GL_COLOR_LOGIC_OP, offsetof(plume_gl_scope, color_logic_op)},
+    {GL_POLYGON_OFFSET_FILL, offsetof(plume_gl_scope, polygon_offset_fill)},
+    {GL_CULL_FACE, offsetof(plume_gl_scope, cull_face)},
+};
+enum { RASTER_CAPABILITY_COUNT = sizeof RASTER_CAPABILITIES / sizeof RASTER_CAPABILITIES[0] };
+
+static GLboolean *capability_slot(plume_gl_scope *scope, const saved_capability *c) {
+    return (GLboolean *)((char *)scope + c->offset);
+}
+
+static GLboolean saved_value(const plume_gl_scope *scope, const saved_capability *c) {
+    return *(const GLboolean *)((const char *)scope + c->offset);
+}
+
 void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups) {
     unsigned fresh = groups & ~scope->saved_groups;
     scope->saved_groups |= fresh;
@@ -65,17 +108,53 @@ void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups) {
     if (fresh & PLUME_SCOPE_DRAW) {
         glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &scope->vertex_array);
         glGetIntegerv(GL_DRAW_INDIRECT_BUFFER_BINDING, &scope->draw_indirect);
-        scope->blend = glIsEnabled(GL_BLEND);
-        glGetIntegerv(GL_BLEND_SRC_RGB, &scope->blend_src_rgb);
-        glGetIntegerv(GL_BLEND_DST_RGB, &scope->blend_dst_rgb);
-        glGetIntegerv(GL_BLEND_SRC_ALPHA, &scope->blend_src_alpha);
-        glGetIntegerv(GL_BLEND_DST_ALPHA, &scope->blend_dst_alpha);
-        glGetIntegerv(GL_BLEND_EQUATION_RGB, &scope->blend_equation_rgb);
-        glGetIntegerv(GL_BLEND_EQUATION_ALPHA, &scope->blend_equation_alpha);
+        /* Draw buffer 0's blending only: the draw writes no other buffer. */
+        scope->blend = glIsEnabledi(GL_BLEND, 0);
+        glGetIntegeri_v(GL_BLEND_SRC_RGB, 0, &scope->blend_src_rgb);
+        glGetIntegeri_v(GL_BLEND_DST_RGB, 0, &scope->blend_dst_rgb);
+        glGetIntegeri_v(GL_BLEND_SRC_ALPHA, 0, &scope->blend_src_alpha);
+        glGetIntegeri_v(GL_BLEND_DST_ALPHA, 0, &scope->blend_dst_alpha);
+        glGetIntegeri_v(GL_BLEND_EQUATION_RGB, 0, &scope->blend_equation_rgb);
+        glGetIntegeri_v(GL_BLEND_EQUATION_ALPHA, 0, &scope->blend_equation_alpha);
         scope->depth_test = glIsEnabled(GL_DEPTH_TEST);
         glGetBooleanv(GL_DEPTH_WRITEMASK, &scope->depth_mask);
-        scope->cull_face = glIsEnabled(GL_CULL_FACE);
+        for (int i = 0; i < RASTER_CAPABILITY_COUNT; ++i)
+            *capability_slot(scope, &RASTER_CAPABILITIES[i]) = glIsEnabled(RASTER_CAPABILITIES[i].capability);
+        scope->draw_buffers = clamp_limit(GL_MAX_DRAW_BUFFERS, PLUME_SCOPE_DRAW_BUFFERS);
+        for (GLint i = 0; i < scope->draw_buffers; ++i)
+            glGetBooleani_v(GL_COLOR_WRITEMASK, (GLuint)i, scope->color_mask[i]);
+        scope->clip_distances = clamp_limit(GL_MAX_CLIP_DISTANCES, PLUME_SCOPE_CLIP_DISTANCES);
+        for (GLint i = 0; i < scope->clip_distances; ++i)
+            scope->clip_distance[i] = glIsEnabled(GL_CLIP_DISTANCE0 + (GLenum)i);
+        GLint modes[2] = {GL_FILL, GL_FILL};
+        glGetIntegerv(GL_POLYGON_MODE, modes);
+        scope->polygon_mode = modes[0];
     }
+    if ((fresh & PLUME_SCOPE_QUERY_BUFFER) && has_query_buffer()) {
+        glGetIntegerv(GL_QUERY_BUFFER_BINDING, &scope->query_buffer);
+        glBindBuffer(GL_QUERY_BUFFER, 0);
+    }
+}
+
+void plume_gl_scope_neutral_raster(plume_gl_scope *scope) {
+    plume_gl_scope_save(scope, PLUME_SCOPE_DRAW);
+    for (int i = 0; i < RASTER_CAPABILITY_COUNT; ++i) glDisable(RASTER_CAPABILITIES[i].capability);
+    for (GLint i = 0; i < scope->clip_distances; ++i) glDisable(GL_CLIP_DISTANCE0 + (GLenum)i);
+    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    glColorMaski(0, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    for (GLint i = 1; i < scope->draw_buffers; ++i) glColorMaski((GLuint)i, GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+}
+
+plume_result plume_check_host_state(const plume_env *env, const char *caller) {
+    GLboolean active = GL_FALSE, paused = GL_FALSE;
+    glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE, &active);
+    glGetBooleanv(GL_TRANSFORM_FEEDBACK_PAUSED, &paused);
+    if (active && !paused) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: transform feedback is active and not paused; pause or end it before calling plume", caller);
+        return PLUME_ERROR_HOST_STATE;
+    }
+    return PLUME_OK;
 }
 
 static void set_enabled(GLenum capability, GLboolean enabled) {
@@ -107,14 +186,24 @@ static void restore_groups(const plume_gl_scope *scope) {
     if (groups & PLUME_SCOPE_DRAW) {
         glBindVertexArray((GLuint)scope->vertex_array);
         glBindBuffer(GL_DRAW_INDIRECT_BUFFER, (GLuint)scope->draw_indirect);
-        set_enabled(GL_BLEND, scope->blend);
-        glBlendFuncSeparate((GLenum)scope->blend_src_rgb, (GLenum)scope->blend_dst_rgb,
-                            (GLenum)scope->blend_src_alpha, (GLenum)scope->blend_dst_alpha);
-        glBlendEquationSeparate((GLenum)scope->blend_equation_rgb, (GLenum)scope->blend_equation_alpha);
+        if (scope->blend) glEnablei(GL_BLEND, 0);
+        else glDisablei(GL_BLEND, 0);
+        glBlendFuncSeparatei(0, (GLenum)scope->blend_src_rgb, (GLenum)scope->blend_dst_rgb,
+                             (GLenum)scope->blend_src_alpha, (GLenum)scope->blend_dst_alpha);
+        glBlendEquationSeparatei(0, (GLenum)scope->blend_equation_rgb, (GLenum)scope->blend_equation_alpha);
         set_enabled(GL_DEPTH_TEST, scope->depth_test);
         glDepthMask(scope->depth_mask);
-        set_enabled(GL_CULL_FACE, scope->cull_face);
+        for (int i = 0; i < RASTER_CAPABILITY_COUNT; ++i)
+            set_enabled(RASTER_CAPABILITIES[i].capability, saved_value(scope, &RASTER_CAPABILITIES[i]));
+        for (GLint i = 0; i < scope->draw_buffers; ++i)
+            glColorMaski((GLuint)i, scope->color_mask[i][0], scope->color_mask[i][1], scope->color_mask[i][2],
+                         scope->color_mask[i][3]);
+        for (GLint i = 0; i < scope->clip_distances; ++i)
+            set_enabled(GL_CLIP_DISTANCE0 + (GLenum)i, scope->clip_distance[i]);
+        glPolygonMode(GL_FRONT_AND_BACK, (GLenum)scope->polygon_mode);
     }
+    if ((groups & PLUME_SCOPE_QUERY_BUFFER) && has_query_buffer())
+        glBindBuffer(GL_QUERY_BUFFER, (GLuint)scope->query_buffer);
 }
 
 void plume_gl_scope_end(plume_gl_scope *scope) {

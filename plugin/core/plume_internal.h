@@ -141,7 +141,7 @@ plume_result plume_build_program_from_sources(const plume_env *env, const char *
  * bindings 0 .. PLUME_SCOPE_SSBO_SLOTS-1 and the generic SSBO and dispatch-
  * indirect bindings; plume_gl_scope_save adds the groups a call also touches
  * (call it right after begin, once per group). */
-enum { PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_TEXTURE_UNITS = 2 };
+enum { PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_TEXTURE_UNITS = 2, PLUME_SCOPE_DRAW_BUFFERS = 8, PLUME_SCOPE_CLIP_DISTANCES = 8 };
 
 typedef enum plume_gl_scope_group {
     /* GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER bindings (uploads, readbacks) */
@@ -151,10 +151,14 @@ typedef enum plume_gl_scope_group {
     PLUME_SCOPE_TEXTURES = 1 << 1,
     /* GL_PIXEL_UNPACK_BUFFER and the unpack alignment / row length / skips */
     PLUME_SCOPE_PIXEL_UNPACK = 1 << 2,
-    /* a draw: vertex array, GL_DRAW_INDIRECT_BUFFER, GL_BLEND with its
-     * functions and equations (draw buffer 0's), GL_DEPTH_TEST, the depth
-     * write mask, GL_CULL_FACE */
-    PLUME_SCOPE_DRAW = 1 << 3
+    /* a draw: vertex array, GL_DRAW_INDIRECT_BUFFER, draw buffer 0's GL_BLEND,
+     * blend functions and equations, GL_DEPTH_TEST, the depth write mask,
+     * GL_CULL_FACE, and everything plume_gl_scope_neutral_raster sets */
+    PLUME_SCOPE_DRAW = 1 << 3,
+    /* GL_QUERY_BUFFER (GL 4.4 or ARB_query_buffer_object), bound to 0 while
+     * saved: with a query buffer bound, glGetQueryObject* writes into it at
+     * the pointer's value taken as an offset */
+    PLUME_SCOPE_QUERY_BUFFER = 1 << 4
 } plume_gl_scope_group;
 
 typedef struct plume_gl_scope {
@@ -178,6 +182,13 @@ typedef struct plume_gl_scope {
     GLint vertex_array, draw_indirect;
     GLint blend_src_rgb, blend_dst_rgb, blend_src_alpha, blend_dst_alpha, blend_equation_rgb, blend_equation_alpha;
     GLboolean blend, depth_test, depth_mask, cull_face;
+    GLint draw_buffers, clip_distances;  /* how many of each the GL has, at most the PLUME_SCOPE_ limits */
+    GLboolean color_mask[PLUME_SCOPE_DRAW_BUFFERS][4];
+    GLboolean clip_distance[PLUME_SCOPE_CLIP_DISTANCES];
+    GLboolean rasterizer_discard, stencil_test, alpha_to_coverage, alpha_to_one, sample_coverage, sample_mask,
+        depth_clamp, color_logic_op, polygon_offset_fill;
+    GLint polygon_mode;
+    GLint query_buffer;
 } plume_gl_scope;
 
 void plume_gl_scope_begin(plume_gl_scope *scope, const plume_env *env);
@@ -185,6 +196,22 @@ void plume_gl_scope_begin(plume_gl_scope *scope, const plume_env *env);
  * to restore. */
 void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups);
 void plume_gl_scope_end(plume_gl_scope *scope);
+
+/* For a draw into the host's framebuffer (saves PLUME_SCOPE_DRAW): turns off
+ * what would change or drop the module's fragments whatever the host left
+ * (rasterizer discard, clip distances, stencil test, alpha to coverage and to
+ * one, sample coverage and mask, depth clamp, logic op, polygon offset, face
+ * culling), fills polygons, and lets the draw write all of draw buffer 0 and
+ * nothing of the others (the module's shaders write output 0 only). The
+ * viewport, scissor, depth function, GL_FRAMEBUFFER_SRGB and the framebuffer
+ * stay the host's. */
+void plume_gl_scope_neutral_raster(plume_gl_scope *scope);
+
+/* PLUME_ERROR_HOST_STATE (logged under `caller`) where the host left GL state
+ * under which the module cannot work without touching the host's objects:
+ * transform feedback active and not paused (it would capture the module's
+ * draws, and glUseProgram fails under it). */
+plume_result plume_check_host_state(const plume_env *env, const char *caller);
 
 static inline uint32_t plume_next_pow2(uint32_t v) {
     uint32_t p = 1;

@@ -97,6 +97,7 @@ static plume_result create_sorter(system_state *s) {
 static plume_result create_gl_objects(system_state *s, const plume_system_desc *user_desc) {
     static const char *CALLER = "plume_system_create";
     plume_result r = plume_check_gl_version(&s->env, CALLER);
+    if (r == PLUME_OK) r = plume_check_host_state(&s->env, CALLER);
     if (r != PLUME_OK) return r;
     const char *which = "";
     uint64_t limit = capacity_limit(&which);
@@ -193,11 +194,14 @@ plume_result plume_system_get_desc(const plume_context *context, plume_system ha
 /* ---- Run-time changes ---------------------------------------------------------- */
 
 plume_result plume_system_reset(plume_context *context, plume_system handle) {
-    system_state *system = particles_find_system(context, handle, "plume_system_reset");
+    static const char *CALLER = "plume_system_reset";
+    system_state *system = particles_find_system(context, handle, CALLER);
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
+    plume_result r = plume_check_host_state(&system->env, CALLER);
+    if (r != PLUME_OK) return r;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
-    plume_result r = particles_reset_gpu_state(system);
+    r = particles_reset_gpu_state(system);
     plume_gl_scope_end(&scope);
     return r;
 }
@@ -293,6 +297,7 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
     mat4 view, projection;
     plume_result r = particles_find_frame_system(context, handle, CALLER, frame, &system, view, projection);
     if (r != PLUME_OK) return r;
+    if ((r = plume_check_host_state(&system->env, CALLER)) != PLUME_OK) return r;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
     uint64_t frame_index = system->update_count++;

@@ -294,6 +294,8 @@ void profiler_collect(plume_profiler *p, plume_gl_scope *scope) {
     while (p->fifo_count > 0) {
         profiler_slot *slot = &p->slots[p->fifo_head];
         if (slot->state != SLOT_IN_FLIGHT) break;
+        /* glGetQueryObject* would write into a host's query buffer. */
+        plume_gl_scope_save(scope, PLUME_SCOPE_QUERY_BUFFER);
         /* Timeout 0: a status check, never a wait. The flush bit makes sure
          * the fence reaches the GPU, or it might never signal. */
         GLenum status = glClientWaitSync(slot->fence, GL_SYNC_FLUSH_COMMANDS_BIT, 0);

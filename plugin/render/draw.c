@@ -13,9 +13,11 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
                   frame->depth_texture);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
+    if ((r = plume_check_host_state(&system->env, CALLER)) != PLUME_OK) return r;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
-    plume_gl_scope_save(&scope, PLUME_SCOPE_DRAW | PLUME_SCOPE_TEXTURES);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
+    plume_gl_scope_neutral_raster(&scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_DRAW);
     raster_draw(system, frame, view, projection);
     profiler_stage_end(system->profiler, PLUME_STAGE_DRAW);

@@ -134,11 +134,10 @@ void raster_draw(system_state *s, const plume_frame_desc *frame, const mat4 view
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->live_list_buffer);
     glBindVertexArray(r->vertex_array);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s->state_buffer);
-    glEnable(GL_BLEND);
-    glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-    glBlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
+    glEnablei(GL_BLEND, 0);
+    glBlendFuncSeparatei(0, GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glBlendEquationSeparatei(0, GL_FUNC_ADD, GL_FUNC_ADD);
     glEnable(GL_DEPTH_TEST);
     glDepthMask(GL_FALSE);
-    glDisable(GL_CULL_FACE);
     glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)STATE_DRAW_ARGS_OFFSET);
 }

@@ -32,8 +32,8 @@ void raster_set_appearance(struct system_state *s);
 uint32_t raster_list_gl_objects(const raster_renderer *r, plume_gl_object *out, uint32_t capacity);
 /* Deletes them (the GL context current). */
 void raster_release(raster_renderer *r);
-/* The draw, into the host's framebuffer (state saved by the caller's scope:
- * PLUME_SCOPE_DRAW | PLUME_SCOPE_TEXTURES). */
+/* The draw, into the host's framebuffer, after plume_gl_scope_neutral_raster
+ * (the caller's scope also saves PLUME_SCOPE_TEXTURES). */
 void raster_draw(struct system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection);
 
 #endif

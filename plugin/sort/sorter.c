@@ -138,6 +138,8 @@ plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pa
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if (count < 2) return PLUME_OK;
+    plume_result host = plume_check_host_state(&sorter->env, "plume_sort");
+    if (host != PLUME_OK) return host;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &sorter->env);
     bitonic_sort_direct(sorter->bitonic, pairs_buffer, count, &sorter->pass_hook);
@@ -169,6 +171,8 @@ static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, u
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if (max_count < 2) return PLUME_OK;
+    plume_result host = plume_check_host_state(&sorter->env, "plume_sort_indirect");
+    if (host != PLUME_OK) return host;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &sorter->env);
     /* SSBO ranges must start at the GL's alignment: bind from the aligned
