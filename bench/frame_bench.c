@@ -13,13 +13,18 @@
  *
  * Usage: plume_frame_bench [--counts 16384,65536,262144,1048576] [--frames N]
  *                          [--warmup N] [--size WxH] [--csv FILE]
- *                          [--frames-csv FILE] [--turbulence S]
+ *                          [--frames-csv FILE] [--turbulence S] [--look-away]
+ *                          [--no-cull]
  *   --csv         the table, one row per count
  *   --frames-csv  one row per measured frame: frame, live count, simulate,
  *                 sort and draw GPU ms, CPU ms of the update and draw calls
  *                 (tools/plot_profile.sh turns it into a PNG)
  *   --turbulence  the curl noise's strength (default 1; 0 skips the noise, to
  *                 see what it costs)
+ *   --look-away   the camera turned away from the ball: culling leaves
+ *                 nothing to sort or draw (what a particle system out of view
+ *                 costs)
+ *   --no-cull     every live particle is sorted and drawn (disable_culling) 
  * GPU times need a GPU: on Mesa's llvmpipe they are CPU times and the draw's
  * are not meaningful. */
 #define _POSIX_C_SOURCE 200809L
@@ -47,6 +52,7 @@ typedef struct options {
     int width, height;
     const char *csv_path, *frames_csv_path;
     float turbulence;
+    bool look_away, no_cull;
 } options;
 
 /* The offscreen frame: colour, the depth buffer the draw tests against, and a
@@ -61,7 +67,7 @@ typedef struct count_result {
     uint32_t count, measured, skipped;
     double median_ms[PLUME_STAGE_COUNT];
     double median_simulate_plus_sort_ms, median_cpu_ms;
-    uint32_t sort_passes, sort_padded;
+    uint32_t sort_passes, sort_padded, drawn;
     bool order_ok;
 } count_result;
 
@@ -73,7 +79,7 @@ static double now_ms(void) {
 
 static void usage(void) {
     fprintf(stderr, "usage: plume_frame_bench [--counts N,N,...] [--frames N] [--warmup N] [--size WxH] [--csv FILE]"
-                    " [--frames-csv FILE] [--turbulence S]\n");
+                    " [--frames-csv FILE] [--turbulence S] [--look-away] [--no-cull]\n");
 }
 
 static bool parse_counts(const char *text, options *o) {
@@ -95,6 +101,11 @@ static bool parse_options(int argc, char **argv, options *o) {
                    .width = 1280, .height = 720, .turbulence = 1.0f};
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(arg, "--look-away") == 0 || strcmp(arg, "--no-cull") == 0) {
+            if (arg[2] == 'l') o->look_away = true;
+            else o->no_cull = true;
+            continue;
+        }
         if (!value) return false;
         ++i;
         if (strcmp(arg, "--counts") == 0) {
@@ -158,10 +169,11 @@ static bool make_system(plume_context *context, uint32_t count, float turbulence
     return plume_system_create(context, &desc, out_system) == PLUME_OK;
 }
 
-/* A camera circling the ball at `angle`. */
-static plume_frame_desc make_frame(double angle, float aspect, GLuint scene_depth) {
-    plume_frame_desc frame = {.dt = 1.0f / 60.0f, .depth_texture = scene_depth};
+/* A camera circling the ball at `angle`, looking at it or away from it. */
+static plume_frame_desc make_frame(const options *o, double angle, float aspect, GLuint scene_depth) {
+    plume_frame_desc frame = {.dt = 1.0f / 60.0f, .depth_texture = scene_depth, .disable_culling = o->no_cull};
     vec3 eye = {30.0f * (float)cos(angle), 8.0f, 30.0f * (float)sin(angle)}, center = {0, 0, 0}, up = {0, 1, 0};
+    if (o->look_away) glm_vec3_scale(eye, 2.0f, center);
     mat4 view, projection;
     glm_lookat(eye, center, up, view);
     glm_perspective(glm_rad(60.0f), aspect, 0.1f, 200.0f, projection);
@@ -170,13 +182,14 @@ static plume_frame_desc make_frame(double angle, float aspect, GLuint scene_dept
     return frame;
 }
 
-/* The draw order after the last update is back-to-front: keys ascending. */
+/* Every particle lives and the draw order after the last update is
+ * back-to-front: keys ascending. */
 static bool check_order(plume_context *context, plume_system system, uint32_t count) {
     plume_readback rb = {0};
     rb.draw_keys = malloc(sizeof(uint32_t) * count);
     if (!rb.draw_keys) return false;
     bool ok = plume_system_read_back(context, system, &rb) == PLUME_OK && rb.live_count == count;
-    for (uint32_t i = 1; ok && i < rb.live_count; ++i) ok = rb.draw_keys[i - 1] <= rb.draw_keys[i];
+    for (uint32_t i = 1; ok && i < rb.drawn_count; ++i) ok = rb.draw_keys[i - 1] <= rb.draw_keys[i];
     free(rb.draw_keys);
     return ok;
 }
@@ -224,7 +237,7 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
 
     for (uint32_t k = 0; k < total; ++k) {
         frame_pacer_begin_frame(&pacer); /* the host's own throttle, like a swap chain */
-        plume_frame_desc frame = make_frame(0.01 * k, aspect, target->scene_depth);
+        plume_frame_desc frame = make_frame(o, 0.01 * k, aspect, target->scene_depth);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         double t0 = now_ms();
         plume_system_update(context, system, &frame);
@@ -241,6 +254,7 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
                 ++out->measured;
                 out->sort_passes = f->sort_passes;
                 out->sort_padded = f->sort_padded_count;
+                out->drawn = f->drawn_count;
                 for (int s = 0; s < PLUME_STAGE_COUNT; ++s)
                     if (f->stage_mask & (1u << s)) samples[s][sample_count[s]++] = f->stage_ms[s];
                 const uint32_t both = (1u << PLUME_STAGE_SIMULATE) | (1u << PLUME_STAGE_SORT);
@@ -305,10 +319,10 @@ int main(int argc, char **argv) {
     }
     if (csv)
         fprintf(csv, "count,frames_measured,simulate_ms,sort_ms,simulate_plus_sort_ms,update_ms,draw_ms,cpu_ms,"
-                     "sort_passes,sort_padded_count,order_ok\n");
+                     "sort_passes,sort_padded_count,order_ok,drawn_count\n");
     if (frames_csv) fprintf(frames_csv, "frame,live_count,sim_ms,sort_ms,draw_ms,cpu_ms\n");
-    printf("\n%9s %7s %9s %9s %9s %9s %9s %8s %6s %5s\n", "particles", "frames", "simulate", "sort", "sim+sort",
-           "update", "draw", "cpu ms", "passes", "order");
+    printf("\n%9s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s\n", "particles", "frames", "simulate", "sort", "sim+sort",
+           "update", "draw", "cpu ms", "passes", "order", "drawn");
 
     int failures = 0;
     uint64_t row = 0;
@@ -320,16 +334,16 @@ int main(int argc, char **argv) {
             continue;
         }
         failures += !r.order_ok;
-        printf("%9u %7u %9.4f %9.4f %9.4f %9.4f %9.4f %8.3f %6u %5s\n", r.count, r.measured,
+        printf("%9u %7u %9.4f %9.4f %9.4f %9.4f %9.4f %8.3f %6u %5s %9u\n", r.count, r.measured,
                r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT], r.median_simulate_plus_sort_ms,
                r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW], r.median_cpu_ms, r.sort_passes,
-               r.order_ok ? "ok" : "WRONG");
+               r.order_ok ? "ok" : "WRONG", r.drawn);
         fflush(stdout);
         if (csv)
-            fprintf(csv, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%u,%u,%d\n", r.count, r.measured,
+            fprintf(csv, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%u,%u,%d,%u\n", r.count, r.measured,
                     r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT], r.median_simulate_plus_sort_ms,
                     r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW], r.median_cpu_ms, r.sort_passes,
-                    r.sort_padded, r.order_ok ? 1 : 0);
+                    r.sort_padded, r.order_ok ? 1 : 0, r.drawn);
     }
     if (csv) fclose(csv);
     if (frames_csv) fclose(frames_csv);

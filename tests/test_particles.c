@@ -94,8 +94,10 @@ static const plume_particle *find_by_id(const plume_readback *rb, uint32_t id) {
     return NULL;
 }
 
+/* Without culling: these tests find every live particle in the draw list
+ * (culling has tests of its own). */
 static plume_frame_desc make_frame(float dt, mat4 view, mat4 projection) {
-    plume_frame_desc frame = {.dt = dt};
+    plume_frame_desc frame = {.dt = dt, .disable_culling = true};
     if (view) memcpy(frame.view, view, sizeof frame.view);
     if (projection) memcpy(frame.projection, projection, sizeof frame.projection);
     return frame;

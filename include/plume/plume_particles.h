@@ -291,6 +291,21 @@ typedef struct plume_frame_desc {
     /* draw: the size in pixels of the framebuffer the depth texture covers;
      * default (0, 0): the width and height of the current GL_VIEWPORT. */
     int32_t viewport_size[2];
+    /* ---- since 1.1 ----
+     * Culling. When update is given a projection (not all zero), a live
+     * particle is sorted and drawn only if its quad can touch the view
+     * frustum of view and projection (tested as the sphere of the largest
+     * quad the system can draw: the emitters' largest size times the size
+     * curve's largest value, its half diagonal); the others live and move on
+     * but are neither sorted nor drawn (plume_profile.drawn_count counts the
+     * drawn). Draw with the camera update culled for. */
+    /* update: true: no culling (every live particle is sorted and drawn,
+     * whatever the projection). */
+    bool disable_culling;
+    /* update: with culling, particles farther than this from the eye (world
+     * units, >= 0, less their quad's radius) are not drawn either; default 0:
+     * no limit. */
+    float cull_distance;
 } plume_frame_desc;
 
 /* Creates a system in `context` and the current GL context (4.3 core or newer
@@ -396,14 +411,18 @@ typedef struct plume_particle {
  * system's capacity; the counts are always filled. */
 typedef struct plume_readback {
     plume_particle *particles;  /* out: indexed by slot; slots that are not live hold stale data */
-    uint32_t *draw_order;       /* out: live_count slots, in the order the draw uses them
-                                   (back-to-front unless the last update disabled sorting) */
-    uint32_t *draw_keys;        /* out: live_count sort keys matching draw_order (see
-                                   plume_depth_key, PLUME_ORDER_DESCENDING) */
+    uint32_t *draw_order;       /* out: the slots the draw uses, in its order (back-to-front
+                                   unless the last update disabled sorting): drawn_count of
+                                   them (through a 1.0 plugin table, which never culls:
+                                   live_count) */
+    uint32_t *draw_keys;        /* out: sort keys matching draw_order (see plume_depth_key,
+                                   PLUME_ORDER_DESCENDING) */
     uint32_t *dead_slots;       /* out: dead_count slots on the dead list */
     uint32_t live_count;        /* out: particles alive after the last update */
     uint32_t dead_count;        /* out: slots on the dead list; live + dead = capacity */
     uint32_t emitted_total;     /* out: particles emitted since creation or reset (wraps at 2^32) */
+    uint32_t drawn_count;       /* since 1.1, out: of live_count, those not culled by the last
+                                   update: the length of draw_order and draw_keys */
 } plume_readback;
 
 /* Reads the system's GPU state back synchronously. It waits for the GPU to

@@ -40,9 +40,12 @@
  *     minor goes up by one. Nothing is removed, reordered or retyped; a
  *     function whose signature must change gets a new field with a new name
  *     (sort2) and the old one stays, marked deprecated.
- *   - Descriptor and other structs passed through the table are frozen within
- *     a major: a minor that needs new fields adds a new struct and a new
- *     function, as above.
+ *   - Structs passed through the table grow only at their end, each new
+ *     field marked "since 1.N". The minor a host asks plume_get_api for is
+ *     the one its headers have: the table it gets reads and writes only the
+ *     part of each struct that minor knows (zero, or that minor's behaviour,
+ *     for the rest), so an older host's smaller structs keep working. A host
+ *     linking the library statically has the library's own headers.
  *   - Result codes and enum values are only added.
  *   - Anything else (removal, reordering, a changed meaning) is a new major:
  *     a new soname, and hosts built for the old major are refused.
@@ -130,10 +133,13 @@ typedef struct plume_api {
 /* Returns the function table for ABI `requested_major`.`requested_minor`.
  *
  * Granted when requested_major is the library's major and requested_minor is
- * at most the library's minor: *out_api then points to the library's table,
- * whose version_minor may be higher than asked (newer fields are there for a
- * host that checks them) and whose first fields are exactly those the host's
- * headers describe for the version asked.
+ * at most the library's minor: *out_api then points to a table of the
+ * library's whose version_minor may be higher than asked (newer fields are
+ * there for a host that checks them), whose first fields are exactly those
+ * the host's headers describe for the version asked, and whose functions read
+ * and write the structs as that version lays them out (1.0: plume_frame_desc
+ * up to viewport_size, no culling; plume_readback up to emitted_total;
+ * plume_profile and plume_frame_profile up to sort_passes).
  *
  * Errors: PLUME_ERROR_VERSION (another major, or a minor newer than the
  * library's: the message names both versions), PLUME_ERROR_INVALID_ARGUMENT

@@ -43,6 +43,9 @@ typedef struct plume_profile {
     uint32_t live_count;         /* live particles in that frame */
     uint32_t sort_padded_count;  /* the power of two the sort network covered */
     uint32_t sort_passes;        /* dispatches with work in that frame's sort */
+    /* since 1.1: of live_count, those not culled: sorted and drawn (see
+     * plume_frame_desc.disable_culling) */
+    uint32_t drawn_count;
 } plume_profile;
 
 /* One completed frame, for per-frame logs (CSV) and graphs. */
@@ -53,6 +56,7 @@ typedef struct plume_frame_profile {
     uint32_t live_count;
     uint32_t sort_padded_count;  /* 0: nothing sorted that frame */
     uint32_t sort_passes;
+    uint32_t drawn_count;        /* since 1.1: of live_count, those sorted and drawn (not culled) */
 } plume_frame_profile;
 
 #ifdef __cplusplus

@@ -1,35 +1,101 @@
-/* The plugin entry point: version negotiation and the function table
- * (plume_plugin.h). The table is constant data, not state. */
+/* The plugin entry point: version negotiation and the function tables
+ * (plume_plugin.h). The tables are constant data, not state. */
+#include <string.h>
+
 #include "plume/plume_plugin.h"
 #include "plume_internal.h"
 
+/* ---- Hosts built against 1.0 ----------------------------------------------
+ * Their structs end before the first field 1.1 added: the library reads and
+ * writes only that much of them, through these adapters in the table a 1.0
+ * host is given, and keeps 1.0's behaviour where 1.1 changed a default. */
+
+/* Bytes of `type` a 1.0 host has: up to the first 1.1 field (what it reads
+ * and writes); its stride in arrays rounds that up to the type's alignment. */
+#define PREFIX_1_0(type, first_new_field) offsetof(type, first_new_field)
+#define STRIDE_1_0(type, first_new_field) \
+    ((PREFIX_1_0(type, first_new_field) + _Alignof(type) - 1) / _Alignof(type) * _Alignof(type))
+
+/* A 1.0 frame: no culling (its projection was only "reserved for culling"). */
+static plume_frame_desc frame_from_1_0(const plume_frame_desc *frame) {
+    plume_frame_desc full = {0};
+    if (frame) memcpy(&full, frame, PREFIX_1_0(plume_frame_desc, disable_culling));
+    full.disable_culling = true;
+    return full;
+}
+
+static plume_result system_update_1_0(plume_context *context, plume_system system, const plume_frame_desc *frame) {
+    plume_frame_desc full = frame_from_1_0(frame);
+    return plume_system_update(context, system, frame ? &full : NULL);
+}
+
+static plume_result system_draw_1_0(plume_context *context, plume_system system, const plume_frame_desc *frame) {
+    plume_frame_desc full = frame_from_1_0(frame);
+    return plume_system_draw(context, system, frame ? &full : NULL);
+}
+
+static plume_result system_read_back_1_0(plume_context *context, plume_system system, plume_readback *readback) {
+    plume_readback full = {0};
+    if (readback) memcpy(&full, readback, PREFIX_1_0(plume_readback, drawn_count));
+    plume_result result = plume_system_read_back(context, system, readback ? &full : NULL);
+    if (readback) memcpy(readback, &full, PREFIX_1_0(plume_readback, drawn_count));
+    return result;
+}
+
+static plume_result system_get_profile_1_0(const plume_context *context, plume_system system, plume_profile *out) {
+    plume_profile full;
+    plume_result result = plume_system_get_profile(context, system, out ? &full : NULL);
+    if (out) memcpy(out, &full, PREFIX_1_0(plume_profile, drawn_count));
+    return result;
+}
+
+static uint32_t system_get_frame_profiles_1_0(const plume_context *context, plume_system system,
+                                              uint64_t first_frame, plume_frame_profile *out, uint32_t max) {
+    if (!out) return plume_system_get_frame_profiles(context, system, first_frame, NULL, max);
+    const size_t stride = STRIDE_1_0(plume_frame_profile, drawn_count);
+    uint32_t written = 0;
+    plume_frame_profile one;
+    while (written < max && plume_system_get_frame_profiles(context, system, first_frame, &one, 1) == 1) {
+        memcpy((char *)out + written * stride, &one, PREFIX_1_0(plume_frame_profile, drawn_count));
+        first_frame = one.frame + 1;
+        ++written;
+    }
+    return written;
+}
+
+#define API_1_0_FUNCTIONS \
+    .result_string = plume_result_string, .context_create = plume_context_create, \
+    .context_destroy = plume_context_destroy, .context_list_gl_objects = plume_context_list_gl_objects, \
+    .sorter_create = plume_sorter_create, .sorter_destroy = plume_sorter_destroy, \
+    .sorter_get_desc = plume_sorter_get_desc, .sort = plume_sort, .sort_indirect = plume_sort_indirect, \
+    .sort_indirect_bounded = plume_sort_indirect_bounded, .sorter_pass_count = plume_sorter_pass_count, \
+    .depth_key = plume_depth_key, .system_create = plume_system_create, .system_destroy = plume_system_destroy, \
+    .system_get_desc = plume_system_get_desc, .system_reset = plume_system_reset, \
+    .system_set_emitter = plume_system_set_emitter, .system_set_forces = plume_system_set_forces, \
+    .system_set_profiling = plume_system_set_profiling
+
+/* For hosts that asked for 1.0. */
+static const plume_api api_table_1_0 = {
+    .size = sizeof(plume_api),
+    .version_major = PLUME_ABI_MAJOR,
+    .version_minor = PLUME_ABI_MINOR,
+    API_1_0_FUNCTIONS,
+    .system_update = system_update_1_0,
+    .system_draw = system_draw_1_0,
+    .system_read_back = system_read_back_1_0,
+    .system_get_profile = system_get_profile_1_0,
+    .system_get_frame_profiles = system_get_frame_profiles_1_0,
+};
+
+/* The current table. */
 static const plume_api api_table = {
     .size = sizeof(plume_api),
     .version_major = PLUME_ABI_MAJOR,
     .version_minor = PLUME_ABI_MINOR,
-    /* since 1.0 */
-    .result_string = plume_result_string,
-    .context_create = plume_context_create,
-    .context_destroy = plume_context_destroy,
-    .context_list_gl_objects = plume_context_list_gl_objects,
-    .sorter_create = plume_sorter_create,
-    .sorter_destroy = plume_sorter_destroy,
-    .sorter_get_desc = plume_sorter_get_desc,
-    .sort = plume_sort,
-    .sort_indirect = plume_sort_indirect,
-    .sort_indirect_bounded = plume_sort_indirect_bounded,
-    .sorter_pass_count = plume_sorter_pass_count,
-    .depth_key = plume_depth_key,
-    .system_create = plume_system_create,
-    .system_destroy = plume_system_destroy,
-    .system_get_desc = plume_system_get_desc,
+    API_1_0_FUNCTIONS,
     .system_update = plume_system_update,
     .system_draw = plume_system_draw,
-    .system_reset = plume_system_reset,
-    .system_set_emitter = plume_system_set_emitter,
-    .system_set_forces = plume_system_set_forces,
     .system_read_back = plume_system_read_back,
-    .system_set_profiling = plume_system_set_profiling,
     .system_get_profile = plume_system_get_profile,
     .system_get_frame_profiles = plume_system_get_frame_profiles,
 };
@@ -58,6 +124,6 @@ plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, c
                   requested_minor, PLUME_ABI_MAJOR, PLUME_ABI_MINOR);
         return PLUME_ERROR_VERSION;
     }
-    *out_api = &api_table;
+    *out_api = requested_minor == 0 ? &api_table_1_0 : &api_table;
     return PLUME_OK;
 }

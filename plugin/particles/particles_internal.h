@@ -17,6 +17,7 @@
 /* Byte offsets into the state buffer, from its words in the shared layout. */
 enum {
     STATE_DRAW_ARGS_OFFSET = 4 * PLUME_STATE_DRAW_VERTEX_COUNT, /* the draw's {6, live count, 0, 0} */
+    STATE_DRAWN_COUNT_OFFSET = 4 * PLUME_STATE_DRAWN_COUNT,
     STATE_LIVE_COUNT_OFFSET = 4 * PLUME_STATE_LIVE_COUNT,
     STATE_DEAD_COUNT_OFFSET = 4 * PLUME_STATE_DEAD_COUNT,
     STATE_EMITTED_TOTAL_OFFSET = 4 * PLUME_STATE_EMITTED_TOTAL,
@@ -57,6 +58,7 @@ typedef struct emission_window {
 
 typedef struct simulate_locations {
     GLint dt, time, view, gravity, wind, drag, turbulence, capacity;
+    GLint cull, cull_planes, cull_radius, eye, cull_distance;
 } simulate_locations;
 
 /* What a plume_system handle names. */
@@ -85,6 +87,9 @@ typedef struct system_state {
 
     emitter_clock clocks[PLUME_MAX_EMITTERS];
     emission_window window;
+    /* Half the diagonal of the largest quad the system can draw, over every
+     * emitter in effect since creation: the culling sphere's radius. */
+    float cull_radius;
     double time;             /* seconds since creation or reset (the noise's clock) */
     /* Wraps each GPU stage of update and draw (PLUME_STAGE_UPDATE encloses
      * SIMULATE and SORT); switched off it makes no GL call. */
@@ -115,8 +120,12 @@ void particles_pack_emitter(const plume_emitter_desc *e, float out[EMITTER_GPU_F
 plume_result particles_build_compute_programs(system_state *s);
 /* Every slot free, the counters and clocks zero. */
 plume_result particles_reset_gpu_state(system_state *s);
-/* Plans this step's emission, then runs prepare, emit and simulate. */
-void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view);
+/* The culling sphere's radius for particles of `emitter` (see cull_radius). */
+float particles_quad_radius(const plume_system_desc *desc, const plume_emitter_desc *emitter);
+/* Plans this step's emission, then runs prepare, emit and simulate; culls
+ * against view and projection when `cull` is set. */
+void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view,
+                                  const mat4 projection, bool cull);
 /* The live list, back-to-front. */
 plume_result particles_run_sort_stage(system_state *s);
 

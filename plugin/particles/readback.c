@@ -49,11 +49,12 @@ plume_result plume_system_read_back(plume_context *context, plume_system handle,
     read_buffer(system->state_buffer, 0, STATE_HEADER_BYTES, header);
     uint32_t capacity = system->desc.capacity;
     /* Clamped so that a corrupt counter can never overrun the caller's arrays. */
-    uint32_t live = header[STATE_LIVE_COUNT_OFFSET / 4], dead = header[STATE_DEAD_COUNT_OFFSET / 4];
-    readback->live_count = live;
+    uint32_t drawn = header[STATE_DRAWN_COUNT_OFFSET / 4], dead = header[STATE_DEAD_COUNT_OFFSET / 4];
+    readback->live_count = header[STATE_LIVE_COUNT_OFFSET / 4];
     readback->dead_count = dead;
     readback->emitted_total = header[STATE_EMITTED_TOTAL_OFFSET / 4];
-    if (live > capacity) live = capacity;
+    readback->drawn_count = drawn;
+    if (drawn > capacity) drawn = capacity;
     if (dead > capacity) dead = capacity;
     if (readback->particles && !read_back_particles(system, readback->particles)) {
         plume_gl_scope_end(&scope);
@@ -62,13 +63,13 @@ plume_result plume_system_read_back(plume_context *context, plume_system handle,
     if (readback->dead_slots)
         read_buffer(system->state_buffer, STATE_HEADER_BYTES, (GLsizeiptr)dead * 4, readback->dead_slots);
     if (readback->draw_order || readback->draw_keys) {
-        uint32_t *pairs = plume_alloc(&system->env, (size_t)live * PLUME_PAIR_BYTES);
+        uint32_t *pairs = plume_alloc(&system->env, (size_t)drawn * PLUME_PAIR_BYTES);
         if (!pairs) {
             plume_gl_scope_end(&scope);
             return PLUME_ERROR_OUT_OF_MEMORY;
         }
-        read_buffer(system->live_list_buffer, 0, (GLsizeiptr)live * PLUME_PAIR_BYTES, pairs);
-        for (uint32_t i = 0; i < live; ++i) {
+        read_buffer(system->live_list_buffer, 0, (GLsizeiptr)drawn * PLUME_PAIR_BYTES, pairs);
+        for (uint32_t i = 0; i < drawn; ++i) {
             if (readback->draw_keys) readback->draw_keys[i] = pairs[2 * i];
             if (readback->draw_order) readback->draw_order[i] = pairs[2 * i + 1];
         }

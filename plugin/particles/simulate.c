@@ -44,6 +44,11 @@ plume_result particles_build_compute_programs(system_state *s) {
         .drag = glGetUniformLocation(sim, "u_drag"),
         .turbulence = glGetUniformLocation(sim, "u_turbulence"),
         .capacity = glGetUniformLocation(sim, "u_capacity"),
+        .cull = glGetUniformLocation(sim, "u_cull"),
+        .cull_planes = glGetUniformLocation(sim, "u_cull_planes"),
+        .cull_radius = glGetUniformLocation(sim, "u_cull_radius"),
+        .eye = glGetUniformLocation(sim, "u_eye"),
+        .cull_distance = glGetUniformLocation(sim, "u_cull_distance"),
     };
     return PLUME_OK;
 }
@@ -135,8 +140,49 @@ static uint32_t plan_emission(system_state *s, double dt, GLuint running_end[PLU
     return (uint32_t)total;
 }
 
+float particles_quad_radius(const plume_system_desc *desc, const plume_emitter_desc *emitter) {
+    const plume_curve *curve = &desc->appearance.size_over_life;
+    float largest = curve->key_count == 0 ? 1.0f : 0.0f;
+    for (uint32_t k = 0; k < curve->key_count; ++k)
+        if (curve->keys[k].value > largest) largest = curve->keys[k].value;
+    /* The quad is size x size around the particle, turned by its rotation. */
+    return emitter->size.max * largest * 0.70710678f;
+}
+
+/* The frustum of view and projection as six world-space planes (xyz: unit
+ * normal pointing inwards, w: offset): the sums and differences of the last
+ * row of projection * view with the others (clip space -w <= x, y, z <= w). */
+static void frustum_planes(const mat4 view, const mat4 projection, float planes[PLUME_CULL_PLANES][4]) {
+    mat4 clip;
+    glm_mat4_mul((vec4 *)projection, (vec4 *)view, clip);
+    for (int p = 0; p < PLUME_CULL_PLANES; ++p) {
+        int axis = p / 2;
+        float sign = p % 2 ? -1.0f : 1.0f;
+        for (int c = 0; c < 4; ++c) planes[p][c] = clip[c][3] + sign * clip[c][axis];
+        float length = sqrtf(planes[p][0] * planes[p][0] + planes[p][1] * planes[p][1] + planes[p][2] * planes[p][2]);
+        if (length > 0.0f)
+            for (int c = 0; c < 4; ++c) planes[p][c] /= length;
+    }
+}
+
+static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, const mat4 view,
+                              const mat4 projection, bool cull) {
+    GLuint sim = s->simulate_program;
+    glProgramUniform1i(sim, s->simulate.cull, cull);
+    if (!cull) return;
+    float planes[PLUME_CULL_PLANES][4];
+    frustum_planes(view, projection, planes);
+    mat4 inverse;
+    glm_mat4_inv((vec4 *)view, inverse);
+    glProgramUniform4fv(sim, s->simulate.cull_planes, PLUME_CULL_PLANES, &planes[0][0]);
+    glProgramUniform1f(sim, s->simulate.cull_radius, s->cull_radius);
+    glProgramUniform3f(sim, s->simulate.eye, inverse[3][0], inverse[3][1], inverse[3][2]);
+    glProgramUniform1f(sim, s->simulate.cull_distance, frame->cull_distance);
+}
+
 /* Stage 1: prepare, emit, simulate. */
-void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view) {
+void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view,
+                                  const mat4 projection, bool cull) {
     GLuint running_end[PLUME_MAX_EMITTERS];
     uint32_t requested = plan_emission(s, frame->dt, running_end);
     window_record(&s->window, s->time, requested);
@@ -170,6 +216,7 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     glProgramUniform1f(sim, s->simulate.drag, f->drag);
     glProgramUniform3f(sim, s->simulate.turbulence, f->turbulence, f->turbulence_scale, f->turbulence_speed);
     glProgramUniform1ui(sim, s->simulate.capacity, s->desc.capacity);
+    set_cull_uniforms(s, frame, view, projection, cull);
     glDispatchCompute((s->desc.capacity + PLUME_SIMULATE_GROUP_SIZE - 1) / PLUME_SIMULATE_GROUP_SIZE, 1, 1);
     /* The sort and the draw read the list, the draw its indirect arguments,
      * a readback the buffers. */
@@ -183,5 +230,5 @@ plume_result particles_run_sort_stage(system_state *s) {
     uint32_t bound = window_live_bound(&s->window, s->time, s->desc.capacity);
     profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_BOUND, bound);
     return plume_sort_indirect_bounded(s->context, s->sorter, s->live_list_buffer, s->state_buffer,
-                                       STATE_LIVE_COUNT_OFFSET, bound);
+                                       STATE_DRAWN_COUNT_OFFSET, bound);
 }

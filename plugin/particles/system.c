@@ -170,6 +170,10 @@ plume_result plume_system_create(plume_context *context, const plume_system_desc
     s->env = env;
     s->context = context;
     r = plume_particles_resolve_desc(&s->env, CALLER, desc, &s->desc);
+    for (int e = 0; e < PLUME_MAX_EMITTERS && r == PLUME_OK; ++e) {
+        float radius = particles_quad_radius(&s->desc, &s->desc.emitters[e]);
+        if (radius > s->cull_radius) s->cull_radius = radius;
+    }
     if (r == PLUME_OK) {
         plume_gl_scope scope;
         plume_gl_scope_begin(&scope, &s->env);
@@ -223,6 +227,8 @@ plume_result plume_system_set_emitter(plume_context *context, plume_system handl
     /* Particles keep the lifetime they were born with: the bound's window
      * only grows until a reset. */
     if (resolved.lifetime.max > system->window.longest_lifetime) system->window.longest_lifetime = resolved.lifetime.max;
+    float radius = particles_quad_radius(&system->desc, &resolved);
+    if (radius > system->cull_radius) system->cull_radius = radius;
     float packed[EMITTER_GPU_FLOATS];
     particles_pack_emitter(&resolved, packed);
     plume_gl_scope scope;
@@ -273,6 +279,11 @@ static plume_result check_frame(const system_state *s, const char *caller, const
         plume_log(&s->env, PLUME_LOG_ERROR, "%s: the view and projection matrices must be finite", caller);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
+    if (!isfinite(frame->cull_distance) || frame->cull_distance < 0.0f) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: cull_distance is %g; it must be finite and >= 0", caller,
+                  frame->cull_distance);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
     return PLUME_OK;
 }
 
@@ -304,10 +315,14 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
     profiler_frame_begin(system->profiler, frame_index, &scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_UPDATE);
     profiler_stage_begin(system->profiler, PLUME_STAGE_SIMULATE);
-    particles_run_simulate_stage(system, frame, view);
+    bool projection_given = false;
+    for (int i = 0; i < 16; ++i) projection_given = projection_given || frame->projection[i] != 0.0f;
+    particles_run_simulate_stage(system, frame, view, projection, projection_given && !frame->disable_culling);
     profiler_stage_end(system->profiler, PLUME_STAGE_SIMULATE);
     profiler_capture_u32(system->profiler, PROFILER_VALUE_LIVE_COUNT, system->state_buffer, STATE_LIVE_COUNT_OFFSET,
                          &scope);
+    profiler_capture_u32(system->profiler, PROFILER_VALUE_DRAWN_COUNT, system->state_buffer,
+                         STATE_DRAWN_COUNT_OFFSET, &scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_SORT);
     if (!frame->disable_sort) r = particles_run_sort_stage(system);
     profiler_stage_end(system->profiler, PLUME_STAGE_SORT);

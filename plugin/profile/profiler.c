@@ -429,6 +429,7 @@ void profiler_get_profile(const plume_profiler *p, plume_profile *out) {
     const profiler_frame *newest = history_at(p, p->history_count - 1);
     out->frame = newest->index;
     out->live_count = newest->values[PROFILER_VALUE_LIVE_COUNT];
+    out->drawn_count = newest->values[PROFILER_VALUE_DRAWN_COUNT];
     out->sort_padded_count = newest->values[PROFILER_VALUE_SORT_PADDED_COUNT];
     out->sort_passes = newest->values[PROFILER_VALUE_SORT_PASSES];
     for (int stage = 0; stage < PLUME_STAGE_COUNT; ++stage) {

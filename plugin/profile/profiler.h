@@ -59,7 +59,8 @@ typedef enum profiler_value {
     PROFILER_VALUE_SORT_PADDED_COUNT = 1,
     PROFILER_VALUE_SORT_PASSES = 2,
     PROFILER_VALUE_SORT_BOUND = 3,  /* the count bound a sort was issued for (absent: no sort) */
-    PROFILER_VALUE_COUNT = 4
+    PROFILER_VALUE_DRAWN_COUNT = 4, /* live and not culled: sorted and drawn */
+    PROFILER_VALUE_COUNT = 5
 } profiler_value;
 
 typedef struct plume_profiler plume_profiler;

@@ -10,10 +10,10 @@
  * dispatches had work. */
 static void finish_profiled_frame(void *user, profiler_frame *frame) {
     const system_state *s = user;
-    const uint32_t needed = (1u << PROFILER_VALUE_LIVE_COUNT) | (1u << PROFILER_VALUE_SORT_BOUND);
+    const uint32_t needed = (1u << PROFILER_VALUE_DRAWN_COUNT) | (1u << PROFILER_VALUE_SORT_BOUND);
     if ((frame->value_mask & needed) != needed) return;
-    uint32_t live = frame->values[PROFILER_VALUE_LIVE_COUNT], bound = frame->values[PROFILER_VALUE_SORT_BOUND];
-    uint32_t sorted = live < bound ? live : bound; /* the sort clamps the GPU count to the bound */
+    uint32_t drawn = frame->values[PROFILER_VALUE_DRAWN_COUNT], bound = frame->values[PROFILER_VALUE_SORT_BOUND];
+    uint32_t sorted = drawn < bound ? drawn : bound; /* the sort clamps the GPU count to the bound */
     frame->values[PROFILER_VALUE_SORT_PADDED_COUNT] = sorted < 2 ? 0 : plume_next_pow2(sorted);
     frame->values[PROFILER_VALUE_SORT_PASSES] = plume_sorter_pass_count(s->context, s->sorter, sorted);
     frame->value_mask |= (1u << PROFILER_VALUE_SORT_PADDED_COUNT) | (1u << PROFILER_VALUE_SORT_PASSES);
@@ -60,6 +60,7 @@ uint32_t plume_system_get_frame_profiles(const plume_context *context, plume_sys
         o->stage_mask = frame.stage_mask;
         memcpy(o->stage_ms, frame.stage_ms, sizeof o->stage_ms);
         o->live_count = frame.values[PROFILER_VALUE_LIVE_COUNT];
+        o->drawn_count = frame.values[PROFILER_VALUE_DRAWN_COUNT];
         o->sort_padded_count = frame.values[PROFILER_VALUE_SORT_PADDED_COUNT];
         o->sort_passes = frame.values[PROFILER_VALUE_SORT_PASSES];
         first_frame = frame.index + 1;

@@ -14,4 +14,5 @@ void main() {
     emit_id_base = emitted_total;
     emitted_total += emitted;
     live_count = 0u;  // the simulate pass counts this update's survivors
+    drawn_count = 0u; // and appends those not culled
 }

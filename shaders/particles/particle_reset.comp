@@ -14,6 +14,7 @@ void main() {
     if (i == 0u) {
         draw_vertex_count = 6u;
         live_count = 0u;
+        drawn_count = 0u;
         draw_first_vertex = 0u;
         draw_base_instance = 0u;
         dead_count = u_capacity;

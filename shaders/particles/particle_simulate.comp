@@ -21,6 +21,21 @@ uniform vec3 u_gravity;
 uniform vec3 u_wind;
 uniform float u_drag;
 uniform vec3 u_turbulence;   // strength, spatial scale, speed
+// Culling: a survivor is appended (sorted and drawn) only when a sphere of
+// radius u_cull_radius round it (the largest drawn quad's half diagonal) is
+// inside every plane and within u_cull_distance of u_eye (0: no limit).
+uniform bool u_cull;
+uniform vec4 u_cull_planes[PLUME_CULL_PLANES];
+uniform float u_cull_radius;
+uniform vec3 u_eye;
+uniform float u_cull_distance;
+
+bool can_be_seen(vec3 position) {
+    if (!u_cull) return true;
+    for (int i = 0; i < PLUME_CULL_PLANES; ++i)
+        if (dot(u_cull_planes[i].xyz, position) + u_cull_planes[i].w < -u_cull_radius) return false;
+    return u_cull_distance <= 0.0 || length(position - u_eye) - u_cull_radius <= u_cull_distance;
+}
 
 // dv/dt = a - k (v - wind) with a constant over the step, solved exactly:
 //   v(dt) = v e + wind (1 - e) + a f,   e = exp(-k dt), f = (1 - e) / k
@@ -41,15 +56,16 @@ void integrate(inout vec3 position, inout vec3 velocity, vec3 acceleration, floa
     velocity = velocity * e + u_wind * (1.0 - e) + acceleration * f;
 }
 
-// Survivors and deaths are counted per workgroup in shared memory and added
-// to the global counters with one atomic each per workgroup, not one per
-// particle on a single address.
-shared uint group_survivors, group_deaths;
-shared uint group_live_base, group_dead_base;
+// Survivors, the drawn among them and deaths are counted per workgroup in
+// shared memory and added to the global counters with one atomic each per
+// workgroup, not one per particle on a single address.
+shared uint group_survivors, group_drawn, group_deaths;
+shared uint group_drawn_base, group_dead_base;
 
 void main() {
     if (gl_LocalInvocationIndex == 0u) {
         group_survivors = 0u;
+        group_drawn = 0u;
         group_deaths = 0u;
     }
     barrier();
@@ -60,7 +76,7 @@ void main() {
         p = load_motion(slot);
         live = p.age >= 0.0;
     }
-    bool survives = false;
+    bool survives = false, drawn = false;
     uvec2 pair = uvec2(0u);
     if (live) {
         p.age += u_dt;
@@ -74,19 +90,22 @@ void main() {
             // View depth: distance in front of the eye along the view axis.
             float depth = -(u_view * vec4(p.position, 1.0)).z;
             pair = uvec2(depth_key(depth, true), slot);
+            drawn = can_be_seen(p.position);
         } else {
             free_particle_slot(slot);
         }
     }
     uint index_in_group = 0u;
-    if (live) index_in_group = survives ? atomicAdd(group_survivors, 1u) : atomicAdd(group_deaths, 1u);
+    if (survives) atomicAdd(group_survivors, 1u);
+    if (drawn) index_in_group = atomicAdd(group_drawn, 1u);
+    else if (live && !survives) index_in_group = atomicAdd(group_deaths, 1u);
     barrier();
     if (gl_LocalInvocationIndex == 0u) {
-        group_live_base = group_survivors > 0u ? atomicAdd(live_count, group_survivors) : 0u;
+        if (group_survivors > 0u) atomicAdd(live_count, group_survivors);
+        group_drawn_base = group_drawn > 0u ? atomicAdd(drawn_count, group_drawn) : 0u;
         group_dead_base = group_deaths > 0u ? atomicAdd(dead_count, group_deaths) : 0u;
     }
     barrier();
-    if (!live) return;
-    if (survives) live_list[group_live_base + index_in_group] = pair;
-    else dead_slots[group_dead_base + index_in_group] = slot;
+    if (drawn) live_list[group_drawn_base + index_in_group] = pair;
+    else if (live && !survives) dead_slots[group_dead_base + index_in_group] = slot;
 }

@@ -24,16 +24,16 @@ const float FREE_SLOT_AGE = -1.0;
 
 void free_particle_slot(uint slot) { motion_words[PLUME_MOTION_VEC4S * slot].w = FREE_SLOT_AGE; }
 
-// The header's words by their names in plume_gpu_layout.h. live_count is the
-// DrawArraysIndirectCommand's instance count: the simulate pass appends
-// survivors with atomicAdd on it, so the draw's instance count and the sort's
-// count are the same number.
+// The header's words by their names in plume_gpu_layout.h. drawn_count is the
+// DrawArraysIndirectCommand's instance count: the simulate pass appends the
+// survivors that are not culled with atomicAdd on it, so the draw's instance
+// count and the sort's count are the same number.
 layout(std430, binding = PLUME_BINDING_STATE) restrict buffer SystemState {
     uint state_header[PLUME_STATE_HEADER_WORDS];
     uint dead_slots[];
 };
 #define draw_vertex_count state_header[PLUME_STATE_DRAW_VERTEX_COUNT]
-#define live_count state_header[PLUME_STATE_LIVE_COUNT]
+#define drawn_count state_header[PLUME_STATE_DRAWN_COUNT]
 #define draw_first_vertex state_header[PLUME_STATE_DRAW_FIRST_VERTEX]
 #define draw_base_instance state_header[PLUME_STATE_DRAW_BASE_INSTANCE]
 #define dead_count state_header[PLUME_STATE_DEAD_COUNT]
@@ -41,3 +41,4 @@ layout(std430, binding = PLUME_BINDING_STATE) restrict buffer SystemState {
 #define emit_count state_header[PLUME_STATE_EMIT_COUNT]
 #define emitted_total state_header[PLUME_STATE_EMITTED_TOTAL]
 #define emit_id_base state_header[PLUME_STATE_EMIT_ID_BASE]
+#define live_count state_header[PLUME_STATE_LIVE_COUNT]

@@ -31,7 +31,7 @@
  * is the live counter that simulate appends with; then the dead-list counter
  * and the emission bookkeeping; the dead list follows the header. */
 #define PLUME_STATE_DRAW_VERTEX_COUNT 0  /* 6: one quad */
-#define PLUME_STATE_LIVE_COUNT 1         /* the draw's instance count and the sort's count */
+#define PLUME_STATE_DRAWN_COUNT 1        /* the draw's instance count and the sort's count: live and not culled */
 #define PLUME_STATE_DRAW_FIRST_VERTEX 2
 #define PLUME_STATE_DRAW_BASE_INSTANCE 3
 #define PLUME_STATE_DEAD_COUNT 4         /* slots on the dead list */
@@ -39,12 +39,16 @@
 #define PLUME_STATE_EMIT_COUNT 6         /* particles emitted this update (<= requested) */
 #define PLUME_STATE_EMITTED_TOTAL 7      /* emission numbers handed out so far */
 #define PLUME_STATE_EMIT_ID_BASE 8       /* the first emission number of this update */
+#define PLUME_STATE_LIVE_COUNT 9         /* particles alive after this update, culled or not */
 #define PLUME_STATE_HEADER_WORDS 16
 
 /* ---- Particle system: workgroup sizes ---- */
 #define PLUME_SIMULATE_GROUP_SIZE 256
 #define PLUME_EMIT_GROUP_SIZE 64
 #define PLUME_RESET_GROUP_SIZE 256
+
+/* ---- Particle system: culling ---- */
+#define PLUME_CULL_PLANES 6              /* the view frustum's, world space, pointing inwards */
 
 /* ---- Sort: shader storage bindings ---- */
 #define PLUME_BINDING_SORT_PAIRS 0       /* the host's {key, value} pairs */
