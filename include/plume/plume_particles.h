@@ -92,7 +92,8 @@
  *     GL_FILL; off: GL_RASTERIZER_DISCARD, GL_CLIP_DISTANCE0..7, GL_CULL_FACE,
  *     GL_STENCIL_TEST, GL_SAMPLE_ALPHA_TO_COVERAGE, GL_SAMPLE_ALPHA_TO_ONE,
  *     GL_SAMPLE_COVERAGE, GL_SAMPLE_MASK, GL_DEPTH_CLAMP, GL_COLOR_LOGIC_OP,
- *     GL_POLYGON_OFFSET_FILL. The host's viewport and scissor apply (a split
+ *     GL_POLYGON_OFFSET_FILL, GL_PRIMITIVE_RESTART(_FIXED_INDEX) (NVIDIA
+ *     applies restart to non-indexed draws). The host's viewport and scissor apply (a split
  *     screen draws into its part), as do GL_FRAMEBUFFER_SRGB (with an sRGB
  *     target, blending happens in linear space) and conditional rendering
  *     (a draw inside the host's glBeginConditionalRender obeys it; update's
@@ -105,8 +106,8 @@
  *     GL_PIXEL_UNPACK_BUFFER and the unpack alignment, row length and skips.
  *   - state that none of the module's commands reads makes no difference:
  *     the read framebuffer, pixel pack state, image units, uniform, atomic
- *     counter and transform feedback buffer bindings, primitive restart, the
- *     host's program pipeline (the module's programs are made current with
+ *     counter and transform feedback buffer bindings, the host's program
+ *     pipeline (the module's programs are made current with
  *     glUseProgram, which takes precedence, and the host's program is current
  *     again afterwards). The sprite upload sets its own unpack state (see
  *     create).

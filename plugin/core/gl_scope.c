@@ -71,6 +71,10 @@ static const saved_capability RASTER_CAPABILITIES[] = {
     {GL_COLOR_LOGIC_OP, offsetof(plume_gl_scope, color_logic_op)},
     {GL_POLYGON_OFFSET_FILL, offsetof(plume_gl_scope, polygon_offset_fill)},
     {GL_CULL_FACE, offsetof(plume_gl_scope, cull_face)},
+    /* NVIDIA applies primitive restart to non-indexed draws too: vertex 3 of
+     * the quad would break its second triangle (notes/gpu-findings.md). */
+    {GL_PRIMITIVE_RESTART, offsetof(plume_gl_scope, primitive_restart)},
+    {GL_PRIMITIVE_RESTART_FIXED_INDEX, offsetof(plume_gl_scope, primitive_restart_fixed_index)},
 };
 enum { RASTER_CAPABILITY_COUNT = sizeof RASTER_CAPABILITIES / sizeof RASTER_CAPABILITIES[0] };
 

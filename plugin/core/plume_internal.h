@@ -186,7 +186,7 @@ typedef struct plume_gl_scope {
     GLboolean color_mask[PLUME_SCOPE_DRAW_BUFFERS][4];
     GLboolean clip_distance[PLUME_SCOPE_CLIP_DISTANCES];
     GLboolean rasterizer_discard, stencil_test, alpha_to_coverage, alpha_to_one, sample_coverage, sample_mask,
-        depth_clamp, color_logic_op, polygon_offset_fill;
+        depth_clamp, color_logic_op, polygon_offset_fill, primitive_restart, primitive_restart_fixed_index;
     GLint polygon_mode;
     GLint query_buffer;
 } plume_gl_scope;
@@ -201,7 +201,7 @@ void plume_gl_scope_end(plume_gl_scope *scope);
  * what would change or drop the module's fragments whatever the host left
  * (rasterizer discard, clip distances, stencil test, alpha to coverage and to
  * one, sample coverage and mask, depth clamp, logic op, polygon offset, face
- * culling), fills polygons, and lets the draw write all of draw buffer 0 and
+ * culling, primitive restart), fills polygons, and lets the draw write all of draw buffer 0 and
  * nothing of the others (the module's shaders write output 0 only). The
  * viewport, scissor, depth function, GL_FRAMEBUFFER_SRGB and the framebuffer
  * stay the host's. */
