@@ -14,7 +14,7 @@
  * Usage: plume_frame_bench [--counts 16384,65536,262144,1048576] [--frames N]
  *                          [--warmup N] [--size WxH] [--csv FILE]
  *                          [--frames-csv FILE] [--turbulence S] [--look-away]
- *                          [--no-cull]
+ *                          [--no-cull] [--resolution full|half|quarter]
  *   --csv         the table, one row per count
  *   --frames-csv  one row per measured frame: frame, live count, simulate,
  *                 sort and draw GPU ms, CPU ms of the update and draw calls
@@ -24,7 +24,8 @@
  *   --look-away   the camera turned away from the ball: culling leaves
  *                 nothing to sort or draw (what a particle system out of view
  *                 costs)
- *   --no-cull     every live particle is sorted and drawn (disable_culling) 
+ *   --no-cull     every live particle is sorted and drawn (disable_culling)
+ *   --resolution  the draw path's plume_draw_resolution (default full)
  * GPU times need a GPU: on Mesa's llvmpipe they are CPU times and the draw's
  * are not meaningful. */
 #define _POSIX_C_SOURCE 200809L
@@ -53,6 +54,7 @@ typedef struct options {
     const char *csv_path, *frames_csv_path;
     float turbulence;
     bool look_away, no_cull;
+    uint32_t resolution; /* plume_draw_resolution */
 } options;
 
 /* The offscreen frame: colour, the depth buffer the draw tests against, and a
@@ -79,7 +81,8 @@ static double now_ms(void) {
 
 static void usage(void) {
     fprintf(stderr, "usage: plume_frame_bench [--counts N,N,...] [--frames N] [--warmup N] [--size WxH] [--csv FILE]"
-                    " [--frames-csv FILE] [--turbulence S] [--look-away] [--no-cull]\n");
+                    " [--frames-csv FILE] [--turbulence S] [--look-away] [--no-cull]"
+                    " [--resolution full|half|quarter]\n");
 }
 
 static bool parse_counts(const char *text, options *o) {
@@ -108,7 +111,13 @@ static bool parse_options(int argc, char **argv, options *o) {
         }
         if (!value) return false;
         ++i;
-        if (strcmp(arg, "--counts") == 0) {
+        if (strcmp(arg, "--resolution") == 0) {
+            static const char *const names[] = {"full", "half", "quarter"};
+            bool known = false;
+            for (uint32_t r = 0; r < 3; ++r)
+                if (strcmp(value, names[r]) == 0) o->resolution = r, known = true;
+            if (!known) return false;
+        } else if (strcmp(arg, "--counts") == 0) {
             if (!parse_counts(value, o)) return false;
         } else if (strcmp(arg, "--frames") == 0) {
             o->frames = (uint32_t)strtoul(value, NULL, 10);
@@ -171,7 +180,8 @@ static bool make_system(plume_context *context, uint32_t count, float turbulence
 
 /* A camera circling the ball at `angle`, looking at it or away from it. */
 static plume_frame_desc make_frame(const options *o, double angle, float aspect, GLuint scene_depth) {
-    plume_frame_desc frame = {.dt = 1.0f / 60.0f, .depth_texture = scene_depth, .disable_culling = o->no_cull};
+    plume_frame_desc frame = {.dt = 1.0f / 60.0f, .depth_texture = scene_depth, .disable_culling = o->no_cull,
+                              .draw_resolution = o->resolution};
     vec3 eye = {30.0f * (float)cos(angle), 8.0f, 30.0f * (float)sin(angle)}, center = {0, 0, 0}, up = {0, 1, 0};
     if (o->look_away) glm_vec3_scale(eye, 2.0f, center);
     mat4 view, projection;

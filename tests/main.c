@@ -17,6 +17,7 @@ int main(int argc, char **argv) {
         {context_tests, &context_test_count},
         {abi_tests, &abi_test_count},
         {culling_tests, &culling_test_count},
+        {lowres_tests, &lowres_test_count},
         {host_state_tests, &host_state_test_count},
         {demo_tests, &demo_test_count},
     };

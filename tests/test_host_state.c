@@ -467,6 +467,9 @@ static void test_every_call_inside_a_hostile_host(void **state) {
     assert_true(clean->live > 500);
 
     target = make_host_target(true);
+    GLuint scene_depth = make_texture(GL_DEPTH_COMPONENT32F, SIZE);
+    const float far = 1.0f;
+    glClearTexImage(scene_depth, 0, GL_DEPTH_COMPONENT, GL_FLOAT, &far);
     host_objects host = make_hostile();
     GLint64 before[MAX_VALUES];
     int count = snapshot(before);
@@ -500,6 +503,14 @@ static void test_every_call_inside_a_hostile_host(void **state) {
     plume_forces forces = {.drag = 0.5f};
     assert_int_equal(plume_system_set_forces(fixture_context(), system, &forces), PLUME_OK);
     assert_unchanged(before, count, "set_emitter, set_forces");
+    /* The low-resolution path binds framebuffers, viewport, depth state and a
+     * third texture unit of its own. */
+    frame.depth_texture = scene_depth;
+    frame.draw_resolution = PLUME_DRAW_HALF;
+    assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
+    assert_unchanged(before, count, "a draw at half resolution");
+    frame.depth_texture = 0;
+    frame.draw_resolution = PLUME_DRAW_FULL;
 
     plume_sorter sorter = {0};
     plume_sorter_desc sorter_desc = {.capacity = SORT_PAIRS};
@@ -578,6 +589,7 @@ static void test_every_call_inside_a_hostile_host(void **state) {
     GLuint buffers[] = {direct, indirect, count_buffer};
     glDeleteBuffers(3, buffers);
     glDeleteTextures(1, &copy);
+    glDeleteTextures(1, &scene_depth);
     free_host_target(&target);
     free(clean);
     free(hostile);

@@ -16,6 +16,8 @@ extern const struct CMUnitTest context_tests[];
 extern const size_t context_test_count;
 extern const struct CMUnitTest abi_tests[];
 extern const size_t abi_test_count;
+extern const struct CMUnitTest lowres_tests[];
+extern const size_t lowres_test_count;
 extern const struct CMUnitTest culling_tests[];
 extern const size_t culling_test_count;
 extern const struct CMUnitTest host_state_tests[];

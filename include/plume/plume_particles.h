@@ -269,6 +269,23 @@ typedef struct plume_system_desc {
                                    malloc/free */
 } plume_system_desc;
 
+/* How many pixels the draw shades (plume_frame_desc.draw_resolution, since
+ * 1.1). The lower resolutions draw the particles into the module's own
+ * targets at 1/2 or 1/4 of the viewport's width and height against the
+ * farthest depth of each block of the host's depth texture, then blend them
+ * onto the host's framebuffer once per pixel with a depth-aware upsample
+ * (bilinear where the depths agree, the nearest depth at a depth edge, so
+ * particles behind an edge do not bleed onto the nearer surface). Fill, the
+ * particle module's main cost, falls with the pixel count; fine detail and
+ * edges soften. They need the frame's depth_texture (it is the only depth the
+ * module can read): without one the draw is at full resolution and says so
+ * once in the log. */
+typedef enum plume_draw_resolution {
+    PLUME_DRAW_FULL = 0,     /* default: every pixel, into the host's framebuffer directly */
+    PLUME_DRAW_HALF = 1,     /* 1/2 of the width and height: a quarter of the pixels */
+    PLUME_DRAW_QUARTER = 2   /* 1/4: a sixteenth */
+} plume_draw_resolution;
+
 /* What update and draw need each frame. */
 typedef struct plume_frame_desc {
     /* update: seconds since the previous update, finite and >= 0. 0 emits and
@@ -307,6 +324,8 @@ typedef struct plume_frame_desc {
      * units, >= 0, less their quad's radius) are not drawn either; default 0:
      * no limit. */
     float cull_distance;
+    /* draw: a plume_draw_resolution; default PLUME_DRAW_FULL. */
+    uint32_t draw_resolution;
 } plume_frame_desc;
 
 /* Creates a system in `context` and the current GL context (4.3 core or newer

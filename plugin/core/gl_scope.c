@@ -133,6 +133,10 @@ void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups) {
         GLint modes[2] = {GL_FILL, GL_FILL};
         glGetIntegerv(GL_POLYGON_MODE, modes);
         scope->polygon_mode = modes[0];
+        glGetIntegerv(GL_VIEWPORT, scope->viewport);
+        glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &scope->draw_framebuffer);
+        glGetIntegerv(GL_DEPTH_FUNC, &scope->depth_func);
+        scope->scissor_test = glIsEnabled(GL_SCISSOR_TEST);
     }
     if ((fresh & PLUME_SCOPE_QUERY_BUFFER) && has_query_buffer()) {
         glGetIntegerv(GL_QUERY_BUFFER_BINDING, &scope->query_buffer);
@@ -205,6 +209,10 @@ static void restore_groups(const plume_gl_scope *scope) {
         for (GLint i = 0; i < scope->clip_distances; ++i)
             set_enabled(GL_CLIP_DISTANCE0 + (GLenum)i, scope->clip_distance[i]);
         glPolygonMode(GL_FRONT_AND_BACK, (GLenum)scope->polygon_mode);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)scope->draw_framebuffer);
+        glViewport(scope->viewport[0], scope->viewport[1], scope->viewport[2], scope->viewport[3]);
+        glDepthFunc((GLenum)scope->depth_func);
+        set_enabled(GL_SCISSOR_TEST, scope->scissor_test);
     }
     if ((groups & PLUME_SCOPE_QUERY_BUFFER) && has_query_buffer())
         glBindBuffer(GL_QUERY_BUFFER, (GLuint)scope->query_buffer);

@@ -141,7 +141,7 @@ plume_result plume_build_program_from_sources(const plume_env *env, const char *
  * bindings 0 .. PLUME_SCOPE_SSBO_SLOTS-1 and the generic SSBO and dispatch-
  * indirect bindings; plume_gl_scope_save adds the groups a call also touches
  * (call it right after begin, once per group). */
-enum { PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_TEXTURE_UNITS = 2, PLUME_SCOPE_DRAW_BUFFERS = 8, PLUME_SCOPE_CLIP_DISTANCES = 8 };
+enum { PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_TEXTURE_UNITS = 3, PLUME_SCOPE_DRAW_BUFFERS = 8, PLUME_SCOPE_CLIP_DISTANCES = 8 };
 
 typedef enum plume_gl_scope_group {
     /* GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER bindings (uploads, readbacks) */
@@ -152,8 +152,9 @@ typedef enum plume_gl_scope_group {
     /* GL_PIXEL_UNPACK_BUFFER and the unpack alignment / row length / skips */
     PLUME_SCOPE_PIXEL_UNPACK = 1 << 2,
     /* a draw: vertex array, GL_DRAW_INDIRECT_BUFFER, draw buffer 0's GL_BLEND,
-     * blend functions and equations, GL_DEPTH_TEST, the depth write mask,
-     * GL_CULL_FACE, and everything plume_gl_scope_neutral_raster sets */
+     * blend functions and equations, GL_DEPTH_TEST, the depth function and
+     * write mask, the viewport, GL_SCISSOR_TEST, the draw framebuffer binding,
+     * and everything plume_gl_scope_neutral_raster sets */
     PLUME_SCOPE_DRAW = 1 << 3,
     /* GL_QUERY_BUFFER (GL 4.4 or ARB_query_buffer_object), bound to 0 while
      * saved: with a query buffer bound, glGetQueryObject* writes into it at
@@ -188,6 +189,8 @@ typedef struct plume_gl_scope {
     GLboolean rasterizer_discard, stencil_test, alpha_to_coverage, alpha_to_one, sample_coverage, sample_mask,
         depth_clamp, color_logic_op, polygon_offset_fill, primitive_restart, primitive_restart_fixed_index;
     GLint polygon_mode;
+    GLint viewport[4], draw_framebuffer, depth_func;
+    GLboolean scissor_test;
     GLint query_buffer;
 } plume_gl_scope;
 

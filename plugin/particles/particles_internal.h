@@ -11,6 +11,7 @@
 #include "plume/plume_sort.h"
 #include "core/plume_internal.h"
 #include "profile/profiler.h"
+#include "render/lowres.h"
 #include "render/raster.h"
 #include "shared/plume_gpu_layout.h"
 
@@ -76,7 +77,8 @@ typedef struct system_state {
     GLint reset_capacity_location, prepare_requested_location;
     GLint emit_seed_location, emit_end_location;
     simulate_locations simulate;
-    raster_renderer raster;  /* the draw path */
+    raster_renderer raster;  /* the draw paths */
+    lowres_renderer lowres;
 
     GLuint motion_buffer;    /* capacity ParticleMotions: what simulate reads and writes */
     GLuint traits_buffer;    /* capacity ParticleTraits: fixed at birth */

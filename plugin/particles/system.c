@@ -142,6 +142,7 @@ static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out,
     const system_state *s = object;
     uint32_t n = list_own_gl_objects(s, out, capacity);
     n += raster_list_gl_objects(&s->raster, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += lowres_list_gl_objects(&s->lowres, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += profiler_list_gl_objects(s->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
 }
@@ -152,6 +153,7 @@ static void free_system(void *object) {
     profiler_destroy(s->profiler);
     plume_sorter_destroy(s->context, s->sorter); /* {0} if it was never made */
     raster_release(&s->raster);
+    lowres_release(&s->lowres);
     plume_gl_object owned[SYSTEM_GL_OBJECTS];
     plume_delete_gl_objects(owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     plume_env env = s->env;
@@ -277,6 +279,11 @@ static plume_result check_frame(const system_state *s, const char *caller, const
     }
     if (!matrix_is_finite(frame->view) || !matrix_is_finite(frame->projection)) {
         plume_log(&s->env, PLUME_LOG_ERROR, "%s: the view and projection matrices must be finite", caller);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (frame->draw_resolution > PLUME_DRAW_QUARTER) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: draw_resolution %u is not a plume_draw_resolution", caller,
+                  frame->draw_resolution);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if (!isfinite(frame->cull_distance) || frame->cull_distance < 0.0f) {

@@ -1,6 +1,19 @@
 /* plume_system_draw: checks the frame, saves the host's state and runs the
- * system's draw path inside the profiler's draw stage. */
+ * draw path the frame asks for inside the profiler's draw stage. */
 #include "particles/particles_internal.h"
+
+/* The full-resolution raster path: the soft fade reads the host's depth
+ * texture, which covers frame->viewport_size (default: the viewport). */
+static void draw_full(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
+    float size[2] = {(float)frame->viewport_size[0], (float)frame->viewport_size[1]};
+    if (frame->viewport_size[0] <= 0 || frame->viewport_size[1] <= 0) {
+        GLint viewport[4] = {0, 0, 1, 1};
+        glGetIntegerv(GL_VIEWPORT, viewport);
+        size[0] = (float)viewport[2];
+        size[1] = (float)viewport[3];
+    }
+    raster_draw(s, view, projection, frame->depth_texture, size);
+}
 
 plume_result plume_system_draw(plume_context *context, plume_system handle, const plume_frame_desc *frame) {
     static const char *CALLER = "plume_system_draw";
@@ -19,8 +32,18 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
     plume_gl_scope_neutral_raster(&scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_DRAW);
-    raster_draw(system, frame, view, projection);
+    if (frame->draw_resolution != PLUME_DRAW_FULL && frame->depth_texture == 0 &&
+        !system->lowres.warned_without_depth) {
+        plume_log(&system->env, PLUME_LOG_WARNING,
+                  "%s: a low draw_resolution needs the frame's depth_texture; drawing at full resolution", CALLER);
+        system->lowres.warned_without_depth = true;
+    }
+    if (frame->draw_resolution == PLUME_DRAW_FULL || frame->depth_texture == 0)
+        draw_full(system, frame, view, projection);
+    else
+        r = lowres_draw(system, frame, view, projection, frame->draw_resolution == PLUME_DRAW_HALF ? 2 : 4);
     profiler_stage_end(system->profiler, PLUME_STAGE_DRAW);
     plume_gl_scope_end(&scope);
-    return plume_drain_gl_errors(&system->env, CALLER);
+    plume_result gl = plume_drain_gl_errors(&system->env, CALLER);
+    return r != PLUME_OK ? r : gl;
 }

@@ -54,6 +54,8 @@ uint32_t raster_list_gl_objects(const raster_renderer *r, plume_gl_object *out, 
     return plume_list_named_gl_objects(all, RASTER_GL_OBJECTS, out, capacity);
 }
 
+GLuint raster_depth_sampler(const raster_renderer *r) { return r->depth_sampler; }
+
 void raster_release(raster_renderer *r) {
     plume_gl_object owned[RASTER_GL_OBJECTS];
     plume_delete_gl_objects(owned, raster_list_gl_objects(r, owned, RASTER_GL_OBJECTS));
@@ -94,7 +96,8 @@ void raster_set_appearance(system_state *s) {
     glProgramUniform1i(p, glGetUniformLocation(p, "u_scene_depth"), 1);
 }
 
-void raster_draw(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
+void raster_draw(system_state *s, const mat4 view, const mat4 projection, GLuint scene_depth,
+                 const float target_size[2]) {
     const raster_renderer *r = &s->raster;
     const raster_locations *at = &r->locations;
     GLuint p = r->program;
@@ -106,20 +109,13 @@ void raster_draw(system_state *s, const plume_frame_desc *frame, const mat4 view
     glProgramUniform3f(p, at->camera_right, view[0][0], view[1][0], view[2][0]);
     glProgramUniform3f(p, at->camera_up, view[0][1], view[1][1], view[2][1]);
     float fade = 0.0f;
-    if (frame->depth_texture != 0) {
+    if (scene_depth != 0) {
         mat4 inverse;
         glm_mat4_inv((vec4 *)projection, inverse);
         glProgramUniformMatrix4fv(p, at->inverse_projection, 1, GL_FALSE, &inverse[0][0]);
-        float width = (float)frame->viewport_size[0], height = (float)frame->viewport_size[1];
-        if (frame->viewport_size[0] <= 0 || frame->viewport_size[1] <= 0) {
-            GLint viewport[4] = {0, 0, 1, 1};
-            glGetIntegerv(GL_VIEWPORT, viewport);
-            width = (float)viewport[2];
-            height = (float)viewport[3];
-        }
-        glProgramUniform2f(p, at->viewport_size, width, height);
+        glProgramUniform2f(p, at->viewport_size, target_size[0], target_size[1]);
         glActiveTexture(GL_TEXTURE1);
-        glBindTexture(GL_TEXTURE_2D, frame->depth_texture);
+        glBindTexture(GL_TEXTURE_2D, scene_depth);
         glBindSampler(1, r->depth_sampler);
         fade = s->desc.appearance.soft_fade_distance;
     }

@@ -32,8 +32,13 @@ void raster_set_appearance(struct system_state *s);
 uint32_t raster_list_gl_objects(const raster_renderer *r, plume_gl_object *out, uint32_t capacity);
 /* Deletes them (the GL context current). */
 void raster_release(raster_renderer *r);
-/* The draw, into the host's framebuffer, after plume_gl_scope_neutral_raster
- * (the caller's scope also saves PLUME_SCOPE_TEXTURES). */
-void raster_draw(struct system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection);
+/* The draw into the bound framebuffer, after plume_gl_scope_neutral_raster
+ * (the caller's scope also saves PLUME_SCOPE_TEXTURES). `scene_depth`: the
+ * window depth the soft fade reads (0: no fade), covering `target_size`
+ * pixels of the framebuffer. */
+void raster_draw(struct system_state *s, const mat4 view, const mat4 projection, GLuint scene_depth,
+                 const float target_size[2]);
+/* The sampler the module reads depth textures through (nearest, no compare). */
+GLuint raster_depth_sampler(const raster_renderer *r);
 
 #endif

@@ -66,6 +66,7 @@ int main(int argc, char **argv) {
         {particle_tests, &particle_test_count},
         {profiler_tests, &profiler_test_count},
         {culling_tests, &culling_test_count},
+        {lowres_tests, &lowres_test_count},
         {host_state_tests, &host_state_test_count},
     };
     int status = run_test_tables("plume through the plugin table", tables, sizeof tables / sizeof tables[0],
