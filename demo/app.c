@@ -219,6 +219,7 @@ void demo_app_act(demo_app *app, demo_action action) {
     case DEMO_TOGGLE_SORT: app->sorting = !app->sorting; break;
     case DEMO_RESET: smoke_system_reset(app->smoke); break;
     case DEMO_TOGGLE_HUD: app->show_hud = !app->show_hud; break;
+    case DEMO_NEXT_RESOLUTION: app->options.resolution = (app->options.resolution + 1) % 3; break;
     }
 }
 
@@ -388,8 +389,9 @@ enum { HUD_LINES = 6 };
 static void hud_lines(const demo_app *app, char lines[HUD_LINES][160]) {
     char capacity[32], frame_ms[32], cpu_ms[32], stages[96];
     format_count(smoke_system_capacity(app->smoke), capacity, sizeof capacity);
-    snprintf(lines[0], 160, "%s particles, %u live   sorting %s%s", capacity, app->live_count,
-             app->sorting ? "ON" : "OFF", app->paused ? "   PAUSED" : "");
+    snprintf(lines[0], 160, "%s particles, %u live, %u drawn   sorting %s   draw %s%s", capacity, app->live_count,
+             app->profile_available ? app->profile.drawn_count : app->live_count, app->sorting ? "ON" : "OFF",
+             demo_resolution_name(app->options.resolution), app->paused ? "   PAUSED" : "");
     format_ms(app->last_frame_ms, frame_ms, sizeof frame_ms);
     format_ms(app->last_cpu_ms, cpu_ms, sizeof cpu_ms);
     double fps = app->last_frame_ms > 0 ? 1000.0 / app->last_frame_ms : 0;
@@ -411,7 +413,7 @@ static void hud_lines(const demo_app *app, char lines[HUD_LINES][160]) {
         snprintf(lines[4], 160, "offscreen, fixed step %.4f s", app->options.dt);
         lines[5][0] = '\0';
     } else {
-        snprintf(lines[4], 160, "space pause  +/- or 1-4 count  S sort  R reset");
+        snprintf(lines[4], 160, "space pause  +/- or 1-4 count  S sort  L resolution  R reset");
         snprintf(lines[5], 160, "H hide  drag: orbit  wheel: zoom  Esc quit");
     }
 }
@@ -469,6 +471,7 @@ bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer
         .depth_texture = app->targets.depth_copy,
         .width = app->width,
         .height = app->height,
+        .resolution = app->options.resolution,
     };
     memcpy(frame.view, view, sizeof frame.view);
     memcpy(frame.projection, projection, sizeof frame.projection);

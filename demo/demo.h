@@ -25,6 +25,7 @@ typedef struct demo_options {
     bool hud;                 /* --no-hud clears it */
     const char *texture_path; /* --texture FILE; NULL: demo/assets/smoke_puff.png found from the binary */
     float dt;                 /* --dt S: fixed time step (offscreen); 0: measured (window) */
+    uint32_t resolution;      /* --resolution full|half|quarter: the draw's plume_draw_resolution */
     bool size_given, particles_given;
 } demo_options;
 
@@ -45,8 +46,12 @@ typedef enum demo_action {
     DEMO_FEWER_PARTICLES,
     DEMO_TOGGLE_SORT,
     DEMO_RESET,
-    DEMO_TOGGLE_HUD
+    DEMO_TOGGLE_HUD,
+    DEMO_NEXT_RESOLUTION   /* full -> half -> quarter -> full */
 } demo_action;
+
+/* "full", "half", "quarter" for a plume_draw_resolution. */
+const char *demo_resolution_name(uint32_t resolution);
 
 typedef struct demo_summary {
     uint32_t frames;

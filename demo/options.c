@@ -7,6 +7,11 @@
 
 const uint32_t DEMO_COUNT_LEVELS[DEMO_COUNT_LEVEL_COUNT] = {16384, 65536, 262144, 1048576};
 
+const char *demo_resolution_name(uint32_t resolution) {
+    static const char *const NAMES[3] = {"full", "half", "quarter"};
+    return resolution < 3 ? NAMES[resolution] : "?";
+}
+
 static const char *USAGE =
     "usage: plume_demo [options]\n"
     "  --offscreen        render without a window (automatic when there is no display)\n"
@@ -20,7 +25,9 @@ static const char *USAGE =
     "  --no-sort          start with sorting off\n"
     "  --no-hud           no text or graph overlay\n"
     "  --texture FILE     the smoke sprite (default demo/assets/smoke_puff.png, a 4x4 flipbook)\n"
-    "keys: space pause, +/- or 1-4 particle count, S sorting, R reset, H overlay, Esc quit;\n"
+    "  --resolution R     the particles' draw resolution: full (default), half or quarter\n"
+    "keys: space pause, +/- or 1-4 particle count, S sorting, L draw resolution, R reset, H overlay,\n"
+    "      Esc quit;\n"
     "      drag to orbit, scroll to zoom\n";
 
 void demo_options_default(demo_options *options) {
@@ -96,6 +103,10 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             char *end = NULL;
             options->dt = strtof(value, &end);
             ok = *end == '\0' && options->dt > 0 && options->dt <= 1;
+        } else if (!strcmp(arg, "--resolution")) {
+            ok = false;
+            for (uint32_t r = 0; r < 3; ++r)
+                if (!strcmp(value, demo_resolution_name(r))) options->resolution = r, ok = true;
         } else if (!strcmp(arg, "--texture")) {
             options->texture_path = value;
         } else {

@@ -137,6 +137,7 @@ static plume_frame_desc frame_desc(const smoke_frame *frame) {
         .disable_sort = !frame->sort,
         .depth_texture = frame->depth_texture,
         .viewport_size = {frame->width, frame->height},
+        .draw_resolution = frame->resolution,
     };
     memcpy(desc.view, frame->view, sizeof desc.view);
     memcpy(desc.projection, frame->projection, sizeof desc.projection);
