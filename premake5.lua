@@ -152,11 +152,16 @@ project "make_smoke_puff"
     files { "tools/make_smoke_puff.c" }
     links { "m" }
 
+-- The test files by part (tests/<part>/), shared fixtures in tests/support/.
+local test_parts = { "tests/support/*", "tests/core/*", "tests/sort/*", "tests/particles/*", "tests/render/*",
+                     "tests/profile/*", "tests/demo/*" }
+
 project "plume_tests"
     kind "ConsoleApp"
     outputs("bin", "plume_tests")
-    files { "tests/*.c", "tests/*.h" }
-    includedirs { "demo" }
+    files { "tests/main.c" }
+    for _, part in ipairs(test_parts) do files { part .. ".c", part .. ".h" } end
+    includedirs { "tests/support", "demo" }
     links { "plume_demo_core", "plume_host", "plume_static", "epoxy", "cmocka", "m" }
 
 project "plume_bench"
@@ -187,6 +192,7 @@ project "plume_dispatch_floor"
 project "plume_plugin_host"
     kind "ConsoleApp"
     outputs("bin", "plume_plugin_host")
-    includedirs { "tests" }
-    files { "tests/plugin_host/*.c", "tests/plugin_host/*.h", "tests/test_env.c", "tests/run_tables.c" }
+    includedirs { "tests/support" }
+    files { "tests/plugin_host/*.c", "tests/plugin_host/*.h", "tests/support/test_env.c", "tests/support/run_tables.c",
+            "tests/support/gl_spy.c", "tests/support/hostile_host.c" }
     links { "plume_host", "epoxy", "cmocka", "dl", "m" }

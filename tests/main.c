@@ -10,17 +10,7 @@
 #include "tests.h"
 
 int main(int argc, char **argv) {
-    const test_table tables[] = {
-        {sort_tests, &sort_test_count},
-        {particle_tests, &particle_test_count},
-        {profiler_tests, &profiler_test_count},
-        {context_tests, &context_test_count},
-        {abi_tests, &abi_test_count},
-        {culling_tests, &culling_test_count},
-        {lowres_tests, &lowres_test_count},
-        {host_state_tests, &host_state_test_count},
-        {demo_tests, &demo_test_count},
-    };
+    const test_table tables[] = {PLUME_TEST_TABLES(PLUME_TEST_TABLE_ENTRY)};
     test_env_init();
     return run_test_tables("plume", tables, sizeof tables / sizeof tables[0], argc > 1 ? argv[1] : NULL);
 }

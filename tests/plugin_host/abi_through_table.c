@@ -1,4 +1,4 @@
-/* tests/test_abi.c, its plume calls through the plugin table. */
+/* tests/core/test_abi.c, its plume calls through the plugin table. */
 #include "through_table.h"
 
-#include "../test_abi.c"
+#include "../core/test_abi.c"

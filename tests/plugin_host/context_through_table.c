@@ -1,4 +1,4 @@
-/* tests/test_context.c, its plume calls through the plugin table. */
+/* tests/core/test_context.c, its plume calls through the plugin table. */
 #include "through_table.h"
 
-#include "../test_context.c"
+#include "../core/test_context.c"

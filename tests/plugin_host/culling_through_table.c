@@ -1,4 +1,4 @@
-/* tests/test_culling.c, its plume calls through the plugin table. */
+/* tests/render/test_culling.c, its plume calls through the plugin table. */
 #include "through_table.h"
 
-#include "../test_culling.c"
+#include "../render/test_culling.c"

@@ -1,4 +1,4 @@
-/* tests/test_host_state.c, its plume calls through the plugin table. */
+/* tests/core/test_host_state.c, its plume calls through the plugin table. */
 #include "through_table.h"
 
-#include "../test_host_state.c"
+#include "../core/test_host_state.c"

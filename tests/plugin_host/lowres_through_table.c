@@ -1,4 +1,4 @@
-/* tests/test_lowres.c, its plume calls through the plugin table. */
+/* tests/render/test_lowres.c, its plume calls through the plugin table. */
 #include "through_table.h"
 
-#include "../test_lowres.c"
+#include "../render/test_lowres.c"

@@ -59,16 +59,7 @@ int main(int argc, char **argv) {
     printf("plugin: %s, ABI %u.%u, table of %u bytes\n", path, host_api->version_major, host_api->version_minor,
            host_api->size);
     test_env_init();
-    const test_table tables[] = {
-        {abi_tests, &abi_test_count},
-        {context_tests, &context_test_count},
-        {sort_tests, &sort_test_count},
-        {particle_tests, &particle_test_count},
-        {profiler_tests, &profiler_test_count},
-        {culling_tests, &culling_test_count},
-        {lowres_tests, &lowres_test_count},
-        {host_state_tests, &host_state_test_count},
-    };
+    const test_table tables[] = {PLUME_TEST_TABLES(PLUME_PLUGIN_TABLE_ENTRY)};
     int status = run_test_tables("plume through the plugin table", tables, sizeof tables / sizeof tables[0],
                                  argc > 1 ? argv[1] : NULL);
     dlclose(host_library);

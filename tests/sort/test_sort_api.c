@@ -1,4 +1,6 @@
-/* The GPU sort against a CPU reference (qsort on key, then value).
+/* The sorter's API: the GLSL depth key against C, indirect counts, the pass
+ * count, bad input refused with nothing changed, shader errors by file and
+ * line, GL state restored, nothing left behind, GL without compute refused.
  * plume_plugin_host compiles this file a second time with every plume call
  * routed through the plugin table (tests/plugin_host/through_table.h); the
  * tests that reach into the module's internals run only here. */
@@ -15,289 +17,9 @@
  * host links no module code, so a call into the internals fails to link. */
 #include "core/plume_internal.h"
 #include "plume_fixture.h"
-#include "sort_check.h"
+#include "sort_fixture.h"
 #include "test_env.h"
 #include "tests.h"
-
-typedef struct pair {
-    uint32_t key, value;
-} pair;
-
-static const pair POISON = {0xDEADBEEFu, 0xCAFEF00Du};
-enum { SLACK = 37 }; /* poisoned pairs after the count: the sort must not touch them */
-
-static int compare_pairs(const void *a, const void *b) {
-    const pair *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    if (x->value != y->value) return x->value < y->value ? -1 : 1;
-    return 0;
-}
-
-/* In the test's context, whose logger the sorter inherits. */
-static plume_sorter make_sorter(uint32_t capacity, uint32_t block_pairs, uint32_t fused) {
-    plume_sorter_desc desc = {.capacity = capacity, .block_pairs = block_pairs, .max_fused_stages = fused};
-    plume_sorter sorter = {0};
-    assert_int_equal(plume_sorter_create(fixture_context(), &desc, &sorter), PLUME_OK);
-    assert_int_not_equal(sorter.id, 0);
-    return sorter;
-}
-
-static plume_sorter_desc sorter_desc(plume_context *context, plume_sorter sorter) {
-    plume_sorter_desc desc;
-    assert_int_equal(plume_sorter_get_desc(context, sorter, &desc), PLUME_OK);
-    return desc;
-}
-
-/* COUNT_FROM_GPU_BOUNDED passes the CPU a bound of count + a random margin. */
-typedef enum count_source { COUNT_FROM_CPU, COUNT_FROM_GPU, COUNT_FROM_GPU_BOUNDED } count_source;
-
-/* Sorts `count` pairs on the GPU inside a buffer of count + SLACK pairs (or of
- * the capacity, for indirect sorts) whose tail is poisoned, and checks the
- * result against qsort and the tail against the poison. */
-static void check_sort(plume_context *context, plume_sorter sorter, const pair *input, uint32_t count,
-                       count_source source, const char *what) {
-    uint32_t capacity = sorter_desc(context, sorter).capacity;
-    uint32_t length = (source != COUNT_FROM_CPU ? capacity : count) + SLACK;
-    pair *data = malloc(sizeof(pair) * length);
-    pair *expected = malloc(sizeof(pair) * (count ? count : 1));
-    assert_non_null(data);
-    assert_non_null(expected);
-    for (uint32_t i = 0; i < length; ++i) data[i] = POISON;
-    if (count) memcpy(data, input, sizeof(pair) * count);
-    if (count) memcpy(expected, input, sizeof(pair) * count);
-    qsort(expected, count, sizeof(pair), compare_pairs);
-
-    GLuint buffer = test_buffer_create(sizeof(pair) * length, data);
-    if (source != COUNT_FROM_CPU) {
-        /* The count sits at an odd word offset, past other data, to exercise
-         * the SSBO offset alignment handling. */
-        uint32_t words[8] = {7, 7, 7, 7, 7, count, 7, 7};
-        GLuint count_buffer = test_buffer_create(sizeof words, words);
-        if (source == COUNT_FROM_GPU) {
-            assert_int_equal(plume_sort_indirect(context, sorter, buffer, count_buffer, 5 * 4), PLUME_OK);
-        } else {
-            uint32_t bound = count + test_random_below(capacity - count + 1);
-            assert_int_equal(plume_sort_indirect_bounded(context, sorter, buffer, count_buffer, 5 * 4, bound),
-                             PLUME_OK);
-        }
-        glDeleteBuffers(1, &count_buffer);
-    } else {
-        assert_int_equal(plume_sort(context, sorter, buffer, count), PLUME_OK);
-    }
-    memset(data, 0, sizeof(pair) * length);
-    test_buffer_read(buffer, 0, sizeof(pair) * length, data);
-    glDeleteBuffers(1, &buffer);
-
-    for (uint32_t i = 0; i < count; ++i) {
-        if (data[i].key != expected[i].key || data[i].value != expected[i].value) {
-            fail_msg("%s, count %u (%s): position %u holds {%08x, %u}, expected {%08x, %u}", what, count,
-                     source == COUNT_FROM_CPU ? "direct" : "indirect", i, data[i].key, data[i].value,
-                     expected[i].key, expected[i].value);
-        }
-    }
-    for (uint32_t i = count; i < length; ++i) {
-        if (data[i].key != POISON.key || data[i].value != POISON.value)
-            fail_msg("%s, count %u: position %u past the count was written", what, count, i);
-    }
-    free(data);
-    free(expected);
-}
-
-/* value = original index, so a value that lost its key shows. */
-static pair *random_pairs(uint32_t count, uint32_t key_mask_words) {
-    pair *pairs = malloc(sizeof(pair) * (count ? count : 1));
-    assert_non_null(pairs);
-    for (uint32_t i = 0; i < count; ++i) {
-        uint32_t key = test_random_u32();
-        /* ANDing random words leaves few distinct keys (CUB's trick). */
-        for (uint32_t w = 0; w < key_mask_words; ++w) key &= test_random_u32();
-        pairs[i] = (pair){key, i};
-    }
-    return pairs;
-}
-
-void check_random_sort(plume_context *context, plume_sorter sorter, uint32_t count, bool count_from_gpu) {
-    pair *input = random_pairs(count, 0);
-    check_sort(context, sorter, input, count, count_from_gpu ? COUNT_FROM_GPU : COUNT_FROM_CPU, "random");
-    free(input);
-}
-
-static void test_sizes_around_the_block_boundary(void **state) {
-    (void)state;
-    /* A small block makes every shape of merge pass (a level's high bits with
-     * or without its flip, a tail alone, a tail and the next level's head)
-     * appear at sizes llvmpipe sorts quickly. */
-    plume_sorter sorter = make_sorter(1u << 14, 64, 2);
-    static const uint32_t small[] = {0, 1, 2, 3, 5, 19, 63, 64, 65, 100, 290};
-    for (size_t i = 0; i < sizeof small / sizeof small[0]; ++i) {
-        pair *input = random_pairs(small[i], 0);
-        check_sort(fixture_context(), sorter, input, small[i], COUNT_FROM_CPU, "small");
-        free(input);
-    }
-    for (uint32_t k = 2; k <= 14; ++k) {
-        for (int delta = -1; delta <= 1; ++delta) {
-            uint32_t count = (1u << k) + (uint32_t)delta;
-            if (count > (1u << 14)) continue;
-            pair *input = random_pairs(count, 0);
-            check_sort(fixture_context(), sorter, input, count, COUNT_FROM_CPU, "2^k+-1");
-            free(input);
-        }
-    }
-    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
-}
-
-/* A 64-pair block makes levels of up to 17 stages, nearly three passes' worth:
- * passes on a level's middle bits, with neither its flip nor its tail. */
-static void test_levels_taller_than_two_passes(void **state) {
-    (void)state;
-    plume_sorter sorter = make_sorter(1u << 17, 64, 2);
-    uint32_t counts[] = {(1u << 16) + 1, (1u << 17) - 3, 100000 + test_random_below(20000)};
-    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
-        pair *input = random_pairs(counts[i], 0);
-        check_sort(fixture_context(), sorter, input, counts[i], i == 1 ? COUNT_FROM_GPU : COUNT_FROM_CPU, "tall levels");
-        free(input);
-    }
-    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
-}
-
-/* Every block size: the local passes hold 2 or 4 pairs per invocation and
- * trade between 32 lanes, so a block of 64 or 128 pairs runs only register and
- * lane stages and larger ones add shared-memory levels; counts fall on and
- * around the lane group (32 lanes x pairs per invocation), the block and
- * partial last blocks. */
-static void test_every_block_size(void **state) {
-    (void)state;
-    for (uint32_t block = 64; block <= 2048; block *= 2) {
-        plume_sorter sorter = make_sorter(4 * block + 100, block, 0);
-        uint32_t counts[] = {31, 33, 63, 65, 127, 129, 255, 257, block - 1, block, block + 1,
-                             3 * block + 7, 1 + test_random_below(4 * block + 100)};
-        for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
-            pair *input = random_pairs(counts[i], i % 2 ? 2 : 0);
-            check_sort(fixture_context(), sorter, input, counts[i], i == 12 ? COUNT_FROM_GPU : COUNT_FROM_CPU,
-                       "block size");
-            free(input);
-        }
-        assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
-    }
-}
-
-static void test_default_block_across_the_boundary(void **state) {
-    (void)state;
-    plume_sorter sorter = make_sorter(1u << 16, 0, 0);
-    uint32_t block = sorter_desc(fixture_context(), sorter).block_pairs;
-    uint32_t counts[] = {block - 1, block, block + 1, 2 * block - 1, 2 * block + 1, 1500, 2001, 3103, 11025,
-                         (1u << 16) - 1, 1u << 16};
-    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
-        pair *input = random_pairs(counts[i], 0);
-        check_sort(fixture_context(), sorter, input, counts[i], COUNT_FROM_CPU, "default block");
-        free(input);
-    }
-    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
-}
-
-static void test_random_sizes_up_to_2_pow_20(void **state) {
-    (void)state;
-    plume_sorter sorter = make_sorter(1u << 20, 0, 0);
-    uint32_t counts[] = {1u << 20, (1u << 19) + 1 + test_random_below(1u << 19), 1 + test_random_below(1u << 20),
-                         1 + test_random_below(1u << 16)};
-    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
-        pair *input = random_pairs(counts[i], 0);
-        check_sort(fixture_context(), sorter, input, counts[i], COUNT_FROM_CPU, "random size");
-        free(input);
-    }
-    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
-}
-
-static void test_adversarial_key_distributions(void **state) {
-    (void)state;
-    plume_sorter sorter = make_sorter(200000, 0, 3);
-    uint32_t count = 100003;
-    pair *input = malloc(sizeof(pair) * count);
-    assert_non_null(input);
-    const char *names[] = {"all equal", "few distinct", "sorted", "reversed", "two values", "all max"};
-    for (int pattern = 0; pattern < 6; ++pattern) {
-        uint32_t equal_key = test_random_u32();
-        for (uint32_t i = 0; i < count; ++i) {
-            uint32_t key = 0;
-            switch (pattern) {
-            case 0: key = equal_key; break;
-            case 1: key = test_random_u32() & test_random_u32() & test_random_u32() & 0xF0F0F0F0u; break;
-            case 2: key = i * 3u; break;
-            case 3: key = (count - i) * 3u; break;
-            case 4: key = test_random_u32() & 1u; break;
-            case 5: key = 0xFFFFFFFFu; break;
-            }
-            /* Reversed values too, so ties must really be ordered by value. */
-            input[i] = (pair){key, pattern == 0 ? count - 1 - i : i};
-        }
-        check_sort(fixture_context(), sorter, input, count, COUNT_FROM_CPU, names[pattern]);
-        check_sort(fixture_context(), sorter, input, count, COUNT_FROM_GPU, names[pattern]);
-    }
-    free(input);
-    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
-}
-
-static float special_depth(void) {
-    static const float specials[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, 1e-45f, -1e-45f, 3.4e38f};
-    uint32_t pick = test_random_below(12);
-    if (pick < sizeof specials / sizeof specials[0]) return specials[pick];
-    return test_random_float(-100.0f, 100.0f);
-}
-
-static void test_float_depth_keys(void **state) {
-    (void)state;
-    plume_sorter sorter = make_sorter(50000, 0, 0);
-    uint32_t count = 40961;
-    pair *input = malloc(sizeof(pair) * count);
-    float *depths = malloc(sizeof(float) * count);
-    assert_non_null(input);
-    assert_non_null(depths);
-    for (int order = 0; order < 2; ++order) {
-        for (uint32_t i = 0; i < count; ++i) {
-            depths[i] = special_depth();
-            input[i] = (pair){plume_depth_key(depths[i], (plume_sort_order)order), i};
-        }
-        check_sort(fixture_context(), sorter, input, count, COUNT_FROM_CPU, "float depths");
-        /* The sorted order, read as depths, is monotonic with NaNs last. */
-        qsort(input, count, sizeof(pair), compare_pairs);
-        bool seen_nan = false;
-        for (uint32_t i = 1; i < count; ++i) {
-            float before = depths[input[i - 1].value], now = depths[input[i].value];
-            if (isnan(now)) {
-                seen_nan = true;
-                continue;
-            }
-            assert_false(seen_nan); /* a number after a NaN */
-            if (order == PLUME_ORDER_ASCENDING) assert_true(before <= now);
-            else assert_true(before >= now);
-        }
-    }
-    free(input);
-    free(depths);
-    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
-}
-
-static void test_depth_key_order_on_cpu(void **state) {
-    (void)state;
-    const float ascending[] = {-INFINITY, -3.4e38f, -1.0f, -1e-45f, 0.0f, 1e-45f, 1.0f, 3.4e38f, INFINITY};
-    for (size_t i = 1; i < sizeof ascending / sizeof ascending[0]; ++i) {
-        assert_true(plume_depth_key(ascending[i - 1], PLUME_ORDER_ASCENDING) <
-                    plume_depth_key(ascending[i], PLUME_ORDER_ASCENDING));
-        assert_true(plume_depth_key(ascending[i - 1], PLUME_ORDER_DESCENDING) >
-                    plume_depth_key(ascending[i], PLUME_ORDER_DESCENDING));
-    }
-    for (int order = 0; order < 2; ++order) {
-        assert_int_equal(plume_depth_key(-0.0f, order), plume_depth_key(0.0f, order));
-        assert_int_equal(plume_depth_key(NAN, order), PLUME_KEY_NAN);
-        assert_int_equal(plume_depth_key(-NAN, order), PLUME_KEY_NAN);
-        uint32_t payload_bits = 0x7FA12345u;
-        float payload_nan;
-        memcpy(&payload_nan, &payload_bits, sizeof payload_nan);
-        assert_int_equal(plume_depth_key(payload_nan, order), PLUME_KEY_NAN);
-        float extreme = order == PLUME_ORDER_ASCENDING ? INFINITY : -INFINITY;
-        assert_true(plume_depth_key(extreme, order) < PLUME_KEY_NAN);
-    }
-}
 
 #ifndef PLUME_TESTS_THROUGH_TABLE /* uses the module's internals */
 /* The GLSL depth_key() gives the same bits as plume_depth_key(). */
@@ -364,7 +86,7 @@ static void test_depth_key_glsl_matches_c(void **state) {
 
 static void test_indirect_count_from_gpu_buffer(void **state) {
     (void)state;
-    plume_sorter sorter = make_sorter(20000, 256, 2);
+    plume_sorter sorter = make_sorter(20000, 256);
     uint32_t counts[] = {0, 1, 2, 255, 256, 257, 4097, 12345, 20000};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
         pair *input = random_pairs(counts[i], i % 2);
@@ -378,7 +100,7 @@ static void test_indirect_count_from_gpu_buffer(void **state) {
 static void test_indirect_count_over_capacity_is_clamped(void **state) {
     (void)state;
     uint32_t capacity = 3000;
-    plume_sorter sorter = make_sorter(capacity, 0, 0);
+    plume_sorter sorter = make_sorter(capacity, 0);
     pair *data = random_pairs(capacity, 0);
     pair *expected = malloc(sizeof(pair) * capacity);
     assert_non_null(expected);
@@ -401,7 +123,7 @@ static void test_indirect_count_over_capacity_is_clamped(void **state) {
  * level, a few passes, not a doubling of the work. */
 static void test_pass_count_follows_the_count(void **state) {
     (void)state;
-    plume_sorter sorter = make_sorter(1u << 22, 0, 0);
+    plume_sorter sorter = make_sorter(1u << 22, 0);
     uint32_t block = sorter_desc(fixture_context(), sorter).block_pairs;
     assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 0), 0);
     assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 1), 0);
@@ -429,7 +151,7 @@ static void test_pass_count_follows_the_count(void **state) {
 static void test_bad_input_is_refused_and_nothing_changes(void **state) {
     (void)state;
     test_log_expect_errors();
-    plume_sorter sorter = make_sorter(1000, 0, 0);
+    plume_sorter sorter = make_sorter(1000, 0);
     pair *data = random_pairs(500, 0);
     GLuint buffer = test_buffer_create(sizeof(pair) * 500, data);
 
@@ -512,7 +234,7 @@ static void test_shader_error_names_file_and_line(void **state) {
 #ifndef PLUME_TESTS_THROUGH_TABLE /* uses the module's internals */
 static void test_gl_state_is_restored(void **state) {
     (void)state;
-    plume_sorter sorter = make_sorter(5000, 0, 0);
+    plume_sorter sorter = make_sorter(5000, 0);
     pair *data = random_pairs(5000, 0);
     GLuint buffer = test_buffer_create(sizeof(pair) * 5000, data);
     GLuint host[3];
@@ -599,18 +321,10 @@ static void test_refuses_gl_without_4_3_core(void **state) {
     assert_true(test_log_contains("needs OpenGL 4.3"));
 }
 
-const struct CMUnitTest sort_tests[] = {
-    cmocka_unit_test_setup_teardown(test_depth_key_order_on_cpu, fixture_setup, fixture_teardown),
+const struct CMUnitTest sort_api_tests[] = {
 #ifndef PLUME_TESTS_THROUGH_TABLE
     cmocka_unit_test_setup_teardown(test_depth_key_glsl_matches_c, fixture_setup, fixture_teardown),
 #endif
-    cmocka_unit_test_setup_teardown(test_sizes_around_the_block_boundary, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_levels_taller_than_two_passes, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_every_block_size, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_default_block_across_the_boundary, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_random_sizes_up_to_2_pow_20, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_adversarial_key_distributions, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_float_depth_keys, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_indirect_count_from_gpu_buffer, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_indirect_count_over_capacity_is_clamped, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_pass_count_follows_the_count, fixture_setup, fixture_teardown),
@@ -622,4 +336,4 @@ const struct CMUnitTest sort_tests[] = {
     cmocka_unit_test_setup_teardown(test_allocations_are_freed_and_gl_objects_deleted, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_refuses_gl_without_4_3_core, fixture_setup, fixture_teardown),
 };
-const size_t sort_test_count = sizeof sort_tests / sizeof sort_tests[0];
+const size_t sort_api_test_count = sizeof sort_api_tests / sizeof sort_api_tests[0];

@@ -48,15 +48,6 @@ typedef struct host_frame {
     GLuint framebuffer, color, depth, depth_copy, scratch_framebuffer;
 } host_frame;
 
-static GLuint texture_of(GLenum format) {
-    GLuint t = 0;
-    glGenTextures(1, &t);
-    glBindTexture(GL_TEXTURE_2D, t);
-    glTexStorage2D(GL_TEXTURE_2D, 1, format, WIDTH, HEIGHT);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    return t;
-}
-
 static void fill_depth(GLuint framebuffer, int occluder_width, float occluder_depth) {
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
     const float far = 1.0f;
@@ -70,8 +61,9 @@ static void fill_depth(GLuint framebuffer, int occluder_width, float occluder_de
 }
 
 static host_frame begin_host_frame(int occluder_width, float occluder_depth) {
-    host_frame h = {.color = texture_of(GL_RGBA32F), .depth = texture_of(GL_DEPTH_COMPONENT32F),
-                    .depth_copy = texture_of(GL_DEPTH_COMPONENT32F)};
+    host_frame h = {.color = test_texture_create(GL_RGBA32F, WIDTH, HEIGHT),
+                    .depth = test_texture_create(GL_DEPTH_COMPONENT32F, WIDTH, HEIGHT),
+                    .depth_copy = test_texture_create(GL_DEPTH_COMPONENT32F, WIDTH, HEIGHT)};
     glGenFramebuffers(1, &h.scratch_framebuffer);
     glBindFramebuffer(GL_FRAMEBUFFER, h.scratch_framebuffer);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, h.depth_copy, 0);
@@ -128,6 +120,12 @@ static void render(plume_system system, const camera *c, uint32_t resolution, bo
     end_host_frame(&h, rgba);
 }
 
+static float *new_image(void) {
+    float *image = malloc(sizeof(float) * 4 * WIDTH * HEIGHT);
+    assert_non_null(image);
+    return image;
+}
+
 static double psnr(const float *a, const float *b) {
     double squared = 0.0;
     for (int i = 0; i < WIDTH * HEIGHT; ++i)
@@ -143,9 +141,7 @@ static void test_low_resolution_is_close_to_full_resolution(void **state) {
     (void)state;
     camera c = make_camera();
     const float centre[3] = {0.0f, 0.0f, -8.0f};
-    float *full = malloc(sizeof(float) * 4 * WIDTH * HEIGHT), *low = malloc(sizeof(float) * 4 * WIDTH * HEIGHT);
-    assert_non_null(full);
-    assert_non_null(low);
+    float *full = new_image(), *low = new_image();
     /* PSNR each path must reach on this scene (measured on llvmpipe:
      * printed below; the thresholds leave a margin). */
     const uint32_t resolutions[2] = {PLUME_DRAW_HALF, PLUME_DRAW_QUARTER};
@@ -175,9 +171,7 @@ static void test_no_halo_at_a_depth_edge(void **state) {
     camera c = make_camera();
     const float centre[3] = {0.0f, 0.0f, -10.0f}; /* the cloud straddles x = 0: the edge */
     float occluder = window_depth(&c, 4.0f);
-    float *full = malloc(sizeof(float) * 4 * WIDTH * HEIGHT), *low = malloc(sizeof(float) * 4 * WIDTH * HEIGHT);
-    assert_non_null(full);
-    assert_non_null(low);
+    float *full = new_image(), *low = new_image();
     const uint32_t resolutions[3] = {PLUME_DRAW_FULL, PLUME_DRAW_HALF, PLUME_DRAW_QUARTER};
     plume_system reference = cloud(centre, 4.0f, 2.0f, 300, 9);
     render(reference, &c, PLUME_DRAW_FULL, true, WIDTH / 2, occluder, full);
@@ -211,9 +205,7 @@ static void test_low_resolution_without_depth_draws_at_full_resolution(void **st
     (void)state;
     camera c = make_camera();
     const float centre[3] = {0.0f, 0.0f, -8.0f};
-    float *full = malloc(sizeof(float) * 4 * WIDTH * HEIGHT), *low = malloc(sizeof(float) * 4 * WIDTH * HEIGHT);
-    assert_non_null(full);
-    assert_non_null(low);
+    float *full = new_image(), *low = new_image();
     plume_system a = cloud(centre, 3.0f, 1.5f, 200, 3), b = cloud(centre, 3.0f, 1.5f, 200, 3);
     render(a, &c, PLUME_DRAW_FULL, false, 0, 1.0f, full);
     render(b, &c, PLUME_DRAW_QUARTER, false, 0, 1.0f, low);

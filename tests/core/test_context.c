@@ -15,7 +15,7 @@
 #include "plume/plume_context.h"
 #include "plume/plume_sort.h"
 #include "plume_fixture.h"
-#include "sort_check.h"
+#include "sort_fixture.h"
 #include "test_env.h"
 #include "tests.h"
 

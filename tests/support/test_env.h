@@ -39,6 +39,10 @@ GLuint test_buffer_create(size_t bytes, const void *data);
 void test_buffer_read(GLuint buffer, size_t offset, size_t bytes, void *out);
 void test_buffer_write(GLuint buffer, size_t offset, size_t bytes, const void *data);
 
+/* An immutable 2D texture of `format`, width x height, one level (binds
+ * nothing). */
+GLuint test_texture_create(GLenum format, int width, int height);
+
 /* ---- An offscreen colour target ----
  * An RGBA32F texture of size x size in a framebuffer, bound, with the
  * viewport set to it and cleared to `clear`. test_target_end reads the image

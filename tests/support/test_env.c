@@ -117,6 +117,15 @@ GLuint test_buffer_create(size_t bytes, const void *data) {
     return buffer;
 }
 
+GLuint test_texture_create(GLenum format, int width, int height) {
+    GLuint texture = 0;
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexStorage2D(GL_TEXTURE_2D, 1, format, width, height);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    return texture;
+}
+
 void test_buffer_read(GLuint buffer, size_t offset, size_t bytes, void *out) {
     glBindBuffer(GL_COPY_READ_BUFFER, buffer);
     glGetBufferSubData(GL_COPY_READ_BUFFER, (GLintptr)offset, (GLsizeiptr)bytes, out);

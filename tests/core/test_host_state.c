@@ -1,0 +1,268 @@
+/* The module inside a hostile host: one that left a distinctive value in every
+ * piece of GL state that could change what a module call means (the contract
+ * in plume_particles.h, "GL state contract"). Every call must give the same
+ * results as in a clean context, leave that state exactly as it was, and
+ * write nothing into the host's objects (canary buffers and textures). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <cglm/cglm.h>
+
+#include "plume/plume_particles.h"
+#include "plume/plume_sort.h"
+#include "hostile_host.h"
+#include "plume_fixture.h"
+#include "test_env.h"
+#include "tests.h"
+
+enum { SIZE = 64, UPDATES = 3, SORT_PAIRS = 1000 };
+static const float CLEAR[4] = {0.1f, 0.2f, 0.3f, 0.4f};
+
+/* ---- The scene: a deterministic cloud of particles seen from the front ---- */
+
+static plume_system_desc cloud_desc(void) {
+    plume_system_desc d = {.capacity = 3000, .seed = 11};
+    d.emitters[0] = (plume_emitter_desc){.burst_count = 800, .lifetime = {5, 6}, .shape = PLUME_SHAPE_BOX,
+                                         .extents = {1.5f, 1.5f, 1.5f}, .size = {0.2f, 0.5f}};
+    d.appearance.color_over_life.key_count = 1;
+    d.appearance.color_over_life.keys[0] = (plume_color_key){.time = 0, .rgba = {0.9f, 0.5f, 0.2f, 0.5f}};
+    return d;
+}
+
+static plume_frame_desc cloud_frame(void) {
+    mat4 view, projection;
+    glm_lookat((vec3){0, 0, 5}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
+    glm_ortho(-2, 2, -2, 2, 0.1f, 20, projection);
+    plume_frame_desc frame = {.dt = 1.0f / 60.0f};
+    memcpy(frame.view, view, sizeof frame.view);
+    memcpy(frame.projection, projection, sizeof frame.projection);
+    return frame;
+}
+
+/* ---- The host's framebuffer: colour 0 for the module, colour 1 a canary ---- */
+
+typedef struct host_target {
+    GLuint framebuffer, read_framebuffer, color, canary_color, depth, read_color;
+} host_target;
+
+
+static host_target make_host_target(bool second_buffer) {
+    host_target t = {.color = test_texture_create(GL_RGBA32F, SIZE, SIZE),
+                     .canary_color = test_texture_create(GL_RGBA8, SIZE, SIZE),
+                     .depth = test_texture_create(GL_DEPTH_COMPONENT32F, SIZE, SIZE),
+                     .read_color = test_texture_create(GL_RGBA8, 4, 4)};
+    glGenFramebuffers(1, &t.framebuffer);
+    glBindFramebuffer(GL_FRAMEBUFFER, t.framebuffer);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.color, 0);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D, t.canary_color, 0);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, t.depth, 0);
+    const GLenum buffers[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
+    glDrawBuffers(second_buffer ? 2 : 1, buffers);
+    assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+    const float c = HOSTILE_CANARY / 255.0f, canary[4] = {c, c, c, c}, far = 1.0f;
+    glClearBufferfv(GL_COLOR, 0, CLEAR);
+    if (second_buffer) glClearBufferfv(GL_COLOR, 1, canary);
+    glClearBufferfv(GL_DEPTH, 0, &far);
+    glGenFramebuffers(1, &t.read_framebuffer);
+    glBindFramebuffer(GL_FRAMEBUFFER, t.read_framebuffer);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.read_color, 0);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, t.framebuffer);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, t.read_framebuffer);
+    glViewport(0, 0, SIZE, SIZE);
+    return t;
+}
+
+static void free_host_target(host_target *t) {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &t->framebuffer);
+    glDeleteFramebuffers(1, &t->read_framebuffer);
+    GLuint textures[] = {t->color, t->canary_color, t->depth, t->read_color};
+    glDeleteTextures(4, textures);
+}
+
+/* ---- The runs ---- */
+
+typedef struct run_result {
+    float image[SIZE * SIZE * 4];
+    uint32_t live, order[3000], keys[3000];
+} run_result;
+
+/* UPDATES updates (the last one under the host's conditional rendering when
+ * `conditional` is set) and one draw into the host's target; the image is
+ * copied out at once (later calls draw more). */
+static plume_system run_cloud(const host_target *target, GLuint image_copy, bool conditional, GLuint query) {
+    plume_system system = {0};
+    plume_system_desc desc = cloud_desc();
+    assert_int_equal(plume_system_create(fixture_context(), &desc, &system), PLUME_OK);
+    plume_frame_desc frame = cloud_frame();
+    for (int i = 0; i < UPDATES; ++i) {
+        if (conditional && i == UPDATES - 1) glBeginConditionalRender(query, GL_QUERY_WAIT);
+        assert_int_equal(plume_system_update(fixture_context(), system, &frame), PLUME_OK);
+        if (conditional && i == UPDATES - 1) glEndConditionalRender();
+    }
+    assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
+    glCopyImageSubData(target->color, GL_TEXTURE_2D, 0, 0, 0, 0, image_copy, GL_TEXTURE_2D, 0, 0, 0, 0, SIZE, SIZE, 1);
+    return system;
+}
+
+static void read_run(plume_system system, GLuint image_copy, run_result *out) {
+    read_texture(image_copy, GL_FLOAT, out->image);
+    plume_readback rb = {.draw_order = out->order, .draw_keys = out->keys};
+    assert_int_equal(plume_system_read_back(fixture_context(), system, &rb), PLUME_OK);
+    out->live = rb.live_count;
+}
+
+static void test_every_call_inside_a_hostile_host(void **state) {
+    (void)state;
+    run_result *clean = calloc(1, sizeof *clean), *hostile = calloc(1, sizeof *hostile);
+    assert_non_null(clean);
+    assert_non_null(hostile);
+
+    /* The same cloud in a clean context: what every result must equal. */
+    host_target target = make_host_target(false);
+    GLuint copy = test_texture_create(GL_RGBA32F, SIZE, SIZE);
+    plume_system reference = run_cloud(&target, copy, false, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    read_run(reference, copy, clean);
+    assert_int_equal(plume_system_destroy(fixture_context(), reference), PLUME_OK);
+    free_host_target(&target);
+    assert_true(clean->live > 500);
+
+    target = make_host_target(true);
+    GLuint scene_depth = test_texture_create(GL_DEPTH_COMPONENT32F, SIZE, SIZE);
+    const float far = 1.0f;
+    glClearTexImage(scene_depth, 0, GL_DEPTH_COMPONENT, GL_FLOAT, &far);
+    host_objects host = make_hostile(SIZE);
+    GLint64 before[HOSTILE_MAX_VALUES];
+    int count = snapshot(before);
+
+    plume_system system = run_cloud(&target, copy, true, host.occlusion_query);
+    assert_unchanged(before, count, "create, update under conditional rendering, draw");
+    assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
+    assert_unchanged(before, count, "set_profiling");
+    plume_frame_desc frame = cloud_frame();
+    frame.dt = 0.0f; /* the particles stay as the clean run left them */
+    for (int i = 0; i < 4; ++i) { /* from the second frame on, the profiler reads queries */
+        assert_int_equal(plume_system_update(fixture_context(), system, &frame), PLUME_OK);
+        glFinish();
+    }
+    assert_unchanged(before, count, "profiled updates");
+    plume_profile profile;
+    assert_int_equal(plume_system_get_profile(fixture_context(), system, &profile), PLUME_OK);
+    assert_true(profile.enabled);
+    assert_true(profile.frame > 0);
+    assert_int_equal(profile.live_count, clean->live);
+    plume_readback rb = {.draw_order = hostile->order, .draw_keys = hostile->keys};
+    assert_int_equal(plume_system_read_back(fixture_context(), system, &rb), PLUME_OK);
+    assert_unchanged(before, count, "get_profile, read_back");
+    /* Simulated and sorted as in the clean context, the last update under
+     * conditional rendering included. */
+    assert_int_equal(rb.live_count, clean->live);
+    assert_memory_equal(hostile->order, clean->order, sizeof(uint32_t) * clean->live);
+    assert_memory_equal(hostile->keys, clean->keys, sizeof(uint32_t) * clean->live);
+    plume_emitter_desc emitter = {.rate = 5, .lifetime = {1, 2}};
+    assert_int_equal(plume_system_set_emitter(fixture_context(), system, 3, &emitter), PLUME_OK);
+    plume_forces forces = {.drag = 0.5f};
+    assert_int_equal(plume_system_set_forces(fixture_context(), system, &forces), PLUME_OK);
+    assert_unchanged(before, count, "set_emitter, set_forces");
+    /* The low-resolution path binds framebuffers, viewport, depth state and a
+     * third texture unit of its own. */
+    frame.depth_texture = scene_depth;
+    frame.draw_resolution = PLUME_DRAW_HALF;
+    assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
+    assert_unchanged(before, count, "a draw at half resolution");
+    frame.depth_texture = 0;
+    frame.draw_resolution = PLUME_DRAW_FULL;
+
+    plume_sorter sorter = {0};
+    plume_sorter_desc sorter_desc = {.capacity = SORT_PAIRS};
+    assert_int_equal(plume_sorter_create(fixture_context(), &sorter_desc, &sorter), PLUME_OK);
+    uint32_t pairs[2 * SORT_PAIRS], pair_count = SORT_PAIRS;
+    for (uint32_t i = 0; i < SORT_PAIRS; ++i) pairs[2 * i] = test_random_below(64), pairs[2 * i + 1] = i;
+    GLuint direct = test_buffer_create(sizeof pairs, pairs), indirect = test_buffer_create(sizeof pairs, pairs);
+    GLuint count_buffer = test_buffer_create(sizeof pair_count, &pair_count);
+    assert_int_equal(plume_sort(fixture_context(), sorter, direct, SORT_PAIRS), PLUME_OK);
+    assert_int_equal(plume_sort_indirect(fixture_context(), sorter, indirect, count_buffer, 0), PLUME_OK);
+    assert_unchanged(before, count, "sorter_create, sort, sort_indirect");
+
+    /* Transform feedback running (not paused): refused, nothing done. */
+    if (host.feedback_program) {
+        test_log_expect_errors();
+        glBindProgramPipeline(0);
+        glUseProgram(host.feedback_program);
+        glResumeTransformFeedback();
+        GLint64 running[HOSTILE_MAX_VALUES];
+        int running_count = snapshot(running);
+        assert_int_equal(plume_system_update(fixture_context(), system, &frame), PLUME_ERROR_HOST_STATE);
+        assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_ERROR_HOST_STATE);
+        assert_int_equal(plume_sort(fixture_context(), sorter, direct, SORT_PAIRS), PLUME_ERROR_HOST_STATE);
+        assert_int_equal(plume_system_reset(fixture_context(), system), PLUME_ERROR_HOST_STATE);
+        assert_true(test_log_contains("transform feedback is active and not paused"));
+        assert_unchanged(running, running_count, "calls refused under running transform feedback");
+        glPauseTransformFeedback();
+        glUseProgram(0);
+        glBindProgramPipeline(host.pipeline);
+        assert_unchanged(before, count, "the host pausing its transform feedback again");
+    }
+
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.framebuffer);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, target.read_framebuffer);
+    assert_int_equal(plume_system_reset(fixture_context(), system), PLUME_OK);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+    assert_unchanged(before, count, "reset, sorter_destroy");
+
+    end_hostile(&host);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    /* Read after the reset: the copy was taken before it. */
+    read_texture(copy, GL_FLOAT, hostile->image);
+    unsigned char *canary = malloc(4 * SIZE * SIZE);
+    assert_non_null(canary);
+    read_texture(target.canary_color, GL_UNSIGNED_BYTE, canary);
+    for (int i = 0; i < 4 * SIZE * SIZE; ++i)
+        if (canary[i] != HOSTILE_CANARY) fail_msg("the module wrote draw buffer 1 (byte %d)", i);
+    free(canary);
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+
+    /* The draw: the scissored left half as in the clean context (draws under
+     * conditional rendering were not involved), the right half untouched. */
+    int covered = 0;
+    for (int y = 0; y < SIZE; ++y)
+        for (int x = 0; x < SIZE; ++x)
+            for (int c = 0; c < 4; ++c) {
+                size_t i = 4 * ((size_t)y * SIZE + x) + c;
+                float expected = x < host.drawn_width ? clean->image[i] : CLEAR[c];
+                if (x < host.drawn_width && clean->image[i] != CLEAR[c]) ++covered;
+                if (hostile->image[i] < expected - 1e-5f || hostile->image[i] > expected + 1e-5f)
+                    fail_msg("pixel (%d, %d) channel %d is %f; the clean context drew %f", x, y, c,
+                             hostile->image[i], expected);
+            }
+    assert_true(covered > 100); /* the particles reach the scissored half */
+
+    /* The sorts, against a CPU order (keys below 64: many ties, by value). */
+    uint32_t sorted[2 * SORT_PAIRS];
+    for (int which = 0; which < 2; ++which) {
+        test_buffer_read(which ? indirect : direct, 0, sizeof sorted, sorted);
+        for (uint32_t i = 1; i < SORT_PAIRS; ++i) {
+            bool ordered = sorted[2 * i - 2] < sorted[2 * i] ||
+                           (sorted[2 * i - 2] == sorted[2 * i] && sorted[2 * i - 1] < sorted[2 * i + 1]);
+            if (!ordered) fail_msg("%s sort out of order at %u", which ? "indirect" : "direct", i);
+        }
+    }
+    GLuint buffers[] = {direct, indirect, count_buffer};
+    glDeleteBuffers(3, buffers);
+    glDeleteTextures(1, &copy);
+    glDeleteTextures(1, &scene_depth);
+    free_host_target(&target);
+    free(clean);
+    free(hostile);
+}
+
+const struct CMUnitTest host_state_tests[] = {
+    cmocka_unit_test_setup_teardown(test_every_call_inside_a_hostile_host, fixture_setup, fixture_teardown),
+};
+const size_t host_state_test_count = sizeof host_state_tests / sizeof host_state_tests[0];

@@ -1,4 +1,0 @@
-/* tests/plume_fixture.c, its plume calls through the plugin table. */
-#include "through_table.h"
-
-#include "../plume_fixture.c"

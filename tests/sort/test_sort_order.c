@@ -1,0 +1,208 @@
+/* The GPU sort against a CPU reference (qsort on key, then value): sizes round
+ * the block and pass boundaries, every block size, random sizes, adversarial
+ * key distributions, float depth keys. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "plume/plume_sort.h"
+/* In plume_plugin_host only its inline helpers (plume_log2) may be used: the
+ * host links no module code, so a call into the internals fails to link. */
+#include "core/plume_internal.h"
+#include "plume_fixture.h"
+#include "sort_fixture.h"
+#include "test_env.h"
+#include "tests.h"
+
+static void test_sizes_around_the_block_boundary(void **state) {
+    (void)state;
+    /* A small block makes every shape of merge pass (a level's high bits with
+     * or without its flip, a tail alone, a tail and the next level's head)
+     * appear at sizes llvmpipe sorts quickly. */
+    plume_sorter sorter = make_sorter(1u << 14, 64);
+    static const uint32_t small[] = {0, 1, 2, 3, 5, 19, 63, 64, 65, 100, 290};
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; ++i) {
+        pair *input = random_pairs(small[i], 0);
+        check_sort(fixture_context(), sorter, input, small[i], COUNT_FROM_CPU, "small");
+        free(input);
+    }
+    for (uint32_t k = 2; k <= 14; ++k) {
+        for (int delta = -1; delta <= 1; ++delta) {
+            uint32_t count = (1u << k) + (uint32_t)delta;
+            if (count > (1u << 14)) continue;
+            pair *input = random_pairs(count, 0);
+            check_sort(fixture_context(), sorter, input, count, COUNT_FROM_CPU, "2^k+-1");
+            free(input);
+        }
+    }
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+}
+
+/* A 64-pair block makes levels of up to 17 stages, nearly three passes' worth:
+ * passes on a level's middle bits, with neither its flip nor its tail. */
+static void test_levels_taller_than_two_passes(void **state) {
+    (void)state;
+    plume_sorter sorter = make_sorter(1u << 17, 64);
+    uint32_t counts[] = {(1u << 16) + 1, (1u << 17) - 3, 100000 + test_random_below(20000)};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
+        pair *input = random_pairs(counts[i], 0);
+        check_sort(fixture_context(), sorter, input, counts[i], i == 1 ? COUNT_FROM_GPU : COUNT_FROM_CPU, "tall levels");
+        free(input);
+    }
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+}
+
+/* Every block size: the local passes hold 2 or 4 pairs per invocation and
+ * trade between 32 lanes, so a block of 64 or 128 pairs runs only register and
+ * lane stages and larger ones add shared-memory levels; counts fall on and
+ * around the lane group (32 lanes x pairs per invocation), the block and
+ * partial last blocks. */
+static void test_every_block_size(void **state) {
+    (void)state;
+    for (uint32_t block = 64; block <= 2048; block *= 2) {
+        plume_sorter sorter = make_sorter(4 * block + 100, block);
+        uint32_t counts[] = {31, 33, 63, 65, 127, 129, 255, 257, block - 1, block, block + 1,
+                             3 * block + 7, 1 + test_random_below(4 * block + 100)};
+        for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
+            pair *input = random_pairs(counts[i], i % 2 ? 2 : 0);
+            check_sort(fixture_context(), sorter, input, counts[i], i == 12 ? COUNT_FROM_GPU : COUNT_FROM_CPU,
+                       "block size");
+            free(input);
+        }
+        assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+    }
+}
+
+static void test_default_block_across_the_boundary(void **state) {
+    (void)state;
+    plume_sorter sorter = make_sorter(1u << 16, 0);
+    uint32_t block = sorter_desc(fixture_context(), sorter).block_pairs;
+    uint32_t counts[] = {block - 1, block, block + 1, 2 * block - 1, 2 * block + 1, 1500, 2001, 3103, 11025,
+                         (1u << 16) - 1, 1u << 16};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
+        pair *input = random_pairs(counts[i], 0);
+        check_sort(fixture_context(), sorter, input, counts[i], COUNT_FROM_CPU, "default block");
+        free(input);
+    }
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+}
+
+static void test_random_sizes_up_to_2_pow_20(void **state) {
+    (void)state;
+    plume_sorter sorter = make_sorter(1u << 20, 0);
+    uint32_t counts[] = {1u << 20, (1u << 19) + 1 + test_random_below(1u << 19), 1 + test_random_below(1u << 20),
+                         1 + test_random_below(1u << 16)};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
+        pair *input = random_pairs(counts[i], 0);
+        check_sort(fixture_context(), sorter, input, counts[i], COUNT_FROM_CPU, "random size");
+        free(input);
+    }
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+}
+
+static void test_adversarial_key_distributions(void **state) {
+    (void)state;
+    plume_sorter sorter = make_sorter(200000, 0);
+    uint32_t count = 100003;
+    pair *input = malloc(sizeof(pair) * count);
+    assert_non_null(input);
+    const char *names[] = {"all equal", "few distinct", "sorted", "reversed", "two values", "all max"};
+    for (int pattern = 0; pattern < 6; ++pattern) {
+        uint32_t equal_key = test_random_u32();
+        for (uint32_t i = 0; i < count; ++i) {
+            uint32_t key = 0;
+            switch (pattern) {
+            case 0: key = equal_key; break;
+            case 1: key = test_random_u32() & test_random_u32() & test_random_u32() & 0xF0F0F0F0u; break;
+            case 2: key = i * 3u; break;
+            case 3: key = (count - i) * 3u; break;
+            case 4: key = test_random_u32() & 1u; break;
+            case 5: key = 0xFFFFFFFFu; break;
+            }
+            /* Reversed values too, so ties must really be ordered by value. */
+            input[i] = (pair){key, pattern == 0 ? count - 1 - i : i};
+        }
+        check_sort(fixture_context(), sorter, input, count, COUNT_FROM_CPU, names[pattern]);
+        check_sort(fixture_context(), sorter, input, count, COUNT_FROM_GPU, names[pattern]);
+    }
+    free(input);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+}
+
+static float special_depth(void) {
+    static const float specials[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, 1e-45f, -1e-45f, 3.4e38f};
+    uint32_t pick = test_random_below(12);
+    if (pick < sizeof specials / sizeof specials[0]) return specials[pick];
+    return test_random_float(-100.0f, 100.0f);
+}
+
+static void test_float_depth_keys(void **state) {
+    (void)state;
+    plume_sorter sorter = make_sorter(50000, 0);
+    uint32_t count = 40961;
+    pair *input = malloc(sizeof(pair) * count);
+    float *depths = malloc(sizeof(float) * count);
+    assert_non_null(input);
+    assert_non_null(depths);
+    for (int order = 0; order < 2; ++order) {
+        for (uint32_t i = 0; i < count; ++i) {
+            depths[i] = special_depth();
+            input[i] = (pair){plume_depth_key(depths[i], (plume_sort_order)order), i};
+        }
+        check_sort(fixture_context(), sorter, input, count, COUNT_FROM_CPU, "float depths");
+        /* The sorted order, read as depths, is monotonic with NaNs last. */
+        qsort(input, count, sizeof(pair), compare_pairs);
+        bool seen_nan = false;
+        for (uint32_t i = 1; i < count; ++i) {
+            float before = depths[input[i - 1].value], now = depths[input[i].value];
+            if (isnan(now)) {
+                seen_nan = true;
+                continue;
+            }
+            assert_false(seen_nan); /* a number after a NaN */
+            if (order == PLUME_ORDER_ASCENDING) assert_true(before <= now);
+            else assert_true(before >= now);
+        }
+    }
+    free(input);
+    free(depths);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+}
+
+static void test_depth_key_order_on_cpu(void **state) {
+    (void)state;
+    const float ascending[] = {-INFINITY, -3.4e38f, -1.0f, -1e-45f, 0.0f, 1e-45f, 1.0f, 3.4e38f, INFINITY};
+    for (size_t i = 1; i < sizeof ascending / sizeof ascending[0]; ++i) {
+        assert_true(plume_depth_key(ascending[i - 1], PLUME_ORDER_ASCENDING) <
+                    plume_depth_key(ascending[i], PLUME_ORDER_ASCENDING));
+        assert_true(plume_depth_key(ascending[i - 1], PLUME_ORDER_DESCENDING) >
+                    plume_depth_key(ascending[i], PLUME_ORDER_DESCENDING));
+    }
+    for (int order = 0; order < 2; ++order) {
+        assert_int_equal(plume_depth_key(-0.0f, order), plume_depth_key(0.0f, order));
+        assert_int_equal(plume_depth_key(NAN, order), PLUME_KEY_NAN);
+        assert_int_equal(plume_depth_key(-NAN, order), PLUME_KEY_NAN);
+        uint32_t payload_bits = 0x7FA12345u;
+        float payload_nan;
+        memcpy(&payload_nan, &payload_bits, sizeof payload_nan);
+        assert_int_equal(plume_depth_key(payload_nan, order), PLUME_KEY_NAN);
+        float extreme = order == PLUME_ORDER_ASCENDING ? INFINITY : -INFINITY;
+        assert_true(plume_depth_key(extreme, order) < PLUME_KEY_NAN);
+    }
+}
+
+const struct CMUnitTest sort_order_tests[] = {
+    cmocka_unit_test_setup_teardown(test_depth_key_order_on_cpu, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_sizes_around_the_block_boundary, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_levels_taller_than_two_passes, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_every_block_size, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_default_block_across_the_boundary, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_random_sizes_up_to_2_pow_20, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_adversarial_key_distributions, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_float_depth_keys, fixture_setup, fixture_teardown),
+};
+const size_t sort_order_test_count = sizeof sort_order_tests / sizeof sort_order_tests[0];

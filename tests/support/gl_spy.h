@@ -1,0 +1,34 @@
+/* A spy on the GL calls the module makes, through libepoxy's dispatch
+ * pointers (epoxy_glFoo is a writable function pointer): it counts the calls,
+ * checks that no query result is read before it is available, and can
+ * pretend the context has no timer. */
+#ifndef PLUME_GL_SPY_H
+#define PLUME_GL_SPY_H
+
+#include <epoxy/gl.h>
+
+enum { SPY_MAX_NAMES = 512 };
+
+typedef struct gl_spy {
+    long calls;                    /* every spied call */
+    long result_reads;             /* GL_QUERY_RESULT reads */
+    long result_reads_unavailable; /* ... of a query not yet available: would have waited */
+    long availability_false;       /* GL_QUERY_RESULT_AVAILABLE answered false */
+    long fence_waits_with_timeout; /* glClientWaitSync with a timeout: would have waited */
+    long fence_not_ready;          /* glClientWaitSync answered GL_TIMEOUT_EXPIRED */
+    long debug_pushes, debug_pops;
+    long timestamps, fences;
+    char debug_group_names[8][32];
+    int fake_timer_bits;           /* >= 0: GL_QUERY_COUNTER_BITS answers this */
+    GLuint queries[SPY_MAX_NAMES], buffers[SPY_MAX_NAMES];
+    int query_count, buffer_count;
+} gl_spy;
+
+extern gl_spy spy;
+
+/* Zeroes the counters and routes the spied GL calls through the spy. */
+void spy_install(void);
+/* Puts libepoxy's own pointers back. */
+void spy_remove(void);
+
+#endif

@@ -1,0 +1,107 @@
+/* See sort_fixture.h. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "plume_fixture.h"
+#include "sort_fixture.h"
+#include "test_env.h"
+
+const pair POISON = {0xDEADBEEFu, 0xCAFEF00Du};
+
+int compare_pairs(const void *a, const void *b) {
+    const pair *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    if (x->value != y->value) return x->value < y->value ? -1 : 1;
+    return 0;
+}
+
+/* In the test's context, whose logger the sorter inherits. */
+plume_sorter make_sorter(uint32_t capacity, uint32_t block_pairs) {
+    plume_sorter_desc desc = {.capacity = capacity, .block_pairs = block_pairs};
+    plume_sorter sorter = {0};
+    assert_int_equal(plume_sorter_create(fixture_context(), &desc, &sorter), PLUME_OK);
+    assert_int_not_equal(sorter.id, 0);
+    return sorter;
+}
+
+plume_sorter_desc sorter_desc(plume_context *context, plume_sorter sorter) {
+    plume_sorter_desc desc;
+    assert_int_equal(plume_sorter_get_desc(context, sorter, &desc), PLUME_OK);
+    return desc;
+}
+
+/* Sorts `count` pairs on the GPU inside a buffer of count + SLACK pairs (or of
+ * the capacity, for indirect sorts) whose tail is poisoned, and checks the
+ * result against qsort and the tail against the poison. */
+void check_sort(plume_context *context, plume_sorter sorter, const pair *input, uint32_t count,
+                       count_source source, const char *what) {
+    uint32_t capacity = sorter_desc(context, sorter).capacity;
+    uint32_t length = (source != COUNT_FROM_CPU ? capacity : count) + SLACK;
+    pair *data = malloc(sizeof(pair) * length);
+    pair *expected = malloc(sizeof(pair) * (count ? count : 1));
+    assert_non_null(data);
+    assert_non_null(expected);
+    for (uint32_t i = 0; i < length; ++i) data[i] = POISON;
+    if (count) memcpy(data, input, sizeof(pair) * count);
+    if (count) memcpy(expected, input, sizeof(pair) * count);
+    qsort(expected, count, sizeof(pair), compare_pairs);
+
+    GLuint buffer = test_buffer_create(sizeof(pair) * length, data);
+    if (source != COUNT_FROM_CPU) {
+        /* The count sits at an odd word offset, past other data, to exercise
+         * the SSBO offset alignment handling. */
+        uint32_t words[8] = {7, 7, 7, 7, 7, count, 7, 7};
+        GLuint count_buffer = test_buffer_create(sizeof words, words);
+        if (source == COUNT_FROM_GPU) {
+            assert_int_equal(plume_sort_indirect(context, sorter, buffer, count_buffer, 5 * 4), PLUME_OK);
+        } else {
+            uint32_t bound = count + test_random_below(capacity - count + 1);
+            assert_int_equal(plume_sort_indirect_bounded(context, sorter, buffer, count_buffer, 5 * 4, bound),
+                             PLUME_OK);
+        }
+        glDeleteBuffers(1, &count_buffer);
+    } else {
+        assert_int_equal(plume_sort(context, sorter, buffer, count), PLUME_OK);
+    }
+    memset(data, 0, sizeof(pair) * length);
+    test_buffer_read(buffer, 0, sizeof(pair) * length, data);
+    glDeleteBuffers(1, &buffer);
+
+    for (uint32_t i = 0; i < count; ++i) {
+        if (data[i].key != expected[i].key || data[i].value != expected[i].value) {
+            fail_msg("%s, count %u (%s): position %u holds {%08x, %u}, expected {%08x, %u}", what, count,
+                     source == COUNT_FROM_CPU ? "direct" : "indirect", i, data[i].key, data[i].value,
+                     expected[i].key, expected[i].value);
+        }
+    }
+    for (uint32_t i = count; i < length; ++i) {
+        if (data[i].key != POISON.key || data[i].value != POISON.value)
+            fail_msg("%s, count %u: position %u past the count was written", what, count, i);
+    }
+    free(data);
+    free(expected);
+}
+
+/* value = original index, so a value that lost its key shows. */
+pair *random_pairs(uint32_t count, uint32_t key_mask_words) {
+    pair *pairs = malloc(sizeof(pair) * (count ? count : 1));
+    assert_non_null(pairs);
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t key = test_random_u32();
+        /* ANDing random words leaves few distinct keys (CUB's trick). */
+        for (uint32_t w = 0; w < key_mask_words; ++w) key &= test_random_u32();
+        pairs[i] = (pair){key, i};
+    }
+    return pairs;
+}
+
+void check_random_sort(plume_context *context, plume_sorter sorter, uint32_t count, bool count_from_gpu) {
+    pair *input = random_pairs(count, 0);
+    check_sort(context, sorter, input, count, count_from_gpu ? COUNT_FROM_GPU : COUNT_FROM_CPU, "random");
+    free(input);
+}
