@@ -133,13 +133,6 @@ static void test_adversarial_key_distributions(void **state) {
     assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
-static float special_depth(void) {
-    static const float specials[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, 1e-45f, -1e-45f, 3.4e38f};
-    uint32_t pick = test_random_below(12);
-    if (pick < sizeof specials / sizeof specials[0]) return specials[pick];
-    return test_random_float(-100.0f, 100.0f);
-}
-
 static void test_float_depth_keys(void **state) {
     (void)state;
     plume_sorter sorter = make_sorter(50000, 0);

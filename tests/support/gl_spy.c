@@ -153,3 +153,5 @@ void spy_remove(void) {
     SPIED(REMOVE)
 #undef REMOVE
 }
+
+void spy_uncounted_get_integerv(GLenum pname, GLint *data) { real_glGetIntegerv(pname, data); }

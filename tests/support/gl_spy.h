@@ -30,5 +30,7 @@ extern gl_spy spy;
 void spy_install(void);
 /* Puts libepoxy's own pointers back. */
 void spy_remove(void);
+/* The driver's glGetIntegerv while the spy is installed, not counted. */
+void spy_uncounted_get_integerv(GLenum pname, GLint *data);
 
 #endif

@@ -18,8 +18,10 @@ typedef struct heavy_draw {
     GLint iterations_location;
 } heavy_draw;
 
+/* CLOCK_MONOTONIC in milliseconds. */
 double now_ms(void);
 
+/* An environment whose messages go to the recording logger. */
 plume_env test_plume_env(void);
 
 plume_profiler *make_profiler(const plume_env *env, uint32_t ring_depth, uint32_t window);
@@ -28,15 +30,12 @@ plume_profiler *make_profiler(const plume_env *env, uint32_t ring_depth, uint32_
  * size the test controls. */
 GLuint make_spin_program(const plume_env *env);
 
-void main();
-
+/* Compiles one stage (fails the test on an error). */
 GLuint compile_shader(GLenum type, const char *source);
 
+/* A draw of full-screen triangles that loop in the fragment shader: work for
+ * the draw stage whose size the test controls. */
 heavy_draw make_heavy_draw(void);
-
-GLuint vs = compile_shader(GL_VERTEX_SHADER, "#version 430 core\n" "void main();
-
-void main();
 
 /* Into the bound framebuffer. */
 void run_heavy_draw(const heavy_draw *d, uint32_t iterations);

@@ -2,6 +2,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,4 +105,11 @@ void check_random_sort(plume_context *context, plume_sorter sorter, uint32_t cou
     pair *input = random_pairs(count, 0);
     check_sort(context, sorter, input, count, count_from_gpu ? COUNT_FROM_GPU : COUNT_FROM_CPU, "random");
     free(input);
+}
+
+float special_depth(void) {
+    static const float specials[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, 1e-45f, -1e-45f, 3.4e38f};
+    uint32_t pick = test_random_below(12);
+    if (pick < sizeof specials / sizeof specials[0]) return specials[pick];
+    return test_random_float(-100.0f, 100.0f);
 }

@@ -41,4 +41,8 @@ pair *random_pairs(uint32_t count, uint32_t key_mask_words);
  * the result equals qsort's and nothing past the count was written. */
 void check_random_sort(plume_context *context, plume_sorter sorter, uint32_t count, bool count_from_gpu);
 
+/* A depth for key tests: one of the special floats (zeros, infinities, NaNs,
+ * denormals, the largest) a quarter of the time, else a random one. */
+float special_depth(void);
+
 #endif
