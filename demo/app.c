@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define STB_IMAGE_WRITE_STATIC
@@ -105,25 +106,31 @@ static double sample_median(sample_list *list) {
     return list->count % 2 ? list->values[mid] : 0.5 * (list->values[mid - 1] + list->values[mid]);
 }
 
-/* The sprite next to the sources: <binary>/../../../demo/assets (the binary
- * lives in build/<config>/bin), else demo/assets from the working folder. */
+/* The sprite, found from the binary wherever the demo runs: next to the
+ * sources (<binary>/../../../demo/assets: the binary lives in
+ * build/<config>/bin), or installed (<binary>/../share/plume); else
+ * demo/assets from the working folder, and a message saying where it looked. */
 static void find_texture(const char *given, char *out, size_t size) {
     if (given) {
         snprintf(out, size, "%s", given);
         return;
     }
+    static const char *const FROM_BINARY[] = {"../../../demo/assets/smoke_puff.png", "../share/plume/smoke_puff.png"};
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            int length = snprintf(out, size, "%s/../../../demo/assets/smoke_puff.png", exe);
+    char *slash = n > 0 ? (exe[n] = '\0', strrchr(exe, '/')) : NULL;
+    if (slash) {
+        *slash = '\0';
+        for (size_t i = 0; i < sizeof FROM_BINARY / sizeof FROM_BINARY[0]; ++i) {
+            int length = snprintf(out, size, "%s/%s", exe, FROM_BINARY[i]);
             if (length > 0 && (size_t)length < size && access(out, R_OK) == 0) return;
         }
     }
     snprintf(out, size, "demo/assets/smoke_puff.png");
+    if (access(out, R_OK) != 0)
+        fprintf(stderr, "plume_demo: no smoke sprite next to the binary (%s/../../../demo/assets, %s/../share/plume) "
+                        "nor in ./demo/assets; give one with --texture FILE\n",
+                slash ? exe : "?", slash ? exe : "?");
 }
 
 static void camera_matrices(const demo_app *app, mat4 view, mat4 projection, vec3 eye) {
@@ -502,7 +509,21 @@ bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer
     return ok;
 }
 
+/* Makes the folders above `path` that are missing ("build/" of the default
+ * output, from whatever folder the demo runs in). */
+static void make_parent_folders(const char *path) {
+    char folder[PATH_MAX];
+    snprintf(folder, sizeof folder, "%s", path);
+    for (char *p = folder + 1; *p; ++p) {
+        if (*p != '/') continue;
+        *p = '\0';
+        mkdir(folder, 0777); /* an existing folder is fine; a real failure shows when the file is written */
+        *p = '/';
+    }
+}
+
 bool demo_app_write_png(const demo_app *app, GLuint framebuffer, const char *path) {
+    make_parent_folders(path);
     size_t row = (size_t)app->width * 4;
     unsigned char *pixels = malloc(row * (size_t)app->height);
     unsigned char *flipped = malloc(row * (size_t)app->height);

@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -217,6 +219,51 @@ static void test_demo_actions(void **state) {
     demo_app_destroy(app);
 }
 
+/* The built plume_demo (next to this test binary), run from a fresh folder
+ * elsewhere with the default output: it finds its sprite from its own path,
+ * makes build/ there and writes build/smoke.png of the asked size. */
+static void test_built_demo_runs_from_any_folder(void **state) {
+    (void)state;
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    assert_true(n > 0);
+    exe[n] = '\0';
+    *strrchr(exe, '/') = '\0';
+    char folder[] = "/tmp/plume_demo_folder_XXXXXX";
+    assert_non_null(mkdtemp(folder));
+    char command[2 * PATH_MAX + 256], png[PATH_MAX + 64], log[PATH_MAX + 64];
+    snprintf(png, sizeof png, "%s/build/smoke.png", folder);
+    snprintf(log, sizeof log, "%s/demo.log", folder);
+    snprintf(command, sizeof command,
+             "cd '%s' && '%s/plume_demo' --offscreen --frames 3 --size 96x64 --particles 1K > demo.log 2>&1", folder,
+             exe);
+    int status = system(command);
+    FILE *output = fopen(log, "r");
+    assert_non_null(output);
+    char line[512];
+    bool complained = false;
+    while (fgets(line, sizeof line, output)) {
+        if (strstr(line, "cannot") || strstr(line, "no smoke sprite") || strstr(line, "error")) {
+            printf("  plume_demo: %s", line);
+            complained = true;
+        }
+    }
+    fclose(output);
+    assert_int_equal(status, 0);
+    assert_false(complained);
+    int width = 0, height = 0, channels = 0;
+    unsigned char *pixels = stbi_load(png, &width, &height, &channels, 4);
+    assert_non_null(pixels);
+    assert_int_equal(width, 96);
+    assert_int_equal(height, 64);
+    stbi_image_free(pixels);
+    assert_int_equal(unlink(png), 0);
+    assert_int_equal(unlink(log), 0);
+    snprintf(command, sizeof command, "%s/build", folder);
+    assert_int_equal(rmdir(command), 0);
+    assert_int_equal(rmdir(folder), 0);
+}
+
 static void test_demo_command_line(void **state) {
     (void)state;
     demo_options options;
@@ -256,5 +303,6 @@ const struct CMUnitTest demo_tests[] = {
     cmocka_unit_test_setup_teardown(test_offscreen_demo_profile_csv, test_setup, test_teardown),
     cmocka_unit_test_setup_teardown(test_demo_actions, test_setup, test_teardown),
     cmocka_unit_test(test_demo_command_line),
+    cmocka_unit_test_setup_teardown(test_built_demo_runs_from_any_folder, test_setup, test_teardown),
 };
 const size_t demo_test_count = sizeof demo_tests / sizeof demo_tests[0];
