@@ -59,7 +59,8 @@ cp -r "$root/include" "$root/plugin" "$root/shaders" "$copy/"
 cp "$root/tools/embed_shaders.sh" "$copy/tools/"
 sh "$copy/tools/embed_shaders.sh" "$copy/shaders" "$copy/generated/plume_shaders.h"
 # shellcheck disable=SC2086
-$CC $warnings $CFLAGS -I"$copy/include" -I"$copy/plugin" -I"$copy/generated" -I"$example" "$copy"/plugin/*.c \
+$CC $warnings $CFLAGS -I"$copy/include" -I"$copy/plugin" -I"$copy/shaders" -I"$copy/generated" -I"$example" \
+    "$copy"/plugin/*/*.c \
     "$example/link_static.c" $host -lepoxy -lm -o "$scratch/copied_sources" && "$scratch/copied_sources" \
     && pass "compiled from a copy of the sources" || fail "copied-sources example"
 
