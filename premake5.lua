@@ -21,10 +21,18 @@ if _PREMAKE_VERSION and _PREMAKE_VERSION:sub(1, 1) == "4" then
     function visibility(v) if v == "Hidden" then buildoptions { "-fvisibility=hidden" } end end
     function pic(on) if on == "On" then buildoptions { "-fPIC" } end end
     removefiles = excludes
+    -- No Makefile projects either: a library without files has its prebuild
+    -- commands run every build (and builds an empty archive), and linking it
+    -- orders the build as dependson does.
+    local premake4_kind = kind
+    function kind(k) return premake4_kind(k == "Makefile" and "StaticLib" or k) end
+    buildcommands = prebuildcommands
+    dependson = links
 end
 -- ----------------------------------------------------------------------------
 
 local root = path.getabsolute(".")
+local project_dir = root .. "/build"  -- the generated projects; their commands run here
 local configs = { "release", "debug", "sanitize" }
 
 -- Each configuration builds into build/<config>/{bin,lib,lib/static}, so
@@ -48,15 +56,18 @@ local function read_abi_major()
 end
 local ABI_MAJOR = read_abi_major()
 
--- Shaders are compiled into the library: a prebuild step turns the files below
--- shaders/ into one header (rewritten only when a shader changed).
-local embed_shaders = "sh " .. root .. "/tools/embed_shaders.sh " .. root .. "/shaders " .. generated .. "/plume_shaders.h"
-local embed_bench_shaders = "sh " .. root .. "/tools/embed_shaders.sh " .. root .. "/bench/shaders " .. generated .. "/bench_shaders.h"
-
--- Run the embedding once at generate time too, so the header exists before
--- any parallel make starts compiling.
-os.execute(embed_shaders)
-os.execute(embed_bench_shaders)
+-- Shaders are compiled into the library: tools/embed_shaders.c, built first as
+-- a project of its own, turns the files below a folder into one header
+-- (rewritten only when a shader changed). This is its command line for
+-- configuration `cfg`, with paths relative to the generated projects, so that
+-- the projects work wherever the tree is; Visual Studio runs commands in cmd,
+-- where a program's path needs backslashes.
+local function embed_command(cfg, shader_dir, header)
+    local program = cfg .. "/bin/embed_shaders"
+    if _ACTION and _ACTION:find("^vs") then program = program:gsub("/", "\\") end
+    return '"' .. program .. '" ' .. path.getrelative(project_dir, root .. "/" .. shader_dir) .. " " ..
+           path.getrelative(project_dir, generated .. "/" .. header)
+end
 
 -- pkg-config files for using the build tree in place, one per configuration:
 --   PKG_CONFIG_PATH=build/release/lib/pkgconfig pkg-config --cflags --libs plume
@@ -102,6 +113,29 @@ workspace "plume"
         linkoptions { "-fsanitize=address,undefined" }
     filter {}
 
+-- The shader embedder: a plain C program, so that building plume needs no shell.
+project "embed_shaders"
+    kind "ConsoleApp"
+    outputs("bin", "embed_shaders")
+    files { "tools/embed_shaders.c" }
+
+-- Runs the embedder every build, before every project that includes the
+-- headers it writes: a project of its own, so that no compile (make -j
+-- included) starts before the headers are up to date.
+project "plume_shaders"
+    kind "Makefile"
+    dependson { "embed_shaders" }
+    -- A target that no command writes, so that make runs the commands every time.
+    targetname "plume_shaders_run"
+    for _, cfg in ipairs(configs) do
+        filter("configurations:" .. cfg)
+            targetdir("build/obj/" .. cfg)
+            objdir("build/obj/" .. cfg .. "/plume_shaders")
+            buildcommands { embed_command(cfg, "shaders", "plume_shaders.h"),
+                            embed_command(cfg, "bench/shaders", "bench_shaders.h") }
+    end
+    filter {}
+
 -- The module, linked statically into an engine (or tests / benchmark / demo).
 project "plume_static"
     kind "StaticLib"
@@ -110,7 +144,7 @@ project "plume_static"
     outputs("lib/static", "plume_static")
     pic "On"
     files { "plugin/**.c", "plugin/**.h", "shaders/shared/*.h", "include/plume/*.h" }
-    prebuildcommands { embed_shaders }
+    dependson { "plume_shaders" }
 
 -- The plugin: the same module as a shared library exporting only the API.
 project "plume"
@@ -120,7 +154,7 @@ project "plume"
     pic "On"
     defines { "PLUME_SHARED_BUILD" }
     files { "plugin/**.c", "plugin/**.h", "shaders/shared/*.h", "include/plume/*.h" }
-    prebuildcommands { embed_shaders }
+    dependson { "plume_shaders" }
     -- Exports plume_get_api only (plume_plugin.h); checked by tests/check_shared_library.sh.
     linkoptions { "-Wl,-soname,libplume.so." .. ABI_MAJOR, "-Wl,--no-undefined" }
     links { "epoxy", "m" }
@@ -163,7 +197,7 @@ project "plume_bench"
     kind "ConsoleApp"
     outputs("bin", "plume_bench")
     files { "bench/bench_sort.c" }
-    prebuildcommands { embed_bench_shaders }
+    dependson { "plume_shaders" }
     links { "plume_host", "plume_static", "epoxy", "m" }
 
 -- The whole frame (update + draw offscreen) at several particle counts,
