@@ -4,15 +4,20 @@
 -- then: make -C build config=release   (or debug, sanitize)
 -- outputs: build/<config>/bin (programs), build/<config>/lib (libplume.so),
 --          build/<config>/lib/static (libplume.a)
+--   premake5 vs2022 / premake5 xcode4        (Windows / macOS: the library only)
 
 -- ---- premake4 compatibility ------------------------------------------------
 -- premake4 lacks a few premake5 functions; map them onto what it has, so the
 -- rest of this file is plain premake5.
 if _PREMAKE_VERSION and _PREMAKE_VERSION:sub(1, 1) == "4" then
     workspace = solution
+    -- premake4 matches bare terms ("release", "windows", "not vs*"); it has
+    -- no toolset term, and only makes gcc builds.
     function filter(expression)
-        if type(expression) == "table" then return configuration(expression) end
-        return configuration((expression:gsub("^configurations:", "")))
+        if type(expression) ~= "table" then expression = { expression } end
+        local terms = {}
+        for i, term in ipairs(expression) do terms[i] = term:gsub("^%a+:", "") end
+        return configuration(terms)
     end
     function cdialect(dialect) buildoptions { "-std=" .. dialect:lower() } end
     function symbols(on) if on == "On" then flags { "Symbols" } end end
@@ -28,6 +33,8 @@ if _PREMAKE_VERSION and _PREMAKE_VERSION:sub(1, 1) == "4" then
     function kind(k) return premake4_kind(k == "Makefile" and "StaticLib" or k) end
     buildcommands = prebuildcommands
     dependson = links
+    os.istarget = os.is
+    function architecture() end  -- the compiler's own
 end
 -- ----------------------------------------------------------------------------
 
@@ -71,11 +78,14 @@ end
 
 -- pkg-config files for using the build tree in place, one per configuration:
 --   PKG_CONFIG_PATH=build/release/lib/pkgconfig pkg-config --cflags --libs plume
--- (tools/install.sh writes the installed one from the same template).
-for _, cfg in ipairs(configs) do
-    local lib = root .. "/build/" .. cfg .. "/lib"
-    os.execute("sh " .. root .. "/tools/make_pc.sh " .. lib .. "/pkgconfig/plume.pc " .. root .. " " .. root ..
-               "/include " .. lib .. "/static " .. lib .. "/libplume.so")
+-- (tools/install.sh writes the installed one from the same template). Where
+-- there is a POSIX shell: package.config starts with the host's separator.
+if package.config:sub(1, 1) == "/" then
+    for _, cfg in ipairs(configs) do
+        local lib = root .. "/build/" .. cfg .. "/lib"
+        os.execute("sh " .. root .. "/tools/make_pc.sh " .. lib .. "/pkgconfig/plume.pc " .. root .. " " .. root ..
+                   "/include " .. lib .. "/static " .. lib .. "/libplume.so")
+    end
 end
 
 -- premake5 install / premake4 --file=premake5.lua install: headers, both
@@ -99,7 +109,12 @@ workspace "plume"
     cdialect "C11"
     warnings "Extra"
     includedirs { "include", "plugin", "shaders", "host", generated }
-    buildoptions { "-Werror=implicit-function-declaration", "-Wshadow", "-Wstrict-prototypes" }
+    filter "toolset:not msc*"
+        buildoptions { "-Werror=implicit-function-declaration", "-Wshadow", "-Wstrict-prototypes" }
+    filter "toolset:msc*"
+        defines { "_CRT_SECURE_NO_WARNINGS" }  -- fopen and strerror are ISO C
+    filter "system:windows"
+        architecture "x86_64"  -- Visual Studio's default is 32-bit
 
     filter "configurations:release"
         optimize "Speed"
@@ -109,6 +124,7 @@ workspace "plume"
         symbols "On"
     filter "configurations:sanitize"
         symbols "On"
+    filter { "configurations:sanitize", "toolset:not msc*" }
         buildoptions { "-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined" }
         linkoptions { "-fsanitize=address,undefined" }
     filter {}
@@ -146,7 +162,8 @@ project "plume_static"
     files { "plugin/**.c", "plugin/**.h", "shaders/shared/*.h", "include/plume/*.h" }
     dependson { "plume_shaders" }
 
--- The plugin: the same module as a shared library exporting only the API.
+-- The plugin: the same module as a shared library exporting only the API
+-- (libplume.so; plume.dll on Windows).
 project "plume"
     kind "SharedLib"
     outputs("lib", "plume_shared")
@@ -155,9 +172,20 @@ project "plume"
     defines { "PLUME_SHARED_BUILD" }
     files { "plugin/**.c", "plugin/**.h", "shaders/shared/*.h", "include/plume/*.h" }
     dependson { "plume_shaders" }
-    -- Exports plume_get_api only (plume_plugin.h); checked by tests/check_shared_library.sh.
-    linkoptions { "-Wl,-soname,libplume.so." .. ABI_MAJOR, "-Wl,--no-undefined" }
-    links { "epoxy", "m" }
+    links { "epoxy" }
+    -- Exports plume_get_api only (plume_plugin.h); checked by tests/check_shared_library.sh
+    -- and, for the DLL, tests/check_windows_build.sh.
+    filter { "system:not windows", "system:not macosx" }
+        linkoptions { "-Wl,-soname,libplume.so." .. ABI_MAJOR, "-Wl,--no-undefined" }
+    filter "system:not windows"
+        links { "m" }
+    filter { "system:windows", "action:gmake*" }
+        linkoptions { "-static-libgcc" }  -- MinGW: no libgcc_s DLL beside plume.dll
+    filter {}
+
+-- The rest (the host stand-ins, demo, tests and benchmarks) runs on headless
+-- EGL, which Windows and macOS do not have: there the workspace is the library.
+if os.istarget("windows") or os.istarget("macosx") then return end
 
 -- Headless EGL context and other host-side stand-ins for an engine.
 project "plume_host"
