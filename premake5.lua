@@ -4,15 +4,20 @@
 -- then: make -C build config=release   (or debug, sanitize)
 -- outputs: build/<config>/bin (programs), build/<config>/lib (libplume.so),
 --          build/<config>/lib/static (libplume.a)
+--   premake5 vs2022 / premake5 xcode4        (Windows / macOS: the library only)
 
 -- ---- premake4 compatibility ------------------------------------------------
 -- premake4 lacks a few premake5 functions; map them onto what it has, so the
 -- rest of this file is plain premake5.
 if _PREMAKE_VERSION and _PREMAKE_VERSION:sub(1, 1) == "4" then
     workspace = solution
+    -- premake4 matches bare terms ("release", "windows", "not vs*"); it has
+    -- no toolset term, and only makes gcc builds.
     function filter(expression)
-        if type(expression) == "table" then return configuration(expression) end
-        return configuration((expression:gsub("^configurations:", "")))
+        if type(expression) ~= "table" then expression = { expression } end
+        local terms = {}
+        for i, term in ipairs(expression) do terms[i] = term:gsub("^%a+:", "") end
+        return configuration(terms)
     end
     function cdialect(dialect) buildoptions { "-std=" .. dialect:lower() } end
     function symbols(on) if on == "On" then flags { "Symbols" } end end
@@ -21,10 +26,20 @@ if _PREMAKE_VERSION and _PREMAKE_VERSION:sub(1, 1) == "4" then
     function visibility(v) if v == "Hidden" then buildoptions { "-fvisibility=hidden" } end end
     function pic(on) if on == "On" then buildoptions { "-fPIC" } end end
     removefiles = excludes
+    -- No Makefile projects either: a library without files has its prebuild
+    -- commands run every build (and builds an empty archive), and linking it
+    -- orders the build as dependson does.
+    local premake4_kind = kind
+    function kind(k) return premake4_kind(k == "Makefile" and "StaticLib" or k) end
+    buildcommands = prebuildcommands
+    dependson = links
+    os.istarget = os.is
+    function architecture() end  -- the compiler's own
 end
 -- ----------------------------------------------------------------------------
 
 local root = path.getabsolute(".")
+local project_dir = root .. "/build"  -- the generated projects; their commands run here
 local configs = { "release", "debug", "sanitize" }
 
 -- Each configuration builds into build/<config>/{bin,lib,lib/static}, so
@@ -48,23 +63,29 @@ local function read_abi_major()
 end
 local ABI_MAJOR = read_abi_major()
 
--- Shaders are compiled into the library: a prebuild step turns the files below
--- shaders/ into one header (rewritten only when a shader changed).
-local embed_shaders = "sh " .. root .. "/tools/embed_shaders.sh " .. root .. "/shaders " .. generated .. "/plume_shaders.h"
-local embed_bench_shaders = "sh " .. root .. "/tools/embed_shaders.sh " .. root .. "/bench/shaders " .. generated .. "/bench_shaders.h"
-
--- Run the embedding once at generate time too, so the header exists before
--- any parallel make starts compiling.
-os.execute(embed_shaders)
-os.execute(embed_bench_shaders)
+-- Shaders are compiled into the library: tools/embed_shaders.c, built first as
+-- a project of its own, turns the files below a folder into one header
+-- (rewritten only when a shader changed). This is its command line for
+-- configuration `cfg`, with paths relative to the generated projects, so that
+-- the projects work wherever the tree is; Visual Studio runs commands in cmd,
+-- where a program's path needs backslashes.
+local function embed_command(cfg, shader_dir, header)
+    local program = cfg .. "/bin/embed_shaders"
+    if _ACTION and _ACTION:find("^vs") then program = program:gsub("/", "\\") end
+    return '"' .. program .. '" ' .. path.getrelative(project_dir, root .. "/" .. shader_dir) .. " " ..
+           path.getrelative(project_dir, generated .. "/" .. header)
+end
 
 -- pkg-config files for using the build tree in place, one per configuration:
 --   PKG_CONFIG_PATH=build/release/lib/pkgconfig pkg-config --cflags --libs plume
--- (tools/install.sh writes the installed one from the same template).
-for _, cfg in ipairs(configs) do
-    local lib = root .. "/build/" .. cfg .. "/lib"
-    os.execute("sh " .. root .. "/tools/make_pc.sh " .. lib .. "/pkgconfig/plume.pc " .. root .. " " .. root ..
-               "/include " .. lib .. "/static " .. lib .. "/libplume.so")
+-- (tools/install.sh writes the installed one from the same template). Where
+-- there is a POSIX shell: package.config starts with the host's separator.
+if package.config:sub(1, 1) == "/" then
+    for _, cfg in ipairs(configs) do
+        local lib = root .. "/build/" .. cfg .. "/lib"
+        os.execute("sh " .. root .. "/tools/make_pc.sh " .. lib .. "/pkgconfig/plume.pc " .. root .. " " .. root ..
+                   "/include " .. lib .. "/static " .. lib .. "/libplume.so")
+    end
 end
 
 -- premake5 install / premake4 --file=premake5.lua install: headers, both
@@ -88,7 +109,12 @@ workspace "plume"
     cdialect "C11"
     warnings "Extra"
     includedirs { "include", "plugin", "shaders", "host", generated }
-    buildoptions { "-Werror=implicit-function-declaration", "-Wshadow", "-Wstrict-prototypes" }
+    filter "toolset:not msc*"
+        buildoptions { "-Werror=implicit-function-declaration", "-Wshadow", "-Wstrict-prototypes" }
+    filter "toolset:msc*"
+        defines { "_CRT_SECURE_NO_WARNINGS" }  -- fopen and strerror are ISO C
+    filter "system:windows"
+        architecture "x86_64"  -- Visual Studio's default is 32-bit
 
     filter "configurations:release"
         optimize "Speed"
@@ -98,8 +124,32 @@ workspace "plume"
         symbols "On"
     filter "configurations:sanitize"
         symbols "On"
+    filter { "configurations:sanitize", "toolset:not msc*" }
         buildoptions { "-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined" }
         linkoptions { "-fsanitize=address,undefined" }
+    filter {}
+
+-- The shader embedder: a plain C program, so that building plume needs no shell.
+project "embed_shaders"
+    kind "ConsoleApp"
+    outputs("bin", "embed_shaders")
+    files { "tools/embed_shaders.c" }
+
+-- Runs the embedder every build, before every project that includes the
+-- headers it writes: a project of its own, so that no compile (make -j
+-- included) starts before the headers are up to date.
+project "plume_shaders"
+    kind "Makefile"
+    dependson { "embed_shaders" }
+    -- A target that no command writes, so that make runs the commands every time.
+    targetname "plume_shaders_run"
+    for _, cfg in ipairs(configs) do
+        filter("configurations:" .. cfg)
+            targetdir("build/obj/" .. cfg)
+            objdir("build/obj/" .. cfg .. "/plume_shaders")
+            buildcommands { embed_command(cfg, "shaders", "plume_shaders.h"),
+                            embed_command(cfg, "bench/shaders", "bench_shaders.h") }
+    end
     filter {}
 
 -- The module, linked statically into an engine (or tests / benchmark / demo).
@@ -110,9 +160,10 @@ project "plume_static"
     outputs("lib/static", "plume_static")
     pic "On"
     files { "plugin/**.c", "plugin/**.h", "shaders/shared/*.h", "include/plume/*.h" }
-    prebuildcommands { embed_shaders }
+    dependson { "plume_shaders" }
 
--- The plugin: the same module as a shared library exporting only the API.
+-- The plugin: the same module as a shared library exporting only the API
+-- (libplume.so; plume.dll on Windows).
 project "plume"
     kind "SharedLib"
     outputs("lib", "plume_shared")
@@ -120,10 +171,21 @@ project "plume"
     pic "On"
     defines { "PLUME_SHARED_BUILD" }
     files { "plugin/**.c", "plugin/**.h", "shaders/shared/*.h", "include/plume/*.h" }
-    prebuildcommands { embed_shaders }
-    -- Exports plume_get_api only (plume_plugin.h); checked by tests/check_shared_library.sh.
-    linkoptions { "-Wl,-soname,libplume.so." .. ABI_MAJOR, "-Wl,--no-undefined" }
-    links { "epoxy", "m" }
+    dependson { "plume_shaders" }
+    links { "epoxy" }
+    -- Exports plume_get_api only (plume_plugin.h); checked by tests/check_shared_library.sh
+    -- and, for the DLL, tests/check_windows_build.sh.
+    filter { "system:not windows", "system:not macosx" }
+        linkoptions { "-Wl,-soname,libplume.so." .. ABI_MAJOR, "-Wl,--no-undefined" }
+    filter "system:not windows"
+        links { "m" }
+    filter { "system:windows", "action:gmake*" }
+        linkoptions { "-static-libgcc" }  -- MinGW: no libgcc_s DLL beside plume.dll
+    filter {}
+
+-- The rest (the host stand-ins, demo, tests and benchmarks) runs on headless
+-- EGL, which Windows and macOS do not have: there the workspace is the library.
+if os.istarget("windows") or os.istarget("macosx") then return end
 
 -- Headless EGL context and other host-side stand-ins for an engine.
 project "plume_host"
@@ -168,7 +230,7 @@ project "plume_bench"
     kind "ConsoleApp"
     outputs("bin", "plume_bench")
     files { "bench/bench_sort.c" }
-    prebuildcommands { embed_bench_shaders }
+    dependson { "plume_shaders" }
     links { "plume_host", "plume_static", "epoxy", "m" }
 
 -- The whole frame (update + draw offscreen) at several particle counts,

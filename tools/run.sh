@@ -4,7 +4,8 @@
 # (premake5 if installed, else Debian's premake4 on the same premake5.lua),
 # builds and runs.
 #     sh tools/run.sh test     all tests (ASan + UBSan build, headless EGL):
-#                              static library, plugin table, installed forms
+#                              static library, plugin table, installed forms,
+#                              the Windows build (MinGW-w64 cross compiler)
 #     sh tools/run.sh demo     the smoke demo (offscreen without a display; see README)
 #     sh tools/run.sh bench    the sort benchmark (GPU times need a real GPU)
 # Extra arguments go to the program.
@@ -15,6 +16,8 @@ what=${1:-test}
 
 packages="make gcc pkg-config premake4 libepoxy-dev libcglm-dev libstb-dev libglfw3-dev libcmocka-dev
           libegl1 libegl-mesa0 libgl1-mesa-dri"
+# The Windows build check: the cross compiler, and meson for its libepoxy.
+[ "$what" = test ] && packages="$packages gcc-mingw-w64-x86-64 meson"
 missing=""
 for p in $packages; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then
@@ -39,10 +42,12 @@ test)
     # with it the warnings the tests count as errors (one warning went unseen
     # that way on a machine whose cache held the shader).
     export MESA_SHADER_CACHE_DISABLE=${MESA_SHADER_CACHE_DISABLE:-true}
-    # The exports, soname and installed forms first, then the suites: once
-    # through the static library, once through libplume.so's plugin table
-    # (so the run ends with a test runner's summary).
+    # The exports, soname and installed forms first, and the Windows build
+    # (MinGW-w64: plume.dll's exports), then the suites: once through the
+    # static library, once through libplume.so's plugin table (so the run
+    # ends with a test runner's summary).
     sh tests/check_shared_library.sh sanitize
+    sh tests/check_windows_build.sh
     ./build/sanitize/bin/plume_tests "$@"
     exec ./build/sanitize/bin/plume_plugin_host "$@"
     ;;

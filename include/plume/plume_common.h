@@ -17,9 +17,9 @@ extern "C" {
 
 /* Marks a function of the public API. It carries no attribute on purpose: the
  * static library offers these functions directly, while the shared library
- * (libplume.so, built with -fvisibility=hidden) exports one symbol only, the
- * entry point plume_get_api() of plume_plugin.h, whose versioned table holds
- * them all. A second, unversioned surface of plain symbols would tie every
+ * (libplume.so, built with -fvisibility=hidden; plume.dll on Windows) exports
+ * one symbol only, the entry point plume_get_api() of plume_plugin.h, whose
+ * versioned table holds them all. A second, unversioned surface of plain symbols would tie every
  * function's signature to the soname; the table lets the ABI grow instead. */
 #define PLUME_API
 

@@ -32,7 +32,9 @@
  * plume_get_api() is there too, for hosts that want one code path for both.
  *
  * What the shared library exports: plume_get_api and nothing else (it is built
- * with -fvisibility=hidden); its soname is libplume.so.<PLUME_ABI_MAJOR>.
+ * with -fvisibility=hidden); its soname is libplume.so.<PLUME_ABI_MAJOR>. On
+ * Windows the plugin is plume.dll, which exports the same one symbol
+ * (LoadLibrary, then GetProcAddress(library, PLUME_GET_API_SYMBOL)).
  *
  * ABI rules (GDExtension's: the ABI only grows):
  *   - Within a major version, fields of plume_api are only ever added at the
@@ -74,7 +76,12 @@ extern "C" {
 /* The one exported symbol, for dlsym. */
 #define PLUME_GET_API_SYMBOL "plume_get_api"
 
-#if defined(PLUME_SHARED_BUILD) && defined(__GNUC__)
+/* Exported from the shared library only. A DLL exports what is marked
+ * dllexport (and then nothing else); ELF and Mach-O export what has default
+ * visibility, the rest being hidden by -fvisibility=hidden. */
+#if defined(PLUME_SHARED_BUILD) && defined(_WIN32)
+#define PLUME_PLUGIN_ENTRY __declspec(dllexport)
+#elif defined(PLUME_SHARED_BUILD) && defined(__GNUC__)
 #define PLUME_PLUGIN_ENTRY __attribute__((visibility("default")))
 #else
 #define PLUME_PLUGIN_ENTRY

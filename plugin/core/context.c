@@ -15,8 +15,8 @@
  *                this context, which is safe.
  * A slot whose generation is exhausted is retired rather than reused. */
 #include <inttypes.h>
-#include <time.h>
 
+#include "platform.h"
 #include "plume_internal.h"
 
 enum {
@@ -55,9 +55,7 @@ static uint64_t mix64(uint64_t z) {
 }
 
 static uint16_t make_tag(const plume_context *context) {
-    struct timespec now = {0, 0};
-    timespec_get(&now, TIME_UTC);
-    uint64_t mixed = mix64((uint64_t)(uintptr_t)context ^ mix64((uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec));
+    uint64_t mixed = mix64((uint64_t)(uintptr_t)context ^ mix64(plume_platform_ticks()));
     uint16_t tag = (uint16_t)(mixed >> 48);
     return tag ? tag : 1; /* a zero tag would let the zero id through the first check */
 }

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
+#include "platform.h"
 #include "plume/plume_common.h"
 #include "plume/plume_context.h"
 
@@ -26,8 +27,7 @@ const plume_env *plume_default_env(void);
 plume_result plume_env_init_child(plume_env *env, const plume_env *parent, const plume_logger *logger,
                                   const plume_allocator *allocator);
 
-void plume_log(const plume_env *env, plume_log_level level, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
+void plume_log(const plume_env *env, plume_log_level level, const char *format, ...) PLUME_PRINTF_FORMAT(3, 4);
 void *plume_alloc(const plume_env *env, size_t size);          /* zeroed */
 void *plume_realloc(const plume_env *env, void *block, size_t size);
 void plume_free(const plume_env *env, void *block);

@@ -91,6 +91,12 @@ static const char *const LOCAL_SORT_UNIFORMS[LOCAL_SORT_UNIFORM_COUNT] = {"u_ind
                                                                           "u_count_index", "u_max_count",
                                                                           "u_pass_count"};
 
+static uint32_t count_set_bits(uint32_t v) {
+    uint32_t n = 0;
+    for (; v; v &= v - 1) ++n;
+    return n;
+}
+
 /* How many numbers below `count` have no bit outside `bits`: the workgroups
  * whose lowest position is below the count, when workgroup numbers are spread
  * over `bits` in order. */
@@ -100,7 +106,7 @@ static uint32_t numbers_below(uint32_t count, uint32_t bits) {
         uint32_t bit = 1u << p;
         if (!(count & bit)) continue;
         /* Numbers equal to count above p with 0 at p: every choice below. */
-        found += 1u << __builtin_popcount(bits & (bit - 1));
+        found += 1u << count_set_bits(bits & (bit - 1));
         if (!(bits & bit)) break; /* none can have 1 at p */
     }
     return found;

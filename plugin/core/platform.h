@@ -1,0 +1,27 @@
+/* What differs between operating systems and compilers, in one place: the rest
+ * of plugin/ is ISO C11 and OpenGL (through libepoxy), and builds with gcc and
+ * clang on Linux and macOS, with MinGW-w64 and with MSVC on Windows. */
+#ifndef PLUME_PLATFORM_H
+#define PLUME_PLATFORM_H
+
+#include <stdint.h>
+
+/* printf-style checks of a function's format and arguments where the compiler
+ * has them. MinGW's C99 printf (__USE_MINGW_ANSI_STDIO, on under -std=c11) is
+ * its gcc's gnu_printf: plain printf there means Microsoft's, without %zu. */
+#if defined(__MINGW32__) && defined(__MINGW_PRINTF_FORMAT)
+#define PLUME_PRINTF_FORMAT(format_index, first_argument) \
+    __attribute__((format(__MINGW_PRINTF_FORMAT, format_index, first_argument)))
+#elif defined(__GNUC__)
+#define PLUME_PRINTF_FORMAT(format_index, first_argument) \
+    __attribute__((format(printf, format_index, first_argument)))
+#else
+#define PLUME_PRINTF_FORMAT(format_index, first_argument)
+#endif
+
+/* A fine-grained clock (nanoseconds or performance-counter ticks): two calls
+ * a microsecond apart give different values. Only compared and mixed, never
+ * converted to a time. */
+uint64_t plume_platform_ticks(void);
+
+#endif
