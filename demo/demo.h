@@ -26,6 +26,8 @@ typedef struct demo_options {
     const char *texture_path; /* --texture FILE; NULL: demo/assets/smoke_puff.png found from the binary */
     float dt;                 /* --dt S: fixed time step (offscreen); 0: measured (window) */
     uint32_t resolution;      /* --resolution full|half|quarter: the draw's plume_draw_resolution */
+    const char *effect_path;  /* --effect FILE: an effect file instead of the built-in column, reloaded when saved */
+    const char *save_effect;  /* --save-effect FILE: the effect on show at the end, as an effect file */
     bool size_given, particles_given;
 } demo_options;
 
@@ -47,7 +49,8 @@ typedef enum demo_action {
     DEMO_TOGGLE_SORT,
     DEMO_RESET,
     DEMO_TOGGLE_HUD,
-    DEMO_NEXT_RESOLUTION   /* full -> half -> quarter -> full */
+    DEMO_NEXT_RESOLUTION,  /* full -> half -> quarter -> full */
+    DEMO_NEXT_EFFECT       /* the gallery's next effect file (demo/effects/) */
 } demo_action;
 
 /* "full", "half", "quarter" for a plume_draw_resolution. */

@@ -27,7 +27,11 @@ static const char *USAGE =
     "  --no-hud           no text or graph overlay\n"
     "  --texture FILE     the smoke sprite (default demo/assets/smoke_puff.png, a 4x4 flipbook)\n"
     "  --resolution R     the particles' draw resolution: full (default), half or quarter\n"
+    "  --effect FILE      show an effect file (demo/effects/*.json) instead of the built-in smoke,\n"
+    "                     reloaded whenever it is saved; its capacity unless --particles is given\n"
+    "  --save-effect FILE at the end, write the effect on show as an effect file\n"
     "keys: space pause, +/- or 1-4 particle count, S sorting, L draw resolution, R reset, H overlay,\n"
+    "      E the gallery's next effect,\n"
     "      Esc quit;\n"
     "      drag to orbit, scroll to zoom\n";
 
@@ -108,6 +112,10 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             ok = false;
             for (uint32_t r = 0; r < 3; ++r)
                 if (!strcmp(value, demo_resolution_name(r))) options->resolution = r, ok = true;
+        } else if (!strcmp(arg, "--effect")) {
+            options->effect_path = value;
+        } else if (!strcmp(arg, "--save-effect")) {
+            options->save_effect = value;
         } else if (!strcmp(arg, "--texture")) {
             options->texture_path = value;
         } else {
