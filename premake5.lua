@@ -219,23 +219,23 @@ project "plume_demo"
     files { "demo/main.c", "demo/window.c", "demo/demo_window.h" }
     links { "plume_demo_core", "plume_effects", "plume_host", "plume_static", "glfw", "epoxy", "jansson", "m" }
 
--- Writes demo/assets/smoke_puff.png (committed; rerun only to change it).
-project "make_smoke_puff"
+-- Writes the demo's sprites into demo/assets (committed; rerun only to change them).
+project "make_sprites"
     kind "ConsoleApp"
-    outputs("bin", "make_smoke_puff")
-    files { "tools/make_smoke_puff.c" }
+    outputs("bin", "make_sprites")
+    files { "tools/make_sprites.c" }
     links { "m" }
 
 -- The test files by part (tests/<part>/), shared fixtures in tests/support/.
 local test_parts = { "tests/support/*", "tests/core/*", "tests/sort/*", "tests/particles/*", "tests/render/*",
-                     "tests/profile/*", "tests/demo/*" }
+                     "tests/profile/*", "tests/demo/*", "tests/effects/*" }
 
 project "plume_tests"
     kind "ConsoleApp"
     outputs("bin", "plume_tests")
     files { "tests/main.c" }
     for _, part in ipairs(test_parts) do files { part .. ".c", part .. ".h" } end
-    includedirs { "tests/support", "demo", "effects" }
+    includedirs { "tests/support", "demo" }
     links { "plume_demo_core", "plume_effects", "plume_host", "plume_static", "epoxy", "jansson", "cmocka", "m" }
 
 project "plume_bench"

@@ -32,8 +32,6 @@ static effect_reload_status load(effect_reload *reload) {
         plume_effect_copy(&reload->effect, candidate);
         reload->have_effect = true;
         reload->error.message[0] = '\0';
-    } else {
-        fprintf(stderr, "plume_demo: %s\n", reload->error.message);
     }
     free(candidate);
     return result == PLUME_OK ? EFFECT_LOADED : EFFECT_BROKEN;

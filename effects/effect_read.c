@@ -58,7 +58,10 @@ static plume_result PLUME_PRINTF_FORMAT(4, 5)
 /* `path` + ".name" or "[index]", truncated to fit (a truncated path still
  * locates its first steps). */
 static void join_field(char *out, size_t size, const char *path, const char *name) {
-    snprintf(out, size, "%s%s%s", path, *path ? "." : "", name);
+    if (snprintf(out, size, "%s%s%s", path, *path ? "." : "", name) >= (int)size) out[size - 1] = '\0';
+}
+static void index_field(char *out, size_t size, const char *path, size_t index) {
+    if (snprintf(out, size, "%s[%zu]", path, index) >= (int)size) out[size - 1] = '\0';
 }
 
 static float to_float(double value) {
@@ -77,7 +80,7 @@ static plume_result read_numbers(const reader *r, const json_t *value, const cha
         const json_t *item = json_array_get(value, i);
         if (!json_is_number(item)) {
             char element[160];
-            snprintf(element, sizeof element, "%s[%zu]", field, i);
+            index_field(element, sizeof element, field, i);
             return fail(r, PLUME_ERROR_INVALID_ARGUMENT, element, "must be a number (in %s)", shape);
         }
         out[i] = to_float(json_number_value(item));
@@ -95,7 +98,7 @@ static plume_result read_keys(const reader *r, const json_t *value, const char *
         return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "has %zu keys; at most %d", count, PLUME_MAX_CURVE_KEYS);
     for (size_t k = 0; k < count; ++k) {
         char element[160];
-        snprintf(element, sizeof element, "%s[%zu]", field, k);
+        index_field(element, sizeof element, field, k);
         plume_result result = read_numbers(r, json_array_get(value, k), element, first + k * stride, floats, shape);
         if (result != PLUME_OK) return result;
     }
@@ -107,8 +110,6 @@ static plume_result read_path(const reader *r, const json_t *value, const char *
     if (!json_is_string(value) || json_string_length(value) == 0)
         return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "must be a file name (a non-empty string)");
     const char *path = json_string_value(value);
-    if (strlen(path) != json_string_length(value))
-        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "must not hold a NUL character");
     char *storage = r->effect->texture_path;
     bool relative = path[0] != '/' && r->folder && *r->folder;
     int length = relative ? snprintf(storage, PLUME_EFFECT_PATH_MAX, "%s/%s", r->folder, path)
@@ -177,7 +178,7 @@ static plume_result read_field(const reader *r, const json_t *value, const effec
                         json_array_size(value), row->count);
         for (size_t i = 0; i < json_array_size(value); ++i) {
             char element[160];
-            snprintf(element, sizeof element, "%s[%zu]", field, i);
+            index_field(element, sizeof element, field, i);
             plume_result result =
                 read_table(r, json_array_get(value, i), row->table, (char *)at + i * row->stride, element);
             if (result != PLUME_OK) return result;

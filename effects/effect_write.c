@@ -187,7 +187,7 @@ static void write_field(writer *w, const effect_field *row, const char *base, co
         append_string(w, "[\n");
         for (uint32_t i = 0; i < used; ++i) {
             char element[160];
-            snprintf(element, sizeof element, "%s[%u]", field, i);
+            if (snprintf(element, sizeof element, "%s[%u]", field, i) >= (int)sizeof element) element[0] = '\0';
             indent(w, depth + 1);
             write_table(w, row->table, (const char *)at + i * row->stride, element, depth + 1, false);
             append_string(w, i + 1 < used ? ",\n" : "\n");
@@ -214,7 +214,7 @@ static void write_table(writer *w, const effect_table *table, const char *base, 
         const effect_field *row = &table->fields[i];
         if (field_is_default(row, base)) continue;
         char field[160];
-        snprintf(field, sizeof field, "%s%s%s", path, *path ? "." : "", row->name);
+        if (snprintf(field, sizeof field, "%s%s%s", path, *path ? "." : "", row->name) >= (int)sizeof field) field[0] = '\0';
         append_string(w, first ? "\n" : ",\n");
         first = false;
         indent(w, depth + 1);

@@ -29,7 +29,10 @@ struct CMUnitTest;
     X(culling, 1)                                                                                                      \
     X(lowres, 1)                                                                                                       \
     X(host_state, 1)                                                                                                   \
-    X(demo, 0)
+    X(demo, 0)                                                                                                         \
+    X(effect_format, 0)                                                                                                \
+    X(effect_fuzz, 0)                                                                                                  \
+    X(effect_reload, 0)
 
 #define PLUME_DECLARE_TEST_TABLE(name, through_table)                                                                  \
     extern const struct CMUnitTest name##_tests[];                                                                     \
