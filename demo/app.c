@@ -119,10 +119,8 @@ static void find_texture(const char *given, char *out, size_t size) {
     }
     static const char *const FROM_BINARY[] = {"../../../demo/assets/smoke_puff.png", "../share/plume/smoke_puff.png"};
     char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char *slash = n > 0 ? (exe[n] = '\0', strrchr(exe, '/')) : NULL;
-    if (slash) {
-        *slash = '\0';
+    bool found = demo_binary_folder(exe, sizeof exe);
+    if (found) {
         for (size_t i = 0; i < sizeof FROM_BINARY / sizeof FROM_BINARY[0]; ++i) {
             int length = snprintf(out, size, "%s/%s", exe, FROM_BINARY[i]);
             if (length > 0 && (size_t)length < size && access(out, R_OK) == 0) return;
@@ -132,7 +130,14 @@ static void find_texture(const char *given, char *out, size_t size) {
     if (access(out, R_OK) != 0)
         fprintf(stderr, "plume_demo: no smoke sprite next to the binary (%s/../../../demo/assets, %s/../share/plume) "
                         "nor in ./demo/assets; give one with --texture FILE\n",
-                slash ? exe : "?", slash ? exe : "?");
+                found ? exe : "?", found ? exe : "?");
+}
+
+bool demo_binary_folder(char *out, size_t size) {
+    ssize_t n = size > 1 ? readlink("/proc/self/exe", out, size - 1) : -1;
+    char *slash = n > 0 ? (out[n] = '\0', strrchr(out, '/')) : NULL;
+    if (slash) *slash = '\0';
+    return slash != NULL;
 }
 
 static void camera_matrices(const demo_app *app, mat4 view, mat4 projection, vec3 eye) {

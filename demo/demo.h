@@ -69,6 +69,10 @@ typedef struct demo_summary {
 
 typedef struct demo_app demo_app;
 
+/* The folder of the running binary (the demo finds its sprite and effects
+ * from it); false where it cannot be known. */
+bool demo_binary_folder(char *out, size_t size);
+
 /* A monotonic clock in milliseconds. */
 double demo_now_ms(void);
 

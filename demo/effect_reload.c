@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "demo.h"
 #include "file_watch.h"
 
 _Static_assert(PATH_MAX <= 4096, "effect_gallery_list's paths are 4096 bytes");
@@ -89,10 +90,7 @@ static int list_folder(const char *folder, char (*out)[4096], int max) {
 int effect_gallery_list(char (*out)[4096], int max) {
     static const char *const FROM_BINARY[] = {"../../../demo/effects", "../share/plume/effects"};
     char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char *slash = n > 0 ? (exe[n] = '\0', strrchr(exe, '/')) : NULL;
-    if (slash) {
-        *slash = '\0';
+    if (demo_binary_folder(exe, sizeof exe)) {
         for (size_t i = 0; i < sizeof FROM_BINARY / sizeof FROM_BINARY[0]; ++i) {
             char folder[PATH_MAX + 64];
             snprintf(folder, sizeof folder, "%s/%s", exe, FROM_BINARY[i]);
