@@ -132,7 +132,7 @@ static void test_random_descriptors_round_trip(void **state) {
     plume_effect *effect = malloc(sizeof *effect);
     assert_non_null(desc);
     assert_non_null(effect);
-    for (int round = 0; round < 400; ++round) {
+    for (int round = 0; round < 200; ++round) {
         random_desc(desc, texture);
         plume_effect_error error;
         char *text = plume_effect_write(desc, &error);

@@ -192,7 +192,7 @@ static void test_smoke_file_is_the_built_in_column(void **state) {
         snprintf(pictures[run], sizeof pictures[run], "/tmp/plume_effect_smoke_%d_%d.png", (int)getpid(), run);
         demo_options options;
         demo_options_default(&options);
-        options.width = 200, options.height = 120, options.frames = 40, options.dt = 0.1f;
+        options.width = 160, options.height = 96, options.frames = 8, options.dt = 0.25f;
         options.hud = false, options.out_png = pictures[run];
         options.particles = 16384;
         if (run == 1) options.effect_path = smoke;  /* its own capacity: 16384 */
