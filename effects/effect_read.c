@@ -309,9 +309,28 @@ plume_result plume_effect_load(const char *path, plume_effect *out, plume_effect
         set_error(error, 0, 0, "", message);
         return PLUME_ERROR_IO;
     }
-    char *text = malloc(EFFECT_FILE_MAX_BYTES + 1);
-    size_t length = text ? fread(text, 1, EFFECT_FILE_MAX_BYTES + 1, file) : 0;
-    bool read_failed = text && ferror(file);
+    /* Read in growing steps: effect files are kilobytes, the limit megabytes. */
+    size_t length = 0, capacity = 0;
+    char *text = NULL;
+    bool read_failed = false;
+    while (!read_failed && length <= EFFECT_FILE_MAX_BYTES) {
+        if (length == capacity) {
+            capacity = capacity ? 2 * capacity : 1 << 16;
+            char *grown = realloc(text, capacity + 1);
+            if (!grown) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = grown;
+        }
+        size_t got = fread(text + length, 1, capacity - length, file);
+        length += got;
+        if (got == 0) {
+            read_failed = ferror(file) != 0;
+            break;
+        }
+    }
     fclose(file);
     plume_result result = PLUME_OK;
     if (!text) {

@@ -6,7 +6,8 @@
 # On the GPU machine, from a tree or a copy that holds build/release/bin,
 # demo/effects and demo/assets (the effects name their sprites relative to
 # themselves):
-#     . .gl/prelude.sh; sh tools/gpu_gallery.sh [frames]
+#     . .gl/prelude.sh; sh tools/gpu_gallery.sh [frames [WxH]]
+# (a size other than 1280x720 for a quick look on a software renderer).
 # Prints a line per effect: the live count, the median GPU ms per stage and
 # the picture; exits 1 if any effect failed.
 set -u
@@ -14,12 +15,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/build/gallery}
 demo=${PLUME_DEMO:-$root/build/release/bin/plume_demo}
 frames=${1:-480}
+size=${2:-1280x720}
 mkdir -p "$out"
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L
 status=0
 for effect in "$root"/demo/effects/*.json; do
     name=$(basename "$effect" .json)
-    if "$demo" --offscreen --size 1280x720 --no-hud --frames "$frames" --effect "$effect" \
+    if "$demo" --offscreen --size "$size" --no-hud --frames "$frames" --effect "$effect" \
         --out "$out/$name.png" > "$out/$name.log" 2>&1; then
         echo "$name: $(grep -E '^(frames:|GPU per frame)' "$out/$name.log" | tr '\n' ' ')-> $out/$name.png"
     else

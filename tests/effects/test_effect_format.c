@@ -437,6 +437,18 @@ static void test_files_and_arguments(void **state) {
     assert_int_equal(plume_effect_load("x.json", NULL, NULL), PLUME_ERROR_INVALID_ARGUMENT);
     assert_int_equal(plume_effect_parse(NULL, 3, "x", NULL, &effect, &error), PLUME_ERROR_INVALID_ARGUMENT);
     assert_int_equal(plume_effect_load("/tmp", &effect, &error), PLUME_ERROR_IO);  /* a folder */
+    /* Bigger than any effect: refused without reading it all. */
+    char big[4096];
+    effect_temporary_file(big, ".json", NULL);
+    FILE *file = fopen(big, "wb");
+    assert_non_null(file);
+    static char spaces[1 << 16];
+    memset(spaces, ' ', sizeof spaces);
+    for (int i = 0; i < 17 * 16; ++i) assert_int_equal(fwrite(spaces, 1, sizeof spaces, file), sizeof spaces);
+    fclose(file);
+    assert_int_equal(plume_effect_load(big, &effect, &error), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(error.message, "larger than 16777216 bytes"));
+    unlink(big);
     assert_int_equal(plume_effect_save("/nonexistent/folder/e.json", &(plume_system_desc){.capacity = 1}, &error),
                      PLUME_ERROR_IO);
     assert_non_null(strstr(error.message, "/nonexistent/folder/e.json: cannot write"));
