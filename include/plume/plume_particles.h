@@ -131,6 +131,7 @@
 #include "plume_common.h"
 #include "plume_context.h"
 #include "plume_profile.h"
+#include "plume_sort.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -452,6 +453,13 @@ typedef struct plume_readback {
  * Threading: where the system's GL context is current. */
 PLUME_API plume_result plume_system_read_back(plume_context *context, plume_system system,
                                               plume_readback *readback);
+
+/* The sort backend the last plume_system_update ran (PLUME_SORT_BITONIC or
+ * PLUME_SORT_RADIX: the system's sorter picks by the bound on its live count,
+ * plume_sort.h); PLUME_SORT_AUTOMATIC when it sorted nothing (no update yet,
+ * disable_sort) or for a bad handle, with a message (since 1.2).
+ * Threading: any thread using the context; issues no GL call. */
+PLUME_API plume_sort_algorithm plume_system_get_sort_algorithm(const plume_context *context, plume_system system);
 
 /* ---- Profiling (plume_profile.h) -------------------------------------------
  * GPU time of each stage (simulate, sort, update = both, draw), measured with

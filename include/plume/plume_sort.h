@@ -13,17 +13,36 @@
  *     plume_sort_indirect(context, sorter, pairs_buffer, count_buffer, count_offset);
  *     plume_sorter_destroy(context, sorter);
  *
- * Order: ascending by key, equal keys ascending by value (a total order, so the
- * result depends only on the multiset of pairs: equal-depth particles never
- * swap from frame to frame). Algorithm: the bitonic network of steps3d's
- * compute-shader sort (flip / disperse). A local sort orders blocks of
- * block_pairs; each later pass runs up to log2(block_pairs) stages of the
- * merge levels on the pairs one workgroup holds (the end of one level and the
- * start of the next), the stages on the lowest position bits in registers and
- * subgroup shuffles where the GL has GL_KHR_shader_subgroup, the others in
- * shared memory.
- * Counts need not be powers of two: positions past the count act as +infinity
- * and are never read or written.
+ * Two backends sort, both in place and in the same calls (direct, indirect,
+ * indirect bounded); plume_sorter_desc.algorithm picks one, or, by default,
+ * each call picks by its count (see PLUME_SORT_AUTOMATIC).
+ *
+ * Order. Both give ascending keys. Pairs whose keys are equal (within
+ * key_bits, below) come out:
+ *   - bitonic: ascending by value. A total order: the result depends only on
+ *     the multiset of pairs, never on their input order.
+ *   - radix: in their input order (the sort is stable). The result depends
+ *     on the input order of equal keys, so a caller that wants the bitonic
+ *     order from either backend writes pairs of equal keys in ascending value
+ *     order (the particle system writes its pairs in slot order: either
+ *     backend then gives it ascending depth key, ties by slot).
+ * Both order the keys' low key_bits only: keys that differ only above them
+ * count as equal.
+ *
+ * Bitonic: the network of steps3d's compute-shader sort (flip / disperse). A
+ * local sort orders blocks of block_pairs; each later pass runs up to
+ * log2(block_pairs) stages of the merge levels on the pairs one workgroup
+ * holds (the end of one level and the start of the next), the stages on the
+ * lowest position bits in registers and subgroup shuffles where the GL has
+ * GL_KHR_shader_subgroup, the others in shared memory. Work n log^2 n, few
+ * dispatches: the faster one for small counts.
+ * Radix: least-significant digit first, reduce-then-scan (per digit of at
+ * most 8 key bits a tile histogram, a scan over tiles, a stable scatter;
+ * ballots across 32-wide subgroups where the GL has them). Work n x digits,
+ * 1 + 3 x digits dispatches: the faster one for large counts; fewer key_bits,
+ * fewer digits. It keeps a scratch copy of capacity pairs.
+ * Counts need not be powers of two: positions past the count are never read
+ * or written.
  *
  * Handles: every function taking a plume_sorter checks it against the
  * context; a destroyed sorter, a handle of another context or a garbage value
@@ -57,6 +76,18 @@
 extern "C" {
 #endif
 
+/* plume_sorter_desc.algorithm (since 1.2). */
+typedef enum plume_sort_algorithm {
+    /* Per call, from the count (plume_sort) or its bound (max_count for
+     * plume_sort_indirect_bounded, the capacity for plume_sort_indirect):
+     * bitonic under the crossover measured on an H100
+     * (notes/sort-performance.md), radix from it on. The crossover depends on
+     * key_bits; plume_sorter_algorithm_for tells which backend a count gets. */
+    PLUME_SORT_AUTOMATIC = 0,
+    PLUME_SORT_BITONIC = 1,
+    PLUME_SORT_RADIX = 2
+} plume_sort_algorithm;
+
 /* A sorter, named by a checked handle (plume_context.h). */
 typedef struct plume_sorter {
     uint64_t id;
@@ -76,12 +107,23 @@ typedef struct plume_sorter_desc {
     uint32_t max_fused_stages;
     plume_logger logger;        /* default ({0}): the context's */
     plume_allocator allocator;  /* default ({0}): the context's; all three functions or none */
+
+    /* ---- since 1.2 ---- */
+    /* plume_sort_algorithm: AUTOMATIC (0, default), BITONIC or RADIX. With
+     * RADIX alone no bitonic backend is made: block_pairs is not used and
+     * reads back 0. */
+    uint32_t algorithm;
+    /* Key bits that matter, the low ones: 1 .. 32; 0 (default) reads back as
+     * 32. The radix sort skips the digits above them (16 bits: half the
+     * passes of 32); both backends order by these bits only. */
+    uint32_t key_bits;
 } plume_sorter_desc;
 
 /* Creates a sorter in `context` and the current GL context (4.3 core or newer
  * with compute shaders). Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers,
  * capacity 0 or over 2^30, block_pairs not a power of two or over the GL
- * limits, a partial allocator), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3 / compute
+ * limits, a partial allocator, algorithm not a plume_sort_algorithm, key_bits
+ * over 32), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3 / compute
  * shaders, shared memory under 512 bytes), PLUME_ERROR_SHADER,
  * PLUME_ERROR_OUT_OF_MEMORY. On failure *out_sorter is {0} and no GL object is
  * left behind.
@@ -96,7 +138,8 @@ PLUME_API plume_result plume_sorter_create(plume_context *context, const plume_s
  * Threading: where the sorter's GL context is current. */
 PLUME_API plume_result plume_sorter_destroy(plume_context *context, plume_sorter sorter);
 
-/* The descriptor with defaults filled in (block_pairs, max_fused_stages).
+/* The descriptor with defaults filled in (block_pairs, max_fused_stages,
+ * key_bits; algorithm stays as given).
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad handle, out_desc NULL; *out_desc
  * is then zeroed when not NULL).
  * Threading: any thread using the context; issues no GL call. */
@@ -145,6 +188,13 @@ PLUME_API plume_result plume_sort_indirect_bounded(plume_context *context, plume
  * with a message for a bad handle).
  * Threading: any thread using the context; issues no GL call. */
 PLUME_API uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter sorter, uint32_t count);
+
+/* The backend (PLUME_SORT_BITONIC or PLUME_SORT_RADIX) that sorting `count`
+ * pairs runs: plume_sort's count, or the bound of an indirect sort (since
+ * 1.2). PLUME_SORT_AUTOMATIC, with a message, for a bad handle.
+ * Threading: any thread using the context; issues no GL call. */
+PLUME_API plume_sort_algorithm plume_sorter_algorithm_for(const plume_context *context, plume_sorter sorter,
+                                                          uint32_t count);
 
 /* ---- Float depth keys (seed 004's sign flip) -------------------------------
  * A float becomes a uint whose unsigned order is the float's order:

@@ -72,6 +72,7 @@ typedef struct system_state {
      * destroys the sorter through it. */
     plume_context *context;
     plume_sorter sorter;
+    plume_sort_algorithm last_sort; /* the backend the last update's sort ran; AUTOMATIC: none */
 
     GLuint reset_program, prepare_program, emit_program, simulate_program;
     GLint reset_capacity_location, prepare_requested_location;

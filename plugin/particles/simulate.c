@@ -229,6 +229,7 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
 plume_result particles_run_sort_stage(system_state *s) {
     uint32_t bound = window_live_bound(&s->window, s->time, s->desc.capacity);
     profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_BOUND, bound);
+    s->last_sort = plume_sorter_algorithm_for(s->context, s->sorter, bound);
     return plume_sort_indirect_bounded(s->context, s->sorter, s->live_list_buffer, s->state_buffer,
                                        STATE_DRAWN_COUNT_OFFSET, bound);
 }

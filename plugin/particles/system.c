@@ -171,6 +171,7 @@ plume_result plume_system_create(plume_context *context, const plume_system_desc
     if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
     s->env = env;
     s->context = context;
+    s->last_sort = PLUME_SORT_AUTOMATIC;
     r = plume_particles_resolve_desc(&s->env, CALLER, desc, &s->desc);
     for (int e = 0; e < PLUME_MAX_EMITTERS && r == PLUME_OK; ++e) {
         float radius = particles_quad_radius(&s->desc, &s->desc.emitters[e]);
@@ -195,6 +196,11 @@ plume_result plume_system_get_desc(const plume_context *context, plume_system ha
     if (out_desc) *out_desc = s ? s->desc : (plume_system_desc){0};
     if (s && !out_desc) plume_log(&s->env, PLUME_LOG_ERROR, "plume_system_get_desc: out_desc must not be NULL");
     return s && out_desc ? PLUME_OK : PLUME_ERROR_INVALID_ARGUMENT;
+}
+
+plume_sort_algorithm plume_system_get_sort_algorithm(const plume_context *context, plume_system handle) {
+    const system_state *s = particles_find_system(context, handle, "plume_system_get_sort_algorithm");
+    return s ? s->last_sort : PLUME_SORT_AUTOMATIC;
 }
 
 /* ---- Run-time changes ---------------------------------------------------------- */
@@ -331,6 +337,7 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
     profiler_capture_u32(system->profiler, PROFILER_VALUE_DRAWN_COUNT, system->state_buffer,
                          STATE_DRAWN_COUNT_OFFSET, &scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_SORT);
+    system->last_sort = PLUME_SORT_AUTOMATIC;
     if (!frame->disable_sort) r = particles_run_sort_stage(system);
     profiler_stage_end(system->profiler, PLUME_STAGE_SORT);
     profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);

@@ -61,6 +61,22 @@
 #define PLUME_SORT_DISPATCH_ARGS_WORDS 3 /* x, y, z workgroups of one pass (glDispatchComputeIndirect) */
 #define PLUME_SORT_PASS_TABLE_WORDS 2    /* group bits, level height: a uvec2 */
 
+/* ---- Sort, radix backend (plugin/sort/radix.c, shaders/sort/radix_*) ----
+ * Bindings: the pass's source is PLUME_BINDING_SORT_PAIRS, its state
+ * PLUME_BINDING_SORT_STATE, the host's count PLUME_BINDING_SORT_HOST_COUNT. */
+#define PLUME_BINDING_RADIX_TILE_COUNTS 3 /* per digit, per tile: pairs, then the exclusive sum over tiles */
+#define PLUME_BINDING_RADIX_DESTINATION 4 /* where a pass writes: the sorter's scratch or the host's pairs */
+#define PLUME_RADIX_MAX_DIGIT_BITS 8     /* a pass orders by at most 8 key bits */
+#define PLUME_RADIX_DIGITS 256           /* 2^PLUME_RADIX_MAX_DIGIT_BITS */
+#define PLUME_RADIX_THREADS 256          /* invocations per workgroup: one per digit where a pass scans digits */
+#define PLUME_RADIX_LANES 32             /* pairs ranked together: a subgroup where the GL has 32-wide ballots */
+/* Words of the radix state buffer. */
+#define PLUME_RADIX_STATE_COUNT 0        /* pairs this sort orders: the count, clamped; 0 when under 2 */
+#define PLUME_RADIX_STATE_TILES 1        /* tiles of the count */
+#define PLUME_RADIX_STATE_DISPATCH 4     /* (tiles, 1, 1): the tile passes' indirect arguments */
+#define PLUME_RADIX_STATE_DIGIT_TOTALS 8 /* pairs per digit in the current pass (PLUME_RADIX_DIGITS words) */
+#define PLUME_RADIX_STATE_WORDS 264
+
 /* ---- Keys ---- */
 #define PLUME_GPU_KEY_NAN 0xFFFFFFFEu    /* = PLUME_KEY_NAN: every NaN depth */
 #define PLUME_GPU_KEY_LAST 0xFFFFFFFFu   /* = PLUME_KEY_LAST: never produced; sorts behind all */

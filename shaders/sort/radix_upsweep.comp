@@ -1,0 +1,19 @@
+// A radix pass, step 1: how many pairs of each digit a tile holds.
+layout(local_size_x = PLUME_RADIX_THREADS) in;
+layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict readonly buffer Source { uvec2 source[]; };
+
+shared uint histogram[PLUME_RADIX_DIGITS];
+
+void main() {
+    uint tile = gl_WorkGroupID.x, thread = gl_LocalInvocationIndex;
+    uint count = state[PLUME_RADIX_STATE_COUNT];
+    histogram[thread] = 0u; // PLUME_RADIX_THREADS == PLUME_RADIX_DIGITS
+    barrier();
+    uint first = tile * RADIX_TILE + thread;
+    for (uint i = 0u; i < RADIX_ITEMS; ++i) {
+        uint position = first + i * PLUME_RADIX_THREADS;
+        if (position < count) atomicAdd(histogram[digit_of(source[position].x)], 1u);
+    }
+    barrier();
+    if (thread < (1u << u_digit_bits)) tile_counts[tile_count_index(thread, tile)] = histogram[thread];
+}
