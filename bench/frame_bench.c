@@ -70,6 +70,7 @@ typedef struct count_result {
     double median_ms[PLUME_STAGE_COUNT];
     double median_simulate_plus_sort_ms, median_cpu_ms;
     uint32_t sort_passes, sort_padded, drawn;
+    plume_sort_algorithm sort_algorithm; /* the last frame's */
     bool order_ok;
 } count_result;
 
@@ -285,6 +286,7 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
         else out->median_simulate_plus_sort_ms = median;
     }
     out->median_cpu_ms = profiler_median(cpu_samples, out->measured);
+    out->sort_algorithm = plume_system_get_sort_algorithm(context, system);
     out->order_ok = check_order(context, system, count);
     plume_system_destroy(context, system);
     free(cpu_ms);
@@ -329,10 +331,10 @@ int main(int argc, char **argv) {
     }
     if (csv)
         fprintf(csv, "count,frames_measured,simulate_ms,sort_ms,simulate_plus_sort_ms,update_ms,draw_ms,cpu_ms,"
-                     "sort_passes,sort_padded_count,order_ok,drawn_count\n");
+                     "sort_passes,sort_padded_count,order_ok,drawn_count,sort_algorithm\n");
     if (frames_csv) fprintf(frames_csv, "frame,live_count,sim_ms,sort_ms,draw_ms,cpu_ms\n");
-    printf("\n%9s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s\n", "particles", "frames", "simulate", "sort", "sim+sort",
-           "update", "draw", "cpu ms", "passes", "order", "drawn");
+    printf("\n%9s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s %8s\n", "particles", "frames", "simulate", "sort",
+           "sim+sort", "update", "draw", "cpu ms", "passes", "order", "drawn", "sorted by");
 
     int failures = 0;
     uint64_t row = 0;
@@ -344,16 +346,19 @@ int main(int argc, char **argv) {
             continue;
         }
         failures += !r.order_ok;
-        printf("%9u %7u %9.4f %9.4f %9.4f %9.4f %9.4f %8.3f %6u %5s %9u\n", r.count, r.measured,
+        const char *sorted_by = r.sort_algorithm == PLUME_SORT_RADIX     ? "radix"
+                                : r.sort_algorithm == PLUME_SORT_BITONIC ? "bitonic"
+                                                                         : "none";
+        printf("%9u %7u %9.4f %9.4f %9.4f %9.4f %9.4f %8.3f %6u %5s %9u %8s\n", r.count, r.measured,
                r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT], r.median_simulate_plus_sort_ms,
                r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW], r.median_cpu_ms, r.sort_passes,
-               r.order_ok ? "ok" : "WRONG", r.drawn);
+               r.order_ok ? "ok" : "WRONG", r.drawn, sorted_by);
         fflush(stdout);
         if (csv)
-            fprintf(csv, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%u,%u,%d,%u\n", r.count, r.measured,
+            fprintf(csv, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%u,%u,%d,%u,%s\n", r.count, r.measured,
                     r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT], r.median_simulate_plus_sort_ms,
                     r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW], r.median_cpu_ms, r.sort_passes,
-                    r.sort_padded, r.order_ok ? 1 : 0, r.drawn);
+                    r.sort_padded, r.order_ok ? 1 : 0, r.drawn, sorted_by);
     }
     if (csv) fclose(csv);
     if (frames_csv) fclose(frames_csv);

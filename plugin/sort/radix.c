@@ -16,6 +16,7 @@
  *              32-wide subgroup where the GL has them, else the same match
  *              through shared memory), lays them out by digit in shared
  *              memory and writes them to their places.
+ * Workgroup sums use subgroup arithmetic where the GL has it.
  * Every pass is stable, so pairs of equal keys (within key_bits) keep their
  * input order. The tile passes' workgroups come from the count (on the GPU for
  * indirect sorts), so the cost follows the count; the scan's workgroups loop
@@ -68,7 +69,7 @@ typedef struct digit_pass {
 struct radix_sort {
     const plume_env *env; /* the sorter's */
     uint32_t capacity, items, tile, tile_stride;
-    bool subgroup_ballot;
+    bool subgroup_ops;
     digit_pass passes[MAX_PASSES];
     uint32_t pass_count;
     GLuint programs[PROGRAMS];
@@ -93,15 +94,15 @@ static void plan_passes(radix_sort *s, uint32_t key_bits) {
     s->pass_count = count;
 }
 
-/* 32-wide ballots and shuffles in compute shaders. */
-static bool has_subgroup_ballot(void) {
+/* 32-wide subgroups with ballots, shuffles and arithmetic in compute shaders. */
+static bool has_subgroup_ops(void) {
     if (!epoxy_has_gl_extension("GL_KHR_shader_subgroup")) return false;
     GLint size = 0, stages = 0, features = 0;
     glGetIntegerv(GL_SUBGROUP_SIZE_KHR, &size);
     glGetIntegerv(GL_SUBGROUP_SUPPORTED_STAGES_KHR, &stages);
     glGetIntegerv(GL_SUBGROUP_SUPPORTED_FEATURES_KHR, &features);
     GLint needed = GL_SUBGROUP_FEATURE_BASIC_BIT_KHR | GL_SUBGROUP_FEATURE_BALLOT_BIT_KHR |
-                   GL_SUBGROUP_FEATURE_SHUFFLE_BIT_KHR;
+                   GL_SUBGROUP_FEATURE_SHUFFLE_BIT_KHR | GL_SUBGROUP_FEATURE_ARITHMETIC_BIT_KHR;
     return size == PLUME_RADIX_LANES && (stages & GL_COMPUTE_SHADER_BIT) && (features & needed) == needed;
 }
 
@@ -140,12 +141,13 @@ static plume_result check_limits(radix_sort *s) {
 
 static plume_result build_programs(radix_sort *s) {
     char defines[512];
-    snprintf(defines, sizeof defines, "%s#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n#define SUBGROUP_BALLOT %d\n",
-             s->subgroup_ballot ? "#extension GL_KHR_shader_subgroup_basic : require\n"
+    snprintf(defines, sizeof defines, "%s#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n#define SUBGROUP_OPS %d\n",
+             s->subgroup_ops ? "#extension GL_KHR_shader_subgroup_basic : require\n"
                                   "#extension GL_KHR_shader_subgroup_ballot : require\n"
                                   "#extension GL_KHR_shader_subgroup_shuffle : require\n"
+                                  "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
                                 : "",
-             s->items, s->tile, s->subgroup_ballot ? 1 : 0);
+             s->items, s->tile, s->subgroup_ops ? 1 : 0);
     for (int p = 0; p < PROGRAMS; ++p) {
         plume_shader_stage stage = {GL_COMPUTE_SHADER, {NULL}};
         if (p == COUNT_PROGRAM) {
@@ -179,7 +181,7 @@ plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_
     s->env = env;
     s->capacity = capacity;
     plan_passes(s, key_bits);
-    s->subgroup_ballot = has_subgroup_ballot();
+    s->subgroup_ops = has_subgroup_ops();
     plume_result result = check_limits(s);
     if (result == PLUME_OK) result = build_programs(s);
     if (result != PLUME_OK) return result;

@@ -8,9 +8,8 @@
 // in earlier groups, in earlier rounds of its group, in lower lanes of its
 // round. The tile is then laid out by digit in shared memory and written from
 // there, consecutive invocations writing consecutive places of one digit.
-// Defines: RADIX_ITEMS, RADIX_TILE, SUBGROUP_BALLOT (1: the lanes are a
-// 32-wide subgroup and match digits with ballots; 0: they match through
-// shared memory).
+// With SUBGROUP_OPS the lanes are a 32-wide subgroup and match digits with
+// ballots; else they match through shared memory.
 layout(local_size_x = PLUME_RADIX_THREADS) in;
 layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict readonly buffer Source { uvec2 source[]; };
 layout(std430, binding = PLUME_BINDING_RADIX_DESTINATION) restrict writeonly buffer Destination { uvec2 destination[]; };
@@ -25,24 +24,16 @@ shared uvec2 tile_pairs[RADIX_TILE];
 shared uint group_counts[GROUPS * PLUME_RADIX_DIGITS];
 shared uint digit_start[PLUME_RADIX_DIGITS];  // the tile's first place of each digit
 shared uint digit_target[PLUME_RADIX_DIGITS]; // destination index minus tile place, per digit
-#if !SUBGROUP_BALLOT
+#if !SUBGROUP_OPS
 shared uint lane_digits[PLUME_RADIX_THREADS];
 #endif
-
-uint thread_index() {
-#if SUBGROUP_BALLOT
-    return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
-#else
-    return gl_LocalInvocationIndex;
-#endif
-}
 
 // The pair's rank among the pairs of its digit that its group has seen,
 // counting this round's lower lanes; adds this round's pairs to the group's
 // counts. Every invocation calls it together, once per round.
 uint rank_in_group(uint digit, uint group, uint lane) {
     bool valid = digit != NO_DIGIT;
-#if SUBGROUP_BALLOT
+#if SUBGROUP_OPS
     uint peers = subgroupBallot(valid).x;
     for (uint bit = 0u; bit < u_digit_bits; ++bit) {
         bool set = ((digit >> bit) & 1u) != 0u;

@@ -5,7 +5,7 @@
 layout(local_size_x = PLUME_RADIX_THREADS) in;
 
 void main() {
-    uint digit = gl_WorkGroupID.x, thread = gl_LocalInvocationIndex;
+    uint digit = gl_WorkGroupID.x, thread = thread_index();
     uint tiles = state[PLUME_RADIX_STATE_TILES];
     uint running = 0u;
     for (uint first = 0u; first < tiles; first += PLUME_RADIX_THREADS) {
@@ -17,5 +17,5 @@ void main() {
         if (tile < tiles) tile_counts[index] = running + before;
         running += chunk_total;
     }
-    if (thread == 0u) state[PLUME_RADIX_STATE_DIGIT_TOTALS + digit] = running;
+    if (gl_LocalInvocationIndex == 0u) state[PLUME_RADIX_STATE_DIGIT_TOTALS + digit] = running;
 }

@@ -9,11 +9,13 @@ void main() {
     uint count = state[PLUME_RADIX_STATE_COUNT];
     histogram[thread] = 0u; // PLUME_RADIX_THREADS == PLUME_RADIX_DIGITS
     barrier();
+    // Loads first, all in flight together (clamped: count >= 2 here), then
+    // the counting.
     uint first = tile * RADIX_TILE + thread;
-    for (uint i = 0u; i < RADIX_ITEMS; ++i) {
-        uint position = first + i * PLUME_RADIX_THREADS;
-        if (position < count) atomicAdd(histogram[digit_of(source[position].x)], 1u);
-    }
+    uint keys[RADIX_ITEMS];
+    for (uint i = 0u; i < RADIX_ITEMS; ++i) keys[i] = source[min(first + i * PLUME_RADIX_THREADS, count - 1u)].x;
+    for (uint i = 0u; i < RADIX_ITEMS; ++i)
+        if (first + i * PLUME_RADIX_THREADS < count) atomicAdd(histogram[digit_of(keys[i])], 1u);
     barrier();
     if (thread < (1u << u_digit_bits)) tile_counts[tile_count_index(thread, tile)] = histogram[thread];
 }

@@ -1,6 +1,25 @@
 // An exclusive prefix sum over the workgroup's PLUME_RADIX_THREADS invocations
-// in the order of `index` (Hillis-Steele in shared memory). Every invocation
-// calls it together; `total` gets the sum of all values.
+// in the order of thread_index() (`index`). Every invocation calls it
+// together; `total` gets the sum of all values. With subgroups: a subgroup
+// scan, then the subgroups' totals; else Hillis-Steele in shared memory.
+#if SUBGROUP_OPS
+shared uint subgroup_totals[PLUME_RADIX_THREADS / PLUME_RADIX_LANES];
+
+uint workgroup_exclusive_sum(uint value, uint index, out uint total) {
+    uint inclusive = subgroupInclusiveAdd(value);
+    if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) subgroup_totals[gl_SubgroupID] = inclusive;
+    barrier();
+    uint before = 0u;
+    total = 0u;
+    for (uint group = 0u; group < PLUME_RADIX_THREADS / PLUME_RADIX_LANES; ++group) {
+        uint sum = subgroup_totals[group];
+        before += group < gl_SubgroupID ? sum : 0u;
+        total += sum;
+    }
+    barrier(); // the next call may overwrite subgroup_totals
+    return before + inclusive - value;
+}
+#else
 shared uint sum_space[PLUME_RADIX_THREADS];
 
 uint workgroup_exclusive_sum(uint value, uint index, out uint total) {
@@ -17,3 +36,4 @@ uint workgroup_exclusive_sum(uint value, uint index, out uint total) {
     barrier(); // the next call may overwrite sum_space
     return inclusive - value;
 }
+#endif
