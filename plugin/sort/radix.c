@@ -154,7 +154,7 @@ static plume_result build_programs(radix_sort *s) {
             stage.files[0] = PROGRAM_FILES[p];
         } else {
             stage.files[0] = "sort/radix_common.glsl";
-            stage.files[1] = "sort/radix_workgroup_sum.glsl";
+            stage.files[1] = "sort/workgroup_sum.glsl";
             stage.files[2] = PROGRAM_FILES[p];
         }
         plume_result result = plume_build_program(s->env, PROGRAM_LABELS[p], &stage, 1, defines, &s->programs[p]);

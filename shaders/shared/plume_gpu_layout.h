@@ -16,6 +16,8 @@
 #define PLUME_BINDING_STATE 3        /* SystemState: counters, draw arguments, dead list */
 #define PLUME_BINDING_EMITTERS 4     /* Emitter records */
 #define PLUME_BINDING_TRAITS 5       /* ParticleTraits records: fixed at birth */
+#define PLUME_BINDING_SLOT_PAIRS 6   /* slot order: simulate's {key, slot} per slot (PLUME_GPU_KEY_LAST: not drawn) */
+#define PLUME_BINDING_GROUP_COUNTS 7 /* slot order: drawn pairs per simulate workgroup, then their exclusive sum */
 
 /* ---- Particle system: records ---- */
 #define PLUME_MOTION_VEC4S 2         /* position, age | velocity, lifetime */

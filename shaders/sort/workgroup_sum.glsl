@@ -1,7 +1,9 @@
-// An exclusive prefix sum over the workgroup's PLUME_RADIX_THREADS invocations
-// in the order of thread_index() (`index`). Every invocation calls it
-// together; `total` gets the sum of all values. With subgroups: a subgroup
-// scan, then the subgroups' totals; else Hillis-Steele in shared memory.
+// An exclusive prefix sum over a workgroup of PLUME_RADIX_THREADS invocations
+// in the order of `index` (with SUBGROUP_OPS: subgroup-major, the radix
+// sort's thread_index()). Every invocation calls it together; `total` gets
+// the sum of all values. With subgroups: a subgroup scan, then the subgroups'
+// totals; else Hillis-Steele in shared memory. Used by the radix sort and the
+// particle system's compaction (particles/particle_compact.comp).
 #if SUBGROUP_OPS
 shared uint subgroup_totals[PLUME_RADIX_THREADS / PLUME_RADIX_LANES];
 
