@@ -396,8 +396,9 @@ enum { HUD_LINES = 6 };
 static void hud_lines(const demo_app *app, char lines[HUD_LINES][160]) {
     char capacity[32], frame_ms[32], cpu_ms[32], stages[96];
     format_count(smoke_system_capacity(app->smoke), capacity, sizeof capacity);
-    snprintf(lines[0], 160, "%s particles, %u live, %u drawn   sorting %s   draw %s%s", capacity, app->live_count,
-             app->profile_available ? app->profile.drawn_count : app->live_count, app->sorting ? "ON" : "OFF",
+    snprintf(lines[0], 160, "%s particles, %u live, %u drawn   sort %s   draw %s%s", capacity, app->live_count,
+             app->profile_available ? app->profile.drawn_count : app->live_count,
+             app->sorting ? smoke_system_sort_name(app->smoke) : "OFF",
              demo_resolution_name(app->options.resolution), app->paused ? "   PAUSED" : "");
     format_ms(app->last_frame_ms, frame_ms, sizeof frame_ms);
     format_ms(app->last_cpu_ms, cpu_ms, sizeof cpu_ms);
@@ -558,11 +559,13 @@ void demo_app_summary(demo_app *app, demo_summary *out) {
     for (int s = 0; s < PLUME_STAGE_COUNT; ++s) out->median_gpu_ms[s] = sample_median(&app->gpu_ms[s]);
     out->live_count = smoke_system_count_live(app->smoke);
     out->capacity = smoke_system_capacity(app->smoke);
+    out->sort = smoke_system_sort_name(app->smoke);
     if (app->csv) fflush(app->csv);
 }
 
 void demo_summary_print(const demo_summary *s) {
-    printf("frames: %u, particles: %u live of %u capacity\n", s->frames, s->live_count, s->capacity);
+    printf("frames: %u, particles: %u live of %u capacity, sort: %s\n", s->frames, s->live_count, s->capacity,
+           s->sort);
     printf("CPU per frame (median): %.2f ms issuing, %.2f ms between frames\n", s->median_cpu_ms,
            s->median_frame_ms);
     if (s->gpu_times)

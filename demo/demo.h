@@ -62,6 +62,7 @@ typedef struct demo_summary {
     double median_gpu_ms[PLUME_STAGE_COUNT];
     uint32_t live_count;               /* at the end (read back) */
     uint32_t capacity;
+    const char *sort;                  /* the last update's sort: "bitonic", "radix", "none" */
 } demo_summary;
 
 typedef struct demo_app demo_app;

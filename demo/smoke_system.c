@@ -165,6 +165,15 @@ uint32_t smoke_system_frame_profiles(const smoke_system *smoke, uint64_t first_f
     return plume_system_get_frame_profiles(smoke->context, smoke->system, first_frame, out, max);
 }
 
+const char *smoke_system_sort_name(const smoke_system *smoke) {
+    switch (plume_system_get_sort_algorithm(smoke->context, smoke->system)) {
+    case PLUME_SORT_BITONIC: return "bitonic";
+    case PLUME_SORT_RADIX: return "radix";
+    case PLUME_SORT_AUTOMATIC: break;
+    }
+    return "none";
+}
+
 uint32_t smoke_system_count_live(smoke_system *smoke) {
     plume_readback readback = {0};
     if (plume_system_read_back(smoke->context, smoke->system, &readback) != PLUME_OK) return 0;

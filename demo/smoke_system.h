@@ -50,6 +50,9 @@ bool smoke_system_get_profile(const smoke_system *smoke, plume_profile *out);
 uint32_t smoke_system_frame_profiles(const smoke_system *smoke, uint64_t first_frame, plume_frame_profile *out,
                                      uint32_t max);
 
+/* Which sort the last update ran: "bitonic", "radix" or "none" (sorting off). */
+const char *smoke_system_sort_name(const smoke_system *smoke);
+
 /* Live particles now, read back synchronously (waits for the GPU: not for
  * every frame). */
 uint32_t smoke_system_count_live(smoke_system *smoke);
