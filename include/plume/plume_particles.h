@@ -61,7 +61,13 @@
  * the same plume_context (so plume_context_list_gl_objects lists its GL
  * objects with the system's, and a context destroyed with the system still
  * alive frees both) and destroys it with the system. Its handle is not given
- * out.
+ * out. The sorter picks its backend automatically (plume_sort.h) from the
+ * update's bound on the drawn count; plume_system_get_sort_algorithm says
+ * which ran. Draw order: descending view depth, equal depths (equal keys) by
+ * ascending slot, with either backend: where the radix sort can run (the
+ * capacity reaches its crossover), the update packs the list in slot order
+ * (two extra dispatches and a slot-ordered copy of the pairs, 8 bytes a
+ * slot), which the stable radix sort keeps between equal keys.
  *
  * Threading: a system belongs to the GL context current at its creation; call
  * its functions only on a thread where that context is current, one thread at

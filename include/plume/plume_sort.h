@@ -26,8 +26,9 @@
  *     order from either backend writes pairs of equal keys in ascending value
  *     order (the particle system writes its pairs in slot order: either
  *     backend then gives it ascending depth key, ties by slot).
- * Both order the keys' low key_bits only: keys that differ only above them
- * count as equal.
+ * key_bits promises that keys fit in their low key_bits: a key with a bit
+ * above them is ordered by its low key_bits by the radix sort and by all its
+ * bits by the bitonic one, so the two backends disagree on it.
  *
  * Bitonic: the network of steps3d's compute-shader sort (flip / disperse). A
  * local sort orders blocks of block_pairs; each later pass runs up to
@@ -36,11 +37,14 @@
  * lowest position bits in registers and subgroup shuffles where the GL has
  * GL_KHR_shader_subgroup, the others in shared memory. Work n log^2 n, few
  * dispatches: the faster one for small counts.
- * Radix: least-significant digit first, reduce-then-scan (per digit of at
- * most 8 key bits a tile histogram, a scan over tiles, a stable scatter;
- * ballots across 32-wide subgroups where the GL has them). Work n x digits,
- * 1 + 3 x digits dispatches: the faster one for large counts; fewer key_bits,
- * fewer digits. It keeps a scratch copy of capacity pairs.
+ * Radix: least-significant digit first, reduce-then-scan (per digit a tile
+ * histogram, a scan over tiles, a stable scatter; ballots across 32-wide
+ * subgroups where the GL has them), an even number of digits of at most 8 key
+ * bits (32 bits: 4, 24: 4 of 6, 16: 2 of 8, 12: 2 of 6). Work n x digits,
+ * 3 x digits dispatches: the faster one for large counts; fewer key_bits,
+ * fewer digits. It needs no forward-progress guarantee (no workgroup waits
+ * for another), so it runs on every GL 4.3 driver. It keeps a scratch copy of
+ * capacity pairs (8 bytes a pair) and a count per digit per 4096 pairs.
  * Counts need not be powers of two: positions past the count are never read
  * or written.
  *
@@ -114,8 +118,8 @@ typedef struct plume_sorter_desc {
      * reads back 0. */
     uint32_t algorithm;
     /* Key bits that matter, the low ones: 1 .. 32; 0 (default) reads back as
-     * 32. The radix sort skips the digits above them (16 bits: half the
-     * passes of 32); both backends order by these bits only. */
+     * 32. Keys must fit in them (see "Order" above). The radix sort skips the
+     * digits above them (16 bits: half the passes of 32). */
     uint32_t key_bits;
 } plume_sorter_desc;
 
@@ -158,13 +162,15 @@ PLUME_API plume_result plume_sort(plume_context *context, plume_sorter sorter, u
 
 /* As plume_sort, with the count read on the GPU from the uint at byte
  * `count_offset` (a multiple of 4) of `count_buffer`: no readback. A count over
- * the capacity is clamped to it on the GPU. The first pass is dispatched for
- * the capacity, its workgroups past the count leaving at once; the later
- * passes get the workgroups the count needs (zero for merge levels above it).
- * Every pass of the capacity is still issued, and an empty one still costs a
- * wait between passes (~1-2 us on an H100): 1024 pairs in a sorter of 2^22+1
- * take 0.08 ms this way against 0.017 ms with a bound
- * (plume_sort_indirect_bounded; notes/sort-performance.md).
+ * the capacity is clamped to it on the GPU. The backend is picked for the
+ * capacity (the bound). The first pass is dispatched for the capacity, its
+ * workgroups past the count leaving at once; the later passes get the
+ * workgroups the count needs (bitonic: zero for merge levels above it).
+ * Bitonic: every pass of the capacity is still issued, and an empty one still
+ * costs a wait between passes (~1-2 us on an H100): 1024 pairs in a sorter of
+ * 2^22+1 take 0.08 ms this way against 0.017 ms with a bound
+ * (plume_sort_indirect_bounded; notes/sort-performance.md). Radix: the
+ * passes depend on key_bits only; each empty one costs that wait.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or sorter handle, a
  * buffer 0 or not a buffer, the offset misaligned or past the end of
  * count_buffer, pairs_buffer smaller than capacity * 8 bytes).
@@ -174,9 +180,10 @@ PLUME_API plume_result plume_sort_indirect(plume_context *context, plume_sorter 
 
 /* As plume_sort_indirect, for a caller that knows an upper bound of the GPU
  * count (a particle system: the last count it read back plus what it emitted
- * since). Passes above max_count's merge levels are not issued at all, so an
- * indirect sort of 10 K pairs in a 1 M sorter costs about what 10 K costs. The
- * GPU count is clamped to max_count. pairs_buffer needs max_count * 8 bytes.
+ * since). The backend is picked for max_count. Passes above max_count's merge
+ * levels are not issued at all, so an indirect sort of 10 K pairs in a 1 M
+ * sorter costs about what 10 K costs. The GPU count is clamped to max_count.
+ * pairs_buffer needs max_count * 8 bytes.
  * Errors: as plume_sort_indirect, and PLUME_ERROR_CAPACITY when max_count is
  * over the capacity.
  * Threading: where the sorter's GL context is current. */
@@ -184,8 +191,8 @@ PLUME_API plume_result plume_sort_indirect_bounded(plume_context *context, plume
                                                    uint32_t pairs_buffer, uint32_t count_buffer,
                                                    uint32_t count_offset, uint32_t max_count);
 
-/* Number of dispatches plume_sort issues for `count` (0 for 0 or 1, and 0
- * with a message for a bad handle).
+/* Number of dispatches plume_sort issues for `count`, with the backend it
+ * picks for it (0 for 0 or 1, and 0 with a message for a bad handle).
  * Threading: any thread using the context; issues no GL call. */
 PLUME_API uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter sorter, uint32_t count);
 

@@ -5,11 +5,11 @@
  *
  * The key bits are cut into an even number of digits of at most 8 bits, so
  * that the passes, which alternate between the host's pairs and the sorter's
- * scratch copy, end in the host's buffer. A sort is one count dispatch
- * (shaders/sort/radix_count.comp: the count, clamped, and the tile passes'
- * indirect arguments), then per digit three dispatches over tiles of
- * PLUME_RADIX_THREADS x items consecutive pairs:
- *   upsweep    each tile's count of each digit;
+ * scratch copy, end in the host's buffer. A sort is three dispatches per
+ * digit over tiles of PLUME_RADIX_THREADS x items consecutive pairs:
+ *   upsweep    each tile's count of each digit; the first one also finds the
+ *              count (read on the GPU and clamped, for indirect sorts) and
+ *              writes the later tile passes' indirect arguments;
  *   scan       per digit, the counts' exclusive sum over the tiles, and the
  *              digit's total;
  *   downsweep  each tile ranks its pairs stably by digit (ballots across a
@@ -50,17 +50,21 @@ static uint32_t items_override; /* plume_radix_set_items: benchmarks only */
 
 void plume_radix_set_items(uint32_t items) { items_override = items; }
 
-enum { COUNT_PROGRAM, UPSWEEP_PROGRAM, SCAN_PROGRAM, DOWNSWEEP_PROGRAM, PROGRAMS };
-static const char *const PROGRAM_FILES[PROGRAMS] = {"sort/radix_count.comp", "sort/radix_upsweep.comp",
-                                                    "sort/radix_scan.comp", "sort/radix_downsweep.comp"};
-static const char *const PROGRAM_LABELS[PROGRAMS] = {"plume sort: radix count", "plume sort: radix upsweep",
-                                                     "plume sort: radix scan", "plume sort: radix downsweep"};
+enum { UPSWEEP_PROGRAM, SCAN_PROGRAM, DOWNSWEEP_PROGRAM, PROGRAMS };
+static const char *const PROGRAM_FILES[PROGRAMS] = {"sort/radix_upsweep.comp", "sort/radix_scan.comp",
+                                                    "sort/radix_downsweep.comp"};
+static const char *const PROGRAM_LABELS[PROGRAMS] = {"plume sort: radix upsweep", "plume sort: radix scan",
+                                                     "plume sort: radix downsweep"};
 /* The pass kinds the pass hook is told (sort_internal.h). */
-static const char *const PASS_KINDS[PROGRAMS] = {"radix count", "radix upsweep", "radix scan", "radix downsweep"};
+static const char *const PASS_KINDS[PROGRAMS] = {"radix upsweep", "radix scan", "radix downsweep"};
 
-enum { U_SHIFT, U_DIGIT_BITS, U_TILE_STRIDE, U_INDIRECT, U_DIRECT_COUNT, U_COUNT_INDEX, U_MAX_COUNT, UNIFORMS };
-static const char *const UNIFORM_NAMES[UNIFORMS] = {"u_shift",        "u_digit_bits",  "u_tile_stride", "u_indirect",
-                                                    "u_direct_count", "u_count_index", "u_max_count"};
+enum {
+    U_SHIFT, U_DIGIT_BITS, U_TILE_STRIDE, U_FIRST_PASS, U_INDIRECT, U_DIRECT_COUNT, U_COUNT_INDEX, U_MAX_COUNT,
+    UNIFORMS
+};
+static const char *const UNIFORM_NAMES[UNIFORMS] = {"u_shift",      "u_digit_bits",   "u_tile_stride",
+                                                    "u_first_pass", "u_indirect",     "u_direct_count",
+                                                    "u_count_index", "u_max_count"};
 
 typedef struct digit_pass {
     uint32_t shift, bits;
@@ -149,14 +153,8 @@ static plume_result build_programs(radix_sort *s) {
                                 : "",
              s->items, s->tile, s->subgroup_ops ? 1 : 0);
     for (int p = 0; p < PROGRAMS; ++p) {
-        plume_shader_stage stage = {GL_COMPUTE_SHADER, {NULL}};
-        if (p == COUNT_PROGRAM) {
-            stage.files[0] = PROGRAM_FILES[p];
-        } else {
-            stage.files[0] = "sort/radix_common.glsl";
-            stage.files[1] = "sort/workgroup_sum.glsl";
-            stage.files[2] = PROGRAM_FILES[p];
-        }
+        plume_shader_stage stage = {GL_COMPUTE_SHADER,
+                                    {"sort/radix_common.glsl", "sort/workgroup_sum.glsl", PROGRAM_FILES[p]}};
         plume_result result = plume_build_program(s->env, PROGRAM_LABELS[p], &stage, 1, defines, &s->programs[p]);
         if (result != PLUME_OK) return result;
         for (int u = 0; u < UNIFORMS; ++u) s->locations[p][u] = glGetUniformLocation(s->programs[p], UNIFORM_NAMES[u]);
@@ -213,7 +211,7 @@ void radix_destroy(radix_sort *s) {
 }
 
 uint32_t radix_dispatch_count(const radix_sort *s, uint32_t count) {
-    return count < 2 ? 0 : 1 + 3 * s->pass_count;
+    return count < 2 ? 0 : 3 * s->pass_count;
 }
 
 /* ---- Sorting -------------------------------------------------------------- */
@@ -228,27 +226,33 @@ static void use_program(const radix_sort *s, int program, const sort_pass_hook *
     if (hook && hook->function) hook->function(hook->user, PASS_KINDS[program]);
 }
 
-/* The count dispatch, then the digit passes; `tiles` > 0: direct dispatches
- * of that many tiles, 0: indirect ones from the count dispatch. */
-static void run_passes(const radix_sort *s, GLuint pairs_buffer, const uint32_t count_uniforms[4], uint32_t tiles,
-                       const sort_pass_hook *hook) {
+/* The digit passes. The first upsweep gets `first_tiles` workgroups (those of
+ * the count, or of its bound) and finds the count; the later tile passes get
+ * `tiles` (direct) or, when it is 0, the first upsweep's indirect arguments. */
+static void run_passes(const radix_sort *s, GLuint pairs_buffer, const uint32_t count_uniforms[4],
+                       uint32_t first_tiles, uint32_t tiles, const sort_pass_hook *hook) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_STATE, s->state_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_RADIX_TILE_COUNTS, s->tile_counts_buffer);
-    use_program(s, COUNT_PROGRAM, hook);
-    for (int u = 0; u < 4; ++u) set_uniform(s, COUNT_PROGRAM, U_INDIRECT + u, count_uniforms[u]);
-    glDispatchCompute(1, 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | (tiles ? 0 : GL_COMMAND_BARRIER_BIT));
     if (!tiles) glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, s->state_buffer);
     for (uint32_t p = 0; p < s->pass_count; ++p) {
         GLuint from = p % 2 == 0 ? pairs_buffer : s->scratch_buffer, to = p % 2 == 0 ? s->scratch_buffer : pairs_buffer;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, from);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_RADIX_DESTINATION, to);
         for (int program = UPSWEEP_PROGRAM; program <= DOWNSWEEP_PROGRAM; ++program) {
-            if (p > 0 || program > UPSWEEP_PROGRAM) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            bool first = p == 0 && program == UPSWEEP_PROGRAM;
+            if (!first)
+                glMemoryBarrier(p == 0 && program == SCAN_PROGRAM && !tiles
+                                    ? GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT
+                                    : GL_SHADER_STORAGE_BARRIER_BIT);
             use_program(s, program, hook);
             set_uniform(s, program, U_SHIFT, s->passes[p].shift);
             set_uniform(s, program, U_DIGIT_BITS, s->passes[p].bits);
-            if (program == SCAN_PROGRAM) glDispatchCompute(1u << s->passes[p].bits, 1, 1);
+            if (program == UPSWEEP_PROGRAM) {
+                set_uniform(s, program, U_FIRST_PASS, first ? 1u : 0u);
+                for (int u = 0; first && u < 4; ++u) set_uniform(s, program, U_INDIRECT + u, count_uniforms[u]);
+            }
+            if (first) glDispatchCompute(first_tiles, 1, 1);
+            else if (program == SCAN_PROGRAM) glDispatchCompute(1u << s->passes[p].bits, 1, 1);
             else if (tiles) glDispatchCompute(tiles, 1, 1);
             else glDispatchComputeIndirect(4 * PLUME_RADIX_STATE_DISPATCH);
         }
@@ -257,11 +261,12 @@ static void run_passes(const radix_sort *s, GLuint pairs_buffer, const uint32_t 
 
 void radix_sort_direct(const radix_sort *s, GLuint pairs_buffer, uint32_t count, const sort_pass_hook *hook) {
     const uint32_t count_uniforms[4] = {0, count, 0, 0};
-    run_passes(s, pairs_buffer, count_uniforms, (count + s->tile - 1) / s->tile, hook);
+    uint32_t tiles = (count + s->tile - 1) / s->tile;
+    run_passes(s, pairs_buffer, count_uniforms, tiles, tiles, hook);
 }
 
 void radix_sort_indirect(const radix_sort *s, GLuint pairs_buffer, uint32_t count_index, uint32_t max_count,
                          const sort_pass_hook *hook) {
     const uint32_t count_uniforms[4] = {1, 0, count_index, max_count};
-    run_passes(s, pairs_buffer, count_uniforms, 0, hook);
+    run_passes(s, pairs_buffer, count_uniforms, (max_count + s->tile - 1) / s->tile, 0, hook);
 }

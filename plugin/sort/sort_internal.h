@@ -8,8 +8,7 @@
 
 /* Called before every dispatch of a plume_sort / plume_sort_indirect* call with
  * the pass kind ("local sort" or "merge" from the bitonic backend; "radix
- * count", "radix upsweep", "radix scan" or "radix downsweep" from the radix
- * one), and once more with NULL after the last one: bench/bench_sort.c puts a
+ * upsweep", "radix scan" or "radix downsweep" from the radix one), and once more with NULL after the last one: bench/bench_sort.c puts a
  * GL timestamp at each call to time the passes. NULL hook: none (the
  * default). */
 typedef void (*plume_sort_pass_hook)(void *user, const char *pass_kind);

@@ -19,8 +19,8 @@ enum {
 /* PLUME_SORT_AUTOMATIC: the smallest count (or bound) that gets the radix
  * sort, by the radix sort's digit passes (2 for key_bits <= 16, else 4):
  * measured on an H100 (notes/sort-performance.md, "Radix"). */
-static const uint32_t RADIX_FROM_COUNT_TWO_PASSES = 1u << 14;
-static const uint32_t RADIX_FROM_COUNT_FOUR_PASSES = 1u << 15;
+static const uint32_t RADIX_FROM_COUNT_TWO_PASSES = 1u << 15;
+static const uint32_t RADIX_FROM_COUNT_FOUR_PASSES = 1u << 18;
 
 _Static_assert(PLUME_BINDING_SORT_PAIRS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_SORT_STATE < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_SORT_HOST_COUNT < PLUME_SCOPE_SSBO_SLOTS &&
