@@ -58,7 +58,7 @@
  * a time per plume_context.
  *
  * GL state: the sort functions set the current program, the indexed
- * GL_SHADER_STORAGE_BUFFER bindings 0 to 3, the generic
+ * GL_SHADER_STORAGE_BUFFER bindings 0 to 4 (the radix sort uses 4), the generic
  * GL_SHADER_STORAGE_BUFFER binding and GL_DISPATCH_INDIRECT_BUFFER binding, and
  * restore all of them before returning (the host's program pipeline becomes
  * active again when its current program was 0). Any other state the host left
