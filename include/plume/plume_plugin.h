@@ -71,7 +71,7 @@ extern "C" {
 /* The ABI version these headers describe. A host passes them to
  * plume_get_api(); the library compares them with its own. */
 #define PLUME_ABI_MAJOR 1
-#define PLUME_ABI_MINOR 1
+#define PLUME_ABI_MINOR 2
 
 /* The one exported symbol, for dlsym. */
 #define PLUME_GET_API_SYMBOL "plume_get_api"
