@@ -67,6 +67,7 @@ void main() {
     if (lid == 0u) pixels_alive[0] = 0u;
     for (uint pass = 0u; next > range.x; ++pass) {
         uint count = min(next - range.x, BATCH);
+        memoryBarrierShared();
         barrier(); // the previous batch is read, pixels_alive[0] set
         if (lid < count) {
             uint base = entries[next - 1u - lid].y * uint(PLUME_TILED_SPLAT_VEC4S);
@@ -74,6 +75,7 @@ void main() {
                 batch[lid * uint(PLUME_TILED_SPLAT_VEC4S) + k] = splats[base + k];
         }
         if (lid == 0u) pixels_alive[(pass + 1u) & 1u] = 0u;
+        memoryBarrierShared();
         barrier();
         for (uint j = 0u; shading && j < count; ++j) {
             uint at = j * uint(PLUME_TILED_SPLAT_VEC4S);
@@ -100,6 +102,7 @@ void main() {
             if (transmittance < u_threshold) shading = false;
         }
         if (shading) pixels_alive[pass & 1u] = 1u;
+        memoryBarrierShared();
         barrier();
         if (pixels_alive[pass & 1u] == 0u) break;
         next -= count;

@@ -40,11 +40,13 @@ void main() {
         running[k] = total;
     }
     partial[lid] = total;
+    memoryBarrierShared();
     barrier();
     for (uint d = 1u; d < uint(PLUME_TILED_SCAN_GROUP_SIZE); d <<= 1) {
         uint left = lid >= d ? partial[lid - d] : 0u;
         barrier();
         partial[lid] = saturating_add(partial[lid], left);
+        memoryBarrierShared();
         barrier();
     }
     uint before = lid > 0u ? partial[lid - 1u] : 0u;
