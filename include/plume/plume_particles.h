@@ -98,6 +98,10 @@
  *     target, blending happens in linear space) and conditional rendering
  *     (a draw inside the host's glBeginConditionalRender obeys it; update's
  *     compute work does not). Other draw buffers' blend state is untouched.
+ *     The tiled path (plume_draw_path, since 1.2) also binds and restores
+ *     image unit 0, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER and
+ *     GL_DISPATCH_INDIRECT_BUFFER, and runs compute work before its blend
+ *     (which the host's conditional rendering does not govern).
  *   - create: the current program, the indexed GL_SHADER_STORAGE_BUFFER
  *     bindings 0..7, the generic GL_SHADER_STORAGE_BUFFER and
  *     GL_DISPATCH_INDIRECT_BUFFER bindings, GL_COPY_READ_BUFFER,
@@ -105,7 +109,8 @@
  *     the GL_TEXTURE_2D and sampler bindings of units 0 and 1,
  *     GL_PIXEL_UNPACK_BUFFER and the unpack alignment, row length and skips.
  *   - state that none of the module's commands reads makes no difference:
- *     the read framebuffer, pixel pack state, image units, uniform, atomic
+ *     the read framebuffer, pixel pack state, image units (but the tiled
+ *     draw's unit 0, restored), uniform, atomic
  *     counter and transform feedback buffer bindings, the host's program
  *     pipeline (the module's programs are made current with
  *     glUseProgram, which takes precedence, and the host's program is current
