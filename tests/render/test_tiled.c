@@ -220,6 +220,50 @@ static void test_tiled_without_depth_draws_raster(void **state) {
     free(tile);
 }
 
+/* An allocator that fails once told to: the tiled path's objects, made on
+ * the first tiled draw, cannot be. */
+static void *allocate_unless_failing(size_t size, void *user) { return *(bool *)user ? NULL : malloc(size); }
+static void *reallocate_unless_failing(void *block, size_t size, void *user) {
+    return *(bool *)user ? NULL : realloc(block, size);
+}
+static void deallocate(void *block, void *user) {
+    (void)user;
+    free(block);
+}
+
+static plume_system system_with_allocator(bool *failing) {
+    plume_system_desc desc = {.capacity = 200, .seed = 3,
+                              .allocator = {allocate_unless_failing, reallocate_unless_failing, deallocate, failing}};
+    desc.emitters[0] = (plume_emitter_desc){.position = {0.0f, 0.0f, -6.0f}, .shape = PLUME_SHAPE_BOX,
+                                            .extents = {2.0f, 2.0f, 1.0f}, .burst_count = 200,
+                                            .lifetime = {100, 100}, .size = {0.5f, 1.0f}};
+    plume_system system = {0};
+    assert_int_equal(plume_system_create(fixture_context(), &desc, &system), PLUME_OK);
+    return system;
+}
+
+/* Where the tiled path cannot be made (here: no memory for its sorter), the
+ * draw is the raster path's, said once. */
+static void test_tiled_path_that_cannot_be_made_draws_raster(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    bool failing = false;
+    plume_system a = system_with_allocator(&failing), b = system_with_allocator(&failing);
+    float *raster = render_new_image(), *tile = render_new_image();
+    render_frame(a, &c, RASTER, true, 0, 1.0f, raster);
+    test_log_expect_errors(); /* the allocation's failure is logged */
+    failing = true;
+    for (int i = 0; i < 2; ++i) render_frame(b, &c, tiled(PLUME_DRAW_FULL, true, 0.0f), true, 0, 1.0f, tile);
+    failing = false;
+    assert_int_equal(test_log_count("the tiled draw path cannot be made"), 1);
+    assert_true(render_covered_pixels(raster) > 100);
+    assert_true(render_largest_difference(raster, tile) == 0.0f);
+    assert_int_equal(plume_system_destroy(fixture_context(), a), PLUME_OK);
+    assert_int_equal(plume_system_destroy(fixture_context(), b), PLUME_OK);
+    free(raster);
+    free(tile);
+}
+
 /* A host built against 1.1: its frame and profiles end before the 1.2 fields
  * (allocated to exactly that size, so a sanitizer sees any read or write past
  * them); it draws with the raster path at the resolution it asks for. */
@@ -320,6 +364,8 @@ const struct CMUnitTest tiled_tests[] = {
     cmocka_unit_test_setup_teardown(test_tiled_thousands_on_one_tile, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_looking_away_draws_nothing, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_without_depth_draws_raster, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_tiled_path_that_cannot_be_made_draws_raster, fixture_setup,
+                                    fixture_teardown),
     cmocka_unit_test_setup_teardown(test_a_1_1_host_gets_1_1_structs, fixture_setup, fixture_teardown),
 #ifndef PLUME_TESTS_THROUGH_TABLE
     cmocka_unit_test_setup_teardown(test_tiled_entry_overflow, fixture_setup, fixture_teardown),
