@@ -138,6 +138,7 @@ static plume_frame_desc frame_desc(const smoke_frame *frame) {
         .depth_texture = frame->depth_texture,
         .viewport_size = {frame->width, frame->height},
         .draw_resolution = frame->resolution,
+        .draw_path = frame->path,
     };
     memcpy(desc.view, frame->view, sizeof desc.view);
     memcpy(desc.projection, frame->projection, sizeof desc.projection);

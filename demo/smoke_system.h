@@ -26,6 +26,7 @@ typedef struct smoke_frame {
     uint32_t depth_texture;     /* the scene's depth for the soft fade */
     int32_t width, height;      /* of the framebuffer the depth texture covers */
     uint32_t resolution;        /* plume_draw_resolution of the draw */
+    uint32_t path;              /* plume_draw_path of the draw */
 } smoke_frame;
 
 /* Creates the system with profiling on (logs the module's message and

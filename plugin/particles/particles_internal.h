@@ -13,6 +13,7 @@
 #include "profile/profiler.h"
 #include "render/lowres.h"
 #include "render/raster.h"
+#include "render/tiled.h"
 #include "shared/plume_gpu_layout.h"
 
 /* Byte offsets into the state buffer, from its words in the shared layout. */
@@ -90,6 +91,7 @@ typedef struct system_state {
     simulate_locations simulate;
     raster_renderer raster;  /* the draw paths */
     lowres_renderer lowres;
+    tiled_renderer tiled;
 
     GLuint motion_buffer;    /* capacity ParticleMotions: what simulate reads and writes */
     GLuint traits_buffer;    /* capacity ParticleTraits: fixed at birth */

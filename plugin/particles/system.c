@@ -145,6 +145,7 @@ static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out,
     uint32_t n = list_own_gl_objects(s, out, capacity);
     n += raster_list_gl_objects(&s->raster, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += lowres_list_gl_objects(&s->lowres, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += tiled_list_gl_objects(&s->tiled, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += profiler_list_gl_objects(s->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
 }
@@ -156,6 +157,7 @@ static void free_system(void *object) {
     plume_sorter_destroy(s->context, s->sorter); /* {0} if it was never made */
     raster_release(&s->raster);
     lowres_release(&s->lowres);
+    tiled_release(s);
     plume_gl_object owned[SYSTEM_GL_OBJECTS];
     plume_delete_gl_objects(owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     plume_env env = s->env;
@@ -292,6 +294,15 @@ static plume_result check_frame(const system_state *s, const char *caller, const
     if (frame->draw_resolution > PLUME_DRAW_QUARTER) {
         plume_log(&s->env, PLUME_LOG_ERROR, "%s: draw_resolution %u is not a plume_draw_resolution", caller,
                   frame->draw_resolution);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (frame->draw_path > PLUME_DRAW_PATH_TILED) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: draw_path %u is not a plume_draw_path", caller, frame->draw_path);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (!(frame->transmittance_threshold >= 0.0f && frame->transmittance_threshold <= 1.0f)) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: transmittance_threshold is %g; it must be in 0 .. 1", caller,
+                  frame->transmittance_threshold);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if (!isfinite(frame->cull_distance) || frame->cull_distance < 0.0f) {

@@ -52,6 +52,36 @@
 /* ---- Particle system: culling ---- */
 #define PLUME_CULL_PLANES 6              /* the view frustum's, world space, pointing inwards */
 
+/* ---- Tiled draw (render/tiled.c): shader storage bindings ----
+ * Each pass binds what it uses; numbers repeat between passes that never
+ * share a binding. The particle bindings above keep their numbers. */
+#define PLUME_BINDING_TILED_COUNTS 2     /* per rank: tiles touched, then their inclusive scan */
+#define PLUME_BINDING_TILED_SPLATS 6     /* per rank: the particle on screen (TILED_SPLAT_VEC4S) */
+#define PLUME_BINDING_TILED_CONTROL 7    /* the words below */
+#define PLUME_BINDING_TILED_SCAN_SUMS 0  /* scan passes: one level's block totals */
+#define PLUME_BINDING_TILED_ENTRIES 4    /* {tile, rank} pairs: written in rank order, sorted by tile */
+#define PLUME_BINDING_TILED_RANGES 0     /* per tile: its first and past-last entry */
+
+/* ---- Tiled draw: records and sizes ---- */
+#define PLUME_TILED_SPLAT_VEC4S 4        /* see Splat in render/tiled_common.glsl */
+#define PLUME_TILED_PROJECT_GROUP_SIZE 256
+#define PLUME_TILED_SCAN_GROUP_SIZE 256
+#define PLUME_TILED_SCAN_PER_INVOCATION 4
+#define PLUME_TILED_SCAN_BLOCK 1024      /* group size x per invocation: elements one workgroup scans */
+#define PLUME_TILED_RANGES_GROUP_SIZE 64
+
+/* ---- Tiled draw: words of the control buffer ----
+ * Written by one invocation after the scan: how many entries the frame
+ * needs, whether they fit the budget, and the indirect arguments of both
+ * paths, so that the GPU picks the raster draw for a frame that overflows. */
+#define PLUME_TILED_ENTRY_COUNT 0        /* entries needed (saturates at 2^32 - 1) */
+#define PLUME_TILED_OVERFLOW 1           /* 1: over the budget: this frame draws raster */
+#define PLUME_TILED_SORT_COUNT 2         /* entries to sort: ENTRY_COUNT, or 0 on overflow */
+#define PLUME_TILED_COMPOSITE_ARGS 4     /* x, y, z workgroups of the composite (x = 0 on overflow) */
+#define PLUME_TILED_BLEND_ARGS 8         /* DrawArraysIndirectCommand {3, 1 or 0, 0, 0} of the blend */
+#define PLUME_TILED_RASTER_ARGS 12       /* DrawArraysIndirectCommand {6, drawn or 0, 0, 0} of the fallback */
+#define PLUME_TILED_CONTROL_WORDS 16
+
 /* ---- Sort: shader storage bindings ---- */
 #define PLUME_BINDING_SORT_PAIRS 0       /* the host's {key, value} pairs */
 #define PLUME_BINDING_SORT_STATE 1       /* the count, then each pass's dispatch arguments */
