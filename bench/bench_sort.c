@@ -1,16 +1,25 @@
-/* Sort benchmark: GPU time of plume's sort (direct and indirect count) beside
+/* Sort benchmark: GPU time of plume's sorts (the bitonic and radix backends
+ * and the automatic choice between them; direct and indirect count) beside
  * seed 001's algorithm as written (bench/shaders/seed001_sort.comp), measured
  * in the same run with GL timer queries (GL_TIME_ELAPSED), median of many runs
- * after warm-up. Every size is also checked against qsort on the device the
- * benchmark runs on.
+ * after warm-up, as ratios to seed 001 and to the first variant. Every size is
+ * also checked against qsort on the device the benchmark runs on.
  *
- * Methods: plume (count from the CPU), plume-indirect (count from a GPU buffer,
- * passes for the whole capacity issued), plume-ind-bound (GPU count with the
- * CPU's upper bound = the count), seed001.
+ * Methods: direct (count from the CPU), indirect (count from a GPU buffer,
+ * bound = the capacity), bounded (GPU count with the CPU's upper bound = the
+ * count), seed001.
  *
  * Usage: plume_bench [--min-log K] [--max-log K] [--runs N] [--warmup N]
- *                    [--csv FILE] [--variant BLOCK]... [--pass-times]
+ *                    [--csv FILE] [--variant SPEC]... [--methods LIST]
+ *                    [--powers-only] [--pass-times]
  *                    [--dump-programs DIR] [--cold-cache MB]
+ * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
+ * bitonic, radix, automatic; KEY_BITS its key_bits (default 32: the keys are
+ * random in that many bits); SIZE the bitonic block_pairs or the radix sort's
+ * pairs per invocation (default: the sorter's own). A bare number is a bitonic
+ * block. Default: bitonic, radix, automatic.
+ * --methods: a comma list of direct, indirect, bounded (default all three).
+ * --powers-only: sizes 2^k only (default also 2^k + 1).
  * --pass-times: instead of the table, the median time of every pass of a sort
  * of 2^min-log .. 2^max-log pairs (GL timestamps between the dispatches).
  * Each run sorts fresh copies of the same random pairs (copied outside the
@@ -36,11 +45,23 @@ typedef struct pair {
     uint32_t key, value;
 } pair;
 
+enum { MAX_VARIANTS = 8 };
+
+/* A sorter to time. */
+typedef struct variant {
+    char name[24];
+    plume_sort_algorithm algorithm;
+    uint32_t key_bits;   /* 1 .. 32 */
+    uint32_t size;       /* bitonic block_pairs or radix pairs per invocation; 0: default */
+} variant;
+
 typedef struct options {
     uint32_t min_log, max_log, runs, warmup;
     const char *csv_path;
     uint32_t variant_count;
-    uint32_t variant_block[8];
+    variant variants[MAX_VARIANTS];
+    bool methods[3];       /* by method: direct, indirect, bounded */
+    bool powers_only;
     bool pass_times;
     const char *dump_dir; /* --dump-programs */
     uint32_t cold_cache_mb; /* --cold-cache */
@@ -241,9 +262,9 @@ static int check_result(const subject *s, const pair *expected) {
 
 static const char *method_name(method m) {
     switch (m) {
-    case METHOD_DIRECT: return "plume";
-    case METHOD_INDIRECT: return "plume-indirect";
-    case METHOD_INDIRECT_BOUNDED: return "plume-ind-bound";
+    case METHOD_DIRECT: return "direct";
+    case METHOD_INDIRECT: return "indirect";
+    case METHOD_INDIRECT_BOUNDED: return "bounded";
     case METHOD_SEED001: break;
     }
     return "seed001";
@@ -294,16 +315,19 @@ static void report_pass_times(plume_context *context, plume_sorter sorter, uint3
     }
     plume_sorter_set_pass_hook(context, sorter, NULL, NULL);
     printf("\n%u pairs: %u passes (median µs over %u sorts)\n", count, passes, runs);
-    const char *kinds[] = {"local sort", "merge"};
-    enum { KINDS = sizeof kinds / sizeof kinds[0] };
-    double per_kind[KINDS] = {0}, total = 0;
+    const char *kinds[MAX_TIMED_PASSES];
+    double per_kind[MAX_TIMED_PASSES] = {0}, total = 0;
+    uint32_t kind_count = 0;
     for (uint32_t i = 0; i < passes; ++i) {
         double median = profiler_median(us + (size_t)i * runs, runs);
         printf("  %2u %-15s %8.2f\n", i, stamps.kinds[i], median);
-        for (int k = 0; k < KINDS; ++k) per_kind[k] += strcmp(stamps.kinds[i], kinds[k]) == 0 ? median : 0.0;
+        uint32_t k = 0;
+        while (k < kind_count && strcmp(kinds[k], stamps.kinds[i]) != 0) ++k;
+        if (k == kind_count) kinds[kind_count++] = stamps.kinds[i];
+        per_kind[k] += median;
         total += median;
     }
-    for (int k = 0; k < KINDS; ++k) printf("  sum %-14s %8.2f\n", kinds[k], per_kind[k]);
+    for (uint32_t k = 0; k < kind_count; ++k) printf("  sum %-14s %8.2f\n", kinds[k], per_kind[k]);
     printf("  sum of medians  %8.2f\n", total);
     glDeleteQueries(MAX_TIMED_PASSES + 1, stamps.queries);
     GLuint buffers[] = {pristine, pairs};
@@ -349,8 +373,53 @@ static void log_to_stderr(plume_log_level level, const char *message, void *user
     if (level <= PLUME_LOG_WARNING) fprintf(stderr, "plume: %s\n", message);
 }
 
+static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic", "radix"};
+
+/* ALGORITHM[:KEY_BITS[:SIZE]], or a bare bitonic block size. */
+static int parse_variant(const char *spec, variant *out) {
+    *out = (variant){.algorithm = PLUME_SORT_BITONIC, .key_bits = 32};
+    char algorithm[16] = "";
+    unsigned key_bits = 32, size = 0;
+    if (sscanf(spec, "%u", &size) == 1) {
+        out->size = size;
+    } else {
+        int fields = sscanf(spec, "%15[a-z]:%u:%u", algorithm, &key_bits, &size);
+        if (fields < 1 || key_bits < 1 || key_bits > 32) return -1;
+        int found = -1;
+        for (int a = 0; a < 3; ++a)
+            if (!strcmp(algorithm, ALGORITHM_NAMES[a])) found = a;
+        if (found < 0) return -1;
+        *out = (variant){.algorithm = (plume_sort_algorithm)found, .key_bits = key_bits, .size = size};
+    }
+    snprintf(out->name, sizeof out->name, "%s", ALGORITHM_NAMES[out->algorithm]);
+    if (out->key_bits != 32 || out->size) {
+        size_t used = strlen(out->name);
+        snprintf(out->name + used, sizeof out->name - used, ":%u", out->key_bits);
+    }
+    if (out->size) {
+        size_t used = strlen(out->name);
+        snprintf(out->name + used, sizeof out->name - used, ":%u", out->size);
+    }
+    return 0;
+}
+
+static int parse_methods(const char *list, bool methods[3]) {
+    methods[0] = methods[1] = methods[2] = false;
+    static const char *const names[] = {"direct", "indirect", "bounded"};
+    char copy[64];
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *token = strtok(copy, ","); token; token = strtok(NULL, ",")) {
+        int found = -1;
+        for (int m = 0; m < 3; ++m)
+            if (!strcmp(token, names[m])) found = m;
+        if (found < 0) return -1;
+        methods[found] = true;
+    }
+    return 0;
+}
+
 static int parse_options(int argc, char **argv, options *o) {
-    *o = (options){.min_log = 10, .max_log = 22, .runs = 51, .warmup = 5};
+    *o = (options){.min_log = 10, .max_log = 22, .runs = 51, .warmup = 5, .methods = {true, true, true}};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--min-log") && next) o->min_log = (uint32_t)atoi(argv[++i]);
@@ -359,17 +428,21 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--warmup") && next) o->warmup = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--csv") && next) o->csv_path = argv[++i];
         else if (!strcmp(a, "--pass-times")) o->pass_times = true;
+        else if (!strcmp(a, "--powers-only")) o->powers_only = true;
         else if (!strcmp(a, "--cold-cache") && next) o->cold_cache_mb = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--dump-programs") && next) o->dump_dir = argv[++i];
-        else if (!strcmp(a, "--variant") && next && o->variant_count < 8) {
-            unsigned block = 0;
-            if (sscanf(argv[++i], "%u", &block) != 1) return -1;
-            o->variant_block[o->variant_count++] = block;
+        else if (!strcmp(a, "--methods") && next) {
+            if (parse_methods(argv[++i], o->methods) != 0) return -1;
+        } else if (!strcmp(a, "--variant") && next && o->variant_count < MAX_VARIANTS) {
+            if (parse_variant(argv[++i], &o->variants[o->variant_count++]) != 0) return -1;
         } else return -1;
     }
     if (o->min_log < 10 || o->max_log > 26 || o->min_log > o->max_log || o->runs < 1) return -1;
     if (o->cold_cache_mb > MAX_COLD_CACHE_MB) return -1;
-    if (o->variant_count == 0) o->variant_count = 1; /* the default block */
+    if (o->variant_count == 0) {
+        static const char *const defaults[] = {"bitonic", "radix", "automatic"};
+        for (int v = 0; v < 3; ++v) parse_variant(defaults[v], &o->variants[o->variant_count++]);
+    }
     return 0;
 }
 
@@ -383,9 +456,11 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
         fprintf(stderr, "cannot write %s\n", opt->csv_path);
         return -1;
     }
-    if (csv) fprintf(csv, "count,method,block_pairs,passes,median_ms,ratio_vs_seed001,pairs_per_us,correct\n");
-    printf("\n%10s %-16s %6s %7s %10s %9s %9s\n", "count", "method", "block", "passes", "median ms", "x seed001",
-           "correct");
+    if (csv)
+        fprintf(csv, "count,variant,method,key_bits,backend,passes,median_ms,ratio_vs_seed001,ratio_vs_first,"
+                     "pairs_per_us,correct\n");
+    printf("\n%10s %-18s %-9s %-8s %7s %10s %9s %9s %8s\n", "count", "variant", "method", "ran", "passes",
+           "median ms", "x seed001", "x first", "correct");
 
     cold_cache cold = {.bytes = (size_t)opt->cold_cache_mb << 20};
     if (cold.bytes) {
@@ -407,7 +482,7 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
     const cold_cache *cold_or_null = cold.bytes ? &cold : NULL;
     int failures = 0;
     for (uint32_t log = opt->min_log; log <= opt->max_log; ++log) {
-        for (int plus_one = 0; plus_one < 2; ++plus_one) {
+        for (int plus_one = 0; plus_one < (opt->powers_only ? 1 : 2); ++plus_one) {
             uint32_t count = (1u << log) + (uint32_t)plus_one;
             uint32_t padded = plume_next_pow2(count);
             pair *input = malloc(sizeof(pair) * padded), *expected = malloc(sizeof(pair) * count);
@@ -429,35 +504,54 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
             int base_wrong = check_result(&base, expected);
             double base_ms = time_sort(&base, opt->runs, opt->warmup);
             uint32_t base_dispatches = baseline_dispatch_count(padded);
-            printf("%10u %-16s %6d %7u %10.4f %9.2f %9s\n", count, method_name(METHOD_SEED001), BASELINE_BLOCK,
-                   base_dispatches, base_ms, 1.0, base_wrong ? "WRONG" : "yes");
+            printf("%10u %-18s %-9s %-8s %7u %10.4f %9.2f %9s %8s\n", count, "seed001", "direct", "bitonic",
+                   base_dispatches, base_ms, 1.0, "", base_wrong ? "WRONG" : "yes");
             if (csv)
-                fprintf(csv, "%u,seed001,%d,%u,%.5f,1.000,%.1f,%d\n", count, BASELINE_BLOCK, base_dispatches, base_ms,
+                fprintf(csv, "%u,seed001,direct,32,bitonic,%u,%.5f,1.000,,%.1f,%d\n", count, base_dispatches, base_ms,
                         base_ms > 0.0 ? count / (base_ms * 1000.0) : 0.0, !base_wrong);
             failures += base_wrong;
 
+            double first_ms[3] = {0};
+            pair *variant_input = malloc(sizeof(pair) * count), *variant_expected = malloc(sizeof(pair) * count);
             for (uint32_t v = 0; v < opt->variant_count; ++v) {
+                /* Keys in the variant's key_bits; values are indices, so
+                 * ascending value is input order: one expected order for
+                 * both backends. */
+                uint32_t bits = opt->variants[v].key_bits;
+                uint32_t mask = bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
+                for (uint32_t i = 0; i < count; ++i) variant_input[i] = (pair){input[i].key & mask, input[i].value};
+                memcpy(variant_expected, variant_input, sizeof(pair) * count);
+                qsort(variant_expected, count, sizeof(pair), compare_pairs);
                 for (method m = METHOD_DIRECT; m <= METHOD_INDIRECT_BOUNDED; ++m) {
+                    if (!opt->methods[m]) continue;
                     subject s = {.kind = m, .context = context, .sorter = sorters[v], .count = count, .padded = count,
                                  .cold_cache = cold_or_null};
-                    s.pristine = make_buffer(sizeof(pair) * count, input);
+                    s.pristine = make_buffer(sizeof(pair) * count, variant_input);
                     s.pairs = make_buffer(sizeof(pair) * capacity, NULL);
                     s.count_buffer = make_buffer(sizeof count, &count);
-                    int wrong = check_result(&s, expected);
+                    int wrong = check_result(&s, variant_expected);
                     double ms = time_sort(&s, opt->runs, opt->warmup);
-                    uint32_t passes = plume_sorter_pass_count(context, sorters[v], count);
+                    uint32_t bound = m == METHOD_INDIRECT ? capacity : count;
+                    uint32_t passes = plume_sorter_pass_count(context, sorters[v], bound);
+                    plume_sort_algorithm ran = plume_sorter_algorithm_for(context, sorters[v], bound);
+                    if (v == 0) first_ms[m] = ms;
                     /* llvmpipe's timer reports 0 for compute work: no ratio then. */
                     double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
-                    printf("%10u %-16s %6u %7u %10.4f %9.2f %9s\n", count, method_name(m), opt->variant_block[v],
-                           passes, ms, ratio, wrong ? "WRONG" : "yes");
+                    double ratio_first = first_ms[m] > 0.0 ? ms / first_ms[m] : 0.0;
+                    printf("%10u %-18s %-9s %-8s %7u %10.4f %9.2f %9.2f %8s\n", count, opt->variants[v].name,
+                           method_name(m), ALGORITHM_NAMES[ran], passes, ms, ratio, ratio_first,
+                           wrong ? "WRONG" : "yes");
                     if (csv)
-                        fprintf(csv, "%u,%s,%u,%u,%.5f,%.3f,%.1f,%d\n", count, method_name(m), opt->variant_block[v],
-                                passes, ms, ratio, rate, !wrong);
+                        fprintf(csv, "%u,%s,%s,%u,%s,%u,%.5f,%.3f,%.3f,%.1f,%d\n", count, opt->variants[v].name,
+                                method_name(m), bits, ALGORITHM_NAMES[ran], passes, ms, ratio, ratio_first, rate,
+                                !wrong);
                     failures += wrong;
                     GLuint buffers[] = {s.pristine, s.pairs, s.count_buffer};
                     glDeleteBuffers(3, buffers);
                 }
             }
+            free(variant_input);
+            free(variant_expected);
             GLuint buffers[] = {base.pristine_keys, base.pristine_values, base.keys, base.values};
             glDeleteBuffers(4, buffers);
             free(input);
@@ -475,7 +569,8 @@ int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
-                        "[--variant BLOCK]... [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255]\n", argv[0]);
+                        "[--variant bitonic|radix|automatic[:KEY_BITS[:SIZE]]]... [--methods direct,indirect,bounded] "
+                        "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255]\n", argv[0]);
         return 2;
     }
     headless_gl gl;
@@ -507,19 +602,23 @@ int main(int argc, char **argv) {
     plume_context *context = NULL;
     plume_context_desc context_desc = {.logger = logger};
     if (plume_context_create(&context_desc, &context) != PLUME_OK) return 1;
-    plume_sorter sorters[8] = {{0}};
+    plume_sorter sorters[MAX_VARIANTS] = {{0}};
     for (uint32_t v = 0; v < opt.variant_count; ++v) {
-        plume_sorter_desc desc = {.capacity = capacity, .block_pairs = opt.variant_block[v]};
+        const variant *w = &opt.variants[v];
+        bool radix = w->algorithm == PLUME_SORT_RADIX;
+        plume_sorter_desc desc = {.capacity = capacity,
+                                  .block_pairs = radix ? 0 : w->size,
+                                  .algorithm = w->algorithm,
+                                  .key_bits = w->key_bits};
+        plume_radix_set_items(radix ? w->size : 0);
         if (plume_sorter_create(context, &desc, &sorters[v]) != PLUME_OK) return 1;
-        plume_sorter_desc filled;
-        plume_sorter_get_desc(context, sorters[v], &filled);
-        opt.variant_block[v] = filled.block_pairs;
     }
+    plume_radix_set_items(0);
     if (opt.dump_dir) dump_sort_programs(opt.dump_dir);
     int failures = 0;
     if (opt.pass_times) {
         for (uint32_t v = 0; v < opt.variant_count; ++v) {
-            printf("\nblock %u\n", opt.variant_block[v]);
+            printf("\n%s\n", opt.variants[v].name);
             for (uint32_t log = opt.min_log; log <= opt.max_log; ++log)
                 report_pass_times(context, sorters[v], 1u << log, opt.runs);
         }

@@ -15,6 +15,7 @@
  *                          [--warmup N] [--size WxH] [--csv FILE]
  *                          [--frames-csv FILE] [--turbulence S] [--look-away]
  *                          [--no-cull] [--resolution full|half|quarter]
+ *                          [--path raster|tiled] [--tile 8|16|32] [--no-termination]
  *   --csv         the table, one row per count
  *   --frames-csv  one row per measured frame: frame, live count, simulate,
  *                 sort and draw GPU ms, CPU ms of the update and draw calls
@@ -26,6 +27,12 @@
  *                 costs)
  *   --no-cull     every live particle is sorted and drawn (disable_culling)
  *   --resolution  the draw path's plume_draw_resolution (default full)
+ *   --path        the plume_draw_path (default raster); the table then gives
+ *                 the tiled path's largest entry count and its frames that
+ *                 overflowed the entry budget (and drew raster)
+ *   --tile        the tiled path's tile size in pixels (default 16)
+ *   --no-termination  the tiled path composites every particle
+ *                 (disable_early_termination)
  * GPU times need a GPU: on Mesa's llvmpipe they are CPU times and the draw's
  * are not meaningful. */
 #define _POSIX_C_SOURCE 200809L
@@ -43,6 +50,7 @@
 #include "headless_gl.h"
 #include "plume/plume_particles.h"
 #include "profile/profiler.h"
+#include "render/tiled.h"
 
 enum { MAX_COUNTS = 16, FRAMES_IN_FLIGHT = 2 };
 
@@ -55,6 +63,10 @@ typedef struct options {
     float turbulence;
     bool look_away, no_cull;
     uint32_t resolution; /* plume_draw_resolution */
+    uint32_t path;       /* plume_draw_path */
+    uint32_t tile_size;  /* 0: the module's default */
+    plume_sort_algorithm entry_sort; /* the tiled path's entry sort; automatic by default */
+    bool no_termination;
 } options;
 
 /* The offscreen frame: colour, the depth buffer the draw tests against, and a
@@ -70,6 +82,8 @@ typedef struct count_result {
     double median_ms[PLUME_STAGE_COUNT];
     double median_simulate_plus_sort_ms, median_cpu_ms;
     uint32_t sort_passes, sort_padded, drawn;
+    plume_sort_algorithm sort_algorithm; /* the last frame's */
+    uint32_t tiled_entries, tiled_overflows; /* the largest count, the frames over the budget */
     bool order_ok;
 } count_result;
 
@@ -82,7 +96,8 @@ static double now_ms(void) {
 static void usage(void) {
     fprintf(stderr, "usage: plume_frame_bench [--counts N,N,...] [--frames N] [--warmup N] [--size WxH] [--csv FILE]"
                     " [--frames-csv FILE] [--turbulence S] [--look-away] [--no-cull]"
-                    " [--resolution full|half|quarter]\n");
+                    " [--resolution full|half|quarter] [--path raster|tiled] [--tile 8|16|32]"
+                    " [--no-termination]\n");
 }
 
 static bool parse_counts(const char *text, options *o) {
@@ -104,9 +119,11 @@ static bool parse_options(int argc, char **argv, options *o) {
                    .width = 1280, .height = 720, .turbulence = 1.0f};
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(arg, "--look-away") == 0 || strcmp(arg, "--no-cull") == 0) {
+        if (strcmp(arg, "--look-away") == 0 || strcmp(arg, "--no-cull") == 0 ||
+            strcmp(arg, "--no-termination") == 0) {
             if (arg[2] == 'l') o->look_away = true;
-            else o->no_cull = true;
+            else if (arg[5] == 'c') o->no_cull = true;
+            else o->no_termination = true;
             continue;
         }
         if (!value) return false;
@@ -117,6 +134,18 @@ static bool parse_options(int argc, char **argv, options *o) {
             for (uint32_t r = 0; r < 3; ++r)
                 if (strcmp(value, names[r]) == 0) o->resolution = r, known = true;
             if (!known) return false;
+        } else if (strcmp(arg, "--path") == 0) {
+            if (strcmp(value, "raster") == 0) o->path = PLUME_DRAW_PATH_RASTER;
+            else if (strcmp(value, "tiled") == 0) o->path = PLUME_DRAW_PATH_TILED;
+            else return false;
+        } else if (strcmp(arg, "--entry-sort") == 0) {
+            if (strcmp(value, "automatic") == 0) o->entry_sort = PLUME_SORT_AUTOMATIC;
+            else if (strcmp(value, "bitonic") == 0) o->entry_sort = PLUME_SORT_BITONIC;
+            else if (strcmp(value, "radix") == 0) o->entry_sort = PLUME_SORT_RADIX;
+            else return false;
+        } else if (strcmp(arg, "--tile") == 0) {
+            o->tile_size = (uint32_t)strtoul(value, NULL, 10);
+            if (o->tile_size != 8 && o->tile_size != 16 && o->tile_size != 32) return false;
         } else if (strcmp(arg, "--counts") == 0) {
             if (!parse_counts(value, o)) return false;
         } else if (strcmp(arg, "--frames") == 0) {
@@ -181,7 +210,8 @@ static bool make_system(plume_context *context, uint32_t count, float turbulence
 /* A camera circling the ball at `angle`, looking at it or away from it. */
 static plume_frame_desc make_frame(const options *o, double angle, float aspect, GLuint scene_depth) {
     plume_frame_desc frame = {.dt = 1.0f / 60.0f, .depth_texture = scene_depth, .disable_culling = o->no_cull,
-                              .draw_resolution = o->resolution};
+                              .draw_resolution = o->resolution, .draw_path = o->path,
+                              .disable_early_termination = o->no_termination};
     vec3 eye = {30.0f * (float)cos(angle), 8.0f, 30.0f * (float)sin(angle)}, center = {0, 0, 0}, up = {0, 1, 0};
     if (o->look_away) glm_vec3_scale(eye, 2.0f, center);
     mat4 view, projection;
@@ -221,6 +251,11 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     out->count = count;
     plume_system system;
     if (!make_system(context, count, o->turbulence, &system)) return false;
+    if ((o->tile_size || o->entry_sort) &&
+        tiled_configure(context, system, o->tile_size, 0, false, o->entry_sort) != PLUME_OK) {
+        plume_system_destroy(context, system);
+        return false;
+    }
     if (plume_system_set_profiling(context, system, true) != PLUME_OK) {
         plume_system_destroy(context, system);
         return false;
@@ -265,6 +300,8 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
                 out->sort_passes = f->sort_passes;
                 out->sort_padded = f->sort_padded_count;
                 out->drawn = f->drawn_count;
+                if (f->tiled_entries > out->tiled_entries) out->tiled_entries = f->tiled_entries;
+                out->tiled_overflows += f->tiled_entries > f->tiled_entry_budget;
                 for (int s = 0; s < PLUME_STAGE_COUNT; ++s)
                     if (f->stage_mask & (1u << s)) samples[s][sample_count[s]++] = f->stage_ms[s];
                 const uint32_t both = (1u << PLUME_STAGE_SIMULATE) | (1u << PLUME_STAGE_SORT);
@@ -285,6 +322,7 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
         else out->median_simulate_plus_sort_ms = median;
     }
     out->median_cpu_ms = profiler_median(cpu_samples, out->measured);
+    out->sort_algorithm = plume_system_get_sort_algorithm(context, system);
     out->order_ok = check_order(context, system, count);
     plume_system_destroy(context, system);
     free(cpu_ms);
@@ -329,10 +367,13 @@ int main(int argc, char **argv) {
     }
     if (csv)
         fprintf(csv, "count,frames_measured,simulate_ms,sort_ms,simulate_plus_sort_ms,update_ms,draw_ms,cpu_ms,"
-                     "sort_passes,sort_padded_count,order_ok,drawn_count\n");
+                     "sort_passes,sort_padded_count,order_ok,drawn_count,sort_algorithm,tiled_entries,"
+                     "tiled_overflow_frames\n");
     if (frames_csv) fprintf(frames_csv, "frame,live_count,sim_ms,sort_ms,draw_ms,cpu_ms\n");
-    printf("\n%9s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s\n", "particles", "frames", "simulate", "sort", "sim+sort",
-           "update", "draw", "cpu ms", "passes", "order", "drawn");
+    printf("path %s, resolution %u%s%s\n", o.path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", o.resolution,
+           o.no_termination ? ", no early termination" : "", o.tile_size ? ", tile size set" : "");
+    printf("\n%9s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s %8s %10s %8s\n", "particles", "frames", "simulate", "sort",
+           "sim+sort", "update", "draw", "cpu ms", "passes", "order", "drawn", "sorted by", "entries", "overflow");
 
     int failures = 0;
     uint64_t row = 0;
@@ -344,16 +385,19 @@ int main(int argc, char **argv) {
             continue;
         }
         failures += !r.order_ok;
-        printf("%9u %7u %9.4f %9.4f %9.4f %9.4f %9.4f %8.3f %6u %5s %9u\n", r.count, r.measured,
+        const char *sorted_by = r.sort_algorithm == PLUME_SORT_RADIX     ? "radix"
+                                : r.sort_algorithm == PLUME_SORT_BITONIC ? "bitonic"
+                                                                         : "none";
+        printf("%9u %7u %9.4f %9.4f %9.4f %9.4f %9.4f %8.3f %6u %5s %9u %8s %10u %8u\n", r.count, r.measured,
                r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT], r.median_simulate_plus_sort_ms,
                r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW], r.median_cpu_ms, r.sort_passes,
-               r.order_ok ? "ok" : "WRONG", r.drawn);
+               r.order_ok ? "ok" : "WRONG", r.drawn, sorted_by, r.tiled_entries, r.tiled_overflows);
         fflush(stdout);
         if (csv)
-            fprintf(csv, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%u,%u,%d,%u\n", r.count, r.measured,
+            fprintf(csv, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%u,%u,%d,%u,%s,%u,%u\n", r.count, r.measured,
                     r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT], r.median_simulate_plus_sort_ms,
                     r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW], r.median_cpu_ms, r.sort_passes,
-                    r.sort_padded, r.order_ok ? 1 : 0, r.drawn);
+                    r.sort_padded, r.order_ok ? 1 : 0, r.drawn, sorted_by, r.tiled_entries, r.tiled_overflows);
     }
     if (csv) fclose(csv);
     if (frames_csv) fclose(frames_csv);

@@ -255,6 +255,7 @@ void demo_app_act(demo_app *app, demo_action action) {
     case DEMO_NEXT_EFFECT:
         if (effect_show_next(app->effect, app->smoke)) set_capacity_done(app);
         break;
+    case DEMO_NEXT_PATH: app->options.path = (app->options.path + 1) % 2; break;
     }
 }
 
@@ -425,8 +426,9 @@ enum { HUD_LINES = 7, HUD_EFFECT_LINE = 4 };
 static void hud_lines(const demo_app *app, char lines[HUD_LINES][160]) {
     char capacity[32], frame_ms[32], cpu_ms[32], stages[96];
     format_count(smoke_system_capacity(app->smoke), capacity, sizeof capacity);
-    snprintf(lines[0], 160, "%s particles, %u live, %u drawn   sorting %s   draw %s%s", capacity, app->live_count,
-             app->profile_available ? app->profile.drawn_count : app->live_count, app->sorting ? "ON" : "OFF",
+    snprintf(lines[0], 160, "%s particles, %u live, %u drawn   sort %s   draw %s %s%s", capacity, app->live_count,
+             app->profile_available ? app->profile.drawn_count : app->live_count,
+             app->sorting ? smoke_system_sort_name(app->smoke) : "OFF", demo_path_name(app->options.path),
              demo_resolution_name(app->options.resolution), app->paused ? "   PAUSED" : "");
     format_ms(app->last_frame_ms, frame_ms, sizeof frame_ms);
     format_ms(app->last_cpu_ms, cpu_ms, sizeof cpu_ms);
@@ -452,7 +454,7 @@ static void hud_lines(const demo_app *app, char lines[HUD_LINES][160]) {
         snprintf(lines[5], 160, "offscreen, fixed step %.4f s", app->options.dt);
         lines[6][0] = '\0';
     } else {
-        snprintf(lines[5], 160, "space pause  +/- or 1-4 count  S sort  L resolution  R reset  E effect");
+        snprintf(lines[5], 160, "space pause  +/- or 1-4 count  S sort  L resolution  T path  R reset  E effect");
         snprintf(lines[6], 160, "H hide  drag: orbit  wheel: zoom  Esc quit");
     }
 }
@@ -514,6 +516,7 @@ bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer
         .width = app->width,
         .height = app->height,
         .resolution = app->options.resolution,
+        .path = app->options.path,
     };
     memcpy(frame.view, view, sizeof frame.view);
     memcpy(frame.projection, projection, sizeof frame.projection);
@@ -593,11 +596,18 @@ void demo_app_summary(demo_app *app, demo_summary *out) {
     for (int s = 0; s < PLUME_STAGE_COUNT; ++s) out->median_gpu_ms[s] = sample_median(&app->gpu_ms[s]);
     out->live_count = smoke_system_count_live(app->smoke);
     out->capacity = smoke_system_capacity(app->smoke);
+    out->sort = smoke_system_sort_name(app->smoke);
+    if (app->profile_available) {
+        out->tiled_entries = app->profile.tiled_entries;
+        out->tiled_entry_budget = app->profile.tiled_entry_budget;
+        out->tiled_overflow_frames = app->profile.tiled_overflow_frames;
+    }
     if (app->csv) fflush(app->csv);
 }
 
 void demo_summary_print(const demo_summary *s) {
-    printf("frames: %u, particles: %u live of %u capacity\n", s->frames, s->live_count, s->capacity);
+    printf("frames: %u, particles: %u live of %u capacity, sort: %s\n", s->frames, s->live_count, s->capacity,
+           s->sort);
     printf("CPU per frame (median): %.2f ms issuing, %.2f ms between frames\n", s->median_cpu_ms,
            s->median_frame_ms);
     if (s->gpu_times)
@@ -606,4 +616,8 @@ void demo_summary_print(const demo_summary *s) {
                s->median_gpu_ms[PLUME_STAGE_DRAW], s->median_gpu_ms[PLUME_STAGE_UPDATE]);
     else
         printf("GPU per frame: no stage times (no profiler in the module, or no GL timer)\n");
+    if (s->tiled_entry_budget > 0)
+        printf("tiled path: %u entries of a budget of %u in the last frame; %u frames of the profile's window "
+               "overflowed it\n",
+               s->tiled_entries, s->tiled_entry_budget, s->tiled_overflow_frames);
 }

@@ -28,6 +28,7 @@ typedef struct demo_options {
     uint32_t resolution;      /* --resolution full|half|quarter: the draw's plume_draw_resolution */
     const char *effect_path;  /* --effect FILE: an effect file instead of the built-in column, reloaded when saved */
     const char *save_effect;  /* --save-effect FILE: the effect on show at the end, as an effect file */
+    uint32_t path;            /* --path raster|tiled: the draw's plume_draw_path */
     bool size_given, particles_given;
 } demo_options;
 
@@ -50,11 +51,14 @@ typedef enum demo_action {
     DEMO_RESET,
     DEMO_TOGGLE_HUD,
     DEMO_NEXT_RESOLUTION,  /* full -> half -> quarter -> full */
+    DEMO_NEXT_PATH,        /* raster -> tiled -> raster */
     DEMO_NEXT_EFFECT       /* the gallery's next effect file (demo/effects/) */
 } demo_action;
 
 /* "full", "half", "quarter" for a plume_draw_resolution. */
 const char *demo_resolution_name(uint32_t resolution);
+/* "raster", "tiled" for a plume_draw_path. */
+const char *demo_path_name(uint32_t path);
 
 typedef struct demo_summary {
     uint32_t frames;
@@ -65,6 +69,10 @@ typedef struct demo_summary {
     double median_gpu_ms[PLUME_STAGE_COUNT];
     uint32_t live_count;               /* at the end (read back) */
     uint32_t capacity;
+    const char *sort;                  /* the last update's sort: "bitonic", "radix", "none" */
+    /* The tiled path in the last profiled frame: entries, budget, and the
+     * frames of the profile's window that overflowed it (drew raster). */
+    uint32_t tiled_entries, tiled_entry_budget, tiled_overflow_frames;
 } demo_summary;
 
 typedef struct demo_app demo_app;

@@ -24,8 +24,9 @@ static int run_offscreen(demo_options *options) {
     if (demo_options_finish(options, true, headless_gl_describe()))
         printf("plume_demo: software renderer: %dx%d and %u particles unless --size / --particles say otherwise\n",
                options->width, options->height, options->particles);
-    printf("plume_demo offscreen: %s, %dx%d, %u frames of %.4f s\n", headless_gl_describe(), options->width,
-           options->height, options->frames, options->dt);
+    printf("plume_demo offscreen: %s, %dx%d, %u frames of %.4f s, draw path %s at %s resolution\n",
+           headless_gl_describe(), options->width, options->height, options->frames, options->dt,
+           demo_path_name(options->path), demo_resolution_name(options->resolution));
     demo_summary summary = {0};
     bool ok = demo_run_offscreen(options, &summary);
     demo_summary_print(&summary);

@@ -12,6 +12,11 @@ const char *demo_resolution_name(uint32_t resolution) {
     return resolution < 3 ? NAMES[resolution] : "?";
 }
 
+const char *demo_path_name(uint32_t path) {
+    static const char *const NAMES[2] = {"raster", "tiled"};
+    return path < 2 ? NAMES[path] : "?";
+}
+
 static const char *USAGE =
     "usage: plume_demo [options]\n"
     "  --offscreen        render without a window (automatic when there is no display)\n"
@@ -27,11 +32,12 @@ static const char *USAGE =
     "  --no-hud           no text or graph overlay\n"
     "  --texture FILE     the smoke sprite (default demo/assets/smoke_puff.png, a 4x4 flipbook)\n"
     "  --resolution R     the particles' draw resolution: full (default), half or quarter\n"
+    "  --path P           the particles' draw path: raster (default) or tiled (compute tiles)\n"
     "  --effect FILE      show an effect file (demo/effects/*.json) instead of the built-in smoke,\n"
     "                     reloaded whenever it is saved; its capacity unless --particles is given\n"
     "  --save-effect FILE at the end, write the effect on show as an effect file\n"
-    "keys: space pause, +/- or 1-4 particle count, S sorting, L draw resolution, R reset, H overlay,\n"
-    "      E the gallery's next effect,\n"
+    "keys: space pause, +/- or 1-4 particle count, S sorting, L draw resolution, T draw path, R reset,\n"
+    "      H overlay, E the gallery's next effect,\n"
     "      Esc quit;\n"
     "      drag to orbit, scroll to zoom\n";
 
@@ -112,6 +118,10 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             ok = false;
             for (uint32_t r = 0; r < 3; ++r)
                 if (!strcmp(value, demo_resolution_name(r))) options->resolution = r, ok = true;
+        } else if (!strcmp(arg, "--path")) {
+            ok = false;
+            for (uint32_t p = 0; p < 2; ++p)
+                if (!strcmp(value, demo_path_name(p))) options->path = p, ok = true;
         } else if (!strcmp(arg, "--effect")) {
             options->effect_path = value;
         } else if (!strcmp(arg, "--save-effect")) {

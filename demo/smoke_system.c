@@ -211,6 +211,7 @@ static plume_frame_desc frame_desc(const smoke_frame *frame) {
         .depth_texture = frame->depth_texture,
         .viewport_size = {frame->width, frame->height},
         .draw_resolution = frame->resolution,
+        .draw_path = frame->path,
     };
     memcpy(desc.view, frame->view, sizeof desc.view);
     memcpy(desc.projection, frame->projection, sizeof desc.projection);
@@ -236,6 +237,15 @@ bool smoke_system_get_profile(const smoke_system *smoke, plume_profile *out) {
 uint32_t smoke_system_frame_profiles(const smoke_system *smoke, uint64_t first_frame, plume_frame_profile *out,
                                      uint32_t max) {
     return plume_system_get_frame_profiles(smoke->context, smoke->system, first_frame, out, max);
+}
+
+const char *smoke_system_sort_name(const smoke_system *smoke) {
+    switch (plume_system_get_sort_algorithm(smoke->context, smoke->system)) {
+    case PLUME_SORT_BITONIC: return "bitonic";
+    case PLUME_SORT_RADIX: return "radix";
+    case PLUME_SORT_AUTOMATIC: break;
+    }
+    return "none";
 }
 
 uint32_t smoke_system_count_live(smoke_system *smoke) {

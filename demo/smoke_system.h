@@ -31,6 +31,7 @@ typedef struct smoke_frame {
     uint32_t depth_texture;     /* the scene's depth for the soft fade */
     int32_t width, height;      /* of the framebuffer the depth texture covers */
     uint32_t resolution;        /* plume_draw_resolution of the draw */
+    uint32_t path;              /* plume_draw_path of the draw */
 } smoke_frame;
 
 /* Creates the system with profiling on (logs the module's message and
@@ -64,6 +65,9 @@ bool smoke_system_get_profile(const smoke_system *smoke, plume_profile *out);
  * creation) of at least `first_frame`, oldest first; returns how many. */
 uint32_t smoke_system_frame_profiles(const smoke_system *smoke, uint64_t first_frame, plume_frame_profile *out,
                                      uint32_t max);
+
+/* Which sort the last update ran: "bitonic", "radix" or "none" (sorting off). */
+const char *smoke_system_sort_name(const smoke_system *smoke);
 
 /* Live particles now, read back synchronously (waits for the GPU: not for
  * every frame). */

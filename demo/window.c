@@ -28,6 +28,7 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action, int mo
     case GLFW_KEY_4: demo_app_set_level(input->app, key - GLFW_KEY_1); break;
     case GLFW_KEY_S: demo_app_act(input->app, DEMO_TOGGLE_SORT); break;
     case GLFW_KEY_L: demo_app_act(input->app, DEMO_NEXT_RESOLUTION); break;
+    case GLFW_KEY_T: demo_app_act(input->app, DEMO_NEXT_PATH); break;
     case GLFW_KEY_R: demo_app_act(input->app, DEMO_RESET); break;
     case GLFW_KEY_H: demo_app_act(input->app, DEMO_TOGGLE_HUD); break;
     case GLFW_KEY_E: demo_app_act(input->app, DEMO_NEXT_EFFECT); break;

@@ -61,7 +61,13 @@
  * the same plume_context (so plume_context_list_gl_objects lists its GL
  * objects with the system's, and a context destroyed with the system still
  * alive frees both) and destroys it with the system. Its handle is not given
- * out.
+ * out. The sorter picks its backend automatically (plume_sort.h) from the
+ * update's bound on the drawn count; plume_system_get_sort_algorithm says
+ * which ran. Draw order: descending view depth, equal depths (equal keys) by
+ * ascending slot, with either backend: where the radix sort can run (the
+ * capacity reaches its crossover), the update packs the list in slot order
+ * (two extra dispatches and a slot-ordered copy of the pairs, 8 bytes a
+ * slot), which the stable radix sort keeps between equal keys.
  *
  * Threading: a system belongs to the GL context current at its creation; call
  * its functions only on a thread where that context is current, one thread at
@@ -98,6 +104,10 @@
  *     target, blending happens in linear space) and conditional rendering
  *     (a draw inside the host's glBeginConditionalRender obeys it; update's
  *     compute work does not). Other draw buffers' blend state is untouched.
+ *     The tiled path (plume_draw_path, since 1.2) also binds and restores
+ *     image unit 0, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER and
+ *     GL_DISPATCH_INDIRECT_BUFFER, and runs compute work before its blend
+ *     (which the host's conditional rendering does not govern).
  *   - create: the current program, the indexed GL_SHADER_STORAGE_BUFFER
  *     bindings 0..7, the generic GL_SHADER_STORAGE_BUFFER and
  *     GL_DISPATCH_INDIRECT_BUFFER bindings, GL_COPY_READ_BUFFER,
@@ -105,7 +115,8 @@
  *     the GL_TEXTURE_2D and sampler bindings of units 0 and 1,
  *     GL_PIXEL_UNPACK_BUFFER and the unpack alignment, row length and skips.
  *   - state that none of the module's commands reads makes no difference:
- *     the read framebuffer, pixel pack state, image units, uniform, atomic
+ *     the read framebuffer, pixel pack state, image units (but the tiled
+ *     draw's unit 0, restored), uniform, atomic
  *     counter and transform feedback buffer bindings, the host's program
  *     pipeline (the module's programs are made current with
  *     glUseProgram, which takes precedence, and the host's program is current
@@ -131,6 +142,7 @@
 #include "plume_common.h"
 #include "plume_context.h"
 #include "plume_profile.h"
+#include "plume_sort.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -286,6 +298,34 @@ typedef enum plume_draw_resolution {
     PLUME_DRAW_QUARTER = 2   /* 1/4: a sixteenth */
 } plume_draw_resolution;
 
+/* How the draw composites the particles (plume_frame_desc.draw_path, since
+ * 1.2); either path draws at any plume_draw_resolution.
+ *   RASTER: one instanced draw of quads, back to front, blended by the ROPs
+ *           (one blend per particle fragment).
+ *   TILED:  compute shaders: each drawn particle is projected to the screen
+ *           tiles (16x16 pixels) it touches; the (tile, rank) entries are
+ *           sorted by tile, keeping the back-to-front order within each
+ *           tile; one workgroup per tile composites its pixels front to
+ *           back in registers and stops a pixel once it is nearly opaque
+ *           (transmittance_threshold), and the tile once all its pixels
+ *           are; the result, premultiplied, is blended onto the host's
+ *           framebuffer once per pixel by a full-screen pass (the same
+ *           blend as the raster path's: any colour format GL blends, as
+ *           with RASTER). The same sprite, flipbook, colours over life and
+ *           soft fade as RASTER; particles are depth-tested against the
+ *           frame's depth_texture (with the host's depth function), so the
+ *           path needs one: without it the draw is RASTER and says so once
+ *           in the log, as it does where the GL lacks what the path needs.
+ *           The entries live in a buffer sized from a budget that grows
+ *           (from a count read back frames later, never waited on) to what
+ *           the frames need; a frame whose entries do not fit draws with
+ *           RASTER instead, chosen on the GPU (plume_profile counts those
+ *           frames). */
+typedef enum plume_draw_path {
+    PLUME_DRAW_PATH_RASTER = 0, /* default */
+    PLUME_DRAW_PATH_TILED = 1
+} plume_draw_path;
+
 /* What update and draw need each frame. */
 typedef struct plume_frame_desc {
     /* update: seconds since the previous update, finite and >= 0. 0 emits and
@@ -326,6 +366,18 @@ typedef struct plume_frame_desc {
     float cull_distance;
     /* draw: a plume_draw_resolution; default PLUME_DRAW_FULL. */
     uint32_t draw_resolution;
+    /* ---- since 1.2 ----
+     * The draw path (see plume_draw_path). */
+    /* draw: a plume_draw_path; default PLUME_DRAW_PATH_RASTER. */
+    uint32_t draw_path;
+    /* draw, PLUME_DRAW_PATH_TILED: a pixel stops compositing particles once
+     * the light it still lets through (its transmittance) is below this,
+     * 0 .. 1; default 0: 1/255. What is skipped changes a pixel by less than
+     * the threshold in each channel. */
+    float transmittance_threshold;
+    /* draw, PLUME_DRAW_PATH_TILED: true: every particle is composited, however
+     * opaque the pixel already is (for comparisons with the raster path). */
+    bool disable_early_termination;
 } plume_frame_desc;
 
 /* Creates a system in `context` and the current GL context (4.3 core or newer
@@ -452,6 +504,13 @@ typedef struct plume_readback {
  * Threading: where the system's GL context is current. */
 PLUME_API plume_result plume_system_read_back(plume_context *context, plume_system system,
                                               plume_readback *readback);
+
+/* The sort backend the last plume_system_update ran (PLUME_SORT_BITONIC or
+ * PLUME_SORT_RADIX: the system's sorter picks by the bound on its live count,
+ * plume_sort.h); PLUME_SORT_AUTOMATIC when it sorted nothing (no update yet,
+ * disable_sort) or for a bad handle, with a message (since 1.2).
+ * Threading: any thread using the context; issues no GL call. */
+PLUME_API plume_sort_algorithm plume_system_get_sort_algorithm(const plume_context *context, plume_system system);
 
 /* ---- Profiling (plume_profile.h) -------------------------------------------
  * GPU time of each stage (simulate, sort, update = both, draw), measured with

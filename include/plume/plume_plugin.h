@@ -71,7 +71,7 @@ extern "C" {
 /* The ABI version these headers describe. A host passes them to
  * plume_get_api(); the library compares them with its own. */
 #define PLUME_ABI_MAJOR 1
-#define PLUME_ABI_MINOR 1
+#define PLUME_ABI_MINOR 2
 
 /* The one exported symbol, for dlsym. */
 #define PLUME_GET_API_SYMBOL "plume_get_api"
@@ -127,6 +127,10 @@ typedef struct plume_api {
     plume_result (*system_get_profile)(const plume_context *context, plume_system system, plume_profile *out);
     uint32_t (*system_get_frame_profiles)(const plume_context *context, plume_system system, uint64_t first_frame,
                                           plume_frame_profile *out, uint32_t max);
+
+    /* ---- since 1.2 ---- */
+    plume_sort_algorithm (*sorter_algorithm_for)(const plume_context *context, plume_sorter sorter, uint32_t count);
+    plume_sort_algorithm (*system_get_sort_algorithm)(const plume_context *context, plume_system system);
 
     /* New fields go here, each under a "since 1.N" line. */
 } plume_api;

@@ -46,6 +46,14 @@ typedef struct plume_profile {
     /* since 1.1: of live_count, those not culled: sorted and drawn (see
      * plume_frame_desc.disable_culling) */
     uint32_t drawn_count;
+    /* since 1.2: the tiled draw path (plume_draw_path) in the last completed
+     * frame: the (tile, particle) entries it needed and the budget it had
+     * (both 0: that frame did not draw tiled); and of the frames in the
+     * window, those whose entries overflowed the budget and drew with the
+     * raster path instead */
+    uint32_t tiled_entries;
+    uint32_t tiled_entry_budget;
+    uint32_t tiled_overflow_frames;
 } plume_profile;
 
 /* One completed frame, for per-frame logs (CSV) and graphs. */
@@ -57,6 +65,10 @@ typedef struct plume_frame_profile {
     uint32_t sort_padded_count;  /* 0: nothing sorted that frame */
     uint32_t sort_passes;
     uint32_t drawn_count;        /* since 1.1: of live_count, those sorted and drawn (not culled) */
+    /* since 1.2: the tiled draw path's entries and budget (plume_profile);
+     * entries over the budget: the frame drew with the raster path */
+    uint32_t tiled_entries;
+    uint32_t tiled_entry_budget;
 } plume_frame_profile;
 
 #ifdef __cplusplus

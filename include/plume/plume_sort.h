@@ -13,17 +13,40 @@
  *     plume_sort_indirect(context, sorter, pairs_buffer, count_buffer, count_offset);
  *     plume_sorter_destroy(context, sorter);
  *
- * Order: ascending by key, equal keys ascending by value (a total order, so the
- * result depends only on the multiset of pairs: equal-depth particles never
- * swap from frame to frame). Algorithm: the bitonic network of steps3d's
- * compute-shader sort (flip / disperse). A local sort orders blocks of
- * block_pairs; each later pass runs up to log2(block_pairs) stages of the
- * merge levels on the pairs one workgroup holds (the end of one level and the
- * start of the next), the stages on the lowest position bits in registers and
- * subgroup shuffles where the GL has GL_KHR_shader_subgroup, the others in
- * shared memory.
- * Counts need not be powers of two: positions past the count act as +infinity
- * and are never read or written.
+ * Two backends sort, both in place and in the same calls (direct, indirect,
+ * indirect bounded); plume_sorter_desc.algorithm picks one, or, by default,
+ * each call picks by its count (see PLUME_SORT_AUTOMATIC).
+ *
+ * Order. Both give ascending keys. Pairs whose keys are equal (within
+ * key_bits, below) come out:
+ *   - bitonic: ascending by value. A total order: the result depends only on
+ *     the multiset of pairs, never on their input order.
+ *   - radix: in their input order (the sort is stable). The result depends
+ *     on the input order of equal keys, so a caller that wants the bitonic
+ *     order from either backend writes pairs of equal keys in ascending value
+ *     order (the particle system writes its pairs in slot order: either
+ *     backend then gives it ascending depth key, ties by slot).
+ * key_bits promises that keys fit in their low key_bits: a key with a bit
+ * above them is ordered by its low key_bits by the radix sort and by all its
+ * bits by the bitonic one, so the two backends disagree on it.
+ *
+ * Bitonic: the network of steps3d's compute-shader sort (flip / disperse). A
+ * local sort orders blocks of block_pairs; each later pass runs up to
+ * log2(block_pairs) stages of the merge levels on the pairs one workgroup
+ * holds (the end of one level and the start of the next), the stages on the
+ * lowest position bits in registers and subgroup shuffles where the GL has
+ * GL_KHR_shader_subgroup, the others in shared memory. Work n log^2 n, few
+ * dispatches: the faster one for small counts.
+ * Radix: least-significant digit first, reduce-then-scan (per digit a tile
+ * histogram, a scan over tiles, a stable scatter; ballots across 32-wide
+ * subgroups where the GL has them), an even number of digits of at most 8 key
+ * bits (32 bits: 4, 24: 4 of 6, 16: 2 of 8, 12: 2 of 6). Work n x digits,
+ * 3 x digits dispatches: the faster one for large counts; fewer key_bits,
+ * fewer digits. It needs no forward-progress guarantee (no workgroup waits
+ * for another), so it runs on every GL 4.3 driver. It keeps a scratch copy of
+ * capacity pairs (8 bytes a pair) and a count per digit per 4096 pairs.
+ * Counts need not be powers of two: positions past the count are never read
+ * or written.
  *
  * Handles: every function taking a plume_sorter checks it against the
  * context; a destroyed sorter, a handle of another context or a garbage value
@@ -35,7 +58,7 @@
  * a time per plume_context.
  *
  * GL state: the sort functions set the current program, the indexed
- * GL_SHADER_STORAGE_BUFFER bindings 0 to 3, the generic
+ * GL_SHADER_STORAGE_BUFFER bindings 0 to 4 (the radix sort uses 4), the generic
  * GL_SHADER_STORAGE_BUFFER binding and GL_DISPATCH_INDIRECT_BUFFER binding, and
  * restore all of them before returning (the host's program pipeline becomes
  * active again when its current program was 0). Any other state the host left
@@ -57,6 +80,18 @@
 extern "C" {
 #endif
 
+/* plume_sorter_desc.algorithm (since 1.2). */
+typedef enum plume_sort_algorithm {
+    /* Per call, from the count (plume_sort) or its bound (max_count for
+     * plume_sort_indirect_bounded, the capacity for plume_sort_indirect):
+     * bitonic under the crossover measured on an H100
+     * (notes/sort-performance.md), radix from it on. The crossover depends on
+     * key_bits; plume_sorter_algorithm_for tells which backend a count gets. */
+    PLUME_SORT_AUTOMATIC = 0,
+    PLUME_SORT_BITONIC = 1,
+    PLUME_SORT_RADIX = 2
+} plume_sort_algorithm;
+
 /* A sorter, named by a checked handle (plume_context.h). */
 typedef struct plume_sorter {
     uint64_t id;
@@ -76,12 +111,23 @@ typedef struct plume_sorter_desc {
     uint32_t max_fused_stages;
     plume_logger logger;        /* default ({0}): the context's */
     plume_allocator allocator;  /* default ({0}): the context's; all three functions or none */
+
+    /* ---- since 1.2 ---- */
+    /* plume_sort_algorithm: AUTOMATIC (0, default), BITONIC or RADIX. With
+     * RADIX alone no bitonic backend is made: block_pairs is not used and
+     * reads back 0. */
+    uint32_t algorithm;
+    /* Key bits that matter, the low ones: 1 .. 32; 0 (default) reads back as
+     * 32. Keys must fit in them (see "Order" above). The radix sort skips the
+     * digits above them (16 bits: half the passes of 32). */
+    uint32_t key_bits;
 } plume_sorter_desc;
 
 /* Creates a sorter in `context` and the current GL context (4.3 core or newer
  * with compute shaders). Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers,
  * capacity 0 or over 2^30, block_pairs not a power of two or over the GL
- * limits, a partial allocator), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3 / compute
+ * limits, a partial allocator, algorithm not a plume_sort_algorithm, key_bits
+ * over 32), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3 / compute
  * shaders, shared memory under 512 bytes), PLUME_ERROR_SHADER,
  * PLUME_ERROR_OUT_OF_MEMORY. On failure *out_sorter is {0} and no GL object is
  * left behind.
@@ -96,7 +142,8 @@ PLUME_API plume_result plume_sorter_create(plume_context *context, const plume_s
  * Threading: where the sorter's GL context is current. */
 PLUME_API plume_result plume_sorter_destroy(plume_context *context, plume_sorter sorter);
 
-/* The descriptor with defaults filled in (block_pairs, max_fused_stages).
+/* The descriptor with defaults filled in (block_pairs, max_fused_stages,
+ * key_bits; algorithm stays as given).
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad handle, out_desc NULL; *out_desc
  * is then zeroed when not NULL).
  * Threading: any thread using the context; issues no GL call. */
@@ -115,13 +162,15 @@ PLUME_API plume_result plume_sort(plume_context *context, plume_sorter sorter, u
 
 /* As plume_sort, with the count read on the GPU from the uint at byte
  * `count_offset` (a multiple of 4) of `count_buffer`: no readback. A count over
- * the capacity is clamped to it on the GPU. The first pass is dispatched for
- * the capacity, its workgroups past the count leaving at once; the later
- * passes get the workgroups the count needs (zero for merge levels above it).
- * Every pass of the capacity is still issued, and an empty one still costs a
- * wait between passes (~1-2 us on an H100): 1024 pairs in a sorter of 2^22+1
- * take 0.08 ms this way against 0.017 ms with a bound
- * (plume_sort_indirect_bounded; notes/sort-performance.md).
+ * the capacity is clamped to it on the GPU. The backend is picked for the
+ * capacity (the bound). The first pass is dispatched for the capacity, its
+ * workgroups past the count leaving at once; the later passes get the
+ * workgroups the count needs (bitonic: zero for merge levels above it).
+ * Bitonic: every pass of the capacity is still issued, and an empty one still
+ * costs a wait between passes (~1-2 us on an H100): 1024 pairs in a sorter of
+ * 2^22+1 take 0.08 ms this way against 0.017 ms with a bound
+ * (plume_sort_indirect_bounded; notes/sort-performance.md). Radix: the
+ * passes depend on key_bits only; each empty one costs that wait.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or sorter handle, a
  * buffer 0 or not a buffer, the offset misaligned or past the end of
  * count_buffer, pairs_buffer smaller than capacity * 8 bytes).
@@ -131,9 +180,10 @@ PLUME_API plume_result plume_sort_indirect(plume_context *context, plume_sorter 
 
 /* As plume_sort_indirect, for a caller that knows an upper bound of the GPU
  * count (a particle system: the last count it read back plus what it emitted
- * since). Passes above max_count's merge levels are not issued at all, so an
- * indirect sort of 10 K pairs in a 1 M sorter costs about what 10 K costs. The
- * GPU count is clamped to max_count. pairs_buffer needs max_count * 8 bytes.
+ * since). The backend is picked for max_count. Passes above max_count's merge
+ * levels are not issued at all, so an indirect sort of 10 K pairs in a 1 M
+ * sorter costs about what 10 K costs. The GPU count is clamped to max_count.
+ * pairs_buffer needs max_count * 8 bytes.
  * Errors: as plume_sort_indirect, and PLUME_ERROR_CAPACITY when max_count is
  * over the capacity.
  * Threading: where the sorter's GL context is current. */
@@ -141,10 +191,17 @@ PLUME_API plume_result plume_sort_indirect_bounded(plume_context *context, plume
                                                    uint32_t pairs_buffer, uint32_t count_buffer,
                                                    uint32_t count_offset, uint32_t max_count);
 
-/* Number of dispatches plume_sort issues for `count` (0 for 0 or 1, and 0
- * with a message for a bad handle).
+/* Number of dispatches plume_sort issues for `count`, with the backend it
+ * picks for it (0 for 0 or 1, and 0 with a message for a bad handle).
  * Threading: any thread using the context; issues no GL call. */
 PLUME_API uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter sorter, uint32_t count);
+
+/* The backend (PLUME_SORT_BITONIC or PLUME_SORT_RADIX) that sorting `count`
+ * pairs runs: plume_sort's count, or the bound of an indirect sort (since
+ * 1.2). PLUME_SORT_AUTOMATIC, with a message, for a bad handle.
+ * Threading: any thread using the context; issues no GL call. */
+PLUME_API plume_sort_algorithm plume_sorter_algorithm_for(const plume_context *context, plume_sorter sorter,
+                                                          uint32_t count);
 
 /* ---- Float depth keys (seed 004's sign flip) -------------------------------
  * A float becomes a uint whose unsigned order is the float's order:

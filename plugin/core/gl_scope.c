@@ -138,6 +138,14 @@ void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups) {
         glGetIntegerv(GL_DEPTH_FUNC, &scope->depth_func);
         scope->scissor_test = glIsEnabled(GL_SCISSOR_TEST);
     }
+    if (fresh & PLUME_SCOPE_IMAGE_UNIT) {
+        glGetIntegeri_v(GL_IMAGE_BINDING_NAME, 0, &scope->image_texture);
+        glGetIntegeri_v(GL_IMAGE_BINDING_LEVEL, 0, &scope->image_level);
+        glGetIntegeri_v(GL_IMAGE_BINDING_LAYERED, 0, &scope->image_layered);
+        glGetIntegeri_v(GL_IMAGE_BINDING_LAYER, 0, &scope->image_layer);
+        glGetIntegeri_v(GL_IMAGE_BINDING_ACCESS, 0, &scope->image_access);
+        glGetIntegeri_v(GL_IMAGE_BINDING_FORMAT, 0, &scope->image_format);
+    }
     if ((fresh & PLUME_SCOPE_QUERY_BUFFER) && has_query_buffer()) {
         glGetIntegerv(GL_QUERY_BUFFER_BINDING, &scope->query_buffer);
         glBindBuffer(GL_QUERY_BUFFER, 0);
@@ -216,6 +224,9 @@ static void restore_groups(const plume_gl_scope *scope) {
     }
     if ((groups & PLUME_SCOPE_QUERY_BUFFER) && has_query_buffer())
         glBindBuffer(GL_QUERY_BUFFER, (GLuint)scope->query_buffer);
+    if (groups & PLUME_SCOPE_IMAGE_UNIT)
+        glBindImageTexture(0, (GLuint)scope->image_texture, scope->image_level, (GLboolean)scope->image_layered,
+                           scope->image_layer, (GLenum)scope->image_access, (GLenum)scope->image_format);
 }
 
 void plume_gl_scope_end(plume_gl_scope *scope) {

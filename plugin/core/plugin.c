@@ -5,21 +5,48 @@
 #include "plume/plume_plugin.h"
 #include "plume_internal.h"
 
-/* ---- Hosts built against 1.0 ----------------------------------------------
- * Their structs end before the first field 1.1 added: the library reads and
- * writes only that much of them, through these adapters in the table a 1.0
- * host is given, and keeps 1.0's behaviour where 1.1 changed a default. */
+/* ---- Hosts built against an older minor ------------------------------------
+ * Their structs end before the first field a later minor added: the library
+ * reads and writes only that much of them, through these adapters in the
+ * table such a host is given, and keeps the older minor's behaviour where a
+ * later one changed a default. */
 
-/* Bytes of `type` a 1.0 host has: up to the first 1.1 field (what it reads
- * and writes); its stride in arrays rounds that up to the type's alignment. */
-#define PREFIX_1_0(type, first_new_field) offsetof(type, first_new_field)
-#define STRIDE_1_0(type, first_new_field) \
-    ((PREFIX_1_0(type, first_new_field) + _Alignof(type) - 1) / _Alignof(type) * _Alignof(type))
+/* Bytes of `type` a host has up to `first_new_field` (what it reads and
+ * writes); its stride in arrays rounds that up to the type's alignment. */
+#define PREFIX(type, first_new_field) offsetof(type, first_new_field)
+#define STRIDE(type, first_new_field) \
+    ((PREFIX(type, first_new_field) + _Alignof(type) - 1) / _Alignof(type) * _Alignof(type))
 
-/* A 1.0 frame: no culling (its projection was only "reserved for culling"). */
-static plume_frame_desc frame_from_1_0(const plume_frame_desc *frame) {
+static plume_frame_desc frame_from_prefix(const plume_frame_desc *frame, size_t prefix) {
     plume_frame_desc full = {0};
-    if (frame) memcpy(&full, frame, PREFIX_1_0(plume_frame_desc, disable_culling));
+    if (frame) memcpy(&full, frame, prefix);
+    return full;
+}
+
+static plume_result get_profile_prefix(const plume_context *context, plume_system system, plume_profile *out,
+                                       size_t prefix) {
+    plume_profile full;
+    plume_result result = plume_system_get_profile(context, system, out ? &full : NULL);
+    if (out) memcpy(out, &full, prefix);
+    return result;
+}
+
+static uint32_t get_frame_profiles_prefix(const plume_context *context, plume_system system, uint64_t first_frame,
+                                          plume_frame_profile *out, uint32_t max, size_t prefix, size_t stride) {
+    if (!out) return plume_system_get_frame_profiles(context, system, first_frame, NULL, max);
+    uint32_t written = 0;
+    plume_frame_profile one;
+    while (written < max && plume_system_get_frame_profiles(context, system, first_frame, &one, 1) == 1) {
+        memcpy((char *)out + written * stride, &one, prefix);
+        first_frame = one.frame + 1;
+        ++written;
+    }
+    return written;
+}
+
+/* 1.0: no culling (its projection was only "reserved for culling"). */
+static plume_frame_desc frame_from_1_0(const plume_frame_desc *frame) {
+    plume_frame_desc full = frame_from_prefix(frame, PREFIX(plume_frame_desc, disable_culling));
     full.disable_culling = true;
     return full;
 }
@@ -36,38 +63,69 @@ static plume_result system_draw_1_0(plume_context *context, plume_system system,
 
 static plume_result system_read_back_1_0(plume_context *context, plume_system system, plume_readback *readback) {
     plume_readback full = {0};
-    if (readback) memcpy(&full, readback, PREFIX_1_0(plume_readback, drawn_count));
+    if (readback) memcpy(&full, readback, PREFIX(plume_readback, drawn_count));
     plume_result result = plume_system_read_back(context, system, readback ? &full : NULL);
-    if (readback) memcpy(readback, &full, PREFIX_1_0(plume_readback, drawn_count));
+    if (readback) memcpy(readback, &full, PREFIX(plume_readback, drawn_count));
     return result;
 }
 
 static plume_result system_get_profile_1_0(const plume_context *context, plume_system system, plume_profile *out) {
-    plume_profile full;
-    plume_result result = plume_system_get_profile(context, system, out ? &full : NULL);
-    if (out) memcpy(out, &full, PREFIX_1_0(plume_profile, drawn_count));
-    return result;
+    return get_profile_prefix(context, system, out, PREFIX(plume_profile, drawn_count));
 }
 
 static uint32_t system_get_frame_profiles_1_0(const plume_context *context, plume_system system,
                                               uint64_t first_frame, plume_frame_profile *out, uint32_t max) {
-    if (!out) return plume_system_get_frame_profiles(context, system, first_frame, NULL, max);
-    const size_t stride = STRIDE_1_0(plume_frame_profile, drawn_count);
-    uint32_t written = 0;
-    plume_frame_profile one;
-    while (written < max && plume_system_get_frame_profiles(context, system, first_frame, &one, 1) == 1) {
-        memcpy((char *)out + written * stride, &one, PREFIX_1_0(plume_frame_profile, drawn_count));
-        first_frame = one.frame + 1;
-        ++written;
-    }
-    return written;
+    return get_frame_profiles_prefix(context, system, first_frame, out, max, PREFIX(plume_frame_profile, drawn_count),
+                                     STRIDE(plume_frame_profile, drawn_count));
 }
 
+/* 1.1: the raster draw path. */
+static plume_result system_update_1_1(plume_context *context, plume_system system, const plume_frame_desc *frame) {
+    plume_frame_desc full = frame_from_prefix(frame, PREFIX(plume_frame_desc, draw_path));
+    return plume_system_update(context, system, frame ? &full : NULL);
+}
+
+static plume_result system_draw_1_1(plume_context *context, plume_system system, const plume_frame_desc *frame) {
+    plume_frame_desc full = frame_from_prefix(frame, PREFIX(plume_frame_desc, draw_path));
+    return plume_system_draw(context, system, frame ? &full : NULL);
+}
+
+static plume_result system_get_profile_1_1(const plume_context *context, plume_system system, plume_profile *out) {
+    return get_profile_prefix(context, system, out, PREFIX(plume_profile, tiled_entries));
+}
+
+static uint32_t system_get_frame_profiles_1_1(const plume_context *context, plume_system system,
+                                              uint64_t first_frame, plume_frame_profile *out, uint32_t max) {
+    return get_frame_profiles_prefix(context, system, first_frame, out, max,
+                                     PREFIX(plume_frame_profile, tiled_entries),
+                                     STRIDE(plume_frame_profile, tiled_entries));
+}
+
+/* ---- Hosts built before 1.2 ----------------------------------------------
+ * Their plume_sorter_desc ends before algorithm: the library reads and writes
+ * only that much of it, and their sorters take the defaults (automatic, 32
+ * key bits). */
+
+static plume_result sorter_create_before_1_2(plume_context *context, const plume_sorter_desc *desc,
+                                             plume_sorter *out_sorter) {
+    plume_sorter_desc full = {0};
+    if (desc) memcpy(&full, desc, PREFIX(plume_sorter_desc, algorithm));
+    return plume_sorter_create(context, desc ? &full : NULL, out_sorter);
+}
+
+static plume_result sorter_get_desc_before_1_2(const plume_context *context, plume_sorter sorter,
+                                               plume_sorter_desc *out_desc) {
+    plume_sorter_desc full;
+    plume_result result = plume_sorter_get_desc(context, sorter, out_desc ? &full : NULL);
+    if (out_desc) memcpy(out_desc, &full, PREFIX(plume_sorter_desc, algorithm));
+    return result;
+}
+
+/* The 1.0 functions whose arguments every minor reads alike. */
 #define API_1_0_FUNCTIONS \
     .result_string = plume_result_string, .context_create = plume_context_create, \
     .context_destroy = plume_context_destroy, .context_list_gl_objects = plume_context_list_gl_objects, \
-    .sorter_create = plume_sorter_create, .sorter_destroy = plume_sorter_destroy, \
-    .sorter_get_desc = plume_sorter_get_desc, .sort = plume_sort, .sort_indirect = plume_sort_indirect, \
+    .sorter_destroy = plume_sorter_destroy, .sort = plume_sort, .sort_indirect = plume_sort_indirect, \
     .sort_indirect_bounded = plume_sort_indirect_bounded, .sorter_pass_count = plume_sorter_pass_count, \
     .depth_key = plume_depth_key, .system_create = plume_system_create, .system_destroy = plume_system_destroy, \
     .system_get_desc = plume_system_get_desc, .system_reset = plume_system_reset, \
@@ -80,11 +138,28 @@ static const plume_api api_table_1_0 = {
     .version_major = PLUME_ABI_MAJOR,
     .version_minor = PLUME_ABI_MINOR,
     API_1_0_FUNCTIONS,
+    .sorter_create = sorter_create_before_1_2,
+    .sorter_get_desc = sorter_get_desc_before_1_2,
     .system_update = system_update_1_0,
     .system_draw = system_draw_1_0,
     .system_read_back = system_read_back_1_0,
     .system_get_profile = system_get_profile_1_0,
     .system_get_frame_profiles = system_get_frame_profiles_1_0,
+};
+
+/* For hosts that asked for 1.1. */
+static const plume_api api_table_1_1 = {
+    .size = sizeof(plume_api),
+    .version_major = PLUME_ABI_MAJOR,
+    .version_minor = PLUME_ABI_MINOR,
+    API_1_0_FUNCTIONS,
+    .sorter_create = sorter_create_before_1_2,
+    .sorter_get_desc = sorter_get_desc_before_1_2,
+    .system_update = system_update_1_1,
+    .system_draw = system_draw_1_1,
+    .system_read_back = plume_system_read_back,
+    .system_get_profile = system_get_profile_1_1,
+    .system_get_frame_profiles = system_get_frame_profiles_1_1,
 };
 
 /* The current table. */
@@ -98,6 +173,10 @@ static const plume_api api_table = {
     .system_read_back = plume_system_read_back,
     .system_get_profile = plume_system_get_profile,
     .system_get_frame_profiles = plume_system_get_frame_profiles,
+    .sorter_create = plume_sorter_create,
+    .sorter_get_desc = plume_sorter_get_desc,
+    .sorter_algorithm_for = plume_sorter_algorithm_for,
+    .system_get_sort_algorithm = plume_system_get_sort_algorithm,
 };
 
 plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, const plume_logger *logger,
@@ -124,6 +203,6 @@ plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, c
                   requested_minor, PLUME_ABI_MAJOR, PLUME_ABI_MINOR);
         return PLUME_ERROR_VERSION;
     }
-    *out_api = requested_minor == 0 ? &api_table_1_0 : &api_table;
+    *out_api = requested_minor == 0 ? &api_table_1_0 : requested_minor == 1 ? &api_table_1_1 : &api_table;
     return PLUME_OK;
 }

@@ -159,7 +159,10 @@ typedef enum plume_gl_scope_group {
     /* GL_QUERY_BUFFER (GL 4.4 or ARB_query_buffer_object), bound to 0 while
      * saved: with a query buffer bound, glGetQueryObject* writes into it at
      * the pointer's value taken as an offset */
-    PLUME_SCOPE_QUERY_BUFFER = 1 << 4
+    PLUME_SCOPE_QUERY_BUFFER = 1 << 4,
+    /* image unit 0's binding (texture, level, layering, access, format): the
+     * tiled draw's composite writes its target through it */
+    PLUME_SCOPE_IMAGE_UNIT = 1 << 5
 } plume_gl_scope_group;
 
 typedef struct plume_gl_scope {
@@ -192,6 +195,7 @@ typedef struct plume_gl_scope {
     GLint viewport[4], draw_framebuffer, depth_func;
     GLboolean scissor_test;
     GLint query_buffer;
+    GLint image_texture, image_level, image_layered, image_layer, image_access, image_format;
 } plume_gl_scope;
 
 void plume_gl_scope_begin(plume_gl_scope *scope, const plume_env *env);

@@ -13,6 +13,7 @@
 #include "profile/profiler.h"
 #include "render/lowres.h"
 #include "render/raster.h"
+#include "render/tiled.h"
 #include "shared/plume_gpu_layout.h"
 
 /* Byte offsets into the state buffer, from its words in the shared layout. */
@@ -58,7 +59,7 @@ typedef struct emission_window {
 } emission_window;
 
 typedef struct simulate_locations {
-    GLint dt, time, view, gravity, wind, drag, turbulence, capacity;
+    GLint dt, time, view, gravity, wind, drag, turbulence, capacity, slot_order;
     GLint cull, cull_planes, cull_radius, eye, cull_distance;
 } simulate_locations;
 
@@ -72,6 +73,17 @@ typedef struct system_state {
      * destroys the sorter through it. */
     plume_context *context;
     plume_sorter sorter;
+    plume_sort_algorithm last_sort; /* the backend the last update's sort ran; AUTOMATIC: none */
+    /* Slot order (simulate.c): where the sorter can run its radix sort, which
+     * keeps equal keys in their input order, the live list is packed in slot
+     * order by two compaction passes rather than appended in whatever order
+     * workgroups run. Those passes and buffers exist only then (0 else). */
+    GLuint compact_scan_program, compact_scatter_program;
+    GLint compact_scan_groups, compact_scatter_groups, compact_scatter_capacity;
+    GLuint slot_pairs_buffer;   /* capacity {key, slot} pairs in slot order */
+    GLuint group_counts_buffer; /* a word per simulate workgroup */
+    uint32_t sort_bound;        /* this update's bound on the drawn count (the sort's max_count) */
+    bool slot_order;            /* this update packs its list in slot order */
 
     GLuint reset_program, prepare_program, emit_program, simulate_program;
     GLint reset_capacity_location, prepare_requested_location;
@@ -79,6 +91,7 @@ typedef struct system_state {
     simulate_locations simulate;
     raster_renderer raster;  /* the draw paths */
     lowres_renderer lowres;
+    tiled_renderer tiled;
 
     GLuint motion_buffer;    /* capacity ParticleMotions: what simulate reads and writes */
     GLuint traits_buffer;    /* capacity ParticleTraits: fixed at birth */
@@ -130,6 +143,9 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
                                   const mat4 projection, bool cull);
 /* The live list, back-to-front. */
 plume_result particles_run_sort_stage(system_state *s);
+/* After the sorter: the slot-order passes and buffers where the sorter can
+ * run its radix sort (see system_state). */
+plume_result particles_create_slot_order(system_state *s);
 
 /* ---- profile/system_profile.c ---- */
 

@@ -107,7 +107,7 @@ static plume_result create_gl_objects(system_state *s, const plume_system_desc *
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if ((r = particles_build_compute_programs(s)) || (r = raster_create(s)) || (r = create_buffers(s)) ||
-        (r = create_sorter(s)) || (r = particles_create_profiler(s)))
+        (r = create_sorter(s)) || (r = particles_create_slot_order(s)) || (r = particles_create_profiler(s)))
         return r;
     /* Last, so that a bad texture file also proves the cleanup of everything
      * made before it. */
@@ -122,7 +122,7 @@ static plume_result create_gl_objects(system_state *s, const plume_system_desc *
     return particles_reset_gpu_state(s);
 }
 
-enum { SYSTEM_GL_OBJECTS = 10 };
+enum { SYSTEM_GL_OBJECTS = 14 };
 
 /* The system's own GL objects (the draw paths, the profiler and the sorter
  * list theirs). */
@@ -131,7 +131,9 @@ static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out,
         {GL_PROGRAM, s->reset_program},    {GL_PROGRAM, s->prepare_program}, {GL_PROGRAM, s->emit_program},
         {GL_PROGRAM, s->simulate_program}, {GL_BUFFER, s->motion_buffer},    {GL_BUFFER, s->traits_buffer},
         {GL_BUFFER, s->live_list_buffer},  {GL_BUFFER, s->state_buffer},     {GL_BUFFER, s->emitter_buffer},
-        {GL_TEXTURE, s->sprite_texture},
+        {GL_TEXTURE, s->sprite_texture},   {GL_PROGRAM, s->compact_scan_program},
+        {GL_PROGRAM, s->compact_scatter_program}, {GL_BUFFER, s->slot_pairs_buffer},
+        {GL_BUFFER, s->group_counts_buffer},
     };
     return plume_list_named_gl_objects(all, SYSTEM_GL_OBJECTS, out, capacity);
 }
@@ -143,6 +145,7 @@ static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out,
     uint32_t n = list_own_gl_objects(s, out, capacity);
     n += raster_list_gl_objects(&s->raster, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += lowres_list_gl_objects(&s->lowres, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += tiled_list_gl_objects(&s->tiled, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += profiler_list_gl_objects(s->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
 }
@@ -154,6 +157,7 @@ static void free_system(void *object) {
     plume_sorter_destroy(s->context, s->sorter); /* {0} if it was never made */
     raster_release(&s->raster);
     lowres_release(&s->lowres);
+    tiled_release(s);
     plume_gl_object owned[SYSTEM_GL_OBJECTS];
     plume_delete_gl_objects(owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     plume_env env = s->env;
@@ -171,6 +175,7 @@ plume_result plume_system_create(plume_context *context, const plume_system_desc
     if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
     s->env = env;
     s->context = context;
+    s->last_sort = PLUME_SORT_AUTOMATIC;
     r = plume_particles_resolve_desc(&s->env, CALLER, desc, &s->desc);
     for (int e = 0; e < PLUME_MAX_EMITTERS && r == PLUME_OK; ++e) {
         float radius = particles_quad_radius(&s->desc, &s->desc.emitters[e]);
@@ -195,6 +200,11 @@ plume_result plume_system_get_desc(const plume_context *context, plume_system ha
     if (out_desc) *out_desc = s ? s->desc : (plume_system_desc){0};
     if (s && !out_desc) plume_log(&s->env, PLUME_LOG_ERROR, "plume_system_get_desc: out_desc must not be NULL");
     return s && out_desc ? PLUME_OK : PLUME_ERROR_INVALID_ARGUMENT;
+}
+
+plume_sort_algorithm plume_system_get_sort_algorithm(const plume_context *context, plume_system handle) {
+    const system_state *s = particles_find_system(context, handle, "plume_system_get_sort_algorithm");
+    return s ? s->last_sort : PLUME_SORT_AUTOMATIC;
 }
 
 /* ---- Run-time changes ---------------------------------------------------------- */
@@ -286,6 +296,15 @@ static plume_result check_frame(const system_state *s, const char *caller, const
                   frame->draw_resolution);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
+    if (frame->draw_path > PLUME_DRAW_PATH_TILED) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: draw_path %u is not a plume_draw_path", caller, frame->draw_path);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (!(frame->transmittance_threshold >= 0.0f && frame->transmittance_threshold <= 1.0f)) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: transmittance_threshold is %g; it must be in 0 .. 1", caller,
+                  frame->transmittance_threshold);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
     if (!isfinite(frame->cull_distance) || frame->cull_distance < 0.0f) {
         plume_log(&s->env, PLUME_LOG_ERROR, "%s: cull_distance is %g; it must be finite and >= 0", caller,
                   frame->cull_distance);
@@ -331,6 +350,7 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
     profiler_capture_u32(system->profiler, PROFILER_VALUE_DRAWN_COUNT, system->state_buffer,
                          STATE_DRAWN_COUNT_OFFSET, &scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_SORT);
+    system->last_sort = PLUME_SORT_AUTOMATIC;
     if (!frame->disable_sort) r = particles_run_sort_stage(system);
     profiler_stage_end(system->profiler, PLUME_STAGE_SORT);
     profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);

@@ -432,6 +432,13 @@ void profiler_get_profile(const plume_profiler *p, plume_profile *out) {
     out->drawn_count = newest->values[PROFILER_VALUE_DRAWN_COUNT];
     out->sort_padded_count = newest->values[PROFILER_VALUE_SORT_PADDED_COUNT];
     out->sort_passes = newest->values[PROFILER_VALUE_SORT_PASSES];
+    out->tiled_entries = newest->values[PROFILER_VALUE_TILED_ENTRIES];
+    out->tiled_entry_budget = newest->values[PROFILER_VALUE_TILED_BUDGET];
+    for (uint32_t age = 0; age < p->history_count; ++age) {
+        const profiler_frame *frame = history_at(p, age);
+        out->tiled_overflow_frames += frame->values[PROFILER_VALUE_TILED_ENTRIES] >
+                                      frame->values[PROFILER_VALUE_TILED_BUDGET];
+    }
     for (int stage = 0; stage < PLUME_STAGE_COUNT; ++stage) {
         uint32_t count = 0;
         for (uint32_t age = 0; age < p->history_count; ++age) {

@@ -63,6 +63,8 @@ uint32_t plume_system_get_frame_profiles(const plume_context *context, plume_sys
         o->drawn_count = frame.values[PROFILER_VALUE_DRAWN_COUNT];
         o->sort_padded_count = frame.values[PROFILER_VALUE_SORT_PADDED_COUNT];
         o->sort_passes = frame.values[PROFILER_VALUE_SORT_PASSES];
+        o->tiled_entries = frame.values[PROFILER_VALUE_TILED_ENTRIES];
+        o->tiled_entry_budget = frame.values[PROFILER_VALUE_TILED_BUDGET];
         first_frame = frame.index + 1;
     }
     return written;

@@ -1,5 +1,6 @@
 /* plume_system_draw: checks the frame, saves the host's state and runs the
- * draw path the frame asks for inside the profiler's draw stage. */
+ * draw path the frame asks for (raster or tiled, at full, half or quarter
+ * resolution) inside the profiler's draw stage. */
 #include "particles/particles_internal.h"
 
 /* The full-resolution raster path: the soft fade reads the host's depth
@@ -12,7 +13,17 @@ static void draw_full(system_state *s, const plume_frame_desc *frame, const mat4
         size[0] = (float)viewport[2];
         size[1] = (float)viewport[3];
     }
-    raster_draw(s, view, projection, frame->depth_texture, size);
+    raster_draw(s, view, projection, frame->depth_texture, size, s->state_buffer, STATE_DRAW_ARGS_OFFSET);
+}
+
+/* Both the low resolutions and the tiled path read the host's depth texture
+ * (the only depth the module can read): without one, the draw is the
+ * full-resolution raster draw, and each missing piece is said once. */
+static void warn_once(system_state *s, bool *warned, const char *what) {
+    if (*warned) return;
+    plume_log(&s->env, PLUME_LOG_WARNING, "plume_system_draw: %s needs the frame's depth_texture; %s", what,
+              "drawing with the full-resolution raster path");
+    *warned = true;
 }
 
 plume_result plume_system_draw(plume_context *context, plume_system handle, const plume_frame_desc *frame) {
@@ -32,16 +43,25 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
     plume_gl_scope_neutral_raster(&scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_DRAW);
-    if (frame->draw_resolution != PLUME_DRAW_FULL && frame->depth_texture == 0 &&
-        !system->lowres.warned_without_depth) {
-        plume_log(&system->env, PLUME_LOG_WARNING,
-                  "%s: a low draw_resolution needs the frame's depth_texture; drawing at full resolution", CALLER);
-        system->lowres.warned_without_depth = true;
+    bool has_depth = frame->depth_texture != 0;
+    if (frame->draw_resolution != PLUME_DRAW_FULL && !has_depth)
+        warn_once(system, &system->lowres.warned_without_depth, "a low draw_resolution");
+    if (frame->draw_path == PLUME_DRAW_PATH_TILED && !has_depth)
+        warn_once(system, &system->tiled.warned_without_depth, "the tiled draw path");
+    int factor = !has_depth || frame->draw_resolution == PLUME_DRAW_FULL ? 1
+                 : frame->draw_resolution == PLUME_DRAW_HALF           ? 2
+                                                                        : 4;
+    bool drawn = false;
+    if (frame->draw_path == PLUME_DRAW_PATH_TILED && has_depth) {
+        r = tiled_draw(system, frame, view, projection, factor, &scope);
+        /* A GL without what the path needs was told once: raster. */
+        drawn = !(r == PLUME_ERROR_GL_UNSUPPORTED && system->tiled.unavailable);
+        if (!drawn) r = PLUME_OK;
     }
-    if (frame->draw_resolution == PLUME_DRAW_FULL || frame->depth_texture == 0)
-        draw_full(system, frame, view, projection);
-    else
-        r = lowres_draw(system, frame, view, projection, frame->draw_resolution == PLUME_DRAW_HALF ? 2 : 4);
+    if (!drawn) {
+        if (factor == 1) draw_full(system, frame, view, projection);
+        else r = lowres_draw(system, frame, view, projection, factor);
+    }
     profiler_stage_end(system->profiler, PLUME_STAGE_DRAW);
     plume_gl_scope_end(&scope);
     plume_result gl = plume_drain_gl_errors(&system->env, CALLER);

@@ -107,19 +107,17 @@ static void bind_texture(GLuint unit, GLuint texture, GLuint sampler) {
     glBindSampler(unit, sampler);
 }
 
-plume_result lowres_draw(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
-                         int factor) {
+plume_result lowres_begin(system_state *s, const plume_frame_desc *frame, int factor, lowres_pass *pass) {
     lowres_renderer *r = &s->lowres;
     lowres_programs *programs = &r->programs[factor_index(factor)];
     plume_result result = PLUME_OK;
     if (!programs->composite) result = build_programs(s, factor, programs);
-    GLint viewport[4] = {0, 0, 1, 1};
-    glGetIntegerv(GL_VIEWPORT, viewport);
-    GLint host_framebuffer = 0, depth_function = GL_LESS;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &host_framebuffer);
-    glGetIntegerv(GL_DEPTH_FUNC, &depth_function);
-    GLboolean scissor = glIsEnabled(GL_SCISSOR_TEST);
-    if (result == PLUME_OK) result = ensure_targets(s, viewport[2], viewport[3], factor);
+    *pass = (lowres_pass){.factor = factor, .depth_function = GL_LESS};
+    glGetIntegerv(GL_VIEWPORT, pass->viewport);
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &pass->host_framebuffer);
+    glGetIntegerv(GL_DEPTH_FUNC, &pass->depth_function);
+    pass->scissor = glIsEnabled(GL_SCISSOR_TEST);
+    if (result == PLUME_OK) result = ensure_targets(s, pass->viewport[2], pass->viewport[3], factor);
     if (result != PLUME_OK) return result;
     GLuint sampler = raster_depth_sampler(&s->raster);
 
@@ -131,8 +129,8 @@ plume_result lowres_draw(system_state *s, const plume_frame_desc *frame, const m
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: depth downsample");
     bind_texture(2, frame->depth_texture, sampler);
     glUseProgram(programs->downsample);
-    glProgramUniform2i(programs->downsample, programs->downsample_host_size, viewport[2], viewport[3]);
-    bool reversed = depth_function == GL_GREATER || depth_function == GL_GEQUAL;
+    glProgramUniform2i(programs->downsample, programs->downsample_host_size, pass->viewport[2], pass->viewport[3]);
+    bool reversed = pass->depth_function == GL_GREATER || pass->depth_function == GL_GEQUAL;
     glProgramUniform1i(programs->downsample, programs->downsample_reversed, reversed);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_ALWAYS);
@@ -142,22 +140,29 @@ plume_result lowres_draw(system_state *s, const plume_frame_desc *frame, const m
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glPopDebugGroup();
 
-    /* 2. The particles at low resolution. */
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: low-resolution particles");
+    /* 2. The particle target, cleared, bound for the particles. */
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->particle_framebuffer);
     const float transparent[4] = {0, 0, 0, 0};
     glClearBufferfv(GL_COLOR, 0, transparent);
-    glDepthFunc((GLenum)depth_function);
-    const float size[2] = {(float)r->width, (float)r->height};
-    raster_draw(s, view, projection, r->depth_copy, size);
-    glPopDebugGroup();
+    glDepthFunc((GLenum)pass->depth_function);
+    return PLUME_OK;
+}
 
+void lowres_end(system_state *s, const plume_frame_desc *frame, const mat4 projection, const lowres_pass *pass) {
+    lowres_renderer *r = &s->lowres;
+    const lowres_programs *programs = &r->programs[factor_index(pass->factor)];
+    GLuint sampler = raster_depth_sampler(&s->raster);
+    const GLint *viewport = pass->viewport;
     /* 3. Onto the host's framebuffer, once per pixel. */
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: low-resolution composite");
-    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)host_framebuffer);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)pass->host_framebuffer);
     glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
-    if (scissor) glEnable(GL_SCISSOR_TEST); /* the host's scissor applies to the composite */
+    if (pass->scissor) glEnable(GL_SCISSOR_TEST); /* the host's scissor applies to the composite */
     glDisable(GL_DEPTH_TEST);
+    glEnablei(GL_BLEND, 0);
+    glBlendFuncSeparatei(0, GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glBlendEquationSeparatei(0, GL_FUNC_ADD, GL_FUNC_ADD);
+    glBindVertexArray(s->raster.vertex_array);
     bind_texture(0, r->particles, sampler);
     bind_texture(1, r->depth_copy, sampler);
     bind_texture(2, frame->depth_texture, sampler);
@@ -171,6 +176,18 @@ plume_result lowres_draw(system_state *s, const plume_frame_desc *frame, const m
     glProgramUniform2i(c, programs->composite_host_size, viewport[2], viewport[3]);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glPopDebugGroup();
+}
+
+plume_result lowres_draw(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
+                         int factor) {
+    lowres_pass pass;
+    plume_result result = lowres_begin(s, frame, factor, &pass);
+    if (result != PLUME_OK) return result;
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: low-resolution particles");
+    const float size[2] = {(float)s->lowres.width, (float)s->lowres.height};
+    raster_draw(s, view, projection, s->lowres.depth_copy, size, s->state_buffer, STATE_DRAW_ARGS_OFFSET);
+    glPopDebugGroup();
+    lowres_end(s, frame, projection, &pass);
     return PLUME_OK;
 }
 

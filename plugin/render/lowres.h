@@ -32,6 +32,24 @@ struct system_state;
 
 uint32_t lowres_list_gl_objects(const lowres_renderer *r, plume_gl_object *out, uint32_t capacity);
 void lowres_release(lowres_renderer *r);
+/* What lowres_begin saved of the host's state for lowres_end. */
+typedef struct lowres_pass {
+    int factor;
+    GLint viewport[4];
+    GLint host_framebuffer, depth_function;
+    GLboolean scissor;
+} lowres_pass;
+
+/* Steps 1 and 2 of a draw at 1/`factor` (2 or 4): the depth downsample, then
+ * the low-resolution particle target cleared and bound as the draw
+ * framebuffer (viewport its size, the host's depth function) for a path to
+ * draw the particles into, against s->lowres.depth (attached) and
+ * s->lowres.depth_copy (sampled). Same preconditions as lowres_draw. */
+plume_result lowres_begin(struct system_state *s, const plume_frame_desc *frame, int factor, lowres_pass *pass);
+/* Step 3: the target blended onto the host's framebuffer with the
+ * depth-aware upsample; the host's framebuffer, viewport and scissor back. */
+void lowres_end(struct system_state *s, const plume_frame_desc *frame, const mat4 projection,
+                const lowres_pass *pass);
 /* The draw at 1/`factor` resolution (2 or 4) of the viewport, into the
  * host's framebuffer; needs frame->depth_texture. The caller's scope has
  * PLUME_SCOPE_DRAW | PLUME_SCOPE_TEXTURES saved and the raster state neutral. */

@@ -9,7 +9,8 @@
 plume_result raster_create(system_state *s) {
     raster_renderer *r = &s->raster;
     plume_shader_stage stages[2] = {
-        {GL_VERTEX_SHADER, {"particles/particle_common.glsl", "render/particle_draw.vert", NULL}},
+        {GL_VERTEX_SHADER,
+         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_draw.vert", NULL}},
         {GL_FRAGMENT_SHADER, {"render/particle_draw.frag", NULL}},
     };
     plume_result result = plume_build_program(&s->env, "plume particles: draw", stages, 2, NULL, &r->program);
@@ -21,9 +22,6 @@ plume_result raster_create(system_state *s) {
         .inverse_projection = glGetUniformLocation(p, "u_inverse_projection"),
         .camera_right = glGetUniformLocation(p, "u_camera_right"),
         .camera_up = glGetUniformLocation(p, "u_camera_up"),
-        .has_texture = glGetUniformLocation(p, "u_has_texture"),
-        .flipbook = glGetUniformLocation(p, "u_flipbook"),
-        .frame_blend = glGetUniformLocation(p, "u_frame_blend"),
         .soft_fade_distance = glGetUniformLocation(p, "u_soft_fade_distance"),
         .viewport_size = glGetUniformLocation(p, "u_viewport_size"),
     };
@@ -75,10 +73,8 @@ static void set_curve_uniforms(GLuint program, const char *times_name, const cha
     glProgramUniform1i(program, glGetUniformLocation(program, count_name), (GLint)curve->key_count);
 }
 
-void raster_set_appearance(system_state *s) {
+void raster_set_appearance_uniforms(const system_state *s, GLuint p) {
     const plume_appearance *a = &s->desc.appearance;
-    const raster_renderer *r = &s->raster;
-    GLuint p = r->program;
     set_curve_uniforms(p, "u_size_times", "u_size_values", "u_size_count", &a->size_over_life);
     set_curve_uniforms(p, "u_opacity_times", "u_opacity_values", "u_opacity_count", &a->opacity_over_life);
     float times[PLUME_MAX_CURVE_KEYS] = {0}, colors[PLUME_MAX_CURVE_KEYS][4] = {{0}};
@@ -89,15 +85,17 @@ void raster_set_appearance(system_state *s) {
     glProgramUniform1fv(p, glGetUniformLocation(p, "u_color_times"), PLUME_MAX_CURVE_KEYS, times);
     glProgramUniform4fv(p, glGetUniformLocation(p, "u_color_values"), PLUME_MAX_CURVE_KEYS, &colors[0][0]);
     glProgramUniform1i(p, glGetUniformLocation(p, "u_color_count"), (GLint)a->color_over_life.key_count);
-    glProgramUniform2ui(p, r->locations.flipbook, a->texture.columns, a->texture.rows);
-    glProgramUniform1i(p, r->locations.frame_blend, !a->texture.disable_frame_blend);
-    glProgramUniform1i(p, r->locations.has_texture, s->sprite_texture != 0);
+    glProgramUniform2ui(p, glGetUniformLocation(p, "u_flipbook"), a->texture.columns, a->texture.rows);
+    glProgramUniform1i(p, glGetUniformLocation(p, "u_frame_blend"), !a->texture.disable_frame_blend);
+    glProgramUniform1i(p, glGetUniformLocation(p, "u_has_texture"), s->sprite_texture != 0);
     glProgramUniform1i(p, glGetUniformLocation(p, "u_sprite"), 0);
     glProgramUniform1i(p, glGetUniformLocation(p, "u_scene_depth"), 1);
 }
 
+void raster_set_appearance(system_state *s) { raster_set_appearance_uniforms(s, s->raster.program); }
+
 void raster_draw(system_state *s, const mat4 view, const mat4 projection, GLuint scene_depth,
-                 const float target_size[2]) {
+                 const float target_size[2], GLuint indirect_buffer, GLintptr indirect_offset) {
     const raster_renderer *r = &s->raster;
     const raster_locations *at = &r->locations;
     GLuint p = r->program;
@@ -129,11 +127,11 @@ void raster_draw(system_state *s, const mat4 view, const mat4 projection, GLuint
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->live_list_buffer);
     glBindVertexArray(r->vertex_array);
-    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s->state_buffer);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, indirect_buffer);
     glEnablei(GL_BLEND, 0);
     glBlendFuncSeparatei(0, GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glBlendEquationSeparatei(0, GL_FUNC_ADD, GL_FUNC_ADD);
     glEnable(GL_DEPTH_TEST);
     glDepthMask(GL_FALSE);
-    glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)STATE_DRAW_ARGS_OFFSET);
+    glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)indirect_offset);
 }

@@ -10,7 +10,7 @@
 
 typedef struct raster_locations {
     GLint view, projection, inverse_projection, camera_right, camera_up;
-    GLint has_texture, flipbook, frame_blend, soft_fade_distance, viewport_size;
+    GLint soft_fade_distance, viewport_size;
 } raster_locations;
 
 typedef struct raster_renderer {
@@ -28,6 +28,9 @@ plume_result raster_create(struct system_state *s);
 /* Sets the appearance's uniforms (they never change after creation); after
  * the sprite is loaded. */
 void raster_set_appearance(struct system_state *s);
+/* The same uniforms (particle_appearance.glsl's, the sprite's) on another
+ * program that draws the system's particles. */
+void raster_set_appearance_uniforms(const struct system_state *s, GLuint program);
 /* The path's GL objects with a name, as plume_list_named_gl_objects. */
 uint32_t raster_list_gl_objects(const raster_renderer *r, plume_gl_object *out, uint32_t capacity);
 /* Deletes them (the GL context current). */
@@ -35,9 +38,11 @@ void raster_release(raster_renderer *r);
 /* The draw into the bound framebuffer, after plume_gl_scope_neutral_raster
  * (the caller's scope also saves PLUME_SCOPE_TEXTURES). `scene_depth`: the
  * window depth the soft fade reads (0: no fade), covering `target_size`
- * pixels of the framebuffer. */
+ * pixels of the framebuffer. The draw's arguments
+ * (a DrawArraysIndirectCommand) are at `indirect_offset` of `indirect_buffer`:
+ * the system's state buffer's, or the tiled path's fallback. */
 void raster_draw(struct system_state *s, const mat4 view, const mat4 projection, GLuint scene_depth,
-                 const float target_size[2]);
+                 const float target_size[2], GLuint indirect_buffer, GLintptr indirect_offset);
 /* The sampler the module reads depth textures through (nearest, no compare). */
 GLuint raster_depth_sampler(const raster_renderer *r);
 

@@ -7,12 +7,19 @@
 #include "plume/plume_sort.h"
 
 /* Called before every dispatch of a plume_sort / plume_sort_indirect* call with
- * the pass kind ("local sort" or "merge"), and once more with NULL after the
- * last one: bench/bench_sort.c puts a GL timestamp at each call to time the
- * passes. NULL hook: none (the default). */
+ * the pass kind ("local sort" or "merge" from the bitonic backend; "radix
+ * upsweep", "radix scan" or "radix downsweep" from the radix one), and once more with NULL after the last one: bench/bench_sort.c puts a
+ * GL timestamp at each call to time the passes. NULL hook: none (the
+ * default). */
 typedef void (*plume_sort_pass_hook)(void *user, const char *pass_kind);
 plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter sorter, plume_sort_pass_hook hook,
                                         void *user);
+
+/* Pairs per invocation of the radix sort's tiles for sorters created from now
+ * on (a power of two, 4 .. 16; 0: the default, the largest whose tile fits the
+ * GL's shared memory). Benchmarks only: bench/bench_sort.c compares tile
+ * sizes with it. */
+void plume_radix_set_items(uint32_t items);
 
 typedef struct sort_pass_hook {
     plume_sort_pass_hook function;

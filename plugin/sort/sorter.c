@@ -1,8 +1,10 @@
 /* The sorter object (plume_sort.h): its handle, descriptor, argument checks
- * and GL state scope, in front of the backend that sorts (bitonic.c). */
+ * and GL state scope, in front of the backends that sort (bitonic.c,
+ * radix.c), one picked per call. */
 #include <string.h>
 
 #include "bitonic.h"
+#include "radix.h"
 #include "shared/plume_gpu_layout.h"
 
 enum {
@@ -10,8 +12,15 @@ enum {
     /* plume_sorter_desc.max_fused_stages: still checked so that descriptors
      * valid before stay valid; nothing reads it (plume_sort.h). */
     MAX_FUSED_STAGES = 5,
-    DEFAULT_FUSED_STAGES = 3
+    DEFAULT_FUSED_STAGES = 3,
+    MAX_KEY_BITS = 32
 };
+
+/* PLUME_SORT_AUTOMATIC: the smallest count (or bound) that gets the radix
+ * sort, by the radix sort's digit passes (2 for key_bits <= 16, else 4):
+ * measured on an H100 (notes/sort-performance.md, "Radix"). */
+static const uint32_t RADIX_FROM_COUNT_TWO_PASSES = 1u << 15;
+static const uint32_t RADIX_FROM_COUNT_FOUR_PASSES = 1u << 18;
 
 _Static_assert(PLUME_BINDING_SORT_PAIRS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_SORT_STATE < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_SORT_HOST_COUNT < PLUME_SCOPE_SSBO_SLOTS &&
@@ -24,7 +33,9 @@ _Static_assert(PLUME_GPU_KEY_NAN == PLUME_KEY_NAN && PLUME_GPU_KEY_LAST == PLUME
 typedef struct sorter_state {
     plume_env env;
     plume_sorter_desc desc;     /* defaults filled in */
-    bitonic_sort *bitonic;
+    bitonic_sort *bitonic;      /* NULL for PLUME_SORT_RADIX */
+    radix_sort *radix;          /* NULL for PLUME_SORT_BITONIC, and for AUTOMATIC under the crossover */
+    uint32_t radix_from_count;  /* AUTOMATIC: counts from this one get the radix sort */
     sort_pass_hook pass_hook;   /* benchmarks only (sort_internal.h) */
     GLint ssbo_offset_alignment;
 } sorter_state;
@@ -45,22 +56,58 @@ static plume_result create_gl_objects(sorter_state *s) {
                   s->desc.max_fused_stages, MAX_FUSED_STAGES);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
+    if (s->desc.algorithm > PLUME_SORT_RADIX) {
+        plume_log(&s->env, PLUME_LOG_ERROR,
+                  "%s: algorithm %u is not a plume_sort_algorithm (0 automatic, 1 bitonic, 2 radix)", CALLER,
+                  s->desc.algorithm);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (s->desc.key_bits == 0) s->desc.key_bits = MAX_KEY_BITS;
+    if (s->desc.key_bits > MAX_KEY_BITS) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: key_bits %u is outside 1 .. 32 (0: 32)", CALLER, s->desc.key_bits);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &s->ssbo_offset_alignment);
-    result = bitonic_create(&s->env, s->desc.capacity, s->desc.block_pairs, &s->bitonic);
-    if (result == PLUME_OK) s->desc.block_pairs = bitonic_block_pairs(s->bitonic);
+    if (s->desc.algorithm != PLUME_SORT_RADIX) {
+        result = bitonic_create(&s->env, s->desc.capacity, s->desc.block_pairs, &s->bitonic);
+        if (result != PLUME_OK) return result;
+        s->desc.block_pairs = bitonic_block_pairs(s->bitonic);
+    } else {
+        s->desc.block_pairs = 0;
+    }
+    s->radix_from_count = s->desc.key_bits <= 16 ? RADIX_FROM_COUNT_TWO_PASSES : RADIX_FROM_COUNT_FOUR_PASSES;
+    bool radix_needed = s->desc.algorithm == PLUME_SORT_RADIX ||
+                        (s->desc.algorithm == PLUME_SORT_AUTOMATIC && s->desc.capacity >= s->radix_from_count);
+    if (radix_needed) result = radix_create(&s->env, s->desc.capacity, s->desc.key_bits, &s->radix);
+    if (result != PLUME_OK && s->desc.algorithm == PLUME_SORT_AUTOMATIC && s->radix) {
+        /* The bitonic sort serves every count; the message said why. */
+        plume_log(&s->env, PLUME_LOG_WARNING, "%s: automatic sorts use the bitonic sort only", CALLER);
+        radix_destroy(s->radix);
+        s->radix = NULL;
+        result = PLUME_OK;
+    }
     return result;
+}
+
+/* The backend a sort of `count` pairs (or of at most `count`) runs. */
+static plume_sort_algorithm backend_for(const sorter_state *s, uint32_t count) {
+    if (!s->bitonic) return PLUME_SORT_RADIX;
+    return s->radix && count >= s->radix_from_count ? PLUME_SORT_RADIX : PLUME_SORT_BITONIC;
 }
 
 /* The one list of the sorter's GL objects: free_sorter deletes what it lists,
  * and the tests check that each of them is gone. */
 static uint32_t list_sorter_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity) {
     const sorter_state *s = object;
-    return bitonic_list_gl_objects(s->bitonic, out, capacity);
+    uint32_t count = bitonic_list_gl_objects(s->bitonic, out, capacity);
+    bool room = out && count < capacity;
+    return count + radix_list_gl_objects(s->radix, room ? out + count : NULL, room ? capacity - count : 0);
 }
 
 static void free_sorter(void *object) {
     sorter_state *sorter = object;
     bitonic_destroy(sorter->bitonic);
+    radix_destroy(sorter->radix);
     plume_env env = sorter->env;
     plume_free(&env, sorter);
 }
@@ -98,7 +145,15 @@ plume_result plume_sorter_get_desc(const plume_context *context, plume_sorter so
 
 uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter handle, uint32_t count) {
     const sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_pass_count");
-    return sorter ? bitonic_dispatch_count(sorter->bitonic, count) : 0;
+    if (!sorter) return 0;
+    return backend_for(sorter, count) == PLUME_SORT_RADIX ? radix_dispatch_count(sorter->radix, count)
+                                                          : bitonic_dispatch_count(sorter->bitonic, count);
+}
+
+plume_sort_algorithm plume_sorter_algorithm_for(const plume_context *context, plume_sorter handle, uint32_t count) {
+    const sorter_state *sorter =
+        plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_algorithm_for");
+    return sorter ? backend_for(sorter, count) : PLUME_SORT_AUTOMATIC;
 }
 
 plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter handle, plume_sort_pass_hook hook,
@@ -142,7 +197,10 @@ plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pa
     if (host != PLUME_OK) return host;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &sorter->env);
-    bitonic_sort_direct(sorter->bitonic, pairs_buffer, count, &sorter->pass_hook);
+    if (backend_for(sorter, count) == PLUME_SORT_RADIX)
+        radix_sort_direct(sorter->radix, pairs_buffer, count, &sorter->pass_hook);
+    else
+        bitonic_sort_direct(sorter->bitonic, pairs_buffer, count, &sorter->pass_hook);
     finish_sort(sorter);
     plume_gl_scope_end(&scope);
     return PLUME_OK;
@@ -180,8 +238,11 @@ static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, u
     GLintptr aligned = count_offset - count_offset % (uint32_t)sorter->ssbo_offset_alignment;
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_HOST_COUNT, count_buffer, aligned,
                       count_size - aligned);
-    bitonic_sort_indirect(sorter->bitonic, pairs_buffer, (uint32_t)((count_offset - aligned) / 4), max_count,
-                          &sorter->pass_hook);
+    uint32_t count_index = (uint32_t)((count_offset - aligned) / 4);
+    if (backend_for(sorter, max_count) == PLUME_SORT_RADIX)
+        radix_sort_indirect(sorter->radix, pairs_buffer, count_index, max_count, &sorter->pass_hook);
+    else
+        bitonic_sort_indirect(sorter->bitonic, pairs_buffer, count_index, max_count, &sorter->pass_hook);
     finish_sort(sorter);
     plume_gl_scope_end(&scope);
     return PLUME_OK;

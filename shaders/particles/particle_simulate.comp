@@ -6,14 +6,22 @@
 // particle is aged, integrated or killed. A killed particle's slot goes back
 // on the dead list; a survivor's {back-to-front depth key, slot} pair is
 // appended to the live list, whose counter is the draw's instance count.
+// With u_slot_order the pairs go to slot_pairs in slot order instead (a slot
+// not drawn gets key PLUME_GPU_KEY_LAST) and each workgroup's drawn count to
+// group_counts, for particle_compact.comp: an append's order is the order
+// workgroups happen to run in, which a stable sort would keep between equal
+// keys (the counters are the same either way).
 // The dispatch is direct, over the capacity: an indirect dispatch whose
 // arguments shared a buffer with these counters ran late on NVIDIA
 // (notes/gpu-findings.md).
 layout(local_size_x = PLUME_SIMULATE_GROUP_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_LIVE_LIST) restrict writeonly buffer LiveList { uvec2 live_list[]; };
+layout(std430, binding = PLUME_BINDING_SLOT_PAIRS) restrict writeonly buffer SlotPairs { uvec2 slot_pairs[]; };
+layout(std430, binding = PLUME_BINDING_GROUP_COUNTS) restrict writeonly buffer GroupCounts { uint group_counts[]; };
 
 uniform uint u_capacity;
+uniform bool u_slot_order;
 uniform float u_dt;
 uniform float u_time;
 uniform mat4 u_view;
@@ -106,6 +114,11 @@ void main() {
         group_dead_base = group_deaths > 0u ? atomicAdd(dead_count, group_deaths) : 0u;
     }
     barrier();
-    if (drawn) live_list[group_drawn_base + index_in_group] = pair;
-    else if (live && !survives) dead_slots[group_dead_base + index_in_group] = slot;
+    if (u_slot_order) {
+        if (slot < u_capacity) slot_pairs[slot] = drawn ? pair : uvec2(PLUME_GPU_KEY_LAST, 0u);
+        if (gl_LocalInvocationIndex == 0u) group_counts[gl_WorkGroupID.x] = group_drawn;
+    } else if (drawn) {
+        live_list[group_drawn_base + index_in_group] = pair;
+    }
+    if (live && !survives) dead_slots[group_dead_base + index_in_group] = slot;
 }

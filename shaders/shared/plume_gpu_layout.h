@@ -16,6 +16,8 @@
 #define PLUME_BINDING_STATE 3        /* SystemState: counters, draw arguments, dead list */
 #define PLUME_BINDING_EMITTERS 4     /* Emitter records */
 #define PLUME_BINDING_TRAITS 5       /* ParticleTraits records: fixed at birth */
+#define PLUME_BINDING_SLOT_PAIRS 6   /* slot order: simulate's {key, slot} per slot (PLUME_GPU_KEY_LAST: not drawn) */
+#define PLUME_BINDING_GROUP_COUNTS 7 /* slot order: drawn pairs per simulate workgroup, then their exclusive sum */
 
 /* ---- Particle system: records ---- */
 #define PLUME_MOTION_VEC4S 2         /* position, age | velocity, lifetime */
@@ -50,6 +52,36 @@
 /* ---- Particle system: culling ---- */
 #define PLUME_CULL_PLANES 6              /* the view frustum's, world space, pointing inwards */
 
+/* ---- Tiled draw (render/tiled.c): shader storage bindings ----
+ * Each pass binds what it uses; numbers repeat between passes that never
+ * share a binding. The particle bindings above keep their numbers. */
+#define PLUME_BINDING_TILED_COUNTS 2     /* per rank: tiles touched, then their inclusive scan */
+#define PLUME_BINDING_TILED_SPLATS 6     /* per rank: the particle on screen (TILED_SPLAT_VEC4S) */
+#define PLUME_BINDING_TILED_CONTROL 7    /* the words below */
+#define PLUME_BINDING_TILED_SCAN_SUMS 0  /* scan passes: one level's block totals */
+#define PLUME_BINDING_TILED_ENTRIES 4    /* {tile, rank} pairs: written in rank order, sorted by tile */
+#define PLUME_BINDING_TILED_RANGES 0     /* per tile: its first and past-last entry */
+
+/* ---- Tiled draw: records and sizes ---- */
+#define PLUME_TILED_SPLAT_VEC4S 4        /* see Splat in render/tiled_common.glsl */
+#define PLUME_TILED_PROJECT_GROUP_SIZE 256
+#define PLUME_TILED_SCAN_GROUP_SIZE 256
+#define PLUME_TILED_SCAN_PER_INVOCATION 4
+#define PLUME_TILED_SCAN_BLOCK 1024      /* group size x per invocation: elements one workgroup scans */
+#define PLUME_TILED_RANGES_GROUP_SIZE 64
+
+/* ---- Tiled draw: words of the control buffer ----
+ * Written by one invocation after the scan: how many entries the frame
+ * needs, whether they fit the budget, and the indirect arguments of both
+ * paths, so that the GPU picks the raster draw for a frame that overflows. */
+#define PLUME_TILED_ENTRY_COUNT 0        /* entries needed (saturates at 2^32 - 1) */
+#define PLUME_TILED_OVERFLOW 1           /* 1: over the budget: this frame draws raster */
+#define PLUME_TILED_SORT_COUNT 2         /* entries to sort: ENTRY_COUNT, or 0 on overflow */
+#define PLUME_TILED_COMPOSITE_ARGS 4     /* x, y, z workgroups of the composite (x = 0 on overflow) */
+#define PLUME_TILED_BLEND_ARGS 8         /* DrawArraysIndirectCommand {3, 1 or 0, 0, 0} of the blend */
+#define PLUME_TILED_RASTER_ARGS 12       /* DrawArraysIndirectCommand {6, drawn or 0, 0, 0} of the fallback */
+#define PLUME_TILED_CONTROL_WORDS 16
+
 /* ---- Sort: shader storage bindings ---- */
 #define PLUME_BINDING_SORT_PAIRS 0       /* the host's {key, value} pairs */
 #define PLUME_BINDING_SORT_STATE 1       /* the count, then each pass's dispatch arguments */
@@ -60,6 +92,22 @@
 #define PLUME_SORT_STATE_HEADER_WORDS 4  /* the count and padding, 16 bytes */
 #define PLUME_SORT_DISPATCH_ARGS_WORDS 3 /* x, y, z workgroups of one pass (glDispatchComputeIndirect) */
 #define PLUME_SORT_PASS_TABLE_WORDS 2    /* group bits, level height: a uvec2 */
+
+/* ---- Sort, radix backend (plugin/sort/radix.c, shaders/sort/radix_*) ----
+ * Bindings: the pass's source is PLUME_BINDING_SORT_PAIRS, its state
+ * PLUME_BINDING_SORT_STATE, the host's count PLUME_BINDING_SORT_HOST_COUNT. */
+#define PLUME_BINDING_RADIX_TILE_COUNTS 3 /* per digit, per tile: pairs, then the exclusive sum over tiles */
+#define PLUME_BINDING_RADIX_DESTINATION 4 /* where a pass writes: the sorter's scratch or the host's pairs */
+#define PLUME_RADIX_MAX_DIGIT_BITS 8     /* a pass orders by at most 8 key bits */
+#define PLUME_RADIX_DIGITS 256           /* 2^PLUME_RADIX_MAX_DIGIT_BITS */
+#define PLUME_RADIX_THREADS 256          /* invocations per workgroup: one per digit where a pass scans digits */
+#define PLUME_RADIX_LANES 32             /* pairs ranked together: a subgroup where the GL has 32-wide ballots */
+/* Words of the radix state buffer. */
+#define PLUME_RADIX_STATE_COUNT 0        /* pairs this sort orders: the count, clamped; 0 when under 2 */
+#define PLUME_RADIX_STATE_TILES 1        /* tiles of the count */
+#define PLUME_RADIX_STATE_DISPATCH 4     /* (tiles, 1, 1): the tile passes' indirect arguments */
+#define PLUME_RADIX_STATE_DIGIT_TOTALS 8 /* pairs per digit in the current pass (PLUME_RADIX_DIGITS words) */
+#define PLUME_RADIX_STATE_WORDS 264
 
 /* ---- Keys ---- */
 #define PLUME_GPU_KEY_NAN 0xFFFFFFFEu    /* = PLUME_KEY_NAN: every NaN depth */

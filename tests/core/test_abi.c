@@ -150,6 +150,8 @@ static void test_static_table_holds_the_plain_functions(void **state) {
     assert_true(api->system_set_profiling == plume_system_set_profiling);
     assert_true(api->system_get_profile == plume_system_get_profile);
     assert_true(api->system_get_frame_profiles == plume_system_get_frame_profiles);
+    assert_true(api->sorter_algorithm_for == plume_sorter_algorithm_for);
+    assert_true(api->system_get_sort_algorithm == plume_system_get_sort_algorithm);
 }
 #else
 extern void *host_library;

@@ -176,8 +176,19 @@ static void test_every_call_inside_a_hostile_host(void **state) {
     frame.draw_resolution = PLUME_DRAW_HALF;
     assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
     assert_unchanged(before, count, "a draw at half resolution");
-    frame.depth_texture = 0;
+    /* The tiled path binds image unit 0, the copy buffers and the dispatch-
+     * indirect buffer besides, and sorts through a second sorter. */
+    frame.draw_path = PLUME_DRAW_PATH_TILED;
+    assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
+    assert_unchanged(before, count, "a tiled draw at half resolution");
     frame.draw_resolution = PLUME_DRAW_FULL;
+    for (int i = 0; i < 2; ++i) { /* the second reads the first's entry count back */
+        assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
+        glFinish();
+    }
+    assert_unchanged(before, count, "tiled draws at full resolution");
+    frame.draw_path = PLUME_DRAW_PATH_RASTER;
+    frame.depth_texture = 0;
 
     plume_sorter sorter = {0};
     plume_sorter_desc sorter_desc = {.capacity = SORT_PAIRS};

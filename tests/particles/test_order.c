@@ -91,6 +91,44 @@ static void test_draw_list_is_back_to_front(void **state) {
     destroy_system(system);
 }
 
+/* Particles at exactly one depth (a burst at a point, no speed, no forces):
+ * the draw list gives them in slot order, whichever backend sorted (the
+ * bitonic sort orders ties by slot, the radix sort keeps the list's slot
+ * order), every update: no flicker between equal depths. The larger system is
+ * past the automatic crossover (radix), the smaller under it (bitonic). */
+static void test_equal_depths_are_drawn_in_slot_order(void **state) {
+    (void)state;
+    static const uint32_t capacities[] = {1000, 270000};
+    static const plume_sort_algorithm backends[] = {PLUME_SORT_BITONIC, PLUME_SORT_RADIX};
+    for (int c = 0; c < 2; ++c) {
+        plume_system_desc desc = {.capacity = capacities[c], .seed = test_random_u32()};
+        desc.emitters[0] = (plume_emitter_desc){.burst_count = capacities[c], .lifetime = {10, 10}};
+        plume_system system = make_system(desc);
+        assert_int_equal(plume_system_get_sort_algorithm(fixture_context(), system), PLUME_SORT_AUTOMATIC);
+        mat4 view, projection;
+        for (int k = 0; k < 2; ++k) {
+            random_camera(view, projection);
+            plume_frame_desc frame = make_frame(1.0f / 60.0f, view, projection);
+            update(system, &frame);
+            assert_int_equal(plume_system_get_sort_algorithm(fixture_context(), system), backends[c]);
+            plume_readback rb = read_all(fixture_context(), system);
+            assert_int_equal(rb.drawn_count, capacities[c]);
+            for (uint32_t i = 1; i < rb.drawn_count; ++i) {
+                assert_int_equal(rb.draw_keys[i], rb.draw_keys[0]);
+                if (rb.draw_order[i] <= rb.draw_order[i - 1])
+                    fail_msg("capacity %u, update %d: slot %u drawn after slot %u at one depth", capacities[c], k,
+                             rb.draw_order[i], rb.draw_order[i - 1]);
+            }
+            free_readback(&rb);
+        }
+        plume_frame_desc unsorted = make_frame(1.0f / 60.0f, view, projection);
+        unsorted.disable_sort = true;
+        update(system, &unsorted);
+        assert_int_equal(plume_system_get_sort_algorithm(fixture_context(), system), PLUME_SORT_AUTOMATIC);
+        destroy_system(system);
+    }
+}
+
 /* ---- Determinism and reset ------------------------------------------------- */
 
 
@@ -146,5 +184,6 @@ static void test_same_seed_same_particles_and_reset_restarts(void **state) {
 const struct CMUnitTest particle_order_tests[] = {
     cmocka_unit_test_setup_teardown(test_draw_list_is_back_to_front, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_same_seed_same_particles_and_reset_restarts, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_equal_depths_are_drawn_in_slot_order, fixture_setup, fixture_teardown),
 };
 const size_t particle_order_test_count = sizeof particle_order_tests / sizeof particle_order_tests[0];

@@ -148,6 +148,72 @@ static void test_pass_count_follows_the_count(void **state) {
     assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
+/* The radix sort: three dispatches per digit; an even number of
+ * digits of at most 8 bits (32 key bits: 4, 24: 4 of 6, 16: 2, 12: 2 of 6,
+ * 8: 2 of 4, 1: a 1-bit digit and an empty one), whatever the count. */
+static void test_radix_dispatches_follow_the_key_bits(void **state) {
+    (void)state;
+    static const uint32_t key_bits[] = {0, 32, 25, 24, 17, 16, 12, 9, 8, 1};
+    static const uint32_t digits[] = {4, 4, 4, 4, 4, 2, 2, 2, 2, 2};
+    for (size_t i = 0; i < sizeof key_bits / sizeof key_bits[0]; ++i) {
+        plume_sorter sorter = make_sorter_with_key_bits(1u << 12, 0, key_bits[i]);
+        assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 0), 0);
+        assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 1), 0);
+        assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 2), 3 * digits[i]);
+        assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 1u << 12), 3 * digits[i]);
+        plume_sorter_desc desc = sorter_desc(fixture_context(), sorter);
+        assert_int_equal(desc.key_bits, key_bits[i] ? key_bits[i] : 32);
+        assert_int_equal(desc.algorithm, PLUME_SORT_RADIX);
+        assert_int_equal(desc.block_pairs, 0);
+        assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+    }
+}
+
+/* Automatic: bitonic up to a crossover, radix from it on, for plume_sort's
+ * count and an indirect sort's bound; both sides of it sort right. A sorter
+ * whose capacity is under the crossover has no radix sort; a forced backend
+ * runs for every count. */
+static void test_automatic_choice_follows_the_count(void **state) {
+    (void)state;
+    for (uint32_t key_bits = 16; key_bits <= 32; key_bits += 16) {
+        plume_sorter sorter = make_sorter_with_key_bits(1u << 20, 0, key_bits);
+        assert_int_equal(sorter_desc(fixture_context(), sorter).algorithm, PLUME_SORT_AUTOMATIC);
+        uint32_t crossover = 0;
+        for (uint32_t count = 2; count <= (1u << 20); count += count < 1024 ? 1 : 1024) {
+            plume_sort_algorithm backend = plume_sorter_algorithm_for(fixture_context(), sorter, count);
+            if (crossover == 0 && backend == PLUME_SORT_RADIX) crossover = count;
+            assert_int_equal(backend, crossover ? PLUME_SORT_RADIX : PLUME_SORT_BITONIC);
+        }
+        assert_in_range(crossover, 1024, 1u << 20);
+        /* The step above was 1024: the exact crossover is within it. */
+        while (plume_sorter_algorithm_for(fixture_context(), sorter, crossover - 1) == PLUME_SORT_RADIX) --crossover;
+        uint32_t mask = key_bits == 32 ? 0xFFFFFFFFu : (1u << key_bits) - 1u;
+        for (uint32_t count = crossover - 1; count <= crossover; ++count) {
+            pair *input = random_pairs(count, 1);
+            for (uint32_t i = 0; i < count; ++i) input[i].key &= mask;
+            check_sort(fixture_context(), sorter, input, count, COUNT_FROM_CPU, "automatic");
+            free(input);
+        }
+        assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+
+        plume_sorter small = make_sorter_with_key_bits(crossover - 1, 0, key_bits);
+        assert_int_equal(plume_sorter_algorithm_for(fixture_context(), small, crossover - 1), PLUME_SORT_BITONIC);
+        assert_int_equal(plume_sorter_destroy(fixture_context(), small), PLUME_OK);
+    }
+    static const plume_sort_algorithm forced[] = {PLUME_SORT_BITONIC, PLUME_SORT_RADIX};
+    for (int f = 0; f < 2; ++f) {
+        plume_sorter_desc desc = {.capacity = 1u << 20, .algorithm = forced[f]};
+        plume_sorter sorter = {0};
+        assert_int_equal(plume_sorter_create(fixture_context(), &desc, &sorter), PLUME_OK);
+        static const uint32_t counts[] = {0, 2, 1000, 1u << 20};
+        for (int c = 0; c < 4; ++c)
+            assert_int_equal(plume_sorter_algorithm_for(fixture_context(), sorter, counts[c]), forced[f]);
+        assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+    }
+    test_log_expect_errors();
+    assert_int_equal(plume_sorter_algorithm_for(fixture_context(), (plume_sorter){0}, 5), PLUME_SORT_AUTOMATIC);
+}
+
 static void test_bad_input_is_refused_and_nothing_changes(void **state) {
     (void)state;
     test_log_expect_errors();
@@ -193,6 +259,15 @@ static void test_bad_input_is_refused_and_nothing_changes(void **state) {
     desc.max_fused_stages = 9;
     assert_int_equal(plume_sorter_create(fixture_context(), &desc, &none), PLUME_ERROR_INVALID_ARGUMENT);
     desc.max_fused_stages = 0;
+    desc.algorithm = PLUME_SORT_RADIX + 1;
+    assert_int_equal(plume_sorter_create(fixture_context(), &desc, &none), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("algorithm 3 is not a plume_sort_algorithm"));
+    desc.algorithm = PLUME_SORT_RADIX;
+    desc.key_bits = 33;
+    assert_int_equal(plume_sorter_create(fixture_context(), &desc, &none), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("key_bits 33 is outside 1 .. 32"));
+    desc.algorithm = PLUME_SORT_AUTOMATIC;
+    desc.key_bits = 0;
     test_allocator_stats stats = {0};
     desc.allocator = test_counting_allocator(&stats);
     desc.allocator.reallocate = NULL;
@@ -325,13 +400,18 @@ const struct CMUnitTest sort_api_tests[] = {
 #ifndef PLUME_TESTS_THROUGH_TABLE
     cmocka_unit_test_setup_teardown(test_depth_key_glsl_matches_c, fixture_setup, fixture_teardown),
 #endif
-    cmocka_unit_test_setup_teardown(test_indirect_count_from_gpu_buffer, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_indirect_count_over_capacity_is_clamped, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_pass_count_follows_the_count, fixture_setup, fixture_teardown),
+    SORT_TEST(test_indirect_count_from_gpu_buffer, bitonic),
+    SORT_TEST(test_indirect_count_from_gpu_buffer, radix),
+    SORT_TEST(test_indirect_count_over_capacity_is_clamped, bitonic),
+    SORT_TEST(test_indirect_count_over_capacity_is_clamped, radix),
+    SORT_TEST(test_pass_count_follows_the_count, bitonic),
+    SORT_TEST(test_radix_dispatches_follow_the_key_bits, radix),
+    cmocka_unit_test_setup_teardown(test_automatic_choice_follows_the_count, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_bad_input_is_refused_and_nothing_changes, fixture_setup, fixture_teardown),
 #ifndef PLUME_TESTS_THROUGH_TABLE
     cmocka_unit_test_setup_teardown(test_shader_error_names_file_and_line, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_gl_state_is_restored, fixture_setup, fixture_teardown),
+    SORT_TEST(test_gl_state_is_restored, bitonic),
+    SORT_TEST(test_gl_state_is_restored, radix),
 #endif
     cmocka_unit_test_setup_teardown(test_allocations_are_freed_and_gl_objects_deleted, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_refuses_gl_without_4_3_core, fixture_setup, fixture_teardown),

@@ -1,6 +1,8 @@
-/* The GPU sort against a CPU reference (qsort on key, then value): sizes round
- * the block and pass boundaries, every block size, random sizes, adversarial
- * key distributions, float depth keys. */
+/* The GPU sort against a CPU reference (the order of the backend that ran:
+ * ascending key, ties by value for the bitonic sort, by input position for
+ * the radix sort): sizes round the block and pass boundaries, every block
+ * size, random sizes, adversarial key distributions, restricted key bits,
+ * float depth keys. Most tests run once per backend (SORT_TEST). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -81,6 +83,7 @@ static void test_default_block_across_the_boundary(void **state) {
     (void)state;
     plume_sorter sorter = make_sorter(1u << 16, 0);
     uint32_t block = sorter_desc(fixture_context(), sorter).block_pairs;
+    if (block == 0) block = 2048; /* radix: no block; 2048 is a tile on llvmpipe */
     uint32_t counts[] = {block - 1, block, block + 1, 2 * block - 1, 2 * block + 1, 1500, 2001, 3103, 11025,
                          (1u << 16) - 1, 1u << 16};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
@@ -110,8 +113,9 @@ static void test_adversarial_key_distributions(void **state) {
     uint32_t count = 100003;
     pair *input = malloc(sizeof(pair) * count);
     assert_non_null(input);
-    const char *names[] = {"all equal", "few distinct", "sorted", "reversed", "two values", "all max"};
-    for (int pattern = 0; pattern < 6; ++pattern) {
+    const char *names[] = {"all equal", "few distinct", "sorted",   "reversed",
+                           "two values", "all max",    "top bit only", "random values"};
+    for (int pattern = 0; pattern < 8; ++pattern) {
         uint32_t equal_key = test_random_u32();
         for (uint32_t i = 0; i < count; ++i) {
             uint32_t key = 0;
@@ -122,15 +126,38 @@ static void test_adversarial_key_distributions(void **state) {
             case 3: key = (count - i) * 3u; break;
             case 4: key = test_random_u32() & 1u; break;
             case 5: key = 0xFFFFFFFFu; break;
+            case 6: key = (test_random_u32() & 0x80000000u) | 0x1234u; break;
+            case 7: key = test_random_u32() & 0x00FF0000u; break;
             }
-            /* Reversed values too, so ties must really be ordered by value. */
-            input[i] = (pair){key, pattern == 0 ? count - 1 - i : i};
+            /* Reversed values too, so ties must really be ordered by value
+             * (bitonic) or kept in input order (radix); random values, not
+             * indices, so neither order follows from the other. */
+            uint32_t value = pattern == 0 ? count - 1 - i : pattern == 7 ? test_random_u32() : i;
+            input[i] = (pair){key, value};
         }
         check_sort(fixture_context(), sorter, input, count, COUNT_FROM_CPU, names[pattern]);
         check_sort(fixture_context(), sorter, input, count, COUNT_FROM_GPU, names[pattern]);
     }
     free(input);
     assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+}
+
+/* Keys that fit in key_bits: the radix sort runs fewer digits (two of 4, 6
+ * or 8 bits, or four of 6), the bitonic one is unchanged. */
+static void test_restricted_key_bits(void **state) {
+    (void)state;
+    static const uint32_t key_bits[] = {1, 8, 12, 16, 24, 31};
+    for (size_t b = 0; b < sizeof key_bits / sizeof key_bits[0]; ++b) {
+        plume_sorter sorter = make_sorter_with_key_bits(20000, 0, key_bits[b]);
+        assert_int_equal(sorter_desc(fixture_context(), sorter).key_bits, key_bits[b]);
+        uint32_t count = 3000 + test_random_below(17000);
+        pair *input = random_pairs(count, b % 2);
+        for (uint32_t i = 0; i < count; ++i) input[i].key &= (uint32_t)((1ull << key_bits[b]) - 1);
+        check_sort(fixture_context(), sorter, input, count, b % 2 ? COUNT_FROM_GPU_BOUNDED : COUNT_FROM_CPU,
+                   "key bits");
+        free(input);
+        assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+    }
 }
 
 static void test_float_depth_keys(void **state) {
@@ -188,14 +215,20 @@ static void test_depth_key_order_on_cpu(void **state) {
     }
 }
 
+/* The tests both backends run; the block-size tests are the bitonic sort's
+ * alone (the radix sort has no block; its tile boundaries are crossed by the
+ * sizes of the others). */
+#define SORT_ORDER_TESTS(backend)                                                                                      \
+    SORT_TEST(test_sizes_around_the_block_boundary, backend),                                                          \
+        SORT_TEST(test_default_block_across_the_boundary, backend),                                                    \
+        SORT_TEST(test_random_sizes_up_to_2_pow_20, backend), SORT_TEST(test_adversarial_key_distributions, backend),  \
+        SORT_TEST(test_restricted_key_bits, backend), SORT_TEST(test_float_depth_keys, backend)
+
 const struct CMUnitTest sort_order_tests[] = {
     cmocka_unit_test_setup_teardown(test_depth_key_order_on_cpu, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_sizes_around_the_block_boundary, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_levels_taller_than_two_passes, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_every_block_size, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_default_block_across_the_boundary, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_random_sizes_up_to_2_pow_20, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_adversarial_key_distributions, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_float_depth_keys, fixture_setup, fixture_teardown),
+    SORT_ORDER_TESTS(bitonic),
+    SORT_TEST(test_levels_taller_than_two_passes, bitonic),
+    SORT_TEST(test_every_block_size, bitonic),
+    SORT_ORDER_TESTS(radix),
 };
 const size_t sort_order_test_count = sizeof sort_order_tests / sizeof sort_order_tests[0];

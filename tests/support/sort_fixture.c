@@ -21,13 +21,63 @@ int compare_pairs(const void *a, const void *b) {
     return 0;
 }
 
-/* In the test's context, whose logger the sorter inherits. */
-plume_sorter make_sorter(uint32_t capacity, uint32_t block_pairs) {
-    plume_sorter_desc desc = {.capacity = capacity, .block_pairs = block_pairs};
+plume_sort_algorithm fixture_sort_algorithm = PLUME_SORT_AUTOMATIC;
+
+int sort_setup_bitonic(void **state) {
+    fixture_sort_algorithm = PLUME_SORT_BITONIC;
+    return fixture_setup(state);
+}
+
+int sort_setup_radix(void **state) {
+    fixture_sort_algorithm = PLUME_SORT_RADIX;
+    return fixture_setup(state);
+}
+
+int sort_teardown(void **state) {
+    fixture_sort_algorithm = PLUME_SORT_AUTOMATIC;
+    return fixture_teardown(state);
+}
+
+plume_sorter make_sorter_with_key_bits(uint32_t capacity, uint32_t block_pairs, uint32_t key_bits) {
+    plume_sorter_desc desc = {
+        .capacity = capacity, .block_pairs = block_pairs, .algorithm = fixture_sort_algorithm, .key_bits = key_bits};
     plume_sorter sorter = {0};
     assert_int_equal(plume_sorter_create(fixture_context(), &desc, &sorter), PLUME_OK);
     assert_int_not_equal(sorter.id, 0);
     return sorter;
+}
+
+plume_sorter make_sorter(uint32_t capacity, uint32_t block_pairs) {
+    return make_sorter_with_key_bits(capacity, block_pairs, 0);
+}
+
+/* expected_sort's comparison of input positions (qsort has no context
+ * argument in C11; the tests run on one thread). */
+static struct {
+    const pair *input;
+    uint32_t key_mask;
+    bool ties_by_value;
+} order;
+
+static int compare_positions(const void *a, const void *b) {
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    uint32_t x = order.input[i].key & order.key_mask, y = order.input[j].key & order.key_mask;
+    if (x != y) return x < y ? -1 : 1;
+    if (order.ties_by_value && order.input[i].value != order.input[j].value)
+        return order.input[i].value < order.input[j].value ? -1 : 1;
+    return (i > j) - (i < j);
+}
+
+void expected_sort(const pair *input, uint32_t count, uint32_t key_bits, plume_sort_algorithm backend, pair *out) {
+    uint32_t *positions = malloc(sizeof(uint32_t) * (count ? count : 1));
+    assert_non_null(positions);
+    for (uint32_t i = 0; i < count; ++i) positions[i] = i;
+    order.input = input;
+    order.key_mask = key_bits >= 32 ? 0xFFFFFFFFu : (1u << key_bits) - 1u;
+    order.ties_by_value = backend != PLUME_SORT_RADIX;
+    qsort(positions, count, sizeof(uint32_t), compare_positions);
+    for (uint32_t i = 0; i < count; ++i) out[i] = input[positions[i]];
+    free(positions);
 }
 
 plume_sorter_desc sorter_desc(plume_context *context, plume_sorter sorter) {
@@ -41,7 +91,15 @@ plume_sorter_desc sorter_desc(plume_context *context, plume_sorter sorter) {
  * result against qsort and the tail against the poison. */
 void check_sort(plume_context *context, plume_sorter sorter, const pair *input, uint32_t count,
                        count_source source, const char *what) {
-    uint32_t capacity = sorter_desc(context, sorter).capacity;
+    plume_sorter_desc desc = sorter_desc(context, sorter);
+    uint32_t capacity = desc.capacity;
+    /* The bound an indirect sort gets, which picks the backend. */
+    uint32_t bound = source == COUNT_FROM_GPU_BOUNDED ? count + test_random_below(capacity - count + 1)
+                     : source == COUNT_FROM_GPU   ? capacity
+                                                  : count;
+    plume_sort_algorithm backend = plume_sorter_algorithm_for(context, sorter, bound);
+    assert_true(backend == PLUME_SORT_BITONIC || backend == PLUME_SORT_RADIX);
+    if (fixture_sort_algorithm != PLUME_SORT_AUTOMATIC) assert_int_equal(backend, fixture_sort_algorithm);
     uint32_t length = (source != COUNT_FROM_CPU ? capacity : count) + SLACK;
     pair *data = malloc(sizeof(pair) * length);
     pair *expected = malloc(sizeof(pair) * (count ? count : 1));
@@ -49,8 +107,7 @@ void check_sort(plume_context *context, plume_sorter sorter, const pair *input, 
     assert_non_null(expected);
     for (uint32_t i = 0; i < length; ++i) data[i] = POISON;
     if (count) memcpy(data, input, sizeof(pair) * count);
-    if (count) memcpy(expected, input, sizeof(pair) * count);
-    qsort(expected, count, sizeof(pair), compare_pairs);
+    expected_sort(input, count, desc.key_bits, backend, expected);
 
     GLuint buffer = test_buffer_create(sizeof(pair) * length, data);
     if (source != COUNT_FROM_CPU) {
@@ -61,7 +118,6 @@ void check_sort(plume_context *context, plume_sorter sorter, const pair *input, 
         if (source == COUNT_FROM_GPU) {
             assert_int_equal(plume_sort_indirect(context, sorter, buffer, count_buffer, 5 * 4), PLUME_OK);
         } else {
-            uint32_t bound = count + test_random_below(capacity - count + 1);
             assert_int_equal(plume_sort_indirect_bounded(context, sorter, buffer, count_buffer, 5 * 4, bound),
                              PLUME_OK);
         }
@@ -75,8 +131,9 @@ void check_sort(plume_context *context, plume_sorter sorter, const pair *input, 
 
     for (uint32_t i = 0; i < count; ++i) {
         if (data[i].key != expected[i].key || data[i].value != expected[i].value) {
-            fail_msg("%s, count %u (%s): position %u holds {%08x, %u}, expected {%08x, %u}", what, count,
-                     source == COUNT_FROM_CPU ? "direct" : "indirect", i, data[i].key, data[i].value,
+            fail_msg("%s, count %u (%s, %s, %u key bits): position %u holds {%08x, %u}, expected {%08x, %u}", what,
+                     count, source == COUNT_FROM_CPU ? "direct" : "indirect",
+                     backend == PLUME_SORT_RADIX ? "radix" : "bitonic", desc.key_bits, i, data[i].key, data[i].value,
                      expected[i].key, expected[i].value);
         }
     }

@@ -22,14 +22,32 @@ typedef enum count_source { COUNT_FROM_CPU, COUNT_FROM_GPU, COUNT_FROM_GPU_BOUND
 /* qsort's order: key, then value. */
 int compare_pairs(const void *a, const void *b);
 
-/* In the test's context, whose logger the sorter inherits. */
+/* The backend make_sorter asks for: the sort tables run their tests once per
+ * backend through these setups (sort_teardown puts back automatic). */
+extern plume_sort_algorithm fixture_sort_algorithm;
+int sort_setup_bitonic(void **state);
+int sort_setup_radix(void **state);
+int sort_teardown(void **state);
+/* A cmocka entry running test `f` with backend `backend` (bitonic, radix),
+ * named "backend: f" so that a filter can pick one backend. */
+#define SORT_TEST(f, backend) {#backend ": " #f, f, sort_setup_##backend, sort_teardown, NULL}
+
+/* In the test's context, whose logger the sorter inherits, with
+ * fixture_sort_algorithm. */
 plume_sorter make_sorter(uint32_t capacity, uint32_t block_pairs);
+/* The same with key_bits (0: 32). */
+plume_sorter make_sorter_with_key_bits(uint32_t capacity, uint32_t block_pairs, uint32_t key_bits);
 
 plume_sorter_desc sorter_desc(plume_context *context, plume_sorter sorter);
 
+/* The order `backend` gives `input` (count pairs): ascending by the keys'
+ * low key_bits, ties ascending by value (bitonic) or in input order (radix). */
+void expected_sort(const pair *input, uint32_t count, uint32_t key_bits, plume_sort_algorithm backend, pair *out);
+
 /* Sorts `count` pairs on the GPU inside a buffer of count + SLACK pairs (or of
  * the capacity, for indirect sorts) whose tail is poisoned, and checks the
- * result against qsort and the tail against the poison. */
+ * result against a CPU sort in the order of the backend that ran
+ * (expected_sort) and the tail against the poison. */
 void check_sort(plume_context *context, plume_sorter sorter, const pair *input, uint32_t count, count_source source,
                 const char *what);
 

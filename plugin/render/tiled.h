@@ -1,0 +1,74 @@
+/* The compute-tiled draw path (render/tiled.c, plume_draw_path TILED): the GL
+ * objects it owns and its calls. A system holds one, made on its first tiled
+ * draw. Not part of the API. */
+#ifndef PLUME_RENDER_TILED_H
+#define PLUME_RENDER_TILED_H
+
+#include <cglm/cglm.h>
+
+#include "core/plume_internal.h"
+#include "plume/plume_particles.h"
+#include "plume/plume_sort.h"
+
+enum {
+    TILED_DEFAULT_TILE_SIZE = 16, /* pixels across a tile (notes/draw-at-scale.md: the measurement) */
+    TILED_SCAN_MAX_LEVELS = 6,    /* the scan's levels: 1024^5 counts is past any capacity */
+    TILED_READBACK_SLOTS = 4      /* entry counts in flight to the CPU, read without waiting */
+};
+
+typedef struct tiled_programs {
+    GLuint project, scan, control, entries, ranges, composite, blend;
+} tiled_programs;
+
+typedef struct tiled_renderer {
+    tiled_programs programs;    /* built on the first tiled draw */
+    uint32_t tile_size;         /* 0: TILED_DEFAULT_TILE_SIZE */
+    bool unavailable;           /* the path could not be made: raster, said once */
+    bool warned_without_depth;
+    bool fixed_budget;          /* tests: the budget never grows */
+    /* Per rank: tiles touched (then their scan), the splat. Capacity-sized. */
+    GLuint counts_buffer, splats_buffer;
+    GLuint scan_sums_buffer;    /* the scan's upper levels, each at an aligned offset */
+    uint32_t scan_levels;       /* levels above the counts */
+    uint32_t scan_level_size[TILED_SCAN_MAX_LEVELS];
+    GLintptr scan_level_offset[TILED_SCAN_MAX_LEVELS];
+    GLuint control_buffer;      /* PLUME_TILED_CONTROL_WORDS */
+    /* The entries: `budget` {tile, rank} pairs, and their sorter. */
+    GLuint entries_buffer;
+    uint32_t budget;
+    plume_sorter sorter;
+    uint32_t sorter_key_bits;   /* the key bits it was made with */
+    plume_sort_algorithm entry_sort; /* tiled_configure's; automatic by default */
+    GLuint ranges_buffer;       /* per tile: uvec2 */
+    uint32_t range_capacity;    /* tiles it holds */
+    GLuint target;              /* full resolution: RGBA16F, premultiplied colour and coverage */
+    int target_width, target_height;
+    /* Entry counts copied for the CPU, each behind a fence, read once the
+     * fence has passed (never waited on): what the budget grows to. */
+    GLuint readback[TILED_READBACK_SLOTS];
+    GLsync fences[TILED_READBACK_SLOTS];
+    uint32_t readback_first, readback_count;
+} tiled_renderer;
+
+struct system_state;
+
+/* The tiled draw of the system's sorted particles at 1/`factor` (1, 2 or 4)
+ * of the viewport, onto the host's framebuffer; needs frame->depth_texture.
+ * The caller's scope has PLUME_SCOPE_TEXTURES saved and the raster state
+ * neutral; this saves what else it binds (the image unit, the copy
+ * buffers). Returns PLUME_ERROR_GL_UNSUPPORTED, having drawn nothing, where
+ * the path cannot be made (logged once: the caller draws raster). */
+plume_result tiled_draw(struct system_state *s, const plume_frame_desc *frame, const mat4 view,
+                        const mat4 projection, int factor, plume_gl_scope *scope);
+uint32_t tiled_list_gl_objects(const tiled_renderer *r, plume_gl_object *out, uint32_t capacity);
+/* Deletes the path's GL objects and its sorter (the GL context current). */
+void tiled_release(struct system_state *s);
+
+/* For tests and benchmarks, before the system's first tiled draw: the tile
+ * size (8, 16 or 32 pixels; 0: the default), the entry budget (0: the
+ * default) and whether it may grow, and the entry sort's backend
+ * (PLUME_SORT_AUTOMATIC: picked by the count). */
+plume_result tiled_configure(plume_context *context, plume_system system, uint32_t tile_size, uint32_t budget,
+                             bool fixed_budget, plume_sort_algorithm entry_sort);
+
+#endif

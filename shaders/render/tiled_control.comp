@@ -1,0 +1,33 @@
+// Built after tiled_common.glsl. One invocation, after the scan: the entries
+// the frame needs (the scan's last drawn element) against the budget, and
+// the indirect arguments of both paths, so that a frame whose entries do not
+// fit draws with the raster path, chosen here on the GPU (no readback, no
+// particle dropped).
+layout(local_size_x = 1) in;
+
+layout(std430, binding = PLUME_BINDING_STATE) restrict readonly buffer State { uint state_words[]; };
+layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict readonly buffer Counts { uint counts[]; };
+
+uniform uint u_capacity;
+uniform uint u_budget;
+uniform uvec2 u_tiles;
+
+void main() {
+    uint drawn = min(state_words[PLUME_STATE_DRAWN_COUNT], u_capacity);
+    uint entries = drawn > 0u ? counts[drawn - 1u] : 0u;
+    bool overflow = entries > u_budget;
+    control[PLUME_TILED_ENTRY_COUNT] = entries;
+    control[PLUME_TILED_OVERFLOW] = overflow ? 1u : 0u;
+    control[PLUME_TILED_SORT_COUNT] = overflow ? 0u : entries;
+    control[PLUME_TILED_COMPOSITE_ARGS + 0] = overflow ? 0u : u_tiles.x;
+    control[PLUME_TILED_COMPOSITE_ARGS + 1] = u_tiles.y;
+    control[PLUME_TILED_COMPOSITE_ARGS + 2] = 1u;
+    control[PLUME_TILED_BLEND_ARGS + 0] = 3u;
+    control[PLUME_TILED_BLEND_ARGS + 1] = overflow ? 0u : 1u;
+    control[PLUME_TILED_BLEND_ARGS + 2] = 0u;
+    control[PLUME_TILED_BLEND_ARGS + 3] = 0u;
+    control[PLUME_TILED_RASTER_ARGS + 0] = 6u;
+    control[PLUME_TILED_RASTER_ARGS + 1] = overflow ? drawn : 0u;
+    control[PLUME_TILED_RASTER_ARGS + 2] = 0u;
+    control[PLUME_TILED_RASTER_ARGS + 3] = 0u;
+}

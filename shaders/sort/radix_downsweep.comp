@@ -1,0 +1,120 @@
+// A radix pass, step 3: each tile's pairs go to their place in the
+// destination, stably. Pairs are ranked in groups of PLUME_RADIX_LANES: the
+// group of invocation t is t / LANES, its lane t % LANES, and a group holds
+// the RADIX_ITEMS x LANES consecutive pairs from tile position
+// group * LANES * RADIX_ITEMS, round r being the LANES pairs from
+// r * LANES on. So group, then round, then lane is the input order, and a
+// pair's rank among the tile's pairs of its digit is: the pairs of its digit
+// in earlier groups, in earlier rounds of its group, in lower lanes of its
+// round. The tile is then laid out by digit in shared memory and written from
+// there, consecutive invocations writing consecutive places of one digit.
+// With SUBGROUP_OPS the lanes are a 32-wide subgroup and match digits with
+// ballots; else they match through shared memory.
+layout(local_size_x = PLUME_RADIX_THREADS) in;
+layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict readonly buffer Source { uvec2 source[]; };
+layout(std430, binding = PLUME_BINDING_RADIX_DESTINATION) restrict writeonly buffer Destination { uvec2 destination[]; };
+
+const uint LANES = PLUME_RADIX_LANES;
+const uint GROUPS = PLUME_RADIX_THREADS / LANES;
+const uint NO_DIGIT = 0xFFFFFFFFu; // a lane past the count
+
+shared uvec2 tile_pairs[RADIX_TILE];
+// Per group and digit: pairs seen so far, then the pairs of the digit in
+// earlier groups.
+shared uint group_counts[GROUPS * PLUME_RADIX_DIGITS];
+shared uint digit_start[PLUME_RADIX_DIGITS];  // the tile's first place of each digit
+shared uint digit_target[PLUME_RADIX_DIGITS]; // destination index minus tile place, per digit
+#if !SUBGROUP_OPS
+shared uint lane_digits[PLUME_RADIX_THREADS];
+#endif
+
+// The pair's rank among the pairs of its digit that its group has seen,
+// counting this round's lower lanes; adds this round's pairs to the group's
+// counts. Every invocation calls it together, once per round.
+uint rank_in_group(uint digit, uint group, uint lane) {
+    bool valid = digit != NO_DIGIT;
+#if SUBGROUP_OPS
+    uint peers = subgroupBallot(valid).x;
+    for (uint bit = 0u; bit < u_digit_bits; ++bit) {
+        bool set = ((digit >> bit) & 1u) != 0u;
+        uint lanes_set = subgroupBallot(set).x;
+        peers &= set ? lanes_set : ~lanes_set;
+    }
+    uint below = bitCount(peers & gl_SubgroupLtMask.x);
+    // The highest lane of the digit adds the round's pairs and shares the
+    // count before them.
+    uint leader = valid ? uint(findMSB(peers)) : lane;
+    uint before = 0u;
+    if (valid && leader == lane) before = atomicAdd(group_counts[group * PLUME_RADIX_DIGITS + digit], bitCount(peers));
+    before = subgroupShuffle(before, leader);
+    return before + below;
+#else
+    uint group_first = group * LANES;
+    lane_digits[group_first + lane] = digit;
+    barrier();
+    uint below = 0u, peers = 0u;
+    bool leader = true;
+    for (uint other = 0u; other < LANES; ++other) {
+        if (lane_digits[group_first + other] != digit) continue;
+        ++peers;
+        if (other < lane) ++below;
+        if (other > lane) leader = false;
+    }
+    uint before = valid ? group_counts[group * PLUME_RADIX_DIGITS + digit] : 0u;
+    barrier();
+    if (valid && leader) group_counts[group * PLUME_RADIX_DIGITS + digit] = before + peers;
+    return before + below;
+#endif
+}
+
+void main() {
+    uint tile = gl_WorkGroupID.x, thread = thread_index();
+    uint group = thread / LANES, lane = thread % LANES;
+    uint count = state[PLUME_RADIX_STATE_COUNT];
+    for (uint i = thread; i < GROUPS * PLUME_RADIX_DIGITS; i += PLUME_RADIX_THREADS) group_counts[i] = 0u;
+
+    // Loads first, all in flight together (clamped: count >= 2 here).
+    uint first = tile * RADIX_TILE + group * LANES * RADIX_ITEMS + lane;
+    uvec2 held[RADIX_ITEMS];
+    uint rank[RADIX_ITEMS];
+    for (uint r = 0u; r < RADIX_ITEMS; ++r) held[r] = source[min(first + r * LANES, count - 1u)];
+    barrier();
+    for (uint r = 0u; r < RADIX_ITEMS; ++r) {
+        uint digit = first + r * LANES < count ? digit_of(held[r].x) : NO_DIGIT;
+        rank[r] = rank_in_group(digit, group, lane);
+    }
+    barrier();
+
+    // Per digit (one invocation each): the groups' counts become their
+    // exclusive sum over the groups; then the digit's start in the tile, and
+    // where the tile's pairs of the digit go: after every pair of a smaller
+    // digit and the digit's pairs of earlier tiles.
+    uint digit = thread; // PLUME_RADIX_THREADS == PLUME_RADIX_DIGITS
+    uint in_tile = 0u;
+    for (uint g = 0u; g < GROUPS; ++g) {
+        uint index = g * PLUME_RADIX_DIGITS + digit;
+        uint seen = group_counts[index];
+        group_counts[index] = in_tile;
+        in_tile += seen;
+    }
+    bool used = digit < (1u << u_digit_bits);
+    uint unused_total;
+    uint start = workgroup_exclusive_sum(in_tile, thread, unused_total);
+    uint smaller_digits = workgroup_exclusive_sum(used ? state[PLUME_RADIX_STATE_DIGIT_TOTALS + digit] : 0u, thread,
+                                                  unused_total);
+    digit_start[digit] = start;
+    if (used) digit_target[digit] = smaller_digits + tile_counts[tile_count_index(digit, tile)] - start;
+    barrier();
+
+    for (uint r = 0u; r < RADIX_ITEMS; ++r) {
+        if (first + r * LANES >= count) continue;
+        uint d = digit_of(held[r].x);
+        tile_pairs[digit_start[d] + group_counts[group * PLUME_RADIX_DIGITS + d] + rank[r]] = held[r];
+    }
+    barrier();
+    uint tile_size = min(count - tile * RADIX_TILE, RADIX_TILE);
+    for (uint place = gl_LocalInvocationIndex; place < tile_size; place += PLUME_RADIX_THREADS) {
+        uvec2 pair = tile_pairs[place];
+        destination[digit_target[digit_of(pair.x)] + place] = pair;
+    }
+}

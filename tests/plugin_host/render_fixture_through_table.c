@@ -1,0 +1,4 @@
+/* render_fixture.c through the plugin table. */
+#include "through_table.h"
+
+#include "../support/render_fixture.c"

@@ -1,0 +1,405 @@
+/* The compute-tiled draw path (plume_frame_desc.draw_path, since 1.2) against
+ * the raster path on the same particles: equal within 2/255 without early
+ * termination, within the threshold's bound with it; at 1/2 and 1/4 the
+ * low-resolution tests' quality and no halo at a depth edge; thousands of
+ * particles on one tile; a frame whose entries overflow the budget drawn by
+ * the raster path instead (and counted), the budget then growing; nothing
+ * drawn when the camera looks away; the raster path, said once, without a
+ * depth texture. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include <cglm/cglm.h>
+
+#include "plume/plume_particles.h"
+#include "plume/plume_plugin.h"
+#include "plume_fixture.h"
+#include "render_fixture.h"
+#include "test_env.h"
+#include "tests.h"
+
+#ifndef PLUME_TESTS_THROUGH_TABLE /* tiled_configure is the module's */
+#include "particles/particles_internal.h"
+#endif
+
+enum { WIDTH = RENDER_WIDTH, HEIGHT = RENDER_HEIGHT };
+static const float TOLERANCE = 2.0f / 255.0f;
+
+static plume_frame_desc tiled(uint32_t resolution, bool terminate, float threshold) {
+    return (plume_frame_desc){.draw_path = PLUME_DRAW_PATH_TILED, .draw_resolution = resolution,
+                              .disable_early_termination = !terminate, .transmittance_threshold = threshold};
+}
+
+static const plume_frame_desc RASTER = {.draw_path = PLUME_DRAW_PATH_RASTER};
+
+/* The same particles drawn by `a` and by `b` (two systems of one seed). */
+static void draw_both(const float centre[3], float extent, float size, uint32_t count, uint32_t seed,
+                      plume_frame_desc a, plume_frame_desc b, int occluder_width, float occluder_depth,
+                      float *image_a, float *image_b) {
+    render_camera c = render_make_camera();
+    plume_system first = render_cloud(centre, extent, size, count, seed, true);
+    plume_system second = render_cloud(centre, extent, size, count, seed, true);
+    render_frame(first, &c, a, true, occluder_width, occluder_depth, image_a);
+    render_frame(second, &c, b, true, occluder_width, occluder_depth, image_b);
+    assert_int_equal(plume_system_destroy(fixture_context(), first), PLUME_OK);
+    assert_int_equal(plume_system_destroy(fixture_context(), second), PLUME_OK);
+}
+
+static void test_tiled_matches_raster_without_termination(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    float *raster = render_new_image(), *tile = render_new_image();
+    /* Rotated sprites with cross-faded flipbook frames, partly behind an
+     * occluder (the depth test) and fading into the far plane's depth (the
+     * soft fade); a count that fills no workgroup evenly. */
+    const float centre[3] = {0.3f, -0.2f, -6.0f};
+    uint32_t seed = test_random_below(1u << 20);
+    printf("  seed %u\n", seed);
+    draw_both(centre, 2.5f, 1.5f, 777, seed, RASTER, tiled(PLUME_DRAW_FULL, false, 0.0f), WIDTH / 3,
+              render_window_depth(&c, 5.5f), raster, tile);
+    assert_true(render_covered_pixels(raster) > WIDTH * HEIGHT / 8);
+    float largest = render_largest_difference(raster, tile);
+    printf("  tiled against raster: largest difference %.2f/255 (at most 2/255)\n", largest * 255.0f);
+    assert_true(largest <= TOLERANCE);
+    free(raster);
+    free(tile);
+}
+
+static void test_tiled_termination_stays_under_its_bound(void **state) {
+    (void)state;
+    float *raster = render_new_image(), *full = render_new_image(), *ended = render_new_image();
+    const float centre[3] = {0.0f, 0.0f, -6.0f};
+    const float thresholds[2] = {0.0f, 0.1f}; /* 0: the default, 1/255 */
+    for (int t = 0; t < 2; ++t) {
+        float bound = thresholds[t] > 0.0f ? thresholds[t] : 1.0f / 255.0f;
+        /* Dense: most pixels of the cloud's middle end early. */
+        draw_both(centre, 1.5f, 2.0f, 1500, 21, RASTER, tiled(PLUME_DRAW_FULL, true, thresholds[t]), 0, 1.0f,
+                  raster, ended);
+        draw_both(centre, 1.5f, 2.0f, 1500, 21, tiled(PLUME_DRAW_FULL, false, 0.0f),
+                  tiled(PLUME_DRAW_FULL, true, thresholds[t]), 0, 1.0f, full, ended);
+        float from_raster = render_largest_difference(raster, ended);
+        float from_full = render_largest_difference(full, ended);
+        printf("  threshold %.4f: largest difference %.2f/255 from raster, %.2f/255 from no termination\n", bound,
+               from_raster * 255.0f, from_full * 255.0f);
+        assert_true(from_full <= bound);
+        assert_true(from_raster <= bound + TOLERANCE);
+        if (thresholds[t] > 0.0f) assert_true(from_full > 1.0f / 255.0f); /* it did end pixels early */
+    }
+    free(raster);
+    free(full);
+    free(ended);
+}
+
+static void test_tiled_at_low_resolution(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    float *full = render_new_image(), *low = render_new_image(), *raster_low = render_new_image();
+    const uint32_t resolutions[2] = {PLUME_DRAW_HALF, PLUME_DRAW_QUARTER};
+    const double least[2] = {30.0, 25.0}; /* as the raster path's (test_lowres.c) */
+    const float centre[3] = {0.0f, 0.0f, -8.0f};
+    for (int r = 0; r < 2; ++r) {
+        draw_both(centre, 3.0f, 1.5f, 400, 5, RASTER, tiled(resolutions[r], false, 0.0f), 0, 1.0f, full, low);
+        double quality = render_psnr(full, low);
+        draw_both(centre, 3.0f, 1.5f, 400, 5, RASTER, (plume_frame_desc){.draw_resolution = resolutions[r]}, 0,
+                  1.0f, full, raster_low);
+        double raster_quality = render_psnr(full, raster_low);
+        /* The raster path rounds its RGBA16F target at every blend, the tiled
+         * path once: it is as close to full resolution or closer. */
+        printf("  1/%d: PSNR against full-resolution raster %.1f dB tiled, %.1f dB raster (at least %.0f)\n",
+               r == 0 ? 2 : 4, quality, raster_quality, least[r]);
+        assert_true(quality >= least[r]);
+        assert_true(quality >= raster_quality - 0.5);
+    }
+    /* An occluder's edge in front of the cloud: its pixels keep the
+     * background, and the particles beside it show. */
+    const float behind[3] = {0.0f, 0.0f, -10.0f};
+    for (int r = 0; r < 2; ++r) {
+        draw_both(behind, 4.0f, 2.0f, 300, 9, RASTER, tiled(resolutions[r], true, 0.0f), WIDTH / 2,
+                  render_window_depth(&c, 4.0f), full, low);
+        int shown_beside = 0;
+        for (int y = 0; y < HEIGHT; ++y)
+            for (int x = 0; x < WIDTH; ++x) {
+                const float *p = &low[4 * (y * WIDTH + x)], *q = &full[4 * (y * WIDTH + x)];
+                if (x < WIDTH / 2) {
+                    for (int k = 0; k < 3; ++k)
+                        if (fabsf(p[k] - RENDER_BACKGROUND[k]) > 1.0f / 255.0f)
+                            fail_msg("tiled at 1/%d: the occluder's pixel (%d, %d) shows particles (%f)",
+                                     r == 0 ? 2 : 4, x, y, p[k]);
+                } else if (x < WIDTH / 2 + 8 && fabsf(q[0] - RENDER_BACKGROUND[0]) > 0.05f) {
+                    shown_beside += fabsf(p[0] - RENDER_BACKGROUND[0]) > 0.02f;
+                }
+            }
+        printf("  tiled at 1/%d: %d pixels beside the edge show the particles\n", r == 0 ? 2 : 4, shown_beside);
+        assert_true(shown_beside > 50);
+    }
+    free(full);
+    free(low);
+    free(raster_low);
+}
+
+/* Thousands of small particles inside one 16x16 tile: its run holds them
+ * all, in order. */
+static void test_tiled_thousands_on_one_tile(void **state) {
+    (void)state;
+    float *raster = render_new_image(), *tile = render_new_image();
+    /* At 6 units a pixel spans 0.072 units: the particles (0.1 to 0.2
+     * across, within 0.1 of the centre) cover pixels 66..71 x 50..55, all in
+     * the tile of pixels 64..79 x 48..63. */
+    const float centre[3] = {0.35f, 0.35f, -6.0f};
+    draw_both(centre, 0.1f, 0.2f, 3000, 33, RASTER, tiled(PLUME_DRAW_FULL, false, 0.0f), 0, 1.0f, raster, tile);
+    int covered = render_covered_pixels(raster);
+    float largest = render_largest_difference(raster, tile);
+    printf("  3000 particles on one tile: %d pixels covered, largest difference %.2f/255\n", covered,
+           largest * 255.0f);
+    assert_true(covered > 20);
+    assert_true(largest <= TOLERANCE);
+    free(raster);
+    free(tile);
+}
+
+static void test_tiled_looking_away_draws_nothing(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    glm_lookat((vec3){0, 0, 0}, (vec3){0, 0, 1}, (vec3){0, 1, 0}, c.view); /* the cloud is behind */
+    const float centre[3] = {0.0f, 0.0f, -6.0f};
+    plume_system system = render_cloud(centre, 2.0f, 1.0f, 500, 4, true);
+    assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
+    float *image = render_new_image();
+    for (int i = 0; i < 4; ++i) {
+        render_frame(system, &c, tiled(PLUME_DRAW_FULL, true, 0.0f), true, 0, 1.0f, image);
+        glFinish();
+    }
+    for (int i = 0; i < WIDTH * HEIGHT; ++i)
+        for (int k = 0; k < 4; ++k)
+            if (image[4 * i + k] != RENDER_BACKGROUND[k])
+                fail_msg("pixel %d channel %d shows a particle: %.9g, not %.9g", i, k, image[4 * i + k],
+                         RENDER_BACKGROUND[k]);
+    plume_profile profile;
+    assert_int_equal(plume_system_get_profile(fixture_context(), system, &profile), PLUME_OK);
+    /* The last completed frame: nothing drawn, no entry, and drawn tiled. */
+    if (profile.frame == 0 || profile.drawn_count != 0 || profile.tiled_entries != 0 ||
+        profile.tiled_entry_budget == 0)
+        fail_msg("profile of frame %llu: %u drawn, %u entries, budget %u", (unsigned long long)profile.frame,
+                 profile.drawn_count, profile.tiled_entries, profile.tiled_entry_budget);
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+    free(image);
+}
+
+static void test_tiled_without_depth_draws_raster(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    const float centre[3] = {0.0f, 0.0f, -6.0f};
+    float *raster = render_new_image(), *tile = render_new_image();
+    plume_system a = render_cloud(centre, 2.0f, 1.0f, 300, 6, true), b = render_cloud(centre, 2.0f, 1.0f, 300, 6, true);
+    render_frame(a, &c, RASTER, false, 0, 1.0f, raster);
+    render_frame(b, &c, tiled(PLUME_DRAW_FULL, true, 0.0f), false, 0, 1.0f, tile);
+    assert_int_equal(test_log_count("the tiled draw path needs the frame's depth_texture"), 1);
+    assert_memory_equal(raster, tile, sizeof(float) * 4 * WIDTH * HEIGHT);
+    render_frame(b, &c, tiled(PLUME_DRAW_FULL, true, 0.0f), false, 0, 1.0f, tile); /* said once */
+    assert_int_equal(test_log_count("the tiled draw path needs the frame's depth_texture"), 1);
+    test_log_expect_errors();
+    plume_frame_desc bad = {.draw_path = 2};
+    assert_int_equal(plume_system_draw(fixture_context(), b, &bad), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("draw_path 2"));
+    const float bad_thresholds[3] = {-0.5f, 1.5f, NAN};
+    for (int i = 0; i < 3; ++i) {
+        bad = (plume_frame_desc){.transmittance_threshold = bad_thresholds[i]};
+        assert_int_equal(plume_system_draw(fixture_context(), b, &bad), PLUME_ERROR_INVALID_ARGUMENT);
+    }
+    assert_true(test_log_contains("transmittance_threshold"));
+    assert_int_equal(plume_system_destroy(fixture_context(), a), PLUME_OK);
+    assert_int_equal(plume_system_destroy(fixture_context(), b), PLUME_OK);
+    free(raster);
+    free(tile);
+}
+
+/* An allocator that fails once told to: the tiled path's objects, made on
+ * the first tiled draw, cannot be. */
+static void *allocate_unless_failing(size_t size, void *user) { return *(bool *)user ? NULL : malloc(size); }
+static void *reallocate_unless_failing(void *block, size_t size, void *user) {
+    return *(bool *)user ? NULL : realloc(block, size);
+}
+static void deallocate(void *block, void *user) {
+    (void)user;
+    free(block);
+}
+
+static plume_system system_with_allocator(bool *failing) {
+    plume_system_desc desc = {.capacity = 200, .seed = 3,
+                              .allocator = {allocate_unless_failing, reallocate_unless_failing, deallocate, failing}};
+    desc.emitters[0] = (plume_emitter_desc){.position = {0.0f, 0.0f, -6.0f}, .shape = PLUME_SHAPE_BOX,
+                                            .extents = {2.0f, 2.0f, 1.0f}, .burst_count = 200,
+                                            .lifetime = {100, 100}, .size = {0.5f, 1.0f}};
+    plume_system system = {0};
+    assert_int_equal(plume_system_create(fixture_context(), &desc, &system), PLUME_OK);
+    return system;
+}
+
+/* Where the tiled path cannot be made (here: no memory for its sorter), the
+ * draw is the raster path's, said once. */
+static void test_tiled_path_that_cannot_be_made_draws_raster(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    bool failing = false;
+    plume_system a = system_with_allocator(&failing), b = system_with_allocator(&failing);
+    float *raster = render_new_image(), *tile = render_new_image();
+    render_frame(a, &c, RASTER, true, 0, 1.0f, raster);
+    test_log_expect_errors(); /* the allocation's failure is logged */
+    failing = true;
+    for (int i = 0; i < 2; ++i) render_frame(b, &c, tiled(PLUME_DRAW_FULL, true, 0.0f), true, 0, 1.0f, tile);
+    failing = false;
+    assert_int_equal(test_log_count("the tiled draw path cannot be made"), 1);
+    assert_true(render_covered_pixels(raster) > 100);
+    assert_true(render_largest_difference(raster, tile) == 0.0f);
+    assert_int_equal(plume_system_destroy(fixture_context(), a), PLUME_OK);
+    assert_int_equal(plume_system_destroy(fixture_context(), b), PLUME_OK);
+    free(raster);
+    free(tile);
+}
+
+/* A host built against 1.1: its frame and profiles end before the 1.2 fields
+ * (allocated to exactly that size, so a sanitizer sees any read or write past
+ * them); it draws with the raster path at the resolution it asks for. */
+static void test_a_1_1_host_gets_1_1_structs(void **state) {
+    (void)state;
+    const plume_api *api = NULL;
+    assert_int_equal(plume_get_api(PLUME_ABI_MAJOR, 1, NULL, &api), PLUME_OK);
+    render_camera c = render_make_camera();
+    const float centre[3] = {0.0f, 0.0f, -6.0f};
+    plume_system system = render_cloud(centre, 2.0f, 1.0f, 50, 2, false);
+    plume_frame_desc full = {.dt = 0.001f};
+    memcpy(full.view, c.view, sizeof full.view);
+    memcpy(full.projection, c.projection, sizeof full.projection);
+    size_t frame_prefix = offsetof(plume_frame_desc, draw_path);
+    plume_frame_desc *frame = malloc(frame_prefix);
+    assert_non_null(frame);
+    memcpy(frame, &full, frame_prefix);
+    assert_int_equal(api->system_set_profiling(fixture_context(), system, true), PLUME_OK);
+    const float clear[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 3; ++k) {
+        assert_int_equal(api->system_update(fixture_context(), system, frame), PLUME_OK);
+        test_target target = test_target_begin(16, clear);
+        assert_int_equal(api->system_draw(fixture_context(), system, frame), PLUME_OK);
+        test_target_end(&target, NULL);
+        glFinish();
+    }
+    size_t profile_prefix = offsetof(plume_profile, tiled_entries);
+    unsigned char *profile = malloc(profile_prefix);
+    assert_non_null(profile);
+    assert_int_equal(api->system_get_profile(fixture_context(), system, (plume_profile *)profile), PLUME_OK);
+    uint32_t live;
+    memcpy(&live, profile + offsetof(plume_profile, live_count), sizeof live);
+    assert_int_equal(live, 50);
+    size_t prefix = offsetof(plume_frame_profile, tiled_entries);
+    size_t stride = (prefix + _Alignof(plume_frame_profile) - 1) / _Alignof(plume_frame_profile) *
+                    _Alignof(plume_frame_profile);
+    unsigned char *frames = malloc(2 * stride);
+    assert_non_null(frames);
+    uint32_t got = api->system_get_frame_profiles(fixture_context(), system, 0, (plume_frame_profile *)frames, 2);
+    assert_true(got >= 1);
+    for (uint32_t i = 0; i < got; ++i) {
+        plume_frame_profile one;
+        memcpy(&one, frames + i * stride, prefix);
+        assert_int_equal(one.live_count, 50);
+    }
+    free(frames);
+    free(profile);
+    free(frame);
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+}
+
+#ifndef PLUME_TESTS_THROUGH_TABLE
+/* A budget of 64 entries for hundreds of particles: each frame overflows and
+ * draws with the raster path, counted in the profile; let grow, the budget
+ * follows the frames' counts and the path draws tiled again. The pictures
+ * are the raster path's throughout. */
+static void test_tiled_entry_overflow(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    const float centre[3] = {0.0f, 0.0f, -6.0f};
+    float *raster = render_new_image(), *tile = render_new_image();
+    for (int grow = 0; grow < 2; ++grow) {
+        plume_system a = render_cloud(centre, 2.0f, 1.0f, 600, 8, true);
+        plume_system b = render_cloud(centre, 2.0f, 1.0f, 600, 8, true);
+        assert_int_equal(tiled_configure(fixture_context(), b, 0, 64, grow == 0, PLUME_SORT_AUTOMATIC), PLUME_OK);
+        assert_int_equal(plume_system_set_profiling(fixture_context(), b, true), PLUME_OK);
+        for (int frame = 0; frame < 5; ++frame) {
+            render_frame(a, &c, RASTER, true, 0, 1.0f, raster);
+            render_frame(b, &c, tiled(PLUME_DRAW_FULL, false, 0.0f), true, 0, 1.0f, tile);
+            glFinish();
+            float largest = render_largest_difference(raster, tile);
+            if (largest > TOLERANCE) fail_msg("frame %d: %.2f/255 from raster", frame, largest * 255.0f);
+        }
+        plume_profile profile;
+        assert_int_equal(plume_system_get_profile(fixture_context(), b, &profile), PLUME_OK);
+        printf("  %s budget: last frame %u entries of %u, %u overflow frames\n", grow ? "growing" : "fixed",
+               profile.tiled_entries, profile.tiled_entry_budget, profile.tiled_overflow_frames);
+        assert_true(profile.tiled_entries > 64);
+        assert_true(profile.tiled_overflow_frames >= 1);
+        if (grow) {
+            assert_true(profile.tiled_entry_budget >= profile.tiled_entries);
+            assert_true(test_log_contains("the tiled path's entries grow from 64"));
+        } else {
+            assert_int_equal(profile.tiled_entry_budget, 64);
+        }
+        assert_int_equal(plume_system_destroy(fixture_context(), a), PLUME_OK);
+        assert_int_equal(plume_system_destroy(fixture_context(), b), PLUME_OK);
+    }
+    free(raster);
+    free(tile);
+}
+
+/* The entries sorted by each backend (the automatic choice takes the bitonic
+ * sort at the tests' counts): both keep each tile's run in rank order, so
+ * both pictures are the raster path's. */
+static void test_tiled_entry_sort_backends(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    const float centre[3] = {-0.2f, 0.1f, -6.0f};
+    uint32_t seed = test_random_below(1u << 20);
+    printf("  seed %u\n", seed);
+    float *raster = render_new_image(), *tile = render_new_image();
+    const plume_sort_algorithm backends[2] = {PLUME_SORT_BITONIC, PLUME_SORT_RADIX};
+    for (int i = 0; i < 2; ++i) {
+        plume_system a = render_cloud(centre, 2.0f, 1.2f, 501, seed, true);
+        plume_system b = render_cloud(centre, 2.0f, 1.2f, 501, seed, true);
+        assert_int_equal(tiled_configure(fixture_context(), b, 0, 0, false, backends[i]), PLUME_OK);
+        render_frame(a, &c, RASTER, true, WIDTH / 4, render_window_depth(&c, 5.8f), raster);
+        render_frame(b, &c, tiled(PLUME_DRAW_FULL, false, 0.0f), true, WIDTH / 4, render_window_depth(&c, 5.8f),
+                     tile);
+        float largest = render_largest_difference(raster, tile);
+        printf("  %s entry sort: largest difference %.2f/255 from raster\n", i ? "radix" : "bitonic",
+               largest * 255.0f);
+        assert_true(render_covered_pixels(raster) > WIDTH * HEIGHT / 8);
+        assert_true(largest <= TOLERANCE);
+        assert_int_equal(plume_system_destroy(fixture_context(), a), PLUME_OK);
+        assert_int_equal(plume_system_destroy(fixture_context(), b), PLUME_OK);
+    }
+    free(raster);
+    free(tile);
+}
+#endif
+
+const struct CMUnitTest tiled_tests[] = {
+    cmocka_unit_test_setup_teardown(test_tiled_matches_raster_without_termination, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_tiled_termination_stays_under_its_bound, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_tiled_at_low_resolution, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_tiled_thousands_on_one_tile, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_tiled_looking_away_draws_nothing, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_tiled_without_depth_draws_raster, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_tiled_path_that_cannot_be_made_draws_raster, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_a_1_1_host_gets_1_1_structs, fixture_setup, fixture_teardown),
+#ifndef PLUME_TESTS_THROUGH_TABLE
+    cmocka_unit_test_setup_teardown(test_tiled_entry_overflow, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_tiled_entry_sort_backends, fixture_setup, fixture_teardown),
+#endif
+};
+const size_t tiled_test_count = sizeof tiled_tests / sizeof tiled_tests[0];

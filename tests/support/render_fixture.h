@@ -1,0 +1,50 @@
+/* What the draw-path tests share (tests/render/): a camera, a host frame with
+ * a depth attachment and a depth texture (optionally an occluder's edge), a
+ * smoke-like cloud of particles, one update and draw into a fresh frame, and
+ * image measures. Compiled into plume_tests and, through the plugin table,
+ * into plume_plugin_host. */
+#ifndef PLUME_RENDER_FIXTURE_H
+#define PLUME_RENDER_FIXTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cglm/cglm.h>
+
+#include "plume/plume_particles.h"
+
+enum { RENDER_WIDTH = 128, RENDER_HEIGHT = 96 };
+extern const float RENDER_BACKGROUND[4];
+
+typedef struct render_camera {
+    mat4 view, projection;
+} render_camera;
+
+/* 60 degrees, looking down -z from the origin, near 0.5, far 50. */
+render_camera render_make_camera(void);
+/* The window depth of a point `distance` in front of the camera. */
+float render_window_depth(const render_camera *c, float distance);
+
+/* A soft cloud of `count` frozen, semi-transparent puffs in a box around
+ * `centre`; `sprite`: a soft round 2x2 flipbook instead of solid squares. */
+plume_system render_cloud(const float centre[3], float extent, float size, uint32_t count, uint32_t seed,
+                          bool sprite);
+
+/* One update for `frame`'s camera (dt 0.001), then its draw into a fresh
+ * RENDER_WIDTH x RENDER_HEIGHT RGBA32F host frame cleared to the background
+ * whose depth is 1, and `occluder_depth` where x < occluder_width; with
+ * `with_depth` the frame gets a copy of that depth as its depth_texture.
+ * The picture goes to `rgba` (4 floats a pixel). */
+void render_frame(plume_system system, const render_camera *c, plume_frame_desc frame, bool with_depth,
+                  int occluder_width, float occluder_depth, float *rgba);
+
+/* A RENDER_WIDTH x RENDER_HEIGHT RGBA float image (free it). */
+float *render_new_image(void);
+/* Peak signal-to-noise ratio of the colour channels, dB (99: identical). */
+double render_psnr(const float *a, const float *b);
+/* The largest difference of any channel of any pixel. */
+float render_largest_difference(const float *a, const float *b);
+/* Pixels whose red differs from the background's by more than 0.05. */
+int render_covered_pixels(const float *rgba);
+
+#endif
