@@ -82,15 +82,6 @@ static plume_result build_compact(system_state *s, bool scan, GLuint *out) {
 }
 
 /* Binds GL_COPY_WRITE_BUFFER: the caller's scope restores it. */
-static GLuint make_scratch_buffer(GLsizeiptr bytes, const char *label) {
-    GLuint buffer = 0;
-    glGenBuffers(1, &buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, bytes, NULL, GL_DYNAMIC_COPY);
-    glObjectLabel(GL_BUFFER, buffer, -1, label);
-    return buffer;
-}
-
 plume_result particles_create_slot_order(system_state *s) {
     if (plume_sorter_algorithm_for(s->context, s->sorter, s->desc.capacity) != PLUME_SORT_RADIX) return PLUME_OK;
     plume_result r;
@@ -101,9 +92,9 @@ plume_result particles_create_slot_order(system_state *s) {
     s->compact_scatter_groups = glGetUniformLocation(s->compact_scatter_program, "u_groups");
     s->compact_scatter_capacity = glGetUniformLocation(s->compact_scatter_program, "u_capacity");
     s->slot_pairs_buffer =
-        make_scratch_buffer((GLsizeiptr)s->desc.capacity * PLUME_PAIR_BYTES, "plume particles: pairs in slot order");
+        plume_make_gpu_buffer((GLsizeiptr)s->desc.capacity * PLUME_PAIR_BYTES, "plume particles: pairs in slot order");
     s->group_counts_buffer =
-        make_scratch_buffer((GLsizeiptr)simulate_groups(s) * 4, "plume particles: drawn per simulate workgroup");
+        plume_make_gpu_buffer((GLsizeiptr)simulate_groups(s) * 4, "plume particles: drawn per simulate workgroup");
     return plume_drain_gl_errors(&s->env, "plume_system_create (slot order)");
 }
 

@@ -92,15 +92,6 @@ static plume_result build_programs(system_state *s) {
     return PLUME_OK;
 }
 
-static GLuint make_buffer(GLsizeiptr size, const char *label) {
-    GLuint buffer = 0;
-    glGenBuffers(1, &buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, size, NULL, GL_DYNAMIC_COPY);
-    glObjectLabel(GL_BUFFER, buffer, -1, label);
-    return buffer;
-}
-
 /* The scan's levels above the counts: each the block totals of the one
  * below, up to a single block. */
 static GLsizeiptr plan_scan_levels(tiled_renderer *r, uint32_t capacity) {
@@ -148,7 +139,7 @@ static plume_result size_entries(system_state *s, uint32_t budget) {
     plume_sorter_destroy(s->context, r->sorter);
     r->sorter = (plume_sorter){0};
     glDeleteBuffers(1, &r->entries_buffer);
-    r->entries_buffer = make_buffer((GLsizeiptr)budget * PLUME_PAIR_BYTES, "plume draw: tiled entries");
+    r->entries_buffer = plume_make_gpu_buffer((GLsizeiptr)budget * PLUME_PAIR_BYTES, "plume draw: tiled entries");
     r->budget = budget;
     plume_result result = plume_drain_gl_errors(&s->env, "plume_system_draw (tiled entries)");
     return result != PLUME_OK ? result
@@ -160,14 +151,14 @@ static plume_result create(system_state *s) {
     plume_result result = build_programs(s);
     if (result != PLUME_OK) return result;
     uint32_t capacity = s->desc.capacity;
-    r->counts_buffer = make_buffer((GLsizeiptr)capacity * 4, "plume draw: tiled counts");
-    r->splats_buffer = make_buffer((GLsizeiptr)capacity * 16 * PLUME_TILED_SPLAT_VEC4S, "plume draw: tiled splats");
-    r->scan_sums_buffer = make_buffer(plan_scan_levels(r, capacity), "plume draw: tiled scan sums");
-    r->control_buffer = make_buffer(4 * PLUME_TILED_CONTROL_WORDS, "plume draw: tiled control");
+    r->counts_buffer = plume_make_gpu_buffer((GLsizeiptr)capacity * 4, "plume draw: tiled counts");
+    r->splats_buffer = plume_make_gpu_buffer((GLsizeiptr)capacity * 16 * PLUME_TILED_SPLAT_VEC4S, "plume draw: tiled splats");
+    r->scan_sums_buffer = plume_make_gpu_buffer(plan_scan_levels(r, capacity), "plume draw: tiled scan sums");
+    r->control_buffer = plume_make_gpu_buffer(4 * PLUME_TILED_CONTROL_WORDS, "plume draw: tiled control");
     const GLuint zero[PLUME_TILED_CONTROL_WORDS] = {0};
     glBufferSubData(GL_COPY_WRITE_BUFFER, 0, sizeof zero, zero);
     for (int i = 0; i < TILED_READBACK_SLOTS; ++i) {
-        r->readback[i] = make_buffer(4, "plume draw: tiled entry count readback");
+        r->readback[i] = plume_make_gpu_buffer(4, "plume draw: tiled entry count readback");
     }
     uint32_t budget = r->budget;
     if (budget == 0) {
@@ -307,7 +298,7 @@ static plume_result ensure_full_target(system_state *s, int width, int height) {
 static void ensure_ranges(tiled_renderer *r, uint32_t tiles) {
     if (r->ranges_buffer && r->range_capacity >= tiles) return;
     glDeleteBuffers(1, &r->ranges_buffer);
-    r->ranges_buffer = make_buffer((GLsizeiptr)tiles * 8, "plume draw: tiled ranges");
+    r->ranges_buffer = plume_make_gpu_buffer((GLsizeiptr)tiles * 8, "plume draw: tiled ranges");
     r->range_capacity = tiles;
 }
 
@@ -326,6 +317,26 @@ static void bind_tiled_buffers(const system_state *s) {
 }
 
 /* 1-3: project, scan, control, entries. */
+
+/* One level of the scan over `capacity` counts (level 0: the counts, level
+ * k: the block totals of level k - 1): up, each block scanned and its total
+ * written to the next level; down (`add`), each block offset by the scanned
+ * totals before it. The scan program is in use. */
+static void run_scan_level(const tiled_renderer *r, uint32_t capacity, uint32_t level, bool add, GLint count_at,
+                           GLint add_at) {
+    uint32_t n = level == 0 ? capacity : r->scan_level_size[level - 1];
+    if (level == 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->counts_buffer);
+    else
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->scan_sums_buffer,
+                          r->scan_level_offset[level - 1], (GLsizeiptr)n * 4);
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_SCAN_SUMS, r->scan_sums_buffer,
+                      r->scan_level_offset[level], (GLsizeiptr)r->scan_level_size[level] * 4);
+    glProgramUniform1ui(r->programs.scan, count_at, n);
+    glProgramUniform1i(r->programs.scan, add_at, add);
+    glDispatchCompute(r->scan_level_size[level], 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
 static void build_entries(system_state *s, const mat4 view, const mat4 projection, const tiled_target *t,
                           const uint32_t tiles[2]) {
     tiled_renderer *r = &s->tiled;
@@ -353,33 +364,9 @@ static void build_entries(system_state *s, const mat4 view, const mat4 projectio
     glUseProgram(scan);
     GLint count_at = uniform(scan, "u_count"), add_at = uniform(scan, "u_add");
     /* Up: each level scanned in blocks, its block totals into the next. */
-    for (uint32_t level = 0; level < r->scan_levels; ++level) {
-        uint32_t n = level == 0 ? capacity : r->scan_level_size[level - 1];
-        if (level == 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->counts_buffer);
-        else
-            glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->scan_sums_buffer,
-                              r->scan_level_offset[level - 1], (GLsizeiptr)n * 4);
-        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_SCAN_SUMS, r->scan_sums_buffer,
-                          r->scan_level_offset[level], (GLsizeiptr)r->scan_level_size[level] * 4);
-        glProgramUniform1ui(scan, count_at, n);
-        glProgramUniform1i(scan, add_at, 0);
-        glDispatchCompute(r->scan_level_size[level], 1, 1);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    }
+    for (uint32_t level = 0; level < r->scan_levels; ++level) run_scan_level(r, capacity, level, false, count_at, add_at);
     /* Down: each level's blocks offset by the scanned totals before them. */
-    for (uint32_t level = r->scan_levels - 1; level-- > 0;) {
-        uint32_t n = level == 0 ? capacity : r->scan_level_size[level - 1];
-        if (level == 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->counts_buffer);
-        else
-            glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->scan_sums_buffer,
-                              r->scan_level_offset[level - 1], (GLsizeiptr)n * 4);
-        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_SCAN_SUMS, r->scan_sums_buffer,
-                          r->scan_level_offset[level], (GLsizeiptr)r->scan_level_size[level] * 4);
-        glProgramUniform1ui(scan, count_at, n);
-        glProgramUniform1i(scan, add_at, 1);
-        glDispatchCompute(r->scan_level_size[level], 1, 1);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    }
+    for (uint32_t level = r->scan_levels - 1; level-- > 0;) run_scan_level(r, capacity, level, true, count_at, add_at);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->counts_buffer);
     GLuint control = r->programs.control;
     glUseProgram(control);
