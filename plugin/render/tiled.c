@@ -14,8 +14,15 @@
  *               value, the rank; the radix sort, stable, keeps the rank
  *               order it is given; 16 key bits: two radix passes);
  *   5. ranges   per tile, its run (binary searches);
- *   6. composite one workgroup per tile: its pixels front to back with early
- *               termination (tiled_composite.comp), into an RGBA16F target;
+ *   6. composite its pixels front to back with early termination
+ *               (tiled_composite.comp), into an RGBA16F target: each tile's
+ *               run cut into chunks of at most K entries (chunk plan: one
+ *               workgroup scans the tiles' chunk counts and writes the
+ *               indirect arguments), one workgroup per chunk, and a resolve
+ *               per tile of several chunks combining their partials front to
+ *               back; so the busiest tile's run is no longer one workgroup's
+ *               serial walk (unchunked, TILED_UNCHUNKED: one workgroup per
+ *               tile walks its whole run);
  *   7. blend    the target onto the host's framebuffer once per pixel (at
  *               full resolution a full-screen pass; at 1/2 and 1/4 the
  *               low-resolution path's depth-aware upsample, lowres_end).
@@ -25,6 +32,7 @@
  * The entry count also goes to the CPU behind a fence, read frames later
  * without waiting, and the budget grows to what frames need. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "particles/particles_internal.h"
@@ -40,10 +48,36 @@ _Static_assert(PLUME_BINDING_TILED_COUNTS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BIND
                    PLUME_BINDING_TILED_CONTROL < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_TILED_SCAN_SUMS < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_TILED_ENTRIES < PLUME_SCOPE_SSBO_SLOTS &&
-                   PLUME_BINDING_TILED_RANGES < PLUME_SCOPE_SSBO_SLOTS,
+                   PLUME_BINDING_TILED_RANGES < PLUME_SCOPE_SSBO_SLOTS &&
+                   PLUME_BINDING_TILED_CHUNK_TABLE < PLUME_SCOPE_SSBO_SLOTS &&
+                   PLUME_BINDING_TILED_PARTIALS < PLUME_SCOPE_SSBO_SLOTS,
                "the GL state scope restores every binding the tiled passes use");
 
 static uint32_t tile_size_of(const tiled_renderer *r) { return r->tile_size ? r->tile_size : TILED_DEFAULT_TILE_SIZE; }
+
+static uint32_t chunk_entries_of(const tiled_renderer *r) {
+    return r->chunk_entries ? r->chunk_entries : TILED_DEFAULT_CHUNK_ENTRIES;
+}
+
+/* The benchmarks' A/B switch (tiled.h): what tiled_configure left at 0,
+ * from the environment, when the path is made. */
+static void read_environment(system_state *s) {
+    tiled_renderer *r = &s->tiled;
+    const char *tile = getenv("PLUME_TILED_TILE_SIZE"), *chunk = getenv("PLUME_TILED_CHUNK_ENTRIES");
+    if (r->tile_size == 0 && tile) {
+        unsigned long size = strtoul(tile, NULL, 10);
+        if (size == 8 || size == 16 || size == 32) r->tile_size = (uint32_t)size;
+    }
+    if (r->chunk_entries == 0 && chunk) {
+        unsigned long entries = strtoul(chunk, NULL, 10);
+        if (strcmp(chunk, "unchunked") == 0) r->chunk_entries = TILED_UNCHUNKED;
+        else if (entries > 0 && entries <= (1ul << 24)) r->chunk_entries = (uint32_t)entries;
+    }
+    if (tile || chunk)
+        plume_log(&s->env, PLUME_LOG_INFO, "plume_system_draw: the tiled path's tile size %u, chunk entries %s%u",
+                  tile_size_of(r), r->chunk_entries == TILED_UNCHUNKED ? "unchunked " : "",
+                  r->chunk_entries == TILED_UNCHUNKED ? 0u : chunk_entries_of(r));
+}
 
 static uint32_t divide_up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
@@ -67,7 +101,9 @@ static plume_result build_programs(system_state *s) {
         {"plume draw: tiled control", "render/tiled_control.comp", false, &r->programs.control},
         {"plume draw: tiled entries", "render/tiled_entries.comp", false, &r->programs.entries},
         {"plume draw: tiled ranges", "render/tiled_ranges.comp", false, &r->programs.ranges},
+        {"plume draw: tiled chunk plan", "render/tiled_chunk_plan.comp", false, &r->programs.chunk_plan},
         {"plume draw: tiled composite", "render/tiled_composite.comp", true, &r->programs.composite},
+        {"plume draw: tiled resolve", "render/tiled_resolve.comp", false, &r->programs.resolve},
     };
     plume_result result = PLUME_OK;
     for (size_t i = 0; i < sizeof computes / sizeof computes[0] && result == PLUME_OK; ++i) {
@@ -148,6 +184,7 @@ static plume_result size_entries(system_state *s, uint32_t budget) {
 
 static plume_result create(system_state *s) {
     tiled_renderer *r = &s->tiled;
+    read_environment(s);
     plume_result result = build_programs(s);
     if (result != PLUME_OK) return result;
     uint32_t capacity = s->desc.capacity;
@@ -171,7 +208,7 @@ static plume_result create(system_state *s) {
     return plume_drain_gl_errors(&s->env, "plume_system_draw (tiled buffers)");
 }
 
-enum { TILED_GL_OBJECTS = 7 + 7 + TILED_READBACK_SLOTS };
+enum { TILED_GL_OBJECTS = 9 + 9 + TILED_READBACK_SLOTS };
 
 uint32_t tiled_list_gl_objects(const tiled_renderer *r, plume_gl_object *out, uint32_t capacity) {
     plume_gl_object all[TILED_GL_OBJECTS] = {
@@ -179,9 +216,10 @@ uint32_t tiled_list_gl_objects(const tiled_renderer *r, plume_gl_object *out, ui
         {GL_PROGRAM, r->programs.entries},   {GL_PROGRAM, r->programs.ranges},   {GL_PROGRAM, r->programs.composite},
         {GL_PROGRAM, r->programs.blend},     {GL_BUFFER, r->counts_buffer},      {GL_BUFFER, r->splats_buffer},
         {GL_BUFFER, r->scan_sums_buffer},    {GL_BUFFER, r->control_buffer},     {GL_BUFFER, r->entries_buffer},
-        {GL_BUFFER, r->ranges_buffer},       {GL_TEXTURE, r->target},
+        {GL_BUFFER, r->ranges_buffer},       {GL_TEXTURE, r->target},            {GL_PROGRAM, r->programs.chunk_plan},
+        {GL_PROGRAM, r->programs.resolve},   {GL_BUFFER, r->chunk_table_buffer}, {GL_BUFFER, r->partials_buffer},
     };
-    uint32_t n = 14;
+    uint32_t n = 18;
     for (int i = 0; i < TILED_READBACK_SLOTS; ++i) all[n++] = (plume_gl_object){GL_BUFFER, r->readback[i]};
     return plume_list_named_gl_objects(all, n, out, capacity);
 }
@@ -196,16 +234,18 @@ void tiled_release(system_state *s) {
     uint32_t tile_size = r->tile_size, budget = r->fixed_budget ? r->budget : 0;
     bool fixed = r->fixed_budget;
     plume_sort_algorithm entry_sort = r->entry_sort;
+    uint32_t chunk_entries = r->chunk_entries;
     memset(r, 0, sizeof *r);
     /* What tiled_configure chose outlives the objects. */
     r->tile_size = tile_size;
     r->budget = budget;
     r->fixed_budget = fixed;
     r->entry_sort = entry_sort;
+    r->chunk_entries = chunk_entries;
 }
 
 plume_result tiled_configure(plume_context *context, plume_system handle, uint32_t tile_size, uint32_t budget,
-                             bool fixed_budget, plume_sort_algorithm entry_sort) {
+                             bool fixed_budget, plume_sort_algorithm entry_sort, uint32_t chunk_entries) {
     system_state *s = particles_find_system(context, handle, "tiled_configure");
     if (!s) return PLUME_ERROR_INVALID_ARGUMENT;
     if ((tile_size != 0 && tile_size != 8 && tile_size != 16 && tile_size != 32) || s->tiled.programs.composite) {
@@ -218,10 +258,16 @@ plume_result tiled_configure(plume_context *context, plume_system handle, uint32
                   (unsigned)entry_sort);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
+    if (chunk_entries > (1u << 24) && chunk_entries != TILED_UNCHUNKED) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "tiled_configure: chunk entries %u (1 to 2^24, 0 or TILED_UNCHUNKED)",
+                  chunk_entries);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
     s->tiled.tile_size = tile_size;
     s->tiled.budget = budget;
     s->tiled.fixed_budget = fixed_budget;
     s->tiled.entry_sort = entry_sort;
+    s->tiled.chunk_entries = chunk_entries;
     return PLUME_OK;
 }
 
@@ -300,6 +346,42 @@ static void ensure_ranges(tiled_renderer *r, uint32_t tiles) {
     glDeleteBuffers(1, &r->ranges_buffer);
     r->ranges_buffer = plume_make_gpu_buffer((GLsizeiptr)tiles * 8, "plume draw: tiled ranges");
     r->range_capacity = tiles;
+}
+
+/* The chunked composite's table and partials for `tiles` tiles and the
+ * budget: a slot per chunk, at most budget / K + tiles of them (the chunk
+ * plan's bound). K is raised where the partials would not fit one shader
+ * storage block; where not even one slot per tile fits, the composite is
+ * unchunked. */
+static plume_result ensure_chunks(system_state *s, uint32_t tiles) {
+    tiled_renderer *r = &s->tiled;
+    r->chunk_entries_in_use = 0;
+    if (r->chunk_entries == TILED_UNCHUNKED) return PLUME_OK;
+    uint32_t tile = tile_size_of(r);
+    uint64_t slot_bytes = (uint64_t)tile * tile * 16;
+    GLint64 block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+    uint64_t most_slots = (uint64_t)block / slot_bytes;
+    if (most_slots > UINT32_MAX / 2) most_slots = UINT32_MAX / 2;
+    if (most_slots <= tiles) return PLUME_OK;
+    uint32_t k = chunk_entries_of(r), least = divide_up(r->budget, (uint32_t)(most_slots - tiles));
+    if (k < least) k = least;
+    uint32_t slots = divide_up(r->budget, k) + tiles, words = 2 * tiles + slots;
+    if (!r->partials_buffer || r->slot_capacity < slots || r->chunk_table_words < words) {
+        glDeleteBuffers(1, &r->partials_buffer);
+        glDeleteBuffers(1, &r->chunk_table_buffer);
+        r->partials_buffer = plume_make_gpu_buffer((GLsizeiptr)(slots * slot_bytes), "plume draw: tiled chunk partials");
+        r->chunk_table_buffer = plume_make_gpu_buffer((GLsizeiptr)words * 4, "plume draw: tiled chunk table");
+        r->slot_capacity = slots;
+        r->chunk_table_words = words;
+        plume_result result = plume_drain_gl_errors(&s->env, "plume_system_draw (tiled chunks)");
+        if (result != PLUME_OK) {
+            r->slot_capacity = r->chunk_table_words = 0;
+            return result;
+        }
+    }
+    r->chunk_entries_in_use = k;
+    return PLUME_OK;
 }
 
 static void bind_texture(GLuint unit, GLuint texture, GLuint sampler) {
@@ -405,6 +487,20 @@ static void composite(system_state *s, const plume_frame_desc *frame, const mat4
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glPopDebugGroup();
 
+    uint32_t chunk_entries = r->chunk_entries_in_use;
+    if (chunk_entries) {
+        glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled chunk plan");
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_CHUNK_TABLE, r->chunk_table_buffer);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_PARTIALS, r->partials_buffer);
+        GLuint plan = r->programs.chunk_plan;
+        glUseProgram(plan);
+        glProgramUniform1ui(plan, uniform(plan, "u_tile_count"), tile_count);
+        glProgramUniform1ui(plan, uniform(plan, "u_chunk_entries"), chunk_entries);
+        glDispatchCompute(1, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+        glPopDebugGroup();
+    }
+
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled composite");
     GLuint c = r->programs.composite;
     glUseProgram(c);
@@ -421,13 +517,26 @@ static void composite(system_state *s, const plume_frame_desc *frame, const mat4
                                                               : 1.0f / 255.0f;
     glProgramUniform1f(c, uniform(c, "u_threshold"), threshold);
     glProgramUniform2ui(c, uniform(c, "u_tiles"), tiles[0], tiles[1]);
+    glProgramUniform1ui(c, uniform(c, "u_chunk_entries"), chunk_entries);
     if (s->sprite_texture) bind_texture(0, s->sprite_texture, s->raster.sprite_sampler);
     bind_texture(1, t->depth_texture, raster_depth_sampler(&s->raster));
     glBindImageTexture(0, t->texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA16F);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, r->control_buffer);
-    glDispatchComputeIndirect(4 * PLUME_TILED_COMPOSITE_ARGS);
-    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+    glDispatchComputeIndirect(4 * (chunk_entries ? PLUME_TILED_CHUNK_ARGS : PLUME_TILED_COMPOSITE_ARGS));
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                    GL_SHADER_STORAGE_BARRIER_BIT);
     glPopDebugGroup();
+    if (chunk_entries) {
+        glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled resolve");
+        GLuint resolve = r->programs.resolve;
+        glUseProgram(resolve);
+        glProgramUniform2i(resolve, uniform(resolve, "u_target_size"), t->width, t->height);
+        glProgramUniform1f(resolve, uniform(resolve, "u_threshold"), threshold);
+        glProgramUniform2ui(resolve, uniform(resolve, "u_tiles"), tiles[0], tiles[1]);
+        glDispatchCompute(tiles[0], tiles[1], 1);
+        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+        glPopDebugGroup();
+    }
 }
 
 /* 7 at full resolution: the raster fallback (no instance unless the frame
@@ -491,6 +600,7 @@ plume_result tiled_draw(system_state *s, const plume_frame_desc *frame, const ma
     uint32_t tile = tile_size_of(r);
     uint32_t tiles[2] = {divide_up((uint32_t)t.width, tile), divide_up((uint32_t)t.height, tile)};
     ensure_ranges(r, tiles[0] * tiles[1]);
+    if ((result = ensure_chunks(s, tiles[0] * tiles[1])) != PLUME_OK) return result;
     uint32_t key_bits = entry_key_bits_for(tiles[0] * tiles[1]);
     if (key_bits != r->sorter_key_bits) {
         plume_sorter_destroy(s->context, r->sorter);

@@ -61,6 +61,8 @@
 #define PLUME_BINDING_TILED_SCAN_SUMS 0  /* scan passes: one level's block totals */
 #define PLUME_BINDING_TILED_ENTRIES 4    /* {tile, rank} pairs: written in rank order, sorted by tile */
 #define PLUME_BINDING_TILED_RANGES 0     /* per tile: its first and past-last entry */
+#define PLUME_BINDING_TILED_CHUNK_TABLE 1 /* chunked composite: per tile {first slot, chunks}, then per slot its tile */
+#define PLUME_BINDING_TILED_PARTIALS 5   /* chunked composite: per slot and pixel, vec4(premultiplied rgb, T) */
 
 /* ---- Tiled draw: records and sizes ---- */
 #define PLUME_TILED_SPLAT_VEC4S 4        /* see Splat in render/tiled_common.glsl */
@@ -69,6 +71,9 @@
 #define PLUME_TILED_SCAN_PER_INVOCATION 4
 #define PLUME_TILED_SCAN_BLOCK 1024      /* group size x per invocation: elements one workgroup scans */
 #define PLUME_TILED_RANGES_GROUP_SIZE 64
+#define PLUME_TILED_CHUNK_PLAN_GROUP_SIZE 256
+#define PLUME_TILED_CHUNK_PLAN_PER_INVOCATION 4 /* tiles per invocation and block of the chunk plan */
+#define PLUME_TILED_CHUNK_ROW 32768      /* chunk workgroups per row of the composite's 2D dispatch */
 
 /* ---- Tiled draw: words of the control buffer ----
  * Written by one invocation after the scan: how many entries the frame
@@ -77,10 +82,12 @@
 #define PLUME_TILED_ENTRY_COUNT 0        /* entries needed (saturates at 2^32 - 1) */
 #define PLUME_TILED_OVERFLOW 1           /* 1: over the budget: this frame draws raster */
 #define PLUME_TILED_SORT_COUNT 2         /* entries to sort: ENTRY_COUNT, or 0 on overflow */
+#define PLUME_TILED_CHUNK_COUNT 3        /* chunked composite: the frame's chunks (the plan writes it) */
 #define PLUME_TILED_COMPOSITE_ARGS 4     /* x, y, z workgroups of the composite (x = 0 on overflow) */
 #define PLUME_TILED_BLEND_ARGS 8         /* DrawArraysIndirectCommand {3, 1 or 0, 0, 0} of the blend */
 #define PLUME_TILED_RASTER_ARGS 12       /* DrawArraysIndirectCommand {6, drawn or 0, 0, 0} of the fallback */
-#define PLUME_TILED_CONTROL_WORDS 16
+#define PLUME_TILED_CHUNK_ARGS 16       /* x, y, z workgroups of the chunked composite (x = 0 on overflow) */
+#define PLUME_TILED_CONTROL_WORDS 20
 
 /* ---- Sort: shader storage bindings ---- */
 #define PLUME_BINDING_SORT_PAIRS 0       /* the host's {key, value} pairs */
