@@ -25,6 +25,28 @@ typedef enum plume_stage {
     PLUME_STAGE_COUNT = 4
 } plume_stage;
 
+/* since 1.2: the draw's sub-stages, each timed inside PLUME_STAGE_DRAW (and
+ * a KHR_debug group "plume draw: ..." of that name in captures). A frame
+ * times those its draw path ran: the tiled path (plume_draw_path) the first
+ * eight, a draw at 1/2 or 1/4 (plume_draw_resolution, either path) the last
+ * two; the full-resolution raster draw none. A pass with nothing to do (no
+ * particle drawn) still runs as an empty indirect dispatch or draw: timed,
+ * near zero. */
+typedef enum plume_draw_stage {
+    PLUME_DRAW_STAGE_PROJECT = 0,    /* tiled: each drawn particle's quad on the screen and its tiles (the bin) */
+    PLUME_DRAW_STAGE_SCAN = 1,       /* tiled: the prefix sum of the tile counts; the entries against the budget */
+    PLUME_DRAW_STAGE_ENTRIES = 2,    /* tiled: a (tile, particle) entry per tile of each particle */
+    PLUME_DRAW_STAGE_TILE_SORT = 3,  /* tiled: the entries sorted by tile */
+    PLUME_DRAW_STAGE_RANGES = 4,     /* tiled: each tile's run of entries, and its runs cut into chunks */
+    PLUME_DRAW_STAGE_COMPOSITE = 5,  /* tiled: the tiles' pixels composited front to back */
+    PLUME_DRAW_STAGE_RESOLVE = 6,    /* tiled: the chunks of a tile combined */
+    PLUME_DRAW_STAGE_BLEND = 7,      /* tiled: the raster fallback of an overflowing frame, and at full resolution
+                                        the composited pixels blended onto the host's framebuffer */
+    PLUME_DRAW_STAGE_DOWNSAMPLE = 8, /* 1/2, 1/4: the host's depth downsampled */
+    PLUME_DRAW_STAGE_UPSAMPLE = 9,   /* 1/2, 1/4: the particles blended onto the host's framebuffer, upsampled */
+    PLUME_DRAW_STAGE_COUNT = 10
+} plume_draw_stage;
+
 /* Milliseconds of GPU time. */
 typedef struct plume_stage_timing {
     double last_ms;      /* the last completed frame */
@@ -54,6 +76,9 @@ typedef struct plume_profile {
     uint32_t tiled_entries;
     uint32_t tiled_entry_budget;
     uint32_t tiled_overflow_frames;
+    /* since 1.2: the draw's sub-stages (plume_draw_stage) over the window;
+     * samples 0: no frame of the window ran that sub-stage */
+    plume_stage_timing draw_stages[PLUME_DRAW_STAGE_COUNT];
 } plume_profile;
 
 /* One completed frame, for per-frame logs (CSV) and graphs. */
@@ -69,6 +94,10 @@ typedef struct plume_frame_profile {
      * entries over the budget: the frame drew with the raster path */
     uint32_t tiled_entries;
     uint32_t tiled_entry_budget;
+    /* since 1.2: bit (1u << draw stage) set: draw_stage_ms[stage] was
+     * measured (plume_draw_stage) */
+    uint32_t draw_stage_mask;
+    double draw_stage_ms[PLUME_DRAW_STAGE_COUNT];
 } plume_frame_profile;
 
 #ifdef __cplusplus

@@ -147,6 +147,14 @@ plume_result particles_run_sort_stage(system_state *s);
  * run its radix sort (see system_state). */
 plume_result particles_create_slot_order(system_state *s);
 
+/* ---- render/draw.c ---- */
+
+/* A sub-stage of the draw: its KHR_debug group ("plume draw: tiled
+ * project", ...), always, and its GPU time in the profile while profiling
+ * is on. Ends pop what begins pushed. */
+void draw_stage_begin(system_state *s, plume_draw_stage stage);
+void draw_stage_end(system_state *s, plume_draw_stage stage);
+
 /* ---- profile/system_profile.c ---- */
 
 plume_result particles_create_profiler(system_state *s);

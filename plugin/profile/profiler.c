@@ -12,6 +12,15 @@ enum { BEGIN = 0, END = 1 };
 static const char *const STAGE_GROUP_NAMES[PLUME_STAGE_COUNT] = {"plume simulate", "plume sort", "plume draw",
                                                                   "plume update"};
 enum { GROUP_NAME_PREFIX = sizeof "plume " - 1 };
+/* The query labels of the spans after the stages: the draw's sub-stages. */
+static const char *const DRAW_STAGE_LABELS[PLUME_DRAW_STAGE_COUNT] = {
+    "draw project", "draw scan",      "draw entries", "draw tile sort",  "draw ranges",
+    "draw composite", "draw resolve", "draw blend",   "draw downsample", "draw upsample"};
+
+static const char *span_label(int span) {
+    return span < PLUME_STAGE_COUNT ? STAGE_GROUP_NAMES[span] + GROUP_NAME_PREFIX
+                                    : DRAW_STAGE_LABELS[span - PLUME_STAGE_COUNT];
+}
 
 typedef enum slot_state {
     SLOT_FREE = 0,    /* no frame: queries and readback buffer reusable */
@@ -22,9 +31,9 @@ typedef enum slot_state {
 typedef struct profiler_slot {
     slot_state state;
     uint64_t frame_index;
-    GLuint queries[PLUME_STAGE_COUNT][2];  /* [stage][BEGIN/END] timestamps */
-    uint32_t begun_mask, ended_mask;       /* stages whose timestamps were issued */
-    uint32_t labeled_mask;                 /* bit 2*stage+end: query labeled */
+    GLuint queries[PROFILER_SPAN_COUNT][2]; /* [span][BEGIN/END] timestamps: stages, then draw sub-stages */
+    uint32_t begun_mask, ended_mask;        /* spans whose timestamps were issued */
+    uint64_t labeled_mask;                  /* bit 2*span+end: query labeled */
     GLuint readback_buffer;                /* PROFILER_VALUE_COUNT uints */
     uint32_t captured_mask;                /* values copied on the GPU this frame */
     uint32_t cpu_value_mask;
@@ -126,7 +135,7 @@ plume_result profiler_create(const plume_env *env, const profiler_desc *desc, pl
     return PLUME_OK;
 }
 
-enum { SLOT_GL_OBJECTS = 2 * PLUME_STAGE_COUNT + 1, PROFILER_GL_OBJECTS = PROFILER_MAX_RING_DEPTH * SLOT_GL_OBJECTS };
+enum { SLOT_GL_OBJECTS = 2 * PROFILER_SPAN_COUNT + 1, PROFILER_GL_OBJECTS = PROFILER_MAX_RING_DEPTH * SLOT_GL_OBJECTS };
 
 uint32_t profiler_list_gl_objects(const plume_profiler *p, plume_gl_object *out, uint32_t capacity) {
     if (!p) return 0;
@@ -134,8 +143,12 @@ uint32_t profiler_list_gl_objects(const plume_profiler *p, plume_gl_object *out,
     uint32_t count = 0;
     for (uint32_t i = 0; i < p->ring_depth; ++i) {
         const profiler_slot *slot = &p->slots[i];
-        for (int stage = 0; stage < PLUME_STAGE_COUNT; ++stage)
-            for (int end = BEGIN; end <= END; ++end) all[count++] = (plume_gl_object){GL_QUERY, slot->queries[stage][end]};
+        /* A generated query name is an object only from its first use (a
+         * sub-stage the draw never ran has none): those labeled. */
+        for (int span = 0; span < PROFILER_SPAN_COUNT; ++span)
+            for (int end = BEGIN; end <= END; ++end)
+                if (slot->labeled_mask & (UINT64_C(1) << (2 * span + end)))
+                    all[count++] = (plume_gl_object){GL_QUERY, slot->queries[span][end]};
         all[count++] = (plume_gl_object){GL_BUFFER, slot->readback_buffer};
     }
     return plume_list_named_gl_objects(all, count, out, capacity);
@@ -146,6 +159,7 @@ static void delete_gl_objects(plume_profiler *p) {
     plume_delete_gl_objects(owned, profiler_list_gl_objects(p, owned, PROFILER_GL_OBJECTS));
     for (uint32_t i = 0; i < p->ring_depth; ++i) {
         profiler_slot *slot = &p->slots[i];
+        if (p->timer_available) glDeleteQueries(2 * PROFILER_SPAN_COUNT, &slot->queries[0][0]); /* the unused names */
         if (slot->fence) glDeleteSync(slot->fence);
         memset(slot, 0, sizeof *slot);
     }
@@ -171,8 +185,8 @@ static plume_result create_gl_objects(plume_profiler *p) {
     for (uint32_t i = 0; i < p->ring_depth; ++i) {
         profiler_slot *slot = &p->slots[i];
         if (p->timer_available) {
-            glGenQueries(2 * PLUME_STAGE_COUNT, &slot->queries[0][0]);
-            p->counters.queries_alive += 2 * PLUME_STAGE_COUNT;
+            glGenQueries(2 * PROFILER_SPAN_COUNT, &slot->queries[0][0]);
+            p->counters.queries_alive += 2 * PROFILER_SPAN_COUNT;
         }
         glGenBuffers(1, &slot->readback_buffer);
         glBindBuffer(GL_COPY_WRITE_BUFFER, slot->readback_buffer);
@@ -242,12 +256,12 @@ void profiler_frame_end(plume_profiler *p) {
     p->recording = false;
 }
 
-static bool stage_mask_available(const profiler_slot *slot, uint32_t mask) {
-    for (int stage = 0; stage < PLUME_STAGE_COUNT; ++stage) {
-        if (!(mask & (1u << stage))) continue;
+static bool span_mask_available(const profiler_slot *slot, uint32_t mask) {
+    for (int span = 0; span < PROFILER_SPAN_COUNT; ++span) {
+        if (!(mask & (1u << span))) continue;
         for (int end = BEGIN; end <= END; ++end) {
             GLuint available = GL_FALSE;
-            glGetQueryObjectuiv(slot->queries[stage][end], GL_QUERY_RESULT_AVAILABLE, &available);
+            glGetQueryObjectuiv(slot->queries[span][end], GL_QUERY_RESULT_AVAILABLE, &available);
             if (!available) return false;
         }
     }
@@ -258,17 +272,20 @@ static bool stage_mask_available(const profiler_slot *slot, uint32_t mask) {
  * into the history. */
 static void record_slot(plume_profiler *p, profiler_slot *slot, uint32_t timed_mask, plume_gl_scope *scope) {
     profiler_frame frame = {.index = slot->frame_index};
-    for (int stage = 0; stage < PLUME_STAGE_COUNT; ++stage) {
-        if (!(timed_mask & (1u << stage))) continue;
+    for (int span = 0; span < PROFILER_SPAN_COUNT; ++span) {
+        if (!(timed_mask & (1u << span))) continue;
         GLuint64 begin = 0, end = 0;
-        glGetQueryObjectui64v(slot->queries[stage][BEGIN], GL_QUERY_RESULT, &begin);
-        glGetQueryObjectui64v(slot->queries[stage][END], GL_QUERY_RESULT, &end);
+        glGetQueryObjectui64v(slot->queries[span][BEGIN], GL_QUERY_RESULT, &begin);
+        glGetQueryObjectui64v(slot->queries[span][END], GL_QUERY_RESULT, &end);
         uint64_t ns = 0;
-        if (profiler_timestamp_delta(begin, end, p->timer_bits, &ns)) {
-            frame.stage_mask |= 1u << stage;
-            frame.stage_ms[stage] = (double)ns * 1e-6;
-        } else {
+        if (!profiler_timestamp_delta(begin, end, p->timer_bits, &ns)) {
             ++p->counters.samples_rejected;
+        } else if (span < PLUME_STAGE_COUNT) {
+            frame.stage_mask |= 1u << span;
+            frame.stage_ms[span] = (double)ns * 1e-6;
+        } else {
+            frame.draw_stage_mask |= 1u << (span - PLUME_STAGE_COUNT);
+            frame.draw_stage_ms[span - PLUME_STAGE_COUNT] = (double)ns * 1e-6;
         }
     }
     if (slot->captured_mask) {
@@ -301,7 +318,7 @@ void profiler_collect(plume_profiler *p, plume_gl_scope *scope) {
         GLenum status = glClientWaitSync(slot->fence, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
         if (status == GL_TIMEOUT_EXPIRED) break;
         uint32_t timed_mask = p->timer_available ? slot->begun_mask & slot->ended_mask : 0;
-        if (status != GL_WAIT_FAILED && !stage_mask_available(slot, timed_mask)) break;
+        if (status != GL_WAIT_FAILED && !span_mask_available(slot, timed_mask)) break;
         if (status == GL_WAIT_FAILED) {
             plume_log(&p->env, PLUME_LOG_WARNING, "profiler: a frame's fence failed; its results are dropped");
             plume_drain_gl_errors(&p->env, "profiler: glClientWaitSync");
@@ -339,8 +356,8 @@ void profiler_frame_begin(plume_profiler *p, uint64_t index, plume_gl_scope *sco
 
 /* ---- Stages -------------------------------------------------------------- */
 
-static void issue_timestamp(plume_profiler *p, profiler_slot *slot, plume_stage stage, int end) {
-    GLuint query = slot->queries[stage][end];
+static void issue_timestamp(plume_profiler *p, profiler_slot *slot, int span, int end) {
+    GLuint query = slot->queries[span][end];
     glQueryCounter(query, GL_TIMESTAMP);
     /* Mesa's CPU rasterizers run compute inside the dispatch call but take a
      * timestamp only when their rasterizer threads reach it in a flushed
@@ -350,14 +367,39 @@ static void issue_timestamp(plume_profiler *p, profiler_slot *slot, plume_stage 
     if (p->flush_timestamps) glFlush();
     /* A generated name becomes a query object only at its first use, and
      * only an existing object can take a label. */
-    uint32_t bit = 1u << (2 * stage + end);
+    uint64_t bit = UINT64_C(1) << (2 * span + end);
     if (!(slot->labeled_mask & bit)) {
         char label[64];
-        snprintf(label, sizeof label, "plume profiler: %s %s, slot %u", STAGE_GROUP_NAMES[stage] + GROUP_NAME_PREFIX,
-                 end ? "end" : "begin", (unsigned)(slot - p->slots));
+        snprintf(label, sizeof label, "plume profiler: %s %s, slot %u", span_label(span), end ? "end" : "begin",
+                 (unsigned)(slot - p->slots));
         glObjectLabel(GL_QUERY, query, -1, label);
         slot->labeled_mask |= bit;
     }
+}
+
+/* The span's first timestamp of the open frame (a span is timed once a frame). */
+static void begin_span(plume_profiler *p, int span) {
+    profiler_slot *slot = open_slot(p);
+    if (!slot || !p->timer_available || (slot->begun_mask & (1u << span))) return;
+    issue_timestamp(p, slot, span, BEGIN);
+    slot->begun_mask |= 1u << span;
+}
+
+static void end_span(plume_profiler *p, int span) {
+    profiler_slot *slot = open_slot(p);
+    uint32_t bit = 1u << span;
+    if (slot && p->timer_available && (slot->begun_mask & bit) && !(slot->ended_mask & bit)) {
+        issue_timestamp(p, slot, span, END);
+        slot->ended_mask |= bit;
+    }
+}
+
+void profiler_draw_stage_begin(plume_profiler *p, plume_draw_stage stage) {
+    if (p && p->enabled && (unsigned)stage < PLUME_DRAW_STAGE_COUNT) begin_span(p, PLUME_STAGE_COUNT + (int)stage);
+}
+
+void profiler_draw_stage_end(plume_profiler *p, plume_draw_stage stage) {
+    if (p && (unsigned)stage < PLUME_DRAW_STAGE_COUNT) end_span(p, PLUME_STAGE_COUNT + (int)stage);
 }
 
 void profiler_stage_begin(plume_profiler *p, plume_stage stage) {
@@ -369,20 +411,13 @@ void profiler_stage_begin(plume_profiler *p, plume_stage stage) {
         glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, (GLuint)stage, -1, STAGE_GROUP_NAMES[stage]);
         p->pushed_groups |= 1u << stage;
     }
-    profiler_slot *slot = open_slot(p);
-    if (!slot || !p->timer_available || (slot->begun_mask & (1u << stage))) return;
-    issue_timestamp(p, slot, stage, BEGIN);
-    slot->begun_mask |= 1u << stage;
+    begin_span(p, (int)stage);
 }
 
 void profiler_stage_end(plume_profiler *p, plume_stage stage) {
     if (!p || (unsigned)stage >= PLUME_STAGE_COUNT) return;
-    profiler_slot *slot = open_slot(p);
+    end_span(p, (int)stage);
     uint32_t bit = 1u << stage;
-    if (slot && p->timer_available && (slot->begun_mask & bit) && !(slot->ended_mask & bit)) {
-        issue_timestamp(p, slot, stage, END);
-        slot->ended_mask |= bit;
-    }
     /* Popped even if profiling was switched off in between: the group was
      * pushed into the host's stack and must not stay there. */
     if (p->pushed_groups & bit) {
@@ -439,14 +474,18 @@ void profiler_get_profile(const plume_profiler *p, plume_profile *out) {
         out->tiled_overflow_frames += frame->values[PROFILER_VALUE_TILED_ENTRIES] >
                                       frame->values[PROFILER_VALUE_TILED_BUDGET];
     }
-    for (int stage = 0; stage < PLUME_STAGE_COUNT; ++stage) {
+    for (int span = 0; span < PROFILER_SPAN_COUNT; ++span) {
+        bool draw = span >= PLUME_STAGE_COUNT;
+        int index = draw ? span - PLUME_STAGE_COUNT : span;
         uint32_t count = 0;
         for (uint32_t age = 0; age < p->history_count; ++age) {
             const profiler_frame *frame = history_at(p, age);
-            if (frame->stage_mask & (1u << stage)) p->samples[count++] = frame->stage_ms[stage];
+            if (((draw ? frame->draw_stage_mask : frame->stage_mask) >> index) & 1u)
+                p->samples[count++] = draw ? frame->draw_stage_ms[index] : frame->stage_ms[index];
         }
-        profiler_timing_from_samples(p->samples, count, p->scratch, &out->stages[stage]);
-        if (count) out->stages[stage].last_ms = p->samples[count - 1];
+        plume_stage_timing *timing = draw ? &out->draw_stages[index] : &out->stages[index];
+        profiler_timing_from_samples(p->samples, count, p->scratch, timing);
+        if (count) timing->last_ms = p->samples[count - 1];
     }
 }
 

@@ -37,7 +37,8 @@
  *     profiler_stage_end(p, PLUME_STAGE_UPDATE);
  *     profiler_stage_begin(p, PLUME_STAGE_DRAW); ... profiler_stage_end(...);
  * A stage is timed once per frame: a second begin/end of the same stage in one
- * frame gets its debug group but no time.
+ * frame gets its debug group but no time. The draw's sub-stages
+ * (profiler_draw_stage_begin) are timed the same way, inside the draw.
  */
 #ifndef PLUME_PROFILER_H
 #define PLUME_PROFILER_H
@@ -72,11 +73,16 @@ typedef struct profiler_desc {
     uint32_t window;     /* frames the statistics cover; 0: PROFILER_DEFAULT_WINDOW (1 .. 4096) */
 } profiler_desc;
 
+/* What the profiler times: the stages, then the draw's sub-stages. */
+enum { PROFILER_SPAN_COUNT = PLUME_STAGE_COUNT + PLUME_DRAW_STAGE_COUNT };
+
 /* One completed frame. */
 typedef struct profiler_frame {
     uint64_t index;                       /* as given to profiler_frame_begin */
     uint32_t stage_mask;                  /* bit s set: stage_ms[s] holds a time */
     double stage_ms[PLUME_STAGE_COUNT];
+    uint32_t draw_stage_mask;             /* bit s set: draw_stage_ms[s] holds a time */
+    double draw_stage_ms[PLUME_DRAW_STAGE_COUNT];
     uint32_t value_mask;                  /* bit v set: values[v] was captured or set */
     uint32_t values[PROFILER_VALUE_COUNT];
 } profiler_frame;
@@ -120,6 +126,11 @@ void profiler_collect(plume_profiler *profiler, plume_gl_scope *scope);
 
 void profiler_stage_begin(plume_profiler *profiler, plume_stage stage);
 void profiler_stage_end(plume_profiler *profiler, plume_stage stage);
+/* A sub-stage of the draw, inside PLUME_STAGE_DRAW: timed as a stage is (once
+ * a frame), with no debug group of its own (the draw path pushes one, on or
+ * off: render/draw.c). */
+void profiler_draw_stage_begin(plume_profiler *profiler, plume_draw_stage stage);
+void profiler_draw_stage_end(plume_profiler *profiler, plume_draw_stage stage);
 
 /* Copies the uint at byte `offset` of `source_buffer` into the open frame's
  * readback slot on the GPU (no wait); it is read with that frame's results.
@@ -141,8 +152,9 @@ uint32_t profiler_frames_from(const plume_profiler *profiler, uint64_t first_ind
 profiler_counters profiler_get_counters(const plume_profiler *profiler);
 
 /* Writes at most `capacity` of the GL objects the profiler holds (while
- * enabled: the ring's queries and readback buffers) to `out`; returns how
- * many it holds. The same list serves its deletion. */
+ * enabled: the ring's queries used so far, which are objects, and its
+ * readback buffers) to `out`; returns how many it holds. The same list
+ * serves its deletion, with the query names never used. */
 uint32_t profiler_list_gl_objects(const plume_profiler *profiler, plume_gl_object *out, uint32_t capacity);
 
 /* Called with each frame as its results arrive, before it enters the window:

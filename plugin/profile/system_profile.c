@@ -65,6 +65,8 @@ uint32_t plume_system_get_frame_profiles(const plume_context *context, plume_sys
         o->sort_passes = frame.values[PROFILER_VALUE_SORT_PASSES];
         o->tiled_entries = frame.values[PROFILER_VALUE_TILED_ENTRIES];
         o->tiled_entry_budget = frame.values[PROFILER_VALUE_TILED_BUDGET];
+        o->draw_stage_mask = frame.draw_stage_mask;
+        memcpy(o->draw_stage_ms, frame.draw_stage_ms, sizeof o->draw_stage_ms);
         first_frame = frame.index + 1;
     }
     return written;

@@ -3,6 +3,22 @@
  * resolution) inside the profiler's draw stage. */
 #include "particles/particles_internal.h"
 
+static const char *const DRAW_STAGE_GROUPS[PLUME_DRAW_STAGE_COUNT] = {
+    "plume draw: tiled project",   "plume draw: tiled scan",      "plume draw: tiled entries",
+    "plume draw: tiled entry sort", "plume draw: tiled ranges",   "plume draw: tiled composite",
+    "plume draw: tiled resolve",   "plume draw: tiled blend",     "plume draw: depth downsample",
+    "plume draw: low-resolution composite"};
+
+void draw_stage_begin(system_state *s, plume_draw_stage stage) {
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, DRAW_STAGE_GROUPS[stage]);
+    profiler_draw_stage_begin(s->profiler, stage);
+}
+
+void draw_stage_end(system_state *s, plume_draw_stage stage) {
+    profiler_draw_stage_end(s->profiler, stage);
+    glPopDebugGroup();
+}
+
 /* The full-resolution raster path: the soft fade reads the host's depth
  * texture, which covers frame->viewport_size (default: the viewport). */
 static void draw_full(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {

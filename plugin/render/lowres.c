@@ -11,11 +11,16 @@
  *      upsample (lowres_composite.frag), once per pixel.
  * Blending premultiplied colours into a transparent target and the result
  * over the host's colour gives what blending each particle over the host's
- * colour gives (the "over" operator is associative). */
+ * colour gives (the "over" operator is associative). Passes 1 and 3 are
+ * indirect draws whose instance count a one-invocation pass sets from the
+ * GPU's drawn count (lowres_args.comp): with nothing drawn neither touches a
+ * pixel, and the CPU never reads the count. */
 #include <stdio.h>
 #include <string.h>
 
 #include "particles/particles_internal.h"
+
+_Static_assert(PLUME_BINDING_LOWRES_ARGS < PLUME_SCOPE_SSBO_SLOTS, "the GL state scope restores the arguments' binding");
 
 enum { EDGE_PERCENT = 5 }; /* view depths further apart than 5% are a depth edge */
 
@@ -48,6 +53,21 @@ static plume_result build_programs(system_state *s, int factor, lowres_programs 
     glProgramUniform1i(c, glGetUniformLocation(c, "u_host_depth"), 2);
     glProgramUniform1f(c, out->composite_edge_ratio, EDGE_PERCENT / 100.0f);
     return PLUME_OK;
+}
+
+/* The argument pass and its buffer, shared by both factors: made once. */
+static plume_result ensure_args(system_state *s) {
+    lowres_renderer *r = &s->lowres;
+    if (r->args_program) return PLUME_OK;
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"render/lowres_args.comp", NULL}};
+    plume_result result = plume_build_program(&s->env, "plume draw: low-resolution arguments", &stage, 1, NULL,
+                                              &r->args_program);
+    if (result != PLUME_OK) return result;
+    GLint host_binding = 0; /* the draw's scope leaves the copy buffers to whoever binds them */
+    glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &host_binding);
+    r->args_buffer = plume_make_gpu_buffer(4 * 4, "plume draw: low-resolution arguments");
+    glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)host_binding);
+    return plume_drain_gl_errors(&s->env, "plume_system_draw (low-resolution arguments)");
 }
 
 static GLuint make_target(GLenum format, int width, int height, const char *label) {
@@ -112,6 +132,7 @@ plume_result lowres_begin(system_state *s, const plume_frame_desc *frame, int fa
     lowres_programs *programs = &r->programs[factor_index(factor)];
     plume_result result = PLUME_OK;
     if (!programs->composite) result = build_programs(s, factor, programs);
+    if (result == PLUME_OK) result = ensure_args(s);
     *pass = (lowres_pass){.factor = factor, .depth_function = GL_LESS};
     glGetIntegerv(GL_VIEWPORT, pass->viewport);
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &pass->host_framebuffer);
@@ -123,10 +144,15 @@ plume_result lowres_begin(system_state *s, const plume_frame_desc *frame, int fa
 
     /* 1. Farthest depth per block. Scissor off: the module's own targets are
      * drawn whole. */
+    draw_stage_begin(s, PLUME_DRAW_STAGE_DOWNSAMPLE);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LOWRES_ARGS, r->args_buffer);
+    glUseProgram(r->args_program);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
     glDisable(GL_SCISSOR_TEST);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->depth_framebuffer);
     glViewport(0, 0, r->width, r->height);
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: depth downsample");
     bind_texture(2, frame->depth_texture, sampler);
     glUseProgram(programs->downsample);
     glProgramUniform2i(programs->downsample, programs->downsample_host_size, pass->viewport[2], pass->viewport[3]);
@@ -137,8 +163,9 @@ plume_result lowres_begin(system_state *s, const plume_frame_desc *frame, int fa
     glDepthMask(GL_TRUE);
     glDisablei(GL_BLEND, 0);
     glBindVertexArray(s->raster.vertex_array);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    glPopDebugGroup();
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->args_buffer);
+    glDrawArraysIndirect(GL_TRIANGLES, NULL);
+    draw_stage_end(s, PLUME_DRAW_STAGE_DOWNSAMPLE);
 
     /* 2. The particle target, cleared, bound for the particles. */
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->particle_framebuffer);
@@ -154,7 +181,7 @@ void lowres_end(system_state *s, const plume_frame_desc *frame, const mat4 proje
     GLuint sampler = raster_depth_sampler(&s->raster);
     const GLint *viewport = pass->viewport;
     /* 3. Onto the host's framebuffer, once per pixel. */
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: low-resolution composite");
+    draw_stage_begin(s, PLUME_DRAW_STAGE_UPSAMPLE);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)pass->host_framebuffer);
     glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
     if (pass->scissor) glEnable(GL_SCISSOR_TEST); /* the host's scissor applies to the composite */
@@ -174,8 +201,9 @@ void lowres_end(system_state *s, const plume_frame_desc *frame, const mat4 proje
     glProgramUniform2i(c, programs->composite_lowres_size, r->width, r->height);
     glProgramUniform2i(c, programs->composite_viewport_origin, viewport[0], viewport[1]);
     glProgramUniform2i(c, programs->composite_host_size, viewport[2], viewport[3]);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    glPopDebugGroup();
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->args_buffer);
+    glDrawArraysIndirect(GL_TRIANGLES, NULL);
+    draw_stage_end(s, PLUME_DRAW_STAGE_UPSAMPLE);
 }
 
 plume_result lowres_draw(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
@@ -191,7 +219,7 @@ plume_result lowres_draw(system_state *s, const plume_frame_desc *frame, const m
     return PLUME_OK;
 }
 
-enum { LOWRES_GL_OBJECTS = 2 * LOWRES_FACTORS + 5 };
+enum { LOWRES_GL_OBJECTS = 2 * LOWRES_FACTORS + 7 };
 
 uint32_t lowres_list_gl_objects(const lowres_renderer *r, plume_gl_object *out, uint32_t capacity) {
     plume_gl_object all[LOWRES_GL_OBJECTS];
@@ -205,6 +233,8 @@ uint32_t lowres_list_gl_objects(const lowres_renderer *r, plume_gl_object *out, 
     all[n++] = (plume_gl_object){GL_TEXTURE, r->particles};
     all[n++] = (plume_gl_object){GL_TEXTURE, r->depth};
     all[n++] = (plume_gl_object){GL_TEXTURE, r->depth_copy};
+    all[n++] = (plume_gl_object){GL_PROGRAM, r->args_program};
+    all[n++] = (plume_gl_object){GL_BUFFER, r->args_buffer};
     return plume_list_named_gl_objects(all, n, out, capacity);
 }
 

@@ -21,6 +21,9 @@ typedef struct lowres_programs {
 
 typedef struct lowres_renderer {
     lowres_programs programs[LOWRES_FACTORS]; /* built on first use */
+    /* The full-screen passes' indirect arguments, set on the GPU from the
+     * drawn count (lowres_args.comp), and the program that sets them. */
+    GLuint args_program, args_buffer;
     /* The targets, sized for the last draw's viewport and factor. */
     GLuint depth_framebuffer, particle_framebuffer;
     GLuint particles, depth, depth_copy; /* RGBA16F, DEPTH32F, R32F */

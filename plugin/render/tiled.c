@@ -2,6 +2,8 @@
  * compute shaders, with no blending per particle fragment.
  *
  * After the update's sort (back to front: rank 0 is the farthest):
+ *   0. prepare  one invocation: the workgroups of 1-3 from the GPU's drawn
+ *               count (none when nothing is drawn);
  *   1. project  per rank: the particle's quad on the target (a splat) and the
  *               number of tiles its pixels' box touches;
  *   2. scan     an inclusive prefix sum of those counts: each rank's run of
@@ -29,6 +31,10 @@
  * A frame whose entries exceed the budget skips 3-7's work (their indirect
  * arguments are zero) and draws with the raster path instead, whose
  * instance count the control pass set: decided on the GPU, nothing dropped.
+ * A frame without entries (nothing drawn: a camera looking away) skips 5-7
+ * the same way, and 1-3 run no workgroup: what it costs is the empty
+ * dispatches (notes/draw-at-scale.md: the measurement). Each step is a draw
+ * sub-stage of the profile (draw_stage_begin).
  * The entry count also goes to the CPU behind a fence, read frames later
  * without waiting, and the budget grows to what frames need. */
 #include <stdio.h>
@@ -38,6 +44,8 @@
 
 _Static_assert(PLUME_TILED_SCAN_BLOCK == PLUME_TILED_SCAN_GROUP_SIZE * PLUME_TILED_SCAN_PER_INVOCATION,
                "a scan workgroup covers one block");
+_Static_assert(PLUME_TILED_CONTROL_WORDS == PLUME_TILED_SCAN_ARGS + 3 * PLUME_TILED_SCAN_MAX_LEVELS,
+               "the control buffer ends with the scan levels' arguments");
 _Static_assert(PLUME_BINDING_TILED_COUNTS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_TILED_SPLATS < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_TILED_CONTROL < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_TILED_SCAN_SUMS < PLUME_SCOPE_SSBO_SLOTS &&
@@ -71,12 +79,20 @@ static void bind_tiled_buffers(const system_state *s) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
 }
 
-/* 1-3: project, scan, control, entries. */
+/* 0-3: prepare, project, scan, control, entries. */
+
+static void dispatch_indirect(const tiled_renderer *r, uint32_t word) {
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, r->control_buffer);
+    glDispatchComputeIndirect((GLintptr)(4 * word));
+}
 
 /* One level of the scan over `capacity` counts (level 0: the counts, level
  * k: the block totals of level k - 1): up, each block scanned and its total
  * written to the next level; down (`add`), each block offset by the scanned
- * totals before it. The scan program is in use. */
+ * totals before it. Only the blocks holding drawn ranks run (the prepare
+ * pass's arguments): the scan is inclusive, so the ranks past the drawn
+ * count, which nothing reads, never reach a drawn one's sum. The scan
+ * program is in use. */
 static void run_scan_level(const tiled_renderer *r, uint32_t capacity, uint32_t level, bool add, GLint count_at,
                            GLint add_at) {
     uint32_t n = level == 0 ? capacity : r->scan_level_size[level - 1];
@@ -88,20 +104,26 @@ static void run_scan_level(const tiled_renderer *r, uint32_t capacity, uint32_t 
                       r->scan_level_offset[level], (GLsizeiptr)r->scan_level_size[level] * 4);
     glProgramUniform1ui(r->programs.scan, count_at, n);
     glProgramUniform1i(r->programs.scan, add_at, add);
-    glDispatchCompute(r->scan_level_size[level], 1, 1);
+    dispatch_indirect(r, PLUME_TILED_SCAN_ARGS + 3 * level);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 static void build_entries(system_state *s, const mat4 view, const mat4 projection, const tiled_target *t,
                           const uint32_t tiles[2]) {
     tiled_renderer *r = &s->tiled;
-    uint32_t capacity = s->desc.capacity, groups = divide_up(capacity, PLUME_TILED_PROJECT_GROUP_SIZE);
+    uint32_t capacity = s->desc.capacity;
     bind_tiled_buffers(s);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->live_list_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
 
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled project");
+    draw_stage_begin(s, PLUME_DRAW_STAGE_PROJECT);
+    GLuint prepare = r->programs.prepare;
+    glUseProgram(prepare);
+    glProgramUniform1ui(prepare, uniform(prepare, "u_capacity"), capacity);
+    glProgramUniform1ui(prepare, uniform(prepare, "u_scan_levels"), r->scan_levels);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     GLuint p = r->programs.project;
     glUseProgram(p);
     glProgramUniformMatrix4fv(p, uniform(p, "u_view"), 1, GL_FALSE, &view[0][0]);
@@ -110,11 +132,11 @@ static void build_entries(system_state *s, const mat4 view, const mat4 projectio
     glProgramUniform3f(p, uniform(p, "u_camera_up"), view[0][1], view[1][1], view[2][1]);
     glProgramUniform2f(p, uniform(p, "u_target_size"), (float)t->width, (float)t->height);
     glProgramUniform1ui(p, uniform(p, "u_capacity"), capacity);
-    glDispatchCompute(groups, 1, 1);
+    dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    glPopDebugGroup();
+    draw_stage_end(s, PLUME_DRAW_STAGE_PROJECT);
 
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled scan");
+    draw_stage_begin(s, PLUME_DRAW_STAGE_SCAN);
     GLuint scan = r->programs.scan;
     glUseProgram(scan);
     GLint count_at = uniform(scan, "u_count"), add_at = uniform(scan, "u_add");
@@ -130,20 +152,22 @@ static void build_entries(system_state *s, const mat4 view, const mat4 projectio
     glProgramUniform2ui(control, uniform(control, "u_tiles"), tiles[0], tiles[1]);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    glPopDebugGroup();
+    draw_stage_end(s, PLUME_DRAW_STAGE_SCAN);
 
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled entries");
+    draw_stage_begin(s, PLUME_DRAW_STAGE_ENTRIES);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_ENTRIES, r->entries_buffer);
     GLuint e = r->programs.entries;
     glUseProgram(e);
     glProgramUniform1ui(e, uniform(e, "u_capacity"), capacity);
     glProgramUniform2ui(e, uniform(e, "u_tiles"), tiles[0], tiles[1]);
-    glDispatchCompute(groups, 1, 1);
+    dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    glPopDebugGroup();
+    draw_stage_end(s, PLUME_DRAW_STAGE_ENTRIES);
 }
 
-/* 5-6: ranges and composite, after the sort. */
+/* 5-6: ranges and composite, after the sort; none of their workgroups run
+ * on a frame without entries or over the budget (the control pass's
+ * arguments). */
 static void composite(system_state *s, const plume_frame_desc *frame, const mat4 projection, const tiled_target *t,
                       const uint32_t tiles[2], GLint depth_function) {
     tiled_renderer *r = &s->tiled;
@@ -152,13 +176,12 @@ static void composite(system_state *s, const plume_frame_desc *frame, const mat4
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_ENTRIES, r->entries_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_RANGES, r->ranges_buffer);
 
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled ranges");
+    draw_stage_begin(s, PLUME_DRAW_STAGE_RANGES);
     GLuint ranges = r->programs.ranges;
     glUseProgram(ranges);
     glProgramUniform1ui(ranges, uniform(ranges, "u_tile_count"), tile_count);
-    glDispatchCompute(divide_up(tile_count, PLUME_TILED_RANGES_GROUP_SIZE), 1, 1);
+    dispatch_indirect(r, PLUME_TILED_RANGES_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    glPopDebugGroup();
 
     uint32_t chunk_entries = r->chunk_entries_in_use;
     if (chunk_entries) {
@@ -169,12 +192,13 @@ static void composite(system_state *s, const plume_frame_desc *frame, const mat4
         glUseProgram(plan);
         glProgramUniform1ui(plan, uniform(plan, "u_tile_count"), tile_count);
         glProgramUniform1ui(plan, uniform(plan, "u_chunk_entries"), chunk_entries);
-        glDispatchCompute(1, 1, 1);
+        dispatch_indirect(r, PLUME_TILED_PLAN_ARGS);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
         glPopDebugGroup();
     }
+    draw_stage_end(s, PLUME_DRAW_STAGE_RANGES);
 
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled composite");
+    draw_stage_begin(s, PLUME_DRAW_STAGE_COMPOSITE);
     GLuint c = r->programs.composite;
     glUseProgram(c);
     mat4 inverse;
@@ -194,22 +218,30 @@ static void composite(system_state *s, const plume_frame_desc *frame, const mat4
     if (s->sprite_texture) bind_texture(0, s->sprite_texture, s->raster.sprite_sampler);
     bind_texture(1, t->depth_texture, raster_depth_sampler(&s->raster));
     glBindImageTexture(0, t->texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA16F);
-    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, r->control_buffer);
-    glDispatchComputeIndirect(4 * (chunk_entries ? PLUME_TILED_CHUNK_ARGS : PLUME_TILED_COMPOSITE_ARGS));
+    dispatch_indirect(r, chunk_entries ? PLUME_TILED_CHUNK_ARGS : PLUME_TILED_COMPOSITE_ARGS);
     glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
                     GL_SHADER_STORAGE_BARRIER_BIT);
-    glPopDebugGroup();
+    draw_stage_end(s, PLUME_DRAW_STAGE_COMPOSITE);
     if (chunk_entries) {
-        glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled resolve");
+        draw_stage_begin(s, PLUME_DRAW_STAGE_RESOLVE);
         GLuint resolve = r->programs.resolve;
         glUseProgram(resolve);
         glProgramUniform2i(resolve, uniform(resolve, "u_target_size"), t->width, t->height);
         glProgramUniform1f(resolve, uniform(resolve, "u_threshold"), threshold);
         glProgramUniform2ui(resolve, uniform(resolve, "u_tiles"), tiles[0], tiles[1]);
-        glDispatchCompute(tiles[0], tiles[1], 1);
+        dispatch_indirect(r, PLUME_TILED_RESOLVE_ARGS);
         glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-        glPopDebugGroup();
+        draw_stage_end(s, PLUME_DRAW_STAGE_RESOLVE);
     }
+}
+
+/* The raster path's draw of an overflowing frame (no instance otherwise:
+ * the control pass's arguments), into the draw framebuffer bound. */
+static void raster_fallback(system_state *s, const mat4 view, const mat4 projection, GLuint depth_texture,
+                            const float depth_size[2]) {
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled raster fallback");
+    raster_draw(s, view, projection, depth_texture, depth_size, s->tiled.control_buffer, 4 * PLUME_TILED_RASTER_ARGS);
+    glPopDebugGroup();
 }
 
 /* 7 at full resolution: the raster fallback (no instance unless the frame
@@ -217,10 +249,8 @@ static void composite(system_state *s, const plume_frame_desc *frame, const mat4
 static void blend_full(system_state *s, const mat4 view, const mat4 projection, const tiled_target *t,
                        const GLint viewport[4]) {
     tiled_renderer *r = &s->tiled;
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled raster fallback");
-    raster_draw(s, view, projection, t->depth_texture, t->depth_size, r->control_buffer, 4 * PLUME_TILED_RASTER_ARGS);
-    glPopDebugGroup();
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled blend");
+    draw_stage_begin(s, PLUME_DRAW_STAGE_BLEND);
+    raster_fallback(s, view, projection, t->depth_texture, t->depth_size);
     GLuint b = r->programs.blend;
     glUseProgram(b);
     glProgramUniform2i(b, uniform(b, "u_viewport_origin"), viewport[0], viewport[1]);
@@ -229,7 +259,7 @@ static void blend_full(system_state *s, const mat4 view, const mat4 projection, 
     /* raster_draw left the premultiplied blend on and the vertex array bound */
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->control_buffer);
     glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(4 * PLUME_TILED_BLEND_ARGS));
-    glPopDebugGroup();
+    draw_stage_end(s, PLUME_DRAW_STAGE_BLEND);
 }
 
 plume_result tiled_draw(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
@@ -281,20 +311,19 @@ plume_result tiled_draw(system_state *s, const plume_frame_desc *frame, const ma
                          scope);
     profiler_set_u32(s->profiler, PROFILER_VALUE_TILED_BUDGET, r->budget);
     tiled_record_entry_count(r);
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled entry sort");
+    draw_stage_begin(s, PLUME_DRAW_STAGE_TILE_SORT);
     result = plume_sort_indirect_bounded(s->context, r->sorter, r->entries_buffer, r->control_buffer,
                                          4 * PLUME_TILED_SORT_COUNT, r->budget);
-    glPopDebugGroup();
+    draw_stage_end(s, PLUME_DRAW_STAGE_TILE_SORT);
     composite(s, frame, projection, &t, tiles, depth_function);
     if (factor == 1) {
         blend_full(s, view, projection, &t, viewport);
     } else {
         /* The fallback into the low-resolution target (cleared by
          * lowres_begin), then the upsample. */
-        glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled raster fallback");
-        raster_draw(s, view, projection, s->lowres.depth_copy, t.depth_size, r->control_buffer,
-                    4 * PLUME_TILED_RASTER_ARGS);
-        glPopDebugGroup();
+        draw_stage_begin(s, PLUME_DRAW_STAGE_BLEND);
+        raster_fallback(s, view, projection, s->lowres.depth_copy, t.depth_size);
+        draw_stage_end(s, PLUME_DRAW_STAGE_BLEND);
         lowres_end(s, frame, projection, &pass);
     }
     return result;

@@ -9,10 +9,10 @@
 #include "core/plume_internal.h"
 #include "plume/plume_particles.h"
 #include "plume/plume_sort.h"
+#include "shared/plume_gpu_layout.h"
 
 enum {
     TILED_DEFAULT_TILE_SIZE = 16, /* pixels across a tile (notes/draw-at-scale.md: the measurement) */
-    TILED_SCAN_MAX_LEVELS = 6,    /* the scan's levels: 1024^5 counts is past any capacity */
     TILED_READBACK_SLOTS = 4,     /* entry counts in flight to the CPU, read without waiting */
     /* Entries a composite workgroup walks at most: a tile's run is cut into
      * chunks of this many (notes/draw-at-scale.md: the measurement). */
@@ -23,7 +23,7 @@ enum {
 #define TILED_UNCHUNKED UINT32_MAX
 
 typedef struct tiled_programs {
-    GLuint project, scan, control, entries, ranges, chunk_plan, composite, resolve, blend;
+    GLuint prepare, project, scan, control, entries, ranges, chunk_plan, composite, resolve, blend;
 } tiled_programs;
 
 typedef struct tiled_renderer {
@@ -36,8 +36,8 @@ typedef struct tiled_renderer {
     GLuint counts_buffer, splats_buffer;
     GLuint scan_sums_buffer;    /* the scan's upper levels, each at an aligned offset */
     uint32_t scan_levels;       /* levels above the counts */
-    uint32_t scan_level_size[TILED_SCAN_MAX_LEVELS];
-    GLintptr scan_level_offset[TILED_SCAN_MAX_LEVELS];
+    uint32_t scan_level_size[PLUME_TILED_SCAN_MAX_LEVELS];
+    GLintptr scan_level_offset[PLUME_TILED_SCAN_MAX_LEVELS];
     GLuint control_buffer;      /* PLUME_TILED_CONTROL_WORDS */
     /* The entries: `budget` {tile, rank} pairs, and their sorter. */
     GLuint entries_buffer;
@@ -78,15 +78,14 @@ uint32_t tiled_list_gl_objects(const tiled_renderer *r, plume_gl_object *out, ui
 /* Deletes the path's GL objects and its sorter (the GL context current). */
 void tiled_release(struct system_state *s);
 
-/* For tests and benchmarks, before the system's first tiled draw: the tile
- * size (8, 16 or 32 pixels; 0: the default), the entry budget (0: the
- * default) and whether it may grow, the entry sort's backend
+/* For tests, benchmarks and the demo (through this internal header: the
+ * module reads no environment, and a host has no need of these knobs, so
+ * they are not in the frame descriptor), before the system's first tiled
+ * draw: the tile size (8, 16 or 32 pixels; 0: the default), the entry
+ * budget (0: the default) and whether it may grow, the entry sort's backend
  * (PLUME_SORT_AUTOMATIC: picked by the count), and the entries a composite
  * workgroup walks at most (0: the default; TILED_UNCHUNKED: a tile's whole
- * run). Where a tiled_configure leaves the tile size or the chunk entries at
- * 0, the environment's PLUME_TILED_TILE_SIZE and PLUME_TILED_CHUNK_ENTRIES
- * (a count or "unchunked") choose them: the A/B switch of the demo's
- * benchmark runs, read when the path is made. */
+ * run). plume_frame_bench and plume_demo pass --tile and --chunk here. */
 plume_result tiled_configure(plume_context *context, plume_system system, uint32_t tile_size, uint32_t budget,
                              bool fixed_budget, plume_sort_algorithm entry_sort, uint32_t chunk_entries);
 

@@ -3,7 +3,6 @@
  * targets and tables sized per draw, and the fenced readback the budget grows
  * from. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "tiled_internal.h"
@@ -13,26 +12,6 @@ enum {
     MIN_BUDGET = 1 << 16,     /* ...and at least this many */
     MAX_BUDGET = 1 << 30      /* the sorter's limit */
 };
-/* The benchmarks' A/B switch (tiled.h): what tiled_configure left at 0,
- * from the environment, when the path is made. */
-static void read_environment(system_state *s) {
-    tiled_renderer *r = &s->tiled;
-    const char *tile = getenv("PLUME_TILED_TILE_SIZE"), *chunk = getenv("PLUME_TILED_CHUNK_ENTRIES");
-    if (r->tile_size == 0 && tile) {
-        unsigned long size = strtoul(tile, NULL, 10);
-        if (size == 8 || size == 16 || size == 32) r->tile_size = (uint32_t)size;
-    }
-    if (r->chunk_entries == 0 && chunk) {
-        unsigned long entries = strtoul(chunk, NULL, 10);
-        if (strcmp(chunk, "unchunked") == 0) r->chunk_entries = TILED_UNCHUNKED;
-        else if (entries > 0 && entries <= (1ul << 24)) r->chunk_entries = (uint32_t)entries;
-    }
-    if (tile || chunk)
-        plume_log(&s->env, PLUME_LOG_INFO, "plume_system_draw: the tiled path's tile size %u, chunk entries %s%u",
-                  tile_size_of(r), r->chunk_entries == TILED_UNCHUNKED ? "unchunked " : "",
-                  r->chunk_entries == TILED_UNCHUNKED ? 0u : chunk_entries_of(r));
-}
-
 /* ---- Creation --------------------------------------------------------------- */
 
 static plume_result build_programs(system_state *s) {
@@ -46,6 +25,7 @@ static plume_result build_programs(system_state *s) {
         bool appearance;
         GLuint *out;
     } computes[] = {
+        {"plume draw: tiled prepare", "render/tiled_prepare.comp", false, &r->programs.prepare},
         {"plume draw: tiled project", "render/tiled_project.comp", true, &r->programs.project},
         {"plume draw: tiled scan", "render/tiled_scan.comp", false, &r->programs.scan},
         {"plume draw: tiled control", "render/tiled_control.comp", false, &r->programs.control},
@@ -92,7 +72,7 @@ static GLsizeiptr plan_scan_levels(tiled_renderer *r, uint32_t capacity) {
         r->scan_level_offset[r->scan_levels] = offset;
         offset += ((GLsizeiptr)size * 4 + alignment - 1) / alignment * alignment;
         ++r->scan_levels;
-    } while (size > 1 && r->scan_levels < TILED_SCAN_MAX_LEVELS);
+    } while (size > 1 && r->scan_levels < PLUME_TILED_SCAN_MAX_LEVELS);
     return offset;
 }
 
@@ -134,7 +114,6 @@ static plume_result size_entries(system_state *s, uint32_t budget) {
 
 plume_result tiled_create(system_state *s) {
     tiled_renderer *r = &s->tiled;
-    read_environment(s);
     plume_result result = build_programs(s);
     if (result != PLUME_OK) return result;
     uint32_t capacity = s->desc.capacity;
@@ -158,7 +137,7 @@ plume_result tiled_create(system_state *s) {
     return plume_drain_gl_errors(&s->env, "plume_system_draw (tiled buffers)");
 }
 
-enum { TILED_GL_OBJECTS = 9 + 9 + TILED_READBACK_SLOTS };
+enum { TILED_GL_OBJECTS = 10 + 9 + TILED_READBACK_SLOTS };
 
 uint32_t tiled_list_gl_objects(const tiled_renderer *r, plume_gl_object *out, uint32_t capacity) {
     plume_gl_object all[TILED_GL_OBJECTS] = {
@@ -168,8 +147,9 @@ uint32_t tiled_list_gl_objects(const tiled_renderer *r, plume_gl_object *out, ui
         {GL_BUFFER, r->scan_sums_buffer},    {GL_BUFFER, r->control_buffer},     {GL_BUFFER, r->entries_buffer},
         {GL_BUFFER, r->ranges_buffer},       {GL_TEXTURE, r->target},            {GL_PROGRAM, r->programs.chunk_plan},
         {GL_PROGRAM, r->programs.resolve},   {GL_BUFFER, r->chunk_table_buffer}, {GL_BUFFER, r->partials_buffer},
+        {GL_PROGRAM, r->programs.prepare},
     };
-    uint32_t n = 18;
+    uint32_t n = 19;
     for (int i = 0; i < TILED_READBACK_SLOTS; ++i) all[n++] = (plume_gl_object){GL_BUFFER, r->readback[i]};
     return plume_list_named_gl_objects(all, n, out, capacity);
 }

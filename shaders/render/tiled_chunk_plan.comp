@@ -8,8 +8,8 @@
 // then the chunked composite's indirect arguments (a 2D dispatch of rows of
 // PLUME_TILED_CHUNK_ROW workgroups). The slots suffice by construction:
 // max(1, ceil(n / K)) <= n / K + 1, so the chunks number at most
-// budget / K + tiles, what render/tiled.c allocates. Nothing to composite on
-// a frame that overflows the budget.
+// budget / K + tiles, what render/tiled.c allocates. Dispatched only on a
+// frame with entries that fit the budget (the control pass's arguments).
 layout(local_size_x = PLUME_TILED_CHUNK_PLAN_GROUP_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_TILED_RANGES) restrict readonly buffer Ranges { uvec2 ranges[]; };
@@ -24,15 +24,6 @@ shared uint partial[PLUME_TILED_CHUNK_PLAN_GROUP_SIZE];
 
 void main() {
     uint lid = gl_LocalInvocationID.x;
-    if (control[PLUME_TILED_OVERFLOW] != 0u) { // the same word for every invocation: the whole group returns
-        if (lid == 0u) {
-            control[PLUME_TILED_CHUNK_COUNT] = 0u;
-            control[PLUME_TILED_CHUNK_ARGS + 0] = 0u;
-            control[PLUME_TILED_CHUNK_ARGS + 1] = 1u;
-            control[PLUME_TILED_CHUNK_ARGS + 2] = 1u;
-        }
-        return;
-    }
     uint carry = 0u;
     for (uint block = 0u; block < u_tile_count; block += GROUP * PER) {
         uint first_tile = block + lid * PER;

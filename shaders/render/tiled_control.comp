@@ -2,7 +2,9 @@
 // the frame needs (the scan's last drawn element) against the budget, and
 // the indirect arguments of both paths, so that a frame whose entries do not
 // fit draws with the raster path, chosen here on the GPU (no readback, no
-// particle dropped).
+// particle dropped), and a frame without entries runs no pass over the
+// tiles or the pixels (the chunk plan overwrites the chunk arguments when
+// it runs).
 layout(local_size_x = 1) in;
 
 layout(std430, binding = PLUME_BINDING_STATE) restrict readonly buffer State { uint state_words[]; };
@@ -16,14 +18,30 @@ void main() {
     uint drawn = min(state_words[PLUME_STATE_DRAWN_COUNT], u_capacity);
     uint entries = drawn > 0u ? counts[drawn - 1u] : 0u;
     bool overflow = entries > u_budget;
+    bool composited = entries > 0u && !overflow;
+    uint tile_count = u_tiles.x * u_tiles.y;
     control[PLUME_TILED_ENTRY_COUNT] = entries;
     control[PLUME_TILED_OVERFLOW] = overflow ? 1u : 0u;
     control[PLUME_TILED_SORT_COUNT] = overflow ? 0u : entries;
-    control[PLUME_TILED_COMPOSITE_ARGS + 0] = overflow ? 0u : u_tiles.x;
+    control[PLUME_TILED_COMPOSITE_ARGS + 0] = composited ? u_tiles.x : 0u;
     control[PLUME_TILED_COMPOSITE_ARGS + 1] = u_tiles.y;
     control[PLUME_TILED_COMPOSITE_ARGS + 2] = 1u;
+    control[PLUME_TILED_RANGES_ARGS + 0] =
+        composited ? (tile_count + uint(PLUME_TILED_RANGES_GROUP_SIZE) - 1u) / uint(PLUME_TILED_RANGES_GROUP_SIZE) : 0u;
+    control[PLUME_TILED_RANGES_ARGS + 1] = 1u;
+    control[PLUME_TILED_RANGES_ARGS + 2] = 1u;
+    control[PLUME_TILED_PLAN_ARGS + 0] = composited ? 1u : 0u;
+    control[PLUME_TILED_PLAN_ARGS + 1] = 1u;
+    control[PLUME_TILED_PLAN_ARGS + 2] = 1u;
+    control[PLUME_TILED_CHUNK_COUNT] = 0u;
+    control[PLUME_TILED_CHUNK_ARGS + 0] = 0u;
+    control[PLUME_TILED_CHUNK_ARGS + 1] = 1u;
+    control[PLUME_TILED_CHUNK_ARGS + 2] = 1u;
+    control[PLUME_TILED_RESOLVE_ARGS + 0] = composited ? u_tiles.x : 0u;
+    control[PLUME_TILED_RESOLVE_ARGS + 1] = u_tiles.y;
+    control[PLUME_TILED_RESOLVE_ARGS + 2] = 1u;
     control[PLUME_TILED_BLEND_ARGS + 0] = 3u;
-    control[PLUME_TILED_BLEND_ARGS + 1] = overflow ? 0u : 1u;
+    control[PLUME_TILED_BLEND_ARGS + 1] = composited ? 1u : 0u;
     control[PLUME_TILED_BLEND_ARGS + 2] = 0u;
     control[PLUME_TILED_BLEND_ARGS + 3] = 0u;
     control[PLUME_TILED_RASTER_ARGS + 0] = 6u;

@@ -1,5 +1,7 @@
 // Built after tiled_common.glsl. One invocation per tile: where its run
 // starts and ends in the entries sorted by tile (two binary searches).
+// Dispatched only on a frame with entries that fit the budget (the control
+// pass's arguments).
 layout(local_size_x = PLUME_TILED_RANGES_GROUP_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_TILED_ENTRIES) restrict readonly buffer Entries { uvec2 entries[]; };
@@ -20,7 +22,7 @@ uint lower_bound(uint tile, uint count) {
 
 void main() {
     uint tile = gl_GlobalInvocationID.x;
-    if (tile >= u_tile_count || control[PLUME_TILED_OVERFLOW] != 0u) return;
+    if (tile >= u_tile_count) return;
     uint count = control[PLUME_TILED_SORT_COUNT];
     ranges[tile] = uvec2(lower_bound(tile, count), lower_bound(tile + 1u, count));
 }

@@ -5,7 +5,8 @@
 // stopping at the first chunk after which the transmittance is below
 // u_threshold: that stop is what keeps early termination's error under the
 // threshold (tiled_composite.comp says why). Tiles of one chunk were written
-// by the composite; nothing on a frame that overflows the budget.
+// by the composite. Dispatched only on a frame with entries that fit the
+// budget (the control pass's arguments).
 layout(local_size_x = TILED_TILE_SIZE, local_size_y = TILED_TILE_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_TILED_CHUNK_TABLE) restrict readonly buffer ChunkTable { uint chunk_table[]; };
@@ -17,7 +18,6 @@ uniform float u_threshold; // 0: never stops
 uniform uvec2 u_tiles;
 
 void main() {
-    if (control[PLUME_TILED_OVERFLOW] != 0u) return;
     uint tile = gl_WorkGroupID.y * u_tiles.x + gl_WorkGroupID.x;
     uint first = chunk_table[2u * tile], chunks = chunk_table[2u * tile + 1u];
     ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);

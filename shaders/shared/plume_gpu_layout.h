@@ -76,9 +76,13 @@
 #define PLUME_TILED_CHUNK_ROW 32768      /* chunk workgroups per row of the composite's 2D dispatch */
 
 /* ---- Tiled draw: words of the control buffer ----
- * Written by one invocation after the scan: how many entries the frame
- * needs, whether they fit the budget, and the indirect arguments of both
- * paths, so that the GPU picks the raster draw for a frame that overflows. */
+ * Written on the GPU, never read by the CPU to decide: first (the prepare
+ * pass, from the drawn count) the workgroups of the passes over the ranks,
+ * none when nothing is drawn; then (the control pass, after the scan) how
+ * many entries the frame needs, whether they fit the budget, and the
+ * indirect arguments of every later pass of both paths, so that the GPU
+ * picks the raster draw for a frame that overflows and a frame without
+ * entries costs no pass over the tiles or the pixels. */
 #define PLUME_TILED_ENTRY_COUNT 0        /* entries needed (saturates at 2^32 - 1) */
 #define PLUME_TILED_OVERFLOW 1           /* 1: over the budget: this frame draws raster */
 #define PLUME_TILED_SORT_COUNT 2         /* entries to sort: ENTRY_COUNT, or 0 on overflow */
@@ -87,7 +91,16 @@
 #define PLUME_TILED_BLEND_ARGS 8         /* DrawArraysIndirectCommand {3, 1 or 0, 0, 0} of the blend */
 #define PLUME_TILED_RASTER_ARGS 12       /* DrawArraysIndirectCommand {6, drawn or 0, 0, 0} of the fallback */
 #define PLUME_TILED_CHUNK_ARGS 16       /* x, y, z workgroups of the chunked composite (x = 0 on overflow) */
-#define PLUME_TILED_CONTROL_WORDS 20
+#define PLUME_TILED_PROJECT_ARGS 20      /* x, y, z workgroups of project and entries: one per group of drawn ranks */
+#define PLUME_TILED_RANGES_ARGS 23       /* x, y, z workgroups of the ranges (x = 0 without entries or on overflow) */
+#define PLUME_TILED_PLAN_ARGS 26         /* x, y, z workgroups of the chunk plan: 1 or 0, as the ranges */
+#define PLUME_TILED_RESOLVE_ARGS 29      /* x, y, z workgroups of the resolve: the tiles, or x = 0 as the ranges */
+#define PLUME_TILED_SCAN_ARGS 32         /* per scan level, x, y, z workgroups: its blocks of drawn ranks */
+#define PLUME_TILED_SCAN_MAX_LEVELS 6    /* the scan's levels: 1024^5 counts is past any capacity */
+#define PLUME_TILED_CONTROL_WORDS 50     /* SCAN_ARGS + 3 x SCAN_MAX_LEVELS */
+
+/* ---- Low-resolution draw (render/lowres.c) ---- */
+#define PLUME_BINDING_LOWRES_ARGS 0      /* DrawArraysIndirectCommand {3, 1 or 0, 0, 0} of its full-screen passes */
 
 /* ---- Sort: shader storage bindings ---- */
 #define PLUME_BINDING_SORT_PAIRS 0       /* the host's {key, value} pairs */

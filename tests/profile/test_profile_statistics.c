@@ -169,8 +169,8 @@ static void test_switching_off_deletes_every_gl_object(void **state) {
     plume_profiler *profiler = make_profiler(&env, 3, 10);
     assert_int_equal(spy.calls, 0);
     assert_int_equal(profiler_set_enabled(profiler, true), PLUME_OK);
-    assert_int_equal(profiler_get_counters(profiler).queries_alive, 3 * 2 * PLUME_STAGE_COUNT);
-    assert_int_equal(spy.query_count, 3 * 2 * PLUME_STAGE_COUNT);
+    assert_int_equal(profiler_get_counters(profiler).queries_alive, 3 * 2 * PROFILER_SPAN_COUNT);
+    assert_int_equal(spy.query_count, 3 * 2 * PROFILER_SPAN_COUNT);
     for (uint64_t frame = 0; frame < 3; ++frame) {
         profiler_frame_begin(profiler, frame, &scope);
         profiler_stage_begin(profiler, PLUME_STAGE_SORT);

@@ -165,6 +165,9 @@ static void test_tiled_thousands_on_one_tile(void **state) {
     free(tile);
 }
 
+/* Nothing drawn (every pass's workgroups and instances zero, set on the
+ * GPU): the host's pixels untouched, at full resolution and at 1/2 (whose
+ * downsample and upsample draw no instance then). */
 static void test_tiled_looking_away_draws_nothing(void **state) {
     (void)state;
     render_camera c = render_make_camera();
@@ -174,7 +177,8 @@ static void test_tiled_looking_away_draws_nothing(void **state) {
     assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
     float *image = render_new_image();
     for (int i = 0; i < 4; ++i) {
-        render_frame(system, &c, tiled(PLUME_DRAW_FULL, true, 0.0f), true, 0, 1.0f, image);
+        render_frame(system, &c, tiled(i == 0 ? PLUME_DRAW_HALF : PLUME_DRAW_FULL, true, 0.0f), true, 0, 1.0f,
+                     image);
         glFinish();
     }
     for (int i = 0; i < WIDTH * HEIGHT; ++i)
@@ -189,6 +193,52 @@ static void test_tiled_looking_away_draws_nothing(void **state) {
         profile.tiled_entry_budget == 0)
         fail_msg("profile of frame %llu: %u drawn, %u entries, budget %u", (unsigned long long)profile.frame,
                  profile.drawn_count, profile.tiled_entries, profile.tiled_entry_budget);
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+    free(image);
+}
+
+/* The draw's sub-stages in each frame's profile: every tiled one (and at
+ * 1/2 the downsample and upsample) where the tiled path drew, with a
+ * composite that took time; none of the tiled ones where the raster path
+ * drew, and only the downsample and upsample at 1/2. */
+static void test_tiled_profile_times_each_sub_stage(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    const float centre[3] = {0.0f, 0.0f, -6.0f};
+    plume_system system = render_cloud(centre, 2.0f, 1.0f, 300, 7, true);
+    assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
+    float *image = render_new_image();
+    const plume_frame_desc frames[3] = {tiled(PLUME_DRAW_HALF, true, 0.0f), {.draw_resolution = PLUME_DRAW_HALF},
+                                        RASTER};
+    for (int phase = 0; phase < 3; ++phase)
+        for (int i = 0; i < 3 + 2 * (phase == 2); ++i) { /* the last frames let the others complete */
+            render_frame(system, &c, frames[phase], true, 0, 1.0f, image);
+            glFinish();
+        }
+    const uint32_t lowres = (1u << PLUME_DRAW_STAGE_DOWNSAMPLE) | (1u << PLUME_DRAW_STAGE_UPSAMPLE);
+    const uint32_t every = (1u << PLUME_DRAW_STAGE_COUNT) - 1u;
+    int seen[3] = {0};
+    plume_frame_profile profiles[16];
+    uint32_t got = plume_system_get_frame_profiles(fixture_context(), system, 0, profiles, 16);
+    for (uint32_t i = 0; i < got; ++i) {
+        const plume_frame_profile *f = &profiles[i];
+        int phase = f->draw_stage_mask == every ? 0 : f->draw_stage_mask == lowres ? 1 : f->draw_stage_mask == 0 ? 2 : -1;
+        if (phase < 0) fail_msg("frame %llu: draw sub-stages 0x%x", (unsigned long long)f->frame, f->draw_stage_mask);
+        ++seen[phase];
+        for (int k = 0; k < PLUME_DRAW_STAGE_COUNT; ++k)
+            if (!(f->draw_stage_mask & (1u << k)) && f->draw_stage_ms[k] != 0.0)
+                fail_msg("frame %llu: sub-stage %d not run but %g ms", (unsigned long long)f->frame, k,
+                         f->draw_stage_ms[k]);
+        if (phase == 0) assert_true(f->draw_stage_ms[PLUME_DRAW_STAGE_COMPOSITE] > 0.0);
+    }
+    printf("  frames: %d tiled at 1/2, %d raster at 1/2, %d raster\n", seen[0], seen[1], seen[2]);
+    assert_true(seen[0] >= 2 && seen[1] >= 2 && seen[2] >= 1);
+    plume_profile profile;
+    assert_int_equal(plume_system_get_profile(fixture_context(), system, &profile), PLUME_OK);
+    for (int k = 0; k < PLUME_DRAW_STAGE_COUNT; ++k)
+        if (profile.draw_stages[k].samples < (uint32_t)seen[0] || profile.draw_stages[k].max_ms <= 0.0)
+            fail_msg("sub-stage %d: %u samples, at most %g ms", k, profile.draw_stages[k].samples,
+                     profile.draw_stages[k].max_ms);
     assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
     free(image);
 }
@@ -450,6 +500,7 @@ const struct CMUnitTest tiled_tests[] = {
     cmocka_unit_test_setup_teardown(test_tiled_at_low_resolution, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_thousands_on_one_tile, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_looking_away_draws_nothing, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_tiled_profile_times_each_sub_stage, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_without_depth_draws_raster, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_path_that_cannot_be_made_draws_raster, fixture_setup,
                                     fixture_teardown),
