@@ -15,7 +15,8 @@
  *                          [--warmup N] [--size WxH] [--csv FILE]
  *                          [--frames-csv FILE] [--turbulence S] [--look-away]
  *                          [--no-cull] [--resolution full|half|quarter]
- *                          [--path raster|tiled] [--tile 8|16|32] [--no-termination]
+ *                          [--path raster|tiled] [--tile 8|16|32] [--chunk K|unchunked]
+ *                          [--no-termination]
  *   --csv         the table, one row per count
  *   --frames-csv  one row per measured frame: frame, live count, simulate,
  *                 sort and draw GPU ms, CPU ms of the update and draw calls
@@ -31,6 +32,12 @@
  *                 the tiled path's largest entry count and its frames that
  *                 overflowed the entry budget (and drew raster)
  *   --tile        the tiled path's tile size in pixels (default 16)
+ *   --chunk       the entries a composite workgroup walks at most (default
+ *                 512; "unchunked": a tile's whole run)
+ * Where the draw has sub-stages (the tiled path; 1/2 and 1/4), a second line
+ * per count gives their medians (plume_draw_stage). Both --tile and --chunk
+ * reach the module through tiled_configure (render/tiled.h, internal): the
+ * module reads no environment.
  *   --no-termination  the tiled path composites every particle
  *                 (disable_early_termination)
  * GPU times need a GPU: on Mesa's llvmpipe they are CPU times and the draw's
@@ -65,6 +72,7 @@ typedef struct options {
     uint32_t resolution; /* plume_draw_resolution */
     uint32_t path;       /* plume_draw_path */
     uint32_t tile_size;  /* 0: the module's default */
+    uint32_t chunk_entries; /* 0: the module's default; TILED_UNCHUNKED */
     plume_sort_algorithm entry_sort; /* the tiled path's entry sort; automatic by default */
     bool no_termination;
 } options;
@@ -80,6 +88,7 @@ typedef struct offscreen {
 typedef struct count_result {
     uint32_t count, measured, skipped;
     double median_ms[PLUME_STAGE_COUNT];
+    double median_draw_stage_ms[PLUME_DRAW_STAGE_COUNT]; /* NAN: not run */
     double median_simulate_plus_sort_ms, median_cpu_ms;
     uint32_t sort_passes, sort_padded, drawn;
     plume_sort_algorithm sort_algorithm; /* the last frame's */
@@ -97,7 +106,7 @@ static void usage(void) {
     fprintf(stderr, "usage: plume_frame_bench [--counts N,N,...] [--frames N] [--warmup N] [--size WxH] [--csv FILE]"
                     " [--frames-csv FILE] [--turbulence S] [--look-away] [--no-cull]"
                     " [--resolution full|half|quarter] [--path raster|tiled] [--tile 8|16|32]"
-                    " [--no-termination]\n");
+                    " [--chunk K|unchunked] [--no-termination]\n");
 }
 
 static bool parse_counts(const char *text, options *o) {
@@ -146,6 +155,12 @@ static bool parse_options(int argc, char **argv, options *o) {
         } else if (strcmp(arg, "--tile") == 0) {
             o->tile_size = (uint32_t)strtoul(value, NULL, 10);
             if (o->tile_size != 8 && o->tile_size != 16 && o->tile_size != 32) return false;
+        } else if (strcmp(arg, "--chunk") == 0) {
+            char *end;
+            unsigned long entries = strtoul(value, &end, 10);
+            if (strcmp(value, "unchunked") == 0) o->chunk_entries = TILED_UNCHUNKED;
+            else if (*end == '\0' && entries > 0 && entries <= (1ul << 24)) o->chunk_entries = (uint32_t)entries;
+            else return false;
         } else if (strcmp(arg, "--counts") == 0) {
             if (!parse_counts(value, o)) return false;
         } else if (strcmp(arg, "--frames") == 0) {
@@ -251,8 +266,8 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     out->count = count;
     plume_system system;
     if (!make_system(context, count, o->turbulence, &system)) return false;
-    if ((o->tile_size || o->entry_sort) &&
-        tiled_configure(context, system, o->tile_size, 0, false, o->entry_sort, 0) != PLUME_OK) {
+    if ((o->tile_size || o->entry_sort || o->chunk_entries) &&
+        tiled_configure(context, system, o->tile_size, 0, false, o->entry_sort, o->chunk_entries) != PLUME_OK) {
         plume_system_destroy(context, system);
         return false;
     }
@@ -264,12 +279,15 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     const uint32_t tail = PROFILER_DEFAULT_RING_DEPTH + 2;
     const uint32_t total = o->warmup + o->frames + tail;
     double *cpu_ms = calloc(total, sizeof(double));
-    double *samples[PLUME_STAGE_COUNT + 1];
-    for (int s = 0; s <= PLUME_STAGE_COUNT; ++s) samples[s] = calloc(o->frames, sizeof(double));
-    uint32_t sample_count[PLUME_STAGE_COUNT + 1] = {0};
+    /* Per stage, simulate + sort, then per draw sub-stage. */
+    enum { SUMMED = PLUME_STAGE_COUNT, FIRST_DRAW_STAGE = PLUME_STAGE_COUNT + 1,
+           SERIES = FIRST_DRAW_STAGE + PLUME_DRAW_STAGE_COUNT };
+    double *samples[SERIES];
+    for (int s = 0; s < SERIES; ++s) samples[s] = calloc(o->frames, sizeof(double));
+    uint32_t sample_count[SERIES] = {0};
     double *cpu_samples = calloc(o->frames, sizeof(double));
     bool allocated = cpu_ms && cpu_samples;
-    for (int s = 0; s <= PLUME_STAGE_COUNT; ++s) allocated &= samples[s] != NULL;
+    for (int s = 0; s < SERIES; ++s) allocated &= samples[s] != NULL;
     if (!allocated) {
         fprintf(stderr, "out of memory\n");
         exit(1);
@@ -306,8 +324,11 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
                     if (f->stage_mask & (1u << s)) samples[s][sample_count[s]++] = f->stage_ms[s];
                 const uint32_t both = (1u << PLUME_STAGE_SIMULATE) | (1u << PLUME_STAGE_SORT);
                 if ((f->stage_mask & both) == both)
-                    samples[PLUME_STAGE_COUNT][sample_count[PLUME_STAGE_COUNT]++] =
+                    samples[SUMMED][sample_count[SUMMED]++] =
                         f->stage_ms[PLUME_STAGE_SIMULATE] + f->stage_ms[PLUME_STAGE_SORT];
+                for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d)
+                    if (f->draw_stage_mask & (1u << d))
+                        samples[FIRST_DRAW_STAGE + d][sample_count[FIRST_DRAW_STAGE + d]++] = f->draw_stage_ms[d];
                 cpu_samples[out->measured - 1] = cpu_ms[f->frame];
                 if (frames_csv) write_frame_row(frames_csv, (*row)++, f, cpu_ms[f->frame]);
             }
@@ -316,10 +337,11 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     frame_pacer_destroy(&pacer);
     out->skipped = o->frames - out->measured;
     /* No sample (no timer): no figure, not a zero. */
-    for (int s = 0; s <= PLUME_STAGE_COUNT; ++s) {
+    for (int s = 0; s < SERIES; ++s) {
         double median = sample_count[s] ? profiler_median(samples[s], sample_count[s]) : NAN;
         if (s < PLUME_STAGE_COUNT) out->median_ms[s] = median;
-        else out->median_simulate_plus_sort_ms = median;
+        else if (s == SUMMED) out->median_simulate_plus_sort_ms = median;
+        else out->median_draw_stage_ms[s - FIRST_DRAW_STAGE] = median;
     }
     out->median_cpu_ms = profiler_median(cpu_samples, out->measured);
     out->sort_algorithm = plume_system_get_sort_algorithm(context, system);
@@ -327,8 +349,25 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     plume_system_destroy(context, system);
     free(cpu_ms);
     free(cpu_samples);
-    for (int s = 0; s <= PLUME_STAGE_COUNT; ++s) free(samples[s]);
+    for (int s = 0; s < SERIES; ++s) free(samples[s]);
     return true;
+}
+
+/* The draw's sub-stages (plume_draw_stage order), as columns. */
+static const char *const DRAW_STAGE_NAMES[PLUME_DRAW_STAGE_COUNT] = {
+    "project", "scan", "entries", "tile sort", "ranges", "composite", "resolve", "blend", "downsample", "upsample"};
+static const char DRAW_STAGE_CSV[] = "project_ms,scan_ms,entries_ms,tile_sort_ms,ranges_ms,composite_ms,resolve_ms,"
+                                     "blend_ms,downsample_ms,upsample_ms";
+
+/* Under a count's row, the medians of the draw sub-stages it ran. */
+static void print_draw_stages(const count_result *r) {
+    bool any = false;
+    for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d) any |= !isnan(r->median_draw_stage_ms[d]);
+    if (!any) return;
+    printf("%9s draw sub-stages, median ms:", "");
+    for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d)
+        if (!isnan(r->median_draw_stage_ms[d])) printf(" %s %.4f", DRAW_STAGE_NAMES[d], r->median_draw_stage_ms[d]);
+    printf("\n");
 }
 
 int main(int argc, char **argv) {
@@ -368,10 +407,12 @@ int main(int argc, char **argv) {
     if (csv)
         fprintf(csv, "count,frames_measured,simulate_ms,sort_ms,simulate_plus_sort_ms,update_ms,draw_ms,cpu_ms,"
                      "sort_passes,sort_padded_count,order_ok,drawn_count,sort_algorithm,tiled_entries,"
-                     "tiled_overflow_frames\n");
+                     "tiled_overflow_frames,%s\n",
+                DRAW_STAGE_CSV);
     if (frames_csv) fprintf(frames_csv, "frame,live_count,sim_ms,sort_ms,draw_ms,cpu_ms\n");
-    printf("path %s, resolution %u%s%s\n", o.path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", o.resolution,
-           o.no_termination ? ", no early termination" : "", o.tile_size ? ", tile size set" : "");
+    printf("path %s, resolution %u%s%s%s\n", o.path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", o.resolution,
+           o.no_termination ? ", no early termination" : "", o.tile_size ? ", tile size set" : "",
+           o.chunk_entries ? ", chunk entries set" : "");
     printf("\n%9s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s %8s %10s %8s\n", "particles", "frames", "simulate", "sort",
            "sim+sort", "update", "draw", "cpu ms", "passes", "order", "drawn", "sorted by", "entries", "overflow");
 
@@ -392,12 +433,17 @@ int main(int argc, char **argv) {
                r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT], r.median_simulate_plus_sort_ms,
                r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW], r.median_cpu_ms, r.sort_passes,
                r.order_ok ? "ok" : "WRONG", r.drawn, sorted_by, r.tiled_entries, r.tiled_overflows);
+        print_draw_stages(&r);
         fflush(stdout);
         if (csv)
-            fprintf(csv, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%u,%u,%d,%u,%s,%u,%u\n", r.count, r.measured,
+            fprintf(csv, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%u,%u,%d,%u,%s,%u,%u", r.count, r.measured,
                     r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT], r.median_simulate_plus_sort_ms,
                     r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW], r.median_cpu_ms, r.sort_passes,
                     r.sort_padded, r.order_ok ? 1 : 0, r.drawn, sorted_by, r.tiled_entries, r.tiled_overflows);
+        if (csv) {
+            for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d) fprintf(csv, ",%.6f", r.median_draw_stage_ms[d]);
+            fputc('\n', csv);
+        }
     }
     if (csv) fclose(csv);
     if (frames_csv) fclose(frames_csv);

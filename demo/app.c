@@ -145,7 +145,11 @@ static void camera_matrices(const demo_app *app, mat4 view, mat4 projection, vec
     vec3 offset = {cosf(c->pitch) * sinf(c->yaw), sinf(c->pitch), cosf(c->pitch) * cosf(c->yaw)};
     glm_vec3_scale(offset, c->distance, offset);
     glm_vec3_add((float *)c->target, offset, eye);
-    glm_lookat(eye, (float *)c->target, (vec3){0, 1, 0}, view);
+    vec3 looked_at;
+    /* Looking away: from the same eye, straight away from the smoke. */
+    if (app->options.look_away) glm_vec3_add(eye, offset, looked_at);
+    else glm_vec3_copy((float *)c->target, looked_at);
+    glm_lookat(eye, looked_at, (vec3){0, 1, 0}, view);
     glm_perspective(glm_rad(50.0f), (float)app->width / (float)app->height, 0.1f, 200.0f, projection);
 }
 
@@ -172,7 +176,8 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
     app->camera = (orbit_camera){{2.2f, 3.3f, -0.4f}, 0.38f, 0.14f, 12.5f};
     find_texture(options->texture_path, app->texture_path, sizeof app->texture_path);
 
-    smoke_settings settings = {.capacity = options->particles, .texture_path = app->texture_path, .seed = 7};
+    smoke_settings settings = {.capacity = options->particles, .texture_path = app->texture_path, .seed = 7,
+                               .tile_size = options->tile_size, .chunk_entries = options->chunk_entries};
     scene_chimney_top(settings.emitter_position);
     app->effect = effect_show_create(options->effect_path);
     if (app->effect && (settings.effect = effect_show_first(app->effect)) != NULL && !options->particles_given)
@@ -598,6 +603,7 @@ void demo_app_summary(demo_app *app, demo_summary *out) {
     out->capacity = smoke_system_capacity(app->smoke);
     out->sort = smoke_system_sort_name(app->smoke);
     if (app->profile_available) {
+        out->drawn_count = app->profile.drawn_count;
         out->tiled_entries = app->profile.tiled_entries;
         out->tiled_entry_budget = app->profile.tiled_entry_budget;
         out->tiled_overflow_frames = app->profile.tiled_overflow_frames;
@@ -606,8 +612,8 @@ void demo_app_summary(demo_app *app, demo_summary *out) {
 }
 
 void demo_summary_print(const demo_summary *s) {
-    printf("frames: %u, particles: %u live of %u capacity, sort: %s\n", s->frames, s->live_count, s->capacity,
-           s->sort);
+    printf("frames: %u, particles: %u live of %u capacity (%u drawn in the last profiled frame), sort: %s\n",
+           s->frames, s->live_count, s->capacity, s->drawn_count, s->sort);
     printf("CPU per frame (median): %.2f ms issuing, %.2f ms between frames\n", s->median_cpu_ms,
            s->median_frame_ms);
     if (s->gpu_times)

@@ -29,6 +29,9 @@ typedef struct demo_options {
     const char *effect_path;  /* --effect FILE: an effect file instead of the built-in column, reloaded when saved */
     const char *save_effect;  /* --save-effect FILE: the effect on show at the end, as an effect file */
     uint32_t path;            /* --path raster|tiled: the draw's plume_draw_path */
+    bool look_away;           /* --look-away: the camera turned away from the smoke (what it costs out of view) */
+    uint32_t tile_size;       /* --tile 8|16|32: the tiled path's tile size (0: the module's default) */
+    uint32_t chunk_entries;   /* --chunk K|unchunked: entries a tiled composite workgroup walks (0: default) */
     bool size_given, particles_given;
 } demo_options;
 
@@ -68,6 +71,7 @@ typedef struct demo_summary {
     uint32_t gpu_samples;
     double median_gpu_ms[PLUME_STAGE_COUNT];
     uint32_t live_count;               /* at the end (read back) */
+    uint32_t drawn_count;              /* of those, not culled, in the last profiled frame */
     uint32_t capacity;
     const char *sort;                  /* the last update's sort: "bitonic", "radix", "none" */
     /* The tiled path in the last profiled frame: entries, budget, and the

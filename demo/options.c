@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "demo.h"
+#include "render/tiled.h" /* TILED_UNCHUNKED */
 
 const uint32_t DEMO_COUNT_LEVELS[DEMO_COUNT_LEVEL_COUNT] = {16384, 65536, 262144, 1048576};
 
@@ -33,6 +34,11 @@ static const char *USAGE =
     "  --texture FILE     the smoke sprite (default demo/assets/smoke_puff.png, a 4x4 flipbook)\n"
     "  --resolution R     the particles' draw resolution: full (default), half or quarter\n"
     "  --path P           the particles' draw path: raster (default) or tiled (compute tiles)\n"
+    "  --tile T           the tiled path's tile size in pixels: 8, 16 (default) or 32\n"
+    "  --chunk K          the entries a tiled composite workgroup walks at most (default 512),\n"
+    "                     or 'unchunked' (a tile's whole run)\n"
+    "  --look-away        the camera turned away from the smoke, which still simulates (what the\n"
+    "                     smoke costs out of view)\n"
     "  --effect FILE      show an effect file (demo/effects/*.json) instead of the built-in smoke,\n"
     "                     reloaded whenever it is saved; its capacity unless --particles is given\n"
     "  --save-effect FILE at the end, write the effect on show as an effect file\n"
@@ -92,6 +98,8 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             options->sort = false, takes_value = false;
         } else if (!strcmp(arg, "--no-hud")) {
             options->hud = false, takes_value = false;
+        } else if (!strcmp(arg, "--look-away")) {
+            options->look_away = true, takes_value = false;
         } else if (!value) {
             ok = false;
         } else if (!strcmp(arg, "--frames")) {
@@ -122,6 +130,16 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             ok = false;
             for (uint32_t p = 0; p < 2; ++p)
                 if (!strcmp(value, demo_path_name(p))) options->path = p, ok = true;
+        } else if (!strcmp(arg, "--tile")) {
+            char *end = NULL;
+            unsigned long tile = strtoul(value, &end, 10);
+            ok = *end == '\0' && (tile == 8 || tile == 16 || tile == 32);
+            options->tile_size = (uint32_t)tile;
+        } else if (!strcmp(arg, "--chunk")) {
+            char *end = NULL;
+            unsigned long entries = strtoul(value, &end, 10);
+            ok = !strcmp(value, "unchunked") || (*end == '\0' && entries > 0 && entries <= (1ul << 24));
+            options->chunk_entries = !strcmp(value, "unchunked") ? TILED_UNCHUNKED : (uint32_t)entries;
         } else if (!strcmp(arg, "--effect")) {
             options->effect_path = value;
         } else if (!strcmp(arg, "--save-effect")) {

@@ -10,6 +10,9 @@
 
 #include "plume/plume_context.h"
 #include "plume/plume_particles.h"
+/* The tiled path's knobs are the module's internals (the demo links it
+ * statically), not the API: tiled_configure. */
+#include "render/tiled.h"
 
 /* The demo is one host: one plume context owns its system. */
 struct smoke_system {
@@ -119,6 +122,12 @@ static bool create_system(smoke_system *smoke, uint32_t capacity, plume_system *
     plume_result result = plume_system_create(context, &desc, out);
     if (result != PLUME_OK) {
         fprintf(stderr, "smoke: cannot create a system of %u particles: %s\n", capacity, plume_result_string(result));
+        return false;
+    }
+    if ((smoke->settings.tile_size || smoke->settings.chunk_entries) &&
+        tiled_configure(context, *out, smoke->settings.tile_size, 0, false, PLUME_SORT_AUTOMATIC,
+                        smoke->settings.chunk_entries) != PLUME_OK) {
+        plume_system_destroy(context, *out);
         return false;
     }
     /* Without profiling the demo still runs; the HUD then says so. */

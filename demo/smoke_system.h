@@ -21,6 +21,9 @@ typedef struct smoke_settings {
      * column); `capacity` then scales it (see smoke_system_set_capacity), 0
      * keeps the file's. Copied: it need not outlive the call. */
     const plume_effect *effect;
+    /* The tiled draw path's tile size and chunk entries (0: the module's
+     * defaults), for each system made: see tiled_configure. */
+    uint32_t tile_size, chunk_entries;
 } smoke_settings;
 
 typedef struct smoke_frame {

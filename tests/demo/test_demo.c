@@ -29,6 +29,7 @@
 #endif
 
 #include "demo.h"
+#include "render/tiled.h" /* TILED_UNCHUNKED */
 #include "test_env.h"
 #include "tests.h"
 
@@ -283,13 +284,25 @@ static void test_demo_command_line(void **state) {
     assert_string_equal(options.out_png, "build/smoke.png");
 
     demo_options_default(&options);
+    char *tiled[] = {"plume_demo", "--look-away", "--tile", "8", "--chunk", "unchunked", NULL};
+    assert_int_equal(demo_options_parse(6, tiled, &options), 0);
+    assert_true(options.look_away);
+    assert_int_equal(options.tile_size, 8);
+    assert_int_equal(options.chunk_entries, TILED_UNCHUNKED);
+    char *chunk[] = {"plume_demo", "--chunk", "64", NULL};
+    assert_int_equal(demo_options_parse(3, chunk, &options), 0);
+    assert_int_equal(options.chunk_entries, 64);
+
+    demo_options_default(&options);
     assert_true(demo_options_finish(&options, true, "llvmpipe (LLVM 15.0.6, 256 bits) | 4.5"));
     assert_int_equal(options.particles, DEMO_COUNT_LEVELS[0]);
     assert_int_equal(options.frames, 300);
 
     char *bad[][3] = {{"plume_demo", "--particles", "0"},    {"plume_demo", "--particles", "12Q"},
                       {"plume_demo", "--size", "10x10"},     {"plume_demo", "--frames", "-3"},
-                      {"plume_demo", "--dt", "nan"},         {"plume_demo", "--bogus", "1"}};
+                      {"plume_demo", "--dt", "nan"},         {"plume_demo", "--bogus", "1"},
+                      {"plume_demo", "--tile", "12"},        {"plume_demo", "--chunk", "0"},
+                      {"plume_demo", "--chunk", "7x"}};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
         demo_options_default(&options);
         assert_int_equal(demo_options_parse(3, bad[k], &options), 2);
