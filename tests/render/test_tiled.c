@@ -78,13 +78,17 @@ static void test_tiled_termination_stays_under_its_bound(void **state) {
     float *raster = render_new_image(), *full = render_new_image(), *ended = render_new_image();
     const float centre[3] = {0.0f, 0.0f, -6.0f};
     const float thresholds[2] = {0.0f, 0.1f}; /* 0: the default, 1/255 */
+    /* Dense: most pixels of the cloud's middle end early. The tiled system
+     * draws its particles without termination, then again (no update) at
+     * each threshold. */
+    render_camera c = render_make_camera();
+    plume_system raster_system = render_cloud(centre, 1.5f, 2.0f, 1500, 21, true);
+    plume_system tiled_system = render_cloud(centre, 1.5f, 2.0f, 1500, 21, true);
+    render_frame(raster_system, &c, RASTER, true, 0, 1.0f, raster);
+    render_frame(tiled_system, &c, tiled(PLUME_DRAW_FULL, false, 0.0f), true, 0, 1.0f, full);
     for (int t = 0; t < 2; ++t) {
         float bound = thresholds[t] > 0.0f ? thresholds[t] : 1.0f / 255.0f;
-        /* Dense: most pixels of the cloud's middle end early. */
-        draw_both(centre, 1.5f, 2.0f, 1500, 21, RASTER, tiled(PLUME_DRAW_FULL, true, thresholds[t]), 0, 1.0f,
-                  raster, ended);
-        draw_both(centre, 1.5f, 2.0f, 1500, 21, tiled(PLUME_DRAW_FULL, false, 0.0f),
-                  tiled(PLUME_DRAW_FULL, true, thresholds[t]), 0, 1.0f, full, ended);
+        render_draw(tiled_system, &c, tiled(PLUME_DRAW_FULL, true, thresholds[t]), true, 0, 1.0f, ended);
         float from_raster = render_largest_difference(raster, ended);
         float from_full = render_largest_difference(full, ended);
         printf("  threshold %.4f: largest difference %.2f/255 from raster, %.2f/255 from no termination\n", bound,
@@ -93,9 +97,19 @@ static void test_tiled_termination_stays_under_its_bound(void **state) {
         assert_true(from_raster <= bound + TOLERANCE);
         if (thresholds[t] > 0.0f) assert_true(from_full > 1.0f / 255.0f); /* it did end pixels early */
     }
+    assert_int_equal(plume_system_destroy(fixture_context(), raster_system), PLUME_OK);
+    assert_int_equal(plume_system_destroy(fixture_context(), tiled_system), PLUME_OK);
     free(raster);
     free(full);
     free(ended);
+}
+
+/* Each resolution drawn by one system per path: the first frame at 1/2, the
+ * same particles drawn again (no update) at 1/4. */
+static void draw_at(plume_system system, const render_camera *c, int r, plume_frame_desc frame, int occluder_width,
+                    float occluder_depth, float *image) {
+    if (r == 0) render_frame(system, c, frame, true, occluder_width, occluder_depth, image);
+    else render_draw(system, c, frame, true, occluder_width, occluder_depth, image);
 }
 
 static void test_tiled_at_low_resolution(void **state) {
@@ -105,11 +119,14 @@ static void test_tiled_at_low_resolution(void **state) {
     const uint32_t resolutions[2] = {PLUME_DRAW_HALF, PLUME_DRAW_QUARTER};
     const double least[2] = {30.0, 25.0}; /* as the raster path's (test_lowres.c) */
     const float centre[3] = {0.0f, 0.0f, -8.0f};
+    plume_system reference = render_cloud(centre, 3.0f, 1.5f, 400, 5, true);
+    plume_system tiled_system = render_cloud(centre, 3.0f, 1.5f, 400, 5, true);
+    plume_system raster_system = render_cloud(centre, 3.0f, 1.5f, 400, 5, true);
+    render_frame(reference, &c, RASTER, true, 0, 1.0f, full);
     for (int r = 0; r < 2; ++r) {
-        draw_both(centre, 3.0f, 1.5f, 400, 5, RASTER, tiled(resolutions[r], false, 0.0f), 0, 1.0f, full, low);
+        draw_at(tiled_system, &c, r, tiled(resolutions[r], false, 0.0f), 0, 1.0f, low);
         double quality = render_psnr(full, low);
-        draw_both(centre, 3.0f, 1.5f, 400, 5, RASTER, (plume_frame_desc){.draw_resolution = resolutions[r]}, 0,
-                  1.0f, full, raster_low);
+        draw_at(raster_system, &c, r, (plume_frame_desc){.draw_resolution = resolutions[r]}, 0, 1.0f, raster_low);
         double raster_quality = render_psnr(full, raster_low);
         /* The raster path rounds its RGBA16F target at every blend, the tiled
          * path once: it is as close to full resolution or closer. */
@@ -118,12 +135,17 @@ static void test_tiled_at_low_resolution(void **state) {
         assert_true(quality >= least[r]);
         assert_true(quality >= raster_quality - 0.5);
     }
+    plume_system systems[3] = {reference, tiled_system, raster_system};
+    for (int i = 0; i < 3; ++i) assert_int_equal(plume_system_destroy(fixture_context(), systems[i]), PLUME_OK);
     /* An occluder's edge in front of the cloud: its pixels keep the
      * background, and the particles beside it show. */
     const float behind[3] = {0.0f, 0.0f, -10.0f};
+    reference = render_cloud(behind, 4.0f, 2.0f, 300, 9, true);
+    tiled_system = render_cloud(behind, 4.0f, 2.0f, 300, 9, true);
+    const float occluder_depth = render_window_depth(&c, 4.0f);
+    render_frame(reference, &c, RASTER, true, WIDTH / 2, occluder_depth, full);
     for (int r = 0; r < 2; ++r) {
-        draw_both(behind, 4.0f, 2.0f, 300, 9, RASTER, tiled(resolutions[r], true, 0.0f), WIDTH / 2,
-                  render_window_depth(&c, 4.0f), full, low);
+        draw_at(tiled_system, &c, r, tiled(resolutions[r], true, 0.0f), WIDTH / 2, occluder_depth, low);
         int shown_beside = 0;
         for (int y = 0; y < HEIGHT; ++y)
             for (int x = 0; x < WIDTH; ++x) {
@@ -140,6 +162,8 @@ static void test_tiled_at_low_resolution(void **state) {
         printf("  tiled at 1/%d: %d pixels beside the edge show the particles\n", r == 0 ? 2 : 4, shown_beside);
         assert_true(shown_beside > 50);
     }
+    assert_int_equal(plume_system_destroy(fixture_context(), reference), PLUME_OK);
+    assert_int_equal(plume_system_destroy(fixture_context(), tiled_system), PLUME_OK);
     free(full);
     free(low);
     free(raster_low);
@@ -211,7 +235,7 @@ static void test_tiled_profile_times_each_sub_stage(void **state) {
     const plume_frame_desc frames[3] = {tiled(PLUME_DRAW_HALF, true, 0.0f), {.draw_resolution = PLUME_DRAW_HALF},
                                         RASTER};
     for (int phase = 0; phase < 3; ++phase)
-        for (int i = 0; i < 3 + 2 * (phase == 2); ++i) { /* the last frames let the others complete */
+        for (int i = 0; i < 2 + (phase == 2); ++i) { /* the last frames let the others complete */
             render_frame(system, &c, frames[phase], true, 0, 1.0f, image);
             glFinish();
         }
@@ -381,7 +405,9 @@ static void test_tiled_entry_overflow(void **state) {
         plume_system b = render_cloud(centre, 2.0f, 1.0f, 600, 8, true);
         assert_int_equal(tiled_configure(fixture_context(), b, 0, 64, grow == 0, PLUME_SORT_AUTOMATIC, 0), PLUME_OK);
         assert_int_equal(plume_system_set_profiling(fixture_context(), b, true), PLUME_OK);
-        for (int frame = 0; frame < 5; ++frame) {
+        /* Three frames: the first overflows; the budget grows from its count
+         * (read behind a fence, passed at glFinish) before the second. */
+        for (int frame = 0; frame < 3; ++frame) {
             render_frame(a, &c, RASTER, true, 0, 1.0f, raster);
             render_frame(b, &c, tiled(PLUME_DRAW_FULL, false, 0.0f), true, 0, 1.0f, tile);
             glFinish();
@@ -418,41 +444,40 @@ static void test_tiled_entry_sort_backends(void **state) {
     printf("  seed %u\n", seed);
     float *raster = render_new_image(), *tile = render_new_image();
     const plume_sort_algorithm backends[2] = {PLUME_SORT_BITONIC, PLUME_SORT_RADIX};
+    plume_system a = render_cloud(centre, 2.0f, 1.2f, 501, seed, true);
+    render_frame(a, &c, RASTER, true, WIDTH / 4, render_window_depth(&c, 5.8f), raster);
+    assert_int_equal(plume_system_destroy(fixture_context(), a), PLUME_OK);
+    assert_true(render_covered_pixels(raster) > WIDTH * HEIGHT / 8);
     for (int i = 0; i < 2; ++i) {
-        plume_system a = render_cloud(centre, 2.0f, 1.2f, 501, seed, true);
         plume_system b = render_cloud(centre, 2.0f, 1.2f, 501, seed, true);
         assert_int_equal(tiled_configure(fixture_context(), b, 0, 0, false, backends[i], 0), PLUME_OK);
-        render_frame(a, &c, RASTER, true, WIDTH / 4, render_window_depth(&c, 5.8f), raster);
         render_frame(b, &c, tiled(PLUME_DRAW_FULL, false, 0.0f), true, WIDTH / 4, render_window_depth(&c, 5.8f),
                      tile);
         float largest = render_largest_difference(raster, tile);
         printf("  %s entry sort: largest difference %.2f/255 from raster\n", i ? "radix" : "bitonic",
                largest * 255.0f);
-        assert_true(render_covered_pixels(raster) > WIDTH * HEIGHT / 8);
         assert_true(largest <= TOLERANCE);
-        assert_int_equal(plume_system_destroy(fixture_context(), a), PLUME_OK);
         assert_int_equal(plume_system_destroy(fixture_context(), b), PLUME_OK);
     }
     free(raster);
     free(tile);
 }
 
-/* One system drawn through tiled_configure's tile size and chunk entries. */
-static void draw_configured(const float centre[3], uint32_t count, uint32_t seed, uint32_t tile_size,
-                            uint32_t chunk_entries, plume_frame_desc frame, float *image) {
-    render_camera c = render_make_camera();
+/* A cloud drawn through tiled_configure's tile size and chunk entries. */
+static plume_system configured_cloud(const float centre[3], uint32_t count, uint32_t seed, uint32_t tile_size,
+                                     uint32_t chunk_entries) {
     plume_system system = render_cloud(centre, 2.0f, 1.5f, count, seed, true);
     assert_int_equal(tiled_configure(fixture_context(), system, tile_size, 0, false, PLUME_SORT_AUTOMATIC,
                                      chunk_entries),
                      PLUME_OK);
-    render_frame(system, &c, frame, true, WIDTH / 4, render_window_depth(&c, 5.6f), image);
-    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+    return system;
 }
 
 /* Chunks of 16 entries, so that each tile's run spans tens of chunks (and a
  * tile of a few entries one): without early termination the raster path's
- * picture; with it, within the threshold of the picture without it, at
- * both tile sizes the chunk plan sees a different tile count at. */
+ * picture; with it (the same particles drawn again), within the threshold
+ * of the picture without it, at both tile sizes the chunk plan sees a
+ * different tile count at. */
 static void test_tiled_small_chunks(void **state) {
     (void)state;
     render_camera c = render_make_camera();
@@ -460,19 +485,23 @@ static void test_tiled_small_chunks(void **state) {
     uint32_t seed = test_random_below(1u << 20);
     printf("  seed %u\n", seed);
     float *raster = render_new_image(), *whole = render_new_image(), *chunked = render_new_image();
+    const int occluder_width = WIDTH / 4;
+    const float occluder_depth = render_window_depth(&c, 5.6f);
     plume_system reference = render_cloud(centre, 2.0f, 1.5f, 700, seed, true);
-    render_frame(reference, &c, RASTER, true, WIDTH / 4, render_window_depth(&c, 5.6f), raster);
+    render_frame(reference, &c, RASTER, true, occluder_width, occluder_depth, raster);
     assert_int_equal(plume_system_destroy(fixture_context(), reference), PLUME_OK);
     assert_true(render_covered_pixels(raster) > WIDTH * HEIGHT / 8);
     const uint32_t tile_sizes[2] = {16, 8};
     for (int t = 0; t < 2; ++t) {
-        draw_configured(centre, 700, seed, tile_sizes[t], 16, tiled(PLUME_DRAW_FULL, false, 0.0f), chunked);
+        plume_system small = configured_cloud(centre, 700, seed, tile_sizes[t], 16);
+        plume_system unchunked_system = configured_cloud(centre, 700, seed, tile_sizes[t], TILED_UNCHUNKED);
+        render_frame(small, &c, tiled(PLUME_DRAW_FULL, false, 0.0f), true, occluder_width, occluder_depth, chunked);
         float from_raster = render_largest_difference(raster, chunked);
         const float threshold = 0.1f;
-        draw_configured(centre, 700, seed, tile_sizes[t], TILED_UNCHUNKED, tiled(PLUME_DRAW_FULL, false, 0.0f),
-                        whole);
+        render_frame(unchunked_system, &c, tiled(PLUME_DRAW_FULL, false, 0.0f), true, occluder_width, occluder_depth,
+                     whole);
         float unchunked = render_largest_difference(whole, chunked);
-        draw_configured(centre, 700, seed, tile_sizes[t], 16, tiled(PLUME_DRAW_FULL, true, threshold), chunked);
+        render_draw(small, &c, tiled(PLUME_DRAW_FULL, true, threshold), true, occluder_width, occluder_depth, chunked);
         float ended = render_largest_difference(whole, chunked);
         printf("  tile %u, chunks of 16: %.2f/255 from raster, %.2f/255 from unchunked; threshold %.1f: "
                "%.2f/255 from no termination\n",
@@ -481,6 +510,8 @@ static void test_tiled_small_chunks(void **state) {
         assert_true(unchunked <= TOLERANCE);
         assert_true(ended <= threshold);
         assert_true(ended > 1.0f / 255.0f); /* it did end pixels early */
+        assert_int_equal(plume_system_destroy(fixture_context(), small), PLUME_OK);
+        assert_int_equal(plume_system_destroy(fixture_context(), unchunked_system), PLUME_OK);
     }
     test_log_expect_errors();
     plume_system bad = render_cloud(centre, 2.0f, 1.5f, 10, seed, true);

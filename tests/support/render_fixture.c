@@ -131,6 +131,13 @@ void render_frame(plume_system system, const render_camera *c, plume_frame_desc 
     memcpy(frame.view, c->view, sizeof frame.view);
     memcpy(frame.projection, c->projection, sizeof frame.projection);
     assert_int_equal(plume_system_update(fixture_context(), system, &frame), PLUME_OK);
+    render_draw(system, c, frame, with_depth, occluder_width, occluder_depth, rgba);
+}
+
+void render_draw(plume_system system, const render_camera *c, plume_frame_desc frame, bool with_depth,
+                 int occluder_width, float occluder_depth, float *rgba) {
+    memcpy(frame.view, c->view, sizeof frame.view);
+    memcpy(frame.projection, c->projection, sizeof frame.projection);
     host_frame h = begin_host_frame(occluder_width, occluder_depth);
     if (with_depth) frame.depth_texture = h.depth_copy;
     assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);

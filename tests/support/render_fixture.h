@@ -37,6 +37,11 @@ plume_system render_cloud(const float centre[3], float extent, float size, uint3
  * The picture goes to `rgba` (4 floats a pixel). */
 void render_frame(plume_system system, const render_camera *c, plume_frame_desc frame, bool with_depth,
                   int occluder_width, float occluder_depth, float *rgba);
+/* render_frame's draw without its update: the same particles drawn again
+ * (another path, resolution or threshold), as a host drawing one state
+ * into a second view does. */
+void render_draw(plume_system system, const render_camera *c, plume_frame_desc frame, bool with_depth,
+                 int occluder_width, float occluder_depth, float *rgba);
 
 /* A RENDER_WIDTH x RENDER_HEIGHT RGBA float image (free it). */
 float *render_new_image(void);
