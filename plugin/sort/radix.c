@@ -73,6 +73,7 @@ enum {
 static uint32_t items_override;
 static plume_radix_scan scan_override;
 static uint32_t wait_limit_override;
+static bool ballots_forced;
 
 void plume_radix_set_items(uint32_t items) { items_override = items; }
 
@@ -80,6 +81,8 @@ void plume_radix_set_scan(plume_radix_scan scan, uint32_t wait_limit) {
     scan_override = scan;
     wait_limit_override = wait_limit;
 }
+
+void plume_radix_force_ballots(bool ballots) { ballots_forced = ballots; }
 
 /* The programs of reduce-then-scan (upsweep, scan, downsweep) and of Onesweep
  * (histogram, onesweep: the downsweep built with ONESWEEP 1). */
@@ -111,6 +114,7 @@ struct radix_sort {
     const plume_env *env; /* the sorter's */
     uint32_t capacity, items, tile, tile_stride;
     bool subgroup_ops;
+    bool partitions;     /* subgroupPartitionNV matches a round's digits (else 8 ballots) */
     bool onesweep;       /* else reduce-then-scan */
     uint32_t wait_limit; /* Onesweep's (DEFAULT_WAIT_LIMIT) */
     uint32_t bank;       /* Onesweep: the bank of digit counts the next sort adds to (sorts alternate) */
@@ -148,6 +152,15 @@ static bool has_subgroup_ops(void) {
     GLint needed = GL_SUBGROUP_FEATURE_BASIC_BIT_KHR | GL_SUBGROUP_FEATURE_BALLOT_BIT_KHR |
                    GL_SUBGROUP_FEATURE_SHUFFLE_BIT_KHR | GL_SUBGROUP_FEATURE_ARITHMETIC_BIT_KHR;
     return size == PLUME_RADIX_LANES && (stages & GL_COMPUTE_SHADER_BIT) && (features & needed) == needed;
+}
+
+/* GL_NV_shader_subgroup_partitioned in compute shaders: one subgroup
+ * operation finds the lanes of a digit, where the ballots take one per bit. */
+static bool has_subgroup_partitions(void) {
+    if (!epoxy_has_gl_extension("GL_NV_shader_subgroup_partitioned")) return false;
+    GLint features = 0;
+    glGetIntegerv(GL_SUBGROUP_SUPPORTED_FEATURES_KHR, &features);
+    return (features & GL_SUBGROUP_FEATURE_PARTITIONED_BIT_NV) != 0;
 }
 
 /* Onesweep where the GL is NVIDIA's with 32-wide subgroup operations (see
@@ -200,13 +213,15 @@ static plume_result build_programs(radix_sort *s) {
         if (onesweep_program != s->onesweep) continue;
         char defines[512];
         snprintf(defines, sizeof defines,
-                 "%s#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n#define SUBGROUP_OPS %d\n#define ONESWEEP %d\n",
+                 "%s%s#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n#define SUBGROUP_OPS %d\n"
+                 "#define SUBGROUP_PARTITIONS %d\n#define ONESWEEP %d\n",
                  s->subgroup_ops ? "#extension GL_KHR_shader_subgroup_basic : require\n"
                                    "#extension GL_KHR_shader_subgroup_ballot : require\n"
                                    "#extension GL_KHR_shader_subgroup_shuffle : require\n"
                                    "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
                                  : "",
-                 s->items, s->tile, s->subgroup_ops ? 1 : 0, p == ONESWEEP_PROGRAM ? 1 : 0);
+                 s->partitions ? "#extension GL_NV_shader_subgroup_partitioned : require\n" : "", s->items, s->tile,
+                 s->subgroup_ops ? 1 : 0, s->partitions ? 1 : 0, p == ONESWEEP_PROGRAM ? 1 : 0);
         plume_shader_stage stage = {GL_COMPUTE_SHADER,
                                     {"sort/radix_common.glsl", "sort/workgroup_sum.glsl", PROGRAM_FILES[p]}};
         plume_result result = plume_build_program(s->env, PROGRAM_LABELS[p], &stage, 1, defines, &s->programs[p]);
@@ -225,6 +240,7 @@ plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_
     s->capacity = capacity;
     plan_passes(s, key_bits);
     s->subgroup_ops = has_subgroup_ops();
+    s->partitions = s->subgroup_ops && !ballots_forced && has_subgroup_partitions();
     s->onesweep = choose_onesweep(s);
     s->wait_limit = wait_limit_override ? wait_limit_override : DEFAULT_WAIT_LIMIT;
     plume_result result = check_limits(s);

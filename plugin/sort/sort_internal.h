@@ -34,6 +34,10 @@ typedef enum plume_radix_scan {
 } plume_radix_scan;
 void plume_radix_set_scan(plume_radix_scan scan, uint32_t wait_limit);
 
+/* true: radix sorters created from now on match digits with ballots even
+ * where the GL has subgroup partitions (radix.c). Benchmarks only. */
+void plume_radix_force_ballots(bool ballots);
+
 typedef struct sort_pass_hook {
     plume_sort_pass_hook function;
     void *user;

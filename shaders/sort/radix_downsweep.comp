@@ -9,7 +9,8 @@
 // round. The tile is then laid out by digit in shared memory and written from
 // there, consecutive invocations writing consecutive places of one digit.
 // With SUBGROUP_OPS the lanes are a 32-wide subgroup and match digits with
-// ballots; else they match through shared memory.
+// one subgroup partition (SUBGROUP_PARTITIONS) or a ballot per digit bit;
+// else they match through shared memory.
 //
 // Where the tile's pairs of a digit go: after every pair of a smaller digit
 // and the digit's pairs in earlier tiles. Reduce-then-scan (ONESWEEP 0) has
@@ -85,12 +86,16 @@ uint pairs_in_earlier_tiles(uint tile, uint digit, uint count) {
 uint rank_in_group(uint digit, uint group, uint lane) {
     bool valid = digit != NO_DIGIT;
 #if SUBGROUP_OPS
+#if SUBGROUP_PARTITIONS
+    uint peers = subgroupPartitionNV(digit).x;
+#else
     uint peers = subgroupBallot(valid).x;
     for (uint bit = 0u; bit < u_digit_bits; ++bit) {
         bool set = ((digit >> bit) & 1u) != 0u;
         uint lanes_set = subgroupBallot(set).x;
         peers &= set ? lanes_set : ~lanes_set;
     }
+#endif
     uint below = bitCount(peers & gl_SubgroupLtMask.x);
     // The highest lane of the digit adds the round's pairs and shares the
     // count before them.
