@@ -21,8 +21,8 @@ enum {
  * <= 16, else 4): measured on an H100 (notes/sort-performance.md, "Radix"),
  * reduce-then-scan forced there for its row. */
 static const uint32_t RADIX_FROM_COUNT[2][2] = {
-    {1u << 15, 1u << 18}, /* reduce-then-scan: two passes, four */
-    {1u << 13, 1u << 15}, /* Onesweep */
+    {1u << 15, 1u << 17}, /* reduce-then-scan: two passes, four */
+    {1u << 12, 1u << 15}, /* Onesweep */
 };
 
 _Static_assert(PLUME_BINDING_SORT_PAIRS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_SORT_STATE < PLUME_SCOPE_SSBO_SLOTS &&
