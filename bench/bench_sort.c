@@ -581,7 +581,8 @@ int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
-                        "[--variant bitonic|radix|automatic|rts|onesweep|ballots[:KEY_BITS[:SIZE]]]... [--methods direct,indirect,bounded] "
+                        "[--variant bitonic|radix|automatic|rts|onesweep|ballots[:KEY_BITS[:SIZE]]]... "
+                        "[--methods direct,indirect,bounded] "
                         "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255]\n", argv[0]);
         return 2;
     }

@@ -27,8 +27,9 @@
  *              the digit's pairs found by decoupled look-back over the tiles
  *              before it (radix_downsweep.comp says how, and why it is
  *              correct on any GL).
- * Which one runs (choose_scan): Onesweep where the GL is NVIDIA's with the
- * 32-wide subgroup operations, the configuration it was measured on: there
+ * Which one runs (radix_chooses_onesweep): Onesweep where the GL is NVIDIA's
+ * with the 32-wide subgroup operations, the configuration it was measured on:
+ * there
  * every workgroup that has started keeps running beside the others, so the
  * look-back's waits are short. Elsewhere reduce-then-scan, whose cost does not
  * depend on how the driver schedules workgroups (on llvmpipe a waiting
@@ -198,7 +199,8 @@ static plume_result check_limits(radix_sort *s) {
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &count_x);
     uint32_t items = items_override ? items_override : DEFAULT_ITEMS;
-    while (items > MIN_ITEMS && DOWNSWEEP_FIXED_BYTES + items * PLUME_RADIX_THREADS * PLUME_PAIR_BYTES > (uint32_t)shared_bytes)
+    while (items > MIN_ITEMS &&
+           DOWNSWEEP_FIXED_BYTES + items * PLUME_RADIX_THREADS * PLUME_PAIR_BYTES > (uint32_t)shared_bytes)
         items /= 2;
     bool small_set = !items_override && items / 2 >= MIN_ITEMS;
     bool large_set = !small_set || s->capacity >= LARGE_TILES_FROM;
@@ -330,8 +332,9 @@ static void use_program(const tile_set *set, int program, const sort_pass_hook *
  * workgroups (those of the count, or of its bound) and finds the count; the
  * later tile passes get `tiles` (direct) or, when it is 0, the first
  * upsweep's indirect arguments. */
-static void run_reduce_then_scan(const radix_sort *s, const tile_set *set, GLuint pairs_buffer, const uint32_t count_uniforms[4],
-                                 uint32_t first_tiles, uint32_t tiles, const sort_pass_hook *hook) {
+static void run_reduce_then_scan(const radix_sort *s, const tile_set *set, GLuint pairs_buffer,
+                                 const uint32_t count_uniforms[4], uint32_t first_tiles, uint32_t tiles,
+                                 const sort_pass_hook *hook) {
     for (uint32_t p = 0; p < s->pass_count; ++p) {
         GLuint from = p % 2 == 0 ? pairs_buffer : s->scratch_buffer, to = p % 2 == 0 ? s->scratch_buffer : pairs_buffer;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, from);
@@ -360,8 +363,8 @@ static void run_reduce_then_scan(const radix_sort *s, const tile_set *set, GLuin
 /* The Onesweep passes: the histogram over `first_tiles` workgroups finds the
  * count, then one pass per digit over `tiles` (or the histogram's indirect
  * arguments when 0). */
-static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer, const uint32_t count_uniforms[4], uint32_t first_tiles,
-                         uint32_t tiles, const sort_pass_hook *hook) {
+static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer, const uint32_t count_uniforms[4],
+                         uint32_t first_tiles, uint32_t tiles, const sort_pass_hook *hook) {
     GLuint shifts[MAX_PASSES] = {0}, bits[MAX_PASSES] = {0};
     for (uint32_t p = 0; p < s->pass_count; ++p) {
         shifts[p] = s->passes[p].shift;
