@@ -14,7 +14,9 @@
  *                    [--powers-only] [--pass-times]
  *                    [--dump-programs DIR] [--cold-cache MB]
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
- * bitonic, radix, automatic; KEY_BITS its key_bits (default 32: the keys are
+ * bitonic, radix, automatic, or a radix sort forced one way: rts
+ * (reduce-then-scan), onesweep, ballots (the driver's way, digits matched
+ * with ballots, not subgroup partitions); KEY_BITS its key_bits (default 32: the keys are
  * random in that many bits); SIZE the bitonic block_pairs or the radix sort's
  * pairs per invocation (default: the sorter's own). A bare number is a bitonic
  * block. Default: bitonic, radix, automatic.
@@ -45,7 +47,7 @@ typedef struct pair {
     uint32_t key, value;
 } pair;
 
-enum { MAX_VARIANTS = 8 };
+enum { MAX_VARIANTS = 12 };
 
 /* A sorter to time. */
 typedef struct variant {
@@ -53,6 +55,8 @@ typedef struct variant {
     plume_sort_algorithm algorithm;
     uint32_t key_bits;   /* 1 .. 32 */
     uint32_t size;       /* bitonic block_pairs or radix pairs per invocation; 0: default */
+    plume_radix_scan scan; /* radix: the way forced (rts, onesweep) */
+    bool ballots;          /* radix: ballots forced */
 } variant;
 
 typedef struct options {
@@ -373,7 +377,9 @@ static void log_to_stderr(plume_log_level level, const char *message, void *user
     if (level <= PLUME_LOG_WARNING) fprintf(stderr, "plume: %s\n", message);
 }
 
-static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic", "radix"};
+/* The API's algorithms, then radix sorts forced one way (parse_variant). */
+static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic", "radix", "rts", "onesweep", "ballots"};
+enum { API_ALGORITHMS = 3, ALGORITHM_NAME_COUNT = 6 };
 
 /* ALGORITHM[:KEY_BITS[:SIZE]], or a bare bitonic block size. */
 static int parse_variant(const char *spec, variant *out) {
@@ -386,12 +392,18 @@ static int parse_variant(const char *spec, variant *out) {
         int fields = sscanf(spec, "%15[a-z]:%u:%u", algorithm, &key_bits, &size);
         if (fields < 1 || key_bits < 1 || key_bits > 32) return -1;
         int found = -1;
-        for (int a = 0; a < 3; ++a)
+        for (int a = 0; a < ALGORITHM_NAME_COUNT; ++a)
             if (!strcmp(algorithm, ALGORITHM_NAMES[a])) found = a;
         if (found < 0) return -1;
-        *out = (variant){.algorithm = (plume_sort_algorithm)found, .key_bits = key_bits, .size = size};
+        static const plume_radix_scan scans[] = {PLUME_RADIX_SCAN_REDUCE_THEN_SCAN, PLUME_RADIX_SCAN_ONESWEEP,
+                                                 PLUME_RADIX_SCAN_DEFAULT};
+        *out = (variant){.algorithm = found < API_ALGORITHMS ? (plume_sort_algorithm)found : PLUME_SORT_RADIX,
+                         .key_bits = key_bits,
+                         .size = size,
+                         .scan = found < API_ALGORITHMS ? PLUME_RADIX_SCAN_DEFAULT : scans[found - API_ALGORITHMS],
+                         .ballots = !strcmp(algorithm, "ballots")};
     }
-    snprintf(out->name, sizeof out->name, "%s", ALGORITHM_NAMES[out->algorithm]);
+    snprintf(out->name, sizeof out->name, "%s", algorithm[0] ? algorithm : ALGORITHM_NAMES[out->algorithm]);
     if (out->key_bits != 32 || out->size) {
         size_t used = strlen(out->name);
         snprintf(out->name + used, sizeof out->name - used, ":%u", out->key_bits);
@@ -569,7 +581,8 @@ int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
-                        "[--variant bitonic|radix|automatic[:KEY_BITS[:SIZE]]]... [--methods direct,indirect,bounded] "
+                        "[--variant bitonic|radix|automatic|rts|onesweep|ballots[:KEY_BITS[:SIZE]]]... "
+                        "[--methods direct,indirect,bounded] "
                         "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255]\n", argv[0]);
         return 2;
     }
@@ -611,9 +624,13 @@ int main(int argc, char **argv) {
                                   .algorithm = w->algorithm,
                                   .key_bits = w->key_bits};
         plume_radix_set_items(radix ? w->size : 0);
+        plume_radix_set_scan(w->scan, 0);
+        plume_radix_force_ballots(w->ballots);
         if (plume_sorter_create(context, &desc, &sorters[v]) != PLUME_OK) return 1;
     }
     plume_radix_set_items(0);
+    plume_radix_set_scan(PLUME_RADIX_SCAN_DEFAULT, 0);
+    plume_radix_force_ballots(false);
     if (opt.dump_dir) dump_sort_programs(opt.dump_dir);
     int failures = 0;
     if (opt.pass_times) {

@@ -37,14 +37,20 @@
  * lowest position bits in registers and subgroup shuffles where the GL has
  * GL_KHR_shader_subgroup, the others in shared memory. Work n log^2 n, few
  * dispatches: the faster one for small counts.
- * Radix: least-significant digit first, reduce-then-scan (per digit a tile
- * histogram, a scan over tiles, a stable scatter; ballots across 32-wide
- * subgroups where the GL has them), an even number of digits of at most 8 key
- * bits (32 bits: 4, 24: 4 of 6, 16: 2 of 8, 12: 2 of 6). Work n x digits,
- * 3 x digits dispatches: the faster one for large counts; fewer key_bits,
- * fewer digits. It needs no forward-progress guarantee (no workgroup waits
- * for another), so it runs on every GL 4.3 driver. It keeps a scratch copy of
- * capacity pairs (8 bytes a pair) and a count per digit per 4096 pairs.
+ * Radix: least-significant digit first, an even number of digits of at most
+ * 8 key bits (32 bits: 4, 24: 4 of 6, 16: 2 of 8, 12: 2 of 6), each a stable
+ * scatter of tiles of 2048 pairs (counts under 2^19) or 4096 (ranked with
+ * subgroup partitions or ballots where the GL has them). Work n x digits: the
+ * faster one for large counts; fewer key_bits, fewer digits. Two ways, chosen
+ * at creation: on NVIDIA's GL (with 32-wide subgroup operations) Onesweep,
+ * 1 + digits dispatches (a histogram of every digit, then one pass per digit
+ * that finds each tile's place by decoupled look-back, waiting a bounded
+ * time for earlier tiles and then counting them itself: correct on any
+ * driver, never a hang); elsewhere reduce-then-scan, 3 x digits dispatches
+ * (a tile histogram, a scan over tiles and the scatter per digit; no
+ * workgroup waits for another). It keeps a scratch copy of capacity pairs
+ * (8 bytes a pair) and a count per digit per 2048 or 4096 pairs (Onesweep:
+ * per digit pass too, about 1 byte a pair for 32 key bits).
  * Counts need not be powers of two: positions past the count are never read
  * or written.
  *
@@ -170,7 +176,8 @@ PLUME_API plume_result plume_sort(plume_context *context, plume_sorter sorter, u
  * costs a wait between passes (~1-2 us on an H100): 1024 pairs in a sorter of
  * 2^22+1 take 0.08 ms this way against 0.017 ms with a bound
  * (plume_sort_indirect_bounded; notes/sort-performance.md). Radix: the
- * passes depend on key_bits only; each empty one costs that wait.
+ * passes depend on key_bits only; each empty one costs that wait, and the
+ * tile size is the capacity's.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or sorter handle, a
  * buffer 0 or not a buffer, the offset misaligned or past the end of
  * count_buffer, pairs_buffer smaller than capacity * 8 bytes).

@@ -1,12 +1,15 @@
 /* The radix backend of the sorter (sorter.c, plume_sort.h): an LSD radix sort
- * of the pairs by their low key_bits, reduce-then-scan (no pass waits for
- * another workgroup, so it needs no forward-progress guarantee the GL does not
- * give).
+ * of the pairs by their low key_bits, in one of two ways: reduce-then-scan
+ * (no pass waits for another workgroup, so it needs no forward-progress
+ * guarantee the GL does not give) or Onesweep (one pass per digit, tiles
+ * placed by decoupled look-back with a bounded wait).
  *
  * The key bits are cut into an even number of digits of at most 8 bits, so
  * that the passes, which alternate between the host's pairs and the sorter's
- * scratch copy, end in the host's buffer. A sort is three dispatches per
- * digit over tiles of PLUME_RADIX_THREADS x items consecutive pairs:
+ * scratch copy, end in the host's buffer. Tiles are PLUME_RADIX_THREADS x
+ * items consecutive pairs.
+ *
+ * Reduce-then-scan: three dispatches per digit:
  *   upsweep    each tile's count of each digit; the first one also finds the
  *              count (read on the GPU and clamped, for indirect sorts) and
  *              writes the later tile passes' indirect arguments;
@@ -16,6 +19,21 @@
  *              32-wide subgroup where the GL has them, else the same match
  *              through shared memory), lays them out by digit in shared
  *              memory and writes them to their places.
+ * Onesweep: one dispatch for all digits, then one per digit:
+ *   histogram  every digit pass's count of each digit over the whole count
+ *              (finds the count as the first upsweep does, and zeroes the
+ *              look-back words);
+ *   onesweep   the downsweep's ranking and scatter, each tile's place among
+ *              the digit's pairs found by decoupled look-back over the tiles
+ *              before it (radix_downsweep.comp says how, and why it is
+ *              correct on any GL).
+ * Which one runs (radix_chooses_onesweep): Onesweep where the GL is NVIDIA's
+ * with the 32-wide subgroup operations, the configuration it was measured on:
+ * there
+ * every workgroup that has started keeps running beside the others, so the
+ * look-back's waits are short. Elsewhere reduce-then-scan, whose cost does not
+ * depend on how the driver schedules workgroups (on llvmpipe a waiting
+ * workgroup may hold one of few threads). The tests run both on every driver.
  * Workgroup sums use subgroup arithmetic where the GL has it.
  * Every pass is stable, so pairs of equal keys (within key_bits) keep their
  * input order. The tile passes' workgroups come from the count (on the GPU for
@@ -36,9 +54,15 @@ _Static_assert(PLUME_BINDING_RADIX_TILE_COUNTS < PLUME_SCOPE_SSBO_SLOTS &&
                "the GL state scope restores every binding the radix sort uses");
 
 enum {
-    MAX_PASSES = 4,          /* 32 key bits in 8-bit digits */
+    MAX_PASSES = PLUME_RADIX_MAX_PASSES, /* 32 key bits in 8-bit digits */
     DEFAULT_ITEMS = 16,      /* pairs per invocation where shared memory allows (notes/sort-performance.md) */
     MIN_ITEMS = 4,
+    /* Onesweep's reads of an unpublished look-back word before a workgroup
+     * counts that tile itself: a published word comes within microseconds
+     * where every started workgroup runs; the count is the rare fallback. */
+    DEFAULT_WAIT_LIMIT = 4096,
+    /* Onesweep's look-back words hold counts in 30 bits. */
+    ONESWEEP_MAX_CAPACITY = PLUME_RADIX_LOOKBACK_COUNT_MASK,
     STATE_BYTES = 4 * PLUME_RADIX_STATE_WORDS,
     /* Shared memory of the downsweep besides its tile: per-group digit counts,
      * digit starts and targets, the workgroup sum and the lanes' digits. */
@@ -46,38 +70,74 @@ enum {
                                  3 * PLUME_RADIX_DIGITS + PLUME_RADIX_THREADS)
 };
 
-static uint32_t items_override; /* plume_radix_set_items: benchmarks only */
+/* Tests and benchmarks only (sort_internal.h). */
+static uint32_t items_override;
+static plume_radix_scan scan_override;
+static uint32_t wait_limit_override;
+static bool ballots_forced;
 
 void plume_radix_set_items(uint32_t items) { items_override = items; }
 
-enum { UPSWEEP_PROGRAM, SCAN_PROGRAM, DOWNSWEEP_PROGRAM, PROGRAMS };
+void plume_radix_set_scan(plume_radix_scan scan, uint32_t wait_limit) {
+    scan_override = scan;
+    wait_limit_override = wait_limit;
+}
+
+void plume_radix_force_ballots(bool ballots) { ballots_forced = ballots; }
+
+/* The programs of reduce-then-scan (upsweep, scan, downsweep) and of Onesweep
+ * (histogram, onesweep: the downsweep built with ONESWEEP 1). */
+enum { UPSWEEP_PROGRAM, SCAN_PROGRAM, DOWNSWEEP_PROGRAM, HISTOGRAM_PROGRAM, ONESWEEP_PROGRAM, PROGRAMS };
 static const char *const PROGRAM_FILES[PROGRAMS] = {"sort/radix_upsweep.comp", "sort/radix_scan.comp",
+                                                    "sort/radix_downsweep.comp", "sort/radix_histogram.comp",
                                                     "sort/radix_downsweep.comp"};
 static const char *const PROGRAM_LABELS[PROGRAMS] = {"plume sort: radix upsweep", "plume sort: radix scan",
-                                                     "plume sort: radix downsweep"};
+                                                     "plume sort: radix downsweep", "plume sort: radix histogram",
+                                                     "plume sort: radix onesweep"};
 /* The pass kinds the pass hook is told (sort_internal.h). */
-static const char *const PASS_KINDS[PROGRAMS] = {"radix upsweep", "radix scan", "radix downsweep"};
+static const char *const PASS_KINDS[PROGRAMS] = {"radix upsweep", "radix scan", "radix downsweep",
+                                                 "radix histogram", "radix onesweep"};
 
 enum {
     U_SHIFT, U_DIGIT_BITS, U_TILE_STRIDE, U_FIRST_PASS, U_INDIRECT, U_DIRECT_COUNT, U_COUNT_INDEX, U_MAX_COUNT,
-    UNIFORMS
+    U_PASS, U_BANK, U_WAIT_LIMIT, U_PASS_SHIFTS, U_PASS_BITS, U_PASS_COUNT, UNIFORMS
 };
-static const char *const UNIFORM_NAMES[UNIFORMS] = {"u_shift",      "u_digit_bits",   "u_tile_stride",
-                                                    "u_first_pass", "u_indirect",     "u_direct_count",
-                                                    "u_count_index", "u_max_count"};
+static const char *const UNIFORM_NAMES[UNIFORMS] = {
+    "u_shift",       "u_digit_bits", "u_tile_stride", "u_first_pass",  "u_indirect",    "u_direct_count",
+    "u_count_index", "u_max_count",  "u_pass",        "u_bank",        "u_wait_limit",  "u_pass_shifts",
+    "u_pass_bits",   "u_pass_count"};
 
 typedef struct digit_pass {
     uint32_t shift, bits;
 } digit_pass;
 
+/* Two sizes of tile: 2048 pairs (8 per invocation) measured faster under 2^19
+ * pairs on the H100, 4096 (16) from 2^19 up (notes/sort-performance.md). A
+ * sort takes the set its count, or the bound on it, calls for. A sorter whose
+ * capacity is under LARGE_TILES_FROM has the small set only; one whose tile
+ * was chosen (plume_radix_set_items) has that one only. Where the GL's shared
+ * memory cuts the large tile down (llvmpipe: 2048), the small one is half of
+ * it, so that the tests cross from one set to the other everywhere. */
+enum { SMALL_TILES, LARGE_TILES, TILE_SETS };
+static const uint32_t LARGE_TILES_FROM = 1u << 19;
+
+typedef struct tile_set {
+    uint32_t items, tile, tile_stride; /* tile_stride: tiles of the capacity (or of the counts the set sorts) */
+    GLuint programs[PROGRAMS];         /* 0: not built (the set, or the other way's programs) */
+    GLint locations[PROGRAMS][UNIFORMS]; /* -1 where a program lacks the uniform */
+} tile_set;
+
 struct radix_sort {
     const plume_env *env; /* the sorter's */
-    uint32_t capacity, items, tile, tile_stride;
+    uint32_t capacity;
+    tile_set sets[TILE_SETS];
     bool subgroup_ops;
+    bool partitions;     /* subgroupPartitionNV matches a round's digits (else 8 ballots) */
+    bool onesweep;       /* else reduce-then-scan */
+    uint32_t wait_limit; /* Onesweep's (DEFAULT_WAIT_LIMIT) */
+    uint32_t bank;       /* Onesweep: the bank of digit counts the next sort adds to (sorts alternate) */
     digit_pass passes[MAX_PASSES];
     uint32_t pass_count;
-    GLuint programs[PROGRAMS];
-    GLint locations[PROGRAMS][UNIFORMS]; /* -1 where a program lacks the uniform */
     GLuint state_buffer, tile_counts_buffer, scratch_buffer;
 };
 
@@ -110,21 +170,51 @@ static bool has_subgroup_ops(void) {
     return size == PLUME_RADIX_LANES && (stages & GL_COMPUTE_SHADER_BIT) && (features & needed) == needed;
 }
 
+/* GL_NV_shader_subgroup_partitioned in compute shaders: one subgroup
+ * operation finds the lanes of a digit, where the ballots take one per bit. */
+static bool has_subgroup_partitions(void) {
+    if (!epoxy_has_gl_extension("GL_NV_shader_subgroup_partitioned")) return false;
+    GLint features = 0;
+    glGetIntegerv(GL_SUBGROUP_SUPPORTED_FEATURES_KHR, &features);
+    return (features & GL_SUBGROUP_FEATURE_PARTITIONED_BIT_NV) != 0;
+}
+
+/* Onesweep where the GL is NVIDIA's with 32-wide subgroup operations (see
+ * the top of the file), unless a test or benchmark forces one; never for a
+ * capacity whose counts would not fit the look-back words. */
+bool radix_chooses_onesweep(uint32_t capacity) {
+    if (capacity > ONESWEEP_MAX_CAPACITY) return false;
+    if (scan_override != PLUME_RADIX_SCAN_DEFAULT) return scan_override == PLUME_RADIX_SCAN_ONESWEEP;
+    const char *vendor = (const char *)glGetString(GL_VENDOR);
+    return has_subgroup_ops() && vendor && strstr(vendor, "NVIDIA") != NULL;
+}
+
 /* The GL's limits: workgroup size, shared memory for the tile (which sets the
- * pairs per invocation), workgroups for the capacity's tiles. */
+ * pairs per invocation, and whether there is a small set), workgroups for the
+ * capacity's tiles. */
 static plume_result check_limits(radix_sort *s) {
     GLint shared_bytes = 0, invocations = 0, size_x = 0, count_x = 0;
     glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &shared_bytes);
     glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &count_x);
-    s->items = items_override ? items_override : DEFAULT_ITEMS;
-    while (s->items > MIN_ITEMS &&
-           DOWNSWEEP_FIXED_BYTES + s->items * PLUME_RADIX_THREADS * PLUME_PAIR_BYTES > (uint32_t)shared_bytes)
-        s->items /= 2;
-    s->tile = s->items * PLUME_RADIX_THREADS;
-    s->tile_stride = (uint32_t)(((uint64_t)s->capacity + s->tile - 1) / s->tile);
-    uint32_t shared_needed = DOWNSWEEP_FIXED_BYTES + s->tile * PLUME_PAIR_BYTES;
+    uint32_t items = items_override ? items_override : DEFAULT_ITEMS;
+    while (items > MIN_ITEMS &&
+           DOWNSWEEP_FIXED_BYTES + items * PLUME_RADIX_THREADS * PLUME_PAIR_BYTES > (uint32_t)shared_bytes)
+        items /= 2;
+    bool small_set = !items_override && items / 2 >= MIN_ITEMS;
+    bool large_set = !small_set || s->capacity >= LARGE_TILES_FROM;
+    if (small_set) s->sets[SMALL_TILES].items = items / 2;
+    if (large_set) s->sets[LARGE_TILES].items = items;
+    for (int t = 0; t < TILE_SETS; ++t) {
+        tile_set *set = &s->sets[t];
+        if (!set->items) continue;
+        set->tile = set->items * PLUME_RADIX_THREADS;
+        uint32_t most = t == SMALL_TILES && large_set ? LARGE_TILES_FROM - 1 : s->capacity;
+        set->tile_stride = (uint32_t)(((uint64_t)most + set->tile - 1) / set->tile);
+    }
+    const tile_set *largest = &s->sets[large_set ? LARGE_TILES : SMALL_TILES];
+    uint32_t shared_needed = DOWNSWEEP_FIXED_BYTES + largest->tile * PLUME_PAIR_BYTES;
     if (invocations < PLUME_RADIX_THREADS || size_x < PLUME_RADIX_THREADS || (uint32_t)shared_bytes < shared_needed) {
         plume_log(s->env, PLUME_LOG_ERROR,
                   "plume_sorter_create: GL compute limits too small for the radix sort (shared memory %d bytes, %d "
@@ -132,10 +222,10 @@ static plume_result check_limits(radix_sort *s) {
                   shared_bytes, invocations, size_x, shared_needed, PLUME_RADIX_THREADS, PLUME_RADIX_THREADS);
         return PLUME_ERROR_GL_UNSUPPORTED;
     }
-    if (s->tile_stride > (uint32_t)count_x) {
+    if (largest->tile_stride > (uint32_t)count_x) {
         plume_log(s->env, PLUME_LOG_ERROR,
                   "plume_sorter_create: capacity %u needs %u radix tiles in one dispatch; this GL allows %d",
-                  s->capacity, s->tile_stride, count_x);
+                  s->capacity, largest->tile_stride, count_x);
         return PLUME_ERROR_GL_UNSUPPORTED;
     }
     return PLUME_OK;
@@ -143,21 +233,28 @@ static plume_result check_limits(radix_sort *s) {
 
 /* ---- Creation ------------------------------------------------------------- */
 
-static plume_result build_programs(radix_sort *s) {
-    char defines[512];
-    snprintf(defines, sizeof defines, "%s#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n#define SUBGROUP_OPS %d\n",
-             s->subgroup_ops ? "#extension GL_KHR_shader_subgroup_basic : require\n"
-                                  "#extension GL_KHR_shader_subgroup_ballot : require\n"
-                                  "#extension GL_KHR_shader_subgroup_shuffle : require\n"
-                                  "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
-                                : "",
-             s->items, s->tile, s->subgroup_ops ? 1 : 0);
+/* The programs of the way this sorter sorts, for a tile set; the others stay 0. */
+static plume_result build_programs(radix_sort *s, tile_set *set) {
     for (int p = 0; p < PROGRAMS; ++p) {
+        bool onesweep_program = p == HISTOGRAM_PROGRAM || p == ONESWEEP_PROGRAM;
+        if (onesweep_program != s->onesweep) continue;
+        char defines[512];
+        snprintf(defines, sizeof defines,
+                 "%s%s#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n#define SUBGROUP_OPS %d\n"
+                 "#define SUBGROUP_PARTITIONS %d\n#define ONESWEEP %d\n",
+                 s->subgroup_ops ? "#extension GL_KHR_shader_subgroup_basic : require\n"
+                                   "#extension GL_KHR_shader_subgroup_ballot : require\n"
+                                   "#extension GL_KHR_shader_subgroup_shuffle : require\n"
+                                   "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
+                                 : "",
+                 s->partitions ? "#extension GL_NV_shader_subgroup_partitioned : require\n" : "", set->items, set->tile,
+                 s->subgroup_ops ? 1 : 0, s->partitions ? 1 : 0, p == ONESWEEP_PROGRAM ? 1 : 0);
         plume_shader_stage stage = {GL_COMPUTE_SHADER,
                                     {"sort/radix_common.glsl", "sort/workgroup_sum.glsl", PROGRAM_FILES[p]}};
-        plume_result result = plume_build_program(s->env, PROGRAM_LABELS[p], &stage, 1, defines, &s->programs[p]);
+        plume_result result = plume_build_program(s->env, PROGRAM_LABELS[p], &stage, 1, defines, &set->programs[p]);
         if (result != PLUME_OK) return result;
-        for (int u = 0; u < UNIFORMS; ++u) s->locations[p][u] = glGetUniformLocation(s->programs[p], UNIFORM_NAMES[u]);
+        for (int u = 0; u < UNIFORMS; ++u)
+            set->locations[p][u] = glGetUniformLocation(set->programs[p], UNIFORM_NAMES[u]);
     }
     return PLUME_OK;
 }
@@ -171,23 +268,36 @@ plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_
     s->capacity = capacity;
     plan_passes(s, key_bits);
     s->subgroup_ops = has_subgroup_ops();
+    s->partitions = s->subgroup_ops && !ballots_forced && has_subgroup_partitions();
+    s->onesweep = radix_chooses_onesweep(capacity);
+    s->wait_limit = wait_limit_override ? wait_limit_override : DEFAULT_WAIT_LIMIT;
     plume_result result = check_limits(s);
-    if (result == PLUME_OK) result = build_programs(s);
+    for (int t = 0; t < TILE_SETS && result == PLUME_OK; ++t)
+        if (s->sets[t].items) result = build_programs(s, &s->sets[t]);
     if (result != PLUME_OK) return result;
+    /* Zeroed: Onesweep's first sort adds to a bank of counts that it finds
+     * zero (each sort zeroes the other one for the next). */
     s->state_buffer = plume_make_gpu_buffer(STATE_BYTES, "plume sort: radix state");
-    s->tile_counts_buffer =
-        plume_make_gpu_buffer((GLsizeiptr)4 * PLUME_RADIX_DIGITS * s->tile_stride, "plume sort: radix tile counts");
+    glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
+    /* Reduce-then-scan: a count per digit per tile; Onesweep: a look-back word
+     * per digit per tile per digit pass. */
+    uint32_t most_tiles = s->sets[SMALL_TILES].tile_stride > s->sets[LARGE_TILES].tile_stride
+                              ? s->sets[SMALL_TILES].tile_stride
+                              : s->sets[LARGE_TILES].tile_stride;
+    GLsizeiptr tile_words = (GLsizeiptr)PLUME_RADIX_DIGITS * most_tiles * (s->onesweep ? s->pass_count : 1);
+    s->tile_counts_buffer = plume_make_gpu_buffer(4 * tile_words, "plume sort: radix tile counts");
     s->scratch_buffer = plume_make_gpu_buffer((GLsizeiptr)PLUME_PAIR_BYTES * capacity, "plume sort: radix scratch pairs");
     return plume_drain_gl_errors(env, "plume_sorter_create (radix buffers)");
 }
 
-enum { RADIX_GL_OBJECTS = PROGRAMS + 3 };
+enum { RADIX_GL_OBJECTS = TILE_SETS * PROGRAMS + 3 };
 
 uint32_t radix_list_gl_objects(const radix_sort *s, plume_gl_object *out, uint32_t capacity) {
     if (!s) return 0;
     plume_gl_object all[RADIX_GL_OBJECTS];
     uint32_t count = 0;
-    for (int p = 0; p < PROGRAMS; ++p) all[count++] = (plume_gl_object){GL_PROGRAM, s->programs[p]};
+    for (int t = 0; t < TILE_SETS; ++t)
+        for (int p = 0; p < PROGRAMS; ++p) all[count++] = (plume_gl_object){GL_PROGRAM, s->sets[t].programs[p]};
     all[count++] = (plume_gl_object){GL_BUFFER, s->state_buffer};
     all[count++] = (plume_gl_object){GL_BUFFER, s->tile_counts_buffer};
     all[count++] = (plume_gl_object){GL_BUFFER, s->scratch_buffer};
@@ -202,29 +312,29 @@ void radix_destroy(radix_sort *s) {
 }
 
 uint32_t radix_dispatch_count(const radix_sort *s, uint32_t count) {
-    return count < 2 ? 0 : 3 * s->pass_count;
+    if (count < 2) return 0;
+    return s->onesweep ? 1 + s->pass_count : 3 * s->pass_count;
 }
 
 /* ---- Sorting -------------------------------------------------------------- */
 
-static void set_uniform(const radix_sort *s, int program, int uniform, uint32_t value) {
-    if (s->locations[program][uniform] >= 0) glUniform1ui(s->locations[program][uniform], value);
+static void set_uniform(const tile_set *set, int program, int uniform, uint32_t value) {
+    if (set->locations[program][uniform] >= 0) glUniform1ui(set->locations[program][uniform], value);
 }
 
-static void use_program(const radix_sort *s, int program, const sort_pass_hook *hook) {
-    glUseProgram(s->programs[program]);
-    set_uniform(s, program, U_TILE_STRIDE, s->tile_stride);
+static void use_program(const tile_set *set, int program, const sort_pass_hook *hook) {
+    glUseProgram(set->programs[program]);
+    set_uniform(set, program, U_TILE_STRIDE, set->tile_stride);
     if (hook && hook->function) hook->function(hook->user, PASS_KINDS[program]);
 }
 
-/* The digit passes. The first upsweep gets `first_tiles` workgroups (those of
- * the count, or of its bound) and finds the count; the later tile passes get
- * `tiles` (direct) or, when it is 0, the first upsweep's indirect arguments. */
-static void run_passes(const radix_sort *s, GLuint pairs_buffer, const uint32_t count_uniforms[4],
-                       uint32_t first_tiles, uint32_t tiles, const sort_pass_hook *hook) {
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_STATE, s->state_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_RADIX_TILE_COUNTS, s->tile_counts_buffer);
-    if (!tiles) glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, s->state_buffer);
+/* The digit passes of reduce-then-scan. The first upsweep gets `first_tiles`
+ * workgroups (those of the count, or of its bound) and finds the count; the
+ * later tile passes get `tiles` (direct) or, when it is 0, the first
+ * upsweep's indirect arguments. */
+static void run_reduce_then_scan(const radix_sort *s, const tile_set *set, GLuint pairs_buffer,
+                                 const uint32_t count_uniforms[4], uint32_t first_tiles, uint32_t tiles,
+                                 const sort_pass_hook *hook) {
     for (uint32_t p = 0; p < s->pass_count; ++p) {
         GLuint from = p % 2 == 0 ? pairs_buffer : s->scratch_buffer, to = p % 2 == 0 ? s->scratch_buffer : pairs_buffer;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, from);
@@ -235,12 +345,12 @@ static void run_passes(const radix_sort *s, GLuint pairs_buffer, const uint32_t 
                 glMemoryBarrier(p == 0 && program == SCAN_PROGRAM && !tiles
                                     ? GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT
                                     : GL_SHADER_STORAGE_BARRIER_BIT);
-            use_program(s, program, hook);
-            set_uniform(s, program, U_SHIFT, s->passes[p].shift);
-            set_uniform(s, program, U_DIGIT_BITS, s->passes[p].bits);
+            use_program(set, program, hook);
+            set_uniform(set, program, U_SHIFT, s->passes[p].shift);
+            set_uniform(set, program, U_DIGIT_BITS, s->passes[p].bits);
             if (program == UPSWEEP_PROGRAM) {
-                set_uniform(s, program, U_FIRST_PASS, first ? 1u : 0u);
-                for (int u = 0; first && u < 4; ++u) set_uniform(s, program, U_INDIRECT + u, count_uniforms[u]);
+                set_uniform(set, program, U_FIRST_PASS, first ? 1u : 0u);
+                for (int u = 0; first && u < 4; ++u) set_uniform(set, program, U_INDIRECT + u, count_uniforms[u]);
             }
             if (first) glDispatchCompute(first_tiles, 1, 1);
             else if (program == SCAN_PROGRAM) glDispatchCompute(1u << s->passes[p].bits, 1, 1);
@@ -250,14 +360,69 @@ static void run_passes(const radix_sort *s, GLuint pairs_buffer, const uint32_t 
     }
 }
 
-void radix_sort_direct(const radix_sort *s, GLuint pairs_buffer, uint32_t count, const sort_pass_hook *hook) {
-    const uint32_t count_uniforms[4] = {0, count, 0, 0};
-    uint32_t tiles = (count + s->tile - 1) / s->tile;
-    run_passes(s, pairs_buffer, count_uniforms, tiles, tiles, hook);
+/* The Onesweep passes: the histogram over `first_tiles` workgroups finds the
+ * count, then one pass per digit over `tiles` (or the histogram's indirect
+ * arguments when 0). */
+static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer, const uint32_t count_uniforms[4],
+                         uint32_t first_tiles, uint32_t tiles, const sort_pass_hook *hook) {
+    GLuint shifts[MAX_PASSES] = {0}, bits[MAX_PASSES] = {0};
+    for (uint32_t p = 0; p < s->pass_count; ++p) {
+        shifts[p] = s->passes[p].shift;
+        bits[p] = s->passes[p].bits;
+    }
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, pairs_buffer);
+    use_program(set, HISTOGRAM_PROGRAM, hook);
+    for (int u = 0; u < 4; ++u) set_uniform(set, HISTOGRAM_PROGRAM, U_INDIRECT + u, count_uniforms[u]);
+    glUniform4ui(set->locations[HISTOGRAM_PROGRAM][U_PASS_SHIFTS], shifts[0], shifts[1], shifts[2], shifts[3]);
+    glUniform4ui(set->locations[HISTOGRAM_PROGRAM][U_PASS_BITS], bits[0], bits[1], bits[2], bits[3]);
+    set_uniform(set, HISTOGRAM_PROGRAM, U_PASS_COUNT, s->pass_count);
+    set_uniform(set, HISTOGRAM_PROGRAM, U_BANK, s->bank);
+    glDispatchCompute(first_tiles, 1, 1);
+    for (uint32_t p = 0; p < s->pass_count; ++p) {
+        GLuint from = p % 2 == 0 ? pairs_buffer : s->scratch_buffer, to = p % 2 == 0 ? s->scratch_buffer : pairs_buffer;
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, from);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_RADIX_DESTINATION, to);
+        glMemoryBarrier(p == 0 && !tiles ? GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT
+                                         : GL_SHADER_STORAGE_BARRIER_BIT);
+        use_program(set, ONESWEEP_PROGRAM, hook);
+        set_uniform(set, ONESWEEP_PROGRAM, U_SHIFT, s->passes[p].shift);
+        set_uniform(set, ONESWEEP_PROGRAM, U_DIGIT_BITS, s->passes[p].bits);
+        set_uniform(set, ONESWEEP_PROGRAM, U_PASS, p);
+        set_uniform(set, ONESWEEP_PROGRAM, U_BANK, s->bank);
+        set_uniform(set, ONESWEEP_PROGRAM, U_WAIT_LIMIT, s->wait_limit);
+        if (tiles) glDispatchCompute(tiles, 1, 1);
+        else glDispatchComputeIndirect(4 * PLUME_RADIX_STATE_DISPATCH);
+    }
+    s->bank ^= 1;
 }
 
-void radix_sort_indirect(const radix_sort *s, GLuint pairs_buffer, uint32_t count_index, uint32_t max_count,
+/* The tile set for sorting `count` pairs, or at most `count`. */
+static const tile_set *set_for(const radix_sort *s, uint32_t count) {
+    bool small = !s->sets[LARGE_TILES].items || (s->sets[SMALL_TILES].items && count < LARGE_TILES_FROM);
+    return &s->sets[small ? SMALL_TILES : LARGE_TILES];
+}
+
+/* `count_uniforms`: u_indirect, u_direct_count, u_count_index, u_max_count;
+ * `bound`: the count or its bound; `direct`: the later passes get the
+ * bound's tiles from the CPU, else the first pass's indirect arguments. */
+static void run_passes(radix_sort *s, GLuint pairs_buffer, const uint32_t count_uniforms[4], uint32_t bound,
+                       bool direct, const sort_pass_hook *hook) {
+    const tile_set *set = set_for(s, bound);
+    uint32_t first_tiles = (bound + set->tile - 1) / set->tile, tiles = direct ? first_tiles : 0;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_STATE, s->state_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_RADIX_TILE_COUNTS, s->tile_counts_buffer);
+    if (!tiles) glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, s->state_buffer);
+    if (s->onesweep) run_onesweep(s, set, pairs_buffer, count_uniforms, first_tiles, tiles, hook);
+    else run_reduce_then_scan(s, set, pairs_buffer, count_uniforms, first_tiles, tiles, hook);
+}
+
+void radix_sort_direct(radix_sort *s, GLuint pairs_buffer, uint32_t count, const sort_pass_hook *hook) {
+    const uint32_t count_uniforms[4] = {0, count, 0, 0};
+    run_passes(s, pairs_buffer, count_uniforms, count, true, hook);
+}
+
+void radix_sort_indirect(radix_sort *s, GLuint pairs_buffer, uint32_t count_index, uint32_t max_count,
                          const sort_pass_hook *hook) {
     const uint32_t count_uniforms[4] = {1, 0, count_index, max_count};
-    run_passes(s, pairs_buffer, count_uniforms, (max_count + s->tile - 1) / s->tile, 0, hook);
+    run_passes(s, pairs_buffer, count_uniforms, max_count, false, hook);
 }

@@ -16,17 +16,21 @@ typedef struct radix_sort radix_sort;
  * capacity). *out is set whenever memory was had, also on failure: free it
  * with radix_destroy. Logs through `env`, which must outlive the backend.
  * Binds GL_COPY_WRITE_BUFFER. */
+/* Whether a radix sorter of `capacity` made now, in the current GL, sorts by
+ * Onesweep (else reduce-then-scan): the sorter's crossover depends on it. */
+bool radix_chooses_onesweep(uint32_t capacity);
 plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_bits, radix_sort **out);
 void radix_destroy(radix_sort *s);
 uint32_t radix_list_gl_objects(const radix_sort *s, plume_gl_object *out, uint32_t capacity);
 /* Dispatches that sorting `count` pairs issues (0 for 0 or 1). */
 uint32_t radix_dispatch_count(const radix_sort *s, uint32_t count);
 
-/* Sorts `count` (2 .. capacity) pairs of `pairs_buffer`. */
-void radix_sort_direct(const radix_sort *s, GLuint pairs_buffer, uint32_t count, const sort_pass_hook *hook);
+/* Sorts `count` (2 .. capacity) pairs of `pairs_buffer`. Not const: Onesweep
+ * alternates between two banks of digit counts from one sort to the next. */
+void radix_sort_direct(radix_sort *s, GLuint pairs_buffer, uint32_t count, const sort_pass_hook *hook);
 /* Sorts as many pairs as host_counts[count_index] says (at most max_count),
  * the host's count being bound at PLUME_BINDING_SORT_HOST_COUNT. */
-void radix_sort_indirect(const radix_sort *s, GLuint pairs_buffer, uint32_t count_index, uint32_t max_count,
+void radix_sort_indirect(radix_sort *s, GLuint pairs_buffer, uint32_t count_index, uint32_t max_count,
                          const sort_pass_hook *hook);
 
 #endif

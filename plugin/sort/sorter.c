@@ -17,10 +17,13 @@ enum {
 };
 
 /* PLUME_SORT_AUTOMATIC: the smallest count (or bound) that gets the radix
- * sort, by the radix sort's digit passes (2 for key_bits <= 16, else 4):
- * measured on an H100 (notes/sort-performance.md, "Radix"). */
-static const uint32_t RADIX_FROM_COUNT_TWO_PASSES = 1u << 15;
-static const uint32_t RADIX_FROM_COUNT_FOUR_PASSES = 1u << 18;
+ * sort, by the radix sort's way (radix.c) and digit passes (2 for key_bits
+ * <= 16, else 4): measured on an H100 (notes/sort-performance.md, "Radix"),
+ * reduce-then-scan forced there for its row. */
+static const uint32_t RADIX_FROM_COUNT[2][2] = {
+    {1u << 15, 1u << 17}, /* reduce-then-scan: two passes, four */
+    {1u << 12, 1u << 15}, /* Onesweep */
+};
 
 _Static_assert(PLUME_BINDING_SORT_PAIRS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_SORT_STATE < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_SORT_HOST_COUNT < PLUME_SCOPE_SSBO_SLOTS &&
@@ -75,7 +78,7 @@ static plume_result create_gl_objects(sorter_state *s) {
     } else {
         s->desc.block_pairs = 0;
     }
-    s->radix_from_count = s->desc.key_bits <= 16 ? RADIX_FROM_COUNT_TWO_PASSES : RADIX_FROM_COUNT_FOUR_PASSES;
+    s->radix_from_count = RADIX_FROM_COUNT[radix_chooses_onesweep(s->desc.capacity)][s->desc.key_bits > 16];
     bool radix_needed = s->desc.algorithm == PLUME_SORT_RADIX ||
                         (s->desc.algorithm == PLUME_SORT_AUTOMATIC && s->desc.capacity >= s->radix_from_count);
     if (radix_needed) result = radix_create(&s->env, s->desc.capacity, s->desc.key_bits, &s->radix);

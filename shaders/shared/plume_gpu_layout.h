@@ -116,7 +116,9 @@
 /* ---- Sort, radix backend (plugin/sort/radix.c, shaders/sort/radix_*) ----
  * Bindings: the pass's source is PLUME_BINDING_SORT_PAIRS, its state
  * PLUME_BINDING_SORT_STATE, the host's count PLUME_BINDING_SORT_HOST_COUNT. */
-#define PLUME_BINDING_RADIX_TILE_COUNTS 3 /* per digit, per tile: pairs, then the exclusive sum over tiles */
+/* Reduce-then-scan: per digit, per tile: pairs, then the exclusive sum over
+ * tiles. Onesweep: the look-back words, per digit pass, per tile, per digit. */
+#define PLUME_BINDING_RADIX_TILE_COUNTS 3
 #define PLUME_BINDING_RADIX_DESTINATION 4 /* where a pass writes: the sorter's scratch or the host's pairs */
 #define PLUME_RADIX_MAX_DIGIT_BITS 8     /* a pass orders by at most 8 key bits */
 #define PLUME_RADIX_DIGITS 256           /* 2^PLUME_RADIX_MAX_DIGIT_BITS */
@@ -127,7 +129,18 @@
 #define PLUME_RADIX_STATE_TILES 1        /* tiles of the count */
 #define PLUME_RADIX_STATE_DISPATCH 4     /* (tiles, 1, 1): the tile passes' indirect arguments */
 #define PLUME_RADIX_STATE_DIGIT_TOTALS 8 /* pairs per digit in the current pass (PLUME_RADIX_DIGITS words) */
-#define PLUME_RADIX_STATE_WORDS 264
+/* Onesweep: per digit pass, the next tile a workgroup takes. */
+#define PLUME_RADIX_STATE_TICKETS 264
+/* Onesweep: two banks (sorts alternate) of per digit pass, per digit, the
+ * pairs of the whole count (PLUME_RADIX_MAX_PASSES x PLUME_RADIX_DIGITS words
+ * a bank). */
+#define PLUME_RADIX_STATE_PASS_DIGITS 268
+#define PLUME_RADIX_MAX_PASSES 4         /* 32 key bits in digits of 8 */
+#define PLUME_RADIX_STATE_WORDS (268 + 2 * 4 * 256)
+/* Onesweep look-back word: the flag in the top two bits, a count below. */
+#define PLUME_RADIX_LOOKBACK_AGGREGATE 0x40000000u /* the count is the tile's pairs of the digit */
+#define PLUME_RADIX_LOOKBACK_INCLUSIVE 0x80000000u /* ... of this tile and every tile before it */
+#define PLUME_RADIX_LOOKBACK_COUNT_MASK 0x3FFFFFFFu
 
 /* ---- Keys ---- */
 #define PLUME_GPU_KEY_NAN 0xFFFFFFFEu    /* = PLUME_KEY_NAN: every NaN depth */

@@ -5,7 +5,8 @@
 // Defines: RADIX_ITEMS (pairs per invocation), RADIX_TILE (= PLUME_RADIX_THREADS
 // x RADIX_ITEMS), SUBGROUP_OPS (1: 32-wide subgroups with ballot, shuffle and
 // arithmetic, whose extensions are enabled before this file; 0: shared memory
-// does their work).
+// does their work), ONESWEEP (1: the digit passes of the Onesweep sort, 0:
+// those of reduce-then-scan; radix.c says which runs where).
 // Register arrays are indexed by constants only (unrolled loops), so that
 // they stay in registers.
 #pragma optionNV(unroll all)
@@ -15,6 +16,31 @@ layout(std430, binding = PLUME_BINDING_RADIX_TILE_COUNTS) restrict buffer TileCo
 uniform uint u_shift;       // the digit's lowest key bit
 uniform uint u_digit_bits;  // 1 .. PLUME_RADIX_MAX_DIGIT_BITS
 uniform uint u_tile_stride; // tiles of the capacity: tile_counts holds digit d of tile t at d * u_tile_stride + t
+
+// The first pass finds the count: the host's, read on the GPU and clamped
+// (u_indirect), or the CPU's.
+layout(std430, binding = PLUME_BINDING_SORT_HOST_COUNT) restrict readonly buffer HostCounts { uint host_counts[]; };
+uniform uint u_indirect;     // 1: the count is host_counts[u_count_index], at most u_max_count
+uniform uint u_direct_count;
+uniform uint u_count_index;
+uniform uint u_max_count;
+
+// The pairs this sort orders; 0 when under 2 (already sorted: no tile pass
+// gets a workgroup).
+uint requested_count() {
+    uint count = u_indirect != 0u ? min(host_counts[u_count_index], u_max_count) : u_direct_count;
+    return count < 2u ? 0u : count;
+}
+
+// By one invocation of the first pass: the count, its tiles and the later
+// tile passes' indirect arguments, for the passes after this one.
+void publish_count(uint count, uint tiles) {
+    state[PLUME_RADIX_STATE_COUNT] = count;
+    state[PLUME_RADIX_STATE_TILES] = tiles;
+    state[PLUME_RADIX_STATE_DISPATCH + 0] = tiles;
+    state[PLUME_RADIX_STATE_DISPATCH + 1] = 1u;
+    state[PLUME_RADIX_STATE_DISPATCH + 2] = 1u;
+}
 
 uint digit_of(uint key) {
     return (key >> u_shift) & ((1u << u_digit_bits) - 1u);
@@ -32,4 +58,16 @@ uint thread_index() {
 
 uint tile_count_index(uint digit, uint tile) {
     return digit * u_tile_stride + tile;
+}
+
+// Onesweep: where digit pass `pass` keeps the look-back word of `digit` in
+// `tile` (tile_counts holds them; the histogram pass zeroes a sort's words).
+uint lookback_index(uint pass, uint tile, uint digit) {
+    return (pass * u_tile_stride + tile) * PLUME_RADIX_DIGITS + digit;
+}
+
+// Onesweep: where bank `bank` of the state counts the pairs of `digit` in
+// digit pass `pass`.
+uint pass_digit_index(uint bank, uint pass, uint digit) {
+    return PLUME_RADIX_STATE_PASS_DIGITS + (bank * PLUME_RADIX_MAX_PASSES + pass) * PLUME_RADIX_DIGITS + digit;
 }

@@ -9,7 +9,22 @@
 // round. The tile is then laid out by digit in shared memory and written from
 // there, consecutive invocations writing consecutive places of one digit.
 // With SUBGROUP_OPS the lanes are a 32-wide subgroup and match digits with
-// ballots; else they match through shared memory.
+// one subgroup partition (SUBGROUP_PARTITIONS) or a ballot per digit bit;
+// else they match through shared memory.
+//
+// Where the tile's pairs of a digit go: after every pair of a smaller digit
+// and the digit's pairs in earlier tiles. Reduce-then-scan (ONESWEEP 0) has
+// both from its upsweep and scan. Onesweep (ONESWEEP 1) has the first from
+// the histogram pass and finds the second itself, by decoupled look-back:
+// a workgroup takes its tile from a counter (so every earlier tile belongs to
+// a workgroup that started before it), publishes its count of each digit as
+// soon as it has ranked (aggregate), sums the earlier tiles' words back to
+// the first inclusive one, and publishes its own inclusive count. A word not
+// yet published is waited for at most u_wait_limit reads; then the workgroup
+// counts that tile's pairs of the digit itself from the source: no workgroup
+// depends on another's progress for more than that bounded wait, so the pass
+// is correct whatever the GL schedules, and only slower where a predecessor
+// does not run.
 layout(local_size_x = PLUME_RADIX_THREADS) in;
 layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict readonly buffer Source { uvec2 source[]; };
 layout(std430, binding = PLUME_BINDING_RADIX_DESTINATION) restrict writeonly buffer Destination { uvec2 destination[]; };
@@ -28,18 +43,59 @@ shared uint digit_target[PLUME_RADIX_DIGITS]; // destination index minus tile pl
 shared uint lane_digits[PLUME_RADIX_THREADS];
 #endif
 
+#if ONESWEEP
+uniform uint u_pass;       // the digit pass: its ticket, look-back words and counts
+uniform uint u_bank;       // the bank of counts the histogram pass filled
+uniform uint u_wait_limit; // reads of an unpublished look-back word before counting the tile itself
+shared uint taken_tile;
+
+// The look-back word read atomically: never a stale copy.
+uint read_lookback(uint index) {
+    return atomicOr(tile_counts[index], 0u);
+}
+
+// The pairs of `digit` in tile `tile`, counted from the source (a word that
+// was not published in time).
+uint count_in_tile(uint tile, uint digit, uint count) {
+    uint first = tile * RADIX_TILE, last = min(first + RADIX_TILE, count), pairs = 0u;
+    for (uint i = first; i < last; ++i) pairs += digit_of(source[i].x) == digit ? 1u : 0u;
+    return pairs;
+}
+
+// The pairs of `digit` in the tiles before `tile`, from their look-back words.
+uint pairs_in_earlier_tiles(uint tile, uint digit, uint count) {
+    uint sum = 0u;
+    for (uint earlier = tile; earlier > 0u;) {
+        --earlier;
+        uint index = lookback_index(u_pass, earlier, digit);
+        uint word = read_lookback(index);
+        for (uint wait = 0u; word < PLUME_RADIX_LOOKBACK_AGGREGATE && wait < u_wait_limit; ++wait)
+            word = read_lookback(index);
+        if (word < PLUME_RADIX_LOOKBACK_AGGREGATE)
+            word = PLUME_RADIX_LOOKBACK_AGGREGATE | count_in_tile(earlier, digit, count);
+        sum += word & PLUME_RADIX_LOOKBACK_COUNT_MASK;
+        if (word >= PLUME_RADIX_LOOKBACK_INCLUSIVE) break;
+    }
+    return sum;
+}
+#endif
+
 // The pair's rank among the pairs of its digit that its group has seen,
 // counting this round's lower lanes; adds this round's pairs to the group's
 // counts. Every invocation calls it together, once per round.
 uint rank_in_group(uint digit, uint group, uint lane) {
     bool valid = digit != NO_DIGIT;
 #if SUBGROUP_OPS
+#if SUBGROUP_PARTITIONS
+    uint peers = subgroupPartitionNV(digit).x;
+#else
     uint peers = subgroupBallot(valid).x;
     for (uint bit = 0u; bit < u_digit_bits; ++bit) {
         bool set = ((digit >> bit) & 1u) != 0u;
         uint lanes_set = subgroupBallot(set).x;
         peers &= set ? lanes_set : ~lanes_set;
     }
+#endif
     uint below = bitCount(peers & gl_SubgroupLtMask.x);
     // The highest lane of the digit adds the round's pairs and shares the
     // count before them.
@@ -68,10 +124,17 @@ uint rank_in_group(uint digit, uint group, uint lane) {
 }
 
 void main() {
-    uint tile = gl_WorkGroupID.x, thread = thread_index();
+    uint thread = thread_index();
     uint group = thread / LANES, lane = thread % LANES;
     uint count = state[PLUME_RADIX_STATE_COUNT];
     for (uint i = thread; i < GROUPS * PLUME_RADIX_DIGITS; i += PLUME_RADIX_THREADS) group_counts[i] = 0u;
+#if ONESWEEP
+    if (thread == 0u) taken_tile = atomicAdd(state[PLUME_RADIX_STATE_TICKETS + u_pass], 1u);
+    barrier();
+    uint tile = taken_tile;
+#else
+    uint tile = gl_WorkGroupID.x;
+#endif
 
     // Loads first, all in flight together (clamped: count >= 2 here).
     uint first = tile * RADIX_TILE + group * LANES * RADIX_ITEMS + lane;
@@ -98,12 +161,29 @@ void main() {
         in_tile += seen;
     }
     bool used = digit < (1u << u_digit_bits);
+#if ONESWEEP
+    // Published at once, so that later tiles wait as little as possible.
+    uint own_word = (tile == 0u ? PLUME_RADIX_LOOKBACK_INCLUSIVE : PLUME_RADIX_LOOKBACK_AGGREGATE) | in_tile;
+    if (used) atomicExchange(tile_counts[lookback_index(u_pass, tile, digit)], own_word);
+    uint digit_pairs = used ? state[pass_digit_index(u_bank, u_pass, digit)] : 0u;
+#else
+    uint digit_pairs = used ? state[PLUME_RADIX_STATE_DIGIT_TOTALS + digit] : 0u;
+#endif
     uint unused_total;
     uint start = workgroup_exclusive_sum(in_tile, thread, unused_total);
-    uint smaller_digits = workgroup_exclusive_sum(used ? state[PLUME_RADIX_STATE_DIGIT_TOTALS + digit] : 0u, thread,
-                                                  unused_total);
+    uint smaller_digits = workgroup_exclusive_sum(digit_pairs, thread, unused_total);
     digit_start[digit] = start;
+#if ONESWEEP
+    if (used) {
+        uint earlier_tiles = pairs_in_earlier_tiles(tile, digit, count);
+        if (tile != 0u)
+            atomicExchange(tile_counts[lookback_index(u_pass, tile, digit)],
+                           PLUME_RADIX_LOOKBACK_INCLUSIVE | (earlier_tiles + in_tile));
+        digit_target[digit] = smaller_digits + earlier_tiles - start;
+    }
+#else
     if (used) digit_target[digit] = smaller_digits + tile_counts[tile_count_index(digit, tile)] - start;
+#endif
     barrier();
 
     for (uint r = 0u; r < RADIX_ITEMS; ++r) {

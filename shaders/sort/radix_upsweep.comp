@@ -5,33 +5,15 @@
 // the later tile passes' indirect arguments to the state.
 layout(local_size_x = PLUME_RADIX_THREADS) in;
 layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict readonly buffer Source { uvec2 source[]; };
-layout(std430, binding = PLUME_BINDING_SORT_HOST_COUNT) restrict readonly buffer HostCounts { uint host_counts[]; };
-
-uniform uint u_first_pass;   // 1: find the count from the uniforms below
-uniform uint u_indirect;     // 1: the count is host_counts[u_count_index], at most u_max_count
-uniform uint u_direct_count;
-uniform uint u_count_index;
-uniform uint u_max_count;
+uniform uint u_first_pass; // 1: find the count (radix_common.glsl)
 
 shared uint histogram[PLUME_RADIX_DIGITS];
 
-uint sort_count() {
-    if (u_first_pass == 0u) return state[PLUME_RADIX_STATE_COUNT];
-    uint count = u_indirect != 0u ? min(host_counts[u_count_index], u_max_count) : u_direct_count;
-    return count < 2u ? 0u : count; // already sorted: no tile pass gets a workgroup
-}
-
 void main() {
     uint tile = gl_WorkGroupID.x, thread = gl_LocalInvocationIndex;
-    uint count = sort_count();
+    uint count = u_first_pass != 0u ? requested_count() : state[PLUME_RADIX_STATE_COUNT];
     uint tiles = (count + RADIX_TILE - 1u) / RADIX_TILE;
-    if (u_first_pass != 0u && tile == 0u && thread == 0u) {
-        state[PLUME_RADIX_STATE_COUNT] = count;
-        state[PLUME_RADIX_STATE_TILES] = tiles;
-        state[PLUME_RADIX_STATE_DISPATCH + 0] = tiles;
-        state[PLUME_RADIX_STATE_DISPATCH + 1] = 1u;
-        state[PLUME_RADIX_STATE_DISPATCH + 2] = 1u;
-    }
+    if (u_first_pass != 0u && tile == 0u && thread == 0u) publish_count(count, tiles);
     if (tile >= tiles) return; // the whole workgroup: no barrier is skipped by some only
     histogram[thread] = 0u; // PLUME_RADIX_THREADS == PLUME_RADIX_DIGITS
     barrier();

@@ -148,9 +148,10 @@ static void test_pass_count_follows_the_count(void **state) {
     assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
-/* The radix sort: three dispatches per digit; an even number of
- * digits of at most 8 bits (32 key bits: 4, 24: 4 of 6, 16: 2, 12: 2 of 6,
- * 8: 2 of 4, 1: a 1-bit digit and an empty one), whatever the count. */
+/* The radix sort: three dispatches per digit (reduce-then-scan) or one per
+ * digit and the histogram (Onesweep); an even number of digits of at most 8
+ * bits (32 key bits: 4, 24: 4 of 6, 16: 2, 12: 2 of 6, 8: 2 of 4, 1: a 1-bit
+ * digit and an empty one), whatever the count. */
 static void test_radix_dispatches_follow_the_key_bits(void **state) {
     (void)state;
     static const uint32_t key_bits[] = {0, 32, 25, 24, 17, 16, 12, 9, 8, 1};
@@ -159,8 +160,10 @@ static void test_radix_dispatches_follow_the_key_bits(void **state) {
         plume_sorter sorter = make_sorter_with_key_bits(1u << 12, 0, key_bits[i]);
         assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 0), 0);
         assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 1), 0);
-        assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 2), 3 * digits[i]);
-        assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 1u << 12), 3 * digits[i]);
+        uint32_t dispatches = plume_sorter_pass_count(fixture_context(), sorter, 2);
+        if (fixture_radix_dispatches(digits[i])) assert_int_equal(dispatches, fixture_radix_dispatches(digits[i]));
+        else assert_true(dispatches == 3 * digits[i] || dispatches == 1 + digits[i]); /* the driver's way */
+        assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 1u << 12), dispatches);
         plume_sorter_desc desc = sorter_desc(fixture_context(), sorter);
         assert_int_equal(desc.key_bits, key_bits[i] ? key_bits[i] : 32);
         assert_int_equal(desc.algorithm, PLUME_SORT_RADIX);
@@ -406,12 +409,18 @@ const struct CMUnitTest sort_api_tests[] = {
     SORT_TEST(test_indirect_count_over_capacity_is_clamped, radix),
     SORT_TEST(test_pass_count_follows_the_count, bitonic),
     SORT_TEST(test_radix_dispatches_follow_the_key_bits, radix),
+#ifndef PLUME_TESTS_THROUGH_TABLE
+    SORT_TEST(test_indirect_count_from_gpu_buffer, onesweep),
+    SORT_TEST(test_indirect_count_over_capacity_is_clamped, onesweep),
+    SORT_TEST(test_radix_dispatches_follow_the_key_bits, onesweep),
+#endif
     cmocka_unit_test_setup_teardown(test_automatic_choice_follows_the_count, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_bad_input_is_refused_and_nothing_changes, fixture_setup, fixture_teardown),
 #ifndef PLUME_TESTS_THROUGH_TABLE
     cmocka_unit_test_setup_teardown(test_shader_error_names_file_and_line, fixture_setup, fixture_teardown),
     SORT_TEST(test_gl_state_is_restored, bitonic),
     SORT_TEST(test_gl_state_is_restored, radix),
+    SORT_TEST(test_gl_state_is_restored, onesweep),
 #endif
     cmocka_unit_test_setup_teardown(test_allocations_are_freed_and_gl_objects_deleted, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_refuses_gl_without_4_3_core, fixture_setup, fixture_teardown),

@@ -230,5 +230,10 @@ const struct CMUnitTest sort_order_tests[] = {
     SORT_TEST(test_levels_taller_than_two_passes, bitonic),
     SORT_TEST(test_every_block_size, bitonic),
     SORT_ORDER_TESTS(radix),
+#ifndef PLUME_TESTS_THROUGH_TABLE
+    SORT_ORDER_TESTS(onesweep),
+    SORT_TEST(test_sizes_around_the_block_boundary, onesweep_counting),
+    SORT_TEST(test_adversarial_key_distributions, onesweep_counting),
+#endif
 };
 const size_t sort_order_test_count = sizeof sort_order_tests / sizeof sort_order_tests[0];

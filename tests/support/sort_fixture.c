@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "plume_fixture.h"
+#include "sort/sort_internal.h"
 #include "sort_fixture.h"
 #include "test_env.h"
 
@@ -22,20 +23,52 @@ int compare_pairs(const void *a, const void *b) {
 }
 
 plume_sort_algorithm fixture_sort_algorithm = PLUME_SORT_AUTOMATIC;
+static plume_radix_scan fixture_radix_scan = PLUME_RADIX_SCAN_DEFAULT;
 
-int sort_setup_bitonic(void **state) {
-    fixture_sort_algorithm = PLUME_SORT_BITONIC;
+/* The backend, and in plume_tests the radix way and Onesweep's wait. */
+static int sort_setup(void **state, plume_sort_algorithm algorithm, plume_radix_scan scan, uint32_t wait_limit) {
+    fixture_sort_algorithm = algorithm;
+#ifndef PLUME_TESTS_THROUGH_TABLE
+    fixture_radix_scan = scan;
+    plume_radix_set_scan(scan, wait_limit);
+#else
+    (void)scan;
+    (void)wait_limit;
+#endif
     return fixture_setup(state);
 }
 
+int sort_setup_bitonic(void **state) {
+    return sort_setup(state, PLUME_SORT_BITONIC, PLUME_RADIX_SCAN_DEFAULT, 0);
+}
+
 int sort_setup_radix(void **state) {
-    fixture_sort_algorithm = PLUME_SORT_RADIX;
-    return fixture_setup(state);
+    return sort_setup(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_REDUCE_THEN_SCAN, 0);
+}
+
+int sort_setup_onesweep(void **state) {
+    return sort_setup(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_ONESWEEP, 0);
+}
+
+int sort_setup_onesweep_counting(void **state) {
+    return sort_setup(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_ONESWEEP, 1);
 }
 
 int sort_teardown(void **state) {
     fixture_sort_algorithm = PLUME_SORT_AUTOMATIC;
+#ifndef PLUME_TESTS_THROUGH_TABLE
+    fixture_radix_scan = PLUME_RADIX_SCAN_DEFAULT;
+    plume_radix_set_scan(PLUME_RADIX_SCAN_DEFAULT, 0);
+#endif
     return fixture_teardown(state);
+}
+
+uint32_t fixture_radix_dispatches(uint32_t digits) {
+    switch (fixture_radix_scan) {
+    case PLUME_RADIX_SCAN_REDUCE_THEN_SCAN: return 3 * digits;
+    case PLUME_RADIX_SCAN_ONESWEEP: return 1 + digits;
+    default: return 0;
+    }
 }
 
 plume_sorter make_sorter_with_key_bits(uint32_t capacity, uint32_t block_pairs, uint32_t key_bits) {

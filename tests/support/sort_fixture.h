@@ -23,13 +23,25 @@ typedef enum count_source { COUNT_FROM_CPU, COUNT_FROM_GPU, COUNT_FROM_GPU_BOUND
 int compare_pairs(const void *a, const void *b);
 
 /* The backend make_sorter asks for: the sort tables run their tests once per
- * backend through these setups (sort_teardown puts back automatic). */
+ * backend through these setups (sort_teardown puts back automatic and the
+ * driver's radix way). The radix sort sorts in one of two ways (radix.c);
+ * plume_tests forces each: radix runs reduce-then-scan, onesweep Onesweep,
+ * onesweep_counting Onesweep whose workgroups wait for no earlier tile's
+ * word (they count the tile themselves: the fallback of a wait that
+ * ran out). plume_plugin_host cannot reach the module's internals: its radix
+ * runs the way the driver gets, and it has no onesweep entries. */
 extern plume_sort_algorithm fixture_sort_algorithm;
+/* The radix sort's dispatches for `digits` digit passes in the way the
+ * fixture forced; 0 where it could not force one (plume_plugin_host). */
+uint32_t fixture_radix_dispatches(uint32_t digits);
 int sort_setup_bitonic(void **state);
 int sort_setup_radix(void **state);
+int sort_setup_onesweep(void **state);
+int sort_setup_onesweep_counting(void **state);
 int sort_teardown(void **state);
-/* A cmocka entry running test `f` with backend `backend` (bitonic, radix),
- * named "backend: f" so that a filter can pick one backend. */
+/* A cmocka entry running test `f` with backend `backend` (bitonic, radix,
+ * onesweep, onesweep_counting), named "backend: f" so that a filter can pick
+ * one backend. */
 #define SORT_TEST(f, backend) {#backend ": " #f, f, sort_setup_##backend, sort_teardown, NULL}
 
 /* In the test's context, whose logger the sorter inherits, with
