@@ -58,6 +58,9 @@ static const effect_field APPEARANCE_FIELDS[] = {
 };
 static const effect_table APPEARANCE_TABLE = ROWS(APPEARANCE_FIELDS);
 
+static const char *const BLEND_MODE_NAMES[] = {"premultiplied", "additive", "premultiplied_additive", NULL};
+_Static_assert(PLUME_BLEND_PREMULTIPLIED_ADDITIVE == 2, "BLEND_MODE_NAMES lists every plume_blend_mode in order");
+
 static const effect_field SYSTEM_FIELDS[] = {
     FIELD(plume_system_desc, capacity, EFFECT_UINT),
     FIELD(plume_system_desc, seed, EFFECT_UINT),
@@ -65,5 +68,7 @@ static const effect_field SYSTEM_FIELDS[] = {
      sizeof(plume_emitter_desc), NULL},
     {"forces", EFFECT_OBJECT, offsetof(plume_system_desc, forces), &FORCES_TABLE, 0, 0, NULL},
     {"appearance", EFFECT_OBJECT, offsetof(plume_system_desc, appearance), &APPEARANCE_TABLE, 0, 0, NULL},
+    {"blend_mode", EFFECT_ENUM, offsetof(plume_system_desc, blend_mode), NULL, 0, 0, BLEND_MODE_NAMES},
+    FIELD(plume_system_desc, additive_over_life, EFFECT_CURVE),
 };
 const effect_table effect_system_table = ROWS(SYSTEM_FIELDS);

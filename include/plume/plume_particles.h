@@ -279,7 +279,40 @@ typedef struct plume_system_desc {
     plume_allocator allocator;  /* default ({0}): the context's; all three functions or none.
                                    stb_image decodes the texture file with its own
                                    malloc/free */
+    /* ---- since 1.2: the look (blend, orientation, sort order, lighting) ----
+     * Zero everywhere: today's look (premultiplied, camera-facing, sorted
+     * back to front by view depth, unlit). */
+    /* A plume_blend_mode; default PLUME_BLEND_PREMULTIPLIED. */
+    uint32_t blend_mode;
+    /* PLUME_BLEND_PREMULTIPLIED_ADDITIVE: the part of each particle's light
+     * that adds instead of covering, over its life fraction, values 0 .. 1
+     * (fire: 1 while young, glowing; 0 when old, smoke); default (no keys):
+     * the constant 1. Read in that mode only. */
+    plume_curve additive_over_life;
 } plume_system_desc;
+
+/* How a system's particles blend onto what is behind them
+ * (plume_system_desc.blend_mode, since 1.2). With c the particle's straight
+ * colour and a its alpha (texture, colour and opacity over life, soft fade),
+ * every mode is one premultiplied blend, dst = c a + (1 - a (1 - k)) dst,
+ * with k the additive part:
+ *   PREMULTIPLIED           k = 0: "over" (default);
+ *   ADDITIVE                k = 1: light added, nothing covered. The order
+ *                           does not change the picture, so update does not
+ *                           sort (the profile's sort_padded_count and
+ *                           sort_passes are 0, plume_system_get_sort_algorithm
+ *                           says AUTOMATIC) and the draw order is ascending
+ *                           slot (a total order: nothing flickers);
+ *   PREMULTIPLIED_ADDITIVE  k = additive_over_life at the particle's age: in
+ *                           one draw, a fire's young core adds light and its
+ *                           old smoke covers; sorted like PREMULTIPLIED.
+ * The GL blend state is the same (GL_ONE, GL_ONE_MINUS_SRC_ALPHA) in every
+ * mode, so each draw path and resolution draws each mode. */
+typedef enum plume_blend_mode {
+    PLUME_BLEND_PREMULTIPLIED = 0,
+    PLUME_BLEND_ADDITIVE = 1,
+    PLUME_BLEND_PREMULTIPLIED_ADDITIVE = 2
+} plume_blend_mode;
 
 /* How many pixels the draw shades (plume_frame_desc.draw_resolution, since
  * 1.1). The lower resolutions draw the particles into the module's own

@@ -170,6 +170,18 @@ static plume_result resolve_texture(const plume_env *env, const char *caller, pl
     return PLUME_OK;
 }
 
+/* The since-1.2 fields: enums known, curves in range; defaults filled. */
+static plume_result resolve_look(const plume_env *env, const char *caller, plume_system_desc *d) {
+    if (d->blend_mode > PLUME_BLEND_PREMULTIPLIED_ADDITIVE)
+        return refuse(env, caller, "blend_mode", "is not a plume_blend_mode (0 .. 2)");
+    plume_result r = resolve_curve(env, caller, "additive_over_life", &d->additive_over_life);
+    if (r != PLUME_OK) return r;
+    for (uint32_t k = 0; k < d->additive_over_life.key_count; ++k)
+        if (d->additive_over_life.keys[k].value > 1.0f)
+            return refuse(env, caller, "additive_over_life", "has a value over 1; the additive part is 0 .. 1");
+    return PLUME_OK;
+}
+
 plume_result plume_particles_resolve_desc(const plume_env *env, const char *caller, const plume_system_desc *in,
                                           plume_system_desc *out) {
     *out = *in;
@@ -187,5 +199,25 @@ plume_result plume_particles_resolve_desc(const plume_env *env, const char *call
         (r = check_non_negative(env, caller, "appearance.soft_fade_distance", a->soft_fade_distance)))
         return r;
     if (a->soft_fade_distance == 0.0f) a->soft_fade_distance = DEFAULT_SOFT_FADE_DISTANCE;
-    return PLUME_OK;
+    return resolve_look(env, caller, out);
 }
+
+/* ---- The look (since 1.2) ------------------------------------------------------ */
+
+/* The additive part k of each blend mode as a curve: constant 0
+ * (premultiplied), constant 1 (additive), or the descriptor's curve. */
+plume_curve particles_additive_curve(const plume_system_desc *desc) {
+    if (desc->blend_mode == PLUME_BLEND_PREMULTIPLIED_ADDITIVE) return desc->additive_over_life;
+    float k = desc->blend_mode == PLUME_BLEND_ADDITIVE ? 1.0f : 0.0f;
+    return (plume_curve){.key_count = 1, .keys[0] = {0.0f, k}};
+}
+
+float particles_largest_additive(const plume_system_desc *desc) {
+    plume_curve curve = particles_additive_curve(desc);
+    float largest = 0.0f;
+    for (uint32_t k = 0; k < curve.key_count; ++k)
+        if (curve.keys[k].value > largest) largest = curve.keys[k].value;
+    return largest;
+}
+
+bool particles_sort_skipped(const plume_system_desc *desc) { return desc->blend_mode == PLUME_BLEND_ADDITIVE; }

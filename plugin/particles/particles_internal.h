@@ -162,6 +162,13 @@ plume_result plume_particles_resolve_emitter(const plume_env *env, const char *c
 plume_result plume_particles_resolve_forces(const plume_env *env, const char *caller, const plume_forces *in,
                                             plume_forces *out);
 
+/* The look (desc.c, since 1.2). The blend mode's additive part k as a
+ * curve over life (constant 0 or 1 but in PREMULTIPLIED_ADDITIVE), its
+ * largest value, and whether the mode needs no sort (ADDITIVE). */
+plume_curve particles_additive_curve(const plume_system_desc *desc);
+float particles_largest_additive(const plume_system_desc *desc);
+bool particles_sort_skipped(const plume_system_desc *desc);
+
 /* ---- texture.c ---- */
 
 /* Loads the sprite (file or pixels), premultiplies its alpha and uploads it

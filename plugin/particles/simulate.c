@@ -83,7 +83,9 @@ static plume_result build_compact(system_state *s, bool scan, GLuint *out) {
 
 /* Binds GL_COPY_WRITE_BUFFER: the caller's scope restores it. */
 plume_result particles_create_slot_order(system_state *s) {
-    if (plume_sorter_algorithm_for(s->context, s->sorter, s->desc.capacity) != PLUME_SORT_RADIX) return PLUME_OK;
+    if (plume_sorter_algorithm_for(s->context, s->sorter, s->desc.capacity) != PLUME_SORT_RADIX &&
+        !particles_sort_skipped(&s->desc))
+        return PLUME_OK;
     plume_result r;
     if ((r = build_compact(s, true, &s->compact_scan_program)) ||
         (r = build_compact(s, false, &s->compact_scatter_program)))
@@ -247,8 +249,11 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     window_record(&s->window, s->time, requested);
     /* The bound at the end of this update, which picks the sort's backend. */
     s->sort_bound = window_live_bound(&s->window, s->time + frame->dt, s->desc.capacity);
+    /* Slot order where the radix sort will keep it, and where no sort runs
+     * (the draw order is then the slot order: a total order). */
     s->slot_order = s->compact_scatter_program != 0 &&
-                    plume_sorter_algorithm_for(s->context, s->sorter, s->sort_bound) == PLUME_SORT_RADIX;
+                    (plume_sorter_algorithm_for(s->context, s->sorter, s->sort_bound) == PLUME_SORT_RADIX ||
+                     particles_sort_skipped(&s->desc));
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIVE_LIST, s->live_list_buffer);

@@ -351,7 +351,7 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
                          STATE_DRAWN_COUNT_OFFSET, &scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_SORT);
     system->last_sort = PLUME_SORT_AUTOMATIC;
-    if (!frame->disable_sort) r = particles_run_sort_stage(system);
+    if (!frame->disable_sort && !particles_sort_skipped(&system->desc)) r = particles_run_sort_stage(system);
     profiler_stage_end(system->profiler, PLUME_STAGE_SORT);
     profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
     plume_gl_scope_end(&scope);

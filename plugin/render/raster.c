@@ -77,6 +77,8 @@ void raster_set_appearance_uniforms(const system_state *s, GLuint p) {
     const plume_appearance *a = &s->desc.appearance;
     set_curve_uniforms(p, "u_size_times", "u_size_values", "u_size_count", &a->size_over_life);
     set_curve_uniforms(p, "u_opacity_times", "u_opacity_values", "u_opacity_count", &a->opacity_over_life);
+    plume_curve additive = particles_additive_curve(&s->desc);
+    set_curve_uniforms(p, "u_additive_times", "u_additive_values", "u_additive_count", &additive);
     float times[PLUME_MAX_CURVE_KEYS] = {0}, colors[PLUME_MAX_CURVE_KEYS][4] = {{0}};
     for (uint32_t k = 0; k < a->color_over_life.key_count; ++k) {
         times[k] = a->color_over_life.keys[k].time;

@@ -188,6 +188,10 @@ static void composite(system_state *s, const plume_frame_desc *frame, const mat4
     float threshold = frame->disable_early_termination ? 0.0f
                       : frame->transmittance_threshold > 0.0f ? frame->transmittance_threshold
                                                               : 1.0f / 255.0f;
+    /* Additive light behind a pixel that stopped still adds: stopping at
+     * threshold * (1 - K), K the largest additive part, keeps what is
+     * skipped under the threshold (tiled_composite.comp). */
+    threshold *= 1.0f - particles_largest_additive(&s->desc);
     glProgramUniform1f(c, uniform(c, "u_threshold"), threshold);
     glProgramUniform2ui(c, uniform(c, "u_tiles"), tiles[0], tiles[1]);
     glProgramUniform1ui(c, uniform(c, "u_chunk_entries"), chunk_entries);

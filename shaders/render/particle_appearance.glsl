@@ -12,6 +12,11 @@ uniform int u_opacity_count;
 uniform float u_color_times[PLUME_GPU_MAX_CURVE_KEYS];
 uniform vec4 u_color_values[PLUME_GPU_MAX_CURVE_KEYS];
 uniform int u_color_count;
+// The blend mode's additive part k over life (plume_blend_mode): constant 0
+// for premultiplied, 1 for additive.
+uniform float u_additive_times[PLUME_GPU_MAX_CURVE_KEYS];
+uniform float u_additive_values[PLUME_GPU_MAX_CURVE_KEYS];
+uniform int u_additive_count;
 uniform uvec2 u_flipbook;        // columns, rows
 uniform bool u_frame_blend;
 
@@ -45,6 +50,7 @@ struct Appearance {
     vec4 color;          // straight alpha, opacity applied
     uint frame, next;    // flipbook frames cross-faded
     float frame_mix;     // 0: `frame` only
+    float additive;      // the part of the light that adds: covers a * (1 - additive)
 };
 
 Appearance particle_appearance(ParticleMotion p, ParticleTraits t) {
@@ -53,6 +59,7 @@ Appearance particle_appearance(ParticleMotion p, ParticleTraits t) {
     a.size = t.size * curve_value(u_size_times, u_size_values, u_size_count, life);
     a.color = gradient_value(life);
     a.color.a *= curve_value(u_opacity_times, u_opacity_values, u_opacity_count, life);
+    a.additive = clamp(curve_value(u_additive_times, u_additive_values, u_additive_count, life), 0.0, 1.0);
     uint frames = u_flipbook.x * u_flipbook.y;
     float frame = life * float(frames);
     a.frame = min(uint(frame), frames - 1u);

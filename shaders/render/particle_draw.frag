@@ -1,11 +1,14 @@
 // Premultiplied-alpha output (blend: ONE, ONE_MINUS_SRC_ALPHA): sprite (or a
 // solid square) cross-faded between flipbook frames, tinted by the particle's
-// colour, faded where it meets the host's scene depth.
+// colour, faded where it meets the host's scene depth. The blend mode's
+// additive part k lowers only the alpha that covers what is behind:
+// dst = c a + (1 - a (1 - k)) dst (plume_blend_mode).
 in vec4 v_color;
 in vec2 v_uv_frame;
 in vec2 v_uv_next;
 in float v_frame_mix;
 in float v_view_depth;
+in float v_additive;
 
 uniform sampler2D u_sprite;        // unit 0, premultiplied RGBA
 uniform sampler2D u_scene_depth;   // unit 1, window depth 0..1
@@ -29,4 +32,5 @@ void main() {
         fade = clamp((scene_depth - v_view_depth) / u_soft_fade_distance, 0.0, 1.0);
     }
     out_color = vec4(v_color.rgb * texel.rgb, texel.a) * (v_color.a * fade);
+    out_color.a *= 1.0 - v_additive;
 }

@@ -15,6 +15,7 @@ out vec2 v_uv_frame;             // uv of this frame
 out vec2 v_uv_next;              // uv of the next frame
 out float v_frame_mix;           // 0: this frame only
 out float v_view_depth;
+out float v_additive;            // the blend mode's additive part
 
 const vec2 CORNERS[6] = vec2[6](vec2(-0.5, -0.5), vec2(0.5, -0.5), vec2(0.5, 0.5),
                                 vec2(-0.5, -0.5), vec2(0.5, 0.5), vec2(-0.5, 0.5));
@@ -25,6 +26,7 @@ void main() {
     ParticleTraits t = traits[slot];
     Appearance a = particle_appearance(p, t);
     v_color = a.color;
+    v_additive = a.additive;
 
     vec2 corner = CORNERS[gl_VertexID];
     vec3 world = quad_corner(p.position, corner, rotation_at(t, p.age), a.size, u_camera_right, u_camera_up);

@@ -10,7 +10,8 @@
 //       (s, t) = mat2([1]) * (pixel - [0].xy) runs over 0..1 on the quad
 //   [2] colour, straight alpha, opacity applied
 //   [3] x: first tile (x | y << 16), y: last tile, z: flipbook frames
-//       (frame | next << 16), as uint bits; w: the frames' cross-fade
+//       (frame | next << 16), as uint bits; w: the frames' cross-fade and
+//       the blend mode's additive part, packUnorm2x16 bits
 layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint control[]; };
 
 const uint TILE_SIZE = uint(TILED_TILE_SIZE);  // pixels across a tile (a define of the build)

@@ -17,11 +17,20 @@
 //       tiled_resolve.comp combines them front to back (the "over" operator
 //       is associative). The busiest tile then costs K entries per
 //       workgroup, not its whole run.
+// A particle of additive part k (plume_blend_mode) adds its light c a whole
+// but covers only a (1 - k): transmittance *= 1 - a (1 - k); additive light
+// occludes nothing.
+//
 // Early termination: a pixel stops once its transmittance is below
 // u_threshold (the workgroup once all its pixels have). The composite is then
-// the over-composite of a prefix of the pixel's entries, and what the skipped
-// rest would add is at most the transmittance in front of it, less than the
-// threshold, per channel (premultiplied colour is at most alpha). Chunked,
+// the over-composite of a prefix of the pixel's entries. What the skipped
+// rest would add, per channel, is the sum of T_i c_i a_i over them, T_i the
+// transmittance in front of entry i: with c <= 1 and every k at most K,
+// a_i <= a_i (1 - k_i) / (1 - K), and the sum of T_i a_i (1 - k_i) telescopes
+// to at most the transmittance T where the pixel stopped. So the error is at
+// most T / (1 - K): tiled.c passes u_threshold = threshold * (1 - K), which
+// keeps it under the frame's threshold; an additive system (K = 1) never
+// stops early (nor would its transmittance fall). Chunked,
 // a chunk stops on its own transmittance T_c < u_threshold; the resolve
 // multiplies the chunks' transmittances in order and stops at the first
 // where the product falls below u_threshold, which it does at the latest at
@@ -130,13 +139,15 @@ void main() {
                 vec2 along_x = vec2(to_quad[0][0], -to_quad[0][1]) / vec2(u_flipbook);
                 vec2 along_y = vec2(to_quad[1][0], -to_quad[1][1]) / vec2(u_flipbook);
                 texel = mix(textureGrad(u_sprite, frame_uv(both & 0xFFFFu, corner_uv), along_x, along_y),
-                            textureGrad(u_sprite, frame_uv(both >> 16, corner_uv), along_x, along_y), frames.w);
+                            textureGrad(u_sprite, frame_uv(both >> 16, corner_uv), along_x, along_y),
+                            unpackUnorm2x16(floatBitsToUint(frames.w)).x);
             }
             float fade = 1.0;
             if (u_soft_fade_distance > 0.0) fade = clamp((scene_view - place.z) / u_soft_fade_distance, 0.0, 1.0);
+            vec2 mix_and_additive = unpackUnorm2x16(floatBitsToUint(frames.w));
             vec4 shade = vec4(tint.rgb * texel.rgb, texel.a) * (tint.a * fade);
             color += transmittance * shade.rgb;
-            transmittance *= 1.0 - shade.a;
+            transmittance *= 1.0 - shade.a * (1.0 - mix_and_additive.y);
             if (transmittance < u_threshold) shading = false;
         }
         if (shading) pixels_alive[pass & 1u] = 1u;

@@ -63,7 +63,8 @@ uint project(uint rank) {
     splats[base + 1u] = vec4(to_quad[0], to_quad[1]);
     splats[base + 2u] = a.color;
     splats[base + 3u] = vec4(uintBitsToFloat(tile0.x | (tile0.y << 16)), uintBitsToFloat(tile1.x | (tile1.y << 16)),
-                             uintBitsToFloat(a.frame | (a.next << 16)), a.frame_mix);
+                             uintBitsToFloat(a.frame | (a.next << 16)),
+                             uintBitsToFloat(packUnorm2x16(vec2(a.frame_mix, a.additive))));
     return (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
 }
 

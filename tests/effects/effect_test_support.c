@@ -52,7 +52,9 @@ const char EFFECT_TEMPLATE[] =
     "      \"disable_frame_blend\": true\n"
     "    },\n"
     "    \"soft_fade_distance\": 0.4\n"
-    "  }\n"
+    "  },\n"
+    "  \"blend_mode\": \"premultiplied_additive\",\n"
+    "  \"additive_over_life\": [[0, 1], [0.6, 0]]\n"
     "}\n";
 
 void effect_temporary_file(char *out, const char *suffix, const char *text) {

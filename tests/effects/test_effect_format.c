@@ -106,6 +106,10 @@ static void random_desc(plume_system_desc *d, const char *texture) {
     a->texture.rows = test_random_below(64);
     a->texture.disable_frame_blend = test_random_below(2);
     a->soft_fade_distance = random_non_negative();
+    d->blend_mode = test_random_below(3);
+    d->additive_over_life.key_count = test_random_below(PLUME_MAX_CURVE_KEYS + 1);
+    random_times(&d->additive_over_life.keys[0].time, 2, d->additive_over_life.key_count);
+    for (uint32_t k = 0; k < d->additive_over_life.key_count; ++k) d->additive_over_life.keys[k].value = random_unit();
 }
 
 /* Equal bit for bit, the texture paths compared as strings. */
@@ -281,6 +285,10 @@ static const error_case ERROR_CASES[] = {
     {"\"disable_frame_blend\": true", "\"disable_frame_blend\": 1", NULL, "appearance.texture.disable_frame_blend",
      "true or false", 0},
     {"\"soft_fade_distance\": 0.4", "\"soft_fade_distance\": -0.4", NULL, "appearance.soft_fade_distance", ">= 0", 0},
+    {"\"blend_mode\": \"premultiplied_additive\"", "\"blend_mode\": \"glow\"", NULL, "blend_mode",
+     "must be one of \"premultiplied\"", 0},
+    {"\"additive_over_life\": [[0, 1], [0.6, 0]]", "\"additive_over_life\": [[0, 1.5], [0.6, 0]]", NULL,
+     "additive_over_life", "over 1", 0},
     /* Unknown fields: a misspelt field must not take its default silently. */
     {"\"seed\": 3", "\"sed\": 3", NULL, "sed", "not a field here (known: capacity, seed, emitters", 0},
     {"\"rate\": 100", "\"rat\": 100", NULL, "emitters[0].rat", "not a field here", 0},

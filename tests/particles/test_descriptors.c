@@ -67,6 +67,12 @@ static bool make_bad_desc(int which, plume_system_desc *d, plume_result *expecte
     case 23: d->appearance.soft_fade_distance = -1, *message = "appearance.soft_fade_distance"; break;
     case 24: d->emitters[4].spin = (plume_range){0, INFINITY}, *message = "emitters[4].spin"; break;
     case 25: d->emitters[0].direction[0] = NAN, *message = "emitters[0].direction"; break;
+    case 26: d->blend_mode = 3, *message = "blend_mode is not a plume_blend_mode"; break;
+    case 27:
+        d->blend_mode = PLUME_BLEND_PREMULTIPLIED_ADDITIVE;
+        d->additive_over_life = (plume_curve){2, {{0, 1}, {1, 1.5f}}};
+        *message = "additive_over_life has a value over 1";
+        break;
     default: return false;
     }
     return true;

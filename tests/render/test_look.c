@@ -1,0 +1,366 @@
+/* The look (since 1.2): blend modes on every draw path against a CPU
+ * compositor of general quads, the additive mode's skipped sort, and the
+ * low resolutions with an additive part. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include <cglm/cglm.h>
+
+#include "particle_fixture.h"
+#include "plume/plume_particles.h"
+#include "plume_fixture.h"
+#include "render_fixture.h"
+#include "test_env.h"
+#include "tests.h"
+
+/* ---- The CPU compositor ------------------------------------------------------
+ * For the orthographic camera of particle_fixture (eye at z = 5 looking down
+ * -z, 2 world units across IMAGE_SIZE pixels). Each particle is a quad of
+ * four corners in pixels, blended as plume_blend_mode says:
+ * dst = c a + (1 - a (1 - k)) dst. */
+
+typedef struct ref_quad {
+    double corner[4][2]; /* pixels, in order around the quad */
+    double depth;        /* view depth of the centre */
+    uint32_t slot;
+    double color[3], alpha, additive;
+} ref_quad;
+
+static double curve_at(const plume_curve *curve, double t) {
+    if (curve->key_count == 0) return 1.0;
+    if (t <= curve->keys[0].time) return curve->keys[0].value;
+    for (uint32_t k = 1; k < curve->key_count; ++k)
+        if (t < curve->keys[k].time) {
+            double f = (t - curve->keys[k - 1].time) / (curve->keys[k].time - curve->keys[k - 1].time);
+            return curve->keys[k - 1].value + f * (curve->keys[k].value - curve->keys[k - 1].value);
+        }
+    return curve->keys[curve->key_count - 1].value;
+}
+
+static void gradient_at(const plume_gradient *g, double t, double rgba[4]) {
+    int low = 0, high = 0;
+    double f = 0.0;
+    if (t > g->keys[0].time) {
+        low = high = (int)g->key_count - 1;
+        for (uint32_t k = 1; k < g->key_count; ++k)
+            if (t < g->keys[k].time) {
+                low = (int)k - 1, high = (int)k;
+                f = (t - g->keys[low].time) / (g->keys[high].time - g->keys[low].time);
+                break;
+            }
+    }
+    for (int c = 0; c < 4; ++c) rgba[c] = g->keys[low].rgba[c] + f * (g->keys[high].rgba[c] - g->keys[low].rgba[c]);
+}
+
+static double additive_at(const plume_system_desc *d, double life) {
+    if (d->blend_mode == PLUME_BLEND_ADDITIVE) return 1.0;
+    if (d->blend_mode == PLUME_BLEND_PREMULTIPLIED_ADDITIVE) return curve_at(&d->additive_over_life, life);
+    return 0.0;
+}
+
+static void to_pixels(const double world[3], double out[2]) {
+    out[0] = (world[0] + 1.0) * IMAGE_SIZE / 2.0;
+    out[1] = (world[1] + 1.0) * IMAGE_SIZE / 2.0;
+}
+
+/* The particle in `slot` as the module should draw it. */
+static ref_quad reference_quad(const plume_system_desc *d, const plume_particle *p, uint32_t slot) {
+    ref_quad q = {.slot = slot, .depth = 5.0 - p->position[2]};
+    double life = p->age / p->lifetime;
+    life = life < 0 ? 0 : life > 1 ? 1 : life;
+    double size = p->size * curve_at(&d->appearance.size_over_life, life);
+    double rgba[4];
+    gradient_at(&d->appearance.color_over_life, life, rgba);
+    for (int c = 0; c < 3; ++c) q.color[c] = rgba[c];
+    q.alpha = rgba[3] * curve_at(&d->appearance.opacity_over_life, life);
+    q.additive = additive_at(d, life);
+    /* Camera-facing: the view plane's axes, turned by the rotation. */
+    double c = cos(p->rotation), s = sin(p->rotation);
+    double right[3] = {c, s, 0}, up[3] = {-s, c, 0};
+    const double corners[4][2] = {{-0.5, -0.5}, {0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}};
+    for (int k = 0; k < 4; ++k) {
+        double world[3];
+        for (int i = 0; i < 3; ++i)
+            world[i] = p->position[i] + (right[i] * corners[k][0] + up[i] * corners[k][1]) * size;
+        to_pixels(world, q.corner[k]);
+    }
+    return q;
+}
+
+static int far_first_then_slot(const void *a, const void *b) {
+    const ref_quad *x = a, *y = b;
+    if (x->depth != y->depth) return x->depth > y->depth ? -1 : 1;
+    return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+static int by_slot(const void *a, const void *b) {
+    const ref_quad *x = a, *y = b;
+    return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/* Signed distances of `point` to the quad's edges (positive inside, for
+ * either winding); *inside and *near_edge (closer than `snap`). */
+static void classify(const ref_quad *q, double x, double y, double snap, bool *inside, bool *near_edge) {
+    double area = 0.0;
+    for (int k = 0; k < 4; ++k) {
+        const double *a = q->corner[k], *b = q->corner[(k + 1) % 4];
+        area += a[0] * b[1] - b[0] * a[1];
+    }
+    double sign = area >= 0 ? 1.0 : -1.0;
+    *inside = true;
+    *near_edge = false;
+    for (int k = 0; k < 4; ++k) {
+        const double *a = q->corner[k], *b = q->corner[(k + 1) % 4];
+        double ex = b[0] - a[0], ey = b[1] - a[1], length = sqrt(ex * ex + ey * ey);
+        if (length == 0.0) {
+            *inside = false;
+            return;
+        }
+        double distance = sign * (ex * (y - a[1]) - ey * (x - a[0])) / length;
+        if (distance <= 0.0) *inside = false;
+        if (fabs(distance) < snap) *near_edge = true;
+    }
+}
+
+/* The read-back live particles composited in the module's order as the CPU
+ * computes it: far to near (ties by slot), or by slot where the mode does
+ * not sort. ambiguous[pixel]: a centre within vertex snapping of an edge. */
+static void composite_reference(const plume_system_desc *d, const plume_readback *rb, const float clear[4],
+                                float *rgba, bool *ambiguous) {
+    ref_quad *quads = malloc(sizeof(ref_quad) * (rb->drawn_count + 1));
+    assert_non_null(quads);
+    for (uint32_t i = 0; i < rb->drawn_count; ++i)
+        quads[i] = reference_quad(d, &rb->particles[rb->draw_order[i]], rb->draw_order[i]);
+    qsort(quads, rb->drawn_count, sizeof(ref_quad),
+          d->blend_mode == PLUME_BLEND_ADDITIVE ? by_slot : far_first_then_slot);
+    GLint subpixel_bits = 4;
+    glGetIntegerv(GL_SUBPIXEL_BITS, &subpixel_bits);
+    const double snap = ldexp(1.0, -subpixel_bits) + 1e-3;
+    for (int y = 0; y < IMAGE_SIZE; ++y)
+        for (int x = 0; x < IMAGE_SIZE; ++x) {
+            double out[4] = {clear[0], clear[1], clear[2], clear[3]};
+            bool edge = false;
+            for (uint32_t i = 0; i < rb->drawn_count; ++i) {
+                const ref_quad *q = &quads[i];
+                bool inside, near_edge;
+                classify(q, x + 0.5, y + 0.5, snap, &inside, &near_edge);
+                edge = edge || near_edge;
+                if (!inside) continue;
+                double covers = q->alpha * (1.0 - q->additive);
+                for (int c = 0; c < 3; ++c) out[c] = q->color[c] * q->alpha + (1.0 - covers) * out[c];
+                out[3] = covers + (1.0 - covers) * out[3];
+            }
+            for (int c = 0; c < 4; ++c) rgba[4 * (y * IMAGE_SIZE + x) + c] = (float)out[c];
+            ambiguous[y * IMAGE_SIZE + x] = edge;
+        }
+    free(quads);
+}
+
+/* Largest channel difference off the ambiguous pixels, relative to the
+ * brighter value where it is over 1 (the tiled target's half floats round
+ * additive light over 1 in proportion). */
+static float largest_difference(const float *a, const float *b, const bool *ambiguous) {
+    float largest = 0.0f;
+    for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i)
+        for (int c = 0; c < 4 && !ambiguous[i]; ++c) {
+            float x = a[4 * i + c], y = b[4 * i + c];
+            largest = fmaxf(largest, fabsf(x - y) / fmaxf(1.0f, fmaxf(fabsf(x), fabsf(y))));
+        }
+    return largest;
+}
+
+/* ---- The draws ------------------------------------------------------------ */
+
+typedef struct look_path {
+    const char *name;
+    plume_frame_desc frame; /* path and resolution; the rest is the test's */
+    float tolerance;
+} look_path;
+
+/* Raster at full resolution, tiled without and with early termination
+ * (the tiled target is RGBA16F; termination adds at most its threshold). */
+static const look_path FULL_PATHS[] = {
+    {"raster", {.draw_path = PLUME_DRAW_PATH_RASTER}, 2e-3f},
+    {"tiled", {.draw_path = PLUME_DRAW_PATH_TILED, .disable_early_termination = true}, 2.0f / 255.0f},
+    {"tiled, early termination", {.draw_path = PLUME_DRAW_PATH_TILED}, 3.0f / 255.0f},
+};
+enum { FULL_PATH_COUNT = sizeof FULL_PATHS / sizeof FULL_PATHS[0] };
+
+/* Overlapping squares of several ages (colours and additive parts over
+ * life), at random depths, still. */
+static plume_system_desc look_desc(uint32_t seed, uint32_t blend_mode) {
+    plume_system_desc d = {.capacity = 50, .seed = seed, .blend_mode = blend_mode};
+    d.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_BOX, .extents = {0.55f, 0.55f, 0.5f}, .rate = 30,
+                                         .lifetime = {3, 3}, .size = {0.35f, 0.7f}, .rotation = {0, 3.1f}};
+    d.appearance.color_over_life = (plume_gradient){
+        2, {{0.0f, {1.0f, 0.7f, 0.2f, 0.9f}}, {0.5f, {0.3f, 0.4f, 0.9f, 0.6f}}}};
+    d.additive_over_life = (plume_curve){2, {{0.0f, 1.0f}, {0.4f, 0.0f}}};
+    return d;
+}
+
+/* `system` updated for the orthographic camera and drawn by `path` over a
+ * far depth plane (no fade, every particle passes the depth test). */
+static void draw_look(plume_system system, const look_path *path, float dt, int updates, const float clear[4],
+                      float *image) {
+    mat4 view, projection;
+    ortho_camera(view, projection);
+    plume_frame_desc frame = path->frame;
+    plume_frame_desc timing = make_frame(dt, view, projection);
+    frame.dt = timing.dt;
+    memcpy(frame.view, timing.view, sizeof frame.view);
+    memcpy(frame.projection, timing.projection, sizeof frame.projection);
+    frame.disable_culling = true;
+    for (int k = 0; k < updates; ++k) assert_int_equal(plume_system_update(fixture_context(), system, &frame), PLUME_OK);
+    GLuint depth = plane_depth_texture(projection, 15.0f);
+    frame.depth_texture = depth;
+    test_target t = test_target_begin(IMAGE_SIZE, clear);
+    assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
+    test_target_end(&t, image);
+    glDeleteTextures(1, &depth);
+}
+
+static void test_blend_modes_match_the_cpu_compositor_on_every_path(void **state) {
+    (void)state;
+    const float clear[4] = {0.1f, 0.15f, 0.2f, 1.0f};
+    uint32_t seed = test_random_u32();
+    printf("  seed %u\n", seed);
+    float *image = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+    float *reference[3];
+    bool *ambiguous = malloc(sizeof(bool) * IMAGE_SIZE * IMAGE_SIZE);
+    assert_true(image && ambiguous);
+    for (uint32_t mode = 0; mode < 3; ++mode) {
+        reference[mode] = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+        assert_non_null(reference[mode]);
+        for (int p = 0; p < FULL_PATH_COUNT; ++p) {
+            plume_system_desc desc = look_desc(seed, mode);
+            plume_system system = make_system(desc);
+            draw_look(system, &FULL_PATHS[p], 1.0f / 15.0f, 20, clear, image);
+            plume_readback rb = read_all(fixture_context(), system);
+            assert_true(rb.drawn_count >= 20);
+            /* Additive light needs no order: the update skipped the sort
+             * and drew in slot order. */
+            plume_sort_algorithm sorted = plume_system_get_sort_algorithm(fixture_context(), system);
+            if (mode == PLUME_BLEND_ADDITIVE) {
+                assert_int_equal(sorted, PLUME_SORT_AUTOMATIC);
+                for (uint32_t i = 1; i < rb.drawn_count; ++i) assert_true(rb.draw_order[i - 1] < rb.draw_order[i]);
+            } else {
+                assert_int_not_equal(sorted, PLUME_SORT_AUTOMATIC);
+            }
+            plume_system_desc resolved = system_desc(fixture_context(), system);
+            composite_reference(&resolved, &rb, clear, reference[mode], ambiguous);
+            free_readback(&rb);
+            destroy_system(system);
+            float worst = largest_difference(image, reference[mode], ambiguous);
+            printf("  blend mode %u, %s: largest difference from the CPU compositor %.2f/255 (at most %.1f)\n", mode,
+                   FULL_PATHS[p].name, worst * 255.0f, FULL_PATHS[p].tolerance * 255.0f);
+            assert_true(worst <= FULL_PATHS[p].tolerance);
+        }
+    }
+    /* The modes differ enough that a path drawing one for another fails. */
+    float apart = fminf(largest_difference(reference[0], reference[1], ambiguous),
+                        largest_difference(reference[0], reference[2], ambiguous));
+    apart = fminf(apart, largest_difference(reference[1], reference[2], ambiguous));
+    printf("  the modes' pictures differ by %.2f/255 at least\n", apart * 255.0f);
+    assert_true(apart > 0.2f);
+    for (int mode = 0; mode < 3; ++mode) free(reference[mode]);
+    free(image);
+    free(ambiguous);
+}
+
+/* ---- Low resolutions ------------------------------------------------------ */
+
+static void make_fire_like(plume_system_desc *d) {
+    d->blend_mode = PLUME_BLEND_PREMULTIPLIED_ADDITIVE;
+    d->additive_over_life = (plume_curve){2, {{0.0f, 1.0f}, {1.0f, 0.3f}}};
+    d->appearance.color_over_life.keys[0].rgba[3] = 0.6f;
+}
+
+static void make_additive(plume_system_desc *d) { d->blend_mode = PLUME_BLEND_ADDITIVE; }
+
+/* PSNR of `b` against `a` over the colour channels, for a peak of a's
+ * brightest channel (additive light goes over 1). */
+static double psnr_to_peak(const float *a, const float *b) {
+    double squared = 0.0, peak = 0.0;
+    for (int i = 0; i < RENDER_WIDTH * RENDER_HEIGHT; ++i)
+        for (int c = 0; c < 3; ++c) {
+            double d = (double)a[4 * i + c] - (double)b[4 * i + c];
+            squared += d * d;
+            peak = fmax(peak, a[4 * i + c]);
+        }
+    double mean = squared / (3.0 * RENDER_WIDTH * RENDER_HEIGHT);
+    return mean > 0.0 ? 10.0 * log10(peak * peak / mean) : 99.0;
+}
+
+/* Largest channel difference relative to the brighter of the two (at least
+ * 1): the tiled target's half floats round light over 1 in proportion. */
+static float largest_relative_difference(const float *a, const float *b) {
+    float largest = 0.0f;
+    for (int i = 0; i < 4 * RENDER_WIDTH * RENDER_HEIGHT; ++i)
+        largest = fmaxf(largest, fabsf(a[i] - b[i]) / fmaxf(1.0f, fmaxf(fabsf(a[i]), fabsf(b[i]))));
+    return largest;
+}
+
+/* The additive modes at 1/2 and 1/4 (both paths) against full resolution:
+ * as close as the premultiplied cloud of test_lowres.c is (PSNR to the
+ * picture's peak); the tiled path at full resolution within 2/255 of the
+ * raster path; and the same cloud premultiplied far from both. */
+static void test_additive_parts_at_low_resolution(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    float *full = render_new_image(), *other = render_new_image();
+    const float centre[3] = {0.0f, 0.0f, -8.0f};
+    void (*modes[2])(plume_system_desc *) = {make_fire_like, make_additive};
+    const uint32_t resolutions[2] = {PLUME_DRAW_HALF, PLUME_DRAW_QUARTER};
+    const double least[2] = {30.0, 25.0};
+    plume_system plain = render_cloud_with(centre, 3.0f, 1.5f, 300, 9, true, NULL);
+    float *premultiplied = render_new_image();
+    render_frame(plain, &c, (plume_frame_desc){0}, true, 0, 1.0f, premultiplied);
+    assert_int_equal(plume_system_destroy(fixture_context(), plain), PLUME_OK);
+    for (int m = 0; m < 2; ++m) {
+        plume_system reference = render_cloud_with(centre, 3.0f, 1.5f, 300, 9, true, modes[m]);
+        render_frame(reference, &c, (plume_frame_desc){0}, true, 0, 1.0f, full);
+        assert_true(render_covered_pixels(full) > RENDER_WIDTH * RENDER_HEIGHT / 8);
+        double wrong = psnr_to_peak(full, premultiplied);
+        printf("  %s against the same cloud premultiplied: PSNR %.1f dB\n", m ? "additive" : "fire", wrong);
+        assert_true(wrong < least[1] - 3.0);
+        for (int path = 0; path < 2; ++path)
+            for (int r = 0; r < 3; ++r) {
+                if (path == 0 && r == 0) continue;
+                plume_frame_desc frame = {.draw_path = path ? PLUME_DRAW_PATH_TILED : PLUME_DRAW_PATH_RASTER,
+                                          .draw_resolution = r == 0 ? PLUME_DRAW_FULL : resolutions[r - 1],
+                                          .disable_early_termination = true};
+                plume_system system = render_cloud_with(centre, 3.0f, 1.5f, 300, 9, true, modes[m]);
+                render_frame(system, &c, frame, true, 0, 1.0f, other);
+                assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+                if (r == 0) {
+                    float largest = largest_relative_difference(full, other);
+                    printf("  %s, tiled full: largest difference from raster %.2f/255\n", m ? "additive" : "fire",
+                           largest * 255.0f);
+                    assert_true(largest <= 2.0f / 255.0f);
+                } else {
+                    double quality = psnr_to_peak(full, other);
+                    printf("  %s, %s 1/%d: PSNR %.1f dB (at least %.0f)\n", m ? "additive" : "fire",
+                           path ? "tiled" : "raster", r == 1 ? 2 : 4, quality, least[r - 1]);
+                    assert_true(quality >= least[r - 1]);
+                }
+            }
+        assert_int_equal(plume_system_destroy(fixture_context(), reference), PLUME_OK);
+    }
+    free(full);
+    free(other);
+    free(premultiplied);
+}
+
+const struct CMUnitTest look_tests[] = {
+    cmocka_unit_test_setup_teardown(test_blend_modes_match_the_cpu_compositor_on_every_path, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_additive_parts_at_low_resolution, fixture_setup, fixture_teardown),
+};
+const size_t look_test_count = sizeof look_tests / sizeof look_tests[0];
