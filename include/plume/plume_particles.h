@@ -43,7 +43,7 @@
  *                requested within the longest lifetime) decides which sort
  *                passes are issued, so a small live count in a large system
  *                costs little.
- * The draw is one glDrawArraysIndirect of camera-facing quads, instanced over
+ * The draw is one glDrawArraysIndirect of quads (camera-facing by default: plume_orientation), instanced over
  * the sorted pairs: dead particles never reach it.
  *
  * Determinism: a particle's random attributes depend only on the seed and its
@@ -289,7 +289,49 @@ typedef struct plume_system_desc {
      * (fire: 1 while young, glowing; 0 when old, smoke); default (no keys):
      * the constant 1. Read in that mode only. */
     plume_curve additive_over_life;
+    /* A plume_orientation; default PLUME_ORIENT_CAMERA_FACING. */
+    uint32_t orientation;
+    /* PLUME_ORIENT_WORLD_AXIS: the quad's length axis; PLUME_ORIENT_WORLD_FACING:
+     * its normal. Any length but 0 (normalised); required in those modes. */
+    float orientation_axis[3];
+    /* PLUME_ORIENT_VELOCITY_STRETCHED: the quad's length is its size times
+     * clamp(1 + stretch_factor * speed, stretch_limits.min, stretch_limits.max)
+     * (speed in world units per second; stretch_factor in seconds per world
+     * unit, >= 0; default 0: no stretch); its width stays the size. */
+    float stretch_factor;
+    /* 0 < min <= max, multiples of the size; default {0, 0}: {1, 8}. The
+     * culling sphere grows with max. */
+    plume_range stretch_limits;
 } plume_system_desc;
+
+/* Which way a system's quads face (plume_system_desc.orientation, since
+ * 1.2). Each quad is centred on its particle, `size` wide; with the view
+ * plane's axes right and up and the view direction (the camera's back axis):
+ *   CAMERA_FACING       (default) the view plane's axes, turned by the
+ *                       particle's rotation;
+ *   VELOCITY_STRETCHED  the length along the velocity, stretched by speed
+ *                       (stretch_factor, stretch_limits), the width across
+ *                       the velocity and the view direction (the quad turns
+ *                       about its velocity to face the camera as far as it
+ *                       can): sparks, rain;
+ *   VELOCITY_ALIGNED    as VELOCITY_STRETCHED, unstretched (size x size);
+ *   WORLD_AXIS          the length along orientation_axis, turned about it
+ *                       to face the camera: grass-like quads;
+ *   WORLD_FACING        in the plane of normal orientation_axis, its width
+ *                       along cross(Y, normal) (cross(Z, normal) for a
+ *                       normal along Y), turned by the rotation: quads on
+ *                       the ground or a wall.
+ * The velocity modes ignore the rotation; a length axis along the view
+ * direction (or a particle at rest) falls back to the view plane's axes. The
+ * sprite, flipbook and soft fade follow the quad in every mode, on every draw
+ * path. */
+typedef enum plume_orientation {
+    PLUME_ORIENT_CAMERA_FACING = 0,
+    PLUME_ORIENT_VELOCITY_STRETCHED = 1,
+    PLUME_ORIENT_VELOCITY_ALIGNED = 2,
+    PLUME_ORIENT_WORLD_AXIS = 3,
+    PLUME_ORIENT_WORLD_FACING = 4
+} plume_orientation;
 
 /* How a system's particles blend onto what is behind them
  * (plume_system_desc.blend_mode, since 1.2). With c the particle's straight

@@ -179,7 +179,25 @@ static plume_result resolve_look(const plume_env *env, const char *caller, plume
     for (uint32_t k = 0; k < d->additive_over_life.key_count; ++k)
         if (d->additive_over_life.keys[k].value > 1.0f)
             return refuse(env, caller, "additive_over_life", "has a value over 1; the additive part is 0 .. 1");
-    return PLUME_OK;
+    if (d->orientation > PLUME_ORIENT_WORLD_FACING)
+        return refuse(env, caller, "orientation", "is not a plume_orientation (0 .. 4)");
+    if (!all_finite(d->orientation_axis, 3)) return refuse(env, caller, "orientation_axis", "must be finite");
+    float *axis = d->orientation_axis;
+    float length = sqrtf(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+    if (d->orientation == PLUME_ORIENT_WORLD_AXIS || d->orientation == PLUME_ORIENT_WORLD_FACING) {
+        if (!(length > 0.0f) || !isfinite(1.0f / length))
+            return refuse(env, caller, "orientation_axis", "is zero (or too short to normalise); this orientation needs it");
+        for (int i = 0; i < 3; ++i) axis[i] /= length;
+    }
+    if ((r = check_non_negative(env, caller, "stretch_factor", d->stretch_factor)) != PLUME_OK) return r;
+    const plume_range default_limits = {1.0f, 8.0f};
+    return resolve_range(env, caller, "stretch_limits", &d->stretch_limits, &default_limits, RANGE_POSITIVE);
+}
+
+/* The longest quad edge over its size: the stretch's upper limit where the
+ * mode stretches. */
+float particles_largest_stretch(const plume_system_desc *desc) {
+    return desc->orientation == PLUME_ORIENT_VELOCITY_STRETCHED ? desc->stretch_limits.max : 1.0f;
 }
 
 plume_result plume_particles_resolve_desc(const plume_env *env, const char *caller, const plume_system_desc *in,

@@ -168,6 +168,9 @@ plume_result plume_particles_resolve_forces(const plume_env *env, const char *ca
 plume_curve particles_additive_curve(const plume_system_desc *desc);
 float particles_largest_additive(const plume_system_desc *desc);
 bool particles_sort_skipped(const plume_system_desc *desc);
+/* The quad's longest edge as a multiple of its size (the stretch's upper
+ * limit in PLUME_ORIENT_VELOCITY_STRETCHED, else 1). */
+float particles_largest_stretch(const plume_system_desc *desc);
 
 /* ---- texture.c ---- */
 

@@ -206,8 +206,10 @@ float particles_quad_radius(const plume_system_desc *desc, const plume_emitter_d
     float largest = curve->key_count == 0 ? 1.0f : 0.0f;
     for (uint32_t k = 0; k < curve->key_count; ++k)
         if (curve->keys[k].value > largest) largest = curve->keys[k].value;
-    /* The quad is size x size around the particle, turned by its rotation. */
-    return emitter->size.max * largest * 0.70710678f;
+    /* The quad is size x (size * stretch) around the particle, turned any
+     * way: its half diagonal bounds it. */
+    float stretch = particles_largest_stretch(desc);
+    return emitter->size.max * largest * 0.5f * sqrtf(1.0f + stretch * stretch);
 }
 
 /* The frustum of view and projection as six world-space planes (xyz: unit

@@ -87,6 +87,10 @@ void raster_set_appearance_uniforms(const system_state *s, GLuint p) {
     glProgramUniform1fv(p, glGetUniformLocation(p, "u_color_times"), PLUME_MAX_CURVE_KEYS, times);
     glProgramUniform4fv(p, glGetUniformLocation(p, "u_color_values"), PLUME_MAX_CURVE_KEYS, &colors[0][0]);
     glProgramUniform1i(p, glGetUniformLocation(p, "u_color_count"), (GLint)a->color_over_life.key_count);
+    glProgramUniform1ui(p, glGetUniformLocation(p, "u_orientation"), s->desc.orientation);
+    glProgramUniform3fv(p, glGetUniformLocation(p, "u_orientation_axis"), 1, s->desc.orientation_axis);
+    glProgramUniform3f(p, glGetUniformLocation(p, "u_stretch"), s->desc.stretch_factor, s->desc.stretch_limits.min,
+                       s->desc.stretch_limits.max);
     glProgramUniform2ui(p, glGetUniformLocation(p, "u_flipbook"), a->texture.columns, a->texture.rows);
     glProgramUniform1i(p, glGetUniformLocation(p, "u_frame_blend"), !a->texture.disable_frame_blend);
     glProgramUniform1i(p, glGetUniformLocation(p, "u_has_texture"), s->sprite_texture != 0);

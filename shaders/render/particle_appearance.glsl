@@ -68,10 +68,57 @@ Appearance particle_appearance(ParticleMotion p, ParticleTraits t) {
     return a;
 }
 
-// The quad's corner `corner` (each coordinate +-0.5) turned by `rotation`,
-// in world space: the quad spans the view plane.
-vec3 quad_corner(vec3 centre, vec2 corner, float rotation, float size, vec3 right, vec3 up) {
-    float c = cos(rotation), s = sin(rotation);
-    vec2 turned = vec2(c * corner.x - s * corner.y, s * corner.x + c * corner.y);
-    return centre + (right * turned.x + up * turned.y) * size;
+// Orientation (plume_orientation): the quad's two edges in world space.
+uniform uint u_orientation;
+uniform vec3 u_orientation_axis;  // unit: WORLD_AXIS's axis, WORLD_FACING's normal
+uniform vec3 u_stretch;           // VELOCITY_STRETCHED: factor (s / unit), lowest and highest length / size
+
+struct QuadEdges {
+    vec3 across;  // corner.x runs along it: the quad's width
+    vec3 along;   // corner.y: its length
+};
+
+vec3 unit_or(vec3 v, vec3 fallback) {
+    float length_squared = dot(v, v);
+    return length_squared > 1e-12 ? v * inversesqrt(length_squared) : fallback;
+}
+
+// The quad's edges for a particle of drawn size `size` moving at `velocity`,
+// turned by `rotation` where the mode turns (camera- and world-facing),
+// for a camera whose view plane has axes `right` and `up`. The velocity
+// modes and the world axis turn the quad about its length axis towards the
+// camera (its width is across that axis and the view direction); a length
+// axis along the view direction falls back to the view plane's axes.
+QuadEdges quad_edges(vec3 velocity, float rotation, float size, vec3 right, vec3 up) {
+    vec3 back = cross(right, up);
+    vec3 across = right, along = up;
+    float length = size;
+    bool turns = true;
+    if (u_orientation == 1u || u_orientation == 2u || u_orientation == 3u) {
+        vec3 axis = u_orientation == 3u ? u_orientation_axis : unit_or(velocity, vec3(0.0));
+        vec3 width = unit_or(cross(axis, back), vec3(0.0));
+        if (dot(width, width) > 0.0) {
+            across = width;
+            along = axis;
+        }
+        if (u_orientation == 1u)
+            length = size * clamp(1.0 + u_stretch.x * sqrt(dot(velocity, velocity)), u_stretch.y, u_stretch.z);
+        turns = false;
+    } else if (u_orientation == 4u) {
+        vec3 n = u_orientation_axis;
+        across = normalize(cross(abs(n.y) < 0.999 ? vec3(0.0, 1.0, 0.0) : vec3(0.0, 0.0, 1.0), n));
+        along = cross(n, across);
+    }
+    if (turns) {
+        float c = cos(rotation), s = sin(rotation);
+        vec3 turned_across = c * across + s * along;
+        along = -s * across + c * along;
+        across = turned_across;
+    }
+    return QuadEdges(across * size, along * length);
+}
+
+// The quad's corner `corner` (each coordinate +-0.5) in world space.
+vec3 quad_corner(vec3 centre, vec2 corner, QuadEdges edges) {
+    return centre + edges.across * corner.x + edges.along * corner.y;
 }

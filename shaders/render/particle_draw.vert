@@ -1,6 +1,7 @@
 // Built after particle_common.glsl and particle_appearance.glsl.
 // Vertex pulling: instance i draws the particle in slot list[i].y (the sorted
-// live list), vertex v one corner of its camera-facing quad (two triangles).
+// live list), vertex v one corner of its quad (two triangles), oriented as
+// the system's plume_orientation says.
 layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer ParticleMotions { ParticleMotion motions[]; };
 layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawList { uvec2 draw_list[]; };
 layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
@@ -29,7 +30,8 @@ void main() {
     v_additive = a.additive;
 
     vec2 corner = CORNERS[gl_VertexID];
-    vec3 world = quad_corner(p.position, corner, rotation_at(t, p.age), a.size, u_camera_right, u_camera_up);
+    QuadEdges edges = quad_edges(p.velocity, rotation_at(t, p.age), a.size, u_camera_right, u_camera_up);
+    vec3 world = quad_corner(p.position, corner, edges);
     vec4 view_position = u_view * vec4(world, 1.0);
     gl_Position = u_projection * view_position;
     v_view_depth = -view_position.z;

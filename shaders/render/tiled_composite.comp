@@ -126,25 +126,33 @@ void main() {
         barrier();
         for (uint j = 0u; shading && j < count; ++j) {
             uint at = j * uint(PLUME_TILED_SPLAT_VEC4S);
-            vec4 place = batch[at], axes = batch[at + 1u];
-            mat2 to_quad = mat2(axes.xy, axes.zw);
-            vec2 st = to_quad * (centre - place.xy);
+            vec4 row0 = batch[at], row1 = batch[at + 1u], row2 = batch[at + 2u], view_row = batch[at + 3u];
+            vec3 h = vec3(dot(row0.xyz, vec3(centre, 1.0)), dot(row1.xyz, vec3(centre, 1.0)),
+                          dot(row2.xyz, vec3(centre, 1.0)));
+            if (h.z <= 0.0) continue; // behind the eye
+            vec2 st = h.xy / h.z;
             if (any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))) continue;
-            if (!depth_passes(place.w, scene_window)) continue;
-            vec4 tint = batch[at + 2u], frames = batch[at + 3u];
+            float ndc_z = dot(vec3(row0.w, row1.w, row2.w), h);
+            if (ndc_z < -1.0 || ndc_z > 1.0) continue; // clipped by the near or far plane
+            if (!depth_passes(ndc_z * 0.5 + 0.5, scene_window)) continue;
+            vec4 tint = batch[at + 4u], frames = batch[at + SPLAT_TILES];
+            vec2 mix_and_additive = unpackUnorm2x16(floatBitsToUint(view_row.w));
             vec4 texel = vec4(1.0);
             if (u_has_texture) {
                 uint both = floatBitsToUint(frames.z);
                 vec2 corner_uv = vec2(st.x, 1.0 - st.y);
-                vec2 along_x = vec2(to_quad[0][0], -to_quad[0][1]) / vec2(u_flipbook);
-                vec2 along_y = vec2(to_quad[1][0], -to_quad[1][1]) / vec2(u_flipbook);
+                // d(s, t) / d pixel x and y, from the projective map.
+                vec2 d_dx = (vec2(row0.x, row1.x) - st * row2.x) / h.z;
+                vec2 d_dy = (vec2(row0.y, row1.y) - st * row2.y) / h.z;
+                vec2 along_x = vec2(d_dx.x, -d_dx.y) / vec2(u_flipbook);
+                vec2 along_y = vec2(d_dy.x, -d_dy.y) / vec2(u_flipbook);
                 texel = mix(textureGrad(u_sprite, frame_uv(both & 0xFFFFu, corner_uv), along_x, along_y),
                             textureGrad(u_sprite, frame_uv(both >> 16, corner_uv), along_x, along_y),
-                            unpackUnorm2x16(floatBitsToUint(frames.w)).x);
+                            mix_and_additive.x);
             }
             float fade = 1.0;
-            if (u_soft_fade_distance > 0.0) fade = clamp((scene_view - place.z) / u_soft_fade_distance, 0.0, 1.0);
-            vec2 mix_and_additive = unpackUnorm2x16(floatBitsToUint(frames.w));
+            if (u_soft_fade_distance > 0.0)
+                fade = clamp((scene_view - dot(view_row.xyz, h) / h.z) / u_soft_fade_distance, 0.0, 1.0);
             vec4 shade = vec4(tint.rgb * texel.rgb, texel.a) * (tint.a * fade);
             color += transmittance * shade.rgb;
             transmittance *= 1.0 - shade.a * (1.0 - mix_and_additive.y);

@@ -110,6 +110,10 @@ static void random_desc(plume_system_desc *d, const char *texture) {
     d->additive_over_life.key_count = test_random_below(PLUME_MAX_CURVE_KEYS + 1);
     random_times(&d->additive_over_life.keys[0].time, 2, d->additive_over_life.key_count);
     for (uint32_t k = 0; k < d->additive_over_life.key_count; ++k) d->additive_over_life.keys[k].value = random_unit();
+    d->orientation = test_random_below(5);
+    for (int i = 0; i < 3; ++i) d->orientation_axis[i] = test_random_float(-1, 1);
+    d->stretch_factor = random_non_negative();
+    if (test_random_below(3)) d->stretch_limits = random_range(true);
 }
 
 /* Equal bit for bit, the texture paths compared as strings. */
@@ -289,6 +293,10 @@ static const error_case ERROR_CASES[] = {
      "must be one of \"premultiplied\"", 0},
     {"\"additive_over_life\": [[0, 1], [0.6, 0]]", "\"additive_over_life\": [[0, 1.5], [0.6, 0]]", NULL,
      "additive_over_life", "over 1", 0},
+    {"\"orientation\": \"velocity_stretched\"", "\"orientation\": \"sideways\"", NULL, "orientation",
+     "must be one of \"camera_facing\"", 0},
+    {"\"stretch_factor\": 0.2", "\"stretch_factor\": -0.2", NULL, "stretch_factor", ">= 0", 0},
+    {"\"stretch_limits\": [1, 3]", "\"stretch_limits\": [3, 1]", NULL, "stretch_limits", "over max", 0},
     /* Unknown fields: a misspelt field must not take its default silently. */
     {"\"seed\": 3", "\"sed\": 3", NULL, "sed", "not a field here (known: capacity, seed, emitters", 0},
     {"\"rate\": 100", "\"rat\": 100", NULL, "emitters[0].rat", "not a field here", 0},

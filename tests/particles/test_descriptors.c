@@ -73,6 +73,11 @@ static bool make_bad_desc(int which, plume_system_desc *d, plume_result *expecte
         d->additive_over_life = (plume_curve){2, {{0, 1}, {1, 1.5f}}};
         *message = "additive_over_life has a value over 1";
         break;
+    case 28: d->orientation = 5, *message = "orientation is not a plume_orientation"; break;
+    case 29: d->orientation = PLUME_ORIENT_WORLD_FACING, *message = "orientation_axis is zero"; break;
+    case 30: d->stretch_factor = -1, *message = "stretch_factor"; break;
+    case 31: d->stretch_limits = (plume_range){2, 1}, *message = "stretch_limits has min 2 over max 1"; break;
+    case 32: d->orientation_axis[2] = NAN, *message = "orientation_axis must be finite"; break;
     default: return false;
     }
     return true;

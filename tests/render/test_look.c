@@ -70,6 +70,57 @@ static void to_pixels(const double world[3], double out[2]) {
     out[1] = (world[1] + 1.0) * IMAGE_SIZE / 2.0;
 }
 
+static double unit(double v[3]) {
+    double length = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (length > 1e-6)
+        for (int i = 0; i < 3; ++i) v[i] /= length;
+    return length;
+}
+
+static void cross(const double a[3], const double b[3], double out[3]) {
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* The quad's unit axes as plume_orientation says, for the camera looking
+ * down -z (right x, up y, back z); *length: the edge along `along`. */
+static void quad_axes(const plume_system_desc *d, const plume_particle *p, double across[3], double along[3],
+                      double *length) {
+    const double back[3] = {0, 0, 1};
+    double right[3] = {1, 0, 0}, up[3] = {0, 1, 0};
+    bool turns = true;
+    if (d->orientation >= PLUME_ORIENT_VELOCITY_STRETCHED && d->orientation <= PLUME_ORIENT_WORLD_AXIS) {
+        double axis[3] = {p->velocity[0], p->velocity[1], p->velocity[2]}, width[3];
+        if (d->orientation == PLUME_ORIENT_WORLD_AXIS)
+            for (int i = 0; i < 3; ++i) axis[i] = d->orientation_axis[i];
+        double speed = unit(axis);
+        cross(axis, back, width);
+        if (speed > 1e-6 && unit(width) > 1e-6) {
+            memcpy(right, width, sizeof right);
+            memcpy(up, axis, sizeof up);
+        }
+        if (d->orientation == PLUME_ORIENT_VELOCITY_STRETCHED) {
+            double stretch = 1.0 + d->stretch_factor * speed;
+            stretch = stretch < d->stretch_limits.min ? d->stretch_limits.min
+                      : stretch > d->stretch_limits.max ? d->stretch_limits.max : stretch;
+            *length *= stretch;
+        }
+        turns = false;
+    } else if (d->orientation == PLUME_ORIENT_WORLD_FACING) {
+        const double *n = (const double[3]){d->orientation_axis[0], d->orientation_axis[1], d->orientation_axis[2]};
+        const double reference[3] = {0, fabs(n[1]) < 0.999 ? 1 : 0, fabs(n[1]) < 0.999 ? 0 : 1};
+        cross(reference, n, right);
+        unit(right);
+        cross(n, right, up);
+    }
+    double c = turns ? cos(p->rotation) : 1.0, s = turns ? sin(p->rotation) : 0.0;
+    for (int i = 0; i < 3; ++i) {
+        across[i] = c * right[i] + s * up[i];
+        along[i] = -s * right[i] + c * up[i];
+    }
+}
+
 /* The particle in `slot` as the module should draw it. */
 static ref_quad reference_quad(const plume_system_desc *d, const plume_particle *p, uint32_t slot) {
     ref_quad q = {.slot = slot, .depth = 5.0 - p->position[2]};
@@ -81,14 +132,13 @@ static ref_quad reference_quad(const plume_system_desc *d, const plume_particle 
     for (int c = 0; c < 3; ++c) q.color[c] = rgba[c];
     q.alpha = rgba[3] * curve_at(&d->appearance.opacity_over_life, life);
     q.additive = additive_at(d, life);
-    /* Camera-facing: the view plane's axes, turned by the rotation. */
-    double c = cos(p->rotation), s = sin(p->rotation);
-    double right[3] = {c, s, 0}, up[3] = {-s, c, 0};
+    double across[3], along[3], length = size;
+    quad_axes(d, p, across, along, &length);
     const double corners[4][2] = {{-0.5, -0.5}, {0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}};
     for (int k = 0; k < 4; ++k) {
         double world[3];
         for (int i = 0; i < 3; ++i)
-            world[i] = p->position[i] + (right[i] * corners[k][0] + up[i] * corners[k][1]) * size;
+            world[i] = p->position[i] + across[i] * corners[k][0] * size + along[i] * corners[k][1] * length;
         to_pixels(world, q.corner[k]);
     }
     return q;
@@ -274,6 +324,145 @@ static void test_blend_modes_match_the_cpu_compositor_on_every_path(void **state
     free(ambiguous);
 }
 
+/* ---- Orientations ------------------------------------------------------- */
+
+/* Moving squares (velocities in every direction) in each plume_orientation,
+ * drawn by the raster and the tiled path, against the CPU compositor. */
+static void test_orientations_match_the_cpu_compositor(void **state) {
+    (void)state;
+    const float clear[4] = {0.05f, 0.1f, 0.1f, 1.0f};
+    uint32_t seed = test_random_u32();
+    printf("  seed %u\n", seed);
+    float *image = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+    float *reference = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+    bool *ambiguous = malloc(sizeof(bool) * IMAGE_SIZE * IMAGE_SIZE);
+    assert_true(image && reference && ambiguous);
+    const float axes[5][3] = {{0}, {0}, {0}, {1.0f, 1.0f, 0.3f}, {0.3f, 0.5f, 0.8f}};
+    float camera_facing_coverage = 0.0f;
+    for (uint32_t mode = 0; mode <= PLUME_ORIENT_WORLD_FACING; ++mode)
+        for (int path = 0; path < 2; ++path) {
+            plume_system_desc desc = look_desc(seed, PLUME_BLEND_PREMULTIPLIED);
+            desc.emitters[0].spread = 3.14159f;
+            desc.emitters[0].speed = (plume_range){0.3f, 1.5f};
+            desc.emitters[0].size = (plume_range){0.15f, 0.3f};
+            desc.orientation = mode;
+            memcpy(desc.orientation_axis, axes[mode], sizeof desc.orientation_axis);
+            desc.stretch_factor = 1.5f;
+            desc.stretch_limits = (plume_range){1.0f, 2.5f};
+            plume_system system = make_system(desc);
+            draw_look(system, &FULL_PATHS[path], 1.0f / 30.0f, 12, clear, image);
+            plume_readback rb = read_all(fixture_context(), system);
+            assert_true(rb.drawn_count >= 5);
+            plume_system_desc resolved = system_desc(fixture_context(), system);
+            composite_reference(&resolved, &rb, clear, reference, ambiguous);
+            free_readback(&rb);
+            destroy_system(system);
+            float worst = largest_difference(image, reference, ambiguous);
+            printf("  orientation %u, %s: largest difference from the CPU compositor %.2f/255 (at most %.1f)\n", mode,
+                   FULL_PATHS[path].name, worst * 255.0f, FULL_PATHS[path].tolerance * 255.0f);
+            assert_true(worst <= FULL_PATHS[path].tolerance);
+            /* The reference is not the camera-facing picture: each mode
+             * moves pixels. */
+            if (mode == 0 && path == 0) {
+                camera_facing_coverage = 0.0f;
+                for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) camera_facing_coverage += image[4 * i];
+            } else if (path == 0) {
+                float coverage = 0.0f;
+                for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) coverage += image[4 * i];
+                assert_true(fabsf(coverage - camera_facing_coverage) > 1.0f);
+            }
+        }
+    free(image);
+    free(reference);
+    free(ambiguous);
+}
+
+static void make_ground_facing(plume_system_desc *d) {
+    d->orientation = PLUME_ORIENT_WORLD_FACING;
+    d->orientation_axis[1] = 1.0f;
+}
+
+static void make_stretched(plume_system_desc *d) {
+    d->orientation = PLUME_ORIENT_VELOCITY_STRETCHED;
+    d->emitters[0].speed = (plume_range){1.0f, 3.0f};
+    d->emitters[0].spread = 3.14159f;
+    d->stretch_factor = 1.0f;
+    d->stretch_limits = (plume_range){1.0f, 3.0f};
+}
+
+/* In perspective, quads that do not face the camera (ground-facing, and
+ * stretched along their velocities) with sprites, flipbook frames, an
+ * occluder and the soft fade: the tiled path's projective map against the
+ * raster path, and the low resolutions. */
+static void test_oriented_quads_in_perspective_on_every_path(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    float *raster = render_new_image(), *other = render_new_image();
+    const float centre[3] = {0.2f, -0.3f, -6.0f};
+    void (*modes[2])(plume_system_desc *) = {make_ground_facing, make_stretched};
+    for (int m = 0; m < 2; ++m) {
+        plume_system a = render_cloud_with(centre, 2.5f, 1.5f, 250, 17, true, modes[m]);
+        render_frame(a, &c, (plume_frame_desc){0}, true, RENDER_WIDTH / 3, render_window_depth(&c, 5.5f), raster);
+        assert_int_equal(plume_system_destroy(fixture_context(), a), PLUME_OK);
+        assert_true(render_covered_pixels(raster) > RENDER_WIDTH * RENDER_HEIGHT / 10);
+        plume_system b = render_cloud_with(centre, 2.5f, 1.5f, 250, 17, true, modes[m]);
+        render_frame(b, &c, (plume_frame_desc){.draw_path = PLUME_DRAW_PATH_TILED, .disable_early_termination = true},
+                     true, RENDER_WIDTH / 3, render_window_depth(&c, 5.5f), other);
+        assert_int_equal(plume_system_destroy(fixture_context(), b), PLUME_OK);
+        float largest = render_largest_difference(raster, other);
+        double close = render_psnr(raster, other);
+        /* The sprite's mip level: the raster path takes it from each 2x2
+         * pixel block's differences, the tiled path from the exact
+         * derivatives; on quads seen at a slant they differ a little. */
+        printf("  %s: tiled against raster, largest difference %.2f/255 (at most 12), PSNR %.1f dB (at least 50)\n",
+               m ? "stretched" : "ground-facing", largest * 255.0f, close);
+        assert_true(largest <= 12.0f / 255.0f);
+        assert_true(close >= 50.0);
+        plume_system l = render_cloud_with(centre, 2.5f, 1.5f, 250, 17, true, modes[m]);
+        render_frame(l, &c, (plume_frame_desc){.draw_path = PLUME_DRAW_PATH_TILED, .draw_resolution = PLUME_DRAW_HALF},
+                     true, RENDER_WIDTH / 3, render_window_depth(&c, 5.5f), other);
+        assert_int_equal(plume_system_destroy(fixture_context(), l), PLUME_OK);
+        double quality = render_psnr(raster, other);
+        printf("  %s: tiled 1/2, PSNR %.1f dB against full-resolution raster (at least 28)\n",
+               m ? "stretched" : "ground-facing", quality);
+        assert_true(quality >= 28.0);
+    }
+    free(raster);
+    free(other);
+}
+
+/* A stretched spark whose centre is outside the view but whose quad reaches
+ * into it is drawn: the culling sphere bounds the stretched quad. */
+static void test_culling_bounds_the_stretched_quad(void **state) {
+    (void)state;
+    mat4 view, projection;
+    ortho_camera(view, projection);
+    plume_system_desc d = {.capacity = 4, .orientation = PLUME_ORIENT_VELOCITY_STRETCHED, .stretch_factor = 1.0f,
+                           .stretch_limits = {1.0f, 10.0f}};
+    /* At x = 1.2 (the view ends at 1), moving along -x at 9 units/s: a
+     * quad 0.1 wide and 1.0 long reaching x = 0.7. */
+    d.emitters[0] = (plume_emitter_desc){.position = {1.2f, 0, 0}, .direction = {-1, 0, 0}, .burst_count = 1,
+                                         .lifetime = {5, 5}, .speed = {9, 9}, .size = {0.1f, 0.1f}};
+    plume_system system = make_system(d);
+    plume_frame_desc frame = make_frame(0.001f, view, projection);
+    frame.disable_culling = false;
+    update(system, &frame);
+    plume_readback rb = read_all(fixture_context(), system);
+    assert_int_equal(rb.live_count, 1);
+    assert_int_equal(rb.drawn_count, 1);
+    free_readback(&rb);
+    destroy_system(system);
+    /* Unstretched it is culled: the test can tell. */
+    d.orientation = PLUME_ORIENT_VELOCITY_ALIGNED;
+    system = make_system(d);
+    update(system, &frame);
+    rb = read_all(fixture_context(), system);
+    assert_int_equal(rb.live_count, 1);
+    assert_int_equal(rb.drawn_count, 0);
+    free_readback(&rb);
+    destroy_system(system);
+}
+
 /* ---- Low resolutions ------------------------------------------------------ */
 
 static void make_fire_like(plume_system_desc *d) {
@@ -362,5 +551,9 @@ const struct CMUnitTest look_tests[] = {
     cmocka_unit_test_setup_teardown(test_blend_modes_match_the_cpu_compositor_on_every_path, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_additive_parts_at_low_resolution, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_orientations_match_the_cpu_compositor, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_oriented_quads_in_perspective_on_every_path, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_culling_bounds_the_stretched_quad, fixture_setup, fixture_teardown),
 };
 const size_t look_test_count = sizeof look_tests / sizeof look_tests[0];
