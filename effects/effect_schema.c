@@ -65,6 +65,10 @@ static const char *const ORIENTATION_NAMES[] = {"camera_facing", "velocity_stret
                                                 "world_axis", "world_facing", NULL};
 _Static_assert(PLUME_ORIENT_WORLD_FACING == 4, "ORIENTATION_NAMES lists every plume_orientation in order");
 
+static const char *const SORT_MODE_NAMES[] = {"view_depth", "distance", "oldest_first", "youngest_first", "none",
+                                              NULL};
+_Static_assert(PLUME_SORT_MODE_NONE == 4, "SORT_MODE_NAMES lists every plume_sort_mode in order");
+
 static const effect_field SYSTEM_FIELDS[] = {
     FIELD(plume_system_desc, capacity, EFFECT_UINT),
     FIELD(plume_system_desc, seed, EFFECT_UINT),
@@ -78,5 +82,6 @@ static const effect_field SYSTEM_FIELDS[] = {
     FIELD(plume_system_desc, orientation_axis, EFFECT_VEC3),
     FIELD(plume_system_desc, stretch_factor, EFFECT_FLOAT),
     FIELD(plume_system_desc, stretch_limits, EFFECT_RANGE),
+    {"sort_mode", EFFECT_ENUM, offsetof(plume_system_desc, sort_mode), NULL, 0, 0, SORT_MODE_NAMES},
 };
 const effect_table effect_system_table = ROWS(SYSTEM_FIELDS);

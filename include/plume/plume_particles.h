@@ -302,7 +302,34 @@ typedef struct plume_system_desc {
     /* 0 < min <= max, multiples of the size; default {0, 0}: {1, 8}. The
      * culling sphere grows with max. */
     plume_range stretch_limits;
+    /* A plume_sort_mode: the order the update sorts the drawn particles in;
+     * default PLUME_SORT_MODE_VIEW_DEPTH. */
+    uint32_t sort_mode;
 } plume_system_desc;
+
+/* The draw order of a system's particles (plume_system_desc.sort_mode,
+ * since 1.2); the first drawn is at the back. Every mode is a total order:
+ * equal keys are drawn by ascending slot, so nothing trades places between
+ * frames. The readback's draw_keys hold each mode's key (plume_depth_key of
+ * the value named, PLUME_ORDER_DESCENDING unless said).
+ *   VIEW_DEPTH      (default) back to front along the view axis:
+ *                   -(view * position).z;
+ *   DISTANCE        back to front by the distance to the eye (spherical:
+ *                   right across wide fields of view, where two particles
+ *                   at one view depth can be at different distances);
+ *   OLDEST_FIRST    by age, the oldest drawn first (under the younger);
+ *   YOUNGEST_FIRST  by age, the youngest drawn first (PLUME_ORDER_ASCENDING
+ *                   keys of the age);
+ *   NONE            no sort: the update skips it and draws in ascending slot
+ *                   order, as it does for PLUME_BLEND_ADDITIVE whatever the
+ *                   mode (additive light needs no order). */
+typedef enum plume_sort_mode {
+    PLUME_SORT_MODE_VIEW_DEPTH = 0,
+    PLUME_SORT_MODE_DISTANCE = 1,
+    PLUME_SORT_MODE_OLDEST_FIRST = 2,
+    PLUME_SORT_MODE_YOUNGEST_FIRST = 3,
+    PLUME_SORT_MODE_NONE = 4
+} plume_sort_mode;
 
 /* Which way a system's quads face (plume_system_desc.orientation, since
  * 1.2). Each quad is centred on its particle, `size` wide; with the view
@@ -563,7 +590,8 @@ typedef struct plume_readback {
                                    them (through a 1.0 plugin table, which never culls:
                                    live_count) */
     uint32_t *draw_keys;        /* out: sort keys matching draw_order (see plume_depth_key,
-                                   PLUME_ORDER_DESCENDING) */
+                                   PLUME_ORDER_DESCENDING; of the value plume_sort_mode
+                                   names, since 1.2) */
     uint32_t *dead_slots;       /* out: dead_count slots on the dead list */
     uint32_t live_count;        /* out: particles alive after the last update */
     uint32_t dead_count;        /* out: slots on the dead list; live + dead = capacity */

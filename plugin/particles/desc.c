@@ -189,6 +189,7 @@ static plume_result resolve_look(const plume_env *env, const char *caller, plume
             return refuse(env, caller, "orientation_axis", "is zero (or too short to normalise); this orientation needs it");
         for (int i = 0; i < 3; ++i) axis[i] /= length;
     }
+    if (d->sort_mode > PLUME_SORT_MODE_NONE) return refuse(env, caller, "sort_mode", "is not a plume_sort_mode (0 .. 4)");
     if ((r = check_non_negative(env, caller, "stretch_factor", d->stretch_factor)) != PLUME_OK) return r;
     const plume_range default_limits = {1.0f, 8.0f};
     return resolve_range(env, caller, "stretch_limits", &d->stretch_limits, &default_limits, RANGE_POSITIVE);
@@ -238,4 +239,6 @@ float particles_largest_additive(const plume_system_desc *desc) {
     return largest;
 }
 
-bool particles_sort_skipped(const plume_system_desc *desc) { return desc->blend_mode == PLUME_BLEND_ADDITIVE; }
+bool particles_sort_skipped(const plume_system_desc *desc) {
+    return desc->blend_mode == PLUME_BLEND_ADDITIVE || desc->sort_mode == PLUME_SORT_MODE_NONE;
+}

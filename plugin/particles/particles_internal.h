@@ -60,7 +60,7 @@ typedef struct emission_window {
 
 typedef struct simulate_locations {
     GLint dt, time, view, gravity, wind, drag, turbulence, capacity, slot_order;
-    GLint cull, cull_planes, cull_radius, eye, cull_distance;
+    GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode;
 } simulate_locations;
 
 /* What a plume_system handle names. */
@@ -164,7 +164,8 @@ plume_result plume_particles_resolve_forces(const plume_env *env, const char *ca
 
 /* The look (desc.c, since 1.2). The blend mode's additive part k as a
  * curve over life (constant 0 or 1 but in PREMULTIPLIED_ADDITIVE), its
- * largest value, and whether the mode needs no sort (ADDITIVE). */
+ * largest value, and whether the update skips the sort (ADDITIVE blending,
+ * sort mode NONE). */
 plume_curve particles_additive_curve(const plume_system_desc *desc);
 float particles_largest_additive(const plume_system_desc *desc);
 bool particles_sort_skipped(const plume_system_desc *desc);

@@ -51,6 +51,7 @@ plume_result particles_build_compute_programs(system_state *s) {
         .eye = glGetUniformLocation(sim, "u_eye"),
         .cull_distance = glGetUniformLocation(sim, "u_cull_distance"),
         .slot_order = glGetUniformLocation(sim, "u_slot_order"),
+        .sort_mode = glGetUniformLocation(sim, "u_sort_mode"),
     };
     return PLUME_OK;
 }
@@ -232,14 +233,15 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
                               const mat4 projection, bool cull) {
     GLuint sim = s->simulate_program;
     glProgramUniform1i(sim, s->simulate.cull, cull);
+    /* The eye: the distance sort and the cull distance measure from it. */
+    mat4 inverse;
+    glm_mat4_inv((vec4 *)view, inverse);
+    glProgramUniform3f(sim, s->simulate.eye, inverse[3][0], inverse[3][1], inverse[3][2]);
     if (!cull) return;
     float planes[PLUME_CULL_PLANES][4];
     frustum_planes(view, projection, planes);
-    mat4 inverse;
-    glm_mat4_inv((vec4 *)view, inverse);
     glProgramUniform4fv(sim, s->simulate.cull_planes, PLUME_CULL_PLANES, &planes[0][0]);
     glProgramUniform1f(sim, s->simulate.cull_radius, s->cull_radius);
-    glProgramUniform3f(sim, s->simulate.eye, inverse[3][0], inverse[3][1], inverse[3][2]);
     glProgramUniform1f(sim, s->simulate.cull_distance, frame->cull_distance);
 }
 
@@ -287,6 +289,7 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     glProgramUniform3f(sim, s->simulate.turbulence, f->turbulence, f->turbulence_scale, f->turbulence_speed);
     glProgramUniform1ui(sim, s->simulate.capacity, s->desc.capacity);
     glProgramUniform1i(sim, s->simulate.slot_order, s->slot_order);
+    glProgramUniform1ui(sim, s->simulate.sort_mode, s->desc.sort_mode);
     set_cull_uniforms(s, frame, view, projection, cull);
     if (s->slot_order) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SLOT_PAIRS, s->slot_pairs_buffer);

@@ -57,7 +57,8 @@ const char EFFECT_TEMPLATE[] =
     "  \"additive_over_life\": [[0, 1], [0.6, 0]],\n"
     "  \"orientation\": \"velocity_stretched\",\n"
     "  \"stretch_factor\": 0.2,\n"
-    "  \"stretch_limits\": [1, 3]\n"
+    "  \"stretch_limits\": [1, 3],\n"
+    "  \"sort_mode\": \"distance\"\n"
     "}\n";
 
 void effect_temporary_file(char *out, const char *suffix, const char *text) {

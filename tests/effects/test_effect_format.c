@@ -114,6 +114,7 @@ static void random_desc(plume_system_desc *d, const char *texture) {
     for (int i = 0; i < 3; ++i) d->orientation_axis[i] = test_random_float(-1, 1);
     d->stretch_factor = random_non_negative();
     if (test_random_below(3)) d->stretch_limits = random_range(true);
+    d->sort_mode = test_random_below(5);
 }
 
 /* Equal bit for bit, the texture paths compared as strings. */
@@ -296,6 +297,7 @@ static const error_case ERROR_CASES[] = {
     {"\"orientation\": \"velocity_stretched\"", "\"orientation\": \"sideways\"", NULL, "orientation",
      "must be one of \"camera_facing\"", 0},
     {"\"stretch_factor\": 0.2", "\"stretch_factor\": -0.2", NULL, "stretch_factor", ">= 0", 0},
+    {"\"sort_mode\": \"distance\"", "\"sort_mode\": \"random\"", NULL, "sort_mode", "must be one of \"view_depth\"", 0},
     {"\"stretch_limits\": [1, 3]", "\"stretch_limits\": [3, 1]", NULL, "stretch_limits", "over max", 0},
     /* Unknown fields: a misspelt field must not take its default silently. */
     {"\"seed\": 3", "\"sed\": 3", NULL, "sed", "not a field here (known: capacity, seed, emitters", 0},
