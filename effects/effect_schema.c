@@ -83,5 +83,7 @@ static const effect_field SYSTEM_FIELDS[] = {
     FIELD(plume_system_desc, stretch_factor, EFFECT_FLOAT),
     FIELD(plume_system_desc, stretch_limits, EFFECT_RANGE),
     {"sort_mode", EFFECT_ENUM, offsetof(plume_system_desc, sort_mode), NULL, 0, 0, SORT_MODE_NAMES},
+    FIELD(plume_system_desc, lit, EFFECT_BOOL),
+    FIELD(plume_system_desc, emissive_over_life, EFFECT_GRADIENT),
 };
 const effect_table effect_system_table = ROWS(SYSTEM_FIELDS);

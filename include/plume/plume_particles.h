@@ -305,6 +305,18 @@ typedef struct plume_system_desc {
     /* A plume_sort_mode: the order the update sorts the drawn particles in;
      * default PLUME_SORT_MODE_VIEW_DEPTH. */
     uint32_t sort_mode;
+    /* true: lit by the frame's directional light and ambient term
+     * (plume_frame_desc.light_direction, light_color, ambient_color): a
+     * pixel's colour is the particle's times ambient + light * max(0, n . l),
+     * with n the normal of a half sphere bulging from the quad towards the
+     * camera (the quad's centre faces the camera, its rim faces sideways: the
+     * common cheap form) and l the direction to the light; default false:
+     * unlit (the colour as given, whatever the frame's light). */
+    bool lit;
+    /* Light the particle emits over its life fraction, added to its (lit)
+     * colour under its alpha and sprite: rgb times a (a: strength); lit or
+     * not. Keys as color_over_life, channels 0 .. 1; default (no keys): none. */
+    plume_gradient emissive_over_life;
 } plume_system_desc;
 
 /* The draw order of a system's particles (plume_system_desc.sort_mode,
@@ -480,6 +492,15 @@ typedef struct plume_frame_desc {
     /* draw, PLUME_DRAW_PATH_TILED: true: every particle is composited, however
      * opaque the pixel already is (for comparisons with the raster path). */
     bool disable_early_termination;
+    /* ---- since 1.2: the light of lit systems (plume_system_desc.lit) ----
+     * draw: the direction towards a directional light, world space, any
+     * length (normalised); all zero (default): no directional light. */
+    float light_direction[3];
+    /* draw: the directional light's and the ambient term's colours, finite
+     * and >= 0 (over 1 for bright light); default 0: black. Unlit systems
+     * ignore all three. */
+    float light_color[3];
+    float ambient_color[3];
 } plume_frame_desc;
 
 /* Creates a system in `context` and the current GL context (4.3 core or newer

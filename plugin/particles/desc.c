@@ -146,8 +146,8 @@ static plume_result resolve_curve(const plume_env *env, const char *caller, cons
     return PLUME_OK;
 }
 
-static plume_result resolve_gradient(const plume_env *env, const char *caller, plume_gradient *gradient) {
-    const char *field = "appearance.color_over_life";
+static plume_result resolve_gradient(const plume_env *env, const char *caller, const char *field,
+                                     plume_gradient *gradient) {
     plume_result r = check_key_times(env, caller, field, gradient->key_count, &gradient->keys[0].time,
                                      sizeof(plume_color_key) / sizeof(float));
     if (r != PLUME_OK) return r;
@@ -189,6 +189,10 @@ static plume_result resolve_look(const plume_env *env, const char *caller, plume
             return refuse(env, caller, "orientation_axis", "is zero (or too short to normalise); this orientation needs it");
         for (int i = 0; i < 3; ++i) axis[i] /= length;
     }
+    /* No keys: no light emitted (not resolve_gradient's opaque white). */
+    if (d->emissive_over_life.key_count == 0) d->emissive_over_life = (plume_gradient){.key_count = 1};
+    else if ((r = resolve_gradient(env, caller, "emissive_over_life", &d->emissive_over_life)) != PLUME_OK)
+        return r;
     if (d->sort_mode > PLUME_SORT_MODE_NONE) return refuse(env, caller, "sort_mode", "is not a plume_sort_mode (0 .. 4)");
     if ((r = check_non_negative(env, caller, "stretch_factor", d->stretch_factor)) != PLUME_OK) return r;
     const plume_range default_limits = {1.0f, 8.0f};
@@ -213,7 +217,7 @@ plume_result plume_particles_resolve_desc(const plume_env *env, const char *call
     plume_appearance *a = &out->appearance;
     if ((r = resolve_curve(env, caller, "appearance.size_over_life", &a->size_over_life)) ||
         (r = resolve_curve(env, caller, "appearance.opacity_over_life", &a->opacity_over_life)) ||
-        (r = resolve_gradient(env, caller, &a->color_over_life)) ||
+        (r = resolve_gradient(env, caller, "appearance.color_over_life", &a->color_over_life)) ||
         (r = resolve_texture(env, caller, &a->texture)) ||
         (r = check_non_negative(env, caller, "appearance.soft_fade_distance", a->soft_fade_distance)))
         return r;

@@ -63,6 +63,12 @@ typedef struct simulate_locations {
     GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode;
 } simulate_locations;
 
+/* The frame's light as the draw uses it (plume_frame_desc, since 1.2): the
+ * direction normalised (zero: none). */
+typedef struct frame_light {
+    float direction[3], color[3], ambient[3];
+} frame_light;
+
 /* What a plume_system handle names. */
 typedef struct system_state {
     plume_env env;
@@ -89,6 +95,7 @@ typedef struct system_state {
     GLint reset_capacity_location, prepare_requested_location;
     GLint emit_seed_location, emit_end_location;
     simulate_locations simulate;
+    frame_light light;       /* the current draw's */
     raster_renderer raster;  /* the draw paths */
     lowres_renderer lowres;
     tiled_renderer tiled;

@@ -17,6 +17,10 @@ uniform int u_color_count;
 uniform float u_additive_times[PLUME_GPU_MAX_CURVE_KEYS];
 uniform float u_additive_values[PLUME_GPU_MAX_CURVE_KEYS];
 uniform int u_additive_count;
+// Emitted light over life (rgb times a); none: a single black key.
+uniform float u_emissive_times[PLUME_GPU_MAX_CURVE_KEYS];
+uniform vec4 u_emissive_values[PLUME_GPU_MAX_CURVE_KEYS];
+uniform int u_emissive_count;
 uniform uvec2 u_flipbook;        // columns, rows
 uniform bool u_frame_blend;
 
@@ -29,13 +33,12 @@ float curve_value(float times[PLUME_GPU_MAX_CURVE_KEYS], float values[PLUME_GPU_
     return values[count - 1];
 }
 
-vec4 gradient_value(float t) {
-    if (t <= u_color_times[0]) return u_color_values[0];
-    for (int k = 1; k < u_color_count; ++k)
-        if (t < u_color_times[k])
-            return mix(u_color_values[k - 1], u_color_values[k],
-                       (t - u_color_times[k - 1]) / (u_color_times[k] - u_color_times[k - 1]));
-    return u_color_values[u_color_count - 1];
+vec4 gradient_value(float times[PLUME_GPU_MAX_CURVE_KEYS], vec4 values[PLUME_GPU_MAX_CURVE_KEYS], int count,
+                    float t) {
+    if (t <= times[0]) return values[0];
+    for (int k = 1; k < count; ++k)
+        if (t < times[k]) return mix(values[k - 1], values[k], (t - times[k - 1]) / (times[k] - times[k - 1]));
+    return values[count - 1];
 }
 
 // The texture coordinates of `corner_uv` (0..1 over the quad, v down from
@@ -51,13 +54,16 @@ struct Appearance {
     uint frame, next;    // flipbook frames cross-faded
     float frame_mix;     // 0: `frame` only
     float additive;      // the part of the light that adds: covers a * (1 - additive)
+    vec3 emissive;       // light emitted, added to the (lit) colour
 };
 
 Appearance particle_appearance(ParticleMotion p, ParticleTraits t) {
     Appearance a;
     float life = clamp(p.age / p.lifetime, 0.0, 1.0);
     a.size = t.size * curve_value(u_size_times, u_size_values, u_size_count, life);
-    a.color = gradient_value(life);
+    a.color = gradient_value(u_color_times, u_color_values, u_color_count, life);
+    vec4 emissive = gradient_value(u_emissive_times, u_emissive_values, u_emissive_count, life);
+    a.emissive = emissive.rgb * emissive.a;
     a.color.a *= curve_value(u_opacity_times, u_opacity_values, u_opacity_count, life);
     a.additive = clamp(curve_value(u_additive_times, u_additive_values, u_additive_count, life), 0.0, 1.0);
     uint frames = u_flipbook.x * u_flipbook.y;
@@ -121,4 +127,27 @@ QuadEdges quad_edges(vec3 velocity, float rotation, float size, vec3 right, vec3
 // The quad's corner `corner` (each coordinate +-0.5) in world space.
 vec3 quad_corner(vec3 centre, vec2 corner, QuadEdges edges) {
     return centre + edges.across * corner.x + edges.along * corner.y;
+}
+
+// Lighting (plume_system_desc.lit and the frame's light).
+uniform vec3 u_light_direction;  // unit, towards the light; zero: no directional light
+uniform vec3 u_light_color;
+uniform vec3 u_ambient_color;
+
+// The light's direction in the quad's frame: x along its width, y along its
+// length, z its normal towards the camera (back: the view's back axis).
+vec3 quad_light(QuadEdges edges, vec3 back) {
+    vec3 x = normalize(edges.across), y = normalize(edges.along);
+    vec3 z = normalize(cross(x, y));
+    if (dot(z, back) < 0.0) z = -z;
+    return vec3(dot(u_light_direction, x), dot(u_light_direction, y), dot(u_light_direction, z));
+}
+
+// The light reaching quad coordinates st (0..1 along the width and length)
+// of a half sphere bulging from the quad: its normal is (x, y, sqrt(1 - x^2 -
+// y^2)) at (x, y) = 2 st - 1, lying flat beyond the circle (the rim).
+vec3 sphere_lighting(vec2 st, vec3 light) {
+    vec2 xy = st * 2.0 - 1.0;
+    vec3 normal = normalize(vec3(xy, sqrt(max(0.0, 1.0 - dot(xy, xy)))) + vec3(0.0, 0.0, 1e-6));
+    return u_ambient_color + u_light_color * max(dot(normal, light), 0.0);
 }

@@ -14,6 +14,9 @@
 //   [4] colour, straight alpha, opacity applied
 //   [5] x: first tile (x | y << 16), y: last tile, z: flipbook frames
 //       (frame | next << 16), as uint bits
+//   [6] xyz: the light's direction in the quad's frame (quad_light); w:
+//       packUnorm4x8 bits of the emitted light (rgb) and whether the
+//       particle is lit (a)
 layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint control[]; };
 
 const uint SPLAT_TILES = 5u;  // the splat's vec4 of tiles and frames

@@ -5,8 +5,9 @@
 //     colour += transmittance * premultiplied;  transmittance *= 1 - alpha,
 // which is what blending them back to front over the host's colour gives.
 // Each pixel shades a particle as particle_draw.frag does: the sprite (frames
-// cross-faded), the colour, the soft fade against the scene depth, and the
-// depth test the raster path gets from the host's depth function.
+// cross-faded), the colour (lit, plus the emitted light), the soft fade
+// against the scene depth, and the depth test the raster path gets from the
+// host's depth function.
 //
 // Two ways to share a tile's run among workgroups (u_chunk_entries):
 //   0:  one workgroup per tile walks its whole run and writes the target;
@@ -153,7 +154,11 @@ void main() {
             float fade = 1.0;
             if (u_soft_fade_distance > 0.0)
                 fade = clamp((scene_view - dot(view_row.xyz, h) / h.z) / u_soft_fade_distance, 0.0, 1.0);
-            vec4 shade = vec4(tint.rgb * texel.rgb, texel.a) * (tint.a * fade);
+            vec4 light = batch[at + 6u];
+            vec4 glow = unpackUnorm4x8(floatBitsToUint(light.w));
+            vec3 lit = tint.rgb;
+            if (glow.a > 0.5) lit *= sphere_lighting(st, light.xyz);
+            vec4 shade = vec4((lit + glow.rgb) * texel.rgb, texel.a) * (tint.a * fade);
             color += transmittance * shade.rgb;
             transmittance *= 1.0 - shade.a * (1.0 - mix_and_additive.y);
             if (transmittance < u_threshold) shading = false;

@@ -21,6 +21,7 @@ uniform vec3 u_camera_right;
 uniform vec3 u_camera_up;
 uniform vec2 u_target_size;   // pixels
 uniform uint u_capacity;
+uniform bool u_lit;           // the system is lit (plume_system_desc.lit)
 
 vec4 clip_corner(vec3 centre, vec2 corner, QuadEdges edges) {
     return u_projection * (u_view * vec4(quad_corner(centre, corner, edges), 1.0));
@@ -87,6 +88,8 @@ uint project(uint rank) {
     splats[base + 4u] = a.color;
     splats[base + 5u] = vec4(uintBitsToFloat(tile0.x | (tile0.y << 16)), uintBitsToFloat(tile1.x | (tile1.y << 16)),
                              uintBitsToFloat(a.frame | (a.next << 16)), 0.0);
+    splats[base + 6u] = vec4(quad_light(edges, cross(u_camera_right, u_camera_up)),
+                             uintBitsToFloat(packUnorm4x8(vec4(a.emissive, u_lit ? 1.0 : 0.0))));
     return (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
 }
 

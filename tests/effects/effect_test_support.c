@@ -58,7 +58,9 @@ const char EFFECT_TEMPLATE[] =
     "  \"orientation\": \"velocity_stretched\",\n"
     "  \"stretch_factor\": 0.2,\n"
     "  \"stretch_limits\": [1, 3],\n"
-    "  \"sort_mode\": \"distance\"\n"
+    "  \"sort_mode\": \"distance\",\n"
+    "  \"lit\": true,\n"
+    "  \"emissive_over_life\": [[0, 1, 0.5, 0, 1], [0.5, 0, 0, 0, 0]]\n"
     "}\n";
 
 void effect_temporary_file(char *out, const char *suffix, const char *text) {

@@ -79,6 +79,10 @@ static bool make_bad_desc(int which, plume_system_desc *d, plume_result *expecte
     case 31: d->stretch_limits = (plume_range){2, 1}, *message = "stretch_limits has min 2 over max 1"; break;
     case 32: d->orientation_axis[2] = NAN, *message = "orientation_axis must be finite"; break;
     case 33: d->sort_mode = 5, *message = "sort_mode is not a plume_sort_mode"; break;
+    case 34:
+        d->emissive_over_life = (plume_gradient){1, {{0, {0.5f, 0.5f, -1, 1}}}};
+        *message = "emissive_over_life has a colour outside 0 .. 1";
+        break;
     default: return false;
     }
     return true;

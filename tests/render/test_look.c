@@ -31,7 +31,15 @@ typedef struct ref_quad {
     double depth;        /* view depth of the centre */
     uint32_t slot;
     double color[3], alpha, additive;
+    double emissive[3];
+    bool lit;
+    double light[3];     /* the light's direction in the quad's frame */
 } ref_quad;
+
+/* The frame's light as the module normalises it. */
+typedef struct ref_light {
+    double direction[3], color[3], ambient[3];
+} ref_light;
 
 static double curve_at(const plume_curve *curve, double t) {
     if (curve->key_count == 0) return 1.0;
@@ -122,7 +130,8 @@ static void quad_axes(const plume_system_desc *d, const plume_particle *p, doubl
 }
 
 /* The particle in `slot` as the module should draw it. */
-static ref_quad reference_quad(const plume_system_desc *d, const plume_particle *p, uint32_t slot) {
+static ref_quad reference_quad(const plume_system_desc *d, const plume_particle *p, uint32_t slot,
+                               const ref_light *light) {
     ref_quad q = {.slot = slot, .depth = 5.0 - p->position[2]};
     double life = p->age / p->lifetime;
     life = life < 0 ? 0 : life > 1 ? 1 : life;
@@ -134,6 +143,19 @@ static ref_quad reference_quad(const plume_system_desc *d, const plume_particle 
     q.additive = additive_at(d, life);
     double across[3], along[3], length = size;
     quad_axes(d, p, across, along, &length);
+    double emissive[4];
+    gradient_at(&d->emissive_over_life, life, emissive);
+    for (int c = 0; c < 3; ++c) q.emissive[c] = emissive[c] * emissive[3];
+    q.lit = d->lit;
+    double normal[3];
+    cross(across, along, normal);
+    unit(normal);
+    if (normal[2] < 0) /* towards the camera, whose back axis is +z */
+        for (int i = 0; i < 3; ++i) normal[i] = -normal[i];
+    const double *axes[3] = {across, along, normal};
+    for (int k = 0; k < 3; ++k)
+        q.light[k] = axes[k][0] * light->direction[0] + axes[k][1] * light->direction[1] +
+                     axes[k][2] * light->direction[2];
     const double corners[4][2] = {{-0.5, -0.5}, {0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}};
     for (int k = 0; k < 4; ++k) {
         double world[3];
@@ -182,12 +204,30 @@ static void classify(const ref_quad *q, double x, double y, double snap, bool *i
 /* The read-back live particles composited in the module's order as the CPU
  * computes it: far to near (ties by slot), or by slot where the mode does
  * not sort. ambiguous[pixel]: a centre within vertex snapping of an edge. */
-static void composite_reference(const plume_system_desc *d, const plume_readback *rb, const float clear[4],
-                                float *rgba, bool *ambiguous) {
+/* The light reaching quad coordinates (s, t) of `q` (the half sphere's
+ * normal, as the module's sphere_lighting). */
+static void sphere_light(const ref_quad *q, const ref_light *l, double s, double t, double out[3]) {
+    double x = 2 * s - 1, y = 2 * t - 1, n[3] = {x, y, sqrt(fmax(0.0, 1.0 - x * x - y * y))};
+    unit(n);
+    double facing = fmax(0.0, n[0] * q->light[0] + n[1] * q->light[1] + n[2] * q->light[2]);
+    for (int c = 0; c < 3; ++c) out[c] = l->ambient[c] + l->color[c] * facing;
+}
+
+/* (s, t) of pixel point (x, y) on the quad (orthographic: affine). */
+static void quad_coordinates(const ref_quad *q, double x, double y, double *s, double *t) {
+    double ax = q->corner[1][0] - q->corner[0][0], ay = q->corner[1][1] - q->corner[0][1];
+    double bx = q->corner[3][0] - q->corner[0][0], by = q->corner[3][1] - q->corner[0][1];
+    double px = x - q->corner[0][0], py = y - q->corner[0][1], det = ax * by - bx * ay;
+    *s = (px * by - bx * py) / det;
+    *t = (ax * py - px * ay) / det;
+}
+
+static void composite_reference(const plume_system_desc *d, const plume_readback *rb, const ref_light *light,
+                                const float clear[4], float *rgba, bool *ambiguous) {
     ref_quad *quads = malloc(sizeof(ref_quad) * (rb->drawn_count + 1));
     assert_non_null(quads);
     for (uint32_t i = 0; i < rb->drawn_count; ++i)
-        quads[i] = reference_quad(d, &rb->particles[rb->draw_order[i]], rb->draw_order[i]);
+        quads[i] = reference_quad(d, &rb->particles[rb->draw_order[i]], rb->draw_order[i], light);
     qsort(quads, rb->drawn_count, sizeof(ref_quad),
           d->blend_mode == PLUME_BLEND_ADDITIVE ? by_slot : far_first_then_slot);
     GLint subpixel_bits = 4;
@@ -203,8 +243,14 @@ static void composite_reference(const plume_system_desc *d, const plume_readback
                 classify(q, x + 0.5, y + 0.5, snap, &inside, &near_edge);
                 edge = edge || near_edge;
                 if (!inside) continue;
-                double covers = q->alpha * (1.0 - q->additive);
-                for (int c = 0; c < 3; ++c) out[c] = q->color[c] * q->alpha + (1.0 - covers) * out[c];
+                double covers = q->alpha * (1.0 - q->additive), shade[3] = {1, 1, 1};
+                if (q->lit) {
+                    double s, t;
+                    quad_coordinates(q, x + 0.5, y + 0.5, &s, &t);
+                    sphere_light(q, light, s, t, shade);
+                }
+                for (int c = 0; c < 3; ++c)
+                    out[c] = (q->color[c] * shade[c] + q->emissive[c]) * q->alpha + (1.0 - covers) * out[c];
                 out[3] = covers + (1.0 - covers) * out[3];
             }
             for (int c = 0; c < 4; ++c) rgba[4 * (y * IMAGE_SIZE + x) + c] = (float)out[c];
@@ -227,6 +273,8 @@ static float largest_difference(const float *a, const float *b, const bool *ambi
 }
 
 /* ---- The draws ------------------------------------------------------------ */
+
+static const ref_light NO_LIGHT = {{0}, {0}, {0}};
 
 typedef struct look_path {
     const char *name;
@@ -257,11 +305,17 @@ static plume_system_desc look_desc(uint32_t seed, uint32_t blend_mode) {
 
 /* `system` updated for the orthographic camera and drawn by `path` over a
  * far depth plane (no fade, every particle passes the depth test). */
-static void draw_look(plume_system system, const look_path *path, float dt, int updates, const float clear[4],
-                      float *image) {
+/* As draw_look, with the light of `light` (its light_* fields; NULL: none). */
+static void draw_look_lit(plume_system system, const look_path *path, const plume_frame_desc *light, float dt,
+                          int updates, const float clear[4], float *image) {
     mat4 view, projection;
     ortho_camera(view, projection);
     plume_frame_desc frame = path->frame;
+    if (light) {
+        memcpy(frame.light_direction, light->light_direction, sizeof frame.light_direction);
+        memcpy(frame.light_color, light->light_color, sizeof frame.light_color);
+        memcpy(frame.ambient_color, light->ambient_color, sizeof frame.ambient_color);
+    }
     plume_frame_desc timing = make_frame(dt, view, projection);
     frame.dt = timing.dt;
     memcpy(frame.view, timing.view, sizeof frame.view);
@@ -275,6 +329,12 @@ static void draw_look(plume_system system, const look_path *path, float dt, int 
     test_target_end(&t, image);
     glDeleteTextures(1, &depth);
 }
+
+static void draw_look(plume_system system, const look_path *path, float dt, int updates, const float clear[4],
+                      float *image) {
+    draw_look_lit(system, path, NULL, dt, updates, clear, image);
+}
+
 
 static void test_blend_modes_match_the_cpu_compositor_on_every_path(void **state) {
     (void)state;
@@ -304,7 +364,7 @@ static void test_blend_modes_match_the_cpu_compositor_on_every_path(void **state
                 assert_int_not_equal(sorted, PLUME_SORT_AUTOMATIC);
             }
             plume_system_desc resolved = system_desc(fixture_context(), system);
-            composite_reference(&resolved, &rb, clear, reference[mode], ambiguous);
+            composite_reference(&resolved, &rb, &NO_LIGHT, clear, reference[mode], ambiguous);
             free_readback(&rb);
             destroy_system(system);
             float worst = largest_difference(image, reference[mode], ambiguous);
@@ -354,7 +414,7 @@ static void test_orientations_match_the_cpu_compositor(void **state) {
             plume_readback rb = read_all(fixture_context(), system);
             assert_true(rb.drawn_count >= 5);
             plume_system_desc resolved = system_desc(fixture_context(), system);
-            composite_reference(&resolved, &rb, clear, reference, ambiguous);
+            composite_reference(&resolved, &rb, &NO_LIGHT, clear, reference, ambiguous);
             free_readback(&rb);
             destroy_system(system);
             float worst = largest_difference(image, reference, ambiguous);
@@ -463,6 +523,81 @@ static void test_culling_bounds_the_stretched_quad(void **state) {
     destroy_system(system);
 }
 
+/* ---- Lighting ---------------------------------------------------------------- */
+
+/* Lit squares (camera-facing and lying in a tilted plane) with an emissive
+ * glow over life, on the raster and tiled paths, against the CPU
+ * compositor's half-sphere normals; the same system unlit and the light
+ * turned round give other pictures (the test can tell). */
+static void test_lighting_matches_the_cpu_compositor(void **state) {
+    (void)state;
+    const float clear[4] = {0.05f, 0.05f, 0.1f, 1.0f};
+    uint32_t seed = test_random_u32();
+    printf("  seed %u\n", seed);
+    float *image = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+    float *reference = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+    float *variant = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+    bool *ambiguous = malloc(sizeof(bool) * IMAGE_SIZE * IMAGE_SIZE);
+    assert_true(image && reference && variant && ambiguous);
+    plume_frame_desc light = {.light_direction = {0.6f, 0.8f, 0.9f}, .light_color = {1.2f, 1.0f, 0.8f},
+                              .ambient_color = {0.15f, 0.2f, 0.3f}};
+    double length = sqrt(0.6 * 0.6 + 0.8 * 0.8 + 0.9 * 0.9);
+    ref_light ref = {{0.6f / length, 0.8f / length, 0.9f / length}, {1.2f, 1.0f, 0.8f}, {0.15f, 0.2f, 0.3f}};
+    for (uint32_t orientation = 0; orientation < 2; ++orientation)
+        for (int path = 0; path < 2; ++path) {
+            plume_system_desc desc = look_desc(seed, PLUME_BLEND_PREMULTIPLIED);
+            desc.lit = true;
+            desc.emissive_over_life = (plume_gradient){2, {{0.0f, {1.0f, 0.5f, 0.1f, 0.6f}}, {0.3f, {0, 0, 0, 0}}}};
+            if (orientation) {
+                desc.orientation = PLUME_ORIENT_WORLD_FACING;
+                desc.orientation_axis[0] = 0.4f, desc.orientation_axis[1] = -0.3f, desc.orientation_axis[2] = 0.9f;
+            }
+            plume_system system = make_system(desc);
+            draw_look_lit(system, &FULL_PATHS[path], &light, 1.0f / 15.0f, 20, clear, image);
+            plume_readback rb = read_all(fixture_context(), system);
+            assert_true(rb.drawn_count >= 20);
+            plume_system_desc resolved = system_desc(fixture_context(), system);
+            composite_reference(&resolved, &rb, &ref, clear, reference, ambiguous);
+            float worst = largest_difference(image, reference, ambiguous);
+            printf("  lit, %s, %s: largest difference from the CPU compositor %.2f/255 (at most %.1f)\n",
+                   orientation ? "world-facing" : "camera-facing", FULL_PATHS[path].name, worst * 255.0f,
+                   FULL_PATHS[path].tolerance * 255.0f);
+            assert_true(worst <= FULL_PATHS[path].tolerance);
+            /* Unlit, or lit from behind: far from this picture. */
+            resolved.lit = false;
+            composite_reference(&resolved, &rb, &ref, clear, variant, ambiguous);
+            assert_true(largest_difference(image, variant, ambiguous) > 0.1f);
+            resolved.lit = true;
+            ref_light behind = ref;
+            for (int i = 0; i < 3; ++i) behind.direction[i] = -behind.direction[i];
+            composite_reference(&resolved, &rb, &behind, clear, variant, ambiguous);
+            assert_true(largest_difference(image, variant, ambiguous) > 0.1f);
+            free_readback(&rb);
+            destroy_system(system);
+        }
+    free(image);
+    free(reference);
+    free(variant);
+    free(ambiguous);
+}
+
+/* A frame whose light is not finite, or whose colours are negative, is
+ * refused with a message. */
+static void test_bad_light_is_refused(void **state) {
+    (void)state;
+    test_log_expect_errors();
+    plume_system system = make_system(look_desc(1, PLUME_BLEND_PREMULTIPLIED));
+    plume_frame_desc frames[3] = {{.light_direction = {NAN, 0, 1}}, {.light_color = {1, -0.5f, 1}},
+                                  {.ambient_color = {INFINITY, 0, 0}}};
+    for (int i = 0; i < 3; ++i) {
+        int before = test_log_count("light_direction must be finite");
+        assert_int_equal(plume_system_draw(fixture_context(), system, &frames[i]), PLUME_ERROR_INVALID_ARGUMENT);
+        assert_int_equal(plume_system_update(fixture_context(), system, &frames[i]), PLUME_ERROR_INVALID_ARGUMENT);
+        assert_int_equal(test_log_count("light_direction must be finite"), before + 2);
+    }
+    destroy_system(system);
+}
+
 /* ---- Low resolutions ------------------------------------------------------ */
 
 static void make_fire_like(plume_system_desc *d) {
@@ -472,6 +607,11 @@ static void make_fire_like(plume_system_desc *d) {
 }
 
 static void make_additive(plume_system_desc *d) { d->blend_mode = PLUME_BLEND_ADDITIVE; }
+
+static void make_lit(plume_system_desc *d) {
+    d->lit = true;
+    d->emissive_over_life = (plume_gradient){1, {{0.0f, {0.3f, 0.1f, 0.0f, 1.0f}}}};
+}
 
 /* PSNR of `b` against `a` over the colour channels, for a peak of a's
  * brightest channel (additive light goes over 1). */
@@ -505,37 +645,42 @@ static void test_additive_parts_at_low_resolution(void **state) {
     render_camera c = render_make_camera();
     float *full = render_new_image(), *other = render_new_image();
     const float centre[3] = {0.0f, 0.0f, -8.0f};
-    void (*modes[2])(plume_system_desc *) = {make_fire_like, make_additive};
+    void (*modes[3])(plume_system_desc *) = {make_fire_like, make_additive, make_lit};
+    const char *names[3] = {"fire", "additive", "lit"};
+    /* The lit cloud's light: from the upper right, with an ambient term. */
+    const plume_frame_desc lights[3] = {{.dt = 0}, {.dt = 0}, {.light_direction = {1, 1, 0.5f}, .light_color = {1, 0.9f, 0.8f},
+                                                  .ambient_color = {0.2f, 0.2f, 0.25f}}};
     const uint32_t resolutions[2] = {PLUME_DRAW_HALF, PLUME_DRAW_QUARTER};
     const double least[2] = {30.0, 25.0};
     plume_system plain = render_cloud_with(centre, 3.0f, 1.5f, 300, 9, true, NULL);
     float *premultiplied = render_new_image();
     render_frame(plain, &c, (plume_frame_desc){0}, true, 0, 1.0f, premultiplied);
     assert_int_equal(plume_system_destroy(fixture_context(), plain), PLUME_OK);
-    for (int m = 0; m < 2; ++m) {
+    for (int m = 0; m < 3; ++m) {
         plume_system reference = render_cloud_with(centre, 3.0f, 1.5f, 300, 9, true, modes[m]);
-        render_frame(reference, &c, (plume_frame_desc){0}, true, 0, 1.0f, full);
+        render_frame(reference, &c, lights[m], true, 0, 1.0f, full);
         assert_true(render_covered_pixels(full) > RENDER_WIDTH * RENDER_HEIGHT / 8);
         double wrong = psnr_to_peak(full, premultiplied);
-        printf("  %s against the same cloud premultiplied: PSNR %.1f dB\n", m ? "additive" : "fire", wrong);
+        printf("  %s against the same cloud premultiplied: PSNR %.1f dB\n", names[m], wrong);
         assert_true(wrong < least[1] - 3.0);
         for (int path = 0; path < 2; ++path)
             for (int r = 0; r < 3; ++r) {
                 if (path == 0 && r == 0) continue;
-                plume_frame_desc frame = {.draw_path = path ? PLUME_DRAW_PATH_TILED : PLUME_DRAW_PATH_RASTER,
-                                          .draw_resolution = r == 0 ? PLUME_DRAW_FULL : resolutions[r - 1],
-                                          .disable_early_termination = true};
+                plume_frame_desc frame = lights[m];
+                frame.draw_path = path ? PLUME_DRAW_PATH_TILED : PLUME_DRAW_PATH_RASTER;
+                frame.draw_resolution = r == 0 ? PLUME_DRAW_FULL : resolutions[r - 1];
+                frame.disable_early_termination = true;
                 plume_system system = render_cloud_with(centre, 3.0f, 1.5f, 300, 9, true, modes[m]);
                 render_frame(system, &c, frame, true, 0, 1.0f, other);
                 assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
                 if (r == 0) {
                     float largest = largest_relative_difference(full, other);
-                    printf("  %s, tiled full: largest difference from raster %.2f/255\n", m ? "additive" : "fire",
+                    printf("  %s, tiled full: largest difference from raster %.2f/255\n", names[m],
                            largest * 255.0f);
                     assert_true(largest <= 2.0f / 255.0f);
                 } else {
                     double quality = psnr_to_peak(full, other);
-                    printf("  %s, %s 1/%d: PSNR %.1f dB (at least %.0f)\n", m ? "additive" : "fire",
+                    printf("  %s, %s 1/%d: PSNR %.1f dB (at least %.0f)\n", names[m],
                            path ? "tiled" : "raster", r == 1 ? 2 : 4, quality, least[r - 1]);
                     assert_true(quality >= least[r - 1]);
                 }
@@ -555,5 +700,7 @@ const struct CMUnitTest look_tests[] = {
     cmocka_unit_test_setup_teardown(test_oriented_quads_in_perspective_on_every_path, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_culling_bounds_the_stretched_quad, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_lighting_matches_the_cpu_compositor, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_bad_light_is_refused, fixture_setup, fixture_teardown),
 };
 const size_t look_test_count = sizeof look_tests / sizeof look_tests[0];
