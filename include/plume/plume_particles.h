@@ -510,7 +510,10 @@ typedef struct plume_frame_desc {
  * lifetime or size min not above 0; spread over pi; keys out of order or out
  * of 0..1; too many keys; a zero direction after defaults; both a texture path
  * and pixels, or pixels without a size; a flipbook with more frames than
- * pixels; a partial allocator), PLUME_ERROR_IO (the texture file is missing
+ * pixels; a partial allocator; since 1.2: an unknown blend_mode, orientation
+ * or sort_mode, an additive part over 1, a zero orientation_axis where the
+ * orientation needs it, a negative stretch_factor or bad stretch_limits, an
+ * emissive colour outside 0 .. 1), PLUME_ERROR_IO (the texture file is missing
  * or is not an image stb_image decodes), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3
  * / compute shaders), PLUME_ERROR_SHADER, PLUME_ERROR_OUT_OF_MEMORY,
  * PLUME_ERROR_CAPACITY (the context's handle table is full).
@@ -553,7 +556,9 @@ PLUME_API plume_result plume_system_update(plume_context *context, plume_system 
 
 /* Draws the live particles of the last update into the currently bound
  * framebuffer, in the order that update sorted them. Uses view, projection,
- * depth_texture and viewport_size (see the GL state contract above).
+ * depth_texture and viewport_size (see the GL state contract above), and for
+ * a lit system the light (since 1.2; a non-finite light or a negative colour
+ * is PLUME_ERROR_INVALID_ARGUMENT).
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, frame
  * NULL, a non-finite matrix element, a depth_texture that is not a texture
  * name), PLUME_ERROR_GL.
