@@ -51,6 +51,7 @@ plume_result particles_build_compute_programs(system_state *s) {
         .eye = glGetUniformLocation(sim, "u_eye"),
         .cull_distance = glGetUniformLocation(sim, "u_cull_distance"),
         .slot_order = glGetUniformLocation(sim, "u_slot_order"),
+        .sort_mode = glGetUniformLocation(sim, "u_sort_mode"),
     };
     return PLUME_OK;
 }
@@ -83,7 +84,9 @@ static plume_result build_compact(system_state *s, bool scan, GLuint *out) {
 
 /* Binds GL_COPY_WRITE_BUFFER: the caller's scope restores it. */
 plume_result particles_create_slot_order(system_state *s) {
-    if (plume_sorter_algorithm_for(s->context, s->sorter, s->desc.capacity) != PLUME_SORT_RADIX) return PLUME_OK;
+    if (plume_sorter_algorithm_for(s->context, s->sorter, s->desc.capacity) != PLUME_SORT_RADIX &&
+        !particles_sort_skipped(&s->desc))
+        return PLUME_OK;
     plume_result r;
     if ((r = build_compact(s, true, &s->compact_scan_program)) ||
         (r = build_compact(s, false, &s->compact_scatter_program)))
@@ -204,8 +207,10 @@ float particles_quad_radius(const plume_system_desc *desc, const plume_emitter_d
     float largest = curve->key_count == 0 ? 1.0f : 0.0f;
     for (uint32_t k = 0; k < curve->key_count; ++k)
         if (curve->keys[k].value > largest) largest = curve->keys[k].value;
-    /* The quad is size x size around the particle, turned by its rotation. */
-    return emitter->size.max * largest * 0.70710678f;
+    /* The quad is size x (size * stretch) around the particle, turned any
+     * way: its half diagonal bounds it. */
+    float stretch = particles_largest_stretch(desc);
+    return emitter->size.max * largest * 0.5f * sqrtf(1.0f + stretch * stretch);
 }
 
 /* The frustum of view and projection as six world-space planes (xyz: unit
@@ -228,14 +233,15 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
                               const mat4 projection, bool cull) {
     GLuint sim = s->simulate_program;
     glProgramUniform1i(sim, s->simulate.cull, cull);
+    /* The eye: the distance sort and the cull distance measure from it. */
+    mat4 inverse;
+    glm_mat4_inv((vec4 *)view, inverse);
+    glProgramUniform3f(sim, s->simulate.eye, inverse[3][0], inverse[3][1], inverse[3][2]);
     if (!cull) return;
     float planes[PLUME_CULL_PLANES][4];
     frustum_planes(view, projection, planes);
-    mat4 inverse;
-    glm_mat4_inv((vec4 *)view, inverse);
     glProgramUniform4fv(sim, s->simulate.cull_planes, PLUME_CULL_PLANES, &planes[0][0]);
     glProgramUniform1f(sim, s->simulate.cull_radius, s->cull_radius);
-    glProgramUniform3f(sim, s->simulate.eye, inverse[3][0], inverse[3][1], inverse[3][2]);
     glProgramUniform1f(sim, s->simulate.cull_distance, frame->cull_distance);
 }
 
@@ -247,8 +253,11 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     window_record(&s->window, s->time, requested);
     /* The bound at the end of this update, which picks the sort's backend. */
     s->sort_bound = window_live_bound(&s->window, s->time + frame->dt, s->desc.capacity);
+    /* Slot order where the radix sort will keep it, and where no sort runs
+     * (the draw order is then the slot order: a total order). */
     s->slot_order = s->compact_scatter_program != 0 &&
-                    plume_sorter_algorithm_for(s->context, s->sorter, s->sort_bound) == PLUME_SORT_RADIX;
+                    (plume_sorter_algorithm_for(s->context, s->sorter, s->sort_bound) == PLUME_SORT_RADIX ||
+                     particles_sort_skipped(&s->desc));
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIVE_LIST, s->live_list_buffer);
@@ -280,6 +289,7 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     glProgramUniform3f(sim, s->simulate.turbulence, f->turbulence, f->turbulence_scale, f->turbulence_speed);
     glProgramUniform1ui(sim, s->simulate.capacity, s->desc.capacity);
     glProgramUniform1i(sim, s->simulate.slot_order, s->slot_order);
+    glProgramUniform1ui(sim, s->simulate.sort_mode, s->desc.sort_mode);
     set_cull_uniforms(s, frame, view, projection, cull);
     if (s->slot_order) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SLOT_PAIRS, s->slot_pairs_buffer);

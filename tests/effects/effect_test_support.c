@@ -52,7 +52,15 @@ const char EFFECT_TEMPLATE[] =
     "      \"disable_frame_blend\": true\n"
     "    },\n"
     "    \"soft_fade_distance\": 0.4\n"
-    "  }\n"
+    "  },\n"
+    "  \"blend_mode\": \"premultiplied_additive\",\n"
+    "  \"additive_over_life\": [[0, 1], [0.6, 0]],\n"
+    "  \"orientation\": \"velocity_stretched\",\n"
+    "  \"stretch_factor\": 0.2,\n"
+    "  \"stretch_limits\": [1, 3],\n"
+    "  \"sort_mode\": \"distance\",\n"
+    "  \"lit\": true,\n"
+    "  \"emissive_over_life\": [[0, 1, 0.5, 0, 1], [0.5, 0, 0, 0, 0]]\n"
     "}\n";
 
 void effect_temporary_file(char *out, const char *suffix, const char *text) {

@@ -29,6 +29,7 @@ struct CMUnitTest;
     X(culling, 1)                                                                                                      \
     X(lowres, 1)                                                                                                       \
     X(tiled, 1)                                                                                                        \
+    X(look, 1)                                                                                                         \
     X(host_state, 1)                                                                                                   \
     X(demo, 0)                                                                                                         \
     X(effect_format, 0)                                                                                                \
