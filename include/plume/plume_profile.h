@@ -46,6 +46,11 @@ typedef struct plume_profile {
     /* since 1.1: of live_count, those not culled: sorted and drawn (see
      * plume_frame_desc.disable_culling) */
     uint32_t drawn_count;
+    /* since 1.2: GPU events consumed by that frame's update (plume_world):
+     * children requested of this system since its previous update, and of
+     * those, children dropped (its event buffer or its particles full) */
+    uint32_t event_children;
+    uint32_t event_children_dropped;
 } plume_profile;
 
 /* One completed frame, for per-frame logs (CSV) and graphs. */
@@ -57,6 +62,8 @@ typedef struct plume_frame_profile {
     uint32_t sort_padded_count;  /* 0: nothing sorted that frame */
     uint32_t sort_passes;
     uint32_t drawn_count;        /* since 1.1: of live_count, those sorted and drawn (not culled) */
+    uint32_t event_children;     /* since 1.2: as in plume_profile */
+    uint32_t event_children_dropped;
 } plume_frame_profile;
 
 #ifdef __cplusplus

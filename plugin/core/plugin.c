@@ -63,14 +63,53 @@ static uint32_t system_get_frame_profiles_1_0(const plume_context *context, plum
     return written;
 }
 
+/* ---- Hosts built against 1.0 or 1.1 ------------------------------------------
+ * Their plume_system_desc ends before `world` (1.2); a 1.1 host's profiles
+ * end after drawn_count. */
+
+static plume_result system_create_1_1(plume_context *context, const plume_system_desc *desc, plume_system *out) {
+    plume_system_desc full = {0};
+    if (desc) memcpy(&full, desc, offsetof(plume_system_desc, world));
+    return plume_system_create(context, desc ? &full : NULL, out);
+}
+
+static plume_result system_get_desc_1_1(const plume_context *context, plume_system system, plume_system_desc *out) {
+    plume_system_desc full;
+    plume_result result = plume_system_get_desc(context, system, out ? &full : NULL);
+    if (out) memcpy(out, &full, offsetof(plume_system_desc, world));
+    return result;
+}
+
+static plume_result system_get_profile_1_1(const plume_context *context, plume_system system, plume_profile *out) {
+    plume_profile full;
+    plume_result result = plume_system_get_profile(context, system, out ? &full : NULL);
+    if (out) memcpy(out, &full, offsetof(plume_profile, event_children));
+    return result;
+}
+
+static uint32_t system_get_frame_profiles_1_1(const plume_context *context, plume_system system,
+                                              uint64_t first_frame, plume_frame_profile *out, uint32_t max) {
+    if (!out) return plume_system_get_frame_profiles(context, system, first_frame, NULL, max);
+    const size_t prefix = offsetof(plume_frame_profile, event_children);
+    const size_t stride = (prefix + _Alignof(plume_frame_profile) - 1) / _Alignof(plume_frame_profile) *
+                          _Alignof(plume_frame_profile);
+    uint32_t written = 0;
+    plume_frame_profile one;
+    while (written < max && plume_system_get_frame_profiles(context, system, first_frame, &one, 1) == 1) {
+        memcpy((char *)out + written * stride, &one, prefix);
+        first_frame = one.frame + 1;
+        ++written;
+    }
+    return written;
+}
+
 #define API_1_0_FUNCTIONS \
     .result_string = plume_result_string, .context_create = plume_context_create, \
     .context_destroy = plume_context_destroy, .context_list_gl_objects = plume_context_list_gl_objects, \
     .sorter_create = plume_sorter_create, .sorter_destroy = plume_sorter_destroy, \
     .sorter_get_desc = plume_sorter_get_desc, .sort = plume_sort, .sort_indirect = plume_sort_indirect, \
     .sort_indirect_bounded = plume_sort_indirect_bounded, .sorter_pass_count = plume_sorter_pass_count, \
-    .depth_key = plume_depth_key, .system_create = plume_system_create, .system_destroy = plume_system_destroy, \
-    .system_get_desc = plume_system_get_desc, .system_reset = plume_system_reset, \
+    .depth_key = plume_depth_key, .system_destroy = plume_system_destroy, .system_reset = plume_system_reset, \
     .system_set_emitter = plume_system_set_emitter, .system_set_forces = plume_system_set_forces, \
     .system_set_profiling = plume_system_set_profiling
 
@@ -80,11 +119,29 @@ static const plume_api api_table_1_0 = {
     .version_major = PLUME_ABI_MAJOR,
     .version_minor = PLUME_ABI_MINOR,
     API_1_0_FUNCTIONS,
+    .system_create = system_create_1_1,
+    .system_get_desc = system_get_desc_1_1,
     .system_update = system_update_1_0,
     .system_draw = system_draw_1_0,
     .system_read_back = system_read_back_1_0,
     .system_get_profile = system_get_profile_1_0,
     .system_get_frame_profiles = system_get_frame_profiles_1_0,
+};
+
+/* For hosts that asked for 1.1. */
+static const plume_api api_table_1_1 = {
+    .size = sizeof(plume_api),
+    .version_major = PLUME_ABI_MAJOR,
+    .version_minor = PLUME_ABI_MINOR,
+    API_1_0_FUNCTIONS,
+    .system_create = system_create_1_1,
+    .system_get_desc = system_get_desc_1_1,
+    .system_update = plume_system_update,
+    .system_draw = plume_system_draw,
+    .system_read_back = plume_system_read_back,
+    .system_get_profile = system_get_profile_1_1,
+    .system_get_frame_profiles = system_get_frame_profiles_1_1,
+    .system_set_world = plume_system_set_world,
 };
 
 /* The current table. */
@@ -93,11 +150,14 @@ static const plume_api api_table = {
     .version_major = PLUME_ABI_MAJOR,
     .version_minor = PLUME_ABI_MINOR,
     API_1_0_FUNCTIONS,
+    .system_create = plume_system_create,
+    .system_get_desc = plume_system_get_desc,
     .system_update = plume_system_update,
     .system_draw = plume_system_draw,
     .system_read_back = plume_system_read_back,
     .system_get_profile = plume_system_get_profile,
     .system_get_frame_profiles = plume_system_get_frame_profiles,
+    .system_set_world = plume_system_set_world,
 };
 
 plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, const plume_logger *logger,
@@ -124,6 +184,6 @@ plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, c
                   requested_minor, PLUME_ABI_MAJOR, PLUME_ABI_MINOR);
         return PLUME_ERROR_VERSION;
     }
-    *out_api = requested_minor == 0 ? &api_table_1_0 : &api_table;
+    *out_api = requested_minor == 0 ? &api_table_1_0 : requested_minor == 1 ? &api_table_1_1 : &api_table;
     return PLUME_OK;
 }

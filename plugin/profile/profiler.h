@@ -60,7 +60,9 @@ typedef enum profiler_value {
     PROFILER_VALUE_SORT_PASSES = 2,
     PROFILER_VALUE_SORT_BOUND = 3,  /* the count bound a sort was issued for (absent: no sort) */
     PROFILER_VALUE_DRAWN_COUNT = 4, /* live and not culled: sorted and drawn */
-    PROFILER_VALUE_COUNT = 5
+    PROFILER_VALUE_EVENT_CHILDREN = 5, /* GPU events: children requested of the update */
+    PROFILER_VALUE_EVENT_DROPPED = 6,  /* and of those, dropped */
+    PROFILER_VALUE_COUNT = 7
 } profiler_value;
 
 typedef struct plume_profiler plume_profiler;

@@ -50,6 +50,30 @@
 /* ---- Particle system: culling ---- */
 #define PLUME_CULL_PLANES 6              /* the view frustum's, world space, pointing inwards */
 
+/* ---- Particle system: the world (collisions, force fields, events) ----
+ * A system's event buffer: a header, then one record per child to spawn,
+ * appended by the simulate pass of every system whose routes target it and
+ * consumed by its own next update (events_prepare, then events_emit). */
+#define PLUME_BINDING_EVENTS_OWN 6       /* the event buffer of the system being updated */
+#define PLUME_BINDING_EVENTS_OTHER 7     /* another system's, which this one's routes target */
+#define PLUME_GPU_MAX_COLLIDERS 8        /* = PLUME_MAX_COLLIDERS */
+#define PLUME_GPU_MAX_ATTRACTORS 8       /* = PLUME_MAX_ATTRACTORS */
+#define PLUME_GPU_MAX_EVENT_ROUTES 4     /* = PLUME_MAX_EVENT_ROUTES */
+#define PLUME_COLLIDER_VEC4S 3           /* see particle_world.glsl */
+#define PLUME_ATTRACTOR_VEC4S 2
+#define PLUME_EVENT_RECORD_BYTES 32      /* position, packed route | inherited velocity, parent hash */
+#define PLUME_EVENT_HEADER_WORDS 8       /* one record's size */
+#define PLUME_EVENT_REQUESTED 0          /* children appended since the last consumption (may pass capacity) */
+#define PLUME_EVENT_CONSUMING 1          /* children the current update emits */
+#define PLUME_EVENT_EMIT_BASE 2          /* their slots: dead list [emit base ..] */
+#define PLUME_EVENT_ID_BASE 3            /* their first emission number */
+#define PLUME_EVENT_LAST_REQUESTED 4     /* the last consumption's requested children (the profile's) */
+#define PLUME_EVENT_LAST_DROPPED 5       /* and of those, dropped */
+#define PLUME_EVENT_MAX_CHILDREN 64      /* children per event */
+#define PLUME_EVENT_EMIT_GROUP_SIZE 64
+#define PLUME_TEXTURE_UNIT_SCENE_DEPTH 0 /* simulate's depth texture (depth collision) */
+#define PLUME_TEXTURE_UNIT_VECTOR_FIELD 1 /* simulate's 3D vector field */
+
 /* ---- Sort: shader storage bindings ---- */
 #define PLUME_BINDING_SORT_PAIRS 0       /* the host's {key, value} pairs */
 #define PLUME_BINDING_SORT_STATE 1       /* the count, then each pass's dispatch arguments */

@@ -39,5 +39,6 @@ extern plume_get_api_fn host_get_api;
 #define plume_system_set_profiling host_api->system_set_profiling
 #define plume_system_get_profile host_api->system_get_profile
 #define plume_system_get_frame_profiles host_api->system_get_frame_profiles
+#define plume_system_set_world host_api->system_set_world
 
 #endif

@@ -29,6 +29,7 @@ struct CMUnitTest;
     X(culling, 1)                                                                                                      \
     X(lowres, 1)                                                                                                       \
     X(host_state, 1)                                                                                                   \
+    X(world_collisions, 1)                                                                                             \
     X(demo, 0)
 
 #define PLUME_DECLARE_TEST_TABLE(name, through_table)                                                                  \
