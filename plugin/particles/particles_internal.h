@@ -183,7 +183,9 @@ plume_result world_create(system_state *s);
 uint32_t world_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
 /* Empties the event buffer (reset and creation). */
 void world_reset_gpu_state(system_state *s);
-/* After the emit pass: emits the children waiting in the event buffer. */
+/* Before the prepare pass: emits the children waiting in the event buffer
+ * (they take free slots first) and tells the emit passes whether to tag
+ * lifetimes with the emitter. */
 void world_emit_events(system_state *s);
 /* Before the simulate dispatch: its world uniforms, event buffers and
  * textures (the caller's scope saved PLUME_SCOPE_TEXTURES when

@@ -194,6 +194,8 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_EMITTERS, s->emitter_buffer);
 
+    world_emit_events(s);
+
     glUseProgram(s->prepare_program);
     glProgramUniform1ui(s->prepare_program, s->prepare_requested_location, requested);
     glDispatchCompute(1, 1, 1);
@@ -206,7 +208,6 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
         glDispatchCompute((requested + PLUME_EMIT_GROUP_SIZE - 1) / PLUME_EMIT_GROUP_SIZE, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
-    world_emit_events(s);
 
     const plume_forces *f = &s->desc.forces;
     GLuint sim = s->simulate_program;

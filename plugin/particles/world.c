@@ -7,7 +7,8 @@
  *
  * Events: every system has one event buffer. The simulate pass of any system
  * whose routes target it appends children there; its own next update emits
- * them, after its emitters' particles. The CPU never reads the buffer: it
+ * them first, before its emitters' particles (children take free slots
+ * before new particles do). The CPU never reads the buffer: it
  * only knows that a simulate pass may have appended (events_pending), which
  * is when the event passes run, and it counts a full buffer's worth of
  * children into the live-count bound that sizes the sort. */

@@ -31,6 +31,7 @@ struct CMUnitTest;
     X(host_state, 1)                                                                                                   \
     X(world_collisions, 1)                                                                                             \
     X(world_forces, 1)                                                                                                 \
+    X(world_events, 1)                                                                                                 \
     X(demo, 0)
 
 #define PLUME_DECLARE_TEST_TABLE(name, through_table)                                                                  \
