@@ -33,9 +33,14 @@
  *                bookkeeping of slots) and initialises them;
  *   3. simulate  walks every slot in order (free slots are skipped): ages,
  *                integrates (gravity, drag toward the wind, curl-noise
- *                turbulence), kills (the slot goes back on the dead list),
- *                and appends each survivor's sort pair {depth key, slot}; the
+ *                turbulence, the world's force fields), collides (the
+ *                world's colliders and the scene depth), kills (the slot goes
+ *                back on the dead list), appends the events deaths and
+ *                collisions fire to their target's event buffer, and
+ *                appends each survivor's sort pair {depth key, slot}; the
  *                append counter is the instance count of the indirect draw.
+ *                (Before prepare, a system with events waiting emits their
+ *                children: see plume_world.)
  *                Its cost follows the capacity (about 0.08 ms for 1 M slots
  *                on an H100); the sort's and the draw's follow the live count;
  *   4. sort      plume_sort_indirect_bounded over the live count (unless
@@ -77,7 +82,10 @@
  *   - update: the current program, the indexed GL_SHADER_STORAGE_BUFFER
  *     bindings 0..7, the generic GL_SHADER_STORAGE_BUFFER and
  *     GL_DISPATCH_INDIRECT_BUFFER bindings; issues glMemoryBarrier so that its
- *     results are visible to the draw.
+ *     results are visible to the draw. With depth collision or a vector
+ *     field (plume_world, since 1.2) also the active texture unit and the
+ *     GL_TEXTURE_2D, GL_TEXTURE_3D and sampler bindings of units 0 .. 2
+ *     (it samples the depth texture on unit 0 and the field on unit 1).
  *   - draw: additionally the vertex array binding, GL_DRAW_INDIRECT_BUFFER,
  *     the active texture unit, the GL_TEXTURE_2D and sampler bindings of
  *     texture units 0 and 1, draw buffer 0's blending (GL_BLEND, functions,
@@ -328,7 +336,8 @@ typedef enum plume_attractor_kind {
     PLUME_ATTRACTOR_NONE = 0,       /* default: off */
     PLUME_ATTRACTOR_POINT = 1,      /* acceleration `strength` toward `position` (negative: away) */
     PLUME_ATTRACTOR_VORTEX = 2      /* acceleration `strength` round the line through `position`
-                                       along `axis`, counter-clockwise looking down the axis */
+                                       along `axis`, turning by the right-hand rule about it
+                                       (counter-clockwise seen from the axis' tip) */
 } plume_attractor_kind;
 
 /* A force centre: the acceleration's size is |strength| x (1 - d / radius)
@@ -370,7 +379,16 @@ typedef enum plume_event_trigger {
  * (world.event_capacity children) and are emitted at the target's next
  * update; children that do not fit (buffer or particles full) are dropped
  * and counted (plume_profile.event_children_dropped). Nothing is read back.
- * A system's routes reach at most one system besides itself. */
+ * A system's routes reach at most one system besides itself.
+ * Which emitter a particle came from: while its system has routes, a
+ * particle's lifetime carries its emitter's index in its three lowest
+ * mantissa bits (a change of at most 7 ulp); particles born while the system
+ * had no routes are matched by those bits as they are.
+ * Determinism: a child's attributes depend on the seed, its parent (position
+ * and lifetime at the event), the route and its number among the parent's
+ * children, so the same steps give the same particles; their emission
+ * numbers (`id`) follow the GPU's order of the events, and when a buffer
+ * overflows, which events are dropped does too. */
 typedef struct plume_event_route_desc {
     uint32_t trigger;               /* a plume_event_trigger; default: none (off) */
     uint32_t source_emitters;       /* bit e set: particles of emitter e fire it; default: 0 = all */
@@ -470,6 +488,7 @@ typedef struct plume_frame_desc {
 /* Creates a system in `context` and the current GL context (4.3 core or newer
  * with compute shaders), all particles dead.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (context, desc or out_system NULL;
+ * a bad world field or route target (plume_world, since 1.2);
  * capacity 0 or over the GL limit; a negative, NaN or infinite parameter; a range with min > max;
  * lifetime or size min not above 0; spread over pi; keys out of order or out
  * of 0..1; too many keys; a zero direction after defaults; both a texture path
