@@ -367,7 +367,10 @@ typedef struct plume_vector_field_desc {
 typedef enum plume_event_trigger {
     PLUME_EVENT_NONE = 0,           /* default: off */
     PLUME_EVENT_DEATH = 1,          /* the particle dies (age, or killed by a collider) */
-    PLUME_EVENT_COLLISION = 2       /* the particle hits a collider or the depth buffer */
+    PLUME_EVENT_COLLISION = 2       /* the particle hits a collider or the depth buffer: a kill,
+                                       or a contact with a normal speed in above that
+                                       collision's rest_speed (so a particle resting on a
+                                       surface, touching it every step, fires nothing) */
 } plume_event_trigger;
 
 /* A GPU event route: each particle of the source emitters that triggers it

@@ -65,16 +65,20 @@ float skin(vec3 x) {
 }
 
 // Puts the particle at `contact` (just in front, along the unit normal n)
-// and answers with `response`. Returns true when it dies.
-bool respond(inout vec3 position, inout vec3 velocity, vec3 contact, vec3 n, vec4 response) {
+// and answers with `response`. Returns true when it dies. `hit` is set for
+// an impact, which fires collision events: a kill, or a contact whose normal
+// speed in is above the rest speed (a particle resting on a surface touches
+// it every step, and fires nothing).
+bool respond(inout vec3 position, inout vec3 velocity, vec3 contact, vec3 n, vec4 response, inout bool hit) {
     position = contact + n * skin(contact);
     int kind = int(response.x);
+    float normal_in = dot(velocity, n);
+    if (kind == 2 || -normal_in > response.w) hit = true;
     if (kind == 2) return true;
     if (kind == 1) {
         velocity = vec3(0.0);
         return false;
     }
-    float normal_in = dot(velocity, n);
     if (normal_in >= 0.0) return false;  // leaving already
     vec3 tangent = velocity - normal_in * n;
     float normal_out = -response.y * normal_in;
@@ -132,36 +136,32 @@ bool collide_shape(int c, vec3 x0, inout vec3 position, inout vec3 velocity, ino
     if (shape == 1) {
         float behind = dot(b.xyz, x1 - a.xyz);
         if (behind >= 0.0) return false;
-        hit = true;
-        return respond(position, velocity, x1 - behind * b.xyz, b.xyz, response);
+        return respond(position, velocity, x1 - behind * b.xyz, b.xyz, response, hit);
     }
     if (shape == 2 || shape == 3) {
         vec3 offset = x1 - a.xyz;
         float distance = length(offset);
         if (shape == 3) {
             if (distance <= b.w) return false;
-            hit = true;
             vec3 outward = offset / distance;
-            return respond(position, velocity, a.xyz + outward * b.w, -outward, response);
+            return respond(position, velocity, a.xyz + outward * b.w, -outward, response, hit);
         }
         float t = segment_enters_ball(x0, x1, a.xyz, b.w);
         vec3 contact;
         if (t >= 0.0) contact = x0 + (x1 - x0) * t;
         else if (distance < b.w) contact = a.xyz + (distance > 0.0 ? offset / distance : vec3(0.0, 1.0, 0.0)) * b.w;
         else return false;
-        hit = true;
-        return respond(position, velocity, contact, normalize(contact - a.xyz), response);
+        return respond(position, velocity, contact, normalize(contact - a.xyz), response, hit);
     }
     vec3 lo = a.xyz - b.xyz, hi = a.xyz + b.xyz;
     if (shape == 5) {  // a container: each face the particle passed, in turn
         bool dies = false;
         for (int i = 0; i < 3; ++i) {
             if (position[i] >= lo[i] && position[i] <= hi[i]) continue;
-            hit = true;
             vec3 contact = position, n = vec3(0.0);
             contact[i] = position[i] > hi[i] ? hi[i] : lo[i];
             n[i] = position[i] > hi[i] ? -1.0 : 1.0;
-            dies = respond(position, velocity, contact, n, response) || dies;
+            dies = respond(position, velocity, contact, n, response, hit) || dies;
         }
         return dies;
     }
@@ -182,8 +182,7 @@ bool collide_shape(int c, vec3 x0, inout vec3 position, inout vec3 velocity, ino
             if (to_hi[i] < nearest) { nearest = to_hi[i]; axis = i; n = vec3(0.0); n[i] = 1.0; contact = x1; contact[i] = hi[i]; }
         }
     }
-    hit = true;
-    return respond(position, velocity, contact, n, response);
+    return respond(position, velocity, contact, n, response, hit);
 }
 
 vec3 unproject(vec2 uv, float depth) {
@@ -220,17 +219,24 @@ bool collide_depth(inout vec3 position, inout vec3 velocity, inout bool hit) {
     float n_length = length(n);
     n = n_length > 0.0 ? n / n_length : normalize(u_world_eye - surface);
     if (dot(n, u_world_eye - surface) < 0.0) n = -n;
-    hit = true;
-    return respond(position, velocity, surface, n, u_depth_response);
+    return respond(position, velocity, surface, n, u_depth_response, hit);
 }
 
 // Every collider in order, then the depth buffer, against the step that
-// moved the particle from x0 to position. Returns true when it dies; `hit`
-// says whether anything was hit.
+// moved the particle from x0 to position. A collider that moves the particle
+// changes its step, which may now cross a collider tested before (a
+// container pulling back a particle that flew over a box, through the box):
+// the colliders are tested again against the new step, up to three passes in
+// all, until none moves it. Returns true when it dies; `hit` says whether it
+// hit anything (an impact: see respond).
 bool world_collide(vec3 x0, inout vec3 position, inout vec3 velocity, out bool hit) {
     hit = false;
-    bool dies = false;
-    for (int c = 0; c < u_collider_count && !dies; ++c) dies = collide_shape(c, x0, position, velocity, hit);
+    bool dies = false, moved = true;
+    for (int pass = 0; pass < 3 && moved && !dies; ++pass) {
+        vec3 before = position;
+        for (int c = 0; c < u_collider_count && !dies; ++c) dies = collide_shape(c, x0, position, velocity, hit);
+        moved = position != before;
+    }
     if (u_depth_collision && !dies) dies = collide_depth(position, velocity, hit);
     return dies;
 }
