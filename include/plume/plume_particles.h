@@ -408,7 +408,7 @@ typedef struct plume_world {
     plume_vector_field_desc vector_field;
     plume_event_route_desc events[PLUME_MAX_EVENT_ROUTES];
     /* Children this system's event buffer holds between two of its updates,
-     * 1 .. 2^24; read at creation only; default: 0 = 4096. */
+     * 1 .. 2^21; read at creation only; default: 0 = 4096. */
     uint32_t event_capacity;
 } plume_world;
 

@@ -114,7 +114,9 @@ plume_result plume_particles_resolve_forces(const plume_env *env, const char *ca
 
 static const float DEFAULT_DEPTH_THICKNESS = 0.5f;
 static const uint32_t DEFAULT_EVENT_CAPACITY = 4096;
-static const uint32_t MAX_EVENT_CAPACITY = 1u << 24;
+/* The emit pass has one invocation per slot, in groups of 64 along x (at
+ * least 65535 groups in every GL). */
+static const uint32_t MAX_EVENT_CAPACITY = 1u << 21;
 
 /* A finite direction, normalised; all zero takes {0, 1, 0}. */
 static plume_result resolve_direction(const plume_env *env, const char *caller, const char *field, float v[3]) {

@@ -47,7 +47,7 @@ static bool make_bad_world(int which, plume_world *w, plume_system other, plume_
         w->events[2] = (plume_event_route_desc){.trigger = PLUME_EVENT_DEATH, .target_system = third};
         *message = "world.events[2].target_system is a second system";
         break;
-    case 23: w->event_capacity = (1u << 24) + 1, *message = "world.event_capacity"; break;
+    case 23: w->event_capacity = (1u << 21) + 1, *message = "world.event_capacity"; break;
     default: return false;
     }
     return true;
