@@ -216,7 +216,7 @@ project "make_smoke_puff"
 
 -- The test files by part (tests/<part>/), shared fixtures in tests/support/.
 local test_parts = { "tests/support/*", "tests/core/*", "tests/sort/*", "tests/particles/*", "tests/render/*",
-                     "tests/profile/*", "tests/demo/*" }
+                     "tests/profile/*", "tests/demo/*", "tests/world/*" }
 
 project "plume_tests"
     kind "ConsoleApp"

@@ -15,7 +15,8 @@
  *                          [--warmup N] [--size WxH] [--csv FILE]
  *                          [--frames-csv FILE] [--turbulence S] [--look-away]
  *                          [--no-cull] [--resolution full|half|quarter]
- *                          [--path raster|tiled] [--tile 8|16|32] [--no-termination]
+ *                          [--path raster|tiled] [--tile 8|16|32]
+ *                          [--no-termination] [--entry-sort automatic|bitonic|radix] [--world off|on|both]
  *   --csv         the table, one row per count
  *   --frames-csv  one row per measured frame: frame, live count, simulate,
  *                 sort and draw GPU ms, CPU ms of the update and draw calls
@@ -33,6 +34,16 @@
  *   --tile        the tiled path's tile size in pixels (default 16)
  *   --no-termination  the tiled path composites every particle
  *                 (disable_early_termination)
+ *   --entry-sort  the tiled path's entry sort backend (default automatic)
+ *   --world       on: the same particles meet a world (plume_world): four
+ *                 bouncing colliders (a floor plane, a solid ball and a box
+ *                 inside the cloud, a container ball round it), collision
+ *                 with the scene depth, a point attractor and a vortex, and
+ *                 two event routes (collisions and deaths spawn short-lived
+ *                 particles of a second emitter; with every slot taken most
+ *                 are dropped, counted in the events columns); both: each
+ *                 count off and then on, with the ratio of their simulate
+ *                 medians (default off)
  * GPU times need a GPU: on Mesa's llvmpipe they are CPU times and the draw's
  * are not meaningful. */
 #define _POSIX_C_SOURCE 200809L
@@ -67,6 +78,7 @@ typedef struct options {
     uint32_t tile_size;  /* 0: the module's default */
     plume_sort_algorithm entry_sort; /* the tiled path's entry sort; automatic by default */
     bool no_termination;
+    int world_first, world_last; /* 0: off, 1: on */
 } options;
 
 /* The offscreen frame: colour, the depth buffer the draw tests against, and a
@@ -84,7 +96,8 @@ typedef struct count_result {
     uint32_t sort_passes, sort_padded, drawn;
     plume_sort_algorithm sort_algorithm; /* the last frame's */
     uint32_t tiled_entries, tiled_overflows; /* the largest count, the frames over the budget */
-    bool order_ok;
+    uint32_t event_children, event_dropped; /* the last measured frame's */
+    bool world, order_ok;
 } count_result;
 
 static double now_ms(void) {
@@ -97,7 +110,7 @@ static void usage(void) {
     fprintf(stderr, "usage: plume_frame_bench [--counts N,N,...] [--frames N] [--warmup N] [--size WxH] [--csv FILE]"
                     " [--frames-csv FILE] [--turbulence S] [--look-away] [--no-cull]"
                     " [--resolution full|half|quarter] [--path raster|tiled] [--tile 8|16|32]"
-                    " [--no-termination]\n");
+                    " [--no-termination] [--entry-sort automatic|bitonic|radix] [--world off|on|both]\n");
 }
 
 static bool parse_counts(const char *text, options *o) {
@@ -128,7 +141,12 @@ static bool parse_options(int argc, char **argv, options *o) {
         }
         if (!value) return false;
         ++i;
-        if (strcmp(arg, "--resolution") == 0) {
+        if (strcmp(arg, "--world") == 0) {
+            if (strcmp(value, "off") == 0) o->world_first = o->world_last = 0;
+            else if (strcmp(value, "on") == 0) o->world_first = o->world_last = 1;
+            else if (strcmp(value, "both") == 0) o->world_first = 0, o->world_last = 1;
+            else return false;
+        } else if (strcmp(arg, "--resolution") == 0) {
             static const char *const names[] = {"full", "half", "quarter"};
             bool known = false;
             for (uint32_t r = 0; r < 3; ++r)
@@ -193,7 +211,26 @@ static void offscreen_destroy(offscreen *o) {
     glDeleteTextures(3, textures);
 }
 
-static bool make_system(plume_context *context, uint32_t count, float turbulence, plume_system *out_system) {
+/* What --world adds (see the usage). */
+static plume_world bench_world(void) {
+    const plume_collision_desc bounce = {.restitution = 0.5f, .friction = 0.3f, .rest_speed = 0.05f};
+    plume_world w = {
+        .colliders = {{.shape = PLUME_COLLIDER_PLANE, .position = {0, -4, 0}, .collision = bounce},
+                      {.shape = PLUME_COLLIDER_SPHERE, .radius = 3, .collision = bounce},
+                      {.shape = PLUME_COLLIDER_BOX, .position = {5, 0, 0}, .extents = {1, 2, 1}, .collision = bounce},
+                      {.shape = PLUME_COLLIDER_SPHERE, .radius = 10.5f, .inside = true, .collision = bounce}},
+        .depth_collision = {.enabled = true, .collision = bounce},
+        .attractors = {{.kind = PLUME_ATTRACTOR_POINT, .strength = 0.5f, .radius = 12},
+                       {.kind = PLUME_ATTRACTOR_VORTEX, .strength = 0.5f, .radius = 12}},
+        .events = {{.trigger = PLUME_EVENT_COLLISION, .source_emitters = 1u << 0, .target_emitter = 1, .count = 2,
+                    .inherit_velocity = 0.5f},
+                   {.trigger = PLUME_EVENT_DEATH, .target_emitter = 1}},
+    };
+    return w;
+}
+
+static bool make_system(plume_context *context, uint32_t count, float turbulence, bool world,
+                        plume_system *out_system) {
     plume_system_desc desc = {.capacity = count, .seed = 12345};
     desc.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE,
                                             .extents = {10.0f},
@@ -204,6 +241,11 @@ static bool make_system(plume_context *context, uint32_t count, float turbulence
                                             .size = {0.05f, 0.15f}};
     desc.forces =
         (plume_forces){.drag = 0.2f, .turbulence = turbulence, .turbulence_scale = 0.3f, .turbulence_speed = 0.5f};
+    if (world) {
+        desc.emitters[1] = (plume_emitter_desc){.spread = 3.14159265f, .speed = {0.5f, 1}, .lifetime = {0.5f, 0.5f},
+                                                .size = {0.02f, 0.04f}};
+        desc.world = bench_world();
+    }
     return plume_system_create(context, &desc, out_system) == PLUME_OK;
 }
 
@@ -222,13 +264,14 @@ static plume_frame_desc make_frame(const options *o, double angle, float aspect,
     return frame;
 }
 
-/* Every particle lives and the draw order after the last update is
- * back-to-front: keys ascending. */
-static bool check_order(plume_context *context, plume_system system, uint32_t count) {
+/* Every particle lives (without the world: with it, collisions spawn and
+ * children die) and the draw order after the last update is back-to-front:
+ * keys ascending. */
+static bool check_order(plume_context *context, plume_system system, uint32_t count, bool world) {
     plume_readback rb = {0};
     rb.draw_keys = malloc(sizeof(uint32_t) * count);
     if (!rb.draw_keys) return false;
-    bool ok = plume_system_read_back(context, system, &rb) == PLUME_OK && rb.live_count == count;
+    bool ok = plume_system_read_back(context, system, &rb) == PLUME_OK && (world || rb.live_count == count);
     for (uint32_t i = 1; ok && i < rb.drawn_count; ++i) ok = rb.draw_keys[i - 1] <= rb.draw_keys[i];
     free(rb.draw_keys);
     return ok;
@@ -245,12 +288,13 @@ static void write_frame_row(FILE *file, uint64_t row, const plume_frame_profile 
 }
 
 /* Runs one count; appends its frames to `frames_csv` (numbered from *row). */
-static bool run_count(plume_context *context, const options *o, uint32_t count, offscreen *target,
+static bool run_count(plume_context *context, const options *o, uint32_t count, bool world, offscreen *target,
                       FILE *frames_csv, uint64_t *row, count_result *out) {
     memset(out, 0, sizeof *out);
     out->count = count;
+    out->world = world;
     plume_system system;
-    if (!make_system(context, count, o->turbulence, &system)) return false;
+    if (!make_system(context, count, o->turbulence, world, &system)) return false;
     if ((o->tile_size || o->entry_sort) &&
         tiled_configure(context, system, o->tile_size, 0, false, o->entry_sort) != PLUME_OK) {
         plume_system_destroy(context, system);
@@ -302,6 +346,8 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
                 out->drawn = f->drawn_count;
                 if (f->tiled_entries > out->tiled_entries) out->tiled_entries = f->tiled_entries;
                 out->tiled_overflows += f->tiled_entries > f->tiled_entry_budget;
+                out->event_children = f->event_children;
+                out->event_dropped = f->event_children_dropped;
                 for (int s = 0; s < PLUME_STAGE_COUNT; ++s)
                     if (f->stage_mask & (1u << s)) samples[s][sample_count[s]++] = f->stage_ms[s];
                 const uint32_t both = (1u << PLUME_STAGE_SIMULATE) | (1u << PLUME_STAGE_SORT);
@@ -323,7 +369,7 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     }
     out->median_cpu_ms = profiler_median(cpu_samples, out->measured);
     out->sort_algorithm = plume_system_get_sort_algorithm(context, system);
-    out->order_ok = check_order(context, system, count);
+    out->order_ok = check_order(context, system, count, world);
     plume_system_destroy(context, system);
     free(cpu_ms);
     free(cpu_samples);
@@ -368,36 +414,46 @@ int main(int argc, char **argv) {
     if (csv)
         fprintf(csv, "count,frames_measured,simulate_ms,sort_ms,simulate_plus_sort_ms,update_ms,draw_ms,cpu_ms,"
                      "sort_passes,sort_padded_count,order_ok,drawn_count,sort_algorithm,tiled_entries,"
-                     "tiled_overflow_frames\n");
+                     "tiled_overflow_frames,world,event_children,event_dropped\n");
     if (frames_csv) fprintf(frames_csv, "frame,live_count,sim_ms,sort_ms,draw_ms,cpu_ms\n");
     printf("path %s, resolution %u%s%s\n", o.path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", o.resolution,
            o.no_termination ? ", no early termination" : "", o.tile_size ? ", tile size set" : "");
-    printf("\n%9s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s %8s %10s %8s\n", "particles", "frames", "simulate", "sort",
-           "sim+sort", "update", "draw", "cpu ms", "passes", "order", "drawn", "sorted by", "entries", "overflow");
+    printf("\n%9s %5s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s %8s %10s %8s %9s %9s\n", "particles", "world", "frames",
+           "simulate", "sort", "sim+sort", "update", "draw", "cpu ms", "passes", "order", "drawn", "sorted by",
+           "entries", "overflow", "events", "dropped");
 
     int failures = 0;
     uint64_t row = 0;
     for (uint32_t c = 0; c < o.count_total; ++c) {
-        count_result r;
-        if (!run_count(context, &o, o.counts[c], &target, frames_csv, &row, &r)) {
-            printf("%9u  could not create or profile a system of this size\n", o.counts[c]);
-            ++failures;
-            continue;
+        double simulate_off = NAN;
+        for (int world = o.world_first; world <= o.world_last; ++world) {
+            count_result r;
+            if (!run_count(context, &o, o.counts[c], world, &target, frames_csv, &row, &r)) {
+                printf("%9u  could not create or profile a system of this size\n", o.counts[c]);
+                ++failures;
+                continue;
+            }
+            failures += !r.order_ok;
+            const char *sorted_by = r.sort_algorithm == PLUME_SORT_RADIX     ? "radix"
+                                    : r.sort_algorithm == PLUME_SORT_BITONIC ? "bitonic"
+                                                                             : "none";
+            printf("%9u %5s %7u %9.4f %9.4f %9.4f %9.4f %9.4f %8.3f %6u %5s %9u %8s %10u %8u %9u %9u\n", r.count,
+                   world ? "on" : "off", r.measured, r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT],
+                   r.median_simulate_plus_sort_ms, r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW],
+                   r.median_cpu_ms, r.sort_passes, r.order_ok ? "ok" : "WRONG", r.drawn, sorted_by, r.tiled_entries,
+                   r.tiled_overflows, r.event_children, r.event_dropped);
+            if (!world) simulate_off = r.median_ms[PLUME_STAGE_SIMULATE];
+            else if (o.world_first == 0)
+                printf("%9u simulate with the world / without: %.2fx\n", r.count,
+                       r.median_ms[PLUME_STAGE_SIMULATE] / simulate_off);
+            fflush(stdout);
+            if (csv)
+                fprintf(csv, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%u,%u,%d,%u,%s,%u,%u,%d,%u,%u\n", r.count,
+                        r.measured, r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT],
+                        r.median_simulate_plus_sort_ms, r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW],
+                        r.median_cpu_ms, r.sort_passes, r.sort_padded, r.order_ok ? 1 : 0, r.drawn, sorted_by,
+                        r.tiled_entries, r.tiled_overflows, world, r.event_children, r.event_dropped);
         }
-        failures += !r.order_ok;
-        const char *sorted_by = r.sort_algorithm == PLUME_SORT_RADIX     ? "radix"
-                                : r.sort_algorithm == PLUME_SORT_BITONIC ? "bitonic"
-                                                                         : "none";
-        printf("%9u %7u %9.4f %9.4f %9.4f %9.4f %9.4f %8.3f %6u %5s %9u %8s %10u %8u\n", r.count, r.measured,
-               r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT], r.median_simulate_plus_sort_ms,
-               r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW], r.median_cpu_ms, r.sort_passes,
-               r.order_ok ? "ok" : "WRONG", r.drawn, sorted_by, r.tiled_entries, r.tiled_overflows);
-        fflush(stdout);
-        if (csv)
-            fprintf(csv, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%u,%u,%d,%u,%s,%u,%u\n", r.count, r.measured,
-                    r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT], r.median_simulate_plus_sort_ms,
-                    r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW], r.median_cpu_ms, r.sort_passes,
-                    r.sort_padded, r.order_ok ? 1 : 0, r.drawn, sorted_by, r.tiled_entries, r.tiled_overflows);
     }
     if (csv) fclose(csv);
     if (frames_csv) fclose(frames_csv);

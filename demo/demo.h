@@ -14,6 +14,12 @@
 enum { DEMO_COUNT_LEVEL_COUNT = 4 };
 extern const uint32_t DEMO_COUNT_LEVELS[DEMO_COUNT_LEVEL_COUNT];
 
+/* The effect the demo shows (--effect). */
+typedef enum demo_effect {
+    DEMO_EFFECT_SMOKE = 0,  /* the smoke column */
+    DEMO_EFFECT_SPARKS = 1  /* sparks from a grinder bouncing off the scene (plume_world) */
+} demo_effect;
+
 typedef struct demo_options {
     bool offscreen;           /* --offscreen: even with a display */
     int width, height;        /* --size WxH */
@@ -27,6 +33,7 @@ typedef struct demo_options {
     float dt;                 /* --dt S: fixed time step (offscreen); 0: measured (window) */
     uint32_t resolution;      /* --resolution full|half|quarter: the draw's plume_draw_resolution */
     uint32_t path;            /* --path raster|tiled: the draw's plume_draw_path */
+    uint32_t effect;          /* --effect smoke|sparks: a demo_effect */
     bool size_given, particles_given;
 } demo_options;
 

@@ -33,6 +33,7 @@ static const char *USAGE =
     "  --texture FILE     the smoke sprite (default demo/assets/smoke_puff.png, a 4x4 flipbook)\n"
     "  --resolution R     the particles' draw resolution: full (default), half or quarter\n"
     "  --path P           the particles' draw path: raster (default) or tiled (compute tiles)\n"
+    "  --effect E         smoke (default) or sparks: a grinder's sparks bouncing off the scene\n"
     "keys: space pause, +/- or 1-4 particle count, S sorting, L draw resolution, T draw path, R reset,\n"
     "      H overlay,\n"
     "      Esc quit;\n"
@@ -119,6 +120,9 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             ok = false;
             for (uint32_t p = 0; p < 2; ++p)
                 if (!strcmp(value, demo_path_name(p))) options->path = p, ok = true;
+        } else if (!strcmp(arg, "--effect")) {
+            ok = !strcmp(value, "smoke") || !strcmp(value, "sparks");
+            options->effect = !strcmp(value, "sparks") ? DEMO_EFFECT_SPARKS : DEMO_EFFECT_SMOKE;
         } else if (!strcmp(arg, "--texture")) {
             options->texture_path = value;
         } else {

@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demo.h"
 #include "plume/plume_context.h"
 #include "plume/plume_particles.h"
+#include "sparks_effect.h"
 
 /* The demo is one host: one plume context owns its system. */
 struct smoke_system {
@@ -83,7 +85,9 @@ static plume_system_desc smoke_desc(const smoke_settings *settings, uint32_t cap
 
 static bool create_system(plume_context *context, const smoke_settings *settings, uint32_t capacity,
                           plume_system *out) {
-    plume_system_desc desc = smoke_desc(settings, capacity);
+    plume_system_desc desc = settings->effect == DEMO_EFFECT_SPARKS
+                                 ? sparks_desc(capacity, settings->seed, settings->grinder_position)
+                                 : smoke_desc(settings, capacity);
     plume_result result = plume_system_create(context, &desc, out);
     if (result != PLUME_OK) {
         fprintf(stderr, "smoke: cannot create a system of %u particles: %s\n", capacity, plume_result_string(result));

@@ -16,6 +16,8 @@ typedef struct smoke_settings {
     const char *texture_path;   /* the 4x4 smoke-puff flipbook */
     float emitter_position[3];  /* where the column starts (the chimney's top) */
     uint32_t seed;
+    uint32_t effect;            /* a demo_effect: the smoke column or the grinder's sparks */
+    float grinder_position[3];  /* where the sparks start */
 } smoke_settings;
 
 typedef struct smoke_frame {

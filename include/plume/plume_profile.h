@@ -54,6 +54,11 @@ typedef struct plume_profile {
     uint32_t tiled_entries;
     uint32_t tiled_entry_budget;
     uint32_t tiled_overflow_frames;
+    /* since 1.2: GPU events consumed by that frame's update (plume_world):
+     * children requested of this system since its previous update, and of
+     * those, children dropped (its event buffer or its particles full) */
+    uint32_t event_children;
+    uint32_t event_children_dropped;
 } plume_profile;
 
 /* One completed frame, for per-frame logs (CSV) and graphs. */
@@ -69,6 +74,8 @@ typedef struct plume_frame_profile {
      * entries over the budget: the frame drew with the raster path */
     uint32_t tiled_entries;
     uint32_t tiled_entry_budget;
+    uint32_t event_children;     /* since 1.2: as in plume_profile */
+    uint32_t event_children_dropped;
 } plume_frame_profile;
 
 #ifdef __cplusplus

@@ -121,14 +121,31 @@ static plume_result sorter_get_desc_before_1_2(const plume_context *context, plu
     return result;
 }
 
+/* Their plume_system_desc ends before `world` (1.2): the library reads and
+ * writes only that much of it. */
+
+static plume_result system_create_before_1_2(plume_context *context, const plume_system_desc *desc,
+                                             plume_system *out) {
+    plume_system_desc full = {0};
+    if (desc) memcpy(&full, desc, PREFIX(plume_system_desc, world));
+    return plume_system_create(context, desc ? &full : NULL, out);
+}
+
+static plume_result system_get_desc_before_1_2(const plume_context *context, plume_system system,
+                                               plume_system_desc *out) {
+    plume_system_desc full;
+    plume_result result = plume_system_get_desc(context, system, out ? &full : NULL);
+    if (out) memcpy(out, &full, PREFIX(plume_system_desc, world));
+    return result;
+}
+
 /* The 1.0 functions whose arguments every minor reads alike. */
 #define API_1_0_FUNCTIONS \
     .result_string = plume_result_string, .context_create = plume_context_create, \
     .context_destroy = plume_context_destroy, .context_list_gl_objects = plume_context_list_gl_objects, \
     .sorter_destroy = plume_sorter_destroy, .sort = plume_sort, .sort_indirect = plume_sort_indirect, \
     .sort_indirect_bounded = plume_sort_indirect_bounded, .sorter_pass_count = plume_sorter_pass_count, \
-    .depth_key = plume_depth_key, .system_create = plume_system_create, .system_destroy = plume_system_destroy, \
-    .system_get_desc = plume_system_get_desc, .system_reset = plume_system_reset, \
+    .depth_key = plume_depth_key, .system_destroy = plume_system_destroy, .system_reset = plume_system_reset, \
     .system_set_emitter = plume_system_set_emitter, .system_set_forces = plume_system_set_forces, \
     .system_set_profiling = plume_system_set_profiling
 
@@ -140,6 +157,8 @@ static const plume_api api_table_1_0 = {
     API_1_0_FUNCTIONS,
     .sorter_create = sorter_create_before_1_2,
     .sorter_get_desc = sorter_get_desc_before_1_2,
+    .system_create = system_create_before_1_2,
+    .system_get_desc = system_get_desc_before_1_2,
     .system_update = system_update_1_0,
     .system_draw = system_draw_1_0,
     .system_read_back = system_read_back_1_0,
@@ -155,6 +174,8 @@ static const plume_api api_table_1_1 = {
     API_1_0_FUNCTIONS,
     .sorter_create = sorter_create_before_1_2,
     .sorter_get_desc = sorter_get_desc_before_1_2,
+    .system_create = system_create_before_1_2,
+    .system_get_desc = system_get_desc_before_1_2,
     .system_update = system_update_1_1,
     .system_draw = system_draw_1_1,
     .system_read_back = plume_system_read_back,
@@ -168,6 +189,8 @@ static const plume_api api_table = {
     .version_major = PLUME_ABI_MAJOR,
     .version_minor = PLUME_ABI_MINOR,
     API_1_0_FUNCTIONS,
+    .system_create = plume_system_create,
+    .system_get_desc = plume_system_get_desc,
     .system_update = plume_system_update,
     .system_draw = plume_system_draw,
     .system_read_back = plume_system_read_back,
@@ -177,6 +200,7 @@ static const plume_api api_table = {
     .sorter_get_desc = plume_sorter_get_desc,
     .sorter_algorithm_for = plume_sorter_algorithm_for,
     .system_get_sort_algorithm = plume_system_get_sort_algorithm,
+    .system_set_world = plume_system_set_world,
 };
 
 plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, const plume_logger *logger,

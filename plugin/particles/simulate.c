@@ -9,27 +9,28 @@
 
 /* ---- Programs ------------------------------------------------------------------ */
 
-static plume_result build_compute(system_state *s, const char *label, const char *last_file, const char *extra_file,
-                                  const char *key_file, GLuint *out) {
+/* A compute program from particle_common.glsl, particle_state.glsl and the
+ * NULL-terminated `files` after them (the pass's .comp last). */
+plume_result particles_build_compute(system_state *s, const char *label, const char *const *files, GLuint *out) {
     plume_shader_stage stage = {GL_COMPUTE_SHADER, {"particles/particle_common.glsl", "particles/particle_state.glsl"}};
     int n = 2;
-    if (extra_file) stage.files[n++] = extra_file;
-    if (key_file) stage.files[n++] = key_file;
-    stage.files[n++] = last_file;
+    for (const char *const *f = files; *f; ++f) stage.files[n++] = *f;
     stage.files[n] = NULL;
     return plume_build_program(&s->env, label, &stage, 1, NULL, out);
 }
 
 plume_result particles_build_compute_programs(system_state *s) {
+    static const char *const reset[] = {"particles/particle_reset.comp", NULL};
+    static const char *const prepare[] = {"particles/particle_prepare.comp", NULL};
+    static const char *const emit[] = {"particles/particle_spawn.glsl", "particles/particle_emit.comp", NULL};
+    static const char *const simulate[] = {"particles/particle_noise.glsl", "sort/depth_key.glsl",
+                                           "particles/particle_events.glsl", "particles/particle_world.glsl",
+                                           "particles/particle_simulate.comp", NULL};
     plume_result r;
-    if ((r = build_compute(s, "plume particles: reset", "particles/particle_reset.comp", NULL, NULL,
-                           &s->reset_program)) ||
-        (r = build_compute(s, "plume particles: prepare", "particles/particle_prepare.comp", NULL, NULL,
-                           &s->prepare_program)) ||
-        (r = build_compute(s, "plume particles: emit", "particles/particle_emit.comp", NULL, NULL,
-                           &s->emit_program)) ||
-        (r = build_compute(s, "plume particles: simulate", "particles/particle_simulate.comp",
-                           "particles/particle_noise.glsl", "sort/depth_key.glsl", &s->simulate_program)))
+    if ((r = particles_build_compute(s, "plume particles: reset", reset, &s->reset_program)) ||
+        (r = particles_build_compute(s, "plume particles: prepare", prepare, &s->prepare_program)) ||
+        (r = particles_build_compute(s, "plume particles: emit", emit, &s->emit_program)) ||
+        (r = particles_build_compute(s, "plume particles: simulate", simulate, &s->simulate_program)))
         return r;
     s->reset_capacity_location = glGetUniformLocation(s->reset_program, "u_capacity");
     s->prepare_requested_location = glGetUniformLocation(s->prepare_program, "u_requested");
@@ -130,7 +131,7 @@ static double longest_lifetime(const plume_system_desc *desc) {
     return longest;
 }
 
-static void window_record(emission_window *w, double time, uint64_t count) {
+void particles_window_record(emission_window *w, double time, uint64_t count) {
     if (count == 0) return;
     if (w->count == EMISSION_RECORDS) {
         /* Full: fold the oldest record into the next one. The next one's later
@@ -172,6 +173,7 @@ plume_result particles_reset_gpu_state(system_state *s) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
     glDispatchCompute((s->desc.capacity + PLUME_RESET_GROUP_SIZE - 1) / PLUME_RESET_GROUP_SIZE, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    world_reset_gpu_state(s);
     return plume_drain_gl_errors(&s->env, "reset");
 }
 
@@ -253,16 +255,19 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
                                   const mat4 projection, bool cull) {
     GLuint running_end[PLUME_MAX_EMITTERS];
     uint32_t requested = plan_emission(s, frame->dt, running_end);
-    window_record(&s->window, s->time, requested);
-    /* The bound at the end of this update, which picks the sort's backend. */
-    s->sort_bound = window_live_bound(&s->window, s->time + frame->dt, s->desc.capacity);
-    s->slot_order = s->compact_scatter_program != 0 &&
-                    plume_sorter_algorithm_for(s->context, s->sorter, s->sort_bound) == PLUME_SORT_RADIX;
+    particles_window_record(&s->window, s->time, requested);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIVE_LIST, s->live_list_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_EMITTERS, s->emitter_buffer);
+
+    world_emit_events(s); /* records its children in the window */
+    /* The bound at the end of this update, which picks the sort's backend
+     * (after the events' children are recorded). */
+    s->sort_bound = window_live_bound(&s->window, s->time + frame->dt, s->desc.capacity);
+    s->slot_order = s->compact_scatter_program != 0 &&
+                    plume_sorter_algorithm_for(s->context, s->sorter, s->sort_bound) == PLUME_SORT_RADIX;
 
     glUseProgram(s->prepare_program);
     glProgramUniform1ui(s->prepare_program, s->prepare_requested_location, requested);
@@ -294,6 +299,7 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SLOT_PAIRS, s->slot_pairs_buffer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_COUNTS, s->group_counts_buffer);
     }
+    world_prepare_simulate(s, frame, view, projection);
     glDispatchCompute(simulate_groups(s), 1, 1);
     if (s->slot_order) {
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);

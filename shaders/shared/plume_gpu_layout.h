@@ -81,6 +81,32 @@
 #define PLUME_TILED_BLEND_ARGS 8         /* DrawArraysIndirectCommand {3, 1 or 0, 0, 0} of the blend */
 #define PLUME_TILED_RASTER_ARGS 12       /* DrawArraysIndirectCommand {6, drawn or 0, 0, 0} of the fallback */
 #define PLUME_TILED_CONTROL_WORDS 16
+/* ---- Particle system: the world (collisions, force fields, events) ----
+ * A system's event buffer: a header, then one record per child to spawn,
+ * appended by the simulate pass of every system whose routes target it and
+ * consumed by its own next update (events_prepare, then events_emit). */
+/* Free in every pass that binds them: the draw list (1) is the draw's, the
+ * emitters (4) the emit passes' (simulate has neither), and simulate's slot
+ * order takes 6 and 7; GL 4.3 promises 8 storage blocks a compute shader. */
+#define PLUME_BINDING_EVENTS_OWN 1       /* the event buffer of the system being updated */
+#define PLUME_BINDING_EVENTS_OTHER 4     /* another system's, which this one's routes target */
+#define PLUME_GPU_MAX_COLLIDERS 8        /* = PLUME_MAX_COLLIDERS */
+#define PLUME_GPU_MAX_ATTRACTORS 8       /* = PLUME_MAX_ATTRACTORS */
+#define PLUME_GPU_MAX_EVENT_ROUTES 4     /* = PLUME_MAX_EVENT_ROUTES */
+#define PLUME_COLLIDER_VEC4S 3           /* see particle_world.glsl */
+#define PLUME_ATTRACTOR_VEC4S 2
+#define PLUME_EVENT_RECORD_BYTES 32      /* position, packed route | inherited velocity, parent hash */
+#define PLUME_EVENT_HEADER_WORDS 8       /* one record's size */
+#define PLUME_EVENT_REQUESTED 0          /* children appended since the last consumption (may pass capacity) */
+#define PLUME_EVENT_CONSUMING 1          /* children the current update emits */
+#define PLUME_EVENT_EMIT_BASE 2          /* their slots: dead list [emit base ..] */
+#define PLUME_EVENT_ID_BASE 3            /* their first emission number */
+#define PLUME_EVENT_LAST_REQUESTED 4     /* the last consumption's requested children (the profile's) */
+#define PLUME_EVENT_LAST_DROPPED 5       /* and of those, dropped */
+#define PLUME_EVENT_MAX_CHILDREN 64      /* children per event */
+#define PLUME_EVENT_EMIT_GROUP_SIZE 64
+#define PLUME_TEXTURE_UNIT_SCENE_DEPTH 0 /* simulate's depth texture (depth collision) */
+#define PLUME_TEXTURE_UNIT_VECTOR_FIELD 1 /* simulate's 3D vector field */
 
 /* ---- Sort: shader storage bindings ---- */
 #define PLUME_BINDING_SORT_PAIRS 0       /* the host's {key, value} pairs */

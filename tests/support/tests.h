@@ -30,6 +30,10 @@ struct CMUnitTest;
     X(lowres, 1)                                                                                                       \
     X(tiled, 1)                                                                                                        \
     X(host_state, 1)                                                                                                   \
+    X(world_collisions, 1)                                                                                             \
+    X(world_forces, 1)                                                                                                 \
+    X(world_events, 1)                                                                                                 \
+    X(world_descriptors, 1)                                                                                            \
     X(demo, 0)
 
 #define PLUME_DECLARE_TEST_TABLE(name, through_table)                                                                  \

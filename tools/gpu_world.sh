@@ -1,0 +1,45 @@
+#!/bin/sh
+# The world's figures on the GPU machine (issue 17): both test suites on the
+# NVIDIA driver (static and through the dlopen'd plugin; the world's tests
+# are tests/world/ and the hostile host), then plume_frame_bench at 1 M
+# particles with the world off and on in the same process (--world both),
+# three times, printing one table: simulate off, simulate on, their ratio
+# (the target: on within 1.5x of off), sort and draw, and the events the
+# last frame consumed. Build here first (make -C build config=release) and
+# carry build/release and .gl; on the GPU machine:
+#     . .gl/prelude.sh; sh tools/gpu_world.sh "$OUT"
+# Logs and CSVs go to the folder given ($OUT), the table to stdout.
+set -u
+out=${1:-/tmp/plume-world}
+bin=${PLUME_BIN:-./build/release/bin}
+counts=${PLUME_WORLD_COUNTS:-1048576}
+runs=${PLUME_WORLD_RUNS:-3}
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
+git rev-parse --short HEAD 2>/dev/null | sed 's/^/commit /'
+"$bin/plume_tests" > "$out/tests.log" 2>&1; echo "tests exit $?"
+grep -E "^GL:|seed|PASSED|FAILED|ERROR" "$out/tests.log" | head -20
+"$bin/plume_plugin_host" > "$out/plugin_tests.log" 2>&1; echo "plugin tests exit $?"
+grep -E "PASSED|FAILED|ERROR" "$out/plugin_tests.log" | head -20
+grep -E "resting on the box|orbits|splashes|children|steps checked|Coulomb" "$out/tests.log" | head -20
+
+r=1
+while [ "$r" -le "$runs" ]; do
+    "$bin/plume_frame_bench" --counts "$counts" --world both --frames 300 --warmup 60 \
+        --csv "$out/world_bench_$r.csv" > "$out/world_bench_$r.txt" 2>&1
+    echo "frame bench run $r exit $?"
+    r=$((r + 1))
+done
+head -2 "$out/world_bench_1.txt"
+echo
+echo "median GPU ms per frame (300 frames after 60 warm-up), world off and on in the same run"
+printf '%4s %9s %9s %9s %7s %9s %9s %9s %9s %9s\n' run particles "sim off" "sim on" ratio "sort off" "sort on" "draw on" events dropped
+r=1
+while [ "$r" -le "$runs" ]; do
+    awk -F, -v run="$r" '
+        NR > 1 && $13 == 0 { sim_off[$1] = $3; sort_off[$1] = $4 }
+        NR > 1 && $13 == 1 { printf "%4d %9d %9.4f %9.4f %6.2fx %9.4f %9.4f %9.4f %9d %9d\n",
+                             run, $1, sim_off[$1], $3, $3 / sim_off[$1], sort_off[$1], $4, $7, $14, $15 }' \
+        "$out/world_bench_$r.csv"
+    r=$((r + 1))
+done
