@@ -193,6 +193,18 @@ project "plume_host"
     outputs("lib/static", "plume_host")
     files { "host/*.c", "host/*.h" }
 
+-- Effects as JSON files (effects/, include/plume/plume_effect.h): a library
+-- of its own, so that the module keeps no file-format dependency. It checks
+-- what it reads with the module's descriptor checks (plugin/particles/desc.c),
+-- so it links plume_static, and jansson. Not on Windows: Debian has no
+-- MinGW-w64 jansson.
+project "plume_effects"
+    kind "StaticLib"
+    outputs("lib/static", "plume_effects")
+    pic "On"
+    files { "effects/*.c", "effects/*.h", "include/plume/plume_effect.h" }
+    dependson { "plume_shaders" }
+
 -- The smoke demo without its window: scene, smoke, HUD, offscreen run. The
 -- tests link it too (they run the offscreen path).
 project "plume_demo_core"
@@ -205,18 +217,19 @@ project "plume_demo"
     kind "ConsoleApp"
     outputs("bin", "plume_demo")
     files { "demo/main.c", "demo/window.c", "demo/demo_window.h" }
-    links { "plume_demo_core", "plume_host", "plume_static", "glfw", "epoxy", "m" }
+    links { "plume_demo_core", "plume_effects", "plume_host", "plume_static", "glfw", "epoxy", "jansson", "m" }
 
--- Writes demo/assets/smoke_puff.png (committed; rerun only to change it).
-project "make_smoke_puff"
+-- Writes the demo's sprites into demo/assets (committed; rerun only to change them).
+project "make_sprites"
     kind "ConsoleApp"
-    outputs("bin", "make_smoke_puff")
-    files { "tools/make_smoke_puff.c" }
+    outputs("bin", "make_sprites")
+    files { "tools/make_sprites.c" }
     links { "m" }
 
 -- The test files by part (tests/<part>/), shared fixtures in tests/support/.
 local test_parts = { "tests/support/*", "tests/core/*", "tests/sort/*", "tests/particles/*", "tests/render/*",
-                     "tests/profile/*", "tests/demo/*", "tests/world/*" }
+                     "tests/profile/*", "tests/demo/*", "tests/world/*",
+                     "tests/effects/*" }
 
 project "plume_tests"
     kind "ConsoleApp"
@@ -224,7 +237,7 @@ project "plume_tests"
     files { "tests/main.c" }
     for _, part in ipairs(test_parts) do files { part .. ".c", part .. ".h" } end
     includedirs { "tests/support", "demo" }
-    links { "plume_demo_core", "plume_host", "plume_static", "epoxy", "cmocka", "m" }
+    links { "plume_demo_core", "plume_effects", "plume_host", "plume_static", "epoxy", "jansson", "cmocka", "m" }
 
 project "plume_bench"
     kind "ConsoleApp"

@@ -16,6 +16,7 @@
 #include <stb/stb_image_write.h>
 
 #include "demo.h"
+#include "effect_show.h"
 #include "hud.h"
 #include "render_targets.h"
 #include "scene.h"
@@ -58,6 +59,7 @@ struct demo_app {
     render_targets targets;
     hud *hud;
     smoke_system *smoke;
+    effect_show *effect;
     orbit_camera camera;
     bool paused, sorting, show_hud;
 
@@ -117,10 +119,8 @@ static void find_texture(const char *given, char *out, size_t size) {
     }
     static const char *const FROM_BINARY[] = {"../../../demo/assets/smoke_puff.png", "../share/plume/smoke_puff.png"};
     char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char *slash = n > 0 ? (exe[n] = '\0', strrchr(exe, '/')) : NULL;
-    if (slash) {
-        *slash = '\0';
+    bool found = demo_binary_folder(exe, sizeof exe);
+    if (found) {
         for (size_t i = 0; i < sizeof FROM_BINARY / sizeof FROM_BINARY[0]; ++i) {
             int length = snprintf(out, size, "%s/%s", exe, FROM_BINARY[i]);
             if (length > 0 && (size_t)length < size && access(out, R_OK) == 0) return;
@@ -130,7 +130,14 @@ static void find_texture(const char *given, char *out, size_t size) {
     if (access(out, R_OK) != 0)
         fprintf(stderr, "plume_demo: no smoke sprite next to the binary (%s/../../../demo/assets, %s/../share/plume) "
                         "nor in ./demo/assets; give one with --texture FILE\n",
-                slash ? exe : "?", slash ? exe : "?");
+                found ? exe : "?", found ? exe : "?");
+}
+
+bool demo_binary_folder(char *out, size_t size) {
+    ssize_t n = size > 1 ? readlink("/proc/self/exe", out, size - 1) : -1;
+    char *slash = n > 0 ? (out[n] = '\0', strrchr(out, '/')) : NULL;
+    if (slash) *slash = '\0';
+    return slash != NULL;
 }
 
 static void camera_matrices(const demo_app *app, mat4 view, mat4 projection, vec3 eye) {
@@ -166,9 +173,14 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
     find_texture(options->texture_path, app->texture_path, sizeof app->texture_path);
 
     smoke_settings settings = {.capacity = options->particles, .texture_path = app->texture_path, .seed = 7,
-                               .effect = options->effect, .grinder_position = {-1.5f, 1.15f, 1.1f}};
+                               .builtin = options->effect, .grinder_position = {-1.5f, 1.15f, 1.1f}};
     scene_chimney_top(settings.emitter_position);
-    bool ok = scene_create(&app->scene) && render_targets_create(&app->targets, width, height) &&
+    app->effect = effect_show_create(options->effect_path);
+    if (app->effect && (settings.effect = effect_show_first(app->effect)) != NULL && !options->particles_given)
+        settings.capacity = 0;  /* the file's */
+    /* Offscreen runs are scripted: an effect file that does not load fails them. */
+    bool effect_ok = app->effect && (!options->effect_path || settings.effect || !options->offscreen);
+    bool ok = effect_ok && scene_create(&app->scene) && render_targets_create(&app->targets, width, height) &&
               hud_create(&app->hud) && smoke_system_create(&settings, &app->smoke);
     if (!ok) {
         demo_app_destroy(app);
@@ -181,7 +193,15 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
 
 void demo_app_destroy(demo_app *app) {
     if (!app) return;
+    if (app->smoke && app->options.save_effect) {
+        plume_effect_error error;
+        if (smoke_system_save(app->smoke, app->options.save_effect, &error))
+            printf("wrote %s\n", app->options.save_effect);
+        else
+            fprintf(stderr, "plume_demo: %s\n", error.message);
+    }
     smoke_system_destroy(app->smoke);
+    effect_show_destroy(app->effect);
     hud_destroy(app->hud);
     if (app->targets.present_program) render_targets_destroy(&app->targets);
     scene_destroy(app->scene);
@@ -200,12 +220,17 @@ void demo_app_resize(demo_app *app, int width, int height) {
     }
 }
 
-static void set_capacity(demo_app *app, uint32_t capacity) {
-    if (capacity == smoke_system_capacity(app->smoke)) return;
-    if (!smoke_system_set_capacity(app->smoke, capacity)) return;
+/* A new system (another capacity or effect): its profile starts afresh. */
+static void set_capacity_done(demo_app *app) {
     app->system_first_frame = app->frame;
     app->next_profile_frame = 0;
     app->live_count = 0;
+}
+
+static void set_capacity(demo_app *app, uint32_t capacity) {
+    if (capacity == smoke_system_capacity(app->smoke)) return;
+    if (!smoke_system_set_capacity(app->smoke, capacity)) return;
+    set_capacity_done(app);
 }
 
 static uint32_t next_level(uint32_t capacity, bool up) {
@@ -229,6 +254,9 @@ void demo_app_act(demo_app *app, demo_action action) {
     case DEMO_TOGGLE_HUD: app->show_hud = !app->show_hud; break;
     case DEMO_NEXT_RESOLUTION: app->options.resolution = (app->options.resolution + 1) % 3; break;
     case DEMO_NEXT_PATH: app->options.path = (app->options.path + 1) % 2; break;
+    case DEMO_NEXT_EFFECT:
+        if (effect_show_next(app->effect, app->smoke)) set_capacity_done(app);
+        break;
     }
 }
 
@@ -325,6 +353,7 @@ static void record_graph(demo_app *app, double frame_ms) {
 
 static const hud_color TEXT = {235, 238, 242, 255};
 static const hud_color DIM = {170, 178, 190, 255};
+static const hud_color ERROR_TEXT = {255, 120, 100, 255};
 static const hud_color PANEL = {12, 14, 20, 170};
 static const hud_color STAGE_COLORS[3] = {{90, 160, 255, 255}, {255, 160, 60, 255}, {110, 210, 120, 255}};
 static const char *STAGE_NAMES[3] = {"sim", "sort", "draw"};
@@ -393,7 +422,7 @@ static void format_stages(const plume_profile *p, bool p95, char *out, size_t si
     if (snprintf(out, size, "sim %s  sort %s  draw %s", ms[0], ms[1], ms[2]) < 0) out[0] = '\0';
 }
 
-enum { HUD_LINES = 6 };
+enum { HUD_LINES = 7, HUD_EFFECT_LINE = 4 };
 
 static void hud_lines(const demo_app *app, char lines[HUD_LINES][160]) {
     char capacity[32], frame_ms[32], cpu_ms[32], stages[96];
@@ -419,12 +448,15 @@ static void hud_lines(const demo_app *app, char lines[HUD_LINES][160]) {
         format_stages(p, true, stages, sizeof stages);
         snprintf(lines[3], 160, "GPU ms p95   %s", stages);
     }
+    bool effect_error;
+    /* Long enough for an error's place and field; the rest is in the log. */
+    snprintf(lines[HUD_EFFECT_LINE], 160, "%.110s", effect_show_line(app->effect, &effect_error));
     if (app->options.offscreen) {
-        snprintf(lines[4], 160, "offscreen, fixed step %.4f s", app->options.dt);
-        lines[5][0] = '\0';
+        snprintf(lines[5], 160, "offscreen, fixed step %.4f s", app->options.dt);
+        lines[6][0] = '\0';
     } else {
-        snprintf(lines[4], 160, "space pause  +/- or 1-4 count  S sort  L resolution  T path  R reset");
-        snprintf(lines[5], 160, "H hide  drag: orbit  wheel: zoom  Esc quit");
+        snprintf(lines[5], 160, "space pause  +/- or 1-4 count  S sort  L resolution  T path  R reset  E effect");
+        snprintf(lines[6], 160, "H hide  drag: orbit  wheel: zoom  Esc quit");
     }
 }
 
@@ -453,7 +485,9 @@ static void draw_hud(demo_app *app, GLuint framebuffer) {
     hud_rect(app->hud, left, top, panel_w, panel_h, PANEL);
     for (int k = 0; k < HUD_LINES; ++k) {
         if (!lines[k][0]) continue;
-        hud_text(app->hud, x, y, scale, lines[k], k >= 4 ? DIM : TEXT);
+        bool effect_error = false;
+        if (k == HUD_EFFECT_LINE) effect_show_line(app->effect, &effect_error);
+        hud_text(app->hud, x, y, scale, lines[k], effect_error ? ERROR_TEXT : k > HUD_EFFECT_LINE ? DIM : TEXT);
         y += line;
     }
     draw_graph(app, x, y + 4 * scale, graph_w, graph_h, scale);
@@ -466,6 +500,7 @@ static void draw_hud(demo_app *app, GLuint framebuffer) {
 
 bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer) {
     double start = demo_now_ms();
+    if (effect_show_poll(app->effect, app->smoke)) set_capacity_done(app);
     /* Frames the GPU has finished since the last call (earlier frames only:
      * the CSV rows get the CPU figures of complete frames). */
     collect_profile(app);

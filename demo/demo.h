@@ -34,6 +34,8 @@ typedef struct demo_options {
     uint32_t resolution;      /* --resolution full|half|quarter: the draw's plume_draw_resolution */
     uint32_t path;            /* --path raster|tiled: the draw's plume_draw_path */
     uint32_t effect;          /* --effect smoke|sparks: a demo_effect */
+    const char *effect_path;  /* --effect FILE: an effect file instead of the built-in column, reloaded when saved */
+    const char *save_effect;  /* --save-effect FILE: the effect on show at the end, as an effect file */
     bool size_given, particles_given;
 } demo_options;
 
@@ -56,7 +58,8 @@ typedef enum demo_action {
     DEMO_RESET,
     DEMO_TOGGLE_HUD,
     DEMO_NEXT_RESOLUTION,  /* full -> half -> quarter -> full */
-    DEMO_NEXT_PATH         /* raster -> tiled -> raster */
+    DEMO_NEXT_PATH,        /* raster -> tiled -> raster */
+    DEMO_NEXT_EFFECT       /* the gallery's next effect file (demo/effects/) */
 } demo_action;
 
 /* "full", "half", "quarter" for a plume_draw_resolution. */
@@ -80,6 +83,10 @@ typedef struct demo_summary {
 } demo_summary;
 
 typedef struct demo_app demo_app;
+
+/* The folder of the running binary (the demo finds its sprite and effects
+ * from it); false where it cannot be known. */
+bool demo_binary_folder(char *out, size_t size);
 
 /* A monotonic clock in milliseconds. */
 double demo_now_ms(void);

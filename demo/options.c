@@ -33,9 +33,12 @@ static const char *USAGE =
     "  --texture FILE     the smoke sprite (default demo/assets/smoke_puff.png, a 4x4 flipbook)\n"
     "  --resolution R     the particles' draw resolution: full (default), half or quarter\n"
     "  --path P           the particles' draw path: raster (default) or tiled (compute tiles)\n"
-    "  --effect E         smoke (default) or sparks: a grinder's sparks bouncing off the scene\n"
+    "  --effect E         a built-in effect, smoke (default) or sparks (a grinder's sparks bouncing off\n"
+    "                     the scene), or an effect file (demo/effects/*.json), reloaded whenever it is\n"
+    "                     saved; its capacity unless --particles is given\n"
+    "  --save-effect FILE at the end, write the effect on show as an effect file\n"
     "keys: space pause, +/- or 1-4 particle count, S sorting, L draw resolution, T draw path, R reset,\n"
-    "      H overlay,\n"
+    "      H overlay, E the gallery's next effect,\n"
     "      Esc quit;\n"
     "      drag to orbit, scroll to zoom\n";
 
@@ -121,8 +124,12 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             for (uint32_t p = 0; p < 2; ++p)
                 if (!strcmp(value, demo_path_name(p))) options->path = p, ok = true;
         } else if (!strcmp(arg, "--effect")) {
-            ok = !strcmp(value, "smoke") || !strcmp(value, "sparks");
-            options->effect = !strcmp(value, "sparks") ? DEMO_EFFECT_SPARKS : DEMO_EFFECT_SMOKE;
+            /* The built-in effects by name; anything else is an effect file. */
+            bool sparks = !strcmp(value, "sparks");
+            options->effect = sparks ? DEMO_EFFECT_SPARKS : DEMO_EFFECT_SMOKE;
+            options->effect_path = sparks || !strcmp(value, "smoke") ? NULL : value;
+        } else if (!strcmp(arg, "--save-effect")) {
+            options->save_effect = value;
         } else if (!strcmp(arg, "--texture")) {
             options->texture_path = value;
         } else {

@@ -18,7 +18,20 @@ struct smoke_system {
     smoke_settings settings;
     plume_context *context;
     plume_system system;
+    bool from_effect;
+    plume_effect effect;     /* with from_effect: the file's system, at the file's capacity */
+    bool scaled;             /* the capacity was chosen (keys, --particles), not the file's */
+    char last_error[512];
 };
+
+/* The module's errors go to stderr as by default, and the last one is kept
+ * for the HUD. */
+static void log_message(plume_log_level level, const char *message, void *user) {
+    smoke_system *smoke = user;
+    if (level > PLUME_LOG_WARNING) return;
+    fprintf(stderr, "plume %s: %s\n", level == PLUME_LOG_ERROR ? "error" : "warning", message);
+    if (level == PLUME_LOG_ERROR) snprintf(smoke->last_error, sizeof smoke->last_error, "%s", message);
+}
 
 /* Seconds a puff lives; the spawn rate is capacity / mean lifetime, so the
  * live count settles just under the capacity. */
@@ -83,11 +96,30 @@ static plume_system_desc smoke_desc(const smoke_settings *settings, uint32_t cap
     return desc;
 }
 
-static bool create_system(plume_context *context, const smoke_settings *settings, uint32_t capacity,
-                          plume_system *out) {
-    plume_system_desc desc = settings->effect == DEMO_EFFECT_SPARKS
-                                 ? sparks_desc(capacity, settings->seed, settings->grinder_position)
-                                 : smoke_desc(settings, capacity);
+/* The effect at another capacity: its emitters emit in proportion. */
+static plume_system_desc scaled_effect(const plume_effect *effect, uint32_t capacity) {
+    plume_system_desc desc = effect->desc;
+    if (capacity == 0 || desc.capacity == 0 || capacity == desc.capacity) return desc;
+    double ratio = (double)capacity / desc.capacity;
+    desc.capacity = capacity;
+    for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) {
+        desc.emitters[e].rate = (float)(desc.emitters[e].rate * ratio);
+        desc.emitters[e].burst_count = (uint32_t)lround(desc.emitters[e].burst_count * ratio);
+    }
+    return desc;
+}
+
+static plume_system_desc shown_desc(const smoke_system *smoke, uint32_t capacity) {
+    if (smoke->from_effect) return scaled_effect(&smoke->effect, smoke->scaled ? capacity : 0);
+    const smoke_settings *settings = &smoke->settings;
+    return settings->builtin == DEMO_EFFECT_SPARKS ? sparks_desc(capacity, settings->seed, settings->grinder_position)
+                                                   : smoke_desc(settings, capacity);
+}
+
+static bool create_system(smoke_system *smoke, uint32_t capacity, plume_system *out) {
+    plume_context *context = smoke->context;
+    plume_system_desc desc = shown_desc(smoke, capacity);
+    capacity = desc.capacity;
     plume_result result = plume_system_create(context, &desc, out);
     if (result != PLUME_OK) {
         fprintf(stderr, "smoke: cannot create a system of %u particles: %s\n", capacity, plume_result_string(result));
@@ -104,15 +136,23 @@ bool smoke_system_create(const smoke_settings *settings, smoke_system **out) {
     smoke_system *smoke = calloc(1, sizeof *smoke);
     if (!smoke) return false;
     smoke->settings = *settings;
-    if (plume_context_create(NULL, &smoke->context) != PLUME_OK) {
+    smoke->settings.effect = NULL;
+    if (settings->effect) {
+        smoke->from_effect = true;
+        plume_effect_copy(&smoke->effect, settings->effect);
+        smoke->scaled = settings->capacity != 0;
+    }
+    plume_context_desc context_desc = {.logger = {log_message, smoke}};
+    if (plume_context_create(&context_desc, &smoke->context) != PLUME_OK) {
         free(smoke);
         return false;
     }
-    if (!create_system(smoke->context, settings, settings->capacity, &smoke->system)) {
+    if (!create_system(smoke, settings->capacity, &smoke->system)) {
         plume_context_destroy(smoke->context);
         free(smoke);
         return false;
     }
+    smoke->settings.capacity = shown_desc(smoke, settings->capacity).capacity;
     *out = smoke;
     return true;
 }
@@ -126,7 +166,12 @@ void smoke_system_destroy(smoke_system *smoke) {
 
 bool smoke_system_set_capacity(smoke_system *smoke, uint32_t capacity) {
     plume_system system;
-    if (!create_system(smoke->context, &smoke->settings, capacity, &system)) return false;
+    bool was_scaled = smoke->scaled;
+    smoke->scaled = true;
+    if (!create_system(smoke, capacity, &system)) {
+        smoke->scaled = was_scaled;
+        return false;
+    }
     plume_system_destroy(smoke->context, smoke->system);
     smoke->system = system;
     smoke->settings.capacity = capacity;
@@ -134,6 +179,34 @@ bool smoke_system_set_capacity(smoke_system *smoke, uint32_t capacity) {
 }
 
 uint32_t smoke_system_capacity(const smoke_system *smoke) { return smoke->settings.capacity; }
+
+bool smoke_system_use_effect(smoke_system *smoke, const plume_effect *effect) {
+    /* Built beside the old system, which stays on show if this one fails. */
+    smoke_system *next = malloc(sizeof *next);
+    if (!next) return false;
+    *next = *smoke;
+    next->from_effect = effect != NULL;
+    if (effect) plume_effect_copy(&next->effect, effect);
+    plume_system system;
+    bool ok = create_system(next, smoke->settings.capacity, &system);
+    if (ok) {
+        plume_system_destroy(smoke->context, smoke->system);
+        smoke->from_effect = next->from_effect;
+        if (effect) plume_effect_copy(&smoke->effect, effect);
+        smoke->system = system;
+        smoke->settings.capacity = shown_desc(smoke, smoke->settings.capacity).capacity;
+        smoke->last_error[0] = '\0';
+    }
+    free(next);
+    return ok;
+}
+
+const char *smoke_system_last_error(const smoke_system *smoke) { return smoke->last_error; }
+
+bool smoke_system_save(const smoke_system *smoke, const char *path, plume_effect_error *error) {
+    plume_system_desc desc = shown_desc(smoke, smoke->settings.capacity);
+    return plume_effect_save(path, &desc, error) == PLUME_OK;
+}
 
 static plume_frame_desc frame_desc(const smoke_frame *frame) {
     plume_frame_desc desc = {

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "plume/plume_effect.h"
 #include "plume/plume_profile.h"
 
 typedef struct smoke_system smoke_system;
@@ -16,8 +17,12 @@ typedef struct smoke_settings {
     const char *texture_path;   /* the 4x4 smoke-puff flipbook */
     float emitter_position[3];  /* where the column starts (the chimney's top) */
     uint32_t seed;
-    uint32_t effect;            /* a demo_effect: the smoke column or the grinder's sparks */
+    uint32_t builtin;           /* a demo_effect: the smoke column or the grinder's sparks */
     float grinder_position[3];  /* where the sparks start */
+    /* An effect file's system instead of the built-in column (NULL: the
+     * column); `capacity` then scales it (see smoke_system_set_capacity), 0
+     * keeps the file's. Copied: it need not outlive the call. */
+    const plume_effect *effect;
 } smoke_settings;
 
 typedef struct smoke_frame {
@@ -36,9 +41,19 @@ typedef struct smoke_frame {
 bool smoke_system_create(const smoke_settings *settings, smoke_system **out);
 void smoke_system_destroy(smoke_system *smoke);
 /* Replaces the system by one of another capacity (the old one is kept if the
- * new one cannot be made). */
+ * new one cannot be made). An effect's emitters then emit in proportion:
+ * rates and burst counts scaled by the new capacity over the file's. */
 bool smoke_system_set_capacity(smoke_system *smoke, uint32_t capacity);
 uint32_t smoke_system_capacity(const smoke_system *smoke);
+/* Replaces the system by one built from `effect` (NULL: the built-in
+ * column), at the current capacity if the system was scaled, else the
+ * effect's. The old one stays if the new one cannot be made; then
+ * smoke_system_last_error() says why. */
+bool smoke_system_use_effect(smoke_system *smoke, const plume_effect *effect);
+/* The module's last error message ("" if none since the last success). */
+const char *smoke_system_last_error(const smoke_system *smoke);
+/* Writes the descriptor on show as an effect file (see plume_effect_save). */
+bool smoke_system_save(const smoke_system *smoke, const char *path, plume_effect_error *error);
 
 bool smoke_system_update(smoke_system *smoke, const smoke_frame *frame);
 bool smoke_system_draw(smoke_system *smoke, const smoke_frame *frame);

@@ -53,6 +53,11 @@ $CC $warnings $CFLAGS -I"$example" "$example/load_plugin.c" $host $(pkg-config -
     -o "$scratch/load_plugin" && "$scratch/load_plugin" "$(pkg-config --variable=plugin plume)" \
     && pass "loaded the installed plugin with dlopen" || fail "dlopen example"
 
+# shellcheck disable=SC2046,SC2086
+$CC $warnings $CFLAGS "$example/load_effect.c" $(pkg-config --cflags --libs plume_effects) -o "$scratch/load_effect" \
+    && "$scratch/load_effect" "$root/demo/effects/smoke.json" && pass "loaded an effect file through plume_effects.pc" \
+    || fail "effects example"
+
 copy="$scratch/copy"
 mkdir -p "$copy/tools"
 cp -r "$root/include" "$root/plugin" "$root/shaders" "$copy/"

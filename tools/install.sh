@@ -8,9 +8,10 @@
 # Layout under $DESTDIR$PREFIX:
 #   include/plume/*.h
 #   lib/libplume.a                     what -lplume (pkg-config plume) links
+#   lib/libplume_effects.a             effect files (pkg-config plume_effects; jansson)
 #   lib/libplume.so.MAJOR.MINOR        the plugin
 #   lib/libplume.so.MAJOR -> ...       its soname: what a host dlopens
-#   lib/pkgconfig/plume.pc
+#   lib/pkgconfig/plume.pc, plume_effects.pc
 # There is deliberately no unversioned libplume.so link: the shared library
 # exports only plume_get_api, so nothing links against it, and without that
 # link -lplume finds the static library.
@@ -25,12 +26,14 @@ version=$(sh "$root/tools/abi_version.sh")
 major=${version%%.*}
 shared="$root/build/$CONFIG/lib/libplume.so"
 static="$root/build/$CONFIG/lib/static/libplume.a"
-for built in "$shared" "$static"; do
+effects="$root/build/$CONFIG/lib/static/libplume_effects.a"
+for built in "$shared" "$static" "$effects"; do
     [ -f "$built" ] || { echo "$0: $built is missing: build first (make -C build config=$CONFIG)" >&2; exit 1; }
 done
 install -d "$DESTDIR$INCLUDEDIR/plume" "$DESTDIR$LIBDIR/pkgconfig"
 install -m 644 "$root"/include/plume/*.h "$DESTDIR$INCLUDEDIR/plume/"
 install -m 644 "$static" "$DESTDIR$LIBDIR/libplume.a"
+install -m 644 "$effects" "$DESTDIR$LIBDIR/libplume_effects.a"
 install -m 755 "$shared" "$DESTDIR$LIBDIR/libplume.so.$version"
 ln -sf "libplume.so.$version" "$DESTDIR$LIBDIR/libplume.so.$major"
 sh "$root/tools/make_pc.sh" "$DESTDIR$LIBDIR/pkgconfig/plume.pc" "$PREFIX" "$INCLUDEDIR" "$LIBDIR" \

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 what=${1:-test}
 [ $# -gt 0 ] && shift
 
-packages="make gcc pkg-config premake4 libepoxy-dev libcglm-dev libstb-dev libglfw3-dev libcmocka-dev
+packages="make gcc pkg-config premake4 libepoxy-dev libcglm-dev libstb-dev libglfw3-dev libcmocka-dev libjansson-dev
           libegl1 libegl-mesa0 libgl1-mesa-dri"
 # The Windows build check: the cross compiler, and meson for its libepoxy.
 [ "$what" = test ] && packages="$packages gcc-mingw-w64-x86-64 meson"

@@ -12,6 +12,10 @@ static const float DEFAULT_SIZE = 0.1f;
 static const float DEFAULT_TURBULENCE_SCALE = 1.0f;
 static const float DEFAULT_SOFT_FADE_DISTANCE = 0.5f;
 
+/* "caller: field why": the effects library (effects/effect_read.c) reads the
+ * field back from the first word after "caller: " to place the error in the
+ * effect file, so `field` names the descriptor's path ("emitters[0].lifetime")
+ * without spaces. */
 static plume_result refuse(const plume_env *env, const char *caller, const char *field, const char *why) {
     plume_log(env, PLUME_LOG_ERROR, "%s: %s %s", caller, field, why);
     return PLUME_ERROR_INVALID_ARGUMENT;

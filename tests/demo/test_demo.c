@@ -326,8 +326,12 @@ static void test_demo_command_line(void **state) {
     demo_options_default(&options);
     assert_int_equal(demo_options_parse(3, effect, &options), 0);
     assert_int_equal(options.effect, DEMO_EFFECT_SPARKS);
-    char *bad_effect[] = {"plume_demo", "--effect", "fire", NULL};
-    assert_int_equal(demo_options_parse(3, bad_effect, &options), 2);
+    assert_null(options.effect_path);
+    char *file_effect[] = {"plume_demo", "--effect", "fire.json", NULL};
+    demo_options_default(&options);
+    assert_int_equal(demo_options_parse(3, file_effect, &options), 0); /* a file: read when the demo starts */
+    assert_string_equal(options.effect_path, "fire.json");
+    assert_int_equal(options.effect, DEMO_EFFECT_SMOKE);
     char *missing[] = {"plume_demo", "--out", NULL};
     assert_int_equal(demo_options_parse(2, missing, &options), 2);
 }

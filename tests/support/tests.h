@@ -34,7 +34,10 @@ struct CMUnitTest;
     X(world_forces, 1)                                                                                                 \
     X(world_events, 1)                                                                                                 \
     X(world_descriptors, 1)                                                                                            \
-    X(demo, 0)
+    X(demo, 0)                                                                                                         \
+    X(effect_format, 0)                                                                                                \
+    X(effect_fuzz, 0)                                                                                                  \
+    X(effect_reload, 0)
 
 #define PLUME_DECLARE_TEST_TABLE(name, through_table)                                                                  \
     extern const struct CMUnitTest name##_tests[];                                                                     \

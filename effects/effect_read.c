@@ -1,0 +1,363 @@
+/* Effect file -> plume_system_desc: jansson parses, the schema table says
+ * where each field goes, and the module's descriptor checks judge the values;
+ * every error is placed at its field's line and column. */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "effect_locate.h"
+#include "effect_schema.h"
+#include "particles/particles_internal.h"
+#include "plume/plume_effect.h"
+
+_Static_assert(sizeof(plume_emitter_shape) == sizeof(int), "enum fields are read and written as int");
+
+/* Effect files are small; a bigger one is a mistake, not an effect. */
+enum { EFFECT_FILE_MAX_BYTES = 16 << 20 };
+
+typedef struct reader {
+    const char *text;
+    size_t length;
+    const char *file_name;
+    const char *folder;
+    plume_effect *effect;
+    plume_effect_error *error;
+} reader;
+
+static void set_error(plume_effect_error *error, int line, int column, const char *field, const char *message) {
+    if (!error) return;
+    error->line = line;
+    error->column = column;
+    snprintf(error->field, sizeof error->field, "%s", field);
+    snprintf(error->message, sizeof error->message, "%s", message);
+}
+
+/* "FILE:LINE:COLUMN: FIELD: why" at the field's place in the text. */
+static plume_result PLUME_PRINTF_FORMAT(4, 5)
+    fail(const reader *r, plume_result result, const char *field, const char *format, ...) {
+    char why[PLUME_EFFECT_MESSAGE_MAX / 2];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(why, sizeof why, format, args);
+    va_end(args);
+    effect_position at = effect_locate(r->text, r->length, field);
+    char message[PLUME_EFFECT_MESSAGE_MAX];
+    snprintf(message, sizeof message, "%s:%d:%d: %s%s%s", r->file_name, at.line, at.column, field, *field ? ": " : "",
+             why);
+    set_error(r->error, at.line, at.column, field, message);
+    return result;
+}
+
+/* `path` + ".name" or "[index]", truncated to fit (a truncated path still
+ * locates its first steps). */
+static void join_field(char *out, size_t size, const char *path, const char *name) {
+    if (snprintf(out, size, "%s%s%s", path, *path ? "." : "", name) >= (int)size) out[size - 1] = '\0';
+}
+static void index_field(char *out, size_t size, const char *path, size_t index) {
+    if (snprintf(out, size, "%s[%zu]", path, index) >= (int)size) out[size - 1] = '\0';
+}
+
+static float to_float(double value) {
+    /* A double beyond float's range becomes an infinity (converting it is
+     * undefined in C), which the descriptor checks then refuse as not finite. */
+    if (value > FLT_MAX) return INFINITY;
+    if (value < -FLT_MAX) return -INFINITY;
+    return (float)value;
+}
+
+static plume_result read_numbers(const reader *r, const json_t *value, const char *field, float *out, size_t count,
+                                 const char *shape) {
+    if (!json_is_array(value) || json_array_size(value) != count)
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "must be %s", shape);
+    for (size_t i = 0; i < count; ++i) {
+        const json_t *item = json_array_get(value, i);
+        if (!json_is_number(item)) {
+            char element[160];
+            index_field(element, sizeof element, field, i);
+            return fail(r, PLUME_ERROR_INVALID_ARGUMENT, element, "must be a number (in %s)", shape);
+        }
+        out[i] = to_float(json_number_value(item));
+    }
+    return PLUME_OK;
+}
+
+/* [[time, v1, ...], ...]: `floats` numbers a key, at most PLUME_MAX_CURVE_KEYS
+ * keys, written `stride` floats apart from `first`. */
+static plume_result read_keys(const reader *r, const json_t *value, const char *field, uint32_t *key_count,
+                              float *first, size_t floats, size_t stride, const char *shape) {
+    if (!json_is_array(value)) return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "must be a list of keys %s", shape);
+    size_t count = json_array_size(value);
+    if (count > PLUME_MAX_CURVE_KEYS)
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "has %zu keys; at most %d", count, PLUME_MAX_CURVE_KEYS);
+    for (size_t k = 0; k < count; ++k) {
+        char element[160];
+        index_field(element, sizeof element, field, k);
+        plume_result result = read_numbers(r, json_array_get(value, k), element, first + k * stride, floats, shape);
+        if (result != PLUME_OK) return result;
+    }
+    *key_count = (uint32_t)count;
+    return PLUME_OK;
+}
+
+static plume_result read_path(const reader *r, const json_t *value, const char *field, const char **out) {
+    if (!json_is_string(value) || json_string_length(value) == 0)
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "must be a file name (a non-empty string)");
+    const char *path = json_string_value(value);
+    char *storage = r->effect->texture_path;
+    bool relative = path[0] != '/' && r->folder && *r->folder;
+    int length = relative ? snprintf(storage, PLUME_EFFECT_PATH_MAX, "%s/%s", r->folder, path)
+                          : snprintf(storage, PLUME_EFFECT_PATH_MAX, "%s", path);
+    if (length < 0 || length >= PLUME_EFFECT_PATH_MAX)
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "is longer than %d bytes", PLUME_EFFECT_PATH_MAX - 1);
+    FILE *file = fopen(storage, "rb");
+    if (!file) return fail(r, PLUME_ERROR_IO, field, "cannot open '%s': %s", storage, strerror(errno));
+    fclose(file);
+    *out = storage;
+    return PLUME_OK;
+}
+
+static plume_result read_table(const reader *r, const json_t *object, const effect_table *table, char *base,
+                               const char *path);
+
+static plume_result read_field(const reader *r, const json_t *value, const effect_field *row, char *base,
+                               const char *field) {
+    void *at = base + row->offset;
+    switch (row->type) {
+    case EFFECT_FLOAT:
+        if (!json_is_number(value)) return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "must be a number");
+        *(float *)at = to_float(json_number_value(value));
+        return PLUME_OK;
+    case EFFECT_VEC3: return read_numbers(r, value, field, at, 3, "[x, y, z]");
+    case EFFECT_RANGE: return read_numbers(r, value, field, at, 2, "[min, max]");
+    case EFFECT_UINT:
+        if (!json_is_integer(value) || json_integer_value(value) < 0 || json_integer_value(value) > UINT32_MAX)
+            return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "must be a whole number from 0 to 4294967295");
+        *(uint32_t *)at = (uint32_t)json_integer_value(value);
+        return PLUME_OK;
+    case EFFECT_BOOL:
+        if (!json_is_boolean(value)) return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "must be true or false");
+        *(bool *)at = json_is_true(value);
+        return PLUME_OK;
+    case EFFECT_ENUM:
+        for (int i = 0; json_is_string(value) && row->names[i]; ++i)
+            if (strcmp(json_string_value(value), row->names[i]) == 0) {
+                *(int *)at = i;
+                return PLUME_OK;
+            }
+        {
+            char names[256] = "";
+            for (int i = 0; row->names[i]; ++i)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s\"%s\"", i ? ", " : "",
+                         row->names[i]);
+            return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "must be one of %s", names);
+        }
+    case EFFECT_CURVE: {
+        plume_curve *curve = at;
+        return read_keys(r, value, field, &curve->key_count, &curve->keys[0].time, 2,
+                         sizeof(plume_curve_key) / sizeof(float), "[time, value]");
+    }
+    case EFFECT_GRADIENT: {
+        plume_gradient *gradient = at;
+        return read_keys(r, value, field, &gradient->key_count, &gradient->keys[0].time, 5,
+                         sizeof(plume_color_key) / sizeof(float), "[time, r, g, b, a]");
+    }
+    case EFFECT_PATH: return read_path(r, value, field, (const char **)at);
+    case EFFECT_OBJECT: return read_table(r, value, row->table, at, field);
+    case EFFECT_ARRAY: {
+        if (!json_is_array(value))
+            return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "must be a list of objects [{...}, ...]");
+        if (json_array_size(value) > row->count)
+            return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "has %zu entries; at most %u",
+                        json_array_size(value), row->count);
+        for (size_t i = 0; i < json_array_size(value); ++i) {
+            char element[160];
+            index_field(element, sizeof element, field, i);
+            plume_result result =
+                read_table(r, json_array_get(value, i), row->table, (char *)at + i * row->stride, element);
+            if (result != PLUME_OK) return result;
+        }
+        return PLUME_OK;
+    }
+    }
+    return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "has a type the format does not know");
+}
+
+static const effect_field *find_row(const effect_table *table, const char *name) {
+    for (size_t i = 0; i < table->count; ++i)
+        if (strcmp(table->fields[i].name, name) == 0) return &table->fields[i];
+    return NULL;
+}
+
+static plume_result read_table(const reader *r, const json_t *object, const effect_table *table, char *base,
+                               const char *path) {
+    if (!json_is_object(object)) return fail(r, PLUME_ERROR_INVALID_ARGUMENT, path, "must be an object {...}");
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)object, key, value) {
+        char field[160];
+        join_field(field, sizeof field, path, key);
+        if (!*path && strcmp(key, EFFECT_VERSION_KEY) == 0) continue;
+        const effect_field *row = find_row(table, key);
+        if (!row) {
+            char known[512] = "";
+            for (size_t i = 0; i < table->count; ++i)
+                snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
+                         table->fields[i].name);
+            return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "is not a field here (known: %s)", known);
+        }
+        plume_result result = read_field(r, value, row, base, field);
+        if (result != PLUME_OK) return result;
+    }
+    return PLUME_OK;
+}
+
+static plume_result check_version(const reader *r, const json_t *root) {
+    if (!json_is_object(root)) return fail(r, PLUME_ERROR_INVALID_ARGUMENT, "", "an effect must be an object {...}");
+    const json_t *version = json_object_get(root, EFFECT_VERSION_KEY);
+    if (!version)
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, "", "no \"%s\": the format version (%d) must be given",
+                    EFFECT_VERSION_KEY, PLUME_EFFECT_FORMAT_VERSION);
+    if (!json_is_integer(version) || json_integer_value(version) < 1)
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, EFFECT_VERSION_KEY, "must be a format version: a whole number >= 1");
+    if (json_integer_value(version) > PLUME_EFFECT_FORMAT_VERSION)
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, EFFECT_VERSION_KEY,
+                    "format version %lld is newer than this library's (%d)", (long long)json_integer_value(version),
+                    PLUME_EFFECT_FORMAT_VERSION);
+    return PLUME_OK;
+}
+
+/* The descriptor checks log "effect: FIELD why" (desc.c's refuse); the first
+ * message is kept and turned into a placed error. */
+typedef struct captured_message {
+    char text[PLUME_EFFECT_MESSAGE_MAX];
+    bool any;
+} captured_message;
+
+static const char CHECK_CALLER[] = "effect";
+
+static void capture(plume_log_level level, const char *message, void *user) {
+    captured_message *captured = user;
+    if (level != PLUME_LOG_ERROR || captured->any) return;
+    captured->any = true;
+    snprintf(captured->text, sizeof captured->text, "%s", message);
+}
+
+static plume_result check_desc(const reader *r, const plume_system_desc *desc) {
+    captured_message captured = {.any = false};
+    plume_env env = *plume_default_env();
+    env.logger = (plume_logger){capture, &captured};
+    plume_system_desc resolved;
+    plume_result result = plume_particles_resolve_desc(&env, CHECK_CALLER, desc, &resolved);
+    if (result == PLUME_OK) return PLUME_OK;
+    /* "effect: emitters[0].lifetime min is 0; ..." -> field and why. */
+    const char *text = captured.text;
+    size_t prefix = strlen(CHECK_CALLER);
+    if (strncmp(text, CHECK_CALLER, prefix) == 0 && text[prefix] == ':' && text[prefix + 1] == ' ') text += prefix + 2;
+    char field[128];
+    size_t field_length = strcspn(text, " ");
+    snprintf(field, sizeof field, "%.*s", (int)(field_length < sizeof field ? field_length : sizeof field - 1), text);
+    const char *why = text[field_length] ? text + field_length + 1 : "is refused by the descriptor checks";
+    return fail(r, result, field, "%s", why);
+}
+
+static void plume_effect_clear(plume_effect *effect) { memset(effect, 0, sizeof *effect); }
+
+plume_result plume_effect_parse(const char *text, size_t length, const char *file_name, const char *folder,
+                                plume_effect *out, plume_effect_error *error) {
+    if (error) memset(error, 0, sizeof *error);
+    if (!out || (!text && length)) {
+        set_error(error, 0, 0, "", "plume_effect_parse: text and out must not be NULL");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    plume_effect_clear(out);
+    reader r = {text ? text : "", length, file_name ? file_name : "<effect>", folder, out, error};
+    json_error_t parse_error;
+    json_t *root = json_loadb(r.text, length, JSON_REJECT_DUPLICATES, &parse_error);
+    if (!root) {
+        char message[PLUME_EFFECT_MESSAGE_MAX];
+        int line = parse_error.line > 0 ? parse_error.line : 1, column = parse_error.column > 0 ? parse_error.column : 1;
+        snprintf(message, sizeof message, "%s:%d:%d: %s", r.file_name, line, column, parse_error.text);
+        set_error(error, line, column, "", message);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    plume_result result = check_version(&r, root);
+    if (result == PLUME_OK) result = read_table(&r, root, &effect_system_table, (char *)&out->desc, "");
+    if (result == PLUME_OK) result = check_desc(&r, &out->desc);
+    json_decref(root);
+    if (result != PLUME_OK) plume_effect_clear(out);
+    return result;
+}
+
+plume_result plume_effect_load(const char *path, plume_effect *out, plume_effect_error *error) {
+    if (error) memset(error, 0, sizeof *error);
+    if (!path || !out) {
+        set_error(error, 0, 0, "", "plume_effect_load: path and out must not be NULL");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    plume_effect_clear(out);
+    char message[PLUME_EFFECT_MESSAGE_MAX];
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        snprintf(message, sizeof message, "%s: cannot open: %s", path, strerror(errno));
+        set_error(error, 0, 0, "", message);
+        return PLUME_ERROR_IO;
+    }
+    /* Read in growing steps: effect files are kilobytes, the limit megabytes. */
+    size_t length = 0, capacity = 0;
+    char *text = NULL;
+    bool read_failed = false;
+    while (!read_failed && length <= EFFECT_FILE_MAX_BYTES) {
+        if (length == capacity) {
+            capacity = capacity ? 2 * capacity : 1 << 16;
+            char *grown = realloc(text, capacity + 1);
+            if (!grown) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = grown;
+        }
+        size_t got = fread(text + length, 1, capacity - length, file);
+        length += got;
+        if (got == 0) {
+            read_failed = ferror(file) != 0;
+            break;
+        }
+    }
+    fclose(file);
+    plume_result result = PLUME_OK;
+    if (!text) {
+        snprintf(message, sizeof message, "%s: out of memory", path), result = PLUME_ERROR_OUT_OF_MEMORY;
+    } else if (read_failed) {
+        snprintf(message, sizeof message, "%s: cannot read", path), result = PLUME_ERROR_IO;
+    } else if (length > EFFECT_FILE_MAX_BYTES) {
+        snprintf(message, sizeof message, "%s: larger than %d bytes: not an effect", path, EFFECT_FILE_MAX_BYTES);
+        result = PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (result != PLUME_OK) {
+        set_error(error, 0, 0, "", message);
+        free(text);
+        return result;
+    }
+    /* The folder of the file: relative texture paths start there. */
+    char folder[PLUME_EFFECT_PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (slash) snprintf(folder, sizeof folder, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    else folder[0] = '\0';
+    result = plume_effect_parse(text, length, path, folder, out, error);
+    free(text);
+    return result;
+}
+
+void plume_effect_copy(plume_effect *to, const plume_effect *from) {
+    if (to == from) return;
+    *to = *from;
+    if (from->desc.appearance.texture.path == from->texture_path) to->desc.appearance.texture.path = to->texture_path;
+}

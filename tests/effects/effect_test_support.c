@@ -1,0 +1,90 @@
+#define _DEFAULT_SOURCE /* mkstemps */
+#include "effect_test_support.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "effect_reload.h"
+
+const char EFFECT_TEMPLATE[] =
+    "{\n"
+    "  \"plume_effect\": 1,\n"
+    "  \"capacity\": 500,\n"
+    "  \"seed\": 3,\n"
+    "  \"emitters\": [\n"
+    "    {\n"
+    "      \"shape\": \"cone\",\n"
+    "      \"position\": [0, 1, 0],\n"
+    "      \"extents\": [0.2, 0, 0],\n"
+    "      \"direction\": [0, 1, 0],\n"
+    "      \"spread\": 0.3,\n"
+    "      \"rate\": 100,\n"
+    "      \"burst_count\": 10,\n"
+    "      \"burst_interval\": 0.5,\n"
+    "      \"lifetime\": [1, 2],\n"
+    "      \"speed\": [0.5, 1],\n"
+    "      \"size\": [0.1, 0.2],\n"
+    "      \"rotation\": [0, 3],\n"
+    "      \"spin\": [-1, 1]\n"
+    "    }\n"
+    "  ],\n"
+    "  \"forces\": {\n"
+    "    \"gravity\": [0, -1, 0],\n"
+    "    \"wind\": [1, 0, 0],\n"
+    "    \"drag\": 0.5,\n"
+    "    \"turbulence\": 0.2,\n"
+    "    \"turbulence_scale\": 0.8,\n"
+    "    \"turbulence_speed\": 0.1\n"
+    "  },\n"
+    "  \"appearance\": {\n"
+    "    \"size_over_life\": [[0, 1], [1, 2]],\n"
+    "    \"color_over_life\": [[0, 1, 1, 1, 1], [1, 0.5, 0.5, 0.5, 0]],\n"
+    "    \"opacity_over_life\": [[0, 1], [1, 0]],\n"
+    "    \"texture\": {\n"
+    "      \"path\": \"TEXTURE\",\n"
+    "      \"columns\": 2,\n"
+    "      \"rows\": 2,\n"
+    "      \"disable_frame_blend\": true\n"
+    "    },\n"
+    "    \"soft_fade_distance\": 0.4\n"
+    "  }\n"
+    "}\n";
+
+void effect_temporary_file(char *out, const char *suffix, const char *text) {
+    snprintf(out, 4096, "/tmp/plume_effect_test_XXXXXX%s", suffix);
+    int fd = mkstemps(out, (int)strlen(suffix));
+    assert_true(fd >= 0);
+    size_t length = text ? strlen(text) : 0;
+    assert_int_equal(write(fd, text ? text : "", length), (ssize_t)length);
+    close(fd);
+}
+
+char *effect_replace(const char *text, const char *find, const char *replace) {
+    const char *at = strstr(text, find);
+    if (!at) return NULL;
+    size_t before = (size_t)(at - text), find_length = strlen(find), replace_length = strlen(replace);
+    size_t length = strlen(text) - find_length + replace_length;
+    char *out = malloc(length + 1);
+    assert_non_null(out);
+    memcpy(out, text, before);
+    memcpy(out + before, replace, replace_length);
+    strcpy(out + before + replace_length, at + find_length);
+    return out;
+}
+
+char *effect_template_text(const char *texture_path) {
+    char *text = effect_replace(EFFECT_TEMPLATE, "TEXTURE", texture_path);
+    assert_non_null(text);
+    return text;
+}
+
+int effect_gallery_paths(char (*out)[4096], int max) {
+    int count = effect_gallery_list(out, max);
+    assert_true(count > 0);
+    return count;
+}

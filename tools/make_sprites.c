@@ -1,0 +1,170 @@
+/* Writes the demo's sprites (RGBA8, straight alpha, white or grey: the
+ * effects' colour gradients tint them), each a flipbook of columns x rows
+ * frames that the particle system plays once over each particle's life:
+ *   smoke_puff.png  4x4 soft, noisy puffs that start dense and compact and
+ *                   spread out and thin (the smoke column's);
+ *   flame.png       4x4 licks of flame that rise, stretch and break up (fire);
+ *   spark.png       a hot core in a soft halo (sparks);
+ *   snowflake.png   a six-armed flake with a soft edge (snow);
+ *   droplet.png     a round drop, lit from above (the fountain).
+ *     make_sprites [folder]        (default demo/assets)
+ * The outputs are committed; rerun this only to change the look.
+ * Deterministic: the noise is stb_perlin's fixed permutation. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define STB_PERLIN_IMPLEMENTATION
+#include <stb/stb_perlin.h>
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
+
+enum { SMOKE_FRAMES = 16 };
+
+static float clamp01(float x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
+
+static float smoothstep(float edge0, float edge1, float x) {
+    float t = clamp01((x - edge0) / (edge1 - edge0));
+    return t * t * (3 - 2 * t);
+}
+
+/* Fractal noise in about [-1, 1]. */
+static float fbm(float x, float y, float z) { return stb_perlin_fbm_noise3(x, y, z, 2.0f, 0.5f, 5); }
+
+/* Density 0..1 of frame `frame` at (u, v) in [-0.5, 0.5]^2 of the frame. */
+static float puff_density(int frame, float u, float v) {
+    float t = (float)frame / (SMOKE_FRAMES - 1);   /* 0: birth .. 1: end of life */
+    /* Warp the lookup with low-frequency noise that drifts with t, so the
+     * outline billows rather than staying a disc. */
+    float z = 0.9f * t;
+    float warp_u = 0.07f * fbm(u * 3.0f + 11.0f, v * 3.0f, z);
+    float warp_v = 0.07f * fbm(u * 3.0f, v * 3.0f + 23.0f, z);
+    float wu = u + warp_u, wv = v + warp_v;
+    float radius = 0.40f + 0.06f * t;          /* the puff grows ... */
+    float r = sqrtf(wu * wu + wv * wv) / radius;
+    float body = expf(-3.0f * r * r) * (1.0f - smoothstep(0.7f, 1.0f, r));
+    float detail = clamp01(0.5f + 0.9f * fbm(wu * 5.0f, wv * 5.0f, 5.0f + z));
+    /* ... and erodes: more of the thin parts are cut away later. */
+    float erosion = 0.04f + 0.14f * t;
+    float density = clamp01((body * (0.35f + 0.9f * detail) - erosion) / (1.0f - erosion));
+    /* Never reach the frame's edge (neighbouring frames must not bleed in). */
+    float edge = fmaxf(fabsf(u), fabsf(v));
+    return density * (1.0f - smoothstep(0.42f, 0.49f, edge)) * (1.0f - 0.35f * t);
+}
+
+/* Never reach the frame's edge (neighbouring frames must not bleed in). */
+static float frame_edge(float u, float v) { return 1.0f - smoothstep(0.42f, 0.49f, fmaxf(fabsf(u), fabsf(v))); }
+
+/* A sprite's texel at (u, v) in [-0.5, 0.5]^2 of frame `frame` (of `frames`),
+ * v down: straight grey level and alpha, each 0..1. */
+typedef void (*texel_fn)(int frame, int frames, float u, float v, float *grey, float *alpha);
+
+static void smoke_texel(int frame, int frames, float u, float v, float *grey, float *alpha) {
+    (void)frames;
+    float density = puff_density(frame, u, v);
+    /* Thick parts a little darker than the wisps: cheap self-shadowing that
+     * reads as volume (the colour gradient tints it). */
+    *grey = 1.0f - 0.3f * smoothstep(0.2f, 0.9f, density);
+    *alpha = clamp01(density);
+}
+
+/* A tongue of flame: a teardrop, pointed upwards, that rises, stretches and
+ * breaks up into wisps as the frames go on; hottest (brightest) at its core. */
+static void flame_texel(int frame, int frames, float u, float v, float *grey, float *alpha) {
+    float t = (float)frame / (float)(frames - 1);
+    float z = 1.3f * t;
+    float wu = u + 0.10f * fbm(u * 4.0f + 3.0f, v * 4.0f - 2.0f * t, z);
+    float wv = v + 0.06f * fbm(u * 4.0f, v * 4.0f + 17.0f, z);
+    float up = -(wv - 0.12f + 0.08f * t);                      /* height above the base, v down */
+    float half_width = 0.24f * (1.0f - 0.25f * t) * clamp01(0.55f - 0.9f * up) + 0.02f;
+    float across = fabsf(wu) / half_width;
+    float along = up > 0 ? up / (0.30f + 0.10f * t) : -up / 0.12f;
+    float r = sqrtf(across * across + along * along);
+    float body = 1.0f - smoothstep(0.55f, 1.0f, r);
+    float detail = clamp01(0.55f + 0.8f * fbm(wu * 7.0f, wv * 7.0f - 3.0f * t, 9.0f + z));
+    float erosion = 0.05f + 0.35f * t;
+    float density = clamp01((body * (0.45f + 0.75f * detail) - erosion) / (1.0f - erosion));
+    *alpha = density * frame_edge(u, v);
+    *grey = 0.75f + 0.25f * smoothstep(0.3f, 0.9f, density);
+}
+
+static void spark_texel(int frame, int frames, float u, float v, float *grey, float *alpha) {
+    (void)frame, (void)frames;
+    float r = sqrtf(u * u + v * v) / 0.5f;
+    float core = 1.0f - smoothstep(0.25f, 0.5f, r);
+    float halo = 0.3f * expf(-6.0f * r * r) * (1.0f - smoothstep(0.8f, 1.0f, r));
+    *alpha = clamp01(core + halo);
+    *grey = 1.0f;
+}
+
+static void snowflake_texel(int frame, int frames, float u, float v, float *grey, float *alpha) {
+    (void)frame, (void)frames;
+    float r = sqrtf(u * u + v * v) / 0.5f;
+    float angle = atan2f(v, u);
+    /* Six arms: distance to the nearest arm's axis, with short side branches. */
+    float sector = fabsf(fmodf(angle + 3.14159265f * 2.0f, 3.14159265f / 3.0f) - 3.14159265f / 6.0f);
+    float to_arm = r * sinf(3.14159265f / 6.0f - sector);
+    float arm = (1.0f - smoothstep(0.035f, 0.07f, to_arm)) * (1.0f - smoothstep(0.8f, 0.95f, r));
+    float branch_at = fabsf(r - 0.55f);
+    float branch = (1.0f - smoothstep(0.03f, 0.06f, branch_at)) * (1.0f - smoothstep(0.05f, 0.18f, to_arm));
+    float centre = 1.0f - smoothstep(0.12f, 0.22f, r);
+    float glow = 0.25f * expf(-6.0f * r * r);
+    *alpha = clamp01(fmaxf(fmaxf(arm, branch), centre) + glow);
+    *grey = 1.0f;
+}
+
+static void droplet_texel(int frame, int frames, float u, float v, float *grey, float *alpha) {
+    (void)frame, (void)frames;
+    float r = sqrtf(u * u + v * v) / 0.5f;
+    float body = 1.0f - smoothstep(0.6f, 0.95f, r);
+    /* Lit from above: a highlight up and to the left, a darker rim. */
+    float highlight = expf(-40.0f * ((u + 0.1f) * (u + 0.1f) + (v + 0.12f) * (v + 0.12f)));
+    *alpha = clamp01(body * (0.55f + 0.45f * highlight));
+    *grey = clamp01(0.7f + 0.3f * highlight - 0.15f * smoothstep(0.5f, 0.9f, r));
+}
+
+typedef struct sprite {
+    const char *file;
+    int frame_size, columns, rows;
+    texel_fn texel;
+} sprite;
+
+static const sprite SPRITES[] = {
+    {"smoke_puff.png", 128, 4, 4, smoke_texel},
+    {"flame.png", 128, 4, 4, flame_texel},
+    {"spark.png", 64, 1, 1, spark_texel},
+    {"snowflake.png", 64, 1, 1, snowflake_texel},
+    {"droplet.png", 64, 1, 1, droplet_texel},
+};
+
+static int write_sprite(const sprite *s, const char *folder) {
+    const int width = s->frame_size * s->columns, height = s->frame_size * s->rows;
+    unsigned char *pixels = malloc((size_t)width * height * 4);
+    if (!pixels) return 0;
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            int frame = (y / s->frame_size) * s->columns + x / s->frame_size;
+            float u = ((float)(x % s->frame_size) + 0.5f) / (float)s->frame_size - 0.5f;
+            float v = ((float)(y % s->frame_size) + 0.5f) / (float)s->frame_size - 0.5f;
+            float grey = 1.0f, alpha = 0.0f;
+            s->texel(frame, s->columns * s->rows, u, v, &grey, &alpha);
+            unsigned char *p = pixels + ((size_t)y * width + x) * 4;
+            p[0] = p[1] = p[2] = (unsigned char)lroundf(255.0f * clamp01(grey));
+            p[3] = (unsigned char)lroundf(255.0f * clamp01(alpha));
+        }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", folder, s->file);
+    int ok = stbi_write_png(path, width, height, 4, pixels, width * 4);
+    free(pixels);
+    if (!ok) fprintf(stderr, "make_sprites: cannot write %s\n", path);
+    else printf("wrote %s (%dx%d, %dx%d frames)\n", path, width, height, s->columns, s->rows);
+    return ok;
+}
+
+int main(int argc, char **argv) {
+    const char *folder = argc > 1 ? argv[1] : "demo/assets";
+    int ok = 1;
+    for (size_t i = 0; i < sizeof SPRITES / sizeof SPRITES[0]; ++i) ok = write_sprite(&SPRITES[i], folder) && ok;
+    return ok ? 0 : 1;
+}
