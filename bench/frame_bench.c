@@ -296,7 +296,7 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     plume_system system;
     if (!make_system(context, count, o->turbulence, world, &system)) return false;
     if ((o->tile_size || o->entry_sort) &&
-        tiled_configure(context, system, o->tile_size, 0, false, o->entry_sort) != PLUME_OK) {
+        tiled_configure(context, system, o->tile_size, 0, false, o->entry_sort, 0) != PLUME_OK) {
         plume_system_destroy(context, system);
         return false;
     }

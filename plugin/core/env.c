@@ -148,6 +148,15 @@ bool plume_buffer_has_size(GLuint name, GLsizeiptr min_size, GLsizeiptr *actual_
     return size >= min_size;
 }
 
+GLuint plume_make_gpu_buffer(GLsizeiptr bytes, const char *label) {
+    GLuint buffer = 0;
+    glGenBuffers(1, &buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
+    glBufferData(GL_COPY_WRITE_BUFFER, bytes, NULL, GL_DYNAMIC_COPY);
+    glObjectLabel(GL_BUFFER, buffer, -1, label);
+    return buffer;
+}
+
 void plume_delete_gl_objects(const plume_gl_object *objects, uint32_t count) {
     for (uint32_t i = 0; i < count; ++i) {
         GLuint name = objects[i].name;

@@ -97,6 +97,11 @@ plume_result plume_drain_gl_errors(const plume_env *env, const char *where);
  * context). */
 void plume_delete_gl_objects(const plume_gl_object *objects, uint32_t count);
 
+/* A new GPU-only buffer of `bytes` (GL_DYNAMIC_COPY, contents undefined)
+ * labelled for debuggers. Binds GL_COPY_WRITE_BUFFER, which the GL state
+ * scope restores. */
+GLuint plume_make_gpu_buffer(GLsizeiptr bytes, const char *label);
+
 /* An object's list_gl_objects from the candidates it holds: copies those with
  * a name (0: not created) to `out`, at most `capacity`, and returns how many
  * have one. */

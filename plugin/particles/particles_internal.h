@@ -59,7 +59,7 @@ typedef struct emission_window {
 } emission_window;
 
 typedef struct simulate_locations {
-    GLint dt, time, view, gravity, wind, drag, turbulence, capacity, slot_order;
+    GLint dt, time, view, gravity, wind, drag, turbulence, capacity;
     GLint cull, cull_planes, cull_radius, eye, cull_distance;
 } simulate_locations;
 
@@ -77,7 +77,7 @@ typedef struct world_locations {
     GLint attractor_count, attractors, vector_field, field_min, field_inverse_size, field_strength;
     GLint collider_count, colliders, depth_collision, depth_response, depth_thickness;
     GLint view_projection, inverse_view_projection, world_eye;
-    GLint route_count, routes, event_capacity;
+    GLint route_count, routes;
 } world_locations;
 
 /* The world's GL side (world.c): the event passes, the system's event
@@ -107,16 +107,14 @@ typedef struct system_state {
     plume_context *context;
     plume_sorter sorter;
     plume_sort_algorithm last_sort; /* the backend the last update's sort ran; AUTOMATIC: none */
-    /* Slot order (simulate.c): where the sorter can run its radix sort, which
-     * keeps equal keys in their input order, the live list is packed in slot
-     * order by two compaction passes rather than appended in whatever order
-     * workgroups run. Those passes and buffers exist only then (0 else). */
+    /* The compaction after simulate (simulate.c): the live list, the dead
+     * list and the event records in slot order. */
     GLuint compact_scan_program, compact_scatter_program;
-    GLint compact_scan_groups, compact_scatter_groups, compact_scatter_capacity;
-    GLuint slot_pairs_buffer;   /* capacity {key, slot} pairs in slot order */
-    GLuint group_counts_buffer; /* a word per simulate workgroup */
+    GLint compact_scan_groups, compact_scatter_capacity;
+    GLint compact_route_count, compact_routes, compact_event_capacity; /* the scatter's event routes */
+    GLuint slot_keys_buffer;    /* capacity {depth key, outcome bits}, one a slot */
+    GLuint group_counts_buffer; /* a uvec4 per simulate workgroup */
     uint32_t sort_bound;        /* this update's bound on the drawn count (the sort's max_count) */
-    bool slot_order;            /* this update packs its list in slot order */
 
     GLuint reset_program, prepare_program, emit_program, simulate_program;
     GLint reset_capacity_location, prepare_requested_location;
@@ -188,7 +186,7 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
 plume_result particles_run_sort_stage(system_state *s);
 /* After the sorter: the slot-order passes and buffers where the sorter can
  * run its radix sort (see system_state). */
-plume_result particles_create_slot_order(system_state *s);
+plume_result particles_create_compaction(system_state *s);
 
 /* ---- world.c: collisions, force fields, events ---- */
 

@@ -111,7 +111,7 @@ static plume_result create_gl_objects(system_state *s, const plume_system_desc *
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if ((r = particles_build_compute_programs(s)) || (r = raster_create(s)) || (r = create_buffers(s)) ||
-        (r = world_create(s)) || (r = create_sorter(s)) || (r = particles_create_slot_order(s)) ||
+        (r = world_create(s)) || (r = create_sorter(s)) || (r = particles_create_compaction(s)) ||
         (r = particles_create_profiler(s)))
         return r;
     /* Last, so that a bad texture file also proves the cleanup of everything
@@ -137,7 +137,7 @@ static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out,
         {GL_PROGRAM, s->simulate_program}, {GL_BUFFER, s->motion_buffer},    {GL_BUFFER, s->traits_buffer},
         {GL_BUFFER, s->live_list_buffer},  {GL_BUFFER, s->state_buffer},     {GL_BUFFER, s->emitter_buffer},
         {GL_TEXTURE, s->sprite_texture},   {GL_PROGRAM, s->compact_scan_program},
-        {GL_PROGRAM, s->compact_scatter_program}, {GL_BUFFER, s->slot_pairs_buffer},
+        {GL_PROGRAM, s->compact_scatter_program}, {GL_BUFFER, s->slot_keys_buffer},
         {GL_BUFFER, s->group_counts_buffer},
     };
     return plume_list_named_gl_objects(all, SYSTEM_GL_OBJECTS, out, capacity);

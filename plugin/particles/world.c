@@ -61,7 +61,6 @@ static void find_locations(system_state *s) {
         .world_eye = glGetUniformLocation(sim, "u_world_eye"),
         .route_count = glGetUniformLocation(sim, "u_route_count"),
         .routes = glGetUniformLocation(sim, "u_routes"),
-        .event_capacity = glGetUniformLocation(sim, "u_event_capacity"),
     };
     world_state *w = &s->world;
     w->prepare_capacity_location = glGetUniformLocation(w->events_prepare_program, "u_event_capacity");
@@ -336,9 +335,15 @@ void world_prepare_simulate(system_state *s, const plume_frame_desc *frame, cons
     glProgramUniform1i(sim, l->attractor_count, attractor_count);
     if (attractor_count > 0)
         glProgramUniform4fv(sim, l->attractors, attractor_count * PLUME_ATTRACTOR_VEC4S, &attractors[0][0]);
+    /* Simulate counts the children; the compaction writes their records. */
+    GLuint scatter = s->compact_scatter_program;
     glProgramUniform1i(sim, l->route_count, route_count);
-    if (route_count > 0) glProgramUniform4uiv(sim, l->routes, route_count, &routes[0][0]);
-    glProgramUniform1uiv(sim, l->event_capacity, 2, capacities);
+    glProgramUniform1i(scatter, s->compact_route_count, route_count);
+    if (route_count > 0) {
+        glProgramUniform4uiv(sim, l->routes, route_count, &routes[0][0]);
+        glProgramUniform4uiv(scatter, s->compact_routes, route_count, &routes[0][0]);
+        glProgramUniform1uiv(scatter, s->compact_event_capacity, 2, capacities);
+    }
     set_depth_collision(s, frame, view, projection);
     bool field = set_vector_field(s);
     glProgramUniform1i(sim, l->world_forces, attractor_count > 0 || field);

@@ -13,11 +13,17 @@
 enum {
     TILED_DEFAULT_TILE_SIZE = 16, /* pixels across a tile (notes/draw-at-scale.md: the measurement) */
     TILED_SCAN_MAX_LEVELS = 6,    /* the scan's levels: 1024^5 counts is past any capacity */
-    TILED_READBACK_SLOTS = 4      /* entry counts in flight to the CPU, read without waiting */
+    TILED_READBACK_SLOTS = 4,     /* entry counts in flight to the CPU, read without waiting */
+    /* Entries a composite workgroup walks at most: a tile's run is cut into
+     * chunks of this many (notes/draw-at-scale.md: the measurement). */
+    TILED_DEFAULT_CHUNK_ENTRIES = 512
 };
+/* tiled_configure's chunk_entries for one workgroup per tile walking its
+ * whole run (the composite before chunks: the benchmarks' baseline). */
+#define TILED_UNCHUNKED UINT32_MAX
 
 typedef struct tiled_programs {
-    GLuint project, scan, control, entries, ranges, composite, blend;
+    GLuint project, scan, control, entries, ranges, chunk_plan, composite, resolve, blend;
 } tiled_programs;
 
 typedef struct tiled_renderer {
@@ -41,6 +47,14 @@ typedef struct tiled_renderer {
     plume_sort_algorithm entry_sort; /* tiled_configure's; automatic by default */
     GLuint ranges_buffer;       /* per tile: uvec2 */
     uint32_t range_capacity;    /* tiles it holds */
+    /* The chunked composite: chunk_entries is tiled_configure's (0: the
+     * default, TILED_UNCHUNKED: none); chunk_entries_in_use the K of this
+     * frame (0: unchunked), raised where the partials would not fit one
+     * shader storage block. */
+    uint32_t chunk_entries, chunk_entries_in_use;
+    GLuint chunk_table_buffer;  /* per tile {first slot, chunks}, then per slot its tile */
+    GLuint partials_buffer;     /* per slot, per pixel of a tile: vec4 */
+    uint32_t slot_capacity, chunk_table_words;
     GLuint target;              /* full resolution: RGBA16F, premultiplied colour and coverage */
     int target_width, target_height;
     /* Entry counts copied for the CPU, each behind a fence, read once the
@@ -66,9 +80,14 @@ void tiled_release(struct system_state *s);
 
 /* For tests and benchmarks, before the system's first tiled draw: the tile
  * size (8, 16 or 32 pixels; 0: the default), the entry budget (0: the
- * default) and whether it may grow, and the entry sort's backend
- * (PLUME_SORT_AUTOMATIC: picked by the count). */
+ * default) and whether it may grow, the entry sort's backend
+ * (PLUME_SORT_AUTOMATIC: picked by the count), and the entries a composite
+ * workgroup walks at most (0: the default; TILED_UNCHUNKED: a tile's whole
+ * run). Where a tiled_configure leaves the tile size or the chunk entries at
+ * 0, the environment's PLUME_TILED_TILE_SIZE and PLUME_TILED_CHUNK_ENTRIES
+ * (a count or "unchunked") choose them: the A/B switch of the demo's
+ * benchmark runs, read when the path is made. */
 plume_result tiled_configure(plume_context *context, plume_system system, uint32_t tile_size, uint32_t budget,
-                             bool fixed_budget, plume_sort_algorithm entry_sort);
+                             bool fixed_budget, plume_sort_algorithm entry_sort, uint32_t chunk_entries);
 
 #endif

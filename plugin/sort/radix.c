@@ -162,15 +162,6 @@ static plume_result build_programs(radix_sort *s) {
     return PLUME_OK;
 }
 
-static GLuint make_buffer(GLsizeiptr bytes, const char *label) {
-    GLuint buffer = 0;
-    glGenBuffers(1, &buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, bytes, NULL, GL_DYNAMIC_COPY);
-    glObjectLabel(GL_BUFFER, buffer, -1, label);
-    return buffer;
-}
-
 plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_bits, radix_sort **out) {
     radix_sort *s = plume_alloc(env, sizeof *s);
     *out = s;
@@ -183,10 +174,10 @@ plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_
     plume_result result = check_limits(s);
     if (result == PLUME_OK) result = build_programs(s);
     if (result != PLUME_OK) return result;
-    s->state_buffer = make_buffer(STATE_BYTES, "plume sort: radix state");
+    s->state_buffer = plume_make_gpu_buffer(STATE_BYTES, "plume sort: radix state");
     s->tile_counts_buffer =
-        make_buffer((GLsizeiptr)4 * PLUME_RADIX_DIGITS * s->tile_stride, "plume sort: radix tile counts");
-    s->scratch_buffer = make_buffer((GLsizeiptr)PLUME_PAIR_BYTES * capacity, "plume sort: radix scratch pairs");
+        plume_make_gpu_buffer((GLsizeiptr)4 * PLUME_RADIX_DIGITS * s->tile_stride, "plume sort: radix tile counts");
+    s->scratch_buffer = plume_make_gpu_buffer((GLsizeiptr)PLUME_PAIR_BYTES * capacity, "plume sort: radix scratch pairs");
     return plume_drain_gl_errors(env, "plume_sorter_create (radix buffers)");
 }
 

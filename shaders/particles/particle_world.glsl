@@ -1,9 +1,9 @@
-// Built after particle_common.glsl, particle_state.glsl and
-// particle_events.glsl, before particle_simulate.comp.
+// Built after particle_common.glsl and particle_state.glsl, before
+// particle_simulate.comp.
 // The world in the simulate pass: force fields (attractors, vortices, a 3D
-// vector field), collisions (analytic colliders, the scene's depth buffer)
-// and the events that deaths and collisions fire. The records' layouts are
-// packed by plugin/particles/world.c.
+// vector field) and collisions (analytic colliders, the scene's depth
+// buffer); the events they fire are counted by particle_event_routes.glsl.
+// The records' layouts are packed by plugin/particles/world.c.
 
 // ---- Force fields -----------------------------------------------------------
 // Attractor: [0] xyz position, w radius (0: no falloff); [1] xyz unit axis
@@ -239,63 +239,4 @@ bool world_collide(vec3 x0, inout vec3 position, inout vec3 velocity, out bool h
     }
     if (u_depth_collision && !dies) dies = collide_depth(position, velocity, hit);
     return dies;
-}
-
-// ---- Events -----------------------------------------------------------------
-// Route: x trigger (1 death, 2 collision); y source emitter mask; z target
-// emitter | children << 8 | buffer << 16 (0: this system's, 1: the other
-// system's); w inherit_velocity's bits.
-layout(std430, binding = PLUME_BINDING_EVENTS_OTHER) restrict buffer OtherEvents {
-    uint other_event_header[PLUME_EVENT_HEADER_WORDS];
-    EventRecord other_events[];
-};
-uniform int u_route_count;
-uniform uvec4 u_routes[PLUME_GPU_MAX_EVENT_ROUTES];
-uniform uint u_event_capacity[2];   // this system's buffer, the other's
-
-// Children per buffer in this workgroup, then their first index in the buffer.
-shared uint group_children[2], group_children_base[2];
-
-// Phase 1 (before the group's first barrier): counts this invocation's
-// children in the group; `first` holds each route's offset in the group.
-void events_count(bool died, bool hit, float lifetime, out uint first[PLUME_GPU_MAX_EVENT_ROUTES]) {
-    uint emitter = floatBitsToUint(lifetime) & 7u;
-    for (int r = 0; r < PLUME_GPU_MAX_EVENT_ROUTES; ++r) {
-        first[r] = 0xFFFFFFFFu;
-        if (r >= u_route_count) continue;
-        uvec4 route = u_routes[r];
-        bool fires = (route.x == 1u && died) || (route.x == 2u && hit);
-        if (!fires || (route.y & (1u << emitter)) == 0u) continue;
-        first[r] = atomicAdd(group_children[(route.z >> 16) & 1u], (route.z >> 8) & 0xFFu);
-    }
-}
-
-// Phase 2 (one invocation, between the barriers): the group's room in each buffer.
-void events_reserve() {
-    group_children_base[0] = group_children[0] > 0u ? atomicAdd(own_event_header[PLUME_EVENT_REQUESTED], group_children[0]) : 0u;
-    group_children_base[1] = group_children[1] > 0u ? atomicAdd(other_event_header[PLUME_EVENT_REQUESTED], group_children[1]) : 0u;
-}
-
-// Phase 3 (after the second barrier): the records; those past a buffer's
-// capacity are dropped (the consuming update counts them).
-void events_write(uint first[PLUME_GPU_MAX_EVENT_ROUTES], vec3 position, vec3 velocity, float lifetime) {
-    uint parent = hash_u32(floatBitsToUint(lifetime) ^ hash_u32(floatBitsToUint(position.x) ^
-                  hash_u32(floatBitsToUint(position.y) ^ hash_u32(floatBitsToUint(position.z)))));
-    for (int r = 0; r < u_route_count; ++r) {
-        if (first[r] == 0xFFFFFFFFu) continue;
-        uvec4 route = u_routes[r];
-        uint buffer_index = (route.z >> 16) & 1u;
-        uint children = (route.z >> 8) & 0xFFu;
-        vec3 inherited = velocity * uintBitsToFloat(route.w);
-        uint base = group_children_base[buffer_index] + first[r];
-        for (uint k = 0u; k < children; ++k) {
-            uint index = base + k;
-            if (index >= u_event_capacity[buffer_index]) break;
-            EventRecord record = EventRecord(
-                vec4(position, uintBitsToFloat((route.z & 7u) | (k << 8) | (uint(r) << 16))),
-                vec4(inherited, uintBitsToFloat(parent)));
-            if (buffer_index == 0u) own_events[index] = record;
-            else other_events[index] = record;
-        }
-    }
 }

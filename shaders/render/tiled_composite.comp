@@ -1,20 +1,41 @@
 // Built after particle_common.glsl, particle_appearance.glsl (the flipbook)
-// and tiled_common.glsl. One workgroup per tile, one invocation per pixel:
-// the tile's entries, walked from its nearest particle to its farthest,
-// composited front to back in registers,
+// and tiled_common.glsl. One invocation per pixel of a tile; its entries,
+// walked from the nearest particle to the farthest, composited front to back
+// in registers,
 //     colour += transmittance * premultiplied;  transmittance *= 1 - alpha,
-// which is what blending them back to front over the host's colour gives
-// (the "over" operator is associative). A pixel stops once its
-// transmittance is below u_threshold (what it would still add is less than
-// that in each channel), and the tile once all its pixels have. Each pixel
-// shades a particle as particle_draw.frag does: the sprite (frames
+// which is what blending them back to front over the host's colour gives.
+// Each pixel shades a particle as particle_draw.frag does: the sprite (frames
 // cross-faded), the colour, the soft fade against the scene depth, and the
 // depth test the raster path gets from the host's depth function.
+//
+// Two ways to share a tile's run among workgroups (u_chunk_entries):
+//   0:  one workgroup per tile walks its whole run and writes the target;
+//   K:  the run is cut into chunks of at most K entries, nearest first
+//       (tiled_chunk_plan.comp), one workgroup per chunk: a tile of one
+//       chunk writes the target as above; a chunk of a longer tile writes
+//       its pixels' partial (premultiplied colour, transmittance) and
+//       tiled_resolve.comp combines them front to back (the "over" operator
+//       is associative). The busiest tile then costs K entries per
+//       workgroup, not its whole run.
+// Early termination: a pixel stops once its transmittance is below
+// u_threshold (the workgroup once all its pixels have). The composite is then
+// the over-composite of a prefix of the pixel's entries, and what the skipped
+// rest would add is at most the transmittance in front of it, less than the
+// threshold, per channel (premultiplied colour is at most alpha). Chunked,
+// a chunk stops on its own transmittance T_c < u_threshold; the resolve
+// multiplies the chunks' transmittances in order and stops at the first
+// where the product falls below u_threshold, which it does at the latest at
+// a chunk that stopped early (T_front * T_c <= T_c). Every chunk in front of
+// that one was composited whole, so the result is again a prefix of the
+// entries, ended where the transmittance in front is below the threshold:
+// the same bound as unchunked, whatever the number of chunks.
 layout(local_size_x = TILED_TILE_SIZE, local_size_y = TILED_TILE_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_TILED_SPLATS) restrict readonly buffer Splats { vec4 splats[]; };
 layout(std430, binding = PLUME_BINDING_TILED_ENTRIES) restrict readonly buffer Entries { uvec2 entries[]; };
 layout(std430, binding = PLUME_BINDING_TILED_RANGES) restrict readonly buffer Ranges { uvec2 ranges[]; };
+layout(std430, binding = PLUME_BINDING_TILED_CHUNK_TABLE) restrict readonly buffer ChunkTable { uint chunk_table[]; };
+layout(std430, binding = PLUME_BINDING_TILED_PARTIALS) restrict writeonly buffer Partials { vec4 partials[]; };
 layout(rgba16f, binding = 0) uniform restrict writeonly image2D u_target; // premultiplied colour, coverage
 
 uniform sampler2D u_sprite;         // unit 0, premultiplied RGBA
@@ -28,6 +49,7 @@ uniform vec2 u_depth_size;          // the pixels the depth texture covers
 uniform uint u_depth_function;      // the host's glDepthFunc
 uniform float u_threshold;          // transmittance that ends a pixel; 0: never
 uniform uvec2 u_tiles;
+uniform uint u_chunk_entries;       // 0: a workgroup per tile; K: per chunk of at most K entries
 
 const uint BATCH = uint(TILED_BATCH); // splats loaded at once: min(pixels, 256)
 shared vec4 batch[TILED_BATCH * PLUME_TILED_SPLAT_VEC4S];
@@ -49,7 +71,24 @@ bool depth_passes(float particle, float scene) {
 void main() {
     uint lid = gl_LocalInvocationIndex;
     uint tile = gl_WorkGroupID.y * u_tiles.x + gl_WorkGroupID.x;
-    ivec2 pixel = ivec2(gl_WorkGroupID.xy * TILE_SIZE + gl_LocalInvocationID.xy);
+    uvec2 range = uvec2(0u);
+    uint slot = 0u;
+    bool whole_tile = true; // this workgroup writes the tile's pixels to the target
+    if (u_chunk_entries == 0u) {
+        range = ranges[tile];
+    } else {
+        slot = gl_WorkGroupID.y * uint(PLUME_TILED_CHUNK_ROW) + gl_WorkGroupID.x;
+        if (slot >= control[PLUME_TILED_CHUNK_COUNT]) return; // the 2D dispatch's last row: the whole workgroup
+        uint tile_count = u_tiles.x * u_tiles.y;
+        tile = chunk_table[2u * tile_count + slot];
+        uint index = slot - chunk_table[2u * tile], chunks = chunk_table[2u * tile + 1u];
+        uvec2 run = ranges[tile];
+        // Chunk 0 holds the nearest entries: the run's end.
+        range.y = run.y - index * u_chunk_entries;
+        range.x = range.y - min(range.y - run.x, u_chunk_entries);
+        whole_tile = chunks == 1u;
+    }
+    ivec2 pixel = ivec2(uvec2(tile % u_tiles.x, tile / u_tiles.x) * TILE_SIZE + gl_LocalInvocationID.xy);
     bool inside = all(lessThan(pixel, u_target_size));
     vec2 centre = vec2(pixel) + 0.5;
     vec2 depth_uv = (vec2(pixel + u_depth_origin) + 0.5) / u_depth_size;
@@ -62,7 +101,6 @@ void main() {
     vec3 color = vec3(0.0);
     float transmittance = 1.0;
     bool shading = inside;
-    uvec2 range = ranges[tile];
     uint next = range.y;
     if (lid == 0u) pixels_alive[0] = 0u;
     for (uint pass = 0u; next > range.x; ++pass) {
@@ -107,5 +145,6 @@ void main() {
         if (pixels_alive[pass & 1u] == 0u) break;
         next -= count;
     }
-    if (inside) imageStore(u_target, pixel, vec4(color, 1.0 - transmittance));
+    if (!whole_tile) partials[slot * TILE_SIZE * TILE_SIZE + lid] = vec4(color, transmittance);
+    else if (inside) imageStore(u_target, pixel, vec4(color, 1.0 - transmittance));
 }

@@ -16,14 +16,17 @@
 #define PLUME_BINDING_STATE 3        /* SystemState: counters, draw arguments, dead list */
 #define PLUME_BINDING_EMITTERS 4     /* Emitter records */
 #define PLUME_BINDING_TRAITS 5       /* ParticleTraits records: fixed at birth */
-#define PLUME_BINDING_SLOT_PAIRS 6   /* slot order: simulate's {key, slot} per slot (PLUME_GPU_KEY_LAST: not drawn) */
-#define PLUME_BINDING_GROUP_COUNTS 7 /* slot order: drawn pairs per simulate workgroup, then their exclusive sum */
+#define PLUME_BINDING_SLOT_KEYS 6    /* simulate's outcome per slot: {depth key (PLUME_GPU_KEY_LAST: not drawn), PLUME_SLOT_* bits} */
+#define PLUME_BINDING_GROUP_COUNTS 7 /* per simulate workgroup: drawn, deaths, children (own, other buffer); then their exclusive sums */
 
 /* ---- Particle system: records ---- */
 #define PLUME_MOTION_VEC4S 2         /* position, age | velocity, lifetime */
 #define PLUME_MOTION_BYTES 32
 #define PLUME_TRAITS_BYTES 16        /* size, rotation at birth, spin, id */
 #define PLUME_PAIR_BYTES 8           /* {key, value}: a uvec2 */
+#define PLUME_SLOT_DIED 1u           /* a slot's outcome bits: the particle died this update */
+#define PLUME_SLOT_HIT 2u            /* it hit a collider or the scene (an impact: fires collision events) */
+#define PLUME_GROUP_COUNT_BYTES 16   /* a uvec4 per simulate workgroup */
 #define PLUME_EMITTER_VEC4S 6        /* see Emitter in particles/particle_emit.comp */
 #define PLUME_GPU_MAX_EMITTERS 8     /* = PLUME_MAX_EMITTERS */
 #define PLUME_GPU_MAX_CURVE_KEYS 8   /* = PLUME_MAX_CURVE_KEYS */
@@ -61,6 +64,8 @@
 #define PLUME_BINDING_TILED_SCAN_SUMS 0  /* scan passes: one level's block totals */
 #define PLUME_BINDING_TILED_ENTRIES 4    /* {tile, rank} pairs: written in rank order, sorted by tile */
 #define PLUME_BINDING_TILED_RANGES 0     /* per tile: its first and past-last entry */
+#define PLUME_BINDING_TILED_CHUNK_TABLE 1 /* chunked composite: per tile {first slot, chunks}, then per slot its tile */
+#define PLUME_BINDING_TILED_PARTIALS 5   /* chunked composite: per slot and pixel, vec4(premultiplied rgb, T) */
 
 /* ---- Tiled draw: records and sizes ---- */
 #define PLUME_TILED_SPLAT_VEC4S 4        /* see Splat in render/tiled_common.glsl */
@@ -69,6 +74,9 @@
 #define PLUME_TILED_SCAN_PER_INVOCATION 4
 #define PLUME_TILED_SCAN_BLOCK 1024      /* group size x per invocation: elements one workgroup scans */
 #define PLUME_TILED_RANGES_GROUP_SIZE 64
+#define PLUME_TILED_CHUNK_PLAN_GROUP_SIZE 256
+#define PLUME_TILED_CHUNK_PLAN_PER_INVOCATION 4 /* tiles per invocation and block of the chunk plan */
+#define PLUME_TILED_CHUNK_ROW 32768      /* chunk workgroups per row of the composite's 2D dispatch */
 
 /* ---- Tiled draw: words of the control buffer ----
  * Written by one invocation after the scan: how many entries the frame
@@ -77,10 +85,12 @@
 #define PLUME_TILED_ENTRY_COUNT 0        /* entries needed (saturates at 2^32 - 1) */
 #define PLUME_TILED_OVERFLOW 1           /* 1: over the budget: this frame draws raster */
 #define PLUME_TILED_SORT_COUNT 2         /* entries to sort: ENTRY_COUNT, or 0 on overflow */
+#define PLUME_TILED_CHUNK_COUNT 3        /* chunked composite: the frame's chunks (the plan writes it) */
 #define PLUME_TILED_COMPOSITE_ARGS 4     /* x, y, z workgroups of the composite (x = 0 on overflow) */
 #define PLUME_TILED_BLEND_ARGS 8         /* DrawArraysIndirectCommand {3, 1 or 0, 0, 0} of the blend */
 #define PLUME_TILED_RASTER_ARGS 12       /* DrawArraysIndirectCommand {6, drawn or 0, 0, 0} of the fallback */
-#define PLUME_TILED_CONTROL_WORDS 16
+#define PLUME_TILED_CHUNK_ARGS 16       /* x, y, z workgroups of the chunked composite (x = 0 on overflow) */
+#define PLUME_TILED_CONTROL_WORDS 20
 /* ---- Particle system: the world (collisions, force fields, events) ----
  * A system's event buffer: a header, then one record per child to spawn,
  * appended by the simulate pass of every system whose routes target it and
@@ -95,7 +105,7 @@
 #define PLUME_GPU_MAX_EVENT_ROUTES 4     /* = PLUME_MAX_EVENT_ROUTES */
 #define PLUME_COLLIDER_VEC4S 3           /* see particle_world.glsl */
 #define PLUME_ATTRACTOR_VEC4S 2
-#define PLUME_EVENT_RECORD_BYTES 32      /* position, packed route | inherited velocity, parent hash */
+#define PLUME_EVENT_RECORD_BYTES 32      /* position, packed route | inherited velocity, parent id */
 #define PLUME_EVENT_HEADER_WORDS 8       /* one record's size */
 #define PLUME_EVENT_REQUESTED 0          /* children appended since the last consumption (may pass capacity) */
 #define PLUME_EVENT_CONSUMING 1          /* children the current update emits */

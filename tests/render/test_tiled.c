@@ -5,7 +5,8 @@
  * particles on one tile; a frame whose entries overflow the budget drawn by
  * the raster path instead (and counted), the budget then growing; nothing
  * drawn when the camera looks away; the raster path, said once, without a
- * depth texture. */
+ * depth texture; tiles' runs cut into many small chunks, composited and
+ * resolved to the same picture. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -328,7 +329,7 @@ static void test_tiled_entry_overflow(void **state) {
     for (int grow = 0; grow < 2; ++grow) {
         plume_system a = render_cloud(centre, 2.0f, 1.0f, 600, 8, true);
         plume_system b = render_cloud(centre, 2.0f, 1.0f, 600, 8, true);
-        assert_int_equal(tiled_configure(fixture_context(), b, 0, 64, grow == 0, PLUME_SORT_AUTOMATIC), PLUME_OK);
+        assert_int_equal(tiled_configure(fixture_context(), b, 0, 64, grow == 0, PLUME_SORT_AUTOMATIC, 0), PLUME_OK);
         assert_int_equal(plume_system_set_profiling(fixture_context(), b, true), PLUME_OK);
         for (int frame = 0; frame < 5; ++frame) {
             render_frame(a, &c, RASTER, true, 0, 1.0f, raster);
@@ -370,7 +371,7 @@ static void test_tiled_entry_sort_backends(void **state) {
     for (int i = 0; i < 2; ++i) {
         plume_system a = render_cloud(centre, 2.0f, 1.2f, 501, seed, true);
         plume_system b = render_cloud(centre, 2.0f, 1.2f, 501, seed, true);
-        assert_int_equal(tiled_configure(fixture_context(), b, 0, 0, false, backends[i]), PLUME_OK);
+        assert_int_equal(tiled_configure(fixture_context(), b, 0, 0, false, backends[i], 0), PLUME_OK);
         render_frame(a, &c, RASTER, true, WIDTH / 4, render_window_depth(&c, 5.8f), raster);
         render_frame(b, &c, tiled(PLUME_DRAW_FULL, false, 0.0f), true, WIDTH / 4, render_window_depth(&c, 5.8f),
                      tile);
@@ -384,6 +385,62 @@ static void test_tiled_entry_sort_backends(void **state) {
     }
     free(raster);
     free(tile);
+}
+
+/* One system drawn through tiled_configure's tile size and chunk entries. */
+static void draw_configured(const float centre[3], uint32_t count, uint32_t seed, uint32_t tile_size,
+                            uint32_t chunk_entries, plume_frame_desc frame, float *image) {
+    render_camera c = render_make_camera();
+    plume_system system = render_cloud(centre, 2.0f, 1.5f, count, seed, true);
+    assert_int_equal(tiled_configure(fixture_context(), system, tile_size, 0, false, PLUME_SORT_AUTOMATIC,
+                                     chunk_entries),
+                     PLUME_OK);
+    render_frame(system, &c, frame, true, WIDTH / 4, render_window_depth(&c, 5.6f), image);
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+}
+
+/* Chunks of 16 entries, so that each tile's run spans tens of chunks (and a
+ * tile of a few entries one): without early termination the raster path's
+ * picture; with it, within the threshold of the picture without it, at
+ * both tile sizes the chunk plan sees a different tile count at. */
+static void test_tiled_small_chunks(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    const float centre[3] = {0.1f, -0.1f, -6.0f};
+    uint32_t seed = test_random_below(1u << 20);
+    printf("  seed %u\n", seed);
+    float *raster = render_new_image(), *whole = render_new_image(), *chunked = render_new_image();
+    plume_system reference = render_cloud(centre, 2.0f, 1.5f, 700, seed, true);
+    render_frame(reference, &c, RASTER, true, WIDTH / 4, render_window_depth(&c, 5.6f), raster);
+    assert_int_equal(plume_system_destroy(fixture_context(), reference), PLUME_OK);
+    assert_true(render_covered_pixels(raster) > WIDTH * HEIGHT / 8);
+    const uint32_t tile_sizes[2] = {16, 8};
+    for (int t = 0; t < 2; ++t) {
+        draw_configured(centre, 700, seed, tile_sizes[t], 16, tiled(PLUME_DRAW_FULL, false, 0.0f), chunked);
+        float from_raster = render_largest_difference(raster, chunked);
+        const float threshold = 0.1f;
+        draw_configured(centre, 700, seed, tile_sizes[t], TILED_UNCHUNKED, tiled(PLUME_DRAW_FULL, false, 0.0f),
+                        whole);
+        float unchunked = render_largest_difference(whole, chunked);
+        draw_configured(centre, 700, seed, tile_sizes[t], 16, tiled(PLUME_DRAW_FULL, true, threshold), chunked);
+        float ended = render_largest_difference(whole, chunked);
+        printf("  tile %u, chunks of 16: %.2f/255 from raster, %.2f/255 from unchunked; threshold %.1f: "
+               "%.2f/255 from no termination\n",
+               tile_sizes[t], from_raster * 255.0f, unchunked * 255.0f, threshold, ended * 255.0f);
+        assert_true(from_raster <= TOLERANCE);
+        assert_true(unchunked <= TOLERANCE);
+        assert_true(ended <= threshold);
+        assert_true(ended > 1.0f / 255.0f); /* it did end pixels early */
+    }
+    test_log_expect_errors();
+    plume_system bad = render_cloud(centre, 2.0f, 1.5f, 10, seed, true);
+    assert_int_equal(tiled_configure(fixture_context(), bad, 0, 0, false, PLUME_SORT_AUTOMATIC, (1u << 24) + 1),
+                     PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("chunk entries"));
+    assert_int_equal(plume_system_destroy(fixture_context(), bad), PLUME_OK);
+    free(raster);
+    free(whole);
+    free(chunked);
 }
 #endif
 
@@ -400,6 +457,7 @@ const struct CMUnitTest tiled_tests[] = {
 #ifndef PLUME_TESTS_THROUGH_TABLE
     cmocka_unit_test_setup_teardown(test_tiled_entry_overflow, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_entry_sort_backends, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_tiled_small_chunks, fixture_setup, fixture_teardown),
 #endif
 };
 const size_t tiled_test_count = sizeof tiled_tests / sizeof tiled_tests[0];

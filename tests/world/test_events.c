@@ -64,9 +64,42 @@ static void run_past_the_deaths(plume_system system, plume_readback *last_parent
     for (int k = 0; k < 2; ++k) update(system, &frame);
 }
 
+/* The slot of the parent a child of emitter 1 was born from: the
+ * one at the child's birth position with twice its velocity (no force acts:
+ * the child has moved with its velocity since); -1 if none. */
+static int64_t parent_of(const plume_particle *c, const plume_readback *parents) {
+    for (uint32_t j = 0; j < parents->live_count; ++j) {
+        const plume_particle *p = &parents->particles[parents->draw_order[j]];
+        bool same = true;
+        for (int a = 0; a < 3; ++a) {
+            float born = c->position[a] - c->velocity[a] * c->age;
+            same = same && fabsf(born - p->position[a]) < 1e-4f && fabsf(c->velocity[a] - 0.5f * p->velocity[a]) < 1e-5f;
+        }
+        if (same) return parents->draw_order[j];
+    }
+    return -1;
+}
+
+/* The children's records are written in the parents' slot order (route,
+ * then child, within a parent), whatever order the GPU ran the simulate pass
+ * in: the burst's parents take slots 0 .. PARENTS - 1, so child c of the
+ * parent in slot j has emission number PARENTS + j k + c, and the children
+ * kept when there is room for only n are those of the first records. */
+static void check_children_in_parent_order(const plume_readback *rb, const plume_readback *parents, uint32_t k) {
+    for (uint32_t i = 0; i < rb->live_count; ++i) {
+        const plume_particle *c = &rb->particles[rb->draw_order[i]];
+        int64_t parent = parent_of(c, parents);
+        assert_true(parent < PARENTS);
+        if (parent < 0) fail_msg("child %u at (%g, %g, %g) has no parent", c->id, c->position[0], c->position[1], c->position[2]);
+        if (c->id < PARENTS || (c->id - PARENTS) / k != parent)
+            fail_msg("child %u of the parent in slot %lld: children are not numbered in their parents' slot order", c->id,
+                     (long long)parent);
+    }
+}
+
 /* Death of N parents with k children each gives N k children, each at its
- * parent's last position with half its velocity; the profile counts N k
- * children and none dropped. */
+ * parent's last position with half its velocity, numbered in the parents'
+ * slot order; the profile counts N k children and none dropped. */
 static void test_death_spawns_n_times_k_children(void **state) {
     (void)state;
     const uint32_t k = 1 + test_random_below(6);
@@ -78,26 +111,11 @@ static void test_death_spawns_n_times_k_children(void **state) {
     plume_readback rb = read_all(fixture_context(), system);
     assert_int_equal(rb.live_count, PARENTS * k);
     assert_int_equal(count_children(&rb), PARENTS * k);
-    /* Every child matches one parent (position, half its velocity), every
-     * parent has k children. */
+    check_children_in_parent_order(&rb, &parents, k);
+    /* Every parent has k children: the numbers are distinct (slots are), so
+     * N k children numbered by parent give each parent k. */
     uint32_t *matched = calloc(PARENTS, sizeof *matched);
-    for (uint32_t i = 0; i < rb.live_count; ++i) {
-        const plume_particle *c = &rb.particles[rb.draw_order[i]];
-        bool found = false;
-        for (uint32_t j = 0; j < PARENTS && !found; ++j) {
-            const plume_particle *p = &parents.particles[parents.draw_order[j]];
-            bool same = true;
-            for (int a = 0; a < 3; ++a) {
-                /* The child was born at the parent's position and has moved
-                 * with its velocity since (3 updates of no force). */
-                float born = c->position[a] - c->velocity[a] * c->age;
-                same = same && fabsf(born - p->position[a]) < 1e-4f &&
-                       fabsf(c->velocity[a] - 0.5f * p->velocity[a]) < 1e-5f;
-            }
-            if (same) ++matched[j], found = true;
-        }
-        if (!found) fail_msg("child %u at (%g, %g, %g) has no parent", c->id, c->position[0], c->position[1], c->position[2]);
-    }
+    for (uint32_t i = 0; i < rb.live_count; ++i) ++matched[(rb.particles[rb.draw_order[i]].id - PARENTS) / k];
     for (uint32_t j = 0; j < PARENTS; ++j)
         if (matched[j] != k) fail_msg("parent %u has %u children, expected %u", j, matched[j], k);
     uint32_t children, dropped;
@@ -113,7 +131,8 @@ static void test_death_spawns_n_times_k_children(void **state) {
 }
 
 /* Without room: an event buffer of 64 children keeps 64 of N k; a system of
- * capacity C keeps C of them. The rest are counted as dropped. */
+ * capacity C keeps C of them. The rest are counted as dropped; those kept
+ * are the first in the parents' slot order. */
 static void test_overflow_is_counted(void **state) {
     (void)state;
     const uint32_t k = 5;
@@ -134,6 +153,9 @@ static void test_overflow_is_counted(void **state) {
         assert_int_equal(children, PARENTS * k);
         assert_int_equal(dropped, PARENTS * k - cases[i].expected);
         assert_int_equal(rb.live_count + rb.dead_count, cases[i].capacity);
+        check_children_in_parent_order(&rb, &parents, k);
+        for (uint32_t c = 0; c < rb.live_count; ++c)
+            assert_true(rb.particles[rb.draw_order[c]].id < PARENTS + cases[i].expected);
         free_readback(&parents);
         free_readback(&rb);
         destroy_system(system);
@@ -202,46 +224,51 @@ static void test_collisions_and_other_systems(void **state) {
     destroy_system(rain);
 }
 
-/* Particles sorted by everything but their id (children take emission
- * numbers in the GPU's order of events). */
-static int compare_particles(const void *a, const void *b) {
-    plume_particle pa = *(const plume_particle *)a, pb = *(const plume_particle *)b;
-    pa.id = pb.id = 0;
-    return memcmp(&pa, &pb, sizeof pa);
-}
-
-/* The same seed, descriptor and steps give the same particles. */
+/* The same seed, descriptor and steps give the same particles, in the same
+ * slots and the same draw order (ties included), whatever order the GPU runs
+ * invocations in: deaths and collisions over a few dozen workgroups every
+ * update (which free slots new particles take, which children are numbered
+ * how). One system runs alone, two more with their updates interleaved, so
+ * that the GPU schedules them differently. */
 static void test_events_are_deterministic(void **state) {
     (void)state;
-    plume_system_desc desc = parents_desc(2000, 1, 0);
-    desc.emitters[0].rate = 1000;
+    enum { RUNS = 3, CAPACITY = 9000, STEPS = 20 };
+    plume_system_desc desc = parents_desc(CAPACITY, 1, 0);
+    desc.emitters[0].rate = 8000;
     desc.emitters[1].spread = 3, desc.emitters[1].speed = (plume_range){0, 1};
     desc.world.colliders[0] = (plume_collider_desc){.shape = PLUME_COLLIDER_SPHERE, .radius = 1.5f,
                                                     .collision = {.restitution = 0.5f}};
     desc.world.events[1] = (plume_event_route_desc){.trigger = PLUME_EVENT_COLLISION, .source_emitters = 1u << 0,
                                                     .target_emitter = 1};
-    plume_particle *runs[2];
-    uint32_t counts[2];
-    for (int run = 0; run < 2; ++run) {
-        plume_system system = make_system(desc);
-        plume_frame_desc frame = make_frame(0.02f, NULL, NULL);
-        for (int step = 0; step < 20; ++step) update(system, &frame);
-        plume_readback rb = read_all(fixture_context(), system);
-        counts[run] = rb.live_count;
-        runs[run] = malloc(sizeof(plume_particle) * rb.live_count);
-        for (uint32_t i = 0; i < rb.live_count; ++i) runs[run][i] = rb.particles[rb.draw_order[i]];
-        qsort(runs[run], rb.live_count, sizeof(plume_particle), compare_particles);
-        free_readback(&rb);
-        destroy_system(system);
+    mat4 view, projection;
+    random_camera(view, projection);
+    plume_frame_desc frame = make_frame(0.02f, view, projection);
+    plume_system systems[RUNS];
+    for (int run = 0; run < RUNS; ++run) systems[run] = make_system(desc);
+    for (int step = 0; step < STEPS; ++step) update(systems[0], &frame);
+    for (int step = 0; step < STEPS; ++step)
+        for (int run = 1; run < RUNS; ++run) update(systems[run], &frame);
+    plume_readback rb[RUNS];
+    for (int run = 0; run < RUNS; ++run) rb[run] = read_all(fixture_context(), systems[run]);
+    uint32_t children = count_children(&rb[0]);
+    printf("  %u particles, %u of them children\n", rb[0].live_count, children);
+    assert_true(children > 3000 && rb[0].live_count < CAPACITY); /* children of deaths and collisions, and room left */
+    for (int run = 1; run < RUNS; ++run) {
+        assert_int_equal(rb[run].live_count, rb[0].live_count);
+        assert_int_equal(rb[run].dead_count, rb[0].dead_count);
+        assert_memory_equal(rb[run].draw_order, rb[0].draw_order, sizeof(uint32_t) * rb[0].live_count);
+        assert_memory_equal(rb[run].dead_slots, rb[0].dead_slots, sizeof(uint32_t) * rb[0].dead_count);
+        for (uint32_t i = 0; i < rb[0].live_count; ++i) {
+            uint32_t slot = rb[0].draw_order[i];
+            if (memcmp(&rb[run].particles[slot], &rb[0].particles[slot], sizeof(plume_particle)) != 0)
+                fail_msg("run %d: slot %u holds particle %u, run 0 particle %u", run, slot, rb[run].particles[slot].id,
+                         rb[0].particles[slot].id);
+        }
     }
-    uint32_t children = 0;
-    for (uint32_t i = 0; i < counts[0]; ++i) children += runs[0][i].lifetime > 1;
-    printf("  %u particles, %u of them children\n", counts[0], children);
-    assert_int_equal(counts[0], counts[1]);
-    assert_true(children > 300 && counts[0] < 2000); /* children of deaths and collisions, and room left */
-    assert_memory_equal(runs[0], runs[1], sizeof(plume_particle) * counts[0]);
-    free(runs[0]);
-    free(runs[1]);
+    for (int run = 0; run < RUNS; ++run) {
+        free_readback(&rb[run]);
+        destroy_system(systems[run]);
+    }
 }
 
 const struct CMUnitTest world_events_tests[] = {

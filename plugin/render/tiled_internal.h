@@ -1,0 +1,33 @@
+/* What the tiled path's two files share (tiled.c: the passes of a draw;
+ * tiled_resources.c: its programs, buffers, entry budget and sorter). Not
+ * part of the API. */
+#ifndef PLUME_RENDER_TILED_INTERNAL_H
+#define PLUME_RENDER_TILED_INTERNAL_H
+
+#include "particles/particles_internal.h"
+
+static inline uint32_t tile_size_of(const tiled_renderer *r) { return r->tile_size ? r->tile_size : TILED_DEFAULT_TILE_SIZE; }
+
+static inline uint32_t chunk_entries_of(const tiled_renderer *r) {
+    return r->chunk_entries ? r->chunk_entries : TILED_DEFAULT_CHUNK_ENTRIES;
+}
+
+static inline uint32_t divide_up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+
+static inline GLint uniform(GLuint program, const char *name) { return glGetUniformLocation(program, name); }
+
+/* Builds the programs and buffers on the first tiled draw. */
+plume_result tiled_create(struct system_state *s);
+/* The entry budget: this frame's count copied behind a fence, and grown from
+ * the counts whose fences have passed (never waited on). */
+void tiled_record_entry_count(tiled_renderer *r);
+plume_result tiled_grow_budget(struct system_state *s);
+/* Targets and tables sized for this draw: the full-resolution target, the
+ * tiles' ranges, the chunk table and partials, the entry sorter's key bits. */
+plume_result tiled_ensure_full_target(struct system_state *s, int width, int height);
+void tiled_ensure_ranges(tiled_renderer *r, uint32_t tiles);
+plume_result tiled_ensure_chunks(struct system_state *s, uint32_t tiles);
+plume_result tiled_ensure_entry_sorter(struct system_state *s, uint32_t tiles);
+
+#endif

@@ -1,0 +1,332 @@
+/* The compute-tiled path's resources (tiled.c draws with them): its
+ * programs, the capacity-sized buffers, the entries' budget and sorter, the
+ * targets and tables sized per draw, and the fenced readback the budget grows
+ * from. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tiled_internal.h"
+
+enum {
+    BUDGET_PER_PARTICLE = 4,  /* the first budget: entries per particle of the capacity... */
+    MIN_BUDGET = 1 << 16,     /* ...and at least this many */
+    MAX_BUDGET = 1 << 30      /* the sorter's limit */
+};
+/* The benchmarks' A/B switch (tiled.h): what tiled_configure left at 0,
+ * from the environment, when the path is made. */
+static void read_environment(system_state *s) {
+    tiled_renderer *r = &s->tiled;
+    const char *tile = getenv("PLUME_TILED_TILE_SIZE"), *chunk = getenv("PLUME_TILED_CHUNK_ENTRIES");
+    if (r->tile_size == 0 && tile) {
+        unsigned long size = strtoul(tile, NULL, 10);
+        if (size == 8 || size == 16 || size == 32) r->tile_size = (uint32_t)size;
+    }
+    if (r->chunk_entries == 0 && chunk) {
+        unsigned long entries = strtoul(chunk, NULL, 10);
+        if (strcmp(chunk, "unchunked") == 0) r->chunk_entries = TILED_UNCHUNKED;
+        else if (entries > 0 && entries <= (1ul << 24)) r->chunk_entries = (uint32_t)entries;
+    }
+    if (tile || chunk)
+        plume_log(&s->env, PLUME_LOG_INFO, "plume_system_draw: the tiled path's tile size %u, chunk entries %s%u",
+                  tile_size_of(r), r->chunk_entries == TILED_UNCHUNKED ? "unchunked " : "",
+                  r->chunk_entries == TILED_UNCHUNKED ? 0u : chunk_entries_of(r));
+}
+
+/* ---- Creation --------------------------------------------------------------- */
+
+static plume_result build_programs(system_state *s) {
+    tiled_renderer *r = &s->tiled;
+    uint32_t tile = tile_size_of(r), batch = tile * tile < 256 ? tile * tile : 256;
+    char defines[96];
+    snprintf(defines, sizeof defines, "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n", tile, batch);
+    const char *COMMON = "render/tiled_common.glsl";
+    struct {
+        const char *label, *last;
+        bool appearance;
+        GLuint *out;
+    } computes[] = {
+        {"plume draw: tiled project", "render/tiled_project.comp", true, &r->programs.project},
+        {"plume draw: tiled scan", "render/tiled_scan.comp", false, &r->programs.scan},
+        {"plume draw: tiled control", "render/tiled_control.comp", false, &r->programs.control},
+        {"plume draw: tiled entries", "render/tiled_entries.comp", false, &r->programs.entries},
+        {"plume draw: tiled ranges", "render/tiled_ranges.comp", false, &r->programs.ranges},
+        {"plume draw: tiled chunk plan", "render/tiled_chunk_plan.comp", false, &r->programs.chunk_plan},
+        {"plume draw: tiled composite", "render/tiled_composite.comp", true, &r->programs.composite},
+        {"plume draw: tiled resolve", "render/tiled_resolve.comp", false, &r->programs.resolve},
+    };
+    plume_result result = PLUME_OK;
+    for (size_t i = 0; i < sizeof computes / sizeof computes[0] && result == PLUME_OK; ++i) {
+        plume_shader_stage stage = {GL_COMPUTE_SHADER, {NULL}};
+        int n = 0;
+        if (computes[i].appearance) {
+            stage.files[n++] = "particles/particle_common.glsl";
+            stage.files[n++] = "render/particle_appearance.glsl";
+        }
+        stage.files[n++] = COMMON;
+        stage.files[n++] = computes[i].last;
+        result = plume_build_program(&s->env, computes[i].label, &stage, 1, defines, computes[i].out);
+    }
+    plume_shader_stage blend[2] = {{GL_VERTEX_SHADER, {"render/fullscreen.vert", NULL}},
+                                   {GL_FRAGMENT_SHADER, {"render/tiled_blend.frag", NULL}}};
+    if (result == PLUME_OK)
+        result = plume_build_program(&s->env, "plume draw: tiled blend", blend, 2, NULL, &r->programs.blend);
+    if (result != PLUME_OK) return result;
+    raster_set_appearance_uniforms(s, r->programs.project);
+    raster_set_appearance_uniforms(s, r->programs.composite);
+    glProgramUniform1i(r->programs.blend, uniform(r->programs.blend, "u_particles"), 0);
+    return PLUME_OK;
+}
+
+/* The scan's levels above the counts: each the block totals of the one
+ * below, up to a single block. */
+static GLsizeiptr plan_scan_levels(tiled_renderer *r, uint32_t capacity) {
+    GLint alignment = 256;
+    glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &alignment);
+    GLsizeiptr offset = 0;
+    uint32_t size = capacity;
+    r->scan_levels = 0;
+    do {
+        size = divide_up(size, PLUME_TILED_SCAN_BLOCK);
+        r->scan_level_size[r->scan_levels] = size;
+        r->scan_level_offset[r->scan_levels] = offset;
+        offset += ((GLsizeiptr)size * 4 + alignment - 1) / alignment * alignment;
+        ++r->scan_levels;
+    } while (size > 1 && r->scan_levels < TILED_SCAN_MAX_LEVELS);
+    return offset;
+}
+
+/* The one place the entries' sorter is made. Its keys are tile indices:
+ * 16 key bits (two radix digits) cover up to 2^16 tiles (4096x4096 pixels at
+ * 16-pixel tiles); a target with more tiles re-makes it with 32. */
+enum { ENTRY_KEY_BITS = 16 };
+
+static uint32_t entry_key_bits_for(uint32_t tile_count) {
+    return tile_count <= (1u << ENTRY_KEY_BITS) ? ENTRY_KEY_BITS : 32;
+}
+
+static plume_result make_entry_sorter(system_state *s, uint32_t capacity, uint32_t key_bits) {
+    plume_sorter_desc desc = {.capacity = capacity, .logger = s->env.logger, .allocator = s->env.allocator,
+                              .key_bits = key_bits, .algorithm = s->tiled.entry_sort};
+    s->tiled.sorter_key_bits = key_bits;
+    return plume_sorter_create(s->context, &desc, &s->tiled.sorter);
+}
+
+static uint32_t largest_budget(void) {
+    GLint64 block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+    uint64_t pairs = (uint64_t)block / PLUME_PAIR_BYTES;
+    return pairs < MAX_BUDGET ? (uint32_t)pairs : MAX_BUDGET;
+}
+
+/* (Re)makes the entries buffer and its sorter for `budget` pairs. */
+static plume_result size_entries(system_state *s, uint32_t budget) {
+    tiled_renderer *r = &s->tiled;
+    plume_sorter_destroy(s->context, r->sorter);
+    r->sorter = (plume_sorter){0};
+    glDeleteBuffers(1, &r->entries_buffer);
+    r->entries_buffer = plume_make_gpu_buffer((GLsizeiptr)budget * PLUME_PAIR_BYTES, "plume draw: tiled entries");
+    r->budget = budget;
+    plume_result result = plume_drain_gl_errors(&s->env, "plume_system_draw (tiled entries)");
+    return result != PLUME_OK ? result
+                              : make_entry_sorter(s, budget, r->sorter_key_bits ? r->sorter_key_bits : ENTRY_KEY_BITS);
+}
+
+plume_result tiled_create(system_state *s) {
+    tiled_renderer *r = &s->tiled;
+    read_environment(s);
+    plume_result result = build_programs(s);
+    if (result != PLUME_OK) return result;
+    uint32_t capacity = s->desc.capacity;
+    r->counts_buffer = plume_make_gpu_buffer((GLsizeiptr)capacity * 4, "plume draw: tiled counts");
+    r->splats_buffer = plume_make_gpu_buffer((GLsizeiptr)capacity * 16 * PLUME_TILED_SPLAT_VEC4S, "plume draw: tiled splats");
+    r->scan_sums_buffer = plume_make_gpu_buffer(plan_scan_levels(r, capacity), "plume draw: tiled scan sums");
+    r->control_buffer = plume_make_gpu_buffer(4 * PLUME_TILED_CONTROL_WORDS, "plume draw: tiled control");
+    const GLuint zero[PLUME_TILED_CONTROL_WORDS] = {0};
+    glBufferSubData(GL_COPY_WRITE_BUFFER, 0, sizeof zero, zero);
+    for (int i = 0; i < TILED_READBACK_SLOTS; ++i) {
+        r->readback[i] = plume_make_gpu_buffer(4, "plume draw: tiled entry count readback");
+    }
+    uint32_t budget = r->budget;
+    if (budget == 0) {
+        uint64_t wanted = (uint64_t)capacity * BUDGET_PER_PARTICLE;
+        budget = wanted < MIN_BUDGET ? MIN_BUDGET : wanted > MAX_BUDGET ? MAX_BUDGET : (uint32_t)wanted;
+    }
+    uint32_t most = largest_budget();
+    result = size_entries(s, budget < most ? budget : most);
+    if (result != PLUME_OK) return result;
+    return plume_drain_gl_errors(&s->env, "plume_system_draw (tiled buffers)");
+}
+
+enum { TILED_GL_OBJECTS = 9 + 9 + TILED_READBACK_SLOTS };
+
+uint32_t tiled_list_gl_objects(const tiled_renderer *r, plume_gl_object *out, uint32_t capacity) {
+    plume_gl_object all[TILED_GL_OBJECTS] = {
+        {GL_PROGRAM, r->programs.project},   {GL_PROGRAM, r->programs.scan},     {GL_PROGRAM, r->programs.control},
+        {GL_PROGRAM, r->programs.entries},   {GL_PROGRAM, r->programs.ranges},   {GL_PROGRAM, r->programs.composite},
+        {GL_PROGRAM, r->programs.blend},     {GL_BUFFER, r->counts_buffer},      {GL_BUFFER, r->splats_buffer},
+        {GL_BUFFER, r->scan_sums_buffer},    {GL_BUFFER, r->control_buffer},     {GL_BUFFER, r->entries_buffer},
+        {GL_BUFFER, r->ranges_buffer},       {GL_TEXTURE, r->target},            {GL_PROGRAM, r->programs.chunk_plan},
+        {GL_PROGRAM, r->programs.resolve},   {GL_BUFFER, r->chunk_table_buffer}, {GL_BUFFER, r->partials_buffer},
+    };
+    uint32_t n = 18;
+    for (int i = 0; i < TILED_READBACK_SLOTS; ++i) all[n++] = (plume_gl_object){GL_BUFFER, r->readback[i]};
+    return plume_list_named_gl_objects(all, n, out, capacity);
+}
+
+void tiled_release(system_state *s) {
+    tiled_renderer *r = &s->tiled;
+    plume_sorter_destroy(s->context, r->sorter); /* {0} if never made */
+    plume_gl_object owned[TILED_GL_OBJECTS];
+    plume_delete_gl_objects(owned, tiled_list_gl_objects(r, owned, TILED_GL_OBJECTS));
+    for (int i = 0; i < TILED_READBACK_SLOTS; ++i)
+        if (r->fences[i]) glDeleteSync(r->fences[i]);
+    uint32_t tile_size = r->tile_size, budget = r->fixed_budget ? r->budget : 0;
+    bool fixed = r->fixed_budget;
+    plume_sort_algorithm entry_sort = r->entry_sort;
+    uint32_t chunk_entries = r->chunk_entries;
+    memset(r, 0, sizeof *r);
+    /* What tiled_configure chose outlives the objects. */
+    r->tile_size = tile_size;
+    r->budget = budget;
+    r->fixed_budget = fixed;
+    r->entry_sort = entry_sort;
+    r->chunk_entries = chunk_entries;
+}
+
+plume_result tiled_configure(plume_context *context, plume_system handle, uint32_t tile_size, uint32_t budget,
+                             bool fixed_budget, plume_sort_algorithm entry_sort, uint32_t chunk_entries) {
+    system_state *s = particles_find_system(context, handle, "tiled_configure");
+    if (!s) return PLUME_ERROR_INVALID_ARGUMENT;
+    if ((tile_size != 0 && tile_size != 8 && tile_size != 16 && tile_size != 32) || s->tiled.programs.composite) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "tiled_configure: tile size %u (8, 16 or 32), before the first draw",
+                  tile_size);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (entry_sort > PLUME_SORT_RADIX) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "tiled_configure: entry sort %u is not a plume_sort_algorithm",
+                  (unsigned)entry_sort);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (chunk_entries > (1u << 24) && chunk_entries != TILED_UNCHUNKED) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "tiled_configure: chunk entries %u (1 to 2^24, 0 or TILED_UNCHUNKED)",
+                  chunk_entries);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    s->tiled.tile_size = tile_size;
+    s->tiled.budget = budget;
+    s->tiled.fixed_budget = fixed_budget;
+    s->tiled.entry_sort = entry_sort;
+    s->tiled.chunk_entries = chunk_entries;
+    return PLUME_OK;
+}
+
+/* ---- The budget: entry counts read back without waiting ----------------------- */
+
+void tiled_record_entry_count(tiled_renderer *r) {
+    if (r->fixed_budget || r->readback_count == TILED_READBACK_SLOTS) return;
+    uint32_t slot = (r->readback_first + r->readback_count) % TILED_READBACK_SLOTS;
+    glBindBuffer(GL_COPY_READ_BUFFER, r->control_buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, r->readback[slot]);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 4 * PLUME_TILED_ENTRY_COUNT, 0, 4);
+    r->fences[slot] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    ++r->readback_count;
+}
+
+/* The most entries a frame whose count has arrived needed (0: none arrived). */
+static uint32_t collect_entry_counts(tiled_renderer *r) {
+    uint32_t most = 0;
+    while (r->readback_count > 0) {
+        uint32_t slot = r->readback_first;
+        GLenum status = glClientWaitSync(r->fences[slot], 0, 0);
+        if (status != GL_ALREADY_SIGNALED && status != GL_CONDITION_SATISFIED) break;
+        glDeleteSync(r->fences[slot]);
+        r->fences[slot] = 0;
+        GLuint needed = 0;
+        glBindBuffer(GL_COPY_READ_BUFFER, r->readback[slot]);
+        glGetBufferSubData(GL_COPY_READ_BUFFER, 0, 4, &needed);
+        if (needed > most) most = needed;
+        r->readback_first = (slot + 1) % TILED_READBACK_SLOTS;
+        --r->readback_count;
+    }
+    return most;
+}
+
+/* A quarter more than the largest count seen, as a power of two. */
+plume_result tiled_grow_budget(system_state *s) {
+    tiled_renderer *r = &s->tiled;
+    uint32_t needed = collect_entry_counts(r);
+    if (needed <= r->budget) return PLUME_OK;
+    uint32_t most = largest_budget();
+    if (r->budget >= most) return PLUME_OK; /* overflowing frames stay raster */
+    uint64_t wanted = plume_next_pow2((uint32_t)(needed < most - needed / 4 ? needed + needed / 4 : most));
+    uint32_t budget = wanted < most ? (uint32_t)wanted : most;
+    plume_log(&s->env, PLUME_LOG_INFO, "plume_system_draw: the tiled path's entries grow from %u to %u (a frame needed %u)",
+              r->budget, budget, needed);
+    return size_entries(s, budget);
+}
+plume_result tiled_ensure_full_target(system_state *s, int width, int height) {
+    tiled_renderer *r = &s->tiled;
+    if (r->target && r->target_width == width && r->target_height == height) return PLUME_OK;
+    glDeleteTextures(1, &r->target);
+    glActiveTexture(GL_TEXTURE0); /* the host's active unit may be one the scope does not restore */
+    glGenTextures(1, &r->target);
+    glBindTexture(GL_TEXTURE_2D, r->target);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA16F, width, height);
+    glObjectLabel(GL_TEXTURE, r->target, -1, "plume draw: tiled particles");
+    r->target_width = width;
+    r->target_height = height;
+    return plume_drain_gl_errors(&s->env, "plume_system_draw (tiled target)");
+}
+
+void tiled_ensure_ranges(tiled_renderer *r, uint32_t tiles) {
+    if (r->ranges_buffer && r->range_capacity >= tiles) return;
+    glDeleteBuffers(1, &r->ranges_buffer);
+    r->ranges_buffer = plume_make_gpu_buffer((GLsizeiptr)tiles * 8, "plume draw: tiled ranges");
+    r->range_capacity = tiles;
+}
+
+/* The chunked composite's table and partials for `tiles` tiles and the
+ * budget: a slot per chunk, at most budget / K + tiles of them (the chunk
+ * plan's bound). K is raised where the partials would not fit one shader
+ * storage block; where not even one slot per tile fits, the composite is
+ * unchunked. */
+plume_result tiled_ensure_chunks(system_state *s, uint32_t tiles) {
+    tiled_renderer *r = &s->tiled;
+    r->chunk_entries_in_use = 0;
+    if (r->chunk_entries == TILED_UNCHUNKED) return PLUME_OK;
+    uint32_t tile = tile_size_of(r);
+    uint64_t slot_bytes = (uint64_t)tile * tile * 16;
+    GLint64 block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+    uint64_t most_slots = (uint64_t)block / slot_bytes;
+    if (most_slots > UINT32_MAX / 2) most_slots = UINT32_MAX / 2;
+    if (most_slots <= tiles) return PLUME_OK;
+    uint32_t k = chunk_entries_of(r), least = divide_up(r->budget, (uint32_t)(most_slots - tiles));
+    if (k < least) k = least;
+    uint32_t slots = divide_up(r->budget, k) + tiles, words = 2 * tiles + slots;
+    if (!r->partials_buffer || r->slot_capacity < slots || r->chunk_table_words < words) {
+        glDeleteBuffers(1, &r->partials_buffer);
+        glDeleteBuffers(1, &r->chunk_table_buffer);
+        r->partials_buffer = plume_make_gpu_buffer((GLsizeiptr)(slots * slot_bytes), "plume draw: tiled chunk partials");
+        r->chunk_table_buffer = plume_make_gpu_buffer((GLsizeiptr)words * 4, "plume draw: tiled chunk table");
+        r->slot_capacity = slots;
+        r->chunk_table_words = words;
+        plume_result result = plume_drain_gl_errors(&s->env, "plume_system_draw (tiled chunks)");
+        if (result != PLUME_OK) {
+            r->slot_capacity = r->chunk_table_words = 0;
+            return result;
+        }
+    }
+    r->chunk_entries_in_use = k;
+    return PLUME_OK;
+}
+
+plume_result tiled_ensure_entry_sorter(system_state *s, uint32_t tiles) {
+    tiled_renderer *r = &s->tiled;
+    uint32_t key_bits = entry_key_bits_for(tiles);
+    if (key_bits == r->sorter_key_bits) return PLUME_OK;
+    plume_sorter_destroy(s->context, r->sorter);
+    r->sorter = (plume_sorter){0};
+    return make_entry_sorter(s, r->budget, key_bits);
+}
