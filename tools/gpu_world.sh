@@ -22,6 +22,21 @@ grep -E "^GL:|seed|PASSED|FAILED|ERROR" "$out/tests.log" | head -20
 "$bin/plume_plugin_host" > "$out/plugin_tests.log" 2>&1; echo "plugin tests exit $?"
 grep -E "PASSED|FAILED|ERROR" "$out/plugin_tests.log" | head -20
 grep -E "resting on the box|orbits|splashes|children|steps checked|Coulomb" "$out/tests.log" | head -20
+# The order-sensitive tests again, three times through each suite: children
+# numbered by parent slot, overflow, same seed same particles (ties in draw
+# order included), equal depths in slot order.
+repeat=1
+for pattern in "*events_are_deterministic*" "*death_spawns*" "*overflow_is_counted*" "*collisions_and_other*" \
+               "*same_seed*" "*equal_depths*"; do
+    for suite in plume_tests plume_plugin_host; do
+        r=1
+        while [ "$r" -le 3 ]; do
+            "$bin/$suite" "$pattern" >> "$out/repeat.log" 2>&1 || { repeat=0; echo "FAILED: $suite $pattern (run $r)"; }
+            r=$((r + 1))
+        done
+    done
+done
+echo "order-sensitive tests x3 in both suites: $([ $repeat = 1 ] && echo all passed || echo FAILURES)"
 
 r=1
 while [ "$r" -le "$runs" ]; do
@@ -36,10 +51,14 @@ echo "median GPU ms per frame (300 frames after 60 warm-up), world off and on in
 printf '%4s %9s %9s %9s %7s %9s %9s %9s %9s %9s\n' run particles "sim off" "sim on" ratio "sort off" "sort on" "draw on" events dropped
 r=1
 while [ "$r" -le "$runs" ]; do
+    # Columns by their header names (plume_frame_bench's CSV grows).
     awk -F, -v run="$r" '
-        NR > 1 && $13 == 0 { sim_off[$1] = $3; sort_off[$1] = $4 }
-        NR > 1 && $13 == 1 { printf "%4d %9d %9.4f %9.4f %6.2fx %9.4f %9.4f %9.4f %9d %9d\n",
-                             run, $1, sim_off[$1], $3, $3 / sim_off[$1], sort_off[$1], $4, $7, $14, $15 }' \
+        NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+        $col["world"] == 0 { sim_off[$1] = $col["simulate_ms"]; sort_off[$1] = $col["sort_ms"] }
+        $col["world"] == 1 { sim = $col["simulate_ms"]
+                             printf "%4d %9d %9.4f %9.4f %6.2fx %9.4f %9.4f %9.4f %9d %9d\n", run, $1, sim_off[$1], sim,
+                                    sim / sim_off[$1], sort_off[$1], $col["sort_ms"], $col["draw_ms"],
+                                    $col["event_children"], $col["event_dropped"] }' \
         "$out/world_bench_$r.csv"
     r=$((r + 1))
 done
