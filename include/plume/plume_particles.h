@@ -399,11 +399,14 @@ typedef enum plume_event_trigger {
  * particle's lifetime carries its emitter's index in its three lowest
  * mantissa bits (a change of at most 7 ulp); particles born while the system
  * had no routes are matched by those bits as they are.
- * Determinism: a child's attributes depend on the seed, its parent (position
- * and lifetime at the event), the route and its number among the parent's
- * children, so the same steps give the same particles; their emission
- * numbers (`id`) follow the GPU's order of the events, and when a buffer
- * overflows, which events are dropped does too. */
+ * Determinism: a child's attributes depend on the seed, its parent's
+ * emission number, the route and its number among the parent's children;
+ * the children of one update are numbered (`id`) in their parents' slot
+ * order (route, then child, within a parent), several systems' children in
+ * one buffer in the order their updates ran, and when a buffer or the
+ * particles overflow, the children kept are the first in that order. So the
+ * same steps give the same particles in the same slots, whatever order the
+ * GPU runs its invocations in. */
 typedef struct plume_event_route_desc {
     uint32_t trigger;               /* a plume_event_trigger; default: none (off) */
     uint32_t source_emitters;       /* bit e set: particles of emitter e fire it; default: 0 = all */

@@ -12,7 +12,7 @@
 /* ---- Particle system: shader storage bindings ---- */
 #define PLUME_BINDING_MOTION 0       /* ParticleMotion records: what simulate reads and writes */
 #define PLUME_BINDING_DRAW_LIST 1    /* the sorted {key, slot} pairs the draw reads */
-#define PLUME_BINDING_LIVE_LIST 2    /* the {key, slot} pairs simulate appends (the same buffer) */
+#define PLUME_BINDING_LIVE_LIST 2    /* the {key, slot} pairs the compaction packs after simulate (the same buffer) */
 #define PLUME_BINDING_STATE 3        /* SystemState: counters, draw arguments, dead list */
 #define PLUME_BINDING_EMITTERS 4     /* Emitter records */
 #define PLUME_BINDING_TRAITS 5       /* ParticleTraits records: fixed at birth */

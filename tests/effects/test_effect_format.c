@@ -536,6 +536,14 @@ static void test_writer_refusals(void **state) {
     desc.appearance.size_over_life.key_count = 9;
     assert_null(plume_effect_write(&desc, &error));
     assert_string_equal(error.field, "appearance.size_over_life");
+    desc = (plume_system_desc){.capacity = 1};
+    desc.world.vector_field.texture = 7;
+    assert_null(plume_effect_write(&desc, &error));
+    assert_string_equal(error.field, "world.vector_field.texture");
+    desc = (plume_system_desc){.capacity = 1};
+    desc.world.events[3].target_system.id = 12;
+    assert_null(plume_effect_write(&desc, &error));
+    assert_string_equal(error.field, "world.events[3].target_system");
     assert_null(plume_effect_write(NULL, &error));
 }
 
