@@ -66,8 +66,6 @@ plume_result particles_build_compute_programs(system_state *s) {
  * children other emission numbers from run to run. In slot order the radix
  * sort (stable) gives equal keys in slot order, as the bitonic sort does. */
 
-_Static_assert(PLUME_RADIX_THREADS == PLUME_SIMULATE_GROUP_SIZE,
-               "particle_compact.comp sums over a simulate workgroup with sort/workgroup_sum.glsl");
 _Static_assert(PLUME_BINDING_SLOT_KEYS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_GROUP_COUNTS < PLUME_SCOPE_SSBO_SLOTS,
                "the GL state scope restores the compaction's bindings");
 
@@ -78,14 +76,12 @@ static uint32_t simulate_groups(const system_state *s) {
 static plume_result build_compact(system_state *s, bool scan, GLuint *out) {
     plume_shader_stage stage = {GL_COMPUTE_SHADER,
                                 {"particles/particle_common.glsl", "particles/particle_state.glsl",
-                                 "sort/workgroup_sum.glsl", "particles/particle_events.glsl",
-                                 "particles/particle_event_routes.glsl", "particles/particle_compact.comp"}};
+                                 "particles/particle_events.glsl", "particles/particle_event_routes.glsl",
+                                 "particles/particle_compact.comp"}};
     return plume_build_program(&s->env, scan ? "plume particles: compact scan" : "plume particles: compact scatter",
                                &stage, 1,
-                               scan ? "#define SUBGROUP_OPS 0\n#define COMPACT_SCAN 1\n"
-                                      "#define PARTICLE_TRAITS_ACCESS readonly\n"
-                                    : "#define SUBGROUP_OPS 0\n#define COMPACT_SCAN 0\n"
-                                      "#define PARTICLE_TRAITS_ACCESS readonly\n",
+                               scan ? "#define COMPACT_SCAN 1\n#define PARTICLE_TRAITS_ACCESS readonly\n"
+                                    : "#define COMPACT_SCAN 0\n#define PARTICLE_TRAITS_ACCESS readonly\n",
                                out);
 }
 

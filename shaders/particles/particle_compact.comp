@@ -1,6 +1,5 @@
 // Built after particle_common.glsl, particle_state.glsl (with
-// PARTICLE_TRAITS_ACCESS readonly), sort/workgroup_sum.glsl (with
-// SUBGROUP_OPS 0: the order of `index`), particle_events.glsl and
+// PARTICLE_TRAITS_ACCESS readonly), particle_events.glsl and
 // particle_event_routes.glsl.
 // After simulate (particle_simulate.comp), which left each slot's outcome in
 // slot_keys and each workgroup's counts in group_counts, two dispatches do in
@@ -34,19 +33,36 @@ uniform uint u_capacity;
 uniform uint u_event_capacity[2];   // this system's buffer, the other's
 #endif
 
+// An exclusive prefix sum over the workgroup in invocation order, of four
+// counts at once (one set of barriers for all four: Hillis-Steele in shared
+// memory). Every invocation calls it together; `total` gets the sums.
+shared uvec4 sum_space[PLUME_SIMULATE_GROUP_SIZE];
+
+uvec4 exclusive_sum4(uvec4 value, uint index, out uvec4 total) {
+    sum_space[index] = value;
+    barrier();
+    for (uint offset = 1u; offset < PLUME_SIMULATE_GROUP_SIZE; offset <<= 1u) {
+        uvec4 add = index >= offset ? sum_space[index - offset] : uvec4(0u);
+        barrier();
+        sum_space[index] += add;
+        barrier();
+    }
+    total = sum_space[PLUME_SIMULATE_GROUP_SIZE - 1u];
+    return sum_space[index] - value;
+}
+
 #if COMPACT_SCAN
 shared uvec4 list_base; // live list, dead list, own events, other events
 
 void main() {
     uint thread = gl_LocalInvocationIndex;
-    // Each invocation sums a run of consecutive groups; one workgroup sum per
-    // count gives each run's start.
+    // Each invocation sums a run of consecutive groups; one workgroup sum
+    // gives each run's start.
     uint per_thread = (u_groups + PLUME_SIMULATE_GROUP_SIZE - 1u) / PLUME_SIMULATE_GROUP_SIZE;
     uint begin = min(thread * per_thread, u_groups), end = min(begin + per_thread, u_groups);
     uvec4 sum = uvec4(0u);
     for (uint group = begin; group < end; ++group) sum += group_counts[group];
-    uvec4 before, total;
-    for (int c = 0; c < 4; ++c) before[c] = workgroup_exclusive_sum(sum[c], thread, total[c]);
+    uvec4 total, before = exclusive_sum4(sum, thread, total);
     if (thread == 0u) {
         drawn_count = total.x;
         list_base = uvec4(0u, dead_count, 0u, 0u);
@@ -69,10 +85,9 @@ void write_record(uint buffer_index, uint index, EventRecord record) {
     else other_events[index] = record;
 }
 
-// The records of the children slot's particle fires, from `first` (each
-// buffer's first index for this slot) on.
-void write_children(uint slot, bool died, bool hit, uvec2 first) {
-    ParticleMotion m = load_motion(slot);
+// The records of the children the particle in `slot` (its last motion `m`)
+// fires, from `first` (each buffer's first index for this slot) on.
+void write_children(uint slot, ParticleMotion m, bool died, bool hit, uvec2 first) {
     uint parent = particle_traits[slot].id;
     uint emitter = emitter_of(m.lifetime);
     for (int r = 0; r < u_route_count; ++r) {
@@ -91,27 +106,24 @@ void write_children(uint slot, bool died, bool hit, uvec2 first) {
 }
 
 void main() {
-    uint thread = gl_LocalInvocationIndex, total;
+    uint thread = gl_LocalInvocationIndex;
     uint slot = gl_WorkGroupID.x * PLUME_SIMULATE_GROUP_SIZE + thread;
     uvec2 outcome = slot < u_capacity ? slot_keys[slot] : uvec2(PLUME_GPU_KEY_LAST, 0u);
     bool drawn = outcome.x != PLUME_GPU_KEY_LAST;
     bool died = (outcome.y & PLUME_SLOT_DIED) != 0u, hit = (outcome.y & PLUME_SLOT_HIT) != 0u;
-    uvec4 base = group_counts[gl_WorkGroupID.x];
-    // Ranks in the group, ten bits each (at most 256): drawn, deaths, and
-    // those that may fire events (a death or a hit).
-    uint ranks = workgroup_exclusive_sum((drawn ? 1u : 0u) | (died ? 1u << 10 : 0u) | (died || hit ? 1u << 20 : 0u),
-                                         thread, total);
-    if (drawn) live_list[base.x + (ranks & 0x3FFu)] = uvec2(outcome.x, slot);
-    if (died) dead_slots[base.y + ((ranks >> 10) & 0x3FFu)] = slot;
-    if (u_route_count == 0 || (total >> 20) == 0u) return; // uniform in the group
+    // The children this slot's particle fires, per buffer.
     uvec2 children = uvec2(0u);
-    if (died || hit) {
-        uint emitter = emitter_of(load_motion(slot).lifetime);
+    ParticleMotion m;
+    if ((died || hit) && u_route_count > 0) {
+        m = load_motion(slot);
+        uint emitter = emitter_of(m.lifetime);
         for (int r = 0; r < u_route_count; ++r) children[route_buffer(r)] += route_children(r, died, hit, emitter);
     }
-    uvec2 first, totals;
-    first.x = workgroup_exclusive_sum(children.x, thread, totals.x);
-    first.y = workgroup_exclusive_sum(children.y, thread, totals.y);
-    if (children != uvec2(0u)) write_children(slot, died, hit, base.zw + first);
+    // Ranks in the group: drawn, deaths, children in each buffer.
+    uvec4 total, rank = exclusive_sum4(uvec4(drawn ? 1u : 0u, died ? 1u : 0u, children), thread, total);
+    uvec4 base = group_counts[gl_WorkGroupID.x];
+    if (drawn) live_list[base.x + rank.x] = uvec2(outcome.x, slot);
+    if (died) dead_slots[base.y + rank.y] = slot;
+    if (children != uvec2(0u)) write_children(slot, m, died, hit, base.zw + rank.zw);
 }
 #endif
