@@ -53,9 +53,10 @@
  *
  * Determinism: a particle's random attributes depend only on the seed and its
  * emission number, and its motion only on the descriptor and the time steps,
- * so a given seed, descriptor and sequence of updates gives the same particles.
- * Which slot a particle occupies may differ between runs (slots come back to
- * the dead list in the GPU's order); compare particles by `id`, not by slot.
+ * so a given seed, descriptor and sequence of updates gives the same particles,
+ * in the same slots and the same draw order: the update packs the live list,
+ * returns dead slots and writes event records in slot order, never in the
+ * order the GPU happens to run its invocations.
  *
  * Handles: every function taking a plume_system checks it against the
  * context; a destroyed system, a handle of another context or a garbage value
@@ -69,9 +70,8 @@
  * out. The sorter picks its backend automatically (plume_sort.h) from the
  * update's bound on the drawn count; plume_system_get_sort_algorithm says
  * which ran. Draw order: descending view depth, equal depths (equal keys) by
- * ascending slot, with either backend: where the radix sort can run (the
- * capacity reaches its crossover), the update packs the list in slot order
- * (two extra dispatches and a slot-ordered copy of the pairs, 8 bytes a
+ * ascending slot, with either backend: the update packs the list in slot
+ * order (two dispatches after simulate and an outcome per slot, 8 bytes a
  * slot), which the stable radix sort keeps between equal keys.
  *
  * Threading: a system belongs to the GL context current at its creation; call
