@@ -228,7 +228,8 @@ project "make_sprites"
 
 -- The test files by part (tests/<part>/), shared fixtures in tests/support/.
 local test_parts = { "tests/support/*", "tests/core/*", "tests/sort/*", "tests/particles/*", "tests/render/*",
-                     "tests/profile/*", "tests/demo/*", "tests/effects/*" }
+                     "tests/profile/*", "tests/demo/*", "tests/world/*",
+                     "tests/effects/*" }
 
 project "plume_tests"
     kind "ConsoleApp"

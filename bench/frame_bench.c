@@ -20,6 +20,7 @@
  *                          [--blend premultiplied|additive|premultiplied_additive]
  *                          [--orientation camera_facing|velocity_stretched|velocity_aligned|world_axis|world_facing]
  *                          [--sort-mode view_depth|distance|oldest_first|youngest_first|none] [--lit]
+ *                          [--world off|on|both]
  *   --csv         the table, one row per count
  *   --frames-csv  one row per measured frame: frame, live count, simulate,
  *                 sort and draw GPU ms, CPU ms of the update and draw calls
@@ -41,6 +42,15 @@
  * per count gives their medians (plume_draw_stage). Both --tile and --chunk
  * reach the module through tiled_configure (render/tiled.h, internal): the
  * module reads no environment.
+ *   --world       on: the same particles meet a world (plume_world): four
+ *                 bouncing colliders (a floor plane, a solid ball and a box
+ *                 inside the cloud, a container ball round it), collision
+ *                 with the scene depth, a point attractor and a vortex, and
+ *                 two event routes (collisions and deaths spawn short-lived
+ *                 particles of a second emitter; with every slot taken most
+ *                 are dropped, counted in the events columns); both: each
+ *                 count off and then on, with the ratio of their simulate
+ *                 medians (default off)
  *   --no-termination  the tiled path composites every particle
  *   --blend, --orientation, --sort-mode, --lit  the system's look
  *                 (plume_system_desc, ABI 1.2; docs/look.md): what each costs
@@ -84,6 +94,7 @@ typedef struct options {
     bool no_termination;
     uint32_t blend_mode, orientation, sort_mode; /* the look (plume_system_desc) */
     bool lit;
+    int world_first, world_last; /* 0: off, 1: on */
 } options;
 
 static const char *const BLEND_NAMES[] = {"premultiplied", "additive", "premultiplied_additive", NULL};
@@ -115,7 +126,8 @@ typedef struct count_result {
     uint32_t sort_passes, sort_padded, drawn;
     plume_sort_algorithm sort_algorithm; /* the last frame's */
     uint32_t tiled_entries, tiled_overflows; /* the largest count, the frames over the budget */
-    bool order_ok;
+    uint32_t event_children, event_dropped; /* the last measured frame's */
+    bool world, order_ok;
 } count_result;
 
 static double now_ms(void) {
@@ -129,7 +141,7 @@ static void usage(void) {
                     " [--frames-csv FILE] [--turbulence S] [--look-away] [--no-cull]"
                     " [--resolution full|half|quarter] [--path raster|tiled] [--tile 8|16|32]"
                     " [--chunk K|unchunked] [--no-termination] [--blend MODE] [--orientation MODE]"
-                    " [--sort-mode MODE] [--lit]\n");
+                    " [--sort-mode MODE] [--lit] [--world off|on|both]\n");
 }
 
 static bool parse_counts(const char *text, options *o) {
@@ -164,7 +176,12 @@ static bool parse_options(int argc, char **argv, options *o) {
         }
         if (!value) return false;
         ++i;
-        if (strcmp(arg, "--resolution") == 0) {
+        if (strcmp(arg, "--world") == 0) {
+            if (strcmp(value, "off") == 0) o->world_first = o->world_last = 0;
+            else if (strcmp(value, "on") == 0) o->world_first = o->world_last = 1;
+            else if (strcmp(value, "both") == 0) o->world_first = 0, o->world_last = 1;
+            else return false;
+        } else if (strcmp(arg, "--resolution") == 0) {
             static const char *const names[] = {"full", "half", "quarter"};
             bool known = false;
             for (uint32_t r = 0; r < 3; ++r)
@@ -241,7 +258,26 @@ static void offscreen_destroy(offscreen *o) {
     glDeleteTextures(3, textures);
 }
 
-static bool make_system(plume_context *context, uint32_t count, const options *o, plume_system *out_system) {
+/* What --world adds (see the usage). */
+static plume_world bench_world(void) {
+    const plume_collision_desc bounce = {.restitution = 0.5f, .friction = 0.3f, .rest_speed = 0.05f};
+    plume_world w = {
+        .colliders = {{.shape = PLUME_COLLIDER_PLANE, .position = {0, -4, 0}, .collision = bounce},
+                      {.shape = PLUME_COLLIDER_SPHERE, .radius = 3, .collision = bounce},
+                      {.shape = PLUME_COLLIDER_BOX, .position = {5, 0, 0}, .extents = {1, 2, 1}, .collision = bounce},
+                      {.shape = PLUME_COLLIDER_SPHERE, .radius = 10.5f, .inside = true, .collision = bounce}},
+        .depth_collision = {.enabled = true, .collision = bounce},
+        .attractors = {{.kind = PLUME_ATTRACTOR_POINT, .strength = 0.5f, .radius = 12},
+                       {.kind = PLUME_ATTRACTOR_VORTEX, .strength = 0.5f, .radius = 12}},
+        .events = {{.trigger = PLUME_EVENT_COLLISION, .source_emitters = 1u << 0, .target_emitter = 1, .count = 2,
+                    .inherit_velocity = 0.5f},
+                   {.trigger = PLUME_EVENT_DEATH, .target_emitter = 1}},
+    };
+    return w;
+}
+
+static bool make_system(plume_context *context, uint32_t count, const options *o, bool world,
+                        plume_system *out_system) {
     float turbulence = o->turbulence;
     plume_system_desc desc = {.capacity = count, .seed = 12345, .blend_mode = o->blend_mode,
                               .orientation = o->orientation, .orientation_axis = {0.3f, 1.0f, 0.2f},
@@ -257,6 +293,11 @@ static bool make_system(plume_context *context, uint32_t count, const options *o
                                             .size = {0.05f, 0.15f}};
     desc.forces =
         (plume_forces){.drag = 0.2f, .turbulence = turbulence, .turbulence_scale = 0.3f, .turbulence_speed = 0.5f};
+    if (world) {
+        desc.emitters[1] = (plume_emitter_desc){.spread = 3.14159265f, .speed = {0.5f, 1}, .lifetime = {0.5f, 0.5f},
+                                                .size = {0.02f, 0.04f}};
+        desc.world = bench_world();
+    }
     return plume_system_create(context, &desc, out_system) == PLUME_OK;
 }
 
@@ -277,15 +318,16 @@ static plume_frame_desc make_frame(const options *o, double angle, float aspect,
     return frame;
 }
 
-/* Every particle lives and the draw order after the last update is the
- * look's: keys ascending where it sorts, slots ascending where it does not
- * (additive blending, sort mode none). */
-static bool check_order(plume_context *context, plume_system system, uint32_t count, const options *o) {
+/* Every particle lives (without the world: with it, collisions spawn and
+ * children die) and the draw order after the last update is the look's: keys
+ * ascending where it sorts, slots ascending where it does not (additive
+ * blending, sort mode none). */
+static bool check_order(plume_context *context, plume_system system, uint32_t count, const options *o, bool world) {
     plume_readback rb = {0};
     rb.draw_keys = malloc(sizeof(uint32_t) * count);
     rb.draw_order = malloc(sizeof(uint32_t) * count);
     bool ok = rb.draw_keys && rb.draw_order && plume_system_read_back(context, system, &rb) == PLUME_OK &&
-              rb.live_count == count;
+              (world || rb.live_count == count);
     bool sorted = o->blend_mode != PLUME_BLEND_ADDITIVE && o->sort_mode != PLUME_SORT_MODE_NONE;
     for (uint32_t i = 1; ok && i < rb.drawn_count; ++i)
         ok = sorted ? rb.draw_keys[i - 1] <= rb.draw_keys[i] : rb.draw_order[i - 1] < rb.draw_order[i];
@@ -305,12 +347,13 @@ static void write_frame_row(FILE *file, uint64_t row, const plume_frame_profile 
 }
 
 /* Runs one count; appends its frames to `frames_csv` (numbered from *row). */
-static bool run_count(plume_context *context, const options *o, uint32_t count, offscreen *target,
+static bool run_count(plume_context *context, const options *o, uint32_t count, bool world, offscreen *target,
                       FILE *frames_csv, uint64_t *row, count_result *out) {
     memset(out, 0, sizeof *out);
     out->count = count;
+    out->world = world;
     plume_system system;
-    if (!make_system(context, count, o, &system)) return false;
+    if (!make_system(context, count, o, world, &system)) return false;
     if ((o->tile_size || o->entry_sort || o->chunk_entries) &&
         tiled_configure(context, system, o->tile_size, 0, false, o->entry_sort, o->chunk_entries) != PLUME_OK) {
         plume_system_destroy(context, system);
@@ -365,6 +408,8 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
                 out->drawn = f->drawn_count;
                 if (f->tiled_entries > out->tiled_entries) out->tiled_entries = f->tiled_entries;
                 out->tiled_overflows += f->tiled_entries > f->tiled_entry_budget;
+                out->event_children = f->event_children;
+                out->event_dropped = f->event_children_dropped;
                 for (int s = 0; s < PLUME_STAGE_COUNT; ++s)
                     if (f->stage_mask & (1u << s)) samples[s][sample_count[s]++] = f->stage_ms[s];
                 const uint32_t both = (1u << PLUME_STAGE_SIMULATE) | (1u << PLUME_STAGE_SORT);
@@ -390,7 +435,7 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     }
     out->median_cpu_ms = profiler_median(cpu_samples, out->measured);
     out->sort_algorithm = plume_system_get_sort_algorithm(context, system);
-    out->order_ok = check_order(context, system, count, o);
+    out->order_ok = check_order(context, system, count, o, world);
     plume_system_destroy(context, system);
     free(cpu_ms);
     free(cpu_samples);
@@ -452,42 +497,51 @@ int main(int argc, char **argv) {
     if (csv)
         fprintf(csv, "count,frames_measured,simulate_ms,sort_ms,simulate_plus_sort_ms,update_ms,draw_ms,cpu_ms,"
                      "sort_passes,sort_padded_count,order_ok,drawn_count,sort_algorithm,tiled_entries,"
-                     "tiled_overflow_frames,%s\n",
+                     "tiled_overflow_frames,world,event_children,event_dropped,%s\n",
                 DRAW_STAGE_CSV);
     if (frames_csv) fprintf(frames_csv, "frame,live_count,sim_ms,sort_ms,draw_ms,cpu_ms\n");
     printf("path %s, resolution %u%s%s%s\n", o.path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", o.resolution,
            o.no_termination ? ", no early termination" : "", o.tile_size ? ", tile size set" : "",
            o.chunk_entries ? ", chunk entries set" : "");
-    printf("\n%9s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s %8s %10s %8s\n", "particles", "frames", "simulate", "sort",
-           "sim+sort", "update", "draw", "cpu ms", "passes", "order", "drawn", "sorted by", "entries", "overflow");
+    printf("\n%9s %5s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s %8s %10s %8s %9s %9s\n", "particles", "world", "frames",
+           "simulate", "sort", "sim+sort", "update", "draw", "cpu ms", "passes", "order", "drawn", "sorted by",
+           "entries", "overflow", "events", "dropped");
 
     int failures = 0;
     uint64_t row = 0;
     for (uint32_t c = 0; c < o.count_total; ++c) {
-        count_result r;
-        if (!run_count(context, &o, o.counts[c], &target, frames_csv, &row, &r)) {
-            printf("%9u  could not create or profile a system of this size\n", o.counts[c]);
-            ++failures;
-            continue;
-        }
-        failures += !r.order_ok;
-        const char *sorted_by = r.sort_algorithm == PLUME_SORT_RADIX     ? "radix"
-                                : r.sort_algorithm == PLUME_SORT_BITONIC ? "bitonic"
-                                                                         : "none";
-        printf("%9u %7u %9.4f %9.4f %9.4f %9.4f %9.4f %8.3f %6u %5s %9u %8s %10u %8u\n", r.count, r.measured,
-               r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT], r.median_simulate_plus_sort_ms,
-               r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW], r.median_cpu_ms, r.sort_passes,
-               r.order_ok ? "ok" : "WRONG", r.drawn, sorted_by, r.tiled_entries, r.tiled_overflows);
-        print_draw_stages(&r);
-        fflush(stdout);
-        if (csv)
-            fprintf(csv, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%u,%u,%d,%u,%s,%u,%u", r.count, r.measured,
-                    r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT], r.median_simulate_plus_sort_ms,
-                    r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW], r.median_cpu_ms, r.sort_passes,
-                    r.sort_padded, r.order_ok ? 1 : 0, r.drawn, sorted_by, r.tiled_entries, r.tiled_overflows);
-        if (csv) {
-            for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d) fprintf(csv, ",%.6f", r.median_draw_stage_ms[d]);
-            fputc('\n', csv);
+        double simulate_off = NAN;
+        for (int world = o.world_first; world <= o.world_last; ++world) {
+            count_result r;
+            if (!run_count(context, &o, o.counts[c], world, &target, frames_csv, &row, &r)) {
+                printf("%9u  could not create or profile a system of this size\n", o.counts[c]);
+                ++failures;
+                continue;
+            }
+            failures += !r.order_ok;
+            const char *sorted_by = r.sort_algorithm == PLUME_SORT_RADIX     ? "radix"
+                                    : r.sort_algorithm == PLUME_SORT_BITONIC ? "bitonic"
+                                                                             : "none";
+            printf("%9u %5s %7u %9.4f %9.4f %9.4f %9.4f %9.4f %8.3f %6u %5s %9u %8s %10u %8u %9u %9u\n", r.count,
+                   world ? "on" : "off", r.measured, r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT],
+                   r.median_simulate_plus_sort_ms, r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW],
+                   r.median_cpu_ms, r.sort_passes, r.order_ok ? "ok" : "WRONG", r.drawn, sorted_by, r.tiled_entries,
+                   r.tiled_overflows, r.event_children, r.event_dropped);
+            print_draw_stages(&r);
+            if (!world) simulate_off = r.median_ms[PLUME_STAGE_SIMULATE];
+            else if (o.world_first == 0)
+                printf("%9u simulate with the world / without: %.2fx\n", r.count,
+                       r.median_ms[PLUME_STAGE_SIMULATE] / simulate_off);
+            fflush(stdout);
+            if (csv) {
+                fprintf(csv, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%u,%u,%d,%u,%s,%u,%u,%d,%u,%u", r.count, r.measured,
+                        r.median_ms[PLUME_STAGE_SIMULATE], r.median_ms[PLUME_STAGE_SORT], r.median_simulate_plus_sort_ms,
+                        r.median_ms[PLUME_STAGE_UPDATE], r.median_ms[PLUME_STAGE_DRAW], r.median_cpu_ms, r.sort_passes,
+                        r.sort_padded, r.order_ok ? 1 : 0, r.drawn, sorted_by, r.tiled_entries, r.tiled_overflows,
+                        world, r.event_children, r.event_dropped);
+                for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d) fprintf(csv, ",%.6f", r.median_draw_stage_ms[d]);
+                fputc('\n', csv);
+            }
         }
     }
     if (csv) fclose(csv);

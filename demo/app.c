@@ -177,7 +177,8 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
     find_texture(options->texture_path, app->texture_path, sizeof app->texture_path);
 
     smoke_settings settings = {.capacity = options->particles, .texture_path = app->texture_path, .seed = 7,
-                               .tile_size = options->tile_size, .chunk_entries = options->chunk_entries};
+                               .tile_size = options->tile_size, .chunk_entries = options->chunk_entries,
+                               .builtin = options->effect, .grinder_position = {-1.5f, 1.15f, 1.1f}};
     scene_chimney_top(settings.emitter_position);
     app->effect = effect_show_create(options->effect_path);
     if (app->effect && (settings.effect = effect_show_first(app->effect)) != NULL && !options->particles_given)
@@ -257,10 +258,10 @@ void demo_app_act(demo_app *app, demo_action action) {
     case DEMO_RESET: smoke_system_reset(app->smoke); break;
     case DEMO_TOGGLE_HUD: app->show_hud = !app->show_hud; break;
     case DEMO_NEXT_RESOLUTION: app->options.resolution = (app->options.resolution + 1) % 3; break;
+    case DEMO_NEXT_PATH: app->options.path = (app->options.path + 1) % 2; break;
     case DEMO_NEXT_EFFECT:
         if (effect_show_next(app->effect, app->smoke)) set_capacity_done(app);
         break;
-    case DEMO_NEXT_PATH: app->options.path = (app->options.path + 1) % 2; break;
     }
 }
 

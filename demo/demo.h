@@ -14,6 +14,12 @@
 enum { DEMO_COUNT_LEVEL_COUNT = 4 };
 extern const uint32_t DEMO_COUNT_LEVELS[DEMO_COUNT_LEVEL_COUNT];
 
+/* The effect the demo shows (--effect). */
+typedef enum demo_effect {
+    DEMO_EFFECT_SMOKE = 0,  /* the smoke column */
+    DEMO_EFFECT_SPARKS = 1  /* sparks from a grinder bouncing off the scene (plume_world) */
+} demo_effect;
+
 typedef struct demo_options {
     bool offscreen;           /* --offscreen: even with a display */
     int width, height;        /* --size WxH */
@@ -26,9 +32,10 @@ typedef struct demo_options {
     const char *texture_path; /* --texture FILE; NULL: demo/assets/smoke_puff.png found from the binary */
     float dt;                 /* --dt S: fixed time step (offscreen); 0: measured (window) */
     uint32_t resolution;      /* --resolution full|half|quarter: the draw's plume_draw_resolution */
+    uint32_t path;            /* --path raster|tiled: the draw's plume_draw_path */
+    uint32_t effect;          /* --effect smoke|sparks: a demo_effect */
     const char *effect_path;  /* --effect FILE: an effect file instead of the built-in column, reloaded when saved */
     const char *save_effect;  /* --save-effect FILE: the effect on show at the end, as an effect file */
-    uint32_t path;            /* --path raster|tiled: the draw's plume_draw_path */
     bool look_away;           /* --look-away: the camera turned away from the smoke (what it costs out of view) */
     uint32_t tile_size;       /* --tile 8|16|32: the tiled path's tile size (0: the module's default) */
     uint32_t chunk_entries;   /* --chunk K|unchunked: entries a tiled composite workgroup walks (0: default) */

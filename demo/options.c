@@ -39,8 +39,9 @@ static const char *USAGE =
     "                     or 'unchunked' (a tile's whole run)\n"
     "  --look-away        the camera turned away from the smoke, which still simulates (what the\n"
     "                     smoke costs out of view)\n"
-    "  --effect FILE      show an effect file (demo/effects/*.json) instead of the built-in smoke,\n"
-    "                     reloaded whenever it is saved; its capacity unless --particles is given\n"
+    "  --effect E         a built-in effect, smoke (default) or sparks (a grinder's sparks bouncing off\n"
+    "                     the scene), or an effect file (demo/effects/*.json), reloaded whenever it is\n"
+    "                     saved; its capacity unless --particles is given\n"
     "  --save-effect FILE at the end, write the effect on show as an effect file\n"
     "keys: space pause, +/- or 1-4 particle count, S sorting, L draw resolution, T draw path, R reset,\n"
     "      H overlay, E the gallery's next effect,\n"
@@ -141,7 +142,10 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             ok = !strcmp(value, "unchunked") || (*end == '\0' && entries > 0 && entries <= (1ul << 24));
             options->chunk_entries = !strcmp(value, "unchunked") ? TILED_UNCHUNKED : (uint32_t)entries;
         } else if (!strcmp(arg, "--effect")) {
-            options->effect_path = value;
+            /* The built-in effects by name; anything else is an effect file. */
+            bool sparks = !strcmp(value, "sparks");
+            options->effect = sparks ? DEMO_EFFECT_SPARKS : DEMO_EFFECT_SMOKE;
+            options->effect_path = sparks || !strcmp(value, "smoke") ? NULL : value;
         } else if (!strcmp(arg, "--save-effect")) {
             options->save_effect = value;
         } else if (!strcmp(arg, "--texture")) {

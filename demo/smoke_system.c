@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demo.h"
 #include "plume/plume_context.h"
 #include "plume/plume_particles.h"
 /* The tiled path's knobs are the module's internals (the demo links it
  * statically), not the API: tiled_configure. */
 #include "render/tiled.h"
+#include "sparks_effect.h"
 
 /* The demo is one host: one plume context owns its system. */
 struct smoke_system {
@@ -112,8 +114,10 @@ static plume_system_desc scaled_effect(const plume_effect *effect, uint32_t capa
 }
 
 static plume_system_desc shown_desc(const smoke_system *smoke, uint32_t capacity) {
-    return smoke->from_effect ? scaled_effect(&smoke->effect, smoke->scaled ? capacity : 0)
-                              : smoke_desc(&smoke->settings, capacity);
+    if (smoke->from_effect) return scaled_effect(&smoke->effect, smoke->scaled ? capacity : 0);
+    const smoke_settings *settings = &smoke->settings;
+    return settings->builtin == DEMO_EFFECT_SPARKS ? sparks_desc(capacity, settings->seed, settings->grinder_position)
+                                                   : smoke_desc(settings, capacity);
 }
 
 static bool create_system(smoke_system *smoke, uint32_t capacity, plume_system *out) {

@@ -17,6 +17,8 @@ typedef struct smoke_settings {
     const char *texture_path;   /* the 4x4 smoke-puff flipbook */
     float emitter_position[3];  /* where the column starts (the chimney's top) */
     uint32_t seed;
+    uint32_t builtin;           /* a demo_effect: the smoke column or the grinder's sparks */
+    float grinder_position[3];  /* where the sparks start */
     /* An effect file's system instead of the built-in column (NULL: the
      * column); `capacity` then scales it (see smoke_system_set_capacity), 0
      * keeps the file's. Copied: it need not outlive the call. */

@@ -68,6 +68,73 @@ _Static_assert(PLUME_ORIENT_WORLD_FACING == 4, "ORIENTATION_NAMES lists every pl
 static const char *const SORT_MODE_NAMES[] = {"view_depth", "distance", "oldest_first", "youngest_first", "none",
                                               NULL};
 _Static_assert(PLUME_SORT_MODE_NONE == 4, "SORT_MODE_NAMES lists every plume_sort_mode in order");
+/* The world (since 1.2). Not in files: a route's target_system and the
+ * vector field's texture, which are the host's run-time GL and module
+ * objects; a file's routes target its own system. */
+static const char *const COLLIDER_SHAPE_NAMES[] = {"none", "plane", "sphere", "box", NULL};
+_Static_assert(PLUME_COLLIDER_BOX == 3, "COLLIDER_SHAPE_NAMES lists every plume_collider_shape in order");
+static const char *const RESPONSE_NAMES[] = {"bounce", "stick", "kill", NULL};
+_Static_assert(PLUME_COLLISION_KILL == 2, "RESPONSE_NAMES lists every plume_collision_response in order");
+static const char *const ATTRACTOR_KIND_NAMES[] = {"none", "point", "vortex", NULL};
+_Static_assert(PLUME_ATTRACTOR_VORTEX == 2, "ATTRACTOR_KIND_NAMES lists every plume_attractor_kind in order");
+static const char *const TRIGGER_NAMES[] = {"none", "death", "collision", NULL};
+_Static_assert(PLUME_EVENT_COLLISION == 2, "TRIGGER_NAMES lists every plume_event_trigger in order");
+
+static const effect_field COLLISION_FIELDS[] = {
+    {"response", EFFECT_ENUM, offsetof(plume_collision_desc, response), NULL, 0, 0, RESPONSE_NAMES},
+    FIELD(plume_collision_desc, restitution, EFFECT_FLOAT),
+    FIELD(plume_collision_desc, friction, EFFECT_FLOAT),
+    FIELD(plume_collision_desc, rest_speed, EFFECT_FLOAT),
+};
+static const effect_table COLLISION_TABLE = ROWS(COLLISION_FIELDS);
+
+static const effect_field COLLIDER_FIELDS[] = {
+    {"shape", EFFECT_ENUM, offsetof(plume_collider_desc, shape), NULL, 0, 0, COLLIDER_SHAPE_NAMES},
+    FIELD(plume_collider_desc, position, EFFECT_VEC3),
+    FIELD(plume_collider_desc, normal, EFFECT_VEC3),
+    FIELD(plume_collider_desc, radius, EFFECT_FLOAT),
+    FIELD(plume_collider_desc, extents, EFFECT_VEC3),
+    FIELD(plume_collider_desc, inside, EFFECT_BOOL),
+    {"collision", EFFECT_OBJECT, offsetof(plume_collider_desc, collision), &COLLISION_TABLE, 0, 0, NULL},
+};
+static const effect_table COLLIDER_TABLE = ROWS(COLLIDER_FIELDS);
+
+static const effect_field DEPTH_COLLISION_FIELDS[] = {
+    FIELD(plume_depth_collision_desc, enabled, EFFECT_BOOL),
+    FIELD(plume_depth_collision_desc, thickness, EFFECT_FLOAT),
+    {"collision", EFFECT_OBJECT, offsetof(plume_depth_collision_desc, collision), &COLLISION_TABLE, 0, 0, NULL},
+};
+static const effect_table DEPTH_COLLISION_TABLE = ROWS(DEPTH_COLLISION_FIELDS);
+
+static const effect_field ATTRACTOR_FIELDS[] = {
+    {"kind", EFFECT_ENUM, offsetof(plume_attractor_desc, kind), NULL, 0, 0, ATTRACTOR_KIND_NAMES},
+    FIELD(plume_attractor_desc, position, EFFECT_VEC3),
+    FIELD(plume_attractor_desc, axis, EFFECT_VEC3),
+    FIELD(plume_attractor_desc, strength, EFFECT_FLOAT),
+    FIELD(plume_attractor_desc, radius, EFFECT_FLOAT),
+};
+static const effect_table ATTRACTOR_TABLE = ROWS(ATTRACTOR_FIELDS);
+
+static const effect_field EVENT_ROUTE_FIELDS[] = {
+    {"trigger", EFFECT_ENUM, offsetof(plume_event_route_desc, trigger), NULL, 0, 0, TRIGGER_NAMES},
+    FIELD(plume_event_route_desc, source_emitters, EFFECT_UINT),
+    FIELD(plume_event_route_desc, target_emitter, EFFECT_UINT),
+    FIELD(plume_event_route_desc, count, EFFECT_UINT),
+    FIELD(plume_event_route_desc, inherit_velocity, EFFECT_FLOAT),
+};
+static const effect_table EVENT_ROUTE_TABLE = ROWS(EVENT_ROUTE_FIELDS);
+
+static const effect_field WORLD_FIELDS[] = {
+    {"colliders", EFFECT_ARRAY, offsetof(plume_world, colliders), &COLLIDER_TABLE, PLUME_MAX_COLLIDERS,
+     sizeof(plume_collider_desc), NULL},
+    {"depth_collision", EFFECT_OBJECT, offsetof(plume_world, depth_collision), &DEPTH_COLLISION_TABLE, 0, 0, NULL},
+    {"attractors", EFFECT_ARRAY, offsetof(plume_world, attractors), &ATTRACTOR_TABLE, PLUME_MAX_ATTRACTORS,
+     sizeof(plume_attractor_desc), NULL},
+    {"events", EFFECT_ARRAY, offsetof(plume_world, events), &EVENT_ROUTE_TABLE, PLUME_MAX_EVENT_ROUTES,
+     sizeof(plume_event_route_desc), NULL},
+    FIELD(plume_world, event_capacity, EFFECT_UINT),
+};
+static const effect_table WORLD_TABLE = ROWS(WORLD_FIELDS);
 
 static const effect_field SYSTEM_FIELDS[] = {
     FIELD(plume_system_desc, capacity, EFFECT_UINT),
@@ -85,5 +152,6 @@ static const effect_field SYSTEM_FIELDS[] = {
     {"sort_mode", EFFECT_ENUM, offsetof(plume_system_desc, sort_mode), NULL, 0, 0, SORT_MODE_NAMES},
     FIELD(plume_system_desc, lit, EFFECT_BOOL),
     FIELD(plume_system_desc, emissive_over_life, EFFECT_GRADIENT),
+    {"world", EFFECT_OBJECT, offsetof(plume_system_desc, world), &WORLD_TABLE, 0, 0, NULL},
 };
 const effect_table effect_system_table = ROWS(SYSTEM_FIELDS);

@@ -239,6 +239,14 @@ char *plume_effect_write(const plume_system_desc *desc, plume_effect_error *erro
     }
     if (desc->appearance.texture.pixels)
         refuse(&w, "appearance.texture.pixels", "cannot be written: a file names its texture by path");
+    if (desc->world.vector_field.texture)
+        refuse(&w, "world.vector_field.texture", "cannot be written: a GL texture is the host's run-time object");
+    for (int i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i)
+        if (desc->world.events[i].target_system.id) {
+            char field[40];
+            snprintf(field, sizeof field, "world.events[%d].target_system", i);
+            refuse(&w, field, "cannot be written: a file's routes target its own system");
+        }
     write_table(&w, &effect_system_table, (const char *)desc, "", 0, true);
     append_string(&w, "\n");
     if (w.out_of_memory && !w.failed) refuse(&w, "", "out of memory");

@@ -33,9 +33,14 @@
  *                bookkeeping of slots) and initialises them;
  *   3. simulate  walks every slot in order (free slots are skipped): ages,
  *                integrates (gravity, drag toward the wind, curl-noise
- *                turbulence), kills (the slot goes back on the dead list),
- *                and appends each survivor's sort pair {depth key, slot}; the
+ *                turbulence, the world's force fields), collides (the
+ *                world's colliders and the scene depth), kills (the slot goes
+ *                back on the dead list), appends the events deaths and
+ *                collisions fire to their target's event buffer, and
+ *                appends each survivor's sort pair {depth key, slot}; the
  *                append counter is the instance count of the indirect draw.
+ *                (Before prepare, a system with events waiting emits their
+ *                children: see plume_world.)
  *                Its cost follows the capacity (about 0.08 ms for 1 M slots
  *                on an H100); the sort's and the draw's follow the live count;
  *   4. sort      plume_sort_indirect_bounded over the live count (unless
@@ -48,9 +53,10 @@
  *
  * Determinism: a particle's random attributes depend only on the seed and its
  * emission number, and its motion only on the descriptor and the time steps,
- * so a given seed, descriptor and sequence of updates gives the same particles.
- * Which slot a particle occupies may differ between runs (slots come back to
- * the dead list in the GPU's order); compare particles by `id`, not by slot.
+ * so a given seed, descriptor and sequence of updates gives the same particles,
+ * in the same slots and the same draw order: the update packs the live list,
+ * returns dead slots and writes event records in slot order, never in the
+ * order the GPU happens to run its invocations.
  *
  * Handles: every function taking a plume_system checks it against the
  * context; a destroyed system, a handle of another context or a garbage value
@@ -64,9 +70,8 @@
  * out. The sorter picks its backend automatically (plume_sort.h) from the
  * update's bound on the drawn count; plume_system_get_sort_algorithm says
  * which ran. Draw order: descending view depth, equal depths (equal keys) by
- * ascending slot, with either backend: where the radix sort can run (the
- * capacity reaches its crossover), the update packs the list in slot order
- * (two extra dispatches and a slot-ordered copy of the pairs, 8 bytes a
+ * ascending slot, with either backend: the update packs the list in slot
+ * order (two dispatches after simulate and an outcome per slot, 8 bytes a
  * slot), which the stable radix sort keeps between equal keys.
  *
  * Threading: a system belongs to the GL context current at its creation; call
@@ -83,7 +88,10 @@
  *   - update: the current program, the indexed GL_SHADER_STORAGE_BUFFER
  *     bindings 0..7, the generic GL_SHADER_STORAGE_BUFFER and
  *     GL_DISPATCH_INDIRECT_BUFFER bindings; issues glMemoryBarrier so that its
- *     results are visible to the draw.
+ *     results are visible to the draw. With depth collision or a vector
+ *     field (plume_world, since 1.2) also the active texture unit and the
+ *     GL_TEXTURE_2D, GL_TEXTURE_3D and sampler bindings of units 0 .. 2
+ *     (it samples the depth texture on unit 0 and the field on unit 1).
  *   - draw: additionally the vertex array binding, GL_DRAW_INDIRECT_BUFFER,
  *     the active texture unit, the GL_TEXTURE_2D and sampler bindings of
  *     texture units 0 and 1, draw buffer 0's blending (GL_BLEND, functions,
@@ -266,6 +274,159 @@ typedef struct plume_appearance {
     float soft_fade_distance;
 } plume_appearance;
 
+/* ---- since 1.2: particles that meet the world ------------------------------
+ * Collisions with analytic shapes and with the host's depth buffer, force
+ * fields (attractors, vortices, a 3D vector-field texture) and GPU events
+ * (death and collision spawn particles of another emitter). All in
+ * plume_system_desc.world, changeable at run time with plume_system_set_world.
+ * Compute path only. */
+enum {
+    PLUME_MAX_COLLIDERS = 8,        /* analytic colliders per system */
+    PLUME_MAX_ATTRACTORS = 8,       /* point attractors and vortices per system */
+    PLUME_MAX_EVENT_ROUTES = 4      /* event routes per system */
+};
+
+typedef enum plume_collider_shape {
+    PLUME_COLLIDER_NONE = 0,        /* default: off */
+    PLUME_COLLIDER_PLANE = 1,       /* the half-space behind a plane through `position` facing
+                                       `normal` is solid: particles stay in front */
+    PLUME_COLLIDER_SPHERE = 2,      /* a ball of `radius` round `position` */
+    PLUME_COLLIDER_BOX = 3          /* an axis-aligned box of half-sizes `extents` round `position` */
+} plume_collider_shape;
+
+typedef enum plume_collision_response {
+    PLUME_COLLISION_BOUNCE = 0,     /* default: reflect with restitution and friction */
+    PLUME_COLLISION_STICK = 1,      /* stop at the contact point (velocity 0; forces still act,
+                                       so a particle stuck on a slope slides down it) */
+    PLUME_COLLISION_KILL = 2        /* the particle dies at the contact (its collision and death
+                                       events fire) */
+} plume_collision_response;
+
+/* What a particle does when it hits a collider or the depth buffer. */
+typedef struct plume_collision_desc {
+    uint32_t response;              /* a plume_collision_response; default: bounce */
+    float restitution;              /* bounce: normal speed out / normal speed in, 0 .. 1;
+                                       default: 0 (no bounce) */
+    float friction;                 /* bounce: Coulomb coefficient >= 0: the tangential speed
+                                       loses friction x the normal speed change at each contact
+                                       (a particle resting on a plane under gravity g slows by
+                                       friction x g); default: 0 */
+    float rest_speed;               /* bounce: a normal speed out below this (world units / s,
+                                       >= 0) becomes 0, so bouncing ends; default: 0 */
+} plume_collision_desc;
+
+typedef struct plume_collider_desc {
+    uint32_t shape;                 /* a plume_collider_shape; default: none (off) */
+    float position[3];              /* plane: a point on it; sphere, box: the centre */
+    float normal[3];                /* plane: the side particles stay on, any length but 0;
+                                       normalised; default: {0, 1, 0} (all zero) */
+    float radius;                   /* sphere: > 0 */
+    float extents[3];               /* box: half-sizes, each > 0 */
+    bool inside;                    /* sphere, box: false (default): solid, particles stay
+                                       outside; true: a container, particles stay inside */
+    plume_collision_desc collision;
+} plume_collider_desc;
+
+/* Collisions with the host's scene depth: plume_frame_desc.depth_texture
+ * with the frame's view and projection (GL depth range 0..1, depth test
+ * GL_LESS: larger is farther) given to update. A particle whose new position
+ * projects inside the viewport, in front of the eye, and lies behind the
+ * scene's depth by less than `thickness` collides; the normal comes from the
+ * depth of the neighbouring texels. Particles off-screen, behind the eye or
+ * farther behind a surface than `thickness` do not collide, and a particle
+ * faster than thickness per step can pass through a surface (the depth
+ * buffer holds only the front faces). Without a depth_texture in the frame,
+ * nothing collides with it. */
+typedef struct plume_depth_collision_desc {
+    bool enabled;                   /* default: false */
+    float thickness;                /* world units > 0 assumed behind each visible surface;
+                                       default: 0.5 */
+    plume_collision_desc collision;
+} plume_depth_collision_desc;
+
+typedef enum plume_attractor_kind {
+    PLUME_ATTRACTOR_NONE = 0,       /* default: off */
+    PLUME_ATTRACTOR_POINT = 1,      /* acceleration `strength` toward `position` (negative: away) */
+    PLUME_ATTRACTOR_VORTEX = 2      /* acceleration `strength` round the line through `position`
+                                       along `axis`, turning by the right-hand rule about it
+                                       (counter-clockwise seen from the axis' tip) */
+} plume_attractor_kind;
+
+/* A force centre: the acceleration's size is |strength| x (1 - d / radius)
+ * within `radius` of it (d: the distance to the point, or to the axis of a
+ * vortex) and 0 beyond; radius 0: |strength| everywhere. */
+typedef struct plume_attractor_desc {
+    uint32_t kind;                  /* a plume_attractor_kind; default: none (off) */
+    float position[3];
+    float axis[3];                  /* vortex: any length but 0; normalised; default: {0, 1, 0} */
+    float strength;                 /* world units / s^2, finite */
+    float radius;                   /* world units >= 0; default: 0 (no falloff) */
+} plume_attractor_desc;
+
+/* An acceleration field from a 3D texture the host owns (any format
+ * sampling to floats: RGB = acceleration in world units / s^2, times
+ * `strength`), stretched over the box bounds_min .. bounds_max and sampled
+ * trilinearly with edges clamped; outside the box it adds nothing. The module
+ * samples it with its own sampler; the host keeps the texture alive while
+ * the system uses it. */
+typedef struct plume_vector_field_desc {
+    uint32_t texture;               /* a GL_TEXTURE_3D name; default: 0 (off) */
+    float bounds_min[3];
+    float bounds_max[3];            /* each above bounds_min */
+    float strength;                 /* default: 0 = 1 */
+} plume_vector_field_desc;
+
+typedef enum plume_event_trigger {
+    PLUME_EVENT_NONE = 0,           /* default: off */
+    PLUME_EVENT_DEATH = 1,          /* the particle dies (age, or killed by a collider) */
+    PLUME_EVENT_COLLISION = 2       /* the particle hits a collider or the depth buffer: a kill,
+                                       or a contact with a normal speed in above that
+                                       collision's rest_speed (so a particle resting on a
+                                       surface, touching it every step, fires nothing) */
+} plume_event_trigger;
+
+/* A GPU event route: each particle of the source emitters that triggers it
+ * spawns `count` particles of emitter `target_emitter` of `target_system`
+ * (this system when {0}) at its position: the target emitter's attributes
+ * (its shape round the parent's position, its speed, direction, spread,
+ * lifetime, size, ...) with the parent's velocity times `inherit_velocity`
+ * added. Events go into the target system's event buffer
+ * (world.event_capacity children) and are emitted at the target's next
+ * update; children that do not fit (buffer or particles full) are dropped
+ * and counted (plume_profile.event_children_dropped). Nothing is read back.
+ * A system's routes reach at most one system besides itself.
+ * Which emitter a particle came from: while its system has routes, a
+ * particle's lifetime carries its emitter's index in its three lowest
+ * mantissa bits (a change of at most 7 ulp); particles born while the system
+ * had no routes are matched by those bits as they are.
+ * Determinism: a child's attributes depend on the seed, its parent's
+ * emission number, the route and its number among the parent's children;
+ * the children of one update are numbered (`id`) in their parents' slot
+ * order (route, then child, within a parent), several systems' children in
+ * one buffer in the order their updates ran, and when a buffer or the
+ * particles overflow, the children kept are the first in that order. So the
+ * same steps give the same particles in the same slots, whatever order the
+ * GPU runs its invocations in. */
+typedef struct plume_event_route_desc {
+    uint32_t trigger;               /* a plume_event_trigger; default: none (off) */
+    uint32_t source_emitters;       /* bit e set: particles of emitter e fire it; default: 0 = all */
+    plume_system target_system;     /* default: {0} = this system */
+    uint32_t target_emitter;        /* 0 .. PLUME_MAX_EMITTERS - 1 */
+    uint32_t count;                 /* children per event, 1 .. 64; default: 0 = 1 */
+    float inherit_velocity;         /* finite; default: 0 */
+} plume_event_route_desc;
+
+typedef struct plume_world {
+    plume_collider_desc colliders[PLUME_MAX_COLLIDERS];   /* applied in order */
+    plume_depth_collision_desc depth_collision;
+    plume_attractor_desc attractors[PLUME_MAX_ATTRACTORS];
+    plume_vector_field_desc vector_field;
+    plume_event_route_desc events[PLUME_MAX_EVENT_ROUTES];
+    /* Children this system's event buffer holds between two of its updates,
+     * 1 .. 2^21; read at creation only; default: 0 = 4096. */
+    uint32_t event_capacity;
+} plume_world;
+
 typedef struct plume_system_desc {
     /* The most particles alive at once. Required: 1 .. the GL limit
      * (GL_MAX_SHADER_STORAGE_BLOCK_SIZE / 32 bytes per particle, and the
@@ -317,6 +478,8 @@ typedef struct plume_system_desc {
      * colour under its alpha and sprite: rgb times a (a: strength); lit or
      * not. Keys as color_over_life, channels 0 .. 1; default (no keys): none. */
     plume_gradient emissive_over_life;
+    /* ---- since 1.2 ---- */
+    plume_world world;          /* collisions, force fields, events; default: none */
 } plume_system_desc;
 
 /* The draw order of a system's particles (plume_system_desc.sort_mode,
@@ -506,6 +669,7 @@ typedef struct plume_frame_desc {
 /* Creates a system in `context` and the current GL context (4.3 core or newer
  * with compute shaders), all particles dead.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (context, desc or out_system NULL;
+ * a bad world field or route target (plume_world, since 1.2);
  * capacity 0 or over the GL limit; a negative, NaN or infinite parameter; a range with min > max;
  * lifetime or size min not above 0; spread over pi; keys out of order or out
  * of 0..1; too many keys; a zero direction after defaults; both a texture path
@@ -591,6 +755,18 @@ PLUME_API plume_result plume_system_set_emitter(plume_context *context, plume_sy
  * Threading: any thread using the context; issues no GL call. */
 PLUME_API plume_result plume_system_set_forces(plume_context *context, plume_system system,
                                                const plume_forces *forces);
+
+/* Since 1.2. Replaces the system's world (colliders, depth collision,
+ * attractors, vector field, event routes) from the next update on; the
+ * world's event_capacity stays the creation's. Zero fields take the defaults
+ * of plume_world. A route to a system destroyed later is skipped (with one
+ * warning). Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system
+ * handle, world NULL, fields as for create, a route's target system that is
+ * not a live system of the context, routes reaching two other systems); the
+ * world is unchanged then.
+ * Threading: any thread using the context; issues no GL call. */
+PLUME_API plume_result plume_system_set_world(plume_context *context, plume_system system,
+                                              const plume_world *world);
 
 /* ---- Debug readback (tests and tools) --------------------------------------
  * One particle: its motion and its traits (the GPU keeps them in two arrays,

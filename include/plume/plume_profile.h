@@ -79,6 +79,11 @@ typedef struct plume_profile {
     /* since 1.2: the draw's sub-stages (plume_draw_stage) over the window;
      * samples 0: no frame of the window ran that sub-stage */
     plume_stage_timing draw_stages[PLUME_DRAW_STAGE_COUNT];
+    /* since 1.2: GPU events consumed by that frame's update (plume_world):
+     * children requested of this system since its previous update, and of
+     * those, children dropped (its event buffer or its particles full) */
+    uint32_t event_children;
+    uint32_t event_children_dropped;
 } plume_profile;
 
 /* One completed frame, for per-frame logs (CSV) and graphs. */
@@ -98,6 +103,8 @@ typedef struct plume_frame_profile {
      * measured (plume_draw_stage) */
     uint32_t draw_stage_mask;
     double draw_stage_ms[PLUME_DRAW_STAGE_COUNT];
+    uint32_t event_children;     /* since 1.2: as in plume_profile */
+    uint32_t event_children_dropped;
 } plume_frame_profile;
 
 #ifdef __cplusplus

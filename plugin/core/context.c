@@ -192,6 +192,12 @@ void *plume_context_lookup(const plume_context *context, uint64_t id, const plum
     return slot ? slot->object : NULL;
 }
 
+void *plume_context_find(const plume_context *context, uint64_t id, const plume_object_class *object_class) {
+    const char *why = NULL;
+    handle_slot *slot = context ? find_slot(context, id, object_class, &why) : NULL;
+    return slot ? slot->object : NULL;
+}
+
 void *plume_context_remove(plume_context *context, uint64_t id, const plume_object_class *object_class,
                            const char *caller) {
     handle_slot *slot = lookup_slot(context, id, object_class, caller);

@@ -98,6 +98,7 @@ void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups) {
         for (GLuint i = 0; i < PLUME_SCOPE_TEXTURE_UNITS; ++i) {
             glActiveTexture(GL_TEXTURE0 + i);
             glGetIntegerv(GL_TEXTURE_BINDING_2D, &scope->texture_2d[i]);
+            glGetIntegerv(GL_TEXTURE_BINDING_3D, &scope->texture_3d[i]);
             glGetIntegerv(GL_SAMPLER_BINDING, &scope->sampler[i]);
         }
         glActiveTexture((GLenum)scope->active_texture);
@@ -188,6 +189,7 @@ static void restore_groups(const plume_gl_scope *scope) {
         for (GLuint i = 0; i < PLUME_SCOPE_TEXTURE_UNITS; ++i) {
             glActiveTexture(GL_TEXTURE0 + i);
             glBindTexture(GL_TEXTURE_2D, (GLuint)scope->texture_2d[i]);
+            glBindTexture(GL_TEXTURE_3D, (GLuint)scope->texture_3d[i]);
             glBindSampler(i, (GLuint)scope->sampler[i]);
         }
         glActiveTexture((GLenum)scope->active_texture);

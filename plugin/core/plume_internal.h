@@ -59,6 +59,9 @@ plume_result plume_context_insert(plume_context *context, const plume_object_cla
  * NULL) under the name `caller`. Reads only the context's own table. */
 void *plume_context_lookup(const plume_context *context, uint64_t id, const plume_object_class *object_class,
                            const char *caller);
+/* As plume_context_lookup, without a message: NULL when `id` names no live
+ * object of the class (for handles kept inside descriptors). */
+void *plume_context_find(const plume_context *context, uint64_t id, const plume_object_class *object_class);
 
 /* As plume_context_lookup, and frees the slot: `id` is stale from now on. */
 void *plume_context_remove(plume_context *context, uint64_t id, const plume_object_class *object_class,
@@ -151,7 +154,7 @@ enum { PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_TEXTURE_UNITS = 3, PLUME_SCOPE_DR
 typedef enum plume_gl_scope_group {
     /* GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER bindings (uploads, readbacks) */
     PLUME_SCOPE_COPY_BUFFERS = 1 << 0,
-    /* the active texture unit, the GL_TEXTURE_2D and sampler bindings of units
+    /* the active texture unit, the GL_TEXTURE_2D, GL_TEXTURE_3D and sampler bindings of units
      * 0 .. PLUME_SCOPE_TEXTURE_UNITS-1 */
     PLUME_SCOPE_TEXTURES = 1 << 1,
     /* GL_PIXEL_UNPACK_BUFFER and the unpack alignment / row length / skips */
@@ -186,6 +189,7 @@ typedef struct plume_gl_scope {
     GLint copy_read, copy_write;
     GLint active_texture;
     GLint texture_2d[PLUME_SCOPE_TEXTURE_UNITS];
+    GLint texture_3d[PLUME_SCOPE_TEXTURE_UNITS];
     GLint sampler[PLUME_SCOPE_TEXTURE_UNITS];
     GLint unpack_buffer, unpack_alignment, unpack_row_length, unpack_skip_pixels, unpack_skip_rows;
     GLint vertex_array, draw_indirect;

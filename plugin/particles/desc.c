@@ -114,6 +114,137 @@ plume_result plume_particles_resolve_forces(const plume_env *env, const char *ca
     return PLUME_OK;
 }
 
+/* ---- The world (since 1.2) ---- */
+
+static const float DEFAULT_DEPTH_THICKNESS = 0.5f;
+static const uint32_t DEFAULT_EVENT_CAPACITY = 4096;
+/* The emit pass has one invocation per slot, in groups of 64 along x (at
+ * least 65535 groups in every GL). */
+static const uint32_t MAX_EVENT_CAPACITY = 1u << 21;
+
+/* A finite direction, normalised; all zero takes {0, 1, 0}. */
+static plume_result resolve_direction(const plume_env *env, const char *caller, const char *field, float v[3]) {
+    if (!all_finite(v, 3)) return refuse(env, caller, field, "must be finite");
+    float length = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (length == 0.0f) {
+        v[0] = 0.0f, v[1] = 1.0f, v[2] = 0.0f;
+        return PLUME_OK;
+    }
+    if (!isfinite(1.0f / length) || !isfinite(length)) return refuse(env, caller, field, "cannot be normalised");
+    for (int i = 0; i < 3; ++i) v[i] /= length;
+    return PLUME_OK;
+}
+
+static plume_result resolve_collision(const plume_env *env, const char *caller, const char *prefix,
+                                      plume_collision_desc *c) {
+    char field[80];
+    plume_result r;
+#define FIELD(name) (snprintf(field, sizeof field, "%s.collision." name, prefix), field)
+    if (c->response > PLUME_COLLISION_KILL)
+        return refuse(env, caller, FIELD("response"), "is not a plume_collision_response");
+    if (!isfinite(c->restitution) || c->restitution < 0.0f || c->restitution > 1.0f)
+        return refuse(env, caller, FIELD("restitution"), "must be a number from 0 to 1");
+    if ((r = check_non_negative(env, caller, FIELD("friction"), c->friction)) ||
+        (r = check_non_negative(env, caller, FIELD("rest_speed"), c->rest_speed)))
+        return r;
+#undef FIELD
+    return PLUME_OK;
+}
+
+static plume_result resolve_collider(const plume_env *env, const char *caller, uint32_t index,
+                                     plume_collider_desc *c) {
+    char prefix[40], field[80];
+    snprintf(prefix, sizeof prefix, "world.colliders[%u]", index);
+#define FIELD(name) (snprintf(field, sizeof field, "%s." name, prefix), field)
+    if (c->shape > PLUME_COLLIDER_BOX) return refuse(env, caller, FIELD("shape"), "is not a plume_collider_shape");
+    if (c->shape == PLUME_COLLIDER_NONE) return PLUME_OK;
+    if (!all_finite(c->position, 3)) return refuse(env, caller, FIELD("position"), "must be finite");
+    plume_result r = resolve_direction(env, caller, FIELD("normal"), c->normal);
+    if (r != PLUME_OK) return r;
+    if (c->shape == PLUME_COLLIDER_SPHERE && !(isfinite(c->radius) && c->radius > 0.0f))
+        return refuse(env, caller, FIELD("radius"), "must be a finite number above 0 for a sphere");
+    if (c->shape == PLUME_COLLIDER_BOX &&
+        !(all_finite(c->extents, 3) && c->extents[0] > 0.0f && c->extents[1] > 0.0f && c->extents[2] > 0.0f))
+        return refuse(env, caller, FIELD("extents"), "must be finite numbers above 0 for a box");
+#undef FIELD
+    return resolve_collision(env, caller, prefix, &c->collision);
+}
+
+static plume_result resolve_attractor(const plume_env *env, const char *caller, uint32_t index,
+                                      plume_attractor_desc *a) {
+    char field[64];
+#define FIELD(name) (snprintf(field, sizeof field, "world.attractors[%u]." name, index), field)
+    if (a->kind > PLUME_ATTRACTOR_VORTEX) return refuse(env, caller, FIELD("kind"), "is not a plume_attractor_kind");
+    if (a->kind == PLUME_ATTRACTOR_NONE) return PLUME_OK;
+    if (!all_finite(a->position, 3)) return refuse(env, caller, FIELD("position"), "must be finite");
+    if (!isfinite(a->strength)) return refuse(env, caller, FIELD("strength"), "must be finite");
+    plume_result r = resolve_direction(env, caller, FIELD("axis"), a->axis);
+    if (r == PLUME_OK) r = check_non_negative(env, caller, FIELD("radius"), a->radius);
+#undef FIELD
+    return r;
+}
+
+static plume_result resolve_vector_field(const plume_env *env, const char *caller, plume_vector_field_desc *f) {
+    if (f->texture == 0) return PLUME_OK;
+    if (!all_finite(f->bounds_min, 3) || !all_finite(f->bounds_max, 3))
+        return refuse(env, caller, "world.vector_field.bounds_min/bounds_max", "must be finite");
+    for (int i = 0; i < 3; ++i)
+        if (!(f->bounds_max[i] > f->bounds_min[i]) || !isfinite(f->bounds_max[i] - f->bounds_min[i]))
+            return refuse(env, caller, "world.vector_field.bounds_max", "must be above bounds_min on every axis");
+    if (!isfinite(f->strength)) return refuse(env, caller, "world.vector_field.strength", "must be finite");
+    if (f->strength == 0.0f) f->strength = 1.0f;
+    return PLUME_OK;
+}
+
+static plume_result resolve_route(const plume_env *env, const char *caller, uint32_t index,
+                                  plume_event_route_desc *e) {
+    char field[64], why[96];
+#define FIELD(name) (snprintf(field, sizeof field, "world.events[%u]." name, index), field)
+    if (e->trigger > PLUME_EVENT_COLLISION) return refuse(env, caller, FIELD("trigger"), "is not a plume_event_trigger");
+    if (e->trigger == PLUME_EVENT_NONE) return PLUME_OK;
+    if (e->source_emitters >> PLUME_MAX_EMITTERS) {
+        snprintf(why, sizeof why, "has bits above the %d emitters", PLUME_MAX_EMITTERS);
+        return refuse(env, caller, FIELD("source_emitters"), why);
+    }
+    if (e->target_emitter >= PLUME_MAX_EMITTERS) {
+        snprintf(why, sizeof why, "is %u; it must be below %d", e->target_emitter, PLUME_MAX_EMITTERS);
+        return refuse(env, caller, FIELD("target_emitter"), why);
+    }
+    if (e->count > PLUME_EVENT_MAX_CHILDREN) {
+        snprintf(why, sizeof why, "is %u; at most %d children per event", e->count, PLUME_EVENT_MAX_CHILDREN);
+        return refuse(env, caller, FIELD("count"), why);
+    }
+    if (e->count == 0) e->count = 1;
+    if (!isfinite(e->inherit_velocity)) return refuse(env, caller, FIELD("inherit_velocity"), "must be finite");
+#undef FIELD
+    return PLUME_OK;
+}
+
+plume_result plume_particles_resolve_world(const plume_env *env, const char *caller, const plume_world *in,
+                                           plume_world *out) {
+    *out = *in;
+    plume_result r;
+    for (uint32_t i = 0; i < PLUME_MAX_COLLIDERS; ++i)
+        if ((r = resolve_collider(env, caller, i, &out->colliders[i])) != PLUME_OK) return r;
+    plume_depth_collision_desc *depth = &out->depth_collision;
+    if ((r = check_non_negative(env, caller, "world.depth_collision.thickness", depth->thickness)) ||
+        (r = resolve_collision(env, caller, "world.depth_collision", &depth->collision)))
+        return r;
+    if (depth->thickness == 0.0f) depth->thickness = DEFAULT_DEPTH_THICKNESS;
+    for (uint32_t i = 0; i < PLUME_MAX_ATTRACTORS; ++i)
+        if ((r = resolve_attractor(env, caller, i, &out->attractors[i])) != PLUME_OK) return r;
+    if ((r = resolve_vector_field(env, caller, &out->vector_field)) != PLUME_OK) return r;
+    for (uint32_t i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i)
+        if ((r = resolve_route(env, caller, i, &out->events[i])) != PLUME_OK) return r;
+    if (out->event_capacity > MAX_EVENT_CAPACITY) {
+        char why[96];
+        snprintf(why, sizeof why, "is %u; at most %u", out->event_capacity, MAX_EVENT_CAPACITY);
+        return refuse(env, caller, "world.event_capacity", why);
+    }
+    if (out->event_capacity == 0) out->event_capacity = DEFAULT_EVENT_CAPACITY;
+    return PLUME_OK;
+}
+
 /* Key times in 0..1, non-decreasing, at most PLUME_MAX_CURVE_KEYS keys. */
 static plume_result check_key_times(const plume_env *env, const char *caller, const char *field, uint32_t count,
                                     const float *times, size_t stride_floats) {
@@ -222,7 +353,8 @@ plume_result plume_particles_resolve_desc(const plume_env *env, const char *call
         (r = check_non_negative(env, caller, "appearance.soft_fade_distance", a->soft_fade_distance)))
         return r;
     if (a->soft_fade_distance == 0.0f) a->soft_fade_distance = DEFAULT_SOFT_FADE_DISTANCE;
-    return resolve_look(env, caller, out);
+    if ((r = resolve_look(env, caller, out)) != PLUME_OK) return r;
+    return plume_particles_resolve_world(env, caller, &in->world, &out->world);
 }
 
 /* ---- The look (since 1.2) ------------------------------------------------------ */

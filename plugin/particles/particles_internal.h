@@ -59,7 +59,7 @@ typedef struct emission_window {
 } emission_window;
 
 typedef struct simulate_locations {
-    GLint dt, time, view, gravity, wind, drag, turbulence, capacity, slot_order;
+    GLint dt, time, view, gravity, wind, drag, turbulence, capacity;
     GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode;
 } simulate_locations;
 
@@ -68,6 +68,39 @@ typedef struct simulate_locations {
 typedef struct frame_light {
     float direction[3], color[3], ambient[3];
 } frame_light;
+
+_Static_assert(PLUME_GPU_MAX_COLLIDERS == PLUME_MAX_COLLIDERS && PLUME_GPU_MAX_ATTRACTORS == PLUME_MAX_ATTRACTORS &&
+                   PLUME_GPU_MAX_EVENT_ROUTES == PLUME_MAX_EVENT_ROUTES,
+               "the shaders' world limits are the API's");
+_Static_assert(PLUME_BINDING_EVENTS_OWN < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_EVENTS_OTHER < PLUME_SCOPE_SSBO_SLOTS &&
+                   PLUME_TEXTURE_UNIT_SCENE_DEPTH < PLUME_SCOPE_TEXTURE_UNITS &&
+                   PLUME_TEXTURE_UNIT_VECTOR_FIELD < PLUME_SCOPE_TEXTURE_UNITS,
+               "the GL state scope restores every binding and texture unit the world uses");
+_Static_assert(PLUME_GPU_MAX_EMITTERS <= 8, "an emitter's index fits the lifetime's three tag bits");
+
+typedef struct world_locations {
+    GLint world_forces, world_collisions;
+    GLint attractor_count, attractors, vector_field, field_min, field_inverse_size, field_strength;
+    GLint collider_count, colliders, depth_collision, depth_response, depth_thickness;
+    GLint view_projection, inverse_view_projection, world_eye;
+    GLint route_count, routes;
+} world_locations;
+
+/* The world's GL side (world.c): the event passes, the system's event
+ * buffer, the samplers simulate reads the host's textures with. */
+typedef struct world_state {
+    GLuint events_prepare_program, events_emit_program;
+    GLint prepare_capacity_location, emit_seed_location, emit_tag_location, events_emit_tag_location;
+    world_locations simulate;
+    GLuint event_buffer;     /* header + event_capacity records */
+    GLuint depth_sampler, field_sampler;
+    /* Some simulate pass (this system's or another's) may have appended to
+     * the event buffer since this system last emitted its children. */
+    bool events_pending;
+    /* This update emitted children: the profile reads the buffer's counts. */
+    bool consumed_this_update;
+    bool warned_missing_target, warned_bad_field;
+} world_state;
 
 /* What a plume_system handle names. */
 typedef struct system_state {
@@ -80,16 +113,14 @@ typedef struct system_state {
     plume_context *context;
     plume_sorter sorter;
     plume_sort_algorithm last_sort; /* the backend the last update's sort ran; AUTOMATIC: none */
-    /* Slot order (simulate.c): where the sorter can run its radix sort, which
-     * keeps equal keys in their input order, the live list is packed in slot
-     * order by two compaction passes rather than appended in whatever order
-     * workgroups run. Those passes and buffers exist only then (0 else). */
+    /* The compaction after simulate (simulate.c): the live list, the dead
+     * list and the event records in slot order. */
     GLuint compact_scan_program, compact_scatter_program;
-    GLint compact_scan_groups, compact_scatter_groups, compact_scatter_capacity;
-    GLuint slot_pairs_buffer;   /* capacity {key, slot} pairs in slot order */
-    GLuint group_counts_buffer; /* a word per simulate workgroup */
+    GLint compact_scan_groups, compact_scatter_capacity;
+    GLint compact_route_count, compact_routes, compact_event_capacity; /* the scatter's event routes */
+    GLuint slot_keys_buffer;    /* capacity {depth key, outcome bits}, one a slot */
+    GLuint group_counts_buffer; /* a uvec4 per simulate workgroup */
     uint32_t sort_bound;        /* this update's bound on the drawn count (the sort's max_count) */
-    bool slot_order;            /* this update packs its list in slot order */
 
     GLuint reset_program, prepare_program, emit_program, simulate_program;
     GLint reset_capacity_location, prepare_requested_location;
@@ -117,12 +148,16 @@ typedef struct system_state {
      * SIMULATE and SORT); switched off it makes no GL call. */
     plume_profiler *profiler;
     uint64_t update_count;   /* the profiler's frame index */
+    plume_system handle;     /* this system's own handle (event routes name it) */
+    world_state world;
 } system_state;
 
 /* ---- system.c ---- */
 
 /* The live system `handle` names in `context`, or NULL (logged). */
 system_state *particles_find_system(const plume_context *context, plume_system handle, const char *caller);
+/* The live system `handle` names in `context`, or NULL (not logged). */
+system_state *particles_peek_system(const plume_context *context, plume_system handle);
 /* As particles_find_system, and NULL (logged) also where the caller's pointer
  * `argument`, named `argument_name` in the message, is NULL. */
 system_state *particles_find_system_with(const plume_context *context, plume_system handle, const char *caller,
@@ -138,6 +173,12 @@ void particles_pack_emitter(const plume_emitter_desc *e, float out[EMITTER_GPU_F
 
 /* ---- simulate.c: the update's GPU stages ---- */
 
+/* A compute program from particle_common.glsl, particle_state.glsl and the
+ * NULL-terminated `files` after them (the pass's .comp last). */
+plume_result particles_build_compute(system_state *s, const char *label, const char *const *files, GLuint *out);
+/* Counts `count` particles requested at `time` into the live-count bound. */
+void particles_window_record(emission_window *w, double time, uint64_t count);
+
 /* The reset, prepare, emit and simulate programs and their uniforms. */
 plume_result particles_build_compute_programs(system_state *s);
 /* Every slot free, the counters and clocks zero. */
@@ -152,7 +193,29 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
 plume_result particles_run_sort_stage(system_state *s);
 /* After the sorter: the slot-order passes and buffers where the sorter can
  * run its radix sort (see system_state). */
-plume_result particles_create_slot_order(system_state *s);
+plume_result particles_create_compaction(system_state *s);
+
+/* ---- world.c: collisions, force fields, events ---- */
+
+/* The event passes, the event buffer and the samplers; after the compute
+ * programs. */
+plume_result world_create(system_state *s);
+/* The GL objects world_create made (deleted with the system's). */
+uint32_t world_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
+/* Empties the event buffer (reset and creation). */
+void world_reset_gpu_state(system_state *s);
+/* Before the prepare pass: emits the children waiting in the event buffer
+ * (they take free slots first) and tells the emit passes whether to tag
+ * lifetimes with the emitter. */
+void world_emit_events(system_state *s);
+/* Before the simulate dispatch: its world uniforms, event buffers and
+ * textures (the caller's scope saved PLUME_SCOPE_TEXTURES when
+ * world_uses_textures). */
+void world_prepare_simulate(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection);
+bool world_uses_textures(const system_state *s, const plume_frame_desc *frame);
+/* The routes' target systems are live systems of the context, at most one
+ * besides `s` (logged under `caller`, naming the field). */
+plume_result world_check_targets(const system_state *s, const char *caller, const plume_world *world);
 
 /* ---- render/draw.c ---- */
 
@@ -165,6 +228,8 @@ void draw_stage_end(system_state *s, plume_draw_stage stage);
 /* ---- profile/system_profile.c ---- */
 
 plume_result particles_create_profiler(system_state *s);
+/* The GPU events the update's emit consumed (world.c), into the open frame. */
+void particles_capture_event_counts(system_state *s, plume_gl_scope *scope);
 
 /* ---- desc.c: defaults and validation (no GL) ---- */
 
@@ -176,6 +241,9 @@ plume_result plume_particles_resolve_emitter(const plume_env *env, const char *c
                                              const plume_emitter_desc *in, plume_emitter_desc *out);
 plume_result plume_particles_resolve_forces(const plume_env *env, const char *caller, const plume_forces *in,
                                             plume_forces *out);
+/* The world's fields (not its route targets: world_check_targets). */
+plume_result plume_particles_resolve_world(const plume_env *env, const char *caller, const plume_world *in,
+                                           plume_world *out);
 
 /* The look (desc.c, since 1.2). The blend mode's additive part k as a
  * curve over life (constant 0 or 1 but in PREMULTIPLIED_ADDITIVE), its

@@ -1,6 +1,7 @@
 /* The update's GPU stages: emission planned on the CPU (counts only), then
- * prepare, emit and simulate passes, the live list packed in slot order where
- * the sort is the radix one, and the sort of the live list; the reset pass;
+ * prepare, emit and simulate passes, the compaction that packs the live list,
+ * the dead list and the event records in slot order, and the sort of the
+ * live list; the reset pass;
  * and the CPU's bound on the live count that sizes the sort. */
 #include <math.h>
 #include <string.h>
@@ -9,27 +10,28 @@
 
 /* ---- Programs ------------------------------------------------------------------ */
 
-static plume_result build_compute(system_state *s, const char *label, const char *last_file, const char *extra_file,
-                                  const char *key_file, GLuint *out) {
+/* A compute program from particle_common.glsl, particle_state.glsl and the
+ * NULL-terminated `files` after them (the pass's .comp last). */
+plume_result particles_build_compute(system_state *s, const char *label, const char *const *files, GLuint *out) {
     plume_shader_stage stage = {GL_COMPUTE_SHADER, {"particles/particle_common.glsl", "particles/particle_state.glsl"}};
     int n = 2;
-    if (extra_file) stage.files[n++] = extra_file;
-    if (key_file) stage.files[n++] = key_file;
-    stage.files[n++] = last_file;
+    for (const char *const *f = files; *f; ++f) stage.files[n++] = *f;
     stage.files[n] = NULL;
     return plume_build_program(&s->env, label, &stage, 1, NULL, out);
 }
 
 plume_result particles_build_compute_programs(system_state *s) {
+    static const char *const reset[] = {"particles/particle_reset.comp", NULL};
+    static const char *const prepare[] = {"particles/particle_prepare.comp", NULL};
+    static const char *const emit[] = {"particles/particle_spawn.glsl", "particles/particle_emit.comp", NULL};
+    static const char *const simulate[] = {"particles/particle_noise.glsl", "sort/depth_key.glsl",
+                                           "particles/particle_event_routes.glsl", "particles/particle_world.glsl",
+                                           "particles/particle_simulate.comp", NULL};
     plume_result r;
-    if ((r = build_compute(s, "plume particles: reset", "particles/particle_reset.comp", NULL, NULL,
-                           &s->reset_program)) ||
-        (r = build_compute(s, "plume particles: prepare", "particles/particle_prepare.comp", NULL, NULL,
-                           &s->prepare_program)) ||
-        (r = build_compute(s, "plume particles: emit", "particles/particle_emit.comp", NULL, NULL,
-                           &s->emit_program)) ||
-        (r = build_compute(s, "plume particles: simulate", "particles/particle_simulate.comp",
-                           "particles/particle_noise.glsl", "sort/depth_key.glsl", &s->simulate_program)))
+    if ((r = particles_build_compute(s, "plume particles: reset", reset, &s->reset_program)) ||
+        (r = particles_build_compute(s, "plume particles: prepare", prepare, &s->prepare_program)) ||
+        (r = particles_build_compute(s, "plume particles: emit", emit, &s->emit_program)) ||
+        (r = particles_build_compute(s, "plume particles: simulate", simulate, &s->simulate_program)))
         return r;
     s->reset_capacity_location = glGetUniformLocation(s->reset_program, "u_capacity");
     s->prepare_requested_location = glGetUniformLocation(s->prepare_program, "u_requested");
@@ -50,67 +52,66 @@ plume_result particles_build_compute_programs(system_state *s) {
         .cull_radius = glGetUniformLocation(sim, "u_cull_radius"),
         .eye = glGetUniformLocation(sim, "u_eye"),
         .cull_distance = glGetUniformLocation(sim, "u_cull_distance"),
-        .slot_order = glGetUniformLocation(sim, "u_slot_order"),
         .sort_mode = glGetUniformLocation(sim, "u_sort_mode"),
     };
     return PLUME_OK;
 }
 
-/* ---- Slot order ----------------------------------------------------------------
- * The bitonic sort orders equal keys by value (the slot), whatever order the
- * list has; the radix sort keeps them in list order. Simulate appends to the
- * list in the order its workgroups happen to finish, so with the radix sort
- * particles at exactly equal depths would trade places from frame to frame.
- * Where the radix sort runs, simulate writes each slot's pair in slot order
- * and particle_compact.comp packs the drawn ones (two dispatches): either
- * backend then gives ascending depth key, ties by slot. */
+/* ---- Compaction ----------------------------------------------------------------
+ * Simulate leaves each slot's outcome in slot order and each workgroup's
+ * counts; particle_compact.comp (two dispatches: a scan of the counts, then a
+ * scatter per simulate workgroup) packs the live list, pushes the dead slots
+ * and writes the event records in slot order. Atomic appends in simulate
+ * would order all three as the GPU happened to run its invocations: new
+ * particles would take other slots (equal depths drawn in another order) and
+ * children other emission numbers from run to run. In slot order the radix
+ * sort (stable) gives equal keys in slot order, as the bitonic sort does. */
 
-_Static_assert(PLUME_RADIX_THREADS == PLUME_SIMULATE_GROUP_SIZE,
-               "particle_compact.comp sums over a simulate workgroup with sort/workgroup_sum.glsl");
-_Static_assert(PLUME_BINDING_SLOT_PAIRS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_GROUP_COUNTS < PLUME_SCOPE_SSBO_SLOTS,
-               "the GL state scope restores the slot-order bindings");
+_Static_assert(PLUME_BINDING_SLOT_KEYS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_GROUP_COUNTS < PLUME_SCOPE_SSBO_SLOTS,
+               "the GL state scope restores the compaction's bindings");
 
 static uint32_t simulate_groups(const system_state *s) {
     return (s->desc.capacity + PLUME_SIMULATE_GROUP_SIZE - 1) / PLUME_SIMULATE_GROUP_SIZE;
 }
 
 static plume_result build_compact(system_state *s, bool scan, GLuint *out) {
-    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort/workgroup_sum.glsl", "particles/particle_compact.comp"}};
+    plume_shader_stage stage = {GL_COMPUTE_SHADER,
+                                {"particles/particle_common.glsl", "particles/particle_state.glsl",
+                                 "particles/particle_events.glsl", "particles/particle_event_routes.glsl",
+                                 "particles/particle_compact.comp"}};
     return plume_build_program(&s->env, scan ? "plume particles: compact scan" : "plume particles: compact scatter",
-                               &stage, 1, scan ? "#define SUBGROUP_OPS 0\n#define COMPACT_SCAN 1\n"
-                                               : "#define SUBGROUP_OPS 0\n#define COMPACT_SCAN 0\n",
+                               &stage, 1,
+                               scan ? "#define COMPACT_SCAN 1\n#define PARTICLE_TRAITS_ACCESS readonly\n"
+                                    : "#define COMPACT_SCAN 0\n#define PARTICLE_TRAITS_ACCESS readonly\n",
                                out);
 }
 
 /* Binds GL_COPY_WRITE_BUFFER: the caller's scope restores it. */
-plume_result particles_create_slot_order(system_state *s) {
-    if (plume_sorter_algorithm_for(s->context, s->sorter, s->desc.capacity) != PLUME_SORT_RADIX &&
-        !particles_sort_skipped(&s->desc))
-        return PLUME_OK;
+plume_result particles_create_compaction(system_state *s) {
     plume_result r;
     if ((r = build_compact(s, true, &s->compact_scan_program)) ||
         (r = build_compact(s, false, &s->compact_scatter_program)))
         return r;
     s->compact_scan_groups = glGetUniformLocation(s->compact_scan_program, "u_groups");
-    s->compact_scatter_groups = glGetUniformLocation(s->compact_scatter_program, "u_groups");
     s->compact_scatter_capacity = glGetUniformLocation(s->compact_scatter_program, "u_capacity");
-    s->slot_pairs_buffer =
-        plume_make_gpu_buffer((GLsizeiptr)s->desc.capacity * PLUME_PAIR_BYTES, "plume particles: pairs in slot order");
-    s->group_counts_buffer =
-        plume_make_gpu_buffer((GLsizeiptr)simulate_groups(s) * 4, "plume particles: drawn per simulate workgroup");
-    return plume_drain_gl_errors(&s->env, "plume_system_create (slot order)");
+    s->compact_route_count = glGetUniformLocation(s->compact_scatter_program, "u_route_count");
+    s->compact_routes = glGetUniformLocation(s->compact_scatter_program, "u_routes");
+    s->compact_event_capacity = glGetUniformLocation(s->compact_scatter_program, "u_event_capacity");
+    s->slot_keys_buffer =
+        plume_make_gpu_buffer((GLsizeiptr)s->desc.capacity * PLUME_PAIR_BYTES, "plume particles: outcome per slot");
+    s->group_counts_buffer = plume_make_gpu_buffer((GLsizeiptr)simulate_groups(s) * PLUME_GROUP_COUNT_BYTES,
+                                                   "plume particles: counts per simulate workgroup");
+    return plume_drain_gl_errors(&s->env, "plume_system_create (compaction)");
 }
 
-/* After simulate in slot order: the drawn pairs packed into the live list. */
+/* After simulate: the live list, the dead list and the event records, in slot order. */
 static void run_compaction(system_state *s) {
     uint32_t groups = simulate_groups(s);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_COUNTS, s->group_counts_buffer);
     glUseProgram(s->compact_scan_program);
     glProgramUniform1ui(s->compact_scan_program, s->compact_scan_groups, groups);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glUseProgram(s->compact_scatter_program);
-    glProgramUniform1ui(s->compact_scatter_program, s->compact_scatter_groups, groups);
     glProgramUniform1ui(s->compact_scatter_program, s->compact_scatter_capacity, s->desc.capacity);
     glDispatchCompute(groups, 1, 1);
 }
@@ -124,7 +125,7 @@ static double longest_lifetime(const plume_system_desc *desc) {
     return longest;
 }
 
-static void window_record(emission_window *w, double time, uint64_t count) {
+void particles_window_record(emission_window *w, double time, uint64_t count) {
     if (count == 0) return;
     if (w->count == EMISSION_RECORDS) {
         /* Full: fold the oldest record into the next one. The next one's later
@@ -166,6 +167,7 @@ plume_result particles_reset_gpu_state(system_state *s) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
     glDispatchCompute((s->desc.capacity + PLUME_RESET_GROUP_SIZE - 1) / PLUME_RESET_GROUP_SIZE, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    world_reset_gpu_state(s);
     return plume_drain_gl_errors(&s->env, "reset");
 }
 
@@ -245,24 +247,22 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
     glProgramUniform1f(sim, s->simulate.cull_distance, frame->cull_distance);
 }
 
-/* Stage 1: prepare, emit, simulate. */
+/* Stage 1: prepare, emit, simulate, compaction. */
 void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view,
                                   const mat4 projection, bool cull) {
     GLuint running_end[PLUME_MAX_EMITTERS];
     uint32_t requested = plan_emission(s, frame->dt, running_end);
-    window_record(&s->window, s->time, requested);
-    /* The bound at the end of this update, which picks the sort's backend. */
-    s->sort_bound = window_live_bound(&s->window, s->time + frame->dt, s->desc.capacity);
-    /* Slot order where the radix sort will keep it, and where no sort runs
-     * (the draw order is then the slot order: a total order). */
-    s->slot_order = s->compact_scatter_program != 0 &&
-                    (plume_sorter_algorithm_for(s->context, s->sorter, s->sort_bound) == PLUME_SORT_RADIX ||
-                     particles_sort_skipped(&s->desc));
+    particles_window_record(&s->window, s->time, requested);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIVE_LIST, s->live_list_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_EMITTERS, s->emitter_buffer);
+
+    world_emit_events(s); /* records its children in the window */
+    /* The bound at the end of this update, which picks the sort's backend
+     * (after the events' children are recorded). */
+    s->sort_bound = window_live_bound(&s->window, s->time + frame->dt, s->desc.capacity);
 
     glUseProgram(s->prepare_program);
     glProgramUniform1ui(s->prepare_program, s->prepare_requested_location, requested);
@@ -288,18 +288,14 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     glProgramUniform1f(sim, s->simulate.drag, f->drag);
     glProgramUniform3f(sim, s->simulate.turbulence, f->turbulence, f->turbulence_scale, f->turbulence_speed);
     glProgramUniform1ui(sim, s->simulate.capacity, s->desc.capacity);
-    glProgramUniform1i(sim, s->simulate.slot_order, s->slot_order);
     glProgramUniform1ui(sim, s->simulate.sort_mode, s->desc.sort_mode);
     set_cull_uniforms(s, frame, view, projection, cull);
-    if (s->slot_order) {
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SLOT_PAIRS, s->slot_pairs_buffer);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_COUNTS, s->group_counts_buffer);
-    }
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SLOT_KEYS, s->slot_keys_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_COUNTS, s->group_counts_buffer);
+    world_prepare_simulate(s, frame, view, projection); /* binds the event buffers */
     glDispatchCompute(simulate_groups(s), 1, 1);
-    if (s->slot_order) {
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        run_compaction(s);
-    }
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    run_compaction(s);
     /* The sort and the draw read the list, the draw its indirect arguments,
      * a readback the buffers. */
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);

@@ -18,6 +18,10 @@ system_state *particles_find_system(const plume_context *context, plume_system h
     return plume_context_lookup(context, handle.id, &system_class, caller);
 }
 
+system_state *particles_peek_system(const plume_context *context, plume_system handle) {
+    return plume_context_find(context, handle.id, &system_class);
+}
+
 system_state *particles_find_system_with(const plume_context *context, plume_system handle, const char *caller,
                                          const void *argument, const char *argument_name) {
     system_state *system = particles_find_system(context, handle, caller);
@@ -107,7 +111,8 @@ static plume_result create_gl_objects(system_state *s, const plume_system_desc *
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if ((r = particles_build_compute_programs(s)) || (r = raster_create(s)) || (r = create_buffers(s)) ||
-        (r = create_sorter(s)) || (r = particles_create_slot_order(s)) || (r = particles_create_profiler(s)))
+        (r = world_create(s)) || (r = create_sorter(s)) || (r = particles_create_compaction(s)) ||
+        (r = particles_create_profiler(s)))
         return r;
     /* Last, so that a bad texture file also proves the cleanup of everything
      * made before it. */
@@ -132,7 +137,7 @@ static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out,
         {GL_PROGRAM, s->simulate_program}, {GL_BUFFER, s->motion_buffer},    {GL_BUFFER, s->traits_buffer},
         {GL_BUFFER, s->live_list_buffer},  {GL_BUFFER, s->state_buffer},     {GL_BUFFER, s->emitter_buffer},
         {GL_TEXTURE, s->sprite_texture},   {GL_PROGRAM, s->compact_scan_program},
-        {GL_PROGRAM, s->compact_scatter_program}, {GL_BUFFER, s->slot_pairs_buffer},
+        {GL_PROGRAM, s->compact_scatter_program}, {GL_BUFFER, s->slot_keys_buffer},
         {GL_BUFFER, s->group_counts_buffer},
     };
     return plume_list_named_gl_objects(all, SYSTEM_GL_OBJECTS, out, capacity);
@@ -147,6 +152,7 @@ static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out,
     n += lowres_list_gl_objects(&s->lowres, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += tiled_list_gl_objects(&s->tiled, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += profiler_list_gl_objects(s->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += world_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
 }
 
@@ -160,6 +166,7 @@ static void free_system(void *object) {
     tiled_release(s);
     plume_gl_object owned[SYSTEM_GL_OBJECTS];
     plume_delete_gl_objects(owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    plume_delete_gl_objects(owned, world_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     plume_env env = s->env;
     plume_free(&env, s);
 }
@@ -177,6 +184,7 @@ plume_result plume_system_create(plume_context *context, const plume_system_desc
     s->context = context;
     s->last_sort = PLUME_SORT_AUTOMATIC;
     r = plume_particles_resolve_desc(&s->env, CALLER, desc, &s->desc);
+    if (r == PLUME_OK) r = world_check_targets(s, CALLER, &s->desc.world);
     for (int e = 0; e < PLUME_MAX_EMITTERS && r == PLUME_OK; ++e) {
         float radius = particles_quad_radius(&s->desc, &s->desc.emitters[e]);
         if (radius > s->cull_radius) s->cull_radius = radius;
@@ -188,7 +196,9 @@ plume_result plume_system_create(plume_context *context, const plume_system_desc
         r = create_gl_objects(s, desc);
         plume_gl_scope_end(&scope);
     }
-    return plume_context_file_or_free(context, &system_class, s, r, &out_system->id);
+    r = plume_context_file_or_free(context, &system_class, s, r, &out_system->id);
+    if (r == PLUME_OK) s->handle = *out_system;
+    return r;
 }
 
 plume_result plume_system_destroy(plume_context *context, plume_system system) {
@@ -350,8 +360,10 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
     profiler_stage_begin(system->profiler, PLUME_STAGE_SIMULATE);
     bool projection_given = false;
     for (int i = 0; i < 16; ++i) projection_given = projection_given || frame->projection[i] != 0.0f;
+    if (world_uses_textures(system, frame)) plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
     particles_run_simulate_stage(system, frame, view, projection, projection_given && !frame->disable_culling);
     profiler_stage_end(system->profiler, PLUME_STAGE_SIMULATE);
+    particles_capture_event_counts(system, &scope);
     profiler_capture_u32(system->profiler, PROFILER_VALUE_LIVE_COUNT, system->state_buffer, STATE_LIVE_COUNT_OFFSET,
                          &scope);
     profiler_capture_u32(system->profiler, PROFILER_VALUE_DRAWN_COUNT, system->state_buffer,

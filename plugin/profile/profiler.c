@@ -465,6 +465,8 @@ void profiler_get_profile(const plume_profiler *p, plume_profile *out) {
     out->frame = newest->index;
     out->live_count = newest->values[PROFILER_VALUE_LIVE_COUNT];
     out->drawn_count = newest->values[PROFILER_VALUE_DRAWN_COUNT];
+    out->event_children = newest->values[PROFILER_VALUE_EVENT_CHILDREN];
+    out->event_children_dropped = newest->values[PROFILER_VALUE_EVENT_DROPPED];
     out->sort_padded_count = newest->values[PROFILER_VALUE_SORT_PADDED_COUNT];
     out->sort_passes = newest->values[PROFILER_VALUE_SORT_PASSES];
     out->tiled_entries = newest->values[PROFILER_VALUE_TILED_ENTRIES];

@@ -63,7 +63,9 @@ typedef enum profiler_value {
     PROFILER_VALUE_DRAWN_COUNT = 4, /* live and not culled: sorted and drawn */
     PROFILER_VALUE_TILED_ENTRIES = 5, /* the tiled draw's entries (absent: no tiled draw) */
     PROFILER_VALUE_TILED_BUDGET = 6,  /* the entries it had room for: more is an overflow frame */
-    PROFILER_VALUE_COUNT = 7
+    PROFILER_VALUE_EVENT_CHILDREN = 7, /* GPU events: children requested of the update */
+    PROFILER_VALUE_EVENT_DROPPED = 8,  /* and of those, dropped */
+    PROFILER_VALUE_COUNT = 9
 } profiler_value;
 
 typedef struct plume_profiler plume_profiler;

@@ -19,6 +19,18 @@ static void finish_profiled_frame(void *user, profiler_frame *frame) {
     frame->value_mask |= (1u << PROFILER_VALUE_SORT_PADDED_COUNT) | (1u << PROFILER_VALUE_SORT_PASSES);
 }
 
+void particles_capture_event_counts(system_state *s, plume_gl_scope *scope) {
+    if (!s->world.consumed_this_update) {
+        profiler_set_u32(s->profiler, PROFILER_VALUE_EVENT_CHILDREN, 0);
+        profiler_set_u32(s->profiler, PROFILER_VALUE_EVENT_DROPPED, 0);
+        return;
+    }
+    profiler_capture_u32(s->profiler, PROFILER_VALUE_EVENT_CHILDREN, s->world.event_buffer,
+                         4 * PLUME_EVENT_LAST_REQUESTED, scope);
+    profiler_capture_u32(s->profiler, PROFILER_VALUE_EVENT_DROPPED, s->world.event_buffer,
+                         4 * PLUME_EVENT_LAST_DROPPED, scope);
+}
+
 plume_result particles_create_profiler(system_state *s) {
     profiler_desc desc = {0};
     plume_result r = profiler_create(&s->env, &desc, &s->profiler);
@@ -67,6 +79,8 @@ uint32_t plume_system_get_frame_profiles(const plume_context *context, plume_sys
         o->tiled_entry_budget = frame.values[PROFILER_VALUE_TILED_BUDGET];
         o->draw_stage_mask = frame.draw_stage_mask;
         memcpy(o->draw_stage_ms, frame.draw_stage_ms, sizeof o->draw_stage_ms);
+        o->event_children = frame.values[PROFILER_VALUE_EVENT_CHILDREN];
+        o->event_children_dropped = frame.values[PROFILER_VALUE_EVENT_DROPPED];
         first_frame = frame.index + 1;
     }
     return written;

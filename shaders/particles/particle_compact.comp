@@ -1,44 +1,129 @@
-// Slot order (plugin/particles/simulate.c): simulate wrote every slot's pair
-// to slot_pairs (key PLUME_GPU_KEY_LAST where the particle is not drawn) and
-// each workgroup's drawn count to group_counts. Two dispatches pack the drawn
-// pairs into the live list in slot order, so that the list's order depends on
-// the particles only, never on the order workgroups ran in: a stable sort
-// (the radix sort) then gives equal depth keys in slot order, the bitonic
-// sort's order.
-//   COMPACT_SCAN 1: one workgroup; group_counts become their exclusive sum.
+// Built after particle_common.glsl, particle_state.glsl (with
+// PARTICLE_TRAITS_ACCESS readonly), particle_events.glsl and
+// particle_event_routes.glsl.
+// After simulate (particle_simulate.comp), which left each slot's outcome in
+// slot_keys and each workgroup's counts in group_counts, two dispatches do in
+// slot order what simulate would otherwise have done in the order its
+// invocations ran, so that the result depends only on the particles:
+//   COMPACT_SCAN 1: one workgroup; the counts become exclusive sums, offset
+//     by where each list grows: the live list from 0 (its total is the drawn
+//     count), the dead list from its top (which it raises), each event buffer
+//     from the children already there (a reservation of this pass's total,
+//     one atomic: passes of several systems into one buffer reserve in the
+//     order the CPU issued them).
 //   COMPACT_SCAN 0: a workgroup per simulate workgroup; its drawn pairs go to
-//                   the live list from its sum on, in slot order.
-// Built after sort/workgroup_sum.glsl (PLUME_RADIX_THREADS ==
-// PLUME_SIMULATE_GROUP_SIZE, checked in C), with SUBGROUP_OPS 0.
+//     the live list, its dead slots on the dead list, its children's records
+//     to the event buffers, each from its group's sum on, in slot order
+//     (route, then child, within a slot). Records past a buffer's capacity are
+//     dropped (the consuming update counts them).
+// So a stable sort (the radix sort) gives equal depth keys in slot order, the
+// bitonic sort's order; new particles take the same slots; children get the
+// same emission numbers, and the same ones are dropped on overflow.
 layout(local_size_x = PLUME_SIMULATE_GROUP_SIZE) in;
-layout(std430, binding = PLUME_BINDING_GROUP_COUNTS) restrict buffer GroupCounts { uint group_counts[]; };
+layout(std430, binding = PLUME_BINDING_GROUP_COUNTS) restrict buffer GroupCounts { uvec4 group_counts[]; };
+layout(std430, binding = PLUME_BINDING_EVENTS_OTHER) restrict buffer OtherEvents {
+    uint other_event_header[PLUME_EVENT_HEADER_WORDS];
+    EventRecord other_events[];
+};
+uniform uint u_groups; // simulate's workgroups
 #if !COMPACT_SCAN
-layout(std430, binding = PLUME_BINDING_SLOT_PAIRS) restrict readonly buffer SlotPairs { uvec2 slot_pairs[]; };
+layout(std430, binding = PLUME_BINDING_SLOT_KEYS) restrict readonly buffer SlotKeys { uvec2 slot_keys[]; };
 layout(std430, binding = PLUME_BINDING_LIVE_LIST) restrict writeonly buffer LiveList { uvec2 live_list[]; };
 uniform uint u_capacity;
+uniform uint u_event_capacity[2];   // this system's buffer, the other's
 #endif
-uniform uint u_groups; // simulate's workgroups
+
+// An exclusive prefix sum over the workgroup in invocation order, of four
+// counts at once (one set of barriers for all four: Hillis-Steele in shared
+// memory). Every invocation calls it together; `total` gets the sums.
+shared uvec4 sum_space[PLUME_SIMULATE_GROUP_SIZE];
+
+uvec4 exclusive_sum4(uvec4 value, uint index, out uvec4 total) {
+    sum_space[index] = value;
+    barrier();
+    for (uint offset = 1u; offset < PLUME_SIMULATE_GROUP_SIZE; offset <<= 1u) {
+        uvec4 add = index >= offset ? sum_space[index - offset] : uvec4(0u);
+        barrier();
+        sum_space[index] += add;
+        barrier();
+    }
+    total = sum_space[PLUME_SIMULATE_GROUP_SIZE - 1u];
+    return sum_space[index] - value;
+}
+
+#if COMPACT_SCAN
+shared uvec4 list_base; // live list, dead list, own events, other events
 
 void main() {
-    uint thread = gl_LocalInvocationIndex, total;
-#if COMPACT_SCAN
+    uint thread = gl_LocalInvocationIndex;
     // Each invocation sums a run of consecutive groups; one workgroup sum
     // gives each run's start.
     uint per_thread = (u_groups + PLUME_SIMULATE_GROUP_SIZE - 1u) / PLUME_SIMULATE_GROUP_SIZE;
     uint begin = min(thread * per_thread, u_groups), end = min(begin + per_thread, u_groups);
-    uint sum = 0u;
+    uvec4 sum = uvec4(0u);
     for (uint group = begin; group < end; ++group) sum += group_counts[group];
-    uint before = workgroup_exclusive_sum(sum, thread, total);
+    uvec4 total, before = exclusive_sum4(sum, thread, total);
+    if (thread == 0u) {
+        drawn_count = total.x;
+        list_base = uvec4(0u, dead_count, 0u, 0u);
+        dead_count += total.y;
+        if (total.z > 0u) list_base.z = atomicAdd(own_event_header[PLUME_EVENT_REQUESTED], total.z);
+        if (total.w > 0u) list_base.w = atomicAdd(other_event_header[PLUME_EVENT_REQUESTED], total.w);
+    }
+    barrier();
+    before += list_base;
     for (uint group = begin; group < end; ++group) {
-        uint count = group_counts[group];
+        uvec4 count = group_counts[group];
         group_counts[group] = before;
         before += count;
     }
-#else
-    uint slot = gl_WorkGroupID.x * PLUME_SIMULATE_GROUP_SIZE + thread;
-    uvec2 pair = slot < u_capacity ? slot_pairs[slot] : uvec2(PLUME_GPU_KEY_LAST, 0u);
-    bool drawn = pair.x != PLUME_GPU_KEY_LAST;
-    uint before = workgroup_exclusive_sum(drawn ? 1u : 0u, thread, total);
-    if (drawn) live_list[group_counts[gl_WorkGroupID.x] + before] = pair;
-#endif
 }
+#else
+void write_record(uint buffer_index, uint index, EventRecord record) {
+    if (index >= u_event_capacity[buffer_index]) return;
+    if (buffer_index == 0u) own_events[index] = record;
+    else other_events[index] = record;
+}
+
+// The records of the children the particle in `slot` (its last motion `m`)
+// fires, from `first` (each buffer's first index for this slot) on.
+void write_children(uint slot, ParticleMotion m, bool died, bool hit, uvec2 first) {
+    uint parent = particle_traits[slot].id;
+    uint emitter = emitter_of(m.lifetime);
+    for (int r = 0; r < u_route_count; ++r) {
+        uint children = route_children(r, died, hit, emitter);
+        if (children == 0u) continue;
+        uvec4 route = u_routes[r];
+        uint buffer_index = route_buffer(r);
+        vec3 inherited = m.velocity * uintBitsToFloat(route.w);
+        for (uint k = 0u; k < children; ++k) {
+            uint word = (route.z & 7u) | (k << 8) | (uint(r) << 16);
+            write_record(buffer_index, first[buffer_index] + k,
+                         EventRecord(vec4(m.position, uintBitsToFloat(word)), vec4(inherited, uintBitsToFloat(parent))));
+        }
+        first[buffer_index] += children;
+    }
+}
+
+void main() {
+    uint thread = gl_LocalInvocationIndex;
+    uint slot = gl_WorkGroupID.x * PLUME_SIMULATE_GROUP_SIZE + thread;
+    uvec2 outcome = slot < u_capacity ? slot_keys[slot] : uvec2(PLUME_GPU_KEY_LAST, 0u);
+    bool drawn = outcome.x != PLUME_GPU_KEY_LAST;
+    bool died = (outcome.y & PLUME_SLOT_DIED) != 0u, hit = (outcome.y & PLUME_SLOT_HIT) != 0u;
+    // The children this slot's particle fires, per buffer.
+    uvec2 children = uvec2(0u);
+    ParticleMotion m;
+    if ((died || hit) && u_route_count > 0) {
+        m = load_motion(slot);
+        uint emitter = emitter_of(m.lifetime);
+        for (int r = 0; r < u_route_count; ++r) children[route_buffer(r)] += route_children(r, died, hit, emitter);
+    }
+    // Ranks in the group: drawn, deaths, children in each buffer.
+    uvec4 total, rank = exclusive_sum4(uvec4(drawn ? 1u : 0u, died ? 1u : 0u, children), thread, total);
+    uvec4 base = group_counts[gl_WorkGroupID.x];
+    if (drawn) live_list[base.x + rank.x] = uvec2(outcome.x, slot);
+    if (died) dead_slots[base.y + rank.y] = slot;
+    if (children != uvec2(0u)) write_children(slot, m, died, hit, base.zw + rank.zw);
+}
+#endif

@@ -1,27 +1,31 @@
-// Built after particle_common.glsl, particle_state.glsl, particle_noise.glsl
-// and depth_key.glsl.
+// Built after particle_common.glsl, particle_state.glsl, particle_noise.glsl,
+// depth_key.glsl, particle_event_routes.glsl and particle_world.glsl (force
+// fields and collisions).
 // Walks every slot in order (coalesced reads; an earlier version followed the
 // last update's depth-sorted list and gathered particles at random: 0.30 ms
 // for 1 M on the H100, against 0.08 ms now). Free slots are skipped; a live
-// particle is aged, integrated or killed. A killed particle's slot goes back
-// on the dead list; a survivor's {sort key (back-to-front depth by default), slot} pair is
-// appended to the live list, whose counter is the draw's instance count.
-// With u_slot_order the pairs go to slot_pairs in slot order instead (a slot
-// not drawn gets key PLUME_GPU_KEY_LAST) and each workgroup's drawn count to
-// group_counts, for particle_compact.comp: an append's order is the order
-// workgroups happen to run in, which a stable sort would keep between equal
-// keys (the counters are the same either way).
+// particle is aged, integrated or killed (a killed one keeps its last motion,
+// with the free age, for the events it fires).
+// Nothing here depends on the order in which invocations or workgroups run:
+// each slot's outcome goes to slot_keys[slot] (its sort key, sort_key(),
+// or PLUME_GPU_KEY_LAST when it is not drawn, and SLOT_DIED / SLOT_HIT) and
+// each workgroup's counts to group_counts (drawn, deaths, children for this
+// system's event buffer, for the other's); particle_compact.comp then packs
+// the live list, pushes the dead slots and writes the event records, all in
+// slot order, from the exclusive sums of those counts. Appending with atomics
+// here instead gave the dead list, and so the slots new particles take, and
+// the children's emission numbers in whatever order the GPU ran: the same
+// steps then drew equal depths in another order, and numbered children
+// differently (on NVIDIA; llvmpipe happens to run in order).
 // The dispatch is direct, over the capacity: an indirect dispatch whose
 // arguments shared a buffer with these counters ran late on NVIDIA
 // (notes/gpu-findings.md).
 layout(local_size_x = PLUME_SIMULATE_GROUP_SIZE) in;
 
-layout(std430, binding = PLUME_BINDING_LIVE_LIST) restrict writeonly buffer LiveList { uvec2 live_list[]; };
-layout(std430, binding = PLUME_BINDING_SLOT_PAIRS) restrict writeonly buffer SlotPairs { uvec2 slot_pairs[]; };
-layout(std430, binding = PLUME_BINDING_GROUP_COUNTS) restrict writeonly buffer GroupCounts { uint group_counts[]; };
+layout(std430, binding = PLUME_BINDING_SLOT_KEYS) restrict writeonly buffer SlotKeys { uvec2 slot_keys[]; };
+layout(std430, binding = PLUME_BINDING_GROUP_COUNTS) restrict writeonly buffer GroupCounts { uvec4 group_counts[]; };
 
 uniform uint u_capacity;
-uniform bool u_slot_order;
 uniform float u_dt;
 uniform float u_time;
 uniform mat4 u_view;
@@ -29,6 +33,8 @@ uniform vec3 u_gravity;
 uniform vec3 u_wind;
 uniform float u_drag;
 uniform vec3 u_turbulence;   // strength, spatial scale, speed
+uniform bool u_world_forces;     // attractors or a vector field
+uniform bool u_world_collisions; // colliders or depth collision
 // Culling: a survivor is appended (sorted and drawn) only when a sphere of
 // radius u_cull_radius round it (the largest drawn quad's half diagonal) is
 // inside every plane and within u_cull_distance of u_eye (0: no limit).
@@ -76,17 +82,18 @@ void integrate(inout vec3 position, inout vec3 velocity, vec3 acceleration, floa
     velocity = velocity * e + u_wind * (1.0 - e) + acceleration * f;
 }
 
-// Survivors, the drawn among them and deaths are counted per workgroup in
-// shared memory and added to the global counters with one atomic each per
-// workgroup, not one per particle on a single address.
-shared uint group_survivors, group_drawn, group_deaths;
-shared uint group_drawn_base, group_dead_base;
+// A workgroup's counts, summed in shared memory (sums do not depend on the
+// order of the adds); survivors go to the global live count with one atomic
+// per workgroup.
+shared uint group_survivors, group_drawn, group_deaths, group_children[2];
 
 void main() {
     if (gl_LocalInvocationIndex == 0u) {
         group_survivors = 0u;
         group_drawn = 0u;
         group_deaths = 0u;
+        group_children[0] = 0u;
+        group_children[1] = 0u;
     }
     barrier();
     uint slot = gl_GlobalInvocationID.x;
@@ -96,8 +103,8 @@ void main() {
         p = load_motion(slot);
         live = p.age >= 0.0;
     }
-    bool survives = false, drawn = false;
-    uvec2 pair = uvec2(0u);
+    bool survives = false, drawn = false, hit = false;
+    uint key = PLUME_GPU_KEY_LAST;
     if (live) {
         p.age += u_dt;
         survives = p.age < p.lifetime;  // a NaN age dies too
@@ -105,30 +112,34 @@ void main() {
             vec3 acceleration = u_gravity;
             if (u_turbulence.x > 0.0)
                 acceleration += u_turbulence.x * curl_noise(p.position * u_turbulence.y, u_time * u_turbulence.z);
+            if (u_world_forces) acceleration += world_acceleration(p.position);
+            vec3 start = p.position;
             integrate(p.position, p.velocity, acceleration, u_drag, u_dt);
-            store_motion(slot, p);
-            pair = uvec2(sort_key(p), slot);
-            drawn = can_be_seen(p.position);
-        } else {
-            free_particle_slot(slot);
+            if (u_world_collisions) survives = !world_collide(start, p.position, p.velocity, hit);
         }
+        if (u_route_count > 0) {
+            uint emitter = emitter_of(p.lifetime);
+            for (int r = 0; r < u_route_count; ++r) {
+                uint children = route_children(r, !survives, hit, emitter);
+                if (children > 0u) atomicAdd(group_children[route_buffer(r)], children);
+            }
+        }
+        if (survives) {
+            drawn = can_be_seen(p.position);
+            if (drawn) key = sort_key(p);
+        } else {
+            p.age = FREE_SLOT_AGE;
+        }
+        store_motion(slot, p);
     }
-    uint index_in_group = 0u;
     if (survives) atomicAdd(group_survivors, 1u);
-    if (drawn) index_in_group = atomicAdd(group_drawn, 1u);
-    else if (live && !survives) index_in_group = atomicAdd(group_deaths, 1u);
+    if (drawn) atomicAdd(group_drawn, 1u);
+    if (live && !survives) atomicAdd(group_deaths, 1u);
+    if (slot < u_capacity)
+        slot_keys[slot] = uvec2(key, (live && !survives ? PLUME_SLOT_DIED : 0u) | (hit ? PLUME_SLOT_HIT : 0u));
     barrier();
     if (gl_LocalInvocationIndex == 0u) {
         if (group_survivors > 0u) atomicAdd(live_count, group_survivors);
-        group_drawn_base = group_drawn > 0u ? atomicAdd(drawn_count, group_drawn) : 0u;
-        group_dead_base = group_deaths > 0u ? atomicAdd(dead_count, group_deaths) : 0u;
+        group_counts[gl_WorkGroupID.x] = uvec4(group_drawn, group_deaths, group_children[0], group_children[1]);
     }
-    barrier();
-    if (u_slot_order) {
-        if (slot < u_capacity) slot_pairs[slot] = drawn ? pair : uvec2(PLUME_GPU_KEY_LAST, 0u);
-        if (gl_LocalInvocationIndex == 0u) group_counts[gl_WorkGroupID.x] = group_drawn;
-    } else if (drawn) {
-        live_list[group_drawn_base + index_in_group] = pair;
-    }
-    if (live && !survives) dead_slots[group_dead_base + index_in_group] = slot;
 }

@@ -6,7 +6,12 @@
 // struct array took 0.082 ms for 1 M particles on the H100, through words
 // 0.071 ms (notes/frame-profiling.md).
 layout(std430, binding = PLUME_BINDING_MOTION) restrict buffer ParticleMotions { vec4 motion_words[]; };
-layout(std430, binding = PLUME_BINDING_TRAITS) restrict writeonly buffer ParticleTraitsArray { ParticleTraits particle_traits[]; };
+// The traits are written by the emit passes; the compaction reads a parent's
+// id for its events (it defines PARTICLE_TRAITS_ACCESS readonly).
+#ifndef PARTICLE_TRAITS_ACCESS
+#define PARTICLE_TRAITS_ACCESS writeonly
+#endif
+layout(std430, binding = PLUME_BINDING_TRAITS) restrict PARTICLE_TRAITS_ACCESS buffer ParticleTraitsArray { ParticleTraits particle_traits[]; };
 
 ParticleMotion load_motion(uint slot) {
     vec4 a = motion_words[PLUME_MOTION_VEC4S * slot], b = motion_words[PLUME_MOTION_VEC4S * slot + 1u];

@@ -12,18 +12,21 @@
 /* ---- Particle system: shader storage bindings ---- */
 #define PLUME_BINDING_MOTION 0       /* ParticleMotion records: what simulate reads and writes */
 #define PLUME_BINDING_DRAW_LIST 1    /* the sorted {key, slot} pairs the draw reads */
-#define PLUME_BINDING_LIVE_LIST 2    /* the {key, slot} pairs simulate appends (the same buffer) */
+#define PLUME_BINDING_LIVE_LIST 2    /* the {key, slot} pairs the compaction packs after simulate (the same buffer) */
 #define PLUME_BINDING_STATE 3        /* SystemState: counters, draw arguments, dead list */
 #define PLUME_BINDING_EMITTERS 4     /* Emitter records */
 #define PLUME_BINDING_TRAITS 5       /* ParticleTraits records: fixed at birth */
-#define PLUME_BINDING_SLOT_PAIRS 6   /* slot order: simulate's {key, slot} per slot (PLUME_GPU_KEY_LAST: not drawn) */
-#define PLUME_BINDING_GROUP_COUNTS 7 /* slot order: drawn pairs per simulate workgroup, then their exclusive sum */
+#define PLUME_BINDING_SLOT_KEYS 6    /* simulate's outcome per slot: {depth key (PLUME_GPU_KEY_LAST: not drawn), PLUME_SLOT_* bits} */
+#define PLUME_BINDING_GROUP_COUNTS 7 /* per simulate workgroup: drawn, deaths, children (own, other buffer); then their exclusive sums */
 
 /* ---- Particle system: records ---- */
 #define PLUME_MOTION_VEC4S 2         /* position, age | velocity, lifetime */
 #define PLUME_MOTION_BYTES 32
 #define PLUME_TRAITS_BYTES 16        /* size, rotation at birth, spin, id */
 #define PLUME_PAIR_BYTES 8           /* {key, value}: a uvec2 */
+#define PLUME_SLOT_DIED 1u           /* a slot's outcome bits: the particle died this update */
+#define PLUME_SLOT_HIT 2u            /* it hit a collider or the scene (an impact: fires collision events) */
+#define PLUME_GROUP_COUNT_BYTES 16   /* a uvec4 per simulate workgroup */
 #define PLUME_EMITTER_VEC4S 6        /* see Emitter in particles/particle_emit.comp */
 #define PLUME_GPU_MAX_EMITTERS 8     /* = PLUME_MAX_EMITTERS */
 #define PLUME_GPU_MAX_CURVE_KEYS 8   /* = PLUME_MAX_CURVE_KEYS */
@@ -101,6 +104,32 @@
 
 /* ---- Low-resolution draw (render/lowres.c) ---- */
 #define PLUME_BINDING_LOWRES_ARGS 0      /* DrawArraysIndirectCommand {3, 1 or 0, 0, 0} of its full-screen passes */
+/* ---- Particle system: the world (collisions, force fields, events) ----
+ * A system's event buffer: a header, then one record per child to spawn,
+ * appended by the simulate pass of every system whose routes target it and
+ * consumed by its own next update (events_prepare, then events_emit). */
+/* Free in every pass that binds them: the draw list (1) is the draw's, the
+ * emitters (4) the emit passes' (simulate has neither), and simulate's slot
+ * order takes 6 and 7; GL 4.3 promises 8 storage blocks a compute shader. */
+#define PLUME_BINDING_EVENTS_OWN 1       /* the event buffer of the system being updated */
+#define PLUME_BINDING_EVENTS_OTHER 4     /* another system's, which this one's routes target */
+#define PLUME_GPU_MAX_COLLIDERS 8        /* = PLUME_MAX_COLLIDERS */
+#define PLUME_GPU_MAX_ATTRACTORS 8       /* = PLUME_MAX_ATTRACTORS */
+#define PLUME_GPU_MAX_EVENT_ROUTES 4     /* = PLUME_MAX_EVENT_ROUTES */
+#define PLUME_COLLIDER_VEC4S 3           /* see particle_world.glsl */
+#define PLUME_ATTRACTOR_VEC4S 2
+#define PLUME_EVENT_RECORD_BYTES 32      /* position, packed route | inherited velocity, parent id */
+#define PLUME_EVENT_HEADER_WORDS 8       /* one record's size */
+#define PLUME_EVENT_REQUESTED 0          /* children appended since the last consumption (may pass capacity) */
+#define PLUME_EVENT_CONSUMING 1          /* children the current update emits */
+#define PLUME_EVENT_EMIT_BASE 2          /* their slots: dead list [emit base ..] */
+#define PLUME_EVENT_ID_BASE 3            /* their first emission number */
+#define PLUME_EVENT_LAST_REQUESTED 4     /* the last consumption's requested children (the profile's) */
+#define PLUME_EVENT_LAST_DROPPED 5       /* and of those, dropped */
+#define PLUME_EVENT_MAX_CHILDREN 64      /* children per event */
+#define PLUME_EVENT_EMIT_GROUP_SIZE 64
+#define PLUME_TEXTURE_UNIT_SCENE_DEPTH 0 /* simulate's depth texture (depth collision) */
+#define PLUME_TEXTURE_UNIT_VECTOR_FIELD 1 /* simulate's 3D vector field */
 
 /* ---- Sort: shader storage bindings ---- */
 #define PLUME_BINDING_SORT_PAIRS 0       /* the host's {key, value} pairs */

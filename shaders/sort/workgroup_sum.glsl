@@ -2,8 +2,9 @@
 // in the order of `index` (with SUBGROUP_OPS: subgroup-major, the radix
 // sort's thread_index()). Every invocation calls it together; `total` gets
 // the sum of all values. With subgroups: a subgroup scan, then the subgroups'
-// totals; else Hillis-Steele in shared memory. Used by the radix sort and the
-// particle system's compaction (particles/particle_compact.comp).
+// totals; else Hillis-Steele in shared memory. Used by the radix sort (the
+// particle system's compaction sums four counts at once with its own
+// uvec4 version: particles/particle_compact.comp).
 #if SUBGROUP_OPS
 shared uint subgroup_totals[PLUME_RADIX_THREADS / PLUME_RADIX_LANES];
 

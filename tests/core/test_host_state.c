@@ -137,6 +137,12 @@ static void test_every_call_inside_a_hostile_host(void **state) {
     GLuint scene_depth = test_texture_create(GL_DEPTH_COMPONENT32F, SIZE, SIZE);
     const float far = 1.0f;
     glClearTexImage(scene_depth, 0, GL_DEPTH_COMPONENT, GL_FLOAT, &far);
+    GLuint field = 0; /* the world's vector field */
+    glGenTextures(1, &field);
+    glBindTexture(GL_TEXTURE_3D, field);
+    const float up[4] = {0, 1, 0, 0};
+    glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA32F, 1, 1, 1, 0, GL_RGBA, GL_FLOAT, up);
+    glBindTexture(GL_TEXTURE_3D, 0);
     host_objects host = make_hostile(SIZE);
     GLint64 before[HOSTILE_MAX_VALUES];
     int count = snapshot(before);
@@ -170,6 +176,24 @@ static void test_every_call_inside_a_hostile_host(void **state) {
     plume_forces forces = {.drag = 0.5f};
     assert_int_equal(plume_system_set_forces(fixture_context(), system, &forces), PLUME_OK);
     assert_unchanged(before, count, "set_emitter, set_forces");
+    /* The world: colliders, depth collision (the scene depth on unit 0), a
+     * vector field (a 3D texture on unit 1) and events, through
+     * set_world and an update that moves the particles. */
+    plume_world world = {
+        .colliders[0] = {.shape = PLUME_COLLIDER_PLANE, .position = {0, -1, 0}, .collision = {.restitution = 0.5f}},
+        .depth_collision = {.enabled = true},
+        .attractors[0] = {.kind = PLUME_ATTRACTOR_VORTEX, .strength = 1},
+        .vector_field = {.texture = field, .bounds_min = {-2, -2, -2}, .bounds_max = {2, 2, 2}},
+        .events[0] = {.trigger = PLUME_EVENT_COLLISION, .target_emitter = 3},
+    };
+    assert_int_equal(plume_system_set_world(fixture_context(), system, &world), PLUME_OK);
+    assert_unchanged(before, count, "set_world");
+    plume_frame_desc world_frame = cloud_frame();
+    world_frame.depth_texture = scene_depth;
+    for (int i = 0; i < 3; ++i) assert_int_equal(plume_system_update(fixture_context(), system, &world_frame), PLUME_OK);
+    assert_unchanged(before, count, "updates with collisions, depth collision, a vector field and events");
+    assert_int_equal(plume_system_set_world(fixture_context(), system, &(plume_world){0}), PLUME_OK);
+    glDeleteTextures(1, &field);
     /* The low-resolution path binds framebuffers, viewport, depth state and a
      * third texture unit of its own. */
     frame.depth_texture = scene_depth;

@@ -119,6 +119,34 @@ static void test_offscreen_demo_draws_smoke(void **state) {
     unlink(png);
 }
 
+/* --effect sparks: the grinder's sparks fly, land and bounce (warm pixels
+ * appear over the ground, and the same options give the same picture). */
+static void test_offscreen_demo_draws_sparks(void **state) {
+    (void)state;
+    char png[64];
+    temporary_path(png, sizeof png, ".png");
+    demo_summary summary;
+    demo_options options = small_options(1, png);
+    options.effect = DEMO_EFFECT_SPARKS;
+    unsigned char *start = run_and_load(&options, &summary);
+    options.frames = 30;
+    unsigned char *sparks = run_and_load(&options, &summary);
+    assert_true(summary.live_count > 0 && summary.live_count <= PARTICLES);
+    int warm = 0;
+    for (int i = 0; i < WIDTH * HEIGHT; ++i) {
+        const unsigned char *p = sparks + 4 * i, *q = start + 4 * i;
+        warm += p[0] > q[0] + 40 && p[0] > p[2] + 40; /* redder than before and than blue */
+    }
+    printf("  sparks: %u live, %d warm pixels\n", summary.live_count, warm);
+    assert_true(warm > 20);
+    unsigned char *again = run_and_load(&options, &summary);
+    assert_int_equal(count_differing_pixels(sparks, again, 2), 0);
+    stbi_image_free(start);
+    stbi_image_free(sparks);
+    stbi_image_free(again);
+    unlink(png);
+}
+
 /* With the overlay and --profile: one row per measured frame, frames in
  * order, the live count of each frame from the module's profile. */
 static void test_offscreen_demo_profile_csv(void **state) {
@@ -307,12 +335,23 @@ static void test_demo_command_line(void **state) {
         demo_options_default(&options);
         assert_int_equal(demo_options_parse(3, bad[k], &options), 2);
     }
+    char *effect[] = {"plume_demo", "--effect", "sparks", NULL};
+    demo_options_default(&options);
+    assert_int_equal(demo_options_parse(3, effect, &options), 0);
+    assert_int_equal(options.effect, DEMO_EFFECT_SPARKS);
+    assert_null(options.effect_path);
+    char *file_effect[] = {"plume_demo", "--effect", "fire.json", NULL};
+    demo_options_default(&options);
+    assert_int_equal(demo_options_parse(3, file_effect, &options), 0); /* a file: read when the demo starts */
+    assert_string_equal(options.effect_path, "fire.json");
+    assert_int_equal(options.effect, DEMO_EFFECT_SMOKE);
     char *missing[] = {"plume_demo", "--out", NULL};
     assert_int_equal(demo_options_parse(2, missing, &options), 2);
 }
 
 const struct CMUnitTest demo_tests[] = {
     cmocka_unit_test_setup_teardown(test_offscreen_demo_draws_smoke, test_setup, test_teardown),
+    cmocka_unit_test_setup_teardown(test_offscreen_demo_draws_sparks, test_setup, test_teardown),
     cmocka_unit_test_setup_teardown(test_offscreen_demo_profile_csv, test_setup, test_teardown),
     cmocka_unit_test_setup_teardown(test_demo_actions, test_setup, test_teardown),
     cmocka_unit_test(test_demo_command_line),

@@ -79,6 +79,51 @@ static void random_emitter(plume_emitter_desc *e) {
     e->spin = random_range(false);
 }
 
+static void random_collision(plume_collision_desc *c) {
+    c->response = test_random_below(3);
+    c->restitution = random_unit();
+    c->friction = random_non_negative();
+    c->rest_speed = random_non_negative();
+}
+
+/* The world's fields a file holds (not a route's target system nor the
+ * vector field's texture: the host's run-time objects). Directions are in
+ * -1 .. 1 so that they normalise; sizes above 0. */
+static void random_world(plume_world *w) {
+    for (uint32_t i = test_random_below(PLUME_MAX_COLLIDERS + 1); i-- > 0;) {
+        plume_collider_desc *c = &w->colliders[i];
+        if (test_random_below(4) == 0) continue;
+        c->shape = 1 + test_random_below(3);
+        for (int a = 0; a < 3; ++a) {
+            c->position[a] = random_float();
+            c->normal[a] = test_random_float(-1, 1);
+            c->extents[a] = test_random_float(0.001f, 1000.0f);
+        }
+        c->radius = test_random_float(0.001f, 1000.0f);
+        c->inside = test_random_below(2);
+        random_collision(&c->collision);
+    }
+    w->depth_collision.enabled = test_random_below(2);
+    w->depth_collision.thickness = random_non_negative();
+    random_collision(&w->depth_collision.collision);
+    for (uint32_t i = test_random_below(PLUME_MAX_ATTRACTORS + 1); i-- > 0;) {
+        plume_attractor_desc *a = &w->attractors[i];
+        a->kind = test_random_below(3);
+        for (int k = 0; k < 3; ++k) a->position[k] = random_float(), a->axis[k] = test_random_float(-1, 1);
+        a->strength = random_float();
+        a->radius = random_non_negative();
+    }
+    for (uint32_t i = test_random_below(PLUME_MAX_EVENT_ROUTES + 1); i-- > 0;) {
+        plume_event_route_desc *e = &w->events[i];
+        e->trigger = test_random_below(3);
+        e->source_emitters = test_random_below(1u << PLUME_MAX_EMITTERS);
+        e->target_emitter = test_random_below(PLUME_MAX_EMITTERS);
+        e->count = test_random_below(64 + 1) /* at most 64 children an event */;
+        e->inherit_velocity = random_float();
+    }
+    w->event_capacity = test_random_below((1u << 21) + 1);
+}
+
 static void random_desc(plume_system_desc *d, const char *texture) {
     memset(d, 0, sizeof *d);
     d->capacity = 1 + test_random_below(UINT32_MAX);
@@ -120,6 +165,7 @@ static void random_desc(plume_system_desc *d, const char *texture) {
     random_times(&d->emissive_over_life.keys[0].time, 5, d->emissive_over_life.key_count);
     for (uint32_t k = 0; k < d->emissive_over_life.key_count; ++k)
         for (int ch = 0; ch < 4; ++ch) d->emissive_over_life.keys[k].rgba[ch] = random_unit();
+    random_world(&d->world);
 }
 
 /* Equal bit for bit, the texture paths compared as strings. */
@@ -307,6 +353,21 @@ static const error_case ERROR_CASES[] = {
     {"\"emissive_over_life\": [[0, 1, 0.5, 0, 1], [0.5, 0, 0, 0, 0]]",
      "\"emissive_over_life\": [[0, 1, 0.5, 0, 1], [0.5, 0, 0, 2, 0]]", NULL, "emissive_over_life", "outside 0 .. 1", 0},
     {"\"stretch_limits\": [1, 3]", "\"stretch_limits\": [3, 1]", NULL, "stretch_limits", "over max", 0},
+    /* The world. */
+    {"\"world\": {", "\"world\": [], \"x\": {", NULL, "world", "must be an object", 0},
+    {"\"shape\": \"sphere\"", "\"shape\": \"cube\"", NULL, "world.colliders[0].shape", "must be one of \"none\"", 0},
+    {"\"radius\": 1.5", "\"radius\": -1.5", NULL, "world.colliders[0].radius", "above 0 for a sphere", 0},
+    {"\"restitution\": 0.5", "\"restitution\": 2", NULL, "world.colliders[0].collision.restitution", "from 0 to 1", 0},
+    {"\"response\": \"bounce\"", "\"response\": \"splash\"", NULL, "world.colliders[0].collision.response",
+     "must be one of \"bounce\"", 0},
+    {"\"thickness\": 0.3", "\"thickness\": -0.3", NULL, "world.depth_collision.thickness", ">= 0", 0},
+    {"\"kind\": \"vortex\"", "\"kind\": \"spiral\"", NULL, "world.attractors[0].kind", "must be one of", 0},
+    {"\"strength\": 2", "\"strength\": 1e39", NULL, "world.attractors[0].strength", "finite", 0},
+    {"\"count\": 2", "\"count\": 65", NULL, "world.events[0].count", "at most 64 children", 0},
+    {"\"target_emitter\": 0", "\"target_emitter\": 8", NULL, "world.events[0].target_emitter", "below 8", 0},
+    {"\"source_emitters\": 1", "\"source_emitters\": 256", NULL, "world.events[0].source_emitters", "bits above", 0},
+    {"\"event_capacity\": 1000", "\"event_capacity\": 3000000", NULL, "world.event_capacity", "at most", 0},
+    {"\"target_emitter\": 0", "\"target_system\": 0", NULL, "world.events[0].target_system", "not a field here", 0},
     /* Unknown fields: a misspelt field must not take its default silently. */
     {"\"seed\": 3", "\"sed\": 3", NULL, "sed", "not a field here (known: capacity, seed, emitters", 0},
     {"\"rate\": 100", "\"rat\": 100", NULL, "emitters[0].rat", "not a field here", 0},
@@ -501,6 +562,14 @@ static void test_writer_refusals(void **state) {
     desc.appearance.size_over_life.key_count = 9;
     assert_null(plume_effect_write(&desc, &error));
     assert_string_equal(error.field, "appearance.size_over_life");
+    desc = (plume_system_desc){.capacity = 1};
+    desc.world.vector_field.texture = 7;
+    assert_null(plume_effect_write(&desc, &error));
+    assert_string_equal(error.field, "world.vector_field.texture");
+    desc = (plume_system_desc){.capacity = 1};
+    desc.world.events[3].target_system.id = 12;
+    assert_null(plume_effect_write(&desc, &error));
+    assert_string_equal(error.field, "world.events[3].target_system");
     assert_null(plume_effect_write(NULL, &error));
 }
 

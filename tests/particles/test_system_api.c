@@ -112,11 +112,13 @@ static void test_destroy_leaves_no_gl_object_and_no_allocation(void **state) {
         for (int k = 0; k < 8; ++k) kinds[k] += (test_census_bit(all[i].type) >> k) & 1u;
     }
     /* Census bits: buffer, program, shader, query, vertex array, texture,
-     * framebuffer, sampler. The system's 5 buffers, the sorter's 2 and one
-     * per profiler slot; 5 programs and the sorter's 2 (local sort, merge);
-     * 2 queries per stage per slot. */
-    assert_true(kinds[0] >= 5 + 2 + 4 && kinds[1] >= 5 + 2 && kinds[3] == 4 * 2 * PLUME_STAGE_COUNT);
-    assert_true(kinds[2] == 0 && kinds[4] == 1 && kinds[5] == 1 && kinds[6] == 0 && kinds[7] == 2);
+     * framebuffer, sampler. The system's 6 buffers (the world's event buffer
+     * among them), the sorter's 2 and one per profiler slot; 7 programs (the
+     * world's two event passes among them) and the sorter's 2 (local sort,
+     * merge); 2 queries per stage per slot; 4 samplers (the draw's sprite and
+     * depth, the world's depth and vector field). */
+    assert_true(kinds[0] >= 6 + 2 + 4 && kinds[1] >= 7 + 2 && kinds[3] == 4 * 2 * PLUME_STAGE_COUNT);
+    assert_true(kinds[2] == 0 && kinds[4] == 1 && kinds[5] == 1 && kinds[6] == 0 && kinds[7] == 4);
     test_assert_same_census(&listed, &during, "the context's list and what lived before");
 
     assert_true(stats.live_blocks >= 3); /* the system, its profiler, its sorter at least */

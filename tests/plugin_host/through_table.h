@@ -41,5 +41,6 @@ extern plume_get_api_fn host_get_api;
 #define plume_system_get_frame_profiles host_api->system_get_frame_profiles
 #define plume_sorter_algorithm_for host_api->sorter_algorithm_for
 #define plume_system_get_sort_algorithm host_api->system_get_sort_algorithm
+#define plume_system_set_world host_api->system_set_world
 
 #endif

@@ -67,6 +67,16 @@ int snapshot(GLint64 *v) {
     glGetInteger64i_v(GL_SAMPLE_MASK_VALUE, 0, &v[n++]);
     const GLenum image[] = {GL_IMAGE_BINDING_NAME, GL_IMAGE_BINDING_ACCESS, GL_IMAGE_BINDING_FORMAT};
     for (size_t k = 0; k < sizeof image / sizeof image[0]; ++k) glGetInteger64i_v(image[k], 0, &v[n++]);
+    /* The texture units the module binds (its draw's and its simulate's). */
+    GLint active = 0;
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    for (GLenum unit = 0; unit < 3; ++unit) {
+        glActiveTexture(GL_TEXTURE0 + unit);
+        glGetInteger64v(GL_TEXTURE_BINDING_2D, &v[n++]);
+        glGetInteger64v(GL_TEXTURE_BINDING_3D, &v[n++]);
+        glGetInteger64v(GL_SAMPLER_BINDING, &v[n++]);
+    }
+    glActiveTexture((GLenum)active);
     for (GLuint i = 0; i < 8; ++i) {
         glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_BINDING, i, &v[n++]);
         glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, i, &v[n++]);
@@ -218,6 +228,10 @@ static void set_blend_and_units(host_objects *h) {
     glDisablei(GL_BLEND, 0);
     glBlendFuncSeparatei(0, GL_ZERO, GL_SRC_COLOR, GL_CONSTANT_ALPHA, GL_ONE);
     glBindImageTexture(0, h->image_canary, 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA8);
+    for (GLenum unit = 0; unit < 2; ++unit) {
+        glActiveTexture(GL_TEXTURE0 + unit);
+        glBindTexture(GL_TEXTURE_3D, h->volume);
+    }
     glActiveTexture(GL_TEXTURE5);
 }
 
@@ -255,6 +269,10 @@ host_objects make_hostile(int size) {
     glBindTexture(GL_TEXTURE_2D, h.image_canary);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, texels);
     glBindTexture(GL_TEXTURE_2D, 0);
+    glGenTextures(1, &h.volume);
+    glBindTexture(GL_TEXTURE_3D, h.volume);
+    glTexStorage3D(GL_TEXTURE_3D, 1, GL_RGBA8, 2, 2, 2);
+    glBindTexture(GL_TEXTURE_3D, 0);
     /* An occlusion query that passed nothing: conditional rendering on it
      * discards draws (the host's intent). */
     glGenQueries(1, &h.occlusion_query);
@@ -297,6 +315,10 @@ void end_hostile(host_objects *h) {
     glBlendFunc(GL_ONE, GL_ZERO);
     glBlendEquation(GL_FUNC_ADD);
     glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_R8);
+    for (GLenum unit = 0; unit < 2; ++unit) {
+        glActiveTexture(GL_TEXTURE0 + unit);
+        glBindTexture(GL_TEXTURE_3D, 0);
+    }
     glActiveTexture(GL_TEXTURE0);
     const GLint defaults[][2] = {{GL_PACK_ALIGNMENT, 4},     {GL_PACK_ROW_LENGTH, 0},    {GL_PACK_SKIP_PIXELS, 0},
                                  {GL_PACK_SKIP_ROWS, 0},     {GL_PACK_SWAP_BYTES, 0},    {GL_UNPACK_ALIGNMENT, 4},
@@ -329,6 +351,7 @@ void end_hostile(host_objects *h) {
     GLuint buffers[] = {h->query_canary, h->pack_canary, h->unpack_canary, h->feedback_canary};
     glDeleteBuffers(4, buffers);
     glDeleteTextures(1, &h->image_canary);
+    glDeleteTextures(1, &h->volume);
     glDeleteTransformFeedbacks(1, &h->feedback);
     glDeleteProgram(h->feedback_program);
     glDeleteProgram(h->separable_program);

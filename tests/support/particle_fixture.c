@@ -145,8 +145,8 @@ run_result run_steps(plume_system system, const float *dts, int steps, mat4 view
     return result_of(&rb);
 }
 
-/* Identical particles in identical draw order (slots may differ: they are
- * not part of plume_particle). */
+/* Identical particles in identical draw order (the slots are not part of
+ * plume_particle; test_events_are_deterministic compares them too). */
 bool same_run(const run_result *a, const run_result *b) {
     return a->live_count == b->live_count && a->emitted_total == b->emitted_total &&
            memcmp(a->in_draw_order, b->in_draw_order, sizeof(plume_particle) * a->live_count) == 0;

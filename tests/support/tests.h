@@ -31,6 +31,10 @@ struct CMUnitTest;
     X(tiled, 1)                                                                                                        \
     X(look, 1)                                                                                                         \
     X(host_state, 1)                                                                                                   \
+    X(world_collisions, 1)                                                                                             \
+    X(world_forces, 1)                                                                                                 \
+    X(world_events, 1)                                                                                                 \
+    X(world_descriptors, 1)                                                                                            \
     X(demo, 0)                                                                                                         \
     X(effect_format, 0)                                                                                                \
     X(effect_fuzz, 0)                                                                                                  \
