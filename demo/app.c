@@ -526,6 +526,7 @@ bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer
     };
     memcpy(frame.view, view, sizeof frame.view);
     memcpy(frame.projection, projection, sizeof frame.projection);
+    scene_light(frame.light_direction, frame.light_color, frame.ambient_color);
     bool ok = smoke_system_update(app->smoke, &frame);
 
     float sky[3];

@@ -60,8 +60,14 @@ typedef struct emission_window {
 
 typedef struct simulate_locations {
     GLint dt, time, view, gravity, wind, drag, turbulence, capacity;
-    GLint cull, cull_planes, cull_radius, eye, cull_distance;
+    GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode;
 } simulate_locations;
+
+/* The frame's light as the draw uses it (plume_frame_desc, since 1.2): the
+ * direction normalised (zero: none). */
+typedef struct frame_light {
+    float direction[3], color[3], ambient[3];
+} frame_light;
 
 _Static_assert(PLUME_GPU_MAX_COLLIDERS == PLUME_MAX_COLLIDERS && PLUME_GPU_MAX_ATTRACTORS == PLUME_MAX_ATTRACTORS &&
                    PLUME_GPU_MAX_EVENT_ROUTES == PLUME_MAX_EVENT_ROUTES,
@@ -120,6 +126,7 @@ typedef struct system_state {
     GLint reset_capacity_location, prepare_requested_location;
     GLint emit_seed_location, emit_end_location;
     simulate_locations simulate;
+    frame_light light;       /* the current draw's */
     raster_renderer raster;  /* the draw paths */
     lowres_renderer lowres;
     tiled_renderer tiled;
@@ -237,6 +244,17 @@ plume_result plume_particles_resolve_forces(const plume_env *env, const char *ca
 /* The world's fields (not its route targets: world_check_targets). */
 plume_result plume_particles_resolve_world(const plume_env *env, const char *caller, const plume_world *in,
                                            plume_world *out);
+
+/* The look (desc.c, since 1.2). The blend mode's additive part k as a
+ * curve over life (constant 0 or 1 but in PREMULTIPLIED_ADDITIVE), its
+ * largest value, and whether the update skips the sort (ADDITIVE blending,
+ * sort mode NONE). */
+plume_curve particles_additive_curve(const plume_system_desc *desc);
+float particles_largest_additive(const plume_system_desc *desc);
+bool particles_sort_skipped(const plume_system_desc *desc);
+/* The quad's longest edge as a multiple of its size (the stretch's upper
+ * limit in PLUME_ORIENT_VELOCITY_STRETCHED, else 1). */
+float particles_largest_stretch(const plume_system_desc *desc);
 
 /* ---- texture.c ---- */
 

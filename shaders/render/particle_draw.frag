@@ -1,15 +1,24 @@
+// Built after particle_common.glsl and particle_appearance.glsl (lighting).
 // Premultiplied-alpha output (blend: ONE, ONE_MINUS_SRC_ALPHA): sprite (or a
 // solid square) cross-faded between flipbook frames, tinted by the particle's
-// colour, faded where it meets the host's scene depth.
+// colour (lit by the frame's light for a lit system, plus the emitted
+// light), faded where it meets the host's scene depth. The blend mode's
+// additive part k lowers only the alpha that covers what is behind:
+// dst = c a + (1 - a (1 - k)) dst (plume_blend_mode).
 in vec4 v_color;
 in vec2 v_uv_frame;
 in vec2 v_uv_next;
 in float v_frame_mix;
 in float v_view_depth;
+in float v_additive;
+in vec2 v_quad;
+flat in vec3 v_light;
+flat in vec3 v_emissive;
 
 uniform sampler2D u_sprite;        // unit 0, premultiplied RGBA
 uniform sampler2D u_scene_depth;   // unit 1, window depth 0..1
 uniform bool u_has_texture;
+uniform bool u_lit;
 uniform float u_soft_fade_distance; // 0: no fade
 uniform vec2 u_viewport_size;
 uniform mat4 u_inverse_projection;
@@ -28,5 +37,9 @@ void main() {
         float scene_depth = -scene.z / scene.w;
         fade = clamp((scene_depth - v_view_depth) / u_soft_fade_distance, 0.0, 1.0);
     }
-    out_color = vec4(v_color.rgb * texel.rgb, texel.a) * (v_color.a * fade);
+    vec3 color = v_color.rgb;
+    if (u_lit) color *= sphere_lighting(v_quad, v_light);
+    color += v_emissive;
+    out_color = vec4(color * texel.rgb, texel.a) * (v_color.a * fade);
+    out_color.a *= 1.0 - v_additive;
 }

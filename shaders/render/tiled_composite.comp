@@ -5,8 +5,9 @@
 //     colour += transmittance * premultiplied;  transmittance *= 1 - alpha,
 // which is what blending them back to front over the host's colour gives.
 // Each pixel shades a particle as particle_draw.frag does: the sprite (frames
-// cross-faded), the colour, the soft fade against the scene depth, and the
-// depth test the raster path gets from the host's depth function.
+// cross-faded), the colour (lit, plus the emitted light), the soft fade
+// against the scene depth, and the depth test the raster path gets from the
+// host's depth function.
 //
 // Two ways to share a tile's run among workgroups (u_chunk_entries):
 //   0:  one workgroup per tile walks its whole run and writes the target;
@@ -17,11 +18,20 @@
 //       tiled_resolve.comp combines them front to back (the "over" operator
 //       is associative). The busiest tile then costs K entries per
 //       workgroup, not its whole run.
+// A particle of additive part k (plume_blend_mode) adds its light c a whole
+// but covers only a (1 - k): transmittance *= 1 - a (1 - k); additive light
+// occludes nothing.
+//
 // Early termination: a pixel stops once its transmittance is below
 // u_threshold (the workgroup once all its pixels have). The composite is then
-// the over-composite of a prefix of the pixel's entries, and what the skipped
-// rest would add is at most the transmittance in front of it, less than the
-// threshold, per channel (premultiplied colour is at most alpha). Chunked,
+// the over-composite of a prefix of the pixel's entries. What the skipped
+// rest would add, per channel, is the sum of T_i c_i a_i over them, T_i the
+// transmittance in front of entry i: with c <= 1 and every k at most K,
+// a_i <= a_i (1 - k_i) / (1 - K), and the sum of T_i a_i (1 - k_i) telescopes
+// to at most the transmittance T where the pixel stopped. So the error is at
+// most T / (1 - K): tiled.c passes u_threshold = threshold * (1 - K), which
+// keeps it under the frame's threshold; an additive system (K = 1) never
+// stops early (nor would its transmittance fall). Chunked,
 // a chunk stops on its own transmittance T_c < u_threshold; the resolve
 // multiplies the chunks' transmittances in order and stops at the first
 // where the product falls below u_threshold, which it does at the latest at
@@ -117,26 +127,40 @@ void main() {
         barrier();
         for (uint j = 0u; shading && j < count; ++j) {
             uint at = j * uint(PLUME_TILED_SPLAT_VEC4S);
-            vec4 place = batch[at], axes = batch[at + 1u];
-            mat2 to_quad = mat2(axes.xy, axes.zw);
-            vec2 st = to_quad * (centre - place.xy);
+            vec4 row0 = batch[at], row1 = batch[at + 1u], row2 = batch[at + 2u], view_row = batch[at + 3u];
+            vec3 h = vec3(dot(row0.xyz, vec3(centre, 1.0)), dot(row1.xyz, vec3(centre, 1.0)),
+                          dot(row2.xyz, vec3(centre, 1.0)));
+            if (h.z <= 0.0) continue; // behind the eye
+            vec2 st = h.xy / h.z;
             if (any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))) continue;
-            if (!depth_passes(place.w, scene_window)) continue;
-            vec4 tint = batch[at + 2u], frames = batch[at + 3u];
+            float ndc_z = dot(vec3(row0.w, row1.w, row2.w), h);
+            if (ndc_z < -1.0 || ndc_z > 1.0) continue; // clipped by the near or far plane
+            if (!depth_passes(ndc_z * 0.5 + 0.5, scene_window)) continue;
+            vec4 tint = batch[at + 4u], frames = batch[at + SPLAT_TILES];
+            vec2 mix_and_additive = unpackUnorm2x16(floatBitsToUint(view_row.w));
             vec4 texel = vec4(1.0);
             if (u_has_texture) {
                 uint both = floatBitsToUint(frames.z);
                 vec2 corner_uv = vec2(st.x, 1.0 - st.y);
-                vec2 along_x = vec2(to_quad[0][0], -to_quad[0][1]) / vec2(u_flipbook);
-                vec2 along_y = vec2(to_quad[1][0], -to_quad[1][1]) / vec2(u_flipbook);
+                // d(s, t) / d pixel x and y, from the projective map.
+                vec2 d_dx = (vec2(row0.x, row1.x) - st * row2.x) / h.z;
+                vec2 d_dy = (vec2(row0.y, row1.y) - st * row2.y) / h.z;
+                vec2 along_x = vec2(d_dx.x, -d_dx.y) / vec2(u_flipbook);
+                vec2 along_y = vec2(d_dy.x, -d_dy.y) / vec2(u_flipbook);
                 texel = mix(textureGrad(u_sprite, frame_uv(both & 0xFFFFu, corner_uv), along_x, along_y),
-                            textureGrad(u_sprite, frame_uv(both >> 16, corner_uv), along_x, along_y), frames.w);
+                            textureGrad(u_sprite, frame_uv(both >> 16, corner_uv), along_x, along_y),
+                            mix_and_additive.x);
             }
             float fade = 1.0;
-            if (u_soft_fade_distance > 0.0) fade = clamp((scene_view - place.z) / u_soft_fade_distance, 0.0, 1.0);
-            vec4 shade = vec4(tint.rgb * texel.rgb, texel.a) * (tint.a * fade);
+            if (u_soft_fade_distance > 0.0)
+                fade = clamp((scene_view - dot(view_row.xyz, h) / h.z) / u_soft_fade_distance, 0.0, 1.0);
+            vec4 light = batch[at + 6u];
+            vec4 glow = unpackUnorm4x8(floatBitsToUint(light.w));
+            vec3 lit = tint.rgb;
+            if (glow.a > 0.5) lit *= sphere_lighting(st, light.xyz);
+            vec4 shade = vec4((lit + glow.rgb) * texel.rgb, texel.a) * (tint.a * fade);
             color += transmittance * shade.rgb;
-            transmittance *= 1.0 - shade.a;
+            transmittance *= 1.0 - shade.a * (1.0 - mix_and_additive.y);
             if (transmittance < u_threshold) shading = false;
         }
         if (shading) pixels_alive[pass & 1u] = 1u;
