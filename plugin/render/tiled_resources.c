@@ -16,7 +16,7 @@ enum {
 
 static plume_result build_programs(system_state *s) {
     tiled_renderer *r = &s->tiled;
-    uint32_t tile = tile_size_of(r), batch = tile * tile < 256 ? tile * tile : 256;
+    uint32_t tile = tile_size_of(r), batch = tile * tile < 192 ? tile * tile : 192;
     char defines[96];
     snprintf(defines, sizeof defines, "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n", tile, batch);
     const char *COMMON = "render/tiled_common.glsl";

@@ -17,8 +17,12 @@
 //   [6] xyz: the light's direction in the quad's frame (quad_light); w:
 //       packUnorm4x8 bits of the emitted light (rgb) and whether the
 //       particle is lit (a)
+//   [7], [8], [9] xyz: the rows of to_quad for the corners snapped as a
+//       rasteriser snaps them: which pixels the quad covers. Rows [0]-[2]
+//       map from the exact corners: where in the quad a pixel falls
 layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint control[]; };
 
-const uint SPLAT_TILES = 5u;  // the splat's vec4 of tiles and frames
+const uint SPLAT_TILES = 5u;    // the splat's vec4 of tiles and frames
+const uint SPLAT_COVERED = 7u;  // the first row of the snapped map
 
 const uint TILE_SIZE = uint(TILED_TILE_SIZE);  // pixels across a tile (a define of the build)

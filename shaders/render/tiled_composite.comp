@@ -61,7 +61,7 @@ uniform float u_threshold;          // transmittance that ends a pixel; 0: never
 uniform uvec2 u_tiles;
 uniform uint u_chunk_entries;       // 0: a workgroup per tile; K: per chunk of at most K entries
 
-const uint BATCH = uint(TILED_BATCH); // splats loaded at once: min(pixels, 256)
+const uint BATCH = uint(TILED_BATCH); // splats loaded at once: min(pixels, 192), in 32 KiB of shared memory
 shared vec4 batch[TILED_BATCH * PLUME_TILED_SPLAT_VEC4S];
 shared uint pixels_alive[2];
 
@@ -128,11 +128,16 @@ void main() {
         for (uint j = 0u; shading && j < count; ++j) {
             uint at = j * uint(PLUME_TILED_SPLAT_VEC4S);
             vec4 row0 = batch[at], row1 = batch[at + 1u], row2 = batch[at + 2u], view_row = batch[at + 3u];
+            vec3 covered = vec3(dot(batch[at + SPLAT_COVERED].xyz, vec3(centre, 1.0)),
+                                dot(batch[at + SPLAT_COVERED + 1u].xyz, vec3(centre, 1.0)),
+                                dot(batch[at + SPLAT_COVERED + 2u].xyz, vec3(centre, 1.0)));
+            if (covered.z <= 0.0) continue; // behind the eye
+            vec2 covered_st = covered.xy / covered.z;
+            if (any(lessThan(covered_st, vec2(0.0))) || any(greaterThan(covered_st, vec2(1.0)))) continue;
             vec3 h = vec3(dot(row0.xyz, vec3(centre, 1.0)), dot(row1.xyz, vec3(centre, 1.0)),
                           dot(row2.xyz, vec3(centre, 1.0)));
-            if (h.z <= 0.0) continue; // behind the eye
+            if (h.z <= 0.0) h = covered; // only where a corner is at the eye's plane
             vec2 st = h.xy / h.z;
-            if (any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))) continue;
             float ndc_z = dot(vec3(row0.w, row1.w, row2.w), h);
             if (ndc_z < -1.0 || ndc_z > 1.0) continue; // clipped by the near or far plane
             if (!depth_passes(ndc_z * 0.5 + 0.5, scene_window)) continue;

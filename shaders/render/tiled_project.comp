@@ -34,11 +34,23 @@ vec2 target_position(vec4 clip) {
 }
 
 // A corner as (pixel x * w, pixel y * w, w): linear in the quad's
-// coordinates, so three corners give the map from (s, t, 1) to it. In front
-// of the eye the pixel is the snapped one.
-vec3 homogeneous_pixel(vec4 clip) {
-    if (clip.w <= 0.0) return vec3((clip.xy * 0.5 + 0.5 * clip.w) * u_target_size, clip.w);
+// coordinates, so three corners give the map from (s, t, 1) to it. Exact:
+// the corner as projected, which is what the raster path interpolates the
+// quad's coordinates from; snapped: in front of the eye, the pixel the
+// rasteriser snaps it to, which decides the pixels at the quad's edges.
+vec3 homogeneous_pixel(vec4 clip, bool snapped) {
+    if (clip.w <= 0.0 || !snapped) return vec3((clip.xy * 0.5 + 0.5 * clip.w) * u_target_size, clip.w);
     return vec3(target_position(clip) * clip.w, clip.w);
+}
+
+// The inverse of the map from (s, t, 1) to (pixel * w, w) through corners 0,
+// 1 and 3; false when the quad is seen edge on.
+bool pixel_to_quad(vec4 c0, vec4 c1, vec4 c3, bool snapped, out mat3 to_quad) {
+    vec3 h0 = homogeneous_pixel(c0, snapped), h1 = homogeneous_pixel(c1, snapped), h3 = homogeneous_pixel(c3, snapped);
+    mat3 to_pixel = mat3(h1 - h0, h3 - h0, h0);
+    if (abs(determinant(to_pixel)) < 1e-20) return false;
+    to_quad = inverse(to_pixel);
+    return true;
 }
 
 uint project(uint rank) {
@@ -68,11 +80,13 @@ uint project(uint rank) {
         last = min(ivec2(floor(hi - 0.5)), ivec2(u_target_size) - 1);
     } // else the quad crosses the eye's plane: its pixels may be anywhere, every tile is a candidate
     if (any(greaterThan(first, last))) return 0u;
-    // (s, t, 1) -> (pixel * w, w), then its inverse: pixel -> (s, t, 1) / w.
-    vec3 h0 = homogeneous_pixel(c0), h1 = homogeneous_pixel(c1), h3 = homogeneous_pixel(c3);
-    mat3 to_pixel = mat3(h1 - h0, h3 - h0, h0);
-    if (abs(determinant(to_pixel)) < 1e-20) return 0u;
-    mat3 to_quad = inverse(to_pixel);
+    // (s, t, 1) -> (pixel * w, w), then its inverse: pixel -> (s, t, 1) / w,
+    // twice. The snapped corners move by up to 1/512 pixel each, which
+    // moves (s, t) by that over the quad's size in pixels: nothing at an
+    // edge, but the half sphere's normal (sphere_lighting) turns without
+    // bound near its rim, so the shading takes (s, t) from the exact map.
+    mat3 to_quad, to_covered;
+    if (!pixel_to_quad(c0, c1, c3, false, to_quad) || !pixel_to_quad(c0, c1, c3, true, to_covered)) return 0u;
     uvec2 tile0 = uvec2(first) / TILE_SIZE, tile1 = uvec2(last) / TILE_SIZE;
     // Clip z and view depth are linear in (s, t) too: their rows.
     vec3 clip_z = vec3(c1.z - c0.z, c3.z - c0.z, c0.z);
@@ -90,6 +104,9 @@ uint project(uint rank) {
                              uintBitsToFloat(a.frame | (a.next << 16)), 0.0);
     splats[base + 6u] = vec4(quad_light(edges, cross(u_camera_right, u_camera_up)),
                              uintBitsToFloat(packUnorm4x8(vec4(a.emissive, u_lit ? 1.0 : 0.0))));
+    splats[base + 7u] = vec4(to_covered[0][0], to_covered[1][0], to_covered[2][0], 0.0);
+    splats[base + 8u] = vec4(to_covered[0][1], to_covered[1][1], to_covered[2][1], 0.0);
+    splats[base + 9u] = vec4(to_covered[0][2], to_covered[1][2], to_covered[2][2], 0.0);
     return (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
 }
 
