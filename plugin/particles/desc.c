@@ -3,6 +3,7 @@
  * naming it. No GL here (the GL limits are checked at creation). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "particles_internal.h"
 
@@ -377,4 +378,24 @@ float particles_largest_additive(const plume_system_desc *desc) {
 
 bool particles_sort_skipped(const plume_system_desc *desc) {
     return desc->blend_mode == PLUME_BLEND_ADDITIVE || desc->sort_mode == PLUME_SORT_MODE_NONE;
+}
+
+uint32_t particles_look_features(const plume_system_desc *desc) {
+    uint32_t features = 0;
+    if (desc->orientation != PLUME_ORIENT_CAMERA_FACING) features |= LOOK_ORIENTED;
+    if (desc->lit) features |= LOOK_LIT;
+    for (uint32_t k = 0; k < desc->emissive_over_life.key_count; ++k) {
+        const float *rgba = desc->emissive_over_life.keys[k].rgba;
+        if ((rgba[0] > 0.0f || rgba[1] > 0.0f || rgba[2] > 0.0f) && rgba[3] > 0.0f) features |= LOOK_EMISSIVE;
+    }
+    if (particles_largest_additive(desc) > 0.0f) features |= LOOK_ADDITIVE;
+    return features;
+}
+
+void particles_look_defines(uint32_t features, char out[LOOK_DEFINES_SIZE]) {
+    static const char *const DEFINES[] = {"#define PLUME_LOOK_ORIENTED\n", "#define PLUME_LOOK_LIT\n",
+                                          "#define PLUME_LOOK_EMISSIVE\n", "#define PLUME_LOOK_ADDITIVE\n"};
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof DEFINES / sizeof DEFINES[0]; ++i)
+        if (features & (1u << i)) strcat(out, DEFINES[i]);
 }

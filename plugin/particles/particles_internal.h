@@ -256,6 +256,25 @@ bool particles_sort_skipped(const plume_system_desc *desc);
  * limit in PLUME_ORIENT_VELOCITY_STRETCHED, else 1). */
 float particles_largest_stretch(const plume_system_desc *desc);
 
+/* The parts of the look a draw program is built with: each a define of the
+ * draw shaders (particle_appearance.glsl, tiled_common.glsl), so that a
+ * program pays only for what its system uses, and the default look
+ * (camera-facing, unlit, nothing emitted, premultiplied) compiles to the
+ * shaders as they were before the look. A program built with more features
+ * than a system uses draws it the same (each particle says what it uses). */
+typedef enum particles_look_feature {
+    LOOK_ORIENTED = 1u << 0, /* PLUME_LOOK_ORIENTED: an orientation other than camera-facing */
+    LOOK_LIT = 1u << 1,      /* PLUME_LOOK_LIT: lit by the frame's light */
+    LOOK_EMISSIVE = 1u << 2, /* PLUME_LOOK_EMISSIVE: emits light at some age */
+    LOOK_ADDITIVE = 1u << 3  /* PLUME_LOOK_ADDITIVE: an additive part above 0 at some age */
+} particles_look_feature;
+enum { LOOK_DEFINES_SIZE = 128 }; /* enough for every feature's define */
+
+uint32_t particles_look_features(const plume_system_desc *desc);
+/* The features' defines ("#define PLUME_LOOK_LIT\n" ...; "" for none) into
+ * out[LOOK_DEFINES_SIZE]. */
+void particles_look_defines(uint32_t features, char out[LOOK_DEFINES_SIZE]);
+
 /* ---- texture.c ---- */
 
 /* Loads the sprite (file or pixels), premultiplies its alpha and uploads it

@@ -1,7 +1,9 @@
-/* The raster draw path: one instanced draw of camera-facing quads, pulled from
- * the sorted live list in back-to-front order and blended with premultiplied
- * alpha; sprite or flipbook, colour, size and opacity over life, soft fade
- * against the host's depth. */
+/* The raster draw path: one instanced draw of quads (oriented as the
+ * system's look says), pulled from the sorted live list in back-to-front
+ * order and blended with premultiplied alpha (and an additive part); sprite
+ * or flipbook, colour, size and opacity over life, light, soft fade against
+ * the host's depth. The program is built with the look's features
+ * (particles_look_defines): the default look's does no more than before. */
 #include <string.h>
 
 #include "particles/particles_internal.h"
@@ -14,7 +16,9 @@ plume_result raster_create(system_state *s) {
         {GL_FRAGMENT_SHADER,
          {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_draw.frag", NULL}},
     };
-    plume_result result = plume_build_program(&s->env, "plume particles: draw", stages, 2, NULL, &r->program);
+    char look[LOOK_DEFINES_SIZE];
+    particles_look_defines(particles_look_features(&s->desc), look);
+    plume_result result = plume_build_program(&s->env, "plume particles: draw", stages, 2, look, &r->program);
     if (result != PLUME_OK) return result;
     GLuint p = r->program;
     r->locations = (raster_locations){
@@ -96,7 +100,7 @@ void raster_set_appearance_uniforms(const system_state *s, GLuint p) {
     glProgramUniform1fv(p, glGetUniformLocation(p, "u_emissive_times"), PLUME_MAX_CURVE_KEYS, emissive_times);
     glProgramUniform4fv(p, glGetUniformLocation(p, "u_emissive_values"), PLUME_MAX_CURVE_KEYS, &emissive[0][0]);
     glProgramUniform1i(p, glGetUniformLocation(p, "u_emissive_count"), (GLint)s->desc.emissive_over_life.key_count);
-    glProgramUniform1i(p, glGetUniformLocation(p, "u_lit"), s->desc.lit);
+    glProgramUniform1i(p, glGetUniformLocation(p, "u_lit"), s->desc.lit); /* the tiled projection's */
     glProgramUniform1ui(p, glGetUniformLocation(p, "u_orientation"), s->desc.orientation);
     glProgramUniform3fv(p, glGetUniformLocation(p, "u_orientation_axis"), 1, s->desc.orientation_axis);
     glProgramUniform3f(p, glGetUniformLocation(p, "u_stretch"), s->desc.stretch_factor, s->desc.stretch_limits.min,

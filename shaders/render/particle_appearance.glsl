@@ -2,6 +2,12 @@
 // its age: size, colour and opacity over life, and its flipbook frames. The
 // raster path's vertex shader and the tiled path's projection pass both use
 // it, so that the two draw the same particles.
+// A program is built with the defines of its system's look
+// (particles_look_defines): PLUME_LOOK_ORIENTED, PLUME_LOOK_LIT,
+// PLUME_LOOK_EMISSIVE, PLUME_LOOK_ADDITIVE. Without one, its term is a
+// constant here (camera-facing, no emitted light, no additive part) and the
+// code that reads it folds away: the default look costs what it did before
+// the look.
 // Curves over the life fraction: key times and values, key_count >= 1.
 uniform float u_size_times[PLUME_GPU_MAX_CURVE_KEYS];
 uniform float u_size_values[PLUME_GPU_MAX_CURVE_KEYS];
@@ -62,10 +68,18 @@ Appearance particle_appearance(ParticleMotion p, ParticleTraits t) {
     float life = clamp(p.age / p.lifetime, 0.0, 1.0);
     a.size = t.size * curve_value(u_size_times, u_size_values, u_size_count, life);
     a.color = gradient_value(u_color_times, u_color_values, u_color_count, life);
+    a.color.a *= curve_value(u_opacity_times, u_opacity_values, u_opacity_count, life);
+#ifdef PLUME_LOOK_EMISSIVE
     vec4 emissive = gradient_value(u_emissive_times, u_emissive_values, u_emissive_count, life);
     a.emissive = emissive.rgb * emissive.a;
-    a.color.a *= curve_value(u_opacity_times, u_opacity_values, u_opacity_count, life);
+#else
+    a.emissive = vec3(0.0);
+#endif
+#ifdef PLUME_LOOK_ADDITIVE
     a.additive = clamp(curve_value(u_additive_times, u_additive_values, u_additive_count, life), 0.0, 1.0);
+#else
+    a.additive = 0.0;
+#endif
     uint frames = u_flipbook.x * u_flipbook.y;
     float frame = life * float(frames);
     a.frame = min(uint(frame), frames - 1u);
@@ -76,6 +90,11 @@ Appearance particle_appearance(ParticleMotion p, ParticleTraits t) {
 
 // Orientation (plume_orientation): the quad's two edges in world space.
 uniform uint u_orientation;
+#ifdef PLUME_LOOK_ORIENTED
+#define LOOK_ORIENTATION u_orientation
+#else
+#define LOOK_ORIENTATION 0u  // camera-facing: quad_edges folds to the view plane's axes
+#endif
 uniform vec3 u_orientation_axis;  // unit: WORLD_AXIS's axis, WORLD_FACING's normal
 uniform vec3 u_stretch;           // VELOCITY_STRETCHED: factor (s / unit), lowest and highest length / size
 
@@ -100,17 +119,18 @@ QuadEdges quad_edges(vec3 velocity, float rotation, float size, vec3 right, vec3
     vec3 across = right, along = up;
     float length = size;
     bool turns = true;
-    if (u_orientation == 1u || u_orientation == 2u || u_orientation == 3u) {
-        vec3 axis = u_orientation == 3u ? u_orientation_axis : unit_or(velocity, vec3(0.0));
+    uint orientation = LOOK_ORIENTATION;
+    if (orientation == 1u || orientation == 2u || orientation == 3u) {
+        vec3 axis = orientation == 3u ? u_orientation_axis : unit_or(velocity, vec3(0.0));
         vec3 width = unit_or(cross(axis, back), vec3(0.0));
         if (dot(width, width) > 0.0) {
             across = width;
             along = axis;
         }
-        if (u_orientation == 1u)
+        if (orientation == 1u)
             length = size * clamp(1.0 + u_stretch.x * sqrt(dot(velocity, velocity)), u_stretch.y, u_stretch.z);
         turns = false;
-    } else if (u_orientation == 4u) {
+    } else if (orientation == 4u) {
         vec3 n = u_orientation_axis;
         across = normalize(cross(abs(n.y) < 0.999 ? vec3(0.0, 1.0, 0.0) : vec3(0.0, 0.0, 1.0), n));
         along = cross(n, across);

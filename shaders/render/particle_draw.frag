@@ -1,4 +1,5 @@
-// Built after particle_common.glsl and particle_appearance.glsl (lighting).
+// Built after particle_common.glsl and particle_appearance.glsl (lighting;
+// the look's defines say which of its terms this program has).
 // Premultiplied-alpha output (blend: ONE, ONE_MINUS_SRC_ALPHA): sprite (or a
 // solid square) cross-faded between flipbook frames, tinted by the particle's
 // colour (lit by the frame's light for a lit system, plus the emitted
@@ -10,15 +11,20 @@ in vec2 v_uv_frame;
 in vec2 v_uv_next;
 in float v_frame_mix;
 in float v_view_depth;
+#ifdef PLUME_LOOK_ADDITIVE
 in float v_additive;
+#endif
+#ifdef PLUME_LOOK_LIT
 in vec2 v_quad;
 flat in vec3 v_light;
+#endif
+#ifdef PLUME_LOOK_EMISSIVE
 flat in vec3 v_emissive;
+#endif
 
 uniform sampler2D u_sprite;        // unit 0, premultiplied RGBA
 uniform sampler2D u_scene_depth;   // unit 1, window depth 0..1
 uniform bool u_has_texture;
-uniform bool u_lit;
 uniform float u_soft_fade_distance; // 0: no fade
 uniform vec2 u_viewport_size;
 uniform mat4 u_inverse_projection;
@@ -38,8 +44,14 @@ void main() {
         fade = clamp((scene_depth - v_view_depth) / u_soft_fade_distance, 0.0, 1.0);
     }
     vec3 color = v_color.rgb;
-    if (u_lit) color *= sphere_lighting(v_quad, v_light);
+#ifdef PLUME_LOOK_LIT
+    color *= sphere_lighting(v_quad, v_light);
+#endif
+#ifdef PLUME_LOOK_EMISSIVE
     color += v_emissive;
+#endif
     out_color = vec4(color * texel.rgb, texel.a) * (v_color.a * fade);
+#ifdef PLUME_LOOK_ADDITIVE
     out_color.a *= 1.0 - v_additive;
+#endif
 }

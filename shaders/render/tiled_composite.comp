@@ -1,5 +1,7 @@
-// Built after particle_common.glsl, particle_appearance.glsl (the flipbook)
-// and tiled_common.glsl. One invocation per pixel of a tile; its entries,
+// Built after particle_common.glsl, particle_appearance.glsl (the flipbook,
+// the light) and tiled_common.glsl, with the look's defines: the splat's
+// layout and the terms shaded are the look's (the default look's: the
+// camera-facing affine map, no light, no additive part). One invocation per pixel of a tile; its entries,
 // walked from the nearest particle to the farthest, composited front to back
 // in registers,
 //     colour += transmittance * premultiplied;  transmittance *= 1 - alpha,
@@ -61,9 +63,68 @@ uniform float u_threshold;          // transmittance that ends a pixel; 0: never
 uniform uvec2 u_tiles;
 uniform uint u_chunk_entries;       // 0: a workgroup per tile; K: per chunk of at most K entries
 
-const uint BATCH = uint(TILED_BATCH); // splats loaded at once: min(pixels, 192), in 32 KiB of shared memory
-shared vec4 batch[TILED_BATCH * PLUME_TILED_SPLAT_VEC4S];
+const uint BATCH = uint(TILED_BATCH); // splats loaded at once: min(pixels, 256), in 32 KiB of shared memory
+shared vec4 batch[TILED_BATCH * TILED_SPLAT_VEC4S];
 shared uint pixels_alive[2];
+
+// Where a pixel falls on a splat of the batch.
+struct SplatPixel {
+    vec2 st;            // quad coordinates, 0..1 over it
+    vec2 d_dx, d_dy;    // their derivatives by pixel x and y
+    float window_depth; // the quad's, for the depth test
+    float view_depth;   // the quad's, for the soft fade
+};
+
+#ifndef PLUME_LOOK_ORIENTED
+// Camera-facing: the map from pixel to quad is affine, one depth serves the
+// whole quad. False where the quad does not cover the pixel.
+bool splat_pixel(uint at, vec2 centre, out SplatPixel sp) {
+    vec4 place = batch[at], axes = batch[at + 1u];
+    mat2 to_quad = mat2(axes.xy, axes.zw);
+    vec2 st = to_quad * (centre - place.xy);
+    if (any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))) return false;
+#ifdef PLUME_LOOK_LIT
+    vec4 exact = batch[at + SPLAT_EXACT];
+    to_quad = mat2(exact.xy, exact.zw);
+    st = to_quad * (centre - batch[at + SPLAT_EXACT + 1u].xy);
+#endif
+    sp = SplatPixel(st, to_quad[0], to_quad[1], place.w, place.z);
+    return true;
+}
+#else
+// Any orientation: the map is projective, the depth varies over the quad.
+// False where the quad does not cover the pixel, or the near or far plane
+// clips it there.
+bool splat_pixel(uint at, vec2 centre, out SplatPixel sp) {
+    vec3 pixel = vec3(centre, 1.0);
+    vec4 row0 = batch[at], row1 = batch[at + 1u], row2 = batch[at + 2u];
+    vec3 h = vec3(dot(row0.xyz, pixel), dot(row1.xyz, pixel), dot(row2.xyz, pixel));
+    if (h.z <= 0.0) return false; // behind the eye
+    vec2 st = h.xy / h.z;
+    if (any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))) return false;
+    vec3 x_row = vec3(row0.x, row1.x, row2.x), y_row = vec3(row0.y, row1.y, row2.y);
+#ifdef PLUME_LOOK_LIT
+    vec4 exact0 = batch[at + SPLAT_EXACT], exact1 = batch[at + SPLAT_EXACT + 1u], exact2 = batch[at + SPLAT_EXACT + 2u];
+    vec3 exact = vec3(dot(exact0.xyz, pixel), dot(exact1.xyz, pixel), dot(exact2.xyz, pixel));
+    // The exact map falls behind the eye only next to a corner at the eye's
+    // plane: the snapped one serves there.
+    if (exact.z > 0.0) {
+        h = exact;
+        st = h.xy / h.z;
+        x_row = vec3(exact0.x, exact1.x, exact2.x);
+        y_row = vec3(exact0.y, exact1.y, exact2.y);
+    }
+#endif
+    float ndc_z = dot(vec3(row0.w, row1.w, row2.w), h);
+    if (ndc_z < -1.0 || ndc_z > 1.0) return false;
+    sp.st = st;
+    sp.d_dx = (x_row.xy - st * x_row.z) / h.z;
+    sp.d_dy = (y_row.xy - st * y_row.z) / h.z;
+    sp.window_depth = ndc_z * 0.5 + 0.5;
+    sp.view_depth = dot(batch[at + 3u].xyz, h) / h.z;
+    return true;
+}
+#endif
 
 bool depth_passes(float particle, float scene) {
     switch (u_depth_function) {
@@ -118,52 +179,41 @@ void main() {
         memoryBarrierShared();
         barrier(); // the previous batch is read, pixels_alive[0] set
         if (lid < count) {
-            uint base = entries[next - 1u - lid].y * uint(PLUME_TILED_SPLAT_VEC4S);
-            for (uint k = 0u; k < uint(PLUME_TILED_SPLAT_VEC4S); ++k)
-                batch[lid * uint(PLUME_TILED_SPLAT_VEC4S) + k] = splats[base + k];
+            uint base = entries[next - 1u - lid].y * SPLAT_VEC4S;
+            for (uint k = 0u; k < SPLAT_VEC4S; ++k) batch[lid * SPLAT_VEC4S + k] = splats[base + k];
         }
         if (lid == 0u) pixels_alive[(pass + 1u) & 1u] = 0u;
         memoryBarrierShared();
         barrier();
         for (uint j = 0u; shading && j < count; ++j) {
-            uint at = j * uint(PLUME_TILED_SPLAT_VEC4S);
-            vec4 row0 = batch[at], row1 = batch[at + 1u], row2 = batch[at + 2u], view_row = batch[at + 3u];
-            vec3 covered = vec3(dot(batch[at + SPLAT_COVERED].xyz, vec3(centre, 1.0)),
-                                dot(batch[at + SPLAT_COVERED + 1u].xyz, vec3(centre, 1.0)),
-                                dot(batch[at + SPLAT_COVERED + 2u].xyz, vec3(centre, 1.0)));
-            if (covered.z <= 0.0) continue; // behind the eye
-            vec2 covered_st = covered.xy / covered.z;
-            if (any(lessThan(covered_st, vec2(0.0))) || any(greaterThan(covered_st, vec2(1.0)))) continue;
-            vec3 h = vec3(dot(row0.xyz, vec3(centre, 1.0)), dot(row1.xyz, vec3(centre, 1.0)),
-                          dot(row2.xyz, vec3(centre, 1.0)));
-            if (h.z <= 0.0) h = covered; // only where a corner is at the eye's plane
-            vec2 st = h.xy / h.z;
-            float ndc_z = dot(vec3(row0.w, row1.w, row2.w), h);
-            if (ndc_z < -1.0 || ndc_z > 1.0) continue; // clipped by the near or far plane
-            if (!depth_passes(ndc_z * 0.5 + 0.5, scene_window)) continue;
-            vec4 tint = batch[at + 4u], frames = batch[at + SPLAT_TILES];
-            vec2 mix_and_additive = unpackUnorm2x16(floatBitsToUint(view_row.w));
+            uint at = j * SPLAT_VEC4S;
+            SplatPixel sp;
+            if (!splat_pixel(at, centre, sp)) continue;
+            if (!depth_passes(sp.window_depth, scene_window)) continue;
+            vec4 tint = batch[at + SPLAT_COLOR], frames = batch[at + SPLAT_TILES];
+            vec2 mix_and_additive = splat_mix_and_additive(frames.w);
             vec4 texel = vec4(1.0);
             if (u_has_texture) {
                 uint both = floatBitsToUint(frames.z);
-                vec2 corner_uv = vec2(st.x, 1.0 - st.y);
-                // d(s, t) / d pixel x and y, from the projective map.
-                vec2 d_dx = (vec2(row0.x, row1.x) - st * row2.x) / h.z;
-                vec2 d_dy = (vec2(row0.y, row1.y) - st * row2.y) / h.z;
-                vec2 along_x = vec2(d_dx.x, -d_dx.y) / vec2(u_flipbook);
-                vec2 along_y = vec2(d_dy.x, -d_dy.y) / vec2(u_flipbook);
+                vec2 corner_uv = vec2(sp.st.x, 1.0 - sp.st.y);
+                vec2 along_x = vec2(sp.d_dx.x, -sp.d_dx.y) / vec2(u_flipbook);
+                vec2 along_y = vec2(sp.d_dy.x, -sp.d_dy.y) / vec2(u_flipbook);
                 texel = mix(textureGrad(u_sprite, frame_uv(both & 0xFFFFu, corner_uv), along_x, along_y),
                             textureGrad(u_sprite, frame_uv(both >> 16, corner_uv), along_x, along_y),
                             mix_and_additive.x);
             }
             float fade = 1.0;
-            if (u_soft_fade_distance > 0.0)
-                fade = clamp((scene_view - dot(view_row.xyz, h) / h.z) / u_soft_fade_distance, 0.0, 1.0);
-            vec4 light = batch[at + 6u];
-            vec4 glow = unpackUnorm4x8(floatBitsToUint(light.w));
+            if (u_soft_fade_distance > 0.0) fade = clamp((scene_view - sp.view_depth) / u_soft_fade_distance, 0.0, 1.0);
             vec3 lit = tint.rgb;
-            if (glow.a > 0.5) lit *= sphere_lighting(st, light.xyz);
-            vec4 shade = vec4((lit + glow.rgb) * texel.rgb, texel.a) * (tint.a * fade);
+#ifdef SPLAT_HAS_LIGHT
+            vec4 light = batch[at + SPLAT_LIGHT];
+            vec4 glow = unpackUnorm4x8(floatBitsToUint(light.w));
+#ifdef PLUME_LOOK_LIT
+            if (glow.a > 0.5) lit *= sphere_lighting(sp.st, light.xyz);
+#endif
+            lit += glow.rgb;
+#endif
+            vec4 shade = vec4(lit * texel.rgb, texel.a) * (tint.a * fade);
             color += transmittance * shade.rgb;
             transmittance *= 1.0 - shade.a * (1.0 - mix_and_additive.y);
             if (transmittance < u_threshold) shading = false;
