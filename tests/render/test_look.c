@@ -176,9 +176,6 @@ static void classify(const ref_quad *q, double x, double y, double snap, bool *i
     }
 }
 
-/* The read-back live particles composited in the module's order as the CPU
- * computes it: far to near (ties by slot), or by slot where the mode does
- * not sort. ambiguous[pixel]: a centre within vertex snapping of an edge. */
 /* The light reaching quad coordinates (s, t) of `q` (the half sphere's
  * normal, as the module's sphere_lighting). */
 static void sphere_light(const ref_quad *q, const ref_light *l, double s, double t, double out[3]) {
@@ -197,6 +194,35 @@ static void quad_coordinates(const ref_quad *q, double x, double y, double *s, d
     *t = (ax * py - px * ay) / det;
 }
 
+/* A GPU's rasteriser interpolates a quad's coordinates from its corners
+ * snapped to the sub-pixel grid, which moves (s, t) by up to the snapping
+ * over the quad's edge in pixels (at 64 pixels across, about 3e-4 for the
+ * tests' quads). The half sphere's normal turns without bound at its rim, so
+ * there that shift changes the light by any amount: a lit pixel whose light
+ * changes by more than this when (s, t) moves by the snapping is ambiguous,
+ * as a pixel centre within the snapping of an edge is. */
+#define LIGHT_SNAP_AMBIGUITY (1.0 / 255.0)
+
+/* Whether `q`'s light at (s, t) changes by more than LIGHT_SNAP_AMBIGUITY
+ * (times its colour and alpha) when (s, t) moves by the snapping `snap`
+ * (pixels) along the quad's edges. */
+static bool light_moves_with_snapping(const ref_quad *q, const ref_light *l, double s, double t, double snap) {
+    double width = hypot(q->corner[1][0] - q->corner[0][0], q->corner[1][1] - q->corner[0][1]);
+    double length = hypot(q->corner[3][0] - q->corner[0][0], q->corner[3][1] - q->corner[0][1]);
+    double at[3], moved[3];
+    sphere_light(q, l, s, t, at);
+    for (int k = 0; k < 4; ++k) {
+        sphere_light(q, l, s + (k & 1 ? 1 : -1) * snap / width, t + (k & 2 ? 1 : -1) * snap / length, moved);
+        for (int c = 0; c < 3; ++c)
+            if (fabs(moved[c] - at[c]) * q->color[c] * q->alpha > LIGHT_SNAP_AMBIGUITY) return true;
+    }
+    return false;
+}
+
+/* The read-back live particles composited in the module's order as the CPU
+ * computes it: far to near (ties by slot), or by slot where the mode does
+ * not sort. ambiguous[pixel]: a centre within vertex snapping of an edge, or
+ * where a lit quad's light moves with the snapping (LIGHT_SNAP_AMBIGUITY). */
 static void composite_reference(const plume_system_desc *d, const plume_readback *rb, const ref_light *light,
                                 const float clear[4], float *rgba, bool *ambiguous) {
     ref_quad *quads = malloc(sizeof(ref_quad) * (rb->drawn_count + 1));
@@ -223,6 +249,7 @@ static void composite_reference(const plume_system_desc *d, const plume_readback
                     double s, t;
                     quad_coordinates(q, x + 0.5, y + 0.5, &s, &t);
                     sphere_light(q, light, s, t, shade);
+                    edge = edge || light_moves_with_snapping(q, light, s, t, snap);
                 }
                 for (int c = 0; c < 3; ++c)
                     out[c] = (q->color[c] * shade[c] + q->emissive[c]) * q->alpha + (1.0 - covers) * out[c];
@@ -373,7 +400,8 @@ static void test_orientations_match_the_cpu_compositor(void **state) {
     bool *ambiguous = malloc(sizeof(bool) * IMAGE_SIZE * IMAGE_SIZE);
     assert_true(image && reference && ambiguous);
     const float axes[5][3] = {{0}, {0}, {0}, {1.0f, 1.0f, 0.3f}, {0.3f, 0.5f, 0.8f}};
-    float camera_facing_coverage = 0.0f;
+    float *camera_facing = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+    assert_non_null(camera_facing);
     for (uint32_t mode = 0; mode <= PLUME_ORIENT_WORLD_FACING; ++mode)
         for (int path = 0; path < 2; ++path) {
             plume_system_desc desc = look_desc(seed, PLUME_BLEND_PREMULTIPLIED);
@@ -396,20 +424,22 @@ static void test_orientations_match_the_cpu_compositor(void **state) {
             printf("  orientation %u, %s: largest difference from the CPU compositor %.2f/255 (at most %.1f)\n", mode,
                    FULL_PATHS[path].name, worst * 255.0f, FULL_PATHS[path].tolerance * 255.0f);
             assert_true(worst <= FULL_PATHS[path].tolerance);
-            /* The reference is not the camera-facing picture: each mode
-             * moves pixels. */
+            /* The picture is not the camera-facing one (the same particles):
+             * each mode moves pixels. Pixel by pixel: quads of one area
+             * turned another way can cover as much in all. */
             if (mode == 0 && path == 0) {
-                camera_facing_coverage = 0.0f;
-                for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) camera_facing_coverage += image[4 * i];
+                memcpy(camera_facing, image, sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
             } else if (path == 0) {
-                float coverage = 0.0f;
-                for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) coverage += image[4 * i];
-                assert_true(fabsf(coverage - camera_facing_coverage) > 1.0f);
+                int moved = 0;
+                for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) moved += fabsf(image[4 * i] - camera_facing[4 * i]) > 0.1f;
+                printf("  orientation %u: %d pixels differ from the camera-facing picture\n", mode, moved);
+                assert_true(moved >= 20);
             }
         }
     free(image);
     free(reference);
     free(ambiguous);
+    free(camera_facing);
 }
 
 static void make_ground_facing(plume_system_desc *d) {
@@ -533,11 +563,24 @@ static void test_lighting_matches_the_cpu_compositor(void **state) {
             assert_true(rb.drawn_count >= 20);
             plume_system_desc resolved = system_desc(fixture_context(), system);
             composite_reference(&resolved, &rb, &ref, clear, reference, ambiguous);
+            int checked = 0;
+            for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) checked += !ambiguous[i];
+            printf("  %d of %d pixels checked (the rest within the snapping of an edge or of a turn of the light)\n",
+                   checked, IMAGE_SIZE * IMAGE_SIZE);
+            assert_true(checked >= IMAGE_SIZE * IMAGE_SIZE / 2);
             float worst = largest_difference(image, reference, ambiguous);
+            /* The raster path's light moves with the snapping by up to
+             * LIGHT_SNAP_AMBIGUITY where it is checked (the rest is
+             * ambiguous): it gets that on top of its unlit tolerance, and
+             * the tiled path, which shades from the exact corners, keeps
+             * its own (NVIDIA's rasteriser: 1.4/255 off at worst where the
+             * sphere's rim was checked). */
+            float tolerance = path == 0 ? FULL_PATHS[path].tolerance + (float)LIGHT_SNAP_AMBIGUITY
+                                        : FULL_PATHS[path].tolerance;
             printf("  lit, %s, %s: largest difference from the CPU compositor %.2f/255 (at most %.1f)\n",
                    orientation ? "world-facing" : "camera-facing", FULL_PATHS[path].name, worst * 255.0f,
-                   FULL_PATHS[path].tolerance * 255.0f);
-            assert_true(worst <= FULL_PATHS[path].tolerance);
+                   tolerance * 255.0f);
+            assert_true(worst <= tolerance);
             /* Unlit, or lit from behind: far from this picture. */
             resolved.lit = false;
             composite_reference(&resolved, &rb, &ref, clear, variant, ambiguous);
@@ -666,7 +709,71 @@ static void test_additive_parts_at_low_resolution(void **state) {
     free(premultiplied);
 }
 
+/* ---- What each look costs the tiled path --------------------------------- */
+
+/* The size of the context's buffer labelled `label` (0: none). */
+static GLint64 labelled_buffer_size(const char *label) {
+    plume_gl_object objects[256];
+    uint32_t count = 0;
+    assert_int_equal(plume_context_list_gl_objects(fixture_context(), objects, 256, &count), PLUME_OK);
+    assert_true(count <= 256);
+    GLint64 size = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        char name[64] = {0};
+        if (objects[i].type != GL_BUFFER) continue;
+        glGetObjectLabel(GL_BUFFER, objects[i].name, sizeof name, NULL, name);
+        if (strcmp(name, label) != 0) continue;
+        GLint bound = 0;
+        glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &bound);
+        glBindBuffer(GL_COPY_READ_BUFFER, objects[i].name);
+        glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &size);
+        glBindBuffer(GL_COPY_READ_BUFFER, (GLuint)bound);
+    }
+    return size;
+}
+
+static void make_emissive(plume_system_desc *d) {
+    d->emissive_over_life = (plume_gradient){1, {{0.0f, {0.3f, 0.1f, 0.0f, 1.0f}}}};
+}
+static void make_additive(plume_system_desc *d) { d->blend_mode = PLUME_BLEND_ADDITIVE; }
+static void make_stretched_lit(plume_system_desc *d) {
+    make_stretched(d);
+    d->lit = true;
+}
+
+/* The tiled programs are built for the system's look: the default look's
+ * splat is 4 vec4s (the size before the look), and each part of the look
+ * adds only what it needs (tiled_common.glsl's layout). */
+static void test_each_look_pays_for_its_own_splat(void **state) {
+    (void)state;
+    const struct {
+        const char *name;
+        void (*make)(plume_system_desc *);
+        uint32_t vec4s;
+    } looks[] = {
+        {"default", NULL, 4},        {"additive", make_additive, 4}, {"emissive", make_emissive, 5},
+        {"lit", make_lit, 7},        {"stretched", make_stretched, 6}, {"stretched, lit", make_stretched_lit, 10},
+    };
+    const float clear[4] = {0, 0, 0, 1};
+    float *image = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+    assert_non_null(image);
+    const look_path *tiled = &FULL_PATHS[1];
+    for (size_t i = 0; i < sizeof looks / sizeof looks[0]; ++i) {
+        plume_system_desc desc = look_desc(7, PLUME_BLEND_PREMULTIPLIED);
+        desc.capacity = 37;
+        if (looks[i].make) looks[i].make(&desc);
+        plume_system system = make_system(desc);
+        draw_look(system, tiled, 1.0f / 15.0f, 3, clear, image);
+        GLint64 size = labelled_buffer_size("plume draw: tiled splats");
+        printf("  %s: %lld bytes of splats for %u particles\n", looks[i].name, (long long)size, desc.capacity);
+        assert_int_equal(size, (GLint64)desc.capacity * 16 * looks[i].vec4s);
+        destroy_system(system);
+    }
+    free(image);
+}
+
 const struct CMUnitTest look_tests[] = {
+    cmocka_unit_test_setup_teardown(test_each_look_pays_for_its_own_splat, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_blend_modes_match_the_cpu_compositor_on_every_path, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_additive_parts_at_low_resolution, fixture_setup, fixture_teardown),
