@@ -87,7 +87,7 @@ static plume_system_desc smoke_desc(const smoke_settings *settings, uint32_t cap
             .texture = {.columns = 4, .rows = 4},
             .soft_fade_distance = 0.45f,
         },
-        .lit = true, /* by the scene's sun and sky (scene_light) */
+        .lit = !settings->unlit, /* by the scene's sun and sky (scene_light) */
     };
     memcpy(desc.emitters[0].position, settings->emitter_position, sizeof desc.emitters[0].position);
     float opacity = puff_opacity(capacity);
