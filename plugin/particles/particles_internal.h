@@ -261,7 +261,10 @@ float particles_largest_stretch(const plume_system_desc *desc);
  * program pays only for what its system uses, and the default look
  * (camera-facing, unlit, nothing emitted, premultiplied) compiles to the
  * shaders as they were before the look. A program built with more features
- * than a system uses draws it the same (each particle says what it uses). */
+ * than a system uses draws it the same (unlit, camera-facing, no light
+ * emitted, no additive part are values the features' code handles: u_lit,
+ * u_orientation, the curves), so programs shared by systems can be built
+ * for the union of their features. */
 typedef enum particles_look_feature {
     LOOK_ORIENTED = 1u << 0, /* PLUME_LOOK_ORIENTED: an orientation other than camera-facing */
     LOOK_LIT = 1u << 1,      /* PLUME_LOOK_LIT: lit by the frame's light */

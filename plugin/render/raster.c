@@ -100,7 +100,7 @@ void raster_set_appearance_uniforms(const system_state *s, GLuint p) {
     glProgramUniform1fv(p, glGetUniformLocation(p, "u_emissive_times"), PLUME_MAX_CURVE_KEYS, emissive_times);
     glProgramUniform4fv(p, glGetUniformLocation(p, "u_emissive_values"), PLUME_MAX_CURVE_KEYS, &emissive[0][0]);
     glProgramUniform1i(p, glGetUniformLocation(p, "u_emissive_count"), (GLint)s->desc.emissive_over_life.key_count);
-    glProgramUniform1i(p, glGetUniformLocation(p, "u_lit"), s->desc.lit); /* the tiled projection's */
+    glProgramUniform1i(p, glGetUniformLocation(p, "u_lit"), s->desc.lit);
     glProgramUniform1ui(p, glGetUniformLocation(p, "u_orientation"), s->desc.orientation);
     glProgramUniform3fv(p, glGetUniformLocation(p, "u_orientation_axis"), 1, s->desc.orientation_axis);
     glProgramUniform3f(p, glGetUniformLocation(p, "u_stretch"), s->desc.stretch_factor, s->desc.stretch_limits.min,

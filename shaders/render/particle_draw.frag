@@ -25,6 +25,7 @@ flat in vec3 v_emissive;
 uniform sampler2D u_sprite;        // unit 0, premultiplied RGBA
 uniform sampler2D u_scene_depth;   // unit 1, window depth 0..1
 uniform bool u_has_texture;
+uniform bool u_lit;                 // the system is lit (a PLUME_LOOK_LIT program may draw an unlit one)
 uniform float u_soft_fade_distance; // 0: no fade
 uniform vec2 u_viewport_size;
 uniform mat4 u_inverse_projection;
@@ -45,7 +46,7 @@ void main() {
     }
     vec3 color = v_color.rgb;
 #ifdef PLUME_LOOK_LIT
-    color *= sphere_lighting(v_quad, v_light);
+    if (u_lit) color *= sphere_lighting(v_quad, v_light);
 #endif
 #ifdef PLUME_LOOK_EMISSIVE
     color += v_emissive;
