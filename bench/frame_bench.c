@@ -17,6 +17,9 @@
  *                          [--no-cull] [--resolution full|half|quarter]
  *                          [--path raster|tiled] [--tile 8|16|32] [--chunk K|unchunked]
  *                          [--no-termination]
+ *                          [--blend premultiplied|additive|premultiplied_additive]
+ *                          [--orientation camera_facing|velocity_stretched|velocity_aligned|world_axis|world_facing]
+ *                          [--sort-mode view_depth|distance|oldest_first|youngest_first|none] [--lit]
  *                          [--world off|on|both]
  *   --csv         the table, one row per count
  *   --frames-csv  one row per measured frame: frame, live count, simulate,
@@ -49,6 +52,10 @@
  *                 count off and then on, with the ratio of their simulate
  *                 medians (default off)
  *   --no-termination  the tiled path composites every particle
+ *   --blend, --orientation, --sort-mode, --lit  the system's look
+ *                 (plume_system_desc, ABI 1.2; docs/look.md): what each costs
+ *                 against the default look, in the same run; a mode without
+ *                 a sort is checked for slot order instead
  *                 (disable_early_termination)
  * GPU times need a GPU: on Mesa's llvmpipe they are CPU times and the draw's
  * are not meaningful. */
@@ -85,8 +92,23 @@ typedef struct options {
     uint32_t chunk_entries; /* 0: the module's default; TILED_UNCHUNKED */
     plume_sort_algorithm entry_sort; /* the tiled path's entry sort; automatic by default */
     bool no_termination;
+    uint32_t blend_mode, orientation, sort_mode; /* the look (plume_system_desc) */
+    bool lit;
     int world_first, world_last; /* 0: off, 1: on */
 } options;
+
+static const char *const BLEND_NAMES[] = {"premultiplied", "additive", "premultiplied_additive", NULL};
+static const char *const ORIENTATION_NAMES[] = {"camera_facing", "velocity_stretched", "velocity_aligned",
+                                                "world_axis", "world_facing", NULL};
+static const char *const SORT_MODE_NAMES[] = {"view_depth", "distance", "oldest_first", "youngest_first", "none",
+                                              NULL};
+
+/* The index of `value` in `names` (NULL-terminated) into *out. */
+static bool parse_name(const char *value, const char *const *names, uint32_t *out) {
+    for (uint32_t i = 0; names[i]; ++i)
+        if (strcmp(value, names[i]) == 0) return *out = i, true;
+    return false;
+}
 
 /* The offscreen frame: colour, the depth buffer the draw tests against, and a
  * separate "scene depth" texture for soft particles (sampling the attached
@@ -118,7 +140,8 @@ static void usage(void) {
     fprintf(stderr, "usage: plume_frame_bench [--counts N,N,...] [--frames N] [--warmup N] [--size WxH] [--csv FILE]"
                     " [--frames-csv FILE] [--turbulence S] [--look-away] [--no-cull]"
                     " [--resolution full|half|quarter] [--path raster|tiled] [--tile 8|16|32]"
-                    " [--chunk K|unchunked] [--no-termination] [--world off|on|both]\n");
+                    " [--chunk K|unchunked] [--no-termination] [--blend MODE] [--orientation MODE]"
+                    " [--sort-mode MODE] [--lit] [--world off|on|both]\n");
 }
 
 static bool parse_counts(const char *text, options *o) {
@@ -140,6 +163,10 @@ static bool parse_options(int argc, char **argv, options *o) {
                    .width = 1280, .height = 720, .turbulence = 1.0f};
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(arg, "--lit") == 0) {
+            o->lit = true;
+            continue;
+        }
         if (strcmp(arg, "--look-away") == 0 || strcmp(arg, "--no-cull") == 0 ||
             strcmp(arg, "--no-termination") == 0) {
             if (arg[2] == 'l') o->look_away = true;
@@ -178,6 +205,12 @@ static bool parse_options(int argc, char **argv, options *o) {
             if (strcmp(value, "unchunked") == 0) o->chunk_entries = TILED_UNCHUNKED;
             else if (*end == '\0' && entries > 0 && entries <= (1ul << 24)) o->chunk_entries = (uint32_t)entries;
             else return false;
+        } else if (strcmp(arg, "--blend") == 0) {
+            if (!parse_name(value, BLEND_NAMES, &o->blend_mode)) return false;
+        } else if (strcmp(arg, "--orientation") == 0) {
+            if (!parse_name(value, ORIENTATION_NAMES, &o->orientation)) return false;
+        } else if (strcmp(arg, "--sort-mode") == 0) {
+            if (!parse_name(value, SORT_MODE_NAMES, &o->sort_mode)) return false;
         } else if (strcmp(arg, "--counts") == 0) {
             if (!parse_counts(value, o)) return false;
         } else if (strcmp(arg, "--frames") == 0) {
@@ -246,7 +279,11 @@ static plume_world bench_world(void) {
 static bool make_system(plume_context *context, uint32_t count, const options *o, bool world,
                         plume_system *out_system) {
     float turbulence = o->turbulence;
-    plume_system_desc desc = {.capacity = count, .seed = 12345};
+    plume_system_desc desc = {.capacity = count, .seed = 12345, .blend_mode = o->blend_mode,
+                              .orientation = o->orientation, .orientation_axis = {0.3f, 1.0f, 0.2f},
+                              .stretch_factor = 2.0f, .sort_mode = o->sort_mode, .lit = o->lit};
+    /* Fire-like where the additive part is over life: the young add. */
+    desc.additive_over_life = (plume_curve){2, {{0.0f, 1.0f}, {1.0f, 0.0f}}};
     desc.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE,
                                             .extents = {10.0f},
                                             .spread = 3.14159265f,
@@ -268,7 +305,9 @@ static bool make_system(plume_context *context, uint32_t count, const options *o
 static plume_frame_desc make_frame(const options *o, double angle, float aspect, GLuint scene_depth) {
     plume_frame_desc frame = {.dt = 1.0f / 60.0f, .depth_texture = scene_depth, .disable_culling = o->no_cull,
                               .draw_resolution = o->resolution, .draw_path = o->path,
-                              .disable_early_termination = o->no_termination};
+                              .disable_early_termination = o->no_termination,
+                              .light_direction = {0.45f, 1.0f, 0.3f}, .light_color = {1.0f, 0.92f, 0.8f},
+                              .ambient_color = {0.2f, 0.25f, 0.3f}};
     vec3 eye = {30.0f * (float)cos(angle), 8.0f, 30.0f * (float)sin(angle)}, center = {0, 0, 0}, up = {0, 1, 0};
     if (o->look_away) glm_vec3_scale(eye, 2.0f, center);
     mat4 view, projection;
@@ -280,15 +319,20 @@ static plume_frame_desc make_frame(const options *o, double angle, float aspect,
 }
 
 /* Every particle lives (without the world: with it, collisions spawn and
- * children die) and the draw order after the last update is back-to-front:
- * keys ascending. */
-static bool check_order(plume_context *context, plume_system system, uint32_t count, bool world) {
+ * children die) and the draw order after the last update is the look's: keys
+ * ascending where it sorts, slots ascending where it does not (additive
+ * blending, sort mode none). */
+static bool check_order(plume_context *context, plume_system system, uint32_t count, const options *o, bool world) {
     plume_readback rb = {0};
     rb.draw_keys = malloc(sizeof(uint32_t) * count);
-    if (!rb.draw_keys) return false;
-    bool ok = plume_system_read_back(context, system, &rb) == PLUME_OK && (world || rb.live_count == count);
-    for (uint32_t i = 1; ok && i < rb.drawn_count; ++i) ok = rb.draw_keys[i - 1] <= rb.draw_keys[i];
+    rb.draw_order = malloc(sizeof(uint32_t) * count);
+    bool ok = rb.draw_keys && rb.draw_order && plume_system_read_back(context, system, &rb) == PLUME_OK &&
+              (world || rb.live_count == count);
+    bool sorted = o->blend_mode != PLUME_BLEND_ADDITIVE && o->sort_mode != PLUME_SORT_MODE_NONE;
+    for (uint32_t i = 1; ok && i < rb.drawn_count; ++i)
+        ok = sorted ? rb.draw_keys[i - 1] <= rb.draw_keys[i] : rb.draw_order[i - 1] < rb.draw_order[i];
     free(rb.draw_keys);
+    free(rb.draw_order);
     return ok;
 }
 
@@ -391,7 +435,7 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     }
     out->median_cpu_ms = profiler_median(cpu_samples, out->measured);
     out->sort_algorithm = plume_system_get_sort_algorithm(context, system);
-    out->order_ok = check_order(context, system, count, world);
+    out->order_ok = check_order(context, system, count, o, world);
     plume_system_destroy(context, system);
     free(cpu_ms);
     free(cpu_samples);

@@ -178,6 +178,7 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
 
     smoke_settings settings = {.capacity = options->particles, .texture_path = app->texture_path, .seed = 7,
                                .tile_size = options->tile_size, .chunk_entries = options->chunk_entries,
+                               .unlit = options->unlit,
                                .builtin = options->effect, .grinder_position = {-1.5f, 1.15f, 1.1f}};
     scene_chimney_top(settings.emitter_position);
     app->effect = effect_show_create(options->effect_path);
@@ -526,6 +527,7 @@ bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer
     };
     memcpy(frame.view, view, sizeof frame.view);
     memcpy(frame.projection, projection, sizeof frame.projection);
+    scene_light(frame.light_direction, frame.light_color, frame.ambient_color);
     bool ok = smoke_system_update(app->smoke, &frame);
 
     float sky[3];

@@ -37,6 +37,7 @@ typedef struct demo_options {
     const char *effect_path;  /* --effect FILE: an effect file instead of the built-in column, reloaded when saved */
     const char *save_effect;  /* --save-effect FILE: the effect on show at the end, as an effect file */
     bool look_away;           /* --look-away: the camera turned away from the smoke (what it costs out of view) */
+    bool unlit;               /* --unlit: the smoke column unlit, the default look (what the light costs) */
     uint32_t tile_size;       /* --tile 8|16|32: the tiled path's tile size (0: the module's default) */
     uint32_t chunk_entries;   /* --chunk K|unchunked: entries a tiled composite workgroup walks (0: default) */
     bool size_given, particles_given;

@@ -39,6 +39,7 @@ static const char *USAGE =
     "                     or 'unchunked' (a tile's whole run)\n"
     "  --look-away        the camera turned away from the smoke, which still simulates (what the\n"
     "                     smoke costs out of view)\n"
+    "  --unlit            the smoke column unlit: the default look (what the scene's light costs)\n"
     "  --effect E         a built-in effect, smoke (default) or sparks (a grinder's sparks bouncing off\n"
     "                     the scene), or an effect file (demo/effects/*.json), reloaded whenever it is\n"
     "                     saved; its capacity unless --particles is given\n"
@@ -101,6 +102,8 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             options->hud = false, takes_value = false;
         } else if (!strcmp(arg, "--look-away")) {
             options->look_away = true, takes_value = false;
+        } else if (!strcmp(arg, "--unlit")) {
+            options->unlit = true, takes_value = false;
         } else if (!value) {
             ok = false;
         } else if (!strcmp(arg, "--frames")) {

@@ -29,6 +29,11 @@ struct scene {
 };
 
 static const float SKY[3] = {0.22f, 0.36f, 0.62f};
+/* The sun: towards it (not normalised) and its colour; the shader's
+ * ambient term is mixed from GROUND and the sky by the normal's height. */
+static const float TO_SUN[3] = {0.45f, 1.0f, 0.3f};
+static const float SUN[3] = {2.6f, 2.392f, 2.08f};
+static const float GROUND[3] = {0.08f, 0.07f, 0.06f};
 static const float CHIMNEY_TOP[3] = {0.0f, 2.2f, 0.0f};
 
 /* The wind blows towards +x (and a little +z): the pillar and the tall
@@ -67,17 +72,20 @@ static const char *FRAGMENT_SHADER =
     "uniform vec3 u_color;\n"
     "uniform bool u_checker;\n"
     "uniform vec3 u_sky;\n"
+    "uniform vec3 u_to_sun;\n"
+    "uniform vec3 u_sun;\n"
+    "uniform vec3 u_ground;\n"
     "out vec4 out_color;\n"
     "void main() {\n"
     "    vec3 n = normalize(v_normal);\n"
-    "    vec3 to_sun = normalize(vec3(0.45, 1.0, 0.3));\n"
+    "    vec3 to_sun = normalize(u_to_sun);\n"
     "    vec3 albedo = u_color;\n"
     "    if (u_checker) {\n"
     "        vec2 cell = floor(v_world.xz);\n"
     "        albedo *= mod(cell.x + cell.y, 2.0) < 1.0 ? 1.0 : 0.86;\n"
     "    }\n"
-    "    vec3 sun = vec3(1.0, 0.92, 0.80) * 2.6 * max(dot(n, to_sun), 0.0);\n"
-    "    vec3 ambient = mix(vec3(0.08, 0.07, 0.06), u_sky * 0.7, n.y * 0.5 + 0.5);\n"
+    "    vec3 sun = u_sun * max(dot(n, to_sun), 0.0);\n"
+    "    vec3 ambient = mix(u_ground, u_sky * 0.7, n.y * 0.5 + 0.5);\n"
     "    vec3 lit = albedo * (sun + ambient);\n"
     "    float d = distance(v_world, u_eye);\n"
     "    float fog = 1.0 - exp(-0.0009 * d * d);\n"
@@ -209,6 +217,9 @@ void scene_draw(const scene *s, const float view_projection[16], const float eye
     glUniformMatrix4fv(s->view_projection_location, 1, GL_FALSE, view_projection);
     glUniform3fv(s->eye_location, 1, eye);
     glUniform3fv(s->sky_location, 1, SKY);
+    glUniform3fv(glGetUniformLocation(s->program, "u_to_sun"), 1, TO_SUN);
+    glUniform3fv(glGetUniformLocation(s->program, "u_sun"), 1, SUN);
+    glUniform3fv(glGetUniformLocation(s->program, "u_ground"), 1, GROUND);
     for (size_t k = 0; k < sizeof OBJECTS / sizeof OBJECTS[0]; ++k) {
         const scene_object *o = &OBJECTS[k];
         mat4 model;
@@ -233,6 +244,15 @@ void scene_draw(const scene *s, const float view_projection[16], const float eye
 
 void scene_sky_color(float out_rgb[3]) {
     for (int k = 0; k < 3; ++k) out_rgb[k] = SKY[k];
+}
+
+void scene_light(float to_sun[3], float sun[3], float ambient[3]) {
+    for (int k = 0; k < 3; ++k) {
+        to_sun[k] = TO_SUN[k];
+        sun[k] = SUN[k];
+        /* What the scene's ambient gives a vertical surface (n.y = 0). */
+        ambient[k] = 0.5f * (GROUND[k] + 0.7f * SKY[k]);
+    }
 }
 
 void scene_chimney_top(float out[3]) {

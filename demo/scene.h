@@ -17,6 +17,9 @@ void scene_draw(const scene *s, const float view_projection[16], const float eye
 
 /* The sky / fog colour (linear), for clearing. */
 void scene_sky_color(float out_rgb[3]);
+/* The scene's sun (the direction towards it, its colour) and the ambient
+ * light a vertical surface gets: what lit particles are lit by. */
+void scene_light(float to_sun[3], float sun[3], float ambient[3]);
 /* Where the smoke leaves the chimney. */
 void scene_chimney_top(float out[3]);
 

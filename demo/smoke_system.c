@@ -80,13 +80,14 @@ static plume_system_desc smoke_desc(const smoke_settings *settings, uint32_t cap
             /* Young smoke is dark and sooty, old smoke a light haze: with
              * colours that differ along the column, the draw order shows. */
             .color_over_life = {3,
-                                {{0.0f, {0.09f, 0.085f, 0.08f, 1}},
-                                 {0.3f, {0.34f, 0.33f, 0.32f, 1}},
-                                 {1.0f, {0.75f, 0.75f, 0.77f, 1}}}},
+                                {{0.0f, {0.06f, 0.057f, 0.054f, 1}},
+                                 {0.3f, {0.22f, 0.215f, 0.21f, 1}},
+                                 {1.0f, {0.45f, 0.45f, 0.47f, 1}}}},
             .opacity_over_life = {4, {{0.0f, 0.0f}, {0.06f, 1.0f}, {0.5f, 0.7f}, {1.0f, 0.0f}}},
             .texture = {.columns = 4, .rows = 4},
             .soft_fade_distance = 0.45f,
         },
+        .lit = !settings->unlit, /* by the scene's sun and sky (scene_light) */
     };
     memcpy(desc.emitters[0].position, settings->emitter_position, sizeof desc.emitters[0].position);
     float opacity = puff_opacity(capacity);
@@ -228,6 +229,9 @@ static plume_frame_desc frame_desc(const smoke_frame *frame) {
     };
     memcpy(desc.view, frame->view, sizeof desc.view);
     memcpy(desc.projection, frame->projection, sizeof desc.projection);
+    memcpy(desc.light_direction, frame->light_direction, sizeof desc.light_direction);
+    memcpy(desc.light_color, frame->light_color, sizeof desc.light_color);
+    memcpy(desc.ambient_color, frame->ambient_color, sizeof desc.ambient_color);
     return desc;
 }
 

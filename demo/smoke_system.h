@@ -26,6 +26,7 @@ typedef struct smoke_settings {
     /* The tiled draw path's tile size and chunk entries (0: the module's
      * defaults), for each system made: see tiled_configure. */
     uint32_t tile_size, chunk_entries;
+    bool unlit;                 /* the column unlit: the default look */
 } smoke_settings;
 
 typedef struct smoke_frame {
@@ -37,6 +38,9 @@ typedef struct smoke_frame {
     int32_t width, height;      /* of the framebuffer the depth texture covers */
     uint32_t resolution;        /* plume_draw_resolution of the draw */
     uint32_t path;              /* plume_draw_path of the draw */
+    float light_direction[3];   /* the scene's light, for lit effects (plume_frame_desc) */
+    float light_color[3];
+    float ambient_color[3];
 } smoke_frame;
 
 /* Creates the system with profiling on (logs the module's message and

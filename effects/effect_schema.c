@@ -58,6 +58,16 @@ static const effect_field APPEARANCE_FIELDS[] = {
 };
 static const effect_table APPEARANCE_TABLE = ROWS(APPEARANCE_FIELDS);
 
+static const char *const BLEND_MODE_NAMES[] = {"premultiplied", "additive", "premultiplied_additive", NULL};
+_Static_assert(PLUME_BLEND_PREMULTIPLIED_ADDITIVE == 2, "BLEND_MODE_NAMES lists every plume_blend_mode in order");
+
+static const char *const ORIENTATION_NAMES[] = {"camera_facing", "velocity_stretched", "velocity_aligned",
+                                                "world_axis", "world_facing", NULL};
+_Static_assert(PLUME_ORIENT_WORLD_FACING == 4, "ORIENTATION_NAMES lists every plume_orientation in order");
+
+static const char *const SORT_MODE_NAMES[] = {"view_depth", "distance", "oldest_first", "youngest_first", "none",
+                                              NULL};
+_Static_assert(PLUME_SORT_MODE_NONE == 4, "SORT_MODE_NAMES lists every plume_sort_mode in order");
 /* The world (since 1.2). Not in files: a route's target_system and the
  * vector field's texture, which are the host's run-time GL and module
  * objects; a file's routes target its own system. */
@@ -133,6 +143,15 @@ static const effect_field SYSTEM_FIELDS[] = {
      sizeof(plume_emitter_desc), NULL},
     {"forces", EFFECT_OBJECT, offsetof(plume_system_desc, forces), &FORCES_TABLE, 0, 0, NULL},
     {"appearance", EFFECT_OBJECT, offsetof(plume_system_desc, appearance), &APPEARANCE_TABLE, 0, 0, NULL},
+    {"blend_mode", EFFECT_ENUM, offsetof(plume_system_desc, blend_mode), NULL, 0, 0, BLEND_MODE_NAMES},
+    FIELD(plume_system_desc, additive_over_life, EFFECT_CURVE),
+    {"orientation", EFFECT_ENUM, offsetof(plume_system_desc, orientation), NULL, 0, 0, ORIENTATION_NAMES},
+    FIELD(plume_system_desc, orientation_axis, EFFECT_VEC3),
+    FIELD(plume_system_desc, stretch_factor, EFFECT_FLOAT),
+    FIELD(plume_system_desc, stretch_limits, EFFECT_RANGE),
+    {"sort_mode", EFFECT_ENUM, offsetof(plume_system_desc, sort_mode), NULL, 0, 0, SORT_MODE_NAMES},
+    FIELD(plume_system_desc, lit, EFFECT_BOOL),
+    FIELD(plume_system_desc, emissive_over_life, EFFECT_GRADIENT),
     {"world", EFFECT_OBJECT, offsetof(plume_system_desc, world), &WORLD_TABLE, 0, 0, NULL},
 };
 const effect_table effect_system_table = ROWS(SYSTEM_FIELDS);

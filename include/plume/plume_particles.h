@@ -48,7 +48,7 @@
  *                requested within the longest lifetime) decides which sort
  *                passes are issued, so a small live count in a large system
  *                costs little.
- * The draw is one glDrawArraysIndirect of camera-facing quads, instanced over
+ * The draw is one glDrawArraysIndirect of quads (camera-facing by default: plume_orientation), instanced over
  * the sorted pairs: dead particles never reach it.
  *
  * Determinism: a particle's random attributes depend only on the seed and its
@@ -440,9 +440,123 @@ typedef struct plume_system_desc {
     plume_allocator allocator;  /* default ({0}): the context's; all three functions or none.
                                    stb_image decodes the texture file with its own
                                    malloc/free */
+    /* ---- since 1.2: the look (blend, orientation, sort order, lighting) ----
+     * Zero everywhere: today's look (premultiplied, camera-facing, sorted
+     * back to front by view depth, unlit). */
+    /* A plume_blend_mode; default PLUME_BLEND_PREMULTIPLIED. */
+    uint32_t blend_mode;
+    /* PLUME_BLEND_PREMULTIPLIED_ADDITIVE: the part of each particle's light
+     * that adds instead of covering, over its life fraction, values 0 .. 1
+     * (fire: 1 while young, glowing; 0 when old, smoke); default (no keys):
+     * the constant 1. Read in that mode only. */
+    plume_curve additive_over_life;
+    /* A plume_orientation; default PLUME_ORIENT_CAMERA_FACING. */
+    uint32_t orientation;
+    /* PLUME_ORIENT_WORLD_AXIS: the quad's length axis; PLUME_ORIENT_WORLD_FACING:
+     * its normal. Any length but 0 (normalised); required in those modes. */
+    float orientation_axis[3];
+    /* PLUME_ORIENT_VELOCITY_STRETCHED: the quad's length is its size times
+     * clamp(1 + stretch_factor * speed, stretch_limits.min, stretch_limits.max)
+     * (speed in world units per second; stretch_factor in seconds per world
+     * unit, >= 0; default 0: no stretch); its width stays the size. */
+    float stretch_factor;
+    /* 0 < min <= max, multiples of the size; default {0, 0}: {1, 8}. The
+     * culling sphere grows with max. */
+    plume_range stretch_limits;
+    /* A plume_sort_mode: the order the update sorts the drawn particles in;
+     * default PLUME_SORT_MODE_VIEW_DEPTH. */
+    uint32_t sort_mode;
+    /* true: lit by the frame's directional light and ambient term
+     * (plume_frame_desc.light_direction, light_color, ambient_color): a
+     * pixel's colour is the particle's times ambient + light * max(0, n . l),
+     * with n the normal of a half sphere bulging from the quad towards the
+     * camera (the quad's centre faces the camera, its rim faces sideways: the
+     * common cheap form) and l the direction to the light; default false:
+     * unlit (the colour as given, whatever the frame's light). */
+    bool lit;
+    /* Light the particle emits over its life fraction, added to its (lit)
+     * colour under its alpha and sprite: rgb times a (a: strength); lit or
+     * not. Keys as color_over_life, channels 0 .. 1; default (no keys): none. */
+    plume_gradient emissive_over_life;
     /* ---- since 1.2 ---- */
     plume_world world;          /* collisions, force fields, events; default: none */
 } plume_system_desc;
+
+/* The draw order of a system's particles (plume_system_desc.sort_mode,
+ * since 1.2); the first drawn is at the back. Every mode is a total order:
+ * equal keys are drawn by ascending slot, so nothing trades places between
+ * frames. The readback's draw_keys hold each mode's key (plume_depth_key of
+ * the value named, PLUME_ORDER_DESCENDING unless said).
+ *   VIEW_DEPTH      (default) back to front along the view axis:
+ *                   -(view * position).z;
+ *   DISTANCE        back to front by the distance to the eye (spherical:
+ *                   right across wide fields of view, where two particles
+ *                   at one view depth can be at different distances);
+ *   OLDEST_FIRST    by age, the oldest drawn first (under the younger);
+ *   YOUNGEST_FIRST  by age, the youngest drawn first (PLUME_ORDER_ASCENDING
+ *                   keys of the age);
+ *   NONE            no sort: the update skips it and draws in ascending slot
+ *                   order, as it does for PLUME_BLEND_ADDITIVE whatever the
+ *                   mode (additive light needs no order). */
+typedef enum plume_sort_mode {
+    PLUME_SORT_MODE_VIEW_DEPTH = 0,
+    PLUME_SORT_MODE_DISTANCE = 1,
+    PLUME_SORT_MODE_OLDEST_FIRST = 2,
+    PLUME_SORT_MODE_YOUNGEST_FIRST = 3,
+    PLUME_SORT_MODE_NONE = 4
+} plume_sort_mode;
+
+/* Which way a system's quads face (plume_system_desc.orientation, since
+ * 1.2). Each quad is centred on its particle, `size` wide; with the view
+ * plane's axes right and up and the view direction (the camera's back axis):
+ *   CAMERA_FACING       (default) the view plane's axes, turned by the
+ *                       particle's rotation;
+ *   VELOCITY_STRETCHED  the length along the velocity, stretched by speed
+ *                       (stretch_factor, stretch_limits), the width across
+ *                       the velocity and the view direction (the quad turns
+ *                       about its velocity to face the camera as far as it
+ *                       can): sparks, rain;
+ *   VELOCITY_ALIGNED    as VELOCITY_STRETCHED, unstretched (size x size);
+ *   WORLD_AXIS          the length along orientation_axis, turned about it
+ *                       to face the camera: grass-like quads;
+ *   WORLD_FACING        in the plane of normal orientation_axis, its width
+ *                       along cross(Y, normal) (cross(Z, normal) for a
+ *                       normal along Y), turned by the rotation: quads on
+ *                       the ground or a wall.
+ * The velocity modes ignore the rotation; a length axis along the view
+ * direction (or a particle at rest) falls back to the view plane's axes. The
+ * sprite, flipbook and soft fade follow the quad in every mode, on every draw
+ * path. */
+typedef enum plume_orientation {
+    PLUME_ORIENT_CAMERA_FACING = 0,
+    PLUME_ORIENT_VELOCITY_STRETCHED = 1,
+    PLUME_ORIENT_VELOCITY_ALIGNED = 2,
+    PLUME_ORIENT_WORLD_AXIS = 3,
+    PLUME_ORIENT_WORLD_FACING = 4
+} plume_orientation;
+
+/* How a system's particles blend onto what is behind them
+ * (plume_system_desc.blend_mode, since 1.2). With c the particle's straight
+ * colour and a its alpha (texture, colour and opacity over life, soft fade),
+ * every mode is one premultiplied blend, dst = c a + (1 - a (1 - k)) dst,
+ * with k the additive part:
+ *   PREMULTIPLIED           k = 0: "over" (default);
+ *   ADDITIVE                k = 1: light added, nothing covered. The order
+ *                           does not change the picture, so update does not
+ *                           sort (the profile's sort_padded_count and
+ *                           sort_passes are 0, plume_system_get_sort_algorithm
+ *                           says AUTOMATIC) and the draw order is ascending
+ *                           slot (a total order: nothing flickers);
+ *   PREMULTIPLIED_ADDITIVE  k = additive_over_life at the particle's age: in
+ *                           one draw, a fire's young core adds light and its
+ *                           old smoke covers; sorted like PREMULTIPLIED.
+ * The GL blend state is the same (GL_ONE, GL_ONE_MINUS_SRC_ALPHA) in every
+ * mode, so each draw path and resolution draws each mode. */
+typedef enum plume_blend_mode {
+    PLUME_BLEND_PREMULTIPLIED = 0,
+    PLUME_BLEND_ADDITIVE = 1,
+    PLUME_BLEND_PREMULTIPLIED_ADDITIVE = 2
+} plume_blend_mode;
 
 /* How many pixels the draw shades (plume_frame_desc.draw_resolution, since
  * 1.1). The lower resolutions draw the particles into the module's own
@@ -541,6 +655,15 @@ typedef struct plume_frame_desc {
     /* draw, PLUME_DRAW_PATH_TILED: true: every particle is composited, however
      * opaque the pixel already is (for comparisons with the raster path). */
     bool disable_early_termination;
+    /* ---- since 1.2: the light of lit systems (plume_system_desc.lit) ----
+     * draw: the direction towards a directional light, world space, any
+     * length (normalised); all zero (default): no directional light. */
+    float light_direction[3];
+    /* draw: the directional light's and the ambient term's colours, finite
+     * and >= 0 (over 1 for bright light); default 0: black. Unlit systems
+     * ignore all three. */
+    float light_color[3];
+    float ambient_color[3];
 } plume_frame_desc;
 
 /* Creates a system in `context` and the current GL context (4.3 core or newer
@@ -551,7 +674,10 @@ typedef struct plume_frame_desc {
  * lifetime or size min not above 0; spread over pi; keys out of order or out
  * of 0..1; too many keys; a zero direction after defaults; both a texture path
  * and pixels, or pixels without a size; a flipbook with more frames than
- * pixels; a partial allocator), PLUME_ERROR_IO (the texture file is missing
+ * pixels; a partial allocator; since 1.2: an unknown blend_mode, orientation
+ * or sort_mode, an additive part over 1, a zero orientation_axis where the
+ * orientation needs it, a negative stretch_factor or bad stretch_limits, an
+ * emissive colour outside 0 .. 1), PLUME_ERROR_IO (the texture file is missing
  * or is not an image stb_image decodes), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3
  * / compute shaders), PLUME_ERROR_SHADER, PLUME_ERROR_OUT_OF_MEMORY,
  * PLUME_ERROR_CAPACITY (the context's handle table is full).
@@ -594,7 +720,9 @@ PLUME_API plume_result plume_system_update(plume_context *context, plume_system 
 
 /* Draws the live particles of the last update into the currently bound
  * framebuffer, in the order that update sorted them. Uses view, projection,
- * depth_texture and viewport_size (see the GL state contract above).
+ * depth_texture and viewport_size (see the GL state contract above), and for
+ * a lit system the light (since 1.2; a non-finite light or a negative colour
+ * is PLUME_ERROR_INVALID_ARGUMENT).
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, frame
  * NULL, a non-finite matrix element, a depth_texture that is not a texture
  * name), PLUME_ERROR_GL.
@@ -664,7 +792,8 @@ typedef struct plume_readback {
                                    them (through a 1.0 plugin table, which never culls:
                                    live_count) */
     uint32_t *draw_keys;        /* out: sort keys matching draw_order (see plume_depth_key,
-                                   PLUME_ORDER_DESCENDING) */
+                                   PLUME_ORDER_DESCENDING; of the value plume_sort_mode
+                                   names, since 1.2) */
     uint32_t *dead_slots;       /* out: dead_count slots on the dead list */
     uint32_t live_count;        /* out: particles alive after the last update */
     uint32_t dead_count;        /* out: slots on the dead list; live + dead = capacity */

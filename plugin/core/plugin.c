@@ -121,21 +121,20 @@ static plume_result sorter_get_desc_before_1_2(const plume_context *context, plu
     return result;
 }
 
-/* Their plume_system_desc ends before `world` (1.2): the library reads and
- * writes only that much of it. */
-
+/* Their plume_system_desc ends before blend_mode (the look): their systems
+ * take its defaults (premultiplied, camera-facing, view depth, unlit). */
 static plume_result system_create_before_1_2(plume_context *context, const plume_system_desc *desc,
-                                             plume_system *out) {
+                                             plume_system *out_system) {
     plume_system_desc full = {0};
-    if (desc) memcpy(&full, desc, PREFIX(plume_system_desc, world));
-    return plume_system_create(context, desc ? &full : NULL, out);
+    if (desc) memcpy(&full, desc, PREFIX(plume_system_desc, blend_mode));
+    return plume_system_create(context, desc ? &full : NULL, out_system);
 }
 
 static plume_result system_get_desc_before_1_2(const plume_context *context, plume_system system,
-                                               plume_system_desc *out) {
+                                               plume_system_desc *out_desc) {
     plume_system_desc full;
-    plume_result result = plume_system_get_desc(context, system, out ? &full : NULL);
-    if (out) memcpy(out, &full, PREFIX(plume_system_desc, world));
+    plume_result result = plume_system_get_desc(context, system, out_desc ? &full : NULL);
+    if (out_desc) memcpy(out_desc, &full, PREFIX(plume_system_desc, blend_mode));
     return result;
 }
 

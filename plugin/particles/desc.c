@@ -3,6 +3,7 @@
  * naming it. No GL here (the GL limits are checked at creation). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "particles_internal.h"
 
@@ -277,8 +278,8 @@ static plume_result resolve_curve(const plume_env *env, const char *caller, cons
     return PLUME_OK;
 }
 
-static plume_result resolve_gradient(const plume_env *env, const char *caller, plume_gradient *gradient) {
-    const char *field = "appearance.color_over_life";
+static plume_result resolve_gradient(const plume_env *env, const char *caller, const char *field,
+                                     plume_gradient *gradient) {
     plume_result r = check_key_times(env, caller, field, gradient->key_count, &gradient->keys[0].time,
                                      sizeof(plume_color_key) / sizeof(float));
     if (r != PLUME_OK) return r;
@@ -301,6 +302,41 @@ static plume_result resolve_texture(const plume_env *env, const char *caller, pl
     return PLUME_OK;
 }
 
+/* The since-1.2 fields: enums known, curves in range; defaults filled. */
+static plume_result resolve_look(const plume_env *env, const char *caller, plume_system_desc *d) {
+    if (d->blend_mode > PLUME_BLEND_PREMULTIPLIED_ADDITIVE)
+        return refuse(env, caller, "blend_mode", "is not a plume_blend_mode (0 .. 2)");
+    plume_result r = resolve_curve(env, caller, "additive_over_life", &d->additive_over_life);
+    if (r != PLUME_OK) return r;
+    for (uint32_t k = 0; k < d->additive_over_life.key_count; ++k)
+        if (d->additive_over_life.keys[k].value > 1.0f)
+            return refuse(env, caller, "additive_over_life", "has a value over 1; the additive part is 0 .. 1");
+    if (d->orientation > PLUME_ORIENT_WORLD_FACING)
+        return refuse(env, caller, "orientation", "is not a plume_orientation (0 .. 4)");
+    if (!all_finite(d->orientation_axis, 3)) return refuse(env, caller, "orientation_axis", "must be finite");
+    float *axis = d->orientation_axis;
+    float length = sqrtf(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+    if (d->orientation == PLUME_ORIENT_WORLD_AXIS || d->orientation == PLUME_ORIENT_WORLD_FACING) {
+        if (!(length > 0.0f) || !isfinite(1.0f / length))
+            return refuse(env, caller, "orientation_axis", "is zero (or too short to normalise); this orientation needs it");
+        for (int i = 0; i < 3; ++i) axis[i] /= length;
+    }
+    /* No keys: no light emitted (not resolve_gradient's opaque white). */
+    if (d->emissive_over_life.key_count == 0) d->emissive_over_life = (plume_gradient){.key_count = 1};
+    else if ((r = resolve_gradient(env, caller, "emissive_over_life", &d->emissive_over_life)) != PLUME_OK)
+        return r;
+    if (d->sort_mode > PLUME_SORT_MODE_NONE) return refuse(env, caller, "sort_mode", "is not a plume_sort_mode (0 .. 4)");
+    if ((r = check_non_negative(env, caller, "stretch_factor", d->stretch_factor)) != PLUME_OK) return r;
+    const plume_range default_limits = {1.0f, 8.0f};
+    return resolve_range(env, caller, "stretch_limits", &d->stretch_limits, &default_limits, RANGE_POSITIVE);
+}
+
+/* The longest quad edge over its size: the stretch's upper limit where the
+ * mode stretches. */
+float particles_largest_stretch(const plume_system_desc *desc) {
+    return desc->orientation == PLUME_ORIENT_VELOCITY_STRETCHED ? desc->stretch_limits.max : 1.0f;
+}
+
 plume_result plume_particles_resolve_desc(const plume_env *env, const char *caller, const plume_system_desc *in,
                                           plume_system_desc *out) {
     *out = *in;
@@ -313,10 +349,53 @@ plume_result plume_particles_resolve_desc(const plume_env *env, const char *call
     plume_appearance *a = &out->appearance;
     if ((r = resolve_curve(env, caller, "appearance.size_over_life", &a->size_over_life)) ||
         (r = resolve_curve(env, caller, "appearance.opacity_over_life", &a->opacity_over_life)) ||
-        (r = resolve_gradient(env, caller, &a->color_over_life)) ||
+        (r = resolve_gradient(env, caller, "appearance.color_over_life", &a->color_over_life)) ||
         (r = resolve_texture(env, caller, &a->texture)) ||
         (r = check_non_negative(env, caller, "appearance.soft_fade_distance", a->soft_fade_distance)))
         return r;
     if (a->soft_fade_distance == 0.0f) a->soft_fade_distance = DEFAULT_SOFT_FADE_DISTANCE;
+    if ((r = resolve_look(env, caller, out)) != PLUME_OK) return r;
     return plume_particles_resolve_world(env, caller, &in->world, &out->world);
+}
+
+/* ---- The look (since 1.2) ------------------------------------------------------ */
+
+/* The additive part k of each blend mode as a curve: constant 0
+ * (premultiplied), constant 1 (additive), or the descriptor's curve. */
+plume_curve particles_additive_curve(const plume_system_desc *desc) {
+    if (desc->blend_mode == PLUME_BLEND_PREMULTIPLIED_ADDITIVE) return desc->additive_over_life;
+    float k = desc->blend_mode == PLUME_BLEND_ADDITIVE ? 1.0f : 0.0f;
+    return (plume_curve){.key_count = 1, .keys[0] = {0.0f, k}};
+}
+
+float particles_largest_additive(const plume_system_desc *desc) {
+    plume_curve curve = particles_additive_curve(desc);
+    float largest = 0.0f;
+    for (uint32_t k = 0; k < curve.key_count; ++k)
+        if (curve.keys[k].value > largest) largest = curve.keys[k].value;
+    return largest;
+}
+
+bool particles_sort_skipped(const plume_system_desc *desc) {
+    return desc->blend_mode == PLUME_BLEND_ADDITIVE || desc->sort_mode == PLUME_SORT_MODE_NONE;
+}
+
+uint32_t particles_look_features(const plume_system_desc *desc) {
+    uint32_t features = 0;
+    if (desc->orientation != PLUME_ORIENT_CAMERA_FACING) features |= LOOK_ORIENTED;
+    if (desc->lit) features |= LOOK_LIT;
+    for (uint32_t k = 0; k < desc->emissive_over_life.key_count; ++k) {
+        const float *rgba = desc->emissive_over_life.keys[k].rgba;
+        if ((rgba[0] > 0.0f || rgba[1] > 0.0f || rgba[2] > 0.0f) && rgba[3] > 0.0f) features |= LOOK_EMISSIVE;
+    }
+    if (particles_largest_additive(desc) > 0.0f) features |= LOOK_ADDITIVE;
+    return features;
+}
+
+void particles_look_defines(uint32_t features, char out[LOOK_DEFINES_SIZE]) {
+    static const char *const DEFINES[] = {"#define PLUME_LOOK_ORIENTED\n", "#define PLUME_LOOK_LIT\n",
+                                          "#define PLUME_LOOK_EMISSIVE\n", "#define PLUME_LOOK_ADDITIVE\n"};
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof DEFINES / sizeof DEFINES[0]; ++i)
+        if (features & (1u << i)) strcat(out, DEFINES[i]);
 }

@@ -60,8 +60,14 @@ typedef struct emission_window {
 
 typedef struct simulate_locations {
     GLint dt, time, view, gravity, wind, drag, turbulence, capacity;
-    GLint cull, cull_planes, cull_radius, eye, cull_distance;
+    GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode;
 } simulate_locations;
+
+/* The frame's light as the draw uses it (plume_frame_desc, since 1.2): the
+ * direction normalised (zero: none). */
+typedef struct frame_light {
+    float direction[3], color[3], ambient[3];
+} frame_light;
 
 _Static_assert(PLUME_GPU_MAX_COLLIDERS == PLUME_MAX_COLLIDERS && PLUME_GPU_MAX_ATTRACTORS == PLUME_MAX_ATTRACTORS &&
                    PLUME_GPU_MAX_EVENT_ROUTES == PLUME_MAX_EVENT_ROUTES,
@@ -120,6 +126,7 @@ typedef struct system_state {
     GLint reset_capacity_location, prepare_requested_location;
     GLint emit_seed_location, emit_end_location;
     simulate_locations simulate;
+    frame_light light;       /* the current draw's */
     raster_renderer raster;  /* the draw paths */
     lowres_renderer lowres;
     tiled_renderer tiled;
@@ -237,6 +244,39 @@ plume_result plume_particles_resolve_forces(const plume_env *env, const char *ca
 /* The world's fields (not its route targets: world_check_targets). */
 plume_result plume_particles_resolve_world(const plume_env *env, const char *caller, const plume_world *in,
                                            plume_world *out);
+
+/* The look (desc.c, since 1.2). The blend mode's additive part k as a
+ * curve over life (constant 0 or 1 but in PREMULTIPLIED_ADDITIVE), its
+ * largest value, and whether the update skips the sort (ADDITIVE blending,
+ * sort mode NONE). */
+plume_curve particles_additive_curve(const plume_system_desc *desc);
+float particles_largest_additive(const plume_system_desc *desc);
+bool particles_sort_skipped(const plume_system_desc *desc);
+/* The quad's longest edge as a multiple of its size (the stretch's upper
+ * limit in PLUME_ORIENT_VELOCITY_STRETCHED, else 1). */
+float particles_largest_stretch(const plume_system_desc *desc);
+
+/* The parts of the look a draw program is built with: each a define of the
+ * draw shaders (particle_appearance.glsl, tiled_common.glsl), so that a
+ * program pays only for what its system uses, and the default look
+ * (camera-facing, unlit, nothing emitted, premultiplied) compiles to the
+ * shaders as they were before the look. A program built with more features
+ * than a system uses draws it the same (unlit, camera-facing, no light
+ * emitted, no additive part are values the features' code handles: u_lit,
+ * u_orientation, the curves), so programs shared by systems can be built
+ * for the union of their features. */
+typedef enum particles_look_feature {
+    LOOK_ORIENTED = 1u << 0, /* PLUME_LOOK_ORIENTED: an orientation other than camera-facing */
+    LOOK_LIT = 1u << 1,      /* PLUME_LOOK_LIT: lit by the frame's light */
+    LOOK_EMISSIVE = 1u << 2, /* PLUME_LOOK_EMISSIVE: emits light at some age */
+    LOOK_ADDITIVE = 1u << 3  /* PLUME_LOOK_ADDITIVE: an additive part above 0 at some age */
+} particles_look_feature;
+enum { LOOK_DEFINES_SIZE = 128 }; /* enough for every feature's define */
+
+uint32_t particles_look_features(const plume_system_desc *desc);
+/* The features' defines ("#define PLUME_LOOK_LIT\n" ...; "" for none) into
+ * out[LOOK_DEFINES_SIZE]. */
+void particles_look_defines(uint32_t features, char out[LOOK_DEFINES_SIZE]);
 
 /* ---- texture.c ---- */
 

@@ -52,6 +52,7 @@ plume_result particles_build_compute_programs(system_state *s) {
         .cull_radius = glGetUniformLocation(sim, "u_cull_radius"),
         .eye = glGetUniformLocation(sim, "u_eye"),
         .cull_distance = glGetUniformLocation(sim, "u_cull_distance"),
+        .sort_mode = glGetUniformLocation(sim, "u_sort_mode"),
     };
     return PLUME_OK;
 }
@@ -208,8 +209,10 @@ float particles_quad_radius(const plume_system_desc *desc, const plume_emitter_d
     float largest = curve->key_count == 0 ? 1.0f : 0.0f;
     for (uint32_t k = 0; k < curve->key_count; ++k)
         if (curve->keys[k].value > largest) largest = curve->keys[k].value;
-    /* The quad is size x size around the particle, turned by its rotation. */
-    return emitter->size.max * largest * 0.70710678f;
+    /* The quad is size x (size * stretch) around the particle, turned any
+     * way: its half diagonal bounds it. */
+    float stretch = particles_largest_stretch(desc);
+    return emitter->size.max * largest * 0.5f * sqrtf(1.0f + stretch * stretch);
 }
 
 /* The frustum of view and projection as six world-space planes (xyz: unit
@@ -232,14 +235,15 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
                               const mat4 projection, bool cull) {
     GLuint sim = s->simulate_program;
     glProgramUniform1i(sim, s->simulate.cull, cull);
+    /* The eye: the distance sort and the cull distance measure from it. */
+    mat4 inverse;
+    glm_mat4_inv((vec4 *)view, inverse);
+    glProgramUniform3f(sim, s->simulate.eye, inverse[3][0], inverse[3][1], inverse[3][2]);
     if (!cull) return;
     float planes[PLUME_CULL_PLANES][4];
     frustum_planes(view, projection, planes);
-    mat4 inverse;
-    glm_mat4_inv((vec4 *)view, inverse);
     glProgramUniform4fv(sim, s->simulate.cull_planes, PLUME_CULL_PLANES, &planes[0][0]);
     glProgramUniform1f(sim, s->simulate.cull_radius, s->cull_radius);
-    glProgramUniform3f(sim, s->simulate.eye, inverse[3][0], inverse[3][1], inverse[3][2]);
     glProgramUniform1f(sim, s->simulate.cull_distance, frame->cull_distance);
 }
 
@@ -284,6 +288,7 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     glProgramUniform1f(sim, s->simulate.drag, f->drag);
     glProgramUniform3f(sim, s->simulate.turbulence, f->turbulence, f->turbulence_scale, f->turbulence_speed);
     glProgramUniform1ui(sim, s->simulate.capacity, s->desc.capacity);
+    glProgramUniform1ui(sim, s->simulate.sort_mode, s->desc.sort_mode);
     set_cull_uniforms(s, frame, view, projection, cull);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SLOT_KEYS, s->slot_keys_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_COUNTS, s->group_counts_buffer);

@@ -310,6 +310,13 @@ static plume_result check_frame(const system_state *s, const char *caller, const
         plume_log(&s->env, PLUME_LOG_ERROR, "%s: draw_path %u is not a plume_draw_path", caller, frame->draw_path);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
+    for (int i = 0; i < 3; ++i)
+        if (!isfinite(frame->light_direction[i]) || !isfinite(frame->light_color[i]) || frame->light_color[i] < 0.0f ||
+            !isfinite(frame->ambient_color[i]) || frame->ambient_color[i] < 0.0f) {
+            plume_log(&s->env, PLUME_LOG_ERROR,
+                      "%s: light_direction must be finite, light_color and ambient_color finite and >= 0", caller);
+            return PLUME_ERROR_INVALID_ARGUMENT;
+        }
     if (!(frame->transmittance_threshold >= 0.0f && frame->transmittance_threshold <= 1.0f)) {
         plume_log(&s->env, PLUME_LOG_ERROR, "%s: transmittance_threshold is %g; it must be in 0 .. 1", caller,
                   frame->transmittance_threshold);
@@ -363,7 +370,7 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
                          STATE_DRAWN_COUNT_OFFSET, &scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_SORT);
     system->last_sort = PLUME_SORT_AUTOMATIC;
-    if (!frame->disable_sort) r = particles_run_sort_stage(system);
+    if (!frame->disable_sort && !particles_sort_skipped(&system->desc)) r = particles_run_sort_stage(system);
     profiler_stage_end(system->profiler, PLUME_STAGE_SORT);
     profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
     plume_gl_scope_end(&scope);

@@ -1,6 +1,9 @@
 /* plume_system_draw: checks the frame, saves the host's state and runs the
  * draw path the frame asks for (raster or tiled, at full, half or quarter
  * resolution) inside the profiler's draw stage. */
+#include <math.h>
+#include <string.h>
+
 #include "particles/particles_internal.h"
 
 static const char *const DRAW_STAGE_GROUPS[PLUME_DRAW_STAGE_COUNT] = {
@@ -54,6 +57,13 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if ((r = plume_check_host_state(&system->env, CALLER)) != PLUME_OK) return r;
+    frame_light *light = &system->light;
+    memcpy(light->color, frame->light_color, sizeof light->color);
+    memcpy(light->ambient, frame->ambient_color, sizeof light->ambient);
+    float length = sqrtf(frame->light_direction[0] * frame->light_direction[0] +
+                         frame->light_direction[1] * frame->light_direction[1] +
+                         frame->light_direction[2] * frame->light_direction[2]);
+    for (int i = 0; i < 3; ++i) light->direction[i] = length > 1e-20f ? frame->light_direction[i] / length : 0.0f;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);

@@ -1,7 +1,9 @@
-/* The raster draw path: one instanced draw of camera-facing quads, pulled from
- * the sorted live list in back-to-front order and blended with premultiplied
- * alpha; sprite or flipbook, colour, size and opacity over life, soft fade
- * against the host's depth. */
+/* The raster draw path: one instanced draw of quads (oriented as the
+ * system's look says), pulled from the sorted live list in back-to-front
+ * order and blended with premultiplied alpha (and an additive part); sprite
+ * or flipbook, colour, size and opacity over life, light, soft fade against
+ * the host's depth. The program is built with the look's features
+ * (particles_look_defines): the default look's does no more than before. */
 #include <string.h>
 
 #include "particles/particles_internal.h"
@@ -11,9 +13,12 @@ plume_result raster_create(system_state *s) {
     plume_shader_stage stages[2] = {
         {GL_VERTEX_SHADER,
          {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_draw.vert", NULL}},
-        {GL_FRAGMENT_SHADER, {"render/particle_draw.frag", NULL}},
+        {GL_FRAGMENT_SHADER,
+         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_draw.frag", NULL}},
     };
-    plume_result result = plume_build_program(&s->env, "plume particles: draw", stages, 2, NULL, &r->program);
+    char look[LOOK_DEFINES_SIZE];
+    particles_look_defines(particles_look_features(&s->desc), look);
+    plume_result result = plume_build_program(&s->env, "plume particles: draw", stages, 2, look, &r->program);
     if (result != PLUME_OK) return result;
     GLuint p = r->program;
     r->locations = (raster_locations){
@@ -77,6 +82,8 @@ void raster_set_appearance_uniforms(const system_state *s, GLuint p) {
     const plume_appearance *a = &s->desc.appearance;
     set_curve_uniforms(p, "u_size_times", "u_size_values", "u_size_count", &a->size_over_life);
     set_curve_uniforms(p, "u_opacity_times", "u_opacity_values", "u_opacity_count", &a->opacity_over_life);
+    plume_curve additive = particles_additive_curve(&s->desc);
+    set_curve_uniforms(p, "u_additive_times", "u_additive_values", "u_additive_count", &additive);
     float times[PLUME_MAX_CURVE_KEYS] = {0}, colors[PLUME_MAX_CURVE_KEYS][4] = {{0}};
     for (uint32_t k = 0; k < a->color_over_life.key_count; ++k) {
         times[k] = a->color_over_life.keys[k].time;
@@ -85,6 +92,19 @@ void raster_set_appearance_uniforms(const system_state *s, GLuint p) {
     glProgramUniform1fv(p, glGetUniformLocation(p, "u_color_times"), PLUME_MAX_CURVE_KEYS, times);
     glProgramUniform4fv(p, glGetUniformLocation(p, "u_color_values"), PLUME_MAX_CURVE_KEYS, &colors[0][0]);
     glProgramUniform1i(p, glGetUniformLocation(p, "u_color_count"), (GLint)a->color_over_life.key_count);
+    float emissive_times[PLUME_MAX_CURVE_KEYS] = {0}, emissive[PLUME_MAX_CURVE_KEYS][4] = {{0}};
+    for (uint32_t k = 0; k < s->desc.emissive_over_life.key_count; ++k) {
+        emissive_times[k] = s->desc.emissive_over_life.keys[k].time;
+        memcpy(emissive[k], s->desc.emissive_over_life.keys[k].rgba, sizeof emissive[k]);
+    }
+    glProgramUniform1fv(p, glGetUniformLocation(p, "u_emissive_times"), PLUME_MAX_CURVE_KEYS, emissive_times);
+    glProgramUniform4fv(p, glGetUniformLocation(p, "u_emissive_values"), PLUME_MAX_CURVE_KEYS, &emissive[0][0]);
+    glProgramUniform1i(p, glGetUniformLocation(p, "u_emissive_count"), (GLint)s->desc.emissive_over_life.key_count);
+    glProgramUniform1i(p, glGetUniformLocation(p, "u_lit"), s->desc.lit);
+    glProgramUniform1ui(p, glGetUniformLocation(p, "u_orientation"), s->desc.orientation);
+    glProgramUniform3fv(p, glGetUniformLocation(p, "u_orientation_axis"), 1, s->desc.orientation_axis);
+    glProgramUniform3f(p, glGetUniformLocation(p, "u_stretch"), s->desc.stretch_factor, s->desc.stretch_limits.min,
+                       s->desc.stretch_limits.max);
     glProgramUniform2ui(p, glGetUniformLocation(p, "u_flipbook"), a->texture.columns, a->texture.rows);
     glProgramUniform1i(p, glGetUniformLocation(p, "u_frame_blend"), !a->texture.disable_frame_blend);
     glProgramUniform1i(p, glGetUniformLocation(p, "u_has_texture"), s->sprite_texture != 0);
@@ -93,6 +113,13 @@ void raster_set_appearance_uniforms(const system_state *s, GLuint p) {
 }
 
 void raster_set_appearance(system_state *s) { raster_set_appearance_uniforms(s, s->raster.program); }
+
+void raster_set_light_uniforms(const system_state *s, GLuint p) {
+    const frame_light *l = &s->light;
+    glProgramUniform3fv(p, glGetUniformLocation(p, "u_light_direction"), 1, l->direction);
+    glProgramUniform3fv(p, glGetUniformLocation(p, "u_light_color"), 1, l->color);
+    glProgramUniform3fv(p, glGetUniformLocation(p, "u_ambient_color"), 1, l->ambient);
+}
 
 void raster_draw(system_state *s, const mat4 view, const mat4 projection, GLuint scene_depth,
                  const float target_size[2], GLuint indirect_buffer, GLintptr indirect_offset) {
@@ -118,6 +145,7 @@ void raster_draw(system_state *s, const mat4 view, const mat4 projection, GLuint
         fade = s->desc.appearance.soft_fade_distance;
     }
     glProgramUniform1f(p, at->soft_fade_distance, fade);
+    raster_set_light_uniforms(s, p);
     if (s->sprite_texture) {
         glActiveTexture(GL_TEXTURE0);
         glBindTexture(GL_TEXTURE_2D, s->sprite_texture);

@@ -31,6 +31,9 @@ void raster_set_appearance(struct system_state *s);
 /* The same uniforms (particle_appearance.glsl's, the sprite's) on another
  * program that draws the system's particles. */
 void raster_set_appearance_uniforms(const struct system_state *s, GLuint program);
+/* The draw's light (system_state.light) on a program that draws the
+ * system's particles (particle_appearance.glsl's lighting uniforms). */
+void raster_set_light_uniforms(const struct system_state *s, GLuint program);
 /* The path's GL objects with a name, as plume_list_named_gl_objects. */
 uint32_t raster_list_gl_objects(const raster_renderer *r, plume_gl_object *out, uint32_t capacity);
 /* Deletes them (the GL context current). */

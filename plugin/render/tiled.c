@@ -132,6 +132,7 @@ static void build_entries(system_state *s, const mat4 view, const mat4 projectio
     glProgramUniform3f(p, uniform(p, "u_camera_up"), view[0][1], view[1][1], view[2][1]);
     glProgramUniform2f(p, uniform(p, "u_target_size"), (float)t->width, (float)t->height);
     glProgramUniform1ui(p, uniform(p, "u_capacity"), capacity);
+    raster_set_light_uniforms(s, p);
     dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     draw_stage_end(s, PLUME_DRAW_STAGE_PROJECT);
@@ -212,9 +213,14 @@ static void composite(system_state *s, const plume_frame_desc *frame, const mat4
     float threshold = frame->disable_early_termination ? 0.0f
                       : frame->transmittance_threshold > 0.0f ? frame->transmittance_threshold
                                                               : 1.0f / 255.0f;
+    /* Additive light behind a pixel that stopped still adds: stopping at
+     * threshold * (1 - K), K the largest additive part, keeps what is
+     * skipped under the threshold (tiled_composite.comp). */
+    threshold *= 1.0f - particles_largest_additive(&s->desc);
     glProgramUniform1f(c, uniform(c, "u_threshold"), threshold);
     glProgramUniform2ui(c, uniform(c, "u_tiles"), tiles[0], tiles[1]);
     glProgramUniform1ui(c, uniform(c, "u_chunk_entries"), chunk_entries);
+    raster_set_light_uniforms(s, c);
     if (s->sprite_texture) bind_texture(0, s->sprite_texture, s->raster.sprite_sampler);
     bind_texture(1, t->depth_texture, raster_depth_sampler(&s->raster));
     glBindImageTexture(0, t->texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA16F);

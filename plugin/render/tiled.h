@@ -34,6 +34,7 @@ typedef struct tiled_renderer {
     bool fixed_budget;          /* tests: the budget never grows */
     /* Per rank: tiles touched (then their scan), the splat. Capacity-sized. */
     GLuint counts_buffer, splats_buffer;
+    uint32_t splat_vec4s;       /* the splat's size for the look the programs are built for */
     GLuint scan_sums_buffer;    /* the scan's upper levels, each at an aligned offset */
     uint32_t scan_levels;       /* levels above the counts */
     uint32_t scan_level_size[PLUME_TILED_SCAN_MAX_LEVELS];

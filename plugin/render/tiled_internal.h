@@ -17,6 +17,10 @@ static inline uint32_t divide_up(uint32_t a, uint32_t b) { return (a + b - 1) / 
 
 static inline GLint uniform(GLuint program, const char *name) { return glGetUniformLocation(program, name); }
 
+/* The splat's size in vec4s for a look (particles_look_features): the
+ * tiled programs are built for the system's look, so the default look's
+ * splat is 4 vec4s and an oriented, lit one's 10 (tiled_common.glsl). */
+uint32_t tiled_splat_vec4s(uint32_t look);
 /* Builds the programs and buffers on the first tiled draw. */
 plume_result tiled_create(struct system_state *s);
 /* The entry budget: this frame's count copied behind a fence, and grown from

@@ -14,11 +14,32 @@ enum {
 };
 /* ---- Creation --------------------------------------------------------------- */
 
+/* The splat's size in vec4s for a look's features: tiled_common.glsl lays
+ * it out and refuses to build where its layout's size is not this one. */
+uint32_t tiled_splat_vec4s(uint32_t look) {
+    bool oriented = look & LOOK_ORIENTED, lit = look & LOOK_LIT;
+    uint32_t map = oriented ? 4 : 2, exact = lit ? (oriented ? 3 : 2) : 0;
+    return map + 2 /* colour, tiles and frames */ + exact + (lit || (look & LOOK_EMISSIVE) ? 1 : 0);
+}
+
+/* Splats the composite holds in shared memory at once: one per invocation
+ * of a tile, at most 256, in the 32 KiB every GL 4.3 gives (a multiple of
+ * 32: whole warps load them). */
+static uint32_t composite_batch(uint32_t tile, uint32_t splat_vec4s) {
+    uint32_t fits = 32768 / (16 * splat_vec4s) / 32 * 32, batch = tile * tile;
+    if (batch > 256) batch = 256;
+    return batch < fits ? batch : fits;
+}
+
 static plume_result build_programs(system_state *s) {
     tiled_renderer *r = &s->tiled;
-    uint32_t tile = tile_size_of(r), batch = tile * tile < 256 ? tile * tile : 256;
-    char defines[96];
-    snprintf(defines, sizeof defines, "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n", tile, batch);
+    uint32_t tile = tile_size_of(r), look = particles_look_features(&s->desc);
+    r->splat_vec4s = tiled_splat_vec4s(look);
+    char defines[96 + LOOK_DEFINES_SIZE];
+    int written = snprintf(defines, sizeof defines,
+                           "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n#define TILED_SPLAT_VEC4S %u\n",
+                           tile, composite_batch(tile, r->splat_vec4s), r->splat_vec4s);
+    particles_look_defines(look, defines + written);
     const char *COMMON = "render/tiled_common.glsl";
     struct {
         const char *label, *last;
@@ -118,7 +139,7 @@ plume_result tiled_create(system_state *s) {
     if (result != PLUME_OK) return result;
     uint32_t capacity = s->desc.capacity;
     r->counts_buffer = plume_make_gpu_buffer((GLsizeiptr)capacity * 4, "plume draw: tiled counts");
-    r->splats_buffer = plume_make_gpu_buffer((GLsizeiptr)capacity * 16 * PLUME_TILED_SPLAT_VEC4S, "plume draw: tiled splats");
+    r->splats_buffer = plume_make_gpu_buffer((GLsizeiptr)capacity * 16 * r->splat_vec4s, "plume draw: tiled splats");
     r->scan_sums_buffer = plume_make_gpu_buffer(plan_scan_levels(r, capacity), "plume draw: tiled scan sums");
     r->control_buffer = plume_make_gpu_buffer(4 * PLUME_TILED_CONTROL_WORDS, "plume draw: tiled control");
     const GLuint zero[PLUME_TILED_CONTROL_WORDS] = {0};

@@ -7,7 +7,7 @@
 // particle is aged, integrated or killed (a killed one keeps its last motion,
 // with the free age, for the events it fires).
 // Nothing here depends on the order in which invocations or workgroups run:
-// each slot's outcome goes to slot_keys[slot] (its back-to-front depth key,
+// each slot's outcome goes to slot_keys[slot] (its sort key, sort_key(),
 // or PLUME_GPU_KEY_LAST when it is not drawn, and SLOT_DIED / SLOT_HIT) and
 // each workgroup's counts to group_counts (drawn, deaths, children for this
 // system's event buffer, for the other's); particle_compact.comp then packs
@@ -38,6 +38,7 @@ uniform bool u_world_collisions; // colliders or depth collision
 // Culling: a survivor is appended (sorted and drawn) only when a sphere of
 // radius u_cull_radius round it (the largest drawn quad's half diagonal) is
 // inside every plane and within u_cull_distance of u_eye (0: no limit).
+uniform uint u_sort_mode;     // plume_sort_mode: what the key orders by
 uniform bool u_cull;
 uniform vec4 u_cull_planes[PLUME_CULL_PLANES];
 uniform float u_cull_radius;
@@ -49,6 +50,17 @@ bool can_be_seen(vec3 position) {
     for (int i = 0; i < PLUME_CULL_PLANES; ++i)
         if (dot(u_cull_planes[i].xyz, position) + u_cull_planes[i].w < -u_cull_radius) return false;
     return u_cull_distance <= 0.0 || length(position - u_eye) - u_cull_radius <= u_cull_distance;
+}
+
+// The key the sort orders by, ascending (plume_sort_mode): view depth
+// (distance in front of the eye along the view axis) or distance to the eye,
+// the farthest first; or the age, the oldest or the youngest first. Equal
+// keys end up by ascending slot (simulate.c).
+uint sort_key(ParticleMotion p) {
+    if (u_sort_mode == 1u) return depth_key(length(p.position - u_eye), true);
+    if (u_sort_mode == 2u) return depth_key(p.age, true);
+    if (u_sort_mode == 3u) return depth_key(p.age, false);
+    return depth_key(-(u_view * vec4(p.position, 1.0)).z, true);
 }
 
 // dv/dt = a - k (v - wind) with a constant over the step, solved exactly:
@@ -113,10 +125,8 @@ void main() {
             }
         }
         if (survives) {
-            // View depth: distance in front of the eye along the view axis.
-            float depth = -(u_view * vec4(p.position, 1.0)).z;
             drawn = can_be_seen(p.position);
-            if (drawn) key = depth_key(depth, true);
+            if (drawn) key = sort_key(p);
         } else {
             p.age = FREE_SLOT_AGE;
         }

@@ -2,6 +2,12 @@
 // its age: size, colour and opacity over life, and its flipbook frames. The
 // raster path's vertex shader and the tiled path's projection pass both use
 // it, so that the two draw the same particles.
+// A program is built with the defines of its system's look
+// (particles_look_defines): PLUME_LOOK_ORIENTED, PLUME_LOOK_LIT,
+// PLUME_LOOK_EMISSIVE, PLUME_LOOK_ADDITIVE. Without one, its term is a
+// constant here (camera-facing, no emitted light, no additive part) and the
+// code that reads it folds away: the default look costs what it did before
+// the look.
 // Curves over the life fraction: key times and values, key_count >= 1.
 uniform float u_size_times[PLUME_GPU_MAX_CURVE_KEYS];
 uniform float u_size_values[PLUME_GPU_MAX_CURVE_KEYS];
@@ -12,6 +18,15 @@ uniform int u_opacity_count;
 uniform float u_color_times[PLUME_GPU_MAX_CURVE_KEYS];
 uniform vec4 u_color_values[PLUME_GPU_MAX_CURVE_KEYS];
 uniform int u_color_count;
+// The blend mode's additive part k over life (plume_blend_mode): constant 0
+// for premultiplied, 1 for additive.
+uniform float u_additive_times[PLUME_GPU_MAX_CURVE_KEYS];
+uniform float u_additive_values[PLUME_GPU_MAX_CURVE_KEYS];
+uniform int u_additive_count;
+// Emitted light over life (rgb times a); none: a single black key.
+uniform float u_emissive_times[PLUME_GPU_MAX_CURVE_KEYS];
+uniform vec4 u_emissive_values[PLUME_GPU_MAX_CURVE_KEYS];
+uniform int u_emissive_count;
 uniform uvec2 u_flipbook;        // columns, rows
 uniform bool u_frame_blend;
 
@@ -24,13 +39,12 @@ float curve_value(float times[PLUME_GPU_MAX_CURVE_KEYS], float values[PLUME_GPU_
     return values[count - 1];
 }
 
-vec4 gradient_value(float t) {
-    if (t <= u_color_times[0]) return u_color_values[0];
-    for (int k = 1; k < u_color_count; ++k)
-        if (t < u_color_times[k])
-            return mix(u_color_values[k - 1], u_color_values[k],
-                       (t - u_color_times[k - 1]) / (u_color_times[k] - u_color_times[k - 1]));
-    return u_color_values[u_color_count - 1];
+vec4 gradient_value(float times[PLUME_GPU_MAX_CURVE_KEYS], vec4 values[PLUME_GPU_MAX_CURVE_KEYS], int count,
+                    float t) {
+    if (t <= times[0]) return values[0];
+    for (int k = 1; k < count; ++k)
+        if (t < times[k]) return mix(values[k - 1], values[k], (t - times[k - 1]) / (times[k] - times[k - 1]));
+    return values[count - 1];
 }
 
 // The texture coordinates of `corner_uv` (0..1 over the quad, v down from
@@ -45,14 +59,27 @@ struct Appearance {
     vec4 color;          // straight alpha, opacity applied
     uint frame, next;    // flipbook frames cross-faded
     float frame_mix;     // 0: `frame` only
+    float additive;      // the part of the light that adds: covers a * (1 - additive)
+    vec3 emissive;       // light emitted, added to the (lit) colour
 };
 
 Appearance particle_appearance(ParticleMotion p, ParticleTraits t) {
     Appearance a;
     float life = clamp(p.age / p.lifetime, 0.0, 1.0);
     a.size = t.size * curve_value(u_size_times, u_size_values, u_size_count, life);
-    a.color = gradient_value(life);
+    a.color = gradient_value(u_color_times, u_color_values, u_color_count, life);
     a.color.a *= curve_value(u_opacity_times, u_opacity_values, u_opacity_count, life);
+#ifdef PLUME_LOOK_EMISSIVE
+    vec4 emissive = gradient_value(u_emissive_times, u_emissive_values, u_emissive_count, life);
+    a.emissive = emissive.rgb * emissive.a;
+#else
+    a.emissive = vec3(0.0);
+#endif
+#ifdef PLUME_LOOK_ADDITIVE
+    a.additive = clamp(curve_value(u_additive_times, u_additive_values, u_additive_count, life), 0.0, 1.0);
+#else
+    a.additive = 0.0;
+#endif
     uint frames = u_flipbook.x * u_flipbook.y;
     float frame = life * float(frames);
     a.frame = min(uint(frame), frames - 1u);
@@ -61,10 +88,86 @@ Appearance particle_appearance(ParticleMotion p, ParticleTraits t) {
     return a;
 }
 
-// The quad's corner `corner` (each coordinate +-0.5) turned by `rotation`,
-// in world space: the quad spans the view plane.
-vec3 quad_corner(vec3 centre, vec2 corner, float rotation, float size, vec3 right, vec3 up) {
-    float c = cos(rotation), s = sin(rotation);
-    vec2 turned = vec2(c * corner.x - s * corner.y, s * corner.x + c * corner.y);
-    return centre + (right * turned.x + up * turned.y) * size;
+// Orientation (plume_orientation): the quad's two edges in world space.
+uniform uint u_orientation;
+#ifdef PLUME_LOOK_ORIENTED
+#define LOOK_ORIENTATION u_orientation
+#else
+#define LOOK_ORIENTATION 0u  // camera-facing: quad_edges folds to the view plane's axes
+#endif
+uniform vec3 u_orientation_axis;  // unit: WORLD_AXIS's axis, WORLD_FACING's normal
+uniform vec3 u_stretch;           // VELOCITY_STRETCHED: factor (s / unit), lowest and highest length / size
+
+struct QuadEdges {
+    vec3 across;  // corner.x runs along it: the quad's width
+    vec3 along;   // corner.y: its length
+};
+
+vec3 unit_or(vec3 v, vec3 fallback) {
+    float length_squared = dot(v, v);
+    return length_squared > 1e-12 ? v * inversesqrt(length_squared) : fallback;
+}
+
+// The quad's edges for a particle of drawn size `size` moving at `velocity`,
+// turned by `rotation` where the mode turns (camera- and world-facing),
+// for a camera whose view plane has axes `right` and `up`. The velocity
+// modes and the world axis turn the quad about its length axis towards the
+// camera (its width is across that axis and the view direction); a length
+// axis along the view direction falls back to the view plane's axes.
+QuadEdges quad_edges(vec3 velocity, float rotation, float size, vec3 right, vec3 up) {
+    vec3 back = cross(right, up);
+    vec3 across = right, along = up;
+    float length = size;
+    bool turns = true;
+    uint orientation = LOOK_ORIENTATION;
+    if (orientation == 1u || orientation == 2u || orientation == 3u) {
+        vec3 axis = orientation == 3u ? u_orientation_axis : unit_or(velocity, vec3(0.0));
+        vec3 width = unit_or(cross(axis, back), vec3(0.0));
+        if (dot(width, width) > 0.0) {
+            across = width;
+            along = axis;
+        }
+        if (orientation == 1u)
+            length = size * clamp(1.0 + u_stretch.x * sqrt(dot(velocity, velocity)), u_stretch.y, u_stretch.z);
+        turns = false;
+    } else if (orientation == 4u) {
+        vec3 n = u_orientation_axis;
+        across = normalize(cross(abs(n.y) < 0.999 ? vec3(0.0, 1.0, 0.0) : vec3(0.0, 0.0, 1.0), n));
+        along = cross(n, across);
+    }
+    if (turns) {
+        float c = cos(rotation), s = sin(rotation);
+        vec3 turned_across = c * across + s * along;
+        along = -s * across + c * along;
+        across = turned_across;
+    }
+    return QuadEdges(across * size, along * length);
+}
+
+// The quad's corner `corner` (each coordinate +-0.5) in world space.
+vec3 quad_corner(vec3 centre, vec2 corner, QuadEdges edges) {
+    return centre + edges.across * corner.x + edges.along * corner.y;
+}
+
+// Lighting (plume_system_desc.lit and the frame's light).
+uniform vec3 u_light_direction;  // unit, towards the light; zero: no directional light
+uniform vec3 u_light_color;
+uniform vec3 u_ambient_color;
+
+// The light's direction in the quad's frame: x along its width, y along its
+// length, z its normal towards the camera (back: the view's back axis).
+vec3 quad_light(QuadEdges edges, vec3 back) {
+    vec3 x = normalize(edges.across), y = normalize(edges.along);
+    vec3 z = normalize(cross(x, y));
+    if (dot(z, back) < 0.0) z = -z;
+    return vec3(dot(u_light_direction, x), dot(u_light_direction, y), dot(u_light_direction, z));
+}
+
+// The light reaching quad coordinates st (0..1 along the width and length)
+// of a half sphere bulging from the quad: its normal is (x, y, sqrt(1 - x^2 -
+// y^2)) at (x, y) = 2 st - 1, lying flat beyond the circle (the rim).
+vec3 sphere_lighting(vec2 st, vec3 light) {
+    vec2 xy = st * 2.0 - 1.0;
+    vec3 normal = normalize(vec3(xy, sqrt(max(0.0, 1.0 - dot(xy, xy)))) + vec3(0.0, 0.0, 1e-6));
+    return u_ambient_color + u_light_color * max(dot(normal, light), 0.0);
 }

@@ -1,15 +1,31 @@
+// Built after particle_common.glsl and particle_appearance.glsl (lighting;
+// the look's defines say which of its terms this program has).
 // Premultiplied-alpha output (blend: ONE, ONE_MINUS_SRC_ALPHA): sprite (or a
 // solid square) cross-faded between flipbook frames, tinted by the particle's
-// colour, faded where it meets the host's scene depth.
+// colour (lit by the frame's light for a lit system, plus the emitted
+// light), faded where it meets the host's scene depth. The blend mode's
+// additive part k lowers only the alpha that covers what is behind:
+// dst = c a + (1 - a (1 - k)) dst (plume_blend_mode).
 in vec4 v_color;
 in vec2 v_uv_frame;
 in vec2 v_uv_next;
 in float v_frame_mix;
 in float v_view_depth;
+#ifdef PLUME_LOOK_ADDITIVE
+in float v_additive;
+#endif
+#ifdef PLUME_LOOK_LIT
+in vec2 v_quad;
+flat in vec3 v_light;
+#endif
+#ifdef PLUME_LOOK_EMISSIVE
+flat in vec3 v_emissive;
+#endif
 
 uniform sampler2D u_sprite;        // unit 0, premultiplied RGBA
 uniform sampler2D u_scene_depth;   // unit 1, window depth 0..1
 uniform bool u_has_texture;
+uniform bool u_lit;                 // the system is lit (a PLUME_LOOK_LIT program may draw an unlit one)
 uniform float u_soft_fade_distance; // 0: no fade
 uniform vec2 u_viewport_size;
 uniform mat4 u_inverse_projection;
@@ -28,5 +44,15 @@ void main() {
         float scene_depth = -scene.z / scene.w;
         fade = clamp((scene_depth - v_view_depth) / u_soft_fade_distance, 0.0, 1.0);
     }
-    out_color = vec4(v_color.rgb * texel.rgb, texel.a) * (v_color.a * fade);
+    vec3 color = v_color.rgb;
+#ifdef PLUME_LOOK_LIT
+    if (u_lit) color *= sphere_lighting(v_quad, v_light);
+#endif
+#ifdef PLUME_LOOK_EMISSIVE
+    color += v_emissive;
+#endif
+    out_color = vec4(color * texel.rgb, texel.a) * (v_color.a * fade);
+#ifdef PLUME_LOOK_ADDITIVE
+    out_color.a *= 1.0 - v_additive;
+#endif
 }

@@ -1,6 +1,8 @@
-// Built after particle_common.glsl and particle_appearance.glsl.
+// Built after particle_common.glsl and particle_appearance.glsl (and its
+// look's defines).
 // Vertex pulling: instance i draws the particle in slot list[i].y (the sorted
-// live list), vertex v one corner of its camera-facing quad (two triangles).
+// live list), vertex v one corner of its quad (two triangles), oriented as
+// the system's plume_orientation says.
 layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer ParticleMotions { ParticleMotion motions[]; };
 layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawList { uvec2 draw_list[]; };
 layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
@@ -15,6 +17,16 @@ out vec2 v_uv_frame;             // uv of this frame
 out vec2 v_uv_next;              // uv of the next frame
 out float v_frame_mix;           // 0: this frame only
 out float v_view_depth;
+#ifdef PLUME_LOOK_ADDITIVE
+out float v_additive;            // the blend mode's additive part
+#endif
+#ifdef PLUME_LOOK_LIT
+out vec2 v_quad;                 // quad coordinates 0..1 (width, length)
+flat out vec3 v_light;           // the light's direction in the quad's frame
+#endif
+#ifdef PLUME_LOOK_EMISSIVE
+flat out vec3 v_emissive;
+#endif
 
 const vec2 CORNERS[6] = vec2[6](vec2(-0.5, -0.5), vec2(0.5, -0.5), vec2(0.5, 0.5),
                                 vec2(-0.5, -0.5), vec2(0.5, 0.5), vec2(-0.5, 0.5));
@@ -27,7 +39,18 @@ void main() {
     v_color = a.color;
 
     vec2 corner = CORNERS[gl_VertexID];
-    vec3 world = quad_corner(p.position, corner, rotation_at(t, p.age), a.size, u_camera_right, u_camera_up);
+    QuadEdges edges = quad_edges(p.velocity, rotation_at(t, p.age), a.size, u_camera_right, u_camera_up);
+    vec3 world = quad_corner(p.position, corner, edges);
+#ifdef PLUME_LOOK_ADDITIVE
+    v_additive = a.additive;
+#endif
+#ifdef PLUME_LOOK_LIT
+    v_quad = corner + 0.5;
+    v_light = quad_light(edges, cross(u_camera_right, u_camera_up));
+#endif
+#ifdef PLUME_LOOK_EMISSIVE
+    v_emissive = a.emissive;
+#endif
     vec4 view_position = u_view * vec4(world, 1.0);
     gl_Position = u_projection * view_position;
     v_view_depth = -view_position.z;

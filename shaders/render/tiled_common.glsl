@@ -1,16 +1,86 @@
-// Shared by the tiled draw's passes (render/tiled.c).
+// Shared by the tiled draw's passes (render/tiled.c), built after the look's
+// defines (particles_look_defines) and TILED_SPLAT_VEC4S.
 //
 // A splat is a drawn particle as the screen sees it, written per rank (its
 // position in the back-to-front list) by the projection pass and read by the
-// composite, PLUME_TILED_SPLAT_VEC4S vec4s:
-//   [0] xy: the target pixel position of the quad's corner (-0.5, -0.5);
-//       z: view depth; w: window depth (the quad spans the view plane, so
-//       one depth serves all of it)
+// composite, TILED_SPLAT_VEC4S vec4s. Its layout depends on the look the
+// programs are built for, so that a system pays only for what it uses; (s, t)
+// are the quad's own coordinates (0..1 from its corner (-0.5, -0.5)).
+//
+// Camera-facing (no PLUME_LOOK_ORIENTED): the quad spans the view plane, so
+// the map from pixel to quad is affine and one depth serves all of it:
+//   [0] xy: the target pixel position of the corner (-0.5, -0.5); z: view
+//       depth; w: window depth
 //   [1] the inverse of the quad's two screen axes, column-major:
 //       (s, t) = mat2([1]) * (pixel - [0].xy) runs over 0..1 on the quad
-//   [2] colour, straight alpha, opacity applied
-//   [3] x: first tile (x | y << 16), y: last tile, z: flipbook frames
-//       (frame | next << 16), as uint bits; w: the frames' cross-fade
+// Any orientation (PLUME_LOOK_ORIENTED): with w the clip w, a pixel p maps
+// to h = to_quad * (p.x, p.y, 1) = (s, t, 1) / w (projective: the quad need
+// not face the camera, its depth varies over it):
+//   [0], [1], [2] xyz: the rows of to_quad; w: the row of clip z, so that
+//       clip z / w = dot(([0].w, [1].w, [2].w), h)
+//   [3] xyz: the row of view depth, view depth = dot([3].xyz, h) / h.z
+// Both map from the corners snapped as a rasteriser snaps them (1/256
+// pixel): the pixels a quad covers are the raster path's. Then:
+//   [SPLAT_COLOR] colour, straight alpha, opacity applied
+//   [SPLAT_TILES] x: first tile (x | y << 16), y: last tile, z: flipbook
+//       frames (frame | next << 16), as uint bits; w: the frames' cross-fade
+//       (PLUME_LOOK_ADDITIVE: packUnorm2x16 bits of it and the blend mode's
+//       additive part)
+//   PLUME_LOOK_LIT, [SPLAT_EXACT]: the same map from the exact corners (two
+//       vec4s camera-facing: the inverse axes, then the corner in xy; three
+//       rows otherwise): where in the quad a pixel falls for the light, as
+//       the half sphere's normal turns without bound at its rim
+//   PLUME_LOOK_LIT or PLUME_LOOK_EMISSIVE, [SPLAT_LIGHT] xyz: the light's
+//       direction in the quad's frame (quad_light); w: packUnorm4x8 bits of
+//       the emitted light (rgb) and whether the particle is lit (a)
 layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint control[]; };
+
+#ifdef PLUME_LOOK_ORIENTED
+#define SPLAT_MAP_VEC4S 4
+#define SPLAT_EXACT_VEC4S 3
+#else
+#define SPLAT_MAP_VEC4S 2
+#define SPLAT_EXACT_VEC4S 2
+#endif
+#define SPLAT_COLOR_AT SPLAT_MAP_VEC4S
+#define SPLAT_EXACT_AT (SPLAT_COLOR_AT + 2)
+#ifdef PLUME_LOOK_LIT
+#define SPLAT_LIGHT_AT (SPLAT_EXACT_AT + SPLAT_EXACT_VEC4S)
+#else
+#define SPLAT_LIGHT_AT SPLAT_EXACT_AT
+#endif
+#if defined(PLUME_LOOK_LIT) || defined(PLUME_LOOK_EMISSIVE)
+#define SPLAT_HAS_LIGHT
+#define SPLAT_END (SPLAT_LIGHT_AT + 1)
+#else
+#define SPLAT_END SPLAT_LIGHT_AT
+#endif
+#if SPLAT_END != TILED_SPLAT_VEC4S
+#error "the splat's size (tiled_resources.c: splat_vec4s) is not its layout's"
+#endif
+
+const uint SPLAT_VEC4S = uint(TILED_SPLAT_VEC4S);
+const uint SPLAT_COLOR = uint(SPLAT_COLOR_AT);
+const uint SPLAT_TILES = SPLAT_COLOR + 1u;
+const uint SPLAT_EXACT = uint(SPLAT_EXACT_AT);
+const uint SPLAT_LIGHT = uint(SPLAT_LIGHT_AT);
+
+// The splat's word of the frames' cross-fade (and the additive part).
+float splat_mix_word(float frame_mix, float additive) {
+#ifdef PLUME_LOOK_ADDITIVE
+    return uintBitsToFloat(packUnorm2x16(vec2(frame_mix, additive)));
+#else
+    return frame_mix;
+#endif
+}
+
+// The cross-fade and the additive part from that word.
+vec2 splat_mix_and_additive(float word) {
+#ifdef PLUME_LOOK_ADDITIVE
+    return unpackUnorm2x16(floatBitsToUint(word));
+#else
+    return vec2(word, 0.0);
+#endif
+}
 
 const uint TILE_SIZE = uint(TILED_TILE_SIZE);  // pixels across a tile (a define of the build)

@@ -1,12 +1,15 @@
-// Built after particle_common.glsl, particle_appearance.glsl (the flipbook)
-// and tiled_common.glsl. One invocation per pixel of a tile; its entries,
+// Built after particle_common.glsl, particle_appearance.glsl (the flipbook,
+// the light) and tiled_common.glsl, with the look's defines: the splat's
+// layout and the terms shaded are the look's (the default look's: the
+// camera-facing affine map, no light, no additive part). One invocation per pixel of a tile; its entries,
 // walked from the nearest particle to the farthest, composited front to back
 // in registers,
 //     colour += transmittance * premultiplied;  transmittance *= 1 - alpha,
 // which is what blending them back to front over the host's colour gives.
 // Each pixel shades a particle as particle_draw.frag does: the sprite (frames
-// cross-faded), the colour, the soft fade against the scene depth, and the
-// depth test the raster path gets from the host's depth function.
+// cross-faded), the colour (lit, plus the emitted light), the soft fade
+// against the scene depth, and the depth test the raster path gets from the
+// host's depth function.
 //
 // Two ways to share a tile's run among workgroups (u_chunk_entries):
 //   0:  one workgroup per tile walks its whole run and writes the target;
@@ -17,11 +20,20 @@
 //       tiled_resolve.comp combines them front to back (the "over" operator
 //       is associative). The busiest tile then costs K entries per
 //       workgroup, not its whole run.
+// A particle of additive part k (plume_blend_mode) adds its light c a whole
+// but covers only a (1 - k): transmittance *= 1 - a (1 - k); additive light
+// occludes nothing.
+//
 // Early termination: a pixel stops once its transmittance is below
 // u_threshold (the workgroup once all its pixels have). The composite is then
-// the over-composite of a prefix of the pixel's entries, and what the skipped
-// rest would add is at most the transmittance in front of it, less than the
-// threshold, per channel (premultiplied colour is at most alpha). Chunked,
+// the over-composite of a prefix of the pixel's entries. What the skipped
+// rest would add, per channel, is the sum of T_i c_i a_i over them, T_i the
+// transmittance in front of entry i: with c <= 1 and every k at most K,
+// a_i <= a_i (1 - k_i) / (1 - K), and the sum of T_i a_i (1 - k_i) telescopes
+// to at most the transmittance T where the pixel stopped. So the error is at
+// most T / (1 - K): tiled.c passes u_threshold = threshold * (1 - K), which
+// keeps it under the frame's threshold; an additive system (K = 1) never
+// stops early (nor would its transmittance fall). Chunked,
 // a chunk stops on its own transmittance T_c < u_threshold; the resolve
 // multiplies the chunks' transmittances in order and stops at the first
 // where the product falls below u_threshold, which it does at the latest at
@@ -51,9 +63,68 @@ uniform float u_threshold;          // transmittance that ends a pixel; 0: never
 uniform uvec2 u_tiles;
 uniform uint u_chunk_entries;       // 0: a workgroup per tile; K: per chunk of at most K entries
 
-const uint BATCH = uint(TILED_BATCH); // splats loaded at once: min(pixels, 256)
-shared vec4 batch[TILED_BATCH * PLUME_TILED_SPLAT_VEC4S];
+const uint BATCH = uint(TILED_BATCH); // splats loaded at once: min(pixels, 256), in 32 KiB of shared memory
+shared vec4 batch[TILED_BATCH * TILED_SPLAT_VEC4S];
 shared uint pixels_alive[2];
+
+// Where a pixel falls on a splat of the batch.
+struct SplatPixel {
+    vec2 st;            // quad coordinates, 0..1 over it
+    vec2 d_dx, d_dy;    // their derivatives by pixel x and y
+    float window_depth; // the quad's, for the depth test
+    float view_depth;   // the quad's, for the soft fade
+};
+
+#ifndef PLUME_LOOK_ORIENTED
+// Camera-facing: the map from pixel to quad is affine, one depth serves the
+// whole quad. False where the quad does not cover the pixel.
+bool splat_pixel(uint at, vec2 centre, out SplatPixel sp) {
+    vec4 place = batch[at], axes = batch[at + 1u];
+    mat2 to_quad = mat2(axes.xy, axes.zw);
+    vec2 st = to_quad * (centre - place.xy);
+    if (any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))) return false;
+#ifdef PLUME_LOOK_LIT
+    vec4 exact = batch[at + SPLAT_EXACT];
+    to_quad = mat2(exact.xy, exact.zw);
+    st = to_quad * (centre - batch[at + SPLAT_EXACT + 1u].xy);
+#endif
+    sp = SplatPixel(st, to_quad[0], to_quad[1], place.w, place.z);
+    return true;
+}
+#else
+// Any orientation: the map is projective, the depth varies over the quad.
+// False where the quad does not cover the pixel, or the near or far plane
+// clips it there.
+bool splat_pixel(uint at, vec2 centre, out SplatPixel sp) {
+    vec3 pixel = vec3(centre, 1.0);
+    vec4 row0 = batch[at], row1 = batch[at + 1u], row2 = batch[at + 2u];
+    vec3 h = vec3(dot(row0.xyz, pixel), dot(row1.xyz, pixel), dot(row2.xyz, pixel));
+    if (h.z <= 0.0) return false; // behind the eye
+    vec2 st = h.xy / h.z;
+    if (any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))) return false;
+    vec3 x_row = vec3(row0.x, row1.x, row2.x), y_row = vec3(row0.y, row1.y, row2.y);
+#ifdef PLUME_LOOK_LIT
+    vec4 exact0 = batch[at + SPLAT_EXACT], exact1 = batch[at + SPLAT_EXACT + 1u], exact2 = batch[at + SPLAT_EXACT + 2u];
+    vec3 exact = vec3(dot(exact0.xyz, pixel), dot(exact1.xyz, pixel), dot(exact2.xyz, pixel));
+    // The exact map falls behind the eye only next to a corner at the eye's
+    // plane: the snapped one serves there.
+    if (exact.z > 0.0) {
+        h = exact;
+        st = h.xy / h.z;
+        x_row = vec3(exact0.x, exact1.x, exact2.x);
+        y_row = vec3(exact0.y, exact1.y, exact2.y);
+    }
+#endif
+    float ndc_z = dot(vec3(row0.w, row1.w, row2.w), h);
+    if (ndc_z < -1.0 || ndc_z > 1.0) return false;
+    sp.st = st;
+    sp.d_dx = (x_row.xy - st * x_row.z) / h.z;
+    sp.d_dy = (y_row.xy - st * y_row.z) / h.z;
+    sp.window_depth = ndc_z * 0.5 + 0.5;
+    sp.view_depth = dot(batch[at + 3u].xyz, h) / h.z;
+    return true;
+}
+#endif
 
 bool depth_passes(float particle, float scene) {
     switch (u_depth_function) {
@@ -108,35 +179,43 @@ void main() {
         memoryBarrierShared();
         barrier(); // the previous batch is read, pixels_alive[0] set
         if (lid < count) {
-            uint base = entries[next - 1u - lid].y * uint(PLUME_TILED_SPLAT_VEC4S);
-            for (uint k = 0u; k < uint(PLUME_TILED_SPLAT_VEC4S); ++k)
-                batch[lid * uint(PLUME_TILED_SPLAT_VEC4S) + k] = splats[base + k];
+            uint base = entries[next - 1u - lid].y * SPLAT_VEC4S;
+            for (uint k = 0u; k < SPLAT_VEC4S; ++k) batch[lid * SPLAT_VEC4S + k] = splats[base + k];
         }
         if (lid == 0u) pixels_alive[(pass + 1u) & 1u] = 0u;
         memoryBarrierShared();
         barrier();
         for (uint j = 0u; shading && j < count; ++j) {
-            uint at = j * uint(PLUME_TILED_SPLAT_VEC4S);
-            vec4 place = batch[at], axes = batch[at + 1u];
-            mat2 to_quad = mat2(axes.xy, axes.zw);
-            vec2 st = to_quad * (centre - place.xy);
-            if (any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))) continue;
-            if (!depth_passes(place.w, scene_window)) continue;
-            vec4 tint = batch[at + 2u], frames = batch[at + 3u];
+            uint at = j * SPLAT_VEC4S;
+            SplatPixel sp;
+            if (!splat_pixel(at, centre, sp)) continue;
+            if (!depth_passes(sp.window_depth, scene_window)) continue;
+            vec4 tint = batch[at + SPLAT_COLOR], frames = batch[at + SPLAT_TILES];
+            vec2 mix_and_additive = splat_mix_and_additive(frames.w);
             vec4 texel = vec4(1.0);
             if (u_has_texture) {
                 uint both = floatBitsToUint(frames.z);
-                vec2 corner_uv = vec2(st.x, 1.0 - st.y);
-                vec2 along_x = vec2(to_quad[0][0], -to_quad[0][1]) / vec2(u_flipbook);
-                vec2 along_y = vec2(to_quad[1][0], -to_quad[1][1]) / vec2(u_flipbook);
+                vec2 corner_uv = vec2(sp.st.x, 1.0 - sp.st.y);
+                vec2 along_x = vec2(sp.d_dx.x, -sp.d_dx.y) / vec2(u_flipbook);
+                vec2 along_y = vec2(sp.d_dy.x, -sp.d_dy.y) / vec2(u_flipbook);
                 texel = mix(textureGrad(u_sprite, frame_uv(both & 0xFFFFu, corner_uv), along_x, along_y),
-                            textureGrad(u_sprite, frame_uv(both >> 16, corner_uv), along_x, along_y), frames.w);
+                            textureGrad(u_sprite, frame_uv(both >> 16, corner_uv), along_x, along_y),
+                            mix_and_additive.x);
             }
             float fade = 1.0;
-            if (u_soft_fade_distance > 0.0) fade = clamp((scene_view - place.z) / u_soft_fade_distance, 0.0, 1.0);
-            vec4 shade = vec4(tint.rgb * texel.rgb, texel.a) * (tint.a * fade);
+            if (u_soft_fade_distance > 0.0) fade = clamp((scene_view - sp.view_depth) / u_soft_fade_distance, 0.0, 1.0);
+            vec3 lit = tint.rgb;
+#ifdef SPLAT_HAS_LIGHT
+            vec4 light = batch[at + SPLAT_LIGHT];
+            vec4 glow = unpackUnorm4x8(floatBitsToUint(light.w));
+#ifdef PLUME_LOOK_LIT
+            if (glow.a > 0.5) lit *= sphere_lighting(sp.st, light.xyz);
+#endif
+            lit += glow.rgb;
+#endif
+            vec4 shade = vec4(lit * texel.rgb, texel.a) * (tint.a * fade);
             color += transmittance * shade.rgb;
-            transmittance *= 1.0 - shade.a;
+            transmittance *= 1.0 - shade.a * (1.0 - mix_and_additive.y);
             if (transmittance < u_threshold) shading = false;
         }
         if (shading) pixels_alive[pass & 1u] = 1u;

@@ -18,7 +18,7 @@ void main() {
         return;
     uint end = counts[rank], at = rank > 0u ? counts[rank - 1u] : 0u;
     if (end == at) return;
-    vec4 box = splats[rank * uint(PLUME_TILED_SPLAT_VEC4S) + 3u];
+    vec4 box = splats[rank * SPLAT_VEC4S + SPLAT_TILES];
     uint first = floatBitsToUint(box.x), last = floatBitsToUint(box.y);
     uvec2 tile0 = uvec2(first & 0xFFFFu, first >> 16), tile1 = uvec2(last & 0xFFFFu, last >> 16);
     for (uint y = tile0.y; y <= tile1.y; ++y)

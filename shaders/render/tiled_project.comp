@@ -1,9 +1,11 @@
 // Built after particle_common.glsl, particle_appearance.glsl and
-// tiled_common.glsl. One invocation per rank of the sorted list (dispatched
-// over the capacity): the particle's quad on the screen, exactly as the raster
-// path places it, and how many tiles its pixels' bounding box touches (0 when
-// no pixel can show it: behind the eye, clipped by the near or far plane,
-// off the target, or transparent).
+// tiled_common.glsl (the look's defines choose the splat's layout). One
+// invocation per rank of the sorted list (dispatched over the capacity): the
+// particle's quad on the screen, exactly as the raster path places it, and
+// how many tiles its pixels' bounding box touches (0 when no pixel can show
+// it: behind the eye, clipped by the near or far plane (wholly, for a quad
+// that does not face the camera), off the target, or transparent; every tile
+// when an oriented quad crosses the eye's plane).
 layout(local_size_x = PLUME_TILED_PROJECT_GROUP_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer ParticleMotions { ParticleMotion motions[]; };
@@ -19,10 +21,10 @@ uniform vec3 u_camera_right;
 uniform vec3 u_camera_up;
 uniform vec2 u_target_size;   // pixels
 uniform uint u_capacity;
+uniform bool u_lit;           // the system is lit (plume_system_desc.lit)
 
-vec4 clip_corner(ParticleMotion p, vec2 corner, float rotation, float size) {
-    vec3 world = quad_corner(p.position, corner, rotation, size, u_camera_right, u_camera_up);
-    return u_projection * (u_view * vec4(world, 1.0));
+vec4 clip_corner(vec3 centre, vec2 corner, QuadEdges edges) {
+    return u_projection * (u_view * vec4(quad_corner(centre, corner, edges), 1.0));
 }
 
 // Snapped to 1/256 pixel, as rasterisers snap vertices (8 sub-pixel bits),
@@ -31,39 +33,134 @@ vec2 target_position(vec4 clip) {
     return round((clip.xy / clip.w * 0.5 + 0.5) * u_target_size * 256.0) / 256.0;
 }
 
+// The pixels whose centres fall inside the bounding box of the snapped
+// corners.
+void pixel_box(vec4 c0, vec4 c1, vec4 c2, vec4 c3, out ivec2 first, out ivec2 last) {
+    vec2 w0 = target_position(c0), w1 = target_position(c1), w2 = target_position(c2), w3 = target_position(c3);
+    vec2 limit = u_target_size + 1.0;
+    vec2 lo = clamp(min(min(w0, w1), min(w2, w3)), vec2(-1.0), limit);
+    vec2 hi = clamp(max(max(w0, w1), max(w2, w3)), vec2(-1.0), limit);
+    first = max(ivec2(ceil(lo - 0.5)), ivec2(0));
+    last = min(ivec2(floor(hi - 0.5)), ivec2(u_target_size) - 1);
+}
+
+#ifndef PLUME_LOOK_ORIENTED
+// The corner on the target, not snapped.
+vec2 exact_position(vec4 clip) { return (clip.xy / clip.w * 0.5 + 0.5) * u_target_size; }
+
+// The inverse of the quad's two screen axes from corner 0 to corners 1 and
+// 3; false when the quad is seen edge on.
+bool inverse_axes(vec2 w0, vec2 w1, vec2 w3, out mat2 to_quad) {
+    mat2 axes = mat2(w1 - w0, w3 - w0);
+    if (abs(determinant(axes)) < 1e-12) return false;
+    to_quad = inverse(axes);
+    return true;
+}
+
+// A camera-facing quad lies in a plane of constant view depth: one w, one
+// depth for its corners, so the near and far planes keep or clip it whole,
+// and the map from pixel to quad is affine. Writes the splat's map; false
+// when no pixel shows the quad.
+bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out ivec2 last) {
+    vec4 c0 = clip_corner(centre, vec2(-0.5, -0.5), edges), c1 = clip_corner(centre, vec2(0.5, -0.5), edges);
+    vec4 c2 = clip_corner(centre, vec2(0.5, 0.5), edges), c3 = clip_corner(centre, vec2(-0.5, 0.5), edges);
+    if (c0.w <= 0.0 || c0.z < -c0.w || c0.z > c0.w) return false;
+    pixel_box(c0, c1, c2, c3, first, last);
+    if (any(greaterThan(first, last))) return false;
+    vec2 w0 = target_position(c0);
+    mat2 to_quad;
+    if (!inverse_axes(w0, target_position(c1), target_position(c3), to_quad)) return false;
+    float view_depth = -(u_view * vec4(centre, 1.0)).z;
+    splats[base + 0u] = vec4(w0, view_depth, c0.z / c0.w * 0.5 + 0.5);
+    splats[base + 1u] = vec4(to_quad[0], to_quad[1]);
+#ifdef PLUME_LOOK_LIT
+    vec2 e0 = exact_position(c0);
+    mat2 exact;
+    if (!inverse_axes(e0, exact_position(c1), exact_position(c3), exact)) return false;
+    splats[base + SPLAT_EXACT] = vec4(exact[0], exact[1]);
+    splats[base + SPLAT_EXACT + 1u] = vec4(e0, 0.0, 0.0);
+#endif
+    return true;
+}
+#else
+// A corner as (pixel x * w, pixel y * w, w): linear in the quad's
+// coordinates, so three corners give the map from (s, t, 1) to it. Exact:
+// the corner as projected, which is what the raster path interpolates the
+// quad's coordinates from; snapped: in front of the eye, the pixel the
+// rasteriser snaps it to, which decides the pixels at the quad's edges.
+vec3 homogeneous_pixel(vec4 clip, bool snapped) {
+    if (clip.w <= 0.0 || !snapped) return vec3((clip.xy * 0.5 + 0.5 * clip.w) * u_target_size, clip.w);
+    return vec3(target_position(clip) * clip.w, clip.w);
+}
+
+// The inverse of the map from (s, t, 1) to (pixel * w, w) through corners 0,
+// 1 and 3; false when the quad is seen edge on.
+bool pixel_to_quad(vec4 c0, vec4 c1, vec4 c3, bool snapped, out mat3 to_quad) {
+    vec3 h0 = homogeneous_pixel(c0, snapped), h1 = homogeneous_pixel(c1, snapped), h3 = homogeneous_pixel(c3, snapped);
+    mat3 to_pixel = mat3(h1 - h0, h3 - h0, h0);
+    if (abs(determinant(to_pixel)) < 1e-20) return false;
+    to_quad = inverse(to_pixel);
+    return true;
+}
+
+// A quad of any orientation: the map from pixel to quad is projective and
+// its depth varies over it. Writes the splat's map; false when no pixel
+// shows the quad.
+bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out ivec2 last) {
+    vec4 c0 = clip_corner(centre, vec2(-0.5, -0.5), edges), c1 = clip_corner(centre, vec2(0.5, -0.5), edges);
+    vec4 c2 = clip_corner(centre, vec2(0.5, 0.5), edges), c3 = clip_corner(centre, vec2(-0.5, 0.5), edges);
+    if (c0.w <= 0.0 && c1.w <= 0.0 && c2.w <= 0.0 && c3.w <= 0.0) return false; // behind the eye
+    // Wholly in front of the near plane or behind the far one: no pixel.
+    if ((c0.z < -c0.w && c1.z < -c1.w && c2.z < -c2.w && c3.z < -c3.w) ||
+        (c0.z > c0.w && c1.z > c1.w && c2.z > c2.w && c3.z > c3.w))
+        return false;
+    first = ivec2(0);
+    last = ivec2(u_target_size) - 1;
+    // A quad crossing the eye's plane may cover pixels anywhere: every tile
+    // is a candidate.
+    if (c0.w > 0.0 && c1.w > 0.0 && c2.w > 0.0 && c3.w > 0.0) pixel_box(c0, c1, c2, c3, first, last);
+    if (any(greaterThan(first, last))) return false;
+    mat3 to_quad;
+    if (!pixel_to_quad(c0, c1, c3, true, to_quad)) return false;
+    // Clip z and view depth are linear in (s, t) too: their rows.
+    vec3 clip_z = vec3(c1.z - c0.z, c3.z - c0.z, c0.z);
+    float v0 = -(u_view * vec4(quad_corner(centre, vec2(-0.5, -0.5), edges), 1.0)).z;
+    float v1 = -(u_view * vec4(quad_corner(centre, vec2(0.5, -0.5), edges), 1.0)).z;
+    float v3 = -(u_view * vec4(quad_corner(centre, vec2(-0.5, 0.5), edges), 1.0)).z;
+    // Rows of to_quad (GLSL matrices are column-major).
+    splats[base + 0u] = vec4(to_quad[0][0], to_quad[1][0], to_quad[2][0], clip_z.x);
+    splats[base + 1u] = vec4(to_quad[0][1], to_quad[1][1], to_quad[2][1], clip_z.y);
+    splats[base + 2u] = vec4(to_quad[0][2], to_quad[1][2], to_quad[2][2], clip_z.z);
+    splats[base + 3u] = vec4(v1 - v0, v3 - v0, v0, 0.0);
+#ifdef PLUME_LOOK_LIT
+    mat3 exact;
+    if (!pixel_to_quad(c0, c1, c3, false, exact)) return false;
+    for (uint row = 0u; row < 3u; ++row)
+        splats[base + SPLAT_EXACT + row] = vec4(exact[0][row], exact[1][row], exact[2][row], 0.0);
+#endif
+    return true;
+}
+#endif
+
 uint project(uint rank) {
     uint slot = draw_list[rank].y;
     ParticleMotion p = motions[slot];
     ParticleTraits t = traits[slot];
     Appearance a = particle_appearance(p, t);
     if (a.color.a <= 0.0 || a.size <= 0.0) return 0u;
-    float rotation = rotation_at(t, p.age);
-    vec4 c0 = clip_corner(p, vec2(-0.5, -0.5), rotation, a.size);
-    vec4 c1 = clip_corner(p, vec2(0.5, -0.5), rotation, a.size);
-    vec4 c2 = clip_corner(p, vec2(0.5, 0.5), rotation, a.size);
-    vec4 c3 = clip_corner(p, vec2(-0.5, 0.5), rotation, a.size);
-    // The quad lies in a plane of constant view depth: one w, one depth for
-    // its corners, so the near and far planes keep or clip it whole.
-    if (c0.w <= 0.0 || c0.z < -c0.w || c0.z > c0.w) return 0u;
-    vec2 w0 = target_position(c0), w1 = target_position(c1), w2 = target_position(c2), w3 = target_position(c3);
-    vec2 limit = u_target_size + 1.0;
-    vec2 lo = clamp(min(min(w0, w1), min(w2, w3)), vec2(-1.0), limit);
-    vec2 hi = clamp(max(max(w0, w1), max(w2, w3)), vec2(-1.0), limit);
-    // The pixels whose centres fall inside the quad's bounding box.
-    ivec2 first = max(ivec2(ceil(lo - 0.5)), ivec2(0));
-    ivec2 last = min(ivec2(floor(hi - 0.5)), ivec2(u_target_size) - 1);
-    if (any(greaterThan(first, last))) return 0u;
-    mat2 axes = mat2(w1 - w0, w3 - w0);
-    if (abs(determinant(axes)) < 1e-12) return 0u;
-    mat2 to_quad = inverse(axes);
+    QuadEdges edges = quad_edges(p.velocity, rotation_at(t, p.age), a.size, u_camera_right, u_camera_up);
+    uint base = rank * SPLAT_VEC4S;
+    ivec2 first, last;
+    if (!place_quad(base, p.position, edges, first, last)) return 0u;
     uvec2 tile0 = uvec2(first) / TILE_SIZE, tile1 = uvec2(last) / TILE_SIZE;
-    float view_depth = -(u_view * vec4(p.position, 1.0)).z;
-    uint base = rank * uint(PLUME_TILED_SPLAT_VEC4S);
-    splats[base + 0u] = vec4(w0, view_depth, c0.z / c0.w * 0.5 + 0.5);
-    splats[base + 1u] = vec4(to_quad[0], to_quad[1]);
-    splats[base + 2u] = a.color;
-    splats[base + 3u] = vec4(uintBitsToFloat(tile0.x | (tile0.y << 16)), uintBitsToFloat(tile1.x | (tile1.y << 16)),
-                             uintBitsToFloat(a.frame | (a.next << 16)), a.frame_mix);
+    splats[base + SPLAT_COLOR] = a.color;
+    splats[base + SPLAT_TILES] = vec4(uintBitsToFloat(tile0.x | (tile0.y << 16)),
+                                      uintBitsToFloat(tile1.x | (tile1.y << 16)),
+                                      uintBitsToFloat(a.frame | (a.next << 16)), splat_mix_word(a.frame_mix, a.additive));
+#ifdef SPLAT_HAS_LIGHT
+    splats[base + SPLAT_LIGHT] = vec4(quad_light(edges, cross(u_camera_right, u_camera_up)),
+                                      uintBitsToFloat(packUnorm4x8(vec4(a.emissive, u_lit ? 1.0 : 0.0))));
+#endif
     return (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
 }
 

@@ -68,7 +68,6 @@
 #define PLUME_BINDING_TILED_PARTIALS 5   /* chunked composite: per slot and pixel, vec4(premultiplied rgb, T) */
 
 /* ---- Tiled draw: records and sizes ---- */
-#define PLUME_TILED_SPLAT_VEC4S 4        /* see Splat in render/tiled_common.glsl */
 #define PLUME_TILED_PROJECT_GROUP_SIZE 256
 #define PLUME_TILED_SCAN_GROUP_SIZE 256
 #define PLUME_TILED_SCAN_PER_INVOCATION 4

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -174,7 +175,43 @@ static void test_shared_library_exports_only_the_entry_point(void **state) {
 }
 #endif
 
+/* A host built before 1.2 has a plume_system_desc that ends before
+ * blend_mode: through its table the library reads and writes only that
+ * much (the bytes after it, here poison, are another object of the host's),
+ * and its systems take the look's defaults. */
+static void test_hosts_before_1_2_keep_their_system_desc(void **state) {
+    (void)state;
+    const size_t prefix = offsetof(plume_system_desc, blend_mode);
+    unsigned char *memory = malloc(sizeof(plume_system_desc));
+    assert_non_null(memory);
+    for (uint32_t minor = 0; minor < 2; ++minor) {
+        const plume_api *api = granted_api(PLUME_ABI_MAJOR, minor);
+        memset(memory, 0xAB, sizeof(plume_system_desc));
+        plume_system_desc desc = {.capacity = 16};
+        desc.emitters[0] = (plume_emitter_desc){.rate = 10};
+        memcpy(memory, &desc, prefix);
+        plume_system system = {0};
+        assert_int_equal(api->system_create(fixture_context(), (const plume_system_desc *)memory, &system), PLUME_OK);
+        memset(memory, 0xCD, sizeof(plume_system_desc));
+        assert_int_equal(api->system_get_desc(fixture_context(), system, (plume_system_desc *)memory), PLUME_OK);
+        plume_system_desc back;
+        memcpy(&back, memory, prefix);
+        assert_int_equal(back.capacity, 16);
+        for (size_t i = prefix; i < sizeof(plume_system_desc); ++i)
+            if (memory[i] != 0xCD) fail_msg("1.%u: get_desc wrote byte %zu past the host's struct", minor, i);
+        /* The defaults of the look, through the current table. */
+        const plume_api *current = granted_api(PLUME_ABI_MAJOR, PLUME_ABI_MINOR);
+        assert_int_equal(current->system_get_desc(fixture_context(), system, &back), PLUME_OK);
+        assert_int_equal(back.blend_mode, PLUME_BLEND_PREMULTIPLIED);
+        assert_int_equal(back.orientation, PLUME_ORIENT_CAMERA_FACING);
+        assert_int_equal(back.sort_mode, PLUME_SORT_MODE_VIEW_DEPTH);
+        assert_int_equal(api->system_destroy(fixture_context(), system), PLUME_OK);
+    }
+    free(memory);
+}
+
 const struct CMUnitTest abi_tests[] = {
+    cmocka_unit_test_setup_teardown(test_hosts_before_1_2_keep_their_system_desc, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_version_of_the_headers_is_granted, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_other_majors_and_newer_minors_are_refused, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_table_layout_is_frozen, fixture_setup, fixture_teardown),

@@ -151,6 +151,20 @@ static void random_desc(plume_system_desc *d, const char *texture) {
     a->texture.rows = test_random_below(64);
     a->texture.disable_frame_blend = test_random_below(2);
     a->soft_fade_distance = random_non_negative();
+    d->blend_mode = test_random_below(3);
+    d->additive_over_life.key_count = test_random_below(PLUME_MAX_CURVE_KEYS + 1);
+    random_times(&d->additive_over_life.keys[0].time, 2, d->additive_over_life.key_count);
+    for (uint32_t k = 0; k < d->additive_over_life.key_count; ++k) d->additive_over_life.keys[k].value = random_unit();
+    d->orientation = test_random_below(5);
+    for (int i = 0; i < 3; ++i) d->orientation_axis[i] = test_random_float(-1, 1);
+    d->stretch_factor = random_non_negative();
+    if (test_random_below(3)) d->stretch_limits = random_range(true);
+    d->sort_mode = test_random_below(5);
+    d->lit = test_random_below(2);
+    d->emissive_over_life.key_count = test_random_below(PLUME_MAX_CURVE_KEYS + 1);
+    random_times(&d->emissive_over_life.keys[0].time, 5, d->emissive_over_life.key_count);
+    for (uint32_t k = 0; k < d->emissive_over_life.key_count; ++k)
+        for (int ch = 0; ch < 4; ++ch) d->emissive_over_life.keys[k].rgba[ch] = random_unit();
     random_world(&d->world);
 }
 
@@ -327,6 +341,18 @@ static const error_case ERROR_CASES[] = {
     {"\"disable_frame_blend\": true", "\"disable_frame_blend\": 1", NULL, "appearance.texture.disable_frame_blend",
      "true or false", 0},
     {"\"soft_fade_distance\": 0.4", "\"soft_fade_distance\": -0.4", NULL, "appearance.soft_fade_distance", ">= 0", 0},
+    {"\"blend_mode\": \"premultiplied_additive\"", "\"blend_mode\": \"glow\"", NULL, "blend_mode",
+     "must be one of \"premultiplied\"", 0},
+    {"\"additive_over_life\": [[0, 1], [0.6, 0]]", "\"additive_over_life\": [[0, 1.5], [0.6, 0]]", NULL,
+     "additive_over_life", "over 1", 0},
+    {"\"orientation\": \"velocity_stretched\"", "\"orientation\": \"sideways\"", NULL, "orientation",
+     "must be one of \"camera_facing\"", 0},
+    {"\"stretch_factor\": 0.2", "\"stretch_factor\": -0.2", NULL, "stretch_factor", ">= 0", 0},
+    {"\"sort_mode\": \"distance\"", "\"sort_mode\": \"random\"", NULL, "sort_mode", "must be one of \"view_depth\"", 0},
+    {"\"lit\": true", "\"lit\": \"yes\"", NULL, "lit", "true or false", 0},
+    {"\"emissive_over_life\": [[0, 1, 0.5, 0, 1], [0.5, 0, 0, 0, 0]]",
+     "\"emissive_over_life\": [[0, 1, 0.5, 0, 1], [0.5, 0, 0, 2, 0]]", NULL, "emissive_over_life", "outside 0 .. 1", 0},
+    {"\"stretch_limits\": [1, 3]", "\"stretch_limits\": [3, 1]", NULL, "stretch_limits", "over max", 0},
     /* The world. */
     {"\"world\": {", "\"world\": [], \"x\": {", NULL, "world", "must be an object", 0},
     {"\"shape\": \"sphere\"", "\"shape\": \"cube\"", NULL, "world.colliders[0].shape", "must be one of \"none\"", 0},

@@ -67,6 +67,22 @@ static bool make_bad_desc(int which, plume_system_desc *d, plume_result *expecte
     case 23: d->appearance.soft_fade_distance = -1, *message = "appearance.soft_fade_distance"; break;
     case 24: d->emitters[4].spin = (plume_range){0, INFINITY}, *message = "emitters[4].spin"; break;
     case 25: d->emitters[0].direction[0] = NAN, *message = "emitters[0].direction"; break;
+    case 26: d->blend_mode = 3, *message = "blend_mode is not a plume_blend_mode"; break;
+    case 27:
+        d->blend_mode = PLUME_BLEND_PREMULTIPLIED_ADDITIVE;
+        d->additive_over_life = (plume_curve){2, {{0, 1}, {1, 1.5f}}};
+        *message = "additive_over_life has a value over 1";
+        break;
+    case 28: d->orientation = 5, *message = "orientation is not a plume_orientation"; break;
+    case 29: d->orientation = PLUME_ORIENT_WORLD_FACING, *message = "orientation_axis is zero"; break;
+    case 30: d->stretch_factor = -1, *message = "stretch_factor"; break;
+    case 31: d->stretch_limits = (plume_range){2, 1}, *message = "stretch_limits has min 2 over max 1"; break;
+    case 32: d->orientation_axis[2] = NAN, *message = "orientation_axis must be finite"; break;
+    case 33: d->sort_mode = 5, *message = "sort_mode is not a plume_sort_mode"; break;
+    case 34:
+        d->emissive_over_life = (plume_gradient){1, {{0, {0.5f, 0.5f, -1, 1}}}};
+        *message = "emissive_over_life has a colour outside 0 .. 1";
+        break;
     default: return false;
     }
     return true;

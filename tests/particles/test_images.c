@@ -34,33 +34,6 @@
 /* ---- Images ------------------------------------------------------------------ */
 
 
-/* The test's own evaluation of a curve / gradient (piecewise linear). */
-static double curve_at(const plume_curve *curve, double t) {
-    if (curve->key_count == 0) return 1.0;
-    if (t <= curve->keys[0].time) return curve->keys[0].value;
-    for (uint32_t k = 1; k < curve->key_count; ++k)
-        if (t < curve->keys[k].time) {
-            double f = (t - curve->keys[k - 1].time) / (curve->keys[k].time - curve->keys[k - 1].time);
-            return curve->keys[k - 1].value + f * (curve->keys[k].value - curve->keys[k - 1].value);
-        }
-    return curve->keys[curve->key_count - 1].value;
-}
-
-static void gradient_at(const plume_gradient *g, double t, double rgba[4]) {
-    int low = 0, high = 0;
-    double f = 0.0;
-    if (t <= g->keys[0].time) low = high = 0;
-    else {
-        low = high = (int)g->key_count - 1;
-        for (uint32_t k = 1; k < g->key_count; ++k)
-            if (t < g->keys[k].time) {
-                low = (int)k - 1, high = (int)k;
-                f = (t - g->keys[low].time) / (g->keys[high].time - g->keys[low].time);
-                break;
-            }
-    }
-    for (int c = 0; c < 4; ++c) rgba[c] = g->keys[low].rgba[c] + f * (g->keys[high].rgba[c] - g->keys[low].rgba[c]);
-}
 
 typedef struct sprite_ref {
     double depth, x0, x1, y0, y1; /* window pixels */

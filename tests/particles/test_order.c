@@ -181,7 +181,108 @@ static void test_same_seed_same_particles_and_reset_restarts(void **state) {
     free(other.in_draw_order);
 }
 
+/* ---- Sort modes (plume_sort_mode, since 1.2) ------------------------------- */
+
+/* The value a mode's key was made from: descending keys but for the
+ * youngest first, whose keys are ascending. */
+static double value_of_key(uint32_t key, uint32_t mode) {
+    if (mode != PLUME_SORT_MODE_YOUNGEST_FIRST) return depth_of_key(key);
+    uint32_t bits = (key & 0x80000000u) ? key & 0x7FFFFFFFu : ~key;
+    float value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+static double value_for_mode(uint32_t mode, mat4 view, const vec3 eye, const plume_particle *p) {
+    switch (mode) {
+    case PLUME_SORT_MODE_DISTANCE: {
+        double d[3] = {p->position[0] - eye[0], p->position[1] - eye[1], p->position[2] - eye[2]};
+        return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    }
+    case PLUME_SORT_MODE_OLDEST_FIRST:
+    case PLUME_SORT_MODE_YOUNGEST_FIRST: return p->age;
+    default: return view_depth(view, p->position);
+    }
+}
+
+/* Keys ascending, each the CPU's value of its particle, equal keys by
+ * ascending slot; returns how many keys were equal to the one before. */
+static uint32_t check_mode_order(const plume_readback *rb, uint32_t mode, mat4 view, const vec3 eye) {
+    uint32_t ties = 0;
+    for (uint32_t i = 0; i < rb->drawn_count; ++i) {
+        const plume_particle *p = &rb->particles[rb->draw_order[i]];
+        double expected = value_for_mode(mode, view, eye, p), got = value_of_key(rb->draw_keys[i], mode);
+        if (fabs(got - expected) > 1e-4 * (1.0 + fabs(expected)))
+            fail_msg("mode %u: key at %u encodes %g, the particle's value is %g", mode, i, got, expected);
+        if (i == 0) continue;
+        if (rb->draw_keys[i] < rb->draw_keys[i - 1]) fail_msg("mode %u: keys fall at position %u", mode, i);
+        if (rb->draw_keys[i] == rb->draw_keys[i - 1]) {
+            ++ties;
+            if (rb->draw_order[i] <= rb->draw_order[i - 1])
+                fail_msg("mode %u: equal keys at %u not in slot order", mode, i);
+        }
+    }
+    return ties;
+}
+
+/* Every mode read back for a wide perspective camera (check_mode_order;
+ * the particles of one burst share their age: the age modes' ties), NONE
+ * (no sort ran) in slot order, and the orders differ between modes. The
+ * bitonic sort runs here; every mode's keys go through the same slot-order
+ * packing where the radix sort runs, whose ties
+ * test_equal_depths_are_drawn_in_slot_order checks. */
+static void test_sort_modes_give_their_total_order(void **state) {
+    (void)state;
+    mat4 view, projection;
+    glm_lookat((vec3){0.5f, 1, 4}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
+    glm_perspective(2.0f, 1.0f, 0.1f, 100.0f, projection);
+    mat4 inverse;
+    glm_mat4_inv(view, inverse);
+    const vec3 eye = {inverse[3][0], inverse[3][1], inverse[3][2]};
+    uint32_t seed = test_random_u32();
+    uint32_t *orders[PLUME_SORT_MODE_NONE + 1] = {0}, drawn[PLUME_SORT_MODE_NONE + 1] = {0};
+    for (uint32_t mode = 0; mode <= PLUME_SORT_MODE_NONE; ++mode) {
+        plume_system_desc desc = {.capacity = 3001, .seed = seed, .sort_mode = mode};
+        desc.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE, .extents = {3}, .burst_count = 150,
+                                                .burst_interval = 0.1f, .lifetime = {0.5f, 2}, .speed = {0, 1},
+                                                .spread = 3.14159f};
+        plume_system system = make_system(desc);
+        plume_frame_desc frame = make_frame(1.0f / 30.0f, view, projection);
+        for (int k = 0; k < 20; ++k) update(system, &frame);
+        plume_readback rb = read_all(fixture_context(), system);
+        assert_true(rb.drawn_count > 500);
+        plume_sort_algorithm algorithm = plume_system_get_sort_algorithm(fixture_context(), system);
+        if (mode == PLUME_SORT_MODE_NONE) {
+            assert_int_equal(algorithm, PLUME_SORT_AUTOMATIC);
+            for (uint32_t i = 1; i < rb.drawn_count; ++i)
+                if (rb.draw_order[i] <= rb.draw_order[i - 1])
+                    fail_msg("NONE: slot %u after %u", rb.draw_order[i], rb.draw_order[i - 1]);
+        } else {
+            assert_int_equal(algorithm, PLUME_SORT_BITONIC);
+            uint32_t ties = check_mode_order(&rb, mode, view, eye);
+            if (mode == PLUME_SORT_MODE_OLDEST_FIRST || mode == PLUME_SORT_MODE_YOUNGEST_FIRST) assert_true(ties > 100);
+        }
+        drawn[mode] = rb.drawn_count;
+        orders[mode] = malloc(sizeof(uint32_t) * rb.drawn_count);
+        assert_non_null(orders[mode]);
+        memcpy(orders[mode], rb.draw_order, sizeof(uint32_t) * rb.drawn_count);
+        free_readback(&rb);
+        destroy_system(system);
+    }
+    /* The same particles (one seed) in other orders. */
+    for (uint32_t a = 0; a <= PLUME_SORT_MODE_NONE; ++a)
+        for (uint32_t b = a + 1; b <= PLUME_SORT_MODE_NONE; ++b) {
+            assert_int_equal(drawn[a], drawn[b]);
+            uint32_t same = 0;
+            for (uint32_t i = 0; i < drawn[a]; ++i) same += orders[a][i] == orders[b][i];
+            if (same > drawn[a] / 2)
+                fail_msg("modes %u and %u give nearly the same order (%u of %u)", a, b, same, drawn[a]);
+        }
+    for (uint32_t mode = 0; mode <= PLUME_SORT_MODE_NONE; ++mode) free(orders[mode]);
+}
+
 const struct CMUnitTest particle_order_tests[] = {
+    cmocka_unit_test_setup_teardown(test_sort_modes_give_their_total_order, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_draw_list_is_back_to_front, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_same_seed_same_particles_and_reset_restarts, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_equal_depths_are_drawn_in_slot_order, fixture_setup, fixture_teardown),

@@ -90,4 +90,9 @@ GLuint plane_depth_texture(mat4 projection, float plane);
  * white (bottom row); rows from the top. */
 unsigned char *flipbook_pixels(void);
 
+/* The tests' own evaluation of a curve and a gradient (piecewise linear,
+ * holding the first and last keys' values; no keys: the constant 1). */
+double curve_at(const plume_curve *curve, double t);
+void gradient_at(const plume_gradient *g, double t, double rgba[4]);
+
 #endif

@@ -104,6 +104,11 @@ static uint8_t *soft_sprite(void) {
 
 plume_system render_cloud(const float centre[3], float extent, float size, uint32_t count, uint32_t seed,
                           bool sprite) {
+    return render_cloud_with(centre, extent, size, count, seed, sprite, NULL);
+}
+
+plume_system render_cloud_with(const float centre[3], float extent, float size, uint32_t count, uint32_t seed,
+                               bool sprite, void (*adjust)(plume_system_desc *desc)) {
     plume_system_desc desc = {.capacity = count, .seed = seed};
     desc.emitters[0] = (plume_emitter_desc){.position = {centre[0], centre[1], centre[2]}, .shape = PLUME_SHAPE_BOX,
                                             .extents = {extent, extent, extent * 0.5f}, .burst_count = count,
@@ -119,6 +124,7 @@ plume_system render_cloud(const float centre[3], float extent, float size, uint3
          * between its flipbook's first frames, cross-faded. */
         desc.emitters[0].lifetime = (plume_range){0.004f, 0.006f};
     }
+    if (adjust) adjust(&desc);
     plume_system system = {0};
     assert_int_equal(plume_system_create(fixture_context(), &desc, &system), PLUME_OK);
     free(pixels);

@@ -29,6 +29,10 @@ float render_window_depth(const render_camera *c, float distance);
  * `centre`; `sprite`: a soft round 2x2 flipbook instead of solid squares. */
 plume_system render_cloud(const float centre[3], float extent, float size, uint32_t count, uint32_t seed,
                           bool sprite);
+/* The same cloud, its descriptor changed by `adjust` (NULL: none) before
+ * the system is made (a blend mode, an orientation). */
+plume_system render_cloud_with(const float centre[3], float extent, float size, uint32_t count, uint32_t seed,
+                               bool sprite, void (*adjust)(plume_system_desc *desc));
 
 /* One update for `frame`'s camera (dt 0.001), then its draw into a fresh
  * RENDER_WIDTH x RENDER_HEIGHT RGBA32F host frame cleared to the background

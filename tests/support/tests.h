@@ -29,6 +29,7 @@ struct CMUnitTest;
     X(culling, 1)                                                                                                      \
     X(lowres, 1)                                                                                                       \
     X(tiled, 1)                                                                                                        \
+    X(look, 1)                                                                                                         \
     X(host_state, 1)                                                                                                   \
     X(world_collisions, 1)                                                                                             \
     X(world_forces, 1)                                                                                                 \
