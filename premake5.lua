@@ -254,6 +254,13 @@ project "plume_frame_bench"
     files { "bench/frame_bench.c" }
     links { "plume_host", "plume_static", "epoxy", "m" }
 
+-- Two systems drawn each on its own and by one draw group (plume_draw_group.h).
+project "plume_draw_group_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_draw_group_bench")
+    files { "bench/draw_group_bench.c" }
+    links { "plume_host", "plume_static", "epoxy", "m" }
+
 -- What a dispatch costs before it does any work (notes/sort-performance.md).
 project "plume_dispatch_floor"
     kind "ConsoleApp"

@@ -16,6 +16,7 @@
 
 #include "particles/particles_internal.h"
 #include "plume/plume_draw_group.h"
+#include "render/draw_group.h"
 
 _Static_assert(PLUME_GROUP_MAX_SYSTEMS == PLUME_DRAW_GROUP_MAX_SYSTEMS, "the shaders' group size is the API's");
 _Static_assert((1u << PLUME_GROUP_SLOT_BITS) == PLUME_DRAW_GROUP_MAX_SYSTEM_CAPACITY,
@@ -60,6 +61,8 @@ typedef struct group_state {
      * where a system's is), vertex array and depth sampler, its own
      * low-resolution targets, no profiler. */
     system_state *lowres_host;
+    draw_group_stage_hook stage_hook; /* benchmarks only (render/draw_group.h) */
+    void *stage_hook_user;
 } group_state;
 
 static void free_group(void *object);
@@ -341,6 +344,19 @@ plume_result plume_draw_group_destroy(plume_context *context, plume_draw_group g
     return plume_context_destroy_object(context, group.id, &group_class, "plume_draw_group_destroy");
 }
 
+plume_result draw_group_set_stage_hook(plume_context *context, plume_draw_group handle, draw_group_stage_hook hook,
+                                       void *user) {
+    group_state *g = plume_context_lookup(context, handle.id, &group_class, "draw_group_set_stage_hook");
+    if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
+    g->stage_hook = hook;
+    g->stage_hook_user = user;
+    return PLUME_OK;
+}
+
+static void announce_stage(const group_state *g, const char *stage) {
+    if (g->stage_hook) g->stage_hook(g->stage_hook_user, stage);
+}
+
 /* ---- The draw -------------------------------------------------------------------- */
 
 /* Each system's records and pairs: prepare, then gather, per system. */
@@ -469,10 +485,13 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
     plume_gl_scope_neutral_raster(&scope);
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw group");
+    announce_stage(g, "gather");
     gather(g, systems, view, &light);
+    announce_stage(g, "sort");
     r = plume_sort_indirect_bounded(g->context, g->sorter, g->pairs_buffer, g->state_buffer, STATE_DRAWN_COUNT_OFFSET,
                                     (uint32_t)bound);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    announce_stage(g, "draw");
     int factor = frame->draw_resolution == PLUME_DRAW_FULL ? 1 : frame->draw_resolution == PLUME_DRAW_HALF ? 2 : 4;
     if (factor > 1 && frame->depth_texture == 0) {
         if (!g->lowres_host->lowres.warned_without_depth)
@@ -499,6 +518,7 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
             lowres_end(g->lowres_host, frame, projection, &pass);
         }
     }
+    announce_stage(g, NULL);
     glPopDebugGroup();
     plume_gl_scope_end(&scope);
     plume_result gl = plume_drain_gl_errors(&g->env, CALLER);
