@@ -147,6 +147,39 @@ static void test_offscreen_demo_draws_sparks(void **state) {
     unlink(png);
 }
 
+/* --fire: the fire at the chimney with the column rising through it, drawn
+ * by one draw group, shows flames in front of the smoke that drawing the
+ * fire first (--separate) covers: more warm pixels, and the same options
+ * give the same picture. */
+static void test_offscreen_demo_draws_fire_and_smoke_jointly(void **state) {
+    (void)state;
+    char png[64];
+    temporary_path(png, sizeof png, ".png");
+    demo_summary summary;
+    demo_options options = small_options(20, png);
+    options.fire = true;
+    unsigned char *joint = run_and_load(&options, &summary);
+    options.separate = true;
+    unsigned char *separate = run_and_load(&options, &summary);
+    int warm[2] = {0, 0};
+    for (int i = 0; i < WIDTH * HEIGHT; ++i) {
+        warm[0] += joint[4 * i] > joint[4 * i + 2] + 60;
+        warm[1] += separate[4 * i] > separate[4 * i + 2] + 60;
+    }
+    int differing = count_differing_pixels(joint, separate, 24);
+    printf("  fire and smoke: %d warm pixels drawn jointly, %d one after the other; %d pixels differ\n", warm[0],
+           warm[1], differing);
+    assert_true(warm[0] > warm[1] + 10);
+    assert_true(differing > 20);
+    options.separate = false;
+    unsigned char *again = run_and_load(&options, &summary);
+    assert_int_equal(count_differing_pixels(joint, again, 2), 0);
+    stbi_image_free(joint);
+    stbi_image_free(separate);
+    stbi_image_free(again);
+    unlink(png);
+}
+
 /* With the overlay and --profile: one row per measured frame, frames in
  * order, the live count of each frame from the module's profile. */
 static void test_offscreen_demo_profile_csv(void **state) {
@@ -351,6 +384,7 @@ static void test_demo_command_line(void **state) {
 
 const struct CMUnitTest demo_tests[] = {
     cmocka_unit_test_setup_teardown(test_offscreen_demo_draws_smoke, test_setup, test_teardown),
+    cmocka_unit_test_setup_teardown(test_offscreen_demo_draws_fire_and_smoke_jointly, test_setup, test_teardown),
     cmocka_unit_test_setup_teardown(test_offscreen_demo_draws_sparks, test_setup, test_teardown),
     cmocka_unit_test_setup_teardown(test_offscreen_demo_profile_csv, test_setup, test_teardown),
     cmocka_unit_test_setup_teardown(test_demo_actions, test_setup, test_teardown),
