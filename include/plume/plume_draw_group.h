@@ -31,9 +31,12 @@
  *      system and which slot (system index << 28 | slot);
  *   2. the list (the sum of the drawn counts) is sorted by a sorter of the
  *      group's, sized on the CPU by the sum of the systems' bounds on their
- *      drawn counts (plume_sort_indirect_bounded): the stable radix sort or
- *      the bitonic network (equal keys by value) both give equal keys by
- *      system index, then by slot: a total order, so nothing flickers;
+ *      drawn counts (plume_sort_indirect_bounded). Equal keys come out by
+ *      system index, then within a system by slot (the bitonic network
+ *      orders them by value) or in the system's own draw order (the radix
+ *      sort is stable; that is slot order too when the system sorts by view
+ *      depth or not at all): an order that depends only on the seeds,
+ *      descriptors and steps, so nothing flickers;
  *   3. one instanced draw of the records in that order, blended as each
  *      system's plume_blend_mode says (every mode is the same GL blend, so
  *      one draw blends them all), with each system's sprite, soft fade and

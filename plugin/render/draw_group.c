@@ -457,17 +457,6 @@ static plume_result find_group_and_systems(plume_context *context, plume_draw_gr
     return plume_check_host_state(&g->env, caller);
 }
 
-static frame_light light_of(const plume_frame_desc *frame) {
-    frame_light light;
-    memcpy(light.color, frame->light_color, sizeof light.color);
-    memcpy(light.ambient, frame->ambient_color, sizeof light.ambient);
-    float length = sqrtf(frame->light_direction[0] * frame->light_direction[0] +
-                         frame->light_direction[1] * frame->light_direction[1] +
-                         frame->light_direction[2] * frame->light_direction[2]);
-    for (int i = 0; i < 3; ++i) light.direction[i] = length > 1e-20f ? frame->light_direction[i] / length : 0.0f;
-    return light;
-}
-
 plume_result plume_draw_group_draw(plume_context *context, plume_draw_group handle, const plume_frame_desc *frame) {
     static const char *CALLER = "plume_draw_group_draw";
     group_state *g;
@@ -475,7 +464,7 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
     mat4 view, projection;
     plume_result r = find_group_and_systems(context, handle, CALLER, frame, &g, systems, view, projection);
     if (r != PLUME_OK) return r;
-    frame_light light = light_of(frame);
+    frame_light light = draw_frame_light(frame);
     uint64_t bound = 0;
     for (uint32_t i = 0; i < g->system_count; ++i) bound += systems[i]->sort_bound;
     if (bound > g->total_capacity) bound = g->total_capacity;
@@ -501,13 +490,8 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
         factor = 1;
     }
     if (r == PLUME_OK && factor == 1) {
-        float size[2] = {(float)frame->viewport_size[0], (float)frame->viewport_size[1]};
-        if (frame->viewport_size[0] <= 0 || frame->viewport_size[1] <= 0) {
-            GLint viewport[4] = {0, 0, 1, 1};
-            glGetIntegerv(GL_VIEWPORT, viewport);
-            size[0] = (float)viewport[2];
-            size[1] = (float)viewport[3];
-        }
+        float size[2];
+        draw_depth_size(frame, size);
         draw_sorted(g, systems, view, projection, frame->depth_texture, size, &light);
     } else if (r == PLUME_OK) {
         lowres_pass pass;
