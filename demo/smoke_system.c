@@ -136,12 +136,12 @@ static plume_system_desc fire_desc(const smoke_settings *settings) {
 }
 
 /* (Re)makes the group of the fire and the system on show (after either is
- * made); without it the two are drawn one after the other, and the HUD
- * shows why (last_error). */
+ * made, while they are drawn jointly); without it the two are drawn one
+ * after the other (stderr says why). */
 static void regroup(smoke_system *smoke) {
     plume_draw_group_destroy(smoke->context, smoke->group);
     smoke->group = (plume_draw_group){0};
-    if (!smoke->fire.id) return;
+    if (!smoke->fire.id || !smoke->settings.joint) return;
     plume_system systems[2] = {smoke->fire, smoke->system};
     plume_draw_group_desc desc = {.systems = systems, .system_count = 2};
     if (plume_draw_group_create(smoke->context, &desc, &smoke->group) != PLUME_OK)
@@ -316,7 +316,10 @@ bool smoke_system_reset(smoke_system *smoke) {
     return plume_system_reset(smoke->context, smoke->system) == PLUME_OK && ok;
 }
 
-void smoke_system_set_joint(smoke_system *smoke, bool joint) { smoke->settings.joint = joint; }
+void smoke_system_set_joint(smoke_system *smoke, bool joint) {
+    smoke->settings.joint = joint;
+    if (joint && !smoke->group.id) regroup(smoke);
+}
 
 bool smoke_system_joint(const smoke_system *smoke) { return smoke->settings.joint && smoke->group.id; }
 
