@@ -41,9 +41,11 @@
  *      system's plume_blend_mode says (every mode is the same GL blend, so
  *      one draw blends them all), with each system's sprite, soft fade and
  *      lighting.
- * The systems' own update is unchanged (each still sorts its own list, which
- * the group does not read in order); draw each system either on its own or
- * through a group in a frame, not both.
+ * The systems' own update is unchanged: each still sorts its own list
+ * unless the frame's disable_sort is set, and the group, which re-sorts,
+ * reads that list in any order, so a system drawn only through a group can
+ * be updated with disable_sort and save its sort. A system drawn both on its
+ * own and through a group is drawn twice.
  *
  * Which systems can join, and what happens to the others:
  *   - every blend mode joins. ADDITIVE systems, which skip their own sort,
