@@ -254,6 +254,13 @@ project "plume_frame_bench"
     files { "bench/frame_bench.c" }
     links { "plume_host", "plume_static", "epoxy", "m" }
 
+-- Two systems drawn each on its own and by one draw group (plume_draw_group.h).
+project "plume_draw_group_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_draw_group_bench")
+    files { "bench/draw_group_bench.c" }
+    links { "plume_host", "plume_static", "epoxy", "m" }
+
 -- What a dispatch costs before it does any work (notes/sort-performance.md).
 project "plume_dispatch_floor"
     kind "ConsoleApp"
@@ -269,5 +276,5 @@ project "plume_plugin_host"
     outputs("bin", "plume_plugin_host")
     includedirs { "tests/support" }
     files { "tests/plugin_host/*.c", "tests/plugin_host/*.h", "tests/support/test_env.c", "tests/support/run_tables.c",
-            "tests/support/gl_spy.c", "tests/support/hostile_host.c" }
+            "tests/support/gl_spy.c", "tests/support/hostile_host.c", "tests/support/look_reference.c" }
     links { "plume_host", "epoxy", "cmocka", "dl", "m" }

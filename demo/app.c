@@ -178,8 +178,9 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
 
     smoke_settings settings = {.capacity = options->particles, .texture_path = app->texture_path, .seed = 7,
                                .tile_size = options->tile_size, .chunk_entries = options->chunk_entries,
-                               .unlit = options->unlit,
-                               .builtin = options->effect, .grinder_position = {-1.5f, 1.15f, 1.1f}};
+                               .unlit = options->unlit, .builtin = options->effect,
+                               .grinder_position = {-1.5f, 1.15f, 1.1f}, .fire = options->fire,
+                               .joint = !options->separate};
     scene_chimney_top(settings.emitter_position);
     app->effect = effect_show_create(options->effect_path);
     if (app->effect && (settings.effect = effect_show_first(app->effect)) != NULL && !options->particles_given)
@@ -263,6 +264,7 @@ void demo_app_act(demo_app *app, demo_action action) {
     case DEMO_NEXT_EFFECT:
         if (effect_show_next(app->effect, app->smoke)) set_capacity_done(app);
         break;
+    case DEMO_TOGGLE_JOINT: smoke_system_set_joint(app->smoke, !smoke_system_joint(app->smoke)); break;
     }
 }
 
@@ -433,10 +435,14 @@ enum { HUD_LINES = 7, HUD_EFFECT_LINE = 4 };
 static void hud_lines(const demo_app *app, char lines[HUD_LINES][160]) {
     char capacity[32], frame_ms[32], cpu_ms[32], stages[96];
     format_count(smoke_system_capacity(app->smoke), capacity, sizeof capacity);
-    snprintf(lines[0], 160, "%s particles, %u live, %u drawn   sort %s   draw %s %s%s", capacity, app->live_count,
+    /* With the fire drawn by one group: the group draws raster (J: one draw each). */
+    bool joint = app->options.fire && smoke_system_joint(app->smoke);
+    snprintf(lines[0], 160, "%s particles, %u live, %u drawn   sort %s   draw %s %s%s%s", capacity, app->live_count,
              app->profile_available ? app->profile.drawn_count : app->live_count,
-             app->sorting ? smoke_system_sort_name(app->smoke) : "OFF", demo_path_name(app->options.path),
-             demo_resolution_name(app->options.resolution), app->paused ? "   PAUSED" : "");
+             app->sorting ? smoke_system_sort_name(app->smoke) : "OFF",
+             joint ? "raster" : demo_path_name(app->options.path), demo_resolution_name(app->options.resolution),
+             app->options.fire ? (joint ? ", fire: one group" : ", fire: own draw") : "",
+             app->paused ? "   PAUSED" : "");
     format_ms(app->last_frame_ms, frame_ms, sizeof frame_ms);
     format_ms(app->last_cpu_ms, cpu_ms, sizeof cpu_ms);
     double fps = app->last_frame_ms > 0 ? 1000.0 / app->last_frame_ms : 0;

@@ -38,6 +38,8 @@ typedef struct demo_options {
     const char *save_effect;  /* --save-effect FILE: the effect on show at the end, as an effect file */
     bool look_away;           /* --look-away: the camera turned away from the smoke (what it costs out of view) */
     bool unlit;               /* --unlit: the smoke column unlit, the default look (what the light costs) */
+    bool fire;                /* --fire: a fire at the chimney, drawn with the smoke in one draw group */
+    bool separate;            /* --separate: with --fire, start drawing the two systems one after the other */
     uint32_t tile_size;       /* --tile 8|16|32: the tiled path's tile size (0: the module's default) */
     uint32_t chunk_entries;   /* --chunk K|unchunked: entries a tiled composite workgroup walks (0: default) */
     bool size_given, particles_given;
@@ -63,7 +65,8 @@ typedef enum demo_action {
     DEMO_TOGGLE_HUD,
     DEMO_NEXT_RESOLUTION,  /* full -> half -> quarter -> full */
     DEMO_NEXT_PATH,        /* raster -> tiled -> raster */
-    DEMO_NEXT_EFFECT       /* the gallery's next effect file (demo/effects/) */
+    DEMO_NEXT_EFFECT,      /* the gallery's next effect file (demo/effects/) */
+    DEMO_TOGGLE_JOINT      /* with --fire: one draw group for fire and smoke, or one draw each */
 } demo_action;
 
 /* "full", "half", "quarter" for a plume_draw_resolution. */

@@ -44,8 +44,11 @@ static const char *USAGE =
     "                     the scene), or an effect file (demo/effects/*.json), reloaded whenever it is\n"
     "                     saved; its capacity unless --particles is given\n"
     "  --save-effect FILE at the end, write the effect on show as an effect file\n"
+    "  --fire             a fire at the chimney's mouth, the smoke rising through it, both drawn in one\n"
+    "                     back-to-front order by a draw group (J switches to one draw each)\n"
+    "  --separate         with --fire: start with one draw each (the fire behind all the smoke)\n"
     "keys: space pause, +/- or 1-4 particle count, S sorting, L draw resolution, T draw path, R reset,\n"
-    "      H overlay, E the gallery's next effect,\n"
+    "      H overlay, E the gallery's next effect, J one draw group or separate draws (--fire),\n"
     "      Esc quit;\n"
     "      drag to orbit, scroll to zoom\n";
 
@@ -104,6 +107,10 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             options->look_away = true, takes_value = false;
         } else if (!strcmp(arg, "--unlit")) {
             options->unlit = true, takes_value = false;
+        } else if (!strcmp(arg, "--fire")) {
+            options->fire = true, takes_value = false;
+        } else if (!strcmp(arg, "--separate")) {
+            options->separate = true, takes_value = false;
         } else if (!value) {
             ok = false;
         } else if (!strcmp(arg, "--frames")) {

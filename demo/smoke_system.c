@@ -10,6 +10,7 @@
 
 #include "demo.h"
 #include "plume/plume_context.h"
+#include "plume/plume_draw_group.h"
 #include "plume/plume_particles.h"
 /* The tiled path's knobs are the module's internals (the demo links it
  * statically), not the API: tiled_configure. */
@@ -25,6 +26,8 @@ struct smoke_system {
     plume_effect effect;     /* with from_effect: the file's system, at the file's capacity */
     bool scaled;             /* the capacity was chosen (keys, --particles), not the file's */
     char last_error[512];
+    plume_system fire;       /* with settings.fire */
+    plume_draw_group group;  /* fire and the system on show in one order; {0}: none */
 };
 
 /* The module's errors go to stderr as by default, and the last one is kept
@@ -100,6 +103,51 @@ static plume_system_desc smoke_desc(const smoke_settings *settings, uint32_t cap
     return desc;
 }
 
+/* A fire at the chimney's mouth (--fire): young flames that add their light
+ * (an additive part over life), turning into dark smoke that covers; the
+ * column rises through it. Drawn by one group with the column, a flame in
+ * front of smoke shows and one behind it is covered; drawn first, every
+ * flame is behind all the smoke. */
+enum { FIRE_CAPACITY = 6000 };
+
+static plume_system_desc fire_desc(const smoke_settings *settings) {
+    plume_system_desc desc = {
+        .capacity = FIRE_CAPACITY,
+        .seed = settings->seed + 1,
+        .emitters[0] = {.shape = PLUME_SHAPE_CONE, .extents = {0.3f, 0, 0}, .direction = {0, 1, 0}, .spread = 0.5f,
+                        .rate = 0.95f * FIRE_CAPACITY / 1.0f, .lifetime = {0.6f, 1.4f}, .speed = {0.8f, 1.8f},
+                        .size = {0.18f, 0.32f}, .rotation = {0.0f, 6.2831853f}, .spin = {-1.5f, 1.5f}},
+        .forces = {.gravity = {0, 1.2f, 0}, .drag = 0.8f, .turbulence = 1.5f, .turbulence_scale = 1.2f,
+                   .turbulence_speed = 1.0f},
+        .appearance = {
+            .size_over_life = {2, {{0.0f, 1.0f}, {1.0f, 0.4f}}},
+            .color_over_life = {3,
+                                {{0.0f, {1.0f, 0.75f, 0.3f, 0.9f}},
+                                 {0.45f, {0.9f, 0.3f, 0.05f, 0.8f}},
+                                 {1.0f, {0.08f, 0.06f, 0.05f, 0.0f}}}},
+            .texture = {.columns = 4, .rows = 4, .path = settings->texture_path},
+            .soft_fade_distance = 0.3f,
+        },
+        .blend_mode = PLUME_BLEND_PREMULTIPLIED_ADDITIVE,
+        .additive_over_life = {2, {{0.0f, 1.0f}, {0.6f, 0.0f}}},
+    };
+    memcpy(desc.emitters[0].position, settings->emitter_position, sizeof desc.emitters[0].position);
+    return desc;
+}
+
+/* (Re)makes the group of the fire and the system on show (after either is
+ * made, while they are drawn jointly); without it the two are drawn one
+ * after the other (stderr says why). */
+static void regroup(smoke_system *smoke) {
+    plume_draw_group_destroy(smoke->context, smoke->group);
+    smoke->group = (plume_draw_group){0};
+    if (!smoke->fire.id || !smoke->settings.joint) return;
+    plume_system systems[2] = {smoke->fire, smoke->system};
+    plume_draw_group_desc desc = {.systems = systems, .system_count = 2};
+    if (plume_draw_group_create(smoke->context, &desc, &smoke->group) != PLUME_OK)
+        fprintf(stderr, "smoke: fire and smoke drawn one after the other: %s\n", smoke->last_error);
+}
+
 /* The effect at another capacity: its emitters emit in proportion. */
 static plume_system_desc scaled_effect(const plume_effect *effect, uint32_t capacity) {
     plume_system_desc desc = effect->desc;
@@ -163,12 +211,22 @@ bool smoke_system_create(const smoke_settings *settings, smoke_system **out) {
         return false;
     }
     smoke->settings.capacity = shown_desc(smoke, settings->capacity).capacity;
+    if (settings->fire) {
+        plume_system_desc fire = fire_desc(settings);
+        if (plume_system_create(smoke->context, &fire, &smoke->fire) != PLUME_OK) {
+            smoke_system_destroy(smoke);
+            return false;
+        }
+        regroup(smoke);
+    }
     *out = smoke;
     return true;
 }
 
 void smoke_system_destroy(smoke_system *smoke) {
     if (!smoke) return;
+    plume_draw_group_destroy(smoke->context, smoke->group);
+    plume_system_destroy(smoke->context, smoke->fire);
     plume_system_destroy(smoke->context, smoke->system);
     plume_context_destroy(smoke->context);
     free(smoke);
@@ -185,6 +243,7 @@ bool smoke_system_set_capacity(smoke_system *smoke, uint32_t capacity) {
     plume_system_destroy(smoke->context, smoke->system);
     smoke->system = system;
     smoke->settings.capacity = capacity;
+    regroup(smoke);
     return true;
 }
 
@@ -206,6 +265,7 @@ bool smoke_system_use_effect(smoke_system *smoke, const plume_effect *effect) {
         smoke->system = system;
         smoke->settings.capacity = shown_desc(smoke, smoke->settings.capacity).capacity;
         smoke->last_error[0] = '\0';
+        regroup(smoke);
     }
     free(next);
     return ok;
@@ -237,15 +297,31 @@ static plume_frame_desc frame_desc(const smoke_frame *frame) {
 
 bool smoke_system_update(smoke_system *smoke, const smoke_frame *frame) {
     plume_frame_desc desc = frame_desc(frame);
-    return plume_system_update(smoke->context, smoke->system, &desc) == PLUME_OK;
+    bool ok = !smoke->fire.id || plume_system_update(smoke->context, smoke->fire, &desc) == PLUME_OK;
+    return plume_system_update(smoke->context, smoke->system, &desc) == PLUME_OK && ok;
 }
 
 bool smoke_system_draw(smoke_system *smoke, const smoke_frame *frame) {
     plume_frame_desc desc = frame_desc(frame);
-    return plume_system_draw(smoke->context, smoke->system, &desc) == PLUME_OK;
+    if (smoke->group.id && smoke->settings.joint) {
+        desc.draw_path = PLUME_DRAW_PATH_RASTER; /* the path groups draw with */
+        return plume_draw_group_draw(smoke->context, smoke->group, &desc) == PLUME_OK;
+    }
+    bool ok = !smoke->fire.id || plume_system_draw(smoke->context, smoke->fire, &desc) == PLUME_OK;
+    return plume_system_draw(smoke->context, smoke->system, &desc) == PLUME_OK && ok;
 }
 
-bool smoke_system_reset(smoke_system *smoke) { return plume_system_reset(smoke->context, smoke->system) == PLUME_OK; }
+bool smoke_system_reset(smoke_system *smoke) {
+    bool ok = !smoke->fire.id || plume_system_reset(smoke->context, smoke->fire) == PLUME_OK;
+    return plume_system_reset(smoke->context, smoke->system) == PLUME_OK && ok;
+}
+
+void smoke_system_set_joint(smoke_system *smoke, bool joint) {
+    smoke->settings.joint = joint;
+    if (joint && !smoke->group.id) regroup(smoke);
+}
+
+bool smoke_system_joint(const smoke_system *smoke) { return smoke->settings.joint && smoke->group.id; }
 
 bool smoke_system_get_profile(const smoke_system *smoke, plume_profile *out) {
     return plume_system_get_profile(smoke->context, smoke->system, out) == PLUME_OK && out->enabled;

@@ -27,6 +27,10 @@ typedef struct smoke_settings {
      * defaults), for each system made: see tiled_configure. */
     uint32_t tile_size, chunk_entries;
     bool unlit;                 /* the column unlit: the default look */
+    /* A fire at the chimney's mouth (a second system), and whether the two
+     * are drawn by one draw group (plume_draw_group.h) in one back-to-front
+     * order, or one after the other (the fire first). */
+    bool fire, joint;
 } smoke_settings;
 
 typedef struct smoke_frame {
@@ -65,6 +69,10 @@ bool smoke_system_save(const smoke_system *smoke, const char *path, plume_effect
 bool smoke_system_update(smoke_system *smoke, const smoke_frame *frame);
 bool smoke_system_draw(smoke_system *smoke, const smoke_frame *frame);
 bool smoke_system_reset(smoke_system *smoke);
+/* With a fire: one draw group for fire and smoke (true), or one draw each.
+ * The group draws with the raster path whatever the frame's path. */
+void smoke_system_set_joint(smoke_system *smoke, bool joint);
+bool smoke_system_joint(const smoke_system *smoke);
 
 /* The module's profile: GPU times of the last completed frame (a few frames
  * behind) and statistics over the last 120, the live count of that frame.

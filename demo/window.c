@@ -32,6 +32,7 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action, int mo
     case GLFW_KEY_R: demo_app_act(input->app, DEMO_RESET); break;
     case GLFW_KEY_H: demo_app_act(input->app, DEMO_TOGGLE_HUD); break;
     case GLFW_KEY_E: demo_app_act(input->app, DEMO_NEXT_EFFECT); break;
+    case GLFW_KEY_J: demo_app_act(input->app, DEMO_TOGGLE_JOINT); break;
     default: break;
     }
 }

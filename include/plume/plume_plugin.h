@@ -61,6 +61,7 @@
 
 #include "plume_common.h"
 #include "plume_context.h"
+#include "plume_draw_group.h"
 #include "plume_particles.h"
 #include "plume_sort.h"
 
@@ -132,6 +133,13 @@ typedef struct plume_api {
     plume_sort_algorithm (*sorter_algorithm_for)(const plume_context *context, plume_sorter sorter, uint32_t count);
     plume_sort_algorithm (*system_get_sort_algorithm)(const plume_context *context, plume_system system);
     plume_result (*system_set_world)(plume_context *context, plume_system system, const plume_world *world);
+    /* since 1.2: draw groups (plume_draw_group.h) */
+    plume_result (*draw_group_create)(plume_context *context, const plume_draw_group_desc *desc,
+                                      plume_draw_group *out_group);
+    plume_result (*draw_group_destroy)(plume_context *context, plume_draw_group group);
+    plume_result (*draw_group_draw)(plume_context *context, plume_draw_group group, const plume_frame_desc *frame);
+    plume_result (*draw_group_read_back)(plume_context *context, plume_draw_group group,
+                                         plume_draw_group_entry *entries, uint32_t capacity, uint32_t *out_count);
 
     /* New fields go here, each under a "since 1.N" line. */
 } plume_api;

@@ -99,6 +99,7 @@ void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups) {
             glActiveTexture(GL_TEXTURE0 + i);
             glGetIntegerv(GL_TEXTURE_BINDING_2D, &scope->texture_2d[i]);
             glGetIntegerv(GL_TEXTURE_BINDING_3D, &scope->texture_3d[i]);
+            glGetIntegerv(GL_TEXTURE_BINDING_2D_ARRAY, &scope->texture_2d_array[i]);
             glGetIntegerv(GL_SAMPLER_BINDING, &scope->sampler[i]);
         }
         glActiveTexture((GLenum)scope->active_texture);
@@ -190,6 +191,7 @@ static void restore_groups(const plume_gl_scope *scope) {
             glActiveTexture(GL_TEXTURE0 + i);
             glBindTexture(GL_TEXTURE_2D, (GLuint)scope->texture_2d[i]);
             glBindTexture(GL_TEXTURE_3D, (GLuint)scope->texture_3d[i]);
+            glBindTexture(GL_TEXTURE_2D_ARRAY, (GLuint)scope->texture_2d_array[i]);
             glBindSampler(i, (GLuint)scope->sampler[i]);
         }
         glActiveTexture((GLenum)scope->active_texture);

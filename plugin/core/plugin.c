@@ -200,6 +200,10 @@ static const plume_api api_table = {
     .sorter_algorithm_for = plume_sorter_algorithm_for,
     .system_get_sort_algorithm = plume_system_get_sort_algorithm,
     .system_set_world = plume_system_set_world,
+    .draw_group_create = plume_draw_group_create,
+    .draw_group_destroy = plume_draw_group_destroy,
+    .draw_group_draw = plume_draw_group_draw,
+    .draw_group_read_back = plume_draw_group_read_back,
 };
 
 plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, const plume_logger *logger,

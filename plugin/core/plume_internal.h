@@ -154,7 +154,8 @@ enum { PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_TEXTURE_UNITS = 3, PLUME_SCOPE_DR
 typedef enum plume_gl_scope_group {
     /* GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER bindings (uploads, readbacks) */
     PLUME_SCOPE_COPY_BUFFERS = 1 << 0,
-    /* the active texture unit, the GL_TEXTURE_2D, GL_TEXTURE_3D and sampler bindings of units
+    /* the active texture unit, the GL_TEXTURE_2D, GL_TEXTURE_3D, GL_TEXTURE_2D_ARRAY (draw
+     * groups' sprites) and sampler bindings of units
      * 0 .. PLUME_SCOPE_TEXTURE_UNITS-1 */
     PLUME_SCOPE_TEXTURES = 1 << 1,
     /* GL_PIXEL_UNPACK_BUFFER and the unpack alignment / row length / skips */
@@ -190,6 +191,7 @@ typedef struct plume_gl_scope {
     GLint active_texture;
     GLint texture_2d[PLUME_SCOPE_TEXTURE_UNITS];
     GLint texture_3d[PLUME_SCOPE_TEXTURE_UNITS];
+    GLint texture_2d_array[PLUME_SCOPE_TEXTURE_UNITS];
     GLint sampler[PLUME_SCOPE_TEXTURE_UNITS];
     GLint unpack_buffer, unpack_alignment, unpack_row_length, unpack_skip_pixels, unpack_skip_rows;
     GLint vertex_array, draw_indirect;

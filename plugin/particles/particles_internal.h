@@ -224,6 +224,11 @@ plume_result world_check_targets(const system_state *s, const char *caller, cons
  * is on. Ends pop what begins pushed. */
 void draw_stage_begin(system_state *s, plume_draw_stage stage);
 void draw_stage_end(system_state *s, plume_draw_stage stage);
+/* The frame's light as the draw uses it (the direction normalised). */
+frame_light draw_frame_light(const plume_frame_desc *frame);
+/* The pixels the frame's depth texture covers: viewport_size, or the
+ * current viewport's size where it is not given. */
+void draw_depth_size(const plume_frame_desc *frame, float size[2]);
 
 /* ---- profile/system_profile.c ---- */
 

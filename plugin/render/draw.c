@@ -22,16 +22,33 @@ void draw_stage_end(system_state *s, plume_draw_stage stage) {
     glPopDebugGroup();
 }
 
-/* The full-resolution raster path: the soft fade reads the host's depth
- * texture, which covers frame->viewport_size (default: the viewport). */
-static void draw_full(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
-    float size[2] = {(float)frame->viewport_size[0], (float)frame->viewport_size[1]};
+void draw_depth_size(const plume_frame_desc *frame, float size[2]) {
+    size[0] = (float)frame->viewport_size[0];
+    size[1] = (float)frame->viewport_size[1];
     if (frame->viewport_size[0] <= 0 || frame->viewport_size[1] <= 0) {
         GLint viewport[4] = {0, 0, 1, 1};
         glGetIntegerv(GL_VIEWPORT, viewport);
         size[0] = (float)viewport[2];
         size[1] = (float)viewport[3];
     }
+}
+
+frame_light draw_frame_light(const plume_frame_desc *frame) {
+    frame_light light;
+    memcpy(light.color, frame->light_color, sizeof light.color);
+    memcpy(light.ambient, frame->ambient_color, sizeof light.ambient);
+    float length = sqrtf(frame->light_direction[0] * frame->light_direction[0] +
+                         frame->light_direction[1] * frame->light_direction[1] +
+                         frame->light_direction[2] * frame->light_direction[2]);
+    for (int i = 0; i < 3; ++i) light.direction[i] = length > 1e-20f ? frame->light_direction[i] / length : 0.0f;
+    return light;
+}
+
+/* The full-resolution raster path: the soft fade reads the host's depth
+ * texture, which covers frame->viewport_size (default: the viewport). */
+static void draw_full(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
+    float size[2];
+    draw_depth_size(frame, size);
     raster_draw(s, view, projection, frame->depth_texture, size, s->state_buffer, STATE_DRAW_ARGS_OFFSET);
 }
 
@@ -57,13 +74,7 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if ((r = plume_check_host_state(&system->env, CALLER)) != PLUME_OK) return r;
-    frame_light *light = &system->light;
-    memcpy(light->color, frame->light_color, sizeof light->color);
-    memcpy(light->ambient, frame->ambient_color, sizeof light->ambient);
-    float length = sqrtf(frame->light_direction[0] * frame->light_direction[0] +
-                         frame->light_direction[1] * frame->light_direction[1] +
-                         frame->light_direction[2] * frame->light_direction[2]);
-    for (int i = 0; i < 3; ++i) light->direction[i] = length > 1e-20f ? frame->light_direction[i] / length : 0.0f;
+    system->light = draw_frame_light(frame);
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);

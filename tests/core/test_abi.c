@@ -153,6 +153,10 @@ static void test_static_table_holds_the_plain_functions(void **state) {
     assert_true(api->system_get_frame_profiles == plume_system_get_frame_profiles);
     assert_true(api->sorter_algorithm_for == plume_sorter_algorithm_for);
     assert_true(api->system_get_sort_algorithm == plume_system_get_sort_algorithm);
+    assert_true(api->draw_group_create == plume_draw_group_create);
+    assert_true(api->draw_group_destroy == plume_draw_group_destroy);
+    assert_true(api->draw_group_draw == plume_draw_group_draw);
+    assert_true(api->draw_group_read_back == plume_draw_group_read_back);
 }
 #else
 extern void *host_library;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <math.h>
 
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
@@ -145,6 +146,42 @@ static void test_offscreen_demo_draws_sparks(void **state) {
     stbi_image_free(sparks);
     stbi_image_free(again);
     unlink(png);
+}
+
+/* --fire: the fire at the chimney with the column rising through it, drawn
+ * by one draw group, shows flames in front of the smoke that drawing the
+ * fire first (the J key: one draw each) covers: more warm pixels in the same
+ * paused frame. */
+static void test_demo_draws_fire_and_smoke_jointly(void **state) {
+    (void)state;
+    enum { SIZE = 96 };
+    demo_options options = small_options(0, NULL);
+    options.width = options.height = SIZE;
+    options.fire = true;
+    demo_app *app = NULL;
+    assert_true(demo_app_create(&options, SIZE, SIZE, &app));
+    float *pictures[2] = {malloc(sizeof(float) * 4 * SIZE * SIZE), malloc(sizeof(float) * 4 * SIZE * SIZE)};
+    int warm[2] = {0, 0};
+    for (int p = 0; p < 2; ++p) {
+        test_target target = test_target_begin(SIZE, (const float[4]){0, 0, 0, 0});
+        GLint framebuffer = 0;
+        glGetIntegerv(GL_FRAMEBUFFER_BINDING, &framebuffer);
+        for (int f = 0; f < (p ? 1 : 12); ++f) assert_true(demo_app_frame(app, 0.1f, 16, (GLuint)framebuffer));
+        test_target_end(&target, pictures[p]);
+        for (int i = 0; i < SIZE * SIZE; ++i) warm[p] += pictures[p][4 * i] > pictures[p][4 * i + 2] + 0.25f;
+        /* The same particles, now drawn one system after the other. */
+        demo_app_act(app, DEMO_TOGGLE_PAUSE);
+        demo_app_act(app, DEMO_TOGGLE_JOINT);
+    }
+    int differing = 0;
+    for (int i = 0; i < 4 * SIZE * SIZE; ++i) differing += fabsf(pictures[0][i] - pictures[1][i]) > 0.1f;
+    printf("  fire and smoke: %d warm pixels drawn jointly, %d one after the other; %d values differ\n", warm[0],
+           warm[1], differing);
+    assert_true(warm[0] > warm[1] + 10);
+    assert_true(differing > 20);
+    free(pictures[0]);
+    free(pictures[1]);
+    demo_app_destroy(app);
 }
 
 /* With the overlay and --profile: one row per measured frame, frames in
@@ -351,6 +388,7 @@ static void test_demo_command_line(void **state) {
 
 const struct CMUnitTest demo_tests[] = {
     cmocka_unit_test_setup_teardown(test_offscreen_demo_draws_smoke, test_setup, test_teardown),
+    cmocka_unit_test_setup_teardown(test_demo_draws_fire_and_smoke_jointly, test_setup, test_teardown),
     cmocka_unit_test_setup_teardown(test_offscreen_demo_draws_sparks, test_setup, test_teardown),
     cmocka_unit_test_setup_teardown(test_offscreen_demo_profile_csv, test_setup, test_teardown),
     cmocka_unit_test_setup_teardown(test_demo_actions, test_setup, test_teardown),

@@ -42,5 +42,9 @@ extern plume_get_api_fn host_get_api;
 #define plume_sorter_algorithm_for host_api->sorter_algorithm_for
 #define plume_system_get_sort_algorithm host_api->system_get_sort_algorithm
 #define plume_system_set_world host_api->system_set_world
+#define plume_draw_group_create host_api->draw_group_create
+#define plume_draw_group_destroy host_api->draw_group_destroy
+#define plume_draw_group_draw host_api->draw_group_draw
+#define plume_draw_group_read_back host_api->draw_group_read_back
 
 #endif

@@ -74,6 +74,7 @@ int snapshot(GLint64 *v) {
         glActiveTexture(GL_TEXTURE0 + unit);
         glGetInteger64v(GL_TEXTURE_BINDING_2D, &v[n++]);
         glGetInteger64v(GL_TEXTURE_BINDING_3D, &v[n++]);
+        glGetInteger64v(GL_TEXTURE_BINDING_2D_ARRAY, &v[n++]);
         glGetInteger64v(GL_SAMPLER_BINDING, &v[n++]);
     }
     glActiveTexture((GLenum)active);
@@ -232,6 +233,10 @@ static void set_blend_and_units(host_objects *h) {
         glActiveTexture(GL_TEXTURE0 + unit);
         glBindTexture(GL_TEXTURE_3D, h->volume);
     }
+    for (GLenum unit = 0; unit < 3; ++unit) {
+        glActiveTexture(GL_TEXTURE0 + unit);
+        glBindTexture(GL_TEXTURE_2D_ARRAY, h->layers);
+    }
     glActiveTexture(GL_TEXTURE5);
 }
 
@@ -273,6 +278,10 @@ host_objects make_hostile(int size) {
     glBindTexture(GL_TEXTURE_3D, h.volume);
     glTexStorage3D(GL_TEXTURE_3D, 1, GL_RGBA8, 2, 2, 2);
     glBindTexture(GL_TEXTURE_3D, 0);
+    glGenTextures(1, &h.layers);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, h.layers);
+    glTexStorage3D(GL_TEXTURE_2D_ARRAY, 1, GL_RGBA8, 2, 2, 2);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, 0);
     /* An occlusion query that passed nothing: conditional rendering on it
      * discards draws (the host's intent). */
     glGenQueries(1, &h.occlusion_query);
@@ -315,9 +324,10 @@ void end_hostile(host_objects *h) {
     glBlendFunc(GL_ONE, GL_ZERO);
     glBlendEquation(GL_FUNC_ADD);
     glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_R8);
-    for (GLenum unit = 0; unit < 2; ++unit) {
+    for (GLenum unit = 0; unit < 3; ++unit) {
         glActiveTexture(GL_TEXTURE0 + unit);
         glBindTexture(GL_TEXTURE_3D, 0);
+        glBindTexture(GL_TEXTURE_2D_ARRAY, 0);
     }
     glActiveTexture(GL_TEXTURE0);
     const GLint defaults[][2] = {{GL_PACK_ALIGNMENT, 4},     {GL_PACK_ROW_LENGTH, 0},    {GL_PACK_SKIP_PIXELS, 0},
@@ -352,6 +362,7 @@ void end_hostile(host_objects *h) {
     glDeleteBuffers(4, buffers);
     glDeleteTextures(1, &h->image_canary);
     glDeleteTextures(1, &h->volume);
+    glDeleteTextures(1, &h->layers);
     glDeleteTransformFeedbacks(1, &h->feedback);
     glDeleteProgram(h->feedback_program);
     glDeleteProgram(h->separable_program);

@@ -14,6 +14,7 @@ extern const unsigned char HOSTILE_CANARY;
 typedef struct host_objects {
     GLuint query_canary, pack_canary, unpack_canary, feedback_canary, image_canary;
     GLuint volume; /* a 3D texture the host leaves bound on units 0 and 1 */
+    GLuint layers; /* a 2D array texture the host leaves bound on units 0 .. 2 (draw groups bind one) */
     GLuint feedback, feedback_program, pipeline, separable_program, occlusion_query;
     int size;        /* of the host's square target */
     int drawn_width; /* the scissor's: the module draws into x < drawn_width only */

@@ -30,6 +30,7 @@ struct CMUnitTest;
     X(lowres, 1)                                                                                                       \
     X(tiled, 1)                                                                                                        \
     X(look, 1)                                                                                                         \
+    X(draw_group, 1)                                                                                                   \
     X(host_state, 1)                                                                                                   \
     X(world_collisions, 1)                                                                                             \
     X(world_forces, 1)                                                                                                 \

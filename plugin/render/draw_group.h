@@ -1,0 +1,16 @@
+/* Draw group internals for the benchmarks. Not part of the API. */
+#ifndef PLUME_RENDER_DRAW_GROUP_H
+#define PLUME_RENDER_DRAW_GROUP_H
+
+#include "core/plume_internal.h"
+#include "plume/plume_draw_group.h"
+
+/* Called in every plume_draw_group_draw of `group` before each of its
+ * stages ("gather", "sort", "draw") and once more with NULL after the last:
+ * bench/draw_group_bench.c puts a GL timestamp at each call to time them.
+ * NULL hook: none (the default). */
+typedef void (*draw_group_stage_hook)(void *user, const char *stage);
+plume_result draw_group_set_stage_hook(plume_context *context, plume_draw_group group, draw_group_stage_hook hook,
+                                       void *user);
+
+#endif

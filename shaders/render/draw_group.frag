@@ -1,0 +1,46 @@
+// Built after particle_common.glsl and particle_appearance.glsl (lighting).
+// As particle_draw.frag, for a particle of any system of a group: its
+// system's sprite is a layer of the group's texture array (none: a solid
+// square), its soft fade distance and whether it is lit its system's.
+// Premultiplied output, dst = c a + (1 - a (1 - k)) dst (plume_blend_mode).
+in vec4 v_color;
+in vec2 v_uv_frame;
+in vec2 v_uv_next;
+in float v_frame_mix;
+in float v_view_depth;
+in float v_additive;
+in vec2 v_quad;
+flat in vec3 v_light;
+flat in vec3 v_emissive;
+flat in uint v_system;
+
+uniform sampler2DArray u_sprites;  // unit 0, premultiplied RGBA, a layer per textured system
+uniform sampler2D u_scene_depth;   // unit 1, window depth 0..1
+uniform int u_layer[PLUME_GROUP_MAX_SYSTEMS];                // per system; -1: no sprite
+uniform bool u_system_lit[PLUME_GROUP_MAX_SYSTEMS];
+uniform float u_soft_fade_distance[PLUME_GROUP_MAX_SYSTEMS]; // 0: no fade
+uniform vec2 u_viewport_size;
+uniform mat4 u_inverse_projection;
+
+out vec4 out_color;
+
+void main() {
+    int layer = u_layer[v_system];
+    // Sampled whatever the layer, so that the derivatives stay defined.
+    float at = float(max(layer, 0));
+    vec4 sampled = mix(texture(u_sprites, vec3(v_uv_frame, at)), texture(u_sprites, vec3(v_uv_next, at)), v_frame_mix);
+    vec4 texel = layer >= 0 ? sampled : vec4(1.0);  // premultiplied
+    float fade = 1.0, distance = u_soft_fade_distance[v_system];
+    if (distance > 0.0) {
+        vec2 uv = gl_FragCoord.xy / u_viewport_size;
+        float window_depth = texture(u_scene_depth, uv).r;
+        vec4 scene = u_inverse_projection * vec4(vec3(uv, window_depth) * 2.0 - 1.0, 1.0);
+        float scene_depth = -scene.z / scene.w;
+        fade = clamp((scene_depth - v_view_depth) / distance, 0.0, 1.0);
+    }
+    vec3 color = v_color.rgb;
+    if (u_system_lit[v_system]) color *= sphere_lighting(v_quad, v_light);
+    color += v_emissive;
+    out_color = vec4(color * texel.rgb, texel.a) * (v_color.a * fade);
+    out_color.a *= 1.0 - v_additive;
+}

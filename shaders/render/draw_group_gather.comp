@@ -1,0 +1,38 @@
+// Built after particle_common.glsl, particle_state.glsl, depth_key.glsl,
+// particle_appearance.glsl (with the system's appearance uniforms) and
+// draw_group_common.glsl. One invocation per drawn particle of one grouped
+// system (an indirect dispatch from its drawn count): its record (what it
+// looks like this frame) and its pair in the group's list, {key, system <<
+// PLUME_GROUP_SLOT_BITS | slot}, at the system's first pair plus its rank in
+// the system's list. The key is the group's order, the same for every
+// system: view depth or distance to the eye, back to front.
+layout(local_size_x = PLUME_GROUP_GATHER_GROUP_SIZE) in;
+
+layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawList { uvec2 draw_list[]; };
+layout(std430, binding = PLUME_BINDING_GROUP_PAIRS) restrict writeonly buffer GroupPairs { uvec2 group_pairs[]; };
+layout(std430, binding = PLUME_BINDING_GROUP_STATE) restrict readonly buffer GroupState { uint group_words[]; };
+
+uniform uint u_system;        // its index in the group
+uniform uint u_first_record;  // its records' first index
+uniform mat4 u_view;
+uniform vec3 u_camera_right;  // world-space axes of the view plane
+uniform vec3 u_camera_up;
+uniform vec3 u_eye;
+uniform bool u_by_distance;   // PLUME_SORT_MODE_DISTANCE; else view depth
+
+void main() {
+    uint rank = gl_GlobalInvocationID.x;
+    if (rank >= state_header[PLUME_STATE_DRAWN_COUNT]) return;
+    uint slot = draw_list[rank].y;
+    ParticleMotion p = load_motion(slot);
+    ParticleTraits t = particle_traits[slot];
+    Appearance a = particle_appearance(p, t);
+    QuadEdges edges = quad_edges(p.velocity, rotation_at(t, p.age), a.size, u_camera_right, u_camera_up);
+    vec3 light = quad_light(edges, cross(u_camera_right, u_camera_up));
+    group_records[u_first_record + slot] =
+        GroupRecord(vec4(p.position, a.frame_mix), vec4(edges.across, a.additive), vec4(edges.along, 0.0), a.color,
+                    vec4(a.emissive, uintBitsToFloat(a.frame)), vec4(light, uintBitsToFloat(a.next)));
+    float measure = u_by_distance ? length(p.position - u_eye) : -(u_view * vec4(p.position, 1.0)).z;
+    uint first = group_words[PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * u_system + 3u];
+    group_pairs[first + rank] = uvec2(depth_key(measure, true), (u_system << PLUME_GROUP_SLOT_BITS) | slot);
+}

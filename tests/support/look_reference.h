@@ -1,0 +1,64 @@
+/* The CPU compositor the image tests of the look (tests/render/test_look.c)
+ * and of draw groups (tests/render/test_draw_group.c) compare the module's
+ * pictures with. */
+#ifndef PLUME_LOOK_REFERENCE_H
+#define PLUME_LOOK_REFERENCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "plume/plume_particles.h"
+
+/* A particle's quad as the module should draw it, for the orthographic
+ * camera of particle_fixture: four corners in pixels. */
+typedef struct ref_quad {
+    double corner[4][2]; /* pixels, in order around the quad */
+    double depth;        /* view depth of the centre */
+    uint32_t system;     /* the system's index among those composited together */
+    uint32_t slot;
+    double color[3], alpha, additive;
+    double emissive[3];
+    bool lit;
+    double light[3];     /* the light's direction in the quad's frame */
+} ref_quad;
+
+/* The frame's light as the module normalises it. */
+typedef struct ref_light {
+    double direction[3], color[3], ambient[3];
+} ref_light;
+
+
+/* The particle in `slot` as the module should draw it (`system`: 0; set it
+ * when compositing several systems' quads together). */
+ref_quad reference_quad(const plume_system_desc *d, const plume_particle *p, uint32_t slot, const ref_light *light);
+
+/* qsort order: far to near, ties by system, then slot (the module's). */
+int far_first_then_slot(const void *a, const void *b);
+
+/* A GPU's rasteriser interpolates a quad's coordinates from its corners
+ * snapped to the sub-pixel grid, which moves (s, t) by up to the snapping
+ * over the quad's edge in pixels (at 64 pixels across, about 3e-4 for the
+ * tests' quads). The half sphere's normal turns without bound at its rim, so
+ * there that shift changes the light by any amount: a lit pixel whose light
+ * changes by more than this when (s, t) moves by the snapping is ambiguous,
+ * as a pixel centre within the snapping of an edge is. */
+#define LIGHT_SNAP_AMBIGUITY (1.0 / 255.0)
+
+/* `quads` composited in their order over `clear` into rgba[IMAGE_SIZE^2 x 4];
+ * ambiguous[pixel]: a pixel centre within vertex snapping of an edge, or
+ * where a lit quad's light moves with the snapping (LIGHT_SNAP_AMBIGUITY). */
+void composite_quads(const ref_quad *quads, uint32_t count, const ref_light *light, const float clear[4],
+                     float *rgba, bool *ambiguous);
+
+/* The read-back drawn particles composited in the module's order as the CPU
+ * computes it: far to near (ties by slot), or by slot where the mode does
+ * not sort. */
+void composite_reference(const plume_system_desc *d, const plume_readback *rb, const ref_light *light,
+                         const float clear[4], float *rgba, bool *ambiguous);
+
+/* Largest channel difference off the ambiguous pixels, relative to the
+ * brighter value where it is over 1 (the tiled target's half floats round
+ * additive light over 1 in proportion). */
+float largest_difference(const float *a, const float *b, const bool *ambiguous);
+
+#endif
