@@ -22,6 +22,8 @@ bool radix_chooses_onesweep(uint32_t capacity);
 plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_bits, radix_sort **out);
 void radix_destroy(radix_sort *s);
 uint32_t radix_list_gl_objects(const radix_sort *s, plume_gl_object *out, uint32_t capacity);
+/* The largest count sorted in one dispatch by one workgroup (0: none). */
+uint32_t radix_single_tile_limit(const radix_sort *s);
 /* Dispatches that sorting `count` pairs issues (0 for 0 or 1). */
 uint32_t radix_dispatch_count(const radix_sort *s, uint32_t count);
 

@@ -8,8 +8,8 @@
 
 /* Called before every dispatch of a plume_sort / plume_sort_indirect* call with
  * the pass kind ("local sort" or "merge" from the bitonic backend; "radix
- * upsweep", "radix scan", "radix downsweep", "radix histogram" or "radix
- * onesweep" from the radix one), and once more with NULL after the last one: bench/bench_sort.c puts a
+ * upsweep", "radix scan", "radix downsweep", "radix histogram", "radix
+ * onesweep" or "radix single" from the radix one), and once more with NULL after the last one: bench/bench_sort.c puts a
  * GL timestamp at each call to time the passes. NULL hook: none (the
  * default). */
 typedef void (*plume_sort_pass_hook)(void *user, const char *pass_kind);
@@ -37,6 +37,19 @@ void plume_radix_set_scan(plume_radix_scan scan, uint32_t wait_limit);
 /* true: radix sorters created from now on match digits with ballots even
  * where the GL has subgroup partitions (radix.c). Benchmarks only. */
 void plume_radix_force_ballots(bool ballots);
+
+/* Variants of the radix sort for sorters created from now on (NULL or all
+ * zero: the defaults). Benchmarks and tests only: bench/bench_sort.c times
+ * them against each other. */
+typedef struct plume_radix_tuning {
+    uint32_t lookback_words;      /* Onesweep: look-back words read at once (power of two; 0: 1) */
+    bool lookback_loads;          /* Onesweep: read them with coherent loads, not atomics */
+    uint32_t histogram_tiles;     /* Onesweep: tiles a histogram workgroup counts (0: 1) */
+    bool no_single_tile;          /* no one-workgroup sort for counts that fit a tile */
+    bool serial_ranks;            /* rank the rounds one after the other (radix_rank.glsl) */
+    bool timing_only_no_lookback; /* Onesweep without look-back: wrong places, real times */
+} plume_radix_tuning;
+void plume_radix_set_tuning(const plume_radix_tuning *tuning);
 
 typedef struct sort_pass_hook {
     plume_sort_pass_hook function;

@@ -1,16 +1,9 @@
 // A radix pass, step 3: each tile's pairs go to their place in the
-// destination, stably. Pairs are ranked in groups of PLUME_RADIX_LANES: the
-// group of invocation t is t / LANES, its lane t % LANES, and a group holds
-// the RADIX_ITEMS x LANES consecutive pairs from tile position
-// group * LANES * RADIX_ITEMS, round r being the LANES pairs from
-// r * LANES on. So group, then round, then lane is the input order, and a
-// pair's rank among the tile's pairs of its digit is: the pairs of its digit
-// in earlier groups, in earlier rounds of its group, in lower lanes of its
-// round. The tile is then laid out by digit in shared memory and written from
-// there, consecutive invocations writing consecutive places of one digit.
-// With SUBGROUP_OPS the lanes are a 32-wide subgroup and match digits with
-// one subgroup partition (SUBGROUP_PARTITIONS) or a ballot per digit bit;
-// else they match through shared memory.
+// destination, stably. A pair's rank among the tile's pairs of its digit
+// (radix_rank.glsl) is: the pairs of its digit in earlier groups, in earlier
+// rounds of its group, in lower lanes of its round. The tile is then laid out
+// by digit in shared memory and written from there, consecutive invocations
+// writing consecutive places of one digit.
 //
 // Where the tile's pairs of a digit go: after every pair of a smaller digit
 // and the digit's pairs in earlier tiles. Reduce-then-scan (ONESWEEP 0) has
@@ -29,19 +22,9 @@ layout(local_size_x = PLUME_RADIX_THREADS) in;
 layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict readonly buffer Source { uvec2 source[]; };
 layout(std430, binding = PLUME_BINDING_RADIX_DESTINATION) restrict writeonly buffer Destination { uvec2 destination[]; };
 
-const uint LANES = PLUME_RADIX_LANES;
-const uint GROUPS = PLUME_RADIX_THREADS / LANES;
-const uint NO_DIGIT = 0xFFFFFFFFu; // a lane past the count
-
 shared uvec2 tile_pairs[RADIX_TILE];
-// Per group and digit: pairs seen so far, then the pairs of the digit in
-// earlier groups.
-shared uint group_counts[GROUPS * PLUME_RADIX_DIGITS];
 shared uint digit_start[PLUME_RADIX_DIGITS];  // the tile's first place of each digit
 shared uint digit_target[PLUME_RADIX_DIGITS]; // destination index minus tile place, per digit
-#if !SUBGROUP_OPS
-shared uint lane_digits[PLUME_RADIX_THREADS];
-#endif
 
 #if ONESWEEP
 uniform uint u_pass;       // the digit pass: its ticket, look-back words and counts
@@ -49,10 +32,21 @@ uniform uint u_bank;       // the bank of counts the histogram pass filled
 uniform uint u_wait_limit; // reads of an unpublished look-back word before counting the tile itself
 shared uint taken_tile;
 
-// The look-back word read atomically: never a stale copy.
+// The look-back word read atomically (never a stale copy), or with
+// LOOKBACK_LOADS by a load of the coherent volatile view of the words (no
+// read-modify-write at L2; a stale copy only costs a longer wait).
+#if LOOKBACK_LOADS
+layout(std430, binding = PLUME_BINDING_RADIX_TILE_COUNTS) coherent volatile buffer LookbackWords {
+    uint lookback_words[];
+};
+uint read_lookback(uint index) {
+    return lookback_words[index];
+}
+#else
 uint read_lookback(uint index) {
     return atomicOr(tile_counts[index], 0u);
 }
+#endif
 
 // The pairs of `digit` in tile `tile`, counted from the source (a word that
 // was not published in time).
@@ -62,66 +56,44 @@ uint count_in_tile(uint tile, uint digit, uint count) {
     return pairs;
 }
 
-// The pairs of `digit` in the tiles before `tile`, from their look-back words.
+// Word `index` of tile `tile` once published: re-read at most u_wait_limit
+// times, then counted from the source.
+uint published_word(uint word, uint index, uint tile, uint digit, uint count) {
+    for (uint wait = 0u; word < PLUME_RADIX_LOOKBACK_AGGREGATE && wait < u_wait_limit; ++wait)
+        word = read_lookback(index);
+    if (word < PLUME_RADIX_LOOKBACK_AGGREGATE) word = PLUME_RADIX_LOOKBACK_AGGREGATE | count_in_tile(tile, digit, count);
+    return word;
+}
+
+// The pairs of `digit` in the tiles before `tile`, from their look-back words,
+// LOOKBACK_WORDS earlier tiles read at once (all in flight), summed from the
+// nearest back to the first inclusive one.
 uint pairs_in_earlier_tiles(uint tile, uint digit, uint count) {
+#if LOOKBACK_SKIP
+    return 0u; // timing only: the places are wrong
+#endif
     uint sum = 0u;
     for (uint earlier = tile; earlier > 0u;) {
-        --earlier;
-        uint index = lookback_index(u_pass, earlier, digit);
-        uint word = read_lookback(index);
-        for (uint wait = 0u; word < PLUME_RADIX_LOOKBACK_AGGREGATE && wait < u_wait_limit; ++wait)
-            word = read_lookback(index);
-        if (word < PLUME_RADIX_LOOKBACK_AGGREGATE)
-            word = PLUME_RADIX_LOOKBACK_AGGREGATE | count_in_tile(earlier, digit, count);
-        sum += word & PLUME_RADIX_LOOKBACK_COUNT_MASK;
-        if (word >= PLUME_RADIX_LOOKBACK_INCLUSIVE) break;
+        uint words[LOOKBACK_WORDS];
+        for (uint k = 0u; k < LOOKBACK_WORDS; ++k)
+            words[k] = k < earlier ? read_lookback(lookback_index(u_pass, earlier - 1u - k, digit))
+                                   : PLUME_RADIX_LOOKBACK_INCLUSIVE;
+        bool inclusive = false;
+        for (uint k = 0u; k < LOOKBACK_WORDS; ++k) {
+            if (inclusive) continue;
+            uint word = words[k];
+            if (word < PLUME_RADIX_LOOKBACK_AGGREGATE)
+                word = published_word(word, lookback_index(u_pass, earlier - 1u - k, digit), earlier - 1u - k, digit,
+                                      count);
+            sum += word & PLUME_RADIX_LOOKBACK_COUNT_MASK;
+            inclusive = word >= PLUME_RADIX_LOOKBACK_INCLUSIVE;
+        }
+        if (inclusive) break;
+        earlier -= LOOKBACK_WORDS;
     }
     return sum;
 }
 #endif
-
-// The pair's rank among the pairs of its digit that its group has seen,
-// counting this round's lower lanes; adds this round's pairs to the group's
-// counts. Every invocation calls it together, once per round.
-uint rank_in_group(uint digit, uint group, uint lane) {
-    bool valid = digit != NO_DIGIT;
-#if SUBGROUP_OPS
-#if SUBGROUP_PARTITIONS
-    uint peers = subgroupPartitionNV(digit).x;
-#else
-    uint peers = subgroupBallot(valid).x;
-    for (uint bit = 0u; bit < u_digit_bits; ++bit) {
-        bool set = ((digit >> bit) & 1u) != 0u;
-        uint lanes_set = subgroupBallot(set).x;
-        peers &= set ? lanes_set : ~lanes_set;
-    }
-#endif
-    uint below = bitCount(peers & gl_SubgroupLtMask.x);
-    // The highest lane of the digit adds the round's pairs and shares the
-    // count before them.
-    uint leader = valid ? uint(findMSB(peers)) : lane;
-    uint before = 0u;
-    if (valid && leader == lane) before = atomicAdd(group_counts[group * PLUME_RADIX_DIGITS + digit], bitCount(peers));
-    before = subgroupShuffle(before, leader);
-    return before + below;
-#else
-    uint group_first = group * LANES;
-    lane_digits[group_first + lane] = digit;
-    barrier();
-    uint below = 0u, peers = 0u;
-    bool leader = true;
-    for (uint other = 0u; other < LANES; ++other) {
-        if (lane_digits[group_first + other] != digit) continue;
-        ++peers;
-        if (other < lane) ++below;
-        if (other > lane) leader = false;
-    }
-    uint before = valid ? group_counts[group * PLUME_RADIX_DIGITS + digit] : 0u;
-    barrier();
-    if (valid && leader) group_counts[group * PLUME_RADIX_DIGITS + digit] = before + peers;
-    return before + below;
-#endif
-}
 
 void main() {
     uint thread = thread_index();
@@ -142,10 +114,9 @@ void main() {
     uint rank[RADIX_ITEMS];
     for (uint r = 0u; r < RADIX_ITEMS; ++r) held[r] = source[min(first + r * LANES, count - 1u)];
     barrier();
-    for (uint r = 0u; r < RADIX_ITEMS; ++r) {
-        uint digit = first + r * LANES < count ? digit_of(held[r].x) : NO_DIGIT;
-        rank[r] = rank_in_group(digit, group, lane);
-    }
+    uint digits[RADIX_ITEMS];
+    for (uint r = 0u; r < RADIX_ITEMS; ++r) digits[r] = first + r * LANES < count ? digit_of(held[r].x) : NO_DIGIT;
+    rank_rounds(digits, u_digit_bits, group, lane, rank);
     barrier();
 
     // Per digit (one invocation each): the groups' counts become their
@@ -188,7 +159,7 @@ void main() {
 
     for (uint r = 0u; r < RADIX_ITEMS; ++r) {
         if (first + r * LANES >= count) continue;
-        uint d = digit_of(held[r].x);
+        uint d = digits[r];
         tile_pairs[digit_start[d] + group_counts[group * PLUME_RADIX_DIGITS + d] + rank[r]] = held[r];
     }
     barrier();
