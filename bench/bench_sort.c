@@ -9,21 +9,18 @@
  * bound = the capacity), bounded (GPU count with the CPU's upper bound = the
  * count), seed001.
  *
- * Usage: plume_bench [--min-log K] [--max-log K] [--runs N] [--warmup N] [--warmup-seconds S]
+ * Usage: plume_bench [--min-log K] [--max-log K] [--runs N] [--warmup N]
  *                    [--csv FILE] [--variant SPEC]... [--methods LIST]
  *                    [--powers-only] [--pass-times]
  *                    [--dump-programs DIR] [--cold-cache MB]
- * --variant ALGORITHM[:KEY_BITS[:SIZE[:TUNING]]]: a sorter to time, ALGORITHM one of
+ * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
  * bitonic, radix, automatic, or a radix sort forced one way: rts
  * (reduce-then-scan), onesweep, ballots (the driver's way, digits matched
- * with ballots, not subgroup partitions); KEY_BITS its key_bits (default 32: the keys are
+ * with ballots, not subgroup partitions), tiled (the driver's way without the
+ * one-workgroup sort of counts that fit a tile); KEY_BITS its key_bits (default 32: the keys are
  * random in that many bits); SIZE the bitonic block_pairs or the radix sort's
  * pairs per invocation (default: the sorter's own). A bare number is a bitonic
- * block. TUNING: radix variants (sort_internal.h), letters: wN look-back
- * words read at once, hN tiles per histogram workgroup, l look-back by
- * loads, r ranking round after round, s no single-tile sort, x no look-back
- * (timing only: the results are wrong). Default: bitonic, radix,
- * automatic.
+ * block. Default: bitonic, radix, automatic.
  * --methods: a comma list of direct, indirect, bounded (default all three).
  * --powers-only: sizes 2^k only (default also 2^k + 1).
  * --pass-times: instead of the table, the median time of every pass of a sort
@@ -61,7 +58,7 @@ typedef struct variant {
     uint32_t size;       /* bitonic block_pairs or radix pairs per invocation; 0: default */
     plume_radix_scan scan; /* radix: the way forced (rts, onesweep) */
     bool ballots;          /* radix: ballots forced */
-    plume_radix_tuning tuning; /* radix: the variant's (parse_tuning) */
+    bool tiled;            /* radix: no one-workgroup sort for counts that fit a tile */
 } variant;
 
 typedef struct options {
@@ -215,15 +212,15 @@ static double seconds_now(void) {
 }
 
 /* Median GPU milliseconds over `runs` timed sorts after at least `warmup`
- * untimed ones and at least warmup_seconds of back-to-back sorting: an idle
+ * untimed ones and at least WARMUP_SECONDS of back-to-back sorting: an idle
  * GPU runs at a low clock (375 MHz seen on the H100) and needs a busy spell to
  * reach the clock it has inside a game's frame. */
 enum { WARMUP_BATCH = 20 };
-static double warmup_seconds = 0.2; /* --warmup-seconds */
+static const double WARMUP_SECONDS = 0.2;
 
 static double time_sort(const subject *s, uint32_t runs, uint32_t warmup) {
     double start = seconds_now();
-    for (uint32_t i = 0; i < warmup || seconds_now() - start < warmup_seconds; i += WARMUP_BATCH) {
+    for (uint32_t i = 0; i < warmup || seconds_now() - start < WARMUP_SECONDS; i += WARMUP_BATCH) {
         for (int b = 0; b < WARMUP_BATCH; ++b) restore_input(s), run_once(s);
         glFinish(); /* keep the CPU from queueing far ahead of the warm-up */
     }
@@ -383,72 +380,41 @@ static void log_to_stderr(plume_log_level level, const char *message, void *user
 }
 
 /* The API's algorithms, then radix sorts forced one way (parse_variant). */
-static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic", "radix", "rts", "onesweep", "ballots"};
-enum { API_ALGORITHMS = 3, ALGORITHM_NAME_COUNT = 6 };
+static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic",  "radix",  "rts",
+                                              "onesweep",  "ballots", "tiled"};
+enum { API_ALGORITHMS = 3, ALGORITHM_NAME_COUNT = 7 };
 
-/* The radix tuning letters: wN look-back words read at once, hN tiles per
- * histogram workgroup, l look-back loads, r serial ranking, s no single-tile
- * path, x no look-back (timing only). */
-static int parse_tuning(const char *letters, plume_radix_tuning *out) {
-    *out = (plume_radix_tuning){0};
-    for (const char *c = letters; *c;) {
-        char letter = *c++;
-        if (letter == 'w') {
-            char *end = NULL;
-            unsigned long words = strtoul(c, &end, 10);
-            if (end == c || words < 1 || words > 32 || (words & (words - 1))) return -1;
-            out->lookback_words = (uint32_t)words;
-            c = end;
-        } else if (letter == 'h') {
-            char *end = NULL;
-            unsigned long tiles = strtoul(c, &end, 10);
-            if (end == c || tiles < 1 || tiles > 64) return -1;
-            out->histogram_tiles = (uint32_t)tiles;
-            c = end;
-        } else if (letter == 'l') out->lookback_loads = true;
-        else if (letter == 's') out->no_single_tile = true;
-        else if (letter == 'r') out->serial_ranks = true;
-        else if (letter == 'x') out->timing_only_no_lookback = true;
-        else return -1;
-    }
-    return 0;
-}
-
-/* ALGORITHM[:KEY_BITS[:SIZE[:TUNING]]], or a bare bitonic block size. */
+/* ALGORITHM[:KEY_BITS[:SIZE]], or a bare bitonic block size. */
 static int parse_variant(const char *spec, variant *out) {
     *out = (variant){.algorithm = PLUME_SORT_BITONIC, .key_bits = 32};
-    char algorithm[16] = "", tuning[16] = "";
+    char algorithm[16] = "";
     unsigned key_bits = 32, size = 0;
     if (sscanf(spec, "%u", &size) == 1) {
         out->size = size;
     } else {
-        int fields = sscanf(spec, "%15[a-z]:%u:%u:%15[a-z0-9]", algorithm, &key_bits, &size, tuning);
+        int fields = sscanf(spec, "%15[a-z]:%u:%u", algorithm, &key_bits, &size);
         if (fields < 1 || key_bits < 1 || key_bits > 32) return -1;
         int found = -1;
         for (int a = 0; a < ALGORITHM_NAME_COUNT; ++a)
             if (!strcmp(algorithm, ALGORITHM_NAMES[a])) found = a;
         if (found < 0) return -1;
         static const plume_radix_scan scans[] = {PLUME_RADIX_SCAN_REDUCE_THEN_SCAN, PLUME_RADIX_SCAN_ONESWEEP,
-                                                 PLUME_RADIX_SCAN_DEFAULT};
+                                                 PLUME_RADIX_SCAN_DEFAULT, PLUME_RADIX_SCAN_DEFAULT};
         *out = (variant){.algorithm = found < API_ALGORITHMS ? (plume_sort_algorithm)found : PLUME_SORT_RADIX,
                          .key_bits = key_bits,
                          .size = size,
                          .scan = found < API_ALGORITHMS ? PLUME_RADIX_SCAN_DEFAULT : scans[found - API_ALGORITHMS],
-                         .ballots = !strcmp(algorithm, "ballots")};
-        if (parse_tuning(tuning, &out->tuning) != 0) return -1;
+                         .ballots = !strcmp(algorithm, "ballots"),
+                         .tiled = !strcmp(algorithm, "tiled")};
     }
     snprintf(out->name, sizeof out->name, "%s", algorithm[0] ? algorithm : ALGORITHM_NAMES[out->algorithm]);
-    if (out->key_bits != 32 || out->size || tuning[0]) {
+    if (out->key_bits != 32 || out->size) {
         size_t used = strlen(out->name);
         snprintf(out->name + used, sizeof out->name - used, ":%u", out->key_bits);
     }
-    if (out->size || tuning[0]) {
+    if (out->size) {
         size_t used = strlen(out->name);
         snprintf(out->name + used, sizeof out->name - used, ":%u", out->size);
-    }
-    if (tuning[0]) {
-        size_t used = strlen(out->name);
-        snprintf(out->name + used, sizeof out->name - used, ":%s", tuning);
     }
     return 0;
 }
@@ -476,7 +442,6 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--max-log") && next) o->max_log = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--runs") && next) o->runs = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--warmup") && next) o->warmup = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(a, "--warmup-seconds") && next) warmup_seconds = atof(argv[++i]);
         else if (!strcmp(a, "--csv") && next) o->csv_path = argv[++i];
         else if (!strcmp(a, "--pass-times")) o->pass_times = true;
         else if (!strcmp(a, "--powers-only")) o->powers_only = true;
@@ -619,8 +584,8 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
 int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
-        fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--warmup-seconds S] [--csv FILE] "
-                        "[--variant bitonic|radix|automatic|rts|onesweep|ballots[:KEY_BITS[:SIZE[:TUNING]]]]... "
+        fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
+                        "[--variant bitonic|radix|automatic|rts|onesweep|ballots|tiled[:KEY_BITS[:SIZE]]]... "
                         "[--methods direct,indirect,bounded] "
                         "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255]\n", argv[0]);
         return 2;
@@ -665,13 +630,13 @@ int main(int argc, char **argv) {
         plume_radix_set_items(radix ? w->size : 0);
         plume_radix_set_scan(w->scan, 0);
         plume_radix_force_ballots(w->ballots);
-        plume_radix_set_tuning(&w->tuning);
+        plume_radix_disable_single_tile(w->tiled);
         if (plume_sorter_create(context, &desc, &sorters[v]) != PLUME_OK) return 1;
     }
     plume_radix_set_items(0);
     plume_radix_set_scan(PLUME_RADIX_SCAN_DEFAULT, 0);
     plume_radix_force_ballots(false);
-    plume_radix_set_tuning(NULL);
+    plume_radix_disable_single_tile(false);
     if (opt.dump_dir) dump_sort_programs(opt.dump_dir);
     int failures = 0;
     if (opt.pass_times) {

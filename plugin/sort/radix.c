@@ -27,6 +27,11 @@
  *              the digit's pairs found by decoupled look-back over the tiles
  *              before it (radix_downsweep.comp says how, and why it is
  *              correct on any GL).
+ * A count that fits one tile (bound up to RADIX_THREADS x the largest items,
+ * 4096 pairs on NVIDIA) gets neither: one workgroup runs every digit pass in
+ * one dispatch (radix_single.comp), with the smallest of three tiles that
+ * holds it (a quarter, a half or all of the largest), since its ranking
+ * rounds cost by the tile, not by the count.
  * Which one runs (radix_chooses_onesweep): Onesweep where the GL is NVIDIA's
  * with the 32-wide subgroup operations, the configuration it was measured on:
  * there
@@ -75,7 +80,7 @@ static uint32_t items_override;
 static plume_radix_scan scan_override;
 static uint32_t wait_limit_override;
 static bool ballots_forced;
-static plume_radix_tuning tuning_override;
+static bool single_tile_disabled;
 
 void plume_radix_set_items(uint32_t items) { items_override = items; }
 
@@ -86,9 +91,7 @@ void plume_radix_set_scan(plume_radix_scan scan, uint32_t wait_limit) {
 
 void plume_radix_force_ballots(bool ballots) { ballots_forced = ballots; }
 
-void plume_radix_set_tuning(const plume_radix_tuning *tuning) {
-    tuning_override = tuning ? *tuning : (plume_radix_tuning){0};
-}
+void plume_radix_disable_single_tile(bool disabled) { single_tile_disabled = disabled; }
 
 /* The programs of reduce-then-scan (upsweep, scan, downsweep), of Onesweep
  * (histogram, onesweep: the downsweep built with ONESWEEP 1) and of either
@@ -143,7 +146,6 @@ struct radix_sort {
      * half and all of the largest tile, each built where the capacity goes
      * past the one before. */
     tile_set singles[SINGLE_SIZES];
-    plume_radix_tuning tuning;
     bool subgroup_ops;
     bool partitions;     /* subgroupPartitionNV matches a round's digits (else 8 ballots) */
     bool onesweep;       /* else reduce-then-scan */
@@ -227,7 +229,7 @@ static plume_result check_limits(radix_sort *s) {
         set->tile_stride = (uint32_t)(((uint64_t)most + set->tile - 1) / set->tile);
     }
     uint32_t previous_tile = 0;
-    for (int k = 0; k < SINGLE_SIZES && !s->tuning.no_single_tile; ++k) {
+    for (int k = 0; k < SINGLE_SIZES && !single_tile_disabled; ++k) {
         uint32_t single_items = items >> (SINGLE_SIZES - 1 - k);
         if (single_items < MIN_ITEMS || (items_override && single_items != items) || s->capacity <= previous_tile)
             continue;
@@ -254,11 +256,6 @@ static plume_result check_limits(radix_sort *s) {
 
 /* ---- Creation ------------------------------------------------------------- */
 
-/* Tiles a histogram workgroup counts. */
-static uint32_t histogram_tiles(const radix_sort *s) {
-    return s->tuning.histogram_tiles ? s->tuning.histogram_tiles : 1u;
-}
-
 /* The digit passes' shifts and bits, for the programs that run them all. */
 static void set_pass_uniforms(const radix_sort *s, const tile_set *set, int program) {
     GLuint shifts[MAX_PASSES] = {0}, bits[MAX_PASSES] = {0};
@@ -278,21 +275,17 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
     for (int p = 0; p < PROGRAMS; ++p) {
         bool onesweep_program = p == HISTOGRAM_PROGRAM || p == ONESWEEP_PROGRAM;
         if (single ? p != SINGLE_PROGRAM : p == SINGLE_PROGRAM || onesweep_program != s->onesweep) continue;
-        char defines[640];
+        char defines[512];
         snprintf(defines, sizeof defines,
                  "%s%s#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n#define SUBGROUP_OPS %d\n"
-                 "#define SUBGROUP_PARTITIONS %d\n#define ONESWEEP %d\n#define LOOKBACK_WORDS %uu\n"
-                 "#define LOOKBACK_LOADS %d\n#define LOOKBACK_SKIP %d\n#define HISTOGRAM_TILES %uu\n"
-                 "#define RANK_BATCHED %d\n",
+                 "#define SUBGROUP_PARTITIONS %d\n#define ONESWEEP %d\n",
                  s->subgroup_ops ? "#extension GL_KHR_shader_subgroup_basic : require\n"
                                    "#extension GL_KHR_shader_subgroup_ballot : require\n"
                                    "#extension GL_KHR_shader_subgroup_shuffle : require\n"
                                    "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
                                  : "",
                  s->partitions ? "#extension GL_NV_shader_subgroup_partitioned : require\n" : "", set->items, set->tile,
-                 s->subgroup_ops ? 1 : 0, s->partitions ? 1 : 0, p == ONESWEEP_PROGRAM ? 1 : 0,
-                 s->tuning.lookback_words ? s->tuning.lookback_words : 1u, s->tuning.lookback_loads ? 1 : 0,
-                 s->tuning.timing_only_no_lookback ? 1 : 0, histogram_tiles(s), s->tuning.serial_ranks ? 0 : 1);
+                 s->subgroup_ops ? 1 : 0, s->partitions ? 1 : 0, p == ONESWEEP_PROGRAM ? 1 : 0);
         bool ranks = p == DOWNSWEEP_PROGRAM || p == ONESWEEP_PROGRAM || p == SINGLE_PROGRAM;
         plume_shader_stage stage = {GL_COMPUTE_SHADER,
                                     {"sort/radix_common.glsl", "sort/workgroup_sum.glsl",
@@ -318,7 +311,6 @@ plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_
     s->partitions = s->subgroup_ops && !ballots_forced && has_subgroup_partitions();
     s->onesweep = radix_chooses_onesweep(capacity);
     s->wait_limit = wait_limit_override ? wait_limit_override : DEFAULT_WAIT_LIMIT;
-    s->tuning = tuning_override;
     plume_result result = check_limits(s);
     for (int t = 0; t < TILE_SETS && result == PLUME_OK; ++t)
         if (s->sets[t].items) result = build_programs(s, &s->sets[t], false);
@@ -444,7 +436,7 @@ static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer
     glUniform4ui(set->locations[HISTOGRAM_PROGRAM][U_PASS_BITS], bits[0], bits[1], bits[2], bits[3]);
     set_uniform(set, HISTOGRAM_PROGRAM, U_PASS_COUNT, s->pass_count);
     set_uniform(set, HISTOGRAM_PROGRAM, U_BANK, s->bank);
-    glDispatchCompute((first_tiles + histogram_tiles(s) - 1) / histogram_tiles(s), 1, 1);
+    glDispatchCompute(first_tiles, 1, 1);
     for (uint32_t p = 0; p < s->pass_count; ++p) {
         GLuint from = p % 2 == 0 ? pairs_buffer : s->scratch_buffer, to = p % 2 == 0 ? s->scratch_buffer : pairs_buffer;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, from);

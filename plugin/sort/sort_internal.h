@@ -38,18 +38,10 @@ void plume_radix_set_scan(plume_radix_scan scan, uint32_t wait_limit);
  * where the GL has subgroup partitions (radix.c). Benchmarks only. */
 void plume_radix_force_ballots(bool ballots);
 
-/* Variants of the radix sort for sorters created from now on (NULL or all
- * zero: the defaults). Benchmarks and tests only: bench/bench_sort.c times
- * them against each other. */
-typedef struct plume_radix_tuning {
-    uint32_t lookback_words;      /* Onesweep: look-back words read at once (power of two; 0: 1) */
-    bool lookback_loads;          /* Onesweep: read them with coherent loads, not atomics */
-    uint32_t histogram_tiles;     /* Onesweep: tiles a histogram workgroup counts (0: 1) */
-    bool no_single_tile;          /* no one-workgroup sort for counts that fit a tile */
-    bool serial_ranks;            /* rank the rounds one after the other (radix_rank.glsl) */
-    bool timing_only_no_lookback; /* Onesweep without look-back: wrong places, real times */
-} plume_radix_tuning;
-void plume_radix_set_tuning(const plume_radix_tuning *tuning);
+/* true: radix sorters created from now on sort every count with the tile
+ * passes, even where one workgroup could (radix.c). Benchmarks only:
+ * bench/bench_sort.c times the one-workgroup sort against them. */
+void plume_radix_disable_single_tile(bool disabled);
 
 typedef struct sort_pass_hook {
     plume_sort_pass_hook function;

@@ -24,13 +24,15 @@ static const uint32_t RADIX_FROM_COUNT[2][2] = {
     {1u << 15, 1u << 17}, /* reduce-then-scan: two passes, four */
     {1u << 12, 1u << 15}, /* Onesweep */
 };
-/* PLUME_SORT_AUTOMATIC: the largest count (or bound) that gets the radix
- * sort's one-workgroup path (radix_single.comp) below the crossover above,
- * where it measured faster than the bitonic sort on the same H100; 0: none
- * (reduce-then-scan's drivers were not measured). */
+/* PLUME_SORT_AUTOMATIC: also the counts (or bounds) up to this one get the
+ * radix sort's one-workgroup path (radix_single.comp), where it measured
+ * faster than the bitonic sort on the same H100 (notes/sort-performance.md):
+ * with 16 key bits every count it takes (2^12: 0.020 ms against 0.030), with
+ * 32 up to 2^10 (0.0147 against 0.0159; 2^11: 0.0203 against 0.0181). 0:
+ * none (the drivers that get reduce-then-scan were not measured). */
 static const uint32_t RADIX_SINGLE_UP_TO[2][2] = {
-    {0, 0},
-    {1u << 12, 1u << 12},
+    {0, 0},               /* reduce-then-scan: two passes, four */
+    {1u << 12, 1u << 10}, /* Onesweep */
 };
 
 _Static_assert(PLUME_BINDING_SORT_PAIRS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_SORT_STATE < PLUME_SCOPE_SSBO_SLOTS &&

@@ -6,17 +6,12 @@
 // x RADIX_ITEMS), SUBGROUP_OPS (1: 32-wide subgroups with ballot, shuffle and
 // arithmetic, whose extensions are enabled before this file; 0: shared memory
 // does their work), ONESWEEP (1: the digit passes of the Onesweep sort, 0:
-// those of reduce-then-scan; radix.c says which runs where), LOOKBACK_WORDS,
-// LOOKBACK_LOADS and LOOKBACK_SKIP (Onesweep's look-back: radix_downsweep.comp).
+// those of reduce-then-scan; radix.c says which runs where).
 // Register arrays are indexed by constants only (unrolled loops), so that
 // they stay in registers.
 #pragma optionNV(unroll all)
 layout(std430, binding = PLUME_BINDING_SORT_STATE) restrict buffer RadixState { uint state[]; };
-#if LOOKBACK_LOADS // Onesweep reads the words through a second view too (radix_downsweep.comp)
-layout(std430, binding = PLUME_BINDING_RADIX_TILE_COUNTS) buffer TileCounts { uint tile_counts[]; };
-#else
 layout(std430, binding = PLUME_BINDING_RADIX_TILE_COUNTS) restrict buffer TileCounts { uint tile_counts[]; };
-#endif
 
 uniform uint u_shift;       // the digit's lowest key bit
 uniform uint u_digit_bits;  // 1 .. PLUME_RADIX_MAX_DIGIT_BITS

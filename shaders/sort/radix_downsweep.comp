@@ -32,21 +32,10 @@ uniform uint u_bank;       // the bank of counts the histogram pass filled
 uniform uint u_wait_limit; // reads of an unpublished look-back word before counting the tile itself
 shared uint taken_tile;
 
-// The look-back word read atomically (never a stale copy), or with
-// LOOKBACK_LOADS by a load of the coherent volatile view of the words (no
-// read-modify-write at L2; a stale copy only costs a longer wait).
-#if LOOKBACK_LOADS
-layout(std430, binding = PLUME_BINDING_RADIX_TILE_COUNTS) coherent volatile buffer LookbackWords {
-    uint lookback_words[];
-};
-uint read_lookback(uint index) {
-    return lookback_words[index];
-}
-#else
+// The look-back word read atomically: never a stale copy.
 uint read_lookback(uint index) {
     return atomicOr(tile_counts[index], 0u);
 }
-#endif
 
 // The pairs of `digit` in tile `tile`, counted from the source (a word that
 // was not published in time).
@@ -56,40 +45,19 @@ uint count_in_tile(uint tile, uint digit, uint count) {
     return pairs;
 }
 
-// Word `index` of tile `tile` once published: re-read at most u_wait_limit
-// times, then counted from the source.
-uint published_word(uint word, uint index, uint tile, uint digit, uint count) {
-    for (uint wait = 0u; word < PLUME_RADIX_LOOKBACK_AGGREGATE && wait < u_wait_limit; ++wait)
-        word = read_lookback(index);
-    if (word < PLUME_RADIX_LOOKBACK_AGGREGATE) word = PLUME_RADIX_LOOKBACK_AGGREGATE | count_in_tile(tile, digit, count);
-    return word;
-}
-
-// The pairs of `digit` in the tiles before `tile`, from their look-back words,
-// LOOKBACK_WORDS earlier tiles read at once (all in flight), summed from the
-// nearest back to the first inclusive one.
+// The pairs of `digit` in the tiles before `tile`, from their look-back words.
 uint pairs_in_earlier_tiles(uint tile, uint digit, uint count) {
-#if LOOKBACK_SKIP
-    return 0u; // timing only: the places are wrong
-#endif
     uint sum = 0u;
     for (uint earlier = tile; earlier > 0u;) {
-        uint words[LOOKBACK_WORDS];
-        for (uint k = 0u; k < LOOKBACK_WORDS; ++k)
-            words[k] = k < earlier ? read_lookback(lookback_index(u_pass, earlier - 1u - k, digit))
-                                   : PLUME_RADIX_LOOKBACK_INCLUSIVE;
-        bool inclusive = false;
-        for (uint k = 0u; k < LOOKBACK_WORDS; ++k) {
-            if (inclusive) continue;
-            uint word = words[k];
-            if (word < PLUME_RADIX_LOOKBACK_AGGREGATE)
-                word = published_word(word, lookback_index(u_pass, earlier - 1u - k, digit), earlier - 1u - k, digit,
-                                      count);
-            sum += word & PLUME_RADIX_LOOKBACK_COUNT_MASK;
-            inclusive = word >= PLUME_RADIX_LOOKBACK_INCLUSIVE;
-        }
-        if (inclusive) break;
-        earlier -= LOOKBACK_WORDS;
+        --earlier;
+        uint index = lookback_index(u_pass, earlier, digit);
+        uint word = read_lookback(index);
+        for (uint wait = 0u; word < PLUME_RADIX_LOOKBACK_AGGREGATE && wait < u_wait_limit; ++wait)
+            word = read_lookback(index);
+        if (word < PLUME_RADIX_LOOKBACK_AGGREGATE)
+            word = PLUME_RADIX_LOOKBACK_AGGREGATE | count_in_tile(earlier, digit, count);
+        sum += word & PLUME_RADIX_LOOKBACK_COUNT_MASK;
+        if (word >= PLUME_RADIX_LOOKBACK_INCLUSIVE) break;
     }
     return sum;
 }
@@ -114,9 +82,10 @@ void main() {
     uint rank[RADIX_ITEMS];
     for (uint r = 0u; r < RADIX_ITEMS; ++r) held[r] = source[min(first + r * LANES, count - 1u)];
     barrier();
-    uint digits[RADIX_ITEMS];
-    for (uint r = 0u; r < RADIX_ITEMS; ++r) digits[r] = first + r * LANES < count ? digit_of(held[r].x) : NO_DIGIT;
-    rank_rounds(digits, u_digit_bits, group, lane, rank);
+    for (uint r = 0u; r < RADIX_ITEMS; ++r) {
+        uint digit = first + r * LANES < count ? digit_of(held[r].x) : NO_DIGIT;
+        rank[r] = rank_in_group(digit, u_digit_bits, group, lane);
+    }
     barrier();
 
     // Per digit (one invocation each): the groups' counts become their
@@ -159,7 +128,7 @@ void main() {
 
     for (uint r = 0u; r < RADIX_ITEMS; ++r) {
         if (first + r * LANES >= count) continue;
-        uint d = digits[r];
+        uint d = digit_of(held[r].x);
         tile_pairs[digit_start[d] + group_counts[group * PLUME_RADIX_DIGITS + d] + rank[r]] = held[r];
     }
     barrier();

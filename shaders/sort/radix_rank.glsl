@@ -17,30 +17,22 @@ shared uint group_counts[GROUPS * PLUME_RADIX_DIGITS];
 shared uint lane_digits[PLUME_RADIX_THREADS];
 #endif
 
-#if SUBGROUP_OPS
-// The lanes of the subgroup whose digit is `digit`.
-uint lanes_of_digit(uint digit, uint digit_bits) {
-#if SUBGROUP_PARTITIONS
-    return subgroupPartitionNV(digit).x;
-#else
-    uint peers = subgroupBallot(digit != NO_DIGIT).x;
-    for (uint bit = 0u; bit < digit_bits; ++bit) {
-        bool set = ((digit >> bit) & 1u) != 0u;
-        uint lanes_set = subgroupBallot(set).x;
-        peers &= set ? lanes_set : ~lanes_set;
-    }
-    return peers;
-#endif
-}
-#endif
-
 // The pair's rank among the pairs of its digit that its group has seen,
 // counting this round's lower lanes; adds this round's pairs to the group's
 // counts. Every invocation calls it together, once per round.
 uint rank_in_group(uint digit, uint digit_bits, uint group, uint lane) {
     bool valid = digit != NO_DIGIT;
 #if SUBGROUP_OPS
-    uint peers = lanes_of_digit(digit, digit_bits);
+#if SUBGROUP_PARTITIONS
+    uint peers = subgroupPartitionNV(digit).x;
+#else
+    uint peers = subgroupBallot(valid).x;
+    for (uint bit = 0u; bit < digit_bits; ++bit) {
+        bool set = ((digit >> bit) & 1u) != 0u;
+        uint lanes_set = subgroupBallot(set).x;
+        peers &= set ? lanes_set : ~lanes_set;
+    }
+#endif
     uint below = bitCount(peers & gl_SubgroupLtMask.x);
     // The highest lane of the digit adds the round's pairs and shares the
     // count before them.
@@ -65,29 +57,5 @@ uint rank_in_group(uint digit, uint digit_bits, uint group, uint lane) {
     barrier();
     if (valid && leader) group_counts[group * PLUME_RADIX_DIGITS + digit] = before + peers;
     return before + below;
-#endif
-}
-
-// The ranks of the group's RADIX_ITEMS rounds (digits[r]: this lane's digit in
-// round r, NO_DIGIT past the count), as rank_in_group gives them round after
-// round. With subgroups and RANK_BATCHED the rounds' steps are interleaved:
-// every round's match, then every round's leader atomic (in round order, so
-// the counts still follow the input order), then every round's shuffle: their
-// latencies overlap instead of adding up.
-void rank_rounds(uint digits[RADIX_ITEMS], uint digit_bits, uint group, uint lane, out uint ranks[RADIX_ITEMS]) {
-#if SUBGROUP_OPS && RANK_BATCHED
-    uint peers[RADIX_ITEMS], before[RADIX_ITEMS];
-    for (uint r = 0u; r < RADIX_ITEMS; ++r) peers[r] = lanes_of_digit(digits[r], digit_bits);
-    for (uint r = 0u; r < RADIX_ITEMS; ++r) {
-        before[r] = 0u;
-        if (digits[r] != NO_DIGIT && uint(findMSB(peers[r])) == lane)
-            before[r] = atomicAdd(group_counts[group * PLUME_RADIX_DIGITS + digits[r]], bitCount(peers[r]));
-    }
-    for (uint r = 0u; r < RADIX_ITEMS; ++r) {
-        uint leader = digits[r] != NO_DIGIT ? uint(findMSB(peers[r])) : lane;
-        ranks[r] = subgroupShuffle(before[r], leader) + bitCount(peers[r] & gl_SubgroupLtMask.x);
-    }
-#else
-    for (uint r = 0u; r < RADIX_ITEMS; ++r) ranks[r] = rank_in_group(digits[r], digit_bits, group, lane);
 #endif
 }

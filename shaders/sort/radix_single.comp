@@ -30,7 +30,7 @@ void main() {
         uint digits[RADIX_ITEMS], rank[RADIX_ITEMS];
         for (uint r = 0u; r < RADIX_ITEMS; ++r)
             digits[r] = first + r * LANES < count ? (held[r].x >> shift) & ((1u << bits) - 1u) : NO_DIGIT;
-        rank_rounds(digits, bits, group, lane, rank);
+        for (uint r = 0u; r < RADIX_ITEMS; ++r) rank[r] = rank_in_group(digits[r], bits, group, lane);
         barrier();
         // Per digit (one invocation each): the groups' counts become their
         // exclusive sum over the groups, then the digit's start in the tile.
