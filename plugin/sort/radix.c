@@ -207,7 +207,7 @@ bool radix_chooses_onesweep(uint32_t capacity) {
 /* The GL's limits: workgroup size, shared memory for the tile (which sets the
  * pairs per invocation, and whether there is a small set), workgroups for the
  * capacity's tiles. */
-static plume_result check_limits(radix_sort *s) {
+static plume_result check_limits(radix_sort *s, bool one_workgroup) {
     GLint shared_bytes = 0, invocations = 0, size_x = 0, count_x = 0;
     glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &shared_bytes);
     glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
@@ -229,7 +229,7 @@ static plume_result check_limits(radix_sort *s) {
         set->tile_stride = (uint32_t)(((uint64_t)most + set->tile - 1) / set->tile);
     }
     uint32_t previous_tile = 0;
-    for (int k = 0; k < SINGLE_SIZES && !single_tile_disabled; ++k) {
+    for (int k = 0; k < SINGLE_SIZES && one_workgroup && !single_tile_disabled; ++k) {
         uint32_t single_items = items >> (SINGLE_SIZES - 1 - k);
         if (single_items < MIN_ITEMS || (items_override && single_items != items) || s->capacity <= previous_tile)
             continue;
@@ -299,7 +299,8 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
     return PLUME_OK;
 }
 
-plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_bits, radix_sort **out) {
+plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_bits, bool one_workgroup,
+                          radix_sort **out) {
     radix_sort *s = plume_alloc(env, sizeof *s);
     *out = s;
     if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
@@ -311,7 +312,7 @@ plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_
     s->partitions = s->subgroup_ops && !ballots_forced && has_subgroup_partitions();
     s->onesweep = radix_chooses_onesweep(capacity);
     s->wait_limit = wait_limit_override ? wait_limit_override : DEFAULT_WAIT_LIMIT;
-    plume_result result = check_limits(s);
+    plume_result result = check_limits(s, one_workgroup);
     for (int t = 0; t < TILE_SETS && result == PLUME_OK; ++t)
         if (s->sets[t].items) result = build_programs(s, &s->sets[t], false);
     for (int k = 0; k < SINGLE_SIZES && result == PLUME_OK; ++k)

@@ -95,7 +95,9 @@ static plume_result create_gl_objects(sorter_state *s) {
     bool radix_needed = s->desc.algorithm == PLUME_SORT_RADIX ||
                         (s->desc.algorithm == PLUME_SORT_AUTOMATIC &&
                          (s->desc.capacity >= s->radix_from_count || s->radix_up_to_count > 0));
-    if (radix_needed) result = radix_create(&s->env, s->desc.capacity, s->desc.key_bits, &s->radix);
+    /* The one-workgroup programs only where a count can get them. */
+    bool one_workgroup = s->desc.algorithm == PLUME_SORT_RADIX || s->radix_up_to_count > 0;
+    if (radix_needed) result = radix_create(&s->env, s->desc.capacity, s->desc.key_bits, one_workgroup, &s->radix);
     if (result == PLUME_OK && s->radix && s->radix_up_to_count > radix_single_tile_limit(s->radix))
         s->radix_up_to_count = radix_single_tile_limit(s->radix);
     if (result != PLUME_OK && s->desc.algorithm == PLUME_SORT_AUTOMATIC && s->radix) {
