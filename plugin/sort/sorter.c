@@ -47,7 +47,7 @@ typedef struct sorter_state {
     plume_env env;
     plume_sorter_desc desc;     /* defaults filled in */
     bitonic_sort *bitonic;      /* NULL for PLUME_SORT_RADIX */
-    radix_sort *radix;          /* NULL for PLUME_SORT_BITONIC, and for AUTOMATIC under the crossover */
+    radix_sort *radix;          /* NULL for PLUME_SORT_BITONIC, and for AUTOMATIC where no count gets it */
     uint32_t radix_from_count;  /* AUTOMATIC: counts from this one get the radix sort */
     uint32_t radix_up_to_count; /* AUTOMATIC: and counts up to this one (its one-workgroup path; 0: none) */
     sort_pass_hook pass_hook;   /* benchmarks only (sort_internal.h) */
