@@ -16,7 +16,8 @@
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
  * bitonic, radix, automatic, or a radix sort forced one way: rts
  * (reduce-then-scan), onesweep, ballots (the driver's way, digits matched
- * with ballots, not subgroup partitions); KEY_BITS its key_bits (default 32: the keys are
+ * with ballots, not subgroup partitions), tiled (the driver's way without the
+ * one-workgroup sort of counts that fit a tile); KEY_BITS its key_bits (default 32: the keys are
  * random in that many bits); SIZE the bitonic block_pairs or the radix sort's
  * pairs per invocation (default: the sorter's own). A bare number is a bitonic
  * block. Default: bitonic, radix, automatic.
@@ -47,7 +48,7 @@ typedef struct pair {
     uint32_t key, value;
 } pair;
 
-enum { MAX_VARIANTS = 12 };
+enum { MAX_VARIANTS = 16 };
 
 /* A sorter to time. */
 typedef struct variant {
@@ -57,6 +58,7 @@ typedef struct variant {
     uint32_t size;       /* bitonic block_pairs or radix pairs per invocation; 0: default */
     plume_radix_scan scan; /* radix: the way forced (rts, onesweep) */
     bool ballots;          /* radix: ballots forced */
+    bool tiled;            /* radix: no one-workgroup sort for counts that fit a tile */
 } variant;
 
 typedef struct options {
@@ -378,8 +380,9 @@ static void log_to_stderr(plume_log_level level, const char *message, void *user
 }
 
 /* The API's algorithms, then radix sorts forced one way (parse_variant). */
-static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic", "radix", "rts", "onesweep", "ballots"};
-enum { API_ALGORITHMS = 3, ALGORITHM_NAME_COUNT = 6 };
+static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic",  "radix",  "rts",
+                                              "onesweep",  "ballots", "tiled"};
+enum { API_ALGORITHMS = 3, ALGORITHM_NAME_COUNT = 7 };
 
 /* ALGORITHM[:KEY_BITS[:SIZE]], or a bare bitonic block size. */
 static int parse_variant(const char *spec, variant *out) {
@@ -396,12 +399,13 @@ static int parse_variant(const char *spec, variant *out) {
             if (!strcmp(algorithm, ALGORITHM_NAMES[a])) found = a;
         if (found < 0) return -1;
         static const plume_radix_scan scans[] = {PLUME_RADIX_SCAN_REDUCE_THEN_SCAN, PLUME_RADIX_SCAN_ONESWEEP,
-                                                 PLUME_RADIX_SCAN_DEFAULT};
+                                                 PLUME_RADIX_SCAN_DEFAULT, PLUME_RADIX_SCAN_DEFAULT};
         *out = (variant){.algorithm = found < API_ALGORITHMS ? (plume_sort_algorithm)found : PLUME_SORT_RADIX,
                          .key_bits = key_bits,
                          .size = size,
                          .scan = found < API_ALGORITHMS ? PLUME_RADIX_SCAN_DEFAULT : scans[found - API_ALGORITHMS],
-                         .ballots = !strcmp(algorithm, "ballots")};
+                         .ballots = !strcmp(algorithm, "ballots"),
+                         .tiled = !strcmp(algorithm, "tiled")};
     }
     snprintf(out->name, sizeof out->name, "%s", algorithm[0] ? algorithm : ALGORITHM_NAMES[out->algorithm]);
     if (out->key_bits != 32 || out->size) {
@@ -581,7 +585,7 @@ int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
-                        "[--variant bitonic|radix|automatic|rts|onesweep|ballots[:KEY_BITS[:SIZE]]]... "
+                        "[--variant bitonic|radix|automatic|rts|onesweep|ballots|tiled[:KEY_BITS[:SIZE]]]... "
                         "[--methods direct,indirect,bounded] "
                         "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255]\n", argv[0]);
         return 2;
@@ -626,11 +630,13 @@ int main(int argc, char **argv) {
         plume_radix_set_items(radix ? w->size : 0);
         plume_radix_set_scan(w->scan, 0);
         plume_radix_force_ballots(w->ballots);
+        plume_radix_disable_single_tile(w->tiled);
         if (plume_sorter_create(context, &desc, &sorters[v]) != PLUME_OK) return 1;
     }
     plume_radix_set_items(0);
     plume_radix_set_scan(PLUME_RADIX_SCAN_DEFAULT, 0);
     plume_radix_force_ballots(false);
+    plume_radix_disable_single_tile(false);
     if (opt.dump_dir) dump_sort_programs(opt.dump_dir);
     int failures = 0;
     if (opt.pass_times) {

@@ -27,6 +27,11 @@
  *              the digit's pairs found by decoupled look-back over the tiles
  *              before it (radix_downsweep.comp says how, and why it is
  *              correct on any GL).
+ * A count that fits one tile (bound up to RADIX_THREADS x the largest items,
+ * 4096 pairs on NVIDIA) gets neither: one workgroup runs every digit pass in
+ * one dispatch (radix_single.comp), with the smallest of three tiles that
+ * holds it (a quarter, a half or all of the largest), since its ranking
+ * rounds cost by the tile, not by the count.
  * Which one runs (radix_chooses_onesweep): Onesweep where the GL is NVIDIA's
  * with the 32-wide subgroup operations, the configuration it was measured on:
  * there
@@ -75,6 +80,7 @@ static uint32_t items_override;
 static plume_radix_scan scan_override;
 static uint32_t wait_limit_override;
 static bool ballots_forced;
+static bool single_tile_disabled;
 
 void plume_radix_set_items(uint32_t items) { items_override = items; }
 
@@ -85,18 +91,22 @@ void plume_radix_set_scan(plume_radix_scan scan, uint32_t wait_limit) {
 
 void plume_radix_force_ballots(bool ballots) { ballots_forced = ballots; }
 
-/* The programs of reduce-then-scan (upsweep, scan, downsweep) and of Onesweep
- * (histogram, onesweep: the downsweep built with ONESWEEP 1). */
-enum { UPSWEEP_PROGRAM, SCAN_PROGRAM, DOWNSWEEP_PROGRAM, HISTOGRAM_PROGRAM, ONESWEEP_PROGRAM, PROGRAMS };
-static const char *const PROGRAM_FILES[PROGRAMS] = {"sort/radix_upsweep.comp", "sort/radix_scan.comp",
+void plume_radix_disable_single_tile(bool disabled) { single_tile_disabled = disabled; }
+
+/* The programs of reduce-then-scan (upsweep, scan, downsweep), of Onesweep
+ * (histogram, onesweep: the downsweep built with ONESWEEP 1) and of either
+ * way for a count that fits one tile (single: every digit pass in one
+ * workgroup). */
+enum { UPSWEEP_PROGRAM, SCAN_PROGRAM, DOWNSWEEP_PROGRAM, HISTOGRAM_PROGRAM, ONESWEEP_PROGRAM, SINGLE_PROGRAM, PROGRAMS };
+static const char *const PROGRAM_FILES[PROGRAMS] = {"sort/radix_upsweep.comp",   "sort/radix_scan.comp",
                                                     "sort/radix_downsweep.comp", "sort/radix_histogram.comp",
-                                                    "sort/radix_downsweep.comp"};
-static const char *const PROGRAM_LABELS[PROGRAMS] = {"plume sort: radix upsweep", "plume sort: radix scan",
-                                                     "plume sort: radix downsweep", "plume sort: radix histogram",
-                                                     "plume sort: radix onesweep"};
+                                                    "sort/radix_downsweep.comp", "sort/radix_single.comp"};
+static const char *const PROGRAM_LABELS[PROGRAMS] = {
+    "plume sort: radix upsweep",   "plume sort: radix scan",     "plume sort: radix downsweep",
+    "plume sort: radix histogram", "plume sort: radix onesweep", "plume sort: radix single tile"};
 /* The pass kinds the pass hook is told (sort_internal.h). */
-static const char *const PASS_KINDS[PROGRAMS] = {"radix upsweep", "radix scan", "radix downsweep",
-                                                 "radix histogram", "radix onesweep"};
+static const char *const PASS_KINDS[PROGRAMS] = {"radix upsweep",   "radix scan",     "radix downsweep",
+                                                 "radix histogram", "radix onesweep", "radix single"};
 
 enum {
     U_SHIFT, U_DIGIT_BITS, U_TILE_STRIDE, U_FIRST_PASS, U_INDIRECT, U_DIRECT_COUNT, U_COUNT_INDEX, U_MAX_COUNT,
@@ -119,6 +129,7 @@ typedef struct digit_pass {
  * memory cuts the large tile down (llvmpipe: 2048), the small one is half of
  * it, so that the tests cross from one set to the other everywhere. */
 enum { SMALL_TILES, LARGE_TILES, TILE_SETS };
+enum { SINGLE_SIZES = 3 };
 static const uint32_t LARGE_TILES_FROM = 1u << 19;
 
 typedef struct tile_set {
@@ -131,6 +142,10 @@ struct radix_sort {
     const plume_env *env; /* the sorter's */
     uint32_t capacity;
     tile_set sets[TILE_SETS];
+    /* One-workgroup sorts: the single-tile program of tiles of a quarter, a
+     * half and all of the largest tile, each built where the capacity goes
+     * past the one before. */
+    tile_set singles[SINGLE_SIZES];
     bool subgroup_ops;
     bool partitions;     /* subgroupPartitionNV matches a round's digits (else 8 ballots) */
     bool onesweep;       /* else reduce-then-scan */
@@ -192,7 +207,7 @@ bool radix_chooses_onesweep(uint32_t capacity) {
 /* The GL's limits: workgroup size, shared memory for the tile (which sets the
  * pairs per invocation, and whether there is a small set), workgroups for the
  * capacity's tiles. */
-static plume_result check_limits(radix_sort *s) {
+static plume_result check_limits(radix_sort *s, bool one_workgroup) {
     GLint shared_bytes = 0, invocations = 0, size_x = 0, count_x = 0;
     glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &shared_bytes);
     glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
@@ -212,6 +227,14 @@ static plume_result check_limits(radix_sort *s) {
         set->tile = set->items * PLUME_RADIX_THREADS;
         uint32_t most = t == SMALL_TILES && large_set ? LARGE_TILES_FROM - 1 : s->capacity;
         set->tile_stride = (uint32_t)(((uint64_t)most + set->tile - 1) / set->tile);
+    }
+    uint32_t previous_tile = 0;
+    for (int k = 0; k < SINGLE_SIZES && one_workgroup && !single_tile_disabled; ++k) {
+        uint32_t single_items = items >> (SINGLE_SIZES - 1 - k);
+        if (single_items < MIN_ITEMS || (items_override && single_items != items) || s->capacity <= previous_tile)
+            continue;
+        s->singles[k] = (tile_set){.items = single_items, .tile = single_items * PLUME_RADIX_THREADS, .tile_stride = 1};
+        previous_tile = s->singles[k].tile;
     }
     const tile_set *largest = &s->sets[large_set ? LARGE_TILES : SMALL_TILES];
     uint32_t shared_needed = DOWNSWEEP_FIXED_BYTES + largest->tile * PLUME_PAIR_BYTES;
@@ -233,11 +256,25 @@ static plume_result check_limits(radix_sort *s) {
 
 /* ---- Creation ------------------------------------------------------------- */
 
-/* The programs of the way this sorter sorts, for a tile set; the others stay 0. */
-static plume_result build_programs(radix_sort *s, tile_set *set) {
+/* The digit passes' shifts and bits, for the programs that run them all. */
+static void set_pass_uniforms(const radix_sort *s, const tile_set *set, int program) {
+    GLuint shifts[MAX_PASSES] = {0}, bits[MAX_PASSES] = {0};
+    for (uint32_t p = 0; p < s->pass_count; ++p) {
+        shifts[p] = s->passes[p].shift;
+        bits[p] = s->passes[p].bits;
+    }
+    GLuint id = set->programs[program];
+    glProgramUniform4ui(id, set->locations[program][U_PASS_SHIFTS], shifts[0], shifts[1], shifts[2], shifts[3]);
+    glProgramUniform4ui(id, set->locations[program][U_PASS_BITS], bits[0], bits[1], bits[2], bits[3]);
+    glProgramUniform1ui(id, set->locations[program][U_PASS_COUNT], s->pass_count);
+}
+
+/* The programs of the way this sorter sorts for a tile set (single: the
+ * single-tile program only); the others stay 0. */
+static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
     for (int p = 0; p < PROGRAMS; ++p) {
         bool onesweep_program = p == HISTOGRAM_PROGRAM || p == ONESWEEP_PROGRAM;
-        if (onesweep_program != s->onesweep) continue;
+        if (single ? p != SINGLE_PROGRAM : p == SINGLE_PROGRAM || onesweep_program != s->onesweep) continue;
         char defines[512];
         snprintf(defines, sizeof defines,
                  "%s%s#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n#define SUBGROUP_OPS %d\n"
@@ -249,17 +286,21 @@ static plume_result build_programs(radix_sort *s, tile_set *set) {
                                  : "",
                  s->partitions ? "#extension GL_NV_shader_subgroup_partitioned : require\n" : "", set->items, set->tile,
                  s->subgroup_ops ? 1 : 0, s->partitions ? 1 : 0, p == ONESWEEP_PROGRAM ? 1 : 0);
+        bool ranks = p == DOWNSWEEP_PROGRAM || p == ONESWEEP_PROGRAM || p == SINGLE_PROGRAM;
         plume_shader_stage stage = {GL_COMPUTE_SHADER,
-                                    {"sort/radix_common.glsl", "sort/workgroup_sum.glsl", PROGRAM_FILES[p]}};
+                                    {"sort/radix_common.glsl", "sort/workgroup_sum.glsl",
+                                     ranks ? "sort/radix_rank.glsl" : PROGRAM_FILES[p], ranks ? PROGRAM_FILES[p] : NULL}};
         plume_result result = plume_build_program(s->env, PROGRAM_LABELS[p], &stage, 1, defines, &set->programs[p]);
         if (result != PLUME_OK) return result;
         for (int u = 0; u < UNIFORMS; ++u)
             set->locations[p][u] = glGetUniformLocation(set->programs[p], UNIFORM_NAMES[u]);
+        if (p == SINGLE_PROGRAM) set_pass_uniforms(s, set, p);
     }
     return PLUME_OK;
 }
 
-plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_bits, radix_sort **out) {
+plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_bits, bool one_workgroup,
+                          radix_sort **out) {
     radix_sort *s = plume_alloc(env, sizeof *s);
     *out = s;
     if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
@@ -271,9 +312,11 @@ plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_
     s->partitions = s->subgroup_ops && !ballots_forced && has_subgroup_partitions();
     s->onesweep = radix_chooses_onesweep(capacity);
     s->wait_limit = wait_limit_override ? wait_limit_override : DEFAULT_WAIT_LIMIT;
-    plume_result result = check_limits(s);
+    plume_result result = check_limits(s, one_workgroup);
     for (int t = 0; t < TILE_SETS && result == PLUME_OK; ++t)
-        if (s->sets[t].items) result = build_programs(s, &s->sets[t]);
+        if (s->sets[t].items) result = build_programs(s, &s->sets[t], false);
+    for (int k = 0; k < SINGLE_SIZES && result == PLUME_OK; ++k)
+        if (s->singles[k].items) result = build_programs(s, &s->singles[k], true);
     if (result != PLUME_OK) return result;
     /* Zeroed: Onesweep's first sort adds to a bank of counts that it finds
      * zero (each sort zeroes the other one for the next). */
@@ -290,14 +333,16 @@ plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_
     return plume_drain_gl_errors(env, "plume_sorter_create (radix buffers)");
 }
 
-enum { RADIX_GL_OBJECTS = TILE_SETS * PROGRAMS + 3 };
+enum { RADIX_GL_OBJECTS = (TILE_SETS + SINGLE_SIZES) * PROGRAMS + 3 };
 
 uint32_t radix_list_gl_objects(const radix_sort *s, plume_gl_object *out, uint32_t capacity) {
     if (!s) return 0;
     plume_gl_object all[RADIX_GL_OBJECTS];
     uint32_t count = 0;
-    for (int t = 0; t < TILE_SETS; ++t)
-        for (int p = 0; p < PROGRAMS; ++p) all[count++] = (plume_gl_object){GL_PROGRAM, s->sets[t].programs[p]};
+    for (int p = 0; p < PROGRAMS; ++p) {
+        for (int t = 0; t < TILE_SETS; ++t) all[count++] = (plume_gl_object){GL_PROGRAM, s->sets[t].programs[p]};
+        for (int k = 0; k < SINGLE_SIZES; ++k) all[count++] = (plume_gl_object){GL_PROGRAM, s->singles[k].programs[p]};
+    }
     all[count++] = (plume_gl_object){GL_BUFFER, s->state_buffer};
     all[count++] = (plume_gl_object){GL_BUFFER, s->tile_counts_buffer};
     all[count++] = (plume_gl_object){GL_BUFFER, s->scratch_buffer};
@@ -311,8 +356,23 @@ void radix_destroy(radix_sort *s) {
     plume_free(s->env, s);
 }
 
+/* The single-tile set that sorts `count` pairs (or at most `count`) in one
+ * dispatch, or NULL. */
+static const tile_set *single_for(const radix_sort *s, uint32_t count) {
+    for (int k = 0; k < SINGLE_SIZES; ++k)
+        if (s->singles[k].items && count <= s->singles[k].tile) return &s->singles[k];
+    return NULL;
+}
+
+uint32_t radix_single_tile_limit(const radix_sort *s) {
+    uint32_t limit = 0;
+    for (int k = 0; k < SINGLE_SIZES; ++k) limit = s->singles[k].items ? s->singles[k].tile : limit;
+    return limit;
+}
+
 uint32_t radix_dispatch_count(const radix_sort *s, uint32_t count) {
     if (count < 2) return 0;
+    if (single_for(s, count)) return 1;
     return s->onesweep ? 1 + s->pass_count : 3 * s->pass_count;
 }
 
@@ -396,6 +456,17 @@ static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer
     s->bank ^= 1;
 }
 
+/* Every digit pass in one workgroup (radix_single.comp), in place; the
+ * passes' uniforms were set when the program was built. */
+static void run_single(const tile_set *set, GLuint pairs_buffer, const uint32_t count_uniforms[4],
+                       const sort_pass_hook *hook) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, pairs_buffer);
+    glUseProgram(set->programs[SINGLE_PROGRAM]);
+    if (hook && hook->function) hook->function(hook->user, PASS_KINDS[SINGLE_PROGRAM]);
+    for (int u = 0; u < 4; ++u) set_uniform(set, SINGLE_PROGRAM, U_INDIRECT + u, count_uniforms[u]);
+    glDispatchCompute(1, 1, 1);
+}
+
 /* The tile set for sorting `count` pairs, or at most `count`. */
 static const tile_set *set_for(const radix_sort *s, uint32_t count) {
     bool small = !s->sets[LARGE_TILES].items || (s->sets[SMALL_TILES].items && count < LARGE_TILES_FROM);
@@ -407,6 +478,11 @@ static const tile_set *set_for(const radix_sort *s, uint32_t count) {
  * bound's tiles from the CPU, else the first pass's indirect arguments. */
 static void run_passes(radix_sort *s, GLuint pairs_buffer, const uint32_t count_uniforms[4], uint32_t bound,
                        bool direct, const sort_pass_hook *hook) {
+    const tile_set *single = single_for(s, bound);
+    if (single) {
+        run_single(single, pairs_buffer, count_uniforms, hook);
+        return;
+    }
     const tile_set *set = set_for(s, bound);
     uint32_t first_tiles = (bound + set->tile - 1) / set->tile, tiles = direct ? first_tiles : 0;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_STATE, s->state_buffer);

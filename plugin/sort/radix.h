@@ -10,18 +10,22 @@
 
 typedef struct radix_sort radix_sort;
 
-/* Checks the GL's compute limits, plans the digit passes for `key_bits`
- * (1 .. 32) and builds programs and buffers for `capacity` pairs (a scratch
- * copy of the pairs and the per-tile digit counts: memory proportional to the
- * capacity). *out is set whenever memory was had, also on failure: free it
- * with radix_destroy. Logs through `env`, which must outlive the backend.
- * Binds GL_COPY_WRITE_BUFFER. */
 /* Whether a radix sorter of `capacity` made now, in the current GL, sorts by
  * Onesweep (else reduce-then-scan): the sorter's crossover depends on it. */
 bool radix_chooses_onesweep(uint32_t capacity);
-plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_bits, radix_sort **out);
+/* Checks the GL's compute limits, plans the digit passes for `key_bits`
+ * (1 .. 32) and builds programs and buffers for `capacity` pairs (a scratch
+ * copy of the pairs and the per-tile digit counts: memory proportional to the
+ * capacity); one_workgroup: also the one-workgroup sort of counts that fit a
+ * tile (radix_single_tile_limit). *out is set whenever memory was had, also
+ * on failure: free it with radix_destroy. Logs through `env`, which must
+ * outlive the backend. Binds GL_COPY_WRITE_BUFFER. */
+plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_bits, bool one_workgroup,
+                          radix_sort **out);
 void radix_destroy(radix_sort *s);
 uint32_t radix_list_gl_objects(const radix_sort *s, plume_gl_object *out, uint32_t capacity);
+/* The largest count sorted in one dispatch by one workgroup (0: none). */
+uint32_t radix_single_tile_limit(const radix_sort *s);
 /* Dispatches that sorting `count` pairs issues (0 for 0 or 1). */
 uint32_t radix_dispatch_count(const radix_sort *s, uint32_t count);
 

@@ -8,8 +8,8 @@
 
 /* Called before every dispatch of a plume_sort / plume_sort_indirect* call with
  * the pass kind ("local sort" or "merge" from the bitonic backend; "radix
- * upsweep", "radix scan", "radix downsweep", "radix histogram" or "radix
- * onesweep" from the radix one), and once more with NULL after the last one: bench/bench_sort.c puts a
+ * upsweep", "radix scan", "radix downsweep", "radix histogram", "radix
+ * onesweep" or "radix single" from the radix one), and once more with NULL after the last one: bench/bench_sort.c puts a
  * GL timestamp at each call to time the passes. NULL hook: none (the
  * default). */
 typedef void (*plume_sort_pass_hook)(void *user, const char *pass_kind);
@@ -37,6 +37,11 @@ void plume_radix_set_scan(plume_radix_scan scan, uint32_t wait_limit);
 /* true: radix sorters created from now on match digits with ballots even
  * where the GL has subgroup partitions (radix.c). Benchmarks only. */
 void plume_radix_force_ballots(bool ballots);
+
+/* true: radix sorters created from now on sort every count with the tile
+ * passes, even where one workgroup could (radix.c). Benchmarks only:
+ * bench/bench_sort.c times the one-workgroup sort against them. */
+void plume_radix_disable_single_tile(bool disabled);
 
 typedef struct sort_pass_hook {
     plume_sort_pass_hook function;

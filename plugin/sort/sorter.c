@@ -24,6 +24,16 @@ static const uint32_t RADIX_FROM_COUNT[2][2] = {
     {1u << 15, 1u << 17}, /* reduce-then-scan: two passes, four */
     {1u << 12, 1u << 15}, /* Onesweep */
 };
+/* PLUME_SORT_AUTOMATIC: also the counts (or bounds) up to this one get the
+ * radix sort's one-workgroup path (radix_single.comp), where it measured
+ * faster than the bitonic sort on the same H100 (notes/sort-performance.md):
+ * with 16 key bits every count it takes (2^12: 0.020 ms against 0.030), with
+ * 32 up to 2^10 (0.0147 against 0.0159; 2^11: 0.0203 against 0.0181). 0:
+ * none (the drivers that get reduce-then-scan were not measured). */
+static const uint32_t RADIX_SINGLE_UP_TO[2][2] = {
+    {0, 0},               /* reduce-then-scan: two passes, four */
+    {1u << 12, 1u << 10}, /* Onesweep */
+};
 
 _Static_assert(PLUME_BINDING_SORT_PAIRS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_SORT_STATE < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_SORT_HOST_COUNT < PLUME_SCOPE_SSBO_SLOTS &&
@@ -37,8 +47,9 @@ typedef struct sorter_state {
     plume_env env;
     plume_sorter_desc desc;     /* defaults filled in */
     bitonic_sort *bitonic;      /* NULL for PLUME_SORT_RADIX */
-    radix_sort *radix;          /* NULL for PLUME_SORT_BITONIC, and for AUTOMATIC under the crossover */
+    radix_sort *radix;          /* NULL for PLUME_SORT_BITONIC, and for AUTOMATIC where no count gets it */
     uint32_t radix_from_count;  /* AUTOMATIC: counts from this one get the radix sort */
+    uint32_t radix_up_to_count; /* AUTOMATIC: and counts up to this one (its one-workgroup path; 0: none) */
     sort_pass_hook pass_hook;   /* benchmarks only (sort_internal.h) */
     GLint ssbo_offset_alignment;
 } sorter_state;
@@ -78,10 +89,17 @@ static plume_result create_gl_objects(sorter_state *s) {
     } else {
         s->desc.block_pairs = 0;
     }
-    s->radix_from_count = RADIX_FROM_COUNT[radix_chooses_onesweep(s->desc.capacity)][s->desc.key_bits > 16];
+    bool onesweep = radix_chooses_onesweep(s->desc.capacity);
+    s->radix_from_count = RADIX_FROM_COUNT[onesweep][s->desc.key_bits > 16];
+    s->radix_up_to_count = RADIX_SINGLE_UP_TO[onesweep][s->desc.key_bits > 16];
     bool radix_needed = s->desc.algorithm == PLUME_SORT_RADIX ||
-                        (s->desc.algorithm == PLUME_SORT_AUTOMATIC && s->desc.capacity >= s->radix_from_count);
-    if (radix_needed) result = radix_create(&s->env, s->desc.capacity, s->desc.key_bits, &s->radix);
+                        (s->desc.algorithm == PLUME_SORT_AUTOMATIC &&
+                         (s->desc.capacity >= s->radix_from_count || s->radix_up_to_count > 0));
+    /* The one-workgroup programs only where a count can get them. */
+    bool one_workgroup = s->desc.algorithm == PLUME_SORT_RADIX || s->radix_up_to_count > 0;
+    if (radix_needed) result = radix_create(&s->env, s->desc.capacity, s->desc.key_bits, one_workgroup, &s->radix);
+    if (result == PLUME_OK && s->radix && s->radix_up_to_count > radix_single_tile_limit(s->radix))
+        s->radix_up_to_count = radix_single_tile_limit(s->radix);
     if (result != PLUME_OK && s->desc.algorithm == PLUME_SORT_AUTOMATIC && s->radix) {
         /* The bitonic sort serves every count; the message said why. */
         plume_log(&s->env, PLUME_LOG_WARNING, "%s: automatic sorts use the bitonic sort only", CALLER);
@@ -95,7 +113,8 @@ static plume_result create_gl_objects(sorter_state *s) {
 /* The backend a sort of `count` pairs (or of at most `count`) runs. */
 static plume_sort_algorithm backend_for(const sorter_state *s, uint32_t count) {
     if (!s->bitonic) return PLUME_SORT_RADIX;
-    return s->radix && count >= s->radix_from_count ? PLUME_SORT_RADIX : PLUME_SORT_BITONIC;
+    return s->radix && (count >= s->radix_from_count || count <= s->radix_up_to_count) ? PLUME_SORT_RADIX
+                                                                                        : PLUME_SORT_BITONIC;
 }
 
 /* The one list of the sorter's GL objects: free_sorter deletes what it lists,

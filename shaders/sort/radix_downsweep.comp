@@ -1,16 +1,9 @@
 // A radix pass, step 3: each tile's pairs go to their place in the
-// destination, stably. Pairs are ranked in groups of PLUME_RADIX_LANES: the
-// group of invocation t is t / LANES, its lane t % LANES, and a group holds
-// the RADIX_ITEMS x LANES consecutive pairs from tile position
-// group * LANES * RADIX_ITEMS, round r being the LANES pairs from
-// r * LANES on. So group, then round, then lane is the input order, and a
-// pair's rank among the tile's pairs of its digit is: the pairs of its digit
-// in earlier groups, in earlier rounds of its group, in lower lanes of its
-// round. The tile is then laid out by digit in shared memory and written from
-// there, consecutive invocations writing consecutive places of one digit.
-// With SUBGROUP_OPS the lanes are a 32-wide subgroup and match digits with
-// one subgroup partition (SUBGROUP_PARTITIONS) or a ballot per digit bit;
-// else they match through shared memory.
+// destination, stably. A pair's rank among the tile's pairs of its digit
+// (radix_rank.glsl) is: the pairs of its digit in earlier groups, in earlier
+// rounds of its group, in lower lanes of its round. The tile is then laid out
+// by digit in shared memory and written from there, consecutive invocations
+// writing consecutive places of one digit.
 //
 // Where the tile's pairs of a digit go: after every pair of a smaller digit
 // and the digit's pairs in earlier tiles. Reduce-then-scan (ONESWEEP 0) has
@@ -29,19 +22,9 @@ layout(local_size_x = PLUME_RADIX_THREADS) in;
 layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict readonly buffer Source { uvec2 source[]; };
 layout(std430, binding = PLUME_BINDING_RADIX_DESTINATION) restrict writeonly buffer Destination { uvec2 destination[]; };
 
-const uint LANES = PLUME_RADIX_LANES;
-const uint GROUPS = PLUME_RADIX_THREADS / LANES;
-const uint NO_DIGIT = 0xFFFFFFFFu; // a lane past the count
-
 shared uvec2 tile_pairs[RADIX_TILE];
-// Per group and digit: pairs seen so far, then the pairs of the digit in
-// earlier groups.
-shared uint group_counts[GROUPS * PLUME_RADIX_DIGITS];
 shared uint digit_start[PLUME_RADIX_DIGITS];  // the tile's first place of each digit
 shared uint digit_target[PLUME_RADIX_DIGITS]; // destination index minus tile place, per digit
-#if !SUBGROUP_OPS
-shared uint lane_digits[PLUME_RADIX_THREADS];
-#endif
 
 #if ONESWEEP
 uniform uint u_pass;       // the digit pass: its ticket, look-back words and counts
@@ -80,49 +63,6 @@ uint pairs_in_earlier_tiles(uint tile, uint digit, uint count) {
 }
 #endif
 
-// The pair's rank among the pairs of its digit that its group has seen,
-// counting this round's lower lanes; adds this round's pairs to the group's
-// counts. Every invocation calls it together, once per round.
-uint rank_in_group(uint digit, uint group, uint lane) {
-    bool valid = digit != NO_DIGIT;
-#if SUBGROUP_OPS
-#if SUBGROUP_PARTITIONS
-    uint peers = subgroupPartitionNV(digit).x;
-#else
-    uint peers = subgroupBallot(valid).x;
-    for (uint bit = 0u; bit < u_digit_bits; ++bit) {
-        bool set = ((digit >> bit) & 1u) != 0u;
-        uint lanes_set = subgroupBallot(set).x;
-        peers &= set ? lanes_set : ~lanes_set;
-    }
-#endif
-    uint below = bitCount(peers & gl_SubgroupLtMask.x);
-    // The highest lane of the digit adds the round's pairs and shares the
-    // count before them.
-    uint leader = valid ? uint(findMSB(peers)) : lane;
-    uint before = 0u;
-    if (valid && leader == lane) before = atomicAdd(group_counts[group * PLUME_RADIX_DIGITS + digit], bitCount(peers));
-    before = subgroupShuffle(before, leader);
-    return before + below;
-#else
-    uint group_first = group * LANES;
-    lane_digits[group_first + lane] = digit;
-    barrier();
-    uint below = 0u, peers = 0u;
-    bool leader = true;
-    for (uint other = 0u; other < LANES; ++other) {
-        if (lane_digits[group_first + other] != digit) continue;
-        ++peers;
-        if (other < lane) ++below;
-        if (other > lane) leader = false;
-    }
-    uint before = valid ? group_counts[group * PLUME_RADIX_DIGITS + digit] : 0u;
-    barrier();
-    if (valid && leader) group_counts[group * PLUME_RADIX_DIGITS + digit] = before + peers;
-    return before + below;
-#endif
-}
-
 void main() {
     uint thread = thread_index();
     uint group = thread / LANES, lane = thread % LANES;
@@ -144,7 +84,7 @@ void main() {
     barrier();
     for (uint r = 0u; r < RADIX_ITEMS; ++r) {
         uint digit = first + r * LANES < count ? digit_of(held[r].x) : NO_DIGIT;
-        rank[r] = rank_in_group(digit, group, lane);
+        rank[r] = rank_in_group(digit, u_digit_bits, group, lane);
     }
     barrier();
 

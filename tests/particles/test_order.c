@@ -98,7 +98,7 @@ static void test_draw_list_is_back_to_front(void **state) {
  * past the automatic crossover (radix), the smaller under it (bitonic). */
 static void test_equal_depths_are_drawn_in_slot_order(void **state) {
     (void)state;
-    static const uint32_t capacities[] = {1000, 270000};
+    static const uint32_t capacities[] = {10000, 270000};
     static const plume_sort_algorithm backends[] = {PLUME_SORT_BITONIC, PLUME_SORT_RADIX};
     for (int c = 0; c < 2; ++c) {
         plume_system_desc desc = {.capacity = capacities[c], .seed = test_random_u32()};

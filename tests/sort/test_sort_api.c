@@ -151,19 +151,23 @@ static void test_pass_count_follows_the_count(void **state) {
 /* The radix sort: three dispatches per digit (reduce-then-scan) or one per
  * digit and the histogram (Onesweep); an even number of digits of at most 8
  * bits (32 key bits: 4, 24: 4 of 6, 16: 2, 12: 2 of 6, 8: 2 of 4, 1: a 1-bit
- * digit and an empty one), whatever the count. */
+ * digit and an empty one), whatever the count; one dispatch for a count that
+ * fits one workgroup's tile (at most 4096 pairs). */
 static void test_radix_dispatches_follow_the_key_bits(void **state) {
     (void)state;
     static const uint32_t key_bits[] = {0, 32, 25, 24, 17, 16, 12, 9, 8, 1};
     static const uint32_t digits[] = {4, 4, 4, 4, 4, 2, 2, 2, 2, 2};
+    const uint32_t capacity = 1u << 14;
     for (size_t i = 0; i < sizeof key_bits / sizeof key_bits[0]; ++i) {
-        plume_sorter sorter = make_sorter_with_key_bits(1u << 12, 0, key_bits[i]);
+        plume_sorter sorter = make_sorter_with_key_bits(capacity, 0, key_bits[i]);
         assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 0), 0);
         assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 1), 0);
-        uint32_t dispatches = plume_sorter_pass_count(fixture_context(), sorter, 2);
+        assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 2), 1);
+        assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 1000), 1);
+        uint32_t dispatches = plume_sorter_pass_count(fixture_context(), sorter, capacity);
         if (fixture_radix_dispatches(digits[i])) assert_int_equal(dispatches, fixture_radix_dispatches(digits[i]));
         else assert_true(dispatches == 3 * digits[i] || dispatches == 1 + digits[i]); /* the driver's way */
-        assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 1u << 12), dispatches);
+        assert_int_equal(plume_sorter_pass_count(fixture_context(), sorter, 4097), dispatches);
         plume_sorter_desc desc = sorter_desc(fixture_context(), sorter);
         assert_int_equal(desc.key_bits, key_bits[i] ? key_bits[i] : 32);
         assert_int_equal(desc.algorithm, PLUME_SORT_RADIX);
@@ -173,9 +177,12 @@ static void test_radix_dispatches_follow_the_key_bits(void **state) {
 }
 
 /* Automatic: bitonic up to a crossover, radix from it on, for plume_sort's
- * count and an indirect sort's bound; both sides of it sort right. A sorter
- * whose capacity is under the crossover has no radix sort; a forced backend
- * runs for every count. */
+ * count and an indirect sort's bound; below the bitonic range, counts that fit
+ * the radix sort's one-workgroup path may get it too, where it measured faster
+ * (with few key bits on NVIDIA there is no bitonic range left). Both sides of
+ * each crossover sort right. A sorter whose capacity is under the crossover
+ * has no radix sort for counts over the small range; a forced backend runs
+ * for every count. */
 static void test_automatic_choice_follows_the_count(void **state) {
     (void)state;
     /* Every crossover measured (notes/sort-performance.md) is under 2^18; a
@@ -184,17 +191,36 @@ static void test_automatic_choice_follows_the_count(void **state) {
     for (uint32_t key_bits = 16; key_bits <= 32; key_bits += 16) {
         plume_sorter sorter = make_sorter_with_key_bits(capacity, 0, key_bits);
         assert_int_equal(sorter_desc(fixture_context(), sorter).algorithm, PLUME_SORT_AUTOMATIC);
-        uint32_t crossover = 0;
+        /* The first and last count of the bitonic range on a grid, then exactly. */
+        uint32_t first_bitonic = 0, last_bitonic = 0;
         for (uint32_t count = 2; count <= capacity; count += count < 1024 ? 1 : 1024) {
-            plume_sort_algorithm backend = plume_sorter_algorithm_for(fixture_context(), sorter, count);
-            if (crossover == 0 && backend == PLUME_SORT_RADIX) crossover = count;
-            assert_int_equal(backend, crossover ? PLUME_SORT_RADIX : PLUME_SORT_BITONIC);
+            if (plume_sorter_algorithm_for(fixture_context(), sorter, count) != PLUME_SORT_BITONIC) continue;
+            if (!first_bitonic) first_bitonic = count;
+            last_bitonic = count;
         }
-        assert_in_range(crossover, 1024, capacity);
-        /* The step above was 1024: the exact crossover is within it. */
-        while (plume_sorter_algorithm_for(fixture_context(), sorter, crossover - 1) == PLUME_SORT_RADIX) --crossover;
+        for (uint32_t count = 2; count <= capacity; count += count < 1024 ? 1 : 1024) {
+            bool bitonic = first_bitonic && count >= first_bitonic && count <= last_bitonic;
+            assert_int_equal(plume_sorter_algorithm_for(fixture_context(), sorter, count),
+                             bitonic ? PLUME_SORT_BITONIC : PLUME_SORT_RADIX);
+        }
+        uint32_t sides[4] = {4096, 4097}, side_count = 2;
+        if (first_bitonic) {
+            assert_in_range(last_bitonic, 2, capacity - 1);
+            assert_true(first_bitonic == 2 || first_bitonic <= 4096 + 1024); /* radix below: one workgroup's counts */
+            /* The grid's step was at most 1024: the exact edges are within it. */
+            while (first_bitonic > 2 &&
+                   plume_sorter_algorithm_for(fixture_context(), sorter, first_bitonic - 1) == PLUME_SORT_BITONIC)
+                --first_bitonic;
+            while (plume_sorter_algorithm_for(fixture_context(), sorter, last_bitonic + 1) == PLUME_SORT_BITONIC)
+                ++last_bitonic;
+            side_count = 0;
+            if (first_bitonic > 2) sides[side_count++] = first_bitonic - 1, sides[side_count++] = first_bitonic;
+            sides[side_count++] = last_bitonic, sides[side_count++] = last_bitonic + 1;
+        }
+        uint32_t crossover = first_bitonic ? last_bitonic + 1 : 2;
         uint32_t mask = key_bits == 32 ? 0xFFFFFFFFu : (1u << key_bits) - 1u;
-        for (uint32_t count = crossover - 1; count <= crossover; ++count) {
+        for (uint32_t side = 0; side < side_count; ++side) {
+            uint32_t count = sides[side];
             pair *input = random_pairs(count, 1);
             for (uint32_t i = 0; i < count; ++i) input[i].key &= mask;
             check_sort(fixture_context(), sorter, input, count, COUNT_FROM_CPU, "automatic");
@@ -202,6 +228,7 @@ static void test_automatic_choice_follows_the_count(void **state) {
         }
         assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 
+        if (!first_bitonic) continue;
         plume_sorter small = make_sorter_with_key_bits(crossover - 1, 0, key_bits);
         assert_int_equal(plume_sorter_algorithm_for(fixture_context(), small, crossover - 1), PLUME_SORT_BITONIC);
         assert_int_equal(plume_sorter_destroy(fixture_context(), small), PLUME_OK);

@@ -1,0 +1,61 @@
+// The radix sort's ranking of a tile (radix_downsweep.comp, radix_single.comp).
+// Pairs are ranked in groups of PLUME_RADIX_LANES: the group of invocation t
+// is t / LANES, its lane t % LANES, and a group holds the RADIX_ITEMS x LANES
+// consecutive pairs from tile position group * LANES * RADIX_ITEMS, round r
+// being the LANES pairs from r * LANES on. So group, then round, then lane is
+// the input order. With SUBGROUP_OPS the lanes are a 32-wide subgroup and
+// match digits with one subgroup partition (SUBGROUP_PARTITIONS) or a ballot
+// per digit bit; else they match through shared memory.
+const uint LANES = PLUME_RADIX_LANES;
+const uint GROUPS = PLUME_RADIX_THREADS / LANES;
+const uint NO_DIGIT = 0xFFFFFFFFu; // a lane past the count
+
+// Per group and digit: pairs seen so far, then the pairs of the digit in
+// earlier groups.
+shared uint group_counts[GROUPS * PLUME_RADIX_DIGITS];
+#if !SUBGROUP_OPS
+shared uint lane_digits[PLUME_RADIX_THREADS];
+#endif
+
+// The pair's rank among the pairs of its digit that its group has seen,
+// counting this round's lower lanes; adds this round's pairs to the group's
+// counts. Every invocation calls it together, once per round.
+uint rank_in_group(uint digit, uint digit_bits, uint group, uint lane) {
+    bool valid = digit != NO_DIGIT;
+#if SUBGROUP_OPS
+#if SUBGROUP_PARTITIONS
+    uint peers = subgroupPartitionNV(digit).x;
+#else
+    uint peers = subgroupBallot(valid).x;
+    for (uint bit = 0u; bit < digit_bits; ++bit) {
+        bool set = ((digit >> bit) & 1u) != 0u;
+        uint lanes_set = subgroupBallot(set).x;
+        peers &= set ? lanes_set : ~lanes_set;
+    }
+#endif
+    uint below = bitCount(peers & gl_SubgroupLtMask.x);
+    // The highest lane of the digit adds the round's pairs and shares the
+    // count before them.
+    uint leader = valid ? uint(findMSB(peers)) : lane;
+    uint before = 0u;
+    if (valid && leader == lane) before = atomicAdd(group_counts[group * PLUME_RADIX_DIGITS + digit], bitCount(peers));
+    before = subgroupShuffle(before, leader);
+    return before + below;
+#else
+    uint group_first = group * LANES;
+    lane_digits[group_first + lane] = digit;
+    barrier();
+    uint below = 0u, peers = 0u;
+    bool leader = true;
+    for (uint other = 0u; other < LANES; ++other) {
+        if (lane_digits[group_first + other] != digit) continue;
+        ++peers;
+        if (other < lane) ++below;
+        if (other > lane) leader = false;
+    }
+    uint before = valid ? group_counts[group * PLUME_RADIX_DIGITS + digit] : 0u;
+    barrier();
+    if (valid && leader) group_counts[group * PLUME_RADIX_DIGITS + digit] = before + peers;
+    return before + below;
+#endif
+}
