@@ -229,6 +229,12 @@ frame_light draw_frame_light(const plume_frame_desc *frame);
 /* The pixels the frame's depth texture covers: viewport_size, or the
  * current viewport's size where it is not given. */
 void draw_depth_size(const plume_frame_desc *frame, float size[2]);
+/* The blend of every particle draw into the host's first draw buffer:
+ * premultiplied colour over what is there (an additive part comes in the
+ * source's alpha, which it lowers), both for colour and alpha. */
+void draw_blend_premultiplied(void);
+/* draw_blend_premultiplied, and the host's depth tested, not written. */
+void draw_blend_particles_over_depth(void);
 
 /* ---- profile/system_profile.c ---- */
 

@@ -33,6 +33,18 @@ void draw_depth_size(const plume_frame_desc *frame, float size[2]) {
     }
 }
 
+void draw_blend_premultiplied(void) {
+    glEnablei(GL_BLEND, 0);
+    glBlendFuncSeparatei(0, GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glBlendEquationSeparatei(0, GL_FUNC_ADD, GL_FUNC_ADD);
+}
+
+void draw_blend_particles_over_depth(void) {
+    draw_blend_premultiplied();
+    glEnable(GL_DEPTH_TEST);
+    glDepthMask(GL_FALSE);
+}
+
 frame_light draw_frame_light(const plume_frame_desc *frame) {
     frame_light light;
     memcpy(light.color, frame->light_color, sizeof light.color);

@@ -432,11 +432,7 @@ static void draw_sorted(group_state *g, system_state *const *systems, const mat4
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_RECORDS, g->records_buffer);
     glBindVertexArray(g->vertex_array);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, g->state_buffer);
-    glEnablei(GL_BLEND, 0);
-    glBlendFuncSeparatei(0, GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-    glBlendEquationSeparatei(0, GL_FUNC_ADD, GL_FUNC_ADD);
-    glEnable(GL_DEPTH_TEST);
-    glDepthMask(GL_FALSE);
+    draw_blend_particles_over_depth();
     glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)STATE_DRAW_ARGS_OFFSET);
 }
 

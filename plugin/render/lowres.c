@@ -186,9 +186,7 @@ void lowres_end(system_state *s, const plume_frame_desc *frame, const mat4 proje
     glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
     if (pass->scissor) glEnable(GL_SCISSOR_TEST); /* the host's scissor applies to the composite */
     glDisable(GL_DEPTH_TEST);
-    glEnablei(GL_BLEND, 0);
-    glBlendFuncSeparatei(0, GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-    glBlendEquationSeparatei(0, GL_FUNC_ADD, GL_FUNC_ADD);
+    draw_blend_premultiplied();
     glBindVertexArray(s->raster.vertex_array);
     bind_texture(0, r->particles, sampler);
     bind_texture(1, r->depth_copy, sampler);

@@ -156,10 +156,6 @@ void raster_draw(system_state *s, const mat4 view, const mat4 projection, GLuint
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->live_list_buffer);
     glBindVertexArray(r->vertex_array);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, indirect_buffer);
-    glEnablei(GL_BLEND, 0);
-    glBlendFuncSeparatei(0, GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-    glBlendEquationSeparatei(0, GL_FUNC_ADD, GL_FUNC_ADD);
-    glEnable(GL_DEPTH_TEST);
-    glDepthMask(GL_FALSE);
+    draw_blend_particles_over_depth();
     glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)indirect_offset);
 }
