@@ -81,7 +81,11 @@ static void test_ring_never_waits_for_the_gpu(void **state) {
     assert_int_equal(spy.result_reads_unavailable, 0);
     assert_int_equal(spy.fence_waits_with_timeout, 0);
     assert_true(polls_not_ready > 0);                  /* it looked, found the GPU busy, and went on */
-    assert_true(slowest_call_ms < draw_ms / 4);
+    /* A call that waited for the GPU would take about a whole draw (the
+     * frame's queries end with it); half a draw leaves room for a machine
+     * whose other work delays a call (the spy's counts above are the exact
+     * proof: no read of an unavailable result, no fence wait). */
+    assert_true(slowest_call_ms < draw_ms / 2);
     assert_int_equal(before_finish.frames_completed, 0);
     assert_int_equal(before_finish.frames_measured, DEPTH); /* the ring filled ... */
     assert_int_equal(before_finish.frames_skipped, FRAMES - DEPTH); /* ... and later frames were not measured */
