@@ -71,7 +71,7 @@ extern "C" {
 /* The ABI version these headers describe. A host passes them to
  * plume_get_api(); the library compares them with its own. */
 #define PLUME_ABI_MAJOR 1
-#define PLUME_ABI_MINOR 1
+#define PLUME_ABI_MINOR 2
 
 /* The one exported symbol, for dlsym. */
 #define PLUME_GET_API_SYMBOL "plume_get_api"
@@ -128,6 +128,9 @@ typedef struct plume_api {
     uint32_t (*system_get_frame_profiles)(const plume_context *context, plume_system system, uint64_t first_frame,
                                           plume_frame_profile *out, uint32_t max);
 
+    /* ---- since 1.2 ---- */
+    plume_result (*sort_texture)(plume_context *context, plume_sorter sorter, uint32_t texture, uint32_t count);
+
     /* New fields go here, each under a "since 1.N" line. */
 } plume_api;
 
@@ -146,7 +149,8 @@ typedef struct plume_api {
  * the host's headers describe for the version asked, and whose functions read
  * and write the structs as that version lays them out (1.0: plume_frame_desc
  * up to viewport_size, no culling; plume_readback up to emitted_total;
- * plume_profile and plume_frame_profile up to sort_passes).
+ * plume_profile and plume_frame_profile up to sort_passes; 1.0 and 1.1:
+ * plume_sorter_desc up to allocator, the path automatic).
  *
  * Errors: PLUME_ERROR_VERSION (another major, or a minor newer than the
  * library's: the message names both versions), PLUME_ERROR_INVALID_ARGUMENT

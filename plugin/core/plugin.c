@@ -63,11 +63,29 @@ static uint32_t system_get_frame_profiles_1_0(const plume_context *context, plum
     return written;
 }
 
+/* ---- Hosts built against 1.0 or 1.1 -----------------------------------------
+ * Their plume_sorter_desc ends before `path` (since 1.2): the library reads
+ * and writes only that much of it, and picks the path itself. */
+
+static plume_result sorter_create_before_1_2(plume_context *context, const plume_sorter_desc *desc,
+                                             plume_sorter *out_sorter) {
+    plume_sorter_desc full = {0};
+    if (desc) memcpy(&full, desc, offsetof(plume_sorter_desc, path));
+    return plume_sorter_create(context, desc ? &full : NULL, out_sorter);
+}
+
+static plume_result sorter_get_desc_before_1_2(const plume_context *context, plume_sorter sorter,
+                                               plume_sorter_desc *out_desc) {
+    plume_sorter_desc full;
+    plume_result result = plume_sorter_get_desc(context, sorter, out_desc ? &full : NULL);
+    if (out_desc) memcpy(out_desc, &full, offsetof(plume_sorter_desc, path));
+    return result;
+}
+
 #define API_1_0_FUNCTIONS \
     .result_string = plume_result_string, .context_create = plume_context_create, \
     .context_destroy = plume_context_destroy, .context_list_gl_objects = plume_context_list_gl_objects, \
-    .sorter_create = plume_sorter_create, .sorter_destroy = plume_sorter_destroy, \
-    .sorter_get_desc = plume_sorter_get_desc, .sort = plume_sort, .sort_indirect = plume_sort_indirect, \
+    .sorter_destroy = plume_sorter_destroy, .sort = plume_sort, .sort_indirect = plume_sort_indirect, \
     .sort_indirect_bounded = plume_sort_indirect_bounded, .sorter_pass_count = plume_sorter_pass_count, \
     .depth_key = plume_depth_key, .system_create = plume_system_create, .system_destroy = plume_system_destroy, \
     .system_get_desc = plume_system_get_desc, .system_reset = plume_system_reset, \
@@ -80,11 +98,29 @@ static const plume_api api_table_1_0 = {
     .version_major = PLUME_ABI_MAJOR,
     .version_minor = PLUME_ABI_MINOR,
     API_1_0_FUNCTIONS,
+    .sorter_create = sorter_create_before_1_2,
+    .sorter_get_desc = sorter_get_desc_before_1_2,
     .system_update = system_update_1_0,
     .system_draw = system_draw_1_0,
     .system_read_back = system_read_back_1_0,
     .system_get_profile = system_get_profile_1_0,
     .system_get_frame_profiles = system_get_frame_profiles_1_0,
+};
+
+#define API_1_1_SYSTEM_FUNCTIONS \
+    .system_update = plume_system_update, .system_draw = plume_system_draw, \
+    .system_read_back = plume_system_read_back, .system_get_profile = plume_system_get_profile, \
+    .system_get_frame_profiles = plume_system_get_frame_profiles
+
+/* For hosts that asked for 1.1. */
+static const plume_api api_table_1_1 = {
+    .size = sizeof(plume_api),
+    .version_major = PLUME_ABI_MAJOR,
+    .version_minor = PLUME_ABI_MINOR,
+    API_1_0_FUNCTIONS,
+    .sorter_create = sorter_create_before_1_2,
+    .sorter_get_desc = sorter_get_desc_before_1_2,
+    API_1_1_SYSTEM_FUNCTIONS,
 };
 
 /* The current table. */
@@ -93,11 +129,10 @@ static const plume_api api_table = {
     .version_major = PLUME_ABI_MAJOR,
     .version_minor = PLUME_ABI_MINOR,
     API_1_0_FUNCTIONS,
-    .system_update = plume_system_update,
-    .system_draw = plume_system_draw,
-    .system_read_back = plume_system_read_back,
-    .system_get_profile = plume_system_get_profile,
-    .system_get_frame_profiles = plume_system_get_frame_profiles,
+    .sorter_create = plume_sorter_create,
+    .sorter_get_desc = plume_sorter_get_desc,
+    API_1_1_SYSTEM_FUNCTIONS,
+    .sort_texture = plume_sort_texture,
 };
 
 plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, const plume_logger *logger,
@@ -124,6 +159,6 @@ plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, c
                   requested_minor, PLUME_ABI_MAJOR, PLUME_ABI_MINOR);
         return PLUME_ERROR_VERSION;
     }
-    *out_api = requested_minor == 0 ? &api_table_1_0 : &api_table;
+    *out_api = requested_minor == 0 ? &api_table_1_0 : requested_minor == 1 ? &api_table_1_1 : &api_table;
     return PLUME_OK;
 }

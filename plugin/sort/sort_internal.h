@@ -14,6 +14,10 @@ typedef void (*plume_sort_pass_hook)(void *user, const char *pass_kind);
 plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter sorter, plume_sort_pass_hook hook,
                                         void *user);
 
+/* Fragment path: stages a pass holds at most (1 .. 4; 1 is the seeds' one
+ * stage a pass). For the benchmark; no effect on a compute-path sorter. */
+void plume_sorter_set_fragment_group_bits(plume_context *context, plume_sorter sorter, uint32_t group_bits);
+
 typedef struct sort_pass_hook {
     plume_sort_pass_hook function;
     void *user;

@@ -61,6 +61,10 @@
 #define PLUME_SORT_DISPATCH_ARGS_WORDS 3 /* x, y, z workgroups of one pass (glDispatchComputeIndirect) */
 #define PLUME_SORT_PASS_TABLE_WORDS 2    /* group bits, level height: a uvec2 */
 
+/* ---- Sort, fragment path: stages one pass runs at most (a local sort of
+ * 2^4 pairs runs 1 + 2 + 3 + 4) ---- */
+#define PLUME_FRAGMENT_SORT_MAX_STAGES 10
+
 /* ---- Keys ---- */
 #define PLUME_GPU_KEY_NAN 0xFFFFFFFEu    /* = PLUME_KEY_NAN: every NaN depth */
 #define PLUME_GPU_KEY_LAST 0xFFFFFFFFu   /* = PLUME_KEY_LAST: never produced; sorts behind all */

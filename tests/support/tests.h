@@ -15,6 +15,7 @@ struct CMUnitTest;
 #define PLUME_TEST_TABLES(X)                                                                                           \
     X(sort_order, 1)                                                                                                   \
     X(sort_api, 1)                                                                                                     \
+    X(sort_fragment, 1)                                                                                                \
     X(particle_emission, 1)                                                                                            \
     X(particle_order, 1)                                                                                               \
     X(particle_images, 1)                                                                                              \

@@ -1,0 +1,338 @@
+/* The fragment path's sort (plume_sorter_desc.path = PLUME_PATH_FRAGMENT, the
+ * path a GL 3.3 context gets): the texture form against qsort in a texture of
+ * a width that is not a power of two, with poisoned texels past the count; the
+ * buffer forms on the fragment path; passes that follow the count; bad input;
+ * the host's GL state; no GL object outliving the sorter. tools/run.sh runs
+ * these, and the sort suite, again in a GL 3.3 core context with compute
+ * shaders, storage buffers, image load/store and atomic counters hidden. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "plume/plume_sort.h"
+#include "core/plume_internal.h"
+#include "plume_fixture.h"
+#include "sort_fixture.h"
+#include "test_env.h"
+#include "tests.h"
+
+static plume_sorter make_fragment_sorter(uint32_t capacity) {
+    plume_sorter_desc desc = {.capacity = capacity, .path = PLUME_PATH_FRAGMENT};
+    plume_sorter sorter = {0};
+    assert_int_equal(plume_sorter_create(fixture_context(), &desc, &sorter), PLUME_OK);
+    assert_int_equal(sorter_desc(fixture_context(), sorter).path, PLUME_PATH_FRAGMENT);
+    return sorter;
+}
+
+/* An RG32UI texture `width` wide holding `texels` pairs (poisoned), the
+ * first `count` of them `input`. */
+static GLuint pair_texture(uint32_t width, uint32_t rows, const pair *input, uint32_t count) {
+    pair *texels = malloc(sizeof(pair) * width * rows);
+    assert_non_null(texels);
+    for (uint32_t i = 0; i < width * rows; ++i) texels[i] = i < count ? input[i] : POISON;
+    GLuint texture = 0;
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32UI, (GLsizei)width, (GLsizei)rows, 0, GL_RG_INTEGER, GL_UNSIGNED_INT, texels);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    free(texels);
+    return texture;
+}
+
+static void check_texture_sort(plume_sorter sorter, const pair *input, uint32_t count, uint32_t width) {
+    uint32_t rows = count / width + 2; /* a row and more of poison past the count */
+    GLuint texture = pair_texture(width, rows, input, count);
+    assert_int_equal(plume_sort_texture(fixture_context(), sorter, texture, count), PLUME_OK);
+    pair *out = malloc(sizeof(pair) * width * rows), *expected = malloc(sizeof(pair) * (count ? count : 1));
+    assert_non_null(out);
+    assert_non_null(expected);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RG_INTEGER, GL_UNSIGNED_INT, out);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glDeleteTextures(1, &texture);
+    if (count) memcpy(expected, input, sizeof(pair) * count);
+    qsort(expected, count, sizeof(pair), compare_pairs);
+    for (uint32_t i = 0; i < count; ++i)
+        if (out[i].key != expected[i].key || out[i].value != expected[i].value)
+            fail_msg("texture sort of %u (width %u): texel %u holds {%08x, %u}, expected {%08x, %u}", count, width, i,
+                     out[i].key, out[i].value, expected[i].key, expected[i].value);
+    for (uint32_t i = count; i < width * rows; ++i)
+        if (out[i].key != POISON.key || out[i].value != POISON.value)
+            fail_msg("texture sort of %u (width %u): texel %u past the count was written", count, width, i);
+    free(out);
+    free(expected);
+}
+
+static void test_texture_sort_matches_qsort(void **state) {
+    (void)state;
+    plume_sorter sorter = make_fragment_sorter(70000);
+    const uint32_t counts[] = {0, 1, 2, 3, 17, 299, 300, 301, 1024, 4097, 65536, 70000};
+    const uint32_t widths[] = {300, 1, 7, 2048};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+        uint32_t width = widths[c % 4];
+        if (counts[c] / width + 2 > 16384) width = 300;
+        for (uint32_t mask = 0; mask < 3; mask += 2) { /* distinct keys, then few keys with many ties */
+            pair *input = random_pairs(counts[c], mask);
+            check_texture_sort(sorter, input, counts[c], width);
+            free(input);
+        }
+    }
+    uint32_t random_count = 2 + test_random_below(69999);
+    pair *input = random_pairs(random_count, 1);
+    check_texture_sort(sorter, input, random_count, 300);
+    free(input);
+    plume_sorter_destroy(fixture_context(), sorter);
+}
+
+/* Sorted, reversed, all equal, and the pads' own value among the pairs. */
+static void test_texture_sort_adversarial_keys(void **state) {
+    (void)state;
+    enum { COUNT = 5000 };
+    plume_sorter sorter = make_fragment_sorter(COUNT);
+    pair *input = malloc(sizeof(pair) * COUNT);
+    assert_non_null(input);
+    for (int pattern = 0; pattern < 4; ++pattern) {
+        for (uint32_t i = 0; i < COUNT; ++i) {
+            uint32_t key = pattern == 0 ? i : pattern == 1 ? COUNT - i : pattern == 2 ? 42u : test_random_u32();
+            input[i] = (pair){key, pattern == 2 ? COUNT - i : i};
+            if (pattern == 3 && i % 3 == 0) input[i] = (pair){PLUME_KEY_LAST, 0xFFFFFFFFu - (i % 2)};
+        }
+        check_texture_sort(sorter, input, COUNT - pattern, 300);
+    }
+    free(input);
+    plume_sorter_destroy(fixture_context(), sorter);
+}
+
+static void test_buffer_sorts_on_the_fragment_path(void **state) {
+    (void)state;
+    plume_sorter sorter = make_fragment_sorter(40000);
+    const uint32_t counts[] = {2, 3, 1000, 2049, 40000};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+        pair *input = random_pairs(counts[c], c % 2 ? 2 : 0);
+        check_sort(fixture_context(), sorter, input, counts[c], COUNT_FROM_CPU, "fragment, direct");
+        check_sort(fixture_context(), sorter, input, counts[c], COUNT_FROM_GPU, "fragment, indirect");
+        check_sort(fixture_context(), sorter, input, counts[c], COUNT_FROM_GPU_BOUNDED, "fragment, bounded");
+        free(input);
+    }
+    plume_sorter_destroy(fixture_context(), sorter);
+}
+
+/* k = 4 stages a pass: a local sort of the levels up to 4, then level L in
+ * ceil(L / 4) passes; two copies. No pass for levels above the count. */
+static void test_passes_follow_the_count(void **state) {
+    (void)state;
+    plume_sorter sorter = make_fragment_sorter(1u << 20);
+    plume_context *context = fixture_context();
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 0), 0);
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 1), 0);
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 2), 1 + 2);
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 16), 1 + 2);
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 17), 1 + 2 + 2);
+    for (uint32_t log_n = 5; log_n <= 20; ++log_n) {
+        uint32_t expected = 1;
+        for (uint32_t level = 5; level <= log_n; ++level) expected += (level + 3) / 4;
+        assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << log_n), expected + 2);
+        assert_int_equal(plume_sorter_pass_count(context, sorter, (1u << (log_n - 1)) + 1), expected + 2);
+    }
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 16), 37 + 2);
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 20), 57 + 2); /* the seeds: 210 */
+    plume_sorter_destroy(context, sorter);
+}
+
+static void test_bad_input_is_refused(void **state) {
+    (void)state;
+    test_log_expect_errors();
+    plume_context *context = fixture_context();
+    plume_sorter sorter = make_fragment_sorter(1000);
+    pair some[4] = {{3, 0}, {2, 1}, {1, 2}, {0, 3}};
+    GLuint texture = pair_texture(2, 2, some, 4);
+    assert_int_equal(plume_sort_texture(context, sorter, texture, 1001), PLUME_ERROR_CAPACITY);
+    assert_int_equal(plume_sort_texture(context, sorter, texture, 5), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("under the 5 pairs"));
+    assert_int_equal(plume_sort_texture(context, sorter, 0, 4), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sort_texture(context, sorter, 987654, 4), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sort_texture(context, (plume_sorter){0}, texture, 4), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_sort_texture(NULL, sorter, texture, 4), PLUME_ERROR_INVALID_ARGUMENT);
+    GLuint rgba8 = 0;
+    glGenTextures(1, &rgba8);
+    glBindTexture(GL_TEXTURE_2D, rgba8);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    assert_int_equal(plume_sort_texture(context, sorter, rgba8, 4), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("not GL_RG32UI"));
+    GLuint cube = 0;
+    glGenTextures(1, &cube);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, cube);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, 0);
+    assert_int_equal(plume_sort_texture(context, sorter, cube, 4), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("not a GL_TEXTURE_2D"));
+    /* Nothing was sorted by the refused calls. */
+    pair out[4];
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RG_INTEGER, GL_UNSIGNED_INT, out);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    assert_memory_equal(out, some, sizeof some);
+
+    plume_sorter none = {12345};
+    plume_sorter_desc desc = {.capacity = 100, .path = 3};
+    assert_int_equal(plume_sorter_create(context, &desc, &none), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("not a plume_gpu_path"));
+    assert_int_equal(none.id, 0);
+    desc.path = PLUME_PATH_COMPUTE;
+    if (epoxy_gl_version() < 43) {
+        assert_int_equal(plume_sorter_create(context, &desc, &none), PLUME_ERROR_GL_UNSUPPORTED);
+        assert_true(test_log_contains("needs OpenGL 4.3"));
+    } else {
+        assert_int_equal(plume_sorter_create(context, &desc, &none), PLUME_OK);
+        assert_int_equal(plume_sort_texture(context, none, texture, 4), PLUME_ERROR_INVALID_ARGUMENT);
+        assert_true(test_log_contains("create it with path PLUME_PATH_FRAGMENT"));
+        plume_sorter_destroy(context, none);
+    }
+    GLuint doomed[] = {texture, rgba8, cube};
+    glDeleteTextures(3, doomed);
+    plume_sorter_destroy(context, sorter);
+}
+
+/* What the passes change, set to values of the host's own, read back after. */
+#define WATCHED_INTEGERS(X)                                                                                           \
+    X(GL_DRAW_FRAMEBUFFER_BINDING) X(GL_READ_FRAMEBUFFER_BINDING) X(GL_CURRENT_PROGRAM) X(GL_ACTIVE_TEXTURE)          \
+    X(GL_TEXTURE_BINDING_2D) X(GL_SAMPLER_BINDING) X(GL_VERTEX_ARRAY_BINDING) X(GL_PIXEL_PACK_BUFFER_BINDING)        \
+    X(GL_PIXEL_UNPACK_BUFFER_BINDING) X(GL_PACK_ALIGNMENT) X(GL_UNPACK_ALIGNMENT) X(GL_UNPACK_ROW_LENGTH)            \
+    X(GL_PACK_ROW_LENGTH) X(GL_TEXTURE_BINDING_BUFFER) X(GL_SCISSOR_TEST) X(GL_DEPTH_TEST) X(GL_BLEND)               \
+    X(GL_CULL_FACE) X(GL_RASTERIZER_DISCARD)
+
+typedef struct watched_state {
+#define FIELD(name) GLint name##_value;
+    WATCHED_INTEGERS(FIELD)
+#undef FIELD
+    GLint viewport[4];
+    GLint unit1_texture;
+    GLboolean color_mask[4];
+} watched_state;
+
+static void read_watched_state(watched_state *w) {
+#define READ(name) glGetIntegerv(name, &w->name##_value);
+    WATCHED_INTEGERS(READ)
+#undef READ
+    glGetIntegerv(GL_VIEWPORT, w->viewport);
+    glGetBooleanv(GL_COLOR_WRITEMASK, w->color_mask);
+    GLint active = 0;
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    glActiveTexture(GL_TEXTURE1);
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &w->unit1_texture);
+    glActiveTexture((GLenum)active);
+}
+
+static void test_host_gl_state_is_restored(void **state) {
+    (void)state;
+    plume_context *context = fixture_context();
+    static test_gl_census before, after;
+    test_take_gl_census(&before);
+    plume_sorter sorter = make_fragment_sorter(3000);
+    pair *input = random_pairs(3000, 0);
+    GLuint texture = pair_texture(100, 31, input, 3000);
+    GLuint buffer = test_buffer_create(sizeof(pair) * 3000, input);
+    /* The host's own objects bound everywhere the passes bind theirs. */
+    GLuint host_textures[3], host_framebuffers[2], host_buffers[2], host_vertex_array, host_sampler;
+    glGenTextures(3, host_textures);
+    glGenFramebuffers(2, host_framebuffers);
+    glGenBuffers(2, host_buffers);
+    glGenVertexArrays(1, &host_vertex_array);
+    glGenSamplers(1, &host_sampler);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, host_textures[1]);
+    glBindTexture(GL_TEXTURE_BUFFER, host_textures[2]);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, host_textures[0]);
+    glBindSampler(0, host_sampler);
+    glActiveTexture(GL_TEXTURE2);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, host_framebuffers[0]);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, host_framebuffers[1]);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, host_buffers[0]);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, host_buffers[1]);
+    glBindVertexArray(host_vertex_array);
+    glPixelStorei(GL_PACK_ALIGNMENT, 8);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 2);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 3);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 5);
+    glViewport(3, 4, 50, 60);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, 0, 1, 1);
+    glEnable(GL_DEPTH_TEST);
+    glEnable(GL_BLEND);
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_FRONT_AND_BACK);
+    glEnable(GL_RASTERIZER_DISCARD);
+    glColorMask(GL_FALSE, GL_TRUE, GL_FALSE, GL_FALSE);
+    watched_state expected, now;
+    read_watched_state(&expected);
+
+    assert_int_equal(plume_sort_texture(context, sorter, texture, 3000), PLUME_OK);
+    read_watched_state(&now);
+    assert_memory_equal(&now, &expected, sizeof now);
+    assert_int_equal(plume_sort(context, sorter, buffer, 3000), PLUME_OK);
+    read_watched_state(&now);
+    assert_memory_equal(&now, &expected, sizeof now);
+
+    /* Put the tests' defaults back, then check the results despite the hostile state. */
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_BLEND);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_RASTERIZER_DISCARD);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glBindVertexArray(0);
+    glBindSampler(0, 0);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    pair *sorted = malloc(sizeof(pair) * 3100), *from_buffer = malloc(sizeof(pair) * 3000);
+    assert_non_null(sorted);
+    assert_non_null(from_buffer);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RG_INTEGER, GL_UNSIGNED_INT, sorted);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    test_buffer_read(buffer, 0, sizeof(pair) * 3000, from_buffer);
+    qsort(input, 3000, sizeof(pair), compare_pairs);
+    assert_memory_equal(sorted, input, sizeof(pair) * 3000);
+    assert_memory_equal(from_buffer, input, sizeof(pair) * 3000);
+    free(sorted);
+    free(from_buffer);
+    free(input);
+
+    plume_sorter_destroy(context, sorter);
+    glDeleteTextures(3, host_textures);
+    glDeleteFramebuffers(2, host_framebuffers);
+    glDeleteBuffers(2, host_buffers);
+    glDeleteVertexArrays(1, &host_vertex_array);
+    glDeleteSamplers(1, &host_sampler);
+    glDeleteTextures(1, &texture);
+    glDeleteBuffers(1, &buffer);
+    /* Every GL object the sorter made is gone with it. */
+    test_take_gl_census(&after);
+    test_assert_same_census(&before, &after, "after the fragment sorter");
+}
+
+const struct CMUnitTest sort_fragment_tests[] = {
+    cmocka_unit_test_setup_teardown(test_texture_sort_matches_qsort, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_texture_sort_adversarial_keys, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_buffer_sorts_on_the_fragment_path, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_passes_follow_the_count, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_bad_input_is_refused, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_host_gl_state_is_restored, fixture_setup, fixture_teardown),
+};
+const size_t sort_fragment_test_count = sizeof sort_fragment_tests / sizeof sort_fragment_tests[0];
