@@ -267,6 +267,18 @@ typedef struct plume_system_desc {
     plume_allocator allocator;  /* default ({0}): the context's; all three functions or none.
                                    stb_image decodes the texture file with its own
                                    malloc/free */
+    /* ---- since 1.2 ----
+     * A plume_gpu_path. PLUME_PATH_AUTO (default): compute where the context
+     * has GL 4.3, else the fragment path (GL 3.3 core; macOS's 4.1): the
+     * particles in float textures updated by fragment passes, the fragment
+     * sort, a draw that fetches the sorted slots with texelFetch. The same
+     * seed gives the same particles on both paths. Where the fragment path
+     * differs: a full system's new particles replace the oldest (the compute
+     * path drops them); plume_profile's live and drawn counts are 0 (the
+     * counts stay on the GPU; plume_system_read_back counts them); a frame's
+     * draw_resolution other than full draws at full resolution, with one
+     * warning. plume_system_get_desc reports the path taken. */
+    uint32_t path;
 } plume_system_desc;
 
 /* How many pixels the draw shades (plume_frame_desc.draw_resolution, since

@@ -46,6 +46,8 @@ typedef struct plume_profile {
     /* since 1.1: of live_count, those not culled: sorted and drawn (see
      * plume_frame_desc.disable_culling) */
     uint32_t drawn_count;
+    /* since 1.2: the plume_gpu_path the system runs (compute or fragment) */
+    uint32_t path;
 } plume_profile;
 
 /* One completed frame, for per-frame logs (CSV) and graphs. */

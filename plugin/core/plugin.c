@@ -82,13 +82,34 @@ static plume_result sorter_get_desc_before_1_2(const plume_context *context, plu
     return result;
 }
 
+static plume_result system_create_before_1_2(plume_context *context, const plume_system_desc *desc,
+                                             plume_system *out_system) {
+    plume_system_desc full = {0};
+    if (desc) memcpy(&full, desc, offsetof(plume_system_desc, path));
+    return plume_system_create(context, desc ? &full : NULL, out_system);
+}
+
+static plume_result system_get_desc_before_1_2(const plume_context *context, plume_system system,
+                                               plume_system_desc *out_desc) {
+    plume_system_desc full;
+    plume_result result = plume_system_get_desc(context, system, out_desc ? &full : NULL);
+    if (out_desc) memcpy(out_desc, &full, offsetof(plume_system_desc, path));
+    return result;
+}
+
+static plume_result system_get_profile_1_1(const plume_context *context, plume_system system, plume_profile *out) {
+    plume_profile full;
+    plume_result result = plume_system_get_profile(context, system, out ? &full : NULL);
+    if (out) memcpy(out, &full, offsetof(plume_profile, path));
+    return result;
+}
+
 #define API_1_0_FUNCTIONS \
     .result_string = plume_result_string, .context_create = plume_context_create, \
     .context_destroy = plume_context_destroy, .context_list_gl_objects = plume_context_list_gl_objects, \
     .sorter_destroy = plume_sorter_destroy, .sort = plume_sort, .sort_indirect = plume_sort_indirect, \
     .sort_indirect_bounded = plume_sort_indirect_bounded, .sorter_pass_count = plume_sorter_pass_count, \
-    .depth_key = plume_depth_key, .system_create = plume_system_create, .system_destroy = plume_system_destroy, \
-    .system_get_desc = plume_system_get_desc, .system_reset = plume_system_reset, \
+    .depth_key = plume_depth_key, .system_destroy = plume_system_destroy, .system_reset = plume_system_reset, \
     .system_set_emitter = plume_system_set_emitter, .system_set_forces = plume_system_set_forces, \
     .system_set_profiling = plume_system_set_profiling
 
@@ -100,6 +121,8 @@ static const plume_api api_table_1_0 = {
     API_1_0_FUNCTIONS,
     .sorter_create = sorter_create_before_1_2,
     .sorter_get_desc = sorter_get_desc_before_1_2,
+    .system_create = system_create_before_1_2,
+    .system_get_desc = system_get_desc_before_1_2,
     .system_update = system_update_1_0,
     .system_draw = system_draw_1_0,
     .system_read_back = system_read_back_1_0,
@@ -109,8 +132,7 @@ static const plume_api api_table_1_0 = {
 
 #define API_1_1_SYSTEM_FUNCTIONS \
     .system_update = plume_system_update, .system_draw = plume_system_draw, \
-    .system_read_back = plume_system_read_back, .system_get_profile = plume_system_get_profile, \
-    .system_get_frame_profiles = plume_system_get_frame_profiles
+    .system_read_back = plume_system_read_back, .system_get_frame_profiles = plume_system_get_frame_profiles
 
 /* For hosts that asked for 1.1. */
 static const plume_api api_table_1_1 = {
@@ -120,7 +142,10 @@ static const plume_api api_table_1_1 = {
     API_1_0_FUNCTIONS,
     .sorter_create = sorter_create_before_1_2,
     .sorter_get_desc = sorter_get_desc_before_1_2,
+    .system_create = system_create_before_1_2,
+    .system_get_desc = system_get_desc_before_1_2,
     API_1_1_SYSTEM_FUNCTIONS,
+    .system_get_profile = system_get_profile_1_1,
 };
 
 /* The current table. */
@@ -131,7 +156,10 @@ static const plume_api api_table = {
     API_1_0_FUNCTIONS,
     .sorter_create = plume_sorter_create,
     .sorter_get_desc = plume_sorter_get_desc,
+    .system_create = plume_system_create,
+    .system_get_desc = plume_system_get_desc,
     API_1_1_SYSTEM_FUNCTIONS,
+    .system_get_profile = plume_system_get_profile,
     .sort_texture = plume_sort_texture,
 };
 

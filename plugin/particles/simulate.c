@@ -8,27 +8,28 @@
 
 /* ---- Programs ------------------------------------------------------------------ */
 
-static plume_result build_compute(system_state *s, const char *label, const char *last_file, const char *extra_file,
-                                  const char *key_file, GLuint *out) {
+/* A compute program: particle_common.glsl, particle_state.glsl, then
+ * `files` (NULL-terminated, the pass's own file last). */
+static plume_result build_compute(system_state *s, const char *label, const char *const *files, GLuint *out) {
     plume_shader_stage stage = {GL_COMPUTE_SHADER, {"particles/particle_common.glsl", "particles/particle_state.glsl"}};
     int n = 2;
-    if (extra_file) stage.files[n++] = extra_file;
-    if (key_file) stage.files[n++] = key_file;
-    stage.files[n++] = last_file;
+    while (*files && n < PLUME_SHADER_MAX_FILES) stage.files[n++] = *files++;
     stage.files[n] = NULL;
     return plume_build_program(&s->env, label, &stage, 1, NULL, out);
 }
 
 plume_result particles_build_compute_programs(system_state *s) {
+    static const char *const reset[] = {"particles/particle_reset.comp", NULL};
+    static const char *const prepare[] = {"particles/particle_prepare.comp", NULL};
+    static const char *const emit[] = {"particles/particle_birth.glsl", "particles/particle_emit.comp", NULL};
+    static const char *const simulate[] = {"particles/particle_noise.glsl", "particles/particle_motion.glsl",
+                                           "particles/particle_cull.glsl", "sort/depth_key.glsl",
+                                           "particles/particle_simulate.comp", NULL};
     plume_result r;
-    if ((r = build_compute(s, "plume particles: reset", "particles/particle_reset.comp", NULL, NULL,
-                           &s->reset_program)) ||
-        (r = build_compute(s, "plume particles: prepare", "particles/particle_prepare.comp", NULL, NULL,
-                           &s->prepare_program)) ||
-        (r = build_compute(s, "plume particles: emit", "particles/particle_emit.comp", NULL, NULL,
-                           &s->emit_program)) ||
-        (r = build_compute(s, "plume particles: simulate", "particles/particle_simulate.comp",
-                           "particles/particle_noise.glsl", "sort/depth_key.glsl", &s->simulate_program)))
+    if ((r = build_compute(s, "plume particles: reset", reset, &s->reset_program)) ||
+        (r = build_compute(s, "plume particles: prepare", prepare, &s->prepare_program)) ||
+        (r = build_compute(s, "plume particles: emit", emit, &s->emit_program)) ||
+        (r = build_compute(s, "plume particles: simulate", simulate, &s->simulate_program)))
         return r;
     s->reset_capacity_location = glGetUniformLocation(s->reset_program, "u_capacity");
     s->prepare_requested_location = glGetUniformLocation(s->prepare_program, "u_requested");
@@ -62,7 +63,7 @@ static double longest_lifetime(const plume_system_desc *desc) {
     return longest;
 }
 
-static void window_record(emission_window *w, double time, uint64_t count) {
+void particles_window_record(emission_window *w, double time, uint64_t count) {
     if (count == 0) return;
     if (w->count == EMISSION_RECORDS) {
         /* Full: fold the oldest record into the next one. The next one's later
@@ -80,7 +81,7 @@ static void window_record(emission_window *w, double time, uint64_t count) {
  * longest lifetime. GPU ages are float sums of the steps, which can fall
  * short of the exact time by a little per step: the window is widened by 2%
  * and 1 ms, enough for 10^5 steps of float rounding. */
-static uint32_t window_live_bound(emission_window *w, double now, uint32_t capacity) {
+uint32_t particles_window_live_bound(emission_window *w, double now, uint32_t capacity) {
     double reach = w->longest_lifetime * 1.02 + 1e-3;
     while (w->count > 0 && now - w->records[w->first].time > reach) {
         w->first = (w->first + 1) % EMISSION_RECORDS;
@@ -98,6 +99,7 @@ plume_result particles_reset_gpu_state(system_state *s) {
     memset(&s->window, 0, sizeof s->window);
     s->window.longest_lifetime = longest_lifetime(&s->desc);
     s->time = 0.0;
+    if (s->fragment) return fragment_particles_reset(s);
     glUseProgram(s->reset_program);
     glProgramUniform1ui(s->reset_program, s->reset_capacity_location, s->desc.capacity);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
@@ -130,7 +132,7 @@ static uint64_t requested_by_emitter(const plume_emitter_desc *e, emitter_clock 
 
 /* How many particles each emitter asks for this step, as running totals
  * (at most the capacity: the GPU cannot place more). */
-static uint32_t plan_emission(system_state *s, double dt, GLuint running_end[PLUME_MAX_EMITTERS]) {
+uint32_t particles_plan_emission(system_state *s, double dt, GLuint running_end[PLUME_MAX_EMITTERS]) {
     uint64_t total = 0;
     for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) {
         total += requested_by_emitter(&s->desc.emitters[e], &s->clocks[e], dt);
@@ -152,7 +154,7 @@ float particles_quad_radius(const plume_system_desc *desc, const plume_emitter_d
 /* The frustum of view and projection as six world-space planes (xyz: unit
  * normal pointing inwards, w: offset): the sums and differences of the last
  * row of projection * view with the others (clip space -w <= x, y, z <= w). */
-static void frustum_planes(const mat4 view, const mat4 projection, float planes[PLUME_CULL_PLANES][4]) {
+void particles_frustum_planes(const mat4 view, const mat4 projection, float planes[PLUME_CULL_PLANES][4]) {
     mat4 clip;
     glm_mat4_mul((vec4 *)projection, (vec4 *)view, clip);
     for (int p = 0; p < PLUME_CULL_PLANES; ++p) {
@@ -171,7 +173,7 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
     glProgramUniform1i(sim, s->simulate.cull, cull);
     if (!cull) return;
     float planes[PLUME_CULL_PLANES][4];
-    frustum_planes(view, projection, planes);
+    particles_frustum_planes(view, projection, planes);
     mat4 inverse;
     glm_mat4_inv((vec4 *)view, inverse);
     glProgramUniform4fv(sim, s->simulate.cull_planes, PLUME_CULL_PLANES, &planes[0][0]);
@@ -184,8 +186,8 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
 void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view,
                                   const mat4 projection, bool cull) {
     GLuint running_end[PLUME_MAX_EMITTERS];
-    uint32_t requested = plan_emission(s, frame->dt, running_end);
-    window_record(&s->window, s->time, requested);
+    uint32_t requested = particles_plan_emission(s, frame->dt, running_end);
+    particles_window_record(&s->window, s->time, requested);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIVE_LIST, s->live_list_buffer);
@@ -227,7 +229,7 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
 /* Stage 2: the live list, back-to-front. The GPU's live count sizes the
  * sort; the CPU's bound on it decides which passes are issued at all. */
 plume_result particles_run_sort_stage(system_state *s) {
-    uint32_t bound = window_live_bound(&s->window, s->time, s->desc.capacity);
+    uint32_t bound = particles_window_live_bound(&s->window, s->time, s->desc.capacity);
     profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_BOUND, bound);
     return plume_sort_indirect_bounded(s->context, s->sorter, s->live_list_buffer, s->state_buffer,
                                        STATE_DRAWN_COUNT_OFFSET, bound);

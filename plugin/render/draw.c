@@ -1,18 +1,41 @@
 /* plume_system_draw: checks the frame, saves the host's state and runs the
  * draw path the frame asks for inside the profiler's draw stage. */
-#include "particles/particles_internal.h"
+#include "particles/fragment_particles.h"
 
 /* The full-resolution raster path: the soft fade reads the host's depth
  * texture, which covers frame->viewport_size (default: the viewport). */
-static void draw_full(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
-    float size[2] = {(float)frame->viewport_size[0], (float)frame->viewport_size[1]};
+static void target_size(const plume_frame_desc *frame, float size[2]) {
+    size[0] = (float)frame->viewport_size[0];
+    size[1] = (float)frame->viewport_size[1];
     if (frame->viewport_size[0] <= 0 || frame->viewport_size[1] <= 0) {
         GLint viewport[4] = {0, 0, 1, 1};
         glGetIntegerv(GL_VIEWPORT, viewport);
         size[0] = (float)viewport[2];
         size[1] = (float)viewport[3];
     }
+}
+
+static void draw_full(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
+    float size[2];
+    target_size(frame, size);
     raster_draw(s, view, projection, frame->depth_texture, size);
+}
+
+/* The fragment path draws at full resolution (its low-resolution draw is
+ * not written yet): a frame asking for less gets it once, with a warning. */
+static void draw_fragment_path(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
+                               plume_gl_scope *scope) {
+    if (frame->draw_resolution != PLUME_DRAW_FULL && !s->fragment->warned_draw_resolution) {
+        plume_log(&s->env, PLUME_LOG_WARNING,
+                  "plume_system_draw: draw_resolution %u is the compute path's; the fragment path draws at full "
+                  "resolution",
+                  frame->draw_resolution);
+        s->fragment->warned_draw_resolution = true;
+    }
+    plume_gl_scope_save(scope, FRAGMENT_PARTICLES_SCOPE_GROUPS);
+    float size[2];
+    target_size(frame, size);
+    fragment_particles_draw(s, view, projection, frame->depth_texture, size);
 }
 
 plume_result plume_system_draw(plume_context *context, plume_system handle, const plume_frame_desc *frame) {
@@ -32,6 +55,12 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
     plume_gl_scope_neutral_raster(&scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_DRAW);
+    if (system->fragment) {
+        draw_fragment_path(system, frame, view, projection, &scope);
+        profiler_stage_end(system->profiler, PLUME_STAGE_DRAW);
+        plume_gl_scope_end(&scope);
+        return plume_drain_gl_errors(&system->env, CALLER);
+    }
     if (frame->draw_resolution != PLUME_DRAW_FULL && frame->depth_texture == 0 &&
         !system->lowres.warned_without_depth) {
         plume_log(&system->env, PLUME_LOG_WARNING,

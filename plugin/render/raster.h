@@ -28,6 +28,9 @@ plume_result raster_create(struct system_state *s);
 /* Sets the appearance's uniforms (they never change after creation); after
  * the sprite is loaded. */
 void raster_set_appearance(struct system_state *s);
+/* The same uniforms of another draw program that includes
+ * render/particle_quad.glsl and particle_draw.frag (the fragment path's). */
+void raster_set_appearance_of(GLuint program, const struct system_state *s);
 /* The path's GL objects with a name, as plume_list_named_gl_objects. */
 uint32_t raster_list_gl_objects(const raster_renderer *r, plume_gl_object *out, uint32_t capacity);
 /* Deletes them (the GL context current). */

@@ -169,6 +169,10 @@ GLuint fragment_sort_input_framebuffer(const fragment_sort *s) {
     return s->network_framebuffers[0];
 }
 
+GLuint fragment_sort_input_texture(const fragment_sort *s) {
+    return s->network_textures[0];
+}
+
 uint32_t fragment_sort_width_log2(const fragment_sort *s) {
     return s->width_log2;
 }
@@ -268,6 +272,8 @@ void fragment_sort_buffer(const fragment_sort *s, GLuint buffer, fragment_sort_p
 
 static plume_result create_pair_texture(fragment_sort *s, uint32_t width, uint32_t rows, const char *label,
                                         GLuint *texture, GLuint *framebuffer) {
+    /* NULL data means no upload only with no pixel unpack buffer bound (the host may have one). */
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     glGenTextures(1, texture);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, *texture);

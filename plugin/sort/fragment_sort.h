@@ -63,6 +63,7 @@ void fragment_sort_buffer(const fragment_sort *s, GLuint buffer, fragment_sort_p
  * fragment_sort_network sorts them and returns the texture that holds the
  * result (one of the sorter's two). */
 GLuint fragment_sort_input_framebuffer(const fragment_sort *s);
+GLuint fragment_sort_input_texture(const fragment_sort *s);
 uint32_t fragment_sort_width_log2(const fragment_sort *s);
 GLuint fragment_sort_network(const fragment_sort *s, uint32_t count, const sort_pass_hook *hook);
 /* Draws the viewport-covering triangle over texels [0, count) of a target

@@ -18,6 +18,10 @@ plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter sor
  * stage a pass). For the benchmark; no effect on a compute-path sorter. */
 void plume_sorter_set_fragment_group_bits(plume_context *context, plume_sorter sorter, uint32_t group_bits);
 
+/* The fragment backend of a fragment-path sorter (NULL otherwise): the
+ * particle system's fragment path writes its keys straight into it. */
+struct fragment_sort *plume_sorter_fragment_backend(const plume_context *context, plume_sorter sorter);
+
 typedef struct sort_pass_hook {
     plume_sort_pass_hook function;
     void *user;

@@ -321,3 +321,9 @@ void plume_sorter_set_fragment_group_bits(plume_context *context, plume_sorter h
         plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_set_fragment_group_bits");
     if (sorter && sorter->fragment) fragment_sort_set_group_bits(sorter->fragment, group_bits);
 }
+
+struct fragment_sort *plume_sorter_fragment_backend(const plume_context *context, plume_sorter handle) {
+    const sorter_state *sorter =
+        plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_fragment_backend");
+    return sorter ? sorter->fragment : NULL;
+}

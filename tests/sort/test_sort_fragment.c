@@ -16,6 +16,7 @@
 #include "core/plume_internal.h"
 #include "plume_fixture.h"
 #include "sort_fixture.h"
+#include "fragment_state.h"
 #include "test_env.h"
 #include "tests.h"
 
@@ -198,36 +199,6 @@ static void test_bad_input_is_refused(void **state) {
     plume_sorter_destroy(context, sorter);
 }
 
-/* What the passes change, set to values of the host's own, read back after. */
-#define WATCHED_INTEGERS(X)                                                                                           \
-    X(GL_DRAW_FRAMEBUFFER_BINDING) X(GL_READ_FRAMEBUFFER_BINDING) X(GL_CURRENT_PROGRAM) X(GL_ACTIVE_TEXTURE)          \
-    X(GL_TEXTURE_BINDING_2D) X(GL_SAMPLER_BINDING) X(GL_VERTEX_ARRAY_BINDING) X(GL_PIXEL_PACK_BUFFER_BINDING)        \
-    X(GL_PIXEL_UNPACK_BUFFER_BINDING) X(GL_PACK_ALIGNMENT) X(GL_UNPACK_ALIGNMENT) X(GL_UNPACK_ROW_LENGTH)            \
-    X(GL_PACK_ROW_LENGTH) X(GL_TEXTURE_BINDING_BUFFER) X(GL_SCISSOR_TEST) X(GL_DEPTH_TEST) X(GL_BLEND)               \
-    X(GL_CULL_FACE) X(GL_RASTERIZER_DISCARD)
-
-typedef struct watched_state {
-#define FIELD(name) GLint name##_value;
-    WATCHED_INTEGERS(FIELD)
-#undef FIELD
-    GLint viewport[4];
-    GLint unit1_texture;
-    GLboolean color_mask[4];
-} watched_state;
-
-static void read_watched_state(watched_state *w) {
-#define READ(name) glGetIntegerv(name, &w->name##_value);
-    WATCHED_INTEGERS(READ)
-#undef READ
-    glGetIntegerv(GL_VIEWPORT, w->viewport);
-    glGetBooleanv(GL_COLOR_WRITEMASK, w->color_mask);
-    GLint active = 0;
-    glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
-    glActiveTexture(GL_TEXTURE1);
-    glGetIntegerv(GL_TEXTURE_BINDING_2D, &w->unit1_texture);
-    glActiveTexture((GLenum)active);
-}
-
 static void test_host_gl_state_is_restored(void **state) {
     (void)state;
     plume_context *context = fixture_context();
@@ -237,38 +208,8 @@ static void test_host_gl_state_is_restored(void **state) {
     pair *input = random_pairs(3000, 0);
     GLuint texture = pair_texture(100, 31, input, 3000);
     GLuint buffer = test_buffer_create(sizeof(pair) * 3000, input);
-    /* The host's own objects bound everywhere the passes bind theirs. */
-    GLuint host_textures[3], host_framebuffers[2], host_buffers[2], host_vertex_array, host_sampler;
-    glGenTextures(3, host_textures);
-    glGenFramebuffers(2, host_framebuffers);
-    glGenBuffers(2, host_buffers);
-    glGenVertexArrays(1, &host_vertex_array);
-    glGenSamplers(1, &host_sampler);
-    glActiveTexture(GL_TEXTURE1);
-    glBindTexture(GL_TEXTURE_2D, host_textures[1]);
-    glBindTexture(GL_TEXTURE_BUFFER, host_textures[2]);
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, host_textures[0]);
-    glBindSampler(0, host_sampler);
-    glActiveTexture(GL_TEXTURE2);
-    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, host_framebuffers[0]);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, host_framebuffers[1]);
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, host_buffers[0]);
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, host_buffers[1]);
-    glBindVertexArray(host_vertex_array);
-    glPixelStorei(GL_PACK_ALIGNMENT, 8);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 2);
-    glPixelStorei(GL_UNPACK_ROW_LENGTH, 3);
-    glPixelStorei(GL_PACK_ROW_LENGTH, 5);
-    glViewport(3, 4, 50, 60);
-    glEnable(GL_SCISSOR_TEST);
-    glScissor(0, 0, 1, 1);
-    glEnable(GL_DEPTH_TEST);
-    glEnable(GL_BLEND);
-    glEnable(GL_CULL_FACE);
-    glCullFace(GL_FRONT_AND_BACK);
-    glEnable(GL_RASTERIZER_DISCARD);
-    glColorMask(GL_FALSE, GL_TRUE, GL_FALSE, GL_FALSE);
+    host_objects host;
+    bind_host_objects(&host);
     watched_state expected, now;
     read_watched_state(&expected);
 
@@ -279,27 +220,7 @@ static void test_host_gl_state_is_restored(void **state) {
     read_watched_state(&now);
     assert_memory_equal(&now, &expected, sizeof now);
 
-    /* Put the tests' defaults back, then check the results despite the hostile state. */
-    glDisable(GL_SCISSOR_TEST);
-    glDisable(GL_DEPTH_TEST);
-    glDisable(GL_BLEND);
-    glDisable(GL_CULL_FACE);
-    glDisable(GL_RASTERIZER_DISCARD);
-    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-    glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glBindVertexArray(0);
-    glBindSampler(0, 0);
-    glActiveTexture(GL_TEXTURE1);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    glBindTexture(GL_TEXTURE_BUFFER, 0);
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, 0);
+    unbind_host_objects(&host);
     pair *sorted = malloc(sizeof(pair) * 3100), *from_buffer = malloc(sizeof(pair) * 3000);
     assert_non_null(sorted);
     assert_non_null(from_buffer);
@@ -315,11 +236,6 @@ static void test_host_gl_state_is_restored(void **state) {
     free(input);
 
     plume_sorter_destroy(context, sorter);
-    glDeleteTextures(3, host_textures);
-    glDeleteFramebuffers(2, host_framebuffers);
-    glDeleteBuffers(2, host_buffers);
-    glDeleteVertexArrays(1, &host_vertex_array);
-    glDeleteSamplers(1, &host_sampler);
     glDeleteTextures(1, &texture);
     glDeleteBuffers(1, &buffer);
     /* Every GL object the sorter made is gone with it. */
