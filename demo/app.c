@@ -165,7 +165,8 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
     app->camera = (orbit_camera){{2.2f, 3.3f, -0.4f}, 0.38f, 0.14f, 12.5f};
     find_texture(options->texture_path, app->texture_path, sizeof app->texture_path);
 
-    smoke_settings settings = {.capacity = options->particles, .texture_path = app->texture_path, .seed = 7};
+    smoke_settings settings = {.capacity = options->particles, .texture_path = app->texture_path, .seed = 7,
+                               .path = options->gl33 ? PLUME_PATH_FRAGMENT : PLUME_PATH_AUTO};
     scene_chimney_top(settings.emitter_position);
     bool ok = scene_create(&app->scene) && render_targets_create(&app->targets, width, height) &&
               hud_create(&app->hud) && smoke_system_create(&settings, &app->smoke);

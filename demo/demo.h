@@ -26,6 +26,7 @@ typedef struct demo_options {
     const char *texture_path; /* --texture FILE; NULL: demo/assets/smoke_puff.png found from the binary */
     float dt;                 /* --dt S: fixed time step (offscreen); 0: measured (window) */
     uint32_t resolution;      /* --resolution full|half|quarter: the draw's plume_draw_resolution */
+    bool gl33;                /* --gl 3.3: a GL 3.3 core context and the module's fragment path */
     bool size_given, particles_given;
 } demo_options;
 

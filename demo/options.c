@@ -27,6 +27,7 @@ static const char *USAGE =
     "  --no-hud           no text or graph overlay\n"
     "  --texture FILE     the smoke sprite (default demo/assets/smoke_puff.png, a 4x4 flipbook)\n"
     "  --resolution R     the particles' draw resolution: full (default), half or quarter\n"
+    "  --gl 3.3           ask for a GL 3.3 core context and run the module's fragment path (no compute)\n"
     "keys: space pause, +/- or 1-4 particle count, S sorting, L draw resolution, R reset, H overlay,\n"
     "      Esc quit;\n"
     "      drag to orbit, scroll to zoom\n";
@@ -108,6 +109,9 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             ok = false;
             for (uint32_t r = 0; r < 3; ++r)
                 if (!strcmp(value, demo_resolution_name(r))) options->resolution = r, ok = true;
+        } else if (!strcmp(arg, "--gl")) {
+            ok = !strcmp(value, "3.3");
+            options->gl33 = ok;
         } else if (!strcmp(arg, "--texture")) {
             options->texture_path = value;
         } else {

@@ -78,6 +78,7 @@ static plume_system_desc smoke_desc(const smoke_settings *settings, uint32_t cap
     desc.emitters[0].size.min *= size_scale;
     desc.emitters[0].size.max *= size_scale;
     desc.appearance.texture.path = settings->texture_path;
+    desc.path = settings->path;
     return desc;
 }
 

@@ -16,6 +16,7 @@ typedef struct smoke_settings {
     const char *texture_path;   /* the 4x4 smoke-puff flipbook */
     float emitter_position[3];  /* where the column starts (the chimney's top) */
     uint32_t seed;
+    uint32_t path;              /* plume_system_desc.path: a plume_gpu_path */
 } smoke_settings;
 
 typedef struct smoke_frame {
