@@ -23,7 +23,7 @@ int compare_pairs(const void *a, const void *b) {
 
 /* In the test's context, whose logger the sorter inherits. */
 plume_sorter make_sorter(uint32_t capacity, uint32_t block_pairs) {
-    plume_sorter_desc desc = {.capacity = capacity, .block_pairs = block_pairs};
+    plume_sorter_desc desc = {.capacity = capacity, .block_pairs = block_pairs, .path = test_forced_path()};
     plume_sorter sorter = {0};
     assert_int_equal(plume_sorter_create(fixture_context(), &desc, &sorter), PLUME_OK);
     assert_int_not_equal(sorter.id, 0);

@@ -105,6 +105,11 @@ int test_log_count(const char *text) {
 
 uint64_t test_seed(void) { return seed; }
 
+uint32_t test_forced_path(void) {
+    const char *path = getenv("PLUME_TEST_PATH");
+    return path && !strcmp(path, "fragment") ? PLUME_PATH_FRAGMENT : PLUME_PATH_AUTO;
+}
+
 static uint64_t splitmix64(void) {
     uint64_t z = (random_state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
