@@ -2,12 +2,13 @@
  *
  * Seeds 000 and 002 sort with one full-screen pass per stage of the bitonic
  * network: log2(n) (log2(n) + 1) / 2 passes, each reading two texels a
- * fragment. Here a pass holds up to k stages (k = 4 by default): the pairs
+ * fragment. Here a pass holds up to k stages (k = 2 by default, up to 4): the pairs
  * whose positions differ only in k chosen bits form a group of 2^k, each
  * fragment reads its group and runs the pass's stages on it in registers
  * (shaders/sort/fragment_sort.frag). The first pass sorts blocks of 2^k by
  * every level up to k at once; each later level L runs its stages on bits
- * L-1 .. 0 in runs of k, so 2^20 pairs take 57 passes instead of 210. A pass
+ * L-1 .. 0 in runs of k, so 2^20 pairs take 109 passes (k = 2; 57 with
+ * k = 4) instead of 210. A pass
  * covers only the count's power of two, so the cost follows the count and no
  * pass is issued for levels above it.
  *
@@ -329,7 +330,7 @@ plume_result fragment_sort_create(const plume_env *env, uint32_t capacity, fragm
     if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
     s->env = env;
     s->capacity = capacity;
-    s->group_bits = FRAGMENT_SORT_MAX_GROUP_BITS;
+    s->group_bits = FRAGMENT_SORT_DEFAULT_GROUP_BITS;
     GLint max_size = 0, viewport[2] = {0, 0};
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
     glGetIntegerv(GL_MAX_VIEWPORT_DIMS, viewport);

@@ -11,9 +11,12 @@
 typedef struct fragment_sort fragment_sort;
 
 enum {
-    /* Stages a pass holds at most (the pass reads 2^k texels a fragment);
-     * 4 measured fastest (notes/fragment-path.md). */
-    FRAGMENT_SORT_MAX_GROUP_BITS = 4
+    /* Stages a pass holds at most (the pass reads 2^k texels a fragment). */
+    FRAGMENT_SORT_MAX_GROUP_BITS = 4,
+    /* The default: 2 measured fastest on the H100 from 2^16 up (tied with 1
+     * at 2^18 and 2^20; 3 and 4 are 2 to 5 times slower there: each fragment
+     * runs its whole group's network), notes/fragment-path.md. */
+    FRAGMENT_SORT_DEFAULT_GROUP_BITS = 2
 };
 
 /* Checks the GL's texture limits for `capacity`, builds programs, textures

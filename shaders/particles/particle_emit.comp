@@ -9,9 +9,12 @@ layout(std430, binding = PLUME_BINDING_EMITTERS) restrict readonly buffer Emitte
 void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= emit_count) return;
+    // A local copy: NVIDIA refuses a restrict readonly buffer's element as a
+    // function argument (error C1317).
+    Emitter emitter = emitters[emitter_of_emission(i)];
     ParticleMotion m;
     ParticleTraits t;
-    give_birth(emitters[emitter_of_emission(i)], emit_id_base + i, m, t);
+    give_birth(emitter, emit_id_base + i, m, t);
     uint slot = dead_slots[emit_base + i];
     store_motion(slot, m);
     particle_traits[slot] = t;

@@ -7,5 +7,9 @@ layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer Particle
 
 void main() {
     uint slot = draw_list[gl_InstanceID].y;
-    emit_quad_vertex(motions[slot], traits[slot], gl_VertexID);
+    // Local copies: NVIDIA refuses a restrict readonly buffer's element as a
+    // function argument (error C1317).
+    ParticleMotion motion = motions[slot];
+    ParticleTraits particle_traits = traits[slot];
+    emit_quad_vertex(motion, particle_traits, gl_VertexID);
 }

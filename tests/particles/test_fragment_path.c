@@ -37,6 +37,7 @@ static void test_path_is_chosen_and_reported(void **state) {
     desc.emitters[0] = (plume_emitter_desc){.rate = 100, .lifetime = {1, 1}};
     plume_system automatic = make_system(desc);
     uint32_t expected = epoxy_gl_version() >= 43 ? PLUME_PATH_COMPUTE : PLUME_PATH_FRAGMENT;
+    if (test_forced_path() != PLUME_PATH_AUTO) expected = test_forced_path(); /* PLUME_TEST_PATH */
     assert_int_equal(system_desc(context, automatic).path, expected);
     destroy_system(automatic);
 
@@ -97,7 +98,9 @@ static void test_same_particles_as_the_compute_path(void **state) {
     if (epoxy_gl_version() < 43) skip();
     plume_system_desc desc = busy_desc(test_random_u32());
     desc.capacity = 3000;
-    plume_system compute = make_system(desc), fragment = make_system(fragment_desc(desc));
+    plume_system fragment = make_system(fragment_desc(desc));
+    desc.path = PLUME_PATH_COMPUTE;
+    plume_system compute = make_system(desc);
     mat4 view, projection;
     random_camera(view, projection);
     for (int k = 0; k < 25; ++k) {

@@ -123,8 +123,9 @@ static void test_buffer_sorts_on_the_fragment_path(void **state) {
     plume_sorter_destroy(fixture_context(), sorter);
 }
 
-/* k = 4 stages a pass: a local sort of the levels up to 4, then level L in
- * ceil(L / 4) passes; two copies. No pass for levels above the count. */
+/* k = 2 stages a pass (the default): a local sort of levels 1 and 2, then
+ * level L in ceil(L / 2) passes; two copies. No pass for levels above the
+ * count. */
 static void test_passes_follow_the_count(void **state) {
     (void)state;
     plume_sorter sorter = make_fragment_sorter(1u << 20);
@@ -132,16 +133,16 @@ static void test_passes_follow_the_count(void **state) {
     assert_int_equal(plume_sorter_pass_count(context, sorter, 0), 0);
     assert_int_equal(plume_sorter_pass_count(context, sorter, 1), 0);
     assert_int_equal(plume_sorter_pass_count(context, sorter, 2), 1 + 2);
-    assert_int_equal(plume_sorter_pass_count(context, sorter, 16), 1 + 2);
-    assert_int_equal(plume_sorter_pass_count(context, sorter, 17), 1 + 2 + 2);
-    for (uint32_t log_n = 5; log_n <= 20; ++log_n) {
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 4), 1 + 2);
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 5), 1 + 2 + 2);
+    for (uint32_t log_n = 3; log_n <= 20; ++log_n) {
         uint32_t expected = 1;
-        for (uint32_t level = 5; level <= log_n; ++level) expected += (level + 3) / 4;
+        for (uint32_t level = 3; level <= log_n; ++level) expected += (level + 1) / 2;
         assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << log_n), expected + 2);
         assert_int_equal(plume_sorter_pass_count(context, sorter, (1u << (log_n - 1)) + 1), expected + 2);
     }
-    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 16), 37 + 2);
-    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 20), 57 + 2); /* the seeds: 210 */
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 16), 71 + 2);
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 20), 109 + 2); /* the seeds: 210 */
     plume_sorter_destroy(context, sorter);
 }
 
