@@ -341,15 +341,16 @@ typedef struct plume_frame_desc {
 } plume_frame_desc;
 
 /* Creates a system in `context` and the current GL context (4.3 core or newer
- * with compute shaders), all particles dead.
+ * with compute shaders for the compute path, 3.3 core for the fragment path:
+ * see plume_system_desc.path), all particles dead.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (context, desc or out_system NULL;
  * capacity 0 or over the GL limit; a negative, NaN or infinite parameter; a range with min > max;
  * lifetime or size min not above 0; spread over pi; keys out of order or out
  * of 0..1; too many keys; a zero direction after defaults; both a texture path
  * and pixels, or pixels without a size; a flipbook with more frames than
  * pixels; a partial allocator), PLUME_ERROR_IO (the texture file is missing
- * or is not an image stb_image decodes), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3
- * / compute shaders), PLUME_ERROR_SHADER, PLUME_ERROR_OUT_OF_MEMORY,
+ * or is not an image stb_image decodes), PLUME_ERROR_GL_UNSUPPORTED (no GL 3.3 core;
+ * or no GL 4.3 where path asks for compute), PLUME_ERROR_SHADER, PLUME_ERROR_OUT_OF_MEMORY,
  * PLUME_ERROR_CAPACITY (the context's handle table is full).
  * Each error also logs one message naming the field. On failure *out_system
  * is {0} and no memory or GL object is left behind. Pointers in `desc` are
