@@ -12,7 +12,7 @@
  * Usage: plume_bench [--min-log K] [--max-log K] [--runs N] [--warmup N]
  *                    [--csv FILE] [--variant SPEC]... [--methods LIST]
  *                    [--powers-only] [--pass-times]
- *                    [--dump-programs DIR] [--cold-cache MB]
+ *                    [--dump-programs DIR] [--cold-cache MB] [--fragment K]...
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
  * bitonic, radix, automatic; KEY_BITS its key_bits (default 32: the keys are
  * random in that many bits); SIZE the bitonic block_pairs or the radix sort's
@@ -20,6 +20,9 @@
  * block. Default: bitonic, radix, automatic.
  * --methods: a comma list of direct, indirect, bounded (default all three).
  * --powers-only: sizes 2^k only (default also 2^k + 1).
+ * --fragment K: also the fragment path's texture sort (plume_sort_texture of
+ * an RG32UI texture 2048 pairs a row) with K stages a pass, 1 .. 4 (1: the
+ * seeds' one stage a pass): variant fragment:K, method texture. Repeatable.
  * --pass-times: instead of the table, the median time of every pass of a sort
  * of 2^min-log .. 2^max-log pairs (GL timestamps between the dispatches).
  * Each run sorts fresh copies of the same random pairs (copied outside the
@@ -65,6 +68,8 @@ typedef struct options {
     bool pass_times;
     const char *dump_dir; /* --dump-programs */
     uint32_t cold_cache_mb; /* --cold-cache */
+    uint32_t fragment_bits_count;
+    uint32_t fragment_bits[4]; /* --fragment K: the fragment sort with K stages a pass (1 .. 4) */
 } options;
 
 static uint64_t random_state;
@@ -146,7 +151,16 @@ static uint32_t baseline_dispatch_count(uint32_t n) {
 
 /* ---- Timing ---------------------------------------------------------------- */
 
-typedef enum method { METHOD_DIRECT, METHOD_INDIRECT, METHOD_INDIRECT_BOUNDED, METHOD_SEED001 } method;
+typedef enum method {
+    METHOD_DIRECT,
+    METHOD_INDIRECT,
+    METHOD_INDIRECT_BOUNDED,
+    METHOD_SEED001,
+    METHOD_FRAGMENT /* the fragment path's texture sort (plume_sort_texture), group_bits stages a pass */
+} method;
+
+/* The fragment sort's textures in the benchmark: 2048 pairs a row. */
+enum { FRAGMENT_TEXTURE_WIDTH = 2048 };
 
 /* --cold-cache: a scratch buffer and the pass that reads and writes it. */
 typedef struct cold_cache {
@@ -164,6 +178,8 @@ typedef struct subject {
     GLuint count_buffer;
     uint32_t count, padded;
     const struct cold_cache *cold_cache; /* --cold-cache: run after every input copy; NULL: none */
+    GLuint texture, pristine_texture;  /* the fragment sort: RG32UI, FRAGMENT_TEXTURE_WIDTH a row */
+    uint32_t group_bits;
 } subject;
 
 static void run_once(const subject *s) {
@@ -174,7 +190,31 @@ static void run_once(const subject *s) {
         plume_sort_indirect_bounded(s->context, s->sorter, s->pairs, s->count_buffer, 0, s->count);
         break;
     case METHOD_SEED001: baseline_sort(s->seed, s->keys, s->values, s->padded); break;
+    case METHOD_FRAGMENT:
+        plume_sorter_set_fragment_group_bits(s->context, s->sorter, s->group_bits);
+        plume_sort_texture(s->context, s->sorter, s->texture, s->count);
+        break;
     }
+}
+
+static uint32_t texture_rows(uint32_t count) {
+    return (count + FRAGMENT_TEXTURE_WIDTH - 1) / FRAGMENT_TEXTURE_WIDTH;
+}
+
+static GLuint make_pair_texture(uint32_t count, const pair *data) {
+    GLuint texture = 0;
+    uint32_t rows = texture_rows(count);
+    pair *texels = calloc((size_t)rows * FRAGMENT_TEXTURE_WIDTH, sizeof(pair));
+    if (data) memcpy(texels, data, sizeof(pair) * count);
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST); /* complete: glCopyImageSubData needs it */
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32UI, FRAGMENT_TEXTURE_WIDTH, (GLsizei)rows, 0, GL_RG_INTEGER, GL_UNSIGNED_INT,
+                 texels);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    free(texels);
+    return texture;
 }
 
 /* Invocations of the cold-cache pass, each moving 16 bytes: 255 MB is 65280
@@ -185,6 +225,9 @@ static void restore_input(const subject *s) {
     if (s->kind == METHOD_SEED001) {
         copy_buffer(s->pristine_keys, s->keys, sizeof(uint32_t) * s->padded);
         copy_buffer(s->pristine_values, s->values, sizeof(uint32_t) * s->padded);
+    } else if (s->kind == METHOD_FRAGMENT) {
+        glCopyImageSubData(s->pristine_texture, GL_TEXTURE_2D, 0, 0, 0, 0, s->texture, GL_TEXTURE_2D, 0, 0, 0, 0,
+                           FRAGMENT_TEXTURE_WIDTH, (GLsizei)texture_rows(s->count), 1);
     } else {
         copy_buffer(s->pristine, s->pairs, sizeof(pair) * s->count);
     }
@@ -252,6 +295,12 @@ static int check_result(const subject *s, const pair *expected) {
         for (uint32_t i = 0; i < s->count; ++i) got[i] = (pair){k[i], v[i]};
         free(k);
         free(v);
+    } else if (s->kind == METHOD_FRAGMENT) {
+        free(got);
+        got = malloc(sizeof(pair) * texture_rows(s->count) * FRAGMENT_TEXTURE_WIDTH);
+        glBindTexture(GL_TEXTURE_2D, s->texture);
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RG_INTEGER, GL_UNSIGNED_INT, got);
+        glBindTexture(GL_TEXTURE_2D, 0);
     } else {
         read_buffer(s->pairs, sizeof(pair) * s->count, got);
     }
@@ -265,6 +314,7 @@ static const char *method_name(method m) {
     case METHOD_DIRECT: return "direct";
     case METHOD_INDIRECT: return "indirect";
     case METHOD_INDIRECT_BOUNDED: return "bounded";
+    case METHOD_FRAGMENT: return "texture";
     case METHOD_SEED001: break;
     }
     return "seed001";
@@ -435,6 +485,10 @@ static int parse_options(int argc, char **argv, options *o) {
             if (parse_methods(argv[++i], o->methods) != 0) return -1;
         } else if (!strcmp(a, "--variant") && next && o->variant_count < MAX_VARIANTS) {
             if (parse_variant(argv[++i], &o->variants[o->variant_count++]) != 0) return -1;
+        } else if (!strcmp(a, "--fragment") && next && o->fragment_bits_count < 4) {
+            unsigned bits = 0;
+            if (sscanf(argv[++i], "%u", &bits) != 1 || bits < 1 || bits > 4) return -1;
+            o->fragment_bits[o->fragment_bits_count++] = bits;
         } else return -1;
     }
     if (o->min_log < 10 || o->max_log > 26 || o->min_log > o->max_log || o->runs < 1) return -1;
@@ -450,7 +504,7 @@ static int parse_options(int argc, char **argv, options *o) {
  * each variant's methods, times and correctness, also as CSV. Returns the
  * number of wrong results, or -1 where it could not run. */
 static int report_table(const options *opt, plume_env *env, plume_context *context, const plume_sorter *sorters,
-                        uint32_t capacity, baseline *seed001) {
+                        plume_sorter fragment_sorter, uint32_t capacity, baseline *seed001) {
     FILE *csv = opt->csv_path ? fopen(opt->csv_path, "w") : NULL;
     if (opt->csv_path && !csv) {
         fprintf(stderr, "cannot write %s\n", opt->csv_path);
@@ -552,6 +606,29 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
             }
             free(variant_input);
             free(variant_expected);
+            /* The fragment path's sort of a texture: k stages a pass, 1
+             * being the seeds' one stage a pass. */
+            for (uint32_t k = 0; k < opt->fragment_bits_count && fragment_sorter.id; ++k) {
+                subject s = {.kind = METHOD_FRAGMENT, .context = context, .sorter = fragment_sorter, .count = count,
+                             .padded = count, .group_bits = opt->fragment_bits[k]};
+                s.pristine_texture = make_pair_texture(count, input);
+                s.texture = make_pair_texture(count, NULL);
+                int wrong = check_result(&s, expected);
+                double ms = time_sort(&s, opt->runs, opt->warmup);
+                plume_sorter_set_fragment_group_bits(context, fragment_sorter, s.group_bits);
+                uint32_t passes = plume_sorter_pass_count(context, fragment_sorter, count);
+                double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
+                char name[16];
+                snprintf(name, sizeof name, "fragment:%u", s.group_bits);
+                printf("%10u %-18s %-9s %-8s %7u %10.4f %9.2f %9s %8s\n", count, name, method_name(METHOD_FRAGMENT),
+                       "bitonic", passes, ms, ratio, "", wrong ? "WRONG" : "yes");
+                if (csv)
+                    fprintf(csv, "%u,%s,%s,32,bitonic,%u,%.5f,%.3f,,%.1f,%d\n", count, name,
+                            method_name(METHOD_FRAGMENT), passes, ms, ratio, rate, !wrong);
+                failures += wrong;
+                GLuint textures[] = {s.pristine_texture, s.texture};
+                glDeleteTextures(2, textures);
+            }
             GLuint buffers[] = {base.pristine_keys, base.pristine_values, base.keys, base.values};
             glDeleteBuffers(4, buffers);
             free(input);
@@ -570,7 +647,8 @@ int main(int argc, char **argv) {
     if (parse_options(argc, argv, &opt) != 0) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
                         "[--variant bitonic|radix|automatic[:KEY_BITS[:SIZE]]]... [--methods direct,indirect,bounded] "
-                        "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255]\n", argv[0]);
+                        "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255] "
+                        "[--fragment K<=4]...\n", argv[0]);
         return 2;
     }
     headless_gl gl;
@@ -614,6 +692,11 @@ int main(int argc, char **argv) {
         if (plume_sorter_create(context, &desc, &sorters[v]) != PLUME_OK) return 1;
     }
     plume_radix_set_items(0);
+    plume_sorter fragment_sorter = {0};
+    if (opt.fragment_bits_count) {
+        plume_sorter_desc desc = {.capacity = capacity, .path = PLUME_PATH_FRAGMENT};
+        if (plume_sorter_create(context, &desc, &fragment_sorter) != PLUME_OK) return 1;
+    }
     if (opt.dump_dir) dump_sort_programs(opt.dump_dir);
     int failures = 0;
     if (opt.pass_times) {
@@ -623,9 +706,10 @@ int main(int argc, char **argv) {
                 report_pass_times(context, sorters[v], 1u << log, opt.runs);
         }
     } else {
-        failures = report_table(&opt, &env, context, sorters, capacity, &seed001);
+        failures = report_table(&opt, &env, context, sorters, fragment_sorter, capacity, &seed001);
     }
     for (uint32_t v = 0; v < opt.variant_count; ++v) plume_sorter_destroy(context, sorters[v]);
+    plume_sorter_destroy(context, fragment_sorter);
     plume_context_destroy(context);
     glDeleteProgram(seed001.program);
     headless_gl_destroy(&gl);

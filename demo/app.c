@@ -166,7 +166,8 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
     find_texture(options->texture_path, app->texture_path, sizeof app->texture_path);
 
     smoke_settings settings = {.capacity = options->particles, .texture_path = app->texture_path, .seed = 7,
-                               .effect = options->effect, .grinder_position = {-1.5f, 1.15f, 1.1f}};
+                               .effect = options->effect, .grinder_position = {-1.5f, 1.15f, 1.1f},
+                               .gpu_path = options->gl33 ? PLUME_PATH_FRAGMENT : PLUME_PATH_AUTO};
     scene_chimney_top(settings.emitter_position);
     bool ok = scene_create(&app->scene) && render_targets_create(&app->targets, width, height) &&
               hud_create(&app->hud) && smoke_system_create(&settings, &app->smoke);

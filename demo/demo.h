@@ -34,6 +34,7 @@ typedef struct demo_options {
     uint32_t resolution;      /* --resolution full|half|quarter: the draw's plume_draw_resolution */
     uint32_t path;            /* --path raster|tiled: the draw's plume_draw_path */
     uint32_t effect;          /* --effect smoke|sparks: a demo_effect */
+    bool gl33;                /* --gl 3.3: a GL 3.3 core context and the module's fragment path */
     bool size_given, particles_given;
 } demo_options;
 

@@ -34,6 +34,8 @@ static const char *USAGE =
     "  --resolution R     the particles' draw resolution: full (default), half or quarter\n"
     "  --path P           the particles' draw path: raster (default) or tiled (compute tiles)\n"
     "  --effect E         smoke (default) or sparks: a grinder's sparks bouncing off the scene\n"
+    "  --gl 3.3           ask for a GL 3.3 core context and run the module's fragment path (no compute;\n"
+    "                     smoke only, drawn with the raster path)\n"
     "keys: space pause, +/- or 1-4 particle count, S sorting, L draw resolution, T draw path, R reset,\n"
     "      H overlay,\n"
     "      Esc quit;\n"
@@ -123,6 +125,9 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
         } else if (!strcmp(arg, "--effect")) {
             ok = !strcmp(value, "smoke") || !strcmp(value, "sparks");
             options->effect = !strcmp(value, "sparks") ? DEMO_EFFECT_SPARKS : DEMO_EFFECT_SMOKE;
+        } else if (!strcmp(arg, "--gl")) {
+            ok = !strcmp(value, "3.3");
+            options->gl33 = ok;
         } else if (!strcmp(arg, "--texture")) {
             options->texture_path = value;
         } else {
@@ -134,6 +139,11 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             return 2;
         }
         if (takes_value) ++i;
+    }
+    if (options->gl33 && options->effect == DEMO_EFFECT_SPARKS) {
+        fprintf(stderr, "plume_demo: --effect sparks collides with the scene (plume_world), which needs the compute "
+                        "path: not with --gl 3.3\n");
+        return 2;
     }
     return 0;
 }

@@ -88,6 +88,7 @@ static bool create_system(plume_context *context, const smoke_settings *settings
     plume_system_desc desc = settings->effect == DEMO_EFFECT_SPARKS
                                  ? sparks_desc(capacity, settings->seed, settings->grinder_position)
                                  : smoke_desc(settings, capacity);
+    desc.path = settings->gpu_path;
     plume_result result = plume_system_create(context, &desc, out);
     if (result != PLUME_OK) {
         fprintf(stderr, "smoke: cannot create a system of %u particles: %s\n", capacity, plume_result_string(result));

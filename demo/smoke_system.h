@@ -18,6 +18,7 @@ typedef struct smoke_settings {
     uint32_t seed;
     uint32_t effect;            /* a demo_effect: the smoke column or the grinder's sparks */
     float grinder_position[3];  /* where the sparks start */
+    uint32_t gpu_path;          /* plume_system_desc.path: a plume_gpu_path */
 } smoke_settings;
 
 typedef struct smoke_frame {

@@ -439,6 +439,17 @@ typedef struct plume_system_desc {
                                    malloc/free */
     /* ---- since 1.2 ---- */
     plume_world world;          /* collisions, force fields, events; default: none */
+    /* since 1.2: a plume_gpu_path. PLUME_PATH_AUTO (default): compute where the context
+     * has GL 4.3, else the fragment path (GL 3.3 core; macOS's 4.1): the
+     * particles in float textures updated by fragment passes, the fragment
+     * sort, a draw that fetches the sorted slots with texelFetch. The same
+     * seed gives the same particles on both paths. Where the fragment path
+     * differs: a full system's new particles replace the oldest (the compute
+     * path drops them); plume_profile's live and drawn counts are 0 (the
+     * counts stay on the GPU; plume_system_read_back counts them); a frame's
+     * draw_resolution other than full draws at full resolution, with one
+     * warning. plume_system_get_desc reports the path taken. */
+    uint32_t path;
 } plume_system_desc;
 
 /* How many pixels the draw shades (plume_frame_desc.draw_resolution, since
@@ -541,7 +552,8 @@ typedef struct plume_frame_desc {
 } plume_frame_desc;
 
 /* Creates a system in `context` and the current GL context (4.3 core or newer
- * with compute shaders), all particles dead.
+ * with compute shaders for the compute path, 3.3 core for the fragment path:
+ * see plume_system_desc.path), all particles dead.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (context, desc or out_system NULL;
  * a bad world field or route target (plume_world, since 1.2);
  * capacity 0 or over the GL limit; a negative, NaN or infinite parameter; a range with min > max;
@@ -549,8 +561,8 @@ typedef struct plume_frame_desc {
  * of 0..1; too many keys; a zero direction after defaults; both a texture path
  * and pixels, or pixels without a size; a flipbook with more frames than
  * pixels; a partial allocator), PLUME_ERROR_IO (the texture file is missing
- * or is not an image stb_image decodes), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3
- * / compute shaders), PLUME_ERROR_SHADER, PLUME_ERROR_OUT_OF_MEMORY,
+ * or is not an image stb_image decodes), PLUME_ERROR_GL_UNSUPPORTED (no GL 3.3 core;
+ * or no GL 4.3 where path asks for compute), PLUME_ERROR_SHADER, PLUME_ERROR_OUT_OF_MEMORY,
  * PLUME_ERROR_CAPACITY (the context's handle table is full).
  * Each error also logs one message naming the field. On failure *out_system
  * is {0} and no memory or GL object is left behind. Pointers in `desc` are

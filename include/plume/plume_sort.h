@@ -121,10 +121,19 @@ typedef struct plume_sorter_desc {
      * 32. Keys must fit in them (see "Order" above). The radix sort skips the
      * digits above them (16 bits: half the passes of 32). */
     uint32_t key_bits;
+    /* A plume_gpu_path. PLUME_PATH_AUTO (default): compute where the context
+     * has GL 4.3, else fragment. PLUME_PATH_FRAGMENT forces the fragment
+     * sort (GL 3.3 core: seeds 000 and 002's bitonic network as render
+     * passes over RG32UI textures, several stages a pass) on any context;
+     * PLUME_PATH_COMPUTE on a context without it is PLUME_ERROR_GL_UNSUPPORTED.
+     * plume_sorter_get_desc reports the path taken. block_pairs is the compute
+     * path's: the fragment path ignores it (it reads back as 0). */
+    uint32_t path;
 } plume_sorter_desc;
 
 /* Creates a sorter in `context` and the current GL context (4.3 core or newer
- * with compute shaders). Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers,
+ * with compute shaders for the compute path, 3.3 core for the fragment path:
+ * see plume_sorter_desc.path). Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers,
  * capacity 0 or over 2^30, block_pairs not a power of two or over the GL
  * limits, a partial allocator, algorithm not a plume_sort_algorithm, key_bits
  * over 32), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3 / compute
@@ -191,8 +200,26 @@ PLUME_API plume_result plume_sort_indirect_bounded(plume_context *context, plume
                                                    uint32_t pairs_buffer, uint32_t count_buffer,
                                                    uint32_t count_offset, uint32_t max_count);
 
-/* Number of dispatches plume_sort issues for `count`, with the backend it
- * picks for it (0 for 0 or 1, and 0 with a message for a bad handle).
+/* since 1.2: sorts the first `count` pairs held in `texture`, a GL_TEXTURE_2D
+ * whose level 0 is GL_RG32UI, in place. Layout: pair i is the texel at
+ * column i % width, row i / width (width = the texture's width, any size);
+ * red is the key, green the value; the texture needs ceil(count / width)
+ * rows. Texels past the count are neither read nor written. The order is
+ * plume_sort's. Fragment-path sorters only (PLUME_ERROR_INVALID_ARGUMENT on a
+ * compute-path sorter, whose pairs live in buffers). Each pass is a draw into
+ * the sorter's own textures (the first reads `texture`, the last writes it);
+ * the host's framebuffers, viewport, textures, samplers and program are
+ * restored (plume_particles.h's GL state contract).
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad handle, not a 2D texture, not
+ * GL_RG32UI, too few texels for `count`), PLUME_ERROR_CAPACITY (count over
+ * the capacity).
+ * Threading: where the sorter's GL context is current. */
+PLUME_API plume_result plume_sort_texture(plume_context *context, plume_sorter sorter, uint32_t texture,
+                                          uint32_t count);
+
+/* Number of dispatches (compute path) or render passes (fragment path)
+ * plume_sort issues for `count`, with the backend it picks for it (0 for 0
+ * or 1, and 0 with a message for a bad handle).
  * Threading: any thread using the context; issues no GL call. */
 PLUME_API uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter sorter, uint32_t count);
 

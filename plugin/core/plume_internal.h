@@ -86,8 +86,19 @@ plume_result plume_context_file_or_free(plume_context *context, const plume_obje
 plume_result plume_context_destroy_object(plume_context *context, uint64_t id, const plume_object_class *object_class,
                                           const char *caller);
 
-/* Requires a current GL 4.3+ context with compute shaders. */
+/* Requires a current GL 4.3+ context with compute shaders (the compute path). */
 plume_result plume_check_gl_version(const plume_env *env, const char *what);
+/* True when the current context can run the compute path (GL 4.3+). */
+bool plume_gl_has_compute_path(void);
+/* Requires a current GL 3.3+ context (the fragment path: no compute shaders,
+ * SSBOs, image load/store or atomic counters). */
+plume_result plume_check_gl_fragment_version(const plume_env *env, const char *what);
+/* The path an object runs: `requested` (a plume_gpu_path; AUTO picks compute
+ * where the context has it, else fragment), checked against the context.
+ * Logs under `caller` and returns PLUME_ERROR_INVALID_ARGUMENT (not a path)
+ * or PLUME_ERROR_GL_UNSUPPORTED (the context cannot run it). */
+plume_result plume_resolve_gpu_path(const plume_env *env, const char *caller, uint32_t requested,
+                                    plume_gpu_path *out_path);
 
 /* GL errors raised since the last drain: each is logged; returns PLUME_OK when
  * there were none. `where` names the call for the message. */
@@ -115,7 +126,7 @@ bool plume_buffer_has_size(GLuint name, GLsizeiptr min_size, GLsizeiptr *actual_
  * compile errors are logged as "file:line: message". */
 /* Files one stage concatenates at most besides the layout (also the most
  * source strings plume_build_program_from_sources takes). */
-enum { PLUME_SHADER_MAX_FILES = 8 };
+enum { PLUME_SHADER_MAX_FILES = 10 };
 #define PLUME_GPU_LAYOUT_FILE "shared/plume_gpu_layout.h"
 
 typedef struct plume_shader_stage {
@@ -130,6 +141,10 @@ const char *plume_shader_source(const char *file);
  * object it made and returns PLUME_ERROR_SHADER with *out_program = 0. */
 plume_result plume_build_program(const plume_env *env, const char *label, const plume_shader_stage *stages,
                                  int stage_count, const char *defines, GLuint *out_program);
+/* As plume_build_program, in GLSL 3.30 core: the fragment path's programs
+ * (GL 3.3 contexts). */
+plume_result plume_build_program_330(const plume_env *env, const char *label, const plume_shader_stage *stages,
+                                     int stage_count, const char *defines, GLuint *out_program);
 
 /* Builds a program from explicit source strings (tests feed broken shaders
  * through this); `file_names` label the strings in messages. */
@@ -139,12 +154,14 @@ plume_result plume_build_program_from_sources(const plume_env *env, const char *
 
 /* ---- GL state scope ---------------------------------------------------------
  * Saves what a module call binds, routes KHR_debug messages raised during the
- * call to the object's logger, and restores everything at the end.
+ * call to the object's logger, and restores everything at the end. On a
+ * context without a piece of state (GL 3.3: no SSBOs, no indexed blending, no
+ * KHR_debug) it neither saves nor names it.
  * plume_gl_scope_begin always saves the current program, the indexed SSBO
  * bindings 0 .. PLUME_SCOPE_SSBO_SLOTS-1 and the generic SSBO and dispatch-
  * indirect bindings; plume_gl_scope_save adds the groups a call also touches
  * (call it right after begin, once per group). */
-enum { PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_TEXTURE_UNITS = 3, PLUME_SCOPE_DRAW_BUFFERS = 8, PLUME_SCOPE_CLIP_DISTANCES = 8 };
+enum { PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_TEXTURE_UNITS = 5, PLUME_SCOPE_DRAW_BUFFERS = 8, PLUME_SCOPE_CLIP_DISTANCES = 8 };
 
 typedef enum plume_gl_scope_group {
     /* GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER bindings (uploads, readbacks) */
@@ -165,7 +182,12 @@ typedef enum plume_gl_scope_group {
     PLUME_SCOPE_QUERY_BUFFER = 1 << 4,
     /* image unit 0's binding (texture, level, layering, access, format): the
      * tiled draw's composite writes its target through it */
-    PLUME_SCOPE_IMAGE_UNIT = 1 << 5
+    PLUME_SCOPE_IMAGE_UNIT = 1 << 5,
+    /* GL_PIXEL_PACK_BUFFER, the pack alignment / row length / skips and the
+     * read framebuffer binding (readbacks through glReadPixels) */
+    PLUME_SCOPE_PIXEL_PACK = 1 << 6,
+    /* the GL_TEXTURE_BUFFER bindings of units 0 .. PLUME_SCOPE_TEXTURE_UNITS-1 */
+    PLUME_SCOPE_TEXTURE_BUFFERS = 1 << 7
 } plume_gl_scope_group;
 
 typedef struct plume_gl_scope {
@@ -200,6 +222,10 @@ typedef struct plume_gl_scope {
     GLboolean scissor_test;
     GLint query_buffer;
     GLint image_texture, image_level, image_layered, image_layer, image_access, image_format;
+    bool storage_buffers;  /* the context has SSBOs (GL 4.3): their bindings were saved */
+    bool indexed_blend;    /* blending was saved for draw buffer 0 (GL 4.0), not for all */
+    GLint pack_buffer, pack_alignment, pack_row_length, pack_skip_pixels, pack_skip_rows, read_framebuffer;
+    GLint texture_buffer[PLUME_SCOPE_TEXTURE_UNITS];
 } plume_gl_scope;
 
 void plume_gl_scope_begin(plume_gl_scope *scope, const plume_env *env);

@@ -20,6 +20,13 @@ plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter sor
  * GL's shared memory). Benchmarks only: bench/bench_sort.c compares tile
  * sizes with it. */
 void plume_radix_set_items(uint32_t items);
+/* Fragment path: stages a pass holds at most (1 .. 4; 1 is the seeds' one
+ * stage a pass). For the benchmark; no effect on a compute-path sorter. */
+void plume_sorter_set_fragment_group_bits(plume_context *context, plume_sorter sorter, uint32_t group_bits);
+
+/* The fragment backend of a fragment-path sorter (NULL otherwise): the
+ * particle system's fragment path writes its keys straight into it. */
+struct fragment_sort *plume_sorter_fragment_backend(const plume_context *context, plume_sorter sorter);
 
 typedef struct sort_pass_hook {
     plume_sort_pass_hook function;

@@ -134,6 +134,9 @@
 #define PLUME_RADIX_STATE_DISPATCH 4     /* (tiles, 1, 1): the tile passes' indirect arguments */
 #define PLUME_RADIX_STATE_DIGIT_TOTALS 8 /* pairs per digit in the current pass (PLUME_RADIX_DIGITS words) */
 #define PLUME_RADIX_STATE_WORDS 264
+/* ---- Sort, fragment path: stages one pass runs at most (a local sort of
+ * 2^4 pairs runs 1 + 2 + 3 + 4) ---- */
+#define PLUME_FRAGMENT_SORT_MAX_STAGES 10
 
 /* ---- Keys ---- */
 #define PLUME_GPU_KEY_NAN 0xFFFFFFFEu    /* = PLUME_KEY_NAN: every NaN depth */
