@@ -194,6 +194,7 @@ void plume_delete_gl_objects(const plume_gl_object *objects, uint32_t count) {
         case GL_SHADER: glDeleteShader(name); break;
         case GL_FRAMEBUFFER: glDeleteFramebuffers(1, &name); break;
         case GL_SAMPLER: glDeleteSamplers(1, &name); break;
+        case GL_TRANSFORM_FEEDBACK: glDeleteTransformFeedbacks(1, &name); break;
         }
     }
 }

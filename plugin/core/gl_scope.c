@@ -38,6 +38,10 @@ static bool has_draw_indirect(void) {
     return epoxy_gl_version() >= 40 || epoxy_has_gl_extension("GL_ARB_draw_indirect");
 }
 
+bool plume_has_feedback_objects(void) {
+    return epoxy_gl_version() >= 40 || epoxy_has_gl_extension("GL_ARB_transform_feedback2");
+}
+
 static bool has_fixed_index_restart(void) {
     return epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_ARB_ES3_compatibility");
 }
@@ -212,6 +216,17 @@ void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups) {
         }
         glActiveTexture((GLenum)active);
     }
+    if (fresh & PLUME_SCOPE_TRANSFORM_FEEDBACK) {
+        scope->feedback_objects = plume_has_feedback_objects();
+        if (scope->feedback_objects) {
+            glGetIntegerv(GL_TRANSFORM_FEEDBACK_BINDING, &scope->feedback_object);
+        } else {
+            glGetIntegeri_v(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, 0, &scope->feedback_slot_buffer);
+            glGetInteger64i_v(GL_TRANSFORM_FEEDBACK_BUFFER_START, 0, &scope->feedback_slot_start);
+            glGetInteger64i_v(GL_TRANSFORM_FEEDBACK_BUFFER_SIZE, 0, &scope->feedback_slot_size);
+        }
+        glGetIntegerv(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, &scope->feedback_generic);
+    }
 }
 
 void plume_gl_scope_neutral_raster(plume_gl_scope *scope) {
@@ -227,7 +242,7 @@ void plume_gl_scope_neutral_raster(plume_gl_scope *scope) {
 plume_result plume_check_host_state(const plume_env *env, const char *caller) {
     GLboolean active = GL_FALSE, paused = GL_FALSE;
     glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE, &active);
-    glGetBooleanv(GL_TRANSFORM_FEEDBACK_PAUSED, &paused);
+    if (plume_has_feedback_objects()) glGetBooleanv(GL_TRANSFORM_FEEDBACK_PAUSED, &paused);
     if (active && !paused) {
         plume_log(env, PLUME_LOG_ERROR,
                   "%s: transform feedback is active and not paused; pause or end it before calling plume", caller);
@@ -315,6 +330,18 @@ static void restore_groups(const plume_gl_scope *scope) {
             glBindTexture(GL_TEXTURE_BUFFER, (GLuint)scope->texture_buffer[i]);
         }
         glActiveTexture((GLenum)active);
+    }
+    if (groups & PLUME_SCOPE_TRANSFORM_FEEDBACK) {
+        if (scope->feedback_objects) {
+            glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, (GLuint)scope->feedback_object);
+        } else {
+            GLuint buffer = (GLuint)scope->feedback_slot_buffer;
+            if (buffer != 0 && scope->feedback_slot_size > 0)
+                glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer, (GLintptr)scope->feedback_slot_start,
+                                  (GLsizeiptr)scope->feedback_slot_size);
+            else glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
+        }
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, (GLuint)scope->feedback_generic);
     }
 }
 

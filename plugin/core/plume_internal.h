@@ -145,6 +145,11 @@ plume_result plume_build_program(const plume_env *env, const char *label, const 
  * (GL 3.3 contexts). */
 plume_result plume_build_program_330(const plume_env *env, const char *label, const plume_shader_stage *stages,
                                      int stage_count, const char *defines, GLuint *out_program);
+/* As plume_build_program_330, for a program whose outputs `varyings` (in
+ * order) transform feedback captures, interleaved into one buffer. */
+plume_result plume_build_feedback_program_330(const plume_env *env, const char *label, const plume_shader_stage *stages,
+                                              int stage_count, const char *defines, const char *const *varyings,
+                                              int varying_count, GLuint *out_program);
 
 /* Builds a program from explicit source strings (tests feed broken shaders
  * through this); `file_names` label the strings in messages. */
@@ -187,7 +192,12 @@ typedef enum plume_gl_scope_group {
      * read framebuffer binding (readbacks through glReadPixels) */
     PLUME_SCOPE_PIXEL_PACK = 1 << 6,
     /* the GL_TEXTURE_BUFFER bindings of units 0 .. PLUME_SCOPE_TEXTURE_UNITS-1 */
-    PLUME_SCOPE_TEXTURE_BUFFERS = 1 << 7
+    PLUME_SCOPE_TEXTURE_BUFFERS = 1 << 7,
+    /* transform feedback: the generic GL_TRANSFORM_FEEDBACK_BUFFER binding and,
+     * where the GL has transform feedback objects (4.0), the bound object (the
+     * module binds its own: the host's object and its buffers stay as they
+     * are, even while paused), else (3.3) the indexed buffer binding 0 */
+    PLUME_SCOPE_TRANSFORM_FEEDBACK = 1 << 8
 } plume_gl_scope_group;
 
 typedef struct plume_gl_scope {
@@ -226,6 +236,9 @@ typedef struct plume_gl_scope {
     bool indexed_blend;    /* blending was saved for draw buffer 0 (GL 4.0), not for all */
     GLint pack_buffer, pack_alignment, pack_row_length, pack_skip_pixels, pack_skip_rows, read_framebuffer;
     GLint texture_buffer[PLUME_SCOPE_TEXTURE_UNITS];
+    bool feedback_objects; /* the GL has transform feedback objects: feedback_object was saved */
+    GLint feedback_object, feedback_generic, feedback_slot_buffer;
+    GLint64 feedback_slot_start, feedback_slot_size;
 } plume_gl_scope;
 
 void plume_gl_scope_begin(plume_gl_scope *scope, const plume_env *env);
@@ -249,6 +262,10 @@ void plume_gl_scope_neutral_raster(plume_gl_scope *scope);
  * transform feedback active and not paused (it would capture the module's
  * draws, and glUseProgram fails under it). */
 plume_result plume_check_host_state(const plume_env *env, const char *caller);
+
+/* Whether the GL has transform feedback objects (4.0 or
+ * ARB_transform_feedback2), and so glPauseTransformFeedback. */
+bool plume_has_feedback_objects(void);
 
 static inline uint32_t plume_next_pow2(uint32_t v) {
     uint32_t p = 1;

@@ -131,10 +131,13 @@ static GLuint compile_stage(const plume_env *env, const char *label, GLenum type
     return shader;
 }
 
+/* `varyings` (NULL: none): the outputs transform feedback captures, interleaved
+ * in one buffer, named before the link as GL asks. */
 static plume_result link_program(const plume_env *env, const char *label, const GLuint *shaders, int count,
-                                 GLuint *out_program) {
+                                 const char *const *varyings, int varying_count, GLuint *out_program) {
     GLuint program = glCreateProgram();
     for (int i = 0; i < count; ++i) glAttachShader(program, shaders[i]);
+    if (varyings) glTransformFeedbackVaryings(program, varying_count, varyings, GL_INTERLEAVED_ATTRIBS);
     glLinkProgram(program);
     for (int i = 0; i < count; ++i) {
         glDetachShader(program, shaders[i]);
@@ -163,11 +166,12 @@ plume_result plume_build_program_from_sources(const plume_env *env, const char *
     if (source_count < 1 || source_count > PLUME_SHADER_MAX_FILES) return PLUME_ERROR_INVALID_ARGUMENT;
     GLuint shader = compile_stage(env, label, type, sources, file_names, source_count, defines, GLSL_430);
     if (!shader) return PLUME_ERROR_SHADER;
-    return link_program(env, label, &shader, 1, out_program);
+    return link_program(env, label, &shader, 1, NULL, 0, out_program);
 }
 
 static plume_result build_program(const plume_env *env, const char *label, const plume_shader_stage *stages,
-                                  int stage_count, const char *defines, const char *version, GLuint *out_program) {
+                                  int stage_count, const char *defines, const char *version,
+                                  const char *const *varyings, int varying_count, GLuint *out_program) {
     *out_program = 0;
     GLuint shaders[4] = {0};
     if (stage_count < 1 || stage_count > 4) return PLUME_ERROR_INVALID_ARGUMENT;
@@ -189,15 +193,21 @@ static plume_result build_program(const plume_env *env, const char *label, const
             return PLUME_ERROR_SHADER;
         }
     }
-    return link_program(env, label, shaders, stage_count, out_program);
+    return link_program(env, label, shaders, stage_count, varyings, varying_count, out_program);
 }
 
 plume_result plume_build_program(const plume_env *env, const char *label, const plume_shader_stage *stages,
                                  int stage_count, const char *defines, GLuint *out_program) {
-    return build_program(env, label, stages, stage_count, defines, GLSL_430, out_program);
+    return build_program(env, label, stages, stage_count, defines, GLSL_430, NULL, 0, out_program);
 }
 
 plume_result plume_build_program_330(const plume_env *env, const char *label, const plume_shader_stage *stages,
                                      int stage_count, const char *defines, GLuint *out_program) {
-    return build_program(env, label, stages, stage_count, defines, GLSL_330, out_program);
+    return build_program(env, label, stages, stage_count, defines, GLSL_330, NULL, 0, out_program);
+}
+
+plume_result plume_build_feedback_program_330(const plume_env *env, const char *label, const plume_shader_stage *stages,
+                                              int stage_count, const char *defines, const char *const *varyings,
+                                              int varying_count, GLuint *out_program) {
+    return build_program(env, label, stages, stage_count, defines, GLSL_330, varyings, varying_count, out_program);
 }

@@ -2,15 +2,15 @@
  * (particles/fragment_update.c) and its draw (render/fragment_draw.c). Not
  * part of the API.
  *
- * Why textures and fragment passes, not transform feedback: the sort is
- * fragment passes over textures, and the draw fetches the sorted slots with
- * texelFetch; with the particles in textures too, one pass (multiple render
- * targets) emits into the ring and simulates every slot, and the key pass
- * reads positions where the sort wants them, with no buffer-to-texture copy.
- * Transform feedback would keep the particles in buffers (the draw could read
- * them as buffer textures), but its capture is state the host may hold (the
- * module refuses an active capture) and it needs a second set of vertex
- * programs for what the fragment programs do. */
+ * Why textures and fragment passes for the particles, transform feedback
+ * for the sort: with the particles in textures, one pass (multiple render
+ * targets) emits into the ring and simulates every slot, a pass the raster
+ * back end pays once per slot; the sort's passes would pay it ~50 times a
+ * frame (sort/feedback_sort.c says why it records them instead), so its keys
+ * are recorded into its buffer by a vertex pass reading the positions
+ * texture, and the draw reads the sorted list through a buffer texture. The
+ * module's transform feedback goes through its own object where the GL has
+ * them (the host's capture, even paused, is left alone). */
 #ifndef PLUME_PARTICLES_FRAGMENT_PARTICLES_H
 #define PLUME_PARTICLES_FRAGMENT_PARTICLES_H
 
@@ -29,13 +29,13 @@ typedef struct fragment_simulate_locations {
 } fragment_simulate_locations;
 
 typedef struct fragment_keys_locations {
-    GLint particle_width, capacity, first_slot, bound, list_width, view;
+    GLint particle_width, capacity, first_slot, view;
     GLint cull, cull_planes, cull_radius, eye, cull_distance;
 } fragment_keys_locations;
 
 typedef struct fragment_draw_locations {
     GLint view, projection, inverse_projection, camera_right, camera_up, soft_fade_distance, viewport_size;
-    GLint list_width, particle_width;
+    GLint particle_width;
 } fragment_draw_locations;
 
 typedef struct fragment_particles {
@@ -50,8 +50,10 @@ typedef struct fragment_particles {
     /* The ring: the next update's emission starts at ring_head. */
     uint32_t ring_head;
     uint64_t emitted_total;
-    /* The last update's list: list_count pairs (the live bound) in list_texture. */
+    /* The last update's list: list_count pairs (the live bound) in list_buffer
+     * (one of the sort's buffers), drawn through list_texture (a buffer texture). */
     uint32_t list_count;
+    GLuint list_buffer;
     GLuint list_texture;
     /* The draw (render/fragment_draw.c). */
     GLuint draw_program;

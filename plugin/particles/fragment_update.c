@@ -1,8 +1,10 @@
 /* The particle system's fragment path (GL 3.3 core: no compute shaders,
  * storage buffers, image load/store or atomic counters): particles in float
  * textures, one fragment pass that emits and simulates every slot, a key pass
- * into the sort's texture, the fragment sort, and (render/fragment_draw.c)
- * an instanced draw that fetches the sorted slots with texelFetch.
+ * that transform feedback records into the sort's input buffer, the sort
+ * (sort/feedback_sort.c: vertex passes, no rasterization), and
+ * (render/fragment_draw.c) an instanced draw that fetches the sorted slots
+ * from a buffer texture.
  *
  * Emission needs no counter: the CPU plans how many particles each update
  * asks for (particles_plan_emission, as on the compute path) and they take the
@@ -57,8 +59,19 @@ uint64_t fragment_particles_capacity_limit(const char **which) {
     GLint size = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &size);
     uint64_t width = (uint64_t)size < FRAGMENT_PARTICLE_WIDTH ? (uint64_t)size : FRAGMENT_PARTICLE_WIDTH;
+    uint64_t limit = width * (uint64_t)size;
     *which = "GL_MAX_TEXTURE_SIZE rows of the particle textures";
-    return width * (uint64_t)size;
+    /* The sort's buffers are read as buffer textures of the capacity's power
+     * of two. */
+    GLint texels = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
+    uint64_t pow2 = 1;
+    while (pow2 * 2 <= (uint64_t)texels) pow2 *= 2;
+    if (pow2 < limit) {
+        limit = pow2;
+        *which = "the sort's buffer textures: the largest power of two within GL_MAX_TEXTURE_BUFFER_SIZE";
+    }
+    return limit;
 }
 
 /* ---- Creation ----------------------------------------------------------------- */
@@ -114,17 +127,14 @@ static plume_result build_programs(system_state *s, fragment_particles *f) {
          {"particles/particle_common.glsl", "particles/particle_noise.glsl", "particles/particle_birth.glsl",
           "particles/particle_motion.glsl", "particles/fragment_simulate.frag"}},
     };
-    const plume_shader_stage keys[2] = {
-        {GL_VERTEX_SHADER, {"sort/fragment_pass.vert"}},
-        {GL_FRAGMENT_SHADER,
-         {"particles/particle_cull.glsl", "sort/depth_key.glsl", "sort/fragment_pair.glsl",
-          "particles/fragment_keys.frag"}},
-    };
+    const plume_shader_stage keys = {
+        GL_VERTEX_SHADER, {"particles/particle_cull.glsl", "sort/depth_key.glsl", "particles/feedback_keys.vert"}};
+    const char *const key_outputs[] = {"out_pair"};
     plume_result r;
     if ((r = plume_build_program_330(&s->env, "plume particles (fragment path): simulate", simulate, 2, NULL,
                                      &f->simulate_program)) ||
-        (r = plume_build_program_330(&s->env, "plume particles (fragment path): keys", keys, 2, NULL,
-                                     &f->keys_program)))
+        (r = plume_build_feedback_program_330(&s->env, "plume particles (fragment path): keys", &keys, 1, NULL,
+                                              key_outputs, 1, &f->keys_program)))
         return r;
     GLuint p = f->simulate_program;
     f->simulate = (fragment_simulate_locations){
@@ -152,8 +162,6 @@ static plume_result build_programs(system_state *s, fragment_particles *f) {
         .particle_width = glGetUniformLocation(p, "u_particle_width"),
         .capacity = glGetUniformLocation(p, "u_capacity"),
         .first_slot = glGetUniformLocation(p, "u_first_slot"),
-        .bound = glGetUniformLocation(p, "u_bound"),
-        .list_width = glGetUniformLocation(p, "u_list_width"),
         .view = glGetUniformLocation(p, "u_view"),
         .cull = glGetUniformLocation(p, "u_cull"),
         .cull_planes = glGetUniformLocation(p, "u_cull_planes"),
@@ -173,10 +181,13 @@ plume_result fragment_particles_create(system_state *s) {
     plume_result r;
     if ((r = build_programs(s, f)) || (r = create_particle_textures(s, f)) || (r = fragment_draw_create(s)))
         return r;
+    glGenTextures(1, &f->list_texture);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_BUFFER, f->list_texture); /* an object from now on (glIsTexture) */
     return PLUME_OK;
 }
 
-enum { FRAGMENT_UPDATE_GL_OBJECTS = 2 * FRAGMENT_PARTICLE_TEXTURES + 5 };
+enum { FRAGMENT_UPDATE_GL_OBJECTS = 2 * FRAGMENT_PARTICLE_TEXTURES + 6 };
 
 uint32_t fragment_particles_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity) {
     const fragment_particles *f = s->fragment;
@@ -194,6 +205,7 @@ uint32_t fragment_particles_list_gl_objects(const system_state *s, plume_gl_obje
     all[n++] = (plume_gl_object){GL_VERTEX_ARRAY, f->vertex_array};
     all[n++] = (plume_gl_object){GL_SAMPLER, f->sprite_sampler};
     all[n++] = (plume_gl_object){GL_SAMPLER, f->depth_sampler};
+    all[n++] = (plume_gl_object){GL_TEXTURE, f->list_texture};
     return plume_list_named_gl_objects(all, n, out, capacity);
 }
 
@@ -207,10 +219,14 @@ void fragment_particles_destroy(system_state *s) {
 
 /* ---- Passes ------------------------------------------------------------------- */
 
-/* The state every pass of this path draws under (the caller's scope saved it). */
-static void prepare_pass_state(plume_gl_scope *scope) {
-    fragment_sort_prepare_state(scope);
+/* The state the simulate pass draws under (the caller's scope saved it). */
+static void prepare_pass_state(const fragment_particles *f, plume_gl_scope *scope) {
+    plume_gl_scope_save(scope, FRAGMENT_PARTICLES_SCOPE_GROUPS);
+    plume_gl_scope_neutral_raster(scope);
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_DEPTH_TEST);
     for (GLuint i = 0; i < FRAGMENT_PARTICLE_TEXTURES; ++i) glColorMaski(i, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glBindVertexArray(f->vertex_array);
 }
 
 plume_result fragment_particles_reset(system_state *s) {
@@ -218,7 +234,7 @@ plume_result fragment_particles_reset(system_state *s) {
     f->ring_head = 0;
     f->emitted_total = 0;
     f->list_count = 0;
-    f->list_texture = 0;
+    f->list_buffer = 0;
     f->current = 0;
     /* Every slot free: age FREE_SLOT_AGE (fragment_simulate.frag). */
     static const GLfloat free_slot[4] = {0.0f, 0.0f, 0.0f, -1.0f}, zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
@@ -242,7 +258,7 @@ static void bind_particle_textures(const fragment_particles *f, uint32_t set, in
     }
 }
 
-static void run_simulate_pass(system_state *s, fragment_sort *sort, const plume_frame_desc *frame) {
+static void run_simulate_pass(system_state *s, const plume_frame_desc *frame) {
     fragment_particles *f = s->fragment;
     GLuint running_end[PLUME_MAX_EMITTERS];
     uint32_t requested = particles_plan_emission(s, frame->dt, running_end);
@@ -268,7 +284,7 @@ static void run_simulate_pass(system_state *s, fragment_sort *sort, const plume_
     glUniform3f(at->turbulence, forces->turbulence, forces->turbulence_scale, forces->turbulence_speed);
     bind_particle_textures(f, f->current, FRAGMENT_PARTICLE_TEXTURES);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, f->framebuffers[f->current ^ 1]);
-    fragment_sort_draw_range(sort, f->width, s->desc.capacity);
+    fragment_sort_draw_range(f->width, s->desc.capacity);
     f->current ^= 1;
     f->ring_head = (uint32_t)(((uint64_t)f->ring_head + requested) % s->desc.capacity);
     f->emitted_total += requested;
@@ -290,44 +306,41 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
     glUniform1f(at->cull_distance, frame->cull_distance);
 }
 
-/* The pairs of the `bound` slots before the ring's head, padded to a power of
- * two, into the sort's input texture. */
-static void run_key_pass(system_state *s, fragment_sort *sort, const plume_frame_desc *frame, const mat4 view,
+/* The pairs of the `bound` slots before the ring's head into the sort's
+ * input buffer. */
+static void run_key_pass(system_state *s, const feedback_sort *sort, const plume_frame_desc *frame, const mat4 view,
                          const mat4 projection, bool cull, uint32_t bound) {
     fragment_particles *f = s->fragment;
     const fragment_keys_locations *at = &f->keys;
     uint32_t capacity = s->desc.capacity;
-    uint32_t list_width = 1u << fragment_sort_width_log2(sort);
     glUseProgram(f->keys_program);
     glUniform1ui(at->particle_width, f->width);
     glUniform1ui(at->capacity, capacity);
     glUniform1ui(at->first_slot, (uint32_t)(((uint64_t)f->ring_head + capacity - bound) % capacity));
-    glUniform1ui(at->bound, bound);
-    glUniform1ui(at->list_width, list_width);
     glUniformMatrix4fv(at->view, 1, GL_FALSE, &view[0][0]);
     set_cull_uniforms(s, frame, view, projection, cull);
     bind_particle_textures(f, f->current, 1);
-    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fragment_sort_input_framebuffer(sort));
-    fragment_sort_draw_range(sort, list_width, plume_next_pow2(bound));
+    feedback_sort_record(sort, feedback_sort_input_buffer(sort), bound, bound * (uint32_t)sizeof(GLuint[2]));
 }
 
 void fragment_particles_update(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
                                bool cull, plume_gl_scope *scope) {
     fragment_particles *f = s->fragment;
-    fragment_sort *sort = plume_sorter_fragment_backend(s->context, s->sorter);
-    prepare_pass_state(scope);
+    const feedback_sort *sort = plume_sorter_feedback_backend(s->context, s->sorter);
+    prepare_pass_state(f, scope);
     profiler_stage_begin(s->profiler, PLUME_STAGE_SIMULATE);
-    run_simulate_pass(s, sort, frame);
+    run_simulate_pass(s, frame);
     profiler_stage_end(s->profiler, PLUME_STAGE_SIMULATE);
     profiler_stage_begin(s->profiler, PLUME_STAGE_SORT);
     uint32_t bound = particles_window_live_bound(&s->window, s->time, s->desc.capacity);
     f->list_count = bound;
-    f->list_texture = fragment_sort_input_texture(sort);
+    f->list_buffer = feedback_sort_input_buffer(sort);
     /* plume_system_get_sort_algorithm: the fragment sort is a bitonic network. */
     s->last_sort = frame->disable_sort ? PLUME_SORT_AUTOMATIC : PLUME_SORT_BITONIC;
     if (bound > 0) {
+        feedback_sort_prepare_state(sort, scope);
         run_key_pass(s, sort, frame, view, projection, cull, bound);
-        if (!frame->disable_sort) f->list_texture = fragment_sort_network(sort, bound, NULL);
+        if (!frame->disable_sort) f->list_buffer = feedback_sort_network(sort, bound, NULL);
     }
     profiler_stage_end(s->profiler, PLUME_STAGE_SORT);
     /* The counts stay on the GPU on this path: the profile reports the sort's
@@ -349,8 +362,7 @@ static void read_texture(GLuint texture, GLenum format, GLenum type, void *out) 
 plume_result fragment_particles_read_back(system_state *s, plume_readback *readback) {
     fragment_particles *f = s->fragment;
     uint32_t capacity = s->desc.capacity, texels = f->width * f->rows;
-    /* glGetTexImage reads whole textures: the sort's holds the capacity's power of two. */
-    size_t list_texels = plume_next_pow2(capacity < 2 ? 2 : capacity);
+    size_t list_texels = capacity;
     float *position_age = plume_alloc(&s->env, (size_t)texels * 16), *velocity = plume_alloc(&s->env, (size_t)texels * 16);
     float *traits = plume_alloc(&s->env, (size_t)texels * 16);
     uint32_t *ids = plume_alloc(&s->env, (size_t)texels * 4);
@@ -367,7 +379,10 @@ plume_result fragment_particles_read_back(system_state *s, plume_readback *readb
         read_texture(set[1], GL_RGBA, GL_FLOAT, velocity);
         read_texture(set[2], GL_RGBA, GL_FLOAT, traits);
         read_texture(set[3], GL_RED_INTEGER, GL_UNSIGNED_INT, ids);
-        if (f->list_count) read_texture(f->list_texture, GL_RG_INTEGER, GL_UNSIGNED_INT, pairs);
+        if (f->list_count) {
+            glBindBuffer(GL_COPY_READ_BUFFER, f->list_buffer);
+            glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)f->list_count * 8, pairs);
+        }
         uint32_t live = 0, dead = 0, drawn = 0;
         for (uint32_t slot = 0; slot < capacity; ++slot) {
             const float *m = position_age + 4 * slot, *v = velocity + 4 * slot, *t = traits + 4 * slot;

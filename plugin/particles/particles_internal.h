@@ -14,6 +14,7 @@
 #include "render/lowres.h"
 #include "render/raster.h"
 #include "render/tiled.h"
+#include "sort/feedback_sort.h"
 #include "sort/fragment_sort.h"
 #include "shared/plume_gpu_layout.h"
 
@@ -228,8 +229,8 @@ plume_result world_check_targets(const system_state *s, const char *caller, cons
 /* ---- fragment_update.c: the fragment path's update (GL 3.3 core) ---- */
 
 /* The state groups every fragment-path call saves (textures, draw state,
- * pixel transfers, texture buffers). */
-#define FRAGMENT_PARTICLES_SCOPE_GROUPS FRAGMENT_SORT_SCOPE_GROUPS
+ * pixel transfers, texture buffers, transform feedback). */
+#define FRAGMENT_PARTICLES_SCOPE_GROUPS (FRAGMENT_SORT_SCOPE_GROUPS | FEEDBACK_SORT_SCOPE_GROUPS)
 /* Refuses (logged under `caller`, naming the field) what a descriptor asks
  * of the fragment path that only the compute path has. */
 plume_result fragment_particles_check_desc(const plume_env *env, const char *caller, const plume_system_desc *desc);

@@ -1,11 +1,10 @@
 /* The fragment path's draw: one instanced draw of camera-facing quads over
- * the last update's list texture (sorted back-to-front), each instance
- * fetching its slot and its particle with texelFetch; the fragment shader,
+ * the last update's list (sorted back-to-front, read through a buffer
+ * texture), each instance fetching its slot and its particle with texelFetch; the fragment shader,
  * curves, flipbook and soft fade are the compute path's
  * (particle_appearance.glsl, particle_quad.glsl, particle_draw.frag). Blending is set for draw buffer 0 where the GL has
  * indexed blending, else for all at once (GL 3.3; the scope restores it). */
 #include "particles/fragment_particles.h"
-#include "sort/sort_internal.h"
 
 plume_result fragment_draw_create(system_state *s) {
     fragment_particles *f = s->fragment;
@@ -27,7 +26,6 @@ plume_result fragment_draw_create(system_state *s) {
         .camera_up = glGetUniformLocation(p, "u_camera_up"),
         .soft_fade_distance = glGetUniformLocation(p, "u_soft_fade_distance"),
         .viewport_size = glGetUniformLocation(p, "u_viewport_size"),
-        .list_width = glGetUniformLocation(p, "u_list_width"),
         .particle_width = glGetUniformLocation(p, "u_particle_width"),
     };
     glUseProgram(p);
@@ -61,14 +59,12 @@ void fragment_particles_draw(system_state *s, const mat4 view, const mat4 projec
     fragment_particles *f = s->fragment;
     if (f->list_count == 0) return;
     const fragment_draw_locations *at = &f->draw;
-    fragment_sort *sort = plume_sorter_fragment_backend(s->context, s->sorter);
     glUseProgram(f->draw_program);
     glUniformMatrix4fv(at->view, 1, GL_FALSE, &view[0][0]);
     glUniformMatrix4fv(at->projection, 1, GL_FALSE, &projection[0][0]);
     /* The view matrix's first two rows: the camera's right and up in world space. */
     glUniform3f(at->camera_right, view[0][0], view[1][0], view[2][0]);
     glUniform3f(at->camera_up, view[0][1], view[1][1], view[2][1]);
-    glUniform1ui(at->list_width, 1u << fragment_sort_width_log2(sort));
     glUniform1ui(at->particle_width, f->width);
     float fade = 0.0f;
     if (scene_depth != 0) {
@@ -81,7 +77,9 @@ void fragment_particles_draw(system_state *s, const mat4 view, const mat4 projec
     }
     glUniform1f(at->soft_fade_distance, fade);
     if (s->sprite_texture) bind_unit(0, s->sprite_texture, f->sprite_sampler);
-    bind_unit(2, f->list_texture, f->sampler);
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_BUFFER, f->list_texture);
+    glTexBuffer(GL_TEXTURE_BUFFER, GL_RG32UI, f->list_buffer);
     bind_unit(3, f->textures[f->current][0], f->sampler);
     bind_unit(4, f->textures[f->current][2], f->sampler);
     glBindVertexArray(f->vertex_array);

@@ -112,9 +112,8 @@ void fragment_sort_set_group_bits(fragment_sort *s, uint32_t group_bits) {
 
 /* ---- Drawing ------------------------------------------------------------------ */
 
-void fragment_sort_draw_range(const fragment_sort *s, uint32_t width, uint32_t count) {
+void fragment_sort_draw_range(uint32_t width, uint32_t count) {
     uint32_t rows = count / width, rest = count % width;
-    glBindVertexArray(s->vertex_array);
     if (rows > 0) {
         glViewport(0, 0, (GLsizei)width, (GLsizei)rows);
         glDrawArrays(GL_TRIANGLES, 0, 3);
@@ -162,23 +161,13 @@ static void run_sort_pass(const fragment_sort *s, const pass_plan *pass, void *u
     bind_source(s, s->network_textures[run->current]);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, s->network_framebuffers[run->current ^ 1]);
     call_hook(run->hook, "fragment pass");
-    fragment_sort_draw_range(s, 1u << s->width_log2, run->n);
+    fragment_sort_draw_range(1u << s->width_log2, run->n);
     run->current ^= 1;
 }
 
-GLuint fragment_sort_input_framebuffer(const fragment_sort *s) {
-    return s->network_framebuffers[0];
-}
-
-GLuint fragment_sort_input_texture(const fragment_sort *s) {
-    return s->network_textures[0];
-}
-
-uint32_t fragment_sort_width_log2(const fragment_sort *s) {
-    return s->width_log2;
-}
-
-GLuint fragment_sort_network(const fragment_sort *s, uint32_t count, const sort_pass_hook *hook) {
+/* Sorts the network's input texture (the first `count` pairs, padded up to
+ * the power of two); returns the texture holding the result. */
+static GLuint run_network(const fragment_sort *s, uint32_t count, const sort_pass_hook *hook) {
     network_run run = {.n = plume_next_pow2(count), .current = 0, .hook = hook};
     if (count >= 2) for_each_pass(s, plume_log2(run.n), run_sort_pass, &run);
     return s->network_textures[run.current];
@@ -197,7 +186,7 @@ static void run_copy(const fragment_sort *s, const fragment_sort_pairs *pairs, G
     glUniform1i(at[U_COUNT_INDEX], (GLint)pairs->count_index);
     glUniform1i(at[U_DISCARD], discard_past_count);
     bind_source(s, source);
-    fragment_sort_draw_range(s, target_width, range);
+    fragment_sort_draw_range(target_width, range);
 }
 
 void fragment_sort_texture(const fragment_sort *s, const fragment_sort_pairs *pairs, const sort_pass_hook *hook) {
@@ -208,10 +197,11 @@ void fragment_sort_texture(const fragment_sort *s, const fragment_sort_pairs *pa
         glBindSampler(1, 0);
     }
     uint32_t n = plume_next_pow2(pairs->count);
+    glBindVertexArray(s->vertex_array);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, s->network_framebuffers[0]);
     call_hook(hook, "fragment copy");
     run_copy(s, pairs, pairs->texture, pairs->width, 1u << s->width_log2, n, false);
-    GLuint sorted = fragment_sort_network(s, pairs->count, hook);
+    GLuint sorted = run_network(s, pairs->count, hook);
     GLuint target = pairs->texture == s->staging_texture ? s->staging_framebuffer : s->target_framebuffer;
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
     if (target == s->target_framebuffer)
@@ -228,12 +218,14 @@ void fragment_sort_texture(const fragment_sort *s, const fragment_sort_pairs *pa
     call_hook(hook, NULL);
 }
 
-/* Rows, then the rest of the last row, of `count` pairs `width` a row, through
- * the bound pixel buffer (upload into the bound texture, or readback from the
- * bound read framebuffer). */
-static void transfer_rows(uint32_t width, uint32_t count, bool upload) {
+void sort_transfer_rows(uint32_t width, uint32_t count, bool upload) {
     uint32_t rows = count / width, rest = count % width;
     const GLintptr rest_offset = (GLintptr)rows * width * PAIR_BYTES;
+    GLenum store[4] = {GL_PACK_ALIGNMENT, GL_PACK_ROW_LENGTH, GL_PACK_SKIP_PIXELS, GL_PACK_SKIP_ROWS};
+    if (upload) store[0] = GL_UNPACK_ALIGNMENT, store[1] = GL_UNPACK_ROW_LENGTH, store[2] = GL_UNPACK_SKIP_PIXELS,
+                store[3] = GL_UNPACK_SKIP_ROWS;
+    glPixelStorei(store[0], 4);
+    for (int i = 1; i < 4; ++i) glPixelStorei(store[i], 0);
     if (upload) {
         if (rows) glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, (GLsizei)width, (GLsizei)rows, GL_RG_INTEGER,
                                   GL_UNSIGNED_INT, NULL);
@@ -251,22 +243,14 @@ void fragment_sort_buffer(const fragment_sort *s, GLuint buffer, fragment_sort_p
     pairs->texture = s->staging_texture;
     pairs->width = width;
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, buffer);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-    glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
-    glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, s->staging_texture);
-    transfer_rows(width, pairs->count, true);
+    sort_transfer_rows(width, pairs->count, true);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     fragment_sort_texture(s, pairs, hook);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, s->staging_framebuffer);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, buffer);
-    glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
-    glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
-    glPixelStorei(GL_PACK_SKIP_ROWS, 0);
-    transfer_rows(width, pairs->count, false);
+    sort_transfer_rows(width, pairs->count, false);
 }
 
 /* ---- Creation ------------------------------------------------------------------ */
@@ -302,7 +286,7 @@ static plume_result build_programs(fragment_sort *s) {
         snprintf(label, sizeof label, "plume fragment sort: %u stage%s a pass", k, k > 1 ? "s" : "");
         const plume_shader_stage stages[2] = {
             {GL_VERTEX_SHADER, {"sort/fragment_pass.vert"}},
-            {GL_FRAGMENT_SHADER, {"sort/fragment_pair.glsl", "sort/fragment_sort.frag"}},
+            {GL_FRAGMENT_SHADER, {"sort/pair_order.glsl", "sort/fragment_pair.glsl", "sort/fragment_sort.frag"}},
         };
         plume_result r = plume_build_program_330(s->env, label, stages, 2, defines, &s->sort_programs[k - 1]);
         if (r != PLUME_OK) return r;
@@ -312,7 +296,7 @@ static plume_result build_programs(fragment_sort *s) {
     }
     const plume_shader_stage stages[2] = {
         {GL_VERTEX_SHADER, {"sort/fragment_pass.vert"}},
-        {GL_FRAGMENT_SHADER, {"sort/fragment_pair.glsl", "sort/fragment_copy.frag"}},
+        {GL_FRAGMENT_SHADER, {"sort/pair_order.glsl", "sort/fragment_pair.glsl", "sort/fragment_copy.frag"}},
     };
     plume_result r = plume_build_program_330(s->env, "plume fragment sort: copy", stages, 2, NULL, &s->copy_program);
     if (r != PLUME_OK) return r;

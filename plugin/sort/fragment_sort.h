@@ -1,6 +1,8 @@
-/* The fragment backend behind a sorter (fragment_sort.c): the bitonic network
- * of seeds 000 and 002 as render passes over RG32UI textures, for contexts
- * without compute shaders (GL 3.3 core). The sorter (sorter.c) checks the
+/* The render-pass backend behind a fragment-path sorter (fragment_sort.c):
+ * the bitonic network of seeds 000 and 002 as render passes over RG32UI
+ * textures, for contexts without compute shaders (GL 3.3 core) whose buffer
+ * textures cannot hold the transform-feedback backend's buffers
+ * (feedback_sort.h), and for the benchmark. The sorter (sorter.c) checks the
  * arguments and saves the host's GL state; this file plans, builds and
  * draws. Not part of the API. */
 #ifndef PLUME_SORT_FRAGMENT_SORT_H
@@ -60,18 +62,10 @@ void fragment_sort_texture(const fragment_sort *s, const fragment_sort_pairs *pa
 void fragment_sort_buffer(const fragment_sort *s, GLuint buffer, fragment_sort_pairs *pairs,
                           const sort_pass_hook *hook);
 
-/* ---- For the particle system's fragment path ----
- * The network's input: a texture of width 2^fragment_sort_width_log2 whose
- * first next_pow2(count) texels a key pass writes (pads past the count);
- * fragment_sort_network sorts them and returns the texture that holds the
- * result (one of the sorter's two). */
-GLuint fragment_sort_input_framebuffer(const fragment_sort *s);
-GLuint fragment_sort_input_texture(const fragment_sort *s);
-uint32_t fragment_sort_width_log2(const fragment_sort *s);
-GLuint fragment_sort_network(const fragment_sort *s, uint32_t count, const sort_pass_hook *hook);
 /* Draws the viewport-covering triangle over texels [0, count) of a target
  * `width` texels wide (the bound program's fragments find their index from
- * gl_FragCoord): whole rows, then the rest of the last row. */
-void fragment_sort_draw_range(const fragment_sort *s, uint32_t width, uint32_t count);
+ * gl_FragCoord; the caller binds a vertex array): whole rows, then the rest
+ * of the last row. The particle system's simulate pass draws with it too. */
+void fragment_sort_draw_range(uint32_t width, uint32_t count);
 
 #endif

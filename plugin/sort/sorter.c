@@ -1,11 +1,13 @@
 /* The sorter object (plume_sort.h): its handle, descriptor, argument checks
  * and GL state scope, in front of the backends that sort: on the compute
  * path bitonic.c and radix.c, one picked per call; on the fragment path
- * fragment_sort.c (the path is picked at creation from the descriptor and the
- * context). */
+ * feedback_sort.c, or fragment_sort.c where the GL's buffer textures cannot
+ * hold the capacity (the path and the backend are picked at creation from the
+ * descriptor and the context). */
 #include <string.h>
 
 #include "bitonic.h"
+#include "feedback_sort.h"
 #include "fragment_sort.h"
 #include "radix.h"
 #include "shared/plume_gpu_layout.h"
@@ -39,11 +41,20 @@ typedef struct sorter_state {
     bitonic_sort *bitonic;      /* NULL for PLUME_SORT_RADIX and on the fragment path */
     radix_sort *radix;          /* NULL for PLUME_SORT_BITONIC, for AUTOMATIC under the crossover, and on the fragment path */
     uint32_t radix_from_count;  /* AUTOMATIC: counts from this one get the radix sort */
-    fragment_sort *fragment;    /* the fragment path's backend, or NULL */
+    feedback_sort *feedback;    /* the fragment path's backend (transform feedback), or NULL */
+    fragment_sort *fragment;    /* the fragment path's backend where feedback_sort_fits is false, or NULL */
     sort_pass_hook pass_hook;   /* benchmarks only (sort_internal.h) */
     GLint ssbo_offset_alignment;
     GLint max_texture_buffer_size;
 } sorter_state;
+
+/* plume_fragment_use_raster_sort: fragment-path sorters created from now on
+ * take the render-pass network (benchmarks). */
+static bool raster_sort_forced;
+
+void plume_fragment_use_raster_sort(bool raster) {
+    raster_sort_forced = raster;
+}
 
 /* ---- Creation ------------------------------------------------------------- */
 
@@ -88,6 +99,10 @@ static plume_result create_gl_objects(sorter_state *s) {
          * context has only the fragment path. */
         s->desc.block_pairs = 0;
         glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &s->max_texture_buffer_size);
+        /* The render passes need no buffer texture of the capacity's size,
+         * but write every pair through the raster back end. */
+        if (!raster_sort_forced && feedback_sort_fits(s->desc.capacity))
+            return feedback_sort_create(&s->env, s->desc.capacity, &s->feedback);
         return fragment_sort_create(&s->env, s->desc.capacity, &s->fragment);
     }
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &s->ssbo_offset_alignment);
@@ -114,7 +129,7 @@ static plume_result create_gl_objects(sorter_state *s) {
 
 /* The backend a sort of `count` pairs (or of at most `count`) runs. */
 static plume_sort_algorithm backend_for(const sorter_state *s, uint32_t count) {
-    if (s->fragment) return PLUME_SORT_BITONIC; /* the fragment sort's network */
+    if (s->fragment || s->feedback) return PLUME_SORT_BITONIC; /* the fragment path's networks */
     if (!s->bitonic) return PLUME_SORT_RADIX;
     return s->radix && count >= s->radix_from_count ? PLUME_SORT_RADIX : PLUME_SORT_BITONIC;
 }
@@ -124,6 +139,7 @@ static plume_sort_algorithm backend_for(const sorter_state *s, uint32_t count) {
 static uint32_t list_sorter_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity) {
     const sorter_state *s = object;
     if (s->fragment) return fragment_sort_list_gl_objects(s->fragment, out, capacity);
+    if (s->feedback) return feedback_sort_list_gl_objects(s->feedback, out, capacity);
     uint32_t count = bitonic_list_gl_objects(s->bitonic, out, capacity);
     bool room = out && count < capacity;
     return count + radix_list_gl_objects(s->radix, room ? out + count : NULL, room ? capacity - count : 0);
@@ -134,6 +150,7 @@ static void free_sorter(void *object) {
     bitonic_destroy(sorter->bitonic);
     radix_destroy(sorter->radix);
     fragment_sort_destroy(sorter->fragment);
+    feedback_sort_destroy(sorter->feedback);
     plume_env env = sorter->env;
     plume_free(&env, sorter);
 }
@@ -154,7 +171,7 @@ plume_result plume_sorter_create(plume_context *context, const plume_sorter_desc
     plume_gl_scope_begin(&scope, &s->env);
     /* The fragment path's textures, framebuffers and vertex array are bound
      * while they are made. */
-    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS | FRAGMENT_SORT_SCOPE_GROUPS);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS | FRAGMENT_SORT_SCOPE_GROUPS | FEEDBACK_SORT_SCOPE_GROUPS);
     result = create_gl_objects(s);
     plume_gl_scope_end(&scope);
     return plume_context_file_or_free(context, &sorter_class, s, result, &out_sorter->id);
@@ -175,6 +192,7 @@ uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter hand
     const sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_pass_count");
     if (!sorter) return 0;
     if (sorter->fragment) return fragment_sort_pass_count(sorter->fragment, count);
+    if (sorter->feedback) return feedback_sort_pass_count(sorter->feedback, count);
     return backend_for(sorter, count) == PLUME_SORT_RADIX ? radix_dispatch_count(sorter->radix, count)
                                                           : bitonic_dispatch_count(sorter->bitonic, count);
 }
@@ -206,15 +224,21 @@ static void finish_sort(const sorter_state *sorter) {
     if (sorter->pass_hook.function) sorter->pass_hook.function(sorter->pass_hook.user, NULL);
 }
 
-/* A buffer sort on the fragment path: the pairs go through a texture; the GL
- * orders the pixel transfers with the passes itself (no barrier). */
-static void sort_buffer_by_fragments(sorter_state *sorter, GLuint pairs_buffer, GLuint count_buffer,
-                                     uint32_t count_index, uint32_t count) {
+/* A buffer sort on the fragment path (the GL orders its copies, transfers
+ * and passes itself: no barrier): through transform feedback, or through a
+ * texture and render passes. */
+static void sort_buffer_without_compute(sorter_state *sorter, GLuint pairs_buffer, GLuint count_buffer,
+                                        uint32_t count_index, uint32_t count) {
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &sorter->env);
-    fragment_sort_prepare_state(&scope);
-    fragment_sort_pairs pairs = {.count = count, .count_buffer = count_buffer, .count_index = count_index};
-    fragment_sort_buffer(sorter->fragment, pairs_buffer, &pairs, &sorter->pass_hook);
+    if (sorter->feedback) {
+        feedback_sort_prepare_state(sorter->feedback, &scope);
+        feedback_sort_buffer(sorter->feedback, pairs_buffer, count, count_buffer, count_index, &sorter->pass_hook);
+    } else {
+        fragment_sort_prepare_state(&scope);
+        fragment_sort_pairs pairs = {.count = count, .count_buffer = count_buffer, .count_index = count_index};
+        fragment_sort_buffer(sorter->fragment, pairs_buffer, &pairs, &sorter->pass_hook);
+    }
     plume_gl_scope_end(&scope);
 }
 
@@ -236,8 +260,8 @@ plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pa
     if (count < 2) return PLUME_OK;
     plume_result host = plume_check_host_state(&sorter->env, "plume_sort");
     if (host != PLUME_OK) return host;
-    if (sorter->fragment) {
-        sort_buffer_by_fragments(sorter, pairs_buffer, 0, 0, count);
+    if (sorter->desc.path == PLUME_PATH_FRAGMENT) {
+        sort_buffer_without_compute(sorter, pairs_buffer, 0, 0, count);
         return plume_drain_gl_errors(&sorter->env, "plume_sort");
     }
     plume_gl_scope scope;
@@ -276,7 +300,7 @@ static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, u
     if (max_count < 2) return PLUME_OK;
     plume_result host = plume_check_host_state(&sorter->env, "plume_sort_indirect");
     if (host != PLUME_OK) return host;
-    if (sorter->fragment) {
+    if (sorter->desc.path == PLUME_PATH_FRAGMENT) {
         /* The count is read through a buffer texture of R32UI texels. */
         if (count_offset / 4 >= (uint32_t)sorter->max_texture_buffer_size) {
             plume_log(&sorter->env, PLUME_LOG_ERROR,
@@ -285,7 +309,7 @@ static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, u
                       count_offset, sorter->max_texture_buffer_size);
             return PLUME_ERROR_INVALID_ARGUMENT;
         }
-        sort_buffer_by_fragments(sorter, pairs_buffer, count_buffer, count_offset / 4, max_count);
+        sort_buffer_without_compute(sorter, pairs_buffer, count_buffer, count_offset / 4, max_count);
         return plume_drain_gl_errors(&sorter->env, "plume_sort_indirect");
     }
     plume_gl_scope scope;
@@ -358,7 +382,7 @@ plume_result plume_sort_texture(plume_context *context, plume_sorter handle, uin
     static const char *CALLER = "plume_sort_texture";
     sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, CALLER);
     if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
-    if (!sorter->fragment) {
+    if (sorter->desc.path != PLUME_PATH_FRAGMENT) {
         plume_log(&sorter->env, PLUME_LOG_ERROR,
                   "%s: the sorter runs the compute path, which sorts buffers; create it with path "
                   "PLUME_PATH_FRAGMENT to sort textures",
@@ -374,10 +398,13 @@ plume_result plume_sort_texture(plume_context *context, plume_sorter handle, uin
     if (host != PLUME_OK) return host;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &sorter->env);
-    fragment_sort_prepare_state(&scope);
+    if (sorter->feedback) feedback_sort_prepare_state(sorter->feedback, &scope);
+    else fragment_sort_prepare_state(&scope);
     uint32_t width = 0;
     bool usable = check_pair_texture(sorter, texture, count, &width);
-    if (usable && count >= 2) {
+    if (usable && count >= 2 && sorter->feedback) {
+        feedback_sort_texture(sorter->feedback, texture, width, count, &sorter->pass_hook);
+    } else if (usable && count >= 2) {
         fragment_sort_pairs pairs = {.texture = texture, .width = width, .count = count};
         fragment_sort_texture(sorter->fragment, &pairs, &sorter->pass_hook);
     }
@@ -390,10 +417,11 @@ void plume_sorter_set_fragment_group_bits(plume_context *context, plume_sorter h
     sorter_state *sorter =
         plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_set_fragment_group_bits");
     if (sorter && sorter->fragment) fragment_sort_set_group_bits(sorter->fragment, group_bits);
+    if (sorter && sorter->feedback) feedback_sort_set_group_bits(sorter->feedback, group_bits);
 }
 
-struct fragment_sort *plume_sorter_fragment_backend(const plume_context *context, plume_sorter handle) {
+struct feedback_sort *plume_sorter_feedback_backend(const plume_context *context, plume_sorter handle) {
     const sorter_state *sorter =
-        plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_fragment_backend");
-    return sorter ? sorter->fragment : NULL;
+        plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_feedback_backend");
+    return sorter ? sorter->feedback : NULL;
 }

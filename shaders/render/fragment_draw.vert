@@ -1,18 +1,17 @@
 // Built after particle_common.glsl, particle_appearance.glsl and
 // particle_quad.glsl.
 // The fragment path's draw: instance i draws the particle whose slot is pair
-// i of the sorted list texture (texelFetch), its data from the particle
+// i of the sorted list (a buffer texture), its data from the particle
 // textures; a pair keyed PLUME_GPU_KEY_LAST (a free or culled slot, sorted
 // to the end) draws nothing.
-uniform usampler2D u_draw_list;     // unit 2: {key, slot}
+uniform usamplerBuffer u_draw_list; // unit 2: {key, slot}
 uniform sampler2D u_position_age;   // unit 3
 uniform sampler2D u_traits;         // unit 4: size, rotation at birth, spin, lifetime
-uniform uint u_list_width;
 uniform uint u_particle_width;
 
 void main() {
     uint i = uint(gl_InstanceID);
-    uvec2 pair = texelFetch(u_draw_list, ivec2(int(i % u_list_width), int(i / u_list_width)), 0).rg;
+    uvec2 pair = texelFetch(u_draw_list, int(i)).rg;
     if (pair.x == PLUME_GPU_KEY_LAST) {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0); /* outside the clip volume: no fragment */
         v_color = vec4(0.0);

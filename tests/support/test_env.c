@@ -242,6 +242,7 @@ static bool gl_is(uint32_t type, GLuint name) {
     case GL_TEXTURE: return glIsTexture(name);
     case GL_FRAMEBUFFER: return glIsFramebuffer(name);
     case GL_SAMPLER: return glIsSampler(name);
+    case GL_TRANSFORM_FEEDBACK: return glIsTransformFeedback(name);
     }
     fail_msg("unexpected GL object type 0x%04x", type);
     return false;
