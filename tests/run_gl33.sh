@@ -24,11 +24,12 @@ export MESA_EXTENSION_OVERRIDE="-GL_ARB_compute_shader -GL_ARB_shader_storage_bu
 -GL_ARB_draw_buffers_blend -GL_AMD_draw_buffers_blend -GL_ARB_draw_indirect -GL_ARB_multi_draw_indirect \
 -GL_AMD_multi_draw_indirect -GL_ARB_query_buffer_object -GL_AMD_query_buffer_object -GL_ARB_buffer_storage \
 -GL_ARB_clear_texture -GL_ARB_copy_image -GL_NV_copy_image -GL_ARB_texture_view -GL_ARB_gpu_shader5 \
--GL_ARB_ES3_compatibility -GL_ARB_explicit_uniform_location -GL_ARB_shader_image_size"
+-GL_ARB_ES3_compatibility -GL_ARB_explicit_uniform_location -GL_ARB_shader_image_size \
+-GL_ARB_transform_feedback2 -GL_ARB_transform_feedback3"
 
 # The fragment path's C files call no function of the extensions Mesa
 # cannot hide, nor any GL 4.x function outside a version check.
-fragment_files="plugin/sort/fragment_sort.c plugin/particles/fragment_update.c plugin/render/fragment_draw.c"
+fragment_files="plugin/sort/fragment_sort.c plugin/sort/feedback_sort.c plugin/particles/fragment_update.c plugin/render/fragment_draw.c"
 if grep -nE 'glProgramUniform|glTexStorage|glCreate(Textures|Buffers|Framebuffers|VertexArrays|Samplers)|glNamed|glTexture[A-Z]|glBind(Buffers|Textures|Samplers|ImageTextures)|glInvalidate|glDispatch|glMemoryBarrier|glBindImageTexture|glCopyImageSubData|glTexBufferRange' $fragment_files; then
     echo "the fragment path calls a function above GL 3.3 core (above)" >&2
     exit 1

@@ -240,9 +240,13 @@ void plume_gl_scope_neutral_raster(plume_gl_scope *scope) {
 }
 
 plume_result plume_check_host_state(const plume_env *env, const char *caller) {
+    /* A GL without transform feedback objects (3.3) can neither pause a
+     * capture nor say whether one is active: there a call under a capture
+     * fails with the GL's error, logged. */
+    if (!plume_has_feedback_objects()) return PLUME_OK;
     GLboolean active = GL_FALSE, paused = GL_FALSE;
     glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE, &active);
-    if (plume_has_feedback_objects()) glGetBooleanv(GL_TRANSFORM_FEEDBACK_PAUSED, &paused);
+    glGetBooleanv(GL_TRANSFORM_FEEDBACK_PAUSED, &paused);
     if (active && !paused) {
         plume_log(env, PLUME_LOG_ERROR,
                   "%s: transform feedback is active and not paused; pause or end it before calling plume", caller);

@@ -127,13 +127,15 @@ static plume_result build_programs(system_state *s, fragment_particles *f) {
          {"particles/particle_common.glsl", "particles/particle_noise.glsl", "particles/particle_birth.glsl",
           "particles/particle_motion.glsl", "particles/fragment_simulate.frag"}},
     };
-    const plume_shader_stage keys = {
-        GL_VERTEX_SHADER, {"particles/particle_cull.glsl", "sort/depth_key.glsl", "particles/feedback_keys.vert"}};
+    const plume_shader_stage keys[2] = {
+        {GL_VERTEX_SHADER, {"particles/particle_cull.glsl", "sort/depth_key.glsl", "particles/feedback_keys.vert"}},
+        {GL_FRAGMENT_SHADER, {"sort/feedback_unused.frag"}},
+    };
     const char *const key_outputs[] = {"out_pair"};
     plume_result r;
     if ((r = plume_build_program_330(&s->env, "plume particles (fragment path): simulate", simulate, 2, NULL,
                                      &f->simulate_program)) ||
-        (r = plume_build_feedback_program_330(&s->env, "plume particles (fragment path): keys", &keys, 1, NULL,
+        (r = plume_build_feedback_program_330(&s->env, "plume particles (fragment path): keys", keys, 2, NULL,
                                               key_outputs, 1, &f->keys_program)))
         return r;
     GLuint p = f->simulate_program;

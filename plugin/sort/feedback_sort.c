@@ -174,6 +174,13 @@ void feedback_sort_record(const feedback_sort *s, GLuint buffer, uint32_t vertic
     glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
 }
 
+/* After the write-back program, the only one with a geometry shader (see
+ * feedback_unused.frag): program 0 next drops Mesa's reference to it for that
+ * stage, which the next program, having none, would otherwise inherit. */
+static void leave_geometry_program(void) {
+    glUseProgram(0);
+}
+
 static void call_hook(const sort_pass_hook *hook, const char *kind) {
     if (hook && hook->function) hook->function(hook->user, kind);
 }
@@ -270,6 +277,7 @@ void feedback_sort_buffer(const feedback_sort *s, GLuint buffer, uint32_t count,
         read_pairs_from(s, sorted);
         feedback_sort_record(s, buffer, count, count * PAIR_BYTES);
         read_counts_from(s, 0);
+        leave_geometry_program();
     }
     read_pairs_from(s, 0);
     call_hook(hook, NULL);
@@ -362,9 +370,12 @@ static plume_result build_programs(feedback_sort *s) {
         }
         char label[64];
         snprintf(label, sizeof label, "plume feedback sort: groups of %u pairs", 1u << m);
-        const plume_shader_stage stage = {GL_VERTEX_SHADER, {"sort/pair_order.glsl", "sort/feedback_sort.vert"}};
+        const plume_shader_stage stages[2] = {
+            {GL_VERTEX_SHADER, {"sort/pair_order.glsl", "sort/feedback_sort.vert"}},
+            {GL_FRAGMENT_SHADER, {"sort/feedback_unused.frag"}},
+        };
         if (t.used >= t.size) r = PLUME_ERROR_OUT_OF_MEMORY;
-        else r = plume_build_feedback_program_330(s->env, label, &stage, 1, t.at, varyings, (int)(1u << m) / 2,
+        else r = plume_build_feedback_program_330(s->env, label, stages, 2, t.at, varyings, (int)(1u << m) / 2,
                                                   &s->network_programs[m - 1]);
         if (r != PLUME_OK) break;
         find_locations(s->network_programs[m - 1], NETWORK_UNIFORMS, s->network_locations[m - 1]);
@@ -373,17 +384,19 @@ static plume_result build_programs(feedback_sort *s) {
     }
     plume_free(s->env, t.at);
     if (r != PLUME_OK) return r;
-    const plume_shader_stage stages[2] = {
+    const plume_shader_stage stages[3] = {
         {GL_VERTEX_SHADER, {"sort/feedback_write.vert"}},
         {GL_GEOMETRY_SHADER, {"sort/feedback_write.geom"}},
+        {GL_FRAGMENT_SHADER, {"sort/feedback_unused.frag"}},
     };
     const char *varyings[] = {"out_pair"};
-    r = plume_build_feedback_program_330(s->env, "plume feedback sort: indirect write-back", stages, 2, NULL,
+    r = plume_build_feedback_program_330(s->env, "plume feedback sort: indirect write-back", stages, 3, NULL,
                                          varyings, 1, &s->write_program);
     if (r != PLUME_OK) return r;
     find_locations(s->write_program, WRITE_UNIFORMS, s->write_locations);
     glUseProgram(s->write_program);
     glUniform1i(s->write_locations[W_HOST_COUNTS], 1);
+    leave_geometry_program();
     return PLUME_OK;
 }
 
