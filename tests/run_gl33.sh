@@ -36,13 +36,19 @@ if grep -nE 'glProgramUniform|glTexStorage|glCreate(Textures|Buffers|Framebuffer
 fi
 
 # One process (one context): the fragment path's own tests and those of the
-# sort and particle suites that hold on it (emission counts, slots, positions
+# sort and particle suites that hold on it (the sort's sizes 0, 1, 2, 2^k+-1
+# and random up to 2^20, adversarial keys, indirect and bounded counts,
+# poisoned tails against qsort; emission counts, slots, positions
 # against the closed form, back-to-front order, the image against the CPU
 # compositor, soft fade, flipbook, determinism, culling, bad input, the GL
 # state, GL objects, the refusal of what needs compute). The rest test the
 # compute path (its buffers, blocks, dispatch counts) or what this path
 # reports differently (profile counts, full systems). Small sizes: tests/run_gl33.sh is part of the CI's time.
-tests="test_buffer_sorts_on_the_fragment_path,\
+tests="test_buffer_sorts_on_the_fragment_path,test_texture_sort_matches_qsort,test_texture_sort_adversarial_keys,\
+test_passes_follow_the_count,test_render_pass_sort,test_fragment_sorts_inside_a_hostile_host,\
+bitonic: test_sizes_around_the_block_boundary,bitonic: test_adversarial_key_distributions,\
+bitonic: test_random_sizes_up_to_2_pow_20,bitonic: test_levels_taller_than_two_passes,\
+bitonic: test_every_block_size,bitonic: test_float_depth_keys,\
 test_bad_input_is_refused,test_host_gl_state_is_restored,test_emission_counts_and_lifetimes,\
 test_positions_match_closed_form,test_draw_list_is_back_to_front,test_same_seed_same_particles_and_reset_restarts,\
 test_image_matches_cpu_compositing_and_needs_the_sort,test_soft_particles_fade_against_scene_depth,\

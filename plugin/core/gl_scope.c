@@ -143,6 +143,7 @@ void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups) {
         glGetIntegerv(GL_UNPACK_ROW_LENGTH, &scope->unpack_row_length);
         glGetIntegerv(GL_UNPACK_SKIP_PIXELS, &scope->unpack_skip_pixels);
         glGetIntegerv(GL_UNPACK_SKIP_ROWS, &scope->unpack_skip_rows);
+        glGetIntegerv(GL_UNPACK_SWAP_BYTES, &scope->unpack_swap_bytes);
     }
     if (fresh & PLUME_SCOPE_DRAW) {
         glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &scope->vertex_array);
@@ -205,6 +206,7 @@ void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups) {
         glGetIntegerv(GL_PACK_ROW_LENGTH, &scope->pack_row_length);
         glGetIntegerv(GL_PACK_SKIP_PIXELS, &scope->pack_skip_pixels);
         glGetIntegerv(GL_PACK_SKIP_ROWS, &scope->pack_skip_rows);
+        glGetIntegerv(GL_PACK_SWAP_BYTES, &scope->pack_swap_bytes);
         glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &scope->read_framebuffer);
     }
     if (fresh & PLUME_SCOPE_TEXTURE_BUFFERS) {
@@ -281,6 +283,7 @@ static void restore_groups(const plume_gl_scope *scope) {
         glPixelStorei(GL_UNPACK_ROW_LENGTH, scope->unpack_row_length);
         glPixelStorei(GL_UNPACK_SKIP_PIXELS, scope->unpack_skip_pixels);
         glPixelStorei(GL_UNPACK_SKIP_ROWS, scope->unpack_skip_rows);
+        glPixelStorei(GL_UNPACK_SWAP_BYTES, scope->unpack_swap_bytes);
     }
     if (groups & PLUME_SCOPE_DRAW) {
         glBindVertexArray((GLuint)scope->vertex_array);
@@ -324,6 +327,7 @@ static void restore_groups(const plume_gl_scope *scope) {
         glPixelStorei(GL_PACK_ROW_LENGTH, scope->pack_row_length);
         glPixelStorei(GL_PACK_SKIP_PIXELS, scope->pack_skip_pixels);
         glPixelStorei(GL_PACK_SKIP_ROWS, scope->pack_skip_rows);
+        glPixelStorei(GL_PACK_SWAP_BYTES, scope->pack_swap_bytes);
         glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)scope->read_framebuffer);
     }
     if (groups & PLUME_SCOPE_TEXTURE_BUFFERS) {

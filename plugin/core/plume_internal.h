@@ -174,7 +174,8 @@ typedef enum plume_gl_scope_group {
     /* the active texture unit, the GL_TEXTURE_2D, GL_TEXTURE_3D and sampler bindings of units
      * 0 .. PLUME_SCOPE_TEXTURE_UNITS-1 */
     PLUME_SCOPE_TEXTURES = 1 << 1,
-    /* GL_PIXEL_UNPACK_BUFFER and the unpack alignment / row length / skips */
+    /* GL_PIXEL_UNPACK_BUFFER and the unpack alignment / row length / skips /
+     * byte swapping */
     PLUME_SCOPE_PIXEL_UNPACK = 1 << 2,
     /* a draw: vertex array, GL_DRAW_INDIRECT_BUFFER, draw buffer 0's GL_BLEND,
      * blend functions and equations, GL_DEPTH_TEST, the depth function and
@@ -188,8 +189,9 @@ typedef enum plume_gl_scope_group {
     /* image unit 0's binding (texture, level, layering, access, format): the
      * tiled draw's composite writes its target through it */
     PLUME_SCOPE_IMAGE_UNIT = 1 << 5,
-    /* GL_PIXEL_PACK_BUFFER, the pack alignment / row length / skips and the
-     * read framebuffer binding (readbacks through glReadPixels) */
+    /* GL_PIXEL_PACK_BUFFER, the pack alignment / row length / skips / byte
+     * swapping and the read framebuffer binding (readbacks through
+     * glReadPixels) */
     PLUME_SCOPE_PIXEL_PACK = 1 << 6,
     /* the GL_TEXTURE_BUFFER bindings of units 0 .. PLUME_SCOPE_TEXTURE_UNITS-1 */
     PLUME_SCOPE_TEXTURE_BUFFERS = 1 << 7,
@@ -218,7 +220,7 @@ typedef struct plume_gl_scope {
     GLint texture_2d[PLUME_SCOPE_TEXTURE_UNITS];
     GLint texture_3d[PLUME_SCOPE_TEXTURE_UNITS];
     GLint sampler[PLUME_SCOPE_TEXTURE_UNITS];
-    GLint unpack_buffer, unpack_alignment, unpack_row_length, unpack_skip_pixels, unpack_skip_rows;
+    GLint unpack_buffer, unpack_alignment, unpack_row_length, unpack_skip_pixels, unpack_skip_rows, unpack_swap_bytes;
     GLint vertex_array, draw_indirect;
     GLint blend_src_rgb, blend_dst_rgb, blend_src_alpha, blend_dst_alpha, blend_equation_rgb, blend_equation_alpha;
     GLboolean blend, depth_test, depth_mask, cull_face;
@@ -234,7 +236,7 @@ typedef struct plume_gl_scope {
     GLint image_texture, image_level, image_layered, image_layer, image_access, image_format;
     bool storage_buffers;  /* the context has SSBOs (GL 4.3): their bindings were saved */
     bool indexed_blend;    /* blending was saved for draw buffer 0 (GL 4.0), not for all */
-    GLint pack_buffer, pack_alignment, pack_row_length, pack_skip_pixels, pack_skip_rows, read_framebuffer;
+    GLint pack_buffer, pack_alignment, pack_row_length, pack_skip_pixels, pack_skip_rows, pack_swap_bytes, read_framebuffer;
     GLint texture_buffer[PLUME_SCOPE_TEXTURE_UNITS];
     bool feedback_objects; /* the GL has transform feedback objects: feedback_object was saved */
     GLint feedback_object, feedback_generic, feedback_slot_buffer;

@@ -131,13 +131,31 @@ static GLuint compile_stage(const plume_env *env, const char *label, GLenum type
     return shader;
 }
 
+/* glTransformFeedbackVaryings fails while the bound transform feedback
+ * object is active, paused included (the host may have left one so): where
+ * the GL has objects, a fresh one is bound for the call. */
+static void name_feedback_outputs(GLuint program, const char *const *varyings, int varying_count) {
+    GLint host_object = 0;
+    GLuint own = 0;
+    if (plume_has_feedback_objects()) {
+        glGetIntegerv(GL_TRANSFORM_FEEDBACK_BINDING, &host_object);
+        glGenTransformFeedbacks(1, &own);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, own);
+    }
+    glTransformFeedbackVaryings(program, varying_count, varyings, GL_INTERLEAVED_ATTRIBS);
+    if (own) {
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, (GLuint)host_object);
+        glDeleteTransformFeedbacks(1, &own);
+    }
+}
+
 /* `varyings` (NULL: none): the outputs transform feedback captures, interleaved
  * in one buffer, named before the link as GL asks. */
 static plume_result link_program(const plume_env *env, const char *label, const GLuint *shaders, int count,
                                  const char *const *varyings, int varying_count, GLuint *out_program) {
     GLuint program = glCreateProgram();
     for (int i = 0; i < count; ++i) glAttachShader(program, shaders[i]);
-    if (varyings) glTransformFeedbackVaryings(program, varying_count, varyings, GL_INTERLEAVED_ATTRIBS);
+    if (varyings) name_feedback_outputs(program, varyings, varying_count);
     glLinkProgram(program);
     for (int i = 0; i < count; ++i) {
         glDetachShader(program, shaders[i]);

@@ -376,6 +376,7 @@ plume_result fragment_particles_read_back(system_state *s, plume_readback *readb
         glPixelStorei(GL_PACK_ROW_LENGTH, 0);
         glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
         glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+        glPixelStorei(GL_PACK_SWAP_BYTES, GL_FALSE);
         const GLuint *set = f->textures[f->current];
         read_texture(set[0], GL_RGBA, GL_FLOAT, position_age);
         read_texture(set[1], GL_RGBA, GL_FLOAT, velocity);

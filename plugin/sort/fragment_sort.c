@@ -221,11 +221,12 @@ void fragment_sort_texture(const fragment_sort *s, const fragment_sort_pairs *pa
 void sort_transfer_rows(uint32_t width, uint32_t count, bool upload) {
     uint32_t rows = count / width, rest = count % width;
     const GLintptr rest_offset = (GLintptr)rows * width * PAIR_BYTES;
-    GLenum store[4] = {GL_PACK_ALIGNMENT, GL_PACK_ROW_LENGTH, GL_PACK_SKIP_PIXELS, GL_PACK_SKIP_ROWS};
+    GLenum store[5] = {GL_PACK_ALIGNMENT, GL_PACK_ROW_LENGTH, GL_PACK_SKIP_PIXELS, GL_PACK_SKIP_ROWS,
+                       GL_PACK_SWAP_BYTES};
     if (upload) store[0] = GL_UNPACK_ALIGNMENT, store[1] = GL_UNPACK_ROW_LENGTH, store[2] = GL_UNPACK_SKIP_PIXELS,
-                store[3] = GL_UNPACK_SKIP_ROWS;
+                store[3] = GL_UNPACK_SKIP_ROWS, store[4] = GL_UNPACK_SWAP_BYTES;
     glPixelStorei(store[0], 4);
-    for (int i = 1; i < 4; ++i) glPixelStorei(store[i], 0);
+    for (int i = 1; i < 5; ++i) glPixelStorei(store[i], 0);
     if (upload) {
         if (rows) glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, (GLsizei)width, (GLsizei)rows, GL_RG_INTEGER,
                                   GL_UNSIGNED_INT, NULL);

@@ -1,10 +1,15 @@
 /* The fragment path's sort (plume_sorter_desc.path = PLUME_PATH_FRAGMENT, the
- * path a GL 3.3 context gets): the texture form against qsort in a texture of
- * a width that is not a power of two, with poisoned texels past the count; the
- * buffer forms on the fragment path; passes that follow the count; bad input;
- * the host's GL state; no GL object outliving the sorter. tools/run.sh runs
+ * path a GL 3.3 context gets; transform feedback, or render passes where the
+ * GL's buffer textures are too small): the texture form against qsort in a
+ * texture of a width that is not a power of two, with poisoned texels past
+ * the count; the buffer forms on the fragment path; passes that follow the
+ * count; the render-pass sort (not through the plugin table: it is picked
+ * through the module's internals); bad input; the host's GL state (a
+ * hostile host's: tests/core/test_host_state.c); no GL object outliving the
+ * sorter. tests/run_gl33.sh runs
  * these, and the sort suite, again in a GL 3.3 core context with compute
- * shaders, storage buffers, image load/store and atomic counters hidden. */
+ * shaders, storage buffers, image load/store, atomic counters and transform
+ * feedback objects hidden. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +24,9 @@
 #include "fragment_state.h"
 #include "test_env.h"
 #include "tests.h"
+#ifndef PLUME_TESTS_THROUGH_TABLE
+#include "sort/sort_internal.h"
+#endif
 
 static plume_sorter make_fragment_sorter(uint32_t capacity) {
     plume_sorter_desc desc = {.capacity = capacity, .path = PLUME_PATH_FRAGMENT};
@@ -123,28 +131,52 @@ static void test_buffer_sorts_on_the_fragment_path(void **state) {
     plume_sorter_destroy(fixture_context(), sorter);
 }
 
-/* k = 2 stages a pass (the default): a local sort of levels 1 and 2, then
- * level L in ceil(L / 2) passes; two copies. No pass for levels above the
- * count. */
+/* Groups of 2^5 (the default): one pass sorts blocks of 32 by levels 1 to
+ * 5, then level L takes ceil(L / 5) passes; a count of at most 32 one pass.
+ * No pass for levels above the count. */
 static void test_passes_follow_the_count(void **state) {
     (void)state;
     plume_sorter sorter = make_fragment_sorter(1u << 20);
     plume_context *context = fixture_context();
     assert_int_equal(plume_sorter_pass_count(context, sorter, 0), 0);
     assert_int_equal(plume_sorter_pass_count(context, sorter, 1), 0);
-    assert_int_equal(plume_sorter_pass_count(context, sorter, 2), 1 + 2);
-    assert_int_equal(plume_sorter_pass_count(context, sorter, 4), 1 + 2);
-    assert_int_equal(plume_sorter_pass_count(context, sorter, 5), 1 + 2 + 2);
-    for (uint32_t log_n = 3; log_n <= 20; ++log_n) {
+    for (uint32_t count = 2; count <= 32; count += 3) assert_int_equal(plume_sorter_pass_count(context, sorter, count), 1);
+    for (uint32_t log_n = 6; log_n <= 20; ++log_n) {
         uint32_t expected = 1;
-        for (uint32_t level = 3; level <= log_n; ++level) expected += (level + 1) / 2;
-        assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << log_n), expected + 2);
-        assert_int_equal(plume_sorter_pass_count(context, sorter, (1u << (log_n - 1)) + 1), expected + 2);
+        for (uint32_t level = 6; level <= log_n; ++level) expected += (level + 4) / 5;
+        assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << log_n), expected);
+        assert_int_equal(plume_sorter_pass_count(context, sorter, (1u << (log_n - 1)) + 1), expected);
     }
-    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 16), 71 + 2);
-    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 20), 109 + 2); /* the seeds: 210 */
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 16), 30);
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 20), 46); /* the seeds: 210 */
     plume_sorter_destroy(context, sorter);
 }
+
+#ifndef PLUME_TESTS_THROUGH_TABLE
+/* The render-pass sort, which a GL whose buffer textures cannot hold the
+ * capacity gets: k = 2 stages a pass (a local sort of levels 1 and 2, then
+ * level L in ceil(L / 2) passes) and two copies; the texture and buffer forms
+ * against qsort, with poison past the count. */
+static void test_render_pass_sort(void **state) {
+    (void)state;
+    plume_context *context = fixture_context();
+    plume_fragment_use_raster_sort(true);
+    plume_sorter sorter = make_fragment_sorter(5000);
+    plume_fragment_use_raster_sort(false);
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 2), 1 + 2);
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 5), 1 + 2 + 2);
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 4096), 1 + 2 * 2 + 3 * 2 + 4 * 2 + 5 * 2 + 6 * 2 + 2);
+    const uint32_t counts[] = {2, 3, 300, 2049, 5000};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+        pair *input = random_pairs(counts[c], c % 2 ? 2 : 0);
+        check_texture_sort(sorter, input, counts[c], c % 2 ? 300 : 7);
+        check_sort(context, sorter, input, counts[c], COUNT_FROM_CPU, "render passes, direct");
+        check_sort(context, sorter, input, counts[c], COUNT_FROM_GPU_BOUNDED, "render passes, bounded");
+        free(input);
+    }
+    plume_sorter_destroy(context, sorter);
+}
+#endif
 
 static void test_bad_input_is_refused(void **state) {
     (void)state;
@@ -273,5 +305,8 @@ const struct CMUnitTest sort_fragment_tests[] = {
     cmocka_unit_test_setup_teardown(test_bad_input_is_refused, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_host_gl_state_is_restored, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_radix_algorithm_is_refused, fixture_setup, fixture_teardown),
+#ifndef PLUME_TESTS_THROUGH_TABLE
+    cmocka_unit_test_setup_teardown(test_render_pass_sort, fixture_setup, fixture_teardown),
+#endif
 };
 const size_t sort_fragment_test_count = sizeof sort_fragment_tests / sizeof sort_fragment_tests[0];
