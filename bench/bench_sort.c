@@ -13,6 +13,7 @@
  *                    [--csv FILE] [--variant SPEC]... [--methods LIST]
  *                    [--powers-only] [--pass-times]
  *                    [--dump-programs DIR] [--cold-cache MB] [--fragment K]...
+ *                    [--feedback M]...
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
  * bitonic, radix, automatic; KEY_BITS its key_bits (default 32: the keys are
  * random in that many bits); SIZE the bitonic block_pairs or the radix sort's
@@ -20,9 +21,15 @@
  * block. Default: bitonic, radix, automatic.
  * --methods: a comma list of direct, indirect, bounded (default all three).
  * --powers-only: sizes 2^k only (default also 2^k + 1).
- * --fragment K: also the fragment path's texture sort (plume_sort_texture of
- * an RG32UI texture 2048 pairs a row) with K stages a pass, 1 .. 4 (1: the
- * seeds' one stage a pass): variant fragment:K, method texture. Repeatable.
+ * --fragment K: also the fragment path's render-pass sort as a texture sort
+ * (plume_sort_texture of an RG32UI texture 2048 pairs a row) with K stages a
+ * pass, 1 .. 4 (1: the seeds' one stage a pass): variant fragment:K, method
+ * texture. Repeatable.
+ * --feedback M: also the fragment path's transform-feedback sort with groups
+ * of 2^M pairs, 1 .. 5, as a buffer sort (plume_sort: method direct) and a
+ * texture sort (method texture): variant feedback:M. Repeatable. Both
+ * fragment-path sorters live in this process beside the compute ones; "x
+ * first" on their rows is their time over the first variant's direct sort.
  * --pass-times: instead of the table, the median time of every pass of a sort
  * of 2^min-log .. 2^max-log pairs (GL timestamps between the dispatches).
  * Each run sorts fresh copies of the same random pairs (copied outside the
@@ -69,7 +76,9 @@ typedef struct options {
     const char *dump_dir; /* --dump-programs */
     uint32_t cold_cache_mb; /* --cold-cache */
     uint32_t fragment_bits_count;
-    uint32_t fragment_bits[4]; /* --fragment K: the fragment sort with K stages a pass (1 .. 4) */
+    uint32_t fragment_bits[4]; /* --fragment K: the render-pass sort with K stages a pass (1 .. 4) */
+    uint32_t feedback_bits_count;
+    uint32_t feedback_bits[5]; /* --feedback M: the transform-feedback sort, groups of 2^M (1 .. 5) */
 } options;
 
 static uint64_t random_state;
@@ -489,6 +498,10 @@ static int parse_options(int argc, char **argv, options *o) {
             unsigned bits = 0;
             if (sscanf(argv[++i], "%u", &bits) != 1 || bits < 1 || bits > 4) return -1;
             o->fragment_bits[o->fragment_bits_count++] = bits;
+        } else if (!strcmp(a, "--feedback") && next && o->feedback_bits_count < 5) {
+            unsigned bits = 0;
+            if (sscanf(argv[++i], "%u", &bits) != 1 || bits < 1 || bits > 5) return -1;
+            o->feedback_bits[o->feedback_bits_count++] = bits;
         } else return -1;
     }
     if (o->min_log < 10 || o->max_log > 26 || o->min_log > o->max_log || o->runs < 1) return -1;
@@ -503,8 +516,48 @@ static int parse_options(int argc, char **argv, options *o) {
 /* The table: every size 2^k and 2^k+1 from min-log to max-log, seed 001 and
  * each variant's methods, times and correctness, also as CSV. Returns the
  * number of wrong results, or -1 where it could not run. */
+/* One row of a sort without compute shaders (the fragment path): `sorter`
+ * with `group_bits`, as a texture sort (METHOD_FRAGMENT) or a buffer sort
+ * (METHOD_DIRECT); its time against seed 001's and the first variant's direct
+ * sort. Returns whether it was wrong. */
+static int report_fragment_row(const options *opt, plume_context *context, plume_sorter sorter, uint32_t group_bits,
+                               const char *family, method kind, const pair *input, const pair *expected,
+                               uint32_t count, double base_ms, double first_direct_ms, FILE *csv) {
+    subject s = {.kind = kind, .context = context, .sorter = sorter, .count = count, .padded = count,
+                 .group_bits = group_bits};
+    if (kind == METHOD_FRAGMENT) {
+        s.pristine_texture = make_pair_texture(count, input);
+        s.texture = make_pair_texture(count, NULL);
+    } else {
+        s.pristine = make_buffer(sizeof(pair) * count, input);
+        s.pairs = make_buffer(sizeof(pair) * count, NULL);
+    }
+    plume_sorter_set_fragment_group_bits(context, sorter, group_bits);
+    int wrong = check_result(&s, expected);
+    double ms = time_sort(&s, opt->runs, opt->warmup);
+    uint32_t passes = plume_sorter_pass_count(context, sorter, count);
+    double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
+    double ratio_first = first_direct_ms > 0.0 ? ms / first_direct_ms : 0.0;
+    char name[24];
+    snprintf(name, sizeof name, "%s:%u", family, group_bits);
+    printf("%10u %-18s %-9s %-8s %7u %10.4f %9.2f %9.2f %8s\n", count, name, method_name(kind), "bitonic", passes, ms,
+           ratio, ratio_first, wrong ? "WRONG" : "yes");
+    if (csv)
+        fprintf(csv, "%u,%s,%s,32,bitonic,%u,%.5f,%.3f,%.3f,%.1f,%d\n", count, name, method_name(kind), passes, ms,
+                ratio, ratio_first, rate, !wrong);
+    if (kind == METHOD_FRAGMENT) {
+        GLuint textures[] = {s.pristine_texture, s.texture};
+        glDeleteTextures(2, textures);
+    } else {
+        GLuint buffers[] = {s.pristine, s.pairs};
+        glDeleteBuffers(2, buffers);
+    }
+    return wrong;
+}
+
 static int report_table(const options *opt, plume_env *env, plume_context *context, const plume_sorter *sorters,
-                        plume_sorter fragment_sorter, uint32_t capacity, baseline *seed001) {
+                        plume_sorter fragment_sorter, plume_sorter feedback_sorter, uint32_t capacity,
+                        baseline *seed001) {
     FILE *csv = opt->csv_path ? fopen(opt->csv_path, "w") : NULL;
     if (opt->csv_path && !csv) {
         fprintf(stderr, "cannot write %s\n", opt->csv_path);
@@ -606,29 +659,21 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
             }
             free(variant_input);
             free(variant_expected);
-            /* The fragment path's sort of a texture: k stages a pass, 1
-             * being the seeds' one stage a pass. */
-            for (uint32_t k = 0; k < opt->fragment_bits_count && fragment_sorter.id; ++k) {
-                subject s = {.kind = METHOD_FRAGMENT, .context = context, .sorter = fragment_sorter, .count = count,
-                             .padded = count, .group_bits = opt->fragment_bits[k]};
-                s.pristine_texture = make_pair_texture(count, input);
-                s.texture = make_pair_texture(count, NULL);
-                int wrong = check_result(&s, expected);
-                double ms = time_sort(&s, opt->runs, opt->warmup);
-                plume_sorter_set_fragment_group_bits(context, fragment_sorter, s.group_bits);
-                uint32_t passes = plume_sorter_pass_count(context, fragment_sorter, count);
-                double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
-                char name[16];
-                snprintf(name, sizeof name, "fragment:%u", s.group_bits);
-                printf("%10u %-18s %-9s %-8s %7u %10.4f %9.2f %9s %8s\n", count, name, method_name(METHOD_FRAGMENT),
-                       "bitonic", passes, ms, ratio, "", wrong ? "WRONG" : "yes");
-                if (csv)
-                    fprintf(csv, "%u,%s,%s,32,bitonic,%u,%.5f,%.3f,,%.1f,%d\n", count, name,
-                            method_name(METHOD_FRAGMENT), passes, ms, ratio, rate, !wrong);
-                failures += wrong;
-                GLuint textures[] = {s.pristine_texture, s.texture};
-                glDeleteTextures(2, textures);
-            }
+            /* The sorts without compute shaders (the fragment path): render
+             * passes of k stages (k = 1: the seeds' one stage a pass) as
+             * texture sorts; transform feedback with groups of 2^m as texture
+             * and buffer sorts. "x first": time over the first variant's
+             * direct sort. Values are indices: one order for all. */
+            for (uint32_t k = 0; k < opt->fragment_bits_count && fragment_sorter.id; ++k)
+                failures += report_fragment_row(opt, context, fragment_sorter, opt->fragment_bits[k], "fragment",
+                                                METHOD_FRAGMENT, input, expected, count, base_ms,
+                                                first_ms[METHOD_DIRECT], csv);
+            static const method FEEDBACK_METHODS[2] = {METHOD_DIRECT, METHOD_FRAGMENT};
+            for (uint32_t k = 0; k < opt->feedback_bits_count && feedback_sorter.id; ++k)
+                for (int m = 0; m < 2; ++m)
+                    failures += report_fragment_row(opt, context, feedback_sorter, opt->feedback_bits[k], "feedback",
+                                                    FEEDBACK_METHODS[m], input, expected, count, base_ms,
+                                                    first_ms[METHOD_DIRECT], csv);
             GLuint buffers[] = {base.pristine_keys, base.pristine_values, base.keys, base.values};
             glDeleteBuffers(4, buffers);
             free(input);
@@ -648,7 +693,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
                         "[--variant bitonic|radix|automatic[:KEY_BITS[:SIZE]]]... [--methods direct,indirect,bounded] "
                         "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255] "
-                        "[--fragment K<=4]...\n", argv[0]);
+                        "[--fragment K<=4]... [--feedback M<=5]...\n", argv[0]);
         return 2;
     }
     headless_gl gl;
@@ -692,10 +737,21 @@ int main(int argc, char **argv) {
         if (plume_sorter_create(context, &desc, &sorters[v]) != PLUME_OK) return 1;
     }
     plume_radix_set_items(0);
-    plume_sorter fragment_sorter = {0};
+    plume_sorter fragment_sorter = {0}, feedback_sorter = {0};
     if (opt.fragment_bits_count) {
         plume_sorter_desc desc = {.capacity = capacity, .path = PLUME_PATH_FRAGMENT};
-        if (plume_sorter_create(context, &desc, &fragment_sorter) != PLUME_OK) return 1;
+        plume_fragment_use_raster_sort(true);
+        plume_result made = plume_sorter_create(context, &desc, &fragment_sorter);
+        plume_fragment_use_raster_sort(false);
+        if (made != PLUME_OK) return 1;
+    }
+    if (opt.feedback_bits_count) {
+        plume_sorter_desc desc = {.capacity = capacity, .path = PLUME_PATH_FRAGMENT};
+        if (plume_sorter_create(context, &desc, &feedback_sorter) != PLUME_OK) return 1;
+        if (!plume_sorter_feedback_backend(context, feedback_sorter)) {
+            fprintf(stderr, "this GL's buffer textures cannot hold %u pairs: no transform-feedback sort\n", capacity);
+            return 1;
+        }
     }
     if (opt.dump_dir) dump_sort_programs(opt.dump_dir);
     int failures = 0;
@@ -706,10 +762,11 @@ int main(int argc, char **argv) {
                 report_pass_times(context, sorters[v], 1u << log, opt.runs);
         }
     } else {
-        failures = report_table(&opt, &env, context, sorters, fragment_sorter, capacity, &seed001);
+        failures = report_table(&opt, &env, context, sorters, fragment_sorter, feedback_sorter, capacity, &seed001);
     }
     for (uint32_t v = 0; v < opt.variant_count; ++v) plume_sorter_destroy(context, sorters[v]);
     plume_sorter_destroy(context, fragment_sorter);
+    plume_sorter_destroy(context, feedback_sorter);
     plume_context_destroy(context);
     glDeleteProgram(seed001.program);
     headless_gl_destroy(&gl);
