@@ -46,9 +46,10 @@ typedef enum plume_gpu_path {
     PLUME_PATH_AUTO = 0,
     /* Compute shaders over shader storage buffers (GL 4.3 core). */
     PLUME_PATH_COMPUTE = 1,
-    /* Fragment passes over textures, rendering into framebuffers (GL 3.3
-     * core: no compute shaders, storage buffers, image load/store or atomic
-     * counters; macOS's GL 4.1). */
+    /* No compute shaders, storage buffers, image load/store or atomic
+     * counters (GL 3.3 core; macOS's GL 4.1): particles in textures updated
+     * by fragment passes, sorts as vertex passes recorded by transform
+     * feedback (render passes where the GL's buffer textures are too small). */
     PLUME_PATH_FRAGMENT = 2
 } plume_gpu_path;
 

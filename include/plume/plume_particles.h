@@ -441,8 +441,11 @@ typedef struct plume_system_desc {
     plume_world world;          /* collisions, force fields, events; default: none */
     /* since 1.2: a plume_gpu_path. PLUME_PATH_AUTO (default): compute where the context
      * has GL 4.3, else the fragment path (GL 3.3 core; macOS's 4.1): the
-     * particles in float textures updated by fragment passes, the fragment
-     * sort, a draw that fetches the sorted slots with texelFetch. The same
+     * particles in float textures updated by fragment passes, the sort as
+     * vertex passes recorded by transform feedback, a draw that fetches the
+     * sorted slots with texelFetch. Its capacity is also bounded by
+     * GL_MAX_TEXTURE_BUFFER_SIZE (the sort's buffers are read as buffer
+     * textures of the capacity's power of two). The same
      * seed gives the same particles on both paths. Where the fragment path
      * differs: a full system's new particles replace the oldest (the compute
      * path drops them); plume_profile's live and drawn counts are 0 (the
