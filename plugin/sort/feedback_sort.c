@@ -362,7 +362,7 @@ static plume_result build_programs(feedback_sort *s) {
     for (uint32_t m = 1; m <= s->max_group_bits && r == PLUME_OK; ++m) {
         t.used = 0;
         network_defines(&t, m);
-        char names[MAX_GROUP / 2][16];
+        char names[MAX_GROUP / 2][24];
         const char *varyings[MAX_GROUP / 2];
         for (uint32_t j = 0; j < (1u << m) / 2; ++j) {
             snprintf(names[j], sizeof names[j], "out_pairs%u", j);
