@@ -12,7 +12,8 @@
  * Usage: plume_bench [--min-log K] [--max-log K] [--runs N] [--warmup N]
  *                    [--csv FILE] [--variant SPEC]... [--methods LIST]
  *                    [--powers-only] [--pass-times]
- *                    [--dump-programs DIR] [--cold-cache MB]
+ *                    [--dump-programs DIR] [--cold-cache MB] [--fragment K]...
+ *                    [--feedback M]...
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
  * bitonic, radix, automatic, or a radix sort forced one way: rts
  * (reduce-then-scan), onesweep, ballots (the driver's way, digits matched
@@ -22,6 +23,15 @@
  * block. Default: bitonic, radix, automatic.
  * --methods: a comma list of direct, indirect, bounded (default all three).
  * --powers-only: sizes 2^k only (default also 2^k + 1).
+ * --fragment K: also the fragment path's render-pass sort as a texture sort
+ * (plume_sort_texture of an RG32UI texture 2048 pairs a row) with K stages a
+ * pass, 1 .. 4 (1: the seeds' one stage a pass): variant fragment:K, method
+ * texture. Repeatable.
+ * --feedback M: also the fragment path's transform-feedback sort with groups
+ * of 2^M pairs, 1 .. 5, as a buffer sort (plume_sort: method direct) and a
+ * texture sort (method texture): variant feedback:M. Repeatable. Both
+ * fragment-path sorters live in this process beside the compute ones; "x
+ * first" on their rows is their time over the first variant's direct sort.
  * --pass-times: instead of the table, the median time of every pass of a sort
  * of 2^min-log .. 2^max-log pairs (GL timestamps between the dispatches).
  * Each run sorts fresh copies of the same random pairs (copied outside the
@@ -69,6 +79,10 @@ typedef struct options {
     bool pass_times;
     const char *dump_dir; /* --dump-programs */
     uint32_t cold_cache_mb; /* --cold-cache */
+    uint32_t fragment_bits_count;
+    uint32_t fragment_bits[4]; /* --fragment K: the render-pass sort with K stages a pass (1 .. 4) */
+    uint32_t feedback_bits_count;
+    uint32_t feedback_bits[5]; /* --feedback M: the transform-feedback sort, groups of 2^M (1 .. 5) */
 } options;
 
 static uint64_t random_state;
@@ -150,7 +164,16 @@ static uint32_t baseline_dispatch_count(uint32_t n) {
 
 /* ---- Timing ---------------------------------------------------------------- */
 
-typedef enum method { METHOD_DIRECT, METHOD_INDIRECT, METHOD_INDIRECT_BOUNDED, METHOD_SEED001 } method;
+typedef enum method {
+    METHOD_DIRECT,
+    METHOD_INDIRECT,
+    METHOD_INDIRECT_BOUNDED,
+    METHOD_SEED001,
+    METHOD_FRAGMENT /* the fragment path's texture sort (plume_sort_texture), group_bits stages a pass */
+} method;
+
+/* The fragment sort's textures in the benchmark: 2048 pairs a row. */
+enum { FRAGMENT_TEXTURE_WIDTH = 2048 };
 
 /* --cold-cache: a scratch buffer and the pass that reads and writes it. */
 typedef struct cold_cache {
@@ -168,6 +191,8 @@ typedef struct subject {
     GLuint count_buffer;
     uint32_t count, padded;
     const struct cold_cache *cold_cache; /* --cold-cache: run after every input copy; NULL: none */
+    GLuint texture, pristine_texture;  /* the fragment sort: RG32UI, FRAGMENT_TEXTURE_WIDTH a row */
+    uint32_t group_bits;
 } subject;
 
 static void run_once(const subject *s) {
@@ -178,7 +203,31 @@ static void run_once(const subject *s) {
         plume_sort_indirect_bounded(s->context, s->sorter, s->pairs, s->count_buffer, 0, s->count);
         break;
     case METHOD_SEED001: baseline_sort(s->seed, s->keys, s->values, s->padded); break;
+    case METHOD_FRAGMENT:
+        plume_sorter_set_fragment_group_bits(s->context, s->sorter, s->group_bits);
+        plume_sort_texture(s->context, s->sorter, s->texture, s->count);
+        break;
     }
+}
+
+static uint32_t texture_rows(uint32_t count) {
+    return (count + FRAGMENT_TEXTURE_WIDTH - 1) / FRAGMENT_TEXTURE_WIDTH;
+}
+
+static GLuint make_pair_texture(uint32_t count, const pair *data) {
+    GLuint texture = 0;
+    uint32_t rows = texture_rows(count);
+    pair *texels = calloc((size_t)rows * FRAGMENT_TEXTURE_WIDTH, sizeof(pair));
+    if (data) memcpy(texels, data, sizeof(pair) * count);
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST); /* complete: glCopyImageSubData needs it */
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32UI, FRAGMENT_TEXTURE_WIDTH, (GLsizei)rows, 0, GL_RG_INTEGER, GL_UNSIGNED_INT,
+                 texels);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    free(texels);
+    return texture;
 }
 
 /* Invocations of the cold-cache pass, each moving 16 bytes: 255 MB is 65280
@@ -189,6 +238,9 @@ static void restore_input(const subject *s) {
     if (s->kind == METHOD_SEED001) {
         copy_buffer(s->pristine_keys, s->keys, sizeof(uint32_t) * s->padded);
         copy_buffer(s->pristine_values, s->values, sizeof(uint32_t) * s->padded);
+    } else if (s->kind == METHOD_FRAGMENT) {
+        glCopyImageSubData(s->pristine_texture, GL_TEXTURE_2D, 0, 0, 0, 0, s->texture, GL_TEXTURE_2D, 0, 0, 0, 0,
+                           FRAGMENT_TEXTURE_WIDTH, (GLsizei)texture_rows(s->count), 1);
     } else {
         copy_buffer(s->pristine, s->pairs, sizeof(pair) * s->count);
     }
@@ -256,6 +308,12 @@ static int check_result(const subject *s, const pair *expected) {
         for (uint32_t i = 0; i < s->count; ++i) got[i] = (pair){k[i], v[i]};
         free(k);
         free(v);
+    } else if (s->kind == METHOD_FRAGMENT) {
+        free(got);
+        got = malloc(sizeof(pair) * texture_rows(s->count) * FRAGMENT_TEXTURE_WIDTH);
+        glBindTexture(GL_TEXTURE_2D, s->texture);
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RG_INTEGER, GL_UNSIGNED_INT, got);
+        glBindTexture(GL_TEXTURE_2D, 0);
     } else {
         read_buffer(s->pairs, sizeof(pair) * s->count, got);
     }
@@ -269,6 +327,7 @@ static const char *method_name(method m) {
     case METHOD_DIRECT: return "direct";
     case METHOD_INDIRECT: return "indirect";
     case METHOD_INDIRECT_BOUNDED: return "bounded";
+    case METHOD_FRAGMENT: return "texture";
     case METHOD_SEED001: break;
     }
     return "seed001";
@@ -447,6 +506,14 @@ static int parse_options(int argc, char **argv, options *o) {
             if (parse_methods(argv[++i], o->methods) != 0) return -1;
         } else if (!strcmp(a, "--variant") && next && o->variant_count < MAX_VARIANTS) {
             if (parse_variant(argv[++i], &o->variants[o->variant_count++]) != 0) return -1;
+        } else if (!strcmp(a, "--fragment") && next && o->fragment_bits_count < 4) {
+            unsigned bits = 0;
+            if (sscanf(argv[++i], "%u", &bits) != 1 || bits < 1 || bits > 4) return -1;
+            o->fragment_bits[o->fragment_bits_count++] = bits;
+        } else if (!strcmp(a, "--feedback") && next && o->feedback_bits_count < 5) {
+            unsigned bits = 0;
+            if (sscanf(argv[++i], "%u", &bits) != 1 || bits < 1 || bits > 5) return -1;
+            o->feedback_bits[o->feedback_bits_count++] = bits;
         } else return -1;
     }
     if (o->min_log < 10 || o->max_log > 26 || o->min_log > o->max_log || o->runs < 1) return -1;
@@ -461,8 +528,48 @@ static int parse_options(int argc, char **argv, options *o) {
 /* The table: every size 2^k and 2^k+1 from min-log to max-log, seed 001 and
  * each variant's methods, times and correctness, also as CSV. Returns the
  * number of wrong results, or -1 where it could not run. */
+/* One row of a sort without compute shaders (the fragment path): `sorter`
+ * with `group_bits`, as a texture sort (METHOD_FRAGMENT) or a buffer sort
+ * (METHOD_DIRECT); its time against seed 001's and the first variant's direct
+ * sort. Returns whether it was wrong. */
+static int report_fragment_row(const options *opt, plume_context *context, plume_sorter sorter, uint32_t group_bits,
+                               const char *family, method kind, const pair *input, const pair *expected,
+                               uint32_t count, double base_ms, double first_direct_ms, FILE *csv) {
+    subject s = {.kind = kind, .context = context, .sorter = sorter, .count = count, .padded = count,
+                 .group_bits = group_bits};
+    if (kind == METHOD_FRAGMENT) {
+        s.pristine_texture = make_pair_texture(count, input);
+        s.texture = make_pair_texture(count, NULL);
+    } else {
+        s.pristine = make_buffer(sizeof(pair) * count, input);
+        s.pairs = make_buffer(sizeof(pair) * count, NULL);
+    }
+    plume_sorter_set_fragment_group_bits(context, sorter, group_bits);
+    int wrong = check_result(&s, expected);
+    double ms = time_sort(&s, opt->runs, opt->warmup);
+    uint32_t passes = plume_sorter_pass_count(context, sorter, count);
+    double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
+    double ratio_first = first_direct_ms > 0.0 ? ms / first_direct_ms : 0.0;
+    char name[24];
+    snprintf(name, sizeof name, "%s:%u", family, group_bits);
+    printf("%10u %-18s %-9s %-8s %7u %10.4f %9.2f %9.2f %8s\n", count, name, method_name(kind), "bitonic", passes, ms,
+           ratio, ratio_first, wrong ? "WRONG" : "yes");
+    if (csv)
+        fprintf(csv, "%u,%s,%s,32,bitonic,%u,%.5f,%.3f,%.3f,%.1f,%d\n", count, name, method_name(kind), passes, ms,
+                ratio, ratio_first, rate, !wrong);
+    if (kind == METHOD_FRAGMENT) {
+        GLuint textures[] = {s.pristine_texture, s.texture};
+        glDeleteTextures(2, textures);
+    } else {
+        GLuint buffers[] = {s.pristine, s.pairs};
+        glDeleteBuffers(2, buffers);
+    }
+    return wrong;
+}
+
 static int report_table(const options *opt, plume_env *env, plume_context *context, const plume_sorter *sorters,
-                        uint32_t capacity, baseline *seed001) {
+                        plume_sorter fragment_sorter, plume_sorter feedback_sorter, uint32_t capacity,
+                        baseline *seed001) {
     FILE *csv = opt->csv_path ? fopen(opt->csv_path, "w") : NULL;
     if (opt->csv_path && !csv) {
         fprintf(stderr, "cannot write %s\n", opt->csv_path);
@@ -564,6 +671,21 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
             }
             free(variant_input);
             free(variant_expected);
+            /* The sorts without compute shaders (the fragment path): render
+             * passes of k stages (k = 1: the seeds' one stage a pass) as
+             * texture sorts; transform feedback with groups of 2^m as texture
+             * and buffer sorts. "x first": time over the first variant's
+             * direct sort. Values are indices: one order for all. */
+            for (uint32_t k = 0; k < opt->fragment_bits_count && fragment_sorter.id; ++k)
+                failures += report_fragment_row(opt, context, fragment_sorter, opt->fragment_bits[k], "fragment",
+                                                METHOD_FRAGMENT, input, expected, count, base_ms,
+                                                first_ms[METHOD_DIRECT], csv);
+            static const method FEEDBACK_METHODS[2] = {METHOD_DIRECT, METHOD_FRAGMENT};
+            for (uint32_t k = 0; k < opt->feedback_bits_count && feedback_sorter.id; ++k)
+                for (int m = 0; m < 2; ++m)
+                    failures += report_fragment_row(opt, context, feedback_sorter, opt->feedback_bits[k], "feedback",
+                                                    FEEDBACK_METHODS[m], input, expected, count, base_ms,
+                                                    first_ms[METHOD_DIRECT], csv);
             GLuint buffers[] = {base.pristine_keys, base.pristine_values, base.keys, base.values};
             glDeleteBuffers(4, buffers);
             free(input);
@@ -583,7 +705,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
                         "[--variant bitonic|radix|automatic|rts|onesweep|ballots[:KEY_BITS[:SIZE]]]... "
                         "[--methods direct,indirect,bounded] "
-                        "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255]\n", argv[0]);
+                        "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255] "
+                        "[--fragment K<=4]... [--feedback M<=5]...\n", argv[0]);
         return 2;
     }
     headless_gl gl;
@@ -631,6 +754,22 @@ int main(int argc, char **argv) {
     plume_radix_set_items(0);
     plume_radix_set_scan(PLUME_RADIX_SCAN_DEFAULT, 0);
     plume_radix_force_ballots(false);
+    plume_sorter fragment_sorter = {0}, feedback_sorter = {0};
+    if (opt.fragment_bits_count) {
+        plume_sorter_desc desc = {.capacity = capacity, .path = PLUME_PATH_FRAGMENT};
+        plume_fragment_use_raster_sort(true);
+        plume_result made = plume_sorter_create(context, &desc, &fragment_sorter);
+        plume_fragment_use_raster_sort(false);
+        if (made != PLUME_OK) return 1;
+    }
+    if (opt.feedback_bits_count) {
+        plume_sorter_desc desc = {.capacity = capacity, .path = PLUME_PATH_FRAGMENT};
+        if (plume_sorter_create(context, &desc, &feedback_sorter) != PLUME_OK) return 1;
+        if (!plume_sorter_feedback_backend(context, feedback_sorter)) {
+            fprintf(stderr, "this GL's buffer textures cannot hold %u pairs: no transform-feedback sort\n", capacity);
+            return 1;
+        }
+    }
     if (opt.dump_dir) dump_sort_programs(opt.dump_dir);
     int failures = 0;
     if (opt.pass_times) {
@@ -640,9 +779,11 @@ int main(int argc, char **argv) {
                 report_pass_times(context, sorters[v], 1u << log, opt.runs);
         }
     } else {
-        failures = report_table(&opt, &env, context, sorters, capacity, &seed001);
+        failures = report_table(&opt, &env, context, sorters, fragment_sorter, feedback_sorter, capacity, &seed001);
     }
     for (uint32_t v = 0; v < opt.variant_count; ++v) plume_sorter_destroy(context, sorters[v]);
+    plume_sorter_destroy(context, fragment_sorter);
+    plume_sorter_destroy(context, feedback_sorter);
     plume_context_destroy(context);
     glDeleteProgram(seed001.program);
     headless_gl_destroy(&gl);

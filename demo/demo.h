@@ -39,6 +39,7 @@ typedef struct demo_options {
     bool look_away;           /* --look-away: the camera turned away from the smoke (what it costs out of view) */
     uint32_t tile_size;       /* --tile 8|16|32: the tiled path's tile size (0: the module's default) */
     uint32_t chunk_entries;   /* --chunk K|unchunked: entries a tiled composite workgroup walks (0: default) */
+    bool gl33;                /* --gl 3.3: a GL 3.3 core context and the module's fragment path */
     bool size_given, particles_given;
 } demo_options;
 

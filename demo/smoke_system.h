@@ -26,6 +26,7 @@ typedef struct smoke_settings {
     /* The tiled draw path's tile size and chunk entries (0: the module's
      * defaults), for each system made: see tiled_configure. */
     uint32_t tile_size, chunk_entries;
+    uint32_t gpu_path;          /* plume_system_desc.path: a plume_gpu_path */
 } smoke_settings;
 
 typedef struct smoke_frame {

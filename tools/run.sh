@@ -44,11 +44,15 @@ test)
     export MESA_SHADER_CACHE_DISABLE=${MESA_SHADER_CACHE_DISABLE:-true}
     # The exports, soname and installed forms first, and the Windows build
     # (MinGW-w64: plume.dll's exports), then the suites: once through the
-    # static library, once through libplume.so's plugin table (so the run
-    # ends with a test runner's summary).
+    # static library, the fragment path's part once more in a GL 3.3 core
+    # context, once through libplume.so's plugin table (so the run ends with
+    # a test runner's summary).
     sh tests/check_shared_library.sh sanitize
     sh tests/check_windows_build.sh
     ./build/sanitize/bin/plume_tests "$@"
+    # The fragment path again in a real GL 3.3 core context (Mesa told to be
+    # one), when no test filter was given.
+    [ $# -gt 0 ] || sh tests/run_gl33.sh sanitize
     exec ./build/sanitize/bin/plume_plugin_host "$@"
     ;;
 demo)

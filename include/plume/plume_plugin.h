@@ -132,6 +132,7 @@ typedef struct plume_api {
     plume_sort_algorithm (*sorter_algorithm_for)(const plume_context *context, plume_sorter sorter, uint32_t count);
     plume_sort_algorithm (*system_get_sort_algorithm)(const plume_context *context, plume_system system);
     plume_result (*system_set_world)(plume_context *context, plume_system system, const plume_world *world);
+    plume_result (*sort_texture)(plume_context *context, plume_sorter sorter, uint32_t texture, uint32_t count);
 
     /* New fields go here, each under a "since 1.N" line. */
 } plume_api;
@@ -152,8 +153,9 @@ typedef struct plume_api {
  * and write the structs as that version lays them out (1.0: plume_frame_desc
  * up to viewport_size, no culling; plume_readback up to emitted_total;
  * plume_profile and plume_frame_profile up to sort_passes; 1.0 and 1.1:
- * plume_system_desc up to allocator, no world; 1.1: plume_profile and
- * plume_frame_profile up to drawn_count).
+ * plume_system_desc up to allocator, no world, the path automatic;
+ * plume_sorter_desc up to allocator, the path automatic; 1.1: plume_profile
+ * and plume_frame_profile up to drawn_count).
  *
  * Errors: PLUME_ERROR_VERSION (another major, or a minor newer than the
  * library's: the message names both versions), PLUME_ERROR_INVALID_ARGUMENT

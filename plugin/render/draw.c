@@ -1,7 +1,8 @@
 /* plume_system_draw: checks the frame, saves the host's state and runs the
  * draw path the frame asks for (raster or tiled, at full, half or quarter
- * resolution) inside the profiler's draw stage. */
-#include "particles/particles_internal.h"
+ * resolution; the fragment path's own draw on the fragment path) inside the
+ * profiler's draw stage. */
+#include "particles/fragment_particles.h"
 
 static const char *const DRAW_STAGE_GROUPS[PLUME_DRAW_STAGE_COUNT] = {
     "plume draw: tiled project",   "plume draw: tiled scan",      "plume draw: tiled entries",
@@ -19,16 +20,23 @@ void draw_stage_end(system_state *s, plume_draw_stage stage) {
     glPopDebugGroup();
 }
 
-/* The full-resolution raster path: the soft fade reads the host's depth
- * texture, which covers frame->viewport_size (default: the viewport). */
-static void draw_full(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
-    float size[2] = {(float)frame->viewport_size[0], (float)frame->viewport_size[1]};
+/* The pixels the host's depth texture covers, which the soft fade reads:
+ * frame->viewport_size (default: the viewport). */
+static void target_size(const plume_frame_desc *frame, float size[2]) {
+    size[0] = (float)frame->viewport_size[0];
+    size[1] = (float)frame->viewport_size[1];
     if (frame->viewport_size[0] <= 0 || frame->viewport_size[1] <= 0) {
         GLint viewport[4] = {0, 0, 1, 1};
         glGetIntegerv(GL_VIEWPORT, viewport);
         size[0] = (float)viewport[2];
         size[1] = (float)viewport[3];
     }
+}
+
+/* The full-resolution raster path. */
+static void draw_full(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
+    float size[2];
+    target_size(frame, size);
     raster_draw(s, view, projection, frame->depth_texture, size, s->state_buffer, STATE_DRAW_ARGS_OFFSET);
 }
 
@@ -40,6 +48,31 @@ static void warn_once(system_state *s, bool *warned, const char *what) {
     plume_log(&s->env, PLUME_LOG_WARNING, "plume_system_draw: %s needs the frame's depth_texture; %s", what,
               "drawing with the full-resolution raster path");
     *warned = true;
+}
+
+/* The fragment path draws with its own raster draw at full resolution (its
+ * low-resolution draw is not written yet, and the tiled path needs compute
+ * shaders): a frame asking for less, or for the tiled path, gets it, with one
+ * warning for each. */
+static void draw_fragment_path(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
+                               plume_gl_scope *scope) {
+    if (frame->draw_resolution != PLUME_DRAW_FULL && !s->fragment->warned_draw_resolution) {
+        plume_log(&s->env, PLUME_LOG_WARNING,
+                  "plume_system_draw: draw_resolution %u is the compute path's; the fragment path draws at full "
+                  "resolution",
+                  frame->draw_resolution);
+        s->fragment->warned_draw_resolution = true;
+    }
+    if (frame->draw_path == PLUME_DRAW_PATH_TILED && !s->fragment->warned_draw_path) {
+        plume_log(&s->env, PLUME_LOG_WARNING,
+                  "plume_system_draw: draw_path PLUME_DRAW_PATH_TILED needs compute shaders; the fragment path "
+                  "draws with its raster draw");
+        s->fragment->warned_draw_path = true;
+    }
+    plume_gl_scope_save(scope, FRAGMENT_PARTICLES_SCOPE_GROUPS);
+    float size[2];
+    target_size(frame, size);
+    fragment_particles_draw(s, view, projection, frame->depth_texture, size);
 }
 
 plume_result plume_system_draw(plume_context *context, plume_system handle, const plume_frame_desc *frame) {
@@ -59,6 +92,12 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
     plume_gl_scope_neutral_raster(&scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_DRAW);
+    if (system->fragment) {
+        draw_fragment_path(system, frame, view, projection, &scope);
+        profiler_stage_end(system->profiler, PLUME_STAGE_DRAW);
+        plume_gl_scope_end(&scope);
+        return plume_drain_gl_errors(&system->env, CALLER);
+    }
     bool has_depth = frame->depth_texture != 0;
     if (frame->draw_resolution != PLUME_DRAW_FULL && !has_depth)
         warn_once(system, &system->lowres.warned_without_depth, "a low draw_resolution");

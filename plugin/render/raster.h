@@ -29,7 +29,8 @@ plume_result raster_create(struct system_state *s);
  * the sprite is loaded. */
 void raster_set_appearance(struct system_state *s);
 /* The same uniforms (particle_appearance.glsl's, the sprite's) on another
- * program that draws the system's particles. */
+ * program that draws the system's particles (the tiled path's, the fragment
+ * path's). */
 void raster_set_appearance_uniforms(const struct system_state *s, GLuint program);
 /* The path's GL objects with a name, as plume_list_named_gl_objects. */
 uint32_t raster_list_gl_objects(const raster_renderer *r, plume_gl_object *out, uint32_t capacity);

@@ -1,7 +1,8 @@
 // Built after particles/particle_common.glsl. What a particle looks like at
 // its age: size, colour and opacity over life, and its flipbook frames. The
-// raster path's vertex shader and the tiled path's projection pass both use
-// it, so that the two draw the same particles.
+// raster draws' vertex shaders (particle_quad.glsl, both GPU paths) and the
+// tiled path's projection pass all use it, so that they draw the same
+// particles. No storage blocks here: GLSL 330 builds it too.
 // Curves over the life fraction: key times and values, key_count >= 1.
 uniform float u_size_times[PLUME_GPU_MAX_CURVE_KEYS];
 uniform float u_size_values[PLUME_GPU_MAX_CURVE_KEYS];
