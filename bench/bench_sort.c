@@ -13,7 +13,7 @@
  *                    [--csv FILE] [--variant SPEC]... [--methods LIST]
  *                    [--powers-only] [--pass-times]
  *                    [--dump-programs DIR] [--cold-cache MB] [--fragment K]...
- *                    [--feedback M]...
+ *                    [--feedback M]... [--feedback-retarget]
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
  * bitonic, radix, automatic, or a radix sort forced one way: rts
  * (reduce-then-scan), onesweep, ballots (the driver's way, digits matched
@@ -28,10 +28,16 @@
  * pass, 1 .. 4 (1: the seeds' one stage a pass): variant fragment:K, method
  * texture. Repeatable.
  * --feedback M: also the fragment path's transform-feedback sort with groups
- * of 2^M pairs, 1 .. 5, as a buffer sort (plume_sort: method direct) and a
+ * of 2^M pairs, 1 .. 6 (6 where the GL records 128 components a vertex;
+ * elsewhere the sorter keeps its last), as a buffer sort (plume_sort: method direct) and a
  * texture sort (method texture): variant feedback:M. Repeatable. Both
  * fragment-path sorters live in this process beside the compute ones; "x
  * first" on their rows is their time over the first variant's direct sort.
+ * --feedback-retarget: every --feedback row also as feedback:M:retarget, the
+ * sort re-pointing one buffer texture at each pass's source (glTexBuffer a
+ * pass) instead of binding the texture fixed to that buffer: that cost in
+ * the same run.
+ * "cpu ms" on every row: the median CPU time of the sort call, issue only.
  * --pass-times: instead of the table, the median time of every pass of a sort
  * of 2^min-log .. 2^max-log pairs (GL timestamps between the dispatches).
  * Each run sorts fresh copies of the same random pairs (copied outside the
@@ -82,7 +88,8 @@ typedef struct options {
     uint32_t fragment_bits_count;
     uint32_t fragment_bits[4]; /* --fragment K: the render-pass sort with K stages a pass (1 .. 4) */
     uint32_t feedback_bits_count;
-    uint32_t feedback_bits[5]; /* --feedback M: the transform-feedback sort, groups of 2^M (1 .. 5) */
+    uint32_t feedback_bits[6]; /* --feedback M: the transform-feedback sort, groups of 2^M (1 .. 6) */
+    bool feedback_retarget;    /* --feedback-retarget: each --feedback row also with a glTexBuffer a pass */
 } options;
 
 static uint64_t random_state;
@@ -264,23 +271,28 @@ static double seconds_now(void) {
 /* Median GPU milliseconds over `runs` timed sorts after at least `warmup`
  * untimed ones and at least WARMUP_SECONDS of back-to-back sorting: an idle
  * GPU runs at a low clock (375 MHz seen on the H100) and needs a busy spell to
- * reach the clock it has inside a game's frame. */
+ * reach the clock it has inside a game's frame. *cpu_ms: the median CPU
+ * milliseconds the sort call took to issue (no wait for the GPU): where it
+ * is as long as the GPU time, the GPU waited for the commands, and the GPU
+ * time is the driver's, not the passes'. */
 enum { WARMUP_BATCH = 20 };
 static const double WARMUP_SECONDS = 0.2;
 
-static double time_sort(const subject *s, uint32_t runs, uint32_t warmup) {
+static double time_sort(const subject *s, uint32_t runs, uint32_t warmup, double *cpu_ms) {
     double start = seconds_now();
     for (uint32_t i = 0; i < warmup || seconds_now() - start < WARMUP_SECONDS; i += WARMUP_BATCH) {
         for (int b = 0; b < WARMUP_BATCH; ++b) restore_input(s), run_once(s);
         glFinish(); /* keep the CPU from queueing far ahead of the warm-up */
     }
     GLuint *queries = malloc(sizeof(GLuint) * runs);
-    double *ms = malloc(sizeof(double) * runs);
+    double *ms = malloc(sizeof(double) * runs), *cpu = malloc(sizeof(double) * runs);
     glGenQueries((GLsizei)runs, queries);
     for (uint32_t i = 0; i < runs; ++i) {
         restore_input(s);
         glBeginQuery(GL_TIME_ELAPSED, queries[i]);
+        double issued = seconds_now();
         run_once(s);
+        cpu[i] = (seconds_now() - issued) * 1e3;
         glEndQuery(GL_TIME_ELAPSED);
     }
     for (uint32_t i = 0; i < runs; ++i) {
@@ -290,8 +302,10 @@ static double time_sort(const subject *s, uint32_t runs, uint32_t warmup) {
     }
     glDeleteQueries((GLsizei)runs, queries);
     double median = profiler_median(ms, runs);
+    *cpu_ms = profiler_median(cpu, runs);
     free(queries);
     free(ms);
+    free(cpu);
     return median;
 }
 
@@ -500,6 +514,7 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--csv") && next) o->csv_path = argv[++i];
         else if (!strcmp(a, "--pass-times")) o->pass_times = true;
         else if (!strcmp(a, "--powers-only")) o->powers_only = true;
+        else if (!strcmp(a, "--feedback-retarget")) o->feedback_retarget = true;
         else if (!strcmp(a, "--cold-cache") && next) o->cold_cache_mb = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--dump-programs") && next) o->dump_dir = argv[++i];
         else if (!strcmp(a, "--methods") && next) {
@@ -510,9 +525,9 @@ static int parse_options(int argc, char **argv, options *o) {
             unsigned bits = 0;
             if (sscanf(argv[++i], "%u", &bits) != 1 || bits < 1 || bits > 4) return -1;
             o->fragment_bits[o->fragment_bits_count++] = bits;
-        } else if (!strcmp(a, "--feedback") && next && o->feedback_bits_count < 5) {
+        } else if (!strcmp(a, "--feedback") && next && o->feedback_bits_count < 6) {
             unsigned bits = 0;
-            if (sscanf(argv[++i], "%u", &bits) != 1 || bits < 1 || bits > 5) return -1;
+            if (sscanf(argv[++i], "%u", &bits) != 1 || bits < 1 || bits > 6) return -1;
             o->feedback_bits[o->feedback_bits_count++] = bits;
         } else return -1;
     }
@@ -531,10 +546,17 @@ static int parse_options(int argc, char **argv, options *o) {
 /* One row of a sort without compute shaders (the fragment path): `sorter`
  * with `group_bits`, as a texture sort (METHOD_FRAGMENT) or a buffer sort
  * (METHOD_DIRECT); its time against seed 001's and the first variant's direct
- * sort. Returns whether it was wrong. */
+ * sort; `retarget`: the transform-feedback sort re-points its buffer
+ * texture every pass (plume_feedback_retarget_each_pass). Returns whether it
+ * was wrong. */
 static int report_fragment_row(const options *opt, plume_context *context, plume_sorter sorter, uint32_t group_bits,
-                               const char *family, method kind, const pair *input, const pair *expected,
+                               bool retarget, const char *family, method kind, const pair *input, const pair *expected,
                                uint32_t count, double base_ms, double first_direct_ms, FILE *csv) {
+    plume_sorter_set_fragment_group_bits(context, sorter, group_bits);
+    if (plume_sorter_fragment_group_bits(context, sorter) != group_bits) {
+        printf("%10u %s:%u: not on this GL (its output limits)\n", count, family, group_bits);
+        return 0;
+    }
     subject s = {.kind = kind, .context = context, .sorter = sorter, .count = count, .padded = count,
                  .group_bits = group_bits};
     if (kind == METHOD_FRAGMENT) {
@@ -544,19 +566,20 @@ static int report_fragment_row(const options *opt, plume_context *context, plume
         s.pristine = make_buffer(sizeof(pair) * count, input);
         s.pairs = make_buffer(sizeof(pair) * count, NULL);
     }
-    plume_sorter_set_fragment_group_bits(context, sorter, group_bits);
+    plume_feedback_retarget_each_pass(retarget);
     int wrong = check_result(&s, expected);
-    double ms = time_sort(&s, opt->runs, opt->warmup);
+    double cpu_ms = 0.0, ms = time_sort(&s, opt->runs, opt->warmup, &cpu_ms);
+    plume_feedback_retarget_each_pass(false);
     uint32_t passes = plume_sorter_pass_count(context, sorter, count);
     double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
     double ratio_first = first_direct_ms > 0.0 ? ms / first_direct_ms : 0.0;
-    char name[24];
-    snprintf(name, sizeof name, "%s:%u", family, group_bits);
-    printf("%10u %-18s %-9s %-8s %7u %10.4f %9.2f %9.2f %8s\n", count, name, method_name(kind), "bitonic", passes, ms,
-           ratio, ratio_first, wrong ? "WRONG" : "yes");
+    char name[32];
+    snprintf(name, sizeof name, "%s:%u%s", family, group_bits, retarget ? ":retarget" : "");
+    printf("%10u %-20s %-9s %-8s %7u %10.4f %9.2f %9.2f %8s %9.4f\n", count, name, method_name(kind), "bitonic", passes,
+           ms, ratio, ratio_first, wrong ? "WRONG" : "yes", cpu_ms);
     if (csv)
-        fprintf(csv, "%u,%s,%s,32,bitonic,%u,%.5f,%.3f,%.3f,%.1f,%d\n", count, name, method_name(kind), passes, ms,
-                ratio, ratio_first, rate, !wrong);
+        fprintf(csv, "%u,%s,%s,32,bitonic,%u,%.5f,%.3f,%.3f,%.1f,%d,%.5f\n", count, name, method_name(kind), passes, ms,
+                ratio, ratio_first, rate, !wrong, cpu_ms);
     if (kind == METHOD_FRAGMENT) {
         GLuint textures[] = {s.pristine_texture, s.texture};
         glDeleteTextures(2, textures);
@@ -577,9 +600,9 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
     }
     if (csv)
         fprintf(csv, "count,variant,method,key_bits,backend,passes,median_ms,ratio_vs_seed001,ratio_vs_first,"
-                     "pairs_per_us,correct\n");
-    printf("\n%10s %-18s %-9s %-8s %7s %10s %9s %9s %8s\n", "count", "variant", "method", "ran", "passes",
-           "median ms", "x seed001", "x first", "correct");
+                     "pairs_per_us,correct,cpu_issue_ms\n");
+    printf("\n%10s %-20s %-9s %-8s %7s %10s %9s %9s %8s %9s\n", "count", "variant", "method", "ran", "passes",
+           "median ms", "x seed001", "x first", "correct", "cpu ms");
 
     cold_cache cold = {.bytes = (size_t)opt->cold_cache_mb << 20};
     if (cold.bytes) {
@@ -621,13 +644,13 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
             base.keys = make_buffer(sizeof(uint32_t) * padded, NULL);
             base.values = make_buffer(sizeof(uint32_t) * padded, NULL);
             int base_wrong = check_result(&base, expected);
-            double base_ms = time_sort(&base, opt->runs, opt->warmup);
+            double base_cpu_ms = 0.0, base_ms = time_sort(&base, opt->runs, opt->warmup, &base_cpu_ms);
             uint32_t base_dispatches = baseline_dispatch_count(padded);
-            printf("%10u %-18s %-9s %-8s %7u %10.4f %9.2f %9s %8s\n", count, "seed001", "direct", "bitonic",
-                   base_dispatches, base_ms, 1.0, "", base_wrong ? "WRONG" : "yes");
+            printf("%10u %-20s %-9s %-8s %7u %10.4f %9.2f %9s %8s %9.4f\n", count, "seed001", "direct", "bitonic",
+                   base_dispatches, base_ms, 1.0, "", base_wrong ? "WRONG" : "yes", base_cpu_ms);
             if (csv)
-                fprintf(csv, "%u,seed001,direct,32,bitonic,%u,%.5f,1.000,,%.1f,%d\n", count, base_dispatches, base_ms,
-                        base_ms > 0.0 ? count / (base_ms * 1000.0) : 0.0, !base_wrong);
+                fprintf(csv, "%u,seed001,direct,32,bitonic,%u,%.5f,1.000,,%.1f,%d,%.5f\n", count, base_dispatches,
+                        base_ms, base_ms > 0.0 ? count / (base_ms * 1000.0) : 0.0, !base_wrong, base_cpu_ms);
             failures += base_wrong;
 
             double first_ms[3] = {0};
@@ -649,7 +672,7 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
                     s.pairs = make_buffer(sizeof(pair) * capacity, NULL);
                     s.count_buffer = make_buffer(sizeof count, &count);
                     int wrong = check_result(&s, variant_expected);
-                    double ms = time_sort(&s, opt->runs, opt->warmup);
+                    double cpu_ms = 0.0, ms = time_sort(&s, opt->runs, opt->warmup, &cpu_ms);
                     uint32_t bound = m == METHOD_INDIRECT ? capacity : count;
                     uint32_t passes = plume_sorter_pass_count(context, sorters[v], bound);
                     plume_sort_algorithm ran = plume_sorter_algorithm_for(context, sorters[v], bound);
@@ -657,13 +680,13 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
                     /* llvmpipe's timer reports 0 for compute work: no ratio then. */
                     double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
                     double ratio_first = first_ms[m] > 0.0 ? ms / first_ms[m] : 0.0;
-                    printf("%10u %-18s %-9s %-8s %7u %10.4f %9.2f %9.2f %8s\n", count, opt->variants[v].name,
+                    printf("%10u %-20s %-9s %-8s %7u %10.4f %9.2f %9.2f %8s %9.4f\n", count, opt->variants[v].name,
                            method_name(m), ALGORITHM_NAMES[ran], passes, ms, ratio, ratio_first,
-                           wrong ? "WRONG" : "yes");
+                           wrong ? "WRONG" : "yes", cpu_ms);
                     if (csv)
-                        fprintf(csv, "%u,%s,%s,%u,%s,%u,%.5f,%.3f,%.3f,%.1f,%d\n", count, opt->variants[v].name,
+                        fprintf(csv, "%u,%s,%s,%u,%s,%u,%.5f,%.3f,%.3f,%.1f,%d,%.5f\n", count, opt->variants[v].name,
                                 method_name(m), bits, ALGORITHM_NAMES[ran], passes, ms, ratio, ratio_first, rate,
-                                !wrong);
+                                !wrong, cpu_ms);
                     failures += wrong;
                     GLuint buffers[] = {s.pristine, s.pairs, s.count_buffer};
                     glDeleteBuffers(3, buffers);
@@ -677,15 +700,16 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
              * and buffer sorts. "x first": time over the first variant's
              * direct sort. Values are indices: one order for all. */
             for (uint32_t k = 0; k < opt->fragment_bits_count && fragment_sorter.id; ++k)
-                failures += report_fragment_row(opt, context, fragment_sorter, opt->fragment_bits[k], "fragment",
-                                                METHOD_FRAGMENT, input, expected, count, base_ms,
+                failures += report_fragment_row(opt, context, fragment_sorter, opt->fragment_bits[k], false,
+                                                "fragment", METHOD_FRAGMENT, input, expected, count, base_ms,
                                                 first_ms[METHOD_DIRECT], csv);
             static const method FEEDBACK_METHODS[2] = {METHOD_DIRECT, METHOD_FRAGMENT};
             for (uint32_t k = 0; k < opt->feedback_bits_count && feedback_sorter.id; ++k)
-                for (int m = 0; m < 2; ++m)
-                    failures += report_fragment_row(opt, context, feedback_sorter, opt->feedback_bits[k], "feedback",
-                                                    FEEDBACK_METHODS[m], input, expected, count, base_ms,
-                                                    first_ms[METHOD_DIRECT], csv);
+                for (int retarget = 0; retarget <= (int)opt->feedback_retarget; ++retarget)
+                    for (int m = 0; m < 2; ++m)
+                        failures += report_fragment_row(opt, context, feedback_sorter, opt->feedback_bits[k],
+                                                        retarget, "feedback", FEEDBACK_METHODS[m], input, expected,
+                                                        count, base_ms, first_ms[METHOD_DIRECT], csv);
             GLuint buffers[] = {base.pristine_keys, base.pristine_values, base.keys, base.values};
             glDeleteBuffers(4, buffers);
             free(input);
@@ -706,7 +730,7 @@ int main(int argc, char **argv) {
                         "[--variant bitonic|radix|automatic|rts|onesweep|ballots[:KEY_BITS[:SIZE]]]... "
                         "[--methods direct,indirect,bounded] "
                         "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255] "
-                        "[--fragment K<=4]... [--feedback M<=5]...\n", argv[0]);
+                        "[--fragment K<=4]... [--feedback M<=6]... [--feedback-retarget]\n", argv[0]);
         return 2;
     }
     headless_gl gl;

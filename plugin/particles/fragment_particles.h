@@ -51,10 +51,10 @@ typedef struct fragment_particles {
     uint32_t ring_head;
     uint64_t emitted_total;
     /* The last update's list: list_count pairs (the live bound) in list_buffer
-     * (one of the sort's buffers), drawn through list_texture (a buffer texture). */
+     * (one of the sort's buffers), drawn through the sort's buffer texture
+     * over it (feedback_sort_buffer_texture). */
     uint32_t list_count;
     GLuint list_buffer;
-    GLuint list_texture;
     /* The draw (render/fragment_draw.c). */
     GLuint draw_program;
     fragment_draw_locations draw;

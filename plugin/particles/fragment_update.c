@@ -183,13 +183,10 @@ plume_result fragment_particles_create(system_state *s) {
     plume_result r;
     if ((r = build_programs(s, f)) || (r = create_particle_textures(s, f)) || (r = fragment_draw_create(s)))
         return r;
-    glGenTextures(1, &f->list_texture);
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_BUFFER, f->list_texture); /* an object from now on (glIsTexture) */
     return PLUME_OK;
 }
 
-enum { FRAGMENT_UPDATE_GL_OBJECTS = 2 * FRAGMENT_PARTICLE_TEXTURES + 6 };
+enum { FRAGMENT_UPDATE_GL_OBJECTS = 2 * FRAGMENT_PARTICLE_TEXTURES + 5 };
 
 uint32_t fragment_particles_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity) {
     const fragment_particles *f = s->fragment;
@@ -207,7 +204,6 @@ uint32_t fragment_particles_list_gl_objects(const system_state *s, plume_gl_obje
     all[n++] = (plume_gl_object){GL_VERTEX_ARRAY, f->vertex_array};
     all[n++] = (plume_gl_object){GL_SAMPLER, f->sprite_sampler};
     all[n++] = (plume_gl_object){GL_SAMPLER, f->depth_sampler};
-    all[n++] = (plume_gl_object){GL_TEXTURE, f->list_texture};
     return plume_list_named_gl_objects(all, n, out, capacity);
 }
 

@@ -77,9 +77,10 @@ void fragment_particles_draw(system_state *s, const mat4 view, const mat4 projec
     }
     glUniform1f(at->soft_fade_distance, fade);
     if (s->sprite_texture) bind_unit(0, s->sprite_texture, f->sprite_sampler);
+    /* The sort's own texture over the list's buffer: no glTexBuffer a frame. */
     glActiveTexture(GL_TEXTURE2);
-    glBindTexture(GL_TEXTURE_BUFFER, f->list_texture);
-    glTexBuffer(GL_TEXTURE_BUFFER, GL_RG32UI, f->list_buffer);
+    glBindTexture(GL_TEXTURE_BUFFER,
+                  feedback_sort_buffer_texture(plume_sorter_feedback_backend(s->context, s->sorter), f->list_buffer));
     bind_unit(3, f->textures[f->current][0], f->sampler);
     bind_unit(4, f->textures[f->current][2], f->sampler);
     glBindVertexArray(f->vertex_array);

@@ -39,7 +39,7 @@ enum {
     PAIR_BYTES = 8,
     MAX_RUNS = PLUME_FEEDBACK_SORT_MAX_RUNS,
     MAX_GROUP = 1 << FEEDBACK_SORT_MAX_GROUP_BITS,
-    DEFINES_BYTES = 1 << 15
+    DEFINES_BYTES = 1 << 16
 };
 
 static const char *const NETWORK_UNIFORMS[] = {
@@ -59,7 +59,9 @@ struct feedback_sort {
     uint32_t group_bits;            /* position bits a group spans at most */
     uint32_t max_group_bits;        /* what the GL's output limits allow, up to FEEDBACK_SORT_MAX_GROUP_BITS */
     GLuint buffers[2];              /* ping-pong, next_pow2(capacity) pairs each */
-    GLuint pairs_texture;           /* a buffer texture pointed at the buffer a pass reads */
+    /* Buffer textures over buffers[0] and buffers[1], attached once: a pass
+     * binds the one over its source (see read_pairs_from). */
+    GLuint pairs_textures[2];
     GLuint count_texture;           /* the host's count buffer as a buffer texture */
     GLuint read_framebuffer;        /* the host's texture, attached while read */
     /* Bound for the draws: a GL checks the draw framebuffer even when it
@@ -149,8 +151,15 @@ uint32_t feedback_sort_pass_count(const feedback_sort *s, uint32_t count) {
     return for_each_pass(s, plume_log2(plume_next_pow2(count)), NULL, NULL);
 }
 
+static plume_result build_network_programs(feedback_sort *s, uint32_t up_to);
+
+uint32_t feedback_sort_group_bits(const feedback_sort *s) {
+    return s->group_bits;
+}
+
 void feedback_sort_set_group_bits(feedback_sort *s, uint32_t group_bits) {
-    if (group_bits >= 1 && group_bits <= s->max_group_bits) s->group_bits = group_bits;
+    if (group_bits >= 1 && group_bits <= s->max_group_bits && build_network_programs(s, group_bits) == PLUME_OK)
+        s->group_bits = group_bits;
 }
 
 /* ---- Running ------------------------------------------------------------------- */
@@ -185,11 +194,36 @@ static void call_hook(const sort_pass_hook *hook, const char *kind) {
     if (hook && hook->function) hook->function(hook->user, kind);
 }
 
-/* Points the pairs texture (unit 0) at `buffer`. */
+/* plume_feedback_retarget_each_pass: the benchmark's baseline. */
+static bool retarget_each_pass;
+
+void plume_feedback_retarget_each_pass(bool retarget) {
+    retarget_each_pass = retarget;
+}
+
+GLuint feedback_sort_buffer_texture(const feedback_sort *s, GLuint buffer) {
+    return s->pairs_textures[buffer == s->buffers[1]];
+}
+
+/* Binds the buffer texture over `buffer` (one of the two) to unit 0. Each
+ * buffer has its own, attached at creation, so a pass changes a binding,
+ * not a texture's storage: glTexBuffer on a texture that earlier draws still
+ * read may cost the driver a new texture descriptor, or a wait, every pass
+ * (the benchmark's retarget rows time that way against this one). */
 static void read_pairs_from(const feedback_sort *s, GLuint buffer) {
     glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_BUFFER, s->pairs_texture);
-    glTexBuffer(GL_TEXTURE_BUFFER, GL_RG32UI, buffer);
+    if (retarget_each_pass) {
+        glBindTexture(GL_TEXTURE_BUFFER, s->pairs_textures[0]);
+        glTexBuffer(GL_TEXTURE_BUFFER, GL_RG32UI, buffer);
+        return;
+    }
+    glBindTexture(GL_TEXTURE_BUFFER, feedback_sort_buffer_texture(s, buffer));
+}
+
+/* After a sort: each pairs texture over its own buffer again (the
+ * retargeting baseline moved the first). */
+static void end_reads(const feedback_sort *s) {
+    if (retarget_each_pass) read_pairs_from(s, s->buffers[0]);
 }
 
 /* The host's count buffer on unit 1, or nothing. */
@@ -279,7 +313,7 @@ void feedback_sort_buffer(const feedback_sort *s, GLuint buffer, uint32_t count,
         read_counts_from(s, 0);
         leave_geometry_program();
     }
-    read_pairs_from(s, 0);
+    end_reads(s);
     call_hook(hook, NULL);
 }
 
@@ -300,7 +334,7 @@ void feedback_sort_texture(const feedback_sort *s, GLuint texture, uint32_t widt
     glBindTexture(GL_TEXTURE_2D, texture);
     sort_transfer_rows(width, count, true);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-    read_pairs_from(s, 0);
+    end_reads(s);
     call_hook(hook, NULL);
 }
 
@@ -355,11 +389,14 @@ static void find_locations(GLuint program, const char *const *names, GLint *loca
     for (int u = 0; names[u]; ++u) locations[u] = glGetUniformLocation(program, names[u]);
 }
 
-static plume_result build_programs(feedback_sort *s) {
+/* The network's programs for groups of 2^1 .. 2^up_to pairs that are not
+ * built yet (a sort of a small count uses groups of its whole power of two). */
+static plume_result build_network_programs(feedback_sort *s, uint32_t up_to) {
     text t = {.at = plume_alloc(s->env, DEFINES_BYTES), .size = DEFINES_BYTES};
     if (!t.at) return PLUME_ERROR_OUT_OF_MEMORY;
     plume_result r = PLUME_OK;
-    for (uint32_t m = 1; m <= s->max_group_bits && r == PLUME_OK; ++m) {
+    for (uint32_t m = 1; m <= up_to && r == PLUME_OK; ++m) {
+        if (s->network_programs[m - 1]) continue;
         t.used = 0;
         network_defines(&t, m);
         char names[MAX_GROUP / 2][24];
@@ -383,6 +420,11 @@ static plume_result build_programs(feedback_sort *s) {
         glUniform1i(s->network_locations[m - 1][U_HOST_COUNTS], 1); /* u_pairs stays on unit 0 */
     }
     plume_free(s->env, t.at);
+    return r;
+}
+
+static plume_result build_programs(feedback_sort *s) {
+    plume_result r = build_network_programs(s, s->group_bits);
     if (r != PLUME_OK) return r;
     const plume_shader_stage stages[3] = {
         {GL_VERTEX_SHADER, {"sort/feedback_write.vert"}},
@@ -432,11 +474,12 @@ plume_result feedback_sort_create(const plume_env *env, uint32_t capacity, feedb
         glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
     }
     /* Bound once each, so that the names are objects (glIs* knows them). */
-    GLuint textures[3];
-    glGenTextures(3, textures);
-    s->pairs_texture = textures[0];
-    s->count_texture = textures[1];
-    s->draw_texture = textures[2];
+    GLuint textures[4];
+    glGenTextures(4, textures);
+    s->pairs_textures[0] = textures[0];
+    s->pairs_textures[1] = textures[1];
+    s->count_texture = textures[2];
+    s->draw_texture = textures[3];
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, s->draw_texture);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0); /* NULL data: no upload */
@@ -444,7 +487,10 @@ plume_result feedback_sort_create(const plume_env *env, uint32_t capacity, feedb
     glGenFramebuffers(1, &s->draw_framebuffer);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, s->draw_framebuffer);
     glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, s->draw_texture, 0);
-    glBindTexture(GL_TEXTURE_BUFFER, s->pairs_texture);
+    for (int i = 0; i < 2; ++i) {
+        glBindTexture(GL_TEXTURE_BUFFER, s->pairs_textures[i]);
+        glTexBuffer(GL_TEXTURE_BUFFER, GL_RG32UI, s->buffers[i]);
+    }
     glBindTexture(GL_TEXTURE_BUFFER, s->count_texture);
     glGenFramebuffers(1, &s->read_framebuffer);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, s->read_framebuffer);
@@ -457,18 +503,19 @@ plume_result feedback_sort_create(const plume_env *env, uint32_t capacity, feedb
     return plume_drain_gl_errors(env, CALLER);
 }
 
-enum { FEEDBACK_SORT_GL_OBJECTS = 10 + FEEDBACK_SORT_MAX_GROUP_BITS };
+enum { FEEDBACK_SORT_GL_OBJECTS = 11 + FEEDBACK_SORT_MAX_GROUP_BITS };
 
 uint32_t feedback_sort_list_gl_objects(const feedback_sort *s, plume_gl_object *out, uint32_t capacity) {
     if (!s) return 0;
     plume_gl_object all[FEEDBACK_SORT_GL_OBJECTS] = {
         {GL_BUFFER, s->buffers[0]},         {GL_BUFFER, s->buffers[1]},
-        {GL_TEXTURE, s->pairs_texture},     {GL_TEXTURE, s->count_texture},
+        {GL_TEXTURE, s->pairs_textures[0]}, {GL_TEXTURE, s->pairs_textures[1]},
+        {GL_TEXTURE, s->count_texture},
         {GL_FRAMEBUFFER, s->read_framebuffer}, {GL_VERTEX_ARRAY, s->vertex_array},
         {GL_TRANSFORM_FEEDBACK, s->feedback}, {GL_PROGRAM, s->write_program},
         {GL_FRAMEBUFFER, s->draw_framebuffer}, {GL_TEXTURE, s->draw_texture},
     };
-    uint32_t n = 10;
+    uint32_t n = 11;
     for (int m = 0; m < FEEDBACK_SORT_MAX_GROUP_BITS; ++m)
         all[n++] = (plume_gl_object){GL_PROGRAM, s->network_programs[m]};
     return plume_list_named_gl_objects(all, n, out, capacity);

@@ -13,10 +13,11 @@
 typedef struct feedback_sort feedback_sort;
 
 enum {
-    /* Position bits a vertex's group spans at most: 2^5 pairs are 64 output
-     * components, GL 3.3's least GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS
-     * and GL_MAX_VERTEX_OUTPUT_COMPONENTS. */
-    FEEDBACK_SORT_MAX_GROUP_BITS = 5,
+    /* Position bits a vertex's group spans at most: 2^6 pairs are 128 output
+     * components, where GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS and
+     * GL_MAX_VERTEX_OUTPUT_COMPONENTS allow them (NVIDIA); by default 2^5,
+     * 64 components, GL 3.3's least limits. */
+    FEEDBACK_SORT_MAX_GROUP_BITS = 6,
     FEEDBACK_SORT_DEFAULT_GROUP_BITS = 5
 };
 
@@ -32,8 +33,11 @@ uint32_t feedback_sort_list_gl_objects(const feedback_sort *s, plume_gl_object *
 /* Draws that sorting `count` pairs issues (network passes only). */
 uint32_t feedback_sort_pass_count(const feedback_sort *s, uint32_t count);
 /* Position bits a vertex's group spans at most, 1 .. the GL's limit (at most
- * FEEDBACK_SORT_MAX_GROUP_BITS); for the benchmark. */
+ * FEEDBACK_SORT_MAX_GROUP_BITS), building the network's program for it if
+ * creation did not (it builds up to the default); for the benchmark. The
+ * caller's scope saves PLUME_SCOPE_DRAW (the program binding). */
 void feedback_sort_set_group_bits(feedback_sort *s, uint32_t group_bits);
+uint32_t feedback_sort_group_bits(const feedback_sort *s);
 
 /* The GL state the sorts change, for the caller's scope: after
  * plume_gl_scope_begin, feedback_sort_prepare_state saves these groups, makes
@@ -63,5 +67,8 @@ void feedback_sort_texture(const feedback_sort *s, GLuint texture, uint32_t widt
 GLuint feedback_sort_input_buffer(const feedback_sort *s);
 void feedback_sort_record(const feedback_sort *s, GLuint buffer, uint32_t vertices, uint32_t bytes);
 GLuint feedback_sort_network(const feedback_sort *s, uint32_t count, const sort_pass_hook *hook);
+/* The sorter's buffer texture (RG32UI) over `buffer`, one of its two: the
+ * draw reads the sorted list through it. */
+GLuint feedback_sort_buffer_texture(const feedback_sort *s, GLuint buffer);
 
 #endif

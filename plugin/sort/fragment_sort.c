@@ -106,6 +106,10 @@ uint32_t fragment_sort_pass_count(const fragment_sort *s, uint32_t count) {
     return for_each_pass(s, plume_log2(plume_next_pow2(count)), NULL, NULL) + 2; /* and the two copies */
 }
 
+uint32_t fragment_sort_group_bits(const fragment_sort *s) {
+    return s->group_bits;
+}
+
 void fragment_sort_set_group_bits(fragment_sort *s, uint32_t group_bits) {
     if (group_bits >= 1 && group_bits <= FRAGMENT_SORT_MAX_GROUP_BITS) s->group_bits = group_bits;
 }

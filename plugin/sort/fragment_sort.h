@@ -33,6 +33,7 @@ uint32_t fragment_sort_pass_count(const fragment_sort *s, uint32_t count);
 /* Stages a pass holds at most, 1 .. FRAGMENT_SORT_MAX_GROUP_BITS (1: the
  * seeds' one stage a pass); for the benchmark. */
 void fragment_sort_set_group_bits(fragment_sort *s, uint32_t group_bits);
+uint32_t fragment_sort_group_bits(const fragment_sort *s);
 
 /* The GL state the passes change, for the caller's scope:
  * plume_gl_scope_save(scope, FRAGMENT_SORT_SCOPE_GROUPS) then

@@ -420,7 +420,20 @@ void plume_sorter_set_fragment_group_bits(plume_context *context, plume_sorter h
     sorter_state *sorter =
         plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_set_fragment_group_bits");
     if (sorter && sorter->fragment) fragment_sort_set_group_bits(sorter->fragment, group_bits);
-    if (sorter && sorter->feedback) feedback_sort_set_group_bits(sorter->feedback, group_bits);
+    if (sorter && sorter->feedback) {
+        plume_gl_scope scope; /* a program may be built */
+        plume_gl_scope_begin(&scope, &sorter->env);
+        plume_gl_scope_save(&scope, PLUME_SCOPE_DRAW);
+        feedback_sort_set_group_bits(sorter->feedback, group_bits);
+        plume_gl_scope_end(&scope);
+    }
+}
+
+uint32_t plume_sorter_fragment_group_bits(const plume_context *context, plume_sorter handle) {
+    const sorter_state *sorter =
+        plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_fragment_group_bits");
+    if (sorter && sorter->feedback) return feedback_sort_group_bits(sorter->feedback);
+    return sorter && sorter->fragment ? fragment_sort_group_bits(sorter->fragment) : 0;
 }
 
 struct feedback_sort *plume_sorter_feedback_backend(const plume_context *context, plume_sorter handle) {

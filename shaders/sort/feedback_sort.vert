@@ -1,5 +1,5 @@
 // Built after sort/pair_order.glsl, with the network's macros defined by
-// feedback_sort.c for a group of 2^GROUP_BITS pairs (GROUP_BITS 1 .. 5).
+// feedback_sort.c for a group of 2^GROUP_BITS pairs (GROUP_BITS 1 .. 6).
 // One pass of the bitonic network through transform feedback (rasterizer
 // discard: nothing reaches the ROPs): each vertex owns the GROUP_SIZE pairs
 // whose positions differ only in the pass's GROUP_BITS chosen position bits,
