@@ -30,7 +30,7 @@ static bool has_debug_output(void) {
     return epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_KHR_debug");
 }
 
-static bool has_indexed_blend(void) {
+bool plume_has_indexed_blend(void) {
     return epoxy_gl_version() >= 40 || epoxy_has_gl_extension("GL_ARB_draw_buffers_blend");
 }
 
@@ -149,11 +149,14 @@ void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups) {
         glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &scope->vertex_array);
         scope->draw_indirect = 0;
         if (has_draw_indirect()) glGetIntegerv(GL_DRAW_INDIRECT_BUFFER_BINDING, &scope->draw_indirect);
-        /* Draw buffer 0's blending only: the draw writes no other buffer.
-         * Without indexed blending (GL 3.3) blending is one state for all. */
-        scope->indexed_blend = has_indexed_blend();
+        /* Blend functions and equations of draw buffer 0 only: the draws write
+         * no other buffer. Without indexed blending (GL 3.3 without
+         * ARB_draw_buffers_blend) they are one state for all. Whether
+         * blending is on is saved for every draw buffer (glIsEnabledi is GL
+         * 3.0): on 3.3 glEnable(GL_BLEND) turns it on for all, and the
+         * fragment path's simulate pass writes four. */
+        scope->indexed_blend = plume_has_indexed_blend();
         if (scope->indexed_blend) {
-            scope->blend = glIsEnabledi(GL_BLEND, 0);
             glGetIntegeri_v(GL_BLEND_SRC_RGB, 0, &scope->blend_src_rgb);
             glGetIntegeri_v(GL_BLEND_DST_RGB, 0, &scope->blend_dst_rgb);
             glGetIntegeri_v(GL_BLEND_SRC_ALPHA, 0, &scope->blend_src_alpha);
@@ -161,7 +164,6 @@ void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups) {
             glGetIntegeri_v(GL_BLEND_EQUATION_RGB, 0, &scope->blend_equation_rgb);
             glGetIntegeri_v(GL_BLEND_EQUATION_ALPHA, 0, &scope->blend_equation_alpha);
         } else {
-            scope->blend = glIsEnabled(GL_BLEND);
             glGetIntegerv(GL_BLEND_SRC_RGB, &scope->blend_src_rgb);
             glGetIntegerv(GL_BLEND_DST_RGB, &scope->blend_dst_rgb);
             glGetIntegerv(GL_BLEND_SRC_ALPHA, &scope->blend_src_alpha);
@@ -175,8 +177,10 @@ void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups) {
             if (capability_exists(&RASTER_CAPABILITIES[i]))
                 *capability_slot(scope, &RASTER_CAPABILITIES[i]) = glIsEnabled(RASTER_CAPABILITIES[i].capability);
         scope->draw_buffers = clamp_limit(GL_MAX_DRAW_BUFFERS, PLUME_SCOPE_DRAW_BUFFERS);
-        for (GLint i = 0; i < scope->draw_buffers; ++i)
+        for (GLint i = 0; i < scope->draw_buffers; ++i) {
             glGetBooleani_v(GL_COLOR_WRITEMASK, (GLuint)i, scope->color_mask[i]);
+            scope->blend[i] = glIsEnabledi(GL_BLEND, (GLuint)i);
+        }
         scope->clip_distances = clamp_limit(GL_MAX_CLIP_DISTANCES, PLUME_SCOPE_CLIP_DISTANCES);
         for (GLint i = 0; i < scope->clip_distances; ++i)
             scope->clip_distance[i] = glIsEnabled(GL_CLIP_DISTANCE0 + (GLenum)i);
@@ -289,13 +293,10 @@ static void restore_groups(const plume_gl_scope *scope) {
         glBindVertexArray((GLuint)scope->vertex_array);
         if (has_draw_indirect()) glBindBuffer(GL_DRAW_INDIRECT_BUFFER, (GLuint)scope->draw_indirect);
         if (scope->indexed_blend) {
-            if (scope->blend) glEnablei(GL_BLEND, 0);
-            else glDisablei(GL_BLEND, 0);
             glBlendFuncSeparatei(0, (GLenum)scope->blend_src_rgb, (GLenum)scope->blend_dst_rgb,
                                  (GLenum)scope->blend_src_alpha, (GLenum)scope->blend_dst_alpha);
             glBlendEquationSeparatei(0, (GLenum)scope->blend_equation_rgb, (GLenum)scope->blend_equation_alpha);
         } else {
-            set_enabled(GL_BLEND, scope->blend);
             glBlendFuncSeparate((GLenum)scope->blend_src_rgb, (GLenum)scope->blend_dst_rgb,
                                 (GLenum)scope->blend_src_alpha, (GLenum)scope->blend_dst_alpha);
             glBlendEquationSeparate((GLenum)scope->blend_equation_rgb, (GLenum)scope->blend_equation_alpha);
@@ -305,9 +306,12 @@ static void restore_groups(const plume_gl_scope *scope) {
         for (int i = 0; i < RASTER_CAPABILITY_COUNT; ++i)
             if (capability_exists(&RASTER_CAPABILITIES[i]))
                 set_enabled(RASTER_CAPABILITIES[i].capability, saved_value(scope, &RASTER_CAPABILITIES[i]));
-        for (GLint i = 0; i < scope->draw_buffers; ++i)
+        for (GLint i = 0; i < scope->draw_buffers; ++i) {
             glColorMaski((GLuint)i, scope->color_mask[i][0], scope->color_mask[i][1], scope->color_mask[i][2],
                          scope->color_mask[i][3]);
+            if (scope->blend[i]) glEnablei(GL_BLEND, (GLuint)i);
+            else glDisablei(GL_BLEND, (GLuint)i);
+        }
         for (GLint i = 0; i < scope->clip_distances; ++i)
             set_enabled(GL_CLIP_DISTANCE0 + (GLenum)i, scope->clip_distance[i]);
         glPolygonMode(GL_FRONT_AND_BACK, (GLenum)scope->polygon_mode);

@@ -182,8 +182,9 @@ typedef enum plume_gl_scope_group {
     /* GL_PIXEL_UNPACK_BUFFER and the unpack alignment / row length / skips /
      * byte swapping */
     PLUME_SCOPE_PIXEL_UNPACK = 1 << 2,
-    /* a draw: vertex array, GL_DRAW_INDIRECT_BUFFER, draw buffer 0's GL_BLEND,
-     * blend functions and equations, GL_DEPTH_TEST, the depth function and
+    /* a draw: vertex array, GL_DRAW_INDIRECT_BUFFER, every draw buffer's
+     * GL_BLEND, draw buffer 0's blend functions and equations (all buffers'
+     * where the GL has no indexed blending), GL_DEPTH_TEST, the depth function and
      * write mask, the viewport, GL_SCISSOR_TEST, the draw framebuffer binding,
      * and everything plume_gl_scope_neutral_raster sets */
     PLUME_SCOPE_DRAW = 1 << 3,
@@ -228,9 +229,10 @@ typedef struct plume_gl_scope {
     GLint unpack_buffer, unpack_alignment, unpack_row_length, unpack_skip_pixels, unpack_skip_rows, unpack_swap_bytes;
     GLint vertex_array, draw_indirect;
     GLint blend_src_rgb, blend_dst_rgb, blend_src_alpha, blend_dst_alpha, blend_equation_rgb, blend_equation_alpha;
-    GLboolean blend, depth_test, depth_mask, cull_face;
+    GLboolean depth_test, depth_mask, cull_face;
     GLint draw_buffers, clip_distances;  /* how many of each the GL has, at most the PLUME_SCOPE_ limits */
     GLboolean color_mask[PLUME_SCOPE_DRAW_BUFFERS][4];
+    GLboolean blend[PLUME_SCOPE_DRAW_BUFFERS]; /* GL_BLEND of each draw buffer */
     GLboolean clip_distance[PLUME_SCOPE_CLIP_DISTANCES];
     GLboolean rasterizer_discard, stencil_test, alpha_to_coverage, alpha_to_one, sample_coverage, sample_mask,
         depth_clamp, color_logic_op, polygon_offset_fill, primitive_restart, primitive_restart_fixed_index;
@@ -240,7 +242,7 @@ typedef struct plume_gl_scope {
     GLint query_buffer;
     GLint image_texture, image_level, image_layered, image_layer, image_access, image_format;
     bool storage_buffers;  /* the context has SSBOs (GL 4.3): their bindings were saved */
-    bool indexed_blend;    /* blending was saved for draw buffer 0 (GL 4.0), not for all */
+    bool indexed_blend;    /* blend functions were saved for draw buffer 0 (GL 4.0), not for all */
     GLint pack_buffer, pack_alignment, pack_row_length, pack_skip_pixels, pack_skip_rows, pack_swap_bytes, read_framebuffer;
     GLint texture_buffer[PLUME_SCOPE_TEXTURE_UNITS];
     bool feedback_objects; /* the GL has transform feedback objects: feedback_object was saved */
@@ -273,6 +275,11 @@ plume_result plume_check_host_state(const plume_env *env, const char *caller);
 /* Whether the GL has transform feedback objects (4.0 or
  * ARB_transform_feedback2), and so glPauseTransformFeedback. */
 bool plume_has_feedback_objects(void);
+
+/* Whether the GL sets blend functions per draw buffer (4.0 or
+ * ARB_draw_buffers_blend: NVIDIA's 3.3 contexts have it); the scope saves
+ * draw buffer 0's then, and a draw must set buffer 0's only. */
+bool plume_has_indexed_blend(void);
 
 static inline uint32_t plume_next_pow2(uint32_t v) {
     uint32_t p = 1;

@@ -223,6 +223,10 @@ static void prepare_pass_state(const fragment_particles *f, plume_gl_scope *scop
     plume_gl_scope_neutral_raster(scope);
     glDisable(GL_SCISSOR_TEST);
     glDisable(GL_DEPTH_TEST);
+    /* Every draw buffer (the scope restores each): blending left on by the
+     * host would mix the float targets with the set written two updates
+     * before (a lifetime of 100 read back as -9800). */
+    glDisable(GL_BLEND);
     for (GLuint i = 0; i < FRAGMENT_PARTICLE_TEXTURES; ++i) glColorMaski(i, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     glBindVertexArray(f->vertex_array);
 }

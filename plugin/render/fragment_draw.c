@@ -84,7 +84,10 @@ void fragment_particles_draw(system_state *s, const mat4 view, const mat4 projec
     bind_unit(3, f->textures[f->current][0], f->sampler);
     bind_unit(4, f->textures[f->current][2], f->sampler);
     glBindVertexArray(f->vertex_array);
-    if (epoxy_gl_version() >= 40) { /* draw buffer 0 only, as the scope saved it */
+    /* Draw buffer 0's functions only where the scope saved only those (the
+     * same test: on a 3.3 context with ARB_draw_buffers_blend, glBlendFunc
+     * would change every buffer's and the scope restore buffer 0's). */
+    if (plume_has_indexed_blend()) {
         glEnablei(GL_BLEND, 0);
         glBlendFuncSeparatei(0, GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
         glBlendEquationSeparatei(0, GL_FUNC_ADD, GL_FUNC_ADD);
