@@ -29,7 +29,8 @@ plume_result raster_create(struct system_state *s);
  * the sprite is loaded. */
 void raster_set_appearance(struct system_state *s);
 /* The same uniforms (particle_appearance.glsl's, the sprite's) on another
- * program that draws the system's particles. */
+ * program that draws the system's particles (the tiled path's, the fragment
+ * path's). */
 void raster_set_appearance_uniforms(const struct system_state *s, GLuint program);
 /* The draw's light (system_state.light) on a program that draws the
  * system's particles (particle_appearance.glsl's lighting uniforms). */
