@@ -54,7 +54,8 @@ test_positions_match_closed_form,test_draw_list_is_back_to_front,test_same_seed_
 test_image_matches_cpu_compositing_and_needs_the_sort,test_soft_particles_fade_against_scene_depth,\
 test_flipbook_frames_by_age_with_blending,test_culling_leaves_the_picture_unchanged,test_path_is_chosen_and_reported,\
 test_full_ring_replaces_the_oldest,test_calls_restore_gl_state_and_free_everything,\
-test_world_is_refused_by_name,test_tiled_draw_path_falls_back_once,test_radix_algorithm_is_refused"
+test_world_is_refused_by_name,test_tiled_draw_path_falls_back_once,test_radix_algorithm_is_refused,\
+test_look_and_draw_group_are_refused_by_name"
 status=0
 ./build/"$config"/bin/plume_tests "$tests" > build/gl33_test.log 2>&1 || status=$?
 cat build/gl33_test.log

@@ -496,7 +496,13 @@ typedef struct plume_system_desc {
      * path drops them); plume_profile's live and drawn counts are 0 (the
      * counts stay on the GPU; plume_system_read_back counts them); a frame's
      * draw_resolution other than full draws at full resolution, with one
-     * warning. plume_system_get_desc reports the path taken. */
+     * warning. plume_system_get_desc reports the path taken. The fragment
+     * path draws the default look only: a blend_mode other than
+     * PREMULTIPLIED, an orientation other than CAMERA_FACING, a sort_mode
+     * other than VIEW_DEPTH, lit, or an emissive_over_life that emits, is
+     * refused with PLUME_ERROR_GL_UNSUPPORTED and a message naming the field;
+     * so is a world (see plume_world), and a draw group of a fragment-path
+     * system (plume_draw_group_create). */
     uint32_t path;
 } plume_system_desc;
 

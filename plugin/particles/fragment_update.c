@@ -48,10 +48,29 @@ plume_result fragment_particles_check_world(const plume_env *env, const char *ca
     return PLUME_ERROR_GL_UNSUPPORTED;
 }
 
+/* The look's fields other than their defaults: the fragment path's draw is
+ * built without the look's defines and its key pass orders by view depth. */
+static const char *look_field_in_use(const plume_system_desc *desc) {
+    if (desc->blend_mode != PLUME_BLEND_PREMULTIPLIED) return "blend_mode";
+    if (desc->orientation != PLUME_ORIENT_CAMERA_FACING) return "orientation";
+    if (desc->sort_mode != PLUME_SORT_MODE_VIEW_DEPTH) return "sort_mode";
+    if (desc->lit) return "lit";
+    if (particles_look_features(desc) & LOOK_EMISSIVE) return "emissive_over_life";
+    return particles_look_features(desc) != 0 ? "the look" : NULL;
+}
+
 plume_result fragment_particles_check_desc(const plume_env *env, const char *caller, const plume_system_desc *desc) {
-    /* A field that only the compute path supports is refused here, by name.
-     * The world is the only one so far (event_capacity alone is harmless:
-     * nothing fires). */
+    /* A field that only the compute path supports is refused here, by name:
+     * the world (event_capacity alone is harmless: nothing fires) and a look
+     * other than the default. */
+    const char *look = look_field_in_use(desc);
+    if (look) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: %s other than the default look needs the compute path (GL 4.3); this system runs the "
+                  "fragment path",
+                  caller, look);
+        return PLUME_ERROR_GL_UNSUPPORTED;
+    }
     return fragment_particles_check_world(env, caller, &desc->world);
 }
 

@@ -3,7 +3,8 @@
  * it is reported, the ring that replaces the oldest particles when the
  * system is full, the same particles as the compute path from the same seed,
  * the host's GL state and GL objects, the low draw resolutions' and the
- * tiled draw path's fallback, and the world's refusal.
+ * tiled draw path's fallback, and the refusal of the world, of a look other
+ * than the default and of draw groups.
  * tools/run.sh runs these, and the parts of the particle suite that hold on
  * this path, again in a GL 3.3 core context with compute hidden
  * (tests/run_gl33.sh). */
@@ -20,6 +21,7 @@
 
 #include "fragment_state.h"
 #include "particle_fixture.h"
+#include "plume/plume_draw_group.h"
 #include "plume/plume_particles.h"
 #include "plume_fixture.h"
 #include "test_env.h"
@@ -304,6 +306,57 @@ static void test_world_is_refused_by_name(void **state) {
     destroy_system(accepted);
 }
 
+/* The fragment path draws the default look only: each other look field is
+ * refused by name at creation, and a draw group (compute path only) refuses a
+ * fragment-path system. An emissive curve that emits nothing is the default
+ * look and is accepted. */
+static void test_look_and_draw_group_are_refused_by_name(void **state) {
+    (void)state;
+    test_log_expect_errors();
+    plume_context *context = fixture_context();
+    plume_system_desc base = fragment_desc((plume_system_desc){.capacity = 64});
+    base.emitters[0] = (plume_emitter_desc){.rate = 100, .lifetime = {1, 1}};
+    enum { LOOKS = 7 };
+    plume_system_desc looks[LOOKS];
+    for (int l = 0; l < LOOKS; ++l) looks[l] = base;
+    looks[0].blend_mode = PLUME_BLEND_ADDITIVE;
+    looks[1].blend_mode = PLUME_BLEND_PREMULTIPLIED_ADDITIVE;
+    looks[2].orientation = PLUME_ORIENT_WORLD_AXIS;
+    looks[2].orientation_axis[1] = 1.0f;
+    looks[3].sort_mode = PLUME_SORT_MODE_DISTANCE;
+    looks[4].sort_mode = PLUME_SORT_MODE_NONE;
+    looks[5].lit = true;
+    looks[6].emissive_over_life = (plume_gradient){1, {{0, {1.0f, 0.5f, 0.0f, 1.0f}}}};
+    const char *const names[LOOKS] = {"blend_mode other than the default look", "blend_mode other than the default look",
+                                      "orientation other than the default look", "sort_mode other than the default look",
+                                      "sort_mode other than the default look", "lit other than the default look",
+                                      "emissive_over_life other than the default look"};
+    for (int l = 0; l < LOOKS; ++l) {
+        int before = test_log_count(names[l]);
+        plume_system none = {12345};
+        assert_int_equal(plume_system_create(context, &looks[l], &none), PLUME_ERROR_GL_UNSUPPORTED);
+        assert_int_equal(none.id, 0);
+        assert_int_equal(test_log_count(names[l]), before + 1);
+    }
+    plume_system_desc dark = base;
+    dark.emissive_over_life = (plume_gradient){1, {{0, {0.0f, 0.0f, 0.0f, 1.0f}}}};
+    plume_system fragment = make_system(dark);
+
+    if (epoxy_gl_version() >= 43) {
+        plume_system_desc compute_desc = base;
+        compute_desc.path = PLUME_PATH_COMPUTE;
+        plume_system compute = make_system(compute_desc);
+        plume_system systems[2] = {compute, fragment};
+        plume_draw_group_desc group_desc = {.systems = systems, .system_count = 2};
+        plume_draw_group group = {12345};
+        assert_int_equal(plume_draw_group_create(context, &group_desc, &group), PLUME_ERROR_GL_UNSUPPORTED);
+        assert_int_equal(group.id, 0);
+        assert_true(test_log_contains("systems[1] runs the fragment path"));
+        destroy_system(compute);
+    }
+    destroy_system(fragment);
+}
+
 const struct CMUnitTest particle_fragment_tests[] = {
     cmocka_unit_test_setup_teardown(test_path_is_chosen_and_reported, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_full_ring_replaces_the_oldest, fixture_setup, fixture_teardown),
@@ -313,5 +366,6 @@ const struct CMUnitTest particle_fragment_tests[] = {
     cmocka_unit_test_setup_teardown(test_low_draw_resolution_falls_back_once, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_world_is_refused_by_name, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_draw_path_falls_back_once, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_look_and_draw_group_are_refused_by_name, fixture_setup, fixture_teardown),
 };
 const size_t particle_fragment_test_count = sizeof particle_fragment_tests / sizeof particle_fragment_tests[0];
