@@ -245,7 +245,11 @@ frame_light draw_frame_light(const plume_frame_desc *frame);
 void draw_depth_size(const plume_frame_desc *frame, float size[2]);
 /* The blend of every particle draw into the host's first draw buffer:
  * premultiplied colour over what is there (an additive part comes in the
- * source's alpha, which it lowers), both for colour and alpha. */
+ * source's alpha, which it lowers), both for colour and alpha. Draw buffer
+ * 0's functions where the GL has indexed blending (the scope then saves only
+ * those: on a 3.3 context with ARB_draw_buffers_blend, glBlendFunc would
+ * change every buffer's and the scope restore buffer 0's), else all
+ * buffers' at once (GL 3.3 without it: the fragment path). */
 void draw_blend_premultiplied(void);
 /* draw_blend_premultiplied, and the host's depth tested, not written. */
 void draw_blend_particles_over_depth(void);

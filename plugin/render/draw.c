@@ -35,6 +35,12 @@ void draw_depth_size(const plume_frame_desc *frame, float size[2]) {
 }
 
 void draw_blend_premultiplied(void) {
+    if (!plume_has_indexed_blend()) {
+        glEnable(GL_BLEND);
+        glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+        glBlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
+        return;
+    }
     glEnablei(GL_BLEND, 0);
     glBlendFuncSeparatei(0, GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glBlendEquationSeparatei(0, GL_FUNC_ADD, GL_FUNC_ADD);

@@ -2,8 +2,9 @@
  * the last update's list (sorted back-to-front, read through a buffer
  * texture), each instance fetching its slot and its particle with texelFetch; the fragment shader,
  * curves, flipbook and soft fade are the compute path's
- * (particle_appearance.glsl, particle_quad.glsl, particle_draw.frag). Blending is set for draw buffer 0 where the GL has
- * indexed blending, else for all at once (GL 3.3; the scope restores it). */
+ * (particle_appearance.glsl, particle_quad.glsl, particle_draw.frag); so is the blend
+ * (draw_blend_particles_over_depth: for draw buffer 0 where the GL has
+ * indexed blending, else for all at once, GL 3.3; the scope restores it). */
 #include "particles/fragment_particles.h"
 
 plume_result fragment_draw_create(system_state *s) {
@@ -84,20 +85,8 @@ void fragment_particles_draw(system_state *s, const mat4 view, const mat4 projec
     bind_unit(3, f->textures[f->current][0], f->sampler);
     bind_unit(4, f->textures[f->current][2], f->sampler);
     glBindVertexArray(f->vertex_array);
-    /* Draw buffer 0's functions only where the scope saved only those (the
-     * same test: on a 3.3 context with ARB_draw_buffers_blend, glBlendFunc
-     * would change every buffer's and the scope restore buffer 0's). */
-    if (plume_has_indexed_blend()) {
-        glEnablei(GL_BLEND, 0);
-        glBlendFuncSeparatei(0, GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-        glBlendEquationSeparatei(0, GL_FUNC_ADD, GL_FUNC_ADD);
-    } else {
-        glEnable(GL_BLEND);
-        glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-        glBlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
-    }
-    glEnable(GL_DEPTH_TEST);
-    glDepthMask(GL_FALSE);
+    /* Indexed blending or not, as the GL has it (the scope saved the same). */
+    draw_blend_particles_over_depth();
     glDrawArraysInstanced(GL_TRIANGLES, 0, 6, (GLsizei)f->list_count);
 }
 
