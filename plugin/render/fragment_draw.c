@@ -35,17 +35,7 @@ plume_result fragment_draw_create(system_state *s) {
     glUniform1i(glGetUniformLocation(p, "u_traits"), 4);
     glGenVertexArrays(1, &f->vertex_array);
     glBindVertexArray(f->vertex_array);
-    glGenSamplers(1, &f->sprite_sampler);
-    glSamplerParameteri(f->sprite_sampler, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glSamplerParameteri(f->sprite_sampler, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glSamplerParameteri(f->sprite_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glSamplerParameteri(f->sprite_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glGenSamplers(1, &f->depth_sampler);
-    glSamplerParameteri(f->depth_sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glSamplerParameteri(f->depth_sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glSamplerParameteri(f->depth_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glSamplerParameteri(f->depth_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glSamplerParameteri(f->depth_sampler, GL_TEXTURE_COMPARE_MODE, GL_NONE);
+    raster_create_samplers(&f->sprite_sampler, &f->depth_sampler);
     return plume_drain_gl_errors(&s->env, "plume_system_create (fragment-path draw)");
 }
 

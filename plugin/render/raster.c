@@ -32,18 +32,22 @@ plume_result raster_create(system_state *s) {
         .viewport_size = glGetUniformLocation(p, "u_viewport_size"),
     };
     glGenVertexArrays(1, &r->vertex_array);
-    glGenSamplers(1, &r->sprite_sampler);
-    glSamplerParameteri(r->sprite_sampler, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glSamplerParameteri(r->sprite_sampler, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glSamplerParameteri(r->sprite_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glSamplerParameteri(r->sprite_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glGenSamplers(1, &r->depth_sampler);
-    glSamplerParameteri(r->depth_sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glSamplerParameteri(r->depth_sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glSamplerParameteri(r->depth_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glSamplerParameteri(r->depth_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glSamplerParameteri(r->depth_sampler, GL_TEXTURE_COMPARE_MODE, GL_NONE);
+    raster_create_samplers(&r->sprite_sampler, &r->depth_sampler);
     return plume_drain_gl_errors(&s->env, "plume_system_create (draw objects)");
+}
+
+void raster_create_samplers(GLuint *sprite_sampler, GLuint *depth_sampler) {
+    glGenSamplers(1, sprite_sampler);
+    glSamplerParameteri(*sprite_sampler, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glSamplerParameteri(*sprite_sampler, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glSamplerParameteri(*sprite_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glSamplerParameteri(*sprite_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glGenSamplers(1, depth_sampler);
+    glSamplerParameteri(*depth_sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glSamplerParameteri(*depth_sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glSamplerParameteri(*depth_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glSamplerParameteri(*depth_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glSamplerParameteri(*depth_sampler, GL_TEXTURE_COMPARE_MODE, GL_NONE);
 }
 
 enum { RASTER_GL_OBJECTS = 4 };
