@@ -12,7 +12,8 @@
  * Usage: plume_bench [--min-log K] [--max-log K] [--runs N] [--warmup N]
  *                    [--csv FILE] [--variant SPEC]... [--methods LIST]
  *                    [--powers-only] [--pass-times]
- *                    [--dump-programs DIR] [--cold-cache MB]
+ *                    [--dump-programs DIR] [--cold-cache MB] [--fragment K]...
+ *                    [--feedback M]... [--feedback-retarget]
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
  * bitonic, radix, automatic, or a radix sort forced one way: rts
  * (reduce-then-scan), onesweep, ballots (the driver's way, digits matched
@@ -23,6 +24,21 @@
  * block. Default: bitonic, radix, automatic.
  * --methods: a comma list of direct, indirect, bounded (default all three).
  * --powers-only: sizes 2^k only (default also 2^k + 1).
+ * --fragment K: also the fragment path's render-pass sort as a texture sort
+ * (plume_sort_texture of an RG32UI texture 2048 pairs a row) with K stages a
+ * pass, 1 .. 4 (1: the seeds' one stage a pass): variant fragment:K, method
+ * texture. Repeatable.
+ * --feedback M: also the fragment path's transform-feedback sort with groups
+ * of 2^M pairs, 1 .. 6 (6 where the GL records 128 components a vertex;
+ * elsewhere the sorter keeps its last), as a buffer sort (plume_sort: method direct) and a
+ * texture sort (method texture): variant feedback:M. Repeatable. Both
+ * fragment-path sorters live in this process beside the compute ones; "x
+ * first" on their rows is their time over the first variant's direct sort.
+ * --feedback-retarget: every --feedback row also as feedback:M:retarget, the
+ * sort re-pointing one buffer texture at each pass's source (glTexBuffer a
+ * pass) instead of binding the texture fixed to that buffer: that cost in
+ * the same run.
+ * "cpu ms" on every row: the median CPU time of the sort call, issue only.
  * --pass-times: instead of the table, the median time of every pass of a sort
  * of 2^min-log .. 2^max-log pairs (GL timestamps between the dispatches).
  * Each run sorts fresh copies of the same random pairs (copied outside the
@@ -71,6 +87,11 @@ typedef struct options {
     bool pass_times;
     const char *dump_dir; /* --dump-programs */
     uint32_t cold_cache_mb; /* --cold-cache */
+    uint32_t fragment_bits_count;
+    uint32_t fragment_bits[4]; /* --fragment K: the render-pass sort with K stages a pass (1 .. 4) */
+    uint32_t feedback_bits_count;
+    uint32_t feedback_bits[6]; /* --feedback M: the transform-feedback sort, groups of 2^M (1 .. 6) */
+    bool feedback_retarget;    /* --feedback-retarget: each --feedback row also with a glTexBuffer a pass */
 } options;
 
 static uint64_t random_state;
@@ -152,7 +173,16 @@ static uint32_t baseline_dispatch_count(uint32_t n) {
 
 /* ---- Timing ---------------------------------------------------------------- */
 
-typedef enum method { METHOD_DIRECT, METHOD_INDIRECT, METHOD_INDIRECT_BOUNDED, METHOD_SEED001 } method;
+typedef enum method {
+    METHOD_DIRECT,
+    METHOD_INDIRECT,
+    METHOD_INDIRECT_BOUNDED,
+    METHOD_SEED001,
+    METHOD_FRAGMENT /* the fragment path's texture sort (plume_sort_texture), group_bits stages a pass */
+} method;
+
+/* The fragment sort's textures in the benchmark: 2048 pairs a row. */
+enum { FRAGMENT_TEXTURE_WIDTH = 2048 };
 
 /* --cold-cache: a scratch buffer and the pass that reads and writes it. */
 typedef struct cold_cache {
@@ -170,6 +200,8 @@ typedef struct subject {
     GLuint count_buffer;
     uint32_t count, padded;
     const struct cold_cache *cold_cache; /* --cold-cache: run after every input copy; NULL: none */
+    GLuint texture, pristine_texture;  /* the fragment sort: RG32UI, FRAGMENT_TEXTURE_WIDTH a row */
+    uint32_t group_bits;
 } subject;
 
 static void run_once(const subject *s) {
@@ -180,7 +212,31 @@ static void run_once(const subject *s) {
         plume_sort_indirect_bounded(s->context, s->sorter, s->pairs, s->count_buffer, 0, s->count);
         break;
     case METHOD_SEED001: baseline_sort(s->seed, s->keys, s->values, s->padded); break;
+    case METHOD_FRAGMENT:
+        plume_sorter_set_fragment_group_bits(s->context, s->sorter, s->group_bits);
+        plume_sort_texture(s->context, s->sorter, s->texture, s->count);
+        break;
     }
+}
+
+static uint32_t texture_rows(uint32_t count) {
+    return (count + FRAGMENT_TEXTURE_WIDTH - 1) / FRAGMENT_TEXTURE_WIDTH;
+}
+
+static GLuint make_pair_texture(uint32_t count, const pair *data) {
+    GLuint texture = 0;
+    uint32_t rows = texture_rows(count);
+    pair *texels = calloc((size_t)rows * FRAGMENT_TEXTURE_WIDTH, sizeof(pair));
+    if (data) memcpy(texels, data, sizeof(pair) * count);
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST); /* complete: glCopyImageSubData needs it */
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32UI, FRAGMENT_TEXTURE_WIDTH, (GLsizei)rows, 0, GL_RG_INTEGER, GL_UNSIGNED_INT,
+                 texels);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    free(texels);
+    return texture;
 }
 
 /* Invocations of the cold-cache pass, each moving 16 bytes: 255 MB is 65280
@@ -191,6 +247,9 @@ static void restore_input(const subject *s) {
     if (s->kind == METHOD_SEED001) {
         copy_buffer(s->pristine_keys, s->keys, sizeof(uint32_t) * s->padded);
         copy_buffer(s->pristine_values, s->values, sizeof(uint32_t) * s->padded);
+    } else if (s->kind == METHOD_FRAGMENT) {
+        glCopyImageSubData(s->pristine_texture, GL_TEXTURE_2D, 0, 0, 0, 0, s->texture, GL_TEXTURE_2D, 0, 0, 0, 0,
+                           FRAGMENT_TEXTURE_WIDTH, (GLsizei)texture_rows(s->count), 1);
     } else {
         copy_buffer(s->pristine, s->pairs, sizeof(pair) * s->count);
     }
@@ -214,23 +273,28 @@ static double seconds_now(void) {
 /* Median GPU milliseconds over `runs` timed sorts after at least `warmup`
  * untimed ones and at least WARMUP_SECONDS of back-to-back sorting: an idle
  * GPU runs at a low clock (375 MHz seen on the H100) and needs a busy spell to
- * reach the clock it has inside a game's frame. */
+ * reach the clock it has inside a game's frame. *cpu_ms: the median CPU
+ * milliseconds the sort call took to issue (no wait for the GPU): where it
+ * is as long as the GPU time, the GPU waited for the commands, and the GPU
+ * time is the driver's, not the passes'. */
 enum { WARMUP_BATCH = 20 };
 static const double WARMUP_SECONDS = 0.2;
 
-static double time_sort(const subject *s, uint32_t runs, uint32_t warmup) {
+static double time_sort(const subject *s, uint32_t runs, uint32_t warmup, double *cpu_ms) {
     double start = seconds_now();
     for (uint32_t i = 0; i < warmup || seconds_now() - start < WARMUP_SECONDS; i += WARMUP_BATCH) {
         for (int b = 0; b < WARMUP_BATCH; ++b) restore_input(s), run_once(s);
         glFinish(); /* keep the CPU from queueing far ahead of the warm-up */
     }
     GLuint *queries = malloc(sizeof(GLuint) * runs);
-    double *ms = malloc(sizeof(double) * runs);
+    double *ms = malloc(sizeof(double) * runs), *cpu = malloc(sizeof(double) * runs);
     glGenQueries((GLsizei)runs, queries);
     for (uint32_t i = 0; i < runs; ++i) {
         restore_input(s);
         glBeginQuery(GL_TIME_ELAPSED, queries[i]);
+        double issued = seconds_now();
         run_once(s);
+        cpu[i] = (seconds_now() - issued) * 1e3;
         glEndQuery(GL_TIME_ELAPSED);
     }
     for (uint32_t i = 0; i < runs; ++i) {
@@ -240,8 +304,10 @@ static double time_sort(const subject *s, uint32_t runs, uint32_t warmup) {
     }
     glDeleteQueries((GLsizei)runs, queries);
     double median = profiler_median(ms, runs);
+    *cpu_ms = profiler_median(cpu, runs);
     free(queries);
     free(ms);
+    free(cpu);
     return median;
 }
 
@@ -258,6 +324,12 @@ static int check_result(const subject *s, const pair *expected) {
         for (uint32_t i = 0; i < s->count; ++i) got[i] = (pair){k[i], v[i]};
         free(k);
         free(v);
+    } else if (s->kind == METHOD_FRAGMENT) {
+        free(got);
+        got = malloc(sizeof(pair) * texture_rows(s->count) * FRAGMENT_TEXTURE_WIDTH);
+        glBindTexture(GL_TEXTURE_2D, s->texture);
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RG_INTEGER, GL_UNSIGNED_INT, got);
+        glBindTexture(GL_TEXTURE_2D, 0);
     } else {
         read_buffer(s->pairs, sizeof(pair) * s->count, got);
     }
@@ -271,6 +343,7 @@ static const char *method_name(method m) {
     case METHOD_DIRECT: return "direct";
     case METHOD_INDIRECT: return "indirect";
     case METHOD_INDIRECT_BOUNDED: return "bounded";
+    case METHOD_FRAGMENT: return "texture";
     case METHOD_SEED001: break;
     }
     return "seed001";
@@ -445,12 +518,21 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--csv") && next) o->csv_path = argv[++i];
         else if (!strcmp(a, "--pass-times")) o->pass_times = true;
         else if (!strcmp(a, "--powers-only")) o->powers_only = true;
+        else if (!strcmp(a, "--feedback-retarget")) o->feedback_retarget = true;
         else if (!strcmp(a, "--cold-cache") && next) o->cold_cache_mb = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--dump-programs") && next) o->dump_dir = argv[++i];
         else if (!strcmp(a, "--methods") && next) {
             if (parse_methods(argv[++i], o->methods) != 0) return -1;
         } else if (!strcmp(a, "--variant") && next && o->variant_count < MAX_VARIANTS) {
             if (parse_variant(argv[++i], &o->variants[o->variant_count++]) != 0) return -1;
+        } else if (!strcmp(a, "--fragment") && next && o->fragment_bits_count < 4) {
+            unsigned bits = 0;
+            if (sscanf(argv[++i], "%u", &bits) != 1 || bits < 1 || bits > 4) return -1;
+            o->fragment_bits[o->fragment_bits_count++] = bits;
+        } else if (!strcmp(a, "--feedback") && next && o->feedback_bits_count < 6) {
+            unsigned bits = 0;
+            if (sscanf(argv[++i], "%u", &bits) != 1 || bits < 1 || bits > 6) return -1;
+            o->feedback_bits[o->feedback_bits_count++] = bits;
         } else return -1;
     }
     if (o->min_log < 10 || o->max_log > 26 || o->min_log > o->max_log || o->runs < 1) return -1;
@@ -465,8 +547,56 @@ static int parse_options(int argc, char **argv, options *o) {
 /* The table: every size 2^k and 2^k+1 from min-log to max-log, seed 001 and
  * each variant's methods, times and correctness, also as CSV. Returns the
  * number of wrong results, or -1 where it could not run. */
+/* One row of a sort without compute shaders (the fragment path): `sorter`
+ * with `group_bits`, as a texture sort (METHOD_FRAGMENT) or a buffer sort
+ * (METHOD_DIRECT); its time against seed 001's and the first variant's direct
+ * sort; `retarget`: the transform-feedback sort re-points its buffer
+ * texture every pass (plume_feedback_retarget_each_pass). Returns whether it
+ * was wrong. */
+static int report_fragment_row(const options *opt, plume_context *context, plume_sorter sorter, uint32_t group_bits,
+                               bool retarget, const char *family, method kind, const pair *input, const pair *expected,
+                               uint32_t count, double base_ms, double first_direct_ms, FILE *csv) {
+    plume_sorter_set_fragment_group_bits(context, sorter, group_bits);
+    if (plume_sorter_fragment_group_bits(context, sorter) != group_bits) {
+        printf("%10u %s:%u: not on this GL (its output limits)\n", count, family, group_bits);
+        return 0;
+    }
+    subject s = {.kind = kind, .context = context, .sorter = sorter, .count = count, .padded = count,
+                 .group_bits = group_bits};
+    if (kind == METHOD_FRAGMENT) {
+        s.pristine_texture = make_pair_texture(count, input);
+        s.texture = make_pair_texture(count, NULL);
+    } else {
+        s.pristine = make_buffer(sizeof(pair) * count, input);
+        s.pairs = make_buffer(sizeof(pair) * count, NULL);
+    }
+    plume_feedback_retarget_each_pass(retarget);
+    int wrong = check_result(&s, expected);
+    double cpu_ms = 0.0, ms = time_sort(&s, opt->runs, opt->warmup, &cpu_ms);
+    plume_feedback_retarget_each_pass(false);
+    uint32_t passes = plume_sorter_pass_count(context, sorter, count);
+    double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
+    double ratio_first = first_direct_ms > 0.0 ? ms / first_direct_ms : 0.0;
+    char name[32];
+    snprintf(name, sizeof name, "%s:%u%s", family, group_bits, retarget ? ":retarget" : "");
+    printf("%10u %-20s %-9s %-8s %7u %10.4f %9.2f %9.2f %8s %9.4f\n", count, name, method_name(kind), "bitonic", passes,
+           ms, ratio, ratio_first, wrong ? "WRONG" : "yes", cpu_ms);
+    if (csv)
+        fprintf(csv, "%u,%s,%s,32,bitonic,%u,%.5f,%.3f,%.3f,%.1f,%d,%.5f\n", count, name, method_name(kind), passes, ms,
+                ratio, ratio_first, rate, !wrong, cpu_ms);
+    if (kind == METHOD_FRAGMENT) {
+        GLuint textures[] = {s.pristine_texture, s.texture};
+        glDeleteTextures(2, textures);
+    } else {
+        GLuint buffers[] = {s.pristine, s.pairs};
+        glDeleteBuffers(2, buffers);
+    }
+    return wrong;
+}
+
 static int report_table(const options *opt, plume_env *env, plume_context *context, const plume_sorter *sorters,
-                        uint32_t capacity, baseline *seed001) {
+                        plume_sorter fragment_sorter, plume_sorter feedback_sorter, uint32_t capacity,
+                        baseline *seed001) {
     FILE *csv = opt->csv_path ? fopen(opt->csv_path, "w") : NULL;
     if (opt->csv_path && !csv) {
         fprintf(stderr, "cannot write %s\n", opt->csv_path);
@@ -474,9 +604,9 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
     }
     if (csv)
         fprintf(csv, "count,variant,method,key_bits,backend,passes,median_ms,ratio_vs_seed001,ratio_vs_first,"
-                     "pairs_per_us,correct\n");
-    printf("\n%10s %-18s %-9s %-8s %7s %10s %9s %9s %8s\n", "count", "variant", "method", "ran", "passes",
-           "median ms", "x seed001", "x first", "correct");
+                     "pairs_per_us,correct,cpu_issue_ms\n");
+    printf("\n%10s %-20s %-9s %-8s %7s %10s %9s %9s %8s %9s\n", "count", "variant", "method", "ran", "passes",
+           "median ms", "x seed001", "x first", "correct", "cpu ms");
 
     cold_cache cold = {.bytes = (size_t)opt->cold_cache_mb << 20};
     if (cold.bytes) {
@@ -518,13 +648,13 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
             base.keys = make_buffer(sizeof(uint32_t) * padded, NULL);
             base.values = make_buffer(sizeof(uint32_t) * padded, NULL);
             int base_wrong = check_result(&base, expected);
-            double base_ms = time_sort(&base, opt->runs, opt->warmup);
+            double base_cpu_ms = 0.0, base_ms = time_sort(&base, opt->runs, opt->warmup, &base_cpu_ms);
             uint32_t base_dispatches = baseline_dispatch_count(padded);
-            printf("%10u %-18s %-9s %-8s %7u %10.4f %9.2f %9s %8s\n", count, "seed001", "direct", "bitonic",
-                   base_dispatches, base_ms, 1.0, "", base_wrong ? "WRONG" : "yes");
+            printf("%10u %-20s %-9s %-8s %7u %10.4f %9.2f %9s %8s %9.4f\n", count, "seed001", "direct", "bitonic",
+                   base_dispatches, base_ms, 1.0, "", base_wrong ? "WRONG" : "yes", base_cpu_ms);
             if (csv)
-                fprintf(csv, "%u,seed001,direct,32,bitonic,%u,%.5f,1.000,,%.1f,%d\n", count, base_dispatches, base_ms,
-                        base_ms > 0.0 ? count / (base_ms * 1000.0) : 0.0, !base_wrong);
+                fprintf(csv, "%u,seed001,direct,32,bitonic,%u,%.5f,1.000,,%.1f,%d,%.5f\n", count, base_dispatches,
+                        base_ms, base_ms > 0.0 ? count / (base_ms * 1000.0) : 0.0, !base_wrong, base_cpu_ms);
             failures += base_wrong;
 
             double first_ms[3] = {0};
@@ -546,7 +676,7 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
                     s.pairs = make_buffer(sizeof(pair) * capacity, NULL);
                     s.count_buffer = make_buffer(sizeof count, &count);
                     int wrong = check_result(&s, variant_expected);
-                    double ms = time_sort(&s, opt->runs, opt->warmup);
+                    double cpu_ms = 0.0, ms = time_sort(&s, opt->runs, opt->warmup, &cpu_ms);
                     uint32_t bound = m == METHOD_INDIRECT ? capacity : count;
                     uint32_t passes = plume_sorter_pass_count(context, sorters[v], bound);
                     plume_sort_algorithm ran = plume_sorter_algorithm_for(context, sorters[v], bound);
@@ -554,13 +684,13 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
                     /* llvmpipe's timer reports 0 for compute work: no ratio then. */
                     double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
                     double ratio_first = first_ms[m] > 0.0 ? ms / first_ms[m] : 0.0;
-                    printf("%10u %-18s %-9s %-8s %7u %10.4f %9.2f %9.2f %8s\n", count, opt->variants[v].name,
+                    printf("%10u %-20s %-9s %-8s %7u %10.4f %9.2f %9.2f %8s %9.4f\n", count, opt->variants[v].name,
                            method_name(m), ALGORITHM_NAMES[ran], passes, ms, ratio, ratio_first,
-                           wrong ? "WRONG" : "yes");
+                           wrong ? "WRONG" : "yes", cpu_ms);
                     if (csv)
-                        fprintf(csv, "%u,%s,%s,%u,%s,%u,%.5f,%.3f,%.3f,%.1f,%d\n", count, opt->variants[v].name,
+                        fprintf(csv, "%u,%s,%s,%u,%s,%u,%.5f,%.3f,%.3f,%.1f,%d,%.5f\n", count, opt->variants[v].name,
                                 method_name(m), bits, ALGORITHM_NAMES[ran], passes, ms, ratio, ratio_first, rate,
-                                !wrong);
+                                !wrong, cpu_ms);
                     failures += wrong;
                     GLuint buffers[] = {s.pristine, s.pairs, s.count_buffer};
                     glDeleteBuffers(3, buffers);
@@ -568,6 +698,22 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
             }
             free(variant_input);
             free(variant_expected);
+            /* The sorts without compute shaders (the fragment path): render
+             * passes of k stages (k = 1: the seeds' one stage a pass) as
+             * texture sorts; transform feedback with groups of 2^m as texture
+             * and buffer sorts. "x first": time over the first variant's
+             * direct sort. Values are indices: one order for all. */
+            for (uint32_t k = 0; k < opt->fragment_bits_count && fragment_sorter.id; ++k)
+                failures += report_fragment_row(opt, context, fragment_sorter, opt->fragment_bits[k], false,
+                                                "fragment", METHOD_FRAGMENT, input, expected, count, base_ms,
+                                                first_ms[METHOD_DIRECT], csv);
+            static const method FEEDBACK_METHODS[2] = {METHOD_DIRECT, METHOD_FRAGMENT};
+            for (uint32_t k = 0; k < opt->feedback_bits_count && feedback_sorter.id; ++k)
+                for (int retarget = 0; retarget <= (int)opt->feedback_retarget; ++retarget)
+                    for (int m = 0; m < 2; ++m)
+                        failures += report_fragment_row(opt, context, feedback_sorter, opt->feedback_bits[k],
+                                                        retarget, "feedback", FEEDBACK_METHODS[m], input, expected,
+                                                        count, base_ms, first_ms[METHOD_DIRECT], csv);
             GLuint buffers[] = {base.pristine_keys, base.pristine_values, base.keys, base.values};
             glDeleteBuffers(4, buffers);
             free(input);
@@ -587,7 +733,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
                         "[--variant bitonic|radix|automatic|rts|onesweep|ballots|tiled[:KEY_BITS[:SIZE]]]... "
                         "[--methods direct,indirect,bounded] "
-                        "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255]\n", argv[0]);
+                        "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255] "
+                        "[--fragment K<=4]... [--feedback M<=6]... [--feedback-retarget]\n", argv[0]);
         return 2;
     }
     headless_gl gl;
@@ -637,6 +784,22 @@ int main(int argc, char **argv) {
     plume_radix_set_scan(PLUME_RADIX_SCAN_DEFAULT, 0);
     plume_radix_force_ballots(false);
     plume_radix_disable_single_tile(false);
+    plume_sorter fragment_sorter = {0}, feedback_sorter = {0};
+    if (opt.fragment_bits_count) {
+        plume_sorter_desc desc = {.capacity = capacity, .path = PLUME_PATH_FRAGMENT};
+        plume_fragment_use_raster_sort(true);
+        plume_result made = plume_sorter_create(context, &desc, &fragment_sorter);
+        plume_fragment_use_raster_sort(false);
+        if (made != PLUME_OK) return 1;
+    }
+    if (opt.feedback_bits_count) {
+        plume_sorter_desc desc = {.capacity = capacity, .path = PLUME_PATH_FRAGMENT};
+        if (plume_sorter_create(context, &desc, &feedback_sorter) != PLUME_OK) return 1;
+        if (!plume_sorter_feedback_backend(context, feedback_sorter)) {
+            fprintf(stderr, "this GL's buffer textures cannot hold %u pairs: no transform-feedback sort\n", capacity);
+            return 1;
+        }
+    }
     if (opt.dump_dir) dump_sort_programs(opt.dump_dir);
     int failures = 0;
     if (opt.pass_times) {
@@ -646,9 +809,11 @@ int main(int argc, char **argv) {
                 report_pass_times(context, sorters[v], 1u << log, opt.runs);
         }
     } else {
-        failures = report_table(&opt, &env, context, sorters, capacity, &seed001);
+        failures = report_table(&opt, &env, context, sorters, fragment_sorter, feedback_sorter, capacity, &seed001);
     }
     for (uint32_t v = 0; v < opt.variant_count; ++v) plume_sorter_destroy(context, sorters[v]);
+    plume_sorter_destroy(context, fragment_sorter);
+    plume_sorter_destroy(context, feedback_sorter);
     plume_context_destroy(context);
     glDeleteProgram(seed001.program);
     headless_gl_destroy(&gl);

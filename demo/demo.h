@@ -42,6 +42,7 @@ typedef struct demo_options {
     bool separate;            /* --separate: with --fire, start drawing the two systems one after the other */
     uint32_t tile_size;       /* --tile 8|16|32: the tiled path's tile size (0: the module's default) */
     uint32_t chunk_entries;   /* --chunk K|unchunked: entries a tiled composite workgroup walks (0: default) */
+    bool gl33;                /* --gl 3.3: a GL 3.3 core context and the module's fragment path */
     bool size_given, particles_given;
 } demo_options;
 

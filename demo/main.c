@@ -17,7 +17,9 @@ static bool have_display(void) {
 static int run_offscreen(demo_options *options) {
     headless_gl gl;
     char error[256];
-    if (!headless_gl_create(&gl, false, NULL, error, sizeof error)) {
+    bool created = options->gl33 ? headless_gl_create_version(&gl, 3, 3, false, NULL, error, sizeof error)
+                                 : headless_gl_create(&gl, false, NULL, error, sizeof error);
+    if (!created) {
         fprintf(stderr, "plume_demo: no headless GL context: %s\n", error);
         return 1;
     }

@@ -47,6 +47,9 @@ static const char *USAGE =
     "  --fire             a fire at the chimney's mouth, the smoke rising through it, both drawn in one\n"
     "                     back-to-front order by a draw group (J switches to one draw each)\n"
     "  --separate         with --fire: start with one draw each (the fire behind all the smoke)\n"
+    "  --gl 3.3           ask for a GL 3.3 core context and run the module's fragment path (no compute;\n"
+    "                     drawn with its raster draw at full resolution, unlit: the default look;\n"
+    "                     effects with a world or another look, and --fire, refused)\n"
     "keys: space pause, +/- or 1-4 particle count, S sorting, L draw resolution, T draw path, R reset,\n"
     "      H overlay, E the gallery's next effect, J one draw group or separate draws (--fire),\n"
     "      Esc quit;\n"
@@ -158,6 +161,9 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             options->effect_path = sparks || !strcmp(value, "smoke") ? NULL : value;
         } else if (!strcmp(arg, "--save-effect")) {
             options->save_effect = value;
+        } else if (!strcmp(arg, "--gl")) {
+            ok = !strcmp(value, "3.3");
+            options->gl33 = ok;
         } else if (!strcmp(arg, "--texture")) {
             options->texture_path = value;
         } else {
@@ -169,6 +175,16 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             return 2;
         }
         if (takes_value) ++i;
+    }
+    if (options->gl33 && options->effect == DEMO_EFFECT_SPARKS) {
+        fprintf(stderr, "plume_demo: --effect sparks collides with the scene (plume_world), which needs the compute "
+                        "path: not with --gl 3.3\n");
+        return 2;
+    }
+    if (options->gl33 && options->fire) {
+        fprintf(stderr, "plume_demo: --fire's look (its additive blend) and its draw group need the compute path: "
+                        "not with --gl 3.3\n");
+        return 2;
     }
     return 0;
 }

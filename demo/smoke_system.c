@@ -172,6 +172,7 @@ static bool create_system(smoke_system *smoke, uint32_t capacity, plume_system *
     plume_context *context = smoke->context;
     plume_system_desc desc = shown_desc(smoke, capacity);
     capacity = desc.capacity;
+    desc.path = smoke->settings.gpu_path;
     plume_result result = plume_system_create(context, &desc, out);
     if (result != PLUME_OK) {
         fprintf(stderr, "smoke: cannot create a system of %u particles: %s\n", capacity, plume_result_string(result));

@@ -31,6 +31,7 @@ typedef struct smoke_settings {
      * are drawn by one draw group (plume_draw_group.h) in one back-to-front
      * order, or one after the other (the fire first). */
     bool fire, joint;
+    uint32_t gpu_path;          /* plume_system_desc.path: a plume_gpu_path */
 } smoke_settings;
 
 typedef struct smoke_frame {

@@ -63,7 +63,7 @@ static void on_glfw_error(int code, const char *message) { fprintf(stderr, "glfw
 demo_window_result demo_run_window(const demo_options *options, demo_summary *summary) {
     glfwSetErrorCallback(on_glfw_error);
     if (!glfwInit()) return DEMO_WINDOW_NO_DISPLAY;
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, options->gl33 ? 3 : 4);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);

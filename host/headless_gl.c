@@ -80,6 +80,12 @@ bool headless_gl_create(headless_gl *gl, bool debug, const headless_gl *share, c
     return create_context(gl, false, versions, sizeof versions / sizeof versions[0], debug, share, error, error_size);
 }
 
+bool headless_gl_create_version(headless_gl *gl, int major, int minor, bool debug, const headless_gl *share,
+                                char *error, size_t error_size) {
+    const int versions[1][2] = {{major, minor}};
+    return create_context(gl, false, versions, 1, debug, share, error, error_size);
+}
+
 bool headless_gl_create_es(headless_gl *gl, int major, int minor, char *error, size_t error_size) {
     const int versions[1][2] = {{major, minor}};
     bool created = create_context(gl, true, versions, 1, false, NULL, error, error_size);

@@ -17,6 +17,10 @@ typedef struct headless_gl {
 /* Creates a context (debug: a KHR_debug context) and makes it current.
  * `share` may be NULL. On failure writes a reason to `error`. */
 bool headless_gl_create(headless_gl *gl, bool debug, const headless_gl *share, char *error, size_t error_size);
+/* A core context of exactly `major`.`minor` or newer (drivers may give a
+ * newer one: Mesa with MESA_GL_VERSION_OVERRIDE=3.3 gives 3.3 itself). */
+bool headless_gl_create_version(headless_gl *gl, int major, int minor, bool debug, const headless_gl *share,
+                                char *error, size_t error_size);
 /* An OpenGL ES context (tests use it to check that the module refuses a GL
  * without 4.3 core compute shaders). */
 bool headless_gl_create_es(headless_gl *gl, int major, int minor, char *error, size_t error_size);

@@ -1,6 +1,7 @@
 /* The test suites against the static library (plume_plugin_host runs the same
  * suites through the plugin table).
- * Usage: plume_tests [name-glob]   (cmocka's test filter, e.g. "*indirect*") */
+ * Usage: plume_tests [name-glob]   (cmocka's test filter, e.g. "*indirect*"),
+ *        plume_tests glob,glob,...  (the tests matching any of them) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -83,7 +83,7 @@ static char *join(const char *a, const char *b) {
 }
 
 static int is_shader(const char *name) {
-    static const char *const extensions[] = {".comp", ".vert", ".frag", ".glsl", ".h"};
+    static const char *const extensions[] = {".comp", ".vert", ".geom", ".frag", ".glsl", ".h"};
     size_t size = strlen(name);
     for (size_t i = 0; i < sizeof extensions / sizeof extensions[0]; ++i) {
         size_t extension_size = strlen(extensions[i]);
@@ -250,7 +250,7 @@ int main(int argc, char **argv) {
     const char *root = argv[1], *output = argv[2];
     name_list list = {0};
     walk(root, "", &list);
-    if (list.count == 0) fail("no shader files (.comp .vert .frag .glsl .h) below %s", root);
+    if (list.count == 0) fail("no shader files (.comp .vert .geom .frag .glsl .h) below %s", root);
     qsort(list.names, list.count, sizeof *list.names, compare_names);
 
     buffer out = {0};

@@ -50,11 +50,16 @@ test)
     export MESA_SHADER_CACHE_DIR MESA_SHADER_CACHE_DISABLE=false
     # The exports, soname and installed forms first, and the Windows build
     # (MinGW-w64: plume.dll's exports), then the suites: once through the
-    # static library, once through libplume.so's plugin table (so the run
-    # ends with a test runner's summary).
+    # static library, the fragment path's part once more in a GL 3.3 core
+    # context, once through libplume.so's plugin table (so the run ends with
+    # a test runner's summary).
     sh tests/check_shared_library.sh sanitize
     sh tests/check_windows_build.sh
     ./build/sanitize/bin/plume_tests "$@"
+    # The fragment path again in a real GL 3.3 core context (Mesa told to be
+    # one, sharing the cache folder above), when no test filter was given.
+    # No exec for the plugin host: the trap above removes the cache folder.
+    [ $# -gt 0 ] || sh tests/run_gl33.sh sanitize
     ./build/sanitize/bin/plume_plugin_host "$@"
     ;;
 demo)

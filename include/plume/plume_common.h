@@ -39,6 +39,20 @@ typedef enum plume_result {
     PLUME_ERROR_HOST_STATE = 9
 } plume_result;
 
+/* since 1.2: how an object runs on the GPU (plume_sorter_desc.path and, as
+ * it is reported, plume_profile.path). */
+typedef enum plume_gpu_path {
+    /* Compute where the context has it (GL 4.3+), else fragment. */
+    PLUME_PATH_AUTO = 0,
+    /* Compute shaders over shader storage buffers (GL 4.3 core). */
+    PLUME_PATH_COMPUTE = 1,
+    /* No compute shaders, storage buffers, image load/store or atomic
+     * counters (GL 3.3 core; macOS's GL 4.1): particles in textures updated
+     * by fragment passes, sorts as vertex passes recorded by transform
+     * feedback (render passes where the GL's buffer textures are too small). */
+    PLUME_PATH_FRAGMENT = 2
+} plume_gpu_path;
+
 /* A short English name for a result code ("PLUME_ERROR_SHADER"); never NULL,
  * a static string. Threading: any thread. */
 PLUME_API const char *plume_result_string(plume_result result);

@@ -279,7 +279,11 @@ typedef struct plume_appearance {
  * fields (attractors, vortices, a 3D vector-field texture) and GPU events
  * (death and collision spawn particles of another emitter). All in
  * plume_system_desc.world, changeable at run time with plume_system_set_world.
- * Compute path only. */
+ * Compute path only: on the fragment path (plume_system_desc.path) a world
+ * that asks for anything (a collider, depth collision, an attractor, a
+ * vector field, an event route) is refused with PLUME_ERROR_GL_UNSUPPORTED
+ * and a message naming the field, at creation and in plume_system_set_world;
+ * event_capacity alone is accepted (nothing fires). */
 enum {
     PLUME_MAX_COLLIDERS = 8,        /* analytic colliders per system */
     PLUME_MAX_ATTRACTORS = 8,       /* point attractors and vortices per system */
@@ -480,6 +484,26 @@ typedef struct plume_system_desc {
     plume_gradient emissive_over_life;
     /* ---- since 1.2 ---- */
     plume_world world;          /* collisions, force fields, events; default: none */
+    /* since 1.2: a plume_gpu_path. PLUME_PATH_AUTO (default): compute where the context
+     * has GL 4.3, else the fragment path (GL 3.3 core; macOS's 4.1): the
+     * particles in float textures updated by fragment passes, the sort as
+     * vertex passes recorded by transform feedback, a draw that fetches the
+     * sorted slots with texelFetch. Its capacity is also bounded by
+     * GL_MAX_TEXTURE_BUFFER_SIZE (the sort's buffers are read as buffer
+     * textures of the capacity's power of two). The same
+     * seed gives the same particles on both paths. Where the fragment path
+     * differs: a full system's new particles replace the oldest (the compute
+     * path drops them); plume_profile's live and drawn counts are 0 (the
+     * counts stay on the GPU; plume_system_read_back counts them); a frame's
+     * draw_resolution other than full draws at full resolution, with one
+     * warning. plume_system_get_desc reports the path taken. The fragment
+     * path draws the default look only: a blend_mode other than
+     * PREMULTIPLIED, an orientation other than CAMERA_FACING, a sort_mode
+     * other than VIEW_DEPTH, lit, or an emissive_over_life that emits, is
+     * refused with PLUME_ERROR_GL_UNSUPPORTED and a message naming the field;
+     * so is a world (see plume_world), and a draw group of a fragment-path
+     * system (plume_draw_group_create). */
+    uint32_t path;
 } plume_system_desc;
 
 /* The draw order of a system's particles (plume_system_desc.sort_mode,
@@ -667,7 +691,8 @@ typedef struct plume_frame_desc {
 } plume_frame_desc;
 
 /* Creates a system in `context` and the current GL context (4.3 core or newer
- * with compute shaders), all particles dead.
+ * with compute shaders for the compute path, 3.3 core for the fragment path:
+ * see plume_system_desc.path), all particles dead.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (context, desc or out_system NULL;
  * a bad world field or route target (plume_world, since 1.2);
  * capacity 0 or over the GL limit; a negative, NaN or infinite parameter; a range with min > max;
@@ -678,8 +703,10 @@ typedef struct plume_frame_desc {
  * or sort_mode, an additive part over 1, a zero orientation_axis where the
  * orientation needs it, a negative stretch_factor or bad stretch_limits, an
  * emissive colour outside 0 .. 1), PLUME_ERROR_IO (the texture file is missing
- * or is not an image stb_image decodes), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3
- * / compute shaders), PLUME_ERROR_SHADER, PLUME_ERROR_OUT_OF_MEMORY,
+ * or is not an image stb_image decodes), PLUME_ERROR_GL_UNSUPPORTED (no GL 3.3
+ * core; or no GL 4.3 where path asks for compute; on the fragment path a world,
+ * or a look other than the default: see path), PLUME_ERROR_SHADER,
+ * PLUME_ERROR_OUT_OF_MEMORY,
  * PLUME_ERROR_CAPACITY (the context's handle table is full).
  * Each error also logs one message naming the field. On failure *out_system
  * is {0} and no memory or GL object is left behind. Pointers in `desc` are
@@ -762,8 +789,9 @@ PLUME_API plume_result plume_system_set_forces(plume_context *context, plume_sys
  * of plume_world. A route to a system destroyed later is skipped (with one
  * warning). Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system
  * handle, world NULL, fields as for create, a route's target system that is
- * not a live system of the context, routes reaching two other systems); the
- * world is unchanged then.
+ * not a live system of the context or runs the fragment path, routes
+ * reaching two other systems), PLUME_ERROR_GL_UNSUPPORTED (a world that asks
+ * for anything on the fragment path); the world is unchanged then.
  * Threading: any thread using the context; issues no GL call. */
 PLUME_API plume_result plume_system_set_world(plume_context *context, plume_system system,
                                               const plume_world *world);

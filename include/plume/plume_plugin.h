@@ -140,6 +140,8 @@ typedef struct plume_api {
     plume_result (*draw_group_draw)(plume_context *context, plume_draw_group group, const plume_frame_desc *frame);
     plume_result (*draw_group_read_back)(plume_context *context, plume_draw_group group,
                                          plume_draw_group_entry *entries, uint32_t capacity, uint32_t *out_count);
+    /* since 1.2: sort pairs in a texture (plume_sort_texture) */
+    plume_result (*sort_texture)(plume_context *context, plume_sorter sorter, uint32_t texture, uint32_t count);
 
     /* New fields go here, each under a "since 1.N" line. */
 } plume_api;
@@ -160,8 +162,9 @@ typedef struct plume_api {
  * and write the structs as that version lays them out (1.0: plume_frame_desc
  * up to viewport_size, no culling; plume_readback up to emitted_total;
  * plume_profile and plume_frame_profile up to sort_passes; 1.0 and 1.1:
- * plume_system_desc up to allocator: no look, no world; 1.1: plume_profile and
- * plume_frame_profile up to drawn_count).
+ * plume_system_desc up to allocator: no look, no world, the path automatic;
+ * plume_sorter_desc up to allocator, the path automatic; 1.1: plume_profile
+ * and plume_frame_profile up to drawn_count).
  *
  * Errors: PLUME_ERROR_VERSION (another major, or a minor newer than the
  * library's: the message names both versions), PLUME_ERROR_INVALID_ARGUMENT

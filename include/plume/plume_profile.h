@@ -84,6 +84,8 @@ typedef struct plume_profile {
      * those, children dropped (its event buffer or its particles full) */
     uint32_t event_children;
     uint32_t event_children_dropped;
+    /* since 1.2: the plume_gpu_path the system runs (compute or fragment) */
+    uint32_t path;
 } plume_profile;
 
 /* One completed frame, for per-frame logs (CSV) and graphs. */

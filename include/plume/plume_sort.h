@@ -129,10 +129,34 @@ typedef struct plume_sorter_desc {
      * 32. Keys must fit in them (see "Order" above). The radix sort skips the
      * digits above them (16 bits: half the passes of 32). */
     uint32_t key_bits;
+    /* A plume_gpu_path. PLUME_PATH_AUTO (default): compute where the context
+     * has GL 4.3, else fragment. PLUME_PATH_FRAGMENT forces the fragment
+     * path's sort (GL 3.3 core) on any context: the bitonic network (the
+     * order above) as vertex passes, each vertex running up to 5 stages on
+     * 32 pairs, recorded by transform feedback into two buffers of the
+     * capacity's power of two, read back as buffer textures (nothing reaches
+     * the rasterizer: GL_RASTERIZER_DISCARD); where GL_MAX_TEXTURE_BUFFER_SIZE
+     * is under that power of two, seeds 000 and 002's render passes over
+     * RG32UI textures (2 stages a pass). GL state on this path: the calls
+     * also set and restore the texture units 0-4 (2D and buffer textures,
+     * samplers), the draw and read framebuffers, the viewport, scissor and
+     * raster state, the pixel pack and unpack buffers and parameters, the
+     * copy buffers, and transform feedback: on a GL with transform feedback
+     * objects (4.0) the sorter binds its own (the host's, even paused, and
+     * its buffers stay untouched), on 3.3 the default object's binding 0 is
+     * saved and restored. A GL 3.3 context cannot say whether the host's
+     * capture is active: a call under one fails with the GL's error
+     * (logged). Draws on this path are subject to the host's conditional
+     * rendering, which GL cannot suspend: call outside it.
+     * PLUME_PATH_COMPUTE on a context without it is PLUME_ERROR_GL_UNSUPPORTED.
+     * plume_sorter_get_desc reports the path taken. block_pairs is the compute
+     * path's: the fragment path ignores it (it reads back as 0). */
+    uint32_t path;
 } plume_sorter_desc;
 
 /* Creates a sorter in `context` and the current GL context (4.3 core or newer
- * with compute shaders). Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers,
+ * with compute shaders for the compute path, 3.3 core for the fragment path:
+ * see plume_sorter_desc.path). Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers,
  * capacity 0 or over 2^30, block_pairs not a power of two or over the GL
  * limits, a partial allocator, algorithm not a plume_sort_algorithm, key_bits
  * over 32), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3 / compute
@@ -200,8 +224,28 @@ PLUME_API plume_result plume_sort_indirect_bounded(plume_context *context, plume
                                                    uint32_t pairs_buffer, uint32_t count_buffer,
                                                    uint32_t count_offset, uint32_t max_count);
 
-/* Number of dispatches plume_sort issues for `count`, with the backend it
- * picks for it (0 for 0 or 1, and 0 with a message for a bad handle).
+/* since 1.2: sorts the first `count` pairs held in `texture`, a GL_TEXTURE_2D
+ * whose level 0 is GL_RG32UI, in place. Layout: pair i is the texel at
+ * column i % width, row i / width (width = the texture's width, any size);
+ * red is the key, green the value; the texture needs ceil(count / width)
+ * rows. Texels past the count are neither read nor written. The order is
+ * plume_sort's. Fragment-path sorters only (PLUME_ERROR_INVALID_ARGUMENT on a
+ * compute-path sorter, whose pairs live in buffers). The pairs are read into
+ * the sorter's buffer with glReadPixels (a pixel pack buffer), sorted there,
+ * and written back with glTexSubImage2D (a pixel unpack buffer); with the
+ * render-pass sort (see path) the first pass reads `texture` and the last
+ * writes it. The host's state is restored (path, above).
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad handle, not a 2D texture, not
+ * GL_RG32UI, too few texels for `count`), PLUME_ERROR_CAPACITY (count over
+ * the capacity).
+ * Threading: where the sorter's GL context is current. */
+PLUME_API plume_result plume_sort_texture(plume_context *context, plume_sorter sorter, uint32_t texture,
+                                          uint32_t count);
+
+/* Number of dispatches (compute path) or passes (fragment path: the
+ * network's vertex passes, or the render passes with their two copies)
+ * plume_sort issues for `count`, with the backend it picks for it (0 for 0
+ * or 1, and 0 with a message for a bad handle).
  * Threading: any thread using the context; issues no GL call. */
 PLUME_API uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter sorter, uint32_t count);
 

@@ -97,16 +97,50 @@ void plume_free(const plume_env *env, void *block) {
 }
 
 plume_result plume_check_gl_version(const plume_env *env, const char *what) {
-    GLint major = 0, minor = 0;
-    glGetIntegerv(GL_MAJOR_VERSION, &major);
-    glGetIntegerv(GL_MINOR_VERSION, &minor);
-    if (major * 10 + minor < 43) {
+    if (!plume_gl_has_compute_path()) {
         const char *version = (const char *)glGetString(GL_VERSION);
         plume_log(env, PLUME_LOG_ERROR, "%s needs OpenGL 4.3 with compute shaders; the current context is %s", what,
                   version ? version : "(none: is a context current?)");
         return PLUME_ERROR_GL_UNSUPPORTED;
     }
     return PLUME_OK;
+}
+
+static int gl_version_number(void) {
+    GLint major = 0, minor = 0;
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    return major * 10 + minor;
+}
+
+bool plume_gl_has_compute_path(void) {
+    return gl_version_number() >= 43;
+}
+
+plume_result plume_check_gl_fragment_version(const plume_env *env, const char *what) {
+    if (gl_version_number() < 33) {
+        const char *text = (const char *)glGetString(GL_VERSION);
+        plume_log(env, PLUME_LOG_ERROR, "%s needs OpenGL 4.3 with compute shaders, or 3.3 core for the fragment path; the current "
+                  "context is %s", what,
+                  text ? text : "(none: is a context current?)");
+        return PLUME_ERROR_GL_UNSUPPORTED;
+    }
+    return PLUME_OK;
+}
+
+plume_result plume_resolve_gpu_path(const plume_env *env, const char *caller, uint32_t requested,
+                                    plume_gpu_path *out_path) {
+    if (requested > PLUME_PATH_FRAGMENT) {
+        plume_log(env, PLUME_LOG_ERROR, "%s: path %u is not a plume_gpu_path (0 auto, 1 compute, 2 fragment)", caller,
+                  requested);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    plume_gpu_path path = (plume_gpu_path)requested;
+    if (path == PLUME_PATH_AUTO) path = plume_gl_has_compute_path() ? PLUME_PATH_COMPUTE : PLUME_PATH_FRAGMENT;
+    plume_result r = path == PLUME_PATH_COMPUTE ? plume_check_gl_version(env, caller)
+                                                : plume_check_gl_fragment_version(env, caller);
+    *out_path = path;
+    return r;
 }
 
 static const char *gl_error_name(GLenum error) {
@@ -169,6 +203,7 @@ void plume_delete_gl_objects(const plume_gl_object *objects, uint32_t count) {
         case GL_SHADER: glDeleteShader(name); break;
         case GL_FRAMEBUFFER: glDeleteFramebuffers(1, &name); break;
         case GL_SAMPLER: glDeleteSamplers(1, &name); break;
+        case GL_TRANSFORM_FEEDBACK: glDeleteTransformFeedbacks(1, &name); break;
         }
     }
 }

@@ -20,18 +20,47 @@ static void GLAPIENTRY route_debug_message(GLenum source, GLenum type, GLuint id
     plume_log(env, level, "GL: %s", message);
 }
 
+/* What a GL 3.3 context may lack: the scope saves only the state the
+ * context has (naming the rest is an error there). */
+static bool has_storage_buffers(void) {
+    return epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_ARB_shader_storage_buffer_object");
+}
+
+static bool has_debug_output(void) {
+    return epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_KHR_debug");
+}
+
+bool plume_has_indexed_blend(void) {
+    return epoxy_gl_version() >= 40 || epoxy_has_gl_extension("GL_ARB_draw_buffers_blend");
+}
+
+static bool has_draw_indirect(void) {
+    return epoxy_gl_version() >= 40 || epoxy_has_gl_extension("GL_ARB_draw_indirect");
+}
+
+bool plume_has_feedback_objects(void) {
+    return epoxy_gl_version() >= 40 || epoxy_has_gl_extension("GL_ARB_transform_feedback2");
+}
+
+static bool has_fixed_index_restart(void) {
+    return epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_ARB_ES3_compatibility");
+}
+
 void plume_gl_scope_begin(plume_gl_scope *scope, const plume_env *env) {
     scope->env = env;
     scope->saved_groups = 0;
     glGetIntegerv(GL_CURRENT_PROGRAM, &scope->program);
-    glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &scope->ssbo_generic);
-    glGetIntegerv(GL_DISPATCH_INDIRECT_BUFFER_BINDING, &scope->dispatch_indirect);
-    for (GLuint i = 0; i < PLUME_SCOPE_SSBO_SLOTS; ++i) {
-        glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, i, &scope->ssbo_slot_buffer[i]);
-        glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, i, &scope->ssbo_slot_start[i]);
-        glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, i, &scope->ssbo_slot_size[i]);
+    scope->storage_buffers = has_storage_buffers();
+    if (scope->storage_buffers) {
+        glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &scope->ssbo_generic);
+        glGetIntegerv(GL_DISPATCH_INDIRECT_BUFFER_BINDING, &scope->dispatch_indirect);
+        for (GLuint i = 0; i < PLUME_SCOPE_SSBO_SLOTS; ++i) {
+            glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, i, &scope->ssbo_slot_buffer[i]);
+            glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, i, &scope->ssbo_slot_start[i]);
+            glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, i, &scope->ssbo_slot_size[i]);
+        }
     }
-    scope->debug_routed = glIsEnabled(GL_DEBUG_OUTPUT);
+    scope->debug_routed = has_debug_output() && glIsEnabled(GL_DEBUG_OUTPUT);
     if (scope->debug_routed) {
         glGetPointerv(GL_DEBUG_CALLBACK_FUNCTION, (void **)&scope->host_debug_callback);
         glGetPointerv(GL_DEBUG_CALLBACK_USER_PARAM, &scope->host_debug_user);
@@ -78,6 +107,11 @@ static const saved_capability RASTER_CAPABILITIES[] = {
 };
 enum { RASTER_CAPABILITY_COUNT = sizeof RASTER_CAPABILITIES / sizeof RASTER_CAPABILITIES[0] };
 
+/* GL_PRIMITIVE_RESTART_FIXED_INDEX is GL 4.3 (or ARB_ES3_compatibility). */
+static bool capability_exists(const saved_capability *c) {
+    return c->capability != GL_PRIMITIVE_RESTART_FIXED_INDEX || has_fixed_index_restart();
+}
+
 static GLboolean *capability_slot(plume_gl_scope *scope, const saved_capability *c) {
     return (GLboolean *)((char *)scope + c->offset);
 }
@@ -110,25 +144,44 @@ void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups) {
         glGetIntegerv(GL_UNPACK_ROW_LENGTH, &scope->unpack_row_length);
         glGetIntegerv(GL_UNPACK_SKIP_PIXELS, &scope->unpack_skip_pixels);
         glGetIntegerv(GL_UNPACK_SKIP_ROWS, &scope->unpack_skip_rows);
+        glGetIntegerv(GL_UNPACK_SWAP_BYTES, &scope->unpack_swap_bytes);
     }
     if (fresh & PLUME_SCOPE_DRAW) {
         glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &scope->vertex_array);
-        glGetIntegerv(GL_DRAW_INDIRECT_BUFFER_BINDING, &scope->draw_indirect);
-        /* Draw buffer 0's blending only: the draw writes no other buffer. */
-        scope->blend = glIsEnabledi(GL_BLEND, 0);
-        glGetIntegeri_v(GL_BLEND_SRC_RGB, 0, &scope->blend_src_rgb);
-        glGetIntegeri_v(GL_BLEND_DST_RGB, 0, &scope->blend_dst_rgb);
-        glGetIntegeri_v(GL_BLEND_SRC_ALPHA, 0, &scope->blend_src_alpha);
-        glGetIntegeri_v(GL_BLEND_DST_ALPHA, 0, &scope->blend_dst_alpha);
-        glGetIntegeri_v(GL_BLEND_EQUATION_RGB, 0, &scope->blend_equation_rgb);
-        glGetIntegeri_v(GL_BLEND_EQUATION_ALPHA, 0, &scope->blend_equation_alpha);
+        scope->draw_indirect = 0;
+        if (has_draw_indirect()) glGetIntegerv(GL_DRAW_INDIRECT_BUFFER_BINDING, &scope->draw_indirect);
+        /* Blend functions and equations of draw buffer 0 only: the draws write
+         * no other buffer. Without indexed blending (GL 3.3 without
+         * ARB_draw_buffers_blend) they are one state for all. Whether
+         * blending is on is saved for every draw buffer (glIsEnabledi is GL
+         * 3.0): on 3.3 glEnable(GL_BLEND) turns it on for all, and the
+         * fragment path's simulate pass writes four. */
+        scope->indexed_blend = plume_has_indexed_blend();
+        if (scope->indexed_blend) {
+            glGetIntegeri_v(GL_BLEND_SRC_RGB, 0, &scope->blend_src_rgb);
+            glGetIntegeri_v(GL_BLEND_DST_RGB, 0, &scope->blend_dst_rgb);
+            glGetIntegeri_v(GL_BLEND_SRC_ALPHA, 0, &scope->blend_src_alpha);
+            glGetIntegeri_v(GL_BLEND_DST_ALPHA, 0, &scope->blend_dst_alpha);
+            glGetIntegeri_v(GL_BLEND_EQUATION_RGB, 0, &scope->blend_equation_rgb);
+            glGetIntegeri_v(GL_BLEND_EQUATION_ALPHA, 0, &scope->blend_equation_alpha);
+        } else {
+            glGetIntegerv(GL_BLEND_SRC_RGB, &scope->blend_src_rgb);
+            glGetIntegerv(GL_BLEND_DST_RGB, &scope->blend_dst_rgb);
+            glGetIntegerv(GL_BLEND_SRC_ALPHA, &scope->blend_src_alpha);
+            glGetIntegerv(GL_BLEND_DST_ALPHA, &scope->blend_dst_alpha);
+            glGetIntegerv(GL_BLEND_EQUATION_RGB, &scope->blend_equation_rgb);
+            glGetIntegerv(GL_BLEND_EQUATION_ALPHA, &scope->blend_equation_alpha);
+        }
         scope->depth_test = glIsEnabled(GL_DEPTH_TEST);
         glGetBooleanv(GL_DEPTH_WRITEMASK, &scope->depth_mask);
         for (int i = 0; i < RASTER_CAPABILITY_COUNT; ++i)
-            *capability_slot(scope, &RASTER_CAPABILITIES[i]) = glIsEnabled(RASTER_CAPABILITIES[i].capability);
+            if (capability_exists(&RASTER_CAPABILITIES[i]))
+                *capability_slot(scope, &RASTER_CAPABILITIES[i]) = glIsEnabled(RASTER_CAPABILITIES[i].capability);
         scope->draw_buffers = clamp_limit(GL_MAX_DRAW_BUFFERS, PLUME_SCOPE_DRAW_BUFFERS);
-        for (GLint i = 0; i < scope->draw_buffers; ++i)
+        for (GLint i = 0; i < scope->draw_buffers; ++i) {
             glGetBooleani_v(GL_COLOR_WRITEMASK, (GLuint)i, scope->color_mask[i]);
+            scope->blend[i] = glIsEnabledi(GL_BLEND, (GLuint)i);
+        }
         scope->clip_distances = clamp_limit(GL_MAX_CLIP_DISTANCES, PLUME_SCOPE_CLIP_DISTANCES);
         for (GLint i = 0; i < scope->clip_distances; ++i)
             scope->clip_distance[i] = glIsEnabled(GL_CLIP_DISTANCE0 + (GLenum)i);
@@ -152,11 +205,41 @@ void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups) {
         glGetIntegerv(GL_QUERY_BUFFER_BINDING, &scope->query_buffer);
         glBindBuffer(GL_QUERY_BUFFER, 0);
     }
+    if (fresh & PLUME_SCOPE_PIXEL_PACK) {
+        glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &scope->pack_buffer);
+        glGetIntegerv(GL_PACK_ALIGNMENT, &scope->pack_alignment);
+        glGetIntegerv(GL_PACK_ROW_LENGTH, &scope->pack_row_length);
+        glGetIntegerv(GL_PACK_SKIP_PIXELS, &scope->pack_skip_pixels);
+        glGetIntegerv(GL_PACK_SKIP_ROWS, &scope->pack_skip_rows);
+        glGetIntegerv(GL_PACK_SWAP_BYTES, &scope->pack_swap_bytes);
+        glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &scope->read_framebuffer);
+    }
+    if (fresh & PLUME_SCOPE_TEXTURE_BUFFERS) {
+        GLint active = 0;
+        glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+        for (GLuint i = 0; i < PLUME_SCOPE_TEXTURE_UNITS; ++i) {
+            glActiveTexture(GL_TEXTURE0 + i);
+            glGetIntegerv(GL_TEXTURE_BINDING_BUFFER, &scope->texture_buffer[i]);
+        }
+        glActiveTexture((GLenum)active);
+    }
+    if (fresh & PLUME_SCOPE_TRANSFORM_FEEDBACK) {
+        scope->feedback_objects = plume_has_feedback_objects();
+        if (scope->feedback_objects) {
+            glGetIntegerv(GL_TRANSFORM_FEEDBACK_BINDING, &scope->feedback_object);
+        } else {
+            glGetIntegeri_v(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, 0, &scope->feedback_slot_buffer);
+            glGetInteger64i_v(GL_TRANSFORM_FEEDBACK_BUFFER_START, 0, &scope->feedback_slot_start);
+            glGetInteger64i_v(GL_TRANSFORM_FEEDBACK_BUFFER_SIZE, 0, &scope->feedback_slot_size);
+        }
+        glGetIntegerv(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, &scope->feedback_generic);
+    }
 }
 
 void plume_gl_scope_neutral_raster(plume_gl_scope *scope) {
     plume_gl_scope_save(scope, PLUME_SCOPE_DRAW);
-    for (int i = 0; i < RASTER_CAPABILITY_COUNT; ++i) glDisable(RASTER_CAPABILITIES[i].capability);
+    for (int i = 0; i < RASTER_CAPABILITY_COUNT; ++i)
+        if (capability_exists(&RASTER_CAPABILITIES[i])) glDisable(RASTER_CAPABILITIES[i].capability);
     for (GLint i = 0; i < scope->clip_distances; ++i) glDisable(GL_CLIP_DISTANCE0 + (GLenum)i);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     glColorMaski(0, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
@@ -164,6 +247,10 @@ void plume_gl_scope_neutral_raster(plume_gl_scope *scope) {
 }
 
 plume_result plume_check_host_state(const plume_env *env, const char *caller) {
+    /* A GL without transform feedback objects (3.3) can neither pause a
+     * capture nor say whether one is active: there a call under a capture
+     * fails with the GL's error, logged. */
+    if (!plume_has_feedback_objects()) return PLUME_OK;
     GLboolean active = GL_FALSE, paused = GL_FALSE;
     glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE, &active);
     glGetBooleanv(GL_TRANSFORM_FEEDBACK_PAUSED, &paused);
@@ -202,22 +289,31 @@ static void restore_groups(const plume_gl_scope *scope) {
         glPixelStorei(GL_UNPACK_ROW_LENGTH, scope->unpack_row_length);
         glPixelStorei(GL_UNPACK_SKIP_PIXELS, scope->unpack_skip_pixels);
         glPixelStorei(GL_UNPACK_SKIP_ROWS, scope->unpack_skip_rows);
+        glPixelStorei(GL_UNPACK_SWAP_BYTES, scope->unpack_swap_bytes);
     }
     if (groups & PLUME_SCOPE_DRAW) {
         glBindVertexArray((GLuint)scope->vertex_array);
-        glBindBuffer(GL_DRAW_INDIRECT_BUFFER, (GLuint)scope->draw_indirect);
-        if (scope->blend) glEnablei(GL_BLEND, 0);
-        else glDisablei(GL_BLEND, 0);
-        glBlendFuncSeparatei(0, (GLenum)scope->blend_src_rgb, (GLenum)scope->blend_dst_rgb,
-                             (GLenum)scope->blend_src_alpha, (GLenum)scope->blend_dst_alpha);
-        glBlendEquationSeparatei(0, (GLenum)scope->blend_equation_rgb, (GLenum)scope->blend_equation_alpha);
+        if (has_draw_indirect()) glBindBuffer(GL_DRAW_INDIRECT_BUFFER, (GLuint)scope->draw_indirect);
+        if (scope->indexed_blend) {
+            glBlendFuncSeparatei(0, (GLenum)scope->blend_src_rgb, (GLenum)scope->blend_dst_rgb,
+                                 (GLenum)scope->blend_src_alpha, (GLenum)scope->blend_dst_alpha);
+            glBlendEquationSeparatei(0, (GLenum)scope->blend_equation_rgb, (GLenum)scope->blend_equation_alpha);
+        } else {
+            glBlendFuncSeparate((GLenum)scope->blend_src_rgb, (GLenum)scope->blend_dst_rgb,
+                                (GLenum)scope->blend_src_alpha, (GLenum)scope->blend_dst_alpha);
+            glBlendEquationSeparate((GLenum)scope->blend_equation_rgb, (GLenum)scope->blend_equation_alpha);
+        }
         set_enabled(GL_DEPTH_TEST, scope->depth_test);
         glDepthMask(scope->depth_mask);
         for (int i = 0; i < RASTER_CAPABILITY_COUNT; ++i)
-            set_enabled(RASTER_CAPABILITIES[i].capability, saved_value(scope, &RASTER_CAPABILITIES[i]));
-        for (GLint i = 0; i < scope->draw_buffers; ++i)
+            if (capability_exists(&RASTER_CAPABILITIES[i]))
+                set_enabled(RASTER_CAPABILITIES[i].capability, saved_value(scope, &RASTER_CAPABILITIES[i]));
+        for (GLint i = 0; i < scope->draw_buffers; ++i) {
             glColorMaski((GLuint)i, scope->color_mask[i][0], scope->color_mask[i][1], scope->color_mask[i][2],
                          scope->color_mask[i][3]);
+            if (scope->blend[i]) glEnablei(GL_BLEND, (GLuint)i);
+            else glDisablei(GL_BLEND, (GLuint)i);
+        }
         for (GLint i = 0; i < scope->clip_distances; ++i)
             set_enabled(GL_CLIP_DISTANCE0 + (GLenum)i, scope->clip_distance[i]);
         glPolygonMode(GL_FRONT_AND_BACK, (GLenum)scope->polygon_mode);
@@ -231,12 +327,42 @@ static void restore_groups(const plume_gl_scope *scope) {
     if (groups & PLUME_SCOPE_IMAGE_UNIT)
         glBindImageTexture(0, (GLuint)scope->image_texture, scope->image_level, (GLboolean)scope->image_layered,
                            scope->image_layer, (GLenum)scope->image_access, (GLenum)scope->image_format);
+    if (groups & PLUME_SCOPE_PIXEL_PACK) {
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)scope->pack_buffer);
+        glPixelStorei(GL_PACK_ALIGNMENT, scope->pack_alignment);
+        glPixelStorei(GL_PACK_ROW_LENGTH, scope->pack_row_length);
+        glPixelStorei(GL_PACK_SKIP_PIXELS, scope->pack_skip_pixels);
+        glPixelStorei(GL_PACK_SKIP_ROWS, scope->pack_skip_rows);
+        glPixelStorei(GL_PACK_SWAP_BYTES, scope->pack_swap_bytes);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)scope->read_framebuffer);
+    }
+    if (groups & PLUME_SCOPE_TEXTURE_BUFFERS) {
+        GLint active = 0;
+        glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+        for (GLuint i = 0; i < PLUME_SCOPE_TEXTURE_UNITS; ++i) {
+            glActiveTexture(GL_TEXTURE0 + i);
+            glBindTexture(GL_TEXTURE_BUFFER, (GLuint)scope->texture_buffer[i]);
+        }
+        glActiveTexture((GLenum)active);
+    }
+    if (groups & PLUME_SCOPE_TRANSFORM_FEEDBACK) {
+        if (scope->feedback_objects) {
+            glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, (GLuint)scope->feedback_object);
+        } else {
+            GLuint buffer = (GLuint)scope->feedback_slot_buffer;
+            if (buffer != 0 && scope->feedback_slot_size > 0)
+                glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer, (GLintptr)scope->feedback_slot_start,
+                                  (GLsizeiptr)scope->feedback_slot_size);
+            else glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
+        }
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, (GLuint)scope->feedback_generic);
+    }
 }
 
 void plume_gl_scope_end(plume_gl_scope *scope) {
     restore_groups(scope);
     glUseProgram((GLuint)scope->program);
-    for (GLuint i = 0; i < PLUME_SCOPE_SSBO_SLOTS; ++i) {
+    for (GLuint i = 0; scope->storage_buffers && i < PLUME_SCOPE_SSBO_SLOTS; ++i) {
         GLuint buffer = (GLuint)scope->ssbo_slot_buffer[i];
         /* A whole-buffer binding reports size 0: rebind it the same way. */
         if (buffer != 0 && scope->ssbo_slot_size[i] > 0)
@@ -244,8 +370,10 @@ void plume_gl_scope_end(plume_gl_scope *scope) {
                               (GLsizeiptr)scope->ssbo_slot_size[i]);
         else glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, buffer);
     }
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, (GLuint)scope->ssbo_generic);
-    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, (GLuint)scope->dispatch_indirect);
+    if (scope->storage_buffers) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, (GLuint)scope->ssbo_generic);
+        glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, (GLuint)scope->dispatch_indirect);
+    }
     if (scope->debug_routed) {
         glDebugMessageCallback(scope->host_debug_callback, scope->host_debug_user);
         if (!scope->debug_synchronous) glDisable(GL_DEBUG_OUTPUT_SYNCHRONOUS);

@@ -104,7 +104,7 @@ static uint32_t system_get_frame_profiles_1_1(const plume_context *context, plum
 /* ---- Hosts built before 1.2 ----------------------------------------------
  * Their plume_sorter_desc ends before algorithm: the library reads and writes
  * only that much of it, and their sorters take the defaults (automatic, 32
- * key bits). */
+ * key bits, the path automatic). */
 
 static plume_result sorter_create_before_1_2(plume_context *context, const plume_sorter_desc *desc,
                                              plume_sorter *out_sorter) {
@@ -122,7 +122,8 @@ static plume_result sorter_get_desc_before_1_2(const plume_context *context, plu
 }
 
 /* Their plume_system_desc ends before blend_mode (the look): their systems
- * take its defaults (premultiplied, camera-facing, view depth, unlit). */
+ * take its defaults (premultiplied, camera-facing, view depth, unlit; no
+ * world, the path automatic). */
 static plume_result system_create_before_1_2(plume_context *context, const plume_system_desc *desc,
                                              plume_system *out_system) {
     plume_system_desc full = {0};
@@ -204,6 +205,7 @@ static const plume_api api_table = {
     .draw_group_destroy = plume_draw_group_destroy,
     .draw_group_draw = plume_draw_group_draw,
     .draw_group_read_back = plume_draw_group_read_back,
+    .sort_texture = plume_sort_texture,
 };
 
 plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, const plume_logger *logger,

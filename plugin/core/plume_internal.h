@@ -86,8 +86,19 @@ plume_result plume_context_file_or_free(plume_context *context, const plume_obje
 plume_result plume_context_destroy_object(plume_context *context, uint64_t id, const plume_object_class *object_class,
                                           const char *caller);
 
-/* Requires a current GL 4.3+ context with compute shaders. */
+/* Requires a current GL 4.3+ context with compute shaders (the compute path). */
 plume_result plume_check_gl_version(const plume_env *env, const char *what);
+/* True when the current context can run the compute path (GL 4.3+). */
+bool plume_gl_has_compute_path(void);
+/* Requires a current GL 3.3+ context (the fragment path: no compute shaders,
+ * SSBOs, image load/store or atomic counters). */
+plume_result plume_check_gl_fragment_version(const plume_env *env, const char *what);
+/* The path an object runs: `requested` (a plume_gpu_path; AUTO picks compute
+ * where the context has it, else fragment), checked against the context.
+ * Logs under `caller` and returns PLUME_ERROR_INVALID_ARGUMENT (not a path)
+ * or PLUME_ERROR_GL_UNSUPPORTED (the context cannot run it). */
+plume_result plume_resolve_gpu_path(const plume_env *env, const char *caller, uint32_t requested,
+                                    plume_gpu_path *out_path);
 
 /* GL errors raised since the last drain: each is logged; returns PLUME_OK when
  * there were none. `where` names the call for the message. */
@@ -120,7 +131,7 @@ bool plume_buffer_has_size(GLuint name, GLsizeiptr min_size, GLsizeiptr *actual_
  * compile errors are logged as "file:line: message". */
 /* Files one stage concatenates at most besides the layout (also the most
  * source strings plume_build_program_from_sources takes). */
-enum { PLUME_SHADER_MAX_FILES = 8 };
+enum { PLUME_SHADER_MAX_FILES = 10 };
 #define PLUME_GPU_LAYOUT_FILE "shared/plume_gpu_layout.h"
 
 typedef struct plume_shader_stage {
@@ -135,6 +146,15 @@ const char *plume_shader_source(const char *file);
  * object it made and returns PLUME_ERROR_SHADER with *out_program = 0. */
 plume_result plume_build_program(const plume_env *env, const char *label, const plume_shader_stage *stages,
                                  int stage_count, const char *defines, GLuint *out_program);
+/* As plume_build_program, in GLSL 3.30 core: the fragment path's programs
+ * (GL 3.3 contexts). */
+plume_result plume_build_program_330(const plume_env *env, const char *label, const plume_shader_stage *stages,
+                                     int stage_count, const char *defines, GLuint *out_program);
+/* As plume_build_program_330, for a program whose outputs `varyings` (in
+ * order) transform feedback captures, interleaved into one buffer. */
+plume_result plume_build_feedback_program_330(const plume_env *env, const char *label, const plume_shader_stage *stages,
+                                              int stage_count, const char *defines, const char *const *varyings,
+                                              int varying_count, GLuint *out_program);
 
 /* Builds a program from explicit source strings (tests feed broken shaders
  * through this); `file_names` label the strings in messages. */
@@ -144,12 +164,14 @@ plume_result plume_build_program_from_sources(const plume_env *env, const char *
 
 /* ---- GL state scope ---------------------------------------------------------
  * Saves what a module call binds, routes KHR_debug messages raised during the
- * call to the object's logger, and restores everything at the end.
+ * call to the object's logger, and restores everything at the end. On a
+ * context without a piece of state (GL 3.3: no SSBOs, no indexed blending, no
+ * KHR_debug) it neither saves nor names it.
  * plume_gl_scope_begin always saves the current program, the indexed SSBO
  * bindings 0 .. PLUME_SCOPE_SSBO_SLOTS-1 and the generic SSBO and dispatch-
  * indirect bindings; plume_gl_scope_save adds the groups a call also touches
  * (call it right after begin, once per group). */
-enum { PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_TEXTURE_UNITS = 3, PLUME_SCOPE_DRAW_BUFFERS = 8, PLUME_SCOPE_CLIP_DISTANCES = 8 };
+enum { PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_TEXTURE_UNITS = 5, PLUME_SCOPE_DRAW_BUFFERS = 8, PLUME_SCOPE_CLIP_DISTANCES = 8 };
 
 typedef enum plume_gl_scope_group {
     /* GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER bindings (uploads, readbacks) */
@@ -158,10 +180,12 @@ typedef enum plume_gl_scope_group {
      * groups' sprites) and sampler bindings of units
      * 0 .. PLUME_SCOPE_TEXTURE_UNITS-1 */
     PLUME_SCOPE_TEXTURES = 1 << 1,
-    /* GL_PIXEL_UNPACK_BUFFER and the unpack alignment / row length / skips */
+    /* GL_PIXEL_UNPACK_BUFFER and the unpack alignment / row length / skips /
+     * byte swapping */
     PLUME_SCOPE_PIXEL_UNPACK = 1 << 2,
-    /* a draw: vertex array, GL_DRAW_INDIRECT_BUFFER, draw buffer 0's GL_BLEND,
-     * blend functions and equations, GL_DEPTH_TEST, the depth function and
+    /* a draw: vertex array, GL_DRAW_INDIRECT_BUFFER, every draw buffer's
+     * GL_BLEND, draw buffer 0's blend functions and equations (all buffers'
+     * where the GL has no indexed blending), GL_DEPTH_TEST, the depth function and
      * write mask, the viewport, GL_SCISSOR_TEST, the draw framebuffer binding,
      * and everything plume_gl_scope_neutral_raster sets */
     PLUME_SCOPE_DRAW = 1 << 3,
@@ -171,7 +195,18 @@ typedef enum plume_gl_scope_group {
     PLUME_SCOPE_QUERY_BUFFER = 1 << 4,
     /* image unit 0's binding (texture, level, layering, access, format): the
      * tiled draw's composite writes its target through it */
-    PLUME_SCOPE_IMAGE_UNIT = 1 << 5
+    PLUME_SCOPE_IMAGE_UNIT = 1 << 5,
+    /* GL_PIXEL_PACK_BUFFER, the pack alignment / row length / skips / byte
+     * swapping and the read framebuffer binding (readbacks through
+     * glReadPixels) */
+    PLUME_SCOPE_PIXEL_PACK = 1 << 6,
+    /* the GL_TEXTURE_BUFFER bindings of units 0 .. PLUME_SCOPE_TEXTURE_UNITS-1 */
+    PLUME_SCOPE_TEXTURE_BUFFERS = 1 << 7,
+    /* transform feedback: the generic GL_TRANSFORM_FEEDBACK_BUFFER binding and,
+     * where the GL has transform feedback objects (4.0), the bound object (the
+     * module binds its own: the host's object and its buffers stay as they
+     * are, even while paused), else (3.3) the indexed buffer binding 0 */
+    PLUME_SCOPE_TRANSFORM_FEEDBACK = 1 << 8
 } plume_gl_scope_group;
 
 typedef struct plume_gl_scope {
@@ -193,12 +228,13 @@ typedef struct plume_gl_scope {
     GLint texture_3d[PLUME_SCOPE_TEXTURE_UNITS];
     GLint texture_2d_array[PLUME_SCOPE_TEXTURE_UNITS];
     GLint sampler[PLUME_SCOPE_TEXTURE_UNITS];
-    GLint unpack_buffer, unpack_alignment, unpack_row_length, unpack_skip_pixels, unpack_skip_rows;
+    GLint unpack_buffer, unpack_alignment, unpack_row_length, unpack_skip_pixels, unpack_skip_rows, unpack_swap_bytes;
     GLint vertex_array, draw_indirect;
     GLint blend_src_rgb, blend_dst_rgb, blend_src_alpha, blend_dst_alpha, blend_equation_rgb, blend_equation_alpha;
-    GLboolean blend, depth_test, depth_mask, cull_face;
+    GLboolean depth_test, depth_mask, cull_face;
     GLint draw_buffers, clip_distances;  /* how many of each the GL has, at most the PLUME_SCOPE_ limits */
     GLboolean color_mask[PLUME_SCOPE_DRAW_BUFFERS][4];
+    GLboolean blend[PLUME_SCOPE_DRAW_BUFFERS]; /* GL_BLEND of each draw buffer */
     GLboolean clip_distance[PLUME_SCOPE_CLIP_DISTANCES];
     GLboolean rasterizer_discard, stencil_test, alpha_to_coverage, alpha_to_one, sample_coverage, sample_mask,
         depth_clamp, color_logic_op, polygon_offset_fill, primitive_restart, primitive_restart_fixed_index;
@@ -207,6 +243,13 @@ typedef struct plume_gl_scope {
     GLboolean scissor_test;
     GLint query_buffer;
     GLint image_texture, image_level, image_layered, image_layer, image_access, image_format;
+    bool storage_buffers;  /* the context has SSBOs (GL 4.3): their bindings were saved */
+    bool indexed_blend;    /* blend functions were saved for draw buffer 0 (GL 4.0), not for all */
+    GLint pack_buffer, pack_alignment, pack_row_length, pack_skip_pixels, pack_skip_rows, pack_swap_bytes, read_framebuffer;
+    GLint texture_buffer[PLUME_SCOPE_TEXTURE_UNITS];
+    bool feedback_objects; /* the GL has transform feedback objects: feedback_object was saved */
+    GLint feedback_object, feedback_generic, feedback_slot_buffer;
+    GLint64 feedback_slot_start, feedback_slot_size;
 } plume_gl_scope;
 
 void plume_gl_scope_begin(plume_gl_scope *scope, const plume_env *env);
@@ -230,6 +273,15 @@ void plume_gl_scope_neutral_raster(plume_gl_scope *scope);
  * transform feedback active and not paused (it would capture the module's
  * draws, and glUseProgram fails under it). */
 plume_result plume_check_host_state(const plume_env *env, const char *caller);
+
+/* Whether the GL has transform feedback objects (4.0 or
+ * ARB_transform_feedback2), and so glPauseTransformFeedback. */
+bool plume_has_feedback_objects(void);
+
+/* Whether the GL sets blend functions per draw buffer (4.0 or
+ * ARB_draw_buffers_blend: NVIDIA's 3.3 contexts have it); the scope saves
+ * draw buffer 0's then, and a draw must set buffer 0's only. */
+bool plume_has_indexed_blend(void);
 
 static inline uint32_t plume_next_pow2(uint32_t v) {
     uint32_t p = 1;

@@ -29,6 +29,10 @@ static long read_number(const char **p) {
  * number of "#line L S" in its logs, so that number cannot carry the file.) */
 enum { FILE_LINE_STRIDE = 100000 };
 
+/* The compute path's GLSL, and the fragment path's (GL 3.3 contexts). */
+static const char GLSL_430[] = "#version 430 core\n";
+static const char GLSL_330[] = "#version 330 core\n";
+
 /* One driver log line to "file:line: message". Mesa writes "S:L(C): msg",
  * NVIDIA "S(L) : msg". */
 static void log_mapped_line(const plume_env *env, const char *line, const char *const *file_names, int file_count) {
@@ -87,7 +91,7 @@ static char *get_info_log(const plume_env *env, GLuint object, bool is_program) 
  * PLUME_SHADER_MAX_FILES) files; returns the shader name or 0 (logged,
  * deleted). */
 static GLuint compile_stage(const plume_env *env, const char *label, GLenum type, const char *const *sources,
-                            const char *const *file_names, int count, const char *defines) {
+                            const char *const *file_names, int count, const char *defines, const char *version) {
     enum { FILES = PLUME_SHADER_MAX_FILES + 1 };
     const char *all_sources[FILES] = {plume_shader_source(PLUME_GPU_LAYOUT_FILE)};
     const char *all_names[FILES] = {PLUME_GPU_LAYOUT_FILE};
@@ -100,7 +104,7 @@ static GLuint compile_stage(const plume_env *env, const char *label, GLenum type
     const char *strings[2 * FILES + 2];
     char line_directives[FILES][32];
     int n = 0;
-    strings[n++] = "#version 430 core\n";
+    strings[n++] = version;
     strings[n++] = defines ? defines : "";
     for (int i = 0; i < count; ++i) {
         snprintf(line_directives[i], sizeof line_directives[i], "\n#line %d\n", (i + 1) * FILE_LINE_STRIDE + 1);
@@ -127,10 +131,31 @@ static GLuint compile_stage(const plume_env *env, const char *label, GLenum type
     return shader;
 }
 
+/* glTransformFeedbackVaryings fails while the bound transform feedback
+ * object is active, paused included (the host may have left one so): where
+ * the GL has objects, a fresh one is bound for the call. */
+static void name_feedback_outputs(GLuint program, const char *const *varyings, int varying_count) {
+    GLint host_object = 0;
+    GLuint own = 0;
+    if (plume_has_feedback_objects()) {
+        glGetIntegerv(GL_TRANSFORM_FEEDBACK_BINDING, &host_object);
+        glGenTransformFeedbacks(1, &own);
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, own);
+    }
+    glTransformFeedbackVaryings(program, varying_count, varyings, GL_INTERLEAVED_ATTRIBS);
+    if (own) {
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, (GLuint)host_object);
+        glDeleteTransformFeedbacks(1, &own);
+    }
+}
+
+/* `varyings` (NULL: none): the outputs transform feedback captures, interleaved
+ * in one buffer, named before the link as GL asks. */
 static plume_result link_program(const plume_env *env, const char *label, const GLuint *shaders, int count,
-                                 GLuint *out_program) {
+                                 const char *const *varyings, int varying_count, GLuint *out_program) {
     GLuint program = glCreateProgram();
     for (int i = 0; i < count; ++i) glAttachShader(program, shaders[i]);
+    if (varyings) name_feedback_outputs(program, varyings, varying_count);
     glLinkProgram(program);
     for (int i = 0; i < count; ++i) {
         glDetachShader(program, shaders[i]);
@@ -146,7 +171,7 @@ static plume_result link_program(const plume_env *env, const char *label, const 
         glDeleteProgram(program);
         return PLUME_ERROR_SHADER;
     }
-    if (epoxy_has_gl_extension("GL_KHR_debug") || epoxy_gl_version() >= 43)
+    if (epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_KHR_debug"))
         glObjectLabel(GL_PROGRAM, program, -1, label);
     *out_program = program;
     return PLUME_OK;
@@ -157,13 +182,14 @@ plume_result plume_build_program_from_sources(const plume_env *env, const char *
                                               int source_count, const char *defines, GLuint *out_program) {
     *out_program = 0;
     if (source_count < 1 || source_count > PLUME_SHADER_MAX_FILES) return PLUME_ERROR_INVALID_ARGUMENT;
-    GLuint shader = compile_stage(env, label, type, sources, file_names, source_count, defines);
+    GLuint shader = compile_stage(env, label, type, sources, file_names, source_count, defines, GLSL_430);
     if (!shader) return PLUME_ERROR_SHADER;
-    return link_program(env, label, &shader, 1, out_program);
+    return link_program(env, label, &shader, 1, NULL, 0, out_program);
 }
 
-plume_result plume_build_program(const plume_env *env, const char *label, const plume_shader_stage *stages,
-                                 int stage_count, const char *defines, GLuint *out_program) {
+static plume_result build_program(const plume_env *env, const char *label, const plume_shader_stage *stages,
+                                  int stage_count, const char *defines, const char *version,
+                                  const char *const *varyings, int varying_count, GLuint *out_program) {
     *out_program = 0;
     GLuint shaders[4] = {0};
     if (stage_count < 1 || stage_count > 4) return PLUME_ERROR_INVALID_ARGUMENT;
@@ -179,11 +205,27 @@ plume_result plume_build_program(const plume_env *env, const char *label, const 
         }
         /* files[] has room for the terminator after PLUME_SHADER_MAX_FILES names. */
         bool complete = count > 0 && !stages[s].files[count];
-        shaders[s] = complete ? compile_stage(env, label, stages[s].type, sources, stages[s].files, count, defines) : 0;
+        shaders[s] = complete ? compile_stage(env, label, stages[s].type, sources, stages[s].files, count, defines, version) : 0;
         if (!shaders[s]) {
             for (int k = 0; k < s; ++k) glDeleteShader(shaders[k]);
             return PLUME_ERROR_SHADER;
         }
     }
-    return link_program(env, label, shaders, stage_count, out_program);
+    return link_program(env, label, shaders, stage_count, varyings, varying_count, out_program);
+}
+
+plume_result plume_build_program(const plume_env *env, const char *label, const plume_shader_stage *stages,
+                                 int stage_count, const char *defines, GLuint *out_program) {
+    return build_program(env, label, stages, stage_count, defines, GLSL_430, NULL, 0, out_program);
+}
+
+plume_result plume_build_program_330(const plume_env *env, const char *label, const plume_shader_stage *stages,
+                                     int stage_count, const char *defines, GLuint *out_program) {
+    return build_program(env, label, stages, stage_count, defines, GLSL_330, NULL, 0, out_program);
+}
+
+plume_result plume_build_feedback_program_330(const plume_env *env, const char *label, const plume_shader_stage *stages,
+                                              int stage_count, const char *defines, const char *const *varyings,
+                                              int varying_count, GLuint *out_program) {
+    return build_program(env, label, stages, stage_count, defines, GLSL_330, varyings, varying_count, out_program);
 }

@@ -14,6 +14,8 @@
 #include "render/lowres.h"
 #include "render/raster.h"
 #include "render/tiled.h"
+#include "sort/feedback_sort.h"
+#include "sort/fragment_sort.h"
 #include "shared/plume_gpu_layout.h"
 
 /* Byte offsets into the state buffer, from its words in the shared layout. */
@@ -150,6 +152,9 @@ typedef struct system_state {
     uint64_t update_count;   /* the profiler's frame index */
     plume_system handle;     /* this system's own handle (event routes name it) */
     world_state world;
+    /* The fragment path's objects (fragment_update.c), or NULL on the compute
+     * path (desc.path says which runs). */
+    struct fragment_particles *fragment;
 } system_state;
 
 /* ---- system.c ---- */
@@ -185,6 +190,15 @@ plume_result particles_build_compute_programs(system_state *s);
 plume_result particles_reset_gpu_state(system_state *s);
 /* The culling sphere's radius for particles of `emitter` (see cull_radius). */
 float particles_quad_radius(const plume_system_desc *desc, const plume_emitter_desc *emitter);
+/* The CPU's emission plan for a step of dt: running totals per emitter
+ * (capped at the capacity); returns the total. */
+uint32_t particles_plan_emission(system_state *s, double dt, GLuint running_end[PLUME_MAX_EMITTERS]);
+/* Records `count` particles requested at `time` in the live-count window. */
+void particles_window_record(emission_window *w, double time, uint64_t count);
+/* The most particles that can be alive at `now` (at most the capacity). */
+uint32_t particles_window_live_bound(emission_window *w, double now, uint32_t capacity);
+/* The view frustum as six world-space planes pointing inwards (culling). */
+void particles_frustum_planes(const mat4 view, const mat4 projection, float planes[PLUME_CULL_PLANES][4]);
 /* Plans this step's emission, then runs prepare, emit and simulate; culls
  * against view and projection when `cull` is set. */
 void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view,
@@ -231,10 +245,46 @@ frame_light draw_frame_light(const plume_frame_desc *frame);
 void draw_depth_size(const plume_frame_desc *frame, float size[2]);
 /* The blend of every particle draw into the host's first draw buffer:
  * premultiplied colour over what is there (an additive part comes in the
- * source's alpha, which it lowers), both for colour and alpha. */
+ * source's alpha, which it lowers), both for colour and alpha. Draw buffer
+ * 0's functions where the GL has indexed blending (the scope then saves only
+ * those: on a 3.3 context with ARB_draw_buffers_blend, glBlendFunc would
+ * change every buffer's and the scope restore buffer 0's), else all
+ * buffers' at once (GL 3.3 without it: the fragment path). */
 void draw_blend_premultiplied(void);
 /* draw_blend_premultiplied, and the host's depth tested, not written. */
 void draw_blend_particles_over_depth(void);
+
+/* ---- fragment_update.c: the fragment path's update (GL 3.3 core) ---- */
+
+/* The state groups every fragment-path call saves (textures, draw state,
+ * pixel transfers, texture buffers, transform feedback). */
+#define FRAGMENT_PARTICLES_SCOPE_GROUPS (FRAGMENT_SORT_SCOPE_GROUPS | FEEDBACK_SORT_SCOPE_GROUPS)
+/* Refuses (logged under `caller`, naming the field) what a descriptor asks
+ * of the fragment path that only the compute path has. */
+plume_result fragment_particles_check_desc(const plume_env *env, const char *caller, const plume_system_desc *desc);
+/* PLUME_ERROR_GL_UNSUPPORTED (logged under `caller`, naming the field)
+ * where `world` asks for anything: collisions, force fields and events need
+ * the compute path. */
+plume_result fragment_particles_check_world(const plume_env *env, const char *caller, const plume_world *world);
+/* The most particles the fragment path holds on this GL (texture sizes). */
+uint64_t fragment_particles_capacity_limit(const char **which);
+/* Textures, framebuffers, programs and the draw's objects; then a reset. The
+ * caller's scope saved FRAGMENT_PARTICLES_SCOPE_GROUPS. */
+plume_result fragment_particles_create(system_state *s);
+void fragment_particles_destroy(system_state *s);
+uint32_t fragment_particles_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
+/* Every slot free, the ring at slot 0 (the CPU's clocks are reset by the caller). */
+plume_result fragment_particles_reset(system_state *s);
+/* Emission and simulate (one pass), then the keys and the sort, in the
+ * profiler's stages; `scope` gets the state groups it touches. */
+void fragment_particles_update(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
+                               bool cull, plume_gl_scope *scope);
+/* plume_system_read_back on the fragment path (the counts are counted here). */
+plume_result fragment_particles_read_back(system_state *s, plume_readback *readback);
+/* The draw of the last update's list into the bound framebuffer (the
+ * caller's scope saved FRAGMENT_PARTICLES_SCOPE_GROUPS and neutral raster). */
+void fragment_particles_draw(system_state *s, const mat4 view, const mat4 projection, GLuint scene_depth,
+                             const float target_size[2]);
 
 /* ---- profile/system_profile.c ---- */
 

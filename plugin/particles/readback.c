@@ -43,6 +43,13 @@ plume_result plume_system_read_back(plume_context *context, plume_system handle,
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
+    if (system->fragment) {
+        plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES | PLUME_SCOPE_PIXEL_PACK | PLUME_SCOPE_COPY_BUFFERS);
+        plume_result r = fragment_particles_read_back(system, readback);
+        plume_gl_scope_end(&scope);
+        plume_result gl = plume_drain_gl_errors(&system->env, CALLER);
+        return r != PLUME_OK ? r : gl;
+    }
     plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     uint32_t header[STATE_HEADER_BYTES / 4];

@@ -15,7 +15,7 @@
 plume_result particles_build_compute(system_state *s, const char *label, const char *const *files, GLuint *out) {
     plume_shader_stage stage = {GL_COMPUTE_SHADER, {"particles/particle_common.glsl", "particles/particle_state.glsl"}};
     int n = 2;
-    for (const char *const *f = files; *f; ++f) stage.files[n++] = *f;
+    while (*files && n < PLUME_SHADER_MAX_FILES) stage.files[n++] = *files++;
     stage.files[n] = NULL;
     return plume_build_program(&s->env, label, &stage, 1, NULL, out);
 }
@@ -23,8 +23,10 @@ plume_result particles_build_compute(system_state *s, const char *label, const c
 plume_result particles_build_compute_programs(system_state *s) {
     static const char *const reset[] = {"particles/particle_reset.comp", NULL};
     static const char *const prepare[] = {"particles/particle_prepare.comp", NULL};
-    static const char *const emit[] = {"particles/particle_spawn.glsl", "particles/particle_emit.comp", NULL};
-    static const char *const simulate[] = {"particles/particle_noise.glsl", "sort/depth_key.glsl",
+    static const char *const emit[] = {"particles/particle_birth.glsl", "particles/particle_spawn.glsl",
+                                       "particles/particle_emit.comp", NULL};
+    static const char *const simulate[] = {"particles/particle_noise.glsl",         "particles/particle_motion.glsl",
+                                           "particles/particle_cull.glsl",          "sort/depth_key.glsl",
                                            "particles/particle_event_routes.glsl", "particles/particle_world.glsl",
                                            "particles/particle_simulate.comp", NULL};
     plume_result r;
@@ -143,7 +145,7 @@ void particles_window_record(emission_window *w, double time, uint64_t count) {
  * longest lifetime. GPU ages are float sums of the steps, which can fall
  * short of the exact time by a little per step: the window is widened by 2%
  * and 1 ms, enough for 10^5 steps of float rounding. */
-static uint32_t window_live_bound(emission_window *w, double now, uint32_t capacity) {
+uint32_t particles_window_live_bound(emission_window *w, double now, uint32_t capacity) {
     double reach = w->longest_lifetime * 1.02 + 1e-3;
     while (w->count > 0 && now - w->records[w->first].time > reach) {
         w->first = (w->first + 1) % EMISSION_RECORDS;
@@ -161,6 +163,7 @@ plume_result particles_reset_gpu_state(system_state *s) {
     memset(&s->window, 0, sizeof s->window);
     s->window.longest_lifetime = longest_lifetime(&s->desc);
     s->time = 0.0;
+    if (s->fragment) return fragment_particles_reset(s);
     glUseProgram(s->reset_program);
     glProgramUniform1ui(s->reset_program, s->reset_capacity_location, s->desc.capacity);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
@@ -194,7 +197,7 @@ static uint64_t requested_by_emitter(const plume_emitter_desc *e, emitter_clock 
 
 /* How many particles each emitter asks for this step, as running totals
  * (at most the capacity: the GPU cannot place more). */
-static uint32_t plan_emission(system_state *s, double dt, GLuint running_end[PLUME_MAX_EMITTERS]) {
+uint32_t particles_plan_emission(system_state *s, double dt, GLuint running_end[PLUME_MAX_EMITTERS]) {
     uint64_t total = 0;
     for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) {
         total += requested_by_emitter(&s->desc.emitters[e], &s->clocks[e], dt);
@@ -218,7 +221,7 @@ float particles_quad_radius(const plume_system_desc *desc, const plume_emitter_d
 /* The frustum of view and projection as six world-space planes (xyz: unit
  * normal pointing inwards, w: offset): the sums and differences of the last
  * row of projection * view with the others (clip space -w <= x, y, z <= w). */
-static void frustum_planes(const mat4 view, const mat4 projection, float planes[PLUME_CULL_PLANES][4]) {
+void particles_frustum_planes(const mat4 view, const mat4 projection, float planes[PLUME_CULL_PLANES][4]) {
     mat4 clip;
     glm_mat4_mul((vec4 *)projection, (vec4 *)view, clip);
     for (int p = 0; p < PLUME_CULL_PLANES; ++p) {
@@ -241,7 +244,7 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
     glProgramUniform3f(sim, s->simulate.eye, inverse[3][0], inverse[3][1], inverse[3][2]);
     if (!cull) return;
     float planes[PLUME_CULL_PLANES][4];
-    frustum_planes(view, projection, planes);
+    particles_frustum_planes(view, projection, planes);
     glProgramUniform4fv(sim, s->simulate.cull_planes, PLUME_CULL_PLANES, &planes[0][0]);
     glProgramUniform1f(sim, s->simulate.cull_radius, s->cull_radius);
     glProgramUniform1f(sim, s->simulate.cull_distance, frame->cull_distance);
@@ -251,7 +254,7 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
 void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view,
                                   const mat4 projection, bool cull) {
     GLuint running_end[PLUME_MAX_EMITTERS];
-    uint32_t requested = plan_emission(s, frame->dt, running_end);
+    uint32_t requested = particles_plan_emission(s, frame->dt, running_end);
     particles_window_record(&s->window, s->time, requested);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
@@ -262,7 +265,7 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     world_emit_events(s); /* records its children in the window */
     /* The bound at the end of this update, which picks the sort's backend
      * (after the events' children are recorded). */
-    s->sort_bound = window_live_bound(&s->window, s->time + frame->dt, s->desc.capacity);
+    s->sort_bound = particles_window_live_bound(&s->window, s->time + frame->dt, s->desc.capacity);
 
     glUseProgram(s->prepare_program);
     glProgramUniform1ui(s->prepare_program, s->prepare_requested_location, requested);

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "particles_internal.h"
+#include "fragment_particles.h"
 
 /* ---- Handles ----------------------------------------------------------------- */
 
@@ -94,24 +94,34 @@ static plume_result create_buffers(system_state *s) {
 
 /* Filed in the system's context (see system_state). */
 static plume_result create_sorter(system_state *s) {
-    plume_sorter_desc desc = {.capacity = s->desc.capacity, .logger = s->env.logger, .allocator = s->env.allocator};
+    plume_sorter_desc desc = {.capacity = s->desc.capacity, .logger = s->env.logger, .allocator = s->env.allocator,
+                              .path = s->desc.path};
     return plume_sorter_create(s->context, &desc, &s->sorter);
 }
 
 static plume_result create_gl_objects(system_state *s, const plume_system_desc *user_desc) {
     static const char *CALLER = "plume_system_create";
-    plume_result r = plume_check_gl_version(&s->env, CALLER);
+    plume_gpu_path path = PLUME_PATH_AUTO;
+    plume_result r = plume_resolve_gpu_path(&s->env, CALLER, s->desc.path, &path);
     if (r == PLUME_OK) r = plume_check_host_state(&s->env, CALLER);
     if (r != PLUME_OK) return r;
+    s->desc.path = path;
+    bool fragment = path == PLUME_PATH_FRAGMENT;
+    if (fragment && (r = fragment_particles_check_desc(&s->env, CALLER, &s->desc)) != PLUME_OK) return r;
     const char *which = "";
-    uint64_t limit = capacity_limit(&which);
+    uint64_t limit = fragment ? fragment_particles_capacity_limit(&which) : capacity_limit(&which);
     if (s->desc.capacity > limit) {
         plume_log(&s->env, PLUME_LOG_ERROR, "%s: capacity %u is over this GL's limit of %llu particles (%s)", CALLER,
                   s->desc.capacity, (unsigned long long)limit, which);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    if ((r = particles_build_compute_programs(s)) || (r = raster_create(s)) || (r = create_buffers(s)) ||
-        (r = world_create(s)) || (r = create_sorter(s)) || (r = particles_create_compaction(s)) ||
+    /* The fragment path refused the world, and has no compaction (its key
+     * pass writes the ring's slots in slot order itself). */
+    if (fragment) r = fragment_particles_create(s);
+    else if ((r = particles_build_compute_programs(s)) == PLUME_OK && (r = raster_create(s)) == PLUME_OK &&
+             (r = create_buffers(s)) == PLUME_OK)
+        r = world_create(s);
+    if (r != PLUME_OK || (r = create_sorter(s)) || (!fragment && (r = particles_create_compaction(s))) ||
         (r = particles_create_profiler(s)))
         return r;
     /* Last, so that a bad texture file also proves the cleanup of everything
@@ -123,7 +133,8 @@ static plume_result create_gl_objects(system_state *s, const plume_system_desc *
     s->desc.appearance.texture.pixels = NULL;
     s->desc.appearance.texture.width = width;
     s->desc.appearance.texture.height = height;
-    raster_set_appearance(s);
+    if (fragment) raster_set_appearance_uniforms(s, s->fragment->draw_program);
+    else raster_set_appearance(s);
     return particles_reset_gpu_state(s);
 }
 
@@ -151,6 +162,7 @@ static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out,
     n += raster_list_gl_objects(&s->raster, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += lowres_list_gl_objects(&s->lowres, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += tiled_list_gl_objects(&s->tiled, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += fragment_particles_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += profiler_list_gl_objects(s->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += world_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
@@ -164,6 +176,7 @@ static void free_system(void *object) {
     raster_release(&s->raster);
     lowres_release(&s->lowres);
     tiled_release(s);
+    fragment_particles_destroy(s);
     plume_gl_object owned[SYSTEM_GL_OBJECTS];
     plume_delete_gl_objects(owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     plume_delete_gl_objects(owned, world_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
@@ -192,7 +205,9 @@ plume_result plume_system_create(plume_context *context, const plume_system_desc
     if (r == PLUME_OK) {
         plume_gl_scope scope;
         plume_gl_scope_begin(&scope, &s->env);
-        plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
+        /* The fragment path's textures, framebuffers and vertex arrays are
+         * bound while they are made. */
+        plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS | FRAGMENT_PARTICLES_SCOPE_GROUPS);
         r = create_gl_objects(s, desc);
         plume_gl_scope_end(&scope);
     }
@@ -227,6 +242,7 @@ plume_result plume_system_reset(plume_context *context, plume_system handle) {
     if (r != PLUME_OK) return r;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
+    if (system->fragment) plume_gl_scope_save(&scope, FRAGMENT_PARTICLES_SCOPE_GROUPS);
     r = particles_reset_gpu_state(system);
     plume_gl_scope_end(&scope);
     return r;
@@ -251,6 +267,7 @@ plume_result plume_system_set_emitter(plume_context *context, plume_system handl
     if (resolved.lifetime.max > system->window.longest_lifetime) system->window.longest_lifetime = resolved.lifetime.max;
     float radius = particles_quad_radius(&system->desc, &resolved);
     if (radius > system->cull_radius) system->cull_radius = radius;
+    if (system->fragment) return PLUME_OK; /* its passes read the emitters from the descriptor */
     float packed[EMITTER_GPU_FLOATS];
     particles_pack_emitter(&resolved, packed);
     plume_gl_scope scope;
@@ -357,9 +374,16 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
     uint64_t frame_index = system->update_count++;
     profiler_frame_begin(system->profiler, frame_index, &scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_UPDATE);
-    profiler_stage_begin(system->profiler, PLUME_STAGE_SIMULATE);
     bool projection_given = false;
     for (int i = 0; i < 16; ++i) projection_given = projection_given || frame->projection[i] != 0.0f;
+    if (system->fragment) {
+        fragment_particles_update(system, frame, view, projection, projection_given && !frame->disable_culling,
+                                  &scope);
+        profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
+        plume_gl_scope_end(&scope);
+        return plume_drain_gl_errors(&system->env, CALLER);
+    }
+    profiler_stage_begin(system->profiler, PLUME_STAGE_SIMULATE);
     if (world_uses_textures(system, frame)) plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
     particles_run_simulate_stage(system, frame, view, projection, projection_given && !frame->disable_culling);
     profiler_stage_end(system->profiler, PLUME_STAGE_SIMULATE);

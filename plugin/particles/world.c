@@ -72,8 +72,9 @@ static void find_locations(system_state *s) {
 plume_result world_create(system_state *s) {
     static const char *const prepare[] = {"particles/particle_events.glsl", "particles/particle_events_prepare.comp",
                                           NULL};
-    static const char *const emit[] = {"particles/particle_spawn.glsl", "particles/particle_events.glsl",
-                                       "particles/particle_events_emit.comp", NULL};
+    static const char *const emit[] = {"particles/particle_birth.glsl", "particles/particle_spawn.glsl",
+                                       "particles/particle_events.glsl", "particles/particle_events_emit.comp",
+                                       NULL};
     world_state *w = &s->world;
     plume_result r;
     if ((r = particles_build_compute(s, "plume particles: events prepare", prepare, &w->events_prepare_program)) ||
@@ -123,9 +124,16 @@ plume_result world_check_targets(const system_state *s, const char *caller, cons
     for (uint32_t i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i) {
         const plume_event_route_desc *route = &world->events[i];
         if (!route_active(route) || targets_self(s, route->target_system)) continue;
-        if (!particles_peek_system(s->context, route->target_system)) {
+        const system_state *target = particles_peek_system(s->context, route->target_system);
+        if (!target) {
             plume_log(&s->env, PLUME_LOG_ERROR,
                       "%s: world.events[%u].target_system names no live particle system of this context", caller, i);
+            return PLUME_ERROR_INVALID_ARGUMENT;
+        }
+        if (target->fragment) {
+            plume_log(&s->env, PLUME_LOG_ERROR,
+                      "%s: world.events[%u].target_system runs the fragment path, which has no event buffer", caller,
+                      i);
             return PLUME_ERROR_INVALID_ARGUMENT;
         }
         if (other != 0 && other != route->target_system.id) {
@@ -146,6 +154,7 @@ plume_result plume_system_set_world(plume_context *context, plume_system handle,
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
     plume_world resolved;
     plume_result r = plume_particles_resolve_world(&system->env, CALLER, world, &resolved);
+    if (r == PLUME_OK && system->fragment) r = fragment_particles_check_world(&system->env, CALLER, &resolved);
     if (r == PLUME_OK) r = world_check_targets(system, CALLER, &resolved);
     if (r != PLUME_OK) return r;
     resolved.event_capacity = system->desc.world.event_capacity;

@@ -54,6 +54,7 @@ plume_result plume_system_get_profile(const plume_context *context, plume_system
     const system_state *system = particles_find_system_with(context, handle, "plume_system_get_profile", out, "out");
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
     profiler_get_profile(system->profiler, out);
+    out->path = system->desc.path;
     return PLUME_OK;
 }
 

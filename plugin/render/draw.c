@@ -1,10 +1,11 @@
 /* plume_system_draw: checks the frame, saves the host's state and runs the
  * draw path the frame asks for (raster or tiled, at full, half or quarter
- * resolution) inside the profiler's draw stage. */
+ * resolution; the fragment path's own draw on the fragment path) inside the
+ * profiler's draw stage. */
 #include <math.h>
 #include <string.h>
 
-#include "particles/particles_internal.h"
+#include "particles/fragment_particles.h"
 
 static const char *const DRAW_STAGE_GROUPS[PLUME_DRAW_STAGE_COUNT] = {
     "plume draw: tiled project",   "plume draw: tiled scan",      "plume draw: tiled entries",
@@ -34,6 +35,12 @@ void draw_depth_size(const plume_frame_desc *frame, float size[2]) {
 }
 
 void draw_blend_premultiplied(void) {
+    if (!plume_has_indexed_blend()) {
+        glEnable(GL_BLEND);
+        glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+        glBlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
+        return;
+    }
     glEnablei(GL_BLEND, 0);
     glBlendFuncSeparatei(0, GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glBlendEquationSeparatei(0, GL_FUNC_ADD, GL_FUNC_ADD);
@@ -74,6 +81,31 @@ static void warn_once(system_state *s, bool *warned, const char *what) {
     *warned = true;
 }
 
+/* The fragment path draws with its own raster draw at full resolution (its
+ * low-resolution draw is not written yet, and the tiled path needs compute
+ * shaders): a frame asking for less, or for the tiled path, gets it, with one
+ * warning for each. */
+static void draw_fragment_path(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
+                               plume_gl_scope *scope) {
+    if (frame->draw_resolution != PLUME_DRAW_FULL && !s->fragment->warned_draw_resolution) {
+        plume_log(&s->env, PLUME_LOG_WARNING,
+                  "plume_system_draw: draw_resolution %u is the compute path's; the fragment path draws at full "
+                  "resolution",
+                  frame->draw_resolution);
+        s->fragment->warned_draw_resolution = true;
+    }
+    if (frame->draw_path == PLUME_DRAW_PATH_TILED && !s->fragment->warned_draw_path) {
+        plume_log(&s->env, PLUME_LOG_WARNING,
+                  "plume_system_draw: draw_path PLUME_DRAW_PATH_TILED needs compute shaders; the fragment path "
+                  "draws with its raster draw");
+        s->fragment->warned_draw_path = true;
+    }
+    plume_gl_scope_save(scope, FRAGMENT_PARTICLES_SCOPE_GROUPS);
+    float size[2];
+    draw_depth_size(frame, size);
+    fragment_particles_draw(s, view, projection, frame->depth_texture, size);
+}
+
 plume_result plume_system_draw(plume_context *context, plume_system handle, const plume_frame_desc *frame) {
     static const char *CALLER = "plume_system_draw";
     system_state *system;
@@ -92,6 +124,12 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
     plume_gl_scope_neutral_raster(&scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_DRAW);
+    if (system->fragment) {
+        draw_fragment_path(system, frame, view, projection, &scope);
+        profiler_stage_end(system->profiler, PLUME_STAGE_DRAW);
+        plume_gl_scope_end(&scope);
+        return plume_drain_gl_errors(&system->env, CALLER);
+    }
     bool has_depth = frame->depth_texture != 0;
     if (frame->draw_resolution != PLUME_DRAW_FULL && !has_depth)
         warn_once(system, &system->lowres.warned_without_depth, "a low draw_resolution");

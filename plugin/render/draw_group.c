@@ -147,6 +147,14 @@ static plume_result check_desc(const plume_env *env, plume_context *context, con
                       caller, i, s->desc.capacity);
             return PLUME_ERROR_INVALID_ARGUMENT;
         }
+        if (s->fragment) {
+            /* The group gathers from the compute path's storage buffers. */
+            plume_log(env, PLUME_LOG_ERROR,
+                      "%s: systems[%u] runs the fragment path (plume_system_desc.path); a draw group needs the "
+                      "compute path's systems",
+                      caller, i);
+            return PLUME_ERROR_GL_UNSUPPORTED;
+        }
         total += s->desc.capacity;
         const plume_texture_desc *t = &s->desc.appearance.texture;
         if (s->sprite_texture) {

@@ -12,7 +12,8 @@ plume_result raster_create(system_state *s) {
     raster_renderer *r = &s->raster;
     plume_shader_stage stages[2] = {
         {GL_VERTEX_SHADER,
-         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_draw.vert", NULL}},
+         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_quad.glsl",
+          "render/particle_draw.vert", NULL}},
         {GL_FRAGMENT_SHADER,
          {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_draw.frag", NULL}},
     };
@@ -31,18 +32,22 @@ plume_result raster_create(system_state *s) {
         .viewport_size = glGetUniformLocation(p, "u_viewport_size"),
     };
     glGenVertexArrays(1, &r->vertex_array);
-    glGenSamplers(1, &r->sprite_sampler);
-    glSamplerParameteri(r->sprite_sampler, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glSamplerParameteri(r->sprite_sampler, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glSamplerParameteri(r->sprite_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glSamplerParameteri(r->sprite_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glGenSamplers(1, &r->depth_sampler);
-    glSamplerParameteri(r->depth_sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glSamplerParameteri(r->depth_sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glSamplerParameteri(r->depth_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glSamplerParameteri(r->depth_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glSamplerParameteri(r->depth_sampler, GL_TEXTURE_COMPARE_MODE, GL_NONE);
+    raster_create_samplers(&r->sprite_sampler, &r->depth_sampler);
     return plume_drain_gl_errors(&s->env, "plume_system_create (draw objects)");
+}
+
+void raster_create_samplers(GLuint *sprite_sampler, GLuint *depth_sampler) {
+    glGenSamplers(1, sprite_sampler);
+    glSamplerParameteri(*sprite_sampler, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glSamplerParameteri(*sprite_sampler, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glSamplerParameteri(*sprite_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glSamplerParameteri(*sprite_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glGenSamplers(1, depth_sampler);
+    glSamplerParameteri(*depth_sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glSamplerParameteri(*depth_sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glSamplerParameteri(*depth_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glSamplerParameteri(*depth_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glSamplerParameteri(*depth_sampler, GL_TEXTURE_COMPARE_MODE, GL_NONE);
 }
 
 enum { RASTER_GL_OBJECTS = 4 };
@@ -65,7 +70,9 @@ void raster_release(raster_renderer *r) {
     *r = (raster_renderer){0};
 }
 
-/* The appearance never changes after creation: its uniforms are set once. */
+/* The appearance never changes after creation: its uniforms are set once
+ * (through glUseProgram and glUniform, which every GL the draw paths run on
+ * has; the caller's scope restores the program). */
 static void set_curve_uniforms(GLuint program, const char *times_name, const char *values_name,
                                const char *count_name, const plume_curve *curve) {
     float times[PLUME_MAX_CURVE_KEYS] = {0}, values[PLUME_MAX_CURVE_KEYS] = {0};
@@ -73,13 +80,18 @@ static void set_curve_uniforms(GLuint program, const char *times_name, const cha
         times[k] = curve->keys[k].time;
         values[k] = curve->keys[k].value;
     }
-    glProgramUniform1fv(program, glGetUniformLocation(program, times_name), PLUME_MAX_CURVE_KEYS, times);
-    glProgramUniform1fv(program, glGetUniformLocation(program, values_name), PLUME_MAX_CURVE_KEYS, values);
-    glProgramUniform1i(program, glGetUniformLocation(program, count_name), (GLint)curve->key_count);
+    glUniform1fv(glGetUniformLocation(program, times_name), PLUME_MAX_CURVE_KEYS, times);
+    glUniform1fv(glGetUniformLocation(program, values_name), PLUME_MAX_CURVE_KEYS, values);
+    glUniform1i(glGetUniformLocation(program, count_name), (GLint)curve->key_count);
 }
 
+/* glUniform on the program made current for it (GL 3.3 has no
+ * glProgramUniform), the caller's program current again after. */
 void raster_set_appearance_uniforms(const system_state *s, GLuint p) {
     const plume_appearance *a = &s->desc.appearance;
+    GLint previous = 0;
+    glGetIntegerv(GL_CURRENT_PROGRAM, &previous);
+    glUseProgram(p);
     set_curve_uniforms(p, "u_size_times", "u_size_values", "u_size_count", &a->size_over_life);
     set_curve_uniforms(p, "u_opacity_times", "u_opacity_values", "u_opacity_count", &a->opacity_over_life);
     plume_curve additive = particles_additive_curve(&s->desc);
@@ -89,27 +101,28 @@ void raster_set_appearance_uniforms(const system_state *s, GLuint p) {
         times[k] = a->color_over_life.keys[k].time;
         memcpy(colors[k], a->color_over_life.keys[k].rgba, sizeof colors[k]);
     }
-    glProgramUniform1fv(p, glGetUniformLocation(p, "u_color_times"), PLUME_MAX_CURVE_KEYS, times);
-    glProgramUniform4fv(p, glGetUniformLocation(p, "u_color_values"), PLUME_MAX_CURVE_KEYS, &colors[0][0]);
-    glProgramUniform1i(p, glGetUniformLocation(p, "u_color_count"), (GLint)a->color_over_life.key_count);
+    glUniform1fv(glGetUniformLocation(p, "u_color_times"), PLUME_MAX_CURVE_KEYS, times);
+    glUniform4fv(glGetUniformLocation(p, "u_color_values"), PLUME_MAX_CURVE_KEYS, &colors[0][0]);
+    glUniform1i(glGetUniformLocation(p, "u_color_count"), (GLint)a->color_over_life.key_count);
     float emissive_times[PLUME_MAX_CURVE_KEYS] = {0}, emissive[PLUME_MAX_CURVE_KEYS][4] = {{0}};
     for (uint32_t k = 0; k < s->desc.emissive_over_life.key_count; ++k) {
         emissive_times[k] = s->desc.emissive_over_life.keys[k].time;
         memcpy(emissive[k], s->desc.emissive_over_life.keys[k].rgba, sizeof emissive[k]);
     }
-    glProgramUniform1fv(p, glGetUniformLocation(p, "u_emissive_times"), PLUME_MAX_CURVE_KEYS, emissive_times);
-    glProgramUniform4fv(p, glGetUniformLocation(p, "u_emissive_values"), PLUME_MAX_CURVE_KEYS, &emissive[0][0]);
-    glProgramUniform1i(p, glGetUniformLocation(p, "u_emissive_count"), (GLint)s->desc.emissive_over_life.key_count);
-    glProgramUniform1i(p, glGetUniformLocation(p, "u_lit"), s->desc.lit);
-    glProgramUniform1ui(p, glGetUniformLocation(p, "u_orientation"), s->desc.orientation);
-    glProgramUniform3fv(p, glGetUniformLocation(p, "u_orientation_axis"), 1, s->desc.orientation_axis);
-    glProgramUniform3f(p, glGetUniformLocation(p, "u_stretch"), s->desc.stretch_factor, s->desc.stretch_limits.min,
-                       s->desc.stretch_limits.max);
-    glProgramUniform2ui(p, glGetUniformLocation(p, "u_flipbook"), a->texture.columns, a->texture.rows);
-    glProgramUniform1i(p, glGetUniformLocation(p, "u_frame_blend"), !a->texture.disable_frame_blend);
-    glProgramUniform1i(p, glGetUniformLocation(p, "u_has_texture"), s->sprite_texture != 0);
-    glProgramUniform1i(p, glGetUniformLocation(p, "u_sprite"), 0);
-    glProgramUniform1i(p, glGetUniformLocation(p, "u_scene_depth"), 1);
+    glUniform1fv(glGetUniformLocation(p, "u_emissive_times"), PLUME_MAX_CURVE_KEYS, emissive_times);
+    glUniform4fv(glGetUniformLocation(p, "u_emissive_values"), PLUME_MAX_CURVE_KEYS, &emissive[0][0]);
+    glUniform1i(glGetUniformLocation(p, "u_emissive_count"), (GLint)s->desc.emissive_over_life.key_count);
+    glUniform1i(glGetUniformLocation(p, "u_lit"), s->desc.lit);
+    glUniform1ui(glGetUniformLocation(p, "u_orientation"), s->desc.orientation);
+    glUniform3fv(glGetUniformLocation(p, "u_orientation_axis"), 1, s->desc.orientation_axis);
+    glUniform3f(glGetUniformLocation(p, "u_stretch"), s->desc.stretch_factor, s->desc.stretch_limits.min,
+                s->desc.stretch_limits.max);
+    glUniform2ui(glGetUniformLocation(p, "u_flipbook"), a->texture.columns, a->texture.rows);
+    glUniform1i(glGetUniformLocation(p, "u_frame_blend"), !a->texture.disable_frame_blend);
+    glUniform1i(glGetUniformLocation(p, "u_has_texture"), s->sprite_texture != 0);
+    glUniform1i(glGetUniformLocation(p, "u_sprite"), 0);
+    glUniform1i(glGetUniformLocation(p, "u_scene_depth"), 1);
+    glUseProgram((GLuint)previous);
 }
 
 void raster_set_appearance(system_state *s) { raster_set_appearance_uniforms(s, s->raster.program); }

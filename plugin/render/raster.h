@@ -29,7 +29,8 @@ plume_result raster_create(struct system_state *s);
  * the sprite is loaded. */
 void raster_set_appearance(struct system_state *s);
 /* The same uniforms (particle_appearance.glsl's, the sprite's) on another
- * program that draws the system's particles. */
+ * program that draws the system's particles (the tiled path's, the fragment
+ * path's). */
 void raster_set_appearance_uniforms(const struct system_state *s, GLuint program);
 /* The draw's light (system_state.light) on a program that draws the
  * system's particles (particle_appearance.glsl's lighting uniforms). */
@@ -48,5 +49,8 @@ void raster_draw(struct system_state *s, const mat4 view, const mat4 projection,
                  const float target_size[2], GLuint indirect_buffer, GLintptr indirect_offset);
 /* The sampler the module reads depth textures through (nearest, no compare). */
 GLuint raster_depth_sampler(const raster_renderer *r);
+/* The raster draws' samplers (both GPU paths; glGenSamplers, GL 3.3): the
+ * sprite's (trilinear, clamped) and the host depth's (nearest, no compare). */
+void raster_create_samplers(GLuint *sprite_sampler, GLuint *depth_sampler);
 
 #endif

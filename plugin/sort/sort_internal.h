@@ -21,6 +21,34 @@ plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter sor
  * GL's shared memory). Benchmarks only: bench/bench_sort.c compares tile
  * sizes with it. */
 void plume_radix_set_items(uint32_t items);
+/* Fragment path: stages a pass holds at most (render passes: 1 .. 4, 1 being
+ * the seeds' one stage a pass; transform feedback: the position bits a
+ * vertex's group spans, 1 .. 6 where the GL records that many components).
+ * For the benchmark; no effect on a compute-path sorter. The getter says
+ * what the sorter runs (0 on the compute path). */
+void plume_sorter_set_fragment_group_bits(plume_context *context, plume_sorter sorter, uint32_t group_bits);
+uint32_t plume_sorter_fragment_group_bits(const plume_context *context, plume_sorter sorter);
+
+/* Fragment-path sorters created from now on sort with render passes
+ * (fragment_sort.c) even where transform feedback could (feedback_sort.c):
+ * the benchmark times both in one process. */
+void plume_fragment_use_raster_sort(bool raster);
+
+/* Transform-feedback sorts re-point one buffer texture at each pass's source
+ * (glTexBuffer every pass) instead of binding the texture fixed to it: the
+ * benchmark's baseline for that cost. */
+void plume_feedback_retarget_each_pass(bool retarget);
+
+/* The transform-feedback backend of a fragment-path sorter (NULL on the
+ * compute path and where it sorts with render passes): the particle system's
+ * fragment path records its keys straight into it. */
+struct feedback_sort *plume_sorter_feedback_backend(const plume_context *context, plume_sorter sorter);
+
+/* Moves `count` pairs (8 bytes, RG32UI texels `width` a row: whole rows, then
+ * the rest of the last row) between the bound pixel buffer and the texture
+ * bound to GL_TEXTURE_2D (upload) or the read framebuffer (readback), with
+ * tight pixel-store state; the texels past the count are not touched. */
+void sort_transfer_rows(uint32_t width, uint32_t count, bool upload);
 
 /* How the radix sort places each tile's pairs, for sorters created from now
  * on (radix.c): PLUME_RADIX_SCAN_DEFAULT lets the driver decide, the others

@@ -21,5 +21,5 @@ uint route_children(int r, bool died, bool hit, uint emitter) {
 uint route_buffer(int r) { return (u_routes[r].z >> 16) & 1u; }
 
 // The emitter a particle came from: its lifetime's three lowest bits while
-// the system has routes (tagged_lifetime in particle_spawn.glsl).
+// the system has routes (tagged_lifetime in particle_birth.glsl).
 uint emitter_of(float lifetime) { return floatBitsToUint(lifetime) & 7u; }

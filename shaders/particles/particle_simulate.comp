@@ -1,6 +1,7 @@
 // Built after particle_common.glsl, particle_state.glsl, particle_noise.glsl,
-// depth_key.glsl, particle_event_routes.glsl and particle_world.glsl (force
-// fields and collisions).
+// particle_motion.glsl, particle_cull.glsl, depth_key.glsl,
+// particle_event_routes.glsl and particle_world.glsl (force fields and
+// collisions).
 // Walks every slot in order (coalesced reads; an earlier version followed the
 // last update's depth-sorted list and gathered particles at random: 0.30 ms
 // for 1 M on the H100, against 0.08 ms now). Free slots are skipped; a live
@@ -26,60 +27,20 @@ layout(std430, binding = PLUME_BINDING_SLOT_KEYS) restrict writeonly buffer Slot
 layout(std430, binding = PLUME_BINDING_GROUP_COUNTS) restrict writeonly buffer GroupCounts { uvec4 group_counts[]; };
 
 uniform uint u_capacity;
-uniform float u_dt;
-uniform float u_time;
 uniform mat4 u_view;
-uniform vec3 u_gravity;
-uniform vec3 u_wind;
-uniform float u_drag;
-uniform vec3 u_turbulence;   // strength, spatial scale, speed
 uniform bool u_world_forces;     // attractors or a vector field
 uniform bool u_world_collisions; // colliders or depth collision
-// Culling: a survivor is appended (sorted and drawn) only when a sphere of
-// radius u_cull_radius round it (the largest drawn quad's half diagonal) is
-// inside every plane and within u_cull_distance of u_eye (0: no limit).
 uniform uint u_sort_mode;     // plume_sort_mode: what the key orders by
-uniform bool u_cull;
-uniform vec4 u_cull_planes[PLUME_CULL_PLANES];
-uniform float u_cull_radius;
-uniform vec3 u_eye;
-uniform float u_cull_distance;
-
-bool can_be_seen(vec3 position) {
-    if (!u_cull) return true;
-    for (int i = 0; i < PLUME_CULL_PLANES; ++i)
-        if (dot(u_cull_planes[i].xyz, position) + u_cull_planes[i].w < -u_cull_radius) return false;
-    return u_cull_distance <= 0.0 || length(position - u_eye) - u_cull_radius <= u_cull_distance;
-}
 
 // The key the sort orders by, ascending (plume_sort_mode): view depth
-// (distance in front of the eye along the view axis) or distance to the eye,
-// the farthest first; or the age, the oldest or the youngest first. Equal
-// keys end up by ascending slot (simulate.c).
+// (distance in front of the eye along the view axis) or distance to the eye
+// (u_eye, particle_cull.glsl), the farthest first; or the age, the oldest or
+// the youngest first. Equal keys end up by ascending slot (simulate.c).
 uint sort_key(ParticleMotion p) {
     if (u_sort_mode == 1u) return depth_key(length(p.position - u_eye), true);
     if (u_sort_mode == 2u) return depth_key(p.age, true);
     if (u_sort_mode == 3u) return depth_key(p.age, false);
     return depth_key(-(u_view * vec4(p.position, 1.0)).z, true);
-}
-
-// dv/dt = a - k (v - wind) with a constant over the step, solved exactly:
-//   v(dt) = v e + wind (1 - e) + a f,   e = exp(-k dt), f = (1 - e) / k
-//   x(dt) = x + v f + wind (dt - f) + a g,   g = (dt - f) / k
-// For small k dt the series of f and g avoid the cancellation in 1 - e.
-void integrate(inout vec3 position, inout vec3 velocity, vec3 acceleration, float k, float dt) {
-    float x = k * dt;
-    float e = exp(-x);
-    float f, g;
-    if (x < 0.1) {
-        f = dt * (1.0 - x * (1.0 / 2.0 - x * (1.0 / 6.0 - x * (1.0 / 24.0 - x * (1.0 / 120.0 - x / 720.0)))));
-        g = dt * dt * (1.0 / 2.0 - x * (1.0 / 6.0 - x * (1.0 / 24.0 - x * (1.0 / 120.0 - x * (1.0 / 720.0 - x / 5040.0)))));
-    } else {
-        f = (1.0 - e) / k;
-        g = (dt - f) / k;
-    }
-    position += velocity * f + u_wind * (dt - f) + acceleration * g;
-    velocity = velocity * e + u_wind * (1.0 - e) + acceleration * f;
 }
 
 // A workgroup's counts, summed in shared memory (sums do not depend on the
@@ -106,12 +67,9 @@ void main() {
     bool survives = false, drawn = false, hit = false;
     uint key = PLUME_GPU_KEY_LAST;
     if (live) {
-        p.age += u_dt;
-        survives = p.age < p.lifetime;  // a NaN age dies too
+        survives = age_particle(p);  // a NaN age dies too
         if (survives) {
-            vec3 acceleration = u_gravity;
-            if (u_turbulence.x > 0.0)
-                acceleration += u_turbulence.x * curl_noise(p.position * u_turbulence.y, u_time * u_turbulence.z);
+            vec3 acceleration = base_acceleration(p.position);
             if (u_world_forces) acceleration += world_acceleration(p.position);
             vec3 start = p.position;
             integrate(p.position, p.velocity, acceleration, u_drag, u_dt);

@@ -1,13 +1,15 @@
 // Built after particles/particle_common.glsl. What a particle looks like at
 // its age: size, colour and opacity over life, and its flipbook frames. The
-// raster path's vertex shader and the tiled path's projection pass both use
-// it, so that the two draw the same particles.
+// raster draws' vertex shaders (particle_quad.glsl, both GPU paths) and the
+// tiled path's projection pass all use it, so that they draw the same
+// particles. No storage blocks here: GLSL 330 builds it too.
 // A program is built with the defines of its system's look
 // (particles_look_defines): PLUME_LOOK_ORIENTED, PLUME_LOOK_LIT,
 // PLUME_LOOK_EMISSIVE, PLUME_LOOK_ADDITIVE. Without one, its term is a
 // constant here (camera-facing, no emitted light, no additive part) and the
 // code that reads it folds away: the default look costs what it did before
-// the look.
+// the look. The fragment path builds it without any (it draws the default
+// look only).
 // Curves over the life fraction: key times and values, key_count >= 1.
 uniform float u_size_times[PLUME_GPU_MAX_CURVE_KEYS];
 uniform float u_size_values[PLUME_GPU_MAX_CURVE_KEYS];

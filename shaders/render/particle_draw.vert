@@ -1,5 +1,5 @@
-// Built after particle_common.glsl and particle_appearance.glsl (and its
-// look's defines).
+// Built after particle_common.glsl, particle_appearance.glsl (and its
+// look's defines) and particle_quad.glsl.
 // Vertex pulling: instance i draws the particle in slot list[i].y (the sorted
 // live list), vertex v one corner of its quad (two triangles), oriented as
 // the system's plume_orientation says.
@@ -7,57 +7,11 @@ layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer Particle
 layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawList { uvec2 draw_list[]; };
 layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
 
-uniform mat4 u_view;
-uniform mat4 u_projection;
-uniform vec3 u_camera_right;     // world-space axes of the view plane
-uniform vec3 u_camera_up;
-
-out vec4 v_color;                // straight alpha
-out vec2 v_uv_frame;             // uv of this frame
-out vec2 v_uv_next;              // uv of the next frame
-out float v_frame_mix;           // 0: this frame only
-out float v_view_depth;
-#ifdef PLUME_LOOK_ADDITIVE
-out float v_additive;            // the blend mode's additive part
-#endif
-#ifdef PLUME_LOOK_LIT
-out vec2 v_quad;                 // quad coordinates 0..1 (width, length)
-flat out vec3 v_light;           // the light's direction in the quad's frame
-#endif
-#ifdef PLUME_LOOK_EMISSIVE
-flat out vec3 v_emissive;
-#endif
-
-const vec2 CORNERS[6] = vec2[6](vec2(-0.5, -0.5), vec2(0.5, -0.5), vec2(0.5, 0.5),
-                                vec2(-0.5, -0.5), vec2(0.5, 0.5), vec2(-0.5, 0.5));
-
 void main() {
     uint slot = draw_list[gl_InstanceID].y;
-    ParticleMotion p = motions[slot];
-    ParticleTraits t = traits[slot];
-    Appearance a = particle_appearance(p, t);
-    v_color = a.color;
-
-    vec2 corner = CORNERS[gl_VertexID];
-    QuadEdges edges = quad_edges(p.velocity, rotation_at(t, p.age), a.size, u_camera_right, u_camera_up);
-    vec3 world = quad_corner(p.position, corner, edges);
-#ifdef PLUME_LOOK_ADDITIVE
-    v_additive = a.additive;
-#endif
-#ifdef PLUME_LOOK_LIT
-    v_quad = corner + 0.5;
-    v_light = quad_light(edges, cross(u_camera_right, u_camera_up));
-#endif
-#ifdef PLUME_LOOK_EMISSIVE
-    v_emissive = a.emissive;
-#endif
-    vec4 view_position = u_view * vec4(world, 1.0);
-    gl_Position = u_projection * view_position;
-    v_view_depth = -view_position.z;
-
-    // Texture rows run from the image's top: the quad's top shows row 0.
-    vec2 corner_uv = vec2(corner.x + 0.5, 0.5 - corner.y);
-    v_frame_mix = a.frame_mix;
-    v_uv_frame = frame_uv(a.frame, corner_uv);
-    v_uv_next = frame_uv(a.next, corner_uv);
+    // Local copies: NVIDIA refuses a restrict readonly buffer's element as a
+    // function argument (error C1317).
+    ParticleMotion motion = motions[slot];
+    ParticleTraits particle_traits = traits[slot];
+    emit_quad_vertex(motion, particle_traits, gl_VertexID);
 }

@@ -169,6 +169,13 @@
 #define PLUME_RADIX_LOOKBACK_AGGREGATE 0x40000000u /* the count is the tile's pairs of the digit */
 #define PLUME_RADIX_LOOKBACK_INCLUSIVE 0x80000000u /* ... of this tile and every tile before it */
 #define PLUME_RADIX_LOOKBACK_COUNT_MASK 0x3FFFFFFFu
+/* ---- Sort, fragment path: stages one pass runs at most (a local sort of
+ * 2^4 pairs runs 1 + 2 + 3 + 4) ---- */
+#define PLUME_FRAGMENT_SORT_MAX_STAGES 10
+/* ---- Sort through transform feedback: runs of a vertex's index bits that
+ * place its group in a pass's layout (feedback_sort.c's plans need at most
+ * three) ---- */
+#define PLUME_FEEDBACK_SORT_MAX_RUNS 4
 
 /* ---- Keys ---- */
 #define PLUME_GPU_KEY_NAN 0xFFFFFFFEu    /* = PLUME_KEY_NAN: every NaN depth */

@@ -1,6 +1,7 @@
 /* The module inside a hostile host: one that left a distinctive value in every
  * piece of GL state that could change what a module call means (the contract
- * in plume_particles.h, "GL state contract"). Every call must give the same
+ * in plume_particles.h, "GL state contract"); the compute path's calls, then
+ * the fragment path's sorts. Every call must give the same
  * results as in a clean context, leave that state exactly as it was, and
  * write nothing into the host's objects (canary buffers and textures). */
 #include <setjmp.h>
@@ -17,6 +18,7 @@
 #include "plume/plume_sort.h"
 #include "hostile_host.h"
 #include "plume_fixture.h"
+#include "sort_fixture.h"
 #include "test_env.h"
 #include "tests.h"
 
@@ -297,7 +299,108 @@ static void test_every_call_inside_a_hostile_host(void **state) {
     free(hostile);
 }
 
+/* The fragment path's sorts and particle system inside a hostile host
+ * (tests/support/hostile_host.c: its
+ * transform feedback paused on its own object over a canary buffer,
+ * rasterizer discard, primitive restart, clip distances, pixel buffers and
+ * more): every value the host set stays, none of its objects is written, the
+ * sorts' results are qsort's and the system's particles and order those of a
+ * clean context. The hostile state needs GL 4.3 (its programs); on
+ * a 3.3 context the sorts run in a clean one. */
+static void test_fragment_sorts_inside_a_hostile_host(void **state) {
+    (void)state;
+    enum { COUNT = 3000, WIDTH = 70, BOUND = COUNT + 60, GPU_COUNT = COUNT - 7 };
+    plume_context *context = fixture_context();
+    plume_sorter_desc desc = {.capacity = BOUND, .path = PLUME_PATH_FRAGMENT};
+    plume_sorter sorter = {0};
+    assert_int_equal(plume_sorter_create(context, &desc, &sorter), PLUME_OK);
+    pair *input = random_pairs(COUNT, 2), *data = malloc(sizeof(pair) * BOUND), *out = malloc(sizeof(pair) * BOUND);
+    assert_non_null(data);
+    assert_non_null(out);
+    for (uint32_t i = 0; i < BOUND; ++i) data[i] = i < COUNT ? input[i] : POISON;
+    GLuint texture = 0; /* WIDTH a row, the rest poisoned */
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32UI, WIDTH, COUNT / WIDTH + 1, 0, GL_RG_INTEGER, GL_UNSIGNED_INT, data);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    GLuint direct = test_buffer_create(sizeof(pair) * BOUND, data), bounded = test_buffer_create(sizeof(pair) * BOUND, data);
+    uint32_t words[4] = {9, GPU_COUNT, 9, 9};
+    GLuint count_buffer = test_buffer_create(sizeof words, words);
+    /* A particle system on the fragment path, first in a clean context. */
+    plume_system_desc system_desc = cloud_desc();
+    system_desc.path = PLUME_PATH_FRAGMENT;
+    plume_frame_desc frame = cloud_frame();
+    plume_system systems[2] = {{0}, {0}};
+    static uint32_t orders[2][3000], keys[2][3000];
+    plume_readback readbacks[2] = {{.draw_order = orders[0], .draw_keys = keys[0]},
+                                   {.draw_order = orders[1], .draw_keys = keys[1]}};
+    assert_int_equal(plume_system_create(context, &system_desc, &systems[0]), PLUME_OK);
+    for (int i = 0; i < UPDATES; ++i) assert_int_equal(plume_system_update(context, systems[0], &frame), PLUME_OK);
+    assert_int_equal(plume_system_read_back(context, systems[0], &readbacks[0]), PLUME_OK);
+    bool hostile = epoxy_gl_version() >= 43;
+    host_target target = make_host_target(true); /* the host's framebuffers bound */
+    host_objects host;
+    GLint64 before[HOSTILE_MAX_VALUES];
+    int values = 0;
+    if (hostile) {
+        host = make_hostile(16);
+        values = snapshot(before);
+    } else {
+        printf("  GL %d.%d: no hostile host (it needs GL 4.3)\n", epoxy_gl_version() / 10, epoxy_gl_version() % 10);
+    }
+    assert_int_equal(plume_sort_texture(context, sorter, texture, COUNT), PLUME_OK);
+    assert_int_equal(plume_sort(context, sorter, direct, COUNT), PLUME_OK);
+    assert_int_equal(plume_sort_indirect_bounded(context, sorter, bounded, count_buffer, 4, BOUND), PLUME_OK);
+    assert_int_equal(plume_system_create(context, &system_desc, &systems[1]), PLUME_OK);
+    for (int i = 0; i < UPDATES; ++i) assert_int_equal(plume_system_update(context, systems[1], &frame), PLUME_OK);
+    assert_int_equal(plume_system_draw(context, systems[1], &frame), PLUME_OK);
+    assert_int_equal(plume_system_read_back(context, systems[1], &readbacks[1]), PLUME_OK);
+    if (hostile) {
+        assert_unchanged(before, values, "the fragment path's sorts, and its system's create, updates, draw, read_back");
+        end_hostile(&host);
+    }
+    pair *expected = malloc(sizeof(pair) * COUNT);
+    assert_non_null(expected);
+    for (int which = 0; which < 3; ++which) {
+        uint32_t count = which == 2 ? GPU_COUNT : COUNT;
+        memcpy(expected, which == 2 ? data : input, sizeof(pair) * count);
+        qsort(expected, count, sizeof(pair), compare_pairs);
+        if (which == 0) {
+            glBindTexture(GL_TEXTURE_2D, texture);
+            glPixelStorei(GL_PACK_ALIGNMENT, 4);
+            glGetTexImage(GL_TEXTURE_2D, 0, GL_RG_INTEGER, GL_UNSIGNED_INT, out);
+            glBindTexture(GL_TEXTURE_2D, 0);
+        } else {
+            test_buffer_read(which == 1 ? direct : bounded, 0, sizeof(pair) * BOUND, out);
+        }
+        for (uint32_t i = 0; i < count; ++i)
+            if (out[i].key != expected[i].key || out[i].value != expected[i].value)
+                fail_msg("sort %d in a hostile host: pair %u is {%08x, %u}, expected {%08x, %u}", which, i, out[i].key,
+                         out[i].value, expected[i].key, expected[i].value);
+        for (uint32_t i = count; which > 0 && i < BOUND; ++i)
+            if (memcmp(&out[i], &data[i], sizeof(pair)) != 0)
+                fail_msg("sort %d in a hostile host wrote pair %u, past the count %u", which, i, count);
+    }
+    free_host_target(&target);
+    /* Simulated and sorted as in the clean context. */
+    assert_true(readbacks[0].live_count > 500);
+    assert_int_equal(readbacks[1].live_count, readbacks[0].live_count);
+    assert_int_equal(readbacks[1].drawn_count, readbacks[0].drawn_count);
+    assert_memory_equal(orders[1], orders[0], sizeof(uint32_t) * readbacks[0].drawn_count);
+    assert_memory_equal(keys[1], keys[0], sizeof(uint32_t) * readbacks[0].drawn_count);
+    for (int k = 0; k < 2; ++k) assert_int_equal(plume_system_destroy(context, systems[k]), PLUME_OK);
+    GLuint buffers[] = {direct, bounded, count_buffer};
+    glDeleteBuffers(3, buffers);
+    glDeleteTextures(1, &texture);
+    free(input);
+    free(data);
+    free(out);
+    free(expected);
+    plume_sorter_destroy(context, sorter);
+}
+
 const struct CMUnitTest host_state_tests[] = {
     cmocka_unit_test_setup_teardown(test_every_call_inside_a_hostile_host, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_fragment_sorts_inside_a_hostile_host, fixture_setup, fixture_teardown),
 };
 const size_t host_state_test_count = sizeof host_state_tests / sizeof host_state_tests[0];

@@ -382,6 +382,22 @@ static void test_demo_command_line(void **state) {
     assert_int_equal(demo_options_parse(3, file_effect, &options), 0); /* a file: read when the demo starts */
     assert_string_equal(options.effect_path, "fire.json");
     assert_int_equal(options.effect, DEMO_EFFECT_SMOKE);
+    /* What the fragment path cannot draw is refused with --gl 3.3, in either
+     * order. */
+    char *compute_only[][4] = {{"plume_demo", "--gl", "3.3", "--fire"},
+                               {"plume_demo", "--fire", "--gl", "3.3"},
+                               {"plume_demo", "--gl", "3.3", "--effect"}};
+    for (size_t k = 0; k < sizeof compute_only / sizeof compute_only[0]; ++k) {
+        char *argv[6] = {compute_only[k][0], compute_only[k][1], compute_only[k][2], compute_only[k][3], NULL, NULL};
+        int argc = 4;
+        if (!strcmp(argv[3], "--effect")) argv[argc++] = "sparks";
+        demo_options_default(&options);
+        assert_int_equal(demo_options_parse(argc, argv, &options), 2);
+    }
+    char *gl33[] = {"plume_demo", "--gl", "3.3", NULL};
+    demo_options_default(&options);
+    assert_int_equal(demo_options_parse(3, gl33, &options), 0);
+    assert_true(options.gl33);
     char *missing[] = {"plume_demo", "--out", NULL};
     assert_int_equal(demo_options_parse(2, missing, &options), 2);
 }

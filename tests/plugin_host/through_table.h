@@ -25,6 +25,7 @@ extern plume_get_api_fn host_get_api;
 #define plume_sort host_api->sort
 #define plume_sort_indirect host_api->sort_indirect
 #define plume_sort_indirect_bounded host_api->sort_indirect_bounded
+#define plume_sort_texture host_api->sort_texture
 #define plume_sorter_pass_count host_api->sorter_pass_count
 #define plume_depth_key host_api->depth_key
 #define plume_system_create host_api->system_create

@@ -14,6 +14,7 @@
 /* In the test's context, whose logger the system inherits. */
 plume_system make_system(plume_system_desc desc) {
     plume_system system = {0};
+    if (desc.path == PLUME_PATH_AUTO) desc.path = test_forced_path();
     assert_int_equal(plume_system_create(fixture_context(), &desc, &system), PLUME_OK);
     assert_int_not_equal(system.id, 0);
     return system;

@@ -71,9 +71,16 @@ uint32_t fixture_radix_dispatches(uint32_t digits) {
     }
 }
 
+/* In the test's context, whose logger the sorter inherits. On the fragment
+ * path (PLUME_TEST_PATH=fragment) the tables' radix runs sort with the
+ * fragment network too: that path has no radix sort. */
 plume_sorter make_sorter_with_key_bits(uint32_t capacity, uint32_t block_pairs, uint32_t key_bits) {
-    plume_sorter_desc desc = {
-        .capacity = capacity, .block_pairs = block_pairs, .algorithm = fixture_sort_algorithm, .key_bits = key_bits};
+    uint32_t path = test_forced_path();
+    plume_sorter_desc desc = {.capacity = capacity,
+                              .block_pairs = block_pairs,
+                              .algorithm = path == PLUME_PATH_FRAGMENT ? PLUME_SORT_AUTOMATIC : fixture_sort_algorithm,
+                              .key_bits = key_bits,
+                              .path = path};
     plume_sorter sorter = {0};
     assert_int_equal(plume_sorter_create(fixture_context(), &desc, &sorter), PLUME_OK);
     assert_int_not_equal(sorter.id, 0);

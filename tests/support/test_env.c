@@ -35,14 +35,24 @@ static void GLAPIENTRY test_debug_callback(GLenum source, GLenum type, GLuint id
 void test_env_init(void) {
     if (context_ready) return;
     char error[256];
-    if (!headless_gl_create(&context, true, NULL, error, sizeof error)) {
+    /* PLUME_TEST_GL=3.3: a 3.3 core context (with Mesa's
+     * MESA_GL_VERSION_OVERRIDE=3.3 and the extensions hidden, as
+     * tools/run.sh's fragment-path run does). */
+    const char *version = getenv("PLUME_TEST_GL");
+    int major = 0, minor = 0;
+    bool created = version && sscanf(version, "%d.%d", &major, &minor) == 2
+                       ? headless_gl_create_version(&context, major, minor, true, NULL, error, sizeof error)
+                       : headless_gl_create(&context, true, NULL, error, sizeof error);
+    if (!created) {
         fprintf(stderr, "no headless GL context: %s\n", error);
         exit(1);
     }
     context_ready = true;
-    glEnable(GL_DEBUG_OUTPUT);
-    glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
-    glDebugMessageCallback(test_debug_callback, NULL);
+    if (epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_KHR_debug")) {
+        glEnable(GL_DEBUG_OUTPUT);
+        glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+        glDebugMessageCallback(test_debug_callback, NULL);
+    }
     const char *fixed = getenv("PLUME_TEST_SEED");
     seed = fixed ? strtoull(fixed, NULL, 0) : ((uint64_t)time(NULL) << 20) ^ (uint64_t)clock() ^ (uint64_t)getpid();
     random_state = seed;
@@ -105,6 +115,11 @@ int test_log_count(const char *text) {
 }
 
 uint64_t test_seed(void) { return seed; }
+
+uint32_t test_forced_path(void) {
+    const char *path = getenv("PLUME_TEST_PATH");
+    return path && !strcmp(path, "fragment") ? PLUME_PATH_FRAGMENT : PLUME_PATH_AUTO;
+}
 
 static uint64_t splitmix64(void) {
     uint64_t z = (random_state += 0x9E3779B97F4A7C15ull);
@@ -238,6 +253,7 @@ static bool gl_is(uint32_t type, GLuint name) {
     case GL_TEXTURE: return glIsTexture(name);
     case GL_FRAMEBUFFER: return glIsFramebuffer(name);
     case GL_SAMPLER: return glIsSampler(name);
+    case GL_TRANSFORM_FEEDBACK: return glIsTransformFeedback(name);
     }
     fail_msg("unexpected GL object type 0x%04x", type);
     return false;

@@ -30,6 +30,9 @@ int test_log_count(const char *text);      /* how many times, over the messages 
 
 /* ---- Random (splitmix64), seeded once per process ---- */
 uint64_t test_seed(void);
+/* PLUME_TEST_PATH=fragment: the fixtures' systems and sorters take the
+ * fragment path (a plume_gpu_path; default PLUME_PATH_AUTO). */
+uint32_t test_forced_path(void);
 uint32_t test_random_u32(void);
 uint32_t test_random_below(uint32_t bound);
 float test_random_float(float low, float high);

@@ -15,12 +15,14 @@ struct CMUnitTest;
 #define PLUME_TEST_TABLES(X)                                                                                           \
     X(sort_order, 1)                                                                                                   \
     X(sort_api, 1)                                                                                                     \
+    X(sort_fragment, 1)                                                                                                \
     X(particle_emission, 1)                                                                                            \
     X(particle_order, 1)                                                                                               \
     X(particle_images, 1)                                                                                              \
     X(particle_descriptors, 1)                                                                                         \
     X(particle_system_api, 1)                                                                                          \
     X(particle_gl_state, 1)                                                                                            \
+    X(particle_fragment, 0)                                                                                            \
     X(profile_statistics, 0)                                                                                           \
     X(profile_ring, 0)                                                                                                 \
     X(profile_system, 1)                                                                                               \

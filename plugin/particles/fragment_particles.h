@@ -1,0 +1,69 @@
+/* The fragment path's particle objects, shared by its update
+ * (particles/fragment_update.c) and its draw (render/fragment_draw.c). Not
+ * part of the API.
+ *
+ * Why textures and fragment passes for the particles, transform feedback
+ * for the sort: with the particles in textures, one pass (multiple render
+ * targets) emits into the ring and simulates every slot, a pass the raster
+ * back end pays once per slot; the sort's passes would pay it ~50 times a
+ * frame (sort/feedback_sort.c says why it records them instead), so its keys
+ * are recorded into its buffer by a vertex pass reading the positions
+ * texture, and the draw reads the sorted list through a buffer texture. The
+ * module's transform feedback goes through its own object where the GL has
+ * them (the host's capture, even paused, is left alone). */
+#ifndef PLUME_PARTICLES_FRAGMENT_PARTICLES_H
+#define PLUME_PARTICLES_FRAGMENT_PARTICLES_H
+
+#include "particles_internal.h"
+
+enum {
+    /* The particle textures: slot s is the texel (s % width, s / width). */
+    FRAGMENT_PARTICLE_WIDTH = 1024,
+    /* position + age, velocity, traits (size, rotation, spin, lifetime), id */
+    FRAGMENT_PARTICLE_TEXTURES = 4
+};
+
+typedef struct fragment_simulate_locations {
+    GLint width, capacity, emit_first, emit_count, emit_id_base, emitters, seed, emit_end;
+    GLint dt, time, gravity, wind, drag, turbulence;
+} fragment_simulate_locations;
+
+typedef struct fragment_keys_locations {
+    GLint particle_width, capacity, first_slot, view;
+    GLint cull, cull_planes, cull_radius, eye, cull_distance;
+} fragment_keys_locations;
+
+typedef struct fragment_draw_locations {
+    GLint view, projection, inverse_projection, camera_right, camera_up, soft_fade_distance, viewport_size;
+    GLint particle_width;
+} fragment_draw_locations;
+
+typedef struct fragment_particles {
+    uint32_t width, rows;
+    GLuint textures[2][FRAGMENT_PARTICLE_TEXTURES]; /* two sets: a pass reads one, writes the other */
+    GLuint framebuffers[2];
+    uint32_t current;                 /* the set holding the last update's particles */
+    GLuint sampler;                   /* nearest, base level */
+    GLuint simulate_program, keys_program;
+    fragment_simulate_locations simulate;
+    fragment_keys_locations keys;
+    /* The ring: the next update's emission starts at ring_head. */
+    uint32_t ring_head;
+    uint64_t emitted_total;
+    /* The last update's list: list_count pairs (the live bound) in list_buffer
+     * (one of the sort's buffers), drawn through the sort's buffer texture
+     * over it (feedback_sort_buffer_texture). */
+    uint32_t list_count;
+    GLuint list_buffer;
+    /* The draw (render/fragment_draw.c). */
+    GLuint draw_program;
+    fragment_draw_locations draw;
+    GLuint vertex_array, sprite_sampler, depth_sampler;
+    bool warned_draw_resolution;
+    bool warned_draw_path;  /* a frame asked for the tiled draw path */
+} fragment_particles;
+
+/* render/fragment_draw.c */
+plume_result fragment_draw_create(system_state *s);
+
+#endif

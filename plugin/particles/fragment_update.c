@@ -1,0 +1,444 @@
+/* The particle system's fragment path (GL 3.3 core: no compute shaders,
+ * storage buffers, image load/store or atomic counters): particles in float
+ * textures, one fragment pass that emits and simulates every slot, a key pass
+ * that transform feedback records into the sort's input buffer, the sort
+ * (sort/feedback_sort.c: vertex passes, no rasterization), and
+ * (render/fragment_draw.c) an instanced draw that fetches the sorted slots
+ * from a buffer texture.
+ *
+ * Emission needs no counter: the CPU plans how many particles each update
+ * asks for (particles_plan_emission, as on the compute path) and they take the
+ * next slots of a ring, in emission order. So every particle alive was
+ * emitted within the live-count window (particles_window_live_bound), and
+ * lies among the `bound` slots before the ring's head: the key pass covers
+ * those only, and the sort's cost follows the live count. When the system is
+ * full, a new particle replaces the oldest one (the compute path drops it
+ * instead); the same seed gives the same particles on both paths, the i-th
+ * emission being the same particle. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fragment_particles.h"
+#include "sort/sort_internal.h"
+
+/* ---- What the fragment path lacks ---------------------------------------------- */
+
+/* Names in `name` the first field of `world` the fragment path cannot run
+ * (it has no storage buffers: no collisions, force fields or events); false
+ * where the world asks for nothing. */
+static bool world_field_in_use(const plume_world *world, char *name, size_t size) {
+    for (uint32_t i = 0; i < PLUME_MAX_COLLIDERS; ++i)
+        if (world->colliders[i].shape != PLUME_COLLIDER_NONE) return snprintf(name, size, "world.colliders[%u]", i) > 0;
+    if (world->depth_collision.enabled) return snprintf(name, size, "world.depth_collision") > 0;
+    for (uint32_t i = 0; i < PLUME_MAX_ATTRACTORS; ++i)
+        if (world->attractors[i].kind != PLUME_ATTRACTOR_NONE)
+            return snprintf(name, size, "world.attractors[%u]", i) > 0;
+    if (world->vector_field.texture != 0) return snprintf(name, size, "world.vector_field") > 0;
+    for (uint32_t i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i)
+        if (world->events[i].trigger != PLUME_EVENT_NONE) return snprintf(name, size, "world.events[%u]", i) > 0;
+    return false;
+}
+
+plume_result fragment_particles_check_world(const plume_env *env, const char *caller, const plume_world *world) {
+    char name[64];
+    if (!world_field_in_use(world, name, sizeof name)) return PLUME_OK;
+    plume_log(env, PLUME_LOG_ERROR, "%s: %s needs the compute path (GL 4.3); this system runs the fragment path",
+              caller, name);
+    return PLUME_ERROR_GL_UNSUPPORTED;
+}
+
+/* The look's fields other than their defaults: the fragment path's draw is
+ * built without the look's defines and its key pass orders by view depth. */
+static const char *look_field_in_use(const plume_system_desc *desc) {
+    if (desc->blend_mode != PLUME_BLEND_PREMULTIPLIED) return "blend_mode";
+    if (desc->orientation != PLUME_ORIENT_CAMERA_FACING) return "orientation";
+    if (desc->sort_mode != PLUME_SORT_MODE_VIEW_DEPTH) return "sort_mode";
+    if (desc->lit) return "lit";
+    if (particles_look_features(desc) & LOOK_EMISSIVE) return "emissive_over_life";
+    return particles_look_features(desc) != 0 ? "the look" : NULL;
+}
+
+plume_result fragment_particles_check_desc(const plume_env *env, const char *caller, const plume_system_desc *desc) {
+    /* A field that only the compute path supports is refused here, by name:
+     * the world (event_capacity alone is harmless: nothing fires) and a look
+     * other than the default. */
+    const char *look = look_field_in_use(desc);
+    if (look) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: %s other than the default look needs the compute path (GL 4.3); this system runs the "
+                  "fragment path",
+                  caller, look);
+        return PLUME_ERROR_GL_UNSUPPORTED;
+    }
+    return fragment_particles_check_world(env, caller, &desc->world);
+}
+
+uint64_t fragment_particles_capacity_limit(const char **which) {
+    GLint size = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &size);
+    uint64_t width = (uint64_t)size < FRAGMENT_PARTICLE_WIDTH ? (uint64_t)size : FRAGMENT_PARTICLE_WIDTH;
+    uint64_t limit = width * (uint64_t)size;
+    *which = "GL_MAX_TEXTURE_SIZE rows of the particle textures";
+    /* The sort's buffers are read as buffer textures of the capacity's power
+     * of two. */
+    GLint texels = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
+    uint64_t pow2 = 1;
+    while (pow2 * 2 <= (uint64_t)texels) pow2 *= 2;
+    if (pow2 < limit) {
+        limit = pow2;
+        *which = "the sort's buffer textures: the largest power of two within GL_MAX_TEXTURE_BUFFER_SIZE";
+    }
+    return limit;
+}
+
+/* ---- Creation ----------------------------------------------------------------- */
+
+static const GLenum PARTICLE_FORMATS[FRAGMENT_PARTICLE_TEXTURES][3] = {
+    {GL_RGBA32F, GL_RGBA, GL_FLOAT},
+    {GL_RGBA32F, GL_RGBA, GL_FLOAT},
+    {GL_RGBA32F, GL_RGBA, GL_FLOAT},
+    {GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT},
+};
+static const GLenum DRAW_BUFFERS[FRAGMENT_PARTICLE_TEXTURES] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1,
+                                                               GL_COLOR_ATTACHMENT2, GL_COLOR_ATTACHMENT3};
+
+static plume_result create_particle_textures(system_state *s, fragment_particles *f) {
+    /* NULL data means no upload only with no pixel unpack buffer bound (the host may have one). */
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    for (int set = 0; set < 2; ++set) {
+        glGenTextures(FRAGMENT_PARTICLE_TEXTURES, f->textures[set]);
+        glGenFramebuffers(1, &f->framebuffers[set]);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, f->framebuffers[set]);
+        for (int t = 0; t < FRAGMENT_PARTICLE_TEXTURES; ++t) {
+            glActiveTexture(GL_TEXTURE0);
+            glBindTexture(GL_TEXTURE_2D, f->textures[set][t]);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+            glTexImage2D(GL_TEXTURE_2D, 0, (GLint)PARTICLE_FORMATS[t][0], (GLsizei)f->width, (GLsizei)f->rows, 0,
+                         PARTICLE_FORMATS[t][1], PARTICLE_FORMATS[t][2], NULL);
+            glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, DRAW_BUFFERS[t], GL_TEXTURE_2D, f->textures[set][t], 0);
+        }
+        glDrawBuffers(FRAGMENT_PARTICLE_TEXTURES, DRAW_BUFFERS);
+        GLenum status = glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER);
+        plume_result r = plume_drain_gl_errors(&s->env, "plume_system_create (particle textures)");
+        if (r != PLUME_OK) return r;
+        if (status != GL_FRAMEBUFFER_COMPLETE) {
+            plume_log(&s->env, PLUME_LOG_ERROR,
+                      "plume_system_create: the particle textures (%ux%u, RGBA32F and R32UI) make an incomplete "
+                      "framebuffer (status 0x%04x)",
+                      f->width, f->rows, status);
+            return PLUME_ERROR_GL_UNSUPPORTED;
+        }
+    }
+    glGenSamplers(1, &f->sampler);
+    glSamplerParameteri(f->sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glSamplerParameteri(f->sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    return PLUME_OK;
+}
+
+static plume_result build_programs(system_state *s, fragment_particles *f) {
+    const plume_shader_stage simulate[2] = {
+        {GL_VERTEX_SHADER, {"sort/fragment_pass.vert"}},
+        {GL_FRAGMENT_SHADER,
+         {"particles/particle_common.glsl", "particles/particle_noise.glsl", "particles/particle_birth.glsl",
+          "particles/particle_motion.glsl", "particles/fragment_simulate.frag"}},
+    };
+    const plume_shader_stage keys[2] = {
+        {GL_VERTEX_SHADER, {"particles/particle_cull.glsl", "sort/depth_key.glsl", "particles/feedback_keys.vert"}},
+        {GL_FRAGMENT_SHADER, {"sort/feedback_unused.frag"}},
+    };
+    const char *const key_outputs[] = {"out_pair"};
+    plume_result r;
+    if ((r = plume_build_program_330(&s->env, "plume particles (fragment path): simulate", simulate, 2, NULL,
+                                     &f->simulate_program)) ||
+        (r = plume_build_feedback_program_330(&s->env, "plume particles (fragment path): keys", keys, 2, NULL,
+                                              key_outputs, 1, &f->keys_program)))
+        return r;
+    GLuint p = f->simulate_program;
+    f->simulate = (fragment_simulate_locations){
+        .width = glGetUniformLocation(p, "u_width"),
+        .capacity = glGetUniformLocation(p, "u_capacity"),
+        .emit_first = glGetUniformLocation(p, "u_emit_first"),
+        .emit_count = glGetUniformLocation(p, "u_emit_count"),
+        .emit_id_base = glGetUniformLocation(p, "u_emit_id_base"),
+        .emitters = glGetUniformLocation(p, "u_emitters"),
+        .seed = glGetUniformLocation(p, "u_seed"),
+        .emit_end = glGetUniformLocation(p, "u_emit_end"),
+        .dt = glGetUniformLocation(p, "u_dt"),
+        .time = glGetUniformLocation(p, "u_time"),
+        .gravity = glGetUniformLocation(p, "u_gravity"),
+        .wind = glGetUniformLocation(p, "u_wind"),
+        .drag = glGetUniformLocation(p, "u_drag"),
+        .turbulence = glGetUniformLocation(p, "u_turbulence"),
+    };
+    static const char *const SIMULATE_SAMPLERS[FRAGMENT_PARTICLE_TEXTURES] = {"u_position_age", "u_velocity",
+                                                                             "u_traits", "u_ids"};
+    glUseProgram(p);
+    for (int t = 0; t < FRAGMENT_PARTICLE_TEXTURES; ++t) glUniform1i(glGetUniformLocation(p, SIMULATE_SAMPLERS[t]), t);
+    p = f->keys_program;
+    f->keys = (fragment_keys_locations){
+        .particle_width = glGetUniformLocation(p, "u_particle_width"),
+        .capacity = glGetUniformLocation(p, "u_capacity"),
+        .first_slot = glGetUniformLocation(p, "u_first_slot"),
+        .view = glGetUniformLocation(p, "u_view"),
+        .cull = glGetUniformLocation(p, "u_cull"),
+        .cull_planes = glGetUniformLocation(p, "u_cull_planes"),
+        .cull_radius = glGetUniformLocation(p, "u_cull_radius"),
+        .eye = glGetUniformLocation(p, "u_eye"),
+        .cull_distance = glGetUniformLocation(p, "u_cull_distance"),
+    };
+    return PLUME_OK;
+}
+
+plume_result fragment_particles_create(system_state *s) {
+    fragment_particles *f = plume_alloc(&s->env, sizeof *f);
+    s->fragment = f;
+    if (!f) return PLUME_ERROR_OUT_OF_MEMORY;
+    f->width = s->desc.capacity < FRAGMENT_PARTICLE_WIDTH ? s->desc.capacity : FRAGMENT_PARTICLE_WIDTH;
+    f->rows = (s->desc.capacity + f->width - 1) / f->width;
+    plume_result r;
+    if ((r = build_programs(s, f)) || (r = create_particle_textures(s, f)) || (r = fragment_draw_create(s)))
+        return r;
+    return PLUME_OK;
+}
+
+enum { FRAGMENT_UPDATE_GL_OBJECTS = 2 * FRAGMENT_PARTICLE_TEXTURES + 5 };
+
+uint32_t fragment_particles_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity) {
+    const fragment_particles *f = s->fragment;
+    if (!f) return 0;
+    plume_gl_object all[FRAGMENT_UPDATE_GL_OBJECTS + 4];
+    uint32_t n = 0;
+    for (int set = 0; set < 2; ++set) {
+        for (int t = 0; t < FRAGMENT_PARTICLE_TEXTURES; ++t) all[n++] = (plume_gl_object){GL_TEXTURE, f->textures[set][t]};
+        all[n++] = (plume_gl_object){GL_FRAMEBUFFER, f->framebuffers[set]};
+    }
+    all[n++] = (plume_gl_object){GL_SAMPLER, f->sampler};
+    all[n++] = (plume_gl_object){GL_PROGRAM, f->simulate_program};
+    all[n++] = (plume_gl_object){GL_PROGRAM, f->keys_program};
+    all[n++] = (plume_gl_object){GL_PROGRAM, f->draw_program};
+    all[n++] = (plume_gl_object){GL_VERTEX_ARRAY, f->vertex_array};
+    all[n++] = (plume_gl_object){GL_SAMPLER, f->sprite_sampler};
+    all[n++] = (plume_gl_object){GL_SAMPLER, f->depth_sampler};
+    return plume_list_named_gl_objects(all, n, out, capacity);
+}
+
+void fragment_particles_destroy(system_state *s) {
+    if (!s->fragment) return;
+    plume_gl_object owned[FRAGMENT_UPDATE_GL_OBJECTS + 4];
+    plume_delete_gl_objects(owned, fragment_particles_list_gl_objects(s, owned, FRAGMENT_UPDATE_GL_OBJECTS + 4));
+    plume_free(&s->env, s->fragment);
+    s->fragment = NULL;
+}
+
+/* ---- Passes ------------------------------------------------------------------- */
+
+/* The state the simulate pass draws under (the caller's scope saved it). */
+static void prepare_pass_state(const fragment_particles *f, plume_gl_scope *scope) {
+    plume_gl_scope_save(scope, FRAGMENT_PARTICLES_SCOPE_GROUPS);
+    plume_gl_scope_neutral_raster(scope);
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_DEPTH_TEST);
+    /* Every draw buffer (the scope restores each): blending left on by the
+     * host would mix the float targets with the set written two updates
+     * before (a lifetime of 100 read back as -9800). */
+    glDisable(GL_BLEND);
+    for (GLuint i = 0; i < FRAGMENT_PARTICLE_TEXTURES; ++i) glColorMaski(i, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glBindVertexArray(f->vertex_array);
+}
+
+plume_result fragment_particles_reset(system_state *s) {
+    fragment_particles *f = s->fragment;
+    f->ring_head = 0;
+    f->emitted_total = 0;
+    f->list_count = 0;
+    f->list_buffer = 0;
+    f->current = 0;
+    /* Every slot free: age FREE_SLOT_AGE (fragment_simulate.frag). */
+    static const GLfloat free_slot[4] = {0.0f, 0.0f, 0.0f, -1.0f}, zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    static const GLuint no_id[4] = {0, 0, 0, 0};
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_RASTERIZER_DISCARD);
+    for (GLuint i = 0; i < FRAGMENT_PARTICLE_TEXTURES; ++i) glColorMaski(i, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, f->framebuffers[0]);
+    glClearBufferfv(GL_COLOR, 0, free_slot);
+    glClearBufferfv(GL_COLOR, 1, zero);
+    glClearBufferfv(GL_COLOR, 2, zero);
+    glClearBufferuiv(GL_COLOR, 3, no_id);
+    return plume_drain_gl_errors(&s->env, "reset");
+}
+
+static void bind_particle_textures(const fragment_particles *f, uint32_t set, int count) {
+    for (int t = 0; t < count; ++t) {
+        glActiveTexture(GL_TEXTURE0 + (GLenum)t);
+        glBindTexture(GL_TEXTURE_2D, f->textures[set][t]);
+        glBindSampler((GLuint)t, f->sampler);
+    }
+}
+
+static void run_simulate_pass(system_state *s, const plume_frame_desc *frame) {
+    fragment_particles *f = s->fragment;
+    GLuint running_end[PLUME_MAX_EMITTERS];
+    uint32_t requested = particles_plan_emission(s, frame->dt, running_end);
+    particles_window_record(&s->window, s->time, requested);
+    float emitters[PLUME_MAX_EMITTERS][EMITTER_GPU_FLOATS];
+    for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) particles_pack_emitter(&s->desc.emitters[e], emitters[e]);
+    const fragment_simulate_locations *at = &f->simulate;
+    const plume_forces *forces = &s->desc.forces;
+    glUseProgram(f->simulate_program);
+    glUniform1ui(at->width, f->width);
+    glUniform1ui(at->capacity, s->desc.capacity);
+    glUniform1ui(at->emit_first, f->ring_head);
+    glUniform1ui(at->emit_count, requested);
+    glUniform1ui(at->emit_id_base, (GLuint)f->emitted_total);
+    glUniform4fv(at->emitters, PLUME_MAX_EMITTERS * PLUME_EMITTER_VEC4S, &emitters[0][0]);
+    glUniform1ui(at->seed, s->desc.seed);
+    glUniform1uiv(at->emit_end, PLUME_MAX_EMITTERS, running_end);
+    glUniform1f(at->dt, frame->dt);
+    glUniform1f(at->time, (float)s->time);
+    glUniform3fv(at->gravity, 1, forces->gravity);
+    glUniform3fv(at->wind, 1, forces->wind);
+    glUniform1f(at->drag, forces->drag);
+    glUniform3f(at->turbulence, forces->turbulence, forces->turbulence_scale, forces->turbulence_speed);
+    bind_particle_textures(f, f->current, FRAGMENT_PARTICLE_TEXTURES);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, f->framebuffers[f->current ^ 1]);
+    fragment_sort_draw_range(f->width, s->desc.capacity);
+    f->current ^= 1;
+    f->ring_head = (uint32_t)(((uint64_t)f->ring_head + requested) % s->desc.capacity);
+    f->emitted_total += requested;
+    s->time += frame->dt;
+}
+
+static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, const mat4 view,
+                              const mat4 projection, bool cull) {
+    const fragment_keys_locations *at = &s->fragment->keys;
+    glUniform1i(at->cull, cull);
+    if (!cull) return;
+    float planes[PLUME_CULL_PLANES][4];
+    particles_frustum_planes(view, projection, planes);
+    mat4 inverse;
+    glm_mat4_inv((vec4 *)view, inverse);
+    glUniform4fv(at->cull_planes, PLUME_CULL_PLANES, &planes[0][0]);
+    glUniform1f(at->cull_radius, s->cull_radius);
+    glUniform3f(at->eye, inverse[3][0], inverse[3][1], inverse[3][2]);
+    glUniform1f(at->cull_distance, frame->cull_distance);
+}
+
+/* The pairs of the `bound` slots before the ring's head into the sort's
+ * input buffer. */
+static void run_key_pass(system_state *s, const feedback_sort *sort, const plume_frame_desc *frame, const mat4 view,
+                         const mat4 projection, bool cull, uint32_t bound) {
+    fragment_particles *f = s->fragment;
+    const fragment_keys_locations *at = &f->keys;
+    uint32_t capacity = s->desc.capacity;
+    glUseProgram(f->keys_program);
+    glUniform1ui(at->particle_width, f->width);
+    glUniform1ui(at->capacity, capacity);
+    glUniform1ui(at->first_slot, (uint32_t)(((uint64_t)f->ring_head + capacity - bound) % capacity));
+    glUniformMatrix4fv(at->view, 1, GL_FALSE, &view[0][0]);
+    set_cull_uniforms(s, frame, view, projection, cull);
+    bind_particle_textures(f, f->current, 1);
+    feedback_sort_record(sort, feedback_sort_input_buffer(sort), bound, bound * (uint32_t)sizeof(GLuint[2]));
+}
+
+void fragment_particles_update(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
+                               bool cull, plume_gl_scope *scope) {
+    fragment_particles *f = s->fragment;
+    const feedback_sort *sort = plume_sorter_feedback_backend(s->context, s->sorter);
+    prepare_pass_state(f, scope);
+    profiler_stage_begin(s->profiler, PLUME_STAGE_SIMULATE);
+    run_simulate_pass(s, frame);
+    profiler_stage_end(s->profiler, PLUME_STAGE_SIMULATE);
+    profiler_stage_begin(s->profiler, PLUME_STAGE_SORT);
+    uint32_t bound = particles_window_live_bound(&s->window, s->time, s->desc.capacity);
+    f->list_count = bound;
+    f->list_buffer = feedback_sort_input_buffer(sort);
+    /* plume_system_get_sort_algorithm: the fragment sort is a bitonic network. */
+    s->last_sort = frame->disable_sort ? PLUME_SORT_AUTOMATIC : PLUME_SORT_BITONIC;
+    if (bound > 0) {
+        feedback_sort_prepare_state(sort, scope);
+        run_key_pass(s, sort, frame, view, projection, cull, bound);
+        if (!frame->disable_sort) f->list_buffer = feedback_sort_network(sort, bound, NULL);
+    }
+    profiler_stage_end(s->profiler, PLUME_STAGE_SORT);
+    /* The counts stay on the GPU on this path: the profile reports the sort's
+     * size, from the bound it covered. */
+    profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_BOUND, bound);
+    profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_PADDED_COUNT, bound < 2 || frame->disable_sort ? 0 : plume_next_pow2(bound));
+    profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_PASSES,
+                     frame->disable_sort ? 0 : plume_sorter_pass_count(s->context, s->sorter, bound));
+}
+
+/* ---- Readback ----------------------------------------------------------------- */
+
+static void read_texture(GLuint texture, GLenum format, GLenum type, void *out) {
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glGetTexImage(GL_TEXTURE_2D, 0, format, type, out);
+}
+
+plume_result fragment_particles_read_back(system_state *s, plume_readback *readback) {
+    fragment_particles *f = s->fragment;
+    uint32_t capacity = s->desc.capacity, texels = f->width * f->rows;
+    size_t list_texels = capacity;
+    float *position_age = plume_alloc(&s->env, (size_t)texels * 16), *velocity = plume_alloc(&s->env, (size_t)texels * 16);
+    float *traits = plume_alloc(&s->env, (size_t)texels * 16);
+    uint32_t *ids = plume_alloc(&s->env, (size_t)texels * 4);
+    uint32_t *pairs = plume_alloc(&s->env, list_texels * 8);
+    plume_result r = PLUME_ERROR_OUT_OF_MEMORY;
+    if (position_age && velocity && traits && ids && pairs) {
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+        glPixelStorei(GL_PACK_ALIGNMENT, 4);
+        glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+        glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+        glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+        glPixelStorei(GL_PACK_SWAP_BYTES, GL_FALSE);
+        const GLuint *set = f->textures[f->current];
+        read_texture(set[0], GL_RGBA, GL_FLOAT, position_age);
+        read_texture(set[1], GL_RGBA, GL_FLOAT, velocity);
+        read_texture(set[2], GL_RGBA, GL_FLOAT, traits);
+        read_texture(set[3], GL_RED_INTEGER, GL_UNSIGNED_INT, ids);
+        if (f->list_count) {
+            glBindBuffer(GL_COPY_READ_BUFFER, f->list_buffer);
+            glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)f->list_count * 8, pairs);
+        }
+        uint32_t live = 0, dead = 0, drawn = 0;
+        for (uint32_t slot = 0; slot < capacity; ++slot) {
+            const float *m = position_age + 4 * slot, *v = velocity + 4 * slot, *t = traits + 4 * slot;
+            if (m[3] >= 0.0f) ++live;
+            else if (readback->dead_slots) readback->dead_slots[dead++] = slot;
+            else ++dead;
+            if (readback->particles) {
+                plume_particle *p = &readback->particles[slot];
+                memcpy(p->position, m, sizeof p->position);
+                p->age = m[3];
+                memcpy(p->velocity, v, sizeof p->velocity);
+                p->lifetime = t[3];
+                p->size = t[0];
+                p->rotation = t[1] + t[2] * p->age;
+                p->spin = t[2];
+                p->id = ids[slot];
+            }
+        }
+        for (uint32_t i = 0; i < f->list_count; ++i) {
+            if (pairs[2 * i] == PLUME_KEY_LAST) continue;
+            if (readback->draw_keys) readback->draw_keys[drawn] = pairs[2 * i];
+            if (readback->draw_order) readback->draw_order[drawn] = pairs[2 * i + 1];
+            ++drawn;
+        }
+        readback->live_count = live;
+        readback->dead_count = capacity - live;
+        readback->emitted_total = (uint32_t)f->emitted_total;
+        readback->drawn_count = drawn;
+        r = PLUME_OK;
+    }
+    plume_free(&s->env, position_age);
+    plume_free(&s->env, velocity);
+    plume_free(&s->env, traits);
+    plume_free(&s->env, ids);
+    plume_free(&s->env, pairs);
+    return r;
+}

@@ -1,0 +1,28 @@
+// Built after particle_common.glsl, particle_appearance.glsl and
+// particle_quad.glsl.
+// The fragment path's draw: instance i draws the particle whose slot is pair
+// i of the sorted list (a buffer texture), its data from the particle
+// textures; a pair keyed PLUME_GPU_KEY_LAST (a free or culled slot, sorted
+// to the end) draws nothing.
+uniform usamplerBuffer u_draw_list; // unit 2: {key, slot}
+uniform sampler2D u_position_age;   // unit 3
+uniform sampler2D u_traits;         // unit 4: size, rotation at birth, spin, lifetime
+uniform uint u_particle_width;
+
+void main() {
+    uint i = uint(gl_InstanceID);
+    uvec2 pair = texelFetch(u_draw_list, int(i)).rg;
+    if (pair.x == PLUME_GPU_KEY_LAST) {
+        gl_Position = vec4(2.0, 2.0, 2.0, 1.0); /* outside the clip volume: no fragment */
+        v_color = vec4(0.0);
+        v_uv_frame = v_uv_next = vec2(0.0);
+        v_frame_mix = 0.0;
+        v_view_depth = 0.0;
+        return;
+    }
+    ivec2 at = ivec2(int(pair.y % u_particle_width), int(pair.y / u_particle_width));
+    vec4 position_age = texelFetch(u_position_age, at, 0), traits = texelFetch(u_traits, at, 0);
+    ParticleMotion p = ParticleMotion(position_age.xyz, position_age.w, vec3(0.0), traits.w);
+    ParticleTraits t = ParticleTraits(traits.x, traits.y, traits.z, 0u);
+    emit_quad_vertex(p, t, gl_VertexID);
+}

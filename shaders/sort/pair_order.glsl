@@ -1,0 +1,9 @@
+// The order both sorts without compute give (after shared/plume_gpu_layout.h):
+// by key, ties by value, as the compute bitonic sort; and the pad that fills
+// a network up to its power of two.
+bool pair_less(uvec2 a, uvec2 b) {
+    return a.x < b.x || (a.x == b.x && a.y < b.y);
+}
+
+// Sorts behind every pair.
+const uvec2 PAD_PAIR = uvec2(PLUME_GPU_KEY_LAST, 0xFFFFFFFFu);
