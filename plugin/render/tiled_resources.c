@@ -17,9 +17,8 @@ enum {
 /* The splat's size in vec4s for a look's features: tiled_common.glsl lays
  * it out and refuses to build where its layout's size is not this one. */
 uint32_t tiled_splat_vec4s(uint32_t look) {
-    bool oriented = look & LOOK_ORIENTED, lit = look & LOOK_LIT;
-    uint32_t map = oriented ? 4 : 2, exact = lit ? (oriented ? 3 : 2) : 0;
-    return map + 2 /* colour, tiles and frames */ + exact + (lit || (look & LOOK_EMISSIVE) ? 1 : 0);
+    uint32_t map = (look & LOOK_ORIENTED) ? 4 : 2;
+    return map + 2 /* colour, tiles and frames */ + ((look & (LOOK_LIT | LOOK_EMISSIVE)) ? 1 : 0);
 }
 
 /* Splats the composite holds in shared memory at once: one per invocation

@@ -20,16 +20,13 @@
 //       clip z / w = dot(([0].w, [1].w, [2].w), h)
 //   [3] xyz: the row of view depth, view depth = dot([3].xyz, h) / h.z
 // Both map from the corners snapped as a rasteriser snaps them (1/256
-// pixel): the pixels a quad covers are the raster path's. Then:
+// pixel): the pixels a quad covers, and the quad coordinates it shades them
+// with, are a rasteriser's. Then:
 //   [SPLAT_COLOR] colour, straight alpha, opacity applied
 //   [SPLAT_TILES] x: first tile (x | y << 16), y: last tile, z: flipbook
 //       frames (frame | next << 16), as uint bits; w: the frames' cross-fade
 //       (PLUME_LOOK_ADDITIVE: packUnorm2x16 bits of it and the blend mode's
 //       additive part)
-//   PLUME_LOOK_LIT, [SPLAT_EXACT]: the same map from the exact corners (two
-//       vec4s camera-facing: the inverse axes, then the corner in xy; three
-//       rows otherwise): where in the quad a pixel falls for the light, as
-//       the half sphere's normal turns without bound at its rim
 //   PLUME_LOOK_LIT or PLUME_LOOK_EMISSIVE, [SPLAT_LIGHT] xyz: the light's
 //       direction in the quad's frame (quad_light); w: packUnorm4x8 bits of
 //       the emitted light (rgb) and whether the particle is lit (a)
@@ -37,18 +34,11 @@ layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint
 
 #ifdef PLUME_LOOK_ORIENTED
 #define SPLAT_MAP_VEC4S 4
-#define SPLAT_EXACT_VEC4S 3
 #else
 #define SPLAT_MAP_VEC4S 2
-#define SPLAT_EXACT_VEC4S 2
 #endif
 #define SPLAT_COLOR_AT SPLAT_MAP_VEC4S
-#define SPLAT_EXACT_AT (SPLAT_COLOR_AT + 2)
-#ifdef PLUME_LOOK_LIT
-#define SPLAT_LIGHT_AT (SPLAT_EXACT_AT + SPLAT_EXACT_VEC4S)
-#else
-#define SPLAT_LIGHT_AT SPLAT_EXACT_AT
-#endif
+#define SPLAT_LIGHT_AT (SPLAT_COLOR_AT + 2)
 #if defined(PLUME_LOOK_LIT) || defined(PLUME_LOOK_EMISSIVE)
 #define SPLAT_HAS_LIGHT
 #define SPLAT_END (SPLAT_LIGHT_AT + 1)
@@ -62,7 +52,6 @@ layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint
 const uint SPLAT_VEC4S = uint(TILED_SPLAT_VEC4S);
 const uint SPLAT_COLOR = uint(SPLAT_COLOR_AT);
 const uint SPLAT_TILES = SPLAT_COLOR + 1u;
-const uint SPLAT_EXACT = uint(SPLAT_EXACT_AT);
 const uint SPLAT_LIGHT = uint(SPLAT_LIGHT_AT);
 
 // The splat's word of the frames' cross-fade (and the additive part).

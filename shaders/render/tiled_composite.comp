@@ -83,11 +83,6 @@ bool splat_pixel(uint at, vec2 centre, out SplatPixel sp) {
     mat2 to_quad = mat2(axes.xy, axes.zw);
     vec2 st = to_quad * (centre - place.xy);
     if (any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))) return false;
-#ifdef PLUME_LOOK_LIT
-    vec4 exact = batch[at + SPLAT_EXACT];
-    to_quad = mat2(exact.xy, exact.zw);
-    st = to_quad * (centre - batch[at + SPLAT_EXACT + 1u].xy);
-#endif
     sp = SplatPixel(st, to_quad[0], to_quad[1], place.w, place.z);
     return true;
 }
@@ -103,18 +98,6 @@ bool splat_pixel(uint at, vec2 centre, out SplatPixel sp) {
     vec2 st = h.xy / h.z;
     if (any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))) return false;
     vec3 x_row = vec3(row0.x, row1.x, row2.x), y_row = vec3(row0.y, row1.y, row2.y);
-#ifdef PLUME_LOOK_LIT
-    vec4 exact0 = batch[at + SPLAT_EXACT], exact1 = batch[at + SPLAT_EXACT + 1u], exact2 = batch[at + SPLAT_EXACT + 2u];
-    vec3 exact = vec3(dot(exact0.xyz, pixel), dot(exact1.xyz, pixel), dot(exact2.xyz, pixel));
-    // The exact map falls behind the eye only next to a corner at the eye's
-    // plane: the snapped one serves there.
-    if (exact.z > 0.0) {
-        h = exact;
-        st = h.xy / h.z;
-        x_row = vec3(exact0.x, exact1.x, exact2.x);
-        y_row = vec3(exact0.y, exact1.y, exact2.y);
-    }
-#endif
     float ndc_z = dot(vec3(row0.w, row1.w, row2.w), h);
     if (ndc_z < -1.0 || ndc_z > 1.0) return false;
     sp.st = st;

@@ -45,9 +45,6 @@ void pixel_box(vec4 c0, vec4 c1, vec4 c2, vec4 c3, out ivec2 first, out ivec2 la
 }
 
 #ifndef PLUME_LOOK_ORIENTED
-// The corner on the target, not snapped.
-vec2 exact_position(vec4 clip) { return (clip.xy / clip.w * 0.5 + 0.5) * u_target_size; }
-
 // The inverse of the quad's two screen axes from corner 0 to corners 1 and
 // 3; false when the quad is seen edge on.
 bool inverse_axes(vec2 w0, vec2 w1, vec2 w3, out mat2 to_quad) {
@@ -73,30 +70,23 @@ bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out iv
     float view_depth = -(u_view * vec4(centre, 1.0)).z;
     splats[base + 0u] = vec4(w0, view_depth, c0.z / c0.w * 0.5 + 0.5);
     splats[base + 1u] = vec4(to_quad[0], to_quad[1]);
-#ifdef PLUME_LOOK_LIT
-    vec2 e0 = exact_position(c0);
-    mat2 exact;
-    if (!inverse_axes(e0, exact_position(c1), exact_position(c3), exact)) return false;
-    splats[base + SPLAT_EXACT] = vec4(exact[0], exact[1]);
-    splats[base + SPLAT_EXACT + 1u] = vec4(e0, 0.0, 0.0);
-#endif
     return true;
 }
 #else
 // A corner as (pixel x * w, pixel y * w, w): linear in the quad's
-// coordinates, so three corners give the map from (s, t, 1) to it. Exact:
-// the corner as projected, which is what the raster path interpolates the
-// quad's coordinates from; snapped: in front of the eye, the pixel the
-// rasteriser snaps it to, which decides the pixels at the quad's edges.
-vec3 homogeneous_pixel(vec4 clip, bool snapped) {
-    if (clip.w <= 0.0 || !snapped) return vec3((clip.xy * 0.5 + 0.5 * clip.w) * u_target_size, clip.w);
+// coordinates, so three corners give the map from (s, t, 1) to it. In front
+// of the eye the corner is the pixel the rasteriser snaps it to, which
+// decides the pixels at the quad's edges and, as a rasteriser interpolates
+// from the snapped corners, the quad coordinates the pixel is shaded with.
+vec3 homogeneous_pixel(vec4 clip) {
+    if (clip.w <= 0.0) return vec3((clip.xy * 0.5 + 0.5 * clip.w) * u_target_size, clip.w);
     return vec3(target_position(clip) * clip.w, clip.w);
 }
 
 // The inverse of the map from (s, t, 1) to (pixel * w, w) through corners 0,
 // 1 and 3; false when the quad is seen edge on.
-bool pixel_to_quad(vec4 c0, vec4 c1, vec4 c3, bool snapped, out mat3 to_quad) {
-    vec3 h0 = homogeneous_pixel(c0, snapped), h1 = homogeneous_pixel(c1, snapped), h3 = homogeneous_pixel(c3, snapped);
+bool pixel_to_quad(vec4 c0, vec4 c1, vec4 c3, out mat3 to_quad) {
+    vec3 h0 = homogeneous_pixel(c0), h1 = homogeneous_pixel(c1), h3 = homogeneous_pixel(c3);
     mat3 to_pixel = mat3(h1 - h0, h3 - h0, h0);
     if (abs(determinant(to_pixel)) < 1e-20) return false;
     to_quad = inverse(to_pixel);
@@ -121,7 +111,7 @@ bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out iv
     if (c0.w > 0.0 && c1.w > 0.0 && c2.w > 0.0 && c3.w > 0.0) pixel_box(c0, c1, c2, c3, first, last);
     if (any(greaterThan(first, last))) return false;
     mat3 to_quad;
-    if (!pixel_to_quad(c0, c1, c3, true, to_quad)) return false;
+    if (!pixel_to_quad(c0, c1, c3, to_quad)) return false;
     // Clip z and view depth are linear in (s, t) too: their rows.
     vec3 clip_z = vec3(c1.z - c0.z, c3.z - c0.z, c0.z);
     float v0 = -(u_view * vec4(quad_corner(centre, vec2(-0.5, -0.5), edges), 1.0)).z;
@@ -132,12 +122,6 @@ bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out iv
     splats[base + 1u] = vec4(to_quad[0][1], to_quad[1][1], to_quad[2][1], clip_z.y);
     splats[base + 2u] = vec4(to_quad[0][2], to_quad[1][2], to_quad[2][2], clip_z.z);
     splats[base + 3u] = vec4(v1 - v0, v3 - v0, v0, 0.0);
-#ifdef PLUME_LOOK_LIT
-    mat3 exact;
-    if (!pixel_to_quad(c0, c1, c3, false, exact)) return false;
-    for (uint row = 0u; row < 3u; ++row)
-        splats[base + SPLAT_EXACT + row] = vec4(exact[0][row], exact[1][row], exact[2][row], 0.0);
-#endif
     return true;
 }
 #endif
