@@ -48,8 +48,8 @@ static const char *USAGE =
     "                     back-to-front order by a draw group (J switches to one draw each)\n"
     "  --separate         with --fire: start with one draw each (the fire behind all the smoke)\n"
     "  --gl 3.3           ask for a GL 3.3 core context and run the module's fragment path (no compute;\n"
-    "                     drawn with its raster draw at full resolution, unlit: the default look;\n"
-    "                     effects with a world or another look, and --fire, refused)\n"
+    "                     drawn with its raster draw at full resolution; effects with a world, and\n"
+    "                     --fire, refused)\n"
     "keys: space pause, +/- or 1-4 particle count, S sorting, L draw resolution, T draw path, R reset,\n"
     "      H overlay, E the gallery's next effect, J one draw group or separate draws (--fire),\n"
     "      Esc quit;\n"
@@ -182,8 +182,7 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
         return 2;
     }
     if (options->gl33 && options->fire) {
-        fprintf(stderr, "plume_demo: --fire's look (its additive blend) and its draw group need the compute path: "
-                        "not with --gl 3.3\n");
+        fprintf(stderr, "plume_demo: --fire's draw group needs the compute path: not with --gl 3.3\n");
         return 2;
     }
     return 0;

@@ -41,7 +41,9 @@ fi
 # poisoned tails against qsort; emission counts, slots, positions
 # against the closed form, back-to-front order, the image against the CPU
 # compositor, soft fade, flipbook, determinism, culling, bad input, the GL
-# state, GL objects, the refusal of what needs compute). The rest test the
+# state, GL objects, the refusal of what needs compute; the look: blend
+# modes, orientations and lighting against the CPU compositor, the sort
+# modes' orders, unsorted lists round the ring). The rest test the
 # compute path (its buffers, blocks, dispatch counts) or what this path
 # reports differently (profile counts, full systems). Small sizes: tests/run_gl33.sh is part of the CI's time.
 tests="test_buffer_sorts_on_the_fragment_path,test_texture_sort_matches_qsort,test_texture_sort_adversarial_keys,\
@@ -55,7 +57,9 @@ test_image_matches_cpu_compositing_and_needs_the_sort,test_soft_particles_fade_a
 test_flipbook_frames_by_age_with_blending,test_culling_leaves_the_picture_unchanged,test_path_is_chosen_and_reported,\
 test_full_ring_replaces_the_oldest,test_calls_restore_gl_state_and_free_everything,\
 test_world_is_refused_by_name,test_tiled_draw_path_falls_back_once,test_radix_algorithm_is_refused,\
-test_look_and_draw_group_are_refused_by_name"
+test_every_look_accepted_and_a_draw_group_refused,test_unsorted_list_is_ascending_slots_round_the_ring,\
+test_blend_modes_match_the_cpu_compositor_on_every_path,test_orientations_match_the_cpu_compositor,\
+test_lighting_matches_the_cpu_compositor,test_sort_modes_give_their_total_order"
 status=0
 ./build/"$config"/bin/plume_tests "$tests" > build/gl33_test.log 2>&1 || status=$?
 cat build/gl33_test.log

@@ -496,13 +496,13 @@ typedef struct plume_system_desc {
      * path drops them); plume_profile's live and drawn counts are 0 (the
      * counts stay on the GPU; plume_system_read_back counts them); a frame's
      * draw_resolution other than full draws at full resolution, with one
-     * warning. plume_system_get_desc reports the path taken. The fragment
-     * path draws the default look only: a blend_mode other than
-     * PREMULTIPLIED, an orientation other than CAMERA_FACING, a sort_mode
-     * other than VIEW_DEPTH, lit, or an emissive_over_life that emits, is
-     * refused with PLUME_ERROR_GL_UNSUPPORTED and a message naming the field;
-     * so is a world (see plume_world), and a draw group of a fragment-path
-     * system (plume_draw_group_create). */
+     * warning. plume_system_get_desc reports the path taken. Every look
+     * (blend_mode, orientation, sort_mode, lit, emissive_over_life) draws
+     * on both paths; an unsorted system (additive, or sort_mode NONE) draws
+     * in ascending slot order on both. A world (see plume_world) is refused
+     * on the fragment path with PLUME_ERROR_GL_UNSUPPORTED and a message
+     * naming the field, and so is a draw group of a fragment-path system
+     * (plume_draw_group_create). */
     uint32_t path;
 } plume_system_desc;
 
@@ -704,8 +704,8 @@ typedef struct plume_frame_desc {
  * orientation needs it, a negative stretch_factor or bad stretch_limits, an
  * emissive colour outside 0 .. 1), PLUME_ERROR_IO (the texture file is missing
  * or is not an image stb_image decodes), PLUME_ERROR_GL_UNSUPPORTED (no GL 3.3
- * core; or no GL 4.3 where path asks for compute; on the fragment path a world,
- * or a look other than the default: see path), PLUME_ERROR_SHADER,
+ * core; or no GL 4.3 where path asks for compute; on the fragment path a world:
+ * see path), PLUME_ERROR_SHADER,
  * PLUME_ERROR_OUT_OF_MEMORY,
  * PLUME_ERROR_CAPACITY (the context's handle table is full).
  * Each error also logs one message naming the field. On failure *out_system

@@ -29,12 +29,12 @@ typedef struct fragment_simulate_locations {
 } fragment_simulate_locations;
 
 typedef struct fragment_keys_locations {
-    GLint particle_width, capacity, first_slot, view;
+    GLint particle_width, capacity, first_slot, view, sort_mode;
     GLint cull, cull_planes, cull_radius, eye, cull_distance;
 } fragment_keys_locations;
 
 typedef struct fragment_draw_locations {
-    GLint view, projection, inverse_projection, camera_right, camera_up, soft_fade_distance, viewport_size;
+    raster_locations view; /* the raster draw's: render/raster.c sets them */
     GLint particle_width;
 } fragment_draw_locations;
 

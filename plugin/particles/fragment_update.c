@@ -48,29 +48,10 @@ plume_result fragment_particles_check_world(const plume_env *env, const char *ca
     return PLUME_ERROR_GL_UNSUPPORTED;
 }
 
-/* The look's fields other than their defaults: the fragment path's draw is
- * built without the look's defines and its key pass orders by view depth. */
-static const char *look_field_in_use(const plume_system_desc *desc) {
-    if (desc->blend_mode != PLUME_BLEND_PREMULTIPLIED) return "blend_mode";
-    if (desc->orientation != PLUME_ORIENT_CAMERA_FACING) return "orientation";
-    if (desc->sort_mode != PLUME_SORT_MODE_VIEW_DEPTH) return "sort_mode";
-    if (desc->lit) return "lit";
-    if (particles_look_features(desc) & LOOK_EMISSIVE) return "emissive_over_life";
-    return particles_look_features(desc) != 0 ? "the look" : NULL;
-}
-
 plume_result fragment_particles_check_desc(const plume_env *env, const char *caller, const plume_system_desc *desc) {
     /* A field that only the compute path supports is refused here, by name:
-     * the world (event_capacity alone is harmless: nothing fires) and a look
-     * other than the default. */
-    const char *look = look_field_in_use(desc);
-    if (look) {
-        plume_log(env, PLUME_LOG_ERROR,
-                  "%s: %s other than the default look needs the compute path (GL 4.3); this system runs the "
-                  "fragment path",
-                  caller, look);
-        return PLUME_ERROR_GL_UNSUPPORTED;
-    }
+     * the world (event_capacity alone is harmless: nothing fires). Every
+     * look draws on this path. */
     return fragment_particles_check_world(env, caller, &desc->world);
 }
 
@@ -147,7 +128,9 @@ static plume_result build_programs(system_state *s, fragment_particles *f) {
           "particles/particle_motion.glsl", "particles/fragment_simulate.frag"}},
     };
     const plume_shader_stage keys[2] = {
-        {GL_VERTEX_SHADER, {"particles/particle_cull.glsl", "sort/depth_key.glsl", "particles/feedback_keys.vert"}},
+        {GL_VERTEX_SHADER,
+         {"particles/particle_cull.glsl", "sort/depth_key.glsl", "particles/particle_sort_key.glsl",
+          "particles/feedback_keys.vert"}},
         {GL_FRAGMENT_SHADER, {"sort/feedback_unused.frag"}},
     };
     const char *const key_outputs[] = {"out_pair"};
@@ -184,6 +167,7 @@ static plume_result build_programs(system_state *s, fragment_particles *f) {
         .capacity = glGetUniformLocation(p, "u_capacity"),
         .first_slot = glGetUniformLocation(p, "u_first_slot"),
         .view = glGetUniformLocation(p, "u_view"),
+        .sort_mode = glGetUniformLocation(p, "u_sort_mode"),
         .cull = glGetUniformLocation(p, "u_cull"),
         .cull_planes = glGetUniformLocation(p, "u_cull_planes"),
         .cull_radius = glGetUniformLocation(p, "u_cull_radius"),
@@ -315,33 +299,34 @@ static void run_simulate_pass(system_state *s, const plume_frame_desc *frame) {
 static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, const mat4 view,
                               const mat4 projection, bool cull) {
     const fragment_keys_locations *at = &s->fragment->keys;
+    /* The eye: for the distance culling and the sort mode by distance. */
+    mat4 inverse;
+    glm_mat4_inv((vec4 *)view, inverse);
+    glUniform3f(at->eye, inverse[3][0], inverse[3][1], inverse[3][2]);
     glUniform1i(at->cull, cull);
     if (!cull) return;
     float planes[PLUME_CULL_PLANES][4];
     particles_frustum_planes(view, projection, planes);
-    mat4 inverse;
-    glm_mat4_inv((vec4 *)view, inverse);
     glUniform4fv(at->cull_planes, PLUME_CULL_PLANES, &planes[0][0]);
     glUniform1f(at->cull_radius, s->cull_radius);
-    glUniform3f(at->eye, inverse[3][0], inverse[3][1], inverse[3][2]);
     glUniform1f(at->cull_distance, frame->cull_distance);
 }
 
-/* The pairs of the `bound` slots before the ring's head into the sort's
+/* The pairs of `count` slots from `first_slot` round the ring into the sort's
  * input buffer. */
 static void run_key_pass(system_state *s, const feedback_sort *sort, const plume_frame_desc *frame, const mat4 view,
-                         const mat4 projection, bool cull, uint32_t bound) {
+                         const mat4 projection, bool cull, uint32_t first_slot, uint32_t count) {
     fragment_particles *f = s->fragment;
     const fragment_keys_locations *at = &f->keys;
-    uint32_t capacity = s->desc.capacity;
     glUseProgram(f->keys_program);
     glUniform1ui(at->particle_width, f->width);
-    glUniform1ui(at->capacity, capacity);
-    glUniform1ui(at->first_slot, (uint32_t)(((uint64_t)f->ring_head + capacity - bound) % capacity));
+    glUniform1ui(at->capacity, s->desc.capacity);
+    glUniform1ui(at->first_slot, first_slot);
     glUniformMatrix4fv(at->view, 1, GL_FALSE, &view[0][0]);
+    glUniform1ui(at->sort_mode, s->desc.sort_mode);
     set_cull_uniforms(s, frame, view, projection, cull);
     bind_particle_textures(f, f->current, 1);
-    feedback_sort_record(sort, feedback_sort_input_buffer(sort), bound, bound * (uint32_t)sizeof(GLuint[2]));
+    feedback_sort_record(sort, feedback_sort_input_buffer(sort), count, count * (uint32_t)sizeof(GLuint[2]));
 }
 
 void fragment_particles_update(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
@@ -353,23 +338,31 @@ void fragment_particles_update(system_state *s, const plume_frame_desc *frame, c
     run_simulate_pass(s, frame);
     profiler_stage_end(s->profiler, PLUME_STAGE_SIMULATE);
     profiler_stage_begin(s->profiler, PLUME_STAGE_SORT);
-    uint32_t bound = particles_window_live_bound(&s->window, s->time, s->desc.capacity);
-    f->list_count = bound;
+    uint32_t capacity = s->desc.capacity, bound = particles_window_live_bound(&s->window, s->time, capacity);
+    uint32_t first_slot = (uint32_t)(((uint64_t)f->ring_head + capacity - bound) % capacity);
+    /* Additive light, a sort_mode of NONE or a frame without the sort: the
+     * list is drawn as the key pass writes it, which must then be ascending
+     * slots. The bound's slots are, unless they wrap round the ring's end:
+     * then every slot from 0 (the free ones draw nothing). */
+    bool unsorted = frame->disable_sort || particles_sort_skipped(&s->desc);
+    uint32_t listed = bound;
+    if (unsorted && (uint64_t)first_slot + bound > capacity) first_slot = 0, listed = capacity;
+    f->list_count = listed;
     f->list_buffer = feedback_sort_input_buffer(sort);
     /* plume_system_get_sort_algorithm: the fragment sort is a bitonic network. */
-    s->last_sort = frame->disable_sort ? PLUME_SORT_AUTOMATIC : PLUME_SORT_BITONIC;
+    s->last_sort = unsorted ? PLUME_SORT_AUTOMATIC : PLUME_SORT_BITONIC;
     if (bound > 0) {
         feedback_sort_prepare_state(sort, scope);
-        run_key_pass(s, sort, frame, view, projection, cull, bound);
-        if (!frame->disable_sort) f->list_buffer = feedback_sort_network(sort, bound, NULL);
+        run_key_pass(s, sort, frame, view, projection, cull, first_slot, listed);
+        if (!unsorted) f->list_buffer = feedback_sort_network(sort, bound, NULL);
     }
     profiler_stage_end(s->profiler, PLUME_STAGE_SORT);
     /* The counts stay on the GPU on this path: the profile reports the sort's
      * size, from the bound it covered. */
     profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_BOUND, bound);
-    profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_PADDED_COUNT, bound < 2 || frame->disable_sort ? 0 : plume_next_pow2(bound));
+    profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_PADDED_COUNT, bound < 2 || unsorted ? 0 : plume_next_pow2(bound));
     profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_PASSES,
-                     frame->disable_sort ? 0 : plume_sorter_pass_count(s->context, s->sorter, bound));
+                     unsorted ? 0 : plume_sorter_pass_count(s->context, s->sorter, bound));
 }
 
 /* ---- Readback ----------------------------------------------------------------- */

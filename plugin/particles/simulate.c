@@ -27,6 +27,7 @@ plume_result particles_build_compute_programs(system_state *s) {
                                        "particles/particle_emit.comp", NULL};
     static const char *const simulate[] = {"particles/particle_noise.glsl",         "particles/particle_motion.glsl",
                                            "particles/particle_cull.glsl",          "sort/depth_key.glsl",
+                                           "particles/particle_sort_key.glsl",
                                            "particles/particle_event_routes.glsl", "particles/particle_world.glsl",
                                            "particles/particle_simulate.comp", NULL};
     plume_result r;

@@ -21,8 +21,14 @@ plume_result raster_create(system_state *s) {
     particles_look_defines(particles_look_features(&s->desc), look);
     plume_result result = plume_build_program(&s->env, "plume particles: draw", stages, 2, look, &r->program);
     if (result != PLUME_OK) return result;
-    GLuint p = r->program;
-    r->locations = (raster_locations){
+    r->locations = raster_find_locations(r->program);
+    glGenVertexArrays(1, &r->vertex_array);
+    raster_create_samplers(&r->sprite_sampler, &r->depth_sampler);
+    return plume_drain_gl_errors(&s->env, "plume_system_create (draw objects)");
+}
+
+raster_locations raster_find_locations(GLuint p) {
+    return (raster_locations){
         .view = glGetUniformLocation(p, "u_view"),
         .projection = glGetUniformLocation(p, "u_projection"),
         .inverse_projection = glGetUniformLocation(p, "u_inverse_projection"),
@@ -31,9 +37,6 @@ plume_result raster_create(system_state *s) {
         .soft_fade_distance = glGetUniformLocation(p, "u_soft_fade_distance"),
         .viewport_size = glGetUniformLocation(p, "u_viewport_size"),
     };
-    glGenVertexArrays(1, &r->vertex_array);
-    raster_create_samplers(&r->sprite_sampler, &r->depth_sampler);
-    return plume_drain_gl_errors(&s->env, "plume_system_create (draw objects)");
 }
 
 void raster_create_samplers(GLuint *sprite_sampler, GLuint *depth_sampler) {
@@ -129,36 +132,40 @@ void raster_set_appearance(system_state *s) { raster_set_appearance_uniforms(s, 
 
 void raster_set_light_uniforms(const system_state *s, GLuint p) {
     const frame_light *l = &s->light;
-    glProgramUniform3fv(p, glGetUniformLocation(p, "u_light_direction"), 1, l->direction);
-    glProgramUniform3fv(p, glGetUniformLocation(p, "u_light_color"), 1, l->color);
-    glProgramUniform3fv(p, glGetUniformLocation(p, "u_ambient_color"), 1, l->ambient);
+    glUniform3fv(glGetUniformLocation(p, "u_light_direction"), 1, l->direction);
+    glUniform3fv(glGetUniformLocation(p, "u_light_color"), 1, l->color);
+    glUniform3fv(glGetUniformLocation(p, "u_ambient_color"), 1, l->ambient);
+}
+
+void raster_set_view_uniforms(const system_state *s, const raster_locations *at, const mat4 view,
+                              const mat4 projection, GLuint scene_depth, const float target_size[2],
+                              GLuint depth_sampler) {
+    glUniformMatrix4fv(at->view, 1, GL_FALSE, &view[0][0]);
+    glUniformMatrix4fv(at->projection, 1, GL_FALSE, &projection[0][0]);
+    /* The quad spans the view plane: the view matrix's first two rows are the
+     * camera's right and up axes in world space. */
+    glUniform3f(at->camera_right, view[0][0], view[1][0], view[2][0]);
+    glUniform3f(at->camera_up, view[0][1], view[1][1], view[2][1]);
+    float fade = 0.0f;
+    if (scene_depth != 0) {
+        mat4 inverse;
+        glm_mat4_inv((vec4 *)projection, inverse);
+        glUniformMatrix4fv(at->inverse_projection, 1, GL_FALSE, &inverse[0][0]);
+        glUniform2f(at->viewport_size, target_size[0], target_size[1]);
+        glActiveTexture(GL_TEXTURE1);
+        glBindTexture(GL_TEXTURE_2D, scene_depth);
+        glBindSampler(1, depth_sampler);
+        fade = s->desc.appearance.soft_fade_distance;
+    }
+    glUniform1f(at->soft_fade_distance, fade);
 }
 
 void raster_draw(system_state *s, const mat4 view, const mat4 projection, GLuint scene_depth,
                  const float target_size[2], GLuint indirect_buffer, GLintptr indirect_offset) {
     const raster_renderer *r = &s->raster;
-    const raster_locations *at = &r->locations;
-    GLuint p = r->program;
-    glUseProgram(p);
-    glProgramUniformMatrix4fv(p, at->view, 1, GL_FALSE, &view[0][0]);
-    glProgramUniformMatrix4fv(p, at->projection, 1, GL_FALSE, &projection[0][0]);
-    /* The quad spans the view plane: the view matrix's first two rows are the
-     * camera's right and up axes in world space. */
-    glProgramUniform3f(p, at->camera_right, view[0][0], view[1][0], view[2][0]);
-    glProgramUniform3f(p, at->camera_up, view[0][1], view[1][1], view[2][1]);
-    float fade = 0.0f;
-    if (scene_depth != 0) {
-        mat4 inverse;
-        glm_mat4_inv((vec4 *)projection, inverse);
-        glProgramUniformMatrix4fv(p, at->inverse_projection, 1, GL_FALSE, &inverse[0][0]);
-        glProgramUniform2f(p, at->viewport_size, target_size[0], target_size[1]);
-        glActiveTexture(GL_TEXTURE1);
-        glBindTexture(GL_TEXTURE_2D, scene_depth);
-        glBindSampler(1, r->depth_sampler);
-        fade = s->desc.appearance.soft_fade_distance;
-    }
-    glProgramUniform1f(p, at->soft_fade_distance, fade);
-    raster_set_light_uniforms(s, p);
+    glUseProgram(r->program);
+    raster_set_view_uniforms(s, &r->locations, view, projection, scene_depth, target_size, r->depth_sampler);
+    raster_set_light_uniforms(s, r->program);
     if (s->sprite_texture) {
         glActiveTexture(GL_TEXTURE0);
         glBindTexture(GL_TEXTURE_2D, s->sprite_texture);

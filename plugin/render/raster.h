@@ -33,8 +33,18 @@ void raster_set_appearance(struct system_state *s);
  * path's). */
 void raster_set_appearance_uniforms(const struct system_state *s, GLuint program);
 /* The draw's light (system_state.light) on a program that draws the
- * system's particles (particle_appearance.glsl's lighting uniforms). */
+ * system's particles (particle_appearance.glsl's lighting uniforms); the
+ * program must be current (glUniform: every GL the draw paths run on). */
 void raster_set_light_uniforms(const struct system_state *s, GLuint program);
+/* The uniforms of particle_quad.glsl and particle_draw.frag that follow the
+ * camera (the view, the projection, the soft fade against `scene_depth`,
+ * bound to unit 1 through `depth_sampler`; 0: no fade) on the current
+ * program, whose `at` they are: the raster draws of both GPU paths. */
+void raster_set_view_uniforms(const struct system_state *s, const raster_locations *at, const mat4 view,
+                              const mat4 projection, GLuint scene_depth, const float target_size[2],
+                              GLuint depth_sampler);
+/* The locations of those uniforms in a raster draw's program. */
+raster_locations raster_find_locations(GLuint program);
 /* The path's GL objects with a name, as plume_list_named_gl_objects. */
 uint32_t raster_list_gl_objects(const raster_renderer *r, plume_gl_object *out, uint32_t capacity);
 /* Deletes them (the GL context current). */

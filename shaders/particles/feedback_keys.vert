@@ -1,4 +1,4 @@
-// Built after particle_cull.glsl and depth_key.glsl.
+// Built after particle_cull.glsl, depth_key.glsl and particle_sort_key.glsl.
 // The fragment path's key pass, recorded by transform feedback into the
 // sort's input buffer: pair j is the slot u_first_slot + j round the ring
 // (every particle alive was emitted within the last u_bound emissions, so
@@ -9,7 +9,6 @@ uniform sampler2D u_position_age;   // unit 0
 uniform uint u_particle_width;
 uniform uint u_capacity;
 uniform uint u_first_slot;
-uniform mat4 u_view;
 
 flat out uvec2 out_pair;
 
@@ -18,6 +17,6 @@ void main() {
     vec4 position_age = texelFetch(u_position_age, ivec2(int(slot % u_particle_width), int(slot / u_particle_width)), 0);
     uint key = PLUME_GPU_KEY_LAST;
     if (position_age.w >= 0.0 && can_be_seen(position_age.xyz))
-        key = depth_key(-(u_view * vec4(position_age.xyz, 1.0)).z, true);
+        key = particle_sort_key(position_age.xyz, position_age.w);
     out_pair = uvec2(key, slot);
 }

@@ -8,7 +8,7 @@
 // particle is aged, integrated or killed (a killed one keeps its last motion,
 // with the free age, for the events it fires).
 // Nothing here depends on the order in which invocations or workgroups run:
-// each slot's outcome goes to slot_keys[slot] (its sort key, sort_key(),
+// each slot's outcome goes to slot_keys[slot] (its sort key, particle_sort_key(),
 // or PLUME_GPU_KEY_LAST when it is not drawn, and SLOT_DIED / SLOT_HIT) and
 // each workgroup's counts to group_counts (drawn, deaths, children for this
 // system's event buffer, for the other's); particle_compact.comp then packs
@@ -27,21 +27,8 @@ layout(std430, binding = PLUME_BINDING_SLOT_KEYS) restrict writeonly buffer Slot
 layout(std430, binding = PLUME_BINDING_GROUP_COUNTS) restrict writeonly buffer GroupCounts { uvec4 group_counts[]; };
 
 uniform uint u_capacity;
-uniform mat4 u_view;
 uniform bool u_world_forces;     // attractors or a vector field
 uniform bool u_world_collisions; // colliders or depth collision
-uniform uint u_sort_mode;     // plume_sort_mode: what the key orders by
-
-// The key the sort orders by, ascending (plume_sort_mode): view depth
-// (distance in front of the eye along the view axis) or distance to the eye
-// (u_eye, particle_cull.glsl), the farthest first; or the age, the oldest or
-// the youngest first. Equal keys end up by ascending slot (simulate.c).
-uint sort_key(ParticleMotion p) {
-    if (u_sort_mode == 1u) return depth_key(length(p.position - u_eye), true);
-    if (u_sort_mode == 2u) return depth_key(p.age, true);
-    if (u_sort_mode == 3u) return depth_key(p.age, false);
-    return depth_key(-(u_view * vec4(p.position, 1.0)).z, true);
-}
 
 // A workgroup's counts, summed in shared memory (sums do not depend on the
 // order of the adds); survivors go to the global live count with one atomic
@@ -84,7 +71,7 @@ void main() {
         }
         if (survives) {
             drawn = can_be_seen(p.position);
-            if (drawn) key = sort_key(p);
+            if (drawn) key = particle_sort_key(p.position, p.age);
         } else {
             p.age = FREE_SLOT_AGE;
         }

@@ -7,6 +7,7 @@
 uniform usamplerBuffer u_draw_list; // unit 2: {key, slot}
 uniform sampler2D u_position_age;   // unit 3
 uniform sampler2D u_traits;         // unit 4: size, rotation at birth, spin, lifetime
+uniform sampler2D u_velocity;       // unit 5: velocity (the oriented looks use it)
 uniform uint u_particle_width;
 
 void main() {
@@ -18,11 +19,25 @@ void main() {
         v_uv_frame = v_uv_next = vec2(0.0);
         v_frame_mix = 0.0;
         v_view_depth = 0.0;
+#ifdef PLUME_LOOK_ADDITIVE
+        v_additive = 0.0;
+#endif
+#ifdef PLUME_LOOK_LIT
+        v_quad = vec2(0.0);
+        v_light = vec3(0.0);
+#endif
+#ifdef PLUME_LOOK_EMISSIVE
+        v_emissive = vec3(0.0);
+#endif
         return;
     }
     ivec2 at = ivec2(int(pair.y % u_particle_width), int(pair.y / u_particle_width));
     vec4 position_age = texelFetch(u_position_age, at, 0), traits = texelFetch(u_traits, at, 0);
-    ParticleMotion p = ParticleMotion(position_age.xyz, position_age.w, vec3(0.0), traits.w);
+    vec3 velocity = vec3(0.0);
+#ifdef PLUME_LOOK_ORIENTED
+    velocity = texelFetch(u_velocity, at, 0).xyz;
+#endif
+    ParticleMotion p = ParticleMotion(position_age.xyz, position_age.w, velocity, traits.w);
     ParticleTraits t = ParticleTraits(traits.x, traits.y, traits.z, 0u);
     emit_quad_vertex(p, t, gl_VertexID);
 }

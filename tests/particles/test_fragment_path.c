@@ -306,16 +306,16 @@ static void test_world_is_refused_by_name(void **state) {
     destroy_system(accepted);
 }
 
-/* The fragment path draws the default look only: each other look field is
- * refused by name at creation, and a draw group (compute path only) refuses a
- * fragment-path system. An emissive curve that emits nothing is the default
- * look and is accepted. */
-static void test_look_and_draw_group_are_refused_by_name(void **state) {
+/* Every look is accepted on the fragment path (its draw is the raster
+ * draw's, built with the look's defines; the look tests run on it in
+ * tests/run_gl33.sh), and a draw group (compute path only) refuses a
+ * fragment-path system by name. */
+static void test_every_look_accepted_and_a_draw_group_refused(void **state) {
     (void)state;
     test_log_expect_errors();
     plume_context *context = fixture_context();
     plume_system_desc base = fragment_desc((plume_system_desc){.capacity = 64});
-    base.emitters[0] = (plume_emitter_desc){.rate = 100, .lifetime = {1, 1}};
+    base.emitters[0] = (plume_emitter_desc){.rate = 100, .lifetime = {1, 1}, .size = {1, 1}};
     enum { LOOKS = 7 };
     plume_system_desc looks[LOOKS];
     for (int l = 0; l < LOOKS; ++l) looks[l] = base;
@@ -327,20 +327,26 @@ static void test_look_and_draw_group_are_refused_by_name(void **state) {
     looks[4].sort_mode = PLUME_SORT_MODE_NONE;
     looks[5].lit = true;
     looks[6].emissive_over_life = (plume_gradient){1, {{0, {1.0f, 0.5f, 0.0f, 1.0f}}}};
-    const char *const names[LOOKS] = {"blend_mode other than the default look", "blend_mode other than the default look",
-                                      "orientation other than the default look", "sort_mode other than the default look",
-                                      "sort_mode other than the default look", "lit other than the default look",
-                                      "emissive_over_life other than the default look"};
+    mat4 view, projection;
+    glm_lookat((vec3){0, 0, 5}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
+    glm_perspective(1.0f, 1.0f, 0.1f, 100.0f, projection);
+    plume_frame_desc frame = make_frame(0.1f, view, projection);
+    frame.ambient_color[0] = frame.ambient_color[1] = frame.ambient_color[2] = 1.0f; /* lit: not black */
     for (int l = 0; l < LOOKS; ++l) {
-        int before = test_log_count(names[l]);
-        plume_system none = {12345};
-        assert_int_equal(plume_system_create(context, &looks[l], &none), PLUME_ERROR_GL_UNSUPPORTED);
-        assert_int_equal(none.id, 0);
-        assert_int_equal(test_log_count(names[l]), before + 1);
+        plume_system system = make_system(looks[l]);
+        plume_system_desc resolved = system_desc(context, system);
+        assert_int_equal(resolved.path, PLUME_PATH_FRAGMENT);
+        for (int k = 0; k < 3; ++k) update(system, &frame);
+        test_target t = test_target_begin(32, (const float[4]){0, 0, 0, 1});
+        assert_int_equal(plume_system_draw(context, system, &frame), PLUME_OK);
+        float image[32 * 32 * 4];
+        test_target_end(&t, image);
+        int covered = 0;
+        for (int i = 0; i < 32 * 32; ++i) covered += image[4 * i] + image[4 * i + 1] + image[4 * i + 2] > 0.01f;
+        if (covered == 0) fail_msg("look %d drew nothing", l);
+        destroy_system(system);
     }
-    plume_system_desc dark = base;
-    dark.emissive_over_life = (plume_gradient){1, {{0, {0.0f, 0.0f, 0.0f, 1.0f}}}};
-    plume_system fragment = make_system(dark);
+    plume_system fragment = make_system(base);
 
     if (epoxy_gl_version() >= 43) {
         plume_system_desc compute_desc = base;
@@ -357,6 +363,44 @@ static void test_look_and_draw_group_are_refused_by_name(void **state) {
     destroy_system(fragment);
 }
 
+/* Unsorted systems (additive light, sort_mode NONE) draw their live
+ * particles in ascending slot order, also once the ring has wrapped round
+ * its end: every live slot, once, in order. */
+static void test_unsorted_list_is_ascending_slots_round_the_ring(void **state) {
+    (void)state;
+    for (int variant = 0; variant < 2; ++variant) {
+        plume_system_desc desc = {.capacity = 100};
+        if (variant) desc.blend_mode = PLUME_BLEND_ADDITIVE;
+        else desc.sort_mode = PLUME_SORT_MODE_NONE;
+        desc.emitters[0] = (plume_emitter_desc){.burst_count = 30, .burst_interval = 0.125f, .lifetime = {0.4f, 0.4f}};
+        plume_system system = make_system(fragment_desc(desc));
+        plume_frame_desc step = make_frame(0.125f, NULL, NULL);
+        bool wrapped = false;
+        for (int k = 1; k <= 12; ++k) {
+            update(system, &step);
+            plume_readback rb = read_all(fixture_context(), system);
+            assert_int_equal(plume_system_get_sort_algorithm(fixture_context(), system), PLUME_SORT_AUTOMATIC);
+            assert_int_equal(rb.drawn_count, rb.live_count);
+            uint32_t live_seen = 0;
+            for (uint32_t i = 0; i < rb.drawn_count; ++i) {
+                uint32_t slot = rb.draw_order[i];
+                assert_true(slot < 100);
+                assert_true(rb.particles[slot].age >= 0.0f); /* live */
+                if (i > 0 && slot <= rb.draw_order[i - 1])
+                    fail_msg("%s, update %d: slot %u drawn after %u", variant ? "additive" : "NONE", k, slot,
+                             rb.draw_order[i - 1]);
+                ++live_seen;
+            }
+            assert_int_equal(live_seen, rb.live_count);
+            /* The live slots straddle the ring's end: 0 and 99 both live. */
+            wrapped = wrapped || (rb.particles[0].age >= 0.0f && rb.particles[99].age >= 0.0f);
+            free_readback(&rb);
+        }
+        assert_true(wrapped);
+        destroy_system(system);
+    }
+}
+
 const struct CMUnitTest particle_fragment_tests[] = {
     cmocka_unit_test_setup_teardown(test_path_is_chosen_and_reported, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_full_ring_replaces_the_oldest, fixture_setup, fixture_teardown),
@@ -366,6 +410,9 @@ const struct CMUnitTest particle_fragment_tests[] = {
     cmocka_unit_test_setup_teardown(test_low_draw_resolution_falls_back_once, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_world_is_refused_by_name, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_draw_path_falls_back_once, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_look_and_draw_group_are_refused_by_name, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_every_look_accepted_and_a_draw_group_refused, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_unsorted_list_is_ascending_slots_round_the_ring, fixture_setup,
+                                    fixture_teardown),
 };
 const size_t particle_fragment_test_count = sizeof particle_fragment_tests / sizeof particle_fragment_tests[0];

@@ -241,12 +241,14 @@ static void test_sort_modes_give_their_total_order(void **state) {
     const vec3 eye = {inverse[3][0], inverse[3][1], inverse[3][2]};
     uint32_t seed = test_random_u32();
     uint32_t *orders[PLUME_SORT_MODE_NONE + 1] = {0}, drawn[PLUME_SORT_MODE_NONE + 1] = {0};
+    bool ring = false; /* the fragment path's slots: a ring */
     for (uint32_t mode = 0; mode <= PLUME_SORT_MODE_NONE; ++mode) {
         plume_system_desc desc = {.capacity = 3001, .seed = seed, .sort_mode = mode};
         desc.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE, .extents = {3}, .burst_count = 150,
                                                 .burst_interval = 0.1f, .lifetime = {0.5f, 2}, .speed = {0, 1},
                                                 .spread = 3.14159f};
         plume_system system = make_system(desc);
+        ring = system_desc(fixture_context(), system).path == PLUME_PATH_FRAGMENT;
         plume_frame_desc frame = make_frame(1.0f / 30.0f, view, projection);
         for (int k = 0; k < 20; ++k) update(system, &frame);
         plume_readback rb = read_all(fixture_context(), system);
@@ -269,10 +271,13 @@ static void test_sort_modes_give_their_total_order(void **state) {
         free_readback(&rb);
         destroy_system(system);
     }
-    /* The same particles (one seed) in other orders. */
+    /* The same particles (one seed) in other orders; but on the fragment
+     * path, whose ring gives slots in emission order, the oldest first is
+     * ascending slots (NONE's order) until the ring wraps. */
     for (uint32_t a = 0; a <= PLUME_SORT_MODE_NONE; ++a)
         for (uint32_t b = a + 1; b <= PLUME_SORT_MODE_NONE; ++b) {
             assert_int_equal(drawn[a], drawn[b]);
+            if (ring && a == PLUME_SORT_MODE_OLDEST_FIRST && b == PLUME_SORT_MODE_NONE) continue;
             uint32_t same = 0;
             for (uint32_t i = 0; i < drawn[a]; ++i) same += orders[a][i] == orders[b][i];
             if (same > drawn[a] / 2)

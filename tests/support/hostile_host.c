@@ -67,10 +67,11 @@ int snapshot(GLint64 *v) {
     glGetInteger64i_v(GL_SAMPLE_MASK_VALUE, 0, &v[n++]);
     const GLenum image[] = {GL_IMAGE_BINDING_NAME, GL_IMAGE_BINDING_ACCESS, GL_IMAGE_BINDING_FORMAT};
     for (size_t k = 0; k < sizeof image / sizeof image[0]; ++k) glGetInteger64i_v(image[k], 0, &v[n++]);
-    /* The texture units the module binds (its draw's and its simulate's). */
+    /* The texture units the module binds (its draws', its simulate's, the
+     * fragment path's particle textures: units 0 .. 5). */
     GLint active = 0;
     glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
-    for (GLenum unit = 0; unit < 3; ++unit) {
+    for (GLenum unit = 0; unit < 6; ++unit) {
         glActiveTexture(GL_TEXTURE0 + unit);
         glGetInteger64v(GL_TEXTURE_BINDING_2D, &v[n++]);
         glGetInteger64v(GL_TEXTURE_BINDING_3D, &v[n++]);
