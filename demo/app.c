@@ -324,6 +324,12 @@ static void write_csv_row(demo_app *app, uint64_t frame, const plume_frame_profi
  * figures recorded when it was issued, a few frames ago). */
 static void collect_profile(demo_app *app) {
     app->profile_available = smoke_system_get_profile(app->smoke, &app->profile);
+    /* Drawn by a group, the smoke's draw is the group's: the HUD shows that. */
+    plume_profile group;
+    if (app->profile_available && smoke_system_get_group_profile(app->smoke, &group)) {
+        app->profile.stages[PLUME_STAGE_DRAW] = group.stages[PLUME_STAGE_DRAW];
+        memcpy(app->profile.draw_stages, group.draw_stages, sizeof group.draw_stages);
+    }
     if (!app->profile_available) {
         /* No profile from the module: count the live particles now and then
          * (a synchronous read), and log the CPU time alone. */
@@ -612,6 +618,12 @@ void demo_app_summary(demo_app *app, demo_summary *out) {
     out->live_count = smoke_system_count_live(app->smoke);
     out->capacity = smoke_system_capacity(app->smoke);
     out->sort = smoke_system_sort_name(app->smoke);
+    plume_profile group;
+    if (smoke_system_get_group_profile(app->smoke, &group)) {
+        out->group_samples = group.stages[PLUME_STAGE_DRAW].samples;
+        out->group_sort_ms = group.stages[PLUME_STAGE_SORT].mean_ms;
+        out->group_draw_ms = group.stages[PLUME_STAGE_DRAW].mean_ms;
+    }
     if (app->profile_available) {
         out->drawn_count = app->profile.drawn_count;
         out->tiled_entries = app->profile.tiled_entries;
@@ -632,6 +644,10 @@ void demo_summary_print(const demo_summary *s) {
                s->median_gpu_ms[PLUME_STAGE_DRAW], s->median_gpu_ms[PLUME_STAGE_UPDATE]);
     else
         printf("GPU per frame: no stage times (no profiler in the module, or no GL timer)\n");
+    if (s->group_samples > 0)
+        printf("draw group (fire and smoke in one order; the systems' draw above is 0): gather and sort %.3f ms, "
+               "draw %.3f ms (mean of its last %u draws)\n",
+               s->group_sort_ms, s->group_draw_ms, s->group_samples);
     if (s->tiled_entry_budget > 0)
         printf("tiled path: %u entries of a budget of %u in the last frame; %u frames of the profile's window "
                "overflowed it\n",

@@ -89,6 +89,10 @@ typedef struct demo_summary {
     /* The tiled path in the last profiled frame: entries, budget, and the
      * frames of the profile's window that overflowed it (drew raster). */
     uint32_t tiled_entries, tiled_entry_budget, tiled_overflow_frames;
+    /* The fire and the smoke drawn by one draw group (--fire): its profile's
+     * sort (gather and sort) and draw, mean ms over its window of draws. */
+    uint32_t group_samples;
+    double group_sort_ms, group_draw_ms;
 } demo_summary;
 
 typedef struct demo_app demo_app;

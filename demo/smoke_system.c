@@ -146,6 +146,8 @@ static void regroup(smoke_system *smoke) {
     plume_draw_group_desc desc = {.systems = systems, .system_count = 2};
     if (plume_draw_group_create(smoke->context, &desc, &smoke->group) != PLUME_OK)
         fprintf(stderr, "smoke: fire and smoke drawn one after the other: %s\n", smoke->last_error);
+    else if (plume_draw_group_set_profiling(smoke->context, smoke->group, true) != PLUME_OK)
+        fprintf(stderr, "smoke: the draw group is not profiled: %s\n", smoke->last_error);
 }
 
 /* The effect at another capacity: its emitters emit in proportion. */
@@ -326,6 +328,11 @@ bool smoke_system_joint(const smoke_system *smoke) { return smoke->settings.join
 
 bool smoke_system_get_profile(const smoke_system *smoke, plume_profile *out) {
     return plume_system_get_profile(smoke->context, smoke->system, out) == PLUME_OK && out->enabled;
+}
+
+bool smoke_system_get_group_profile(const smoke_system *smoke, plume_profile *out) {
+    return smoke->group.id && plume_draw_group_get_profile(smoke->context, smoke->group, out) == PLUME_OK &&
+           out->enabled;
 }
 
 uint32_t smoke_system_frame_profiles(const smoke_system *smoke, uint64_t first_frame, plume_frame_profile *out,

@@ -81,6 +81,9 @@ bool smoke_system_joint(const smoke_system *smoke);
 bool smoke_system_get_profile(const smoke_system *smoke, plume_profile *out);
 /* Completed frames with an update index (counted from the system's
  * creation) of at least `first_frame`, oldest first; returns how many. */
+/* The draw group's profile (--fire, drawn jointly): its gather and sort, its
+ * draw. False without a group or its profiling. */
+bool smoke_system_get_group_profile(const smoke_system *smoke, plume_profile *out);
 uint32_t smoke_system_frame_profiles(const smoke_system *smoke, uint64_t first_frame, plume_frame_profile *out,
                                      uint32_t max);
 

@@ -185,6 +185,26 @@ PLUME_API plume_result plume_draw_group_read_back(plume_context *context, plume_
                                                   plume_draw_group_entry *entries, uint32_t capacity,
                                                   uint32_t *out_count);
 
+/* Since 1.2. Switches the timing of the group's draws on or off, as
+ * plume_system_set_profiling does for a system (GL timer queries in a ring
+ * several draws deep, read without waiting; off by default, and off it makes
+ * no GL call). A system drawn only through its group has no draw time of its
+ * own: the group's profile has it. Errors: PLUME_ERROR_INVALID_ARGUMENT (a
+ * bad context or group handle), PLUME_ERROR_GL (queries could not be
+ * created; profiling stays off). */
+PLUME_API plume_result plume_draw_group_set_profiling(plume_context *context, plume_draw_group group, bool enabled);
+
+/* Since 1.2. The group's draws as plume_profile records them (frame: the
+ * group's draw number, from 1): PLUME_STAGE_SORT the gather of the systems'
+ * drawn particles and the group's sort (sort_padded_count, sort_passes),
+ * PLUME_STAGE_DRAW the draw (at 1/2 or 1/4 with its DOWNSAMPLE and UPSAMPLE
+ * draw stages), drawn_count the particles drawn; no simulate or update
+ * stage, live_count 0; path PLUME_PATH_COMPUTE. No GL call.
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or group handle, out
+ * NULL; *out is zeroed where it is not NULL). */
+PLUME_API plume_result plume_draw_group_get_profile(const plume_context *context, plume_draw_group group,
+                                                    plume_profile *out);
+
 #ifdef __cplusplus
 }
 #endif

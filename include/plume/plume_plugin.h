@@ -142,6 +142,9 @@ typedef struct plume_api {
                                          plume_draw_group_entry *entries, uint32_t capacity, uint32_t *out_count);
     /* since 1.2: sort pairs in a texture (plume_sort_texture) */
     plume_result (*sort_texture)(plume_context *context, plume_sorter sorter, uint32_t texture, uint32_t count);
+    /* since 1.2: a draw group's profile (plume_draw_group.h) */
+    plume_result (*draw_group_set_profiling)(plume_context *context, plume_draw_group group, bool enabled);
+    plume_result (*draw_group_get_profile)(const plume_context *context, plume_draw_group group, plume_profile *out);
 
     /* New fields go here, each under a "since 1.N" line. */
 } plume_api;

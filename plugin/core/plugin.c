@@ -206,6 +206,8 @@ static const plume_api api_table = {
     .draw_group_draw = plume_draw_group_draw,
     .draw_group_read_back = plume_draw_group_read_back,
     .sort_texture = plume_sort_texture,
+    .draw_group_set_profiling = plume_draw_group_set_profiling,
+    .draw_group_get_profile = plume_draw_group_get_profile,
 };
 
 plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, const plume_logger *logger,

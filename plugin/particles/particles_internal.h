@@ -288,6 +288,11 @@ void fragment_particles_draw(system_state *s, const mat4 view, const mat4 projec
 
 /* ---- profile/system_profile.c ---- */
 
+/* The sort's size follows from the GPU's drawn count, known only when the
+ * frame's results arrive: what the network covered and how many of its
+ * dispatches had work (from the frame's drawn count and sort bound), for a
+ * profiler whose frames sort with `sorter` (a system's, a draw group's). */
+void profile_finish_sort_values(profiler_frame *frame, const plume_context *context, plume_sorter sorter);
 plume_result particles_create_profiler(system_state *s);
 /* The GPU events the update's emit consumed (world.c), into the open frame. */
 void particles_capture_event_counts(system_state *s, plume_gl_scope *scope);

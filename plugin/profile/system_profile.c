@@ -5,18 +5,19 @@
 
 #include "particles/particles_internal.h"
 
-/* The sort's size follows from the GPU's live count, known only when the
- * frame's results arrive: what the network covered and how many of its
- * dispatches had work. */
-static void finish_profiled_frame(void *user, profiler_frame *frame) {
-    const system_state *s = user;
+void profile_finish_sort_values(profiler_frame *frame, const plume_context *context, plume_sorter sorter) {
     const uint32_t needed = (1u << PROFILER_VALUE_DRAWN_COUNT) | (1u << PROFILER_VALUE_SORT_BOUND);
     if ((frame->value_mask & needed) != needed) return;
     uint32_t drawn = frame->values[PROFILER_VALUE_DRAWN_COUNT], bound = frame->values[PROFILER_VALUE_SORT_BOUND];
     uint32_t sorted = drawn < bound ? drawn : bound; /* the sort clamps the GPU count to the bound */
     frame->values[PROFILER_VALUE_SORT_PADDED_COUNT] = sorted < 2 ? 0 : plume_next_pow2(sorted);
-    frame->values[PROFILER_VALUE_SORT_PASSES] = plume_sorter_pass_count(s->context, s->sorter, sorted);
+    frame->values[PROFILER_VALUE_SORT_PASSES] = plume_sorter_pass_count(context, sorter, sorted);
     frame->value_mask |= (1u << PROFILER_VALUE_SORT_PADDED_COUNT) | (1u << PROFILER_VALUE_SORT_PASSES);
+}
+
+static void finish_profiled_frame(void *user, profiler_frame *frame) {
+    const system_state *s = user;
+    profile_finish_sort_values(frame, s->context, s->sorter);
 }
 
 void particles_capture_event_counts(system_state *s, plume_gl_scope *scope) {

@@ -10,7 +10,9 @@
  * the list (its count on the GPU, its bound the sum of the systems'), and
  * one draw reads the records in that order. The records make the draw
  * independent of each system's uniforms, so one program draws every system;
- * the sprites are one texture array, a layer per textured system. */
+ * the sprites are one texture array, a layer per textured system. The group
+ * has a profiler of its own (plume_draw_group_set_profiling): the gather and
+ * the sort are its sort stage, the draw its draw stage. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,6 +64,8 @@ typedef struct group_state {
      * where a system's is), vertex array and depth sampler, its own
      * low-resolution targets, no profiler. */
     system_state *lowres_host;
+    plume_profiler *profiler; /* its frames are the group's draws */
+    uint64_t draws;
     draw_group_stage_hook stage_hook; /* benchmarks only (render/draw_group.h) */
     void *stage_hook_user;
 } group_state;
@@ -90,6 +94,7 @@ static uint32_t list_group_gl_objects(const void *object, plume_gl_object *out, 
     if (g->lowres_host)
         n += lowres_list_gl_objects(&g->lowres_host->lowres, n < capacity ? out + n : NULL,
                                     n < capacity ? capacity - n : 0);
+    n += profiler_list_gl_objects(g->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
 }
 
@@ -102,8 +107,15 @@ static void free_group(void *object) {
         plume_free(&g->env, g->lowres_host);
     }
     plume_sorter_destroy(g->context, g->sorter); /* {0} if it was never made */
+    profiler_destroy(g->profiler);
     plume_env env = g->env;
     plume_free(&env, g);
+}
+
+/* A profiled draw's sort size, once its drawn count is read. */
+static void finish_profiled_draw(void *user, profiler_frame *frame) {
+    const group_state *g = user;
+    profile_finish_sort_values(frame, g->context, g->sorter);
 }
 
 /* ---- Creation ------------------------------------------------------------------ */
@@ -320,6 +332,11 @@ static plume_result create_objects(group_state *g, system_state *const *systems,
     g->lowres_host->state_buffer = g->state_buffer;
     g->lowres_host->raster.vertex_array = g->vertex_array;
     g->lowres_host->raster.depth_sampler = g->depth_sampler;
+    /* The low resolutions' sub-stages are timed in the group's draw. */
+    profiler_desc profiling = {0};
+    if ((r = profiler_create(&g->env, &profiling, &g->profiler)) != PLUME_OK) return r;
+    profiler_set_frame_finisher(g->profiler, finish_profiled_draw, g);
+    g->lowres_host->profiler = g->profiler;
     return PLUME_OK;
 }
 
@@ -487,12 +504,18 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
     plume_gl_scope_neutral_raster(&scope);
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw group");
+    profiler_frame_begin(g->profiler, ++g->draws, &scope);
+    profiler_stage_begin(g->profiler, PLUME_STAGE_SORT);
     announce_stage(g, "gather");
     gather(g, systems, view, &light);
     announce_stage(g, "sort");
     r = plume_sort_indirect_bounded(g->context, g->sorter, g->pairs_buffer, g->state_buffer, STATE_DRAWN_COUNT_OFFSET,
                                     (uint32_t)bound);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    profiler_stage_end(g->profiler, PLUME_STAGE_SORT);
+    profiler_set_u32(g->profiler, PROFILER_VALUE_SORT_BOUND, (uint32_t)bound);
+    profiler_capture_u32(g->profiler, PROFILER_VALUE_DRAWN_COUNT, g->state_buffer, STATE_DRAWN_COUNT_OFFSET, &scope);
+    profiler_stage_begin(g->profiler, PLUME_STAGE_DRAW);
     announce_stage(g, "draw");
     int factor = frame->draw_resolution == PLUME_DRAW_FULL ? 1 : frame->draw_resolution == PLUME_DRAW_HALF ? 2 : 4;
     if (factor > 1 && frame->depth_texture == 0) {
@@ -516,10 +539,36 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
         }
     }
     announce_stage(g, NULL);
+    profiler_stage_end(g->profiler, PLUME_STAGE_DRAW);
+    profiler_frame_end(g->profiler);
     glPopDebugGroup();
     plume_gl_scope_end(&scope);
     plume_result gl = plume_drain_gl_errors(&g->env, CALLER);
     return r != PLUME_OK ? r : gl;
+}
+
+/* ---- Profiling ------------------------------------------------------------------- */
+
+plume_result plume_draw_group_set_profiling(plume_context *context, plume_draw_group handle, bool enabled) {
+    group_state *g = plume_context_lookup(context, handle.id, &group_class, "plume_draw_group_set_profiling");
+    if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &g->env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
+    plume_result r = profiler_set_enabled(g->profiler, enabled);
+    plume_gl_scope_end(&scope);
+    return r;
+}
+
+plume_result plume_draw_group_get_profile(const plume_context *context, plume_draw_group handle, plume_profile *out) {
+    static const char *CALLER = "plume_draw_group_get_profile";
+    if (out) memset(out, 0, sizeof *out);
+    const group_state *g = plume_context_lookup(context, handle.id, &group_class, CALLER);
+    if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (!out) return refuse(&g->env, CALLER, "out must not be NULL");
+    profiler_get_profile(g->profiler, out);
+    out->path = PLUME_PATH_COMPUTE;
+    return PLUME_OK;
 }
 
 /* ---- Read back ------------------------------------------------------------------- */

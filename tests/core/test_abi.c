@@ -157,6 +157,9 @@ static void test_static_table_holds_the_plain_functions(void **state) {
     assert_true(api->draw_group_destroy == plume_draw_group_destroy);
     assert_true(api->draw_group_draw == plume_draw_group_draw);
     assert_true(api->draw_group_read_back == plume_draw_group_read_back);
+    assert_true(api->sort_texture == plume_sort_texture);
+    assert_true(api->draw_group_set_profiling == plume_draw_group_set_profiling);
+    assert_true(api->draw_group_get_profile == plume_draw_group_get_profile);
 }
 #else
 extern void *host_library;

@@ -47,5 +47,7 @@ extern plume_get_api_fn host_get_api;
 #define plume_draw_group_destroy host_api->draw_group_destroy
 #define plume_draw_group_draw host_api->draw_group_draw
 #define plume_draw_group_read_back host_api->draw_group_read_back
+#define plume_draw_group_set_profiling host_api->draw_group_set_profiling
+#define plume_draw_group_get_profile host_api->draw_group_get_profile
 
 #endif

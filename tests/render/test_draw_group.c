@@ -282,6 +282,43 @@ static void test_draw_group_interleaved_systems(void **state) {
                quality, least[r], blank);
         assert_true(quality >= least[r] && quality < 90.0);
     }
+
+    /* The group's profile: off, nothing; on, its draws (here at 1/4, with
+     * the low resolution's draw stages) timed as its sort and draw stages,
+     * the drawn count and the sort's size those of the read-back order. */
+    plume_profile profile;
+    assert_int_equal(plume_draw_group_get_profile(fixture_context(), group, &profile), PLUME_OK);
+    assert_false(profile.enabled);
+    assert_int_equal(profile.stages[PLUME_STAGE_DRAW].samples, 0);
+    assert_int_equal(plume_draw_group_set_profiling(fixture_context(), group, true), PLUME_OK);
+    enum { PROFILED = 6 };
+    for (int k = 0; k < PROFILED; ++k) draw_into(group, systems, 3, &frame, clear, joint);
+    glFinish();
+    draw_into(group, systems, 3, &frame, clear, joint); /* collects the finished draws */
+    assert_int_equal(plume_draw_group_get_profile(fixture_context(), group, &profile), PLUME_OK);
+    uint32_t group_drawn = 0;
+    assert_int_equal(plume_draw_group_read_back(fixture_context(), group, NULL, 0, &group_drawn), PLUME_OK);
+    printf("  profiled: draw %u of the group, %u samples, sort %.3f ms, draw %.3f ms (upsample %.3f), %u drawn\n",
+           (unsigned)profile.frame, profile.stages[PLUME_STAGE_DRAW].samples, profile.stages[PLUME_STAGE_SORT].mean_ms,
+           profile.stages[PLUME_STAGE_DRAW].mean_ms, profile.draw_stages[PLUME_DRAW_STAGE_UPSAMPLE].mean_ms,
+           profile.drawn_count);
+    assert_true(profile.enabled);
+    assert_true(profile.frame >= PROFILED);
+    assert_int_equal(profile.drawn_count, group_drawn);
+    uint32_t padded = 1;
+    while (padded < group_drawn) padded *= 2;
+    assert_int_equal(profile.sort_padded_count, group_drawn < 2 ? 0 : padded);
+    assert_int_equal(profile.stages[PLUME_STAGE_SIMULATE].samples, 0);
+    assert_int_equal(profile.stages[PLUME_STAGE_UPDATE].samples, 0);
+    if (profile.timer_available) {
+        assert_true(profile.stages[PLUME_STAGE_SORT].samples >= PROFILED);
+        assert_true(profile.stages[PLUME_STAGE_DRAW].samples >= PROFILED);
+        assert_true(profile.draw_stages[PLUME_DRAW_STAGE_DOWNSAMPLE].samples >= PROFILED);
+        assert_true(profile.draw_stages[PLUME_DRAW_STAGE_UPSAMPLE].samples >= PROFILED);
+        assert_int_equal(profile.draw_stages[PLUME_DRAW_STAGE_COMPOSITE].samples, 0);
+        assert_true(profile.stages[PLUME_STAGE_DRAW].mean_ms > 0.0);
+    }
+    assert_int_equal(plume_draw_group_set_profiling(fixture_context(), group, false), PLUME_OK);
     frame.depth_texture = 0;
     frame.draw_resolution = PLUME_DRAW_HALF;
     for (int k = 0; k < 2; ++k) draw_into(group, systems, 3, &frame, clear, joint);
