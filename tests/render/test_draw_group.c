@@ -333,6 +333,9 @@ static void test_draw_group_interleaved_systems(void **state) {
     int values = snapshot(before);
     group = make_group(systems, 1, PLUME_SORT_MODE_DISTANCE);
     assert_unchanged(before, values, "plume_draw_group_create");
+    /* Profiled: its queries and readback buffers bind only what the scope restores. */
+    assert_int_equal(plume_draw_group_set_profiling(fixture_context(), group, true), PLUME_OK);
+    assert_unchanged(before, values, "plume_draw_group_set_profiling");
     assert_int_equal(plume_draw_group_draw(fixture_context(), group, &frame), PLUME_OK);
     assert_unchanged(before, values, "plume_draw_group_draw");
     uint32_t read = 0;
