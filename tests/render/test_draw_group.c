@@ -537,6 +537,18 @@ static void test_draw_group_bad_input_is_refused(void **state) {
     assert_int_equal(plume_draw_group_read_back(fixture_context(), group, NULL, 0, NULL), PLUME_ERROR_INVALID_ARGUMENT);
     assert_int_equal(plume_draw_group_read_back(fixture_context(), group, NULL, 4, &count),
                      PLUME_ERROR_INVALID_ARGUMENT);
+    /* Profiling: a bad group, no record (a record is zeroed on refusal). */
+    plume_profile profile;
+    memset(&profile, 0xAB, sizeof profile);
+    assert_int_equal(plume_draw_group_get_profile(fixture_context(), (plume_draw_group){0x777}, &profile),
+                     PLUME_ERROR_INVALID_ARGUMENT);
+    assert_false(profile.enabled);
+    assert_int_equal(profile.frame, 0);
+    assert_int_equal(plume_draw_group_get_profile(fixture_context(), group, NULL), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("plume_draw_group_get_profile: out must not be NULL"));
+    assert_int_equal(plume_draw_group_set_profiling(NULL, group, true), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_draw_group_set_profiling(fixture_context(), (plume_draw_group){0x777}, true),
+                     PLUME_ERROR_INVALID_ARGUMENT);
     /* A system destroyed under its group: the draw says which. */
     destroy_system(mine);
     assert_int_equal(plume_draw_group_draw(fixture_context(), group, &frame), PLUME_ERROR_INVALID_ARGUMENT);
