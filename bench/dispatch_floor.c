@@ -18,18 +18,24 @@
  *   - tf empty: one vertex that reads one pair of the last pass's buffer
  *     (a buffer texture) and transform feedback writes it to the other
  *     (GL_RASTERIZER_DISCARD): what a dependent pass costs doing nothing;
+ *     "bind": the target buffer's range bound on one transform feedback
+ *     object before the pass and unbound after; "objects": a transform
+ *     feedback object bound once to each buffer, a pass binding the object
+ *     (feedback_sort.c's way); "independent": as "objects", each pass
+ *     reading a third buffer that no pass writes;
+ *   - fragment empty: a 1x1 draw reading one texel of the last pass's
+ *     texture into the other;
  *   - tf copy: n / 32 vertices, each reading 32 pairs and writing them (64
- *     components, as the sort's groups of 2^5): a pass that moves n pairs;
+ *     components, as the sort's groups of 2^5): a pass that moves n pairs
+ *     (with objects);
  *   - fragment copy: a full-screen draw into an RG32UI texture 2048 pairs a
  *     row, each fragment reading its pair of the other texture;
  *   - compute copy: one pair an invocation from one storage buffer to the
  *     other, glMemoryBarrier between passes;
- * each pass set up as feedback_sort.c and fragment_sort.c set up theirs (a
- * transform feedback object, the buffer range bound and unbound around the
- * draw, a buffer texture fixed to each buffer). Then the least a sort on
- * the path can cost: its passes times the copy pass (the merge sort:
- * 1 + log2(n / 32); the bitonic network: feedback_sort.c's count), and
- * the compute bitonic sort's passes times the compute copy, as a ratio.
+ * a buffer texture fixed to each buffer. Then the least a sort on the path
+ * can cost: its passes times a copy pass of the same n (the merge sort:
+ * 1 + log2(n / 32) passes, as transform feedback and as render passes; the
+ * bitonic network: feedback_sort.c's count).
  *
  * Usage: plume_dispatch_floor [--graphics] (a real GPU: llvmpipe reads 0 for
  * compute). */
@@ -152,33 +158,51 @@ enum { GROUP_PAIRS = 32, GRAPHICS_MIN_LOG = 12, GRAPHICS_MAX_LOG = 20, TEXTURE_W
 
 typedef struct graphics_floor {
     GLuint tf_empty, tf_copy, fragment_copy, compute_copy; /* programs */
-    GLuint buffers[2], buffer_textures[2];                 /* ping-pong, 2^20 pairs each */
+    GLuint buffers[3], buffer_textures[3];                 /* ping-pong, 2^20 pairs each, and a source */
     GLuint textures[2], framebuffers[2];                   /* ping-pong, RG32UI, TEXTURE_WIDTH a row */
     GLuint draw_texture, draw_framebuffer;                 /* bound for the transform feedback draws */
     GLuint feedback, vertex_array;
+    GLuint buffer_feedbacks[2];                            /* each bound to buffers[i] once */
     GLuint queries[RUNS];
 } graphics_floor;
 
 static const char *const VERTEX_HEADER = "#version 330 core\n";
 
-/* Transform feedback of `vertices` points of `program` from buffer `from` to
- * the other, as feedback_sort_record does it. */
-static void feedback_pass(const graphics_floor *g, GLuint program, uint32_t vertices, uint32_t pairs, int from) {
+/* Transform feedback of `vertices` points of `program` from buffer `source`
+ * into buffer `target`: binding the target's range on one object around the
+ * draw, or binding the object fixed to the target. */
+static void feedback_pass(const graphics_floor *g, GLuint program, uint32_t vertices, uint32_t pairs, int source,
+                          int target, bool bind_range) {
     glUseProgram(program);
-    glBindTexture(GL_TEXTURE_BUFFER, g->buffer_textures[from]);
-    glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, g->buffers[from ^ 1], 0, (GLsizeiptr)pairs * 8);
+    glBindTexture(GL_TEXTURE_BUFFER, g->buffer_textures[source]);
+    if (bind_range) {
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, g->feedback);
+        glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, g->buffers[target], 0, (GLsizeiptr)pairs * 8);
+    } else {
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, g->buffer_feedbacks[target]);
+    }
     glBeginTransformFeedback(GL_POINTS);
     glDrawArrays(GL_POINTS, 0, (GLsizei)vertices);
     glEndTransformFeedback();
-    glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+    if (bind_range) glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
 }
 
-typedef enum graphics_pass { TF_EMPTY, TF_COPY, FRAGMENT_COPY, COMPUTE_COPY, GRAPHICS_PASSES } graphics_pass;
+typedef enum graphics_pass {
+    TF_EMPTY_BIND, TF_EMPTY, TF_EMPTY_INDEPENDENT, FRAGMENT_EMPTY, TF_COPY, FRAGMENT_COPY, COMPUTE_COPY, GRAPHICS_PASSES
+} graphics_pass;
 
 static void run_pass(const graphics_floor *g, graphics_pass kind, uint32_t pairs, int from) {
     switch (kind) {
-    case TF_EMPTY: feedback_pass(g, g->tf_empty, 1, 1, from); break;
-    case TF_COPY: feedback_pass(g, g->tf_copy, pairs / GROUP_PAIRS, pairs, from); break;
+    case TF_EMPTY_BIND: feedback_pass(g, g->tf_empty, 1, 1, from, from ^ 1, true); break;
+    case TF_EMPTY: feedback_pass(g, g->tf_empty, 1, 1, from, from ^ 1, false); break;
+    case TF_EMPTY_INDEPENDENT: feedback_pass(g, g->tf_empty, 1, 1, 2, from, false); break;
+    case TF_COPY: feedback_pass(g, g->tf_copy, pairs / GROUP_PAIRS, pairs, from, from ^ 1, false); break;
+    case FRAGMENT_EMPTY:
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, g->framebuffers[from ^ 1]);
+        glViewport(0, 0, 1, 1);
+        glBindTexture(GL_TEXTURE_2D, g->textures[from]);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        break;
     case FRAGMENT_COPY:
         glBindFramebuffer(GL_DRAW_FRAMEBUFFER, g->framebuffers[from ^ 1]);
         glViewport(0, 0, TEXTURE_WIDTH, (GLsizei)(pairs / TEXTURE_WIDTH));
@@ -198,12 +222,12 @@ static void run_pass(const graphics_floor *g, graphics_pass kind, uint32_t pairs
 /* Median microseconds a pass of `kind` over `pairs`, each pass reading what
  * the one before wrote. */
 static double time_graphics_passes(const graphics_floor *g, graphics_pass kind, uint32_t pairs) {
-    bool feedback = kind == TF_EMPTY || kind == TF_COPY;
+    bool feedback = kind <= TF_EMPTY_INDEPENDENT || kind == TF_COPY;
     if (feedback) {
         glEnable(GL_RASTERIZER_DISCARD);
         glBindFramebuffer(GL_DRAW_FRAMEBUFFER, g->draw_framebuffer);
     }
-    if (kind == FRAGMENT_COPY) glUseProgram(g->fragment_copy);
+    if (kind == FRAGMENT_COPY || kind == FRAGMENT_EMPTY) glUseProgram(g->fragment_copy);
     if (kind == COMPUTE_COPY) glUseProgram(g->compute_copy);
     int from = 0;
     for (int i = 0; i < WARMUP; ++i, from ^= 1) run_pass(g, kind, pairs, from);
@@ -276,15 +300,17 @@ static void create_graphics_objects(graphics_floor *g) {
     const uint32_t pairs = 1u << GRAPHICS_MAX_LOG, rows = pairs / TEXTURE_WIDTH;
     uint32_t *data = malloc(sizeof(uint32_t) * 2 * pairs);
     for (uint32_t i = 0; i < 2 * pairs; ++i) data[i] = i * 2654435761u;
-    glGenBuffers(2, g->buffers);
-    glGenTextures(2, g->buffer_textures);
+    glGenBuffers(3, g->buffers);
+    glGenTextures(3, g->buffer_textures);
     glGenTextures(2, g->textures);
     glGenFramebuffers(2, g->framebuffers);
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < 3; ++i) {
         glBindBuffer(GL_COPY_WRITE_BUFFER, g->buffers[i]);
         glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)pairs * 8, data, GL_DYNAMIC_COPY);
         glBindTexture(GL_TEXTURE_BUFFER, g->buffer_textures[i]);
         glTexBuffer(GL_TEXTURE_BUFFER, GL_RG32UI, g->buffers[i]);
+    }
+    for (int i = 0; i < 2; ++i) {
         glBindTexture(GL_TEXTURE_2D, g->textures[i]);
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32UI, TEXTURE_WIDTH, (GLsizei)rows, 0, GL_RG_INTEGER, GL_UNSIGNED_INT,
                      data);
@@ -300,6 +326,11 @@ static void create_graphics_objects(graphics_floor *g) {
     glGenFramebuffers(1, &g->draw_framebuffer);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, g->draw_framebuffer);
     glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, g->draw_texture, 0);
+    glGenTransformFeedbacks(2, g->buffer_feedbacks);
+    for (int i = 0; i < 2; ++i) {
+        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, g->buffer_feedbacks[i]);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, g->buffers[i]);
+    }
     glGenTransformFeedbacks(1, &g->feedback);
     glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, g->feedback);
     glGenVertexArrays(1, &g->vertex_array);
@@ -311,13 +342,14 @@ static void create_graphics_objects(graphics_floor *g) {
 static void destroy_graphics_objects(graphics_floor *g) {
     GLuint programs[] = {g->tf_empty, g->tf_copy, g->fragment_copy, g->compute_copy};
     for (int i = 0; i < 4; ++i) glDeleteProgram(programs[i]);
-    glDeleteBuffers(2, g->buffers);
-    glDeleteTextures(2, g->buffer_textures);
+    glDeleteBuffers(3, g->buffers);
+    glDeleteTextures(3, g->buffer_textures);
     glDeleteTextures(2, g->textures);
     glDeleteTextures(1, &g->draw_texture);
     glDeleteFramebuffers(2, g->framebuffers);
     glDeleteFramebuffers(1, &g->draw_framebuffer);
     glDeleteTransformFeedbacks(1, &g->feedback);
+    glDeleteTransformFeedbacks(2, g->buffer_feedbacks);
     glDeleteVertexArrays(1, &g->vertex_array);
     glDeleteQueries(RUNS, g->queries);
 }
@@ -337,19 +369,30 @@ static int report_graphics_floor(void) {
     graphics_floor g = {0};
     if (!build_graphics_programs(&g)) return 1;
     create_graphics_objects(&g);
-    printf("us a pass (median of %d, %d dependent passes each); lower bounds in ms: passes x the copy pass\n", RUNS,
-           DISPATCHES);
-    printf("%8s %9s %9s %9s %9s %11s %12s %11s %12s %9s\n", "pairs", "tf empty", "tf copy", "frag copy",
-           "cs copy", "tf/cs copy", "merge floor", "(passes)", "bitonic tf", "(passes)");
+    printf("us a pass (median of %d, %d dependent passes each)\n", RUNS, DISPATCHES);
+    static const char *const heads[GRAPHICS_PASSES] = {"tf empty bind", "tf empty", "tf empty indep",
+                                                       "frag empty", "tf copy", "frag copy", "cs copy"};
+    printf("%8s", "pairs");
+    for (int k = 0; k < GRAPHICS_PASSES; ++k) printf(" %14s", heads[k]);
+    printf(" %10s\n", "tf/cs copy");
+    double floors[GRAPHICS_MAX_LOG + 1][GRAPHICS_PASSES];
     for (uint32_t log_n = GRAPHICS_MIN_LOG; log_n <= GRAPHICS_MAX_LOG; ++log_n) {
         uint32_t pairs = 1u << log_n;
-        double us[GRAPHICS_PASSES];
-        for (graphics_pass kind = TF_EMPTY; kind < GRAPHICS_PASSES; ++kind)
+        double *us = floors[log_n];
+        printf("%8u", pairs);
+        for (graphics_pass kind = 0; kind < GRAPHICS_PASSES; ++kind) {
             us[kind] = time_graphics_passes(&g, kind, pairs);
+            printf(" %14.2f", us[kind]);
+        }
+        printf(" %10.1f\n", us[COMPUTE_COPY] > 0.0 ? us[TF_COPY] / us[COMPUTE_COPY] : 0.0);
+    }
+    printf("\nleast ms a sort can take: its passes x the copy pass of its n\n");
+    printf("%8s %7s %12s %12s %8s %12s\n", "pairs", "merge", "merge (tf)", "merge (frag)", "bitonic", "bitonic (tf)");
+    for (uint32_t log_n = GRAPHICS_MIN_LOG; log_n <= GRAPHICS_MAX_LOG; ++log_n) {
         uint32_t merge = merge_sort_passes(log_n), bitonic = bitonic_network_passes(log_n);
-        printf("%8u %9.2f %9.2f %9.2f %9.2f %11.1f %12.3f %11u %12.3f %9u\n", pairs, us[TF_EMPTY], us[TF_COPY],
-               us[FRAGMENT_COPY], us[COMPUTE_COPY], us[COMPUTE_COPY] > 0.0 ? us[TF_COPY] / us[COMPUTE_COPY] : 0.0,
-               merge * us[TF_COPY] / 1e3, merge, bitonic * us[TF_COPY] / 1e3, bitonic);
+        const double *us = floors[log_n];
+        printf("%8u %7u %12.3f %12.3f %8u %12.3f\n", 1u << log_n, merge, merge * us[TF_COPY] / 1e3,
+               merge * us[FRAGMENT_COPY] / 1e3, bitonic, bitonic * us[TF_COPY] / 1e3);
     }
     GLenum error = glGetError();
     destroy_graphics_objects(&g);
