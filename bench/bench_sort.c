@@ -14,7 +14,6 @@
  *                    [--powers-only] [--pass-times]
  *                    [--dump-programs DIR] [--cold-cache MB] [--fragment K]...
  *                    [--feedback M]... [--feedback-retarget] [--feedback-bitonic]
- *                    [--feedback-bind]
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
  * bitonic, radix, automatic, or a radix sort forced one way: rts
  * (reduce-then-scan), onesweep, ballots (the driver's way, digits matched
@@ -42,10 +41,6 @@
  * --feedback-bitonic: every --feedback row also as feedback:M:bitonic, the
  * transform-feedback sort running the bitonic network (up to M stages a
  * pass) instead of the merge sort: the baseline in the same run.
- * --feedback-bind: every --feedback row also as feedback:M:bind, each pass
- * binding its target buffer's range on one transform feedback object, not
- * the object fixed to that buffer (plume_feedback_bind_each_pass); with
- * --feedback-bitonic also feedback:M:bitonic:bind, both baselines at once.
  * "cpu ms" on every row: the median CPU time of the sort call, issue only.
  * --pass-times: instead of the table, the median time of every pass of a sort
  * of 2^min-log .. 2^max-log pairs (GL timestamps between the dispatches).
@@ -101,7 +96,6 @@ typedef struct options {
     uint32_t feedback_bits[6]; /* --feedback M: the transform-feedback sort, groups of 2^M (1 .. 6) */
     bool feedback_retarget;    /* --feedback-retarget: each --feedback row also with a glTexBuffer a pass */
     bool feedback_bitonic;     /* --feedback-bitonic: each --feedback row also with the bitonic network */
-    bool feedback_bind;        /* --feedback-bind: each --feedback row also binding a buffer range a pass */
 } options;
 
 static uint64_t random_state;
@@ -530,7 +524,6 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--powers-only")) o->powers_only = true;
         else if (!strcmp(a, "--feedback-retarget")) o->feedback_retarget = true;
         else if (!strcmp(a, "--feedback-bitonic")) o->feedback_bitonic = true;
-        else if (!strcmp(a, "--feedback-bind")) o->feedback_bind = true;
         else if (!strcmp(a, "--cold-cache") && next) o->cold_cache_mb = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--dump-programs") && next) o->dump_dir = argv[++i];
         else if (!strcmp(a, "--methods") && next) {
@@ -563,15 +556,11 @@ static int parse_options(int argc, char **argv, options *o) {
  * with `group_bits`, as a texture sort (METHOD_FRAGMENT) or a buffer sort
  * (METHOD_DIRECT); its time against seed 001's and the first variant's direct
  * sort; `form`: the transform-feedback sort as it is, re-pointing its
- * buffer texture every pass (plume_feedback_retarget_each_pass), running
- * the bitonic network (plume_feedback_use_bitonic_network) or binding a
- * buffer range a pass (plume_feedback_bind_each_pass). Returns whether it
- * was wrong. */
-typedef enum feedback_baseline {
-    FEEDBACK_AS_IS, FEEDBACK_RETARGET, FEEDBACK_BITONIC, FEEDBACK_BIND, FEEDBACK_BITONIC_BIND, FEEDBACK_BASELINES
-} feedback_baseline;
-static const char *const FEEDBACK_BASELINE_SUFFIX[FEEDBACK_BASELINES] = {"", ":retarget", ":bitonic", ":bind",
-                                                                         ":bitonic:bind"};
+ * buffer texture every pass (plume_feedback_retarget_each_pass) or running
+ * the bitonic network (plume_feedback_use_bitonic_network). Returns whether
+ * it was wrong. */
+typedef enum feedback_baseline { FEEDBACK_AS_IS, FEEDBACK_RETARGET, FEEDBACK_BITONIC, FEEDBACK_BASELINES } feedback_baseline;
+static const char *const FEEDBACK_BASELINE_SUFFIX[FEEDBACK_BASELINES] = {"", ":retarget", ":bitonic"};
 
 static int report_fragment_row(const options *opt, plume_context *context, plume_sorter sorter, uint32_t group_bits,
                                feedback_baseline form, const char *family, method kind, const pair *input, const pair *expected,
@@ -591,14 +580,12 @@ static int report_fragment_row(const options *opt, plume_context *context, plume
         s.pairs = make_buffer(sizeof(pair) * count, NULL);
     }
     plume_feedback_retarget_each_pass(form == FEEDBACK_RETARGET);
-    plume_feedback_use_bitonic_network(form == FEEDBACK_BITONIC || form == FEEDBACK_BITONIC_BIND);
-    plume_feedback_bind_each_pass(form == FEEDBACK_BIND || form == FEEDBACK_BITONIC_BIND);
+    plume_feedback_use_bitonic_network(form == FEEDBACK_BITONIC);
     int wrong = check_result(&s, expected);
     double cpu_ms = 0.0, ms = time_sort(&s, opt->runs, opt->warmup, &cpu_ms);
     uint32_t passes = plume_sorter_pass_count(context, sorter, count);
     plume_feedback_retarget_each_pass(false);
     plume_feedback_use_bitonic_network(false);
-    plume_feedback_bind_each_pass(false);
     double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
     double ratio_first = first_direct_ms > 0.0 ? ms / first_direct_ms : 0.0;
     char name[32];
@@ -734,10 +721,8 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
             static const method FEEDBACK_METHODS[2] = {METHOD_DIRECT, METHOD_FRAGMENT};
             for (uint32_t k = 0; k < opt->feedback_bits_count && feedback_sorter.id; ++k)
                 for (feedback_baseline b = FEEDBACK_AS_IS; b < FEEDBACK_BASELINES; ++b) {
-                    bool bitonic = b == FEEDBACK_BITONIC || b == FEEDBACK_BITONIC_BIND;
-                    bool bind = b == FEEDBACK_BIND || b == FEEDBACK_BITONIC_BIND;
-                    if ((b == FEEDBACK_RETARGET && !opt->feedback_retarget) || (bitonic && !opt->feedback_bitonic) ||
-                        (bind && !opt->feedback_bind))
+                    if ((b == FEEDBACK_RETARGET && !opt->feedback_retarget) ||
+                        (b == FEEDBACK_BITONIC && !opt->feedback_bitonic))
                         continue;
                     for (int m = 0; m < 2; ++m)
                         failures += report_fragment_row(opt, context, feedback_sorter, opt->feedback_bits[k], b,
@@ -764,7 +749,7 @@ int main(int argc, char **argv) {
                         "[--variant bitonic|radix|automatic|rts|onesweep|ballots|tiled[:KEY_BITS[:SIZE]]]... "
                         "[--methods direct,indirect,bounded] "
                         "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255] "
-                        "[--fragment K<=4]... [--feedback M<=6]... [--feedback-retarget] [--feedback-bitonic] [--feedback-bind]\n", argv[0]);
+                        "[--fragment K<=4]... [--feedback M<=6]... [--feedback-retarget] [--feedback-bitonic]\n", argv[0]);
         return 2;
     }
     headless_gl gl;

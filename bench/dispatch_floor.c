@@ -17,17 +17,16 @@
  * or textures) divided by 20, median of 31 after 200 untimed ones:
  *   - tf empty: one vertex that reads one pair of the last pass's buffer
  *     (a buffer texture) and transform feedback writes it to the other
- *     (GL_RASTERIZER_DISCARD): what a dependent pass costs doing nothing;
- *     "bind": the target buffer's range bound on one transform feedback
- *     object before the pass and unbound after; "objects": a transform
- *     feedback object bound once to each buffer, a pass binding the object
- *     (feedback_sort.c's way); "independent": as "objects", each pass
- *     reading a third buffer that no pass writes;
+ *     (GL_RASTERIZER_DISCARD), the target buffer's range bound on one
+ *     transform feedback object before the pass and unbound after
+ *     (feedback_sort.c's way): what a dependent pass costs doing nothing;
+ *     "objects": a transform feedback object bound once to each buffer, a
+ *     pass binding the object instead; "independent": each pass reading a
+ *     third buffer that no pass writes;
  *   - fragment empty: a 1x1 draw reading one texel of the last pass's
  *     texture into the other;
  *   - tf copy: n / 32 vertices, each reading 32 pairs and writing them (64
- *     components, as the sort's groups of 2^5): a pass that moves n pairs
- *     (with objects);
+ *     components, as the sort's groups of 2^5): a pass that moves n pairs;
  *   - fragment copy: a full-screen draw into an RG32UI texture 2048 pairs a
  *     row, each fragment reading its pair of the other texture;
  *   - compute copy: one pair an invocation from one storage buffer to the
@@ -188,15 +187,16 @@ static void feedback_pass(const graphics_floor *g, GLuint program, uint32_t vert
 }
 
 typedef enum graphics_pass {
-    TF_EMPTY_BIND, TF_EMPTY, TF_EMPTY_INDEPENDENT, FRAGMENT_EMPTY, TF_COPY, FRAGMENT_COPY, COMPUTE_COPY, GRAPHICS_PASSES
+    TF_EMPTY, TF_EMPTY_OBJECTS, TF_EMPTY_INDEPENDENT, FRAGMENT_EMPTY, TF_COPY, FRAGMENT_COPY, COMPUTE_COPY,
+    GRAPHICS_PASSES
 } graphics_pass;
 
 static void run_pass(const graphics_floor *g, graphics_pass kind, uint32_t pairs, int from) {
     switch (kind) {
-    case TF_EMPTY_BIND: feedback_pass(g, g->tf_empty, 1, 1, from, from ^ 1, true); break;
-    case TF_EMPTY: feedback_pass(g, g->tf_empty, 1, 1, from, from ^ 1, false); break;
-    case TF_EMPTY_INDEPENDENT: feedback_pass(g, g->tf_empty, 1, 1, 2, from, false); break;
-    case TF_COPY: feedback_pass(g, g->tf_copy, pairs / GROUP_PAIRS, pairs, from, from ^ 1, false); break;
+    case TF_EMPTY: feedback_pass(g, g->tf_empty, 1, 1, from, from ^ 1, true); break;
+    case TF_EMPTY_OBJECTS: feedback_pass(g, g->tf_empty, 1, 1, from, from ^ 1, false); break;
+    case TF_EMPTY_INDEPENDENT: feedback_pass(g, g->tf_empty, 1, 1, 2, from, true); break;
+    case TF_COPY: feedback_pass(g, g->tf_copy, pairs / GROUP_PAIRS, pairs, from, from ^ 1, true); break;
     case FRAGMENT_EMPTY:
         glBindFramebuffer(GL_DRAW_FRAMEBUFFER, g->framebuffers[from ^ 1]);
         glViewport(0, 0, 1, 1);
@@ -370,7 +370,7 @@ static int report_graphics_floor(void) {
     if (!build_graphics_programs(&g)) return 1;
     create_graphics_objects(&g);
     printf("us a pass (median of %d, %d dependent passes each)\n", RUNS, DISPATCHES);
-    static const char *const heads[GRAPHICS_PASSES] = {"tf empty bind", "tf empty", "tf empty indep",
+    static const char *const heads[GRAPHICS_PASSES] = {"tf empty", "tf empty obj", "tf empty indep",
                                                        "frag empty", "tf copy", "frag copy", "cs copy"};
     printf("%8s", "pairs");
     for (int k = 0; k < GRAPHICS_PASSES; ++k) printf(" %14s", heads[k]);

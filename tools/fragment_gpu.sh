@@ -9,10 +9,9 @@
 #      transform-feedback, fragment and compute passes, 2^12 .. 2^20);
 #   3. the sort table, 2^12 .. 2^20: seed 001, the compute bitonic sort, the
 #      render-pass sort (k = 2) and the transform-feedback sort with groups
-#      of 2^5: the merge sort, and as baselines the bitonic network
-#      (--feedback-bitonic), a buffer range bound a pass (--feedback-bind)
-#      and both (main's sort before the merge sort), as buffer and texture
-#      sorts; every result checked against qsort;
+#      of 2^5: the merge sort, and the bitonic network as its baseline
+#      (--feedback-bitonic), as buffer and texture sorts; every result
+#      checked against qsort;
 #   4. the 64 K demo frame on the compute path and with --gl 3.3;
 #   5. the full suite (a GL 4.6 context: both paths), where time is left
 #      (PLUME_SUITE_SECONDS, 0: not run).
@@ -38,7 +37,7 @@ cat "$out/graphics_floor.txt"
 
 # Line-buffered: a time limit keeps the rows already printed.
 timeout ${PLUME_BENCH_SECONDS:-100} stdbuf -oL $bin/plume_bench --min-log 12 --max-log 20 --powers-only --runs 11 --warmup 2 \
-    --variant bitonic --methods direct --fragment 2 --feedback 5 --feedback-bitonic --feedback-bind \
+    --variant bitonic --methods direct --fragment 2 --feedback 5 --feedback-bitonic \
     --csv "$out/fragment_sort_bench.csv" > "$out/fragment_sort_bench.txt" 2>&1
 elapsed "bench exit $?"
 grep -E "^GL|seed001|^ +[0-9]+ bitonic |texture|correct|WRONG" "$out/fragment_sort_bench.txt" | tail -90

@@ -73,10 +73,6 @@ struct feedback_sort {
     GLuint draw_framebuffer, draw_texture;
     GLuint vertex_array;            /* the passes have no attributes; core GL needs one bound */
     GLuint feedback;                /* the sorter's transform feedback object (GL 4.0), or 0 */
-    /* With transform feedback objects: one more for each of buffers[0] and
-     * [1], bound to it once, so that a pass binds an object, not a buffer
-     * range (see feedback_sort_record). */
-    GLuint pass_feedbacks[2];
     GLuint network_programs[FEEDBACK_SORT_MAX_GROUP_BITS];
     GLint network_locations[FEEDBACK_SORT_MAX_GROUP_BITS][NETWORK_LOCATIONS];
     /* The merge sort's merge pass for groups of 2^m (feedback_merge.vert),
@@ -215,24 +211,8 @@ void feedback_sort_prepare_state(const feedback_sort *s, plume_gl_scope *scope) 
     glBindVertexArray(s->vertex_array);
 }
 
-/* plume_feedback_bind_each_pass: the benchmark's baseline. */
-static bool bind_each_pass;
-
-void plume_feedback_bind_each_pass(bool bind) {
-    bind_each_pass = bind;
-}
-
 void feedback_sort_record(const feedback_sort *s, GLuint buffer, uint32_t vertices, uint32_t bytes) {
-    bool own = buffer == s->buffers[0] || buffer == s->buffers[1];
-    if (own && s->pass_feedbacks[0] && !bind_each_pass) {
-        /* The object already holds the buffer: no binding changes a pass. */
-        glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, s->pass_feedbacks[buffer == s->buffers[1]]);
-        glBeginTransformFeedback(GL_POINTS);
-        glDrawArrays(GL_POINTS, 0, (GLsizei)vertices);
-        glEndTransformFeedback();
-        return;
-    }
-    if (s->feedback) glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, s->feedback);
+    (void)s;
     glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer, 0, (GLsizeiptr)bytes);
     glBeginTransformFeedback(GL_POINTS);
     glDrawArrays(GL_POINTS, 0, (GLsizei)vertices);
@@ -603,18 +583,13 @@ plume_result feedback_sort_create(const plume_env *env, uint32_t capacity, feedb
     glGenVertexArrays(1, &s->vertex_array);
     glBindVertexArray(s->vertex_array);
     if (plume_has_feedback_objects()) {
-        glGenTransformFeedbacks(2, s->pass_feedbacks);
-        for (int i = 0; i < 2; ++i) {
-            glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, s->pass_feedbacks[i]);
-            glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, s->buffers[i]);
-        }
         glGenTransformFeedbacks(1, &s->feedback);
         glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, s->feedback);
     }
     return plume_drain_gl_errors(env, CALLER);
 }
 
-enum { FEEDBACK_SORT_GL_OBJECTS = 13 + 2 * FEEDBACK_SORT_MAX_GROUP_BITS };
+enum { FEEDBACK_SORT_GL_OBJECTS = 11 + 2 * FEEDBACK_SORT_MAX_GROUP_BITS };
 
 uint32_t feedback_sort_list_gl_objects(const feedback_sort *s, plume_gl_object *out, uint32_t capacity) {
     if (!s) return 0;
@@ -625,9 +600,8 @@ uint32_t feedback_sort_list_gl_objects(const feedback_sort *s, plume_gl_object *
         {GL_FRAMEBUFFER, s->read_framebuffer}, {GL_VERTEX_ARRAY, s->vertex_array},
         {GL_TRANSFORM_FEEDBACK, s->feedback}, {GL_PROGRAM, s->write_program},
         {GL_FRAMEBUFFER, s->draw_framebuffer}, {GL_TEXTURE, s->draw_texture},
-        {GL_TRANSFORM_FEEDBACK, s->pass_feedbacks[0]}, {GL_TRANSFORM_FEEDBACK, s->pass_feedbacks[1]},
     };
-    uint32_t n = 13;
+    uint32_t n = 11;
     for (int m = 0; m < FEEDBACK_SORT_MAX_GROUP_BITS; ++m) {
         all[n++] = (plume_gl_object){GL_PROGRAM, s->network_programs[m]};
         all[n++] = (plume_gl_object){GL_PROGRAM, s->merge_programs[m]};

@@ -44,12 +44,6 @@ void plume_feedback_retarget_each_pass(bool retarget);
  * doubling of the runs): the benchmark's baseline, timed in the same run. */
 void plume_feedback_use_bitonic_network(bool bitonic);
 
-/* Transform-feedback passes bind their target buffer's range on the
- * sorter's one transform feedback object (and unbind it after) instead of
- * binding the object kept bound to that buffer: the benchmark's baseline
- * (the same where the GL has no transform feedback objects). */
-void plume_feedback_bind_each_pass(bool bind);
-
 /* The transform-feedback backend of a fragment-path sorter (NULL on the
  * compute path and where it sorts with render passes): the particle system's
  * fragment path records its keys straight into it. */
