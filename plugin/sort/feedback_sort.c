@@ -4,22 +4,33 @@
  * fragment, through the raster back end: on a GPU whose ROPs are few (the
  * H100) a pass of 2^20 RG32UI fragments costs ~150 us, 20 times what moving
  * its bytes costs. Here no pass reaches the rasterizer: a pass is a
- * glDrawArrays(GL_POINTS) with GL_RASTERIZER_DISCARD, each vertex reads its
- * group of 2^m pairs through a buffer texture, runs up to m stages of the
- * network on them in registers (shaders/sort/feedback_sort.vert, the network
- * unrolled per program by the macros network_defines writes) and transform
- * feedback writes its outputs into the other buffer of a ping-pong pair. So a
- * pass costs about its memory traffic, and 2^20 pairs take 46 passes (m = 5)
- * instead of the seeds' 210.
+ * glDrawArrays(GL_POINTS) with GL_RASTERIZER_DISCARD, each vertex reads
+ * through a buffer texture, works on a group of 2^m pairs in registers and
+ * transform feedback writes its 2^m outputs next to each other into the other
+ * buffer of a ping-pong pair.
  *
- * Transform feedback writes a vertex's outputs next to each other, so after a
- * pass whose group spans position bits [f, f + m) a pair's storage index is
- * its position with those bits moved to the bottom: the layout, a permutation
- * of position bits, tracked here pass by pass (plan_pass). A merge level ends
- * with the pass on bits [0, m), which leaves the identity, so every level
- * starts and ends in position order. The first pass sorts blocks of 2^m by
- * every level up to m at once and pads from the count to the power of two;
- * passes cover only the count's power of two (no pass for levels above it).
+ * The sort is a merge sort (run_merge_sort). Its first pass sorts every group
+ * of 2^m pairs (feedback_sort.vert's local sort, every block ascending) and
+ * pads from the count on; each later pass merges the runs two by two
+ * (feedback_merge.vert: a vertex finds where its 2^m outputs start on the
+ * merge path by a binary search over the two runs, then keeps the 2^m least
+ * of the next 2^m of each run and sorts them with a bitonic merge). The runs
+ * cover the count rounded up to a group, not its power of two, and there is
+ * a pass for each doubling up to it: 2^16 pairs take 12 passes, 2^20 16.
+ * A pass costs the H100 ~16 us before it does anything (notes/
+ * fragment-path.md), so passes, not the work in them, set the time at small
+ * counts.
+ *
+ * The bitonic network (for_each_pass) is the benchmark's baseline
+ * (plume_feedback_use_bitonic_network): up to m stages a pass, 2^20 in 46
+ * passes. Transform feedback writes a vertex's outputs next to each other,
+ * so after a pass whose group spans position bits [f, f + m) a pair's
+ * storage index is its position with those bits moved to the bottom: the
+ * layout, a permutation of position bits, tracked here pass by pass
+ * (plan_pass). A merge level ends with the pass on bits [0, m), which leaves
+ * the identity, so every level starts and ends in position order. The first
+ * pass sorts blocks of 2^m by every level up to m at once and pads from the
+ * count to the power of two.
  *
  * Around the network: a buffer sort copies the host's pairs into the first
  * buffer (glCopyBufferSubData) and back (or, with a GPU count, writes them
