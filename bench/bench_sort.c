@@ -13,7 +13,7 @@
  *                    [--csv FILE] [--variant SPEC]... [--methods LIST]
  *                    [--powers-only] [--pass-times]
  *                    [--dump-programs DIR] [--cold-cache MB] [--fragment K]...
- *                    [--feedback M]... [--feedback-retarget]
+ *                    [--feedback M]... [--feedback-retarget] [--feedback-bitonic]
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
  * bitonic, radix, automatic, or a radix sort forced one way: rts
  * (reduce-then-scan), onesweep, ballots (the driver's way, digits matched
@@ -38,6 +38,9 @@
  * sort re-pointing one buffer texture at each pass's source (glTexBuffer a
  * pass) instead of binding the texture fixed to that buffer: that cost in
  * the same run.
+ * --feedback-bitonic: every --feedback row also as feedback:M:bitonic, the
+ * transform-feedback sort running the bitonic network (up to M stages a
+ * pass) instead of the merge sort: the baseline in the same run.
  * "cpu ms" on every row: the median CPU time of the sort call, issue only.
  * --pass-times: instead of the table, the median time of every pass of a sort
  * of 2^min-log .. 2^max-log pairs (GL timestamps between the dispatches).
@@ -92,6 +95,7 @@ typedef struct options {
     uint32_t feedback_bits_count;
     uint32_t feedback_bits[6]; /* --feedback M: the transform-feedback sort, groups of 2^M (1 .. 6) */
     bool feedback_retarget;    /* --feedback-retarget: each --feedback row also with a glTexBuffer a pass */
+    bool feedback_bitonic;     /* --feedback-bitonic: each --feedback row also with the bitonic network */
 } options;
 
 static uint64_t random_state;
@@ -519,6 +523,7 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--pass-times")) o->pass_times = true;
         else if (!strcmp(a, "--powers-only")) o->powers_only = true;
         else if (!strcmp(a, "--feedback-retarget")) o->feedback_retarget = true;
+        else if (!strcmp(a, "--feedback-bitonic")) o->feedback_bitonic = true;
         else if (!strcmp(a, "--cold-cache") && next) o->cold_cache_mb = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--dump-programs") && next) o->dump_dir = argv[++i];
         else if (!strcmp(a, "--methods") && next) {
@@ -550,11 +555,15 @@ static int parse_options(int argc, char **argv, options *o) {
 /* One row of a sort without compute shaders (the fragment path): `sorter`
  * with `group_bits`, as a texture sort (METHOD_FRAGMENT) or a buffer sort
  * (METHOD_DIRECT); its time against seed 001's and the first variant's direct
- * sort; `retarget`: the transform-feedback sort re-points its buffer
- * texture every pass (plume_feedback_retarget_each_pass). Returns whether it
- * was wrong. */
+ * sort; `form`: the transform-feedback sort as it is, re-pointing its
+ * buffer texture every pass (plume_feedback_retarget_each_pass) or running
+ * the bitonic network (plume_feedback_use_bitonic_network). Returns whether
+ * it was wrong. */
+typedef enum feedback_baseline { FEEDBACK_AS_IS, FEEDBACK_RETARGET, FEEDBACK_BITONIC, FEEDBACK_BASELINES } feedback_baseline;
+static const char *const FEEDBACK_BASELINE_SUFFIX[FEEDBACK_BASELINES] = {"", ":retarget", ":bitonic"};
+
 static int report_fragment_row(const options *opt, plume_context *context, plume_sorter sorter, uint32_t group_bits,
-                               bool retarget, const char *family, method kind, const pair *input, const pair *expected,
+                               feedback_baseline form, const char *family, method kind, const pair *input, const pair *expected,
                                uint32_t count, double base_ms, double first_direct_ms, FILE *csv) {
     plume_sorter_set_fragment_group_bits(context, sorter, group_bits);
     if (plume_sorter_fragment_group_bits(context, sorter) != group_bits) {
@@ -570,15 +579,17 @@ static int report_fragment_row(const options *opt, plume_context *context, plume
         s.pristine = make_buffer(sizeof(pair) * count, input);
         s.pairs = make_buffer(sizeof(pair) * count, NULL);
     }
-    plume_feedback_retarget_each_pass(retarget);
+    plume_feedback_retarget_each_pass(form == FEEDBACK_RETARGET);
+    plume_feedback_use_bitonic_network(form == FEEDBACK_BITONIC);
     int wrong = check_result(&s, expected);
     double cpu_ms = 0.0, ms = time_sort(&s, opt->runs, opt->warmup, &cpu_ms);
-    plume_feedback_retarget_each_pass(false);
     uint32_t passes = plume_sorter_pass_count(context, sorter, count);
+    plume_feedback_retarget_each_pass(false);
+    plume_feedback_use_bitonic_network(false);
     double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
     double ratio_first = first_direct_ms > 0.0 ? ms / first_direct_ms : 0.0;
     char name[32];
-    snprintf(name, sizeof name, "%s:%u%s", family, group_bits, retarget ? ":retarget" : "");
+    snprintf(name, sizeof name, "%s:%u%s", family, group_bits, FEEDBACK_BASELINE_SUFFIX[form]);
     printf("%10u %-20s %-9s %-8s %7u %10.4f %9.2f %9.2f %8s %9.4f\n", count, name, method_name(kind), "bitonic", passes,
            ms, ratio, ratio_first, wrong ? "WRONG" : "yes", cpu_ms);
     if (csv)
@@ -704,16 +715,20 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
              * and buffer sorts. "x first": time over the first variant's
              * direct sort. Values are indices: one order for all. */
             for (uint32_t k = 0; k < opt->fragment_bits_count && fragment_sorter.id; ++k)
-                failures += report_fragment_row(opt, context, fragment_sorter, opt->fragment_bits[k], false,
+                failures += report_fragment_row(opt, context, fragment_sorter, opt->fragment_bits[k], FEEDBACK_AS_IS,
                                                 "fragment", METHOD_FRAGMENT, input, expected, count, base_ms,
                                                 first_ms[METHOD_DIRECT], csv);
             static const method FEEDBACK_METHODS[2] = {METHOD_DIRECT, METHOD_FRAGMENT};
             for (uint32_t k = 0; k < opt->feedback_bits_count && feedback_sorter.id; ++k)
-                for (int retarget = 0; retarget <= (int)opt->feedback_retarget; ++retarget)
+                for (feedback_baseline b = FEEDBACK_AS_IS; b < FEEDBACK_BASELINES; ++b) {
+                    if ((b == FEEDBACK_RETARGET && !opt->feedback_retarget) ||
+                        (b == FEEDBACK_BITONIC && !opt->feedback_bitonic))
+                        continue;
                     for (int m = 0; m < 2; ++m)
-                        failures += report_fragment_row(opt, context, feedback_sorter, opt->feedback_bits[k],
-                                                        retarget, "feedback", FEEDBACK_METHODS[m], input, expected,
+                        failures += report_fragment_row(opt, context, feedback_sorter, opt->feedback_bits[k], b,
+                                                        "feedback", FEEDBACK_METHODS[m], input, expected,
                                                         count, base_ms, first_ms[METHOD_DIRECT], csv);
+                }
             GLuint buffers[] = {base.pristine_keys, base.pristine_values, base.keys, base.values};
             glDeleteBuffers(4, buffers);
             free(input);
@@ -734,7 +749,7 @@ int main(int argc, char **argv) {
                         "[--variant bitonic|radix|automatic|rts|onesweep|ballots|tiled[:KEY_BITS[:SIZE]]]... "
                         "[--methods direct,indirect,bounded] "
                         "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255] "
-                        "[--fragment K<=4]... [--feedback M<=6]... [--feedback-retarget]\n", argv[0]);
+                        "[--fragment K<=4]... [--feedback M<=6]... [--feedback-retarget] [--feedback-bitonic]\n", argv[0]);
         return 2;
     }
     headless_gl gl;

@@ -131,10 +131,12 @@ typedef struct plume_sorter_desc {
     uint32_t key_bits;
     /* A plume_gpu_path. PLUME_PATH_AUTO (default): compute where the context
      * has GL 4.3, else fragment. PLUME_PATH_FRAGMENT forces the fragment
-     * path's sort (GL 3.3 core) on any context: the bitonic network (the
-     * order above) as vertex passes, each vertex running up to 5 stages on
-     * 32 pairs, recorded by transform feedback into two buffers of the
-     * capacity's power of two, read back as buffer textures (nothing reaches
+     * path's sort (GL 3.3 core) on any context: a merge sort giving the
+     * bitonic order above (a total order: the same result) as vertex
+     * passes, the first sorting each group of 32 pairs, each later one
+     * merging the runs two by two (1 + log2(count / 32) passes), recorded
+     * by transform feedback into two buffers of the capacity's power of
+     * two, read back as buffer textures (nothing reaches
      * the rasterizer: GL_RASTERIZER_DISCARD); where GL_MAX_TEXTURE_BUFFER_SIZE
      * is under that power of two, seeds 000 and 002's render passes over
      * RG32UI textures (2 stages a pass). GL state on this path: the calls

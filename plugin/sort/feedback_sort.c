@@ -4,22 +4,33 @@
  * fragment, through the raster back end: on a GPU whose ROPs are few (the
  * H100) a pass of 2^20 RG32UI fragments costs ~150 us, 20 times what moving
  * its bytes costs. Here no pass reaches the rasterizer: a pass is a
- * glDrawArrays(GL_POINTS) with GL_RASTERIZER_DISCARD, each vertex reads its
- * group of 2^m pairs through a buffer texture, runs up to m stages of the
- * network on them in registers (shaders/sort/feedback_sort.vert, the network
- * unrolled per program by the macros network_defines writes) and transform
- * feedback writes its outputs into the other buffer of a ping-pong pair. So a
- * pass costs about its memory traffic, and 2^20 pairs take 46 passes (m = 5)
- * instead of the seeds' 210.
+ * glDrawArrays(GL_POINTS) with GL_RASTERIZER_DISCARD, each vertex reads
+ * through a buffer texture, works on a group of 2^m pairs in registers and
+ * transform feedback writes its 2^m outputs next to each other into the other
+ * buffer of a ping-pong pair.
  *
- * Transform feedback writes a vertex's outputs next to each other, so after a
- * pass whose group spans position bits [f, f + m) a pair's storage index is
- * its position with those bits moved to the bottom: the layout, a permutation
- * of position bits, tracked here pass by pass (plan_pass). A merge level ends
- * with the pass on bits [0, m), which leaves the identity, so every level
- * starts and ends in position order. The first pass sorts blocks of 2^m by
- * every level up to m at once and pads from the count to the power of two;
- * passes cover only the count's power of two (no pass for levels above it).
+ * The sort is a merge sort (run_merge_sort). Its first pass sorts every group
+ * of 2^m pairs (feedback_sort.vert's local sort, every block ascending) and
+ * pads from the count on; each later pass merges the runs two by two
+ * (feedback_merge.vert: a vertex finds where its 2^m outputs start on the
+ * merge path by a binary search over the two runs, then keeps the 2^m least
+ * of the next 2^m of each run and sorts them with a bitonic merge). The runs
+ * cover the count rounded up to a group, not its power of two, and there is
+ * a pass for each doubling up to it: 2^16 pairs take 12 passes, 2^20 16.
+ * A pass costs the H100 ~16 us before it does anything (notes/
+ * fragment-path.md), so passes, not the work in them, set the time at small
+ * counts.
+ *
+ * The bitonic network (for_each_pass) is the benchmark's baseline
+ * (plume_feedback_use_bitonic_network): up to m stages a pass, 2^20 in 46
+ * passes. Transform feedback writes a vertex's outputs next to each other,
+ * so after a pass whose group spans position bits [f, f + m) a pair's
+ * storage index is its position with those bits moved to the bottom: the
+ * layout, a permutation of position bits, tracked here pass by pass
+ * (plan_pass). A merge level ends with the pass on bits [0, m), which leaves
+ * the identity, so every level starts and ends in position order. The first
+ * pass sorts blocks of 2^m by every level up to m at once and pads from the
+ * count to the power of two.
  *
  * Around the network: a buffer sort copies the host's pairs into the first
  * buffer (glCopyBufferSubData) and back (or, with a GPU count, writes them
@@ -45,11 +56,14 @@ enum {
 static const char *const NETWORK_UNIFORMS[] = {
     "u_count",     "u_count_from_buffer", "u_count_index",   "u_local_sort",    "u_run_count",  "u_run_shift",
     "u_run_mask",  "u_run_target",        "u_member_offset", "u_direction_bit", "u_top_bit",    "u_host_counts",
-    NULL};
+    "u_ascending", NULL};
 enum {
     U_COUNT, U_COUNT_FROM_BUFFER, U_COUNT_INDEX, U_LOCAL_SORT, U_RUN_COUNT, U_RUN_SHIFT,
-    U_RUN_MASK, U_RUN_TARGET, U_MEMBER_OFFSET, U_DIRECTION_BIT, U_TOP_BIT, U_HOST_COUNTS, NETWORK_LOCATIONS
+    U_RUN_MASK, U_RUN_TARGET, U_MEMBER_OFFSET, U_DIRECTION_BIT, U_TOP_BIT, U_HOST_COUNTS,
+    U_ASCENDING, NETWORK_LOCATIONS
 };
+static const char *const MERGE_UNIFORMS[] = {"u_total", "u_run_bits", NULL};
+enum { M_TOTAL, M_RUN_BITS, MERGE_LOCATIONS };
 static const char *const WRITE_UNIFORMS[] = {"u_count", "u_count_index", "u_host_counts", NULL};
 enum { W_COUNT, W_COUNT_INDEX, W_HOST_COUNTS, WRITE_LOCATIONS };
 
@@ -72,6 +86,11 @@ struct feedback_sort {
     GLuint feedback;                /* the sorter's transform feedback object (GL 4.0), or 0 */
     GLuint network_programs[FEEDBACK_SORT_MAX_GROUP_BITS];
     GLint network_locations[FEEDBACK_SORT_MAX_GROUP_BITS][NETWORK_LOCATIONS];
+    /* The merge sort's merge pass for groups of 2^m (feedback_merge.vert),
+     * built for the group size in use only: smaller counts sort in the
+     * first pass alone. */
+    GLuint merge_programs[FEEDBACK_SORT_MAX_GROUP_BITS];
+    GLint merge_locations[FEEDBACK_SORT_MAX_GROUP_BITS][MERGE_LOCATIONS];
     GLuint write_program;           /* indirect write-back: vertex and geometry shader */
     GLint write_locations[WRITE_LOCATIONS];
 };
@@ -83,6 +102,7 @@ struct feedback_sort {
 typedef struct feedback_pass {
     uint32_t group_bits;
     bool local_sort;
+    bool ascending;                 /* local sort: every block ascending (the merge sort's first pass) */
     GLint run_count;
     GLint run_shift[MAX_RUNS], run_target[MAX_RUNS];
     GLuint run_mask[MAX_RUNS];
@@ -146,8 +166,37 @@ static uint32_t for_each_pass(const feedback_sort *s, uint32_t log_n, run_pass_f
     return passes;
 }
 
+/* ---- The merge sort's plan ----------------------------------------------------- */
+
+/* plume_feedback_use_bitonic_network: the benchmark's baseline. */
+static bool bitonic_network;
+
+void plume_feedback_use_bitonic_network(bool bitonic) {
+    bitonic_network = bitonic;
+}
+
+/* The merge sort's group: 2^m pairs, or the count's power of two where that
+ * is smaller (a count of at most a group is sorted by the first pass). */
+static uint32_t merge_group_bits(const feedback_sort *s, uint32_t count) {
+    uint32_t log_n = plume_log2(count);
+    return s->group_bits < log_n ? s->group_bits : log_n;
+}
+
+/* The pairs its passes cover: the count rounded up to whole groups, not to
+ * its power of two. */
+static uint32_t merge_total(uint32_t count, uint32_t group_bits) {
+    return (count + (1u << group_bits) - 1u) >> group_bits << group_bits;
+}
+
+/* The first pass sorts every group, each later one doubles the runs. */
+static uint32_t merge_pass_count(const feedback_sort *s, uint32_t count) {
+    uint32_t m = merge_group_bits(s, count);
+    return 1 + plume_log2(merge_total(count, m) >> m);
+}
+
 uint32_t feedback_sort_pass_count(const feedback_sort *s, uint32_t count) {
     if (count < 2) return 0;
+    if (!bitonic_network) return merge_pass_count(s, count);
     return for_each_pass(s, plume_log2(plume_next_pow2(count)), NULL, NULL);
 }
 
@@ -249,6 +298,7 @@ static void run_network_pass(const feedback_sort *s, const feedback_pass *pass, 
     glUseProgram(s->network_programs[m - 1]);
     glUniform1i(at[U_LOCAL_SORT], pass->local_sort);
     if (pass->local_sort) {
+        glUniform1i(at[U_ASCENDING], pass->ascending);
         glUniform1ui(at[U_COUNT], run->count);
         glUniform1i(at[U_COUNT_FROM_BUFFER], run->count_from_buffer);
         glUniform1i(at[U_COUNT_INDEX], (GLint)run->count_index);
@@ -268,12 +318,39 @@ static void run_network_pass(const feedback_sort *s, const feedback_pass *pass, 
     run->current ^= 1;
 }
 
+/* The merge sort: the network's local sort of every group, ascending, then
+ * merge passes (feedback_merge.vert) until one run holds them all. */
+static void run_merge_sort(const feedback_sort *s, network_run *run) {
+    uint32_t m = merge_group_bits(s, run->count);
+    run->n = merge_total(run->count, m);
+    feedback_pass local = {.group_bits = m, .local_sort = true, .ascending = true, .run_count = 1,
+                           .run_mask = {~0u}, .run_target = {(GLint)m}, .top_bit = (GLint)m - 1};
+    for (uint32_t j = 0; j < (1u << m); ++j) local.member_offset[j] = j;
+    run_network_pass(s, &local, run);
+    if (run->n == 1u << m) return;
+    const GLint *at = s->merge_locations[m - 1];
+    glUseProgram(s->merge_programs[m - 1]);
+    glUniform1ui(at[M_TOTAL], run->n);
+    for (uint32_t run_bits = m; (1u << run_bits) < run->n; ++run_bits) {
+        glUniform1ui(at[M_RUN_BITS], run_bits);
+        read_pairs_from(s, s->buffers[run->current]);
+        call_hook(run->hook, "feedback merge path");
+        feedback_sort_record(s, s->buffers[run->current ^ 1], run->n >> m, run->n * PAIR_BYTES);
+        run->current ^= 1;
+    }
+}
+
 /* Sorts the pairs in the first buffer; returns the index of the buffer that
  * holds them sorted. */
 static uint32_t run_network(const feedback_sort *s, network_run *run) {
-    run->n = plume_next_pow2(run->count);
     run->current = 0;
-    if (run->count >= 2) for_each_pass(s, plume_log2(run->n), run_network_pass, run);
+    if (run->count < 2) return run->current;
+    if (!bitonic_network) {
+        run_merge_sort(s, run);
+    } else {
+        run->n = plume_next_pow2(run->count);
+        for_each_pass(s, plume_log2(run->n), run_network_pass, run);
+    }
     return run->current;
 }
 
@@ -373,13 +450,18 @@ static void network_defines(text *t, uint32_t m) {
                 if (!(j >> bit & 1u))
                     put(t, " exchange(x%u, x%u, %s);", j, j | 1u << bit,
                         level == m ? "up" : (j >> level & 1u) ? "false" : "true");
+    /* Stages on member bits top_bit .. 0 (a variable of the shader). */
     put(t, "\n#define MERGE_STAGES");
     for (uint32_t bit = m; bit-- > 0;) {
-        put(t, " if (u_top_bit >= %u) {", bit);
+        put(t, " if (top_bit >= %u) {", bit);
         for (uint32_t j = 0; j < size; ++j)
             if (!(j >> bit & 1u)) put(t, " exchange(x%u, x%u, up);", j, j | 1u << bit);
         put(t, " }");
     }
+    /* feedback_merge.vert: the lesser of A's pair t and B's GROUP_SIZE-1-t. */
+    put(t, "\n#define HALF_CLEAN");
+    for (uint32_t j = 0; j < size; ++j)
+        put(t, " uvec2 x%u = lesser(run_pair(a + %uu, a_end), run_pair(b + %uu, b_end));", j, j, size - 1 - j);
     put(t, "\n#define STORE_GROUP");
     for (uint32_t j = 0; j < size / 2; ++j) put(t, " out_pairs%u = uvec4(x%u, x%u);", j, 2 * j, 2 * j + 1);
     put(t, "\n");
@@ -389,35 +471,50 @@ static void find_locations(GLuint program, const char *const *names, GLint *loca
     for (int u = 0; names[u]; ++u) locations[u] = glGetUniformLocation(program, names[u]);
 }
 
+/* One program for groups of 2^m pairs, from `vertex_file` (after
+ * pair_order.glsl) with the macros in `t`: its outputs out_pairs0 .. */
+static plume_result build_group_program(const feedback_sort *s, uint32_t m, const char *vertex_file, const char *what,
+                                        const text *t, GLuint *out) {
+    char names[MAX_GROUP / 2][24];
+    const char *varyings[MAX_GROUP / 2];
+    for (uint32_t j = 0; j < (1u << m) / 2; ++j) {
+        snprintf(names[j], sizeof names[j], "out_pairs%u", j);
+        varyings[j] = names[j];
+    }
+    char label[80];
+    snprintf(label, sizeof label, "plume feedback sort: %s, groups of %u pairs", what, 1u << m);
+    const plume_shader_stage stages[2] = {
+        {GL_VERTEX_SHADER, {"sort/pair_order.glsl", vertex_file}},
+        {GL_FRAGMENT_SHADER, {"sort/feedback_unused.frag"}},
+    };
+    if (t->used >= t->size) return PLUME_ERROR_OUT_OF_MEMORY;
+    return plume_build_feedback_program_330(s->env, label, stages, 2, t->at, varyings, (int)(1u << m) / 2, out);
+}
+
 /* The network's programs for groups of 2^1 .. 2^up_to pairs that are not
- * built yet (a sort of a small count uses groups of its whole power of two). */
+ * built yet (a sort of a small count uses groups of its whole power of two),
+ * and the merge pass for groups of 2^up_to. */
 static plume_result build_network_programs(feedback_sort *s, uint32_t up_to) {
     text t = {.at = plume_alloc(s->env, DEFINES_BYTES), .size = DEFINES_BYTES};
     if (!t.at) return PLUME_ERROR_OUT_OF_MEMORY;
     plume_result r = PLUME_OK;
     for (uint32_t m = 1; m <= up_to && r == PLUME_OK; ++m) {
-        if (s->network_programs[m - 1]) continue;
+        bool merge = m == up_to && !s->merge_programs[m - 1];
+        if (s->network_programs[m - 1] && !merge) continue;
         t.used = 0;
         network_defines(&t, m);
-        char names[MAX_GROUP / 2][24];
-        const char *varyings[MAX_GROUP / 2];
-        for (uint32_t j = 0; j < (1u << m) / 2; ++j) {
-            snprintf(names[j], sizeof names[j], "out_pairs%u", j);
-            varyings[j] = names[j];
+        if (!s->network_programs[m - 1]) {
+            r = build_group_program(s, m, "sort/feedback_sort.vert", "network", &t, &s->network_programs[m - 1]);
+            if (r != PLUME_OK) break;
+            find_locations(s->network_programs[m - 1], NETWORK_UNIFORMS, s->network_locations[m - 1]);
+            glUseProgram(s->network_programs[m - 1]);
+            glUniform1i(s->network_locations[m - 1][U_HOST_COUNTS], 1); /* u_pairs stays on unit 0 */
         }
-        char label[64];
-        snprintf(label, sizeof label, "plume feedback sort: groups of %u pairs", 1u << m);
-        const plume_shader_stage stages[2] = {
-            {GL_VERTEX_SHADER, {"sort/pair_order.glsl", "sort/feedback_sort.vert"}},
-            {GL_FRAGMENT_SHADER, {"sort/feedback_unused.frag"}},
-        };
-        if (t.used >= t.size) r = PLUME_ERROR_OUT_OF_MEMORY;
-        else r = plume_build_feedback_program_330(s->env, label, stages, 2, t.at, varyings, (int)(1u << m) / 2,
-                                                  &s->network_programs[m - 1]);
-        if (r != PLUME_OK) break;
-        find_locations(s->network_programs[m - 1], NETWORK_UNIFORMS, s->network_locations[m - 1]);
-        glUseProgram(s->network_programs[m - 1]);
-        glUniform1i(s->network_locations[m - 1][U_HOST_COUNTS], 1); /* u_pairs stays on unit 0 */
+        if (merge) {
+            r = build_group_program(s, m, "sort/feedback_merge.vert", "merge", &t, &s->merge_programs[m - 1]);
+            if (r != PLUME_OK) break;
+            find_locations(s->merge_programs[m - 1], MERGE_UNIFORMS, s->merge_locations[m - 1]);
+        }
     }
     plume_free(s->env, t.at);
     return r;
@@ -503,7 +600,7 @@ plume_result feedback_sort_create(const plume_env *env, uint32_t capacity, feedb
     return plume_drain_gl_errors(env, CALLER);
 }
 
-enum { FEEDBACK_SORT_GL_OBJECTS = 11 + FEEDBACK_SORT_MAX_GROUP_BITS };
+enum { FEEDBACK_SORT_GL_OBJECTS = 11 + 2 * FEEDBACK_SORT_MAX_GROUP_BITS };
 
 uint32_t feedback_sort_list_gl_objects(const feedback_sort *s, plume_gl_object *out, uint32_t capacity) {
     if (!s) return 0;
@@ -516,8 +613,10 @@ uint32_t feedback_sort_list_gl_objects(const feedback_sort *s, plume_gl_object *
         {GL_FRAMEBUFFER, s->draw_framebuffer}, {GL_TEXTURE, s->draw_texture},
     };
     uint32_t n = 11;
-    for (int m = 0; m < FEEDBACK_SORT_MAX_GROUP_BITS; ++m)
+    for (int m = 0; m < FEEDBACK_SORT_MAX_GROUP_BITS; ++m) {
         all[n++] = (plume_gl_object){GL_PROGRAM, s->network_programs[m]};
+        all[n++] = (plume_gl_object){GL_PROGRAM, s->merge_programs[m]};
+    }
     return plume_list_named_gl_objects(all, n, out, capacity);
 }
 

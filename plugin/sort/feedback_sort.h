@@ -1,7 +1,6 @@
 /* The transform-feedback backend behind a fragment-path sorter
- * (feedback_sort.c): the bitonic network as vertex passes whose outputs
- * transform feedback writes into buffers, with the rasterizer discarding
- * everything (GL 3.3 core: buffer textures, transform feedback, a geometry
+ * (feedback_sort.c): a merge sort as vertex passes whose outputs transform
+ * feedback writes into buffers, with the rasterizer discarding everything (GL 3.3 core: buffer textures, transform feedback, a geometry
  * shader for indirect counts). The sorter (sorter.c) checks the arguments
  * and opens the GL state scope; this file plans, builds and draws. Not part
  * of the API. */
@@ -30,10 +29,11 @@ bool feedback_sort_fits(uint32_t capacity);
 plume_result feedback_sort_create(const plume_env *env, uint32_t capacity, feedback_sort **out);
 void feedback_sort_destroy(feedback_sort *s);
 uint32_t feedback_sort_list_gl_objects(const feedback_sort *s, plume_gl_object *out, uint32_t capacity);
-/* Draws that sorting `count` pairs issues (network passes only). */
+/* Draws that sorting `count` pairs issues (sort passes only, not the copies
+ * in and out): 1 + log2 of the count's groups of 2^m, rounded up. */
 uint32_t feedback_sort_pass_count(const feedback_sort *s, uint32_t count);
 /* Position bits a vertex's group spans at most, 1 .. the GL's limit (at most
- * FEEDBACK_SORT_MAX_GROUP_BITS), building the network's program for it if
+ * FEEDBACK_SORT_MAX_GROUP_BITS), building the programs for it if
  * creation did not (it builds up to the default); for the benchmark. The
  * caller's scope saves PLUME_SCOPE_DRAW (the program binding). */
 void feedback_sort_set_group_bits(feedback_sort *s, uint32_t group_bits);

@@ -39,6 +39,11 @@ void plume_fragment_use_raster_sort(bool raster);
  * benchmark's baseline for that cost. */
 void plume_feedback_retarget_each_pass(bool retarget);
 
+/* Transform-feedback sorts run the bitonic network (log2(n) (log2(n) + 1) / 2
+ * stages, up to 5 a pass) instead of the merge sort (a pass for each
+ * doubling of the runs): the benchmark's baseline, timed in the same run. */
+void plume_feedback_use_bitonic_network(bool bitonic);
+
 /* The transform-feedback backend of a fragment-path sorter (NULL on the
  * compute path and where it sorts with render passes): the particle system's
  * fragment path records its keys straight into it. */

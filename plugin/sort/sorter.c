@@ -1,9 +1,9 @@
 /* The sorter object (plume_sort.h): its handle, descriptor, argument checks
  * and GL state scope, in front of the backends that sort: on the compute
  * path bitonic.c and radix.c, one picked per call; on the fragment path
- * feedback_sort.c, or fragment_sort.c where the GL's buffer textures cannot
- * hold the capacity (the path and the backend are picked at creation from the
- * descriptor and the context). */
+ * feedback_sort.c (a merge sort), or fragment_sort.c where the GL's buffer
+ * textures cannot hold the capacity (the path and the backend are picked at
+ * creation from the descriptor and the context). */
 #include <string.h>
 
 #include "bitonic.h"
@@ -100,12 +100,12 @@ static plume_result create_gl_objects(sorter_state *s) {
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if (path == PLUME_PATH_FRAGMENT) {
-        /* The fragment sort is a bitonic network: the radix sort needs
-         * compute shaders. */
+        /* The fragment sorts give the bitonic sort's order (a merge sort, or
+         * the render passes' network): the radix sort needs compute shaders. */
         if (s->desc.algorithm == PLUME_SORT_RADIX) {
             plume_log(&s->env, PLUME_LOG_ERROR,
-                      "%s: algorithm PLUME_SORT_RADIX needs the compute path; the fragment path sorts with its "
-                      "bitonic network (algorithm 0 or PLUME_SORT_BITONIC)",
+                      "%s: algorithm PLUME_SORT_RADIX needs the compute path; the fragment path sorts in the "
+                      "bitonic sort's order (algorithm 0 or PLUME_SORT_BITONIC)",
                       CALLER);
             return PLUME_ERROR_INVALID_ARGUMENT;
         }
@@ -150,7 +150,7 @@ static plume_result create_gl_objects(sorter_state *s) {
 
 /* The backend a sort of `count` pairs (or of at most `count`) runs. */
 static plume_sort_algorithm backend_for(const sorter_state *s, uint32_t count) {
-    if (s->fragment || s->feedback) return PLUME_SORT_BITONIC; /* the fragment path's networks */
+    if (s->fragment || s->feedback) return PLUME_SORT_BITONIC; /* the fragment path's sorts: its order */
     if (!s->bitonic) return PLUME_SORT_RADIX;
     return s->radix && (count >= s->radix_from_count || count <= s->radix_up_to_count) ? PLUME_SORT_RADIX
                                                                                         : PLUME_SORT_BITONIC;

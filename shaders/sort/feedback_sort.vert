@@ -13,8 +13,10 @@
 //
 // LOCAL pass (the first): the chosen bits are the lowest, the layout is
 // the identity, and the vertex sorts its block by every merge level up to
-// GROUP_BITS (direction of the top level from bit 0 of v); positions from
-// the count on become PAD_PAIR, so no pass sees the host's data past it.
+// GROUP_BITS (direction of the top level from bit 0 of v, or ascending for
+// every block with u_ascending: the merge sort's first pass, whose runs
+// feedback_merge.vert then merges); positions from the count on become
+// PAD_PAIR, so no pass sees the host's data past it.
 // MERGE pass: stages on member bits u_top_bit .. 0 of one merge level,
 // descending where bit u_direction_bit of v is set.
 uniform usamplerBuffer u_pairs;        // unit 0: the previous pass's pairs
@@ -23,6 +25,7 @@ uniform uint u_count;
 uniform bool u_count_from_buffer;
 uniform int u_count_index;
 uniform bool u_local_sort;
+uniform bool u_ascending;
 uniform int u_run_count;
 uniform int u_run_shift[PLUME_FEEDBACK_SORT_MAX_RUNS];
 uniform uint u_run_mask[PLUME_FEEDBACK_SORT_MAX_RUNS];
@@ -32,15 +35,6 @@ uniform int u_direction_bit;
 uniform int u_top_bit;
 
 DECLARE_OUTPUTS
-
-// Compare-exchange: a ends up before b in the direction `up`.
-void exchange(inout uvec2 a, inout uvec2 b, bool up) {
-    if (pair_less(b, a) == up) {
-        uvec2 t = a;
-        a = b;
-        b = t;
-    }
-}
 
 void main() {
     uint v = uint(gl_VertexID);
@@ -53,10 +47,11 @@ void main() {
         if (u_count_from_buffer) count = min(count, texelFetch(u_host_counts, u_count_index).r);
         uint first = v << uint(GROUP_BITS);
         PAD_GROUP
-        bool up = (v & 1u) == 0u;
+        bool up = u_ascending || (v & 1u) == 0u;
         LOCAL_SORT
     } else {
         bool up = ((v >> uint(u_direction_bit)) & 1u) == 0u;
+        int top_bit = u_top_bit;
         MERGE_STAGES
     }
     STORE_GROUP

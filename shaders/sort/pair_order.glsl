@@ -7,3 +7,12 @@ bool pair_less(uvec2 a, uvec2 b) {
 
 // Sorts behind every pair.
 const uvec2 PAD_PAIR = uvec2(PLUME_GPU_KEY_LAST, 0xFFFFFFFFu);
+
+// Compare-exchange: a ends up before b in the direction `up`.
+void exchange(inout uvec2 a, inout uvec2 b, bool up) {
+    if (pair_less(b, a) == up) {
+        uvec2 t = a;
+        a = b;
+        b = t;
+    }
+}

@@ -131,9 +131,10 @@ static void test_buffer_sorts_on_the_fragment_path(void **state) {
     plume_sorter_destroy(fixture_context(), sorter);
 }
 
-/* Groups of 2^5 (the default): one pass sorts blocks of 32 by levels 1 to
- * 5, then level L takes ceil(L / 5) passes; a count of at most 32 one pass.
- * No pass for levels above the count. */
+/* The merge sort with groups of 2^5 (the default): one pass sorts each
+ * group of 32, then each pass doubles the runs, which cover the count
+ * rounded up to whole groups (not to its power of two): a count of at most
+ * 32 takes one pass, 2^16 12 and 2^20 16. No pass for runs above the count. */
 static void test_passes_follow_the_count(void **state) {
     (void)state;
     plume_sorter sorter = make_fragment_sorter(1u << 20);
@@ -142,17 +143,43 @@ static void test_passes_follow_the_count(void **state) {
     assert_int_equal(plume_sorter_pass_count(context, sorter, 1), 0);
     for (uint32_t count = 2; count <= 32; count += 3) assert_int_equal(plume_sorter_pass_count(context, sorter, count), 1);
     for (uint32_t log_n = 6; log_n <= 20; ++log_n) {
-        uint32_t expected = 1;
-        for (uint32_t level = 6; level <= log_n; ++level) expected += (level + 4) / 5;
+        uint32_t expected = 1 + (log_n - 5);
         assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << log_n), expected);
         assert_int_equal(plume_sorter_pass_count(context, sorter, (1u << (log_n - 1)) + 1), expected);
     }
-    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 16), 30);
-    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 20), 46); /* the seeds: 210 */
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 33), 2);    /* 2 groups */
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 65), 3);    /* 3 groups: runs of 64, then 128 */
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 16), 12);
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 20), 16); /* the bitonic network: 46; the seeds: 210 */
     plume_sorter_destroy(context, sorter);
 }
 
 #ifndef PLUME_TESTS_THROUGH_TABLE
+/* The transform-feedback bitonic network, the benchmark's baseline for the
+ * merge sort: one pass sorts blocks of 32 by levels 1 to 5, then level L
+ * takes ceil(L / 5) passes over the count's power of two; against qsort with
+ * poison past the count. */
+static void test_bitonic_feedback_network(void **state) {
+    (void)state;
+    plume_context *context = fixture_context();
+    plume_sorter sorter = make_fragment_sorter(5000);
+    plume_feedback_use_bitonic_network(true);
+    for (uint32_t log_n = 6; log_n <= 12; ++log_n) {
+        uint32_t expected = 1;
+        for (uint32_t level = 6; level <= log_n; ++level) expected += (level + 4) / 5;
+        assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << log_n), expected);
+    }
+    const uint32_t counts[] = {2, 33, 2049, 5000};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+        pair *input = random_pairs(counts[c], c % 2 ? 2 : 0);
+        check_texture_sort(sorter, input, counts[c], 300);
+        check_sort(context, sorter, input, counts[c], COUNT_FROM_GPU_BOUNDED, "bitonic network, bounded");
+        free(input);
+    }
+    plume_feedback_use_bitonic_network(false);
+    plume_sorter_destroy(context, sorter);
+}
+
 /* The render-pass sort, which a GL whose buffer textures cannot hold the
  * capacity gets: k = 2 stages a pass (a local sort of levels 1 and 2, then
  * level L in ceil(L / 2) passes) and two copies; the texture and buffer forms
@@ -307,6 +334,7 @@ const struct CMUnitTest sort_fragment_tests[] = {
     cmocka_unit_test_setup_teardown(test_radix_algorithm_is_refused, fixture_setup, fixture_teardown),
 #ifndef PLUME_TESTS_THROUGH_TABLE
     cmocka_unit_test_setup_teardown(test_render_pass_sort, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_bitonic_feedback_network, fixture_setup, fixture_teardown),
 #endif
 };
 const size_t sort_fragment_test_count = sizeof sort_fragment_tests / sizeof sort_fragment_tests[0];
