@@ -11,19 +11,26 @@
  *
  * Usage: plume_bench [--min-log K] [--max-log K] [--runs N] [--warmup N]
  *                    [--csv FILE] [--variant SPEC]... [--methods LIST]
- *                    [--powers-only] [--pass-times]
+ *                    [--powers-only] [--no-copy] [--pass-times]
  *                    [--dump-programs DIR] [--cold-cache MB] [--fragment K]...
  *                    [--feedback M]... [--feedback-retarget] [--feedback-bitonic]
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
  * bitonic, radix, automatic, or a radix sort forced one way: rts
  * (reduce-then-scan), onesweep, ballots (the driver's way, digits matched
  * with ballots, not subgroup partitions), tiled (the driver's way without the
- * one-workgroup sort of counts that fit a tile); KEY_BITS its key_bits (default 32: the keys are
+ * one-workgroup sort of counts that fit a tile), single (the driver's way with
+ * SIZE invocations in the one-workgroup sort's workgroup), or that
+ * one-workgroup dispatch timed without its work (results wrong): empty (the
+ * program sees no pairs), loads (the pairs read and written back, no digit
+ * pass), SIZE its invocations too; KEY_BITS its key_bits (default 32: the keys are
  * random in that many bits); SIZE the bitonic block_pairs or the radix sort's
  * pairs per invocation (default: the sorter's own). A bare number is a bitonic
  * block. Default: bitonic, radix, automatic.
  * --methods: a comma list of direct, indirect, bounded (default all three).
  * --powers-only: sizes 2^k only (default also 2^k + 1).
+ * --no-copy: the timed sorts sort the pairs the sort before left (already
+ * sorted), with no input copy ahead of each: what the copy before the timer's
+ * start adds to its reading (the check still sorts a fresh copy).
  * --fragment K: also the fragment path's render-pass sort as a texture sort
  * (plume_sort_texture of an RG32UI texture 2048 pairs a row) with K stages a
  * pass, 1 .. 4 (1: the seeds' one stage a pass): variant fragment:K, method
@@ -78,6 +85,8 @@ typedef struct variant {
     plume_radix_scan scan; /* radix: the way forced (rts, onesweep) */
     bool ballots;          /* radix: ballots forced */
     bool tiled;            /* radix: no one-workgroup sort for counts that fit a tile */
+    uint32_t single_threads; /* radix: the one-workgroup sort's invocations; 0: the sorter's own */
+    plume_radix_single_timing single_timing; /* radix: the one-workgroup dispatch without its work */
 } variant;
 
 typedef struct options {
@@ -87,6 +96,7 @@ typedef struct options {
     variant variants[MAX_VARIANTS];
     bool methods[3];       /* by method: direct, indirect, bounded */
     bool powers_only;
+    bool no_copy; /* --no-copy */
     bool pass_times;
     const char *dump_dir; /* --dump-programs */
     uint32_t cold_cache_mb; /* --cold-cache */
@@ -206,6 +216,7 @@ typedef struct subject {
     const struct cold_cache *cold_cache; /* --cold-cache: run after every input copy; NULL: none */
     GLuint texture, pristine_texture;  /* the fragment sort: RG32UI, FRAGMENT_TEXTURE_WIDTH a row */
     uint32_t group_bits;
+    bool no_copy; /* time without the input copy before each sort (--no-copy) */
 } subject;
 
 static void run_once(const subject *s) {
@@ -294,7 +305,7 @@ static double time_sort(const subject *s, uint32_t runs, uint32_t warmup, double
     double *ms = malloc(sizeof(double) * runs), *cpu = malloc(sizeof(double) * runs);
     glGenQueries((GLsizei)runs, queries);
     for (uint32_t i = 0; i < runs; ++i) {
-        restore_input(s);
+        if (!s->no_copy) restore_input(s);
         glBeginQuery(GL_TIME_ELAPSED, queries[i]);
         double issued = seconds_now();
         run_once(s);
@@ -457,9 +468,9 @@ static void log_to_stderr(plume_log_level level, const char *message, void *user
 }
 
 /* The API's algorithms, then radix sorts forced one way (parse_variant). */
-static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic",  "radix",  "rts",
-                                              "onesweep",  "ballots", "tiled"};
-enum { API_ALGORITHMS = 3, ALGORITHM_NAME_COUNT = 7 };
+static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic", "radix",  "rts",   "onesweep",
+                                              "ballots",   "tiled",   "single", "empty", "loads"};
+enum { API_ALGORITHMS = 3, ALGORITHM_NAME_COUNT = 10 };
 
 /* ALGORITHM[:KEY_BITS[:SIZE]], or a bare bitonic block size. */
 static int parse_variant(const char *spec, variant *out) {
@@ -475,23 +486,30 @@ static int parse_variant(const char *spec, variant *out) {
         for (int a = 0; a < ALGORITHM_NAME_COUNT; ++a)
             if (!strcmp(algorithm, ALGORITHM_NAMES[a])) found = a;
         if (found < 0) return -1;
-        static const plume_radix_scan scans[] = {PLUME_RADIX_SCAN_REDUCE_THEN_SCAN, PLUME_RADIX_SCAN_ONESWEEP,
-                                                 PLUME_RADIX_SCAN_DEFAULT, PLUME_RADIX_SCAN_DEFAULT};
+        static const plume_radix_scan scans[] = {PLUME_RADIX_SCAN_REDUCE_THEN_SCAN, PLUME_RADIX_SCAN_ONESWEEP};
+        bool single = !strcmp(algorithm, "single"), empty = !strcmp(algorithm, "empty"),
+             loads = !strcmp(algorithm, "loads");
+        bool one_workgroup = single || empty || loads;
         *out = (variant){.algorithm = found < API_ALGORITHMS ? (plume_sort_algorithm)found : PLUME_SORT_RADIX,
                          .key_bits = key_bits,
-                         .size = size,
-                         .scan = found < API_ALGORITHMS ? PLUME_RADIX_SCAN_DEFAULT : scans[found - API_ALGORITHMS],
+                         .size = one_workgroup ? 0 : size,
+                         .scan = found >= API_ALGORITHMS && found < API_ALGORITHMS + 2 ? scans[found - API_ALGORITHMS]
+                                                                                       : PLUME_RADIX_SCAN_DEFAULT,
                          .ballots = !strcmp(algorithm, "ballots"),
-                         .tiled = !strcmp(algorithm, "tiled")};
+                         .tiled = !strcmp(algorithm, "tiled"),
+                         .single_threads = one_workgroup ? size : 0,
+                         .single_timing = empty   ? PLUME_RADIX_SINGLE_EMPTY
+                                          : loads ? PLUME_RADIX_SINGLE_NO_PASSES
+                                                  : PLUME_RADIX_SINGLE_SORT};
     }
     snprintf(out->name, sizeof out->name, "%s", algorithm[0] ? algorithm : ALGORITHM_NAMES[out->algorithm]);
-    if (out->key_bits != 32 || out->size) {
+    if (out->key_bits != 32 || out->size || out->single_threads) {
         size_t used = strlen(out->name);
         snprintf(out->name + used, sizeof out->name - used, ":%u", out->key_bits);
     }
-    if (out->size) {
+    if (out->size || out->single_threads) {
         size_t used = strlen(out->name);
-        snprintf(out->name + used, sizeof out->name - used, ":%u", out->size);
+        snprintf(out->name + used, sizeof out->name - used, ":%u", out->size | out->single_threads);
     }
     return 0;
 }
@@ -522,6 +540,7 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--csv") && next) o->csv_path = argv[++i];
         else if (!strcmp(a, "--pass-times")) o->pass_times = true;
         else if (!strcmp(a, "--powers-only")) o->powers_only = true;
+        else if (!strcmp(a, "--no-copy")) o->no_copy = true;
         else if (!strcmp(a, "--feedback-retarget")) o->feedback_retarget = true;
         else if (!strcmp(a, "--feedback-bitonic")) o->feedback_bitonic = true;
         else if (!strcmp(a, "--cold-cache") && next) o->cold_cache_mb = (uint32_t)atoi(argv[++i]);
@@ -682,7 +701,8 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
                 for (method m = METHOD_DIRECT; m <= METHOD_INDIRECT_BOUNDED; ++m) {
                     if (!opt->methods[m]) continue;
                     subject s = {.kind = m, .context = context, .sorter = sorters[v], .count = count, .padded = count,
-                                 .cold_cache = cold_or_null};
+                                 .cold_cache = cold_or_null, .no_copy = opt->no_copy};
+                    plume_radix_set_single_timing(opt->variants[v].single_timing);
                     s.pristine = make_buffer(sizeof(pair) * count, variant_input);
                     s.pairs = make_buffer(sizeof(pair) * capacity, NULL);
                     s.count_buffer = make_buffer(sizeof count, &count);
@@ -702,7 +722,8 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
                         fprintf(csv, "%u,%s,%s,%u,%s,%u,%.5f,%.3f,%.3f,%.1f,%d,%.5f\n", count, opt->variants[v].name,
                                 method_name(m), bits, ALGORITHM_NAMES[ran], passes, ms, ratio, ratio_first, rate,
                                 !wrong, cpu_ms);
-                    failures += wrong;
+                    plume_radix_set_single_timing(PLUME_RADIX_SINGLE_SORT);
+                    failures += wrong && opt->variants[v].single_timing == PLUME_RADIX_SINGLE_SORT;
                     GLuint buffers[] = {s.pristine, s.pairs, s.count_buffer};
                     glDeleteBuffers(3, buffers);
                 }
@@ -746,9 +767,9 @@ int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
-                        "[--variant bitonic|radix|automatic|rts|onesweep|ballots|tiled[:KEY_BITS[:SIZE]]]... "
+                        "[--variant bitonic|radix|automatic|rts|onesweep|ballots|tiled|single|empty|loads[:KEY_BITS[:SIZE]]]... "
                         "[--methods direct,indirect,bounded] "
-                        "[--powers-only] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255] "
+                        "[--powers-only] [--no-copy] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255] "
                         "[--fragment K<=4]... [--feedback M<=6]... [--feedback-retarget] [--feedback-bitonic]\n", argv[0]);
         return 2;
     }
@@ -793,12 +814,14 @@ int main(int argc, char **argv) {
         plume_radix_set_scan(w->scan, 0);
         plume_radix_force_ballots(w->ballots);
         plume_radix_disable_single_tile(w->tiled);
+        plume_radix_set_single_threads(w->single_threads);
         if (plume_sorter_create(context, &desc, &sorters[v]) != PLUME_OK) return 1;
     }
     plume_radix_set_items(0);
     plume_radix_set_scan(PLUME_RADIX_SCAN_DEFAULT, 0);
     plume_radix_force_ballots(false);
     plume_radix_disable_single_tile(false);
+    plume_radix_set_single_threads(0);
     plume_sorter fragment_sorter = {0}, feedback_sorter = {0};
     if (opt.fragment_bits_count) {
         plume_sorter_desc desc = {.capacity = capacity, .path = PLUME_PATH_FRAGMENT};

@@ -10,6 +10,11 @@
  * memory (a sort pass with no compare). notes/sort-performance.md uses these
  * as the floor of a pass.
  *
+ * Then what one query around one call reads (the one-workgroup sort's case,
+ * notes/sort-performance.md): nothing between the query's ends, one empty
+ * workgroup, and that workgroup followed by a storage barrier or by the
+ * barrier the sorter issues after every sort (sorter.c's BARRIER_FOR_HOST).
+ *
  * --graphics: instead, the floor of a pass of the fragment path's sort (GL
  * 3.3: vertex and fragment work, no compute) against a compute pass, for
  * n = 2^12 .. 2^20 pairs; each figure the GL_TIME_ELAPSED of 20 dependent
@@ -126,6 +131,47 @@ static int compare_doubles(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* What one query reads around: nothing, one empty workgroup, and that
+ * workgroup followed by either barrier. */
+enum { ALONE_CASES = 4 };
+static const char *const ALONE_NAMES[ALONE_CASES] = {"query only", "1 workgroup", "1 workgroup, storage barrier",
+                                                     "1 workgroup, sorter's barrier"};
+
+static double median_us(const GLuint *queries, int per_query) {
+    double us[RUNS];
+    for (int run = 0; run < RUNS; ++run) {
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(queries[run], GL_QUERY_RESULT, &ns);
+        us[run] = (double)ns / 1e3 / per_query;
+    }
+    qsort(us, RUNS, sizeof us[0], compare_doubles);
+    return us[RUNS / 2];
+}
+
+static void issue_alone(int alone_case) {
+    static const GLbitfield SORTER_BARRIER =
+        GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
+    if (alone_case > 0) glDispatchCompute(1, 1, 1);
+    if (alone_case == 2) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    if (alone_case == 3) glMemoryBarrier(SORTER_BARRIER);
+}
+
+/* Median microseconds of one query around issue_alone(alone_case), the
+ * queries apart (a copy of 4 KB between them, as the sort benchmark copies
+ * its input). */
+static double time_alone(int alone_case, const GLuint *queries) {
+    for (int i = 0; i < WARMUP; ++i) issue_alone(alone_case);
+    glFinish();
+    for (int run = 0; run < RUNS; ++run) {
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, 4096);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        glBeginQuery(GL_TIME_ELAPSED, queries[run]);
+        issue_alone(alone_case);
+        glEndQuery(GL_TIME_ELAPSED);
+    }
+    return median_us(queries, 1);
+}
+
 /* Median microseconds per dispatch of `groups` workgroups. */
 static double time_dispatches(GLuint groups, bool with_barrier, const GLuint *queries) {
     for (int i = 0; i < WARMUP; ++i) {
@@ -141,14 +187,7 @@ static double time_dispatches(GLuint groups, bool with_barrier, const GLuint *qu
         }
         glEndQuery(GL_TIME_ELAPSED);
     }
-    double us[RUNS];
-    for (int run = 0; run < RUNS; ++run) {
-        GLuint64 ns = 0;
-        glGetQueryObjectui64v(queries[run], GL_QUERY_RESULT, &ns);
-        us[run] = (double)ns / 1e3 / DISPATCHES;
-    }
-    qsort(us, RUNS, sizeof us[0], compare_doubles);
-    return us[RUNS / 2];
+    return median_us(queries, DISPATCHES);
 }
 
 /* ---- The graphics pipe's floor (--graphics) ------------------------------------ */
@@ -441,6 +480,15 @@ int main(int argc, char **argv) {
             printf("%-22s %9u %8u %14.2f %14.2f\n", NAMES[k], pairs, groups, with_barrier, without);
         }
     }
+    GLuint scratch;
+    glGenBuffers(1, &scratch);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, scratch);
+    glBufferData(GL_COPY_WRITE_BUFFER, 4096, NULL, GL_DYNAMIC_COPY);
+    glBindBuffer(GL_COPY_READ_BUFFER, buffer);
+    glUseProgram(programs[0]);
+    printf("\none query around one call (median of %d, a 4 KB copy before each)\n", RUNS);
+    for (int c = 0; c < ALONE_CASES; ++c) printf("%-30s %8.2f us\n", ALONE_NAMES[c], time_alone(c, queries));
+    glDeleteBuffers(1, &scratch);
     glDeleteQueries(RUNS, queries);
     glDeleteBuffers(1, &buffer);
     for (int k = 0; k < SHADERS; ++k) glDeleteProgram(programs[k]);

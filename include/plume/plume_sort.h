@@ -92,8 +92,8 @@ typedef enum plume_sort_algorithm {
      * plume_sort_indirect_bounded, the capacity for plume_sort_indirect):
      * bitonic under the crossover measured on an H100
      * (notes/sort-performance.md), radix from it on, and on NVIDIA radix also
-     * for the smallest counts (its one-workgroup sort: up to 1024 pairs, 4096
-     * with key_bits <= 16). The crossovers depend on key_bits;
+     * for the smallest counts (its one-workgroup sort: up to 4096 pairs).
+     * The crossovers depend on key_bits;
      * plume_sorter_algorithm_for tells which backend a count gets. */
     PLUME_SORT_AUTOMATIC = 0,
     PLUME_SORT_BITONIC = 1,

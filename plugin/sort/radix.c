@@ -31,7 +31,9 @@
  * 4096 pairs on NVIDIA) gets neither: one workgroup runs every digit pass in
  * one dispatch (radix_single.comp), with the smallest of three tiles that
  * holds it (a quarter, a half or all of the largest), since its ranking
- * rounds cost by the tile, not by the count.
+ * rounds cost by the tile, not by the count. That workgroup has as many
+ * invocations as the GL's shared memory allows up to SINGLE_THREADS (fewer
+ * pairs an invocation, so fewer ranking rounds a pass).
  * Which one runs (radix_chooses_onesweep): Onesweep where the GL is NVIDIA's
  * with the 32-wide subgroup operations, the configuration it was measured on:
  * there
@@ -66,6 +68,12 @@ enum {
      * counts that tile itself: a published word comes within microseconds
      * where every started workgroup runs; the count is the rare fallback. */
     DEFAULT_WAIT_LIMIT = 4096,
+    /* The one-workgroup sort's invocations where the shared memory allows:
+     * 512 measured fastest on the H100 at 2^10 and 2^11 pairs, within 3 % of
+     * 1024 at 2^12, ahead of 256 at each (notes/sort-performance.md); and the
+     * fewest (its digit scan gives each invocation one of 128 digit pairs). */
+    SINGLE_THREADS = 512,
+    SINGLE_MIN_THREADS = 128,
     /* Onesweep's look-back words hold counts in 30 bits. */
     ONESWEEP_MAX_CAPACITY = PLUME_RADIX_LOOKBACK_COUNT_MASK,
     STATE_BYTES = 4 * PLUME_RADIX_STATE_WORDS,
@@ -81,6 +89,8 @@ static plume_radix_scan scan_override;
 static uint32_t wait_limit_override;
 static bool ballots_forced;
 static bool single_tile_disabled;
+static uint32_t single_threads_override;
+static plume_radix_single_timing single_timing;
 
 void plume_radix_set_items(uint32_t items) { items_override = items; }
 
@@ -92,6 +102,10 @@ void plume_radix_set_scan(plume_radix_scan scan, uint32_t wait_limit) {
 void plume_radix_force_ballots(bool ballots) { ballots_forced = ballots; }
 
 void plume_radix_disable_single_tile(bool disabled) { single_tile_disabled = disabled; }
+
+void plume_radix_set_single_threads(uint32_t threads) { single_threads_override = threads; }
+
+void plume_radix_set_single_timing(plume_radix_single_timing timing) { single_timing = timing; }
 
 /* The programs of reduce-then-scan (upsweep, scan, downsweep), of Onesweep
  * (histogram, onesweep: the downsweep built with ONESWEEP 1) and of either
@@ -134,6 +148,7 @@ static const uint32_t LARGE_TILES_FROM = 1u << 19;
 
 typedef struct tile_set {
     uint32_t items, tile, tile_stride; /* tile_stride: tiles of the capacity (or of the counts the set sorts) */
+    uint32_t threads;                  /* invocations of a workgroup: PLUME_RADIX_THREADS, or a single's own */
     GLuint programs[PROGRAMS];         /* 0: not built (the set, or the other way's programs) */
     GLint locations[PROGRAMS][UNIFORMS]; /* -1 where a program lacks the uniform */
 } tile_set;
@@ -204,6 +219,14 @@ bool radix_chooses_onesweep(uint32_t capacity) {
     return has_subgroup_ops() && vendor && strstr(vendor, "NVIDIA") != NULL;
 }
 
+/* Shared memory of the one-workgroup sort (radix_single.comp): 16-bit
+ * counts of each digit per 32 lanes, the tile as keys then values, and
+ * without subgroups the lanes' digits. */
+static uint32_t single_shared_bytes(uint32_t threads, uint32_t tile, bool subgroup_ops) {
+    return 2 * (threads / PLUME_RADIX_LANES) * PLUME_RADIX_DIGITS + PLUME_PAIR_BYTES * tile +
+           (subgroup_ops ? 0 : 4 * threads);
+}
+
 /* The GL's limits: workgroup size, shared memory for the tile (which sets the
  * pairs per invocation, and whether there is a small set), workgroups for the
  * capacity's tiles. */
@@ -225,16 +248,24 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
         tile_set *set = &s->sets[t];
         if (!set->items) continue;
         set->tile = set->items * PLUME_RADIX_THREADS;
+        set->threads = PLUME_RADIX_THREADS;
         uint32_t most = t == SMALL_TILES && large_set ? LARGE_TILES_FROM - 1 : s->capacity;
         set->tile_stride = (uint32_t)(((uint64_t)most + set->tile - 1) / set->tile);
     }
     uint32_t previous_tile = 0;
     for (int k = 0; k < SINGLE_SIZES && one_workgroup && !single_tile_disabled; ++k) {
-        uint32_t single_items = items >> (SINGLE_SIZES - 1 - k);
-        if (single_items < MIN_ITEMS || (items_override && single_items != items) || s->capacity <= previous_tile)
+        uint32_t tile_items = items >> (SINGLE_SIZES - 1 - k);
+        if (tile_items < MIN_ITEMS || (items_override && tile_items != items) || s->capacity <= previous_tile)
             continue;
-        s->singles[k] = (tile_set){.items = single_items, .tile = single_items * PLUME_RADIX_THREADS, .tile_stride = 1};
-        previous_tile = s->singles[k].tile;
+        uint32_t tile = tile_items * PLUME_RADIX_THREADS;
+        uint32_t threads = single_threads_override ? single_threads_override : SINGLE_THREADS;
+        while (threads > SINGLE_MIN_THREADS &&
+               (threads > tile || threads > (uint32_t)invocations || threads > (uint32_t)size_x ||
+                single_shared_bytes(threads, tile, s->subgroup_ops) > (uint32_t)shared_bytes))
+            threads /= 2;
+        if (single_shared_bytes(threads, tile, s->subgroup_ops) > (uint32_t)shared_bytes) continue;
+        s->singles[k] = (tile_set){.items = tile / threads, .tile = tile, .tile_stride = 1, .threads = threads};
+        previous_tile = tile;
     }
     const tile_set *largest = &s->sets[large_set ? LARGE_TILES : SMALL_TILES];
     uint32_t shared_needed = DOWNSWEEP_FIXED_BYTES + largest->tile * PLUME_PAIR_BYTES;
@@ -278,18 +309,20 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
         char defines[512];
         snprintf(defines, sizeof defines,
                  "%s%s#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n#define SUBGROUP_OPS %d\n"
-                 "#define SUBGROUP_PARTITIONS %d\n#define ONESWEEP %d\n",
+                 "#define SUBGROUP_PARTITIONS %d\n#define ONESWEEP %d\n#define SINGLE_THREADS %uu\n",
                  s->subgroup_ops ? "#extension GL_KHR_shader_subgroup_basic : require\n"
                                    "#extension GL_KHR_shader_subgroup_ballot : require\n"
                                    "#extension GL_KHR_shader_subgroup_shuffle : require\n"
                                    "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
                                  : "",
                  s->partitions ? "#extension GL_NV_shader_subgroup_partitioned : require\n" : "", set->items, set->tile,
-                 s->subgroup_ops ? 1 : 0, s->partitions ? 1 : 0, p == ONESWEEP_PROGRAM ? 1 : 0);
-        bool ranks = p == DOWNSWEEP_PROGRAM || p == ONESWEEP_PROGRAM || p == SINGLE_PROGRAM;
+                 s->subgroup_ops ? 1 : 0, s->partitions ? 1 : 0, p == ONESWEEP_PROGRAM ? 1 : 0, set->threads);
+        /* The single-tile program ranks and sums with its own (wider) workgroup. */
+        bool ranks = p == DOWNSWEEP_PROGRAM || p == ONESWEEP_PROGRAM;
         plume_shader_stage stage = {GL_COMPUTE_SHADER,
-                                    {"sort/radix_common.glsl", "sort/workgroup_sum.glsl",
-                                     ranks ? "sort/radix_rank.glsl" : PROGRAM_FILES[p], ranks ? PROGRAM_FILES[p] : NULL}};
+                                    {"sort/radix_common.glsl", single ? PROGRAM_FILES[p] : "sort/workgroup_sum.glsl",
+                                     single ? NULL : ranks ? "sort/radix_rank.glsl" : PROGRAM_FILES[p],
+                                     ranks ? PROGRAM_FILES[p] : NULL}};
         plume_result result = plume_build_program(s->env, PROGRAM_LABELS[p], &stage, 1, defines, &set->programs[p]);
         if (result != PLUME_OK) return result;
         for (int u = 0; u < UNIFORMS; ++u)
@@ -457,14 +490,20 @@ static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer
 }
 
 /* Every digit pass in one workgroup (radix_single.comp), in place; the
- * passes' uniforms were set when the program was built. */
-static void run_single(const tile_set *set, GLuint pairs_buffer, const uint32_t count_uniforms[4],
-                       const sort_pass_hook *hook) {
+ * passes' uniforms were set when the program was built. The benchmark's
+ * timings (plume_radix_set_single_timing) dispatch it with no pairs or no
+ * digit pass. */
+static void run_single(const radix_sort *s, const tile_set *set, GLuint pairs_buffer,
+                       const uint32_t count_uniforms[4], const sort_pass_hook *hook) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, pairs_buffer);
     glUseProgram(set->programs[SINGLE_PROGRAM]);
     if (hook && hook->function) hook->function(hook->user, PASS_KINDS[SINGLE_PROGRAM]);
-    for (int u = 0; u < 4; ++u) set_uniform(set, SINGLE_PROGRAM, U_INDIRECT + u, count_uniforms[u]);
+    bool empty = single_timing == PLUME_RADIX_SINGLE_EMPTY;
+    for (int u = 0; u < 4; ++u) set_uniform(set, SINGLE_PROGRAM, U_INDIRECT + u, empty ? 0u : count_uniforms[u]);
+    bool no_passes = single_timing == PLUME_RADIX_SINGLE_NO_PASSES;
+    if (no_passes) set_uniform(set, SINGLE_PROGRAM, U_PASS_COUNT, 0);
     glDispatchCompute(1, 1, 1);
+    if (no_passes) set_uniform(set, SINGLE_PROGRAM, U_PASS_COUNT, s->pass_count);
 }
 
 /* The tile set for sorting `count` pairs, or at most `count`. */
@@ -480,7 +519,7 @@ static void run_passes(radix_sort *s, GLuint pairs_buffer, const uint32_t count_
                        bool direct, const sort_pass_hook *hook) {
     const tile_set *single = single_for(s, bound);
     if (single) {
-        run_single(single, pairs_buffer, count_uniforms, hook);
+        run_single(s, single, pairs_buffer, count_uniforms, hook);
         return;
     }
     const tile_set *set = set_for(s, bound);

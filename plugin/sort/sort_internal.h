@@ -76,6 +76,24 @@ void plume_radix_force_ballots(bool ballots);
  * bench/bench_sort.c times the one-workgroup sort against them. */
 void plume_radix_disable_single_tile(bool disabled);
 
+/* Invocations of the one-workgroup radix sort's workgroup for radix sorters
+ * created from now on (a power of two, 128 .. 1024; 0: the default, the most
+ * that the GL's shared memory allows up to 512; fewer where a tile or the
+ * shared memory needs). Benchmarks and tests only. */
+void plume_radix_set_single_threads(uint32_t threads);
+
+/* What the one-workgroup radix sort's dispatch does, for every sort from now
+ * on: sort (the default), nothing (EMPTY: the program sees no pairs and
+ * returns), or read and write the pairs with no digit pass (NO_PASSES).
+ * Benchmarks only: the timings of the dispatch's fixed cost (the results are
+ * not sorted). */
+typedef enum plume_radix_single_timing {
+    PLUME_RADIX_SINGLE_SORT = 0,
+    PLUME_RADIX_SINGLE_EMPTY = 1,
+    PLUME_RADIX_SINGLE_NO_PASSES = 2
+} plume_radix_single_timing;
+void plume_radix_set_single_timing(plume_radix_single_timing timing);
+
 typedef struct sort_pass_hook {
     plume_sort_pass_hook function;
     void *user;

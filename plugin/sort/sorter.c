@@ -32,12 +32,12 @@ static const uint32_t RADIX_FROM_COUNT[2][2] = {
 /* PLUME_SORT_AUTOMATIC: also the counts (or bounds) up to this one get the
  * radix sort's one-workgroup path (radix_single.comp), where it measured
  * faster than the bitonic sort on the same H100 (notes/sort-performance.md):
- * with 16 key bits every count it takes (2^12: 0.020 ms against 0.030), with
- * 32 up to 2^10 (0.0147 against 0.0159; 2^11: 0.0203 against 0.0181). 0:
+ * every count it takes, with 32 key bits (2^10 0.0127 ms against 0.0163,
+ * 2^11 0.0169 against 0.0181, 2^12 0.0249 against 0.0293) and with 16. 0:
  * none (the drivers that get reduce-then-scan were not measured). */
 static const uint32_t RADIX_SINGLE_UP_TO[2][2] = {
     {0, 0},               /* reduce-then-scan: two passes, four */
-    {1u << 12, 1u << 10}, /* Onesweep */
+    {1u << 12, 1u << 12}, /* Onesweep */
 };
 
 _Static_assert(PLUME_BINDING_SORT_PAIRS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_SORT_STATE < PLUME_SCOPE_SSBO_SLOTS &&

@@ -15,6 +15,9 @@
 /* In plume_plugin_host only its inline helpers (plume_log2) may be used: the
  * host links no module code, so a call into the internals fails to link. */
 #include "core/plume_internal.h"
+#ifndef PLUME_TESTS_THROUGH_TABLE
+#include "sort/sort_internal.h"
+#endif
 #include "plume_fixture.h"
 #include "sort_fixture.h"
 #include "test_env.h"
@@ -195,6 +198,48 @@ static void test_float_depth_keys(void **state) {
     assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
+#ifndef PLUME_TESTS_THROUGH_TABLE
+/* The radix sort's one-workgroup path (radix_single.comp) with each width of
+ * workgroup it can get (128 .. 1024 invocations, so 1 .. 16 pairs an
+ * invocation; the suites above run the default), on counts that fill a tile,
+ * leave most of one empty or cross into the next, with keys that put every
+ * pair in one digit, few digits, or only the top bit apart; values reversed,
+ * so that input order is not value order. */
+static void test_one_workgroup_widths(void **state) {
+    (void)state;
+    static const uint32_t widths[] = {128, 256, 1024};
+    static const uint32_t counts[] = {97, 700, 1025, 2048, 4000};
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; ++w) {
+        for (uint32_t key_bits = 16; key_bits <= 32; key_bits += 16) {
+            if (key_bits == 16 && widths[w] != 1024) continue;
+            plume_radix_set_single_threads(widths[w]);
+            plume_sorter sorter = make_sorter_with_key_bits(4096, 0, key_bits);
+            plume_radix_set_single_threads(0);
+            uint32_t one_workgroup = 0;
+            for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+                if (plume_sorter_pass_count(fixture_context(), sorter, counts[c]) != 1) continue;
+                ++one_workgroup;
+                pair *input = random_pairs(counts[c], 0);
+                uint32_t equal_key = test_random_u32();
+                for (int pattern = 0; pattern < 3; ++pattern) {
+                    for (uint32_t i = 0; i < counts[c]; ++i) {
+                        uint32_t r = test_random_u32();
+                        uint32_t key = pattern == 0 ? equal_key : pattern == 1 ? r & 0x0300C000u : (r & 0x80000000u) | 7u;
+                        if (key_bits == 16) key = pattern == 2 ? (r & 0x8000u) | 7u : key & 0xFFFFu;
+                        input[i] = (pair){key, counts[c] - 1 - i};
+                    }
+                    check_sort(fixture_context(), sorter, input, counts[c], c % 2 ? COUNT_FROM_GPU_BOUNDED : COUNT_FROM_CPU,
+                               "one workgroup");
+                }
+                free(input);
+            }
+            assert_true(one_workgroup >= 3); /* every GL's tiles hold 2048 pairs or more */
+            assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+        }
+    }
+}
+#endif
+
 static void test_depth_key_order_on_cpu(void **state) {
     (void)state;
     const float ascending[] = {-INFINITY, -3.4e38f, -1.0f, -1e-45f, 0.0f, 1e-45f, 1.0f, 3.4e38f, INFINITY};
@@ -236,6 +281,7 @@ const struct CMUnitTest sort_order_tests[] = {
     SORT_ORDER_TESTS(onesweep),
     SORT_TEST(test_sizes_around_the_block_boundary, onesweep_counting),
     SORT_TEST(test_adversarial_key_distributions, onesweep_counting),
+    SORT_TEST(test_one_workgroup_widths, radix),
 #endif
 };
 const size_t sort_order_test_count = sizeof sort_order_tests / sizeof sort_order_tests[0];
