@@ -17,7 +17,7 @@ plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter sor
                                         void *user);
 
 /* Pairs per invocation of the radix sort's tiles for sorters created from now
- * on (a power of two, 4 .. 16; 0: the default, the largest whose tile fits the
+ * on (a power of two, 4 .. 32; 0: the default, the largest whose tile fits the
  * GL's shared memory). Benchmarks only: bench/bench_sort.c compares tile
  * sizes with it. */
 void plume_radix_set_items(uint32_t items);
@@ -70,6 +70,12 @@ void plume_radix_force_ballots(bool ballots);
  * passes, even where one workgroup could (radix.c). Benchmarks only:
  * bench/bench_sort.c times the one-workgroup sort against them. */
 void plume_radix_disable_single_tile(bool disabled);
+
+/* Pairs the radix sort's tile passes of sorters created from now on lay out
+ * in shared memory at once (a power of two, at least PLUME_RADIX_THREADS;
+ * 0: the default, 4096), larger tiles going through in parts. Tests only:
+ * llvmpipe's shared memory holds no tile that the default cuts in parts. */
+void plume_radix_set_shared_pairs(uint32_t pairs);
 
 typedef struct sort_pass_hook {
     plume_sort_pass_hook function;

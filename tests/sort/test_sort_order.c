@@ -236,6 +236,8 @@ const struct CMUnitTest sort_order_tests[] = {
     SORT_ORDER_TESTS(onesweep),
     SORT_TEST(test_sizes_around_the_block_boundary, onesweep_counting),
     SORT_TEST(test_adversarial_key_distributions, onesweep_counting),
+    SORT_TEST(test_adversarial_key_distributions, onesweep_parts),
+    SORT_TEST(test_adversarial_key_distributions, radix_parts),
 #endif
 };
 const size_t sort_order_test_count = sizeof sort_order_tests / sizeof sort_order_tests[0];
