@@ -66,6 +66,10 @@ enum {
     /* The downsweep lays a tile out in shared memory in parts of at most this
      * many pairs (radix_downsweep.comp), so that 8192-pair tiles fit 48 KB. */
     MAX_SHARED_PAIRS = 4096,
+    /* Keys per invocation of the Onesweep histogram pass at most: the 8192-pair
+     * tiles' histogram took 21.7 us at 2^20 against 14.5 for 4096 pairs a
+     * workgroup (notes/sort-performance.md). */
+    MAX_HISTOGRAM_ITEMS = 16,
     /* Onesweep's reads of an unpublished look-back word before a workgroup
      * counts that tile itself: a published word comes within microseconds
      * where every started workgroup runs; the count is the rare fallback. */
@@ -85,7 +89,7 @@ static plume_radix_scan scan_override;
 static uint32_t wait_limit_override;
 static bool ballots_forced;
 static bool single_tile_disabled;
-static uint32_t shared_pairs_override;
+static uint32_t shared_pairs_override, histogram_items_override;
 
 void plume_radix_set_items(uint32_t items) { items_override = items; }
 
@@ -98,7 +102,10 @@ void plume_radix_force_ballots(bool ballots) { ballots_forced = ballots; }
 
 void plume_radix_disable_single_tile(bool disabled) { single_tile_disabled = disabled; }
 
-void plume_radix_set_shared_pairs(uint32_t pairs) { shared_pairs_override = pairs; }
+void plume_radix_set_tile_limits(uint32_t shared_pairs, uint32_t histogram_items) {
+    shared_pairs_override = shared_pairs;
+    histogram_items_override = histogram_items;
+}
 
 /* The programs of reduce-then-scan (upsweep, scan, downsweep), of Onesweep
  * (histogram, onesweep: the downsweep built with ONESWEEP 1) and of either
@@ -219,6 +226,12 @@ static uint32_t shared_pairs(uint32_t tile) {
     return tile < most ? tile : most;
 }
 
+/* Keys per invocation of a tile set's Onesweep histogram pass. */
+static uint32_t histogram_items(const tile_set *set) {
+    uint32_t most = histogram_items_override ? histogram_items_override : MAX_HISTOGRAM_ITEMS;
+    return set->items < most ? set->items : most;
+}
+
 /* Whether the downsweep's shared memory for tiles of `items` pairs per
  * invocation fits the GL's. */
 static bool tile_fits(uint32_t items, GLint shared_bytes) {
@@ -272,10 +285,15 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
                   shared_bytes, invocations, size_x, shared_needed, PLUME_RADIX_THREADS, PLUME_RADIX_THREADS);
         return PLUME_ERROR_GL_UNSUPPORTED;
     }
-    if (largest->tile_stride > (uint32_t)count_x) {
+    /* The most workgroups of a dispatch: the set of the capacity's tiles, or
+     * Onesweep's histogram, whose workgroups may count fewer pairs. */
+    uint32_t histogram_tile = histogram_items(largest) * PLUME_RADIX_THREADS;
+    uint32_t workgroups = (uint32_t)(((uint64_t)s->capacity + histogram_tile - 1) / histogram_tile);
+    if (workgroups < largest->tile_stride) workgroups = largest->tile_stride;
+    if (workgroups > (uint32_t)count_x) {
         plume_log(s->env, PLUME_LOG_ERROR,
-                  "plume_sorter_create: capacity %u needs %u radix tiles in one dispatch; this GL allows %d",
-                  s->capacity, largest->tile_stride, count_x);
+                  "plume_sorter_create: capacity %u needs %u radix workgroups in one dispatch; this GL allows %d",
+                  s->capacity, workgroups, count_x);
         return PLUME_ERROR_GL_UNSUPPORTED;
     }
     return PLUME_OK;
@@ -305,7 +323,8 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
         char defines[512];
         snprintf(defines, sizeof defines,
                  "%s%s#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n#define SUBGROUP_OPS %d\n"
-                 "#define SUBGROUP_PARTITIONS %d\n#define ONESWEEP %d\n#define RADIX_SHARED_PAIRS %uu\n",
+                 "#define SUBGROUP_PARTITIONS %d\n#define ONESWEEP %d\n#define RADIX_SHARED_PAIRS %uu\n"
+                 "#define HISTOGRAM_ITEMS %uu\n#define HISTOGRAM_TILE %uu\n",
                  s->subgroup_ops ? "#extension GL_KHR_shader_subgroup_basic : require\n"
                                    "#extension GL_KHR_shader_subgroup_ballot : require\n"
                                    "#extension GL_KHR_shader_subgroup_shuffle : require\n"
@@ -313,7 +332,7 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
                                  : "",
                  s->partitions ? "#extension GL_NV_shader_subgroup_partitioned : require\n" : "", set->items, set->tile,
                  s->subgroup_ops ? 1 : 0, s->partitions ? 1 : 0, p == ONESWEEP_PROGRAM ? 1 : 0,
-                 shared_pairs(set->tile));
+                 shared_pairs(set->tile), histogram_items(set), histogram_items(set) * PLUME_RADIX_THREADS);
         bool ranks = p == DOWNSWEEP_PROGRAM || p == ONESWEEP_PROGRAM || p == SINGLE_PROGRAM;
         plume_shader_stage stage = {GL_COMPUTE_SHADER,
                                     {"sort/radix_common.glsl", "sort/workgroup_sum.glsl",
@@ -448,11 +467,11 @@ static void run_reduce_then_scan(const radix_sort *s, const tile_set *set, GLuin
     }
 }
 
-/* The Onesweep passes: the histogram over `first_tiles` workgroups finds the
- * count, then one pass per digit over `tiles` (or the histogram's indirect
- * arguments when 0). */
+/* The Onesweep passes: the histogram over the workgroups of `bound` (the
+ * count or its bound) finds the count, then one pass per digit over `tiles`
+ * (or the histogram's indirect arguments when 0). */
 static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer, const uint32_t count_uniforms[4],
-                         uint32_t first_tiles, uint32_t tiles, const sort_pass_hook *hook) {
+                         uint32_t bound, uint32_t tiles, const sort_pass_hook *hook) {
     GLuint shifts[MAX_PASSES] = {0}, bits[MAX_PASSES] = {0};
     for (uint32_t p = 0; p < s->pass_count; ++p) {
         shifts[p] = s->passes[p].shift;
@@ -465,7 +484,8 @@ static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer
     glUniform4ui(set->locations[HISTOGRAM_PROGRAM][U_PASS_BITS], bits[0], bits[1], bits[2], bits[3]);
     set_uniform(set, HISTOGRAM_PROGRAM, U_PASS_COUNT, s->pass_count);
     set_uniform(set, HISTOGRAM_PROGRAM, U_BANK, s->bank);
-    glDispatchCompute(first_tiles, 1, 1);
+    uint32_t histogram_tile = histogram_items(set) * PLUME_RADIX_THREADS;
+    glDispatchCompute((bound + histogram_tile - 1) / histogram_tile, 1, 1);
     for (uint32_t p = 0; p < s->pass_count; ++p) {
         GLuint from = p % 2 == 0 ? pairs_buffer : s->scratch_buffer, to = p % 2 == 0 ? s->scratch_buffer : pairs_buffer;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, from);
@@ -517,7 +537,7 @@ static void run_passes(radix_sort *s, GLuint pairs_buffer, const uint32_t count_
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_STATE, s->state_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_RADIX_TILE_COUNTS, s->tile_counts_buffer);
     if (!tiles) glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, s->state_buffer);
-    if (s->onesweep) run_onesweep(s, set, pairs_buffer, count_uniforms, first_tiles, tiles, hook);
+    if (s->onesweep) run_onesweep(s, set, pairs_buffer, count_uniforms, bound, tiles, hook);
     else run_reduce_then_scan(s, set, pairs_buffer, count_uniforms, first_tiles, tiles, hook);
 }
 

@@ -71,11 +71,14 @@ void plume_radix_force_ballots(bool ballots);
  * bench/bench_sort.c times the one-workgroup sort against them. */
 void plume_radix_disable_single_tile(bool disabled);
 
-/* Pairs the radix sort's tile passes of sorters created from now on lay out
+/* For radix sorters created from now on: the pairs their tile passes lay out
  * in shared memory at once (a power of two, at least PLUME_RADIX_THREADS;
- * 0: the default, 4096), larger tiles going through in parts. Tests only:
- * llvmpipe's shared memory holds no tile that the default cuts in parts. */
-void plume_radix_set_shared_pairs(uint32_t pairs);
+ * 0: the default, 4096), larger tiles going through in parts, and the keys
+ * per invocation of Onesweep's histogram pass at most (a power of two, at
+ * least 1; 0: the default, 16), larger tiles being counted by several
+ * workgroups. Tests only: on llvmpipe, whose shared memory holds no tile that
+ * the defaults cut, they run the paths of the H100's 8192-pair tiles. */
+void plume_radix_set_tile_limits(uint32_t shared_pairs, uint32_t histogram_items);
 
 typedef struct sort_pass_hook {
     plume_sort_pass_hook function;

@@ -26,14 +26,15 @@ plume_sort_algorithm fixture_sort_algorithm = PLUME_SORT_AUTOMATIC;
 static plume_radix_scan fixture_radix_scan = PLUME_RADIX_SCAN_DEFAULT;
 
 /* The backend, and in plume_tests the radix way, Onesweep's wait and the
- * pairs a tile pass lays out in shared memory at once. */
+ * tile limits (plume_radix_set_tile_limits: parts of `shared_pairs`, a
+ * histogram workgroup counting a quarter of a 2048-pair tile). */
 static int sort_setup_with(void **state, plume_sort_algorithm algorithm, plume_radix_scan scan, uint32_t wait_limit,
                            uint32_t shared_pairs) {
     fixture_sort_algorithm = algorithm;
 #ifndef PLUME_TESTS_THROUGH_TABLE
     fixture_radix_scan = scan;
     plume_radix_set_scan(scan, wait_limit);
-    plume_radix_set_shared_pairs(shared_pairs);
+    plume_radix_set_tile_limits(shared_pairs, shared_pairs ? 2 : 0);
 #else
     (void)scan;
     (void)wait_limit;
@@ -62,9 +63,10 @@ int sort_setup_onesweep_counting(void **state) {
     return sort_setup(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_ONESWEEP, 1);
 }
 
-/* Tiles laid out in shared memory in parts of 1024 pairs, so that llvmpipe,
- * whose shared memory holds no tile that the default cuts in parts, runs the
- * path of the H100's 8192-pair tiles. */
+/* Tiles laid out in shared memory in parts of 1024 pairs and counted by
+ * several histogram workgroups each, so that llvmpipe, whose shared memory
+ * holds no tile that the defaults cut, runs the paths of the H100's
+ * 8192-pair tiles. */
 int sort_setup_onesweep_parts(void **state) {
     return sort_setup_with(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_ONESWEEP, 0, 1024);
 }
@@ -78,7 +80,7 @@ int sort_teardown(void **state) {
 #ifndef PLUME_TESTS_THROUGH_TABLE
     fixture_radix_scan = PLUME_RADIX_SCAN_DEFAULT;
     plume_radix_set_scan(PLUME_RADIX_SCAN_DEFAULT, 0);
-    plume_radix_set_shared_pairs(0);
+    plume_radix_set_tile_limits(0, 0);
 #endif
     return fixture_teardown(state);
 }

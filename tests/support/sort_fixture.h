@@ -29,7 +29,8 @@ int compare_pairs(const void *a, const void *b);
  * onesweep_counting Onesweep whose workgroups wait for no earlier tile's
  * word (they count the tile themselves: the fallback of a wait that
  * ran out); onesweep_parts and radix_parts lay tiles out in shared memory
- * in parts of 1024 pairs (the path of the H100's 8192-pair tiles).
+ * in parts of 1024 pairs, and Onesweep's histogram counts a tile with several
+ * workgroups (the paths of the H100's 8192-pair tiles).
  * plume_plugin_host cannot reach the module's internals: its radix
  * runs the way the driver gets, and it has no onesweep entries. */
 extern plume_sort_algorithm fixture_sort_algorithm;
