@@ -11,7 +11,7 @@
  *
  * Usage: plume_bench [--min-log K] [--max-log K] [--runs N] [--warmup N]
  *                    [--csv FILE] [--variant SPEC]... [--methods LIST]
- *                    [--powers-only] [--no-copy] [--pass-times]
+ *                    [--powers-only] [--no-copy] [--pass-times] [--keys random|depth]
  *                    [--dump-programs DIR] [--cold-cache MB] [--fragment K]...
  *                    [--feedback M]... [--feedback-retarget] [--feedback-bitonic]
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
@@ -31,6 +31,9 @@
  * --no-copy: the timed sorts sort the pairs the sort before left (already
  * sorted), with no input copy ahead of each: what the copy before the timer's
  * start adds to its reading (the check still sorts a fresh copy).
+ * --keys depth: the keys of particles' view depths uniform in [5, 15)
+ * (plume_depth_key, ascending: the high digits nearly all alike), masked to
+ * the variant's key bits; default random.
  * --fragment K: also the fragment path's render-pass sort as a texture sort
  * (plume_sort_texture of an RG32UI texture 2048 pairs a row) with K stages a
  * pass, 1 .. 4 (1: the seeds' one stage a pass): variant fragment:K, method
@@ -106,6 +109,7 @@ typedef struct options {
     uint32_t feedback_bits[6]; /* --feedback M: the transform-feedback sort, groups of 2^M (1 .. 6) */
     bool feedback_retarget;    /* --feedback-retarget: each --feedback row also with a glTexBuffer a pass */
     bool feedback_bitonic;     /* --feedback-bitonic: each --feedback row also with the bitonic network */
+    bool depth_keys;           /* --keys depth */
 } options;
 
 static uint64_t random_state;
@@ -114,6 +118,15 @@ static uint32_t random_u32(void) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+/* --keys depth: the keys of particles in a ball seen from outside
+ * (plume_depth_key of view depths uniform in [5, 15), ascending: their high
+ * digits nearly all alike); else random. */
+static bool depth_keys;
+static uint32_t random_key(void) {
+    if (!depth_keys) return random_u32();
+    return plume_depth_key(5.0f + 10.0f * (float)(random_u32() >> 8) / 16777216.0f, PLUME_ORDER_ASCENDING);
 }
 
 static int compare_pairs(const void *a, const void *b) {
@@ -387,7 +400,7 @@ static void stamp_pass(void *user, const char *kind) {
  * to the next one: it includes the barrier and launch gap before the next. */
 static void report_pass_times(plume_context *context, plume_sorter sorter, uint32_t count, uint32_t runs) {
     pair *input = malloc(sizeof(pair) * count);
-    for (uint32_t i = 0; i < count; ++i) input[i] = (pair){random_u32(), i};
+    for (uint32_t i = 0; i < count; ++i) input[i] = (pair){random_key(), i};
     GLuint pristine = make_buffer(sizeof(pair) * count, input), pairs = make_buffer(sizeof(pair) * count, NULL);
     pass_stamps stamps;
     glGenQueries(MAX_TIMED_PASSES + 1, stamps.queries);
@@ -539,6 +552,11 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--warmup") && next) o->warmup = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--csv") && next) o->csv_path = argv[++i];
         else if (!strcmp(a, "--pass-times")) o->pass_times = true;
+        else if (!strcmp(a, "--keys") && next) {
+            const char *keys = argv[++i];
+            if (strcmp(keys, "depth") != 0 && strcmp(keys, "random") != 0) return -1;
+            o->depth_keys = !strcmp(keys, "depth");
+        }
         else if (!strcmp(a, "--powers-only")) o->powers_only = true;
         else if (!strcmp(a, "--no-copy")) o->no_copy = true;
         else if (!strcmp(a, "--feedback-retarget")) o->feedback_retarget = true;
@@ -663,7 +681,7 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
             uint32_t padded = plume_next_pow2(count);
             pair *input = malloc(sizeof(pair) * padded), *expected = malloc(sizeof(pair) * count);
             uint32_t *keys = malloc(sizeof(uint32_t) * padded), *values = malloc(sizeof(uint32_t) * padded);
-            for (uint32_t i = 0; i < count; ++i) input[i] = (pair){random_u32(), i};
+            for (uint32_t i = 0; i < count; ++i) input[i] = (pair){random_key(), i};
             for (uint32_t i = 0; i < padded; ++i) {
                 keys[i] = i < count ? input[i].key : 0xFFFFFFFFu; /* seed 001 needs a power of two: pad with max */
                 values[i] = i < count ? input[i].value : 0xFFFFFFFFu;
@@ -769,8 +787,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
                         "[--variant bitonic|radix|automatic|rts|onesweep|ballots|tiled|single|empty|loads[:KEY_BITS[:SIZE]]]... "
                         "[--methods direct,indirect,bounded] "
-                        "[--powers-only] [--no-copy] [--pass-times] [--dump-programs DIR] [--cold-cache MB<=255] "
-                        "[--fragment K<=4]... [--feedback M<=6]... [--feedback-retarget] [--feedback-bitonic]\n", argv[0]);
+                        "[--powers-only] [--no-copy] [--pass-times] [--keys random|depth] [--dump-programs DIR] "
+                        "[--cold-cache MB<=255] [--fragment K<=4]... [--feedback M<=6]... [--feedback-retarget] "
+                        "[--feedback-bitonic]\n", argv[0]);
         return 2;
     }
     headless_gl gl;
@@ -783,8 +802,10 @@ int main(int argc, char **argv) {
     glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &timer_bits);
     uint64_t seed = ((uint64_t)time(NULL) << 16) ^ (uint64_t)clock();
     random_state = seed;
-    printf("GL: %s\nrandom seed: %llu\nruns per figure: %u (median), warm-up %u; timer bits %d\n",
-           headless_gl_describe(), (unsigned long long)seed, opt.runs, opt.warmup, timer_bits);
+    depth_keys = opt.depth_keys;
+    printf("GL: %s\nrandom seed: %llu\nruns per figure: %u (median), warm-up %u; timer bits %d; keys %s\n",
+           headless_gl_describe(), (unsigned long long)seed, opt.runs, opt.warmup, timer_bits,
+           opt.depth_keys ? "depth" : "random");
 
     plume_env env;
     plume_logger logger = {log_to_stderr, NULL};

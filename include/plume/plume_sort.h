@@ -39,8 +39,9 @@
  * dispatches: the faster one for small counts.
  * Radix: least-significant digit first, an even number of digits of at most
  * 8 key bits (32 bits: 4, 24: 4 of 6, 16: 2 of 8, 12: 2 of 6), each a stable
- * scatter of tiles of 2048 pairs (counts under 2^19) or 4096 (ranked with
- * subgroup partitions or ballots where the GL has them). Work n x digits: the
+ * scatter of tiles of 2048 pairs (counts under 2^19), 4096, or 8192 from 2^20
+ * where shared memory holds them (ranked with subgroup partitions or ballots
+ * where the GL has them). Work n x digits: the
  * faster one for large counts; fewer key_bits, fewer digits. Two ways, chosen
  * at creation: on NVIDIA's GL (with 32-wide subgroup operations) Onesweep,
  * 1 + digits dispatches (a histogram of every digit, then one pass per digit
@@ -49,8 +50,8 @@
  * driver, never a hang); elsewhere reduce-then-scan, 3 x digits dispatches
  * (a tile histogram, a scan over tiles and the scatter per digit; no
  * workgroup waits for another). It keeps a scratch copy of capacity pairs
- * (8 bytes a pair) and a count per digit per 2048 or 4096 pairs (Onesweep:
- * per digit pass too, about 1 byte a pair for 32 key bits).
+ * (8 bytes a pair) and a count per digit per tile (Onesweep: per digit pass
+ * too, at most about 1 byte a pair for 32 key bits).
  * Counts need not be powers of two: positions past the count are never read
  * or written.
  *

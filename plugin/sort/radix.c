@@ -62,8 +62,16 @@ _Static_assert(PLUME_BINDING_RADIX_TILE_COUNTS < PLUME_SCOPE_SSBO_SLOTS &&
 
 enum {
     MAX_PASSES = PLUME_RADIX_MAX_PASSES, /* 32 key bits in 8-bit digits */
-    DEFAULT_ITEMS = 16,      /* pairs per invocation where shared memory allows (notes/sort-performance.md) */
+    DEFAULT_ITEMS = 16,      /* pairs per invocation of the large tiles where shared memory allows
+                                (notes/sort-performance.md); the huge ones have twice as many */
     MIN_ITEMS = 4,
+    /* The downsweep lays a tile out in shared memory in parts of at most this
+     * many pairs (radix_downsweep.comp), so that 8192-pair tiles fit 48 KB. */
+    MAX_SHARED_PAIRS = 4096,
+    /* Keys per invocation of the Onesweep histogram pass at most: the 8192-pair
+     * tiles' histogram took 21.7 us at 2^20 against 14.5 for 4096 pairs a
+     * workgroup (notes/sort-performance.md). */
+    MAX_HISTOGRAM_ITEMS = 16,
     /* Onesweep's reads of an unpublished look-back word before a workgroup
      * counts that tile itself: a published word comes within microseconds
      * where every started workgroup runs; the count is the rare fallback. */
@@ -91,6 +99,7 @@ static bool ballots_forced;
 static bool single_tile_disabled;
 static uint32_t single_threads_override;
 static plume_radix_single_timing single_timing;
+static uint32_t shared_pairs_override, histogram_items_override;
 
 void plume_radix_set_items(uint32_t items) { items_override = items; }
 
@@ -106,6 +115,11 @@ void plume_radix_disable_single_tile(bool disabled) { single_tile_disabled = dis
 void plume_radix_set_single_threads(uint32_t threads) { single_threads_override = threads; }
 
 void plume_radix_set_single_timing(plume_radix_single_timing timing) { single_timing = timing; }
+
+void plume_radix_set_tile_limits(uint32_t shared_pairs, uint32_t histogram_items) {
+    shared_pairs_override = shared_pairs;
+    histogram_items_override = histogram_items;
+}
 
 /* The programs of reduce-then-scan (upsweep, scan, downsweep), of Onesweep
  * (histogram, onesweep: the downsweep built with ONESWEEP 1) and of either
@@ -135,16 +149,18 @@ typedef struct digit_pass {
     uint32_t shift, bits;
 } digit_pass;
 
-/* Two sizes of tile: 2048 pairs (8 per invocation) measured faster under 2^19
- * pairs on the H100, 4096 (16) from 2^19 up (notes/sort-performance.md). A
- * sort takes the set its count, or the bound on it, calls for. A sorter whose
- * capacity is under LARGE_TILES_FROM has the small set only; one whose tile
- * was chosen (plume_radix_set_items) has that one only. Where the GL's shared
- * memory cuts the large tile down (llvmpipe: 2048), the small one is half of
- * it, so that the tests cross from one set to the other everywhere. */
-enum { SMALL_TILES, LARGE_TILES, TILE_SETS };
+/* Three sizes of tile: 2048 pairs (8 per invocation) measured faster under
+ * 2^19 pairs on the H100, 4096 (16) from 2^19, 8192 (32, laid out in shared
+ * memory in two halves) from 2^20: fewer tiles, fewer look-back words and
+ * shorter walks (notes/sort-performance.md). A sort takes the set its count,
+ * or the bound on it, calls for. A sorter has the sets its capacity reaches;
+ * one whose tile was chosen (plume_radix_set_items) has that one only. Where
+ * the GL's shared memory cuts the large tile down (llvmpipe: 2048), the small
+ * one is half of it, so that the tests cross from one set to the other
+ * everywhere, and there is no huge one. */
+enum { SMALL_TILES, LARGE_TILES, HUGE_TILES, TILE_SETS };
 enum { SINGLE_SIZES = 3 };
-static const uint32_t LARGE_TILES_FROM = 1u << 19;
+static const uint32_t LARGE_TILES_FROM = 1u << 19, HUGE_TILES_FROM = 1u << 20;
 
 typedef struct tile_set {
     uint32_t items, tile, tile_stride; /* tile_stride: tiles of the capacity (or of the counts the set sorts) */
@@ -227,6 +243,24 @@ static uint32_t single_shared_bytes(uint32_t threads, uint32_t tile, bool subgro
            (subgroup_ops ? 0 : 4 * threads);
 }
 
+/* Pairs the downsweep lays out in shared memory at once, for a tile. */
+static uint32_t shared_pairs(uint32_t tile) {
+    uint32_t most = shared_pairs_override ? shared_pairs_override : MAX_SHARED_PAIRS;
+    return tile < most ? tile : most;
+}
+
+/* Keys per invocation of a tile set's Onesweep histogram pass. */
+static uint32_t histogram_items(const tile_set *set) {
+    uint32_t most = histogram_items_override ? histogram_items_override : MAX_HISTOGRAM_ITEMS;
+    return set->items < most ? set->items : most;
+}
+
+/* Whether the downsweep's shared memory for tiles of `items` pairs per
+ * invocation fits the GL's. */
+static bool tile_fits(uint32_t items, GLint shared_bytes) {
+    return DOWNSWEEP_FIXED_BYTES + shared_pairs(items * PLUME_RADIX_THREADS) * PLUME_PAIR_BYTES <= (uint32_t)shared_bytes;
+}
+
 /* The GL's limits: workgroup size, shared memory for the tile (which sets the
  * pairs per invocation, and whether there is a small set), workgroups for the
  * capacity's tiles. */
@@ -237,19 +271,22 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &count_x);
     uint32_t items = items_override ? items_override : DEFAULT_ITEMS;
-    while (items > MIN_ITEMS &&
-           DOWNSWEEP_FIXED_BYTES + items * PLUME_RADIX_THREADS * PLUME_PAIR_BYTES > (uint32_t)shared_bytes)
-        items /= 2;
+    while (items > MIN_ITEMS && !tile_fits(items, shared_bytes)) items /= 2;
     bool small_set = !items_override && items / 2 >= MIN_ITEMS;
     bool large_set = !small_set || s->capacity >= LARGE_TILES_FROM;
+    bool huge_set = !items_override && items == DEFAULT_ITEMS && s->capacity >= HUGE_TILES_FROM &&
+                    tile_fits(2 * items, shared_bytes);
     if (small_set) s->sets[SMALL_TILES].items = items / 2;
     if (large_set) s->sets[LARGE_TILES].items = items;
+    if (huge_set) s->sets[HUGE_TILES].items = 2 * items;
     for (int t = 0; t < TILE_SETS; ++t) {
         tile_set *set = &s->sets[t];
         if (!set->items) continue;
         set->tile = set->items * PLUME_RADIX_THREADS;
         set->threads = PLUME_RADIX_THREADS;
-        uint32_t most = t == SMALL_TILES && large_set ? LARGE_TILES_FROM - 1 : s->capacity;
+        uint32_t most = t == SMALL_TILES && large_set   ? LARGE_TILES_FROM - 1
+                        : t == LARGE_TILES && huge_set ? HUGE_TILES_FROM - 1
+                                                       : s->capacity;
         set->tile_stride = (uint32_t)(((uint64_t)most + set->tile - 1) / set->tile);
     }
     uint32_t previous_tile = 0;
@@ -267,8 +304,8 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
         s->singles[k] = (tile_set){.items = tile / threads, .tile = tile, .tile_stride = 1, .threads = threads};
         previous_tile = tile;
     }
-    const tile_set *largest = &s->sets[large_set ? LARGE_TILES : SMALL_TILES];
-    uint32_t shared_needed = DOWNSWEEP_FIXED_BYTES + largest->tile * PLUME_PAIR_BYTES;
+    const tile_set *largest = &s->sets[huge_set ? HUGE_TILES : large_set ? LARGE_TILES : SMALL_TILES];
+    uint32_t shared_needed = DOWNSWEEP_FIXED_BYTES + shared_pairs(largest->tile) * PLUME_PAIR_BYTES;
     if (invocations < PLUME_RADIX_THREADS || size_x < PLUME_RADIX_THREADS || (uint32_t)shared_bytes < shared_needed) {
         plume_log(s->env, PLUME_LOG_ERROR,
                   "plume_sorter_create: GL compute limits too small for the radix sort (shared memory %d bytes, %d "
@@ -276,10 +313,15 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
                   shared_bytes, invocations, size_x, shared_needed, PLUME_RADIX_THREADS, PLUME_RADIX_THREADS);
         return PLUME_ERROR_GL_UNSUPPORTED;
     }
-    if (largest->tile_stride > (uint32_t)count_x) {
+    /* The most workgroups of a dispatch: the set of the capacity's tiles, or
+     * Onesweep's histogram, whose workgroups may count fewer pairs. */
+    uint32_t histogram_tile = histogram_items(largest) * PLUME_RADIX_THREADS;
+    uint32_t workgroups = (uint32_t)(((uint64_t)s->capacity + histogram_tile - 1) / histogram_tile);
+    if (workgroups < largest->tile_stride) workgroups = largest->tile_stride;
+    if (workgroups > (uint32_t)count_x) {
         plume_log(s->env, PLUME_LOG_ERROR,
-                  "plume_sorter_create: capacity %u needs %u radix tiles in one dispatch; this GL allows %d",
-                  s->capacity, largest->tile_stride, count_x);
+                  "plume_sorter_create: capacity %u needs %u radix workgroups in one dispatch; this GL allows %d",
+                  s->capacity, workgroups, count_x);
         return PLUME_ERROR_GL_UNSUPPORTED;
     }
     return PLUME_OK;
@@ -309,14 +351,16 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
         char defines[512];
         snprintf(defines, sizeof defines,
                  "%s%s#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n#define SUBGROUP_OPS %d\n"
-                 "#define SUBGROUP_PARTITIONS %d\n#define ONESWEEP %d\n#define SINGLE_THREADS %uu\n",
+                 "#define SUBGROUP_PARTITIONS %d\n#define ONESWEEP %d\n#define SINGLE_THREADS %uu\n"
+                 "#define RADIX_SHARED_PAIRS %uu\n#define HISTOGRAM_ITEMS %uu\n#define HISTOGRAM_TILE %uu\n",
                  s->subgroup_ops ? "#extension GL_KHR_shader_subgroup_basic : require\n"
                                    "#extension GL_KHR_shader_subgroup_ballot : require\n"
                                    "#extension GL_KHR_shader_subgroup_shuffle : require\n"
                                    "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
                                  : "",
                  s->partitions ? "#extension GL_NV_shader_subgroup_partitioned : require\n" : "", set->items, set->tile,
-                 s->subgroup_ops ? 1 : 0, s->partitions ? 1 : 0, p == ONESWEEP_PROGRAM ? 1 : 0, set->threads);
+                 s->subgroup_ops ? 1 : 0, s->partitions ? 1 : 0, p == ONESWEEP_PROGRAM ? 1 : 0, set->threads,
+                 shared_pairs(set->tile), histogram_items(set), histogram_items(set) * PLUME_RADIX_THREADS);
         /* The single-tile program ranks and sums with its own (wider) workgroup. */
         bool ranks = p == DOWNSWEEP_PROGRAM || p == ONESWEEP_PROGRAM;
         plume_shader_stage stage = {GL_COMPUTE_SHADER,
@@ -357,9 +401,9 @@ plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_
     glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
     /* Reduce-then-scan: a count per digit per tile; Onesweep: a look-back word
      * per digit per tile per digit pass. */
-    uint32_t most_tiles = s->sets[SMALL_TILES].tile_stride > s->sets[LARGE_TILES].tile_stride
-                              ? s->sets[SMALL_TILES].tile_stride
-                              : s->sets[LARGE_TILES].tile_stride;
+    uint32_t most_tiles = 0;
+    for (int t = 0; t < TILE_SETS; ++t)
+        most_tiles = s->sets[t].tile_stride > most_tiles ? s->sets[t].tile_stride : most_tiles;
     GLsizeiptr tile_words = (GLsizeiptr)PLUME_RADIX_DIGITS * most_tiles * (s->onesweep ? s->pass_count : 1);
     s->tile_counts_buffer = plume_make_gpu_buffer(4 * tile_words, "plume sort: radix tile counts");
     s->scratch_buffer = plume_make_gpu_buffer((GLsizeiptr)PLUME_PAIR_BYTES * capacity, "plume sort: radix scratch pairs");
@@ -453,11 +497,11 @@ static void run_reduce_then_scan(const radix_sort *s, const tile_set *set, GLuin
     }
 }
 
-/* The Onesweep passes: the histogram over `first_tiles` workgroups finds the
- * count, then one pass per digit over `tiles` (or the histogram's indirect
- * arguments when 0). */
+/* The Onesweep passes: the histogram over the workgroups of `bound` (the
+ * count or its bound) finds the count, then one pass per digit over `tiles`
+ * (or the histogram's indirect arguments when 0). */
 static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer, const uint32_t count_uniforms[4],
-                         uint32_t first_tiles, uint32_t tiles, const sort_pass_hook *hook) {
+                         uint32_t bound, uint32_t tiles, const sort_pass_hook *hook) {
     GLuint shifts[MAX_PASSES] = {0}, bits[MAX_PASSES] = {0};
     for (uint32_t p = 0; p < s->pass_count; ++p) {
         shifts[p] = s->passes[p].shift;
@@ -470,7 +514,8 @@ static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer
     glUniform4ui(set->locations[HISTOGRAM_PROGRAM][U_PASS_BITS], bits[0], bits[1], bits[2], bits[3]);
     set_uniform(set, HISTOGRAM_PROGRAM, U_PASS_COUNT, s->pass_count);
     set_uniform(set, HISTOGRAM_PROGRAM, U_BANK, s->bank);
-    glDispatchCompute(first_tiles, 1, 1);
+    uint32_t histogram_tile = histogram_items(set) * PLUME_RADIX_THREADS;
+    glDispatchCompute((bound + histogram_tile - 1) / histogram_tile, 1, 1);
     for (uint32_t p = 0; p < s->pass_count; ++p) {
         GLuint from = p % 2 == 0 ? pairs_buffer : s->scratch_buffer, to = p % 2 == 0 ? s->scratch_buffer : pairs_buffer;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, from);
@@ -508,6 +553,7 @@ static void run_single(const radix_sort *s, const tile_set *set, GLuint pairs_bu
 
 /* The tile set for sorting `count` pairs, or at most `count`. */
 static const tile_set *set_for(const radix_sort *s, uint32_t count) {
+    if (s->sets[HUGE_TILES].items && count >= HUGE_TILES_FROM) return &s->sets[HUGE_TILES];
     bool small = !s->sets[LARGE_TILES].items || (s->sets[SMALL_TILES].items && count < LARGE_TILES_FROM);
     return &s->sets[small ? SMALL_TILES : LARGE_TILES];
 }
@@ -527,7 +573,7 @@ static void run_passes(radix_sort *s, GLuint pairs_buffer, const uint32_t count_
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_STATE, s->state_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_RADIX_TILE_COUNTS, s->tile_counts_buffer);
     if (!tiles) glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, s->state_buffer);
-    if (s->onesweep) run_onesweep(s, set, pairs_buffer, count_uniforms, first_tiles, tiles, hook);
+    if (s->onesweep) run_onesweep(s, set, pairs_buffer, count_uniforms, bound, tiles, hook);
     else run_reduce_then_scan(s, set, pairs_buffer, count_uniforms, first_tiles, tiles, hook);
 }
 

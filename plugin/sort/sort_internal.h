@@ -17,7 +17,7 @@ plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter sor
                                         void *user);
 
 /* Pairs per invocation of the radix sort's tiles for sorters created from now
- * on (a power of two, 4 .. 16; 0: the default, the largest whose tile fits the
+ * on (a power of two, 4 .. 32; 0: the default, the largest whose tile fits the
  * GL's shared memory). Benchmarks only: bench/bench_sort.c compares tile
  * sizes with it. */
 void plume_radix_set_items(uint32_t items);
@@ -93,6 +93,15 @@ typedef enum plume_radix_single_timing {
     PLUME_RADIX_SINGLE_NO_PASSES = 2
 } plume_radix_single_timing;
 void plume_radix_set_single_timing(plume_radix_single_timing timing);
+
+/* For radix sorters created from now on: the pairs their tile passes lay out
+ * in shared memory at once (a power of two, at least PLUME_RADIX_THREADS;
+ * 0: the default, 4096), larger tiles going through in parts, and the keys
+ * per invocation of Onesweep's histogram pass at most (a power of two, at
+ * least 1; 0: the default, 16), larger tiles being counted by several
+ * workgroups. Tests only: on llvmpipe, whose shared memory holds no tile that
+ * the defaults cut, they run the paths of the H100's 8192-pair tiles. */
+void plume_radix_set_tile_limits(uint32_t shared_pairs, uint32_t histogram_items);
 
 typedef struct sort_pass_hook {
     plume_sort_pass_hook function;

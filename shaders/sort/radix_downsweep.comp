@@ -10,19 +10,25 @@
 // both from its upsweep and scan. Onesweep (ONESWEEP 1) has the first from
 // the histogram pass and finds the second itself, by decoupled look-back:
 // a workgroup takes its tile from a counter (so every earlier tile belongs to
-// a workgroup that started before it), publishes its count of each digit as
-// soon as it has ranked (aggregate), sums the earlier tiles' words back to
-// the first inclusive one, and publishes its own inclusive count. A word not
-// yet published is waited for at most u_wait_limit reads; then the workgroup
-// counts that tile's pairs of the digit itself from the source: no workgroup
-// depends on another's progress for more than that bounded wait, so the pass
-// is correct whatever the GL schedules, and only slower where a predecessor
-// does not run.
+// a workgroup that started before it), publishes its count of each digit
+// (aggregate), sums the earlier tiles' words back to the first inclusive one,
+// and publishes its own inclusive count. A word not yet published is waited
+// for at most u_wait_limit reads; then the workgroup counts that tile's pairs
+// of the digit itself from the source: no workgroup depends on another's
+// progress for more than that bounded wait, so the pass is correct whatever
+// the GL schedules, and only slower where a predecessor does not run.
+// A look-back word is read by a load of its coherent volatile view: a stale
+// copy is an older state of the word (unpublished, or the aggregate before
+// the inclusive count), which costs a longer walk, never a wrong sum; loads
+// measured faster than atomic reads (notes/sort-performance.md).
 layout(local_size_x = PLUME_RADIX_THREADS) in;
 layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict readonly buffer Source { uvec2 source[]; };
 layout(std430, binding = PLUME_BINDING_RADIX_DESTINATION) restrict writeonly buffer Destination { uvec2 destination[]; };
 
-shared uvec2 tile_pairs[RADIX_TILE];
+// RADIX_SHARED_PAIRS (radix.c): the tile's places laid out at once; a tile
+// larger than that (8192 pairs in 48 KB) goes through in parts of that many
+// places, one after the other.
+shared uvec2 tile_pairs[RADIX_SHARED_PAIRS];
 shared uint digit_start[PLUME_RADIX_DIGITS];  // the tile's first place of each digit
 shared uint digit_target[PLUME_RADIX_DIGITS]; // destination index minus tile place, per digit
 
@@ -31,11 +37,9 @@ uniform uint u_pass;       // the digit pass: its ticket, look-back words and co
 uniform uint u_bank;       // the bank of counts the histogram pass filled
 uniform uint u_wait_limit; // reads of an unpublished look-back word before counting the tile itself
 shared uint taken_tile;
-
-// The look-back word read atomically: never a stale copy.
-uint read_lookback(uint index) {
-    return atomicOr(tile_counts[index], 0u);
-}
+layout(std430, binding = PLUME_BINDING_RADIX_TILE_COUNTS) coherent volatile buffer LookbackWords {
+    uint lookback_words[];
+};
 
 // The pairs of `digit` in tile `tile`, counted from the source (a word that
 // was not published in time).
@@ -45,20 +49,31 @@ uint count_in_tile(uint tile, uint digit, uint count) {
     return pairs;
 }
 
-// The pairs of `digit` in the tiles before `tile`, from their look-back words.
-uint pairs_in_earlier_tiles(uint tile, uint digit, uint count) {
+// The tile's count of `digit` as its look-back word, before the earlier
+// tiles' are known (the first tile's is already inclusive).
+void publish_aggregate(uint tile, uint digit, uint in_tile) {
+    uint word = (tile == 0u ? PLUME_RADIX_LOOKBACK_INCLUSIVE : PLUME_RADIX_LOOKBACK_AGGREGATE) | in_tile;
+    atomicExchange(tile_counts[lookback_index(u_pass, tile, digit)], word);
+}
+
+// The pairs of `digit` in the tiles before `tile`, from their look-back
+// words; then publishes this tile's inclusive count (`in_tile` its own).
+uint look_back(uint tile, uint digit, uint in_tile, uint count) {
     uint sum = 0u;
     for (uint earlier = tile; earlier > 0u;) {
         --earlier;
         uint index = lookback_index(u_pass, earlier, digit);
-        uint word = read_lookback(index);
+        uint word = lookback_words[index];
         for (uint wait = 0u; word < PLUME_RADIX_LOOKBACK_AGGREGATE && wait < u_wait_limit; ++wait)
-            word = read_lookback(index);
+            word = lookback_words[index];
         if (word < PLUME_RADIX_LOOKBACK_AGGREGATE)
             word = PLUME_RADIX_LOOKBACK_AGGREGATE | count_in_tile(earlier, digit, count);
         sum += word & PLUME_RADIX_LOOKBACK_COUNT_MASK;
         if (word >= PLUME_RADIX_LOOKBACK_INCLUSIVE) break;
     }
+    if (tile != 0u)
+        atomicExchange(tile_counts[lookback_index(u_pass, tile, digit)],
+                       PLUME_RADIX_LOOKBACK_INCLUSIVE | (sum + in_tile));
     return sum;
 }
 #endif
@@ -68,11 +83,17 @@ void main() {
     uint group = thread / LANES, lane = thread % LANES;
     uint count = state[PLUME_RADIX_STATE_COUNT];
     for (uint i = thread; i < GROUPS * PLUME_RADIX_DIGITS; i += PLUME_RADIX_THREADS) group_counts[i] = 0u;
+    // The per-digit steps: one invocation each. The digit's pairs in the
+    // whole pass are read now, so that the read is in flight while ranking.
+    uint digit = thread; // PLUME_RADIX_THREADS == PLUME_RADIX_DIGITS
+    bool used = digit < (1u << u_digit_bits);
 #if ONESWEEP
+    uint digit_pairs = used ? state[pass_digit_index(u_bank, u_pass, digit)] : 0u;
     if (thread == 0u) taken_tile = atomicAdd(state[PLUME_RADIX_STATE_TICKETS + u_pass], 1u);
     barrier();
     uint tile = taken_tile;
 #else
+    uint digit_pairs = used ? state[PLUME_RADIX_STATE_DIGIT_TOTALS + digit] : 0u;
     uint tile = gl_WorkGroupID.x;
 #endif
 
@@ -83,16 +104,15 @@ void main() {
     for (uint r = 0u; r < RADIX_ITEMS; ++r) held[r] = source[min(first + r * LANES, count - 1u)];
     barrier();
     for (uint r = 0u; r < RADIX_ITEMS; ++r) {
-        uint digit = first + r * LANES < count ? digit_of(held[r].x) : NO_DIGIT;
-        rank[r] = rank_in_group(digit, u_digit_bits, group, lane);
+        uint d = first + r * LANES < count ? digit_of(held[r].x) : NO_DIGIT;
+        rank[r] = rank_in_group(d, u_digit_bits, group, lane);
     }
     barrier();
 
-    // Per digit (one invocation each): the groups' counts become their
-    // exclusive sum over the groups; then the digit's start in the tile, and
-    // where the tile's pairs of the digit go: after every pair of a smaller
-    // digit and the digit's pairs of earlier tiles.
-    uint digit = thread; // PLUME_RADIX_THREADS == PLUME_RADIX_DIGITS
+    // Per digit: the groups' counts become their exclusive sum over the
+    // groups; then the digit's start in the tile, and where the tile's pairs
+    // of the digit go: after every pair of a smaller digit and the digit's
+    // pairs of earlier tiles.
     uint in_tile = 0u;
     for (uint g = 0u; g < GROUPS; ++g) {
         uint index = g * PLUME_RADIX_DIGITS + digit;
@@ -100,41 +120,36 @@ void main() {
         group_counts[index] = in_tile;
         in_tile += seen;
     }
-    bool used = digit < (1u << u_digit_bits);
 #if ONESWEEP
     // Published at once, so that later tiles wait as little as possible.
-    uint own_word = (tile == 0u ? PLUME_RADIX_LOOKBACK_INCLUSIVE : PLUME_RADIX_LOOKBACK_AGGREGATE) | in_tile;
-    if (used) atomicExchange(tile_counts[lookback_index(u_pass, tile, digit)], own_word);
-    uint digit_pairs = used ? state[pass_digit_index(u_bank, u_pass, digit)] : 0u;
-#else
-    uint digit_pairs = used ? state[PLUME_RADIX_STATE_DIGIT_TOTALS + digit] : 0u;
+    if (used) publish_aggregate(tile, digit, in_tile);
 #endif
     uint unused_total;
     uint start = workgroup_exclusive_sum(in_tile, thread, unused_total);
     uint smaller_digits = workgroup_exclusive_sum(digit_pairs, thread, unused_total);
     digit_start[digit] = start;
 #if ONESWEEP
-    if (used) {
-        uint earlier_tiles = pairs_in_earlier_tiles(tile, digit, count);
-        if (tile != 0u)
-            atomicExchange(tile_counts[lookback_index(u_pass, tile, digit)],
-                           PLUME_RADIX_LOOKBACK_INCLUSIVE | (earlier_tiles + in_tile));
-        digit_target[digit] = smaller_digits + earlier_tiles - start;
-    }
+    uint earlier_tiles = used ? look_back(tile, digit, in_tile, count) : 0u;
+    if (used) digit_target[digit] = smaller_digits + earlier_tiles - start;
 #else
     if (used) digit_target[digit] = smaller_digits + tile_counts[tile_count_index(digit, tile)] - start;
 #endif
     barrier();
 
     for (uint r = 0u; r < RADIX_ITEMS; ++r) {
-        if (first + r * LANES >= count) continue;
         uint d = digit_of(held[r].x);
-        tile_pairs[digit_start[d] + group_counts[group * PLUME_RADIX_DIGITS + d] + rank[r]] = held[r];
+        rank[r] += digit_start[d] + group_counts[group * PLUME_RADIX_DIGITS + d]; // the place in the tile
     }
-    barrier();
     uint tile_size = min(count - tile * RADIX_TILE, RADIX_TILE);
-    for (uint place = gl_LocalInvocationIndex; place < tile_size; place += PLUME_RADIX_THREADS) {
-        uvec2 pair = tile_pairs[place];
-        destination[digit_target[digit_of(pair.x)] + place] = pair;
+    for (uint part = 0u; part < RADIX_TILE; part += RADIX_SHARED_PAIRS) {
+        if (part != 0u) barrier(); // the part before has been read
+        for (uint r = 0u; r < RADIX_ITEMS; ++r)
+            if (first + r * LANES < count && rank[r] - part < RADIX_SHARED_PAIRS) tile_pairs[rank[r] - part] = held[r];
+        barrier();
+        uint part_end = min(tile_size, part + RADIX_SHARED_PAIRS);
+        for (uint place = part + gl_LocalInvocationIndex; place < part_end; place += PLUME_RADIX_THREADS) {
+            uvec2 pair = tile_pairs[place - part];
+            destination[digit_target[digit_of(pair.x)] + place] = pair;
+        }
     }
 }

@@ -1,8 +1,11 @@
 // Onesweep, step 1, once per sort: every digit pass's count of each digit
 // over all the pairs, from one read of the keys (the digit passes do not
-// count again). Dispatched for the bound: it also finds the count, as the
-// reduce-then-scan's first upsweep does. Besides, for the passes after it:
-// each tile's workgroup zeroes the tile's look-back words of every pass, and
+// count again). A workgroup counts HISTOGRAM_TILE consecutive keys (radix.c:
+// at most the 4096-pair tile, whatever the digit passes' tile, since fewer
+// workgroups measured slower here). Dispatched for the bound: it also finds
+// the count, as the reduce-then-scan's first upsweep does. Besides, for the
+// passes after it: workgroup t zeroes the look-back words of every pass of
+// digit tile t (there are at least as many workgroups as digit tiles), and
 // the first workgroup zeroes the tickets and the other bank of counts (the
 // next sort counts there; this one's bank was zeroed by the sort before).
 layout(local_size_x = PLUME_RADIX_THREADS) in;
@@ -20,27 +23,28 @@ uint pass_digit(uint key, uint pass) {
 }
 
 void main() {
-    uint tile = gl_WorkGroupID.x, thread = gl_LocalInvocationIndex;
+    uint part = gl_WorkGroupID.x, thread = gl_LocalInvocationIndex;
     uint count = requested_count();
     uint tiles = (count + RADIX_TILE - 1u) / RADIX_TILE;
-    if (tile == 0u) {
+    uint parts = (count + HISTOGRAM_TILE - 1u) / HISTOGRAM_TILE;
+    if (part == 0u) {
         if (thread == 0u) publish_count(count, tiles);
         if (thread < PLUME_RADIX_MAX_PASSES) state[PLUME_RADIX_STATE_TICKETS + thread] = 0u;
         for (uint pass = 0u; pass < PLUME_RADIX_MAX_PASSES; ++pass)
             state[pass_digit_index(1u - u_bank, pass, thread)] = 0u; // PLUME_RADIX_THREADS == PLUME_RADIX_DIGITS
     }
-    if (tile >= tiles) return; // the whole workgroup: no barrier is skipped by some only
+    if (part >= parts) return; // the whole workgroup: no barrier is skipped by some only
     for (uint pass = 0u; pass < PLUME_RADIX_MAX_PASSES; ++pass) {
         histogram[pass * PLUME_RADIX_DIGITS + thread] = 0u;
-        if (pass < u_pass_count) tile_counts[lookback_index(pass, tile, thread)] = 0u;
+        if (pass < u_pass_count && part < tiles) tile_counts[lookback_index(pass, part, thread)] = 0u;
     }
     barrier();
     // Loads first, all in flight together (clamped: count >= 2 here), then
     // the counting.
-    uint first = tile * RADIX_TILE + thread;
-    uint keys[RADIX_ITEMS];
-    for (uint i = 0u; i < RADIX_ITEMS; ++i) keys[i] = source[min(first + i * PLUME_RADIX_THREADS, count - 1u)].x;
-    for (uint i = 0u; i < RADIX_ITEMS; ++i) {
+    uint first = part * HISTOGRAM_TILE + thread;
+    uint keys[HISTOGRAM_ITEMS];
+    for (uint i = 0u; i < HISTOGRAM_ITEMS; ++i) keys[i] = source[min(first + i * PLUME_RADIX_THREADS, count - 1u)].x;
+    for (uint i = 0u; i < HISTOGRAM_ITEMS; ++i) {
         if (first + i * PLUME_RADIX_THREADS >= count) continue;
         for (uint pass = 0u; pass < PLUME_RADIX_MAX_PASSES; ++pass)
             if (pass < u_pass_count) atomicAdd(histogram[pass * PLUME_RADIX_DIGITS + pass_digit(keys[i], pass)], 1u);

@@ -282,6 +282,8 @@ const struct CMUnitTest sort_order_tests[] = {
     SORT_TEST(test_sizes_around_the_block_boundary, onesweep_counting),
     SORT_TEST(test_adversarial_key_distributions, onesweep_counting),
     SORT_TEST(test_one_workgroup_widths, radix),
+    SORT_TEST(test_adversarial_key_distributions, onesweep_parts),
+    SORT_TEST(test_adversarial_key_distributions, radix_parts),
 #endif
 };
 const size_t sort_order_test_count = sizeof sort_order_tests / sizeof sort_order_tests[0];

@@ -28,7 +28,10 @@ int compare_pairs(const void *a, const void *b);
  * plume_tests forces each: radix runs reduce-then-scan, onesweep Onesweep,
  * onesweep_counting Onesweep whose workgroups wait for no earlier tile's
  * word (they count the tile themselves: the fallback of a wait that
- * ran out). plume_plugin_host cannot reach the module's internals: its radix
+ * ran out); onesweep_parts and radix_parts lay tiles out in shared memory
+ * in parts of 1024 pairs, and Onesweep's histogram counts a tile with several
+ * workgroups (the paths of the H100's 8192-pair tiles).
+ * plume_plugin_host cannot reach the module's internals: its radix
  * runs the way the driver gets, and it has no onesweep entries. */
 extern plume_sort_algorithm fixture_sort_algorithm;
 /* The radix sort's dispatches for `digits` digit passes in the way the
@@ -38,15 +41,17 @@ int sort_setup_bitonic(void **state);
 int sort_setup_radix(void **state);
 int sort_setup_onesweep(void **state);
 int sort_setup_onesweep_counting(void **state);
+int sort_setup_onesweep_parts(void **state);
+int sort_setup_radix_parts(void **state);
 int sort_teardown(void **state);
 /* A cmocka entry running test `f` with backend `backend` (bitonic, radix,
- * onesweep, onesweep_counting), named "backend: f" so that a filter can pick
+ * onesweep, onesweep_counting, onesweep_parts, radix_parts), named "backend: f" so that a filter can pick
  * one backend. */
 #define SORT_TEST(f, backend) {#backend ": " #f, f, sort_setup_##backend, sort_teardown, NULL}
 
 /* The largest count the order tests sort: 2^20 in plume_tests, where the
  * sorts' passes and tile sets are proven (the radix sort's larger tiles start
- * at 2^19); 2^17 through the plugin table, which proves that the calls reach
+ * at 2^19, its 8192-pair ones at 2^20 where shared memory holds them); 2^17 through the plugin table, which proves that the calls reach
  * the module and come back alike, so the suite's second run stays within the
  * CI's time. */
 #ifdef PLUME_TESTS_THROUGH_TABLE
