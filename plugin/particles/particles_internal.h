@@ -293,6 +293,10 @@ void fragment_particles_draw(system_state *s, const mat4 view, const mat4 projec
  * dispatches had work (from the frame's drawn count and sort bound), for a
  * profiler whose frames sort with `sorter` (a system's, a draw group's). */
 void profile_finish_sort_values(profiler_frame *frame, const plume_context *context, plume_sorter sorter);
+/* Switches `profiler` on or off (profiler_set_enabled) inside a GL state
+ * scope of `env` that restores the copy buffers its queries and readback
+ * buffers bind: a system's and a draw group's set_profiling. */
+plume_result profile_switch(plume_profiler *profiler, const plume_env *env, bool enabled);
 plume_result particles_create_profiler(system_state *s);
 /* The GPU events the update's emit consumed (world.c), into the open frame. */
 void particles_capture_event_counts(system_state *s, plume_gl_scope *scope);

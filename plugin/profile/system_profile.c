@@ -39,15 +39,19 @@ plume_result particles_create_profiler(system_state *s) {
     return r;
 }
 
+plume_result profile_switch(plume_profiler *profiler, const plume_env *env, bool enabled) {
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
+    plume_result r = profiler_set_enabled(profiler, enabled);
+    plume_gl_scope_end(&scope);
+    return r;
+}
+
 plume_result plume_system_set_profiling(plume_context *context, plume_system handle, bool enabled) {
     system_state *system = particles_find_system(context, handle, "plume_system_set_profiling");
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
-    plume_gl_scope scope;
-    plume_gl_scope_begin(&scope, &system->env);
-    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
-    plume_result r = profiler_set_enabled(system->profiler, enabled);
-    plume_gl_scope_end(&scope);
-    return r;
+    return profile_switch(system->profiler, &system->env, enabled);
 }
 
 plume_result plume_system_get_profile(const plume_context *context, plume_system handle, plume_profile *out) {

@@ -552,12 +552,7 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
 plume_result plume_draw_group_set_profiling(plume_context *context, plume_draw_group handle, bool enabled) {
     group_state *g = plume_context_lookup(context, handle.id, &group_class, "plume_draw_group_set_profiling");
     if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
-    plume_gl_scope scope;
-    plume_gl_scope_begin(&scope, &g->env);
-    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
-    plume_result r = profiler_set_enabled(g->profiler, enabled);
-    plume_gl_scope_end(&scope);
-    return r;
+    return profile_switch(g->profiler, &g->env, enabled);
 }
 
 plume_result plume_draw_group_get_profile(const plume_context *context, plume_draw_group handle, plume_profile *out) {
