@@ -165,6 +165,7 @@ static const uint32_t LARGE_TILES_FROM = 1u << 19, HUGE_TILES_FROM = 1u << 20;
 typedef struct tile_set {
     uint32_t items, tile, tile_stride; /* tile_stride: tiles of the capacity (or of the counts the set sorts) */
     uint32_t threads;                  /* invocations of a workgroup: PLUME_RADIX_THREADS, or a single's own */
+    uint32_t histogram_items;          /* keys per invocation of Onesweep's histogram pass, fixed at creation */
     GLuint programs[PROGRAMS];         /* 0: not built (the set, or the other way's programs) */
     GLint locations[PROGRAMS][UNIFORMS]; /* -1 where a program lacks the uniform */
 } tile_set;
@@ -284,6 +285,7 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
         if (!set->items) continue;
         set->tile = set->items * PLUME_RADIX_THREADS;
         set->threads = PLUME_RADIX_THREADS;
+        set->histogram_items = histogram_items(set);
         uint32_t most = t == SMALL_TILES && large_set   ? LARGE_TILES_FROM - 1
                         : t == LARGE_TILES && huge_set ? HUGE_TILES_FROM - 1
                                                        : s->capacity;
@@ -302,6 +304,7 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
             threads /= 2;
         if (single_shared_bytes(threads, tile, s->subgroup_ops) > (uint32_t)shared_bytes) continue;
         s->singles[k] = (tile_set){.items = tile / threads, .tile = tile, .tile_stride = 1, .threads = threads};
+        s->singles[k].histogram_items = histogram_items(&s->singles[k]);
         previous_tile = tile;
     }
     const tile_set *largest = &s->sets[huge_set ? HUGE_TILES : large_set ? LARGE_TILES : SMALL_TILES];
@@ -315,7 +318,7 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
     }
     /* The most workgroups of a dispatch: the set of the capacity's tiles, or
      * Onesweep's histogram, whose workgroups may count fewer pairs. */
-    uint32_t histogram_tile = histogram_items(largest) * PLUME_RADIX_THREADS;
+    uint32_t histogram_tile = largest->histogram_items * PLUME_RADIX_THREADS;
     uint32_t workgroups = (uint32_t)(((uint64_t)s->capacity + histogram_tile - 1) / histogram_tile);
     if (workgroups < largest->tile_stride) workgroups = largest->tile_stride;
     if (workgroups > (uint32_t)count_x) {
@@ -360,7 +363,7 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
                                  : "",
                  s->partitions ? "#extension GL_NV_shader_subgroup_partitioned : require\n" : "", set->items, set->tile,
                  s->subgroup_ops ? 1 : 0, s->partitions ? 1 : 0, p == ONESWEEP_PROGRAM ? 1 : 0, set->threads,
-                 shared_pairs(set->tile), histogram_items(set), histogram_items(set) * PLUME_RADIX_THREADS);
+                 shared_pairs(set->tile), set->histogram_items, set->histogram_items * PLUME_RADIX_THREADS);
         /* The single-tile program ranks and sums with its own (wider) workgroup. */
         bool ranks = p == DOWNSWEEP_PROGRAM || p == ONESWEEP_PROGRAM;
         plume_shader_stage stage = {GL_COMPUTE_SHADER,
@@ -514,7 +517,7 @@ static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer
     glUniform4ui(set->locations[HISTOGRAM_PROGRAM][U_PASS_BITS], bits[0], bits[1], bits[2], bits[3]);
     set_uniform(set, HISTOGRAM_PROGRAM, U_PASS_COUNT, s->pass_count);
     set_uniform(set, HISTOGRAM_PROGRAM, U_BANK, s->bank);
-    uint32_t histogram_tile = histogram_items(set) * PLUME_RADIX_THREADS;
+    uint32_t histogram_tile = set->histogram_items * PLUME_RADIX_THREADS;
     glDispatchCompute((bound + histogram_tile - 1) / histogram_tile, 1, 1);
     for (uint32_t p = 0; p < s->pass_count; ++p) {
         GLuint from = p % 2 == 0 ? pairs_buffer : s->scratch_buffer, to = p % 2 == 0 ? s->scratch_buffer : pairs_buffer;

@@ -99,8 +99,10 @@ void plume_radix_set_single_timing(plume_radix_single_timing timing);
  * 0: the default, 4096), larger tiles going through in parts, and the keys
  * per invocation of Onesweep's histogram pass at most (a power of two, at
  * least 1; 0: the default, 16), larger tiles being counted by several
- * workgroups. Tests only: on llvmpipe, whose shared memory holds no tile that
- * the defaults cut, they run the paths of the H100's 8192-pair tiles. */
+ * workgroups; a sorter keeps what it was created with. Tests and
+ * benchmarks only: on llvmpipe, whose shared memory holds no tile that the
+ * defaults cut, the tests run the paths of the H100's 8192-pair tiles;
+ * plume_bench's `histogram` variant times the histogram's width. */
 void plume_radix_set_tile_limits(uint32_t shared_pairs, uint32_t histogram_items);
 
 typedef struct sort_pass_hook {
