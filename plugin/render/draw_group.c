@@ -12,375 +12,16 @@
  * independent of each system's uniforms, so one program draws every system;
  * the sprites are one texture array, a layer per textured system. The group
  * has a profiler of its own (plume_draw_group_set_profiling): the gather and
- * the sort are its sort stage, the draw its draw stage. */
-#include <math.h>
-#include <stdio.h>
+ * the sort are its sort stage, the draw its draw stage.
+ *
+ * The group's creation, GL objects and end are in draw_group_resources.c. */
 #include <string.h>
 
-#include "particles/particles_internal.h"
-#include "plume/plume_draw_group.h"
-#include "render/draw_group.h"
-
-_Static_assert(PLUME_GROUP_MAX_SYSTEMS == PLUME_DRAW_GROUP_MAX_SYSTEMS, "the shaders' group size is the API's");
-_Static_assert((1u << PLUME_GROUP_SLOT_BITS) == PLUME_DRAW_GROUP_MAX_SYSTEM_CAPACITY,
-               "a value's slot bits hold the largest grouped capacity");
-_Static_assert(((uint64_t)PLUME_GROUP_MAX_SYSTEMS << PLUME_GROUP_SLOT_BITS) == ((uint64_t)1 << 32),
-               "the system index fills the value's top bits");
-_Static_assert(PLUME_GROUP_STATE_WORDS ==
-                   PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * PLUME_GROUP_MAX_SYSTEMS,
-               "the group's state holds every system's words");
-_Static_assert(PLUME_BINDING_GROUP_STATE < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_GROUP_PAIRS < PLUME_SCOPE_SSBO_SLOTS &&
-                   PLUME_BINDING_GROUP_RECORDS < PLUME_SCOPE_SSBO_SLOTS,
-               "the GL state scope restores every binding the group's passes use");
-
-enum { GROUP_RECORD_BYTES = 16 * PLUME_GROUP_RECORD_VEC4S };
-
-typedef struct group_locations {
-    GLint prepare_system;
-    GLint gather_system, gather_first_record, gather_view, gather_camera_right, gather_camera_up, gather_eye,
-        gather_by_distance, gather_light_direction;
-    GLint draw_view, draw_projection, draw_soft_fade, draw_viewport_size, draw_inverse_projection, draw_light_color,
-        draw_ambient_color;
-} group_locations;
-
-typedef struct group_state {
-    plume_env env;
-    plume_context *context;
-    uint32_t system_count;
-    plume_system systems[PLUME_DRAW_GROUP_MAX_SYSTEMS];
-    uint32_t first_record[PLUME_DRAW_GROUP_MAX_SYSTEMS]; /* the capacities before each system's */
-    uint32_t total_capacity;
-    bool by_distance;
-    plume_sorter sorter;
-    GLuint prepare_program, gather_program, draw_program;
-    group_locations at;
-    GLuint state_buffer;   /* PLUME_GROUP_STATE_WORDS: see the layout */
-    GLuint pairs_buffer;   /* total_capacity {key, value} pairs */
-    GLuint records_buffer; /* total_capacity records */
-    GLuint sprite_array;   /* a layer per textured system; 0: none */
-    GLuint sprite_sampler, depth_sampler, vertex_array;
-    /* The low resolutions run lowres_begin and lowres_end on this stand-in
-     * for a system: the group's environment, state buffer (its drawn count
-     * where a system's is), vertex array and depth sampler, its own
-     * low-resolution targets, no profiler. */
-    system_state *lowres_host;
-    plume_profiler *profiler; /* its frames are the group's draws */
-    uint64_t draws;
-    draw_group_stage_hook stage_hook; /* benchmarks only (render/draw_group.h) */
-    void *stage_hook_user;
-} group_state;
-
-static void free_group(void *object);
-static uint32_t list_group_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity);
-
-static const plume_object_class group_class = {"draw group", free_group, list_group_gl_objects};
-
-enum { GROUP_GL_OBJECTS = 10 };
-
-/* The group's own GL objects (not its low-resolution targets). */
-static uint32_t list_own_gl_objects(const group_state *g, plume_gl_object *out, uint32_t capacity) {
-    const plume_gl_object all[GROUP_GL_OBJECTS] = {
-        {GL_PROGRAM, g->prepare_program}, {GL_PROGRAM, g->gather_program}, {GL_PROGRAM, g->draw_program},
-        {GL_BUFFER, g->state_buffer},     {GL_BUFFER, g->pairs_buffer},    {GL_BUFFER, g->records_buffer},
-        {GL_TEXTURE, g->sprite_array},    {GL_SAMPLER, g->sprite_sampler}, {GL_SAMPLER, g->depth_sampler},
-        {GL_VERTEX_ARRAY, g->vertex_array},
-    };
-    return plume_list_named_gl_objects(all, GROUP_GL_OBJECTS, out, capacity);
-}
-
-static uint32_t list_group_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity) {
-    const group_state *g = object;
-    uint32_t n = list_own_gl_objects(g, out, capacity);
-    if (g->lowres_host)
-        n += lowres_list_gl_objects(&g->lowres_host->lowres, n < capacity ? out + n : NULL,
-                                    n < capacity ? capacity - n : 0);
-    n += profiler_list_gl_objects(g->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
-    return n;
-}
-
-static void free_group(void *object) {
-    group_state *g = object;
-    plume_gl_object owned[GROUP_GL_OBJECTS];
-    plume_delete_gl_objects(owned, list_own_gl_objects(g, owned, GROUP_GL_OBJECTS));
-    if (g->lowres_host) {
-        lowres_release(&g->lowres_host->lowres);
-        plume_free(&g->env, g->lowres_host);
-    }
-    plume_sorter_destroy(g->context, g->sorter); /* {0} if it was never made */
-    profiler_destroy(g->profiler);
-    plume_env env = g->env;
-    plume_free(&env, g);
-}
-
-/* A profiled draw's sort size, once its drawn count is read. */
-static void finish_profiled_draw(void *user, profiler_frame *frame) {
-    const group_state *g = user;
-    profile_finish_sort_values(frame, g->context, g->sorter);
-}
-
-/* ---- Creation ------------------------------------------------------------------ */
-
-static plume_result refuse(const plume_env *env, const char *caller, const char *why) {
-    plume_log(env, PLUME_LOG_ERROR, "%s: %s", caller, why);
-    return PLUME_ERROR_INVALID_ARGUMENT;
-}
-
-/* The descriptor against the context: every system live, once, within the
- * limits; one sprite size. Fills `systems` and the sprite's size (0: none). */
-static plume_result check_desc(const plume_env *env, plume_context *context, const char *caller,
-                               const plume_draw_group_desc *desc, system_state **systems, uint32_t sprite_size[2]) {
-    if (!desc->systems) return refuse(env, caller, "systems must not be NULL");
-    if (desc->system_count == 0 || desc->system_count > PLUME_DRAW_GROUP_MAX_SYSTEMS) {
-        plume_log(env, PLUME_LOG_ERROR, "%s: system_count is %u; it must be 1 .. %d", caller, desc->system_count,
-                  PLUME_DRAW_GROUP_MAX_SYSTEMS);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
-    if (desc->sort_mode != PLUME_SORT_MODE_VIEW_DEPTH && desc->sort_mode != PLUME_SORT_MODE_DISTANCE) {
-        plume_log(env, PLUME_LOG_ERROR,
-                  "%s: sort_mode %u: a group orders by view depth (%d) or distance to the eye (%d) only", caller,
-                  desc->sort_mode, PLUME_SORT_MODE_VIEW_DEPTH, PLUME_SORT_MODE_DISTANCE);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
-    uint64_t total = 0;
-    int textured = -1;
-    for (uint32_t i = 0; i < desc->system_count; ++i) {
-        system_state *s = particles_find_system(context, desc->systems[i], caller);
-        if (!s) {
-            plume_log(env, PLUME_LOG_ERROR, "%s: systems[%u] is not a live system of this context", caller, i);
-            return PLUME_ERROR_INVALID_ARGUMENT;
-        }
-        for (uint32_t j = 0; j < i; ++j)
-            if (desc->systems[j].id == desc->systems[i].id) {
-                plume_log(env, PLUME_LOG_ERROR, "%s: systems[%u] and systems[%u] are the same system", caller, j, i);
-                return PLUME_ERROR_INVALID_ARGUMENT;
-            }
-        if (s->desc.capacity > PLUME_DRAW_GROUP_MAX_SYSTEM_CAPACITY) {
-            plume_log(env, PLUME_LOG_ERROR, "%s: systems[%u] has capacity %u; a grouped system has at most 2^28",
-                      caller, i, s->desc.capacity);
-            return PLUME_ERROR_INVALID_ARGUMENT;
-        }
-        if (s->fragment) {
-            /* The group gathers from the compute path's storage buffers. */
-            plume_log(env, PLUME_LOG_ERROR,
-                      "%s: systems[%u] runs the fragment path (plume_system_desc.path); a draw group needs the "
-                      "compute path's systems",
-                      caller, i);
-            return PLUME_ERROR_GL_UNSUPPORTED;
-        }
-        total += s->desc.capacity;
-        const plume_texture_desc *t = &s->desc.appearance.texture;
-        if (s->sprite_texture) {
-            if (textured >= 0 && (t->width != sprite_size[0] || t->height != sprite_size[1])) {
-                plume_log(env, PLUME_LOG_ERROR,
-                          "%s: systems[%d]'s sprite is %ux%u and systems[%u]'s %ux%u: a group's sprites share "
-                          "one texture array, so they must have one size",
-                          caller, textured, sprite_size[0], sprite_size[1], i, t->width, t->height);
-                return PLUME_ERROR_INVALID_ARGUMENT;
-            }
-            textured = (int)i;
-            sprite_size[0] = t->width;
-            sprite_size[1] = t->height;
-        }
-        systems[i] = s;
-    }
-    if (total > (1u << 30)) {
-        plume_log(env, PLUME_LOG_ERROR, "%s: the systems' capacities add up to %llu; a group sorts at most 2^30",
-                  caller, (unsigned long long)total);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
-    return PLUME_OK;
-}
-
-/* The gather and draw programs serve every system of the group: they are
- * built for the union of the systems' look features (particles_look_features),
- * which draws each system as its own program would. */
-static plume_result build_programs(group_state *g, system_state *const *systems, uint32_t count) {
-    uint32_t features = 0;
-    for (uint32_t i = 0; i < count; ++i) features |= particles_look_features(&systems[i]->desc);
-    char look[LOOK_DEFINES_SIZE];
-    particles_look_defines(features, look);
-    char records_written[LOOK_DEFINES_SIZE + 96], records_read[LOOK_DEFINES_SIZE + 48];
-    snprintf(records_written, sizeof records_written,
-             "#define PARTICLE_TRAITS_ACCESS readonly\n#define GROUP_RECORD_ACCESS writeonly\n%s", look);
-    snprintf(records_read, sizeof records_read, "#define GROUP_RECORD_ACCESS readonly\n%s", look);
-    plume_shader_stage prepare = {GL_COMPUTE_SHADER, {"render/draw_group_prepare.comp", NULL}};
-    plume_shader_stage gather = {GL_COMPUTE_SHADER,
-                                 {"particles/particle_common.glsl", "particles/particle_state.glsl",
-                                  "sort/depth_key.glsl", "render/particle_appearance.glsl",
-                                  "render/draw_group_common.glsl", "render/draw_group_gather.comp", NULL}};
-    plume_shader_stage draw[2] = {
-        {GL_VERTEX_SHADER, {"render/draw_group_common.glsl", "render/draw_group.vert", NULL}},
-        {GL_FRAGMENT_SHADER,
-         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/draw_group.frag", NULL}},
-    };
-    plume_result r;
-    if ((r = plume_build_program(&g->env, "plume draw group: prepare", &prepare, 1, NULL, &g->prepare_program)) ||
-        (r = plume_build_program(&g->env, "plume draw group: gather", &gather, 1, records_written,
-                                 &g->gather_program)) ||
-        (r = plume_build_program(&g->env, "plume draw group: draw", draw, 2, records_read, &g->draw_program)))
-        return r;
-    GLuint p = g->gather_program, d = g->draw_program;
-    g->at = (group_locations){
-        .prepare_system = glGetUniformLocation(g->prepare_program, "u_system"),
-        .gather_system = glGetUniformLocation(p, "u_system"),
-        .gather_first_record = glGetUniformLocation(p, "u_first_record"),
-        .gather_view = glGetUniformLocation(p, "u_view"),
-        .gather_camera_right = glGetUniformLocation(p, "u_camera_right"),
-        .gather_camera_up = glGetUniformLocation(p, "u_camera_up"),
-        .gather_eye = glGetUniformLocation(p, "u_eye"),
-        .gather_by_distance = glGetUniformLocation(p, "u_by_distance"),
-        .gather_light_direction = glGetUniformLocation(p, "u_light_direction"),
-        .draw_view = glGetUniformLocation(d, "u_view"),
-        .draw_projection = glGetUniformLocation(d, "u_projection"),
-        .draw_soft_fade = glGetUniformLocation(d, "u_soft_fade_distance"),
-        .draw_viewport_size = glGetUniformLocation(d, "u_viewport_size"),
-        .draw_inverse_projection = glGetUniformLocation(d, "u_inverse_projection"),
-        .draw_light_color = glGetUniformLocation(d, "u_light_color"),
-        .draw_ambient_color = glGetUniformLocation(d, "u_ambient_color"),
-    };
-    glProgramUniform1i(p, g->at.gather_by_distance, g->by_distance);
-    glProgramUniform1i(d, glGetUniformLocation(d, "u_sprites"), 0);
-    glProgramUniform1i(d, glGetUniformLocation(d, "u_scene_depth"), 1);
-    return PLUME_OK;
-}
-
-static uint32_t mip_levels(uint32_t width, uint32_t height) {
-    uint32_t largest = width > height ? width : height, levels = 1;
-    while (largest >>= 1) ++levels;
-    return levels;
-}
-
-/* The sprites as layers of one array texture, every mip level copied (the
- * sprites are complete: uploaded with their mipmaps), and each system's
- * layer and the draw's per-system uniforms. Binds unit 0's
- * GL_TEXTURE_2D_ARRAY (the caller's scope restores it). */
-static void make_sprites_and_system_uniforms(group_state *g, system_state *const *systems,
-                                             const uint32_t sprite_size[2]) {
-    GLint layer[PLUME_DRAW_GROUP_MAX_SYSTEMS];
-    GLuint flipbook[2 * PLUME_DRAW_GROUP_MAX_SYSTEMS] = {0};
-    GLint lit[PLUME_DRAW_GROUP_MAX_SYSTEMS] = {0};
-    GLint layers = 0;
-    for (uint32_t i = 0; i < g->system_count; ++i) {
-        const system_state *s = systems[i];
-        layer[i] = s->sprite_texture ? layers++ : -1;
-        flipbook[2 * i] = s->desc.appearance.texture.columns;
-        flipbook[2 * i + 1] = s->desc.appearance.texture.rows;
-        lit[i] = s->desc.lit;
-    }
-    GLuint d = g->draw_program;
-    glProgramUniform1iv(d, glGetUniformLocation(d, "u_layer"), (GLsizei)g->system_count, layer);
-    glProgramUniform2uiv(d, glGetUniformLocation(d, "u_system_flipbook"), (GLsizei)g->system_count, flipbook);
-    glProgramUniform1iv(d, glGetUniformLocation(d, "u_system_lit"), (GLsizei)g->system_count, lit);
-    glProgramUniform1uiv(d, glGetUniformLocation(d, "u_first_record"), (GLsizei)g->system_count, g->first_record);
-    if (layers == 0) return;
-    uint32_t levels = mip_levels(sprite_size[0], sprite_size[1]);
-    glActiveTexture(GL_TEXTURE0);
-    glGenTextures(1, &g->sprite_array);
-    glBindTexture(GL_TEXTURE_2D_ARRAY, g->sprite_array);
-    glTexStorage3D(GL_TEXTURE_2D_ARRAY, (GLsizei)levels, GL_RGBA8, (GLsizei)sprite_size[0], (GLsizei)sprite_size[1],
-                   layers);
-    glObjectLabel(GL_TEXTURE, g->sprite_array, -1, "plume draw group: sprites");
-    for (uint32_t i = 0; i < g->system_count; ++i) {
-        if (layer[i] < 0) continue;
-        for (uint32_t level = 0; level < levels; ++level) {
-            GLsizei w = (GLsizei)(sprite_size[0] >> level), h = (GLsizei)(sprite_size[1] >> level);
-            glCopyImageSubData(systems[i]->sprite_texture, GL_TEXTURE_2D, (GLint)level, 0, 0, 0, g->sprite_array,
-                               GL_TEXTURE_2D_ARRAY, (GLint)level, 0, 0, layer[i], w > 0 ? w : 1, h > 0 ? h : 1, 1);
-        }
-    }
-}
-
-static GLuint make_sampler(GLenum min_filter, GLenum mag_filter) {
-    GLuint sampler = 0;
-    glGenSamplers(1, &sampler);
-    glSamplerParameteri(sampler, GL_TEXTURE_MIN_FILTER, (GLint)min_filter);
-    glSamplerParameteri(sampler, GL_TEXTURE_MAG_FILTER, (GLint)mag_filter);
-    glSamplerParameteri(sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glSamplerParameteri(sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glSamplerParameteri(sampler, GL_TEXTURE_COMPARE_MODE, GL_NONE);
-    return sampler;
-}
-
-static plume_result create_objects(group_state *g, system_state *const *systems, const uint32_t sprite_size[2],
-                                   const char *caller) {
-    GLint64 block = 0;
-    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
-    uint64_t record_bytes = (uint64_t)g->total_capacity * GROUP_RECORD_BYTES;
-    if (record_bytes > (uint64_t)block) {
-        plume_log(&g->env, PLUME_LOG_ERROR,
-                  "%s: the records of %u particles take %llu bytes; GL_MAX_SHADER_STORAGE_BLOCK_SIZE is %lld", caller,
-                  g->total_capacity, (unsigned long long)record_bytes, (long long)block);
-        return PLUME_ERROR_GL_UNSUPPORTED;
-    }
-    plume_result r = build_programs(g, systems, g->system_count);
-    if (r != PLUME_OK) return r;
-    g->state_buffer = plume_make_gpu_buffer(4 * PLUME_GROUP_STATE_WORDS, "plume draw group: state");
-    const uint32_t zero[PLUME_GROUP_STATE_WORDS] = {0}; /* read back before a draw: nothing drawn */
-    glBufferSubData(GL_COPY_WRITE_BUFFER, 0, sizeof zero, zero);
-    g->pairs_buffer = plume_make_gpu_buffer((GLsizeiptr)g->total_capacity * PLUME_PAIR_BYTES, "plume draw group: pairs");
-    g->records_buffer = plume_make_gpu_buffer((GLsizeiptr)record_bytes, "plume draw group: records");
-    g->sprite_sampler = make_sampler(GL_LINEAR_MIPMAP_LINEAR, GL_LINEAR);
-    g->depth_sampler = make_sampler(GL_NEAREST, GL_NEAREST);
-    glGenVertexArrays(1, &g->vertex_array);
-    make_sprites_and_system_uniforms(g, systems, sprite_size);
-    if ((r = plume_drain_gl_errors(&g->env, caller)) != PLUME_OK) return r;
-    plume_sorter_desc sorter = {.capacity = g->total_capacity, .logger = g->env.logger, .allocator = g->env.allocator};
-    if ((r = plume_sorter_create(g->context, &sorter, &g->sorter)) != PLUME_OK) return r;
-    g->lowres_host = plume_alloc(&g->env, sizeof *g->lowres_host);
-    if (!g->lowres_host) return PLUME_ERROR_OUT_OF_MEMORY;
-    g->lowres_host->env = g->env;
-    g->lowres_host->state_buffer = g->state_buffer;
-    g->lowres_host->raster.vertex_array = g->vertex_array;
-    g->lowres_host->raster.depth_sampler = g->depth_sampler;
-    /* The low resolutions' sub-stages are timed in the group's draw. */
-    profiler_desc profiling = {0};
-    if ((r = profiler_create(&g->env, &profiling, &g->profiler)) != PLUME_OK) return r;
-    profiler_set_frame_finisher(g->profiler, finish_profiled_draw, g);
-    g->lowres_host->profiler = g->profiler;
-    return PLUME_OK;
-}
-
-plume_result plume_draw_group_create(plume_context *context, const plume_draw_group_desc *desc,
-                                     plume_draw_group *out_group) {
-    static const char *CALLER = "plume_draw_group_create";
-    if (out_group) *out_group = (plume_draw_group){0};
-    plume_env env;
-    plume_result r = plume_object_env(context, CALLER, desc != NULL, out_group != NULL, desc ? &desc->logger : NULL,
-                                      desc ? &desc->allocator : NULL, &env);
-    if (r != PLUME_OK) return r;
-    system_state *systems[PLUME_DRAW_GROUP_MAX_SYSTEMS];
-    uint32_t sprite_size[2] = {0, 0};
-    if ((r = check_desc(&env, context, CALLER, desc, systems, sprite_size)) != PLUME_OK) return r;
-    if ((r = plume_check_host_state(&env, CALLER)) != PLUME_OK) return r;
-    group_state *g = plume_alloc(&env, sizeof *g);
-    if (!g) return PLUME_ERROR_OUT_OF_MEMORY;
-    g->env = env;
-    g->context = context;
-    g->system_count = desc->system_count;
-    g->by_distance = desc->sort_mode == PLUME_SORT_MODE_DISTANCE;
-    for (uint32_t i = 0; i < desc->system_count; ++i) {
-        g->systems[i] = desc->systems[i];
-        g->first_record[i] = g->total_capacity;
-        g->total_capacity += systems[i]->desc.capacity;
-    }
-    plume_gl_scope scope;
-    plume_gl_scope_begin(&scope, &env);
-    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS | PLUME_SCOPE_TEXTURES);
-    r = create_objects(g, systems, sprite_size, CALLER);
-    plume_gl_scope_end(&scope);
-    uint64_t id = 0;
-    r = plume_context_file_or_free(context, &group_class, g, r, &id);
-    if (r == PLUME_OK) out_group->id = id;
-    return r;
-}
-
-plume_result plume_draw_group_destroy(plume_context *context, plume_draw_group group) {
-    return plume_context_destroy_object(context, group.id, &group_class, "plume_draw_group_destroy");
-}
+#include "render/draw_group_internal.h"
 
 plume_result draw_group_set_stage_hook(plume_context *context, plume_draw_group handle, draw_group_stage_hook hook,
                                        void *user) {
-    group_state *g = plume_context_lookup(context, handle.id, &group_class, "draw_group_set_stage_hook");
+    group_state *g = plume_context_lookup(context, handle.id, &draw_group_class, "draw_group_set_stage_hook");
     if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
     g->stage_hook = hook;
     g->stage_hook_user = user;
@@ -465,10 +106,10 @@ static void draw_sorted(group_state *g, system_state *const *systems, const mat4
 static plume_result find_group_and_systems(plume_context *context, plume_draw_group handle, const char *caller,
                                            const plume_frame_desc *frame, group_state **out_group,
                                            system_state **systems, mat4 view, mat4 projection) {
-    group_state *g = plume_context_lookup(context, handle.id, &group_class, caller);
+    group_state *g = plume_context_lookup(context, handle.id, &draw_group_class, caller);
     *out_group = g;
     if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
-    if (!frame) return refuse(&g->env, caller, "frame must not be NULL");
+    if (!frame) return group_refuse(&g->env, caller, "frame must not be NULL");
     for (uint32_t i = 0; i < g->system_count; ++i) {
         plume_result r = particles_find_frame_system(context, g->systems[i], caller, frame, &systems[i], view,
                                                      projection);
@@ -478,7 +119,7 @@ static plume_result find_group_and_systems(plume_context *context, plume_draw_gr
         if (r != PLUME_OK) return r;
     }
     if (frame->draw_path != PLUME_DRAW_PATH_RASTER)
-        return refuse(&g->env, caller,
+        return group_refuse(&g->env, caller,
                       "a draw group draws with PLUME_DRAW_PATH_RASTER only (the tiled path does not draw groups)");
     if (frame->depth_texture != 0 && !glIsTexture(frame->depth_texture)) {
         plume_log(&g->env, PLUME_LOG_ERROR, "%s: depth_texture %u is not a texture", caller, frame->depth_texture);
@@ -550,7 +191,7 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
 /* ---- Profiling ------------------------------------------------------------------- */
 
 plume_result plume_draw_group_set_profiling(plume_context *context, plume_draw_group handle, bool enabled) {
-    group_state *g = plume_context_lookup(context, handle.id, &group_class, "plume_draw_group_set_profiling");
+    group_state *g = plume_context_lookup(context, handle.id, &draw_group_class, "plume_draw_group_set_profiling");
     if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
     return profile_switch(g->profiler, &g->env, enabled);
 }
@@ -558,9 +199,9 @@ plume_result plume_draw_group_set_profiling(plume_context *context, plume_draw_g
 plume_result plume_draw_group_get_profile(const plume_context *context, plume_draw_group handle, plume_profile *out) {
     static const char *CALLER = "plume_draw_group_get_profile";
     if (out) memset(out, 0, sizeof *out);
-    const group_state *g = plume_context_lookup(context, handle.id, &group_class, CALLER);
+    const group_state *g = plume_context_lookup(context, handle.id, &draw_group_class, CALLER);
     if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
-    if (!out) return refuse(&g->env, CALLER, "out must not be NULL");
+    if (!out) return group_refuse(&g->env, CALLER, "out must not be NULL");
     profiler_get_profile(g->profiler, out);
     out->path = PLUME_PATH_COMPUTE;
     return PLUME_OK;
@@ -571,11 +212,11 @@ plume_result plume_draw_group_get_profile(const plume_context *context, plume_dr
 plume_result plume_draw_group_read_back(plume_context *context, plume_draw_group handle,
                                         plume_draw_group_entry *entries, uint32_t capacity, uint32_t *out_count) {
     static const char *CALLER = "plume_draw_group_read_back";
-    group_state *g = plume_context_lookup(context, handle.id, &group_class, CALLER);
+    group_state *g = plume_context_lookup(context, handle.id, &draw_group_class, CALLER);
     if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
-    if (!out_count) return refuse(&g->env, CALLER, "out_count must not be NULL");
+    if (!out_count) return group_refuse(&g->env, CALLER, "out_count must not be NULL");
     *out_count = 0;
-    if (!entries && capacity > 0) return refuse(&g->env, CALLER, "entries must not be NULL with a capacity");
+    if (!entries && capacity > 0) return group_refuse(&g->env, CALLER, "entries must not be NULL with a capacity");
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &g->env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
