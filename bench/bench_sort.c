@@ -23,7 +23,9 @@
  * one-workgroup dispatch timed without its work (results wrong): empty (the
  * program sees no pairs), loads (the pairs read and written back, no digit
  * pass), SIZE its invocations too; histogram (the driver's way with at
- * most SIZE keys per invocation in Onesweep's histogram pass); KEY_BITS its key_bits (default 32: the keys are
+ * most SIZE keys per invocation in Onesweep's histogram pass); threads (the
+ * driver's way with tile passes of at most SIZE invocations a workgroup,
+ * every tile set), wideballots (the same with ballots forced); KEY_BITS its key_bits (default 32: the keys are
  * random in that many bits); SIZE the bitonic block_pairs or the radix sort's
  * pairs per invocation (default: the sorter's own). A bare number is a bitonic
  * block. Default: bitonic, radix, automatic.
@@ -92,6 +94,7 @@ typedef struct variant {
     uint32_t single_threads; /* radix: the one-workgroup sort's invocations; 0: the sorter's own */
     plume_radix_single_timing single_timing; /* radix: the one-workgroup dispatch without its work */
     uint32_t histogram_items; /* radix: keys per invocation of Onesweep's histogram at most; 0: the default */
+    uint32_t tile_threads;    /* radix: the tile passes' invocations a workgroup at most; 0: the default */
 } variant;
 
 typedef struct options {
@@ -484,8 +487,9 @@ static void log_to_stderr(plume_log_level level, const char *message, void *user
 
 /* The API's algorithms, then radix sorts forced one way (parse_variant). */
 static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic", "radix", "rts",   "onesweep", "ballots",
-                                              "tiled",     "single",  "empty", "loads", "histogram"};
-enum { API_ALGORITHMS = 3, ALGORITHM_NAME_COUNT = 11 };
+                                              "tiled",     "single",  "empty", "loads", "histogram", "threads",
+                                              "wideballots"};
+enum { API_ALGORITHMS = 3, ALGORITHM_NAME_COUNT = 13 };
 
 /* ALGORITHM[:KEY_BITS[:SIZE]], or a bare bitonic block size. */
 static int parse_variant(const char *spec, variant *out) {
@@ -504,14 +508,16 @@ static int parse_variant(const char *spec, variant *out) {
         static const plume_radix_scan scans[] = {PLUME_RADIX_SCAN_REDUCE_THEN_SCAN, PLUME_RADIX_SCAN_ONESWEEP};
         bool single = !strcmp(algorithm, "single"), empty = !strcmp(algorithm, "empty"),
              loads = !strcmp(algorithm, "loads");
-        bool one_workgroup = single || empty || loads, histogram = !strcmp(algorithm, "histogram");
+        bool one_workgroup = single || empty || loads, histogram = !strcmp(algorithm, "histogram"),
+             wide_ballots = !strcmp(algorithm, "wideballots"), threads = wide_ballots || !strcmp(algorithm, "threads");
         *out = (variant){.algorithm = found < API_ALGORITHMS ? (plume_sort_algorithm)found : PLUME_SORT_RADIX,
                          .key_bits = key_bits,
-                         .size = one_workgroup || histogram ? 0 : size,
+                         .size = one_workgroup || histogram || threads ? 0 : size,
                          .histogram_items = histogram ? size : 0,
+                         .tile_threads = threads ? size : 0,
                          .scan = found >= API_ALGORITHMS && found < API_ALGORITHMS + 2 ? scans[found - API_ALGORITHMS]
                                                                                        : PLUME_RADIX_SCAN_DEFAULT,
-                         .ballots = !strcmp(algorithm, "ballots"),
+                         .ballots = wide_ballots || !strcmp(algorithm, "ballots"),
                          .tiled = !strcmp(algorithm, "tiled"),
                          .single_threads = one_workgroup ? size : 0,
                          .single_timing = empty   ? PLUME_RADIX_SINGLE_EMPTY
@@ -519,7 +525,7 @@ static int parse_variant(const char *spec, variant *out) {
                                                   : PLUME_RADIX_SINGLE_SORT};
     }
     snprintf(out->name, sizeof out->name, "%s", algorithm[0] ? algorithm : ALGORITHM_NAMES[out->algorithm]);
-    uint32_t named_size = out->size | out->single_threads | out->histogram_items;
+    uint32_t named_size = out->size | out->single_threads | out->histogram_items | out->tile_threads;
     if (out->key_bits != 32 || named_size) {
         size_t used = strlen(out->name);
         snprintf(out->name + used, sizeof out->name - used, ":%u", out->key_bits);
@@ -789,7 +795,7 @@ int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
-                        "[--variant bitonic|radix|automatic|rts|onesweep|ballots|tiled|single|empty|loads|histogram[:KEY_BITS[:SIZE]]]... "
+                        "[--variant bitonic|radix|automatic|rts|onesweep|ballots|tiled|single|empty|loads|histogram|threads|wideballots[:KEY_BITS[:SIZE]]]... "
                         "[--methods direct,indirect,bounded] "
                         "[--powers-only] [--no-copy] [--pass-times] [--keys random|depth] [--dump-programs DIR] "
                         "[--cold-cache MB<=255] [--fragment K<=4]... [--feedback M<=6]... [--feedback-retarget] "
@@ -841,9 +847,11 @@ int main(int argc, char **argv) {
         plume_radix_disable_single_tile(w->tiled);
         plume_radix_set_single_threads(w->single_threads);
         plume_radix_set_tile_limits(0, w->histogram_items);
+        plume_radix_set_tile_threads(w->tile_threads);
         if (plume_sorter_create(context, &desc, &sorters[v]) != PLUME_OK) return 1;
     }
     plume_radix_set_tile_limits(0, 0);
+    plume_radix_set_tile_threads(0);
     plume_radix_set_items(0);
     plume_radix_set_scan(PLUME_RADIX_SCAN_DEFAULT, 0);
     plume_radix_force_ballots(false);

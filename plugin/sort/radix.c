@@ -7,7 +7,8 @@
  * The key bits are cut into an even number of digits of at most 8 bits, so
  * that the passes, which alternate between the host's pairs and the sorter's
  * scratch copy, end in the host's buffer. Tiles are PLUME_RADIX_THREADS x
- * items consecutive pairs.
+ * items consecutive pairs; the passes that rank a tile may run it with a
+ * wider workgroup (tile_set.threads), fewer pairs an invocation.
  *
  * Reduce-then-scan: three dispatches per digit:
  *   upsweep    each tile's count of each digit; the first one also finds the
@@ -53,7 +54,7 @@
 #include "shared/plume_gpu_layout.h"
 
 _Static_assert(PLUME_RADIX_THREADS == PLUME_RADIX_DIGITS,
-               "the downsweep's per-digit steps use one invocation per digit");
+               "the counting and scanning passes use one invocation per digit, the ranking ones at least that");
 _Static_assert(PLUME_RADIX_DIGITS == 1 << PLUME_RADIX_MAX_DIGIT_BITS, "digits of at most 8 bits");
 _Static_assert(PLUME_RADIX_THREADS % PLUME_RADIX_LANES == 0, "whole lane groups");
 _Static_assert(PLUME_BINDING_RADIX_TILE_COUNTS < PLUME_SCOPE_SSBO_SLOTS &&
@@ -85,11 +86,13 @@ enum {
     /* Onesweep's look-back words hold counts in 30 bits. */
     ONESWEEP_MAX_CAPACITY = PLUME_RADIX_LOOKBACK_COUNT_MASK,
     STATE_BYTES = 4 * PLUME_RADIX_STATE_WORDS,
-    /* Shared memory of the downsweep besides its tile: per-group digit counts,
-     * digit starts and targets, the workgroup sum and the lanes' digits. */
-    DOWNSWEEP_FIXED_BYTES = 4 * (PLUME_RADIX_THREADS / PLUME_RADIX_LANES * PLUME_RADIX_DIGITS +
-                                 3 * PLUME_RADIX_DIGITS + PLUME_RADIX_THREADS)
+    /* The widest workgroup of the tile passes. */
+    MAX_TILE_THREADS = 1024
 };
+
+/* The tile passes' invocations a workgroup, per tile set (SMALL_TILES,
+ * LARGE_TILES, HUGE_TILES below), where the GL allows. */
+static const uint32_t DEFAULT_TILE_THREADS[] = {PLUME_RADIX_THREADS, PLUME_RADIX_THREADS, PLUME_RADIX_THREADS};
 
 /* Tests and benchmarks only (sort_internal.h). */
 static uint32_t items_override;
@@ -100,6 +103,7 @@ static bool single_tile_disabled;
 static uint32_t single_threads_override;
 static plume_radix_single_timing single_timing;
 static uint32_t shared_pairs_override, histogram_items_override;
+static uint32_t tile_threads_override;
 
 void plume_radix_set_items(uint32_t items) { items_override = items; }
 
@@ -120,6 +124,8 @@ void plume_radix_set_tile_limits(uint32_t shared_pairs, uint32_t histogram_items
     shared_pairs_override = shared_pairs;
     histogram_items_override = histogram_items;
 }
+
+void plume_radix_set_tile_threads(uint32_t threads) { tile_threads_override = threads; }
 
 /* The programs of reduce-then-scan (upsweep, scan, downsweep), of Onesweep
  * (histogram, onesweep: the downsweep built with ONESWEEP 1) and of either
@@ -164,7 +170,7 @@ static const uint32_t LARGE_TILES_FROM = 1u << 19, HUGE_TILES_FROM = 1u << 20;
 
 typedef struct tile_set {
     uint32_t items, tile, tile_stride; /* tile_stride: tiles of the capacity (or of the counts the set sorts) */
-    uint32_t threads;                  /* invocations of a workgroup: PLUME_RADIX_THREADS, or a single's own */
+    uint32_t threads;                  /* invocations of a workgroup of the passes that rank (items each) */
     uint32_t histogram_items;          /* keys per invocation of Onesweep's histogram pass, fixed at creation */
     GLuint programs[PROGRAMS];         /* 0: not built (the set, or the other way's programs) */
     GLint locations[PROGRAMS][UNIFORMS]; /* -1 where a program lacks the uniform */
@@ -244,22 +250,38 @@ static uint32_t single_shared_bytes(uint32_t threads, uint32_t tile, bool subgro
            (subgroup_ops ? 0 : 4 * threads);
 }
 
-/* Pairs the downsweep lays out in shared memory at once, for a tile. */
-static uint32_t shared_pairs(uint32_t tile) {
-    uint32_t most = shared_pairs_override ? shared_pairs_override : MAX_SHARED_PAIRS;
+/* Pairs the downsweep lays out in shared memory at once, for a tile and the
+ * workgroup's width: a wider workgroup's counts take the room of some. */
+static uint32_t shared_pairs(uint32_t tile, uint32_t threads) {
+    uint32_t most = shared_pairs_override ? shared_pairs_override : MAX_SHARED_PAIRS * PLUME_RADIX_THREADS / threads;
     return tile < most ? tile : most;
 }
 
-/* Keys per invocation of a tile set's Onesweep histogram pass. */
+/* Keys per invocation of a tile set's Onesweep histogram pass (its workgroups
+ * have PLUME_RADIX_THREADS invocations). */
 static uint32_t histogram_items(const tile_set *set) {
     uint32_t most = histogram_items_override ? histogram_items_override : MAX_HISTOGRAM_ITEMS;
-    return set->items < most ? set->items : most;
+    uint32_t items = set->tile / PLUME_RADIX_THREADS;
+    return items < most ? items : most;
 }
 
-/* Whether the downsweep's shared memory for tiles of `items` pairs per
- * invocation fits the GL's. */
-static bool tile_fits(uint32_t items, GLint shared_bytes) {
-    return DOWNSWEEP_FIXED_BYTES + shared_pairs(items * PLUME_RADIX_THREADS) * PLUME_PAIR_BYTES <= (uint32_t)shared_bytes;
+/* Shared memory of the downsweep: per-group digit counts, digit starts and
+ * targets, the workgroup sum or the lanes' digits, and the tile's part. */
+static uint32_t downsweep_shared_bytes(uint32_t tile, uint32_t threads) {
+    uint32_t fixed = 4 * (threads / PLUME_RADIX_LANES * PLUME_RADIX_DIGITS + 3 * PLUME_RADIX_DIGITS + threads);
+    return fixed + shared_pairs(tile, threads) * PLUME_PAIR_BYTES;
+}
+
+/* The tile passes' width for a set's tile: the default or the benchmark's,
+ * halved to what the GL allows, at least PLUME_RADIX_THREADS (which
+ * check_limits made sure of). */
+static uint32_t tile_threads(int set, uint32_t tile, GLint invocations, GLint size_x, GLint shared_bytes) {
+    uint32_t threads = tile_threads_override ? tile_threads_override : DEFAULT_TILE_THREADS[set];
+    while (threads > PLUME_RADIX_THREADS &&
+           (threads > MAX_TILE_THREADS || threads > tile / 2 || threads > (uint32_t)invocations ||
+            threads > (uint32_t)size_x || downsweep_shared_bytes(tile, threads) > (uint32_t)shared_bytes))
+        threads /= 2;
+    return threads;
 }
 
 /* The GL's limits: workgroup size, shared memory for the tile (which sets the
@@ -272,11 +294,14 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &count_x);
     uint32_t items = items_override ? items_override : DEFAULT_ITEMS;
-    while (items > MIN_ITEMS && !tile_fits(items, shared_bytes)) items /= 2;
+    while (items > MIN_ITEMS &&
+           downsweep_shared_bytes(items * PLUME_RADIX_THREADS, PLUME_RADIX_THREADS) > (uint32_t)shared_bytes)
+        items /= 2;
     bool small_set = !items_override && items / 2 >= MIN_ITEMS;
     bool large_set = !small_set || s->capacity >= LARGE_TILES_FROM;
     bool huge_set = !items_override && items == DEFAULT_ITEMS && s->capacity >= HUGE_TILES_FROM &&
-                    tile_fits(2 * items, shared_bytes);
+                    downsweep_shared_bytes(2 * items * PLUME_RADIX_THREADS, PLUME_RADIX_THREADS) <=
+                        (uint32_t)shared_bytes;
     if (small_set) s->sets[SMALL_TILES].items = items / 2;
     if (large_set) s->sets[LARGE_TILES].items = items;
     if (huge_set) s->sets[HUGE_TILES].items = 2 * items;
@@ -284,7 +309,8 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
         tile_set *set = &s->sets[t];
         if (!set->items) continue;
         set->tile = set->items * PLUME_RADIX_THREADS;
-        set->threads = PLUME_RADIX_THREADS;
+        set->threads = tile_threads(t, set->tile, invocations, size_x, shared_bytes);
+        set->items = set->tile / set->threads;
         set->histogram_items = histogram_items(set);
         uint32_t most = t == SMALL_TILES && large_set   ? LARGE_TILES_FROM - 1
                         : t == LARGE_TILES && huge_set ? HUGE_TILES_FROM - 1
@@ -308,7 +334,7 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
         previous_tile = tile;
     }
     const tile_set *largest = &s->sets[huge_set ? HUGE_TILES : large_set ? LARGE_TILES : SMALL_TILES];
-    uint32_t shared_needed = DOWNSWEEP_FIXED_BYTES + shared_pairs(largest->tile) * PLUME_PAIR_BYTES;
+    uint32_t shared_needed = downsweep_shared_bytes(largest->tile, largest->threads);
     if (invocations < PLUME_RADIX_THREADS || size_x < PLUME_RADIX_THREADS || (uint32_t)shared_bytes < shared_needed) {
         plume_log(s->env, PLUME_LOG_ERROR,
                   "plume_sorter_create: GL compute limits too small for the radix sort (shared memory %d bytes, %d "
@@ -351,25 +377,30 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
     for (int p = 0; p < PROGRAMS; ++p) {
         bool onesweep_program = p == HISTOGRAM_PROGRAM || p == ONESWEEP_PROGRAM;
         if (single ? p != SINGLE_PROGRAM : p == SINGLE_PROGRAM || onesweep_program != s->onesweep) continue;
+        /* The programs that rank run the set's width; those that count or scan
+         * one invocation per digit. */
+        bool ranks = p == DOWNSWEEP_PROGRAM || p == ONESWEEP_PROGRAM || p == SINGLE_PROGRAM;
+        uint32_t threads = ranks ? set->threads : PLUME_RADIX_THREADS;
         char defines[512];
         snprintf(defines, sizeof defines,
-                 "%s%s#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n#define SUBGROUP_OPS %d\n"
-                 "#define SUBGROUP_PARTITIONS %d\n#define ONESWEEP %d\n#define SINGLE_THREADS %uu\n"
+                 "%s%s#define RADIX_THREADS %uu\n#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n"
+                 "#define SUBGROUP_OPS %d\n#define SUBGROUP_PARTITIONS %d\n#define ONESWEEP %d\n"
                  "#define RADIX_SHARED_PAIRS %uu\n#define HISTOGRAM_ITEMS %uu\n#define HISTOGRAM_TILE %uu\n",
                  s->subgroup_ops ? "#extension GL_KHR_shader_subgroup_basic : require\n"
                                    "#extension GL_KHR_shader_subgroup_ballot : require\n"
                                    "#extension GL_KHR_shader_subgroup_shuffle : require\n"
                                    "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
                                  : "",
-                 s->partitions ? "#extension GL_NV_shader_subgroup_partitioned : require\n" : "", set->items, set->tile,
-                 s->subgroup_ops ? 1 : 0, s->partitions ? 1 : 0, p == ONESWEEP_PROGRAM ? 1 : 0, set->threads,
-                 shared_pairs(set->tile), set->histogram_items, set->histogram_items * PLUME_RADIX_THREADS);
-        /* The single-tile program ranks and sums with its own (wider) workgroup. */
-        bool ranks = p == DOWNSWEEP_PROGRAM || p == ONESWEEP_PROGRAM;
+                 s->partitions ? "#extension GL_NV_shader_subgroup_partitioned : require\n" : "", threads,
+                 set->tile / threads, set->tile, s->subgroup_ops ? 1 : 0, s->partitions ? 1 : 0,
+                 p == ONESWEEP_PROGRAM ? 1 : 0, shared_pairs(set->tile, threads), set->histogram_items,
+                 set->histogram_items * PLUME_RADIX_THREADS);
+        /* The single-tile program has its own ranking and sums. */
+        bool tile_pass_ranks = ranks && !single;
         plume_shader_stage stage = {GL_COMPUTE_SHADER,
                                     {"sort/radix_common.glsl", single ? PROGRAM_FILES[p] : "sort/workgroup_sum.glsl",
-                                     single ? NULL : ranks ? "sort/radix_rank.glsl" : PROGRAM_FILES[p],
-                                     ranks ? PROGRAM_FILES[p] : NULL}};
+                                     single ? NULL : tile_pass_ranks ? "sort/radix_rank.glsl" : PROGRAM_FILES[p],
+                                     tile_pass_ranks ? PROGRAM_FILES[p] : NULL}};
         plume_result result = plume_build_program(s->env, PROGRAM_LABELS[p], &stage, 1, defines, &set->programs[p]);
         if (result != PLUME_OK) return result;
         for (int u = 0; u < UNIFORMS; ++u)

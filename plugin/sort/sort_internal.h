@@ -105,6 +105,14 @@ void plume_radix_set_single_timing(plume_radix_single_timing timing);
  * plume_bench's `histogram` variant times the histogram's width. */
 void plume_radix_set_tile_limits(uint32_t shared_pairs, uint32_t histogram_items);
 
+/* For radix sorters created from now on: the invocations a workgroup of the
+ * tile passes that rank (the downsweep, Onesweep's digit passes) at most
+ * (256, 512 or 1024; 0: each tile set's default), halved where the GL's
+ * limits or the tile call for it; the counting passes keep 256. Tests and
+ * benchmarks only: the tests run the wide workgroups on llvmpipe, and
+ * plume_bench's `threads` variant times the widths. */
+void plume_radix_set_tile_threads(uint32_t threads);
+
 typedef struct sort_pass_hook {
     plume_sort_pass_hook function;
     void *user;

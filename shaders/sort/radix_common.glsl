@@ -2,7 +2,9 @@
 // pairs by one digit, the key bits [u_shift, u_shift + u_digit_bits), stably:
 // pairs of one digit keep their order. The count is cut into tiles of
 // RADIX_TILE consecutive pairs, one workgroup each.
-// Defines: RADIX_ITEMS (pairs per invocation), RADIX_TILE (= PLUME_RADIX_THREADS
+// Defines: RADIX_THREADS (the program's invocations a workgroup: as many as
+// digits in the passes that count or scan, the tile passes' width in those
+// that rank), RADIX_ITEMS (pairs per invocation), RADIX_TILE (= RADIX_THREADS
 // x RADIX_ITEMS), SUBGROUP_OPS (1: 32-wide subgroups with ballot, shuffle and
 // arithmetic, whose extensions are enabled before this file; 0: shared memory
 // does their work), ONESWEEP (1: the digit passes of the Onesweep sort, 0:
@@ -46,7 +48,7 @@ uint digit_of(uint key) {
     return (key >> u_shift) & ((1u << u_digit_bits) - 1u);
 }
 
-// This invocation's place among the workgroup's PLUME_RADIX_THREADS: with
+// This invocation's place among the workgroup's RADIX_THREADS: with
 // subgroups, subgroup-major, whatever order the GL numbers invocations in.
 uint thread_index() {
 #if SUBGROUP_OPS

@@ -21,13 +21,14 @@
 // copy is an older state of the word (unpublished, or the aggregate before
 // the inclusive count), which costs a longer walk, never a wrong sum; loads
 // measured faster than atomic reads (notes/sort-performance.md).
-layout(local_size_x = PLUME_RADIX_THREADS) in;
+layout(local_size_x = RADIX_THREADS) in;
 layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict readonly buffer Source { uvec2 source[]; };
 layout(std430, binding = PLUME_BINDING_RADIX_DESTINATION) restrict writeonly buffer Destination { uvec2 destination[]; };
 
 // RADIX_SHARED_PAIRS (radix.c): the tile's places laid out at once; a tile
-// larger than that (8192 pairs in 48 KB) goes through in parts of that many
-// places, one after the other.
+// larger than that (8192 pairs in 48 KB, or wider workgroups' tiles beside
+// their larger counts) goes through in parts of that many places, one after
+// the other.
 shared uvec2 tile_pairs[RADIX_SHARED_PAIRS];
 shared uint digit_start[PLUME_RADIX_DIGITS];  // the tile's first place of each digit
 shared uint digit_target[PLUME_RADIX_DIGITS]; // destination index minus tile place, per digit
@@ -82,10 +83,13 @@ void main() {
     uint thread = thread_index();
     uint group = thread / LANES, lane = thread % LANES;
     uint count = state[PLUME_RADIX_STATE_COUNT];
-    for (uint i = thread; i < GROUPS * PLUME_RADIX_DIGITS; i += PLUME_RADIX_THREADS) group_counts[i] = 0u;
-    // The per-digit steps: one invocation each. The digit's pairs in the
-    // whole pass are read now, so that the read is in flight while ranking.
-    uint digit = thread; // PLUME_RADIX_THREADS == PLUME_RADIX_DIGITS
+    for (uint i = thread; i < GROUPS * PLUME_RADIX_DIGITS; i += RADIX_THREADS) group_counts[i] = 0u;
+    // The per-digit steps: one invocation each, the first PLUME_RADIX_DIGITS
+    // of a wider workgroup (the others add zeros to its sums). The digit's
+    // pairs in the whole pass are read now, so that the read is in flight
+    // while ranking.
+    uint digit = thread;
+    bool is_digit = digit < PLUME_RADIX_DIGITS;
     bool used = digit < (1u << u_digit_bits);
 #if ONESWEEP
     uint digit_pairs = used ? state[pass_digit_index(u_bank, u_pass, digit)] : 0u;
@@ -114,7 +118,7 @@ void main() {
     // of the digit go: after every pair of a smaller digit and the digit's
     // pairs of earlier tiles.
     uint in_tile = 0u;
-    for (uint g = 0u; g < GROUPS; ++g) {
+    for (uint g = 0u; g < GROUPS && is_digit; ++g) {
         uint index = g * PLUME_RADIX_DIGITS + digit;
         uint seen = group_counts[index];
         group_counts[index] = in_tile;
@@ -127,7 +131,7 @@ void main() {
     uint unused_total;
     uint start = workgroup_exclusive_sum(in_tile, thread, unused_total);
     uint smaller_digits = workgroup_exclusive_sum(digit_pairs, thread, unused_total);
-    digit_start[digit] = start;
+    if (is_digit) digit_start[digit] = start;
 #if ONESWEEP
     uint earlier_tiles = used ? look_back(tile, digit, in_tile, count) : 0u;
     if (used) digit_target[digit] = smaller_digits + earlier_tiles - start;
@@ -147,7 +151,7 @@ void main() {
             if (first + r * LANES < count && rank[r] - part < RADIX_SHARED_PAIRS) tile_pairs[rank[r] - part] = held[r];
         barrier();
         uint part_end = min(tile_size, part + RADIX_SHARED_PAIRS);
-        for (uint place = part + gl_LocalInvocationIndex; place < part_end; place += PLUME_RADIX_THREADS) {
+        for (uint place = part + gl_LocalInvocationIndex; place < part_end; place += RADIX_THREADS) {
             uvec2 pair = tile_pairs[place - part];
             destination[digit_target[digit_of(pair.x)] + place] = pair;
         }

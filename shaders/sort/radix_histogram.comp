@@ -8,7 +8,7 @@
 // digit tile t (there are at least as many workgroups as digit tiles), and
 // the first workgroup zeroes the tickets and the other bank of counts (the
 // next sort counts there; this one's bank was zeroed by the sort before).
-layout(local_size_x = PLUME_RADIX_THREADS) in;
+layout(local_size_x = RADIX_THREADS) in;
 layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict readonly buffer Source { uvec2 source[]; };
 
 uniform uvec4 u_pass_shifts; // per digit pass: its lowest key bit
@@ -31,7 +31,7 @@ void main() {
         if (thread == 0u) publish_count(count, tiles);
         if (thread < PLUME_RADIX_MAX_PASSES) state[PLUME_RADIX_STATE_TICKETS + thread] = 0u;
         for (uint pass = 0u; pass < PLUME_RADIX_MAX_PASSES; ++pass)
-            state[pass_digit_index(1u - u_bank, pass, thread)] = 0u; // PLUME_RADIX_THREADS == PLUME_RADIX_DIGITS
+            state[pass_digit_index(1u - u_bank, pass, thread)] = 0u; // RADIX_THREADS == PLUME_RADIX_DIGITS here
     }
     if (part >= parts) return; // the whole workgroup: no barrier is skipped by some only
     for (uint pass = 0u; pass < PLUME_RADIX_MAX_PASSES; ++pass) {
@@ -43,9 +43,9 @@ void main() {
     // the counting.
     uint first = part * HISTOGRAM_TILE + thread;
     uint keys[HISTOGRAM_ITEMS];
-    for (uint i = 0u; i < HISTOGRAM_ITEMS; ++i) keys[i] = source[min(first + i * PLUME_RADIX_THREADS, count - 1u)].x;
+    for (uint i = 0u; i < HISTOGRAM_ITEMS; ++i) keys[i] = source[min(first + i * RADIX_THREADS, count - 1u)].x;
     for (uint i = 0u; i < HISTOGRAM_ITEMS; ++i) {
-        if (first + i * PLUME_RADIX_THREADS >= count) continue;
+        if (first + i * RADIX_THREADS >= count) continue;
         for (uint pass = 0u; pass < PLUME_RADIX_MAX_PASSES; ++pass)
             if (pass < u_pass_count) atomicAdd(histogram[pass * PLUME_RADIX_DIGITS + pass_digit(keys[i], pass)], 1u);
     }

@@ -7,14 +7,14 @@
 // match digits with one subgroup partition (SUBGROUP_PARTITIONS) or a ballot
 // per digit bit; else they match through shared memory.
 const uint LANES = PLUME_RADIX_LANES;
-const uint GROUPS = PLUME_RADIX_THREADS / LANES;
+const uint GROUPS = RADIX_THREADS / LANES;
 const uint NO_DIGIT = 0xFFFFFFFFu; // a lane past the count
 
 // Per group and digit: pairs seen so far, then the pairs of the digit in
 // earlier groups.
 shared uint group_counts[GROUPS * PLUME_RADIX_DIGITS];
 #if !SUBGROUP_OPS
-shared uint lane_digits[PLUME_RADIX_THREADS];
+shared uint lane_digits[RADIX_THREADS];
 #endif
 
 // The pair's rank among the pairs of its digit that its group has seen,

@@ -1,5 +1,5 @@
 // The radix sort of a count that fits one tile (radix.c): one workgroup of
-// SINGLE_THREADS invocations runs every digit pass in one dispatch. The pairs
+// RADIX_THREADS invocations runs every digit pass in one dispatch. The pairs
 // are read once into registers (RADIX_ITEMS an invocation); each pass ranks
 // them by subgroup (or, without subgroups, through shared memory), places
 // every subgroup's pairs of each digit after those of the digits below and of
@@ -15,13 +15,13 @@
 // count per subgroup and digit, which is why the counts are 16 bits, two
 // digits a word: a tile holds at most 2^16 - 1 pairs, and RADIX_TILE is at
 // most 4096.
-// Defines (radix.c): SINGLE_THREADS (a multiple of 128, at most 1024),
-// RADIX_ITEMS, RADIX_TILE (= SINGLE_THREADS x RADIX_ITEMS), SUBGROUP_OPS,
+// Defines (radix.c): RADIX_THREADS (a multiple of 128, at most 1024),
+// RADIX_ITEMS, RADIX_TILE (= RADIX_THREADS x RADIX_ITEMS), SUBGROUP_OPS,
 // SUBGROUP_OPS (radix_common.glsl says what it means). With subgroups the
 // lanes match digits with a ballot per digit bit, not a subgroup partition:
 // measured faster here with 512 and 1024 invocations
 // (notes/sort-performance.md).
-layout(local_size_x = SINGLE_THREADS) in;
+layout(local_size_x = RADIX_THREADS) in;
 layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict buffer Pairs { uvec2 pairs[]; };
 
 uniform uvec4 u_pass_shifts; // per digit pass: its lowest key bit
@@ -29,10 +29,10 @@ uniform uvec4 u_pass_bits;   // per digit pass: its bits
 uniform uint u_pass_count;
 
 const uint LANES = PLUME_RADIX_LANES;
-const uint GROUPS = SINGLE_THREADS / LANES;
+const uint GROUPS = RADIX_THREADS / LANES;
 const uint NO_DIGIT = 0xFFFFFFFFu;                 // a lane past the count
 const uint DIGIT_WORDS = PLUME_RADIX_DIGITS / 2u;  // a word counts two digits: 2w in its low half, 2w + 1 in its high
-const uint SLICES = SINGLE_THREADS / DIGIT_WORDS;  // the counts' scan: invocation t sums word t % DIGIT_WORDS
+const uint SLICES = RADIX_THREADS / DIGIT_WORDS;  // the counts' scan: invocation t sums word t % DIGIT_WORDS
 const uint SLICE_GROUPS = GROUPS / SLICES;         // over the subgroups of its slice t / DIGIT_WORDS (4)
 const uint CHUNKS = DIGIT_WORDS / LANES;           // subgroups that scan the words' totals
 
@@ -43,7 +43,7 @@ shared uint group_counts[GROUPS * DIGIT_WORDS];
 // scan's scratch can share it: SCRATCH_* below).
 shared uint tile_words[2u * RADIX_TILE];
 #if !SUBGROUP_OPS
-shared uint lane_digits[SINGLE_THREADS];
+shared uint lane_digits[RADIX_THREADS];
 #endif
 // Between a pass's ranking and its scatter tile_words holds the scan's sums:
 // each slice's total of each word, then each chunk's total of its words.
@@ -155,7 +155,7 @@ void main() {
     for (uint pass = 0u; pass < PLUME_RADIX_MAX_PASSES; ++pass) {
         if (pass >= u_pass_count) break; // uniform: every invocation leaves together
         uint shift = u_pass_shifts[pass], bits = u_pass_bits[pass];
-        for (uint i = thread; i < GROUPS * DIGIT_WORDS; i += SINGLE_THREADS) group_counts[i] = 0u;
+        for (uint i = thread; i < GROUPS * DIGIT_WORDS; i += RADIX_THREADS) group_counts[i] = 0u;
         barrier();
         uint digits[RADIX_ITEMS], rank[RADIX_ITEMS];
         for (uint r = 0u; r < RADIX_ITEMS; ++r)

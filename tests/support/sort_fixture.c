@@ -29,22 +29,24 @@ static plume_radix_scan fixture_radix_scan = PLUME_RADIX_SCAN_DEFAULT;
  * tile limits (plume_radix_set_tile_limits: parts of `shared_pairs`, a
  * histogram workgroup counting a quarter of a 2048-pair tile). */
 static int sort_setup_with(void **state, plume_sort_algorithm algorithm, plume_radix_scan scan, uint32_t wait_limit,
-                           uint32_t shared_pairs) {
+                           uint32_t shared_pairs, uint32_t tile_threads) {
     fixture_sort_algorithm = algorithm;
 #ifndef PLUME_TESTS_THROUGH_TABLE
     fixture_radix_scan = scan;
     plume_radix_set_scan(scan, wait_limit);
     plume_radix_set_tile_limits(shared_pairs, shared_pairs ? 2 : 0);
+    plume_radix_set_tile_threads(tile_threads);
 #else
     (void)scan;
     (void)wait_limit;
     (void)shared_pairs;
+    (void)tile_threads;
 #endif
     return fixture_setup(state);
 }
 
 static int sort_setup(void **state, plume_sort_algorithm algorithm, plume_radix_scan scan, uint32_t wait_limit) {
-    return sort_setup_with(state, algorithm, scan, wait_limit, 0);
+    return sort_setup_with(state, algorithm, scan, wait_limit, 0, 0);
 }
 
 int sort_setup_bitonic(void **state) {
@@ -68,11 +70,22 @@ int sort_setup_onesweep_counting(void **state) {
  * holds no tile that the defaults cut, runs the paths of the H100's
  * 8192-pair tiles. */
 int sort_setup_onesweep_parts(void **state) {
-    return sort_setup_with(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_ONESWEEP, 0, 1024);
+    return sort_setup_with(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_ONESWEEP, 0, 1024, 0);
 }
 
 int sort_setup_radix_parts(void **state) {
-    return sort_setup_with(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_REDUCE_THEN_SCAN, 0, 1024);
+    return sort_setup_with(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_REDUCE_THEN_SCAN, 0, 1024, 0);
+}
+
+/* Tile passes of 512 invocations a workgroup (the first 256 doing the
+ * per-digit steps), laid out in parts of 512 pairs so that llvmpipe's shared
+ * memory holds them. */
+int sort_setup_onesweep_wide(void **state) {
+    return sort_setup_with(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_ONESWEEP, 0, 512, 512);
+}
+
+int sort_setup_radix_wide(void **state) {
+    return sort_setup_with(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_REDUCE_THEN_SCAN, 0, 512, 512);
 }
 
 int sort_teardown(void **state) {
@@ -81,6 +94,7 @@ int sort_teardown(void **state) {
     fixture_radix_scan = PLUME_RADIX_SCAN_DEFAULT;
     plume_radix_set_scan(PLUME_RADIX_SCAN_DEFAULT, 0);
     plume_radix_set_tile_limits(0, 0);
+    plume_radix_set_tile_threads(0);
 #endif
     return fixture_teardown(state);
 }

@@ -30,7 +30,9 @@ int compare_pairs(const void *a, const void *b);
  * word (they count the tile themselves: the fallback of a wait that
  * ran out); onesweep_parts and radix_parts lay tiles out in shared memory
  * in parts of 1024 pairs, and Onesweep's histogram counts a tile with several
- * workgroups (the paths of the H100's 8192-pair tiles).
+ * workgroups (the paths of the H100's 8192-pair tiles); onesweep_wide and
+ * radix_wide rank tiles with 512 invocations a workgroup, laid out in parts
+ * of 512 pairs.
  * plume_plugin_host cannot reach the module's internals: its radix
  * runs the way the driver gets, and it has no onesweep entries. */
 extern plume_sort_algorithm fixture_sort_algorithm;
@@ -43,9 +45,12 @@ int sort_setup_onesweep(void **state);
 int sort_setup_onesweep_counting(void **state);
 int sort_setup_onesweep_parts(void **state);
 int sort_setup_radix_parts(void **state);
+int sort_setup_onesweep_wide(void **state);
+int sort_setup_radix_wide(void **state);
 int sort_teardown(void **state);
 /* A cmocka entry running test `f` with backend `backend` (bitonic, radix,
- * onesweep, onesweep_counting, onesweep_parts, radix_parts), named "backend: f" so that a filter can pick
+ * onesweep, onesweep_counting, onesweep_parts, radix_parts, onesweep_wide,
+ * radix_wide), named "backend: f" so that a filter can pick
  * one backend. */
 #define SORT_TEST(f, backend) {#backend ": " #f, f, sort_setup_##backend, sort_teardown, NULL}
 
