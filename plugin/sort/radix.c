@@ -66,6 +66,7 @@ enum {
     DEFAULT_ITEMS = 16,      /* pairs per invocation of the large tiles where shared memory allows
                                 (notes/sort-performance.md); the huge ones have twice as many */
     MIN_ITEMS = 4,
+    MAX_ITEMS = 64, /* the downsweep's 16-bit counts hold a tile of under 2^16 pairs */
     /* The downsweep lays a tile out in shared memory in parts of at most this
      * many pairs (radix_downsweep.comp), so that 8192-pair tiles fit 48 KB. */
     MAX_SHARED_PAIRS = 4096,
@@ -171,6 +172,7 @@ static const uint32_t LARGE_TILES_FROM = 1u << 19, HUGE_TILES_FROM = 1u << 20;
 typedef struct tile_set {
     uint32_t items, tile, tile_stride; /* tile_stride: tiles of the capacity (or of the counts the set sorts) */
     uint32_t threads;                  /* invocations of a workgroup of the passes that rank (items each) */
+    uint32_t shared_pairs;             /* the downsweep's part of the tile in shared memory */
     uint32_t histogram_items;          /* keys per invocation of Onesweep's histogram pass, fixed at creation */
     GLuint programs[PROGRAMS];         /* 0: not built (the set, or the other way's programs) */
     GLint locations[PROGRAMS][UNIFORMS]; /* -1 where a program lacks the uniform */
@@ -250,11 +252,23 @@ static uint32_t single_shared_bytes(uint32_t threads, uint32_t tile, bool subgro
            (subgroup_ops ? 0 : 4 * threads);
 }
 
+/* Shared memory of the downsweep besides the tile: 16-bit digit counts per
+ * group of lanes, digit starts and targets, the workgroup sum or the lanes'
+ * digits. */
+static uint32_t downsweep_fixed_bytes(uint32_t threads) {
+    return 2 * (threads / PLUME_RADIX_LANES * PLUME_RADIX_DIGITS) + 4 * (3 * PLUME_RADIX_DIGITS + threads);
+}
+
 /* Pairs the downsweep lays out in shared memory at once, for a tile and the
- * workgroup's width: a wider workgroup's counts take the room of some. */
-static uint32_t shared_pairs(uint32_t tile, uint32_t threads) {
-    uint32_t most = shared_pairs_override ? shared_pairs_override : MAX_SHARED_PAIRS * PLUME_RADIX_THREADS / threads;
-    return tile < most ? tile : most;
+ * workgroup's width: at most MAX_SHARED_PAIRS, fewer where a wide
+ * workgroup's counts leave less room. */
+static uint32_t shared_pairs(uint32_t tile, uint32_t threads, GLint shared_bytes) {
+    uint32_t most = shared_pairs_override ? shared_pairs_override : MAX_SHARED_PAIRS;
+    uint32_t pairs = tile < most ? tile : most;
+    while (!shared_pairs_override && pairs > PLUME_RADIX_THREADS &&
+           downsweep_fixed_bytes(threads) + pairs * PLUME_PAIR_BYTES > (uint32_t)shared_bytes)
+        pairs /= 2;
+    return pairs;
 }
 
 /* Keys per invocation of a tile set's Onesweep histogram pass (its workgroups
@@ -265,11 +279,18 @@ static uint32_t histogram_items(const tile_set *set) {
     return items < most ? items : most;
 }
 
-/* Shared memory of the downsweep: per-group digit counts, digit starts and
- * targets, the workgroup sum or the lanes' digits, and the tile's part. */
-static uint32_t downsweep_shared_bytes(uint32_t tile, uint32_t threads) {
-    uint32_t fixed = 4 * (threads / PLUME_RADIX_LANES * PLUME_RADIX_DIGITS + 3 * PLUME_RADIX_DIGITS + threads);
-    return fixed + shared_pairs(tile, threads) * PLUME_PAIR_BYTES;
+/* Whether a tile's first MAX_SHARED_PAIRS (or the test's parts) fit the GL's
+ * shared memory beside PLUME_RADIX_THREADS invocations' counts: what sets
+ * the tiles' sizes. */
+static bool fits_one_part(uint32_t tile, GLint shared_bytes) {
+    uint32_t most = shared_pairs_override ? shared_pairs_override : MAX_SHARED_PAIRS;
+    uint32_t pairs = tile < most ? tile : most;
+    return downsweep_fixed_bytes(PLUME_RADIX_THREADS) + pairs * PLUME_PAIR_BYTES <= (uint32_t)shared_bytes;
+}
+
+/* Shared memory of the downsweep with the tile's part. */
+static uint32_t downsweep_shared_bytes(uint32_t tile, uint32_t threads, GLint shared_bytes) {
+    return downsweep_fixed_bytes(threads) + shared_pairs(tile, threads, shared_bytes) * PLUME_PAIR_BYTES;
 }
 
 /* The tile passes' width for a set's tile: the default or the benchmark's,
@@ -279,7 +300,7 @@ static uint32_t tile_threads(int set, uint32_t tile, GLint invocations, GLint si
     uint32_t threads = tile_threads_override ? tile_threads_override : DEFAULT_TILE_THREADS[set];
     while (threads > PLUME_RADIX_THREADS &&
            (threads > MAX_TILE_THREADS || threads > tile / 2 || threads > (uint32_t)invocations ||
-            threads > (uint32_t)size_x || downsweep_shared_bytes(tile, threads) > (uint32_t)shared_bytes))
+            threads > (uint32_t)size_x || downsweep_shared_bytes(tile, threads, shared_bytes) > (uint32_t)shared_bytes))
         threads /= 2;
     return threads;
 }
@@ -294,14 +315,12 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &count_x);
     uint32_t items = items_override ? items_override : DEFAULT_ITEMS;
-    while (items > MIN_ITEMS &&
-           downsweep_shared_bytes(items * PLUME_RADIX_THREADS, PLUME_RADIX_THREADS) > (uint32_t)shared_bytes)
-        items /= 2;
+    if (items > MAX_ITEMS) items = MAX_ITEMS;
+    while (items > MIN_ITEMS && !fits_one_part(items * PLUME_RADIX_THREADS, shared_bytes)) items /= 2;
     bool small_set = !items_override && items / 2 >= MIN_ITEMS;
     bool large_set = !small_set || s->capacity >= LARGE_TILES_FROM;
     bool huge_set = !items_override && items == DEFAULT_ITEMS && s->capacity >= HUGE_TILES_FROM &&
-                    downsweep_shared_bytes(2 * items * PLUME_RADIX_THREADS, PLUME_RADIX_THREADS) <=
-                        (uint32_t)shared_bytes;
+                    fits_one_part(2 * items * PLUME_RADIX_THREADS, shared_bytes);
     if (small_set) s->sets[SMALL_TILES].items = items / 2;
     if (large_set) s->sets[LARGE_TILES].items = items;
     if (huge_set) s->sets[HUGE_TILES].items = 2 * items;
@@ -311,6 +330,7 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
         set->tile = set->items * PLUME_RADIX_THREADS;
         set->threads = tile_threads(t, set->tile, invocations, size_x, shared_bytes);
         set->items = set->tile / set->threads;
+        set->shared_pairs = shared_pairs(set->tile, set->threads, shared_bytes);
         set->histogram_items = histogram_items(set);
         uint32_t most = t == SMALL_TILES && large_set   ? LARGE_TILES_FROM - 1
                         : t == LARGE_TILES && huge_set ? HUGE_TILES_FROM - 1
@@ -334,7 +354,7 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
         previous_tile = tile;
     }
     const tile_set *largest = &s->sets[huge_set ? HUGE_TILES : large_set ? LARGE_TILES : SMALL_TILES];
-    uint32_t shared_needed = downsweep_shared_bytes(largest->tile, largest->threads);
+    uint32_t shared_needed = downsweep_shared_bytes(largest->tile, largest->threads, shared_bytes);
     if (invocations < PLUME_RADIX_THREADS || size_x < PLUME_RADIX_THREADS || (uint32_t)shared_bytes < shared_needed) {
         plume_log(s->env, PLUME_LOG_ERROR,
                   "plume_sorter_create: GL compute limits too small for the radix sort (shared memory %d bytes, %d "
@@ -393,7 +413,7 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
                                  : "",
                  s->partitions ? "#extension GL_NV_shader_subgroup_partitioned : require\n" : "", threads,
                  set->tile / threads, set->tile, s->subgroup_ops ? 1 : 0, s->partitions ? 1 : 0,
-                 p == ONESWEEP_PROGRAM ? 1 : 0, shared_pairs(set->tile, threads), set->histogram_items,
+                 p == ONESWEEP_PROGRAM ? 1 : 0, set->shared_pairs, set->histogram_items,
                  set->histogram_items * PLUME_RADIX_THREADS);
         /* The single-tile program has its own ranking and sums. */
         bool tile_pass_ranks = ranks && !single;

@@ -83,7 +83,7 @@ void main() {
     uint thread = thread_index();
     uint group = thread / LANES, lane = thread % LANES;
     uint count = state[PLUME_RADIX_STATE_COUNT];
-    for (uint i = thread; i < GROUPS * PLUME_RADIX_DIGITS; i += RADIX_THREADS) group_counts[i] = 0u;
+    for (uint i = thread; i < GROUPS * DIGIT_WORDS; i += RADIX_THREADS) group_counts[i] = 0u;
     // The per-digit steps: one invocation each, the first PLUME_RADIX_DIGITS
     // of a wider workgroup (the others add zeros to its sums). The digit's
     // pairs in the whole pass are read now, so that the read is in flight
@@ -114,16 +114,24 @@ void main() {
     barrier();
 
     // Per digit: the groups' counts become their exclusive sum over the
-    // groups; then the digit's start in the tile, and where the tile's pairs
-    // of the digit go: after every pair of a smaller digit and the digit's
-    // pairs of earlier tiles.
-    uint in_tile = 0u;
-    for (uint g = 0u; g < GROUPS && is_digit; ++g) {
-        uint index = g * PLUME_RADIX_DIGITS + digit;
-        uint seen = group_counts[index];
-        group_counts[index] = in_tile;
-        in_tile += seen;
+    // groups (a word of two digits at a time: neither half overflows into
+    // the other, a tile having fewer than 2^16 pairs), the digit's count in
+    // the tile going through digit_start; then the digit's start in the
+    // tile, and where the tile's pairs of the digit go: after every pair of a
+    // smaller digit and the digit's pairs of earlier tiles.
+    if (thread < DIGIT_WORDS) {
+        uint in_tile_word = 0u;
+        for (uint g = 0u; g < GROUPS; ++g) {
+            uint index = g * DIGIT_WORDS + thread;
+            uint seen = group_counts[index];
+            group_counts[index] = in_tile_word;
+            in_tile_word += seen;
+        }
+        digit_start[2u * thread] = in_tile_word & 0xFFFFu;
+        digit_start[2u * thread + 1u] = in_tile_word >> 16u;
     }
+    barrier();
+    uint in_tile = is_digit ? digit_start[digit] : 0u;
 #if ONESWEEP
     // Published at once, so that later tiles wait as little as possible.
     if (used) publish_aggregate(tile, digit, in_tile);
@@ -131,7 +139,7 @@ void main() {
     uint unused_total;
     uint start = workgroup_exclusive_sum(in_tile, thread, unused_total);
     uint smaller_digits = workgroup_exclusive_sum(digit_pairs, thread, unused_total);
-    if (is_digit) digit_start[digit] = start;
+    if (is_digit) digit_start[digit] = start; // every in_tile was read before the sums' barriers
 #if ONESWEEP
     uint earlier_tiles = used ? look_back(tile, digit, in_tile, count) : 0u;
     if (used) digit_target[digit] = smaller_digits + earlier_tiles - start;
@@ -142,7 +150,7 @@ void main() {
 
     for (uint r = 0u; r < RADIX_ITEMS; ++r) {
         uint d = digit_of(held[r].x);
-        rank[r] += digit_start[d] + group_counts[group * PLUME_RADIX_DIGITS + d]; // the place in the tile
+        rank[r] += digit_start[d] + group_count(group, d); // the place in the tile
     }
     uint tile_size = min(count - tile * RADIX_TILE, RADIX_TILE);
     for (uint part = 0u; part < RADIX_TILE; part += RADIX_SHARED_PAIRS) {

@@ -11,8 +11,20 @@ const uint GROUPS = RADIX_THREADS / LANES;
 const uint NO_DIGIT = 0xFFFFFFFFu; // a lane past the count
 
 // Per group and digit: pairs seen so far, then the pairs of the digit in
-// earlier groups.
-shared uint group_counts[GROUPS * PLUME_RADIX_DIGITS];
+// earlier groups; 16 bits, two digits a word (2w in the low half of word w),
+// so that wide workgroups' counts leave room for the tile (a tile holds at
+// most 2^16 - 1 pairs: radix.c).
+const uint DIGIT_WORDS = PLUME_RADIX_DIGITS / 2u;
+shared uint group_counts[GROUPS * DIGIT_WORDS];
+
+uint half_shift(uint digit) {
+    return (digit & 1u) * 16u;
+}
+
+// The group's count of `digit` in its word.
+uint group_count(uint group, uint digit) {
+    return (group_counts[group * DIGIT_WORDS + digit / 2u] >> half_shift(digit)) & 0xFFFFu;
+}
 #if !SUBGROUP_OPS
 shared uint lane_digits[RADIX_THREADS];
 #endif
@@ -38,9 +50,10 @@ uint rank_in_group(uint digit, uint digit_bits, uint group, uint lane) {
     // count before them.
     uint leader = valid ? uint(findMSB(peers)) : lane;
     uint before = 0u;
-    if (valid && leader == lane) before = atomicAdd(group_counts[group * PLUME_RADIX_DIGITS + digit], bitCount(peers));
+    if (valid && leader == lane)
+        before = atomicAdd(group_counts[group * DIGIT_WORDS + digit / 2u], bitCount(peers) << half_shift(digit));
     before = subgroupShuffle(before, leader);
-    return before + below;
+    return ((before >> half_shift(digit)) & 0xFFFFu) + below;
 #else
     uint group_first = group * LANES;
     lane_digits[group_first + lane] = digit;
@@ -53,9 +66,10 @@ uint rank_in_group(uint digit, uint digit_bits, uint group, uint lane) {
         if (other < lane) ++below;
         if (other > lane) leader = false;
     }
-    uint before = valid ? group_counts[group * PLUME_RADIX_DIGITS + digit] : 0u;
+    uint before = valid ? group_count(group, digit) : 0u;
     barrier();
-    if (valid && leader) group_counts[group * PLUME_RADIX_DIGITS + digit] = before + peers;
+    // Atomic: the leaders of the two digits of a word may add at once.
+    if (valid && leader) atomicAdd(group_counts[group * DIGIT_WORDS + digit / 2u], peers << half_shift(digit));
     return before + below;
 #endif
 }
