@@ -16,8 +16,7 @@
  *                    [--feedback M]... [--feedback-retarget] [--feedback-bitonic]
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
  * bitonic, radix, automatic, or a radix sort forced one way: rts
- * (reduce-then-scan), onesweep, ballots (the driver's way, digits matched
- * with ballots, not subgroup partitions), tiled (the driver's way without the
+ * (reduce-then-scan), onesweep, tiled (the driver's way without the
  * one-workgroup sort of counts that fit a tile), single (the driver's way with
  * SIZE invocations in the one-workgroup sort's workgroup), or that
  * one-workgroup dispatch timed without its work (results wrong): empty (the
@@ -25,7 +24,7 @@
  * pass), SIZE its invocations too; histogram (the driver's way with at
  * most SIZE keys per invocation in Onesweep's histogram pass); threads (the
  * driver's way with tile passes of at most SIZE invocations a workgroup,
- * every tile set), wideballots (the same with ballots forced); KEY_BITS its key_bits (default 32: the keys are
+ * every tile set); KEY_BITS its key_bits (default 32: the keys are
  * random in that many bits); SIZE the bitonic block_pairs or the radix sort's
  * pairs per invocation (default: the sorter's own). A bare number is a bitonic
  * block. Default: bitonic, radix, automatic.
@@ -89,7 +88,6 @@ typedef struct variant {
     uint32_t key_bits;   /* 1 .. 32 */
     uint32_t size;       /* bitonic block_pairs or radix pairs per invocation; 0: default */
     plume_radix_scan scan; /* radix: the way forced (rts, onesweep) */
-    bool ballots;          /* radix: ballots forced */
     bool tiled;            /* radix: no one-workgroup sort for counts that fit a tile */
     uint32_t single_threads; /* radix: the one-workgroup sort's invocations; 0: the sorter's own */
     plume_radix_single_timing single_timing; /* radix: the one-workgroup dispatch without its work */
@@ -486,10 +484,9 @@ static void log_to_stderr(plume_log_level level, const char *message, void *user
 }
 
 /* The API's algorithms, then radix sorts forced one way (parse_variant). */
-static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic", "radix", "rts",   "onesweep", "ballots",
-                                              "tiled",     "single",  "empty", "loads", "histogram", "threads",
-                                              "wideballots"};
-enum { API_ALGORITHMS = 3, ALGORITHM_NAME_COUNT = 13 };
+static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic", "radix", "rts",       "onesweep", "tiled",
+                                              "single",    "empty",   "loads", "histogram", "threads"};
+enum { API_ALGORITHMS = 3, ALGORITHM_NAME_COUNT = 11 };
 
 /* ALGORITHM[:KEY_BITS[:SIZE]], or a bare bitonic block size. */
 static int parse_variant(const char *spec, variant *out) {
@@ -509,7 +506,7 @@ static int parse_variant(const char *spec, variant *out) {
         bool single = !strcmp(algorithm, "single"), empty = !strcmp(algorithm, "empty"),
              loads = !strcmp(algorithm, "loads");
         bool one_workgroup = single || empty || loads, histogram = !strcmp(algorithm, "histogram"),
-             wide_ballots = !strcmp(algorithm, "wideballots"), threads = wide_ballots || !strcmp(algorithm, "threads");
+             threads = !strcmp(algorithm, "threads");
         *out = (variant){.algorithm = found < API_ALGORITHMS ? (plume_sort_algorithm)found : PLUME_SORT_RADIX,
                          .key_bits = key_bits,
                          .size = one_workgroup || histogram || threads ? 0 : size,
@@ -517,7 +514,6 @@ static int parse_variant(const char *spec, variant *out) {
                          .tile_threads = threads ? size : 0,
                          .scan = found >= API_ALGORITHMS && found < API_ALGORITHMS + 2 ? scans[found - API_ALGORITHMS]
                                                                                        : PLUME_RADIX_SCAN_DEFAULT,
-                         .ballots = wide_ballots || !strcmp(algorithm, "ballots"),
                          .tiled = !strcmp(algorithm, "tiled"),
                          .single_threads = one_workgroup ? size : 0,
                          .single_timing = empty   ? PLUME_RADIX_SINGLE_EMPTY
@@ -795,7 +791,7 @@ int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
-                        "[--variant bitonic|radix|automatic|rts|onesweep|ballots|tiled|single|empty|loads|histogram|threads|wideballots[:KEY_BITS[:SIZE]]]... "
+                        "[--variant bitonic|radix|automatic|rts|onesweep|tiled|single|empty|loads|histogram|threads[:KEY_BITS[:SIZE]]]... "
                         "[--methods direct,indirect,bounded] "
                         "[--powers-only] [--no-copy] [--pass-times] [--keys random|depth] [--dump-programs DIR] "
                         "[--cold-cache MB<=255] [--fragment K<=4]... [--feedback M<=6]... [--feedback-retarget] "
@@ -843,7 +839,6 @@ int main(int argc, char **argv) {
                                   .key_bits = w->key_bits};
         plume_radix_set_items(radix ? w->size : 0);
         plume_radix_set_scan(w->scan, 0);
-        plume_radix_force_ballots(w->ballots);
         plume_radix_disable_single_tile(w->tiled);
         plume_radix_set_single_threads(w->single_threads);
         plume_radix_set_tile_limits(0, w->histogram_items);
@@ -854,7 +849,6 @@ int main(int argc, char **argv) {
     plume_radix_set_tile_threads(0);
     plume_radix_set_items(0);
     plume_radix_set_scan(PLUME_RADIX_SCAN_DEFAULT, 0);
-    plume_radix_force_ballots(false);
     plume_radix_disable_single_tile(false);
     plume_radix_set_single_threads(0);
     plume_sorter fragment_sorter = {0}, feedback_sorter = {0};

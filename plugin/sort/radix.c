@@ -92,14 +92,16 @@ enum {
 };
 
 /* The tile passes' invocations a workgroup, per tile set (SMALL_TILES,
- * LARGE_TILES, HUGE_TILES below), where the GL allows. */
-static const uint32_t DEFAULT_TILE_THREADS[] = {PLUME_RADIX_THREADS, PLUME_RADIX_THREADS, PLUME_RADIX_THREADS};
+ * LARGE_TILES, HUGE_TILES below), where the GL has the 32-wide subgroup
+ * operations they were measured with: 512 ranked 2-9 % faster than 256 at
+ * every count from 2^15 to 2^22 on the H100, 1024 slower than 512 below 2^22
+ * (notes/sort-performance.md). Without them, 256. */
+static const uint32_t DEFAULT_TILE_THREADS[] = {512, 512, 512};
 
 /* Tests and benchmarks only (sort_internal.h). */
 static uint32_t items_override;
 static plume_radix_scan scan_override;
 static uint32_t wait_limit_override;
-static bool ballots_forced;
 static bool single_tile_disabled;
 static uint32_t single_threads_override;
 static plume_radix_single_timing single_timing;
@@ -113,7 +115,6 @@ void plume_radix_set_scan(plume_radix_scan scan, uint32_t wait_limit) {
     wait_limit_override = wait_limit;
 }
 
-void plume_radix_force_ballots(bool ballots) { ballots_forced = ballots; }
 
 void plume_radix_disable_single_tile(bool disabled) { single_tile_disabled = disabled; }
 
@@ -187,7 +188,6 @@ struct radix_sort {
      * past the one before. */
     tile_set singles[SINGLE_SIZES];
     bool subgroup_ops;
-    bool partitions;     /* subgroupPartitionNV matches a round's digits (else 8 ballots) */
     bool onesweep;       /* else reduce-then-scan */
     uint32_t wait_limit; /* Onesweep's (DEFAULT_WAIT_LIMIT) */
     uint32_t bank;       /* Onesweep: the bank of digit counts the next sort adds to (sorts alternate) */
@@ -223,15 +223,6 @@ static bool has_subgroup_ops(void) {
     GLint needed = GL_SUBGROUP_FEATURE_BASIC_BIT_KHR | GL_SUBGROUP_FEATURE_BALLOT_BIT_KHR |
                    GL_SUBGROUP_FEATURE_SHUFFLE_BIT_KHR | GL_SUBGROUP_FEATURE_ARITHMETIC_BIT_KHR;
     return size == PLUME_RADIX_LANES && (stages & GL_COMPUTE_SHADER_BIT) && (features & needed) == needed;
-}
-
-/* GL_NV_shader_subgroup_partitioned in compute shaders: one subgroup
- * operation finds the lanes of a digit, where the ballots take one per bit. */
-static bool has_subgroup_partitions(void) {
-    if (!epoxy_has_gl_extension("GL_NV_shader_subgroup_partitioned")) return false;
-    GLint features = 0;
-    glGetIntegerv(GL_SUBGROUP_SUPPORTED_FEATURES_KHR, &features);
-    return (features & GL_SUBGROUP_FEATURE_PARTITIONED_BIT_NV) != 0;
 }
 
 /* Onesweep where the GL is NVIDIA's with 32-wide subgroup operations (see
@@ -296,8 +287,11 @@ static uint32_t downsweep_shared_bytes(uint32_t tile, uint32_t threads, GLint sh
 /* The tile passes' width for a set's tile: the default or the benchmark's,
  * halved to what the GL allows, at least PLUME_RADIX_THREADS (which
  * check_limits made sure of). */
-static uint32_t tile_threads(int set, uint32_t tile, GLint invocations, GLint size_x, GLint shared_bytes) {
-    uint32_t threads = tile_threads_override ? tile_threads_override : DEFAULT_TILE_THREADS[set];
+static uint32_t tile_threads(const radix_sort *s, int set, uint32_t tile, GLint invocations, GLint size_x,
+                             GLint shared_bytes) {
+    uint32_t threads = tile_threads_override ? tile_threads_override
+                       : s->subgroup_ops     ? DEFAULT_TILE_THREADS[set]
+                                             : PLUME_RADIX_THREADS;
     while (threads > PLUME_RADIX_THREADS &&
            (threads > MAX_TILE_THREADS || threads > tile / 2 || threads > (uint32_t)invocations ||
             threads > (uint32_t)size_x || downsweep_shared_bytes(tile, threads, shared_bytes) > (uint32_t)shared_bytes))
@@ -328,7 +322,7 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
         tile_set *set = &s->sets[t];
         if (!set->items) continue;
         set->tile = set->items * PLUME_RADIX_THREADS;
-        set->threads = tile_threads(t, set->tile, invocations, size_x, shared_bytes);
+        set->threads = tile_threads(s, t, set->tile, invocations, size_x, shared_bytes);
         set->items = set->tile / set->threads;
         set->shared_pairs = shared_pairs(set->tile, set->threads, shared_bytes);
         set->histogram_items = histogram_items(set);
@@ -403,24 +397,23 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
         uint32_t threads = ranks ? set->threads : PLUME_RADIX_THREADS;
         char defines[512];
         snprintf(defines, sizeof defines,
-                 "%s%s#define RADIX_THREADS %uu\n#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n"
-                 "#define SUBGROUP_OPS %d\n#define SUBGROUP_PARTITIONS %d\n#define ONESWEEP %d\n"
+                 "%s#define RADIX_THREADS %uu\n#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n"
+                 "#define SUBGROUP_OPS %d\n#define ONESWEEP %d\n"
                  "#define RADIX_SHARED_PAIRS %uu\n#define HISTOGRAM_ITEMS %uu\n#define HISTOGRAM_TILE %uu\n",
                  s->subgroup_ops ? "#extension GL_KHR_shader_subgroup_basic : require\n"
                                    "#extension GL_KHR_shader_subgroup_ballot : require\n"
                                    "#extension GL_KHR_shader_subgroup_shuffle : require\n"
                                    "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
                                  : "",
-                 s->partitions ? "#extension GL_NV_shader_subgroup_partitioned : require\n" : "", threads,
-                 set->tile / threads, set->tile, s->subgroup_ops ? 1 : 0, s->partitions ? 1 : 0,
+                 threads, set->tile / threads, set->tile, s->subgroup_ops ? 1 : 0,
                  p == ONESWEEP_PROGRAM ? 1 : 0, set->shared_pairs, set->histogram_items,
                  set->histogram_items * PLUME_RADIX_THREADS);
-        /* The single-tile program has its own ranking and sums. */
-        bool tile_pass_ranks = ranks && !single;
-        plume_shader_stage stage = {GL_COMPUTE_SHADER,
-                                    {"sort/radix_common.glsl", single ? PROGRAM_FILES[p] : "sort/workgroup_sum.glsl",
-                                     single ? NULL : tile_pass_ranks ? "sort/radix_rank.glsl" : PROGRAM_FILES[p],
-                                     tile_pass_ranks ? PROGRAM_FILES[p] : NULL}};
+        /* The single-tile program has its own sums. */
+        plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort/radix_common.glsl"}};
+        int file = 1;
+        if (!single) stage.files[file++] = "sort/workgroup_sum.glsl";
+        if (ranks) stage.files[file++] = "sort/radix_rank.glsl";
+        stage.files[file] = PROGRAM_FILES[p];
         plume_result result = plume_build_program(s->env, PROGRAM_LABELS[p], &stage, 1, defines, &set->programs[p]);
         if (result != PLUME_OK) return result;
         for (int u = 0; u < UNIFORMS; ++u)
@@ -440,7 +433,6 @@ plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_
     s->capacity = capacity;
     plan_passes(s, key_bits);
     s->subgroup_ops = has_subgroup_ops();
-    s->partitions = s->subgroup_ops && !ballots_forced && has_subgroup_partitions();
     s->onesweep = radix_chooses_onesweep(capacity);
     s->wait_limit = wait_limit_override ? wait_limit_override : DEFAULT_WAIT_LIMIT;
     plume_result result = check_limits(s, one_workgroup);

@@ -67,10 +67,6 @@ typedef enum plume_radix_scan {
 } plume_radix_scan;
 void plume_radix_set_scan(plume_radix_scan scan, uint32_t wait_limit);
 
-/* true: radix sorters created from now on match digits with ballots even
- * where the GL has subgroup partitions (radix.c). Benchmarks only. */
-void plume_radix_force_ballots(bool ballots);
-
 /* true: radix sorters created from now on sort every count with the tile
  * passes, even where one workgroup could (radix.c). Benchmarks only:
  * bench/bench_sort.c times the one-workgroup sort against them. */

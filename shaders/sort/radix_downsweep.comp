@@ -17,10 +17,12 @@
 // of the digit itself from the source: no workgroup depends on another's
 // progress for more than that bounded wait, so the pass is correct whatever
 // the GL schedules, and only slower where a predecessor does not run.
-// A look-back word is read by a load of its coherent volatile view: a stale
+// A look-back word is written and read through its coherent volatile view
+// (a 32-bit store or load is whole: no reader sees half a word): a stale
 // copy is an older state of the word (unpublished, or the aggregate before
 // the inclusive count), which costs a longer walk, never a wrong sum; loads
-// measured faster than atomic reads (notes/sort-performance.md).
+// measured faster than atomic reads, stores slightly faster than atomic
+// exchanges (notes/sort-performance.md).
 layout(local_size_x = RADIX_THREADS) in;
 layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict readonly buffer Source { uvec2 source[]; };
 layout(std430, binding = PLUME_BINDING_RADIX_DESTINATION) restrict writeonly buffer Destination { uvec2 destination[]; };
@@ -54,7 +56,7 @@ uint count_in_tile(uint tile, uint digit, uint count) {
 // tiles' are known (the first tile's is already inclusive).
 void publish_aggregate(uint tile, uint digit, uint in_tile) {
     uint word = (tile == 0u ? PLUME_RADIX_LOOKBACK_INCLUSIVE : PLUME_RADIX_LOOKBACK_AGGREGATE) | in_tile;
-    atomicExchange(tile_counts[lookback_index(u_pass, tile, digit)], word);
+    lookback_words[lookback_index(u_pass, tile, digit)] = word;
 }
 
 // The pairs of `digit` in the tiles before `tile`, from their look-back
@@ -73,8 +75,7 @@ uint look_back(uint tile, uint digit, uint in_tile, uint count) {
         if (word >= PLUME_RADIX_LOOKBACK_INCLUSIVE) break;
     }
     if (tile != 0u)
-        atomicExchange(tile_counts[lookback_index(u_pass, tile, digit)],
-                       PLUME_RADIX_LOOKBACK_INCLUSIVE | (sum + in_tile));
+        lookback_words[lookback_index(u_pass, tile, digit)] = PLUME_RADIX_LOOKBACK_INCLUSIVE | (sum + in_tile);
     return sum;
 }
 #endif

@@ -1,11 +1,13 @@
-// The radix sort's ranking of a tile (radix_downsweep.comp, radix_single.comp).
+// The radix sort's ranking of a tile (radix_downsweep.comp, radix_single.comp,
+// built after this file).
 // Pairs are ranked in groups of PLUME_RADIX_LANES: the group of invocation t
 // is t / LANES, its lane t % LANES, and a group holds the RADIX_ITEMS x LANES
 // consecutive pairs from tile position group * LANES * RADIX_ITEMS, round r
 // being the LANES pairs from r * LANES on. So group, then round, then lane is
 // the input order. With SUBGROUP_OPS the lanes are a 32-wide subgroup and
-// match digits with one subgroup partition (SUBGROUP_PARTITIONS) or a ballot
-// per digit bit; else they match through shared memory.
+// match digits with a ballot per digit bit (measured faster than a subgroup
+// partition with 512 invocations a workgroup: notes/sort-performance.md);
+// else they match through shared memory.
 const uint LANES = PLUME_RADIX_LANES;
 const uint GROUPS = RADIX_THREADS / LANES;
 const uint NO_DIGIT = 0xFFFFFFFFu; // a lane past the count
@@ -35,21 +37,18 @@ shared uint lane_digits[RADIX_THREADS];
 uint rank_in_group(uint digit, uint digit_bits, uint group, uint lane) {
     bool valid = digit != NO_DIGIT;
 #if SUBGROUP_OPS
-#if SUBGROUP_PARTITIONS
-    uint peers = subgroupPartitionNV(digit).x;
-#else
     uint peers = subgroupBallot(valid).x;
     for (uint bit = 0u; bit < digit_bits; ++bit) {
         bool set = ((digit >> bit) & 1u) != 0u;
         uint lanes_set = subgroupBallot(set).x;
         peers &= set ? lanes_set : ~lanes_set;
     }
-#endif
     uint below = bitCount(peers & gl_SubgroupLtMask.x);
     // The highest lane of the digit adds the round's pairs and shares the
     // count before them.
     uint leader = valid ? uint(findMSB(peers)) : lane;
     uint before = 0u;
+    // Atomic: the leader of the digit that shares the word may add at once.
     if (valid && leader == lane)
         before = atomicAdd(group_counts[group * DIGIT_WORDS + digit / 2u], bitCount(peers) << half_shift(digit));
     before = subgroupShuffle(before, leader);

@@ -16,11 +16,11 @@
 // digits a word: a tile holds at most 2^16 - 1 pairs, and RADIX_TILE is at
 // most 4096.
 // Defines (radix.c): RADIX_THREADS (a multiple of 128, at most 1024),
-// RADIX_ITEMS, RADIX_TILE (= RADIX_THREADS x RADIX_ITEMS), SUBGROUP_OPS,
-// SUBGROUP_OPS (radix_common.glsl says what it means). With subgroups the
-// lanes match digits with a ballot per digit bit, not a subgroup partition:
-// measured faster here with 512 and 1024 invocations
-// (notes/sort-performance.md).
+// RADIX_ITEMS, RADIX_TILE (= RADIX_THREADS x RADIX_ITEMS), SUBGROUP_OPS
+// (radix_common.glsl says what it means). Ranked as the tile
+// passes rank (radix_rank.glsl, built before this file), whose counts per
+// subgroup and digit pair become, after the scan, the tile place of the
+// subgroup's first pair of each digit.
 layout(local_size_x = RADIX_THREADS) in;
 layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict buffer Pairs { uvec2 pairs[]; };
 
@@ -28,72 +28,17 @@ uniform uvec4 u_pass_shifts; // per digit pass: its lowest key bit
 uniform uvec4 u_pass_bits;   // per digit pass: its bits
 uniform uint u_pass_count;
 
-const uint LANES = PLUME_RADIX_LANES;
-const uint GROUPS = RADIX_THREADS / LANES;
-const uint NO_DIGIT = 0xFFFFFFFFu;                 // a lane past the count
-const uint DIGIT_WORDS = PLUME_RADIX_DIGITS / 2u;  // a word counts two digits: 2w in its low half, 2w + 1 in its high
 const uint SLICES = RADIX_THREADS / DIGIT_WORDS;  // the counts' scan: invocation t sums word t % DIGIT_WORDS
 const uint SLICE_GROUPS = GROUPS / SLICES;         // over the subgroups of its slice t / DIGIT_WORDS (4)
 const uint CHUNKS = DIGIT_WORDS / LANES;           // subgroups that scan the words' totals
 
-// Per subgroup and digit pair: pairs seen so far; after the scan, the tile
-// place of the subgroup's first pair of each digit.
-shared uint group_counts[GROUPS * DIGIT_WORDS];
 // The tile by digit, keys then values (two 4-byte words a pair, so that the
 // scan's scratch can share it: SCRATCH_* below).
 shared uint tile_words[2u * RADIX_TILE];
-#if !SUBGROUP_OPS
-shared uint lane_digits[RADIX_THREADS];
-#endif
 // Between a pass's ranking and its scatter tile_words holds the scan's sums:
 // each slice's total of each word, then each chunk's total of its words.
 const uint SCRATCH_SLICE_TOTALS = 0u;
 const uint SCRATCH_WORD_SUMS = SLICES * DIGIT_WORDS;
-
-uint half_shift(uint digit) {
-    return (digit & 1u) * 16u;
-}
-
-// The pair's rank among the pairs of its digit that its subgroup has seen,
-// counting this round's lower lanes; adds this round's pairs to the
-// subgroup's counts. Every invocation calls it together, once per round.
-uint rank_in_subgroup(uint digit, uint digit_bits, uint group, uint lane) {
-    bool valid = digit != NO_DIGIT;
-    uint word = group * DIGIT_WORDS + (valid ? digit / 2u : 0u);
-#if SUBGROUP_OPS
-    uint peers = subgroupBallot(valid).x;
-    for (uint bit = 0u; bit < digit_bits; ++bit) {
-        bool set = ((digit >> bit) & 1u) != 0u;
-        uint lanes_set = subgroupBallot(set).x;
-        peers &= set ? lanes_set : ~lanes_set;
-    }
-    uint below = bitCount(peers & gl_SubgroupLtMask.x);
-    // The highest lane of the digit adds the round's pairs (atomically: the
-    // digit that shares its word may be added in the same round) and shares
-    // the count before them.
-    uint leader = valid ? uint(findMSB(peers)) : lane;
-    uint before = 0u;
-    if (valid && leader == lane) before = atomicAdd(group_counts[word], uint(bitCount(peers)) << half_shift(digit));
-    before = subgroupShuffle(before, leader);
-    return ((before >> half_shift(digit)) & 0xFFFFu) + below;
-#else
-    uint group_first = group * LANES;
-    lane_digits[group_first + lane] = digit;
-    barrier();
-    uint below = 0u, peers = 0u;
-    bool leader = true;
-    for (uint other = 0u; other < LANES; ++other) {
-        if (lane_digits[group_first + other] != digit) continue;
-        ++peers;
-        if (other < lane) ++below;
-        if (other > lane) leader = false;
-    }
-    uint before = valid ? (group_counts[word] >> half_shift(digit)) & 0xFFFFu : 0u;
-    barrier();
-    if (valid && leader) atomicAdd(group_counts[word], peers << half_shift(digit));
-    return before + below;
-#endif
-}
 
 // The counts become places: the subgroup's first place of each digit in the
 // tile is the pairs of lower digits plus those of the digit in earlier
@@ -160,13 +105,13 @@ void main() {
         uint digits[RADIX_ITEMS], rank[RADIX_ITEMS];
         for (uint r = 0u; r < RADIX_ITEMS; ++r)
             digits[r] = first + r * LANES < count ? (held[r].x >> shift) & ((1u << bits) - 1u) : NO_DIGIT;
-        for (uint r = 0u; r < RADIX_ITEMS; ++r) rank[r] = rank_in_subgroup(digits[r], bits, group, lane);
+        for (uint r = 0u; r < RADIX_ITEMS; ++r) rank[r] = rank_in_group(digits[r], bits, group, lane);
         barrier();
         place_digits(thread % DIGIT_WORDS, thread / DIGIT_WORDS);
         for (uint r = 0u; r < RADIX_ITEMS; ++r) {
             if (first + r * LANES >= count) continue;
             uint d = digits[r];
-            uint place = ((group_counts[group * DIGIT_WORDS + d / 2u] >> half_shift(d)) & 0xFFFFu) + rank[r];
+            uint place = group_count(group, d) + rank[r];
             tile_words[place] = held[r].x;
             tile_words[RADIX_TILE + place] = held[r].y;
         }
