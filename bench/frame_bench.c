@@ -20,7 +20,7 @@
  *                          [--blend premultiplied|additive|premultiplied_additive]
  *                          [--orientation camera_facing|velocity_stretched|velocity_aligned|world_axis|world_facing]
  *                          [--sort-mode view_depth|distance|oldest_first|youngest_first|none] [--lit]
- *                          [--world off|on|both]
+ *                          [--world off|on|both] [--radix-threads 256|512|1024]
  *   --csv         the table, one row per count
  *   --frames-csv  one row per measured frame: frame, live count, simulate,
  *                 sort and draw GPU ms, CPU ms of the update and draw calls
@@ -51,6 +51,10 @@
  *                 are dropped, counted in the events columns); both: each
  *                 count off and then on, with the ratio of their simulate
  *                 medians (default off)
+ *   --radix-threads  the radix sort's tile passes at most that wide
+ *                 (plume_radix_set_tile_threads, sort/sort_internal.h,
+ *                 internal): the frame's sort at another width (default: the
+ *                 module's)
  *   --no-termination  the tiled path composites every particle
  *   --blend, --orientation, --sort-mode, --lit  the system's look
  *                 (plume_system_desc, ABI 1.2; docs/look.md): what each costs
@@ -75,6 +79,7 @@
 #include "plume/plume_particles.h"
 #include "profile/profiler.h"
 #include "render/tiled.h"
+#include "sort/sort_internal.h"
 
 enum { MAX_COUNTS = 16, FRAMES_IN_FLIGHT = 2 };
 
@@ -141,7 +146,7 @@ static void usage(void) {
                     " [--frames-csv FILE] [--turbulence S] [--look-away] [--no-cull]"
                     " [--resolution full|half|quarter] [--path raster|tiled] [--tile 8|16|32]"
                     " [--chunk K|unchunked] [--no-termination] [--blend MODE] [--orientation MODE]"
-                    " [--sort-mode MODE] [--lit] [--world off|on|both]\n");
+                    " [--sort-mode MODE] [--lit] [--world off|on|both] [--radix-threads 256|512|1024]\n");
 }
 
 static bool parse_counts(const char *text, options *o) {
@@ -196,6 +201,10 @@ static bool parse_options(int argc, char **argv, options *o) {
             else if (strcmp(value, "bitonic") == 0) o->entry_sort = PLUME_SORT_BITONIC;
             else if (strcmp(value, "radix") == 0) o->entry_sort = PLUME_SORT_RADIX;
             else return false;
+        } else if (strcmp(arg, "--radix-threads") == 0) {
+            uint32_t threads = (uint32_t)strtoul(value, NULL, 10);
+            if (threads != 256 && threads != 512 && threads != 1024) return false;
+            plume_radix_set_tile_threads(threads);
         } else if (strcmp(arg, "--tile") == 0) {
             o->tile_size = (uint32_t)strtoul(value, NULL, 10);
             if (o->tile_size != 8 && o->tile_size != 16 && o->tile_size != 32) return false;
