@@ -40,8 +40,8 @@
  * Radix: least-significant digit first, an even number of digits of at most
  * 8 key bits (32 bits: 4, 24: 4 of 6, 16: 2 of 8, 12: 2 of 6), each a stable
  * scatter of tiles of 2048 pairs (counts under 2^19), 4096, or 8192 from 2^20
- * where shared memory holds them (ranked with subgroup partitions or ballots
- * where the GL has them). Work n x digits: the
+ * where shared memory holds them (ranked with 32-wide subgroup ballots where
+ * the GL has them). Work n x digits: the
  * faster one for large counts; fewer key_bits, fewer digits. Two ways, chosen
  * at creation: on NVIDIA's GL (with 32-wide subgroup operations) Onesweep,
  * 1 + digits dispatches (a histogram of every digit, then one pass per digit

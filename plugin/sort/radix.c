@@ -7,8 +7,10 @@
  * The key bits are cut into an even number of digits of at most 8 bits, so
  * that the passes, which alternate between the host's pairs and the sorter's
  * scratch copy, end in the host's buffer. Tiles are PLUME_RADIX_THREADS x
- * items consecutive pairs; the passes that rank a tile may run it with a
- * wider workgroup (tile_set.threads), fewer pairs an invocation.
+ * items consecutive pairs; the passes that rank a tile run it with 512
+ * invocations where the GL has 32-wide subgroup operations (tile_set.threads,
+ * fewer pairs an invocation: DEFAULT_TILE_THREADS), the passes that count or
+ * scan with one invocation per digit.
  *
  * Reduce-then-scan: three dispatches per digit:
  *   upsweep    each tile's count of each digit; the first one also finds the
@@ -16,10 +18,11 @@
  *              writes the later tile passes' indirect arguments;
  *   scan       per digit, the counts' exclusive sum over the tiles, and the
  *              digit's total;
- *   downsweep  each tile ranks its pairs stably by digit (ballots across a
- *              32-wide subgroup where the GL has them, else the same match
- *              through shared memory), lays them out by digit in shared
- *              memory and writes them to their places.
+ *   downsweep  each tile ranks its pairs stably by digit (radix_rank.glsl:
+ *              ballots across a 32-wide subgroup where the GL has them, else
+ *              the same match through shared memory), lays them out by digit
+ *              in shared memory (in parts, where the workgroup's counts leave
+ *              no room for the whole tile) and writes them to their places.
  * Onesweep: one dispatch for all digits, then one per digit:
  *   histogram  every digit pass's count of each digit over the whole count
  *              (finds the count as the first upsweep does, and zeroes the
@@ -34,7 +37,8 @@
  * holds it (a quarter, a half or all of the largest), since its ranking
  * rounds cost by the tile, not by the count. That workgroup has as many
  * invocations as the GL's shared memory allows up to SINGLE_THREADS (fewer
- * pairs an invocation, so fewer ranking rounds a pass).
+ * pairs an invocation, so fewer ranking rounds a pass), and ranks as the
+ * tile passes do.
  * Which one runs (radix_chooses_onesweep): Onesweep where the GL is NVIDIA's
  * with the 32-wide subgroup operations, the configuration it was measured on:
  * there
