@@ -11,7 +11,7 @@
  *
  * Usage: plume_bench [--min-log K] [--max-log K] [--runs N] [--warmup N]
  *                    [--csv FILE] [--variant SPEC]... [--methods LIST]
- *                    [--powers-only] [--no-copy] [--pass-times] [--keys random|depth]
+ *                    [--powers-only] [--no-copy] [--pass-times] [--keys random|depth|octave]
  *                    [--dump-programs DIR] [--cold-cache MB] [--fragment K]...
  *                    [--feedback M]... [--feedback-retarget] [--feedback-bitonic]
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
@@ -35,7 +35,8 @@
  * start adds to its reading (the check still sorts a fresh copy).
  * --keys depth: the keys of particles' view depths uniform in [5, 15)
  * (plume_depth_key, ascending: the high digits nearly all alike), masked to
- * the variant's key bits; default random.
+ * the variant's key bits; --keys octave: depths in [8, 16), whose top digit
+ * is the same for every key; default random.
  * --fragment K: also the fragment path's render-pass sort as a texture sort
  * (plume_sort_texture of an RG32UI texture 2048 pairs a row) with K stages a
  * pass, 1 .. 4 (1: the seeds' one stage a pass): variant fragment:K, method
@@ -112,7 +113,8 @@ typedef struct options {
     uint32_t feedback_bits[6]; /* --feedback M: the transform-feedback sort, groups of 2^M (1 .. 6) */
     bool feedback_retarget;    /* --feedback-retarget: each --feedback row also with a glTexBuffer a pass */
     bool feedback_bitonic;     /* --feedback-bitonic: each --feedback row also with the bitonic network */
-    bool depth_keys;           /* --keys depth */
+    bool depth_keys;           /* --keys depth or octave */
+    bool octave_keys;          /* --keys octave */
 } options;
 
 static uint64_t random_state;
@@ -125,11 +127,13 @@ static uint32_t random_u32(void) {
 
 /* --keys depth: the keys of particles in a ball seen from outside
  * (plume_depth_key of view depths uniform in [5, 15), ascending: their high
- * digits nearly all alike); else random. */
-static bool depth_keys;
+ * digits nearly all alike); --keys octave: depths uniform in [8, 16), one
+ * exponent, so that the top digit is the same for every key; else random. */
+static bool depth_keys, octave_keys;
 static uint32_t random_key(void) {
     if (!depth_keys) return random_u32();
-    return plume_depth_key(5.0f + 10.0f * (float)(random_u32() >> 8) / 16777216.0f, PLUME_ORDER_ASCENDING);
+    float unit = (float)(random_u32() >> 8) / 16777216.0f;
+    return plume_depth_key(octave_keys ? 8.0f + 8.0f * unit : 5.0f + 10.0f * unit, PLUME_ORDER_ASCENDING);
 }
 
 static int compare_pairs(const void *a, const void *b) {
@@ -560,8 +564,9 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--pass-times")) o->pass_times = true;
         else if (!strcmp(a, "--keys") && next) {
             const char *keys = argv[++i];
-            if (strcmp(keys, "depth") != 0 && strcmp(keys, "random") != 0) return -1;
-            o->depth_keys = !strcmp(keys, "depth");
+            if (strcmp(keys, "depth") != 0 && strcmp(keys, "octave") != 0 && strcmp(keys, "random") != 0) return -1;
+            o->depth_keys = strcmp(keys, "random") != 0;
+            o->octave_keys = !strcmp(keys, "octave");
         }
         else if (!strcmp(a, "--powers-only")) o->powers_only = true;
         else if (!strcmp(a, "--no-copy")) o->no_copy = true;
@@ -793,7 +798,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
                         "[--variant bitonic|radix|automatic|rts|onesweep|tiled|single|empty|loads|histogram|threads[:KEY_BITS[:SIZE]]]... "
                         "[--methods direct,indirect,bounded] "
-                        "[--powers-only] [--no-copy] [--pass-times] [--keys random|depth] [--dump-programs DIR] "
+                        "[--powers-only] [--no-copy] [--pass-times] [--keys random|depth|octave] [--dump-programs DIR] "
                         "[--cold-cache MB<=255] [--fragment K<=4]... [--feedback M<=6]... [--feedback-retarget] "
                         "[--feedback-bitonic]\n", argv[0]);
         return 2;
@@ -809,9 +814,10 @@ int main(int argc, char **argv) {
     uint64_t seed = ((uint64_t)time(NULL) << 16) ^ (uint64_t)clock();
     random_state = seed;
     depth_keys = opt.depth_keys;
+    octave_keys = opt.octave_keys;
     printf("GL: %s\nrandom seed: %llu\nruns per figure: %u (median), warm-up %u; timer bits %d; keys %s\n",
            headless_gl_describe(), (unsigned long long)seed, opt.runs, opt.warmup, timer_bits,
-           opt.depth_keys ? "depth" : "random");
+           opt.octave_keys ? "octave" : opt.depth_keys ? "depth" : "random");
 
     plume_env env;
     plume_logger logger = {log_to_stderr, NULL};

@@ -6,8 +6,8 @@
  *
  * The key bits are cut into an even number of digits of at most 8 bits, so
  * that the passes, which alternate between the host's pairs and the sorter's
- * scratch copy, end in the host's buffer. Tiles are PLUME_RADIX_THREADS x
- * items consecutive pairs; the passes that rank a tile run it with 512
+ * scratch copy, end in the host's buffer. A tile is PLUME_RADIX_THREADS x
+ * (8, 16 or 32) consecutive pairs; the passes that rank a tile run it with 512
  * invocations where the GL has 32-wide subgroup operations (tile_set.threads,
  * fewer pairs an invocation: DEFAULT_TILE_THREADS), the passes that count or
  * scan with one invocation per digit.
@@ -31,7 +31,7 @@
  *              the digit's pairs found by decoupled look-back over the tiles
  *              before it (radix_downsweep.comp says how, and why it is
  *              correct on any GL).
- * A count that fits one tile (bound up to RADIX_THREADS x the largest items,
+ * A count that fits one tile (bound up to the largest tile,
  * 4096 pairs on NVIDIA) gets neither: one workgroup runs every digit pass in
  * one dispatch (radix_single.comp), with the smallest of three tiles that
  * holds it (a quarter, a half or all of the largest), since its ranking
@@ -175,7 +175,8 @@ enum { SINGLE_SIZES = 3 };
 static const uint32_t LARGE_TILES_FROM = 1u << 19, HUGE_TILES_FROM = 1u << 20;
 
 typedef struct tile_set {
-    uint32_t items, tile, tile_stride; /* tile_stride: tiles of the capacity (or of the counts the set sorts) */
+    uint32_t items, tile, tile_stride; /* items: pairs per invocation of the ranking passes (tile / threads);
+                                          tile_stride: tiles of the capacity (or of the counts the set sorts) */
     uint32_t threads;                  /* invocations of a workgroup of the passes that rank (items each) */
     uint32_t shared_pairs;             /* the downsweep's part of the tile in shared memory */
     uint32_t histogram_items;          /* keys per invocation of Onesweep's histogram pass, fixed at creation */
@@ -248,20 +249,28 @@ static uint32_t single_shared_bytes(uint32_t threads, uint32_t tile, bool subgro
 }
 
 /* Shared memory of the downsweep besides the tile: 16-bit digit counts per
- * group of lanes, digit starts and targets, the workgroup sum or the lanes'
- * digits. */
-static uint32_t downsweep_fixed_bytes(uint32_t threads) {
-    return 2 * (threads / PLUME_RADIX_LANES * PLUME_RADIX_DIGITS) + 4 * (3 * PLUME_RADIX_DIGITS + threads);
+ * group of lanes, digit starts and targets, the tile taken (Onesweep), and
+ * with subgroups the subgroups' sums, without them the lanes' digits and the
+ * workgroup sum's space. */
+static uint32_t downsweep_fixed_bytes(const radix_sort *s, uint32_t threads) {
+    uint32_t per_invocation = s->subgroup_ops ? 4 * threads / PLUME_RADIX_LANES : 2 * 4 * threads;
+    return 2 * (threads / PLUME_RADIX_LANES * PLUME_RADIX_DIGITS) + 4 * (2 * PLUME_RADIX_DIGITS + 1) + per_invocation;
+}
+
+/* The pairs of a tile's first part: at most MAX_SHARED_PAIRS, or the test's
+ * parts. */
+static uint32_t first_part(uint32_t tile) {
+    uint32_t most = shared_pairs_override ? shared_pairs_override : MAX_SHARED_PAIRS;
+    return tile < most ? tile : most;
 }
 
 /* Pairs the downsweep lays out in shared memory at once, for a tile and the
- * workgroup's width: at most MAX_SHARED_PAIRS, fewer where a wide
- * workgroup's counts leave less room. */
-static uint32_t shared_pairs(uint32_t tile, uint32_t threads, GLint shared_bytes) {
-    uint32_t most = shared_pairs_override ? shared_pairs_override : MAX_SHARED_PAIRS;
-    uint32_t pairs = tile < most ? tile : most;
+ * workgroup's width: the first part, halved where a wide workgroup's counts
+ * leave less room. */
+static uint32_t shared_pairs(const radix_sort *s, uint32_t tile, uint32_t threads, GLint shared_bytes) {
+    uint32_t pairs = first_part(tile);
     while (!shared_pairs_override && pairs > PLUME_RADIX_THREADS &&
-           downsweep_fixed_bytes(threads) + pairs * PLUME_PAIR_BYTES > (uint32_t)shared_bytes)
+           downsweep_fixed_bytes(s, threads) + pairs * PLUME_PAIR_BYTES > (uint32_t)shared_bytes)
         pairs /= 2;
     return pairs;
 }
@@ -274,31 +283,31 @@ static uint32_t histogram_items(const tile_set *set) {
     return items < most ? items : most;
 }
 
-/* Whether a tile's first MAX_SHARED_PAIRS (or the test's parts) fit the GL's
- * shared memory beside PLUME_RADIX_THREADS invocations' counts: what sets
- * the tiles' sizes. */
-static bool fits_one_part(uint32_t tile, GLint shared_bytes) {
-    uint32_t most = shared_pairs_override ? shared_pairs_override : MAX_SHARED_PAIRS;
-    uint32_t pairs = tile < most ? tile : most;
-    return downsweep_fixed_bytes(PLUME_RADIX_THREADS) + pairs * PLUME_PAIR_BYTES <= (uint32_t)shared_bytes;
+/* Whether a tile's first part fits the GL's shared memory beside
+ * PLUME_RADIX_THREADS invocations' counts: what sets the tiles' sizes. */
+static bool fits_one_part(const radix_sort *s, uint32_t tile, GLint shared_bytes) {
+    return downsweep_fixed_bytes(s, PLUME_RADIX_THREADS) + first_part(tile) * PLUME_PAIR_BYTES <= (uint32_t)shared_bytes;
 }
 
 /* Shared memory of the downsweep with the tile's part. */
-static uint32_t downsweep_shared_bytes(uint32_t tile, uint32_t threads, GLint shared_bytes) {
-    return downsweep_fixed_bytes(threads) + shared_pairs(tile, threads, shared_bytes) * PLUME_PAIR_BYTES;
+static uint32_t downsweep_shared_bytes(const radix_sort *s, uint32_t tile, uint32_t threads, GLint shared_bytes) {
+    return downsweep_fixed_bytes(s, threads) + shared_pairs(s, tile, threads, shared_bytes) * PLUME_PAIR_BYTES;
 }
 
-/* The tile passes' width for a set's tile: the default or the benchmark's,
- * halved to what the GL allows, at least PLUME_RADIX_THREADS (which
- * check_limits made sure of). */
+/* The tile passes' width for a set's tile: the default or the benchmark's
+ * (rounded down to a power of two), halved to what the GL allows, at least
+ * PLUME_RADIX_THREADS (which check_limits made sure of): one invocation per
+ * digit, whole pairs per invocation. */
 static uint32_t tile_threads(const radix_sort *s, int set, uint32_t tile, GLint invocations, GLint size_x,
                              GLint shared_bytes) {
-    uint32_t threads = tile_threads_override ? tile_threads_override
-                       : s->subgroup_ops     ? DEFAULT_TILE_THREADS[set]
-                                             : PLUME_RADIX_THREADS;
+    uint32_t asked = tile_threads_override ? tile_threads_override
+                     : s->subgroup_ops     ? DEFAULT_TILE_THREADS[set]
+                                           : PLUME_RADIX_THREADS;
+    uint32_t threads = PLUME_RADIX_THREADS;
+    while (threads * 2 <= asked && threads * 2 <= MAX_TILE_THREADS) threads *= 2;
     while (threads > PLUME_RADIX_THREADS &&
-           (threads > MAX_TILE_THREADS || threads > tile / 2 || threads > (uint32_t)invocations ||
-            threads > (uint32_t)size_x || downsweep_shared_bytes(tile, threads, shared_bytes) > (uint32_t)shared_bytes))
+           (threads > tile / 2 || threads > (uint32_t)invocations || threads > (uint32_t)size_x ||
+            downsweep_shared_bytes(s, tile, threads, shared_bytes) > (uint32_t)shared_bytes))
         threads /= 2;
     return threads;
 }
@@ -314,11 +323,11 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &count_x);
     uint32_t items = items_override ? items_override : DEFAULT_ITEMS;
     if (items > MAX_ITEMS) items = MAX_ITEMS;
-    while (items > MIN_ITEMS && !fits_one_part(items * PLUME_RADIX_THREADS, shared_bytes)) items /= 2;
+    while (items > MIN_ITEMS && !fits_one_part(s, items * PLUME_RADIX_THREADS, shared_bytes)) items /= 2;
     bool small_set = !items_override && items / 2 >= MIN_ITEMS;
     bool large_set = !small_set || s->capacity >= LARGE_TILES_FROM;
     bool huge_set = !items_override && items == DEFAULT_ITEMS && s->capacity >= HUGE_TILES_FROM &&
-                    fits_one_part(2 * items * PLUME_RADIX_THREADS, shared_bytes);
+                    fits_one_part(s, 2 * items * PLUME_RADIX_THREADS, shared_bytes);
     if (small_set) s->sets[SMALL_TILES].items = items / 2;
     if (large_set) s->sets[LARGE_TILES].items = items;
     if (huge_set) s->sets[HUGE_TILES].items = 2 * items;
@@ -328,7 +337,7 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
         set->tile = set->items * PLUME_RADIX_THREADS;
         set->threads = tile_threads(s, t, set->tile, invocations, size_x, shared_bytes);
         set->items = set->tile / set->threads;
-        set->shared_pairs = shared_pairs(set->tile, set->threads, shared_bytes);
+        set->shared_pairs = shared_pairs(s, set->tile, set->threads, shared_bytes);
         set->histogram_items = histogram_items(set);
         uint32_t most = t == SMALL_TILES && large_set   ? LARGE_TILES_FROM - 1
                         : t == LARGE_TILES && huge_set ? HUGE_TILES_FROM - 1
@@ -352,7 +361,7 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
         previous_tile = tile;
     }
     const tile_set *largest = &s->sets[huge_set ? HUGE_TILES : large_set ? LARGE_TILES : SMALL_TILES];
-    uint32_t shared_needed = downsweep_shared_bytes(largest->tile, largest->threads, shared_bytes);
+    uint32_t shared_needed = downsweep_shared_bytes(s, largest->tile, largest->threads, shared_bytes);
     if (invocations < PLUME_RADIX_THREADS || size_x < PLUME_RADIX_THREADS || (uint32_t)shared_bytes < shared_needed) {
         plume_log(s->env, PLUME_LOG_ERROR,
                   "plume_sorter_create: GL compute limits too small for the radix sort (shared memory %d bytes, %d "

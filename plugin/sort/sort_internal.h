@@ -103,8 +103,9 @@ void plume_radix_set_tile_limits(uint32_t shared_pairs, uint32_t histogram_items
 
 /* For radix sorters created from now on: the invocations a workgroup of the
  * tile passes that rank (the downsweep, Onesweep's digit passes) at most
- * (256, 512 or 1024; 0: each tile set's default), halved where the GL's
- * limits or the tile call for it; the counting passes keep 256. Tests and
+ * (rounded down to a power of two from 256 to 1024; 0: each tile set's
+ * default), halved where the GL's limits or the tile call for it; the
+ * counting passes keep 256. Tests and
  * benchmarks only: the tests run the wide workgroups on llvmpipe, and
  * plume_bench's `threads` variant times the widths. */
 void plume_radix_set_tile_threads(uint32_t threads);

@@ -284,8 +284,8 @@ const struct CMUnitTest sort_order_tests[] = {
     SORT_TEST(test_one_workgroup_widths, radix),
     SORT_TEST(test_adversarial_key_distributions, onesweep_parts),
     SORT_TEST(test_adversarial_key_distributions, radix_parts),
-    SORT_TEST(test_adversarial_key_distributions, onesweep_wide),
-    SORT_TEST(test_adversarial_key_distributions, radix_wide),
+    SORT_ORDER_TESTS(onesweep_wide),
+    SORT_ORDER_TESTS(radix_wide),
 #endif
 };
 const size_t sort_order_test_count = sizeof sort_order_tests / sizeof sort_order_tests[0];

@@ -25,9 +25,10 @@ int compare_pairs(const void *a, const void *b) {
 plume_sort_algorithm fixture_sort_algorithm = PLUME_SORT_AUTOMATIC;
 static plume_radix_scan fixture_radix_scan = PLUME_RADIX_SCAN_DEFAULT;
 
-/* The backend, and in plume_tests the radix way, Onesweep's wait and the
- * tile limits (plume_radix_set_tile_limits: parts of `shared_pairs`, a
- * histogram workgroup counting a quarter of a 2048-pair tile). */
+/* The backend, and in plume_tests the radix way, Onesweep's wait, the tile
+ * limits (plume_radix_set_tile_limits: parts of `shared_pairs`, a histogram
+ * workgroup counting a quarter of a 2048-pair tile) and the tile passes'
+ * width (plume_radix_set_tile_threads: 0 the default). */
 static int sort_setup_with(void **state, plume_sort_algorithm algorithm, plume_radix_scan scan, uint32_t wait_limit,
                            uint32_t shared_pairs, uint32_t tile_threads) {
     fixture_sort_algorithm = algorithm;
@@ -78,8 +79,8 @@ int sort_setup_radix_parts(void **state) {
 }
 
 /* Tile passes of 512 invocations a workgroup (the first 256 doing the
- * per-digit steps), laid out in parts of 512 pairs so that llvmpipe's shared
- * memory holds them. */
+ * per-digit steps; llvmpipe, without 32-wide subgroups, gets 256 by
+ * default), laid out in parts of 512 pairs so that a tile takes several. */
 int sort_setup_onesweep_wide(void **state) {
     return sort_setup_with(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_ONESWEEP, 0, 512, 512);
 }
