@@ -37,8 +37,9 @@
  * lowest position bits in registers and subgroup shuffles where the GL has
  * GL_KHR_shader_subgroup, the others in shared memory. Work n log^2 n, few
  * dispatches: the faster one for small counts.
- * Radix: least-significant digit first, an even number of digits of at most
- * 8 key bits (32 bits: 4, 24: 4 of 6, 16: 2 of 8, 12: 2 of 6), each a stable
+ * Radix: least-significant digit first, as few digits of at most 8 key bits
+ * as key_bits needs, at least two (32 bits: 4, 24: 3 of 8, 20: 3 of 6 or 7,
+ * 16: 2 of 8, 12: 2 of 6, 8: 2 of 4), each a stable
  * scatter of tiles of 2048 pairs (counts under 2^19), 4096, or 8192 from 2^20
  * where shared memory holds them (ranked with 32-wide subgroup ballots where
  * the GL has them). Work n x digits: the
@@ -50,7 +51,8 @@
  * driver, never a hang); elsewhere reduce-then-scan, 3 x digits dispatches
  * (a tile histogram, a scan over tiles and the scatter per digit; no
  * workgroup waits for another). It keeps a scratch copy of capacity pairs
- * (8 bytes a pair) and a count per digit per tile (Onesweep: per digit pass
+ * (8 bytes a pair; two copies for 17 to 24 key bits, whose three digits
+ * pass through both) and a count per digit per tile (Onesweep: per digit pass
  * too, at most about 1 byte a pair for 32 key bits).
  * Counts need not be powers of two: positions past the count are never read
  * or written.

@@ -4,9 +4,11 @@
  * guarantee the GL does not give) or Onesweep (one pass per digit, tiles
  * placed by decoupled look-back with a bounded wait).
  *
- * The key bits are cut into an even number of digits of at most 8 bits, so
- * that the passes, which alternate between the host's pairs and the sorter's
- * scratch copy, end in the host's buffer. A tile is PLUME_RADIX_THREADS x
+ * The key bits are cut into as few digits of at most 8 bits as they need
+ * (at least two). The passes go from the host's pairs to the sorter's
+ * scratch copy and back, ending in the host's buffer; an odd number of them
+ * (17 to 24 key bits: three) goes through a second scratch copy in between
+ * (pass_destination). A tile is PLUME_RADIX_THREADS x
  * (8, 16 or 32) consecutive pairs; the passes that rank a tile run it with 512
  * invocations where the GL has 32-wide subgroup operations (tile_set.threads,
  * fewer pairs an invocation: DEFAULT_TILE_THREADS), the passes that count or
@@ -98,6 +100,23 @@ static void use_program(const tile_set *set, int program, const sort_pass_hook *
     if (hook && hook->function) hook->function(hook->user, PASS_KINDS[program]);
 }
 
+/* Where digit pass `pass` writes: the scratch copy and the host's buffer in
+ * turn, ending in the host's; with an odd pass count the scratch copies in
+ * turn, and the last pass the host's buffer. */
+static GLuint pass_destination(const radix_sort *s, uint32_t pass, GLuint pairs_buffer) {
+    if (pass + 1 == s->pass_count) return pairs_buffer;
+    if (pass % 2 == 0) return s->scratch_buffer;
+    return s->pass_count % 2 ? s->second_scratch_buffer : pairs_buffer;
+}
+
+/* Binds digit pass `pass`'s source (the host's pairs for the first, else the
+ * pass before's destination) and destination. */
+static void bind_pass_buffers(const radix_sort *s, uint32_t pass, GLuint pairs_buffer) {
+    GLuint from = pass == 0 ? pairs_buffer : pass_destination(s, pass - 1, pairs_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, from);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_RADIX_DESTINATION, pass_destination(s, pass, pairs_buffer));
+}
+
 /* The digit passes of reduce-then-scan. The first upsweep gets `first_tiles`
  * workgroups (those of the count, or of its bound) and finds the count; the
  * later tile passes get `tiles` (direct) or, when it is 0, the first
@@ -106,9 +125,7 @@ static void run_reduce_then_scan(const radix_sort *s, const tile_set *set, GLuin
                                  const uint32_t count_uniforms[4], uint32_t first_tiles, uint32_t tiles,
                                  const sort_pass_hook *hook) {
     for (uint32_t p = 0; p < s->pass_count; ++p) {
-        GLuint from = p % 2 == 0 ? pairs_buffer : s->scratch_buffer, to = p % 2 == 0 ? s->scratch_buffer : pairs_buffer;
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, from);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_RADIX_DESTINATION, to);
+        bind_pass_buffers(s, p, pairs_buffer);
         for (int program = UPSWEEP_PROGRAM; program <= DOWNSWEEP_PROGRAM; ++program) {
             bool first = p == 0 && program == UPSWEEP_PROGRAM;
             if (!first)
@@ -150,9 +167,7 @@ static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer
     uint32_t histogram_tile = set->histogram_items * PLUME_RADIX_THREADS;
     glDispatchCompute((bound + histogram_tile - 1) / histogram_tile, 1, 1);
     for (uint32_t p = 0; p < s->pass_count; ++p) {
-        GLuint from = p % 2 == 0 ? pairs_buffer : s->scratch_buffer, to = p % 2 == 0 ? s->scratch_buffer : pairs_buffer;
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, from);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_RADIX_DESTINATION, to);
+        bind_pass_buffers(s, p, pairs_buffer);
         glMemoryBarrier(p == 0 && !tiles ? GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT
                                          : GL_SHADER_STORAGE_BARRIER_BIT);
         use_program(set, ONESWEEP_PROGRAM, hook);

@@ -64,6 +64,7 @@ struct radix_sort {
     digit_pass passes[MAX_PASSES];
     uint32_t pass_count;
     GLuint state_buffer, tile_counts_buffer, scratch_buffer;
+    GLuint second_scratch_buffer; /* an odd pass count's (plan_passes), else 0 */
 };
 
 #endif

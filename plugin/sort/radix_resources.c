@@ -90,12 +90,14 @@ static const char *const UNIFORM_NAMES[UNIFORMS] = {
 
 /* ---- Plan ----------------------------------------------------------------- */
 
-/* An even number of passes (so the last writes the host's buffer), each of at
- * most 8 bits, the bits spread evenly: 32 bits are 4 x 8, 24 are 4 x 6, 16
- * are 2 x 8, 12 are 2 x 6, 8 are 2 x 4. */
+/* As few passes as 8-bit digits allow, the bits spread evenly: 32 bits are
+ * 4 x 8, 24 are 3 x 8, 20 are 7, 7 and 6, 16 are 2 x 8, 12 are 2 x 6;
+ * but at least two (a pass cannot scatter in place), so 8 bits are 2 x 4.
+ * An odd count goes through two scratch copies so that the last pass still
+ * writes the host's buffer (pass_buffers in radix.c). */
 static void plan_passes(radix_sort *s, uint32_t key_bits) {
     uint32_t count = (key_bits + PLUME_RADIX_MAX_DIGIT_BITS - 1) / PLUME_RADIX_MAX_DIGIT_BITS;
-    count += count & 1;
+    if (count < 2) count = 2;
     uint32_t shift = 0;
     for (uint32_t i = 0; i < count; ++i) {
         uint32_t bits = key_bits / count + (i < key_bits % count ? 1 : 0);
@@ -353,10 +355,13 @@ plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_
     GLsizeiptr tile_words = (GLsizeiptr)PLUME_RADIX_DIGITS * most_tiles * (s->onesweep ? s->pass_count : 1);
     s->tile_counts_buffer = plume_make_gpu_buffer(4 * tile_words, "plume sort: radix tile counts");
     s->scratch_buffer = plume_make_gpu_buffer((GLsizeiptr)PLUME_PAIR_BYTES * capacity, "plume sort: radix scratch pairs");
+    if (s->pass_count % 2)
+        s->second_scratch_buffer =
+            plume_make_gpu_buffer((GLsizeiptr)PLUME_PAIR_BYTES * capacity, "plume sort: radix second scratch pairs");
     return plume_drain_gl_errors(env, "plume_sorter_create (radix buffers)");
 }
 
-enum { RADIX_GL_OBJECTS = (TILE_SETS + SINGLE_SIZES) * PROGRAMS + 3 };
+enum { RADIX_GL_OBJECTS = (TILE_SETS + SINGLE_SIZES) * PROGRAMS + 4 };
 
 uint32_t radix_list_gl_objects(const radix_sort *s, plume_gl_object *out, uint32_t capacity) {
     if (!s) return 0;
@@ -369,6 +374,7 @@ uint32_t radix_list_gl_objects(const radix_sort *s, plume_gl_object *out, uint32
     all[count++] = (plume_gl_object){GL_BUFFER, s->state_buffer};
     all[count++] = (plume_gl_object){GL_BUFFER, s->tile_counts_buffer};
     all[count++] = (plume_gl_object){GL_BUFFER, s->scratch_buffer};
+    all[count++] = (plume_gl_object){GL_BUFFER, s->second_scratch_buffer};
     return plume_list_named_gl_objects(all, count, out, capacity);
 }
 

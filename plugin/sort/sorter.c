@@ -24,7 +24,9 @@ enum {
 /* PLUME_SORT_AUTOMATIC: the smallest count (or bound) that gets the radix
  * sort, by the radix sort's way (radix.c) and digit passes (2 for key_bits
  * <= 16, else 4): measured on an H100 (notes/sort-performance.md, "Radix"),
- * reduce-then-scan forced there for its row. */
+ * reduce-then-scan forced there for its row. Three passes (17 to 24 key
+ * bits) take the four-pass crossover: radix costs less there, so bitonic
+ * keeps a range it may lose, never one it would. */
 static const uint32_t RADIX_FROM_COUNT[2][2] = {
     {1u << 15, 1u << 17}, /* reduce-then-scan: two passes, four */
     {1u << 12, 1u << 15}, /* Onesweep */

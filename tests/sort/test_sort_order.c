@@ -147,11 +147,12 @@ static void test_adversarial_key_distributions(void **state) {
     assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
-/* Keys that fit in key_bits: the radix sort runs fewer digits (two of 4, 6
- * or 8 bits, or four of 6), the bitonic one is unchanged. */
+/* Keys that fit in key_bits: the radix sort runs fewer digits (two of 1 to
+ * 8 bits, three of 6 to 8 through its second scratch copy, four of 8), the
+ * bitonic one is unchanged. */
 static void test_restricted_key_bits(void **state) {
     (void)state;
-    static const uint32_t key_bits[] = {1, 8, 12, 16, 24, 31};
+    static const uint32_t key_bits[] = {1, 8, 12, 16, 17, 20, 24, 31};
     for (size_t b = 0; b < sizeof key_bits / sizeof key_bits[0]; ++b) {
         plume_sorter sorter = make_sorter_with_key_bits(20000, 0, key_bits[b]);
         assert_int_equal(sorter_desc(fixture_context(), sorter).key_bits, key_bits[b]);
