@@ -21,6 +21,7 @@
  *                          [--orientation camera_facing|velocity_stretched|velocity_aligned|world_axis|world_facing]
  *                          [--sort-mode view_depth|distance|oldest_first|youngest_first|none] [--lit]
  *                          [--world off|on|both] [--radix-threads 256|512|1024]
+ *                          [--sort-key-bits 16..32]
  *   --csv         the table, one row per count
  *   --frames-csv  one row per measured frame: frame, live count, simulate,
  *                 sort and draw GPU ms, CPU ms of the update and draw calls
@@ -55,6 +56,7 @@
  *                 (plume_radix_set_tile_threads, sort/sort_internal.h,
  *                 internal): the frame's sort at another width (default: the
  *                 module's)
+ *   --sort-key-bits  the system's sort_key_bits (default 0: the module's, 24)
  *   --no-termination  the tiled path composites every particle
  *   --blend, --orientation, --sort-mode, --lit  the system's look
  *                 (plume_system_desc, ABI 1.2; docs/look.md): what each costs
@@ -98,6 +100,7 @@ typedef struct options {
     plume_sort_algorithm entry_sort; /* the tiled path's entry sort; automatic by default */
     bool no_termination;
     uint32_t blend_mode, orientation, sort_mode; /* the look (plume_system_desc) */
+    uint32_t sort_key_bits;                      /* plume_system_desc's; 0: the default */
     bool lit;
     int world_first, world_last; /* 0: off, 1: on */
 } options;
@@ -146,7 +149,8 @@ static void usage(void) {
                     " [--frames-csv FILE] [--turbulence S] [--look-away] [--no-cull]"
                     " [--resolution full|half|quarter] [--path raster|tiled] [--tile 8|16|32]"
                     " [--chunk K|unchunked] [--no-termination] [--blend MODE] [--orientation MODE]"
-                    " [--sort-mode MODE] [--lit] [--world off|on|both] [--radix-threads 256|512|1024]\n");
+                    " [--sort-mode MODE] [--lit] [--world off|on|both] [--radix-threads 256|512|1024]"
+                    " [--sort-key-bits 16..32]\n");
 }
 
 static bool parse_counts(const char *text, options *o) {
@@ -205,6 +209,9 @@ static bool parse_options(int argc, char **argv, options *o) {
             uint32_t threads = (uint32_t)strtoul(value, NULL, 10);
             if (threads != 256 && threads != 512 && threads != 1024) return false;
             plume_radix_set_tile_threads(threads);
+        } else if (strcmp(arg, "--sort-key-bits") == 0) {
+            o->sort_key_bits = (uint32_t)strtoul(value, NULL, 10);
+            if (o->sort_key_bits < 16 || o->sort_key_bits > 32) return false;
         } else if (strcmp(arg, "--tile") == 0) {
             o->tile_size = (uint32_t)strtoul(value, NULL, 10);
             if (o->tile_size != 8 && o->tile_size != 16 && o->tile_size != 32) return false;
@@ -290,7 +297,8 @@ static bool make_system(plume_context *context, uint32_t count, const options *o
     float turbulence = o->turbulence;
     plume_system_desc desc = {.capacity = count, .seed = 12345, .blend_mode = o->blend_mode,
                               .orientation = o->orientation, .orientation_axis = {0.3f, 1.0f, 0.2f},
-                              .stretch_factor = 2.0f, .sort_mode = o->sort_mode, .lit = o->lit};
+                              .stretch_factor = 2.0f, .sort_mode = o->sort_mode, .lit = o->lit,
+                              .sort_key_bits = o->sort_key_bits};
     /* Fire-like where the additive part is over life: the young add. */
     desc.additive_over_life = (plume_curve){2, {{0.0f, 1.0f}, {1.0f, 0.0f}}};
     desc.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE,

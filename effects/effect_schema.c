@@ -150,6 +150,7 @@ static const effect_field SYSTEM_FIELDS[] = {
     FIELD(plume_system_desc, stretch_factor, EFFECT_FLOAT),
     FIELD(plume_system_desc, stretch_limits, EFFECT_RANGE),
     {"sort_mode", EFFECT_ENUM, offsetof(plume_system_desc, sort_mode), NULL, 0, 0, SORT_MODE_NAMES},
+    FIELD(plume_system_desc, sort_key_bits, EFFECT_UINT),
     FIELD(plume_system_desc, lit, EFFECT_BOOL),
     FIELD(plume_system_desc, emissive_over_life, EFFECT_GRADIENT),
     {"world", EFFECT_OBJECT, offsetof(plume_system_desc, world), &WORLD_TABLE, 0, 0, NULL},

@@ -504,13 +504,22 @@ typedef struct plume_system_desc {
      * naming the field, and so is a draw group of a fragment-path system
      * (plume_draw_group_create). */
     uint32_t path;
+    /* since 1.2: the bits of the sort key (the sort_mode's plume_depth_key)
+     * the update orders by, its top ones: 16 .. 32; 0 (default): 24.
+     * Particles whose keys agree in those bits are drawn by ascending slot,
+     * as equal keys are. 24 bits tell apart depths (or ages) that differ by
+     * more than 2^-15 of their value (1 mm at 30 m) and sort in three radix
+     * passes; 32, exact float order, in four (plume_sort.h); 16 (2^-7) in
+     * two. */
+    uint32_t sort_key_bits;
 } plume_system_desc;
 
 /* The draw order of a system's particles (plume_system_desc.sort_mode,
  * since 1.2); the first drawn is at the back. Every mode is a total order:
  * equal keys are drawn by ascending slot, so nothing trades places between
  * frames. The readback's draw_keys hold each mode's key (plume_depth_key of
- * the value named, PLUME_ORDER_DESCENDING unless said).
+ * the value named, PLUME_ORDER_DESCENDING unless said), to the system's
+ * sort_key_bits.
  *   VIEW_DEPTH      (default) back to front along the view axis:
  *                   -(view * position).z;
  *   DISTANCE        back to front by the distance to the eye (spherical:
@@ -821,7 +830,8 @@ typedef struct plume_readback {
                                    live_count) */
     uint32_t *draw_keys;        /* out: sort keys matching draw_order (see plume_depth_key,
                                    PLUME_ORDER_DESCENDING; of the value plume_sort_mode
-                                   names, since 1.2) */
+                                   names, since 1.2), the bits below the system's
+                                   sort_key_bits zero (since 1.2) */
     uint32_t *dead_slots;       /* out: dead_count slots on the dead list */
     uint32_t live_count;        /* out: particles alive after the last update */
     uint32_t dead_count;        /* out: slots on the dead list; live + dead = capacity */

@@ -123,10 +123,10 @@ static plume_result sorter_get_desc_before_1_2(const plume_context *context, plu
 
 /* Their plume_system_desc ends before blend_mode (the look): their systems
  * take its defaults (premultiplied, camera-facing, view depth, unlit; no
- * world, the path automatic). */
+ * world, the path automatic) but sort by the whole key, as they did. */
 static plume_result system_create_before_1_2(plume_context *context, const plume_system_desc *desc,
                                              plume_system *out_system) {
-    plume_system_desc full = {0};
+    plume_system_desc full = {.sort_key_bits = 32};
     if (desc) memcpy(&full, desc, PREFIX(plume_system_desc, blend_mode));
     return plume_system_create(context, desc ? &full : NULL, out_system);
 }

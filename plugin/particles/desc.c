@@ -12,6 +12,10 @@ static const float DEFAULT_LIFETIME = 1.0f;
 static const float DEFAULT_SIZE = 0.1f;
 static const float DEFAULT_TURBULENCE_SCALE = 1.0f;
 static const float DEFAULT_SOFT_FADE_DISTANCE = 0.5f;
+/* The sort key's bits: 24 sort in three radix passes, not four, and still
+ * tell apart depths 2^-15 of their value apart. */
+static const uint32_t DEFAULT_SORT_KEY_BITS = 24;
+static const uint32_t MIN_SORT_KEY_BITS = 16;
 
 /* "caller: field why": the effects library (effects/effect_read.c) reads the
  * field back from the first word after "caller: " to place the error in the
@@ -326,6 +330,9 @@ static plume_result resolve_look(const plume_env *env, const char *caller, plume
     else if ((r = resolve_gradient(env, caller, "emissive_over_life", &d->emissive_over_life)) != PLUME_OK)
         return r;
     if (d->sort_mode > PLUME_SORT_MODE_NONE) return refuse(env, caller, "sort_mode", "is not a plume_sort_mode (0 .. 4)");
+    if (d->sort_key_bits == 0) d->sort_key_bits = DEFAULT_SORT_KEY_BITS;
+    if (d->sort_key_bits < MIN_SORT_KEY_BITS || d->sort_key_bits > 32)
+        return refuse(env, caller, "sort_key_bits", "is outside 16 .. 32 (0: 24)");
     if ((r = check_non_negative(env, caller, "stretch_factor", d->stretch_factor)) != PLUME_OK) return r;
     const plume_range default_limits = {1.0f, 8.0f};
     return resolve_range(env, caller, "stretch_limits", &d->stretch_limits, &default_limits, RANGE_POSITIVE);
@@ -375,6 +382,8 @@ float particles_largest_additive(const plume_system_desc *desc) {
         if (curve.keys[k].value > largest) largest = curve.keys[k].value;
     return largest;
 }
+
+uint32_t particles_sort_key_shift(const plume_system_desc *desc) { return 32u - desc->sort_key_bits; }
 
 bool particles_sort_skipped(const plume_system_desc *desc) {
     return desc->blend_mode == PLUME_BLEND_ADDITIVE || desc->sort_mode == PLUME_SORT_MODE_NONE;

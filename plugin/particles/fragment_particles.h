@@ -29,7 +29,7 @@ typedef struct fragment_simulate_locations {
 } fragment_simulate_locations;
 
 typedef struct fragment_keys_locations {
-    GLint particle_width, capacity, first_slot, view, sort_mode;
+    GLint particle_width, capacity, first_slot, view, sort_mode, sort_key_shift;
     GLint cull, cull_planes, cull_radius, eye, cull_distance;
 } fragment_keys_locations;
 

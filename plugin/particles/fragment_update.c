@@ -168,6 +168,7 @@ static plume_result build_programs(system_state *s, fragment_particles *f) {
         .first_slot = glGetUniformLocation(p, "u_first_slot"),
         .view = glGetUniformLocation(p, "u_view"),
         .sort_mode = glGetUniformLocation(p, "u_sort_mode"),
+        .sort_key_shift = glGetUniformLocation(p, "u_sort_key_shift"),
         .cull = glGetUniformLocation(p, "u_cull"),
         .cull_planes = glGetUniformLocation(p, "u_cull_planes"),
         .cull_radius = glGetUniformLocation(p, "u_cull_radius"),
@@ -324,6 +325,7 @@ static void run_key_pass(system_state *s, const feedback_sort *sort, const plume
     glUniform1ui(at->first_slot, first_slot);
     glUniformMatrix4fv(at->view, 1, GL_FALSE, &view[0][0]);
     glUniform1ui(at->sort_mode, s->desc.sort_mode);
+    glUniform1ui(at->sort_key_shift, particles_sort_key_shift(&s->desc));
     set_cull_uniforms(s, frame, view, projection, cull);
     bind_particle_textures(f, f->current, 1);
     feedback_sort_record(sort, feedback_sort_input_buffer(sort), count, count * (uint32_t)sizeof(GLuint[2]));
@@ -418,7 +420,7 @@ plume_result fragment_particles_read_back(system_state *s, plume_readback *readb
         }
         for (uint32_t i = 0; i < f->list_count; ++i) {
             if (pairs[2 * i] == PLUME_KEY_LAST) continue;
-            if (readback->draw_keys) readback->draw_keys[drawn] = pairs[2 * i];
+            if (readback->draw_keys) readback->draw_keys[drawn] = pairs[2 * i] << particles_sort_key_shift(&s->desc);
             if (readback->draw_order) readback->draw_order[drawn] = pairs[2 * i + 1];
             ++drawn;
         }

@@ -62,7 +62,7 @@ typedef struct emission_window {
 
 typedef struct simulate_locations {
     GLint dt, time, view, gravity, wind, drag, turbulence, capacity;
-    GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode;
+    GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode, sort_key_shift;
 } simulate_locations;
 
 /* The frame's light as the draw uses it (plume_frame_desc, since 1.2): the
@@ -322,6 +322,9 @@ plume_result plume_particles_resolve_world(const plume_env *env, const char *cal
 plume_curve particles_additive_curve(const plume_system_desc *desc);
 float particles_largest_additive(const plume_system_desc *desc);
 bool particles_sort_skipped(const plume_system_desc *desc);
+/* The bits a resolved descriptor's sort keys are shifted right by: those
+ * below its sort_key_bits (particle_sort_key.glsl). */
+uint32_t particles_sort_key_shift(const plume_system_desc *desc);
 /* The quad's longest edge as a multiple of its size (the stretch's upper
  * limit in PLUME_ORIENT_VELOCITY_STRETCHED, else 1). */
 float particles_largest_stretch(const plume_system_desc *desc);

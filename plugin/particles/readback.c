@@ -76,8 +76,9 @@ plume_result plume_system_read_back(plume_context *context, plume_system handle,
             return PLUME_ERROR_OUT_OF_MEMORY;
         }
         read_buffer(system->live_list_buffer, 0, (GLsizeiptr)drawn * PLUME_PAIR_BYTES, pairs);
+        uint32_t key_shift = particles_sort_key_shift(&system->desc);
         for (uint32_t i = 0; i < drawn; ++i) {
-            if (readback->draw_keys) readback->draw_keys[i] = pairs[2 * i];
+            if (readback->draw_keys) readback->draw_keys[i] = pairs[2 * i] << key_shift;
             if (readback->draw_order) readback->draw_order[i] = pairs[2 * i + 1];
         }
         plume_free(&system->env, pairs);

@@ -56,6 +56,7 @@ plume_result particles_build_compute_programs(system_state *s) {
         .eye = glGetUniformLocation(sim, "u_eye"),
         .cull_distance = glGetUniformLocation(sim, "u_cull_distance"),
         .sort_mode = glGetUniformLocation(sim, "u_sort_mode"),
+        .sort_key_shift = glGetUniformLocation(sim, "u_sort_key_shift"),
     };
     return PLUME_OK;
 }
@@ -293,6 +294,7 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     glProgramUniform3f(sim, s->simulate.turbulence, f->turbulence, f->turbulence_scale, f->turbulence_speed);
     glProgramUniform1ui(sim, s->simulate.capacity, s->desc.capacity);
     glProgramUniform1ui(sim, s->simulate.sort_mode, s->desc.sort_mode);
+    glProgramUniform1ui(sim, s->simulate.sort_key_shift, particles_sort_key_shift(&s->desc));
     set_cull_uniforms(s, frame, view, projection, cull);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SLOT_KEYS, s->slot_keys_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_COUNTS, s->group_counts_buffer);

@@ -95,7 +95,7 @@ static plume_result create_buffers(system_state *s) {
 /* Filed in the system's context (see system_state). */
 static plume_result create_sorter(system_state *s) {
     plume_sorter_desc desc = {.capacity = s->desc.capacity, .logger = s->env.logger, .allocator = s->env.allocator,
-                              .path = s->desc.path};
+                              .path = s->desc.path, .key_bits = s->desc.sort_key_bits};
     return plume_sorter_create(s->context, &desc, &s->sorter);
 }
 

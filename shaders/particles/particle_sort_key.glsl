@@ -4,13 +4,20 @@
 // paths order a system alike.
 uniform mat4 u_view;
 uniform uint u_sort_mode; // plume_sort_mode
+uniform uint u_sort_key_shift; // the key bits below the system's sort_key_bits, dropped
 
 // View depth (distance in front of the eye along the view axis) or distance
 // to the eye, the farthest first; or the age, the oldest or the youngest
 // first. Equal keys end up by ascending slot (each path's list says how).
+// The key keeps its top bits only (the system's sort_key_bits), so that the
+// sort runs fewer digit passes; a shifted key is never PLUME_GPU_KEY_LAST,
+// and a NaN's stays behind every number's (depth_key's numbers end 255 keys
+// before it).
 uint particle_sort_key(vec3 position, float age) {
-    if (u_sort_mode == 1u) return depth_key(length(position - u_eye), true);
-    if (u_sort_mode == 2u) return depth_key(age, true);
-    if (u_sort_mode == 3u) return depth_key(age, false);
-    return depth_key(-(u_view * vec4(position, 1.0)).z, true);
+    uint key;
+    if (u_sort_mode == 1u) key = depth_key(length(position - u_eye), true);
+    else if (u_sort_mode == 2u) key = depth_key(age, true);
+    else if (u_sort_mode == 3u) key = depth_key(age, false);
+    else key = depth_key(-(u_view * vec4(position, 1.0)).z, true);
+    return key >> u_sort_key_shift;
 }

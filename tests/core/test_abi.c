@@ -212,6 +212,7 @@ static void test_hosts_before_1_2_keep_their_system_desc(void **state) {
         assert_int_equal(back.blend_mode, PLUME_BLEND_PREMULTIPLIED);
         assert_int_equal(back.orientation, PLUME_ORIENT_CAMERA_FACING);
         assert_int_equal(back.sort_mode, PLUME_SORT_MODE_VIEW_DEPTH);
+        assert_int_equal(back.sort_key_bits, 32); /* the whole key, as before 1.2 */
         assert_int_equal(api->system_destroy(fixture_context(), system), PLUME_OK);
     }
     free(memory);

@@ -59,6 +59,7 @@ const char EFFECT_TEMPLATE[] =
     "  \"stretch_factor\": 0.2,\n"
     "  \"stretch_limits\": [1, 3],\n"
     "  \"sort_mode\": \"distance\",\n"
+    "  \"sort_key_bits\": 32,\n"
     "  \"lit\": true,\n"
     "  \"emissive_over_life\": [[0, 1, 0.5, 0, 1], [0.5, 0, 0, 0, 0]],\n"
     "  \"world\": {\n"

@@ -160,6 +160,7 @@ static void random_desc(plume_system_desc *d, const char *texture) {
     d->stretch_factor = random_non_negative();
     if (test_random_below(3)) d->stretch_limits = random_range(true);
     d->sort_mode = test_random_below(5);
+    d->sort_key_bits = test_random_below(3) ? 16 + test_random_below(17) : 0;
     d->lit = test_random_below(2);
     d->emissive_over_life.key_count = test_random_below(PLUME_MAX_CURVE_KEYS + 1);
     random_times(&d->emissive_over_life.keys[0].time, 5, d->emissive_over_life.key_count);
@@ -349,6 +350,7 @@ static const error_case ERROR_CASES[] = {
      "must be one of \"camera_facing\"", 0},
     {"\"stretch_factor\": 0.2", "\"stretch_factor\": -0.2", NULL, "stretch_factor", ">= 0", 0},
     {"\"sort_mode\": \"distance\"", "\"sort_mode\": \"random\"", NULL, "sort_mode", "must be one of \"view_depth\"", 0},
+    {"\"sort_key_bits\": 32", "\"sort_key_bits\": 12", NULL, "sort_key_bits", "outside 16 .. 32", 0},
     {"\"lit\": true", "\"lit\": \"yes\"", NULL, "lit", "true or false", 0},
     {"\"emissive_over_life\": [[0, 1, 0.5, 0, 1], [0.5, 0, 0, 0, 0]]",
      "\"emissive_over_life\": [[0, 1, 0.5, 0, 1], [0.5, 0, 0, 2, 0]]", NULL, "emissive_over_life", "outside 0 .. 1", 0},

@@ -83,6 +83,8 @@ static bool make_bad_desc(int which, plume_system_desc *d, plume_result *expecte
         d->emissive_over_life = (plume_gradient){1, {{0, {0.5f, 0.5f, -1, 1}}}};
         *message = "emissive_over_life has a colour outside 0 .. 1";
         break;
+    case 35: d->sort_key_bits = 15, *message = "sort_key_bits is outside 16 .. 32"; break;
+    case 36: d->sort_key_bits = 33, *message = "sort_key_bits is outside 16 .. 32"; break;
     default: return false;
     }
     return true;

@@ -150,7 +150,8 @@ static void test_same_particles_as_the_compute_path(void **state) {
      * contracts their arithmetic differently (positions within 2e-7, keys
      * a unit or two apart; llvmpipe's are bit for bit). A key is the depth's
      * float bits in an order, so element by element the sorted lists differ
-     * by at most what each particle's key does. */
+     * by at most what each particle's key does: at the default 24 key bits,
+     * one step of 256 where the unit or two crosses a step. */
     uint32_t worst_key = 0;
     for (uint32_t i = 0; i < a.drawn_count; ++i) {
         uint32_t x = a.draw_keys[i], y = b.draw_keys[i], gap = x > y ? x - y : y - x;
@@ -159,7 +160,7 @@ static void test_same_particles_as_the_compute_path(void **state) {
             fail_msg("draw keys out of order at %u", i);
     }
     printf("  draw keys: %u, the largest difference %u\n", a.drawn_count, worst_key);
-    assert_true(worst_key <= 64);
+    assert_true(worst_key <= 256);
     free_readback(&a);
     free_readback(&b);
     destroy_system(compute);

@@ -33,20 +33,23 @@
 
 /* ---- Images ------------------------------------------------------------------ */
 
-
-
 typedef struct sprite_ref {
-    double depth, x0, x1, y0, y1; /* window pixels */
+    uint32_t key, slot;           /* the system's read-back sort key, and the particle's slot */
+    double x0, x1, y0, y1;        /* window pixels */
     double rgba[4];               /* premultiplied */
 } sprite_ref;
 
-static int by_depth_far_first(const void *a, const void *b) {
-    double da = ((const sprite_ref *)a)->depth, db = ((const sprite_ref *)b)->depth;
-    return da > db ? -1 : da < db ? 1 : 0;
+/* The system's order: keys ascending (depths falling), ties by slot. The
+ * keys hold the depth's top sort_key_bits only; tests/particles/test_order.c
+ * checks them against the CPU's depths. */
+static int by_key_then_slot(const void *a, const void *b) {
+    const sprite_ref *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
-/* Composites the read-back particles as solid squares, back to front by
- * the CPU's own depths, for the orthographic camera of the image tests
+/* Composites the read-back particles as solid squares, back to front in
+ * the system's order (keys, then slots), for the orthographic camera of the image tests
  * (view: eye at z = 5 looking down -z; 2 world units across the image).
  * ambiguous[pixel] marks pixel centres closer to a square's edge than the
  * rasteriser's vertex snapping (2^-GL_SUBPIXEL_BITS px, plus float slack),
@@ -66,14 +69,14 @@ static void composite_reference(const plume_readback *rb, const plume_appearance
         double half = 0.5 * p->size * curve_at(&look->size_over_life, life) * pixels_per_unit;
         double cx = (p->position[0] + 1.0) * pixels_per_unit, cy = (p->position[1] + 1.0) * pixels_per_unit;
         sprite_ref *s = &sprites[i];
-        *s = (sprite_ref){.depth = 5.0 - p->position[2], .x0 = cx - half, .x1 = cx + half, .y0 = cy - half, .y1 = cy + half};
+        *s = (sprite_ref){.key = rb->draw_keys[i], .slot = rb->draw_order[i], .x0 = cx - half, .x1 = cx + half, .y0 = cy - half, .y1 = cy + half};
         double color[4];
         gradient_at(&look->color_over_life, life, color);
         double alpha = color[3] * curve_at(&look->opacity_over_life, life);
         for (int c = 0; c < 3; ++c) s->rgba[c] = color[c] * alpha;
         s->rgba[3] = alpha;
     }
-    qsort(sprites, rb->live_count, sizeof(sprite_ref), by_depth_far_first);
+    qsort(sprites, rb->live_count, sizeof(sprite_ref), by_key_then_slot);
     for (int y = 0; y < IMAGE_SIZE; ++y)
         for (int x = 0; x < IMAGE_SIZE; ++x) {
             double px = x + 0.5, py = y + 0.5, out[4] = {clear[0], clear[1], clear[2], clear[3]};

@@ -129,14 +129,63 @@ static void test_equal_depths_are_drawn_in_slot_order(void **state) {
     }
 }
 
+/* Two bursts at view depths 10 and 10 + 10 ulps (under 2^-15 apart): with
+ * the default 24 key bits their keys agree, so the particles come in slot
+ * order; with 32 the farther burst comes first, whatever its slots. With
+ * either backend (the larger system is past the automatic crossover). */
+static void test_sort_key_bits_set_the_depth_resolution(void **state) {
+    (void)state;
+    static const uint32_t bursts[] = {3000, 70000};
+    static const plume_sort_algorithm backends[] = {PLUME_SORT_BITONIC, PLUME_SORT_RADIX};
+    const float near = 10.0f;
+    uint32_t near_bits, far_bits;
+    memcpy(&near_bits, &near, 4);
+    far_bits = near_bits + 10;
+    float far;
+    memcpy(&far, &far_bits, 4);
+    mat4 view = GLM_MAT4_IDENTITY_INIT, projection;
+    glm_perspective(1.0f, 1.0f, 0.1f, 100.0f, projection);
+    for (int b = 0; b < 2; ++b) {
+        for (uint32_t key_bits = 24; key_bits <= 32; key_bits += 8) {
+            plume_system_desc desc = {.capacity = 2 * bursts[b], .seed = test_random_u32(),
+                                      .sort_key_bits = key_bits == 24 ? 0 : key_bits};
+            /* The far burst is emitter 0, so that slot order and depth order differ. */
+            desc.emitters[0] = (plume_emitter_desc){.burst_count = bursts[b], .lifetime = {10, 10},
+                                                    .position = {0, 0, -far}};
+            desc.emitters[1] = (plume_emitter_desc){.burst_count = bursts[b], .lifetime = {10, 10},
+                                                    .position = {0, 0, -near}};
+            plume_system system = make_system(desc);
+            assert_int_equal(system_desc(fixture_context(), system).sort_key_bits, key_bits);
+            plume_frame_desc frame = make_frame(1.0f / 60.0f, view, projection);
+            update(system, &frame);
+            assert_int_equal(plume_system_get_sort_algorithm(fixture_context(), system), backends[b]);
+            plume_readback rb = read_all(fixture_context(), system);
+            assert_int_equal(rb.drawn_count, 2 * bursts[b]);
+            uint32_t far_drawn = 0;
+            for (uint32_t i = 0; i < rb.drawn_count; ++i) {
+                const plume_particle *p = &rb.particles[rb.draw_order[i]];
+                bool is_far = p->position[2] == -far;
+                assert_true(is_far || p->position[2] == -near);
+                far_drawn += is_far;
+                if (key_bits == 24) {
+                    assert_int_equal(rb.draw_keys[i], rb.draw_keys[0]);
+                    assert_int_equal(rb.draw_keys[i] & 0xFFu, 0);
+                    if (i > 0 && rb.draw_order[i] <= rb.draw_order[i - 1])
+                        fail_msg("24 bits: slot %u drawn after slot %u", rb.draw_order[i], rb.draw_order[i - 1]);
+                } else if (is_far != (i < bursts[b])) {
+                    fail_msg("32 bits: position %u holds a %s particle", i, is_far ? "far" : "near");
+                } else {
+                    assert_int_equal(rb.draw_keys[i], plume_depth_key(is_far ? far : near, PLUME_ORDER_DESCENDING));
+                }
+            }
+            assert_int_equal(far_drawn, bursts[b]);
+            free_readback(&rb);
+            destroy_system(system);
+        }
+    }
+}
+
 /* ---- Determinism and reset ------------------------------------------------- */
-
-
-
-
-
-
-
 
 static void test_same_seed_same_particles_and_reset_restarts(void **state) {
     (void)state;
@@ -293,5 +342,6 @@ const struct CMUnitTest particle_order_tests[] = {
     cmocka_unit_test_setup_teardown(test_draw_list_is_back_to_front, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_same_seed_same_particles_and_reset_restarts, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_equal_depths_are_drawn_in_slot_order, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_sort_key_bits_set_the_depth_resolution, fixture_setup, fixture_teardown),
 };
 const size_t particle_order_test_count = sizeof particle_order_tests / sizeof particle_order_tests[0];

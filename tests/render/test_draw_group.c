@@ -119,6 +119,7 @@ static ref_quad *quads_of(const plume_system *systems, uint32_t count, const ref
         firsts[i] = n;
         for (uint32_t k = 0; k < rb.drawn_count; ++k) {
             quads[n] = reference_quad(&d, &rb.particles[rb.draw_order[k]], rb.draw_order[k], light);
+            quads[n].key = rb.draw_keys[k];
             quads[n++].system = i;
         }
         free_readback(&rb);
@@ -231,10 +232,11 @@ static void test_draw_group_interleaved_systems(void **state) {
     uint32_t count, firsts[4];
     ref_quad *quads = quads_of(systems, 3, &light, &count, firsts);
     assert_true(firsts[1] >= 10 && firsts[2] - firsts[1] >= 10 && count - firsts[2] >= 10);
-    /* The systems in turn, each far to near (the sparks do not sort: by
-     * slot, which changes nothing for light that only adds). */
+    /* The systems in turn, each in its own order (the sparks do not sort: by
+     * slot, which changes nothing for light that only adds); the group far
+     * to near by whole float depths. */
     for (int k = 0; k < 3; ++k)
-        qsort(quads + firsts[k], firsts[k + 1] - firsts[k], sizeof(ref_quad), far_first_then_slot);
+        qsort(quads + firsts[k], firsts[k + 1] - firsts[k], sizeof(ref_quad), by_key_then_slot);
     composite_quads(quads, count, &light, clear, one_by_one, ambiguous_too);
     qsort(quads, count, sizeof(ref_quad), far_first_then_slot);
     composite_quads(quads, count, &light, clear, reference, ambiguous);

@@ -124,6 +124,13 @@ int far_first_then_slot(const void *a, const void *b) {
     return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
+int by_key_then_slot(const void *a, const void *b) {
+    const ref_quad *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    if (x->system != y->system) return x->system < y->system ? -1 : 1;
+    return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
 static int by_slot(const void *a, const void *b) {
     const ref_quad *x = a, *y = b;
     return x->slot < y->slot ? -1 : x->slot > y->slot;
@@ -222,10 +229,11 @@ void composite_reference(const plume_system_desc *d, const plume_readback *rb, c
                          const float clear[4], float *rgba, bool *ambiguous) {
     ref_quad *quads = malloc(sizeof(ref_quad) * (rb->drawn_count + 1));
     assert_non_null(quads);
-    for (uint32_t i = 0; i < rb->drawn_count; ++i)
+    for (uint32_t i = 0; i < rb->drawn_count; ++i) {
         quads[i] = reference_quad(d, &rb->particles[rb->draw_order[i]], rb->draw_order[i], light);
-    qsort(quads, rb->drawn_count, sizeof(ref_quad),
-          d->blend_mode == PLUME_BLEND_ADDITIVE ? by_slot : far_first_then_slot);
+        quads[i].key = rb->draw_keys[i];
+    }
+    qsort(quads, rb->drawn_count, sizeof(ref_quad), d->blend_mode == PLUME_BLEND_ADDITIVE ? by_slot : by_key_then_slot);
     composite_quads(quads, rb->drawn_count, light, clear, rgba, ambiguous);
     free(quads);
 }

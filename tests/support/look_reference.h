@@ -14,6 +14,7 @@
 typedef struct ref_quad {
     double corner[4][2]; /* pixels, in order around the quad */
     double depth;        /* view depth of the centre */
+    uint32_t key;        /* the system's sort key for it, as read back (draw_keys) */
     uint32_t system;     /* the system's index among those composited together */
     uint32_t slot;
     double color[3], alpha, additive;
@@ -32,8 +33,15 @@ typedef struct ref_light {
  * when compositing several systems' quads together). */
 ref_quad reference_quad(const plume_system_desc *d, const plume_particle *p, uint32_t slot, const ref_light *light);
 
-/* qsort order: far to near, ties by system, then slot (the module's). */
+/* qsort order: far to near, ties by system, then slot (a draw group's, whose
+ * keys are whole floats). */
 int far_first_then_slot(const void *a, const void *b);
+
+/* qsort order: by the systems' read-back keys, ties by system, then slot: a
+ * system's own draw order, whose keys keep the top sort_key_bits of the
+ * depth only (tests/particles/test_order.c checks them against the CPU's
+ * depths), so that depths closer than that are drawn by slot. */
+int by_key_then_slot(const void *a, const void *b);
 
 /* A GPU's rasteriser interpolates a quad's coordinates from its corners
  * snapped to the sub-pixel grid, which moves (s, t) by up to the snapping
