@@ -1,6 +1,7 @@
 /* CUB's radix sort, the figure plume's sort is compared with: GPU time of
  * cub::DeviceRadixSort::SortPairs on uint32 keys and uint32 values (values =
- * input index), all 32 key bits and the low 16 (begin_bit 0, end_bit 16),
+ * input index), all 32 key bits, the low 16 (begin_bit 0, end_bit 16) and
+ * the low 24,
  * sizes 2^min-log .. 2^max-log, CUDA events around each sort, median of 51
  * after 10 warm-up sorts (and at least 0.2 s of back-to-back sorting, as
  * plume_bench warms up). Each result is checked: keys ascending within the
@@ -112,8 +113,8 @@ int main(int argc, char **argv) {
     std::printf("CUDA device: %s; CUB %d.%d.%d; median of %d\n", properties.name, CUB_MAJOR_VERSION,
                 CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION, runs);
     FILE *csv = csv_path ? std::fopen(csv_path, "w") : nullptr;
-    if (csv) std::fprintf(csv, "count,cub32_ms,cub16_ms,correct\n");
-    std::printf("%10s %12s %12s %8s\n", "count", "CUB 32 bits", "CUB 16 bits", "correct");
+    if (csv) std::fprintf(csv, "count,cub32_ms,cub16_ms,correct,cub24_ms\n");
+    std::printf("%10s %12s %12s %12s %8s\n", "count", "CUB 32 bits", "CUB 16 bits", "CUB 24 bits", "correct");
     bool all_correct = true;
     for (int log = min_log; log <= max_log; ++log) {
         uint32_t count = 1u << log;
@@ -129,18 +130,18 @@ int main(int argc, char **argv) {
         CHECK(cub::DeviceRadixSort::SortPairs(nullptr, d.temp_bytes, d.keys_in, d.keys_out, d.values_in,
                                               d.values_out, (int)count));
         CHECK(cudaMalloc(&d.temp, d.temp_bytes));
-        double ms[2];
+        double ms[3];
         bool correct = true;
-        const int end_bits[2] = {32, 16};
-        for (int b = 0; b < 2; ++b) {
+        const int end_bits[3] = {32, 16, 24};
+        for (int b = 0; b < 3; ++b) {
             sort_once(d, count, end_bits[b]);
             CHECK(cudaDeviceSynchronize());
             correct = correct && check(d, keys, count, end_bits[b]);
             ms[b] = time_sorts(d, count, end_bits[b], runs);
         }
         all_correct = all_correct && correct;
-        std::printf("%10u %12.4f %12.4f %8s\n", count, ms[0], ms[1], correct ? "yes" : "WRONG");
-        if (csv) std::fprintf(csv, "%u,%.5f,%.5f,%d\n", count, ms[0], ms[1], correct ? 1 : 0);
+        std::printf("%10u %12.4f %12.4f %12.4f %8s\n", count, ms[0], ms[1], ms[2], correct ? "yes" : "WRONG");
+        if (csv) std::fprintf(csv, "%u,%.5f,%.5f,%d,%.5f\n", count, ms[0], ms[1], correct ? 1 : 0, ms[2]);
         CHECK(cudaFree(d.keys_in));
         CHECK(cudaFree(d.values_in));
         CHECK(cudaFree(d.keys_out));
