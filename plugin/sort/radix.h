@@ -13,6 +13,8 @@ typedef struct radix_sort radix_sort;
 /* Whether a radix sorter of `capacity` made now, in the current GL, sorts by
  * Onesweep (else reduce-then-scan): the sorter's crossover depends on it. */
 bool radix_chooses_onesweep(uint32_t capacity);
+/* The digit passes a sort of `key_bits` (1 .. 32) runs: 2, 3 or 4. */
+uint32_t radix_digit_passes(uint32_t key_bits);
 /* Checks the GL's compute limits, plans the digit passes for `key_bits`
  * (1 .. 32) and builds programs and buffers for `capacity` pairs (a scratch
  * copy of the pairs and the per-tile digit counts: memory proportional to the

@@ -95,9 +95,13 @@ static const char *const UNIFORM_NAMES[UNIFORMS] = {
  * but at least two (a pass cannot scatter in place), so 8 bits are 2 x 4.
  * An odd count goes through two scratch copies so that the last pass still
  * writes the host's buffer (pass_buffers in radix.c). */
-static void plan_passes(radix_sort *s, uint32_t key_bits) {
+uint32_t radix_digit_passes(uint32_t key_bits) {
     uint32_t count = (key_bits + PLUME_RADIX_MAX_DIGIT_BITS - 1) / PLUME_RADIX_MAX_DIGIT_BITS;
-    if (count < 2) count = 2;
+    return count < 2 ? 2 : count;
+}
+
+static void plan_passes(radix_sort *s, uint32_t key_bits) {
+    uint32_t count = radix_digit_passes(key_bits);
     uint32_t shift = 0;
     for (uint32_t i = 0; i < count; ++i) {
         uint32_t bits = key_bits / count + (i < key_bits % count ? 1 : 0);

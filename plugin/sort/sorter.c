@@ -22,14 +22,16 @@ enum {
 };
 
 /* PLUME_SORT_AUTOMATIC: the smallest count (or bound) that gets the radix
- * sort, by the radix sort's way (radix.c) and digit passes (2 for key_bits
- * <= 16, else 4): measured on an H100 (notes/sort-performance.md, "Radix"),
- * reduce-then-scan forced there for its row. Three passes (17 to 24 key
- * bits) take the four-pass crossover: radix costs less there, so bitonic
- * keeps a range it may lose, never one it would. */
-static const uint32_t RADIX_FROM_COUNT[2][2] = {
-    {1u << 15, 1u << 17}, /* reduce-then-scan: two passes, four */
-    {1u << 12, 1u << 15}, /* Onesweep */
+ * sort, by the radix sort's way (radix.c) and digit passes (radix_digit_passes:
+ * 2 for key_bits <= 16, 3 to 24, else 4): measured on an H100
+ * (notes/sort-performance.md, "Radix", and for three passes "Three digit
+ * passes": 2^13 0.0336 ms against bitonic 0.0360), reduce-then-scan forced
+ * there for its row. Reduce-then-scan's three passes were not measured: they
+ * take the four-pass crossover (radix costs less, so bitonic keeps a range it
+ * may lose, never one it would win). */
+static const uint32_t RADIX_FROM_COUNT[2][3] = {
+    {1u << 15, 1u << 17, 1u << 17}, /* reduce-then-scan: two passes, three, four */
+    {1u << 12, 1u << 13, 1u << 15}, /* Onesweep */
 };
 /* PLUME_SORT_AUTOMATIC: also the counts (or bounds) up to this one get the
  * radix sort's one-workgroup path (radix_single.comp), where it measured
@@ -37,9 +39,9 @@ static const uint32_t RADIX_FROM_COUNT[2][2] = {
  * every count it takes, with 32 key bits (2^10 0.0127 ms against 0.0163,
  * 2^11 0.0169 against 0.0181, 2^12 0.0249 against 0.0293) and with 16. 0:
  * none (the drivers that get reduce-then-scan were not measured). */
-static const uint32_t RADIX_SINGLE_UP_TO[2][2] = {
-    {0, 0},               /* reduce-then-scan: two passes, four */
-    {1u << 12, 1u << 12}, /* Onesweep */
+static const uint32_t RADIX_SINGLE_UP_TO[2][3] = {
+    {0, 0, 0},                      /* reduce-then-scan: two passes, three, four */
+    {1u << 12, 1u << 12, 1u << 12}, /* Onesweep */
 };
 
 _Static_assert(PLUME_BINDING_SORT_PAIRS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_SORT_STATE < PLUME_SCOPE_SSBO_SLOTS &&
@@ -130,8 +132,9 @@ static plume_result create_gl_objects(sorter_state *s) {
         s->desc.block_pairs = 0;
     }
     bool onesweep = radix_chooses_onesweep(s->desc.capacity);
-    s->radix_from_count = RADIX_FROM_COUNT[onesweep][s->desc.key_bits > 16];
-    s->radix_up_to_count = RADIX_SINGLE_UP_TO[onesweep][s->desc.key_bits > 16];
+    uint32_t passes = radix_digit_passes(s->desc.key_bits);
+    s->radix_from_count = RADIX_FROM_COUNT[onesweep][passes - 2];
+    s->radix_up_to_count = RADIX_SINGLE_UP_TO[onesweep][passes - 2];
     bool radix_needed = s->desc.algorithm == PLUME_SORT_RADIX ||
                         (s->desc.algorithm == PLUME_SORT_AUTOMATIC &&
                          (s->desc.capacity >= s->radix_from_count || s->radix_up_to_count > 0));
