@@ -268,6 +268,13 @@ project "plume_dispatch_floor"
     files { "bench/dispatch_floor.c" }
     links { "plume_host", "epoxy", "m" }
 
+-- How many compute workgroups the GL keeps on one SM (notes/sort-performance.md).
+project "plume_occupancy_probe"
+    kind "ConsoleApp"
+    outputs("bin", "plume_occupancy_probe")
+    files { "bench/occupancy_probe.c" }
+    links { "plume_host", "epoxy", "m" }
+
 -- A stand-in engine: loads build/<config>/lib/libplume.so with dlopen and runs
 -- the test suites through the plugin table (tests/plugin_host/). It links no
 -- plume code.
