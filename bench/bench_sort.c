@@ -11,7 +11,8 @@
  *
  * Usage: plume_bench [--min-log K] [--max-log K] [--runs N] [--warmup N]
  *                    [--csv FILE] [--variant SPEC]... [--methods LIST]
- *                    [--powers-only] [--no-copy] [--pass-times] [--keys random|depth|octave]
+ *                    [--powers-only] [--no-copy] [--pass-times] [--phase-clocks FILE]
+ *                    [--keys random|depth|octave]
  *                    [--dump-programs DIR] [--cold-cache MB] [--fragment K]...
  *                    [--feedback M]... [--feedback-retarget] [--feedback-bitonic]
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
@@ -57,6 +58,13 @@
  * "cpu ms" on every row: the median CPU time of the sort call, issue only.
  * --pass-times: instead of the table, the median time of every pass of a sort
  * of 2^min-log .. 2^max-log pairs (GL timestamps between the dispatches).
+ * --phase-clocks FILE: after each radix row, one more sort whose Onesweep
+ * workgroups record their SM and clocks (plume_radix_set_phase_clocks;
+ * NVIDIA's GL), appended to FILE as CSV: count, variant, method, pass (the
+ * histogram is pass 4), workgroup (tile), SM, start clock, then the clock at
+ * the end of each phase (radix_downsweep.comp, radix_histogram.comp; 0
+ * where a program has fewer). Clocks are the SM's own, 32 bits: compare
+ * them within one SM.
  * Each run sorts fresh copies of the same random pairs (copied outside the
  * timed region); the copy leaves the pairs in L2 where they fit.
  * --cold-cache MB: after the copy, also read and write MB megabytes (1..255,
@@ -74,6 +82,7 @@
 #include "headless_gl.h"
 #include "plume/plume_sort.h"
 #include "profile/profiler.h"
+#include "shared/plume_gpu_layout.h"
 #include "sort/sort_internal.h"
 
 typedef struct pair {
@@ -105,6 +114,7 @@ typedef struct options {
     bool powers_only;
     bool no_copy; /* --no-copy */
     bool pass_times;
+    const char *phase_clocks_path; /* --phase-clocks */
     const char *dump_dir; /* --dump-programs */
     uint32_t cold_cache_mb; /* --cold-cache */
     uint32_t fragment_bits_count;
@@ -384,6 +394,42 @@ static const char *method_name(method m) {
     return "seed001";
 }
 
+/* ---- Phase clocks (--phase-clocks) ------------------------------------------ */
+
+/* One more sort of `s` with the phase-clock buffer bound; its records
+ * appended to `path`. */
+static void append_phase_clocks(const subject *s, const char *path, const char *variant_name, method m) {
+    enum { RECORDS = (PLUME_RADIX_MAX_PASSES + 1) * PLUME_RADIX_PHASE_MAX_TILES };
+    size_t bytes = sizeof(uint32_t) * RECORDS * PLUME_RADIX_PHASE_WORDS;
+    GLuint buffer = make_buffer(bytes, NULL);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+    glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_RADIX_PHASE_CLOCKS, buffer);
+    restore_input(s);
+    run_once(s);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    uint32_t *words = malloc(bytes);
+    FILE *out = fopen(path, "a");
+    if (words && out) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, words);
+        for (uint32_t r = 0; r < RECORDS; ++r) {
+            const uint32_t *w = words + (size_t)r * PLUME_RADIX_PHASE_WORDS;
+            if (!w[0]) continue;
+            fprintf(out, "%u,%s,%s,%u,%u,%u", s->count, variant_name, method_name(m), r / PLUME_RADIX_PHASE_MAX_TILES,
+                    r % PLUME_RADIX_PHASE_MAX_TILES, w[0] - 1);
+            for (int k = 1; k < PLUME_RADIX_PHASE_WORDS - 1; ++k) fprintf(out, ",%u", w[k]);
+            fputc('\n', out);
+        }
+    } else {
+        fprintf(stderr, "--phase-clocks: cannot write %s\n", path);
+    }
+    if (out) fclose(out);
+    free(words);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_RADIX_PHASE_CLOCKS, 0);
+    glDeleteBuffers(1, &buffer);
+}
+
 /* ---- Time per pass (--pass-times) ----------------------------------------- */
 
 enum { MAX_TIMED_PASSES = 64 };
@@ -562,6 +608,7 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--warmup") && next) o->warmup = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--csv") && next) o->csv_path = argv[++i];
         else if (!strcmp(a, "--pass-times")) o->pass_times = true;
+        else if (!strcmp(a, "--phase-clocks") && next) o->phase_clocks_path = argv[++i];
         else if (!strcmp(a, "--keys") && next) {
             const char *keys = argv[++i];
             if (strcmp(keys, "depth") != 0 && strcmp(keys, "octave") != 0 && strcmp(keys, "random") != 0) return -1;
@@ -740,6 +787,8 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
                     uint32_t bound = m == METHOD_INDIRECT ? capacity : count;
                     uint32_t passes = plume_sorter_pass_count(context, sorters[v], bound);
                     plume_sort_algorithm ran = plume_sorter_algorithm_for(context, sorters[v], bound);
+                    if (opt->phase_clocks_path && ran == PLUME_SORT_RADIX)
+                        append_phase_clocks(&s, opt->phase_clocks_path, opt->variants[v].name, m);
                     if (v == 0) first_ms[m] = ms;
                     /* llvmpipe's timer reports 0 for compute work: no ratio then. */
                     double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
@@ -798,7 +847,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
                         "[--variant bitonic|radix|automatic|rts|onesweep|tiled|single|empty|loads|histogram|threads[:KEY_BITS[:SIZE]]]... "
                         "[--methods direct,indirect,bounded] "
-                        "[--powers-only] [--no-copy] [--pass-times] [--keys random|depth|octave] [--dump-programs DIR] "
+                        "[--powers-only] [--no-copy] [--pass-times] [--phase-clocks FILE] [--keys random|depth|octave] "
+                        "[--dump-programs DIR] "
                         "[--cold-cache MB<=255] [--fragment K<=4]... [--feedback M<=6]... [--feedback-retarget] "
                         "[--feedback-bitonic]\n", argv[0]);
         return 2;
@@ -836,6 +886,10 @@ int main(int argc, char **argv) {
     plume_context_desc context_desc = {.logger = logger};
     if (plume_context_create(&context_desc, &context) != PLUME_OK) return 1;
     plume_sorter sorters[MAX_VARIANTS] = {{0}};
+    if (opt.phase_clocks_path && !plume_radix_set_phase_clocks(true)) {
+        fprintf(stderr, "--phase-clocks: this GL lacks GL_ARB_shader_clock or GL_NV_shader_thread_group\n");
+        return 1;
+    }
     for (uint32_t v = 0; v < opt.variant_count; ++v) {
         const variant *w = &opt.variants[v];
         bool radix = w->algorithm == PLUME_SORT_RADIX;
@@ -853,6 +907,7 @@ int main(int argc, char **argv) {
     }
     plume_radix_set_tile_limits(0, 0);
     plume_radix_set_tile_threads(0);
+    plume_radix_set_phase_clocks(false);
     plume_radix_set_items(0);
     plume_radix_set_scan(PLUME_RADIX_SCAN_DEFAULT, 0);
     plume_radix_disable_single_tile(false);

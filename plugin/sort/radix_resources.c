@@ -57,6 +57,7 @@ static bool single_tile_disabled;
 static uint32_t single_threads_override;
 static uint32_t shared_pairs_override, histogram_items_override;
 static uint32_t tile_threads_override;
+static bool phase_clocks;
 
 void plume_radix_set_items(uint32_t items) { items_override = items; }
 
@@ -75,6 +76,16 @@ void plume_radix_set_tile_limits(uint32_t shared_pairs, uint32_t histogram_items
 }
 
 void plume_radix_set_tile_threads(uint32_t threads) { tile_threads_override = threads; }
+
+/* The extensions the benchmarks' phase clocks need. */
+static bool has_phase_clocks(void) {
+    return epoxy_has_gl_extension("GL_ARB_shader_clock") && epoxy_has_gl_extension("GL_NV_shader_thread_group");
+}
+
+bool plume_radix_set_phase_clocks(bool on) {
+    phase_clocks = on && has_phase_clocks();
+    return phase_clocks || !on;
+}
 
 static const char *const PROGRAM_FILES[PROGRAMS] = {"sort/radix_upsweep.comp",   "sort/radix_scan.comp",
                                                     "sort/radix_downsweep.comp", "sort/radix_histogram.comp",
@@ -301,9 +312,10 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
          * one invocation per digit. */
         bool ranks = p == DOWNSWEEP_PROGRAM || p == ONESWEEP_PROGRAM || p == SINGLE_PROGRAM;
         uint32_t threads = ranks ? set->threads : PLUME_RADIX_THREADS;
-        char defines[512];
+        bool clocked = phase_clocks && onesweep_program;
+        char defines[768];
         snprintf(defines, sizeof defines,
-                 "%s#define RADIX_THREADS %uu\n#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n"
+                 "%s%s#define RADIX_THREADS %uu\n#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n"
                  "#define SUBGROUP_OPS %d\n#define ONESWEEP %d\n"
                  "#define RADIX_SHARED_PAIRS %uu\n#define HISTOGRAM_ITEMS %uu\n#define HISTOGRAM_TILE %uu\n",
                  s->subgroup_ops ? "#extension GL_KHR_shader_subgroup_basic : require\n"
@@ -311,6 +323,9 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
                                    "#extension GL_KHR_shader_subgroup_shuffle : require\n"
                                    "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
                                  : "",
+                 clocked ? "#extension GL_ARB_shader_clock : require\n"
+                           "#extension GL_NV_shader_thread_group : require\n#define PHASE_CLOCKS 1\n"
+                         : "#define PHASE_CLOCKS 0\n",
                  threads, set->tile / threads, set->tile, s->subgroup_ops ? 1 : 0,
                  p == ONESWEEP_PROGRAM ? 1 : 0, set->shared_pairs, set->histogram_items,
                  set->histogram_items * PLUME_RADIX_THREADS);

@@ -67,6 +67,18 @@ typedef enum plume_radix_scan {
 } plume_radix_scan;
 void plume_radix_set_scan(plume_radix_scan scan, uint32_t wait_limit);
 
+/* true: radix sorters created from now on build their Onesweep histogram
+ * and digit passes with per-workgroup clocks (where the GL has
+ * GL_ARB_shader_clock and GL_NV_shader_thread_group, else without): each
+ * workgroup writes its SM and its SM's clock at its start and after each
+ * phase to the buffer the caller binds at PLUME_BINDING_RADIX_PHASE_CLOCKS
+ * (the record's layout: plume_gpu_layout.h; the phases:
+ * radix_downsweep.comp, radix_histogram.comp), at most
+ * PLUME_RADIX_PHASE_MAX_TILES workgroups a pass. Returns false where asked
+ * for them on a GL that lacks them. Benchmarks only: GL offers no profiler that separates a pass's
+ * phases (bench/bench_sort.c --phase-clocks). */
+bool plume_radix_set_phase_clocks(bool on);
+
 /* true: radix sorters created from now on sort every count with the tile
  * passes, even where one workgroup could (radix.c). Benchmarks only:
  * bench/bench_sort.c times the one-workgroup sort against them. */

@@ -169,6 +169,14 @@
 #define PLUME_RADIX_LOOKBACK_AGGREGATE 0x40000000u /* the count is the tile's pairs of the digit */
 #define PLUME_RADIX_LOOKBACK_INCLUSIVE 0x80000000u /* ... of this tile and every tile before it */
 #define PLUME_RADIX_LOOKBACK_COUNT_MASK 0x3FFFFFFFu
+/* Benchmarks only (plume_radix_set_phase_clocks): per Onesweep workgroup, a
+ * record of PLUME_RADIX_PHASE_WORDS words at
+ * (pass x PLUME_RADIX_PHASE_MAX_TILES + tile) x PLUME_RADIX_PHASE_WORDS, the
+ * histogram pass's as pass PLUME_RADIX_MAX_PASSES: its SM + 1, then its SM's
+ * clock at its start and at the end of each phase (radix_common.glsl). */
+#define PLUME_BINDING_RADIX_PHASE_CLOCKS 5
+#define PLUME_RADIX_PHASE_WORDS 8
+#define PLUME_RADIX_PHASE_MAX_TILES 4096
 /* ---- Sort, fragment path: stages one pass runs at most (a local sort of
  * 2^4 pairs runs 1 + 2 + 3 + 4) ---- */
 #define PLUME_FRAGMENT_SORT_MAX_STAGES 10

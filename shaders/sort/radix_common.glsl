@@ -8,7 +8,9 @@
 // x RADIX_ITEMS), SUBGROUP_OPS (1: 32-wide subgroups with ballot, shuffle and
 // arithmetic, whose extensions are enabled before this file; 0: shared memory
 // does their work), ONESWEEP (1: the digit passes of the Onesweep sort, 0:
-// those of reduce-then-scan; radix.c says which runs where).
+// those of reduce-then-scan; radix.c says which runs where), PHASE_CLOCKS
+// (1: benchmarks' per-workgroup clocks, whose extensions are enabled before
+// this file; below).
 // Register arrays are indexed by constants only (unrolled loops), so that
 // they stay in registers.
 #pragma optionNV(unroll all)
@@ -73,3 +75,34 @@ uint lookback_index(uint pass, uint tile, uint digit) {
 uint pass_digit_index(uint bank, uint pass, uint digit) {
     return PLUME_RADIX_STATE_PASS_DIGITS + (bank * PLUME_RADIX_MAX_PASSES + pass) * PLUME_RADIX_DIGITS + digit;
 }
+
+// Benchmarks only (plume_radix_set_phase_clocks): thread 0 writes the
+// workgroup's record (plume_gpu_layout.h): its SM, then its SM's clock at
+// PHASE_START and at each PHASE_END. PHASE_BEGIN names the record once the
+// workgroup knows its tile; PHASE_END_ALL waits for the whole workgroup.
+#if PHASE_CLOCKS
+layout(std430, binding = PLUME_BINDING_RADIX_PHASE_CLOCKS) restrict writeonly buffer PhaseClocks {
+    uint phase_clocks[];
+};
+uint phase_record, phase_start_clock;
+#define PHASE_START() phase_start_clock = clock2x32ARB().x
+#define PHASE_BEGIN(pass, tile) phase_begin(pass, tile)
+#define PHASE_END(phase) phase_end(phase)
+#define PHASE_END_ALL(phase) barrier(); phase_end(phase)
+void phase_begin(uint pass, uint tile) {
+    phase_record = (pass * PLUME_RADIX_PHASE_MAX_TILES + min(tile, PLUME_RADIX_PHASE_MAX_TILES - 1u)) *
+                   PLUME_RADIX_PHASE_WORDS;
+    if (gl_LocalInvocationIndex == 0u) {
+        phase_clocks[phase_record] = gl_SMIDNV + 1u;
+        phase_clocks[phase_record + 1u] = phase_start_clock;
+    }
+}
+void phase_end(uint phase) {
+    if (gl_LocalInvocationIndex == 0u) phase_clocks[phase_record + 1u + phase] = clock2x32ARB().x;
+}
+#else
+#define PHASE_START()
+#define PHASE_BEGIN(pass, tile)
+#define PHASE_END(phase)
+#define PHASE_END_ALL(phase)
+#endif

@@ -80,7 +80,10 @@ uint look_back(uint tile, uint digit, uint in_tile, uint count) {
 }
 #endif
 
+// Phases (PHASE_CLOCKS): 1 loads issued, 2 ranked, 3 summed (thread 0's
+// look-back starts), 4 looked back, 5 written.
 void main() {
+    PHASE_START();
     uint thread = thread_index();
     uint group = thread / LANES, lane = thread % LANES;
     uint count = state[PLUME_RADIX_STATE_COUNT];
@@ -97,6 +100,7 @@ void main() {
     if (thread == 0u) taken_tile = atomicAdd(state[PLUME_RADIX_STATE_TICKETS + u_pass], 1u);
     barrier();
     uint tile = taken_tile;
+    PHASE_BEGIN(u_pass, tile);
 #else
     uint digit_pairs = used ? state[PLUME_RADIX_STATE_DIGIT_TOTALS + digit] : 0u;
     uint tile = gl_WorkGroupID.x;
@@ -108,11 +112,13 @@ void main() {
     uint rank[RADIX_ITEMS];
     for (uint r = 0u; r < RADIX_ITEMS; ++r) held[r] = source[min(first + r * LANES, count - 1u)];
     barrier();
+    PHASE_END(1u);
     for (uint r = 0u; r < RADIX_ITEMS; ++r) {
         uint d = first + r * LANES < count ? digit_of(held[r].x) : NO_DIGIT;
         rank[r] = rank_in_group(d, u_digit_bits, group, lane);
     }
     barrier();
+    PHASE_END(2u);
 
     // Per digit: the groups' counts become their exclusive sum over the
     // groups (a word of two digits at a time: neither half overflows into
@@ -142,12 +148,14 @@ void main() {
     uint smaller_digits = workgroup_exclusive_sum(digit_pairs, thread, unused_total);
     if (is_digit) digit_start[digit] = start; // every in_tile was read before the sums' barriers
 #if ONESWEEP
+    PHASE_END(3u);
     uint earlier_tiles = used ? look_back(tile, digit, in_tile, count) : 0u;
     if (used) digit_target[digit] = smaller_digits + earlier_tiles - start;
 #else
     if (used) digit_target[digit] = smaller_digits + tile_counts[tile_count_index(digit, tile)] - start;
 #endif
     barrier();
+    PHASE_END(4u);
 
     for (uint r = 0u; r < RADIX_ITEMS; ++r) {
         uint d = digit_of(held[r].x);
@@ -165,4 +173,5 @@ void main() {
             destination[digit_target[digit_of(pair.x)] + place] = pair;
         }
     }
+    PHASE_END_ALL(5u);
 }

@@ -22,7 +22,9 @@ uint pass_digit(uint key, uint pass) {
     return (key >> u_pass_shifts[pass]) & ((1u << u_pass_bits[pass]) - 1u);
 }
 
+// Phases (PHASE_CLOCKS): 1 zeroed, 2 counted, 3 added to the pass's counts.
 void main() {
+    PHASE_START();
     uint part = gl_WorkGroupID.x, thread = gl_LocalInvocationIndex;
     uint count = requested_count();
     uint tiles = (count + RADIX_TILE - 1u) / RADIX_TILE;
@@ -34,11 +36,13 @@ void main() {
             state[pass_digit_index(1u - u_bank, pass, thread)] = 0u; // RADIX_THREADS == PLUME_RADIX_DIGITS here
     }
     if (part >= parts) return; // the whole workgroup: no barrier is skipped by some only
+    PHASE_BEGIN(PLUME_RADIX_MAX_PASSES, part);
     for (uint pass = 0u; pass < PLUME_RADIX_MAX_PASSES; ++pass) {
         histogram[pass * PLUME_RADIX_DIGITS + thread] = 0u;
         if (pass < u_pass_count && part < tiles) tile_counts[lookback_index(pass, part, thread)] = 0u;
     }
     barrier();
+    PHASE_END(1u);
     // Loads first, all in flight together (clamped: count >= 2 here), then
     // the counting.
     uint first = part * HISTOGRAM_TILE + thread;
@@ -50,8 +54,10 @@ void main() {
             if (pass < u_pass_count) atomicAdd(histogram[pass * PLUME_RADIX_DIGITS + pass_digit(keys[i], pass)], 1u);
     }
     barrier();
+    PHASE_END(2u);
     for (uint pass = 0u; pass < PLUME_RADIX_MAX_PASSES; ++pass) {
         uint pairs = histogram[pass * PLUME_RADIX_DIGITS + thread];
         if (pairs != 0u) atomicAdd(state[pass_digit_index(u_bank, pass, thread)], pairs);
     }
+    PHASE_END_ALL(3u);
 }
