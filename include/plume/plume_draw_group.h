@@ -53,7 +53,10 @@
  *     it, which only one order over both gives;
  *   - every sort mode joins, but the group orders everything by its own
  *     sort_mode (view depth or distance to the eye): a system's age order
- *     means nothing against another system's particles;
+ *     means nothing against another system's particles; and by whole float
+ *     keys (32 bits), whatever each system's sort_key_bits, so particles that
+ *     a system alone draws by slot (their keys equal to its precision) the
+ *     group may draw by depth;
  *   - sprites: the group copies its systems' sprites into one texture array
  *     at creation (sprites never change after a system's creation), so every
  *     textured system of a group must have a sprite of one size (width and

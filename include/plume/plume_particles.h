@@ -446,7 +446,8 @@ typedef struct plume_system_desc {
                                    malloc/free */
     /* ---- since 1.2: the look (blend, orientation, sort order, lighting) ----
      * Zero everywhere: today's look (premultiplied, camera-facing, sorted
-     * back to front by view depth, unlit). */
+     * back to front by view depth, unlit), the depths sorted to 24 bits
+     * (sort_key_bits below; 1.1 sorted whole keys). */
     /* A plume_blend_mode; default PLUME_BLEND_PREMULTIPLIED. */
     uint32_t blend_mode;
     /* PLUME_BLEND_PREMULTIPLIED_ADDITIVE: the part of each particle's light
@@ -509,8 +510,9 @@ typedef struct plume_system_desc {
      * Particles whose keys agree in those bits are drawn by ascending slot,
      * as equal keys are. 24 bits tell apart depths (or ages) that differ by
      * more than 2^-15 of their value (1 mm at 30 m) and sort in three radix
-     * passes; 32, exact float order, in four (plume_sort.h); 16 (2^-7) in
-     * two. */
+     * passes (whose sorter keeps a second scratch copy of 8 bytes a
+     * particle); 32, exact float order, in four (plume_sort.h); 16 (2^-7)
+     * in two. */
     uint32_t sort_key_bits;
 } plume_system_desc;
 
@@ -831,7 +833,8 @@ typedef struct plume_readback {
     uint32_t *draw_keys;        /* out: sort keys matching draw_order (see plume_depth_key,
                                    PLUME_ORDER_DESCENDING; of the value plume_sort_mode
                                    names, since 1.2), the bits below the system's
-                                   sort_key_bits zero (since 1.2) */
+                                   sort_key_bits zero (since 1.2: a NaN's is then
+                                   PLUME_KEY_NAN with those bits cleared) */
     uint32_t *dead_slots;       /* out: dead_count slots on the dead list */
     uint32_t live_count;        /* out: particles alive after the last update */
     uint32_t dead_count;        /* out: slots on the dead list; live + dead = capacity */

@@ -165,7 +165,8 @@ typedef struct plume_api {
  * and write the structs as that version lays them out (1.0: plume_frame_desc
  * up to viewport_size, no culling; plume_readback up to emitted_total;
  * plume_profile and plume_frame_profile up to sort_passes; 1.0 and 1.1:
- * plume_system_desc up to allocator: no look, no world, the path automatic;
+ * plume_system_desc up to allocator: no look, no world, the path automatic,
+ * sort_key_bits 32;
  * plume_sorter_desc up to allocator, the path automatic; 1.1: plume_profile
  * and plume_frame_profile up to drawn_count).
  *

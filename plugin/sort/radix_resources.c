@@ -105,7 +105,7 @@ static const char *const UNIFORM_NAMES[UNIFORMS] = {
  * 4 x 8, 24 are 3 x 8, 20 are 7, 7 and 6, 16 are 2 x 8, 12 are 2 x 6;
  * but at least two (a pass cannot scatter in place), so 8 bits are 2 x 4.
  * An odd count goes through two scratch copies so that the last pass still
- * writes the host's buffer (pass_buffers in radix.c). */
+ * writes the host's buffer (pass_destination in radix.c). */
 uint32_t radix_digit_passes(uint32_t key_bits) {
     uint32_t count = (key_bits + PLUME_RADIX_MAX_DIGIT_BITS - 1) / PLUME_RADIX_MAX_DIGIT_BITS;
     return count < 2 ? 2 : count;

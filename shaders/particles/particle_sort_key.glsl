@@ -9,10 +9,11 @@ uniform uint u_sort_key_shift; // the key bits below the system's sort_key_bits,
 // View depth (distance in front of the eye along the view axis) or distance
 // to the eye, the farthest first; or the age, the oldest or the youngest
 // first. Equal keys end up by ascending slot (each path's list says how).
-// The key keeps its top bits only (the system's sort_key_bits), so that the
-// sort runs fewer digit passes; a shifted key is never PLUME_GPU_KEY_LAST,
-// and a NaN's stays behind every number's (depth_key's numbers end 255 keys
-// before it).
+// The key keeps its top bits only (the system's sort_key_bits, at least
+// 16), so that the sort runs fewer digit passes; a shifted key is never
+// PLUME_GPU_KEY_LAST, and a NaN's stays behind every number's (numbers'
+// keys are at most +-Inf's, 0xFF800000, whose top 16 bits already differ
+// from PLUME_GPU_KEY_NAN's).
 uint particle_sort_key(vec3 position, float age) {
     uint key;
     if (u_sort_mode == 1u) key = depth_key(length(position - u_eye), true);

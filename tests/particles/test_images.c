@@ -24,6 +24,7 @@
 #pragma GCC diagnostic pop
 #endif
 
+#include "look_reference.h"
 #include "particle_fixture.h"
 #include "plume/plume_particles.h"
 #include "plume/plume_sort.h"
@@ -42,7 +43,7 @@ typedef struct sprite_ref {
 /* The system's order: keys ascending (depths falling), ties by slot. The
  * keys hold the depth's top sort_key_bits only; tests/particles/test_order.c
  * checks them against the CPU's depths. */
-static int by_key_then_slot(const void *a, const void *b) {
+static int sprite_order(const void *a, const void *b) {
     const sprite_ref *x = a, *y = b;
     if (x->key != y->key) return x->key < y->key ? -1 : 1;
     return x->slot < y->slot ? -1 : x->slot > y->slot;
@@ -54,8 +55,8 @@ static int by_key_then_slot(const void *a, const void *b) {
  * ambiguous[pixel] marks pixel centres closer to a square's edge than the
  * rasteriser's vertex snapping (2^-GL_SUBPIXEL_BITS px, plus float slack),
  * where coverage may go either way. */
-static void composite_reference(const plume_readback *rb, const plume_appearance *look, const float clear[4],
-                                float *rgba, bool *ambiguous) {
+static void composite_sprites(const plume_readback *rb, const plume_appearance *look, uint32_t sort_key_bits,
+                              const float clear[4], float *rgba, bool *ambiguous) {
     sprite_ref *sprites = malloc(sizeof(sprite_ref) * (rb->live_count + 1));
     assert_non_null(sprites);
     const double pixels_per_unit = IMAGE_SIZE / 2.0;
@@ -69,6 +70,7 @@ static void composite_reference(const plume_readback *rb, const plume_appearance
         double half = 0.5 * p->size * curve_at(&look->size_over_life, life) * pixels_per_unit;
         double cx = (p->position[0] + 1.0) * pixels_per_unit, cy = (p->position[1] + 1.0) * pixels_per_unit;
         sprite_ref *s = &sprites[i];
+        assert_key_is_depth(rb->draw_keys[i], 5.0 - p->position[2], sort_key_bits);
         *s = (sprite_ref){.key = rb->draw_keys[i], .slot = rb->draw_order[i], .x0 = cx - half, .x1 = cx + half, .y0 = cy - half, .y1 = cy + half};
         double color[4];
         gradient_at(&look->color_over_life, life, color);
@@ -76,7 +78,7 @@ static void composite_reference(const plume_readback *rb, const plume_appearance
         for (int c = 0; c < 3; ++c) s->rgba[c] = color[c] * alpha;
         s->rgba[3] = alpha;
     }
-    qsort(sprites, rb->live_count, sizeof(sprite_ref), by_key_then_slot);
+    qsort(sprites, rb->live_count, sizeof(sprite_ref), sprite_order);
     for (int y = 0; y < IMAGE_SIZE; ++y)
         for (int x = 0; x < IMAGE_SIZE; ++x) {
             double px = x + 0.5, py = y + 0.5, out[4] = {clear[0], clear[1], clear[2], clear[3]};
@@ -143,7 +145,7 @@ static void test_image_matches_cpu_compositing_and_needs_the_sort(void **state) 
         assert_true(rb.live_count >= 20);
         check_slots_partition(&rb, 64, 0);
         plume_system_desc resolved = system_desc(fixture_context(), system);
-        composite_reference(&rb, &resolved.appearance, clear, reference, ambiguous);
+        composite_sprites(&rb, &resolved.appearance, resolved.sort_key_bits, clear, reference, ambiguous);
         free_readback(&rb);
         destroy_system(system);
         results[sorted] = compare_images(image, reference, ambiguous, clear, 2e-3f);

@@ -57,7 +57,10 @@ static void test_system_frames_match_the_readback(void **state) {
     desc.emitters[0] = (plume_emitter_desc){.rate = 15000.0f, .lifetime = {0.02f, 0.3f}, .speed = {0.1f, 1.0f},
                                             .spread = 3.0f, .size = {0.01f, 0.02f}};
     plume_system system = make_profiled_system(desc, true);
-    plume_sorter_desc sorter_desc = {.capacity = CAPACITY};
+    /* The system's own sorter's key bits: its pass counts. */
+    plume_system_desc resolved = {0};
+    assert_int_equal(plume_system_get_desc(fixture_context(), system, &resolved), PLUME_OK);
+    plume_sorter_desc sorter_desc = {.capacity = CAPACITY, .key_bits = resolved.sort_key_bits};
     plume_sorter reference_sorter = {0};
     assert_int_equal(plume_sorter_create(fixture_context(), &sorter_desc, &reference_sorter), PLUME_OK);
     GLuint host_buffers[2] = {test_buffer_create(4, NULL), test_buffer_create(4, NULL)};

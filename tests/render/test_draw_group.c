@@ -120,6 +120,7 @@ static ref_quad *quads_of(const plume_system *systems, uint32_t count, const ref
         for (uint32_t k = 0; k < rb.drawn_count; ++k) {
             quads[n] = reference_quad(&d, &rb.particles[rb.draw_order[k]], rb.draw_order[k], light);
             quads[n].key = rb.draw_keys[k];
+            if (d.sort_mode == PLUME_SORT_MODE_VIEW_DEPTH) assert_key_is_depth(quads[n].key, quads[n].depth, d.sort_key_bits);
             quads[n++].system = i;
         }
         free_readback(&rb);

@@ -148,20 +148,23 @@ static void test_adversarial_key_distributions(void **state) {
 }
 
 /* Keys that fit in key_bits: the radix sort runs fewer digits (two of 1 to
- * 8 bits, three of 6 to 8 through its second scratch copy, four of 8), the
- * bitonic one is unchanged. */
+ * 8 bits, three of 5 to 8 through its second scratch copy, four of 7 or 8),
+ * the bitonic one is unchanged; counts from 2 (the one-workgroup sort's too)
+ * with each count source. */
 static void test_restricted_key_bits(void **state) {
     (void)state;
     static const uint32_t key_bits[] = {1, 8, 12, 16, 17, 20, 24, 31};
     for (size_t b = 0; b < sizeof key_bits / sizeof key_bits[0]; ++b) {
         plume_sorter sorter = make_sorter_with_key_bits(20000, 0, key_bits[b]);
         assert_int_equal(sorter_desc(fixture_context(), sorter).key_bits, key_bits[b]);
-        uint32_t count = 3000 + test_random_below(17000);
-        pair *input = random_pairs(count, b % 2);
-        for (uint32_t i = 0; i < count; ++i) input[i].key &= (uint32_t)((1ull << key_bits[b]) - 1);
-        check_sort(fixture_context(), sorter, input, count, b % 2 ? COUNT_FROM_GPU_BOUNDED : COUNT_FROM_CPU,
-                   "key bits");
-        free(input);
+        static const count_source sources[] = {COUNT_FROM_CPU, COUNT_FROM_GPU, COUNT_FROM_GPU_BOUNDED};
+        for (int s = 0; s < 3; ++s) {
+            uint32_t count = s == 0 ? 2 + test_random_below(4000) : 3000 + test_random_below(17000);
+            pair *input = random_pairs(count, (b + (size_t)s) % 2);
+            for (uint32_t i = 0; i < count; ++i) input[i].key &= (uint32_t)((1ull << key_bits[b]) - 1);
+            check_sort(fixture_context(), sorter, input, count, sources[(b + (size_t)s) % 3], "key bits");
+            free(input);
+        }
         assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
     }
 }
@@ -211,8 +214,8 @@ static void test_one_workgroup_widths(void **state) {
     static const uint32_t widths[] = {128, 256, 1024};
     static const uint32_t counts[] = {97, 700, 1025, 2048, 4000};
     for (size_t w = 0; w < sizeof widths / sizeof widths[0]; ++w) {
-        for (uint32_t key_bits = 16; key_bits <= 32; key_bits += 16) {
-            if (key_bits == 16 && widths[w] != 1024) continue;
+        for (uint32_t key_bits = 16; key_bits <= 32; key_bits += 8) { /* two digit passes, three, four */
+            if (key_bits != 32 && widths[w] != 1024) continue;
             plume_radix_set_single_threads(widths[w]);
             plume_sorter sorter = make_sorter_with_key_bits(4096, 0, key_bits);
             plume_radix_set_single_threads(0);
@@ -226,7 +229,8 @@ static void test_one_workgroup_widths(void **state) {
                     for (uint32_t i = 0; i < counts[c]; ++i) {
                         uint32_t r = test_random_u32();
                         uint32_t key = pattern == 0 ? equal_key : pattern == 1 ? r & 0x0300C000u : (r & 0x80000000u) | 7u;
-                        if (key_bits == 16) key = pattern == 2 ? (r & 0x8000u) | 7u : key & 0xFFFFu;
+                        uint32_t top = 1u << (key_bits - 1);
+                        if (key_bits < 32) key = pattern == 2 ? (r & top) | 7u : key & ((top << 1) - 1u);
                         input[i] = (pair){key, counts[c] - 1 - i};
                     }
                     check_sort(fixture_context(), sorter, input, counts[c], c % 2 ? COUNT_FROM_GPU_BOUNDED : COUNT_FROM_CPU,

@@ -124,6 +124,26 @@ int far_first_then_slot(const void *a, const void *b) {
     return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
+/* plume_depth_key(depth, PLUME_ORDER_DESCENDING) for a number, as
+ * plume_sort.h defines it (this file also runs where the plugin table, not
+ * the library, provides the API). */
+static uint32_t descending_depth_key(float depth) {
+    uint32_t bits;
+    memcpy(&bits, &depth, sizeof bits);
+    if (bits == 0x80000000u) bits = 0;
+    uint32_t sortable = (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
+    return ~sortable;
+}
+
+void assert_key_is_depth(uint32_t key, double depth, uint32_t sort_key_bits) {
+    uint32_t expected = descending_depth_key((float)depth);
+    uint32_t gap = expected > key ? expected - key : key - expected;
+    uint32_t step = 1u << (32 - sort_key_bits);
+    if (gap >= step + 64u)
+        fail_msg("read-back key 0x%08x for view depth %.9g: plume_depth_key gives 0x%08x (%u key bits)", key, depth,
+                 expected, sort_key_bits);
+}
+
 int by_key_then_slot(const void *a, const void *b) {
     const ref_quad *x = a, *y = b;
     if (x->key != y->key) return x->key < y->key ? -1 : 1;
@@ -232,6 +252,7 @@ void composite_reference(const plume_system_desc *d, const plume_readback *rb, c
     for (uint32_t i = 0; i < rb->drawn_count; ++i) {
         quads[i] = reference_quad(d, &rb->particles[rb->draw_order[i]], rb->draw_order[i], light);
         quads[i].key = rb->draw_keys[i];
+        if (d->sort_mode == PLUME_SORT_MODE_VIEW_DEPTH) assert_key_is_depth(quads[i].key, quads[i].depth, d->sort_key_bits);
     }
     qsort(quads, rb->drawn_count, sizeof(ref_quad), d->blend_mode == PLUME_BLEND_ADDITIVE ? by_slot : by_key_then_slot);
     composite_quads(quads, rb->drawn_count, light, clear, rgba, ambiguous);

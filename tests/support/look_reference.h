@@ -43,6 +43,12 @@ int far_first_then_slot(const void *a, const void *b);
  * depths), so that depths closer than that are drawn by slot. */
 int by_key_then_slot(const void *a, const void *b);
 
+/* Fails unless `key`, a system's read-back sort key of the view depth
+ * (draw_keys: its top sort_key_bits), is plume_depth_key of the CPU's
+ * `depth` to within one step of those bits (and a few units of float
+ * rounding): what ties the image tests' order, by read-back keys, to depths. */
+void assert_key_is_depth(uint32_t key, double depth, uint32_t sort_key_bits);
+
 /* A GPU's rasteriser interpolates a quad's coordinates from its corners
  * snapped to the sub-pixel grid, which moves (s, t) by up to the snapping
  * over the quad's edge in pixels (at 64 pixels across, about 3e-4 for the
