@@ -156,6 +156,12 @@ plume_result plume_build_feedback_program_330(const plume_env *env, const char *
                                               int stage_count, const char *defines, const char *const *varyings,
                                               int varying_count, GLuint *out_program);
 
+/* The one convention for uniform locations: a program's names in a
+ * NULL-terminated table, looked up once when the program is built, into
+ * `locations` in the table's order (-1 for a name the program does not use);
+ * a draw or dispatch then sets uniforms by index, never by name. */
+void plume_find_uniform_locations(GLuint program, const char *const *names, GLint *locations);
+
 /* Builds a program from explicit source strings (tests feed broken shaders
  * through this); `file_names` label the strings in messages. */
 plume_result plume_build_program_from_sources(const plume_env *env, const char *label, GLenum type,

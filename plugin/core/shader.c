@@ -229,3 +229,7 @@ plume_result plume_build_feedback_program_330(const plume_env *env, const char *
                                               int varying_count, GLuint *out_program) {
     return build_program(env, label, stages, stage_count, defines, GLSL_330, varyings, varying_count, out_program);
 }
+
+void plume_find_uniform_locations(GLuint program, const char *const *names, GLint *locations) {
+    for (int u = 0; names[u]; ++u) locations[u] = glGetUniformLocation(program, names[u]);
+}

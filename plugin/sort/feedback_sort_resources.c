@@ -68,10 +68,6 @@ static void network_defines(text *t, uint32_t m) {
     put(t, "\n");
 }
 
-static void find_locations(GLuint program, const char *const *names, GLint *locations) {
-    for (int u = 0; names[u]; ++u) locations[u] = glGetUniformLocation(program, names[u]);
-}
-
 /* One program for groups of 2^m pairs, from `vertex_file` (after
  * pair_order.glsl) with the macros in `t`: its outputs out_pairs0 .. */
 static plume_result build_group_program(const feedback_sort *s, uint32_t m, const char *vertex_file, const char *what,
@@ -104,14 +100,14 @@ plume_result feedback_sort_build_network_programs(feedback_sort *s, uint32_t up_
         if (!s->network_programs[m - 1]) {
             r = build_group_program(s, m, "sort/feedback_sort.vert", "network", &t, &s->network_programs[m - 1]);
             if (r != PLUME_OK) break;
-            find_locations(s->network_programs[m - 1], NETWORK_UNIFORMS, s->network_locations[m - 1]);
+            plume_find_uniform_locations(s->network_programs[m - 1], NETWORK_UNIFORMS, s->network_locations[m - 1]);
             glUseProgram(s->network_programs[m - 1]);
             glUniform1i(s->network_locations[m - 1][U_HOST_COUNTS], 1); /* u_pairs stays on unit 0 */
         }
         if (merge) {
             r = build_group_program(s, m, "sort/feedback_merge.vert", "merge", &t, &s->merge_programs[m - 1]);
             if (r != PLUME_OK) break;
-            find_locations(s->merge_programs[m - 1], MERGE_UNIFORMS, s->merge_locations[m - 1]);
+            plume_find_uniform_locations(s->merge_programs[m - 1], MERGE_UNIFORMS, s->merge_locations[m - 1]);
         }
     }
     plume_free(s->env, t.at);
@@ -130,7 +126,7 @@ static plume_result build_programs(feedback_sort *s) {
     r = plume_build_feedback_program_330(s->env, "plume feedback sort: indirect write-back", stages, 3, NULL,
                                          varyings, 1, &s->write_program);
     if (r != PLUME_OK) return r;
-    find_locations(s->write_program, WRITE_UNIFORMS, s->write_locations);
+    plume_find_uniform_locations(s->write_program, WRITE_UNIFORMS, s->write_locations);
     glUseProgram(s->write_program);
     glUniform1i(s->write_locations[W_HOST_COUNTS], 1);
     leave_geometry_program();
