@@ -14,15 +14,13 @@
  *                    [--powers-only] [--no-copy] [--pass-times] [--phase-clocks FILE]
  *                    [--keys random|depth|octave]
  *                    [--dump-programs DIR] [--cold-cache MB] [--fragment K]...
- *                    [--feedback M]... [--feedback-retarget] [--feedback-bitonic]
+ *                    [--feedback M]...
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
  * bitonic, radix, automatic, or a radix sort forced one way: rts
  * (reduce-then-scan), onesweep, tiled (the driver's way without the
  * one-workgroup sort of counts that fit a tile), single (the driver's way with
- * SIZE invocations in the one-workgroup sort's workgroup), or that
- * one-workgroup dispatch timed without its work (results wrong): empty (the
- * program sees no pairs), loads (the pairs read and written back, no digit
- * pass), SIZE its invocations too; histogram (the driver's way with at
+ * SIZE invocations in the one-workgroup sort's workgroup), histogram (the
+ * driver's way with at
  * most SIZE keys per invocation in Onesweep's histogram pass); threads (the
  * driver's way with tile passes of at most SIZE invocations a workgroup,
  * every tile set); KEY_BITS its key_bits (default 32: the keys are
@@ -48,18 +46,11 @@
  * texture sort (method texture): variant feedback:M. Repeatable. Both
  * fragment-path sorters live in this process beside the compute ones; "x
  * first" on their rows is their time over the first variant's direct sort.
- * --feedback-retarget: every --feedback row also as feedback:M:retarget, the
- * sort re-pointing one buffer texture at each pass's source (glTexBuffer a
- * pass) instead of binding the texture fixed to that buffer: that cost in
- * the same run.
- * --feedback-bitonic: every --feedback row also as feedback:M:bitonic, the
- * transform-feedback sort running the bitonic network (up to M stages a
- * pass) instead of the merge sort: the baseline in the same run.
  * "cpu ms" on every row: the median CPU time of the sort call, issue only.
  * --pass-times: instead of the table, the median time of every pass of a sort
  * of 2^min-log .. 2^max-log pairs (GL timestamps between the dispatches).
  * --phase-clocks FILE: after each radix row, one more sort whose Onesweep
- * workgroups record their SM and clocks (plume_radix_set_phase_clocks;
+ * workgroups record their SM and clocks (the lab's phase_clocks setting;
  * NVIDIA's GL), appended to FILE as CSV: count, variant, method, pass (the
  * histogram is pass 4), workgroup (tile), SM, start clock, then the clock at
  * the end of each phase (radix_downsweep.comp, radix_histogram.comp; 0
@@ -81,13 +72,24 @@
 #include "bench_shaders.h"
 #include "headless_gl.h"
 #include "plume/plume_sort.h"
-#include "profile/profiler.h"
+#include "plume_lab.h"
 #include "shared/plume_gpu_layout.h"
-#include "sort/sort_internal.h"
 
 typedef struct pair {
     uint32_t key, value;
 } pair;
+
+static uint32_t log2_of(uint32_t v) {
+    uint32_t log = 0;
+    while (v >>= 1) ++log;
+    return log;
+}
+
+static uint32_t next_pow2(uint32_t v) {
+    uint32_t p = 1;
+    while (p < v) p <<= 1;
+    return p;
+}
 
 enum { MAX_VARIANTS = 16 };
 
@@ -97,10 +99,9 @@ typedef struct variant {
     plume_sort_algorithm algorithm;
     uint32_t key_bits;   /* 1 .. 32 */
     uint32_t size;       /* bitonic block_pairs or radix pairs per invocation; 0: default */
-    plume_radix_scan scan; /* radix: the way forced (rts, onesweep) */
+    plume_lab_radix_scan scan; /* radix: the way forced (rts, onesweep) */
     bool tiled;            /* radix: no one-workgroup sort for counts that fit a tile */
     uint32_t single_threads; /* radix: the one-workgroup sort's invocations; 0: the sorter's own */
-    plume_radix_single_timing single_timing; /* radix: the one-workgroup dispatch without its work */
     uint32_t histogram_items; /* radix: keys per invocation of Onesweep's histogram at most; 0: the default */
     uint32_t tile_threads;    /* radix: the tile passes' invocations a workgroup at most; 0: the default */
 } variant;
@@ -121,8 +122,6 @@ typedef struct options {
     uint32_t fragment_bits[4]; /* --fragment K: the render-pass sort with K stages a pass (1 .. 4) */
     uint32_t feedback_bits_count;
     uint32_t feedback_bits[6]; /* --feedback M: the transform-feedback sort, groups of 2^M (1 .. 6) */
-    bool feedback_retarget;    /* --feedback-retarget: each --feedback row also with a glTexBuffer a pass */
-    bool feedback_bitonic;     /* --feedback-bitonic: each --feedback row also with the bitonic network */
     bool depth_keys;           /* --keys depth or octave */
     bool octave_keys;          /* --keys octave */
 } options;
@@ -211,7 +210,7 @@ static void baseline_sort(const baseline *b, GLuint keys, GLuint values, uint32_
  * the big disperses above the block and one local disperse. */
 static uint32_t baseline_dispatch_count(uint32_t n) {
     uint32_t dispatches = 1;
-    for (uint32_t h = 2 * BASELINE_BLOCK; h <= n; h *= 2) dispatches += 1 + plume_log2(h / BASELINE_BLOCK);
+    for (uint32_t h = 2 * BASELINE_BLOCK; h <= n; h *= 2) dispatches += 1 + log2_of(h / BASELINE_BLOCK);
     return dispatches;
 }
 
@@ -258,7 +257,7 @@ static void run_once(const subject *s) {
         break;
     case METHOD_SEED001: baseline_sort(s->seed, s->keys, s->values, s->padded); break;
     case METHOD_FRAGMENT:
-        plume_sorter_set_fragment_group_bits(s->context, s->sorter, s->group_bits);
+        plume_lab_sorter_set_group_bits(s->context, s->sorter, s->group_bits);
         plume_sort_texture(s->context, s->sorter, s->texture, s->count);
         break;
     }
@@ -348,8 +347,8 @@ static double time_sort(const subject *s, uint32_t runs, uint32_t warmup, double
         ms[i] = (double)ns / 1e6;
     }
     glDeleteQueries((GLsizei)runs, queries);
-    double median = profiler_median(ms, runs);
-    *cpu_ms = profiler_median(cpu, runs);
+    double median = plume_lab_median(ms, runs);
+    *cpu_ms = plume_lab_median(cpu, runs);
     free(queries);
     free(ms);
     free(cpu);
@@ -459,7 +458,7 @@ static void report_pass_times(plume_context *context, plume_sorter sorter, uint3
     glGenQueries(MAX_TIMED_PASSES + 1, stamps.queries);
     double *us = calloc((size_t)runs * MAX_TIMED_PASSES, sizeof(double));
     uint32_t passes = 0;
-    plume_sorter_set_pass_hook(context, sorter, stamp_pass, &stamps);
+    plume_lab_sorter_set_pass_hook(context, sorter, stamp_pass, &stamps);
     for (uint32_t run = 0; run < runs + 5; ++run) { /* the first 5: warm-up */
         copy_buffer(pristine, pairs, sizeof(pair) * count);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -473,13 +472,13 @@ static void report_pass_times(plume_context *context, plume_sorter sorter, uint3
             us[(size_t)i * runs + (run - 5)] = (double)(t1 - t0) / 1e3;
         }
     }
-    plume_sorter_set_pass_hook(context, sorter, NULL, NULL);
+    plume_lab_sorter_set_pass_hook(context, sorter, NULL, NULL);
     printf("\n%u pairs: %u passes (median µs over %u sorts)\n", count, passes, runs);
     const char *kinds[MAX_TIMED_PASSES];
     double per_kind[MAX_TIMED_PASSES] = {0}, total = 0;
     uint32_t kind_count = 0;
     for (uint32_t i = 0; i < passes; ++i) {
-        double median = profiler_median(us + (size_t)i * runs, runs);
+        double median = plume_lab_median(us + (size_t)i * runs, runs);
         printf("  %2u %-15s %8.2f\n", i, stamps.kinds[i], median);
         uint32_t k = 0;
         while (k < kind_count && strcmp(kinds[k], stamps.kinds[i]) != 0) ++k;
@@ -534,9 +533,9 @@ static void log_to_stderr(plume_log_level level, const char *message, void *user
 }
 
 /* The API's algorithms, then radix sorts forced one way (parse_variant). */
-static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic", "radix", "rts",       "onesweep", "tiled",
-                                              "single",    "empty",   "loads", "histogram", "threads"};
-enum { API_ALGORITHMS = 3, ALGORITHM_NAME_COUNT = 11 };
+static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic", "radix",     "rts",
+                                              "onesweep",  "tiled",   "single",    "histogram", "threads"};
+enum { API_ALGORITHMS = 3, ALGORITHM_NAME_COUNT = 9 };
 
 /* ALGORITHM[:KEY_BITS[:SIZE]], or a bare bitonic block size. */
 static int parse_variant(const char *spec, variant *out) {
@@ -552,10 +551,9 @@ static int parse_variant(const char *spec, variant *out) {
         for (int a = 0; a < ALGORITHM_NAME_COUNT; ++a)
             if (!strcmp(algorithm, ALGORITHM_NAMES[a])) found = a;
         if (found < 0) return -1;
-        static const plume_radix_scan scans[] = {PLUME_RADIX_SCAN_REDUCE_THEN_SCAN, PLUME_RADIX_SCAN_ONESWEEP};
-        bool single = !strcmp(algorithm, "single"), empty = !strcmp(algorithm, "empty"),
-             loads = !strcmp(algorithm, "loads");
-        bool one_workgroup = single || empty || loads, histogram = !strcmp(algorithm, "histogram"),
+        static const plume_lab_radix_scan scans[] = {PLUME_LAB_RADIX_SCAN_REDUCE_THEN_SCAN,
+                                                     PLUME_LAB_RADIX_SCAN_ONESWEEP};
+        bool one_workgroup = !strcmp(algorithm, "single"), histogram = !strcmp(algorithm, "histogram"),
              threads = !strcmp(algorithm, "threads");
         *out = (variant){.algorithm = found < API_ALGORITHMS ? (plume_sort_algorithm)found : PLUME_SORT_RADIX,
                          .key_bits = key_bits,
@@ -563,12 +561,9 @@ static int parse_variant(const char *spec, variant *out) {
                          .histogram_items = histogram ? size : 0,
                          .tile_threads = threads ? size : 0,
                          .scan = found >= API_ALGORITHMS && found < API_ALGORITHMS + 2 ? scans[found - API_ALGORITHMS]
-                                                                                       : PLUME_RADIX_SCAN_DEFAULT,
+                                                                                       : PLUME_LAB_RADIX_SCAN_DEFAULT,
                          .tiled = !strcmp(algorithm, "tiled"),
-                         .single_threads = one_workgroup ? size : 0,
-                         .single_timing = empty   ? PLUME_RADIX_SINGLE_EMPTY
-                                          : loads ? PLUME_RADIX_SINGLE_NO_PASSES
-                                                  : PLUME_RADIX_SINGLE_SORT};
+                         .single_threads = one_workgroup ? size : 0};
     }
     snprintf(out->name, sizeof out->name, "%s", algorithm[0] ? algorithm : ALGORITHM_NAMES[out->algorithm]);
     uint32_t named_size = out->size | out->single_threads | out->histogram_items | out->tile_threads;
@@ -617,8 +612,6 @@ static int parse_options(int argc, char **argv, options *o) {
         }
         else if (!strcmp(a, "--powers-only")) o->powers_only = true;
         else if (!strcmp(a, "--no-copy")) o->no_copy = true;
-        else if (!strcmp(a, "--feedback-retarget")) o->feedback_retarget = true;
-        else if (!strcmp(a, "--feedback-bitonic")) o->feedback_bitonic = true;
         else if (!strcmp(a, "--cold-cache") && next) o->cold_cache_mb = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--dump-programs") && next) o->dump_dir = argv[++i];
         else if (!strcmp(a, "--methods") && next) {
@@ -650,18 +643,12 @@ static int parse_options(int argc, char **argv, options *o) {
 /* One row of a sort without compute shaders (the fragment path): `sorter`
  * with `group_bits`, as a texture sort (METHOD_FRAGMENT) or a buffer sort
  * (METHOD_DIRECT); its time against seed 001's and the first variant's direct
- * sort; `form`: the transform-feedback sort as it is, re-pointing its
- * buffer texture every pass (plume_feedback_retarget_each_pass) or running
- * the bitonic network (plume_feedback_use_bitonic_network). Returns whether
- * it was wrong. */
-typedef enum feedback_baseline { FEEDBACK_AS_IS, FEEDBACK_RETARGET, FEEDBACK_BITONIC, FEEDBACK_BASELINES } feedback_baseline;
-static const char *const FEEDBACK_BASELINE_SUFFIX[FEEDBACK_BASELINES] = {"", ":retarget", ":bitonic"};
-
+ * sort. Returns whether it was wrong. */
 static int report_fragment_row(const options *opt, plume_context *context, plume_sorter sorter, uint32_t group_bits,
-                               feedback_baseline form, const char *family, method kind, const pair *input, const pair *expected,
+                               const char *family, method kind, const pair *input, const pair *expected,
                                uint32_t count, double base_ms, double first_direct_ms, FILE *csv) {
-    plume_sorter_set_fragment_group_bits(context, sorter, group_bits);
-    if (plume_sorter_fragment_group_bits(context, sorter) != group_bits) {
+    plume_lab_sorter_set_group_bits(context, sorter, group_bits);
+    if (plume_lab_sorter_group_bits(context, sorter) != group_bits) {
         printf("%10u %s:%u: not on this GL (its output limits)\n", count, family, group_bits);
         return 0;
     }
@@ -674,17 +661,13 @@ static int report_fragment_row(const options *opt, plume_context *context, plume
         s.pristine = make_buffer(sizeof(pair) * count, input);
         s.pairs = make_buffer(sizeof(pair) * count, NULL);
     }
-    plume_feedback_retarget_each_pass(form == FEEDBACK_RETARGET);
-    plume_feedback_use_bitonic_network(form == FEEDBACK_BITONIC);
     int wrong = check_result(&s, expected);
     double cpu_ms = 0.0, ms = time_sort(&s, opt->runs, opt->warmup, &cpu_ms);
     uint32_t passes = plume_sorter_pass_count(context, sorter, count);
-    plume_feedback_retarget_each_pass(false);
-    plume_feedback_use_bitonic_network(false);
     double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
     double ratio_first = first_direct_ms > 0.0 ? ms / first_direct_ms : 0.0;
     char name[32];
-    snprintf(name, sizeof name, "%s:%u%s", family, group_bits, FEEDBACK_BASELINE_SUFFIX[form]);
+    snprintf(name, sizeof name, "%s:%u", family, group_bits);
     printf("%10u %-20s %-9s %-8s %7u %10.4f %9.2f %9.2f %8s %9.4f\n", count, name, method_name(kind), "bitonic", passes,
            ms, ratio, ratio_first, wrong ? "WRONG" : "yes", cpu_ms);
     if (csv)
@@ -700,7 +683,7 @@ static int report_fragment_row(const options *opt, plume_context *context, plume
     return wrong;
 }
 
-static int report_table(const options *opt, plume_env *env, plume_context *context, const plume_sorter *sorters,
+static int report_table(const options *opt, plume_context *context, const plume_sorter *sorters,
                         plume_sorter fragment_sorter, plume_sorter feedback_sorter, uint32_t capacity,
                         baseline *seed001) {
     FILE *csv = opt->csv_path ? fopen(opt->csv_path, "w") : NULL;
@@ -716,15 +699,14 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
 
     cold_cache cold = {.bytes = (size_t)opt->cold_cache_mb << 20};
     if (cold.bytes) {
-        static const char *source[] = {
+        static const char *source =
             "layout(local_size_x = COLD_CACHE_GROUP_SIZE) in;\n"
             "layout(std430, binding = 0) buffer Scratch { uvec4 words[]; };\n"
-            "void main() { words[gl_GlobalInvocationID.x] = words[gl_GlobalInvocationID.x] * 3u + 1u; }\n"};
-        static const char *name[] = {"cold-cache scratch"};
+            "void main() { words[gl_GlobalInvocationID.x] = words[gl_GlobalInvocationID.x] * 3u + 1u; }\n";
         char defines[64];
         snprintf(defines, sizeof defines, "#define COLD_CACHE_GROUP_SIZE %d\n", COLD_CACHE_GROUP_SIZE);
-        if (plume_build_program_from_sources(env, "cold-cache scratch", GL_COMPUTE_SHADER, source, name, 1, defines,
-                                             &cold.program) != PLUME_OK) {
+        if (plume_lab_build_compute_program(context, "cold-cache scratch", source, defines, &cold.program) !=
+            PLUME_OK) {
             if (csv) fclose(csv);
             return -1;
         }
@@ -736,7 +718,7 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
     for (uint32_t log = opt->min_log; log <= opt->max_log; ++log) {
         for (int plus_one = 0; plus_one < (opt->powers_only ? 1 : 2); ++plus_one) {
             uint32_t count = (1u << log) + (uint32_t)plus_one;
-            uint32_t padded = plume_next_pow2(count);
+            uint32_t padded = next_pow2(count);
             pair *input = malloc(sizeof(pair) * padded), *expected = malloc(sizeof(pair) * count);
             uint32_t *keys = malloc(sizeof(uint32_t) * padded), *values = malloc(sizeof(uint32_t) * padded);
             for (uint32_t i = 0; i < count; ++i) input[i] = (pair){random_key(), i};
@@ -778,7 +760,6 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
                     if (!opt->methods[m]) continue;
                     subject s = {.kind = m, .context = context, .sorter = sorters[v], .count = count, .padded = count,
                                  .cold_cache = cold_or_null, .no_copy = opt->no_copy};
-                    plume_radix_set_single_timing(opt->variants[v].single_timing);
                     s.pristine = make_buffer(sizeof(pair) * count, variant_input);
                     s.pairs = make_buffer(sizeof(pair) * capacity, NULL);
                     s.count_buffer = make_buffer(sizeof count, &count);
@@ -800,8 +781,7 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
                         fprintf(csv, "%u,%s,%s,%u,%s,%u,%.5f,%.3f,%.3f,%.1f,%d,%.5f\n", count, opt->variants[v].name,
                                 method_name(m), bits, ALGORITHM_NAMES[ran], passes, ms, ratio, ratio_first, rate,
                                 !wrong, cpu_ms);
-                    plume_radix_set_single_timing(PLUME_RADIX_SINGLE_SORT);
-                    failures += wrong && opt->variants[v].single_timing == PLUME_RADIX_SINGLE_SORT;
+                    failures += wrong;
                     GLuint buffers[] = {s.pristine, s.pairs, s.count_buffer};
                     glDeleteBuffers(3, buffers);
                 }
@@ -814,20 +794,15 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
              * and buffer sorts. "x first": time over the first variant's
              * direct sort. Values are indices: one order for all. */
             for (uint32_t k = 0; k < opt->fragment_bits_count && fragment_sorter.id; ++k)
-                failures += report_fragment_row(opt, context, fragment_sorter, opt->fragment_bits[k], FEEDBACK_AS_IS,
-                                                "fragment", METHOD_FRAGMENT, input, expected, count, base_ms,
+                failures += report_fragment_row(opt, context, fragment_sorter, opt->fragment_bits[k], "fragment",
+                                                METHOD_FRAGMENT, input, expected, count, base_ms,
                                                 first_ms[METHOD_DIRECT], csv);
             static const method FEEDBACK_METHODS[2] = {METHOD_DIRECT, METHOD_FRAGMENT};
             for (uint32_t k = 0; k < opt->feedback_bits_count && feedback_sorter.id; ++k)
-                for (feedback_baseline b = FEEDBACK_AS_IS; b < FEEDBACK_BASELINES; ++b) {
-                    if ((b == FEEDBACK_RETARGET && !opt->feedback_retarget) ||
-                        (b == FEEDBACK_BITONIC && !opt->feedback_bitonic))
-                        continue;
-                    for (int m = 0; m < 2; ++m)
-                        failures += report_fragment_row(opt, context, feedback_sorter, opt->feedback_bits[k], b,
-                                                        "feedback", FEEDBACK_METHODS[m], input, expected,
-                                                        count, base_ms, first_ms[METHOD_DIRECT], csv);
-                }
+                for (int m = 0; m < 2; ++m)
+                    failures += report_fragment_row(opt, context, feedback_sorter, opt->feedback_bits[k], "feedback",
+                                                    FEEDBACK_METHODS[m], input, expected, count, base_ms,
+                                                    first_ms[METHOD_DIRECT], csv);
             GLuint buffers[] = {base.pristine_keys, base.pristine_values, base.keys, base.values};
             glDeleteBuffers(4, buffers);
             free(input);
@@ -845,12 +820,11 @@ int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
-                        "[--variant bitonic|radix|automatic|rts|onesweep|tiled|single|empty|loads|histogram|threads[:KEY_BITS[:SIZE]]]... "
+                        "[--variant bitonic|radix|automatic|rts|onesweep|tiled|single|histogram|threads[:KEY_BITS[:SIZE]]]... "
                         "[--methods direct,indirect,bounded] "
                         "[--powers-only] [--no-copy] [--pass-times] [--phase-clocks FILE] [--keys random|depth|octave] "
                         "[--dump-programs DIR] "
-                        "[--cold-cache MB<=255] [--fragment K<=4]... [--feedback M<=6]... [--feedback-retarget] "
-                        "[--feedback-bitonic]\n", argv[0]);
+                        "[--cold-cache MB<=255] [--fragment K<=4]... [--feedback M<=6]...\n", argv[0]);
         return 2;
     }
     headless_gl gl;
@@ -869,27 +843,19 @@ int main(int argc, char **argv) {
            headless_gl_describe(), (unsigned long long)seed, opt.runs, opt.warmup, timer_bits,
            opt.octave_keys ? "octave" : opt.depth_keys ? "depth" : "random");
 
-    plume_env env;
     plume_logger logger = {log_to_stderr, NULL};
-    plume_env_init(&env, &logger, NULL);
-    baseline seed001 = {0};
-    const char *sources[] = {plume_embedded_shaders[0].source};
-    const char *names[] = {plume_embedded_shaders[0].name};
-    if (plume_build_program_from_sources(&env, "seed001 baseline", GL_COMPUTE_SHADER, sources, names, 1, "",
-                                         &seed001.program) != PLUME_OK)
-        return 1;
-    seed001.height_location = glGetUniformLocation(seed001.program, "u_height");
-    seed001.algorithm_location = glGetUniformLocation(seed001.program, "u_algorithm");
-
     uint32_t capacity = (1u << opt.max_log) + 1;
     plume_context *context = NULL;
     plume_context_desc context_desc = {.logger = logger};
     if (plume_context_create(&context_desc, &context) != PLUME_OK) return 1;
-    plume_sorter sorters[MAX_VARIANTS] = {{0}};
-    if (opt.phase_clocks_path && !plume_radix_set_phase_clocks(true)) {
-        fprintf(stderr, "--phase-clocks: this GL lacks GL_ARB_shader_clock or GL_NV_shader_thread_group\n");
+    baseline seed001 = {0};
+    if (plume_lab_build_compute_program(context, "seed001 baseline", plume_embedded_shaders[0].source, NULL,
+                                        &seed001.program) != PLUME_OK)
         return 1;
-    }
+    seed001.height_location = glGetUniformLocation(seed001.program, "u_height");
+    seed001.algorithm_location = glGetUniformLocation(seed001.program, "u_algorithm");
+
+    plume_sorter sorters[MAX_VARIANTS] = {{0}};
     for (uint32_t v = 0; v < opt.variant_count; ++v) {
         const variant *w = &opt.variants[v];
         bool radix = w->algorithm == PLUME_SORT_RADIX;
@@ -897,33 +863,33 @@ int main(int argc, char **argv) {
                                   .block_pairs = radix ? 0 : w->size,
                                   .algorithm = w->algorithm,
                                   .key_bits = w->key_bits};
-        plume_radix_set_items(radix ? w->size : 0);
-        plume_radix_set_scan(w->scan, 0);
-        plume_radix_disable_single_tile(w->tiled);
-        plume_radix_set_single_threads(w->single_threads);
-        plume_radix_set_tile_limits(0, w->histogram_items);
-        plume_radix_set_tile_threads(w->tile_threads);
+        const plume_lab_sort_settings settings = {.radix_items = radix ? w->size : 0,
+                                                  .radix_scan = w->scan,
+                                                  .no_single_tile = w->tiled,
+                                                  .single_threads = w->single_threads,
+                                                  .histogram_items = w->histogram_items,
+                                                  .tile_threads = w->tile_threads,
+                                                  .phase_clocks = opt.phase_clocks_path != NULL};
+        if (plume_lab_set_sort_settings(context, &settings) != PLUME_OK) {
+            if (settings.phase_clocks)
+                fprintf(stderr, "--phase-clocks: this GL lacks GL_ARB_shader_clock or GL_NV_shader_thread_group\n");
+            return 1;
+        }
         if (plume_sorter_create(context, &desc, &sorters[v]) != PLUME_OK) return 1;
     }
-    plume_radix_set_tile_limits(0, 0);
-    plume_radix_set_tile_threads(0);
-    plume_radix_set_phase_clocks(false);
-    plume_radix_set_items(0);
-    plume_radix_set_scan(PLUME_RADIX_SCAN_DEFAULT, 0);
-    plume_radix_disable_single_tile(false);
-    plume_radix_set_single_threads(0);
     plume_sorter fragment_sorter = {0}, feedback_sorter = {0};
     if (opt.fragment_bits_count) {
         plume_sorter_desc desc = {.capacity = capacity, .path = PLUME_PATH_FRAGMENT};
-        plume_fragment_use_raster_sort(true);
-        plume_result made = plume_sorter_create(context, &desc, &fragment_sorter);
-        plume_fragment_use_raster_sort(false);
-        if (made != PLUME_OK) return 1;
+        const plume_lab_sort_settings render_passes = {.render_pass_sort = true};
+        plume_lab_set_sort_settings(context, &render_passes);
+        if (plume_sorter_create(context, &desc, &fragment_sorter) != PLUME_OK) return 1;
     }
+    plume_lab_set_sort_settings(context, NULL);
     if (opt.feedback_bits_count) {
         plume_sorter_desc desc = {.capacity = capacity, .path = PLUME_PATH_FRAGMENT};
         if (plume_sorter_create(context, &desc, &feedback_sorter) != PLUME_OK) return 1;
-        if (!plume_sorter_feedback_backend(context, feedback_sorter)) {
+        const char *backend = plume_lab_sorter_backend(context, feedback_sorter, capacity);
+        if (!backend || strcmp(backend, "transform feedback") != 0) {
             fprintf(stderr, "this GL's buffer textures cannot hold %u pairs: no transform-feedback sort\n", capacity);
             return 1;
         }
@@ -937,13 +903,13 @@ int main(int argc, char **argv) {
                 report_pass_times(context, sorters[v], 1u << log, opt.runs);
         }
     } else {
-        failures = report_table(&opt, &env, context, sorters, fragment_sorter, feedback_sorter, capacity, &seed001);
+        failures = report_table(&opt, context, sorters, fragment_sorter, feedback_sorter, capacity, &seed001);
     }
     for (uint32_t v = 0; v < opt.variant_count; ++v) plume_sorter_destroy(context, sorters[v]);
     plume_sorter_destroy(context, fragment_sorter);
     plume_sorter_destroy(context, feedback_sorter);
-    plume_context_destroy(context);
     glDeleteProgram(seed001.program);
+    plume_context_destroy(context);
     headless_gl_destroy(&gl);
     if (opt.pass_times) return 0;
     if (failures < 0) return 1;
