@@ -85,12 +85,11 @@ typedef struct bitonic_sort {
     uint32_t pass_count;
 } bitonic_sort;
 
-static const char *const MERGE_UNIFORMS[MERGE_UNIFORM_COUNT] = {"u_low_bits",  "u_high_base",   "u_flip",
-                                              "u_tail_top",  "u_head_bottom", "u_head_after"};
+static const char *const MERGE_UNIFORMS[MERGE_UNIFORM_COUNT + 1] = {
+    "u_low_bits", "u_high_base", "u_flip", "u_tail_top", "u_head_bottom", "u_head_after", NULL};
 /* Where the local sort finds the count (sort_local.comp, pass_pair_count). */
-static const char *const LOCAL_SORT_UNIFORMS[LOCAL_SORT_UNIFORM_COUNT] = {"u_indirect", "u_direct_count",
-                                                                          "u_count_index", "u_max_count",
-                                                                          "u_pass_count"};
+static const char *const LOCAL_SORT_UNIFORMS[LOCAL_SORT_UNIFORM_COUNT + 1] = {
+    "u_indirect", "u_direct_count", "u_count_index", "u_max_count", "u_pass_count", NULL};
 
 static uint32_t count_set_bits(uint32_t v) {
     uint32_t n = 0;
@@ -319,10 +318,9 @@ static plume_result create_gl_objects(bitonic_sort *s, uint32_t block_pairs) {
             continue;
         result = build_local_program(s, set, true, &set->local_sort_program);
         if (result == PLUME_OK) result = build_local_program(s, set, false, &set->merge_program);
-        for (int u = 0; u < MERGE_UNIFORM_COUNT && result == PLUME_OK; ++u)
-            set->merge_locations[u] = glGetUniformLocation(set->merge_program, MERGE_UNIFORMS[u]);
-        for (int u = 0; u < LOCAL_SORT_UNIFORM_COUNT && result == PLUME_OK; ++u)
-            set->local_sort_locations[u] = glGetUniformLocation(set->local_sort_program, LOCAL_SORT_UNIFORMS[u]);
+        if (result != PLUME_OK) continue;
+        plume_find_uniform_locations(set->merge_program, MERGE_UNIFORMS, set->merge_locations);
+        plume_find_uniform_locations(set->local_sort_program, LOCAL_SORT_UNIFORMS, set->local_sort_locations);
     }
     if (result == PLUME_OK) result = create_buffers(s);
     return result;

@@ -49,13 +49,13 @@ enum {
     MAX_WIDTH_LOG2 = 11,    /* 2048 texels a row */
     PAIR_BYTES = 8,
     SORT_LOCATIONS = 5,     /* SORT_UNIFORMS, in order */
-    COPY_LOCATIONS = 9      /* COPY_UNIFORMS, in order */
+    COPY_LOCATIONS = 8      /* COPY_UNIFORMS, in order */
 };
 
-static const char *const SORT_UNIFORMS[SORT_LOCATIONS] = {"u_width_log2", "u_group_bits", "u_stage_count",
-                                                          "u_stage_level", "u_stage_bit"};
+static const char *const SORT_UNIFORMS[SORT_LOCATIONS + 1] = {"u_width_log2",  "u_group_bits", "u_stage_count",
+                                                              "u_stage_level", "u_stage_bit",  NULL};
 enum { U_WIDTH_LOG2, U_GROUP_BITS, U_STAGE_COUNT, U_STAGE_LEVEL, U_STAGE_BIT };
-static const char *const COPY_UNIFORMS[COPY_LOCATIONS] = {
+static const char *const COPY_UNIFORMS[COPY_LOCATIONS + 1] = {
     "u_source_width", "u_target_width", "u_count", "u_count_from_buffer", "u_count_index",
     "u_discard_past_count", "u_source", "u_host_counts", NULL};
 enum { U_SOURCE_WIDTH, U_TARGET_WIDTH, U_COUNT, U_COUNT_FROM_BUFFER, U_COUNT_INDEX, U_DISCARD, U_SOURCE, U_HOST_COUNTS };
@@ -335,8 +335,7 @@ static plume_result build_programs(fragment_sort *s) {
         };
         plume_result r = plume_build_program_330(s->env, label, stages, 2, defines, &s->sort_programs[k - 1]);
         if (r != PLUME_OK) return r;
-        for (int u = 0; u < SORT_LOCATIONS; ++u)
-            s->sort_locations[k - 1][u] = glGetUniformLocation(s->sort_programs[k - 1], SORT_UNIFORMS[u]);
+        plume_find_uniform_locations(s->sort_programs[k - 1], SORT_UNIFORMS, s->sort_locations[k - 1]);
         /* u_pairs stays on unit 0 (the default). */
     }
     const plume_shader_stage stages[2] = {
@@ -345,7 +344,7 @@ static plume_result build_programs(fragment_sort *s) {
     };
     plume_result r = plume_build_program_330(s->env, "plume fragment sort: copy", stages, 2, NULL, &s->copy_program);
     if (r != PLUME_OK) return r;
-    for (int u = 0; COPY_UNIFORMS[u]; ++u) s->copy_locations[u] = glGetUniformLocation(s->copy_program, COPY_UNIFORMS[u]);
+    plume_find_uniform_locations(s->copy_program, COPY_UNIFORMS, s->copy_locations);
     glUseProgram(s->copy_program);
     glUniform1i(s->copy_locations[U_SOURCE], 0);
     glUniform1i(s->copy_locations[U_HOST_COUNTS], 1);
