@@ -256,7 +256,7 @@ project "plume_tests"
 project "plume_bench"
     kind "ConsoleApp"
     outputs("bin", "plume_bench")
-    files { "bench/bench_sort.c" }
+    files { "bench/bench_sort.c", "bench/sort_timing.c", "bench/sort_timing.h" }
     dependson { "plume_shaders" }
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
