@@ -60,8 +60,7 @@ static plume_result make_backend(sorter_state *s, const sort_backend *backend, c
     return backend->create(&s->env, desc, &slot->object);
 }
 
-static void free_backend(const sorter_state *s, backend_slot *slot) {
-    (void)s;
+static void free_backend(backend_slot *slot) {
     if (slot->object) slot->backend->destroy(slot->object);
     *slot = (backend_slot){0};
 }
@@ -146,7 +145,7 @@ static plume_result create_gl_objects(sorter_state *s) {
     if (result != PLUME_OK && s->desc.algorithm == PLUME_SORT_AUTOMATIC && s->radix.object) {
         /* The bitonic sort serves every count; the message said why. */
         plume_log(&s->env, PLUME_LOG_WARNING, "%s: automatic sorts use the bitonic sort only", CALLER);
-        free_backend(s, &s->radix);
+        free_backend(&s->radix);
         result = PLUME_OK;
     }
     return result;
@@ -176,8 +175,8 @@ static uint32_t list_sorter_gl_objects(const void *object, plume_gl_object *out,
 
 static void free_sorter(void *object) {
     sorter_state *sorter = object;
-    free_backend(sorter, &sorter->network);
-    free_backend(sorter, &sorter->radix);
+    free_backend(&sorter->network);
+    free_backend(&sorter->radix);
     plume_env env = sorter->env;
     plume_free(&env, sorter);
 }
