@@ -1,9 +1,10 @@
 /* The plugin entry point: version negotiation and the function tables
- * (plume_plugin.h). The tables are constant data, not state. */
+ * (plume_plugin.h). The tables are constant data, not state. The top floor of
+ * plugin/: the one file that names every part's public functions. */
 #include <string.h>
 
+#include "core/plume_internal.h"
 #include "plume/plume_plugin.h"
-#include "plume_internal.h"
 
 /* ---- Hosts built against an older minor ------------------------------------
  * Their structs end before the first field a later minor added: the library
