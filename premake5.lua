@@ -195,8 +195,8 @@ project "plume_host"
 
 -- Effects as JSON files (effects/, include/plume/plume_effect.h): a library
 -- of its own, so that the module keeps no file-format dependency. It checks
--- what it reads with the module's descriptor checks (plugin/particles/desc.c),
--- so it links plume_static, and jansson. Not on Windows: Debian has no
+-- what it reads with the module's descriptor checks (plume_system_desc_check,
+-- public), so it links plume_static, and jansson. Not on Windows: Debian has no
 -- MinGW-w64 jansson.
 project "plume_effects"
     kind "StaticLib"

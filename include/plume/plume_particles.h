@@ -727,6 +727,21 @@ typedef struct plume_frame_desc {
 PLUME_API plume_result plume_system_create(plume_context *context, const plume_system_desc *desc,
                                            plume_system *out_system);
 
+/* Checks `desc` as plume_system_create does before it touches the GL, without
+ * a context or a GL context: every field's value, as create refuses it (the
+ * effects library judges its files with it). Not checked here, but at
+ * creation: the capacity against the GL's limits, `path` against what the GL
+ * has, the texture (its file opened and decoded, a flipbook's frames against
+ * its pixels) and event routes' target systems.
+ * out_resolved (NULL: not wanted) receives the descriptor with every default
+ * filled in (pointers as given, path as given); on an error it is zeroed.
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (desc NULL, a bad field, a partial
+ * allocator), with one message through desc->logger (stderr when it is {0}):
+ * "plume_system_desc_check: FIELD why", FIELD the field's path in the
+ * descriptor without spaces ("emitters[0].lifetime", "world.colliders[2].radius").
+ * Threading: any thread; no GL call, no state. Since 1.3. */
+PLUME_API plume_result plume_system_desc_check(const plume_system_desc *desc, plume_system_desc *out_resolved);
+
 /* Frees the system, its sorter and every GL object they created, in the GL
  * context current now (the one current at creation, or one sharing its
  * objects). Its handle is invalid afterwards. {0} is a no-op (PLUME_OK).
