@@ -1,4 +1,5 @@
--- plume: GPU particle module (C11, OpenGL 4.3+ core). The one build description.
+-- plume: GPU particle module (C11; OpenGL 4.3 core with compute shaders, or 3.3
+-- core on the fragment path). The one build description.
 --   premake5 gmake                           (our users)
 --   premake4 --file=premake5.lua gmake       (Debian ships premake4 only)
 -- then: make -C build config=release   (or debug, sanitize)
