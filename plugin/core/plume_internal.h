@@ -124,26 +124,30 @@ uint32_t plume_list_named_gl_objects(const plume_gl_object *candidates, uint32_t
 bool plume_buffer_has_size(GLuint name, GLsizeiptr min_size, GLsizeiptr *actual_size);
 
 /* ---- Shaders ----------------------------------------------------------------
- * A program is built from embedded files (shaders/, named by their path below
- * it: "sort/sort_local.comp"), concatenated after a "#version" line, `defines`
- * and PLUME_GPU_LAYOUT_FILE (the numbers C and GLSL share; every stage gets
- * it). Each file is preceded by a "#line" whose number encodes the file, so
- * compile errors are logged as "file:line: message". */
-/* Files one stage concatenates at most besides the layout (also the most
- * source strings plume_build_program_from_sources takes). */
-enum { PLUME_SHADER_MAX_FILES = 10 };
+ * A program's stage is one embedded file (shaders/, named by its path below
+ * it: "sort/sort_local.comp") that names what it needs on lines of their own,
+ * `#include "particles/particle_common.glsl"` (a path below shaders/), each
+ * replaced by that file's text, itself resolved the same way; a stage gets
+ * each file once, at its first include (later ones add nothing). Includes are
+ * resolved before the GLSL preprocessor runs, whatever #if surrounds them.
+ * The stage's text is a "#version" line, `defines`, PLUME_GPU_LAYOUT_FILE (the
+ * numbers C and GLSL share; every stage gets it), then the file. Each piece
+ * of a file is preceded by a "#line" whose number encodes the file, so
+ * compile errors are logged as "file:line: message"; an include that names
+ * no file fails the build of the program, logged as "file:line". */
 #define PLUME_GPU_LAYOUT_FILE "shared/plume_gpu_layout.h"
 
 typedef struct plume_shader_stage {
-    GLenum type;               /* GL_COMPUTE_SHADER, GL_VERTEX_SHADER, ... */
-    const char *files[PLUME_SHADER_MAX_FILES + 1]; /* embedded file names, NULL-terminated */
+    GLenum type;      /* GL_COMPUTE_SHADER, GL_VERTEX_SHADER, ... */
+    const char *file; /* the embedded file with main() */
 } plume_shader_stage;
 
 /* The embedded text of a shader file, or NULL. */
 const char *plume_shader_source(const char *file);
 
 /* Builds and links; on failure logs the mapped compiler log, deletes every GL
- * object it made and returns PLUME_ERROR_SHADER with *out_program = 0. */
+ * object it made and returns PLUME_ERROR_SHADER (PLUME_ERROR_OUT_OF_MEMORY
+ * where the stage's text could not be put together) with *out_program = 0. */
 plume_result plume_build_program(const plume_env *env, const char *label, const plume_shader_stage *stages,
                                  int stage_count, const char *defines, GLuint *out_program);
 /* As plume_build_program, in GLSL 3.30 core: the fragment path's programs
@@ -163,7 +167,8 @@ plume_result plume_build_feedback_program_330(const plume_env *env, const char *
 void plume_find_uniform_locations(GLuint program, const char *const *names, GLint *locations);
 
 /* Builds a program from explicit source strings (tests feed broken shaders
- * through this); `file_names` label the strings in messages. */
+ * through this), one stage of them in order, their includes resolved from
+ * the embedded files; `file_names` label the strings in messages. */
 plume_result plume_build_program_from_sources(const plume_env *env, const char *label, GLenum type,
                                               const char *const *sources, const char *const *file_names,
                                               int source_count, const char *defines, GLuint *out_program);

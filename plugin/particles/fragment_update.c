@@ -122,16 +122,12 @@ static plume_result create_particle_textures(system_state *s, fragment_particles
 
 static plume_result build_programs(system_state *s, fragment_particles *f) {
     const plume_shader_stage simulate[2] = {
-        {GL_VERTEX_SHADER, {"sort/fragment_pass.vert"}},
-        {GL_FRAGMENT_SHADER,
-         {"particles/particle_common.glsl", "particles/particle_noise.glsl", "particles/particle_birth.glsl",
-          "particles/particle_motion.glsl", "particles/fragment_simulate.frag"}},
+        {GL_VERTEX_SHADER, "sort/fragment_pass.vert"},
+        {GL_FRAGMENT_SHADER, "particles/fragment_simulate.frag"},
     };
     const plume_shader_stage keys[2] = {
-        {GL_VERTEX_SHADER,
-         {"particles/particle_cull.glsl", "sort/depth_key.glsl", "particles/particle_sort_key.glsl",
-          "particles/feedback_keys.vert"}},
-        {GL_FRAGMENT_SHADER, {"sort/feedback_unused.frag"}},
+        {GL_VERTEX_SHADER, "particles/feedback_keys.vert"},
+        {GL_FRAGMENT_SHADER, "sort/feedback_unused.frag"},
     };
     const char *const key_outputs[] = {"out_pair"};
     plume_result r;

@@ -178,9 +178,8 @@ void particles_pack_emitter(const plume_emitter_desc *e, float out[EMITTER_GPU_F
 
 /* ---- simulate.c: the update's GPU stages ---- */
 
-/* A compute program from particle_common.glsl, particle_state.glsl and the
- * NULL-terminated `files` after them (the pass's .comp last). */
-plume_result particles_build_compute(system_state *s, const char *label, const char *const *files, GLuint *out);
+/* A compute program from the pass's .comp file (its includes name the rest). */
+plume_result particles_build_compute(system_state *s, const char *label, const char *file, GLuint *out);
 /* Counts `count` particles requested at `time` into the live-count bound. */
 void particles_window_record(emission_window *w, double time, uint64_t count);
 

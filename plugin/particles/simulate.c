@@ -10,31 +10,21 @@
 
 /* ---- Programs ------------------------------------------------------------------ */
 
-/* A compute program from particle_common.glsl, particle_state.glsl and the
- * NULL-terminated `files` after them (the pass's .comp last). */
-plume_result particles_build_compute(system_state *s, const char *label, const char *const *files, GLuint *out) {
-    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"particles/particle_common.glsl", "particles/particle_state.glsl"}};
-    int n = 2;
-    while (*files && n < PLUME_SHADER_MAX_FILES) stage.files[n++] = *files++;
-    stage.files[n] = NULL;
+/* A compute program from the pass's .comp file (its includes name the rest). */
+plume_result particles_build_compute(system_state *s, const char *label, const char *file, GLuint *out) {
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, file};
     return plume_build_program(&s->env, label, &stage, 1, NULL, out);
 }
 
 plume_result particles_build_compute_programs(system_state *s) {
-    static const char *const reset[] = {"particles/particle_reset.comp", NULL};
-    static const char *const prepare[] = {"particles/particle_prepare.comp", NULL};
-    static const char *const emit[] = {"particles/particle_birth.glsl", "particles/particle_spawn.glsl",
-                                       "particles/particle_emit.comp", NULL};
-    static const char *const simulate[] = {"particles/particle_noise.glsl",         "particles/particle_motion.glsl",
-                                           "particles/particle_cull.glsl",          "sort/depth_key.glsl",
-                                           "particles/particle_sort_key.glsl",
-                                           "particles/particle_event_routes.glsl", "particles/particle_world.glsl",
-                                           "particles/particle_simulate.comp", NULL};
     plume_result r;
-    if ((r = particles_build_compute(s, "plume particles: reset", reset, &s->reset_program)) ||
-        (r = particles_build_compute(s, "plume particles: prepare", prepare, &s->prepare_program)) ||
-        (r = particles_build_compute(s, "plume particles: emit", emit, &s->emit_program)) ||
-        (r = particles_build_compute(s, "plume particles: simulate", simulate, &s->simulate_program)))
+    if ((r = particles_build_compute(s, "plume particles: reset", "particles/particle_reset.comp",
+                                     &s->reset_program)) ||
+        (r = particles_build_compute(s, "plume particles: prepare", "particles/particle_prepare.comp",
+                                     &s->prepare_program)) ||
+        (r = particles_build_compute(s, "plume particles: emit", "particles/particle_emit.comp", &s->emit_program)) ||
+        (r = particles_build_compute(s, "plume particles: simulate", "particles/particle_simulate.comp",
+                                     &s->simulate_program)))
         return r;
     s->reset_capacity_location = glGetUniformLocation(s->reset_program, "u_capacity");
     s->prepare_requested_location = glGetUniformLocation(s->prepare_program, "u_requested");
@@ -79,10 +69,7 @@ static uint32_t simulate_groups(const system_state *s) {
 }
 
 static plume_result build_compact(system_state *s, bool scan, GLuint *out) {
-    plume_shader_stage stage = {GL_COMPUTE_SHADER,
-                                {"particles/particle_common.glsl", "particles/particle_state.glsl",
-                                 "particles/particle_events.glsl", "particles/particle_event_routes.glsl",
-                                 "particles/particle_compact.comp"}};
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, "particles/particle_compact.comp"};
     return plume_build_program(&s->env, scan ? "plume particles: compact scan" : "plume particles: compact scatter",
                                &stage, 1,
                                scan ? "#define COMPACT_SCAN 1\n#define PARTICLE_TRAITS_ACCESS readonly\n"

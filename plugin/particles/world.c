@@ -70,15 +70,12 @@ static void find_locations(system_state *s) {
 }
 
 plume_result world_create(system_state *s) {
-    static const char *const prepare[] = {"particles/particle_events.glsl", "particles/particle_events_prepare.comp",
-                                          NULL};
-    static const char *const emit[] = {"particles/particle_birth.glsl", "particles/particle_spawn.glsl",
-                                       "particles/particle_events.glsl", "particles/particle_events_emit.comp",
-                                       NULL};
     world_state *w = &s->world;
     plume_result r;
-    if ((r = particles_build_compute(s, "plume particles: events prepare", prepare, &w->events_prepare_program)) ||
-        (r = particles_build_compute(s, "plume particles: events emit", emit, &w->events_emit_program)))
+    if ((r = particles_build_compute(s, "plume particles: events prepare", "particles/particle_events_prepare.comp",
+                                     &w->events_prepare_program)) ||
+        (r = particles_build_compute(s, "plume particles: events emit", "particles/particle_events_emit.comp",
+                                     &w->events_emit_program)))
         return r;
     find_locations(s);
     glGenBuffers(1, &w->event_buffer);
