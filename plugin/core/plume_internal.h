@@ -165,6 +165,13 @@ plume_result plume_build_feedback_program_330(const plume_env *env, const char *
  * `locations` in the table's order (-1 for a name the program does not use);
  * a draw or dispatch then sets uniforms by index, never by name. */
 void plume_find_uniform_locations(GLuint program, const char *const *names, GLint *locations);
+/* For locations kept as a union of named GLint fields over an array `at`
+ * (`locations.at` goes to plume_find_uniform_locations): true when the
+ * NULL-terminated table `names` has a name for each field and `at` covers
+ * them all. */
+#define PLUME_UNIFORM_NAMES_FIT(names, locations_type)                                                                 \
+    (sizeof(names) / sizeof(names)[0] - 1 == sizeof(locations_type) / sizeof(GLint) &&                                 \
+     sizeof(((locations_type *)0)->at) == sizeof(locations_type))
 
 /* Builds a program from explicit source strings (tests feed broken shaders
  * through this), one stage of them in order, their includes resolved from
