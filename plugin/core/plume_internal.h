@@ -227,47 +227,70 @@ typedef enum plume_gl_scope_group {
     PLUME_SCOPE_TRANSFORM_FEEDBACK = 1 << 8
 } plume_gl_scope_group;
 
+/* What a scope saved, a part per state group: gl_scope.c has one save and one
+ * restore function for each, and its table of groups names them. */
+enum { PLUME_SCOPE_PIXEL_PARAMETERS = 5, PLUME_SCOPE_RASTER_CAPABILITIES = 12 };
+
+typedef struct plume_scope_pixel_store {
+    GLint buffer;                                 /* the pack or unpack buffer */
+    GLint parameters[PLUME_SCOPE_PIXEL_PARAMETERS]; /* alignment, row length, skip pixels, skip rows, swap bytes */
+} plume_scope_pixel_store;
+
 typedef struct plume_gl_scope {
     const plume_env *env;
-    GLint program;
-    GLint ssbo_generic;
-    GLint dispatch_indirect;
-    GLint ssbo_slot_buffer[PLUME_SCOPE_SSBO_SLOTS];
-    GLint64 ssbo_slot_start[PLUME_SCOPE_SSBO_SLOTS];
-    GLint64 ssbo_slot_size[PLUME_SCOPE_SSBO_SLOTS];
-    GLDEBUGPROC host_debug_callback;
-    void *host_debug_user;
-    GLboolean debug_synchronous;
-    bool debug_routed;
     unsigned saved_groups; /* plume_gl_scope_group bits */
-    GLint copy_read, copy_write;
-    GLint active_texture;
-    GLint texture_2d[PLUME_SCOPE_TEXTURE_UNITS];
-    GLint texture_3d[PLUME_SCOPE_TEXTURE_UNITS];
-    GLint texture_2d_array[PLUME_SCOPE_TEXTURE_UNITS];
-    GLint sampler[PLUME_SCOPE_TEXTURE_UNITS];
-    GLint unpack_buffer, unpack_alignment, unpack_row_length, unpack_skip_pixels, unpack_skip_rows, unpack_swap_bytes;
-    GLint vertex_array, draw_indirect;
-    GLint blend_src_rgb, blend_dst_rgb, blend_src_alpha, blend_dst_alpha, blend_equation_rgb, blend_equation_alpha;
-    GLboolean depth_test, depth_mask, cull_face;
-    GLint draw_buffers, clip_distances;  /* how many of each the GL has, at most the PLUME_SCOPE_ limits */
-    GLboolean color_mask[PLUME_SCOPE_DRAW_BUFFERS][4];
-    GLboolean blend[PLUME_SCOPE_DRAW_BUFFERS]; /* GL_BLEND of each draw buffer */
-    GLboolean clip_distance[PLUME_SCOPE_CLIP_DISTANCES];
-    GLboolean rasterizer_discard, stencil_test, alpha_to_coverage, alpha_to_one, sample_coverage, sample_mask,
-        depth_clamp, color_logic_op, polygon_offset_fill, primitive_restart, primitive_restart_fixed_index;
-    GLint polygon_mode;
-    GLint viewport[4], draw_framebuffer, depth_func;
-    GLboolean scissor_test;
-    GLint query_buffer;
-    GLint image_texture, image_level, image_layered, image_layer, image_access, image_format;
-    bool storage_buffers;  /* the context has SSBOs (GL 4.3): their bindings were saved */
-    bool indexed_blend;    /* blend functions were saved for draw buffer 0 (GL 4.0), not for all */
-    GLint pack_buffer, pack_alignment, pack_row_length, pack_skip_pixels, pack_skip_rows, pack_swap_bytes, read_framebuffer;
-    GLint texture_buffer[PLUME_SCOPE_TEXTURE_UNITS];
-    bool feedback_objects; /* the GL has transform feedback objects: feedback_object was saved */
-    GLint feedback_object, feedback_generic, feedback_slot_buffer;
-    GLint64 feedback_slot_start, feedback_slot_size;
+    struct {               /* always (plume_gl_scope_begin) */
+        GLint program;
+        bool storage_buffers; /* the context has SSBOs (GL 4.3): their bindings were saved */
+        GLint ssbo_generic, dispatch_indirect;
+        GLint ssbo_slot_buffer[PLUME_SCOPE_SSBO_SLOTS];
+        GLint64 ssbo_slot_start[PLUME_SCOPE_SSBO_SLOTS], ssbo_slot_size[PLUME_SCOPE_SSBO_SLOTS];
+    } bindings;
+    struct { /* always, where the host has KHR_debug output on */
+        bool routed;
+        GLDEBUGPROC host_callback;
+        void *host_user;
+        GLboolean synchronous;
+    } debug;
+    struct {
+        GLint read, write;
+    } copy_buffers;
+    struct {
+        GLint active;
+        GLint texture_2d[PLUME_SCOPE_TEXTURE_UNITS], texture_3d[PLUME_SCOPE_TEXTURE_UNITS];
+        GLint texture_2d_array[PLUME_SCOPE_TEXTURE_UNITS], sampler[PLUME_SCOPE_TEXTURE_UNITS];
+    } textures;
+    plume_scope_pixel_store unpack;
+    struct {
+        GLint vertex_array, draw_indirect;
+        bool indexed_blend; /* blend functions were saved for draw buffer 0 (GL 4.0), not for all */
+        GLint blend_src_rgb, blend_dst_rgb, blend_src_alpha, blend_dst_alpha, blend_equation_rgb, blend_equation_alpha;
+        GLboolean depth_test, depth_mask, scissor_test;
+        GLboolean raster_capabilities[PLUME_SCOPE_RASTER_CAPABILITIES]; /* those plume_gl_scope_neutral_raster turns off */
+        GLint draw_buffers, clip_distances; /* how many of each the GL has, at most the PLUME_SCOPE_ limits */
+        GLboolean color_mask[PLUME_SCOPE_DRAW_BUFFERS][4];
+        GLboolean blend[PLUME_SCOPE_DRAW_BUFFERS]; /* GL_BLEND of each draw buffer */
+        GLboolean clip_distance[PLUME_SCOPE_CLIP_DISTANCES];
+        GLint polygon_mode, viewport[4], draw_framebuffer, depth_func;
+    } draw;
+    struct {
+        GLint buffer;
+    } query;
+    struct {
+        GLint texture, level, layered, layer, access, format;
+    } image;
+    struct {
+        plume_scope_pixel_store store;
+        GLint read_framebuffer;
+    } pack;
+    struct {
+        GLint texture_buffer[PLUME_SCOPE_TEXTURE_UNITS];
+    } texture_buffers;
+    struct {
+        bool objects; /* the GL has transform feedback objects: `object` was saved */
+        GLint object, generic, slot_buffer;
+        GLint64 slot_start, slot_size;
+    } feedback;
 } plume_gl_scope;
 
 void plume_gl_scope_begin(plume_gl_scope *scope, const plume_env *env);
