@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "plume_internal.h"
-#include "plume_shaders.h"
+#include "plume_shaders.h" /* generated from shaders/ by tools/embed_shaders.c (build/generated/) */
 
 /* The embedded file `length` bytes of `name` name, or NULL. */
 static const struct plume_embedded_shader *find_embedded(const char *name, size_t length) {

@@ -27,16 +27,20 @@ static plume_result build(const char *const *sources, const char *const *names, 
     return r;
 }
 
+/* A one-file stage that fails to build, with `where` ("file:line:") and
+ * `what` in the log. */
+static void check_refused(const char *source, const char *name, const char *where, const char *what) {
+    test_log_expect_errors();
+    assert_int_equal(build(&source, &name, 1), PLUME_ERROR_SHADER);
+    if (!test_log_contains(where) || !test_log_contains(what)) fail_msg("no \"%s\" ... \"%s\" in the log", where, what);
+}
+
 static void test_missing_include_names_file_and_line(void **state) {
     (void)state;
-    test_log_expect_errors();
-    const char *sources[] = {"layout(local_size_x = 1) in;\n"
-                             "#include \"sort/no_such_file.glsl\"\n"
-                             "void main() {}\n"};
-    const char *names[] = {"missing.comp"};
-    assert_int_equal(build(sources, names, 1), PLUME_ERROR_SHADER);
-    assert_true(test_log_contains("missing.comp:2:"));
-    assert_true(test_log_contains("sort/no_such_file.glsl"));
+    check_refused("layout(local_size_x = 1) in;\n"
+                  "#include \"sort/no_such_file.glsl\"\n"
+                  "void main() {}\n",
+                  "missing.comp", "missing.comp:2:", "sort/no_such_file.glsl");
 }
 
 /* depth_key() defined twice would not compile: each include after the
@@ -56,26 +60,20 @@ static void test_file_included_twice_is_included_once(void **state) {
 /* Line numbers resume after an include, so an error names its own line. */
 static void test_error_after_include_names_its_line(void **state) {
     (void)state;
-    test_log_expect_errors();
-    const char *sources[] = {"#include \"sort/depth_key.glsl\"\n"
-                             "layout(local_size_x = 1) in;\n"
-                             "void main() {\n"
-                             "    undefined_thing = 3;\n"
-                             "}\n"};
-    const char *names[] = {"after_include.comp"};
-    assert_int_equal(build(sources, names, 1), PLUME_ERROR_SHADER);
-    assert_true(test_log_contains("after_include.comp:4:"));
+    check_refused("#include \"sort/depth_key.glsl\"\n"
+                  "layout(local_size_x = 1) in;\n"
+                  "void main() {\n"
+                  "    undefined_thing = 3;\n"
+                  "}\n",
+                  "after_include.comp", "after_include.comp:4:", "undefined_thing");
 }
 
 static void test_malformed_include_is_refused(void **state) {
     (void)state;
-    test_log_expect_errors();
-    const char *sources[] = {"layout(local_size_x = 1) in;\n"
-                             "#include <sort/depth_key.glsl>\n"
-                             "void main() {}\n"};
-    const char *names[] = {"angle.comp"};
-    assert_int_equal(build(sources, names, 1), PLUME_ERROR_SHADER);
-    assert_true(test_log_contains("angle.comp:2:"));
+    check_refused("layout(local_size_x = 1) in;\n"
+                  "#include <sort/depth_key.glsl>\n"
+                  "void main() {}\n",
+                  "angle.comp", "angle.comp:2:", "expected #include");
 }
 
 const struct CMUnitTest shader_tests[] = {
