@@ -13,11 +13,8 @@
 plume_result fragment_draw_create(system_state *s) {
     fragment_particles *f = s->fragment;
     const plume_shader_stage stages[2] = {
-        {GL_VERTEX_SHADER,
-         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_quad.glsl",
-          "render/fragment_draw.vert"}},
-        {GL_FRAGMENT_SHADER,
-         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_draw.frag"}},
+        {GL_VERTEX_SHADER, "render/fragment_draw.vert"},
+        {GL_FRAGMENT_SHADER, "render/particle_draw.frag"},
     };
     char look[LOOK_DEFINES_SIZE];
     particles_look_defines(particles_look_features(&s->desc), look);
