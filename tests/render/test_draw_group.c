@@ -241,6 +241,7 @@ static void test_draw_group_interleaved_systems(void **state) {
     composite_quads(quads, count, &light, clear, one_by_one, ambiguous_too);
     qsort(quads, count, sizeof(ref_quad), far_first_then_slot);
     composite_quads(quads, count, &light, clear, reference, ambiguous);
+    mark_float_tie_orders(quads, count, &light, clear, reference, ambiguous);
     for (int i = 0; i < PIXELS; ++i) ambiguous[i] = ambiguous[i] || ambiguous_too[i];
     free(quads);
     float group_error = largest_difference(joint, reference, ambiguous);

@@ -245,6 +245,34 @@ void composite_quads(const ref_quad *quads, uint32_t count, const ref_light *lig
         }
 }
 
+void mark_float_tie_orders(const ref_quad *quads, uint32_t count, const ref_light *light, const float clear[4],
+                           const float *reference, bool *ambiguous) {
+    ref_quad *swapped = malloc(sizeof(ref_quad) * (count + 1));
+    float *rgba = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+    bool *edges = malloc(IMAGE_SIZE * IMAGE_SIZE);
+    assert_true(swapped && rgba && edges);
+    memcpy(swapped, quads, sizeof(ref_quad) * count);
+    uint32_t ties = 0;
+    for (uint32_t i = 0; i + 1 < count; ++i) {
+        double step = ldexp(1.0, ilogb((float)swapped[i].depth) - 23) * FLOAT_TIE_ULPS;
+        if (fabs(swapped[i].depth - swapped[i + 1].depth) > step) continue;
+        ref_quad t = swapped[i];
+        swapped[i] = swapped[i + 1];
+        swapped[i + 1] = t;
+        ++ties;
+        ++i;
+    }
+    if (ties > 0) {
+        composite_quads(swapped, count, light, clear, rgba, edges);
+        for (int p = 0; p < IMAGE_SIZE * IMAGE_SIZE; ++p)
+            for (int c = 0; c < 4; ++c)
+                if (fabsf(rgba[4 * p + c] - reference[4 * p + c]) > 0.25f / 255.0f) ambiguous[p] = true;
+    }
+    free(swapped);
+    free(rgba);
+    free(edges);
+}
+
 void composite_reference(const plume_system_desc *d, const plume_readback *rb, const ref_light *light,
                          const float clear[4], float *rgba, bool *ambiguous) {
     ref_quad *quads = malloc(sizeof(ref_quad) * (rb->drawn_count + 1));

@@ -70,6 +70,16 @@ void composite_quads(const ref_quad *quads, uint32_t count, const ref_light *lig
 void composite_reference(const plume_system_desc *d, const plume_readback *rb, const ref_light *light,
                          const float clear[4], float *rgba, bool *ambiguous);
 
+/* For quads in far-first order by the CPU's depths (far_first_then_slot):
+ * marks ambiguous the pixels whose colour changes when neighbours in that
+ * order whose depths are within FLOAT_TIE_ULPS float steps of each other
+ * trade places. A draw group's keys are the GPU's float depths: the CPU's
+ * double depths order such a pair, the GPU's rounding may tie or reverse
+ * it, and the blend of additive with premultiplied quads does not commute. */
+#define FLOAT_TIE_ULPS 2.0
+void mark_float_tie_orders(const ref_quad *quads, uint32_t count, const ref_light *light, const float clear[4],
+                           const float *reference, bool *ambiguous);
+
 /* Largest channel difference off the ambiguous pixels, relative to the
  * brighter value where it is over 1 (the tiled target's half floats round
  * additive light over 1 in proportion). */
