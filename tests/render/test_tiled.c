@@ -27,7 +27,7 @@
 #include "tests.h"
 
 #ifndef PLUME_TESTS_THROUGH_TABLE /* tiled_configure is the module's */
-#include "particles/particles_internal.h"
+#include "render/tiled.h"
 #endif
 
 enum { WIDTH = RENDER_WIDTH, HEIGHT = RENDER_HEIGHT };
