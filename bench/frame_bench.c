@@ -41,8 +41,9 @@
  *                 512; "unchunked": a tile's whole run)
  * Where the draw has sub-stages (the tiled path; 1/2 and 1/4), a second line
  * per count gives their medians (plume_draw_stage). Both --tile and --chunk
- * reach the module through tiled_configure (render/tiled.h, internal): the
- * module reads no environment.
+ * go to plume_system_set_tiled_options (the module reads no environment);
+ * the entry sort's backend, a benchmark knob, to tiled_configure
+ * (render/tiled.h, internal).
  *   --world       on: the same particles meet a world (plume_world): four
  *                 bouncing colliders (a floor plane, a solid ball and a box
  *                 inside the cloud, a container ball round it), collision
@@ -96,7 +97,7 @@ typedef struct options {
     uint32_t resolution; /* plume_draw_resolution */
     uint32_t path;       /* plume_draw_path */
     uint32_t tile_size;  /* 0: the module's default */
-    uint32_t chunk_entries; /* 0: the module's default; TILED_UNCHUNKED */
+    uint32_t chunk_entries; /* 0: the module's default; PLUME_TILED_UNCHUNKED */
     plume_sort_algorithm entry_sort; /* the tiled path's entry sort; automatic by default */
     bool no_termination;
     uint32_t blend_mode, orientation, sort_mode; /* the look (plume_system_desc) */
@@ -218,7 +219,7 @@ static bool parse_options(int argc, char **argv, options *o) {
         } else if (strcmp(arg, "--chunk") == 0) {
             char *end;
             unsigned long entries = strtoul(value, &end, 10);
-            if (strcmp(value, "unchunked") == 0) o->chunk_entries = TILED_UNCHUNKED;
+            if (strcmp(value, "unchunked") == 0) o->chunk_entries = PLUME_TILED_UNCHUNKED;
             else if (*end == '\0' && entries > 0 && entries <= (1ul << 24)) o->chunk_entries = (uint32_t)entries;
             else return false;
         } else if (strcmp(arg, "--blend") == 0) {
@@ -371,8 +372,14 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     out->world = world;
     plume_system system;
     if (!make_system(context, count, o, world, &system)) return false;
-    if ((o->tile_size || o->entry_sort || o->chunk_entries) &&
-        tiled_configure(context, system, o->tile_size, 0, false, o->entry_sort, o->chunk_entries) != PLUME_OK) {
+    /* The entry sort's backend is a benchmark knob (internal); the tile size
+     * and chunk entries are the API's. */
+    plume_result configured = PLUME_OK;
+    if (o->entry_sort)
+        configured = tiled_configure(context, system, o->tile_size, 0, false, o->entry_sort, o->chunk_entries);
+    else if (o->tile_size || o->chunk_entries)
+        configured = plume_system_set_tiled_options(context, system, o->tile_size, o->chunk_entries);
+    if (configured != PLUME_OK) {
         plume_system_destroy(context, system);
         return false;
     }

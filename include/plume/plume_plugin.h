@@ -72,7 +72,7 @@ extern "C" {
 /* The ABI version these headers describe. A host passes them to
  * plume_get_api(); the library compares them with its own. */
 #define PLUME_ABI_MAJOR 1
-#define PLUME_ABI_MINOR 2
+#define PLUME_ABI_MINOR 3
 
 /* The one exported symbol, for dlsym. */
 #define PLUME_GET_API_SYMBOL "plume_get_api"
@@ -145,6 +145,10 @@ typedef struct plume_api {
     /* since 1.2: a draw group's profile (plume_draw_group.h) */
     plume_result (*draw_group_set_profiling)(plume_context *context, plume_draw_group group, bool enabled);
     plume_result (*draw_group_get_profile)(const plume_context *context, plume_draw_group group, plume_profile *out);
+
+    /* ---- since 1.3 ---- */
+    plume_result (*system_set_tiled_options)(plume_context *context, plume_system system, uint32_t tile_size,
+                                             uint32_t chunk_entries);
 
     /* New fields go here, each under a "since 1.N" line. */
 } plume_api;

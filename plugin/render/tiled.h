@@ -17,8 +17,9 @@ enum {
     TILED_DEFAULT_CHUNK_ENTRIES = 512
 };
 /* tiled_configure's chunk_entries for one workgroup per tile walking its
- * whole run (the composite before chunks: the benchmarks' baseline). */
-#define TILED_UNCHUNKED UINT32_MAX
+ * whole run (the composite before chunks: the benchmarks' baseline), as
+ * plume_system_set_tiled_options's. */
+#define TILED_UNCHUNKED PLUME_TILED_UNCHUNKED
 
 typedef enum tiled_program {
     TP_PREPARE, TP_PROJECT, TP_SCAN, TP_CONTROL, TP_ENTRIES, TP_RANGES, TP_CHUNK_PLAN, TP_COMPOSITE, TP_RESOLVE,
@@ -78,14 +79,14 @@ typedef struct tiled_renderer {
     uint32_t readback_first, readback_count;
 } tiled_renderer;
 
-/* For tests, benchmarks and the demo (through this internal header: the
- * module reads no environment, and a host has no need of these knobs, so
- * they are not in the frame descriptor), before the system's first tiled
- * draw: the tile size (8, 16 or 32 pixels; 0: the default), the entry
+/* For tests (through this internal header), before the system's first
+ * tiled draw: the tile size (8, 16 or 32 pixels; 0: the default), the entry
  * budget (0: the default) and whether it may grow, the entry sort's backend
  * (PLUME_SORT_AUTOMATIC: picked by the count), and the entries a composite
  * workgroup walks at most (0: the default; TILED_UNCHUNKED: a tile's whole
- * run). plume_frame_bench and plume_demo pass --tile and --chunk here. */
+ * run). A host sets the tile size and chunk entries with
+ * plume_system_set_tiled_options (plume_particles.h), this call's public
+ * part. */
 plume_result tiled_configure(plume_context *context, plume_system system, uint32_t tile_size, uint32_t budget,
                              bool fixed_budget, plume_sort_algorithm entry_sort, uint32_t chunk_entries);
 

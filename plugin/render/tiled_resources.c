@@ -213,33 +213,57 @@ void tiled_release(tiled_renderer *r, plume_context *context) {
     r->chunk_entries = chunk_entries;
 }
 
-plume_result tiled_configure(plume_context *context, plume_system handle, uint32_t tile_size, uint32_t budget,
-                             bool fixed_budget, plume_sort_algorithm entry_sort, uint32_t chunk_entries) {
+/* The system's tiled state where `tile_size` and `chunk_entries` may still
+ * be set (before its first tiled draw); NULL, logged under `caller`, where
+ * not or where a value is out of range. */
+static tiled_renderer *configurable(plume_context *context, plume_system handle, const char *caller,
+                                    uint32_t tile_size, uint32_t chunk_entries, plume_result *result) {
     particle_view s;
-    if (particles_find_view(context, handle, "tiled_configure", &s) != PLUME_OK) return PLUME_ERROR_INVALID_ARGUMENT;
+    *result = PLUME_ERROR_INVALID_ARGUMENT;
+    if (particles_find_view(context, handle, caller, &s) != PLUME_OK) return NULL;
     const tiled_renderer *made = particle_view_attachment(&s, &TILED_ATTACHMENT);
     if ((tile_size != 0 && tile_size != 8 && tile_size != 16 && tile_size != 32) ||
         (made && made->programs[TP_COMPOSITE])) {
-        plume_log(s.env, PLUME_LOG_ERROR, "tiled_configure: tile size %u (8, 16 or 32), before the first draw",
-                  tile_size);
-        return PLUME_ERROR_INVALID_ARGUMENT;
+        plume_log(s.env, PLUME_LOG_ERROR, "%s: tile size %u (8, 16 or 32), before the first draw", caller, tile_size);
+        return NULL;
     }
+    if (chunk_entries > (1u << 24) && chunk_entries != TILED_UNCHUNKED) {
+        plume_log(s.env, PLUME_LOG_ERROR, "%s: chunk entries %u (1 to 2^24, 0 or unchunked)", caller, chunk_entries);
+        return NULL;
+    }
+    tiled_renderer *r = tiled_of(&s);
+    *result = r ? PLUME_OK : PLUME_ERROR_OUT_OF_MEMORY;
+    return r;
+}
+
+plume_result tiled_configure(plume_context *context, plume_system handle, uint32_t tile_size, uint32_t budget,
+                             bool fixed_budget, plume_sort_algorithm entry_sort, uint32_t chunk_entries) {
+    static const char *CALLER = "tiled_configure";
     if (entry_sort > PLUME_SORT_RADIX) {
-        plume_log(s.env, PLUME_LOG_ERROR, "tiled_configure: entry sort %u is not a plume_sort_algorithm",
+        particle_view s;
+        if (particles_find_view(context, handle, CALLER, &s) != PLUME_OK) return PLUME_ERROR_INVALID_ARGUMENT;
+        plume_log(s.env, PLUME_LOG_ERROR, "%s: entry sort %u is not a plume_sort_algorithm", CALLER,
                   (unsigned)entry_sort);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    if (chunk_entries > (1u << 24) && chunk_entries != TILED_UNCHUNKED) {
-        plume_log(s.env, PLUME_LOG_ERROR, "tiled_configure: chunk entries %u (1 to 2^24, 0 or TILED_UNCHUNKED)",
-                  chunk_entries);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
-    tiled_renderer *r = tiled_of(&s);
-    if (!r) return PLUME_ERROR_OUT_OF_MEMORY;
+    plume_result result;
+    tiled_renderer *r = configurable(context, handle, CALLER, tile_size, chunk_entries, &result);
+    if (!r) return result;
     r->tile_size = tile_size;
     r->budget = budget;
     r->fixed_budget = fixed_budget;
     r->entry_sort = entry_sort;
+    r->chunk_entries = chunk_entries;
+    return PLUME_OK;
+}
+
+plume_result plume_system_set_tiled_options(plume_context *context, plume_system handle, uint32_t tile_size,
+                                            uint32_t chunk_entries) {
+    plume_result result;
+    tiled_renderer *r =
+        configurable(context, handle, "plume_system_set_tiled_options", tile_size, chunk_entries, &result);
+    if (!r) return result;
+    r->tile_size = tile_size;
     r->chunk_entries = chunk_entries;
     return PLUME_OK;
 }

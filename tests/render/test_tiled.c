@@ -339,6 +339,36 @@ static void test_tiled_path_that_cannot_be_made_draws_raster(void **state) {
     free(tile);
 }
 
+/* plume_system_set_tiled_options (since 1.3): an 8-pixel tile whose runs
+ * are walked whole draws the raster path's picture (no early termination);
+ * values out of range, and any change after the first tiled draw, are
+ * refused with a message. */
+static void test_tiled_options_through_the_api(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    const float centre[3] = {0.0f, 0.1f, -6.0f};
+    uint32_t seed = test_random_below(1u << 20);
+    float *raster = render_new_image(), *tile = render_new_image();
+    plume_system reference = render_cloud(centre, 2.0f, 1.5f, 400, seed, true);
+    render_frame(reference, &c, RASTER, true, 0, 1.0f, raster);
+    assert_int_equal(plume_system_destroy(fixture_context(), reference), PLUME_OK);
+    plume_system system = render_cloud(centre, 2.0f, 1.5f, 400, seed, true);
+    test_log_expect_errors();
+    assert_int_equal(plume_system_set_tiled_options(fixture_context(), system, 12, 0), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("plume_system_set_tiled_options: tile size 12"));
+    assert_int_equal(plume_system_set_tiled_options(fixture_context(), system, 0, (1u << 24) + 1),
+                     PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("chunk entries"));
+    assert_int_equal(plume_system_set_tiled_options(fixture_context(), system, 8, PLUME_TILED_UNCHUNKED), PLUME_OK);
+    render_frame(system, &c, tiled(PLUME_DRAW_FULL, false, 0.0f), true, 0, 1.0f, tile);
+    assert_true(render_covered_pixels(raster) > 100);
+    assert_true(render_largest_difference(raster, tile) <= TOLERANCE);
+    assert_int_equal(plume_system_set_tiled_options(fixture_context(), system, 16, 0), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+    free(raster);
+    free(tile);
+}
+
 /* A host built against 1.1: its frame and profiles end before the 1.2 fields
  * (allocated to exactly that size, so a sanitizer sees any read or write past
  * them); it draws with the raster path at the resolution it asks for. */
@@ -536,6 +566,7 @@ const struct CMUnitTest tiled_tests[] = {
     cmocka_unit_test_setup_teardown(test_tiled_path_that_cannot_be_made_draws_raster, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_a_1_1_host_gets_1_1_structs, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_tiled_options_through_the_api, fixture_setup, fixture_teardown),
 #ifndef PLUME_TESTS_THROUGH_TABLE
     cmocka_unit_test_setup_teardown(test_tiled_entry_overflow, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_entry_sort_backends, fixture_setup, fixture_teardown),
