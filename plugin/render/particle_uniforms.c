@@ -41,8 +41,8 @@ static void set_color_curve_uniforms(const GLint *at, particle_uniform times_at,
     glUniform1i(at[times_at + 2], (GLint)curve->key_count);
 }
 
-/* glUniform on the program made current for it (GL 3.3 has no
- * glProgramUniform), the caller's program current again after. */
+/* glUniform on the program made current for it (GL 3.3 cannot set a
+ * program's uniforms unbound), the caller's program current again after. */
 void particle_set_appearance_uniforms(const particle_view *view, GLuint program, const particle_uniforms *u) {
     const plume_system_desc *d = view->desc;
     const plume_appearance *a = &d->appearance;
