@@ -4,7 +4,8 @@
 
 #include "fragment_particles.h"
 
-void particles_fill_view(system_state *s, particle_view *out) {
+/* The system's view; its light zero (the draw sets it). */
+static void fill_view(system_state *s, particle_view *out) {
     *out = (particle_view){
         .env = &s->env,
         .context = s->context,
@@ -27,7 +28,7 @@ plume_result particles_find_view(const plume_context *context, plume_system hand
     system_state *s = particles_find_system(context, handle, caller);
     *out = (particle_view){0};
     if (!s) return PLUME_ERROR_INVALID_ARGUMENT;
-    particles_fill_view(s, out);
+    fill_view(s, out);
     return PLUME_OK;
 }
 
@@ -37,7 +38,7 @@ plume_result particles_find_frame_view(const plume_context *context, plume_syste
     system_state *s = NULL;
     plume_result r = particles_find_frame_system(context, handle, caller, frame, &s, view, projection);
     *out = (particle_view){0};
-    if (s) particles_fill_view(s, out);
+    if (s) fill_view(s, out);
     return r;
 }
 

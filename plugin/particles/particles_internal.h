@@ -262,8 +262,6 @@ void particles_capture_event_counts(system_state *s, plume_gl_scope *scope);
 
 /* ---- particle_view.c ---- */
 
-/* The system's view (particle_view.h); its light zero. */
-void particles_fill_view(system_state *s, particle_view *out);
 /* The attachments' GL objects, as plume_list_named_gl_objects. */
 uint32_t particles_list_attachment_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
 /* Releases every attachment (the system's end). */
