@@ -44,7 +44,6 @@ typedef struct tiled_renderer {
     GLuint vertex_array;        /* the blend's full-screen pass: no vertices */
     uint32_t tile_size;         /* 0: TILED_DEFAULT_TILE_SIZE */
     bool unavailable;           /* the path could not be made: raster, said once */
-    bool warned_without_depth;
     bool fixed_budget;          /* tests: the budget never grows */
     /* Per rank: tiles touched (then their scan), the splat. Capacity-sized. */
     GLuint counts_buffer, splats_buffer;
