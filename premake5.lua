@@ -1,4 +1,5 @@
--- plume: GPU particle module (C11, OpenGL 4.3+ core). The one build description.
+-- plume: GPU particle module (C11; OpenGL 4.3 core with compute shaders, or 3.3
+-- core on the fragment path). The one build description.
 --   premake5 gmake                           (our users)
 --   premake4 --file=premake5.lua gmake       (Debian ships premake4 only)
 -- then: make -C build config=release   (or debug, sanitize)
@@ -195,8 +196,8 @@ project "plume_host"
 
 -- Effects as JSON files (effects/, include/plume/plume_effect.h): a library
 -- of its own, so that the module keeps no file-format dependency. It checks
--- what it reads with the module's descriptor checks (plugin/particles/desc.c),
--- so it links plume_static, and jansson. Not on Windows: Debian has no
+-- what it reads with the module's descriptor checks (plume_system_desc_check,
+-- public), so it links plume_static, and jansson. Not on Windows: Debian has no
 -- MinGW-w64 jansson.
 project "plume_effects"
     kind "StaticLib"

@@ -13,9 +13,10 @@
 #include <jansson.h>
 
 #include "effect_locate.h"
+#include "effect_printf.h"
 #include "effect_schema.h"
-#include "particles/particles_internal.h"
 #include "plume/plume_effect.h"
+#include "plume/plume_particles.h"
 
 _Static_assert(sizeof(plume_emitter_shape) == sizeof(int), "enum fields are read and written as int");
 
@@ -40,7 +41,7 @@ static void set_error(plume_effect_error *error, int line, int column, const cha
 }
 
 /* "FILE:LINE:COLUMN: FIELD: why" at the field's place in the text. */
-static plume_result PLUME_PRINTF_FORMAT(4, 5)
+static plume_result EFFECT_PRINTF_FORMAT(4, 5)
     fail(const reader *r, plume_result result, const char *field, const char *format, ...) {
     char why[PLUME_EFFECT_MESSAGE_MAX / 2];
     va_list args;
@@ -233,14 +234,15 @@ static plume_result check_version(const reader *r, const json_t *root) {
     return PLUME_OK;
 }
 
-/* The descriptor checks log "effect: FIELD why" (desc.c's refuse); the first
- * message is kept and turned into a placed error. */
+/* plume_system_desc_check logs "plume_system_desc_check: FIELD why"
+ * (plume_particles.h); the first message is kept and turned into a placed
+ * error. */
 typedef struct captured_message {
     char text[PLUME_EFFECT_MESSAGE_MAX];
     bool any;
 } captured_message;
 
-static const char CHECK_CALLER[] = "effect";
+static const char CHECK_CALLER[] = "plume_system_desc_check";
 
 static void capture(plume_log_level level, const char *message, void *user) {
     captured_message *captured = user;
@@ -251,12 +253,11 @@ static void capture(plume_log_level level, const char *message, void *user) {
 
 static plume_result check_desc(const reader *r, const plume_system_desc *desc) {
     captured_message captured = {.any = false};
-    plume_env env = *plume_default_env();
-    env.logger = (plume_logger){capture, &captured};
-    plume_system_desc resolved;
-    plume_result result = plume_particles_resolve_desc(&env, CHECK_CALLER, desc, &resolved);
+    plume_system_desc checked = *desc;
+    checked.logger = (plume_logger){capture, &captured};
+    plume_result result = plume_system_desc_check(&checked, NULL);
     if (result == PLUME_OK) return PLUME_OK;
-    /* "effect: emitters[0].lifetime min is 0; ..." -> field and why. */
+    /* "plume_system_desc_check: emitters[0].lifetime min is 0; ..." -> field and why. */
     const char *text = captured.text;
     size_t prefix = strlen(CHECK_CALLER);
     if (strncmp(text, CHECK_CALLER, prefix) == 0 && text[prefix] == ':' && text[prefix + 1] == ' ') text += prefix + 2;

@@ -13,7 +13,7 @@
 
 #include <jansson.h>
 
-#include "core/platform.h"
+#include "effect_printf.h"
 #include "effect_schema.h"
 #include "plume/plume_effect.h"
 
@@ -48,7 +48,7 @@ static void indent(writer *w, int depth) {
     for (int i = 0; i < depth; ++i) append_string(w, "  ");
 }
 
-static void PLUME_PRINTF_FORMAT(3, 4) refuse(writer *w, const char *field, const char *format, ...) {
+static void EFFECT_PRINTF_FORMAT(3, 4) refuse(writer *w, const char *field, const char *format, ...) {
     if (w->failed) return;
     w->failed = true;
     if (!w->error) return;

@@ -19,8 +19,13 @@ extern "C" {
  * static library offers these functions directly, while the shared library
  * (libplume.so, built with -fvisibility=hidden; plume.dll on Windows) exports
  * one symbol only, the entry point plume_get_api() of plume_plugin.h, whose
- * versioned table holds them all. A second, unversioned surface of plain symbols would tie every
- * function's signature to the soname; the table lets the ABI grow instead. */
+ * versioned table holds them all. A second, unversioned surface of plain
+ * symbols would tie every function's signature to the soname; the table lets
+ * the ABI grow instead.
+ *
+ * Versions: a type, field, value or function that a minor version after 1.0
+ * added says so with one tag at the end of its comment, "[since 1.N]"; a new
+ * type's fields and values come with it. */
 #define PLUME_API
 
 typedef enum plume_result {
@@ -33,14 +38,15 @@ typedef enum plume_result {
     PLUME_ERROR_CAPACITY = 6,           /* a count above the object's capacity */
     PLUME_ERROR_IO = 7,                 /* a file could not be read or decoded */
     PLUME_ERROR_VERSION = 8,            /* plume_get_api: the library lacks the ABI version asked for */
-    /* since 1.1: the host left GL state the module cannot work under without
-     * touching the host's objects (transform feedback active and not paused);
-     * the call did nothing */
+    /* the host left GL state the module cannot work under without touching
+     * the host's objects (transform feedback active and not paused); the
+     * call did nothing [since 1.1] */
     PLUME_ERROR_HOST_STATE = 9
 } plume_result;
 
-/* since 1.2: how an object runs on the GPU (plume_sorter_desc.path and, as
- * it is reported, plume_profile.path). */
+/* How an object runs on the GPU (plume_system_desc.path,
+ * plume_sorter_desc.path and, as it is reported, plume_profile.path)
+ * [since 1.2]. */
 typedef enum plume_gpu_path {
     /* Compute where the context has it (GL 4.3+), else fragment. */
     PLUME_PATH_AUTO = 0,

@@ -73,8 +73,8 @@ PLUME_API void plume_context_destroy(plume_context *context);
 /* A GL object the module created. `type` is the identifier glObjectLabel
  * takes: GL_BUFFER 0x82E0, GL_SHADER 0x82E1, GL_PROGRAM 0x82E2, GL_QUERY
  * 0x82E3, GL_SAMPLER 0x82E6, GL_VERTEX_ARRAY 0x8074, GL_TEXTURE 0x1702,
- * GL_FRAMEBUFFER 0x8D40, GL_TRANSFORM_FEEDBACK 0x8E22 (since 1.2: a
- * fragment-path sorter's, where the GL has transform feedback objects). */
+ * GL_FRAMEBUFFER 0x8D40, GL_TRANSFORM_FEEDBACK 0x8E22 (a fragment-path
+ * sorter's, where the GL has transform feedback objects). */
 typedef struct plume_gl_object {
     uint32_t type;
     uint32_t name;

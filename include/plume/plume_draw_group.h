@@ -1,6 +1,6 @@
 /*
  * plume_draw_group.h — several particle systems drawn in one back-to-front
- * order (since 1.2).
+ * order.
  *
  * Each system's draw sorts its own particles. Two systems that overlap on
  * screen (smoke drifting through a fire) then blend wrongly where they
@@ -77,11 +77,8 @@
  * less: one larger sort has fewer dispatches than several small ones), and
  * one draw. notes/draw-at-scale.md has the H100's figures.
  *
- * GL state contract: as plume_system_draw's (plume_particles.h), plus the
- * GL_TEXTURE_2D_ARRAY binding of texture units 0 .. 2 (the sprites are read
- * from an array texture on unit 0), which it restores. Create also binds
- * and restores those, GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER; read_back
- * GL_COPY_READ_BUFFER. destroy deletes objects and binds nothing.
+ * GL state: as plume_system_draw's, with the sprites in an array texture on
+ * unit 0; every binding restored (docs/host-gl-state.md).
  *
  * Handles: a plume_draw_group is a checked handle of its context, as a
  * system's (plume_context.h). A group names its systems by their handles:
@@ -100,20 +97,19 @@
 extern "C" {
 #endif
 
-/* ---- since 1.2 ---- */
-
+/* [since 1.2] */
 enum {
-    PLUME_DRAW_GROUP_MAX_SYSTEMS = 16,          /* systems one group draws (since 1.2) */
-    PLUME_DRAW_GROUP_MAX_SYSTEM_CAPACITY = 1 << 28 /* a grouped system's capacity at most (since 1.2):
-                                                      its slots fit the value's 28 bits */
+    PLUME_DRAW_GROUP_MAX_SYSTEMS = 16,          /* systems one group draws */
+    PLUME_DRAW_GROUP_MAX_SYSTEM_CAPACITY = 1 << 28 /* a grouped system's capacity at most: its
+                                                      slots fit the value's 28 bits */
 };
 
-/* A draw group, named by a checked handle (since 1.2). */
+/* A draw group, named by a checked handle. [since 1.2] */
 typedef struct plume_draw_group {
     uint64_t id;
 } plume_draw_group;
 
-/* Since 1.2. */
+/* [since 1.2] */
 typedef struct plume_draw_group_desc {
     /* The systems, system_count of them (1 .. PLUME_DRAW_GROUP_MAX_SYSTEMS),
      * each a live system of the context, each once, with a capacity of at
@@ -131,8 +127,7 @@ typedef struct plume_draw_group_desc {
     plume_allocator allocator;  /* default ({0}): the context's; all three functions or none */
 } plume_draw_group_desc;
 
-/* One particle of a group's draw, as plume_draw_group_read_back gives them
- * (since 1.2). */
+/* One particle of a group's draw, as plume_draw_group_read_back gives them. [since 1.2] */
 typedef struct plume_draw_group_entry {
     uint32_t system_index;      /* its system's index in the group's desc.systems */
     uint32_t slot;              /* its slot in that system (plume_readback.particles[slot]) */
@@ -140,7 +135,7 @@ typedef struct plume_draw_group_entry {
                                    PLUME_ORDER_DESCENDING, for the last draw's camera */
 } plume_draw_group_entry;
 
-/* Since 1.2. Creates a group of systems drawn in one order (see above): its
+/* Creates a group of systems drawn in one order (see above): its
  * list, records and sorter sized by the sum of the systems' capacities, its
  * programs, and the texture array of their sprites.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (context, desc or out_group NULL;
@@ -155,16 +150,16 @@ typedef struct plume_draw_group_entry {
  * PLUME_ERROR_SHADER, PLUME_ERROR_OUT_OF_MEMORY, PLUME_ERROR_CAPACITY (the
  * context's handle table is full). Each error logs one message; on failure
  * *out_group is {0} and nothing is left behind.
- * Threading: where the systems' GL context is current. */
+ * Threading: where the systems' GL context is current. [since 1.2] */
 PLUME_API plume_result plume_draw_group_create(plume_context *context, const plume_draw_group_desc *desc,
                                                plume_draw_group *out_group);
 
-/* Since 1.2. Frees the group's GL objects and memory (not its systems). {0}
+/* Frees the group's GL objects and memory (not its systems). {0}
  * is a no-op (PLUME_OK). Errors: PLUME_ERROR_INVALID_ARGUMENT (context NULL,
- * a handle that names no live group of the context). */
+ * a handle that names no live group of the context). [since 1.2] */
 PLUME_API plume_result plume_draw_group_destroy(plume_context *context, plume_draw_group group);
 
-/* Since 1.2. Draws the drawn particles of the group's systems, as their last
+/* Draws the drawn particles of the group's systems, as their last
  * updates left them, in one order for `frame`'s camera, into the currently
  * bound framebuffer. Reads what plume_system_draw reads of the frame (view,
  * projection, depth_texture, viewport_size, draw_resolution, the light);
@@ -173,38 +168,38 @@ PLUME_API plume_result plume_draw_group_destroy(plume_context *context, plume_dr
  * NULL, a non-finite matrix element or light, a depth_texture that is not a
  * texture, the tiled draw path, a system of the group destroyed since its
  * creation), PLUME_ERROR_HOST_STATE, PLUME_ERROR_GL; nothing is drawn then.
- * Threading: where the systems' GL context is current. */
+ * Threading: where the systems' GL context is current. [since 1.2] */
 PLUME_API plume_result plume_draw_group_draw(plume_context *context, plume_draw_group group,
                                              const plume_frame_desc *frame);
 
-/* Since 1.2. The last draw's order, back to front: at most `capacity`
+/* The last draw's order, back to front: at most `capacity`
  * entries into `entries` (NULL with capacity 0: only the count), and into
  * *out_count how many the draw drew (0 before the first draw). Waits for
  * the GPU: a testing and debugging aid, never for every frame.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or group handle,
  * out_count NULL, entries NULL with a capacity), PLUME_ERROR_OUT_OF_MEMORY,
- * PLUME_ERROR_GL. */
+ * PLUME_ERROR_GL. [since 1.2] */
 PLUME_API plume_result plume_draw_group_read_back(plume_context *context, plume_draw_group group,
                                                   plume_draw_group_entry *entries, uint32_t capacity,
                                                   uint32_t *out_count);
 
-/* Since 1.2. Switches the timing of the group's draws on or off, as
+/* Switches the timing of the group's draws on or off, as
  * plume_system_set_profiling does for a system (GL timer queries in a ring
  * several draws deep, read without waiting; off by default, and off it makes
  * no GL call). A system drawn only through its group has no draw time of its
  * own: the group's profile has it. Errors: PLUME_ERROR_INVALID_ARGUMENT (a
  * bad context or group handle), PLUME_ERROR_GL (queries could not be
- * created; profiling stays off). */
+ * created; profiling stays off). [since 1.2] */
 PLUME_API plume_result plume_draw_group_set_profiling(plume_context *context, plume_draw_group group, bool enabled);
 
-/* Since 1.2. The group's draws as plume_profile records them (frame: the
+/* The group's draws as plume_profile records them (frame: the
  * group's draw number, from 1): PLUME_STAGE_SORT the gather of the systems'
  * drawn particles and the group's sort (sort_padded_count, sort_passes),
  * PLUME_STAGE_DRAW the draw (at 1/2 or 1/4 with its DOWNSAMPLE and UPSAMPLE
  * draw stages), drawn_count the particles drawn; no simulate or update
  * stage, live_count 0; path PLUME_PATH_COMPUTE. No GL call.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or group handle, out
- * NULL; *out is zeroed where it is not NULL). */
+ * NULL; *out is zeroed where it is not NULL). [since 1.2] */
 PLUME_API plume_result plume_draw_group_get_profile(const plume_context *context, plume_draw_group group,
                                                     plume_profile *out);
 

@@ -26,30 +26,33 @@
  * comment names (sokol style); plume_system_get_desc() returns the descriptor
  * with every default filled in.
  *
- * One update, on the GPU:
+ * One update, on the GPU (the compute path; plume_system_desc.path):
  *   1. prepare   one invocation: how many of the requested particles fit (the
- *                dead list's size);
- *   2. emit      pops slots off the dead list (atomic counters, no CPU
- *                bookkeeping of slots) and initialises them;
- *   3. simulate  walks every slot in order (free slots are skipped): ages,
- *                integrates (gravity, drag toward the wind, curl-noise
- *                turbulence, the world's force fields), collides (the
- *                world's colliders and the scene depth), kills (the slot goes
- *                back on the dead list), appends the events deaths and
- *                collisions fire to their target's event buffer, and
- *                appends each survivor's sort pair {depth key, slot}; the
- *                append counter is the instance count of the indirect draw.
- *                (Before prepare, a system with events waiting emits their
- *                children: see plume_world.)
- *                Its cost follows the capacity (about 0.08 ms for 1 M slots
- *                on an H100); the sort's and the draw's follow the live count;
- *   4. sort      plume_sort_indirect_bounded over the live count (unless
- *                disabled); the CPU's bound on that count (the particles
- *                requested within the longest lifetime) decides which sort
- *                passes are issued, so a small live count in a large system
- *                costs little.
- * The draw is one glDrawArraysIndirect of quads (camera-facing by default: plume_orientation), instanced over
- * the sorted pairs: dead particles never reach it.
+ *                dead list's size), their slots reserved off the dead list
+ *                (no CPU bookkeeping of slots). A system with events
+ *                waiting first emits their children (see plume_world);
+ *   2. emit      initialises the new particles in those slots;
+ *   3. simulate  walks every slot (free slots are skipped): ages, integrates
+ *                (gravity, drag toward the wind, curl-noise turbulence, the
+ *                world's force fields), collides (the world's colliders and
+ *                the scene depth), kills, culls, and writes each slot's
+ *                outcome (its sort key, or not drawn; whether it died or
+ *                fired an event) and each workgroup's counts;
+ *   4. compact   packs the drawn pairs {sort key, slot} into the live list,
+ *                pushes the dead slots back on the dead list and writes the
+ *                event records, all in slot order; the drawn count is the
+ *                instance count of the indirect draw.
+ *                Simulate's cost follows the capacity (about 0.1 ms for 1 M
+ *                slots on an H100); the sort's and the draw's follow the
+ *                drawn count;
+ *   5. sort      plume_sort_indirect_bounded over the drawn count (unless
+ *                disabled, additive, or sort_mode NONE); the CPU's bound on
+ *                that count (the particles requested within the longest
+ *                lifetime) decides which sort passes are issued, so a small
+ *                live count in a large system costs little.
+ * The draw (plume_draw_path) reads the sorted list: the raster path is one
+ * glDrawArraysIndirect of quads instanced over it; dead and culled particles
+ * never reach it.
  *
  * Determinism: a particle's random attributes depend only on the seed and its
  * emission number, and its motion only on the descriptor and the time steps,
@@ -69,10 +72,11 @@
  * alive frees both) and destroys it with the system. Its handle is not given
  * out. The sorter picks its backend automatically (plume_sort.h) from the
  * update's bound on the drawn count; plume_system_get_sort_algorithm says
- * which ran. Draw order: descending view depth, equal depths (equal keys) by
- * ascending slot, with either backend: the update packs the list in slot
- * order (two dispatches after simulate and an outcome per slot, 8 bytes a
- * slot), which the stable radix sort keeps between equal keys.
+ * which ran. Draw order: the sort_mode's (back to front by view depth by
+ * default), equal keys by ascending slot, with either backend: the update
+ * packs the list in slot order (two dispatches after simulate and an outcome
+ * per slot, 8 bytes a slot), which the stable radix sort keeps between equal
+ * keys.
  *
  * Threading: a system belongs to the GL context current at its creation; call
  * its functions only on a thread where that context is current, one thread at
@@ -80,67 +84,12 @@
  * several may live in one GL context or in several GL contexts, each with its
  * own plume_context, on several threads.
  *
- * GL state contract. Any host state is allowed, except transform feedback
- * active and not paused: create, update, draw and reset refuse it with
- * PLUME_ERROR_HOST_STATE (since 1.1) and do nothing (it would capture the
- * module's draw, and no program can be made current under it). Paused
- * transform feedback is fine. Every function restores what it binds:
- *   - update: the current program, the indexed GL_SHADER_STORAGE_BUFFER
- *     bindings 0..7, the generic GL_SHADER_STORAGE_BUFFER and
- *     GL_DISPATCH_INDIRECT_BUFFER bindings; issues glMemoryBarrier so that its
- *     results are visible to the draw. With depth collision or a vector
- *     field (plume_world, since 1.2) also the active texture unit and the
- *     GL_TEXTURE_2D, GL_TEXTURE_3D and sampler bindings of units 0 .. 2
- *     (it samples the depth texture on unit 0 and the field on unit 1).
- *   - draw: additionally the vertex array binding, GL_DRAW_INDIRECT_BUFFER,
- *     the active texture unit, the GL_TEXTURE_2D and sampler bindings of
- *     texture units 0 and 1, draw buffer 0's blending (GL_BLEND, functions,
- *     equations), GL_DEPTH_TEST, the depth write mask, and everything it
- *     turns off. It draws into the host's draw framebuffer, draw buffer 0
- *     only. During the draw: blending on for draw buffer 0 with
- *     (GL_ONE, GL_ONE_MINUS_SRC_ALPHA) for colour and alpha and GL_FUNC_ADD
- *     (premultiplied alpha); depth test on with the host's glDepthFunc
- *     (reversed-Z hosts keep theirs), depth writes off; colour writes on for
- *     all four channels of draw buffer 0 and off for every other draw buffer
- *     (so a G-buffer's other attachments are never written); polygon mode
- *     GL_FILL; off: GL_RASTERIZER_DISCARD, GL_CLIP_DISTANCE0..7, GL_CULL_FACE,
- *     GL_STENCIL_TEST, GL_SAMPLE_ALPHA_TO_COVERAGE, GL_SAMPLE_ALPHA_TO_ONE,
- *     GL_SAMPLE_COVERAGE, GL_SAMPLE_MASK, GL_DEPTH_CLAMP, GL_COLOR_LOGIC_OP,
- *     GL_POLYGON_OFFSET_FILL, GL_PRIMITIVE_RESTART(_FIXED_INDEX) (NVIDIA
- *     applies restart to non-indexed draws). The host's viewport and scissor apply (a split
- *     screen draws into its part), as do GL_FRAMEBUFFER_SRGB (with an sRGB
- *     target, blending happens in linear space) and conditional rendering
- *     (a draw inside the host's glBeginConditionalRender obeys it; update's
- *     compute work does not). Other draw buffers' blend state is untouched.
- *     The tiled path (plume_draw_path, since 1.2) also binds and restores
- *     image unit 0, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER and
- *     GL_DISPATCH_INDIRECT_BUFFER, and runs compute work before its blend
- *     (which the host's conditional rendering does not govern).
- *   - create: the current program, the indexed GL_SHADER_STORAGE_BUFFER
- *     bindings 0..7, the generic GL_SHADER_STORAGE_BUFFER and
- *     GL_DISPATCH_INDIRECT_BUFFER bindings, GL_COPY_READ_BUFFER,
- *     GL_COPY_WRITE_BUFFER, and (with a texture) the active texture unit,
- *     the GL_TEXTURE_2D and sampler bindings of units 0 and 1,
- *     GL_PIXEL_UNPACK_BUFFER and the unpack alignment, row length and skips.
- *   - state that none of the module's commands reads makes no difference:
- *     the read framebuffer, pixel pack state, image units (but the tiled
- *     draw's unit 0, restored), uniform, atomic
- *     counter and transform feedback buffer bindings, the host's program
- *     pipeline (the module's programs are made current with
- *     glUseProgram, which takes precedence, and the host's program is current
- *     again afterwards). The sprite upload sets its own unpack state (see
- *     create).
- *   - reset: as update. set_emitter: GL_COPY_WRITE_BUFFER. read_back:
- *     GL_COPY_READ_BUFFER (and it waits for the GPU). set_profiling:
- *     GL_COPY_WRITE_BUFFER. destroy deletes objects and binds nothing.
- *     get_desc, set_forces, get_profile and get_frame_profiles make no GL
- *     call.
- *   - with profiling on (see Profiling below), update also binds and restores
- *     GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER and GL_QUERY_BUFFER (0 while
- *     it reads its timer queries, so a host's query buffer is never written),
- *     and update and draw push and pop balanced KHR_debug groups.
- * While a call runs, KHR_debug messages go to the system's logger; the
- * host's debug callback is put back before it returns.
+ * GL state: any host state is allowed but transform feedback active and not
+ * paused (PLUME_ERROR_HOST_STATE); every call restores what it binds, draws
+ * into the host's draw framebuffer (draw buffer 0 only) with the host's
+ * viewport, scissor and depth function, and issues no GL call where its
+ * comment says so. Call by call, with the texture units each uses:
+ * docs/host-gl-state.md.
  */
 #ifndef PLUME_PARTICLES_H
 #define PLUME_PARTICLES_H
@@ -274,7 +223,7 @@ typedef struct plume_appearance {
     float soft_fade_distance;
 } plume_appearance;
 
-/* ---- since 1.2: particles that meet the world ------------------------------
+/* ---- Particles that meet the world -----------------------------------------
  * Collisions with analytic shapes and with the host's depth buffer, force
  * fields (attractors, vortices, a 3D vector-field texture) and GPU events
  * (death and collision spawn particles of another emitter). All in
@@ -290,6 +239,7 @@ enum {
     PLUME_MAX_EVENT_ROUTES = 4      /* event routes per system */
 };
 
+/* [since 1.2] */
 typedef enum plume_collider_shape {
     PLUME_COLLIDER_NONE = 0,        /* default: off */
     PLUME_COLLIDER_PLANE = 1,       /* the half-space behind a plane through `position` facing
@@ -298,6 +248,7 @@ typedef enum plume_collider_shape {
     PLUME_COLLIDER_BOX = 3          /* an axis-aligned box of half-sizes `extents` round `position` */
 } plume_collider_shape;
 
+/* [since 1.2] */
 typedef enum plume_collision_response {
     PLUME_COLLISION_BOUNCE = 0,     /* default: reflect with restitution and friction */
     PLUME_COLLISION_STICK = 1,      /* stop at the contact point (velocity 0; forces still act,
@@ -306,7 +257,7 @@ typedef enum plume_collision_response {
                                        events fire) */
 } plume_collision_response;
 
-/* What a particle does when it hits a collider or the depth buffer. */
+/* What a particle does when it hits a collider or the depth buffer [since 1.2]. */
 typedef struct plume_collision_desc {
     uint32_t response;              /* a plume_collision_response; default: bounce */
     float restitution;              /* bounce: normal speed out / normal speed in, 0 .. 1;
@@ -319,6 +270,7 @@ typedef struct plume_collision_desc {
                                        >= 0) becomes 0, so bouncing ends; default: 0 */
 } plume_collision_desc;
 
+/* An analytic collider [since 1.2]. */
 typedef struct plume_collider_desc {
     uint32_t shape;                 /* a plume_collider_shape; default: none (off) */
     float position[3];              /* plane: a point on it; sphere, box: the centre */
@@ -340,7 +292,7 @@ typedef struct plume_collider_desc {
  * farther behind a surface than `thickness` do not collide, and a particle
  * faster than thickness per step can pass through a surface (the depth
  * buffer holds only the front faces). Without a depth_texture in the frame,
- * nothing collides with it. */
+ * nothing collides with it. [since 1.2] */
 typedef struct plume_depth_collision_desc {
     bool enabled;                   /* default: false */
     float thickness;                /* world units > 0 assumed behind each visible surface;
@@ -348,6 +300,7 @@ typedef struct plume_depth_collision_desc {
     plume_collision_desc collision;
 } plume_depth_collision_desc;
 
+/* [since 1.2] */
 typedef enum plume_attractor_kind {
     PLUME_ATTRACTOR_NONE = 0,       /* default: off */
     PLUME_ATTRACTOR_POINT = 1,      /* acceleration `strength` toward `position` (negative: away) */
@@ -358,7 +311,7 @@ typedef enum plume_attractor_kind {
 
 /* A force centre: the acceleration's size is |strength| x (1 - d / radius)
  * within `radius` of it (d: the distance to the point, or to the axis of a
- * vortex) and 0 beyond; radius 0: |strength| everywhere. */
+ * vortex) and 0 beyond; radius 0: |strength| everywhere. [since 1.2] */
 typedef struct plume_attractor_desc {
     uint32_t kind;                  /* a plume_attractor_kind; default: none (off) */
     float position[3];
@@ -372,7 +325,7 @@ typedef struct plume_attractor_desc {
  * `strength`), stretched over the box bounds_min .. bounds_max and sampled
  * trilinearly with edges clamped; outside the box it adds nothing. The module
  * samples it with its own sampler; the host keeps the texture alive while
- * the system uses it. */
+ * the system uses it. [since 1.2] */
 typedef struct plume_vector_field_desc {
     uint32_t texture;               /* a GL_TEXTURE_3D name; default: 0 (off) */
     float bounds_min[3];
@@ -380,6 +333,7 @@ typedef struct plume_vector_field_desc {
     float strength;                 /* default: 0 = 1 */
 } plume_vector_field_desc;
 
+/* [since 1.2] */
 typedef enum plume_event_trigger {
     PLUME_EVENT_NONE = 0,           /* default: off */
     PLUME_EVENT_DEATH = 1,          /* the particle dies (age, or killed by a collider) */
@@ -410,7 +364,7 @@ typedef enum plume_event_trigger {
  * one buffer in the order their updates ran, and when a buffer or the
  * particles overflow, the children kept are the first in that order. So the
  * same steps give the same particles in the same slots, whatever order the
- * GPU runs its invocations in. */
+ * GPU runs its invocations in. [since 1.2] */
 typedef struct plume_event_route_desc {
     uint32_t trigger;               /* a plume_event_trigger; default: none (off) */
     uint32_t source_emitters;       /* bit e set: particles of emitter e fire it; default: 0 = all */
@@ -420,6 +374,7 @@ typedef struct plume_event_route_desc {
     float inherit_velocity;         /* finite; default: 0 */
 } plume_event_route_desc;
 
+/* What a system's particles meet (see the section's head) [since 1.2]. */
 typedef struct plume_world {
     plume_collider_desc colliders[PLUME_MAX_COLLIDERS];   /* applied in order */
     plume_depth_collision_desc depth_collision;
@@ -444,32 +399,34 @@ typedef struct plume_system_desc {
     plume_allocator allocator;  /* default ({0}): the context's; all three functions or none.
                                    stb_image decodes the texture file with its own
                                    malloc/free */
-    /* ---- since 1.2: the look (blend, orientation, sort order, lighting) ----
-     * Zero everywhere: today's look (premultiplied, camera-facing, sorted
-     * back to front by view depth, unlit), the depths sorted to 24 bits
-     * (sort_key_bits below; 1.1 sorted whole keys). */
-    /* A plume_blend_mode; default PLUME_BLEND_PREMULTIPLIED. */
+    /* ---- The look (blend, orientation, sort order, lighting) ----
+     * Zero everywhere: premultiplied, camera-facing, sorted back to front by
+     * view depth to 24 bits of the key (sort_key_bits), unlit. */
+    /* A plume_blend_mode; default PLUME_BLEND_PREMULTIPLIED. [since 1.2] */
     uint32_t blend_mode;
     /* PLUME_BLEND_PREMULTIPLIED_ADDITIVE: the part of each particle's light
      * that adds instead of covering, over its life fraction, values 0 .. 1
      * (fire: 1 while young, glowing; 0 when old, smoke); default (no keys):
-     * the constant 1. Read in that mode only. */
+     * the constant 1. Read in that mode only. [since 1.2] */
     plume_curve additive_over_life;
-    /* A plume_orientation; default PLUME_ORIENT_CAMERA_FACING. */
+    /* A plume_orientation; default PLUME_ORIENT_CAMERA_FACING. [since 1.2] */
     uint32_t orientation;
     /* PLUME_ORIENT_WORLD_AXIS: the quad's length axis; PLUME_ORIENT_WORLD_FACING:
-     * its normal. Any length but 0 (normalised); required in those modes. */
+     * its normal. Any length but 0 (normalised); required in those modes.
+     * [since 1.2] */
     float orientation_axis[3];
     /* PLUME_ORIENT_VELOCITY_STRETCHED: the quad's length is its size times
      * clamp(1 + stretch_factor * speed, stretch_limits.min, stretch_limits.max)
      * (speed in world units per second; stretch_factor in seconds per world
-     * unit, >= 0; default 0: no stretch); its width stays the size. */
+     * unit, >= 0; default 0: no stretch); its width stays the size.
+     * [since 1.2] */
     float stretch_factor;
-    /* 0 < min <= max, multiples of the size; default {0, 0}: {1, 8}. The
-     * culling sphere grows with max. */
+    /* PLUME_ORIENT_VELOCITY_STRETCHED: 0 < min <= max, multiples of the
+     * size; default {0, 0}: {1, 8}. The culling sphere grows with max.
+     * [since 1.2] */
     plume_range stretch_limits;
     /* A plume_sort_mode: the order the update sorts the drawn particles in;
-     * default PLUME_SORT_MODE_VIEW_DEPTH. */
+     * default PLUME_SORT_MODE_VIEW_DEPTH. [since 1.2] */
     uint32_t sort_mode;
     /* true: lit by the frame's directional light and ambient term
      * (plume_frame_desc.light_direction, light_color, ambient_color): a
@@ -477,15 +434,15 @@ typedef struct plume_system_desc {
      * with n the normal of a half sphere bulging from the quad towards the
      * camera (the quad's centre faces the camera, its rim faces sideways: the
      * common cheap form) and l the direction to the light; default false:
-     * unlit (the colour as given, whatever the frame's light). */
+     * unlit (the colour as given, whatever the frame's light). [since 1.2] */
     bool lit;
     /* Light the particle emits over its life fraction, added to its (lit)
      * colour under its alpha and sprite: rgb times a (a: strength); lit or
-     * not. Keys as color_over_life, channels 0 .. 1; default (no keys): none. */
+     * not. Keys as color_over_life, channels 0 .. 1; default (no keys): none.
+     * [since 1.2] */
     plume_gradient emissive_over_life;
-    /* ---- since 1.2 ---- */
-    plume_world world;          /* collisions, force fields, events; default: none */
-    /* since 1.2: a plume_gpu_path. PLUME_PATH_AUTO (default): compute where the context
+    plume_world world;          /* collisions, force fields, events; default: none [since 1.2] */
+    /* A plume_gpu_path. PLUME_PATH_AUTO (default): compute where the context
      * has GL 4.3, else the fragment path (GL 3.3 core; macOS's 4.1): the
      * particles in float textures updated by fragment passes, the sort as
      * vertex passes recorded by transform feedback, a draw that fetches the
@@ -503,21 +460,21 @@ typedef struct plume_system_desc {
      * in ascending slot order on both. A world (see plume_world) is refused
      * on the fragment path with PLUME_ERROR_GL_UNSUPPORTED and a message
      * naming the field, and so is a draw group of a fragment-path system
-     * (plume_draw_group_create). */
+     * (plume_draw_group_create). [since 1.2] */
     uint32_t path;
-    /* since 1.2: the bits of the sort key (the sort_mode's plume_depth_key)
+    /* The bits of the sort key (the sort_mode's plume_depth_key)
      * the update orders by, its top ones: 16 .. 32; 0 (default): 24.
      * Particles whose keys agree in those bits are drawn by ascending slot,
      * as equal keys are. 24 bits tell apart depths (or ages) that differ by
      * more than 2^-15 of their value (1 mm at 30 m) and sort in three radix
      * passes (whose sorter keeps a second scratch copy of 8 bytes a
      * particle); 32, exact float order, in four (plume_sort.h); 16 (2^-7)
-     * in two. */
+     * in two. [since 1.2] */
     uint32_t sort_key_bits;
 } plume_system_desc;
 
-/* The draw order of a system's particles (plume_system_desc.sort_mode,
- * since 1.2); the first drawn is at the back. Every mode is a total order:
+/* The draw order of a system's particles (plume_system_desc.sort_mode)
+ * [since 1.2]; the first drawn is at the back. Every mode is a total order:
  * equal keys are drawn by ascending slot, so nothing trades places between
  * frames. The readback's draw_keys hold each mode's key (plume_depth_key of
  * the value named, PLUME_ORDER_DESCENDING unless said), to the system's
@@ -541,8 +498,8 @@ typedef enum plume_sort_mode {
     PLUME_SORT_MODE_NONE = 4
 } plume_sort_mode;
 
-/* Which way a system's quads face (plume_system_desc.orientation, since
- * 1.2). Each quad is centred on its particle, `size` wide; with the view
+/* Which way a system's quads face (plume_system_desc.orientation)
+ * [since 1.2]. Each quad is centred on its particle, `size` wide; with the view
  * plane's axes right and up and the view direction (the camera's back axis):
  *   CAMERA_FACING       (default) the view plane's axes, turned by the
  *                       particle's rotation;
@@ -571,7 +528,7 @@ typedef enum plume_orientation {
 } plume_orientation;
 
 /* How a system's particles blend onto what is behind them
- * (plume_system_desc.blend_mode, since 1.2). With c the particle's straight
+ * (plume_system_desc.blend_mode) [since 1.2]. With c the particle's straight
  * colour and a its alpha (texture, colour and opacity over life, soft fade),
  * every mode is one premultiplied blend, dst = c a + (1 - a (1 - k)) dst,
  * with k the additive part:
@@ -593,8 +550,8 @@ typedef enum plume_blend_mode {
     PLUME_BLEND_PREMULTIPLIED_ADDITIVE = 2
 } plume_blend_mode;
 
-/* How many pixels the draw shades (plume_frame_desc.draw_resolution, since
- * 1.1). The lower resolutions draw the particles into the module's own
+/* How many pixels the draw shades (plume_frame_desc.draw_resolution)
+ * [since 1.1]. The lower resolutions draw the particles into the module's own
  * targets at 1/2 or 1/4 of the viewport's width and height against the
  * farthest depth of each block of the host's depth texture, then blend them
  * onto the host's framebuffer once per pixel with a depth-aware upsample
@@ -610,8 +567,8 @@ typedef enum plume_draw_resolution {
     PLUME_DRAW_QUARTER = 2   /* 1/4: a sixteenth */
 } plume_draw_resolution;
 
-/* How the draw composites the particles (plume_frame_desc.draw_path, since
- * 1.2); either path draws at any plume_draw_resolution.
+/* How the draw composites the particles (plume_frame_desc.draw_path)
+ * [since 1.2]; either path draws at any plume_draw_resolution.
  *   RASTER: one instanced draw of quads, back to front, blended by the ROPs
  *           (one blend per particle fragment).
  *   TILED:  compute shaders: each drawn particle is projected to the screen
@@ -646,57 +603,61 @@ typedef struct plume_frame_desc {
     /* Camera, column-major as OpenGL and cglm store them (memcpy a cglm
      * mat4). All zero: identity. The eye position and the view direction come
      * from `view`: a particle's depth is its distance in front of the eye
-     * along the view axis, -(view * position).z. */
+     * along the view axis, -(view * position).z. update keys the sort with
+     * them, culls with the projection (see culling below) and collides with
+     * the scene depth through both; draw projects the quads. */
     float view[16];
     float projection[16];
     /* update: false (default): the live particles are sorted back-to-front
      * for this camera; true: they are drawn in the GPU's order (so a user can
      * see why sorting matters). */
     bool disable_sort;
-    /* draw: the host's scene depth texture (a GL_TEXTURE_2D with a depth
-     * format, depth range 0..1, same projection) for soft particles; 0
-     * (default): no fade. The module reads it through its own sampler, so the
-     * texture's compare mode and filters do not matter. */
+    /* The host's scene depth texture (a GL_TEXTURE_2D with a depth format,
+     * depth range 0..1, same projection): draw fades soft particles against
+     * it and the tiled path and low resolutions test against it; update
+     * collides with it (plume_depth_collision_desc); 0 (default): none. The
+     * module reads it through its own sampler, so the texture's compare mode
+     * and filters do not matter. */
     uint32_t depth_texture;
     /* draw: the size in pixels of the framebuffer the depth texture covers;
      * default (0, 0): the width and height of the current GL_VIEWPORT. */
     int32_t viewport_size[2];
-    /* ---- since 1.1 ----
-     * Culling. When update is given a projection (not all zero), a live
-     * particle is sorted and drawn only if its quad can touch the view
-     * frustum of view and projection (tested as the sphere of the largest
-     * quad the system can draw: the emitters' largest size times the size
-     * curve's largest value, its half diagonal); the others live and move on
-     * but are neither sorted nor drawn (plume_profile.drawn_count counts the
-     * drawn). Draw with the camera update culled for. */
+    /* ---- Culling ----
+     * When update is given a projection (not all zero), a live particle is
+     * sorted and drawn only if its quad can touch the view frustum of view
+     * and projection (tested as the sphere of the largest quad the system can
+     * draw: the emitters' largest size times the size curve's largest value,
+     * its half diagonal); the others live and move on but are neither sorted
+     * nor drawn (plume_profile.drawn_count counts the drawn). Draw with the
+     * camera update culled for. */
     /* update: true: no culling (every live particle is sorted and drawn,
-     * whatever the projection). */
+     * whatever the projection). [since 1.1] */
     bool disable_culling;
     /* update: with culling, particles farther than this from the eye (world
      * units, >= 0, less their quad's radius) are not drawn either; default 0:
-     * no limit. */
+     * no limit. [since 1.1] */
     float cull_distance;
-    /* draw: a plume_draw_resolution; default PLUME_DRAW_FULL. */
+    /* draw: a plume_draw_resolution; default PLUME_DRAW_FULL. [since 1.1] */
     uint32_t draw_resolution;
-    /* ---- since 1.2 ----
-     * The draw path (see plume_draw_path). */
-    /* draw: a plume_draw_path; default PLUME_DRAW_PATH_RASTER. */
+    /* draw: a plume_draw_path; default PLUME_DRAW_PATH_RASTER. [since 1.2] */
     uint32_t draw_path;
     /* draw, PLUME_DRAW_PATH_TILED: a pixel stops compositing particles once
      * the light it still lets through (its transmittance) is below this,
      * 0 .. 1; default 0: 1/255. What is skipped changes a pixel by less than
-     * the threshold in each channel. */
+     * the threshold in each channel. [since 1.2] */
     float transmittance_threshold;
     /* draw, PLUME_DRAW_PATH_TILED: true: every particle is composited, however
-     * opaque the pixel already is (for comparisons with the raster path). */
+     * opaque the pixel already is (for comparisons with the raster path).
+     * [since 1.2] */
     bool disable_early_termination;
-    /* ---- since 1.2: the light of lit systems (plume_system_desc.lit) ----
-     * draw: the direction towards a directional light, world space, any
-     * length (normalised); all zero (default): no directional light. */
+    /* ---- The light of lit systems (plume_system_desc.lit) ---- */
+    /* draw: the direction towards a directional light, world space, any
+     * length (normalised); all zero (default): no directional light.
+     * [since 1.2] */
     float light_direction[3];
     /* draw: the directional light's and the ambient term's colours, finite
      * and >= 0 (over 1 for bright light); default 0: black. Unlit systems
-     * ignore all three. */
+     * ignore all three. [since 1.2] */
     float light_color[3];
     float ambient_color[3];
 } plume_frame_desc;
@@ -705,15 +666,15 @@ typedef struct plume_frame_desc {
  * with compute shaders for the compute path, 3.3 core for the fragment path:
  * see plume_system_desc.path), all particles dead.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (context, desc or out_system NULL;
- * a bad world field or route target (plume_world, since 1.2);
- * capacity 0 or over the GL limit; a negative, NaN or infinite parameter; a range with min > max;
- * lifetime or size min not above 0; spread over pi; keys out of order or out
- * of 0..1; too many keys; a zero direction after defaults; both a texture path
- * and pixels, or pixels without a size; a flipbook with more frames than
- * pixels; a partial allocator; since 1.2: an unknown blend_mode, orientation
- * or sort_mode, an additive part over 1, a zero orientation_axis where the
- * orientation needs it, a negative stretch_factor or bad stretch_limits, an
- * emissive colour outside 0 .. 1), PLUME_ERROR_IO (the texture file is missing
+ * capacity 0 or over the GL limit; a negative, NaN or infinite parameter; a
+ * range with min > max; lifetime or size min not above 0; spread over pi;
+ * keys out of order or out of 0..1; too many keys; a zero direction after
+ * defaults; both a texture path and pixels, or pixels without a size; a
+ * flipbook with more frames than pixels; a partial allocator; an unknown
+ * blend_mode, orientation or sort_mode, an additive part over 1, a zero
+ * orientation_axis where the orientation needs it, a negative
+ * stretch_factor or bad stretch_limits, an emissive colour outside 0 .. 1;
+ * a bad world field or route target), PLUME_ERROR_IO (the texture file is missing
  * or is not an image stb_image decodes), PLUME_ERROR_GL_UNSUPPORTED (no GL 3.3
  * core; or no GL 4.3 where path asks for compute; on the fragment path a world:
  * see path), PLUME_ERROR_SHADER,
@@ -726,6 +687,21 @@ typedef struct plume_frame_desc {
  * plume_context. */
 PLUME_API plume_result plume_system_create(plume_context *context, const plume_system_desc *desc,
                                            plume_system *out_system);
+
+/* Checks `desc` as plume_system_create does before it touches the GL, without
+ * a context or a GL context: every field's value, as create refuses it (the
+ * effects library judges its files with it). Not checked here, but at
+ * creation: the capacity against the GL's limits, `path` against what the GL
+ * has, the texture (its file opened and decoded, a flipbook's frames against
+ * its pixels) and event routes' target systems.
+ * out_resolved (NULL: not wanted) receives the descriptor with every default
+ * filled in (pointers as given, path as given); on an error it is zeroed.
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (desc NULL, a bad field, a partial
+ * allocator), with one message through desc->logger (stderr when it is {0}):
+ * "plume_system_desc_check: FIELD why", FIELD the field's path in the
+ * descriptor without spaces ("emitters[0].lifetime", "world.colliders[2].radius").
+ * Threading: any thread; no GL call, no state. [since 1.3] */
+PLUME_API plume_result plume_system_desc_check(const plume_system_desc *desc, plume_system_desc *out_resolved);
 
 /* Frees the system, its sorter and every GL object they created, in the GL
  * context current now (the one current at creation, or one sharing its
@@ -745,9 +721,11 @@ PLUME_API plume_result plume_system_get_desc(const plume_context *context, plume
                                              plume_system_desc *out_desc);
 
 /* Advances the simulation by frame->dt: emits (rate and bursts of each
- * emitter), ages, integrates and kills, then sorts the live particles
- * back-to-front for frame->view (unless frame->disable_sort). Uses dt, view,
- * projection (unused today; reserved for culling) and disable_sort.
+ * emitter), ages, integrates, collides and kills, culls, then sorts the drawn
+ * particles in the sort_mode's order for frame->view (unless
+ * frame->disable_sort). Uses dt, view, projection (culling and depth
+ * collision), disable_sort, disable_culling and cull_distance, and with
+ * depth collision depth_texture.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, frame
  * NULL, dt negative, NaN or infinite, a non-finite matrix element); nothing is
  * changed then. PLUME_ERROR_GL if GL raised an error during the call (logged).
@@ -756,11 +734,12 @@ PLUME_API plume_result plume_system_get_desc(const plume_context *context, plume
 PLUME_API plume_result plume_system_update(plume_context *context, plume_system system,
                                            const plume_frame_desc *frame);
 
-/* Draws the live particles of the last update into the currently bound
+/* Draws the drawn particles of the last update into the currently bound
  * framebuffer, in the order that update sorted them. Uses view, projection,
- * depth_texture and viewport_size (see the GL state contract above), and for
- * a lit system the light (since 1.2; a non-finite light or a negative colour
- * is PLUME_ERROR_INVALID_ARGUMENT).
+ * depth_texture, viewport_size, draw_resolution, draw_path and its
+ * settings, and for a lit system the light (a non-finite light or a
+ * negative colour is PLUME_ERROR_INVALID_ARGUMENT). GL state:
+ * docs/host-gl-state.md.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, frame
  * NULL, a non-finite matrix element, a depth_texture that is not a texture
  * name), PLUME_ERROR_GL.
@@ -769,11 +748,11 @@ PLUME_API plume_result plume_system_draw(plume_context *context, plume_system sy
                                          const plume_frame_desc *frame);
 
 /* plume_system_set_tiled_options's chunk_entries for one compute workgroup
- * per tile walking the tile's whole run (since 1.3). */
+ * per tile walking the tile's whole run [since 1.3]. */
 #define PLUME_TILED_UNCHUNKED UINT32_MAX
 
-/* Since 1.3. The tiled draw path's (PLUME_DRAW_PATH_TILED) tile size, 8, 16
- * or 32 pixels (0: the default, 16), and the most particle entries one
+/* The tiled draw path's (PLUME_DRAW_PATH_TILED) tile size, 8, 16 or 32
+ * pixels (0: the default, 16), and the most particle entries one
  * compute workgroup composites, 1 .. 2^24 (0: the default, 512;
  * PLUME_TILED_UNCHUNKED: a tile's whole run in one workgroup; longer runs
  * are cut into chunks combined afterwards), before the system's first tiled
@@ -782,7 +761,7 @@ PLUME_API plume_result plume_system_draw(plume_context *context, plume_system sy
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, a
  * value out of range, the system already drew with the tiled path);
  * nothing changes then.
- * Threading: any thread using the context; issues no GL call. */
+ * Threading: any thread using the context; issues no GL call. [since 1.3] */
 PLUME_API plume_result plume_system_set_tiled_options(plume_context *context, plume_system system,
                                                       uint32_t tile_size, uint32_t chunk_entries);
 
@@ -812,7 +791,7 @@ PLUME_API plume_result plume_system_set_emitter(plume_context *context, plume_sy
 PLUME_API plume_result plume_system_set_forces(plume_context *context, plume_system system,
                                                const plume_forces *forces);
 
-/* Since 1.2. Replaces the system's world (colliders, depth collision,
+/* Replaces the system's world (colliders, depth collision,
  * attractors, vector field, event routes) from the next update on; the
  * world's event_capacity stays the creation's. Zero fields take the defaults
  * of plume_world. A route to a system destroyed later is skipped (with one
@@ -821,7 +800,7 @@ PLUME_API plume_result plume_system_set_forces(plume_context *context, plume_sys
  * not a live system of the context or runs the fragment path, routes
  * reaching two other systems), PLUME_ERROR_GL_UNSUPPORTED (a world that asks
  * for anything on the fragment path); the world is unchanged then.
- * Threading: any thread using the context; issues no GL call. */
+ * Threading: any thread using the context; issues no GL call. [since 1.2] */
 PLUME_API plume_result plume_system_set_world(plume_context *context, plume_system system,
                                               const plume_world *world);
 
@@ -844,21 +823,19 @@ typedef struct plume_particle {
  * system's capacity; the counts are always filled. */
 typedef struct plume_readback {
     plume_particle *particles;  /* out: indexed by slot; slots that are not live hold stale data */
-    uint32_t *draw_order;       /* out: the slots the draw uses, in its order (back-to-front
+    uint32_t *draw_order;       /* out: the slots the draw uses, in its order (the sort_mode's
                                    unless the last update disabled sorting): drawn_count of
-                                   them (through a 1.0 plugin table, which never culls:
-                                   live_count) */
-    uint32_t *draw_keys;        /* out: sort keys matching draw_order (see plume_depth_key,
-                                   PLUME_ORDER_DESCENDING; of the value plume_sort_mode
-                                   names, since 1.2), the bits below the system's
-                                   sort_key_bits zero (since 1.2: a NaN's is then
-                                   PLUME_KEY_NAN with those bits cleared) */
+                                   them */
+    uint32_t *draw_keys;        /* out: sort keys matching draw_order (plume_depth_key of the
+                                   value plume_sort_mode names), the bits below the system's
+                                   sort_key_bits zero (a NaN's is PLUME_KEY_NAN with those
+                                   bits cleared) */
     uint32_t *dead_slots;       /* out: dead_count slots on the dead list */
     uint32_t live_count;        /* out: particles alive after the last update */
     uint32_t dead_count;        /* out: slots on the dead list; live + dead = capacity */
     uint32_t emitted_total;     /* out: particles emitted since creation or reset (wraps at 2^32) */
-    uint32_t drawn_count;       /* since 1.1, out: of live_count, those not culled by the last
-                                   update: the length of draw_order and draw_keys */
+    uint32_t drawn_count;       /* out: of live_count, those not culled by the last update: the
+                                   length of draw_order and draw_keys [since 1.1] */
 } plume_readback;
 
 /* Reads the system's GPU state back synchronously. It waits for the GPU to
@@ -872,8 +849,8 @@ PLUME_API plume_result plume_system_read_back(plume_context *context, plume_syst
 /* The sort backend the last plume_system_update ran (PLUME_SORT_BITONIC or
  * PLUME_SORT_RADIX: the system's sorter picks by the bound on its live count,
  * plume_sort.h); PLUME_SORT_AUTOMATIC when it sorted nothing (no update yet,
- * disable_sort) or for a bad handle, with a message (since 1.2).
- * Threading: any thread using the context; issues no GL call. */
+ * disable_sort) or for a bad handle, with a message.
+ * Threading: any thread using the context; issues no GL call. [since 1.2] */
 PLUME_API plume_sort_algorithm plume_system_get_sort_algorithm(const plume_context *context, plume_system system);
 
 /* ---- Profiling (plume_profile.h) -------------------------------------------

@@ -38,13 +38,14 @@
  *
  * ABI rules (GDExtension's: the ABI only grows):
  *   - Within a major version, fields of plume_api are only ever added at the
- *     end, each marked with the minor that added it ("since 1.1"), and the
- *     minor goes up by one. Nothing is removed, reordered or retyped; a
- *     function whose signature must change gets a new field with a new name
- *     (sort2) and the old one stays, marked deprecated.
+ *     end, under a "---- since 1.N ----" line naming the minor that added
+ *     them, and the minor goes up by one. Nothing is removed, reordered or
+ *     retyped; a function whose signature must change gets a new field with
+ *     a new name (sort2) and the old one stays, marked deprecated.
  *   - Structs passed through the table grow only at their end, each new
- *     field marked "since 1.N". The minor a host asks plume_get_api for is
- *     the one its headers have: the table it gets reads and writes only the
+ *     field tagged "[since 1.N]" (plume_common.h). The minor a host asks
+ *     plume_get_api for is the one its headers have: the table it gets reads
+ *     and writes only the
  *     part of each struct that minor knows (zero, or that minor's behaviour,
  *     for the rest), so an older host's smaller structs keep working. A host
  *     linking the library statically has the library's own headers.
@@ -113,7 +114,7 @@ typedef struct plume_api {
                                           uint32_t count_buffer, uint32_t count_offset, uint32_t max_count);
     uint32_t (*sorter_pass_count)(const plume_context *context, plume_sorter sorter, uint32_t count);
     uint32_t (*depth_key)(float depth, plume_sort_order order);
-    /* since 1.0: particle systems (plume_particles.h) */
+    /* particle systems (plume_particles.h) */
     plume_result (*system_create)(plume_context *context, const plume_system_desc *desc, plume_system *out_system);
     plume_result (*system_destroy)(plume_context *context, plume_system system);
     plume_result (*system_get_desc)(const plume_context *context, plume_system system, plume_system_desc *out_desc);
@@ -133,24 +134,27 @@ typedef struct plume_api {
     plume_sort_algorithm (*sorter_algorithm_for)(const plume_context *context, plume_sorter sorter, uint32_t count);
     plume_sort_algorithm (*system_get_sort_algorithm)(const plume_context *context, plume_system system);
     plume_result (*system_set_world)(plume_context *context, plume_system system, const plume_world *world);
-    /* since 1.2: draw groups (plume_draw_group.h) */
+    /* draw groups (plume_draw_group.h) */
     plume_result (*draw_group_create)(plume_context *context, const plume_draw_group_desc *desc,
                                       plume_draw_group *out_group);
     plume_result (*draw_group_destroy)(plume_context *context, plume_draw_group group);
     plume_result (*draw_group_draw)(plume_context *context, plume_draw_group group, const plume_frame_desc *frame);
     plume_result (*draw_group_read_back)(plume_context *context, plume_draw_group group,
                                          plume_draw_group_entry *entries, uint32_t capacity, uint32_t *out_count);
-    /* since 1.2: sort pairs in a texture (plume_sort_texture) */
+    /* sort pairs in a texture (plume_sort_texture) */
     plume_result (*sort_texture)(plume_context *context, plume_sorter sorter, uint32_t texture, uint32_t count);
-    /* since 1.2: a draw group's profile (plume_draw_group.h) */
+    /* a draw group's profile (plume_draw_group.h) */
     plume_result (*draw_group_set_profiling)(plume_context *context, plume_draw_group group, bool enabled);
     plume_result (*draw_group_get_profile)(const plume_context *context, plume_draw_group group, plume_profile *out);
 
     /* ---- since 1.3 ---- */
+    /* a descriptor checked without a context or GL (plume_particles.h) */
+    plume_result (*system_desc_check)(const plume_system_desc *desc, plume_system_desc *out_resolved);
+    /* the tiled draw path's tile size and chunk entries (plume_particles.h) */
     plume_result (*system_set_tiled_options)(plume_context *context, plume_system system, uint32_t tile_size,
                                              uint32_t chunk_entries);
 
-    /* New fields go here, each under a "since 1.N" line. */
+    /* New fields go here, under a "---- since 1.N ----" line. */
 } plume_api;
 
 /* True when the library's table has `field`: a host built against newer
@@ -163,16 +167,17 @@ typedef struct plume_api {
  *
  * Granted when requested_major is the library's major and requested_minor is
  * at most the library's minor: *out_api then points to a table of the
- * library's whose version_minor may be higher than asked (newer fields are
- * there for a host that checks them), whose first fields are exactly those
- * the host's headers describe for the version asked, and whose functions read
- * and write the structs as that version lays them out (1.0: plume_frame_desc
- * up to viewport_size, no culling; plume_readback up to emitted_total;
- * plume_profile and plume_frame_profile up to sort_passes; 1.0 and 1.1:
- * plume_system_desc up to allocator: no look, no world, the path automatic,
- * sort_key_bits 32;
- * plume_sorter_desc up to allocator, the path automatic; 1.1: plume_profile
- * and plume_frame_profile up to drawn_count).
+ * library's whose version_minor may be higher than asked, whose first fields
+ * are exactly those the host's headers describe for the version asked, and
+ * whose functions read and write the structs as that version lays them out
+ * (1.0: plume_frame_desc up to viewport_size, no culling; plume_readback up
+ * to emitted_total; plume_profile and plume_frame_profile up to sort_passes;
+ * 1.0 and 1.1: plume_system_desc up to allocator: no look, no world, the path
+ * automatic, sort_key_bits 32; plume_sorter_desc up to allocator, the path
+ * automatic; 1.1: plume_profile and plume_frame_profile up to drawn_count).
+ * From 1.2 on every host gets the current table, every field filled (newer
+ * fields are there for a host that checks them); the tables of 1.0 and 1.1
+ * hosts leave the fields after their minor's NULL.
  *
  * Errors: PLUME_ERROR_VERSION (another major, or a minor newer than the
  * library's: the message names both versions), PLUME_ERROR_INVALID_ARGUMENT

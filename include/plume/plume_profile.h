@@ -18,20 +18,20 @@ extern "C" {
 #endif
 
 typedef enum plume_stage {
-    PLUME_STAGE_SIMULATE = 0,  /* emit, integrate, key: simulate.comp */
-    PLUME_STAGE_SORT = 1,      /* the bitonic sort, sized on the GPU */
-    PLUME_STAGE_DRAW = 2,      /* the instanced draw */
+    PLUME_STAGE_SIMULATE = 0,  /* events' children, prepare, emit, simulate, compaction */
+    PLUME_STAGE_SORT = 1,      /* the sort of the drawn particles, sized on the GPU */
+    PLUME_STAGE_DRAW = 2,      /* plume_system_draw, whatever its path and resolution */
     PLUME_STAGE_UPDATE = 3,    /* the whole update call: simulate + sort */
     PLUME_STAGE_COUNT = 4
 } plume_stage;
 
-/* since 1.2: the draw's sub-stages, each timed inside PLUME_STAGE_DRAW (and
+/* The draw's sub-stages, each timed inside PLUME_STAGE_DRAW (and
  * a KHR_debug group "plume draw: ..." of that name in captures). A frame
  * times those its draw path ran: the tiled path (plume_draw_path) the first
  * eight, a draw at 1/2 or 1/4 (plume_draw_resolution, either path) the last
  * two; the full-resolution raster draw none. A pass with nothing to do (no
  * particle drawn) still runs as an empty indirect dispatch or draw: timed,
- * near zero. */
+ * near zero. [since 1.2] */
 typedef enum plume_draw_stage {
     PLUME_DRAW_STAGE_PROJECT = 0,    /* tiled: each drawn particle's quad on the screen and its tiles (the bin) */
     PLUME_DRAW_STAGE_SCAN = 1,       /* tiled: the prefix sum of the tile counts; the entries against the budget */
@@ -63,28 +63,28 @@ typedef struct plume_profile {
     uint64_t frame;          /* update index of the last completed frame */
     plume_stage_timing stages[PLUME_STAGE_COUNT];
     uint32_t live_count;         /* live particles in that frame */
-    uint32_t sort_padded_count;  /* the power of two the sort network covered */
-    uint32_t sort_passes;        /* dispatches with work in that frame's sort */
-    /* since 1.1: of live_count, those not culled: sorted and drawn (see
-     * plume_frame_desc.disable_culling) */
+    uint32_t sort_padded_count;  /* the count sorted, rounded up to a power of two; 0: none */
+    uint32_t sort_passes;        /* dispatches (or passes) with work in that frame's sort */
+    /* of live_count, those not culled: sorted and drawn (see
+     * plume_frame_desc.disable_culling) [since 1.1] */
     uint32_t drawn_count;
-    /* since 1.2: the tiled draw path (plume_draw_path) in the last completed
-     * frame: the (tile, particle) entries it needed and the budget it had
-     * (both 0: that frame did not draw tiled); and of the frames in the
-     * window, those whose entries overflowed the budget and drew with the
-     * raster path instead */
+    /* The tiled draw path (plume_draw_path) in the last completed frame: the
+     * (tile, particle) entries it needed and the budget it had (both 0: that
+     * frame did not draw tiled); and of the frames in the window, those whose
+     * entries overflowed the budget and drew with the raster path instead.
+     * [since 1.2] */
     uint32_t tiled_entries;
     uint32_t tiled_entry_budget;
     uint32_t tiled_overflow_frames;
-    /* since 1.2: the draw's sub-stages (plume_draw_stage) over the window;
-     * samples 0: no frame of the window ran that sub-stage */
+    /* the draw's sub-stages (plume_draw_stage) over the window; samples 0: no
+     * frame of the window ran that sub-stage [since 1.2] */
     plume_stage_timing draw_stages[PLUME_DRAW_STAGE_COUNT];
-    /* since 1.2: GPU events consumed by that frame's update (plume_world):
-     * children requested of this system since its previous update, and of
-     * those, children dropped (its event buffer or its particles full) */
+    /* GPU events consumed by that frame's update (plume_world): children
+     * requested of this system since its previous update, and of those,
+     * children dropped (its event buffer or its particles full) [since 1.2] */
     uint32_t event_children;
     uint32_t event_children_dropped;
-    /* since 1.2: the plume_gpu_path the system runs (compute or fragment) */
+    /* the plume_gpu_path the system runs (compute or fragment) [since 1.2] */
     uint32_t path;
 } plume_profile;
 
@@ -96,16 +96,16 @@ typedef struct plume_frame_profile {
     uint32_t live_count;
     uint32_t sort_padded_count;  /* 0: nothing sorted that frame */
     uint32_t sort_passes;
-    uint32_t drawn_count;        /* since 1.1: of live_count, those sorted and drawn (not culled) */
-    /* since 1.2: the tiled draw path's entries and budget (plume_profile);
-     * entries over the budget: the frame drew with the raster path */
+    uint32_t drawn_count;        /* of live_count, those sorted and drawn (not culled) [since 1.1] */
+    /* the tiled draw path's entries and budget (plume_profile); entries over
+     * the budget: the frame drew with the raster path [since 1.2] */
     uint32_t tiled_entries;
     uint32_t tiled_entry_budget;
-    /* since 1.2: bit (1u << draw stage) set: draw_stage_ms[stage] was
-     * measured (plume_draw_stage) */
+    /* bit (1u << draw stage) set: draw_stage_ms[stage] was measured
+     * (plume_draw_stage) [since 1.2] */
     uint32_t draw_stage_mask;
     double draw_stage_ms[PLUME_DRAW_STAGE_COUNT];
-    uint32_t event_children;     /* since 1.2: as in plume_profile */
+    uint32_t event_children;     /* as in plume_profile [since 1.2] */
     uint32_t event_children_dropped;
 } plume_frame_profile;
 

@@ -66,18 +66,12 @@
  * its functions only on a thread where that context is current, one thread at
  * a time per plume_context.
  *
- * GL state: the sort functions set the current program, the indexed
- * GL_SHADER_STORAGE_BUFFER bindings 0 to 4 (the radix sort uses 4), the generic
- * GL_SHADER_STORAGE_BUFFER binding and GL_DISPATCH_INDIRECT_BUFFER binding, and
- * restore all of them before returning (the host's program pipeline becomes
- * active again when its current program was 0). Any other state the host left
- * does not change what they do (compute work only), except transform feedback
- * active and not paused: they refuse it with PLUME_ERROR_HOST_STATE (since
- * 1.1) and do nothing. They issue glMemoryBarrier
- * (GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT) between passes and
- * one GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
- * GL_BUFFER_UPDATE_BARRIER_BIT at the end, so results are visible to the
- * host's next shader, draw or buffer read.
+ * GL state: the sort functions restore every binding they change (compute
+ * path: the current program, storage buffer bindings 0 to 4, the generic
+ * storage and dispatch-indirect buffers), refuse transform feedback active
+ * and not paused (PLUME_ERROR_HOST_STATE), and end with a glMemoryBarrier
+ * that makes the pairs visible to the host's next shader, draw or buffer
+ * read. Each call's bindings, and the fragment path's: docs/host-gl-state.md.
  */
 #ifndef PLUME_SORT_H
 #define PLUME_SORT_H
@@ -89,7 +83,7 @@
 extern "C" {
 #endif
 
-/* plume_sorter_desc.algorithm (since 1.2). */
+/* plume_sorter_desc.algorithm [since 1.2]. */
 typedef enum plume_sort_algorithm {
     /* Per call, from the count (plume_sort) or its bound (max_count for
      * plume_sort_indirect_bounded, the capacity for plume_sort_indirect):
@@ -123,14 +117,13 @@ typedef struct plume_sorter_desc {
     plume_logger logger;        /* default ({0}): the context's */
     plume_allocator allocator;  /* default ({0}): the context's; all three functions or none */
 
-    /* ---- since 1.2 ---- */
     /* plume_sort_algorithm: AUTOMATIC (0, default), BITONIC or RADIX. With
      * RADIX alone no bitonic backend is made: block_pairs is not used and
-     * reads back 0. */
+     * reads back 0. [since 1.2] */
     uint32_t algorithm;
     /* Key bits that matter, the low ones: 1 .. 32; 0 (default) reads back as
      * 32. Keys must fit in them (see "Order" above). The radix sort skips the
-     * digits above them (16 bits: half the passes of 32). */
+     * digits above them (16 bits: half the passes of 32). [since 1.2] */
     uint32_t key_bits;
     /* A plume_gpu_path. PLUME_PATH_AUTO (default): compute where the context
      * has GL 4.3, else fragment. PLUME_PATH_FRAGMENT forces the fragment
@@ -139,23 +132,18 @@ typedef struct plume_sorter_desc {
      * passes, the first sorting each group of 32 pairs, each later one
      * merging the runs two by two (1 + log2(count / 32) passes), recorded
      * by transform feedback into two buffers of the capacity's power of
-     * two, read back as buffer textures (nothing reaches
-     * the rasterizer: GL_RASTERIZER_DISCARD); where GL_MAX_TEXTURE_BUFFER_SIZE
-     * is under that power of two, seeds 000 and 002's render passes over
-     * RG32UI textures (2 stages a pass). GL state on this path: the calls
-     * also set and restore the texture units 0-4 (2D and buffer textures,
-     * samplers), the draw and read framebuffers, the viewport, scissor and
-     * raster state, the pixel pack and unpack buffers and parameters, the
-     * copy buffers, and transform feedback: on a GL with transform feedback
-     * objects (4.0) the sorter binds its own (the host's, even paused, and
-     * its buffers stay untouched), on 3.3 the default object's binding 0 is
-     * saved and restored. A GL 3.3 context cannot say whether the host's
-     * capture is active: a call under one fails with the GL's error
-     * (logged). Draws on this path are subject to the host's conditional
-     * rendering, which GL cannot suspend: call outside it.
+     * two, read back as buffer textures (nothing reaches the rasterizer:
+     * GL_RASTERIZER_DISCARD); where GL_MAX_TEXTURE_BUFFER_SIZE is under that
+     * power of two, seeds 000 and 002's render passes over RG32UI textures
+     * (2 stages a pass). Its calls bind and restore more GL state (textures,
+     * framebuffers, transform feedback: docs/host-gl-state.md); a GL 3.3
+     * context cannot say whether the host's transform feedback capture is
+     * active, so a call under one fails with the GL's error (logged), and
+     * its passes are draws, subject to the host's conditional rendering:
+     * call outside it.
      * PLUME_PATH_COMPUTE on a context without it is PLUME_ERROR_GL_UNSUPPORTED.
      * plume_sorter_get_desc reports the path taken. block_pairs is the compute
-     * path's: the fragment path ignores it (it reads back as 0). */
+     * path's: the fragment path ignores it (it reads back as 0). [since 1.2] */
     uint32_t path;
 } plume_sorter_desc;
 
@@ -164,8 +152,9 @@ typedef struct plume_sorter_desc {
  * see plume_sorter_desc.path). Errors: PLUME_ERROR_INVALID_ARGUMENT (null pointers,
  * capacity 0 or over 2^30, block_pairs not a power of two or over the GL
  * limits, a partial allocator, algorithm not a plume_sort_algorithm, key_bits
- * over 32), PLUME_ERROR_GL_UNSUPPORTED (no GL 4.3 / compute
- * shaders, shared memory under 512 bytes), PLUME_ERROR_SHADER,
+ * over 32, a path that is not a plume_gpu_path, RADIX on the fragment path),
+ * PLUME_ERROR_GL_UNSUPPORTED (no GL 3.3 core; no GL 4.3 where path asks for
+ * compute; compute limits too small), PLUME_ERROR_SHADER,
  * PLUME_ERROR_OUT_OF_MEMORY. On failure *out_sorter is {0} and no GL object is
  * left behind.
  * Threading: where the GL context is current; one thread at a time per
@@ -229,7 +218,7 @@ PLUME_API plume_result plume_sort_indirect_bounded(plume_context *context, plume
                                                    uint32_t pairs_buffer, uint32_t count_buffer,
                                                    uint32_t count_offset, uint32_t max_count);
 
-/* since 1.2: sorts the first `count` pairs held in `texture`, a GL_TEXTURE_2D
+/* Sorts the first `count` pairs held in `texture`, a GL_TEXTURE_2D
  * whose level 0 is GL_RG32UI, in place. Layout: pair i is the texel at
  * column i % width, row i / width (width = the texture's width, any size);
  * red is the key, green the value; the texture needs ceil(count / width)
@@ -239,11 +228,11 @@ PLUME_API plume_result plume_sort_indirect_bounded(plume_context *context, plume
  * the sorter's buffer with glReadPixels (a pixel pack buffer), sorted there,
  * and written back with glTexSubImage2D (a pixel unpack buffer); with the
  * render-pass sort (see path) the first pass reads `texture` and the last
- * writes it. The host's state is restored (path, above).
+ * writes it. The host's state is restored (docs/host-gl-state.md).
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad handle, not a 2D texture, not
  * GL_RG32UI, too few texels for `count`), PLUME_ERROR_CAPACITY (count over
  * the capacity).
- * Threading: where the sorter's GL context is current. */
+ * Threading: where the sorter's GL context is current. [since 1.2] */
 PLUME_API plume_result plume_sort_texture(plume_context *context, plume_sorter sorter, uint32_t texture,
                                           uint32_t count);
 
@@ -255,9 +244,9 @@ PLUME_API plume_result plume_sort_texture(plume_context *context, plume_sorter s
 PLUME_API uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter sorter, uint32_t count);
 
 /* The backend (PLUME_SORT_BITONIC or PLUME_SORT_RADIX) that sorting `count`
- * pairs runs: plume_sort's count, or the bound of an indirect sort (since
- * 1.2). PLUME_SORT_AUTOMATIC, with a message, for a bad handle.
- * Threading: any thread using the context; issues no GL call. */
+ * pairs runs: plume_sort's count, or the bound of an indirect sort.
+ * PLUME_SORT_AUTOMATIC, with a message, for a bad handle.
+ * Threading: any thread using the context; issues no GL call. [since 1.2] */
 PLUME_API plume_sort_algorithm plume_sorter_algorithm_for(const plume_context *context, plume_sorter sorter,
                                                           uint32_t count);
 

@@ -17,10 +17,10 @@ static const float DEFAULT_SOFT_FADE_DISTANCE = 0.5f;
 static const uint32_t DEFAULT_SORT_KEY_BITS = 24;
 static const uint32_t MIN_SORT_KEY_BITS = 16;
 
-/* "caller: field why": the effects library (effects/effect_read.c) reads the
- * field back from the first word after "caller: " to place the error in the
- * effect file, so `field` names the descriptor's path ("emitters[0].lifetime")
- * without spaces. */
+/* "caller: field why": plume_system_desc_check promises this form (the
+ * effects library reads the field back from the first word after "caller: "
+ * to place the error in the effect file), so `field` names the descriptor's
+ * path ("emitters[0].lifetime") without spaces. */
 static plume_result refuse(const plume_env *env, const char *caller, const char *field, const char *why) {
     plume_log(env, PLUME_LOG_ERROR, "%s: %s %s", caller, field, why);
     return PLUME_ERROR_INVALID_ARGUMENT;
@@ -363,6 +363,22 @@ plume_result plume_particles_resolve_desc(const plume_env *env, const char *call
     if (a->soft_fade_distance == 0.0f) a->soft_fade_distance = DEFAULT_SOFT_FADE_DISTANCE;
     if ((r = resolve_look(env, caller, out)) != PLUME_OK) return r;
     return plume_particles_resolve_world(env, caller, &in->world, &out->world);
+}
+
+plume_result plume_system_desc_check(const plume_system_desc *desc, plume_system_desc *out_resolved) {
+    static const char CALLER[] = "plume_system_desc_check";
+    if (out_resolved) *out_resolved = (plume_system_desc){0};
+    plume_env env;
+    if (!desc) {
+        plume_env_init(&env, NULL, NULL);
+        plume_log(&env, PLUME_LOG_ERROR, "%s: desc must not be NULL", CALLER);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    plume_result r = plume_env_init(&env, &desc->logger, &desc->allocator);
+    plume_system_desc resolved;
+    if (r == PLUME_OK) r = plume_particles_resolve_desc(&env, CALLER, desc, &resolved);
+    if (r == PLUME_OK && out_resolved) *out_resolved = resolved;
+    return r;
 }
 
 /* ---- The look (since 1.2) ------------------------------------------------------ */

@@ -48,11 +48,8 @@ static const particle_attachment_class FRAGMENT_DRAW_ATTACHMENT = {"fragment-pat
 
 static plume_result create(const particle_view *v, fragment_draw_state *f) {
     const plume_shader_stage stages[2] = {
-        {GL_VERTEX_SHADER,
-         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_quad.glsl",
-          "render/fragment_draw.vert"}},
-        {GL_FRAGMENT_SHADER,
-         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_draw.frag"}},
+        {GL_VERTEX_SHADER, "render/fragment_draw.vert"},
+        {GL_FRAGMENT_SHADER, "render/particle_draw.frag"},
     };
     char look[LOOK_DEFINES_SIZE];
     particles_look_defines(particles_look_features(v->desc), look);

@@ -41,11 +41,8 @@ static const particle_attachment_class RASTER_ATTACHMENT = {"raster draw path", 
  * vertex array and the samplers. */
 static plume_result create(const particle_view *v, raster_state *r) {
     plume_shader_stage stages[2] = {
-        {GL_VERTEX_SHADER,
-         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_quad.glsl",
-          "render/particle_draw.vert", NULL}},
-        {GL_FRAGMENT_SHADER,
-         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_draw.frag", NULL}},
+        {GL_VERTEX_SHADER, "render/particle_draw.vert"},
+        {GL_FRAGMENT_SHADER, "render/particle_draw.frag"},
     };
     char look[LOOK_DEFINES_SIZE];
     particles_look_defines(particles_look_features(v->desc), look);

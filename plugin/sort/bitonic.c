@@ -190,8 +190,7 @@ static plume_result build_local_program(bitonic_sort *s, const program_set *set,
                                  : "",
              s->block_pairs, plume_log2(s->block_pairs), set->local_threads, set->log_elements, s->log_lanes,
              full_sort ? 1 : 0, s->subgroup_shuffle ? 1 : 0);
-    plume_shader_stage stage = {GL_COMPUTE_SHADER,
-                                {"sort/sort_common.glsl", "sort/sort_groups.glsl", "sort/sort_local.comp", NULL}};
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, "sort/sort_local.comp"};
     return plume_build_program(s->env, full_sort ? "plume sort: local sort" : "plume sort: merge", &stage, 1,
                                defines, out);
 }

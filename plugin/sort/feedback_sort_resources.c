@@ -68,8 +68,8 @@ static void network_defines(text *t, uint32_t m) {
     put(t, "\n");
 }
 
-/* One program for groups of 2^m pairs, from `vertex_file` (after
- * pair_order.glsl) with the macros in `t`: its outputs out_pairs0 .. */
+/* One program for groups of 2^m pairs, from `vertex_file` with the macros in
+ * `t`: its outputs out_pairs0 .. */
 static plume_result build_group_program(const feedback_sort *s, uint32_t m, const char *vertex_file, const char *what,
                                         const text *t, GLuint *out) {
     char names[MAX_GROUP / 2][24];
@@ -81,8 +81,8 @@ static plume_result build_group_program(const feedback_sort *s, uint32_t m, cons
     char label[80];
     snprintf(label, sizeof label, "plume feedback sort: %s, groups of %u pairs", what, 1u << m);
     const plume_shader_stage stages[2] = {
-        {GL_VERTEX_SHADER, {"sort/pair_order.glsl", vertex_file}},
-        {GL_FRAGMENT_SHADER, {"sort/feedback_unused.frag"}},
+        {GL_VERTEX_SHADER, vertex_file},
+        {GL_FRAGMENT_SHADER, "sort/feedback_unused.frag"},
     };
     if (t->used >= t->size) return PLUME_ERROR_OUT_OF_MEMORY;
     return plume_build_feedback_program_330(s->env, label, stages, 2, t->at, varyings, (int)(1u << m) / 2, out);
@@ -118,9 +118,9 @@ static plume_result build_programs(feedback_sort *s) {
     plume_result r = feedback_sort_build_network_programs(s, s->group_bits);
     if (r != PLUME_OK) return r;
     const plume_shader_stage stages[3] = {
-        {GL_VERTEX_SHADER, {"sort/feedback_write.vert"}},
-        {GL_GEOMETRY_SHADER, {"sort/feedback_write.geom"}},
-        {GL_FRAGMENT_SHADER, {"sort/feedback_unused.frag"}},
+        {GL_VERTEX_SHADER, "sort/feedback_write.vert"},
+        {GL_GEOMETRY_SHADER, "sort/feedback_write.geom"},
+        {GL_FRAGMENT_SHADER, "sort/feedback_unused.frag"},
     };
     const char *varyings[] = {"out_pair"};
     r = plume_build_feedback_program_330(s->env, "plume feedback sort: indirect write-back", stages, 3, NULL,

@@ -290,8 +290,8 @@ static plume_result build_programs(fragment_sort *s) {
         snprintf(defines, sizeof defines, "#define GROUP_BITS %u\n", k);
         snprintf(label, sizeof label, "plume fragment sort: %u stage%s a pass", k, k > 1 ? "s" : "");
         const plume_shader_stage stages[2] = {
-            {GL_VERTEX_SHADER, {"sort/fragment_pass.vert"}},
-            {GL_FRAGMENT_SHADER, {"sort/pair_order.glsl", "sort/fragment_pair.glsl", "sort/fragment_sort.frag"}},
+            {GL_VERTEX_SHADER, "sort/fragment_pass.vert"},
+            {GL_FRAGMENT_SHADER, "sort/fragment_sort.frag"},
         };
         plume_result r = plume_build_program_330(s->env, label, stages, 2, defines, &s->sort_programs[k - 1]);
         if (r != PLUME_OK) return r;
@@ -300,8 +300,8 @@ static plume_result build_programs(fragment_sort *s) {
         /* u_pairs stays on unit 0 (the default). */
     }
     const plume_shader_stage stages[2] = {
-        {GL_VERTEX_SHADER, {"sort/fragment_pass.vert"}},
-        {GL_FRAGMENT_SHADER, {"sort/pair_order.glsl", "sort/fragment_pair.glsl", "sort/fragment_copy.frag"}},
+        {GL_VERTEX_SHADER, "sort/fragment_pass.vert"},
+        {GL_FRAGMENT_SHADER, "sort/fragment_copy.frag"},
     };
     plume_result r = plume_build_program_330(s->env, "plume fragment sort: copy", stages, 2, NULL, &s->copy_program);
     if (r != PLUME_OK) return r;

@@ -329,12 +329,7 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
                  threads, set->tile / threads, set->tile, s->subgroup_ops ? 1 : 0,
                  p == ONESWEEP_PROGRAM ? 1 : 0, set->shared_pairs, set->histogram_items,
                  set->histogram_items * PLUME_RADIX_THREADS);
-        /* The single-tile program has its own sums. */
-        plume_shader_stage stage = {GL_COMPUTE_SHADER, {"sort/radix_common.glsl"}};
-        int file = 1;
-        if (!single) stage.files[file++] = "sort/workgroup_sum.glsl";
-        if (ranks) stage.files[file++] = "sort/radix_rank.glsl";
-        stage.files[file] = PROGRAM_FILES[p];
+        plume_shader_stage stage = {GL_COMPUTE_SHADER, PROGRAM_FILES[p]};
         plume_result result = plume_build_program(s->env, PROGRAM_LABELS[p], &stage, 1, defines, &set->programs[p]);
         if (result != PLUME_OK) return result;
         for (int u = 0; u < UNIFORMS; ++u)

@@ -1,6 +1,6 @@
 /* The module inside a hostile host: one that left a distinctive value in every
  * piece of GL state that could change what a module call means (the contract
- * in plume_particles.h, "GL state contract"); the compute path's calls, then
+ * in docs/host-gl-state.md); the compute path's calls, then
  * the fragment path's sorts. Every call must give the same
  * results as in a clean context, leave that state exactly as it was, and
  * write nothing into the host's objects (canary buffers and textures). */

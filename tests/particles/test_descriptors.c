@@ -90,6 +90,24 @@ static bool make_bad_desc(int which, plume_system_desc *d, plume_result *expecte
     return true;
 }
 
+/* plume_system_desc_check refuses what create refuses without the GL: the
+ * same result and message; the cases that need the GL's limits or the
+ * texture's file or pixels pass it. */
+static void assert_desc_check_agrees(int which, const plume_system_desc *desc, plume_result expected,
+                                     const char *message) {
+    bool needs_create = expected != PLUME_ERROR_INVALID_ARGUMENT || strstr(message, "GL's limit") ||
+                        strstr(message, "flipbook");
+    plume_system_desc checked = *desc;
+    checked.logger = test_logger();
+    int errors_before = test_log_error_count();
+    plume_result result = plume_system_desc_check(&checked, NULL);
+    if (needs_create ? result != PLUME_OK
+                     : result != expected || test_log_error_count() != errors_before + 1 ||
+                           test_log_count("plume_system_desc_check: ") == 0)
+        fail_msg("case %d: plume_system_desc_check gave %s (create: %s, \"%s\")", which, plume_result_string(result),
+                 plume_result_string(expected), message);
+}
+
 static void test_bad_descriptors_are_refused_cleanly(void **state) {
     (void)state;
     test_log_expect_errors();
@@ -119,6 +137,7 @@ static void test_bad_descriptors_are_refused_cleanly(void **state) {
                      plume_result_string(result), plume_result_string(expected), (unsigned long long)system.id,
                      message, test_log_contains(message) ? "logged" : "missing");
         if (stats.live_blocks != 0) fail_msg("case %d: %ld blocks leaked", which, stats.live_blocks);
+        assert_desc_check_agrees(which, &desc, expected, message);
         uint32_t filed = 0;
         assert_int_equal(plume_context_list_gl_objects(fixture_context(), NULL, 0, &filed), PLUME_OK);
         if (filed != 0) fail_msg("case %d: %u GL objects left filed in the context", which, filed);
@@ -136,6 +155,13 @@ static void test_bad_descriptors_are_refused_cleanly(void **state) {
     assert_int_equal(plume_system_create(fixture_context(), &desc, NULL), PLUME_ERROR_INVALID_ARGUMENT);
     assert_int_equal(plume_system_create(NULL, &desc, &system), PLUME_ERROR_INVALID_ARGUMENT);
     assert_int_equal(system.id, 0);
+    plume_system_desc resolved;
+    memset(&resolved, 0xAB, sizeof resolved);
+    assert_int_equal(plume_system_desc_check(NULL, &resolved), PLUME_ERROR_INVALID_ARGUMENT);
+    desc.allocator.allocate = malloc_for_partial_allocator_test;
+    desc.logger = test_logger();
+    assert_int_equal(plume_system_desc_check(&desc, &resolved), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(resolved.capacity, 0); /* zeroed on an error */
     /* Whatever any case made is gone (asked of the GL, not of the module). */
     test_take_gl_census(&now);
     test_assert_same_census(&before, &now, "after the refused descriptors");
@@ -217,6 +243,18 @@ static void test_zero_descriptor_fields_take_documented_defaults(void **state) {
     assert_true(d.appearance.color_over_life.keys[0].rgba[3] == 1.0f);
     assert_true(d.appearance.texture.columns == 1 && d.appearance.texture.rows == 1);
     assert_null(d.appearance.texture.path);
+    /* plume_system_desc_check fills in the same defaults, with no GL call. */
+    plume_system_desc checked;
+    assert_int_equal(plume_system_desc_check(&desc, &checked), PLUME_OK);
+    assert_memory_equal(checked.emitters, d.emitters, sizeof d.emitters);
+    assert_memory_equal(&checked.forces, &d.forces, sizeof d.forces);
+    assert_memory_equal(&checked.appearance.size_over_life, &d.appearance.size_over_life, sizeof(plume_curve));
+    assert_memory_equal(&checked.appearance.color_over_life, &d.appearance.color_over_life, sizeof(plume_gradient));
+    assert_memory_equal(&checked.world, &d.world, sizeof d.world);
+    assert_true(checked.appearance.soft_fade_distance == d.appearance.soft_fade_distance);
+    assert_true(checked.stretch_limits.min == d.stretch_limits.min && checked.stretch_limits.max == d.stretch_limits.max);
+    assert_int_equal(checked.sort_key_bits, d.sort_key_bits);
+    assert_int_equal(checked.appearance.texture.columns, 1);
     /* The defaults act: 5 particles a second, alive 1 s, 0.1 wide, at rest. */
     plume_frame_desc frame = make_frame(0.25f, NULL, NULL); /* zero matrices: identity */
     for (int k = 0; k < 8; ++k) update(system, &frame);

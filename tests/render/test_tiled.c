@@ -317,7 +317,7 @@ static plume_system system_with_allocator(bool *failing) {
     return system;
 }
 
-/* Where the tiled path cannot be made (here: no memory for its sorter), the
+/* Where the tiled path cannot be made (here: no memory), the
  * draw is the raster path's, said once. */
 static void test_tiled_path_that_cannot_be_made_draws_raster(void **state) {
     (void)state;
@@ -326,6 +326,9 @@ static void test_tiled_path_that_cannot_be_made_draws_raster(void **state) {
     plume_system a = system_with_allocator(&failing), b = system_with_allocator(&failing);
     float *raster = render_new_image(), *tile = render_new_image();
     render_frame(a, &c, RASTER, true, 0, 1.0f, raster);
+    /* The raster path's objects are made by a system's first draw (they are
+     * its fallback here): that draw is given the memory. */
+    render_frame(b, &c, RASTER, true, 0, 1.0f, tile);
     test_log_expect_errors(); /* the allocation's failure is logged */
     failing = true;
     for (int i = 0; i < 2; ++i) render_frame(b, &c, tiled(PLUME_DRAW_FULL, true, 0.0f), true, 0, 1.0f, tile);

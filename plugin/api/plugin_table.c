@@ -1,9 +1,10 @@
 /* The plugin entry point: version negotiation and the function tables
- * (plume_plugin.h). The tables are constant data, not state. */
+ * (plume_plugin.h). The tables are constant data, not state. The top floor of
+ * plugin/: the one file that names every part's public functions. */
 #include <string.h>
 
+#include "core/plume_internal.h"
 #include "plume/plume_plugin.h"
-#include "plume_internal.h"
 
 /* ---- Hosts built against an older minor ------------------------------------
  * Their structs end before the first field a later minor added: the library
@@ -208,6 +209,7 @@ static const plume_api api_table = {
     .sort_texture = plume_sort_texture,
     .draw_group_set_profiling = plume_draw_group_set_profiling,
     .draw_group_get_profile = plume_draw_group_get_profile,
+    .system_desc_check = plume_system_desc_check,
     .system_set_tiled_options = plume_system_set_tiled_options,
 };
 
