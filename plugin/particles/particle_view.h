@@ -19,8 +19,7 @@
 #include "plume/plume_particles.h"
 #include "profile/profiler.h"
 #include "shared/plume_gpu_layout.h"
-#include "sort/feedback_sort.h"
-#include "sort/fragment_sort.h"
+#include "sort/sort_fragment_path.h"
 
 /* Byte offsets into a system's state buffer that a draw reads (the shared
  * layout's words): the draw's indirect arguments {6, drawn count, 0, 0} and
@@ -33,7 +32,7 @@ enum {
 
 /* The state groups every fragment-path call saves (textures, draw state,
  * pixel transfers, texture buffers, transform feedback). */
-#define FRAGMENT_PARTICLES_SCOPE_GROUPS (FRAGMENT_SORT_SCOPE_GROUPS | FEEDBACK_SORT_SCOPE_GROUPS)
+#define FRAGMENT_PARTICLES_SCOPE_GROUPS SORT_FRAGMENT_PATH_SCOPE_GROUPS
 
 /* The frame's light as the draw uses it (plume_frame_desc, since 1.2): the
  * direction normalised (zero: none). */
