@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "demo.h"
-#include "render/tiled.h" /* TILED_UNCHUNKED */
+#include "plume/plume_particles.h"
 
 const uint32_t DEMO_COUNT_LEVELS[DEMO_COUNT_LEVEL_COUNT] = {16384, 65536, 262144, 1048576};
 
@@ -153,7 +153,7 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             char *end = NULL;
             unsigned long entries = strtoul(value, &end, 10);
             ok = !strcmp(value, "unchunked") || (*end == '\0' && entries > 0 && entries <= (1ul << 24));
-            options->chunk_entries = !strcmp(value, "unchunked") ? TILED_UNCHUNKED : (uint32_t)entries;
+            options->chunk_entries = !strcmp(value, "unchunked") ? PLUME_TILED_UNCHUNKED : (uint32_t)entries;
         } else if (!strcmp(arg, "--effect")) {
             /* The built-in effects by name; anything else is an effect file. */
             bool sparks = !strcmp(value, "sparks");

@@ -12,9 +12,6 @@
 #include "plume/plume_context.h"
 #include "plume/plume_draw_group.h"
 #include "plume/plume_particles.h"
-/* The tiled path's knobs are the module's internals (the demo links it
- * statically), not the API: tiled_configure. */
-#include "render/tiled.h"
 #include "sparks_effect.h"
 
 /* The demo is one host: one plume context owns its system. */
@@ -181,8 +178,8 @@ static bool create_system(smoke_system *smoke, uint32_t capacity, plume_system *
         return false;
     }
     if ((smoke->settings.tile_size || smoke->settings.chunk_entries) &&
-        tiled_configure(context, *out, smoke->settings.tile_size, 0, false, PLUME_SORT_AUTOMATIC,
-                        smoke->settings.chunk_entries) != PLUME_OK) {
+        plume_system_set_tiled_options(context, *out, smoke->settings.tile_size, smoke->settings.chunk_entries) !=
+            PLUME_OK) {
         plume_system_destroy(context, *out);
         return false;
     }

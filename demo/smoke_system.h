@@ -24,7 +24,7 @@ typedef struct smoke_settings {
      * keeps the file's. Copied: it need not outlive the call. */
     const plume_effect *effect;
     /* The tiled draw path's tile size and chunk entries (0: the module's
-     * defaults), for each system made: see tiled_configure. */
+     * defaults), for each system made: plume_system_set_tiled_options. */
     uint32_t tile_size, chunk_entries;
     bool unlit;                 /* the column unlit: the default look */
     /* A fire at the chimney's mouth (a second system), and whether the two

@@ -29,7 +29,7 @@ export MESA_EXTENSION_OVERRIDE="-GL_ARB_compute_shader -GL_ARB_shader_storage_bu
 
 # The fragment path's C files call no function of the extensions Mesa
 # cannot hide, nor any GL 4.x function outside a version check.
-fragment_files="plugin/sort/fragment_sort.c plugin/sort/feedback_sort.c plugin/sort/feedback_sort_resources.c plugin/particles/fragment_update.c plugin/render/fragment_draw.c"
+fragment_files="plugin/sort/fragment_sort.c plugin/sort/feedback_sort.c plugin/sort/feedback_sort_resources.c plugin/particles/fragment_update.c plugin/render/fragment_draw.c plugin/render/particle_uniforms.c"
 if grep -nE 'glProgramUniform|glTexStorage|glCreate(Textures|Buffers|Framebuffers|VertexArrays|Samplers)|glNamed|glTexture[A-Z]|glBind(Buffers|Textures|Samplers|ImageTextures)|glInvalidate|glDispatch|glMemoryBarrier|glBindImageTexture|glCopyImageSubData|glTexBufferRange' $fragment_files; then
     echo "the fragment path calls a function above GL 3.3 core (above)" >&2
     exit 1

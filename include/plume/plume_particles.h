@@ -747,6 +747,24 @@ PLUME_API plume_result plume_system_update(plume_context *context, plume_system 
 PLUME_API plume_result plume_system_draw(plume_context *context, plume_system system,
                                          const plume_frame_desc *frame);
 
+/* plume_system_set_tiled_options's chunk_entries for one compute workgroup
+ * per tile walking the tile's whole run [since 1.3]. */
+#define PLUME_TILED_UNCHUNKED UINT32_MAX
+
+/* The tiled draw path's (PLUME_DRAW_PATH_TILED) tile size, 8, 16 or 32
+ * pixels (0: the default, 16), and the most particle entries one
+ * compute workgroup composites, 1 .. 2^24 (0: the default, 512;
+ * PLUME_TILED_UNCHUNKED: a tile's whole run in one workgroup; longer runs
+ * are cut into chunks combined afterwards), before the system's first tiled
+ * draw. The picture is the same either way (up to rounding); the speed is
+ * not (notes/draw-at-scale.md has the measurements).
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, a
+ * value out of range, the system already drew with the tiled path);
+ * nothing changes then.
+ * Threading: any thread using the context; issues no GL call. [since 1.3] */
+PLUME_API plume_result plume_system_set_tiled_options(plume_context *context, plume_system system,
+                                                      uint32_t tile_size, uint32_t chunk_entries);
+
 /* Kills every particle and restarts time, emission fractions, burst timers
  * and emission numbering: after a reset the system behaves as if just
  * created (with the emitters and forces as last set).

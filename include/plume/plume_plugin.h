@@ -150,6 +150,9 @@ typedef struct plume_api {
     /* ---- since 1.3 ---- */
     /* a descriptor checked without a context or GL (plume_particles.h) */
     plume_result (*system_desc_check)(const plume_system_desc *desc, plume_system_desc *out_resolved);
+    /* the tiled draw path's tile size and chunk entries (plume_particles.h) */
+    plume_result (*system_set_tiled_options)(plume_context *context, plume_system system, uint32_t tile_size,
+                                             uint32_t chunk_entries);
 
     /* New fields go here, under a "---- since 1.N ----" line. */
 } plume_api;

@@ -1,6 +1,6 @@
-/* The fragment path's particle objects, shared by its update
- * (particles/fragment_update.c) and its draw (render/fragment_draw.c). Not
- * part of the API.
+/* The fragment path's particle objects (particles/fragment_update.c); its
+ * draw (render/fragment_draw.c) reads them through the particle view
+ * (particle_fragment_view). Not part of the API.
  *
  * Why textures and fragment passes for the particles, transform feedback
  * for the sort: with the particles in textures, one pass (multiple render
@@ -41,11 +41,6 @@ typedef union fragment_keys_locations {
     GLint at[11];
 } fragment_keys_locations;
 
-typedef struct fragment_draw_locations {
-    raster_locations view; /* the raster draw's: render/raster.c sets them */
-    GLint particle_width;
-} fragment_draw_locations;
-
 typedef struct fragment_particles {
     uint32_t width, rows;
     GLuint textures[2][FRAGMENT_PARTICLE_TEXTURES]; /* two sets: a pass reads one, writes the other */
@@ -63,15 +58,7 @@ typedef struct fragment_particles {
      * over it (sort_key_input_pairs_texture). */
     uint32_t list_count;
     GLuint list_buffer;
-    /* The draw (render/fragment_draw.c). */
-    GLuint draw_program;
-    fragment_draw_locations draw;
-    GLuint vertex_array, sprite_sampler, depth_sampler;
-    bool warned_draw_resolution;
-    bool warned_draw_path;  /* a frame asked for the tiled draw path */
+    GLuint vertex_array;    /* empty: every pass and the draw pull from textures */
 } fragment_particles;
-
-/* render/fragment_draw.c */
-plume_result fragment_draw_create(system_state *s);
 
 #endif

@@ -165,17 +165,18 @@ plume_result fragment_particles_create(system_state *s) {
     f->width = s->desc.capacity < FRAGMENT_PARTICLE_WIDTH ? s->desc.capacity : FRAGMENT_PARTICLE_WIDTH;
     f->rows = (s->desc.capacity + f->width - 1) / f->width;
     plume_result r;
-    if ((r = build_programs(s, f)) || (r = create_particle_textures(s, f)) || (r = fragment_draw_create(s)))
-        return r;
-    return PLUME_OK;
+    if ((r = build_programs(s, f)) || (r = create_particle_textures(s, f))) return r;
+    glGenVertexArrays(1, &f->vertex_array);
+    glBindVertexArray(f->vertex_array); /* made by its first binding (the scope restores it) */
+    return plume_drain_gl_errors(&s->env, "plume_system_create (fragment-path vertex array)");
 }
 
-enum { FRAGMENT_UPDATE_GL_OBJECTS = 2 * FRAGMENT_PARTICLE_TEXTURES + 5 };
+enum { FRAGMENT_UPDATE_GL_OBJECTS = 2 * FRAGMENT_PARTICLE_TEXTURES + 6 };
 
 uint32_t fragment_particles_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity) {
     const fragment_particles *f = s->fragment;
     if (!f) return 0;
-    plume_gl_object all[FRAGMENT_UPDATE_GL_OBJECTS + 4];
+    plume_gl_object all[FRAGMENT_UPDATE_GL_OBJECTS];
     uint32_t n = 0;
     for (int set = 0; set < 2; ++set) {
         for (int t = 0; t < FRAGMENT_PARTICLE_TEXTURES; ++t) all[n++] = (plume_gl_object){GL_TEXTURE, f->textures[set][t]};
@@ -184,19 +185,33 @@ uint32_t fragment_particles_list_gl_objects(const system_state *s, plume_gl_obje
     all[n++] = (plume_gl_object){GL_SAMPLER, f->sampler};
     all[n++] = (plume_gl_object){GL_PROGRAM, f->simulate_program};
     all[n++] = (plume_gl_object){GL_PROGRAM, f->keys_program};
-    all[n++] = (plume_gl_object){GL_PROGRAM, f->draw_program};
     all[n++] = (plume_gl_object){GL_VERTEX_ARRAY, f->vertex_array};
-    all[n++] = (plume_gl_object){GL_SAMPLER, f->sprite_sampler};
-    all[n++] = (plume_gl_object){GL_SAMPLER, f->depth_sampler};
     return plume_list_named_gl_objects(all, n, out, capacity);
 }
 
 void fragment_particles_destroy(system_state *s) {
     if (!s->fragment) return;
-    plume_gl_object owned[FRAGMENT_UPDATE_GL_OBJECTS + 4];
-    plume_delete_gl_objects(owned, fragment_particles_list_gl_objects(s, owned, FRAGMENT_UPDATE_GL_OBJECTS + 4));
+    plume_gl_object owned[FRAGMENT_UPDATE_GL_OBJECTS];
+    plume_delete_gl_objects(owned, fragment_particles_list_gl_objects(s, owned, FRAGMENT_UPDATE_GL_OBJECTS));
     plume_free(&s->env, s->fragment);
     s->fragment = NULL;
+}
+
+void fragment_particles_view(const system_state *s, particle_fragment_view *out) {
+    const fragment_particles *f = s->fragment;
+    *out = (particle_fragment_view){
+        .particle_width = f->width,
+        .list_count = f->list_count,
+        .position_age = f->textures[f->current][0],
+        .velocity = f->textures[f->current][1],
+        .traits = f->textures[f->current][2],
+        .sampler = f->sampler,
+        .vertex_array = f->vertex_array,
+    };
+    /* The sort's own texture over the list's buffer: no glTexBuffer a frame. */
+    if (f->list_count > 0)
+        out->list_texture =
+            sort_key_input_pairs_texture(sort_key_input_of(s->context, s->sorter), f->list_buffer);
 }
 
 /* ---- Passes ------------------------------------------------------------------- */

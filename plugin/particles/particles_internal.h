@@ -1,26 +1,22 @@
-/* The particle system's insides, shared by its source files and by the draw
- * paths (render/) and profiling (profile/) that work on a system. Not part of
- * the API. */
+/* The particle system's insides, shared by its source files only: the draw
+ * paths read a system through particle_view.h. Not part of the API. */
 #ifndef PLUME_PARTICLES_INTERNAL_H
 #define PLUME_PARTICLES_INTERNAL_H
 
 #include <cglm/cglm.h>
+#include <stddef.h>
 
 #include "plume/plume_particles.h"
 #include "plume/plume_profile.h"
 #include "plume/plume_sort.h"
 #include "core/plume_internal.h"
+#include "particles/particle_view.h"
 #include "profile/profiler.h"
-#include "render/lowres.h"
-#include "render/raster.h"
-#include "render/tiled.h"
-#include "sort/sort_fragment_path.h"
 #include "shared/plume_gpu_layout.h"
 
 /* Byte offsets into the state buffer, from its words in the shared layout. */
 enum {
-    STATE_DRAW_ARGS_OFFSET = 4 * PLUME_STATE_DRAW_VERTEX_COUNT, /* the draw's {6, live count, 0, 0} */
-    STATE_DRAWN_COUNT_OFFSET = 4 * PLUME_STATE_DRAWN_COUNT,
+    /* STATE_DRAW_ARGS_OFFSET and STATE_DRAWN_COUNT_OFFSET: particle_view.h */
     STATE_LIVE_COUNT_OFFSET = 4 * PLUME_STATE_LIVE_COUNT,
     STATE_DEAD_COUNT_OFFSET = 4 * PLUME_STATE_DEAD_COUNT,
     STATE_EMITTED_TOTAL_OFFSET = 4 * PLUME_STATE_EMITTED_TOTAL,
@@ -85,12 +81,6 @@ typedef union compact_scatter_locations {
     GLint at[4];
 } compact_scatter_locations;
 
-/* The frame's light as the draw uses it (plume_frame_desc, since 1.2): the
- * direction normalised (zero: none). */
-typedef struct frame_light {
-    float direction[3], color[3], ambient[3];
-} frame_light;
-
 _Static_assert(PLUME_GPU_MAX_COLLIDERS == PLUME_MAX_COLLIDERS && PLUME_GPU_MAX_ATTRACTORS == PLUME_MAX_ATTRACTORS &&
                    PLUME_GPU_MAX_EVENT_ROUTES == PLUME_MAX_EVENT_ROUTES,
                "the shaders' world limits are the API's");
@@ -136,6 +126,15 @@ typedef struct world_state {
     bool warned_missing_target, warned_bad_field;
 } world_state;
 
+/* The draw part's per-system state (particle_view.h's attachments), in the
+ * order it was made. */
+typedef struct particle_attachments {
+    const particle_attachment_class *kinds[PARTICLE_MAX_ATTACHMENTS];
+    void *states[PARTICLE_MAX_ATTACHMENTS]; /* in storage */
+    size_t used;
+    _Alignas(max_align_t) unsigned char storage[PARTICLE_ATTACHMENT_BYTES];
+} particle_attachments;
+
 /* What a plume_system handle names. */
 typedef struct system_state {
     plume_env env;
@@ -160,10 +159,7 @@ typedef struct system_state {
     GLint reset_capacity_location, prepare_requested_location;
     emit_locations emit;
     simulate_locations simulate;
-    frame_light light;       /* the current draw's */
-    raster_renderer raster;  /* the draw paths */
-    lowres_renderer lowres;
-    tiled_renderer tiled;
+    particle_attachments attachments; /* the draw paths' state (render/) */
 
     GLuint motion_buffer;    /* capacity ParticleMotions: what simulate reads and writes */
     GLuint traits_buffer;    /* capacity ParticleTraits: fixed at birth */
@@ -262,34 +258,8 @@ bool world_uses_textures(const system_state *s, const plume_frame_desc *frame);
  * besides `s` (logged under `caller`, naming the field). */
 plume_result world_check_targets(const system_state *s, const char *caller, const plume_world *world);
 
-/* ---- render/draw.c ---- */
-
-/* A sub-stage of the draw: its KHR_debug group ("plume draw: tiled
- * project", ...), always, and its GPU time in the profile while profiling
- * is on. Ends pop what begins pushed. */
-void draw_stage_begin(system_state *s, plume_draw_stage stage);
-void draw_stage_end(system_state *s, plume_draw_stage stage);
-/* The frame's light as the draw uses it (the direction normalised). */
-frame_light draw_frame_light(const plume_frame_desc *frame);
-/* The pixels the frame's depth texture covers: viewport_size, or the
- * current viewport's size where it is not given. */
-void draw_depth_size(const plume_frame_desc *frame, float size[2]);
-/* The blend of every particle draw into the host's first draw buffer:
- * premultiplied colour over what is there (an additive part comes in the
- * source's alpha, which it lowers), both for colour and alpha. Draw buffer
- * 0's functions where the GL has indexed blending (the scope then saves only
- * those: on a 3.3 context with ARB_draw_buffers_blend, glBlendFunc would
- * change every buffer's and the scope restore buffer 0's), else all
- * buffers' at once (GL 3.3 without it: the fragment path). */
-void draw_blend_premultiplied(void);
-/* draw_blend_premultiplied, and the host's depth tested, not written. */
-void draw_blend_particles_over_depth(void);
-
 /* ---- fragment_update.c: the fragment path's update (GL 3.3 core) ---- */
 
-/* The state groups every fragment-path call saves (textures, draw state,
- * pixel transfers, texture buffers, transform feedback). */
-#define FRAGMENT_PARTICLES_SCOPE_GROUPS SORT_FRAGMENT_PATH_SCOPE_GROUPS
 /* Refuses (logged under `caller`, naming the field) what a descriptor asks
  * of the fragment path that only the compute path has. */
 plume_result fragment_particles_check_desc(const plume_env *env, const char *caller, const plume_system_desc *desc);
@@ -312,27 +282,23 @@ void fragment_particles_update(system_state *s, const plume_frame_desc *frame, c
                                bool cull, plume_gl_scope *scope);
 /* plume_system_read_back on the fragment path (the counts are counted here). */
 plume_result fragment_particles_read_back(system_state *s, plume_readback *readback);
-/* The draw of the last update's list into the bound framebuffer (the
- * caller's scope saved FRAGMENT_PARTICLES_SCOPE_GROUPS and neutral raster). */
-void fragment_particles_draw(system_state *s, const mat4 view, const mat4 projection, GLuint scene_depth,
-                             const float target_size[2]);
+/* What the fragment path's draw reads of the last update (particle_view.h). */
+void fragment_particles_view(const system_state *s, particle_fragment_view *out);
 
-/* ---- profile/system_profile.c ---- */
+/* ---- system_profile.c: the system's profiling calls ---- */
 
-/* The sort's size follows from the GPU's drawn count, known only when the
- * frame's results arrive: what the network covered and how many of its
- * dispatches had work (from the frame's drawn count and sort bound), for a
- * profiler whose frames sort with `sorter` (a system's, a draw group's). */
-void profile_finish_sort_values(profiler_frame *frame, const plume_context *context, plume_sorter sorter);
-/* Switches `profiler` on or off (profiler_set_enabled) inside a GL state
- * scope of `env` that restores the copy buffers its queries and readback
- * buffers bind: a system's and a draw group's set_profiling. */
-plume_result profile_switch(plume_profiler *profiler, const plume_env *env, bool enabled);
 plume_result particles_create_profiler(system_state *s);
 /* The GPU events the update's emit consumed (world.c), into the open frame. */
 void particles_capture_event_counts(system_state *s, plume_gl_scope *scope);
 
-/* ---- desc.c: defaults and validation (no GL) ---- */
+/* ---- particle_view.c ---- */
+
+/* The attachments' GL objects, as plume_list_named_gl_objects. */
+uint32_t particles_list_attachment_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
+/* Releases every attachment (the system's end). */
+void particles_free_attachments(system_state *s);
+
+/* ---- desc.c: defaults and validation (no GL); the look: particle_look.h ---- */
 
 /* Copies `in` with defaults filled into `out`, checking every field; logs one
  * message naming the first bad field (prefixed by `caller`). */
@@ -345,42 +311,6 @@ plume_result plume_particles_resolve_forces(const plume_env *env, const char *ca
 /* The world's fields (not its route targets: world_check_targets). */
 plume_result plume_particles_resolve_world(const plume_env *env, const char *caller, const plume_world *in,
                                            plume_world *out);
-
-/* The look (desc.c, since 1.2). The blend mode's additive part k as a
- * curve over life (constant 0 or 1 but in PREMULTIPLIED_ADDITIVE), its
- * largest value, and whether the update skips the sort (ADDITIVE blending,
- * sort mode NONE). */
-plume_curve particles_additive_curve(const plume_system_desc *desc);
-float particles_largest_additive(const plume_system_desc *desc);
-bool particles_sort_skipped(const plume_system_desc *desc);
-/* The bits a resolved descriptor's sort keys are shifted right by: those
- * below its sort_key_bits (particle_sort_key.glsl). */
-uint32_t particles_sort_key_shift(const plume_system_desc *desc);
-/* The quad's longest edge as a multiple of its size (the stretch's upper
- * limit in PLUME_ORIENT_VELOCITY_STRETCHED, else 1). */
-float particles_largest_stretch(const plume_system_desc *desc);
-
-/* The parts of the look a draw program is built with: each a define of the
- * draw shaders (particle_appearance.glsl, tiled_common.glsl), so that a
- * program pays only for what its system uses, and the default look
- * (camera-facing, unlit, nothing emitted, premultiplied) compiles to the
- * shaders as they were before the look. A program built with more features
- * than a system uses draws it the same (unlit, camera-facing, no light
- * emitted, no additive part are values the features' code handles: u_lit,
- * u_orientation, the curves), so programs shared by systems can be built
- * for the union of their features. */
-typedef enum particles_look_feature {
-    LOOK_ORIENTED = 1u << 0, /* PLUME_LOOK_ORIENTED: an orientation other than camera-facing */
-    LOOK_LIT = 1u << 1,      /* PLUME_LOOK_LIT: lit by the frame's light */
-    LOOK_EMISSIVE = 1u << 2, /* PLUME_LOOK_EMISSIVE: emits light at some age */
-    LOOK_ADDITIVE = 1u << 3  /* PLUME_LOOK_ADDITIVE: an additive part above 0 at some age */
-} particles_look_feature;
-enum { LOOK_DEFINES_SIZE = 128 }; /* enough for every feature's define */
-
-uint32_t particles_look_features(const plume_system_desc *desc);
-/* The features' defines ("#define PLUME_LOOK_LIT\n" ...; "" for none) into
- * out[LOOK_DEFINES_SIZE]. */
-void particles_look_defines(uint32_t features, char out[LOOK_DEFINES_SIZE]);
 
 /* ---- texture.c ---- */
 

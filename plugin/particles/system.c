@@ -1,7 +1,8 @@
 /* The particle system object (plume_particles.h): its handle, creation and
  * GL objects, run-time changes, and the update, which runs the GPU stages of
- * simulate.c inside the profiler's stages. The draw paths are in render/,
- * profiling in profile/system_profile.c, the readback in readback.c. */
+ * simulate.c inside the profiler's stages. The draw paths are in render/
+ * (they read a system through particle_view.c and keep their state in its
+ * attachments), profiling in system_profile.c, the readback in readback.c. */
 #include <math.h>
 #include <string.h>
 
@@ -118,8 +119,7 @@ static plume_result create_gl_objects(system_state *s, const plume_system_desc *
     /* The fragment path refused the world, and has no compaction (its key
      * pass writes the ring's slots in slot order itself). */
     if (fragment) r = fragment_particles_create(s);
-    else if ((r = particles_build_compute_programs(s)) == PLUME_OK && (r = raster_create(s)) == PLUME_OK &&
-             (r = create_buffers(s)) == PLUME_OK)
+    else if ((r = particles_build_compute_programs(s)) == PLUME_OK && (r = create_buffers(s)) == PLUME_OK)
         r = world_create(s);
     if (r != PLUME_OK || (r = create_sorter(s)) || (!fragment && (r = particles_create_compaction(s))) ||
         (r = particles_create_profiler(s)))
@@ -133,15 +133,13 @@ static plume_result create_gl_objects(system_state *s, const plume_system_desc *
     s->desc.appearance.texture.pixels = NULL;
     s->desc.appearance.texture.width = width;
     s->desc.appearance.texture.height = height;
-    if (fragment) raster_set_appearance_uniforms(s, s->fragment->draw_program);
-    else raster_set_appearance(s);
     return particles_reset_gpu_state(s);
 }
 
 enum { SYSTEM_GL_OBJECTS = 14 };
 
-/* The system's own GL objects (the draw paths, the profiler and the sorter
- * list theirs). */
+/* The system's own GL objects (the draw paths' attachments, the profiler and
+ * the sorter list theirs). */
 static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity) {
     const plume_gl_object all[SYSTEM_GL_OBJECTS] = {
         {GL_PROGRAM, s->reset_program},    {GL_PROGRAM, s->prepare_program}, {GL_PROGRAM, s->emit_program},
@@ -159,9 +157,7 @@ static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out,
 static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity) {
     const system_state *s = object;
     uint32_t n = list_own_gl_objects(s, out, capacity);
-    n += raster_list_gl_objects(&s->raster, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
-    n += lowres_list_gl_objects(&s->lowres, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
-    n += tiled_list_gl_objects(&s->tiled, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += particles_list_attachment_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += fragment_particles_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += profiler_list_gl_objects(s->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += world_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
@@ -173,9 +169,7 @@ static void free_system(void *object) {
     system_state *s = object;
     profiler_destroy(s->profiler);
     plume_sorter_destroy(s->context, s->sorter); /* {0} if it was never made */
-    raster_release(&s->raster);
-    lowres_release(&s->lowres);
-    tiled_release(s);
+    particles_free_attachments(s);
     fragment_particles_destroy(s);
     plume_gl_object owned[SYSTEM_GL_OBJECTS];
     plume_delete_gl_objects(owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));

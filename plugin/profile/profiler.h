@@ -44,6 +44,7 @@
 #define PLUME_PROFILER_H
 
 #include "plume/plume_profile.h"
+#include "plume/plume_sort.h"
 #include "core/plume_internal.h"
 
 enum {
@@ -181,5 +182,17 @@ double profiler_median(double *values, uint32_t count);
  * than 64 bits the counter wraps and the difference is taken modulo 2^bits;
  * with 64 an end before begin is not a duration: returns false. */
 bool profiler_timestamp_delta(uint64_t begin, uint64_t end, int bits, uint64_t *out_ns);
+
+/* ---- profile_calls.c: what a system's and a draw group's profiling share ---- */
+
+/* The sort's size follows from the GPU's drawn count, known only when the
+ * frame's results arrive: what the network covered and how many of its
+ * dispatches had work (from the frame's drawn count and sort bound), for a
+ * profiler whose frames sort with `sorter` (a system's, a draw group's). */
+void profile_finish_sort_values(profiler_frame *frame, const plume_context *context, plume_sorter sorter);
+/* Switches `profiler` on or off (profiler_set_enabled) inside a GL state
+ * scope of `env` that restores the copy buffers its queries and readback
+ * buffers bind: a system's and a draw group's set_profiling. */
+plume_result profile_switch(plume_profiler *profiler, const plume_env *env, bool enabled);
 
 #endif

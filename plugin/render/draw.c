@@ -1,11 +1,12 @@
 /* plume_system_draw: checks the frame, saves the host's state and runs the
- * draw path the frame asks for (raster or tiled, at full, half or quarter
- * resolution; the fragment path's own draw on the fragment path) inside the
- * profiler's draw stage. */
+ * draw path the frame asks for (raster or tiled, at full resolution or
+ * inside the low-resolution wrapper at half or quarter; the fragment path's
+ * own draw on the fragment path) inside the profiler's draw stage; and what
+ * every path shares (draw_path.h). */
 #include <math.h>
 #include <string.h>
 
-#include "particles/fragment_particles.h"
+#include "render/lowres.h"
 
 static const char *const DRAW_STAGE_GROUPS[PLUME_DRAW_STAGE_COUNT] = {
     "plume draw: tiled project",   "plume draw: tiled scan",      "plume draw: tiled entries",
@@ -13,13 +14,13 @@ static const char *const DRAW_STAGE_GROUPS[PLUME_DRAW_STAGE_COUNT] = {
     "plume draw: tiled resolve",   "plume draw: tiled blend",     "plume draw: depth downsample",
     "plume draw: low-resolution composite"};
 
-void draw_stage_begin(system_state *s, plume_draw_stage stage) {
+void draw_stage_begin(const particle_view *view, plume_draw_stage stage) {
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, DRAW_STAGE_GROUPS[stage]);
-    profiler_draw_stage_begin(s->profiler, stage);
+    profiler_draw_stage_begin(view->profiler, stage);
 }
 
-void draw_stage_end(system_state *s, plume_draw_stage stage) {
-    profiler_draw_stage_end(s->profiler, stage);
+void draw_stage_end(const particle_view *view, plume_draw_stage stage) {
+    profiler_draw_stage_end(view->profiler, stage);
     glPopDebugGroup();
 }
 
@@ -63,94 +64,125 @@ frame_light draw_frame_light(const plume_frame_desc *frame) {
     return light;
 }
 
-/* The full-resolution raster path: the soft fade reads the host's depth
- * texture, which covers frame->viewport_size (default: the viewport). */
-static void draw_full(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
-    float size[2];
-    draw_depth_size(frame, size);
-    raster_draw(s, view, projection, frame->depth_texture, size, s->state_buffer, STATE_DRAW_ARGS_OFFSET);
+void draw_create_samplers(GLuint *sprite_sampler, GLuint *depth_sampler) {
+    glGenSamplers(1, sprite_sampler);
+    glSamplerParameteri(*sprite_sampler, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glSamplerParameteri(*sprite_sampler, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glSamplerParameteri(*sprite_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glSamplerParameteri(*sprite_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glGenSamplers(1, depth_sampler);
+    glSamplerParameteri(*depth_sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glSamplerParameteri(*depth_sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glSamplerParameteri(*depth_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glSamplerParameteri(*depth_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glSamplerParameteri(*depth_sampler, GL_TEXTURE_COMPARE_MODE, GL_NONE);
 }
+
+void draw_bind_texture(GLuint unit, GLuint texture, GLuint sampler) {
+    glActiveTexture(GL_TEXTURE0 + unit);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glBindSampler(unit, sampler);
+}
+
+/* ---- The pick --------------------------------------------------------------------- */
+
+/* What the pick remembers per system: the warnings it gave. */
+typedef struct draw_choices {
+    bool warned_lowres_without_depth, warned_tiled_without_depth;
+} draw_choices;
+
+/* Each attachment of render/ takes at most its share of the system's bytes:
+ * the tiled path half, the others an eighth each (a slot's alignment
+ * included); each file checks its own. */
+_Static_assert(sizeof(draw_choices) + 16 <= PARTICLE_ATTACHMENT_BYTES / 8, "fits its share of the system");
+
+static const particle_attachment_class DRAW_CHOICES = {"draw path choice", NULL, NULL};
 
 /* Both the low resolutions and the tiled path read the host's depth texture
  * (the only depth the module can read): without one, the draw is the
  * full-resolution raster draw, and each missing piece is said once. */
-static void warn_once(system_state *s, bool *warned, const char *what) {
+static void warn_once(const particle_view *v, bool *warned, const char *what) {
     if (*warned) return;
-    plume_log(&s->env, PLUME_LOG_WARNING, "plume_system_draw: %s needs the frame's depth_texture; %s", what,
+    plume_log(v->env, PLUME_LOG_WARNING, "plume_system_draw: %s needs the frame's depth_texture; %s", what,
               "drawing with the full-resolution raster path");
     *warned = true;
 }
 
-/* The fragment path draws with its own raster draw at full resolution (its
- * low-resolution draw is not written yet, and the tiled path needs compute
- * shaders): a frame asking for less, or for the tiled path, gets it, with one
- * warning for each. */
-static void draw_fragment_path(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
-                               plume_gl_scope *scope) {
-    if (frame->draw_resolution != PLUME_DRAW_FULL && !s->fragment->warned_draw_resolution) {
-        plume_log(&s->env, PLUME_LOG_WARNING,
-                  "plume_system_draw: draw_resolution %u is the compute path's; the fragment path draws at full "
-                  "resolution",
-                  frame->draw_resolution);
-        s->fragment->warned_draw_resolution = true;
-    }
-    if (frame->draw_path == PLUME_DRAW_PATH_TILED && !s->fragment->warned_draw_path) {
-        plume_log(&s->env, PLUME_LOG_WARNING,
-                  "plume_system_draw: draw_path PLUME_DRAW_PATH_TILED needs compute shaders; the fragment path "
-                  "draws with its raster draw");
-        s->fragment->warned_draw_path = true;
-    }
-    plume_gl_scope_save(scope, FRAGMENT_PARTICLES_SCOPE_GROUPS);
-    float size[2];
-    draw_depth_size(frame, size);
-    fragment_particles_draw(s, view, projection, frame->depth_texture, size);
+/* The host's framebuffer as a target: the current viewport, the frame's
+ * depth texture covering frame->viewport_size (default: the viewport). */
+static draw_target host_target(const plume_frame_desc *frame) {
+    draw_target t = {.factor = 1, .depth_function = GL_LESS, .depth_texture = frame->depth_texture};
+    t.viewport[2] = t.viewport[3] = 1;
+    glGetIntegerv(GL_VIEWPORT, t.viewport);
+    glGetIntegerv(GL_DEPTH_FUNC, &t.depth_function);
+    t.width = t.viewport[2];
+    t.height = t.viewport[3];
+    t.depth_origin[0] = t.viewport[0];
+    t.depth_origin[1] = t.viewport[1];
+    draw_depth_size(frame, t.depth_size);
+    return t;
+}
+
+/* `path` onto `target`, with the raster path where it cannot be made. */
+static plume_result draw_with(const draw_path *path, const particle_view *v, const draw_frame *frame,
+                              const draw_target *target, plume_gl_scope *scope) {
+    plume_result r = path->draw(v, frame, target, NULL, scope);
+    if (r == PLUME_ERROR_GL_UNSUPPORTED && path != &raster_draw_path)
+        r = raster_draw_path.draw(v, frame, target, NULL, scope);
+    return r;
+}
+
+static plume_result draw_system(const particle_view *v, const draw_frame *frame, draw_choices *choices,
+                                plume_gl_scope *scope) {
+    const plume_frame_desc *desc = frame->desc;
+    draw_target target = host_target(desc);
+    if (v->desc->path == PLUME_PATH_FRAGMENT) return fragment_raster_draw_path.draw(v, frame, &target, NULL, scope);
+    bool has_depth = desc->depth_texture != 0;
+    if (desc->draw_resolution != PLUME_DRAW_FULL && !has_depth)
+        warn_once(v, &choices->warned_lowres_without_depth, "a low draw_resolution");
+    if (desc->draw_path == PLUME_DRAW_PATH_TILED && !has_depth)
+        warn_once(v, &choices->warned_tiled_without_depth, "the tiled draw path");
+    int factor = !has_depth || desc->draw_resolution == PLUME_DRAW_FULL ? 1
+                 : desc->draw_resolution == PLUME_DRAW_HALF           ? 2
+                                                                       : 4;
+    const draw_path *path =
+        desc->draw_path == PLUME_DRAW_PATH_TILED && has_depth ? &tiled_draw_path : &raster_draw_path;
+    if (factor == 1) return draw_with(path, v, frame, &target, scope);
+    lowres_state *low = lowres_of(v);
+    if (!low) return PLUME_ERROR_OUT_OF_MEMORY;
+    lowres_pass pass;
+    plume_result r = lowres_begin(low, v, desc, factor, &pass);
+    if (r != PLUME_OK) return r;
+    target = lowres_target(low, &pass);
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: low-resolution particles");
+    r = draw_with(path, v, frame, &target, scope);
+    glPopDebugGroup();
+    lowres_end(low, v, desc, frame->projection, &pass);
+    return r;
 }
 
 plume_result plume_system_draw(plume_context *context, plume_system handle, const plume_frame_desc *frame) {
     static const char *CALLER = "plume_system_draw";
-    system_state *system;
-    mat4 view, projection;
-    plume_result r = particles_find_frame_system(context, handle, CALLER, frame, &system, view, projection);
+    particle_view view;
+    draw_frame drawn = {.desc = frame};
+    plume_result r = particles_find_frame_view(context, handle, CALLER, frame, &view, drawn.view, drawn.projection);
     if (r != PLUME_OK) return r;
     if (frame->depth_texture != 0 && !glIsTexture(frame->depth_texture)) {
-        plume_log(&system->env, PLUME_LOG_ERROR, "%s: depth_texture %u is not a texture", CALLER,
-                  frame->depth_texture);
+        plume_log(view.env, PLUME_LOG_ERROR, "%s: depth_texture %u is not a texture", CALLER, frame->depth_texture);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    if ((r = plume_check_host_state(&system->env, CALLER)) != PLUME_OK) return r;
-    system->light = draw_frame_light(frame);
+    if ((r = plume_check_host_state(view.env, CALLER)) != PLUME_OK) return r;
+    draw_choices *choices = particle_view_attach(&view, &DRAW_CHOICES, sizeof *choices);
+    if (!choices) return PLUME_ERROR_OUT_OF_MEMORY;
+    view.light = draw_frame_light(frame);
     plume_gl_scope scope;
-    plume_gl_scope_begin(&scope, &system->env);
+    plume_gl_scope_begin(&scope, view.env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
     plume_gl_scope_neutral_raster(&scope);
-    profiler_stage_begin(system->profiler, PLUME_STAGE_DRAW);
-    if (system->fragment) {
-        draw_fragment_path(system, frame, view, projection, &scope);
-        profiler_stage_end(system->profiler, PLUME_STAGE_DRAW);
-        plume_gl_scope_end(&scope);
-        return plume_drain_gl_errors(&system->env, CALLER);
-    }
-    bool has_depth = frame->depth_texture != 0;
-    if (frame->draw_resolution != PLUME_DRAW_FULL && !has_depth)
-        warn_once(system, &system->lowres.warned_without_depth, "a low draw_resolution");
-    if (frame->draw_path == PLUME_DRAW_PATH_TILED && !has_depth)
-        warn_once(system, &system->tiled.warned_without_depth, "the tiled draw path");
-    int factor = !has_depth || frame->draw_resolution == PLUME_DRAW_FULL ? 1
-                 : frame->draw_resolution == PLUME_DRAW_HALF           ? 2
-                                                                        : 4;
-    bool drawn = false;
-    if (frame->draw_path == PLUME_DRAW_PATH_TILED && has_depth) {
-        r = tiled_draw(system, frame, view, projection, factor, &scope);
-        /* A GL without what the path needs was told once: raster. */
-        drawn = !(r == PLUME_ERROR_GL_UNSUPPORTED && system->tiled.unavailable);
-        if (!drawn) r = PLUME_OK;
-    }
-    if (!drawn) {
-        if (factor == 1) draw_full(system, frame, view, projection);
-        else r = lowres_draw(system, frame, view, projection, factor);
-    }
-    profiler_stage_end(system->profiler, PLUME_STAGE_DRAW);
+    profiler_stage_begin(view.profiler, PLUME_STAGE_DRAW);
+    r = draw_system(&view, &drawn, choices, &scope);
+    profiler_stage_end(view.profiler, PLUME_STAGE_DRAW);
     plume_gl_scope_end(&scope);
-    plume_result gl = plume_drain_gl_errors(&system->env, CALLER);
+    plume_result gl = plume_drain_gl_errors(view.env, CALLER);
     return r != PLUME_OK ? r : gl;
 }

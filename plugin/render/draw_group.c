@@ -35,32 +35,33 @@ static void announce_stage(const group_state *g, const char *stage) {
 /* ---- The draw -------------------------------------------------------------------- */
 
 /* Each system's records and pairs: prepare, then gather, per system. */
-static void gather(group_state *g, system_state *const *systems, const mat4 view, const frame_light *light) {
+static void gather(group_state *g, const particle_view *systems, const mat4 view, const frame_light *light) {
     mat4 inverse_view;
     glm_mat4_inv((vec4 *)view, inverse_view);
     GLuint p = g->gather_program;
-    glProgramUniformMatrix4fv(p, g->at.gather_view, 1, GL_FALSE, &view[0][0]);
-    glProgramUniform3f(p, g->at.gather_camera_right, view[0][0], view[1][0], view[2][0]);
-    glProgramUniform3f(p, g->at.gather_camera_up, view[0][1], view[1][1], view[2][1]);
-    glProgramUniform3f(p, g->at.gather_eye, inverse_view[3][0], inverse_view[3][1], inverse_view[3][2]);
+    const GLint *at = g->at.gather;
+    glProgramUniformMatrix4fv(p, at[GATHER_VIEW], 1, GL_FALSE, &view[0][0]);
+    glProgramUniform3f(p, at[GATHER_CAMERA_RIGHT], view[0][0], view[1][0], view[2][0]);
+    glProgramUniform3f(p, at[GATHER_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
+    glProgramUniform3f(p, at[GATHER_EYE], inverse_view[3][0], inverse_view[3][1], inverse_view[3][2]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_STATE, g->state_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_PAIRS, g->pairs_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_RECORDS, g->records_buffer);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, g->state_buffer);
     for (uint32_t i = 0; i < g->system_count; ++i) {
-        const system_state *s = systems[i];
+        const particle_view *s = &systems[i];
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->live_list_buffer);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->draw_list_buffer);
         glUseProgram(g->prepare_program);
-        glProgramUniform1ui(g->prepare_program, g->at.prepare_system, i);
+        glProgramUniform1ui(g->prepare_program, g->at.prepare[PREPARE_SYSTEM], i);
         glDispatchCompute(1, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
-        raster_set_appearance_uniforms(s, p);
-        glProgramUniform3fv(p, g->at.gather_light_direction, 1, light->direction);
-        glProgramUniform1ui(p, g->at.gather_system, i);
-        glProgramUniform1ui(p, g->at.gather_first_record, g->first_record[i]);
+        particle_set_appearance_uniforms(s, p, &g->at.gather_appearance);
+        glProgramUniform3fv(p, at[GATHER_LIGHT_DIRECTION], 1, light->direction);
+        glProgramUniform1ui(p, at[GATHER_SYSTEM], i);
+        glProgramUniform1ui(p, at[GATHER_FIRST_RECORD], g->first_record[i]);
         glUseProgram(p);
         GLintptr args = 4 * (PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * (GLintptr)i);
         glDispatchComputeIndirect(args);
@@ -71,23 +72,24 @@ static void gather(group_state *g, system_state *const *systems, const mat4 view
 /* The instanced draw of the sorted list into the bound framebuffer (the
  * host's, or the low-resolution target), its soft fade against
  * `scene_depth` (0: none) covering `target_size` pixels. */
-static void draw_sorted(group_state *g, system_state *const *systems, const mat4 view, const mat4 projection,
+static void draw_sorted(group_state *g, const particle_view *systems, const mat4 view, const mat4 projection,
                         GLuint scene_depth, const float target_size[2], const frame_light *light) {
     GLuint d = g->draw_program;
+    const GLint *at = g->at.draw;
     glUseProgram(d);
-    glProgramUniformMatrix4fv(d, g->at.draw_view, 1, GL_FALSE, &view[0][0]);
-    glProgramUniformMatrix4fv(d, g->at.draw_projection, 1, GL_FALSE, &projection[0][0]);
+    glProgramUniformMatrix4fv(d, at[DRAW_VIEW], 1, GL_FALSE, &view[0][0]);
+    glProgramUniformMatrix4fv(d, at[DRAW_PROJECTION], 1, GL_FALSE, &projection[0][0]);
     float fade[PLUME_DRAW_GROUP_MAX_SYSTEMS] = {0};
     if (scene_depth != 0) {
-        for (uint32_t i = 0; i < g->system_count; ++i) fade[i] = systems[i]->desc.appearance.soft_fade_distance;
+        for (uint32_t i = 0; i < g->system_count; ++i) fade[i] = systems[i].desc->appearance.soft_fade_distance;
         mat4 inverse;
         glm_mat4_inv((vec4 *)projection, inverse);
-        glProgramUniformMatrix4fv(d, g->at.draw_inverse_projection, 1, GL_FALSE, &inverse[0][0]);
-        glProgramUniform2f(d, g->at.draw_viewport_size, target_size[0], target_size[1]);
+        glProgramUniformMatrix4fv(d, at[DRAW_INVERSE_PROJECTION], 1, GL_FALSE, &inverse[0][0]);
+        glProgramUniform2f(d, at[DRAW_VIEWPORT_SIZE], target_size[0], target_size[1]);
     }
-    glProgramUniform1fv(d, g->at.draw_soft_fade, (GLsizei)g->system_count, fade);
-    glProgramUniform3fv(d, g->at.draw_light_color, 1, light->color);
-    glProgramUniform3fv(d, g->at.draw_ambient_color, 1, light->ambient);
+    glProgramUniform1fv(d, at[DRAW_SOFT_FADE], (GLsizei)g->system_count, fade);
+    glProgramUniform3fv(d, at[DRAW_LIGHT_COLOR], 1, light->color);
+    glProgramUniform3fv(d, at[DRAW_AMBIENT_COLOR], 1, light->ambient);
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, scene_depth);
     glBindSampler(1, g->depth_sampler);
@@ -105,15 +107,15 @@ static void draw_sorted(group_state *g, system_state *const *systems, const mat4
 /* The group, its live systems and the frame's matrices, every check logged. */
 static plume_result find_group_and_systems(plume_context *context, plume_draw_group handle, const char *caller,
                                            const plume_frame_desc *frame, group_state **out_group,
-                                           system_state **systems, mat4 view, mat4 projection) {
+                                           particle_view *systems, mat4 view, mat4 projection) {
     group_state *g = plume_context_lookup(context, handle.id, &draw_group_class, caller);
     *out_group = g;
     if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
     if (!frame) return group_refuse(&g->env, caller, "frame must not be NULL");
     for (uint32_t i = 0; i < g->system_count; ++i) {
-        plume_result r = particles_find_frame_system(context, g->systems[i], caller, frame, &systems[i], view,
-                                                     projection);
-        if (!systems[i])
+        plume_result r = particles_find_frame_view(context, g->systems[i], caller, frame, &systems[i], view,
+                                                   projection);
+        if (!systems[i].env)
             plume_log(&g->env, PLUME_LOG_ERROR, "%s: the group's system %u was destroyed; destroy the group too",
                       caller, i);
         if (r != PLUME_OK) return r;
@@ -131,13 +133,13 @@ static plume_result find_group_and_systems(plume_context *context, plume_draw_gr
 plume_result plume_draw_group_draw(plume_context *context, plume_draw_group handle, const plume_frame_desc *frame) {
     static const char *CALLER = "plume_draw_group_draw";
     group_state *g;
-    system_state *systems[PLUME_DRAW_GROUP_MAX_SYSTEMS] = {0};
+    particle_view systems[PLUME_DRAW_GROUP_MAX_SYSTEMS];
     mat4 view, projection;
     plume_result r = find_group_and_systems(context, handle, CALLER, frame, &g, systems, view, projection);
     if (r != PLUME_OK) return r;
     frame_light light = draw_frame_light(frame);
     uint64_t bound = 0;
-    for (uint32_t i = 0; i < g->system_count; ++i) bound += systems[i]->sort_bound;
+    for (uint32_t i = 0; i < g->system_count; ++i) bound += systems[i].sort_bound;
     if (bound > g->total_capacity) bound = g->total_capacity;
 
     plume_gl_scope scope;
@@ -160,10 +162,10 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
     announce_stage(g, "draw");
     int factor = frame->draw_resolution == PLUME_DRAW_FULL ? 1 : frame->draw_resolution == PLUME_DRAW_HALF ? 2 : 4;
     if (factor > 1 && frame->depth_texture == 0) {
-        if (!g->lowres_host->lowres.warned_without_depth)
+        if (!g->warned_lowres_without_depth)
             plume_log(&g->env, PLUME_LOG_WARNING,
                       "%s: a low draw_resolution needs the frame's depth_texture; drawing at full resolution", CALLER);
-        g->lowres_host->lowres.warned_without_depth = true;
+        g->warned_lowres_without_depth = true;
         factor = 1;
     }
     if (r == PLUME_OK && factor == 1) {
@@ -172,11 +174,12 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
         draw_sorted(g, systems, view, projection, frame->depth_texture, size, &light);
     } else if (r == PLUME_OK) {
         lowres_pass pass;
-        r = lowres_begin(g->lowres_host, frame, factor, &pass);
+        particle_view own = group_view(g);
+        r = lowres_begin(&g->lowres, &own, frame, factor, &pass);
         if (r == PLUME_OK) {
-            const float size[2] = {(float)g->lowres_host->lowres.width, (float)g->lowres_host->lowres.height};
-            draw_sorted(g, systems, view, projection, g->lowres_host->lowres.depth_copy, size, &light);
-            lowres_end(g->lowres_host, frame, projection, &pass);
+            draw_target target = lowres_target(&g->lowres, &pass);
+            draw_sorted(g, systems, view, projection, target.depth_texture, target.depth_size, &light);
+            lowres_end(&g->lowres, &own, frame, projection, &pass);
         }
     }
     announce_stage(g, NULL);

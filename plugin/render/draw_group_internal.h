@@ -4,18 +4,29 @@
 #ifndef PLUME_RENDER_DRAW_GROUP_INTERNAL_H
 #define PLUME_RENDER_DRAW_GROUP_INTERNAL_H
 
-#include "particles/particles_internal.h"
 #include "plume/plume_draw_group.h"
 #include "render/draw_group.h"
+#include "render/lowres.h"
+#include "render/particle_uniforms.h"
 
 enum { GROUP_RECORD_BYTES = 16 * PLUME_GROUP_RECORD_VEC4S };
 
+/* Each program's uniforms, in the order of its name table
+ * (draw_group_resources.c). */
+enum { PREPARE_SYSTEM, PREPARE_UNIFORMS };
+enum {
+    GATHER_SYSTEM, GATHER_FIRST_RECORD, GATHER_VIEW, GATHER_CAMERA_RIGHT, GATHER_CAMERA_UP, GATHER_EYE,
+    GATHER_BY_DISTANCE, GATHER_LIGHT_DIRECTION, GATHER_UNIFORMS
+};
+enum {
+    DRAW_VIEW, DRAW_PROJECTION, DRAW_SOFT_FADE, DRAW_VIEWPORT_SIZE, DRAW_INVERSE_PROJECTION, DRAW_LIGHT_COLOR,
+    DRAW_AMBIENT_COLOR, DRAW_SPRITES, DRAW_SCENE_DEPTH, DRAW_LAYER, DRAW_SYSTEM_FLIPBOOK, DRAW_SYSTEM_LIT,
+    DRAW_FIRST_RECORD, DRAW_UNIFORMS
+};
+
 typedef struct group_locations {
-    GLint prepare_system;
-    GLint gather_system, gather_first_record, gather_view, gather_camera_right, gather_camera_up, gather_eye,
-        gather_by_distance, gather_light_direction;
-    GLint draw_view, draw_projection, draw_soft_fade, draw_viewport_size, draw_inverse_projection, draw_light_color,
-        draw_ambient_color;
+    GLint prepare[PREPARE_UNIFORMS], gather[GATHER_UNIFORMS], draw[DRAW_UNIFORMS];
+    particle_uniforms gather_appearance; /* the systems' appearance, set per system in each gather */
 } group_locations;
 
 typedef struct group_state {
@@ -34,11 +45,10 @@ typedef struct group_state {
     GLuint records_buffer; /* total_capacity records */
     GLuint sprite_array;   /* a layer per textured system; 0: none */
     GLuint sprite_sampler, depth_sampler, vertex_array;
-    /* The low resolutions run lowres_begin and lowres_end on this stand-in
-     * for a system: the group's environment, state buffer (its drawn count
-     * where a system's is), vertex array and depth sampler, its own
-     * low-resolution targets, no profiler. */
-    system_state *lowres_host;
+    /* The low resolutions: the wrapper's state, run with the group's own
+     * view (group_view). */
+    lowres_state lowres;
+    bool warned_lowres_without_depth;
     plume_profiler *profiler; /* its frames are the group's draws */
     uint64_t draws;
     draw_group_stage_hook stage_hook; /* benchmarks only (render/draw_group.h) */
@@ -47,6 +57,13 @@ typedef struct group_state {
 
 /* The group's class in its context's handle table. */
 extern const plume_object_class draw_group_class;
+
+/* The group as the low-resolution wrapper sees it: its environment, its
+ * state buffer (its drawn count where a system's is) and its profiler. */
+static inline particle_view group_view(group_state *g) {
+    return (particle_view){.env = &g->env, .context = g->context, .state_buffer = g->state_buffer,
+                           .profiler = g->profiler};
+}
 
 /* PLUME_ERROR_INVALID_ARGUMENT, with the message `why` under `caller`. */
 static inline plume_result group_refuse(const plume_env *env, const char *caller, const char *why) {

@@ -2,7 +2,7 @@
  * descriptor checked against the context, the prepare, gather and draw
  * programs built for the union of the systems' looks, the sprites copied
  * into one texture array, the state, pair and record buffers, the group's
- * sorter, the stand-in system its low resolutions run on, and its profiler;
+ * sorter and its profiler;
  * the GL objects it lists and deletes. */
 #include <stdio.h>
 
@@ -41,9 +41,7 @@ static uint32_t list_own_gl_objects(const group_state *g, plume_gl_object *out, 
 static uint32_t list_group_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity) {
     const group_state *g = object;
     uint32_t n = list_own_gl_objects(g, out, capacity);
-    if (g->lowres_host)
-        n += lowres_list_gl_objects(&g->lowres_host->lowres, n < capacity ? out + n : NULL,
-                                    n < capacity ? capacity - n : 0);
+    n += lowres_list_gl_objects(&g->lowres, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += profiler_list_gl_objects(g->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
 }
@@ -52,10 +50,7 @@ static void free_group(void *object) {
     group_state *g = object;
     plume_gl_object owned[GROUP_GL_OBJECTS];
     plume_delete_gl_objects(owned, list_own_gl_objects(g, owned, GROUP_GL_OBJECTS));
-    if (g->lowres_host) {
-        lowres_release(&g->lowres_host->lowres);
-        plume_free(&g->env, g->lowres_host);
-    }
+    lowres_release(&g->lowres);
     plume_sorter_destroy(g->context, g->sorter); /* {0} if it was never made */
     profiler_destroy(g->profiler);
     plume_env env = g->env;
@@ -73,7 +68,7 @@ static void finish_profiled_draw(void *user, profiler_frame *frame) {
 /* The descriptor against the context: every system live, once, within the
  * limits; one sprite size. Fills `systems` and the sprite's size (0: none). */
 static plume_result check_desc(const plume_env *env, plume_context *context, const char *caller,
-                               const plume_draw_group_desc *desc, system_state **systems, uint32_t sprite_size[2]) {
+                               const plume_draw_group_desc *desc, particle_view *systems, uint32_t sprite_size[2]) {
     if (!desc->systems) return group_refuse(env, caller, "systems must not be NULL");
     if (desc->system_count == 0 || desc->system_count > PLUME_DRAW_GROUP_MAX_SYSTEMS) {
         plume_log(env, PLUME_LOG_ERROR, "%s: system_count is %u; it must be 1 .. %d", caller, desc->system_count,
@@ -89,8 +84,9 @@ static plume_result check_desc(const plume_env *env, plume_context *context, con
     uint64_t total = 0;
     int textured = -1;
     for (uint32_t i = 0; i < desc->system_count; ++i) {
-        system_state *s = particles_find_system(context, desc->systems[i], caller);
-        if (!s) {
+        particle_view view;
+        const particle_view *s = &view;
+        if (particles_find_view(context, desc->systems[i], caller, &view) != PLUME_OK) {
             plume_log(env, PLUME_LOG_ERROR, "%s: systems[%u] is not a live system of this context", caller, i);
             return PLUME_ERROR_INVALID_ARGUMENT;
         }
@@ -99,12 +95,12 @@ static plume_result check_desc(const plume_env *env, plume_context *context, con
                 plume_log(env, PLUME_LOG_ERROR, "%s: systems[%u] and systems[%u] are the same system", caller, j, i);
                 return PLUME_ERROR_INVALID_ARGUMENT;
             }
-        if (s->desc.capacity > PLUME_DRAW_GROUP_MAX_SYSTEM_CAPACITY) {
+        if (s->desc->capacity > PLUME_DRAW_GROUP_MAX_SYSTEM_CAPACITY) {
             plume_log(env, PLUME_LOG_ERROR, "%s: systems[%u] has capacity %u; a grouped system has at most 2^28",
-                      caller, i, s->desc.capacity);
+                      caller, i, s->desc->capacity);
             return PLUME_ERROR_INVALID_ARGUMENT;
         }
-        if (s->fragment) {
+        if (s->desc->path == PLUME_PATH_FRAGMENT) {
             /* The group gathers from the compute path's storage buffers. */
             plume_log(env, PLUME_LOG_ERROR,
                       "%s: systems[%u] runs the fragment path (plume_system_desc.path); a draw group needs the "
@@ -112,8 +108,8 @@ static plume_result check_desc(const plume_env *env, plume_context *context, con
                       caller, i);
             return PLUME_ERROR_GL_UNSUPPORTED;
         }
-        total += s->desc.capacity;
-        const plume_texture_desc *t = &s->desc.appearance.texture;
+        total += s->desc->capacity;
+        const plume_texture_desc *t = &s->desc->appearance.texture;
         if (s->sprite_texture) {
             if (textured >= 0 && (t->width != sprite_size[0] || t->height != sprite_size[1])) {
                 plume_log(env, PLUME_LOG_ERROR,
@@ -126,7 +122,7 @@ static plume_result check_desc(const plume_env *env, plume_context *context, con
             sprite_size[0] = t->width;
             sprite_size[1] = t->height;
         }
-        systems[i] = s;
+        systems[i] = view;
     }
     if (total > (1u << 30)) {
         plume_log(env, PLUME_LOG_ERROR, "%s: the systems' capacities add up to %llu; a group sorts at most 2^30",
@@ -139,9 +135,18 @@ static plume_result check_desc(const plume_env *env, plume_context *context, con
 /* The gather and draw programs serve every system of the group: they are
  * built for the union of the systems' look features (particles_look_features),
  * which draws each system as its own program would. */
-static plume_result build_programs(group_state *g, system_state *const *systems, uint32_t count) {
+static const char *const PREPARE_UNIFORM_NAMES[PREPARE_UNIFORMS + 1] = {"u_system", NULL};
+static const char *const GATHER_UNIFORM_NAMES[GATHER_UNIFORMS + 1] = {
+    "u_system", "u_first_record", "u_view", "u_camera_right", "u_camera_up", "u_eye", "u_by_distance",
+    "u_light_direction", NULL};
+static const char *const DRAW_UNIFORM_NAMES[DRAW_UNIFORMS + 1] = {
+    "u_view",          "u_projection",    "u_soft_fade_distance", "u_viewport_size", "u_inverse_projection",
+    "u_light_color",   "u_ambient_color", "u_sprites",            "u_scene_depth",   "u_layer",
+    "u_system_flipbook", "u_system_lit",  "u_first_record",       NULL};
+
+static plume_result build_programs(group_state *g, const particle_view *systems, uint32_t count) {
     uint32_t features = 0;
-    for (uint32_t i = 0; i < count; ++i) features |= particles_look_features(&systems[i]->desc);
+    for (uint32_t i = 0; i < count; ++i) features |= particles_look_features(systems[i].desc);
     char look[LOOK_DEFINES_SIZE];
     particles_look_defines(features, look);
     char records_written[LOOK_DEFINES_SIZE + 96], records_read[LOOK_DEFINES_SIZE + 48];
@@ -161,27 +166,13 @@ static plume_result build_programs(group_state *g, system_state *const *systems,
         (r = plume_build_program(&g->env, "plume draw group: draw", draw, 2, records_read, &g->draw_program)))
         return r;
     GLuint p = g->gather_program, d = g->draw_program;
-    g->at = (group_locations){
-        .prepare_system = glGetUniformLocation(g->prepare_program, "u_system"),
-        .gather_system = glGetUniformLocation(p, "u_system"),
-        .gather_first_record = glGetUniformLocation(p, "u_first_record"),
-        .gather_view = glGetUniformLocation(p, "u_view"),
-        .gather_camera_right = glGetUniformLocation(p, "u_camera_right"),
-        .gather_camera_up = glGetUniformLocation(p, "u_camera_up"),
-        .gather_eye = glGetUniformLocation(p, "u_eye"),
-        .gather_by_distance = glGetUniformLocation(p, "u_by_distance"),
-        .gather_light_direction = glGetUniformLocation(p, "u_light_direction"),
-        .draw_view = glGetUniformLocation(d, "u_view"),
-        .draw_projection = glGetUniformLocation(d, "u_projection"),
-        .draw_soft_fade = glGetUniformLocation(d, "u_soft_fade_distance"),
-        .draw_viewport_size = glGetUniformLocation(d, "u_viewport_size"),
-        .draw_inverse_projection = glGetUniformLocation(d, "u_inverse_projection"),
-        .draw_light_color = glGetUniformLocation(d, "u_light_color"),
-        .draw_ambient_color = glGetUniformLocation(d, "u_ambient_color"),
-    };
-    glProgramUniform1i(p, g->at.gather_by_distance, g->by_distance);
-    glProgramUniform1i(d, glGetUniformLocation(d, "u_sprites"), 0);
-    glProgramUniform1i(d, glGetUniformLocation(d, "u_scene_depth"), 1);
+    plume_find_uniform_locations(g->prepare_program, PREPARE_UNIFORM_NAMES, g->at.prepare);
+    plume_find_uniform_locations(p, GATHER_UNIFORM_NAMES, g->at.gather);
+    plume_find_uniform_locations(d, DRAW_UNIFORM_NAMES, g->at.draw);
+    particle_find_uniforms(p, &g->at.gather_appearance);
+    glProgramUniform1i(p, g->at.gather[GATHER_BY_DISTANCE], g->by_distance);
+    glProgramUniform1i(d, g->at.draw[DRAW_SPRITES], 0);
+    glProgramUniform1i(d, g->at.draw[DRAW_SCENE_DEPTH], 1);
     return PLUME_OK;
 }
 
@@ -195,24 +186,25 @@ static uint32_t mip_levels(uint32_t width, uint32_t height) {
  * sprites are complete: uploaded with their mipmaps), and each system's
  * layer and the draw's per-system uniforms. Binds unit 0's
  * GL_TEXTURE_2D_ARRAY (the caller's scope restores it). */
-static void make_sprites_and_system_uniforms(group_state *g, system_state *const *systems,
+static void make_sprites_and_system_uniforms(group_state *g, const particle_view *systems,
                                              const uint32_t sprite_size[2]) {
     GLint layer[PLUME_DRAW_GROUP_MAX_SYSTEMS];
     GLuint flipbook[2 * PLUME_DRAW_GROUP_MAX_SYSTEMS] = {0};
     GLint lit[PLUME_DRAW_GROUP_MAX_SYSTEMS] = {0};
     GLint layers = 0;
     for (uint32_t i = 0; i < g->system_count; ++i) {
-        const system_state *s = systems[i];
+        const particle_view *s = &systems[i];
         layer[i] = s->sprite_texture ? layers++ : -1;
-        flipbook[2 * i] = s->desc.appearance.texture.columns;
-        flipbook[2 * i + 1] = s->desc.appearance.texture.rows;
-        lit[i] = s->desc.lit;
+        flipbook[2 * i] = s->desc->appearance.texture.columns;
+        flipbook[2 * i + 1] = s->desc->appearance.texture.rows;
+        lit[i] = s->desc->lit;
     }
     GLuint d = g->draw_program;
-    glProgramUniform1iv(d, glGetUniformLocation(d, "u_layer"), (GLsizei)g->system_count, layer);
-    glProgramUniform2uiv(d, glGetUniformLocation(d, "u_system_flipbook"), (GLsizei)g->system_count, flipbook);
-    glProgramUniform1iv(d, glGetUniformLocation(d, "u_system_lit"), (GLsizei)g->system_count, lit);
-    glProgramUniform1uiv(d, glGetUniformLocation(d, "u_first_record"), (GLsizei)g->system_count, g->first_record);
+    const GLint *at = g->at.draw;
+    glProgramUniform1iv(d, at[DRAW_LAYER], (GLsizei)g->system_count, layer);
+    glProgramUniform2uiv(d, at[DRAW_SYSTEM_FLIPBOOK], (GLsizei)g->system_count, flipbook);
+    glProgramUniform1iv(d, at[DRAW_SYSTEM_LIT], (GLsizei)g->system_count, lit);
+    glProgramUniform1uiv(d, at[DRAW_FIRST_RECORD], (GLsizei)g->system_count, g->first_record);
     if (layers == 0) return;
     uint32_t levels = mip_levels(sprite_size[0], sprite_size[1]);
     glActiveTexture(GL_TEXTURE0);
@@ -225,24 +217,13 @@ static void make_sprites_and_system_uniforms(group_state *g, system_state *const
         if (layer[i] < 0) continue;
         for (uint32_t level = 0; level < levels; ++level) {
             GLsizei w = (GLsizei)(sprite_size[0] >> level), h = (GLsizei)(sprite_size[1] >> level);
-            glCopyImageSubData(systems[i]->sprite_texture, GL_TEXTURE_2D, (GLint)level, 0, 0, 0, g->sprite_array,
+            glCopyImageSubData(systems[i].sprite_texture, GL_TEXTURE_2D, (GLint)level, 0, 0, 0, g->sprite_array,
                                GL_TEXTURE_2D_ARRAY, (GLint)level, 0, 0, layer[i], w > 0 ? w : 1, h > 0 ? h : 1, 1);
         }
     }
 }
 
-static GLuint make_sampler(GLenum min_filter, GLenum mag_filter) {
-    GLuint sampler = 0;
-    glGenSamplers(1, &sampler);
-    glSamplerParameteri(sampler, GL_TEXTURE_MIN_FILTER, (GLint)min_filter);
-    glSamplerParameteri(sampler, GL_TEXTURE_MAG_FILTER, (GLint)mag_filter);
-    glSamplerParameteri(sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glSamplerParameteri(sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glSamplerParameteri(sampler, GL_TEXTURE_COMPARE_MODE, GL_NONE);
-    return sampler;
-}
-
-static plume_result create_objects(group_state *g, system_state *const *systems, const uint32_t sprite_size[2],
+static plume_result create_objects(group_state *g, const particle_view *systems, const uint32_t sprite_size[2],
                                    const char *caller) {
     GLint64 block = 0;
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
@@ -260,24 +241,17 @@ static plume_result create_objects(group_state *g, system_state *const *systems,
     glBufferSubData(GL_COPY_WRITE_BUFFER, 0, sizeof zero, zero);
     g->pairs_buffer = plume_make_gpu_buffer((GLsizeiptr)g->total_capacity * PLUME_PAIR_BYTES, "plume draw group: pairs");
     g->records_buffer = plume_make_gpu_buffer((GLsizeiptr)record_bytes, "plume draw group: records");
-    g->sprite_sampler = make_sampler(GL_LINEAR_MIPMAP_LINEAR, GL_LINEAR);
-    g->depth_sampler = make_sampler(GL_NEAREST, GL_NEAREST);
+    draw_create_samplers(&g->sprite_sampler, &g->depth_sampler);
     glGenVertexArrays(1, &g->vertex_array);
     make_sprites_and_system_uniforms(g, systems, sprite_size);
     if ((r = plume_drain_gl_errors(&g->env, caller)) != PLUME_OK) return r;
     plume_sorter_desc sorter = {.capacity = g->total_capacity, .logger = g->env.logger, .allocator = g->env.allocator};
     if ((r = plume_sorter_create(g->context, &sorter, &g->sorter)) != PLUME_OK) return r;
-    g->lowres_host = plume_alloc(&g->env, sizeof *g->lowres_host);
-    if (!g->lowres_host) return PLUME_ERROR_OUT_OF_MEMORY;
-    g->lowres_host->env = g->env;
-    g->lowres_host->state_buffer = g->state_buffer;
-    g->lowres_host->raster.vertex_array = g->vertex_array;
-    g->lowres_host->raster.depth_sampler = g->depth_sampler;
-    /* The low resolutions' sub-stages are timed in the group's draw. */
+    /* The low resolutions' sub-stages are timed in the group's draw
+     * (group_view). */
     profiler_desc profiling = {0};
     if ((r = profiler_create(&g->env, &profiling, &g->profiler)) != PLUME_OK) return r;
     profiler_set_frame_finisher(g->profiler, finish_profiled_draw, g);
-    g->lowres_host->profiler = g->profiler;
     return PLUME_OK;
 }
 
@@ -289,7 +263,7 @@ plume_result plume_draw_group_create(plume_context *context, const plume_draw_gr
     plume_result r = plume_object_env(context, CALLER, desc != NULL, out_group != NULL, desc ? &desc->logger : NULL,
                                       desc ? &desc->allocator : NULL, &env);
     if (r != PLUME_OK) return r;
-    system_state *systems[PLUME_DRAW_GROUP_MAX_SYSTEMS];
+    particle_view systems[PLUME_DRAW_GROUP_MAX_SYSTEMS];
     uint32_t sprite_size[2] = {0, 0};
     if ((r = check_desc(&env, context, CALLER, desc, systems, sprite_size)) != PLUME_OK) return r;
     if ((r = plume_check_host_state(&env, CALLER)) != PLUME_OK) return r;
@@ -302,7 +276,7 @@ plume_result plume_draw_group_create(plume_context *context, const plume_draw_gr
     for (uint32_t i = 0; i < desc->system_count; ++i) {
         g->systems[i] = desc->systems[i];
         g->first_record[i] = g->total_capacity;
-        g->total_capacity += systems[i]->desc.capacity;
+        g->total_capacity += systems[i].desc->capacity;
     }
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &env);

@@ -1,25 +1,30 @@
-/* The low-resolution draw path (render/lowres.c): the particles drawn at 1/2
- * or 1/4 of the viewport's width and height into the module's own targets,
- * against a downsample of the host's depth, then blended onto the host's
- * framebuffer with a depth-aware upsample. Not part of the API. */
+/* Drawing at low resolution (render/lowres.c): a wrapper any draw path can
+ * run its draw inside. lowres_begin downsamples the host's depth and binds a
+ * target of 1/2 or 1/4 of the viewport's width and height; the path draws
+ * into it (lowres_target); lowres_end blends it onto the host's framebuffer
+ * with a depth-aware upsample. The wrapper takes a view (its env, state
+ * buffer for the drawn count, profiler) and its own state: a system's
+ * (lowres_of, an attachment) or a draw group's. Not part of the API. */
 #ifndef PLUME_RENDER_LOWRES_H
 #define PLUME_RENDER_LOWRES_H
 
-#include <cglm/cglm.h>
-
-#include "core/plume_internal.h"
-#include "plume/plume_particles.h"
+#include "render/draw_path.h"
 
 enum { LOWRES_FACTORS = 2 }; /* 1/2 and 1/4 */
 
+enum { LOWRES_DOWNSAMPLE_HOST_SIZE, LOWRES_DOWNSAMPLE_REVERSED, LOWRES_DOWNSAMPLE_HOST_DEPTH, LOWRES_DOWNSAMPLE_UNIFORMS };
+enum {
+    LOWRES_COMPOSITE_LOWRES_SIZE, LOWRES_COMPOSITE_VIEWPORT_ORIGIN, LOWRES_COMPOSITE_HOST_SIZE,
+    LOWRES_COMPOSITE_INVERSE_PROJECTION, LOWRES_COMPOSITE_EDGE_RATIO, LOWRES_COMPOSITE_PARTICLES,
+    LOWRES_COMPOSITE_LOWRES_DEPTH, LOWRES_COMPOSITE_HOST_DEPTH, LOWRES_COMPOSITE_UNIFORMS
+};
+
 typedef struct lowres_programs {
     GLuint downsample, composite;
-    GLint downsample_host_size, downsample_reversed;
-    GLint composite_lowres_size, composite_viewport_origin, composite_host_size, composite_inverse_projection,
-        composite_edge_ratio;
+    GLint downsample_at[LOWRES_DOWNSAMPLE_UNIFORMS], composite_at[LOWRES_COMPOSITE_UNIFORMS];
 } lowres_programs;
 
-typedef struct lowres_renderer {
+typedef struct lowres_state {
     lowres_programs programs[LOWRES_FACTORS]; /* built on first use */
     /* The full-screen passes' indirect arguments, set on the GPU from the
      * drawn count (lowres_args.comp), and the program that sets them. */
@@ -28,13 +33,10 @@ typedef struct lowres_renderer {
     GLuint depth_framebuffer, particle_framebuffer;
     GLuint particles, depth, depth_copy; /* RGBA16F, DEPTH32F, R32F */
     int width, height, factor;
-    bool warned_without_depth;
-} lowres_renderer;
+    GLuint vertex_array;  /* empty: the full-screen passes have no vertices */
+    GLuint depth_sampler; /* nearest, no compare */
+} lowres_state;
 
-struct system_state;
-
-uint32_t lowres_list_gl_objects(const lowres_renderer *r, plume_gl_object *out, uint32_t capacity);
-void lowres_release(lowres_renderer *r);
 /* What lowres_begin saved of the host's state for lowres_end. */
 typedef struct lowres_pass {
     int factor;
@@ -43,20 +45,28 @@ typedef struct lowres_pass {
     GLboolean scissor;
 } lowres_pass;
 
+/* The system's low-resolution state, an attachment made on its first low
+ * draw (NULL, logged: out of memory). */
+lowres_state *lowres_of(const particle_view *view);
+uint32_t lowres_list_gl_objects(const lowres_state *r, plume_gl_object *out, uint32_t capacity);
+/* Deletes its GL objects (the GL context current). */
+void lowres_release(lowres_state *r);
+
 /* Steps 1 and 2 of a draw at 1/`factor` (2 or 4): the depth downsample, then
  * the low-resolution particle target cleared and bound as the draw
  * framebuffer (viewport its size, the host's depth function) for a path to
- * draw the particles into, against s->lowres.depth (attached) and
- * s->lowres.depth_copy (sampled). Same preconditions as lowres_draw. */
-plume_result lowres_begin(struct system_state *s, const plume_frame_desc *frame, int factor, lowres_pass *pass);
+ * draw into. Needs frame->depth_texture; the caller's scope has
+ * PLUME_SCOPE_DRAW | PLUME_SCOPE_TEXTURES saved and the raster state
+ * neutral. The passes run as many times as the view's drawn count says
+ * (none for nothing drawn), timed as the view's draw sub-stages. */
+plume_result lowres_begin(lowres_state *r, const particle_view *view, const plume_frame_desc *frame, int factor,
+                          lowres_pass *pass);
+/* The target a path draws into between begin and end: the particles'
+ * texture, tested against the downsampled depth, faded against its copy. */
+draw_target lowres_target(const lowres_state *r, const lowres_pass *pass);
 /* Step 3: the target blended onto the host's framebuffer with the
  * depth-aware upsample; the host's framebuffer, viewport and scissor back. */
-void lowres_end(struct system_state *s, const plume_frame_desc *frame, const mat4 projection,
+void lowres_end(lowres_state *r, const particle_view *view, const plume_frame_desc *frame, const mat4 projection,
                 const lowres_pass *pass);
-/* The draw at 1/`factor` resolution (2 or 4) of the viewport, into the
- * host's framebuffer; needs frame->depth_texture. The caller's scope has
- * PLUME_SCOPE_DRAW | PLUME_SCOPE_TEXTURES saved and the raster state neutral. */
-plume_result lowres_draw(struct system_state *s, const plume_frame_desc *frame, const mat4 view,
-                         const mat4 projection, int factor);
 
 #endif

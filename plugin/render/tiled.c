@@ -26,11 +26,13 @@
  *               serial walk (unchunked, TILED_UNCHUNKED: one workgroup per
  *               tile walks its whole run);
  *   7. blend    the target onto the host's framebuffer once per pixel (at
- *               full resolution a full-screen pass; at 1/2 and 1/4 the
- *               low-resolution path's depth-aware upsample, lowres_end).
+ *               full resolution a full-screen pass; at 1/2 and 1/4 the path
+ *               composites into the low-resolution target, and the wrapper's
+ *               depth-aware upsample blends it, lowres_end).
  * A frame whose entries exceed the budget skips 3-7's work (their indirect
- * arguments are zero) and draws with the raster path instead, whose
- * instance count the control pass set: decided on the GPU, nothing dropped.
+ * arguments are zero) and draws with its fallback path instead (the raster
+ * path, through the path interface), whose instance count the control pass
+ * set: decided on the GPU, nothing dropped.
  * A frame without entries (nothing drawn: a camera looking away) skips 5-7
  * the same way, and 1-3 run no workgroup: what it costs is the empty
  * dispatches (notes/draw-at-scale.md: the measurement). Each step is a draw
@@ -56,23 +58,13 @@ _Static_assert(PLUME_BINDING_TILED_COUNTS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BIND
                "the GL state scope restores every binding the tiled passes use");
 /* ---- The draw ----------------------------------------------------------------- */
 
-/* The target the composite writes and what it reads the depth from. */
-typedef struct tiled_target {
-    GLuint texture;
-    int width, height;
-    GLuint depth_texture;
-    int depth_origin[2];
-    float depth_size[2];
-} tiled_target;
+/* The path an overflowing frame draws with. */
+#define FALLBACK_PATH raster_draw_path
 
-static void bind_texture(GLuint unit, GLuint texture, GLuint sampler) {
-    glActiveTexture(GL_TEXTURE0 + unit);
-    glBindTexture(GL_TEXTURE_2D, texture);
-    glBindSampler(unit, sampler);
-}
+/* The composite writes draw_target.texture and reads draw_target.depth_texture. */
+typedef draw_target tiled_target;
 
-static void bind_tiled_buffers(const system_state *s) {
-    const tiled_renderer *r = &s->tiled;
+static void bind_tiled_buffers(const particle_view *s, const tiled_renderer *r) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->counts_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_SPLATS, r->splats_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_CONTROL, r->control_buffer);
@@ -93,8 +85,8 @@ static void dispatch_indirect(const tiled_renderer *r, uint32_t word) {
  * pass's arguments): the scan is inclusive, so the ranks past the drawn
  * count, which nothing reads, never reach a drawn one's sum. The scan
  * program is in use. */
-static void run_scan_level(const tiled_renderer *r, uint32_t capacity, uint32_t level, bool add, GLint count_at,
-                           GLint add_at) {
+static void run_scan_level(const tiled_renderer *r, uint32_t capacity, uint32_t level, bool add) {
+    const GLint *at = r->at[TP_SCAN];
     uint32_t n = level == 0 ? capacity : r->scan_level_size[level - 1];
     if (level == 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->counts_buffer);
     else
@@ -102,65 +94,63 @@ static void run_scan_level(const tiled_renderer *r, uint32_t capacity, uint32_t 
                           r->scan_level_offset[level - 1], (GLsizeiptr)n * 4);
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_SCAN_SUMS, r->scan_sums_buffer,
                       r->scan_level_offset[level], (GLsizeiptr)r->scan_level_size[level] * 4);
-    glProgramUniform1ui(r->programs.scan, count_at, n);
-    glProgramUniform1i(r->programs.scan, add_at, add);
+    glProgramUniform1ui(r->programs[TP_SCAN], at[TU_COUNT], n);
+    glProgramUniform1i(r->programs[TP_SCAN], at[TU_ADD], add);
     dispatch_indirect(r, PLUME_TILED_SCAN_ARGS + 3 * level);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
-static void build_entries(system_state *s, const mat4 view, const mat4 projection, const tiled_target *t,
-                          const uint32_t tiles[2]) {
-    tiled_renderer *r = &s->tiled;
-    uint32_t capacity = s->desc.capacity;
-    bind_tiled_buffers(s);
+static void build_entries(const particle_view *s, tiled_renderer *r, const mat4 view, const mat4 projection,
+                          const tiled_target *t, const uint32_t tiles[2]) {
+    uint32_t capacity = s->desc->capacity;
+    bind_tiled_buffers(s, r);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->live_list_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->draw_list_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
 
     draw_stage_begin(s, PLUME_DRAW_STAGE_PROJECT);
-    GLuint prepare = r->programs.prepare;
+    GLuint prepare = r->programs[TP_PREPARE];
     glUseProgram(prepare);
-    glProgramUniform1ui(prepare, uniform(prepare, "u_capacity"), capacity);
-    glProgramUniform1ui(prepare, uniform(prepare, "u_scan_levels"), r->scan_levels);
+    glProgramUniform1ui(prepare, r->at[TP_PREPARE][TU_CAPACITY], capacity);
+    glProgramUniform1ui(prepare, r->at[TP_PREPARE][TU_SCAN_LEVELS], r->scan_levels);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
-    GLuint p = r->programs.project;
+    GLuint p = r->programs[TP_PROJECT];
+    const GLint *at = r->at[TP_PROJECT];
     glUseProgram(p);
-    glProgramUniformMatrix4fv(p, uniform(p, "u_view"), 1, GL_FALSE, &view[0][0]);
-    glProgramUniformMatrix4fv(p, uniform(p, "u_projection"), 1, GL_FALSE, &projection[0][0]);
-    glProgramUniform3f(p, uniform(p, "u_camera_right"), view[0][0], view[1][0], view[2][0]);
-    glProgramUniform3f(p, uniform(p, "u_camera_up"), view[0][1], view[1][1], view[2][1]);
-    glProgramUniform2f(p, uniform(p, "u_target_size"), (float)t->width, (float)t->height);
-    glProgramUniform1ui(p, uniform(p, "u_capacity"), capacity);
-    raster_set_light_uniforms(s, p);
+    glProgramUniformMatrix4fv(p, at[TU_VIEW], 1, GL_FALSE, &view[0][0]);
+    glProgramUniformMatrix4fv(p, at[TU_PROJECTION], 1, GL_FALSE, &projection[0][0]);
+    glProgramUniform3f(p, at[TU_CAMERA_RIGHT], view[0][0], view[1][0], view[2][0]);
+    glProgramUniform3f(p, at[TU_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
+    glProgramUniform2f(p, at[TU_TARGET_SIZE], (float)t->width, (float)t->height);
+    glProgramUniform1ui(p, at[TU_CAPACITY], capacity);
+    particle_set_light_uniforms(s, &r->project_uniforms);
     dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     draw_stage_end(s, PLUME_DRAW_STAGE_PROJECT);
 
     draw_stage_begin(s, PLUME_DRAW_STAGE_SCAN);
-    GLuint scan = r->programs.scan;
-    glUseProgram(scan);
-    GLint count_at = uniform(scan, "u_count"), add_at = uniform(scan, "u_add");
+    glUseProgram(r->programs[TP_SCAN]);
     /* Up: each level scanned in blocks, its block totals into the next. */
-    for (uint32_t level = 0; level < r->scan_levels; ++level) run_scan_level(r, capacity, level, false, count_at, add_at);
+    for (uint32_t level = 0; level < r->scan_levels; ++level) run_scan_level(r, capacity, level, false);
     /* Down: each level's blocks offset by the scanned totals before them. */
-    for (uint32_t level = r->scan_levels - 1; level-- > 0;) run_scan_level(r, capacity, level, true, count_at, add_at);
+    for (uint32_t level = r->scan_levels - 1; level-- > 0;) run_scan_level(r, capacity, level, true);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->counts_buffer);
-    GLuint control = r->programs.control;
+    GLuint control = r->programs[TP_CONTROL];
     glUseProgram(control);
-    glProgramUniform1ui(control, uniform(control, "u_capacity"), capacity);
-    glProgramUniform1ui(control, uniform(control, "u_budget"), r->budget);
-    glProgramUniform2ui(control, uniform(control, "u_tiles"), tiles[0], tiles[1]);
+    glProgramUniform1ui(control, r->at[TP_CONTROL][TU_CAPACITY], capacity);
+    glProgramUniform1ui(control, r->at[TP_CONTROL][TU_BUDGET], r->budget);
+    glProgramUniform2ui(control, r->at[TP_CONTROL][TU_TILES], tiles[0], tiles[1]);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     draw_stage_end(s, PLUME_DRAW_STAGE_SCAN);
 
     draw_stage_begin(s, PLUME_DRAW_STAGE_ENTRIES);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_ENTRIES, r->entries_buffer);
-    GLuint e = r->programs.entries;
+    GLuint e = r->programs[TP_ENTRIES];
     glUseProgram(e);
-    glProgramUniform1ui(e, uniform(e, "u_capacity"), capacity);
-    glProgramUniform2ui(e, uniform(e, "u_tiles"), tiles[0], tiles[1]);
+    glProgramUniform1ui(e, r->at[TP_ENTRIES][TU_CAPACITY], capacity);
+    glProgramUniform2ui(e, r->at[TP_ENTRIES][TU_TILES], tiles[0], tiles[1]);
     dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     draw_stage_end(s, PLUME_DRAW_STAGE_ENTRIES);
@@ -169,18 +159,17 @@ static void build_entries(system_state *s, const mat4 view, const mat4 projectio
 /* 5-6: ranges and composite, after the sort; none of their workgroups run
  * on a frame without entries or over the budget (the control pass's
  * arguments). */
-static void composite(system_state *s, const plume_frame_desc *frame, const mat4 projection, const tiled_target *t,
-                      const uint32_t tiles[2], GLint depth_function) {
-    tiled_renderer *r = &s->tiled;
+static void composite(const particle_view *s, tiled_renderer *r, const plume_frame_desc *frame,
+                      const mat4 projection, const tiled_target *t, const uint32_t tiles[2]) {
     uint32_t tile_count = tiles[0] * tiles[1];
-    bind_tiled_buffers(s);
+    bind_tiled_buffers(s, r);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_ENTRIES, r->entries_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_RANGES, r->ranges_buffer);
 
     draw_stage_begin(s, PLUME_DRAW_STAGE_RANGES);
-    GLuint ranges = r->programs.ranges;
+    GLuint ranges = r->programs[TP_RANGES];
     glUseProgram(ranges);
-    glProgramUniform1ui(ranges, uniform(ranges, "u_tile_count"), tile_count);
+    glProgramUniform1ui(ranges, r->at[TP_RANGES][TU_TILE_COUNT], tile_count);
     dispatch_indirect(r, PLUME_TILED_RANGES_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 
@@ -189,10 +178,10 @@ static void composite(system_state *s, const plume_frame_desc *frame, const mat4
         glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled chunk plan");
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_CHUNK_TABLE, r->chunk_table_buffer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_PARTIALS, r->partials_buffer);
-        GLuint plan = r->programs.chunk_plan;
+        GLuint plan = r->programs[TP_CHUNK_PLAN];
         glUseProgram(plan);
-        glProgramUniform1ui(plan, uniform(plan, "u_tile_count"), tile_count);
-        glProgramUniform1ui(plan, uniform(plan, "u_chunk_entries"), chunk_entries);
+        glProgramUniform1ui(plan, r->at[TP_CHUNK_PLAN][TU_TILE_COUNT], tile_count);
+        glProgramUniform1ui(plan, r->at[TP_CHUNK_PLAN][TU_CHUNK_ENTRIES], chunk_entries);
         dispatch_indirect(r, PLUME_TILED_PLAN_ARGS);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
         glPopDebugGroup();
@@ -200,29 +189,30 @@ static void composite(system_state *s, const plume_frame_desc *frame, const mat4
     draw_stage_end(s, PLUME_DRAW_STAGE_RANGES);
 
     draw_stage_begin(s, PLUME_DRAW_STAGE_COMPOSITE);
-    GLuint c = r->programs.composite;
+    GLuint c = r->programs[TP_COMPOSITE];
+    const GLint *at = r->at[TP_COMPOSITE];
     glUseProgram(c);
     mat4 inverse;
     glm_mat4_inv((vec4 *)projection, inverse);
-    glProgramUniformMatrix4fv(c, uniform(c, "u_inverse_projection"), 1, GL_FALSE, &inverse[0][0]);
-    glProgramUniform1f(c, uniform(c, "u_soft_fade_distance"), s->desc.appearance.soft_fade_distance);
-    glProgramUniform2i(c, uniform(c, "u_target_size"), t->width, t->height);
-    glProgramUniform2i(c, uniform(c, "u_depth_origin"), t->depth_origin[0], t->depth_origin[1]);
-    glProgramUniform2f(c, uniform(c, "u_depth_size"), t->depth_size[0], t->depth_size[1]);
-    glProgramUniform1ui(c, uniform(c, "u_depth_function"), (GLuint)depth_function);
+    glProgramUniformMatrix4fv(c, at[TU_INVERSE_PROJECTION], 1, GL_FALSE, &inverse[0][0]);
+    glProgramUniform1f(c, at[TU_SOFT_FADE_DISTANCE], s->desc->appearance.soft_fade_distance);
+    glProgramUniform2i(c, at[TU_TARGET_SIZE], t->width, t->height);
+    glProgramUniform2i(c, at[TU_DEPTH_ORIGIN], t->depth_origin[0], t->depth_origin[1]);
+    glProgramUniform2f(c, at[TU_DEPTH_SIZE], t->depth_size[0], t->depth_size[1]);
+    glProgramUniform1ui(c, at[TU_DEPTH_FUNCTION], (GLuint)t->depth_function);
     float threshold = frame->disable_early_termination ? 0.0f
                       : frame->transmittance_threshold > 0.0f ? frame->transmittance_threshold
                                                               : 1.0f / 255.0f;
     /* Additive light behind a pixel that stopped still adds: stopping at
      * threshold * (1 - K), K the largest additive part, keeps what is
      * skipped under the threshold (tiled_composite.comp). */
-    threshold *= 1.0f - particles_largest_additive(&s->desc);
-    glProgramUniform1f(c, uniform(c, "u_threshold"), threshold);
-    glProgramUniform2ui(c, uniform(c, "u_tiles"), tiles[0], tiles[1]);
-    glProgramUniform1ui(c, uniform(c, "u_chunk_entries"), chunk_entries);
-    raster_set_light_uniforms(s, c);
-    if (s->sprite_texture) bind_texture(0, s->sprite_texture, s->raster.sprite_sampler);
-    bind_texture(1, t->depth_texture, raster_depth_sampler(&s->raster));
+    threshold *= 1.0f - particles_largest_additive(s->desc);
+    glProgramUniform1f(c, at[TU_THRESHOLD], threshold);
+    glProgramUniform2ui(c, at[TU_TILES], tiles[0], tiles[1]);
+    glProgramUniform1ui(c, at[TU_CHUNK_ENTRIES], chunk_entries);
+    particle_set_light_uniforms(s, &r->composite_uniforms);
+    if (s->sprite_texture) draw_bind_texture(0, s->sprite_texture, r->sprite_sampler);
+    draw_bind_texture(1, t->depth_texture, r->depth_sampler);
     glBindImageTexture(0, t->texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA16F);
     dispatch_indirect(r, chunk_entries ? PLUME_TILED_CHUNK_ARGS : PLUME_TILED_COMPOSITE_ARGS);
     glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
@@ -230,89 +220,91 @@ static void composite(system_state *s, const plume_frame_desc *frame, const mat4
     draw_stage_end(s, PLUME_DRAW_STAGE_COMPOSITE);
     if (chunk_entries) {
         draw_stage_begin(s, PLUME_DRAW_STAGE_RESOLVE);
-        GLuint resolve = r->programs.resolve;
+        GLuint resolve = r->programs[TP_RESOLVE];
         glUseProgram(resolve);
-        glProgramUniform2i(resolve, uniform(resolve, "u_target_size"), t->width, t->height);
-        glProgramUniform1f(resolve, uniform(resolve, "u_threshold"), threshold);
-        glProgramUniform2ui(resolve, uniform(resolve, "u_tiles"), tiles[0], tiles[1]);
+        glProgramUniform2i(resolve, r->at[TP_RESOLVE][TU_TARGET_SIZE], t->width, t->height);
+        glProgramUniform1f(resolve, r->at[TP_RESOLVE][TU_THRESHOLD], threshold);
+        glProgramUniform2ui(resolve, r->at[TP_RESOLVE][TU_TILES], tiles[0], tiles[1]);
         dispatch_indirect(r, PLUME_TILED_RESOLVE_ARGS);
         glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
         draw_stage_end(s, PLUME_DRAW_STAGE_RESOLVE);
     }
 }
 
-/* The raster path's draw of an overflowing frame (no instance otherwise:
+/* The fallback path's draw of an overflowing frame (no instance otherwise:
  * the control pass's arguments), into the draw framebuffer bound. */
-static void raster_fallback(system_state *s, const mat4 view, const mat4 projection, GLuint depth_texture,
-                            const float depth_size[2]) {
+static plume_result draw_fallback(const particle_view *s, const tiled_renderer *r, const draw_frame *frame,
+                                  const tiled_target *t, plume_gl_scope *scope) {
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled raster fallback");
-    raster_draw(s, view, projection, depth_texture, depth_size, s->tiled.control_buffer, 4 * PLUME_TILED_RASTER_ARGS);
+    const draw_count overflow = {r->control_buffer, 4 * PLUME_TILED_RASTER_ARGS};
+    plume_result result = FALLBACK_PATH.draw(s, frame, t, &overflow, scope);
     glPopDebugGroup();
+    return result;
 }
 
-/* 7 at full resolution: the raster fallback (no instance unless the frame
- * overflowed), then the target blended onto the host's framebuffer. */
-static void blend_full(system_state *s, const mat4 view, const mat4 projection, const tiled_target *t,
-                       const GLint viewport[4]) {
-    tiled_renderer *r = &s->tiled;
+/* 7: the fallback (no instance unless the frame overflowed), then, at full
+ * resolution, the target blended onto the host's framebuffer (at 1/2 and
+ * 1/4 the wrapper's upsample blends it). */
+static plume_result blend(const particle_view *s, const tiled_renderer *r, const draw_frame *frame,
+                          const tiled_target *t, plume_gl_scope *scope) {
     draw_stage_begin(s, PLUME_DRAW_STAGE_BLEND);
-    raster_fallback(s, view, projection, t->depth_texture, t->depth_size);
-    GLuint b = r->programs.blend;
-    glUseProgram(b);
-    glProgramUniform2i(b, uniform(b, "u_viewport_origin"), viewport[0], viewport[1]);
-    bind_texture(0, t->texture, raster_depth_sampler(&s->raster));
-    glDisable(GL_DEPTH_TEST);
-    /* raster_draw left the premultiplied blend on and the vertex array bound */
-    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->control_buffer);
-    glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(4 * PLUME_TILED_BLEND_ARGS));
+    plume_result result = draw_fallback(s, r, frame, t, scope);
+    if (t->factor == 1) {
+        GLuint b = r->programs[TP_BLEND];
+        glUseProgram(b);
+        glProgramUniform2i(b, r->at[TP_BLEND][TU_VIEWPORT_ORIGIN], t->viewport[0], t->viewport[1]);
+        draw_bind_texture(0, r->target, r->depth_sampler);
+        glDisable(GL_DEPTH_TEST);
+        draw_blend_premultiplied();
+        glBindVertexArray(r->vertex_array);
+        glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->control_buffer);
+        glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(4 * PLUME_TILED_BLEND_ARGS));
+    }
     draw_stage_end(s, PLUME_DRAW_STAGE_BLEND);
+    return result;
 }
 
-plume_result tiled_draw(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
-                        int factor, plume_gl_scope *scope) {
-    tiled_renderer *r = &s->tiled;
-    if (r->unavailable) return PLUME_ERROR_GL_UNSUPPORTED;
-    plume_gl_scope_save(scope, PLUME_SCOPE_IMAGE_UNIT | PLUME_SCOPE_COPY_BUFFERS);
-    plume_result result = PLUME_OK;
-    if (!r->programs.composite) {
-        result = tiled_create(s);
-        if (result != PLUME_OK) {
-            plume_log(&s->env, PLUME_LOG_WARNING,
-                      "plume_system_draw: the tiled draw path cannot be made on this GL (%s); drawing with the "
-                      "raster path",
-                      plume_result_string(result));
-            tiled_release(s);
-            r->unavailable = true;
-            return PLUME_ERROR_GL_UNSUPPORTED;
-        }
+/* The state the path needs, made on its first draw; NULL where it cannot be
+ * (said once: PLUME_ERROR_GL_UNSUPPORTED from then on). */
+static tiled_renderer *ready_state(const particle_view *s, plume_result *result) {
+    tiled_renderer *r = tiled_of(s);
+    *result = r ? PLUME_OK : PLUME_ERROR_OUT_OF_MEMORY;
+    if (!r) return NULL;
+    if (r->unavailable) {
+        *result = PLUME_ERROR_GL_UNSUPPORTED;
+        return NULL;
     }
-    if ((result = tiled_grow_budget(s)) != PLUME_OK) return result;
+    if (r->programs[TP_COMPOSITE]) return r;
+    if ((*result = tiled_create(s, r)) == PLUME_OK) return r;
+    plume_log(s->env, PLUME_LOG_WARNING,
+              "plume_system_draw: the tiled draw path cannot be made on this GL (%s); drawing with the raster path",
+              plume_result_string(*result));
+    tiled_release(r, s->context);
+    r->unavailable = true;
+    *result = PLUME_ERROR_GL_UNSUPPORTED;
+    return NULL;
+}
 
-    GLint viewport[4] = {0, 0, 1, 1}, depth_function = GL_LESS;
-    glGetIntegerv(GL_VIEWPORT, viewport);
-    glGetIntegerv(GL_DEPTH_FUNC, &depth_function);
-    tiled_target t = {0};
-    lowres_pass pass;
-    if (factor == 1) {
-        if ((result = tiled_ensure_full_target(s, viewport[2], viewport[3])) != PLUME_OK) return result;
-        t = (tiled_target){.texture = r->target, .width = viewport[2], .height = viewport[3],
-                           .depth_texture = frame->depth_texture, .depth_origin = {viewport[0], viewport[1]}};
-        bool sized = frame->viewport_size[0] > 0 && frame->viewport_size[1] > 0;
-        t.depth_size[0] = (float)(sized ? frame->viewport_size[0] : viewport[2]);
-        t.depth_size[1] = (float)(sized ? frame->viewport_size[1] : viewport[3]);
-    } else {
-        if ((result = lowres_begin(s, frame, factor, &pass)) != PLUME_OK) return result;
-        t = (tiled_target){.texture = s->lowres.particles, .width = s->lowres.width, .height = s->lowres.height,
-                           .depth_texture = s->lowres.depth_copy,
-                           .depth_size = {(float)s->lowres.width, (float)s->lowres.height}};
+static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, const draw_target *target,
+                               const draw_count *count, plume_gl_scope *scope) {
+    (void)count; /* the tiled path draws the drawn count; only its fallback is instanced */
+    plume_gl_scope_save(scope, PLUME_SCOPE_IMAGE_UNIT | PLUME_SCOPE_COPY_BUFFERS);
+    plume_result result;
+    tiled_renderer *r = ready_state(s, &result);
+    if (!r) return result;
+    if ((result = tiled_grow_budget(s, r)) != PLUME_OK) return result;
+    tiled_target t = *target;
+    if (t.factor == 1) {
+        if ((result = tiled_ensure_full_target(s, r, t.width, t.height)) != PLUME_OK) return result;
+        t.texture = r->target;
     }
     uint32_t tile = tile_size_of(r);
     uint32_t tiles[2] = {divide_up((uint32_t)t.width, tile), divide_up((uint32_t)t.height, tile)};
     tiled_ensure_ranges(r, tiles[0] * tiles[1]);
-    if ((result = tiled_ensure_chunks(s, tiles[0] * tiles[1])) != PLUME_OK) return result;
-    if ((result = tiled_ensure_entry_sorter(s, tiles[0] * tiles[1])) != PLUME_OK) return result;
+    if ((result = tiled_ensure_chunks(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
+    if ((result = tiled_ensure_entry_sorter(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
 
-    build_entries(s, view, projection, &t, tiles);
+    build_entries(s, r, frame->view, frame->projection, &t, tiles);
     profiler_capture_u32(s->profiler, PROFILER_VALUE_TILED_ENTRIES, r->control_buffer, 4 * PLUME_TILED_ENTRY_COUNT,
                          scope);
     profiler_set_u32(s->profiler, PROFILER_VALUE_TILED_BUDGET, r->budget);
@@ -321,16 +313,9 @@ plume_result tiled_draw(system_state *s, const plume_frame_desc *frame, const ma
     result = plume_sort_indirect_bounded(s->context, r->sorter, r->entries_buffer, r->control_buffer,
                                          4 * PLUME_TILED_SORT_COUNT, r->budget);
     draw_stage_end(s, PLUME_DRAW_STAGE_TILE_SORT);
-    composite(s, frame, projection, &t, tiles, depth_function);
-    if (factor == 1) {
-        blend_full(s, view, projection, &t, viewport);
-    } else {
-        /* The fallback into the low-resolution target (cleared by
-         * lowres_begin), then the upsample. */
-        draw_stage_begin(s, PLUME_DRAW_STAGE_BLEND);
-        raster_fallback(s, view, projection, s->lowres.depth_copy, t.depth_size);
-        draw_stage_end(s, PLUME_DRAW_STAGE_BLEND);
-        lowres_end(s, frame, projection, &pass);
-    }
-    return result;
+    composite(s, r, frame->desc, frame->projection, &t, tiles);
+    plume_result blended = blend(s, r, frame, &t, scope);
+    return result != PLUME_OK ? result : blended;
 }
+
+const draw_path tiled_draw_path = {"tiled", tiled_draw};

@@ -1,15 +1,13 @@
-/* The compute-tiled draw path (render/tiled.c, plume_draw_path TILED): the GL
- * objects it owns and its calls. A system holds one, made on its first tiled
- * draw. Not part of the API. */
+/* The compute-tiled draw path (render/tiled.c, tiled_draw_path in
+ * draw_path.h): its per-system state, an attachment of the system made by
+ * its first tiled draw or tiled_configure. Not part of the API. */
 #ifndef PLUME_RENDER_TILED_H
 #define PLUME_RENDER_TILED_H
 
 #include <cglm/cglm.h>
 
-#include "core/plume_internal.h"
-#include "plume/plume_particles.h"
 #include "plume/plume_sort.h"
-#include "shared/plume_gpu_layout.h"
+#include "render/particle_uniforms.h"
 
 enum {
     TILED_DEFAULT_TILE_SIZE = 16, /* pixels across a tile (notes/draw-at-scale.md: the measurement) */
@@ -19,18 +17,33 @@ enum {
     TILED_DEFAULT_CHUNK_ENTRIES = 512
 };
 /* tiled_configure's chunk_entries for one workgroup per tile walking its
- * whole run (the composite before chunks: the benchmarks' baseline). */
-#define TILED_UNCHUNKED UINT32_MAX
+ * whole run (the composite before chunks: the benchmarks' baseline), as
+ * plume_system_set_tiled_options's. */
+#define TILED_UNCHUNKED PLUME_TILED_UNCHUNKED
 
-typedef struct tiled_programs {
-    GLuint prepare, project, scan, control, entries, ranges, chunk_plan, composite, resolve, blend;
-} tiled_programs;
+typedef enum tiled_program {
+    TP_PREPARE, TP_PROJECT, TP_SCAN, TP_CONTROL, TP_ENTRIES, TP_RANGES, TP_CHUNK_PLAN, TP_COMPOSITE, TP_RESOLVE,
+    TP_BLEND, TILED_PROGRAMS
+} tiled_program;
+
+/* The uniforms of the tiled programs, one table for all (a program lacking
+ * a name has -1 there; tiled_resources.c holds the names). */
+typedef enum tiled_uniform {
+    TU_CAPACITY, TU_SCAN_LEVELS, TU_VIEW, TU_PROJECTION, TU_CAMERA_RIGHT, TU_CAMERA_UP, TU_TARGET_SIZE, TU_COUNT,
+    TU_ADD, TU_BUDGET, TU_TILES, TU_TILE_COUNT, TU_CHUNK_ENTRIES, TU_INVERSE_PROJECTION, TU_SOFT_FADE_DISTANCE,
+    TU_DEPTH_ORIGIN, TU_DEPTH_SIZE, TU_DEPTH_FUNCTION, TU_THRESHOLD, TU_PARTICLES, TU_VIEWPORT_ORIGIN,
+    TILED_UNIFORMS
+} tiled_uniform;
 
 typedef struct tiled_renderer {
-    tiled_programs programs;    /* built on the first tiled draw */
+    GLuint programs[TILED_PROGRAMS]; /* built on the first tiled draw */
+    GLint at[TILED_PROGRAMS][TILED_UNIFORMS];
+    /* The appearance and light of the programs that draw particles. */
+    particle_uniforms project_uniforms, composite_uniforms;
+    GLuint sprite_sampler, depth_sampler;
+    GLuint vertex_array;        /* the blend's full-screen pass: no vertices */
     uint32_t tile_size;         /* 0: TILED_DEFAULT_TILE_SIZE */
     bool unavailable;           /* the path could not be made: raster, said once */
-    bool warned_without_depth;
     bool fixed_budget;          /* tests: the budget never grows */
     /* Per rank: tiles touched (then their scan), the splat. Capacity-sized. */
     GLuint counts_buffer, splats_buffer;
@@ -65,28 +78,14 @@ typedef struct tiled_renderer {
     uint32_t readback_first, readback_count;
 } tiled_renderer;
 
-struct system_state;
-
-/* The tiled draw of the system's sorted particles at 1/`factor` (1, 2 or 4)
- * of the viewport, onto the host's framebuffer; needs frame->depth_texture.
- * The caller's scope has PLUME_SCOPE_TEXTURES saved and the raster state
- * neutral; this saves what else it binds (the image unit, the copy
- * buffers). Returns PLUME_ERROR_GL_UNSUPPORTED, having drawn nothing, where
- * the path cannot be made (logged once: the caller draws raster). */
-plume_result tiled_draw(struct system_state *s, const plume_frame_desc *frame, const mat4 view,
-                        const mat4 projection, int factor, plume_gl_scope *scope);
-uint32_t tiled_list_gl_objects(const tiled_renderer *r, plume_gl_object *out, uint32_t capacity);
-/* Deletes the path's GL objects and its sorter (the GL context current). */
-void tiled_release(struct system_state *s);
-
-/* For tests, benchmarks and the demo (through this internal header: the
- * module reads no environment, and a host has no need of these knobs, so
- * they are not in the frame descriptor), before the system's first tiled
- * draw: the tile size (8, 16 or 32 pixels; 0: the default), the entry
+/* For tests (through this internal header), before the system's first
+ * tiled draw: the tile size (8, 16 or 32 pixels; 0: the default), the entry
  * budget (0: the default) and whether it may grow, the entry sort's backend
  * (PLUME_SORT_AUTOMATIC: picked by the count), and the entries a composite
  * workgroup walks at most (0: the default; TILED_UNCHUNKED: a tile's whole
- * run). plume_frame_bench and plume_demo pass --tile and --chunk here. */
+ * run). A host sets the tile size and chunk entries with
+ * plume_system_set_tiled_options (plume_particles.h), this call's public
+ * part. */
 plume_result tiled_configure(plume_context *context, plume_system system, uint32_t tile_size, uint32_t budget,
                              bool fixed_budget, plume_sort_algorithm entry_sort, uint32_t chunk_entries);
 

@@ -4,7 +4,7 @@
 #ifndef PLUME_RENDER_TILED_INTERNAL_H
 #define PLUME_RENDER_TILED_INTERNAL_H
 
-#include "particles/particles_internal.h"
+#include "render/tiled.h"
 
 static inline uint32_t tile_size_of(const tiled_renderer *r) { return r->tile_size ? r->tile_size : TILED_DEFAULT_TILE_SIZE; }
 
@@ -14,24 +14,27 @@ static inline uint32_t chunk_entries_of(const tiled_renderer *r) {
 
 static inline uint32_t divide_up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
-
-static inline GLint uniform(GLuint program, const char *name) { return glGetUniformLocation(program, name); }
-
 /* The splat's size in vec4s for a look (particles_look_features): the
  * tiled programs are built for the system's look, so the default look's
  * splat is 4 vec4s and an oriented, lit one's 10 (tiled_common.glsl). */
 uint32_t tiled_splat_vec4s(uint32_t look);
+/* The system's tiled state (made, zero, where none was; NULL, logged: out of
+ * memory). */
+tiled_renderer *tiled_of(const particle_view *v);
 /* Builds the programs and buffers on the first tiled draw. */
-plume_result tiled_create(struct system_state *s);
+plume_result tiled_create(const particle_view *v, tiled_renderer *r);
+/* Deletes the path's GL objects and its sorter (the GL context current);
+ * what tiled_configure chose stays. */
+void tiled_release(tiled_renderer *r, plume_context *context);
 /* The entry budget: this frame's count copied behind a fence, and grown from
  * the counts whose fences have passed (never waited on). */
 void tiled_record_entry_count(tiled_renderer *r);
-plume_result tiled_grow_budget(struct system_state *s);
+plume_result tiled_grow_budget(const particle_view *v, tiled_renderer *r);
 /* Targets and tables sized for this draw: the full-resolution target, the
  * tiles' ranges, the chunk table and partials, the entry sorter's key bits. */
-plume_result tiled_ensure_full_target(struct system_state *s, int width, int height);
+plume_result tiled_ensure_full_target(const particle_view *v, tiled_renderer *r, int width, int height);
 void tiled_ensure_ranges(tiled_renderer *r, uint32_t tiles);
-plume_result tiled_ensure_chunks(struct system_state *s, uint32_t tiles);
-plume_result tiled_ensure_entry_sorter(struct system_state *s, uint32_t tiles);
+plume_result tiled_ensure_chunks(const particle_view *v, tiled_renderer *r, uint32_t tiles);
+plume_result tiled_ensure_entry_sorter(const particle_view *v, tiled_renderer *r, uint32_t tiles);
 
 #endif

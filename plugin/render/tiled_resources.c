@@ -30,9 +30,15 @@ static uint32_t composite_batch(uint32_t tile, uint32_t splat_vec4s) {
     return batch < fits ? batch : fits;
 }
 
-static plume_result build_programs(system_state *s) {
-    tiled_renderer *r = &s->tiled;
-    uint32_t tile = tile_size_of(r), look = particles_look_features(&s->desc);
+static const char *const TILED_UNIFORM_NAMES[TILED_UNIFORMS + 1] = {
+    "u_capacity",  "u_scan_levels",    "u_view",          "u_projection",         "u_camera_right",
+    "u_camera_up", "u_target_size",    "u_count",         "u_add",                "u_budget",
+    "u_tiles",     "u_tile_count",     "u_chunk_entries", "u_inverse_projection", "u_soft_fade_distance",
+    "u_depth_origin", "u_depth_size",  "u_depth_function", "u_threshold",         "u_particles",
+    "u_viewport_origin", NULL};
+
+static plume_result build_programs(const particle_view *s, tiled_renderer *r) {
+    uint32_t tile = tile_size_of(r), look = particles_look_features(s->desc);
     r->splat_vec4s = tiled_splat_vec4s(look);
     char defines[96 + LOOK_DEFINES_SIZE];
     int written = snprintf(defines, sizeof defines,
@@ -43,29 +49,32 @@ static plume_result build_programs(system_state *s) {
         const char *label, *file;
         GLuint *out;
     } computes[] = {
-        {"plume draw: tiled prepare", "render/tiled_prepare.comp", &r->programs.prepare},
-        {"plume draw: tiled project", "render/tiled_project.comp", &r->programs.project},
-        {"plume draw: tiled scan", "render/tiled_scan.comp", &r->programs.scan},
-        {"plume draw: tiled control", "render/tiled_control.comp", &r->programs.control},
-        {"plume draw: tiled entries", "render/tiled_entries.comp", &r->programs.entries},
-        {"plume draw: tiled ranges", "render/tiled_ranges.comp", &r->programs.ranges},
-        {"plume draw: tiled chunk plan", "render/tiled_chunk_plan.comp", &r->programs.chunk_plan},
-        {"plume draw: tiled composite", "render/tiled_composite.comp", &r->programs.composite},
-        {"plume draw: tiled resolve", "render/tiled_resolve.comp", &r->programs.resolve},
+        {"plume draw: tiled prepare", "render/tiled_prepare.comp", &r->programs[TP_PREPARE]},
+        {"plume draw: tiled project", "render/tiled_project.comp", &r->programs[TP_PROJECT]},
+        {"plume draw: tiled scan", "render/tiled_scan.comp", &r->programs[TP_SCAN]},
+        {"plume draw: tiled control", "render/tiled_control.comp", &r->programs[TP_CONTROL]},
+        {"plume draw: tiled entries", "render/tiled_entries.comp", &r->programs[TP_ENTRIES]},
+        {"plume draw: tiled ranges", "render/tiled_ranges.comp", &r->programs[TP_RANGES]},
+        {"plume draw: tiled chunk plan", "render/tiled_chunk_plan.comp", &r->programs[TP_CHUNK_PLAN]},
+        {"plume draw: tiled composite", "render/tiled_composite.comp", &r->programs[TP_COMPOSITE]},
+        {"plume draw: tiled resolve", "render/tiled_resolve.comp", &r->programs[TP_RESOLVE]},
     };
     plume_result result = PLUME_OK;
     for (size_t i = 0; i < sizeof computes / sizeof computes[0] && result == PLUME_OK; ++i) {
         plume_shader_stage stage = {GL_COMPUTE_SHADER, computes[i].file};
-        result = plume_build_program(&s->env, computes[i].label, &stage, 1, defines, computes[i].out);
+        result = plume_build_program(s->env, computes[i].label, &stage, 1, defines, computes[i].out);
     }
     plume_shader_stage blend[2] = {{GL_VERTEX_SHADER, "render/fullscreen.vert"},
                                    {GL_FRAGMENT_SHADER, "render/tiled_blend.frag"}};
     if (result == PLUME_OK)
-        result = plume_build_program(&s->env, "plume draw: tiled blend", blend, 2, NULL, &r->programs.blend);
+        result = plume_build_program(s->env, "plume draw: tiled blend", blend, 2, NULL, &r->programs[TP_BLEND]);
     if (result != PLUME_OK) return result;
-    raster_set_appearance_uniforms(s, r->programs.project);
-    raster_set_appearance_uniforms(s, r->programs.composite);
-    glProgramUniform1i(r->programs.blend, uniform(r->programs.blend, "u_particles"), 0);
+    for (int p = 0; p < TILED_PROGRAMS; ++p) plume_find_uniform_locations(r->programs[p], TILED_UNIFORM_NAMES, r->at[p]);
+    particle_find_uniforms(r->programs[TP_PROJECT], &r->project_uniforms);
+    particle_find_uniforms(r->programs[TP_COMPOSITE], &r->composite_uniforms);
+    particle_set_appearance_uniforms(s, r->programs[TP_PROJECT], &r->project_uniforms);
+    particle_set_appearance_uniforms(s, r->programs[TP_COMPOSITE], &r->composite_uniforms);
+    glProgramUniform1i(r->programs[TP_BLEND], r->at[TP_BLEND][TU_PARTICLES], 0);
     return PLUME_OK;
 }
 
@@ -96,11 +105,12 @@ static uint32_t entry_key_bits_for(uint32_t tile_count) {
     return tile_count <= (1u << ENTRY_KEY_BITS) ? ENTRY_KEY_BITS : 32;
 }
 
-static plume_result make_entry_sorter(system_state *s, uint32_t capacity, uint32_t key_bits) {
-    plume_sorter_desc desc = {.capacity = capacity, .logger = s->env.logger, .allocator = s->env.allocator,
-                              .key_bits = key_bits, .algorithm = s->tiled.entry_sort};
-    s->tiled.sorter_key_bits = key_bits;
-    return plume_sorter_create(s->context, &desc, &s->tiled.sorter);
+static plume_result make_entry_sorter(const particle_view *s, tiled_renderer *r, uint32_t capacity,
+                                      uint32_t key_bits) {
+    plume_sorter_desc desc = {.capacity = capacity, .logger = s->env->logger, .allocator = s->env->allocator,
+                              .key_bits = key_bits, .algorithm = r->entry_sort};
+    r->sorter_key_bits = key_bits;
+    return plume_sorter_create(s->context, &desc, &r->sorter);
 }
 
 static uint32_t largest_budget(void) {
@@ -111,23 +121,24 @@ static uint32_t largest_budget(void) {
 }
 
 /* (Re)makes the entries buffer and its sorter for `budget` pairs. */
-static plume_result size_entries(system_state *s, uint32_t budget) {
-    tiled_renderer *r = &s->tiled;
+static plume_result size_entries(const particle_view *s, tiled_renderer *r, uint32_t budget) {
     plume_sorter_destroy(s->context, r->sorter);
     r->sorter = (plume_sorter){0};
     glDeleteBuffers(1, &r->entries_buffer);
     r->entries_buffer = plume_make_gpu_buffer((GLsizeiptr)budget * PLUME_PAIR_BYTES, "plume draw: tiled entries");
     r->budget = budget;
-    plume_result result = plume_drain_gl_errors(&s->env, "plume_system_draw (tiled entries)");
-    return result != PLUME_OK ? result
-                              : make_entry_sorter(s, budget, r->sorter_key_bits ? r->sorter_key_bits : ENTRY_KEY_BITS);
+    plume_result result = plume_drain_gl_errors(s->env, "plume_system_draw (tiled entries)");
+    return result != PLUME_OK
+               ? result
+               : make_entry_sorter(s, r, budget, r->sorter_key_bits ? r->sorter_key_bits : ENTRY_KEY_BITS);
 }
 
-plume_result tiled_create(system_state *s) {
-    tiled_renderer *r = &s->tiled;
-    plume_result result = build_programs(s);
+plume_result tiled_create(const particle_view *s, tiled_renderer *r) {
+    plume_result result = build_programs(s, r);
     if (result != PLUME_OK) return result;
-    uint32_t capacity = s->desc.capacity;
+    draw_create_samplers(&r->sprite_sampler, &r->depth_sampler);
+    glGenVertexArrays(1, &r->vertex_array);
+    uint32_t capacity = s->desc->capacity;
     r->counts_buffer = plume_make_gpu_buffer((GLsizeiptr)capacity * 4, "plume draw: tiled counts");
     r->splats_buffer = plume_make_gpu_buffer((GLsizeiptr)capacity * 16 * r->splat_vec4s, "plume draw: tiled splats");
     r->scan_sums_buffer = plume_make_gpu_buffer(plan_scan_levels(r, capacity), "plume draw: tiled scan sums");
@@ -143,33 +154,41 @@ plume_result tiled_create(system_state *s) {
         budget = wanted < MIN_BUDGET ? MIN_BUDGET : wanted > MAX_BUDGET ? MAX_BUDGET : (uint32_t)wanted;
     }
     uint32_t most = largest_budget();
-    result = size_entries(s, budget < most ? budget : most);
+    result = size_entries(s, r, budget < most ? budget : most);
     if (result != PLUME_OK) return result;
-    return plume_drain_gl_errors(&s->env, "plume_system_draw (tiled buffers)");
+    return plume_drain_gl_errors(s->env, "plume_system_draw (tiled buffers)");
 }
 
-enum { TILED_GL_OBJECTS = 10 + 9 + TILED_READBACK_SLOTS };
+enum { TILED_GL_OBJECTS = TILED_PROGRAMS + 9 + 3 + TILED_READBACK_SLOTS };
 
-uint32_t tiled_list_gl_objects(const tiled_renderer *r, plume_gl_object *out, uint32_t capacity) {
+static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_t capacity) {
+    const tiled_renderer *r = state;
     plume_gl_object all[TILED_GL_OBJECTS] = {
-        {GL_PROGRAM, r->programs.project},   {GL_PROGRAM, r->programs.scan},     {GL_PROGRAM, r->programs.control},
-        {GL_PROGRAM, r->programs.entries},   {GL_PROGRAM, r->programs.ranges},   {GL_PROGRAM, r->programs.composite},
-        {GL_PROGRAM, r->programs.blend},     {GL_BUFFER, r->counts_buffer},      {GL_BUFFER, r->splats_buffer},
-        {GL_BUFFER, r->scan_sums_buffer},    {GL_BUFFER, r->control_buffer},     {GL_BUFFER, r->entries_buffer},
-        {GL_BUFFER, r->ranges_buffer},       {GL_TEXTURE, r->target},            {GL_PROGRAM, r->programs.chunk_plan},
-        {GL_PROGRAM, r->programs.resolve},   {GL_BUFFER, r->chunk_table_buffer}, {GL_BUFFER, r->partials_buffer},
-        {GL_PROGRAM, r->programs.prepare},
+        {GL_BUFFER, r->counts_buffer},      {GL_BUFFER, r->splats_buffer},   {GL_BUFFER, r->scan_sums_buffer},
+        {GL_BUFFER, r->control_buffer},     {GL_BUFFER, r->entries_buffer},  {GL_BUFFER, r->ranges_buffer},
+        {GL_TEXTURE, r->target},            {GL_BUFFER, r->chunk_table_buffer}, {GL_BUFFER, r->partials_buffer},
+        {GL_SAMPLER, r->sprite_sampler},    {GL_SAMPLER, r->depth_sampler},  {GL_VERTEX_ARRAY, r->vertex_array},
     };
-    uint32_t n = 19;
+    uint32_t n = 12;
+    for (int p = 0; p < TILED_PROGRAMS; ++p) all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[p]};
     for (int i = 0; i < TILED_READBACK_SLOTS; ++i) all[n++] = (plume_gl_object){GL_BUFFER, r->readback[i]};
     return plume_list_named_gl_objects(all, n, out, capacity);
 }
 
-void tiled_release(system_state *s) {
-    tiled_renderer *r = &s->tiled;
-    plume_sorter_destroy(s->context, r->sorter); /* {0} if never made */
+static void release_attached(void *state, plume_context *context) { tiled_release(state, context); }
+
+static const particle_attachment_class TILED_ATTACHMENT = {"tiled draw path", release_attached, list_gl_objects};
+
+_Static_assert(sizeof(tiled_renderer) + 16 <= PARTICLE_ATTACHMENT_BYTES / 2, "fits its share of the system (draw.c)");
+
+tiled_renderer *tiled_of(const particle_view *v) {
+    return particle_view_attach(v, &TILED_ATTACHMENT, sizeof(tiled_renderer));
+}
+
+void tiled_release(tiled_renderer *r, plume_context *context) {
+    plume_sorter_destroy(context, r->sorter); /* {0} if never made */
     plume_gl_object owned[TILED_GL_OBJECTS];
-    plume_delete_gl_objects(owned, tiled_list_gl_objects(r, owned, TILED_GL_OBJECTS));
+    plume_delete_gl_objects(owned, list_gl_objects(r, owned, TILED_GL_OBJECTS));
     for (int i = 0; i < TILED_READBACK_SLOTS; ++i)
         if (r->fences[i]) glDeleteSync(r->fences[i]);
     uint32_t tile_size = r->tile_size, budget = r->fixed_budget ? r->budget : 0;
@@ -185,30 +204,58 @@ void tiled_release(system_state *s) {
     r->chunk_entries = chunk_entries;
 }
 
+/* The system's tiled state where `tile_size` and `chunk_entries` may still
+ * be set (before its first tiled draw); NULL, logged under `caller`, where
+ * not or where a value is out of range. */
+static tiled_renderer *configurable(plume_context *context, plume_system handle, const char *caller,
+                                    uint32_t tile_size, uint32_t chunk_entries, plume_result *result) {
+    particle_view s;
+    *result = PLUME_ERROR_INVALID_ARGUMENT;
+    if (particles_find_view(context, handle, caller, &s) != PLUME_OK) return NULL;
+    const tiled_renderer *made = particle_view_attachment(&s, &TILED_ATTACHMENT);
+    if ((tile_size != 0 && tile_size != 8 && tile_size != 16 && tile_size != 32) ||
+        (made && made->programs[TP_COMPOSITE])) {
+        plume_log(s.env, PLUME_LOG_ERROR, "%s: tile size %u (8, 16 or 32), before the first draw", caller, tile_size);
+        return NULL;
+    }
+    if (chunk_entries > (1u << 24) && chunk_entries != TILED_UNCHUNKED) {
+        plume_log(s.env, PLUME_LOG_ERROR, "%s: chunk entries %u (1 to 2^24, 0 or unchunked)", caller, chunk_entries);
+        return NULL;
+    }
+    tiled_renderer *r = tiled_of(&s);
+    *result = r ? PLUME_OK : PLUME_ERROR_OUT_OF_MEMORY;
+    return r;
+}
+
 plume_result tiled_configure(plume_context *context, plume_system handle, uint32_t tile_size, uint32_t budget,
                              bool fixed_budget, plume_sort_algorithm entry_sort, uint32_t chunk_entries) {
-    system_state *s = particles_find_system(context, handle, "tiled_configure");
-    if (!s) return PLUME_ERROR_INVALID_ARGUMENT;
-    if ((tile_size != 0 && tile_size != 8 && tile_size != 16 && tile_size != 32) || s->tiled.programs.composite) {
-        plume_log(&s->env, PLUME_LOG_ERROR, "tiled_configure: tile size %u (8, 16 or 32), before the first draw",
-                  tile_size);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
+    static const char *CALLER = "tiled_configure";
     if (entry_sort > PLUME_SORT_RADIX) {
-        plume_log(&s->env, PLUME_LOG_ERROR, "tiled_configure: entry sort %u is not a plume_sort_algorithm",
+        particle_view s;
+        if (particles_find_view(context, handle, CALLER, &s) != PLUME_OK) return PLUME_ERROR_INVALID_ARGUMENT;
+        plume_log(s.env, PLUME_LOG_ERROR, "%s: entry sort %u is not a plume_sort_algorithm", CALLER,
                   (unsigned)entry_sort);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    if (chunk_entries > (1u << 24) && chunk_entries != TILED_UNCHUNKED) {
-        plume_log(&s->env, PLUME_LOG_ERROR, "tiled_configure: chunk entries %u (1 to 2^24, 0 or TILED_UNCHUNKED)",
-                  chunk_entries);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
-    s->tiled.tile_size = tile_size;
-    s->tiled.budget = budget;
-    s->tiled.fixed_budget = fixed_budget;
-    s->tiled.entry_sort = entry_sort;
-    s->tiled.chunk_entries = chunk_entries;
+    plume_result result;
+    tiled_renderer *r = configurable(context, handle, CALLER, tile_size, chunk_entries, &result);
+    if (!r) return result;
+    r->tile_size = tile_size;
+    r->budget = budget;
+    r->fixed_budget = fixed_budget;
+    r->entry_sort = entry_sort;
+    r->chunk_entries = chunk_entries;
+    return PLUME_OK;
+}
+
+plume_result plume_system_set_tiled_options(plume_context *context, plume_system handle, uint32_t tile_size,
+                                            uint32_t chunk_entries) {
+    plume_result result;
+    tiled_renderer *r =
+        configurable(context, handle, "plume_system_set_tiled_options", tile_size, chunk_entries, &result);
+    if (!r) return result;
+    r->tile_size = tile_size;
+    r->chunk_entries = chunk_entries;
     return PLUME_OK;
 }
 
@@ -244,20 +291,18 @@ static uint32_t collect_entry_counts(tiled_renderer *r) {
 }
 
 /* A quarter more than the largest count seen, as a power of two. */
-plume_result tiled_grow_budget(system_state *s) {
-    tiled_renderer *r = &s->tiled;
+plume_result tiled_grow_budget(const particle_view *s, tiled_renderer *r) {
     uint32_t needed = collect_entry_counts(r);
     if (needed <= r->budget) return PLUME_OK;
     uint32_t most = largest_budget();
     if (r->budget >= most) return PLUME_OK; /* overflowing frames stay raster */
     uint64_t wanted = plume_next_pow2((uint32_t)(needed < most - needed / 4 ? needed + needed / 4 : most));
     uint32_t budget = wanted < most ? (uint32_t)wanted : most;
-    plume_log(&s->env, PLUME_LOG_INFO, "plume_system_draw: the tiled path's entries grow from %u to %u (a frame needed %u)",
+    plume_log(s->env, PLUME_LOG_INFO, "plume_system_draw: the tiled path's entries grow from %u to %u (a frame needed %u)",
               r->budget, budget, needed);
-    return size_entries(s, budget);
+    return size_entries(s, r, budget);
 }
-plume_result tiled_ensure_full_target(system_state *s, int width, int height) {
-    tiled_renderer *r = &s->tiled;
+plume_result tiled_ensure_full_target(const particle_view *s, tiled_renderer *r, int width, int height) {
     if (r->target && r->target_width == width && r->target_height == height) return PLUME_OK;
     glDeleteTextures(1, &r->target);
     glActiveTexture(GL_TEXTURE0); /* the host's active unit may be one the scope does not restore */
@@ -267,7 +312,7 @@ plume_result tiled_ensure_full_target(system_state *s, int width, int height) {
     glObjectLabel(GL_TEXTURE, r->target, -1, "plume draw: tiled particles");
     r->target_width = width;
     r->target_height = height;
-    return plume_drain_gl_errors(&s->env, "plume_system_draw (tiled target)");
+    return plume_drain_gl_errors(s->env, "plume_system_draw (tiled target)");
 }
 
 void tiled_ensure_ranges(tiled_renderer *r, uint32_t tiles) {
@@ -282,8 +327,7 @@ void tiled_ensure_ranges(tiled_renderer *r, uint32_t tiles) {
  * plan's bound). K is raised where the partials would not fit one shader
  * storage block; where not even one slot per tile fits, the composite is
  * unchunked. */
-plume_result tiled_ensure_chunks(system_state *s, uint32_t tiles) {
-    tiled_renderer *r = &s->tiled;
+plume_result tiled_ensure_chunks(const particle_view *s, tiled_renderer *r, uint32_t tiles) {
     r->chunk_entries_in_use = 0;
     if (r->chunk_entries == TILED_UNCHUNKED) return PLUME_OK;
     uint32_t tile = tile_size_of(r);
@@ -303,7 +347,7 @@ plume_result tiled_ensure_chunks(system_state *s, uint32_t tiles) {
         r->chunk_table_buffer = plume_make_gpu_buffer((GLsizeiptr)words * 4, "plume draw: tiled chunk table");
         r->slot_capacity = slots;
         r->chunk_table_words = words;
-        plume_result result = plume_drain_gl_errors(&s->env, "plume_system_draw (tiled chunks)");
+        plume_result result = plume_drain_gl_errors(s->env, "plume_system_draw (tiled chunks)");
         if (result != PLUME_OK) {
             r->slot_capacity = r->chunk_table_words = 0;
             return result;
@@ -313,11 +357,10 @@ plume_result tiled_ensure_chunks(system_state *s, uint32_t tiles) {
     return PLUME_OK;
 }
 
-plume_result tiled_ensure_entry_sorter(system_state *s, uint32_t tiles) {
-    tiled_renderer *r = &s->tiled;
+plume_result tiled_ensure_entry_sorter(const particle_view *s, tiled_renderer *r, uint32_t tiles) {
     uint32_t key_bits = entry_key_bits_for(tiles);
     if (key_bits == r->sorter_key_bits) return PLUME_OK;
     plume_sorter_destroy(s->context, r->sorter);
     r->sorter = (plume_sorter){0};
-    return make_entry_sorter(s, r->budget, key_bits);
+    return make_entry_sorter(s, r, r->budget, key_bits);
 }

@@ -30,7 +30,7 @@
 #endif
 
 #include "demo.h"
-#include "render/tiled.h" /* TILED_UNCHUNKED */
+#include "plume/plume_particles.h"
 #include "test_env.h"
 #include "tests.h"
 
@@ -353,7 +353,7 @@ static void test_demo_command_line(void **state) {
     assert_int_equal(demo_options_parse(6, tiled, &options), 0);
     assert_true(options.look_away);
     assert_int_equal(options.tile_size, 8);
-    assert_int_equal(options.chunk_entries, TILED_UNCHUNKED);
+    assert_int_equal(options.chunk_entries, PLUME_TILED_UNCHUNKED);
     char *chunk[] = {"plume_demo", "--chunk", "64", NULL};
     assert_int_equal(demo_options_parse(3, chunk, &options), 0);
     assert_int_equal(options.chunk_entries, 64);

@@ -27,7 +27,7 @@
 #include "tests.h"
 
 #ifndef PLUME_TESTS_THROUGH_TABLE /* tiled_configure is the module's */
-#include "particles/particles_internal.h"
+#include "render/tiled.h"
 #endif
 
 enum { WIDTH = RENDER_WIDTH, HEIGHT = RENDER_HEIGHT };
@@ -326,6 +326,9 @@ static void test_tiled_path_that_cannot_be_made_draws_raster(void **state) {
     plume_system a = system_with_allocator(&failing), b = system_with_allocator(&failing);
     float *raster = render_new_image(), *tile = render_new_image();
     render_frame(a, &c, RASTER, true, 0, 1.0f, raster);
+    /* The raster path's objects are made by a system's first draw (they are
+     * its fallback here): that draw is given the memory. */
+    render_frame(b, &c, RASTER, true, 0, 1.0f, tile);
     test_log_expect_errors(); /* the allocation's failure is logged */
     failing = true;
     for (int i = 0; i < 2; ++i) render_frame(b, &c, tiled(PLUME_DRAW_FULL, true, 0.0f), true, 0, 1.0f, tile);
@@ -335,6 +338,36 @@ static void test_tiled_path_that_cannot_be_made_draws_raster(void **state) {
     assert_true(render_largest_difference(raster, tile) == 0.0f);
     assert_int_equal(plume_system_destroy(fixture_context(), a), PLUME_OK);
     assert_int_equal(plume_system_destroy(fixture_context(), b), PLUME_OK);
+    free(raster);
+    free(tile);
+}
+
+/* plume_system_set_tiled_options (since 1.3): an 8-pixel tile whose runs
+ * are walked whole draws the raster path's picture (no early termination);
+ * values out of range, and any change after the first tiled draw, are
+ * refused with a message. */
+static void test_tiled_options_through_the_api(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    const float centre[3] = {0.0f, 0.1f, -6.0f};
+    uint32_t seed = test_random_below(1u << 20);
+    float *raster = render_new_image(), *tile = render_new_image();
+    plume_system reference = render_cloud(centre, 2.0f, 1.5f, 400, seed, true);
+    render_frame(reference, &c, RASTER, true, 0, 1.0f, raster);
+    assert_int_equal(plume_system_destroy(fixture_context(), reference), PLUME_OK);
+    plume_system system = render_cloud(centre, 2.0f, 1.5f, 400, seed, true);
+    test_log_expect_errors();
+    assert_int_equal(plume_system_set_tiled_options(fixture_context(), system, 12, 0), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("plume_system_set_tiled_options: tile size 12"));
+    assert_int_equal(plume_system_set_tiled_options(fixture_context(), system, 0, (1u << 24) + 1),
+                     PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("chunk entries"));
+    assert_int_equal(plume_system_set_tiled_options(fixture_context(), system, 8, PLUME_TILED_UNCHUNKED), PLUME_OK);
+    render_frame(system, &c, tiled(PLUME_DRAW_FULL, false, 0.0f), true, 0, 1.0f, tile);
+    assert_true(render_covered_pixels(raster) > 100);
+    assert_true(render_largest_difference(raster, tile) <= TOLERANCE);
+    assert_int_equal(plume_system_set_tiled_options(fixture_context(), system, 16, 0), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
     free(raster);
     free(tile);
 }
@@ -536,6 +569,7 @@ const struct CMUnitTest tiled_tests[] = {
     cmocka_unit_test_setup_teardown(test_tiled_path_that_cannot_be_made_draws_raster, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_a_1_1_host_gets_1_1_structs, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_tiled_options_through_the_api, fixture_setup, fixture_teardown),
 #ifndef PLUME_TESTS_THROUGH_TABLE
     cmocka_unit_test_setup_teardown(test_tiled_entry_overflow, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_entry_sort_backends, fixture_setup, fixture_teardown),

@@ -1,19 +1,9 @@
 /* The particle system's profiling calls (plume_particles.h): each system has
- * a profiler (profiler.h) that times its stages; these calls switch it and
- * turn its frames into the public records. */
+ * a profiler (profile/profiler.h) that times its stages; these calls switch
+ * it and turn its frames into the public records. */
 #include <string.h>
 
-#include "particles/particles_internal.h"
-
-void profile_finish_sort_values(profiler_frame *frame, const plume_context *context, plume_sorter sorter) {
-    const uint32_t needed = (1u << PROFILER_VALUE_DRAWN_COUNT) | (1u << PROFILER_VALUE_SORT_BOUND);
-    if ((frame->value_mask & needed) != needed) return;
-    uint32_t drawn = frame->values[PROFILER_VALUE_DRAWN_COUNT], bound = frame->values[PROFILER_VALUE_SORT_BOUND];
-    uint32_t sorted = drawn < bound ? drawn : bound; /* the sort clamps the GPU count to the bound */
-    frame->values[PROFILER_VALUE_SORT_PADDED_COUNT] = sorted < 2 ? 0 : plume_next_pow2(sorted);
-    frame->values[PROFILER_VALUE_SORT_PASSES] = plume_sorter_pass_count(context, sorter, sorted);
-    frame->value_mask |= (1u << PROFILER_VALUE_SORT_PADDED_COUNT) | (1u << PROFILER_VALUE_SORT_PASSES);
-}
+#include "particles_internal.h"
 
 static void finish_profiled_frame(void *user, profiler_frame *frame) {
     const system_state *s = user;
@@ -36,15 +26,6 @@ plume_result particles_create_profiler(system_state *s) {
     profiler_desc desc = {0};
     plume_result r = profiler_create(&s->env, &desc, &s->profiler);
     if (r == PLUME_OK) profiler_set_frame_finisher(s->profiler, finish_profiled_frame, s);
-    return r;
-}
-
-plume_result profile_switch(plume_profiler *profiler, const plume_env *env, bool enabled) {
-    plume_gl_scope scope;
-    plume_gl_scope_begin(&scope, env);
-    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
-    plume_result r = profiler_set_enabled(profiler, enabled);
-    plume_gl_scope_end(&scope);
     return r;
 }
 

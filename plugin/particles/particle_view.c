@@ -1,0 +1,92 @@
+/* The particle view (particle_view.h): what a draw reads of a system, and
+ * the attachments in which the draw part keeps its per-system state. */
+#include <string.h>
+
+#include "fragment_particles.h"
+
+/* The system's view; its light zero (the draw sets it). */
+static void fill_view(system_state *s, particle_view *out) {
+    *out = (particle_view){
+        .env = &s->env,
+        .context = s->context,
+        .handle = s->handle,
+        .desc = &s->desc,
+        .motion_buffer = s->motion_buffer,
+        .traits_buffer = s->traits_buffer,
+        .draw_list_buffer = s->live_list_buffer,
+        .state_buffer = s->state_buffer,
+        .sort_bound = s->sort_bound,
+        .sprite_texture = s->sprite_texture,
+        .profiler = s->profiler,
+        .attachments = &s->attachments,
+    };
+    if (s->fragment) fragment_particles_view(s, &out->fragment);
+}
+
+plume_result particles_find_view(const plume_context *context, plume_system handle, const char *caller,
+                                 particle_view *out) {
+    system_state *s = particles_find_system(context, handle, caller);
+    *out = (particle_view){0};
+    if (!s) return PLUME_ERROR_INVALID_ARGUMENT;
+    fill_view(s, out);
+    return PLUME_OK;
+}
+
+plume_result particles_find_frame_view(const plume_context *context, plume_system handle, const char *caller,
+                                       const plume_frame_desc *frame, particle_view *out, mat4 view,
+                                       mat4 projection) {
+    system_state *s = NULL;
+    plume_result r = particles_find_frame_system(context, handle, caller, frame, &s, view, projection);
+    *out = (particle_view){0};
+    if (s) fill_view(s, out);
+    return r;
+}
+
+/* ---- Attachments ----------------------------------------------------------------- */
+
+void *particle_view_attachment(const particle_view *view, const particle_attachment_class *kind) {
+    const particle_attachments *a = view->attachments;
+    for (int i = 0; i < PARTICLE_MAX_ATTACHMENTS; ++i)
+        if (a->kinds[i] == kind) return a->states[i];
+    return NULL;
+}
+
+void *particle_view_attach(const particle_view *view, const particle_attachment_class *kind, size_t size) {
+    void *state = particle_view_attachment(view, kind);
+    if (state) return state;
+    particle_attachments *a = view->attachments;
+    int free_slot = 0;
+    while (free_slot < PARTICLE_MAX_ATTACHMENTS && a->kinds[free_slot]) ++free_slot;
+    size_t rounded = (size + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * _Alignof(max_align_t);
+    if (free_slot == PARTICLE_MAX_ATTACHMENTS || rounded > sizeof a->storage - a->used) {
+        plume_log(view->env, PLUME_LOG_ERROR, "the system has no room left for the %s", kind->name);
+        return NULL;
+    }
+    state = a->storage + a->used;
+    memset(state, 0, size);
+    a->used += rounded;
+    a->kinds[free_slot] = kind;
+    a->states[free_slot] = state;
+    return state;
+}
+
+uint32_t particles_list_attachment_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity) {
+    uint32_t n = 0;
+    for (int i = 0; i < PARTICLE_MAX_ATTACHMENTS; ++i) {
+        const particle_attachment_class *kind = s->attachments.kinds[i];
+        if (!kind || !kind->list_gl_objects) continue;
+        n += kind->list_gl_objects(s->attachments.states[i], n < capacity ? out + n : NULL,
+                                   n < capacity ? capacity - n : 0);
+    }
+    return n;
+}
+
+void particles_free_attachments(system_state *s) {
+    for (int i = 0; i < PARTICLE_MAX_ATTACHMENTS; ++i) {
+        const particle_attachment_class *kind = s->attachments.kinds[i];
+        if (!kind) continue;
+        if (kind->release) kind->release(s->attachments.states[i], s->context);
+        s->attachments.kinds[i] = NULL;
+        s->attachments.states[i] = NULL;
+    }
+}

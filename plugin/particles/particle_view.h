@@ -1,0 +1,118 @@
+/* What a draw reads of a particle system: a narrow, read-only view that the
+ * particle part publishes per system, and the slots in which the draw part
+ * keeps its own per-system state. render/ reads systems through this header
+ * only (never particles_internal.h), so the particle part knows nothing of
+ * the draw paths: render depends on particles, never back. Not part of the
+ * API.
+ *
+ * A view is a value filled by a lookup (particles_find_view), valid during
+ * the call that made it; its GL names, descriptor and profiler belong to the
+ * system. A draw group makes a view of its own for the low-resolution
+ * wrapper (env, context, state buffer and profiler; the rest zero). */
+#ifndef PLUME_PARTICLES_PARTICLE_VIEW_H
+#define PLUME_PARTICLES_PARTICLE_VIEW_H
+
+#include <cglm/cglm.h>
+
+#include "core/plume_internal.h"
+#include "particles/particle_look.h"
+#include "plume/plume_particles.h"
+#include "profile/profiler.h"
+#include "shared/plume_gpu_layout.h"
+#include "sort/sort_fragment_path.h"
+
+/* Byte offsets into a system's state buffer that a draw reads (the shared
+ * layout's words): the draw's indirect arguments {6, drawn count, 0, 0} and
+ * the drawn count on its own. A draw group's state buffer has both at the
+ * same offsets. */
+enum {
+    STATE_DRAW_ARGS_OFFSET = 4 * PLUME_STATE_DRAW_VERTEX_COUNT,
+    STATE_DRAWN_COUNT_OFFSET = 4 * PLUME_STATE_DRAWN_COUNT
+};
+
+/* The state groups every fragment-path call saves (textures, draw state,
+ * pixel transfers, texture buffers, transform feedback). */
+#define FRAGMENT_PARTICLES_SCOPE_GROUPS SORT_FRAGMENT_PATH_SCOPE_GROUPS
+
+/* The frame's light as the draw uses it (plume_frame_desc, since 1.2): the
+ * direction normalised (zero: none). */
+typedef struct frame_light {
+    float direction[3], color[3], ambient[3];
+} frame_light;
+
+/* The fragment path's particles as its draw reads them (GL 3.3: textures,
+ * the sorted list through a buffer texture). */
+typedef struct particle_fragment_view {
+    uint32_t particle_width;     /* slot s is the texel (s % width, s / width) */
+    uint32_t list_count;         /* pairs in the last update's list (0: nothing to draw) */
+    GLuint list_texture;         /* a buffer texture over the list (0 when list_count is 0) */
+    GLuint position_age, velocity, traits; /* the last update's particle textures */
+    GLuint sampler;              /* nearest, base level */
+    GLuint vertex_array;         /* empty: the passes pull from textures */
+} particle_fragment_view;
+
+struct particle_attachments;
+
+typedef struct particle_view {
+    const plume_env *env;
+    plume_context *context;
+    plume_system handle;
+    /* Resolved (defaults filled in): the look, the capacity, the soft fade;
+     * appearance.texture's columns and rows lay out the flipbook, its width
+     * and height the sprite's. NULL in a draw group's view. */
+    const plume_system_desc *desc;
+    /* The compute path's particles (zero on the fragment path). */
+    GLuint motion_buffer, traits_buffer;
+    GLuint draw_list_buffer; /* {key, slot} pairs, in draw order, drawn count of them */
+    GLuint state_buffer;     /* see STATE_DRAW_ARGS_OFFSET */
+    uint32_t sort_bound;     /* the last update's bound on the drawn count */
+    GLuint sprite_texture;   /* 0: none */
+    particle_fragment_view fragment; /* desc->path PLUME_PATH_FRAGMENT only */
+    /* The current draw's light: the draw sets it from the frame
+     * (particles_find_view leaves it zero). */
+    frame_light light;
+    /* Times the draw's sub-stages (profiler_draw_stage_begin) and takes its
+     * values; off, it makes no GL call. */
+    plume_profiler *profiler;
+    struct particle_attachments *attachments; /* the draw's per-system state */
+} particle_view;
+
+/* The live system `handle` names, as a view (logged under `caller` and
+ * PLUME_ERROR_INVALID_ARGUMENT where none). */
+plume_result particles_find_view(const plume_context *context, plume_system handle, const char *caller,
+                                 particle_view *out);
+/* The first step of a draw: the view and the checked frame's matrices (a
+ * zero matrix stands for the identity); errors logged under `caller`.
+ * `out->env` is NULL where the handle names no live system. */
+plume_result particles_find_frame_view(const plume_context *context, plume_system handle, const char *caller,
+                                       const plume_frame_desc *frame, particle_view *out, mat4 view,
+                                       mat4 projection);
+
+/* ---- Attachments: state another part keeps per system ------------------------
+ * A part that draws keeps its per-system state (programs, targets, options)
+ * in an attachment of the system: made when that part first needs it,
+ * listed with the system's GL objects (plume_context_list_gl_objects) and
+ * released with the system. The class is the key: one attachment
+ * per class and system. */
+typedef struct particle_attachment_class {
+    const char *name;
+    /* Deletes what `state` holds (GL objects, sorters filed in `context`);
+     * the system frees the memory after. The GL context is current. */
+    void (*release)(void *state, plume_context *context);
+    /* Its GL objects with a name, as plume_list_named_gl_objects. */
+    uint32_t (*list_gl_objects)(const void *state, plume_gl_object *out, uint32_t capacity);
+} particle_attachment_class;
+
+/* The attachments live inside the system's own allocation, so a draw never
+ * allocates: a host allocator failing at draw time fails nothing that
+ * creation did not. An attachment's state is at most its share of these
+ * bytes (each part checks its size against them at compile time). */
+enum { PARTICLE_MAX_ATTACHMENTS = 8, PARTICLE_ATTACHMENT_BYTES = 4096 };
+
+/* The system's attachment of `kind`, or NULL where none was made. */
+void *particle_view_attachment(const particle_view *view, const particle_attachment_class *kind);
+/* The same, made (`size` bytes, zeroed) where none was: NULL (logged) when
+ * the system's slots or bytes are used up. */
+void *particle_view_attach(const particle_view *view, const particle_attachment_class *kind, size_t size);
+
+#endif

@@ -1,0 +1,89 @@
+/* The draw paths as peers behind one interface (render/draw.c picks one per
+ * frame): the raster path (raster.c), the compute-tiled path (tiled.c) and
+ * the fragment path's raster draw (fragment_draw.c). Each reads a system
+ * through its particle view only and keeps its per-system state in an
+ * attachment of the system (particle_view.h), made on its first draw and
+ * freed with the system. Drawing at 1/2 or 1/4 is a wrapper around any
+ * path's draw (lowres.h), not a path. What every path shares is here too:
+ * the draw sub-stages, the blend, the frame's light and depth size, the
+ * samplers. Not part of the API. */
+#ifndef PLUME_RENDER_DRAW_PATH_H
+#define PLUME_RENDER_DRAW_PATH_H
+
+#include <cglm/cglm.h>
+
+#include "particles/particle_view.h"
+
+/* The frame a path draws: the host's descriptor and its checked matrices. */
+typedef struct draw_frame {
+    const plume_frame_desc *desc;
+    mat4 view, projection;
+} draw_frame;
+
+/* Where a path draws, bound as the draw framebuffer: the host's (full
+ * resolution) or a low-resolution target (lowres_target). */
+typedef struct draw_target {
+    int factor;              /* 1: the host's framebuffer; 2, 4: a low-resolution target */
+    GLuint texture;          /* the low-resolution target's colour (0: the host's framebuffer) */
+    int width, height;       /* its pixels (the host's: the viewport's size) */
+    GLint viewport[4];       /* the host's viewport */
+    GLint depth_function;    /* the host's */
+    GLuint depth_texture;    /* the depth the draw tests and fades against (0: none, no fade) */
+    int depth_origin[2];     /* the depth texel under the target's pixel 0, 0 */
+    float depth_size[2];     /* the pixels depth_texture covers */
+} draw_target;
+
+/* An instanced draw's arguments: a DrawArraysIndirectCommand at `offset` of
+ * `buffer`. A path given none draws the system's drawn count (its state
+ * buffer at STATE_DRAW_ARGS_OFFSET). */
+typedef struct draw_count {
+    GLuint buffer;
+    GLintptr offset;
+} draw_count;
+
+typedef struct draw_path {
+    const char *name;
+    /* Draws the view's particles (sorted by the last update) onto `target`.
+     * The caller's scope saved PLUME_SCOPE_TEXTURES, with the raster state
+     * neutral; the path saves in `scope` what else it binds. `count`: NULL,
+     * or the arguments an instanced path draws with instead (a fallback's
+     * share of a frame). PLUME_ERROR_GL_UNSUPPORTED, having drawn nothing,
+     * where the path cannot be made on this GL (said once): the caller draws
+     * with the fallback path. */
+    plume_result (*draw)(const particle_view *view, const draw_frame *frame, const draw_target *target,
+                         const draw_count *count, plume_gl_scope *scope);
+} draw_path;
+
+/* The paths (their files say what each does). */
+extern const draw_path raster_draw_path, tiled_draw_path, fragment_raster_draw_path;
+
+/* ---- draw.c: what every path shares ---- */
+
+/* A sub-stage of the draw: its KHR_debug group ("plume draw: tiled
+ * project", ...), always, and its GPU time in the profile while the view's
+ * profiler is on. Ends pop what begins pushed. */
+void draw_stage_begin(const particle_view *view, plume_draw_stage stage);
+void draw_stage_end(const particle_view *view, plume_draw_stage stage);
+/* The frame's light as the draw uses it (the direction normalised). */
+frame_light draw_frame_light(const plume_frame_desc *frame);
+/* The pixels the frame's depth texture covers: viewport_size, or the
+ * current viewport's size where it is not given. */
+void draw_depth_size(const plume_frame_desc *frame, float size[2]);
+/* The blend of every particle draw into the host's first draw buffer:
+ * premultiplied colour over what is there (an additive part comes in the
+ * source's alpha, which it lowers), both for colour and alpha. Draw buffer
+ * 0's functions where the GL has indexed blending (the scope then saves only
+ * those: on a 3.3 context with ARB_draw_buffers_blend, glBlendFunc would
+ * change every buffer's and the scope restore buffer 0's), else all
+ * buffers' at once (GL 3.3 without it: the fragment path). */
+void draw_blend_premultiplied(void);
+/* draw_blend_premultiplied, and the host's depth tested, not written. */
+void draw_blend_particles_over_depth(void);
+/* The particle draws' samplers (both GPU paths; glGenSamplers, GL 3.3): the
+ * sprite's (trilinear, clamped) and the host depth's (nearest, no compare:
+ * read raw, whatever the texture's compare mode). */
+void draw_create_samplers(GLuint *sprite_sampler, GLuint *depth_sampler);
+/* `texture` (2D) and `sampler` on texture unit `unit`. */
+void draw_bind_texture(GLuint unit, GLuint texture, GLuint sampler);
+
+#endif

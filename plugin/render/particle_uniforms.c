@@ -1,0 +1,100 @@
+/* The uniforms every particle-drawing program shares (particle_uniforms.h). */
+#include <string.h>
+
+#include "render/particle_uniforms.h"
+
+static const char *const PARTICLE_UNIFORM_NAMES[PARTICLE_UNIFORMS + 1] = {
+    "u_size_times",     "u_size_values",     "u_size_count",    "u_opacity_times",      "u_opacity_values",
+    "u_opacity_count",  "u_additive_times",  "u_additive_values", "u_additive_count",   "u_color_times",
+    "u_color_values",   "u_color_count",     "u_emissive_times", "u_emissive_values",   "u_emissive_count",
+    "u_lit",            "u_orientation",     "u_orientation_axis", "u_stretch",         "u_flipbook",
+    "u_frame_blend",    "u_has_texture",     "u_sprite",        "u_scene_depth",        "u_light_direction",
+    "u_light_color",    "u_ambient_color",   "u_view",          "u_projection",         "u_inverse_projection",
+    "u_camera_right",   "u_camera_up",       "u_soft_fade_distance", "u_viewport_size", NULL};
+
+void particle_find_uniforms(GLuint program, particle_uniforms *out) {
+    plume_find_uniform_locations(program, PARTICLE_UNIFORM_NAMES, out->at);
+}
+
+/* A curve's keys at `times` and `values` (one float a key), its length at
+ * `count`. */
+static void set_curve_uniforms(const GLint *at, particle_uniform times_at, const plume_curve *curve) {
+    float times[PLUME_MAX_CURVE_KEYS] = {0}, values[PLUME_MAX_CURVE_KEYS] = {0};
+    for (uint32_t k = 0; k < curve->key_count; ++k) {
+        times[k] = curve->keys[k].time;
+        values[k] = curve->keys[k].value;
+    }
+    glUniform1fv(at[times_at], PLUME_MAX_CURVE_KEYS, times);
+    glUniform1fv(at[times_at + 1], PLUME_MAX_CURVE_KEYS, values);
+    glUniform1i(at[times_at + 2], (GLint)curve->key_count);
+}
+
+/* The same for a colour curve (an RGBA a key). */
+static void set_color_curve_uniforms(const GLint *at, particle_uniform times_at, const plume_gradient *curve) {
+    float times[PLUME_MAX_CURVE_KEYS] = {0}, colors[PLUME_MAX_CURVE_KEYS][4] = {{0}};
+    for (uint32_t k = 0; k < curve->key_count; ++k) {
+        times[k] = curve->keys[k].time;
+        memcpy(colors[k], curve->keys[k].rgba, sizeof colors[k]);
+    }
+    glUniform1fv(at[times_at], PLUME_MAX_CURVE_KEYS, times);
+    glUniform4fv(at[times_at + 1], PLUME_MAX_CURVE_KEYS, &colors[0][0]);
+    glUniform1i(at[times_at + 2], (GLint)curve->key_count);
+}
+
+/* glUniform on the program made current for it (GL 3.3 cannot set a
+ * program's uniforms unbound), the caller's program current again after. */
+void particle_set_appearance_uniforms(const particle_view *view, GLuint program, const particle_uniforms *u) {
+    const plume_system_desc *d = view->desc;
+    const plume_appearance *a = &d->appearance;
+    const GLint *at = u->at;
+    GLint previous = 0;
+    glGetIntegerv(GL_CURRENT_PROGRAM, &previous);
+    glUseProgram(program);
+    set_curve_uniforms(at, PU_SIZE_TIMES, &a->size_over_life);
+    set_curve_uniforms(at, PU_OPACITY_TIMES, &a->opacity_over_life);
+    plume_curve additive = particles_additive_curve(d);
+    set_curve_uniforms(at, PU_ADDITIVE_TIMES, &additive);
+    set_color_curve_uniforms(at, PU_COLOR_TIMES, &a->color_over_life);
+    set_color_curve_uniforms(at, PU_EMISSIVE_TIMES, &d->emissive_over_life);
+    glUniform1i(at[PU_LIT], d->lit);
+    glUniform1ui(at[PU_ORIENTATION], d->orientation);
+    glUniform3fv(at[PU_ORIENTATION_AXIS], 1, d->orientation_axis);
+    glUniform3f(at[PU_STRETCH], d->stretch_factor, d->stretch_limits.min, d->stretch_limits.max);
+    glUniform2ui(at[PU_FLIPBOOK], a->texture.columns, a->texture.rows);
+    glUniform1i(at[PU_FRAME_BLEND], !a->texture.disable_frame_blend);
+    glUniform1i(at[PU_HAS_TEXTURE], view->sprite_texture != 0);
+    glUniform1i(at[PU_SPRITE], 0);
+    glUniform1i(at[PU_SCENE_DEPTH], 1);
+    glUseProgram((GLuint)previous);
+}
+
+void particle_set_light_uniforms(const particle_view *view, const particle_uniforms *u) {
+    const frame_light *l = &view->light;
+    glUniform3fv(u->at[PU_LIGHT_DIRECTION], 1, l->direction);
+    glUniform3fv(u->at[PU_LIGHT_COLOR], 1, l->color);
+    glUniform3fv(u->at[PU_AMBIENT_COLOR], 1, l->ambient);
+}
+
+void particle_set_view_uniforms(const particle_view *v, const particle_uniforms *u, const mat4 view,
+                                const mat4 projection, GLuint scene_depth, const float target_size[2],
+                                GLuint depth_sampler) {
+    const GLint *at = u->at;
+    glUniformMatrix4fv(at[PU_VIEW], 1, GL_FALSE, &view[0][0]);
+    glUniformMatrix4fv(at[PU_PROJECTION], 1, GL_FALSE, &projection[0][0]);
+    /* The quad spans the view plane: the view matrix's first two rows are the
+     * camera's right and up axes in world space. */
+    glUniform3f(at[PU_CAMERA_RIGHT], view[0][0], view[1][0], view[2][0]);
+    glUniform3f(at[PU_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
+    float fade = 0.0f;
+    if (scene_depth != 0) {
+        mat4 inverse;
+        glm_mat4_inv((vec4 *)projection, inverse);
+        glUniformMatrix4fv(at[PU_INVERSE_PROJECTION], 1, GL_FALSE, &inverse[0][0]);
+        glUniform2f(at[PU_VIEWPORT_SIZE], target_size[0], target_size[1]);
+        glActiveTexture(GL_TEXTURE1);
+        glBindTexture(GL_TEXTURE_2D, scene_depth);
+        glBindSampler(1, depth_sampler);
+        fade = v->desc->appearance.soft_fade_distance;
+    }
+    glUniform1f(at[PU_SOFT_FADE_DISTANCE], fade);
+}

@@ -1,0 +1,45 @@
+/* The uniforms every program that draws a system's particles shares
+ * (particle_appearance.glsl, particle_quad.glsl, particle_draw.frag): the
+ * raster draws of both GPU paths, the tiled path's projection and
+ * composite, a draw group's gather. Their locations are looked up once per
+ * program (plume_find_uniform_locations); a name a program lacks is -1,
+ * which glUniform ignores. Not part of the API. */
+#ifndef PLUME_RENDER_PARTICLE_UNIFORMS_H
+#define PLUME_RENDER_PARTICLE_UNIFORMS_H
+
+#include "render/draw_path.h"
+
+typedef enum particle_uniform {
+    /* The appearance: set once per program and system (it never changes). */
+    PU_SIZE_TIMES, PU_SIZE_VALUES, PU_SIZE_COUNT, PU_OPACITY_TIMES, PU_OPACITY_VALUES, PU_OPACITY_COUNT,
+    PU_ADDITIVE_TIMES, PU_ADDITIVE_VALUES, PU_ADDITIVE_COUNT, PU_COLOR_TIMES, PU_COLOR_VALUES, PU_COLOR_COUNT,
+    PU_EMISSIVE_TIMES, PU_EMISSIVE_VALUES, PU_EMISSIVE_COUNT, PU_LIT, PU_ORIENTATION, PU_ORIENTATION_AXIS,
+    PU_STRETCH, PU_FLIPBOOK, PU_FRAME_BLEND, PU_HAS_TEXTURE, PU_SPRITE, PU_SCENE_DEPTH,
+    /* The frame: set by each draw. */
+    PU_LIGHT_DIRECTION, PU_LIGHT_COLOR, PU_AMBIENT_COLOR, PU_VIEW, PU_PROJECTION, PU_INVERSE_PROJECTION,
+    PU_CAMERA_RIGHT, PU_CAMERA_UP, PU_SOFT_FADE_DISTANCE, PU_VIEWPORT_SIZE,
+    PARTICLE_UNIFORMS
+} particle_uniform;
+
+typedef struct particle_uniforms {
+    GLint at[PARTICLE_UNIFORMS];
+} particle_uniforms;
+
+/* The locations in `program`, once it is built. */
+void particle_find_uniforms(GLuint program, particle_uniforms *out);
+/* The view's appearance (curves, flipbook, orientation, whether lit and
+ * textured; the sprite on unit 0, the scene's depth on unit 1) on
+ * `program`, made current for it (glUniform: every GL the draws run on) and
+ * the caller's program current again after. */
+void particle_set_appearance_uniforms(const particle_view *view, GLuint program, const particle_uniforms *at);
+/* The view's light on the current program. */
+void particle_set_light_uniforms(const particle_view *view, const particle_uniforms *at);
+/* The uniforms that follow the camera (the view, the projection, the soft
+ * fade against `scene_depth`, bound to unit 1 through `depth_sampler`; 0: no
+ * fade, covering `target_size` pixels) on the current program: the raster
+ * draws of both GPU paths. */
+void particle_set_view_uniforms(const particle_view *view, const particle_uniforms *at, const mat4 view_matrix,
+                                const mat4 projection, GLuint scene_depth, const float target_size[2],
+                                GLuint depth_sampler);
+
+#endif
