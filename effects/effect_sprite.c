@@ -11,19 +11,12 @@
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_FAILURE_USERMSG
 #if defined(__GNUC__)
-/* For the whole file: stb_image declares a static function it never defines
- * (stbi_set_unpremultiply_on_load_thread), reported at the end of the unit,
- * and most of its static API goes unused here. */
+/* stb_image declares a static function it never defines
+ * (stbi_set_unpremultiply_on_load_thread), and most of its static API goes
+ * unused here. */
 #pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
 #endif
 #include <stb/stb_image.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 bool effect_sprite_size(const char *path, uint32_t *width, uint32_t *height, char *why, size_t why_size) {
     *width = *height = 0;
