@@ -1,7 +1,9 @@
 /* Embeds every GLSL file below a folder into one C header, so that the library
  * needs no files at run time. A file is named by its path below the folder
  * with '/' between parts ("sort/sort_local.comp"); headers (.h) are embedded
- * too, for the layout that C and GLSL share (shaders/shared/). The header is
+ * too, for the layout that C and GLSL share (shaders/shared/). Files are
+ * embedded as written: plugin/core/shader.c resolves their
+ * `#include "dir/file.glsl"` lines when it builds a program. The header is
  * rewritten only when its content changes, so that an unchanged shader tree
  * does not trigger a rebuild.
  *     embed_shaders SHADER_DIR OUTPUT_HEADER

@@ -49,6 +49,15 @@ typedef struct plume_object_class {
  * (plume_default_env() for NULL). */
 const plume_env *plume_context_env(const plume_context *context);
 
+/* Lab builds only (PLUME_LAB, lab/plume_lab.h): settings the lab stored on
+ * a context for the objects created from it from then on, as bytes that core
+ * does not read (sort/sort_internal.h's sort_settings). NULL in the product,
+ * which keeps none. */
+const void *plume_context_lab_settings(const plume_context *context);
+#ifdef PLUME_LAB
+plume_result plume_context_set_lab_settings(plume_context *context, const void *settings, size_t bytes);
+#endif
+
 /* Files a new object; its handle id goes to *out_id. Fails (logged) with
  * PLUME_ERROR_OUT_OF_MEMORY or PLUME_ERROR_CAPACITY (slots exhausted). */
 plume_result plume_context_insert(plume_context *context, const plume_object_class *object_class, void *object,
@@ -124,26 +133,30 @@ uint32_t plume_list_named_gl_objects(const plume_gl_object *candidates, uint32_t
 bool plume_buffer_has_size(GLuint name, GLsizeiptr min_size, GLsizeiptr *actual_size);
 
 /* ---- Shaders ----------------------------------------------------------------
- * A program is built from embedded files (shaders/, named by their path below
- * it: "sort/sort_local.comp"), concatenated after a "#version" line, `defines`
- * and PLUME_GPU_LAYOUT_FILE (the numbers C and GLSL share; every stage gets
- * it). Each file is preceded by a "#line" whose number encodes the file, so
- * compile errors are logged as "file:line: message". */
-/* Files one stage concatenates at most besides the layout (also the most
- * source strings plume_build_program_from_sources takes). */
-enum { PLUME_SHADER_MAX_FILES = 10 };
+ * A program's stage is one embedded file (shaders/, named by its path below
+ * it: "sort/sort_local.comp") that names what it needs on lines of their own,
+ * `#include "particles/particle_common.glsl"` (a path below shaders/), each
+ * replaced by that file's text, itself resolved the same way; a stage gets
+ * each file once, at its first include (later ones add nothing). Includes are
+ * resolved before the GLSL preprocessor runs, whatever #if surrounds them.
+ * The stage's text is a "#version" line, `defines`, PLUME_GPU_LAYOUT_FILE (the
+ * numbers C and GLSL share; every stage gets it), then the file. Each piece
+ * of a file is preceded by a "#line" whose number encodes the file, so
+ * compile errors are logged as "file:line: message"; an include that names
+ * no file fails the build of the program, logged as "file:line". */
 #define PLUME_GPU_LAYOUT_FILE "shared/plume_gpu_layout.h"
 
 typedef struct plume_shader_stage {
-    GLenum type;               /* GL_COMPUTE_SHADER, GL_VERTEX_SHADER, ... */
-    const char *files[PLUME_SHADER_MAX_FILES + 1]; /* embedded file names, NULL-terminated */
+    GLenum type;      /* GL_COMPUTE_SHADER, GL_VERTEX_SHADER, ... */
+    const char *file; /* the embedded file with main() */
 } plume_shader_stage;
 
 /* The embedded text of a shader file, or NULL. */
 const char *plume_shader_source(const char *file);
 
 /* Builds and links; on failure logs the mapped compiler log, deletes every GL
- * object it made and returns PLUME_ERROR_SHADER with *out_program = 0. */
+ * object it made and returns PLUME_ERROR_SHADER (PLUME_ERROR_OUT_OF_MEMORY
+ * where the stage's text could not be put together) with *out_program = 0. */
 plume_result plume_build_program(const plume_env *env, const char *label, const plume_shader_stage *stages,
                                  int stage_count, const char *defines, GLuint *out_program);
 /* As plume_build_program, in GLSL 3.30 core: the fragment path's programs
@@ -161,9 +174,17 @@ plume_result plume_build_feedback_program_330(const plume_env *env, const char *
  * `locations` in the table's order (-1 for a name the program does not use);
  * a draw or dispatch then sets uniforms by index, never by name. */
 void plume_find_uniform_locations(GLuint program, const char *const *names, GLint *locations);
+/* For locations kept as a union of named GLint fields over an array `at`
+ * (`locations.at` goes to plume_find_uniform_locations): true when the
+ * NULL-terminated table `names` has a name for each field and `at` covers
+ * them all. */
+#define PLUME_UNIFORM_NAMES_FIT(names, locations_type)                                                                 \
+    (sizeof(names) / sizeof(names)[0] - 1 == sizeof(locations_type) / sizeof(GLint) &&                                 \
+     sizeof(((locations_type *)0)->at) == sizeof(locations_type))
 
 /* Builds a program from explicit source strings (tests feed broken shaders
- * through this); `file_names` label the strings in messages. */
+ * through this), one stage of them in order, their includes resolved from
+ * the embedded files; `file_names` label the strings in messages. */
 plume_result plume_build_program_from_sources(const plume_env *env, const char *label, GLenum type,
                                               const char *const *sources, const char *const *file_names,
                                               int source_count, const char *defines, GLuint *out_program);
@@ -215,47 +236,70 @@ typedef enum plume_gl_scope_group {
     PLUME_SCOPE_TRANSFORM_FEEDBACK = 1 << 8
 } plume_gl_scope_group;
 
+/* What a scope saved, a part per state group: gl_scope.c has one save and one
+ * restore function for each, and its table of groups names them. */
+enum { PLUME_SCOPE_PIXEL_PARAMETERS = 5, PLUME_SCOPE_RASTER_CAPABILITIES = 12 };
+
+typedef struct plume_scope_pixel_store {
+    GLint buffer;                                 /* the pack or unpack buffer */
+    GLint parameters[PLUME_SCOPE_PIXEL_PARAMETERS]; /* alignment, row length, skip pixels, skip rows, swap bytes */
+} plume_scope_pixel_store;
+
 typedef struct plume_gl_scope {
     const plume_env *env;
-    GLint program;
-    GLint ssbo_generic;
-    GLint dispatch_indirect;
-    GLint ssbo_slot_buffer[PLUME_SCOPE_SSBO_SLOTS];
-    GLint64 ssbo_slot_start[PLUME_SCOPE_SSBO_SLOTS];
-    GLint64 ssbo_slot_size[PLUME_SCOPE_SSBO_SLOTS];
-    GLDEBUGPROC host_debug_callback;
-    void *host_debug_user;
-    GLboolean debug_synchronous;
-    bool debug_routed;
     unsigned saved_groups; /* plume_gl_scope_group bits */
-    GLint copy_read, copy_write;
-    GLint active_texture;
-    GLint texture_2d[PLUME_SCOPE_TEXTURE_UNITS];
-    GLint texture_3d[PLUME_SCOPE_TEXTURE_UNITS];
-    GLint texture_2d_array[PLUME_SCOPE_TEXTURE_UNITS];
-    GLint sampler[PLUME_SCOPE_TEXTURE_UNITS];
-    GLint unpack_buffer, unpack_alignment, unpack_row_length, unpack_skip_pixels, unpack_skip_rows, unpack_swap_bytes;
-    GLint vertex_array, draw_indirect;
-    GLint blend_src_rgb, blend_dst_rgb, blend_src_alpha, blend_dst_alpha, blend_equation_rgb, blend_equation_alpha;
-    GLboolean depth_test, depth_mask, cull_face;
-    GLint draw_buffers, clip_distances;  /* how many of each the GL has, at most the PLUME_SCOPE_ limits */
-    GLboolean color_mask[PLUME_SCOPE_DRAW_BUFFERS][4];
-    GLboolean blend[PLUME_SCOPE_DRAW_BUFFERS]; /* GL_BLEND of each draw buffer */
-    GLboolean clip_distance[PLUME_SCOPE_CLIP_DISTANCES];
-    GLboolean rasterizer_discard, stencil_test, alpha_to_coverage, alpha_to_one, sample_coverage, sample_mask,
-        depth_clamp, color_logic_op, polygon_offset_fill, primitive_restart, primitive_restart_fixed_index;
-    GLint polygon_mode;
-    GLint viewport[4], draw_framebuffer, depth_func;
-    GLboolean scissor_test;
-    GLint query_buffer;
-    GLint image_texture, image_level, image_layered, image_layer, image_access, image_format;
-    bool storage_buffers;  /* the context has SSBOs (GL 4.3): their bindings were saved */
-    bool indexed_blend;    /* blend functions were saved for draw buffer 0 (GL 4.0), not for all */
-    GLint pack_buffer, pack_alignment, pack_row_length, pack_skip_pixels, pack_skip_rows, pack_swap_bytes, read_framebuffer;
-    GLint texture_buffer[PLUME_SCOPE_TEXTURE_UNITS];
-    bool feedback_objects; /* the GL has transform feedback objects: feedback_object was saved */
-    GLint feedback_object, feedback_generic, feedback_slot_buffer;
-    GLint64 feedback_slot_start, feedback_slot_size;
+    struct {               /* always (plume_gl_scope_begin) */
+        GLint program;
+        bool storage_buffers; /* the context has SSBOs (GL 4.3): their bindings were saved */
+        GLint ssbo_generic, dispatch_indirect;
+        GLint ssbo_slot_buffer[PLUME_SCOPE_SSBO_SLOTS];
+        GLint64 ssbo_slot_start[PLUME_SCOPE_SSBO_SLOTS], ssbo_slot_size[PLUME_SCOPE_SSBO_SLOTS];
+    } bindings;
+    struct { /* always, where the host has KHR_debug output on */
+        bool routed;
+        GLDEBUGPROC host_callback;
+        void *host_user;
+        GLboolean synchronous;
+    } debug;
+    struct {
+        GLint read, write;
+    } copy_buffers;
+    struct {
+        GLint active;
+        GLint texture_2d[PLUME_SCOPE_TEXTURE_UNITS], texture_3d[PLUME_SCOPE_TEXTURE_UNITS];
+        GLint texture_2d_array[PLUME_SCOPE_TEXTURE_UNITS], sampler[PLUME_SCOPE_TEXTURE_UNITS];
+    } textures;
+    plume_scope_pixel_store unpack;
+    struct {
+        GLint vertex_array, draw_indirect;
+        bool indexed_blend; /* blend functions were saved for draw buffer 0 (GL 4.0), not for all */
+        GLint blend_src_rgb, blend_dst_rgb, blend_src_alpha, blend_dst_alpha, blend_equation_rgb, blend_equation_alpha;
+        GLboolean depth_test, depth_mask, scissor_test;
+        GLboolean raster_capabilities[PLUME_SCOPE_RASTER_CAPABILITIES]; /* those plume_gl_scope_neutral_raster turns off */
+        GLint draw_buffers, clip_distances; /* how many of each the GL has, at most the PLUME_SCOPE_ limits */
+        GLboolean color_mask[PLUME_SCOPE_DRAW_BUFFERS][4];
+        GLboolean blend[PLUME_SCOPE_DRAW_BUFFERS]; /* GL_BLEND of each draw buffer */
+        GLboolean clip_distance[PLUME_SCOPE_CLIP_DISTANCES];
+        GLint polygon_mode, viewport[4], draw_framebuffer, depth_func;
+    } draw;
+    struct {
+        GLint buffer;
+    } query;
+    struct {
+        GLint texture, level, layered, layer, access, format;
+    } image;
+    struct {
+        plume_scope_pixel_store store;
+        GLint read_framebuffer;
+    } pack;
+    struct {
+        GLint texture_buffer[PLUME_SCOPE_TEXTURE_UNITS];
+    } texture_buffers;
+    struct {
+        bool objects; /* the GL has transform feedback objects: `object` was saved */
+        GLint object, generic, slot_buffer;
+        GLint64 slot_start, slot_size;
+    } feedback;
 } plume_gl_scope;
 
 void plume_gl_scope_begin(plume_gl_scope *scope, const plume_env *env);

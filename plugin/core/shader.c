@@ -6,13 +6,20 @@
 #include <string.h>
 
 #include "plume_internal.h"
-#include "plume_shaders.h"
+#include "plume_shaders.h" /* generated from shaders/ by tools/embed_shaders.c (build/generated/) */
 
+/* The embedded file `length` bytes of `name` name, or NULL. */
+static const struct plume_embedded_shader *find_embedded(const char *name, size_t length) {
+    for (size_t i = 0; i < sizeof plume_embedded_shaders / sizeof plume_embedded_shaders[0]; ++i) {
+        const char *embedded = plume_embedded_shaders[i].name;
+        if (strncmp(embedded, name, length) == 0 && embedded[length] == '\0') return &plume_embedded_shaders[i];
+    }
+    return NULL;
+}
 
 const char *plume_shader_source(const char *file) {
-    for (size_t i = 0; i < sizeof plume_embedded_shaders / sizeof plume_embedded_shaders[0]; ++i)
-        if (strcmp(plume_embedded_shaders[i].name, file) == 0) return plume_embedded_shaders[i].source;
-    return NULL;
+    const struct plume_embedded_shader *embedded = find_embedded(file, strlen(file));
+    return embedded ? embedded->source : NULL;
 }
 
 /* Reads "<digits>" at *p, advancing; -1 if none. */
@@ -24,9 +31,10 @@ static long read_number(const char **p) {
     return value;
 }
 
-/* Each embedded file starts at line (index + 1) * FILE_LINE_STRIDE + 1, so a
- * reported line names the file and its line. (Mesa ignores the source-string
- * number of "#line L S" in its logs, so that number cannot carry the file.) */
+/* Line L of a stage's file k (1-based, in the order the stage first
+ * includes them) is numbered k * FILE_LINE_STRIDE + L, so a reported line
+ * names the file and its line. (Mesa ignores the source-string number of
+ * "#line L S" in its logs, so that number cannot carry the file.) */
 enum { FILE_LINE_STRIDE = 100000 };
 
 /* The compute path's GLSL, and the fragment path's (GL 3.3 contexts). */
@@ -87,48 +95,199 @@ static char *get_info_log(const plume_env *env, GLuint object, bool is_program) 
     return log;
 }
 
-/* Compiles one stage: the layout C and GLSL share, then `count` (1 ..
- * PLUME_SHADER_MAX_FILES) files; returns the shader name or 0 (logged,
- * deleted). */
-static GLuint compile_stage(const plume_env *env, const char *label, GLenum type, const char *const *sources,
-                            const char *const *file_names, int count, const char *defines, const char *version) {
-    enum { FILES = PLUME_SHADER_MAX_FILES + 1 };
-    const char *all_sources[FILES] = {plume_shader_source(PLUME_GPU_LAYOUT_FILE)};
-    const char *all_names[FILES] = {PLUME_GPU_LAYOUT_FILE};
-    for (int i = 0; i < count; ++i) {
-        all_sources[i + 1] = sources[i];
-        all_names[i + 1] = file_names[i];
+/* ---- A stage's text --------------------------------------------------------
+ * A stage is its root files (the layout, then the main file) with each
+ * `#include "dir/file.glsl"` line replaced by that file's text, every file
+ * once: an include of a file the stage already has adds nothing. The GL gets
+ * the pieces as they are (strings with lengths, nothing copied), each after
+ * a "#line" that encodes its file and resumes its line numbers. */
+
+/* One piece of a file's text, after the "#line" that numbers it. */
+typedef struct stage_piece {
+    char line_directive[32];
+    const char *text;
+    size_t length;
+} stage_piece;
+
+typedef struct stage_text {
+    const plume_env *env;
+    const char *label;
+    stage_piece *pieces;
+    int piece_count, piece_capacity;
+    const char **files; /* in the order of first inclusion: file k's lines are k * FILE_LINE_STRIDE + line */
+    int file_count, file_capacity;
+    plume_result failure; /* why a file could not be added */
+} stage_text;
+
+/* `array` with room for element `count`: the same, grown, or NULL (out of
+ * memory: `array` is kept and freed by the caller). */
+static void *room_for(stage_text *t, void *array, int *capacity, int count, size_t element_size) {
+    if (count < *capacity) return array;
+    int grown_capacity = *capacity ? 2 * *capacity : 16;
+    void *grown = plume_realloc(t->env, array, (size_t)grown_capacity * element_size);
+    if (!grown) {
+        t->failure = PLUME_ERROR_OUT_OF_MEMORY;
+        return NULL;
     }
-    file_names = all_names;
-    ++count;
-    const char *strings[2 * FILES + 2];
-    char line_directives[FILES][32];
-    int n = 0;
-    strings[n++] = version;
-    strings[n++] = defines ? defines : "";
-    for (int i = 0; i < count; ++i) {
-        snprintf(line_directives[i], sizeof line_directives[i], "\n#line %d\n", (i + 1) * FILE_LINE_STRIDE + 1);
-        strings[n++] = line_directives[i];
-        strings[n++] = all_sources[i];
+    *capacity = grown_capacity;
+    return grown;
+}
+
+/* The text of file number `file` (1-based) from its line `line` on, `length` bytes. */
+static bool add_piece(stage_text *t, int file, int line, const char *text, size_t length) {
+    if (length == 0) return true;
+    stage_piece *pieces = room_for(t, t->pieces, &t->piece_capacity, t->piece_count, sizeof *pieces);
+    if (!pieces) return false;
+    t->pieces = pieces;
+    stage_piece *piece = &pieces[t->piece_count++];
+    snprintf(piece->line_directive, sizeof piece->line_directive, "\n#line %d\n", file * FILE_LINE_STRIDE + line);
+    piece->text = text;
+    piece->length = length;
+    return true;
+}
+
+/* Where the line at `line` is `#include "NAME"` (a `//` comment may follow),
+ * NAME's first byte and length; *is_include says whether the line starts
+ * with #include at all. */
+static const char *include_name(const char *line, bool *is_include, size_t *length) {
+    const char *p = line + strspn(line, " \t");
+    *is_include = false;
+    if (*p != '#') return NULL;
+    p += 1 + strspn(p + 1, " \t");
+    if (strncmp(p, "include", 7) != 0) return NULL;
+    *is_include = true;
+    p += 7;
+    p += strspn(p, " \t");
+    if (*p != '"') return NULL;
+    const char *name = p + 1;
+    *length = strcspn(name, "\"\n");
+    if (name[*length] != '"' || *length == 0) return NULL;
+    const char *rest = name + *length + 1;
+    rest += strspn(rest, " \t\r");
+    return *rest == '\n' || *rest == '\0' || strncmp(rest, "//", 2) == 0 ? name : NULL;
+}
+
+static bool add_file(stage_text *t, const char *name, const char *text);
+
+/* The `#include` on line `line` of `file` (its name at `name`, `length` bytes). */
+static bool add_include(stage_text *t, const char *file, int line, const char *name, size_t length) {
+    const struct plume_embedded_shader *included = find_embedded(name, length);
+    if (!included) {
+        plume_log(t->env, PLUME_LOG_ERROR, "%s: %s:%d: #include names no shader file: \"%.*s\"", t->label, file, line,
+                  (int)length, name);
+        t->failure = PLUME_ERROR_SHADER;
+        return false;
     }
+    return add_file(t, included->name, included->source);
+}
+
+/* Adds `text` (the file `name`) with its includes resolved, unless the stage
+ * has it already. */
+static bool add_file(stage_text *t, const char *name, const char *text) {
+    for (int f = 0; f < t->file_count; ++f)
+        if (strcmp(t->files[f], name) == 0) return true;
+    const char **files = room_for(t, (void *)t->files, &t->file_capacity, t->file_count, sizeof *files);
+    if (!files) return false;
+    t->files = files;
+    files[t->file_count++] = name;
+    int file = t->file_count; /* 1-based: 0 is the "#version" and defines */
+    const char *piece = text;
+    int piece_line = 1, line = 1;
+    for (const char *at = text; *at; ++line) {
+        bool is_include;
+        size_t length = 0;
+        const char *included = include_name(at, &is_include, &length);
+        const char *next = at + strcspn(at, "\n");
+        if (*next == '\n') ++next;
+        if (is_include) {
+            if (!included) {
+                plume_log(t->env, PLUME_LOG_ERROR,
+                          "%s: %s:%d: expected #include \"dir/file.glsl\" (a path below shaders/)", t->label, name,
+                          line);
+                t->failure = PLUME_ERROR_SHADER;
+                return false;
+            }
+            if (!add_piece(t, file, piece_line, piece, (size_t)(at - piece)) ||
+                !add_include(t, name, line, included, length))
+                return false;
+            piece = next;
+            piece_line = line + 1;
+        }
+        at = next;
+    }
+    return add_piece(t, file, piece_line, piece, strlen(piece));
+}
+
+/* The GL's strings for a stage: "#version", `defines`, then each piece
+ * after its "#line"; NULL when out of memory (logged). */
+static const char **stage_strings(const stage_text *t, const char *version, const char *defines, GLint **out_lengths) {
+    size_t count = 2 + 2 * (size_t)t->piece_count;
+    const char **strings = plume_alloc(t->env, sizeof *strings * count);
+    GLint *lengths = plume_alloc(t->env, sizeof *lengths * count);
+    if (!strings || !lengths) {
+        plume_free(t->env, (void *)strings);
+        plume_free(t->env, lengths);
+        return NULL;
+    }
+    strings[0] = version;
+    strings[1] = defines ? defines : "";
+    lengths[0] = lengths[1] = -1; /* NUL-terminated */
+    for (int p = 0; p < t->piece_count; ++p) {
+        strings[2 + 2 * p] = t->pieces[p].line_directive;
+        lengths[2 + 2 * p] = -1;
+        strings[3 + 2 * p] = t->pieces[p].text;
+        lengths[3 + 2 * p] = (GLint)t->pieces[p].length;
+    }
+    *out_lengths = lengths;
+    return strings;
+}
+
+/* Compiles the stage `t` holds into *out_shader (0 on failure: logged, deleted). */
+static plume_result compile_text(const stage_text *t, GLenum type, const char *version, const char *defines,
+                                 const char *main_file, GLuint *out_shader) {
+    *out_shader = 0;
+    GLint *lengths = NULL;
+    const char **strings = stage_strings(t, version, defines, &lengths);
+    if (!strings) return PLUME_ERROR_OUT_OF_MEMORY;
     GLuint shader = glCreateShader(type);
+    plume_result result = PLUME_ERROR_SHADER;
     if (shader == 0) {
-        plume_log(env, PLUME_LOG_ERROR, "%s: glCreateShader failed", label);
-        return 0;
+        plume_log(t->env, PLUME_LOG_ERROR, "%s: glCreateShader failed", t->label);
+    } else {
+        glShaderSource(shader, 2 + 2 * t->piece_count, strings, lengths);
+        glCompileShader(shader);
+        GLint ok = GL_FALSE;
+        glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+        if (ok) {
+            *out_shader = shader;
+            result = PLUME_OK;
+        } else {
+            plume_log(t->env, PLUME_LOG_ERROR, "%s: shader %s failed to compile:", t->label, main_file);
+            char *log = get_info_log(t->env, shader, false);
+            if (log) log_info_log(t->env, log, t->files, t->file_count);
+            plume_free(t->env, log);
+            glDeleteShader(shader);
+        }
     }
-    glShaderSource(shader, n, strings, NULL);
-    glCompileShader(shader);
-    GLint ok = GL_FALSE;
-    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        plume_log(env, PLUME_LOG_ERROR, "%s: shader %s failed to compile:", label, file_names[count - 1]);
-        char *log = get_info_log(env, shader, false);
-        if (log) log_info_log(env, log, file_names, count);
-        plume_free(env, log);
-        glDeleteShader(shader);
-        return 0;
-    }
-    return shader;
+    plume_free(t->env, (void *)strings);
+    plume_free(t->env, lengths);
+    return result;
+}
+
+/* Compiles one stage: the layout C and GLSL share, then the `count` root
+ * files (`sources`, named `file_names`) with their includes resolved. */
+static plume_result compile_stage(const plume_env *env, const char *label, GLenum type, const char *const *sources,
+                                  const char *const *file_names, int count, const char *defines, const char *version,
+                                  GLuint *out_shader) {
+    stage_text t = {.env = env, .label = label};
+    bool complete = add_file(&t, PLUME_GPU_LAYOUT_FILE, plume_shader_source(PLUME_GPU_LAYOUT_FILE));
+    for (int i = 0; i < count && complete; ++i) complete = add_file(&t, file_names[i], sources[i]);
+    plume_result result = complete ? compile_text(&t, type, version, defines, file_names[count - 1], out_shader)
+                                   : t.failure;
+    if (!complete) *out_shader = 0;
+    plume_free(env, t.pieces);
+    plume_free(env, (void *)t.files);
+    return result;
 }
 
 /* glTransformFeedbackVaryings fails while the bound transform feedback
@@ -181,9 +340,10 @@ plume_result plume_build_program_from_sources(const plume_env *env, const char *
                                               const char *const *sources, const char *const *file_names,
                                               int source_count, const char *defines, GLuint *out_program) {
     *out_program = 0;
-    if (source_count < 1 || source_count > PLUME_SHADER_MAX_FILES) return PLUME_ERROR_INVALID_ARGUMENT;
-    GLuint shader = compile_stage(env, label, type, sources, file_names, source_count, defines, GLSL_430);
-    if (!shader) return PLUME_ERROR_SHADER;
+    if (source_count < 1) return PLUME_ERROR_INVALID_ARGUMENT;
+    GLuint shader = 0;
+    plume_result r = compile_stage(env, label, type, sources, file_names, source_count, defines, GLSL_430, &shader);
+    if (r != PLUME_OK) return r;
     return link_program(env, label, &shader, 1, NULL, 0, out_program);
 }
 
@@ -194,21 +354,13 @@ static plume_result build_program(const plume_env *env, const char *label, const
     GLuint shaders[4] = {0};
     if (stage_count < 1 || stage_count > 4) return PLUME_ERROR_INVALID_ARGUMENT;
     for (int s = 0; s < stage_count; ++s) {
-        const char *sources[PLUME_SHADER_MAX_FILES];
-        int count = 0;
-        for (; count < PLUME_SHADER_MAX_FILES && stages[s].files[count]; ++count) {
-            sources[count] = plume_shader_source(stages[s].files[count]);
-            if (!sources[count]) {
-                plume_log(env, PLUME_LOG_ERROR, "%s: no embedded shader named %s", label, stages[s].files[count]);
-                break;
-            }
-        }
-        /* files[] has room for the terminator after PLUME_SHADER_MAX_FILES names. */
-        bool complete = count > 0 && !stages[s].files[count];
-        shaders[s] = complete ? compile_stage(env, label, stages[s].type, sources, stages[s].files, count, defines, version) : 0;
-        if (!shaders[s]) {
+        const char *source = plume_shader_source(stages[s].file);
+        plume_result r = PLUME_ERROR_SHADER;
+        if (!source) plume_log(env, PLUME_LOG_ERROR, "%s: no embedded shader named %s", label, stages[s].file);
+        else r = compile_stage(env, label, stages[s].type, &source, &stages[s].file, 1, defines, version, &shaders[s]);
+        if (r != PLUME_OK) {
             for (int k = 0; k < s; ++k) glDeleteShader(shaders[k]);
-            return PLUME_ERROR_SHADER;
+            return r;
         }
     }
     return link_program(env, label, shaders, stage_count, varyings, varying_count, out_program);

@@ -23,14 +23,22 @@ enum {
     FRAGMENT_PARTICLE_TEXTURES = 4
 };
 
-typedef struct fragment_simulate_locations {
-    GLint width, capacity, emit_first, emit_count, emit_id_base, emitters, seed, emit_end;
-    GLint dt, time, gravity, wind, drag, turbulence;
+/* The programs' uniform locations, named, over `at` in the order of their
+ * name tables (fragment_update.c), filled once when the program is built. */
+typedef union fragment_simulate_locations {
+    struct {
+        GLint width, capacity, emit_first, emit_count, emit_id_base, emitters, seed, emit_end;
+        GLint dt, time, gravity, wind, drag, turbulence;
+    };
+    GLint at[14];
 } fragment_simulate_locations;
 
-typedef struct fragment_keys_locations {
-    GLint particle_width, capacity, first_slot, view, sort_mode, sort_key_shift;
-    GLint cull, cull_planes, cull_radius, eye, cull_distance;
+typedef union fragment_keys_locations {
+    struct {
+        GLint particle_width, capacity, first_slot, view, sort_mode, sort_key_shift;
+        GLint cull, cull_planes, cull_radius, eye, cull_distance;
+    };
+    GLint at[11];
 } fragment_keys_locations;
 
 typedef struct fragment_draw_locations {
@@ -52,7 +60,7 @@ typedef struct fragment_particles {
     uint64_t emitted_total;
     /* The last update's list: list_count pairs (the live bound) in list_buffer
      * (one of the sort's buffers), drawn through the sort's buffer texture
-     * over it (feedback_sort_buffer_texture). */
+     * over it (sort_key_input_pairs_texture). */
     uint32_t list_count;
     GLuint list_buffer;
     /* The draw (render/fragment_draw.c). */

@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "fragment_particles.h"
-#include "sort/sort_internal.h"
 
 /* ---- What the fragment path lacks ---------------------------------------------- */
 
@@ -120,18 +119,28 @@ static plume_result create_particle_textures(system_state *s, fragment_particles
     return PLUME_OK;
 }
 
+/* The programs' uniforms, in the order of their locations' fields
+ * (fragment_particles.h), and the simulate pass's samplers, unit t the t-th. */
+static const char *const SIMULATE_UNIFORMS[] = {
+    "u_width", "u_capacity", "u_emit_first", "u_emit_count", "u_emit_id_base", "u_emitters", "u_seed", "u_emit_end",
+    "u_dt", "u_time", "u_gravity", "u_wind", "u_drag", "u_turbulence", NULL};
+static const char *const KEYS_UNIFORMS[] = {
+    "u_particle_width", "u_capacity", "u_first_slot", "u_view", "u_sort_mode", "u_sort_key_shift",
+    "u_cull", "u_cull_planes", "u_cull_radius", "u_eye", "u_cull_distance", NULL};
+static const char *const SIMULATE_SAMPLERS[FRAGMENT_PARTICLE_TEXTURES + 1] = {"u_position_age", "u_velocity",
+                                                                             "u_traits", "u_ids", NULL};
+_Static_assert(PLUME_UNIFORM_NAMES_FIT(SIMULATE_UNIFORMS, fragment_simulate_locations) &&
+                   PLUME_UNIFORM_NAMES_FIT(KEYS_UNIFORMS, fragment_keys_locations),
+               "a name for each location");
+
 static plume_result build_programs(system_state *s, fragment_particles *f) {
     const plume_shader_stage simulate[2] = {
-        {GL_VERTEX_SHADER, {"sort/fragment_pass.vert"}},
-        {GL_FRAGMENT_SHADER,
-         {"particles/particle_common.glsl", "particles/particle_noise.glsl", "particles/particle_birth.glsl",
-          "particles/particle_motion.glsl", "particles/fragment_simulate.frag"}},
+        {GL_VERTEX_SHADER, "sort/fragment_pass.vert"},
+        {GL_FRAGMENT_SHADER, "particles/fragment_simulate.frag"},
     };
     const plume_shader_stage keys[2] = {
-        {GL_VERTEX_SHADER,
-         {"particles/particle_cull.glsl", "sort/depth_key.glsl", "particles/particle_sort_key.glsl",
-          "particles/feedback_keys.vert"}},
-        {GL_FRAGMENT_SHADER, {"sort/feedback_unused.frag"}},
+        {GL_VERTEX_SHADER, "particles/feedback_keys.vert"},
+        {GL_FRAGMENT_SHADER, "sort/feedback_unused.frag"},
     };
     const char *const key_outputs[] = {"out_pair"};
     plume_result r;
@@ -140,41 +149,12 @@ static plume_result build_programs(system_state *s, fragment_particles *f) {
         (r = plume_build_feedback_program_330(&s->env, "plume particles (fragment path): keys", keys, 2, NULL,
                                               key_outputs, 1, &f->keys_program)))
         return r;
-    GLuint p = f->simulate_program;
-    f->simulate = (fragment_simulate_locations){
-        .width = glGetUniformLocation(p, "u_width"),
-        .capacity = glGetUniformLocation(p, "u_capacity"),
-        .emit_first = glGetUniformLocation(p, "u_emit_first"),
-        .emit_count = glGetUniformLocation(p, "u_emit_count"),
-        .emit_id_base = glGetUniformLocation(p, "u_emit_id_base"),
-        .emitters = glGetUniformLocation(p, "u_emitters"),
-        .seed = glGetUniformLocation(p, "u_seed"),
-        .emit_end = glGetUniformLocation(p, "u_emit_end"),
-        .dt = glGetUniformLocation(p, "u_dt"),
-        .time = glGetUniformLocation(p, "u_time"),
-        .gravity = glGetUniformLocation(p, "u_gravity"),
-        .wind = glGetUniformLocation(p, "u_wind"),
-        .drag = glGetUniformLocation(p, "u_drag"),
-        .turbulence = glGetUniformLocation(p, "u_turbulence"),
-    };
-    static const char *const SIMULATE_SAMPLERS[FRAGMENT_PARTICLE_TEXTURES] = {"u_position_age", "u_velocity",
-                                                                             "u_traits", "u_ids"};
-    glUseProgram(p);
-    for (int t = 0; t < FRAGMENT_PARTICLE_TEXTURES; ++t) glUniform1i(glGetUniformLocation(p, SIMULATE_SAMPLERS[t]), t);
-    p = f->keys_program;
-    f->keys = (fragment_keys_locations){
-        .particle_width = glGetUniformLocation(p, "u_particle_width"),
-        .capacity = glGetUniformLocation(p, "u_capacity"),
-        .first_slot = glGetUniformLocation(p, "u_first_slot"),
-        .view = glGetUniformLocation(p, "u_view"),
-        .sort_mode = glGetUniformLocation(p, "u_sort_mode"),
-        .sort_key_shift = glGetUniformLocation(p, "u_sort_key_shift"),
-        .cull = glGetUniformLocation(p, "u_cull"),
-        .cull_planes = glGetUniformLocation(p, "u_cull_planes"),
-        .cull_radius = glGetUniformLocation(p, "u_cull_radius"),
-        .eye = glGetUniformLocation(p, "u_eye"),
-        .cull_distance = glGetUniformLocation(p, "u_cull_distance"),
-    };
+    plume_find_uniform_locations(f->simulate_program, SIMULATE_UNIFORMS, f->simulate.at);
+    plume_find_uniform_locations(f->keys_program, KEYS_UNIFORMS, f->keys.at);
+    GLint samplers[FRAGMENT_PARTICLE_TEXTURES];
+    plume_find_uniform_locations(f->simulate_program, SIMULATE_SAMPLERS, samplers);
+    glUseProgram(f->simulate_program);
+    for (int t = 0; t < FRAGMENT_PARTICLE_TEXTURES; ++t) glUniform1i(samplers[t], t);
     return PLUME_OK;
 }
 
@@ -315,7 +295,7 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
 
 /* The pairs of `count` slots from `first_slot` round the ring into the sort's
  * input buffer. */
-static void run_key_pass(system_state *s, const feedback_sort *sort, const plume_frame_desc *frame, const mat4 view,
+static void run_key_pass(system_state *s, const sort_key_input *sort, const plume_frame_desc *frame, const mat4 view,
                          const mat4 projection, bool cull, uint32_t first_slot, uint32_t count) {
     fragment_particles *f = s->fragment;
     const fragment_keys_locations *at = &f->keys;
@@ -328,13 +308,13 @@ static void run_key_pass(system_state *s, const feedback_sort *sort, const plume
     glUniform1ui(at->sort_key_shift, particles_sort_key_shift(&s->desc));
     set_cull_uniforms(s, frame, view, projection, cull);
     bind_particle_textures(f, f->current, 1);
-    feedback_sort_record(sort, feedback_sort_input_buffer(sort), count, count * (uint32_t)sizeof(GLuint[2]));
+    sort_key_input_record(sort, sort_key_input_buffer(sort), count, count * (uint32_t)sizeof(GLuint[2]));
 }
 
 void fragment_particles_update(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
                                bool cull, plume_gl_scope *scope) {
     fragment_particles *f = s->fragment;
-    const feedback_sort *sort = plume_sorter_feedback_backend(s->context, s->sorter);
+    const sort_key_input *sort = sort_key_input_of(s->context, s->sorter);
     prepare_pass_state(f, scope);
     profiler_stage_begin(s->profiler, PLUME_STAGE_SIMULATE);
     run_simulate_pass(s, frame);
@@ -350,13 +330,13 @@ void fragment_particles_update(system_state *s, const plume_frame_desc *frame, c
     uint32_t listed = bound;
     if (unsorted && (uint64_t)first_slot + bound > capacity) first_slot = 0, listed = capacity;
     f->list_count = listed;
-    f->list_buffer = feedback_sort_input_buffer(sort);
+    f->list_buffer = sort_key_input_buffer(sort);
     /* plume_system_get_sort_algorithm: the fragment sort is a bitonic network. */
     s->last_sort = unsorted ? PLUME_SORT_AUTOMATIC : PLUME_SORT_BITONIC;
     if (bound > 0) {
-        feedback_sort_prepare_state(sort, scope);
+        sort_key_input_prepare_state(sort, scope);
         run_key_pass(s, sort, frame, view, projection, cull, first_slot, listed);
-        if (!unsorted) f->list_buffer = feedback_sort_network(sort, bound, NULL);
+        if (!unsorted) f->list_buffer = sort_key_input_sort(sort, bound);
     }
     profiler_stage_end(s->profiler, PLUME_STAGE_SORT);
     /* The counts stay on the GPU on this path: the profile reports the sort's

@@ -14,8 +14,7 @@
 #include "render/lowres.h"
 #include "render/raster.h"
 #include "render/tiled.h"
-#include "sort/feedback_sort.h"
-#include "sort/fragment_sort.h"
+#include "sort/sort_fragment_path.h"
 #include "shared/plume_gpu_layout.h"
 
 /* Byte offsets into the state buffer, from its words in the shared layout. */
@@ -60,10 +59,31 @@ typedef struct emission_window {
     double longest_lifetime; /* over every emitter in effect since creation or reset */
 } emission_window;
 
-typedef struct simulate_locations {
-    GLint dt, time, view, gravity, wind, drag, turbulence, capacity;
-    GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode, sort_key_shift;
+/* The programs' uniform locations, named, over `at` in the order of their
+ * name tables (simulate.c, world.c): plume_find_uniform_locations fills `at`
+ * once when the program is built. */
+typedef union simulate_locations {
+    struct {
+        GLint dt, time, view, gravity, wind, drag, turbulence, capacity;
+        GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode, sort_key_shift;
+    };
+    GLint at[15];
 } simulate_locations;
+
+typedef union emit_locations {
+    struct {
+        GLint seed, end, tag_emitter;
+    };
+    GLint at[3];
+} emit_locations;
+
+/* The compaction's scatter pass. */
+typedef union compact_scatter_locations {
+    struct {
+        GLint capacity, route_count, routes, event_capacity;
+    };
+    GLint at[4];
+} compact_scatter_locations;
 
 /* The frame's light as the draw uses it (plume_frame_desc, since 1.2): the
  * direction normalised (zero: none). */
@@ -80,19 +100,31 @@ _Static_assert(PLUME_BINDING_EVENTS_OWN < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDIN
                "the GL state scope restores every binding and texture unit the world uses");
 _Static_assert(PLUME_GPU_MAX_EMITTERS <= 8, "an emitter's index fits the lifetime's three tag bits");
 
-typedef struct world_locations {
-    GLint world_forces, world_collisions;
-    GLint attractor_count, attractors, vector_field, field_min, field_inverse_size, field_strength;
-    GLint collider_count, colliders, depth_collision, depth_response, depth_thickness;
-    GLint view_projection, inverse_view_projection, world_eye;
-    GLint route_count, routes;
+/* The simulate program's world uniforms (world.c's table). */
+typedef union world_locations {
+    struct {
+        GLint world_forces, world_collisions;
+        GLint attractor_count, attractors, vector_field, field_min, field_inverse_size, field_strength;
+        GLint collider_count, colliders, depth_collision, depth_response, depth_thickness;
+        GLint view_projection, inverse_view_projection, world_eye;
+        GLint route_count, routes;
+    };
+    GLint at[18];
 } world_locations;
+
+typedef union events_emit_locations {
+    struct {
+        GLint seed, tag_emitter;
+    };
+    GLint at[2];
+} events_emit_locations;
 
 /* The world's GL side (world.c): the event passes, the system's event
  * buffer, the samplers simulate reads the host's textures with. */
 typedef struct world_state {
     GLuint events_prepare_program, events_emit_program;
-    GLint prepare_capacity_location, emit_seed_location, emit_tag_location, events_emit_tag_location;
+    GLint prepare_capacity_location;
+    events_emit_locations events_emit;
     world_locations simulate;
     GLuint event_buffer;     /* header + event_capacity records */
     GLuint depth_sampler, field_sampler;
@@ -118,15 +150,15 @@ typedef struct system_state {
     /* The compaction after simulate (simulate.c): the live list, the dead
      * list and the event records in slot order. */
     GLuint compact_scan_program, compact_scatter_program;
-    GLint compact_scan_groups, compact_scatter_capacity;
-    GLint compact_route_count, compact_routes, compact_event_capacity; /* the scatter's event routes */
+    GLint compact_scan_groups;
+    compact_scatter_locations compact_scatter;
     GLuint slot_keys_buffer;    /* capacity {depth key, outcome bits}, one a slot */
     GLuint group_counts_buffer; /* a uvec4 per simulate workgroup */
     uint32_t sort_bound;        /* this update's bound on the drawn count (the sort's max_count) */
 
     GLuint reset_program, prepare_program, emit_program, simulate_program;
     GLint reset_capacity_location, prepare_requested_location;
-    GLint emit_seed_location, emit_end_location;
+    emit_locations emit;
     simulate_locations simulate;
     frame_light light;       /* the current draw's */
     raster_renderer raster;  /* the draw paths */
@@ -178,9 +210,8 @@ void particles_pack_emitter(const plume_emitter_desc *e, float out[EMITTER_GPU_F
 
 /* ---- simulate.c: the update's GPU stages ---- */
 
-/* A compute program from particle_common.glsl, particle_state.glsl and the
- * NULL-terminated `files` after them (the pass's .comp last). */
-plume_result particles_build_compute(system_state *s, const char *label, const char *const *files, GLuint *out);
+/* A compute program from the pass's .comp file (its includes name the rest). */
+plume_result particles_build_compute(system_state *s, const char *label, const char *file, GLuint *out);
 /* Counts `count` particles requested at `time` into the live-count bound. */
 void particles_window_record(emission_window *w, double time, uint64_t count);
 
@@ -258,7 +289,7 @@ void draw_blend_particles_over_depth(void);
 
 /* The state groups every fragment-path call saves (textures, draw state,
  * pixel transfers, texture buffers, transform feedback). */
-#define FRAGMENT_PARTICLES_SCOPE_GROUPS (FRAGMENT_SORT_SCOPE_GROUPS | FEEDBACK_SORT_SCOPE_GROUPS)
+#define FRAGMENT_PARTICLES_SCOPE_GROUPS SORT_FRAGMENT_PATH_SCOPE_GROUPS
 /* Refuses (logged under `caller`, naming the field) what a descriptor asks
  * of the fragment path that only the compute path has. */
 plume_result fragment_particles_check_desc(const plume_env *env, const char *caller, const plume_system_desc *desc);

@@ -10,54 +10,43 @@
 
 /* ---- Programs ------------------------------------------------------------------ */
 
-/* A compute program from particle_common.glsl, particle_state.glsl and the
- * NULL-terminated `files` after them (the pass's .comp last). */
-plume_result particles_build_compute(system_state *s, const char *label, const char *const *files, GLuint *out) {
-    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"particles/particle_common.glsl", "particles/particle_state.glsl"}};
-    int n = 2;
-    while (*files && n < PLUME_SHADER_MAX_FILES) stage.files[n++] = *files++;
-    stage.files[n] = NULL;
+/* The programs' uniforms, in the order of their locations' fields
+ * (particles_internal.h). */
+static const char *const RESET_UNIFORMS[] = {"u_capacity", NULL};
+static const char *const PREPARE_UNIFORMS[] = {"u_requested", NULL};
+static const char *const EMIT_UNIFORMS[] = {"u_seed", "u_emit_end", "u_tag_emitter", NULL};
+static const char *const SIMULATE_UNIFORMS[] = {
+    "u_dt", "u_time", "u_view", "u_gravity", "u_wind", "u_drag", "u_turbulence", "u_capacity",
+    "u_cull", "u_cull_planes", "u_cull_radius", "u_eye", "u_cull_distance", "u_sort_mode", "u_sort_key_shift",
+    NULL};
+static const char *const COMPACT_SCAN_UNIFORMS[] = {"u_groups", NULL};
+static const char *const COMPACT_SCATTER_UNIFORMS[] = {"u_capacity", "u_route_count", "u_routes", "u_event_capacity",
+                                                       NULL};
+_Static_assert(PLUME_UNIFORM_NAMES_FIT(EMIT_UNIFORMS, emit_locations) &&
+                   PLUME_UNIFORM_NAMES_FIT(SIMULATE_UNIFORMS, simulate_locations) &&
+                   PLUME_UNIFORM_NAMES_FIT(COMPACT_SCATTER_UNIFORMS, compact_scatter_locations),
+               "a name for each location");
+
+/* A compute program from the pass's .comp file (its includes name the rest). */
+plume_result particles_build_compute(system_state *s, const char *label, const char *file, GLuint *out) {
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, file};
     return plume_build_program(&s->env, label, &stage, 1, NULL, out);
 }
 
 plume_result particles_build_compute_programs(system_state *s) {
-    static const char *const reset[] = {"particles/particle_reset.comp", NULL};
-    static const char *const prepare[] = {"particles/particle_prepare.comp", NULL};
-    static const char *const emit[] = {"particles/particle_birth.glsl", "particles/particle_spawn.glsl",
-                                       "particles/particle_emit.comp", NULL};
-    static const char *const simulate[] = {"particles/particle_noise.glsl",         "particles/particle_motion.glsl",
-                                           "particles/particle_cull.glsl",          "sort/depth_key.glsl",
-                                           "particles/particle_sort_key.glsl",
-                                           "particles/particle_event_routes.glsl", "particles/particle_world.glsl",
-                                           "particles/particle_simulate.comp", NULL};
     plume_result r;
-    if ((r = particles_build_compute(s, "plume particles: reset", reset, &s->reset_program)) ||
-        (r = particles_build_compute(s, "plume particles: prepare", prepare, &s->prepare_program)) ||
-        (r = particles_build_compute(s, "plume particles: emit", emit, &s->emit_program)) ||
-        (r = particles_build_compute(s, "plume particles: simulate", simulate, &s->simulate_program)))
+    if ((r = particles_build_compute(s, "plume particles: reset", "particles/particle_reset.comp",
+                                     &s->reset_program)) ||
+        (r = particles_build_compute(s, "plume particles: prepare", "particles/particle_prepare.comp",
+                                     &s->prepare_program)) ||
+        (r = particles_build_compute(s, "plume particles: emit", "particles/particle_emit.comp", &s->emit_program)) ||
+        (r = particles_build_compute(s, "plume particles: simulate", "particles/particle_simulate.comp",
+                                     &s->simulate_program)))
         return r;
-    s->reset_capacity_location = glGetUniformLocation(s->reset_program, "u_capacity");
-    s->prepare_requested_location = glGetUniformLocation(s->prepare_program, "u_requested");
-    s->emit_seed_location = glGetUniformLocation(s->emit_program, "u_seed");
-    s->emit_end_location = glGetUniformLocation(s->emit_program, "u_emit_end");
-    GLuint sim = s->simulate_program;
-    s->simulate = (simulate_locations){
-        .dt = glGetUniformLocation(sim, "u_dt"),
-        .time = glGetUniformLocation(sim, "u_time"),
-        .view = glGetUniformLocation(sim, "u_view"),
-        .gravity = glGetUniformLocation(sim, "u_gravity"),
-        .wind = glGetUniformLocation(sim, "u_wind"),
-        .drag = glGetUniformLocation(sim, "u_drag"),
-        .turbulence = glGetUniformLocation(sim, "u_turbulence"),
-        .capacity = glGetUniformLocation(sim, "u_capacity"),
-        .cull = glGetUniformLocation(sim, "u_cull"),
-        .cull_planes = glGetUniformLocation(sim, "u_cull_planes"),
-        .cull_radius = glGetUniformLocation(sim, "u_cull_radius"),
-        .eye = glGetUniformLocation(sim, "u_eye"),
-        .cull_distance = glGetUniformLocation(sim, "u_cull_distance"),
-        .sort_mode = glGetUniformLocation(sim, "u_sort_mode"),
-        .sort_key_shift = glGetUniformLocation(sim, "u_sort_key_shift"),
-    };
+    plume_find_uniform_locations(s->reset_program, RESET_UNIFORMS, &s->reset_capacity_location);
+    plume_find_uniform_locations(s->prepare_program, PREPARE_UNIFORMS, &s->prepare_requested_location);
+    plume_find_uniform_locations(s->emit_program, EMIT_UNIFORMS, s->emit.at);
+    plume_find_uniform_locations(s->simulate_program, SIMULATE_UNIFORMS, s->simulate.at);
     return PLUME_OK;
 }
 
@@ -79,10 +68,7 @@ static uint32_t simulate_groups(const system_state *s) {
 }
 
 static plume_result build_compact(system_state *s, bool scan, GLuint *out) {
-    plume_shader_stage stage = {GL_COMPUTE_SHADER,
-                                {"particles/particle_common.glsl", "particles/particle_state.glsl",
-                                 "particles/particle_events.glsl", "particles/particle_event_routes.glsl",
-                                 "particles/particle_compact.comp"}};
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, "particles/particle_compact.comp"};
     return plume_build_program(&s->env, scan ? "plume particles: compact scan" : "plume particles: compact scatter",
                                &stage, 1,
                                scan ? "#define COMPACT_SCAN 1\n#define PARTICLE_TRAITS_ACCESS readonly\n"
@@ -96,11 +82,8 @@ plume_result particles_create_compaction(system_state *s) {
     if ((r = build_compact(s, true, &s->compact_scan_program)) ||
         (r = build_compact(s, false, &s->compact_scatter_program)))
         return r;
-    s->compact_scan_groups = glGetUniformLocation(s->compact_scan_program, "u_groups");
-    s->compact_scatter_capacity = glGetUniformLocation(s->compact_scatter_program, "u_capacity");
-    s->compact_route_count = glGetUniformLocation(s->compact_scatter_program, "u_route_count");
-    s->compact_routes = glGetUniformLocation(s->compact_scatter_program, "u_routes");
-    s->compact_event_capacity = glGetUniformLocation(s->compact_scatter_program, "u_event_capacity");
+    plume_find_uniform_locations(s->compact_scan_program, COMPACT_SCAN_UNIFORMS, &s->compact_scan_groups);
+    plume_find_uniform_locations(s->compact_scatter_program, COMPACT_SCATTER_UNIFORMS, s->compact_scatter.at);
     s->slot_keys_buffer =
         plume_make_gpu_buffer((GLsizeiptr)s->desc.capacity * PLUME_PAIR_BYTES, "plume particles: outcome per slot");
     s->group_counts_buffer = plume_make_gpu_buffer((GLsizeiptr)simulate_groups(s) * PLUME_GROUP_COUNT_BYTES,
@@ -116,7 +99,7 @@ static void run_compaction(system_state *s) {
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glUseProgram(s->compact_scatter_program);
-    glProgramUniform1ui(s->compact_scatter_program, s->compact_scatter_capacity, s->desc.capacity);
+    glProgramUniform1ui(s->compact_scatter_program, s->compact_scatter.capacity, s->desc.capacity);
     glDispatchCompute(groups, 1, 1);
 }
 
@@ -276,8 +259,8 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
 
     if (requested > 0) {
         glUseProgram(s->emit_program);
-        glProgramUniform1ui(s->emit_program, s->emit_seed_location, s->desc.seed);
-        glProgramUniform1uiv(s->emit_program, s->emit_end_location, PLUME_MAX_EMITTERS, running_end);
+        glProgramUniform1ui(s->emit_program, s->emit.seed, s->desc.seed);
+        glProgramUniform1uiv(s->emit_program, s->emit.end, PLUME_MAX_EMITTERS, running_end);
         glDispatchCompute((requested + PLUME_EMIT_GROUP_SIZE - 1) / PLUME_EMIT_GROUP_SIZE, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }

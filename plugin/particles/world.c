@@ -40,45 +40,34 @@ static GLuint make_sampler(GLenum filter) {
     return sampler;
 }
 
+/* The programs' uniforms, in the order of their locations' fields
+ * (particles_internal.h). */
+static const char *const WORLD_UNIFORMS[] = {
+    "u_world_forces", "u_world_collisions",
+    "u_attractor_count", "u_attractors", "u_vector_field", "u_field_min", "u_field_inverse_size", "u_field_strength",
+    "u_collider_count", "u_colliders", "u_depth_collision", "u_depth_response", "u_depth_thickness",
+    "u_view_projection", "u_inverse_view_projection", "u_world_eye",
+    "u_route_count", "u_routes", NULL};
+static const char *const EVENTS_PREPARE_UNIFORMS[] = {"u_event_capacity", NULL};
+static const char *const EVENTS_EMIT_UNIFORMS[] = {"u_seed", "u_tag_emitter", NULL};
+_Static_assert(PLUME_UNIFORM_NAMES_FIT(WORLD_UNIFORMS, world_locations) &&
+                   PLUME_UNIFORM_NAMES_FIT(EVENTS_EMIT_UNIFORMS, events_emit_locations),
+               "a name for each location");
+
 static void find_locations(system_state *s) {
-    GLuint sim = s->simulate_program;
-    s->world.simulate = (world_locations){
-        .world_forces = glGetUniformLocation(sim, "u_world_forces"),
-        .world_collisions = glGetUniformLocation(sim, "u_world_collisions"),
-        .attractor_count = glGetUniformLocation(sim, "u_attractor_count"),
-        .attractors = glGetUniformLocation(sim, "u_attractors"),
-        .vector_field = glGetUniformLocation(sim, "u_vector_field"),
-        .field_min = glGetUniformLocation(sim, "u_field_min"),
-        .field_inverse_size = glGetUniformLocation(sim, "u_field_inverse_size"),
-        .field_strength = glGetUniformLocation(sim, "u_field_strength"),
-        .collider_count = glGetUniformLocation(sim, "u_collider_count"),
-        .colliders = glGetUniformLocation(sim, "u_colliders"),
-        .depth_collision = glGetUniformLocation(sim, "u_depth_collision"),
-        .depth_response = glGetUniformLocation(sim, "u_depth_response"),
-        .depth_thickness = glGetUniformLocation(sim, "u_depth_thickness"),
-        .view_projection = glGetUniformLocation(sim, "u_view_projection"),
-        .inverse_view_projection = glGetUniformLocation(sim, "u_inverse_view_projection"),
-        .world_eye = glGetUniformLocation(sim, "u_world_eye"),
-        .route_count = glGetUniformLocation(sim, "u_route_count"),
-        .routes = glGetUniformLocation(sim, "u_routes"),
-    };
     world_state *w = &s->world;
-    w->prepare_capacity_location = glGetUniformLocation(w->events_prepare_program, "u_event_capacity");
-    w->emit_seed_location = glGetUniformLocation(w->events_emit_program, "u_seed");
-    w->events_emit_tag_location = glGetUniformLocation(w->events_emit_program, "u_tag_emitter");
-    w->emit_tag_location = glGetUniformLocation(s->emit_program, "u_tag_emitter");
+    plume_find_uniform_locations(s->simulate_program, WORLD_UNIFORMS, w->simulate.at);
+    plume_find_uniform_locations(w->events_prepare_program, EVENTS_PREPARE_UNIFORMS, &w->prepare_capacity_location);
+    plume_find_uniform_locations(w->events_emit_program, EVENTS_EMIT_UNIFORMS, w->events_emit.at);
 }
 
 plume_result world_create(system_state *s) {
-    static const char *const prepare[] = {"particles/particle_events.glsl", "particles/particle_events_prepare.comp",
-                                          NULL};
-    static const char *const emit[] = {"particles/particle_birth.glsl", "particles/particle_spawn.glsl",
-                                       "particles/particle_events.glsl", "particles/particle_events_emit.comp",
-                                       NULL};
     world_state *w = &s->world;
     plume_result r;
-    if ((r = particles_build_compute(s, "plume particles: events prepare", prepare, &w->events_prepare_program)) ||
-        (r = particles_build_compute(s, "plume particles: events emit", emit, &w->events_emit_program)))
+    if ((r = particles_build_compute(s, "plume particles: events prepare", "particles/particle_events_prepare.comp",
+                                     &w->events_prepare_program)) ||
+        (r = particles_build_compute(s, "plume particles: events emit", "particles/particle_events_emit.comp",
+                                     &w->events_emit_program)))
         return r;
     find_locations(s);
     glGenBuffers(1, &w->event_buffer);
@@ -173,7 +162,7 @@ static bool has_routes(const system_state *s) {
 void world_emit_events(system_state *s) {
     world_state *w = &s->world;
     bool tag = has_routes(s);
-    glProgramUniform1i(s->emit_program, w->emit_tag_location, tag);
+    glProgramUniform1i(s->emit_program, s->emit.tag_emitter, tag);
     w->consumed_this_update = w->events_pending;
     if (!w->events_pending) return;
     uint32_t capacity = s->desc.world.event_capacity;
@@ -186,8 +175,8 @@ void world_emit_events(system_state *s) {
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glUseProgram(w->events_emit_program);
-    glProgramUniform1ui(w->events_emit_program, w->emit_seed_location, s->desc.seed);
-    glProgramUniform1i(w->events_emit_program, w->events_emit_tag_location, tag);
+    glProgramUniform1ui(w->events_emit_program, w->events_emit.seed, s->desc.seed);
+    glProgramUniform1i(w->events_emit_program, w->events_emit.tag_emitter, tag);
     glDispatchCompute((capacity + PLUME_EVENT_EMIT_GROUP_SIZE - 1) / PLUME_EVENT_EMIT_GROUP_SIZE, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     w->events_pending = false;
@@ -347,11 +336,11 @@ void world_prepare_simulate(system_state *s, const plume_frame_desc *frame, cons
     /* Simulate counts the children; the compaction writes their records. */
     GLuint scatter = s->compact_scatter_program;
     glProgramUniform1i(sim, l->route_count, route_count);
-    glProgramUniform1i(scatter, s->compact_route_count, route_count);
+    glProgramUniform1i(scatter, s->compact_scatter.route_count, route_count);
     if (route_count > 0) {
         glProgramUniform4uiv(sim, l->routes, route_count, &routes[0][0]);
-        glProgramUniform4uiv(scatter, s->compact_routes, route_count, &routes[0][0]);
-        glProgramUniform1uiv(scatter, s->compact_event_capacity, 2, capacities);
+        glProgramUniform4uiv(scatter, s->compact_scatter.routes, route_count, &routes[0][0]);
+        glProgramUniform1uiv(scatter, s->compact_scatter.event_capacity, 2, capacities);
     }
     set_depth_collision(s, frame, view, projection);
     bool field = set_vector_field(s);

@@ -148,15 +148,11 @@ static plume_result build_programs(group_state *g, system_state *const *systems,
     snprintf(records_written, sizeof records_written,
              "#define PARTICLE_TRAITS_ACCESS readonly\n#define GROUP_RECORD_ACCESS writeonly\n%s", look);
     snprintf(records_read, sizeof records_read, "#define GROUP_RECORD_ACCESS readonly\n%s", look);
-    plume_shader_stage prepare = {GL_COMPUTE_SHADER, {"render/draw_group_prepare.comp", NULL}};
-    plume_shader_stage gather = {GL_COMPUTE_SHADER,
-                                 {"particles/particle_common.glsl", "particles/particle_state.glsl",
-                                  "sort/depth_key.glsl", "render/particle_appearance.glsl",
-                                  "render/draw_group_common.glsl", "render/draw_group_gather.comp", NULL}};
+    plume_shader_stage prepare = {GL_COMPUTE_SHADER, "render/draw_group_prepare.comp"};
+    plume_shader_stage gather = {GL_COMPUTE_SHADER, "render/draw_group_gather.comp"};
     plume_shader_stage draw[2] = {
-        {GL_VERTEX_SHADER, {"render/draw_group_common.glsl", "render/draw_group.vert", NULL}},
-        {GL_FRAGMENT_SHADER,
-         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/draw_group.frag", NULL}},
+        {GL_VERTEX_SHADER, "render/draw_group.vert"},
+        {GL_FRAGMENT_SHADER, "render/draw_group.frag"},
     };
     plume_result r;
     if ((r = plume_build_program(&g->env, "plume draw group: prepare", &prepare, 1, NULL, &g->prepare_program)) ||

@@ -13,11 +13,8 @@
 plume_result fragment_draw_create(system_state *s) {
     fragment_particles *f = s->fragment;
     const plume_shader_stage stages[2] = {
-        {GL_VERTEX_SHADER,
-         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_quad.glsl",
-          "render/fragment_draw.vert"}},
-        {GL_FRAGMENT_SHADER,
-         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_draw.frag"}},
+        {GL_VERTEX_SHADER, "render/fragment_draw.vert"},
+        {GL_FRAGMENT_SHADER, "render/particle_draw.frag"},
     };
     char look[LOOK_DEFINES_SIZE];
     particles_look_defines(particles_look_features(&s->desc), look);
@@ -58,7 +55,7 @@ void fragment_particles_draw(system_state *s, const mat4 view, const mat4 projec
     /* The sort's own texture over the list's buffer: no glTexBuffer a frame. */
     glActiveTexture(GL_TEXTURE2);
     glBindTexture(GL_TEXTURE_BUFFER,
-                  feedback_sort_buffer_texture(plume_sorter_feedback_backend(s->context, s->sorter), f->list_buffer));
+                  sort_key_input_pairs_texture(sort_key_input_of(s->context, s->sorter), f->list_buffer));
     bind_unit(3, f->textures[f->current][0], f->sampler);
     bind_unit(4, f->textures[f->current][2], f->sampler);
     bind_unit(5, f->textures[f->current][1], f->sampler);

@@ -29,10 +29,10 @@ static int factor_index(int factor) { return factor == 2 ? 0 : 1; }
 static plume_result build_programs(system_state *s, int factor, lowres_programs *out) {
     char defines[64];
     snprintf(defines, sizeof defines, "#define LOWRES_FACTOR %d\n", factor);
-    plume_shader_stage downsample[2] = {{GL_VERTEX_SHADER, {"render/fullscreen.vert", NULL}},
-                                        {GL_FRAGMENT_SHADER, {"render/lowres_depth.frag", NULL}}};
-    plume_shader_stage composite[2] = {{GL_VERTEX_SHADER, {"render/fullscreen.vert", NULL}},
-                                       {GL_FRAGMENT_SHADER, {"render/lowres_composite.frag", NULL}}};
+    plume_shader_stage downsample[2] = {{GL_VERTEX_SHADER, "render/fullscreen.vert"},
+                                        {GL_FRAGMENT_SHADER, "render/lowres_depth.frag"}};
+    plume_shader_stage composite[2] = {{GL_VERTEX_SHADER, "render/fullscreen.vert"},
+                                       {GL_FRAGMENT_SHADER, "render/lowres_composite.frag"}};
     plume_result r = plume_build_program(&s->env, "plume draw: depth downsample", downsample, 2, defines,
                                          &out->downsample);
     if (r == PLUME_OK)
@@ -59,7 +59,7 @@ static plume_result build_programs(system_state *s, int factor, lowres_programs 
 static plume_result ensure_args(system_state *s) {
     lowres_renderer *r = &s->lowres;
     if (r->args_program) return PLUME_OK;
-    plume_shader_stage stage = {GL_COMPUTE_SHADER, {"render/lowres_args.comp", NULL}};
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, "render/lowres_args.comp"};
     plume_result result = plume_build_program(&s->env, "plume draw: low-resolution arguments", &stage, 1, NULL,
                                               &r->args_program);
     if (result != PLUME_OK) return result;

@@ -11,11 +11,8 @@
 plume_result raster_create(system_state *s) {
     raster_renderer *r = &s->raster;
     plume_shader_stage stages[2] = {
-        {GL_VERTEX_SHADER,
-         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_quad.glsl",
-          "render/particle_draw.vert", NULL}},
-        {GL_FRAGMENT_SHADER,
-         {"particles/particle_common.glsl", "render/particle_appearance.glsl", "render/particle_draw.frag", NULL}},
+        {GL_VERTEX_SHADER, "render/particle_draw.vert"},
+        {GL_FRAGMENT_SHADER, "render/particle_draw.frag"},
     };
     char look[LOOK_DEFINES_SIZE];
     particles_look_defines(particles_look_features(&s->desc), look);

@@ -39,36 +39,27 @@ static plume_result build_programs(system_state *s) {
                            "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n#define TILED_SPLAT_VEC4S %u\n",
                            tile, composite_batch(tile, r->splat_vec4s), r->splat_vec4s);
     particles_look_defines(look, defines + written);
-    const char *COMMON = "render/tiled_common.glsl";
     struct {
-        const char *label, *last;
-        bool appearance;
+        const char *label, *file;
         GLuint *out;
     } computes[] = {
-        {"plume draw: tiled prepare", "render/tiled_prepare.comp", false, &r->programs.prepare},
-        {"plume draw: tiled project", "render/tiled_project.comp", true, &r->programs.project},
-        {"plume draw: tiled scan", "render/tiled_scan.comp", false, &r->programs.scan},
-        {"plume draw: tiled control", "render/tiled_control.comp", false, &r->programs.control},
-        {"plume draw: tiled entries", "render/tiled_entries.comp", false, &r->programs.entries},
-        {"plume draw: tiled ranges", "render/tiled_ranges.comp", false, &r->programs.ranges},
-        {"plume draw: tiled chunk plan", "render/tiled_chunk_plan.comp", false, &r->programs.chunk_plan},
-        {"plume draw: tiled composite", "render/tiled_composite.comp", true, &r->programs.composite},
-        {"plume draw: tiled resolve", "render/tiled_resolve.comp", false, &r->programs.resolve},
+        {"plume draw: tiled prepare", "render/tiled_prepare.comp", &r->programs.prepare},
+        {"plume draw: tiled project", "render/tiled_project.comp", &r->programs.project},
+        {"plume draw: tiled scan", "render/tiled_scan.comp", &r->programs.scan},
+        {"plume draw: tiled control", "render/tiled_control.comp", &r->programs.control},
+        {"plume draw: tiled entries", "render/tiled_entries.comp", &r->programs.entries},
+        {"plume draw: tiled ranges", "render/tiled_ranges.comp", &r->programs.ranges},
+        {"plume draw: tiled chunk plan", "render/tiled_chunk_plan.comp", &r->programs.chunk_plan},
+        {"plume draw: tiled composite", "render/tiled_composite.comp", &r->programs.composite},
+        {"plume draw: tiled resolve", "render/tiled_resolve.comp", &r->programs.resolve},
     };
     plume_result result = PLUME_OK;
     for (size_t i = 0; i < sizeof computes / sizeof computes[0] && result == PLUME_OK; ++i) {
-        plume_shader_stage stage = {GL_COMPUTE_SHADER, {NULL}};
-        int n = 0;
-        if (computes[i].appearance) {
-            stage.files[n++] = "particles/particle_common.glsl";
-            stage.files[n++] = "render/particle_appearance.glsl";
-        }
-        stage.files[n++] = COMMON;
-        stage.files[n++] = computes[i].last;
+        plume_shader_stage stage = {GL_COMPUTE_SHADER, computes[i].file};
         result = plume_build_program(&s->env, computes[i].label, &stage, 1, defines, computes[i].out);
     }
-    plume_shader_stage blend[2] = {{GL_VERTEX_SHADER, {"render/fullscreen.vert", NULL}},
-                                   {GL_FRAGMENT_SHADER, {"render/tiled_blend.frag", NULL}}};
+    plume_shader_stage blend[2] = {{GL_VERTEX_SHADER, "render/fullscreen.vert"},
+                                   {GL_FRAGMENT_SHADER, "render/tiled_blend.frag"}};
     if (result == PLUME_OK)
         result = plume_build_program(&s->env, "plume draw: tiled blend", blend, 2, NULL, &r->programs.blend);
     if (result != PLUME_OK) return result;

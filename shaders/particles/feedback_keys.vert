@@ -1,10 +1,13 @@
-// Built after particle_cull.glsl, depth_key.glsl and particle_sort_key.glsl.
 // The fragment path's key pass, recorded by transform feedback into the
 // sort's input buffer: pair j is the slot u_first_slot + j round the ring
 // (every particle alive was emitted within the last u_bound emissions, so
 // the live ones are among those slots), keyed back-to-front by view depth; a
 // free or culled slot gets PLUME_GPU_KEY_LAST (sorted behind, skipped by the
 // draw). One vertex a pair, u_bound of them; the sort pads past them.
+#include "particles/particle_cull.glsl"
+#include "sort/depth_key.glsl"
+#include "particles/particle_sort_key.glsl"
+
 uniform sampler2D u_position_age;   // unit 0
 uniform uint u_particle_width;
 uniform uint u_capacity;

@@ -1,11 +1,14 @@
-// Built after particle_common.glsl, particle_noise.glsl, particle_birth.glsl
-// and particle_motion.glsl.
 // The fragment path's update of one slot (a fragment per slot, texel
 // (slot % u_width, slot / u_width) of four textures): this update's emission
 // fills slots u_emit_first, u_emit_first + 1, ... round the ring (the CPU
 // knows how many it asked for: no counter, no dead list), then a live particle
 // ages and moves, a dead one is marked free. Reads the previous textures,
 // writes the other set (ping-pong).
+#include "particles/particle_common.glsl"
+#include "particles/particle_noise.glsl"
+#include "particles/particle_birth.glsl"
+#include "particles/particle_motion.glsl"
+
 uniform sampler2D u_position_age;   // unit 0: position, age (FREE_SLOT_AGE: free)
 uniform sampler2D u_velocity;       // unit 1: velocity
 uniform sampler2D u_traits;         // unit 2: size, rotation at birth, spin, lifetime

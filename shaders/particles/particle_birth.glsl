@@ -1,9 +1,11 @@
-// Built after particle_common.glsl. A particle's birth, shared by the
-// compute path's emit and events_emit passes (through particle_spawn.glsl)
-// and the fragment path's simulate pass: emission i of an update belongs to
-// the first emitter whose running total u_emit_end[e] exceeds i, and its
-// attributes depend only on the seed and its emission number, so both paths
-// give the same particles. No storage blocks here: GLSL 330 builds it too.
+// A particle's birth, shared by the compute path's emit and events_emit passes
+// (through particle_spawn.glsl) and the fragment path's simulate pass:
+// emission i of an update belongs to the first emitter whose running total
+// u_emit_end[e] exceeds i, and its attributes depend only on the seed and its
+// emission number, so both paths give the same particles. No storage blocks
+// here: GLSL 330 builds it too.
+#include "particles/particle_common.glsl"
+
 uniform uint u_seed;
 uniform uint u_emit_end[PLUME_GPU_MAX_EMITTERS];
 

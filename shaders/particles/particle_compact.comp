@@ -1,6 +1,3 @@
-// Built after particle_common.glsl, particle_state.glsl (with
-// PARTICLE_TRAITS_ACCESS readonly), particle_events.glsl and
-// particle_event_routes.glsl.
 // After simulate (particle_simulate.comp), which left each slot's outcome in
 // slot_keys and each workgroup's counts in group_counts, two dispatches do in
 // slot order what simulate would otherwise have done in the order its
@@ -19,6 +16,11 @@
 // So a stable sort (the radix sort) gives equal depth keys in slot order, the
 // bitonic sort's order; new particles take the same slots; children get the
 // same emission numbers, and the same ones are dropped on overflow.
+#include "particles/particle_common.glsl"
+#include "particles/particle_state.glsl" // PARTICLE_TRAITS_ACCESS readonly
+#include "particles/particle_events.glsl"
+#include "particles/particle_event_routes.glsl"
+
 layout(local_size_x = PLUME_SIMULATE_GROUP_SIZE) in;
 layout(std430, binding = PLUME_BINDING_GROUP_COUNTS) restrict buffer GroupCounts { uvec4 group_counts[]; };
 layout(std430, binding = PLUME_BINDING_EVENTS_OTHER) restrict buffer OtherEvents {

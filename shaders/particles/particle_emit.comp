@@ -1,7 +1,10 @@
-// Built after particle_common.glsl, particle_state.glsl, particle_birth.glsl
-// and particle_spawn.glsl.
 // Initialises this update's new particles in the slots the prepare pass
 // reserved (age 0 marks a slot live for the simulate pass).
+#include "particles/particle_common.glsl"
+#include "particles/particle_state.glsl"
+#include "particles/particle_birth.glsl"
+#include "particles/particle_spawn.glsl"
+
 layout(local_size_x = PLUME_EMIT_GROUP_SIZE) in;
 
 void main() {

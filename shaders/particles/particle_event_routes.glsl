@@ -1,4 +1,3 @@
-// Built after particle_common.glsl.
 // A system's event routes: which deaths and collisions fire, and how many
 // children each gives in which event buffer. The simulate pass counts a
 // workgroup's children with them; the compaction writes the records, in slot
@@ -6,6 +5,8 @@
 // Route: x trigger (1 death, 2 collision); y source emitter mask; z target
 // emitter | children << 8 | buffer << 16 (0: this system's, 1: the other
 // system's); w inherit_velocity's bits. Packed by plugin/particles/world.c.
+#include "particles/particle_common.glsl"
+
 uniform int u_route_count;
 uniform uvec4 u_routes[PLUME_GPU_MAX_EVENT_ROUTES];
 

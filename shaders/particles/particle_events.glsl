@@ -1,9 +1,11 @@
-// Built after particle_common.glsl and particle_state.glsl.
 // Event buffers: a header (its words in shared/plume_gpu_layout.h), then one
 // record per child to spawn. The compaction after a simulate pass
 // (particle_compact.comp) appends to the buffers of the systems its routes
 // target; a system's own next update emits the children its buffer holds
 // (events_prepare, events_emit).
+#include "particles/particle_common.glsl"
+#include "particles/particle_state.glsl"
+
 struct EventRecord {
     vec4 position_route;   // xyz: the parent's position; w: bits: target emitter | child << 8 | route << 16
     vec4 velocity_parent;  // xyz: the inherited velocity; w: bits: the parent's emission number

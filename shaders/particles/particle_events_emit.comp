@@ -1,10 +1,14 @@
-// Built after particle_common.glsl, particle_state.glsl, particle_birth.glsl
-// (u_seed), particle_spawn.glsl and particle_events.glsl.
 // One invocation per child that events_prepare let through: a particle of the
 // record's target emitter at the parent's position with the inherited
 // velocity. Its random stream comes from the parent's emission number, the
 // route and the child's number (the records are in the parents' slot order:
 // particle_compact.comp), so the same parents give the same children.
+#include "particles/particle_common.glsl"
+#include "particles/particle_state.glsl"
+#include "particles/particle_birth.glsl"
+#include "particles/particle_spawn.glsl"
+#include "particles/particle_events.glsl"
+
 layout(local_size_x = PLUME_EVENT_EMIT_GROUP_SIZE) in;
 
 void main() {

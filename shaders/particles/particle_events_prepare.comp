@@ -1,10 +1,12 @@
-// Built after particle_common.glsl, particle_state.glsl and
-// particle_events.glsl.
 // One invocation, before prepare: how many of the children in this system's
 // event buffer fit (those stored, as far as the dead list reaches), reserves
 // their slots at the top of the dead list and their emission numbers (the
 // emitters' particles come after them); counts what is dropped; empties the
 // buffer for the simulate passes that append next.
+#include "particles/particle_common.glsl"
+#include "particles/particle_state.glsl"
+#include "particles/particle_events.glsl"
+
 layout(local_size_x = 1) in;
 
 uniform uint u_event_capacity;

@@ -1,7 +1,9 @@
-// Built after particle_common.glsl and particle_noise.glsl. A live
-// particle's step, shared by the compute path's simulate pass and the
+// A live particle's step, shared by the compute path's simulate pass and the
 // fragment path's: age, forces (gravity, drag towards the wind, curl-noise
 // turbulence) and the exact integration over the step.
+#include "particles/particle_common.glsl"
+#include "particles/particle_noise.glsl"
+
 uniform float u_dt;
 uniform float u_time;
 uniform vec3 u_gravity;

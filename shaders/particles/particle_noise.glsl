@@ -2,7 +2,7 @@
 // fields. A curl has no divergence, so particles swirl without bunching up or
 // thinning out. Gradient noise with analytic derivatives (quintic fade), so
 // one evaluation per field gives value and gradient.
-// Needs hash_u32 from particle_common.glsl.
+#include "particles/particle_common.glsl" // hash_u32
 
 // A pseudo-random unit-ish gradient for a lattice point and a field.
 vec3 lattice_gradient(ivec3 cell, uint field) {

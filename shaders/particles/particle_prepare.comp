@@ -1,7 +1,9 @@
-// Built after particle_common.glsl and particle_state.glsl.
 // One invocation per update: decides how many of the requested particles fit
 // (as many as the dead list holds), reserves their slots at the top of the
 // dead list. The CPU sends only the requested count.
+#include "particles/particle_common.glsl"
+#include "particles/particle_state.glsl"
+
 layout(local_size_x = 1) in;
 
 uniform uint u_requested;

@@ -1,6 +1,8 @@
-// Built after particle_common.glsl and particle_state.glsl.
 // Kills every particle: the dead list holds every slot, highest first, so
 // the first emissions take slots 0, 1, 2, ...
+#include "particles/particle_common.glsl"
+#include "particles/particle_state.glsl"
+
 layout(local_size_x = PLUME_RESET_GROUP_SIZE) in;
 
 uniform uint u_capacity;

@@ -1,7 +1,3 @@
-// Built after particle_common.glsl, particle_state.glsl, particle_noise.glsl,
-// particle_motion.glsl, particle_cull.glsl, depth_key.glsl,
-// particle_event_routes.glsl and particle_world.glsl (force fields and
-// collisions).
 // Walks every slot in order (coalesced reads; an earlier version followed the
 // last update's depth-sorted list and gathered particles at random: 0.30 ms
 // for 1 M on the H100, against 0.08 ms now). Free slots are skipped; a live
@@ -21,6 +17,16 @@
 // The dispatch is direct, over the capacity: an indirect dispatch whose
 // arguments shared a buffer with these counters ran late on NVIDIA
 // (notes/gpu-findings.md).
+#include "particles/particle_common.glsl"
+#include "particles/particle_state.glsl"
+#include "particles/particle_noise.glsl"
+#include "particles/particle_motion.glsl"
+#include "particles/particle_cull.glsl"
+#include "sort/depth_key.glsl"
+#include "particles/particle_sort_key.glsl"
+#include "particles/particle_event_routes.glsl"
+#include "particles/particle_world.glsl" // force fields and collisions
+
 layout(local_size_x = PLUME_SIMULATE_GROUP_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_SLOT_KEYS) restrict writeonly buffer SlotKeys { uvec2 slot_keys[]; };

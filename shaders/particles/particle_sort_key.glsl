@@ -1,7 +1,9 @@
-// Built after particle_cull.glsl (u_eye) and sort/depth_key.glsl. The key a
-// drawn particle is sorted by, ascending (plume_sort_mode): shared by the
-// compute path's simulate pass and the fragment path's key pass, so that both
-// paths order a system alike.
+// The key a drawn particle is sorted by, ascending (plume_sort_mode): shared
+// by the compute path's simulate pass and the fragment path's key pass, so
+// that both paths order a system alike.
+#include "particles/particle_cull.glsl" // u_eye
+#include "sort/depth_key.glsl"
+
 uniform mat4 u_view;
 uniform uint u_sort_mode; // plume_sort_mode
 uniform uint u_sort_key_shift; // the key bits below the system's sort_key_bits, dropped

@@ -1,9 +1,11 @@
-// Built after particle_common.glsl, particle_state.glsl and
-// particle_birth.glsl (the compute path only).
-// A new particle from an emitter written into a slot: what the emit pass does
-// for the emitters' rates and bursts and the events_emit pass for GPU events
-// (an event's child starts at its parent's position, with a part of its
-// velocity).
+// The compute path's new particle from an emitter written into a slot: what
+// the emit pass does for the emitters' rates and bursts and the events_emit
+// pass for GPU events (an event's child starts at its parent's position, with
+// a part of its velocity).
+#include "particles/particle_common.glsl"
+#include "particles/particle_state.glsl"
+#include "particles/particle_birth.glsl"
+
 layout(std430, binding = PLUME_BINDING_EMITTERS) restrict readonly buffer Emitters { Emitter emitters[]; };
 
 // Writes particle `id` of emitter `e` into `slot`: its shape round `origin`,

@@ -1,10 +1,12 @@
-// The buffers the compute passes share (after particle_common.glsl).
+// The buffers the compute passes share.
 // Bindings and the state buffer's words are numbered in
 // shared/plume_gpu_layout.h, which C reads too.
 // Motion as 16-byte words, two per particle, read and written through
 // load_motion / store_motion in two 16-byte accesses: simulate through a
 // struct array took 0.082 ms for 1 M particles on the H100, through words
 // 0.071 ms (notes/frame-profiling.md).
+#include "particles/particle_common.glsl"
+
 layout(std430, binding = PLUME_BINDING_MOTION) restrict buffer ParticleMotions { vec4 motion_words[]; };
 // The traits are written by the emit passes; the compaction reads a parent's
 // id for its events (it defines PARTICLE_TRAITS_ACCESS readonly).

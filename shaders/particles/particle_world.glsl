@@ -1,9 +1,9 @@
-// Built after particle_common.glsl and particle_state.glsl, before
-// particle_simulate.comp.
 // The world in the simulate pass: force fields (attractors, vortices, a 3D
 // vector field) and collisions (analytic colliders, the scene's depth
 // buffer); the events they fire are counted by particle_event_routes.glsl.
 // The records' layouts are packed by plugin/particles/world.c.
+#include "particles/particle_common.glsl"
+#include "particles/particle_state.glsl"
 
 // ---- Force fields -----------------------------------------------------------
 // Attractor: [0] xyz position, w radius (0: no falloff); [1] xyz unit axis

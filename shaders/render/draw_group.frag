@@ -1,8 +1,10 @@
-// Built after particle_common.glsl and particle_appearance.glsl (lighting).
 // As particle_draw.frag, for a particle of any system of a group: its
 // system's sprite is a layer of the group's texture array (none: a solid
 // square), its soft fade distance and whether it is lit its system's.
 // Premultiplied output, dst = c a + (1 - a (1 - k)) dst (plume_blend_mode).
+#include "particles/particle_common.glsl"
+#include "render/particle_appearance.glsl" // lighting
+
 in vec4 v_color;
 in vec2 v_uv_frame;
 in vec2 v_uv_next;

@@ -1,6 +1,7 @@
-// Built after draw_group_common.glsl (readonly). Instance i draws the
-// particle the group's sorted list names at i: its system's record, one
-// corner of its quad per vertex (two triangles).
+// Instance i draws the particle the group's sorted list names at i: its
+// system's record, one corner of its quad per vertex (two triangles).
+#include "render/draw_group_common.glsl" // built with GROUP_RECORD_ACCESS readonly
+
 layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer GroupList { uvec2 group_list[]; };
 
 uniform mat4 u_view;

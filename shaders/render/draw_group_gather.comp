@@ -1,11 +1,15 @@
-// Built after particle_common.glsl, particle_state.glsl, depth_key.glsl,
-// particle_appearance.glsl (with the system's appearance uniforms) and
-// draw_group_common.glsl. One invocation per drawn particle of one grouped
-// system (an indirect dispatch from its drawn count): its record (what it
-// looks like this frame) and its pair in the group's list, {key, system <<
-// PLUME_GROUP_SLOT_BITS | slot}, at the system's first pair plus its rank in
-// the system's list. The key is the group's order, the same for every
-// system: view depth or distance to the eye, back to front.
+// One invocation per drawn particle of one grouped system (an indirect
+// dispatch from its drawn count): its record (what it looks like this frame)
+// and its pair in the group's list, {key, system << PLUME_GROUP_SLOT_BITS |
+// slot}, at the system's first pair plus its rank in the system's list. The
+// key is the group's order, the same for every system: view depth or distance
+// to the eye, back to front.
+#include "particles/particle_common.glsl"
+#include "particles/particle_state.glsl"
+#include "sort/depth_key.glsl"
+#include "render/particle_appearance.glsl" // with the system's appearance uniforms
+#include "render/draw_group_common.glsl"
+
 layout(local_size_x = PLUME_GROUP_GATHER_GROUP_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawList { uvec2 draw_list[]; };

@@ -1,9 +1,11 @@
-// Built after particle_common.glsl, particle_appearance.glsl and
-// particle_quad.glsl.
 // The fragment path's draw: instance i draws the particle whose slot is pair
 // i of the sorted list (a buffer texture), its data from the particle
 // textures; a pair keyed PLUME_GPU_KEY_LAST (a free or culled slot, sorted
 // to the end) draws nothing.
+#include "particles/particle_common.glsl"
+#include "render/particle_appearance.glsl"
+#include "render/particle_quad.glsl"
+
 uniform usamplerBuffer u_draw_list; // unit 2: {key, slot}
 uniform sampler2D u_position_age;   // unit 3
 uniform sampler2D u_traits;         // unit 4: size, rotation at birth, spin, lifetime

@@ -1,8 +1,8 @@
-// Built after particles/particle_common.glsl. What a particle looks like at
-// its age: size, colour and opacity over life, and its flipbook frames. The
-// raster draws' vertex shaders (particle_quad.glsl, both GPU paths) and the
-// tiled path's projection pass all use it, so that they draw the same
-// particles. No storage blocks here: GLSL 330 builds it too.
+// What a particle looks like at its age: size, colour and opacity over life,
+// and its flipbook frames. The raster draws' vertex shaders
+// (particle_quad.glsl, both GPU paths) and the tiled path's projection pass
+// all use it, so that they draw the same particles. No storage blocks here:
+// GLSL 330 builds it too.
 // A program is built with the defines of its system's look
 // (particles_look_defines): PLUME_LOOK_ORIENTED, PLUME_LOOK_LIT,
 // PLUME_LOOK_EMISSIVE, PLUME_LOOK_ADDITIVE. Without one, its term is a
@@ -10,6 +10,8 @@
 // code that reads it folds away: the default look costs what it did before
 // the look. The fragment path builds it without any (it draws the default
 // look only).
+#include "particles/particle_common.glsl"
+
 // Curves over the life fraction: key times and values, key_count >= 1.
 uniform float u_size_times[PLUME_GPU_MAX_CURVE_KEYS];
 uniform float u_size_values[PLUME_GPU_MAX_CURVE_KEYS];

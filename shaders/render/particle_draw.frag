@@ -1,11 +1,14 @@
-// Built after particle_common.glsl and particle_appearance.glsl (lighting;
-// the look's defines say which of its terms this program has).
+// The look's defines say which of particle_appearance.glsl's terms (lighting)
+// this program has.
 // Premultiplied-alpha output (blend: ONE, ONE_MINUS_SRC_ALPHA): sprite (or a
 // solid square) cross-faded between flipbook frames, tinted by the particle's
 // colour (lit by the frame's light for a lit system, plus the emitted
 // light), faded where it meets the host's scene depth. The blend mode's
 // additive part k lowers only the alpha that covers what is behind:
 // dst = c a + (1 - a (1 - k)) dst (plume_blend_mode).
+#include "particles/particle_common.glsl"
+#include "render/particle_appearance.glsl" // lighting
+
 in vec4 v_color;
 in vec2 v_uv_frame;
 in vec2 v_uv_next;

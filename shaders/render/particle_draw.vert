@@ -1,8 +1,10 @@
-// Built after particle_common.glsl, particle_appearance.glsl (and its
-// look's defines) and particle_quad.glsl.
 // Vertex pulling: instance i draws the particle in slot list[i].y (the sorted
 // live list), vertex v one corner of its quad (two triangles), oriented as
 // the system's plume_orientation says.
+#include "particles/particle_common.glsl"
+#include "render/particle_appearance.glsl"
+#include "render/particle_quad.glsl"
+
 layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer ParticleMotions { ParticleMotion motions[]; };
 layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawList { uvec2 draw_list[]; };
 layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };

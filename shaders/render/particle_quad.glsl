@@ -1,9 +1,11 @@
-// Built after particle_common.glsl and particle_appearance.glsl (and its
-// look's defines). A particle's quad (oriented as the look says), shared by
-// the raster draws' vertex shaders (compute path: particle_draw.vert;
-// fragment path: fragment_draw.vert, built without look defines, so
-// camera-facing): corner `vertex` (0..5, two triangles) of the particle `p`
-// with traits `t`, and what the fragment shader needs.
+// A particle's quad (oriented as the look says), shared by the raster draws'
+// vertex shaders (compute path: particle_draw.vert; fragment path:
+// fragment_draw.vert, built without look defines, so camera-facing): corner
+// `vertex` (0..5, two triangles) of the particle `p` with traits `t`, and what
+// the fragment shader needs.
+#include "particles/particle_common.glsl"
+#include "render/particle_appearance.glsl"
+
 uniform mat4 u_view;
 uniform mat4 u_projection;
 uniform vec3 u_camera_right;     // world-space axes of the view plane

@@ -1,8 +1,7 @@
-// Built after tiled_common.glsl. One workgroup, after the ranges: each tile's
-// run cut into chunks of at most u_chunk_entries entries (at least one chunk,
-// so that an empty tile's pixels are still written), an exclusive scan of
-// the chunk counts over the tiles in blocks (any tile count: the block's
-// total carries into the next), and
+// One workgroup, after the ranges: each tile's run cut into chunks of at most
+// u_chunk_entries entries (at least one chunk, so that an empty tile's pixels
+// are still written), an exclusive scan of the chunk counts over the tiles in
+// blocks (any tile count: the block's total carries into the next), and
 //   chunk_table[2 tile], [2 tile + 1]:  the tile's first slot, its chunks;
 //   chunk_table[2 tiles + slot]:        the tile of each slot;
 // then the chunked composite's indirect arguments (a 2D dispatch of rows of
@@ -10,6 +9,8 @@
 // max(1, ceil(n / K)) <= n / K + 1, so the chunks number at most
 // budget / K + tiles, what render/tiled.c allocates. Dispatched only on a
 // frame with entries that fit the budget (the control pass's arguments).
+#include "render/tiled_common.glsl"
+
 layout(local_size_x = PLUME_TILED_CHUNK_PLAN_GROUP_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_TILED_RANGES) restrict readonly buffer Ranges { uvec2 ranges[]; };

@@ -1,9 +1,7 @@
-// Built after particle_common.glsl, particle_appearance.glsl (the flipbook,
-// the light) and tiled_common.glsl, with the look's defines: the splat's
-// layout and the terms shaded are the look's (the default look's: the
-// camera-facing affine map, no light, no additive part). One invocation per pixel of a tile; its entries,
-// walked from the nearest particle to the farthest, composited front to back
-// in registers,
+// Built with the look's defines: the splat's layout and the terms shaded are
+// the look's (the default look's: the camera-facing affine map, no light, no
+// additive part). One invocation per pixel of a tile; its entries, walked from
+// the nearest particle to the farthest, composited front to back in registers,
 //     colour += transmittance * premultiplied;  transmittance *= 1 - alpha,
 // which is what blending them back to front over the host's colour gives.
 // Each pixel shades a particle as particle_draw.frag does: the sprite (frames
@@ -41,6 +39,10 @@
 // that one was composited whole, so the result is again a prefix of the
 // entries, ended where the transmittance in front is below the threshold:
 // the same bound as unchunked, whatever the number of chunks.
+#include "particles/particle_common.glsl"
+#include "render/particle_appearance.glsl" // the flipbook, the light
+#include "render/tiled_common.glsl"
+
 layout(local_size_x = TILED_TILE_SIZE, local_size_y = TILED_TILE_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_TILED_SPLATS) restrict readonly buffer Splats { vec4 splats[]; };

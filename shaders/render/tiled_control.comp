@@ -1,10 +1,11 @@
-// Built after tiled_common.glsl. One invocation, after the scan: the entries
-// the frame needs (the scan's last drawn element) against the budget, and
-// the indirect arguments of both paths, so that a frame whose entries do not
-// fit draws with the raster path, chosen here on the GPU (no readback, no
-// particle dropped), and a frame without entries runs no pass over the
-// tiles or the pixels (the chunk plan overwrites the chunk arguments when
-// it runs).
+// One invocation, after the scan: the entries the frame needs (the scan's last
+// drawn element) against the budget, and the indirect arguments of both paths,
+// so that a frame whose entries do not fit draws with the raster path, chosen
+// here on the GPU (no readback, no particle dropped), and a frame without
+// entries runs no pass over the tiles or the pixels (the chunk plan overwrites
+// the chunk arguments when it runs).
+#include "render/tiled_common.glsl"
+
 layout(local_size_x = 1) in;
 
 layout(std430, binding = PLUME_BINDING_STATE) restrict readonly buffer State { uint state_words[]; };

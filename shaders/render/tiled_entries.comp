@@ -1,7 +1,8 @@
-// Built after tiled_common.glsl. One invocation per rank: its run of entries
-// (from the inclusive scan of the tile counts) gets {tile, rank} for each
-// tile of its box, so the entries come out in rank order. Nothing on a frame
-// that overflows the budget.
+// One invocation per rank: its run of entries (from the inclusive scan of the
+// tile counts) gets {tile, rank} for each tile of its box, so the entries come
+// out in rank order. Nothing on a frame that overflows the budget.
+#include "render/tiled_common.glsl"
+
 layout(local_size_x = PLUME_TILED_PROJECT_GROUP_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_STATE) restrict readonly buffer State { uint state_words[]; };

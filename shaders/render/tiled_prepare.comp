@@ -1,7 +1,9 @@
-// Built after tiled_common.glsl. One invocation, first of the tiled draw:
-// the workgroups of the passes over the drawn ranks (project, entries, and
-// each level of the scan), from the GPU's drawn count, so that a frame with
-// nothing drawn (culled, or none alive) dispatches none of them.
+// One invocation, first of the tiled draw: the workgroups of the passes over
+// the drawn ranks (project, entries, and each level of the scan), from the
+// GPU's drawn count, so that a frame with nothing drawn (culled, or none
+// alive) dispatches none of them.
+#include "render/tiled_common.glsl"
+
 layout(local_size_x = 1) in;
 
 layout(std430, binding = PLUME_BINDING_STATE) restrict readonly buffer State { uint state_words[]; };

@@ -1,11 +1,14 @@
-// Built after particle_common.glsl, particle_appearance.glsl and
-// tiled_common.glsl (the look's defines choose the splat's layout). One
-// invocation per rank of the sorted list (dispatched over the capacity): the
-// particle's quad on the screen, exactly as the raster path places it, and
-// how many tiles its pixels' bounding box touches (0 when no pixel can show
-// it: behind the eye, clipped by the near or far plane (wholly, for a quad
-// that does not face the camera), off the target, or transparent; every tile
-// when an oriented quad crosses the eye's plane).
+// The look's defines choose the splat's layout. One invocation per rank of the
+// sorted list (dispatched over the capacity): the particle's quad on the
+// screen, exactly as the raster path places it, and how many tiles its pixels'
+// bounding box touches (0 when no pixel can show it: behind the eye, clipped
+// by the near or far plane (wholly, for a quad that does not face the camera),
+// off the target, or transparent; every tile when an oriented quad crosses the
+// eye's plane).
+#include "particles/particle_common.glsl"
+#include "render/particle_appearance.glsl"
+#include "render/tiled_common.glsl"
+
 layout(local_size_x = PLUME_TILED_PROJECT_GROUP_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer ParticleMotions { ParticleMotion motions[]; };

@@ -1,7 +1,9 @@
-// Built after tiled_common.glsl. One invocation per tile: where its run
-// starts and ends in the entries sorted by tile (two binary searches).
+// One invocation per tile: where its run starts and ends in the entries sorted
+// by tile (two binary searches).
 // Dispatched only on a frame with entries that fit the budget (the control
 // pass's arguments).
+#include "render/tiled_common.glsl"
+
 layout(local_size_x = PLUME_TILED_RANGES_GROUP_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_TILED_ENTRIES) restrict readonly buffer Entries { uvec2 entries[]; };

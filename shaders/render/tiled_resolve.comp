@@ -1,12 +1,14 @@
-// Built after tiled_common.glsl. One workgroup per tile, one invocation per
-// pixel, after the chunked composite: a tile of several chunks gets its
-// chunks' partials combined front to back (nearest chunk first),
+// One workgroup per tile, one invocation per pixel, after the chunked
+// composite: a tile of several chunks gets its chunks' partials combined front
+// to back (nearest chunk first),
 //     colour += transmittance * chunk colour;  transmittance *= chunk T,
 // stopping at the first chunk after which the transmittance is below
 // u_threshold: that stop is what keeps early termination's error under the
 // threshold (tiled_composite.comp says why). Tiles of one chunk were written
 // by the composite. Dispatched only on a frame with entries that fit the
 // budget (the control pass's arguments).
+#include "render/tiled_common.glsl"
+
 layout(local_size_x = TILED_TILE_SIZE, local_size_y = TILED_TILE_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_TILED_CHUNK_TABLE) restrict readonly buffer ChunkTable { uint chunk_table[]; };

@@ -1,5 +1,5 @@
-// Built after tiled_common.glsl. An inclusive prefix sum of u_count uints in
-// blocks of PLUME_TILED_SCAN_BLOCK, in two modes:
+// An inclusive prefix sum of u_count uints in blocks of
+// PLUME_TILED_SCAN_BLOCK, in two modes:
 //   u_add false: each workgroup scans its block in place and writes the
 //                block's total to sums[block];
 //   u_add true:  each block but the first adds sums[block - 1] (the sums
@@ -7,6 +7,8 @@
 // render/tiled.c chains levels of these for any count. Sums saturate at
 // 2^32 - 1, so a frame whose entries do not fit 32 bits still shows as an
 // overflow.
+#include "render/tiled_common.glsl"
+
 layout(local_size_x = PLUME_TILED_SCAN_GROUP_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict buffer Values { uint values[]; };

@@ -1,5 +1,5 @@
-// Built after sort/pair_order.glsl, with the macros feedback_sort.c defines
-// for groups of 2^GROUP_BITS pairs (GROUP_BITS 1 .. 6).
+// Built with the macros feedback_sort.c defines for groups of 2^GROUP_BITS
+// pairs (GROUP_BITS 1 .. 6).
 // One pass of the merge sort through transform feedback (rasterizer discard):
 // the buffer holds sorted runs of 2^u_run_bits pairs (the last one shorter
 // where u_total ends it), and the pass merges them two by two into runs of
@@ -15,6 +15,8 @@
 //   GROUP_BITS stages sort it (the network unrolled: registers only).
 // Past a run's end a pair reads as PAD_PAIR, which no pair sorts behind; a
 // pair equal to it is the same pair, so which of them is kept never shows.
+#include "sort/pair_order.glsl"
+
 uniform usamplerBuffer u_pairs;        // unit 0: the previous pass's pairs
 uniform uint u_total;                  // pairs in the buffer, a multiple of GROUP_SIZE
 uniform uint u_run_bits;               // the input runs hold 2^u_run_bits pairs

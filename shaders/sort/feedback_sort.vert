@@ -1,5 +1,5 @@
-// Built after sort/pair_order.glsl, with the network's macros defined by
-// feedback_sort.c for a group of 2^GROUP_BITS pairs (GROUP_BITS 1 .. 6).
+// Built with the network's macros defined by feedback_sort.c for a group of
+// 2^GROUP_BITS pairs (GROUP_BITS 1 .. 6).
 // One pass of the bitonic network through transform feedback (rasterizer
 // discard: nothing reaches the ROPs): each vertex owns the GROUP_SIZE pairs
 // whose positions differ only in the pass's GROUP_BITS chosen position bits,
@@ -19,6 +19,8 @@
 // PAD_PAIR, so no pass sees the host's data past it.
 // MERGE pass: stages on member bits u_top_bit .. 0 of one merge level,
 // descending where bit u_direction_bit of v is set.
+#include "sort/pair_order.glsl"
+
 uniform usamplerBuffer u_pairs;        // unit 0: the previous pass's pairs
 uniform usamplerBuffer u_host_counts;  // unit 1: the host's count buffer (R32UI)
 uniform uint u_count;

@@ -1,6 +1,8 @@
-// Built after shared/plume_gpu_layout.h. An indirect sort's write-back: pair
-// i of the sorted buffer goes to the geometry shader with whether it lies
-// under the GPU count (min(u_count, the host's count)).
+// An indirect sort's write-back: pair i of the sorted buffer goes to the
+// geometry shader with whether it lies under the GPU count (min(u_count, the
+// host's count)).
+#include "shared/plume_gpu_layout.h"
+
 uniform usamplerBuffer u_pairs;        // unit 0: the sorted pairs
 uniform usamplerBuffer u_host_counts;  // unit 1: the host's count buffer (R32UI)
 uniform uint u_count;

@@ -1,10 +1,12 @@
-// Built after fragment_pair.glsl.
 // Copies pairs between layouts: the host's texture (or the staging texture of
 // a buffer sort) into the network's, padding up to its power of two, and the
 // sorted pairs back. The count is u_count, or with u_count_from_buffer the
 // uint at u_count_index of the host's count buffer (a buffer texture), at
 // most u_count: positions from it on are padding going in, and are left as
 // they are (discarded) going out.
+#include "sort/pair_order.glsl"
+#include "sort/fragment_pair.glsl"
+
 uniform usampler2D u_source;
 uniform uint u_source_width;
 uniform uint u_target_width;

@@ -1,4 +1,4 @@
-// Built after fragment_pair.glsl, with GROUP_BITS (1 .. 4) defined.
+// Built with GROUP_BITS (1 .. 4) defined.
 // One pass of the bitonic network (seeds 000 and 002) for a group of
 // 2^GROUP_BITS pairs whose positions differ only in the bits u_group_bits:
 // each fragment reads its group, runs the pass's stages on it in registers
@@ -7,6 +7,9 @@
 // bit this is the seeds' pass: one stage, two reads; with k bits a pass reads
 // 2^k texels and runs up to k stages (or every level up to k at once: the
 // local sort of the first pass).
+#include "sort/pair_order.glsl"
+#include "sort/fragment_pair.glsl"
+
 #define GROUP_SIZE (1 << GROUP_BITS)
 
 uniform usampler2D u_pairs;        // the previous pass's output, width 2^u_width_log2

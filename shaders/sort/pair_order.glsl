@@ -1,6 +1,8 @@
-// The order both sorts without compute give (after shared/plume_gpu_layout.h):
-// by key, ties by value, as the compute bitonic sort; and the pad that fills
-// a network up to its power of two.
+// The order both sorts without compute give: by key, ties by value, as the
+// compute bitonic sort; and the pad that fills a network up to its power of
+// two.
+#include "shared/plume_gpu_layout.h"
+
 bool pair_less(uvec2 a, uvec2 b) {
     return a.x < b.x || (a.x == b.x && a.y < b.y);
 }

@@ -23,6 +23,10 @@
 // the inclusive count), which costs a longer walk, never a wrong sum; loads
 // measured faster than atomic reads, stores slightly faster than atomic
 // exchanges (notes/sort-performance.md).
+#include "sort/radix_common.glsl"
+#include "sort/workgroup_sum.glsl"
+#include "sort/radix_rank.glsl"
+
 layout(local_size_x = RADIX_THREADS) in;
 layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict readonly buffer Source { uvec2 source[]; };
 layout(std430, binding = PLUME_BINDING_RADIX_DESTINATION) restrict writeonly buffer Destination { uvec2 destination[]; };

@@ -8,6 +8,9 @@
 // digit tile t (there are at least as many workgroups as digit tiles), and
 // the first workgroup zeroes the tickets and the other bank of counts (the
 // next sort counts there; this one's bank was zeroed by the sort before).
+#include "sort/radix_common.glsl"
+#include "sort/workgroup_sum.glsl"
+
 layout(local_size_x = RADIX_THREADS) in;
 layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict readonly buffer Source { uvec2 source[]; };
 

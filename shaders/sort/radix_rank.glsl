@@ -1,5 +1,4 @@
-// The radix sort's ranking of a tile (radix_downsweep.comp, radix_single.comp,
-// built after this file).
+// The radix sort's ranking of a tile (radix_downsweep.comp, radix_single.comp).
 // Pairs are ranked in groups of PLUME_RADIX_LANES: the group of invocation t
 // is t / LANES, its lane t % LANES, and a group holds the RADIX_ITEMS x LANES
 // consecutive pairs from tile position group * LANES * RADIX_ITEMS, round r
@@ -8,6 +7,8 @@
 // match digits with a ballot per digit bit (measured faster than a subgroup
 // partition with 512 invocations a workgroup: notes/sort-performance.md);
 // else they match through shared memory.
+#include "sort/radix_common.glsl"
+
 const uint LANES = PLUME_RADIX_LANES;
 const uint GROUPS = RADIX_THREADS / LANES;
 const uint NO_DIGIT = 0xFFFFFFFFu; // a lane past the count

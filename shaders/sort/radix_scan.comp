@@ -2,6 +2,9 @@
 // become their exclusive sum over the tiles before (where the tile's pairs of
 // that digit start among all pairs of the digit), and the digit's total goes
 // to the state for the downsweep's sum over digits.
+#include "sort/radix_common.glsl"
+#include "sort/workgroup_sum.glsl"
+
 layout(local_size_x = RADIX_THREADS) in;
 
 void main() {

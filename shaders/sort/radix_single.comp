@@ -18,9 +18,12 @@
 // Defines (radix.c): RADIX_THREADS (a multiple of 128, at most 1024),
 // RADIX_ITEMS, RADIX_TILE (= RADIX_THREADS x RADIX_ITEMS), SUBGROUP_OPS
 // (radix_common.glsl says what it means). Ranked as the tile
-// passes rank (radix_rank.glsl, built before this file), whose counts per
+// passes rank (radix_rank.glsl), whose counts per
 // subgroup and digit pair become, after the scan, the tile place of the
 // subgroup's first pair of each digit.
+#include "sort/radix_common.glsl"
+#include "sort/radix_rank.glsl"
+
 layout(local_size_x = RADIX_THREADS) in;
 layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict buffer Pairs { uvec2 pairs[]; };
 

@@ -3,6 +3,9 @@
 // clamped, or the CPU's): it is dispatched for the bound, its tiles past the
 // count leave at once, and its first workgroup writes the count, the tiles and
 // the later tile passes' indirect arguments to the state.
+#include "sort/radix_common.glsl"
+#include "sort/workgroup_sum.glsl"
+
 layout(local_size_x = RADIX_THREADS) in;
 layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict readonly buffer Source { uvec2 source[]; };
 uniform uint u_first_pass; // 1: find the count (radix_common.glsl)

@@ -21,6 +21,9 @@
 // Defines: BLOCK_PAIRS, LOG_BLOCK, LOCAL_THREADS, LOG_ELEMENTS (1 or 2),
 // LOG_LANES, LOCAL_SORT (0/1), SUBGROUP_SHUFFLE (0/1; 1 needs
 // GL_KHR_shader_subgroup_shuffle enabled before this file).
+#include "sort/sort_common.glsl"
+#include "sort/sort_groups.glsl"
+
 #pragma optionNV(unroll all)
 layout(local_size_x = LOCAL_THREADS) in;
 

@@ -5,6 +5,8 @@
 // totals; else Hillis-Steele in shared memory. Used by the radix sort (the
 // particle system's compaction sums four counts at once with its own
 // uvec4 version: particles/particle_compact.comp).
+#include "sort/radix_common.glsl" // thread_index
+
 #if SUBGROUP_OPS
 shared uint subgroup_totals[RADIX_THREADS / PLUME_RADIX_LANES];
 

@@ -317,7 +317,7 @@ static plume_system system_with_allocator(bool *failing) {
     return system;
 }
 
-/* Where the tiled path cannot be made (here: no memory for its sorter), the
+/* Where the tiled path cannot be made (here: no memory), the
  * draw is the raster path's, said once. */
 static void test_tiled_path_that_cannot_be_made_draws_raster(void **state) {
     (void)state;
