@@ -15,6 +15,7 @@
 #include "effect_locate.h"
 #include "effect_printf.h"
 #include "effect_schema.h"
+#include "effect_sprite.h"
 #include "plume/plume_effect.h"
 #include "plume/plume_particles.h"
 
@@ -268,6 +269,30 @@ static plume_result check_desc(const reader *r, const plume_system_desc *desc) {
     return fail(r, result, field, "%s", why);
 }
 
+/* What the descriptor checks leave to creation and the loader can check
+ * without a GL: the capacity against the most creation ever accepts, the
+ * sprite file decoding as an image, and a flipbook's frames against its
+ * pixels (each frame at least one pixel), as creation will judge them. */
+static plume_result check_for_creation(const reader *r, const plume_system_desc *desc) {
+    if (desc->capacity > PLUME_EFFECT_MAX_CAPACITY)
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, "capacity",
+                    "is %u; at most %u (PLUME_EFFECT_MAX_CAPACITY: more than plume_system_create accepts on any GL)",
+                    desc->capacity, PLUME_EFFECT_MAX_CAPACITY);
+    const plume_texture_desc *texture = &desc->appearance.texture;
+    if (!texture->path) return PLUME_OK;
+    uint32_t width = 0, height = 0;
+    char why[PLUME_EFFECT_MESSAGE_MAX / 2];
+    if (!effect_sprite_size(texture->path, &width, &height, why, sizeof why))
+        return fail(r, PLUME_ERROR_IO, "appearance.texture.path", "%s", why);
+    if (texture->columns > width)
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, "appearance.texture.columns",
+                    "is %u; the sprite is %u pixels wide, so at most %u frames across", texture->columns, width, width);
+    if (texture->rows > height)
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, "appearance.texture.rows",
+                    "is %u; the sprite is %u pixels high, so at most %u frames down", texture->rows, height, height);
+    return PLUME_OK;
+}
+
 static void plume_effect_clear(plume_effect *effect) { memset(effect, 0, sizeof *effect); }
 
 plume_result plume_effect_parse(const char *text, size_t length, const char *file_name, const char *folder,
@@ -291,6 +316,7 @@ plume_result plume_effect_parse(const char *text, size_t length, const char *fil
     plume_result result = check_version(&r, root);
     if (result == PLUME_OK) result = read_table(&r, root, &effect_system_table, (char *)&out->desc, "");
     if (result == PLUME_OK) result = check_desc(&r, &out->desc);
+    if (result == PLUME_OK) result = check_for_creation(&r, &out->desc);
     json_decref(root);
     if (result != PLUME_OK) plume_effect_clear(out);
     return result;

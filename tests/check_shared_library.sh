@@ -4,16 +4,18 @@
 #      libplume.so.<PLUME_ABI_MAJOR>;
 #   2. tools/install.sh installs into a scratch PREFIX, and the examples of
 #      docs/integration.md build and run three ways: linked statically through
-#      pkg-config, loading the installed plugin with dlopen, and compiled
-#      from a copy of the sources.
+#      pkg-config (and a C++11 host, tests/install/link_static.cpp, the same
+#      way), loading the installed plugin with dlopen, and compiled from a
+#      copy of the sources.
 # usage: tests/check_shared_library.sh [CONFIG]   (default release; build it first)
-# CC and CFLAGS may be set; CFLAGS defaults to the sanitizers for
+# CC, CXX and CFLAGS may be set; CFLAGS defaults to the sanitizers for
 # CONFIG=sanitize (its objects need the runtimes).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 CONFIG=${1:-release}
 export CONFIG
 CC=${CC:-cc}
+CXX=${CXX:-g++}
 if [ -z "${CFLAGS+set}" ]; then
     CFLAGS=
     [ "$CONFIG" = sanitize ] && CFLAGS="-fsanitize=address,undefined"
@@ -47,6 +49,14 @@ host="$root/host/headless_gl.c -I$root/host"
 $CC $warnings $CFLAGS -I"$example" "$example/link_static.c" $host $(pkg-config --cflags --libs plume) \
     -o "$scratch/link_static" && "$scratch/link_static" && pass "linked statically through pkg-config" \
     || fail "static link example"
+
+# The C++ host: the test host's C helper compiled as C, the example as C++11.
+# shellcheck disable=SC2046,SC2086
+$CC $warnings $CFLAGS -c "$root/host/headless_gl.c" -o "$scratch/headless_gl.o" \
+    && $CXX -std=c++11 -Wall -Wextra -pedantic -Werror $CFLAGS -I"$root/host" "$example/link_static.cpp" \
+        "$scratch/headless_gl.o" $(pkg-config --cflags --libs plume) -o "$scratch/link_static_cxx" \
+    && "$scratch/link_static_cxx" && pass "a C++11 host linked statically through pkg-config" \
+    || fail "C++ static link example"
 
 # shellcheck disable=SC2046,SC2086
 $CC $warnings $CFLAGS -I"$example" "$example/load_plugin.c" $host $(pkg-config --cflags plume) -lepoxy -ldl \

@@ -5,8 +5,9 @@
 # builds and runs.
 #     sh tools/run.sh test     all tests (ASan + UBSan build, headless EGL):
 #                              static library, plugin table, installed forms,
-#                              the release library's symbols, the Windows
-#                              build (MinGW-w64 cross compiler)
+#                              the headers as C++, the release library's
+#                              symbols, the Windows build (MinGW-w64 cross
+#                              compiler)
 #     sh tools/run.sh demo     the smoke demo (offscreen without a display; see README)
 #     sh tools/run.sh bench    the sort benchmark (GPU times need a real GPU)
 # Extra arguments go to the program.
@@ -17,8 +18,9 @@ what=${1:-test}
 
 packages="make gcc pkg-config premake4 libepoxy-dev libcglm-dev libstb-dev libglfw3-dev libcmocka-dev libjansson-dev
           libegl1 libegl-mesa0 libgl1-mesa-dri"
-# The Windows build check: the cross compiler, and meson for its libepoxy.
-[ "$what" = test ] && packages="$packages gcc-mingw-w64-x86-64 meson"
+# The C++ checks (headers, a C++ host); the Windows build check: the cross
+# compiler, and meson for its libepoxy.
+[ "$what" = test ] && packages="$packages g++ gcc-mingw-w64-x86-64 meson"
 missing=""
 for p in $packages; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then
@@ -49,11 +51,13 @@ test)
     MESA_SHADER_CACHE_DIR=$(mktemp -d)
     trap 'rm -rf "$MESA_SHADER_CACHE_DIR"' EXIT
     export MESA_SHADER_CACHE_DIR MESA_SHADER_CACHE_DISABLE=false
-    # The exports, soname and installed forms first, and the Windows build
+    # The headers as C++, the exports, soname and installed forms first
+    # (a C++ host among them), and the Windows build
     # (MinGW-w64: plume.dll's exports), then the suites: once through the
     # static library, the fragment path's part once more in a GL 3.3 core
     # context, once through libplume.so's plugin table (so the run ends with
     # a test runner's summary).
+    sh tests/check_cxx_headers.sh
     sh tests/check_shared_library.sh sanitize
     # The shipped library as shipped (optimized): no writable process-wide
     # data, no lab. Only the two library projects of the release build.

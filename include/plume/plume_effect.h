@@ -20,7 +20,11 @@
  * unless the GL refuses it) and reports the first problem with the file, line
  * and column of the field it names; unknown fields are errors (a misspelt
  * field must not silently take its default), and so are a texture file that
- * cannot be opened, malformed JSON and a newer format version. No input makes
+ * cannot be opened or is not an image stb_image decodes, a flipbook with more
+ * frames across or down than the image has pixels, a capacity over
+ * PLUME_EFFECT_MAX_CAPACITY, malformed JSON and a newer format version. What
+ * only the GL can judge stays for plume_system_create: the capacity against
+ * this GL's limits (plume_system_desc.capacity). No input makes
  * it crash or leak. The library keeps no state: every call may run on any
  * thread. It makes no GL call.
  */
@@ -41,6 +45,14 @@ extern "C" {
 
 enum { PLUME_EFFECT_PATH_MAX = 4096, PLUME_EFFECT_MESSAGE_MAX = 640 };
 
+/* The largest capacity an effect file may ask for: the most
+ * plume_system_create accepts on any GL (the sort's 2^30 pairs). A GL's own
+ * limits are lower and only it can say them: every GL 4.3 guarantees
+ * 4,194,240 particles on the compute path (GL_MAX_SHADER_STORAGE_BLOCK_SIZE
+ * of 2^27 bytes at 32 a particle, and 65535 workgroups of 64), and
+ * plume_system_create names the limit it meets. */
+#define PLUME_EFFECT_MAX_CAPACITY (1u << 30)
+
 /* A loaded effect: the descriptor, and the storage its texture path points
  * into (so the struct may be copied only with desc.appearance.texture.path
  * fixed up: plume_effect_copy does it). */
@@ -57,9 +69,12 @@ typedef struct plume_effect_error {
 
 /* Reads the effect file at `path` into *out (zeroed first; on failure left
  * zeroed). Errors: PLUME_ERROR_INVALID_ARGUMENT (a NULL argument; a value the
- * format or the descriptor checks refuse; an unknown field; malformed JSON; a
+ * format or the descriptor checks refuse; a capacity over
+ * PLUME_EFFECT_MAX_CAPACITY; a flipbook of more columns or rows than the
+ * sprite's width or height in pixels; an unknown field; malformed JSON; a
  * format version newer than PLUME_EFFECT_FORMAT_VERSION or none), PLUME_ERROR_IO
- * (the effect file or its texture cannot be read), PLUME_ERROR_OUT_OF_MEMORY.
+ * (the effect file or its texture cannot be read, or the texture is not an
+ * image stb_image decodes), PLUME_ERROR_OUT_OF_MEMORY.
  * `error` (may be NULL) says which and where. */
 PLUME_API plume_result plume_effect_load(const char *path, plume_effect *out, plume_effect_error *error);
 

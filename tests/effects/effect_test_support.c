@@ -11,6 +11,18 @@
 
 #include "effect_reload.h"
 
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#endif
+#include <stb/stb_image_write.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
 const char EFFECT_TEMPLATE[] =
     "{\n"
     "  \"plume_effect\": 1,\n"
@@ -87,6 +99,23 @@ void effect_temporary_file(char *out, const char *suffix, const char *text) {
     size_t length = text ? strlen(text) : 0;
     assert_int_equal(write(fd, text ? text : "", length), (ssize_t)length);
     close(fd);
+}
+
+void effect_temporary_image(char *out, int width, int height) {
+    effect_temporary_file(out, ".png", NULL);
+    unsigned char *pixels = calloc((size_t)width * height, 4);
+    assert_non_null(pixels);
+    for (int i = 0; i < width * height; ++i) pixels[4 * i + 3] = 255;
+    assert_true(stbi_write_png(out, width, height, 4, pixels, width * 4));
+    free(pixels);
+}
+
+void effect_line_and_column(const char *text, size_t offset, int *line, int *column) {
+    *line = 1, *column = 1;
+    for (size_t i = 0; i < offset; ++i) {
+        if (text[i] == '\n') ++*line, *column = 1;
+        else ++*column;
+    }
 }
 
 char *effect_replace(const char *text, const char *find, const char *replace) {

@@ -14,6 +14,12 @@ extern const char EFFECT_TEMPLATE[];
 /* A fresh temporary file holding `text` (or an empty one for NULL); its path
  * goes to out (PATH_MAX bytes). The caller removes it. */
 void effect_temporary_file(char *out, const char *suffix, const char *text);
+/* A fresh temporary PNG of width x height opaque black pixels, as
+ * effect_temporary_file. */
+void effect_temporary_image(char *out, int width, int height);
+/* Line and column (1-based, bytes) of `offset` in `text`: the tests' own
+ * count, to compare with the loader's. */
+void effect_line_and_column(const char *text, size_t offset, int *line, int *column);
 /* EFFECT_TEMPLATE with TEXTURE replaced by `texture_path`; caller frees. */
 char *effect_template_text(const char *texture_path);
 /* `text` with its first `find` replaced by `replace`; caller frees. NULL if

@@ -126,7 +126,7 @@ static void random_world(plume_world *w) {
 
 static void random_desc(plume_system_desc *d, const char *texture) {
     memset(d, 0, sizeof *d);
-    d->capacity = 1 + test_random_below(UINT32_MAX);
+    d->capacity = 1 + test_random_below(PLUME_EFFECT_MAX_CAPACITY);
     d->seed = test_random_u32();
     uint32_t emitters = test_random_below(PLUME_MAX_EMITTERS + 1);
     for (uint32_t e = 0; e < emitters; ++e)
@@ -147,8 +147,9 @@ static void random_desc(plume_system_desc *d, const char *texture) {
     for (uint32_t k = 0; k < a->color_over_life.key_count; ++k)
         for (int ch = 0; ch < 4; ++ch) a->color_over_life.keys[k].rgba[ch] = random_unit();
     if (test_random_below(2)) a->texture.path = texture;
-    a->texture.columns = test_random_below(3) ? test_random_below(64) : test_random_u32();
-    a->texture.rows = test_random_below(64);
+    /* Any flipbook without a sprite; with one, at most its 64 x 64 pixels. */
+    a->texture.columns = test_random_below(3) || a->texture.path ? test_random_below(65) : test_random_u32();
+    a->texture.rows = test_random_below(65);
     a->texture.disable_frame_blend = test_random_below(2);
     a->soft_fade_distance = random_non_negative();
     d->blend_mode = test_random_below(3);
@@ -188,7 +189,7 @@ static void assert_same_desc(const plume_system_desc *expected, const plume_syst
 static void test_random_descriptors_round_trip(void **state) {
     (void)state;
     char texture[4096];
-    effect_temporary_file(texture, ".png", "not decoded by the loader");
+    effect_temporary_image(texture, 64, 64);  /* as large as random_desc's flipbooks */
     plume_system_desc *desc = malloc(sizeof *desc);
     plume_effect *effect = malloc(sizeof *effect);
     assert_non_null(desc);
@@ -384,19 +385,10 @@ static const error_case ERROR_CASES[] = {
     {"\"plume_effect\": 1", "\"plume_effect\": 0", NULL, "plume_effect", "format version", 0},
 };
 
-/* Line and column (1-based, bytes) of `offset` in `text`: the test's own count. */
-static void line_and_column(const char *text, size_t offset, int *line, int *column) {
-    *line = 1, *column = 1;
-    for (size_t i = 0; i < offset; ++i) {
-        if (text[i] == '\n') ++*line, *column = 1;
-        else ++*column;
-    }
-}
-
 static void test_every_bad_value_is_placed(void **state) {
     (void)state;
     char texture[4096], file[4096];
-    effect_temporary_file(texture, ".png", "x");
+    effect_temporary_image(texture, 8, 8);
     char *template_text = effect_template_text(texture);
     plume_effect *effect = malloc(sizeof *effect);
     assert_non_null(effect);
@@ -411,7 +403,7 @@ static void test_every_bad_value_is_placed(void **state) {
         assert_non_null(text);
         size_t offset = (size_t)(strstr(text, k->replace) - text) + (k->at ? (size_t)(strstr(k->replace, k->at) - k->replace) : 0);
         int line, column;
-        line_and_column(text, offset, &line, &column);
+        effect_line_and_column(text, offset, &line, &column);
         effect_temporary_file(file, ".json", text);
         plume_result result = plume_effect_load(file, effect, &error);
         char expected[4096 + 256];
@@ -449,7 +441,7 @@ static void test_missing_fields_and_relative_paths(void **state) {
     assert_string_equal(error.message, "b.json:1:1: capacity: is 0; a system needs room for 1 particle or more");
 
     char texture[4096];
-    effect_temporary_file(texture, ".png", "x");
+    effect_temporary_image(texture, 1, 1);
     const char *name = strrchr(texture, '/') + 1;
     char text[4300];
     snprintf(text, sizeof text, "{\"plume_effect\": 1, \"capacity\": 1, \"appearance\": {\"texture\": {\"path\": \"%s\"}}}",

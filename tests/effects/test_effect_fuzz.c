@@ -151,7 +151,7 @@ static void test_mutated_effects_never_crash(void **state) {
         snprintf(seeds[i].folder, sizeof seeds[i].folder, "%.*s", (int)(slash - paths[i]), paths[i]);
     }
     char texture[4096];
-    effect_temporary_file(texture, ".png", "x");
+    effect_temporary_image(texture, 8, 8);
     seeds[seed_count].text = effect_template_text(texture);
     seeds[seed_count].length = strlen(seeds[seed_count].text);
     seeds[seed_count].folder[0] = '\0';

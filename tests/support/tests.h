@@ -34,6 +34,7 @@ struct CMUnitTest;
     X(tiled, 1)                                                                                                        \
     X(look, 1)                                                                                                         \
     X(draw_group, 1)                                                                                                   \
+    X(host_depth, 1)                                                                                                   \
     X(host_state, 1)                                                                                                   \
     X(world_collisions, 1)                                                                                             \
     X(world_forces, 1)                                                                                                 \
@@ -42,7 +43,8 @@ struct CMUnitTest;
     X(demo, 0)                                                                                                         \
     X(effect_format, 0)                                                                                                \
     X(effect_fuzz, 0)                                                                                                  \
-    X(effect_reload, 0)
+    X(effect_reload, 0)                                                                                                \
+    X(effect_checks, 0)
 
 #define PLUME_DECLARE_TEST_TABLE(name, through_table)                                                                  \
     extern const struct CMUnitTest name##_tests[];                                                                     \

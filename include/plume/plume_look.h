@@ -1,0 +1,155 @@
+/*
+ * plume_look.h — how a particle system's particles look: curves and
+ * gradients over life, the sprite and its flipbook, soft particles, and the
+ * draw order, orientation and blend modes.
+ *
+ * Part of the particle system's API: include plume_particles.h, which
+ * includes this header (plume_system_desc.appearance and the look fields of
+ * plume_system_desc). docs/look.md shows each mode.
+ */
+#ifndef PLUME_LOOK_H
+#define PLUME_LOOK_H
+
+#include <stdbool.h>
+
+#include "plume_common.h"
+#include "plume_emitter.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A piecewise-linear function of the particle's life fraction age/lifetime
+ * in [0, 1]: keys with non-decreasing times in [0, 1]; before the first key
+ * its value holds, after the last key the last value. */
+typedef struct plume_curve_key {
+    float time;                 /* life fraction, 0 .. 1 */
+    float value;
+} plume_curve_key;
+
+typedef struct plume_curve {
+    uint32_t key_count;         /* 0 .. PLUME_MAX_CURVE_KEYS; default: 0 = the constant 1 */
+    plume_curve_key keys[PLUME_MAX_CURVE_KEYS];
+} plume_curve;
+
+typedef struct plume_color_key {
+    float time;                 /* life fraction, 0 .. 1 */
+    float rgba[4];              /* straight (not premultiplied) colour, each 0 .. 1 */
+} plume_color_key;
+
+typedef struct plume_gradient {
+    uint32_t key_count;         /* 0 .. PLUME_MAX_CURVE_KEYS; default: 0 = constant white,
+                                   opaque {1, 1, 1, 1} */
+    plume_color_key keys[PLUME_MAX_CURVE_KEYS];
+} plume_gradient;
+
+/* The sprite: a file, or RGBA8 pixels in memory, or neither (each quad is then
+ * a solid square). Either one may be a flipbook atlas of columns x rows
+ * frames, read left to right, top to bottom, played once over each
+ * particle's life. */
+typedef struct plume_texture_desc {
+    const char *path;           /* an image file stb_image decodes (PNG, TGA, JPEG, ...), read
+                                   during create only; default: NULL (none) */
+    const void *pixels;         /* RGBA8, straight alpha, rows from the top, width * height * 4
+                                   bytes, read during create only; with `path` NULL only;
+                                   default: NULL (none) */
+    uint32_t width;             /* pixels' size; required with `pixels` */
+    uint32_t height;
+    uint32_t columns;           /* flipbook frames across; default: 1 */
+    uint32_t rows;              /* flipbook frames down; default: 1 */
+    bool disable_frame_blend;   /* default: false = consecutive frames are cross-faded by age;
+                                   true: each frame shows whole */
+} plume_texture_desc;
+
+typedef struct plume_appearance {
+    plume_curve size_over_life;     /* multiplies the birth size; default: constant 1 */
+    plume_gradient color_over_life; /* default: constant opaque white */
+    plume_curve opacity_over_life;  /* multiplies the colour's alpha; default: constant 1 */
+    plume_texture_desc texture;     /* default: none (solid squares) */
+    /* Soft particles: a fragment fades out over this distance (world units,
+     * > 0) in front of the scene depth the draw is given; default: 0.5. */
+    float soft_fade_distance;
+} plume_appearance;
+
+/* The draw order of a system's particles (plume_system_desc.sort_mode)
+ * [since 1.2]; the first drawn is at the back. Every mode is a total order:
+ * equal keys are drawn by ascending slot, so nothing trades places between
+ * frames. The readback's draw_keys hold each mode's key (plume_depth_key of
+ * the value named, PLUME_ORDER_DESCENDING unless said), to the system's
+ * sort_key_bits.
+ *   VIEW_DEPTH      (default) back to front along the view axis:
+ *                   -(view * position).z;
+ *   DISTANCE        back to front by the distance to the eye (spherical:
+ *                   right across wide fields of view, where two particles
+ *                   at one view depth can be at different distances);
+ *   OLDEST_FIRST    by age, the oldest drawn first (under the younger);
+ *   YOUNGEST_FIRST  by age, the youngest drawn first (PLUME_ORDER_ASCENDING
+ *                   keys of the age);
+ *   NONE            no sort: the update skips it and draws in ascending slot
+ *                   order, as it does for PLUME_BLEND_ADDITIVE whatever the
+ *                   mode (additive light needs no order). */
+typedef enum plume_sort_mode {
+    PLUME_SORT_MODE_VIEW_DEPTH = 0,
+    PLUME_SORT_MODE_DISTANCE = 1,
+    PLUME_SORT_MODE_OLDEST_FIRST = 2,
+    PLUME_SORT_MODE_YOUNGEST_FIRST = 3,
+    PLUME_SORT_MODE_NONE = 4
+} plume_sort_mode;
+
+/* Which way a system's quads face (plume_system_desc.orientation)
+ * [since 1.2]. Each quad is centred on its particle, `size` wide; with the view
+ * plane's axes right and up and the view direction (the camera's back axis):
+ *   CAMERA_FACING       (default) the view plane's axes, turned by the
+ *                       particle's rotation;
+ *   VELOCITY_STRETCHED  the length along the velocity, stretched by speed
+ *                       (stretch_factor, stretch_limits), the width across
+ *                       the velocity and the view direction (the quad turns
+ *                       about its velocity to face the camera as far as it
+ *                       can): sparks, rain;
+ *   VELOCITY_ALIGNED    as VELOCITY_STRETCHED, unstretched (size x size);
+ *   WORLD_AXIS          the length along orientation_axis, turned about it
+ *                       to face the camera: grass-like quads;
+ *   WORLD_FACING        in the plane of normal orientation_axis, its width
+ *                       along cross(Y, normal) (cross(Z, normal) for a
+ *                       normal along Y), turned by the rotation: quads on
+ *                       the ground or a wall.
+ * The velocity modes ignore the rotation; a length axis along the view
+ * direction (or a particle at rest) falls back to the view plane's axes. The
+ * sprite, flipbook and soft fade follow the quad in every mode, on every draw
+ * path. */
+typedef enum plume_orientation {
+    PLUME_ORIENT_CAMERA_FACING = 0,
+    PLUME_ORIENT_VELOCITY_STRETCHED = 1,
+    PLUME_ORIENT_VELOCITY_ALIGNED = 2,
+    PLUME_ORIENT_WORLD_AXIS = 3,
+    PLUME_ORIENT_WORLD_FACING = 4
+} plume_orientation;
+
+/* How a system's particles blend onto what is behind them
+ * (plume_system_desc.blend_mode) [since 1.2]. With c the particle's straight
+ * colour and a its alpha (texture, colour and opacity over life, soft fade),
+ * every mode is one premultiplied blend, dst = c a + (1 - a (1 - k)) dst,
+ * with k the additive part:
+ *   PREMULTIPLIED           k = 0: "over" (default);
+ *   ADDITIVE                k = 1: light added, nothing covered. The order
+ *                           does not change the picture, so update does not
+ *                           sort (the profile's sort_padded_count and
+ *                           sort_passes are 0, plume_system_get_sort_algorithm
+ *                           says AUTOMATIC) and the draw order is ascending
+ *                           slot (a total order: nothing flickers);
+ *   PREMULTIPLIED_ADDITIVE  k = additive_over_life at the particle's age: in
+ *                           one draw, a fire's young core adds light and its
+ *                           old smoke covers; sorted like PREMULTIPLIED.
+ * The GL blend state is the same (GL_ONE, GL_ONE_MINUS_SRC_ALPHA) in every
+ * mode, so each draw path and resolution draws each mode. */
+typedef enum plume_blend_mode {
+    PLUME_BLEND_PREMULTIPLIED = 0,
+    PLUME_BLEND_ADDITIVE = 1,
+    PLUME_BLEND_PREMULTIPLIED_ADDITIVE = 2
+} plume_blend_mode;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
