@@ -96,6 +96,12 @@ void plume_free(const plume_env *env, void *block) {
     if (block) env->allocator.deallocate(block, env->allocator.user);
 }
 
+plume_result plume_check_gl_context(const plume_env *env, const char *caller) {
+    if (plume_platform_gl_context_is_current()) return PLUME_OK;
+    plume_log(env, PLUME_LOG_ERROR, "%s: no GL context is current on this thread", caller);
+    return PLUME_ERROR_GL_UNSUPPORTED;
+}
+
 plume_result plume_check_gl_version(const plume_env *env, const char *what) {
     if (!plume_gl_has_compute_path()) {
         const char *version = (const char *)glGetString(GL_VERSION);
