@@ -30,58 +30,90 @@ uint64_t plume_platform_ticks(void) {
 /* ---- Is a GL context current? ---------------------------------------------
  * Each window system's "current context" function, found in its library only
  * where the process already loaded it (libepoxy, the host or the driver did):
- * loading a library here would make a context current nowhere. */
+ * a library that is not loaded has no current context, and loading one here
+ * would cost a search of the file system on every call. */
 #if defined(_WIN32)
 typedef void *(WINAPI *current_context_fn)(void); /* WGL's and EGL's calling convention */
 
-static current_context_fn loaded_function(const char *library, const char *name) {
-    HMODULE module = GetModuleHandleA(library); /* NULL unless already loaded */
-    return module ? (current_context_fn)(void (*)(void))GetProcAddress(module, name) : NULL;
+static bool current_in_module(const char *module_name, const char *function) {
+    HMODULE module = GetModuleHandleA(module_name); /* NULL unless already loaded */
+    FARPROC found = module ? GetProcAddress(module, function) : NULL;
+    return found && ((current_context_fn)(void (*)(void))found)();
+}
+
+bool plume_platform_gl_context_is_current(void) {
+    return current_in_module("opengl32.dll", "wglGetCurrentContext") ||
+           current_in_module("libEGL.dll", "eglGetCurrentContext"); /* ANGLE */
 }
 #else
 #include <dlfcn.h>
 
 typedef void *(*current_context_fn)(void);
 
-static current_context_fn loaded_function(const char *library, const char *name) {
-    void *handle = library ? dlopen(library, RTLD_LAZY | RTLD_NOLOAD) : RTLD_DEFAULT;
-    if (!handle) return NULL;
-    current_context_fn function;
-    void *symbol = dlsym(handle, name);
-    memcpy(&function, &symbol, sizeof function); /* ISO C has no object-to-function pointer cast */
-    if (library) dlclose(handle);                /* drops the reference RTLD_NOLOAD took */
-    return function;
+/* `handle`'s `function`, called: EGL_NO_CONTEXT and GLX's and CGL's "none"
+ * are all a null pointer. */
+static bool current_in_handle(void *handle, const char *function) {
+    void *symbol = dlsym(handle, function);
+    current_context_fn current;
+    memcpy(&current, &symbol, sizeof current); /* ISO C has no object-to-function pointer cast */
+    return symbol && current();
 }
-#endif
 
-typedef struct current_context_source {
-    const char *library; /* NULL: any symbol the process has (static links, frameworks) */
-    const char *function;
-} current_context_source;
-
-static const current_context_source CURRENT_CONTEXT_SOURCES[] = {
-#if defined(_WIN32)
-    {"opengl32.dll", "wglGetCurrentContext"},
-    {"libEGL.dll", "eglGetCurrentContext"}, /* ANGLE */
-#elif defined(__APPLE__)
-    {NULL, "CGLGetCurrentContext"},
+#if defined(__APPLE__)
+bool plume_platform_gl_context_is_current(void) {
+    return current_in_handle(RTLD_DEFAULT, "CGLGetCurrentContext"); /* the OpenGL framework */
+}
 #else
-    {"libEGL.so.1", "eglGetCurrentContext"},
+#include <link.h>
+
+/* The window system libraries libepoxy dispatches through, by their file
+ * names' start (libGL.so.1 has GLX; libglvnd splits it into libGLX.so.0). */
+static const struct {
+    const char *file_prefix;
+    const char *function;
+} CURRENT_CONTEXT_SOURCES[] = {
     {"libEGL.so", "eglGetCurrentContext"},
-    {"libGLX.so.0", "glXGetCurrentContext"}, /* libglvnd */
-    {"libGL.so.1", "glXGetCurrentContext"},
+    {"libGLX.so", "glXGetCurrentContext"},
     {"libGL.so", "glXGetCurrentContext"},
-    {NULL, "eglGetCurrentContext"},
-    {NULL, "glXGetCurrentContext"},
-#endif
 };
+enum { SOURCE_COUNT = sizeof CURRENT_CONTEXT_SOURCES / sizeof CURRENT_CONTEXT_SOURCES[0], LOADED_PATH = 512 };
+
+typedef struct loaded_sources {
+    char path[SOURCE_COUNT][LOADED_PATH]; /* empty: not loaded */
+} loaded_sources;
+
+/* dl_iterate_phdr's callback: notes the path of each source loaded. (The
+ * libraries are opened after the walk, outside the loader's lock it holds.) */
+static int note_loaded_source(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    loaded_sources *loaded = data;
+    const char *slash = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+    const char *file = slash ? slash + 1 : info->dlpi_name;
+    for (size_t i = 0; file && i < SOURCE_COUNT; ++i) {
+        size_t length = strlen(CURRENT_CONTEXT_SOURCES[i].file_prefix);
+        if (!loaded->path[i][0] && strncmp(file, CURRENT_CONTEXT_SOURCES[i].file_prefix, length) == 0 &&
+            strlen(info->dlpi_name) < LOADED_PATH)
+            strcpy(loaded->path[i], info->dlpi_name);
+    }
+    return 0;
+}
 
 bool plume_platform_gl_context_is_current(void) {
-    /* EGL_NO_CONTEXT, GLX's, WGL's and CGL's "none" are all a null pointer. */
-    for (size_t i = 0; i < sizeof CURRENT_CONTEXT_SOURCES / sizeof CURRENT_CONTEXT_SOURCES[0]; ++i) {
-        current_context_fn current = loaded_function(CURRENT_CONTEXT_SOURCES[i].library,
-                                                     CURRENT_CONTEXT_SOURCES[i].function);
-        if (current && current()) return true;
+    loaded_sources loaded;
+    for (size_t i = 0; i < SOURCE_COUNT; ++i) loaded.path[i][0] = '\0';
+    dl_iterate_phdr(note_loaded_source, &loaded);
+    for (size_t i = 0; i < SOURCE_COUNT; ++i) {
+        /* By the path the loader knows it under: found among the loaded
+         * objects, never searched for. */
+        void *handle = loaded.path[i][0] ? dlopen(loaded.path[i], RTLD_LAZY | RTLD_NOLOAD) : NULL;
+        if (!handle) continue;
+        bool current = current_in_handle(handle, CURRENT_CONTEXT_SOURCES[i].function);
+        dlclose(handle); /* drops the reference RTLD_NOLOAD took */
+        if (current) return true;
     }
-    return false;
+    /* A host that linked a window system library statically. */
+    return current_in_handle(RTLD_DEFAULT, "eglGetCurrentContext") ||
+           current_in_handle(RTLD_DEFAULT, "glXGetCurrentContext");
 }
+#endif
+#endif
