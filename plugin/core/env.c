@@ -158,6 +158,11 @@ static const char *gl_error_name(GLenum error) {
     case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
     case GL_STACK_OVERFLOW: return "GL_STACK_OVERFLOW";
     case GL_STACK_UNDERFLOW: return "GL_STACK_UNDERFLOW";
+    /* A robust context after a GPU reset (GL 4.5, KHR_robustness): every
+     * later command is ignored and raises it. */
+    case GL_CONTEXT_LOST:
+        return "GL_CONTEXT_LOST: the GL context was lost to a GPU reset; destroy this module's objects and make them "
+               "again in a new context";
     default: return "unknown GL error";
     }
 }
