@@ -188,6 +188,20 @@ project "plume"
 -- EGL, which Windows and macOS do not have: there the workspace is the library.
 if os.istarget("windows") or os.istarget("macosx") then return end
 
+-- The laboratory: the same module built with PLUME_LAB, which adds the
+-- knobs and hooks of lab/plume_lab.h (settings per context, pass and stage
+-- hooks) for the tests and benchmarks. Never shipped or installed: the
+-- product (plume_static, plume) has none of it, which
+-- tests/check_release_symbols.sh checks.
+project "plume_lab"
+    kind "StaticLib"
+    outputs("lib/static", "plume_lab")
+    pic "On"
+    defines { "PLUME_LAB" }
+    includedirs { "lab" }
+    files { "plugin/**.c", "plugin/**.h", "shaders/shared/*.h", "include/plume/*.h", "lab/*.h" }
+    dependson { "plume_shaders" }
+
 -- Headless EGL context and other host-side stand-ins for an engine.
 project "plume_host"
     kind "StaticLib"
@@ -237,15 +251,16 @@ project "plume_tests"
     outputs("bin", "plume_tests")
     files { "tests/main.c" }
     for _, part in ipairs(test_parts) do files { part .. ".c", part .. ".h" } end
-    includedirs { "tests/support", "demo" }
-    links { "plume_demo_core", "plume_effects", "plume_host", "plume_static", "epoxy", "jansson", "cmocka", "m" }
+    includedirs { "tests/support", "demo", "lab" }
+    links { "plume_demo_core", "plume_effects", "plume_host", "plume_lab", "epoxy", "jansson", "cmocka", "m" }
 
 project "plume_bench"
     kind "ConsoleApp"
     outputs("bin", "plume_bench")
-    files { "bench/bench_sort.c" }
+    files { "bench/bench_sort.c", "bench/sort_timing.c", "bench/sort_timing.h" }
     dependson { "plume_shaders" }
-    links { "plume_host", "plume_static", "epoxy", "m" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
 
 -- The whole frame (update + draw offscreen) at several particle counts,
 -- timed by the system's profiler.
@@ -253,14 +268,16 @@ project "plume_frame_bench"
     kind "ConsoleApp"
     outputs("bin", "plume_frame_bench")
     files { "bench/frame_bench.c" }
-    links { "plume_host", "plume_static", "epoxy", "m" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
 
 -- Two systems drawn each on its own and by one draw group (plume_draw_group.h).
 project "plume_draw_group_bench"
     kind "ConsoleApp"
     outputs("bin", "plume_draw_group_bench")
     files { "bench/draw_group_bench.c" }
-    links { "plume_host", "plume_static", "epoxy", "m" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
 
 -- What a dispatch costs before it does any work (notes/sort-performance.md).
 project "plume_dispatch_floor"

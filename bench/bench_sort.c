@@ -14,15 +14,13 @@
  *                    [--powers-only] [--no-copy] [--pass-times] [--phase-clocks FILE]
  *                    [--keys random|depth|octave]
  *                    [--dump-programs DIR] [--cold-cache MB] [--fragment K]...
- *                    [--feedback M]... [--feedback-retarget] [--feedback-bitonic]
+ *                    [--feedback M]...
  * --variant ALGORITHM[:KEY_BITS[:SIZE]]: a sorter to time, ALGORITHM one of
  * bitonic, radix, automatic, or a radix sort forced one way: rts
  * (reduce-then-scan), onesweep, tiled (the driver's way without the
  * one-workgroup sort of counts that fit a tile), single (the driver's way with
- * SIZE invocations in the one-workgroup sort's workgroup), or that
- * one-workgroup dispatch timed without its work (results wrong): empty (the
- * program sees no pairs), loads (the pairs read and written back, no digit
- * pass), SIZE its invocations too; histogram (the driver's way with at
+ * SIZE invocations in the one-workgroup sort's workgroup), histogram (the
+ * driver's way with at
  * most SIZE keys per invocation in Onesweep's histogram pass); threads (the
  * driver's way with tile passes of at most SIZE invocations a workgroup,
  * every tile set); KEY_BITS its key_bits (default 32: the keys are
@@ -48,18 +46,11 @@
  * texture sort (method texture): variant feedback:M. Repeatable. Both
  * fragment-path sorters live in this process beside the compute ones; "x
  * first" on their rows is their time over the first variant's direct sort.
- * --feedback-retarget: every --feedback row also as feedback:M:retarget, the
- * sort re-pointing one buffer texture at each pass's source (glTexBuffer a
- * pass) instead of binding the texture fixed to that buffer: that cost in
- * the same run.
- * --feedback-bitonic: every --feedback row also as feedback:M:bitonic, the
- * transform-feedback sort running the bitonic network (up to M stages a
- * pass) instead of the merge sort: the baseline in the same run.
  * "cpu ms" on every row: the median CPU time of the sort call, issue only.
  * --pass-times: instead of the table, the median time of every pass of a sort
  * of 2^min-log .. 2^max-log pairs (GL timestamps between the dispatches).
  * --phase-clocks FILE: after each radix row, one more sort whose Onesweep
- * workgroups record their SM and clocks (plume_radix_set_phase_clocks;
+ * workgroups record their SM and clocks (the lab's phase_clocks setting;
  * NVIDIA's GL), appended to FILE as CSV: count, variant, method, pass (the
  * histogram is pass 4), workgroup (tile), SM, start clock, then the clock at
  * the end of each phase (radix_downsweep.comp, radix_histogram.comp; 0
@@ -81,13 +72,10 @@
 #include "bench_shaders.h"
 #include "headless_gl.h"
 #include "plume/plume_sort.h"
-#include "profile/profiler.h"
+#include "plume_lab.h"
 #include "shared/plume_gpu_layout.h"
-#include "sort/sort_internal.h"
+#include "sort_timing.h"
 
-typedef struct pair {
-    uint32_t key, value;
-} pair;
 
 enum { MAX_VARIANTS = 16 };
 
@@ -97,10 +85,9 @@ typedef struct variant {
     plume_sort_algorithm algorithm;
     uint32_t key_bits;   /* 1 .. 32 */
     uint32_t size;       /* bitonic block_pairs or radix pairs per invocation; 0: default */
-    plume_radix_scan scan; /* radix: the way forced (rts, onesweep) */
+    plume_lab_radix_scan scan; /* radix: the way forced (rts, onesweep) */
     bool tiled;            /* radix: no one-workgroup sort for counts that fit a tile */
     uint32_t single_threads; /* radix: the one-workgroup sort's invocations; 0: the sorter's own */
-    plume_radix_single_timing single_timing; /* radix: the one-workgroup dispatch without its work */
     uint32_t histogram_items; /* radix: keys per invocation of Onesweep's histogram at most; 0: the default */
     uint32_t tile_threads;    /* radix: the tile passes' invocations a workgroup at most; 0: the default */
 } variant;
@@ -121,412 +108,10 @@ typedef struct options {
     uint32_t fragment_bits[4]; /* --fragment K: the render-pass sort with K stages a pass (1 .. 4) */
     uint32_t feedback_bits_count;
     uint32_t feedback_bits[6]; /* --feedback M: the transform-feedback sort, groups of 2^M (1 .. 6) */
-    bool feedback_retarget;    /* --feedback-retarget: each --feedback row also with a glTexBuffer a pass */
-    bool feedback_bitonic;     /* --feedback-bitonic: each --feedback row also with the bitonic network */
     bool depth_keys;           /* --keys depth or octave */
     bool octave_keys;          /* --keys octave */
 } options;
 
-static uint64_t random_state;
-static uint32_t random_u32(void) {
-    uint64_t z = (random_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
-
-/* --keys depth: the keys of particles in a ball seen from outside
- * (plume_depth_key of view depths uniform in [5, 15), ascending: their high
- * digits nearly all alike); --keys octave: depths uniform in [8, 16), one
- * exponent, so that the top digit is the same for every key; else random. */
-static bool depth_keys, octave_keys;
-static uint32_t random_key(void) {
-    if (!depth_keys) return random_u32();
-    float unit = (float)(random_u32() >> 8) / 16777216.0f;
-    return plume_depth_key(octave_keys ? 8.0f + 8.0f * unit : 5.0f + 10.0f * unit, PLUME_ORDER_ASCENDING);
-}
-
-static int compare_pairs(const void *a, const void *b) {
-    const pair *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return (x->value > y->value) - (x->value < y->value);
-}
-
-static GLuint make_buffer(size_t bytes, const void *data) {
-    GLuint buffer;
-    glGenBuffers(1, &buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)bytes, data, GL_DYNAMIC_COPY);
-    return buffer;
-}
-
-static void copy_buffer(GLuint from, GLuint to, size_t bytes) {
-    glBindBuffer(GL_COPY_READ_BUFFER, from);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, to);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, (GLsizeiptr)bytes);
-}
-
-static void read_buffer(GLuint buffer, size_t bytes, void *out) {
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_COPY_READ_BUFFER, buffer);
-    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)bytes, out);
-}
-
-/* ---- Seed 001 as written: one dispatch per stage, 1024-pair blocks -------- */
-
-typedef struct baseline {
-    GLuint program;
-    GLint height_location, algorithm_location;
-} baseline;
-
-enum { BASELINE_LOCAL_SORT, BASELINE_LOCAL_DISPERSE, BASELINE_BIG_FLIP, BASELINE_BIG_DISPERSE, BASELINE_BLOCK = 1024 };
-
-static void baseline_dispatch(const baseline *b, uint32_t n, uint32_t height, int algorithm) {
-    glUniform1ui(b->height_location, height);
-    glUniform1i(b->algorithm_location, algorithm);
-    glDispatchCompute(n / BASELINE_BLOCK, 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-}
-
-/* Sorts n (a power of two >= 1024) pairs held in separate key/value buffers,
- * stage by stage as seed 001's SortWindow::sort does. */
-static void baseline_sort(const baseline *b, GLuint keys, GLuint values, uint32_t n) {
-    glUseProgram(b->program);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, keys);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, values);
-    baseline_dispatch(b, n, BASELINE_BLOCK, BASELINE_LOCAL_SORT);
-    for (uint32_t h = 2 * BASELINE_BLOCK; h <= n; h *= 2) {
-        baseline_dispatch(b, n, h, BASELINE_BIG_FLIP);
-        for (uint32_t hh = h / 2; hh > 1; hh /= 2) {
-            if (hh <= BASELINE_BLOCK) {
-                baseline_dispatch(b, n, hh, BASELINE_LOCAL_DISPERSE);
-                break;
-            }
-            baseline_dispatch(b, n, hh, BASELINE_BIG_DISPERSE);
-        }
-    }
-}
-
-/* Dispatches baseline_sort issues: the local sort, then per level h a flip,
- * the big disperses above the block and one local disperse. */
-static uint32_t baseline_dispatch_count(uint32_t n) {
-    uint32_t dispatches = 1;
-    for (uint32_t h = 2 * BASELINE_BLOCK; h <= n; h *= 2) dispatches += 1 + plume_log2(h / BASELINE_BLOCK);
-    return dispatches;
-}
-
-/* ---- Timing ---------------------------------------------------------------- */
-
-typedef enum method {
-    METHOD_DIRECT,
-    METHOD_INDIRECT,
-    METHOD_INDIRECT_BOUNDED,
-    METHOD_SEED001,
-    METHOD_FRAGMENT /* the fragment path's texture sort (plume_sort_texture), group_bits stages a pass */
-} method;
-
-/* The fragment sort's textures in the benchmark: 2048 pairs a row. */
-enum { FRAGMENT_TEXTURE_WIDTH = 2048 };
-
-/* --cold-cache: a scratch buffer and the pass that reads and writes it. */
-typedef struct cold_cache {
-    GLuint buffer, program;
-    size_t bytes;
-} cold_cache;
-
-typedef struct subject {
-    method kind;
-    plume_context *context;
-    plume_sorter sorter;
-    const baseline *seed;
-    GLuint pairs, pristine;            /* plume: interleaved pairs */
-    GLuint keys, values, pristine_keys, pristine_values; /* seed 001: split arrays, padded */
-    GLuint count_buffer;
-    uint32_t count, padded;
-    const struct cold_cache *cold_cache; /* --cold-cache: run after every input copy; NULL: none */
-    GLuint texture, pristine_texture;  /* the fragment sort: RG32UI, FRAGMENT_TEXTURE_WIDTH a row */
-    uint32_t group_bits;
-    bool no_copy; /* time without the input copy before each sort (--no-copy) */
-} subject;
-
-static void run_once(const subject *s) {
-    switch (s->kind) {
-    case METHOD_DIRECT: plume_sort(s->context, s->sorter, s->pairs, s->count); break;
-    case METHOD_INDIRECT: plume_sort_indirect(s->context, s->sorter, s->pairs, s->count_buffer, 0); break;
-    case METHOD_INDIRECT_BOUNDED:
-        plume_sort_indirect_bounded(s->context, s->sorter, s->pairs, s->count_buffer, 0, s->count);
-        break;
-    case METHOD_SEED001: baseline_sort(s->seed, s->keys, s->values, s->padded); break;
-    case METHOD_FRAGMENT:
-        plume_sorter_set_fragment_group_bits(s->context, s->sorter, s->group_bits);
-        plume_sort_texture(s->context, s->sorter, s->texture, s->count);
-        break;
-    }
-}
-
-static uint32_t texture_rows(uint32_t count) {
-    return (count + FRAGMENT_TEXTURE_WIDTH - 1) / FRAGMENT_TEXTURE_WIDTH;
-}
-
-static GLuint make_pair_texture(uint32_t count, const pair *data) {
-    GLuint texture = 0;
-    uint32_t rows = texture_rows(count);
-    pair *texels = calloc((size_t)rows * FRAGMENT_TEXTURE_WIDTH, sizeof(pair));
-    if (data) memcpy(texels, data, sizeof(pair) * count);
-    glGenTextures(1, &texture);
-    glBindTexture(GL_TEXTURE_2D, texture);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST); /* complete: glCopyImageSubData needs it */
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32UI, FRAGMENT_TEXTURE_WIDTH, (GLsizei)rows, 0, GL_RG_INTEGER, GL_UNSIGNED_INT,
-                 texels);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    free(texels);
-    return texture;
-}
-
-/* Invocations of the cold-cache pass, each moving 16 bytes: 255 MB is 65280
- * workgroups, under the 65535 that GL guarantees in one dimension. */
-enum { COLD_CACHE_GROUP_SIZE = 256, MAX_COLD_CACHE_MB = 255 };
-
-static void restore_input(const subject *s) {
-    if (s->kind == METHOD_SEED001) {
-        copy_buffer(s->pristine_keys, s->keys, sizeof(uint32_t) * s->padded);
-        copy_buffer(s->pristine_values, s->values, sizeof(uint32_t) * s->padded);
-    } else if (s->kind == METHOD_FRAGMENT) {
-        glCopyImageSubData(s->pristine_texture, GL_TEXTURE_2D, 0, 0, 0, 0, s->texture, GL_TEXTURE_2D, 0, 0, 0, 0,
-                           FRAGMENT_TEXTURE_WIDTH, (GLsizei)texture_rows(s->count), 1);
-    } else {
-        copy_buffer(s->pristine, s->pairs, sizeof(pair) * s->count);
-    }
-    if (s->cold_cache) {
-        /* Read and write every 16 bytes with a compute pass, as simulate does
-         * (a buffer clear might go around the cache). */
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        glUseProgram(s->cold_cache->program);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s->cold_cache->buffer);
-        glDispatchCompute((GLuint)(s->cold_cache->bytes / 16 / COLD_CACHE_GROUP_SIZE), 1, 1);
-    }
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-}
-
-static double seconds_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Median GPU milliseconds over `runs` timed sorts after at least `warmup`
- * untimed ones and at least WARMUP_SECONDS of back-to-back sorting: an idle
- * GPU runs at a low clock (375 MHz seen on the H100) and needs a busy spell to
- * reach the clock it has inside a game's frame. *cpu_ms: the median CPU
- * milliseconds the sort call took to issue (no wait for the GPU): where it
- * is as long as the GPU time, the GPU waited for the commands, and the GPU
- * time is the driver's, not the passes'. */
-enum { WARMUP_BATCH = 20 };
-static const double WARMUP_SECONDS = 0.2;
-
-static double time_sort(const subject *s, uint32_t runs, uint32_t warmup, double *cpu_ms) {
-    double start = seconds_now();
-    for (uint32_t i = 0; i < warmup || seconds_now() - start < WARMUP_SECONDS; i += WARMUP_BATCH) {
-        for (int b = 0; b < WARMUP_BATCH; ++b) restore_input(s), run_once(s);
-        glFinish(); /* keep the CPU from queueing far ahead of the warm-up */
-    }
-    GLuint *queries = malloc(sizeof(GLuint) * runs);
-    double *ms = malloc(sizeof(double) * runs), *cpu = malloc(sizeof(double) * runs);
-    glGenQueries((GLsizei)runs, queries);
-    for (uint32_t i = 0; i < runs; ++i) {
-        if (!s->no_copy) restore_input(s);
-        glBeginQuery(GL_TIME_ELAPSED, queries[i]);
-        double issued = seconds_now();
-        run_once(s);
-        cpu[i] = (seconds_now() - issued) * 1e3;
-        glEndQuery(GL_TIME_ELAPSED);
-    }
-    for (uint32_t i = 0; i < runs; ++i) {
-        GLuint64 ns = 0;
-        glGetQueryObjectui64v(queries[i], GL_QUERY_RESULT, &ns); /* after all runs: no stall between them */
-        ms[i] = (double)ns / 1e6;
-    }
-    glDeleteQueries((GLsizei)runs, queries);
-    double median = profiler_median(ms, runs);
-    *cpu_ms = profiler_median(cpu, runs);
-    free(queries);
-    free(ms);
-    free(cpu);
-    return median;
-}
-
-/* ---- Correctness on this device -------------------------------------------- */
-
-static int check_result(const subject *s, const pair *expected) {
-    pair *got = malloc(sizeof(pair) * s->padded);
-    restore_input(s);
-    run_once(s);
-    if (s->kind == METHOD_SEED001) {
-        uint32_t *k = malloc(sizeof(uint32_t) * s->padded), *v = malloc(sizeof(uint32_t) * s->padded);
-        read_buffer(s->keys, sizeof(uint32_t) * s->padded, k);
-        read_buffer(s->values, sizeof(uint32_t) * s->padded, v);
-        for (uint32_t i = 0; i < s->count; ++i) got[i] = (pair){k[i], v[i]};
-        free(k);
-        free(v);
-    } else if (s->kind == METHOD_FRAGMENT) {
-        free(got);
-        got = malloc(sizeof(pair) * texture_rows(s->count) * FRAGMENT_TEXTURE_WIDTH);
-        glBindTexture(GL_TEXTURE_2D, s->texture);
-        glGetTexImage(GL_TEXTURE_2D, 0, GL_RG_INTEGER, GL_UNSIGNED_INT, got);
-        glBindTexture(GL_TEXTURE_2D, 0);
-    } else {
-        read_buffer(s->pairs, sizeof(pair) * s->count, got);
-    }
-    int wrong = memcmp(got, expected, sizeof(pair) * s->count) != 0;
-    free(got);
-    return wrong;
-}
-
-static const char *method_name(method m) {
-    switch (m) {
-    case METHOD_DIRECT: return "direct";
-    case METHOD_INDIRECT: return "indirect";
-    case METHOD_INDIRECT_BOUNDED: return "bounded";
-    case METHOD_FRAGMENT: return "texture";
-    case METHOD_SEED001: break;
-    }
-    return "seed001";
-}
-
-/* ---- Phase clocks (--phase-clocks) ------------------------------------------ */
-
-/* One more sort of `s` with the phase-clock buffer bound; its records
- * appended to `path`. */
-static void append_phase_clocks(const subject *s, const char *path, const char *variant_name, method m) {
-    enum { RECORDS = (PLUME_RADIX_MAX_PASSES + 1) * PLUME_RADIX_PHASE_MAX_TILES };
-    size_t bytes = sizeof(uint32_t) * RECORDS * PLUME_RADIX_PHASE_WORDS;
-    GLuint buffer = make_buffer(bytes, NULL);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-    glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_RADIX_PHASE_CLOCKS, buffer);
-    restore_input(s);
-    run_once(s);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    uint32_t *words = malloc(bytes);
-    FILE *out = fopen(path, "a");
-    if (words && out) {
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, words);
-        for (uint32_t r = 0; r < RECORDS; ++r) {
-            const uint32_t *w = words + (size_t)r * PLUME_RADIX_PHASE_WORDS;
-            if (!w[0]) continue;
-            fprintf(out, "%u,%s,%s,%u,%u,%u", s->count, variant_name, method_name(m), r / PLUME_RADIX_PHASE_MAX_TILES,
-                    r % PLUME_RADIX_PHASE_MAX_TILES, w[0] - 1);
-            for (int k = 1; k < PLUME_RADIX_PHASE_WORDS - 1; ++k) fprintf(out, ",%u", w[k]);
-            fputc('\n', out);
-        }
-    } else {
-        fprintf(stderr, "--phase-clocks: cannot write %s\n", path);
-    }
-    if (out) fclose(out);
-    free(words);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_RADIX_PHASE_CLOCKS, 0);
-    glDeleteBuffers(1, &buffer);
-}
-
-/* ---- Time per pass (--pass-times) ----------------------------------------- */
-
-enum { MAX_TIMED_PASSES = 64 };
-
-typedef struct pass_stamps {
-    GLuint queries[MAX_TIMED_PASSES + 1];
-    const char *kinds[MAX_TIMED_PASSES + 1];
-    uint32_t count;
-} pass_stamps;
-
-/* The sort's pass hook: a GL timestamp before every dispatch and after the last. */
-static void stamp_pass(void *user, const char *kind) {
-    pass_stamps *stamps = user;
-    if (stamps->count > MAX_TIMED_PASSES) return;
-    glQueryCounter(stamps->queries[stamps->count], GL_TIMESTAMP);
-    stamps->kinds[stamps->count++] = kind;
-}
-
-/* Median microseconds of every pass of `runs` sorts of `count` random pairs,
- * and their sums per pass kind. A pass's time runs from its own timestamp
- * to the next one: it includes the barrier and launch gap before the next. */
-static void report_pass_times(plume_context *context, plume_sorter sorter, uint32_t count, uint32_t runs) {
-    pair *input = malloc(sizeof(pair) * count);
-    for (uint32_t i = 0; i < count; ++i) input[i] = (pair){random_key(), i};
-    GLuint pristine = make_buffer(sizeof(pair) * count, input), pairs = make_buffer(sizeof(pair) * count, NULL);
-    pass_stamps stamps;
-    glGenQueries(MAX_TIMED_PASSES + 1, stamps.queries);
-    double *us = calloc((size_t)runs * MAX_TIMED_PASSES, sizeof(double));
-    uint32_t passes = 0;
-    plume_sorter_set_pass_hook(context, sorter, stamp_pass, &stamps);
-    for (uint32_t run = 0; run < runs + 5; ++run) { /* the first 5: warm-up */
-        copy_buffer(pristine, pairs, sizeof(pair) * count);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        stamps.count = 0;
-        plume_sort(context, sorter, pairs, count);
-        passes = stamps.count - 1;
-        for (uint32_t i = 0; run >= 5 && i < passes; ++i) {
-            GLuint64 t0 = 0, t1 = 0;
-            glGetQueryObjectui64v(stamps.queries[i], GL_QUERY_RESULT, &t0);
-            glGetQueryObjectui64v(stamps.queries[i + 1], GL_QUERY_RESULT, &t1);
-            us[(size_t)i * runs + (run - 5)] = (double)(t1 - t0) / 1e3;
-        }
-    }
-    plume_sorter_set_pass_hook(context, sorter, NULL, NULL);
-    printf("\n%u pairs: %u passes (median µs over %u sorts)\n", count, passes, runs);
-    const char *kinds[MAX_TIMED_PASSES];
-    double per_kind[MAX_TIMED_PASSES] = {0}, total = 0;
-    uint32_t kind_count = 0;
-    for (uint32_t i = 0; i < passes; ++i) {
-        double median = profiler_median(us + (size_t)i * runs, runs);
-        printf("  %2u %-15s %8.2f\n", i, stamps.kinds[i], median);
-        uint32_t k = 0;
-        while (k < kind_count && strcmp(kinds[k], stamps.kinds[i]) != 0) ++k;
-        if (k == kind_count) kinds[kind_count++] = stamps.kinds[i];
-        per_kind[k] += median;
-        total += median;
-    }
-    for (uint32_t k = 0; k < kind_count; ++k) printf("  sum %-14s %8.2f\n", kinds[k], per_kind[k]);
-    printf("  sum of medians  %8.2f\n", total);
-    glDeleteQueries(MAX_TIMED_PASSES + 1, stamps.queries);
-    GLuint buffers[] = {pristine, pairs};
-    glDeleteBuffers(2, buffers);
-    free(us);
-    free(input);
-}
-
-/* Writes the driver's binary of every program whose label starts with
- * "plume sort" to DIR/<name>-<label>.bin. NVIDIA's binaries carry the
- * compiled NV assembly as text (`strings`: TEMP registers, lmem arrays in
- * local memory; notes/sort-performance.md). */
-static void dump_sort_programs(const char *dir) {
-    for (GLuint name = 1; name < 4096; ++name) {
-        if (!glIsProgram(name)) continue;
-        char label[128] = "";
-        glGetObjectLabel(GL_PROGRAM, name, sizeof label, NULL, label);
-        if (strncmp(label, "plume sort", 10) != 0) continue;
-        GLint length = 0;
-        glGetProgramiv(name, GL_PROGRAM_BINARY_LENGTH, &length);
-        if (length <= 0) continue;
-        void *binary = malloc((size_t)length);
-        if (!binary) {
-            fprintf(stderr, "--dump-programs: no memory for %d bytes of program %u\n", length, name);
-            continue;
-        }
-        GLenum format = 0;
-        glGetProgramBinary(name, length, NULL, &format, binary);
-        char path[512];
-        for (char *c = label; *c; ++c)
-            if (*c == ' ' || *c == ':' || *c == ',') *c = '_';
-        snprintf(path, sizeof path, "%s/%u-%s.bin", dir, name, label);
-        FILE *f = fopen(path, "wb");
-        if (!f || fwrite(binary, 1, (size_t)length, f) != (size_t)length)
-            fprintf(stderr, "--dump-programs: cannot write %s\n", path);
-        if (f) fclose(f);
-        free(binary);
-    }
-}
 
 static void log_to_stderr(plume_log_level level, const char *message, void *user) {
     (void)user;
@@ -534,9 +119,9 @@ static void log_to_stderr(plume_log_level level, const char *message, void *user
 }
 
 /* The API's algorithms, then radix sorts forced one way (parse_variant). */
-static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic", "radix", "rts",       "onesweep", "tiled",
-                                              "single",    "empty",   "loads", "histogram", "threads"};
-enum { API_ALGORITHMS = 3, ALGORITHM_NAME_COUNT = 11 };
+static const char *const ALGORITHM_NAMES[] = {"automatic", "bitonic", "radix",     "rts",
+                                              "onesweep",  "tiled",   "single",    "histogram", "threads"};
+enum { API_ALGORITHMS = 3, ALGORITHM_NAME_COUNT = 9 };
 
 /* ALGORITHM[:KEY_BITS[:SIZE]], or a bare bitonic block size. */
 static int parse_variant(const char *spec, variant *out) {
@@ -552,10 +137,9 @@ static int parse_variant(const char *spec, variant *out) {
         for (int a = 0; a < ALGORITHM_NAME_COUNT; ++a)
             if (!strcmp(algorithm, ALGORITHM_NAMES[a])) found = a;
         if (found < 0) return -1;
-        static const plume_radix_scan scans[] = {PLUME_RADIX_SCAN_REDUCE_THEN_SCAN, PLUME_RADIX_SCAN_ONESWEEP};
-        bool single = !strcmp(algorithm, "single"), empty = !strcmp(algorithm, "empty"),
-             loads = !strcmp(algorithm, "loads");
-        bool one_workgroup = single || empty || loads, histogram = !strcmp(algorithm, "histogram"),
+        static const plume_lab_radix_scan scans[] = {PLUME_LAB_RADIX_SCAN_REDUCE_THEN_SCAN,
+                                                     PLUME_LAB_RADIX_SCAN_ONESWEEP};
+        bool one_workgroup = !strcmp(algorithm, "single"), histogram = !strcmp(algorithm, "histogram"),
              threads = !strcmp(algorithm, "threads");
         *out = (variant){.algorithm = found < API_ALGORITHMS ? (plume_sort_algorithm)found : PLUME_SORT_RADIX,
                          .key_bits = key_bits,
@@ -563,12 +147,9 @@ static int parse_variant(const char *spec, variant *out) {
                          .histogram_items = histogram ? size : 0,
                          .tile_threads = threads ? size : 0,
                          .scan = found >= API_ALGORITHMS && found < API_ALGORITHMS + 2 ? scans[found - API_ALGORITHMS]
-                                                                                       : PLUME_RADIX_SCAN_DEFAULT,
+                                                                                       : PLUME_LAB_RADIX_SCAN_DEFAULT,
                          .tiled = !strcmp(algorithm, "tiled"),
-                         .single_threads = one_workgroup ? size : 0,
-                         .single_timing = empty   ? PLUME_RADIX_SINGLE_EMPTY
-                                          : loads ? PLUME_RADIX_SINGLE_NO_PASSES
-                                                  : PLUME_RADIX_SINGLE_SORT};
+                         .single_threads = one_workgroup ? size : 0};
     }
     snprintf(out->name, sizeof out->name, "%s", algorithm[0] ? algorithm : ALGORITHM_NAMES[out->algorithm]);
     uint32_t named_size = out->size | out->single_threads | out->histogram_items | out->tile_threads;
@@ -617,8 +198,6 @@ static int parse_options(int argc, char **argv, options *o) {
         }
         else if (!strcmp(a, "--powers-only")) o->powers_only = true;
         else if (!strcmp(a, "--no-copy")) o->no_copy = true;
-        else if (!strcmp(a, "--feedback-retarget")) o->feedback_retarget = true;
-        else if (!strcmp(a, "--feedback-bitonic")) o->feedback_bitonic = true;
         else if (!strcmp(a, "--cold-cache") && next) o->cold_cache_mb = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(a, "--dump-programs") && next) o->dump_dir = argv[++i];
         else if (!strcmp(a, "--methods") && next) {
@@ -650,18 +229,12 @@ static int parse_options(int argc, char **argv, options *o) {
 /* One row of a sort without compute shaders (the fragment path): `sorter`
  * with `group_bits`, as a texture sort (METHOD_FRAGMENT) or a buffer sort
  * (METHOD_DIRECT); its time against seed 001's and the first variant's direct
- * sort; `form`: the transform-feedback sort as it is, re-pointing its
- * buffer texture every pass (plume_feedback_retarget_each_pass) or running
- * the bitonic network (plume_feedback_use_bitonic_network). Returns whether
- * it was wrong. */
-typedef enum feedback_baseline { FEEDBACK_AS_IS, FEEDBACK_RETARGET, FEEDBACK_BITONIC, FEEDBACK_BASELINES } feedback_baseline;
-static const char *const FEEDBACK_BASELINE_SUFFIX[FEEDBACK_BASELINES] = {"", ":retarget", ":bitonic"};
-
+ * sort. Returns whether it was wrong. */
 static int report_fragment_row(const options *opt, plume_context *context, plume_sorter sorter, uint32_t group_bits,
-                               feedback_baseline form, const char *family, method kind, const pair *input, const pair *expected,
+                               const char *family, method kind, const pair *input, const pair *expected,
                                uint32_t count, double base_ms, double first_direct_ms, FILE *csv) {
-    plume_sorter_set_fragment_group_bits(context, sorter, group_bits);
-    if (plume_sorter_fragment_group_bits(context, sorter) != group_bits) {
+    plume_lab_sorter_set_group_bits(context, sorter, group_bits);
+    if (plume_lab_sorter_group_bits(context, sorter) != group_bits) {
         printf("%10u %s:%u: not on this GL (its output limits)\n", count, family, group_bits);
         return 0;
     }
@@ -674,17 +247,13 @@ static int report_fragment_row(const options *opt, plume_context *context, plume
         s.pristine = make_buffer(sizeof(pair) * count, input);
         s.pairs = make_buffer(sizeof(pair) * count, NULL);
     }
-    plume_feedback_retarget_each_pass(form == FEEDBACK_RETARGET);
-    plume_feedback_use_bitonic_network(form == FEEDBACK_BITONIC);
     int wrong = check_result(&s, expected);
     double cpu_ms = 0.0, ms = time_sort(&s, opt->runs, opt->warmup, &cpu_ms);
     uint32_t passes = plume_sorter_pass_count(context, sorter, count);
-    plume_feedback_retarget_each_pass(false);
-    plume_feedback_use_bitonic_network(false);
     double ratio = ms > 0.0 ? base_ms / ms : 0.0, rate = ms > 0.0 ? count / (ms * 1000.0) : 0.0;
     double ratio_first = first_direct_ms > 0.0 ? ms / first_direct_ms : 0.0;
     char name[32];
-    snprintf(name, sizeof name, "%s:%u%s", family, group_bits, FEEDBACK_BASELINE_SUFFIX[form]);
+    snprintf(name, sizeof name, "%s:%u", family, group_bits);
     printf("%10u %-20s %-9s %-8s %7u %10.4f %9.2f %9.2f %8s %9.4f\n", count, name, method_name(kind), "bitonic", passes,
            ms, ratio, ratio_first, wrong ? "WRONG" : "yes", cpu_ms);
     if (csv)
@@ -700,7 +269,7 @@ static int report_fragment_row(const options *opt, plume_context *context, plume
     return wrong;
 }
 
-static int report_table(const options *opt, plume_env *env, plume_context *context, const plume_sorter *sorters,
+static int report_table(const options *opt, plume_context *context, const plume_sorter *sorters,
                         plume_sorter fragment_sorter, plume_sorter feedback_sorter, uint32_t capacity,
                         baseline *seed001) {
     FILE *csv = opt->csv_path ? fopen(opt->csv_path, "w") : NULL;
@@ -716,15 +285,14 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
 
     cold_cache cold = {.bytes = (size_t)opt->cold_cache_mb << 20};
     if (cold.bytes) {
-        static const char *source[] = {
+        static const char *source =
             "layout(local_size_x = COLD_CACHE_GROUP_SIZE) in;\n"
             "layout(std430, binding = 0) buffer Scratch { uvec4 words[]; };\n"
-            "void main() { words[gl_GlobalInvocationID.x] = words[gl_GlobalInvocationID.x] * 3u + 1u; }\n"};
-        static const char *name[] = {"cold-cache scratch"};
+            "void main() { words[gl_GlobalInvocationID.x] = words[gl_GlobalInvocationID.x] * 3u + 1u; }\n";
         char defines[64];
         snprintf(defines, sizeof defines, "#define COLD_CACHE_GROUP_SIZE %d\n", COLD_CACHE_GROUP_SIZE);
-        if (plume_build_program_from_sources(env, "cold-cache scratch", GL_COMPUTE_SHADER, source, name, 1, defines,
-                                             &cold.program) != PLUME_OK) {
+        if (plume_lab_build_compute_program(context, "cold-cache scratch", source, defines, &cold.program) !=
+            PLUME_OK) {
             if (csv) fclose(csv);
             return -1;
         }
@@ -736,7 +304,7 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
     for (uint32_t log = opt->min_log; log <= opt->max_log; ++log) {
         for (int plus_one = 0; plus_one < (opt->powers_only ? 1 : 2); ++plus_one) {
             uint32_t count = (1u << log) + (uint32_t)plus_one;
-            uint32_t padded = plume_next_pow2(count);
+            uint32_t padded = next_pow2(count);
             pair *input = malloc(sizeof(pair) * padded), *expected = malloc(sizeof(pair) * count);
             uint32_t *keys = malloc(sizeof(uint32_t) * padded), *values = malloc(sizeof(uint32_t) * padded);
             for (uint32_t i = 0; i < count; ++i) input[i] = (pair){random_key(), i};
@@ -778,7 +346,6 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
                     if (!opt->methods[m]) continue;
                     subject s = {.kind = m, .context = context, .sorter = sorters[v], .count = count, .padded = count,
                                  .cold_cache = cold_or_null, .no_copy = opt->no_copy};
-                    plume_radix_set_single_timing(opt->variants[v].single_timing);
                     s.pristine = make_buffer(sizeof(pair) * count, variant_input);
                     s.pairs = make_buffer(sizeof(pair) * capacity, NULL);
                     s.count_buffer = make_buffer(sizeof count, &count);
@@ -800,8 +367,7 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
                         fprintf(csv, "%u,%s,%s,%u,%s,%u,%.5f,%.3f,%.3f,%.1f,%d,%.5f\n", count, opt->variants[v].name,
                                 method_name(m), bits, ALGORITHM_NAMES[ran], passes, ms, ratio, ratio_first, rate,
                                 !wrong, cpu_ms);
-                    plume_radix_set_single_timing(PLUME_RADIX_SINGLE_SORT);
-                    failures += wrong && opt->variants[v].single_timing == PLUME_RADIX_SINGLE_SORT;
+                    failures += wrong;
                     GLuint buffers[] = {s.pristine, s.pairs, s.count_buffer};
                     glDeleteBuffers(3, buffers);
                 }
@@ -814,20 +380,15 @@ static int report_table(const options *opt, plume_env *env, plume_context *conte
              * and buffer sorts. "x first": time over the first variant's
              * direct sort. Values are indices: one order for all. */
             for (uint32_t k = 0; k < opt->fragment_bits_count && fragment_sorter.id; ++k)
-                failures += report_fragment_row(opt, context, fragment_sorter, opt->fragment_bits[k], FEEDBACK_AS_IS,
-                                                "fragment", METHOD_FRAGMENT, input, expected, count, base_ms,
+                failures += report_fragment_row(opt, context, fragment_sorter, opt->fragment_bits[k], "fragment",
+                                                METHOD_FRAGMENT, input, expected, count, base_ms,
                                                 first_ms[METHOD_DIRECT], csv);
             static const method FEEDBACK_METHODS[2] = {METHOD_DIRECT, METHOD_FRAGMENT};
             for (uint32_t k = 0; k < opt->feedback_bits_count && feedback_sorter.id; ++k)
-                for (feedback_baseline b = FEEDBACK_AS_IS; b < FEEDBACK_BASELINES; ++b) {
-                    if ((b == FEEDBACK_RETARGET && !opt->feedback_retarget) ||
-                        (b == FEEDBACK_BITONIC && !opt->feedback_bitonic))
-                        continue;
-                    for (int m = 0; m < 2; ++m)
-                        failures += report_fragment_row(opt, context, feedback_sorter, opt->feedback_bits[k], b,
-                                                        "feedback", FEEDBACK_METHODS[m], input, expected,
-                                                        count, base_ms, first_ms[METHOD_DIRECT], csv);
-                }
+                for (int m = 0; m < 2; ++m)
+                    failures += report_fragment_row(opt, context, feedback_sorter, opt->feedback_bits[k], "feedback",
+                                                    FEEDBACK_METHODS[m], input, expected, count, base_ms,
+                                                    first_ms[METHOD_DIRECT], csv);
             GLuint buffers[] = {base.pristine_keys, base.pristine_values, base.keys, base.values};
             glDeleteBuffers(4, buffers);
             free(input);
@@ -845,12 +406,11 @@ int main(int argc, char **argv) {
     options opt;
     if (parse_options(argc, argv, &opt) != 0) {
         fprintf(stderr, "usage: %s [--min-log K>=10] [--max-log K<=26] [--runs N] [--warmup N] [--csv FILE] "
-                        "[--variant bitonic|radix|automatic|rts|onesweep|tiled|single|empty|loads|histogram|threads[:KEY_BITS[:SIZE]]]... "
+                        "[--variant bitonic|radix|automatic|rts|onesweep|tiled|single|histogram|threads[:KEY_BITS[:SIZE]]]... "
                         "[--methods direct,indirect,bounded] "
                         "[--powers-only] [--no-copy] [--pass-times] [--phase-clocks FILE] [--keys random|depth|octave] "
                         "[--dump-programs DIR] "
-                        "[--cold-cache MB<=255] [--fragment K<=4]... [--feedback M<=6]... [--feedback-retarget] "
-                        "[--feedback-bitonic]\n", argv[0]);
+                        "[--cold-cache MB<=255] [--fragment K<=4]... [--feedback M<=6]...\n", argv[0]);
         return 2;
     }
     headless_gl gl;
@@ -862,34 +422,24 @@ int main(int argc, char **argv) {
     GLint timer_bits = 0;
     glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &timer_bits);
     uint64_t seed = ((uint64_t)time(NULL) << 16) ^ (uint64_t)clock();
-    random_state = seed;
-    depth_keys = opt.depth_keys;
-    octave_keys = opt.octave_keys;
+    configure_keys(seed, opt.depth_keys, opt.octave_keys);
     printf("GL: %s\nrandom seed: %llu\nruns per figure: %u (median), warm-up %u; timer bits %d; keys %s\n",
            headless_gl_describe(), (unsigned long long)seed, opt.runs, opt.warmup, timer_bits,
            opt.octave_keys ? "octave" : opt.depth_keys ? "depth" : "random");
 
-    plume_env env;
     plume_logger logger = {log_to_stderr, NULL};
-    plume_env_init(&env, &logger, NULL);
-    baseline seed001 = {0};
-    const char *sources[] = {plume_embedded_shaders[0].source};
-    const char *names[] = {plume_embedded_shaders[0].name};
-    if (plume_build_program_from_sources(&env, "seed001 baseline", GL_COMPUTE_SHADER, sources, names, 1, "",
-                                         &seed001.program) != PLUME_OK)
-        return 1;
-    seed001.height_location = glGetUniformLocation(seed001.program, "u_height");
-    seed001.algorithm_location = glGetUniformLocation(seed001.program, "u_algorithm");
-
     uint32_t capacity = (1u << opt.max_log) + 1;
     plume_context *context = NULL;
     plume_context_desc context_desc = {.logger = logger};
     if (plume_context_create(&context_desc, &context) != PLUME_OK) return 1;
-    plume_sorter sorters[MAX_VARIANTS] = {{0}};
-    if (opt.phase_clocks_path && !plume_radix_set_phase_clocks(true)) {
-        fprintf(stderr, "--phase-clocks: this GL lacks GL_ARB_shader_clock or GL_NV_shader_thread_group\n");
+    baseline seed001 = {0};
+    if (plume_lab_build_compute_program(context, "seed001 baseline", plume_embedded_shaders[0].source, NULL,
+                                        &seed001.program) != PLUME_OK)
         return 1;
-    }
+    seed001.height_location = glGetUniformLocation(seed001.program, "u_height");
+    seed001.algorithm_location = glGetUniformLocation(seed001.program, "u_algorithm");
+
+    plume_sorter sorters[MAX_VARIANTS] = {{0}};
     for (uint32_t v = 0; v < opt.variant_count; ++v) {
         const variant *w = &opt.variants[v];
         bool radix = w->algorithm == PLUME_SORT_RADIX;
@@ -897,33 +447,33 @@ int main(int argc, char **argv) {
                                   .block_pairs = radix ? 0 : w->size,
                                   .algorithm = w->algorithm,
                                   .key_bits = w->key_bits};
-        plume_radix_set_items(radix ? w->size : 0);
-        plume_radix_set_scan(w->scan, 0);
-        plume_radix_disable_single_tile(w->tiled);
-        plume_radix_set_single_threads(w->single_threads);
-        plume_radix_set_tile_limits(0, w->histogram_items);
-        plume_radix_set_tile_threads(w->tile_threads);
+        const plume_lab_sort_settings settings = {.radix_items = radix ? w->size : 0,
+                                                  .radix_scan = w->scan,
+                                                  .no_single_tile = w->tiled,
+                                                  .single_threads = w->single_threads,
+                                                  .histogram_items = w->histogram_items,
+                                                  .tile_threads = w->tile_threads,
+                                                  .phase_clocks = opt.phase_clocks_path != NULL};
+        if (plume_lab_set_sort_settings(context, &settings) != PLUME_OK) {
+            if (settings.phase_clocks)
+                fprintf(stderr, "--phase-clocks: this GL lacks GL_ARB_shader_clock or GL_NV_shader_thread_group\n");
+            return 1;
+        }
         if (plume_sorter_create(context, &desc, &sorters[v]) != PLUME_OK) return 1;
     }
-    plume_radix_set_tile_limits(0, 0);
-    plume_radix_set_tile_threads(0);
-    plume_radix_set_phase_clocks(false);
-    plume_radix_set_items(0);
-    plume_radix_set_scan(PLUME_RADIX_SCAN_DEFAULT, 0);
-    plume_radix_disable_single_tile(false);
-    plume_radix_set_single_threads(0);
     plume_sorter fragment_sorter = {0}, feedback_sorter = {0};
     if (opt.fragment_bits_count) {
         plume_sorter_desc desc = {.capacity = capacity, .path = PLUME_PATH_FRAGMENT};
-        plume_fragment_use_raster_sort(true);
-        plume_result made = plume_sorter_create(context, &desc, &fragment_sorter);
-        plume_fragment_use_raster_sort(false);
-        if (made != PLUME_OK) return 1;
+        const plume_lab_sort_settings render_passes = {.render_pass_sort = true};
+        plume_lab_set_sort_settings(context, &render_passes);
+        if (plume_sorter_create(context, &desc, &fragment_sorter) != PLUME_OK) return 1;
     }
+    plume_lab_set_sort_settings(context, NULL);
     if (opt.feedback_bits_count) {
         plume_sorter_desc desc = {.capacity = capacity, .path = PLUME_PATH_FRAGMENT};
         if (plume_sorter_create(context, &desc, &feedback_sorter) != PLUME_OK) return 1;
-        if (!plume_sorter_feedback_backend(context, feedback_sorter)) {
+        const char *backend = plume_lab_sorter_backend(context, feedback_sorter, capacity);
+        if (!backend || strcmp(backend, "transform feedback") != 0) {
             fprintf(stderr, "this GL's buffer textures cannot hold %u pairs: no transform-feedback sort\n", capacity);
             return 1;
         }
@@ -937,13 +487,13 @@ int main(int argc, char **argv) {
                 report_pass_times(context, sorters[v], 1u << log, opt.runs);
         }
     } else {
-        failures = report_table(&opt, &env, context, sorters, fragment_sorter, feedback_sorter, capacity, &seed001);
+        failures = report_table(&opt, context, sorters, fragment_sorter, feedback_sorter, capacity, &seed001);
     }
     for (uint32_t v = 0; v < opt.variant_count; ++v) plume_sorter_destroy(context, sorters[v]);
     plume_sorter_destroy(context, fragment_sorter);
     plume_sorter_destroy(context, feedback_sorter);
-    plume_context_destroy(context);
     glDeleteProgram(seed001.program);
+    plume_context_destroy(context);
     headless_gl_destroy(&gl);
     if (opt.pass_times) return 0;
     if (failures < 0) return 1;

@@ -27,7 +27,7 @@
 #include "../host/headless_gl.h"
 #include "plume/plume_draw_group.h"
 #include "plume/plume_particles.h"
-#include "render/draw_group.h"
+#include "plume_lab.h"
 
 enum { MAX_FRAMES = 2000 };
 
@@ -187,7 +187,7 @@ int main(int argc, char **argv) {
     GLuint queries[STAMPS + 1];
     glGenQueries(STAMPS + 1, queries);
     stamp_hook hook = {.queries = queries};
-    draw_group_set_stage_hook(context, group, stamp, &hook);
+    plume_lab_draw_group_set_stage_hook(context, group, stamp, &hook);
 
     static double update_sorted[MAX_FRAMES], update_unsorted[MAX_FRAMES], separate[MAX_FRAMES];
     static double gather[MAX_FRAMES], sort[MAX_FRAMES], draw[MAX_FRAMES], grouped[MAX_FRAMES];

@@ -41,8 +41,8 @@
  *                 512; "unchunked": a tile's whole run)
  * Where the draw has sub-stages (the tiled path; 1/2 and 1/4), a second line
  * per count gives their medians (plume_draw_stage). Both --tile and --chunk
- * reach the module through tiled_configure (render/tiled.h, internal): the
- * module reads no environment.
+ * reach the module through the lab (plume_lab_tiled_configure,
+ * lab/plume_lab.h): the module reads no environment.
  *   --world       on: the same particles meet a world (plume_world): four
  *                 bouncing colliders (a floor plane, a solid ball and a box
  *                 inside the cloud, a container ball round it), collision
@@ -53,9 +53,8 @@
  *                 count off and then on, with the ratio of their simulate
  *                 medians (default off)
  *   --radix-threads  the radix sort's tile passes at most that wide
- *                 (plume_radix_set_tile_threads, sort/sort_internal.h,
- *                 internal): the frame's sort at another width (default: the
- *                 module's)
+ *                 (the lab's tile_threads setting, lab/plume_lab.h): the
+ *                 frame's sort at another width (default: the module's)
  *   --sort-key-bits  the system's sort_key_bits (default 0: the module's, 24)
  *   --no-termination  the tiled path composites every particle
  *   --blend, --orientation, --sort-mode, --lit  the system's look
@@ -79,9 +78,7 @@
 #include "gl_texture.h"
 #include "headless_gl.h"
 #include "plume/plume_particles.h"
-#include "profile/profiler.h"
-#include "render/tiled.h"
-#include "sort/sort_internal.h"
+#include "plume_lab.h"
 
 enum { MAX_COUNTS = 16, FRAMES_IN_FLIGHT = 2 };
 
@@ -96,11 +93,12 @@ typedef struct options {
     uint32_t resolution; /* plume_draw_resolution */
     uint32_t path;       /* plume_draw_path */
     uint32_t tile_size;  /* 0: the module's default */
-    uint32_t chunk_entries; /* 0: the module's default; TILED_UNCHUNKED */
+    uint32_t chunk_entries; /* 0: the module's default; PLUME_LAB_TILED_UNCHUNKED */
     plume_sort_algorithm entry_sort; /* the tiled path's entry sort; automatic by default */
     bool no_termination;
     uint32_t blend_mode, orientation, sort_mode; /* the look (plume_system_desc) */
     uint32_t sort_key_bits;                      /* plume_system_desc's; 0: the default */
+    uint32_t radix_threads;                      /* the lab's tile_threads; 0: the module's */
     bool lit;
     int world_first, world_last; /* 0: off, 1: on */
 } options;
@@ -208,7 +206,7 @@ static bool parse_options(int argc, char **argv, options *o) {
         } else if (strcmp(arg, "--radix-threads") == 0) {
             uint32_t threads = (uint32_t)strtoul(value, NULL, 10);
             if (threads != 256 && threads != 512 && threads != 1024) return false;
-            plume_radix_set_tile_threads(threads);
+            o->radix_threads = threads;
         } else if (strcmp(arg, "--sort-key-bits") == 0) {
             o->sort_key_bits = (uint32_t)strtoul(value, NULL, 10);
             if (o->sort_key_bits < 16 || o->sort_key_bits > 32) return false;
@@ -218,7 +216,7 @@ static bool parse_options(int argc, char **argv, options *o) {
         } else if (strcmp(arg, "--chunk") == 0) {
             char *end;
             unsigned long entries = strtoul(value, &end, 10);
-            if (strcmp(value, "unchunked") == 0) o->chunk_entries = TILED_UNCHUNKED;
+            if (strcmp(value, "unchunked") == 0) o->chunk_entries = PLUME_LAB_TILED_UNCHUNKED;
             else if (*end == '\0' && entries > 0 && entries <= (1ul << 24)) o->chunk_entries = (uint32_t)entries;
             else return false;
         } else if (strcmp(arg, "--blend") == 0) {
@@ -372,7 +370,7 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     plume_system system;
     if (!make_system(context, count, o, world, &system)) return false;
     if ((o->tile_size || o->entry_sort || o->chunk_entries) &&
-        tiled_configure(context, system, o->tile_size, 0, false, o->entry_sort, o->chunk_entries) != PLUME_OK) {
+        plume_lab_tiled_configure(context, system, o->tile_size, 0, false, o->entry_sort, o->chunk_entries) != PLUME_OK) {
         plume_system_destroy(context, system);
         return false;
     }
@@ -381,7 +379,7 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
         return false;
     }
     /* Frames past the measured ones let the last measured frames complete. */
-    const uint32_t tail = PROFILER_DEFAULT_RING_DEPTH + 2;
+    const uint32_t tail = PLUME_LAB_PROFILER_RING_DEPTH + 2;
     const uint32_t total = o->warmup + o->frames + tail;
     double *cpu_ms = calloc(total, sizeof(double));
     /* Per stage, simulate + sort, then per draw sub-stage. */
@@ -445,12 +443,12 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     out->skipped = o->frames - out->measured;
     /* No sample (no timer): no figure, not a zero. */
     for (int s = 0; s < SERIES; ++s) {
-        double median = sample_count[s] ? profiler_median(samples[s], sample_count[s]) : NAN;
+        double median = sample_count[s] ? plume_lab_median(samples[s], sample_count[s]) : NAN;
         if (s < PLUME_STAGE_COUNT) out->median_ms[s] = median;
         else if (s == SUMMED) out->median_simulate_plus_sort_ms = median;
         else out->median_draw_stage_ms[s - FIRST_DRAW_STAGE] = median;
     }
-    out->median_cpu_ms = profiler_median(cpu_samples, out->measured);
+    out->median_cpu_ms = plume_lab_median(cpu_samples, out->measured);
     out->sort_algorithm = plume_system_get_sort_algorithm(context, system);
     out->order_ok = check_order(context, system, count, o, world);
     plume_system_destroy(context, system);
@@ -498,6 +496,8 @@ int main(int argc, char **argv) {
 
     plume_context *context = NULL;
     if (plume_context_create(NULL, &context) != PLUME_OK) return 1; /* stderr logger, malloc */
+    const plume_lab_sort_settings sort_settings = {.tile_threads = o.radix_threads};
+    if (plume_lab_set_sort_settings(context, &sort_settings) != PLUME_OK) return 1;
     offscreen target = {0};
     if (!offscreen_create(&target, o.width, o.height)) {
         fprintf(stderr, "the offscreen framebuffer is incomplete\n");

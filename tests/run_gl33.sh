@@ -47,7 +47,7 @@ fi
 # compute path (its buffers, blocks, dispatch counts) or what this path
 # reports differently (profile counts, full systems). Small sizes: tests/run_gl33.sh is part of the CI's time.
 tests="test_buffer_sorts_on_the_fragment_path,test_texture_sort_matches_qsort,test_texture_sort_adversarial_keys,\
-test_passes_follow_the_count,test_render_pass_sort,test_bitonic_feedback_network,test_fragment_sorts_inside_a_hostile_host,\
+test_passes_follow_the_count,test_render_pass_sort,test_fragment_sorts_inside_a_hostile_host,\
 bitonic: test_sizes_around_the_block_boundary,bitonic: test_adversarial_key_distributions,\
 bitonic: test_random_sizes_up_to_2_pow_20,bitonic: test_levels_taller_than_two_passes,\
 bitonic: test_every_block_size,bitonic: test_float_depth_keys,\

@@ -5,7 +5,8 @@
 # builds and runs.
 #     sh tools/run.sh test     all tests (ASan + UBSan build, headless EGL):
 #                              static library, plugin table, installed forms,
-#                              the Windows build (MinGW-w64 cross compiler)
+#                              the release library's symbols, the Windows
+#                              build (MinGW-w64 cross compiler)
 #     sh tools/run.sh demo     the smoke demo (offscreen without a display; see README)
 #     sh tools/run.sh bench    the sort benchmark (GPU times need a real GPU)
 # Extra arguments go to the program.
@@ -54,6 +55,10 @@ test)
     # context, once through libplume.so's plugin table (so the run ends with
     # a test runner's summary).
     sh tests/check_shared_library.sh sanitize
+    # The shipped library as shipped (optimized): no writable process-wide
+    # data, no lab. Only the two library projects of the release build.
+    make -C build config=release plume_static plume -j"$jobs" >/dev/null
+    sh tests/check_release_symbols.sh release
     sh tests/check_windows_build.sh
     ./build/sanitize/bin/plume_tests "$@"
     # The fragment path again in a real GL 3.3 core context (Mesa told to be

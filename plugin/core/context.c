@@ -15,6 +15,7 @@
  *                this context, which is safe.
  * A slot whose generation is exhausted is retired rather than reused. */
 #include <inttypes.h>
+#include <string.h>
 
 #include "platform.h"
 #include "plume_internal.h"
@@ -46,6 +47,9 @@ struct plume_context {
     uint32_t slot_capacity; /* slots allocated */
     uint32_t free_head;     /* a stack of freed slots, NO_SLOT when empty */
     uint64_t created;       /* objects filed so far */
+#ifdef PLUME_LAB
+    void *lab_settings; /* plume_context_set_lab_settings's copy, or NULL */
+#endif
 };
 
 static uint64_t mix64(uint64_t z) {
@@ -110,9 +114,32 @@ void plume_context_destroy(plume_context *context) {
         plume_context_destroy_object(context, id, slot->object_class, "plume_context_destroy");
     }
     plume_env env = context->env;
+#ifdef PLUME_LAB
+    plume_free(&env, context->lab_settings);
+#endif
     plume_free(&env, context->slots);
     plume_free(&env, context);
 }
+
+const void *plume_context_lab_settings(const plume_context *context) {
+#ifdef PLUME_LAB
+    return context ? context->lab_settings : NULL;
+#else
+    (void)context;
+    return NULL;
+#endif
+}
+
+#ifdef PLUME_LAB
+plume_result plume_context_set_lab_settings(plume_context *context, const void *settings, size_t bytes) {
+    void *copy = settings ? plume_alloc(&context->env, bytes) : NULL;
+    if (settings && !copy) return PLUME_ERROR_OUT_OF_MEMORY;
+    if (copy) memcpy(copy, settings, bytes);
+    plume_free(&context->env, context->lab_settings);
+    context->lab_settings = copy;
+    return PLUME_OK;
+}
+#endif
 
 plume_result plume_context_insert(plume_context *context, const plume_object_class *object_class, void *object,
                                   uint64_t *out_id) {

@@ -49,6 +49,15 @@ typedef struct plume_object_class {
  * (plume_default_env() for NULL). */
 const plume_env *plume_context_env(const plume_context *context);
 
+/* Lab builds only (PLUME_LAB, lab/plume_lab.h): settings the lab stored on
+ * a context for the objects created from it from then on, as bytes that core
+ * does not read (sort/sort_internal.h's sort_settings). NULL in the product,
+ * which keeps none. */
+const void *plume_context_lab_settings(const plume_context *context);
+#ifdef PLUME_LAB
+plume_result plume_context_set_lab_settings(plume_context *context, const void *settings, size_t bytes);
+#endif
+
 /* Files a new object; its handle id goes to *out_id. Fails (logged) with
  * PLUME_ERROR_OUT_OF_MEMORY or PLUME_ERROR_CAPACITY (slots exhausted). */
 plume_result plume_context_insert(plume_context *context, const plume_object_class *object_class, void *object,

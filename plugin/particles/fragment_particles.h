@@ -60,7 +60,7 @@ typedef struct fragment_particles {
     uint64_t emitted_total;
     /* The last update's list: list_count pairs (the live bound) in list_buffer
      * (one of the sort's buffers), drawn through the sort's buffer texture
-     * over it (feedback_sort_buffer_texture). */
+     * over it (sort_key_input_pairs_texture). */
     uint32_t list_count;
     GLuint list_buffer;
     /* The draw (render/fragment_draw.c). */

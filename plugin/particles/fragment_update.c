@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "fragment_particles.h"
-#include "sort/sort_internal.h"
 
 /* ---- What the fragment path lacks ---------------------------------------------- */
 
@@ -296,7 +295,7 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
 
 /* The pairs of `count` slots from `first_slot` round the ring into the sort's
  * input buffer. */
-static void run_key_pass(system_state *s, const feedback_sort *sort, const plume_frame_desc *frame, const mat4 view,
+static void run_key_pass(system_state *s, const sort_key_input *sort, const plume_frame_desc *frame, const mat4 view,
                          const mat4 projection, bool cull, uint32_t first_slot, uint32_t count) {
     fragment_particles *f = s->fragment;
     const fragment_keys_locations *at = &f->keys;
@@ -309,13 +308,13 @@ static void run_key_pass(system_state *s, const feedback_sort *sort, const plume
     glUniform1ui(at->sort_key_shift, particles_sort_key_shift(&s->desc));
     set_cull_uniforms(s, frame, view, projection, cull);
     bind_particle_textures(f, f->current, 1);
-    feedback_sort_record(sort, feedback_sort_input_buffer(sort), count, count * (uint32_t)sizeof(GLuint[2]));
+    sort_key_input_record(sort, sort_key_input_buffer(sort), count, count * (uint32_t)sizeof(GLuint[2]));
 }
 
 void fragment_particles_update(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
                                bool cull, plume_gl_scope *scope) {
     fragment_particles *f = s->fragment;
-    const feedback_sort *sort = plume_sorter_feedback_backend(s->context, s->sorter);
+    const sort_key_input *sort = sort_key_input_of(s->context, s->sorter);
     prepare_pass_state(f, scope);
     profiler_stage_begin(s->profiler, PLUME_STAGE_SIMULATE);
     run_simulate_pass(s, frame);
@@ -331,13 +330,13 @@ void fragment_particles_update(system_state *s, const plume_frame_desc *frame, c
     uint32_t listed = bound;
     if (unsorted && (uint64_t)first_slot + bound > capacity) first_slot = 0, listed = capacity;
     f->list_count = listed;
-    f->list_buffer = feedback_sort_input_buffer(sort);
+    f->list_buffer = sort_key_input_buffer(sort);
     /* plume_system_get_sort_algorithm: the fragment sort is a bitonic network. */
     s->last_sort = unsorted ? PLUME_SORT_AUTOMATIC : PLUME_SORT_BITONIC;
     if (bound > 0) {
-        feedback_sort_prepare_state(sort, scope);
+        sort_key_input_prepare_state(sort, scope);
         run_key_pass(s, sort, frame, view, projection, cull, first_slot, listed);
-        if (!unsorted) f->list_buffer = feedback_sort_network(sort, bound, NULL);
+        if (!unsorted) f->list_buffer = sort_key_input_sort(sort, bound);
     }
     profiler_stage_end(s->profiler, PLUME_STAGE_SORT);
     /* The counts stay on the GPU on this path: the profile reports the sort's

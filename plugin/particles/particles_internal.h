@@ -14,8 +14,7 @@
 #include "render/lowres.h"
 #include "render/raster.h"
 #include "render/tiled.h"
-#include "sort/feedback_sort.h"
-#include "sort/fragment_sort.h"
+#include "sort/sort_fragment_path.h"
 #include "shared/plume_gpu_layout.h"
 
 /* Byte offsets into the state buffer, from its words in the shared layout. */
@@ -290,7 +289,7 @@ void draw_blend_particles_over_depth(void);
 
 /* The state groups every fragment-path call saves (textures, draw state,
  * pixel transfers, texture buffers, transform feedback). */
-#define FRAGMENT_PARTICLES_SCOPE_GROUPS (FRAGMENT_SORT_SCOPE_GROUPS | FEEDBACK_SORT_SCOPE_GROUPS)
+#define FRAGMENT_PARTICLES_SCOPE_GROUPS SORT_FRAGMENT_PATH_SCOPE_GROUPS
 /* Refuses (logged under `caller`, naming the field) what a descriptor asks
  * of the fragment path that only the compute path has. */
 plume_result fragment_particles_check_desc(const plume_env *env, const char *caller, const plume_system_desc *desc);

@@ -13,7 +13,10 @@
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_NO_STDIO
-#define STBI_FAILURE_USERMSG
+/* No failure strings: stb_image would keep the last one in a writable
+ * (thread-local) global; the message below tells the two failures apart
+ * with stbi_info_from_memory instead. */
+#define STBI_NO_FAILURE_STRINGS
 #if defined(__GNUC__)
 /* For the whole file: stb_image declares a static function it never defines
  * (stbi_set_unpremultiply_on_load_thread), reported at the end of the unit,
@@ -29,7 +32,7 @@
 #pragma GCC diagnostic pop
 #endif
 
-static const char *CALLER = "plume_system_create";
+static const char *const CALLER = "plume_system_create";
 
 /* The whole file in a block from the system's allocator. */
 static plume_result read_file(const plume_env *env, const char *path, unsigned char **out_bytes, size_t *out_size) {
@@ -120,10 +123,20 @@ plume_result plume_particles_load_texture(const plume_env *env, const plume_text
         if (result != PLUME_OK) return result;
         int w = 0, h = 0, channels = 0;
         decoded = size <= 0x7fffffff ? stbi_load_from_memory(bytes, (int)size, &w, &h, &channels, 4) : NULL;
+        bool known = !decoded && size <= 0x7fffffff && stbi_info_from_memory(bytes, (int)size, &w, &h, &channels);
         plume_free(env, bytes);
+        if (!decoded && known) {
+            plume_log(env, PLUME_LOG_ERROR,
+                      "%s: texture file '%s' is not an image stb_image decodes (its header says %dx%d pixels; the "
+                      "data is corrupt, too large or of a variant stb_image does not read)",
+                      CALLER, texture->path, w, h);
+            return PLUME_ERROR_IO;
+        }
         if (!decoded) {
-            plume_log(env, PLUME_LOG_ERROR, "%s: texture file '%s' is not an image stb_image decodes (%s)", CALLER,
-                      texture->path, stbi_failure_reason());
+            plume_log(env, PLUME_LOG_ERROR,
+                      "%s: texture file '%s' is not an image stb_image decodes (not PNG, JPEG, BMP, GIF, TGA, PSD, "
+                      "HDR, PIC or PNM)",
+                      CALLER, texture->path);
             return PLUME_ERROR_IO;
         }
         *width = (uint32_t)w;

@@ -55,7 +55,7 @@ void fragment_particles_draw(system_state *s, const mat4 view, const mat4 projec
     /* The sort's own texture over the list's buffer: no glTexBuffer a frame. */
     glActiveTexture(GL_TEXTURE2);
     glBindTexture(GL_TEXTURE_BUFFER,
-                  feedback_sort_buffer_texture(plume_sorter_feedback_backend(s->context, s->sorter), f->list_buffer));
+                  sort_key_input_pairs_texture(sort_key_input_of(s->context, s->sorter), f->list_buffer));
     bind_unit(3, f->textures[f->current][0], f->sampler);
     bind_unit(4, f->textures[f->current][2], f->sampler);
     bind_unit(5, f->textures[f->current][1], f->sampler);

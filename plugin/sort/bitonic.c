@@ -16,11 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bitonic.h"
 #include "shared/plume_gpu_layout.h"
+#include "sort_backend.h"
 
 enum {
-    MAX_DEFAULT_BLOCK_PAIRS = 2048, /* measured best on the H100 from 2^10 to 2^20 (notes/sort-performance.md) */
     MIN_BLOCK_PAIRS = 64,
     MAX_LANES = 32,          /* sort_local.comp: lane group; 32 is NVIDIA's subgroup */
     MAX_LOG_ELEMENTS = 2,    /* sort_local.comp supports 2 or 4 pairs per invocation */
@@ -58,10 +57,10 @@ typedef struct sort_pass {
  * from 2^19 up (notes/sort-performance.md). A sort takes the set that its
  * count, or the bound on it, calls for. A sorter whose capacity is under
  * LARGE_COUNT_SET_FROM, or whose block is too small for 4 pairs per
- * invocation across a full lane group, has the small set only. */
+ * invocation across a full lane group, has the small set only (both
+ * numbers: sort_tuning.c). */
 enum { SMALL_COUNT_SET, LARGE_COUNT_SET, PROGRAM_SETS };
 static const uint32_t SET_LOG_ELEMENTS[PROGRAM_SETS] = {1, 2};
-static const uint32_t LARGE_COUNT_SET_FROM = 1u << 19;
 
 typedef struct program_set {
     uint32_t log_elements;      /* sort_local.comp: pairs per invocation, log2 */
@@ -72,9 +71,11 @@ typedef struct program_set {
     GLint local_sort_locations[LOCAL_SORT_UNIFORM_COUNT]; /* LOCAL_SORT_UNIFORMS, in order */
 } program_set;
 
-struct bitonic_sort {
+typedef struct bitonic_sort {
     const plume_env *env;       /* the sorter's */
     uint32_t capacity, block_pairs;
+    uint32_t most_default_block; /* the largest block picked by default */
+    uint32_t large_set_from;     /* counts (or bounds) from this one take LARGE_COUNT_SET */
     uint32_t log_lanes;         /* sort_local.comp: invocations trading pairs, log2 */
     bool subgroup_shuffle;      /* lanes trade through subgroup shuffles, not shared memory */
     program_set sets[PROGRAM_SETS];
@@ -82,14 +83,13 @@ struct bitonic_sort {
     GLuint pass_table_buffer;
     sort_pass *passes;
     uint32_t pass_count;
-};
+} bitonic_sort;
 
-static const char *const MERGE_UNIFORMS[MERGE_UNIFORM_COUNT] = {"u_low_bits",  "u_high_base",   "u_flip",
-                                              "u_tail_top",  "u_head_bottom", "u_head_after"};
+static const char *const MERGE_UNIFORMS[MERGE_UNIFORM_COUNT + 1] = {
+    "u_low_bits", "u_high_base", "u_flip", "u_tail_top", "u_head_bottom", "u_head_after", NULL};
 /* Where the local sort finds the count (sort_local.comp, pass_pair_count). */
-static const char *const LOCAL_SORT_UNIFORMS[LOCAL_SORT_UNIFORM_COUNT] = {"u_indirect", "u_direct_count",
-                                                                          "u_count_index", "u_max_count",
-                                                                          "u_pass_count"};
+static const char *const LOCAL_SORT_UNIFORMS[LOCAL_SORT_UNIFORM_COUNT + 1] = {
+    "u_indirect", "u_direct_count", "u_count_index", "u_max_count", "u_pass_count", NULL};
 
 static uint32_t count_set_bits(uint32_t v) {
     uint32_t n = 0;
@@ -217,7 +217,7 @@ static plume_result resolve_block(bitonic_sort *s, uint32_t block_pairs) {
     glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);
     uint32_t fitting = MIN_BLOCK_PAIRS;
-    while (fitting * 2 * PLUME_PAIR_BYTES <= (uint32_t)shared_bytes && fitting * 2 <= MAX_DEFAULT_BLOCK_PAIRS)
+    while (fitting * 2 * PLUME_PAIR_BYTES <= (uint32_t)shared_bytes && fitting * 2 <= s->most_default_block)
         fitting *= 2;
     if ((uint32_t)shared_bytes < MIN_BLOCK_PAIRS * PLUME_PAIR_BYTES || invocations < MIN_THREADS ||
         size_x < MIN_THREADS) {
@@ -313,34 +313,38 @@ static plume_result create_gl_objects(bitonic_sort *s, uint32_t block_pairs) {
     for (int i = 0; i < PROGRAM_SETS && result == PLUME_OK; ++i) {
         program_set *set = &s->sets[i];
         if (i == LARGE_COUNT_SET &&
-            (set->log_elements == s->sets[SMALL_COUNT_SET].log_elements || s->capacity < LARGE_COUNT_SET_FROM))
+            (set->log_elements == s->sets[SMALL_COUNT_SET].log_elements || s->capacity < s->large_set_from))
             continue;
         result = build_local_program(s, set, true, &set->local_sort_program);
         if (result == PLUME_OK) result = build_local_program(s, set, false, &set->merge_program);
-        for (int u = 0; u < MERGE_UNIFORM_COUNT && result == PLUME_OK; ++u)
-            set->merge_locations[u] = glGetUniformLocation(set->merge_program, MERGE_UNIFORMS[u]);
-        for (int u = 0; u < LOCAL_SORT_UNIFORM_COUNT && result == PLUME_OK; ++u)
-            set->local_sort_locations[u] = glGetUniformLocation(set->local_sort_program, LOCAL_SORT_UNIFORMS[u]);
+        if (result != PLUME_OK) continue;
+        plume_find_uniform_locations(set->merge_program, MERGE_UNIFORMS, set->merge_locations);
+        plume_find_uniform_locations(set->local_sort_program, LOCAL_SORT_UNIFORMS, set->local_sort_locations);
     }
     if (result == PLUME_OK) result = create_buffers(s);
     return result;
 }
 
-plume_result bitonic_create(const plume_env *env, uint32_t capacity, uint32_t block_pairs, bitonic_sort **out) {
+static plume_result bitonic_create(const plume_env *env, const sort_backend_desc *desc, void **out) {
     bitonic_sort *s = plume_alloc(env, sizeof *s);
     *out = s;
     if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
     s->env = env;
-    s->capacity = capacity;
-    return create_gl_objects(s, block_pairs);
+    s->capacity = desc->capacity;
+    s->most_default_block = desc->tuning->bitonic_block_pairs;
+    s->large_set_from = desc->tuning->bitonic_large_set_from;
+    return create_gl_objects(s, desc->block_pairs);
 }
 
-uint32_t bitonic_block_pairs(const bitonic_sort *s) { return s->block_pairs; }
+static uint32_t bitonic_block_pairs(const void *backend) {
+    const bitonic_sort *s = backend;
+    return s->block_pairs;
+}
 
 enum { BITONIC_GL_OBJECTS = 2 + 2 * PROGRAM_SETS };
 
-uint32_t bitonic_list_gl_objects(const bitonic_sort *s, plume_gl_object *out, uint32_t capacity) {
-    if (!s) return 0;
+static uint32_t bitonic_list_gl_objects(const void *backend, plume_gl_object *out, uint32_t capacity) {
+    const bitonic_sort *s = backend;
     plume_gl_object all[BITONIC_GL_OBJECTS];
     uint32_t count = 0;
     for (int i = 0; i < PROGRAM_SETS; ++i) {
@@ -352,15 +356,16 @@ uint32_t bitonic_list_gl_objects(const bitonic_sort *s, plume_gl_object *out, ui
     return plume_list_named_gl_objects(all, count, out, capacity);
 }
 
-void bitonic_destroy(bitonic_sort *s) {
-    if (!s) return;
+static void bitonic_destroy(void *backend) {
+    bitonic_sort *s = backend;
     plume_gl_object owned[BITONIC_GL_OBJECTS];
     plume_delete_gl_objects(owned, bitonic_list_gl_objects(s, owned, BITONIC_GL_OBJECTS));
     plume_free(s->env, s->passes);
     plume_free(s->env, s);
 }
 
-uint32_t bitonic_dispatch_count(const bitonic_sort *s, uint32_t count) {
+static uint32_t bitonic_dispatch_count(const void *backend, uint32_t count) {
+    const bitonic_sort *s = backend;
     uint32_t dispatches = 0;
     for (uint32_t i = 0; i < s->pass_count; ++i) dispatches += sort_pass_groups(&s->passes[i], count) > 0;
     return dispatches;
@@ -369,13 +374,13 @@ uint32_t bitonic_dispatch_count(const bitonic_sort *s, uint32_t count) {
 /* ---- Sorting -------------------------------------------------------------- */
 
 static void announce_pass(const sort_pass_hook *hook, const sort_pass *pass) {
-    if (hook && hook->function) hook->function(hook->user, pass ? (pass->local_sort ? "local sort" : "merge") : NULL);
+    sort_call_hook(hook, pass->local_sort ? "local sort" : "merge");
 }
 
 /* The program set for sorts of at most `bound` pairs. */
 static const program_set *set_for(const bitonic_sort *s, uint32_t bound) {
     const program_set *large = &s->sets[LARGE_COUNT_SET];
-    return bound >= LARGE_COUNT_SET_FROM && large->local_sort_program ? large : &s->sets[SMALL_COUNT_SET];
+    return bound >= s->large_set_from && large->local_sort_program ? large : &s->sets[SMALL_COUNT_SET];
 }
 
 /* Where the local sort finds the count: LOCAL_SORT_UNIFORMS' values. */
@@ -398,7 +403,8 @@ static void use_pass_program(const program_set *set, const sort_pass *pass, cons
     for (int i = 0; i < MERGE_UNIFORM_COUNT; ++i) glUniform1ui(set->merge_locations[i], values[i]);
 }
 
-void bitonic_sort_direct(const bitonic_sort *s, GLuint pairs_buffer, uint32_t count, const sort_pass_hook *hook) {
+static void bitonic_sort_direct(void *backend, GLuint pairs_buffer, uint32_t count, const sort_pass_hook *hook) {
+    const bitonic_sort *s = backend;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, pairs_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_STATE, s->state_buffer);
     const program_set *set = set_for(s, count);
@@ -415,8 +421,10 @@ void bitonic_sort_direct(const bitonic_sort *s, GLuint pairs_buffer, uint32_t co
     }
 }
 
-void bitonic_sort_indirect(const bitonic_sort *s, GLuint pairs_buffer, uint32_t count_index, uint32_t max_count,
-                           const sort_pass_hook *hook) {
+static void bitonic_sort_indirect(void *backend, GLuint pairs_buffer, GLuint count_buffer, uint32_t count_index,
+                                  uint32_t max_count, const sort_pass_hook *hook) {
+    (void)count_buffer; /* bound by the sorter */
+    const bitonic_sort *s = backend;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_STATE, s->state_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PASS_TABLE, s->pass_table_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, pairs_buffer);
@@ -443,3 +451,16 @@ void bitonic_sort_indirect(const bitonic_sort *s, GLuint pairs_buffer, uint32_t 
         else glDispatchComputeIndirect(STATE_HEADER_BYTES + DISPATCH_ARGS_BYTES * (GLintptr)i);
     }
 }
+
+const sort_backend SORT_BITONIC_BACKEND = {
+    .name = "bitonic",
+    .compute = true,
+    .order = PLUME_SORT_BITONIC,
+    .create = bitonic_create,
+    .destroy = bitonic_destroy,
+    .list_gl_objects = bitonic_list_gl_objects,
+    .pass_count = bitonic_dispatch_count,
+    .block_pairs = bitonic_block_pairs,
+    .sort_direct = bitonic_sort_direct,
+    .sort_indirect = bitonic_sort_indirect,
+};

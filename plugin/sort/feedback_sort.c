@@ -21,16 +21,9 @@
  * fragment-path.md), so passes, not the work in them, set the time at small
  * counts.
  *
- * The bitonic network (for_each_pass) is the benchmark's baseline
- * (plume_feedback_use_bitonic_network): up to m stages a pass, 2^20 in 46
- * passes. Transform feedback writes a vertex's outputs next to each other,
- * so after a pass whose group spans position bits [f, f + m) a pair's
- * storage index is its position with those bits moved to the bottom: the
- * layout, a permutation of position bits, tracked here pass by pass
- * (plan_pass). A merge level ends with the pass on bits [0, m), which leaves
- * the identity, so every level starts and ends in position order. The first
- * pass sorts blocks of 2^m by every level up to m at once and pads from the
- * count to the power of two.
+ * The first pass is the bitonic network's local sort of every group (the
+ * whole network as passes of m stages each measured 1.5 to 1.95 times
+ * slower than this merge sort, notes/fragment-path.md).
  *
  * Around the network: a buffer sort copies the host's pairs into the first
  * buffer (glCopyBufferSubData) and back (or, with a GPU count, writes them
@@ -43,7 +36,6 @@
 #include <string.h>
 
 #include "feedback_sort_internal.h"
-#include "fragment_sort.h"
 
 /* ---- The plan ------------------------------------------------------------------ */
 
@@ -60,70 +52,7 @@ typedef struct feedback_pass {
     GLint direction_bit, top_bit;
 } feedback_pass;
 
-typedef struct plan_state {
-    uint32_t log_n, group_bits;
-    uint32_t layout[32];            /* storage bit of each position bit */
-} plan_state;
-
-/* The pass on position bits [first, first + group_bits), from the current
- * layout, which it then updates: vertex v's bit i stands for the i-th
- * position bit outside the group, and its members are stored from v * 2^m. */
-static feedback_pass plan_pass(plan_state *p, uint32_t first, bool local_sort, uint32_t level, uint32_t top_bit) {
-    uint32_t m = p->group_bits;
-    feedback_pass pass = {.group_bits = m, .local_sort = local_sort, .direction_bit = (GLint)(level - m),
-                          .top_bit = (GLint)top_bit};
-    uint32_t next[32];
-    uint32_t i = 0;
-    for (uint32_t bit = 0; bit < p->log_n; ++bit) {
-        if (bit >= first && bit < first + m) continue;
-        int r = pass.run_count - 1;
-        if (r >= 0 && p->layout[bit] == (uint32_t)pass.run_target[r] + plume_log2(pass.run_mask[r] + 1)) {
-            pass.run_mask[r] = pass.run_mask[r] << 1 | 1u;
-        } else if (pass.run_count < MAX_RUNS) { /* the plans below need at most 3 */
-            pass.run_shift[pass.run_count] = (GLint)i;
-            pass.run_target[pass.run_count] = (GLint)p->layout[bit];
-            pass.run_mask[pass.run_count++] = 1u;
-        }
-        next[bit] = m + i++;
-    }
-    for (uint32_t j = 0; j < (1u << m); ++j)
-        for (uint32_t t = 0; t < m; ++t)
-            if (j >> t & 1u) pass.member_offset[j] |= 1u << p->layout[first + t];
-    for (uint32_t t = 0; t < m; ++t) next[first + t] = t;
-    memcpy(p->layout, next, sizeof(uint32_t) * p->log_n);
-    return pass;
-}
-
-typedef void (*run_pass_fn)(const feedback_sort *s, const feedback_pass *pass, void *user);
-
-/* Plans the network of 2^log_n pairs and calls `run` (when not NULL) for each
- * pass; returns how many there are. Level L's L stages (bits L-1 .. 0) go in
- * runs of m from the top; the last run of a level is on bits [0, m). */
-static uint32_t for_each_pass(const feedback_sort *s, uint32_t log_n, run_pass_fn run, void *user) {
-    if (log_n == 0) return 0;
-    plan_state p = {.log_n = log_n, .group_bits = s->group_bits < log_n ? s->group_bits : log_n};
-    for (uint32_t bit = 0; bit < log_n; ++bit) p.layout[bit] = bit;
-    uint32_t m = p.group_bits, passes = 1;
-    feedback_pass pass = plan_pass(&p, 0, true, m, m - 1);
-    if (run) run(s, &pass, user);
-    for (uint32_t level = m + 1; level <= log_n; ++level)
-        for (int32_t high = (int32_t)level - 1; high >= 0; ++passes) {
-            uint32_t first = high + 1 >= (int32_t)m ? (uint32_t)high + 1 - m : 0;
-            pass = plan_pass(&p, first, false, level, (uint32_t)high - first);
-            if (run) run(s, &pass, user);
-            high = (int32_t)first - 1;
-        }
-    return passes;
-}
-
 /* ---- The merge sort's plan ----------------------------------------------------- */
-
-/* plume_feedback_use_bitonic_network: the benchmark's baseline. */
-static bool bitonic_network;
-
-void plume_feedback_use_bitonic_network(bool bitonic) {
-    bitonic_network = bitonic;
-}
 
 /* The merge sort's group: 2^m pairs, or the count's power of two where that
  * is smaller (a count of at most a group is sorted by the first pass). */
@@ -144,24 +73,25 @@ static uint32_t merge_pass_count(const feedback_sort *s, uint32_t count) {
     return 1 + plume_log2(merge_total(count, m) >> m);
 }
 
-uint32_t feedback_sort_pass_count(const feedback_sort *s, uint32_t count) {
-    if (count < 2) return 0;
-    if (!bitonic_network) return merge_pass_count(s, count);
-    return for_each_pass(s, plume_log2(plume_next_pow2(count)), NULL, NULL);
+static uint32_t feedback_sort_pass_count(const void *backend, uint32_t count) {
+    return count < 2 ? 0 : merge_pass_count(backend, count);
 }
 
-uint32_t feedback_sort_group_bits(const feedback_sort *s) {
+static uint32_t feedback_sort_group_bits(const void *backend) {
+    const feedback_sort *s = backend;
     return s->group_bits;
 }
 
-void feedback_sort_set_group_bits(feedback_sort *s, uint32_t group_bits) {
+static void feedback_sort_set_group_bits(void *backend, uint32_t group_bits) {
+    feedback_sort *s = backend;
     if (group_bits >= 1 && group_bits <= s->max_group_bits && feedback_sort_build_network_programs(s, group_bits) == PLUME_OK)
         s->group_bits = group_bits;
 }
 
 /* ---- Running ------------------------------------------------------------------- */
 
-void feedback_sort_prepare_state(const feedback_sort *s, plume_gl_scope *scope) {
+static void feedback_sort_prepare_state(const void *backend, plume_gl_scope *scope) {
+    const feedback_sort *s = backend;
     plume_gl_scope_save(scope, FEEDBACK_SORT_SCOPE_GROUPS);
     plume_gl_scope_neutral_raster(scope);
     glEnable(GL_RASTERIZER_DISCARD);
@@ -170,8 +100,8 @@ void feedback_sort_prepare_state(const feedback_sort *s, plume_gl_scope *scope) 
     glBindVertexArray(s->vertex_array);
 }
 
-void feedback_sort_record(const feedback_sort *s, GLuint buffer, uint32_t vertices, uint32_t bytes) {
-    (void)s;
+static void feedback_sort_record(const void *backend, GLuint buffer, uint32_t vertices, uint32_t bytes) {
+    (void)backend;
     glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer, 0, (GLsizeiptr)bytes);
     glBeginTransformFeedback(GL_POINTS);
     glDrawArrays(GL_POINTS, 0, (GLsizei)vertices);
@@ -180,18 +110,8 @@ void feedback_sort_record(const feedback_sort *s, GLuint buffer, uint32_t vertic
     glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
 }
 
-static void call_hook(const sort_pass_hook *hook, const char *kind) {
-    if (hook && hook->function) hook->function(hook->user, kind);
-}
-
-/* plume_feedback_retarget_each_pass: the benchmark's baseline. */
-static bool retarget_each_pass;
-
-void plume_feedback_retarget_each_pass(bool retarget) {
-    retarget_each_pass = retarget;
-}
-
-GLuint feedback_sort_buffer_texture(const feedback_sort *s, GLuint buffer) {
+static GLuint feedback_sort_buffer_texture(const void *backend, GLuint buffer) {
+    const feedback_sort *s = backend;
     return s->pairs_textures[buffer == s->buffers[1]];
 }
 
@@ -199,21 +119,10 @@ GLuint feedback_sort_buffer_texture(const feedback_sort *s, GLuint buffer) {
  * buffer has its own, attached at creation, so a pass changes a binding,
  * not a texture's storage: glTexBuffer on a texture that earlier draws still
  * read may cost the driver a new texture descriptor, or a wait, every pass
- * (the benchmark's retarget rows time that way against this one). */
+ * (measured slower: notes/fragment-path.md, the retarget rows). */
 static void read_pairs_from(const feedback_sort *s, GLuint buffer) {
     glActiveTexture(GL_TEXTURE0);
-    if (retarget_each_pass) {
-        glBindTexture(GL_TEXTURE_BUFFER, s->pairs_textures[0]);
-        glTexBuffer(GL_TEXTURE_BUFFER, GL_RG32UI, buffer);
-        return;
-    }
     glBindTexture(GL_TEXTURE_BUFFER, feedback_sort_buffer_texture(s, buffer));
-}
-
-/* After a sort: each pairs texture over its own buffer again (the
- * retargeting baseline moved the first). */
-static void end_reads(const feedback_sort *s) {
-    if (retarget_each_pass) read_pairs_from(s, s->buffers[0]);
 }
 
 /* The host's count buffer on unit 1, or nothing. */
@@ -254,7 +163,7 @@ static void run_network_pass(const feedback_sort *s, const feedback_pass *pass, 
     glUniform1i(at[U_DIRECTION_BIT], pass->direction_bit);
     glUniform1i(at[U_TOP_BIT], pass->top_bit);
     read_pairs_from(s, s->buffers[run->current]);
-    call_hook(run->hook, pass->local_sort ? "feedback local sort" : "feedback merge");
+    sort_call_hook(run->hook, pass->local_sort ? "feedback local sort" : "feedback merge");
     feedback_sort_record(s, s->buffers[run->current ^ 1], run->n >> m, run->n * PAIR_BYTES);
     run->current ^= 1;
 }
@@ -275,7 +184,7 @@ static void run_merge_sort(const feedback_sort *s, network_run *run) {
     for (uint32_t run_bits = m; (1u << run_bits) < run->n; ++run_bits) {
         glUniform1ui(at[M_RUN_BITS], run_bits);
         read_pairs_from(s, s->buffers[run->current]);
-        call_hook(run->hook, "feedback merge path");
+        sort_call_hook(run->hook, "feedback merge path");
         feedback_sort_record(s, s->buffers[run->current ^ 1], run->n >> m, run->n * PAIR_BYTES);
         run->current ^= 1;
     }
@@ -285,23 +194,22 @@ static void run_merge_sort(const feedback_sort *s, network_run *run) {
  * holds them sorted. */
 static uint32_t run_network(const feedback_sort *s, network_run *run) {
     run->current = 0;
-    if (run->count < 2) return run->current;
-    if (!bitonic_network) {
-        run_merge_sort(s, run);
-    } else {
-        run->n = plume_next_pow2(run->count);
-        for_each_pass(s, plume_log2(run->n), run_network_pass, run);
-    }
+    if (run->count >= 2) run_merge_sort(s, run);
     return run->current;
 }
 
-GLuint feedback_sort_input_buffer(const feedback_sort *s) {
+static GLuint feedback_sort_input_buffer(const void *backend) {
+    const feedback_sort *s = backend;
     return s->buffers[0];
 }
 
-GLuint feedback_sort_network(const feedback_sort *s, uint32_t count, const sort_pass_hook *hook) {
+static GLuint feedback_sort_network(const feedback_sort *s, uint32_t count, const sort_pass_hook *hook) {
     network_run run = {.count = count, .hook = hook};
     return s->buffers[run_network(s, &run)];
+}
+
+static GLuint feedback_sort_recorded(const void *backend, uint32_t count) {
+    return feedback_sort_network(backend, count, NULL);
 }
 
 static void copy_pairs(GLuint from, GLuint to, uint32_t count) {
@@ -310,15 +218,19 @@ static void copy_pairs(GLuint from, GLuint to, uint32_t count) {
     glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, (GLsizeiptr)count * PAIR_BYTES);
 }
 
-void feedback_sort_buffer(const feedback_sort *s, GLuint buffer, uint32_t count, GLuint count_buffer,
-                          uint32_t count_index, const sort_pass_hook *hook) {
-    call_hook(hook, "feedback copy");
+/* Sorts the first `count` pairs of the host's `buffer` in place. With
+ * `count_buffer` (not 0) the count is the uint at `count_index` of it, at
+ * most `count`: the pairs from it on are neither read nor written. */
+static void feedback_sort_buffer(void *backend, GLuint buffer, GLuint count_buffer, uint32_t count_index,
+                                 uint32_t count, const sort_pass_hook *hook) {
+    const feedback_sort *s = backend;
+    sort_call_hook(hook, "feedback copy");
     copy_pairs(buffer, s->buffers[0], count);
     if (count_buffer) read_counts_from(s, count_buffer);
     network_run run = {.count = count, .count_from_buffer = count_buffer != 0, .count_index = count_index,
                        .hook = hook};
     GLuint sorted = s->buffers[run_network(s, &run)];
-    call_hook(hook, "feedback copy");
+    sort_call_hook(hook, "feedback copy");
     if (!count_buffer) {
         copy_pairs(sorted, buffer, count);
     } else {
@@ -331,13 +243,17 @@ void feedback_sort_buffer(const feedback_sort *s, GLuint buffer, uint32_t count,
         read_counts_from(s, 0);
         leave_geometry_program();
     }
-    end_reads(s);
-    call_hook(hook, NULL);
+    sort_call_hook(hook, NULL);
 }
 
-void feedback_sort_texture(const feedback_sort *s, GLuint texture, uint32_t width, uint32_t count,
-                           const sort_pass_hook *hook) {
-    call_hook(hook, "feedback copy");
+static void feedback_sort_direct(void *backend, GLuint buffer, uint32_t count, const sort_pass_hook *hook) {
+    feedback_sort_buffer(backend, buffer, 0, 0, count, hook);
+}
+
+static void feedback_sort_texture(void *backend, GLuint texture, uint32_t width, uint32_t count,
+                                  const sort_pass_hook *hook) {
+    const feedback_sort *s = backend;
+    sort_call_hook(hook, "feedback copy");
     glBindFramebuffer(GL_READ_FRAMEBUFFER, s->read_framebuffer);
     glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture, 0);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, s->buffers[0]);
@@ -346,12 +262,35 @@ void feedback_sort_texture(const feedback_sort *s, GLuint texture, uint32_t widt
     glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     GLuint sorted = feedback_sort_network(s, count, hook);
-    call_hook(hook, "feedback copy");
+    sort_call_hook(hook, "feedback copy");
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, sorted);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, texture);
     sort_transfer_rows(width, count, true);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-    end_reads(s);
-    call_hook(hook, NULL);
+    sort_call_hook(hook, NULL);
 }
+
+static const sort_recording FEEDBACK_RECORDING = {
+    .input_buffer = feedback_sort_input_buffer,
+    .record = feedback_sort_record,
+    .sort_recorded = feedback_sort_recorded,
+    .pairs_texture = feedback_sort_buffer_texture,
+};
+
+const sort_backend SORT_FEEDBACK_BACKEND = {
+    .name = "transform feedback",
+    .order = PLUME_SORT_BITONIC,
+    .create = feedback_sort_create,
+    .destroy = feedback_sort_destroy,
+    .list_gl_objects = feedback_sort_list_gl_objects,
+    .pass_count = feedback_sort_pass_count,
+    .scope_groups = FEEDBACK_SORT_SCOPE_GROUPS,
+    .prepare_state = feedback_sort_prepare_state,
+    .sort_direct = feedback_sort_direct,
+    .sort_indirect = feedback_sort_buffer,
+    .sort_texture = feedback_sort_texture,
+    .set_group_bits = feedback_sort_set_group_bits,
+    .group_bits = feedback_sort_group_bits,
+    .recording = &FEEDBACK_RECORDING,
+};

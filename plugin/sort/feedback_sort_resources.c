@@ -139,13 +139,13 @@ bool feedback_sort_fits(uint32_t capacity) {
     return texels > 0 && plume_next_pow2(capacity < 2 ? 2 : capacity) <= (uint32_t)texels;
 }
 
-plume_result feedback_sort_create(const plume_env *env, uint32_t capacity, feedback_sort **out) {
-    static const char *CALLER = "plume_sorter_create";
+plume_result feedback_sort_create(const plume_env *env, const sort_backend_desc *desc, void **out) {
+    static const char *const CALLER = "plume_sorter_create";
     feedback_sort *s = plume_alloc(env, sizeof *s);
     *out = s;
     if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
     s->env = env;
-    s->capacity = capacity;
+    uint32_t capacity = s->capacity = desc->capacity;
     /* A group of 2^m pairs is 2^(m+1) output components, all recorded. */
     GLint components = 0, outputs = 0;
     glGetIntegerv(GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS, &components);
@@ -154,8 +154,8 @@ plume_result feedback_sort_create(const plume_env *env, uint32_t capacity, feedb
     s->max_group_bits = 1;
     while (s->max_group_bits < FEEDBACK_SORT_MAX_GROUP_BITS && (2 << (s->max_group_bits + 1)) <= components)
         ++s->max_group_bits;
-    s->group_bits = FEEDBACK_SORT_DEFAULT_GROUP_BITS < s->max_group_bits ? FEEDBACK_SORT_DEFAULT_GROUP_BITS
-                                                                         : s->max_group_bits;
+    uint32_t tuned = desc->tuning->feedback_group_bits;
+    s->group_bits = tuned < s->max_group_bits ? tuned : s->max_group_bits;
     plume_result r = build_programs(s);
     if (r != PLUME_OK) return r;
     size_t bytes = (size_t)plume_next_pow2(capacity < 2 ? 2 : capacity) * PAIR_BYTES;
@@ -196,8 +196,8 @@ plume_result feedback_sort_create(const plume_env *env, uint32_t capacity, feedb
 
 enum { FEEDBACK_SORT_GL_OBJECTS = 11 + 2 * FEEDBACK_SORT_MAX_GROUP_BITS };
 
-uint32_t feedback_sort_list_gl_objects(const feedback_sort *s, plume_gl_object *out, uint32_t capacity) {
-    if (!s) return 0;
+uint32_t feedback_sort_list_gl_objects(const void *backend, plume_gl_object *out, uint32_t capacity) {
+    const feedback_sort *s = backend;
     plume_gl_object all[FEEDBACK_SORT_GL_OBJECTS] = {
         {GL_BUFFER, s->buffers[0]},         {GL_BUFFER, s->buffers[1]},
         {GL_TEXTURE, s->pairs_textures[0]}, {GL_TEXTURE, s->pairs_textures[1]},
@@ -214,8 +214,8 @@ uint32_t feedback_sort_list_gl_objects(const feedback_sort *s, plume_gl_object *
     return plume_list_named_gl_objects(all, n, out, capacity);
 }
 
-void feedback_sort_destroy(feedback_sort *s) {
-    if (!s) return;
+void feedback_sort_destroy(void *backend) {
+    feedback_sort *s = backend;
     plume_gl_object owned[FEEDBACK_SORT_GL_OBJECTS];
     plume_delete_gl_objects(owned, feedback_sort_list_gl_objects(s, owned, FEEDBACK_SORT_GL_OBJECTS));
     plume_free(s->env, s);

@@ -1,4 +1,8 @@
-/* The fragment backend of the sorter (fragment_sort.h, plume_sort.h).
+/* The render-pass backend of a fragment-path sorter (SORT_FRAGMENT_BACKEND):
+ * the bitonic network of seeds 000 and 002 as render passes over RG32UI
+ * textures, for contexts without compute shaders (GL 3.3 core) whose buffer
+ * textures cannot hold the transform-feedback backend's buffers
+ * (feedback_sort.c).
  *
  * Seeds 000 and 002 sort with one full-screen pass per stage of the bitonic
  * network: log2(n) (log2(n) + 1) / 2 passes, each reading two texels a
@@ -20,20 +24,38 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fragment_sort.h"
 #include "shared/plume_gpu_layout.h"
+#include "sort_backend.h"
+#include "sort_fragment_path.h"
+
+typedef struct fragment_sort fragment_sort;
+
+/* Stages a pass holds at most (the pass reads 2^k texels a fragment); by
+ * default the tuning's (sort_tuning.c). */
+enum { FRAGMENT_SORT_MAX_GROUP_BITS = 4 };
+
+/* Where a sort's pairs are: a GL_RG32UI texture of `width` texels a row;
+ * the count is `count`, or the uint at `count_index` of `count_buffer` (not
+ * 0) clamped to `count`. */
+typedef struct fragment_sort_pairs {
+    GLuint texture;
+    uint32_t width;
+    uint32_t count;
+    GLuint count_buffer;
+    uint32_t count_index;
+} fragment_sort_pairs;
 
 enum {
     MAX_WIDTH_LOG2 = 11,    /* 2048 texels a row */
     PAIR_BYTES = 8,
     SORT_LOCATIONS = 5,     /* SORT_UNIFORMS, in order */
-    COPY_LOCATIONS = 9      /* COPY_UNIFORMS, in order */
+    COPY_LOCATIONS = 8      /* COPY_UNIFORMS, in order */
 };
 
-static const char *const SORT_UNIFORMS[SORT_LOCATIONS] = {"u_width_log2", "u_group_bits", "u_stage_count",
-                                                          "u_stage_level", "u_stage_bit"};
+static const char *const SORT_UNIFORMS[SORT_LOCATIONS + 1] = {"u_width_log2",  "u_group_bits", "u_stage_count",
+                                                              "u_stage_level", "u_stage_bit",  NULL};
 enum { U_WIDTH_LOG2, U_GROUP_BITS, U_STAGE_COUNT, U_STAGE_LEVEL, U_STAGE_BIT };
-static const char *const COPY_UNIFORMS[COPY_LOCATIONS] = {
+static const char *const COPY_UNIFORMS[COPY_LOCATIONS + 1] = {
     "u_source_width", "u_target_width", "u_count", "u_count_from_buffer", "u_count_index",
     "u_discard_past_count", "u_source", "u_host_counts", NULL};
 enum { U_SOURCE_WIDTH, U_TARGET_WIDTH, U_COUNT, U_COUNT_FROM_BUFFER, U_COUNT_INDEX, U_DISCARD, U_SOURCE, U_HOST_COUNTS };
@@ -101,16 +123,21 @@ static uint32_t for_each_pass(const fragment_sort *s, uint32_t log_n, run_pass_f
     return passes;
 }
 
-uint32_t fragment_sort_pass_count(const fragment_sort *s, uint32_t count) {
+/* Render passes that sorting `count` pairs issues (copies in and out
+ * included). */
+static uint32_t fragment_sort_pass_count(const void *backend, uint32_t count) {
+    const fragment_sort *s = backend;
     if (count < 2) return 0;
     return for_each_pass(s, plume_log2(plume_next_pow2(count)), NULL, NULL) + 2; /* and the two copies */
 }
 
-uint32_t fragment_sort_group_bits(const fragment_sort *s) {
+static uint32_t fragment_sort_group_bits(const void *backend) {
+    const fragment_sort *s = backend;
     return s->group_bits;
 }
 
-void fragment_sort_set_group_bits(fragment_sort *s, uint32_t group_bits) {
+static void fragment_sort_set_group_bits(void *backend, uint32_t group_bits) {
+    fragment_sort *s = backend;
     if (group_bits >= 1 && group_bits <= FRAGMENT_SORT_MAX_GROUP_BITS) s->group_bits = group_bits;
 }
 
@@ -128,7 +155,8 @@ void fragment_sort_draw_range(uint32_t width, uint32_t count) {
     }
 }
 
-void fragment_sort_prepare_state(plume_gl_scope *scope) {
+static void fragment_sort_prepare_state(const void *backend, plume_gl_scope *scope) {
+    (void)backend;
     plume_gl_scope_save(scope, FRAGMENT_SORT_SCOPE_GROUPS);
     plume_gl_scope_neutral_raster(scope);
     glDisable(GL_SCISSOR_TEST);
@@ -140,10 +168,6 @@ static void bind_source(const fragment_sort *s, GLuint texture) {
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, texture);
     glBindSampler(0, s->sampler);
-}
-
-static void call_hook(const sort_pass_hook *hook, const char *kind) {
-    if (hook && hook->function) hook->function(hook->user, kind);
 }
 
 typedef struct network_run {
@@ -164,7 +188,7 @@ static void run_sort_pass(const fragment_sort *s, const pass_plan *pass, void *u
     glUniform1iv(at[U_STAGE_BIT], pass->stage_count, pass->stage_bit);
     bind_source(s, s->network_textures[run->current]);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, s->network_framebuffers[run->current ^ 1]);
-    call_hook(run->hook, "fragment pass");
+    sort_call_hook(run->hook, "fragment pass");
     fragment_sort_draw_range(1u << s->width_log2, run->n);
     run->current ^= 1;
 }
@@ -193,7 +217,8 @@ static void run_copy(const fragment_sort *s, const fragment_sort_pairs *pairs, G
     fragment_sort_draw_range(target_width, range);
 }
 
-void fragment_sort_texture(const fragment_sort *s, const fragment_sort_pairs *pairs, const sort_pass_hook *hook) {
+/* Sorts the pairs of a texture in place. */
+static void sort_pairs(const fragment_sort *s, const fragment_sort_pairs *pairs, const sort_pass_hook *hook) {
     if (pairs->count_buffer) {
         glActiveTexture(GL_TEXTURE1);
         glBindTexture(GL_TEXTURE_BUFFER, s->count_texture);
@@ -203,14 +228,14 @@ void fragment_sort_texture(const fragment_sort *s, const fragment_sort_pairs *pa
     uint32_t n = plume_next_pow2(pairs->count);
     glBindVertexArray(s->vertex_array);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, s->network_framebuffers[0]);
-    call_hook(hook, "fragment copy");
+    sort_call_hook(hook, "fragment copy");
     run_copy(s, pairs, pairs->texture, pairs->width, 1u << s->width_log2, n, false);
     GLuint sorted = run_network(s, pairs->count, hook);
     GLuint target = pairs->texture == s->staging_texture ? s->staging_framebuffer : s->target_framebuffer;
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
     if (target == s->target_framebuffer)
         glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, pairs->texture, 0);
-    call_hook(hook, "fragment copy");
+    sort_call_hook(hook, "fragment copy");
     run_copy(s, pairs, sorted, 1u << s->width_log2, pairs->width, pairs->count, true);
     /* Holds no reference to the host's objects between calls. */
     if (target == s->target_framebuffer)
@@ -219,7 +244,7 @@ void fragment_sort_texture(const fragment_sort *s, const fragment_sort_pairs *pa
         glActiveTexture(GL_TEXTURE1);
         glTexBuffer(GL_TEXTURE_BUFFER, GL_R32UI, 0);
     }
-    call_hook(hook, NULL);
+    sort_call_hook(hook, NULL);
 }
 
 void sort_transfer_rows(uint32_t width, uint32_t count, bool upload) {
@@ -242,20 +267,35 @@ void sort_transfer_rows(uint32_t width, uint32_t count, bool upload) {
     }
 }
 
-void fragment_sort_buffer(const fragment_sort *s, GLuint buffer, fragment_sort_pairs *pairs,
-                          const sort_pass_hook *hook) {
+static void fragment_sort_texture(void *backend, GLuint texture, uint32_t width, uint32_t count,
+                                  const sort_pass_hook *hook) {
+    const fragment_sort_pairs pairs = {.texture = texture, .width = width, .count = count};
+    sort_pairs(backend, &pairs, hook);
+}
+
+/* Sorts the first `count` pairs of `buffer` (8 bytes each) in place, the
+ * count clamped to the uint at `count_index` of `count_buffer` where that is
+ * not 0: uploaded into the sorter's staging texture through
+ * GL_PIXEL_UNPACK_BUFFER, sorted, read back through GL_PIXEL_PACK_BUFFER. */
+static void fragment_sort_buffer(void *backend, GLuint buffer, GLuint count_buffer, uint32_t count_index,
+                                 uint32_t count, const sort_pass_hook *hook) {
+    const fragment_sort *s = backend;
     uint32_t width = 1u << s->width_log2;
-    pairs->texture = s->staging_texture;
-    pairs->width = width;
+    const fragment_sort_pairs pairs = {.texture = s->staging_texture, .width = width, .count = count,
+                                       .count_buffer = count_buffer, .count_index = count_index};
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, buffer);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, s->staging_texture);
-    sort_transfer_rows(width, pairs->count, true);
+    sort_transfer_rows(width, count, true);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-    fragment_sort_texture(s, pairs, hook);
+    sort_pairs(s, &pairs, hook);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, s->staging_framebuffer);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, buffer);
-    sort_transfer_rows(width, pairs->count, false);
+    sort_transfer_rows(width, count, false);
+}
+
+static void fragment_sort_direct(void *backend, GLuint buffer, uint32_t count, const sort_pass_hook *hook) {
+    fragment_sort_buffer(backend, buffer, 0, 0, count, hook);
 }
 
 /* ---- Creation ------------------------------------------------------------------ */
@@ -295,8 +335,7 @@ static plume_result build_programs(fragment_sort *s) {
         };
         plume_result r = plume_build_program_330(s->env, label, stages, 2, defines, &s->sort_programs[k - 1]);
         if (r != PLUME_OK) return r;
-        for (int u = 0; u < SORT_LOCATIONS; ++u)
-            s->sort_locations[k - 1][u] = glGetUniformLocation(s->sort_programs[k - 1], SORT_UNIFORMS[u]);
+        plume_find_uniform_locations(s->sort_programs[k - 1], SORT_UNIFORMS, s->sort_locations[k - 1]);
         /* u_pairs stays on unit 0 (the default). */
     }
     const plume_shader_stage stages[2] = {
@@ -305,21 +344,21 @@ static plume_result build_programs(fragment_sort *s) {
     };
     plume_result r = plume_build_program_330(s->env, "plume fragment sort: copy", stages, 2, NULL, &s->copy_program);
     if (r != PLUME_OK) return r;
-    for (int u = 0; COPY_UNIFORMS[u]; ++u) s->copy_locations[u] = glGetUniformLocation(s->copy_program, COPY_UNIFORMS[u]);
+    plume_find_uniform_locations(s->copy_program, COPY_UNIFORMS, s->copy_locations);
     glUseProgram(s->copy_program);
     glUniform1i(s->copy_locations[U_SOURCE], 0);
     glUniform1i(s->copy_locations[U_HOST_COUNTS], 1);
     return PLUME_OK;
 }
 
-plume_result fragment_sort_create(const plume_env *env, uint32_t capacity, fragment_sort **out) {
-    static const char *CALLER = "plume_sorter_create";
+static plume_result fragment_sort_create(const plume_env *env, const sort_backend_desc *desc, void **out) {
+    static const char *const CALLER = "plume_sorter_create";
     fragment_sort *s = plume_alloc(env, sizeof *s);
     *out = s;
     if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
     s->env = env;
-    s->capacity = capacity;
-    s->group_bits = FRAGMENT_SORT_DEFAULT_GROUP_BITS;
+    uint32_t capacity = s->capacity = desc->capacity;
+    s->group_bits = desc->tuning->fragment_group_bits;
     GLint max_size = 0, viewport[2] = {0, 0};
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
     glGetIntegerv(GL_MAX_VIEWPORT_DIMS, viewport);
@@ -361,8 +400,8 @@ plume_result fragment_sort_create(const plume_env *env, uint32_t capacity, fragm
 
 enum { FRAGMENT_SORT_GL_OBJECTS = 12 + FRAGMENT_SORT_MAX_GROUP_BITS };
 
-uint32_t fragment_sort_list_gl_objects(const fragment_sort *s, plume_gl_object *out, uint32_t capacity) {
-    if (!s) return 0;
+static uint32_t fragment_sort_list_gl_objects(const void *backend, plume_gl_object *out, uint32_t capacity) {
+    const fragment_sort *s = backend;
     plume_gl_object all[FRAGMENT_SORT_GL_OBJECTS] = {
         {GL_TEXTURE, s->network_textures[0]},     {GL_TEXTURE, s->network_textures[1]},
         {GL_FRAMEBUFFER, s->network_framebuffers[0]}, {GL_FRAMEBUFFER, s->network_framebuffers[1]},
@@ -376,9 +415,25 @@ uint32_t fragment_sort_list_gl_objects(const fragment_sort *s, plume_gl_object *
     return plume_list_named_gl_objects(all, n, out, capacity);
 }
 
-void fragment_sort_destroy(fragment_sort *s) {
-    if (!s) return;
+static void fragment_sort_destroy(void *backend) {
+    fragment_sort *s = backend;
     plume_gl_object owned[FRAGMENT_SORT_GL_OBJECTS];
     plume_delete_gl_objects(owned, fragment_sort_list_gl_objects(s, owned, FRAGMENT_SORT_GL_OBJECTS));
     plume_free(s->env, s);
 }
+
+const sort_backend SORT_FRAGMENT_BACKEND = {
+    .name = "render passes",
+    .order = PLUME_SORT_BITONIC,
+    .create = fragment_sort_create,
+    .destroy = fragment_sort_destroy,
+    .list_gl_objects = fragment_sort_list_gl_objects,
+    .pass_count = fragment_sort_pass_count,
+    .scope_groups = FRAGMENT_SORT_SCOPE_GROUPS,
+    .prepare_state = fragment_sort_prepare_state,
+    .sort_direct = fragment_sort_direct,
+    .sort_indirect = fragment_sort_buffer,
+    .sort_texture = fragment_sort_texture,
+    .set_group_bits = fragment_sort_set_group_bits,
+    .group_bits = fragment_sort_group_bits,
+};

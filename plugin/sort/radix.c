@@ -11,7 +11,7 @@
  * (pass_destination). A tile is PLUME_RADIX_THREADS x
  * (8, 16 or 32) consecutive pairs; the passes that rank a tile run it with 512
  * invocations where the GL has 32-wide subgroup operations (tile_set.threads,
- * fewer pairs an invocation: DEFAULT_TILE_THREADS), the passes that count or
+ * fewer pairs an invocation: sort_tuning.c), the passes that count or
  * scan with one invocation per digit.
  *
  * Reduce-then-scan: three dispatches per digit:
@@ -38,7 +38,7 @@
  * one dispatch (radix_single.comp), with the smallest of three tiles that
  * holds it (a quarter, a half or all of the largest), since its ranking
  * rounds cost by the tile, not by the count. That workgroup has as many
- * invocations as the GL's shared memory allows up to SINGLE_THREADS (fewer
+ * invocations as the GL's shared memory allows up to the tuning's (fewer
  * pairs an invocation, so fewer ranking rounds a pass), and ranks as the
  * tile passes do.
  * Which one runs (radix_chooses_onesweep): Onesweep where the GL is NVIDIA's
@@ -59,11 +59,6 @@ _Static_assert(PLUME_BINDING_RADIX_TILE_COUNTS < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_RADIX_DESTINATION < PLUME_SCOPE_SSBO_SLOTS,
                "the GL state scope restores every binding the radix sort uses");
 
-/* Benchmarks only (sort_internal.h). */
-static plume_radix_single_timing single_timing;
-
-void plume_radix_set_single_timing(plume_radix_single_timing timing) { single_timing = timing; }
-
 /* The pass kinds the pass hook is told (sort_internal.h). */
 static const char *const PASS_KINDS[PROGRAMS] = {"radix upsweep",   "radix scan",     "radix downsweep",
                                                  "radix histogram", "radix onesweep", "radix single"};
@@ -76,13 +71,15 @@ static const tile_set *single_for(const radix_sort *s, uint32_t count) {
     return NULL;
 }
 
-uint32_t radix_single_tile_limit(const radix_sort *s) {
+static uint32_t radix_single_tile_limit(const void *backend) {
+    const radix_sort *s = backend;
     uint32_t limit = 0;
     for (int k = 0; k < SINGLE_SIZES; ++k) limit = s->singles[k].items ? s->singles[k].tile : limit;
     return limit;
 }
 
-uint32_t radix_dispatch_count(const radix_sort *s, uint32_t count) {
+static uint32_t radix_dispatch_count(const void *backend, uint32_t count) {
+    const radix_sort *s = backend;
     if (count < 2) return 0;
     if (single_for(s, count)) return 1;
     return s->onesweep ? 1 + s->pass_count : 3 * s->pass_count;
@@ -97,7 +94,7 @@ static void set_uniform(const tile_set *set, int program, int uniform, uint32_t 
 static void use_program(const tile_set *set, int program, const sort_pass_hook *hook) {
     glUseProgram(set->programs[program]);
     set_uniform(set, program, U_TILE_STRIDE, set->tile_stride);
-    if (hook && hook->function) hook->function(hook->user, PASS_KINDS[program]);
+    sort_call_hook(hook, PASS_KINDS[program]);
 }
 
 /* Where digit pass `pass` writes: the scratch copy and the host's buffer in
@@ -183,26 +180,21 @@ static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer
 }
 
 /* Every digit pass in one workgroup (radix_single.comp), in place; the
- * passes' uniforms were set when the program was built. The benchmark's
- * timings (plume_radix_set_single_timing) dispatch it with no pairs or no
- * digit pass. */
-static void run_single(const radix_sort *s, const tile_set *set, GLuint pairs_buffer,
-                       const uint32_t count_uniforms[4], const sort_pass_hook *hook) {
+ * passes' uniforms were set when the program was built. */
+static void run_single(const tile_set *set, GLuint pairs_buffer, const uint32_t count_uniforms[4],
+                       const sort_pass_hook *hook) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, pairs_buffer);
     glUseProgram(set->programs[SINGLE_PROGRAM]);
-    if (hook && hook->function) hook->function(hook->user, PASS_KINDS[SINGLE_PROGRAM]);
-    bool empty = single_timing == PLUME_RADIX_SINGLE_EMPTY;
-    for (int u = 0; u < 4; ++u) set_uniform(set, SINGLE_PROGRAM, U_INDIRECT + u, empty ? 0u : count_uniforms[u]);
-    bool no_passes = single_timing == PLUME_RADIX_SINGLE_NO_PASSES;
-    if (no_passes) set_uniform(set, SINGLE_PROGRAM, U_PASS_COUNT, 0);
+    sort_call_hook(hook, PASS_KINDS[SINGLE_PROGRAM]);
+    for (int u = 0; u < 4; ++u) set_uniform(set, SINGLE_PROGRAM, U_INDIRECT + u, count_uniforms[u]);
     glDispatchCompute(1, 1, 1);
-    if (no_passes) set_uniform(set, SINGLE_PROGRAM, U_PASS_COUNT, s->pass_count);
 }
 
 /* The tile set for sorting `count` pairs, or at most `count`. */
 static const tile_set *set_for(const radix_sort *s, uint32_t count) {
-    if (s->sets[HUGE_TILES].items && count >= HUGE_TILES_FROM) return &s->sets[HUGE_TILES];
-    bool small = !s->sets[LARGE_TILES].items || (s->sets[SMALL_TILES].items && count < LARGE_TILES_FROM);
+    if (s->sets[HUGE_TILES].items && count >= s->tuning.huge_tiles_from) return &s->sets[HUGE_TILES];
+    bool small =
+        !s->sets[LARGE_TILES].items || (s->sets[SMALL_TILES].items && count < s->tuning.large_tiles_from);
     return &s->sets[small ? SMALL_TILES : LARGE_TILES];
 }
 
@@ -213,7 +205,7 @@ static void run_passes(radix_sort *s, GLuint pairs_buffer, const uint32_t count_
                        bool direct, const sort_pass_hook *hook) {
     const tile_set *single = single_for(s, bound);
     if (single) {
-        run_single(s, single, pairs_buffer, count_uniforms, hook);
+        run_single(single, pairs_buffer, count_uniforms, hook);
         return;
     }
     const tile_set *set = set_for(s, bound);
@@ -225,13 +217,27 @@ static void run_passes(radix_sort *s, GLuint pairs_buffer, const uint32_t count_
     else run_reduce_then_scan(s, set, pairs_buffer, count_uniforms, first_tiles, tiles, hook);
 }
 
-void radix_sort_direct(radix_sort *s, GLuint pairs_buffer, uint32_t count, const sort_pass_hook *hook) {
+static void radix_sort_direct(void *backend, GLuint pairs_buffer, uint32_t count, const sort_pass_hook *hook) {
     const uint32_t count_uniforms[4] = {0, count, 0, 0};
-    run_passes(s, pairs_buffer, count_uniforms, count, true, hook);
+    run_passes(backend, pairs_buffer, count_uniforms, count, true, hook);
 }
 
-void radix_sort_indirect(radix_sort *s, GLuint pairs_buffer, uint32_t count_index, uint32_t max_count,
-                         const sort_pass_hook *hook) {
+static void radix_sort_indirect(void *backend, GLuint pairs_buffer, GLuint count_buffer, uint32_t count_index,
+                                uint32_t max_count, const sort_pass_hook *hook) {
+    (void)count_buffer; /* bound by the sorter */
     const uint32_t count_uniforms[4] = {1, 0, count_index, max_count};
-    run_passes(s, pairs_buffer, count_uniforms, max_count, false, hook);
+    run_passes(backend, pairs_buffer, count_uniforms, max_count, false, hook);
 }
+
+const sort_backend SORT_RADIX_BACKEND = {
+    .name = "radix",
+    .compute = true,
+    .order = PLUME_SORT_RADIX,
+    .create = radix_create,
+    .destroy = radix_destroy,
+    .list_gl_objects = radix_list_gl_objects,
+    .pass_count = radix_dispatch_count,
+    .one_workgroup_limit = radix_single_tile_limit,
+    .sort_direct = radix_sort_direct,
+    .sort_indirect = radix_sort_indirect,
+};

@@ -5,8 +5,8 @@
 #ifndef PLUME_SORT_RADIX_INTERNAL_H
 #define PLUME_SORT_RADIX_INTERNAL_H
 
-#include "radix.h"
 #include "shared/plume_gpu_layout.h"
+#include "sort_backend.h"
 
 enum { MAX_PASSES = PLUME_RADIX_MAX_PASSES }; /* 32 key bits in 8-bit digits */
 
@@ -26,18 +26,16 @@ typedef struct digit_pass {
     uint32_t shift, bits;
 } digit_pass;
 
-/* Three sizes of tile: 2048 pairs (8 per invocation) measured faster under
- * 2^19 pairs on the H100, 4096 (16) from 2^19, 8192 (32, laid out in shared
- * memory in two halves) from 2^20: fewer tiles, fewer look-back words and
- * shorter walks (notes/sort-performance.md). A sort takes the set its count,
- * or the bound on it, calls for. A sorter has the sets its capacity reaches;
- * one whose tile was chosen (plume_radix_set_items) has that one only. Where
+/* Three sizes of tile (sort_tuning.c: which counts take which). A sort
+ * takes the set its count, or the bound on it, calls for. A sorter has the
+ * sets its capacity reaches; one whose tile was chosen (the lab's
+ * radix_items) has that one only. Where
  * the GL's shared memory cuts the large tile down (llvmpipe: 2048), the small
  * one is half of it, so that the tests cross from one set to the other
  * everywhere, and there is no huge one. */
 enum { SMALL_TILES, LARGE_TILES, HUGE_TILES, TILE_SETS };
 enum { SINGLE_SIZES = 3 };
-enum { LARGE_TILES_FROM = 1 << 19, HUGE_TILES_FROM = 1 << 20 };
+_Static_assert((int)TILE_SETS == (int)SORT_TUNING_TILE_SETS, "a tuned width per tile set");
 
 typedef struct tile_set {
     uint32_t items, tile, tile_stride; /* items: pairs per invocation of the ranking passes (tile / threads);
@@ -49,9 +47,11 @@ typedef struct tile_set {
     GLint locations[PROGRAMS][UNIFORMS]; /* -1 where a program lacks the uniform */
 } tile_set;
 
-struct radix_sort {
+typedef struct radix_sort {
     const plume_env *env; /* the sorter's */
     uint32_t capacity;
+    sort_tuning tuning;     /* the GL's, at creation */
+    sort_settings settings; /* the lab's, or all zero */
     tile_set sets[TILE_SETS];
     /* One-workgroup sorts: the single-tile program of tiles of a quarter, a
      * half and all of the largest tile, each built where the capacity goes
@@ -59,12 +59,21 @@ struct radix_sort {
     tile_set singles[SINGLE_SIZES];
     bool subgroup_ops;
     bool onesweep;       /* else reduce-then-scan */
-    uint32_t wait_limit; /* Onesweep's (DEFAULT_WAIT_LIMIT) */
+    uint32_t wait_limit; /* Onesweep's */
     uint32_t bank;       /* Onesweep: the bank of digit counts the next sort adds to (sorts alternate) */
     digit_pass passes[MAX_PASSES];
     uint32_t pass_count;
     GLuint state_buffer, tile_counts_buffer, scratch_buffer;
     GLuint second_scratch_buffer; /* an odd pass count's (plan_passes), else 0 */
-};
+} radix_sort;
+
+/* radix_resources.c: builds programs and buffers for desc->capacity pairs
+ * (a scratch copy of the pairs and the per-tile digit counts: memory
+ * proportional to the capacity), the digit passes planned for
+ * desc->key_bits; one_workgroup: also the one-workgroup sort of counts that
+ * fit a tile. */
+plume_result radix_create(const plume_env *env, const sort_backend_desc *desc, void **out);
+void radix_destroy(void *backend);
+uint32_t radix_list_gl_objects(const void *backend, plume_gl_object *out, uint32_t capacity);
 
 #endif

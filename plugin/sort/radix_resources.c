@@ -1,8 +1,8 @@
 /* The radix sort's resources (radix.c says how it sorts): the digit plan, the
  * way (Onesweep or reduce-then-scan) and the tile sets the GL's limits allow,
  * the programs of each set, the state, tile-count and scratch buffers; their
- * creation, listing and end; and the tests' and benchmarks' hooks on them
- * (sort_internal.h). */
+ * creation, listing and end; the numbers picked by device come from
+ * sort_tuning.c, the lab's from sort_settings. */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,26 +14,10 @@ _Static_assert(PLUME_RADIX_DIGITS == 1 << PLUME_RADIX_MAX_DIGIT_BITS, "digits of
 _Static_assert(PLUME_RADIX_THREADS % PLUME_RADIX_LANES == 0, "whole lane groups");
 
 enum {
-    DEFAULT_ITEMS = 16,      /* pairs per invocation of the large tiles where shared memory allows
-                                (notes/sort-performance.md); the huge ones have twice as many */
     MIN_ITEMS = 4,
     MAX_ITEMS = 64, /* the downsweep's 16-bit counts hold a tile of under 2^16 pairs */
-    /* The downsweep lays a tile out in shared memory in parts of at most this
-     * many pairs (radix_downsweep.comp), so that 8192-pair tiles fit 48 KB. */
-    MAX_SHARED_PAIRS = 4096,
-    /* Keys per invocation of the Onesweep histogram pass at most: the 8192-pair
-     * tiles' histogram took 21.7 us at 2^20 against 14.5 for 4096 pairs a
-     * workgroup (notes/sort-performance.md). */
-    MAX_HISTOGRAM_ITEMS = 16,
-    /* Onesweep's reads of an unpublished look-back word before a workgroup
-     * counts that tile itself: a published word comes within microseconds
-     * where every started workgroup runs; the count is the rare fallback. */
-    DEFAULT_WAIT_LIMIT = 4096,
-    /* The one-workgroup sort's invocations where the shared memory allows:
-     * 512 measured fastest on the H100 at 2^10 and 2^11 pairs, within 3 % of
-     * 1024 at 2^12, ahead of 256 at each (notes/sort-performance.md); and the
-     * fewest (its digit scan gives each invocation one of 128 digit pairs). */
-    SINGLE_THREADS = 512,
+    /* The one-workgroup sort's fewest invocations (its digit scan gives each
+     * invocation one of 128 digit pairs). */
     SINGLE_MIN_THREADS = 128,
     /* Onesweep's look-back words hold counts in 30 bits. */
     ONESWEEP_MAX_CAPACITY = PLUME_RADIX_LOOKBACK_COUNT_MASK,
@@ -42,49 +26,9 @@ enum {
     MAX_TILE_THREADS = 1024
 };
 
-/* The tile passes' invocations a workgroup, per tile set (SMALL_TILES,
- * LARGE_TILES, HUGE_TILES below), where the GL has the 32-wide subgroup
- * operations they were measured with: 512 ranked 2-9 % faster than 256 at
- * every count from 2^15 to 2^22 on the H100, 1024 slower than 512 below 2^22
- * (notes/sort-performance.md). Without them, 256. */
-static const uint32_t DEFAULT_TILE_THREADS[] = {512, 512, 512};
-
-/* Tests and benchmarks only (sort_internal.h). */
-static uint32_t items_override;
-static plume_radix_scan scan_override;
-static uint32_t wait_limit_override;
-static bool single_tile_disabled;
-static uint32_t single_threads_override;
-static uint32_t shared_pairs_override, histogram_items_override;
-static uint32_t tile_threads_override;
-static bool phase_clocks;
-
-void plume_radix_set_items(uint32_t items) { items_override = items; }
-
-void plume_radix_set_scan(plume_radix_scan scan, uint32_t wait_limit) {
-    scan_override = scan;
-    wait_limit_override = wait_limit;
-}
-
-void plume_radix_disable_single_tile(bool disabled) { single_tile_disabled = disabled; }
-
-void plume_radix_set_single_threads(uint32_t threads) { single_threads_override = threads; }
-
-void plume_radix_set_tile_limits(uint32_t shared_pairs, uint32_t histogram_items) {
-    shared_pairs_override = shared_pairs;
-    histogram_items_override = histogram_items;
-}
-
-void plume_radix_set_tile_threads(uint32_t threads) { tile_threads_override = threads; }
-
-/* The extensions the benchmarks' phase clocks need. */
-static bool has_phase_clocks(void) {
+/* The extensions the lab's phase clocks need. */
+bool radix_has_phase_clocks(void) {
     return epoxy_has_gl_extension("GL_ARB_shader_clock") && epoxy_has_gl_extension("GL_NV_shader_thread_group");
-}
-
-bool plume_radix_set_phase_clocks(bool on) {
-    phase_clocks = on && has_phase_clocks();
-    return phase_clocks || !on;
 }
 
 static const char *const PROGRAM_FILES[PROGRAMS] = {"sort/radix_upsweep.comp",   "sort/radix_scan.comp",
@@ -94,10 +38,10 @@ static const char *const PROGRAM_LABELS[PROGRAMS] = {
     "plume sort: radix upsweep",   "plume sort: radix scan",     "plume sort: radix downsweep",
     "plume sort: radix histogram", "plume sort: radix onesweep", "plume sort: radix single tile"};
 
-static const char *const UNIFORM_NAMES[UNIFORMS] = {
+static const char *const UNIFORM_NAMES[UNIFORMS + 1] = {
     "u_shift",       "u_digit_bits", "u_tile_stride", "u_first_pass",  "u_indirect",    "u_direct_count",
     "u_count_index", "u_max_count",  "u_pass",        "u_bank",        "u_wait_limit",  "u_pass_shifts",
-    "u_pass_bits",   "u_pass_count"};
+    "u_pass_bits",   "u_pass_count", NULL};
 
 /* ---- Plan ----------------------------------------------------------------- */
 
@@ -122,26 +66,13 @@ static void plan_passes(radix_sort *s, uint32_t key_bits) {
     s->pass_count = count;
 }
 
-/* 32-wide subgroups with ballots, shuffles and arithmetic in compute shaders. */
-static bool has_subgroup_ops(void) {
-    if (!epoxy_has_gl_extension("GL_KHR_shader_subgroup")) return false;
-    GLint size = 0, stages = 0, features = 0;
-    glGetIntegerv(GL_SUBGROUP_SIZE_KHR, &size);
-    glGetIntegerv(GL_SUBGROUP_SUPPORTED_STAGES_KHR, &stages);
-    glGetIntegerv(GL_SUBGROUP_SUPPORTED_FEATURES_KHR, &features);
-    GLint needed = GL_SUBGROUP_FEATURE_BASIC_BIT_KHR | GL_SUBGROUP_FEATURE_BALLOT_BIT_KHR |
-                   GL_SUBGROUP_FEATURE_SHUFFLE_BIT_KHR | GL_SUBGROUP_FEATURE_ARITHMETIC_BIT_KHR;
-    return size == PLUME_RADIX_LANES && (stages & GL_COMPUTE_SHADER_BIT) && (features & needed) == needed;
-}
-
-/* Onesweep where the GL is NVIDIA's with 32-wide subgroup operations (see
- * the top of the file), unless a test or benchmark forces one; never for a
- * capacity whose counts would not fit the look-back words. */
-bool radix_chooses_onesweep(uint32_t capacity) {
+/* The tuning's way (radix.c's top says where Onesweep runs), unless the lab
+ * forces one; never for a capacity whose counts would not fit the look-back
+ * words. */
+bool radix_chooses_onesweep(uint32_t capacity, const sort_tuning *tuning, const sort_settings *settings) {
     if (capacity > ONESWEEP_MAX_CAPACITY) return false;
-    if (scan_override != PLUME_RADIX_SCAN_DEFAULT) return scan_override == PLUME_RADIX_SCAN_ONESWEEP;
-    const char *vendor = (const char *)glGetString(GL_VENDOR);
-    return has_subgroup_ops() && vendor && strstr(vendor, "NVIDIA") != NULL;
+    if (settings->radix_scan != SORT_RADIX_SCAN_DEFAULT) return settings->radix_scan == SORT_RADIX_SCAN_ONESWEEP;
+    return tuning->onesweep;
 }
 
 /* Shared memory of the one-workgroup sort (radix_single.comp): 16-bit
@@ -161,10 +92,10 @@ static uint32_t downsweep_fixed_bytes(const radix_sort *s, uint32_t threads) {
     return 2 * (threads / PLUME_RADIX_LANES * PLUME_RADIX_DIGITS) + 4 * (2 * PLUME_RADIX_DIGITS + 1) + per_invocation;
 }
 
-/* The pairs of a tile's first part: at most MAX_SHARED_PAIRS, or the test's
+/* The pairs of a tile's first part: at most the tuning's, or the lab's
  * parts. */
-static uint32_t first_part(uint32_t tile) {
-    uint32_t most = shared_pairs_override ? shared_pairs_override : MAX_SHARED_PAIRS;
+static uint32_t first_part(const radix_sort *s, uint32_t tile) {
+    uint32_t most = s->settings.shared_pairs ? s->settings.shared_pairs : s->tuning.shared_pairs;
     return tile < most ? tile : most;
 }
 
@@ -172,8 +103,8 @@ static uint32_t first_part(uint32_t tile) {
  * workgroup's width: the first part, halved where a wide workgroup's counts
  * leave less room. */
 static uint32_t shared_pairs(const radix_sort *s, uint32_t tile, uint32_t threads, GLint shared_bytes) {
-    uint32_t pairs = first_part(tile);
-    while (!shared_pairs_override && pairs > PLUME_RADIX_THREADS &&
+    uint32_t pairs = first_part(s, tile);
+    while (!s->settings.shared_pairs && pairs > PLUME_RADIX_THREADS &&
            downsweep_fixed_bytes(s, threads) + pairs * PLUME_PAIR_BYTES > (uint32_t)shared_bytes)
         pairs /= 2;
     return pairs;
@@ -181,8 +112,8 @@ static uint32_t shared_pairs(const radix_sort *s, uint32_t tile, uint32_t thread
 
 /* Keys per invocation of a tile set's Onesweep histogram pass (its workgroups
  * have PLUME_RADIX_THREADS invocations). */
-static uint32_t histogram_items(const tile_set *set) {
-    uint32_t most = histogram_items_override ? histogram_items_override : MAX_HISTOGRAM_ITEMS;
+static uint32_t histogram_items(const radix_sort *s, const tile_set *set) {
+    uint32_t most = s->settings.histogram_items ? s->settings.histogram_items : s->tuning.histogram_items;
     uint32_t items = set->tile / PLUME_RADIX_THREADS;
     return items < most ? items : most;
 }
@@ -190,7 +121,7 @@ static uint32_t histogram_items(const tile_set *set) {
 /* Whether a tile's first part fits the GL's shared memory beside
  * PLUME_RADIX_THREADS invocations' counts: what sets the tiles' sizes. */
 static bool fits_one_part(const radix_sort *s, uint32_t tile, GLint shared_bytes) {
-    return downsweep_fixed_bytes(s, PLUME_RADIX_THREADS) + first_part(tile) * PLUME_PAIR_BYTES <= (uint32_t)shared_bytes;
+    return downsweep_fixed_bytes(s, PLUME_RADIX_THREADS) + first_part(s, tile) * PLUME_PAIR_BYTES <= (uint32_t)shared_bytes;
 }
 
 /* Shared memory of the downsweep with the tile's part. */
@@ -198,15 +129,13 @@ static uint32_t downsweep_shared_bytes(const radix_sort *s, uint32_t tile, uint3
     return downsweep_fixed_bytes(s, threads) + shared_pairs(s, tile, threads, shared_bytes) * PLUME_PAIR_BYTES;
 }
 
-/* The tile passes' width for a set's tile: the default or the benchmark's
+/* The tile passes' width for a set's tile: the tuning's or the lab's
  * (rounded down to a power of two), halved to what the GL allows, at least
  * PLUME_RADIX_THREADS (which check_limits made sure of): one invocation per
  * digit, whole pairs per invocation. */
 static uint32_t tile_threads(const radix_sort *s, int set, uint32_t tile, GLint invocations, GLint size_x,
                              GLint shared_bytes) {
-    uint32_t asked = tile_threads_override ? tile_threads_override
-                     : s->subgroup_ops     ? DEFAULT_TILE_THREADS[set]
-                                           : PLUME_RADIX_THREADS;
+    uint32_t asked = s->settings.tile_threads ? s->settings.tile_threads : s->tuning.tile_threads[set];
     uint32_t threads = PLUME_RADIX_THREADS;
     while (threads * 2 <= asked && threads * 2 <= MAX_TILE_THREADS) threads *= 2;
     while (threads > PLUME_RADIX_THREADS &&
@@ -225,12 +154,14 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
     glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &count_x);
-    uint32_t items = items_override ? items_override : DEFAULT_ITEMS;
+    uint32_t items_override = s->settings.radix_items;
+    uint32_t items = items_override ? items_override : s->tuning.radix_items;
     if (items > MAX_ITEMS) items = MAX_ITEMS;
     while (items > MIN_ITEMS && !fits_one_part(s, items * PLUME_RADIX_THREADS, shared_bytes)) items /= 2;
     bool small_set = !items_override && items / 2 >= MIN_ITEMS;
-    bool large_set = !small_set || s->capacity >= LARGE_TILES_FROM;
-    bool huge_set = !items_override && items == DEFAULT_ITEMS && s->capacity >= HUGE_TILES_FROM &&
+    uint32_t large_from = s->tuning.large_tiles_from, huge_from = s->tuning.huge_tiles_from;
+    bool large_set = !small_set || s->capacity >= large_from;
+    bool huge_set = !items_override && items == s->tuning.radix_items && s->capacity >= huge_from &&
                     fits_one_part(s, 2 * items * PLUME_RADIX_THREADS, shared_bytes);
     if (small_set) s->sets[SMALL_TILES].items = items / 2;
     if (large_set) s->sets[LARGE_TILES].items = items;
@@ -242,26 +173,26 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
         set->threads = tile_threads(s, t, set->tile, invocations, size_x, shared_bytes);
         set->items = set->tile / set->threads;
         set->shared_pairs = shared_pairs(s, set->tile, set->threads, shared_bytes);
-        set->histogram_items = histogram_items(set);
-        uint32_t most = t == SMALL_TILES && large_set   ? LARGE_TILES_FROM - 1
-                        : t == LARGE_TILES && huge_set ? HUGE_TILES_FROM - 1
+        set->histogram_items = histogram_items(s, set);
+        uint32_t most = t == SMALL_TILES && large_set   ? large_from - 1
+                        : t == LARGE_TILES && huge_set ? huge_from - 1
                                                        : s->capacity;
         set->tile_stride = (uint32_t)(((uint64_t)most + set->tile - 1) / set->tile);
     }
     uint32_t previous_tile = 0;
-    for (int k = 0; k < SINGLE_SIZES && one_workgroup && !single_tile_disabled; ++k) {
+    for (int k = 0; k < SINGLE_SIZES && one_workgroup && !s->settings.no_single_tile; ++k) {
         uint32_t tile_items = items >> (SINGLE_SIZES - 1 - k);
         if (tile_items < MIN_ITEMS || (items_override && tile_items != items) || s->capacity <= previous_tile)
             continue;
         uint32_t tile = tile_items * PLUME_RADIX_THREADS;
-        uint32_t threads = single_threads_override ? single_threads_override : SINGLE_THREADS;
+        uint32_t threads = s->settings.single_threads ? s->settings.single_threads : s->tuning.single_threads;
         while (threads > SINGLE_MIN_THREADS &&
                (threads > tile || threads > (uint32_t)invocations || threads > (uint32_t)size_x ||
                 single_shared_bytes(threads, tile, s->subgroup_ops) > (uint32_t)shared_bytes))
             threads /= 2;
         if (single_shared_bytes(threads, tile, s->subgroup_ops) > (uint32_t)shared_bytes) continue;
         s->singles[k] = (tile_set){.items = tile / threads, .tile = tile, .tile_stride = 1, .threads = threads};
-        s->singles[k].histogram_items = histogram_items(&s->singles[k]);
+        s->singles[k].histogram_items = histogram_items(s, &s->singles[k]);
         previous_tile = tile;
     }
     const tile_set *largest = &s->sets[huge_set ? HUGE_TILES : large_set ? LARGE_TILES : SMALL_TILES];
@@ -312,7 +243,7 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
          * one invocation per digit. */
         bool ranks = p == DOWNSWEEP_PROGRAM || p == ONESWEEP_PROGRAM || p == SINGLE_PROGRAM;
         uint32_t threads = ranks ? set->threads : PLUME_RADIX_THREADS;
-        bool clocked = phase_clocks && onesweep_program;
+        bool clocked = s->settings.phase_clocks && onesweep_program;
         char defines[768];
         snprintf(defines, sizeof defines,
                  "%s%s#define RADIX_THREADS %uu\n#define RADIX_ITEMS %uu\n#define RADIX_TILE %uu\n"
@@ -332,26 +263,25 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
         plume_shader_stage stage = {GL_COMPUTE_SHADER, PROGRAM_FILES[p]};
         plume_result result = plume_build_program(s->env, PROGRAM_LABELS[p], &stage, 1, defines, &set->programs[p]);
         if (result != PLUME_OK) return result;
-        for (int u = 0; u < UNIFORMS; ++u)
-            set->locations[p][u] = glGetUniformLocation(set->programs[p], UNIFORM_NAMES[u]);
+        plume_find_uniform_locations(set->programs[p], UNIFORM_NAMES, set->locations[p]);
         if (p == SINGLE_PROGRAM) set_pass_uniforms(s, set, p);
     }
     return PLUME_OK;
 }
 
-plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_bits, bool one_workgroup,
-                          radix_sort **out) {
+plume_result radix_create(const plume_env *env, const sort_backend_desc *desc, void **out) {
     radix_sort *s = plume_alloc(env, sizeof *s);
     *out = s;
     if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
-    memset(s, 0, sizeof *s);
     s->env = env;
-    s->capacity = capacity;
-    plan_passes(s, key_bits);
-    s->subgroup_ops = has_subgroup_ops();
-    s->onesweep = radix_chooses_onesweep(capacity);
-    s->wait_limit = wait_limit_override ? wait_limit_override : DEFAULT_WAIT_LIMIT;
-    plume_result result = check_limits(s, one_workgroup);
+    uint32_t capacity = s->capacity = desc->capacity;
+    s->tuning = *desc->tuning;
+    s->settings = *desc->settings;
+    plan_passes(s, desc->key_bits);
+    s->subgroup_ops = s->tuning.subgroup_ops;
+    s->onesweep = radix_chooses_onesweep(capacity, &s->tuning, &s->settings);
+    s->wait_limit = s->settings.wait_limit ? s->settings.wait_limit : s->tuning.wait_limit;
+    plume_result result = check_limits(s, desc->one_workgroup);
     for (int t = 0; t < TILE_SETS && result == PLUME_OK; ++t)
         if (s->sets[t].items) result = build_programs(s, &s->sets[t], false);
     for (int k = 0; k < SINGLE_SIZES && result == PLUME_OK; ++k)
@@ -377,8 +307,8 @@ plume_result radix_create(const plume_env *env, uint32_t capacity, uint32_t key_
 
 enum { RADIX_GL_OBJECTS = (TILE_SETS + SINGLE_SIZES) * PROGRAMS + 4 };
 
-uint32_t radix_list_gl_objects(const radix_sort *s, plume_gl_object *out, uint32_t capacity) {
-    if (!s) return 0;
+uint32_t radix_list_gl_objects(const void *backend, plume_gl_object *out, uint32_t capacity) {
+    const radix_sort *s = backend;
     plume_gl_object all[RADIX_GL_OBJECTS];
     uint32_t count = 0;
     for (int p = 0; p < PROGRAMS; ++p) {
@@ -392,8 +322,8 @@ uint32_t radix_list_gl_objects(const radix_sort *s, plume_gl_object *out, uint32
     return plume_list_named_gl_objects(all, count, out, capacity);
 }
 
-void radix_destroy(radix_sort *s) {
-    if (!s) return;
+void radix_destroy(void *backend) {
+    radix_sort *s = backend;
     plume_gl_object owned[RADIX_GL_OBJECTS];
     plume_delete_gl_objects(owned, radix_list_gl_objects(s, owned, RADIX_GL_OBJECTS));
     plume_free(s->env, s);

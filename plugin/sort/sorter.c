@@ -1,16 +1,14 @@
 /* The sorter object (plume_sort.h): its handle, descriptor, argument checks
- * and GL state scope, in front of the backends that sort: on the compute
- * path bitonic.c and radix.c, one picked per call; on the fragment path
- * feedback_sort.c (a merge sort), or fragment_sort.c where the GL's buffer
- * textures cannot hold the capacity (the path and the backend are picked at
- * creation from the descriptor and the context). */
+ * and GL state scope, in front of the backends that sort (sort_backend.h):
+ * on the compute path bitonic.c and radix.c, one picked per call; on the
+ * fragment path feedback_sort.c (a merge sort), or fragment_sort.c where the
+ * GL's buffer textures cannot hold the capacity (the path and the backend
+ * are picked at creation from the descriptor and the context). */
 #include <string.h>
 
-#include "bitonic.h"
-#include "feedback_sort.h"
-#include "fragment_sort.h"
-#include "radix.h"
 #include "shared/plume_gpu_layout.h"
+#include "sort_backend.h"
+#include "sort_fragment_path.h"
 
 enum {
     MAX_CAPACITY = 1u << 30,
@@ -21,29 +19,6 @@ enum {
     MAX_KEY_BITS = 32
 };
 
-/* PLUME_SORT_AUTOMATIC: the smallest count (or bound) that gets the radix
- * sort, by the radix sort's way (radix.c) and digit passes (radix_digit_passes:
- * 2 for key_bits <= 16, 3 to 24, else 4): measured on an H100
- * (notes/sort-performance.md, "Radix", and for three passes "Three digit
- * passes": 2^13 0.0336 ms against bitonic 0.0360), reduce-then-scan forced
- * there for its row. Reduce-then-scan's three passes were not measured: they
- * take the four-pass crossover (radix costs less, so bitonic keeps a range it
- * may lose, never one it would win). */
-static const uint32_t RADIX_FROM_COUNT[2][3] = {
-    {1u << 15, 1u << 17, 1u << 17}, /* reduce-then-scan: two passes, three, four */
-    {1u << 12, 1u << 13, 1u << 15}, /* Onesweep */
-};
-/* PLUME_SORT_AUTOMATIC: also the counts (or bounds) up to this one get the
- * radix sort's one-workgroup path (radix_single.comp), where it measured
- * faster than the bitonic sort on the same H100 (notes/sort-performance.md):
- * every count it takes, with 32 key bits (2^10 0.0127 ms against 0.0163,
- * 2^11 0.0169 against 0.0181, 2^12 0.0249 against 0.0293) and with 16. 0:
- * none (the drivers that get reduce-then-scan were not measured). */
-static const uint32_t RADIX_SINGLE_UP_TO[2][3] = {
-    {0, 0, 0},                      /* reduce-then-scan: two passes, three, four */
-    {1u << 12, 1u << 12, 1u << 12}, /* Onesweep */
-};
-
 _Static_assert(PLUME_BINDING_SORT_PAIRS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_SORT_STATE < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_SORT_HOST_COUNT < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_SORT_PASS_TABLE < PLUME_SCOPE_SSBO_SLOTS,
@@ -51,58 +26,81 @@ _Static_assert(PLUME_BINDING_SORT_PAIRS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDIN
 _Static_assert(PLUME_GPU_KEY_NAN == PLUME_KEY_NAN && PLUME_GPU_KEY_LAST == PLUME_KEY_LAST,
                "the shaders' keys are the API's");
 
+/* A backend and its object (sort_fragment_path.h names it the key input:
+ * what the particle system's fragment path records into). */
+struct sort_key_input {
+    const sort_backend *backend; /* NULL: none */
+    void *object;
+};
+typedef struct sort_key_input backend_slot;
+
 /* What a plume_sorter handle names. */
 typedef struct sorter_state {
     plume_env env;
-    plume_sorter_desc desc;     /* defaults filled in */
-    bitonic_sort *bitonic;      /* NULL for PLUME_SORT_RADIX and on the fragment path */
-    radix_sort *radix;          /* NULL for PLUME_SORT_BITONIC, for AUTOMATIC where no count gets it, and on the fragment path */
+    plume_sorter_desc desc;      /* defaults filled in */
+    sort_settings settings;      /* the lab's, or all zero */
+    /* The bitonic sort (none for PLUME_SORT_RADIX), or on the fragment path
+     * its one backend. */
+    backend_slot network;
+    /* The radix sort: none for PLUME_SORT_BITONIC, for AUTOMATIC where no
+     * count gets it, and on the fragment path. */
+    backend_slot radix;
     uint32_t radix_from_count;  /* AUTOMATIC: counts from this one get the radix sort */
     uint32_t radix_up_to_count; /* AUTOMATIC: and counts up to this one (its one-workgroup path; 0: none) */
-    feedback_sort *feedback;    /* the fragment path's backend (transform feedback), or NULL */
-    fragment_sort *fragment;    /* the fragment path's backend where feedback_sort_fits is false, or NULL */
-    sort_pass_hook pass_hook;   /* benchmarks only (sort_internal.h) */
+    sort_pass_hook pass_hook;   /* the lab's (lab/plume_lab.h); none in the product */
     GLint ssbo_offset_alignment;
     GLint max_texture_buffer_size;
 } sorter_state;
 
-/* plume_fragment_use_raster_sort: fragment-path sorters created from now on
- * take the render-pass network (benchmarks). */
-static bool raster_sort_forced;
-
-void plume_fragment_use_raster_sort(bool raster) {
-    raster_sort_forced = raster;
-}
-
 /* ---- Creation ------------------------------------------------------------- */
 
-static plume_result create_gl_objects(sorter_state *s) {
-    static const char *CALLER = "plume_sorter_create";
-    plume_gpu_path path = PLUME_PATH_AUTO;
-    plume_result result = plume_resolve_gpu_path(&s->env, CALLER, s->desc.path, &path);
-    if (result != PLUME_OK) return result;
-    s->desc.path = path;
+static plume_result make_backend(sorter_state *s, const sort_backend *backend, const sort_backend_desc *desc,
+                                 backend_slot *slot) {
+    slot->backend = backend;
+    return backend->create(&s->env, desc, &slot->object);
+}
+
+static void free_backend(backend_slot *slot) {
+    if (slot->object) slot->backend->destroy(slot->object);
+    *slot = (backend_slot){0};
+}
+
+static plume_result check_desc(sorter_state *s, const char *caller) {
     if (s->desc.capacity == 0 || s->desc.capacity > MAX_CAPACITY) {
-        plume_log(&s->env, PLUME_LOG_ERROR, "%s: capacity %u is outside 1 .. 2^30", CALLER, s->desc.capacity);
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: capacity %u is outside 1 .. 2^30", caller, s->desc.capacity);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if (s->desc.max_fused_stages == 0) s->desc.max_fused_stages = DEFAULT_FUSED_STAGES;
     if (s->desc.max_fused_stages > MAX_FUSED_STAGES) {
-        plume_log(&s->env, PLUME_LOG_ERROR, "%s: max_fused_stages %u is outside 1 .. %d", CALLER,
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: max_fused_stages %u is outside 1 .. %d", caller,
                   s->desc.max_fused_stages, MAX_FUSED_STAGES);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if (s->desc.algorithm > PLUME_SORT_RADIX) {
         plume_log(&s->env, PLUME_LOG_ERROR,
-                  "%s: algorithm %u is not a plume_sort_algorithm (0 automatic, 1 bitonic, 2 radix)", CALLER,
+                  "%s: algorithm %u is not a plume_sort_algorithm (0 automatic, 1 bitonic, 2 radix)", caller,
                   s->desc.algorithm);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if (s->desc.key_bits == 0) s->desc.key_bits = MAX_KEY_BITS;
     if (s->desc.key_bits > MAX_KEY_BITS) {
-        plume_log(&s->env, PLUME_LOG_ERROR, "%s: key_bits %u is outside 1 .. 32 (0: 32)", CALLER, s->desc.key_bits);
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: key_bits %u is outside 1 .. 32 (0: 32)", caller, s->desc.key_bits);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
+    return PLUME_OK;
+}
+
+static plume_result create_gl_objects(sorter_state *s) {
+    static const char *const CALLER = "plume_sorter_create";
+    plume_gpu_path path = PLUME_PATH_AUTO;
+    plume_result result = plume_resolve_gpu_path(&s->env, CALLER, s->desc.path, &path);
+    if (result != PLUME_OK) return result;
+    s->desc.path = path;
+    result = check_desc(s, CALLER);
+    if (result != PLUME_OK) return result;
+    const sort_tuning tuning = sort_tuning_of_gl(path == PLUME_PATH_COMPUTE);
+    sort_backend_desc desc = {.capacity = s->desc.capacity, .key_bits = s->desc.key_bits,
+                              .block_pairs = s->desc.block_pairs, .tuning = &tuning, .settings = &s->settings};
     if (path == PLUME_PATH_FRAGMENT) {
         /* The fragment sorts give the bitonic sort's order (a merge sort, or
          * the render passes' network): the radix sort needs compute shaders. */
@@ -119,70 +117,76 @@ static plume_result create_gl_objects(sorter_state *s) {
         glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &s->max_texture_buffer_size);
         /* The render passes need no buffer texture of the capacity's size,
          * but write every pair through the raster back end. */
-        if (!raster_sort_forced && feedback_sort_fits(s->desc.capacity))
-            return feedback_sort_create(&s->env, s->desc.capacity, &s->feedback);
-        return fragment_sort_create(&s->env, s->desc.capacity, &s->fragment);
+        bool feedback = !s->settings.render_pass_sort && feedback_sort_fits(s->desc.capacity);
+        return make_backend(s, feedback ? &SORT_FEEDBACK_BACKEND : &SORT_FRAGMENT_BACKEND, &desc, &s->network);
     }
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &s->ssbo_offset_alignment);
     if (s->desc.algorithm != PLUME_SORT_RADIX) {
-        result = bitonic_create(&s->env, s->desc.capacity, s->desc.block_pairs, &s->bitonic);
+        result = make_backend(s, &SORT_BITONIC_BACKEND, &desc, &s->network);
         if (result != PLUME_OK) return result;
-        s->desc.block_pairs = bitonic_block_pairs(s->bitonic);
+        s->desc.block_pairs = SORT_BITONIC_BACKEND.block_pairs(s->network.object);
     } else {
         s->desc.block_pairs = 0;
     }
-    bool onesweep = radix_chooses_onesweep(s->desc.capacity);
+    bool onesweep = radix_chooses_onesweep(s->desc.capacity, &tuning, &s->settings);
     uint32_t passes = radix_digit_passes(s->desc.key_bits);
-    s->radix_from_count = RADIX_FROM_COUNT[onesweep][passes - 2];
-    s->radix_up_to_count = RADIX_SINGLE_UP_TO[onesweep][passes - 2];
+    s->radix_from_count = tuning.radix_from_count[onesweep][passes - 2];
+    s->radix_up_to_count = tuning.radix_single_up_to[onesweep][passes - 2];
     bool radix_needed = s->desc.algorithm == PLUME_SORT_RADIX ||
                         (s->desc.algorithm == PLUME_SORT_AUTOMATIC &&
                          (s->desc.capacity >= s->radix_from_count || s->radix_up_to_count > 0));
     /* The one-workgroup programs only where a count can get them. */
-    bool one_workgroup = s->desc.algorithm == PLUME_SORT_RADIX || s->radix_up_to_count > 0;
-    if (radix_needed) result = radix_create(&s->env, s->desc.capacity, s->desc.key_bits, one_workgroup, &s->radix);
-    if (result == PLUME_OK && s->radix && s->radix_up_to_count > radix_single_tile_limit(s->radix))
-        s->radix_up_to_count = radix_single_tile_limit(s->radix);
-    if (result != PLUME_OK && s->desc.algorithm == PLUME_SORT_AUTOMATIC && s->radix) {
+    desc.one_workgroup = s->desc.algorithm == PLUME_SORT_RADIX || s->radix_up_to_count > 0;
+    if (radix_needed) result = make_backend(s, &SORT_RADIX_BACKEND, &desc, &s->radix);
+    uint32_t one_workgroup_limit =
+        result == PLUME_OK && s->radix.object ? SORT_RADIX_BACKEND.one_workgroup_limit(s->radix.object) : 0;
+    if (result == PLUME_OK && s->radix.object && s->radix_up_to_count > one_workgroup_limit)
+        s->radix_up_to_count = one_workgroup_limit;
+    if (result != PLUME_OK && s->desc.algorithm == PLUME_SORT_AUTOMATIC && s->radix.object) {
         /* The bitonic sort serves every count; the message said why. */
         plume_log(&s->env, PLUME_LOG_WARNING, "%s: automatic sorts use the bitonic sort only", CALLER);
-        radix_destroy(s->radix);
-        s->radix = NULL;
+        free_backend(&s->radix);
         result = PLUME_OK;
     }
     return result;
 }
 
 /* The backend a sort of `count` pairs (or of at most `count`) runs. */
-static plume_sort_algorithm backend_for(const sorter_state *s, uint32_t count) {
-    if (s->fragment || s->feedback) return PLUME_SORT_BITONIC; /* the fragment path's sorts: its order */
-    if (!s->bitonic) return PLUME_SORT_RADIX;
-    return s->radix && (count >= s->radix_from_count || count <= s->radix_up_to_count) ? PLUME_SORT_RADIX
-                                                                                        : PLUME_SORT_BITONIC;
+static const backend_slot *backend_for(const sorter_state *s, uint32_t count) {
+    if (!s->network.object) return &s->radix;
+    if (!s->radix.object) return &s->network;
+    return count >= s->radix_from_count || count <= s->radix_up_to_count ? &s->radix : &s->network;
 }
 
 /* The one list of the sorter's GL objects: free_sorter deletes what it lists,
  * and the tests check that each of them is gone. */
 static uint32_t list_sorter_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity) {
     const sorter_state *s = object;
-    if (s->fragment) return fragment_sort_list_gl_objects(s->fragment, out, capacity);
-    if (s->feedback) return feedback_sort_list_gl_objects(s->feedback, out, capacity);
-    uint32_t count = bitonic_list_gl_objects(s->bitonic, out, capacity);
-    bool room = out && count < capacity;
-    return count + radix_list_gl_objects(s->radix, room ? out + count : NULL, room ? capacity - count : 0);
+    uint32_t count = 0;
+    const backend_slot *slots[2] = {&s->network, &s->radix};
+    for (int i = 0; i < 2; ++i) {
+        if (!slots[i]->object) continue;
+        bool room = out && count < capacity;
+        count += slots[i]->backend->list_gl_objects(slots[i]->object, room ? out + count : NULL,
+                                                    room ? capacity - count : 0);
+    }
+    return count;
 }
 
 static void free_sorter(void *object) {
     sorter_state *sorter = object;
-    bitonic_destroy(sorter->bitonic);
-    radix_destroy(sorter->radix);
-    fragment_sort_destroy(sorter->fragment);
-    feedback_sort_destroy(sorter->feedback);
+    free_backend(&sorter->network);
+    free_backend(&sorter->radix);
     plume_env env = sorter->env;
     plume_free(&env, sorter);
 }
 
 static const plume_object_class sorter_class = {"sorter", free_sorter, list_sorter_gl_objects};
+
+sort_settings sort_settings_of(const plume_context *context) {
+    const sort_settings *lab = plume_context_lab_settings(context);
+    return lab ? *lab : (sort_settings){0};
+}
 
 plume_result plume_sorter_create(plume_context *context, const plume_sorter_desc *desc, plume_sorter *out_sorter) {
     if (out_sorter) *out_sorter = (plume_sorter){0};
@@ -194,11 +198,13 @@ plume_result plume_sorter_create(plume_context *context, const plume_sorter_desc
     if (!s) return PLUME_ERROR_OUT_OF_MEMORY;
     s->env = env;
     s->desc = *desc;
+    s->settings = sort_settings_of(context);
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &s->env);
     /* The fragment path's textures, framebuffers and vertex array are bound
      * while they are made. */
-    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS | FRAGMENT_SORT_SCOPE_GROUPS | FEEDBACK_SORT_SCOPE_GROUPS);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS | SORT_FEEDBACK_BACKEND.scope_groups |
+                                    SORT_FRAGMENT_BACKEND.scope_groups);
     result = create_gl_objects(s);
     plume_gl_scope_end(&scope);
     return plume_context_file_or_free(context, &sorter_class, s, result, &out_sorter->id);
@@ -218,24 +224,14 @@ plume_result plume_sorter_get_desc(const plume_context *context, plume_sorter so
 uint32_t plume_sorter_pass_count(const plume_context *context, plume_sorter handle, uint32_t count) {
     const sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_pass_count");
     if (!sorter) return 0;
-    if (sorter->fragment) return fragment_sort_pass_count(sorter->fragment, count);
-    if (sorter->feedback) return feedback_sort_pass_count(sorter->feedback, count);
-    return backend_for(sorter, count) == PLUME_SORT_RADIX ? radix_dispatch_count(sorter->radix, count)
-                                                          : bitonic_dispatch_count(sorter->bitonic, count);
+    const backend_slot *slot = backend_for(sorter, count);
+    return slot->backend->pass_count(slot->object, count);
 }
 
 plume_sort_algorithm plume_sorter_algorithm_for(const plume_context *context, plume_sorter handle, uint32_t count) {
     const sorter_state *sorter =
         plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_algorithm_for");
-    return sorter ? backend_for(sorter, count) : PLUME_SORT_AUTOMATIC;
-}
-
-plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter handle, plume_sort_pass_hook hook,
-                                        void *user) {
-    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_set_pass_hook");
-    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
-    sorter->pass_hook = (sort_pass_hook){hook, user};
-    return PLUME_OK;
+    return sorter ? backend_for(sorter, count)->backend->order : PLUME_SORT_AUTOMATIC;
 }
 
 /* ---- Sorting -------------------------------------------------------------- */
@@ -245,27 +241,26 @@ plume_result plume_sorter_set_pass_hook(plume_context *context, plume_sorter han
 static const GLbitfield BARRIER_FOR_HOST =
     GL_SHADER_STORAGE_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
 
-/* After the last pass: the host's barrier and the hook's closing call. */
+/* After a compute sort's last pass: the host's barrier and the hook's
+ * closing call (the fragment path's GL orders its copies, transfers and
+ * passes itself, and its backends close the hook). */
 static void finish_sort(const sorter_state *sorter) {
     glMemoryBarrier(BARRIER_FOR_HOST);
-    if (sorter->pass_hook.function) sorter->pass_hook.function(sorter->pass_hook.user, NULL);
+    sort_call_hook(&sorter->pass_hook, NULL);
 }
 
-/* A buffer sort on the fragment path (the GL orders its copies, transfers
- * and passes itself: no barrier): through transform feedback, or through a
- * texture and render passes. */
+/* A buffer sort on the fragment path: through transform feedback, or
+ * through a texture and render passes. */
 static void sort_buffer_without_compute(sorter_state *sorter, GLuint pairs_buffer, GLuint count_buffer,
                                         uint32_t count_index, uint32_t count) {
+    const backend_slot *slot = &sorter->network;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &sorter->env);
-    if (sorter->feedback) {
-        feedback_sort_prepare_state(sorter->feedback, &scope);
-        feedback_sort_buffer(sorter->feedback, pairs_buffer, count, count_buffer, count_index, &sorter->pass_hook);
-    } else {
-        fragment_sort_prepare_state(&scope);
-        fragment_sort_pairs pairs = {.count = count, .count_buffer = count_buffer, .count_index = count_index};
-        fragment_sort_buffer(sorter->fragment, pairs_buffer, &pairs, &sorter->pass_hook);
-    }
+    slot->backend->prepare_state(slot->object, &scope);
+    if (count_buffer)
+        slot->backend->sort_indirect(slot->object, pairs_buffer, count_buffer, count_index, count, &sorter->pass_hook);
+    else
+        slot->backend->sort_direct(slot->object, pairs_buffer, count, &sorter->pass_hook);
     plume_gl_scope_end(&scope);
 }
 
@@ -294,10 +289,8 @@ plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pa
     }
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &sorter->env);
-    if (backend_for(sorter, count) == PLUME_SORT_RADIX)
-        radix_sort_direct(sorter->radix, pairs_buffer, count, &sorter->pass_hook);
-    else
-        bitonic_sort_direct(sorter->bitonic, pairs_buffer, count, &sorter->pass_hook);
+    const backend_slot *slot = backend_for(sorter, count);
+    slot->backend->sort_direct(slot->object, pairs_buffer, count, &sorter->pass_hook);
     finish_sort(sorter);
     plume_gl_scope_end(&scope);
     return PLUME_OK;
@@ -349,10 +342,9 @@ static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, u
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_HOST_COUNT, count_buffer, aligned,
                       count_size - aligned);
     uint32_t count_index = (uint32_t)((count_offset - aligned) / 4);
-    if (backend_for(sorter, max_count) == PLUME_SORT_RADIX)
-        radix_sort_indirect(sorter->radix, pairs_buffer, count_index, max_count, &sorter->pass_hook);
-    else
-        bitonic_sort_indirect(sorter->bitonic, pairs_buffer, count_index, max_count, &sorter->pass_hook);
+    const backend_slot *slot = backend_for(sorter, max_count);
+    slot->backend->sort_indirect(slot->object, pairs_buffer, count_buffer, count_index, max_count,
+                                 &sorter->pass_hook);
     finish_sort(sorter);
     plume_gl_scope_end(&scope);
     return PLUME_OK;
@@ -377,7 +369,7 @@ plume_result plume_sort_indirect_bounded(plume_context *context, plume_sorter ha
 /* The host's texture: a 2D RG32UI texture with room for `count` pairs; its
  * width to *width. Binds it on unit 0 (the caller's scope restores). */
 static bool check_pair_texture(const sorter_state *sorter, GLuint texture, uint32_t count, uint32_t *width) {
-    static const char *CALLER = "plume_sort_texture";
+    static const char *const CALLER = "plume_sort_texture";
     if (texture == 0 || !glIsTexture(texture)) {
         plume_log(&sorter->env, PLUME_LOG_ERROR, "%s: texture %u is not a texture", CALLER, texture);
         return false;
@@ -408,7 +400,7 @@ static bool check_pair_texture(const sorter_state *sorter, GLuint texture, uint3
 }
 
 plume_result plume_sort_texture(plume_context *context, plume_sorter handle, uint32_t texture, uint32_t count) {
-    static const char *CALLER = "plume_sort_texture";
+    static const char *const CALLER = "plume_sort_texture";
     sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, CALLER);
     if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
     if (sorter->desc.path != PLUME_PATH_FRAGMENT) {
@@ -425,45 +417,79 @@ plume_result plume_sort_texture(plume_context *context, plume_sorter handle, uin
     }
     plume_result host = plume_check_host_state(&sorter->env, CALLER);
     if (host != PLUME_OK) return host;
+    const backend_slot *slot = &sorter->network;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &sorter->env);
-    if (sorter->feedback) feedback_sort_prepare_state(sorter->feedback, &scope);
-    else fragment_sort_prepare_state(&scope);
+    slot->backend->prepare_state(slot->object, &scope);
     uint32_t width = 0;
     bool usable = check_pair_texture(sorter, texture, count, &width);
-    if (usable && count >= 2 && sorter->feedback) {
-        feedback_sort_texture(sorter->feedback, texture, width, count, &sorter->pass_hook);
-    } else if (usable && count >= 2) {
-        fragment_sort_pairs pairs = {.texture = texture, .width = width, .count = count};
-        fragment_sort_texture(sorter->fragment, &pairs, &sorter->pass_hook);
-    }
+    if (usable && count >= 2) slot->backend->sort_texture(slot->object, texture, width, count, &sorter->pass_hook);
     plume_gl_scope_end(&scope);
     if (!usable) return PLUME_ERROR_INVALID_ARGUMENT;
     return plume_drain_gl_errors(&sorter->env, CALLER);
 }
 
-void plume_sorter_set_fragment_group_bits(plume_context *context, plume_sorter handle, uint32_t group_bits) {
-    sorter_state *sorter =
-        plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_set_fragment_group_bits");
-    if (sorter && sorter->fragment) fragment_sort_set_group_bits(sorter->fragment, group_bits);
-    if (sorter && sorter->feedback) {
-        plume_gl_scope scope; /* a program may be built */
-        plume_gl_scope_begin(&scope, &sorter->env);
-        plume_gl_scope_save(&scope, PLUME_SCOPE_DRAW);
-        feedback_sort_set_group_bits(sorter->feedback, group_bits);
-        plume_gl_scope_end(&scope);
-    }
+/* ---- The key input (sort_fragment_path.h) -------------------------------------- */
+
+const sort_key_input *sort_key_input_of(const plume_context *context, plume_sorter handle) {
+    const sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "sort_key_input_of");
+    return sorter && sorter->network.object && sorter->network.backend->recording ? &sorter->network : NULL;
 }
 
-uint32_t plume_sorter_fragment_group_bits(const plume_context *context, plume_sorter handle) {
-    const sorter_state *sorter =
-        plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_fragment_group_bits");
-    if (sorter && sorter->feedback) return feedback_sort_group_bits(sorter->feedback);
-    return sorter && sorter->fragment ? fragment_sort_group_bits(sorter->fragment) : 0;
+void sort_key_input_prepare_state(const sort_key_input *input, plume_gl_scope *scope) {
+    input->backend->prepare_state(input->object, scope);
 }
 
-struct feedback_sort *plume_sorter_feedback_backend(const plume_context *context, plume_sorter handle) {
-    const sorter_state *sorter =
-        plume_context_lookup(context, handle.id, &sorter_class, "plume_sorter_feedback_backend");
-    return sorter ? sorter->feedback : NULL;
+GLuint sort_key_input_buffer(const sort_key_input *input) {
+    return input->backend->recording->input_buffer(input->object);
 }
+
+void sort_key_input_record(const sort_key_input *input, GLuint buffer, uint32_t vertices, uint32_t bytes) {
+    input->backend->recording->record(input->object, buffer, vertices, bytes);
+}
+
+GLuint sort_key_input_sort(const sort_key_input *input, uint32_t count) {
+    return input->backend->recording->sort_recorded(input->object, count);
+}
+
+GLuint sort_key_input_pairs_texture(const sort_key_input *input, GLuint buffer) {
+    return input->backend->recording->pairs_texture(input->object, buffer);
+}
+
+#ifdef PLUME_LAB
+/* ---- The lab's entries (lab/plume_lab.h) ----------------------------------------- */
+#include "plume_lab.h"
+
+_Static_assert(sizeof(plume_lab_pass_hook) == sizeof(sort_pass_function), "the lab's pass hook is the sorter's");
+
+plume_result plume_lab_sorter_set_pass_hook(plume_context *context, plume_sorter handle, plume_lab_pass_hook hook,
+                                            void *user) {
+    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_lab_sorter_set_pass_hook");
+    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    sorter->pass_hook = (sort_pass_hook){hook, user};
+    return PLUME_OK;
+}
+
+void plume_lab_sorter_set_group_bits(plume_context *context, plume_sorter handle, uint32_t group_bits) {
+    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_lab_sorter_set_group_bits");
+    if (!sorter || !sorter->network.object || !sorter->network.backend->set_group_bits) return;
+    plume_gl_scope scope; /* a program may be built */
+    plume_gl_scope_begin(&scope, &sorter->env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_DRAW);
+    sorter->network.backend->set_group_bits(sorter->network.object, group_bits);
+    plume_gl_scope_end(&scope);
+}
+
+uint32_t plume_lab_sorter_group_bits(const plume_context *context, plume_sorter handle) {
+    const sorter_state *sorter =
+        plume_context_lookup(context, handle.id, &sorter_class, "plume_lab_sorter_group_bits");
+    if (!sorter || !sorter->network.object || !sorter->network.backend->group_bits) return 0;
+    return sorter->network.backend->group_bits(sorter->network.object);
+}
+
+const char *plume_lab_sorter_backend(const plume_context *context, plume_sorter handle, uint32_t count) {
+    const sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_lab_sorter_backend");
+    const backend_slot *slot = sorter ? backend_for(sorter, count) : NULL;
+    return slot && slot->object ? slot->backend->name : NULL;
+}
+#endif

@@ -169,7 +169,7 @@
 #define PLUME_RADIX_LOOKBACK_AGGREGATE 0x40000000u /* the count is the tile's pairs of the digit */
 #define PLUME_RADIX_LOOKBACK_INCLUSIVE 0x80000000u /* ... of this tile and every tile before it */
 #define PLUME_RADIX_LOOKBACK_COUNT_MASK 0x3FFFFFFFu
-/* Benchmarks only (plume_radix_set_phase_clocks): per Onesweep workgroup, a
+/* Benchmarks only (the lab's phase_clocks setting): per Onesweep workgroup, a
  * record of PLUME_RADIX_PHASE_WORDS words at
  * (pass x PLUME_RADIX_PHASE_MAX_TILES + tile) x PLUME_RADIX_PHASE_WORDS, the
  * histogram pass's as pass PLUME_RADIX_MAX_PASSES: its SM + 1, then its SM's

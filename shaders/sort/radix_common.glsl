@@ -76,7 +76,7 @@ uint pass_digit_index(uint bank, uint pass, uint digit) {
     return PLUME_RADIX_STATE_PASS_DIGITS + (bank * PLUME_RADIX_MAX_PASSES + pass) * PLUME_RADIX_DIGITS + digit;
 }
 
-// Benchmarks only (plume_radix_set_phase_clocks): thread 0 writes the
+// Benchmarks only (the lab's phase_clocks setting): thread 0 writes the
 // workgroup's record (plume_gpu_layout.h): its SM, then its SM's clock at
 // PHASE_START and at each PHASE_END. PHASE_BEGIN names the record once the
 // workgroup knows its tile; PHASE_END_ALL waits for the whole workgroup.

@@ -25,7 +25,7 @@
 #include "test_env.h"
 #include "tests.h"
 #ifndef PLUME_TESTS_THROUGH_TABLE
-#include "sort/sort_internal.h"
+#include "plume_lab.h"
 #endif
 
 static plume_sorter make_fragment_sorter(uint32_t capacity) {
@@ -150,36 +150,11 @@ static void test_passes_follow_the_count(void **state) {
     assert_int_equal(plume_sorter_pass_count(context, sorter, 33), 2);    /* 2 groups */
     assert_int_equal(plume_sorter_pass_count(context, sorter, 65), 3);    /* 3 groups: runs of 64, then 128 */
     assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 16), 12);
-    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 20), 16); /* the bitonic network: 46; the seeds: 210 */
+    assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << 20), 16); /* the bitonic network: 46 (notes/fragment-path.md); the seeds: 210 */
     plume_sorter_destroy(context, sorter);
 }
 
 #ifndef PLUME_TESTS_THROUGH_TABLE
-/* The transform-feedback bitonic network, the benchmark's baseline for the
- * merge sort: one pass sorts blocks of 32 by levels 1 to 5, then level L
- * takes ceil(L / 5) passes over the count's power of two; against qsort with
- * poison past the count. */
-static void test_bitonic_feedback_network(void **state) {
-    (void)state;
-    plume_context *context = fixture_context();
-    plume_sorter sorter = make_fragment_sorter(5000);
-    plume_feedback_use_bitonic_network(true);
-    for (uint32_t log_n = 6; log_n <= 12; ++log_n) {
-        uint32_t expected = 1;
-        for (uint32_t level = 6; level <= log_n; ++level) expected += (level + 4) / 5;
-        assert_int_equal(plume_sorter_pass_count(context, sorter, 1u << log_n), expected);
-    }
-    const uint32_t counts[] = {2, 33, 2049, 5000};
-    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
-        pair *input = random_pairs(counts[c], c % 2 ? 2 : 0);
-        check_texture_sort(sorter, input, counts[c], 300);
-        check_sort(context, sorter, input, counts[c], COUNT_FROM_GPU_BOUNDED, "bitonic network, bounded");
-        free(input);
-    }
-    plume_feedback_use_bitonic_network(false);
-    plume_sorter_destroy(context, sorter);
-}
-
 /* The render-pass sort, which a GL whose buffer textures cannot hold the
  * capacity gets: k = 2 stages a pass (a local sort of levels 1 and 2, then
  * level L in ceil(L / 2) passes) and two copies; the texture and buffer forms
@@ -187,9 +162,10 @@ static void test_bitonic_feedback_network(void **state) {
 static void test_render_pass_sort(void **state) {
     (void)state;
     plume_context *context = fixture_context();
-    plume_fragment_use_raster_sort(true);
+    const plume_lab_sort_settings render_passes = {.render_pass_sort = true};
+    assert_int_equal(plume_lab_set_sort_settings(context, &render_passes), PLUME_OK);
     plume_sorter sorter = make_fragment_sorter(5000);
-    plume_fragment_use_raster_sort(false);
+    assert_int_equal(plume_lab_set_sort_settings(context, NULL), PLUME_OK);
     assert_int_equal(plume_sorter_pass_count(context, sorter, 2), 1 + 2);
     assert_int_equal(plume_sorter_pass_count(context, sorter, 5), 1 + 2 + 2);
     assert_int_equal(plume_sorter_pass_count(context, sorter, 4096), 1 + 2 * 2 + 3 * 2 + 4 * 2 + 5 * 2 + 6 * 2 + 2);
@@ -334,7 +310,6 @@ const struct CMUnitTest sort_fragment_tests[] = {
     cmocka_unit_test_setup_teardown(test_radix_algorithm_is_refused, fixture_setup, fixture_teardown),
 #ifndef PLUME_TESTS_THROUGH_TABLE
     cmocka_unit_test_setup_teardown(test_render_pass_sort, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_bitonic_feedback_network, fixture_setup, fixture_teardown),
 #endif
 };
 const size_t sort_fragment_test_count = sizeof sort_fragment_tests / sizeof sort_fragment_tests[0];

@@ -16,7 +16,7 @@
  * host links no module code, so a call into the internals fails to link. */
 #include "core/plume_internal.h"
 #ifndef PLUME_TESTS_THROUGH_TABLE
-#include "sort/sort_internal.h"
+#include "plume_lab.h"
 #endif
 #include "plume_fixture.h"
 #include "sort_fixture.h"
@@ -216,9 +216,13 @@ static void test_one_workgroup_widths(void **state) {
     for (size_t w = 0; w < sizeof widths / sizeof widths[0]; ++w) {
         for (uint32_t key_bits = 16; key_bits <= 32; key_bits += 8) { /* two digit passes, three, four */
             if (key_bits != 32 && widths[w] != 1024) continue;
-            plume_radix_set_single_threads(widths[w]);
+            /* The suite's setup (radix: reduce-then-scan), this width. */
+            plume_lab_sort_settings settings = {.radix_scan = PLUME_LAB_RADIX_SCAN_REDUCE_THEN_SCAN,
+                                                .single_threads = widths[w]};
+            assert_int_equal(plume_lab_set_sort_settings(fixture_context(), &settings), PLUME_OK);
             plume_sorter sorter = make_sorter_with_key_bits(4096, 0, key_bits);
-            plume_radix_set_single_threads(0);
+            settings.single_threads = 0;
+            assert_int_equal(plume_lab_set_sort_settings(fixture_context(), &settings), PLUME_OK);
             uint32_t one_workgroup = 0;
             for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
                 if (plume_sorter_pass_count(fixture_context(), sorter, counts[c]) != 1) continue;

@@ -9,7 +9,9 @@
 #include <cmocka.h>
 
 #include "plume_fixture.h"
-#include "sort/sort_internal.h"
+#ifndef PLUME_TESTS_THROUGH_TABLE
+#include "plume_lab.h"
+#endif
 #include "sort_fixture.h"
 #include "test_env.h"
 
@@ -23,47 +25,57 @@ int compare_pairs(const void *a, const void *b) {
 }
 
 plume_sort_algorithm fixture_sort_algorithm = PLUME_SORT_AUTOMATIC;
-static plume_radix_scan fixture_radix_scan = PLUME_RADIX_SCAN_DEFAULT;
+/* The radix way a setup asks for (the lab's plume_lab_radix_scan, which the
+ * plugin table's tests do without). */
+typedef enum fixture_scan { SCAN_DEFAULT, SCAN_REDUCE_THEN_SCAN, SCAN_ONESWEEP } fixture_scan;
+static fixture_scan fixture_radix_scan = SCAN_DEFAULT;
 
-/* The backend, and in plume_tests the radix way, Onesweep's wait, the tile
- * limits (plume_radix_set_tile_limits: parts of `shared_pairs`, a histogram
- * workgroup counting a quarter of a 2048-pair tile) and the tile passes'
- * width (plume_radix_set_tile_threads: 0 the default). */
-static int sort_setup_with(void **state, plume_sort_algorithm algorithm, plume_radix_scan scan, uint32_t wait_limit,
+/* The backend, and in plume_tests (through the lab's settings on the
+ * fixture's context) the radix way, Onesweep's wait, the tile limits (parts
+ * of `shared_pairs`, a histogram workgroup counting a quarter of a 2048-pair
+ * tile) and the tile passes' width (0 the default). */
+static int sort_setup_with(void **state, plume_sort_algorithm algorithm, fixture_scan scan, uint32_t wait_limit,
                            uint32_t shared_pairs, uint32_t tile_threads) {
     fixture_sort_algorithm = algorithm;
+    int result = fixture_setup(state);
 #ifndef PLUME_TESTS_THROUGH_TABLE
     fixture_radix_scan = scan;
-    plume_radix_set_scan(scan, wait_limit);
-    plume_radix_set_tile_limits(shared_pairs, shared_pairs ? 2 : 0);
-    plume_radix_set_tile_threads(tile_threads);
+    static const plume_lab_radix_scan LAB_SCANS[] = {PLUME_LAB_RADIX_SCAN_DEFAULT,
+                                                     PLUME_LAB_RADIX_SCAN_REDUCE_THEN_SCAN,
+                                                     PLUME_LAB_RADIX_SCAN_ONESWEEP};
+    const plume_lab_sort_settings settings = {.radix_scan = LAB_SCANS[scan],
+                                              .wait_limit = wait_limit,
+                                              .shared_pairs = shared_pairs,
+                                              .histogram_items = shared_pairs ? 2 : 0,
+                                              .tile_threads = tile_threads};
+    if (result == 0 && plume_lab_set_sort_settings(fixture_context(), &settings) != PLUME_OK) result = -1;
 #else
     (void)scan;
     (void)wait_limit;
     (void)shared_pairs;
     (void)tile_threads;
 #endif
-    return fixture_setup(state);
+    return result;
 }
 
-static int sort_setup(void **state, plume_sort_algorithm algorithm, plume_radix_scan scan, uint32_t wait_limit) {
+static int sort_setup(void **state, plume_sort_algorithm algorithm, fixture_scan scan, uint32_t wait_limit) {
     return sort_setup_with(state, algorithm, scan, wait_limit, 0, 0);
 }
 
 int sort_setup_bitonic(void **state) {
-    return sort_setup(state, PLUME_SORT_BITONIC, PLUME_RADIX_SCAN_DEFAULT, 0);
+    return sort_setup(state, PLUME_SORT_BITONIC, SCAN_DEFAULT, 0);
 }
 
 int sort_setup_radix(void **state) {
-    return sort_setup(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_REDUCE_THEN_SCAN, 0);
+    return sort_setup(state, PLUME_SORT_RADIX, SCAN_REDUCE_THEN_SCAN, 0);
 }
 
 int sort_setup_onesweep(void **state) {
-    return sort_setup(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_ONESWEEP, 0);
+    return sort_setup(state, PLUME_SORT_RADIX, SCAN_ONESWEEP, 0);
 }
 
 int sort_setup_onesweep_counting(void **state) {
-    return sort_setup(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_ONESWEEP, 1);
+    return sort_setup(state, PLUME_SORT_RADIX, SCAN_ONESWEEP, 1);
 }
 
 /* Tiles laid out in shared memory in parts of 1024 pairs and counted by
@@ -71,39 +83,34 @@ int sort_setup_onesweep_counting(void **state) {
  * holds no tile that the defaults cut, runs the paths of the H100's
  * 8192-pair tiles. */
 int sort_setup_onesweep_parts(void **state) {
-    return sort_setup_with(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_ONESWEEP, 0, 1024, 0);
+    return sort_setup_with(state, PLUME_SORT_RADIX, SCAN_ONESWEEP, 0, 1024, 0);
 }
 
 int sort_setup_radix_parts(void **state) {
-    return sort_setup_with(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_REDUCE_THEN_SCAN, 0, 1024, 0);
+    return sort_setup_with(state, PLUME_SORT_RADIX, SCAN_REDUCE_THEN_SCAN, 0, 1024, 0);
 }
 
 /* Tile passes of 512 invocations a workgroup (the first 256 doing the
  * per-digit steps; llvmpipe, without 32-wide subgroups, gets 256 by
  * default), laid out in parts of 512 pairs so that a tile takes several. */
 int sort_setup_onesweep_wide(void **state) {
-    return sort_setup_with(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_ONESWEEP, 0, 512, 512);
+    return sort_setup_with(state, PLUME_SORT_RADIX, SCAN_ONESWEEP, 0, 512, 512);
 }
 
 int sort_setup_radix_wide(void **state) {
-    return sort_setup_with(state, PLUME_SORT_RADIX, PLUME_RADIX_SCAN_REDUCE_THEN_SCAN, 0, 512, 512);
+    return sort_setup_with(state, PLUME_SORT_RADIX, SCAN_REDUCE_THEN_SCAN, 0, 512, 512);
 }
 
 int sort_teardown(void **state) {
     fixture_sort_algorithm = PLUME_SORT_AUTOMATIC;
-#ifndef PLUME_TESTS_THROUGH_TABLE
-    fixture_radix_scan = PLUME_RADIX_SCAN_DEFAULT;
-    plume_radix_set_scan(PLUME_RADIX_SCAN_DEFAULT, 0);
-    plume_radix_set_tile_limits(0, 0);
-    plume_radix_set_tile_threads(0);
-#endif
+    fixture_radix_scan = SCAN_DEFAULT; /* the settings go with the fixture's context */
     return fixture_teardown(state);
 }
 
 uint32_t fixture_radix_dispatches(uint32_t digits) {
     switch (fixture_radix_scan) {
-    case PLUME_RADIX_SCAN_REDUCE_THEN_SCAN: return 3 * digits;
-    case PLUME_RADIX_SCAN_ONESWEEP: return 1 + digits;
+    case SCAN_REDUCE_THEN_SCAN: return 3 * digits;
+    case SCAN_ONESWEEP: return 1 + digits;
     default: return 0;
     }
 }

@@ -1,0 +1,136 @@
+/* plume's laboratory: knobs and hooks for the tests and benchmarks, compiled
+ * only into the lab variant of the library (the premake project plume_lab:
+ * the same sources built with PLUME_LAB defined, which bench/ and tests/
+ * link). The shipped libplume.a / libplume.so have none of it: no benchmark
+ * hook, no setting outside the API. This header is not installed. Settings
+ * belong to a context and apply to the objects created from it afterwards;
+ * an object keeps what it was created with. */
+#ifndef PLUME_LAB_H
+#define PLUME_LAB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "plume/plume_draw_group.h"
+#include "plume/plume_particles.h"
+#include "plume/plume_sort.h"
+
+/* ---- Core ------------------------------------------------------------------------- */
+
+/* Builds a compute program from one source string the way plume builds its
+ * own (the GL's version line, the layout header, `defines` (NULL: none)
+ * after it; compile messages through the context's logger, labelled
+ * `label`): the benchmarks' baselines. */
+plume_result plume_lab_build_compute_program(const plume_context *context, const char *label, const char *source,
+                                             const char *defines, uint32_t *out_program);
+
+/* ---- Sort ------------------------------------------------------------------------- */
+
+/* How a radix sorter places each tile's pairs: the driver decides by default
+ * (Onesweep on NVIDIA with 32-wide subgroups, else reduce-then-scan); the
+ * tests run both ways on every driver. */
+typedef enum plume_lab_radix_scan {
+    PLUME_LAB_RADIX_SCAN_DEFAULT = 0,
+    PLUME_LAB_RADIX_SCAN_REDUCE_THEN_SCAN = 1,
+    PLUME_LAB_RADIX_SCAN_ONESWEEP = 2
+} plume_lab_radix_scan;
+
+/* The sorters' settings; zero is the default of each field (and all zero is
+ * the product). */
+typedef struct plume_lab_sort_settings {
+    /* Fragment path: sort with render passes even where transform feedback
+     * could (the render-pass sort is the fallback of GLs whose buffer
+     * textures are small; this tests and times it anywhere). */
+    bool render_pass_sort;
+    plume_lab_radix_scan radix_scan;
+    /* Onesweep's reads of an unpublished look-back word before a workgroup
+     * counts that tile itself. */
+    uint32_t wait_limit;
+    /* Pairs per invocation of the radix tiles (a power of two, 4 .. 64): one
+     * tile set of that size only. */
+    uint32_t radix_items;
+    /* Every count through the radix tile passes, even where one workgroup
+     * could sort it. */
+    bool no_single_tile;
+    /* Invocations of the one-workgroup radix sort (a power of two, 128 ..
+     * 1024), fewer where a tile or the shared memory needs. */
+    uint32_t single_threads;
+    /* The pairs the radix tile passes lay out in shared memory at once (a
+     * power of two, at least 256), larger tiles going through in parts: on
+     * llvmpipe the tests run the paths of the H100's 8192-pair tiles. */
+    uint32_t shared_pairs;
+    /* Keys per invocation of Onesweep's histogram pass at most (a power of
+     * two). */
+    uint32_t histogram_items;
+    /* Invocations a workgroup of the ranking tile passes at most (rounded
+     * down to a power of two from 256 to 1024), halved where the GL's limits
+     * or the tile call for it. */
+    uint32_t tile_threads;
+    /* Onesweep's histogram and digit passes write each workgroup's SM and
+     * clocks after each phase to the buffer the caller binds at
+     * PLUME_BINDING_RADIX_PHASE_CLOCKS (layout: plume_gpu_layout.h), at most
+     * PLUME_RADIX_PHASE_MAX_TILES workgroups a pass. Needs
+     * GL_ARB_shader_clock and GL_NV_shader_thread_group. */
+    bool phase_clocks;
+} plume_lab_sort_settings;
+
+/* Settings for the sorters created from `context` from now on (those the
+ * particle systems and draws make included); NULL: the defaults again. Needs
+ * the context's GL current. PLUME_ERROR_GL_UNSUPPORTED (settings unchanged)
+ * where phase clocks are asked for on a GL without them. */
+plume_result plume_lab_set_sort_settings(plume_context *context, const plume_lab_sort_settings *settings);
+
+/* Called before every pass of the sorter's sorts with the pass kind
+ * ("local sort", "merge", "radix upsweep", "radix scan", "radix downsweep",
+ * "radix histogram", "radix onesweep", "radix single", "feedback copy",
+ * "feedback local sort", "feedback merge path", "fragment copy",
+ * "fragment pass"), and once more with NULL after the last: the benchmark
+ * puts a GL timestamp at each call. NULL hook: none. */
+typedef void (*plume_lab_pass_hook)(void *user, const char *pass_kind);
+plume_result plume_lab_sorter_set_pass_hook(plume_context *context, plume_sorter sorter, plume_lab_pass_hook hook,
+                                            void *user);
+
+/* Fragment path: stages a pass holds at most (render passes: 1 .. 4;
+ * transform feedback: the position bits a vertex's group spans, 1 .. 6
+ * where the GL records that many components). No effect on a compute-path
+ * sorter. The getter says what the sorter runs (0 on the compute path). */
+void plume_lab_sorter_set_group_bits(plume_context *context, plume_sorter sorter, uint32_t group_bits);
+uint32_t plume_lab_sorter_group_bits(const plume_context *context, plume_sorter sorter);
+
+/* The name of the backend a sort of `count` pairs runs ("bitonic", "radix",
+ * "transform feedback", "render passes"); NULL for a stale handle. */
+const char *plume_lab_sorter_backend(const plume_context *context, plume_sorter sorter, uint32_t count);
+
+/* ---- Profile ------------------------------------------------------------------------ */
+
+/* Frames a system's profiler keeps in flight: its GPU times of a frame come
+ * that many frames later. */
+enum { PLUME_LAB_PROFILER_RING_DEPTH = 4 };
+
+/* The median of `values` (sorted in place); 0 for none. */
+double plume_lab_median(double *values, uint32_t count);
+
+/* ---- Render --------------------------------------------------------------------------
+ * Thin wrappers (plugin/render/render_lab.c) over render/'s internal knobs. */
+
+/* plume_lab_tiled_configure's chunk_entries for one workgroup per tile walking
+ * its whole run. */
+#define PLUME_LAB_TILED_UNCHUNKED UINT32_MAX
+
+/* Before the system's first tiled draw: the tile size (8, 16 or 32 pixels;
+ * 0: the default), the entry budget (0: the default) and whether it may
+ * grow, the entry sort's backend (PLUME_SORT_AUTOMATIC: picked by the
+ * count), and the entries a composite workgroup walks at most (0: the
+ * default; PLUME_LAB_TILED_UNCHUNKED: a tile's whole run). */
+plume_result plume_lab_tiled_configure(plume_context *context, plume_system system, uint32_t tile_size,
+                                       uint32_t budget, bool fixed_budget, plume_sort_algorithm entry_sort,
+                                       uint32_t chunk_entries);
+
+/* Called in every plume_draw_group_draw of `group` before each of its stages
+ * ("gather", "sort", "draw") and once more with NULL after the last. NULL
+ * hook: none. */
+typedef void (*plume_lab_stage_hook)(void *user, const char *stage);
+plume_result plume_lab_draw_group_set_stage_hook(plume_context *context, plume_draw_group group,
+                                                 plume_lab_stage_hook hook, void *user);
+
+#endif
