@@ -97,6 +97,10 @@ bool headless_gl_make_current(const headless_gl *gl) {
     return eglMakeCurrent(gl->display, gl->surface, gl->surface, gl->context);
 }
 
+void headless_gl_release_current(const headless_gl *gl) {
+    eglMakeCurrent(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+}
+
 void headless_gl_destroy(headless_gl *gl) {
     if (!gl->display) return;
     eglMakeCurrent(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);

@@ -25,6 +25,9 @@ bool headless_gl_create_version(headless_gl *gl, int major, int minor, bool debu
  * without 4.3 core compute shaders). */
 bool headless_gl_create_es(headless_gl *gl, int major, int minor, char *error, size_t error_size);
 bool headless_gl_make_current(const headless_gl *gl);
+/* Makes no context current on the calling thread (a thread hands its context
+ * back before another thread may make it current, or before it ends). */
+void headless_gl_release_current(const headless_gl *gl);
 void headless_gl_destroy(headless_gl *gl);
 
 /* "renderer | version" of the current context, for the first line of output. */

@@ -4,6 +4,16 @@
  *
  * The module never aborts the host: every failure is a plume_result plus one
  * message through the log callback.
+ *
+ * No GL context current on the calling thread: every function that touches
+ * the GL finds out before its first GL call and returns
+ * PLUME_ERROR_GL_UNSUPPORTED, logged as "FUNCTION: no GL context is current on
+ * this thread", having done nothing. A destroy refuses the same way: the
+ * object and its handle stay alive, to be destroyed where its GL context is
+ * current (freeing the memory alone would leak its GL objects unseen); so
+ * does plume_context_destroy while objects are alive. Functions that touch no
+ * GL (descriptors, pass counts, profiles already gathered, plume_depth_key,
+ * the context's own create and GL object list) work on any thread.
  */
 #ifndef PLUME_COMMON_H
 #define PLUME_COMMON_H
@@ -32,7 +42,8 @@ typedef enum plume_result {
     PLUME_OK = 0,
     PLUME_ERROR_INVALID_ARGUMENT = 1,   /* a null pointer, a bad descriptor field */
     PLUME_ERROR_OUT_OF_MEMORY = 2,      /* host allocator or GL buffer allocation failed */
-    PLUME_ERROR_GL_UNSUPPORTED = 3,     /* GL version, extension or limit too small */
+    PLUME_ERROR_GL_UNSUPPORTED = 3,     /* GL version, extension or limit too small, or no GL
+                                           context current on the calling thread */
     PLUME_ERROR_SHADER = 4,             /* a shader failed to compile or link */
     PLUME_ERROR_GL = 5,                 /* GL reported an error during the call */
     PLUME_ERROR_CAPACITY = 6,           /* a count above the object's capacity */

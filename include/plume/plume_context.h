@@ -67,6 +67,8 @@ PLUME_API plume_result plume_context_create(const plume_context_desc *desc, plum
  * warning each: a host should destroy its objects itself), then the context. Their GL objects are
  * deleted in the GL context current now, so call it where the objects' GL
  * context is current. NULL is a no-op. The pointer is invalid afterwards.
+ * With objects alive and no GL context current it does nothing (logged: see
+ * plume_common.h), and the context stays valid.
  * Threading: as the context's objects. */
 PLUME_API void plume_context_destroy(plume_context *context);
 

@@ -98,6 +98,10 @@ static handle_slot *newest_live_slot(plume_context *context) {
 
 void plume_context_destroy(plume_context *context) {
     if (!context) return;
+    /* Its objects' GL objects can be deleted only in their GL context: the
+     * whole destroy waits for the host to call it there. */
+    if (newest_live_slot(context) && plume_check_gl_context(&context->env, "plume_context_destroy") != PLUME_OK)
+        return;
     /* Newest first: an object that made others through the context (a
      * particle system its sorter) is destroyed before them and frees them
      * itself, through their handles. */
@@ -251,7 +255,7 @@ plume_result plume_object_env(plume_context *context, const char *caller, bool d
         plume_log(env, PLUME_LOG_ERROR, "%s: the descriptor and the out handle must not be NULL", caller);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    return PLUME_OK;
+    return plume_check_gl_context(env, caller);
 }
 
 plume_result plume_context_file_or_free(plume_context *context, const plume_object_class *object_class, void *object,
@@ -269,8 +273,10 @@ plume_result plume_context_file_or_free(plume_context *context, const plume_obje
 plume_result plume_context_destroy_object(plume_context *context, uint64_t id, const plume_object_class *object_class,
                                           const char *caller) {
     if (id == 0) return PLUME_OK;
+    if (!plume_context_lookup(context, id, object_class, caller)) return PLUME_ERROR_INVALID_ARGUMENT;
+    plume_result result = plume_check_gl_context(&context->env, caller);
+    if (result != PLUME_OK) return result;
     void *object = plume_context_remove(context, id, object_class, caller);
-    if (!object) return PLUME_ERROR_INVALID_ARGUMENT;
     object_class->destroy(object);
     return PLUME_OK;
 }

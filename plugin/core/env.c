@@ -96,6 +96,12 @@ void plume_free(const plume_env *env, void *block) {
     if (block) env->allocator.deallocate(block, env->allocator.user);
 }
 
+plume_result plume_check_gl_context(const plume_env *env, const char *caller) {
+    if (plume_platform_gl_context_is_current()) return PLUME_OK;
+    plume_log(env, PLUME_LOG_ERROR, "%s: no GL context is current on this thread", caller);
+    return PLUME_ERROR_GL_UNSUPPORTED;
+}
+
 plume_result plume_check_gl_version(const plume_env *env, const char *what) {
     if (!plume_gl_has_compute_path()) {
         const char *version = (const char *)glGetString(GL_VERSION);
@@ -152,6 +158,11 @@ static const char *gl_error_name(GLenum error) {
     case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
     case GL_STACK_OVERFLOW: return "GL_STACK_OVERFLOW";
     case GL_STACK_UNDERFLOW: return "GL_STACK_UNDERFLOW";
+    /* A robust context after a GPU reset (GL 4.5, KHR_robustness): every
+     * later command is ignored and raises it. */
+    case GL_CONTEXT_LOST:
+        return "GL_CONTEXT_LOST: the GL context was lost to a GPU reset; destroy this module's objects and make them "
+               "again in a new context";
     default: return "unknown GL error";
     }
 }

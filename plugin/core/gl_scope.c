@@ -393,6 +393,8 @@ void plume_gl_scope_end(plume_gl_scope *scope) {
 }
 
 plume_result plume_check_host_state(const plume_env *env, const char *caller) {
+    plume_result context = plume_check_gl_context(env, caller);
+    if (context != PLUME_OK) return context;
     /* A GL without transform feedback objects (3.3) can neither pause a
      * capture nor say whether one is active: there a call under a capture
      * fails with the GL's error, logged. */

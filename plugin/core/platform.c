@@ -1,5 +1,11 @@
 /* The module's calls into the operating system (platform.h). */
+#if !defined(_WIN32) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* RTLD_DEFAULT and RTLD_NOLOAD in glibc's dlfcn.h */
+#endif
 #include "platform.h"
+
+#include <stddef.h>
+#include <string.h>
 
 #if defined(_WIN32)
 #define WIN32_LEAN_AND_MEAN
@@ -19,4 +25,95 @@ uint64_t plume_platform_ticks(void) {
     timespec_get(&now, TIME_UTC);
     return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 }
+#endif
+
+/* ---- Is a GL context current? ---------------------------------------------
+ * Each window system's "current context" function, found in its library only
+ * where the process already loaded it (libepoxy, the host or the driver did):
+ * a library that is not loaded has no current context, and loading one here
+ * would cost a search of the file system on every call. */
+#if defined(_WIN32)
+typedef void *(WINAPI *current_context_fn)(void); /* WGL's and EGL's calling convention */
+
+static bool current_in_module(const char *module_name, const char *function) {
+    HMODULE module = GetModuleHandleA(module_name); /* NULL unless already loaded */
+    FARPROC found = module ? GetProcAddress(module, function) : NULL;
+    return found && ((current_context_fn)(void (*)(void))found)();
+}
+
+bool plume_platform_gl_context_is_current(void) {
+    return current_in_module("opengl32.dll", "wglGetCurrentContext") ||
+           current_in_module("libEGL.dll", "eglGetCurrentContext"); /* ANGLE */
+}
+#else
+#include <dlfcn.h>
+
+typedef void *(*current_context_fn)(void);
+
+/* `handle`'s `function`, called: EGL_NO_CONTEXT and GLX's and CGL's "none"
+ * are all a null pointer. */
+static bool current_in_handle(void *handle, const char *function) {
+    void *symbol = dlsym(handle, function);
+    current_context_fn current;
+    memcpy(&current, &symbol, sizeof current); /* ISO C has no object-to-function pointer cast */
+    return symbol && current();
+}
+
+#if defined(__APPLE__)
+bool plume_platform_gl_context_is_current(void) {
+    return current_in_handle(RTLD_DEFAULT, "CGLGetCurrentContext"); /* the OpenGL framework */
+}
+#else
+#include <link.h>
+
+/* The window system libraries libepoxy dispatches through, by their file
+ * names' start (libGL.so.1 has GLX; libglvnd splits it into libGLX.so.0). */
+static const struct {
+    const char *file_prefix;
+    const char *function;
+} CURRENT_CONTEXT_SOURCES[] = {
+    {"libEGL.so", "eglGetCurrentContext"},
+    {"libGLX.so", "glXGetCurrentContext"},
+    {"libGL.so", "glXGetCurrentContext"},
+};
+enum { SOURCE_COUNT = sizeof CURRENT_CONTEXT_SOURCES / sizeof CURRENT_CONTEXT_SOURCES[0], LOADED_PATH = 512 };
+
+typedef struct loaded_sources {
+    char path[SOURCE_COUNT][LOADED_PATH]; /* empty: not loaded */
+} loaded_sources;
+
+/* dl_iterate_phdr's callback: notes the path of each source loaded. (The
+ * libraries are opened after the walk, outside the loader's lock it holds.) */
+static int note_loaded_source(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    loaded_sources *loaded = data;
+    const char *slash = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+    const char *file = slash ? slash + 1 : info->dlpi_name;
+    for (size_t i = 0; file && i < SOURCE_COUNT; ++i) {
+        size_t length = strlen(CURRENT_CONTEXT_SOURCES[i].file_prefix);
+        if (!loaded->path[i][0] && strncmp(file, CURRENT_CONTEXT_SOURCES[i].file_prefix, length) == 0 &&
+            strlen(info->dlpi_name) < LOADED_PATH)
+            strcpy(loaded->path[i], info->dlpi_name);
+    }
+    return 0;
+}
+
+bool plume_platform_gl_context_is_current(void) {
+    loaded_sources loaded;
+    for (size_t i = 0; i < SOURCE_COUNT; ++i) loaded.path[i][0] = '\0';
+    dl_iterate_phdr(note_loaded_source, &loaded);
+    for (size_t i = 0; i < SOURCE_COUNT; ++i) {
+        /* By the path the loader knows it under: found among the loaded
+         * objects, never searched for. */
+        void *handle = loaded.path[i][0] ? dlopen(loaded.path[i], RTLD_LAZY | RTLD_NOLOAD) : NULL;
+        if (!handle) continue;
+        bool current = current_in_handle(handle, CURRENT_CONTEXT_SOURCES[i].function);
+        dlclose(handle); /* drops the reference RTLD_NOLOAD took */
+        if (current) return true;
+    }
+    /* A host that linked a window system library statically. */
+    return current_in_handle(RTLD_DEFAULT, "eglGetCurrentContext") ||
+           current_in_handle(RTLD_DEFAULT, "glXGetCurrentContext");
+}
+#endif
 #endif

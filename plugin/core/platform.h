@@ -4,6 +4,7 @@
 #ifndef PLUME_PLATFORM_H
 #define PLUME_PLATFORM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* printf-style checks of a function's format and arguments where the compiler
@@ -23,5 +24,12 @@
  * a microsecond apart give different values. Only compared and mixed, never
  * converted to a time. */
 uint64_t plume_platform_ticks(void);
+
+/* Whether a GL context is current on the calling thread, asked of each window
+ * system API that libepoxy dispatches through (EGL, GLX, WGL, CGL) and that
+ * the process has loaded: the module links none of them, and a library that
+ * is not loaded has no current context. Cheap enough for every entry point
+ * (a loader look-up and one call per API); keeps nothing between calls. */
+bool plume_platform_gl_context_is_current(void);
 
 #endif

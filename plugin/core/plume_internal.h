@@ -79,7 +79,8 @@ void *plume_context_remove(plume_context *context, uint64_t id, const plume_obje
 /* The first step of every object's create: checks that the context is there
  * and that the descriptor and the out handle are (`desc_given`, `out_given`),
  * logging why not under `caller`, and fills *env: the descriptor's logger and
- * allocator (NULL without a descriptor), each defaulting to the context's. */
+ * allocator (NULL without a descriptor), each defaulting to the context's.
+ * Then checks that a GL context is current (plume_check_gl_context). */
 plume_result plume_object_env(plume_context *context, const char *caller, bool desc_given, bool out_given,
                               const plume_logger *logger, const plume_allocator *allocator, plume_env *env);
 
@@ -91,9 +92,18 @@ plume_result plume_context_file_or_free(plume_context *context, const plume_obje
 
 /* An object's public destroy: id 0 is a no-op (PLUME_OK); otherwise removes
  * the object (PLUME_ERROR_INVALID_ARGUMENT, logged, when `id` names no live
- * object of the class) and frees it with the class's destroy. */
+ * object of the class) and frees it with the class's destroy. Without a
+ * current GL context it refuses (plume_check_gl_context): the object and its
+ * handle stay alive, to be destroyed where its GL context is current. */
 plume_result plume_context_destroy_object(plume_context *context, uint64_t id, const plume_object_class *object_class,
                                           const char *caller);
+
+/* PLUME_ERROR_GL_UNSUPPORTED, logged as "`caller`: no GL context is current
+ * on this thread", where none is: the first check of every entry point that
+ * touches the GL (without a context, libepoxy aborts the process at the first
+ * GL call). plume_object_env, plume_check_host_state and the destroys make
+ * it; an entry point whose first GL call comes before those makes it itself. */
+plume_result plume_check_gl_context(const plume_env *env, const char *caller);
 
 /* Requires a current GL 4.3+ context with compute shaders (the compute path). */
 plume_result plume_check_gl_version(const plume_env *env, const char *what);
@@ -318,7 +328,8 @@ void plume_gl_scope_end(plume_gl_scope *scope);
  * stay the host's. */
 void plume_gl_scope_neutral_raster(plume_gl_scope *scope);
 
-/* PLUME_ERROR_HOST_STATE (logged under `caller`) where the host left GL state
+/* plume_check_gl_context's error where no GL context is current, else
+ * PLUME_ERROR_HOST_STATE (logged under `caller`) where the host left GL state
  * under which the module cannot work without touching the host's objects:
  * transform feedback active and not paused (it would capture the module's
  * draws, and glUseProgram fails under it). */

@@ -41,6 +41,7 @@ plume_result plume_system_read_back(plume_context *context, plume_system handle,
     static const char *CALLER = "plume_system_read_back";
     system_state *system = particles_find_system_with(context, handle, CALLER, readback, "readback");
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (plume_check_gl_context(&system->env, CALLER) != PLUME_OK) return PLUME_ERROR_GL_UNSUPPORTED;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
     if (system->fragment) {

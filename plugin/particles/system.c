@@ -247,6 +247,7 @@ plume_result plume_system_set_emitter(plume_context *context, plume_system handl
     static const char *CALLER = "plume_system_set_emitter";
     system_state *system = particles_find_system(context, handle, CALLER);
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (plume_check_gl_context(&system->env, CALLER) != PLUME_OK) return PLUME_ERROR_GL_UNSUPPORTED;
     if (!emitter || index >= PLUME_MAX_EMITTERS) {
         plume_log(&system->env, PLUME_LOG_ERROR, "%s: emitter %u must be below %d and its descriptor not NULL", CALLER,
                   index, PLUME_MAX_EMITTERS);

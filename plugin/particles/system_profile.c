@@ -32,6 +32,8 @@ plume_result particles_create_profiler(system_state *s) {
 plume_result plume_system_set_profiling(plume_context *context, plume_system handle, bool enabled) {
     system_state *system = particles_find_system(context, handle, "plume_system_set_profiling");
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (plume_check_gl_context(&system->env, "plume_system_set_profiling") != PLUME_OK)
+        return PLUME_ERROR_GL_UNSUPPORTED;
     return profile_switch(system->profiler, &system->env, enabled);
 }
 

@@ -141,6 +141,7 @@ plume_result plume_system_set_world(plume_context *context, plume_system handle,
     static const char *CALLER = "plume_system_set_world";
     system_state *system = particles_find_system_with(context, handle, CALLER, world, "world");
     if (!system) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (plume_check_gl_context(&system->env, CALLER) != PLUME_OK) return PLUME_ERROR_GL_UNSUPPORTED;
     plume_world resolved;
     plume_result r = plume_particles_resolve_world(&system->env, CALLER, world, &resolved);
     if (r == PLUME_OK && system->fragment) r = fragment_particles_check_world(&system->env, CALLER, &resolved);

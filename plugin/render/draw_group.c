@@ -111,6 +111,7 @@ static plume_result find_group_and_systems(plume_context *context, plume_draw_gr
     group_state *g = plume_context_lookup(context, handle.id, &draw_group_class, caller);
     *out_group = g;
     if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (plume_check_gl_context(&g->env, caller) != PLUME_OK) return PLUME_ERROR_GL_UNSUPPORTED;
     if (!frame) return group_refuse(&g->env, caller, "frame must not be NULL");
     for (uint32_t i = 0; i < g->system_count; ++i) {
         plume_result r = particles_find_frame_view(context, g->systems[i], caller, frame, &systems[i], view,
@@ -196,6 +197,8 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
 plume_result plume_draw_group_set_profiling(plume_context *context, plume_draw_group handle, bool enabled) {
     group_state *g = plume_context_lookup(context, handle.id, &draw_group_class, "plume_draw_group_set_profiling");
     if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (plume_check_gl_context(&g->env, "plume_draw_group_set_profiling") != PLUME_OK)
+        return PLUME_ERROR_GL_UNSUPPORTED;
     return profile_switch(g->profiler, &g->env, enabled);
 }
 
@@ -217,6 +220,7 @@ plume_result plume_draw_group_read_back(plume_context *context, plume_draw_group
     static const char *CALLER = "plume_draw_group_read_back";
     group_state *g = plume_context_lookup(context, handle.id, &draw_group_class, CALLER);
     if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (plume_check_gl_context(&g->env, CALLER) != PLUME_OK) return PLUME_ERROR_GL_UNSUPPORTED;
     if (!out_count) return group_refuse(&g->env, CALLER, "out_count must not be NULL");
     *out_count = 0;
     if (!entries && capacity > 0) return group_refuse(&g->env, CALLER, "entries must not be NULL with a capacity");

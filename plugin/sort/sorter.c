@@ -267,6 +267,7 @@ static void sort_buffer_without_compute(sorter_state *sorter, GLuint pairs_buffe
 plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pairs_buffer, uint32_t count) {
     sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort");
     if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (plume_check_gl_context(&sorter->env, "plume_sort") != PLUME_OK) return PLUME_ERROR_GL_UNSUPPORTED;
     if (count > sorter->desc.capacity) {
         plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort: count %u is over the sorter's capacity %u", count,
                   sorter->desc.capacity);
@@ -298,6 +299,7 @@ plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pa
 /* plume_sort_indirect(_bounded) once the handle is resolved. */
 static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, uint32_t count_buffer,
                                   uint32_t count_offset, uint32_t max_count) {
+    if (plume_check_gl_context(&sorter->env, "plume_sort_indirect") != PLUME_OK) return PLUME_ERROR_GL_UNSUPPORTED;
     if (max_count > sorter->desc.capacity) {
         plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort_indirect: max_count %u is over the sorter's capacity %u",
                   max_count, sorter->desc.capacity);

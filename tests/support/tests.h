@@ -27,6 +27,8 @@ struct CMUnitTest;
     X(profile_ring, 0)                                                                                                 \
     X(profile_system, 1)                                                                                               \
     X(context, 1)                                                                                                      \
+    X(no_context, 1)                                                                                                   \
+    X(threads, 1)                                                                                                      \
     X(abi, 1)                                                                                                          \
     X(shader, 0)                                                                                                       \
     X(culling, 1)                                                                                                      \
