@@ -167,7 +167,7 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
     draw_frame drawn = {.desc = frame};
     plume_result r = particles_find_frame_view(context, handle, CALLER, frame, &view, drawn.view, drawn.projection);
     if (r != PLUME_OK) return r;
-    if ((r = plume_check_gl_context(&system->env, CALLER)) != PLUME_OK) return r;
+    if ((r = plume_check_gl_context(view.env, CALLER)) != PLUME_OK) return r;
     if (frame->depth_texture != 0 && !glIsTexture(frame->depth_texture)) {
         plume_log(view.env, PLUME_LOG_ERROR, "%s: depth_texture %u is not a texture", CALLER, frame->depth_texture);
         return PLUME_ERROR_INVALID_ARGUMENT;
