@@ -46,15 +46,8 @@ fi
 
 # The laboratory's entries and the hooks it sets, by name.
 lab_names='plume_lab_|pass_hook|stage_hook|plume_radix_set|plume_feedback_|plume_fragment_use'
-# Hooks still in the product whose move behind PLUME_LAB is under way in
-# another part (listed, not failed): remove a name once its part is merged.
-pending='draw_group_set_stage_hook' # render/draw_group.c: the lab wraps it (render/render_lab.c)
 lab_static=$(nm --defined-only "$archive" 2>/dev/null | awk '$2 ~ /^[TDRB]$/ {print $3}' | grep -E "$lab_names" || true)
-for name in $pending; do
-    echo "$lab_static" | grep -qx "$name" && echo "pending: libplume.a still defines $name" \
-        || echo "note: $name is gone from libplume.a; drop it from the pending list"
-done
-unexpected=$(echo "$lab_static" | grep -vxF "$(echo "$pending" | tr ' ' '\n')" || true)
+unexpected=$lab_static
 [ -z "$unexpected" ] && pass "libplume.a has no lab entry or benchmark hook" \
     || fail "libplume.a defines: $(echo "$unexpected" | tr '\n' ' ')"
 lab_shared=$(nm -D --defined-only "$shared" | awk '{print $3}' | grep -E "$lab_names" || true)

@@ -19,15 +19,6 @@
 
 #include "render/draw_group_internal.h"
 
-plume_result draw_group_set_stage_hook(plume_context *context, plume_draw_group handle, draw_group_stage_hook hook,
-                                       void *user) {
-    group_state *g = plume_context_lookup(context, handle.id, &draw_group_class, "draw_group_set_stage_hook");
-    if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
-    g->stage_hook = hook;
-    g->stage_hook_user = user;
-    return PLUME_OK;
-}
-
 static void announce_stage(const group_state *g, const char *stage) {
     if (g->stage_hook) g->stage_hook(g->stage_hook_user, stage);
 }

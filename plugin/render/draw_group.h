@@ -1,4 +1,5 @@
-/* Draw group internals for the benchmarks. Not part of the API. */
+/* The draw group's stage hook, which the lab sets (render/render_lab.c,
+ * lab builds only: the shipped library never sets it). Not part of the API. */
 #ifndef PLUME_RENDER_DRAW_GROUP_H
 #define PLUME_RENDER_DRAW_GROUP_H
 
@@ -10,7 +11,5 @@
  * bench/draw_group_bench.c puts a GL timestamp at each call to time them.
  * NULL hook: none (the default). */
 typedef void (*draw_group_stage_hook)(void *user, const char *stage);
-plume_result draw_group_set_stage_hook(plume_context *context, plume_draw_group group, draw_group_stage_hook hook,
-                                       void *user);
 
 #endif

@@ -2,7 +2,7 @@
  * internal knobs, so that the benchmarks include no plugin/ header. Lab
  * builds only. */
 #ifdef PLUME_LAB
-#include "draw_group.h"
+#include "draw_group_internal.h"
 #include "plume_lab.h"
 #include "tiled.h"
 
@@ -16,7 +16,11 @@ plume_result plume_lab_tiled_configure(plume_context *context, plume_system syst
 
 plume_result plume_lab_draw_group_set_stage_hook(plume_context *context, plume_draw_group group,
                                                  plume_lab_stage_hook hook, void *user) {
-    return draw_group_set_stage_hook(context, group, hook, user);
+    group_state *g = plume_context_lookup(context, group.id, &draw_group_class, "plume_lab_draw_group_set_stage_hook");
+    if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
+    g->stage_hook = hook;
+    g->stage_hook_user = user;
+    return PLUME_OK;
 }
 #else
 /* ISO C wants something in a translation unit. */
