@@ -258,9 +258,13 @@ typedef struct plume_frame_desc {
      * see why sorting matters). */
     bool disable_sort;
     /* The host's scene depth texture (a GL_TEXTURE_2D with a depth format,
-     * depth range 0..1, same projection): draw fades soft particles against
-     * it and the tiled path and low resolutions test against it; update
-     * collides with it (plume_depth_collision_desc); 0 (default): none. The
+     * depth range 0..1, same projection), in the host's depth convention:
+     * the clip depth mode read from the GL (glClipControl's GL_ZERO_TO_ONE
+     * or the default -1..1) and the direction from `projection` (reversed-Z,
+     * near at the larger depth, an infinite far plane too) [since 1.3].
+     * draw fades soft particles against it and the tiled path and low
+     * resolutions test against it; update collides with it
+     * (plume_depth_collision_desc); 0 (default): none. The
      * module reads it through its own sampler, so the texture's compare mode
      * and filters do not matter. */
     uint32_t depth_texture;

@@ -1,7 +1,10 @@
 /* Saves and restores the GL state a module call touches, and routes KHR_debug
  * messages raised during the call to the object's logger. The host's debug
  * callback is put back at the end, so the module never steals it. */
+#include <math.h>
+
 #include "plume_internal.h"
+#include "shared/plume_gpu_layout.h"
 
 static void GLAPIENTRY route_debug_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
                                            const GLchar *message, const void *user) {
@@ -408,4 +411,25 @@ plume_result plume_check_host_state(const plume_env *env, const char *caller) {
         return PLUME_ERROR_HOST_STATE;
     }
     return PLUME_OK;
+}
+
+/* The NDC depth `projection` gives the point at `view_depth` in front of the
+ * eye (0, 0, -view_depth); NaN where it projects behind the eye. */
+static float ndc_depth_at(const float *projection, float view_depth) {
+    float z = -projection[10] * view_depth + projection[14];
+    float w = -projection[11] * view_depth + projection[15];
+    return w > 0.0f ? z / w : NAN;
+}
+
+uint32_t plume_depth_convention(const float *projection) {
+    uint32_t convention = 0;
+    if (epoxy_gl_version() >= 45 || epoxy_has_gl_extension("GL_ARB_clip_control")) {
+        GLint mode = GL_NEGATIVE_ONE_TO_ONE;
+        glGetIntegerv(GL_CLIP_DEPTH_MODE, &mode);
+        if (mode == GL_ZERO_TO_ONE) convention |= PLUME_DEPTH_ZERO_TO_ONE;
+    }
+    /* Depth is monotonic in view depth for a perspective or orthographic
+     * projection (an infinite far plane too): two points tell its direction. */
+    if (ndc_depth_at(projection, 2.0f) < ndc_depth_at(projection, 1.0f)) convention |= PLUME_DEPTH_REVERSED;
+    return convention;
 }

@@ -343,6 +343,12 @@ bool plume_has_feedback_objects(void);
  * ARB_draw_buffers_blend: NVIDIA's 3.3 contexts have it); the scope saves
  * draw buffer 0's then, and a draw must set buffer 0's only. */
 bool plume_has_indexed_blend(void);
+/* The scene depth's convention as the shaders' u_depth_convention (bits of
+ * PLUME_DEPTH_ZERO_TO_ONE, PLUME_DEPTH_REVERSED): the clip depth mode the GL
+ * is in (GL_CLIP_DEPTH_MODE where 4.5 or ARB_clip_control has it, else
+ * -1..1) and whether `projection` (16 floats, column-major) puts nearer points at larger
+ * depths. Read once per call that reads the scene depth. */
+uint32_t plume_depth_convention(const float *projection);
 
 static inline uint32_t plume_next_pow2(uint32_t v) {
     uint32_t p = 1;

@@ -96,10 +96,10 @@ typedef union world_locations {
         GLint world_forces, world_collisions;
         GLint attractor_count, attractors, vector_field, field_min, field_inverse_size, field_strength;
         GLint collider_count, colliders, depth_collision, depth_response, depth_thickness;
-        GLint view_projection, inverse_view_projection, world_eye;
+        GLint view_projection, inverse_view_projection, world_eye, depth_convention;
         GLint route_count, routes;
     };
-    GLint at[18];
+    GLint at[19];
 } world_locations;
 
 typedef union events_emit_locations {

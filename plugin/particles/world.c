@@ -46,7 +46,7 @@ static const char *const WORLD_UNIFORMS[] = {
     "u_world_forces", "u_world_collisions",
     "u_attractor_count", "u_attractors", "u_vector_field", "u_field_min", "u_field_inverse_size", "u_field_strength",
     "u_collider_count", "u_colliders", "u_depth_collision", "u_depth_response", "u_depth_thickness",
-    "u_view_projection", "u_inverse_view_projection", "u_world_eye",
+    "u_view_projection", "u_inverse_view_projection", "u_world_eye", "u_depth_convention",
     "u_route_count", "u_routes", NULL};
 static const char *const EVENTS_PREPARE_UNIFORMS[] = {"u_event_capacity", NULL};
 static const char *const EVENTS_EMIT_UNIFORMS[] = {"u_seed", "u_tag_emitter", NULL};
@@ -287,6 +287,7 @@ static void set_depth_collision(system_state *s, const plume_frame_desc *frame, 
     glProgramUniformMatrix4fv(sim, l->view_projection, 1, GL_FALSE, &view_projection[0][0]);
     glProgramUniformMatrix4fv(sim, l->inverse_view_projection, 1, GL_FALSE, &inverse[0][0]);
     glProgramUniform3f(sim, l->world_eye, inverse_view[3][0], inverse_view[3][1], inverse_view[3][2]);
+    glProgramUniform1ui(sim, l->depth_convention, plume_depth_convention(&projection[0][0]));
     glProgramUniform4f(sim, l->depth_response, (float)d->collision.response, d->collision.restitution,
                        d->collision.friction, d->collision.rest_speed);
     glProgramUniform1f(sim, l->depth_thickness, d->thickness);

@@ -151,7 +151,7 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
     lowres_state *low = lowres_of(v);
     if (!low) return PLUME_ERROR_OUT_OF_MEMORY;
     lowres_pass pass;
-    plume_result r = lowres_begin(low, v, desc, factor, &pass);
+    plume_result r = lowres_begin(low, v, desc, frame->depth_convention, factor, &pass);
     if (r != PLUME_OK) return r;
     target = lowres_target(low, &pass);
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: low-resolution particles");
@@ -176,6 +176,7 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
     draw_choices *choices = particle_view_attach(&view, &DRAW_CHOICES, sizeof *choices);
     if (!choices) return PLUME_ERROR_OUT_OF_MEMORY;
     view.light = draw_frame_light(frame);
+    drawn.depth_convention = plume_depth_convention(&drawn.projection[0][0]);
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, view.env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);

@@ -62,9 +62,11 @@ static void gather(group_state *g, const particle_view *systems, const mat4 view
 
 /* The instanced draw of the sorted list into the bound framebuffer (the
  * host's, or the low-resolution target), its soft fade against
- * `scene_depth` (0: none) covering `target_size` pixels. */
+ * `scene_depth` (0: none; in `depth_convention`, plume_depth_convention)
+ * covering `target_size` pixels. */
 static void draw_sorted(group_state *g, const particle_view *systems, const mat4 view, const mat4 projection,
-                        GLuint scene_depth, const float target_size[2], const frame_light *light) {
+                        uint32_t depth_convention, GLuint scene_depth, const float target_size[2],
+                        const frame_light *light) {
     GLuint d = g->draw_program;
     const GLint *at = g->at.draw;
     glUseProgram(d);
@@ -77,6 +79,7 @@ static void draw_sorted(group_state *g, const particle_view *systems, const mat4
         glm_mat4_inv((vec4 *)projection, inverse);
         glProgramUniformMatrix4fv(d, at[DRAW_INVERSE_PROJECTION], 1, GL_FALSE, &inverse[0][0]);
         glProgramUniform2f(d, at[DRAW_VIEWPORT_SIZE], target_size[0], target_size[1]);
+        glProgramUniform1ui(d, at[DRAW_DEPTH_CONVENTION], depth_convention);
     }
     glProgramUniform1fv(d, at[DRAW_SOFT_FADE], (GLsizei)g->system_count, fade);
     glProgramUniform3fv(d, at[DRAW_LIGHT_COLOR], 1, light->color);
@@ -130,6 +133,7 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
     plume_result r = find_group_and_systems(context, handle, CALLER, frame, &g, systems, view, projection);
     if (r != PLUME_OK) return r;
     frame_light light = draw_frame_light(frame);
+    uint32_t depth_convention = plume_depth_convention(&projection[0][0]);
     uint64_t bound = 0;
     for (uint32_t i = 0; i < g->system_count; ++i) bound += systems[i].sort_bound;
     if (bound > g->total_capacity) bound = g->total_capacity;
@@ -163,14 +167,14 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
     if (r == PLUME_OK && factor == 1) {
         float size[2];
         draw_depth_size(frame, size);
-        draw_sorted(g, systems, view, projection, frame->depth_texture, size, &light);
+        draw_sorted(g, systems, view, projection, depth_convention, frame->depth_texture, size, &light);
     } else if (r == PLUME_OK) {
         lowres_pass pass;
         particle_view own = group_view(g);
-        r = lowres_begin(&g->lowres, &own, frame, factor, &pass);
+        r = lowres_begin(&g->lowres, &own, frame, depth_convention, factor, &pass);
         if (r == PLUME_OK) {
             draw_target target = lowres_target(&g->lowres, &pass);
-            draw_sorted(g, systems, view, projection, target.depth_texture, target.depth_size, &light);
+            draw_sorted(g, systems, view, projection, depth_convention, target.depth_texture, target.depth_size, &light);
             lowres_end(&g->lowres, &own, frame, projection, &pass);
         }
     }

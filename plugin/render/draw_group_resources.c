@@ -142,7 +142,7 @@ static const char *const GATHER_UNIFORM_NAMES[GATHER_UNIFORMS + 1] = {
 static const char *const DRAW_UNIFORM_NAMES[DRAW_UNIFORMS + 1] = {
     "u_view",          "u_projection",    "u_soft_fade_distance", "u_viewport_size", "u_inverse_projection",
     "u_light_color",   "u_ambient_color", "u_sprites",            "u_scene_depth",   "u_layer",
-    "u_system_flipbook", "u_system_lit",  "u_first_record",       NULL};
+    "u_system_flipbook", "u_system_lit",  "u_first_record",       "u_depth_convention", NULL};
 
 static plume_result build_programs(group_state *g, const particle_view *systems, uint32_t count) {
     uint32_t features = 0;

@@ -14,10 +14,12 @@
 
 #include "particles/particle_view.h"
 
-/* The frame a path draws: the host's descriptor and its checked matrices. */
+/* The frame a path draws: the host's descriptor, its checked matrices and
+ * the scene depth's convention (plume_depth_convention, read once a draw). */
 typedef struct draw_frame {
     const plume_frame_desc *desc;
     mat4 view, projection;
+    uint32_t depth_convention;
 } draw_frame;
 
 /* Where a path draws, bound as the draw framebuffer: the host's (full

@@ -105,7 +105,7 @@ static plume_result fragment_draw(const particle_view *v, const draw_frame *fram
     const particle_fragment_view *particles = &v->fragment;
     if (particles->list_count == 0) return PLUME_OK;
     glUseProgram(f->program);
-    particle_set_view_uniforms(v, &f->uniforms, frame->view, frame->projection, target->depth_texture,
+    particle_set_view_uniforms(v, &f->uniforms, frame, target->depth_texture,
                                target->depth_size, f->depth_sampler);
     particle_set_light_uniforms(v, &f->uniforms);
     glUniform1ui(f->at[FRAGMENT_PARTICLE_WIDTH], particles->particle_width);

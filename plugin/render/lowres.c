@@ -29,11 +29,11 @@ enum { EDGE_PERCENT = 5 }; /* view depths further apart than 5% are a depth edge
 
 static int factor_index(int factor) { return factor == 2 ? 0 : 1; }
 
-static const char *const DOWNSAMPLE_UNIFORMS[LOWRES_DOWNSAMPLE_UNIFORMS + 1] = {"u_host_size", "u_reversed",
+static const char *const DOWNSAMPLE_UNIFORMS[LOWRES_DOWNSAMPLE_UNIFORMS + 1] = {"u_host_size", "u_depth_convention",
                                                                              "u_host_depth", NULL};
 static const char *const COMPOSITE_UNIFORMS[LOWRES_COMPOSITE_UNIFORMS + 1] = {
     "u_lowres_size",   "u_viewport_origin", "u_host_size",   "u_inverse_projection",
-    "u_edge_ratio",    "u_particles",       "u_lowres_depth", "u_host_depth", NULL};
+    "u_edge_ratio",    "u_particles",       "u_lowres_depth", "u_host_depth", "u_depth_convention", NULL};
 
 static plume_result build_programs(const plume_env *env, int factor, lowres_programs *out) {
     char defines[64];
@@ -127,7 +127,8 @@ static plume_result ensure_targets(lowres_state *r, const plume_env *env, int wi
     return plume_drain_gl_errors(env, "plume_system_draw (low-resolution targets)");
 }
 
-plume_result lowres_begin(lowres_state *r, const particle_view *v, const plume_frame_desc *frame, int factor,
+plume_result lowres_begin(lowres_state *r, const particle_view *v, const plume_frame_desc *frame,
+                          uint32_t depth_convention, int factor,
                           lowres_pass *pass) {
     lowres_programs *programs = &r->programs[factor_index(factor)];
     plume_result result = PLUME_OK;
@@ -137,6 +138,7 @@ plume_result lowres_begin(lowres_state *r, const particle_view *v, const plume_f
     glGetIntegerv(GL_VIEWPORT, pass->viewport);
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &pass->host_framebuffer);
     glGetIntegerv(GL_DEPTH_FUNC, &pass->depth_function);
+    pass->depth_convention = depth_convention;
     pass->scissor = glIsEnabled(GL_SCISSOR_TEST);
     if (result == PLUME_OK) result = ensure_targets(r, v->env, pass->viewport[2], pass->viewport[3], factor);
     if (result != PLUME_OK) return result;
@@ -157,8 +159,7 @@ plume_result lowres_begin(lowres_state *r, const particle_view *v, const plume_f
     glUseProgram(programs->downsample);
     const GLint *at = programs->downsample_at;
     glProgramUniform2i(programs->downsample, at[LOWRES_DOWNSAMPLE_HOST_SIZE], pass->viewport[2], pass->viewport[3]);
-    bool reversed = pass->depth_function == GL_GREATER || pass->depth_function == GL_GEQUAL;
-    glProgramUniform1i(programs->downsample, at[LOWRES_DOWNSAMPLE_REVERSED], reversed);
+    glProgramUniform1ui(programs->downsample, at[LOWRES_DOWNSAMPLE_DEPTH_CONVENTION], pass->depth_convention);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_ALWAYS);
     glDepthMask(GL_TRUE);
@@ -209,6 +210,7 @@ void lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc 
     glProgramUniform2i(c, at[LOWRES_COMPOSITE_LOWRES_SIZE], r->width, r->height);
     glProgramUniform2i(c, at[LOWRES_COMPOSITE_VIEWPORT_ORIGIN], viewport[0], viewport[1]);
     glProgramUniform2i(c, at[LOWRES_COMPOSITE_HOST_SIZE], viewport[2], viewport[3]);
+    glProgramUniform1ui(c, at[LOWRES_COMPOSITE_DEPTH_CONVENTION], pass->depth_convention);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->args_buffer);
     glDrawArraysIndirect(GL_TRIANGLES, NULL);
     draw_stage_end(v, PLUME_DRAW_STAGE_UPSAMPLE);

@@ -12,11 +12,12 @@
 
 enum { LOWRES_FACTORS = 2 }; /* 1/2 and 1/4 */
 
-enum { LOWRES_DOWNSAMPLE_HOST_SIZE, LOWRES_DOWNSAMPLE_REVERSED, LOWRES_DOWNSAMPLE_HOST_DEPTH, LOWRES_DOWNSAMPLE_UNIFORMS };
+enum { LOWRES_DOWNSAMPLE_HOST_SIZE, LOWRES_DOWNSAMPLE_DEPTH_CONVENTION, LOWRES_DOWNSAMPLE_HOST_DEPTH, LOWRES_DOWNSAMPLE_UNIFORMS };
 enum {
     LOWRES_COMPOSITE_LOWRES_SIZE, LOWRES_COMPOSITE_VIEWPORT_ORIGIN, LOWRES_COMPOSITE_HOST_SIZE,
     LOWRES_COMPOSITE_INVERSE_PROJECTION, LOWRES_COMPOSITE_EDGE_RATIO, LOWRES_COMPOSITE_PARTICLES,
-    LOWRES_COMPOSITE_LOWRES_DEPTH, LOWRES_COMPOSITE_HOST_DEPTH, LOWRES_COMPOSITE_UNIFORMS
+    LOWRES_COMPOSITE_LOWRES_DEPTH, LOWRES_COMPOSITE_HOST_DEPTH, LOWRES_COMPOSITE_DEPTH_CONVENTION,
+    LOWRES_COMPOSITE_UNIFORMS
 };
 
 typedef struct lowres_programs {
@@ -43,6 +44,7 @@ typedef struct lowres_pass {
     GLint viewport[4];
     GLint host_framebuffer, depth_function;
     GLboolean scissor;
+    uint32_t depth_convention; /* the host depth's (plume_depth_convention) */
 } lowres_pass;
 
 /* The system's low-resolution state, an attachment made on its first low
@@ -52,15 +54,17 @@ uint32_t lowres_list_gl_objects(const lowres_state *r, plume_gl_object *out, uin
 /* Deletes its GL objects (the GL context current). */
 void lowres_release(lowres_state *r);
 
-/* Steps 1 and 2 of a draw at 1/`factor` (2 or 4): the depth downsample, then
+/* Steps 1 and 2 of a draw at 1/`factor` (2 or 4): the depth downsample (in
+ * `depth_convention`, plume_depth_convention: the farthest is the smallest
+ * depth where reversed), then
  * the low-resolution particle target cleared and bound as the draw
  * framebuffer (viewport its size, the host's depth function) for a path to
  * draw into. Needs frame->depth_texture; the caller's scope has
  * PLUME_SCOPE_DRAW | PLUME_SCOPE_TEXTURES saved and the raster state
  * neutral. The passes run as many times as the view's drawn count says
  * (none for nothing drawn), timed as the view's draw sub-stages. */
-plume_result lowres_begin(lowres_state *r, const particle_view *view, const plume_frame_desc *frame, int factor,
-                          lowres_pass *pass);
+plume_result lowres_begin(lowres_state *r, const particle_view *view, const plume_frame_desc *frame,
+                          uint32_t depth_convention, int factor, lowres_pass *pass);
 /* The target a path draws into between begin and end: the particles'
  * texture, tested against the downsampled depth, faded against its copy. */
 draw_target lowres_target(const lowres_state *r, const lowres_pass *pass);

@@ -10,7 +10,8 @@ static const char *const PARTICLE_UNIFORM_NAMES[PARTICLE_UNIFORMS + 1] = {
     "u_lit",            "u_orientation",     "u_orientation_axis", "u_stretch",         "u_flipbook",
     "u_frame_blend",    "u_has_texture",     "u_sprite",        "u_scene_depth",        "u_light_direction",
     "u_light_color",    "u_ambient_color",   "u_view",          "u_projection",         "u_inverse_projection",
-    "u_camera_right",   "u_camera_up",       "u_soft_fade_distance", "u_viewport_size", NULL};
+    "u_camera_right",   "u_camera_up",       "u_soft_fade_distance", "u_viewport_size", "u_depth_convention",
+    NULL};
 
 void particle_find_uniforms(GLuint program, particle_uniforms *out) {
     plume_find_uniform_locations(program, PARTICLE_UNIFORM_NAMES, out->at);
@@ -75,10 +76,10 @@ void particle_set_light_uniforms(const particle_view *view, const particle_unifo
     glUniform3fv(u->at[PU_AMBIENT_COLOR], 1, l->ambient);
 }
 
-void particle_set_view_uniforms(const particle_view *v, const particle_uniforms *u, const mat4 view,
-                                const mat4 projection, GLuint scene_depth, const float target_size[2],
-                                GLuint depth_sampler) {
+void particle_set_view_uniforms(const particle_view *v, const particle_uniforms *u, const draw_frame *frame,
+                                GLuint scene_depth, const float target_size[2], GLuint depth_sampler) {
     const GLint *at = u->at;
+    const vec4 *view = frame->view, *projection = frame->projection;
     glUniformMatrix4fv(at[PU_VIEW], 1, GL_FALSE, &view[0][0]);
     glUniformMatrix4fv(at[PU_PROJECTION], 1, GL_FALSE, &projection[0][0]);
     /* The quad spans the view plane: the view matrix's first two rows are the
@@ -91,6 +92,7 @@ void particle_set_view_uniforms(const particle_view *v, const particle_uniforms 
         glm_mat4_inv((vec4 *)projection, inverse);
         glUniformMatrix4fv(at[PU_INVERSE_PROJECTION], 1, GL_FALSE, &inverse[0][0]);
         glUniform2f(at[PU_VIEWPORT_SIZE], target_size[0], target_size[1]);
+        glUniform1ui(at[PU_DEPTH_CONVENTION], frame->depth_convention);
         glActiveTexture(GL_TEXTURE1);
         glBindTexture(GL_TEXTURE_2D, scene_depth);
         glBindSampler(1, depth_sampler);

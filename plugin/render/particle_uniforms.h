@@ -17,7 +17,7 @@ typedef enum particle_uniform {
     PU_STRETCH, PU_FLIPBOOK, PU_FRAME_BLEND, PU_HAS_TEXTURE, PU_SPRITE, PU_SCENE_DEPTH,
     /* The frame: set by each draw. */
     PU_LIGHT_DIRECTION, PU_LIGHT_COLOR, PU_AMBIENT_COLOR, PU_VIEW, PU_PROJECTION, PU_INVERSE_PROJECTION,
-    PU_CAMERA_RIGHT, PU_CAMERA_UP, PU_SOFT_FADE_DISTANCE, PU_VIEWPORT_SIZE,
+    PU_CAMERA_RIGHT, PU_CAMERA_UP, PU_SOFT_FADE_DISTANCE, PU_VIEWPORT_SIZE, PU_DEPTH_CONVENTION,
     PARTICLE_UNIFORMS
 } particle_uniform;
 
@@ -34,12 +34,11 @@ void particle_find_uniforms(GLuint program, particle_uniforms *out);
 void particle_set_appearance_uniforms(const particle_view *view, GLuint program, const particle_uniforms *at);
 /* The view's light on the current program. */
 void particle_set_light_uniforms(const particle_view *view, const particle_uniforms *at);
-/* The uniforms that follow the camera (the view, the projection, the soft
- * fade against `scene_depth`, bound to unit 1 through `depth_sampler`; 0: no
- * fade, covering `target_size` pixels) on the current program: the raster
- * draws of both GPU paths. */
-void particle_set_view_uniforms(const particle_view *view, const particle_uniforms *at, const mat4 view_matrix,
-                                const mat4 projection, GLuint scene_depth, const float target_size[2],
-                                GLuint depth_sampler);
+/* The uniforms that follow the camera (the frame's view and projection, the
+ * soft fade against `scene_depth` in the frame's depth convention, bound to
+ * unit 1 through `depth_sampler`; 0: no fade, covering `target_size` pixels)
+ * on the current program: the raster draws of both GPU paths. */
+void particle_set_view_uniforms(const particle_view *view, const particle_uniforms *at, const draw_frame *frame,
+                                GLuint scene_depth, const float target_size[2], GLuint depth_sampler);
 
 #endif

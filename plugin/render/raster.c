@@ -73,7 +73,7 @@ static plume_result raster_draw(const particle_view *v, const draw_frame *frame,
     raster_state *r = raster_of(v, &result);
     if (!r) return result;
     glUseProgram(r->program);
-    particle_set_view_uniforms(v, &r->uniforms, frame->view, frame->projection, target->depth_texture,
+    particle_set_view_uniforms(v, &r->uniforms, frame, target->depth_texture,
                                target->depth_size, r->depth_sampler);
     particle_set_light_uniforms(v, &r->uniforms);
     if (v->sprite_texture) draw_bind_texture(0, v->sprite_texture, r->sprite_sampler);

@@ -101,7 +101,7 @@ static void run_scan_level(const tiled_renderer *r, uint32_t capacity, uint32_t 
 }
 
 static void build_entries(const particle_view *s, tiled_renderer *r, const mat4 view, const mat4 projection,
-                          const tiled_target *t, const uint32_t tiles[2]) {
+                          uint32_t depth_convention, const tiled_target *t, const uint32_t tiles[2]) {
     uint32_t capacity = s->desc->capacity;
     bind_tiled_buffers(s, r);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
@@ -120,6 +120,7 @@ static void build_entries(const particle_view *s, tiled_renderer *r, const mat4 
     glUseProgram(p);
     glProgramUniformMatrix4fv(p, at[TU_VIEW], 1, GL_FALSE, &view[0][0]);
     glProgramUniformMatrix4fv(p, at[TU_PROJECTION], 1, GL_FALSE, &projection[0][0]);
+    glProgramUniform1ui(p, at[TU_DEPTH_CONVENTION], depth_convention);
     glProgramUniform3f(p, at[TU_CAMERA_RIGHT], view[0][0], view[1][0], view[2][0]);
     glProgramUniform3f(p, at[TU_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
     glProgramUniform2f(p, at[TU_TARGET_SIZE], (float)t->width, (float)t->height);
@@ -160,7 +161,8 @@ static void build_entries(const particle_view *s, tiled_renderer *r, const mat4 
  * on a frame without entries or over the budget (the control pass's
  * arguments). */
 static void composite(const particle_view *s, tiled_renderer *r, const plume_frame_desc *frame,
-                      const mat4 projection, const tiled_target *t, const uint32_t tiles[2]) {
+                      const mat4 projection, uint32_t depth_convention, const tiled_target *t,
+                      const uint32_t tiles[2]) {
     uint32_t tile_count = tiles[0] * tiles[1];
     bind_tiled_buffers(s, r);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_ENTRIES, r->entries_buffer);
@@ -200,6 +202,7 @@ static void composite(const particle_view *s, tiled_renderer *r, const plume_fra
     glProgramUniform2i(c, at[TU_DEPTH_ORIGIN], t->depth_origin[0], t->depth_origin[1]);
     glProgramUniform2f(c, at[TU_DEPTH_SIZE], t->depth_size[0], t->depth_size[1]);
     glProgramUniform1ui(c, at[TU_DEPTH_FUNCTION], (GLuint)t->depth_function);
+    glProgramUniform1ui(c, at[TU_DEPTH_CONVENTION], depth_convention);
     float threshold = frame->disable_early_termination ? 0.0f
                       : frame->transmittance_threshold > 0.0f ? frame->transmittance_threshold
                                                               : 1.0f / 255.0f;
@@ -304,7 +307,7 @@ static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, 
     if ((result = tiled_ensure_chunks(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
     if ((result = tiled_ensure_entry_sorter(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
 
-    build_entries(s, r, frame->view, frame->projection, &t, tiles);
+    build_entries(s, r, frame->view, frame->projection, frame->depth_convention, &t, tiles);
     profiler_capture_u32(s->profiler, PROFILER_VALUE_TILED_ENTRIES, r->control_buffer, 4 * PLUME_TILED_ENTRY_COUNT,
                          scope);
     profiler_set_u32(s->profiler, PROFILER_VALUE_TILED_BUDGET, r->budget);
@@ -313,7 +316,7 @@ static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, 
     result = plume_sort_indirect_bounded(s->context, r->sorter, r->entries_buffer, r->control_buffer,
                                          4 * PLUME_TILED_SORT_COUNT, r->budget);
     draw_stage_end(s, PLUME_DRAW_STAGE_TILE_SORT);
-    composite(s, r, frame->desc, frame->projection, &t, tiles);
+    composite(s, r, frame->desc, frame->projection, frame->depth_convention, &t, tiles);
     plume_result blended = blend(s, r, frame, &t, scope);
     return result != PLUME_OK ? result : blended;
 }

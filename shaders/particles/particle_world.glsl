@@ -4,6 +4,7 @@
 // The records' layouts are packed by plugin/particles/world.c.
 #include "particles/particle_common.glsl"
 #include "particles/particle_state.glsl"
+#include "shared/scene_depth.glsl" // depth collision
 
 // ---- Force fields -----------------------------------------------------------
 // Attractor: [0] xyz position, w radius (0: no falloff); [1] xyz unit axis
@@ -186,7 +187,7 @@ bool collide_shape(int c, vec3 x0, inout vec3 position, inout vec3 velocity, ino
 }
 
 vec3 unproject(vec2 uv, float depth) {
-    vec4 world = u_inverse_view_projection * vec4(vec3(uv, depth) * 2.0 - 1.0, 1.0);
+    vec4 world = unproject_window(u_inverse_view_projection, uv, depth);
     return world.xyz / world.w;
 }
 
@@ -203,7 +204,7 @@ bool collide_depth(inout vec3 position, inout vec3 velocity, inout bool hit) {
     vec2 uv = ndc.xy * 0.5 + 0.5;
     ivec2 texel = clamp(ivec2(uv * vec2(size)), ivec2(0), size - 1);
     float scene = texelFetch(u_scene_depth, texel, 0).r;
-    if (scene >= 1.0 || ndc.z * 0.5 + 0.5 <= scene) return false;
+    if (scene == background_depth() || !depth_is_farther(window_depth_of_ndc(ndc.z), scene)) return false;
     vec2 texel_uv = (vec2(texel) + 0.5) / vec2(size);
     vec3 surface = unproject(texel_uv, scene);
     if (distance(position, surface) > u_depth_thickness) return false;

@@ -3,6 +3,7 @@
 // square), its soft fade distance and whether it is lit its system's.
 // Premultiplied output, dst = c a + (1 - a (1 - k)) dst (plume_blend_mode).
 #include "particles/particle_common.glsl"
+#include "shared/scene_depth.glsl"
 #include "render/particle_appearance.glsl" // lighting
 
 in vec4 v_color;
@@ -35,9 +36,7 @@ void main() {
     float fade = 1.0, distance = u_soft_fade_distance[v_system];
     if (distance > 0.0) {
         vec2 uv = gl_FragCoord.xy / u_viewport_size;
-        float window_depth = texture(u_scene_depth, uv).r;
-        vec4 scene = u_inverse_projection * vec4(vec3(uv, window_depth) * 2.0 - 1.0, 1.0);
-        float scene_depth = -scene.z / scene.w;
+        float scene_depth = scene_view_depth(u_inverse_projection, uv, texture(u_scene_depth, uv).r);
         fade = clamp((scene_depth - v_view_depth) / distance, 0.0, 1.0);
     }
     vec3 color = v_color.rgb;

@@ -4,6 +4,8 @@
 // pixel's own (in view depth) are interpolated bilinearly; where none is
 // (a depth edge), the nearest in depth is taken, so particles behind a
 // nearer surface do not bleed onto it.
+#include "shared/scene_depth.glsl"
+
 uniform sampler2D u_particles;    // unit 0, low resolution, premultiplied
 uniform sampler2D u_lowres_depth; // unit 1, low resolution, window depth
 uniform sampler2D u_host_depth;   // unit 2, full resolution, window depth
@@ -15,10 +17,7 @@ uniform float u_edge_ratio;       // relative view-depth difference that marks a
 
 out vec4 out_color;
 
-float view_depth(vec2 uv, float window_depth) {
-    vec4 p = u_inverse_projection * vec4(vec3(uv, window_depth) * 2.0 - 1.0, 1.0);
-    return -p.z / p.w;
-}
+float view_depth(vec2 uv, float window_depth) { return scene_view_depth(u_inverse_projection, uv, window_depth); }
 
 void main() {
     ivec2 pixel = ivec2(gl_FragCoord.xy) - u_viewport_origin;

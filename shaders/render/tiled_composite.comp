@@ -42,6 +42,7 @@
 #include "particles/particle_common.glsl"
 #include "render/particle_appearance.glsl" // the flipbook, the light
 #include "render/tiled_common.glsl"
+#include "shared/scene_depth.glsl"
 
 layout(local_size_x = TILED_TILE_SIZE, local_size_y = TILED_TILE_SIZE) in;
 
@@ -101,11 +102,11 @@ bool splat_pixel(uint at, vec2 centre, out SplatPixel sp) {
     if (any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))) return false;
     vec3 x_row = vec3(row0.x, row1.x, row2.x), y_row = vec3(row0.y, row1.y, row2.y);
     float ndc_z = dot(vec3(row0.w, row1.w, row2.w), h);
-    if (ndc_z < -1.0 || ndc_z > 1.0) return false;
+    if (!ndc_depth_inside(ndc_z)) return false;
     sp.st = st;
     sp.d_dx = (x_row.xy - st * x_row.z) / h.z;
     sp.d_dy = (y_row.xy - st * y_row.z) / h.z;
-    sp.window_depth = ndc_z * 0.5 + 0.5;
+    sp.window_depth = window_depth_of_ndc(ndc_z);
     sp.view_depth = dot(batch[at + 3u].xyz, h) / h.z;
     return true;
 }
@@ -151,8 +152,7 @@ void main() {
     float scene_window = textureLod(u_scene_depth, depth_uv, 0.0).r;
     float scene_view = 0.0;
     if (u_soft_fade_distance > 0.0) {
-        vec4 scene = u_inverse_projection * vec4(vec3(depth_uv, scene_window) * 2.0 - 1.0, 1.0);
-        scene_view = -scene.z / scene.w;
+        scene_view = scene_view_depth(u_inverse_projection, depth_uv, scene_window);
     }
     vec3 color = vec3(0.0);
     float transmittance = 1.0;

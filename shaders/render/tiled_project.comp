@@ -8,6 +8,7 @@
 #include "particles/particle_common.glsl"
 #include "render/particle_appearance.glsl"
 #include "render/tiled_common.glsl"
+#include "shared/scene_depth.glsl"
 
 layout(local_size_x = PLUME_TILED_PROJECT_GROUP_SIZE) in;
 
@@ -64,14 +65,14 @@ bool inverse_axes(vec2 w0, vec2 w1, vec2 w3, out mat2 to_quad) {
 bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out ivec2 last) {
     vec4 c0 = clip_corner(centre, vec2(-0.5, -0.5), edges), c1 = clip_corner(centre, vec2(0.5, -0.5), edges);
     vec4 c2 = clip_corner(centre, vec2(0.5, 0.5), edges), c3 = clip_corner(centre, vec2(-0.5, 0.5), edges);
-    if (c0.w <= 0.0 || c0.z < -c0.w || c0.z > c0.w) return false;
+    if (c0.w <= 0.0 || !ndc_depth_inside(c0.z / c0.w)) return false;
     pixel_box(c0, c1, c2, c3, first, last);
     if (any(greaterThan(first, last))) return false;
     vec2 w0 = target_position(c0);
     mat2 to_quad;
     if (!inverse_axes(w0, target_position(c1), target_position(c3), to_quad)) return false;
     float view_depth = -(u_view * vec4(centre, 1.0)).z;
-    splats[base + 0u] = vec4(w0, view_depth, c0.z / c0.w * 0.5 + 0.5);
+    splats[base + 0u] = vec4(w0, view_depth, window_depth_of_ndc(c0.z / c0.w));
     splats[base + 1u] = vec4(to_quad[0], to_quad[1]);
     return true;
 }
@@ -104,7 +105,8 @@ bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out iv
     vec4 c2 = clip_corner(centre, vec2(0.5, 0.5), edges), c3 = clip_corner(centre, vec2(-0.5, 0.5), edges);
     if (c0.w <= 0.0 && c1.w <= 0.0 && c2.w <= 0.0 && c3.w <= 0.0) return false; // behind the eye
     // Wholly in front of the near plane or behind the far one: no pixel.
-    if ((c0.z < -c0.w && c1.z < -c1.w && c2.z < -c2.w && c3.z < -c3.w) ||
+    float low = ndc_depth_low();
+    if ((c0.z < low * c0.w && c1.z < low * c1.w && c2.z < low * c2.w && c3.z < low * c3.w) ||
         (c0.z > c0.w && c1.z > c1.w && c2.z > c2.w && c3.z > c3.w))
         return false;
     first = ivec2(0);

@@ -130,6 +130,10 @@
 #define PLUME_TEXTURE_UNIT_SCENE_DEPTH 0 /* simulate's depth texture (depth collision) */
 #define PLUME_TEXTURE_UNIT_VECTOR_FIELD 1 /* simulate's 3D vector field */
 
+/* ---- The scene depth's convention (u_depth_convention, scene_depth.glsl) ---- */
+#define PLUME_DEPTH_ZERO_TO_ONE 1u /* clip control's GL_ZERO_TO_ONE: window depth = NDC z */
+#define PLUME_DEPTH_REVERSED 2u    /* the projection maps near to the larger depth */
+
 /* ---- Sort: shader storage bindings ---- */
 #define PLUME_BINDING_SORT_PAIRS 0       /* the host's {key, value} pairs */
 #define PLUME_BINDING_SORT_STATE 1       /* the count, then each pass's dispatch arguments */

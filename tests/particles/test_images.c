@@ -191,10 +191,12 @@ static void assert_pixel(const float *image, int x, int y, const float expected[
 
 /* The particle sits at view depth 5; a scene plane d behind it fades it to
  * alpha * clamp(d / 0.5, 0, 1) (default fade distance), for an orthographic
- * and a perspective camera (whose depth is not linear). */
-static void test_soft_particles_fade_against_scene_depth(void **state) {
-    (void)state;
+ * and a perspective camera (whose depth is not linear), with the host's
+ * depth in the GL's default convention or reversed (clip control 0..1, the
+ * projections' depth reversed, the perspective one's far plane infinite). */
+static void soft_particles_fade_against_scene_depth(bool reversed) {
     const float white[4] = {1, 1, 1, 0.8f}, clear[4] = {0, 0, 0, 0};
+    set_host_depth_convention(reversed);
     plume_system system = make_system(single_particle_desc(1.0f, white));
     float *image = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
     assert_non_null(image);
@@ -202,6 +204,8 @@ static void test_soft_particles_fade_against_scene_depth(void **state) {
         mat4 view, projection;
         ortho_camera(view, projection);
         if (perspective) glm_perspective(1.0f, 1.0f, 0.5f, 50.0f, projection);
+        if (reversed && perspective) infinite_reversed_perspective(1.0f, 1.0f, 0.5f, projection);
+        else if (reversed) reverse_projection_depth(projection);
         plume_frame_desc frame = make_frame(0.25f, view, projection);
         update(system, &frame);
         const float planes[] = {7.0f, 5.25f, 5.1f, 4.9f};
@@ -216,12 +220,24 @@ static void test_soft_particles_fade_against_scene_depth(void **state) {
             float fade = i < 4 ? glm_clamp((planes[i] - 5.0f) / 0.5f, 0.0f, 1.0f) : 1.0f;
             float a = 0.8f * fade, expected[4] = {a, a, a, a};
             char what[64];
-            snprintf(what, sizeof what, "%s, plane %g", perspective ? "perspective" : "orthographic", i < 4 ? planes[i] : 0.0);
+            snprintf(what, sizeof what, "%s%s, plane %g", reversed ? "reversed " : "",
+                     perspective ? "perspective" : "orthographic", i < 4 ? planes[i] : 0.0);
             assert_pixel(image, IMAGE_SIZE / 2, IMAGE_SIZE / 2, expected, 2e-3f, what);
         }
     }
     free(image);
     destroy_system(system);
+    set_host_depth_convention(false);
+}
+
+static void test_soft_particles_fade_against_scene_depth(void **state) {
+    (void)state;
+    soft_particles_fade_against_scene_depth(false);
+}
+
+static void test_soft_particles_fade_against_reversed_scene_depth(void **state) {
+    (void)state;
+    soft_particles_fade_against_scene_depth(true);
 }
 
 /* ---- Sprites: texture orientation, flipbook frames, frame blending --------- */
@@ -328,6 +344,8 @@ static void test_rotation_and_spin_turn_the_quad(void **state) {
 const struct CMUnitTest particle_images_tests[] = {
     cmocka_unit_test_setup_teardown(test_image_matches_cpu_compositing_and_needs_the_sort, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_soft_particles_fade_against_scene_depth, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_soft_particles_fade_against_reversed_scene_depth, fixture_setup,
+                                    fixture_teardown),
     cmocka_unit_test_setup_teardown(test_flipbook_frames_by_age_with_blending, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_rotation_and_spin_turn_the_quad, fixture_setup, fixture_teardown),
 };

@@ -286,6 +286,29 @@ static void test_draw_group_interleaved_systems(void **state) {
                quality, least[r], blank);
         assert_true(quality >= least[r] && quality < 90.0);
     }
+    /* The host's depth reversed (clip control 0..1, GEQUAL, the projection's
+     * depth reversed, the plane's depth in it) gives the default
+     * convention's picture, at full resolution and 1/4: a plane just behind
+     * the particles (view depth 5), so that the soft fade shows. */
+    for (int r = 0; r < 2; ++r) {
+        float *pictures[2] = {joint, separate};
+        for (int convention = 0; convention < 2; ++convention) {
+            set_host_depth_convention(convention == 1);
+            plume_frame_desc near = frame;
+            near.draw_resolution = r ? PLUME_DRAW_QUARTER : PLUME_DRAW_FULL;
+            if (convention == 1) reverse_projection_depth(projection);
+            memcpy(near.projection, projection, sizeof near.projection);
+            GLuint plane = plane_depth_texture(projection, 5.3f);
+            near.depth_texture = plane;
+            draw_into(group, systems, 3, &near, clear, pictures[convention]);
+            glDeleteTextures(1, &plane);
+            ortho_camera(view, projection);
+        }
+        set_host_depth_convention(false);
+        printf("  reversed depth at 1/%d: PSNR %.1f dB against the default convention\n", r ? 4 : 1,
+               psnr(joint, separate));
+        assert_true(psnr(joint, separate) >= 60.0);
+    }
 
     /* The group's profile: off, nothing; on, its draws (here at 1/4, with
      * the low resolution's draw stages) timed as its sort and draw stages,

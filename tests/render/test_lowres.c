@@ -14,6 +14,7 @@
 
 #include <cglm/cglm.h>
 
+#include "particle_fixture.h"
 #include "plume/plume_particles.h"
 #include "plume_fixture.h"
 #include "render_fixture.h"
@@ -96,6 +97,46 @@ static void test_no_halo_at_a_depth_edge(void **state) {
     free(low);
 }
 
+static void hard_edges(plume_system_desc *desc) { desc->appearance.soft_fade_distance = 1e-4f; }
+
+/* A host in the reversed depth convention (clip control 0..1, depth cleared
+ * to 0, GEQUAL, an infinite reversed projection) sees the image of the
+ * default convention at every resolution, on the raster and the tiled path
+ * (kept here: test_tiled.c is full): the same occluder's edge (depth test,
+ * downsample), the same soft fade, the same upsample; with the soft fade
+ * and without it (a fade distance of 1e-4), so that the depth test and the
+ * upsample are seen alone. Every case is drawn before any is asserted. */
+static void test_reversed_depth_draws_the_same_image(void **state) {
+    (void)state;
+    const float centre[3] = {0.0f, 0.0f, -10.0f};
+    float *standard = render_new_image(), *reversed = render_new_image();
+    const uint32_t resolutions[3] = {PLUME_DRAW_FULL, PLUME_DRAW_HALF, PLUME_DRAW_QUARTER};
+    const uint32_t paths[2] = {PLUME_DRAW_PATH_RASTER, PLUME_DRAW_PATH_TILED};
+    int differing = 0;
+    for (int soft = 1; soft >= 0; --soft)
+        for (int p = 0; p < 2; ++p)
+            for (int r = 0; r < 3; ++r) {
+                for (int convention = 0; convention < 2; ++convention) {
+                    set_host_depth_convention(convention == 1);
+                    render_camera c = convention == 1 ? render_make_reversed_camera() : render_make_camera();
+                    plume_system system = render_cloud_with(centre, 4.0f, 2.0f, 300, 9, false, soft ? NULL : hard_edges);
+                    plume_frame_desc frame = {.draw_resolution = resolutions[r], .draw_path = paths[p]};
+                    render_frame(system, &c, frame, true, WIDTH / 2, render_window_depth(&c, 8.0f),
+                                 convention == 1 ? reversed : standard);
+                    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+                }
+                set_host_depth_convention(false);
+                float largest = render_largest_difference(standard, reversed);
+                printf("  %s path, resolution %u, %s: reversed depth differs by at most %.4f\n",
+                       p ? "tiled" : "raster", resolutions[r], soft ? "soft" : "hard edges", largest);
+                assert_true(render_covered_pixels(standard) > WIDTH * HEIGHT / 8);
+                differing += largest > 2.0f / 255.0f;
+            }
+    assert_int_equal(differing, 0);
+    free(standard);
+    free(reversed);
+}
+
 static void test_low_resolution_without_depth_draws_at_full_resolution(void **state) {
     (void)state;
     render_camera c = render_make_camera();
@@ -121,6 +162,7 @@ static void test_low_resolution_without_depth_draws_at_full_resolution(void **st
 const struct CMUnitTest lowres_tests[] = {
     cmocka_unit_test_setup_teardown(test_low_resolution_is_close_to_full_resolution, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_no_halo_at_a_depth_edge, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_reversed_depth_draws_the_same_image, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_low_resolution_without_depth_draws_at_full_resolution, fixture_setup,
                                     fixture_teardown),
 };

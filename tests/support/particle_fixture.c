@@ -189,7 +189,9 @@ plume_system_desc overlap_desc(uint32_t seed) {
 GLuint plane_depth_texture(mat4 projection, float plane) {
     vec4 clip;
     glm_mat4_mulv(projection, (vec4){0, 0, -plane, 1}, clip);
-    float window = 0.5f * clip[2] / clip[3] + 0.5f;
+    GLint mode = GL_NEGATIVE_ONE_TO_ONE;
+    glGetIntegerv(GL_CLIP_DEPTH_MODE, &mode);
+    float ndc = clip[2] / clip[3], window = mode == GL_ZERO_TO_ONE ? ndc : 0.5f * ndc + 0.5f;
     float *depths = malloc(sizeof(float) * IMAGE_SIZE * IMAGE_SIZE);
     assert_non_null(depths);
     for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) depths[i] = window;
@@ -242,4 +244,28 @@ void gradient_at(const plume_gradient *g, double t, double rgba[4]) {
             }
     }
     for (int c = 0; c < 4; ++c) rgba[c] = g->keys[low].rgba[c] + f * (g->keys[high].rgba[c] - g->keys[low].rgba[c]);
+}
+
+void set_host_depth_convention(bool reversed) {
+    fixture_depth_convention_changed = true;
+    glClipControl(GL_LOWER_LEFT, reversed ? GL_ZERO_TO_ONE : GL_NEGATIVE_ONE_TO_ONE);
+    glClearDepth(reversed ? 0.0 : 1.0);
+    glDepthFunc(reversed ? GL_GEQUAL : GL_LESS);
+}
+
+void reverse_projection_depth(mat4 projection) {
+    /* z' = (w - z) / 2: NDC -1 (near) goes to 1, NDC 1 (far) to 0. */
+    mat4 reverse = GLM_MAT4_IDENTITY_INIT;
+    reverse[2][2] = -0.5f;
+    reverse[3][2] = 0.5f;
+    glm_mat4_mul(reverse, projection, projection);
+}
+
+void infinite_reversed_perspective(float fovy, float aspect, float near, mat4 out) {
+    float f = 1.0f / tanf(fovy * 0.5f);
+    glm_mat4_zero(out);
+    out[0][0] = f / aspect;
+    out[1][1] = f;
+    out[2][3] = -1.0f; /* w = view depth */
+    out[3][2] = near;  /* z = near: NDC depth near / view depth */
 }

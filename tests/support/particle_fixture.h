@@ -83,8 +83,22 @@ void ortho_camera(mat4 view, mat4 projection);
  * are in front: the emission order is front to back, the wrong one. */
 plume_system_desc overlap_desc(uint32_t seed);
 
-/* A depth texture holding a plane at view depth `plane` for `projection`. */
+/* A depth texture holding a plane at view depth `plane` for `projection`,
+ * in the clip depth mode the GL is in (glClipControl). */
 GLuint plane_depth_texture(mat4 projection, float plane);
+
+/* ---- Depth conventions ----
+ * The host's depth as reverse-Z engines set it (reversed true): clip
+ * control's GL_ZERO_TO_ONE, depth cleared to 0, GL_GEQUAL; or the GL's
+ * defaults (-1..1, cleared to 1, GL_LESS). fixture_teardown puts the
+ * defaults back. */
+void set_host_depth_convention(bool reversed);
+/* `projection` (a GL one: near at NDC -1, far at 1) with its depth reversed
+ * for clip control's 0..1: near at 1, far at 0. */
+void reverse_projection_depth(mat4 projection);
+/* A perspective projection with the far plane at infinity and reversed
+ * depth for clip control's 0..1 (near at 1, infinitely far at 0). */
+void infinite_reversed_perspective(float fovy, float aspect, float near, mat4 out);
 
 /* 16x16 RGBA8, 2x2 frames of 8x8: red, green (top row), blue, half-transparent
  * white (bottom row); rows from the top. */

@@ -19,7 +19,16 @@ int fixture_setup(void **state) {
     return plume_context_create(&desc, &context) == PLUME_OK ? 0 : -1;
 }
 
+bool fixture_depth_convention_changed;
+
 int fixture_teardown(void **state) {
+    /* A depth-convention test that failed midway leaves no reversed depth. */
+    if (fixture_depth_convention_changed) {
+        glClipControl(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE);
+        glClearDepth(1.0);
+        glDepthFunc(GL_LESS);
+        fixture_depth_convention_changed = false;
+    }
     uint32_t left = 0;
     plume_context_list_gl_objects(context, NULL, 0, &left);
     if (left > 0) fprintf(stderr, "the test left objects owning %u GL objects alive in its context\n", left);

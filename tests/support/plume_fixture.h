@@ -4,6 +4,8 @@
 #ifndef PLUME_FIXTURE_H
 #define PLUME_FIXTURE_H
 
+#include <stdbool.h>
+
 #include "plume/plume_context.h"
 
 /* The current test's context. */
@@ -12,8 +14,11 @@ plume_context *fixture_context(void);
 /* cmocka setup: test_setup, then a new context. */
 int fixture_setup(void **state);
 /* cmocka teardown: fails the test when it left an object (a GL object) alive
- * in its context, destroys the context, then test_teardown. */
+ * in its context, destroys the context, then test_teardown. It puts the GL's
+ * default depth convention back when the test changed it (set by
+ * set_host_depth_convention, particle_fixture.h). */
 int fixture_teardown(void **state);
+extern bool fixture_depth_convention_changed;
 
 /* A new context (messages to the recording logger) whose handles carry
  * another tag than `id`'s: two contexts' tags collide with probability 2^-16,

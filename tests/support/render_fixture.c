@@ -8,6 +8,7 @@
 #include <math.h>
 #include <cmocka.h>
 
+#include "particle_fixture.h"
 #include "plume_fixture.h"
 #include "render_fixture.h"
 #include "test_env.h"
@@ -21,10 +22,18 @@ render_camera render_make_camera(void) {
     return c;
 }
 
+render_camera render_make_reversed_camera(void) {
+    render_camera c = render_make_camera();
+    infinite_reversed_perspective(glm_rad(60.0f), (float)RENDER_WIDTH / RENDER_HEIGHT, 0.5f, c.projection);
+    return c;
+}
+
 float render_window_depth(const render_camera *c, float distance) {
     vec4 clip;
     glm_mat4_mulv((vec4 *)c->projection, (vec4){0, 0, -distance, 1}, clip);
-    return clip[2] / clip[3] * 0.5f + 0.5f;
+    GLint mode = GL_NEGATIVE_ONE_TO_ONE;
+    glGetIntegerv(GL_CLIP_DEPTH_MODE, &mode);
+    return mode == GL_ZERO_TO_ONE ? clip[2] / clip[3] : clip[2] / clip[3] * 0.5f + 0.5f;
 }
 
 /* The host's frame: colour and a depth attachment, and a copy of the depth
@@ -34,9 +43,11 @@ typedef struct host_frame {
     GLuint framebuffer, color, depth, depth_copy, scratch_framebuffer;
 } host_frame;
 
+/* Cleared with the host's clear depth (its convention's farthest). */
 static void fill_depth(GLuint framebuffer, int occluder_width, float occluder_depth) {
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
-    const float far = 1.0f;
+    float far = 1.0f;
+    glGetFloatv(GL_DEPTH_CLEAR_VALUE, &far);
     glClearBufferfv(GL_DEPTH, 0, &far);
     if (occluder_width > 0) {
         glEnable(GL_SCISSOR_TEST);

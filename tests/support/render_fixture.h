@@ -22,7 +22,12 @@ typedef struct render_camera {
 
 /* 60 degrees, looking down -z from the origin, near 0.5, far 50. */
 render_camera render_make_camera(void);
-/* The window depth of a point `distance` in front of the camera. */
+/* render_make_camera's view through an infinite reversed perspective
+ * (infinite_reversed_perspective): for a host in the reversed depth
+ * convention (set_host_depth_convention). */
+render_camera render_make_reversed_camera(void);
+/* The window depth of a point `distance` in front of the camera, in the
+ * clip depth mode the GL is in. */
 float render_window_depth(const render_camera *c, float distance);
 
 /* A soft cloud of `count` frozen, semi-transparent puffs in a box around

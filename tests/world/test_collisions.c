@@ -282,7 +282,9 @@ enum { DEPTH_SIZE = 128 };
 
 /* The depth of an axis-aligned box (half-sizes `extents` round `centre`)
  * rendered with view_projection into a DEPTH_SIZE^2 GL_DEPTH_COMPONENT32F
- * texture cleared to 1. Restores the framebuffer, viewport and program. */
+ * texture in the host's depth convention (cleared with its clear depth,
+ * tested with its depth function: set_host_depth_convention). Restores the
+ * framebuffer, viewport and program. */
 static GLuint render_box_depth(const mat4 view_projection, const vec3 centre, const vec3 extents) {
     static const char *vertex_source =
         "#version 430 core\n"
@@ -320,10 +322,8 @@ static GLuint render_box_depth(const mat4 view_projection, const vec3 centre, co
     glDrawBuffer(GL_NONE);
     assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
     glViewport(0, 0, DEPTH_SIZE, DEPTH_SIZE);
-    glClearDepth(1.0);
     glClear(GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LESS);
     glUseProgram(program);
     glUniformMatrix4fv(glGetUniformLocation(program, "u_mvp"), 1, GL_FALSE, &view_projection[0][0]);
     glUniform3fv(glGetUniformLocation(program, "u_centre"), 1, centre);
@@ -347,13 +347,16 @@ static GLuint render_box_depth(const mat4 view_projection, const vec3 centre, co
 /* Particles rain onto a box seen from above at an angle; only its depth is
  * known (rendered). Those above its top come to rest on it (within a depth
  * texel's reach); those beside it, where the depth buffer shows nothing,
- * fall past it. Without depth_collision enabled, all fall through. */
-static void test_depth_buffer_collision_with_a_rendered_box(void **state) {
-    (void)state;
+ * fall past it. Without depth_collision enabled, all fall through. The host
+ * renders its depth in the GL's default convention or reversed (clip control
+ * 0..1, cleared to 0, GEQUAL, an infinite reversed projection). */
+static void depth_buffer_collision_with_a_rendered_box(bool reversed) {
     const vec3 centre = {0, 0, 0}, extents = {1, 0.5f, 1};
     mat4 view, projection, view_projection;
+    set_host_depth_convention(reversed);
     glm_lookat((vec3){0, 6, 3}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
-    glm_perspective(glm_rad(50), 1, 0.5f, 30, projection);
+    if (reversed) infinite_reversed_perspective(glm_rad(50), 1, 0.5f, projection);
+    else glm_perspective(glm_rad(50), 1, 0.5f, 30, projection);
     glm_mat4_mul(projection, view, view_projection);
     GLuint depth = render_box_depth(view_projection, centre, extents);
     for (int enabled = 1; enabled >= 0; --enabled) {
@@ -385,7 +388,8 @@ static void test_depth_buffer_collision_with_a_rendered_box(void **state) {
                 ++fell;
             }
         }
-        printf("  depth collision %s: %d resting on the box, %d fell past\n", enabled ? "on" : "off", on_top, fell);
+        printf("  depth collision %s%s: %d resting on the box, %d fell past\n", reversed ? "(reversed depth) " : "",
+               enabled ? "on" : "off", on_top, fell);
         if (enabled) {
             assert_true(on_top >= 180);
             assert_true(fell >= 50); /* beside the box */
@@ -396,6 +400,17 @@ static void test_depth_buffer_collision_with_a_rendered_box(void **state) {
         destroy_system(system);
     }
     glDeleteTextures(1, &depth);
+    set_host_depth_convention(false);
+}
+
+static void test_depth_buffer_collision_with_a_rendered_box(void **state) {
+    (void)state;
+    depth_buffer_collision_with_a_rendered_box(false);
+}
+
+static void test_depth_buffer_collision_in_reversed_depth(void **state) {
+    (void)state;
+    depth_buffer_collision_with_a_rendered_box(true);
 }
 
 const struct CMUnitTest world_collisions_tests[] = {
@@ -406,5 +421,6 @@ const struct CMUnitTest world_collisions_tests[] = {
     cmocka_unit_test_setup_teardown(test_kill_removes, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_stick_stops, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_depth_buffer_collision_with_a_rendered_box, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_depth_buffer_collision_in_reversed_depth, fixture_setup, fixture_teardown),
 };
 const size_t world_collisions_test_count = sizeof world_collisions_tests / sizeof world_collisions_tests[0];
