@@ -128,6 +128,13 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
     if (r != PLUME_OK) return r;
     /* A minimised window: nothing to draw, nothing bound. */
     if (draw_viewport_is_empty()) return PLUME_OK;
+    bool lit = false;
+    for (uint32_t i = 0; i < g->system_count; ++i) lit = lit || systems[i].desc->lit;
+    if (lit && !g->warned_lit_without_light && draw_frame_is_dark(frame)) {
+        plume_log(&g->env, PLUME_LOG_WARNING,
+                  "%s: a system of the group is lit but the frame has no light: its particles are black", CALLER);
+        g->warned_lit_without_light = true;
+    }
     frame_light light = draw_frame_light(frame);
     uint64_t bound = 0;
     for (uint32_t i = 0; i < g->system_count; ++i) bound += systems[i].sort_bound;

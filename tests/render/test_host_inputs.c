@@ -119,6 +119,8 @@ static void check_minimised_then_restored(const drawn *d, plume_frame_desc frame
 
 static const uint32_t RESOLUTIONS[] = {PLUME_DRAW_FULL, PLUME_DRAW_HALF, PLUME_DRAW_QUARTER};
 
+static void fragment_path(plume_system_desc *desc) { desc->path = PLUME_PATH_FRAGMENT; }
+
 static void test_zero_viewport_draws_nothing_on_every_path_and_resolution(void **state) {
     (void)state;
     render_camera c = render_make_camera();
@@ -151,9 +153,21 @@ static void test_zero_viewport_draws_nothing_on_every_path_and_resolution(void *
         snprintf(what, sizeof what, "plume_draw_group_draw, resolution %u", RESOLUTIONS[r]);
         check_minimised_then_restored(&d, frame, reference, what);
     }
-    free(reference);
     assert_int_equal(plume_draw_group_destroy(fixture_context(), d.group), PLUME_OK);
     assert_int_equal(plume_system_destroy(fixture_context(), d.system), PLUME_OK);
+    /* The fragment path's draw (GL 3.3's), at each resolution it is asked for. */
+    drawn fragment = {.system = render_cloud_with(centre, 4.0f, 0.8f, 400, 7, true, fragment_path)};
+    frame = camera_frame(&c);
+    render_frame(fragment.system, &c, frame, true, 0, 0.0f, reference);
+    for (size_t r = 0; r < 3; ++r) {
+        frame.draw_resolution = RESOLUTIONS[r];
+        render_draw(fragment.system, &c, frame, true, 0, 0.0f, reference);
+        char what[80];
+        snprintf(what, sizeof what, "plume_system_draw, fragment path, resolution %u", RESOLUTIONS[r]);
+        check_minimised_then_restored(&fragment, frame, reference, what);
+    }
+    free(reference);
+    assert_int_equal(plume_system_destroy(fixture_context(), fragment.system), PLUME_OK);
 }
 
 /* A refused draw: `expected`, one message containing `message`, nothing
@@ -245,6 +259,17 @@ static void test_lit_system_without_light_warns_once(void **state) {
     frame.ambient_color[0] = frame.ambient_color[1] = frame.ambient_color[2] = 0.3f;
     render_frame(second, &c, frame, false, 0, 0.0f, picture);
     assert_int_equal(test_log_count(WARNING), 1);
+    /* A draw group with a lit system: once per group. */
+    plume_draw_group group;
+    plume_system members[] = {unlit, lit};
+    plume_draw_group_desc group_desc = {.systems = members, .system_count = 2};
+    assert_int_equal(plume_draw_group_create(fixture_context(), &group_desc, &group), PLUME_OK);
+    frame = camera_frame(&c);
+    host_target h = host_target_begin();
+    for (int k = 0; k < 3; ++k) assert_int_equal(plume_draw_group_draw(fixture_context(), group, &frame), PLUME_OK);
+    host_target_end(&h, NULL);
+    assert_int_equal(test_log_count(WARNING), 2);
+    assert_int_equal(plume_draw_group_destroy(fixture_context(), group), PLUME_OK);
     free(picture);
     plume_system systems[] = {lit, unlit, second};
     for (int i = 0; i < 3; ++i) assert_int_equal(plume_system_destroy(fixture_context(), systems[i]), PLUME_OK);
