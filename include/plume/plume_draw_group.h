@@ -166,8 +166,12 @@ PLUME_API plume_result plume_draw_group_destroy(plume_context *context, plume_dr
  * draw_path must be PLUME_DRAW_PATH_RASTER.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or group handle, frame
  * NULL, a non-finite matrix element or light, a depth_texture that is not a
- * texture, the tiled draw path, a system of the group destroyed since its
- * creation), PLUME_ERROR_HOST_STATE, PLUME_ERROR_GL; nothing is drawn then.
+ * 2D depth texture or is the draw framebuffer's depth attachment, a negative
+ * viewport_size, the tiled draw path, a system of the group destroyed since
+ * its creation), PLUME_ERROR_HOST_STATE, PLUME_ERROR_GL; nothing is drawn
+ * then. A GL_VIEWPORT without pixels (a minimised window) draws nothing and
+ * returns PLUME_OK; a group with a lit system drawn in a frame without light
+ * warns once per group [since 1.3].
  * Threading: where the systems' GL context is current. [since 1.2] */
 PLUME_API plume_result plume_draw_group_draw(plume_context *context, plume_draw_group group,
                                              const plume_frame_desc *frame);

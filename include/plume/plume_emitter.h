@@ -53,7 +53,9 @@ typedef struct plume_emitter_desc {
     float rate;                 /* particles per second, >= 0; default: 0. Fractions carry over
                                    between updates: rate 1000 over updates of 1/60 s emits
                                    16, 17, 17, 16, ... */
-    uint32_t burst_count;       /* particles per burst; default: 0 (no bursts) */
+    uint32_t burst_count;       /* particles per burst; default: 0 (no bursts). A burst
+                                 * emits what fits; over the capacity, create and
+                                 * plume_system_desc_check warn [since 1.3] */
     float burst_interval;       /* seconds between bursts, >= 0; default: 0 = a single burst.
                                    Bursts fall at times 0, interval, 2 * interval, ... after
                                    creation or reset; an update from t0 to t1 fires those in

@@ -156,7 +156,10 @@ typedef struct plume_system_desc {
      * with n the normal of a half sphere bulging from the quad towards the
      * camera (the quad's centre faces the camera, its rim faces sideways: the
      * common cheap form) and l the direction to the light; default false:
-     * unlit (the colour as given, whatever the frame's light). [since 1.2] */
+     * unlit (the colour as given, whatever the frame's light). [since 1.2]
+     * A lit system drawn in a frame with no light at all (ambient 0 and no
+     * directional light) is black, and the draw warns once per system
+     * [since 1.3]. */
     bool lit;
     /* Light the particle emits over its life fraction, added to its (lit)
      * colour under its alpha and sprite: rgb times a (a: strength); lit or
@@ -243,7 +246,9 @@ typedef enum plume_draw_path {
 /* What update and draw need each frame. */
 typedef struct plume_frame_desc {
     /* update: seconds since the previous update, finite and >= 0. 0 emits and
-     * ages nothing but still re-keys and sorts for the camera. */
+     * ages nothing but still re-keys and sorts for the camera. Over 1 s is
+     * simulated as given (a pre-warm step) and warned about once per system
+     * (a stall, or milliseconds passed for seconds) [since 1.3]. */
     float dt;
     /* Camera, column-major as OpenGL and cglm store them (memcpy a cglm
      * mat4). All zero: identity. The eye position and the view direction come
@@ -266,10 +271,15 @@ typedef struct plume_frame_desc {
      * resolutions test against it; update collides with it
      * (plume_depth_collision_desc); 0 (default): none. The
      * module reads it through its own sampler, so the texture's compare mode
-     * and filters do not matter. */
+     * and filters do not matter. A texture without a depth format (a colour
+     * texture), or one attached to the depth of the framebuffer being drawn
+     * (a GL feedback loop: pass a copy, docs/integration.md), is refused
+     * with a message [since 1.3]. */
     uint32_t depth_texture;
     /* draw: the size in pixels of the framebuffer the depth texture covers;
-     * default (0, 0): the width and height of the current GL_VIEWPORT. */
+     * default (0, 0): the width and height of the current GL_VIEWPORT;
+     * negative: refused. A GL_VIEWPORT 0 wide or high (a minimised window)
+     * draws nothing and is PLUME_OK [since 1.3]. */
     int32_t viewport_size[2];
     /* ---- Culling ----
      * When update is given a projection (not all zero), a live particle is
@@ -376,8 +386,10 @@ PLUME_API plume_result plume_system_get_desc(const plume_context *context, plume
  * collision), disable_sort, disable_culling and cull_distance, and with
  * depth collision depth_texture.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, frame
- * NULL, dt negative, NaN or infinite, a non-finite matrix element); nothing is
- * changed then. PLUME_ERROR_GL if GL raised an error during the call (logged).
+ * NULL, dt negative, NaN or infinite, a non-finite matrix element, a
+ * depth_texture that is not a 2D depth texture); nothing is changed then.
+ * A dt over 1 s: a warning once per system. PLUME_ERROR_GL if GL raised an
+ * error during the call (logged).
  * Nothing is read back from the GPU.
  * Threading: where the system's GL context is current. */
 PLUME_API plume_result plume_system_update(plume_context *context, plume_system system,
@@ -390,8 +402,12 @@ PLUME_API plume_result plume_system_update(plume_context *context, plume_system 
  * negative colour is PLUME_ERROR_INVALID_ARGUMENT). GL state:
  * docs/host-gl-state.md.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, frame
- * NULL, a non-finite matrix element, a depth_texture that is not a texture
- * name), PLUME_ERROR_GL.
+ * NULL, a non-finite matrix element, a depth_texture that is not a 2D
+ * texture with a depth format or is the draw framebuffer's depth attachment,
+ * a negative viewport_size; nothing drawn then), PLUME_ERROR_GL. A
+ * GL_VIEWPORT without pixels (0x0: a minimised window) draws nothing, binds
+ * nothing and returns PLUME_OK. Warnings, once per system: a lit system in
+ * a frame without light.
  * Threading: where the system's GL context is current. */
 PLUME_API plume_result plume_system_draw(plume_context *context, plume_system system,
                                          const plume_frame_desc *frame);

@@ -352,6 +352,14 @@ plume_result plume_particles_resolve_desc(const plume_env *env, const char *call
     for (uint32_t e = 0; e < PLUME_MAX_EMITTERS; ++e)
         if ((r = plume_particles_resolve_emitter(env, caller, e, &in->emitters[e], &out->emitters[e])) != PLUME_OK)
             return r;
+    /* A burst emits what fits (the rest is dropped, as any emission into a
+     * full system): legal, but more than the capacity is never seen, so
+     * said once, here, where create and plume_system_desc_check both pass. */
+    for (uint32_t e = 0; e < PLUME_MAX_EMITTERS; ++e)
+        if (out->emitters[e].burst_count > out->capacity)
+            plume_log(env, PLUME_LOG_WARNING,
+                      "%s: emitters[%u].burst_count is %u, over the capacity %u; a burst emits at most what fits",
+                      caller, e, out->emitters[e].burst_count, out->capacity);
     if ((r = plume_particles_resolve_forces(env, caller, &in->forces, &out->forces)) != PLUME_OK) return r;
     plume_appearance *a = &out->appearance;
     if ((r = resolve_curve(env, caller, "appearance.size_over_life", &a->size_over_life)) ||

@@ -90,3 +90,48 @@ void particles_free_attachments(system_state *s) {
         s->attachments.states[i] = NULL;
     }
 }
+
+/* ---- The host's depth texture ------------------------------------------------------ */
+
+plume_result particles_check_depth_texture(const plume_env *env, const char *caller, GLuint texture) {
+    if (texture == 0) return PLUME_OK;
+    if (!glIsTexture(texture)) {
+        plume_log(env, PLUME_LOG_ERROR, "%s: depth_texture %u is not a texture", caller, texture);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    GLint depth_bits = 0, format = 0;
+    if (epoxy_gl_version() >= 45) {
+        /* Direct state access: no binding changed, any target asked. */
+        GLint target = 0;
+        glGetTextureParameteriv(texture, GL_TEXTURE_TARGET, &target);
+        if (target != GL_TEXTURE_2D) {
+            plume_log(env, PLUME_LOG_ERROR, "%s: depth_texture %u is not a GL_TEXTURE_2D (target 0x%x)", caller,
+                      texture, (unsigned)target);
+            return PLUME_ERROR_INVALID_ARGUMENT;
+        }
+        glGetTextureLevelParameteriv(texture, 0, GL_TEXTURE_DEPTH_SIZE, &depth_bits);
+        glGetTextureLevelParameteriv(texture, 0, GL_TEXTURE_INTERNAL_FORMAT, &format);
+    } else {
+        /* Bound for the query on the active unit and the host's binding put
+         * back; a texture of another target cannot be bound there. */
+        GLint host = 0;
+        glGetIntegerv(GL_TEXTURE_BINDING_2D, &host);
+        while (glGetError() != GL_NO_ERROR) {}
+        glBindTexture(GL_TEXTURE_2D, texture);
+        if (glGetError() != GL_NO_ERROR) {
+            plume_log(env, PLUME_LOG_ERROR, "%s: depth_texture %u is not a GL_TEXTURE_2D", caller, texture);
+            return PLUME_ERROR_INVALID_ARGUMENT;
+        }
+        glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_DEPTH_SIZE, &depth_bits);
+        glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &format);
+        glBindTexture(GL_TEXTURE_2D, (GLuint)host);
+    }
+    if (depth_bits <= 0) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: depth_texture %u has no depth format (internal format 0x%x); pass the scene's depth "
+                  "(GL_DEPTH_COMPONENT*, GL_DEPTH*_STENCIL8), not a colour texture",
+                  caller, texture, (unsigned)format);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    return PLUME_OK;
+}

@@ -88,6 +88,11 @@ plume_result particles_find_frame_view(const plume_context *context, plume_syste
                                        const plume_frame_desc *frame, particle_view *out, mat4 view,
                                        mat4 projection);
 
+/* The frame's depth_texture as the host must give it: 0 (none), or a
+ * GL_TEXTURE_2D whose level 0 has a depth format; otherwise logged under
+ * `caller` and PLUME_ERROR_INVALID_ARGUMENT. Changes no state the host sees. */
+plume_result particles_check_depth_texture(const plume_env *env, const char *caller, GLuint texture);
+
 /* ---- Attachments: state another part keeps per system ------------------------
  * A part that draws keeps its per-system state (programs, targets, options)
  * in an attachment of the system: made when that part first needs it,

@@ -364,6 +364,15 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
     plume_result r = particles_find_frame_system(context, handle, CALLER, frame, &system, view, projection);
     if (r != PLUME_OK) return r;
     if ((r = plume_check_host_state(&system->env, CALLER)) != PLUME_OK) return r;
+    if ((r = particles_check_depth_texture(&system->env, CALLER, frame->depth_texture)) != PLUME_OK) return r;
+    /* A step over a second is usually a stall or a unit mix-up (ms for s),
+     * but a pre-warm is legitimate: simulated as given, said once. */
+    if (frame->dt > 1.0f && !system->warned_long_dt) {
+        plume_log(&system->env, PLUME_LOG_WARNING,
+                  "%s: dt is %g s, over a second (seconds, not milliseconds?); simulated as given, said once", CALLER,
+                  frame->dt);
+        system->warned_long_dt = true;
+    }
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
     uint64_t frame_index = system->update_count++;

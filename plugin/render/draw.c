@@ -64,6 +64,16 @@ frame_light draw_frame_light(const plume_frame_desc *frame) {
     return light;
 }
 
+bool draw_frame_is_dark(const plume_frame_desc *frame) {
+    bool directional = false, ambient = false, direction = false;
+    for (int i = 0; i < 3; ++i) {
+        directional = directional || frame->light_color[i] > 0.0f;
+        ambient = ambient || frame->ambient_color[i] > 0.0f;
+        direction = direction || frame->light_direction[i] != 0.0f;
+    }
+    return !ambient && !(directional && direction);
+}
+
 void draw_create_samplers(GLuint *sprite_sampler, GLuint *depth_sampler) {
     glGenSamplers(1, sprite_sampler);
     glSamplerParameteri(*sprite_sampler, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
@@ -84,11 +94,52 @@ void draw_bind_texture(GLuint unit, GLuint texture, GLuint sampler) {
     glBindSampler(unit, sampler);
 }
 
+/* ---- What the host hands the draw ----------------------------------------------- */
+
+bool draw_viewport_is_empty(void) {
+    GLint viewport[4] = {0, 0, 1, 1};
+    glGetIntegerv(GL_VIEWPORT, viewport);
+    return viewport[2] <= 0 || viewport[3] <= 0;
+}
+
+/* Sampling a texture attached to the framebuffer being drawn is a rendering
+ * feedback loop (GL 4.6 core, 9.3.1): undefined results even with depth
+ * writes off, since the raster path samples it where it tests against it. */
+static bool attached_to_draw_framebuffer(GLuint texture) {
+    GLint framebuffer = 0, type = GL_NONE, name = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+    if (framebuffer == 0) return false;
+    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
+                                          GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+    if (type != GL_TEXTURE) return false;
+    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
+                                          GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
+    return (GLuint)name == texture;
+}
+
+plume_result draw_check_host_inputs(const plume_env *env, const char *caller, const plume_frame_desc *frame) {
+    if (frame->viewport_size[0] < 0 || frame->viewport_size[1] < 0) {
+        plume_log(env, PLUME_LOG_ERROR, "%s: viewport_size is %d x %d; it must be >= 0 (0, 0: the GL viewport's)",
+                  caller, (int)frame->viewport_size[0], (int)frame->viewport_size[1]);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    plume_result r = particles_check_depth_texture(env, caller, frame->depth_texture);
+    if (r != PLUME_OK) return r;
+    if (frame->depth_texture != 0 && attached_to_draw_framebuffer(frame->depth_texture)) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: depth_texture %u is attached to the draw framebuffer; sampling it there is a GL feedback "
+                  "loop: pass a copy of the depth (docs/integration.md, a depth texture from any depth buffer)",
+                  caller, frame->depth_texture);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    return PLUME_OK;
+}
+
 /* ---- The pick --------------------------------------------------------------------- */
 
 /* What the pick remembers per system: the warnings it gave. */
 typedef struct draw_choices {
-    bool warned_lowres_without_depth, warned_tiled_without_depth;
+    bool warned_lowres_without_depth, warned_tiled_without_depth, warned_lit_without_light;
 } draw_choices;
 
 /* Each attachment of render/ takes at most its share of the system's bytes:
@@ -168,13 +219,19 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
     plume_result r = particles_find_frame_view(context, handle, CALLER, frame, &view, drawn.view, drawn.projection);
     if (r != PLUME_OK) return r;
     if ((r = plume_check_gl_context(view.env, CALLER)) != PLUME_OK) return r;
-    if (frame->depth_texture != 0 && !glIsTexture(frame->depth_texture)) {
-        plume_log(view.env, PLUME_LOG_ERROR, "%s: depth_texture %u is not a texture", CALLER, frame->depth_texture);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
+    if ((r = draw_check_host_inputs(view.env, CALLER, frame)) != PLUME_OK) return r;
     if ((r = plume_check_host_state(view.env, CALLER)) != PLUME_OK) return r;
+    /* A minimised window: nothing to draw, nothing bound. */
+    if (draw_viewport_is_empty()) return PLUME_OK;
     draw_choices *choices = particle_view_attach(&view, &DRAW_CHOICES, sizeof *choices);
     if (!choices) return PLUME_ERROR_OUT_OF_MEMORY;
+    if (view.desc->lit && !choices->warned_lit_without_light && draw_frame_is_dark(frame)) {
+        plume_log(view.env, PLUME_LOG_WARNING,
+                  "%s: the system is lit but the frame has no light (light_color and ambient_color 0, or no "
+                  "light_direction and ambient 0): its particles are black",
+                  CALLER);
+        choices->warned_lit_without_light = true;
+    }
     view.light = draw_frame_light(frame);
     drawn.depth_convention = plume_depth_convention(&drawn.projection[0][0]);
     plume_gl_scope scope;

@@ -118,11 +118,8 @@ static plume_result find_group_and_systems(plume_context *context, plume_draw_gr
     if (frame->draw_path != PLUME_DRAW_PATH_RASTER)
         return group_refuse(&g->env, caller,
                       "a draw group draws with PLUME_DRAW_PATH_RASTER only (the tiled path does not draw groups)");
-    if (frame->depth_texture != 0 && !glIsTexture(frame->depth_texture)) {
-        plume_log(&g->env, PLUME_LOG_ERROR, "%s: depth_texture %u is not a texture", caller, frame->depth_texture);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
-    return plume_check_host_state(&g->env, caller);
+    plume_result r = draw_check_host_inputs(&g->env, caller, frame);
+    return r != PLUME_OK ? r : plume_check_host_state(&g->env, caller);
 }
 
 plume_result plume_draw_group_draw(plume_context *context, plume_draw_group handle, const plume_frame_desc *frame) {
@@ -132,6 +129,15 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
     mat4 view, projection;
     plume_result r = find_group_and_systems(context, handle, CALLER, frame, &g, systems, view, projection);
     if (r != PLUME_OK) return r;
+    /* A minimised window: nothing to draw, nothing bound. */
+    if (draw_viewport_is_empty()) return PLUME_OK;
+    bool lit = false;
+    for (uint32_t i = 0; i < g->system_count; ++i) lit = lit || systems[i].desc->lit;
+    if (lit && !g->warned_lit_without_light && draw_frame_is_dark(frame)) {
+        plume_log(&g->env, PLUME_LOG_WARNING,
+                  "%s: a system of the group is lit but the frame has no light: its particles are black", CALLER);
+        g->warned_lit_without_light = true;
+    }
     frame_light light = draw_frame_light(frame);
     uint32_t depth_convention = plume_depth_convention(&projection[0][0]);
     uint64_t bound = 0;

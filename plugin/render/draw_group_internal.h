@@ -48,7 +48,7 @@ typedef struct group_state {
     /* The low resolutions: the wrapper's state, run with the group's own
      * view (group_view). */
     lowres_state lowres;
-    bool warned_lowres_without_depth;
+    bool warned_lowres_without_depth, warned_lit_without_light;
     plume_profiler *profiler; /* its frames are the group's draws */
     uint64_t draws;
     draw_group_stage_hook stage_hook; /* benchmarks only (render/draw_group.h) */

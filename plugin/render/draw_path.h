@@ -68,6 +68,18 @@ void draw_stage_begin(const particle_view *view, plume_draw_stage stage);
 void draw_stage_end(const particle_view *view, plume_draw_stage stage);
 /* The frame's light as the draw uses it (the direction normalised). */
 frame_light draw_frame_light(const plume_frame_desc *frame);
+/* The checks of what the host hands every draw (a system's or a group's),
+ * logged under `caller`, PLUME_ERROR_INVALID_ARGUMENT: a negative
+ * viewport_size; a depth_texture that is not a 2D depth texture
+ * (particles_check_depth_texture) or is attached to the bound draw
+ * framebuffer's depth (a feedback loop). Changes no state the host sees. */
+plume_result draw_check_host_inputs(const plume_env *env, const char *caller, const plume_frame_desc *frame);
+/* The current GL viewport has no pixel (a minimised window): the draw draws
+ * nothing and returns PLUME_OK before it binds anything. */
+bool draw_viewport_is_empty(void);
+/* No light reaches a lit particle: no ambient term and no directional light
+ * (a zero colour or a zero direction). */
+bool draw_frame_is_dark(const plume_frame_desc *frame);
 /* The pixels the frame's depth texture covers: viewport_size, or the
  * current viewport's size where it is not given. */
 void draw_depth_size(const plume_frame_desc *frame, float size[2]);
