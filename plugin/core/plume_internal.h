@@ -145,7 +145,9 @@ bool plume_buffer_has_size(GLuint name, GLsizeiptr min_size, GLsizeiptr *actual_
 /* ---- Shaders ----------------------------------------------------------------
  * A program's stage is one embedded file (shaders/, named by its path below
  * it: "sort/sort_local.comp") that names what it needs on lines of their own,
- * `#include "particles/particle_common.glsl"` (a path below shaders/), each
+ * `#include` lines naming a path below shaders/ in quotes (the GLSL side's
+ * "particles/particle_common.glsl"; worded so here that a grep of plugin/'s
+ * includes does not read this comment as core including particles/), each
  * replaced by that file's text, itself resolved the same way; a stage gets
  * each file once, at its first include (later ones add nothing). Includes are
  * resolved before the GLSL preprocessor runs, whatever #if surrounds them.

@@ -97,7 +97,7 @@ static char *get_info_log(const plume_env *env, GLuint object, bool is_program) 
 
 /* ---- A stage's text --------------------------------------------------------
  * A stage is its root files (the layout, then the main file) with each
- * `#include "dir/file.glsl"` line replaced by that file's text, every file
+ * `#include` line (a quoted path below shaders/) replaced by that file's text, every file
  * once: an include of a file the stage already has adds nothing. The GL gets
  * the pieces as they are (strings with lengths, nothing copied), each after
  * a "#line" that encodes its file and resumes its line numbers. */
