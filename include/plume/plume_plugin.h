@@ -153,6 +153,12 @@ typedef struct plume_api {
     /* the tiled draw path's tile size and chunk entries (plume_particles.h) */
     plume_result (*system_set_tiled_options)(plume_context *context, plume_system system, uint32_t tile_size,
                                              uint32_t chunk_entries);
+    /* emission on demand, placements and instances (plume_particles.h) */
+    plume_result (*system_emit)(plume_context *context, plume_system system, const plume_emit_desc *emit);
+    plume_result (*system_set_transform)(plume_context *context, plume_system system,
+                                         const plume_transform *transform, bool jump);
+    plume_result (*system_set_instances)(plume_context *context, plume_system system, uint32_t first,
+                                         uint32_t count, const plume_instance_desc *instances);
 
     /* New fields go here, under a "---- since 1.N ----" line. */
 } plume_api;

@@ -68,7 +68,7 @@ typedef union simulate_locations {
 
 typedef union emit_locations {
     struct {
-        GLint seed, end, tag_emitter;
+        GLint seed, batch_count, tag_emitter;
     };
     GLint at[3];
 } emit_locations;
@@ -135,6 +135,36 @@ typedef struct particle_attachments {
     _Alignas(max_align_t) unsigned char storage[PARTICLE_ATTACHMENT_BYTES];
 } particle_attachments;
 
+/* One row of the emit pass's table (SpawnBatch in particle_emit.comp). */
+typedef struct spawn_batch {
+    uint32_t end, emitter, seed, unused; /* end: a count until spawn_plan makes it a running total */
+    float first, step, dt, size_scale;   /* time fractions of the step; see particle_emit.comp */
+    float from_position[4], from_rotation[4], from_scale[4];
+    float to_position[4], to_rotation[4], to_scale[4];
+    float velocity[4];
+} spawn_batch;
+_Static_assert(sizeof(spawn_batch) == 16 * PLUME_SPAWN_BATCH_VEC4S, "a spawn batch is SpawnBatch's size");
+
+/* A placement of the system's emitters (instance 0: the system's own). */
+typedef struct spawn_instance {
+    plume_transform from, to; /* at the last update, and as set for the next */
+    bool enabled;
+    bool jumped; /* no path from `from` to `to` (set with jump, new, reset) */
+} spawn_instance;
+
+/* The gameplay side of emission (spawn.c): instances, the emit queue, and
+ * the table the emit pass walks. */
+typedef struct spawn_state {
+    spawn_instance *instances;
+    uint32_t instance_count, instance_room;
+    spawn_batch *queue; /* PLUME_MAX_EMITS_PER_UPDATE, allocated by the first emit */
+    uint32_t queued;
+    spawn_batch *batches; /* this update's table */
+    uint32_t batch_count, batch_room;
+    GLuint batch_buffer;
+    GLsizeiptr buffer_bytes;
+} spawn_state;
+
 /* What a plume_system handle names. */
 typedef struct system_state {
     plume_env env;
@@ -181,6 +211,7 @@ typedef struct system_state {
     bool warned_long_dt;     /* a dt over 1 s was said once */
     plume_system handle;     /* this system's own handle (event routes name it) */
     world_state world;
+    spawn_state spawn;
     /* The fragment path's objects (fragment_update.c), or NULL on the compute
      * path (desc.path says which runs). */
     struct fragment_particles *fragment;
@@ -258,6 +289,29 @@ bool world_uses_textures(const system_state *s, const plume_frame_desc *frame);
 /* The routes' target systems are live systems of the context, at most one
  * besides `s` (logged under `caller`, naming the field). */
 plume_result world_check_targets(const system_state *s, const char *caller, const plume_world *world);
+
+/* ---- spawn.c: instances, emission on demand, the spawn batches ---- */
+
+/* Instance 0 at the identity and the batch buffer; after the compute
+ * programs (the fragment path has no instances). */
+plume_result spawn_create(system_state *s);
+void spawn_free(system_state *s);
+/* Every placement starts again where it is; the queue is dropped. */
+void spawn_reset(system_state *s);
+/* The step's batches (rates and bursts per emitter and enabled instance,
+ * then the queue, which it empties), uploaded to the batch buffer; returns
+ * the particles requested (at most the capacity). */
+uint32_t spawn_plan(system_state *s, double dt);
+
+/* Particles an emitter asks for in a step: its rate's and its bursts', and
+ * when in the step (fractions of dt) they fall. */
+typedef struct emitter_request {
+    uint64_t rate_count, burst_count;
+    double rate_first, rate_step; /* the rate's particle k falls at first + k * step */
+    double burst_at;              /* the step's first burst */
+} emitter_request;
+/* Advances the emitter's clock by dt. */
+void particles_request_emitter(const plume_emitter_desc *e, emitter_clock *clock, double dt, emitter_request *out);
 
 /* ---- fragment_update.c: the fragment path's update (GL 3.3 core) ---- */
 

@@ -55,7 +55,7 @@ void main() {
     bool live = false;
     if (slot < u_capacity) {
         p = load_motion(slot);
-        live = p.age >= 0.0;
+        live = p.age > FREE_SLOT_AGE; // a sub-frame birth starts below 0 (particle_emit.comp)
     }
     bool survives = false, drawn = false, hit = false;
     uint key = PLUME_GPU_KEY_LAST;
