@@ -279,6 +279,13 @@ project "plume_draw_group_bench"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- What emission on demand and instances cost (issue 30).
+project "plume_gameplay_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_gameplay_bench")
+    files { "bench/gameplay_bench.c" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 -- What a dispatch costs before it does any work (notes/sort-performance.md).
 project "plume_dispatch_floor"
     kind "ConsoleApp"
