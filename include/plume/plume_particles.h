@@ -201,7 +201,30 @@ typedef struct plume_system_desc {
      * particles start with, finite, 0 .. 4; default 0: none, 1: all. Needs
      * the compute path. [since 1.3] */
     float inherit_velocity;
+    /* A plume_simulation_space: where live particles are; default
+     * PLUME_SPACE_WORLD. Local needs the compute path (refused on the
+     * fragment path with PLUME_ERROR_GL_UNSUPPORTED). [since 1.3] */
+    uint32_t simulation_space;
 } plume_system_desc;
+
+/* Where a system's live particles are (plume_system_desc.simulation_space)
+ * [since 1.3].
+ *   WORLD: once born, a particle moves on its own; its placement moving
+ *          leaves it behind (smoke, sparks).
+ *   LOCAL: a particle stays attached to the placement (instance) that
+ *          spawned it: each update first moves it, and turns its velocity,
+ *          by that placement's change since the last update (translation,
+ *          rotation and scale; a jump too), then simulates it (forces,
+ *          collisions, sort and draw stay in world space). Births are at
+ *          the new placement, never along the path (no sub-frame births,
+ *          no inherited velocity to speak of: inherit_velocity still
+ *          applies). Emits (plume_system_emit) and GPU events' children
+ *          belong to instance 0, the system's own placement, and follow it
+ *          from the update after their birth. */
+typedef enum plume_simulation_space {
+    PLUME_SPACE_WORLD = 0,
+    PLUME_SPACE_LOCAL = 1
+} plume_simulation_space;
 
 /* How many pixels the draw shades (plume_frame_desc.draw_resolution)
  * [since 1.1]. The lower resolutions draw the particles into the module's own
@@ -482,7 +505,7 @@ PLUME_API plume_result plume_system_set_world(plume_context *context, plume_syst
 
 /* ---- Debug readback (tests and tools) --------------------------------------
  * One particle: its motion and its traits (the GPU keeps them in two arrays,
- * 32 and 16 bytes a particle). */
+ * 32 and 32 bytes a particle). */
 typedef struct plume_particle {
     float position[3];          /* world units */
     float age;                  /* seconds since birth */
@@ -620,8 +643,8 @@ PLUME_API plume_result plume_system_set_transform(plume_context *context, plume_
  * emitter, spawning into the same pool (one simulate, one sort, one draw for
  * all). Setting an instance past the last one adds it (and any between,
  * disabled at the identity); an instance is never removed, only disabled,
- * and its particles live on. A game moving 1000 torches sets all 1000 in one
- * call a frame. Each instance moves as plume_system_set_transform says
+ * and its particles live on (in local space they keep following it). A game
+ * moving 1000 torches sets all 1000 in one call a frame. Each instance moves as plume_system_set_transform says
  * (jump, inherited velocity).
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle,
  * instances NULL with count > 0, a transform as for set_transform, first +

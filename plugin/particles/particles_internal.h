@@ -61,9 +61,9 @@ typedef struct emission_window {
 typedef union simulate_locations {
     struct {
         GLint dt, time, view, gravity, wind, drag, turbulence, capacity;
-        GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode, sort_key_shift;
+        GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode, sort_key_shift, local_space;
     };
-    GLint at[15];
+    GLint at[16];
 } simulate_locations;
 
 typedef union emit_locations {
@@ -137,7 +137,7 @@ typedef struct particle_attachments {
 
 /* One row of the emit pass's table (SpawnBatch in particle_emit.comp). */
 typedef struct spawn_batch {
-    uint32_t end, emitter, seed, unused; /* end: a count until spawn_plan makes it a running total */
+    uint32_t end, emitter, seed, instance; /* end: a count until spawn_plan makes it a running total */
     float first, step, dt, size_scale;   /* time fractions of the step; see particle_emit.comp */
     float from_position[4], from_rotation[4], from_scale[4];
     float to_position[4], to_rotation[4], to_scale[4];
@@ -147,7 +147,8 @@ _Static_assert(sizeof(spawn_batch) == 16 * PLUME_SPAWN_BATCH_VEC4S, "a spawn bat
 
 /* A placement of the system's emitters (instance 0: the system's own). */
 typedef struct spawn_instance {
-    plume_transform from, to; /* at the last update, and as set for the next */
+    plume_transform from, to; /* where the next update's path starts (at `to` after a jump), and ends */
+    plume_transform last;     /* at the last update, jump or not: local space moves particles from it to `to` */
     bool enabled;
     bool jumped; /* no path from `from` to `to` (set with jump, new, reset) */
 } spawn_instance;
@@ -163,6 +164,12 @@ typedef struct spawn_state {
     uint32_t batch_count, batch_room;
     GLuint batch_buffer;
     GLsizeiptr buffer_bytes;
+    /* Local space: per instance its placement at the last update and now
+     * (LocalMotion in particle_simulate.comp). */
+    float *instance_motion;
+    uint32_t instance_motion_room;
+    GLuint instance_buffer;
+    GLsizeiptr instance_buffer_bytes;
 } spawn_state;
 
 /* What a plume_system handle names. */
@@ -300,8 +307,11 @@ void spawn_free(system_state *s);
 void spawn_reset(system_state *s);
 /* The step's batches (rates and bursts per emitter and enabled instance,
  * then the queue, which it empties), uploaded to the batch buffer; returns
- * the particles requested (at most the capacity). */
+ * the particles requested (at most the capacity); in local space also
+ * each instance's motion since the last update. */
 uint32_t spawn_plan(system_state *s, double dt);
+/* Local space: binds the instances' motion for the simulate pass. */
+void spawn_bind_local_motion(system_state *s);
 
 /* Particles an emitter asks for in a step: its rate's and its bursts', and
  * when in the step (fractions of dt) they fall. */

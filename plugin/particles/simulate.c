@@ -18,7 +18,7 @@ static const char *const EMIT_UNIFORMS[] = {"u_seed", "u_batch_count", "u_tag_em
 static const char *const SIMULATE_UNIFORMS[] = {
     "u_dt", "u_time", "u_view", "u_gravity", "u_wind", "u_drag", "u_turbulence", "u_capacity",
     "u_cull", "u_cull_planes", "u_cull_radius", "u_eye", "u_cull_distance", "u_sort_mode", "u_sort_key_shift",
-    NULL};
+    "u_local_space", NULL};
 static const char *const COMPACT_SCAN_UNIFORMS[] = {"u_groups", NULL};
 static const char *const COMPACT_SCATTER_UNIFORMS[] = {"u_capacity", "u_route_count", "u_routes", "u_event_capacity",
                                                        NULL};
@@ -299,8 +299,12 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SLOT_KEYS, s->slot_keys_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_COUNTS, s->group_counts_buffer);
     world_prepare_simulate(s, frame, view, projection); /* binds the event buffers */
+    bool local = s->desc.simulation_space == PLUME_SPACE_LOCAL;
+    glProgramUniform1i(sim, s->simulate.local_space, local);
+    if (local) spawn_bind_local_motion(s); /* the live list's binding, free until the compaction */
     glDispatchCompute(simulate_groups(s), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    if (local) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIVE_LIST, s->live_list_buffer);
     run_compaction(s);
     /* The sort and the draw read the list, the draw its indirect arguments,
      * a readback the buffers. */

@@ -78,13 +78,19 @@ static bool grow_instances(system_state *s, uint32_t count) {
 
 plume_result spawn_create(system_state *s) {
     if (!grow_instances(s, 1)) return PLUME_ERROR_OUT_OF_MEMORY;
-    s->spawn.instances[0] = (spawn_instance){IDENTITY, IDENTITY, true, true};
+    s->spawn.instances[0] = (spawn_instance){.from = IDENTITY, .to = IDENTITY, .last = IDENTITY, .enabled = true,
+                                             .jumped = true};
     s->spawn.instance_count = 1;
     glGenBuffers(1, &s->spawn.batch_buffer);
     glBindBuffer(GL_COPY_WRITE_BUFFER, s->spawn.batch_buffer);
     s->spawn.buffer_bytes = 64 * sizeof(spawn_batch);
     glBufferData(GL_COPY_WRITE_BUFFER, s->spawn.buffer_bytes, NULL, GL_STREAM_DRAW);
     glObjectLabel(GL_BUFFER, s->spawn.batch_buffer, -1, "plume particles: spawn batches");
+    glGenBuffers(1, &s->spawn.instance_buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, s->spawn.instance_buffer);
+    s->spawn.instance_buffer_bytes = 64 * 16 * PLUME_LOCAL_MOTION_VEC4S;
+    glBufferData(GL_COPY_WRITE_BUFFER, s->spawn.instance_buffer_bytes, NULL, GL_STREAM_DRAW);
+    glObjectLabel(GL_BUFFER, s->spawn.instance_buffer, -1, "plume particles: instances' motion (local space)");
     return plume_drain_gl_errors(&s->env, "plume_system_create (spawn batches)");
 }
 
@@ -92,12 +98,16 @@ void spawn_free(system_state *s) {
     plume_free(&s->env, s->spawn.instances);
     plume_free(&s->env, s->spawn.queue);
     plume_free(&s->env, s->spawn.batches);
-    if (s->spawn.batch_buffer) glDeleteBuffers(1, &s->spawn.batch_buffer);
+    plume_free(&s->env, s->spawn.instance_motion);
     s->spawn = (spawn_state){0};
 }
 
 void spawn_reset(system_state *s) {
-    for (uint32_t i = 0; i < s->spawn.instance_count; ++i) s->spawn.instances[i].jumped = true;
+    for (uint32_t i = 0; i < s->spawn.instance_count; ++i) {
+        spawn_instance *instance = &s->spawn.instances[i];
+        instance->from = instance->last = instance->to;
+        instance->jumped = true;
+    }
     s->spawn.queued = 0;
 }
 
@@ -177,7 +187,8 @@ plume_result plume_system_set_instances(plume_context *context, plume_system han
     }
     spawn_state *p = &s->spawn;
     if (!grow_instances(s, first + count)) return PLUME_ERROR_OUT_OF_MEMORY;
-    for (uint32_t i = p->instance_count; i < first; ++i) p->instances[i] = (spawn_instance){IDENTITY, IDENTITY, 0, 1};
+    for (uint32_t i = p->instance_count; i < first; ++i)
+        p->instances[i] = (spawn_instance){.from = IDENTITY, .to = IDENTITY, .last = IDENTITY, .jumped = true};
     for (uint32_t i = 0; i < count; ++i) {
         spawn_instance *instance = &p->instances[first + i];
         bool added = first + i >= p->instance_count;
@@ -186,6 +197,7 @@ plume_result plume_system_set_instances(plume_context *context, plume_system han
             instance->from = instance->to;
             instance->jumped = true;
         }
+        if (added) instance->last = instance->to;
         instance->enabled = instances[i].enabled;
     }
     if (first + count > p->instance_count) p->instance_count = first + count;
@@ -228,22 +240,56 @@ static spawn_batch *add_batch(system_state *s) {
     return &p->batches[p->batch_count++];
 }
 
-/* An emitter's particles at an instance: `count` of them from time fraction
- * `first` on, `step` apart, along the instance's path. */
-static void add_instance_batch(system_state *s, const spawn_instance *instance, uint32_t emitter, uint64_t count,
-                               double first, double step, float dt) {
+/* An emitter's particles at instance `index`: `count` of them from time
+ * fraction `first` on, `step` apart, along the instance's path (in world
+ * space; in local space the simulate pass carries them instead). */
+static void add_instance_batch(system_state *s, uint32_t index, uint32_t emitter, uint64_t count, double first,
+                               double step, float dt) {
+    const spawn_instance *instance = &s->spawn.instances[index];
     spawn_batch *b = count > 0 ? add_batch(s) : NULL;
     if (!b) return;
     *b = (spawn_batch){.end = (uint32_t)(count < UINT32_MAX ? count : UINT32_MAX), .emitter = emitter,
-                       .dt = dt, .size_scale = 1.0f};
+                       .instance = index, .dt = dt, .size_scale = 1.0f};
     put_transform(&instance->to, b->to_position, b->to_rotation, b->to_scale);
     bool moved = !instance->jumped && memcmp(&instance->from, &instance->to, sizeof instance->to) != 0;
-    put_transform(moved ? &instance->from : &instance->to, b->from_position, b->from_rotation, b->from_scale);
-    if (!moved) return; /* born at the start of the step, as without placements */
+    bool path = moved && s->desc.simulation_space == PLUME_SPACE_WORLD;
+    put_transform(path ? &instance->from : &instance->to, b->from_position, b->from_rotation, b->from_scale);
+    for (int i = 0; i < 3 && moved && dt > 0.0f; ++i)
+        b->velocity[i] = s->desc.inherit_velocity * (instance->to.position[i] - instance->from.position[i]) / dt;
+    if (!path) return; /* born at the start of the step, as without placements */
     b->first = (float)first;
     b->step = (float)step;
-    for (int i = 0; i < 3 && dt > 0.0f; ++i)
-        b->velocity[i] = s->desc.inherit_velocity * (instance->to.position[i] - instance->from.position[i]) / dt;
+}
+
+/* Local space: each instance's placement at the last update and now, for
+ * the simulate pass (LocalMotion); then the last is now. */
+static void upload_local_motion(system_state *s) {
+    spawn_state *p = &s->spawn;
+    enum { FLOATS = 4 * PLUME_LOCAL_MOTION_VEC4S };
+    if (p->instance_count > p->instance_motion_room) {
+        float *grown = plume_realloc(&s->env, p->instance_motion, (size_t)p->instance_room * FLOATS * sizeof(float));
+        if (!grown) return; /* the particles stay where they are this step */
+        p->instance_motion = grown;
+        p->instance_motion_room = p->instance_room;
+    }
+    for (uint32_t i = 0; i < p->instance_count; ++i) {
+        float *m = p->instance_motion + (size_t)i * FLOATS;
+        memset(m, 0, FLOATS * sizeof(float));
+        put_transform(&p->instances[i].last, m, m + 4, m + 8);
+        put_transform(&p->instances[i].to, m + 12, m + 16, m + 20);
+        p->instances[i].last = p->instances[i].to;
+    }
+    GLsizeiptr bytes = (GLsizeiptr)p->instance_count * FLOATS * (GLsizeiptr)sizeof(float);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->instance_buffer);
+    if (bytes > p->instance_buffer_bytes) {
+        while (p->instance_buffer_bytes < bytes) p->instance_buffer_bytes *= 2;
+        glBufferData(GL_SHADER_STORAGE_BUFFER, p->instance_buffer_bytes, NULL, GL_STREAM_DRAW);
+    }
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, bytes, p->instance_motion);
+}
+
+void spawn_bind_local_motion(system_state *s) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LOCAL_MOTION, s->spawn.instance_buffer);
 }
 
 static void upload_batches(system_state *s) {
@@ -267,10 +313,9 @@ uint32_t spawn_plan(system_state *s, double dt) {
         particles_request_emitter(&s->desc.emitters[e], &s->clocks[e], dt, &request);
         if (request.rate_count == 0 && request.burst_count == 0) continue;
         for (uint32_t i = 0; i < p->instance_count; ++i) {
-            const spawn_instance *instance = &p->instances[i];
-            if (!instance->enabled) continue;
-            add_instance_batch(s, instance, e, request.rate_count, request.rate_first, request.rate_step, (float)dt);
-            add_instance_batch(s, instance, e, request.burst_count, request.burst_at, 0.0, (float)dt);
+            if (!p->instances[i].enabled) continue;
+            add_instance_batch(s, i, e, request.rate_count, request.rate_first, request.rate_step, (float)dt);
+            add_instance_batch(s, i, e, request.burst_count, request.burst_at, 0.0, (float)dt);
         }
     }
     for (uint32_t q = 0; q < p->queued; ++q) {
@@ -278,6 +323,7 @@ uint32_t spawn_plan(system_state *s, double dt) {
         if (b) *b = p->queue[q];
     }
     p->queued = 0;
+    if (s->desc.simulation_space == PLUME_SPACE_LOCAL) upload_local_motion(s);
     /* A step of dt 0 moves no time: a path set before it waits for the
      * next step (a jump is done with). */
     for (uint32_t i = 0; i < p->instance_count; ++i) {

@@ -137,7 +137,7 @@ static plume_result create_gl_objects(system_state *s, const plume_system_desc *
     return particles_reset_gpu_state(s);
 }
 
-enum { SYSTEM_GL_OBJECTS = 15 };
+enum { SYSTEM_GL_OBJECTS = 16 };
 
 /* The system's own GL objects (the draw paths' attachments, the profiler and
  * the sorter list theirs). */
@@ -149,6 +149,7 @@ static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out,
         {GL_TEXTURE, s->sprite_texture},   {GL_PROGRAM, s->compact_scan_program},
         {GL_PROGRAM, s->compact_scatter_program}, {GL_BUFFER, s->slot_keys_buffer},
         {GL_BUFFER, s->group_counts_buffer}, {GL_BUFFER, s->spawn.batch_buffer},
+        {GL_BUFFER, s->spawn.instance_buffer},
     };
     return plume_list_named_gl_objects(all, SYSTEM_GL_OBJECTS, out, capacity);
 }
@@ -175,7 +176,7 @@ static void free_system(void *object) {
     plume_gl_object owned[SYSTEM_GL_OBJECTS];
     plume_delete_gl_objects(owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     plume_delete_gl_objects(owned, world_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
-    s->spawn.batch_buffer = 0; /* deleted with the others */
+    s->spawn.batch_buffer = s->spawn.instance_buffer = 0; /* deleted with the others */
     spawn_free(s);
     plume_env env = s->env;
     plume_free(&env, s);

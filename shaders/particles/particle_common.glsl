@@ -4,8 +4,8 @@
 // A particle is kept in two arrays: its motion, which the simulate pass reads
 // and writes every update, and its traits, fixed at birth (written by the
 // emit pass, read by the draw). Simulate moves 32 bytes a particle each way
-// instead of 48. plume_particle in C is both, with the rotation at the
-// particle's age.
+// instead of 64 (in local space it also reads the traits' instance).
+// plume_particle in C is both, with the rotation at the particle's age.
 struct ParticleMotion {      // 32 bytes in std430
     vec3 position;
     float age;               // seconds since birth
@@ -13,11 +13,15 @@ struct ParticleMotion {      // 32 bytes in std430
     float lifetime;          // dies when age >= lifetime
 };
 
-struct ParticleTraits {      // 16 bytes in std430
+struct ParticleTraits {      // 32 bytes in std430 (two 16-byte words)
     float size;              // at birth; the draw applies the size curve
     float rotation;          // radians, at birth
     float spin;              // radians per second
     uint id;                 // emission number since creation or reset
+    uint instance;           // the placement that spawned it (0: the system's own, emits, GPU events)
+    uint reserved0;          // zero: room for per-particle data (a colour multiplier)
+    uint reserved1;
+    uint reserved2;
 };
 
 // Radians at `age`: closed form, so simulate never writes the traits.
@@ -48,3 +52,8 @@ float random_range(inout uint stream, vec2 range) {
 }
 
 const float PI = 3.14159265358979;
+
+// `v` turned by the unit quaternion `q` (xyz, w).
+vec3 rotate_by(vec4 q, vec3 v) {
+    return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v);
+}

@@ -22,7 +22,7 @@ layout(local_size_x = PLUME_EMIT_GROUP_SIZE) in;
 layout(std430, binding = PLUME_BINDING_EMITTERS) restrict readonly buffer Emitters { Emitter emitters[]; };
 
 struct SpawnBatch {
-    uvec4 head;          // running total of emissions up to this batch's end, emitter, seed (0: system's), unused
+    uvec4 head;          // running total of emissions up to this batch's end, emitter, seed (0: system's), instance
     vec4 timing;         // first and step time fractions, dt, size scale
     vec4 from_position;  // xyz; the placement at the start of the step
     vec4 from_rotation;  // unit quaternion xyzw
@@ -44,10 +44,6 @@ uint batch_of_emission(uint i) {
         else low = middle + 1u;
     }
     return low;
-}
-
-vec3 rotate_by(vec4 q, vec3 v) {
-    return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v);
 }
 
 void main() {
@@ -76,6 +72,7 @@ void main() {
     m.position = position + rotate_by(rotation, scale * m.position) - m.velocity * delay;
     m.age = -delay;
     t.size *= timing.w;
+    t.instance = head.w;
     store_motion(dead_slots[emit_base + i], m);
     particle_traits[dead_slots[emit_base + i]] = t;
 }

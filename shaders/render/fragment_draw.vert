@@ -40,6 +40,6 @@ void main() {
     velocity = texelFetch(u_velocity, at, 0).xyz;
 #endif
     ParticleMotion p = ParticleMotion(position_age.xyz, position_age.w, velocity, traits.w);
-    ParticleTraits t = ParticleTraits(traits.x, traits.y, traits.z, 0u);
+    ParticleTraits t = ParticleTraits(traits.x, traits.y, traits.z, 0u, 0u, 0u, 0u, 0u);
     emit_quad_vertex(p, t, gl_VertexID);
 }

@@ -286,6 +286,82 @@ static void test_instances_on_and_off(void **state) {
     destroy_system(system);
 }
 
+/* ---- Local space ------------------------------------------------------------ */
+
+/* Where placement `t` puts local point `local`. */
+static void place(const plume_transform *t, const double local[3], double out[3]) {
+    double scaled[3] = {local[0] * t->scale[0], local[1] * t->scale[1], local[2] * t->scale[2]};
+    rotate_by(t->rotation, scaled, out);
+    for (int i = 0; i < 3; ++i) out[i] += t->position[i];
+}
+
+/* The local point that `t` puts at world point `world`, and a world vector
+ * turned back by t's rotation. */
+static void unplace(const plume_transform *t, const double world[3], double out[3], bool vector) {
+    const float undo[4] = {-t->rotation[0], -t->rotation[1], -t->rotation[2], t->rotation[3]};
+    double shifted[3];
+    for (int i = 0; i < 3; ++i) shifted[i] = world[i] - (vector ? 0.0 : t->position[i]);
+    rotate_by(undo, shifted, out);
+    for (int i = 0; i < 3 && !vector; ++i) out[i] /= t->scale[i];
+}
+
+/* Local space: instance 0 moves from A to B (random rotations, scales,
+ * positions) while instance 1 stays at C. After the update each older
+ * particle of instance 0 is where B puts the local point A had it at, its
+ * velocity turned by the change of rotation, then moved by it for dt;
+ * instance 1's particles just move on. */
+static void test_local_space_carries_particles_with_their_instance(void **state) {
+    (void)state;
+    const float dt = 0.05f;
+    plume_system_desc desc = compute_desc(2003);
+    desc.simulation_space = PLUME_SPACE_LOCAL;
+    desc.emitters[0] = (plume_emitter_desc){.rate = 100.0f, .lifetime = {100, 100}, .speed = {1, 3},
+                                            .spread = 0.5f, .position = {0.5f, 0.0f, 0.0f}};
+    plume_system system = make_system(desc);
+    plume_instance_desc instances[2] = {{.transform = random_transform(), .enabled = true, .jump = true},
+                                        {.transform = random_transform(), .enabled = true, .jump = true}};
+    instances[1].transform.position[0] += 100.0f; /* far from A and B: births tell the instances apart */
+    assert_int_equal(plume_system_set_instances(fixture_context(), system, 0, 2, instances), PLUME_OK);
+    plume_frame_desc frame = make_frame(dt, NULL, NULL);
+    for (int s = 0; s < 4; ++s) update(system, &frame);
+    plume_readback before = read_all(fixture_context(), system);
+    assert_int_equal(before.emitted_total, 2 * 20);
+    const plume_transform a = instances[0].transform, c = instances[1].transform;
+    plume_transform b = random_transform();
+    assert_int_equal(plume_system_set_transform(fixture_context(), system, &b, false), PLUME_OK);
+    update(system, &frame);
+    plume_readback after = read_all(fixture_context(), system);
+    double worst = 0.0;
+    for (uint32_t id = 0; id < before.emitted_total; ++id) {
+        const plume_particle *p = find_by_id(&before, id), *q = find_by_id(&after, id);
+        assert_non_null(p);
+        assert_non_null(q);
+        double birth[3], position[3], velocity[3];
+        for (int i = 0; i < 3; ++i) birth[i] = p->position[i] - p->velocity[i] * p->age;
+        bool of_c = fabs(birth[0] - c.position[0]) < 10.0;
+        for (int i = 0; i < 3; ++i) position[i] = p->position[i], velocity[i] = p->velocity[i];
+        if (!of_c) {
+            double local[3], turned[3];
+            unplace(&a, position, local, false);
+            place(&b, local, position);
+            unplace(&a, velocity, turned, true);
+            rotate_by(b.rotation, turned, velocity);
+        }
+        for (int i = 0; i < 3; ++i) {
+            double expected = position[i] + velocity[i] * dt;
+            double error = fabs(q->position[i] - expected) + fabs(q->velocity[i] - velocity[i]);
+            if (error > worst) worst = error;
+            if (error > 2e-3)
+                fail_msg("particle %u (instance %d) axis %d at %g, expected %g; velocity %g, expected %g", id,
+                         of_c ? 1 : 0, i, q->position[i], expected, q->velocity[i], velocity[i]);
+        }
+    }
+    printf("  local space: worst position + velocity error %.2e (bound 2e-3)\n", worst);
+    free_readback(&before);
+    free_readback(&after);
+    destroy_system(system);
+}
+
 /* ---- Determinism ------------------------------------------------------------ */
 
 static void run_random_calls(plume_system system, uint32_t calls_seed) {
@@ -444,6 +520,8 @@ const struct CMUnitTest particle_spawn_tests[] = {
     cmocka_unit_test_setup_teardown(test_fast_emitter_leaves_an_even_stream, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_inherited_velocity, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_instances_on_and_off, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_local_space_carries_particles_with_their_instance, fixture_setup,
+                                    fixture_teardown),
     cmocka_unit_test_setup_teardown(test_same_calls_same_particles, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_burst_set_later_fires, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_bad_input_is_refused_and_nothing_is_lost, fixture_setup, fixture_teardown),
