@@ -111,6 +111,9 @@ typedef struct plume_emit_desc {
                                    as rates and bursts draw them; otherwise particle k of this
                                    emit draws from (seed, k): the same seed gives the same
                                    particles wherever and whenever it is emitted */
+    float color[4];             /* multiplies the drawn colour (straight rgba: the gradient's
+                                   colour and opacity) on every draw path, 0 .. 65504 (kept as
+                                   half floats); all zero (default): {1, 1, 1, 1} */
 } plume_emit_desc;
 
 /* One placement of a system's emitters (plume_system_set_instances)

@@ -614,7 +614,8 @@ enum { PLUME_MAX_INSTANCES = 65536 };
  * (they age and move by its whole dt). Any number of particles a call.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, emit
  * NULL, emitter out of range, count 0 or over the capacity, a non-finite
- * number, a scale <= 0 in some axis when not all zero, size_scale negative),
+ * number, a scale <= 0 in some axis when not all zero, size_scale negative,
+ * a color channel outside 0 .. 65504),
  * PLUME_ERROR_CAPACITY (PLUME_MAX_EMITS_PER_UPDATE
  * calls already queued), PLUME_ERROR_GL_UNSUPPORTED (the fragment path);
  * nothing is queued then and the queue is unchanged. A reset drops the queue.

@@ -142,6 +142,7 @@ typedef struct spawn_batch {
     float from_position[4], from_rotation[4], from_scale[4];
     float to_position[4], to_rotation[4], to_scale[4];
     float velocity[4];
+    float color[4];                        /* colour multiplier */
 } spawn_batch;
 _Static_assert(sizeof(spawn_batch) == 16 * PLUME_SPAWN_BATCH_VEC4S, "a spawn batch is SpawnBatch's size");
 

@@ -138,10 +138,18 @@ plume_result plume_system_emit(plume_context *context, plume_system handle, cons
                   s->desc.capacity);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    bool finite = isfinite(emit->size_scale);
+    bool finite = isfinite(emit->size_scale), white = true, color_ok = true;
     for (int i = 0; i < 3; ++i) finite = finite && isfinite(emit->velocity[i]);
+    for (int i = 0; i < 4; ++i) {
+        white = white && emit->color[i] == 0.0f;
+        color_ok = color_ok && emit->color[i] >= 0.0f && emit->color[i] <= 65504.0f; /* a half float */
+    }
     if (!finite || emit->size_scale < 0.0f) {
         plume_log(&s->env, PLUME_LOG_ERROR, "%s: velocity must be finite and size_scale finite and >= 0", CALLER);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (!color_ok) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: color must be in 0 .. 65504 (a half float)", CALLER);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     plume_transform t;
@@ -156,9 +164,15 @@ plume_result plume_system_emit(plume_context *context, plume_system handle, cons
         s->spawn.queue = plume_alloc(&s->env, PLUME_MAX_EMITS_PER_UPDATE * sizeof(spawn_batch));
         if (!s->spawn.queue) return PLUME_ERROR_OUT_OF_MEMORY;
     }
+    /* A larger quad than the emitter's own widens the culling sphere (for
+     * good, as set_emitter does). */
+    float radius = particles_quad_radius(&s->desc, &s->desc.emitters[emit->emitter]) *
+                   (emit->size_scale > 1.0f ? emit->size_scale : 1.0f);
+    if (radius > s->cull_radius) s->cull_radius = radius;
     spawn_batch *b = &s->spawn.queue[s->spawn.queued++];
     *b = (spawn_batch){.end = emit->count, .emitter = emit->emitter, .seed = emit->seed,
-                       .size_scale = emit->size_scale == 0.0f ? 1.0f : emit->size_scale};
+                       .size_scale = emit->size_scale == 0.0f ? 1.0f : emit->size_scale, .color = {1, 1, 1, 1}};
+    if (!white) memcpy(b->color, emit->color, sizeof b->color);
     put_transform(&t, b->from_position, b->from_rotation, b->from_scale);
     put_transform(&t, b->to_position, b->to_rotation, b->to_scale);
     memcpy(b->velocity, emit->velocity, sizeof emit->velocity);
@@ -249,7 +263,7 @@ static void add_instance_batch(system_state *s, uint32_t index, uint32_t emitter
     spawn_batch *b = count > 0 ? add_batch(s) : NULL;
     if (!b) return;
     *b = (spawn_batch){.end = (uint32_t)(count < UINT32_MAX ? count : UINT32_MAX), .emitter = emitter,
-                       .instance = index, .dt = dt, .size_scale = 1.0f};
+                       .instance = index, .dt = dt, .size_scale = 1.0f, .color = {1, 1, 1, 1}};
     put_transform(&instance->to, b->to_position, b->to_rotation, b->to_scale);
     bool moved = !instance->jumped && memcmp(&instance->from, &instance->to, sizeof instance->to) != 0;
     bool path = moved && s->desc.simulation_space == PLUME_SPACE_WORLD;

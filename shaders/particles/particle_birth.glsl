@@ -90,9 +90,9 @@ void birth_from_stream(Emitter emitter, uint e, uint id, inout uint stream, vec3
     t.spin = random_range(stream, emitter.spin.xy);
     t.id = id;
     t.instance = 0u;
-    t.reserved0 = 0u;
-    t.reserved1 = 0u;
-    t.reserved2 = 0u;
+    t.color_rg = NO_COLOR_MULTIPLIER;
+    t.color_ba = NO_COLOR_MULTIPLIER;
+    t.reserved = 0u;
 }
 
 // Emission number `id` of the update's emitters, at emitter e's position: the

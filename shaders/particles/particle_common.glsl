@@ -19,10 +19,13 @@ struct ParticleTraits {      // 32 bytes in std430 (two 16-byte words)
     float spin;              // radians per second
     uint id;                 // emission number since creation or reset
     uint instance;           // the placement that spawned it (0: the system's own, emits, GPU events)
-    uint reserved0;          // zero: room for per-particle data (a colour multiplier)
-    uint reserved1;
-    uint reserved2;
+    uint color_rg;           // colour multiplier (the emit's), two halves each (packHalf2x16):
+    uint color_ba;           // NO_COLOR_MULTIPLIER for none
+    uint reserved;           // zero
 };
+
+// Two halves of 1.0: packHalf2x16(vec2(1.0)).
+const uint NO_COLOR_MULTIPLIER = 0x3C003C00u;
 
 // Radians at `age`: closed form, so simulate never writes the traits.
 float rotation_at(ParticleTraits traits, float age) {

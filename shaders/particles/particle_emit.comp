@@ -31,6 +31,7 @@ struct SpawnBatch {
     vec4 to_rotation;
     vec4 to_scale;
     vec4 velocity;       // xyz: world velocity added (given, or inherited)
+    vec4 color;          // colour multiplier (straight rgba)
 };
 layout(std430, binding = PLUME_BINDING_SPAWN_BATCHES) restrict readonly buffer SpawnBatches { SpawnBatch batches[]; };
 
@@ -73,6 +74,9 @@ void main() {
     m.age = -delay;
     t.size *= timing.w;
     t.instance = head.w;
+    vec4 color = batches[b].color;
+    t.color_rg = packHalf2x16(color.rg);
+    t.color_ba = packHalf2x16(color.ba);
     store_motion(dead_slots[emit_base + i], m);
     particle_traits[dead_slots[emit_base + i]] = t;
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "particle_fixture.h"
+#include "plume/plume_draw_group.h"
 #include "plume/plume_particles.h"
 #include "plume_fixture.h"
 #include "test_env.h"
@@ -362,6 +363,72 @@ static void test_local_space_carries_particles_with_their_instance(void **state)
     destroy_system(system);
 }
 
+/* ---- Colour multiplier ------------------------------------------------------ */
+
+/* The image of `system` drawn by `path` (0 raster, 1 tiled, 2 a draw group
+ * of it alone) over black. */
+static void draw_image(plume_system system, int path, const plume_frame_desc *frame, float *image) {
+    const float clear[4] = {0, 0, 0, 0};
+    plume_frame_desc f = *frame;
+    mat4 projection;
+    memcpy(projection, frame->projection, sizeof projection);
+    GLuint depth = path == 1 ? plane_depth_texture(projection, 15.0f) : 0;
+    f.depth_texture = depth;
+    f.draw_path = path == 1 ? PLUME_DRAW_PATH_TILED : PLUME_DRAW_PATH_RASTER;
+    plume_draw_group group = {0};
+    if (path == 2) {
+        plume_draw_group_desc desc = {.systems = &system, .system_count = 1};
+        assert_int_equal(plume_draw_group_create(fixture_context(), &desc, &group), PLUME_OK);
+    }
+    test_target t = test_target_begin(IMAGE_SIZE, clear);
+    if (path == 2) assert_int_equal(plume_draw_group_draw(fixture_context(), group, &f), PLUME_OK);
+    else assert_int_equal(plume_system_draw(fixture_context(), system, &f), PLUME_OK);
+    test_target_end(&t, image);
+    if (path == 2) assert_int_equal(plume_draw_group_destroy(fixture_context(), group), PLUME_OK);
+    glDeleteTextures(1, &depth);
+}
+
+/* An emit's colour multiplier on every draw path of the compute path: over
+ * black, the premultiplied picture of the tinted particle is the untinted
+ * one's times (r a, g a, b a, a) of the multiplier, pixel by pixel. */
+static void test_emit_color_multiplies_on_every_draw_path(void **state) {
+    (void)state;
+    const float m[4] = {0.5f, 0.25f, 1.0f, 0.75f}; /* exact in half floats */
+    plume_system_desc desc = compute_desc(8);
+    desc.emitters[1] = (plume_emitter_desc){.lifetime = {10, 10}, .size = {1.2f, 1.2f}};
+    plume_system plain = make_system(desc), tinted = make_system(desc);
+    plume_emit_desc e = {.emitter = 1, .count = 1};
+    emit(plain, &e);
+    memcpy(e.color, m, sizeof m);
+    emit(tinted, &e);
+    mat4 view, projection;
+    ortho_camera(view, projection);
+    plume_frame_desc frame = make_frame(0.01f, view, projection);
+    update(plain, &frame);
+    update(tinted, &frame);
+    float *a = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE), *b = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+    assert_true(a && b);
+    for (int path = 0; path < 3; ++path) {
+        draw_image(plain, path, &frame, a);
+        draw_image(tinted, path, &frame, b);
+        int covered = 0;
+        for (int p = 0; p < IMAGE_SIZE * IMAGE_SIZE; ++p) {
+            covered += a[4 * p + 3] > 0.1f;
+            for (int c = 0; c < 4; ++c) {
+                float expected = a[4 * p + c] * (c < 3 ? m[c] * m[3] : m[3]);
+                if (fabsf(b[4 * p + c] - expected) > 3e-3f)
+                    fail_msg("path %d pixel %d channel %d: %g, expected %g (untinted %g)", path, p, c, b[4 * p + c],
+                             expected, a[4 * p + c]);
+            }
+        }
+        assert_true(covered > 100);
+    }
+    free(a);
+    free(b);
+    destroy_system(plain);
+    destroy_system(tinted);
+}
+
 /* ---- Determinism ------------------------------------------------------------ */
 
 static void run_random_calls(plume_system system, uint32_t calls_seed) {
@@ -463,6 +530,10 @@ static void test_bad_input_is_refused_and_nothing_is_lost(void **state) {
     bad = good;
     bad.velocity[0] = nan;
     assert_int_equal(plume_system_emit(c, system, &bad), PLUME_ERROR_INVALID_ARGUMENT);
+    bad = good;
+    bad.color[2] = -0.5f;
+    assert_int_equal(plume_system_emit(c, system, &bad), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("plume_system_emit: color must be in 0 .. 65504"));
     assert_int_equal(plume_system_emit(c, system, NULL), PLUME_ERROR_INVALID_ARGUMENT);
     plume_transform t = {.position = {nan, 0, 0}};
     assert_int_equal(plume_system_set_transform(c, system, &t, false), PLUME_ERROR_INVALID_ARGUMENT);
@@ -522,6 +593,7 @@ const struct CMUnitTest particle_spawn_tests[] = {
     cmocka_unit_test_setup_teardown(test_instances_on_and_off, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_local_space_carries_particles_with_their_instance, fixture_setup,
                                     fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_emit_color_multiplies_on_every_draw_path, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_same_calls_same_particles, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_burst_set_later_fires, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_bad_input_is_refused_and_nothing_is_lost, fixture_setup, fixture_teardown),
