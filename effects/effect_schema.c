@@ -156,6 +156,7 @@ static const effect_field SYSTEM_FIELDS[] = {
     FIELD(plume_system_desc, lit, EFFECT_BOOL),
     FIELD(plume_system_desc, emissive_over_life, EFFECT_GRADIENT),
     {"world", EFFECT_OBJECT, offsetof(plume_system_desc, world), &WORLD_TABLE, 0, 0, NULL},
+    FIELD(plume_system_desc, prewarm_time, EFFECT_FLOAT),
     FIELD(plume_system_desc, inherit_velocity, EFFECT_FLOAT),
     {"simulation_space", EFFECT_ENUM, offsetof(plume_system_desc, simulation_space), NULL, 0, 0, SPACE_NAMES},
 };

@@ -100,7 +100,7 @@ static plume_result create_sorter(system_state *s) {
     return plume_sorter_create(s->context, &desc, &s->sorter);
 }
 
-static plume_result create_gl_objects(system_state *s, const plume_system_desc *user_desc) {
+static plume_result create_gl_objects(system_state *s, const plume_system_desc *user_desc, plume_gl_scope *scope) {
     static const char *CALLER = "plume_system_create";
     plume_gpu_path path = PLUME_PATH_AUTO;
     plume_result r = plume_resolve_gpu_path(&s->env, CALLER, s->desc.path, &path);
@@ -134,7 +134,8 @@ static plume_result create_gl_objects(system_state *s, const plume_system_desc *
     s->desc.appearance.texture.pixels = NULL;
     s->desc.appearance.texture.width = width;
     s->desc.appearance.texture.height = height;
-    return particles_reset_gpu_state(s);
+    r = particles_reset_gpu_state(s);
+    return r == PLUME_OK ? particles_prewarm(s, s->desc.prewarm_time, scope) : r;
 }
 
 enum { SYSTEM_GL_OBJECTS = 16 };
@@ -163,6 +164,7 @@ static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out,
     n += fragment_particles_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += profiler_list_gl_objects(s->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += world_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += bounds_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
 }
 
@@ -176,6 +178,7 @@ static void free_system(void *object) {
     plume_gl_object owned[SYSTEM_GL_OBJECTS];
     plume_delete_gl_objects(owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     plume_delete_gl_objects(owned, world_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    bounds_destroy(s);
     s->spawn.batch_buffer = s->spawn.instance_buffer = 0; /* deleted with the others */
     spawn_free(s);
     plume_env env = s->env;
@@ -206,7 +209,7 @@ plume_result plume_system_create(plume_context *context, const plume_system_desc
         /* The fragment path's textures, framebuffers and vertex arrays are
          * bound while they are made. */
         plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS | FRAGMENT_PARTICLES_SCOPE_GROUPS);
-        r = create_gl_objects(s, desc);
+        r = create_gl_objects(s, desc, &scope);
         plume_gl_scope_end(&scope);
     }
     r = plume_context_file_or_free(context, &system_class, s, r, &out_system->id);
@@ -243,6 +246,7 @@ plume_result plume_system_reset(plume_context *context, plume_system handle) {
     if (system->fragment) plume_gl_scope_save(&scope, FRAGMENT_PARTICLES_SCOPE_GROUPS);
     r = particles_reset_gpu_state(system);
     spawn_reset(system);
+    if (r == PLUME_OK) r = particles_prewarm(system, system->desc.prewarm_time, &scope);
     plume_gl_scope_end(&scope);
     return r;
 }
@@ -404,6 +408,7 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
     particles_run_simulate_stage(system, frame, view, projection, projection_given && !frame->disable_culling);
     profiler_stage_end(system->profiler, PLUME_STAGE_SIMULATE);
     particles_capture_event_counts(system, &scope);
+    bounds_capture(system, system->update_count, &scope);
     profiler_capture_u32(system->profiler, PROFILER_VALUE_LIVE_COUNT, system->state_buffer, STATE_LIVE_COUNT_OFFSET,
                          &scope);
     profiler_capture_u32(system->profiler, PROFILER_VALUE_DRAWN_COUNT, system->state_buffer,
