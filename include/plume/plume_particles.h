@@ -414,9 +414,10 @@ PLUME_API plume_result plume_system_get_desc(const plume_context *context, plume
                                              plume_system_desc *out_desc);
 
 /* Advances the simulation by frame->dt: emits (rate and bursts of each
- * emitter), ages, integrates, collides and kills, culls, then sorts the drawn
- * particles in the sort_mode's order for frame->view (unless
- * frame->disable_sort). Uses dt, view, projection (culling and depth
+ * emitter at each enabled instance, then the emits queued since the last
+ * update: see "Gameplay" below), ages, integrates, collides and kills,
+ * culls, then sorts the drawn particles in the sort_mode's order for
+ * frame->view (unless frame->disable_sort). Uses dt, view, projection (culling and depth
  * collision), disable_sort, disable_culling and cull_distance, and with
  * depth collision depth_texture.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, frame
