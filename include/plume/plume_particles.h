@@ -196,6 +196,9 @@ typedef struct plume_system_desc {
      * particle); 32, exact float order, in four (plume_sort.h); 16 (2^-7)
      * in two. [since 1.2] */
     uint32_t sort_key_bits;
+    /* Deaths, collisions and route triggers reported to the CPU
+     * (plume_system_poll_events, plume_world.h); default: off [since 1.3]. */
+    plume_cpu_events_desc cpu_events;
 } plume_system_desc;
 
 /* How many pixels the draw shades (plume_frame_desc.draw_resolution)

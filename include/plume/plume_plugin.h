@@ -153,6 +153,9 @@ typedef struct plume_api {
     /* the tiled draw path's tile size and chunk entries (plume_particles.h) */
     plume_result (*system_set_tiled_options)(plume_context *context, plume_system system, uint32_t tile_size,
                                              uint32_t chunk_entries);
+    /* events to the CPU (plume_world.h) */
+    plume_result (*system_poll_events)(plume_context *context, plume_system system, plume_particle_event *out,
+                                       uint32_t max, plume_event_poll_info *info);
 
     /* New fields go here, under a "---- since 1.N ----" line. */
 } plume_api;
