@@ -41,7 +41,17 @@ static GLsizeiptr readback_bytes(const system_state *s) {
     return HEADER_BYTES + (GLsizeiptr)s->desc.cpu_events.budget * PLUME_CPU_EVENT_RECORD_BYTES;
 }
 
+#ifdef PLUME_LAB
+#include "plume_lab.h"
+
+static bool lab_read_by_copy;
+void plume_lab_cpu_events_read_by_copy(bool on) { lab_read_by_copy = on; }
+#endif
+
 static bool has_persistent_mapping(void) {
+#ifdef PLUME_LAB
+    if (lab_read_by_copy) return false;
+#endif
     return epoxy_gl_version() >= 44 || epoxy_has_gl_extension("GL_ARB_buffer_storage");
 }
 

@@ -20,6 +20,7 @@
 #include "tests.h"
 #ifndef PLUME_TESTS_THROUGH_TABLE
 #include "gl_spy.h"
+#include "plume_lab.h"
 #endif
 
 static const float STEP = 0.05f, GRAVITY = -9.8f, PLANE_Y = 1.0f;
@@ -122,8 +123,7 @@ static uint32_t check_update_records(const plume_readback *before, const plume_r
 /* Every death and collision of every update, checked against the particles
  * read back before and after it (the readback waits for the GPU, so every
  * fence has signalled: the poll then hands over that update's records). */
-static void test_events_match_the_particles(void **state) {
-    (void)state;
+static void check_events_match_the_particles(void) {
     const uint32_t count = 700 + test_random_below(600);
     plume_system_desc desc = falling_desc(count, PLUME_PARTICLE_EVENT_DEATH | PLUME_PARTICLE_EVENT_COLLISION, 65536);
     plume_system system = make_system(desc);
@@ -153,6 +153,11 @@ static void test_events_match_the_particles(void **state) {
     assert_int_equal(deaths, count); /* all died within 0.6 s */
     assert_true(collisions > count / 4);
     destroy_system(system);
+}
+
+static void test_events_match_the_particles(void **state) {
+    (void)state;
+    check_events_match_the_particles();
 }
 
 /* A burst of `count` that all die in update 1 (lifetime 0.08 s, steps of 0.05 s). */
@@ -361,6 +366,15 @@ static void test_bad_input(void **state) {
 }
 
 #ifndef PLUME_TESTS_THROUGH_TABLE
+/* The same where the GL has no persistent mapping: the readbacks are read
+ * with glGetBufferSubData once their fence has signalled. */
+static void test_events_read_by_copy(void **state) {
+    (void)state;
+    plume_lab_cpu_events_read_by_copy(true);
+    check_events_match_the_particles();
+    plume_lab_cpu_events_read_by_copy(false);
+}
+
 /* While every readback is in flight (the spy's fences never signal) the
  * update copies nothing and never waits; the records of those updates are
  * counted as dropped, exactly, once a copy lands again. */
@@ -405,6 +419,7 @@ const struct CMUnitTest world_cpu_events_tests[] = {
     cmocka_unit_test_setup_teardown(test_route_triggers, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_bad_input, fixture_setup, fixture_teardown),
 #ifndef PLUME_TESTS_THROUGH_TABLE
+    cmocka_unit_test_setup_teardown(test_events_read_by_copy, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_ring_in_flight_drops_without_waiting, fixture_setup, fixture_teardown),
 #endif
 };
