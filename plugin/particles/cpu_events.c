@@ -23,6 +23,7 @@ _Static_assert(PLUME_CPU_EVENT_DEATH == PLUME_PARTICLE_EVENT_DEATH &&
                    PLUME_CPU_EVENT_ROUTE == PLUME_PARTICLE_EVENT_ROUTE,
                "the shader's kinds are the API's");
 _Static_assert(PLUME_CPU_EVENT_RECORD_BYTES == 4 * PLUME_CPU_EVENT_HEADER_WORDS, "the header is one record long");
+_Static_assert(PLUME_MAX_EMITTERS <= 16 && PLUME_MAX_EVENT_ROUTES <= 16, "an emitter and a route fit 4 bits of a record");
 _Static_assert(PLUME_BINDING_CPU_EVENTS < PLUME_SCOPE_SSBO_SLOTS, "the GL state scope restores the record binding");
 
 enum { HEADER_BYTES = 4 * PLUME_CPU_EVENT_HEADER_WORDS };
@@ -163,11 +164,12 @@ static void queue_record(cpu_events_state *e, const unsigned char *bytes, uint64
     memcpy(&packed, &words[7], sizeof packed);
     plume_particle_event *out = &e->queue[(e->queue_first + e->queue_count++) % e->queue_capacity];
     *out = (plume_particle_event){.position = {words[0], words[1], words[2]},
-                                  .kind = packed & 0xFFu,
+                                  .kind = packed & 0xFu,
                                   .velocity = {words[4], words[5], words[6]},
                                   .particle_id = id,
-                                  .emitter = (packed >> 8) & 0xFFu,
-                                  .route = packed >> 16,
+                                  .emitter = (packed >> 4) & 0xFu,
+                                  .route = (packed >> 8) & 0xFu,
+                                  .instance = packed >> 12,
                                   .update = update};
 }
 

@@ -22,7 +22,7 @@ layout(std430, binding = PLUME_BINDING_SLOT_KEYS) restrict readonly buffer SlotK
 
 struct CpuEventRecord {
     vec4 position_id;     // xyz: position; w: bits: the emission number
-    vec4 velocity_word;   // xyz: velocity; w: bits: kind | emitter << 8 | route << 16
+    vec4 velocity_word;   // xyz: velocity; w: bits: kind | emitter << 4 | route << 8 | instance << 12
 };
 layout(std430, binding = PLUME_BINDING_CPU_EVENTS) restrict buffer CpuEvents {
     uint cpu_event_header[PLUME_CPU_EVENT_HEADER_WORDS];
@@ -105,12 +105,14 @@ void main() {
     if (n == 0u) return;
     uint index = group_counts[gl_WorkGroupID.x] + rank.x;
     uint id = particle_traits[slot].id;
-    uint tag = emitter << 8;
+    // The placement (instance) goes in bits 12 .. 31 once particles carry
+    // one; 0 until then.
+    uint tag = emitter << 4;
     if (hit && (u_kinds & PLUME_CPU_EVENT_COLLISION) != 0u) write_record(index, m, id, PLUME_CPU_EVENT_COLLISION | tag);
     if (died && (u_kinds & PLUME_CPU_EVENT_DEATH) != 0u) write_record(index, m, id, PLUME_CPU_EVENT_DEATH | tag);
     if ((u_kinds & PLUME_CPU_EVENT_ROUTE) != 0u)
         for (int r = 0; r < u_route_count; ++r)
             if (route_children(r, died, hit, emitter) > 0u)
-                write_record(index, m, id, PLUME_CPU_EVENT_ROUTE | tag | route_index(r) << 16);
+                write_record(index, m, id, PLUME_CPU_EVENT_ROUTE | tag | route_index(r) << 8);
 }
 #endif

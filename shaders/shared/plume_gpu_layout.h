@@ -136,7 +136,7 @@
  * them in slot order. The record buffer: a header, then at most the budget's
  * records; the update copies all of it into a readback buffer. */
 #define PLUME_BINDING_CPU_EVENTS 1       /* the record buffer (the draw list's number: no draw list here) */
-#define PLUME_CPU_EVENT_RECORD_BYTES 32  /* position, emission number | velocity, kind | emitter << 8 | route << 16 */
+#define PLUME_CPU_EVENT_RECORD_BYTES 32  /* position, emission number | velocity, kind | emitter << 4 | route << 8 | instance << 12 */
 #define PLUME_CPU_EVENT_HEADER_WORDS 8   /* one record's size */
 #define PLUME_CPU_EVENT_REQUESTED 0      /* the last update's records, written or not */
 #define PLUME_CPU_EVENT_SKIPPED 1        /* records of updates not copied (every readback in flight), summed since reset */
