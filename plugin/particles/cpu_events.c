@@ -185,15 +185,18 @@ static bool take_oldest(system_state *s) {
     e->ring_first = (e->ring_first + 1) % PLUME_EVENT_READBACK_DEPTH;
     --e->ring_count;
     const unsigned char *bytes = slot->mapped;
-    uint32_t header[PLUME_CPU_EVENT_HEADER_WORDS];
     if (!bytes) {
         glBindBuffer(GL_COPY_READ_BUFFER, slot->buffer);
-        glGetBufferSubData(GL_COPY_READ_BUFFER, 0, readback_bytes(s), e->staging);
+        glGetBufferSubData(GL_COPY_READ_BUFFER, 0, HEADER_BYTES, e->staging);
         bytes = e->staging;
     }
+    uint32_t header[PLUME_CPU_EVENT_HEADER_WORDS];
     memcpy(header, bytes, sizeof header);
     uint32_t requested = header[PLUME_CPU_EVENT_REQUESTED], budget = s->desc.cpu_events.budget;
     uint32_t written = requested < budget ? requested : budget;
+    if (!slot->mapped && written > 0) /* only the records there are */
+        glGetBufferSubData(GL_COPY_READ_BUFFER, HEADER_BYTES, (GLsizeiptr)written * PLUME_CPU_EVENT_RECORD_BYTES,
+                           e->staging + HEADER_BYTES);
     e->dropped_budget += requested - written;
     e->dropped_in_flight += header[PLUME_CPU_EVENT_SKIPPED] - e->skipped_seen;
     e->skipped_seen = header[PLUME_CPU_EVENT_SKIPPED];
