@@ -180,12 +180,30 @@ static void test_budget_overflow_counts_the_rest(void **state) {
     update(system, &frame);
     plume_readback after = read_all(fixture_context(), system);
     assert_int_equal(after.live_count, 0);
+    /* A poll with room for half: half delivered, nothing past them written,
+     * the rest queued for the next poll, which gets them and no count twice. */
+    const uint32_t half = budget / 2;
     plume_event_poll_info info;
-    uint32_t n = poll_all(system, &info);
-    printf("  %u deaths, budget %u: %u delivered, %llu dropped\n", count, budget, n,
-           (unsigned long long)info.dropped_budget);
-    assert_int_equal(n, budget);
+    memset(polled, POISON_BYTE, sizeof polled);
+    assert_int_equal(plume_system_poll_events(fixture_context(), system, polled, half, &info), PLUME_OK);
+    assert_int_equal(info.delivered, half);
+    assert_int_equal(info.queued, budget - half);
     assert_int_equal(info.dropped_budget, count - budget);
+    const unsigned char *past = (const unsigned char *)&polled[half];
+    for (size_t b = 0; b < sizeof polled - half * sizeof polled[0]; b += 97)
+        if (past[b] != POISON_BYTE) fail_msg("the poll wrote past its %u records (byte %zu)", half, b);
+    plume_particle_event first_half[128]; /* budget / 2 */
+    memcpy(first_half, polled, half * sizeof polled[0]);
+    plume_event_poll_info rest;
+    assert_int_equal(plume_system_poll_events(fixture_context(), system, polled + half, MAX_POLLED - half, &rest),
+                     PLUME_OK);
+    assert_int_equal(rest.delivered, budget - half);
+    assert_int_equal(rest.queued + rest.dropped_budget + rest.dropped_in_flight + rest.dropped_queue, 0);
+    assert_memory_equal(polled, first_half, half * sizeof polled[0]);
+    uint32_t n = half + rest.delivered;
+    printf("  %u deaths, budget %u: %u delivered (%u, then %u), %llu dropped\n", count, budget, n, half,
+           rest.delivered, (unsigned long long)info.dropped_budget);
+    assert_int_equal(n, budget);
     for (uint32_t i = 0; i < n; ++i) {
         assert_int_equal(polled[i].particle_id, before.particles[i].id); /* the burst filled slots 0 .. count - 1 */
         check_motion(&polled[i], &before.particles[i], "death");
