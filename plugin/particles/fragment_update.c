@@ -55,6 +55,11 @@ plume_result fragment_particles_check_desc(const plume_env *env, const char *cal
         plume_log(env, PLUME_LOG_ERROR, "%s: simulation_space local needs the compute path (GL 4.3)", caller);
         return PLUME_ERROR_GL_UNSUPPORTED;
     }
+    if (desc->cpu_events.kinds != 0) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: cpu_events.kinds needs the compute path (GL 4.3); this system runs the fragment path", caller);
+        return PLUME_ERROR_GL_UNSUPPORTED;
+    }
     return fragment_particles_check_world(env, caller, &desc->world);
 }
 

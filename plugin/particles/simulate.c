@@ -157,6 +157,7 @@ plume_result particles_reset_gpu_state(system_state *s) {
     glDispatchCompute((s->desc.capacity + PLUME_RESET_GROUP_SIZE - 1) / PLUME_RESET_GROUP_SIZE, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     world_reset_gpu_state(s);
+    cpu_events_reset(s);
     return plume_drain_gl_errors(&s->env, "reset");
 }
 
@@ -312,6 +313,7 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     /* The sort and the draw read the list, the draw its indirect arguments,
      * a readback the buffers. */
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    cpu_events_record(s, s->update_count - 1); /* the update's index: update counted it already */
     s->time += frame->dt;
 }
 

@@ -264,8 +264,6 @@ static void test_instances_on_and_off(void **state) {
     plume_instance_desc instances[INSTANCES] = {{.enabled = false}};
     for (int i = 1; i < INSTANCES; ++i)
         instances[i] = (plume_instance_desc){.transform = random_transform(), .enabled = true};
-    for (int i = 0; i < INSTANCES; ++i) instances[i].transform.scale[0] = 0.0f, instances[i].transform.scale[1] = 0.0f,
-                                        instances[i].transform.scale[2] = 0.0f;
     assert_int_equal(plume_system_set_instances(fixture_context(), system, 0, INSTANCES, instances), PLUME_OK);
     plume_frame_desc frame = make_frame(dt, NULL, NULL);
     update(system, &frame);
