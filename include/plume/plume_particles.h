@@ -750,7 +750,7 @@ PLUME_API plume_result plume_system_set_transform(plume_context *context, plume_
  * instances NULL with count > 0, a transform as for set_transform, first +
  * count over PLUME_MAX_INSTANCES), PLUME_ERROR_OUT_OF_MEMORY,
  * PLUME_ERROR_GL_UNSUPPORTED (the fragment path); nothing changes then.
- * Threading: any thread using the context; issues no GL call. */
+ * Threading: any thread using the context; issues no GL call. [since 1.3] */
 PLUME_API plume_result plume_system_set_instances(plume_context *context, plume_system system, uint32_t first,
                                                   uint32_t count, const plume_instance_desc *instances);
 
