@@ -55,7 +55,10 @@ static void save_bindings(plume_gl_scope *scope) {
     if (!scope->bindings.storage_buffers) return;
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &scope->bindings.ssbo_generic);
     glGetIntegerv(GL_DISPATCH_INDIRECT_BUFFER_BINDING, &scope->bindings.dispatch_indirect);
-    for (GLuint i = 0; i < PLUME_SCOPE_SSBO_SLOTS; ++i) {
+    GLint most = 0;
+    glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &most);
+    scope->bindings.ssbo_slots = most < PLUME_SCOPE_SSBO_SLOTS ? most : PLUME_SCOPE_SSBO_SLOTS;
+    for (GLuint i = 0; i < (GLuint)scope->bindings.ssbo_slots; ++i) {
         glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, i, &scope->bindings.ssbo_slot_buffer[i]);
         glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, i, &scope->bindings.ssbo_slot_start[i]);
         glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, i, &scope->bindings.ssbo_slot_size[i]);
@@ -65,7 +68,7 @@ static void save_bindings(plume_gl_scope *scope) {
 static void restore_bindings(const plume_gl_scope *scope) {
     glUseProgram((GLuint)scope->bindings.program);
     if (!scope->bindings.storage_buffers) return;
-    for (GLuint i = 0; i < PLUME_SCOPE_SSBO_SLOTS; ++i) {
+    for (GLuint i = 0; i < (GLuint)scope->bindings.ssbo_slots; ++i) {
         GLuint buffer = (GLuint)scope->bindings.ssbo_slot_buffer[i];
         /* A whole-buffer binding reports size 0: rebind it the same way. */
         if (buffer != 0 && scope->bindings.ssbo_slot_size[i] > 0)

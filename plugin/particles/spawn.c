@@ -8,6 +8,8 @@
 
 #include "particles_internal.h"
 
+_Static_assert(PLUME_BINDING_SPAWN_BATCHES < PLUME_SCOPE_SSBO_SLOTS, "the GL state scope restores the spawn batches' binding");
+
 static const plume_transform IDENTITY = {.rotation = {0.0f, 0.0f, 0.0f, 1.0f}, .scale = {1.0f, 1.0f, 1.0f}};
 
 /* ---- Checks ---------------------------------------------------------------- */
@@ -77,6 +79,14 @@ static bool grow_instances(system_state *s, uint32_t count) {
 }
 
 plume_result spawn_create(system_state *s) {
+    GLint bindings = 0;
+    glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
+    if (bindings <= PLUME_BINDING_SPAWN_BATCHES) {
+        plume_log(&s->env, PLUME_LOG_ERROR,
+                  "plume_system_create: the compute path needs %d shader storage bindings; this GL has %d "
+                  "(desc.path PLUME_PATH_FRAGMENT runs without)", PLUME_BINDING_SPAWN_BATCHES + 1, bindings);
+        return PLUME_ERROR_GL_UNSUPPORTED;
+    }
     if (!grow_instances(s, 1)) return PLUME_ERROR_OUT_OF_MEMORY;
     s->spawn.instances[0] = (spawn_instance){.from = IDENTITY, .to = IDENTITY, .last = IDENTITY, .enabled = true,
                                              .jumped = true};

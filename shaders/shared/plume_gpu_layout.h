@@ -18,7 +18,13 @@
 #define PLUME_BINDING_TRAITS 5       /* ParticleTraits records: fixed at birth */
 #define PLUME_BINDING_SLOT_KEYS 6    /* simulate's outcome per slot: {depth key (PLUME_GPU_KEY_LAST: not drawn), PLUME_SLOT_* bits} */
 #define PLUME_BINDING_GROUP_COUNTS 7 /* per simulate workgroup: drawn, deaths, children (own, other buffer); then their exclusive sums */
-#define PLUME_BINDING_SPAWN_BATCHES 6 /* the emit pass's spawn batches (simulate's slot keys take 6 after it) */
+/* The emit pass's spawn batches, at a binding no later pass of the update
+ * rebinds: on NVIDIA (580), binding another buffer at the index an
+ * emit dispatch still in flight reads (simulate's slot keys at 6) changed
+ * what it read, glMemoryBarrier(GL_ALL_BARRIER_BITS) or not
+ * (notes/gpu-findings.md). GL 4.3 promises 8 bindings; the compute path
+ * asks for 9 (every GL 4.3 driver we know has 32 or more). */
+#define PLUME_BINDING_SPAWN_BATCHES 8
 #define PLUME_BINDING_LOCAL_MOTION 2 /* simulate, local space: per instance its last and current placement (the live list's binding, which simulate leaves free) */
 
 /* ---- Particle system: records ---- */
