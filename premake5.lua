@@ -271,6 +271,14 @@ project "plume_frame_bench"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- Prewarm of a system and the update's bounds reduction, timed.
+project "plume_prewarm_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_prewarm_bench")
+    files { "bench/prewarm_bench.c" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 -- Two systems drawn each on its own and by one draw group (plume_draw_group.h).
 project "plume_draw_group_bench"
     kind "ConsoleApp"

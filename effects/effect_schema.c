@@ -154,5 +154,6 @@ static const effect_field SYSTEM_FIELDS[] = {
     FIELD(plume_system_desc, lit, EFFECT_BOOL),
     FIELD(plume_system_desc, emissive_over_life, EFFECT_GRADIENT),
     {"world", EFFECT_OBJECT, offsetof(plume_system_desc, world), &WORLD_TABLE, 0, 0, NULL},
+    FIELD(plume_system_desc, prewarm_time, EFFECT_FLOAT),
 };
 const effect_table effect_system_table = ROWS(SYSTEM_FIELDS);

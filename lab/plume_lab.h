@@ -101,6 +101,12 @@ uint32_t plume_lab_sorter_group_bits(const plume_context *context, plume_sorter 
  * "transform feedback", "render passes"); NULL for a stale handle. */
 const char *plume_lab_sorter_backend(const plume_context *context, plume_sorter sorter, uint32_t count);
 
+/* ---- Particles ---------------------------------------------------------------------- */
+/* Whether the system's simulate pass grows the GPU box plume_system_get_bounds
+ * reads (default on; off, the box stays empty): the benchmark's baseline for
+ * the reduction's cost. */
+plume_result plume_lab_system_set_bounds(plume_context *context, plume_system system, bool enabled);
+
 /* ---- Profile ------------------------------------------------------------------------ */
 
 /* Frames a system's profiler keeps in flight: its GPU times of a frame come

@@ -153,6 +153,10 @@ typedef struct plume_api {
     /* the tiled draw path's tile size and chunk entries (plume_particles.h) */
     plume_result (*system_set_tiled_options)(plume_context *context, plume_system system, uint32_t tile_size,
                                              uint32_t chunk_entries);
+    /* prewarm and bounds (plume_particles.h) */
+    plume_result (*system_prewarm)(plume_context *context, plume_system system, float seconds);
+    plume_result (*system_get_bounds)(plume_context *context, plume_system system, plume_bounds *out);
+    plume_result (*system_desc_bounds)(const plume_system_desc *desc, plume_bounds *out);
 
     /* New fields go here, under a "---- since 1.N ----" line. */
 } plume_api;

@@ -370,7 +370,15 @@ plume_result plume_particles_resolve_desc(const plume_env *env, const char *call
         return r;
     if (a->soft_fade_distance == 0.0f) a->soft_fade_distance = DEFAULT_SOFT_FADE_DISTANCE;
     if ((r = resolve_look(env, caller, out)) != PLUME_OK) return r;
+    if ((r = particles_check_prewarm(env, caller, "prewarm_time", out->prewarm_time)) != PLUME_OK) return r;
     return plume_particles_resolve_world(env, caller, &in->world, &out->world);
+}
+
+plume_result particles_check_prewarm(const plume_env *env, const char *caller, const char *field, float seconds) {
+    if (isfinite(seconds) && seconds >= 0.0f && seconds <= PLUME_PREWARM_MAX_SECONDS) return PLUME_OK;
+    plume_log(env, PLUME_LOG_ERROR, "%s: %s is %g; it must be finite and in 0 .. %g seconds", caller, field, seconds,
+              PLUME_PREWARM_MAX_SECONDS);
+    return PLUME_ERROR_INVALID_ARGUMENT;
 }
 
 plume_result plume_system_desc_check(const plume_system_desc *desc, plume_system_desc *out_resolved) {

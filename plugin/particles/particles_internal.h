@@ -61,9 +61,9 @@ typedef struct emission_window {
 typedef union simulate_locations {
     struct {
         GLint dt, time, view, gravity, wind, drag, turbulence, capacity;
-        GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode, sort_key_shift;
+        GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode, sort_key_shift, bounds;
     };
-    GLint at[15];
+    GLint at[16];
 } simulate_locations;
 
 typedef union emit_locations {
@@ -135,6 +135,21 @@ typedef struct particle_attachments {
     _Alignas(max_align_t) unsigned char storage[PARTICLE_ATTACHMENT_BYTES];
 } particle_attachments;
 
+/* The GPU box's way back (bounds.c): each update copies the state buffer's
+ * box and live count into the next of a ring of small buffers and fences
+ * it; plume_system_get_bounds reads the newest whose fence has signalled
+ * (checked with a zero timeout), never waiting. */
+enum { BOUNDS_RING = 4, BOUNDS_RECORD_WORDS = 8 }; /* live count, min xyz, max xyz, padding */
+
+typedef struct bounds_ring {
+    GLuint buffers[BOUNDS_RING];
+    GLsync fences[BOUNDS_RING];
+    uint64_t updates[BOUNDS_RING]; /* the update (1: the first) each slot holds */
+    uint32_t next;
+    plume_bounds latest;           /* the newest read so far */
+    bool lab_disabled;             /* the lab's baseline: simulate grows no box */
+} bounds_ring;
+
 /* What a plume_system handle names. */
 typedef struct system_state {
     plume_env env;
@@ -181,6 +196,7 @@ typedef struct system_state {
     bool warned_long_dt;     /* a dt over 1 s was said once */
     plume_system handle;     /* this system's own handle (event routes name it) */
     world_state world;
+    bounds_ring bounds;
     /* The fragment path's objects (fragment_update.c), or NULL on the compute
      * path (desc.path says which runs). */
     struct fragment_particles *fragment;
@@ -312,6 +328,29 @@ plume_result plume_particles_resolve_forces(const plume_env *env, const char *ca
 /* The world's fields (not its route targets: world_check_targets). */
 plume_result plume_particles_resolve_world(const plume_env *env, const char *caller, const plume_world *in,
                                            plume_world *out);
+
+/* `seconds` is a prewarm time (0 .. PLUME_PREWARM_MAX_SECONDS), else logged
+ * under `caller` naming `field`. */
+plume_result particles_check_prewarm(const plume_env *env, const char *caller, const char *field, float seconds);
+
+/* ---- prewarm.c ---- */
+
+/* Steps the system by `seconds` (checked) as plume_system_prewarm; the
+ * caller's scope is open. */
+plume_result particles_prewarm(system_state *s, float seconds, plume_gl_scope *scope);
+
+/* ---- bounds.c ---- */
+
+/* The ring's buffers (compute path; creation). */
+plume_result bounds_create(system_state *s);
+uint32_t bounds_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
+/* Deletes the fences (the system's end). */
+void bounds_destroy(system_state *s);
+/* Forgets every box (reset). */
+void bounds_reset(system_state *s);
+/* After the update's simulate stage: the box into the ring, fenced; binds
+ * the copy buffers (the caller's scope saved PLUME_SCOPE_COPY_BUFFERS). */
+void bounds_capture(system_state *s, uint64_t update);
 
 /* ---- texture.c ---- */
 

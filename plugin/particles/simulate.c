@@ -18,7 +18,7 @@ static const char *const EMIT_UNIFORMS[] = {"u_seed", "u_emit_end", "u_tag_emitt
 static const char *const SIMULATE_UNIFORMS[] = {
     "u_dt", "u_time", "u_view", "u_gravity", "u_wind", "u_drag", "u_turbulence", "u_capacity",
     "u_cull", "u_cull_planes", "u_cull_radius", "u_eye", "u_cull_distance", "u_sort_mode", "u_sort_key_shift",
-    NULL};
+    "u_bounds", NULL};
 static const char *const COMPACT_SCAN_UNIFORMS[] = {"u_groups", NULL};
 static const char *const COMPACT_SCATTER_UNIFORMS[] = {"u_capacity", "u_route_count", "u_routes", "u_event_capacity",
                                                        NULL};
@@ -148,6 +148,7 @@ plume_result particles_reset_gpu_state(system_state *s) {
     memset(&s->window, 0, sizeof s->window);
     s->window.longest_lifetime = longest_lifetime(&s->desc);
     s->time = 0.0;
+    bounds_reset(s);
     if (s->fragment) return fragment_particles_reset(s);
     glUseProgram(s->reset_program);
     glProgramUniform1ui(s->reset_program, s->reset_capacity_location, s->desc.capacity);
@@ -227,11 +228,13 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
     mat4 inverse;
     glm_mat4_inv((vec4 *)view, inverse);
     glProgramUniform3f(sim, s->simulate.eye, inverse[3][0], inverse[3][1], inverse[3][2]);
+    /* The bounds widen each particle by it, culled or not. */
+    glProgramUniform1f(sim, s->simulate.cull_radius, s->cull_radius);
+    glProgramUniform1i(sim, s->simulate.bounds, !s->bounds.lab_disabled);
     if (!cull) return;
     float planes[PLUME_CULL_PLANES][4];
     particles_frustum_planes(view, projection, planes);
     glProgramUniform4fv(sim, s->simulate.cull_planes, PLUME_CULL_PLANES, &planes[0][0]);
-    glProgramUniform1f(sim, s->simulate.cull_radius, s->cull_radius);
     glProgramUniform1f(sim, s->simulate.cull_distance, frame->cull_distance);
 }
 

@@ -22,6 +22,7 @@
 #include "particles/particle_noise.glsl"
 #include "particles/particle_motion.glsl"
 #include "particles/particle_cull.glsl"
+#include "particles/particle_bounds.glsl"
 #include "sort/depth_key.glsl"
 #include "particles/particle_sort_key.glsl"
 #include "particles/particle_event_routes.glsl"
@@ -49,6 +50,7 @@ void main() {
         group_children[0] = 0u;
         group_children[1] = 0u;
     }
+    bounds_begin_group();
     barrier();
     uint slot = gl_GlobalInvocationID.x;
     ParticleMotion p;
@@ -76,6 +78,7 @@ void main() {
             }
         }
         if (survives) {
+            bounds_add(p.position);
             drawn = can_be_seen(p.position);
             if (drawn) key = particle_sort_key(p.position, p.age);
         } else {
@@ -92,5 +95,6 @@ void main() {
     if (gl_LocalInvocationIndex == 0u) {
         if (group_survivors > 0u) atomicAdd(live_count, group_survivors);
         group_counts[gl_WorkGroupID.x] = uvec4(group_drawn, group_deaths, group_children[0], group_children[1]);
+        bounds_end_group(group_survivors > 0u);
     }
 }

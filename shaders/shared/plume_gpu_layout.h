@@ -45,7 +45,9 @@
 #define PLUME_STATE_EMITTED_TOTAL 7      /* emission numbers handed out so far */
 #define PLUME_STATE_EMIT_ID_BASE 8       /* the first emission number of this update */
 #define PLUME_STATE_LIVE_COUNT 9         /* particles alive after this update, culled or not */
-#define PLUME_STATE_HEADER_WORDS 16
+#define PLUME_STATE_BOUNDS_MIN 16        /* 3 words: the live particles' box, its quads included, */
+#define PLUME_STATE_BOUNDS_MAX 19        /* 3 words: as ordered uints (particle_bounds.glsl); min > max: none */
+#define PLUME_STATE_HEADER_WORDS 24
 
 /* ---- Particle system: workgroup sizes ---- */
 #define PLUME_SIMULATE_GROUP_SIZE 256

@@ -51,5 +51,8 @@ extern plume_get_api_fn host_get_api;
 #define plume_draw_group_get_profile host_api->draw_group_get_profile
 #define plume_system_desc_check host_api->system_desc_check
 #define plume_system_set_tiled_options host_api->system_set_tiled_options
+#define plume_system_prewarm host_api->system_prewarm
+#define plume_system_get_bounds host_api->system_get_bounds
+#define plume_system_desc_bounds host_api->system_desc_bounds
 
 #endif

@@ -23,6 +23,7 @@ struct CMUnitTest;
     X(particle_system_api, 1)                                                                                          \
     X(particle_gl_state, 1)                                                                                            \
     X(particle_fragment, 0)                                                                                            \
+    X(particle_prewarm_bounds, 1)                                                                                      \
     X(profile_statistics, 0)                                                                                           \
     X(profile_ring, 0)                                                                                                 \
     X(profile_system, 1)                                                                                               \
