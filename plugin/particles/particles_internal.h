@@ -135,10 +135,12 @@ typedef struct particle_attachments {
     _Alignas(max_align_t) unsigned char storage[PARTICLE_ATTACHMENT_BYTES];
 } particle_attachments;
 
-/* The GPU box's way back (bounds.c): each update copies the state buffer's
- * box and live count into the next of a ring of small buffers and fences
- * it; plume_system_get_bounds reads the newest whose fence has signalled
- * (checked with a zero timeout), never waiting. */
+/* The GPU box's way back (bounds.c): once the host has asked for the box
+ * (a system whose host never asks grows no box and places no fence), each
+ * update copies the state buffer's box and live count into the next of a
+ * ring of small buffers and fences it; plume_system_get_bounds reads the
+ * newest whose fence has signalled (checked with a zero timeout), never
+ * waiting. */
 enum { BOUNDS_RING = 4, BOUNDS_RECORD_WORDS = 8 }; /* live count, min xyz, max xyz, padding */
 
 typedef struct bounds_ring {
@@ -147,6 +149,7 @@ typedef struct bounds_ring {
     uint64_t updates[BOUNDS_RING]; /* the update (1: the first) each slot holds */
     uint32_t next;
     plume_bounds latest;           /* the newest read so far */
+    bool wanted;                   /* plume_system_get_bounds was called: the ring exists and runs */
     bool lab_disabled;             /* the lab's baseline: simulate grows no box */
 } bounds_ring;
 
@@ -341,16 +344,14 @@ plume_result particles_prewarm(system_state *s, float seconds, plume_gl_scope *s
 
 /* ---- bounds.c ---- */
 
-/* The ring's buffers (compute path; creation). */
-plume_result bounds_create(system_state *s);
 uint32_t bounds_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
 /* Deletes the fences (the system's end). */
 void bounds_destroy(system_state *s);
 /* Forgets every box (reset). */
 void bounds_reset(system_state *s);
-/* After the update's simulate stage: the box into the ring, fenced; binds
- * the copy buffers (the caller's scope saved PLUME_SCOPE_COPY_BUFFERS). */
-void bounds_capture(system_state *s, uint64_t update);
+/* After the update's simulate stage, once the host asked for the box: the
+ * box into the ring, fenced; binds the copy buffers (saved in `scope`). */
+void bounds_capture(system_state *s, uint64_t update, plume_gl_scope *scope);
 
 /* ---- texture.c ---- */
 

@@ -119,8 +119,7 @@ static plume_result create_gl_objects(system_state *s, const plume_system_desc *
     /* The fragment path refused the world, and has no compaction (its key
      * pass writes the ring's slots in slot order itself). */
     if (fragment) r = fragment_particles_create(s);
-    else if ((r = particles_build_compute_programs(s)) == PLUME_OK && (r = create_buffers(s)) == PLUME_OK &&
-             (r = bounds_create(s)) == PLUME_OK)
+    else if ((r = particles_build_compute_programs(s)) == PLUME_OK && (r = create_buffers(s)) == PLUME_OK)
         r = world_create(s);
     if (r != PLUME_OK || (r = create_sorter(s)) || (!fragment && (r = particles_create_compaction(s))) ||
         (r = particles_create_profiler(s)))
@@ -397,8 +396,7 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
     particles_run_simulate_stage(system, frame, view, projection, projection_given && !frame->disable_culling);
     profiler_stage_end(system->profiler, PLUME_STAGE_SIMULATE);
     particles_capture_event_counts(system, &scope);
-    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
-    bounds_capture(system, system->update_count);
+    bounds_capture(system, system->update_count, &scope);
     profiler_capture_u32(system->profiler, PROFILER_VALUE_LIVE_COUNT, system->state_buffer, STATE_LIVE_COUNT_OFFSET,
                          &scope);
     profiler_capture_u32(system->profiler, PROFILER_VALUE_DRAWN_COUNT, system->state_buffer,
