@@ -296,6 +296,21 @@ project "plume_screen_memory_bench"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- What emission on demand and instances cost (issue 30).
+project "plume_gameplay_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_gameplay_bench")
+    files { "bench/gameplay_bench.c" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
+-- Events to the CPU off and on: the CPU frame time and the GPU update time.
+project "plume_event_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_event_bench")
+    files { "bench/event_bench.c" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 -- What a dispatch costs before it does any work (notes/sort-performance.md).
 project "plume_dispatch_floor"
     kind "ConsoleApp"

@@ -17,6 +17,7 @@ struct CMUnitTest;
     X(sort_api, 1)                                                                                                     \
     X(sort_fragment, 1)                                                                                                \
     X(particle_emission, 1)                                                                                            \
+    X(particle_spawn, 1)                                                                                               \
     X(particle_order, 1)                                                                                               \
     X(particle_images, 1)                                                                                              \
     X(particle_descriptors, 1)                                                                                         \
@@ -45,6 +46,7 @@ struct CMUnitTest;
     X(world_forces, 1)                                                                                                 \
     X(world_events, 1)                                                                                                 \
     X(world_descriptors, 1)                                                                                            \
+    X(world_cpu_events, 1)                                                                                             \
     X(demo, 0)                                                                                                         \
     X(effect_format, 0)                                                                                                \
     X(effect_fuzz, 0)                                                                                                  \
