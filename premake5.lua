@@ -287,6 +287,15 @@ project "plume_draw_group_bench"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- GPU memory of many small systems by draw path and resolution: per system,
+-- per context (the shared screen-sized scratch), bytes per particle.
+project "plume_screen_memory_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_screen_memory_bench")
+    files { "bench/screen_memory_bench.c" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 -- What emission on demand and instances cost (issue 30).
 project "plume_gameplay_bench"
     kind "ConsoleApp"

@@ -139,6 +139,18 @@ plume_result plume_lab_tiled_configure(plume_context *context, plume_system syst
                                        uint32_t budget, bool fixed_budget, plume_sort_algorithm entry_sort,
                                        uint32_t chunk_entries);
 
+/* GPU memory, in bytes of the buffers and textures plume made (sizes read
+ * from the GL: GL_BUFFER_SIZE, each texture level's texel sizes; needs GL
+ * 4.5), for the tests' and benchmarks' budgets. */
+typedef struct plume_lab_gpu_memory {
+    uint64_t system_bytes; /* what `system` holds (its sorter's included); 0 for {0} */
+    uint64_t shared_bytes; /* the context's screen-sized draw scratch, shared by every system */
+    uint64_t total_bytes;  /* everything the context's objects and its shared scratch hold */
+} plume_lab_gpu_memory;
+/* PLUME_ERROR_INVALID_ARGUMENT (logged): a system handle that names no live
+ * system, `out` NULL; PLUME_ERROR_OUT_OF_MEMORY. */
+plume_result plume_lab_gpu_memory_of(plume_context *context, plume_system system, plume_lab_gpu_memory *out);
+
 /* Called in every plume_draw_group_draw of `group` before each of its stages
  * ("gather", "sort", "draw") and once more with NULL after the last. NULL
  * hook: none. */

@@ -61,6 +61,20 @@
  * returns dead slots and writes event records in slot order, never in the
  * order the GPU happens to run its invocations.
  *
+ * GPU memory [since 1.3]: a system holds memory in proportion to its
+ * capacity (measured on llvmpipe: about 68 bytes per particle and 130 KiB
+ * besides drawn raster, at any resolution; about 136 bytes per particle
+ * drawn tiled; so about 0.2 MB for 1024 particles raster, 0.27 MB tiled).
+ * What a draw needs in proportion to the screen is the context's, one set
+ * shared by every system drawn with it and made on the first draw that
+ * needs it: drawn tiled, about 24 bytes per pixel of the largest viewport
+ * drawn and about 30 bytes per entry of the largest entry budget of any
+ * system (at least 65536 entries: about 24 MB at 1280x720); at 1/2, 16
+ * bytes per pixel of the 1/2 target (4 per pixel of the viewport), at 1/4 1
+ * per pixel of the viewport. It grows to the largest need and never
+ * shrinks, except the low-resolution targets (the last viewport's size),
+ * and is freed with the last system (or draw group) that drew with it.
+ *
  * Handles: every function taking a plume_system checks it against the
  * context; a destroyed system, a handle of another context or a garbage value
  * gives PLUME_ERROR_INVALID_ARGUMENT and a message through the context's

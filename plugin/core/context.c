@@ -47,6 +47,8 @@ struct plume_context {
     uint32_t slot_capacity; /* slots allocated */
     uint32_t free_head;     /* a stack of freed slots, NO_SLOT when empty */
     uint64_t created;       /* objects filed so far */
+    const plume_context_attachment_class *attachment_kinds[PLUME_CONTEXT_MAX_ATTACHMENTS];
+    void *attachments[PLUME_CONTEXT_MAX_ATTACHMENTS];
 #ifdef PLUME_LAB
     void *lab_settings; /* plume_context_set_lab_settings's copy, or NULL */
 #endif
@@ -96,12 +98,23 @@ static handle_slot *newest_live_slot(plume_context *context) {
     return newest;
 }
 
+static bool has_attachments(const plume_context *context) {
+    for (int i = 0; i < PLUME_CONTEXT_MAX_ATTACHMENTS; ++i)
+        if (context->attachment_kinds[i]) return true;
+    return false;
+}
+
 void plume_context_destroy(plume_context *context) {
     if (!context) return;
     /* Its objects' GL objects can be deleted only in their GL context: the
      * whole destroy waits for the host to call it there. */
-    if (newest_live_slot(context) && plume_check_gl_context(&context->env, "plume_context_destroy") != PLUME_OK)
+    if ((newest_live_slot(context) || has_attachments(context)) &&
+        plume_check_gl_context(&context->env, "plume_context_destroy") != PLUME_OK)
         return;
+    /* The shared state first: it may hold objects filed after the objects
+     * that use it, which the loop below would destroy before it. */
+    for (int i = 0; i < PLUME_CONTEXT_MAX_ATTACHMENTS; ++i)
+        if (context->attachment_kinds[i]) plume_context_detach(context, context->attachment_kinds[i]);
     /* Newest first: an object that made others through the context (a
      * particle system its sorter) is destroyed before them and frees them
      * itself, through their handles. */
@@ -296,6 +309,61 @@ plume_result plume_context_list_gl_objects(const plume_context *context, plume_g
         uint32_t room = total < capacity ? capacity - total : 0;
         total += slot->object_class->list_gl_objects(slot->object, room ? out + total : NULL, room);
     }
+    for (int i = 0; i < PLUME_CONTEXT_MAX_ATTACHMENTS; ++i) {
+        const plume_context_attachment_class *kind = context->attachment_kinds[i];
+        if (!kind || !kind->list_gl_objects) continue;
+        uint32_t room = total < capacity ? capacity - total : 0;
+        total += kind->list_gl_objects(context->attachments[i], room ? out + total : NULL, room);
+    }
     *out_count = total;
     return PLUME_OK;
+}
+
+uint32_t plume_context_list_object_gl_objects(const plume_context *context, uint64_t id, plume_gl_object *out,
+                                              uint32_t capacity) {
+    uint32_t index = (uint32_t)(id & INDEX_MASK);
+    if (!context || id == 0 || index >= context->slot_count) return 0;
+    const handle_slot *slot = &context->slots[index];
+    uint64_t live = (uint64_t)context->tag << TAG_SHIFT | (uint64_t)slot->generation << INDEX_BITS | index;
+    if (!slot->object_class || live != id || !slot->object_class->list_gl_objects) return 0;
+    return slot->object_class->list_gl_objects(slot->object, out, capacity);
+}
+
+/* ---- Attachments ------------------------------------------------------------ */
+
+static int attachment_slot(const plume_context *context, const plume_context_attachment_class *kind) {
+    for (int i = 0; i < PLUME_CONTEXT_MAX_ATTACHMENTS; ++i)
+        if (context->attachment_kinds[i] == kind) return i;
+    return -1;
+}
+
+void *plume_context_attachment(const plume_context *context, const plume_context_attachment_class *kind) {
+    int i = context ? attachment_slot(context, kind) : -1;
+    return i < 0 ? NULL : context->attachments[i];
+}
+
+void *plume_context_attach(plume_context *context, const plume_context_attachment_class *kind, size_t size) {
+    void *made = plume_context_attachment(context, kind);
+    if (made) return made;
+    int free_slot = attachment_slot(context, NULL);
+    if (free_slot < 0) {
+        plume_log(&context->env, PLUME_LOG_ERROR, "plume context: no attachment slot left for the %s", kind->name);
+        return NULL;
+    }
+    made = plume_alloc(&context->env, size);
+    if (!made) return NULL;
+    context->attachment_kinds[free_slot] = kind;
+    context->attachments[free_slot] = made;
+    return made;
+}
+
+void plume_context_detach(plume_context *context, const plume_context_attachment_class *kind) {
+    int i = context ? attachment_slot(context, kind) : -1;
+    if (i < 0 || !kind) return;
+    void *state = context->attachments[i];
+    /* Out of the table first: what the release destroys may look it up. */
+    context->attachment_kinds[i] = NULL;
+    context->attachments[i] = NULL;
+    kind->release(state, context);
+    plume_free(&context->env, state);
 }

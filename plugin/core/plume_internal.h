@@ -98,6 +98,37 @@ plume_result plume_context_file_or_free(plume_context *context, const plume_obje
 plume_result plume_context_destroy_object(plume_context *context, uint64_t id, const plume_object_class *object_class,
                                           const char *caller);
 
+/* The GL objects of the live object `id` (of any class), as the class's
+ * list_gl_objects; 0 where `id` names none. Logs nothing. */
+uint32_t plume_context_list_object_gl_objects(const plume_context *context, uint64_t id, plume_gl_object *out,
+                                              uint32_t capacity);
+
+/* ---- Context attachments: state a part shares among a context's objects -----
+ * What every object of a context may use in turn (render/'s screen-sized
+ * scratch: one set per context, not one per system) lives in an attachment of
+ * the context, keyed by its class, so core keeps it without knowing the part.
+ * Its GL objects are listed by plume_context_list_gl_objects; it is released
+ * by plume_context_detach, or by plume_context_destroy before the objects
+ * still alive (whose own release then finds no attachment). */
+typedef struct plume_context_attachment_class {
+    const char *name;
+    /* Deletes what `state` holds (GL objects, objects filed in `context`);
+     * the context frees the memory after. The GL context is current. */
+    void (*release)(void *state, plume_context *context);
+    /* Its GL objects with a name, as plume_list_named_gl_objects. */
+    uint32_t (*list_gl_objects)(const void *state, plume_gl_object *out, uint32_t capacity);
+} plume_context_attachment_class;
+
+enum { PLUME_CONTEXT_MAX_ATTACHMENTS = 4 };
+
+/* The context's attachment of `kind`, or NULL where none was made. */
+void *plume_context_attachment(const plume_context *context, const plume_context_attachment_class *kind);
+/* The same, made (`size` bytes, zeroed, from the context's allocator) where
+ * none was: NULL, logged, when memory or the slots run out. */
+void *plume_context_attach(plume_context *context, const plume_context_attachment_class *kind, size_t size);
+/* Releases and frees the attachment of `kind` (none: nothing). */
+void plume_context_detach(plume_context *context, const plume_context_attachment_class *kind);
+
 /* PLUME_ERROR_GL_UNSUPPORTED, logged as "`caller`: no GL context is current
  * on this thread", where none is: the first check of every entry point that
  * touches the GL (without a context, libepoxy aborts the process at the first

@@ -42,6 +42,15 @@ plume_result particles_find_frame_view(const plume_context *context, plume_syste
     return r;
 }
 
+uint32_t particles_list_system_gl_objects(const plume_context *context, plume_system handle, plume_gl_object *out,
+                                          uint32_t capacity) {
+    const system_state *s = particles_peek_system(context, handle);
+    if (!s) return 0;
+    uint32_t n = plume_context_list_object_gl_objects(context, handle.id, out, capacity);
+    return n + plume_context_list_object_gl_objects(context, s->sorter.id, n < capacity ? out + n : NULL,
+                                                    n < capacity ? capacity - n : 0);
+}
+
 /* ---- Attachments ----------------------------------------------------------------- */
 
 void *particle_view_attachment(const particle_view *view, const particle_attachment_class *kind) {

@@ -93,6 +93,13 @@ plume_result particles_find_frame_view(const plume_context *context, plume_syste
  * `caller` and PLUME_ERROR_INVALID_ARGUMENT. Changes no state the host sees. */
 plume_result particles_check_depth_texture(const plume_env *env, const char *caller, GLuint texture);
 
+/* The GL objects the live system `handle` holds: its own (attachments
+ * included, as plume_context_list_gl_objects lists them) and those of the
+ * sorter it made (filed in the context as an object of its own); 0 where
+ * the handle names no live system. Logs nothing. */
+uint32_t particles_list_system_gl_objects(const plume_context *context, plume_system handle, plume_gl_object *out,
+                                          uint32_t capacity);
+
 /* ---- Attachments: state another part keeps per system ------------------------
  * A part that draws keeps its per-system state (programs, targets, options)
  * in an attachment of the system: made when that part first needs it,

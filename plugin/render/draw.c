@@ -204,7 +204,7 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
     lowres_pass pass;
     plume_result r = lowres_begin(low, v, desc, frame->depth_convention, factor, &pass);
     if (r != PLUME_OK) return r;
-    target = lowres_target(low, &pass);
+    target = lowres_target(&pass);
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: low-resolution particles");
     r = draw_with(path, v, frame, &target, scope);
     glPopDebugGroup();

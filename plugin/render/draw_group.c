@@ -179,7 +179,7 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
         particle_view own = group_view(g);
         r = lowres_begin(&g->lowres, &own, frame, depth_convention, factor, &pass);
         if (r == PLUME_OK) {
-            draw_target target = lowres_target(&g->lowres, &pass);
+            draw_target target = lowres_target(&pass);
             draw_sorted(g, systems, view, projection, depth_convention, target.depth_texture, target.depth_size, &light);
             lowres_end(&g->lowres, &own, frame, projection, &pass);
         }

@@ -50,7 +50,7 @@ static void free_group(void *object) {
     group_state *g = object;
     plume_gl_object owned[GROUP_GL_OBJECTS];
     plume_delete_gl_objects(owned, list_own_gl_objects(g, owned, GROUP_GL_OBJECTS));
-    lowres_release(&g->lowres);
+    lowres_release(&g->lowres, g->context);
     plume_sorter_destroy(g->context, g->sorter); /* {0} if it was never made */
     profiler_destroy(g->profiler);
     plume_env env = g->env;

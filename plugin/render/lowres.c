@@ -77,56 +77,6 @@ static plume_result ensure_args(lowres_state *r, const plume_env *env) {
     return plume_drain_gl_errors(env, "plume_system_draw (low-resolution arguments)");
 }
 
-static GLuint make_target(GLenum format, int width, int height, const char *label) {
-    GLuint texture = 0;
-    glGenTextures(1, &texture);
-    glBindTexture(GL_TEXTURE_2D, texture);
-    glTexStorage2D(GL_TEXTURE_2D, 1, format, width, height);
-    glObjectLabel(GL_TEXTURE, texture, -1, label);
-    return texture;
-}
-
-static void delete_targets(lowres_state *r) {
-    GLuint framebuffers[2] = {r->depth_framebuffer, r->particle_framebuffer};
-    glDeleteFramebuffers(2, framebuffers);
-    GLuint textures[3] = {r->particles, r->depth, r->depth_copy};
-    glDeleteTextures(3, textures);
-    r->depth_framebuffer = r->particle_framebuffer = r->particles = r->depth = r->depth_copy = 0;
-    r->width = r->height = 0;
-}
-
-/* (Re)makes the targets for a width x height viewport at 1/factor. Binds
- * GL_DRAW_FRAMEBUFFER and unit 0's texture (the scope restores both). */
-static plume_result ensure_targets(lowres_state *r, const plume_env *env, int width, int height, int factor) {
-    int w = (width + factor - 1) / factor, h = (height + factor - 1) / factor;
-    if (r->particles && r->width == w && r->height == h) return PLUME_OK;
-    delete_targets(r);
-    glActiveTexture(GL_TEXTURE0); /* the host's active unit may be one the scope does not restore */
-    r->particles = make_target(GL_RGBA16F, w, h, "plume draw: low-resolution particles");
-    r->depth = make_target(GL_DEPTH_COMPONENT32F, w, h, "plume draw: low-resolution depth");
-    r->depth_copy = make_target(GL_R32F, w, h, "plume draw: low-resolution depth (sampled)");
-    glGenFramebuffers(1, &r->depth_framebuffer);
-    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->depth_framebuffer);
-    glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->depth_copy, 0);
-    glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, r->depth, 0);
-    bool complete = glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
-    glGenFramebuffers(1, &r->particle_framebuffer);
-    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->particle_framebuffer);
-    glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->particles, 0);
-    glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, r->depth, 0);
-    complete = complete && glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
-    r->width = w;
-    r->height = h;
-    r->factor = factor;
-    if (!complete) {
-        plume_log(env, PLUME_LOG_ERROR, "plume_system_draw: the low-resolution targets (%dx%d) are incomplete",
-                  w, h);
-        delete_targets(r);
-        return PLUME_ERROR_GL_UNSUPPORTED;
-    }
-    return plume_drain_gl_errors(env, "plume_system_draw (low-resolution targets)");
-}
-
 plume_result lowres_begin(lowres_state *r, const particle_view *v, const plume_frame_desc *frame,
                           uint32_t depth_convention, int factor,
                           lowres_pass *pass) {
@@ -140,8 +90,12 @@ plume_result lowres_begin(lowres_state *r, const particle_view *v, const plume_f
     glGetIntegerv(GL_DEPTH_FUNC, &pass->depth_function);
     pass->depth_convention = depth_convention;
     pass->scissor = glIsEnabled(GL_SCISSOR_TEST);
-    if (result == PLUME_OK) result = ensure_targets(r, v->env, pass->viewport[2], pass->viewport[3], factor);
+    screen_scratch *shared = result == PLUME_OK ? screen_scratch_join(v->context, &r->joined_scratch) : NULL;
+    if (result == PLUME_OK && !shared) result = PLUME_ERROR_OUT_OF_MEMORY;
+    int w = (pass->viewport[2] + factor - 1) / factor, h = (pass->viewport[3] + factor - 1) / factor;
+    if (result == PLUME_OK) result = screen_scratch_ensure_lowres(shared, v->env, factor_index(factor), w, h);
     if (result != PLUME_OK) return result;
+    const lowres_targets *targets = pass->targets = &shared->lowres[factor_index(factor)];
     GLuint sampler = r->depth_sampler;
 
     /* 1. Farthest depth per block. Scissor off: the module's own targets are
@@ -153,8 +107,8 @@ plume_result lowres_begin(lowres_state *r, const particle_view *v, const plume_f
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
     glDisable(GL_SCISSOR_TEST);
-    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->depth_framebuffer);
-    glViewport(0, 0, r->width, r->height);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, targets->depth_framebuffer);
+    glViewport(0, 0, targets->width, targets->height);
     draw_bind_texture(2, frame->depth_texture, sampler);
     glUseProgram(programs->downsample);
     const GLint *at = programs->downsample_at;
@@ -170,14 +124,15 @@ plume_result lowres_begin(lowres_state *r, const particle_view *v, const plume_f
     draw_stage_end(v, PLUME_DRAW_STAGE_DOWNSAMPLE);
 
     /* 2. The particle target, cleared, bound for the particles. */
-    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->particle_framebuffer);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, targets->particle_framebuffer);
     const float transparent[4] = {0, 0, 0, 0};
     glClearBufferfv(GL_COLOR, 0, transparent);
     glDepthFunc((GLenum)pass->depth_function);
     return PLUME_OK;
 }
 
-draw_target lowres_target(const lowres_state *r, const lowres_pass *pass) {
+draw_target lowres_target(const lowres_pass *pass) {
+    const lowres_targets *r = pass->targets;
     draw_target t = {.factor = pass->factor, .texture = r->particles, .width = r->width, .height = r->height,
                      .depth_function = pass->depth_function, .depth_texture = r->depth_copy,
                      .depth_size = {(float)r->width, (float)r->height}};
@@ -198,8 +153,9 @@ void lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc 
     glDisable(GL_DEPTH_TEST);
     draw_blend_premultiplied();
     glBindVertexArray(r->vertex_array);
-    draw_bind_texture(0, r->particles, sampler);
-    draw_bind_texture(1, r->depth_copy, sampler);
+    const lowres_targets *targets = pass->targets;
+    draw_bind_texture(0, targets->particles, sampler);
+    draw_bind_texture(1, targets->depth_copy, sampler);
     draw_bind_texture(2, frame->depth_texture, sampler);
     GLuint c = programs->composite;
     const GLint *at = programs->composite_at;
@@ -207,7 +163,7 @@ void lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc 
     mat4 inverse;
     glm_mat4_inv((vec4 *)projection, inverse);
     glProgramUniformMatrix4fv(c, at[LOWRES_COMPOSITE_INVERSE_PROJECTION], 1, GL_FALSE, &inverse[0][0]);
-    glProgramUniform2i(c, at[LOWRES_COMPOSITE_LOWRES_SIZE], r->width, r->height);
+    glProgramUniform2i(c, at[LOWRES_COMPOSITE_LOWRES_SIZE], targets->width, targets->height);
     glProgramUniform2i(c, at[LOWRES_COMPOSITE_VIEWPORT_ORIGIN], viewport[0], viewport[1]);
     glProgramUniform2i(c, at[LOWRES_COMPOSITE_HOST_SIZE], viewport[2], viewport[3]);
     glProgramUniform1ui(c, at[LOWRES_COMPOSITE_DEPTH_CONVENTION], pass->depth_convention);
@@ -216,7 +172,7 @@ void lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc 
     draw_stage_end(v, PLUME_DRAW_STAGE_UPSAMPLE);
 }
 
-enum { LOWRES_GL_OBJECTS = 2 * LOWRES_FACTORS + 9 };
+enum { LOWRES_GL_OBJECTS = 2 * LOWRES_FACTORS + 4 };
 
 uint32_t lowres_list_gl_objects(const lowres_state *r, plume_gl_object *out, uint32_t capacity) {
     plume_gl_object all[LOWRES_GL_OBJECTS];
@@ -225,11 +181,6 @@ uint32_t lowres_list_gl_objects(const lowres_state *r, plume_gl_object *out, uin
         all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[i].downsample};
         all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[i].composite};
     }
-    all[n++] = (plume_gl_object){GL_FRAMEBUFFER, r->depth_framebuffer};
-    all[n++] = (plume_gl_object){GL_FRAMEBUFFER, r->particle_framebuffer};
-    all[n++] = (plume_gl_object){GL_TEXTURE, r->particles};
-    all[n++] = (plume_gl_object){GL_TEXTURE, r->depth};
-    all[n++] = (plume_gl_object){GL_TEXTURE, r->depth_copy};
     all[n++] = (plume_gl_object){GL_PROGRAM, r->args_program};
     all[n++] = (plume_gl_object){GL_BUFFER, r->args_buffer};
     all[n++] = (plume_gl_object){GL_VERTEX_ARRAY, r->vertex_array};
@@ -237,7 +188,8 @@ uint32_t lowres_list_gl_objects(const lowres_state *r, plume_gl_object *out, uin
     return plume_list_named_gl_objects(all, n, out, capacity);
 }
 
-void lowres_release(lowres_state *r) {
+void lowres_release(lowres_state *r, plume_context *context) {
+    screen_scratch_leave(context, &r->joined_scratch);
     plume_gl_object owned[LOWRES_GL_OBJECTS];
     plume_delete_gl_objects(owned, lowres_list_gl_objects(r, owned, LOWRES_GL_OBJECTS));
     memset(r, 0, sizeof *r);
@@ -247,10 +199,7 @@ static uint32_t list_attached(const void *state, plume_gl_object *out, uint32_t 
     return lowres_list_gl_objects(state, out, capacity);
 }
 
-static void release_attached(void *state, plume_context *context) {
-    (void)context;
-    lowres_release(state);
-}
+static void release_attached(void *state, plume_context *context) { lowres_release(state, context); }
 
 static const particle_attachment_class LOWRES_ATTACHMENT = {"low-resolution draw", release_attached, list_attached};
 

@@ -9,8 +9,9 @@
 #define PLUME_RENDER_LOWRES_H
 
 #include "render/draw_path.h"
+#include "render/screen_scratch.h"
 
-enum { LOWRES_FACTORS = 2 }; /* 1/2 and 1/4 */
+enum { LOWRES_FACTORS = SCREEN_SCRATCH_LOWRES_FACTORS }; /* 1/2 and 1/4 */
 
 enum { LOWRES_DOWNSAMPLE_HOST_SIZE, LOWRES_DOWNSAMPLE_DEPTH_CONVENTION, LOWRES_DOWNSAMPLE_HOST_DEPTH, LOWRES_DOWNSAMPLE_UNIFORMS };
 enum {
@@ -30,10 +31,9 @@ typedef struct lowres_state {
     /* The full-screen passes' indirect arguments, set on the GPU from the
      * drawn count (lowres_args.comp), and the program that sets them. */
     GLuint args_program, args_buffer;
-    /* The targets, sized for the last draw's viewport and factor. */
-    GLuint depth_framebuffer, particle_framebuffer;
-    GLuint particles, depth, depth_copy; /* RGBA16F, DEPTH32F, R32F */
-    int width, height, factor;
+    /* The targets are the context's (screen_scratch.h), shared by every
+     * system and group: set once this state counts among their users. */
+    bool joined_scratch;
     GLuint vertex_array;  /* empty: the full-screen passes have no vertices */
     GLuint depth_sampler; /* nearest, no compare */
 } lowres_state;
@@ -45,14 +45,16 @@ typedef struct lowres_pass {
     GLint host_framebuffer, depth_function;
     GLboolean scissor;
     uint32_t depth_convention; /* the host depth's (plume_depth_convention) */
+    const lowres_targets *targets; /* the context's, for this factor and viewport */
 } lowres_pass;
 
 /* The system's low-resolution state, an attachment made on its first low
  * draw (NULL, logged: out of memory). */
 lowres_state *lowres_of(const particle_view *view);
 uint32_t lowres_list_gl_objects(const lowres_state *r, plume_gl_object *out, uint32_t capacity);
-/* Deletes its GL objects (the GL context current). */
-void lowres_release(lowres_state *r);
+/* Deletes its GL objects (the GL context current) and leaves the context's
+ * shared targets (the last user frees them). */
+void lowres_release(lowres_state *r, plume_context *context);
 
 /* Steps 1 and 2 of a draw at 1/`factor` (2 or 4): the depth downsample (in
  * `depth_convention`, plume_depth_convention: the farthest is the smallest
@@ -67,7 +69,7 @@ plume_result lowres_begin(lowres_state *r, const particle_view *view, const plum
                           uint32_t depth_convention, int factor, lowres_pass *pass);
 /* The target a path draws into between begin and end: the particles'
  * texture, tested against the downsampled depth, faded against its copy. */
-draw_target lowres_target(const lowres_state *r, const lowres_pass *pass);
+draw_target lowres_target(const lowres_pass *pass);
 /* Step 3: the target blended onto the host's framebuffer with the
  * depth-aware upsample; the host's framebuffer, viewport and scissor back. */
 void lowres_end(lowres_state *r, const particle_view *view, const plume_frame_desc *frame, const mat4 projection,

@@ -5,6 +5,7 @@
 #include "draw_group_internal.h"
 #include "plume_lab.h"
 #include "tiled.h"
+#include "render/screen_scratch.h"
 
 _Static_assert(PLUME_LAB_TILED_UNCHUNKED == TILED_UNCHUNKED, "the lab's unchunked composite is the tiled path's");
 
@@ -21,6 +22,81 @@ plume_result plume_lab_draw_group_set_stage_hook(plume_context *context, plume_d
     g->stage_hook = hook;
     g->stage_hook_user = user;
     return PLUME_OK;
+}
+
+/* Bytes of the buffers and textures among `objects` (others hold no
+ * memory of their own worth counting). */
+static uint64_t gl_object_bytes(const plume_gl_object *objects, uint32_t count) {
+    static const GLenum BITS[] = {GL_TEXTURE_RED_SIZE,   GL_TEXTURE_GREEN_SIZE, GL_TEXTURE_BLUE_SIZE,
+                                  GL_TEXTURE_ALPHA_SIZE, GL_TEXTURE_DEPTH_SIZE, GL_TEXTURE_STENCIL_SIZE};
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        if (objects[i].type == GL_BUFFER) {
+            GLint64 size = 0;
+            glGetNamedBufferParameteri64v(objects[i].name, GL_BUFFER_SIZE, &size);
+            bytes += (uint64_t)size;
+        } else if (objects[i].type == GL_TEXTURE) {
+            for (GLint level = 0; level < 32; ++level) {
+                GLint width = 0, height = 0, depth = 0, bits = 0;
+                glGetTextureLevelParameteriv(objects[i].name, level, GL_TEXTURE_WIDTH, &width);
+                if (width == 0) break;
+                glGetTextureLevelParameteriv(objects[i].name, level, GL_TEXTURE_HEIGHT, &height);
+                glGetTextureLevelParameteriv(objects[i].name, level, GL_TEXTURE_DEPTH, &depth);
+                for (size_t b = 0; b < sizeof BITS / sizeof BITS[0]; ++b) {
+                    GLint channel = 0;
+                    glGetTextureLevelParameteriv(objects[i].name, level, BITS[b], &channel);
+                    bits += channel;
+                }
+                bytes += (uint64_t)width * (uint64_t)(height ? height : 1) * (uint64_t)(depth ? depth : 1) *
+                         (uint64_t)(bits + 7) / 8;
+            }
+        }
+    }
+    return bytes;
+}
+
+typedef uint32_t (*gl_object_lister)(const plume_context *context, uint64_t id, plume_gl_object *out,
+                                     uint32_t capacity);
+
+/* The bytes of what `list` lists; false: out of memory. */
+static bool listed_bytes(const plume_context *context, uint64_t id, gl_object_lister list, uint64_t *bytes) {
+    uint32_t count = list(context, id, NULL, 0);
+    plume_gl_object *objects = plume_alloc(plume_context_env(context), sizeof *objects * (count + 1));
+    if (!objects) return false;
+    count = list(context, id, objects, count);
+    *bytes = gl_object_bytes(objects, count);
+    plume_free(plume_context_env(context), objects);
+    return true;
+}
+
+static uint32_t list_system(const plume_context *context, uint64_t id, plume_gl_object *out, uint32_t capacity) {
+    return particles_list_system_gl_objects(context, (plume_system){id}, out, capacity);
+}
+
+static uint32_t list_shared(const plume_context *context, uint64_t id, plume_gl_object *out, uint32_t capacity) {
+    (void)id;
+    return screen_scratch_list_all_gl_objects(context, out, capacity);
+}
+
+static uint32_t list_context(const plume_context *context, uint64_t id, plume_gl_object *out, uint32_t capacity) {
+    (void)id;
+    uint32_t count = 0;
+    plume_context_list_gl_objects(context, out, capacity, &count);
+    return count;
+}
+
+plume_result plume_lab_gpu_memory_of(plume_context *context, plume_system system, plume_lab_gpu_memory *out) {
+    static const char *CALLER = "plume_lab_gpu_memory_of";
+    particle_view view;
+    if (!context || !out || (system.id && particles_find_view(context, system, CALLER, &view) != PLUME_OK)) {
+        if (!out) plume_log(plume_context_env(context), PLUME_LOG_ERROR, "%s: out must not be NULL", CALLER);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    *out = (plume_lab_gpu_memory){0};
+    bool made = (!system.id || listed_bytes(context, system.id, list_system, &out->system_bytes)) &&
+                listed_bytes(context, 0, list_shared, &out->shared_bytes) &&
+                listed_bytes(context, 0, list_context, &out->total_bytes);
+    return made ? PLUME_OK : PLUME_ERROR_OUT_OF_MEMORY;
 }
 #else
 /* ISO C wants something in a translation unit. */

@@ -147,7 +147,7 @@ static void build_entries(const particle_view *s, tiled_renderer *r, const mat4 
     draw_stage_end(s, PLUME_DRAW_STAGE_SCAN);
 
     draw_stage_begin(s, PLUME_DRAW_STAGE_ENTRIES);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_ENTRIES, r->entries_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_ENTRIES, r->shared->entries_buffer);
     GLuint e = r->programs[TP_ENTRIES];
     glUseProgram(e);
     glProgramUniform1ui(e, r->at[TP_ENTRIES][TU_CAPACITY], capacity);
@@ -165,8 +165,8 @@ static void composite(const particle_view *s, tiled_renderer *r, const plume_fra
                       const uint32_t tiles[2]) {
     uint32_t tile_count = tiles[0] * tiles[1];
     bind_tiled_buffers(s, r);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_ENTRIES, r->entries_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_RANGES, r->ranges_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_ENTRIES, r->shared->entries_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_RANGES, r->shared->ranges_buffer);
 
     draw_stage_begin(s, PLUME_DRAW_STAGE_RANGES);
     GLuint ranges = r->programs[TP_RANGES];
@@ -178,8 +178,8 @@ static void composite(const particle_view *s, tiled_renderer *r, const plume_fra
     uint32_t chunk_entries = r->chunk_entries_in_use;
     if (chunk_entries) {
         glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled chunk plan");
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_CHUNK_TABLE, r->chunk_table_buffer);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_PARTIALS, r->partials_buffer);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_CHUNK_TABLE, r->shared->chunk_table_buffer);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_PARTIALS, r->shared->partials_buffer);
         GLuint plan = r->programs[TP_CHUNK_PLAN];
         glUseProgram(plan);
         glProgramUniform1ui(plan, r->at[TP_CHUNK_PLAN][TU_TILE_COUNT], tile_count);
@@ -256,7 +256,7 @@ static plume_result blend(const particle_view *s, const tiled_renderer *r, const
         GLuint b = r->programs[TP_BLEND];
         glUseProgram(b);
         glProgramUniform2i(b, r->at[TP_BLEND][TU_VIEWPORT_ORIGIN], t->viewport[0], t->viewport[1]);
-        draw_bind_texture(0, r->target, r->depth_sampler);
+        draw_bind_texture(0, r->shared->tiled_target, r->depth_sampler);
         glDisable(GL_DEPTH_TEST);
         draw_blend_premultiplied();
         glBindVertexArray(r->vertex_array);
@@ -295,17 +295,18 @@ static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, 
     plume_result result;
     tiled_renderer *r = ready_state(s, &result);
     if (!r) return result;
+    if ((result = tiled_join_scratch(s, r)) != PLUME_OK) return result;
     if ((result = tiled_grow_budget(s, r)) != PLUME_OK) return result;
     tiled_target t = *target;
     if (t.factor == 1) {
         if ((result = tiled_ensure_full_target(s, r, t.width, t.height)) != PLUME_OK) return result;
-        t.texture = r->target;
+        t.texture = r->shared->tiled_target;
     }
     uint32_t tile = tile_size_of(r);
     uint32_t tiles[2] = {divide_up((uint32_t)t.width, tile), divide_up((uint32_t)t.height, tile)};
     tiled_ensure_ranges(r, tiles[0] * tiles[1]);
     if ((result = tiled_ensure_chunks(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
-    if ((result = tiled_ensure_entry_sorter(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
+    if ((result = tiled_ensure_entries(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
 
     build_entries(s, r, frame->view, frame->projection, frame->depth_convention, &t, tiles);
     profiler_capture_u32(s->profiler, PROFILER_VALUE_TILED_ENTRIES, r->control_buffer, 4 * PLUME_TILED_ENTRY_COUNT,
@@ -313,7 +314,7 @@ static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, 
     profiler_set_u32(s->profiler, PROFILER_VALUE_TILED_BUDGET, r->budget);
     tiled_record_entry_count(r);
     draw_stage_begin(s, PLUME_DRAW_STAGE_TILE_SORT);
-    result = plume_sort_indirect_bounded(s->context, r->sorter, r->entries_buffer, r->control_buffer,
+    result = plume_sort_indirect_bounded(s->context, r->sorter, r->shared->entries_buffer, r->control_buffer,
                                          4 * PLUME_TILED_SORT_COUNT, r->budget);
     draw_stage_end(s, PLUME_DRAW_STAGE_TILE_SORT);
     composite(s, r, frame->desc, frame->projection, frame->depth_convention, &t, tiles);

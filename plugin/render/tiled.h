@@ -8,6 +8,7 @@
 
 #include "plume/plume_sort.h"
 #include "render/particle_uniforms.h"
+#include "render/screen_scratch.h"
 
 enum {
     TILED_DEFAULT_TILE_SIZE = 16, /* pixels across a tile (notes/draw-at-scale.md: the measurement) */
@@ -54,24 +55,22 @@ typedef struct tiled_renderer {
     uint32_t scan_level_size[PLUME_TILED_SCAN_MAX_LEVELS];
     GLintptr scan_level_offset[PLUME_TILED_SCAN_MAX_LEVELS];
     GLuint control_buffer;      /* PLUME_TILED_CONTROL_WORDS */
-    /* The entries: `budget` {tile, rank} pairs, and their sorter. */
-    GLuint entries_buffer;
+    /* The entries this system's frames may have: its own budget, grown
+     * from its own counts; the entries buffer and its sorter are the
+     * context's (screen_scratch.h), at least this large. */
     uint32_t budget;
-    plume_sorter sorter;
-    uint32_t sorter_key_bits;   /* the key bits it was made with */
     plume_sort_algorithm entry_sort; /* tiled_configure's; automatic by default */
-    GLuint ranges_buffer;       /* per tile: uvec2 */
-    uint32_t range_capacity;    /* tiles it holds */
     /* The chunked composite: chunk_entries is tiled_configure's (0: the
      * default, TILED_UNCHUNKED: none); chunk_entries_in_use the K of this
      * frame (0: unchunked), raised where the partials would not fit one
      * shader storage block. */
     uint32_t chunk_entries, chunk_entries_in_use;
-    GLuint chunk_table_buffer;  /* per tile {first slot, chunks}, then per slot its tile */
-    GLuint partials_buffer;     /* per slot, per pixel of a tile: vec4 */
-    uint32_t slot_capacity, chunk_table_words;
-    GLuint target;              /* full resolution: RGBA16F, premultiplied colour and coverage */
-    int target_width, target_height;
+    /* The context's screen-sized scratch (target, ranges, chunk table and
+     * partials, entries and sorter), joined on the first draw; `shared` and
+     * `sorter` are this draw's (set by tiled_ensure_scratch). */
+    bool joined_scratch;
+    screen_scratch *shared;
+    plume_sorter sorter;
     /* Entry counts copied for the CPU, each behind a fence, read once the
      * fence has passed (never waited on): what the budget grows to. */
     GLuint readback[TILED_READBACK_SLOTS];

@@ -1,7 +1,7 @@
 /* The compute-tiled path's resources (tiled.c draws with them): its
- * programs, the capacity-sized buffers, the entries' budget and sorter, the
- * targets and tables sized per draw, and the fenced readback the budget grows
- * from. */
+ * programs, the capacity-sized buffers, the entries' budget, the context's
+ * screen-sized scratch sized for each draw (screen_scratch.h), and the
+ * fenced readback the budget grows from. */
 #include <stdio.h>
 #include <string.h>
 
@@ -96,21 +96,13 @@ static GLsizeiptr plan_scan_levels(tiled_renderer *r, uint32_t capacity) {
     return offset;
 }
 
-/* The one place the entries' sorter is made. Its keys are tile indices:
- * 16 key bits (two radix digits) cover up to 2^16 tiles (4096x4096 pixels at
- * 16-pixel tiles); a target with more tiles re-makes it with 32. */
+/* The entries' sorter keys are tile indices: 16 key bits (two radix
+ * digits) cover up to 2^16 tiles (4096x4096 pixels at 16-pixel tiles); a
+ * target with more tiles sorts with 32. */
 enum { ENTRY_KEY_BITS = 16 };
 
 static uint32_t entry_key_bits_for(uint32_t tile_count) {
     return tile_count <= (1u << ENTRY_KEY_BITS) ? ENTRY_KEY_BITS : 32;
-}
-
-static plume_result make_entry_sorter(const particle_view *s, tiled_renderer *r, uint32_t capacity,
-                                      uint32_t key_bits) {
-    plume_sorter_desc desc = {.capacity = capacity, .logger = s->env->logger, .allocator = s->env->allocator,
-                              .key_bits = key_bits, .algorithm = r->entry_sort};
-    r->sorter_key_bits = key_bits;
-    return plume_sorter_create(s->context, &desc, &r->sorter);
 }
 
 static uint32_t largest_budget(void) {
@@ -118,19 +110,6 @@ static uint32_t largest_budget(void) {
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
     uint64_t pairs = (uint64_t)block / PLUME_PAIR_BYTES;
     return pairs < MAX_BUDGET ? (uint32_t)pairs : MAX_BUDGET;
-}
-
-/* (Re)makes the entries buffer and its sorter for `budget` pairs. */
-static plume_result size_entries(const particle_view *s, tiled_renderer *r, uint32_t budget) {
-    plume_sorter_destroy(s->context, r->sorter);
-    r->sorter = (plume_sorter){0};
-    glDeleteBuffers(1, &r->entries_buffer);
-    r->entries_buffer = plume_make_gpu_buffer((GLsizeiptr)budget * PLUME_PAIR_BYTES, "plume draw: tiled entries");
-    r->budget = budget;
-    plume_result result = plume_drain_gl_errors(s->env, "plume_system_draw (tiled entries)");
-    return result != PLUME_OK
-               ? result
-               : make_entry_sorter(s, r, budget, r->sorter_key_bits ? r->sorter_key_bits : ENTRY_KEY_BITS);
 }
 
 plume_result tiled_create(const particle_view *s, tiled_renderer *r) {
@@ -154,22 +133,20 @@ plume_result tiled_create(const particle_view *s, tiled_renderer *r) {
         budget = wanted < MIN_BUDGET ? MIN_BUDGET : wanted > MAX_BUDGET ? MAX_BUDGET : (uint32_t)wanted;
     }
     uint32_t most = largest_budget();
-    result = size_entries(s, r, budget < most ? budget : most);
-    if (result != PLUME_OK) return result;
+    r->budget = budget < most ? budget : most; /* the entries are the context's, sized on each draw */
     return plume_drain_gl_errors(s->env, "plume_system_draw (tiled buffers)");
 }
 
-enum { TILED_GL_OBJECTS = TILED_PROGRAMS + 9 + 3 + TILED_READBACK_SLOTS };
+enum { TILED_GL_OBJECTS = TILED_PROGRAMS + 4 + 3 + TILED_READBACK_SLOTS };
 
 static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_t capacity) {
     const tiled_renderer *r = state;
     plume_gl_object all[TILED_GL_OBJECTS] = {
-        {GL_BUFFER, r->counts_buffer},      {GL_BUFFER, r->splats_buffer},   {GL_BUFFER, r->scan_sums_buffer},
-        {GL_BUFFER, r->control_buffer},     {GL_BUFFER, r->entries_buffer},  {GL_BUFFER, r->ranges_buffer},
-        {GL_TEXTURE, r->target},            {GL_BUFFER, r->chunk_table_buffer}, {GL_BUFFER, r->partials_buffer},
-        {GL_SAMPLER, r->sprite_sampler},    {GL_SAMPLER, r->depth_sampler},  {GL_VERTEX_ARRAY, r->vertex_array},
+        {GL_BUFFER, r->counts_buffer},   {GL_BUFFER, r->splats_buffer},  {GL_BUFFER, r->scan_sums_buffer},
+        {GL_BUFFER, r->control_buffer},  {GL_SAMPLER, r->sprite_sampler}, {GL_SAMPLER, r->depth_sampler},
+        {GL_VERTEX_ARRAY, r->vertex_array},
     };
-    uint32_t n = 12;
+    uint32_t n = 7;
     for (int p = 0; p < TILED_PROGRAMS; ++p) all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[p]};
     for (int i = 0; i < TILED_READBACK_SLOTS; ++i) all[n++] = (plume_gl_object){GL_BUFFER, r->readback[i]};
     return plume_list_named_gl_objects(all, n, out, capacity);
@@ -186,7 +163,7 @@ tiled_renderer *tiled_of(const particle_view *v) {
 }
 
 void tiled_release(tiled_renderer *r, plume_context *context) {
-    plume_sorter_destroy(context, r->sorter); /* {0} if never made */
+    screen_scratch_leave(context, &r->joined_scratch);
     plume_gl_object owned[TILED_GL_OBJECTS];
     plume_delete_gl_objects(owned, list_gl_objects(r, owned, TILED_GL_OBJECTS));
     for (int i = 0; i < TILED_READBACK_SLOTS; ++i)
@@ -300,27 +277,21 @@ plume_result tiled_grow_budget(const particle_view *s, tiled_renderer *r) {
     uint32_t budget = wanted < most ? (uint32_t)wanted : most;
     plume_log(s->env, PLUME_LOG_INFO, "plume_system_draw: the tiled path's entries grow from %u to %u (a frame needed %u)",
               r->budget, budget, needed);
-    return size_entries(s, r, budget);
-}
-plume_result tiled_ensure_full_target(const particle_view *s, tiled_renderer *r, int width, int height) {
-    if (r->target && r->target_width == width && r->target_height == height) return PLUME_OK;
-    glDeleteTextures(1, &r->target);
-    glActiveTexture(GL_TEXTURE0); /* the host's active unit may be one the scope does not restore */
-    glGenTextures(1, &r->target);
-    glBindTexture(GL_TEXTURE_2D, r->target);
-    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA16F, width, height);
-    glObjectLabel(GL_TEXTURE, r->target, -1, "plume draw: tiled particles");
-    r->target_width = width;
-    r->target_height = height;
-    return plume_drain_gl_errors(s->env, "plume_system_draw (tiled target)");
+    r->budget = budget; /* the context's entries follow in tiled_ensure_entries */
+    return PLUME_OK;
 }
 
-void tiled_ensure_ranges(tiled_renderer *r, uint32_t tiles) {
-    if (r->ranges_buffer && r->range_capacity >= tiles) return;
-    glDeleteBuffers(1, &r->ranges_buffer);
-    r->ranges_buffer = plume_make_gpu_buffer((GLsizeiptr)tiles * 8, "plume draw: tiled ranges");
-    r->range_capacity = tiles;
+plume_result tiled_join_scratch(const particle_view *s, tiled_renderer *r) {
+    r->shared = screen_scratch_join(s->context, &r->joined_scratch);
+    return r->shared ? PLUME_OK : PLUME_ERROR_OUT_OF_MEMORY;
 }
+
+
+plume_result tiled_ensure_full_target(const particle_view *s, tiled_renderer *r, int width, int height) {
+    return screen_scratch_ensure_tiled_target(r->shared, s->env, width, height);
+}
+
+void tiled_ensure_ranges(tiled_renderer *r, uint32_t tiles) { screen_scratch_ensure_ranges(r->shared, tiles); }
 
 /* The chunked composite's table and partials for `tiles` tiles and the
  * budget: a slot per chunk, at most budget / K + tiles of them (the chunk
@@ -340,27 +311,11 @@ plume_result tiled_ensure_chunks(const particle_view *s, tiled_renderer *r, uint
     uint32_t k = chunk_entries_of(r), least = divide_up(r->budget, (uint32_t)(most_slots - tiles));
     if (k < least) k = least;
     uint32_t slots = divide_up(r->budget, k) + tiles, words = 2 * tiles + slots;
-    if (!r->partials_buffer || r->slot_capacity < slots || r->chunk_table_words < words) {
-        glDeleteBuffers(1, &r->partials_buffer);
-        glDeleteBuffers(1, &r->chunk_table_buffer);
-        r->partials_buffer = plume_make_gpu_buffer((GLsizeiptr)(slots * slot_bytes), "plume draw: tiled chunk partials");
-        r->chunk_table_buffer = plume_make_gpu_buffer((GLsizeiptr)words * 4, "plume draw: tiled chunk table");
-        r->slot_capacity = slots;
-        r->chunk_table_words = words;
-        plume_result result = plume_drain_gl_errors(s->env, "plume_system_draw (tiled chunks)");
-        if (result != PLUME_OK) {
-            r->slot_capacity = r->chunk_table_words = 0;
-            return result;
-        }
-    }
-    r->chunk_entries_in_use = k;
-    return PLUME_OK;
+    plume_result result = screen_scratch_ensure_chunks(r->shared, s->env, slots, slot_bytes, words);
+    if (result == PLUME_OK) r->chunk_entries_in_use = k;
+    return result;
 }
 
-plume_result tiled_ensure_entry_sorter(const particle_view *s, tiled_renderer *r, uint32_t tiles) {
-    uint32_t key_bits = entry_key_bits_for(tiles);
-    if (key_bits == r->sorter_key_bits) return PLUME_OK;
-    plume_sorter_destroy(s->context, r->sorter);
-    r->sorter = (plume_sorter){0};
-    return make_entry_sorter(s, r, r->budget, key_bits);
+plume_result tiled_ensure_entries(const particle_view *s, tiled_renderer *r, uint32_t tiles) {
+    return screen_scratch_ensure_entries(r->shared, s, r->budget, r->entry_sort, entry_key_bits_for(tiles), &r->sorter);
 }

@@ -161,6 +161,20 @@ void render_draw(plume_system system, const render_camera *c, plume_frame_desc f
     end_host_frame(&h, rgba);
 }
 
+void render_draw_many(const plume_system *systems, uint32_t count, const render_camera *c,
+                      const plume_frame_desc *frames, const int *viewport, float *rgba) {
+    host_frame h = begin_host_frame(0, 1.0f);
+    if (viewport) glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+    for (uint32_t i = 0; i < count; ++i) {
+        plume_frame_desc frame = frames[i];
+        memcpy(frame.view, c->view, sizeof frame.view);
+        memcpy(frame.projection, c->projection, sizeof frame.projection);
+        frame.depth_texture = h.depth_copy;
+        assert_int_equal(plume_system_draw(fixture_context(), systems[i], &frame), PLUME_OK);
+    }
+    end_host_frame(&h, rgba);
+}
+
 float *render_new_image(void) {
     float *image = malloc(sizeof(float) * 4 * RENDER_WIDTH * RENDER_HEIGHT);
     assert_non_null(image);

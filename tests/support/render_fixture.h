@@ -52,6 +52,13 @@ void render_frame(plume_system system, const render_camera *c, plume_frame_desc 
 void render_draw(plume_system system, const render_camera *c, plume_frame_desc frame, bool with_depth,
                  int occluder_width, float occluder_depth, float *rgba);
 
+/* render_draw for `count` systems in turn, each with its frames[i] (the
+ * camera's matrices and the depth texture filled in), into one host frame
+ * whose viewport is `viewport` (x, y, width, height; NULL: the whole
+ * frame); no occluder. */
+void render_draw_many(const plume_system *systems, uint32_t count, const render_camera *c,
+                      const plume_frame_desc *frames, const int *viewport, float *rgba);
+
 /* A RENDER_WIDTH x RENDER_HEIGHT RGBA float image (free it). */
 float *render_new_image(void);
 /* Peak signal-to-noise ratio of the colour channels, dB (99: identical). */

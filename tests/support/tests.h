@@ -36,6 +36,7 @@ struct CMUnitTest;
     X(culling, 1)                                                                                                      \
     X(lowres, 1)                                                                                                       \
     X(tiled, 1)                                                                                                        \
+    X(screen_memory, 0)                                                                                                \
     X(look, 1)                                                                                                         \
     X(draw_group, 1)                                                                                                   \
     X(host_inputs, 1)                                                                                                  \
