@@ -38,10 +38,12 @@ void bounds_destroy(system_state *s) {
 void bounds_reset(system_state *s) {
     forget_fences(&s->bounds);
     s->bounds.latest = (plume_bounds){.bounded = true};
+    s->bounds.reset_at = s->update_count;
 }
 
 void bounds_capture(system_state *s, uint64_t update) {
     bounds_ring *b = &s->bounds;
+    if (!b->wanted) return;
     uint32_t slot = b->next;
     b->next = (b->next + 1) % BOUNDS_RING;
     /* A slot still unsignalled a ring later is overwritten: the copy below
@@ -99,6 +101,12 @@ plume_result plume_system_get_bounds(plume_context *context, plume_system handle
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
+    /* The first call starts the ring with the last update's box (its copy
+     * lands behind that update's work). */
+    if (!system->bounds.wanted) {
+        system->bounds.wanted = true;
+        if (system->update_count > system->bounds.reset_at) bounds_capture(system, system->update_count);
+    }
     take_newest_signalled(system);
     plume_gl_scope_end(&scope);
     *out = system->bounds.latest;

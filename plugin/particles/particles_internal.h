@@ -86,7 +86,8 @@ _Static_assert(PLUME_GPU_MAX_COLLIDERS == PLUME_MAX_COLLIDERS && PLUME_GPU_MAX_A
                "the shaders' world limits are the API's");
 _Static_assert(PLUME_BINDING_EVENTS_OWN < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_EVENTS_OTHER < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_TEXTURE_UNIT_SCENE_DEPTH < PLUME_SCOPE_TEXTURE_UNITS &&
-                   PLUME_TEXTURE_UNIT_VECTOR_FIELD < PLUME_SCOPE_TEXTURE_UNITS,
+                   PLUME_TEXTURE_UNIT_VECTOR_FIELD < PLUME_SCOPE_TEXTURE_UNITS &&
+                   PLUME_TEXTURE_UNIT_SPRITE_ARRAY < PLUME_SCOPE_TEXTURE_UNITS,
                "the GL state scope restores every binding and texture unit the world uses");
 _Static_assert(PLUME_GPU_MAX_EMITTERS <= 8, "an emitter's index fits the lifetime's three tag bits");
 
@@ -148,6 +149,10 @@ typedef struct bounds_ring {
     uint32_t next;
     plume_bounds latest;           /* the newest read so far */
     bool lab_disabled;             /* the lab's baseline: simulate grows no box */
+    /* The host has asked for a box: from then on each update copies and
+     * fences one (a host that never asks pays no copy and no fence). */
+    bool wanted;
+    uint64_t reset_at; /* the update count at the last reset: the state's box is stale until the next */
 } bounds_ring;
 
 /* What a plume_system handle names. */
@@ -348,16 +353,19 @@ uint32_t bounds_list_gl_objects(const system_state *s, plume_gl_object *out, uin
 void bounds_destroy(system_state *s);
 /* Forgets every box (reset). */
 void bounds_reset(system_state *s);
-/* After the update's simulate stage: the box into the ring, fenced; binds
- * the copy buffers (the caller's scope saved PLUME_SCOPE_COPY_BUFFERS). */
+/* After the update's simulate stage: the box into the ring, fenced, once
+ * the host has asked for one; binds the copy buffers (the caller's scope
+ * saved PLUME_SCOPE_COPY_BUFFERS). */
 void bounds_capture(system_state *s, uint64_t update);
 
 /* ---- texture.c ---- */
 
 /* Loads the sprite (file or pixels), premultiplies its alpha and uploads it
- * with mipmaps. No texture described: *out_texture = 0 and PLUME_OK. Fills
- * *width / *height with the image's size. Restores the GL state it uses. */
+ * with mipmaps; or checks the host's texture (*out_texture stays 0: plume
+ * owns none). No texture described: *out_texture = 0 and PLUME_OK. Fills
+ * *width / *height with the image's size, *layers with a host array's
+ * layers (else 1). Restores the GL state it uses. */
 plume_result plume_particles_load_texture(const plume_env *env, const plume_texture_desc *texture,
-                                          GLuint *out_texture, uint32_t *width, uint32_t *height);
+                                          GLuint *out_texture, uint32_t *width, uint32_t *height, uint32_t *layers);
 
 #endif
