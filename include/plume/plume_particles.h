@@ -378,7 +378,8 @@ PLUME_API plume_result plume_system_destroy(plume_context *context, plume_system
 
 /* The creation descriptor with every default filled in and the emitters and
  * forces as last set. The texture's path and pixels come back NULL (they are
- * not kept); its width and height are those of the loaded image.
+ * not kept); its width and height are those of the loaded image (or of the
+ * host's texture, whose name and kind stay [since 1.3]).
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad handle, out_desc NULL; *out_desc
  * is then zeroed when not NULL).
  * Threading: any thread using the context; issues no GL call. */

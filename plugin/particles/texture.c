@@ -119,7 +119,9 @@ static plume_result refuse_host(const plume_env *env, const char *why, GLuint na
  * there is), or every level from the base down to 1x1 or GL_TEXTURE_MAX_LEVEL. */
 static bool host_mipmaps_complete(GLenum target, GLint width, GLint height) {
     GLint immutable = 0, base = 0, max = 0;
-    glGetTexParameteriv(target, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
+    /* Immutable storage came with GL 4.2 (a 3.3 context may lack it). */
+    if (epoxy_gl_version() >= 42 || epoxy_has_gl_extension("GL_ARB_texture_storage"))
+        glGetTexParameteriv(target, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
     if (immutable) return true;
     glGetTexParameteriv(target, GL_TEXTURE_BASE_LEVEL, &base);
     glGetTexParameteriv(target, GL_TEXTURE_MAX_LEVEL, &max);

@@ -174,7 +174,6 @@ static void test_host_texture_draws_as_its_pixels(void **state) {
         {PLUME_PATH_COMPUTE, PLUME_DRAW_PATH_RASTER, false, "raster"},
         {PLUME_PATH_COMPUTE, PLUME_DRAW_PATH_TILED, false, "tiled"},
         {PLUME_PATH_COMPUTE, PLUME_DRAW_PATH_RASTER, true, "draw group"},
-        {PLUME_PATH_FRAGMENT, PLUME_DRAW_PATH_RASTER, false, "fragment path"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         plume_system_desc data = puffs(cases[c].path), host = data;
@@ -190,6 +189,30 @@ static void test_host_texture_draws_as_its_pixels(void **state) {
     glDeleteTextures(1, &texture);
     free(before);
     free(after);
+    free(pixels);
+}
+
+/* The fragment path (tests/run_gl33.sh runs it in a GL 3.3 context): a 2D
+ * host texture and an array of alike layers draw as their pixels. */
+static void test_host_texture_on_the_fragment_path(void **state) {
+    (void)state;
+    unsigned char *pixels = puff_flipbook(true);
+    GLuint texture = host_texture_2d(pixels), array = host_texture_array(pixels);
+    plume_system_desc data = puffs(PLUME_PATH_FRAGMENT), host = data;
+    data.appearance.texture = (plume_texture_desc){.pixels = pixels, .width = SPRITE, .height = SPRITE,
+                                                   .columns = 2, .rows = 2};
+    host.appearance.texture = (plume_texture_desc){.host_texture = texture, .columns = 2, .rows = 2};
+    assert_true(compare_pictures(data, host, PLUME_DRAW_PATH_RASTER, false, "fragment path, 2D") == 0.0f);
+    unsigned char *cell = malloc(4 * CELL * CELL);
+    assert_non_null(cell);
+    for (int y = 0; y < CELL; ++y) memcpy(&cell[4 * y * CELL], &pixels[4 * y * SPRITE], 4 * CELL);
+    data.appearance.texture = (plume_texture_desc){.pixels = cell, .width = CELL, .height = CELL};
+    host.appearance.texture = (plume_texture_desc){.host_texture = array, .host_target = GL_TEXTURE_2D_ARRAY};
+    assert_true(compare_pictures(data, host, PLUME_DRAW_PATH_RASTER, false, "fragment path, array") == 0.0f);
+    assert_true(glIsTexture(texture) && glIsTexture(array));
+    glDeleteTextures(1, &texture);
+    glDeleteTextures(1, &array);
+    free(cell);
     free(pixels);
 }
 
@@ -337,6 +360,7 @@ static void test_host_texture_bad_input(void **state) {
 const struct CMUnitTest host_texture_tests[] = {
     cmocka_unit_test_setup_teardown(test_host_texture_draws_as_its_pixels, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_host_texture_array_frames_are_its_layers, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_host_texture_on_the_fragment_path, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_host_texture_bad_input, fixture_setup, fixture_teardown),
 };
 const size_t host_texture_test_count = sizeof host_texture_tests / sizeof host_texture_tests[0];
