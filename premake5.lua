@@ -287,6 +287,14 @@ project "plume_draw_group_bench"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- Events to the CPU off and on: the CPU frame time and the GPU update time.
+project "plume_event_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_event_bench")
+    files { "bench/event_bench.c" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 -- What a dispatch costs before it does any work (notes/sort-performance.md).
 project "plume_dispatch_floor"
     kind "ConsoleApp"

@@ -114,6 +114,9 @@ int main(int argc, char **argv) {
     plume_readback readback = {0};
     plume_system_read_back(context, system, &readback);
 
+    /* The host asks for the box: from now on every update grows it. */
+    plume_bounds started;
+    plume_system_get_bounds(context, system, &started);
     static double with_bounds[MAX_SAMPLES], without_bounds[MAX_SAMPLES];
     uint32_t with_count = 0, without_count = 0;
     plume_frame_desc frame = {.dt = 1.0f / 60.0f};

@@ -116,6 +116,13 @@ enum { PLUME_LAB_PROFILER_RING_DEPTH = 4 };
 /* The median of `values` (sorted in place); 0 for none. */
 double plume_lab_median(double *values, uint32_t count);
 
+/* ---- Particles: events to the CPU ---------------------------------------------------- */
+
+/* Systems created while on read their event readbacks with glGetBufferSubData
+ * after the fence, as on a GL without buffer storage (4.4), instead of
+ * through a persistent mapping. Process-wide; default off. */
+void plume_lab_cpu_events_read_by_copy(bool on);
+
 /* ---- Render --------------------------------------------------------------------------
  * Thin wrappers (plugin/render/render_lab.c) over render/'s internal knobs. */
 

@@ -202,6 +202,9 @@ typedef struct plume_system_desc {
      * PLUME_PREWARM_STEP, at most PLUME_PREWARM_MAX_STEPS of them): a campfire
      * already burning when the level loads. [since 1.3] */
     float prewarm_time;
+    /* Deaths, collisions and route triggers reported to the CPU
+     * (plume_system_poll_events, plume_world.h); default: off [since 1.3]. */
+    plume_cpu_events_desc cpu_events;
 } plume_system_desc;
 
 /* How many pixels the draw shades (plume_frame_desc.draw_resolution)
@@ -397,7 +400,9 @@ PLUME_API plume_result plume_system_get_desc(const plume_context *context, plume
  * depth_texture that is not a 2D depth texture); nothing is changed then.
  * A dt over 1 s: a warning once per system. PLUME_ERROR_GL if GL raised an
  * error during the call (logged).
- * Nothing is read back from the GPU.
+ * Nothing is read back from the GPU; with events to the CPU
+ * (desc.cpu_events) it copies the update's records into a readback buffer
+ * and takes those whose fence has signalled, without waiting [since 1.3].
  * Threading: where the system's GL context is current. */
 PLUME_API plume_result plume_system_update(plume_context *context, plume_system system,
                                            const plume_frame_desc *frame);

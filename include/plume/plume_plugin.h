@@ -157,6 +157,9 @@ typedef struct plume_api {
     plume_result (*system_prewarm)(plume_context *context, plume_system system, float seconds);
     plume_result (*system_get_bounds)(plume_context *context, plume_system system, plume_bounds *out);
     plume_result (*system_desc_bounds)(const plume_system_desc *desc, plume_bounds *out);
+    /* events to the CPU (plume_world.h) */
+    plume_result (*system_poll_events)(plume_context *context, plume_system system, plume_particle_event *out,
+                                       uint32_t max, plume_event_poll_info *info);
 
     /* New fields go here, under a "---- since 1.N ----" line. */
 } plume_api;

@@ -72,11 +72,10 @@ typedef struct plume_bounds {
  * included) and comes back through a ring of fenced copies checked with a
  * zero timeout: never a wait, so it describes an update one to three frames
  * old (out->update says which; the same one again until a newer one has
- * come back). The first call starts the readback (an update copies and
- * fences its box only once the host has asked for one: a host that never
- * asks pays no copy and no fence) with the last update's box. Before any has
- * come back, and after a reset, out->update is 0 and any_live false. A
- * prewarm's box comes with the next update. A system moved by emitter transforms is boxed where
+ * come back). The first call starts the box's way back (a system whose
+ * host never asks grows no box and places no fence): it and the calls
+ * before a box has come back, and those after a reset, give out->update 0
+ * and any_live false. A system moved by emitter transforms is boxed where
  * its particles are (world space). The fragment path has no GPU box:
  * PLUME_ERROR_GL_UNSUPPORTED, with a message.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, out

@@ -214,6 +214,7 @@ static const plume_api api_table = {
     .system_prewarm = plume_system_prewarm,
     .system_get_bounds = plume_system_get_bounds,
     .system_desc_bounds = plume_system_desc_bounds,
+    .system_poll_events = plume_system_poll_events,
 };
 
 plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, const plume_logger *logger,

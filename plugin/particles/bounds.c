@@ -10,13 +10,15 @@
 
 _Static_assert(PLUME_STATE_BOUNDS_MAX == PLUME_STATE_BOUNDS_MIN + 3, "the box's words follow each other");
 
-plume_result bounds_create(system_state *s) {
+/* The ring's buffers, at the host's first request (binds GL_COPY_WRITE_BUFFER). */
+static void create_ring(system_state *s) {
     for (int i = 0; i < BOUNDS_RING; ++i)
         s->bounds.buffers[i] = plume_make_gpu_buffer(4 * BOUNDS_RECORD_WORDS, "plume particles: bounds readback");
-    return plume_drain_gl_errors(&s->env, "plume_system_create (bounds)");
+    s->bounds.wanted = true;
 }
 
 uint32_t bounds_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity) {
+    if (!s->bounds.wanted) return 0;
     plume_gl_object all[BOUNDS_RING];
     for (int i = 0; i < BOUNDS_RING; ++i) all[i] = (plume_gl_object){GL_BUFFER, s->bounds.buffers[i]};
     return plume_list_named_gl_objects(all, BOUNDS_RING, out, capacity);
@@ -38,12 +40,12 @@ void bounds_destroy(system_state *s) {
 void bounds_reset(system_state *s) {
     forget_fences(&s->bounds);
     s->bounds.latest = (plume_bounds){.bounded = true};
-    s->bounds.reset_at = s->update_count;
 }
 
-void bounds_capture(system_state *s, uint64_t update) {
+void bounds_capture(system_state *s, uint64_t update, plume_gl_scope *scope) {
     bounds_ring *b = &s->bounds;
     if (!b->wanted) return;
+    plume_gl_scope_save(scope, PLUME_SCOPE_COPY_BUFFERS);
     uint32_t slot = b->next;
     b->next = (b->next + 1) % BOUNDS_RING;
     /* A slot still unsignalled a ring later is overwritten: the copy below
@@ -101,13 +103,8 @@ plume_result plume_system_get_bounds(plume_context *context, plume_system handle
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
-    /* The first call starts the ring with the last update's box (its copy
-     * lands behind that update's work). */
-    if (!system->bounds.wanted) {
-        system->bounds.wanted = true;
-        if (system->update_count > system->bounds.reset_at) bounds_capture(system, system->update_count);
-    }
-    take_newest_signalled(system);
+    if (system->bounds.wanted) take_newest_signalled(system);
+    else create_ring(system);
     plume_gl_scope_end(&scope);
     *out = system->bounds.latest;
     return plume_drain_gl_errors(&system->env, CALLER);

@@ -357,6 +357,19 @@ static plume_result resolve_look(const plume_env *env, const char *caller, plume
     return resolve_range(env, caller, "stretch_limits", &d->stretch_limits, &default_limits, RANGE_POSITIVE);
 }
 
+static plume_result resolve_cpu_events(const plume_env *env, const char *caller, plume_cpu_events_desc *e) {
+    const uint32_t all_kinds = PLUME_PARTICLE_EVENT_DEATH | PLUME_PARTICLE_EVENT_COLLISION | PLUME_PARTICLE_EVENT_ROUTE;
+    if (e->kinds & ~all_kinds)
+        return refuse(env, caller, "cpu_events.kinds", "has bits that are no plume_particle_event_kind");
+    if (e->source_emitters >> PLUME_MAX_EMITTERS)
+        return refuse(env, caller, "cpu_events.source_emitters", "names an emitter past PLUME_MAX_EMITTERS");
+    if (e->budget > PLUME_CPU_EVENT_MAX_BUDGET)
+        return refuse(env, caller, "cpu_events.budget", "is over 65536 records an update");
+    if (e->source_emitters == 0) e->source_emitters = (1u << PLUME_MAX_EMITTERS) - 1u;
+    if (e->budget == 0) e->budget = PLUME_CPU_EVENT_DEFAULT_BUDGET;
+    return PLUME_OK;
+}
+
 /* The longest quad edge over its size: the stretch's upper limit where the
  * mode stretches. */
 float particles_largest_stretch(const plume_system_desc *desc) {
@@ -390,6 +403,7 @@ plume_result plume_particles_resolve_desc(const plume_env *env, const char *call
     if (a->soft_fade_distance == 0.0f) a->soft_fade_distance = DEFAULT_SOFT_FADE_DISTANCE;
     if ((r = resolve_look(env, caller, out)) != PLUME_OK) return r;
     if ((r = particles_check_prewarm(env, caller, "prewarm_time", out->prewarm_time)) != PLUME_OK) return r;
+    if ((r = resolve_cpu_events(env, caller, &out->cpu_events)) != PLUME_OK) return r;
     return plume_particles_resolve_world(env, caller, &in->world, &out->world);
 }
 

@@ -127,6 +127,43 @@ typedef struct world_state {
     bool warned_missing_target, warned_bad_field;
 } world_state;
 
+/* The programs of events to the CPU (cpu_events.c): one set of names for
+ * its three passes (a pass without a uniform gets location -1, which GL
+ * ignores). */
+typedef union cpu_events_locations {
+    struct {
+        GLint capacity, groups, kinds, emitters, budget, skip, route_count, routes;
+    };
+    GLint at[8];
+} cpu_events_locations;
+
+enum { CPU_EVENTS_PASSES = 3, PLUME_CPU_EVENT_MAX_BUDGET = 65536, PLUME_CPU_EVENT_DEFAULT_BUDGET = 1024 };
+
+/* A readback buffer of the ring: one update's header and records. */
+typedef struct cpu_events_readback {
+    GLuint buffer;
+    GLsync fence;            /* placed after the copy; NULL: the buffer is free */
+    const unsigned char *mapped; /* its persistent mapping, or NULL (read with glGetBufferSubData) */
+    uint64_t update;         /* the update whose records it holds */
+} cpu_events_readback;
+
+/* Events to the CPU (cpu_events.c). Off (desc.cpu_events.kinds 0): all zero,
+ * no GL object. */
+typedef struct cpu_events_state {
+    GLuint programs[CPU_EVENTS_PASSES];   /* count, scan, scatter */
+    cpu_events_locations at[CPU_EVENTS_PASSES];
+    GLuint record_buffer;       /* header + budget records */
+    GLuint group_counts_buffer; /* a uint per simulate workgroup */
+    cpu_events_readback ring[PLUME_EVENT_READBACK_DEPTH];
+    uint32_t ring_first, ring_count;       /* in flight, oldest at ring_first */
+    /* Delivered on the CPU, oldest at queue_first: PLUME_EVENT_READBACK_DEPTH x budget. */
+    plume_particle_event *queue;
+    uint32_t queue_capacity, queue_first, queue_count;
+    unsigned char *staging;     /* a readback's bytes where the GL has no persistent mapping */
+    uint32_t skipped_seen;      /* the header's skipped sum in the last readback taken */
+    uint64_t dropped_budget, dropped_in_flight, dropped_queue;
+} cpu_events_state;
+
 /* The draw part's per-system state (particle_view.h's attachments), in the
  * order it was made. */
 typedef struct particle_attachments {
@@ -136,10 +173,12 @@ typedef struct particle_attachments {
     _Alignas(max_align_t) unsigned char storage[PARTICLE_ATTACHMENT_BYTES];
 } particle_attachments;
 
-/* The GPU box's way back (bounds.c): each update copies the state buffer's
- * box and live count into the next of a ring of small buffers and fences
- * it; plume_system_get_bounds reads the newest whose fence has signalled
- * (checked with a zero timeout), never waiting. */
+/* The GPU box's way back (bounds.c): once the host has asked for the box
+ * (a system whose host never asks grows no box and places no fence), each
+ * update copies the state buffer's box and live count into the next of a
+ * ring of small buffers and fences it; plume_system_get_bounds reads the
+ * newest whose fence has signalled (checked with a zero timeout), never
+ * waiting. */
 enum { BOUNDS_RING = 4, BOUNDS_RECORD_WORDS = 8 }; /* live count, min xyz, max xyz, padding */
 
 typedef struct bounds_ring {
@@ -148,11 +187,8 @@ typedef struct bounds_ring {
     uint64_t updates[BOUNDS_RING]; /* the update (1: the first) each slot holds */
     uint32_t next;
     plume_bounds latest;           /* the newest read so far */
+    bool wanted;                   /* plume_system_get_bounds was called: the ring exists and runs */
     bool lab_disabled;             /* the lab's baseline: simulate grows no box */
-    /* The host has asked for a box: from then on each update copies and
-     * fences one (a host that never asks pays no copy and no fence). */
-    bool wanted;
-    uint64_t reset_at; /* the update count at the last reset: the state's box is stale until the next */
 } bounds_ring;
 
 /* What a plume_system handle names. */
@@ -202,6 +238,7 @@ typedef struct system_state {
     plume_system handle;     /* this system's own handle (event routes name it) */
     world_state world;
     bounds_ring bounds;
+    cpu_events_state cpu_events;
     /* The fragment path's objects (fragment_update.c), or NULL on the compute
      * path (desc.path says which runs). */
     struct fragment_particles *fragment;
@@ -280,6 +317,23 @@ bool world_uses_textures(const system_state *s, const plume_frame_desc *frame);
  * besides `s` (logged under `caller`, naming the field). */
 plume_result world_check_targets(const system_state *s, const char *caller, const plume_world *world);
 
+/* ---- cpu_events.c: events to the CPU ---- */
+
+/* Programs, buffers and the CPU queue where desc.cpu_events.kinds asks for
+ * events; nothing otherwise. */
+plume_result cpu_events_create(system_state *s);
+uint32_t cpu_events_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
+/* Deletes the fences and frees the queue (the GL objects go with the system's). */
+void cpu_events_free(system_state *s);
+/* Forgets the records in flight and queued, and the counts (reset). */
+void cpu_events_reset(system_state *s);
+bool cpu_events_enabled(const system_state *s);
+/* The routes as world.c packed them for simulate (route triggers). */
+void cpu_events_set_routes(system_state *s, int route_count, const GLuint routes[][4]);
+/* After the compaction: this update's records, their copy into a readback
+ * buffer and its fence (the caller's scope saved PLUME_SCOPE_COPY_BUFFERS). */
+void cpu_events_record(system_state *s, uint64_t update);
+
 /* ---- fragment_update.c: the fragment path's update (GL 3.3 core) ---- */
 
 /* Refuses (logged under `caller`, naming the field) what a descriptor asks
@@ -346,17 +400,14 @@ plume_result particles_prewarm(system_state *s, float seconds, plume_gl_scope *s
 
 /* ---- bounds.c ---- */
 
-/* The ring's buffers (compute path; creation). */
-plume_result bounds_create(system_state *s);
 uint32_t bounds_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
 /* Deletes the fences (the system's end). */
 void bounds_destroy(system_state *s);
 /* Forgets every box (reset). */
 void bounds_reset(system_state *s);
-/* After the update's simulate stage: the box into the ring, fenced, once
- * the host has asked for one; binds the copy buffers (the caller's scope
- * saved PLUME_SCOPE_COPY_BUFFERS). */
-void bounds_capture(system_state *s, uint64_t update);
+/* After the update's simulate stage, once the host asked for the box: the
+ * box into the ring, fenced; binds the copy buffers (saved in `scope`). */
+void bounds_capture(system_state *s, uint64_t update, plume_gl_scope *scope);
 
 /* ---- texture.c ---- */
 

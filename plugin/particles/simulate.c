@@ -157,6 +157,7 @@ plume_result particles_reset_gpu_state(system_state *s) {
     glDispatchCompute((s->desc.capacity + PLUME_RESET_GROUP_SIZE - 1) / PLUME_RESET_GROUP_SIZE, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     world_reset_gpu_state(s);
+    cpu_events_reset(s);
     return plume_drain_gl_errors(&s->env, "reset");
 }
 
@@ -230,7 +231,7 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
     glProgramUniform3f(sim, s->simulate.eye, inverse[3][0], inverse[3][1], inverse[3][2]);
     /* The bounds widen each particle by it, culled or not. */
     glProgramUniform1f(sim, s->simulate.cull_radius, s->cull_radius);
-    glProgramUniform1i(sim, s->simulate.bounds, !s->bounds.lab_disabled);
+    glProgramUniform1i(sim, s->simulate.bounds, s->bounds.wanted && !s->bounds.lab_disabled);
     if (!cull) return;
     float planes[PLUME_CULL_PLANES][4];
     particles_frustum_planes(view, projection, planes);
@@ -291,6 +292,7 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     /* The sort and the draw read the list, the draw its indirect arguments,
      * a readback the buffers. */
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    cpu_events_record(s, s->update_count - 1); /* the update's index: update counted it already */
     s->time += frame->dt;
 }
 

@@ -120,8 +120,8 @@ static plume_result create_gl_objects(system_state *s, plume_gl_scope *scope) {
      * pass writes the ring's slots in slot order itself). */
     if (fragment) r = fragment_particles_create(s);
     else if ((r = particles_build_compute_programs(s)) == PLUME_OK && (r = create_buffers(s)) == PLUME_OK &&
-             (r = bounds_create(s)) == PLUME_OK)
-        r = world_create(s);
+             (r = world_create(s)) == PLUME_OK)
+        r = cpu_events_create(s);
     if (r != PLUME_OK || (r = create_sorter(s)) || (!fragment && (r = particles_create_compaction(s))) ||
         (r = particles_create_profiler(s)))
         return r;
@@ -168,6 +168,7 @@ static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out,
     n += profiler_list_gl_objects(s->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += world_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += bounds_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += cpu_events_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
 }
 
@@ -182,6 +183,8 @@ static void free_system(void *object) {
     plume_delete_gl_objects(owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     plume_delete_gl_objects(owned, world_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     bounds_destroy(s);
+    cpu_events_free(s);
+    plume_delete_gl_objects(owned, cpu_events_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     plume_env env = s->env;
     plume_free(&env, s);
 }
@@ -398,11 +401,11 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
     }
     profiler_stage_begin(system->profiler, PLUME_STAGE_SIMULATE);
     if (world_uses_textures(system, frame)) plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
+    if (cpu_events_enabled(system)) plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS); /* the readback's copy */
     particles_run_simulate_stage(system, frame, view, projection, projection_given && !frame->disable_culling);
     profiler_stage_end(system->profiler, PLUME_STAGE_SIMULATE);
     particles_capture_event_counts(system, &scope);
-    if (system->bounds.wanted) plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
-    bounds_capture(system, system->update_count);
+    bounds_capture(system, system->update_count, &scope);
     profiler_capture_u32(system->profiler, PROFILER_VALUE_LIVE_COUNT, system->state_buffer, STATE_LIVE_COUNT_OFFSET,
                          &scope);
     profiler_capture_u32(system->profiler, PROFILER_VALUE_DRAWN_COUNT, system->state_buffer,

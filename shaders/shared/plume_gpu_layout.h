@@ -133,6 +133,20 @@
 #define PLUME_TEXTURE_UNIT_VECTOR_FIELD 1 /* simulate's 3D vector field */
 #define PLUME_TEXTURE_UNIT_SPRITE_ARRAY 6 /* the draws' sprite when the host's is a GL_TEXTURE_2D_ARRAY (units 0 .. 5 are taken on the fragment path) */
 
+/* ---- Particle system: events to the CPU (plugin/particles/cpu_events.c) ----
+ * Three passes after the compaction, over simulate's workgroups and its
+ * slot outcomes: count each workgroup's records, scan (one workgroup), write
+ * them in slot order. The record buffer: a header, then at most the budget's
+ * records; the update copies all of it into a readback buffer. */
+#define PLUME_BINDING_CPU_EVENTS 1       /* the record buffer (the draw list's number: no draw list here) */
+#define PLUME_CPU_EVENT_RECORD_BYTES 32  /* position, emission number | velocity, kind | emitter << 4 | route << 8 | instance << 12 */
+#define PLUME_CPU_EVENT_HEADER_WORDS 8   /* one record's size */
+#define PLUME_CPU_EVENT_REQUESTED 0      /* the last update's records, written or not */
+#define PLUME_CPU_EVENT_SKIPPED 1        /* records of updates not copied (every readback in flight), summed since reset */
+#define PLUME_CPU_EVENT_DEATH 1u         /* = PLUME_PARTICLE_EVENT_DEATH: kinds as bits */
+#define PLUME_CPU_EVENT_COLLISION 2u     /* = PLUME_PARTICLE_EVENT_COLLISION */
+#define PLUME_CPU_EVENT_ROUTE 4u         /* = PLUME_PARTICLE_EVENT_ROUTE */
+
 /* ---- The scene depth's convention (u_depth_convention, scene_depth.glsl) ---- */
 #define PLUME_DEPTH_ZERO_TO_ONE 1u /* clip control's GL_ZERO_TO_ONE: window depth = NDC z */
 #define PLUME_DEPTH_REVERSED 2u    /* the projection maps near to the larger depth */

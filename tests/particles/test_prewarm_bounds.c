@@ -276,7 +276,7 @@ static void test_skipping_frames_and_resuming(void **state) {
     desc.capacity = 2001;
     plume_system always = make_system(desc), caught_up = make_system(desc), paused = make_system(desc);
     plume_bounds before, during;
-    /* The first call starts the box's readback. */
+    /* The first request starts the box's way back. */
     assert_int_equal(plume_system_get_bounds(fixture_context(), caught_up, &before), PLUME_OK);
     assert_int_equal(before.update, 0);
     step_by(always, dt, 50);

@@ -54,5 +54,6 @@ extern plume_get_api_fn host_get_api;
 #define plume_system_prewarm host_api->system_prewarm
 #define plume_system_get_bounds host_api->system_get_bounds
 #define plume_system_desc_bounds host_api->system_desc_bounds
+#define plume_system_poll_events host_api->system_poll_events
 
 #endif

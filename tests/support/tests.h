@@ -45,6 +45,7 @@ struct CMUnitTest;
     X(world_forces, 1)                                                                                                 \
     X(world_events, 1)                                                                                                 \
     X(world_descriptors, 1)                                                                                            \
+    X(world_cpu_events, 1)                                                                                             \
     X(demo, 0)                                                                                                         \
     X(effect_format, 0)                                                                                                \
     X(effect_fuzz, 0)                                                                                                  \
