@@ -287,6 +287,13 @@ project "plume_draw_group_bench"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- What emission on demand and instances cost (issue 30).
+project "plume_gameplay_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_gameplay_bench")
+    files { "bench/gameplay_bench.c" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 -- Events to the CPU off and on: the CPU frame time and the GPU update time.
 project "plume_event_bench"
     kind "ConsoleApp"

@@ -205,7 +205,35 @@ typedef struct plume_system_desc {
     /* Deaths, collisions and route triggers reported to the CPU
      * (plume_system_poll_events, plume_world.h); default: off [since 1.3]. */
     plume_cpu_events_desc cpu_events;
+    /* The part of a placement's velocity (its motion over the last update:
+     * plume_system_set_transform, plume_system_set_instances) its emitters'
+     * particles start with, finite, 0 .. 4; default 0: none, 1: all. Needs
+     * the compute path. [since 1.3] */
+    float inherit_velocity;
+    /* A plume_simulation_space: where live particles are; default
+     * PLUME_SPACE_WORLD. Local needs the compute path (refused on the
+     * fragment path with PLUME_ERROR_GL_UNSUPPORTED). [since 1.3] */
+    uint32_t simulation_space;
 } plume_system_desc;
+
+/* Where a system's live particles are (plume_system_desc.simulation_space)
+ * [since 1.3].
+ *   WORLD: once born, a particle moves on its own; its placement moving
+ *          leaves it behind (smoke, sparks).
+ *   LOCAL: a particle stays attached to the placement (instance) that
+ *          spawned it: each update first moves it, and turns its velocity,
+ *          by that placement's change since the last update (translation,
+ *          rotation and scale; a jump too), then simulates it (forces,
+ *          collisions, sort and draw stay in world space). Births are at
+ *          the new placement, never along the path (no sub-frame births,
+ *          no inherited velocity to speak of: inherit_velocity still
+ *          applies). Emits (plume_system_emit) and GPU events' children
+ *          belong to instance 0, the system's own placement, and follow it
+ *          from the update after their birth. */
+typedef enum plume_simulation_space {
+    PLUME_SPACE_WORLD = 0,
+    PLUME_SPACE_LOCAL = 1
+} plume_simulation_space;
 
 /* How many pixels the draw shades (plume_frame_desc.draw_resolution)
  * [since 1.1]. The lower resolutions draw the particles into the module's own
@@ -390,9 +418,10 @@ PLUME_API plume_result plume_system_get_desc(const plume_context *context, plume
                                              plume_system_desc *out_desc);
 
 /* Advances the simulation by frame->dt: emits (rate and bursts of each
- * emitter), ages, integrates, collides and kills, culls, then sorts the drawn
- * particles in the sort_mode's order for frame->view (unless
- * frame->disable_sort). Uses dt, view, projection (culling and depth
+ * emitter at each enabled instance, then the emits queued since the last
+ * update: see "Gameplay" below), ages, integrates, collides and kills,
+ * culls, then sorts the drawn particles in the sort_mode's order for
+ * frame->view (unless frame->disable_sort). Uses dt, view, projection (culling and depth
  * collision), disable_sort, disable_culling and cull_distance, and with
  * depth collision depth_texture.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, frame
@@ -445,6 +474,8 @@ PLUME_API plume_result plume_system_set_tiled_options(plume_context *context, pl
 /* Kills every particle and restarts time, emission fractions, burst timers
  * and emission numbering: after a reset the system behaves as if just
  * created (with the emitters and forces as last set), prewarm_time included
+ * [since 1.3]. Emits queued since the last update are dropped, and every
+ * placement starts again where it is set (no path from before the reset)
  * [since 1.3].
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle),
  * PLUME_ERROR_GL.
@@ -453,7 +484,11 @@ PLUME_API plume_result plume_system_reset(plume_context *context, plume_system s
 
 /* Replaces emitter `index` (0 .. PLUME_MAX_EMITTERS - 1) from the next update
  * on; particles already alive keep their attributes. The emitter's fraction
- * and burst clock carry on. Zero fields take the defaults of
+ * and burst clock carry on, except that bursts other than the emitter's
+ * current ones (burst_count or burst_interval changed) restart their clock
+ * at the next update: a single burst set at any time fires on the next
+ * update that moves time, a repeating one then and every interval after
+ * [since 1.3; before, a single burst set after time 0 never fired]. Zero fields take the defaults of
  * plume_emitter_desc; a zero descriptor switches the emitter off.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle,
  * emitter NULL, index out of range, fields as for create); the emitter is
@@ -484,7 +519,7 @@ PLUME_API plume_result plume_system_set_world(plume_context *context, plume_syst
 
 /* ---- Debug readback (tests and tools) --------------------------------------
  * One particle: its motion and its traits (the GPU keeps them in two arrays,
- * 32 and 16 bytes a particle). */
+ * 32 and 32 bytes a particle). */
 typedef struct plume_particle {
     float position[3];          /* world units */
     float age;                  /* seconds since birth */
@@ -572,6 +607,67 @@ PLUME_API plume_result plume_system_get_profile(const plume_context *context, pl
  * Threading: any thread using the context; issues no GL call. */
 PLUME_API uint32_t plume_system_get_frame_profiles(const plume_context *context, plume_system system,
                                                    uint64_t first_frame, plume_frame_profile *out, uint32_t max);
+
+/* ---- Gameplay: emission on demand, placements, instances [since 1.3] ----
+ * The compute path only: on the fragment path these calls return
+ * PLUME_ERROR_GL_UNSUPPORTED with a message. What every update emits goes to
+ * the GPU as one table of spawn batches (one upload, one pass): the rates
+ * and bursts of each emitter at each enabled instance, then the emits queued
+ * since the last update in call order. Emission numbers and random streams
+ * follow that order, so the same calls give the same particles. When the
+ * pool has fewer free slots than the batches ask for, the last batches get
+ * fewer particles (as a burst over the capacity does). */
+
+/* The most plume_system_emit calls queued between two updates. */
+enum { PLUME_MAX_EMITS_PER_UPDATE = 4096 };
+/* The most instances of a system (plume_system_set_instances). */
+enum { PLUME_MAX_INSTANCES = 65536 };
+
+/* Queues `emit->count` particles of emitter `emit->emitter` at
+ * `emit->transform`; the next update spawns them at the start of its step
+ * (they age and move by its whole dt). Any number of particles a call.
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, emit
+ * NULL, emitter out of range, count 0 or over the capacity, a non-finite
+ * number, a scale <= 0 in some axis when not all zero, size_scale negative,
+ * a color channel outside 0 .. 65504),
+ * PLUME_ERROR_CAPACITY (PLUME_MAX_EMITS_PER_UPDATE
+ * calls already queued), PLUME_ERROR_GL_UNSUPPORTED (the fragment path);
+ * nothing is queued then and the queue is unchanged. A reset drops the queue.
+ * Threading: any thread using the context; issues no GL call. */
+PLUME_API plume_result plume_system_emit(plume_context *context, plume_system system, const plume_emit_desc *emit);
+
+/* Places the system's own emitters (instance 0, enabled from creation) for
+ * the next update. The update's rates and bursts spawn along the way from
+ * the last update's placement to this one: particle k of the step is born at
+ * its time within the step at the placement interpolated there (position and
+ * scale linear, rotation by normalised linear interpolation of the
+ * quaternions) and aged the rest of the step, so a fast emitter leaves an
+ * even stream. A placement never set is the identity. `jump` true (and the
+ * first update, and the first after a reset): no path, born at this
+ * placement. The system's inherit_velocity times the placement's velocity
+ * (its move over the step / dt) is added to its particles.
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle,
+ * transform NULL, a non-finite number, a scale <= 0 in some axis when not all
+ * zero), PLUME_ERROR_GL_UNSUPPORTED (the fragment path); nothing changes then.
+ * Threading: any thread using the context; issues no GL call. */
+PLUME_API plume_result plume_system_set_transform(plume_context *context, plume_system system,
+                                                  const plume_transform *transform, bool jump);
+
+/* Sets instances first .. first + count - 1 (instance 0 is the system's own
+ * placement, plume_system_set_transform's): each is a placement of every
+ * emitter, spawning into the same pool (one simulate, one sort, one draw for
+ * all). Setting an instance past the last one adds it (and any between,
+ * disabled at the identity); an instance is never removed, only disabled,
+ * and its particles live on (in local space they keep following it). A game
+ * moving 1000 torches sets all 1000 in one call a frame. Each instance moves as plume_system_set_transform says
+ * (jump, inherited velocity).
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle,
+ * instances NULL with count > 0, a transform as for set_transform, first +
+ * count over PLUME_MAX_INSTANCES), PLUME_ERROR_OUT_OF_MEMORY,
+ * PLUME_ERROR_GL_UNSUPPORTED (the fragment path); nothing changes then.
+ * Threading: any thread using the context; issues no GL call. [since 1.3] */
+PLUME_API plume_result plume_system_set_instances(plume_context *context, plume_system system, uint32_t first,
+                                                  uint32_t count, const plume_instance_desc *instances);
 
 #ifdef __cplusplus
 }

@@ -160,6 +160,12 @@ typedef struct plume_api {
     /* events to the CPU (plume_world.h) */
     plume_result (*system_poll_events)(plume_context *context, plume_system system, plume_particle_event *out,
                                        uint32_t max, plume_event_poll_info *info);
+    /* emission on demand, placements and instances (plume_particles.h) */
+    plume_result (*system_emit)(plume_context *context, plume_system system, const plume_emit_desc *emit);
+    plume_result (*system_set_transform)(plume_context *context, plume_system system,
+                                         const plume_transform *transform, bool jump);
+    plume_result (*system_set_instances)(plume_context *context, plume_system system, uint32_t first,
+                                         uint32_t count, const plume_instance_desc *instances);
 
     /* New fields go here, under a "---- since 1.N ----" line. */
 } plume_api;

@@ -228,7 +228,9 @@ typedef struct plume_particle_event {
                                   outgoing velocity) */
     uint32_t particle_id;      /* its emission number (plume_particle.id) */
     uint32_t emitter;          /* the emitter it came from, 0 .. PLUME_MAX_EMITTERS - 1 */
-    uint32_t instance;         /* the placement it was spawned at: 0 until instances exist */
+    uint32_t instance;         /* the placement (plume_system_set_instances) whose emitters
+                                  spawned it: 0 for the system's own, for plume_system_emit's
+                                  particles and for GPU events' children */
     uint32_t route;            /* PLUME_PARTICLE_EVENT_ROUTE: the index into world.events; else 0 */
     uint32_t reserved;         /* 0 */
     uint64_t update;           /* the update it came from: its index since creation

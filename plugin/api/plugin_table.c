@@ -215,6 +215,9 @@ static const plume_api api_table = {
     .system_get_bounds = plume_system_get_bounds,
     .system_desc_bounds = plume_system_desc_bounds,
     .system_poll_events = plume_system_poll_events,
+    .system_emit = plume_system_emit,
+    .system_set_transform = plume_system_set_transform,
+    .system_set_instances = plume_system_set_instances,
 };
 
 plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, const plume_logger *logger,

@@ -18,6 +18,8 @@
 
 #include "particles_internal.h"
 
+_Static_assert(PLUME_MAX_INSTANCES <= (1u << 20), "an instance fits the 20 bits above a record's kind, emitter and route");
+
 _Static_assert(PLUME_CPU_EVENT_DEATH == PLUME_PARTICLE_EVENT_DEATH &&
                    PLUME_CPU_EVENT_COLLISION == PLUME_PARTICLE_EVENT_COLLISION &&
                    PLUME_CPU_EVENT_ROUTE == PLUME_PARTICLE_EVENT_ROUTE,

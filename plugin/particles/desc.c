@@ -352,6 +352,10 @@ static plume_result resolve_look(const plume_env *env, const char *caller, plume
     if (d->sort_key_bits == 0) d->sort_key_bits = DEFAULT_SORT_KEY_BITS;
     if (d->sort_key_bits < MIN_SORT_KEY_BITS || d->sort_key_bits > 32)
         return refuse(env, caller, "sort_key_bits", "is outside 16 .. 32 (0: 24)");
+    if (!(d->inherit_velocity >= 0.0f && d->inherit_velocity <= 4.0f))
+        return refuse(env, caller, "inherit_velocity", "is outside 0 .. 4");
+    if (d->simulation_space > PLUME_SPACE_LOCAL)
+        return refuse(env, caller, "simulation_space", "is not a plume_simulation_space (0 world, 1 local)");
     if ((r = check_non_negative(env, caller, "stretch_factor", d->stretch_factor)) != PLUME_OK) return r;
     const plume_range default_limits = {1.0f, 8.0f};
     return resolve_range(env, caller, "stretch_limits", &d->stretch_limits, &default_limits, RANGE_POSITIVE);

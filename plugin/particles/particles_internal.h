@@ -61,14 +61,14 @@ typedef struct emission_window {
 typedef union simulate_locations {
     struct {
         GLint dt, time, view, gravity, wind, drag, turbulence, capacity;
-        GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode, sort_key_shift, bounds;
+        GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode, sort_key_shift, bounds, local_space;
     };
-    GLint at[16];
+    GLint at[17];
 } simulate_locations;
 
 typedef union emit_locations {
     struct {
-        GLint seed, end, tag_emitter;
+        GLint seed, batch_count, tag_emitter;
     };
     GLint at[3];
 } emit_locations;
@@ -191,6 +191,44 @@ typedef struct bounds_ring {
     bool lab_disabled;             /* the lab's baseline: simulate grows no box */
 } bounds_ring;
 
+/* One row of the emit pass's table (SpawnBatch in particle_emit.comp). */
+typedef struct spawn_batch {
+    uint32_t end, emitter, seed, instance; /* end: a count until spawn_plan makes it a running total */
+    float first, step, dt, size_scale;   /* time fractions of the step; see particle_emit.comp */
+    float from_position[4], from_rotation[4], from_scale[4];
+    float to_position[4], to_rotation[4], to_scale[4];
+    float velocity[4];
+    float color[4];                        /* colour multiplier */
+} spawn_batch;
+_Static_assert(sizeof(spawn_batch) == 16 * PLUME_SPAWN_BATCH_VEC4S, "a spawn batch is SpawnBatch's size");
+
+/* A placement of the system's emitters (instance 0: the system's own). */
+typedef struct spawn_instance {
+    plume_transform from, to; /* where the next update's path starts (at `to` after a jump), and ends */
+    plume_transform last;     /* at the last update, jump or not: local space moves particles from it to `to` */
+    bool enabled;
+    bool jumped; /* no path from `from` to `to` (set with jump, new, reset) */
+} spawn_instance;
+
+/* The gameplay side of emission (spawn.c): instances, the emit queue, and
+ * the table the emit pass walks. */
+typedef struct spawn_state {
+    spawn_instance *instances;
+    uint32_t instance_count, instance_room;
+    spawn_batch *queue; /* PLUME_MAX_EMITS_PER_UPDATE, allocated by the first emit */
+    uint32_t queued;
+    spawn_batch *batches; /* this update's table */
+    uint32_t batch_count, batch_room;
+    GLuint batch_buffer;
+    GLsizeiptr buffer_bytes;
+    /* Local space: per instance its placement at the last update and now
+     * (LocalMotion in particle_simulate.comp). */
+    float *instance_motion;
+    uint32_t instance_motion_room;
+    GLuint instance_buffer;
+    GLsizeiptr instance_buffer_bytes;
+} spawn_state;
+
 /* What a plume_system handle names. */
 typedef struct system_state {
     plume_env env;
@@ -239,6 +277,7 @@ typedef struct system_state {
     world_state world;
     bounds_ring bounds;
     cpu_events_state cpu_events;
+    spawn_state spawn;
     /* The fragment path's objects (fragment_update.c), or NULL on the compute
      * path (desc.path says which runs). */
     struct fragment_particles *fragment;
@@ -333,6 +372,32 @@ void cpu_events_set_routes(system_state *s, int route_count, const GLuint routes
 /* After the compaction: this update's records, their copy into a readback
  * buffer and its fence (the caller's scope saved PLUME_SCOPE_COPY_BUFFERS). */
 void cpu_events_record(system_state *s, uint64_t update);
+
+/* ---- spawn.c: instances, emission on demand, the spawn batches ---- */
+
+/* Instance 0 at the identity and the batch buffer; after the compute
+ * programs (the fragment path has no instances). */
+plume_result spawn_create(system_state *s);
+void spawn_free(system_state *s);
+/* Every placement starts again where it is; the queue is dropped. */
+void spawn_reset(system_state *s);
+/* The step's batches (rates and bursts per emitter and enabled instance,
+ * then the queue, which it empties), uploaded to the batch buffer; returns
+ * the particles requested (at most the capacity); in local space also
+ * each instance's motion since the last update. */
+uint32_t spawn_plan(system_state *s, double dt);
+/* Local space: binds the instances' motion for the simulate pass. */
+void spawn_bind_local_motion(system_state *s);
+
+/* Particles an emitter asks for in a step: its rate's and its bursts', and
+ * when in the step (fractions of dt) they fall. */
+typedef struct emitter_request {
+    uint64_t rate_count, burst_count;
+    double rate_first, rate_step; /* the rate's particle k falls at first + k * step */
+    double burst_at;              /* the step's first burst */
+} emitter_request;
+/* Advances the emitter's clock by dt. */
+void particles_request_emitter(const plume_emitter_desc *e, emitter_clock *clock, double dt, emitter_request *out);
 
 /* ---- fragment_update.c: the fragment path's update (GL 3.3 core) ---- */
 

@@ -120,7 +120,7 @@ static plume_result create_gl_objects(system_state *s, plume_gl_scope *scope) {
      * pass writes the ring's slots in slot order itself). */
     if (fragment) r = fragment_particles_create(s);
     else if ((r = particles_build_compute_programs(s)) == PLUME_OK && (r = create_buffers(s)) == PLUME_OK &&
-             (r = world_create(s)) == PLUME_OK)
+             (r = spawn_create(s)) == PLUME_OK && (r = world_create(s)) == PLUME_OK)
         r = cpu_events_create(s);
     if (r != PLUME_OK || (r = create_sorter(s)) || (!fragment && (r = particles_create_compaction(s))) ||
         (r = particles_create_profiler(s)))
@@ -142,7 +142,7 @@ static plume_result create_gl_objects(system_state *s, plume_gl_scope *scope) {
     return r == PLUME_OK ? particles_prewarm(s, s->desc.prewarm_time, scope) : r;
 }
 
-enum { SYSTEM_GL_OBJECTS = 14 };
+enum { SYSTEM_GL_OBJECTS = 16 };
 
 /* The system's own GL objects (the draw paths' attachments, the profiler and
  * the sorter list theirs). */
@@ -153,7 +153,8 @@ static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out,
         {GL_BUFFER, s->live_list_buffer},  {GL_BUFFER, s->state_buffer},     {GL_BUFFER, s->emitter_buffer},
         {GL_TEXTURE, s->sprite_texture},   {GL_PROGRAM, s->compact_scan_program},
         {GL_PROGRAM, s->compact_scatter_program}, {GL_BUFFER, s->slot_keys_buffer},
-        {GL_BUFFER, s->group_counts_buffer},
+        {GL_BUFFER, s->group_counts_buffer}, {GL_BUFFER, s->spawn.batch_buffer},
+        {GL_BUFFER, s->spawn.instance_buffer},
     };
     return plume_list_named_gl_objects(all, SYSTEM_GL_OBJECTS, out, capacity);
 }
@@ -185,6 +186,8 @@ static void free_system(void *object) {
     bounds_destroy(s);
     cpu_events_free(s);
     plume_delete_gl_objects(owned, cpu_events_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    s->spawn.batch_buffer = s->spawn.instance_buffer = 0; /* deleted with the others */
+    spawn_free(s);
     plume_env env = s->env;
     plume_free(&env, s);
 }
@@ -249,6 +252,7 @@ plume_result plume_system_reset(plume_context *context, plume_system handle) {
     plume_gl_scope_begin(&scope, &system->env);
     if (system->fragment) plume_gl_scope_save(&scope, FRAGMENT_PARTICLES_SCOPE_GROUPS);
     r = particles_reset_gpu_state(system);
+    spawn_reset(system);
     if (r == PLUME_OK) r = particles_prewarm(system, system->desc.prewarm_time, &scope);
     plume_gl_scope_end(&scope);
     return r;
@@ -268,6 +272,13 @@ plume_result plume_system_set_emitter(plume_context *context, plume_system handl
     plume_emitter_desc resolved;
     plume_result r = plume_particles_resolve_emitter(&system->env, CALLER, index, emitter, &resolved);
     if (r != PLUME_OK) return r;
+    /* New bursts start their clock at the next update: a single burst set
+     * after time 0 fires then (its clock would otherwise be past 0 for
+     * good), a repeating one then and every interval after. The same bursts
+     * sent again (a host re-sending its emitters each frame) carry on. */
+    plume_emitter_desc *old = &system->desc.emitters[index];
+    if (resolved.burst_count != old->burst_count || resolved.burst_interval != old->burst_interval)
+        system->clocks[index].time = 0.0;
     system->desc.emitters[index] = resolved;
     /* Particles keep the lifetime they were born with: the bound's window
      * only grows until a reset. */

@@ -105,9 +105,8 @@ void main() {
     if (n == 0u) return;
     uint index = group_counts[gl_WorkGroupID.x] + rank.x;
     uint id = particle_traits[slot].id;
-    // The placement (instance) goes in bits 12 .. 31 once particles carry
-    // one; 0 until then.
-    uint tag = emitter << 4;
+    // The placement (instance) in bits 12 .. 31: PLUME_MAX_INSTANCES (2^16) fits.
+    uint tag = emitter << 4 | particle_traits[slot].instance << 12;
     if (hit && (u_kinds & PLUME_CPU_EVENT_COLLISION) != 0u) write_record(index, m, id, PLUME_CPU_EVENT_COLLISION | tag);
     if (died && (u_kinds & PLUME_CPU_EVENT_DEATH) != 0u) write_record(index, m, id, PLUME_CPU_EVENT_DEATH | tag);
     if ((u_kinds & PLUME_CPU_EVENT_ROUTE) != 0u)

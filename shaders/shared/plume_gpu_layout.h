@@ -18,16 +18,21 @@
 #define PLUME_BINDING_TRAITS 5       /* ParticleTraits records: fixed at birth */
 #define PLUME_BINDING_SLOT_KEYS 6    /* simulate's outcome per slot: {depth key (PLUME_GPU_KEY_LAST: not drawn), PLUME_SLOT_* bits} */
 #define PLUME_BINDING_GROUP_COUNTS 7 /* per simulate workgroup: drawn, deaths, children (own, other buffer); then their exclusive sums */
+#define PLUME_BINDING_SPAWN_BATCHES 6 /* the emit pass's spawn batches (simulate's slot keys take 6 after it) */
+#define PLUME_BINDING_LOCAL_MOTION 2 /* simulate, local space: per instance its last and current placement (the live list's binding, which simulate leaves free) */
 
 /* ---- Particle system: records ---- */
 #define PLUME_MOTION_VEC4S 2         /* position, age | velocity, lifetime */
 #define PLUME_MOTION_BYTES 32
-#define PLUME_TRAITS_BYTES 16        /* size, rotation at birth, spin, id */
+#define PLUME_TRAITS_BYTES 32        /* size, rotation at birth, spin, id | instance, colour multiplier (2 words), reserved */
 #define PLUME_PAIR_BYTES 8           /* {key, value}: a uvec2 */
 #define PLUME_SLOT_DIED 1u           /* a slot's outcome bits: the particle died this update */
 #define PLUME_SLOT_HIT 2u            /* it hit a collider or the scene (an impact: fires collision events) */
 #define PLUME_GROUP_COUNT_BYTES 16   /* a uvec4 per simulate workgroup */
-#define PLUME_EMITTER_VEC4S 6        /* see Emitter in particles/particle_emit.comp */
+#define PLUME_EMITTER_VEC4S 6        /* see Emitter in particles/particle_birth.glsl */
+#define PLUME_SPAWN_BATCH_VEC4S 10   /* see SpawnBatch in particles/particle_emit.comp */
+#define PLUME_LOCAL_MOTION_VEC4S 6   /* see LocalMotion in particles/particle_simulate.comp */
+#define PLUME_SPAWN_MAX_DELAY_MS 999 /* a sub-frame birth is at most this far into its step (milliseconds) */
 #define PLUME_GPU_MAX_EMITTERS 8     /* = PLUME_MAX_EMITTERS */
 #define PLUME_GPU_MAX_CURVE_KEYS 8   /* = PLUME_MAX_CURVE_KEYS */
 

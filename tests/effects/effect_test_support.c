@@ -90,7 +90,9 @@ const char EFFECT_TEMPLATE[] =
     "    ],\n"
     "    \"event_capacity\": 1000\n"
     "  },\n"
-    "  \"prewarm_time\": 2.5\n"
+    "  \"prewarm_time\": 2.5,\n"
+    "  \"inherit_velocity\": 0.75,\n"
+    "  \"simulation_space\": \"local\"\n"
     "}\n";
 
 void effect_temporary_file(char *out, const char *suffix, const char *text) {

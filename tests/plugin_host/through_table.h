@@ -55,5 +55,8 @@ extern plume_get_api_fn host_get_api;
 #define plume_system_get_bounds host_api->system_get_bounds
 #define plume_system_desc_bounds host_api->system_desc_bounds
 #define plume_system_poll_events host_api->system_poll_events
+#define plume_system_emit host_api->system_emit
+#define plume_system_set_transform host_api->system_set_transform
+#define plume_system_set_instances host_api->system_set_instances
 
 #endif

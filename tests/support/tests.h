@@ -17,6 +17,7 @@ struct CMUnitTest;
     X(sort_api, 1)                                                                                                     \
     X(sort_fragment, 1)                                                                                                \
     X(particle_emission, 1)                                                                                            \
+    X(particle_spawn, 1)                                                                                               \
     X(particle_order, 1)                                                                                               \
     X(particle_images, 1)                                                                                              \
     X(particle_descriptors, 1)                                                                                         \

@@ -383,6 +383,52 @@ static void test_bad_input(void **state) {
     assert_int_equal(gl_object_count(), objects);
 }
 
+/* Records name the placement their particle came from: instances spread
+ * along x (their indices across 4096, so every bit of the field shows), each
+ * particle dying where it was born; an emit's particles are instance 0's. */
+static void test_events_name_their_instance(void **state) {
+    (void)state;
+    const uint32_t first = 4093, count = 3 + test_random_below(4), per_instance = 5;
+    plume_system_desc desc = {.capacity = 4099 + 64, .seed = test_random_u32()};
+    desc.emitters[0] = (plume_emitter_desc){.rate = per_instance / STEP, .lifetime = {0.08f, 0.08f}};
+    desc.cpu_events = (plume_cpu_events_desc){.kinds = PLUME_PARTICLE_EVENT_DEATH};
+    plume_system system = make_system(desc);
+    plume_instance_desc own = {.enabled = false};
+    assert_int_equal(plume_system_set_instances(fixture_context(), system, 0, 1, &own), PLUME_OK);
+    plume_instance_desc placed[8];
+    for (uint32_t i = 0; i < count; ++i)
+        placed[i] = (plume_instance_desc){.transform = {.position = {10.0f * (float)(i + 1), 0, 0}}, .enabled = true};
+    assert_int_equal(plume_system_set_instances(fixture_context(), system, first, count, placed), PLUME_OK);
+    plume_emit_desc emit = {.count = 7, .transform = {.position = {-50, 0, 0}}};
+    assert_int_equal(plume_system_emit(fixture_context(), system, &emit), PLUME_OK);
+    plume_frame_desc frame = make_frame(STEP, NULL, NULL);
+    for (int k = 0; k < 4; ++k) update(system, &frame);
+    plume_readback sync = read_all(fixture_context(), system);
+    free_readback(&sync);
+    plume_event_poll_info info;
+    uint32_t n = poll_all(system, &info);
+    uint32_t from_emit = 0, per[8] = {0};
+    for (uint32_t i = 0; i < n; ++i) {
+        const plume_particle_event *e = &polled[i];
+        if (e->position[0] < 0.0f) {
+            assert_int_equal(e->instance, 0);
+            ++from_emit;
+            continue;
+        }
+        uint32_t k = (uint32_t)lroundf(e->position[0] / 10.0f) - 1;
+        assert_true(k < count);
+        if (e->instance != first + k)
+            fail_msg("a death at x %g came from instance %u, recorded as %u", e->position[0], first + k, e->instance);
+        ++per[k];
+    }
+    printf("  %u deaths: %u from the emit, from instances %u..%u:", n, from_emit, first, first + count - 1);
+    for (uint32_t k = 0; k < count; ++k) printf(" %u", per[k]);
+    printf("\n");
+    assert_int_equal(from_emit, emit.count);
+    for (uint32_t k = 0; k < count; ++k) assert_true(per[k] >= per_instance);
+    destroy_system(system);
+}
+
 #ifndef PLUME_TESTS_THROUGH_TABLE
 /* The same where the GL has no persistent mapping: the readbacks are read
  * with glGetBufferSubData once their fence has signalled. */
@@ -436,6 +482,7 @@ const struct CMUnitTest world_cpu_events_tests[] = {
     cmocka_unit_test_setup_teardown(test_reset_and_destroy_in_flight, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_route_triggers, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_bad_input, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_events_name_their_instance, fixture_setup, fixture_teardown),
 #ifndef PLUME_TESTS_THROUGH_TABLE
     cmocka_unit_test_setup_teardown(test_events_read_by_copy, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_ring_in_flight_drops_without_waiting, fixture_setup, fixture_teardown),
