@@ -120,6 +120,8 @@ int main(int argc, char **argv) {
     static double with_bounds[MAX_SAMPLES], without_bounds[MAX_SAMPLES];
     uint32_t with_count = 0, without_count = 0;
     plume_frame_desc frame = {.dt = 1.0f / 60.0f};
+    plume_bounds box;
+    plume_system_get_bounds(context, system, &box); /* its readback on, as a host using it has it */
     for (uint32_t f = 0; f < o.warmup + 2 * o.frames; ++f) {
         bool bounds = f % 2 == 0;
         plume_lab_system_set_bounds(context, system, bounds);
@@ -135,7 +137,6 @@ int main(int argc, char **argv) {
     plume_lab_system_set_bounds(context, system, true);
     plume_system_update(context, system, &frame);
     plume_system_read_back(context, system, &readback);
-    plume_bounds box;
     plume_system_get_bounds(context, system, &box);
 
     uint32_t steps = (uint32_t)(o.seconds / PLUME_PREWARM_STEP + 0.999f);

@@ -239,6 +239,8 @@ char *plume_effect_write(const plume_system_desc *desc, plume_effect_error *erro
     }
     if (desc->appearance.texture.pixels)
         refuse(&w, "appearance.texture.pixels", "cannot be written: a file names its texture by path");
+    if (desc->appearance.texture.host_texture || desc->appearance.texture.host_target)
+        refuse(&w, "appearance.texture.host_texture", "cannot be written: a GL texture is the host's run-time object");
     if (desc->world.vector_field.texture)
         refuse(&w, "world.vector_field.texture", "cannot be written: a GL texture is the host's run-time object");
     for (int i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i)

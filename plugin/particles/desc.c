@@ -296,7 +296,26 @@ static plume_result resolve_gradient(const plume_env *env, const char *caller, c
     return PLUME_OK;
 }
 
+static plume_result resolve_host_texture(const plume_env *env, const char *caller, plume_texture_desc *texture) {
+    if (texture->host_texture && (texture->path || texture->pixels))
+        return refuse(env, caller, "appearance.texture.host_texture",
+                      "is given with a path or pixels; give one of the three");
+    if (texture->host_target != 0 && texture->host_target != GL_TEXTURE_2D &&
+        texture->host_target != GL_TEXTURE_2D_ARRAY)
+        return refuse(env, caller, "appearance.texture.host_target",
+                      "is neither GL_TEXTURE_2D nor GL_TEXTURE_2D_ARRAY (0: GL_TEXTURE_2D)");
+    if (texture->host_target != 0 && !texture->host_texture)
+        return refuse(env, caller, "appearance.texture.host_target", "is given without a host_texture");
+    if (texture->host_target == GL_TEXTURE_2D_ARRAY && (texture->columns > 1 || texture->rows > 1))
+        return refuse(env, caller, "appearance.texture.columns",
+                      "and rows must be 0 or 1 with a GL_TEXTURE_2D_ARRAY: its layers are the frames");
+    if (texture->host_texture && texture->host_target == 0) texture->host_target = GL_TEXTURE_2D;
+    return PLUME_OK;
+}
+
 static plume_result resolve_texture(const plume_env *env, const char *caller, plume_texture_desc *texture) {
+    plume_result r = resolve_host_texture(env, caller, texture);
+    if (r != PLUME_OK) return r;
     if (texture->path && texture->pixels)
         return refuse(env, caller, "appearance.texture", "has both a path and pixels; give one");
     if (texture->pixels && (texture->width == 0 || texture->height == 0))

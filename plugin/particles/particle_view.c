@@ -16,7 +16,8 @@ static void fill_view(system_state *s, particle_view *out) {
         .draw_list_buffer = s->live_list_buffer,
         .state_buffer = s->state_buffer,
         .sort_bound = s->sort_bound,
-        .sprite_texture = s->sprite_texture,
+        .sprite_texture = s->sprite_texture ? s->sprite_texture : s->desc.appearance.texture.host_texture,
+        .sprite_is_array = s->desc.appearance.texture.host_target == GL_TEXTURE_2D_ARRAY,
         .profiler = s->profiler,
         .attachments = &s->attachments,
     };

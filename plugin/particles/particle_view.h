@@ -66,7 +66,8 @@ typedef struct particle_view {
     GLuint draw_list_buffer; /* {key, slot} pairs, in draw order, drawn count of them */
     GLuint state_buffer;     /* see STATE_DRAW_ARGS_OFFSET */
     uint32_t sort_bound;     /* the last update's bound on the drawn count */
-    GLuint sprite_texture;   /* 0: none */
+    GLuint sprite_texture;   /* 0: none; plume's own or the host's (host_texture) */
+    bool sprite_is_array;    /* the host's GL_TEXTURE_2D_ARRAY: a frame per layer */
     particle_fragment_view fragment; /* desc->path PLUME_PATH_FRAGMENT only */
     /* The current draw's light: the draw sets it from the frame
      * (particles_find_view leaves it zero). */

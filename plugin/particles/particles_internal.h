@@ -86,7 +86,8 @@ _Static_assert(PLUME_GPU_MAX_COLLIDERS == PLUME_MAX_COLLIDERS && PLUME_GPU_MAX_A
                "the shaders' world limits are the API's");
 _Static_assert(PLUME_BINDING_EVENTS_OWN < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_EVENTS_OTHER < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_TEXTURE_UNIT_SCENE_DEPTH < PLUME_SCOPE_TEXTURE_UNITS &&
-                   PLUME_TEXTURE_UNIT_VECTOR_FIELD < PLUME_SCOPE_TEXTURE_UNITS,
+                   PLUME_TEXTURE_UNIT_VECTOR_FIELD < PLUME_SCOPE_TEXTURE_UNITS &&
+                   PLUME_TEXTURE_UNIT_SPRITE_ARRAY < PLUME_SCOPE_TEXTURE_UNITS,
                "the GL state scope restores every binding and texture unit the world uses");
 _Static_assert(PLUME_GPU_MAX_EMITTERS <= 8, "an emitter's index fits the lifetime's three tag bits");
 
@@ -476,9 +477,11 @@ void bounds_capture(system_state *s, uint64_t update, plume_gl_scope *scope);
 /* ---- texture.c ---- */
 
 /* Loads the sprite (file or pixels), premultiplies its alpha and uploads it
- * with mipmaps. No texture described: *out_texture = 0 and PLUME_OK. Fills
- * *width / *height with the image's size. Restores the GL state it uses. */
+ * with mipmaps; or checks the host's texture (*out_texture stays 0: plume
+ * owns none). No texture described: *out_texture = 0 and PLUME_OK. Fills
+ * *width / *height with the image's size, *layers with a host array's
+ * layers (else 1). Restores the GL state it uses. */
 plume_result plume_particles_load_texture(const plume_env *env, const plume_texture_desc *texture,
-                                          GLuint *out_texture, uint32_t *width, uint32_t *height);
+                                          GLuint *out_texture, uint32_t *width, uint32_t *height, uint32_t *layers);
 
 #endif

@@ -100,7 +100,7 @@ static plume_result create_sorter(system_state *s) {
     return plume_sorter_create(s->context, &desc, &s->sorter);
 }
 
-static plume_result create_gl_objects(system_state *s, const plume_system_desc *user_desc, plume_gl_scope *scope) {
+static plume_result create_gl_objects(system_state *s, plume_gl_scope *scope) {
     static const char *CALLER = "plume_system_create";
     plume_gpu_path path = PLUME_PATH_AUTO;
     plume_result r = plume_resolve_gpu_path(&s->env, CALLER, s->desc.path, &path);
@@ -127,13 +127,17 @@ static plume_result create_gl_objects(system_state *s, const plume_system_desc *
         return r;
     /* Last, so that a bad texture file also proves the cleanup of everything
      * made before it. */
-    uint32_t width = 0, height = 0;
-    r = plume_particles_load_texture(&s->env, &user_desc->appearance.texture, &s->sprite_texture, &width, &height);
+    uint32_t width = 0, height = 0, layers = 1;
+    r = plume_particles_load_texture(&s->env, &s->desc.appearance.texture, &s->sprite_texture, &width, &height,
+                                     &layers);
     if (r != PLUME_OK) return r;
-    s->desc.appearance.texture.path = NULL;
-    s->desc.appearance.texture.pixels = NULL;
-    s->desc.appearance.texture.width = width;
-    s->desc.appearance.texture.height = height;
+    plume_texture_desc *texture = &s->desc.appearance.texture;
+    texture->path = NULL;
+    texture->pixels = NULL;
+    texture->width = width;
+    texture->height = height;
+    /* An array's frames are its layers: a flipbook of one row. */
+    if (texture->host_target == GL_TEXTURE_2D_ARRAY) texture->columns = layers, texture->rows = 1;
     r = particles_reset_gpu_state(s);
     return r == PLUME_OK ? particles_prewarm(s, s->desc.prewarm_time, scope) : r;
 }
@@ -212,7 +216,7 @@ plume_result plume_system_create(plume_context *context, const plume_system_desc
         /* The fragment path's textures, framebuffers and vertex arrays are
          * bound while they are made. */
         plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS | FRAGMENT_PARTICLES_SCOPE_GROUPS);
-        r = create_gl_objects(s, desc, &scope);
+        r = create_gl_objects(s, &scope);
         plume_gl_scope_end(&scope);
     }
     r = plume_context_file_or_free(context, &system_class, s, r, &out_system->id);

@@ -108,10 +108,98 @@ static plume_result upload(const plume_env *env, const unsigned char *rgba, uint
     return PLUME_OK;
 }
 
+/* ---- A texture the host owns ------------------------------------------------------ */
+
+static plume_result refuse_host(const plume_env *env, const char *why, GLuint name, const char *more) {
+    plume_log(env, PLUME_LOG_ERROR, "%s: appearance.texture.host_texture %u %s%s", CALLER, name, why, more);
+    return PLUME_ERROR_INVALID_ARGUMENT;
+}
+
+/* Complete for a mipmapped sampler: immutable storage (its levels are all
+ * there is), or every level from the base down to 1x1 or GL_TEXTURE_MAX_LEVEL. */
+static bool host_mipmaps_complete(GLenum target, GLint width, GLint height) {
+    GLint immutable = 0, base = 0, max = 0;
+    /* Immutable storage came with GL 4.2 (a 3.3 context may lack it). */
+    if (epoxy_gl_version() >= 42 || epoxy_has_gl_extension("GL_ARB_texture_storage"))
+        glGetTexParameteriv(target, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
+    if (immutable) return true;
+    glGetTexParameteriv(target, GL_TEXTURE_BASE_LEVEL, &base);
+    glGetTexParameteriv(target, GL_TEXTURE_MAX_LEVEL, &max);
+    GLint last = base, size = width > height ? width : height;
+    while (size > 1 && last < max) size >>= 1, ++last;
+    for (GLint level = base + 1; level <= last; ++level) {
+        GLint w = 0;
+        glGetTexLevelParameteriv(target, level, GL_TEXTURE_WIDTH, &w);
+        if (w == 0) return false;
+    }
+    return true;
+}
+
+/* Checks the host's texture (bound on unit 0 meanwhile, restored) and takes
+ * its size; the layers of an array in *layers (1 for a 2D texture). */
+static plume_result check_host_texture(const plume_env *env, const plume_texture_desc *texture, uint32_t *width,
+                                       uint32_t *height, uint32_t *layers) {
+    GLuint name = texture->host_texture;
+    GLenum target = texture->host_target;
+    const char *kind = target == GL_TEXTURE_2D_ARRAY ? "GL_TEXTURE_2D_ARRAY" : "GL_TEXTURE_2D";
+    if (!glIsTexture(name)) return refuse_host(env, "is not a texture of this GL context (or its share group)", name, "");
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
+    glActiveTexture(GL_TEXTURE0);
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    glBindTexture(target, name);
+    bool other_kind = glGetError() != GL_NO_ERROR;
+    GLint w = 0, h = 0, d = 0, depth_bits = 0, stencil_bits = 0;
+    bool complete = false;
+    if (!other_kind) {
+        GLint base = 0;
+        glGetTexParameteriv(target, GL_TEXTURE_BASE_LEVEL, &base);
+        glGetTexLevelParameteriv(target, base, GL_TEXTURE_WIDTH, &w);
+        glGetTexLevelParameteriv(target, base, GL_TEXTURE_HEIGHT, &h);
+        glGetTexLevelParameteriv(target, base, GL_TEXTURE_DEPTH, &d);
+        glGetTexLevelParameteriv(target, base, GL_TEXTURE_DEPTH_SIZE, &depth_bits);
+        glGetTexLevelParameteriv(target, base, GL_TEXTURE_STENCIL_SIZE, &stencil_bits);
+        complete = w > 0 && h > 0 && host_mipmaps_complete(target, w, h);
+    }
+    plume_gl_scope_end(&scope);
+    if (other_kind) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: appearance.texture.host_texture %u is not a %s (appearance.texture.host_target): a texture of "
+                  "another kind",
+                  CALLER, name, kind);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (w <= 0 || h <= 0 || d <= 0) return refuse_host(env, "has no image: its base level is zero-sized", name, "");
+    if (depth_bits || stencil_bits) return refuse_host(env, "is a depth or stencil texture; a sprite is colour", name, "");
+    if (!complete)
+        return refuse_host(env, "misses mipmap levels plume's trilinear sampler needs", name,
+                           " (glGenerateMipmap, or GL_TEXTURE_MAX_LEVEL down to the levels it has)");
+    *width = (uint32_t)w;
+    *height = (uint32_t)h;
+    *layers = (uint32_t)d;
+    return plume_drain_gl_errors(env, "plume_system_create (host texture)");
+}
+
+/* ---- The sprite ------------------------------------------------------------------- */
+
 plume_result plume_particles_load_texture(const plume_env *env, const plume_texture_desc *texture,
-                                          GLuint *out_texture, uint32_t *width, uint32_t *height) {
+                                          GLuint *out_texture, uint32_t *width, uint32_t *height, uint32_t *layers) {
     *out_texture = 0;
     *width = *height = 0;
+    *layers = 1;
+    if (texture->host_texture) {
+        plume_result r = check_host_texture(env, texture, width, height, layers);
+        if (r == PLUME_OK && texture->host_target == GL_TEXTURE_2D &&
+            (texture->columns > *width || texture->rows > *height)) {
+            plume_log(env, PLUME_LOG_ERROR,
+                      "%s: appearance.texture has a flipbook of %ux%u frames, more than its %ux%u pixels", CALLER,
+                      texture->columns, texture->rows, *width, *height);
+            r = PLUME_ERROR_INVALID_ARGUMENT;
+        }
+        return r;
+    }
     if (!texture->path && !texture->pixels) return PLUME_OK;
     unsigned char *rgba = NULL;    /* premultiplied copy, ours */
     unsigned char *decoded = NULL; /* stb_image's */

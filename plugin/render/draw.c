@@ -94,6 +94,17 @@ void draw_bind_texture(GLuint unit, GLuint texture, GLuint sampler) {
     glBindSampler(unit, sampler);
 }
 
+void draw_bind_sprite(const particle_view *view, GLuint sampler) {
+    if (!view->sprite_texture) return;
+    if (!view->sprite_is_array) {
+        draw_bind_texture(0, view->sprite_texture, sampler);
+        return;
+    }
+    glActiveTexture(GL_TEXTURE0 + PLUME_TEXTURE_UNIT_SPRITE_ARRAY);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, view->sprite_texture);
+    glBindSampler(PLUME_TEXTURE_UNIT_SPRITE_ARRAY, sampler);
+}
+
 /* ---- What the host hands the draw ----------------------------------------------- */
 
 bool draw_viewport_is_empty(void) {

@@ -65,6 +65,49 @@ static void finish_profiled_draw(void *user, profiler_frame *frame) {
 
 /* ---- Creation ------------------------------------------------------------------ */
 
+/* A full mipmap chain's levels. */
+static uint32_t mip_levels(uint32_t width, uint32_t height) {
+    uint32_t largest = width > height ? width : height, levels = 1;
+    while (largest >>= 1) ++levels;
+    return levels;
+}
+
+/* A host's sprite (appearance.texture.host_texture) the group can copy into
+ * its GL_RGBA8 array level by level: a 2D GL_RGBA8 texture with every level
+ * from 0 down to 1x1. Logged under `caller` otherwise. */
+static plume_result check_host_sprite(const plume_env *env, const char *caller, uint32_t index,
+                                      const particle_view *view) {
+    const plume_texture_desc *t = &view->desc->appearance.texture;
+    if (view->sprite_is_array) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: systems[%u]'s appearance.texture.host_target is GL_TEXTURE_2D_ARRAY; a draw group takes 2D "
+                  "sprites (its array holds one layer per system)",
+                  caller, index);
+        return PLUME_ERROR_GL_UNSUPPORTED;
+    }
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, view->sprite_texture);
+    GLint format = 0, base = 0, missing = -1;
+    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &format);
+    glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, &base);
+    uint32_t levels = mip_levels(t->width, t->height);
+    for (uint32_t level = 0; level < levels && missing < 0; ++level) {
+        GLint width = 0;
+        glGetTexLevelParameteriv(GL_TEXTURE_2D, (GLint)level, GL_TEXTURE_WIDTH, &width);
+        if (width == 0) missing = (GLint)level;
+    }
+    plume_gl_scope_end(&scope);
+    if (format == GL_RGBA8 && base == 0 && missing < 0) return PLUME_OK;
+    plume_log(env, PLUME_LOG_ERROR,
+              "%s: systems[%u]'s appearance.texture.host_texture %u cannot be copied into the group's sprites: it "
+              "needs GL_RGBA8 (it is 0x%x), base level 0 (%d) and every mipmap level (level %d missing)",
+              caller, index, view->sprite_texture, (unsigned)format, base, missing);
+    return PLUME_ERROR_INVALID_ARGUMENT;
+}
+
 /* The descriptor against the context: every system live, once, within the
  * limits; one sprite size. Fills `systems` and the sprite's size (0: none). */
 static plume_result check_desc(const plume_env *env, plume_context *context, const char *caller,
@@ -110,6 +153,10 @@ static plume_result check_desc(const plume_env *env, plume_context *context, con
         }
         total += s->desc->capacity;
         const plume_texture_desc *t = &s->desc->appearance.texture;
+        if (t->host_texture) {
+            plume_result r = check_host_sprite(env, caller, i, s);
+            if (r != PLUME_OK) return r;
+        }
         if (s->sprite_texture) {
             if (textured >= 0 && (t->width != sprite_size[0] || t->height != sprite_size[1])) {
                 plume_log(env, PLUME_LOG_ERROR,
@@ -176,11 +223,6 @@ static plume_result build_programs(group_state *g, const particle_view *systems,
     return PLUME_OK;
 }
 
-static uint32_t mip_levels(uint32_t width, uint32_t height) {
-    uint32_t largest = width > height ? width : height, levels = 1;
-    while (largest >>= 1) ++levels;
-    return levels;
-}
 
 /* The sprites as layers of one array texture, every mip level copied (the
  * sprites are complete: uploaded with their mipmaps), and each system's

@@ -99,5 +99,9 @@ void draw_blend_particles_over_depth(void);
 void draw_create_samplers(GLuint *sprite_sampler, GLuint *depth_sampler);
 /* `texture` (2D) and `sampler` on texture unit `unit`. */
 void draw_bind_texture(GLuint unit, GLuint texture, GLuint sampler);
+/* The view's sprite, if any, through `sampler`: a 2D texture on unit 0, the
+ * host's array on PLUME_TEXTURE_UNIT_SPRITE_ARRAY (the caller's scope saved
+ * PLUME_SCOPE_TEXTURES). */
+void draw_bind_sprite(const particle_view *view, GLuint sampler);
 
 #endif

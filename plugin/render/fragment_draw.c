@@ -109,7 +109,7 @@ static plume_result fragment_draw(const particle_view *v, const draw_frame *fram
                                target->depth_size, f->depth_sampler);
     particle_set_light_uniforms(v, &f->uniforms);
     glUniform1ui(f->at[FRAGMENT_PARTICLE_WIDTH], particles->particle_width);
-    if (v->sprite_texture) draw_bind_texture(0, v->sprite_texture, f->sprite_sampler);
+    draw_bind_sprite(v, f->sprite_sampler);
     glActiveTexture(GL_TEXTURE2);
     glBindTexture(GL_TEXTURE_BUFFER, particles->list_texture);
     draw_bind_texture(3, particles->position_age, particles->sampler);

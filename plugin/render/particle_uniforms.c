@@ -8,7 +8,8 @@ static const char *const PARTICLE_UNIFORM_NAMES[PARTICLE_UNIFORMS + 1] = {
     "u_opacity_count",  "u_additive_times",  "u_additive_values", "u_additive_count",   "u_color_times",
     "u_color_values",   "u_color_count",     "u_emissive_times", "u_emissive_values",   "u_emissive_count",
     "u_lit",            "u_orientation",     "u_orientation_axis", "u_stretch",         "u_flipbook",
-    "u_frame_blend",    "u_has_texture",     "u_sprite",        "u_scene_depth",        "u_light_direction",
+    "u_frame_blend",    "u_has_texture",     "u_sprite",        "u_scene_depth",        "u_sprite_is_array",
+    "u_sprite_array",   "u_light_direction",
     "u_light_color",    "u_ambient_color",   "u_view",          "u_projection",         "u_inverse_projection",
     "u_camera_right",   "u_camera_up",       "u_soft_fade_distance", "u_viewport_size", "u_depth_convention",
     NULL};
@@ -66,6 +67,8 @@ void particle_set_appearance_uniforms(const particle_view *view, GLuint program,
     glUniform1i(at[PU_HAS_TEXTURE], view->sprite_texture != 0);
     glUniform1i(at[PU_SPRITE], 0);
     glUniform1i(at[PU_SCENE_DEPTH], 1);
+    glUniform1i(at[PU_SPRITE_IS_ARRAY], view->sprite_is_array);
+    glUniform1i(at[PU_SPRITE_ARRAY], PLUME_TEXTURE_UNIT_SPRITE_ARRAY);
     glUseProgram((GLuint)previous);
 }
 

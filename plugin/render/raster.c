@@ -76,7 +76,7 @@ static plume_result raster_draw(const particle_view *v, const draw_frame *frame,
     particle_set_view_uniforms(v, &r->uniforms, frame, target->depth_texture,
                                target->depth_size, r->depth_sampler);
     particle_set_light_uniforms(v, &r->uniforms);
-    if (v->sprite_texture) draw_bind_texture(0, v->sprite_texture, r->sprite_sampler);
+    draw_bind_sprite(v, r->sprite_sampler);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, v->motion_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, v->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);

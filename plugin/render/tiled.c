@@ -214,7 +214,7 @@ static void composite(const particle_view *s, tiled_renderer *r, const plume_fra
     glProgramUniform2ui(c, at[TU_TILES], tiles[0], tiles[1]);
     glProgramUniform1ui(c, at[TU_CHUNK_ENTRIES], chunk_entries);
     particle_set_light_uniforms(s, &r->composite_uniforms);
-    if (s->sprite_texture) draw_bind_texture(0, s->sprite_texture, r->sprite_sampler);
+    draw_bind_sprite(s, r->sprite_sampler);
     draw_bind_texture(1, t->depth_texture, r->depth_sampler);
     glBindImageTexture(0, t->texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA16F);
     dispatch_indirect(r, chunk_entries ? PLUME_TILED_CHUNK_ARGS : PLUME_TILED_COMPOSITE_ARGS);

@@ -19,6 +19,7 @@ void main() {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0); /* outside the clip volume: no fragment */
         v_color = vec4(0.0);
         v_uv_frame = v_uv_next = vec2(0.0);
+        v_frames = uvec2(0u);
         v_frame_mix = 0.0;
         v_view_depth = 0.0;
 #ifdef PLUME_LOOK_ADDITIVE

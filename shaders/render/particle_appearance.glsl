@@ -33,6 +33,9 @@ uniform vec4 u_emissive_values[PLUME_GPU_MAX_CURVE_KEYS];
 uniform int u_emissive_count;
 uniform uvec2 u_flipbook;        // columns, rows
 uniform bool u_frame_blend;
+// The sprite is the host's GL_TEXTURE_2D_ARRAY: a frame per layer (u_flipbook
+// is then {layers, 1}), sampled at the quad's own uv.
+uniform bool u_sprite_is_array;
 
 // Piecewise linear; holds the first value before the first key and the last
 // after the last.
@@ -54,6 +57,7 @@ vec4 gradient_value(float times[PLUME_GPU_MAX_CURVE_KEYS], vec4 values[PLUME_GPU
 // The texture coordinates of `corner_uv` (0..1 over the quad, v down from
 // the image's top) in flipbook frame `frame`.
 vec2 frame_uv(uint frame, vec2 corner_uv) {
+    if (u_sprite_is_array) return corner_uv;
     uvec2 cell = uvec2(frame % u_flipbook.x, frame / u_flipbook.x);
     return (vec2(cell) + corner_uv) / vec2(u_flipbook);
 }

@@ -13,6 +13,7 @@
 in vec4 v_color;
 in vec2 v_uv_frame;
 in vec2 v_uv_next;
+flat in uvec2 v_frames;
 in float v_frame_mix;
 in float v_view_depth;
 #ifdef PLUME_LOOK_ADDITIVE
@@ -27,6 +28,7 @@ flat in vec3 v_emissive;
 #endif
 
 uniform sampler2D u_sprite;        // unit 0, premultiplied RGBA
+uniform sampler2DArray u_sprite_array; // unit PLUME_TEXTURE_UNIT_SPRITE_ARRAY: a host array (u_sprite_is_array)
 uniform sampler2D u_scene_depth;   // unit 1, window depth 0..1
 uniform bool u_has_texture;
 uniform bool u_lit;                 // the system is lit (a PLUME_LOOK_LIT program may draw an unlit one)
@@ -38,7 +40,10 @@ out vec4 out_color;
 
 void main() {
     vec4 texel = vec4(1.0);  // premultiplied: rgb already scaled by its alpha
-    if (u_has_texture)
+    if (u_has_texture && u_sprite_is_array)
+        texel = mix(texture(u_sprite_array, vec3(v_uv_frame, float(v_frames.x))),
+                    texture(u_sprite_array, vec3(v_uv_next, float(v_frames.y))), v_frame_mix);
+    else if (u_has_texture)
         texel = mix(texture(u_sprite, v_uv_frame), texture(u_sprite, v_uv_next), v_frame_mix);
     float fade = 1.0;
     if (u_soft_fade_distance > 0.0) {

@@ -14,6 +14,7 @@ uniform vec3 u_camera_up;
 out vec4 v_color;                // straight alpha
 out vec2 v_uv_frame;             // uv of this frame
 out vec2 v_uv_next;              // uv of the next frame
+flat out uvec2 v_frames;          // this frame and the next: a sprite array's layers
 out float v_frame_mix;           // 0: this frame only
 out float v_view_depth;
 #ifdef PLUME_LOOK_ADDITIVE
@@ -56,4 +57,5 @@ void emit_quad_vertex(ParticleMotion p, ParticleTraits t, int vertex) {
     v_frame_mix = a.frame_mix;
     v_uv_frame = frame_uv(a.frame, corner_uv);
     v_uv_next = frame_uv(a.next, corner_uv);
+    v_frames = uvec2(a.frame, a.next);
 }

@@ -54,6 +54,7 @@ layout(std430, binding = PLUME_BINDING_TILED_PARTIALS) restrict writeonly buffer
 layout(rgba16f, binding = 0) uniform restrict writeonly image2D u_target; // premultiplied colour, coverage
 
 uniform sampler2D u_sprite;         // unit 0, premultiplied RGBA
+uniform sampler2DArray u_sprite_array; // unit PLUME_TEXTURE_UNIT_SPRITE_ARRAY: a host array, a frame per layer
 uniform sampler2D u_scene_depth;    // unit 1, window depth 0..1
 uniform bool u_has_texture;
 uniform float u_soft_fade_distance; // 0: no fade
@@ -181,11 +182,17 @@ void main() {
             if (u_has_texture) {
                 uint both = floatBitsToUint(frames.z);
                 vec2 corner_uv = vec2(sp.st.x, 1.0 - sp.st.y);
-                vec2 along_x = vec2(sp.d_dx.x, -sp.d_dx.y) / vec2(u_flipbook);
-                vec2 along_y = vec2(sp.d_dy.x, -sp.d_dy.y) / vec2(u_flipbook);
-                texel = mix(textureGrad(u_sprite, frame_uv(both & 0xFFFFu, corner_uv), along_x, along_y),
-                            textureGrad(u_sprite, frame_uv(both >> 16, corner_uv), along_x, along_y),
-                            mix_and_additive.x);
+                vec2 cells = u_sprite_is_array ? vec2(1.0) : vec2(u_flipbook);
+                vec2 along_x = vec2(sp.d_dx.x, -sp.d_dx.y) / cells;
+                vec2 along_y = vec2(sp.d_dy.x, -sp.d_dy.y) / cells;
+                if (u_sprite_is_array)
+                    texel = mix(textureGrad(u_sprite_array, vec3(corner_uv, float(both & 0xFFFFu)), along_x, along_y),
+                                textureGrad(u_sprite_array, vec3(corner_uv, float(both >> 16)), along_x, along_y),
+                                mix_and_additive.x);
+                else
+                    texel = mix(textureGrad(u_sprite, frame_uv(both & 0xFFFFu, corner_uv), along_x, along_y),
+                                textureGrad(u_sprite, frame_uv(both >> 16, corner_uv), along_x, along_y),
+                                mix_and_additive.x);
             }
             float fade = 1.0;
             if (u_soft_fade_distance > 0.0) fade = clamp((scene_view - sp.view_depth) / u_soft_fade_distance, 0.0, 1.0);

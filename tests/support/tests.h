@@ -42,6 +42,7 @@ struct CMUnitTest;
     X(host_inputs, 1)                                                                                                  \
     X(host_depth, 1)                                                                                                   \
     X(host_state, 1)                                                                                                   \
+    X(host_texture, 1)                                                                                                 \
     X(world_collisions, 1)                                                                                             \
     X(world_forces, 1)                                                                                                 \
     X(world_events, 1)                                                                                                 \
