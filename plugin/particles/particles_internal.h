@@ -220,13 +220,11 @@ typedef struct spawn_state {
     spawn_batch *batches; /* this update's table */
     uint32_t batch_count, batch_room;
     GLuint batch_buffer;
-    GLsizeiptr buffer_bytes;
     /* Local space: per instance its placement at the last update and now
      * (LocalMotion in particle_simulate.comp). */
     float *instance_motion;
     uint32_t instance_motion_room;
     GLuint instance_buffer;
-    GLsizeiptr instance_buffer_bytes;
 } spawn_state;
 
 /* What a plume_system handle names. */

@@ -93,13 +93,11 @@ plume_result spawn_create(system_state *s) {
     s->spawn.instance_count = 1;
     glGenBuffers(1, &s->spawn.batch_buffer);
     glBindBuffer(GL_COPY_WRITE_BUFFER, s->spawn.batch_buffer);
-    s->spawn.buffer_bytes = 64 * sizeof(spawn_batch);
-    glBufferData(GL_COPY_WRITE_BUFFER, s->spawn.buffer_bytes, NULL, GL_STREAM_DRAW);
+    glBufferData(GL_COPY_WRITE_BUFFER, 64 * sizeof(spawn_batch), NULL, GL_STREAM_DRAW);
     glObjectLabel(GL_BUFFER, s->spawn.batch_buffer, -1, "plume particles: spawn batches");
     glGenBuffers(1, &s->spawn.instance_buffer);
     glBindBuffer(GL_COPY_WRITE_BUFFER, s->spawn.instance_buffer);
-    s->spawn.instance_buffer_bytes = 64 * 16 * PLUME_LOCAL_MOTION_VEC4S;
-    glBufferData(GL_COPY_WRITE_BUFFER, s->spawn.instance_buffer_bytes, NULL, GL_STREAM_DRAW);
+    glBufferData(GL_COPY_WRITE_BUFFER, 64 * 16 * PLUME_LOCAL_MOTION_VEC4S, NULL, GL_STREAM_DRAW);
     glObjectLabel(GL_BUFFER, s->spawn.instance_buffer, -1, "plume particles: instances' motion (local space)");
     return plume_drain_gl_errors(&s->env, "plume_system_create (spawn batches)");
 }
@@ -305,28 +303,22 @@ static void upload_local_motion(system_state *s) {
     }
     GLsizeiptr bytes = (GLsizeiptr)p->instance_count * FLOATS * (GLsizeiptr)sizeof(float);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->instance_buffer);
-    if (bytes > p->instance_buffer_bytes) {
-        while (p->instance_buffer_bytes < bytes) p->instance_buffer_bytes *= 2;
-        glBufferData(GL_SHADER_STORAGE_BUFFER, p->instance_buffer_bytes, NULL, GL_STREAM_DRAW);
-    }
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, bytes, p->instance_motion);
+    /* Fresh storage each update, as the spawn batches' (upload_batches). */
+    glBufferData(GL_SHADER_STORAGE_BUFFER, bytes, p->instance_motion, GL_STREAM_DRAW);
 }
 
 void spawn_bind_local_motion(system_state *s) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LOCAL_MOTION, s->spawn.instance_buffer);
 }
 
+/* Fresh storage with each update's table: on NVIDIA (580) an emit dispatch
+ * still in flight read the next update's table when it was written into
+ * the same storage (glBufferSubData, invalidated or not; notes/gpu-findings.md). */
 static void upload_batches(system_state *s) {
     spawn_state *p = &s->spawn;
     GLsizeiptr bytes = (GLsizeiptr)p->batch_count * (GLsizeiptr)sizeof(spawn_batch);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->batch_buffer);
-    if (bytes > p->buffer_bytes) {
-        while (p->buffer_bytes < bytes) p->buffer_bytes *= 2;
-        glBufferData(GL_SHADER_STORAGE_BUFFER, p->buffer_bytes, NULL, GL_STREAM_DRAW);
-    } else {
-        glInvalidateBufferData(p->batch_buffer);
-    }
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, bytes, p->batches);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, bytes, p->batches, GL_STREAM_DRAW);
 }
 
 uint32_t spawn_plan(system_state *s, double dt) {
