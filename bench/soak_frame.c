@@ -15,6 +15,9 @@ typedef struct frame_plan {
     float scene_depth;
     uint32_t paths, resolutions; /* two bits a system: each system's path and resolution */
     uint32_t grouped_also;       /* bit s: a grouped system is also drawn on its own */
+    uint32_t second_view;        /* bit s: the system is drawn again (a second view's pass) */
+    int viewport[4];             /* a part of the target (split screen), or all of it */
+    bool scissor, negative_size;
 } frame_plan;
 
 /* A reversed-Z projection for clip control's 0..1 depth: near at 1, far at 0. */
@@ -71,6 +74,20 @@ static frame_plan plan_frame(soak *s) {
     p.paths = soak_rand(&s->rng);
     p.resolutions = soak_rand(&s->rng);
     p.grouped_also = soak_rand(&s->rng);
+    p.second_view = soak_chance(&s->rng, 0.2f) ? soak_rand(&s->rng) : 0;
+    p.viewport[2] = s->width;
+    p.viewport[3] = s->height;
+    if (s->width > 1 && s->height > 1 && soak_chance(&s->rng, 0.2f)) {
+        p.viewport[2] = 1 + (int)soak_below(&s->rng, (uint32_t)s->width);
+        p.viewport[3] = 1 + (int)soak_below(&s->rng, (uint32_t)s->height);
+        p.viewport[0] = (int)soak_below(&s->rng, (uint32_t)(s->width - p.viewport[2] + 1));
+        p.viewport[1] = (int)soak_below(&s->rng, (uint32_t)(s->height - p.viewport[3] + 1));
+        /* the depth texture covers the whole target, not the viewport */
+        f->viewport_size[0] = s->width;
+        f->viewport_size[1] = s->height;
+    }
+    p.scissor = soak_chance(&s->rng, 0.1f);
+    p.negative_size = soak_chance(&s->rng, 0.03f);
     return p;
 }
 
@@ -84,6 +101,11 @@ static void lane_frame(soak *s, soak_lane *lane, const frame_plan *p) {
     glBindFramebuffer(GL_FRAMEBUFFER, lane->draw_framebuffer);
     glClearColor(0.1f, 0.1f, 0.12f, 1);
     glClear(GL_COLOR_BUFFER_BIT);
+    glViewport(p->viewport[0], p->viewport[1], p->viewport[2], p->viewport[3]);
+    if (p->scissor) {
+        glEnable(GL_SCISSOR_TEST);
+        glScissor(p->viewport[0] + 1, p->viewport[1], p->viewport[2] / 2, p->viewport[3]);
+    }
     for (int i = 0; i < SOAK_MAX_SYSTEMS && !s->failed; ++i) {
         if (!s->systems[i].live) continue;
         soak_mark mark = soak_mark_now(lane);
@@ -100,6 +122,23 @@ static void lane_frame(soak *s, soak_lane *lane, const frame_plan *p) {
         soak_mark mark = soak_mark_now(lane);
         plume_result r = plume_system_draw(lane->context, lane->systems[i], &own);
         soak_expect(s, lane, mark, r, PLUME_OK, own.draw_path ? "plume_system_draw (tiled)" : "plume_system_draw");
+        if (p->second_view & (1u << i)) {
+            /* Another view's pass in the same frame: the other path, another resolution. */
+            own.draw_path = !own.draw_path;
+            own.draw_resolution = (own.draw_resolution + 1) % 3u;
+            if (own.draw_path == PLUME_DRAW_PATH_TILED) slot->drew_tiled = true;
+            mark = soak_mark_now(lane);
+            r = plume_system_draw(lane->context, lane->systems[i], &own);
+            soak_expect(s, lane, mark, r, PLUME_OK, "plume_system_draw (a second view)");
+        }
+        if (p->negative_size && !s->failed) {
+            /* A bad input: refused with one message, nothing drawn. */
+            plume_frame_desc bad = own;
+            bad.viewport_size[0] = -1;
+            mark = soak_mark_now(lane);
+            r = plume_system_draw(lane->context, lane->systems[i], &bad);
+            soak_expect(s, lane, mark, r, PLUME_ERROR_INVALID_ARGUMENT, "plume_system_draw (negative viewport_size)");
+        }
     }
     for (int g = 0; g < SOAK_MAX_GROUPS && !s->failed; ++g) {
         if (!s->groups[g].live) continue;
@@ -109,6 +148,8 @@ static void lane_frame(soak *s, soak_lane *lane, const frame_plan *p) {
         plume_result r = plume_draw_group_draw(lane->context, lane->groups[g], &group_frame);
         soak_expect(s, lane, mark, r, PLUME_OK, "plume_draw_group_draw");
     }
+    glDisable(GL_SCISSOR_TEST);
+    glViewport(0, 0, s->width, s->height);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 

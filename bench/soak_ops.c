@@ -146,6 +146,18 @@ void soak_random_system_desc(soak *s, plume_system_desc *d, soak_system_slot *sl
     }
     d->appearance.soft_fade_distance = soak_uniform(&s->rng, 0, 1);
     slot->sprite_file = s->options.sprite && soak_chance(&s->rng, 0.4f);
+    if (!slot->sprite_file && soak_chance(&s->rng, 0.3f)) {
+        /* A sprite in memory of a random size, a flipbook that fits it. */
+        static uint32_t pixels[64 * 64];
+        for (uint32_t i = 0; i < 64 * 64; ++i) pixels[i] = 0x80ffffffu ^ (i * 2654435761u & 0x3f3f3f3fu);
+        plume_texture_desc *tex = &d->appearance.texture;
+        tex->pixels = pixels;
+        tex->width = 1 + soak_below(&s->rng, 64);
+        tex->height = 1 + soak_below(&s->rng, 64);
+        tex->columns = 1 + soak_below(&s->rng, tex->width < 4 ? tex->width : 4);
+        tex->rows = 1 + soak_below(&s->rng, tex->height < 4 ? tex->height : 4);
+        slot->own_sprite = true;
+    }
     if (slot->sprite_file) {
         d->appearance.texture.path = s->options.sprite;
         d->appearance.texture.columns = 1 + soak_below(&s->rng, 4);
@@ -314,7 +326,7 @@ static void load_broken_effect(soak *s) {
     plume_system_desc desc;
     soak_system_slot slot_info = {0};
     soak_random_system_desc(s, &desc, &slot_info);
-    desc.appearance.texture.path = NULL;
+    memset(&desc.appearance.texture, 0, sizeof desc.appearance.texture); /* files name sprites by path */
     memset(&desc.world.vector_field, 0, sizeof desc.world.vector_field); /* a GL name: not for a file */
     plume_effect_error error;
     char *text = plume_effect_write(&desc, &error);
