@@ -319,6 +319,13 @@ project "plume_many_systems"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- The soak: minutes to hours of random host operations, checked (notes/soak.md).
+project "plume_soak"
+    kind "ConsoleApp"
+    outputs("bin", "plume_soak")
+    files { "bench/soak.c", "bench/soak.h", "bench/soak_lane.c", "bench/soak_ops.c", "bench/soak_frame.c" }
+    links { "plume_effects", "plume_host", "plume_static", "epoxy", "jansson", "m" }
+
 -- What a dispatch costs before it does any work (notes/sort-performance.md).
 project "plume_dispatch_floor"
     kind "ConsoleApp"

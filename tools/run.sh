@@ -7,7 +7,7 @@
 #                              static library, plugin table, installed forms,
 #                              the headers as C++, the release library's
 #                              symbols, the Windows build (MinGW-w64 cross
-#                              compiler)
+#                              compiler), a 30-second soak
 #     sh tools/run.sh demo     the smoke demo (offscreen without a display; see README)
 #     sh tools/run.sh bench    the sort benchmark (GPU times need a real GPU)
 # Extra arguments go to the program.
@@ -69,6 +69,14 @@ test)
     # one, sharing the cache folder above), when no test filter was given.
     # No exec for the plugin host: the trap above removes the cache folder.
     [ $# -gt 0 ] || sh tests/run_gl33.sh sanitize
+    # 30 seconds of the soak (notes/soak.md) under the sanitizers: random host
+    # operations from a fixed seed (PLUME_SOAK_SEED to change it), checked
+    # for GL errors, GL objects, memory and determinism. The RSS only
+    # catches a gross leak here (ASan's quarantine and llvmpipe's code for
+    # each new program move it about); the allocator's bytes and the GL
+    # objects, flat at every drain, are the exact checks.
+    [ $# -gt 0 ] || ./build/sanitize/bin/plume_soak --seed "${PLUME_SOAK_SEED:-35}" --seconds 30 \
+        --check-every 10 --drain-every 2 --max-capacity 8000 --max-size 160x100 --rss-growth 1
     ./build/sanitize/bin/plume_plugin_host "$@"
     ;;
 demo)

@@ -1,0 +1,240 @@
+/* The soak's frame (update and draw of every live system and group, as a
+ * host's frame does) and its readbacks, compared across lanes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cglm/cglm.h>
+
+#include "soak.h"
+
+/* Every frame's random choices, drawn once for all lanes. */
+typedef struct frame_plan {
+    plume_frame_desc frame;
+    float scene_depth;
+    uint32_t paths, resolutions; /* two bits a system: each system's path and resolution */
+    uint32_t grouped_also;       /* bit s: a grouped system is also drawn on its own */
+    uint32_t second_view;        /* bit s: the system is drawn again (a second view's pass) */
+    int viewport[4];             /* a part of the target (split screen), or all of it */
+    bool scissor, negative_size;
+} frame_plan;
+
+/* A reversed-Z projection for clip control's 0..1 depth: near at 1, far at 0. */
+static void reversed_perspective(float fovy, float aspect, float near, float far, mat4 out) {
+    glm_mat4_zero(out);
+    float f = 1.0f / tanf(fovy * 0.5f);
+    out[0][0] = f / aspect;
+    out[1][1] = f;
+    out[2][2] = near / (far - near);
+    out[2][3] = -1.0f;
+    out[3][2] = far * near / (far - near);
+}
+
+static float random_dt(soak *s) {
+    uint32_t kind = soak_below(&s->rng, 100);
+    if (kind < 8) return 0;                                       /* a paused frame */
+    if (kind < 11) return soak_uniform(&s->rng, 1.0f, 3.0f);      /* a stall (warned once) */
+    if (kind < 25) return soak_uniform(&s->rng, 0.0001f, 0.2f);
+    return 1.0f / 60.0f;
+}
+
+static frame_plan plan_frame(soak *s) {
+    frame_plan p;
+    memset(&p, 0, sizeof p);
+    plume_frame_desc *f = &p.frame;
+    f->dt = random_dt(s);
+    s->time += f->dt;
+    float angle = 0.3f * s->time, radius = soak_uniform(&s->rng, 3.5f, 6);
+    mat4 view, projection;
+    glm_lookat((vec3){radius * sinf(angle), 1.5f, radius * cosf(angle)}, (vec3){0, 0.5f, 0}, (vec3){0, 1, 0}, view);
+    float aspect = s->width > 0 && s->height > 0 ? (float)s->width / (float)s->height : 1.0f;
+    if (s->reversed_depth) reversed_perspective(0.9f, aspect, 0.1f, 100.0f, projection);
+    else glm_perspective(0.9f, aspect, 0.1f, 100.0f, projection);
+    memcpy(f->view, view, sizeof f->view);
+    memcpy(f->projection, projection, sizeof f->projection);
+    f->disable_sort = soak_chance(&s->rng, 0.05f);
+    f->disable_culling = soak_chance(&s->rng, 0.1f);
+    f->cull_distance = soak_chance(&s->rng, 0.1f) ? soak_uniform(&s->rng, 1, 8) : 0;
+    f->transmittance_threshold = soak_chance(&s->rng, 0.2f) ? soak_uniform(&s->rng, 0, 0.5f) : 0;
+    f->disable_early_termination = soak_chance(&s->rng, 0.1f);
+    if (soak_chance(&s->rng, 0.7f)) {
+        f->light_direction[1] = 1;
+        f->light_direction[0] = soak_uniform(&s->rng, -1, 1);
+        for (int c = 0; c < 3; ++c) {
+            f->light_color[c] = soak_uniform(&s->rng, 0, 2);
+            f->ambient_color[c] = soak_uniform(&s->rng, 0, 0.5f);
+        }
+    }
+    /* The scene: a far plane of one depth (the clear), nearer or farther. */
+    float d = soak_uniform(&s->rng, 0.9f, 1.0f);
+    p.scene_depth = s->reversed_depth ? 1.0f - d : d;
+    bool no_depth = soak_chance(&s->rng, 0.1f);
+    f->depth_texture = no_depth ? 0 : 1; /* replaced by the lane's */
+    p.paths = soak_rand(&s->rng);
+    p.resolutions = soak_rand(&s->rng);
+    p.grouped_also = soak_rand(&s->rng);
+    p.second_view = soak_chance(&s->rng, 0.2f) ? soak_rand(&s->rng) : 0;
+    p.viewport[2] = s->width;
+    p.viewport[3] = s->height;
+    if (s->width > 1 && s->height > 1 && soak_chance(&s->rng, 0.2f)) {
+        p.viewport[2] = 1 + (int)soak_below(&s->rng, (uint32_t)s->width);
+        p.viewport[3] = 1 + (int)soak_below(&s->rng, (uint32_t)s->height);
+        p.viewport[0] = (int)soak_below(&s->rng, (uint32_t)(s->width - p.viewport[2] + 1));
+        p.viewport[1] = (int)soak_below(&s->rng, (uint32_t)(s->height - p.viewport[3] + 1));
+        /* the depth texture covers the whole target, not the viewport */
+        f->viewport_size[0] = s->width;
+        f->viewport_size[1] = s->height;
+    }
+    p.scissor = soak_chance(&s->rng, 0.1f);
+    p.negative_size = soak_chance(&s->rng, 0.03f);
+    return p;
+}
+
+static void lane_frame(soak *s, soak_lane *lane, const frame_plan *p) {
+    soak_lane_current(lane);
+    plume_frame_desc frame = p->frame;
+    if (frame.depth_texture) frame.depth_texture = lane->depth;
+    glBindFramebuffer(GL_FRAMEBUFFER, lane->scene_framebuffer);
+    glClearDepth(p->scene_depth);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    glBindFramebuffer(GL_FRAMEBUFFER, lane->draw_framebuffer);
+    glClearColor(0.1f, 0.1f, 0.12f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glViewport(p->viewport[0], p->viewport[1], p->viewport[2], p->viewport[3]);
+    if (p->scissor) {
+        glEnable(GL_SCISSOR_TEST);
+        glScissor(p->viewport[0] + 1, p->viewport[1], p->viewport[2] / 2, p->viewport[3]);
+    }
+    for (int i = 0; i < SOAK_MAX_SYSTEMS && !s->failed; ++i) {
+        if (!s->systems[i].live) continue;
+        soak_mark mark = soak_mark_now(lane);
+        plume_result r = plume_system_update(lane->context, lane->systems[i], &frame);
+        soak_expect(s, lane, mark, r, PLUME_OK, "plume_system_update");
+    }
+    for (int i = 0; i < SOAK_MAX_SYSTEMS && !s->failed; ++i) {
+        soak_system_slot *slot = &s->systems[i];
+        if (!slot->live || (slot->grouped && !(p->grouped_also & (1u << i)))) continue;
+        plume_frame_desc own = frame;
+        own.draw_path = ((p->paths >> (2 * i)) & 3u) == 0 ? PLUME_DRAW_PATH_TILED : PLUME_DRAW_PATH_RASTER;
+        own.draw_resolution = ((p->resolutions >> (2 * i)) & 3u) % 3u;
+        if (own.draw_path == PLUME_DRAW_PATH_TILED) slot->drew_tiled = true;
+        soak_mark mark = soak_mark_now(lane);
+        plume_result r = plume_system_draw(lane->context, lane->systems[i], &own);
+        soak_expect(s, lane, mark, r, PLUME_OK, own.draw_path ? "plume_system_draw (tiled)" : "plume_system_draw");
+        if (p->second_view & (1u << i)) {
+            /* Another view's pass in the same frame: the other path, another resolution. */
+            own.draw_path = !own.draw_path;
+            own.draw_resolution = (own.draw_resolution + 1) % 3u;
+            if (own.draw_path == PLUME_DRAW_PATH_TILED) slot->drew_tiled = true;
+            mark = soak_mark_now(lane);
+            r = plume_system_draw(lane->context, lane->systems[i], &own);
+            soak_expect(s, lane, mark, r, PLUME_OK, "plume_system_draw (a second view)");
+        }
+        if (p->negative_size && !s->failed) {
+            /* A bad input: refused with one message, nothing drawn. */
+            plume_frame_desc bad = own;
+            bad.viewport_size[0] = -1;
+            mark = soak_mark_now(lane);
+            r = plume_system_draw(lane->context, lane->systems[i], &bad);
+            soak_expect(s, lane, mark, r, PLUME_ERROR_INVALID_ARGUMENT, "plume_system_draw (negative viewport_size)");
+        }
+    }
+    for (int g = 0; g < SOAK_MAX_GROUPS && !s->failed; ++g) {
+        if (!s->groups[g].live) continue;
+        plume_frame_desc group_frame = frame;
+        group_frame.draw_resolution = ((p->resolutions >> (2 * (g + 12))) & 3u) % 3u;
+        soak_mark mark = soak_mark_now(lane);
+        plume_result r = plume_draw_group_draw(lane->context, lane->groups[g], &group_frame);
+        soak_expect(s, lane, mark, r, PLUME_OK, "plume_draw_group_draw");
+    }
+    glDisable(GL_SCISSOR_TEST);
+    glViewport(0, 0, s->width, s->height);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+void soak_frame(soak *s) {
+    frame_plan p = plan_frame(s);
+    for (int l = 0; l < s->options.lanes && !s->failed; ++l) lane_frame(s, &s->lanes[l], &p);
+    s->stats.frames++;
+}
+
+/* ---- Readbacks ---- */
+
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t size) {
+    const unsigned char *bytes = data;
+    for (size_t i = 0; i < size; ++i) h = (h ^ bytes[i]) * 1099511628211ull; /* FNV-1a */
+    return h;
+}
+
+/* A system's state as read back: the counts, the live slots' particles (a
+ * dead slot holds stale data), the draw order and its keys. */
+static uint64_t system_checksum(soak *s, soak_lane *lane, int slot) {
+    uint32_t capacity = s->systems[slot].capacity;
+    plume_readback rb = {
+        .particles = malloc(sizeof(plume_particle) * capacity),
+        .draw_order = malloc(sizeof(uint32_t) * capacity),
+        .draw_keys = malloc(sizeof(uint32_t) * capacity),
+        .dead_slots = malloc(sizeof(uint32_t) * capacity),
+    };
+    unsigned char *dead = calloc(capacity, 1);
+    soak_mark mark = soak_mark_now(lane);
+    plume_result r = plume_system_read_back(lane->context, lane->systems[slot], &rb);
+    uint64_t h = 14695981039346656037ull;
+    if (soak_expect(s, lane, mark, r, PLUME_OK, "plume_system_read_back")) {
+        if (rb.live_count + rb.dead_count != capacity || rb.drawn_count > rb.live_count)
+            soak_fail(s, "lane %d: system %d reads back %u live + %u dead for capacity %u, %u drawn", lane->index,
+                      slot, rb.live_count, rb.dead_count, capacity, rb.drawn_count);
+        for (uint32_t i = 0; i < rb.dead_count && !s->failed; ++i) {
+            if (rb.dead_slots[i] >= capacity || dead[rb.dead_slots[i]])
+                soak_fail(s, "lane %d: system %d's dead list holds slot %u twice or out of range", lane->index, slot,
+                          rb.dead_slots[i]);
+            else dead[rb.dead_slots[i]] = 1;
+        }
+        uint32_t counts[4] = {rb.live_count, rb.dead_count, rb.emitted_total, rb.drawn_count};
+        h = hash_bytes(h, counts, sizeof counts);
+        for (uint32_t i = 0; i < capacity && !s->failed; ++i)
+            if (!dead[i]) h = hash_bytes(h, &rb.particles[i], sizeof rb.particles[i]);
+        h = hash_bytes(h, rb.draw_order, sizeof(uint32_t) * rb.drawn_count);
+        h = hash_bytes(h, rb.draw_keys, sizeof(uint32_t) * rb.drawn_count);
+    }
+    free(rb.particles);
+    free(rb.draw_order);
+    free(rb.draw_keys);
+    free(rb.dead_slots);
+    free(dead);
+    return h;
+}
+
+static uint64_t group_checksum(soak *s, soak_lane *lane, int slot) {
+    uint32_t count = 0;
+    soak_mark mark = soak_mark_now(lane);
+    plume_result r = plume_draw_group_read_back(lane->context, lane->groups[slot], NULL, 0, &count);
+    if (!soak_expect(s, lane, mark, r, PLUME_OK, "plume_draw_group_read_back")) return 0;
+    plume_draw_group_entry *entries = malloc(sizeof *entries * (count + 1));
+    uint32_t again = 0;
+    mark = soak_mark_now(lane);
+    r = plume_draw_group_read_back(lane->context, lane->groups[slot], entries, count, &again);
+    uint64_t h = hash_bytes(14695981039346656037ull, &count, sizeof count);
+    if (soak_expect(s, lane, mark, r, PLUME_OK, "plume_draw_group_read_back")) h = hash_bytes(h, entries, sizeof *entries * count);
+    free(entries);
+    return h;
+}
+
+void soak_read_back_all(soak *s) {
+    for (int i = 0; i < SOAK_MAX_SYSTEMS + SOAK_MAX_GROUPS && !s->failed; ++i) {
+        bool group = i >= SOAK_MAX_SYSTEMS;
+        int slot = group ? i - SOAK_MAX_SYSTEMS : i;
+        if (group ? !s->groups[slot].live : !s->systems[slot].live) continue;
+        uint64_t sums[SOAK_MAX_LANES];
+        for (int l = 0; l < s->options.lanes && !s->failed; ++l) {
+            soak_lane_current(&s->lanes[l]);
+            sums[l] = group ? group_checksum(s, &s->lanes[l], slot) : system_checksum(s, &s->lanes[l], slot);
+            if (l > 0 && !s->failed && sums[l] != sums[0])
+                soak_fail(s, "determinism: %s %d reads back checksum %016llx in lane 0 and %016llx in lane %d after "
+                          "the same operations", group ? "draw group" : "system", slot, (unsigned long long)sums[0],
+                          (unsigned long long)sums[l], l);
+        }
+        s->stats.readbacks++;
+    }
+}
