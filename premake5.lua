@@ -301,6 +301,7 @@ project "plume_gameplay_bench"
     kind "ConsoleApp"
     outputs("bin", "plume_gameplay_bench")
     files { "bench/gameplay_bench.c" }
+    includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
 -- Events to the CPU off and on: the CPU frame time and the GPU update time.

@@ -15,6 +15,7 @@
  * Usage: plume_draw_group_bench [--count N] [--frames N] [--warmup N] [--size WxH]
  *                              [--resolution full|half|quarter]
  * GPU times need a GPU: on llvmpipe they are CPU times. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime (bench_time.h) */
 #include <epoxy/gl.h>
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include "plume/plume_draw_group.h"
 #include "plume/plume_particles.h"
 #include "plume_lab.h"
+#include "bench_time.h"
 
 enum { MAX_FRAMES = 2000 };
 
@@ -52,17 +54,6 @@ static void stamp(void *user, const char *stage) {
     (void)stage;
     stamp_hook *h = user;
     glQueryCounter(h->queries[h->next++], GL_TIMESTAMP);
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *values, int count) {
-    if (count == 0) return NAN;
-    qsort(values, (size_t)count, sizeof *values, compare_doubles);
-    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
 }
 
 /* A ball of `count` long-lived particles round `centre`, drifting in curl
@@ -232,10 +223,10 @@ int main(int argc, char **argv) {
     }
     /* The separate draws' time includes the group's clear (between its last
      * draw and the gather stamp): a few microseconds. */
-    double m_sorted = median(update_sorted, sorted_frames), m_unsorted = median(update_unsorted, unsorted_frames);
-    double m_separate = median(separate, sorted_frames), m_group = median(grouped, group_frames);
-    double m_gather = median(gather, group_frames), m_sort = median(sort, group_frames);
-    double m_draw = median(draw, group_frames);
+    double m_sorted = bench_median(update_sorted, sorted_frames), m_unsorted = bench_median(update_unsorted, unsorted_frames);
+    double m_separate = bench_median(separate, sorted_frames), m_group = bench_median(grouped, group_frames);
+    double m_gather = bench_median(gather, group_frames), m_sort = bench_median(sort, group_frames);
+    double m_draw = bench_median(draw, group_frames);
     printf("\n%-58s %9s\n", "", "median ms");
     printf("%-58s %9.4f\n", "update x2, each system sorting its own list", m_sorted);
     printf("%-58s %9.4f\n", "update x2, disable_sort (a group re-sorts)", m_unsorted);

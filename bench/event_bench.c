@@ -32,6 +32,7 @@
 #include "../host/gl_texture.h"
 #include "../host/headless_gl.h"
 #include "plume/plume_particles.h"
+#include "bench_time.h"
 
 enum { MAX_FRAMES = 4000, MAX_POLL = 1 << 16 };
 
@@ -44,23 +45,6 @@ typedef struct mode_result {
     double cpu_frame_ms, cpu_update_ms, cpu_poll_ms, gpu_update_ms;
     double delivered_per_frame, dropped_per_frame;
 } mode_result;
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *values, int count) {
-    if (count == 0) return NAN;
-    qsort(values, (size_t)count, sizeof *values, compare_doubles);
-    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
-}
 
 /* A fountain onto a floor: N alive in the steady state, each living 0.3 ..
  * 0.6 s and bouncing on the plane y = 0. */
@@ -121,14 +105,14 @@ static bool run_mode(plume_context *context, const options *o, bool events, GLui
         memcpy(frame.projection, projection, sizeof frame.projection);
         frame_pacer_begin_frame(&pacer);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         plume_system_update(context, system, &frame);
-        double t1 = now_ms();
+        double t1 = bench_now_ms();
         plume_system_draw(context, system, &frame);
-        double t2 = now_ms();
+        double t2 = bench_now_ms();
         plume_event_poll_info info = {0};
         if (events && plume_system_poll_events(context, system, polled, MAX_POLL, &info) != PLUME_OK) return false;
-        double t3 = now_ms();
+        double t3 = bench_now_ms();
         frame_pacer_end_frame(&pacer);
         if (f < o->warmup) continue;
         uint32_t i = f - o->warmup;
@@ -149,8 +133,8 @@ static bool run_mode(plume_context *context, const options *o, bool events, GLui
         if (profiles[i].frame < o->warmup + o->frames && (profiles[i].stage_mask & (1u << PLUME_STAGE_UPDATE)))
             gpu_ms[gpu_count++] = profiles[i].stage_ms[PLUME_STAGE_UPDATE];
     int frames = (int)o->frames;
-    *out = (mode_result){.cpu_frame_ms = median(frame_ms, frames), .cpu_update_ms = median(update_ms, frames),
-                         .cpu_poll_ms = median(poll_ms, frames), .gpu_update_ms = median(gpu_ms, gpu_count),
+    *out = (mode_result){.cpu_frame_ms = bench_median(frame_ms, frames), .cpu_update_ms = bench_median(update_ms, frames),
+                         .cpu_poll_ms = bench_median(poll_ms, frames), .gpu_update_ms = bench_median(gpu_ms, gpu_count),
                          .delivered_per_frame = (double)delivered / frames, .dropped_per_frame = (double)dropped / frames};
     plume_system_destroy(context, system);
     return true;

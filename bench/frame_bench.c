@@ -79,6 +79,7 @@
 #include "headless_gl.h"
 #include "plume/plume_particles.h"
 #include "plume_lab.h"
+#include "bench_time.h"
 
 enum { MAX_COUNTS = 16, FRAMES_IN_FLIGHT = 2 };
 
@@ -135,12 +136,6 @@ typedef struct count_result {
     uint32_t event_children, event_dropped; /* the last measured frame's */
     bool world, order_ok;
 } count_result;
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
 
 static void usage(void) {
     fprintf(stderr, "usage: plume_frame_bench [--counts N,N,...] [--frames N] [--warmup N] [--size WxH] [--csv FILE]"
@@ -405,10 +400,10 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
         frame_pacer_begin_frame(&pacer); /* the host's own throttle, like a swap chain */
         plume_frame_desc frame = make_frame(o, 0.01 * k, aspect, target->scene_depth);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         plume_system_update(context, system, &frame);
         plume_system_draw(context, system, &frame);
-        cpu_ms[k] = now_ms() - t0;
+        cpu_ms[k] = bench_now_ms() - t0;
         frame_pacer_end_frame(&pacer);
 
         uint32_t got;

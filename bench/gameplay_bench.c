@@ -29,6 +29,7 @@
 #include "../host/gl_texture.h"
 #include "../host/headless_gl.h"
 #include "plume/plume_particles.h"
+#include "bench_time.h"
 
 enum { MAX_FRAMES = 2000, PARTICLES_PER_INSTANCE = 256, PARTICLES_PER_EMIT = 8 };
 
@@ -54,30 +55,6 @@ static bool parse_options(int argc, char **argv, options *o) {
     }
     return o->emits <= PLUME_MAX_EMITS_PER_UPDATE && o->instances > 0 && o->instances < PLUME_MAX_INSTANCES &&
            o->frames > 1 && o->frames <= MAX_FRAMES && o->width > 0 && o->height > 0;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *values, int count) {
-    if (count == 0) return NAN;
-    qsort(values, (size_t)count, sizeof *values, compare_doubles);
-    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
-}
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static double elapsed_ms(GLuint from, GLuint to) {
-    GLuint64 a = 0, b = 0;
-    glGetQueryObjectui64v(from, GL_QUERY_RESULT, &a);
-    glGetQueryObjectui64v(to, GL_QUERY_RESULT, &b);
-    return (double)(b - a) * 1e-6;
 }
 
 /* A small puff: a ball of slow particles living a second. */
@@ -119,7 +96,7 @@ static bool bench_emits(plume_context *context, const options *o, GLuint queries
     uint32_t random = 1;
     for (uint32_t f = 0; f < o->warmup + o->frames; ++f) {
         bool emitting = f % 2 == 1;
-        double start = now_ms();
+        double start = bench_now_ms();
         for (uint32_t e = 0; emitting && e < o->emits; ++e) {
             random = random * 1664525u + 1013904223u;
             plume_emit_desc emit = {.emitter = 1, .count = PARTICLES_PER_EMIT,
@@ -127,12 +104,12 @@ static bool bench_emits(plume_context *context, const options *o, GLuint queries
                                                                (float)((random >> 8) % 30) - 15.0f}}};
             if (plume_system_emit(context, system, &emit) != PLUME_OK) return false;
         }
-        double calls = now_ms() - start;
+        double calls = bench_now_ms() - start;
         plume_frame_desc frame = camera_frame(o, f);
         glQueryCounter(queries[0], GL_TIMESTAMP);
         plume_system_update(context, system, &frame);
         glQueryCounter(queries[1], GL_TIMESTAMP);
-        double gpu = elapsed_ms(queries[0], queries[1]);
+        double gpu = bench_timestamps_ms(queries[0], queries[1]);
         if (f < o->warmup) continue;
         if (emitting) {
             with[n_with] = gpu;
@@ -141,9 +118,9 @@ static bool bench_emits(plume_context *context, const options *o, GLuint queries
             without[n_without++] = gpu;
         }
     }
-    out->update_without = median(without, n_without);
-    out->update_with = median(with, n_with);
-    out->calls_cpu = median(cpu, n_with);
+    out->update_without = bench_median(without, n_without);
+    out->update_with = bench_median(with, n_with);
+    out->calls_cpu = bench_median(cpu, n_with);
     plume_system_destroy(context, system);
     return true;
 }
@@ -160,25 +137,25 @@ static bool run_frames(plume_context *context, const options *o, GLuint queries[
     static double gpu[MAX_FRAMES], set[MAX_FRAMES];
     int n = 0;
     for (uint32_t f = 0; f < o->warmup + o->frames; ++f) {
-        double start = now_ms();
+        double start = bench_now_ms();
         if (instances) {
             for (uint32_t i = 0; i < o->instances; ++i) instances[i].transform = instance_at(i, f);
             if (plume_system_set_instances(context, system, 0, o->instances, instances) != PLUME_OK) return false;
         }
-        double set_ms = now_ms() - start;
+        double set_ms = bench_now_ms() - start;
         plume_frame_desc frame = camera_frame(o, f);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         glQueryCounter(queries[0], GL_TIMESTAMP);
         plume_system_update(context, system, &frame);
         plume_system_draw(context, system, &frame);
         glQueryCounter(queries[1], GL_TIMESTAMP);
-        double ms = elapsed_ms(queries[0], queries[1]);
+        double ms = bench_timestamps_ms(queries[0], queries[1]);
         if (f < o->warmup) continue;
         gpu[n] = ms;
         set[n++] = set_ms;
     }
-    *gpu_median = median(gpu, n);
-    *set_median = median(set, n);
+    *gpu_median = bench_median(gpu, n);
+    *set_median = bench_median(set, n);
     plume_readback rb = {0};
     if (plume_system_read_back(context, system, &rb) != PLUME_OK) return false;
     *live = rb.live_count;

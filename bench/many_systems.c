@@ -37,6 +37,7 @@
 #include "../host/gl_texture.h"
 #include "../host/headless_gl.h"
 #include "plume/plume_particles.h"
+#include "bench_time.h"
 
 enum { MAX_FRAMES = 2000, MAX_COUNTS = 16, MAX_SYSTEMS = 100000 };
 
@@ -58,23 +59,6 @@ typedef struct scene {
     GLuint color, depth, scene_depth, framebuffer;
     float view[16], projection[16];
 } scene;
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *values, int count) {
-    if (count == 0) return NAN;
-    qsort(values, (size_t)count, sizeof *values, compare_doubles);
-    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
-}
 
 static bool parse_counts(const char *text, options *o) {
     o->count_count = 0;
@@ -195,10 +179,10 @@ static frame_figures time_frames(plume_context *context, const scene *s, const o
         for (uint32_t f = 0; ok && f < o->warmup + o->frames; ++f) {
             clear_target();
             glBeginQuery(GL_TIME_ELAPSED, query);
-            double t0 = now_ms();
+            double t0 = bench_now_ms();
             for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_update(context, systems[i], &frame) == PLUME_OK;
             for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_draw(context, systems[i], &frame) == PLUME_OK;
-            double t1 = now_ms();
+            double t1 = bench_now_ms();
             glEndQuery(GL_TIME_ELAPSED);
             GLuint64 elapsed = 0;
             glGetQueryObjectui64v(query, GL_QUERY_RESULT, &elapsed);
@@ -207,7 +191,7 @@ static frame_figures time_frames(plume_context *context, const scene *s, const o
             gpu[timed++] = (double)elapsed * 1e-6;
         }
         glDeleteQueries(1, &query);
-        figures = (frame_figures){.cpu_ms = median(cpu, timed), .gpu_ms = median(gpu, timed), .ok = ok};
+        figures = (frame_figures){.cpu_ms = bench_median(cpu, timed), .gpu_ms = bench_median(gpu, timed), .ok = ok};
     }
     for (uint32_t i = 0; i < created; ++i) plume_system_destroy(context, systems[i]);
     free(systems);
@@ -233,11 +217,11 @@ static double available_mb(bool nvx) {
 /* A system's first update and draw on `path`, CPU ms (the GPU waited for). */
 static double first_frame_ms(plume_context *context, const scene *s, plume_system system, uint32_t path) {
     plume_frame_desc frame = frame_for(s, path);
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     plume_system_update(context, system, &frame);
     plume_system_draw(context, system, &frame);
     glFinish();
-    return now_ms() - t0;
+    return bench_now_ms() - t0;
 }
 
 /* Creation and memory (see the top), in a fresh context. */
@@ -254,9 +238,9 @@ static bool time_creation(const scene *s, const options *o) {
     clear_target();
     for (uint32_t i = 0; ok && i < count; ++i) {
         plume_system_desc desc = small_effect(i, count, o->capacity);
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         ok = plume_system_create(context, &desc, &systems[i]) == PLUME_OK;
-        create_ms[i] = now_ms() - t0;
+        create_ms[i] = bench_now_ms() - t0;
         if (ok) raster_ms[i] = first_frame_ms(context, s, systems[i], PLUME_DRAW_PATH_RASTER);
     }
     double after_raster = available_mb(nvx);
@@ -264,11 +248,11 @@ static bool time_creation(const scene *s, const options *o) {
     double after_tiled = available_mb(nvx);
     if (ok) {
         printf("\nsystem creation (capacity %u), CPU ms: first %.3f, median of the next %u %.4f\n", o->capacity,
-               create_ms[0], o->creations, median(create_ms + 1, (int)o->creations));
+               create_ms[0], o->creations, bench_median(create_ms + 1, (int)o->creations));
         printf("a new system's first update + draw (GPU waited for), CPU ms: raster first %.3f, median %.4f;"
                " tiled first %.3f, median %.4f\n",
-               raster_ms[0], median(raster_ms + 1, (int)o->creations), tiled_ms[0],
-               median(tiled_ms + 1, (int)o->creations));
+               raster_ms[0], bench_median(raster_ms + 1, (int)o->creations), tiled_ms[0],
+               bench_median(tiled_ms + 1, (int)o->creations));
         if (nvx)
             printf("GPU memory per system (GL_NVX_gpu_memory_info, %u systems): raster %.3f MB, raster + tiled"
                    " %.3f MB\n",

@@ -18,6 +18,7 @@
 #include "../host/headless_gl.h"
 #include "plume/plume_particles.h"
 #include "plume_lab.h"
+#include "bench_time.h"
 
 enum { MAX_SAMPLES = 4000 };
 
@@ -41,30 +42,6 @@ static bool parse_options(int argc, char **argv, options *o) {
     }
     return o->count > 0 && o->runs > 0 && o->runs <= MAX_SAMPLES && o->frames > 0 &&
            o->frames <= MAX_SAMPLES && o->seconds >= 0.0f;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *values, uint32_t n) {
-    qsort(values, n, sizeof *values, compare_doubles);
-    return n ? values[n / 2] : 0.0;
-}
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
-
-/* GPU ms between two timestamp queries (waits for them). */
-static double query_ms(GLuint begin, GLuint end) {
-    GLuint64 a = 0, b = 0;
-    glGetQueryObjectui64v(begin, GL_QUERY_RESULT, &a);
-    glGetQueryObjectui64v(end, GL_QUERY_RESULT, &b);
-    return (double)(b - a) * 1e-6;
 }
 
 /* A steady system that fills about its capacity: a rate of capacity / 2 per
@@ -104,11 +81,11 @@ int main(int argc, char **argv) {
         plume_system_reset(context, system);
         glFinish();
         glQueryCounter(queries[0], GL_TIMESTAMP);
-        double start = now_ms();
+        double start = bench_now_ms();
         if (plume_system_prewarm(context, system, o.seconds) != PLUME_OK) return 1;
-        double cpu = now_ms() - start;
+        double cpu = bench_now_ms() - start;
         glQueryCounter(queries[1], GL_TIMESTAMP);
-        double gpu = query_ms(queries[0], queries[1]);
+        double gpu = bench_timestamps_ms(queries[0], queries[1]);
         if (run > 0) prewarm_cpu[run - 1] = cpu, prewarm_gpu[run - 1] = gpu;
     }
     plume_readback readback = {0};
@@ -128,7 +105,7 @@ int main(int argc, char **argv) {
         glQueryCounter(queries[0], GL_TIMESTAMP);
         if (plume_system_update(context, system, &frame) != PLUME_OK) return 1;
         glQueryCounter(queries[1], GL_TIMESTAMP);
-        double gpu = query_ms(queries[0], queries[1]);
+        double gpu = bench_timestamps_ms(queries[0], queries[1]);
         if (f < o.warmup) continue;
         if (bounds) with_bounds[with_count++] = gpu;
         else without_bounds[without_count++] = gpu;
@@ -141,14 +118,14 @@ int main(int argc, char **argv) {
 
     uint32_t steps = (uint32_t)(o.seconds / PLUME_PREWARM_STEP + 0.999f);
     if (steps > PLUME_PREWARM_MAX_STEPS) steps = PLUME_PREWARM_MAX_STEPS;
-    double on = median(with_bounds, with_count), off = median(without_bounds, without_count);
+    double on = bench_median(with_bounds, with_count), off = bench_median(without_bounds, without_count);
     printf("GL: %s\n", headless_gl_describe());
     printf("system of %u particles (%u live after the prewarm); medians of %u prewarms, %u updates each way\n",
            o.count, readback.live_count, o.runs, o.frames);
     printf("| what                                   | CPU ms | GPU ms |\n");
     printf("|----------------------------------------|--------|--------|\n");
     printf("| prewarm %5.1f s (%3u steps)            | %6.2f | %6.2f |\n", o.seconds, steps,
-           median(prewarm_cpu, o.runs), median(prewarm_gpu, o.runs));
+           bench_median(prewarm_cpu, o.runs), bench_median(prewarm_gpu, o.runs));
     printf("| update, bounds on                      |        | %6.3f |\n", on);
     printf("| update, bounds off (lab)               |        | %6.3f |\n", off);
     printf("| bounds reduction (on - off)            |        | %6.3f |\n", on - off);
