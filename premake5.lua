@@ -279,6 +279,14 @@ project "plume_draw_group_bench"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- N small systems updated and drawn a frame, and what creating one costs.
+project "plume_many_systems"
+    kind "ConsoleApp"
+    outputs("bin", "plume_many_systems")
+    files { "bench/many_systems.c" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 -- What a dispatch costs before it does any work (notes/sort-performance.md).
 project "plume_dispatch_floor"
     kind "ConsoleApp"

@@ -1,0 +1,326 @@
+/* Many small systems benchmark: what a game's frame of dozens to hundreds of
+ * small effects costs with today's per-system calls, and what spawning one
+ * costs (issue 36's figures).
+ *
+ * Frames: N systems of capacity 1024 (rate 300/s, lifetime 1 s: about 300
+ * live each), their emitters spread in a grid across the view, each updated
+ * and then drawn once a frame as a host would, into an offscreen 1280x720
+ * target. Per N and path (raster, tiled): the median over the timed frames,
+ * after a warm-up, of the CPU milliseconds of the frame's calls (the host's
+ * clock around every update and draw, the GPU not waited on) and of its GPU
+ * milliseconds (a GL_TIME_ELAPSED query around the same calls, read after the
+ * frame, so frames do not overlap).
+ *
+ * Creation: in a fresh plume_context, the CPU milliseconds of
+ * plume_system_create for the first system (which builds whatever the first
+ * of a look builds) and the median of the next `--creations`; then the median
+ * of each new system's first update and draw (raster, then tiled), where the
+ * programs built on first use show up. GPU memory per system, where the GL
+ * has GL_NVX_gpu_memory_info: the available memory before creating the
+ * systems, after creating them and drawing each once raster, and after
+ * drawing each once tiled, divided by their count.
+ *
+ * Usage: plume_many_systems [--counts 1,10,50,200,1000] [--paths raster,tiled]
+ *                           [--frames 120] [--warmup 70] [--size 1280x720]
+ *                           [--creations 200] [--capacity 1024]
+ * GPU times need a GPU: on llvmpipe they are CPU times. */
+#define _POSIX_C_SOURCE 200809L
+#include <epoxy/gl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cglm/cglm.h>
+
+#include "../host/gl_texture.h"
+#include "../host/headless_gl.h"
+#include "plume/plume_particles.h"
+
+enum { MAX_FRAMES = 2000, MAX_COUNTS = 16, MAX_SYSTEMS = 100000 };
+
+#ifndef GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX
+#define GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX 0x9049
+#endif
+
+typedef struct options {
+    uint32_t counts[MAX_COUNTS];
+    int count_count;
+    bool raster, tiled;
+    uint32_t frames, warmup, creations, capacity;
+    int width, height;
+} options;
+
+/* The offscreen target a host would draw into, and the camera. */
+typedef struct scene {
+    int width, height;
+    GLuint color, depth, scene_depth, framebuffer;
+    float view[16], projection[16];
+} scene;
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *values, int count) {
+    if (count == 0) return NAN;
+    qsort(values, (size_t)count, sizeof *values, compare_doubles);
+    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
+}
+
+static bool parse_counts(const char *text, options *o) {
+    o->count_count = 0;
+    for (const char *p = text; *p;) {
+        char *end = NULL;
+        unsigned long value = strtoul(p, &end, 10);
+        if (end == p || value == 0 || value > MAX_SYSTEMS || o->count_count == MAX_COUNTS) return false;
+        o->counts[o->count_count++] = (uint32_t)value;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',') return false;
+    }
+    return o->count_count > 0;
+}
+
+static bool parse_options(int argc, char **argv, options *o) {
+    *o = (options){.raster = true, .tiled = true, .frames = 120, .warmup = 70, .creations = 200,
+                   .capacity = 1024, .width = 1280, .height = 720};
+    if (!parse_counts("1,10,50,200,1000", o)) return false;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const char *arg = argv[i], *value = argv[i + 1];
+        if (strcmp(arg, "--counts") == 0) {
+            if (!parse_counts(value, o)) return false;
+        } else if (strcmp(arg, "--paths") == 0) {
+            o->raster = strstr(value, "raster") != NULL;
+            o->tiled = strstr(value, "tiled") != NULL;
+        } else if (strcmp(arg, "--frames") == 0) o->frames = (uint32_t)strtoul(value, NULL, 10);
+        else if (strcmp(arg, "--warmup") == 0) o->warmup = (uint32_t)strtoul(value, NULL, 10);
+        else if (strcmp(arg, "--creations") == 0) o->creations = (uint32_t)strtoul(value, NULL, 10);
+        else if (strcmp(arg, "--capacity") == 0) o->capacity = (uint32_t)strtoul(value, NULL, 10);
+        else if (strcmp(arg, "--size") == 0) {
+            if (sscanf(value, "%dx%d", &o->width, &o->height) != 2) return false;
+        } else {
+            return false;
+        }
+    }
+    if (argc % 2 == 0) return false;
+    return o->frames > 0 && o->frames <= MAX_FRAMES && o->creations > 0 && o->creations < MAX_SYSTEMS &&
+           o->capacity > 0 && o->width > 0 && o->height > 0 && (o->raster || o->tiled);
+}
+
+/* System `index` of `count`: a small fountain at its cell of a square grid
+ * spanning the view (x and y in -4..4 at z 0, the camera 10 units away). */
+static plume_system_desc small_effect(uint32_t index, uint32_t count, uint32_t capacity) {
+    uint32_t side = (uint32_t)ceil(sqrt((double)count));
+    float cell = 8.0f / (float)side;
+    float x = -4.0f + cell * ((float)(index % side) + 0.5f), y = -4.0f + cell * ((float)(index / side) + 0.5f);
+    plume_system_desc d = {.capacity = capacity, .seed = 17u + index};
+    d.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE, .position = {x, y, 0}, .extents = {0.1f},
+                                         .rate = 300.0f, .lifetime = {0.9f, 1.0f}, .speed = {0.2f, 0.6f},
+                                         .direction = {0, 1, 0}, .spread = 0.6f, .size = {0.03f, 0.06f}};
+    d.forces = (plume_forces){.gravity = {0, -0.5f, 0}, .drag = 0.3f};
+    d.appearance.color_over_life = (plume_gradient){2, {{0.0f, {1.0f, 0.6f, 0.2f, 0.8f}}, {1.0f, {0.3f, 0.3f, 0.3f, 0.0f}}}};
+    return d;
+}
+
+static plume_frame_desc frame_for(const scene *s, uint32_t path) {
+    plume_frame_desc frame = {.dt = 1.0f / 60.0f, .depth_texture = s->scene_depth, .draw_path = path};
+    memcpy(frame.view, s->view, sizeof frame.view);
+    memcpy(frame.projection, s->projection, sizeof frame.projection);
+    return frame;
+}
+
+static bool scene_create(scene *s, int width, int height) {
+    *s = (scene){.width = width, .height = height};
+    s->color = host_texture_2d(GL_RGBA16F, width, height, "bench colour");
+    s->depth = host_texture_2d(GL_DEPTH_COMPONENT32F, width, height, "bench depth");
+    s->scene_depth = host_texture_2d(GL_DEPTH_COMPONENT32F, width, height, "bench scene depth");
+    glGenFramebuffers(1, &s->framebuffer);
+    glBindFramebuffer(GL_FRAMEBUFFER, s->framebuffer);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, s->scene_depth, 0);
+    glClearDepth(1.0);
+    glClear(GL_DEPTH_BUFFER_BIT); /* an empty scene: everything at the far plane */
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, s->color, 0);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, s->depth, 0);
+    glViewport(0, 0, width, height);
+    mat4 view, projection;
+    glm_lookat((vec3){0, 0, 10}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
+    glm_perspective(0.9f, (float)width / (float)height, 0.1f, 100.0f, projection);
+    memcpy(s->view, view, sizeof s->view);
+    memcpy(s->projection, projection, sizeof s->projection);
+    return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+}
+
+static void scene_destroy(scene *s) {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &s->framebuffer);
+    GLuint textures[3] = {s->color, s->depth, s->scene_depth};
+    glDeleteTextures(3, textures);
+}
+
+static void clear_target(void) {
+    glClearColor(0.05f, 0.05f, 0.08f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+}
+
+typedef struct frame_figures {
+    double cpu_ms, gpu_ms;
+    bool ok;
+} frame_figures;
+
+/* N systems updated and drawn a frame on `path` (see the top). */
+static frame_figures time_frames(plume_context *context, const scene *s, const options *o, uint32_t count,
+                                 uint32_t path) {
+    frame_figures figures = {.ok = false};
+    plume_system *systems = calloc(count, sizeof *systems);
+    static double cpu[MAX_FRAMES], gpu[MAX_FRAMES];
+    uint32_t created = 0;
+    for (; created < count; ++created) {
+        plume_system_desc desc = small_effect(created, count, o->capacity);
+        if (plume_system_create(context, &desc, &systems[created]) != PLUME_OK) break;
+    }
+    if (created == count) {
+        GLuint query = 0;
+        glGenQueries(1, &query);
+        plume_frame_desc frame = frame_for(s, path);
+        int timed = 0;
+        bool ok = true;
+        for (uint32_t f = 0; ok && f < o->warmup + o->frames; ++f) {
+            clear_target();
+            glBeginQuery(GL_TIME_ELAPSED, query);
+            double t0 = now_ms();
+            for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_update(context, systems[i], &frame) == PLUME_OK;
+            for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_draw(context, systems[i], &frame) == PLUME_OK;
+            double t1 = now_ms();
+            glEndQuery(GL_TIME_ELAPSED);
+            GLuint64 elapsed = 0;
+            glGetQueryObjectui64v(query, GL_QUERY_RESULT, &elapsed);
+            if (f < o->warmup) continue;
+            cpu[timed] = t1 - t0;
+            gpu[timed++] = (double)elapsed * 1e-6;
+        }
+        glDeleteQueries(1, &query);
+        figures = (frame_figures){.cpu_ms = median(cpu, timed), .gpu_ms = median(gpu, timed), .ok = ok};
+    }
+    for (uint32_t i = 0; i < created; ++i) plume_system_destroy(context, systems[i]);
+    free(systems);
+    return figures;
+}
+
+static bool has_extension(const char *name) {
+    GLint count = 0;
+    glGetIntegerv(GL_NUM_EXTENSIONS, &count);
+    for (GLint i = 0; i < count; ++i)
+        if (strcmp((const char *)glGetStringi(GL_EXTENSIONS, (GLuint)i), name) == 0) return true;
+    return false;
+}
+
+static double available_mb(bool nvx) {
+    if (!nvx) return NAN;
+    glFinish();
+    GLint kb = 0;
+    glGetIntegerv(GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX, &kb);
+    return (double)kb / 1024.0;
+}
+
+/* A system's first update and draw on `path`, CPU ms (the GPU waited for). */
+static double first_frame_ms(plume_context *context, const scene *s, plume_system system, uint32_t path) {
+    plume_frame_desc frame = frame_for(s, path);
+    double t0 = now_ms();
+    plume_system_update(context, system, &frame);
+    plume_system_draw(context, system, &frame);
+    glFinish();
+    return now_ms() - t0;
+}
+
+/* Creation and memory (see the top), in a fresh context. */
+static bool time_creation(const scene *s, const options *o) {
+    plume_context *context = NULL;
+    if (plume_context_create(NULL, &context) != PLUME_OK) return false;
+    bool nvx = has_extension("GL_NVX_gpu_memory_info");
+    uint32_t count = o->creations + 1;
+    plume_system *systems = calloc(count, sizeof *systems);
+    double *create_ms = calloc(count, sizeof *create_ms);
+    double *raster_ms = calloc(count, sizeof *raster_ms), *tiled_ms = calloc(count, sizeof *tiled_ms);
+    double before = available_mb(nvx);
+    bool ok = true;
+    clear_target();
+    for (uint32_t i = 0; ok && i < count; ++i) {
+        plume_system_desc desc = small_effect(i, count, o->capacity);
+        double t0 = now_ms();
+        ok = plume_system_create(context, &desc, &systems[i]) == PLUME_OK;
+        create_ms[i] = now_ms() - t0;
+        if (ok) raster_ms[i] = first_frame_ms(context, s, systems[i], PLUME_DRAW_PATH_RASTER);
+    }
+    double after_raster = available_mb(nvx);
+    for (uint32_t i = 0; ok && i < count; ++i) tiled_ms[i] = first_frame_ms(context, s, systems[i], PLUME_DRAW_PATH_TILED);
+    double after_tiled = available_mb(nvx);
+    if (ok) {
+        printf("\nsystem creation (capacity %u), CPU ms: first %.3f, median of the next %u %.4f\n", o->capacity,
+               create_ms[0], o->creations, median(create_ms + 1, (int)o->creations));
+        printf("a new system's first update + draw (GPU waited for), CPU ms: raster first %.3f, median %.4f;"
+               " tiled first %.3f, median %.4f\n",
+               raster_ms[0], median(raster_ms + 1, (int)o->creations), tiled_ms[0],
+               median(tiled_ms + 1, (int)o->creations));
+        if (nvx)
+            printf("GPU memory per system (GL_NVX_gpu_memory_info, %u systems): raster %.3f MB, raster + tiled"
+                   " %.3f MB\n",
+                   count, (before - after_raster) / count, (before - after_tiled) / count);
+        else
+            printf("GPU memory per system: no GL_NVX_gpu_memory_info on this GL\n");
+    }
+    for (uint32_t i = 0; i < count; ++i)
+        if (systems[i].id) plume_system_destroy(context, systems[i]);
+    plume_context_destroy(context);
+    free(systems);
+    free(create_ms);
+    free(raster_ms);
+    free(tiled_ms);
+    return ok;
+}
+
+int main(int argc, char **argv) {
+    options o;
+    if (!parse_options(argc, argv, &o)) {
+        fprintf(stderr, "usage: plume_many_systems [--counts 1,10,50,200,1000] [--paths raster,tiled] [--frames N]"
+                        " [--warmup N] [--size WxH] [--creations N] [--capacity N]\n");
+        return 2;
+    }
+    headless_gl gl;
+    char error[256];
+    if (!headless_gl_create(&gl, false, NULL, error, sizeof error)) {
+        fprintf(stderr, "no headless GL context: %s\n", error);
+        return 1;
+    }
+    printf("GL: %s\nsystems of capacity %u (rate 300/s, lifetime 1 s), %dx%d, %u frames after %u warm-up\n",
+           headless_gl_describe(), o.capacity, o.width, o.height, o.frames, o.warmup);
+    scene s;
+    if (!scene_create(&s, o.width, o.height)) return 1;
+    bool ok = time_creation(&s, &o);
+
+    plume_context *context = NULL;
+    if (plume_context_create(NULL, &context) != PLUME_OK) return 1;
+    printf("\n%8s %-7s %13s %16s %13s\n", "systems", "path", "CPU ms/frame", "CPU us/system", "GPU ms/frame");
+    for (int pass = 0; pass < 2; ++pass) {
+        uint32_t path = pass == 0 ? PLUME_DRAW_PATH_RASTER : PLUME_DRAW_PATH_TILED;
+        if ((pass == 0 && !o.raster) || (pass == 1 && !o.tiled)) continue;
+        for (int c = 0; c < o.count_count; ++c) {
+            frame_figures f = time_frames(context, &s, &o, o.counts[c], path);
+            printf("%8u %-7s %13.3f %16.1f %13.3f%s\n", o.counts[c], pass == 0 ? "raster" : "tiled", f.cpu_ms,
+                   1e3 * f.cpu_ms / o.counts[c], f.gpu_ms, f.ok ? "" : "  (a call failed)");
+            fflush(stdout);
+            ok = ok && f.ok;
+        }
+    }
+    plume_context_destroy(context);
+    scene_destroy(&s);
+    headless_gl_destroy(&gl);
+    return ok ? 0 : 1;
+}
