@@ -153,6 +153,8 @@ typedef struct plume_api {
     /* the tiled draw path's tile size and chunk entries (plume_particles.h) */
     plume_result (*system_set_tiled_options)(plume_context *context, plume_system system, uint32_t tile_size,
                                              uint32_t chunk_entries);
+    /* a look's programs built ahead of its systems (plume_particles.h) */
+    plume_result (*context_warm_programs)(plume_context *context, const plume_system_desc *desc, uint32_t draws);
 
     /* New fields go here, under a "---- since 1.N ----" line. */
 } plume_api;

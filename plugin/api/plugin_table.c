@@ -211,6 +211,7 @@ static const plume_api api_table = {
     .draw_group_get_profile = plume_draw_group_get_profile,
     .system_desc_check = plume_system_desc_check,
     .system_set_tiled_options = plume_system_set_tiled_options,
+    .context_warm_programs = plume_context_warm_programs,
 };
 
 plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, const plume_logger *logger,

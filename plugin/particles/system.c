@@ -172,8 +172,8 @@ static void free_system(void *object) {
     particles_free_attachments(s);
     fragment_particles_destroy(s);
     plume_gl_object owned[SYSTEM_GL_OBJECTS];
-    plume_delete_gl_objects(owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
-    plume_delete_gl_objects(owned, world_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    plume_delete_gl_objects(&s->env, owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    plume_delete_gl_objects(&s->env, owned, world_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     plume_env env = s->env;
     plume_free(&env, s);
 }

@@ -237,9 +237,9 @@ uint32_t lowres_list_gl_objects(const lowres_state *r, plume_gl_object *out, uin
     return plume_list_named_gl_objects(all, n, out, capacity);
 }
 
-void lowres_release(lowres_state *r) {
+void lowres_release(lowres_state *r, const plume_env *env) {
     plume_gl_object owned[LOWRES_GL_OBJECTS];
-    plume_delete_gl_objects(owned, lowres_list_gl_objects(r, owned, LOWRES_GL_OBJECTS));
+    plume_delete_gl_objects(env, owned, lowres_list_gl_objects(r, owned, LOWRES_GL_OBJECTS));
     memset(r, 0, sizeof *r);
 }
 
@@ -248,8 +248,7 @@ static uint32_t list_attached(const void *state, plume_gl_object *out, uint32_t 
 }
 
 static void release_attached(void *state, plume_context *context) {
-    (void)context;
-    lowres_release(state);
+    lowres_release(state, plume_context_env(context));
 }
 
 static const particle_attachment_class LOWRES_ATTACHMENT = {"low-resolution draw", release_attached, list_attached};

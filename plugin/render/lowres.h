@@ -52,7 +52,7 @@ typedef struct lowres_pass {
 lowres_state *lowres_of(const particle_view *view);
 uint32_t lowres_list_gl_objects(const lowres_state *r, plume_gl_object *out, uint32_t capacity);
 /* Deletes its GL objects (the GL context current). */
-void lowres_release(lowres_state *r);
+void lowres_release(lowres_state *r, const plume_env *env);
 
 /* Steps 1 and 2 of a draw at 1/`factor` (2 or 4): the depth downsample (in
  * `depth_convention`, plume_depth_convention: the farthest is the smallest

@@ -51,5 +51,6 @@ extern plume_get_api_fn host_get_api;
 #define plume_draw_group_get_profile host_api->draw_group_get_profile
 #define plume_system_desc_check host_api->system_desc_check
 #define plume_system_set_tiled_options host_api->system_set_tiled_options
+#define plume_context_warm_programs host_api->context_warm_programs
 
 #endif

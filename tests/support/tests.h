@@ -36,6 +36,8 @@ struct CMUnitTest;
     X(tiled, 1)                                                                                                        \
     X(look, 1)                                                                                                         \
     X(draw_group, 1)                                                                                                   \
+    X(program_cache, 0)                                                                                                \
+    X(warm, 1)                                                                                                         \
     X(host_inputs, 1)                                                                                                  \
     X(host_depth, 1)                                                                                                   \
     X(host_state, 1)                                                                                                   \
