@@ -271,11 +271,34 @@ project "plume_frame_bench"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- Prewarm of a system and the update's bounds reduction, timed.
+project "plume_prewarm_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_prewarm_bench")
+    files { "bench/prewarm_bench.c" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 -- Two systems drawn each on its own and by one draw group (plume_draw_group.h).
 project "plume_draw_group_bench"
     kind "ConsoleApp"
     outputs("bin", "plume_draw_group_bench")
     files { "bench/draw_group_bench.c" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
+-- What emission on demand and instances cost (issue 30).
+project "plume_gameplay_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_gameplay_bench")
+    files { "bench/gameplay_bench.c" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
+-- Events to the CPU off and on: the CPU frame time and the GPU update time.
+project "plume_event_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_event_bench")
+    files { "bench/event_bench.c" }
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 

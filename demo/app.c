@@ -135,7 +135,8 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
     /* Offscreen runs are scripted: an effect file that does not load fails them. */
     bool effect_ok = app->effect && (!options->effect_path || settings.effect || !options->offscreen);
     bool ok = effect_ok && scene_create(&app->scene) && render_targets_create(&app->targets, width, height) &&
-              hud_create(&app->hud) && smoke_system_create(&settings, &app->smoke);
+              hud_create(&app->hud) && smoke_system_create(&settings, &app->smoke) &&
+              (!options->gameplay || gameplay_create(app->texture_path, &app->gameplay));
     if (!ok) {
         demo_app_destroy(app);
         return false;
@@ -154,6 +155,7 @@ void demo_app_destroy(demo_app *app) {
         else
             fprintf(stderr, "plume_demo: %s\n", error.message);
     }
+    gameplay_destroy(app->gameplay);
     smoke_system_destroy(app->smoke);
     effect_show_destroy(app->effect);
     hud_destroy(app->hud);
@@ -310,6 +312,23 @@ static void record_graph(demo_app *app, double frame_ms) {
     if (app->graph_count < GRAPH_FRAMES) ++app->graph_count;
 }
 
+void demo_app_fire_at(demo_app *app, double x_pixels, double y_pixels) {
+    if (!app->gameplay) return;
+    mat4 view, projection, view_projection, inverse;
+    vec3 eye;
+    camera_matrices(app, view, projection, eye);
+    glm_mat4_mul(projection, view, view_projection);
+    glm_mat4_inv(view_projection, inverse);
+    /* The pixel's point on the far plane, back in the world. */
+    vec4 clip = {(float)(2.0 * x_pixels / app->width - 1.0), (float)(1.0 - 2.0 * y_pixels / app->height), 1.0f, 1.0f};
+    vec4 far;
+    glm_mat4_mulv(inverse, clip, far);
+    vec3 direction = {far[0] / far[3] - eye[0], far[1] / far[3] - eye[1], far[2] / far[3] - eye[2]};
+    glm_vec3_normalize(direction);
+    float point[3], normal[3];
+    if (scene_ray_hit(eye, direction, point, normal)) gameplay_fire_impact(app->gameplay, point, normal);
+}
+
 /* ---- Frame ----------------------------------------------------------------- */
 
 bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer) {
@@ -337,6 +356,15 @@ bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer
     memcpy(frame.projection, projection, sizeof frame.projection);
     scene_light(frame.light_direction, frame.light_color, frame.ambient_color);
     bool ok = smoke_system_update(app->smoke, &frame);
+    if (app->gameplay) {
+        /* Offscreen runs are scripted: an impact every 20 frames at a point
+         * of the picture that moves round (the same run gives the same picture). */
+        if (app->options.offscreen && app->frame % 20 == 5) {
+            double turn = 2.399963 * (double)(app->frame / 20); /* the golden angle: points spread evenly */
+            demo_app_fire_at(app, app->width * (0.5 + 0.3 * cos(turn)), app->height * (0.62 + 0.22 * sin(turn)));
+        }
+        ok = gameplay_update(app->gameplay, &frame) && ok;
+    }
 
     float sky[3];
     scene_sky_color(sky);
@@ -344,6 +372,7 @@ bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer
     scene_draw(app->scene, (const float *)view_projection, eye);
     render_targets_copy_depth(&app->targets);
     ok = smoke_system_draw(app->smoke, &frame) && ok;
+    if (app->gameplay) ok = gameplay_draw(app->gameplay, &frame) && ok;
     render_targets_present(&app->targets, framebuffer);
 
     if (frame_ms > 0) {

@@ -111,6 +111,14 @@ static void hud_lines(const demo_app *app, char lines[HUD_LINES][160]) {
     bool effect_error;
     /* Long enough for an error's place and field; the rest is in the log. */
     snprintf(lines[HUD_EFFECT_LINE], 160, "%.110s", effect_show_line(app->effect, &effect_error));
+    if (app->gameplay) {
+        gameplay_stats g;
+        gameplay_get_stats(app->gameplay, &g);
+        snprintf(lines[HUD_EFFECT_LINE], 160,
+                 "impacts %u   spark landings %llu (CPU events, %llu dropped)   torches %u   campfire +%.0f s",
+                 g.impacts, (unsigned long long)g.spark_landings, (unsigned long long)g.events_dropped, g.torches,
+                 g.campfire_prewarm);
+    }
     if (app->options.offscreen) {
         snprintf(lines[5], 160, "offscreen, fixed step %.4f s", app->options.dt);
         lines[6][0] = '\0';

@@ -10,6 +10,7 @@
 
 #include "demo.h"
 #include "effect_show.h"
+#include "gameplay.h"
 #include "hud.h"
 #include "render_targets.h"
 #include "scene.h"
@@ -53,6 +54,7 @@ struct demo_app {
     hud *hud;
     smoke_system *smoke;
     effect_show *effect;
+    gameplay *gameplay;             /* --gameplay; NULL otherwise */
     orbit_camera camera;
     bool paused, sorting, show_hud;
 

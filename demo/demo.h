@@ -38,6 +38,7 @@ typedef struct demo_options {
     const char *save_effect;  /* --save-effect FILE: the effect on show at the end, as an effect file */
     bool look_away;           /* --look-away: the camera turned away from the smoke (what it costs out of view) */
     bool unlit;               /* --unlit: the smoke column unlit, the default look (what the light costs) */
+    bool gameplay;            /* --gameplay: impacts, a moving emitter, events, a campfire, torches (gameplay.h) */
     bool fire;                /* --fire: a fire at the chimney, drawn with the smoke in one draw group */
     bool separate;            /* --separate: with --fire, start drawing the two systems one after the other */
     uint32_t tile_size;       /* --tile 8|16|32: the tiled path's tile size (0: the module's default) */
@@ -69,6 +70,7 @@ typedef enum demo_action {
     DEMO_NEXT_EFFECT,      /* the gallery's next effect file (demo/effects/) */
     DEMO_TOGGLE_JOINT      /* with --fire: one draw group for fire and smoke, or one draw each */
 } demo_action;
+
 
 /* "full", "half", "quarter" for a plume_draw_resolution. */
 const char *demo_resolution_name(uint32_t resolution);
@@ -119,6 +121,9 @@ demo_status demo_app_status(const demo_app *app);
 void demo_app_set_level(demo_app *app, int level);
 void demo_app_orbit(demo_app *app, double dx_pixels, double dy_pixels);
 void demo_app_zoom(demo_app *app, double steps);
+/* --gameplay: an impact where the ray through pixel (x, y) of the window
+ * (from its top left) meets the scene; nothing when it meets nothing. */
+void demo_app_fire_at(demo_app *app, double x_pixels, double y_pixels);
 
 /* One frame: advances the smoke by `dt` seconds (unless paused), draws the
  * scene, the smoke and the HUD into `framebuffer` (0: the window's), and

@@ -44,6 +44,9 @@ static const char *USAGE =
     "                     the scene), or an effect file (demo/effects/*.json), reloaded whenever it is\n"
     "                     saved; its capacity unless --particles is given\n"
     "  --save-effect FILE at the end, write the effect on show as an effect file\n"
+    "  --gameplay         impacts where you click (F or the right button; offscreen: scripted), an\n"
+    "                     emitter orbiting the pillar, spark landings counted from events, a\n"
+    "                     prewarmed campfire, 100 torches that are one system\n"
     "  --fire             a fire at the chimney's mouth, the smoke rising through it, both drawn in one\n"
     "                     back-to-front order by a draw group (J switches to one draw each)\n"
     "  --separate         with --fire: start with one draw each (the fire behind all the smoke)\n"
@@ -110,6 +113,8 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             options->look_away = true, takes_value = false;
         } else if (!strcmp(arg, "--unlit")) {
             options->unlit = true, takes_value = false;
+        } else if (!strcmp(arg, "--gameplay")) {
+            options->gameplay = true, takes_value = false;
         } else if (!strcmp(arg, "--fire")) {
             options->fire = true, takes_value = false;
         } else if (!strcmp(arg, "--separate")) {
@@ -179,6 +184,10 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
     if (options->gl33 && options->effect == DEMO_EFFECT_SPARKS) {
         fprintf(stderr, "plume_demo: --effect sparks collides with the scene (plume_world), which needs the compute "
                         "path: not with --gl 3.3\n");
+        return 2;
+    }
+    if (options->gl33 && options->gameplay) {
+        fprintf(stderr, "plume_demo: --gameplay needs the compute path: not with --gl 3.3\n");
         return 2;
     }
     if (options->gl33 && options->fire) {

@@ -1,6 +1,7 @@
 #include "scene.h"
 
 #include <cglm/cglm.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "gl_util.h"
@@ -253,6 +254,102 @@ void scene_light(float to_sun[3], float sun[3], float ambient[3]) {
         /* What the scene's ambient gives a vertical surface (n.y = 0). */
         ambient[k] = 0.5f * (GROUND[k] + 0.7f * SKY[k]);
     }
+}
+
+/* Where a ray meets an object: the box's slab test in its own frame (turned
+ * by yaw), the sphere's quadratic, the plane's height; the nearest hit in
+ * front of the origin. */
+static bool object_ray_hit(const scene_object *o, const vec3 origin, const vec3 direction, float *t_out, vec3 normal) {
+    if (o->mesh == MESH_PLANE) {
+        if (fabsf(direction[1]) < 1e-6f) return false;
+        float t = (o->position[1] - origin[1]) / direction[1];
+        if (t <= 0.0f) return false;
+        float x = origin[0] + t * direction[0] - o->position[0], z = origin[2] + t * direction[2] - o->position[2];
+        if (fabsf(x) > o->scale[0] || fabsf(z) > o->scale[2]) return false;
+        *t_out = t;
+        glm_vec3_copy((vec3){0, 1, 0}, normal);
+        return true;
+    }
+    if (o->mesh == MESH_SPHERE) {
+        vec3 to_origin;
+        glm_vec3_sub((float *)origin, (float *)o->position, to_origin);
+        float b = glm_vec3_dot(to_origin, (float *)direction);
+        float c = glm_vec3_dot(to_origin, to_origin) - o->scale[0] * o->scale[0];
+        float disc = b * b - c;
+        if (disc < 0.0f) return false;
+        float t = -b - sqrtf(disc);
+        if (t <= 0.0f) return false;
+        *t_out = t;
+        for (int k = 0; k < 3; ++k) normal[k] = (to_origin[k] + t * direction[k]) / o->scale[0];
+        return true;
+    }
+    /* The box: origin and direction turned into its frame (the inverse yaw). */
+    float c = cosf(o->yaw), s = sinf(o->yaw);
+    vec3 local_origin, local_direction, offset;
+    glm_vec3_sub((float *)origin, (float *)o->position, offset);
+    local_origin[0] = c * offset[0] - s * offset[2];
+    local_origin[1] = offset[1];
+    local_origin[2] = s * offset[0] + c * offset[2];
+    local_direction[0] = c * direction[0] - s * direction[2];
+    local_direction[1] = direction[1];
+    local_direction[2] = s * direction[0] + c * direction[2];
+    float t_near = -INFINITY, t_far = INFINITY;
+    int near_axis = 0;
+    float near_sign = 1.0f;
+    for (int k = 0; k < 3; ++k) {
+        if (fabsf(local_direction[k]) < 1e-9f) {
+            if (fabsf(local_origin[k]) > o->scale[k]) return false;
+            continue;
+        }
+        float t0 = (-o->scale[k] - local_origin[k]) / local_direction[k];
+        float t1 = (o->scale[k] - local_origin[k]) / local_direction[k];
+        float sign = -1.0f;
+        if (t0 > t1) {
+            float swap = t0;
+            t0 = t1;
+            t1 = swap;
+            sign = 1.0f;
+        }
+        if (t0 > t_near) {
+            t_near = t0;
+            near_axis = k;
+            near_sign = sign;
+        }
+        if (t1 < t_far) t_far = t1;
+    }
+    if (t_near > t_far || t_near <= 0.0f) return false;
+    *t_out = t_near;
+    vec3 local_normal = {0, 0, 0};
+    local_normal[near_axis] = near_sign;
+    /* Back to the world: the yaw. */
+    normal[0] = c * local_normal[0] + s * local_normal[2];
+    normal[1] = local_normal[1];
+    normal[2] = -s * local_normal[0] + c * local_normal[2];
+    return true;
+}
+
+bool scene_ray_hit(const float origin[3], const float direction[3], float out_point[3], float out_normal[3]) {
+    float best = INFINITY;
+    for (size_t k = 0; k < sizeof OBJECTS / sizeof OBJECTS[0]; ++k) {
+        float t;
+        vec3 normal;
+        if (object_ray_hit(&OBJECTS[k], origin, direction, &t, normal) && t < best) {
+            best = t;
+            for (int i = 0; i < 3; ++i) {
+                out_point[i] = origin[i] + t * direction[i];
+                out_normal[i] = normal[i];
+            }
+        }
+    }
+    return best < INFINITY;
+}
+
+void scene_pillar(float out_base[3], float *out_height) {
+    const scene_object *pillar = &OBJECTS[4];
+    out_base[0] = pillar->position[0];
+    out_base[1] = 0.0f;
+    out_base[2] = pillar->position[2];
+    *out_height = 2.0f * pillar->scale[1];
 }
 
 void scene_chimney_top(float out[3]) {

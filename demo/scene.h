@@ -20,6 +20,11 @@ void scene_sky_color(float out_rgb[3]);
 /* The scene's sun (the direction towards it, its colour) and the ambient
  * light a vertical surface gets: what lit particles are lit by. */
 void scene_light(float to_sun[3], float sun[3], float ambient[3]);
+/* The nearest object a ray from `origin` along the unit `direction` meets:
+ * the point and the surface's unit normal there; false when it meets none. */
+bool scene_ray_hit(const float origin[3], const float direction[3], float out_point[3], float out_normal[3]);
+/* The pillar: the centre of its foot on the ground and its height. */
+void scene_pillar(float out_base[3], float *out_height);
 /* Where the smoke leaves the chimney. */
 void scene_chimney_top(float out[3]);
 

@@ -278,7 +278,7 @@ bool smoke_system_save(const smoke_system *smoke, const char *path, plume_effect
     return plume_effect_save(path, &desc, error) == PLUME_OK;
 }
 
-static plume_frame_desc frame_desc(const smoke_frame *frame) {
+plume_frame_desc smoke_frame_desc(const smoke_frame *frame) {
     plume_frame_desc desc = {
         .dt = frame->dt,
         .disable_sort = !frame->sort,
@@ -296,13 +296,13 @@ static plume_frame_desc frame_desc(const smoke_frame *frame) {
 }
 
 bool smoke_system_update(smoke_system *smoke, const smoke_frame *frame) {
-    plume_frame_desc desc = frame_desc(frame);
+    plume_frame_desc desc = smoke_frame_desc(frame);
     bool ok = !smoke->fire.id || plume_system_update(smoke->context, smoke->fire, &desc) == PLUME_OK;
     return plume_system_update(smoke->context, smoke->system, &desc) == PLUME_OK && ok;
 }
 
 bool smoke_system_draw(smoke_system *smoke, const smoke_frame *frame) {
-    plume_frame_desc desc = frame_desc(frame);
+    plume_frame_desc desc = smoke_frame_desc(frame);
     if (smoke->group.id && smoke->settings.joint) {
         desc.draw_path = PLUME_DRAW_PATH_RASTER; /* the path groups draw with */
         return plume_draw_group_draw(smoke->context, smoke->group, &desc) == PLUME_OK;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "plume/plume_effect.h"
+#include "plume/plume_particles.h"
 #include "plume/plume_profile.h"
 
 typedef struct smoke_system smoke_system;
@@ -47,6 +48,9 @@ typedef struct smoke_frame {
     float light_color[3];
     float ambient_color[3];
 } smoke_frame;
+
+/* The module's frame descriptor of `frame` (the demo's other systems use it too). */
+plume_frame_desc smoke_frame_desc(const smoke_frame *frame);
 
 /* Creates the system with profiling on (logs the module's message and
  * returns false on failure). */

@@ -33,6 +33,7 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action, int mo
     case GLFW_KEY_H: demo_app_act(input->app, DEMO_TOGGLE_HUD); break;
     case GLFW_KEY_E: demo_app_act(input->app, DEMO_NEXT_EFFECT); break;
     case GLFW_KEY_J: demo_app_act(input->app, DEMO_TOGGLE_JOINT); break;
+    case GLFW_KEY_F: demo_app_fire_at(input->app, input->last_x, input->last_y); break;
     default: break;
     }
 }
@@ -40,6 +41,11 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action, int mo
 static void on_mouse_button(GLFWwindow *window, int button, int action, int mods) {
     (void)mods;
     window_input *input = glfwGetWindowUserPointer(window);
+    if (button == GLFW_MOUSE_BUTTON_RIGHT && action == GLFW_PRESS) {
+        double x, y;
+        glfwGetCursorPos(window, &x, &y);
+        demo_app_fire_at(input->app, x, y);
+    }
     if (button != GLFW_MOUSE_BUTTON_LEFT) return;
     input->dragging = action == GLFW_PRESS;
     glfwGetCursorPos(window, &input->last_x, &input->last_y);

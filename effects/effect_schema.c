@@ -68,6 +68,8 @@ _Static_assert(PLUME_ORIENT_WORLD_FACING == 4, "ORIENTATION_NAMES lists every pl
 static const char *const SORT_MODE_NAMES[] = {"view_depth", "distance", "oldest_first", "youngest_first", "none",
                                               NULL};
 _Static_assert(PLUME_SORT_MODE_NONE == 4, "SORT_MODE_NAMES lists every plume_sort_mode in order");
+static const char *const SPACE_NAMES[] = {"world", "local", NULL};
+_Static_assert(PLUME_SPACE_LOCAL == 1, "SPACE_NAMES lists every plume_simulation_space in order");
 /* The world (since 1.2). Not in files: a route's target_system and the
  * vector field's texture, which are the host's run-time GL and module
  * objects; a file's routes target its own system. */
@@ -154,5 +156,8 @@ static const effect_field SYSTEM_FIELDS[] = {
     FIELD(plume_system_desc, lit, EFFECT_BOOL),
     FIELD(plume_system_desc, emissive_over_life, EFFECT_GRADIENT),
     {"world", EFFECT_OBJECT, offsetof(plume_system_desc, world), &WORLD_TABLE, 0, 0, NULL},
+    FIELD(plume_system_desc, prewarm_time, EFFECT_FLOAT),
+    FIELD(plume_system_desc, inherit_velocity, EFFECT_FLOAT),
+    {"simulation_space", EFFECT_ENUM, offsetof(plume_system_desc, simulation_space), NULL, 0, 0, SPACE_NAMES},
 };
 const effect_table effect_system_table = ROWS(SYSTEM_FIELDS);

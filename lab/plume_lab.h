@@ -106,6 +106,12 @@ uint32_t plume_lab_sorter_group_bits(const plume_context *context, plume_sorter 
  * "transform feedback", "render passes"); NULL for a stale handle. */
 const char *plume_lab_sorter_backend(const plume_context *context, plume_sorter sorter, uint32_t count);
 
+/* ---- Particles ---------------------------------------------------------------------- */
+/* Whether the system's simulate pass grows the GPU box plume_system_get_bounds
+ * reads (default on; off, the box stays empty): the benchmark's baseline for
+ * the reduction's cost. */
+plume_result plume_lab_system_set_bounds(plume_context *context, plume_system system, bool enabled);
+
 /* ---- Profile ------------------------------------------------------------------------ */
 
 /* Frames a system's profiler keeps in flight: its GPU times of a frame come
@@ -114,6 +120,13 @@ enum { PLUME_LAB_PROFILER_RING_DEPTH = 4 };
 
 /* The median of `values` (sorted in place); 0 for none. */
 double plume_lab_median(double *values, uint32_t count);
+
+/* ---- Particles: events to the CPU ---------------------------------------------------- */
+
+/* Systems created while on read their event readbacks with glGetBufferSubData
+ * after the fence, as on a GL without buffer storage (4.4), instead of
+ * through a persistent mapping. Process-wide; default off. */
+void plume_lab_cpu_events_read_by_copy(bool on);
 
 /* ---- Render --------------------------------------------------------------------------
  * Thin wrappers (plugin/render/render_lab.c) over render/'s internal knobs. */

@@ -84,6 +84,48 @@ typedef struct plume_forces {
                                    (a still field) */
 } plume_forces;
 
+/* ---- Placements [since 1.3] ----
+ * Where a system's emitters sit in the world: an emitter's position,
+ * extents and direction are in the placement's local space; a particle is
+ * born at position + rotation * (scale * local position), its velocity
+ * turned by the rotation (not scaled). */
+typedef struct plume_transform {
+    float position[3];          /* world units; default: the origin */
+    float rotation[4];          /* quaternion x, y, z, w, any length but 0 (normalised);
+                                   all zero (default): no rotation */
+    float scale[3];             /* per local axis, > 0; all zero (default): {1, 1, 1} */
+} plume_transform;
+
+/* Particles spawned now (plume_system_emit) [since 1.3]. */
+typedef struct plume_emit_desc {
+    uint32_t emitter;           /* the emitter (0 .. PLUME_MAX_EMITTERS - 1) whose shape,
+                                   direction, spread, lifetime, speed, size, rotation and spin
+                                   the particles take; its rate and bursts do not matter (an
+                                   emitter of rate 0 makes a template); default: 0 */
+    uint32_t count;             /* particles, 1 .. the system's capacity */
+    plume_transform transform;  /* where the emitter's local space is; default: the identity */
+    float velocity[3];          /* world units per second added to every particle (a carrier's
+                                   velocity, a blast); default: 0 */
+    float size_scale;           /* multiplies the birth size, > 0; default 0: 1 */
+    uint32_t seed;              /* 0 (default): the system's random streams by emission number,
+                                   as rates and bursts draw them; otherwise particle k of this
+                                   emit draws from (seed, k): the same seed gives the same
+                                   particles wherever and whenever it is emitted */
+    float color[4];             /* multiplies the drawn colour (straight rgba: the gradient's
+                                   colour and opacity) on every draw path, 0 .. 65504 (kept as
+                                   half floats); all zero (default): {1, 1, 1, 1} */
+} plume_emit_desc;
+
+/* One placement of a system's emitters (plume_system_set_instances)
+ * [since 1.3]. */
+typedef struct plume_instance_desc {
+    plume_transform transform;  /* default: the identity */
+    bool enabled;               /* false (default): its emitters' rates and bursts emit nothing;
+                                   its particles live on */
+    bool jump;                  /* true: the instance moved without travelling (teleported,
+                                   reused): no stream along the path, no inherited velocity */
+} plume_instance_desc;
+
 #ifdef __cplusplus
 }
 #endif

@@ -196,7 +196,44 @@ typedef struct plume_system_desc {
      * particle); 32, exact float order, in four (plume_sort.h); 16 (2^-7)
      * in two. [since 1.2] */
     uint32_t sort_key_bits;
+    /* Seconds the system is already into its life when it is created and
+     * after each plume_system_reset: 0 (default) starts it empty; 0 .. 3600
+     * otherwise. Applied as plume_system_prewarm does (fixed steps of
+     * PLUME_PREWARM_STEP, at most PLUME_PREWARM_MAX_STEPS of them): a campfire
+     * already burning when the level loads. [since 1.3] */
+    float prewarm_time;
+    /* Deaths, collisions and route triggers reported to the CPU
+     * (plume_system_poll_events, plume_world.h); default: off [since 1.3]. */
+    plume_cpu_events_desc cpu_events;
+    /* The part of a placement's velocity (its motion over the last update:
+     * plume_system_set_transform, plume_system_set_instances) its emitters'
+     * particles start with, finite, 0 .. 4; default 0: none, 1: all. Needs
+     * the compute path. [since 1.3] */
+    float inherit_velocity;
+    /* A plume_simulation_space: where live particles are; default
+     * PLUME_SPACE_WORLD. Local needs the compute path (refused on the
+     * fragment path with PLUME_ERROR_GL_UNSUPPORTED). [since 1.3] */
+    uint32_t simulation_space;
 } plume_system_desc;
+
+/* Where a system's live particles are (plume_system_desc.simulation_space)
+ * [since 1.3].
+ *   WORLD: once born, a particle moves on its own; its placement moving
+ *          leaves it behind (smoke, sparks).
+ *   LOCAL: a particle stays attached to the placement (instance) that
+ *          spawned it: each update first moves it, and turns its velocity,
+ *          by that placement's change since the last update (translation,
+ *          rotation and scale; a jump too), then simulates it (forces,
+ *          collisions, sort and draw stay in world space). Births are at
+ *          the new placement, never along the path (no sub-frame births,
+ *          no inherited velocity to speak of: inherit_velocity still
+ *          applies). Emits (plume_system_emit) and GPU events' children
+ *          belong to instance 0, the system's own placement, and follow it
+ *          from the update after their birth. */
+typedef enum plume_simulation_space {
+    PLUME_SPACE_WORLD = 0,
+    PLUME_SPACE_LOCAL = 1
+} plume_simulation_space;
 
 /* How many pixels the draw shades (plume_frame_desc.draw_resolution)
  * [since 1.1]. The lower resolutions draw the particles into the module's own
@@ -380,9 +417,10 @@ PLUME_API plume_result plume_system_get_desc(const plume_context *context, plume
                                              plume_system_desc *out_desc);
 
 /* Advances the simulation by frame->dt: emits (rate and bursts of each
- * emitter), ages, integrates, collides and kills, culls, then sorts the drawn
- * particles in the sort_mode's order for frame->view (unless
- * frame->disable_sort). Uses dt, view, projection (culling and depth
+ * emitter at each enabled instance, then the emits queued since the last
+ * update: see "Gameplay" below), ages, integrates, collides and kills,
+ * culls, then sorts the drawn particles in the sort_mode's order for
+ * frame->view (unless frame->disable_sort). Uses dt, view, projection (culling and depth
  * collision), disable_sort, disable_culling and cull_distance, and with
  * depth collision depth_texture.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, frame
@@ -390,7 +428,9 @@ PLUME_API plume_result plume_system_get_desc(const plume_context *context, plume
  * depth_texture that is not a 2D depth texture); nothing is changed then.
  * A dt over 1 s: a warning once per system. PLUME_ERROR_GL if GL raised an
  * error during the call (logged).
- * Nothing is read back from the GPU.
+ * Nothing is read back from the GPU; with events to the CPU
+ * (desc.cpu_events) it copies the update's records into a readback buffer
+ * and takes those whose fence has signalled, without waiting [since 1.3].
  * Threading: where the system's GL context is current. */
 PLUME_API plume_result plume_system_update(plume_context *context, plume_system system,
                                            const plume_frame_desc *frame);
@@ -432,7 +472,10 @@ PLUME_API plume_result plume_system_set_tiled_options(plume_context *context, pl
 
 /* Kills every particle and restarts time, emission fractions, burst timers
  * and emission numbering: after a reset the system behaves as if just
- * created (with the emitters and forces as last set).
+ * created (with the emitters and forces as last set), prewarm_time included
+ * [since 1.3]. Emits queued since the last update are dropped, and every
+ * placement starts again where it is set (no path from before the reset)
+ * [since 1.3].
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle),
  * PLUME_ERROR_GL.
  * Threading: where the system's GL context is current. */
@@ -440,7 +483,11 @@ PLUME_API plume_result plume_system_reset(plume_context *context, plume_system s
 
 /* Replaces emitter `index` (0 .. PLUME_MAX_EMITTERS - 1) from the next update
  * on; particles already alive keep their attributes. The emitter's fraction
- * and burst clock carry on. Zero fields take the defaults of
+ * and burst clock carry on, except that bursts other than the emitter's
+ * current ones (burst_count or burst_interval changed) restart their clock
+ * at the next update: a single burst set at any time fires on the next
+ * update that moves time, a repeating one then and every interval after
+ * [since 1.3; before, a single burst set after time 0 never fired]. Zero fields take the defaults of
  * plume_emitter_desc; a zero descriptor switches the emitter off.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle,
  * emitter NULL, index out of range, fields as for create); the emitter is
@@ -469,9 +516,95 @@ PLUME_API plume_result plume_system_set_forces(plume_context *context, plume_sys
 PLUME_API plume_result plume_system_set_world(plume_context *context, plume_system system,
                                               const plume_world *world);
 
+/* ---- Prewarm [since 1.3] ----------------------------------------------------
+ * plume_system_prewarm's step (seconds) and its most steps: 20 s in steps of
+ * PLUME_PREWARM_STEP; a longer prewarm takes PLUME_PREWARM_MAX_STEPS equal,
+ * longer steps (seconds / PLUME_PREWARM_MAX_STEPS), so its cost is bounded. */
+#define PLUME_PREWARM_STEP (1.0f / 30.0f)
+#define PLUME_PREWARM_MAX_STEPS 600u
+#define PLUME_PREWARM_MAX_SECONDS 3600.0f
+
+/* Advances the system by `seconds` (0 .. PLUME_PREWARM_MAX_SECONDS; 0: a
+ * no-op) in one call, on the GPU, from its state now: what updates of
+ * PLUME_PREWARM_STEP (the last one shorter: seconds - k steps) would leave,
+ * the particles equal to such updates' up to float rounding (emission, ages,
+ * forces, collisions except with the scene's depth, which needs a frame's
+ * depth texture, and events). No culling, no sort, no draw work, nothing read
+ * back: each step is the update's emission and simulate passes only, and
+ * the draw list is in slot order until the next update sorts it (update
+ * before drawing, as every frame). Bounded time: at most
+ * PLUME_PREWARM_MAX_STEPS steps; beyond PLUME_PREWARM_MAX_STEPS *
+ * PLUME_PREWARM_STEP seconds the steps are longer (seconds /
+ * PLUME_PREWARM_MAX_STEPS each), which moves rate emission into fewer, larger
+ * cohorts. Also a way to catch up: a host that skipped updates of an
+ * invisible system (its culling) may prewarm it by the time skipped instead
+ * of one long update. The fragment path prewarms too (its steps also sort).
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle,
+ * seconds negative, not finite or over PLUME_PREWARM_MAX_SECONDS; the system
+ * is unchanged then), PLUME_ERROR_GL.
+ * Threading: where the system's GL context is current. [since 1.3] */
+PLUME_API plume_result plume_system_prewarm(plume_context *context, plume_system system, float seconds);
+
+/* ---- Bounds [since 1.3] -------------------------------------------------------
+ * A box for the host's own culling: plume_system_get_bounds, the GPU's box
+ * of the live particles a frame or two late; plume_system_desc_bounds, a
+ * box from the descriptor before any frame. A host whose culling finds the
+ * box invisible may skip update and draw and resume later: the particles
+ * wait where they were (time stands still for them), and a
+ * plume_system_prewarm by the time skipped catches up in steps (one update
+ * of the whole time would emit it as one cohort). */
+typedef struct plume_bounds {
+    float min[3];               /* world units: every live particle's quad lies inside */
+    float max[3];
+    bool any_live;              /* false: no live particle (min and max are 0) */
+    /* plume_system_desc_bounds: false where nothing bounds the particles
+     * (attractors, a vector field, event routes): min and max are then the
+     * box without them. plume_system_get_bounds: always true. */
+    bool bounded;
+    /* plume_system_get_bounds: the update the box describes, counted from 1
+     * since creation (0: none has come back yet); _desc_bounds: 0. */
+    uint64_t update;
+} plume_bounds;
+
+/* The box of the system's live particles after a recent update, each
+ * particle's position widened by the largest quad's half diagonal (the
+ * size curve's largest value times the emitters' largest size, the stretch
+ * limit where the orientation stretches): the culling sphere's radius. It
+ * is grown on the GPU by every update's simulate pass (culled particles
+ * included) and comes back through a ring of fenced copies checked with a
+ * zero timeout: never a wait, so it describes an update one to three frames
+ * old (out->update says which; the same one again until a newer one has
+ * come back). The first call starts the box's way back (a system whose
+ * host never asks grows no box and places no fence): it and the calls
+ * before a box has come back, and those after a reset, give out->update 0
+ * and any_live false. A system moved by emitter transforms is boxed where
+ * its particles are (world space). The fragment path has no GPU box:
+ * PLUME_ERROR_GL_UNSUPPORTED, with a message.
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, out
+ * NULL; *out is zeroed when not NULL), PLUME_ERROR_GL_UNSUPPORTED.
+ * Threading: where the system's GL context is current. [since 1.3] */
+PLUME_API plume_result plume_system_get_bounds(plume_context *context, plume_system system, plume_bounds *out);
+
+/* A conservative box, from the descriptor alone, of every particle its
+ * emitters can make over their lifetimes, quads included: each emitter's
+ * shape around its position, moved by at most its largest speed for its
+ * longest lifetime, with gravity, wind and drag as the simulation integrates
+ * them and turbulence at its largest acceleration; with colliders or depth
+ * collision, the same reach in every direction (a bounce turns a particle
+ * but never speeds it up). In the emitters' frame: the frame their
+ * positions are given in. Emitters that emit nothing (rate and burst_count
+ * 0) are left out; none left: any_live false. Attractors, a vector field
+ * and event routes leave the particles unbounded: bounded false (children
+ * another system's routes send here are not covered either).
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (desc or out NULL, a descriptor
+ * plume_system_desc_check refuses, with its message; *out is zeroed when not
+ * NULL).
+ * Threading: any thread; no GL call, no state. [since 1.3] */
+PLUME_API plume_result plume_system_desc_bounds(const plume_system_desc *desc, plume_bounds *out);
+
 /* ---- Debug readback (tests and tools) --------------------------------------
  * One particle: its motion and its traits (the GPU keeps them in two arrays,
- * 32 and 16 bytes a particle). */
+ * 32 and 32 bytes a particle). */
 typedef struct plume_particle {
     float position[3];          /* world units */
     float age;                  /* seconds since birth */
@@ -560,6 +693,66 @@ PLUME_API plume_result plume_system_get_profile(const plume_context *context, pl
 PLUME_API uint32_t plume_system_get_frame_profiles(const plume_context *context, plume_system system,
                                                    uint64_t first_frame, plume_frame_profile *out, uint32_t max);
 
+/* ---- Gameplay: emission on demand, placements, instances [since 1.3] ----
+ * The compute path only: on the fragment path these calls return
+ * PLUME_ERROR_GL_UNSUPPORTED with a message. What every update emits goes to
+ * the GPU as one table of spawn batches (one upload, one pass): the rates
+ * and bursts of each emitter at each enabled instance, then the emits queued
+ * since the last update in call order. Emission numbers and random streams
+ * follow that order, so the same calls give the same particles. When the
+ * pool has fewer free slots than the batches ask for, the last batches get
+ * fewer particles (as a burst over the capacity does). */
+
+/* The most plume_system_emit calls queued between two updates. */
+enum { PLUME_MAX_EMITS_PER_UPDATE = 4096 };
+/* The most instances of a system (plume_system_set_instances). */
+enum { PLUME_MAX_INSTANCES = 65536 };
+
+/* Queues `emit->count` particles of emitter `emit->emitter` at
+ * `emit->transform`; the next update spawns them at the start of its step
+ * (they age and move by its whole dt). Any number of particles a call.
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, emit
+ * NULL, emitter out of range, count 0 or over the capacity, a non-finite
+ * number, a scale <= 0 in some axis when not all zero, size_scale negative,
+ * a color channel outside 0 .. 65504),
+ * PLUME_ERROR_CAPACITY (PLUME_MAX_EMITS_PER_UPDATE
+ * calls already queued), PLUME_ERROR_GL_UNSUPPORTED (the fragment path);
+ * nothing is queued then and the queue is unchanged. A reset drops the queue.
+ * Threading: any thread using the context; issues no GL call. */
+PLUME_API plume_result plume_system_emit(plume_context *context, plume_system system, const plume_emit_desc *emit);
+
+/* Places the system's own emitters (instance 0, enabled from creation) for
+ * the next update. The update's rates and bursts spawn along the way from
+ * the last update's placement to this one: particle k of the step is born at
+ * its time within the step at the placement interpolated there (position and
+ * scale linear, rotation by normalised linear interpolation of the
+ * quaternions) and aged the rest of the step, so a fast emitter leaves an
+ * even stream. A placement never set is the identity. `jump` true (and the
+ * first update, and the first after a reset): no path, born at this
+ * placement. The system's inherit_velocity times the placement's velocity
+ * (its move over the step / dt) is added to its particles.
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle,
+ * transform NULL, a non-finite number, a scale <= 0 in some axis when not all
+ * zero), PLUME_ERROR_GL_UNSUPPORTED (the fragment path); nothing changes then.
+ * Threading: any thread using the context; issues no GL call. */
+PLUME_API plume_result plume_system_set_transform(plume_context *context, plume_system system,
+                                                  const plume_transform *transform, bool jump);
+
+/* Sets instances first .. first + count - 1 (instance 0 is the system's own
+ * placement, plume_system_set_transform's): each is a placement of every
+ * emitter, spawning into the same pool (one simulate, one sort, one draw for
+ * all). Setting an instance past the last one adds it (and any between,
+ * disabled at the identity); an instance is never removed, only disabled,
+ * and its particles live on (in local space they keep following it). A game
+ * moving 1000 torches sets all 1000 in one call a frame. Each instance moves as plume_system_set_transform says
+ * (jump, inherited velocity).
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle,
+ * instances NULL with count > 0, a transform as for set_transform, first +
+ * count over PLUME_MAX_INSTANCES), PLUME_ERROR_OUT_OF_MEMORY,
+ * PLUME_ERROR_GL_UNSUPPORTED (the fragment path); nothing changes then.
+ * Threading: any thread using the context; issues no GL call. [since 1.3] */
+PLUME_API plume_result plume_system_set_instances(plume_context *context, plume_system system, uint32_t first,
+                                                  uint32_t count, const plume_instance_desc *instances);
 /* The draws plume_context_warm_programs prepares (bits; 0: all three). */
 typedef enum plume_warm_draws {
     PLUME_WARM_RASTER = 1u << 0,         /* PLUME_DRAW_PATH_RASTER at full resolution */

@@ -153,6 +153,19 @@ typedef struct plume_api {
     /* the tiled draw path's tile size and chunk entries (plume_particles.h) */
     plume_result (*system_set_tiled_options)(plume_context *context, plume_system system, uint32_t tile_size,
                                              uint32_t chunk_entries);
+    /* prewarm and bounds (plume_particles.h) */
+    plume_result (*system_prewarm)(plume_context *context, plume_system system, float seconds);
+    plume_result (*system_get_bounds)(plume_context *context, plume_system system, plume_bounds *out);
+    plume_result (*system_desc_bounds)(const plume_system_desc *desc, plume_bounds *out);
+    /* events to the CPU (plume_world.h) */
+    plume_result (*system_poll_events)(plume_context *context, plume_system system, plume_particle_event *out,
+                                       uint32_t max, plume_event_poll_info *info);
+    /* emission on demand, placements and instances (plume_particles.h) */
+    plume_result (*system_emit)(plume_context *context, plume_system system, const plume_emit_desc *emit);
+    plume_result (*system_set_transform)(plume_context *context, plume_system system,
+                                         const plume_transform *transform, bool jump);
+    plume_result (*system_set_instances)(plume_context *context, plume_system system, uint32_t first,
+                                         uint32_t count, const plume_instance_desc *instances);
     /* a look's programs built ahead of its systems (plume_particles.h) */
     plume_result (*context_warm_programs)(plume_context *context, const plume_system_desc *desc, uint32_t draws);
 

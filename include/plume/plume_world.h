@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "plume_common.h"
+#include "plume_context.h"
 #include "plume_emitter.h"
 
 #ifdef __cplusplus
@@ -148,10 +149,11 @@ typedef enum plume_event_trigger {
  * update; children that do not fit (buffer or particles full) are dropped
  * and counted (plume_profile.event_children_dropped). Nothing is read back.
  * A system's routes reach at most one system besides itself.
- * Which emitter a particle came from: while its system has routes, a
- * particle's lifetime carries its emitter's index in its three lowest
- * mantissa bits (a change of at most 7 ulp); particles born while the system
- * had no routes are matched by those bits as they are.
+ * Which emitter a particle came from: while its system has routes (or CPU
+ * events, plume_cpu_events_desc), a particle's lifetime carries its
+ * emitter's index in its three lowest mantissa bits (a change of at most 7
+ * ulp); particles born while the system had neither are matched by those
+ * bits as they are.
  * Determinism: a child's attributes depend on the seed, its parent's
  * emission number, the route and its number among the parent's children;
  * the children of one update are numbered (`id`) in their parents' slot
@@ -180,6 +182,84 @@ typedef struct plume_world {
      * 1 .. 2^21; read at creation only; default: 0 = 4096. */
     uint32_t event_capacity;
 } plume_world;
+
+/* ---- Events to the CPU ------------------------------------------------------
+ * Deaths, collisions and route triggers reported back to the CPU, for
+ * sounds and gameplay. Each update writes its records in slot order into a
+ * GPU buffer (at most `budget` of them; the rest are counted), copies them
+ * into one of PLUME_EVENT_READBACK_DEPTH readback buffers and places a
+ * fence; plume_system_poll_events checks the fences without waiting and
+ * hands each record over once, oldest first, one to three frames late. An
+ * update that finds every readback buffer still in flight copies nothing and
+ * counts its records as dropped rather than waiting. Records the caller has
+ * not taken wait on the CPU (PLUME_EVENT_READBACK_DEPTH x budget of them;
+ * the rest are counted as dropped). Off (kinds 0, the default): no GL
+ * object, no pass, no cost. Compute path only: on the fragment path a
+ * descriptor with kinds set is refused with PLUME_ERROR_GL_UNSUPPORTED and a
+ * message. [since 1.3] */
+enum { PLUME_EVENT_READBACK_DEPTH = 4 };  /* readback buffers per system [since 1.3] */
+
+/* A record's kind, and its bit in plume_cpu_events_desc.kinds [since 1.3]. */
+typedef enum plume_particle_event_kind {
+    PLUME_PARTICLE_EVENT_DEATH = 1,       /* the particle died (age, or killed by a collider) */
+    PLUME_PARTICLE_EVENT_COLLISION = 2,   /* it hit a collider or the depth buffer (as
+                                             PLUME_EVENT_COLLISION: a kill, or a contact above
+                                             rest_speed) */
+    PLUME_PARTICLE_EVENT_ROUTE = 4        /* it fired a GPU event route (world.events[route]) */
+} plume_particle_event_kind;
+
+/* Which events a system reports to the CPU (plume_system_desc.cpu_events),
+ * read at creation only [since 1.3]. */
+typedef struct plume_cpu_events_desc {
+    uint32_t kinds;            /* plume_particle_event_kind bits; default: 0 = off */
+    uint32_t source_emitters;  /* bit e set: particles of emitter e report; default: 0 = all */
+    uint32_t budget;           /* records one update reports, 1 .. 65536; default: 0 = 1024 */
+} plume_cpu_events_desc;
+
+/* One reported event [since 1.3]. A particle that both hit and died in one
+ * update gives a collision record, then a death record, then one record per
+ * route it fired, in route order; the records of one update come in
+ * ascending slot order. */
+typedef struct plume_particle_event {
+    float position[3];         /* death by age: its last position (the update before's);
+                                  collision or kill: after the contact (this update's) */
+    uint32_t kind;             /* one plume_particle_event_kind */
+    float velocity[3];         /* as position: the velocity that goes with it (a bounce's
+                                  outgoing velocity) */
+    uint32_t particle_id;      /* its emission number (plume_particle.id) */
+    uint32_t emitter;          /* the emitter it came from, 0 .. PLUME_MAX_EMITTERS - 1 */
+    uint32_t instance;         /* the placement (plume_system_set_instances) whose emitters
+                                  spawned it: 0 for the system's own, for plume_system_emit's
+                                  particles and for GPU events' children */
+    uint32_t route;            /* PLUME_PARTICLE_EVENT_ROUTE: the index into world.events; else 0 */
+    uint32_t reserved;         /* 0 */
+    uint64_t update;           /* the update it came from: its index since creation
+                                  (plume_frame_profile.frame) */
+} plume_particle_event;
+
+/* What a poll found [since 1.3]. The dropped counts are those since the
+ * previous poll (or creation, or reset). */
+typedef struct plume_event_poll_info {
+    uint32_t delivered;        /* records written to out by this call */
+    uint32_t queued;           /* records waiting on the CPU after it (the next poll's) */
+    uint32_t in_flight;        /* updates whose records are still on their way from the GPU */
+    uint32_t reserved;         /* 0 */
+    uint64_t dropped_budget;   /* records over an update's budget */
+    uint64_t dropped_in_flight;/* records of updates that found every readback buffer in flight */
+    uint64_t dropped_queue;    /* records that found the CPU queue full */
+} plume_event_poll_info;
+
+/* Hands over the system's events that have come back from the GPU, oldest
+ * first, at most `max` (the rest stay queued for the next call). Checks the
+ * readback fences with a zero timeout: it never waits for the GPU. Each
+ * record is delivered once; a reset forgets the records not yet delivered.
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or system handle, out
+ * NULL with max > 0, info NULL, a system created without cpu_events.kinds);
+ * nothing is delivered then (*info zeroed when not NULL). PLUME_ERROR_GL.
+ * Threading: where the system's GL context is current. [since 1.3] */
+PLUME_API plume_result plume_system_poll_events(plume_context *context, plume_system system,
+                                                plume_particle_event *out, uint32_t max,
+                                                plume_event_poll_info *info);
 
 #ifdef __cplusplus
 }

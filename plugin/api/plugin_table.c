@@ -211,6 +211,13 @@ static const plume_api api_table = {
     .draw_group_get_profile = plume_draw_group_get_profile,
     .system_desc_check = plume_system_desc_check,
     .system_set_tiled_options = plume_system_set_tiled_options,
+    .system_prewarm = plume_system_prewarm,
+    .system_get_bounds = plume_system_get_bounds,
+    .system_desc_bounds = plume_system_desc_bounds,
+    .system_poll_events = plume_system_poll_events,
+    .system_emit = plume_system_emit,
+    .system_set_transform = plume_system_set_transform,
+    .system_set_instances = plume_system_set_instances,
     .context_warm_programs = plume_context_warm_programs,
 };
 

@@ -333,9 +333,26 @@ static plume_result resolve_look(const plume_env *env, const char *caller, plume
     if (d->sort_key_bits == 0) d->sort_key_bits = DEFAULT_SORT_KEY_BITS;
     if (d->sort_key_bits < MIN_SORT_KEY_BITS || d->sort_key_bits > 32)
         return refuse(env, caller, "sort_key_bits", "is outside 16 .. 32 (0: 24)");
+    if (!(d->inherit_velocity >= 0.0f && d->inherit_velocity <= 4.0f))
+        return refuse(env, caller, "inherit_velocity", "is outside 0 .. 4");
+    if (d->simulation_space > PLUME_SPACE_LOCAL)
+        return refuse(env, caller, "simulation_space", "is not a plume_simulation_space (0 world, 1 local)");
     if ((r = check_non_negative(env, caller, "stretch_factor", d->stretch_factor)) != PLUME_OK) return r;
     const plume_range default_limits = {1.0f, 8.0f};
     return resolve_range(env, caller, "stretch_limits", &d->stretch_limits, &default_limits, RANGE_POSITIVE);
+}
+
+static plume_result resolve_cpu_events(const plume_env *env, const char *caller, plume_cpu_events_desc *e) {
+    const uint32_t all_kinds = PLUME_PARTICLE_EVENT_DEATH | PLUME_PARTICLE_EVENT_COLLISION | PLUME_PARTICLE_EVENT_ROUTE;
+    if (e->kinds & ~all_kinds)
+        return refuse(env, caller, "cpu_events.kinds", "has bits that are no plume_particle_event_kind");
+    if (e->source_emitters >> PLUME_MAX_EMITTERS)
+        return refuse(env, caller, "cpu_events.source_emitters", "names an emitter past PLUME_MAX_EMITTERS");
+    if (e->budget > PLUME_CPU_EVENT_MAX_BUDGET)
+        return refuse(env, caller, "cpu_events.budget", "is over 65536 records an update");
+    if (e->source_emitters == 0) e->source_emitters = (1u << PLUME_MAX_EMITTERS) - 1u;
+    if (e->budget == 0) e->budget = PLUME_CPU_EVENT_DEFAULT_BUDGET;
+    return PLUME_OK;
 }
 
 /* The longest quad edge over its size: the stretch's upper limit where the
@@ -370,7 +387,16 @@ plume_result plume_particles_resolve_desc(const plume_env *env, const char *call
         return r;
     if (a->soft_fade_distance == 0.0f) a->soft_fade_distance = DEFAULT_SOFT_FADE_DISTANCE;
     if ((r = resolve_look(env, caller, out)) != PLUME_OK) return r;
+    if ((r = particles_check_prewarm(env, caller, "prewarm_time", out->prewarm_time)) != PLUME_OK) return r;
+    if ((r = resolve_cpu_events(env, caller, &out->cpu_events)) != PLUME_OK) return r;
     return plume_particles_resolve_world(env, caller, &in->world, &out->world);
+}
+
+plume_result particles_check_prewarm(const plume_env *env, const char *caller, const char *field, float seconds) {
+    if (isfinite(seconds) && seconds >= 0.0f && seconds <= PLUME_PREWARM_MAX_SECONDS) return PLUME_OK;
+    plume_log(env, PLUME_LOG_ERROR, "%s: %s is %g; it must be finite and in 0 .. %g seconds", caller, field, seconds,
+              PLUME_PREWARM_MAX_SECONDS);
+    return PLUME_ERROR_INVALID_ARGUMENT;
 }
 
 plume_result plume_system_desc_check(const plume_system_desc *desc, plume_system_desc *out_resolved) {

@@ -51,6 +51,15 @@ plume_result fragment_particles_check_desc(const plume_env *env, const char *cal
     /* A field that only the compute path supports is refused here, by name:
      * the world (event_capacity alone is harmless: nothing fires). Every
      * look draws on this path. */
+    if (desc->simulation_space != PLUME_SPACE_WORLD) {
+        plume_log(env, PLUME_LOG_ERROR, "%s: simulation_space local needs the compute path (GL 4.3)", caller);
+        return PLUME_ERROR_GL_UNSUPPORTED;
+    }
+    if (desc->cpu_events.kinds != 0) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: cpu_events.kinds needs the compute path (GL 4.3); this system runs the fragment path", caller);
+        return PLUME_ERROR_GL_UNSUPPORTED;
+    }
     return fragment_particles_check_world(env, caller, &desc->world);
 }
 

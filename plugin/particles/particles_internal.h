@@ -61,14 +61,14 @@ typedef struct emission_window {
 typedef union simulate_locations {
     struct {
         GLint dt, time, view, gravity, wind, drag, turbulence, capacity;
-        GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode, sort_key_shift;
+        GLint cull, cull_planes, cull_radius, eye, cull_distance, sort_mode, sort_key_shift, bounds, local_space;
     };
-    GLint at[15];
+    GLint at[17];
 } simulate_locations;
 
 typedef union emit_locations {
     struct {
-        GLint seed, end, tag_emitter;
+        GLint seed, batch_count, tag_emitter;
     };
     GLint at[3];
 } emit_locations;
@@ -126,6 +126,43 @@ typedef struct world_state {
     bool warned_missing_target, warned_bad_field;
 } world_state;
 
+/* The programs of events to the CPU (cpu_events.c): one set of names for
+ * its three passes (a pass without a uniform gets location -1, which GL
+ * ignores). */
+typedef union cpu_events_locations {
+    struct {
+        GLint capacity, groups, kinds, emitters, budget, skip, route_count, routes;
+    };
+    GLint at[8];
+} cpu_events_locations;
+
+enum { CPU_EVENTS_PASSES = 3, PLUME_CPU_EVENT_MAX_BUDGET = 65536, PLUME_CPU_EVENT_DEFAULT_BUDGET = 1024 };
+
+/* A readback buffer of the ring: one update's header and records. */
+typedef struct cpu_events_readback {
+    GLuint buffer;
+    GLsync fence;            /* placed after the copy; NULL: the buffer is free */
+    const unsigned char *mapped; /* its persistent mapping, or NULL (read with glGetBufferSubData) */
+    uint64_t update;         /* the update whose records it holds */
+} cpu_events_readback;
+
+/* Events to the CPU (cpu_events.c). Off (desc.cpu_events.kinds 0): all zero,
+ * no GL object. */
+typedef struct cpu_events_state {
+    GLuint programs[CPU_EVENTS_PASSES];   /* count, scan, scatter */
+    cpu_events_locations at[CPU_EVENTS_PASSES];
+    GLuint record_buffer;       /* header + budget records */
+    GLuint group_counts_buffer; /* a uint per simulate workgroup */
+    cpu_events_readback ring[PLUME_EVENT_READBACK_DEPTH];
+    uint32_t ring_first, ring_count;       /* in flight, oldest at ring_first */
+    /* Delivered on the CPU, oldest at queue_first: PLUME_EVENT_READBACK_DEPTH x budget. */
+    plume_particle_event *queue;
+    uint32_t queue_capacity, queue_first, queue_count;
+    unsigned char *staging;     /* a readback's bytes where the GL has no persistent mapping */
+    uint32_t skipped_seen;      /* the header's skipped sum in the last readback taken */
+    uint64_t dropped_budget, dropped_in_flight, dropped_queue;
+} cpu_events_state;
+
 /* The draw part's per-system state (particle_view.h's attachments), in the
  * order it was made. */
 typedef struct particle_attachments {
@@ -134,6 +171,62 @@ typedef struct particle_attachments {
     size_t used;
     _Alignas(max_align_t) unsigned char storage[PARTICLE_ATTACHMENT_BYTES];
 } particle_attachments;
+
+/* The GPU box's way back (bounds.c): once the host has asked for the box
+ * (a system whose host never asks grows no box and places no fence), each
+ * update copies the state buffer's box and live count into the next of a
+ * ring of small buffers and fences it; plume_system_get_bounds reads the
+ * newest whose fence has signalled (checked with a zero timeout), never
+ * waiting. */
+enum { BOUNDS_RING = 4, BOUNDS_RECORD_WORDS = 8 }; /* live count, min xyz, max xyz, padding */
+
+typedef struct bounds_ring {
+    GLuint buffers[BOUNDS_RING];
+    GLsync fences[BOUNDS_RING];
+    uint64_t updates[BOUNDS_RING]; /* the update (1: the first) each slot holds */
+    uint32_t next;
+    plume_bounds latest;           /* the newest read so far */
+    bool wanted;                   /* plume_system_get_bounds was called: the ring exists and runs */
+    bool lab_disabled;             /* the lab's baseline: simulate grows no box */
+} bounds_ring;
+
+/* One row of the emit pass's table (SpawnBatch in particle_emit.comp). */
+typedef struct spawn_batch {
+    uint32_t end, emitter, seed, instance; /* end: a count until spawn_plan makes it a running total */
+    float first, step, dt, size_scale;   /* time fractions of the step; see particle_emit.comp */
+    float from_position[4], from_rotation[4], from_scale[4];
+    float to_position[4], to_rotation[4], to_scale[4];
+    float velocity[4];
+    float color[4];                        /* colour multiplier */
+} spawn_batch;
+_Static_assert(sizeof(spawn_batch) == 16 * PLUME_SPAWN_BATCH_VEC4S, "a spawn batch is SpawnBatch's size");
+
+/* A placement of the system's emitters (instance 0: the system's own). */
+typedef struct spawn_instance {
+    plume_transform from, to; /* where the next update's path starts (at `to` after a jump), and ends */
+    plume_transform last;     /* at the last update, jump or not: local space moves particles from it to `to` */
+    bool enabled;
+    bool jumped; /* no path from `from` to `to` (set with jump, new, reset) */
+} spawn_instance;
+
+/* The gameplay side of emission (spawn.c): instances, the emit queue, and
+ * the table the emit pass walks. */
+typedef struct spawn_state {
+    spawn_instance *instances;
+    uint32_t instance_count, instance_room;
+    spawn_batch *queue; /* PLUME_MAX_EMITS_PER_UPDATE, allocated by the first emit */
+    uint32_t queued;
+    spawn_batch *batches; /* this update's table */
+    uint32_t batch_count, batch_room;
+    GLuint batch_buffer;
+    GLsizeiptr buffer_bytes;
+    /* Local space: per instance its placement at the last update and now
+     * (LocalMotion in particle_simulate.comp). */
+    float *instance_motion;
+    uint32_t instance_motion_room;
+    GLuint instance_buffer;
+    GLsizeiptr instance_buffer_bytes;
+} spawn_state;
 
 /* What a plume_system handle names. */
 typedef struct system_state {
@@ -181,6 +274,9 @@ typedef struct system_state {
     bool warned_long_dt;     /* a dt over 1 s was said once */
     plume_system handle;     /* this system's own handle (event routes name it) */
     world_state world;
+    bounds_ring bounds;
+    cpu_events_state cpu_events;
+    spawn_state spawn;
     /* The fragment path's objects (fragment_update.c), or NULL on the compute
      * path (desc.path says which runs). */
     struct fragment_particles *fragment;
@@ -259,6 +355,49 @@ bool world_uses_textures(const system_state *s, const plume_frame_desc *frame);
  * besides `s` (logged under `caller`, naming the field). */
 plume_result world_check_targets(const system_state *s, const char *caller, const plume_world *world);
 
+/* ---- cpu_events.c: events to the CPU ---- */
+
+/* Programs, buffers and the CPU queue where desc.cpu_events.kinds asks for
+ * events; nothing otherwise. */
+plume_result cpu_events_create(system_state *s);
+uint32_t cpu_events_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
+/* Deletes the fences and frees the queue (the GL objects go with the system's). */
+void cpu_events_free(system_state *s);
+/* Forgets the records in flight and queued, and the counts (reset). */
+void cpu_events_reset(system_state *s);
+bool cpu_events_enabled(const system_state *s);
+/* The routes as world.c packed them for simulate (route triggers). */
+void cpu_events_set_routes(system_state *s, int route_count, const GLuint routes[][4]);
+/* After the compaction: this update's records, their copy into a readback
+ * buffer and its fence (the caller's scope saved PLUME_SCOPE_COPY_BUFFERS). */
+void cpu_events_record(system_state *s, uint64_t update);
+
+/* ---- spawn.c: instances, emission on demand, the spawn batches ---- */
+
+/* Instance 0 at the identity and the batch buffer; after the compute
+ * programs (the fragment path has no instances). */
+plume_result spawn_create(system_state *s);
+void spawn_free(system_state *s);
+/* Every placement starts again where it is; the queue is dropped. */
+void spawn_reset(system_state *s);
+/* The step's batches (rates and bursts per emitter and enabled instance,
+ * then the queue, which it empties), uploaded to the batch buffer; returns
+ * the particles requested (at most the capacity); in local space also
+ * each instance's motion since the last update. */
+uint32_t spawn_plan(system_state *s, double dt);
+/* Local space: binds the instances' motion for the simulate pass. */
+void spawn_bind_local_motion(system_state *s);
+
+/* Particles an emitter asks for in a step: its rate's and its bursts', and
+ * when in the step (fractions of dt) they fall. */
+typedef struct emitter_request {
+    uint64_t rate_count, burst_count;
+    double rate_first, rate_step; /* the rate's particle k falls at first + k * step */
+    double burst_at;              /* the step's first burst */
+} emitter_request;
+/* Advances the emitter's clock by dt. */
+void particles_request_emitter(const plume_emitter_desc *e, emitter_clock *clock, double dt, emitter_request *out);
+
 /* ---- fragment_update.c: the fragment path's update (GL 3.3 core) ---- */
 
 /* Refuses (logged under `caller`, naming the field) what a descriptor asks
@@ -312,6 +451,27 @@ plume_result plume_particles_resolve_forces(const plume_env *env, const char *ca
 /* The world's fields (not its route targets: world_check_targets). */
 plume_result plume_particles_resolve_world(const plume_env *env, const char *caller, const plume_world *in,
                                            plume_world *out);
+
+/* `seconds` is a prewarm time (0 .. PLUME_PREWARM_MAX_SECONDS), else logged
+ * under `caller` naming `field`. */
+plume_result particles_check_prewarm(const plume_env *env, const char *caller, const char *field, float seconds);
+
+/* ---- prewarm.c ---- */
+
+/* Steps the system by `seconds` (checked) as plume_system_prewarm; the
+ * caller's scope is open. */
+plume_result particles_prewarm(system_state *s, float seconds, plume_gl_scope *scope);
+
+/* ---- bounds.c ---- */
+
+uint32_t bounds_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
+/* Deletes the fences (the system's end). */
+void bounds_destroy(system_state *s);
+/* Forgets every box (reset). */
+void bounds_reset(system_state *s);
+/* After the update's simulate stage, once the host asked for the box: the
+ * box into the ring, fenced; binds the copy buffers (saved in `scope`). */
+void bounds_capture(system_state *s, uint64_t update, plume_gl_scope *scope);
 
 /* ---- texture.c ---- */
 

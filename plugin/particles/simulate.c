@@ -14,11 +14,11 @@
  * (particles_internal.h). */
 static const char *const RESET_UNIFORMS[] = {"u_capacity", NULL};
 static const char *const PREPARE_UNIFORMS[] = {"u_requested", NULL};
-static const char *const EMIT_UNIFORMS[] = {"u_seed", "u_emit_end", "u_tag_emitter", NULL};
+static const char *const EMIT_UNIFORMS[] = {"u_seed", "u_batch_count", "u_tag_emitter", NULL};
 static const char *const SIMULATE_UNIFORMS[] = {
     "u_dt", "u_time", "u_view", "u_gravity", "u_wind", "u_drag", "u_turbulence", "u_capacity",
     "u_cull", "u_cull_planes", "u_cull_radius", "u_eye", "u_cull_distance", "u_sort_mode", "u_sort_key_shift",
-    NULL};
+    "u_bounds", "u_local_space", NULL};
 static const char *const COMPACT_SCAN_UNIFORMS[] = {"u_groups", NULL};
 static const char *const COMPACT_SCATTER_UNIFORMS[] = {"u_capacity", "u_route_count", "u_routes", "u_event_capacity",
                                                        NULL};
@@ -148,6 +148,7 @@ plume_result particles_reset_gpu_state(system_state *s) {
     memset(&s->window, 0, sizeof s->window);
     s->window.longest_lifetime = longest_lifetime(&s->desc);
     s->time = 0.0;
+    bounds_reset(s);
     if (s->fragment) return fragment_particles_reset(s);
     glUseProgram(s->reset_program);
     glProgramUniform1ui(s->reset_program, s->reset_capacity_location, s->desc.capacity);
@@ -156,28 +157,44 @@ plume_result particles_reset_gpu_state(system_state *s) {
     glDispatchCompute((s->desc.capacity + PLUME_RESET_GROUP_SIZE - 1) / PLUME_RESET_GROUP_SIZE, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     world_reset_gpu_state(s);
+    cpu_events_reset(s);
     return plume_drain_gl_errors(&s->env, "reset");
+}
+
+void particles_request_emitter(const plume_emitter_desc *e, emitter_clock *clock, double dt, emitter_request *out) {
+    /* Counts over 2^32 cannot be emitted anyway (the capacity is a uint32):
+     * clamping before the conversion keeps a huge dt defined. */
+    const double most = 4294967295.0;
+    *out = (emitter_request){0};
+    if (dt <= 0.0) return;
+    double per_step = (double)e->rate * dt;
+    double due = clock->fraction + per_step;
+    double whole = floor(due);
+    /* The rate's k-th particle falls where fraction + rate * t reaches k + 1. */
+    if (per_step > 0.0) {
+        out->rate_first = (1.0 - clock->fraction) / per_step;
+        out->rate_step = 1.0 / per_step;
+    }
+    clock->fraction = due - whole;
+    out->rate_count = (uint64_t)fmin(whole, most);
+    if (e->burst_count > 0) {
+        double t0 = clock->time, t1 = clock->time + dt, bursts;
+        if (e->burst_interval == 0.0f) bursts = t0 == 0.0 ? 1.0 : 0.0;
+        else {
+            bursts = ceil(t1 / e->burst_interval) - ceil(t0 / e->burst_interval);
+            out->burst_at = (ceil(t0 / e->burst_interval) * e->burst_interval - t0) / dt;
+        }
+        out->burst_count = (uint64_t)fmin(fmin(bursts, most) * e->burst_count, most);
+    }
+    clock->time += dt;
 }
 
 /* Particles emitter `e` asks for in a step of dt: its rate with the fraction
  * carried over, plus the bursts that fall in [time, time + dt). */
 static uint64_t requested_by_emitter(const plume_emitter_desc *e, emitter_clock *clock, double dt) {
-    /* Counts over 2^32 cannot be emitted anyway (the capacity is a uint32):
-     * clamping before the conversion keeps a huge dt defined. */
-    const double most = 4294967295.0;
-    if (dt <= 0.0) return 0;
-    double due = clock->fraction + (double)e->rate * dt;
-    double whole = floor(due);
-    clock->fraction = due - whole;
-    double count = whole;
-    if (e->burst_count > 0) {
-        double t0 = clock->time, t1 = clock->time + dt, bursts;
-        if (e->burst_interval == 0.0f) bursts = t0 == 0.0 ? 1.0 : 0.0;
-        else bursts = ceil(t1 / e->burst_interval) - ceil(t0 / e->burst_interval);
-        count += fmin(bursts, most) * e->burst_count;
-    }
-    clock->time += dt;
-    return (uint64_t)fmin(count, most);
+    emitter_request request;
+    particles_request_emitter(e, clock, dt, &request);
+    return request.rate_count + request.burst_count;
 }
 
 /* How many particles each emitter asks for this step, as running totals
@@ -227,20 +244,23 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
     mat4 inverse;
     glm_mat4_inv((vec4 *)view, inverse);
     glProgramUniform3f(sim, s->simulate.eye, inverse[3][0], inverse[3][1], inverse[3][2]);
+    /* The bounds widen each particle by it, culled or not. */
+    glProgramUniform1f(sim, s->simulate.cull_radius, s->cull_radius);
+    glProgramUniform1i(sim, s->simulate.bounds, s->bounds.wanted && !s->bounds.lab_disabled);
     if (!cull) return;
     float planes[PLUME_CULL_PLANES][4];
     particles_frustum_planes(view, projection, planes);
     glProgramUniform4fv(sim, s->simulate.cull_planes, PLUME_CULL_PLANES, &planes[0][0]);
-    glProgramUniform1f(sim, s->simulate.cull_radius, s->cull_radius);
     glProgramUniform1f(sim, s->simulate.cull_distance, frame->cull_distance);
 }
 
 /* Stage 1: prepare, emit, simulate, compaction. */
 void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view,
                                   const mat4 projection, bool cull) {
-    GLuint running_end[PLUME_MAX_EMITTERS];
-    uint32_t requested = particles_plan_emission(s, frame->dt, running_end);
-    particles_window_record(&s->window, s->time, requested);
+    uint32_t requested = spawn_plan(s, frame->dt);
+    /* Recorded at the end of the step: a sub-frame birth lives up to dt
+     * past a start-of-step one. */
+    particles_window_record(&s->window, s->time + frame->dt, requested);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIVE_LIST, s->live_list_buffer);
@@ -260,7 +280,8 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     if (requested > 0) {
         glUseProgram(s->emit_program);
         glProgramUniform1ui(s->emit_program, s->emit.seed, s->desc.seed);
-        glProgramUniform1uiv(s->emit_program, s->emit.end, PLUME_MAX_EMITTERS, running_end);
+        glProgramUniform1ui(s->emit_program, s->emit.batch_count, s->spawn.batch_count);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SPAWN_BATCHES, s->spawn.batch_buffer);
         glDispatchCompute((requested + PLUME_EMIT_GROUP_SIZE - 1) / PLUME_EMIT_GROUP_SIZE, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
@@ -282,12 +303,17 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SLOT_KEYS, s->slot_keys_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_COUNTS, s->group_counts_buffer);
     world_prepare_simulate(s, frame, view, projection); /* binds the event buffers */
+    bool local = s->desc.simulation_space == PLUME_SPACE_LOCAL;
+    glProgramUniform1i(sim, s->simulate.local_space, local);
+    if (local) spawn_bind_local_motion(s); /* the live list's binding, free until the compaction */
     glDispatchCompute(simulate_groups(s), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    if (local) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIVE_LIST, s->live_list_buffer);
     run_compaction(s);
     /* The sort and the draw read the list, the draw its indirect arguments,
      * a readback the buffers. */
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    cpu_events_record(s, s->update_count - 1); /* the update's index: update counted it already */
     s->time += frame->dt;
 }
 

@@ -100,7 +100,7 @@ static plume_result create_sorter(system_state *s) {
     return plume_sorter_create(s->context, &desc, &s->sorter);
 }
 
-static plume_result create_gl_objects(system_state *s, const plume_system_desc *user_desc) {
+static plume_result create_gl_objects(system_state *s, const plume_system_desc *user_desc, plume_gl_scope *scope) {
     static const char *CALLER = "plume_system_create";
     plume_gpu_path path = PLUME_PATH_AUTO;
     plume_result r = plume_resolve_gpu_path(&s->env, CALLER, s->desc.path, &path);
@@ -119,8 +119,9 @@ static plume_result create_gl_objects(system_state *s, const plume_system_desc *
     /* The fragment path refused the world, and has no compaction (its key
      * pass writes the ring's slots in slot order itself). */
     if (fragment) r = fragment_particles_create(s);
-    else if ((r = particles_build_compute_programs(s)) == PLUME_OK && (r = create_buffers(s)) == PLUME_OK)
-        r = world_create(s);
+    else if ((r = particles_build_compute_programs(s)) == PLUME_OK && (r = create_buffers(s)) == PLUME_OK &&
+             (r = spawn_create(s)) == PLUME_OK && (r = world_create(s)) == PLUME_OK)
+        r = cpu_events_create(s);
     if (r != PLUME_OK || (r = create_sorter(s)) || (!fragment && (r = particles_create_compaction(s))) ||
         (r = particles_create_profiler(s)))
         return r;
@@ -133,10 +134,11 @@ static plume_result create_gl_objects(system_state *s, const plume_system_desc *
     s->desc.appearance.texture.pixels = NULL;
     s->desc.appearance.texture.width = width;
     s->desc.appearance.texture.height = height;
-    return particles_reset_gpu_state(s);
+    r = particles_reset_gpu_state(s);
+    return r == PLUME_OK ? particles_prewarm(s, s->desc.prewarm_time, scope) : r;
 }
 
-enum { SYSTEM_GL_OBJECTS = 14 };
+enum { SYSTEM_GL_OBJECTS = 16 };
 
 /* The system's own GL objects (the draw paths' attachments, the profiler and
  * the sorter list theirs). */
@@ -147,7 +149,8 @@ static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out,
         {GL_BUFFER, s->live_list_buffer},  {GL_BUFFER, s->state_buffer},     {GL_BUFFER, s->emitter_buffer},
         {GL_TEXTURE, s->sprite_texture},   {GL_PROGRAM, s->compact_scan_program},
         {GL_PROGRAM, s->compact_scatter_program}, {GL_BUFFER, s->slot_keys_buffer},
-        {GL_BUFFER, s->group_counts_buffer},
+        {GL_BUFFER, s->group_counts_buffer}, {GL_BUFFER, s->spawn.batch_buffer},
+        {GL_BUFFER, s->spawn.instance_buffer},
     };
     return plume_list_named_gl_objects(all, SYSTEM_GL_OBJECTS, out, capacity);
 }
@@ -161,6 +164,8 @@ static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out,
     n += fragment_particles_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += profiler_list_gl_objects(s->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += world_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += bounds_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += cpu_events_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
 }
 
@@ -174,6 +179,11 @@ static void free_system(void *object) {
     plume_gl_object owned[SYSTEM_GL_OBJECTS];
     plume_delete_gl_objects(&s->env, owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     plume_delete_gl_objects(&s->env, owned, world_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    bounds_destroy(s);
+    cpu_events_free(s);
+    plume_delete_gl_objects(&s->env, owned, cpu_events_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    s->spawn.batch_buffer = s->spawn.instance_buffer = 0; /* deleted with the others */
+    spawn_free(s);
     plume_env env = s->env;
     plume_free(&env, s);
 }
@@ -202,7 +212,7 @@ plume_result plume_system_create(plume_context *context, const plume_system_desc
         /* The fragment path's textures, framebuffers and vertex arrays are
          * bound while they are made. */
         plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS | FRAGMENT_PARTICLES_SCOPE_GROUPS);
-        r = create_gl_objects(s, desc);
+        r = create_gl_objects(s, desc, &scope);
         plume_gl_scope_end(&scope);
     }
     r = plume_context_file_or_free(context, &system_class, s, r, &out_system->id);
@@ -238,6 +248,8 @@ plume_result plume_system_reset(plume_context *context, plume_system handle) {
     plume_gl_scope_begin(&scope, &system->env);
     if (system->fragment) plume_gl_scope_save(&scope, FRAGMENT_PARTICLES_SCOPE_GROUPS);
     r = particles_reset_gpu_state(system);
+    spawn_reset(system);
+    if (r == PLUME_OK) r = particles_prewarm(system, system->desc.prewarm_time, &scope);
     plume_gl_scope_end(&scope);
     return r;
 }
@@ -256,6 +268,13 @@ plume_result plume_system_set_emitter(plume_context *context, plume_system handl
     plume_emitter_desc resolved;
     plume_result r = plume_particles_resolve_emitter(&system->env, CALLER, index, emitter, &resolved);
     if (r != PLUME_OK) return r;
+    /* New bursts start their clock at the next update: a single burst set
+     * after time 0 fires then (its clock would otherwise be past 0 for
+     * good), a repeating one then and every interval after. The same bursts
+     * sent again (a host re-sending its emitters each frame) carry on. */
+    plume_emitter_desc *old = &system->desc.emitters[index];
+    if (resolved.burst_count != old->burst_count || resolved.burst_interval != old->burst_interval)
+        system->clocks[index].time = 0.0;
     system->desc.emitters[index] = resolved;
     /* Particles keep the lifetime they were born with: the bound's window
      * only grows until a reset. */
@@ -389,9 +408,11 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
     }
     profiler_stage_begin(system->profiler, PLUME_STAGE_SIMULATE);
     if (world_uses_textures(system, frame)) plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
+    if (cpu_events_enabled(system)) plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS); /* the readback's copy */
     particles_run_simulate_stage(system, frame, view, projection, projection_given && !frame->disable_culling);
     profiler_stage_end(system->profiler, PLUME_STAGE_SIMULATE);
     particles_capture_event_counts(system, &scope);
+    bounds_capture(system, system->update_count, &scope);
     profiler_capture_u32(system->profiler, PROFILER_VALUE_LIVE_COUNT, system->state_buffer, STATE_LIVE_COUNT_OFFSET,
                          &scope);
     profiler_capture_u32(system->profiler, PROFILER_VALUE_DRAWN_COUNT, system->state_buffer,

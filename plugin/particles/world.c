@@ -162,7 +162,7 @@ static bool has_routes(const system_state *s) {
 
 void world_emit_events(system_state *s) {
     world_state *w = &s->world;
-    bool tag = has_routes(s);
+    bool tag = has_routes(s) || cpu_events_enabled(s); /* both tell the emitter from the lifetime */
     glProgramUniform1i(s->emit_program, s->emit.tag_emitter, tag);
     w->consumed_this_update = w->events_pending;
     if (!w->events_pending) return;
@@ -253,7 +253,7 @@ static int pack_routes(system_state *s, GLuint out[PLUME_MAX_EVENT_ROUTES][4], G
         memcpy(&bits, &route->inherit_velocity, sizeof bits);
         out[n][0] = route->trigger;
         out[n][1] = route->source_emitters ? route->source_emitters : (1u << PLUME_MAX_EMITTERS) - 1u;
-        out[n][2] = route->target_emitter | route->count << 8 | buffer << 16;
+        out[n][2] = route->target_emitter | route->count << 8 | buffer << 16 | (uint32_t)i << 24;
         out[n][3] = bits;
         ++n;
     }
@@ -344,6 +344,7 @@ void world_prepare_simulate(system_state *s, const plume_frame_desc *frame, cons
         glProgramUniform4uiv(scatter, s->compact_scatter.routes, route_count, &routes[0][0]);
         glProgramUniform1uiv(scatter, s->compact_scatter.event_capacity, 2, capacities);
     }
+    cpu_events_set_routes(s, route_count, (const GLuint(*)[4])routes);
     set_depth_collision(s, frame, view, projection);
     bool field = set_vector_field(s);
     glProgramUniform1i(sim, l->world_forces, attractor_count > 0 || field);

@@ -1,7 +1,8 @@
-// A particle's birth, shared by the compute path's emit and events_emit passes
-// (through particle_spawn.glsl) and the fragment path's simulate pass:
-// emission i of an update belongs to the first emitter whose running total
-// u_emit_end[e] exceeds i, and its attributes depend only on the seed and its
+// A particle's birth, shared by the compute path's emit pass (which places
+// it by its spawn batch, particle_emit.comp), its events_emit pass (through
+// particle_spawn.glsl) and the fragment path's simulate pass, where emission
+// i of an update belongs to the first emitter whose running total
+// u_emit_end[e] exceeds i. Its attributes depend only on the seed and its
 // emission number, so both paths give the same particles. No storage blocks
 // here: GLSL 330 builds it too.
 #include "particles/particle_common.glsl"
@@ -88,6 +89,10 @@ void birth_from_stream(Emitter emitter, uint e, uint id, inout uint stream, vec3
     t.rotation = random_range(stream, emitter.size_rotation.zw);
     t.spin = random_range(stream, emitter.spin.xy);
     t.id = id;
+    t.instance = 0u;
+    t.color_rg = NO_COLOR_MULTIPLIER;
+    t.color_ba = NO_COLOR_MULTIPLIER;
+    t.reserved = 0u;
 }
 
 // Emission number `id` of the update's emitters, at emitter e's position: the

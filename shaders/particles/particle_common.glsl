@@ -4,8 +4,8 @@
 // A particle is kept in two arrays: its motion, which the simulate pass reads
 // and writes every update, and its traits, fixed at birth (written by the
 // emit pass, read by the draw). Simulate moves 32 bytes a particle each way
-// instead of 48. plume_particle in C is both, with the rotation at the
-// particle's age.
+// instead of 64 (in local space it also reads the traits' instance).
+// plume_particle in C is both, with the rotation at the particle's age.
 struct ParticleMotion {      // 32 bytes in std430
     vec3 position;
     float age;               // seconds since birth
@@ -13,12 +13,19 @@ struct ParticleMotion {      // 32 bytes in std430
     float lifetime;          // dies when age >= lifetime
 };
 
-struct ParticleTraits {      // 16 bytes in std430
+struct ParticleTraits {      // 32 bytes in std430 (two 16-byte words)
     float size;              // at birth; the draw applies the size curve
     float rotation;          // radians, at birth
     float spin;              // radians per second
     uint id;                 // emission number since creation or reset
+    uint instance;           // the placement that spawned it (0: the system's own, emits, GPU events)
+    uint color_rg;           // colour multiplier (the emit's), two halves each (packHalf2x16):
+    uint color_ba;           // NO_COLOR_MULTIPLIER for none
+    uint reserved;           // zero
 };
+
+// Two halves of 1.0: packHalf2x16(vec2(1.0)).
+const uint NO_COLOR_MULTIPLIER = 0x3C003C00u;
 
 // Radians at `age`: closed form, so simulate never writes the traits.
 float rotation_at(ParticleTraits traits, float age) {
@@ -48,3 +55,8 @@ float random_range(inout uint stream, vec2 range) {
 }
 
 const float PI = 3.14159265358979;
+
+// `v` turned by the unit quaternion `q` (xyz, w).
+vec3 rotate_by(vec4 q, vec3 v) {
+    return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v);
+}

@@ -20,6 +20,7 @@
 #include "particles/particle_state.glsl" // PARTICLE_TRAITS_ACCESS readonly
 #include "particles/particle_events.glsl"
 #include "particles/particle_event_routes.glsl"
+#include "particles/particle_group_sum.glsl"
 
 layout(local_size_x = PLUME_SIMULATE_GROUP_SIZE) in;
 layout(std430, binding = PLUME_BINDING_GROUP_COUNTS) restrict buffer GroupCounts { uvec4 group_counts[]; };
@@ -34,24 +35,6 @@ layout(std430, binding = PLUME_BINDING_LIVE_LIST) restrict writeonly buffer Live
 uniform uint u_capacity;
 uniform uint u_event_capacity[2];   // this system's buffer, the other's
 #endif
-
-// An exclusive prefix sum over the workgroup in invocation order, of four
-// counts at once (one set of barriers for all four: Hillis-Steele in shared
-// memory). Every invocation calls it together; `total` gets the sums.
-shared uvec4 sum_space[PLUME_SIMULATE_GROUP_SIZE];
-
-uvec4 exclusive_sum4(uvec4 value, uint index, out uvec4 total) {
-    sum_space[index] = value;
-    barrier();
-    for (uint offset = 1u; offset < PLUME_SIMULATE_GROUP_SIZE; offset <<= 1u) {
-        uvec4 add = index >= offset ? sum_space[index - offset] : uvec4(0u);
-        barrier();
-        sum_space[index] += add;
-        barrier();
-    }
-    total = sum_space[PLUME_SIMULATE_GROUP_SIZE - 1u];
-    return sum_space[index] - value;
-}
 
 #if COMPACT_SCAN
 shared uvec4 list_base; // live list, dead list, own events, other events

@@ -4,7 +4,8 @@
 // order (particle_compact.comp).
 // Route: x trigger (1 death, 2 collision); y source emitter mask; z target
 // emitter | children << 8 | buffer << 16 (0: this system's, 1: the other
-// system's); w inherit_velocity's bits. Packed by plugin/particles/world.c.
+// system's) | its index in world.events << 24; w inherit_velocity's bits.
+// Packed by plugin/particles/world.c; inactive routes are left out.
 #include "particles/particle_common.glsl"
 
 uniform int u_route_count;
@@ -20,6 +21,9 @@ uint route_children(int r, bool died, bool hit, uint emitter) {
 }
 
 uint route_buffer(int r) { return (u_routes[r].z >> 16) & 1u; }
+
+// Its index in plume_world.events (the CPU events report it).
+uint route_index(int r) { return u_routes[r].z >> 24; }
 
 // The emitter a particle came from: its lifetime's three lowest bits while
 // the system has routes (tagged_lifetime in particle_birth.glsl).

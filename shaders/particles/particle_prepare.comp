@@ -17,4 +17,8 @@ void main() {
     emitted_total += emitted;
     live_count = 0u;  // the simulate pass counts this update's survivors
     drawn_count = 0u; // and appends those not culled
+    for (uint i = 0u; i < 3u; ++i) { // and grows the box of the survivors
+        state_header[PLUME_STATE_BOUNDS_MIN + i] = 0xFFFFFFFFu;
+        state_header[PLUME_STATE_BOUNDS_MAX + i] = 0u;
+    }
 }

@@ -17,11 +17,14 @@
 // The dispatch is direct, over the capacity: an indirect dispatch whose
 // arguments shared a buffer with these counters ran late on NVIDIA
 // (notes/gpu-findings.md).
+// Local space reads each particle's instance from its traits.
+#define PARTICLE_TRAITS_ACCESS readonly
 #include "particles/particle_common.glsl"
 #include "particles/particle_state.glsl"
 #include "particles/particle_noise.glsl"
 #include "particles/particle_motion.glsl"
 #include "particles/particle_cull.glsl"
+#include "particles/particle_bounds.glsl"
 #include "sort/depth_key.glsl"
 #include "particles/particle_sort_key.glsl"
 #include "particles/particle_event_routes.glsl"
@@ -33,6 +36,25 @@ layout(std430, binding = PLUME_BINDING_SLOT_KEYS) restrict writeonly buffer Slot
 layout(std430, binding = PLUME_BINDING_GROUP_COUNTS) restrict writeonly buffer GroupCounts { uvec4 group_counts[]; };
 
 uniform uint u_capacity;
+// Local space: a particle older than this update is first carried by its
+// instance's change of placement since the last update (spawn.c); then it
+// is simulated in world space like any other. Newborns are born at the new
+// placement already.
+uniform bool u_local_space;
+
+struct LocalMotion {
+    vec4 last_position, last_rotation, last_scale; // xyz, quaternion, xyz
+    vec4 position, rotation, scale;
+};
+layout(std430, binding = PLUME_BINDING_LOCAL_MOTION) restrict readonly buffer LocalMotions { LocalMotion local_motions[]; };
+
+void carry_with_instance(inout ParticleMotion p, uint slot) {
+    LocalMotion m = local_motions[particle_traits[slot].instance];
+    vec4 undo = vec4(-m.last_rotation.xyz, m.last_rotation.w);
+    vec3 local = rotate_by(undo, p.position - m.last_position.xyz) / m.last_scale.xyz;
+    p.position = m.position.xyz + rotate_by(m.rotation, m.scale.xyz * local);
+    p.velocity = rotate_by(m.rotation, rotate_by(undo, p.velocity));
+}
 uniform bool u_world_forces;     // attractors or a vector field
 uniform bool u_world_collisions; // colliders or depth collision
 
@@ -49,17 +71,19 @@ void main() {
         group_children[0] = 0u;
         group_children[1] = 0u;
     }
+    bounds_begin_group();
     barrier();
     uint slot = gl_GlobalInvocationID.x;
     ParticleMotion p;
     bool live = false;
     if (slot < u_capacity) {
         p = load_motion(slot);
-        live = p.age >= 0.0;
+        live = p.age > FREE_SLOT_AGE; // a sub-frame birth starts below 0 (particle_emit.comp)
     }
     bool survives = false, drawn = false, hit = false;
     uint key = PLUME_GPU_KEY_LAST;
     if (live) {
+        if (u_local_space && p.age > 0.0) carry_with_instance(p, slot);
         survives = age_particle(p);  // a NaN age dies too
         if (survives) {
             vec3 acceleration = base_acceleration(p.position);
@@ -76,6 +100,7 @@ void main() {
             }
         }
         if (survives) {
+            bounds_add(p.position);
             drawn = can_be_seen(p.position);
             if (drawn) key = particle_sort_key(p.position, p.age);
         } else {
@@ -92,5 +117,6 @@ void main() {
     if (gl_LocalInvocationIndex == 0u) {
         if (group_survivors > 0u) atomicAdd(live_count, group_survivors);
         group_counts[gl_WorkGroupID.x] = uvec4(group_drawn, group_deaths, group_children[0], group_children[1]);
+        bounds_end_group(group_survivors > 0u);
     }
 }

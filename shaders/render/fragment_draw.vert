@@ -40,6 +40,7 @@ void main() {
     velocity = texelFetch(u_velocity, at, 0).xyz;
 #endif
     ParticleMotion p = ParticleMotion(position_age.xyz, position_age.w, velocity, traits.w);
-    ParticleTraits t = ParticleTraits(traits.x, traits.y, traits.z, 0u);
+    ParticleTraits t = ParticleTraits(traits.x, traits.y, traits.z, 0u, 0u, NO_COLOR_MULTIPLIER,
+                                      NO_COLOR_MULTIPLIER, 0u);
     emit_quad_vertex(p, t, gl_VertexID);
 }

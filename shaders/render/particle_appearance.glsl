@@ -73,6 +73,9 @@ Appearance particle_appearance(ParticleMotion p, ParticleTraits t) {
     a.size = t.size * curve_value(u_size_times, u_size_values, u_size_count, life);
     a.color = gradient_value(u_color_times, u_color_values, u_color_count, life);
     a.color.a *= curve_value(u_opacity_times, u_opacity_values, u_opacity_count, life);
+#if __VERSION__ >= 420 // the compute path's draws; the fragment path (GLSL 330) has no emits
+    a.color *= vec4(unpackHalf2x16(t.color_rg), unpackHalf2x16(t.color_ba)); // the emit's multiplier
+#endif
 #ifdef PLUME_LOOK_EMISSIVE
     vec4 emissive = gradient_value(u_emissive_times, u_emissive_values, u_emissive_count, life);
     a.emissive = emissive.rgb * emissive.a;

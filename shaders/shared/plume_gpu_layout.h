@@ -18,16 +18,21 @@
 #define PLUME_BINDING_TRAITS 5       /* ParticleTraits records: fixed at birth */
 #define PLUME_BINDING_SLOT_KEYS 6    /* simulate's outcome per slot: {depth key (PLUME_GPU_KEY_LAST: not drawn), PLUME_SLOT_* bits} */
 #define PLUME_BINDING_GROUP_COUNTS 7 /* per simulate workgroup: drawn, deaths, children (own, other buffer); then their exclusive sums */
+#define PLUME_BINDING_SPAWN_BATCHES 6 /* the emit pass's spawn batches (simulate's slot keys take 6 after it) */
+#define PLUME_BINDING_LOCAL_MOTION 2 /* simulate, local space: per instance its last and current placement (the live list's binding, which simulate leaves free) */
 
 /* ---- Particle system: records ---- */
 #define PLUME_MOTION_VEC4S 2         /* position, age | velocity, lifetime */
 #define PLUME_MOTION_BYTES 32
-#define PLUME_TRAITS_BYTES 16        /* size, rotation at birth, spin, id */
+#define PLUME_TRAITS_BYTES 32        /* size, rotation at birth, spin, id | instance, colour multiplier (2 words), reserved */
 #define PLUME_PAIR_BYTES 8           /* {key, value}: a uvec2 */
 #define PLUME_SLOT_DIED 1u           /* a slot's outcome bits: the particle died this update */
 #define PLUME_SLOT_HIT 2u            /* it hit a collider or the scene (an impact: fires collision events) */
 #define PLUME_GROUP_COUNT_BYTES 16   /* a uvec4 per simulate workgroup */
-#define PLUME_EMITTER_VEC4S 6        /* see Emitter in particles/particle_emit.comp */
+#define PLUME_EMITTER_VEC4S 6        /* see Emitter in particles/particle_birth.glsl */
+#define PLUME_SPAWN_BATCH_VEC4S 10   /* see SpawnBatch in particles/particle_emit.comp */
+#define PLUME_LOCAL_MOTION_VEC4S 6   /* see LocalMotion in particles/particle_simulate.comp */
+#define PLUME_SPAWN_MAX_DELAY_MS 999 /* a sub-frame birth is at most this far into its step (milliseconds) */
 #define PLUME_GPU_MAX_EMITTERS 8     /* = PLUME_MAX_EMITTERS */
 #define PLUME_GPU_MAX_CURVE_KEYS 8   /* = PLUME_MAX_CURVE_KEYS */
 
@@ -45,7 +50,9 @@
 #define PLUME_STATE_EMITTED_TOTAL 7      /* emission numbers handed out so far */
 #define PLUME_STATE_EMIT_ID_BASE 8       /* the first emission number of this update */
 #define PLUME_STATE_LIVE_COUNT 9         /* particles alive after this update, culled or not */
-#define PLUME_STATE_HEADER_WORDS 16
+#define PLUME_STATE_BOUNDS_MIN 16        /* 3 words: the live particles' box, its quads included, */
+#define PLUME_STATE_BOUNDS_MAX 19        /* 3 words: as ordered uints (particle_bounds.glsl); min > max: none */
+#define PLUME_STATE_HEADER_WORDS 24
 
 /* ---- Particle system: workgroup sizes ---- */
 #define PLUME_SIMULATE_GROUP_SIZE 256
@@ -129,6 +136,20 @@
 #define PLUME_EVENT_EMIT_GROUP_SIZE 64
 #define PLUME_TEXTURE_UNIT_SCENE_DEPTH 0 /* simulate's depth texture (depth collision) */
 #define PLUME_TEXTURE_UNIT_VECTOR_FIELD 1 /* simulate's 3D vector field */
+
+/* ---- Particle system: events to the CPU (plugin/particles/cpu_events.c) ----
+ * Three passes after the compaction, over simulate's workgroups and its
+ * slot outcomes: count each workgroup's records, scan (one workgroup), write
+ * them in slot order. The record buffer: a header, then at most the budget's
+ * records; the update copies all of it into a readback buffer. */
+#define PLUME_BINDING_CPU_EVENTS 1       /* the record buffer (the draw list's number: no draw list here) */
+#define PLUME_CPU_EVENT_RECORD_BYTES 32  /* position, emission number | velocity, kind | emitter << 4 | route << 8 | instance << 12 */
+#define PLUME_CPU_EVENT_HEADER_WORDS 8   /* one record's size */
+#define PLUME_CPU_EVENT_REQUESTED 0      /* the last update's records, written or not */
+#define PLUME_CPU_EVENT_SKIPPED 1        /* records of updates not copied (every readback in flight), summed since reset */
+#define PLUME_CPU_EVENT_DEATH 1u         /* = PLUME_PARTICLE_EVENT_DEATH: kinds as bits */
+#define PLUME_CPU_EVENT_COLLISION 2u     /* = PLUME_PARTICLE_EVENT_COLLISION */
+#define PLUME_CPU_EVENT_ROUTE 4u         /* = PLUME_PARTICLE_EVENT_ROUTE */
 
 /* ---- The scene depth's convention (u_depth_convention, scene_depth.glsl) ---- */
 #define PLUME_DEPTH_ZERO_TO_ONE 1u /* clip control's GL_ZERO_TO_ONE: window depth = NDC z */

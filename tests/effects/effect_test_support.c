@@ -89,7 +89,10 @@ const char EFFECT_TEMPLATE[] =
     "      {\"trigger\": \"death\", \"source_emitters\": 1, \"target_emitter\": 0, \"count\": 2, \"inherit_velocity\": 0.5}\n"
     "    ],\n"
     "    \"event_capacity\": 1000\n"
-    "  }\n"
+    "  },\n"
+    "  \"prewarm_time\": 2.5,\n"
+    "  \"inherit_velocity\": 0.75,\n"
+    "  \"simulation_space\": \"local\"\n"
     "}\n";
 
 void effect_temporary_file(char *out, const char *suffix, const char *text) {

@@ -168,6 +168,9 @@ static void random_desc(plume_system_desc *d, const char *texture) {
     for (uint32_t k = 0; k < d->emissive_over_life.key_count; ++k)
         for (int ch = 0; ch < 4; ++ch) d->emissive_over_life.keys[k].rgba[ch] = random_unit();
     random_world(&d->world);
+    d->prewarm_time = test_random_below(2) ? test_random_float(0.0f, PLUME_PREWARM_MAX_SECONDS) : 0.0f;
+    d->inherit_velocity = test_random_below(2) ? test_random_float(0.0f, 4.0f) : 0.0f;
+    d->simulation_space = test_random_below(2);
 }
 
 /* Equal bit for bit, the texture paths compared as strings. */
@@ -353,9 +356,13 @@ static const error_case ERROR_CASES[] = {
     {"\"sort_mode\": \"distance\"", "\"sort_mode\": \"random\"", NULL, "sort_mode", "must be one of \"view_depth\"", 0},
     {"\"sort_key_bits\": 32", "\"sort_key_bits\": 12", NULL, "sort_key_bits", "outside 16 .. 32", 0},
     {"\"lit\": true", "\"lit\": \"yes\"", NULL, "lit", "true or false", 0},
+    {"\"prewarm_time\": 2.5", "\"prewarm_time\": -1", NULL, "prewarm_time", "0 .. 3600 seconds", 0},
     {"\"emissive_over_life\": [[0, 1, 0.5, 0, 1], [0.5, 0, 0, 0, 0]]",
      "\"emissive_over_life\": [[0, 1, 0.5, 0, 1], [0.5, 0, 0, 2, 0]]", NULL, "emissive_over_life", "outside 0 .. 1", 0},
     {"\"stretch_limits\": [1, 3]", "\"stretch_limits\": [3, 1]", NULL, "stretch_limits", "over max", 0},
+    {"\"inherit_velocity\": 0.75", "\"inherit_velocity\": 5", NULL, "inherit_velocity", "outside 0 .. 4", 0},
+    {"\"simulation_space\": \"local\"", "\"simulation_space\": \"parent\"", NULL, "simulation_space",
+     "must be one of \"world\"", 0},
     /* The world. */
     {"\"world\": {", "\"world\": [], \"x\": {", NULL, "world", "must be an object", 0},
     {"\"shape\": \"sphere\"", "\"shape\": \"cube\"", NULL, "world.colliders[0].shape", "must be one of \"none\"", 0},

@@ -51,6 +51,13 @@ extern plume_get_api_fn host_get_api;
 #define plume_draw_group_get_profile host_api->draw_group_get_profile
 #define plume_system_desc_check host_api->system_desc_check
 #define plume_system_set_tiled_options host_api->system_set_tiled_options
+#define plume_system_prewarm host_api->system_prewarm
+#define plume_system_get_bounds host_api->system_get_bounds
+#define plume_system_desc_bounds host_api->system_desc_bounds
+#define plume_system_poll_events host_api->system_poll_events
+#define plume_system_emit host_api->system_emit
+#define plume_system_set_transform host_api->system_set_transform
+#define plume_system_set_instances host_api->system_set_instances
 #define plume_context_warm_programs host_api->context_warm_programs
 
 #endif

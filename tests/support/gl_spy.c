@@ -113,6 +113,10 @@ static GLsync GLAPIENTRY spy_glFenceSync(GLenum condition, GLbitfield flags) {
 static GLenum GLAPIENTRY spy_glClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout) {
     ++spy.calls;
     if (timeout != 0) ++spy.fence_waits_with_timeout;
+    if (spy.fences_pending && timeout == 0) {
+        ++spy.fence_not_ready;
+        return GL_TIMEOUT_EXPIRED;
+    }
     GLenum status = real_glClientWaitSync(sync, flags, timeout);
     if (status == GL_TIMEOUT_EXPIRED) ++spy.fence_not_ready;
     return status;

@@ -6,6 +6,7 @@
 #define PLUME_GL_SPY_H
 
 #include <epoxy/gl.h>
+#include <stdbool.h>
 
 enum { SPY_MAX_NAMES = 512 };
 
@@ -20,6 +21,8 @@ typedef struct gl_spy {
     long timestamps, fences;
     char debug_group_names[8][32];
     int fake_timer_bits;           /* >= 0: GL_QUERY_COUNTER_BITS answers this */
+    bool fences_pending;           /* glClientWaitSync with timeout 0 answers GL_TIMEOUT_EXPIRED:
+                                      the GPU seems never to finish */
     GLuint queries[SPY_MAX_NAMES], buffers[SPY_MAX_NAMES];
     int query_count, buffer_count;
 } gl_spy;

@@ -17,12 +17,14 @@ struct CMUnitTest;
     X(sort_api, 1)                                                                                                     \
     X(sort_fragment, 1)                                                                                                \
     X(particle_emission, 1)                                                                                            \
+    X(particle_spawn, 1)                                                                                               \
     X(particle_order, 1)                                                                                               \
     X(particle_images, 1)                                                                                              \
     X(particle_descriptors, 1)                                                                                         \
     X(particle_system_api, 1)                                                                                          \
     X(particle_gl_state, 1)                                                                                            \
     X(particle_fragment, 0)                                                                                            \
+    X(particle_prewarm_bounds, 1)                                                                                      \
     X(profile_statistics, 0)                                                                                           \
     X(profile_ring, 0)                                                                                                 \
     X(profile_system, 1)                                                                                               \
@@ -45,6 +47,7 @@ struct CMUnitTest;
     X(world_forces, 1)                                                                                                 \
     X(world_events, 1)                                                                                                 \
     X(world_descriptors, 1)                                                                                            \
+    X(world_cpu_events, 1)                                                                                             \
     X(demo, 0)                                                                                                         \
     X(effect_format, 0)                                                                                                \
     X(effect_fuzz, 0)                                                                                                  \
