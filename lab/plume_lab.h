@@ -24,6 +24,11 @@
 plume_result plume_lab_build_compute_program(const plume_context *context, const char *label, const char *source,
                                              const char *defines, uint32_t *out_program);
 
+/* How many GL programs the context's program cache has compiled and linked
+ * since the context was made (a program asked for again is not counted): the
+ * second system of a look, or any system after a warm-up, adds none. */
+uint64_t plume_lab_program_builds(const plume_context *context);
+
 /* ---- Sort ------------------------------------------------------------------------- */
 
 /* How a radix sorter places each tile's pairs: the driver decides by default

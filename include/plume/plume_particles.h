@@ -682,6 +682,32 @@ PLUME_API plume_result plume_system_set_transform(plume_context *context, plume_
  * Threading: any thread using the context; issues no GL call. [since 1.3] */
 PLUME_API plume_result plume_system_set_instances(plume_context *context, plume_system system, uint32_t first,
                                                   uint32_t count, const plume_instance_desc *instances);
+/* The draws plume_context_warm_programs prepares (bits; 0: all three). */
+typedef enum plume_warm_draws {
+    PLUME_WARM_RASTER = 1u << 0,         /* PLUME_DRAW_PATH_RASTER at full resolution */
+    PLUME_WARM_TILED = 1u << 1,          /* PLUME_DRAW_PATH_TILED (compute path) */
+    PLUME_WARM_LOW_RESOLUTION = 1u << 2  /* PLUME_DRAW_HALF and PLUME_DRAW_QUARTER of the paths above */
+} plume_warm_draws;
+
+/* For a loading screen: builds ahead of time the GL programs that systems of
+ * `desc` (its look: an effect file's descriptor as plume_effect_load gives
+ * it) need for their updates and for the draws `draws` names (plume_warm_draws
+ * bits; 0: all), so that creating, updating and drawing such a system later
+ * builds no program. A context builds each program once and shares it among
+ * its systems of the same look whatever their other values (capacity, seed,
+ * forces, colours); a system's first draw of a path otherwise builds that
+ * path's programs then. What it builds stays with the context until
+ * plume_context_destroy, whether or not systems use it. It creates a
+ * system of `desc` for the time of the call, updates it once and draws it
+ * into a small framebuffer of its own (the host's framebuffer, viewport and
+ * bound textures are as they were); its warnings are not logged, its errors
+ * are. On the fragment path (plume_system_desc.path) only the raster draw
+ * at full resolution exists and is prepared.
+ * Errors: as plume_system_create's for `desc` (nothing is kept then),
+ * PLUME_ERROR_INVALID_ARGUMENT (a bit outside plume_warm_draws in `draws`).
+ * Threading: where the context's GL context is current. [since 1.3] */
+PLUME_API plume_result plume_context_warm_programs(plume_context *context, const plume_system_desc *desc,
+                                                   uint32_t draws);
 
 #ifdef __cplusplus
 }

@@ -166,6 +166,8 @@ typedef struct plume_api {
                                          const plume_transform *transform, bool jump);
     plume_result (*system_set_instances)(plume_context *context, plume_system system, uint32_t first,
                                          uint32_t count, const plume_instance_desc *instances);
+    /* a look's programs built ahead of its systems (plume_particles.h) */
+    plume_result (*context_warm_programs)(plume_context *context, const plume_system_desc *desc, uint32_t draws);
 
     /* New fields go here, under a "---- since 1.N ----" line. */
 } plume_api;

@@ -218,6 +218,7 @@ static const plume_api api_table = {
     .system_emit = plume_system_emit,
     .system_set_transform = plume_system_set_transform,
     .system_set_instances = plume_system_set_instances,
+    .context_warm_programs = plume_context_warm_programs,
 };
 
 plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, const plume_logger *logger,

@@ -49,6 +49,7 @@ struct plume_context {
     uint64_t created;       /* objects filed so far */
     const plume_context_attachment_class *attachment_kinds[PLUME_CONTEXT_MAX_ATTACHMENTS];
     void *attachments[PLUME_CONTEXT_MAX_ATTACHMENTS];
+    plume_program_cache *programs; /* every object's programs (env.programs) */
 #ifdef PLUME_LAB
     void *lab_settings; /* plume_context_set_lab_settings's copy, or NULL */
 #endif
@@ -70,6 +71,10 @@ const plume_env *plume_context_env(const plume_context *context) {
     return context ? &context->env : plume_default_env();
 }
 
+plume_program_cache *plume_context_programs(const plume_context *context) {
+    return context ? context->programs : NULL;
+}
+
 plume_result plume_context_create(const plume_context_desc *desc, plume_context **out_context) {
     if (out_context) *out_context = NULL;
     plume_env env;
@@ -81,7 +86,13 @@ plume_result plume_context_create(const plume_context_desc *desc, plume_context 
     }
     plume_context *context = plume_alloc(&env, sizeof *context);
     if (!context) return PLUME_ERROR_OUT_OF_MEMORY;
+    context->programs = plume_program_cache_create(&env);
+    if (!context->programs) {
+        plume_free(&env, context);
+        return PLUME_ERROR_OUT_OF_MEMORY;
+    }
     context->env = env;
+    context->env.programs = context->programs;
     context->tag = make_tag(context);
     context->free_head = NO_SLOT;
     *out_context = context;
@@ -108,7 +119,7 @@ void plume_context_destroy(plume_context *context) {
     if (!context) return;
     /* Its objects' GL objects can be deleted only in their GL context: the
      * whole destroy waits for the host to call it there. */
-    if ((newest_live_slot(context) || has_attachments(context)) &&
+    if ((newest_live_slot(context) || has_attachments(context) || !plume_program_cache_is_empty(context->programs)) &&
         plume_check_gl_context(&context->env, "plume_context_destroy") != PLUME_OK)
         return;
     /* The shared state first: it may hold objects filed after the objects
@@ -126,6 +137,7 @@ void plume_context_destroy(plume_context *context) {
                   slot->object_class->name, id);
         plume_context_destroy_object(context, id, slot->object_class, "plume_context_destroy");
     }
+    plume_program_cache_destroy(context->programs); /* what warm-ups pinned */
     plume_env env = context->env;
 #ifdef PLUME_LAB
     plume_free(&env, context->lab_settings);
@@ -302,12 +314,29 @@ plume_result plume_context_list_gl_objects(const plume_context *context, plume_g
                   "plume_context_list_gl_objects: context and out_count must not be NULL, nor out with a capacity");
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    uint32_t total = 0;
+    /* Programs belong to the cache, which lists each once; the objects'
+     * own lists name the programs they hold, and are filtered. */
+    uint32_t total = 0, scratch_capacity = 0;
+    plume_gl_object *scratch = NULL;
     for (uint32_t i = 0; i < context->slot_count; ++i) {
         const handle_slot *slot = &context->slots[i];
         if (!slot->object_class || !slot->object_class->list_gl_objects) continue;
-        uint32_t room = total < capacity ? capacity - total : 0;
-        total += slot->object_class->list_gl_objects(slot->object, room ? out + total : NULL, room);
+        uint32_t count = slot->object_class->list_gl_objects(slot->object, NULL, 0);
+        if (count > scratch_capacity) {
+            plume_gl_object *grown = plume_realloc(&context->env, scratch, sizeof *grown * count);
+            if (!grown) {
+                plume_free(&context->env, scratch);
+                return PLUME_ERROR_OUT_OF_MEMORY;
+            }
+            scratch = grown;
+            scratch_capacity = count;
+        }
+        count = slot->object_class->list_gl_objects(slot->object, scratch, count);
+        for (uint32_t k = 0; k < count; ++k) {
+            if (scratch[k].type == GL_PROGRAM) continue;
+            if (total < capacity) out[total] = scratch[k];
+            ++total;
+        }
     }
     for (int i = 0; i < PLUME_CONTEXT_MAX_ATTACHMENTS; ++i) {
         const plume_context_attachment_class *kind = context->attachment_kinds[i];
@@ -315,6 +344,9 @@ plume_result plume_context_list_gl_objects(const plume_context *context, plume_g
         uint32_t room = total < capacity ? capacity - total : 0;
         total += kind->list_gl_objects(context->attachments[i], room ? out + total : NULL, room);
     }
+    plume_free(&context->env, scratch);
+    uint32_t room = total < capacity ? capacity - total : 0;
+    total += plume_program_cache_list(context->programs, room ? out + total : NULL, room);
     *out_count = total;
     return PLUME_OK;
 }

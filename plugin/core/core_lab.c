@@ -9,6 +9,10 @@ plume_result plume_lab_build_compute_program(const plume_context *context, const
     return plume_build_program_from_sources(plume_context_env(context), label, GL_COMPUTE_SHADER, sources, names, 1,
                                             defines ? defines : "", out_program);
 }
+
+uint64_t plume_lab_program_builds(const plume_context *context) {
+    return plume_program_cache_builds(plume_context_programs(context));
+}
 #else
 /* ISO C wants something in a translation unit. */
 typedef int core_lab_is_lab_only;

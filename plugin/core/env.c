@@ -47,6 +47,7 @@ static plume_result init_env(plume_env *env, const plume_env *defaults, const pl
                                 (allocator->deallocate != NULL)
                           : 0;
     env->allocator = given == 3 ? *allocator : defaults->allocator;
+    env->programs = defaults->programs;
     if (given != 0 && given != 3) {
         plume_log(env, PLUME_LOG_ERROR,
                   "allocator: give all of allocate, reallocate and deallocate, or none (%d of 3 given)", given);
@@ -57,7 +58,8 @@ static plume_result init_env(plume_env *env, const plume_env *defaults, const pl
 
 /* Constant: the library keeps no mutable global state. */
 static const plume_env library_defaults = {{default_log, NULL},
-                                           {default_allocate, default_reallocate, default_deallocate, NULL}};
+                                           {default_allocate, default_reallocate, default_deallocate, NULL},
+                                           NULL};
 
 const plume_env *plume_default_env(void) { return &library_defaults; }
 
@@ -202,12 +204,12 @@ GLuint plume_make_gpu_buffer(GLsizeiptr bytes, const char *label) {
     return buffer;
 }
 
-void plume_delete_gl_objects(const plume_gl_object *objects, uint32_t count) {
+void plume_delete_gl_objects(const plume_env *env, const plume_gl_object *objects, uint32_t count) {
     for (uint32_t i = 0; i < count; ++i) {
         GLuint name = objects[i].name;
         switch (objects[i].type) {
         case GL_BUFFER: glDeleteBuffers(1, &name); break;
-        case GL_PROGRAM: glDeleteProgram(name); break;
+        case GL_PROGRAM: plume_program_release(env, name); break;
         case GL_QUERY: glDeleteQueries(1, &name); break;
         case GL_VERTEX_ARRAY: glDeleteVertexArrays(1, &name); break;
         case GL_TEXTURE: glDeleteTextures(1, &name); break;

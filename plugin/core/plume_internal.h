@@ -11,10 +11,14 @@
 #include "plume/plume_common.h"
 #include "plume/plume_context.h"
 
-/* What every object carries: where its messages and memory go. */
+typedef struct plume_program_cache plume_program_cache;
+
+/* What every object carries: where its messages and memory go, and where its
+ * GL programs come from (its context's cache; NULL outside a context). */
 typedef struct plume_env {
     plume_logger logger;
     plume_allocator allocator;
+    plume_program_cache *programs;
 } plume_env;
 
 /* Fills defaults for a zero logger/allocator. Fails (and logs) on a partial
@@ -48,6 +52,8 @@ typedef struct plume_object_class {
 /* The context's environment: the default of its objects' environments
  * (plume_default_env() for NULL). */
 const plume_env *plume_context_env(const plume_context *context);
+/* The context's program cache (NULL for NULL). */
+plume_program_cache *plume_context_programs(const plume_context *context);
 
 /* Lab builds only (PLUME_LAB, lab/plume_lab.h): settings the lab stored on
  * a context for the objects created from it from then on, as bytes that core
@@ -155,8 +161,8 @@ plume_result plume_resolve_gpu_path(const plume_env *env, const char *caller, ui
 plume_result plume_drain_gl_errors(const plume_env *env, const char *where);
 
 /* Deletes GL objects of the kinds plume_gl_object names (in the current GL
- * context). */
-void plume_delete_gl_objects(const plume_gl_object *objects, uint32_t count);
+ * context); programs are released to `env`'s cache (plume_program_release). */
+void plume_delete_gl_objects(const plume_env *env, const plume_gl_object *objects, uint32_t count);
 
 /* A new GPU-only buffer of `bytes` (GL_DYNAMIC_COPY, contents undefined)
  * labelled for debuggers. Binds GL_COPY_WRITE_BUFFER, which the GL state
@@ -197,9 +203,20 @@ typedef struct plume_shader_stage {
 /* The embedded text of a shader file, or NULL. */
 const char *plume_shader_source(const char *file);
 
-/* Builds and links; on failure logs the mapped compiler log, deletes every GL
- * object it made and returns PLUME_ERROR_SHADER (PLUME_ERROR_OUT_OF_MEMORY
- * where the stage's text could not be put together) with *out_program = 0. */
+/* Programs come from the context's cache (env->programs): a request the
+ * context has built before gives the same program again without building, so
+ * the second system of a look builds nothing. *out_program is then a
+ * reference to a program the cache owns and other objects share: never
+ * delete it (release it: plume_program_release, which
+ * plume_delete_gl_objects calls for GL_PROGRAM entries) and never keep state
+ * of one object in it (a uniform an object needs is set before each of its
+ * dispatches or draws, never once at creation). Without a cache (env outside
+ * a context) the program is built for the caller alone, and its release
+ * deletes it.
+ * Builds and links where needed; on failure logs the mapped compiler log,
+ * deletes every GL object it made and returns PLUME_ERROR_SHADER
+ * (PLUME_ERROR_OUT_OF_MEMORY where the stage's text or the cache's entry
+ * could not be put together) with *out_program = 0. */
 plume_result plume_build_program(const plume_env *env, const char *label, const plume_shader_stage *stages,
                                  int stage_count, const char *defines, GLuint *out_program);
 /* As plume_build_program, in GLSL 3.30 core: the fragment path's programs
@@ -211,6 +228,43 @@ plume_result plume_build_program_330(const plume_env *env, const char *label, co
 plume_result plume_build_feedback_program_330(const plume_env *env, const char *label, const plume_shader_stage *stages,
                                               int stage_count, const char *defines, const char *const *varyings,
                                               int varying_count, GLuint *out_program);
+
+/* ---- Program cache ------------------------------------------------------------
+ * One per context (program_cache.c). A request names everything that makes a
+ * program: the GLSL version, the stages' types and files, the defines text and
+ * the transform feedback outputs (the label only names the first build). */
+typedef struct plume_program_request {
+    const char *label;
+    const plume_shader_stage *stages;
+    int stage_count;
+    const char *defines; /* NULL: none */
+    bool glsl_330;       /* the fragment path's GLSL 3.30, else 4.30 */
+    const char *const *varyings;
+    int varying_count;
+} plume_program_request;
+
+/* The cached program for `request` (see plume_build_program). */
+plume_result plume_program_obtain(const plume_env *env, const plume_program_request *request, GLuint *out_program);
+/* Builds `request` for the caller alone (no cache). */
+plume_result plume_build_program_uncached(const plume_env *env, const plume_program_request *request,
+                                          GLuint *out_program);
+/* Gives back one reference to `program` (0: nothing): the last one deletes
+ * it, unless pinned. A program the cache does not hold is deleted. */
+void plume_program_release(const plume_env *env, GLuint program);
+
+/* The context's side (context.c): made with the context's environment, whose
+ * memory it uses; destroy deletes every program left (GL current). */
+plume_program_cache *plume_program_cache_create(const plume_env *context_env);
+void plume_program_cache_destroy(plume_program_cache *cache);
+bool plume_program_cache_is_empty(const plume_program_cache *cache);
+/* As an object's list_gl_objects: the cached programs, each once. */
+uint32_t plume_program_cache_list(const plume_program_cache *cache, plume_gl_object *out, uint32_t capacity);
+/* Programs compiled and linked through the cache so far (lab counts). */
+uint64_t plume_program_cache_builds(const plume_program_cache *cache);
+/* While on, every program obtained (built or found) stays until the context
+ * is destroyed, whoever releases it: what a warm-up builds ahead of the
+ * systems that will use it. */
+void plume_program_cache_set_pinning(plume_program_cache *cache, bool pinning);
 
 /* The one convention for uniform locations: a program's names in a
  * NULL-terminated table, looked up once when the program is built, into

@@ -366,20 +366,28 @@ static plume_result build_program(const plume_env *env, const char *label, const
     return link_program(env, label, shaders, stage_count, varyings, varying_count, out_program);
 }
 
+plume_result plume_build_program_uncached(const plume_env *env, const plume_program_request *r, GLuint *out_program) {
+    return build_program(env, r->label, r->stages, r->stage_count, r->defines, r->glsl_330 ? GLSL_330 : GLSL_430,
+                         r->varyings, r->varying_count, out_program);
+}
+
 plume_result plume_build_program(const plume_env *env, const char *label, const plume_shader_stage *stages,
                                  int stage_count, const char *defines, GLuint *out_program) {
-    return build_program(env, label, stages, stage_count, defines, GLSL_430, NULL, 0, out_program);
+    plume_program_request request = {label, stages, stage_count, defines, false, NULL, 0};
+    return plume_program_obtain(env, &request, out_program);
 }
 
 plume_result plume_build_program_330(const plume_env *env, const char *label, const plume_shader_stage *stages,
                                      int stage_count, const char *defines, GLuint *out_program) {
-    return build_program(env, label, stages, stage_count, defines, GLSL_330, NULL, 0, out_program);
+    plume_program_request request = {label, stages, stage_count, defines, true, NULL, 0};
+    return plume_program_obtain(env, &request, out_program);
 }
 
 plume_result plume_build_feedback_program_330(const plume_env *env, const char *label, const plume_shader_stage *stages,
                                               int stage_count, const char *defines, const char *const *varyings,
                                               int varying_count, GLuint *out_program) {
-    return build_program(env, label, stages, stage_count, defines, GLSL_330, varyings, varying_count, out_program);
+    plume_program_request request = {label, stages, stage_count, defines, true, varyings, varying_count};
+    return plume_program_obtain(env, &request, out_program);
 }
 
 void plume_find_uniform_locations(GLuint program, const char *const *names, GLint *locations) {

@@ -34,7 +34,7 @@ static void forget_fences(bounds_ring *b) {
 void bounds_destroy(system_state *s) {
     forget_fences(&s->bounds);
     plume_gl_object owned[BOUNDS_RING];
-    plume_delete_gl_objects(owned, bounds_list_gl_objects(s, owned, BOUNDS_RING));
+    plume_delete_gl_objects(&s->env, owned, bounds_list_gl_objects(s, owned, BOUNDS_RING));
 }
 
 void bounds_reset(system_state *s) {

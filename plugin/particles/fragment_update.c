@@ -201,7 +201,7 @@ uint32_t fragment_particles_list_gl_objects(const system_state *s, plume_gl_obje
 void fragment_particles_destroy(system_state *s) {
     if (!s->fragment) return;
     plume_gl_object owned[FRAGMENT_UPDATE_GL_OBJECTS];
-    plume_delete_gl_objects(owned, fragment_particles_list_gl_objects(s, owned, FRAGMENT_UPDATE_GL_OBJECTS));
+    plume_delete_gl_objects(&s->env, owned, fragment_particles_list_gl_objects(s, owned, FRAGMENT_UPDATE_GL_OBJECTS));
     plume_free(&s->env, s->fragment);
     s->fragment = NULL;
 }

@@ -181,11 +181,11 @@ static void free_system(void *object) {
     particles_free_attachments(s);
     fragment_particles_destroy(s);
     plume_gl_object owned[SYSTEM_GL_OBJECTS];
-    plume_delete_gl_objects(owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
-    plume_delete_gl_objects(owned, world_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    plume_delete_gl_objects(&s->env, owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    plume_delete_gl_objects(&s->env, owned, world_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     bounds_destroy(s);
     cpu_events_free(s);
-    plume_delete_gl_objects(owned, cpu_events_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    plume_delete_gl_objects(&s->env, owned, cpu_events_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     s->spawn.batch_buffer = s->spawn.instance_buffer = 0; /* deleted with the others */
     spawn_free(s);
     plume_env env = s->env;

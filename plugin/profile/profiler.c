@@ -156,7 +156,7 @@ uint32_t profiler_list_gl_objects(const plume_profiler *p, plume_gl_object *out,
 
 static void delete_gl_objects(plume_profiler *p) {
     plume_gl_object owned[PROFILER_GL_OBJECTS];
-    plume_delete_gl_objects(owned, profiler_list_gl_objects(p, owned, PROFILER_GL_OBJECTS));
+    plume_delete_gl_objects(&p->env, owned, profiler_list_gl_objects(p, owned, PROFILER_GL_OBJECTS));
     for (uint32_t i = 0; i < p->ring_depth; ++i) {
         profiler_slot *slot = &p->slots[i];
         if (p->timer_available) glDeleteQueries(2 * PROFILER_SPAN_COUNT, &slot->queries[0][0]); /* the unused names */

@@ -35,6 +35,7 @@ static void gather(group_state *g, const particle_view *systems, const mat4 view
     glProgramUniform3f(p, at[GATHER_CAMERA_RIGHT], view[0][0], view[1][0], view[2][0]);
     glProgramUniform3f(p, at[GATHER_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
     glProgramUniform3f(p, at[GATHER_EYE], inverse_view[3][0], inverse_view[3][1], inverse_view[3][2]);
+    glProgramUniform1i(p, at[GATHER_BY_DISTANCE], g->by_distance);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_STATE, g->state_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_PAIRS, g->pairs_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_RECORDS, g->records_buffer);
@@ -49,11 +50,11 @@ static void gather(group_state *g, const particle_view *systems, const mat4 view
         glProgramUniform1ui(g->prepare_program, g->at.prepare[PREPARE_SYSTEM], i);
         glDispatchCompute(1, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
-        particle_set_appearance_uniforms(s, p, &g->at.gather_appearance);
+        glUseProgram(p);
+        particle_set_appearance_uniforms(s, &g->at.gather_appearance);
         glProgramUniform3fv(p, at[GATHER_LIGHT_DIRECTION], 1, light->direction);
         glProgramUniform1ui(p, at[GATHER_SYSTEM], i);
         glProgramUniform1ui(p, at[GATHER_FIRST_RECORD], g->first_record[i]);
-        glUseProgram(p);
         GLintptr args = 4 * (PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * (GLintptr)i);
         glDispatchComputeIndirect(args);
     }
@@ -82,6 +83,10 @@ static void draw_sorted(group_state *g, const particle_view *systems, const mat4
         glProgramUniform1ui(d, at[DRAW_DEPTH_CONVENTION], depth_convention);
     }
     glProgramUniform1fv(d, at[DRAW_SOFT_FADE], (GLsizei)g->system_count, fade);
+    glProgramUniform1iv(d, at[DRAW_LAYER], (GLsizei)g->system_count, g->system_layer);
+    glProgramUniform2uiv(d, at[DRAW_SYSTEM_FLIPBOOK], (GLsizei)g->system_count, g->system_flipbook);
+    glProgramUniform1iv(d, at[DRAW_SYSTEM_LIT], (GLsizei)g->system_count, g->system_lit);
+    glProgramUniform1uiv(d, at[DRAW_FIRST_RECORD], (GLsizei)g->system_count, g->first_record);
     glProgramUniform3fv(d, at[DRAW_LIGHT_COLOR], 1, light->color);
     glProgramUniform3fv(d, at[DRAW_AMBIENT_COLOR], 1, light->ambient);
     glActiveTexture(GL_TEXTURE1);

@@ -35,6 +35,12 @@ typedef struct group_state {
     uint32_t system_count;
     plume_system systems[PLUME_DRAW_GROUP_MAX_SYSTEMS];
     uint32_t first_record[PLUME_DRAW_GROUP_MAX_SYSTEMS]; /* the capacities before each system's */
+    /* The draw's per-system uniforms (set at each draw: groups of the same
+     * looks share their programs): the sprite layer (-1: none), the flipbook's
+     * columns and rows, lit. */
+    GLint system_layer[PLUME_DRAW_GROUP_MAX_SYSTEMS];
+    GLuint system_flipbook[2 * PLUME_DRAW_GROUP_MAX_SYSTEMS];
+    GLint system_lit[PLUME_DRAW_GROUP_MAX_SYSTEMS];
     uint32_t total_capacity;
     bool by_distance;
     plume_sorter sorter;

@@ -49,7 +49,7 @@ static uint32_t list_group_gl_objects(const void *object, plume_gl_object *out, 
 static void free_group(void *object) {
     group_state *g = object;
     plume_gl_object owned[GROUP_GL_OBJECTS];
-    plume_delete_gl_objects(owned, list_own_gl_objects(g, owned, GROUP_GL_OBJECTS));
+    plume_delete_gl_objects(&g->env, owned, list_own_gl_objects(g, owned, GROUP_GL_OBJECTS));
     lowres_release(&g->lowres, g->context);
     plume_sorter_destroy(g->context, g->sorter); /* {0} if it was never made */
     profiler_destroy(g->profiler);
@@ -217,7 +217,6 @@ static plume_result build_programs(group_state *g, const particle_view *systems,
     plume_find_uniform_locations(p, GATHER_UNIFORM_NAMES, g->at.gather);
     plume_find_uniform_locations(d, DRAW_UNIFORM_NAMES, g->at.draw);
     particle_find_uniforms(p, &g->at.gather_appearance);
-    glProgramUniform1i(p, g->at.gather[GATHER_BY_DISTANCE], g->by_distance);
     glProgramUniform1i(d, g->at.draw[DRAW_SPRITES], 0);
     glProgramUniform1i(d, g->at.draw[DRAW_SCENE_DEPTH], 1);
     return PLUME_OK;
@@ -230,23 +229,14 @@ static plume_result build_programs(group_state *g, const particle_view *systems,
  * GL_TEXTURE_2D_ARRAY (the caller's scope restores it). */
 static void make_sprites_and_system_uniforms(group_state *g, const particle_view *systems,
                                              const uint32_t sprite_size[2]) {
-    GLint layer[PLUME_DRAW_GROUP_MAX_SYSTEMS];
-    GLuint flipbook[2 * PLUME_DRAW_GROUP_MAX_SYSTEMS] = {0};
-    GLint lit[PLUME_DRAW_GROUP_MAX_SYSTEMS] = {0};
     GLint layers = 0;
     for (uint32_t i = 0; i < g->system_count; ++i) {
         const particle_view *s = &systems[i];
-        layer[i] = s->sprite_texture ? layers++ : -1;
-        flipbook[2 * i] = s->desc->appearance.texture.columns;
-        flipbook[2 * i + 1] = s->desc->appearance.texture.rows;
-        lit[i] = s->desc->lit;
+        g->system_layer[i] = s->sprite_texture ? layers++ : -1;
+        g->system_flipbook[2 * i] = s->desc->appearance.texture.columns;
+        g->system_flipbook[2 * i + 1] = s->desc->appearance.texture.rows;
+        g->system_lit[i] = s->desc->lit;
     }
-    GLuint d = g->draw_program;
-    const GLint *at = g->at.draw;
-    glProgramUniform1iv(d, at[DRAW_LAYER], (GLsizei)g->system_count, layer);
-    glProgramUniform2uiv(d, at[DRAW_SYSTEM_FLIPBOOK], (GLsizei)g->system_count, flipbook);
-    glProgramUniform1iv(d, at[DRAW_SYSTEM_LIT], (GLsizei)g->system_count, lit);
-    glProgramUniform1uiv(d, at[DRAW_FIRST_RECORD], (GLsizei)g->system_count, g->first_record);
     if (layers == 0) return;
     uint32_t levels = mip_levels(sprite_size[0], sprite_size[1]);
     glActiveTexture(GL_TEXTURE0);
@@ -256,11 +246,11 @@ static void make_sprites_and_system_uniforms(group_state *g, const particle_view
                    layers);
     glObjectLabel(GL_TEXTURE, g->sprite_array, -1, "plume draw group: sprites");
     for (uint32_t i = 0; i < g->system_count; ++i) {
-        if (layer[i] < 0) continue;
+        if (g->system_layer[i] < 0) continue;
         for (uint32_t level = 0; level < levels; ++level) {
             GLsizei w = (GLsizei)(sprite_size[0] >> level), h = (GLsizei)(sprite_size[1] >> level);
             glCopyImageSubData(systems[i].sprite_texture, GL_TEXTURE_2D, (GLint)level, 0, 0, 0, g->sprite_array,
-                               GL_TEXTURE_2D_ARRAY, (GLint)level, 0, 0, layer[i], w > 0 ? w : 1, h > 0 ? h : 1, 1);
+                               GL_TEXTURE_2D_ARRAY, (GLint)level, 0, 0, g->system_layer[i], w > 0 ? w : 1, h > 0 ? h : 1, 1);
         }
     }
 }

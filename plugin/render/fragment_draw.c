@@ -39,9 +39,8 @@ static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_
 }
 
 static void release(void *state, plume_context *context) {
-    (void)context;
     plume_gl_object owned[FRAGMENT_DRAW_GL_OBJECTS];
-    plume_delete_gl_objects(owned, list_gl_objects(state, owned, FRAGMENT_DRAW_GL_OBJECTS));
+    plume_delete_gl_objects(plume_context_env(context), owned, list_gl_objects(state, owned, FRAGMENT_DRAW_GL_OBJECTS));
 }
 
 static const particle_attachment_class FRAGMENT_DRAW_ATTACHMENT = {"fragment-path draw", release, list_gl_objects};
@@ -59,7 +58,6 @@ static plume_result create(const particle_view *v, fragment_draw_state *f) {
     GLuint p = f->program;
     particle_find_uniforms(p, &f->uniforms);
     plume_find_uniform_locations(p, FRAGMENT_DRAW_UNIFORM_NAMES, f->at);
-    particle_set_appearance_uniforms(v, p, &f->uniforms);
     GLint previous = 0;
     glGetIntegerv(GL_CURRENT_PROGRAM, &previous);
     glUseProgram(p);
@@ -105,6 +103,7 @@ static plume_result fragment_draw(const particle_view *v, const draw_frame *fram
     const particle_fragment_view *particles = &v->fragment;
     if (particles->list_count == 0) return PLUME_OK;
     glUseProgram(f->program);
+    particle_set_appearance_uniforms(v, &f->uniforms);
     particle_set_view_uniforms(v, &f->uniforms, frame, target->depth_texture,
                                target->depth_size, f->depth_sampler);
     particle_set_light_uniforms(v, &f->uniforms);

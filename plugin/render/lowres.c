@@ -191,7 +191,7 @@ uint32_t lowres_list_gl_objects(const lowres_state *r, plume_gl_object *out, uin
 void lowres_release(lowres_state *r, plume_context *context) {
     screen_scratch_leave(context, &r->joined_scratch);
     plume_gl_object owned[LOWRES_GL_OBJECTS];
-    plume_delete_gl_objects(owned, lowres_list_gl_objects(r, owned, LOWRES_GL_OBJECTS));
+    plume_delete_gl_objects(plume_context_env(context), owned, lowres_list_gl_objects(r, owned, LOWRES_GL_OBJECTS));
     memset(r, 0, sizeof *r);
 }
 

@@ -45,13 +45,10 @@ static void set_color_curve_uniforms(const GLint *at, particle_uniform times_at,
 
 /* glUniform on the program made current for it (GL 3.3 cannot set a
  * program's uniforms unbound), the caller's program current again after. */
-void particle_set_appearance_uniforms(const particle_view *view, GLuint program, const particle_uniforms *u) {
+void particle_set_appearance_uniforms(const particle_view *view, const particle_uniforms *u) {
     const plume_system_desc *d = view->desc;
     const plume_appearance *a = &d->appearance;
     const GLint *at = u->at;
-    GLint previous = 0;
-    glGetIntegerv(GL_CURRENT_PROGRAM, &previous);
-    glUseProgram(program);
     set_curve_uniforms(at, PU_SIZE_TIMES, &a->size_over_life);
     set_curve_uniforms(at, PU_OPACITY_TIMES, &a->opacity_over_life);
     plume_curve additive = particles_additive_curve(d);
@@ -69,7 +66,6 @@ void particle_set_appearance_uniforms(const particle_view *view, GLuint program,
     glUniform1i(at[PU_SCENE_DEPTH], 1);
     glUniform1i(at[PU_SPRITE_IS_ARRAY], view->sprite_is_array);
     glUniform1i(at[PU_SPRITE_ARRAY], PLUME_TEXTURE_UNIT_SPRITE_ARRAY);
-    glUseProgram((GLuint)previous);
 }
 
 void particle_set_light_uniforms(const particle_view *view, const particle_uniforms *u) {

@@ -29,10 +29,11 @@ typedef struct particle_uniforms {
 /* The locations in `program`, once it is built. */
 void particle_find_uniforms(GLuint program, particle_uniforms *out);
 /* The view's appearance (curves, flipbook, orientation, whether lit and
- * textured; the sprite on unit 0, the scene's depth on unit 1) on
- * `program`, made current for it (glUniform: every GL the draws run on) and
- * the caller's program current again after. */
-void particle_set_appearance_uniforms(const particle_view *view, GLuint program, const particle_uniforms *at);
+ * textured; the sprite on unit 0, the scene's depth on unit 1) on the
+ * program in use (glUniform: every GL the draws run on). Set before each
+ * draw or dispatch: systems of one look share their programs (the context's
+ * program cache), so a program holds no system's appearance in between. */
+void particle_set_appearance_uniforms(const particle_view *view, const particle_uniforms *at);
 /* The view's light on the current program. */
 void particle_set_light_uniforms(const particle_view *view, const particle_uniforms *at);
 /* The uniforms that follow the camera (the frame's view and projection, the

@@ -30,14 +30,13 @@ static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_
 }
 
 static void release(void *state, plume_context *context) {
-    (void)context;
     plume_gl_object owned[RASTER_GL_OBJECTS];
-    plume_delete_gl_objects(owned, list_gl_objects(state, owned, RASTER_GL_OBJECTS));
+    plume_delete_gl_objects(plume_context_env(context), owned, list_gl_objects(state, owned, RASTER_GL_OBJECTS));
 }
 
 static const particle_attachment_class RASTER_ATTACHMENT = {"raster draw path", release, list_gl_objects};
 
-/* The program (with the appearance's uniforms, which never change), the
+/* The program (the context's: shared with the systems of the same look), the
  * vertex array and the samplers. */
 static plume_result create(const particle_view *v, raster_state *r) {
     plume_shader_stage stages[2] = {
@@ -49,7 +48,6 @@ static plume_result create(const particle_view *v, raster_state *r) {
     plume_result result = plume_build_program(v->env, "plume particles: draw", stages, 2, look, &r->program);
     if (result != PLUME_OK) return result;
     particle_find_uniforms(r->program, &r->uniforms);
-    particle_set_appearance_uniforms(v, r->program, &r->uniforms);
     glGenVertexArrays(1, &r->vertex_array);
     draw_create_samplers(&r->sprite_sampler, &r->depth_sampler);
     return plume_drain_gl_errors(v->env, "plume_system_draw (raster draw objects)");
@@ -73,6 +71,7 @@ static plume_result raster_draw(const particle_view *v, const draw_frame *frame,
     raster_state *r = raster_of(v, &result);
     if (!r) return result;
     glUseProgram(r->program);
+    particle_set_appearance_uniforms(v, &r->uniforms);
     particle_set_view_uniforms(v, &r->uniforms, frame, target->depth_texture,
                                target->depth_size, r->depth_sampler);
     particle_set_light_uniforms(v, &r->uniforms);

@@ -38,7 +38,7 @@ static void release(void *state, plume_context *context) {
     screen_scratch *shared = state;
     for (int i = 0; i < ENTRY_SORTER_KINDS; ++i) plume_sorter_destroy(context, shared->entry_sorters[i]);
     plume_gl_object owned[SCRATCH_GL_OBJECTS];
-    plume_delete_gl_objects(owned, list_gl_objects(shared, owned, SCRATCH_GL_OBJECTS));
+    plume_delete_gl_objects(plume_context_env(context), owned, list_gl_objects(shared, owned, SCRATCH_GL_OBJECTS));
 }
 
 static const plume_context_attachment_class SCREEN_SCRATCH = {"screen-sized draw scratch", release, list_gl_objects};

@@ -125,6 +125,7 @@ static void build_entries(const particle_view *s, tiled_renderer *r, const mat4 
     glProgramUniform3f(p, at[TU_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
     glProgramUniform2f(p, at[TU_TARGET_SIZE], (float)t->width, (float)t->height);
     glProgramUniform1ui(p, at[TU_CAPACITY], capacity);
+    particle_set_appearance_uniforms(s, &r->project_uniforms);
     particle_set_light_uniforms(s, &r->project_uniforms);
     dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -213,6 +214,7 @@ static void composite(const particle_view *s, tiled_renderer *r, const plume_fra
     glProgramUniform1f(c, at[TU_THRESHOLD], threshold);
     glProgramUniform2ui(c, at[TU_TILES], tiles[0], tiles[1]);
     glProgramUniform1ui(c, at[TU_CHUNK_ENTRIES], chunk_entries);
+    particle_set_appearance_uniforms(s, &r->composite_uniforms);
     particle_set_light_uniforms(s, &r->composite_uniforms);
     draw_bind_sprite(s, r->sprite_sampler);
     draw_bind_texture(1, t->depth_texture, r->depth_sampler);

@@ -72,8 +72,6 @@ static plume_result build_programs(const particle_view *s, tiled_renderer *r) {
     for (int p = 0; p < TILED_PROGRAMS; ++p) plume_find_uniform_locations(r->programs[p], TILED_UNIFORM_NAMES, r->at[p]);
     particle_find_uniforms(r->programs[TP_PROJECT], &r->project_uniforms);
     particle_find_uniforms(r->programs[TP_COMPOSITE], &r->composite_uniforms);
-    particle_set_appearance_uniforms(s, r->programs[TP_PROJECT], &r->project_uniforms);
-    particle_set_appearance_uniforms(s, r->programs[TP_COMPOSITE], &r->composite_uniforms);
     glProgramUniform1i(r->programs[TP_BLEND], r->at[TP_BLEND][TU_PARTICLES], 0);
     return PLUME_OK;
 }
@@ -165,7 +163,7 @@ tiled_renderer *tiled_of(const particle_view *v) {
 void tiled_release(tiled_renderer *r, plume_context *context) {
     screen_scratch_leave(context, &r->joined_scratch);
     plume_gl_object owned[TILED_GL_OBJECTS];
-    plume_delete_gl_objects(owned, list_gl_objects(r, owned, TILED_GL_OBJECTS));
+    plume_delete_gl_objects(plume_context_env(context), owned, list_gl_objects(r, owned, TILED_GL_OBJECTS));
     for (int i = 0; i < TILED_READBACK_SLOTS; ++i)
         if (r->fences[i]) glDeleteSync(r->fences[i]);
     uint32_t tile_size = r->tile_size, budget = r->fixed_budget ? r->budget : 0;

@@ -359,7 +359,7 @@ static uint32_t bitonic_list_gl_objects(const void *backend, plume_gl_object *ou
 static void bitonic_destroy(void *backend) {
     bitonic_sort *s = backend;
     plume_gl_object owned[BITONIC_GL_OBJECTS];
-    plume_delete_gl_objects(owned, bitonic_list_gl_objects(s, owned, BITONIC_GL_OBJECTS));
+    plume_delete_gl_objects(s->env, owned, bitonic_list_gl_objects(s, owned, BITONIC_GL_OBJECTS));
     plume_free(s->env, s->passes);
     plume_free(s->env, s);
 }

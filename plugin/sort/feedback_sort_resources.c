@@ -217,6 +217,6 @@ uint32_t feedback_sort_list_gl_objects(const void *backend, plume_gl_object *out
 void feedback_sort_destroy(void *backend) {
     feedback_sort *s = backend;
     plume_gl_object owned[FEEDBACK_SORT_GL_OBJECTS];
-    plume_delete_gl_objects(owned, feedback_sort_list_gl_objects(s, owned, FEEDBACK_SORT_GL_OBJECTS));
+    plume_delete_gl_objects(s->env, owned, feedback_sort_list_gl_objects(s, owned, FEEDBACK_SORT_GL_OBJECTS));
     plume_free(s->env, s);
 }

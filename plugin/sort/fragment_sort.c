@@ -418,7 +418,7 @@ static uint32_t fragment_sort_list_gl_objects(const void *backend, plume_gl_obje
 static void fragment_sort_destroy(void *backend) {
     fragment_sort *s = backend;
     plume_gl_object owned[FRAGMENT_SORT_GL_OBJECTS];
-    plume_delete_gl_objects(owned, fragment_sort_list_gl_objects(s, owned, FRAGMENT_SORT_GL_OBJECTS));
+    plume_delete_gl_objects(s->env, owned, fragment_sort_list_gl_objects(s, owned, FRAGMENT_SORT_GL_OBJECTS));
     plume_free(s->env, s);
 }
 

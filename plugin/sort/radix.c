@@ -91,6 +91,19 @@ static void set_uniform(const tile_set *set, int program, int uniform, uint32_t 
     if (set->locations[program][uniform] >= 0) glUniform1ui(set->locations[program][uniform], value);
 }
 
+/* The digit passes' shifts and bits, for the programs that run them all
+ * (the program in use; set each time: sorters of other key widths share it). */
+static void set_pass_uniforms(const radix_sort *s, const tile_set *set, int program) {
+    GLuint shifts[MAX_PASSES] = {0}, bits[MAX_PASSES] = {0};
+    for (uint32_t p = 0; p < s->pass_count; ++p) {
+        shifts[p] = s->passes[p].shift;
+        bits[p] = s->passes[p].bits;
+    }
+    glUniform4ui(set->locations[program][U_PASS_SHIFTS], shifts[0], shifts[1], shifts[2], shifts[3]);
+    glUniform4ui(set->locations[program][U_PASS_BITS], bits[0], bits[1], bits[2], bits[3]);
+    set_uniform(set, program, U_PASS_COUNT, s->pass_count);
+}
+
 static void use_program(const tile_set *set, int program, const sort_pass_hook *hook) {
     glUseProgram(set->programs[program]);
     set_uniform(set, program, U_TILE_STRIDE, set->tile_stride);
@@ -149,17 +162,10 @@ static void run_reduce_then_scan(const radix_sort *s, const tile_set *set, GLuin
  * (or the histogram's indirect arguments when 0). */
 static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer, const uint32_t count_uniforms[4],
                          uint32_t bound, uint32_t tiles, const sort_pass_hook *hook) {
-    GLuint shifts[MAX_PASSES] = {0}, bits[MAX_PASSES] = {0};
-    for (uint32_t p = 0; p < s->pass_count; ++p) {
-        shifts[p] = s->passes[p].shift;
-        bits[p] = s->passes[p].bits;
-    }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, pairs_buffer);
     use_program(set, HISTOGRAM_PROGRAM, hook);
     for (int u = 0; u < 4; ++u) set_uniform(set, HISTOGRAM_PROGRAM, U_INDIRECT + u, count_uniforms[u]);
-    glUniform4ui(set->locations[HISTOGRAM_PROGRAM][U_PASS_SHIFTS], shifts[0], shifts[1], shifts[2], shifts[3]);
-    glUniform4ui(set->locations[HISTOGRAM_PROGRAM][U_PASS_BITS], bits[0], bits[1], bits[2], bits[3]);
-    set_uniform(set, HISTOGRAM_PROGRAM, U_PASS_COUNT, s->pass_count);
+    set_pass_uniforms(s, set, HISTOGRAM_PROGRAM);
     set_uniform(set, HISTOGRAM_PROGRAM, U_BANK, s->bank);
     uint32_t histogram_tile = set->histogram_items * PLUME_RADIX_THREADS;
     glDispatchCompute((bound + histogram_tile - 1) / histogram_tile, 1, 1);
@@ -181,12 +187,13 @@ static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer
 
 /* Every digit pass in one workgroup (radix_single.comp), in place; the
  * passes' uniforms were set when the program was built. */
-static void run_single(const tile_set *set, GLuint pairs_buffer, const uint32_t count_uniforms[4],
+static void run_single(const radix_sort *s, const tile_set *set, GLuint pairs_buffer, const uint32_t count_uniforms[4],
                        const sort_pass_hook *hook) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, pairs_buffer);
     glUseProgram(set->programs[SINGLE_PROGRAM]);
     sort_call_hook(hook, PASS_KINDS[SINGLE_PROGRAM]);
     for (int u = 0; u < 4; ++u) set_uniform(set, SINGLE_PROGRAM, U_INDIRECT + u, count_uniforms[u]);
+    set_pass_uniforms(s, set, SINGLE_PROGRAM);
     glDispatchCompute(1, 1, 1);
 }
 
@@ -205,7 +212,7 @@ static void run_passes(radix_sort *s, GLuint pairs_buffer, const uint32_t count_
                        bool direct, const sort_pass_hook *hook) {
     const tile_set *single = single_for(s, bound);
     if (single) {
-        run_single(single, pairs_buffer, count_uniforms, hook);
+        run_single(s, single, pairs_buffer, count_uniforms, hook);
         return;
     }
     const tile_set *set = set_for(s, bound);

@@ -220,19 +220,6 @@ static plume_result check_limits(radix_sort *s, bool one_workgroup) {
 
 /* ---- Creation ------------------------------------------------------------- */
 
-/* The digit passes' shifts and bits, for the programs that run them all. */
-static void set_pass_uniforms(const radix_sort *s, const tile_set *set, int program) {
-    GLuint shifts[MAX_PASSES] = {0}, bits[MAX_PASSES] = {0};
-    for (uint32_t p = 0; p < s->pass_count; ++p) {
-        shifts[p] = s->passes[p].shift;
-        bits[p] = s->passes[p].bits;
-    }
-    GLuint id = set->programs[program];
-    glProgramUniform4ui(id, set->locations[program][U_PASS_SHIFTS], shifts[0], shifts[1], shifts[2], shifts[3]);
-    glProgramUniform4ui(id, set->locations[program][U_PASS_BITS], bits[0], bits[1], bits[2], bits[3]);
-    glProgramUniform1ui(id, set->locations[program][U_PASS_COUNT], s->pass_count);
-}
-
 /* The programs of the way this sorter sorts for a tile set (single: the
  * single-tile program only); the others stay 0. */
 static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
@@ -264,7 +251,6 @@ static plume_result build_programs(radix_sort *s, tile_set *set, bool single) {
         plume_result result = plume_build_program(s->env, PROGRAM_LABELS[p], &stage, 1, defines, &set->programs[p]);
         if (result != PLUME_OK) return result;
         plume_find_uniform_locations(set->programs[p], UNIFORM_NAMES, set->locations[p]);
-        if (p == SINGLE_PROGRAM) set_pass_uniforms(s, set, p);
     }
     return PLUME_OK;
 }
@@ -325,6 +311,6 @@ uint32_t radix_list_gl_objects(const void *backend, plume_gl_object *out, uint32
 void radix_destroy(void *backend) {
     radix_sort *s = backend;
     plume_gl_object owned[RADIX_GL_OBJECTS];
-    plume_delete_gl_objects(owned, radix_list_gl_objects(s, owned, RADIX_GL_OBJECTS));
+    plume_delete_gl_objects(s->env, owned, radix_list_gl_objects(s, owned, RADIX_GL_OBJECTS));
     plume_free(s->env, s);
 }

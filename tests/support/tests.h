@@ -39,6 +39,8 @@ struct CMUnitTest;
     X(screen_memory, 0)                                                                                                \
     X(look, 1)                                                                                                         \
     X(draw_group, 1)                                                                                                   \
+    X(program_cache, 0)                                                                                                \
+    X(warm, 1)                                                                                                         \
     X(host_inputs, 1)                                                                                                  \
     X(host_depth, 1)                                                                                                   \
     X(host_state, 1)                                                                                                   \
