@@ -324,7 +324,7 @@ project "plume_many_systems"
 project "plume_soak"
     kind "ConsoleApp"
     outputs("bin", "plume_soak")
-    files { "bench/soak.c", "bench/soak.h", "bench/soak_lane.c", "bench/soak_ops.c", "bench/soak_frame.c" }
+    files { "bench/soak.c", "bench/soak.h", "bench/soak_lane.c", "bench/soak_ops.c", "bench/soak_frame.c", "bench/soak_gameplay.c" }
     links { "plume_effects", "plume_host", "plume_static", "epoxy", "jansson", "m" }
 
 -- What a dispatch costs before it does any work (notes/sort-performance.md).

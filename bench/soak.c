@@ -195,6 +195,7 @@ static void report(const soak *s, double seconds) {
     printf("| %-34s | %14llu |\n", "frames", (unsigned long long)t->frames);
     printf("| %-34s | %14.1f |\n", "seconds", seconds);
     printf("| %-34s | %14llu |\n", "operations", (unsigned long long)t->operations);
+    printf("| %-34s | %14llu |\n", "gameplay calls", (unsigned long long)t->gameplay_calls);
     printf("| %-34s | %14llu |\n", "objects created", (unsigned long long)t->creates);
     printf("| %-34s | %14llu |\n", "objects destroyed", (unsigned long long)t->destroys);
     printf("| %-34s | %14llu |\n", "broken effects refused", (unsigned long long)t->failed_loads);

@@ -85,6 +85,7 @@ typedef struct soak_system_slot {
     bool drew_tiled;     /* set_tiled_options is refused after the first tiled draw */
     bool profiling;
     bool grouped;
+    bool cpu_events;     /* created with cpu_events.kinds: polls answer */
 } soak_system_slot;
 
 typedef struct soak_group_slot {
@@ -99,7 +100,7 @@ typedef struct soak_series {
 } soak_series;
 
 typedef struct soak_stats {
-    uint64_t frames, operations, creates, destroys, failed_loads, readbacks, checkpoints, drains;
+    uint64_t frames, operations, creates, destroys, failed_loads, readbacks, checkpoints, drains, gameplay_calls;
     uint32_t peak_gl_objects, final_gl_objects;
     size_t peak_live_bytes;
     soak_series drain_gl_objects, drain_live_bytes, rss_mib;
@@ -152,6 +153,12 @@ void soak_random_system_desc(soak *s, plume_system_desc *desc, soak_system_slot 
 void soak_random_operation(soak *s);
 void soak_frame(soak *s);
 void soak_destroy_system(soak *s, int slot);
+/* A live system slot, or -1 (when `compute`, of the compute path only). */
+int soak_random_live_system(soak *s, bool compute);
+
+/* soak_gameplay.c: emits, placements, instances, prewarm, events, bounds. */
+void soak_random_gameplay_desc(soak *s, plume_system_desc *desc, soak_system_slot *slot);
+void soak_gameplay_operation(soak *s);
 void soak_destroy_group(soak *s, int slot);
 /* Reads every live system back in every lane and compares the lanes. */
 void soak_read_back_all(soak *s);

@@ -182,6 +182,7 @@ void soak_random_system_desc(soak *s, plume_system_desc *d, soak_system_slot *sl
     slot->compute = !soak_chance(&s->rng, 0.15f);
     d->path = slot->compute ? PLUME_PATH_COMPUTE : PLUME_PATH_FRAGMENT;
     if (slot->compute && soak_chance(&s->rng, 0.5f)) random_world(s, &d->world);
+    soak_random_gameplay_desc(s, d, slot);
     slot->capacity = d->capacity;
 }
 
@@ -198,8 +199,7 @@ static int free_system_slot(soak *s) {
     return -1;
 }
 
-/* A live system slot, or -1 (when `compute`, of the compute path only). */
-static int random_live_system(soak *s, bool compute) {
+int soak_random_live_system(soak *s, bool compute) {
     int live[SOAK_MAX_SYSTEMS], count = 0;
     for (int i = 0; i < SOAK_MAX_SYSTEMS; ++i)
         if (s->systems[i].live && (!compute || s->systems[i].compute)) live[count++] = i;
@@ -313,7 +313,8 @@ static void load_effect(soak *s) {
          * of its own is never grouped. */
         soak_system_slot slot = {.capacity = effect->desc.capacity,
                                  .compute = effect->desc.path != PLUME_PATH_FRAGMENT,
-                                 .own_sprite = effect->desc.appearance.texture.path != NULL};
+                                 .own_sprite = effect->desc.appearance.texture.path != NULL,
+                                 .cpu_events = effect->desc.cpu_events.kinds != 0};
         create_system(s, &effect->desc, slot, PLUME_OK);
     }
     free(effect);
@@ -361,6 +362,7 @@ static void load_broken_effect(soak *s) {
     if (r == PLUME_OK && !s->failed && free_system_slot(s) >= 0) {
         /* Still valid after the change: it must create. */
         slot_info.capacity = effect->desc.capacity;
+        slot_info.cpu_events = effect->desc.cpu_events.kinds != 0;
         if (effect->desc.capacity <= s->options.max_capacity) create_system(s, &effect->desc, slot_info, PLUME_OK);
     }
     plume_effect_free_text(text);
@@ -371,7 +373,7 @@ static void load_broken_effect(soak *s) {
 typedef enum system_call { CALL_EMITTER, CALL_FORCES, CALL_WORLD, CALL_RESET, CALL_PROFILING, CALL_TILED } system_call;
 
 static void call_system(soak *s, system_call call) {
-    int slot = random_live_system(s, call == CALL_WORLD);
+    int slot = soak_random_live_system(s, call == CALL_WORLD);
     if (slot < 0) return;
     soak_system_slot *info = &s->systems[slot];
     plume_emitter_desc emitter;
@@ -455,7 +457,7 @@ static void resize(soak *s) {
 }
 
 void soak_random_operation(soak *s) {
-    uint32_t pick = soak_below(&s->rng, 100);
+    uint32_t pick = soak_below(&s->rng, 110);
     s->stats.operations++;
     if (pick < 12) {
         plume_system_desc desc;
@@ -463,7 +465,7 @@ void soak_random_operation(soak *s) {
         soak_random_system_desc(s, &desc, &slot);
         if (free_system_slot(s) >= 0) create_system(s, &desc, slot, PLUME_OK);
     } else if (pick < 20) {
-        int slot = random_live_system(s, false);
+        int slot = soak_random_live_system(s, false);
         if (slot >= 0) soak_destroy_system(s, slot);
     } else if (pick < 30) call_system(s, CALL_EMITTER);
     else if (pick < 36) call_system(s, CALL_FORCES);
@@ -480,5 +482,6 @@ void soak_random_operation(soak *s) {
     else if (pick < 84) stale_handle(s);
     else if (pick < 92) resize(s);
     else if (pick < 95) soak_read_back_all(s);
-    else s->stats.operations--; /* nothing this time */
+    else if (pick < 100) s->stats.operations--; /* nothing this time */
+    else soak_gameplay_operation(s);
 }
