@@ -286,28 +286,32 @@ static void test_draw_group_interleaved_systems(void **state) {
                quality, least[r], blank);
         assert_true(quality >= least[r] && quality < 90.0);
     }
-    /* The host's depth reversed (clip control 0..1, GEQUAL, the projection's
-     * depth reversed, the plane's depth in it) gives the default
-     * convention's picture, at full resolution and 1/4: a plane just behind
-     * the particles (view depth 5), so that the soft fade shows. */
+    /* Every depth convention a host may render in gives the default
+     * convention's picture, at full resolution and 1/4: clip control's
+     * -1..1 or 0..1, each standard (LESS, cleared to 1) or reversed (GEQUAL,
+     * cleared to 0, the projection's depth reversed), the plane's depth in
+     * it; a plane just behind the particles (view depth 5), so that the soft
+     * fade shows. */
+    static const char *const CONVENTIONS[4] = {"-1..1", "0..1 reversed", "0..1", "-1..1 reversed"};
     for (int r = 0; r < 2; ++r) {
-        float *pictures[2] = {joint, separate};
-        for (int convention = 0; convention < 2; ++convention) {
-            set_host_depth_convention(convention == 1);
+        for (int convention = 0; convention < 4; ++convention) {
+            bool zero_to_one = convention == 1 || convention == 2, reversed = convention == 1 || convention == 3;
+            set_host_depth_mode(zero_to_one, reversed);
             plume_frame_desc near = frame;
             near.draw_resolution = r ? PLUME_DRAW_QUARTER : PLUME_DRAW_FULL;
-            if (convention == 1) reverse_projection_depth(projection);
+            convert_projection_depth(projection, zero_to_one, reversed);
             memcpy(near.projection, projection, sizeof near.projection);
             GLuint plane = plane_depth_texture(projection, 5.3f);
             near.depth_texture = plane;
-            draw_into(group, systems, 3, &near, clear, pictures[convention]);
+            draw_into(group, systems, 3, &near, clear, convention == 0 ? joint : separate);
             glDeleteTextures(1, &plane);
             ortho_camera(view, projection);
+            set_host_depth_convention(false);
+            if (convention == 0) continue;
+            printf("  depth %s at 1/%d: PSNR %.1f dB against the default convention\n", CONVENTIONS[convention],
+                   r ? 4 : 1, psnr(joint, separate));
+            assert_true(psnr(joint, separate) >= 60.0);
         }
-        set_host_depth_convention(false);
-        printf("  reversed depth at 1/%d: PSNR %.1f dB against the default convention\n", r ? 4 : 1,
-               psnr(joint, separate));
-        assert_true(psnr(joint, separate) >= 60.0);
     }
 
     /* The group's profile: off, nothing; on, its draws (here at 1/4, with

@@ -246,20 +246,25 @@ void gradient_at(const plume_gradient *g, double t, double rgba[4]) {
     for (int c = 0; c < 4; ++c) rgba[c] = g->keys[low].rgba[c] + f * (g->keys[high].rgba[c] - g->keys[low].rgba[c]);
 }
 
-void set_host_depth_convention(bool reversed) {
+void set_host_depth_mode(bool zero_to_one, bool reversed) {
     fixture_depth_convention_changed = true;
-    glClipControl(GL_LOWER_LEFT, reversed ? GL_ZERO_TO_ONE : GL_NEGATIVE_ONE_TO_ONE);
+    glClipControl(GL_LOWER_LEFT, zero_to_one ? GL_ZERO_TO_ONE : GL_NEGATIVE_ONE_TO_ONE);
     glClearDepth(reversed ? 0.0 : 1.0);
     glDepthFunc(reversed ? GL_GEQUAL : GL_LESS);
 }
 
-void reverse_projection_depth(mat4 projection) {
-    /* z' = (w - z) / 2: NDC -1 (near) goes to 1, NDC 1 (far) to 0. */
-    mat4 reverse = GLM_MAT4_IDENTITY_INIT;
-    reverse[2][2] = -0.5f;
-    reverse[3][2] = 0.5f;
-    glm_mat4_mul(reverse, projection, projection);
+void set_host_depth_convention(bool reversed) { set_host_depth_mode(reversed, reversed); }
+
+void convert_projection_depth(mat4 projection, bool zero_to_one, bool reversed) {
+    /* z' = a z + b w: 0..1 takes (z + w) / 2, reversed 0..1 (w - z) / 2,
+     * reversed -1..1 -z. */
+    mat4 convert = GLM_MAT4_IDENTITY_INIT;
+    convert[2][2] = (reversed ? -1.0f : 1.0f) * (zero_to_one ? 0.5f : 1.0f);
+    convert[3][2] = zero_to_one ? 0.5f : 0.0f;
+    glm_mat4_mul(convert, projection, projection);
 }
+
+void reverse_projection_depth(mat4 projection) { convert_projection_depth(projection, true, true); }
 
 void infinite_reversed_perspective(float fovy, float aspect, float near, mat4 out) {
     float f = 1.0f / tanf(fovy * 0.5f);

@@ -93,6 +93,12 @@ GLuint plane_depth_texture(mat4 projection, float plane);
  * defaults (-1..1, cleared to 1, GL_LESS). fixture_teardown puts the
  * defaults back. */
 void set_host_depth_convention(bool reversed);
+/* Either half of it alone: clip control's depth mode, and the depth test
+ * and clear of a reversed (near at the larger depth) or standard depth. */
+void set_host_depth_mode(bool zero_to_one, bool reversed);
+/* `projection` (a GL one: near at NDC -1, far at 1) mapped to the depth mode
+ * and direction set_host_depth_mode names. */
+void convert_projection_depth(mat4 projection, bool zero_to_one, bool reversed);
 /* `projection` (a GL one: near at NDC -1, far at 1) with its depth reversed
  * for clip control's 0..1: near at 1, far at 0. */
 void reverse_projection_depth(mat4 projection);
