@@ -170,9 +170,7 @@ static void warn_once(const particle_view *v, bool *warned, const char *what) {
     *warned = true;
 }
 
-/* The host's framebuffer as a target: the current viewport, the frame's
- * depth texture covering frame->viewport_size (default: the viewport). */
-static draw_target host_target(const plume_frame_desc *frame) {
+draw_target draw_host_target(const plume_frame_desc *frame) {
     draw_target t = {.factor = 1, .depth_function = GL_LESS, .depth_texture = frame->depth_texture};
     t.viewport[2] = t.viewport[3] = 1;
     glGetIntegerv(GL_VIEWPORT, t.viewport);
@@ -197,7 +195,7 @@ static plume_result draw_with(const draw_path *path, const particle_view *v, con
 static plume_result draw_system(const particle_view *v, const draw_frame *frame, draw_choices *choices,
                                 plume_gl_scope *scope) {
     const plume_frame_desc *desc = frame->desc;
-    draw_target target = host_target(desc);
+    draw_target target = draw_host_target(desc);
     if (v->desc->path == PLUME_PATH_FRAGMENT) return fragment_raster_draw_path.draw(v, frame, &target, NULL, scope);
     bool has_depth = desc->depth_texture != 0;
     if (desc->draw_resolution != PLUME_DRAW_FULL && !has_depth)

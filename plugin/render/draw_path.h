@@ -80,6 +80,10 @@ bool draw_viewport_is_empty(void);
 /* No light reaches a lit particle: no ambient term and no directional light
  * (a zero colour or a zero direction). */
 bool draw_frame_is_dark(const plume_frame_desc *frame);
+/* The host's framebuffer as a target: the current viewport and depth
+ * function, the frame's depth texture covering frame->viewport_size
+ * (default: the viewport). */
+draw_target draw_host_target(const plume_frame_desc *frame);
 /* The pixels the frame's depth texture covers: viewport_size, or the
  * current viewport's size where it is not given. */
 void draw_depth_size(const plume_frame_desc *frame, float size[2]);
