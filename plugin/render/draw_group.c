@@ -138,11 +138,13 @@ static plume_result draw_tiled(const group_draw *w, const draw_target *target, p
     plume_result r = tiled_draw_group(&own, &g->tiled, &group, &w->frame, target, scope);
     if (r != PLUME_ERROR_GL_UNSUPPORTED) return r;
     draw_sorted(w, target, NULL);
+    draw_profile_choice(g->profiler, false, target->factor);
     return PLUME_OK;
 }
 
 /* The sorted list onto `target` by the frame's path. */
 static plume_result draw_onto(const group_draw *w, const draw_target *target, bool tiled, plume_gl_scope *scope) {
+    draw_profile_choice(w->g->profiler, tiled, target->factor);
     if (tiled) return draw_tiled(w, target, scope);
     draw_sorted(w, target, NULL);
     return PLUME_OK;
@@ -212,21 +214,20 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
     profiler_capture_u32(g->profiler, PROFILER_VALUE_DRAWN_COUNT, g->state_buffer, STATE_DRAWN_COUNT_OFFSET, &scope);
     profiler_stage_begin(g->profiler, PLUME_STAGE_DRAW);
     announce_stage(g, "draw");
-    int factor = frame->draw_resolution == PLUME_DRAW_FULL ? 1 : frame->draw_resolution == PLUME_DRAW_HALF ? 2 : 4;
-    if (factor > 1 && frame->depth_texture == 0) {
+    draw_decision decision = draw_decide(frame, (uint32_t)bound);
+    int factor = decision.factor;
+    bool tiled = decision.tiled;
+    if (frame->draw_resolution != PLUME_DRAW_FULL && frame->depth_texture == 0) {
         if (!g->warned_lowres_without_depth)
             plume_log(&g->env, PLUME_LOG_WARNING,
                       "%s: a low draw_resolution needs the frame's depth_texture; drawing at full resolution", CALLER);
         g->warned_lowres_without_depth = true;
-        factor = 1;
     }
-    bool tiled = frame->draw_path == PLUME_DRAW_PATH_TILED;
-    if (tiled && frame->depth_texture == 0) {
+    if (frame->draw_path == PLUME_DRAW_PATH_TILED && frame->depth_texture == 0) {
         if (!g->warned_tiled_without_depth)
             plume_log(&g->env, PLUME_LOG_WARNING,
                       "%s: the tiled draw path needs the frame's depth_texture; drawing with the raster path", CALLER);
         g->warned_tiled_without_depth = true;
-        tiled = false;
     }
     if (r == PLUME_OK && factor == 1) {
         draw_target target = draw_host_target(frame);

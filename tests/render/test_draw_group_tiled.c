@@ -54,9 +54,12 @@ static plume_frame_desc lit_frame(uint32_t path, uint32_t resolution, bool termi
                               .light_color = {0.9f, 0.8f, 0.7f}, .ambient_color = {0.2f, 0.2f, 0.25f}};
 }
 
-/* Three interleaved systems, updated once for the camera: two facing the
- * camera (a flipbook cloud, a lit one), one stretched and fire-like. */
-static void make_systems(plume_system systems[SYSTEMS], uint32_t seed, const render_camera *c) {
+/* Three interleaved systems of a random seed (printed), updated once for
+ * the camera: two facing the camera (a flipbook cloud, a lit one), one
+ * stretched and fire-like. */
+static void make_systems(plume_system systems[SYSTEMS], const render_camera *c) {
+    uint32_t seed = test_random_below(1u << 20);
+    printf("  seed %u\n", seed);
     const float centre[3] = {0.2f, -0.1f, -6.0f}, beside[3] = {-0.3f, 0.2f, -6.5f};
     systems[0] = render_cloud(centre, 2.5f, 1.5f, 777, seed, true);
     systems[1] = render_cloud_with(centre, 3.0f, 0.8f, 555, seed + 2, true, lit_squares);
@@ -112,10 +115,8 @@ static void compare_with_raster(plume_draw_group group, const render_camera *c, 
 static void test_draw_group_tiled_matches_raster(void **state) {
     (void)state;
     render_camera c = render_make_camera();
-    uint32_t seed = test_random_below(1u << 20);
-    printf("  seed %u\n", seed);
     plume_system systems[SYSTEMS];
-    make_systems(systems, seed, &c);
+    make_systems(systems, &c);
     const uint32_t counts[2] = {2, 3};
     const float bounds[2] = {TOLERANCE, 12.0f / 255.0f};
     for (int k = 0; k < 2; ++k) {
@@ -165,10 +166,8 @@ static void test_draw_group_tiled_matches_raster(void **state) {
 static void test_draw_group_tiled_at_low_resolution(void **state) {
     (void)state;
     render_camera c = render_make_camera();
-    uint32_t seed = test_random_below(1u << 20);
-    printf("  seed %u\n", seed);
     plume_system systems[SYSTEMS];
-    make_systems(systems, seed, &c);
+    make_systems(systems, &c);
     plume_draw_group group = make_group(systems, SYSTEMS);
     float *full = render_new_image(), *low = render_new_image(), *raster_low = render_new_image();
     render_draw_group(group, &c, lit_frame(PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, true), true, 0, 1.0f, full);

@@ -40,6 +40,7 @@ struct CMUnitTest;
     X(look, 1)                                                                                                         \
     X(draw_group, 1)                                                                                                   \
     X(draw_group_tiled, 1)                                                                                             \
+    X(draw_automatic, 1)                                                                                               \
     X(program_cache, 0)                                                                                                \
     X(warm, 1)                                                                                                         \
     X(host_inputs, 1)                                                                                                  \
