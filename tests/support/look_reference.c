@@ -24,7 +24,7 @@ static double additive_at(const plume_system_desc *d, double life) {
     return 0.0;
 }
 
-static void to_pixels(const double world[3], double out[2]) {
+void reference_to_pixels(const double world[3], double out[2]) {
     out[0] = (world[0] + 1.0) * IMAGE_SIZE / 2.0;
     out[1] = (world[1] + 1.0) * IMAGE_SIZE / 2.0;
 }
@@ -112,7 +112,7 @@ ref_quad reference_quad(const plume_system_desc *d, const plume_particle *p, uin
         double world[3];
         for (int i = 0; i < 3; ++i)
             world[i] = p->position[i] + across[i] * corners[k][0] * size + along[i] * corners[k][1] * length;
-        to_pixels(world, q.corner[k]);
+        reference_to_pixels(world, q.corner[k]);
     }
     return q;
 }

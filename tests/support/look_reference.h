@@ -29,6 +29,9 @@ typedef struct ref_light {
 } ref_light;
 
 
+/* A world point's pixel for the orthographic camera of particle_fixture. */
+void reference_to_pixels(const double world[3], double out[2]);
+
 /* The particle in `slot` as the module should draw it (`system`: 0; set it
  * when compositing several systems' quads together). */
 ref_quad reference_quad(const plume_system_desc *d, const plume_particle *p, uint32_t slot, const ref_light *light);

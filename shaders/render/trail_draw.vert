@@ -1,0 +1,138 @@
+// Trails (plume_trail_desc), pulled from the update's sorted segment pairs:
+// instance i draws pair draw_list[i] {key, slot x u_entries + entry}. Entry
+// u_trail_ring is the particle's own quad (the raster path's, vertices 0..5);
+// entry j < u_trail_ring the segment from trail point j to j + 1
+// (trail_history.glsl) as PLUME_GPU_TRAIL_SUBDIVISIONS quads along a
+// centripetal Catmull-Rom curve through the points around it. Each quad's
+// edge is the curve's point widened across the curve's direction and the
+// direction to the eye, computed from the same points on both sides of a
+// shared point: segments meet without gaps, and the strip faces the eye
+// without twisting. A segment the trail does not have yet draws nothing.
+#include "particles/particle_common.glsl"
+#include "render/particle_appearance.glsl"
+#include "render/particle_quad.glsl"
+#include "particles/trail_history.glsl"
+
+layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer ParticleMotions { ParticleMotion motions[]; };
+layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawList { uvec2 draw_list[]; };
+layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
+
+uniform uint u_entries;          // pairs a particle (trail_keys.comp)
+uniform vec3 u_eye;
+uniform bool u_by_distance;      // plume_trail_spacing DISTANCE
+uniform float u_spacing;
+uniform bool u_uv_tile;          // plume_trail_uv TILE
+uniform float u_uv_tile_length;
+// Over the trail's length: 0 at the particle, 1 at its K-th point.
+uniform float u_trail_width_times[PLUME_GPU_MAX_CURVE_KEYS];
+uniform float u_trail_width_values[PLUME_GPU_MAX_CURVE_KEYS];
+uniform int u_trail_width_count;
+uniform float u_trail_opacity_times[PLUME_GPU_MAX_CURVE_KEYS];
+uniform float u_trail_opacity_values[PLUME_GPU_MAX_CURVE_KEYS];
+uniform int u_trail_opacity_count;
+uniform float u_trail_color_times[PLUME_GPU_MAX_CURVE_KEYS];
+uniform vec4 u_trail_color_values[PLUME_GPU_MAX_CURVE_KEYS];
+uniform int u_trail_color_count;
+
+// The centripetal parameter step between two points (never 0, so that
+// coincident points divide by nothing).
+float knot_step(vec3 a, vec3 b) { return max(sqrt(distance(a, b)), 1e-4); }
+
+// Barry and Goldman's pyramid: the curve between p1 (t = 0) and p2 (t = 1).
+vec3 catmull_rom(vec3 p0, vec3 p1, vec3 p2, vec3 p3, float t) {
+    float t1 = knot_step(p0, p1), t2 = t1 + knot_step(p1, p2), t3 = t2 + knot_step(p2, p3);
+    float u = mix(t1, t2, t);
+    vec3 a1 = mix(p0, p1, u / t1);
+    vec3 a2 = mix(p1, p2, (u - t1) / (t2 - t1));
+    vec3 a3 = mix(p2, p3, (u - t2) / (t3 - t2));
+    vec3 b1 = mix(a1, a2, u / t2);
+    vec3 b2 = mix(a2, a3, (u - t1) / (t3 - t1));
+    return mix(b1, b2, (u - t1) / (t2 - t1));
+}
+
+// The curve's direction at point b between a and c: the same for the
+// segments on either side of b.
+vec3 knot_direction(vec3 a, vec3 b, vec3 c) {
+    float ab = knot_step(a, b), bc = knot_step(b, c);
+    return (b - a) / ab - (c - a) / (ab + bc) + (c - b) / bc;
+}
+
+void emit_segment_vertex(uint slot, uint j, ParticleMotion motion, ParticleTraits particle_traits, int vertex) {
+    uvec4 header = trail_headers[slot];
+    gl_Position = vec4(0.0);  // degenerate: nothing drawn
+    if (j >= header.z) return;
+    vec4 p1 = trail_point(slot, header, motion.position, j);
+    vec4 p2 = trail_point(slot, header, motion.position, j + 1u);
+    // A segment of no length (a point recorded where the particle is, a
+    // particle at rest) has no direction: nothing to draw.
+    if (distance(p1.xyz, p2.xyz) < 1e-6) return;
+    // Past the ends, the neighbour mirrored: the curve runs straight out.
+    vec3 p0 = j > 0u ? trail_point(slot, header, motion.position, j - 1u).xyz : 2.0 * p1.xyz - p2.xyz;
+    vec3 p3 = j + 2u <= header.z ? trail_point(slot, header, motion.position, j + 2u).xyz : 2.0 * p2.xyz - p1.xyz;
+    // A full trail's last segment shrinks as the next point nears, and is
+    // gone when that point drops it: the tail never jumps.
+    float end = 1.0;
+    if (header.z == u_trail_ring && j + 1u == header.z) {
+        float since = u_by_distance ? distance(motion.position, trail_recorded(slot, header, 0u).xyz)
+                                    : motion.age - uintBitsToFloat(header.w);
+        end = 1.0 - clamp(since / u_spacing, 0.0, 1.0);
+    }
+    vec2 corner = CORNERS[vertex % 6];
+    float step = float(vertex / 6) + corner.y + 0.5;
+    float t = step / float(PLUME_GPU_TRAIL_SUBDIVISIONS) * end;
+    vec3 centre, direction;
+    if (step == 0.0) {
+        centre = p1.xyz;
+        direction = knot_direction(p0, p1.xyz, p2.xyz);
+    } else if (t == 1.0) {
+        centre = p2.xyz;
+        direction = knot_direction(p1.xyz, p2.xyz, p3);
+    } else {
+        centre = catmull_rom(p0, p1.xyz, p2.xyz, p3, t);
+        direction = catmull_rom(p0, p1.xyz, p2.xyz, p3, min(t + 1e-3, 1.0)) -
+                    catmull_rom(p0, p1.xyz, p2.xyz, p3, max(t - 1e-3, 0.0));
+    }
+    float along = (float(j) + t) / float(u_trail_ring);
+    Appearance a = particle_appearance(motion, particle_traits);
+    float width = a.size * curve_value(u_trail_width_times, u_trail_width_values, u_trail_width_count, along);
+    vec3 to_eye = u_eye - centre;
+    vec3 across = unit_or(cross(direction, to_eye), u_camera_right);
+    vec3 world = centre + across * (corner.x * width);
+
+    v_color = a.color * gradient_value(u_trail_color_times, u_trail_color_values, u_trail_color_count, along);
+    v_color.a *= curve_value(u_trail_opacity_times, u_trail_opacity_values, u_trail_opacity_count, along);
+#ifdef PLUME_LOOK_ADDITIVE
+    v_additive = a.additive;
+#endif
+#ifdef PLUME_LOOK_LIT
+    v_quad = vec2(corner.x + 0.5, 0.5);  // lit across the strip as a tube
+    v_light = quad_light(QuadEdges(across, unit_or(direction, u_camera_up)), cross(u_camera_right, u_camera_up));
+#endif
+#ifdef PLUME_LOOK_EMISSIVE
+    v_emissive = a.emissive;
+#endif
+    vec4 view_position = u_view * vec4(world, 1.0);
+    gl_Position = u_projection * view_position;
+    v_view_depth = -view_position.z;
+    // The sprite's columns along the trail, its rows across (from its top).
+    float length_uv = u_uv_tile ? mix(p1.w, p2.w, t) / u_uv_tile_length : along;
+    vec2 corner_uv = vec2(length_uv, 0.5 - corner.x);
+    v_frame_mix = a.frame_mix;
+    v_uv_frame = frame_uv(a.frame, corner_uv);
+    v_uv_next = frame_uv(a.next, corner_uv);
+    v_frames = uvec2(a.frame, a.next);
+}
+
+void main() {
+    uint value = draw_list[gl_InstanceID].y;
+    uint slot = value / u_entries, entry = value % u_entries;
+    ParticleMotion motion = motions[slot];
+    ParticleTraits particle_traits = traits[slot];
+    if (entry < u_trail_ring) {
+        emit_segment_vertex(slot, entry, motion, particle_traits, gl_VertexID);
+    } else if (gl_VertexID < 6) {
+        emit_quad_vertex(motion, particle_traits, gl_VertexID);
+    } else {
+        gl_Position = vec4(0.0);
+    }
+}
