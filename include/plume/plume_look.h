@@ -191,12 +191,15 @@ typedef enum plume_blend_mode {
  * repeated every uv_tile_length world units of path, fixed to the path),
  * its rows across.
  *
- * Memory, made at creation and freed with the system: capacity x (16 K + 8
- * x 2 x (K - 1 + 1 if the particles are drawn) ) bytes (the points, the
- * segments' sort pairs and the sort's scratch): 64 K particles of 16 points
- * take about 32 MB. The update then also writes each drawn particle's
- * segment keys and sorts them (a second sort of K times the pairs); a trail
- * system is not culled (its trails reach past the particles' spheres).
+ * Memory, with E = K - 1 entries a particle (+ 1 where the particles are
+ * drawn): capacity x (16 K + 8 E) bytes made at creation (the points and
+ * the segments' sort pairs), and once the segments' sort runs its radix
+ * sort (plume_sort.h: by their bound, E times the drawn particles'), its
+ * scratch, about capacity x E x 17 bytes at the default 24 key bits (9 at
+ * 16); all freed with the system. 64 K particles of 16 points: 25 MB, 43 MB
+ * with the radix scratch. The update also writes each drawn particle's E
+ * keys and sorts them (a second sort, of E times the pairs); a trail system
+ * is not culled (its trails reach past the particles' spheres).
  *
  * Refused at creation (PLUME_ERROR_INVALID_ARGUMENT, naming the field,
  * nothing made): points 1 or over PLUME_MAX_TRAIL_POINTS, a spacing <= 0 or

@@ -94,7 +94,11 @@ static void set_trail_uniforms(const particle_view *v, const trail_uniforms *u, 
     glm_mat4_inv((vec4 *)frame->view, inverse);
     glUniform1ui(u->entries, v->trail.entries);
     glUniform1ui(u->ring, t->points - 1);
-    glUniform3fv(u->eye, 1, inverse[3]);
+    /* The way to the eye: from the eye's point, or under an orthographic
+     * projection (no perspective divide) along the view's back axis. */
+    bool orthographic = frame->projection[2][3] == 0.0f;
+    glUniform4f(u->eye, orthographic ? inverse[2][0] : inverse[3][0], orthographic ? inverse[2][1] : inverse[3][1],
+                orthographic ? inverse[2][2] : inverse[3][2], orthographic ? 0.0f : 1.0f);
     glUniform1i(u->by_distance, t->spacing_mode == PLUME_TRAIL_SPACING_DISTANCE);
     glUniform1f(u->spacing, t->spacing);
     glUniform1i(u->uv_tile, t->uv_mode == PLUME_TRAIL_UV_TILE);

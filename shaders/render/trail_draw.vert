@@ -18,7 +18,7 @@ layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawL
 layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
 
 uniform uint u_entries;          // pairs a particle (trail_keys.comp)
-uniform vec3 u_eye;
+uniform vec4 u_eye;             // the eye (w 1), or under an orthographic projection its back axis (w 0)
 uniform bool u_by_distance;      // plume_trail_spacing DISTANCE
 uniform float u_spacing;
 uniform bool u_uv_tile;          // plume_trail_uv TILE
@@ -95,7 +95,7 @@ void emit_segment_vertex(uint slot, uint j, ParticleMotion motion, ParticleTrait
     float along = (float(j) + t) / float(u_trail_ring);
     Appearance a = particle_appearance(motion, particle_traits);
     float width = a.size * curve_value(u_trail_width_times, u_trail_width_values, u_trail_width_count, along);
-    vec3 to_eye = u_eye - centre;
+    vec3 to_eye = u_eye.xyz - centre * u_eye.w;
     vec3 across = unit_or(cross(direction, to_eye), u_camera_right);
     vec3 world = centre + across * (corner.x * width);
 

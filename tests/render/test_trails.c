@@ -24,11 +24,13 @@
 #include "tests.h"
 #include "trail_reference.h"
 
+/* PLUME_TEST_TRAIL_PNGS=FOLDER: each comparison's pictures (the GPU's and
+ * the CPU's, 6x) written there as PNGs, to look at. */
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb/stb_image_write.h>
 static void dump(const char *name, const float *rgba) {
-    if (!getenv("TRAIL_DUMP")) return;
+    if (!getenv("PLUME_TEST_TRAIL_PNGS")) return;
     enum { UP = 6, W = IMAGE_SIZE * UP };
     static unsigned char px[W * W * 4];
     for (int y = 0; y < W; ++y)
@@ -38,7 +40,7 @@ static void dump(const char *name, const float *rgba) {
                 px[(y * W + x) * 4 + c] = (unsigned char)(fminf(fmaxf(v, 0), 1) * 255 + 0.5f);
             }
     char path[256];
-    snprintf(path, sizeof path, "%s/%s.png", getenv("TRAIL_DUMP"), name);
+    snprintf(path, sizeof path, "%s/%s.png", getenv("PLUME_TEST_TRAIL_PNGS"), name);
     stbi_write_png(path, W, W, 4, px, W * 4);
 }
 
@@ -116,10 +118,10 @@ static void pictures_free(trail_pictures *p) {
     free(p->unsorted_ambiguous);
 }
 
-/* How many pixels differ from the background: the picture shows something. */
-static int covered_pixels(const float *rgba) {
+/* How many pixels of rows [first, last) differ from the background. */
+static int covered_rows(const float *rgba, int first, int last) {
     int covered = 0;
-    for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i)
+    for (int i = first * IMAGE_SIZE; i < last * IMAGE_SIZE; ++i)
         covered += fabsf(rgba[4 * i] - CLEAR[0]) + fabsf(rgba[4 * i + 1] - CLEAR[1]) > 0.02f;
     return covered;
 }
@@ -142,7 +144,7 @@ static void compare(const char *name, plume_system system, const ref_trail *trai
     snprintf(dump_name, sizeof dump_name, "%s_cpu", name);
     dump(dump_name, p->reference);
     float worst = largest_difference(p->image, p->reference, p->ambiguous);
-    int covered = covered_pixels(p->reference);
+    int covered = covered_rows(p->reference, 0, IMAGE_SIZE);
     printf("  %s: %d pixels covered, largest difference from the CPU's trails %.2f/255 (at most %.1f)\n", name,
            covered, worst * 255.0f, tolerance * 255.0f);
     assert_true(covered > 40);
@@ -194,8 +196,214 @@ static void test_a_curved_trail_matches_the_cpu(void **state) {
     destroy_system(system);
 }
 
+
+/* A long trail between two attractors, its path out of any plane: seen from
+ * the camera it crosses itself, in front of itself and behind. */
+static void test_a_trail_crossing_itself_blends_in_order(void **state) {
+    (void)state;
+    plume_system_desc d = trail_desc(100, 0.06f);
+    d.trail.width_over_length = (plume_curve){0};
+    d.appearance.color_over_life = (plume_gradient){1, {{0.0f, {1, 1, 1, 0.65f}}}};
+    d.trail.color_over_length = (plume_gradient){2, {{0.0f, {1, 0.9f, 0.2f, 1}}, {1.0f, {0.2f, 0.4f, 1, 1}}}};
+    d.trail.hide_particles = true;
+    d.forces.gravity[1] = -1.5f;
+    d.world.attractors[0] = (plume_attractor_desc){.kind = PLUME_ATTRACTOR_POINT, .position = {0, 0.2f, 0},
+                                                   .strength = 3.0f};
+    d.emitters[0] = mover((float[3]){0.0f, 0.5f, 1.3f}, 0.1f);
+    plume_system system = make_system(d);
+    d = system_desc(fixture_context(), system);
+    ref_trail *trails = calloc(d.capacity, sizeof *trails);
+    trail_pictures p = pictures_new();
+    emit_at(system, 0, 0.5f, -0.2f, 0.0f);
+    for (int k = 0; k < 110; ++k) step(system, &d, 0.05f, true, trails);
+    compare("crossing", system, trails, true, TOLERANCE, &p);
+    pictures_free(&p);
+    free(trails);
+    destroy_system(system);
+}
+
+/* A spark's trail through a cloud of still blue squares of the same system
+ * at depths in front of it and behind: segments and squares in one order. */
+static void test_a_trail_through_a_sprite_cloud_blends_in_order(void **state) {
+    (void)state;
+    uint32_t seed = test_random_u32();
+    printf("  seed %u\n", seed);
+    plume_system_desc d = trail_desc(12, 0.12f);
+    d.seed = seed;
+    /* Blue while young (the cloud lives long), orange late in life (the
+     * spark lives short). */
+    d.appearance.color_over_life = (plume_gradient){
+        2, {{0.1f, {0.2f, 0.45f, 1.0f, 0.7f}}, {0.5f, {1.0f, 0.6f, 0.2f, 0.6f}}}};
+    d.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_BOX, .extents = {0.7f, 0.6f, 0.5f},
+                                         .lifetime = {20, 20}, .size = {0.18f, 0.3f}};
+    d.emitters[1] = mover((float[3]){1.1f, 0.15f, 0.0f}, 0.22f);
+    d.emitters[1].lifetime = (plume_range){1.3f, 1.3f};
+    plume_system system = make_system(d);
+    d = system_desc(fixture_context(), system);
+    ref_trail *trails = calloc(d.capacity, sizeof *trails);
+    trail_pictures p = pictures_new();
+    plume_emit_desc cloud = {.emitter = 0, .count = 24};
+    assert_int_equal(plume_system_emit(fixture_context(), system, &cloud), PLUME_OK);
+    emit_at(system, 1, -0.9f, -0.1f, 0.0f);
+    for (int k = 0; k < 22; ++k) step(system, &d, 0.05f, true, trails);
+    compare("cloud", system, trails, true, TOLERANCE, &p);
+    pictures_free(&p);
+    free(trails);
+    destroy_system(system);
+}
+
+/* One slot: a particle dies, the next born there starts its own trail (no
+ * segment back to the dead one's points). */
+static void test_a_reused_slot_starts_a_new_trail(void **state) {
+    (void)state;
+    plume_system_desc d = trail_desc(10, 0.12f);
+    d.capacity = 1;
+    d.emitters[0] = mover((float[3]){1.0f, 0.0f, 0.0f}, 0.15f);
+    d.emitters[0].lifetime = (plume_range){0.6f, 0.6f};
+    d.emitters[1] = mover((float[3]){-1.0f, 0.0f, 0.0f}, 0.15f);
+    plume_system system = make_system(d);
+    d = system_desc(fixture_context(), system);
+    ref_trail *trails = calloc(d.capacity, sizeof *trails);
+    trail_pictures p = pictures_new();
+    emit_at(system, 0, -0.8f, 0.5f, 0.0f);
+    for (int k = 0; k < 14; ++k) step(system, &d, 0.05f, true, trails);
+    emit_at(system, 1, 0.8f, -0.5f, 0.0f);
+    for (int k = 0; k < 8; ++k) step(system, &d, 0.05f, true, trails);
+    compare("reused", system, trails, false, TOLERANCE, &p);
+    /* Between the two particles' rows (y = 0.5 and -0.5: rows 48 and 16)
+     * nothing: a trail joined to the dead particle's points would cross. */
+    int between = covered_rows(p.image, 22, 42);
+    printf("  pixels between the dead particle's row and the new one's: %d\n", between);
+    assert_int_equal(between, 0);
+    pictures_free(&p);
+    free(trails);
+    destroy_system(system);
+}
+
+/* At half resolution the wrapper draws the trails as any path: the same
+ * strip, its edges softened by the upsample. */
+static void test_trails_at_half_resolution(void **state) {
+    (void)state;
+    plume_system_desc d = trail_desc(8, 0.12f);
+    d.emitters[0] = mover((float[3]){0.8f, 0.25f, 0.0f}, 0.3f);
+    plume_system system = make_system(d);
+    d = system_desc(fixture_context(), system);
+    ref_trail *trails = calloc(d.capacity, sizeof *trails);
+    trail_pictures p = pictures_new();
+    emit_at(system, 0, -0.8f, -0.3f, 0.0f);
+    for (int k = 0; k < 24; ++k) step(system, &d, 0.05f, true, trails);
+    compare("half_full", system, trails, false, TOLERANCE, &p);
+    draw(system, PLUME_DRAW_HALF, p.unsorted);
+    double full = 0, half = 0;
+    for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) {
+        full += p.image[4 * i] - CLEAR[0];
+        half += p.unsorted[4 * i] - CLEAR[0];
+    }
+    printf("  red over the background: full %.2f, half %.2f\n", full, half);
+    assert_true(full > 10.0 && fabs(half - full) < 0.15 * full);
+    pictures_free(&p);
+    free(trails);
+    destroy_system(system);
+}
+
+/* Each bad trail field refused, naming it; a system asked for nothing. */
+static void test_bad_trails_are_refused(void **state) {
+    (void)state;
+    test_log_expect_errors();
+    plume_system_desc good = trail_desc(8, 0.1f);
+    assert_int_equal(plume_system_desc_check(&good, NULL), PLUME_OK);
+    const struct {
+        plume_trail_desc trail;
+        uint32_t sort_mode, columns;
+        const char *field;
+    } bad[] = {
+        {{.points = 1, .spacing = 0.1f}, 0, 0, "trail.points"},
+        {{.points = PLUME_MAX_TRAIL_POINTS + 1, .spacing = 0.1f}, 0, 0, "trail.points"},
+        {{.points = 8, .spacing = 0.0f}, 0, 0, "trail.spacing"},
+        {{.points = 8, .spacing = -1.0f}, 0, 0, "trail.spacing"},
+        {{.points = 8, .spacing = NAN}, 0, 0, "trail.spacing"},
+        {{.points = 8, .spacing = INFINITY}, 0, 0, "trail.spacing"},
+        {{.points = 8, .spacing = 0.1f, .spacing_mode = 2}, 0, 0, "trail.spacing_mode"},
+        {{.points = 8, .spacing = 0.1f, .uv_mode = 2}, 0, 0, "trail.uv_mode"},
+        {{.points = 8, .spacing = 0.1f, .uv_mode = PLUME_TRAIL_UV_TILE}, 0, 2, "trail.uv_mode"},
+        {{.points = 8, .spacing = 0.1f, .uv_tile_length = -1.0f}, 0, 0, "trail.uv_tile_length"},
+        {{.points = 8, .spacing = 0.1f, .width_over_length = {1, {{2.0f, 1.0f}}}}, 0, 0, "trail.width_over_length"},
+        {{.points = 8, .spacing = 0.1f}, PLUME_SORT_MODE_OLDEST_FIRST, 0, "sort_mode"},
+        {{.points = 8, .spacing = 0.1f}, PLUME_SORT_MODE_YOUNGEST_FIRST, 0, "sort_mode"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        plume_system_desc d = trail_desc(8, 0.1f);
+        d.logger = test_logger();
+        d.trail = bad[i].trail;
+        d.sort_mode = bad[i].sort_mode;
+        if (bad[i].columns) d.appearance.texture = (plume_texture_desc){.pixels = (unsigned char[16]){0},
+                                                                       .width = 2, .height = 1, .columns = 2};
+        plume_system system = {0};
+        int messages = test_log_count(bad[i].field);
+        assert_int_equal(plume_system_desc_check(&d, NULL), PLUME_ERROR_INVALID_ARGUMENT);
+        assert_int_equal(plume_system_create(fixture_context(), &d, &system), PLUME_ERROR_INVALID_ARGUMENT);
+        printf("  case %zu: %s refused\n", i, bad[i].field);
+        assert_int_equal(system.id, 0);
+        assert_int_equal(test_log_count(bad[i].field), messages + 2);
+    }
+}
+
+
+/* Bytes in every buffer of the context (plume_context_list_gl_objects). */
+static double context_buffer_bytes(void) {
+    plume_gl_object objects[512];
+    uint32_t count = 0;
+    assert_int_equal(plume_context_list_gl_objects(fixture_context(), objects, 512, &count), PLUME_OK);
+    assert_true(count <= 512);
+    double bytes = 0;
+    GLint bound = 0;
+    glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &bound);
+    for (uint32_t i = 0; i < count; ++i) {
+        if (objects[i].type != GL_BUFFER) continue;
+        GLint64 size = 0;
+        glBindBuffer(GL_COPY_READ_BUFFER, objects[i].name);
+        glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &size);
+        bytes += (double)size;
+    }
+    glBindBuffer(GL_COPY_READ_BUFFER, (GLuint)bound);
+    return bytes;
+}
+
+/* The memory plume_look.h states: capacity x (16 K + 8 E) bytes and the
+ * sorter's scratch of about 17 E a particle at 24 key bits (the system's
+ * buffers after an update, with and without the trail). */
+static void test_trail_memory_is_as_stated(void **state) {
+    (void)state;
+    const uint32_t capacity = 3001, points = 16, entries = 16;
+    plume_system_desc d = trail_desc(points, 0.1f);
+    d.capacity = capacity;
+    mat4 view, projection;
+    ortho_camera(view, projection);
+    plume_frame_desc frame = make_frame(0.05f, view, projection);
+    double before = context_buffer_bytes();
+    plume_system plain_system = make_system((plume_system_desc){.capacity = capacity});
+    update(plain_system, &frame);
+    double plain = context_buffer_bytes() - before;
+    destroy_system(plain_system);
+    plume_system system = make_system(d);
+    update(system, &frame);
+    double trail = context_buffer_bytes() - before - plain;
+    double stated = (double)capacity * (16 * points + 8 * entries), sorter = (double)capacity * entries * 17;
+    printf("  %u particles of %u points: %.0f bytes for the trails; stated %.0f and about %.0f for the sort\n",
+           capacity, points, trail, stated, sorter);
+    assert_true(trail >= stated && trail <= stated + 1.1 * sorter);
+    destroy_system(system);
+}
+
 const struct CMUnitTest trails_tests[] = {
     cmocka_unit_test_setup_teardown(test_a_straight_trail_matches_the_cpu, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_a_curved_trail_matches_the_cpu, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_a_trail_crossing_itself_blends_in_order, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_a_trail_through_a_sprite_cloud_blends_in_order, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_a_reused_slot_starts_a_new_trail, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_trails_at_half_resolution, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_bad_trails_are_refused, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_trail_memory_is_as_stated, fixture_setup, fixture_teardown),
 };
 const size_t trails_test_count = sizeof trails_tests / sizeof trails_tests[0];

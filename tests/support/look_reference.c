@@ -127,7 +127,7 @@ int far_first_then_slot(const void *a, const void *b) {
 /* plume_depth_key(depth, PLUME_ORDER_DESCENDING) for a number, as
  * plume_sort.h defines it (this file also runs where the plugin table, not
  * the library, provides the API). */
-static uint32_t descending_depth_key(float depth) {
+uint32_t reference_depth_key(float depth) {
     uint32_t bits;
     memcpy(&bits, &depth, sizeof bits);
     if (bits == 0x80000000u) bits = 0;
@@ -136,7 +136,7 @@ static uint32_t descending_depth_key(float depth) {
 }
 
 void assert_key_is_depth(uint32_t key, double depth, uint32_t sort_key_bits) {
-    uint32_t expected = descending_depth_key((float)depth);
+    uint32_t expected = reference_depth_key((float)depth);
     uint32_t gap = expected > key ? expected - key : key - expected;
     uint32_t step = 1u << (32 - sort_key_bits);
     if (gap >= step + 64u)

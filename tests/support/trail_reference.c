@@ -133,6 +133,21 @@ static ref_quad segment_quad(const plume_system_desc *d, const plume_particle *p
     return q;
 }
 
+/* A triangle as a quad: its third edge halved (the compositor's quads are
+ * convex; a triangle with a point on an edge is). */
+static ref_quad triangle(const ref_quad *quad, int a, int b, int c) {
+    ref_quad t = *quad;
+    const int corners[3] = {a, b, c};
+    for (int k = 0; k < 3; ++k) memcpy(t.corner[k], quad->corner[corners[k]], sizeof t.corner[k]);
+    for (int i = 0; i < 2; ++i) t.corner[3][i] = 0.5 * (quad->corner[c][i] + quad->corner[a][i]);
+    return t;
+}
+
+static void split_into_triangles(const ref_quad *quad, ref_quad out[2]) {
+    out[0] = triangle(quad, 0, 1, 2);
+    out[1] = triangle(quad, 0, 2, 3);
+}
+
 uint32_t reference_trail_quads(const plume_system_desc *d, const plume_particle *p, uint32_t slot,
                                const ref_trail *trail, ref_quad *out) {
     const ref_light none = {{0}, {0}, {0}};
@@ -160,10 +175,13 @@ uint32_t reference_trail_quads(const plume_system_desc *d, const plume_particle 
         double depth = 5.0 - 0.5 * (points[1][2] + points[2][2]);
         for (uint32_t q = 0; q < PLUME_TRAIL_SUBDIVISIONS; ++q) {
             double t0 = (double)q / PLUME_TRAIL_SUBDIVISIONS * end, t1 = (double)(q + 1) / PLUME_TRAIL_SUBDIVISIONS * end;
-            out[n] = segment_quad(d, p, points, t0, t1, (j + t0) / ring, (j + t1) / ring, width);
-            out[n].depth = depth;
-            out[n].slot = slot * entries + j;
-            ++n;
+            ref_quad quad = segment_quad(d, p, points, t0, t1, (j + t0) / ring, (j + t1) / ring, width);
+            quad.depth = depth;
+            quad.slot = slot * entries + j;
+            /* The GPU's two triangles (corners 0 1 2, 0 2 3): where the
+             * curve folds a quad over, both cover and both blend. */
+            split_into_triangles(&quad, &out[n]);
+            n += 2;
         }
     }
     if (!d->trail.hide_particles) {
@@ -174,18 +192,24 @@ uint32_t reference_trail_quads(const plume_system_desc *d, const plume_particle 
     return n;
 }
 
-/* Far to near, ties by sort value; the quads of one segment keep their
- * order (qsort is not stable: the value then the position decide). */
+/* By the system's key (the depth's top sort_key_bits: as the GPU keys it),
+ * ties by sort value; the quads of one segment keep their order (qsort is
+ * not stable: the value then the position decide). */
 typedef struct ordered_quad {
     ref_quad quad;
     uint32_t index;
 } ordered_quad;
 
-static int far_first_then_value(const void *a, const void *b) {
+static int by_key_then_value(const void *a, const void *b) {
     const ordered_quad *x = a, *y = b;
-    if (x->quad.depth != y->quad.depth) return x->quad.depth > y->quad.depth ? -1 : 1;
+    if (x->quad.key != y->quad.key) return x->quad.key < y->quad.key ? -1 : 1;
     if (x->quad.slot != y->quad.slot) return x->quad.slot < y->quad.slot ? -1 : 1;
     return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int ascending(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 void composite_trails(const plume_system_desc *d, const plume_readback *rb, const ref_trail *trails, bool sorted,
@@ -193,15 +217,23 @@ void composite_trails(const plume_system_desc *d, const plume_readback *rb, cons
     uint32_t most = REFERENCE_TRAIL_QUADS(d) * (rb->drawn_count ? rb->drawn_count : 1), n = 0;
     ordered_quad *all = malloc(sizeof *all * most);
     ref_quad *quads = malloc(sizeof *quads * most), *particle = malloc(sizeof *particle * REFERENCE_TRAIL_QUADS(d));
+    /* Unsorted, the segments come in the live list's slot order. */
+    uint32_t *slots = malloc(sizeof *slots * (rb->drawn_count ? rb->drawn_count : 1));
+    memcpy(slots, rb->draw_order, sizeof *slots * rb->drawn_count);
+    if (!sorted) qsort(slots, rb->drawn_count, sizeof *slots, ascending);
     for (uint32_t i = 0; i < rb->drawn_count; ++i) {
-        uint32_t slot = rb->draw_order[i];
+        uint32_t slot = slots[i];
         uint32_t count = reference_trail_quads(d, &rb->particles[slot], slot, &trails[slot], particle);
-        for (uint32_t k = 0; k < count; ++k, ++n) all[n] = (ordered_quad){particle[k], n};
+        for (uint32_t k = 0; k < count; ++k, ++n) {
+            particle[k].key = reference_depth_key((float)particle[k].depth) >> (32 - d->sort_key_bits);
+            all[n] = (ordered_quad){particle[k], n};
+        }
     }
-    if (sorted) qsort(all, n, sizeof *all, far_first_then_value);
+    if (sorted) qsort(all, n, sizeof *all, by_key_then_value);
     for (uint32_t k = 0; k < n; ++k) quads[k] = all[k].quad;
     const ref_light none = {{0}, {0}, {0}};
     composite_quads(quads, n, &none, clear, rgba, ambiguous);
+    free(slots);
     free(all);
     free(quads);
     free(particle);

@@ -27,19 +27,19 @@ typedef struct ref_trail {
  * first). */
 void reference_trails_record(const plume_system_desc *d, const plume_readback *rb, ref_trail *trails);
 
-/* The most quads one particle draws: its segments' and its own. */
-#define REFERENCE_TRAIL_QUADS(d) (((d)->trail.points - 1) * PLUME_TRAIL_SUBDIVISIONS + 1)
+/* The most quads one particle draws: its segments' triangles and its own. */
+#define REFERENCE_TRAIL_QUADS(d) (((d)->trail.points - 1) * PLUME_TRAIL_SUBDIVISIONS * 2 + 1)
 
 /* The quads the trail draw should draw for the particle in `slot`: each
- * segment's PLUME_TRAIL_SUBDIVISIONS quads with the segment's midpoint
+ * segment's PLUME_TRAIL_SUBDIVISIONS quads (each as its two triangles) with the segment's midpoint
  * depth, and unless hidden its own quad; `slot` of each is its sort value
  * (slot x entries + entry), which orders equal depths. Returns how many. */
 uint32_t reference_trail_quads(const plume_system_desc *d, const plume_particle *p, uint32_t slot,
                                const ref_trail *trail, ref_quad *out);
 
 /* Every drawn particle's quads in the module's order (far to near by the
- * quads' depth, ties by sort value; `sorted` false: in the read-back draw
- * order and entry order) composited over `clear`. */
+ * quads' keys, ties by sort value; `sorted` false: by slot, each
+ * particle's in entry order) composited over `clear`. */
 void composite_trails(const plume_system_desc *d, const plume_readback *rb, const ref_trail *trails, bool sorted,
                       const float clear[4], float *rgba, bool *ambiguous);
 
