@@ -304,6 +304,15 @@ project "plume_gameplay_bench"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- Trails: 64 K particles with and without trails of 16 points, raster and
+-- tiled, update and draw GPU ms in one table (issue 31).
+project "plume_trail_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_trail_bench")
+    files { "bench/trail_bench.c" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 -- Events to the CPU off and on: the CPU frame time and the GPU update time.
 project "plume_event_bench"
     kind "ConsoleApp"
