@@ -153,6 +153,7 @@ static const effect_field TRAIL_FIELDS[] = {
     {"uv_mode", EFFECT_ENUM, offsetof(plume_trail_desc, uv_mode), NULL, 0, 0, TRAIL_UV_NAMES},
     FIELD(plume_trail_desc, uv_tile_length, EFFECT_FLOAT),
     FIELD(plume_trail_desc, hide_particles, EFFECT_BOOL),
+    FIELD(plume_trail_desc, ribbon, EFFECT_BOOL),
 };
 static const effect_table TRAIL_TABLE = ROWS(TRAIL_FIELDS);
 

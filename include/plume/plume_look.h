@@ -235,6 +235,21 @@ typedef struct plume_trail_desc {
     float uv_tile_length;             /* TILE: world units a repeat; default 0: 1 */
     bool hide_particles;              /* default false: each particle's own quad is drawn too,
                                          sorted with the segments */
+    /* Ribbons instead of trails: the particles of each instance joined in
+     * emission order into strips, particle n's segment running to particle
+     * n - 1 where that one is alive, of the same instance and born at most
+     * `spacing` seconds before it (spacing_mode TIME), so a death or a pause
+     * in the emission breaks the ribbon; a system's instances give several
+     * ribbons. Its emitters share one emission order: a ribbon wants an
+     * emitter of its own (or an instance, or a system). points must be 2 (a
+     * segment a particle); width, colour and opacity run from each
+     * particle's own to its neighbour's (the curves over the length at
+     * their start); the sprite once over each segment. The ribbon finds a
+     * particle's neighbours through a table of capacity entries by
+     * emission number: where two live particles' numbers differ by a
+     * multiple of the capacity, one of them may break the ribbon. Default
+     * false. */
+    bool ribbon;
 } plume_trail_desc;
 
 #ifdef __cplusplus

@@ -387,6 +387,10 @@ static plume_result resolve_trail(const plume_env *env, const char *caller, plum
     }
     if ((uint64_t)d->capacity * t->points > (1u << 30))
         return refuse(env, caller, "trail.points", "times the capacity is over the sort's 2^30 pairs");
+    if (t->ribbon && t->points != 2)
+        return refuse(env, caller, "trail.points", "must be 2 with trail.ribbon (a segment a particle)");
+    if (t->ribbon && t->spacing_mode != PLUME_TRAIL_SPACING_TIME)
+        return refuse(env, caller, "trail.spacing_mode", "must be time with trail.ribbon (the longest birth gap)");
     if (t->spacing_mode > PLUME_TRAIL_SPACING_DISTANCE)
         return refuse(env, caller, "trail.spacing_mode", "is not a plume_trail_spacing (0 time, 1 distance)");
     if (!(isfinite(t->spacing) && t->spacing > 0.0f))

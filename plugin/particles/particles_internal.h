@@ -231,16 +231,16 @@ typedef struct spawn_state {
  * the segment pairs and their sorter. Without a trail: all zero. */
 typedef union trail_record_locations {
     struct {
-        GLint capacity, by_distance, spacing, ring;
+        GLint capacity, by_distance, spacing, ring, ribbon;
     };
-    GLint at[4];
+    GLint at[5];
 } trail_record_locations;
 
 typedef union trail_key_locations {
     struct {
-        GLint view, eye, sort_mode, sort_key_shift, ring, entries;
+        GLint view, eye, sort_mode, sort_key_shift, ring, entries, ribbon, capacity, spacing;
     };
-    GLint at[6];
+    GLint at[9];
 } trail_key_locations;
 
 typedef struct trail_state {

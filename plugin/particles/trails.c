@@ -1,6 +1,8 @@
 /* Trails (plume_trail_desc): each particle's last positions, recorded on the
  * GPU every update (trail_record.comp: a ring of K - 1 points a slot, a new
- * particle in a slot starting its own), and every update the drawn
+ * particle in a slot starting its own; for ribbons instead a table of slots
+ * by emission number, through which a particle finds its neighbours in
+ * emission order), and every update the drawn
  * particles' segments as {key, slot x entries + segment} pairs
  * (trail_keys.comp), sorted by a sorter of their own, so the draw
  * (render/trail_draw.c, through particle_view.h) blends every segment and
@@ -9,9 +11,11 @@
  * none of it. */
 #include "particles_internal.h"
 
-static const char *const RECORD_UNIFORMS[] = {"u_capacity", "u_by_distance", "u_spacing", "u_trail_ring", NULL};
-static const char *const KEY_UNIFORMS[] = {"u_view", "u_eye", "u_sort_mode", "u_sort_key_shift", "u_trail_ring",
-                                           "u_entries", NULL};
+static const char *const RECORD_UNIFORMS[] = {"u_capacity", "u_by_distance", "u_spacing", "u_trail_ring",
+                                              "u_ribbon", NULL};
+static const char *const KEY_UNIFORMS[] = {"u_view",         "u_eye",     "u_sort_mode", "u_sort_key_shift",
+                                           "u_trail_ring",   "u_entries", "u_ribbon",    "u_trail_capacity",
+                                           "u_spacing",      NULL};
 _Static_assert(PLUME_UNIFORM_NAMES_FIT(RECORD_UNIFORMS, trail_record_locations) &&
                    PLUME_UNIFORM_NAMES_FIT(KEY_UNIFORMS, trail_key_locations),
                "a name for each location");
@@ -89,6 +93,7 @@ void trails_record(system_state *s) {
     glProgramUniform1i(p, t->record.by_distance, s->desc.trail.spacing_mode == PLUME_TRAIL_SPACING_DISTANCE);
     glProgramUniform1f(p, t->record.spacing, s->desc.trail.spacing);
     glProgramUniform1ui(p, t->record.ring, ring_of(s));
+    glProgramUniform1i(p, t->record.ribbon, s->desc.trail.ribbon);
     bind_history(s);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
     glDispatchCompute(groups_for(s->desc.capacity), 1, 1);
@@ -108,7 +113,11 @@ plume_result trails_sort(system_state *s, const mat4 view, bool sort) {
     glProgramUniform1ui(p, t->keys.sort_key_shift, particles_sort_key_shift(&s->desc));
     glProgramUniform1ui(p, t->keys.ring, ring_of(s));
     glProgramUniform1ui(p, t->keys.entries, t->entries);
+    glProgramUniform1i(p, t->keys.ribbon, s->desc.trail.ribbon);
+    glProgramUniform1ui(p, t->keys.capacity, s->desc.capacity);
+    glProgramUniform1f(p, t->keys.spacing, s->desc.trail.spacing);
     bind_history(s);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->live_list_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAIL_PAIRS, t->pair_buffer);

@@ -15,14 +15,15 @@ static const char *const TRAIL_UNIFORM_NAMES[] = {
     "u_spacing",           "u_uv_tile",            "u_uv_tile_length",      "u_trail_width_times",
     "u_trail_width_values", "u_trail_width_count", "u_trail_opacity_times", "u_trail_opacity_values",
     "u_trail_opacity_count", "u_trail_color_times", "u_trail_color_values", "u_trail_color_count",
-    NULL};
+    "u_ribbon",            "u_trail_capacity",     NULL};
 
 typedef union trail_uniforms {
     struct {
         GLint entries, ring, eye, by_distance, spacing, uv_tile, uv_tile_length;
         GLint width_curve[3], opacity_curve[3], color_curve[3];
+        GLint ribbon, capacity;
     };
-    GLint at[16];
+    GLint at[18];
 } trail_uniforms;
 _Static_assert(PLUME_UNIFORM_NAMES_FIT(TRAIL_UNIFORM_NAMES, trail_uniforms), "a name for each location");
 
@@ -103,6 +104,8 @@ static void set_trail_uniforms(const particle_view *v, const trail_uniforms *u, 
     glUniform1f(u->spacing, t->spacing);
     glUniform1i(u->uv_tile, t->uv_mode == PLUME_TRAIL_UV_TILE);
     glUniform1f(u->uv_tile_length, t->uv_tile_length);
+    glUniform1i(u->ribbon, t->ribbon);
+    glUniform1ui(u->capacity, v->desc->capacity);
     particle_set_curve_uniforms(u->width_curve, 0, &t->width_over_length);
     particle_set_curve_uniforms(u->opacity_curve, 0, &t->opacity_over_length);
     particle_set_gradient_uniforms(u->color_curve, 0, &t->color_over_length);

@@ -6,13 +6,18 @@
 // the particles are drawn, its own quad, keyed as the particle. Then the
 // segment sort orders segments and particles together. The first invocation
 // writes the count to sort and the draw's indirect arguments.
+// Ribbons: entry 0 is the segment to the particle before it in emission
+// order (trail_history.glsl), where the ribbon joins them.
+#define TRAIL_RIBBON_READ
 #include "particles/particle_common.glsl"
 #include "particles/particle_sort_key.glsl"
-#include "particles/trail_history.glsl"
 
 layout(local_size_x = PLUME_TRAIL_GROUP_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer ParticleMotions { vec4 motion_words[]; };
+layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
+vec4 position_age_of(uint slot) { return motion_words[PLUME_MOTION_VEC4S * slot]; }
+#include "particles/trail_history.glsl"
 layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer LiveList { uvec2 live_list[]; };
 layout(std430, binding = PLUME_BINDING_STATE) restrict readonly buffer SystemState { uint state_header[]; };
 layout(std430, binding = PLUME_BINDING_TRAIL_PAIRS) restrict writeonly buffer TrailPairs { uvec2 trail_pairs[]; };
@@ -36,7 +41,14 @@ void main() {
     uvec4 header = trail_headers[slot];
     uint first = i * u_entries, value = slot * u_entries;
     vec3 nearer = position_age.xyz;
-    for (uint j = 0u; j < u_trail_ring; ++j) {
+    uint before;
+    if (u_ribbon) {
+        uint key = PLUME_GPU_KEY_LAST;
+        if (ribbon_neighbour(slot, -1, before))
+            key = particle_sort_key(0.5 * (nearer + position_age_of(before).xyz), position_age.w);
+        trail_pairs[first] = uvec2(key, value);
+    }
+    for (uint j = 0u; j < u_trail_ring && !u_ribbon; ++j) {
         uint key = PLUME_GPU_KEY_LAST;
         if (j < header.z) {
             vec3 farther = trail_recorded(slot, header, j).xyz;

@@ -2,6 +2,8 @@
 // once it has gone the spacing (of age or of path) since the newest point;
 // a particle the slot has not seen before (another emission number: a slot
 // reused after a death, or the system reset) starts its trail where it is.
+// Ribbons: each live particle enters its slot in the table by emission
+// number instead.
 #define TRAIL_HISTORY_ACCESS
 #include "particles/particle_common.glsl"
 #include "particles/trail_history.glsl"
@@ -13,7 +15,6 @@ layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer Particle
 
 uniform uint u_capacity;
 uniform bool u_by_distance;  // plume_trail_spacing DISTANCE
-uniform float u_spacing;
 
 const float FREE_SLOT_AGE = -1.0; // particle_state.glsl's
 
@@ -23,6 +24,10 @@ void main() {
     vec4 position_age = motion_words[PLUME_MOTION_VEC4S * slot];
     if (!(position_age.w > FREE_SLOT_AGE)) return;
     uint id = traits[slot].id;
+    if (u_ribbon) {
+        trail_headers[id % u_capacity].x = slot;
+        return;
+    }
     uvec4 header = trail_headers[slot];
     if (header.x != id || header.z == 0u) {
         trail_headers[slot] = uvec4(id, 0u, 1u, floatBitsToUint(position_age.w));

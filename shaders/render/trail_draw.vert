@@ -8,19 +8,23 @@
 // direction to the eye, computed from the same points on both sides of a
 // shared point: segments meet without gaps, and the strip faces the eye
 // without twisting. A segment the trail does not have yet draws nothing.
+// Ribbons: entry 0 is the segment from the particle to the one before it in
+// emission order, the curve through the ones around them, its width and
+// colour each particle's own at its end.
+#define TRAIL_RIBBON_READ
 #include "particles/particle_common.glsl"
 #include "render/particle_appearance.glsl"
 #include "render/particle_quad.glsl"
-#include "particles/trail_history.glsl"
 
 layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer ParticleMotions { ParticleMotion motions[]; };
 layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawList { uvec2 draw_list[]; };
 layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
+vec4 position_age_of(uint slot) { return vec4(motions[slot].position, motions[slot].age); }
+#include "particles/trail_history.glsl"
 
 uniform uint u_entries;          // pairs a particle (trail_keys.comp)
 uniform vec4 u_eye;             // the eye (w 1), or under an orthographic projection its back axis (w 0)
 uniform bool u_by_distance;      // plume_trail_spacing DISTANCE
-uniform float u_spacing;
 uniform bool u_uv_tile;          // plume_trail_uv TILE
 uniform float u_uv_tile_length;
 // Over the trail's length: 0 at the particle, 1 at its K-th point.
@@ -57,22 +61,37 @@ vec3 knot_direction(vec3 a, vec3 b, vec3 c) {
     return (b - a) / ab - (c - a) / (ab + bc) + (c - b) / bc;
 }
 
+// x at t = 0, y at t = 1 exactly (a point two segments share), between
+// them linearly.
+vec4 ends(vec4 x, vec4 y, float t) { return t == 1.0 ? y : mix(x, y, t); }
+
 void emit_segment_vertex(uint slot, uint j, ParticleMotion motion, ParticleTraits particle_traits, int vertex) {
     uvec4 header = trail_headers[slot];
     gl_Position = vec4(0.0);  // degenerate: nothing drawn
-    if (j >= header.z) return;
-    vec4 p1 = trail_point(slot, header, motion.position, j);
-    vec4 p2 = trail_point(slot, header, motion.position, j + 1u);
+    vec4 p1, p2;
+    vec3 p0, p3;
+    uint far = slot, other; // ribbons: the particle at the segment's far end
+    if (u_ribbon) {
+        if (!ribbon_neighbour(slot, -1, far)) return;
+        p1 = vec4(motion.position, 0.0);
+        p2 = vec4(position_age_of(far).xyz, 0.0);
+        p0 = ribbon_neighbour(slot, 1, other) ? position_age_of(other).xyz : 2.0 * p1.xyz - p2.xyz;
+        p3 = ribbon_neighbour(far, -1, other) ? position_age_of(other).xyz : 2.0 * p2.xyz - p1.xyz;
+    } else {
+        if (j >= header.z) return;
+        p1 = trail_point(slot, header, motion.position, j);
+        p2 = trail_point(slot, header, motion.position, j + 1u);
+        // Past the ends, the neighbour mirrored: the curve runs straight out.
+        p0 = j > 0u ? trail_point(slot, header, motion.position, j - 1u).xyz : 2.0 * p1.xyz - p2.xyz;
+        p3 = j + 2u <= header.z ? trail_point(slot, header, motion.position, j + 2u).xyz : 2.0 * p2.xyz - p1.xyz;
+    }
     // A segment of no length (a point recorded where the particle is, a
     // particle at rest) has no direction: nothing to draw.
     if (distance(p1.xyz, p2.xyz) < 1e-6) return;
-    // Past the ends, the neighbour mirrored: the curve runs straight out.
-    vec3 p0 = j > 0u ? trail_point(slot, header, motion.position, j - 1u).xyz : 2.0 * p1.xyz - p2.xyz;
-    vec3 p3 = j + 2u <= header.z ? trail_point(slot, header, motion.position, j + 2u).xyz : 2.0 * p2.xyz - p1.xyz;
     // A full trail's last segment shrinks as the next point nears, and is
     // gone when that point drops it: the tail never jumps.
     float end = 1.0;
-    if (header.z == u_trail_ring && j + 1u == header.z) {
+    if (!u_ribbon && header.z == u_trail_ring && j + 1u == header.z) {
         float since = u_by_distance ? distance(motion.position, trail_recorded(slot, header, 0u).xyz)
                                     : motion.age - uintBitsToFloat(header.w);
         end = 1.0 - clamp(since / u_spacing, 0.0, 1.0);
@@ -92,8 +111,16 @@ void emit_segment_vertex(uint slot, uint j, ParticleMotion motion, ParticleTrait
         direction = catmull_rom(p0, p1.xyz, p2.xyz, p3, min(t + 1e-3, 1.0)) -
                     catmull_rom(p0, p1.xyz, p2.xyz, p3, max(t - 1e-3, 0.0));
     }
-    float along = (float(j) + t) / float(u_trail_ring);
+    float along = u_ribbon ? 0.0 : (float(j) + t) / float(u_trail_ring);
     Appearance a = particle_appearance(motion, particle_traits);
+    if (u_ribbon) {
+        Appearance b = particle_appearance(motions[far], traits[far]);
+        vec4 size_additive = ends(vec4(a.size, a.additive, 0.0, 0.0), vec4(b.size, b.additive, 0.0, 0.0), t);
+        a.size = size_additive.x;
+        a.additive = size_additive.y;
+        a.color = ends(a.color, b.color, t);
+        a.emissive = ends(vec4(a.emissive, 0.0), vec4(b.emissive, 0.0), t).rgb;
+    }
     float width = a.size * curve_value(u_trail_width_times, u_trail_width_values, u_trail_width_count, along);
     vec3 to_eye = u_eye.xyz - centre * u_eye.w;
     vec3 across = unit_or(cross(direction, to_eye), u_camera_right);
@@ -115,7 +142,7 @@ void emit_segment_vertex(uint slot, uint j, ParticleMotion motion, ParticleTrait
     gl_Position = u_projection * view_position;
     v_view_depth = -view_position.z;
     // The sprite's columns along the trail, its rows across (from its top).
-    float length_uv = u_uv_tile ? mix(p1.w, p2.w, t) / u_uv_tile_length : along;
+    float length_uv = u_ribbon ? t : u_uv_tile ? mix(p1.w, p2.w, t) / u_uv_tile_length : along;
     vec2 corner_uv = vec2(length_uv, 0.5 - corner.x);
     v_frame_mix = a.frame_mix;
     v_uv_frame = frame_uv(a.frame, corner_uv);

@@ -328,6 +328,9 @@ static void test_bad_trails_are_refused(void **state) {
         {{.points = 8, .spacing = 0.1f, .uv_mode = PLUME_TRAIL_UV_TILE}, 0, 2, "trail.uv_mode"},
         {{.points = 8, .spacing = 0.1f, .uv_tile_length = -1.0f}, 0, 0, "trail.uv_tile_length"},
         {{.points = 8, .spacing = 0.1f, .width_over_length = {1, {{2.0f, 1.0f}}}}, 0, 0, "trail.width_over_length"},
+        {{.points = 3, .spacing = 0.1f, .ribbon = true}, 0, 0, "trail.points"},
+        {{.points = 2, .spacing = 0.1f, .ribbon = true, .spacing_mode = PLUME_TRAIL_SPACING_DISTANCE}, 0, 0,
+         "trail.spacing_mode"},
         {{.points = 8, .spacing = 0.1f}, PLUME_SORT_MODE_OLDEST_FIRST, 0, "sort_mode"},
         {{.points = 8, .spacing = 0.1f}, PLUME_SORT_MODE_YOUNGEST_FIRST, 0, "sort_mode"},
     };
@@ -348,6 +351,45 @@ static void test_bad_trails_are_refused(void **state) {
     }
 }
 
+
+
+/* Ribbons: an emitter swaying sideways while its particles rise, joined in
+ * emission order; particles of random lifetimes die out of turn and the
+ * ribbon breaks there. */
+static void test_a_ribbon_breaks_where_a_particle_died(void **state) {
+    (void)state;
+    uint32_t seed = test_random_u32();
+    printf("  seed %u\n", seed);
+    plume_system_desc d = {.capacity = 64, .seed = seed};
+    d.trail = (plume_trail_desc){.points = 2, .spacing = 0.15f, .ribbon = true, .hide_particles = true};
+    d.emitters[0] = (plume_emitter_desc){.rate = 10, .lifetime = {0.8f, 4.0f}, .direction = {0, 1, 0},
+                                         .speed = {0.5f, 0.5f}, .size = {0.12f, 0.12f}};
+    d.appearance.size_over_life = (plume_curve){2, {{0.0f, 1.0f}, {1.0f, 0.2f}}};
+    d.appearance.color_over_life = (plume_gradient){1, {{0.0f, {0.4f, 0.9f, 1.0f, 0.7f}}}};
+    plume_system system = make_system(d);
+    d = system_desc(fixture_context(), system);
+    ref_trail *trails = calloc(d.capacity, sizeof *trails);
+    trail_pictures p = pictures_new();
+    for (int k = 0; k < 50; ++k) {
+        plume_transform placement = {.position = {0.5f * sinf(0.15f * (float)k), -0.9f, 0.0f}};
+        assert_int_equal(plume_system_set_transform(fixture_context(), system, &placement, k == 0), PLUME_OK);
+        step(system, &d, 0.05f, true, trails);
+    }
+    plume_readback rb = read_all(fixture_context(), system);
+    uint32_t breaks = 0, joins = 0;
+    for (uint32_t i = 0; i < rb.drawn_count; ++i) {
+        const plume_particle *q = &rb.particles[rb.draw_order[i]];
+        if (q->id > 0 && !find_by_id(&rb, q->id - 1)) ++breaks;
+        else if (q->id > 0) ++joins;
+    }
+    free_readback(&rb);
+    printf("  %u joins, %u breaks at dead particles\n", joins, breaks);
+    assert_true(breaks > 0 && joins > 5);
+    compare("ribbon", system, trails, false, TOLERANCE, &p);
+    pictures_free(&p);
+    free(trails);
+    destroy_system(system);
+}
 
 /* Bytes in every buffer of the context (plume_context_list_gl_objects). */
 static double context_buffer_bytes(void) {
@@ -403,6 +445,7 @@ const struct CMUnitTest trails_tests[] = {
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_a_reused_slot_starts_a_new_trail, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_trails_at_half_resolution, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_a_ribbon_breaks_where_a_particle_died, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_bad_trails_are_refused, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_trail_memory_is_as_stated, fixture_setup, fixture_teardown),
 };

@@ -105,8 +105,10 @@ static void across_at(const double direction[3], double out[3]) {
     out[0] /= length, out[1] /= length;
 }
 
+/* A quad of a segment from t0 to t1 of its curve, `widths` the drawn width
+ * at the segment's ends (t 0 and 1; a trail's are its particle's). */
 static ref_quad segment_quad(const plume_system_desc *d, const plume_particle *p, const double points[4][3],
-                             double t0, double t1, double along0, double along1, double width) {
+                             double t0, double t1, double along0, double along1, const double widths[2]) {
     ref_quad q = {0};
     double life = p->age / p->lifetime;
     life = life < 0 ? 0 : life > 1 ? 1 : life;
@@ -123,6 +125,7 @@ static ref_quad segment_quad(const plume_system_desc *d, const plume_particle *p
         catmull_rom(points, ends[e], centre);
         direction_at(points, ends[e], direction);
         across_at(direction, across);
+        double width = ends[e] == 1.0 ? widths[1] : widths[0] + (widths[1] - widths[0]) * ends[e];
         double half = 0.5 * width * curve_at(&d->trail.width_over_length, alongs[e]);
         for (int side = 0; side < 2; ++side) {
             double sign = (e == 0) == (side == 0) ? -1.0 : 1.0, world[3];
@@ -175,7 +178,8 @@ uint32_t reference_trail_quads(const plume_system_desc *d, const plume_particle 
         double depth = 5.0 - 0.5 * (points[1][2] + points[2][2]);
         for (uint32_t q = 0; q < PLUME_TRAIL_SUBDIVISIONS; ++q) {
             double t0 = (double)q / PLUME_TRAIL_SUBDIVISIONS * end, t1 = (double)(q + 1) / PLUME_TRAIL_SUBDIVISIONS * end;
-            ref_quad quad = segment_quad(d, p, points, t0, t1, (j + t0) / ring, (j + t1) / ring, width);
+            const double widths[2] = {width, width};
+            ref_quad quad = segment_quad(d, p, points, t0, t1, (j + t0) / ring, (j + t1) / ring, widths);
             quad.depth = depth;
             quad.slot = slot * entries + j;
             /* The GPU's two triangles (corners 0 1 2, 0 2 3): where the
@@ -187,6 +191,57 @@ uint32_t reference_trail_quads(const plume_system_desc *d, const plume_particle 
     if (!d->trail.hide_particles) {
         out[n] = reference_quad(d, p, slot, &none);
         out[n].slot = slot * entries + ring;
+        ++n;
+    }
+    return n;
+}
+
+
+/* Ribbons: the drawn particle of emission number `id` joined to `p` (born
+ * at most the spacing apart), or NULL. */
+static const plume_particle *ribbon_neighbour(const plume_system_desc *d, const plume_readback *rb,
+                                              const plume_particle *p, int offset) {
+    uint32_t id = p->id + (uint32_t)offset;
+    for (uint32_t i = 0; i < rb->drawn_count; ++i) {
+        const plume_particle *q = &rb->particles[rb->draw_order[i]];
+        if (q->id == id) return fabsf(q->age - p->age) <= d->trail.spacing ? q : NULL;
+    }
+    return NULL;
+}
+
+static double drawn_size(const plume_system_desc *d, const plume_particle *p) {
+    double life = p->age / p->lifetime;
+    life = life < 0 ? 0 : life > 1 ? 1 : life;
+    return p->size * curve_at(&d->appearance.size_over_life, life);
+}
+
+uint32_t reference_ribbon_quads(const plume_system_desc *d, const plume_readback *rb, uint32_t slot, ref_quad *out) {
+    const ref_light none = {{0}, {0}, {0}};
+    const plume_particle *p = &rb->particles[slot], *before = ribbon_neighbour(d, rb, p, -1);
+    uint32_t entries = 1 + (d->trail.hide_particles ? 0 : 1), n = 0;
+    if (before) {
+        const plume_particle *after = ribbon_neighbour(d, rb, p, 1), *earlier = ribbon_neighbour(d, rb, before, -1);
+        double points[4][3];
+        for (int c = 0; c < 3; ++c) {
+            points[1][c] = p->position[c];
+            points[2][c] = before->position[c];
+            points[0][c] = after ? after->position[c] : 2 * points[1][c] - points[2][c];
+            points[3][c] = earlier ? earlier->position[c] : 2 * points[2][c] - points[1][c];
+        }
+        const double widths[2] = {drawn_size(d, p), drawn_size(d, before)};
+        double depth = 5.0 - 0.5 * (points[1][2] + points[2][2]);
+        for (uint32_t q = 0; knot_step(points[1], points[2]) > 1e-3 && q < PLUME_TRAIL_SUBDIVISIONS; ++q) {
+            double t0 = (double)q / PLUME_TRAIL_SUBDIVISIONS, t1 = (double)(q + 1) / PLUME_TRAIL_SUBDIVISIONS;
+            ref_quad quad = segment_quad(d, p, points, t0, t1, 0.0, 0.0, widths);
+            quad.depth = depth;
+            quad.slot = slot * entries;
+            split_into_triangles(&quad, &out[n]);
+            n += 2;
+        }
+    }
+    if (!d->trail.hide_particles) {
+        out[n] = reference_quad(d, p, slot, &none);
+        out[n].slot = slot * entries + 1;
         ++n;
     }
     return n;
@@ -223,7 +278,8 @@ void composite_trails(const plume_system_desc *d, const plume_readback *rb, cons
     if (!sorted) qsort(slots, rb->drawn_count, sizeof *slots, ascending);
     for (uint32_t i = 0; i < rb->drawn_count; ++i) {
         uint32_t slot = slots[i];
-        uint32_t count = reference_trail_quads(d, &rb->particles[slot], slot, &trails[slot], particle);
+        uint32_t count = d->trail.ribbon ? reference_ribbon_quads(d, rb, slot, particle)
+                                         : reference_trail_quads(d, &rb->particles[slot], slot, &trails[slot], particle);
         for (uint32_t k = 0; k < count; ++k, ++n) {
             particle[k].key = reference_depth_key((float)particle[k].depth) >> (32 - d->sort_key_bits);
             all[n] = (ordered_quad){particle[k], n};

@@ -37,6 +37,12 @@ void reference_trails_record(const plume_system_desc *d, const plume_readback *r
 uint32_t reference_trail_quads(const plume_system_desc *d, const plume_particle *p, uint32_t slot,
                                const ref_trail *trail, ref_quad *out);
 
+/* Ribbons (trail.ribbon): the quads of the particle in `slot` of `rb`, its
+ * segment to the one before it in emission order (the spacing's birth gap
+ * at most; one instance) and its own quad; colours its own (the tests' are
+ * constant). */
+uint32_t reference_ribbon_quads(const plume_system_desc *d, const plume_readback *rb, uint32_t slot, ref_quad *out);
+
 /* Every drawn particle's quads in the module's order (far to near by the
  * quads' keys, ties by sort value; `sorted` false: by slot, each
  * particle's in entry order) composited over `clear`. */
