@@ -45,6 +45,8 @@ static void dump(const char *name, const float *rgba) {
 }
 
 static const float CLEAR[4] = {0.1f, 0.15f, 0.2f, 1.0f};
+/* Raster against the CPU: flat colours, float rounding. */
+static const float TOLERANCE = 2e-3f;
 
 /* A still template emitter (rate 0: emitted by plume_system_emit) of one
  * particle moving at `velocity` (its speed and direction), solid squares of
@@ -67,19 +69,6 @@ static plume_system_desc trail_desc(uint32_t points, float spacing) {
 static void emit_at(plume_system system, uint32_t emitter, float x, float y, float z) {
     plume_emit_desc emit = {.emitter = emitter, .count = 1, .transform = {.position = {x, y, z}}};
     assert_int_equal(plume_system_emit(fixture_context(), system, &emit), PLUME_OK);
-}
-
-/* One update for the orthographic camera (not culled: a trail system never
- * is), its particles recorded into the CPU's trails. */
-static void step(plume_system system, const plume_system_desc *d, float dt, bool sort, ref_trail *trails) {
-    mat4 view, projection;
-    ortho_camera(view, projection);
-    plume_frame_desc frame = make_frame(dt, view, projection);
-    frame.disable_sort = !sort;
-    assert_int_equal(plume_system_update(fixture_context(), system, &frame), PLUME_OK);
-    plume_readback rb = read_all(fixture_context(), system);
-    reference_trails_record(d, &rb, trails);
-    free_readback(&rb);
 }
 
 /* The system drawn at `resolution` over a far depth plane into `image`. */
@@ -118,6 +107,41 @@ static void pictures_free(trail_pictures *p) {
     free(p->unsorted_ambiguous);
 }
 
+/* A test's system, the CPU's trails beside it and its pictures. */
+typedef struct trail_run {
+    plume_system system;
+    plume_system_desc desc; /* resolved */
+    ref_trail *trails;
+    trail_pictures pictures;
+} trail_run;
+
+static trail_run trail_run_begin(plume_system_desc d) {
+    trail_run r = {.system = make_system(d)};
+    r.desc = system_desc(fixture_context(), r.system);
+    r.trails = calloc(r.desc.capacity, sizeof *r.trails);
+    assert_non_null(r.trails);
+    r.pictures = pictures_new();
+    return r;
+}
+
+static void trail_run_end(trail_run *r) {
+    pictures_free(&r->pictures);
+    free(r->trails);
+    destroy_system(r->system);
+}
+
+/* One update of the run's system for the orthographic camera (not culled:
+ * a trail system never is), its particles recorded into the CPU's trails. */
+static void step(trail_run *r) {
+    mat4 view, projection;
+    ortho_camera(view, projection);
+    plume_frame_desc frame = make_frame(0.05f, view, projection);
+    assert_int_equal(plume_system_update(fixture_context(), r->system, &frame), PLUME_OK);
+    plume_readback rb = read_all(fixture_context(), r->system);
+    reference_trails_record(&r->desc, &rb, r->trails);
+    free_readback(&rb);
+}
+
 /* How many pixels of rows [first, last) differ from the background. */
 static int covered_rows(const float *rgba, int first, int last) {
     int covered = 0;
@@ -129,8 +153,11 @@ static int covered_rows(const float *rgba, int first, int last) {
 /* The system's picture against the CPU's, sorted (and, where `order_matters`,
  * proof that the picture in the unsorted order is another: the comparison
  * sees the order). */
-static void compare(const char *name, plume_system system, const ref_trail *trails, bool order_matters,
-                    float tolerance, trail_pictures *p) {
+static void compare(const char *name, trail_run *r, bool order_matters) {
+    plume_system system = r->system;
+    const ref_trail *trails = r->trails;
+    trail_pictures *p = &r->pictures;
+    const float tolerance = TOLERANCE;
     plume_system_desc d = system_desc(fixture_context(), system);
     plume_readback rb = read_all(fixture_context(), system);
     bool sorted = d.sort_mode != PLUME_SORT_MODE_NONE && d.blend_mode != PLUME_BLEND_ADDITIVE;
@@ -156,25 +183,19 @@ static void compare(const char *name, plume_system system, const ref_trail *trai
     assert_true(apart > 4.0f * tolerance);
 }
 
-static const float TOLERANCE = 2e-3f;
 
 static void test_a_straight_trail_matches_the_cpu(void **state) {
     (void)state;
     plume_system_desc d = trail_desc(8, 0.12f);
     d.emitters[0] = mover((float[3]){0.8f, 0.25f, 0.0f}, 0.2f);
-    plume_system system = make_system(d);
-    d = system_desc(fixture_context(), system);
-    ref_trail *trails = calloc(d.capacity, sizeof *trails);
-    trail_pictures p = pictures_new();
-    emit_at(system, 0, -0.8f, -0.3f, 0.0f);
+    trail_run r = trail_run_begin(d);
+    emit_at(r.system, 0, -0.8f, -0.3f, 0.0f);
     for (int k = 0; k < 30; ++k) {
-        step(system, &d, 0.05f, true, trails);
-        if (k == 6) compare("straight_growing", system, trails, false, TOLERANCE, &p);
+        step(&r);
+        if (k == 6) compare("straight_growing", &r, false);
     }
-    compare("straight_full", system, trails, false, TOLERANCE, &p);
-    pictures_free(&p);
-    free(trails);
-    destroy_system(system);
+    compare("straight_full", &r, false);
+    trail_run_end(&r);
 }
 
 /* Thrown up and falling back (gravity): between the recorded points the
@@ -184,16 +205,11 @@ static void test_a_curved_trail_matches_the_cpu(void **state) {
     plume_system_desc d = trail_desc(6, 0.15f);
     d.forces.gravity[1] = -4.0f;
     d.emitters[0] = mover((float[3]){0.9f, 2.2f, 0.0f}, 0.16f);
-    plume_system system = make_system(d);
-    d = system_desc(fixture_context(), system);
-    ref_trail *trails = calloc(d.capacity, sizeof *trails);
-    trail_pictures p = pictures_new();
-    emit_at(system, 0, -0.7f, -0.6f, 0.0f);
-    for (int k = 0; k < 17; ++k) step(system, &d, 0.05f, true, trails);
-    compare("curved", system, trails, false, TOLERANCE, &p);
-    pictures_free(&p);
-    free(trails);
-    destroy_system(system);
+    trail_run r = trail_run_begin(d);
+    emit_at(r.system, 0, -0.7f, -0.6f, 0.0f);
+    for (int k = 0; k < 17; ++k) step(&r);
+    compare("curved", &r, false);
+    trail_run_end(&r);
 }
 
 
@@ -210,16 +226,11 @@ static void test_a_trail_crossing_itself_blends_in_order(void **state) {
     d.world.attractors[0] = (plume_attractor_desc){.kind = PLUME_ATTRACTOR_POINT, .position = {0, 0.2f, 0},
                                                    .strength = 3.0f};
     d.emitters[0] = mover((float[3]){0.0f, 0.5f, 1.3f}, 0.1f);
-    plume_system system = make_system(d);
-    d = system_desc(fixture_context(), system);
-    ref_trail *trails = calloc(d.capacity, sizeof *trails);
-    trail_pictures p = pictures_new();
-    emit_at(system, 0, 0.5f, -0.2f, 0.0f);
-    for (int k = 0; k < 110; ++k) step(system, &d, 0.05f, true, trails);
-    compare("crossing", system, trails, true, TOLERANCE, &p);
-    pictures_free(&p);
-    free(trails);
-    destroy_system(system);
+    trail_run r = trail_run_begin(d);
+    emit_at(r.system, 0, 0.5f, -0.2f, 0.0f);
+    for (int k = 0; k < 110; ++k) step(&r);
+    compare("crossing", &r, true);
+    trail_run_end(&r);
 }
 
 /* A spark's trail through a cloud of still blue squares of the same system
@@ -238,18 +249,13 @@ static void test_a_trail_through_a_sprite_cloud_blends_in_order(void **state) {
                                          .lifetime = {20, 20}, .size = {0.18f, 0.3f}};
     d.emitters[1] = mover((float[3]){1.1f, 0.15f, 0.0f}, 0.22f);
     d.emitters[1].lifetime = (plume_range){1.3f, 1.3f};
-    plume_system system = make_system(d);
-    d = system_desc(fixture_context(), system);
-    ref_trail *trails = calloc(d.capacity, sizeof *trails);
-    trail_pictures p = pictures_new();
+    trail_run r = trail_run_begin(d);
     plume_emit_desc cloud = {.emitter = 0, .count = 24};
-    assert_int_equal(plume_system_emit(fixture_context(), system, &cloud), PLUME_OK);
-    emit_at(system, 1, -0.9f, -0.1f, 0.0f);
-    for (int k = 0; k < 22; ++k) step(system, &d, 0.05f, true, trails);
-    compare("cloud", system, trails, true, TOLERANCE, &p);
-    pictures_free(&p);
-    free(trails);
-    destroy_system(system);
+    assert_int_equal(plume_system_emit(fixture_context(), r.system, &cloud), PLUME_OK);
+    emit_at(r.system, 1, -0.9f, -0.1f, 0.0f);
+    for (int k = 0; k < 22; ++k) step(&r);
+    compare("cloud", &r, true);
+    trail_run_end(&r);
 }
 
 /* One slot: a particle dies, the next born there starts its own trail (no
@@ -261,49 +267,39 @@ static void test_a_reused_slot_starts_a_new_trail(void **state) {
     d.emitters[0] = mover((float[3]){1.0f, 0.0f, 0.0f}, 0.15f);
     d.emitters[0].lifetime = (plume_range){0.6f, 0.6f};
     d.emitters[1] = mover((float[3]){-1.0f, 0.0f, 0.0f}, 0.15f);
-    plume_system system = make_system(d);
-    d = system_desc(fixture_context(), system);
-    ref_trail *trails = calloc(d.capacity, sizeof *trails);
-    trail_pictures p = pictures_new();
-    emit_at(system, 0, -0.8f, 0.5f, 0.0f);
-    for (int k = 0; k < 14; ++k) step(system, &d, 0.05f, true, trails);
-    emit_at(system, 1, 0.8f, -0.5f, 0.0f);
-    for (int k = 0; k < 8; ++k) step(system, &d, 0.05f, true, trails);
-    compare("reused", system, trails, false, TOLERANCE, &p);
+    trail_run r = trail_run_begin(d);
+    emit_at(r.system, 0, -0.8f, 0.5f, 0.0f);
+    for (int k = 0; k < 14; ++k) step(&r);
+    emit_at(r.system, 1, 0.8f, -0.5f, 0.0f);
+    for (int k = 0; k < 8; ++k) step(&r);
+    compare("reused", &r, false);
     /* Between the two particles' rows (y = 0.5 and -0.5: rows 48 and 16)
      * nothing: a trail joined to the dead particle's points would cross. */
-    int between = covered_rows(p.image, 22, 42);
+    int between = covered_rows(r.pictures.image, 22, 42);
     printf("  pixels between the dead particle's row and the new one's: %d\n", between);
     assert_int_equal(between, 0);
-    pictures_free(&p);
-    free(trails);
-    destroy_system(system);
+    trail_run_end(&r);
 }
 
-/* At half resolution the wrapper draws the trails as any path: the same
+/* At half resolution the wrapper draws the r.trails as any path: the same
  * strip, its edges softened by the upsample. */
 static void test_trails_at_half_resolution(void **state) {
     (void)state;
     plume_system_desc d = trail_desc(8, 0.12f);
     d.emitters[0] = mover((float[3]){0.8f, 0.25f, 0.0f}, 0.3f);
-    plume_system system = make_system(d);
-    d = system_desc(fixture_context(), system);
-    ref_trail *trails = calloc(d.capacity, sizeof *trails);
-    trail_pictures p = pictures_new();
-    emit_at(system, 0, -0.8f, -0.3f, 0.0f);
-    for (int k = 0; k < 24; ++k) step(system, &d, 0.05f, true, trails);
-    compare("half_full", system, trails, false, TOLERANCE, &p);
-    draw(system, PLUME_DRAW_HALF, p.unsorted);
+    trail_run r = trail_run_begin(d);
+    emit_at(r.system, 0, -0.8f, -0.3f, 0.0f);
+    for (int k = 0; k < 24; ++k) step(&r);
+    compare("half_full", &r, false);
+    draw(r.system, PLUME_DRAW_HALF, r.pictures.unsorted);
     double full = 0, half = 0;
     for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) {
-        full += p.image[4 * i] - CLEAR[0];
-        half += p.unsorted[4 * i] - CLEAR[0];
+        full += r.pictures.image[4 * i] - CLEAR[0];
+        half += r.pictures.unsorted[4 * i] - CLEAR[0];
     }
     printf("  red over the background: full %.2f, half %.2f\n", full, half);
     assert_true(full > 10.0 && fabs(half - full) < 0.15 * full);
-    pictures_free(&p);
-    free(trails);
-    destroy_system(system);
+    trail_run_end(&r);
 }
 
 /* Each bad trail field refused, naming it; a system asked for nothing. */
@@ -349,6 +345,15 @@ static void test_bad_trails_are_refused(void **state) {
         assert_int_equal(system.id, 0);
         assert_int_equal(test_log_count(bad[i].field), messages + 2);
     }
+    /* The fragment path (GL 3.3) has no trails: refused by name. */
+    plume_system_desc fragment = trail_desc(8, 0.1f);
+    fragment.logger = test_logger();
+    fragment.path = PLUME_PATH_FRAGMENT;
+    plume_system system = {0};
+    int messages = test_log_count("trail.points needs the compute path");
+    assert_int_equal(plume_system_create(fixture_context(), &fragment, &system), PLUME_ERROR_GL_UNSUPPORTED);
+    assert_int_equal(system.id, 0);
+    assert_int_equal(test_log_count("trail.points needs the compute path"), messages + 1);
 }
 
 
@@ -366,16 +371,13 @@ static void test_a_ribbon_breaks_where_a_particle_died(void **state) {
                                          .speed = {0.5f, 0.5f}, .size = {0.12f, 0.12f}};
     d.appearance.size_over_life = (plume_curve){2, {{0.0f, 1.0f}, {1.0f, 0.2f}}};
     d.appearance.color_over_life = (plume_gradient){1, {{0.0f, {0.4f, 0.9f, 1.0f, 0.7f}}}};
-    plume_system system = make_system(d);
-    d = system_desc(fixture_context(), system);
-    ref_trail *trails = calloc(d.capacity, sizeof *trails);
-    trail_pictures p = pictures_new();
+    trail_run r = trail_run_begin(d);
     for (int k = 0; k < 50; ++k) {
         plume_transform placement = {.position = {0.5f * sinf(0.15f * (float)k), -0.9f, 0.0f}};
-        assert_int_equal(plume_system_set_transform(fixture_context(), system, &placement, k == 0), PLUME_OK);
-        step(system, &d, 0.05f, true, trails);
+        assert_int_equal(plume_system_set_transform(fixture_context(), r.system, &placement, k == 0), PLUME_OK);
+        step(&r);
     }
-    plume_readback rb = read_all(fixture_context(), system);
+    plume_readback rb = read_all(fixture_context(), r.system);
     uint32_t breaks = 0, joins = 0;
     for (uint32_t i = 0; i < rb.drawn_count; ++i) {
         const plume_particle *q = &rb.particles[rb.draw_order[i]];
@@ -385,10 +387,8 @@ static void test_a_ribbon_breaks_where_a_particle_died(void **state) {
     free_readback(&rb);
     printf("  %u joins, %u breaks at dead particles\n", joins, breaks);
     assert_true(breaks > 0 && joins > 5);
-    compare("ribbon", system, trails, false, TOLERANCE, &p);
-    pictures_free(&p);
-    free(trails);
-    destroy_system(system);
+    compare("ribbon", &r, false);
+    trail_run_end(&r);
 }
 
 /* Bytes in every buffer of the context (plume_context_list_gl_objects). */
