@@ -171,7 +171,6 @@ typedef enum plume_blend_mode {
     PLUME_BLEND_PREMULTIPLIED_ADDITIVE = 2
 } plume_blend_mode;
 
-
 /* Trails (plume_system_desc.trail) [since 1.3]: each particle leaves a
  * strip through its last positions, drawn as camera-facing quads, one per
  * segment between two points, each with its own sort key, so a trail that
@@ -207,7 +206,8 @@ typedef enum plume_blend_mode {
  * flipbook of several frames, a uv_tile_length <= 0 or not finite, curves as
  * appearance's, a sort_mode by age (OLDEST_FIRST, YOUNGEST_FIRST: a trail's
  * segments share their particle's age and could not be ordered), capacity x
- * points over 2^30; on the fragment path (GL 3.3)
+ * points over 2^30, a ribbon whose points are not 2 or whose spacing_mode
+ * is not TIME; on the fragment path (GL 3.3)
  * PLUME_ERROR_GL_UNSUPPORTED. Drawn by the raster path at every
  * draw_resolution: a frame asking for the tiled path draws a trail system
  * with its raster trail draw. Not drawn in a draw group (the group draws
