@@ -233,6 +233,7 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
     draw_decision decision = draw_decide(desc, v->sort_bound);
     int factor = decision.factor;
     const draw_path *path = decision.tiled ? &tiled_draw_path : &raster_draw_path;
+    if (v->trail.pair_buffer) path = &trail_draw_path;
     if (factor == 1) return draw_with(path, v, frame, &target, scope);
     lowres_state *low = lowres_of(v);
     if (!low) return PLUME_ERROR_OUT_OF_MEMORY;
