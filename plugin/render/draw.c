@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "render/lowres.h"
+#include "render/self_shadow.h"
 
 static const char *const DRAW_STAGE_GROUPS[PLUME_DRAW_STAGE_COUNT] = {
     "plume draw: tiled project",   "plume draw: tiled scan",      "plume draw: tiled entries",
@@ -204,6 +205,8 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
         warn_once(v, &choices->warned_lowres_without_depth, "a low draw_resolution");
     if (desc->draw_path == PLUME_DRAW_PATH_TILED && !has_depth)
         warn_once(v, &choices->warned_tiled_without_depth, "the tiled draw path");
+    plume_result shadow = self_shadow_prepare(v);
+    if (shadow != PLUME_OK) return shadow;
     int factor = !has_depth || desc->draw_resolution == PLUME_DRAW_FULL ? 1
                  : desc->draw_resolution == PLUME_DRAW_HALF           ? 2
                                                                        : 4;

@@ -7,6 +7,7 @@
 // eye's plane).
 #include "particles/particle_common.glsl"
 #include "render/particle_appearance.glsl"
+#include "render/self_shadow.glsl"
 #include "render/tiled_common.glsl"
 #include "shared/scene_depth.glsl"
 
@@ -147,7 +148,7 @@ uint project(uint rank) {
                                       uintBitsToFloat(tile1.x | (tile1.y << 16)),
                                       uintBitsToFloat(a.frame | (a.next << 16)), splat_mix_word(a.frame_mix, a.additive));
 #ifdef SPLAT_HAS_LIGHT
-    splats[base + SPLAT_LIGHT] = vec4(quad_light(edges, cross(u_camera_right, u_camera_up)),
+    splats[base + SPLAT_LIGHT] = vec4(self_shadowed(quad_light(edges, cross(u_camera_right, u_camera_up)), p.position),
                                       uintBitsToFloat(packUnorm4x8(vec4(a.emissive, u_lit ? 1.0 : 0.0))));
 #endif
     return (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
