@@ -287,6 +287,15 @@ project "plume_draw_group_bench"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- Self-shadowing's cost: the same lit smoke drawn without and with the
+-- opacity map in the same frames.
+project "plume_self_shadow_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_self_shadow_bench")
+    files { "bench/self_shadow_bench.c" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 -- GPU memory of many small systems by draw path and resolution: per system,
 -- per context (the shared screen-sized scratch), bytes per particle.
 project "plume_screen_memory_bench"
