@@ -124,7 +124,8 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
 
     smoke_settings settings = {.capacity = options->particles, .texture_path = app->texture_path, .seed = 7,
                                .tile_size = options->tile_size, .chunk_entries = options->chunk_entries,
-                               .unlit = options->unlit, .builtin = options->effect,
+                               .unlit = options->unlit, .no_self_shadow = options->no_self_shadow || options->gl33,
+                               .builtin = options->effect,
                                .grinder_position = {-1.5f, 1.15f, 1.1f}, .fire = options->fire,
                                .joint = !options->separate,
                                .gpu_path = options->gl33 ? PLUME_PATH_FRAGMENT : PLUME_PATH_AUTO};

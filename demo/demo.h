@@ -39,6 +39,7 @@ typedef struct demo_options {
     const char *save_effect;  /* --save-effect FILE: the effect on show at the end, as an effect file */
     bool look_away;           /* --look-away: the camera turned away from the smoke (what it costs out of view) */
     bool unlit;               /* --unlit: the smoke column unlit, the default look (what the light costs) */
+    bool no_self_shadow;      /* --no-self-shadow: the smoke lit but not shadowed by itself */
     bool gameplay;            /* --gameplay: impacts, a moving emitter, events, a campfire, torches (gameplay.h) */
     bool fire;                /* --fire: a fire at the chimney, drawn with the smoke in one draw group */
     bool separate;            /* --separate: with --fire, start drawing the two systems one after the other */

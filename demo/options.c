@@ -50,6 +50,7 @@ static const char *USAGE =
     "  --look-away        the camera turned away from the smoke, which still simulates (what the\n"
     "                     smoke costs out of view)\n"
     "  --unlit            the smoke column unlit: the default look (what the scene's light costs)\n"
+    "  --no-self-shadow   the smoke column lit but not shadowed by itself (what self-shadowing costs)\n"
     "  --effect E         a built-in effect, smoke (default) or sparks (a grinder's sparks bouncing off\n"
     "                     the scene), or an effect file (demo/effects/*.json), reloaded whenever it is\n"
     "                     saved; its capacity unless --particles is given\n"
@@ -123,6 +124,8 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             options->look_away = true, takes_value = false;
         } else if (!strcmp(arg, "--unlit")) {
             options->unlit = true, takes_value = false;
+        } else if (!strcmp(arg, "--no-self-shadow")) {
+            options->no_self_shadow = true, takes_value = false;
         } else if (!strcmp(arg, "--gameplay")) {
             options->gameplay = true, takes_value = false;
         } else if (!strcmp(arg, "--fire")) {

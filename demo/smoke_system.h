@@ -28,6 +28,7 @@ typedef struct smoke_settings {
      * defaults), for each system made: plume_system_set_tiled_options. */
     uint32_t tile_size, chunk_entries;
     bool unlit;                 /* the column unlit: the default look */
+    bool no_self_shadow;        /* the column lit without self-shadowing (the fragment path has none) */
     /* A fire at the chimney's mouth (a second system), and whether the two
      * are drawn by one draw group (plume_draw_group.h) in one back-to-front
      * order, or one after the other (the fire first). */

@@ -232,6 +232,11 @@ typedef struct plume_system_desc {
      * the particles (plume_look.h); default: none. Compute path only.
      * [since 1.3] */
     plume_trail_desc trail;
+    /* Self-shadowing from the frame's light (plume_self_shadow_desc,
+     * plume_look.h); default {0}: off. A strength over 0 needs lit (refused
+     * otherwise) and the compute path (PLUME_ERROR_GL_UNSUPPORTED on the
+     * fragment path). [since 1.3] */
+    plume_self_shadow_desc self_shadow;
 } plume_system_desc;
 
 /* Where a system's live particles are (plume_system_desc.simulation_space)

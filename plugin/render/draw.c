@@ -8,6 +8,7 @@
 
 #include "render/draw_tuning.h"
 #include "render/lowres.h"
+#include "render/self_shadow.h"
 
 static const char *const DRAW_STAGE_GROUPS[PLUME_DRAW_STAGE_COUNT] = {
     "plume draw: tiled project",   "plume draw: tiled scan",      "plume draw: tiled entries",
@@ -230,6 +231,8 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
         warn_once(v, &choices->warned_lowres_without_depth, "a low draw_resolution");
     if (desc->draw_path == PLUME_DRAW_PATH_TILED && !has_depth)
         warn_once(v, &choices->warned_tiled_without_depth, "the tiled draw path");
+    plume_result shadow = self_shadow_prepare(v);
+    if (shadow != PLUME_OK) return shadow;
     draw_decision decision = draw_decide(desc, v->sort_bound);
     int factor = decision.factor;
     const draw_path *path = decision.tiled ? &tiled_draw_path : &raster_draw_path;

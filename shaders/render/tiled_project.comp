@@ -7,6 +7,7 @@
 // eye's plane).
 #include "particles/particle_common.glsl"
 #include "render/particle_appearance.glsl"
+#include "render/self_shadow.glsl"
 #include "render/tiled_common.glsl"
 #include "shared/scene_depth.glsl"
 
@@ -184,7 +185,7 @@ uint project(uint rank) {
     if (!place_quad(base, p.position, edges, first, last)) return 0u;
     vec3 light = vec3(0.0);
 #ifdef SPLAT_HAS_LIGHT
-    light = quad_light(edges, cross(u_camera_right, u_camera_up));
+    light = self_shadowed(quad_light(edges, cross(u_camera_right, u_camera_up)), p.position);
 #endif
     return finish_splat(base, first, last, a.color, a.frame | (a.next << 16), splat_mix_word(a.frame_mix, a.additive),
                         light, a.emissive, u_lit);
