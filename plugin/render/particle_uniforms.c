@@ -70,7 +70,9 @@ void particle_set_light_uniforms(const particle_view *view, const particle_unifo
     glUniform3fv(u->at[PU_LIGHT_DIRECTION], 1, l->direction);
     glUniform3fv(u->at[PU_LIGHT_COLOR], 1, l->color);
     glUniform3fv(u->at[PU_AMBIENT_COLOR], 1, l->ambient);
-    const plume_self_shadow_desc *shadow = &view->desc->self_shadow;
+    /* A draw group's view has no descriptor: its systems draw unshadowed. */
+    static const plume_self_shadow_desc none = {0};
+    const plume_self_shadow_desc *shadow = view->desc ? &view->desc->self_shadow : &none;
     glUniform1i(u->at[PU_SELF_SHADOW], shadow->strength > 0.0f);
     glUniform1ui(u->at[PU_SHADOW_MAP_SIZE], shadow->map_size);
     glUniform1ui(u->at[PU_SHADOW_SLICES], shadow->slices);
