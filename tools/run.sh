@@ -69,6 +69,8 @@ test)
     # one, sharing the cache folder above), when no test filter was given.
     # No exec for the plugin host: the trap above removes the cache folder.
     [ $# -gt 0 ] || sh tests/run_gl33.sh sanitize
+    # And the fragment path's sort in an OpenGL ES 3.0 context (GLSL ES 3.00).
+    [ $# -gt 0 ] || sh tests/run_gles3.sh sanitize
     # 30 seconds of the soak (notes/soak.md) under the sanitizers: random host
     # operations from a fixed seed (PLUME_SOAK_SEED to change it), checked
     # for GL errors, GL objects, memory and determinism. The RSS only
