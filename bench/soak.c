@@ -18,6 +18,7 @@
  *                   [--drain-every N] [--max-capacity N] [--max-size WxH]
  *                   [--lanes 1|2] [--rss-growth F] [--rss-slack-mib M]
  *                   [--effects DIR] [--sprite FILE] [--verbose] [--no-gameplay]
+ *                   [--raster-only]
  * Run from the repository's root (the default effects and sprite are there). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -90,8 +91,12 @@ static bool parse_options(int argc, char **argv, soak_options *o) {
                         .sprite = "demo/assets/smoke_puff.png"};
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(arg, "--verbose") == 0 || strcmp(arg, "--no-gameplay") == 0) {
-            *(arg[2] == 'v' ? &o->verbose : &o->no_gameplay) = true;
+        bool *flag = strcmp(arg, "--verbose") == 0       ? &o->verbose
+                     : strcmp(arg, "--no-gameplay") == 0 ? &o->no_gameplay
+                     : strcmp(arg, "--raster-only") == 0 ? &o->raster_only
+                                                         : NULL;
+        if (flag) {
+            *flag = true;
             continue;
         }
         if (!value) return false;
@@ -219,7 +224,7 @@ int main(int argc, char **argv) {
     if (!parse_options(argc, argv, &s.options)) {
         fprintf(stderr, "usage: plume_soak [--seed N] [--frames N | --seconds S] [--check-every N] [--drain-every N]"
                         " [--max-capacity N] [--max-size WxH] [--lanes 1|2] [--rss-growth F] [--rss-slack-mib M]"
-                        " [--effects DIR] [--sprite FILE|none] [--verbose] [--no-gameplay]\n");
+                        " [--effects DIR] [--sprite FILE|none] [--verbose] [--no-gameplay] [--raster-only]\n");
         return 2;
     }
     s.rng.state = s.options.seed;

@@ -41,6 +41,7 @@ typedef struct soak_options {
     const char *sprite;     /* an image file for textured looks */
     bool verbose;
     bool no_gameplay;       /* leave the gameplay calls out of the stream */
+    bool raster_only;       /* every draw on the raster path (the stream unchanged) */
 } soak_options;
 
 /* splitmix64: the operation stream's only source of randomness. */
