@@ -39,6 +39,8 @@ struct CMUnitTest;
     X(screen_memory, 0)                                                                                                \
     X(look, 1)                                                                                                         \
     X(draw_group, 1)                                                                                                   \
+    X(draw_group_tiled, 1)                                                                                             \
+    X(draw_automatic, 1)                                                                                               \
     X(program_cache, 0)                                                                                                \
     X(warm, 1)                                                                                                         \
     X(trails, 1)                                                                                                       \
