@@ -7,7 +7,7 @@
 #                              static library, plugin table, installed forms,
 #                              the headers as C++, the release library's
 #                              symbols, the Windows build (MinGW-w64 cross
-#                              compiler), a 30-second soak
+#                              compiler) and its run under wine, a 30-second soak
 #     sh tools/run.sh demo     the smoke demo (offscreen without a display; see README)
 #     sh tools/run.sh bench    the sort benchmark (GPU times need a real GPU)
 # Extra arguments go to the program.
@@ -19,8 +19,8 @@ what=${1:-test}
 packages="make gcc pkg-config premake4 libepoxy-dev libcglm-dev libstb-dev libglfw3-dev libcmocka-dev libjansson-dev
           libegl1 libegl-mesa0 libgl1-mesa-dri"
 # The C++ checks (headers, a C++ host); the Windows build check: the cross
-# compiler, and meson for its libepoxy.
-[ "$what" = test ] && packages="$packages g++ gcc-mingw-w64-x86-64 meson"
+# compiler, and meson for its libepoxy; wine and Xvfb to run that build.
+[ "$what" = test ] && packages="$packages g++ gcc-mingw-w64-x86-64 meson wine xvfb xauth"
 missing=""
 for p in $packages; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then
@@ -64,11 +64,14 @@ test)
     make -C build config=release plume_static plume -j"$jobs" >/dev/null
     sh tests/check_release_symbols.sh release
     sh tests/check_windows_build.sh
+    sh tests/check_wine_run.sh
     ./build/sanitize/bin/plume_tests "$@"
     # The fragment path again in a real GL 3.3 core context (Mesa told to be
     # one, sharing the cache folder above), when no test filter was given.
     # No exec for the plugin host: the trap above removes the cache folder.
     [ $# -gt 0 ] || sh tests/run_gl33.sh sanitize
+    # And the fragment path's sort in an OpenGL ES 3.0 context (GLSL ES 3.00).
+    [ $# -gt 0 ] || sh tests/run_gles3.sh sanitize
     # 30 seconds of the soak (notes/soak.md) under the sanitizers: random host
     # operations from a fixed seed (PLUME_SOAK_SEED to change it), checked
     # for GL errors, GL objects, memory and determinism. The RSS only

@@ -121,15 +121,22 @@ static int gl_version_number(void) {
     return major * 10 + minor;
 }
 
+bool plume_gl_is_es(void) {
+    return !epoxy_is_desktop_gl();
+}
+
+/* OpenGL ES numbers its versions from 3.0 as the desktop GL does (ES 3.1 has
+ * compute shaders, but not the desktop 4.3 GLSL the compute path is written
+ * in): only a desktop 4.3 runs the compute path. */
 bool plume_gl_has_compute_path(void) {
-    return gl_version_number() >= 43;
+    return !plume_gl_is_es() && gl_version_number() >= 43;
 }
 
 plume_result plume_check_gl_fragment_version(const plume_env *env, const char *what) {
-    if (gl_version_number() < 33) {
+    if (gl_version_number() < (plume_gl_is_es() ? 30 : 33)) {
         const char *text = (const char *)glGetString(GL_VERSION);
-        plume_log(env, PLUME_LOG_ERROR, "%s needs OpenGL 4.3 with compute shaders, or 3.3 core for the fragment path; the current "
-                  "context is %s", what,
+        plume_log(env, PLUME_LOG_ERROR, "%s needs OpenGL 4.3 with compute shaders, or 3.3 core or OpenGL ES 3.0 for the "
+                  "fragment path; the current context is %s", what,
                   text ? text : "(none: is a context current?)");
         return PLUME_ERROR_GL_UNSUPPORTED;
     }

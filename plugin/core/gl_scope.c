@@ -35,16 +35,30 @@ bool plume_has_indexed_blend(void) {
     return epoxy_gl_version() >= 40 || epoxy_has_gl_extension("GL_ARB_draw_buffers_blend");
 }
 
+/* epoxy_gl_version() is the ES version on OpenGL ES (30 for ES 3.0). */
 static bool has_draw_indirect(void) {
+    if (plume_gl_is_es()) return epoxy_gl_version() >= 31;
     return epoxy_gl_version() >= 40 || epoxy_has_gl_extension("GL_ARB_draw_indirect");
 }
 
+/* OpenGL ES 3.0 has transform feedback objects, pause and resume. */
 bool plume_has_feedback_objects(void) {
-    return epoxy_gl_version() >= 40 || epoxy_has_gl_extension("GL_ARB_transform_feedback2");
+    return plume_gl_is_es() || epoxy_gl_version() >= 40 || epoxy_has_gl_extension("GL_ARB_transform_feedback2");
 }
 
 static bool has_fixed_index_restart(void) {
-    return epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_ARB_ES3_compatibility");
+    return plume_gl_is_es() || epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_ARB_ES3_compatibility");
+}
+
+/* What OpenGL ES 3.0 lacks of the desktop GL's state: buffer textures and
+ * blending and color masks per draw buffer come with ES 3.2; polygon modes,
+ * clip distances and byte swapping never. */
+static bool has_texture_buffers(void) {
+    return !plume_gl_is_es() || epoxy_gl_version() >= 32;
+}
+
+static bool has_indexed_draw_buffer_state(void) {
+    return !plume_gl_is_es() || epoxy_gl_version() >= 32;
 }
 
 /* ---- Always saved: the program, SSBO bindings, the debug callback ---------- */
@@ -155,14 +169,20 @@ static const GLenum UNPACK_PARAMETERS[PLUME_SCOPE_PIXEL_PARAMETERS] = {
 static const GLenum PACK_PARAMETERS[PLUME_SCOPE_PIXEL_PARAMETERS] = {
     GL_PACK_ALIGNMENT, GL_PACK_ROW_LENGTH, GL_PACK_SKIP_PIXELS, GL_PACK_SKIP_ROWS, GL_PACK_SWAP_BYTES};
 
+/* The pixel-store parameters the context has: all but byte swapping (the
+ * last) on OpenGL ES. */
+int plume_pixel_store_parameter_count(void) {
+    return plume_gl_is_es() ? PLUME_SCOPE_PIXEL_PARAMETERS - 1 : PLUME_SCOPE_PIXEL_PARAMETERS;
+}
+
 static void save_pixel_store(plume_scope_pixel_store *store, GLenum binding, const GLenum *parameters) {
     glGetIntegerv(binding, &store->buffer);
-    for (int i = 0; i < PLUME_SCOPE_PIXEL_PARAMETERS; ++i) glGetIntegerv(parameters[i], &store->parameters[i]);
+    for (int i = 0; i < plume_pixel_store_parameter_count(); ++i) glGetIntegerv(parameters[i], &store->parameters[i]);
 }
 
 static void restore_pixel_store(const plume_scope_pixel_store *store, GLenum target, const GLenum *parameters) {
     glBindBuffer(target, (GLuint)store->buffer);
-    for (int i = 0; i < PLUME_SCOPE_PIXEL_PARAMETERS; ++i) glPixelStorei(parameters[i], store->parameters[i]);
+    for (int i = 0; i < plume_pixel_store_parameter_count(); ++i) glPixelStorei(parameters[i], store->parameters[i]);
 }
 
 static void save_pixel_unpack(plume_gl_scope *scope) {
@@ -184,8 +204,14 @@ static const GLenum RASTER_CAPABILITIES[] = {
 _Static_assert(sizeof RASTER_CAPABILITIES / sizeof RASTER_CAPABILITIES[0] == PLUME_SCOPE_RASTER_CAPABILITIES,
                "the scope keeps each capability");
 
-/* GL_PRIMITIVE_RESTART_FIXED_INDEX is GL 4.3 (or ARB_ES3_compatibility). */
+/* GL_PRIMITIVE_RESTART_FIXED_INDEX is GL 4.3 (or ARB_ES3_compatibility);
+ * OpenGL ES has it but not four of the others (the sample mask from 3.1). */
 static bool capability_exists(GLenum capability) {
+    if (plume_gl_is_es()) {
+        if (capability == GL_SAMPLE_MASK) return epoxy_gl_version() >= 31;
+        return capability != GL_SAMPLE_ALPHA_TO_ONE && capability != GL_DEPTH_CLAMP &&
+               capability != GL_COLOR_LOGIC_OP && capability != GL_PRIMITIVE_RESTART;
+    }
     return capability != GL_PRIMITIVE_RESTART_FIXED_INDEX || has_fixed_index_restart();
 }
 
@@ -214,16 +240,24 @@ static void save_draw(plume_gl_scope *scope) {
     for (int i = 0; i < PLUME_SCOPE_RASTER_CAPABILITIES; ++i)
         if (capability_exists(RASTER_CAPABILITIES[i]))
             scope->draw.raster_capabilities[i] = glIsEnabled(RASTER_CAPABILITIES[i]);
-    scope->draw.draw_buffers = clamp_limit(GL_MAX_DRAW_BUFFERS, PLUME_SCOPE_DRAW_BUFFERS);
+    /* Without state per draw buffer (ES 3.0) one mask and one switch, kept as buffer 0's. */
+    scope->draw.draw_buffers =
+        has_indexed_draw_buffer_state() ? clamp_limit(GL_MAX_DRAW_BUFFERS, PLUME_SCOPE_DRAW_BUFFERS) : 1;
     for (GLint i = 0; i < scope->draw.draw_buffers; ++i) {
+        if (!has_indexed_draw_buffer_state()) {
+            glGetBooleanv(GL_COLOR_WRITEMASK, scope->draw.color_mask[0]);
+            scope->draw.blend[0] = glIsEnabled(GL_BLEND);
+            break;
+        }
         glGetBooleani_v(GL_COLOR_WRITEMASK, (GLuint)i, scope->draw.color_mask[i]);
         scope->draw.blend[i] = glIsEnabledi(GL_BLEND, (GLuint)i);
     }
-    scope->draw.clip_distances = clamp_limit(GL_MAX_CLIP_DISTANCES, PLUME_SCOPE_CLIP_DISTANCES);
+    scope->draw.clip_distances =
+        plume_gl_is_es() ? 0 : clamp_limit(GL_MAX_CLIP_DISTANCES, PLUME_SCOPE_CLIP_DISTANCES);
     for (GLint i = 0; i < scope->draw.clip_distances; ++i)
         scope->draw.clip_distance[i] = glIsEnabled(GL_CLIP_DISTANCE0 + (GLenum)i);
     GLint modes[2] = {GL_FILL, GL_FILL};
-    glGetIntegerv(GL_POLYGON_MODE, modes);
+    if (!plume_gl_is_es()) glGetIntegerv(GL_POLYGON_MODE, modes);
     scope->draw.polygon_mode = modes[0];
     glGetIntegerv(GL_VIEWPORT, scope->draw.viewport);
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &scope->draw.draw_framebuffer);
@@ -250,13 +284,18 @@ static void restore_draw(const plume_gl_scope *scope) {
             set_enabled(RASTER_CAPABILITIES[i], scope->draw.raster_capabilities[i]);
     for (GLint i = 0; i < scope->draw.draw_buffers; ++i) {
         const GLboolean *mask = scope->draw.color_mask[i];
+        if (!has_indexed_draw_buffer_state()) {
+            glColorMask(mask[0], mask[1], mask[2], mask[3]);
+            set_enabled(GL_BLEND, scope->draw.blend[0]);
+            break;
+        }
         glColorMaski((GLuint)i, mask[0], mask[1], mask[2], mask[3]);
         if (scope->draw.blend[i]) glEnablei(GL_BLEND, (GLuint)i);
         else glDisablei(GL_BLEND, (GLuint)i);
     }
     for (GLint i = 0; i < scope->draw.clip_distances; ++i)
         set_enabled(GL_CLIP_DISTANCE0 + (GLenum)i, scope->draw.clip_distance[i]);
-    glPolygonMode(GL_FRONT_AND_BACK, (GLenum)scope->draw.polygon_mode);
+    if (!plume_gl_is_es()) glPolygonMode(GL_FRONT_AND_BACK, (GLenum)scope->draw.polygon_mode);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)scope->draw.draw_framebuffer);
     glViewport(scope->draw.viewport[0], scope->draw.viewport[1], scope->draw.viewport[2], scope->draw.viewport[3]);
     glDepthFunc((GLenum)scope->draw.depth_func);
@@ -300,6 +339,7 @@ static void restore_pixel_pack(const plume_gl_scope *scope) {
 /* Both keep the active unit as it is: PLUME_SCOPE_TEXTURES, saved or not,
  * owns it. */
 static void save_texture_buffers(plume_gl_scope *scope) {
+    if (!has_texture_buffers()) return;
     GLint active = 0;
     glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
     for (GLuint i = 0; i < PLUME_SCOPE_TEXTURE_UNITS; ++i) {
@@ -310,6 +350,7 @@ static void save_texture_buffers(plume_gl_scope *scope) {
 }
 
 static void restore_texture_buffers(const plume_gl_scope *scope) {
+    if (!has_texture_buffers()) return;
     GLint active = 0;
     glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
     for (GLuint i = 0; i < PLUME_SCOPE_TEXTURE_UNITS; ++i) {
@@ -385,7 +426,12 @@ void plume_gl_scope_neutral_raster(plume_gl_scope *scope) {
     for (int i = 0; i < PLUME_SCOPE_RASTER_CAPABILITIES; ++i)
         if (capability_exists(RASTER_CAPABILITIES[i])) glDisable(RASTER_CAPABILITIES[i]);
     for (GLint i = 0; i < scope->draw.clip_distances; ++i) glDisable(GL_CLIP_DISTANCE0 + (GLenum)i);
-    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    if (plume_gl_is_es()) {
+        glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+        if (!has_indexed_draw_buffer_state()) return;
+    } else {
+        glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    }
     glColorMaski(0, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     for (GLint i = 1; i < scope->draw.draw_buffers; ++i)
         glColorMaski((GLuint)i, GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);

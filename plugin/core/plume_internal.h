@@ -146,7 +146,12 @@ plume_result plume_check_gl_context(const plume_env *env, const char *caller);
 plume_result plume_check_gl_version(const plume_env *env, const char *what);
 /* True when the current context can run the compute path (GL 4.3+). */
 bool plume_gl_has_compute_path(void);
-/* Requires a current GL 3.3+ context (the fragment path: no compute shaders,
+/* True when the current context is OpenGL ES (libepoxy reads GL_VERSION's
+ * "OpenGL ES" prefix): the fragment path's GLSL ES 3.00 profile
+ * (core/shader.c), and no buffer textures, geometry shaders, indexed
+ * blending, polygon modes or clip distances on ES 3.0. */
+bool plume_gl_is_es(void);
+/* Requires a current GL 3.3+ or OpenGL ES 3.0+ context (the fragment path: no compute shaders,
  * SSBOs, image load/store or atomic counters). */
 plume_result plume_check_gl_fragment_version(const plume_env *env, const char *what);
 /* The path an object runs: `requested` (a plume_gpu_path; AUTO picks compute
@@ -426,6 +431,9 @@ plume_result plume_check_host_state(const plume_env *env, const char *caller);
 /* Whether the GL has transform feedback objects (4.0 or
  * ARB_transform_feedback2), and so glPauseTransformFeedback. */
 bool plume_has_feedback_objects(void);
+/* The pixel-store parameters of plume_scope_pixel_store the context has
+ * (OpenGL ES has no byte swapping, the last). */
+int plume_pixel_store_parameter_count(void);
 
 /* Whether the GL sets blend functions per draw buffer (4.0 or
  * ARB_draw_buffers_blend: NVIDIA's 3.3 contexts have it); the scope saves

@@ -73,7 +73,7 @@ static size_t append(char *key, size_t at, const char *text) {
 static size_t request_key(const plume_program_request *r, char *key) {
     static const char END[] = "\x1f";
     char number[24];
-    size_t at = append(key, 0, r->glsl_330 ? "330" : "430");
+    size_t at = append(key, 0, r->glsl_330 ? (plume_gl_is_es() ? "300 es" : "330") : "430");
     at = append(key, at, END);
     for (int s = 0; s < r->stage_count; ++s) {
         snprintf(number, sizeof number, "%x:", (unsigned)r->stages[s].type);

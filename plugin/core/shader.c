@@ -37,9 +37,22 @@ static long read_number(const char **p) {
  * "#line L S" in its logs, so that number cannot carry the file.) */
 enum { FILE_LINE_STRIDE = 100000 };
 
-/* The compute path's GLSL, and the fragment path's (GL 3.3 contexts). */
+/* The compute path's GLSL, and the fragment path's (GL 3.3 contexts), and
+ * the fragment path's on OpenGL ES 3.0 (WebGL 2): the same sources after a
+ * profile prefix, which sets the precision ES asks of every float, int and
+ * sampler type without a default (highp: the ids, slots and sort keys are
+ * 32-bit), and defines PLUME_GLSL_ES for the few lines that differ (no
+ * buffer textures). */
 static const char GLSL_430[] = "#version 430 core\n";
 static const char GLSL_330[] = "#version 330 core\n";
+static const char GLSL_300_ES[] = "#version 300 es\n#define PLUME_GLSL_ES 1\n"
+                                  "precision highp float;\nprecision highp int;\n"
+                                  "precision highp sampler2D;\nprecision highp usampler2D;\n"
+                                  "precision highp isampler2D;\nprecision highp sampler3D;\n"
+                                  "precision highp sampler2DArray;\nprecision highp usampler2DArray;\n";
+
+/* The fragment path's prefix for the current context. */
+static const char *fragment_path_glsl(void) { return plume_gl_is_es() ? GLSL_300_ES : GLSL_330; }
 
 /* One driver log line to "file:line: message". Mesa writes "S:L(C): msg",
  * NVIDIA "S(L) : msg". */
@@ -367,7 +380,7 @@ static plume_result build_program(const plume_env *env, const char *label, const
 }
 
 plume_result plume_build_program_uncached(const plume_env *env, const plume_program_request *r, GLuint *out_program) {
-    return build_program(env, r->label, r->stages, r->stage_count, r->defines, r->glsl_330 ? GLSL_330 : GLSL_430,
+    return build_program(env, r->label, r->stages, r->stage_count, r->defines, r->glsl_330 ? fragment_path_glsl() : GLSL_430,
                          r->varyings, r->varying_count, out_program);
 }
 

@@ -48,6 +48,18 @@ plume_result fragment_particles_check_world(const plume_env *env, const char *ca
 }
 
 plume_result fragment_particles_check_desc(const plume_env *env, const char *caller, const plume_system_desc *desc) {
+    /* OpenGL ES 3.0 (WebGL 2) sorts through the fragment path's render
+     * passes (sort/fragment_sort.c), but the particles' draw reads the
+     * sorted list through a buffer texture and their keys go through the
+     * transform-feedback sort's buffer textures: ES has buffer textures
+     * from 3.2 only, so a system is refused on every ES. */
+    if (plume_gl_is_es()) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: path: the fragment path's particle systems need buffer textures, which OpenGL ES 3.0 lacks "
+                  "(this context is %s); on OpenGL ES plume sorts (plume_sort, plume_sort_texture) but runs no "
+                  "particle system", caller, (const char *)glGetString(GL_VERSION));
+        return PLUME_ERROR_GL_UNSUPPORTED;
+    }
     /* A field that only the compute path supports is refused here, by name:
      * the world (event_capacity alone is harmless: nothing fires). Every
      * look draws on this path. */

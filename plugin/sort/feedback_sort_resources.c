@@ -134,6 +134,8 @@ static plume_result build_programs(feedback_sort *s) {
 }
 
 bool feedback_sort_fits(uint32_t capacity) {
+    /* OpenGL ES 3.0 has neither the buffer textures nor the geometry shader it needs. */
+    if (plume_gl_is_es()) return false;
     GLint texels = 0;
     glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
     return texels > 0 && plume_next_pow2(capacity < 2 ? 2 : capacity) <= (uint32_t)texels;

@@ -255,7 +255,7 @@ void sort_transfer_rows(uint32_t width, uint32_t count, bool upload) {
     if (upload) store[0] = GL_UNPACK_ALIGNMENT, store[1] = GL_UNPACK_ROW_LENGTH, store[2] = GL_UNPACK_SKIP_PIXELS,
                 store[3] = GL_UNPACK_SKIP_ROWS, store[4] = GL_UNPACK_SWAP_BYTES;
     glPixelStorei(store[0], 4);
-    for (int i = 1; i < 5; ++i) glPixelStorei(store[i], 0);
+    for (int i = 1; i < plume_pixel_store_parameter_count(); ++i) glPixelStorei(store[i], 0);
     if (upload) {
         if (rows) glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, (GLsizei)width, (GLsizei)rows, GL_RG_INTEGER,
                                   GL_UNSIGNED_INT, NULL);
@@ -386,10 +386,13 @@ static plume_result fragment_sort_create(const plume_env *env, const sort_backen
     /* Bound once each, so that the names are objects (glIs* knows them). */
     glGenFramebuffers(1, &s->target_framebuffer);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, s->target_framebuffer);
-    glGenTextures(1, &s->count_texture);
-    glActiveTexture(GL_TEXTURE1);
-    glBindTexture(GL_TEXTURE_BUFFER, s->count_texture);
-    glActiveTexture(GL_TEXTURE0);
+    /* OpenGL ES 3.0 has no buffer textures: the sorter refuses a count from a buffer there (sorter.c). */
+    if (!plume_gl_is_es()) {
+        glGenTextures(1, &s->count_texture);
+        glActiveTexture(GL_TEXTURE1);
+        glBindTexture(GL_TEXTURE_BUFFER, s->count_texture);
+        glActiveTexture(GL_TEXTURE0);
+    }
     glGenVertexArrays(1, &s->vertex_array);
     glBindVertexArray(s->vertex_array);
     glGenSamplers(1, &s->sampler);

@@ -114,7 +114,7 @@ static plume_result create_gl_objects(sorter_state *s) {
         /* A host written for the compute path keeps working where the
          * context has only the fragment path. */
         s->desc.block_pairs = 0;
-        glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &s->max_texture_buffer_size);
+        if (!plume_gl_is_es()) glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &s->max_texture_buffer_size);
         /* The render passes need no buffer texture of the capacity's size,
          * but write every pair through the raster back end. */
         bool feedback = !s->settings.render_pass_sort && feedback_sort_fits(s->desc.capacity);
@@ -324,6 +324,12 @@ static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, u
     if (host != PLUME_OK) return host;
     if (sorter->desc.path == PLUME_PATH_FRAGMENT) {
         /* The count is read through a buffer texture of R32UI texels. */
+        if (plume_gl_is_es()) {
+            plume_log(&sorter->env, PLUME_LOG_ERROR,
+                      "plume_sort_indirect: count_buffer: the fragment path reads the count through a buffer "
+                      "texture, which OpenGL ES 3.0 lacks; sort with plume_sort and the count there");
+            return PLUME_ERROR_GL_UNSUPPORTED;
+        }
         if (count_offset / 4 >= (uint32_t)sorter->max_texture_buffer_size) {
             plume_log(&sorter->env, PLUME_LOG_ERROR,
                       "plume_sort_indirect: count offset %u is past GL_MAX_TEXTURE_BUFFER_SIZE (%d uints), through "
@@ -366,6 +372,46 @@ plume_result plume_sort_indirect_bounded(plume_context *context, plume_sorter ha
 
 /* ---- The texture form (fragment path) -------------------------------------------- */
 
+/* Whether an empty RG_INTEGER upload at (x, y) into the bound texture's
+ * level 0 is accepted: the GL refuses one past the level's extent, and any
+ * pixel format but RG_INTEGER / UNSIGNED_INT for an RG32UI texture. */
+static bool empty_upload_fits(GLint x, GLint y) {
+    glTexSubImage2D(GL_TEXTURE_2D, 0, x, y, 0, 0, GL_RG_INTEGER, GL_UNSIGNED_INT, NULL);
+    return glGetError() == GL_NO_ERROR;
+}
+
+/* The largest offset in [0, most] that `fits` at, along x or y. */
+static GLint largest_fitting_offset(GLint most, bool along_x) {
+    GLint low = 0, high = most; /* fits at low */
+    while (low < high) {
+        GLint middle = low + (high - low + 1) / 2;
+        if (along_x ? empty_upload_fits(middle, 0) : empty_upload_fits(0, middle)) low = middle;
+        else high = middle - 1;
+    }
+    return low;
+}
+
+/* OpenGL ES 3.0 cannot query a texture's level (glGetTexLevelParameteriv is
+ * ES 3.1): the bound texture's level 0 is found by empty uploads instead,
+ * its format GL_RG32UI where RG_INTEGER / UNSIGNED_INT is accepted at all,
+ * its extent the largest offsets accepted. The refused probes raise GL
+ * errors, read here, with the debug output off so that nobody's callback
+ * hears them. The caller's scope holds the unpack buffer binding. */
+static void es30_level_extent(GLint *format, GLint *width, GLint *height) {
+    bool debug = epoxy_has_gl_extension("GL_KHR_debug") && glIsEnabled(GL_DEBUG_OUTPUT);
+    if (debug) glDisable(GL_DEBUG_OUTPUT);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    GLint most = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &most);
+    *format = *width = *height = 0;
+    if (empty_upload_fits(0, 0)) {
+        *format = GL_RG32UI;
+        *width = largest_fitting_offset(most, true);
+        *height = largest_fitting_offset(most, false);
+    }
+    if (debug) glEnable(GL_DEBUG_OUTPUT);
+}
+
 /* The host's texture: a 2D RG32UI texture with room for `count` pairs; its
  * width to *width. Binds it on unit 0 (the caller's scope restores). */
 static bool check_pair_texture(const sorter_state *sorter, GLuint texture, uint32_t count, uint32_t *width) {
@@ -382,9 +428,12 @@ static bool check_pair_texture(const sorter_state *sorter, GLuint texture, uint3
         return false;
     }
     GLint format = 0, w = 0, h = 0;
-    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &format);
-    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &w);
-    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &h);
+    if (plume_gl_is_es() && epoxy_gl_version() < 31) es30_level_extent(&format, &w, &h);
+    else {
+        glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &format);
+        glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &w);
+        glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &h);
+    }
     if (format != GL_RG32UI) {
         plume_log(&sorter->env, PLUME_LOG_ERROR, "%s: texture %u's level 0 is format 0x%04x, not GL_RG32UI", CALLER,
                   texture, (unsigned)format);

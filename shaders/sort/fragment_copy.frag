@@ -12,7 +12,9 @@ uniform uint u_source_width;
 uniform uint u_target_width;
 uniform uint u_count;
 uniform bool u_count_from_buffer;
+#ifndef PLUME_GLSL_ES // OpenGL ES 3.0 has no buffer textures: the sorter reads no count from a buffer there
 uniform usamplerBuffer u_host_counts;
+#endif
 uniform int u_count_index;
 uniform bool u_discard_past_count;
 
@@ -21,7 +23,9 @@ out uvec2 out_pair;
 void main() {
     uint i = pair_index(u_target_width);
     uint count = u_count;
+#ifndef PLUME_GLSL_ES
     if (u_count_from_buffer) count = min(count, texelFetch(u_host_counts, u_count_index).r);
+#endif
     if (i >= count) {
         if (u_discard_past_count) discard;
         out_pair = PAD_PAIR;

@@ -414,14 +414,15 @@ static void test_allocations_are_freed_and_gl_objects_deleted(void **state) {
 }
 
 /* Mesa hands out its newest core profile whatever version is asked, so the
- * GL without 4.3 core compute here is an OpenGL ES 3.0 context. */
+ * GL without 4.3 core compute here is an OpenGL ES 3.0 context (where the
+ * automatic path is the fragment path's GLSL ES profile: tests/run_gles3.sh). */
 static void test_refuses_gl_without_4_3_core(void **state) {
     (void)state;
     test_log_expect_errors();
     if (!test_with_es_context(3, 0)) {
         skip();
     }
-    plume_sorter_desc desc = {.capacity = 100, .logger = test_logger()};
+    plume_sorter_desc desc = {.capacity = 100, .logger = test_logger(), .path = PLUME_PATH_COMPUTE};
     plume_sorter sorter = {12345};
     plume_result result = plume_sorter_create(fixture_context(), &desc, &sorter);
     test_restore_main_context();

@@ -59,10 +59,7 @@ static void check_texture_sort(plume_sorter sorter, const pair *input, uint32_t 
     pair *out = malloc(sizeof(pair) * width * rows), *expected = malloc(sizeof(pair) * (count ? count : 1));
     assert_non_null(out);
     assert_non_null(expected);
-    glBindTexture(GL_TEXTURE_2D, texture);
-    glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    glGetTexImage(GL_TEXTURE_2D, 0, GL_RG_INTEGER, GL_UNSIGNED_INT, out);
-    glBindTexture(GL_TEXTURE_2D, 0);
+    test_read_uint_texture(texture, (int)width, (int)rows, 2, &out->key);
     glDeleteTextures(1, &texture);
     if (count) memcpy(expected, input, sizeof(pair) * count);
     qsort(expected, count, sizeof(pair), compare_pairs);
@@ -124,6 +121,7 @@ static void test_buffer_sorts_on_the_fragment_path(void **state) {
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
         pair *input = random_pairs(counts[c], c % 2 ? 2 : 0);
         check_sort(fixture_context(), sorter, input, counts[c], COUNT_FROM_CPU, "fragment, direct");
+        if (!epoxy_is_desktop_gl()) continue; /* no count from a buffer on OpenGL ES 3.0: test_gles_refusals */
         check_sort(fixture_context(), sorter, input, counts[c], COUNT_FROM_GPU, "fragment, indirect");
         check_sort(fixture_context(), sorter, input, counts[c], COUNT_FROM_GPU_BOUNDED, "fragment, bounded");
         free(input);
@@ -174,7 +172,8 @@ static void test_render_pass_sort(void **state) {
         pair *input = random_pairs(counts[c], c % 2 ? 2 : 0);
         check_texture_sort(sorter, input, counts[c], c % 2 ? 300 : 7);
         check_sort(context, sorter, input, counts[c], COUNT_FROM_CPU, "render passes, direct");
-        check_sort(context, sorter, input, counts[c], COUNT_FROM_GPU_BOUNDED, "render passes, bounded");
+        if (epoxy_is_desktop_gl()) /* no count from a buffer on OpenGL ES 3.0: test_gles_refusals */
+            check_sort(context, sorter, input, counts[c], COUNT_FROM_GPU_BOUNDED, "render passes, bounded");
         free(input);
     }
     plume_sorter_destroy(context, sorter);
@@ -210,9 +209,7 @@ static void test_bad_input_is_refused(void **state) {
     assert_true(test_log_contains("not a GL_TEXTURE_2D"));
     /* Nothing was sorted by the refused calls. */
     pair out[4];
-    glBindTexture(GL_TEXTURE_2D, texture);
-    glGetTexImage(GL_TEXTURE_2D, 0, GL_RG_INTEGER, GL_UNSIGNED_INT, out);
-    glBindTexture(GL_TEXTURE_2D, 0);
+    test_read_uint_texture(texture, 2, 2, 2, &out[0].key);
     assert_memory_equal(out, some, sizeof some);
 
     plume_sorter none = {12345};
@@ -281,9 +278,7 @@ static void test_host_gl_state_is_restored(void **state) {
     pair *sorted = malloc(sizeof(pair) * 3100), *from_buffer = malloc(sizeof(pair) * 3000);
     assert_non_null(sorted);
     assert_non_null(from_buffer);
-    glBindTexture(GL_TEXTURE_2D, texture);
-    glGetTexImage(GL_TEXTURE_2D, 0, GL_RG_INTEGER, GL_UNSIGNED_INT, sorted);
-    glBindTexture(GL_TEXTURE_2D, 0);
+    test_read_uint_texture(texture, 100, 31, 2, &sorted->key);
     test_buffer_read(buffer, 0, sizeof(pair) * 3000, from_buffer);
     qsort(input, 3000, sizeof(pair), compare_pairs);
     assert_memory_equal(sorted, input, sizeof(pair) * 3000);

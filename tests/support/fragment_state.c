@@ -2,7 +2,10 @@
 #include "fragment_state.h"
 
 void read_watched_state(watched_state *w) {
-#define READ(name) glGetIntegerv(name, &w->name##_value);
+    /* OpenGL ES 3.0 has no buffer textures: their binding reads as 0 there. */
+#define READ(name)                                                                                                    \
+    w->name##_value = 0;                                                                                              \
+    if (name != GL_TEXTURE_BINDING_BUFFER || epoxy_is_desktop_gl()) glGetIntegerv(name, &w->name##_value);
     WATCHED_INTEGERS(READ)
 #undef READ
     glGetIntegerv(GL_VIEWPORT, w->viewport);
@@ -29,7 +32,7 @@ void bind_host_objects(host_objects *host) {
     glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, host->textures[0], 0);
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, host->textures[1]);
-    glBindTexture(GL_TEXTURE_BUFFER, host->textures[2]);
+    if (epoxy_is_desktop_gl()) glBindTexture(GL_TEXTURE_BUFFER, host->textures[2]); /* none on OpenGL ES 3.0 */
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, host->textures[0]);
     glBindSampler(0, host->sampler);
@@ -77,7 +80,7 @@ void unbind_host_objects(host_objects *host) {
     glBindSampler(0, 0);
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, 0);
-    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    if (epoxy_is_desktop_gl()) glBindTexture(GL_TEXTURE_BUFFER, 0);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, 0);
     glDeleteTextures(3, host->textures);

@@ -40,7 +40,10 @@ void test_env_init(void) {
      * tools/run.sh's fragment-path run does). */
     const char *version = getenv("PLUME_TEST_GL");
     int major = 0, minor = 0;
-    bool created = version && sscanf(version, "%d.%d", &major, &minor) == 2
+    /* PLUME_TEST_GL=es3.0: an OpenGL ES 3.0 context (tests/run_gles3.sh). */
+    bool created = version && sscanf(version, "es%d.%d", &major, &minor) == 2
+                       ? headless_gl_create_es(&context, major, minor, error, sizeof error)
+                   : version && sscanf(version, "%d.%d", &major, &minor) == 2
                        ? headless_gl_create_version(&context, major, minor, true, NULL, error, sizeof error)
                        : headless_gl_create(&context, true, NULL, error, sizeof error);
     if (!created) {
@@ -154,8 +157,32 @@ GLuint test_texture_create(GLenum format, int width, int height) {
 
 void test_buffer_read(GLuint buffer, size_t offset, size_t bytes, void *out) {
     glBindBuffer(GL_COPY_READ_BUFFER, buffer);
-    glGetBufferSubData(GL_COPY_READ_BUFFER, (GLintptr)offset, (GLsizeiptr)bytes, out);
+    if (!epoxy_is_desktop_gl()) { /* OpenGL ES reads buffers only by mapping them */
+        const void *mapped = bytes ? glMapBufferRange(GL_COPY_READ_BUFFER, (GLintptr)offset, (GLsizeiptr)bytes,
+                                                      GL_MAP_READ_BIT) : NULL;
+        if (mapped) memcpy(out, mapped, bytes);
+        if (mapped) glUnmapBuffer(GL_COPY_READ_BUFFER);
+    } else {
+        glGetBufferSubData(GL_COPY_READ_BUFFER, (GLintptr)offset, (GLsizeiptr)bytes, out);
+    }
     glBindBuffer(GL_COPY_READ_BUFFER, 0);
+}
+
+void test_read_uint_texture(GLuint texture, int width, int height, int components, uint32_t *out) {
+    /* Through a framebuffer, as OpenGL ES reads textures: integer texels as RGBA_INTEGER. */
+    uint32_t *rgba = malloc(sizeof *rgba * 4 * (size_t)width * (size_t)height);
+    if (!rgba) abort();
+    GLuint framebuffer = 0;
+    glGenFramebuffers(1, &framebuffer);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer);
+    glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture, 0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glReadPixels(0, 0, width, height, GL_RGBA_INTEGER, GL_UNSIGNED_INT, rgba);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &framebuffer);
+    for (size_t i = 0; i < (size_t)width * (size_t)height; ++i)
+        for (int c = 0; c < components; ++c) out[i * (size_t)components + (size_t)c] = rgba[4 * i + (size_t)c];
+    free(rgba);
 }
 
 void test_buffer_write(GLuint buffer, size_t offset, size_t bytes, const void *data) {

@@ -40,6 +40,9 @@ float test_random_float(float low, float high);
 /* ---- Buffers ---- */
 GLuint test_buffer_create(size_t bytes, const void *data);
 void test_buffer_read(GLuint buffer, size_t offset, size_t bytes, void *out);
+/* The first `components` unsigned integers of each texel of an integer
+ * texture's level 0 (width x height, rows bottom up), on desktop GL and ES. */
+void test_read_uint_texture(GLuint texture, int width, int height, int components, uint32_t *out);
 void test_buffer_write(GLuint buffer, size_t offset, size_t bytes, const void *data);
 
 /* An immutable 2D texture of `format`, width x height, one level (binds
