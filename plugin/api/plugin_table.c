@@ -219,6 +219,7 @@ static const plume_api api_table = {
     .system_set_transform = plume_system_set_transform,
     .system_set_instances = plume_system_set_instances,
     .context_warm_programs = plume_context_warm_programs,
+    .batch_update = plume_batch_update,
 };
 
 plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, const plume_logger *logger,
