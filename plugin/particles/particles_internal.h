@@ -270,6 +270,7 @@ typedef struct system_state {
      * SIMULATE and SORT); switched off it makes no GL call. */
     plume_profiler *profiler;
     uint64_t update_count;   /* the profiler's frame index */
+    bool prewarming;         /* a prewarm's steps run: their events carry the next update's index */
     bool warned_long_dt;     /* a dt over 1 s was said once */
     bool batch_listed;       /* named earlier in the plume_batch_update being checked (batch.c) */
     plume_system handle;     /* this system's own handle (event routes name it) */
