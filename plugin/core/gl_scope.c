@@ -68,6 +68,7 @@ static void query_caps(plume_gl_caps *caps) {
                             .feedback_objects = plume_has_feedback_objects(),
                             .fixed_index_restart = has_fixed_index_restart(),
                             .query_buffer = has_query_buffer(),
+                            .direct_state_access = epoxy_gl_version() >= 45,
                             .draw_buffers = clamp_limit(GL_MAX_DRAW_BUFFERS, PLUME_SCOPE_DRAW_BUFFERS),
                             .clip_distances = clamp_limit(GL_MAX_CLIP_DISTANCES, PLUME_SCOPE_CLIP_DISTANCES)};
     if (caps->storage_buffers)

@@ -315,7 +315,7 @@ enum {
 typedef struct plume_gl_caps {
     bool known;
     bool storage_buffers, debug_output, indexed_blend, draw_indirect, feedback_objects, fixed_index_restart,
-        query_buffer;
+        query_buffer, direct_state_access;
     GLint ssbo_bindings, draw_buffers, clip_distances; /* the GL's limits, at most the PLUME_SCOPE_ ones */
 } plume_gl_caps;
 
