@@ -287,6 +287,15 @@ project "plume_draw_group_bench"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- Self-shadowing's cost: the same lit smoke drawn without and with the
+-- opacity map in the same frames.
+project "plume_self_shadow_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_self_shadow_bench")
+    files { "bench/self_shadow_bench.c" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 -- GPU memory of many small systems by draw path and resolution: per system,
 -- per context (the shared screen-sized scratch), bytes per particle.
 project "plume_screen_memory_bench"
@@ -359,6 +368,6 @@ project "plume_plugin_host"
     includedirs { "tests/support" }
     files { "tests/plugin_host/*.c", "tests/plugin_host/*.h", "tests/support/test_env.c", "tests/support/run_tables.c",
             "tests/support/gl_spy.c", "tests/support/hostile_host.c", "tests/support/look_reference.c",
-            "tests/support/trail_reference.c",
+            "tests/support/trail_reference.c", "tests/support/shadow_reference.c",
             "tests/support/fragment_state.c" }
     links { "plume_host", "epoxy", "cmocka", "dl", "m" }

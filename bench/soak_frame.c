@@ -116,16 +116,20 @@ static void lane_frame(soak *s, soak_lane *lane, const frame_plan *p) {
         soak_system_slot *slot = &s->systems[i];
         if (!slot->live || (slot->grouped && !(p->grouped_also & (1u << i)))) continue;
         plume_frame_desc own = frame;
-        own.draw_path = ((p->paths >> (2 * i)) & 3u) == 0 && !s->options.raster_only ? PLUME_DRAW_PATH_TILED
-                                                                                       : PLUME_DRAW_PATH_RASTER;
+        /* Tiled, the module's choice (automatic: tiled or raster) or raster. */
+        static const uint32_t PATHS[4] = {PLUME_DRAW_PATH_TILED, PLUME_DRAW_PATH_AUTOMATIC, PLUME_DRAW_PATH_RASTER,
+                                          PLUME_DRAW_PATH_RASTER};
+        own.draw_path = s->options.raster_only ? PLUME_DRAW_PATH_RASTER : PATHS[(p->paths >> (2 * i)) & 3u];
         own.draw_resolution = ((p->resolutions >> (2 * i)) & 3u) % 3u;
-        if (own.draw_path == PLUME_DRAW_PATH_TILED) slot->drew_tiled = true;
+        if (own.draw_path != PLUME_DRAW_PATH_RASTER) slot->drew_tiled = true;
         soak_mark mark = soak_mark_now(lane);
         plume_result r = plume_system_draw(lane->context, lane->systems[i], &own);
-        soak_expect(s, lane, mark, r, PLUME_OK, own.draw_path ? "plume_system_draw (tiled)" : "plume_system_draw");
+        soak_expect(s, lane, mark, r, PLUME_OK,
+                    own.draw_path == PLUME_DRAW_PATH_TILED ? "plume_system_draw (tiled)" : "plume_system_draw");
         if (p->second_view & (1u << i)) {
             /* Another view's pass in the same frame: the other path, another resolution. */
-            own.draw_path = s->options.raster_only ? PLUME_DRAW_PATH_RASTER : !own.draw_path;
+            bool tiled = !s->options.raster_only && own.draw_path == PLUME_DRAW_PATH_RASTER;
+            own.draw_path = tiled ? PLUME_DRAW_PATH_TILED : PLUME_DRAW_PATH_RASTER;
             own.draw_resolution = (own.draw_resolution + 1) % 3u;
             if (own.draw_path == PLUME_DRAW_PATH_TILED) slot->drew_tiled = true;
             mark = soak_mark_now(lane);

@@ -49,6 +49,13 @@ static float count_ratio(uint32_t capacity) { return 16384.0f / (float)capacity;
 static float puff_size_scale(uint32_t capacity) { return fminf(1.0f, powf(count_ratio(capacity), 0.2f)); }
 static float puff_opacity(uint32_t capacity) { return fminf(0.9f, 0.7f * powf(count_ratio(capacity), 0.45f)); }
 
+/* The built-in column's self-shadowing strength (plume_self_shadow_desc):
+ * low, since each puff (about a metre) is a hundred texels of the 64 x 64
+ * map over the column, and the splat puts its opacity round its centre; at
+ * this strength the column reads as a volume lit from above, its underside
+ * and young soot darker, its thin top lit through. */
+#define SMOKE_SELF_SHADOW 0.012f
+
 static plume_system_desc smoke_desc(const smoke_settings *settings, uint32_t capacity) {
     float mean_lifetime = 0.5f * (LIFETIME.min + LIFETIME.max);
     plume_system_desc desc = {
@@ -88,6 +95,8 @@ static plume_system_desc smoke_desc(const smoke_settings *settings, uint32_t cap
             .soft_fade_distance = 0.45f,
         },
         .lit = !settings->unlit, /* by the scene's sun and sky (scene_light) */
+        /* Dark on the side away from the sun, the thin haze lit through. */
+        .self_shadow = {.strength = settings->unlit || settings->no_self_shadow ? 0.0f : SMOKE_SELF_SHADOW},
     };
     memcpy(desc.emitters[0].position, settings->emitter_position, sizeof desc.emitters[0].position);
     float opacity = puff_opacity(capacity);
@@ -286,6 +295,7 @@ plume_frame_desc smoke_frame_desc(const smoke_frame *frame) {
         .viewport_size = {frame->width, frame->height},
         .draw_resolution = frame->resolution,
         .draw_path = frame->path,
+        .draw_quality = frame->quality,
     };
     memcpy(desc.view, frame->view, sizeof desc.view);
     memcpy(desc.projection, frame->projection, sizeof desc.projection);
@@ -304,7 +314,6 @@ bool smoke_system_update(smoke_system *smoke, const smoke_frame *frame) {
 bool smoke_system_draw(smoke_system *smoke, const smoke_frame *frame) {
     plume_frame_desc desc = smoke_frame_desc(frame);
     if (smoke->group.id && smoke->settings.joint) {
-        desc.draw_path = PLUME_DRAW_PATH_RASTER; /* the path groups draw with */
         return plume_draw_group_draw(smoke->context, smoke->group, &desc) == PLUME_OK;
     }
     bool ok = !smoke->fire.id || plume_system_draw(smoke->context, smoke->fire, &desc) == PLUME_OK;

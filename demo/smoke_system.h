@@ -28,6 +28,7 @@ typedef struct smoke_settings {
      * defaults), for each system made: plume_system_set_tiled_options. */
     uint32_t tile_size, chunk_entries;
     bool unlit;                 /* the column unlit: the default look */
+    bool no_self_shadow;        /* the column lit without self-shadowing (the fragment path has none) */
     /* A fire at the chimney's mouth (a second system), and whether the two
      * are drawn by one draw group (plume_draw_group.h) in one back-to-front
      * order, or one after the other (the fire first). */
@@ -44,6 +45,7 @@ typedef struct smoke_frame {
     int32_t width, height;      /* of the framebuffer the depth texture covers */
     uint32_t resolution;        /* plume_draw_resolution of the draw */
     uint32_t path;              /* plume_draw_path of the draw */
+    uint32_t quality;           /* plume_draw_quality of an automatic draw */
     float light_direction[3];   /* the scene's light, for lit effects (plume_frame_desc) */
     float light_color[3];
     float ambient_color[3];

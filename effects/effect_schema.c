@@ -157,6 +157,13 @@ static const effect_field TRAIL_FIELDS[] = {
 };
 static const effect_table TRAIL_TABLE = ROWS(TRAIL_FIELDS);
 
+static const effect_field SELF_SHADOW_FIELDS[] = {
+    FIELD(plume_self_shadow_desc, strength, EFFECT_FLOAT),
+    FIELD(plume_self_shadow_desc, map_size, EFFECT_UINT),
+    FIELD(plume_self_shadow_desc, slices, EFFECT_UINT),
+};
+static const effect_table SELF_SHADOW_TABLE = ROWS(SELF_SHADOW_FIELDS);
+
 static const effect_field SYSTEM_FIELDS[] = {
     FIELD(plume_system_desc, capacity, EFFECT_UINT),
     FIELD(plume_system_desc, seed, EFFECT_UINT),
@@ -179,5 +186,7 @@ static const effect_field SYSTEM_FIELDS[] = {
     FIELD(plume_system_desc, inherit_velocity, EFFECT_FLOAT),
     {"simulation_space", EFFECT_ENUM, offsetof(plume_system_desc, simulation_space), NULL, 0, 0, SPACE_NAMES},
     {"trail", EFFECT_OBJECT, offsetof(plume_system_desc, trail), &TRAIL_TABLE, 0, 0, NULL},
+
+    {"self_shadow", EFFECT_OBJECT, offsetof(plume_system_desc, self_shadow), &SELF_SHADOW_TABLE, 0, 0, NULL},
 };
 const effect_table effect_system_table = ROWS(SYSTEM_FIELDS);

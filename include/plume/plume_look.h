@@ -252,6 +252,42 @@ typedef struct plume_trail_desc {
     bool ribbon;
 } plume_trail_desc;
 
+/* Self-shadowing (plume_system_desc.self_shadow) [since 1.3]: each draw
+ * first splats the drawn particles' opacity, as the light sees it, into a
+ * small light-space opacity map (map_size x map_size texels across the
+ * light, `slices` layers along it, fitted to the live particles' box), then
+ * shades each particle with the frame's directional light times
+ * exp(-optical depth between the particle and the light): a dense column is
+ * dark on its side away from the light, thin haze lets the light through.
+ * A particle adds strength x alpha x size^2 / (a texel's area) to the
+ * optical depth of the texels and slice around its centre (bilinear across
+ * the light, its own slice along it; half its own slice counts in front of
+ * it); strength 1 takes each particle for a square of its size as opaque as
+ * its alpha, a sprite covering a part f of its quad is about strength f.
+ * The splat is at the centre: a particle much larger than a texel puts its
+ * whole opacity into the texels round its centre, so large puffs over a
+ * fine map want a far lower strength (the demo's metre-wide puffs over a
+ * 64 x 64 map: 0.012) or a coarser map.
+ * The ambient term and the emitted light are not shadowed. Needs lit and
+ * the compute path; draws on the raster and tiled paths at every
+ * draw_resolution; a draw group (plume_draw_group.h) draws its systems
+ * unshadowed. Memory: 64 bytes + 4 x map_size^2 x slices bytes a system
+ * (the defaults: 128 KiB), one buffer, made at the first shadowed draw;
+ * the update grows the particles' box on the GPU for it. Cost: three
+ * compute passes a draw, O(drawn particles) atomics and O(map texels);
+ * timed by plume_self_shadow_bench against the same draw without it
+ * (docs/look.md, "Self-shadowing"). Zero everywhere (default): off. */
+typedef struct plume_self_shadow_desc {
+    /* Optical depth a particle adds, a multiple of its alpha x its area over
+     * a texel's: finite, 0 .. 64; 0 (default): no self-shadowing (the other
+     * fields must then be 0). */
+    float strength;
+    /* Texels across the light on each side: 8 .. 256; 0: 64. */
+    uint32_t map_size;
+    /* Layers along the light: 2 .. 16; 0: 8. */
+    uint32_t slices;
+} plume_self_shadow_desc;
+
 #ifdef __cplusplus
 }
 #endif

@@ -413,6 +413,27 @@ static plume_result resolve_trail(const plume_env *env, const char *caller, plum
     return resolve_gradient(env, caller, "trail.color_over_length", &t->color_over_length);
 }
 
+/* Off (all zero) stays all zero; on, the map's defaults filled in. */
+static plume_result resolve_self_shadow(const plume_env *env, const char *caller, plume_system_desc *d) {
+    plume_self_shadow_desc *s = &d->self_shadow;
+    if (!(isfinite(s->strength) && s->strength >= 0.0f && s->strength <= 64.0f))
+        return refuse(env, caller, "self_shadow.strength", "is outside 0 .. 64 (0: off)");
+    if (s->strength == 0.0f) {
+        if (s->map_size != 0) return refuse(env, caller, "self_shadow.map_size", "is set but strength is 0 (off)");
+        if (s->slices != 0) return refuse(env, caller, "self_shadow.slices", "is set but strength is 0 (off)");
+        return PLUME_OK;
+    }
+    if (!d->lit)
+        return refuse(env, caller, "self_shadow.strength",
+                      "is over 0 but lit is false; self-shadowing darkens the frame's light (set lit)");
+    if (s->map_size == 0) s->map_size = PLUME_SELF_SHADOW_DEFAULT_MAP_SIZE;
+    if (s->slices == 0) s->slices = PLUME_SELF_SHADOW_DEFAULT_SLICES;
+    if (s->map_size < 8 || s->map_size > 256)
+        return refuse(env, caller, "self_shadow.map_size", "is outside 8 .. 256 (0: 64)");
+    if (s->slices < 2 || s->slices > 16) return refuse(env, caller, "self_shadow.slices", "is outside 2 .. 16 (0: 8)");
+    return PLUME_OK;
+}
+
 /* The longest quad edge over its size: the stretch's upper limit where the
  * mode stretches. */
 float particles_largest_stretch(const plume_system_desc *desc) {
@@ -448,6 +469,7 @@ plume_result plume_particles_resolve_desc(const plume_env *env, const char *call
     if ((r = particles_check_prewarm(env, caller, "prewarm_time", out->prewarm_time)) != PLUME_OK) return r;
     if ((r = resolve_cpu_events(env, caller, &out->cpu_events)) != PLUME_OK) return r;
     if ((r = resolve_trail(env, caller, out)) != PLUME_OK) return r;
+    if ((r = resolve_self_shadow(env, caller, out)) != PLUME_OK) return r;
     return plume_particles_resolve_world(env, caller, &in->world, &out->world);
 }
 
@@ -507,12 +529,14 @@ uint32_t particles_look_features(const plume_system_desc *desc) {
         if ((rgba[0] > 0.0f || rgba[1] > 0.0f || rgba[2] > 0.0f) && rgba[3] > 0.0f) features |= LOOK_EMISSIVE;
     }
     if (particles_largest_additive(desc) > 0.0f) features |= LOOK_ADDITIVE;
+    if (desc->self_shadow.strength > 0.0f) features |= LOOK_SELF_SHADOW;
     return features;
 }
 
 void particles_look_defines(uint32_t features, char out[LOOK_DEFINES_SIZE]) {
     static const char *const DEFINES[] = {"#define PLUME_LOOK_ORIENTED\n", "#define PLUME_LOOK_LIT\n",
-                                          "#define PLUME_LOOK_EMISSIVE\n", "#define PLUME_LOOK_ADDITIVE\n"};
+                                          "#define PLUME_LOOK_EMISSIVE\n", "#define PLUME_LOOK_ADDITIVE\n",
+                                          "#define PLUME_LOOK_SELF_SHADOW\n"};
     out[0] = '\0';
     for (size_t i = 0; i < sizeof DEFINES / sizeof DEFINES[0]; ++i)
         if (features & (1u << i)) strcat(out, DEFINES[i]);

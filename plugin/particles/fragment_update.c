@@ -65,6 +65,12 @@ plume_result fragment_particles_check_desc(const plume_env *env, const char *cal
                   "fragment path", caller);
         return PLUME_ERROR_GL_UNSUPPORTED;
     }
+    if (desc->self_shadow.strength > 0.0f) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: self_shadow.strength needs the compute path (GL 4.3); this system runs the fragment path",
+                  caller);
+        return PLUME_ERROR_GL_UNSUPPORTED;
+    }
     return fragment_particles_check_world(env, caller, &desc->world);
 }
 

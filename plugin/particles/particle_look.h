@@ -36,9 +36,10 @@ typedef enum particles_look_feature {
     LOOK_ORIENTED = 1u << 0, /* PLUME_LOOK_ORIENTED: an orientation other than camera-facing */
     LOOK_LIT = 1u << 1,      /* PLUME_LOOK_LIT: lit by the frame's light */
     LOOK_EMISSIVE = 1u << 2, /* PLUME_LOOK_EMISSIVE: emits light at some age */
-    LOOK_ADDITIVE = 1u << 3  /* PLUME_LOOK_ADDITIVE: an additive part above 0 at some age */
+    LOOK_ADDITIVE = 1u << 3, /* PLUME_LOOK_ADDITIVE: an additive part above 0 at some age */
+    LOOK_SELF_SHADOW = 1u << 4 /* PLUME_LOOK_SELF_SHADOW: the light through the opacity map (self_shadow) */
 } particles_look_feature;
-enum { LOOK_DEFINES_SIZE = 128 }; /* enough for every feature's define */
+enum { LOOK_DEFINES_SIZE = 160 }; /* enough for every feature's define */
 
 uint32_t particles_look_features(const plume_system_desc *desc);
 /* The features' defines ("#define PLUME_LOOK_LIT\n" ...; "" for none) into

@@ -12,7 +12,7 @@ static const char *const PARTICLE_UNIFORM_NAMES[PARTICLE_UNIFORMS + 1] = {
     "u_sprite_array",   "u_light_direction",
     "u_light_color",    "u_ambient_color",   "u_view",          "u_projection",         "u_inverse_projection",
     "u_camera_right",   "u_camera_up",       "u_soft_fade_distance", "u_viewport_size", "u_depth_convention",
-    NULL};
+    "u_self_shadow",    "u_shadow_map_size", "u_shadow_slices",   NULL};
 
 void particle_find_uniforms(GLuint program, particle_uniforms *out) {
     plume_find_uniform_locations(program, PARTICLE_UNIFORM_NAMES, out->at);
@@ -70,6 +70,10 @@ void particle_set_light_uniforms(const particle_view *view, const particle_unifo
     glUniform3fv(u->at[PU_LIGHT_DIRECTION], 1, l->direction);
     glUniform3fv(u->at[PU_LIGHT_COLOR], 1, l->color);
     glUniform3fv(u->at[PU_AMBIENT_COLOR], 1, l->ambient);
+    const plume_self_shadow_desc *shadow = &view->desc->self_shadow;
+    glUniform1i(u->at[PU_SELF_SHADOW], shadow->strength > 0.0f);
+    glUniform1ui(u->at[PU_SHADOW_MAP_SIZE], shadow->map_size);
+    glUniform1ui(u->at[PU_SHADOW_SLICES], shadow->slices);
 }
 
 void particle_set_view_uniforms(const particle_view *v, const particle_uniforms *u, const draw_frame *frame,

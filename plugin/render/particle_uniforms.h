@@ -19,6 +19,8 @@ typedef enum particle_uniform {
     /* The frame: set by each draw. */
     PU_LIGHT_DIRECTION, PU_LIGHT_COLOR, PU_AMBIENT_COLOR, PU_VIEW, PU_PROJECTION, PU_INVERSE_PROJECTION,
     PU_CAMERA_RIGHT, PU_CAMERA_UP, PU_SOFT_FADE_DISTANCE, PU_VIEWPORT_SIZE, PU_DEPTH_CONVENTION,
+    /* Self-shadowing (self_shadow.glsl): set with the light. */
+    PU_SELF_SHADOW, PU_SHADOW_MAP_SIZE, PU_SHADOW_SLICES,
     PARTICLE_UNIFORMS
 } particle_uniform;
 
@@ -39,7 +41,8 @@ void particle_find_uniforms(GLuint program, particle_uniforms *out);
  * draw or dispatch: systems of one look share their programs (the context's
  * program cache), so a program holds no system's appearance in between. */
 void particle_set_appearance_uniforms(const particle_view *view, const particle_uniforms *at);
-/* The view's light on the current program. */
+/* The view's light on the current program, and whether it passes through
+ * the self-shadow map (self_shadow_prepare bound it). */
 void particle_set_light_uniforms(const particle_view *view, const particle_uniforms *at);
 /* The uniforms that follow the camera (the frame's view and projection, the
  * soft fade against `scene_depth` in the frame's depth convention, bound to

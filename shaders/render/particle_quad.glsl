@@ -5,6 +5,7 @@
 // the fragment shader needs.
 #include "particles/particle_common.glsl"
 #include "render/particle_appearance.glsl"
+#include "render/self_shadow.glsl"
 
 uniform mat4 u_view;
 uniform mat4 u_projection;
@@ -43,7 +44,7 @@ void emit_quad_vertex(ParticleMotion p, ParticleTraits t, int vertex) {
 #endif
 #ifdef PLUME_LOOK_LIT
     v_quad = corner + 0.5;
-    v_light = quad_light(edges, cross(u_camera_right, u_camera_up));
+    v_light = self_shadowed(quad_light(edges, cross(u_camera_right, u_camera_up)), p.position);
 #endif
 #ifdef PLUME_LOOK_EMISSIVE
     v_emissive = a.emissive;

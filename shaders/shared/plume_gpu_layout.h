@@ -79,6 +79,7 @@
 #define PLUME_BINDING_TILED_RANGES 0     /* per tile: its first and past-last entry */
 #define PLUME_BINDING_TILED_CHUNK_TABLE 1 /* chunked composite: per tile {first slot, chunks}, then per slot its tile */
 #define PLUME_BINDING_TILED_PARTIALS 5   /* chunked composite: per slot and pixel, vec4(premultiplied rgb, T) */
+#define PLUME_BINDING_TILED_GROUP_RECORDS 0 /* a draw group's projection: its records (the motions' number: it reads none) */
 
 /* ---- Tiled draw: records and sizes ---- */
 #define PLUME_TILED_PROJECT_GROUP_SIZE 256
@@ -254,5 +255,18 @@
 #define PLUME_TRAIL_GROUP_SIZE 256
 #define PLUME_GPU_TRAIL_SUBDIVISIONS 4   /* = PLUME_TRAIL_SUBDIVISIONS: quads a segment */
 #define PLUME_TRAIL_NO_PARTICLE 0xFFFFFFFFu /* a header's emission number before any particle */
+
+/* Self-shadowing (render/self_shadow.c, self_shadow_map.comp): one buffer
+ * per system, the light-space frame (header words) then map_size^2 x slices
+ * words of optical depth, indexed (slice * size + y) * size + x: fixed-point
+ * sums (units of 1/FIXED_POINT) while splatted, then floats (the depth in
+ * front of each texel's slice centre) once resolved. Bound for the draws at
+ * BINDING_SELF_SHADOW (the scope saves slots 0 .. 8). */
+#define PLUME_BINDING_SELF_SHADOW 8
+#define PLUME_SELF_SHADOW_HEADER_WORDS 16 /* axes u, v, w (xyz) and their origins (w); scales, valid */
+#define PLUME_SELF_SHADOW_FIXED_POINT 4096
+#define PLUME_SELF_SHADOW_GROUP_SIZE 256
+#define PLUME_SELF_SHADOW_DEFAULT_MAP_SIZE 64
+#define PLUME_SELF_SHADOW_DEFAULT_SLICES 8
 
 #endif

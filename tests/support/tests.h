@@ -39,7 +39,10 @@ struct CMUnitTest;
     X(tiled, 1)                                                                                                        \
     X(screen_memory, 0)                                                                                                \
     X(look, 1)                                                                                                         \
+    X(self_shadow, 1)                                                                                                  \
     X(draw_group, 1)                                                                                                   \
+    X(draw_group_tiled, 1)                                                                                             \
+    X(draw_automatic, 1)                                                                                               \
     X(program_cache, 0)                                                                                                \
     X(warm, 1)                                                                                                         \
     X(trails, 1)                                                                                                       \
