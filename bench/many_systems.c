@@ -1,6 +1,6 @@
 /* Many small systems benchmark: what a game's frame of dozens to hundreds of
- * small effects costs with today's per-system calls, and what spawning one
- * costs (issue 36's figures).
+ * small effects costs with the per-system calls and with the batch's
+ * (plume_batch_update), and what spawning one costs (issue 36's figures).
  *
  * Frames: N systems of capacity 1024 (rate 300/s, lifetime 1 s: about 300
  * live each), their emitters spread in a grid across the view, each updated
@@ -9,7 +9,11 @@
  * after a warm-up, of the CPU milliseconds of the frame's calls (the host's
  * clock around every update and draw, the GPU not waited on) and of its GPU
  * milliseconds (a GL_TIME_ELAPSED query around the same calls, read after the
- * frame, so frames do not overlap).
+ * frame, so frames do not overlap). Two ways in one run, frame by frame in
+ * turn on the same systems (`--frames` timed frames each): per system (a
+ * plume_system_update each, then a plume_system_draw each) and batched (one
+ * plume_batch_update, then the same draws); the table gives both and their
+ * ratio (batched / per system).
  *
  * Creation: in a fresh plume_context, the CPU milliseconds of
  * plume_system_create for the first system (which builds whatever the first
@@ -36,6 +40,7 @@
 
 #include "../host/gl_texture.h"
 #include "../host/headless_gl.h"
+#include "plume/plume_batch.h"
 #include "plume/plume_particles.h"
 #include "bench_time.h"
 
@@ -154,17 +159,34 @@ static void clear_target(void) {
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 }
 
+/* The frame's calls, timed: per system (a plume_system_update each, then a
+ * plume_system_draw each) or batched (one plume_batch_update, then a
+ * plume_system_draw each: the batch draw is not there yet). */
+enum { PER_SYSTEM, BATCHED, MODES };
+
 typedef struct frame_figures {
-    double cpu_ms, gpu_ms;
+    double cpu_ms[MODES], gpu_ms[MODES];
     bool ok;
 } frame_figures;
 
-/* N systems updated and drawn a frame on `path` (see the top). */
+static bool run_frame(plume_context *context, const plume_system *systems, uint32_t count,
+                      const plume_frame_desc *frame, int mode) {
+    bool ok = true;
+    if (mode == BATCHED) ok = plume_batch_update(context, systems, count, frame) == PLUME_OK;
+    else
+        for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_update(context, systems[i], frame) == PLUME_OK;
+    for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_draw(context, systems[i], frame) == PLUME_OK;
+    return ok;
+}
+
+/* N systems updated and drawn a frame on `path` (see the top), the two ways
+ * taking turns frame by frame on the same systems, so both see the same
+ * steady state (every system at its full live count after the warm-up). */
 static frame_figures time_frames(plume_context *context, const scene *s, const options *o, uint32_t count,
                                  uint32_t path) {
     frame_figures figures = {.ok = false};
     plume_system *systems = calloc(count, sizeof *systems);
-    static double cpu[MAX_FRAMES], gpu[MAX_FRAMES];
+    static double cpu[MODES][MAX_FRAMES], gpu[MODES][MAX_FRAMES];
     uint32_t created = 0;
     for (; created < count; ++created) {
         plume_system_desc desc = small_effect(created, count, o->capacity);
@@ -174,24 +196,28 @@ static frame_figures time_frames(plume_context *context, const scene *s, const o
         GLuint query = 0;
         glGenQueries(1, &query);
         plume_frame_desc frame = frame_for(s, path);
-        int timed = 0;
+        int timed[MODES] = {0, 0};
         bool ok = true;
-        for (uint32_t f = 0; ok && f < o->warmup + o->frames; ++f) {
+        for (uint32_t f = 0; ok && f < o->warmup + 2 * o->frames; ++f) {
+            int mode = (int)(f % MODES);
             clear_target();
             glBeginQuery(GL_TIME_ELAPSED, query);
             double t0 = bench_now_ms();
-            for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_update(context, systems[i], &frame) == PLUME_OK;
-            for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_draw(context, systems[i], &frame) == PLUME_OK;
+            ok = run_frame(context, systems, count, &frame, mode);
             double t1 = bench_now_ms();
             glEndQuery(GL_TIME_ELAPSED);
             GLuint64 elapsed = 0;
             glGetQueryObjectui64v(query, GL_QUERY_RESULT, &elapsed);
             if (f < o->warmup) continue;
-            cpu[timed] = t1 - t0;
-            gpu[timed++] = (double)elapsed * 1e-6;
+            cpu[mode][timed[mode]] = t1 - t0;
+            gpu[mode][timed[mode]++] = (double)elapsed * 1e-6;
         }
         glDeleteQueries(1, &query);
-        figures = (frame_figures){.cpu_ms = bench_median(cpu, timed), .gpu_ms = bench_median(gpu, timed), .ok = ok};
+        for (int m = 0; m < MODES; ++m) {
+            figures.cpu_ms[m] = bench_median(cpu[m], timed[m]);
+            figures.gpu_ms[m] = bench_median(gpu[m], timed[m]);
+        }
+        figures.ok = ok;
     }
     for (uint32_t i = 0; i < created; ++i) plume_system_destroy(context, systems[i]);
     free(systems);
@@ -291,14 +317,19 @@ int main(int argc, char **argv) {
 
     plume_context *context = NULL;
     if (plume_context_create(NULL, &context) != PLUME_OK) return 1;
-    printf("\n%8s %-7s %13s %16s %13s\n", "systems", "path", "CPU ms/frame", "CPU us/system", "GPU ms/frame");
+    printf("\nper system: a plume_system_update and a plume_system_draw each; batched: one plume_batch_update,"
+           " then a plume_system_draw each; frames alternate between the two\n");
+    printf("%8s %-7s %11s %11s %11s %11s %9s %9s\n", "systems", "path", "CPU ms per", "CPU ms bat",
+           "GPU ms per", "GPU ms bat", "CPU b/p", "GPU b/p");
     for (int pass = 0; pass < 2; ++pass) {
         uint32_t path = pass == 0 ? PLUME_DRAW_PATH_RASTER : PLUME_DRAW_PATH_TILED;
         if ((pass == 0 && !o.raster) || (pass == 1 && !o.tiled)) continue;
         for (int c = 0; c < o.count_count; ++c) {
             frame_figures f = time_frames(context, &s, &o, o.counts[c], path);
-            printf("%8u %-7s %13.3f %16.1f %13.3f%s\n", o.counts[c], pass == 0 ? "raster" : "tiled", f.cpu_ms,
-                   1e3 * f.cpu_ms / o.counts[c], f.gpu_ms, f.ok ? "" : "  (a call failed)");
+            printf("%8u %-7s %11.3f %11.3f %11.3f %11.3f %9.2f %9.2f%s\n", o.counts[c], pass == 0 ? "raster" : "tiled",
+                   f.cpu_ms[PER_SYSTEM], f.cpu_ms[BATCHED], f.gpu_ms[PER_SYSTEM], f.gpu_ms[BATCHED],
+                   f.cpu_ms[BATCHED] / f.cpu_ms[PER_SYSTEM], f.gpu_ms[BATCHED] / f.gpu_ms[PER_SYSTEM],
+                   f.ok ? "" : "  (a call failed)");
             fflush(stdout);
             ok = ok && f.ok;
         }

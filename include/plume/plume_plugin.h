@@ -168,6 +168,9 @@ typedef struct plume_api {
                                          uint32_t count, const plume_instance_desc *instances);
     /* a look's programs built ahead of its systems (plume_particles.h) */
     plume_result (*context_warm_programs)(plume_context *context, const plume_system_desc *desc, uint32_t draws);
+    /* many systems updated in one call (plume_batch.h) */
+    plume_result (*batch_update)(plume_context *context, const plume_system *systems, uint32_t system_count,
+                                 const plume_frame_desc *frame);
 
     /* New fields go here, under a "---- since 1.N ----" line. */
 } plume_api;

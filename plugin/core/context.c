@@ -351,6 +351,19 @@ plume_result plume_context_list_gl_objects(const plume_context *context, plume_g
     return PLUME_OK;
 }
 
+uint32_t plume_context_list_ids(const plume_context *context, const plume_object_class *object_class, uint64_t *out,
+                                uint32_t capacity) {
+    uint32_t count = 0;
+    for (uint32_t i = 0; context && i < context->slot_count; ++i) {
+        const handle_slot *slot = &context->slots[i];
+        if (slot->object_class != object_class) continue;
+        if (count < capacity)
+            out[count] = (uint64_t)context->tag << TAG_SHIFT | (uint64_t)slot->generation << INDEX_BITS | i;
+        ++count;
+    }
+    return count;
+}
+
 uint32_t plume_context_list_object_gl_objects(const plume_context *context, uint64_t id, plume_gl_object *out,
                                               uint32_t capacity) {
     uint32_t index = (uint32_t)(id & INDEX_MASK);

@@ -61,42 +61,88 @@ static bool has_indexed_draw_buffer_state(void) {
     return !plume_gl_is_es() || epoxy_gl_version() >= 32;
 }
 
+/* GL_QUERY_BUFFER exists from GL 4.4 (or with ARB_query_buffer_object); on
+ * an older GL there is none to save, and naming it is an error. */
+static bool has_query_buffer(void) {
+    return epoxy_gl_version() >= 44 || epoxy_has_gl_extension("GL_ARB_query_buffer_object");
+}
+
+static GLint clamp_limit(GLenum limit, GLint most) {
+    GLint value = 0;
+    glGetIntegerv(limit, &value);
+    return value < most ? value : most;
+}
+
+static void query_caps(plume_gl_caps *caps) {
+    *caps = (plume_gl_caps){.known = true,
+                            .storage_buffers = has_storage_buffers(),
+                            .debug_output = has_debug_output(),
+                            .indexed_blend = plume_has_indexed_blend(),
+                            .draw_indirect = has_draw_indirect(),
+                            .feedback_objects = plume_has_feedback_objects(),
+                            .fixed_index_restart = has_fixed_index_restart(),
+                            .query_buffer = has_query_buffer(),
+                            .direct_state_access = epoxy_gl_version() >= 45,
+                            .draw_buffers = has_indexed_draw_buffer_state()
+                                                ? clamp_limit(GL_MAX_DRAW_BUFFERS, PLUME_SCOPE_DRAW_BUFFERS)
+                                                : 1,
+                            .clip_distances =
+                                plume_gl_is_es() ? 0 : clamp_limit(GL_MAX_CLIP_DISTANCES, PLUME_SCOPE_CLIP_DISTANCES)};
+    if (caps->storage_buffers)
+        caps->ssbo_bindings = clamp_limit(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, PLUME_SCOPE_SSBO_SLOTS + 1);
+}
+
+plume_gl_caps plume_env_gl_caps(const plume_env *env) {
+    plume_gl_caps fresh;
+    if (!env->programs) {
+        query_caps(&fresh);
+        return fresh;
+    }
+    plume_gl_caps *kept = plume_program_cache_gl_caps(env->programs);
+    if (!kept->known) query_caps(kept);
+    return *kept;
+}
+
 /* ---- Always saved: the program, SSBO bindings, the debug callback ---------- */
+
+/* Indexed SSBO binding `slot` into the scope's place `at`. */
+static void save_ssbo_slot(plume_gl_scope *scope, GLuint slot, GLuint at) {
+    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, slot, &scope->bindings.ssbo_slot_buffer[at]);
+    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, slot, &scope->bindings.ssbo_slot_start[at]);
+    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, slot, &scope->bindings.ssbo_slot_size[at]);
+}
+
+static void restore_ssbo_slot(const plume_gl_scope *scope, GLuint slot, GLuint at) {
+    GLuint buffer = (GLuint)scope->bindings.ssbo_slot_buffer[at];
+    /* A whole-buffer binding reports size 0: rebind it the same way. */
+    if (buffer != 0 && scope->bindings.ssbo_slot_size[at] > 0)
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, slot, buffer, (GLintptr)scope->bindings.ssbo_slot_start[at],
+                          (GLsizeiptr)scope->bindings.ssbo_slot_size[at]);
+    else glBindBufferBase(GL_SHADER_STORAGE_BUFFER, slot, buffer);
+}
 
 static void save_bindings(plume_gl_scope *scope) {
     glGetIntegerv(GL_CURRENT_PROGRAM, &scope->bindings.program);
-    scope->bindings.storage_buffers = has_storage_buffers();
+    scope->bindings.storage_buffers = scope->caps.storage_buffers;
     if (!scope->bindings.storage_buffers) return;
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &scope->bindings.ssbo_generic);
     glGetIntegerv(GL_DISPATCH_INDIRECT_BUFFER_BINDING, &scope->bindings.dispatch_indirect);
-    GLint most = 0;
-    glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &most);
+    GLint most = scope->caps.ssbo_bindings;
     scope->bindings.ssbo_slots = most < PLUME_SCOPE_SSBO_SLOTS ? most : PLUME_SCOPE_SSBO_SLOTS;
-    for (GLuint i = 0; i < (GLuint)scope->bindings.ssbo_slots; ++i) {
-        glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, i, &scope->bindings.ssbo_slot_buffer[i]);
-        glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, i, &scope->bindings.ssbo_slot_start[i]);
-        glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, i, &scope->bindings.ssbo_slot_size[i]);
-    }
+    for (GLuint i = 0; i < (GLuint)scope->bindings.ssbo_slots; ++i) save_ssbo_slot(scope, i, i);
 }
 
 static void restore_bindings(const plume_gl_scope *scope) {
     glUseProgram((GLuint)scope->bindings.program);
     if (!scope->bindings.storage_buffers) return;
-    for (GLuint i = 0; i < (GLuint)scope->bindings.ssbo_slots; ++i) {
-        GLuint buffer = (GLuint)scope->bindings.ssbo_slot_buffer[i];
-        /* A whole-buffer binding reports size 0: rebind it the same way. */
-        if (buffer != 0 && scope->bindings.ssbo_slot_size[i] > 0)
-            glBindBufferRange(GL_SHADER_STORAGE_BUFFER, i, buffer, (GLintptr)scope->bindings.ssbo_slot_start[i],
-                              (GLsizeiptr)scope->bindings.ssbo_slot_size[i]);
-        else glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, buffer);
-    }
+    for (GLuint i = 0; i < (GLuint)scope->bindings.ssbo_slots; ++i) restore_ssbo_slot(scope, i, i);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, (GLuint)scope->bindings.ssbo_generic);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, (GLuint)scope->bindings.dispatch_indirect);
 }
 
 /* Routes the call's KHR_debug messages to the object's logger. */
 static void save_debug(plume_gl_scope *scope, const plume_env *env) {
-    scope->debug.routed = has_debug_output() && glIsEnabled(GL_DEBUG_OUTPUT);
+    scope->debug.routed = scope->caps.debug_output && glIsEnabled(GL_DEBUG_OUTPUT);
     if (!scope->debug.routed) return;
     glGetPointerv(GL_DEBUG_CALLBACK_FUNCTION, (void **)&scope->debug.host_callback);
     glGetPointerv(GL_DEBUG_CALLBACK_USER_PARAM, &scope->debug.host_user);
@@ -112,18 +158,6 @@ static void restore_debug(const plume_gl_scope *scope) {
 }
 
 /* ---- The groups plume_gl_scope_save adds ------------------------------------ */
-
-/* GL_QUERY_BUFFER exists from GL 4.4 (or with ARB_query_buffer_object); on
- * an older GL there is none to save, and naming it is an error. */
-static bool has_query_buffer(void) {
-    return epoxy_gl_version() >= 44 || epoxy_has_gl_extension("GL_ARB_query_buffer_object");
-}
-
-static GLint clamp_limit(GLenum limit, GLint most) {
-    GLint value = 0;
-    glGetIntegerv(limit, &value);
-    return value < most ? value : most;
-}
 
 static void set_enabled(GLenum capability, GLboolean enabled) {
     if (enabled) glEnable(capability);
@@ -206,26 +240,26 @@ _Static_assert(sizeof RASTER_CAPABILITIES / sizeof RASTER_CAPABILITIES[0] == PLU
 
 /* GL_PRIMITIVE_RESTART_FIXED_INDEX is GL 4.3 (or ARB_ES3_compatibility);
  * OpenGL ES has it but not four of the others (the sample mask from 3.1). */
-static bool capability_exists(GLenum capability) {
+static bool capability_exists(const plume_gl_scope *scope, GLenum capability) {
     if (plume_gl_is_es()) {
         if (capability == GL_SAMPLE_MASK) return epoxy_gl_version() >= 31;
         return capability != GL_SAMPLE_ALPHA_TO_ONE && capability != GL_DEPTH_CLAMP &&
                capability != GL_COLOR_LOGIC_OP && capability != GL_PRIMITIVE_RESTART;
     }
-    return capability != GL_PRIMITIVE_RESTART_FIXED_INDEX || has_fixed_index_restart();
+    return capability != GL_PRIMITIVE_RESTART_FIXED_INDEX || scope->caps.fixed_index_restart;
 }
 
 static void save_draw(plume_gl_scope *scope) {
     glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &scope->draw.vertex_array);
     scope->draw.draw_indirect = 0;
-    if (has_draw_indirect()) glGetIntegerv(GL_DRAW_INDIRECT_BUFFER_BINDING, &scope->draw.draw_indirect);
+    if (scope->caps.draw_indirect) glGetIntegerv(GL_DRAW_INDIRECT_BUFFER_BINDING, &scope->draw.draw_indirect);
     /* Blend functions and equations of draw buffer 0 only: the draws write
      * no other buffer. Without indexed blending (GL 3.3 without
      * ARB_draw_buffers_blend) they are one state for all. Whether
      * blending is on is saved for every draw buffer (glIsEnabledi is GL
      * 3.0): on 3.3 glEnable(GL_BLEND) turns it on for all, and the
      * fragment path's simulate pass writes four. */
-    scope->draw.indexed_blend = plume_has_indexed_blend();
+    scope->draw.indexed_blend = scope->caps.indexed_blend;
     GLint *blend_state[] = {&scope->draw.blend_src_rgb,      &scope->draw.blend_dst_rgb,
                             &scope->draw.blend_src_alpha,    &scope->draw.blend_dst_alpha,
                             &scope->draw.blend_equation_rgb, &scope->draw.blend_equation_alpha};
@@ -238,11 +272,10 @@ static void save_draw(plume_gl_scope *scope) {
     scope->draw.depth_test = glIsEnabled(GL_DEPTH_TEST);
     glGetBooleanv(GL_DEPTH_WRITEMASK, &scope->draw.depth_mask);
     for (int i = 0; i < PLUME_SCOPE_RASTER_CAPABILITIES; ++i)
-        if (capability_exists(RASTER_CAPABILITIES[i]))
+        if (capability_exists(scope, RASTER_CAPABILITIES[i]))
             scope->draw.raster_capabilities[i] = glIsEnabled(RASTER_CAPABILITIES[i]);
     /* Without state per draw buffer (ES 3.0) one mask and one switch, kept as buffer 0's. */
-    scope->draw.draw_buffers =
-        has_indexed_draw_buffer_state() ? clamp_limit(GL_MAX_DRAW_BUFFERS, PLUME_SCOPE_DRAW_BUFFERS) : 1;
+    scope->draw.draw_buffers = scope->caps.draw_buffers;
     for (GLint i = 0; i < scope->draw.draw_buffers; ++i) {
         if (!has_indexed_draw_buffer_state()) {
             glGetBooleanv(GL_COLOR_WRITEMASK, scope->draw.color_mask[0]);
@@ -252,8 +285,7 @@ static void save_draw(plume_gl_scope *scope) {
         glGetBooleani_v(GL_COLOR_WRITEMASK, (GLuint)i, scope->draw.color_mask[i]);
         scope->draw.blend[i] = glIsEnabledi(GL_BLEND, (GLuint)i);
     }
-    scope->draw.clip_distances =
-        plume_gl_is_es() ? 0 : clamp_limit(GL_MAX_CLIP_DISTANCES, PLUME_SCOPE_CLIP_DISTANCES);
+    scope->draw.clip_distances = scope->caps.clip_distances;
     for (GLint i = 0; i < scope->draw.clip_distances; ++i)
         scope->draw.clip_distance[i] = glIsEnabled(GL_CLIP_DISTANCE0 + (GLenum)i);
     GLint modes[2] = {GL_FILL, GL_FILL};
@@ -267,7 +299,7 @@ static void save_draw(plume_gl_scope *scope) {
 
 static void restore_draw(const plume_gl_scope *scope) {
     glBindVertexArray((GLuint)scope->draw.vertex_array);
-    if (has_draw_indirect()) glBindBuffer(GL_DRAW_INDIRECT_BUFFER, (GLuint)scope->draw.draw_indirect);
+    if (scope->caps.draw_indirect) glBindBuffer(GL_DRAW_INDIRECT_BUFFER, (GLuint)scope->draw.draw_indirect);
     if (scope->draw.indexed_blend) {
         glBlendFuncSeparatei(0, (GLenum)scope->draw.blend_src_rgb, (GLenum)scope->draw.blend_dst_rgb,
                              (GLenum)scope->draw.blend_src_alpha, (GLenum)scope->draw.blend_dst_alpha);
@@ -280,7 +312,7 @@ static void restore_draw(const plume_gl_scope *scope) {
     set_enabled(GL_DEPTH_TEST, scope->draw.depth_test);
     glDepthMask(scope->draw.depth_mask);
     for (int i = 0; i < PLUME_SCOPE_RASTER_CAPABILITIES; ++i)
-        if (capability_exists(RASTER_CAPABILITIES[i]))
+        if (capability_exists(scope, RASTER_CAPABILITIES[i]))
             set_enabled(RASTER_CAPABILITIES[i], scope->draw.raster_capabilities[i]);
     for (GLint i = 0; i < scope->draw.draw_buffers; ++i) {
         const GLboolean *mask = scope->draw.color_mask[i];
@@ -303,13 +335,13 @@ static void restore_draw(const plume_gl_scope *scope) {
 }
 
 static void save_query_buffer(plume_gl_scope *scope) {
-    if (!has_query_buffer()) return;
+    if (!scope->caps.query_buffer) return;
     glGetIntegerv(GL_QUERY_BUFFER_BINDING, &scope->query.buffer);
     glBindBuffer(GL_QUERY_BUFFER, 0);
 }
 
 static void restore_query_buffer(const plume_gl_scope *scope) {
-    if (has_query_buffer()) glBindBuffer(GL_QUERY_BUFFER, (GLuint)scope->query.buffer);
+    if (scope->caps.query_buffer) glBindBuffer(GL_QUERY_BUFFER, (GLuint)scope->query.buffer);
 }
 
 static void save_image_unit(plume_gl_scope *scope) {
@@ -361,7 +393,7 @@ static void restore_texture_buffers(const plume_gl_scope *scope) {
 }
 
 static void save_transform_feedback(plume_gl_scope *scope) {
-    scope->feedback.objects = plume_has_feedback_objects();
+    scope->feedback.objects = scope->caps.feedback_objects;
     if (scope->feedback.objects) {
         glGetIntegerv(GL_TRANSFORM_FEEDBACK_BINDING, &scope->feedback.object);
     } else {
@@ -385,6 +417,18 @@ static void restore_transform_feedback(const plume_gl_scope *scope) {
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, (GLuint)scope->feedback.generic);
 }
 
+/* The scope's place after the always-saved slots; a GL without that many
+ * bindings (compute needs nine: spawn_create) has nothing to save. */
+static void save_spawn_ssbo(plume_gl_scope *scope) {
+    if (scope->caps.ssbo_bindings > PLUME_SCOPE_SPAWN_SSBO_SLOT)
+        save_ssbo_slot(scope, PLUME_SCOPE_SPAWN_SSBO_SLOT, PLUME_SCOPE_SSBO_SLOTS);
+}
+
+static void restore_spawn_ssbo(const plume_gl_scope *scope) {
+    if (scope->caps.ssbo_bindings > PLUME_SCOPE_SPAWN_SSBO_SLOT)
+        restore_ssbo_slot(scope, PLUME_SCOPE_SPAWN_SSBO_SLOT, PLUME_SCOPE_SSBO_SLOTS);
+}
+
 /* Every group plume_gl_scope_save takes, with its save and its restore;
  * plume_gl_scope_end restores in this order. */
 static const struct scope_group {
@@ -401,14 +445,16 @@ static const struct scope_group {
     {PLUME_SCOPE_PIXEL_PACK, save_pixel_pack, restore_pixel_pack},
     {PLUME_SCOPE_TEXTURE_BUFFERS, save_texture_buffers, restore_texture_buffers},
     {PLUME_SCOPE_TRANSFORM_FEEDBACK, save_transform_feedback, restore_transform_feedback},
+    {PLUME_SCOPE_SPAWN_SSBO, save_spawn_ssbo, restore_spawn_ssbo},
 };
 enum { SCOPE_GROUP_COUNT = sizeof SCOPE_GROUPS / sizeof SCOPE_GROUPS[0] };
-_Static_assert(PLUME_SCOPE_TRANSFORM_FEEDBACK == 1 << (SCOPE_GROUP_COUNT - 1), "a row for every group");
+_Static_assert(PLUME_SCOPE_SPAWN_SSBO == 1 << (SCOPE_GROUP_COUNT - 1), "a row for every group");
 
 /* ---- The scope --------------------------------------------------------------- */
 
 void plume_gl_scope_begin(plume_gl_scope *scope, const plume_env *env) {
     scope->env = env;
+    scope->caps = plume_env_gl_caps(env);
     scope->saved_groups = 0;
     save_bindings(scope);
     save_debug(scope, env);
@@ -424,7 +470,7 @@ void plume_gl_scope_save(plume_gl_scope *scope, unsigned groups) {
 void plume_gl_scope_neutral_raster(plume_gl_scope *scope) {
     plume_gl_scope_save(scope, PLUME_SCOPE_DRAW);
     for (int i = 0; i < PLUME_SCOPE_RASTER_CAPABILITIES; ++i)
-        if (capability_exists(RASTER_CAPABILITIES[i])) glDisable(RASTER_CAPABILITIES[i]);
+        if (capability_exists(scope, RASTER_CAPABILITIES[i])) glDisable(RASTER_CAPABILITIES[i]);
     for (GLint i = 0; i < scope->draw.clip_distances; ++i) glDisable(GL_CLIP_DISTANCE0 + (GLenum)i);
     if (plume_gl_is_es()) {
         glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
@@ -450,7 +496,7 @@ plume_result plume_check_host_state(const plume_env *env, const char *caller) {
     /* A GL without transform feedback objects (3.3) can neither pause a
      * capture nor say whether one is active: there a call under a capture
      * fails with the GL's error, logged. */
-    if (!plume_has_feedback_objects()) return PLUME_OK;
+    if (!plume_env_gl_caps(env).feedback_objects) return PLUME_OK;
     GLboolean active = GL_FALSE, paused = GL_FALSE;
     glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE, &active);
     glGetBooleanv(GL_TRANSFORM_FEEDBACK_PAUSED, &paused);

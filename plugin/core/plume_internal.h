@@ -104,6 +104,12 @@ plume_result plume_context_file_or_free(plume_context *context, const plume_obje
 plume_result plume_context_destroy_object(plume_context *context, uint64_t id, const plume_object_class *object_class,
                                           const char *caller);
 
+/* The handles of the live objects of `object_class`, in the order of their
+ * slots: at most `capacity` into `out` (NULL with capacity 0: only the
+ * count); returns how many there are. Logs nothing. */
+uint32_t plume_context_list_ids(const plume_context *context, const plume_object_class *object_class, uint64_t *out,
+                                uint32_t capacity);
+
 /* The GL objects of the live object `id` (of any class), as the class's
  * list_gl_objects; 0 where `id` names none. Logs nothing. */
 uint32_t plume_context_list_object_gl_objects(const plume_context *context, uint64_t id, plume_gl_object *out,
@@ -299,8 +305,30 @@ plume_result plume_build_program_from_sources(const plume_env *env, const char *
  * plume_gl_scope_begin always saves the current program, the indexed SSBO
  * bindings 0 .. PLUME_SCOPE_SSBO_SLOTS-1 and the generic SSBO and dispatch-
  * indirect bindings; plume_gl_scope_save adds the groups a call also touches
- * (call it right after begin, once per group). */
-enum { PLUME_SCOPE_SSBO_SLOTS = 9, PLUME_SCOPE_TEXTURE_UNITS = 7, PLUME_SCOPE_DRAW_BUFFERS = 8, PLUME_SCOPE_CLIP_DISTANCES = 8 };
+ * (call it right after begin, once per group). Binding
+ * PLUME_SCOPE_SPAWN_SSBO_SLOT, which only the update's emit pass binds, is a
+ * group of its own: every other call would pay its three queries for nothing. */
+enum {
+    PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_SPAWN_SSBO_SLOT = 8, PLUME_SCOPE_TEXTURE_UNITS = 7,
+    PLUME_SCOPE_DRAW_BUFFERS = 8, PLUME_SCOPE_CLIP_DISTANCES = 8
+};
+
+/* What the scope asks of the GL once per context rather than in every call
+ * (a version string parsed, limits queried: on a threaded driver each query
+ * waits for the driver's thread). Filled at the first scope of a context
+ * (plume_env_gl_caps), kept by its program cache. */
+typedef struct plume_gl_caps {
+    bool known;
+    bool storage_buffers, debug_output, indexed_blend, draw_indirect, feedback_objects, fixed_index_restart,
+        query_buffer, direct_state_access;
+    GLint ssbo_bindings, draw_buffers, clip_distances; /* the GL's limits, at most the PLUME_SCOPE_ ones */
+} plume_gl_caps;
+
+/* The context's capabilities (queried on first use, with its GL context
+ * current); an env without a context queries them each time. */
+plume_gl_caps plume_env_gl_caps(const plume_env *env);
+/* Where a program cache keeps its context's capabilities. */
+plume_gl_caps *plume_program_cache_gl_caps(plume_program_cache *cache);
 
 typedef enum plume_gl_scope_group {
     /* GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER bindings (uploads, readbacks) */
@@ -335,7 +363,9 @@ typedef enum plume_gl_scope_group {
      * where the GL has transform feedback objects (4.0), the bound object (the
      * module binds its own: the host's object and its buffers stay as they
      * are, even while paused), else (3.3) the indexed buffer binding 0 */
-    PLUME_SCOPE_TRANSFORM_FEEDBACK = 1 << 8
+    PLUME_SCOPE_TRANSFORM_FEEDBACK = 1 << 8,
+    /* the indexed SSBO binding PLUME_SCOPE_SPAWN_SSBO_SLOT (the update's spawn batches) */
+    PLUME_SCOPE_SPAWN_SSBO = 1 << 9
 } plume_gl_scope_group;
 
 /* What a scope saved, a part per state group: gl_scope.c has one save and one
@@ -349,14 +379,16 @@ typedef struct plume_scope_pixel_store {
 
 typedef struct plume_gl_scope {
     const plume_env *env;
+    plume_gl_caps caps;
     unsigned saved_groups; /* plume_gl_scope_group bits */
     struct {               /* always (plume_gl_scope_begin) */
         GLint program;
         bool storage_buffers; /* the context has SSBOs (GL 4.3): their bindings were saved */
         GLint ssbo_generic, dispatch_indirect;
         GLint ssbo_slots; /* of PLUME_SCOPE_SSBO_SLOTS, those the GL has */
-        GLint ssbo_slot_buffer[PLUME_SCOPE_SSBO_SLOTS];
-        GLint64 ssbo_slot_start[PLUME_SCOPE_SSBO_SLOTS], ssbo_slot_size[PLUME_SCOPE_SSBO_SLOTS];
+        /* the always-saved slots, then PLUME_SCOPE_SPAWN_SSBO's */
+        GLint ssbo_slot_buffer[PLUME_SCOPE_SSBO_SLOTS + 1];
+        GLint64 ssbo_slot_start[PLUME_SCOPE_SSBO_SLOTS + 1], ssbo_slot_size[PLUME_SCOPE_SSBO_SLOTS + 1];
     } bindings;
     struct { /* always, where the host has KHR_debug output on */
         bool routed;

@@ -22,6 +22,7 @@ struct plume_program_cache {
     uint32_t count, capacity;
     uint64_t builds; /* programs compiled and linked so far */
     bool pinning;    /* plume_program_cache_set_pinning */
+    plume_gl_caps caps; /* the context's GL's (gl_scope.c fills it on first use) */
 };
 
 plume_program_cache *plume_program_cache_create(const plume_env *context_env) {
@@ -167,6 +168,10 @@ void plume_program_release(const plume_env *env, GLuint program) {
     glDeleteProgram(entry->program);
     plume_free(&cache->env, entry->key);
     *entry = cache->entries[--cache->count];
+}
+
+plume_gl_caps *plume_program_cache_gl_caps(plume_program_cache *cache) {
+    return &cache->caps;
 }
 
 void plume_program_cache_set_pinning(plume_program_cache *cache, bool pinning) {

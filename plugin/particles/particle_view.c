@@ -118,7 +118,7 @@ plume_result particles_check_depth_texture(const plume_env *env, const char *cal
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     GLint depth_bits = 0, format = 0;
-    if (epoxy_gl_version() >= 45) {
+    if (plume_env_gl_caps(env).direct_state_access) {
         /* Direct state access: no binding changed, any target asked. */
         GLint target = 0;
         glGetTextureParameteriv(texture, GL_TEXTURE_TARGET, &target);

@@ -300,6 +300,7 @@ typedef struct system_state {
     uint64_t update_count;   /* the profiler's frame index */
     bool prewarming;         /* a prewarm's steps run: their events carry the next update's index */
     bool warned_long_dt;     /* a dt over 1 s was said once */
+    bool batch_listed;       /* named earlier in the plume_batch_update being checked (batch.c) */
     plume_system handle;     /* this system's own handle (event routes name it) */
     world_state world;
     bounds_ring bounds;
@@ -332,6 +333,14 @@ system_state *particles_find_system_with(const plume_context *context, plume_sys
 plume_result particles_find_frame_system(const plume_context *context, plume_system handle, const char *caller,
                                          const plume_frame_desc *frame, system_state **out_system, mat4 view,
                                          mat4 projection);
+/* The update's GL work for one system whose call checked its frame, host
+ * state and depth texture, inside the caller's scope: plume_system_update's
+ * and plume_batch_update's (batch.c). */
+plume_result particles_update_in_scope(system_state *system, const plume_frame_desc *frame, const mat4 view,
+                                       const mat4 projection, plume_gl_scope *scope);
+/* The context's live systems' handles, in the order of their slots (as
+ * plume_context_list_ids). */
+uint32_t particles_list_live_systems(const plume_context *context, uint64_t *out, uint32_t capacity);
 /* An emitter as the shaders' Emitter record. */
 void particles_pack_emitter(const plume_emitter_desc *e, float out[EMITTER_GPU_FLOATS]);
 

@@ -19,6 +19,10 @@ system_state *particles_find_system(const plume_context *context, plume_system h
     return plume_context_lookup(context, handle.id, &system_class, caller);
 }
 
+uint32_t particles_list_live_systems(const plume_context *context, uint64_t *out, uint32_t capacity) {
+    return plume_context_list_ids(context, &system_class, out, capacity);
+}
+
 system_state *particles_peek_system(const plume_context *context, plume_system handle) {
     return plume_context_find(context, handle.id, &system_class);
 }
@@ -394,6 +398,55 @@ plume_result particles_find_frame_system(const plume_context *context, plume_sys
 
 /* ---- Update ------------------------------------------------------------------- */
 
+/* The update's work once the call's checks are done, inside the caller's
+ * scope (a batch's for many systems). */
+plume_result particles_update_in_scope(system_state *system, const plume_frame_desc *frame, const mat4 view,
+                                       const mat4 projection, plume_gl_scope *scope) {
+    /* A step over a second is usually a stall or a unit mix-up (ms for s),
+     * but a pre-warm is legitimate: simulated as given, said once. */
+    if (frame->dt > 1.0f && !system->warned_long_dt) {
+        plume_log(&system->env, PLUME_LOG_WARNING,
+                  "plume_system_update: dt is %g s, over a second (seconds, not milliseconds?); simulated as given, "
+                  "said once",
+                  frame->dt);
+        system->warned_long_dt = true;
+    }
+    uint64_t frame_index = system->update_count++;
+    profiler_frame_begin(system->profiler, frame_index, scope);
+    profiler_stage_begin(system->profiler, PLUME_STAGE_UPDATE);
+    bool projection_given = false;
+    for (int i = 0; i < 16; ++i) projection_given = projection_given || frame->projection[i] != 0.0f;
+    bool cull = projection_given && !frame->disable_culling;
+    if (system->fragment) {
+        fragment_particles_update(system, frame, view, projection, cull, scope);
+        profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
+        return PLUME_OK;
+    }
+    profiler_stage_begin(system->profiler, PLUME_STAGE_SIMULATE);
+    plume_gl_scope_save(scope, PLUME_SCOPE_SPAWN_SSBO); /* the emit pass's table */
+    if (world_uses_textures(system, frame)) plume_gl_scope_save(scope, PLUME_SCOPE_TEXTURES);
+    if (cpu_events_enabled(system)) plume_gl_scope_save(scope, PLUME_SCOPE_COPY_BUFFERS); /* the readback's copy */
+    /* A trail reaches past its particle's culling sphere: not culled. */
+    cull = cull && system->desc.trail.points == 0;
+    particles_run_simulate_stage(system, frame, view, projection, cull);
+    trails_record(system);
+    profiler_stage_end(system->profiler, PLUME_STAGE_SIMULATE);
+    particles_capture_event_counts(system, scope);
+    bounds_capture(system, system->update_count, scope);
+    profiler_capture_u32(system->profiler, PROFILER_VALUE_LIVE_COUNT, system->state_buffer, STATE_LIVE_COUNT_OFFSET,
+                         scope);
+    profiler_capture_u32(system->profiler, PROFILER_VALUE_DRAWN_COUNT, system->state_buffer,
+                         STATE_DRAWN_COUNT_OFFSET, scope);
+    profiler_stage_begin(system->profiler, PLUME_STAGE_SORT);
+    system->last_sort = PLUME_SORT_AUTOMATIC;
+    bool sort = !frame->disable_sort && !particles_sort_skipped(&system->desc);
+    plume_result r = trails_sort(system, view, sort);
+    if (sort && r == PLUME_OK) r = particles_run_sort_stage(system);
+    profiler_stage_end(system->profiler, PLUME_STAGE_SORT);
+    profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
+    return r;
+}
+
 plume_result plume_system_update(plume_context *context, plume_system handle, const plume_frame_desc *frame) {
     static const char *CALLER = "plume_system_update";
     system_state *system;
@@ -402,49 +455,9 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
     if (r != PLUME_OK) return r;
     if ((r = plume_check_host_state(&system->env, CALLER)) != PLUME_OK) return r;
     if ((r = particles_check_depth_texture(&system->env, CALLER, frame->depth_texture)) != PLUME_OK) return r;
-    /* A step over a second is usually a stall or a unit mix-up (ms for s),
-     * but a pre-warm is legitimate: simulated as given, said once. */
-    if (frame->dt > 1.0f && !system->warned_long_dt) {
-        plume_log(&system->env, PLUME_LOG_WARNING,
-                  "%s: dt is %g s, over a second (seconds, not milliseconds?); simulated as given, said once", CALLER,
-                  frame->dt);
-        system->warned_long_dt = true;
-    }
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
-    uint64_t frame_index = system->update_count++;
-    profiler_frame_begin(system->profiler, frame_index, &scope);
-    profiler_stage_begin(system->profiler, PLUME_STAGE_UPDATE);
-    bool projection_given = false;
-    for (int i = 0; i < 16; ++i) projection_given = projection_given || frame->projection[i] != 0.0f;
-    if (system->fragment) {
-        fragment_particles_update(system, frame, view, projection, projection_given && !frame->disable_culling,
-                                  &scope);
-        profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
-        plume_gl_scope_end(&scope);
-        return plume_drain_gl_errors(&system->env, CALLER);
-    }
-    profiler_stage_begin(system->profiler, PLUME_STAGE_SIMULATE);
-    if (world_uses_textures(system, frame)) plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
-    if (cpu_events_enabled(system)) plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS); /* the readback's copy */
-    /* A trail reaches past its particle's culling sphere: not culled. */
-    bool cull = projection_given && !frame->disable_culling && system->desc.trail.points == 0;
-    particles_run_simulate_stage(system, frame, view, projection, cull);
-    trails_record(system);
-    profiler_stage_end(system->profiler, PLUME_STAGE_SIMULATE);
-    particles_capture_event_counts(system, &scope);
-    bounds_capture(system, system->update_count, &scope);
-    profiler_capture_u32(system->profiler, PROFILER_VALUE_LIVE_COUNT, system->state_buffer, STATE_LIVE_COUNT_OFFSET,
-                         &scope);
-    profiler_capture_u32(system->profiler, PROFILER_VALUE_DRAWN_COUNT, system->state_buffer,
-                         STATE_DRAWN_COUNT_OFFSET, &scope);
-    profiler_stage_begin(system->profiler, PLUME_STAGE_SORT);
-    system->last_sort = PLUME_SORT_AUTOMATIC;
-    bool sort = !frame->disable_sort && !particles_sort_skipped(&system->desc);
-    r = trails_sort(system, view, sort);
-    if (sort && r == PLUME_OK) r = particles_run_sort_stage(system);
-    profiler_stage_end(system->profiler, PLUME_STAGE_SORT);
-    profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
+    r = particles_update_in_scope(system, frame, view, projection, &scope);
     plume_gl_scope_end(&scope);
     plume_result gl = plume_drain_gl_errors(&system->env, CALLER);
     return r != PLUME_OK ? r : gl;

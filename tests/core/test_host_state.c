@@ -239,6 +239,9 @@ static void test_every_call_inside_a_hostile_host(void **state) {
     world_frame.depth_texture = scene_depth;
     for (int i = 0; i < 3; ++i) assert_int_equal(plume_system_update(fixture_context(), system, &world_frame), PLUME_OK);
     assert_unchanged(before, count, "updates with collisions, depth collision, a vector field and events");
+    assert_int_equal(plume_batch_update(fixture_context(), &system, 1, &world_frame), PLUME_OK);
+    assert_int_equal(plume_batch_update(fixture_context(), NULL, 0, &world_frame), PLUME_OK);
+    assert_unchanged(before, count, "batch updates (a list, every live system) with the world");
     assert_int_equal(plume_system_set_world(fixture_context(), system, &(plume_world){0}), PLUME_OK);
     glDeleteTextures(1, &field);
     /* The low-resolution path binds framebuffers, viewport, depth state and a

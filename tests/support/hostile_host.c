@@ -79,7 +79,7 @@ int snapshot(GLint64 *v) {
         glGetInteger64v(GL_SAMPLER_BINDING, &v[n++]);
     }
     glActiveTexture((GLenum)active);
-    for (GLuint i = 0; i < 8; ++i) {
+    for (GLuint i = 0; i < 9; ++i) { /* 8: the spawn batches', saved only by the calls that bind it */
         glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_BINDING, i, &v[n++]);
         glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, i, &v[n++]);
         glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, i, &v[n++]);

@@ -1,0 +1,202 @@
+/* plume_batch_update (plume_batch.h): every system of a batch is updated
+ * exactly as its own plume_system_update would update it (read back: every
+ * slot, the draw order and keys, the dead list), for seeded systems of
+ * different looks, sizes and non-power-of-two capacities; NULL with 0 takes
+ * every live system of the context, systems made and destroyed between
+ * frames included; bad input (a NULL list with a count, a destroyed handle,
+ * a system named twice, a fragment-path system, no frame, a bad frame) is
+ * refused with a message and changes no system. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <epoxy/gl.h>
+
+#include "particle_fixture.h"
+#include "plume/plume_batch.h"
+#include "plume_fixture.h"
+#include "test_env.h"
+#include "tests.h"
+
+enum { KINDS = 4, STEPS = 6 };
+
+/* System `kind` of the batch tests: its own seed, capacity (none a power of
+ * two), emitters, forces and look. */
+static plume_system_desc kind_desc(int kind, uint32_t seed) {
+    static const uint32_t capacities[KINDS] = {777, 1500, 509, 1023};
+    plume_system_desc d = busy_desc(seed + (uint32_t)kind);
+    d.capacity = capacities[kind];
+    if (kind == 1) d.lit = true;
+    if (kind == 2) {
+        d.emitters[0].rate = 2000; /* more births than room: the dead list runs dry */
+        d.appearance.size_over_life = (plume_curve){2, {{0.0f, 0.5f}, {1.0f, 2.0f}}};
+    }
+    if (kind == 3) {
+        d.sort_mode = PLUME_SORT_MODE_DISTANCE;
+        d.forces.turbulence = 0.0f;
+        d.emitters[0].position[1] = 2.0f;
+    }
+    return d;
+}
+
+static plume_system create_in(plume_context *context, plume_system_desc desc) {
+    plume_system system = {0};
+    assert_int_equal(plume_system_create(context, &desc, &system), PLUME_OK);
+    return system;
+}
+
+/* Everything a readback says, its unused slots included (poisoned alike). */
+static void assert_same_state(plume_context *context_a, plume_system a, plume_context *context_b, plume_system b) {
+    plume_readback ra = read_all(context_a, a), rb = read_all(context_b, b);
+    uint32_t capacity = system_desc(context_a, a).capacity;
+    assert_int_equal(ra.live_count, rb.live_count);
+    assert_int_equal(ra.dead_count, rb.dead_count);
+    assert_int_equal(ra.emitted_total, rb.emitted_total);
+    assert_true(ra.live_count > 0);
+    assert_memory_equal(ra.particles, rb.particles, sizeof(plume_particle) * capacity);
+    assert_memory_equal(ra.draw_order, rb.draw_order, sizeof(uint32_t) * ra.live_count);
+    assert_memory_equal(ra.draw_keys, rb.draw_keys, sizeof(uint32_t) * ra.live_count);
+    assert_memory_equal(ra.dead_slots, rb.dead_slots, sizeof(uint32_t) * ra.dead_count);
+    free_readback(&ra);
+    free_readback(&rb);
+}
+
+static bool compute_path_forced_off(void) {
+    if (test_forced_path() != PLUME_PATH_FRAGMENT) return false;
+    printf("  the fragment path is forced: a batch updates compute-path systems only\n");
+    return true;
+}
+
+static void test_batch_updates_each_system_as_alone(void **state) {
+    (void)state;
+    if (compute_path_forced_off()) return;
+    plume_context *context = fixture_context();
+    uint32_t seed = test_random_u32();
+    plume_system batched[KINDS], alone[KINDS];
+    for (int k = 0; k < KINDS; ++k) {
+        batched[k] = create_in(context, kind_desc(k, seed));
+        alone[k] = create_in(context, kind_desc(k, seed));
+    }
+    mat4 view, projection;
+    random_camera(view, projection);
+    for (int step = 0; step < STEPS; ++step) {
+        plume_frame_desc frame = make_frame(test_random_float(0.005f, 0.05f), view, projection);
+        frame.disable_culling = step % 2 == 0; /* culled by the camera every other frame */
+        for (int k = 0; k < KINDS; ++k) assert_int_equal(plume_system_update(context, alone[k], &frame), PLUME_OK);
+        assert_int_equal(plume_batch_update(context, batched, KINDS, &frame), PLUME_OK);
+    }
+    for (int k = 0; k < KINDS; ++k) {
+        assert_same_state(context, batched[k], context, alone[k]);
+        destroy_system(batched[k]);
+        destroy_system(alone[k]);
+    }
+}
+
+/* NULL, 0: the context's live systems, whichever they are this frame. The
+ * twins, updated one by one, live in a second context. */
+static void test_batch_of_every_live_system_as_they_come_and_go(void **state) {
+    (void)state;
+    if (compute_path_forced_off()) return;
+    plume_context *context = fixture_context();
+    plume_context *other = fixture_context_with_another_tag(0);
+    uint32_t seed = test_random_u32();
+    plume_system batched[KINDS] = {{0}}, alone[KINDS] = {{0}};
+    mat4 view, projection;
+    random_camera(view, projection);
+    for (int step = 0; step < STEPS; ++step) {
+        if (step < KINDS) { /* one more system each frame */
+            batched[step] = create_in(context, kind_desc(step, seed));
+            alone[step] = create_in(other, kind_desc(step, seed));
+        }
+        if (step == KINDS) { /* and one gone */
+            assert_int_equal(plume_system_destroy(context, batched[1]), PLUME_OK);
+            assert_int_equal(plume_system_destroy(other, alone[1]), PLUME_OK);
+            batched[1] = alone[1] = (plume_system){0};
+        }
+        plume_frame_desc frame = make_frame(test_random_float(0.005f, 0.05f), view, projection);
+        for (int k = 0; k < KINDS; ++k)
+            if (alone[k].id) assert_int_equal(plume_system_update(other, alone[k], &frame), PLUME_OK);
+        assert_int_equal(plume_batch_update(context, NULL, 0, &frame), PLUME_OK);
+    }
+    for (int k = 0; k < KINDS; ++k) {
+        if (!batched[k].id) continue;
+        assert_same_state(context, batched[k], other, alone[k]);
+        assert_int_equal(plume_system_destroy(context, batched[k]), PLUME_OK);
+        assert_int_equal(plume_system_destroy(other, alone[k]), PLUME_OK);
+    }
+    fixture_destroy_context_checked(other);
+    /* No live system: nothing to do. */
+    plume_frame_desc frame = make_frame(0.016f, NULL, NULL);
+    assert_int_equal(plume_batch_update(context, NULL, 0, &frame), PLUME_OK);
+}
+
+/* A refused call: its code, one message containing `words`, and the
+ * system's state as before. */
+static void assert_refused(plume_result got, plume_result expected, const char *words, plume_system kept,
+                           const plume_readback *before) {
+    assert_int_equal(got, expected);
+    if (!test_log_contains(words)) fail_msg("no message containing \"%s\"", words);
+    plume_readback after = read_all(fixture_context(), kept);
+    assert_int_equal(after.live_count, before->live_count);
+    assert_int_equal(after.emitted_total, before->emitted_total);
+    assert_memory_equal(after.particles, before->particles,
+                        sizeof(plume_particle) * system_desc(fixture_context(), kept).capacity);
+    free_readback(&after);
+}
+
+static void test_batch_refuses_bad_input_and_changes_nothing(void **state) {
+    (void)state;
+    if (compute_path_forced_off()) return;
+    test_log_expect_errors();
+    plume_context *context = fixture_context();
+    uint32_t seed = test_random_u32();
+    plume_system kept = create_in(context, kind_desc(0, seed));
+    plume_system gone = create_in(context, kind_desc(2, seed));
+    plume_frame_desc frame = make_frame(0.02f, NULL, NULL);
+    assert_int_equal(plume_batch_update(context, &kept, 1, &frame), PLUME_OK);
+    assert_int_equal(plume_system_destroy(context, gone), PLUME_OK);
+    plume_readback before = read_all(context, kept);
+
+    assert_refused(plume_batch_update(context, NULL, 3, &frame), PLUME_ERROR_INVALID_ARGUMENT,
+                   "systems is NULL with a system_count", kept, &before);
+    assert_refused(plume_batch_update(context, &kept, 1, NULL), PLUME_ERROR_INVALID_ARGUMENT,
+                   "frame must not be NULL", kept, &before);
+    plume_system with_gone[2] = {kept, gone};
+    assert_refused(plume_batch_update(context, with_gone, 2, &frame), PLUME_ERROR_INVALID_ARGUMENT,
+                   "systems[1] (handle", kept, &before);
+    plume_system twice[3] = {kept, create_in(context, kind_desc(3, seed)), kept};
+    assert_refused(plume_batch_update(context, twice, 3, &frame), PLUME_ERROR_INVALID_ARGUMENT,
+                   "systems[2] names a system listed before it", kept, &before);
+    plume_system_desc fragment_desc = kind_desc(1, seed);
+    fragment_desc.path = PLUME_PATH_FRAGMENT;
+    fragment_desc.lit = false;
+    plume_system fragment = create_in(context, fragment_desc);
+    plume_system with_fragment[2] = {kept, fragment};
+    assert_refused(plume_batch_update(context, with_fragment, 2, &frame), PLUME_ERROR_GL_UNSUPPORTED,
+                   "systems[1] runs the fragment path", kept, &before);
+    plume_frame_desc bad = frame;
+    bad.dt = -1.0f;
+    assert_refused(plume_batch_update(context, &kept, 1, &bad), PLUME_ERROR_INVALID_ARGUMENT, "dt", kept, &before);
+    assert_int_equal(plume_batch_update(NULL, &kept, 1, &frame), PLUME_ERROR_INVALID_ARGUMENT);
+    /* A system refused once is listed again next time (its mark cleared). */
+    assert_int_equal(plume_batch_update(context, twice, 2, &frame), PLUME_OK);
+    assert_int_equal(plume_batch_update(context, &kept, 0, &frame), PLUME_OK); /* an empty list: nothing */
+    free_readback(&before);
+    destroy_system(kept);
+    destroy_system(twice[1]);
+    destroy_system(fragment);
+}
+
+const struct CMUnitTest batch_tests[] = {
+    cmocka_unit_test_setup_teardown(test_batch_updates_each_system_as_alone, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_batch_of_every_live_system_as_they_come_and_go, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_batch_refuses_bad_input_and_changes_nothing, fixture_setup,
+                                    fixture_teardown),
+};
+const size_t batch_test_count = sizeof batch_tests / sizeof batch_tests[0];
