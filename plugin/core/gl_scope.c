@@ -420,13 +420,13 @@ static void restore_transform_feedback(const plume_gl_scope *scope) {
 /* The scope's place after the always-saved slots; a GL without that many
  * bindings (compute needs nine: spawn_create) has nothing to save. */
 static void save_spawn_ssbo(plume_gl_scope *scope) {
-    if (scope->caps.ssbo_bindings > PLUME_SCOPE_SPAWN_SSBO_SLOT)
-        save_ssbo_slot(scope, PLUME_SCOPE_SPAWN_SSBO_SLOT, PLUME_SCOPE_SSBO_SLOTS);
+    if (scope->caps.ssbo_bindings > PLUME_SCOPE_OPTIONAL_SSBO_SLOT)
+        save_ssbo_slot(scope, PLUME_SCOPE_OPTIONAL_SSBO_SLOT, PLUME_SCOPE_SSBO_SLOTS);
 }
 
 static void restore_spawn_ssbo(const plume_gl_scope *scope) {
-    if (scope->caps.ssbo_bindings > PLUME_SCOPE_SPAWN_SSBO_SLOT)
-        restore_ssbo_slot(scope, PLUME_SCOPE_SPAWN_SSBO_SLOT, PLUME_SCOPE_SSBO_SLOTS);
+    if (scope->caps.ssbo_bindings > PLUME_SCOPE_OPTIONAL_SSBO_SLOT)
+        restore_ssbo_slot(scope, PLUME_SCOPE_OPTIONAL_SSBO_SLOT, PLUME_SCOPE_SSBO_SLOTS);
 }
 
 /* Every group plume_gl_scope_save takes, with its save and its restore;
@@ -445,10 +445,10 @@ static const struct scope_group {
     {PLUME_SCOPE_PIXEL_PACK, save_pixel_pack, restore_pixel_pack},
     {PLUME_SCOPE_TEXTURE_BUFFERS, save_texture_buffers, restore_texture_buffers},
     {PLUME_SCOPE_TRANSFORM_FEEDBACK, save_transform_feedback, restore_transform_feedback},
-    {PLUME_SCOPE_SPAWN_SSBO, save_spawn_ssbo, restore_spawn_ssbo},
+    {PLUME_SCOPE_OPTIONAL_SSBO, save_spawn_ssbo, restore_spawn_ssbo},
 };
 enum { SCOPE_GROUP_COUNT = sizeof SCOPE_GROUPS / sizeof SCOPE_GROUPS[0] };
-_Static_assert(PLUME_SCOPE_SPAWN_SSBO == 1 << (SCOPE_GROUP_COUNT - 1), "a row for every group");
+_Static_assert(PLUME_SCOPE_OPTIONAL_SSBO == 1 << (SCOPE_GROUP_COUNT - 1), "a row for every group");
 
 /* ---- The scope --------------------------------------------------------------- */
 

@@ -306,10 +306,11 @@ plume_result plume_build_program_from_sources(const plume_env *env, const char *
  * bindings 0 .. PLUME_SCOPE_SSBO_SLOTS-1 and the generic SSBO and dispatch-
  * indirect bindings; plume_gl_scope_save adds the groups a call also touches
  * (call it right after begin, once per group). Binding
- * PLUME_SCOPE_SPAWN_SSBO_SLOT, which only the update's emit pass binds, is a
- * group of its own: every other call would pay its three queries for nothing. */
+ * PLUME_SCOPE_OPTIONAL_SSBO_SLOT, which only the update's emit pass and a
+ * self-shadowed system's draw bind, is a group of its own: every other call
+ * would pay its three queries for nothing. */
 enum {
-    PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_SPAWN_SSBO_SLOT = 8, PLUME_SCOPE_TEXTURE_UNITS = 7,
+    PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_OPTIONAL_SSBO_SLOT = 8, PLUME_SCOPE_TEXTURE_UNITS = 7,
     PLUME_SCOPE_DRAW_BUFFERS = 8, PLUME_SCOPE_CLIP_DISTANCES = 8
 };
 
@@ -364,8 +365,9 @@ typedef enum plume_gl_scope_group {
      * module binds its own: the host's object and its buffers stay as they
      * are, even while paused), else (3.3) the indexed buffer binding 0 */
     PLUME_SCOPE_TRANSFORM_FEEDBACK = 1 << 8,
-    /* the indexed SSBO binding PLUME_SCOPE_SPAWN_SSBO_SLOT (the update's spawn batches) */
-    PLUME_SCOPE_SPAWN_SSBO = 1 << 9
+    /* the indexed SSBO binding PLUME_SCOPE_OPTIONAL_SSBO_SLOT (the update's spawn
+     * batches, a self-shadowed draw's opacity map) */
+    PLUME_SCOPE_OPTIONAL_SSBO = 1 << 9
 } plume_gl_scope_group;
 
 /* What a scope saved, a part per state group: gl_scope.c has one save and one
@@ -386,7 +388,7 @@ typedef struct plume_gl_scope {
         bool storage_buffers; /* the context has SSBOs (GL 4.3): their bindings were saved */
         GLint ssbo_generic, dispatch_indirect;
         GLint ssbo_slots; /* of PLUME_SCOPE_SSBO_SLOTS, those the GL has */
-        /* the always-saved slots, then PLUME_SCOPE_SPAWN_SSBO's */
+        /* the always-saved slots, then PLUME_SCOPE_OPTIONAL_SSBO's */
         GLint ssbo_slot_buffer[PLUME_SCOPE_SSBO_SLOTS + 1];
         GLint64 ssbo_slot_start[PLUME_SCOPE_SSBO_SLOTS + 1], ssbo_slot_size[PLUME_SCOPE_SSBO_SLOTS + 1];
     } bindings;

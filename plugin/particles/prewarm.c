@@ -39,7 +39,7 @@ plume_result particles_prewarm(system_state *s, float seconds, plume_gl_scope *s
     glm_mat4_identity(identity);
     plume_frame_desc frame = {.disable_culling = true, .disable_sort = true};
     if (s->fragment) plume_gl_scope_save(scope, FRAGMENT_PARTICLES_SCOPE_GROUPS);
-    else plume_gl_scope_save(scope, PLUME_SCOPE_SPAWN_SSBO | (world_uses_textures(s, &frame) ? PLUME_SCOPE_TEXTURES : 0));
+    else plume_gl_scope_save(scope, PLUME_SCOPE_OPTIONAL_SSBO | (world_uses_textures(s, &frame) ? PLUME_SCOPE_TEXTURES : 0));
     /* The steps are no frames of the profile (the fragment path's update
      * measures its stages): the profiler is out of reach meanwhile. */
     plume_profiler *profiler = s->profiler;

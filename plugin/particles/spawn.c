@@ -8,8 +8,8 @@
 
 #include "particles_internal.h"
 
-_Static_assert(PLUME_BINDING_SPAWN_BATCHES == PLUME_SCOPE_SPAWN_SSBO_SLOT,
-               "PLUME_SCOPE_SPAWN_SSBO restores the spawn batches' binding");
+_Static_assert(PLUME_BINDING_SPAWN_BATCHES == PLUME_SCOPE_OPTIONAL_SSBO_SLOT,
+               "PLUME_SCOPE_OPTIONAL_SSBO restores the spawn batches' binding");
 
 static const plume_transform IDENTITY = {.rotation = {0.0f, 0.0f, 0.0f, 1.0f}, .scale = {1.0f, 1.0f, 1.0f}};
 

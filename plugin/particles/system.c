@@ -423,7 +423,7 @@ plume_result particles_update_in_scope(system_state *system, const plume_frame_d
         return PLUME_OK;
     }
     profiler_stage_begin(system->profiler, PLUME_STAGE_SIMULATE);
-    plume_gl_scope_save(scope, PLUME_SCOPE_SPAWN_SSBO); /* the emit pass's table */
+    plume_gl_scope_save(scope, PLUME_SCOPE_OPTIONAL_SSBO); /* the emit pass's table */
     if (world_uses_textures(system, frame)) plume_gl_scope_save(scope, PLUME_SCOPE_TEXTURES);
     if (cpu_events_enabled(system)) plume_gl_scope_save(scope, PLUME_SCOPE_COPY_BUFFERS); /* the readback's copy */
     /* A trail reaches past its particle's culling sphere: not culled. */

@@ -276,6 +276,7 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, view.env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
+    if (view.desc->self_shadow.strength > 0.0f) plume_gl_scope_save(&scope, PLUME_SCOPE_OPTIONAL_SSBO);
     plume_gl_scope_neutral_raster(&scope);
     profiler_stage_begin(view.profiler, PLUME_STAGE_DRAW);
     r = draw_system(&view, &drawn, choices, &scope);

@@ -7,6 +7,9 @@
 #include "render/particle_uniforms.h"
 #include "render/self_shadow.h"
 
+_Static_assert(PLUME_BINDING_SELF_SHADOW == PLUME_SCOPE_OPTIONAL_SSBO_SLOT,
+               "the draw's scope saves the map's binding (draw.c)");
+
 enum { SHADOW_CLEAR, SHADOW_SPLAT, SHADOW_RESOLVE, SHADOW_PASSES };
 
 typedef struct self_shadow_state {

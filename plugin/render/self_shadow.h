@@ -9,7 +9,8 @@
 
 /* For a system with self_shadow on: the map for the view's light (the draw
  * sets view->light first) built from the last update's drawn particles and
- * bound at PLUME_BINDING_SELF_SHADOW (a slot every scope saves), its GL
+ * bound at PLUME_BINDING_SELF_SHADOW (saved by the draw's scope as
+ * PLUME_SCOPE_OPTIONAL_SSBO), its GL
  * objects made at the first call (an attachment of the system). Off: does
  * nothing and returns PLUME_OK. */
 plume_result self_shadow_prepare(const particle_view *view);
