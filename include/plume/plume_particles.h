@@ -228,6 +228,9 @@ typedef struct plume_system_desc {
      * PLUME_SPACE_WORLD. Local needs the compute path (refused on the
      * fragment path with PLUME_ERROR_GL_UNSUPPORTED). [since 1.3] */
     uint32_t simulation_space;
+    /* Motion vectors for the sprite's flipbook (plume_look.h,
+     * plume_flipbook_motion); default: none [since 1.3]. */
+    plume_flipbook_motion flipbook_motion;
 } plume_system_desc;
 
 /* Where a system's live particles are (plume_system_desc.simulation_space)

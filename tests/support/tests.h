@@ -38,6 +38,7 @@ struct CMUnitTest;
     X(tiled, 1)                                                                                                        \
     X(screen_memory, 0)                                                                                                \
     X(look, 1)                                                                                                         \
+    X(flipbook_motion, 1)                                                                                              \
     X(draw_group, 1)                                                                                                   \
     X(program_cache, 0)                                                                                                \
     X(warm, 1)                                                                                                         \
