@@ -130,6 +130,8 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
                                .gpu_path = options->gl33 ? PLUME_PATH_FRAGMENT : PLUME_PATH_AUTO};
     scene_chimney_top(settings.emitter_position);
     app->effect = effect_show_create(options->effect_path);
+    if (app->effect && options->effect == DEMO_EFFECT_SPARKS)
+        effect_show_name_built_in(app->effect, "the built-in grinder sparks");
     if (app->effect && (settings.effect = effect_show_first(app->effect)) != NULL && !options->particles_given)
         settings.capacity = 0;  /* the file's */
     /* Offscreen runs are scripted: an effect file that does not load fails them. */
