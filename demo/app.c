@@ -275,7 +275,7 @@ static void write_csv_row(demo_app *app, uint64_t frame, const plume_frame_profi
 static void collect_profile(demo_app *app) {
     app->profile_available = smoke_system_get_profile(app->smoke, &app->profile);
     /* Drawn by a group, the smoke's draw is the group's: the HUD shows that. */
-    plume_profile group;
+    plume_profile group = {0};
     if (app->profile_available && smoke_system_get_group_profile(app->smoke, &group)) {
         app->profile.stages[PLUME_STAGE_DRAW] = group.stages[PLUME_STAGE_DRAW];
         memcpy(app->profile.draw_stages, group.draw_stages, sizeof group.draw_stages);
@@ -290,9 +290,16 @@ static void collect_profile(demo_app *app) {
     }
     plume_frame_profile completed[16];
     uint32_t count;
+    /* A draw group draws the systems (--fire): their frames hold no draw of
+     * their own, so the draw column takes the group's latest measured draw. */
+    bool grouped = smoke_system_get_group_profile(app->smoke, &group) && group.stages[PLUME_STAGE_DRAW].samples > 0;
     while ((count = smoke_system_frame_profiles(app->smoke, app->next_profile_frame, completed, 16)) > 0) {
         for (uint32_t k = 0; k < count; ++k) {
-            const plume_frame_profile *f = &completed[k];
+            plume_frame_profile *f = &completed[k];
+            if (grouped) {
+                f->stage_ms[PLUME_STAGE_DRAW] = group.stages[PLUME_STAGE_DRAW].last_ms;
+                f->stage_mask |= 1u << PLUME_STAGE_DRAW;
+            }
             uint64_t demo_frame = app->system_first_frame + f->frame;
             bool recent = app->frame - demo_frame < PENDING_FRAMES;
             write_csv_row(app, demo_frame, f, recent ? &app->pending[demo_frame % PENDING_FRAMES] : NULL);
