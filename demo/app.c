@@ -79,6 +79,18 @@ static void find_texture(const char *given, char *out, size_t size) {
                 found ? exe : "?", found ? exe : "?");
 }
 
+/* The puff's motion vectors beside the default sprite (tools/make_sprites
+ * writes both); "" for a sprite given with --texture, whose motion the demo
+ * cannot know. */
+static void find_motion(const char *given_texture, const char *texture, char *out, size_t size) {
+    static const char SPRITE[] = "smoke_puff.png";
+    size_t length = strlen(texture), sprite = sizeof SPRITE - 1;
+    out[0] = '\0';
+    if (given_texture || length < sprite || strcmp(texture + length - sprite, SPRITE) != 0) return;
+    int written = snprintf(out, size, "%.*ssmoke_puff_motion.png", (int)(length - sprite), texture);
+    if (written < 0 || (size_t)written >= size || access(out, R_OK) != 0) out[0] = '\0';
+}
+
 bool demo_binary_folder(char *out, size_t size) {
     ssize_t n = size > 1 ? readlink("/proc/self/exe", out, size - 1) : -1;
     char *slash = n > 0 ? (out[n] = '\0', strrchr(out, '/')) : NULL;
@@ -121,8 +133,10 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
     app->show_hud = options->hud;
     app->camera = (orbit_camera){{2.2f, 3.3f, -0.4f}, 0.38f, 0.14f, 12.5f};
     find_texture(options->texture_path, app->texture_path, sizeof app->texture_path);
+    find_motion(options->texture_path, app->texture_path, app->motion_path, sizeof app->motion_path);
 
-    smoke_settings settings = {.capacity = options->particles, .texture_path = app->texture_path, .seed = 7,
+    smoke_settings settings = {.capacity = options->particles, .texture_path = app->texture_path,
+                               .motion_path = app->motion_path[0] ? app->motion_path : NULL, .seed = 7,
                                .tile_size = options->tile_size, .chunk_entries = options->chunk_entries,
                                .unlit = options->unlit, .builtin = options->effect,
                                .grinder_position = {-1.5f, 1.15f, 1.1f}, .fire = options->fire,

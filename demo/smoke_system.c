@@ -49,6 +49,9 @@ static float count_ratio(uint32_t capacity) { return 16384.0f / (float)capacity;
 static float puff_size_scale(uint32_t capacity) { return fminf(1.0f, powf(count_ratio(capacity), 0.2f)); }
 static float puff_opacity(uint32_t capacity) { return fminf(0.9f, 0.7f * powf(count_ratio(capacity), 0.45f)); }
 
+/* The motion of a byte of 255 in tools/make_sprites' smoke_puff_motion.png. */
+#define PUFF_MOTION_STRENGTH 0.0625f
+
 static plume_system_desc smoke_desc(const smoke_settings *settings, uint32_t capacity) {
     float mean_lifetime = 0.5f * (LIFETIME.min + LIFETIME.max);
     plume_system_desc desc = {
@@ -97,6 +100,8 @@ static plume_system_desc smoke_desc(const smoke_settings *settings, uint32_t cap
     desc.emitters[0].size.min *= size_scale;
     desc.emitters[0].size.max *= size_scale;
     desc.appearance.texture.path = settings->texture_path;
+    if (settings->motion_path)
+        desc.flipbook_motion = (plume_flipbook_motion){.path = settings->motion_path, .strength = PUFF_MOTION_STRENGTH};
     return desc;
 }
 
