@@ -228,6 +228,10 @@ typedef struct plume_system_desc {
      * PLUME_SPACE_WORLD. Local needs the compute path (refused on the
      * fragment path with PLUME_ERROR_GL_UNSUPPORTED). [since 1.3] */
     uint32_t simulation_space;
+    /* Trails: each particle's last positions drawn as a strip, sorted with
+     * the particles (plume_look.h); default: none. Compute path only.
+     * [since 1.3] */
+    plume_trail_desc trail;
     /* Motion vectors for the sprite's flipbook (plume_look.h,
      * plume_flipbook_motion); default: none [since 1.3]. */
     plume_flipbook_motion flipbook_motion;
