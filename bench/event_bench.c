@@ -100,7 +100,7 @@ static bool run_mode(plume_context *context, const options *o, bool events, GLui
         mat4 view, projection;
         glm_lookat((vec3){4.0f * sinf(angle), 2.0f, 4.0f * cosf(angle)}, (vec3){0, 0.5f, 0}, (vec3){0, 1, 0}, view);
         glm_perspective(0.9f, (float)o->width / (float)o->height, 0.1f, 100.0f, projection);
-        plume_frame_desc frame = {.dt = 1.0f / 60.0f, .depth_texture = scene_depth};
+        plume_frame_desc frame = {.dt = 1.0f / 60.0f, .depth_texture = scene_depth, .draw_path = PLUME_DRAW_PATH_RASTER};
         memcpy(frame.view, view, sizeof frame.view);
         memcpy(frame.projection, projection, sizeof frame.projection);
         frame_pacer_begin_frame(&pacer);

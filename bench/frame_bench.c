@@ -15,7 +15,7 @@
  *                          [--warmup N] [--size WxH] [--csv FILE]
  *                          [--frames-csv FILE] [--turbulence S] [--look-away]
  *                          [--no-cull] [--resolution full|half|quarter]
- *                          [--path raster|tiled] [--tile 8|16|32] [--chunk K|unchunked]
+ *                          [--path raster|tiled|automatic] [--tile 8|16|32] [--chunk K|unchunked]
  *                          [--no-termination]
  *                          [--blend premultiplied|additive|premultiplied_additive]
  *                          [--orientation camera_facing|velocity_stretched|velocity_aligned|world_axis|world_facing]
@@ -162,7 +162,7 @@ static bool parse_counts(const char *text, options *o) {
 
 static bool parse_options(int argc, char **argv, options *o) {
     *o = (options){.counts = {16384, 65536, 262144, 1048576}, .count_total = 4, .frames = 300, .warmup = 60,
-                   .width = 1280, .height = 720, .turbulence = 1.0f};
+                   .width = 1280, .height = 720, .turbulence = 1.0f, .path = PLUME_DRAW_PATH_RASTER};
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(arg, "--lit") == 0) {
@@ -192,6 +192,7 @@ static bool parse_options(int argc, char **argv, options *o) {
         } else if (strcmp(arg, "--path") == 0) {
             if (strcmp(value, "raster") == 0) o->path = PLUME_DRAW_PATH_RASTER;
             else if (strcmp(value, "tiled") == 0) o->path = PLUME_DRAW_PATH_TILED;
+            else if (strcmp(value, "automatic") == 0) o->path = PLUME_DRAW_PATH_AUTOMATIC;
             else return false;
         } else if (strcmp(arg, "--entry-sort") == 0) {
             if (strcmp(value, "automatic") == 0) o->entry_sort = PLUME_SORT_AUTOMATIC;
@@ -512,7 +513,8 @@ int main(int argc, char **argv) {
                      "tiled_overflow_frames,world,event_children,event_dropped,%s\n",
                 DRAW_STAGE_CSV);
     if (frames_csv) fprintf(frames_csv, "frame,live_count,sim_ms,sort_ms,draw_ms,cpu_ms\n");
-    printf("path %s, resolution %u%s%s%s\n", o.path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", o.resolution,
+    printf("path %s, resolution %u%s%s%s\n",
+           o.path == PLUME_DRAW_PATH_TILED ? "tiled" : o.path == PLUME_DRAW_PATH_AUTOMATIC ? "automatic" : "raster", o.resolution,
            o.no_termination ? ", no early termination" : "", o.tile_size ? ", tile size set" : "",
            o.chunk_entries ? ", chunk entries set" : "");
     printf("\n%9s %5s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s %8s %10s %8s %9s %9s\n", "particles", "world", "frames",

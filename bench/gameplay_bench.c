@@ -68,7 +68,7 @@ static plume_frame_desc camera_frame(const options *o, uint32_t f) {
     mat4 view, projection;
     glm_lookat((vec3){30.0f * sinf(angle), 8.0f, 30.0f * cosf(angle)}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
     glm_perspective(0.9f, (float)o->width / (float)o->height, 0.1f, 200.0f, projection);
-    plume_frame_desc frame = {.dt = 1.0f / 60.0f};
+    plume_frame_desc frame = {.dt = 1.0f / 60.0f, .draw_path = PLUME_DRAW_PATH_RASTER};
     memcpy(frame.view, view, sizeof frame.view);
     memcpy(frame.projection, projection, sizeof frame.projection);
     return frame;

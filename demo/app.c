@@ -225,7 +225,13 @@ void demo_app_act(demo_app *app, demo_action action) {
     case DEMO_RESET: smoke_system_reset(app->smoke); break;
     case DEMO_TOGGLE_HUD: app->show_hud = !app->show_hud; break;
     case DEMO_NEXT_RESOLUTION: app->options.resolution = (app->options.resolution + 1) % 3; break;
-    case DEMO_NEXT_PATH: app->options.path = (app->options.path + 1) % 2; break;
+    case DEMO_NEXT_PATH: {
+        uint32_t next = 0;
+        for (uint32_t p = 0; p < DEMO_PATH_COUNT; ++p)
+            if (DEMO_PATHS[p] == app->options.path) next = (p + 1) % DEMO_PATH_COUNT;
+        app->options.path = DEMO_PATHS[next];
+        break;
+    }
     case DEMO_NEXT_EFFECT:
         if (effect_show_next(app->effect, app->smoke)) set_capacity_done(app);
         break;
@@ -374,6 +380,7 @@ bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer
         .height = app->height,
         .resolution = app->options.resolution,
         .path = app->options.path,
+        .quality = app->options.quality,
     };
     memcpy(frame.view, view, sizeof frame.view);
     memcpy(frame.projection, projection, sizeof frame.projection);

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "app_internal.h"
 
@@ -83,12 +84,18 @@ enum { HUD_LINES = 7, HUD_EFFECT_LINE = 4 };
 static void hud_lines(const demo_app *app, char lines[HUD_LINES][160]) {
     char capacity[32], frame_ms[32], cpu_ms[32], stages[96];
     format_count(smoke_system_capacity(app->smoke), capacity, sizeof capacity);
-    /* With the fire drawn by one group: the group draws raster (J: one draw each). */
+    /* With the fire drawn by one group (J: one draw each), the path asked;
+     * else what the last profiled frame drew with (automatic: what it chose). */
     bool joint = app->options.fire && smoke_system_joint(app->smoke);
+    bool ran = app->profile_available && !joint && app->profile.draw_path != 0;
+    char path[48];
+    bool automatic = !strcmp(demo_path_name(app->options.path), "automatic");
+    snprintf(path, sizeof path, "%s%s", automatic && ran ? "automatic: " : "",
+             demo_path_name(ran ? app->profile.draw_path : app->options.path));
     snprintf(lines[0], 160, "%s particles, %u live, %u drawn   sort %s   draw %s %s%s%s", capacity, app->live_count,
              app->profile_available ? app->profile.drawn_count : app->live_count,
-             app->sorting ? smoke_system_sort_name(app->smoke) : "OFF",
-             joint ? "raster" : demo_path_name(app->options.path), demo_resolution_name(app->options.resolution),
+             app->sorting ? smoke_system_sort_name(app->smoke) : "OFF", path,
+             demo_resolution_name(ran ? app->profile.draw_resolution : app->options.resolution),
              app->options.fire ? (joint ? ", fire: one group" : ", fire: own draw") : "",
              app->paused ? "   PAUSED" : "");
     format_ms(app->last_frame_ms, frame_ms, sizeof frame_ms);

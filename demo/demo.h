@@ -32,7 +32,8 @@ typedef struct demo_options {
     const char *texture_path; /* --texture FILE; NULL: demo/assets/smoke_puff.png found from the binary */
     float dt;                 /* --dt S: fixed time step (offscreen); 0: measured (window) */
     uint32_t resolution;      /* --resolution full|half|quarter: the draw's plume_draw_resolution */
-    uint32_t path;            /* --path raster|tiled: the draw's plume_draw_path */
+    uint32_t path;            /* --path automatic|raster|tiled: the draw's plume_draw_path (0: automatic) */
+    uint32_t quality;         /* --quality full|may-lower: the draw's plume_draw_quality */
     uint32_t effect;          /* --effect smoke|sparks: a demo_effect */
     const char *effect_path;  /* --effect FILE: an effect file instead of the built-in column, reloaded when saved */
     const char *save_effect;  /* --save-effect FILE: the effect on show at the end, as an effect file */
@@ -67,7 +68,7 @@ typedef enum demo_action {
     DEMO_RESET,
     DEMO_TOGGLE_HUD,
     DEMO_NEXT_RESOLUTION,  /* full -> half -> quarter -> full */
-    DEMO_NEXT_PATH,        /* raster -> tiled -> raster */
+    DEMO_NEXT_PATH,        /* automatic -> raster -> tiled -> automatic */
     DEMO_NEXT_EFFECT,      /* the gallery's next effect file (demo/effects/) */
     DEMO_TOGGLE_JOINT      /* with --fire: one draw group for fire and smoke, or one draw each */
 } demo_action;
@@ -75,8 +76,11 @@ typedef enum demo_action {
 
 /* "full", "half", "quarter" for a plume_draw_resolution. */
 const char *demo_resolution_name(uint32_t resolution);
-/* "raster", "tiled" for a plume_draw_path. */
+/* "automatic", "raster", "tiled" for a plume_draw_path (zero: automatic). */
 const char *demo_path_name(uint32_t path);
+/* The paths --path and T choose from, in T's order. */
+enum { DEMO_PATH_COUNT = 3 };
+extern const uint32_t DEMO_PATHS[DEMO_PATH_COUNT];
 
 typedef struct demo_summary {
     uint32_t frames;

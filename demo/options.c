@@ -14,9 +14,17 @@ const char *demo_resolution_name(uint32_t resolution) {
 }
 
 const char *demo_path_name(uint32_t path) {
-    static const char *const NAMES[2] = {"raster", "tiled"};
-    return path < 2 ? NAMES[path] : "?";
+    switch (path) {
+    case PLUME_DRAW_PATH_DEFAULT:
+    case PLUME_DRAW_PATH_AUTOMATIC: return "automatic";
+    case PLUME_DRAW_PATH_RASTER: return "raster";
+    case PLUME_DRAW_PATH_TILED: return "tiled";
+    default: return "?";
+    }
 }
+
+const uint32_t DEMO_PATHS[DEMO_PATH_COUNT] = {PLUME_DRAW_PATH_AUTOMATIC, PLUME_DRAW_PATH_RASTER,
+                                              PLUME_DRAW_PATH_TILED};
 
 static const char *USAGE =
     "usage: plume_demo [options]\n"
@@ -34,7 +42,9 @@ static const char *USAGE =
     "  --hud              the text and graph overlay (the window's default; offscreen: in the PNG)\n"
     "  --texture FILE     the smoke sprite (default demo/assets/smoke_puff.png, a 4x4 flipbook)\n"
     "  --resolution R     the particles' draw resolution: full (default), half or quarter\n"
-    "  --path P           the particles' draw path: raster (default) or tiled (compute tiles)\n"
+    "  --path P           the particles' draw path: automatic (default: tiled where it pays,\n"
+    "                     at 1/2 from 64 K unless --resolution is given), raster or tiled\n"
+    "  --quality Q        with the automatic path: full (default), or may-lower (1/2 where it pays)\n"
     "  --tile T           the tiled path's tile size in pixels: 8, 16 (default) or 32\n"
     "  --chunk K          the entries a tiled composite workgroup walks at most (default 512),\n"
     "                     or 'unchunked' (a tile's whole run)\n"
@@ -151,8 +161,11 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
                 if (!strcmp(value, demo_resolution_name(r))) options->resolution = r, ok = true;
         } else if (!strcmp(arg, "--path")) {
             ok = false;
-            for (uint32_t p = 0; p < 2; ++p)
-                if (!strcmp(value, demo_path_name(p))) options->path = p, ok = true;
+            for (uint32_t p = 0; p < DEMO_PATH_COUNT; ++p)
+                if (!strcmp(value, demo_path_name(DEMO_PATHS[p]))) options->path = DEMO_PATHS[p], ok = true;
+        } else if (!strcmp(arg, "--quality")) {
+            ok = !strcmp(value, "full") || !strcmp(value, "may-lower");
+            options->quality = !strcmp(value, "may-lower") ? PLUME_DRAW_QUALITY_MAY_LOWER : PLUME_DRAW_QUALITY_FULL;
         } else if (!strcmp(arg, "--tile")) {
             char *end = NULL;
             unsigned long tile = strtoul(value, &end, 10);

@@ -291,6 +291,7 @@ plume_frame_desc smoke_frame_desc(const smoke_frame *frame) {
         .viewport_size = {frame->width, frame->height},
         .draw_resolution = frame->resolution,
         .draw_path = frame->path,
+        .draw_quality = frame->quality,
     };
     memcpy(desc.view, frame->view, sizeof desc.view);
     memcpy(desc.projection, frame->projection, sizeof desc.projection);
@@ -309,7 +310,6 @@ bool smoke_system_update(smoke_system *smoke, const smoke_frame *frame) {
 bool smoke_system_draw(smoke_system *smoke, const smoke_frame *frame) {
     plume_frame_desc desc = smoke_frame_desc(frame);
     if (smoke->group.id && smoke->settings.joint) {
-        desc.draw_path = PLUME_DRAW_PATH_RASTER; /* the path groups draw with */
         return plume_draw_group_draw(smoke->context, smoke->group, &desc) == PLUME_OK;
     }
     bool ok = !smoke->fire.id || plume_system_draw(smoke->context, smoke->fire, &desc) == PLUME_OK;

@@ -45,6 +45,7 @@ typedef struct smoke_frame {
     int32_t width, height;      /* of the framebuffer the depth texture covers */
     uint32_t resolution;        /* plume_draw_resolution of the draw */
     uint32_t path;              /* plume_draw_path of the draw */
+    uint32_t quality;           /* plume_draw_quality of an automatic draw */
     float light_direction[3];   /* the scene's light, for lit effects (plume_frame_desc) */
     float light_color[3];
     float ambient_color[3];

@@ -67,10 +67,15 @@
  *   - draw paths: the group draws with the raster path at full, half and
  *     quarter resolution (plume_frame_desc.draw_resolution; the low
  *     resolutions need the frame's depth_texture, as for a system's draw,
- *     and without one draw at full resolution, saying so once). The tiled
- *     path (PLUME_DRAW_PATH_TILED) is not supported for a group:
- *     plume_draw_group_draw returns PLUME_ERROR_INVALID_ARGUMENT with a
- *     message and draws nothing.
+ *     and without one draw at full resolution, saying so once). [since 1.3]
+ *     The tiled path (PLUME_DRAW_PATH_TILED) draws groups too, at every
+ *     resolution: step 3 is then the tiled compositor over the sorted list
+ *     (each particle's quad binned to screen tiles, each tile composited
+ *     front to back), as for a system, with each system's sprite, soft
+ *     fade and lighting; like a system's it needs the frame's
+ *     depth_texture (without one: the raster path, said once per group),
+ *     and a frame over its entry budget draws raster. Before 1.3 the tiled
+ *     path was refused for a group with PLUME_ERROR_INVALID_ARGUMENT.
  *
  * Cost: a pass of 96 bytes written and read per drawn particle, the sort of
  * all drawn particles together (about the sum of the separate sorts, or
@@ -163,12 +168,14 @@ PLUME_API plume_result plume_draw_group_destroy(plume_context *context, plume_dr
  * updates left them, in one order for `frame`'s camera, into the currently
  * bound framebuffer. Reads what plume_system_draw reads of the frame (view,
  * projection, depth_texture, viewport_size, draw_resolution, the light);
- * draw_path must be PLUME_DRAW_PATH_RASTER.
+ * draw_path PLUME_DRAW_PATH_RASTER, or PLUME_DRAW_PATH_TILED [since 1.3]
+ * with the tiled path's transmittance_threshold and
+ * disable_early_termination.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or group handle, frame
  * NULL, a non-finite matrix element or light, a depth_texture that is not a
  * 2D depth texture or is the draw framebuffer's depth attachment, a negative
- * viewport_size, the tiled draw path, a system of the group destroyed since
- * its creation), PLUME_ERROR_HOST_STATE, PLUME_ERROR_GL; nothing is drawn
+ * viewport_size, a draw_path that is no plume_draw_path (before 1.3: any but
+ * raster), a system of the group destroyed since its creation), PLUME_ERROR_HOST_STATE, PLUME_ERROR_GL; nothing is drawn
  * then. A GL_VIEWPORT without pixels (a minimised window) draws nothing and
  * returns PLUME_OK; a group with a lit system drawn in a frame without light
  * warns once per group [since 1.3].
@@ -200,7 +207,8 @@ PLUME_API plume_result plume_draw_group_set_profiling(plume_context *context, pl
  * group's draw number, from 1): PLUME_STAGE_SORT the gather of the systems'
  * drawn particles and the group's sort (sort_padded_count, sort_passes),
  * PLUME_STAGE_DRAW the draw (at 1/2 or 1/4 with its DOWNSAMPLE and UPSAMPLE
- * draw stages), drawn_count the particles drawn; no simulate or update
+ * draw stages; tiled, with the tiled sub-stages, tiled_entries and
+ * tiled_entry_budget [since 1.3]), drawn_count the particles drawn; no simulate or update
  * stage, live_count 0; path PLUME_PATH_COMPUTE. No GL call.
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (a bad context or group handle, out
  * NULL; *out is zeroed where it is not NULL). [since 1.2] */

@@ -296,10 +296,32 @@ typedef enum plume_draw_resolution {
  *           the frames need; a frame whose entries do not fit draws with
  *           RASTER instead, chosen on the GPU (plume_profile counts those
  *           frames). */
+/*   AUTOMATIC [since 1.3]: per draw, TILED where it can be made and pays
+ *           (the compute path, a depth_texture given, and enough particles
+ *           live to beat its fixed cost: the last update's bound on the
+ *           drawn count at or over a threshold measured on the GPU), at
+ *           draw_resolution, or at 1/2 where draw_quality lets the draw
+ *           lower it and the particles are many enough for that to pay;
+ *           RASTER otherwise. plume_profile.draw_path and draw_resolution
+ *           say what each frame drew with.
+ * The default, zero, is AUTOMATIC for hosts built against 1.3 on; hosts
+ * built against 1.0 - 1.2 (through the plugin table they asked for) pass
+ * zero for the raster path and keep it. RASTER is its own value since 1.3
+ * (it was zero before): a host recompiled against 1.3 that names it keeps
+ * the raster path. */
 typedef enum plume_draw_path {
-    PLUME_DRAW_PATH_RASTER = 0, /* default */
-    PLUME_DRAW_PATH_TILED = 1
+    PLUME_DRAW_PATH_DEFAULT = 0,   /* AUTOMATIC [since 1.3]; before 1.3 the raster path */
+    PLUME_DRAW_PATH_TILED = 1,
+    PLUME_DRAW_PATH_AUTOMATIC = 2, /* [since 1.3] */
+    PLUME_DRAW_PATH_RASTER = 3     /* [since 1.3; before, zero] */
 } plume_draw_path;
+
+/* What an AUTOMATIC draw (plume_frame_desc.draw_quality) may do to the
+ * resolution [since 1.3]. */
+typedef enum plume_draw_quality {
+    PLUME_DRAW_QUALITY_FULL = 0,      /* default: draw_resolution as given */
+    PLUME_DRAW_QUALITY_MAY_LOWER = 1  /* at PLUME_DRAW_FULL, 1/2 where it pays (and a depth_texture is given) */
+} plume_draw_quality;
 
 /* What update and draw need each frame. */
 typedef struct plume_frame_desc {
@@ -356,7 +378,8 @@ typedef struct plume_frame_desc {
     float cull_distance;
     /* draw: a plume_draw_resolution; default PLUME_DRAW_FULL. [since 1.1] */
     uint32_t draw_resolution;
-    /* draw: a plume_draw_path; default PLUME_DRAW_PATH_RASTER. [since 1.2] */
+    /* draw: a plume_draw_path; default (0): PLUME_DRAW_PATH_AUTOMATIC [since
+     * 1.3; before, the raster path]. [since 1.2] */
     uint32_t draw_path;
     /* draw, PLUME_DRAW_PATH_TILED: a pixel stops compositing particles once
      * the light it still lets through (its transmittance) is below this,
@@ -377,6 +400,10 @@ typedef struct plume_frame_desc {
      * ignore all three. [since 1.2] */
     float light_color[3];
     float ambient_color[3];
+    /* draw, PLUME_DRAW_PATH_AUTOMATIC: a plume_draw_quality; default
+     * PLUME_DRAW_QUALITY_FULL (the resolution is draw_resolution). Other
+     * values are refused with a message. [since 1.3] */
+    uint32_t draw_quality;
 } plume_frame_desc;
 
 /* Creates a system in `context` and the current GL context (4.3 core or newer

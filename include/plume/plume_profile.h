@@ -86,6 +86,13 @@ typedef struct plume_profile {
     uint32_t event_children_dropped;
     /* the plume_gpu_path the system runs (compute or fragment) [since 1.2] */
     uint32_t path;
+    /* the last completed frame's draw: the plume_draw_path it drew with
+     * (PLUME_DRAW_PATH_RASTER or TILED, whatever the frame asked: what
+     * AUTOMATIC chose; a tiled frame over its entry budget is still TILED,
+     * counted in tiled_overflow_frames) and its plume_draw_resolution; 0
+     * and 0 before a timed draw [since 1.3] */
+    uint32_t draw_path;
+    uint32_t draw_resolution;
 } plume_profile;
 
 /* One completed frame, for per-frame logs (CSV) and graphs. */

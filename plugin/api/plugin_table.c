@@ -18,9 +18,12 @@
 #define STRIDE(type, first_new_field) \
     ((PREFIX(type, first_new_field) + _Alignof(type) - 1) / _Alignof(type) * _Alignof(type))
 
+/* Every older host's zero draw_path is the raster path (1.3 made zero
+ * automatic). */
 static plume_frame_desc frame_from_prefix(const plume_frame_desc *frame, size_t prefix) {
     plume_frame_desc full = {0};
     if (frame) memcpy(&full, frame, prefix);
+    if (full.draw_path == PLUME_DRAW_PATH_DEFAULT) full.draw_path = PLUME_DRAW_PATH_RASTER;
     return full;
 }
 
@@ -100,6 +103,36 @@ static uint32_t system_get_frame_profiles_1_1(const plume_context *context, plum
     return get_frame_profiles_prefix(context, system, first_frame, out, max,
                                      PREFIX(plume_frame_profile, tiled_entries),
                                      STRIDE(plume_frame_profile, tiled_entries));
+}
+
+/* 1.2: the frame without draw_quality, zero the raster path; the profile
+ * without draw_path and draw_resolution. */
+static plume_result system_update_1_2(plume_context *context, plume_system system, const plume_frame_desc *frame) {
+    plume_frame_desc full = frame_from_prefix(frame, PREFIX(plume_frame_desc, draw_quality));
+    return plume_system_update(context, system, frame ? &full : NULL);
+}
+
+static plume_result system_draw_1_2(plume_context *context, plume_system system, const plume_frame_desc *frame) {
+    plume_frame_desc full = frame_from_prefix(frame, PREFIX(plume_frame_desc, draw_quality));
+    return plume_system_draw(context, system, frame ? &full : NULL);
+}
+
+static plume_result draw_group_draw_1_2(plume_context *context, plume_draw_group group,
+                                        const plume_frame_desc *frame) {
+    plume_frame_desc full = frame_from_prefix(frame, PREFIX(plume_frame_desc, draw_quality));
+    return plume_draw_group_draw(context, group, frame ? &full : NULL);
+}
+
+static plume_result system_get_profile_1_2(const plume_context *context, plume_system system, plume_profile *out) {
+    return get_profile_prefix(context, system, out, PREFIX(plume_profile, draw_path));
+}
+
+static plume_result draw_group_get_profile_1_2(const plume_context *context, plume_draw_group group,
+                                               plume_profile *out) {
+    plume_profile full;
+    plume_result result = plume_draw_group_get_profile(context, group, out ? &full : NULL);
+    if (out) memcpy(out, &full, PREFIX(plume_profile, draw_path));
+    return result;
 }
 
 /* ---- Hosts built before 1.2 ----------------------------------------------
@@ -184,41 +217,59 @@ static const plume_api api_table_1_1 = {
     .system_get_frame_profiles = system_get_frame_profiles_1_1,
 };
 
+/* The functions hosts of 1.2 on get alike (a 1.2 host calls none of those added later). */
+#define API_1_2_FUNCTIONS \
+    .system_create = plume_system_create, \
+    .system_get_desc = plume_system_get_desc, \
+    .system_read_back = plume_system_read_back, \
+    .system_get_frame_profiles = plume_system_get_frame_profiles, \
+    .sorter_create = plume_sorter_create, \
+    .sorter_get_desc = plume_sorter_get_desc, \
+    .sorter_algorithm_for = plume_sorter_algorithm_for, \
+    .system_get_sort_algorithm = plume_system_get_sort_algorithm, \
+    .system_set_world = plume_system_set_world, \
+    .draw_group_create = plume_draw_group_create, \
+    .draw_group_destroy = plume_draw_group_destroy, \
+    .draw_group_read_back = plume_draw_group_read_back, \
+    .sort_texture = plume_sort_texture, \
+    .draw_group_set_profiling = plume_draw_group_set_profiling, \
+    .system_desc_check = plume_system_desc_check, \
+    .system_set_tiled_options = plume_system_set_tiled_options, \
+    .system_prewarm = plume_system_prewarm, \
+    .system_get_bounds = plume_system_get_bounds, \
+    .system_desc_bounds = plume_system_desc_bounds, \
+    .system_poll_events = plume_system_poll_events, \
+    .system_emit = plume_system_emit, \
+    .system_set_transform = plume_system_set_transform, \
+    .system_set_instances = plume_system_set_instances, \
+    .context_warm_programs = plume_context_warm_programs
+
+/* For hosts that asked for 1.2. */
+static const plume_api api_table_1_2 = {
+    .size = sizeof(plume_api),
+    .version_major = PLUME_ABI_MAJOR,
+    .version_minor = PLUME_ABI_MINOR,
+    API_1_0_FUNCTIONS,
+    API_1_2_FUNCTIONS,
+    .system_update = system_update_1_2,
+    .system_draw = system_draw_1_2,
+    .system_get_profile = system_get_profile_1_2,
+    .draw_group_draw = draw_group_draw_1_2,
+    .draw_group_get_profile = draw_group_get_profile_1_2,
+};
+
 /* The current table. */
 static const plume_api api_table = {
     .size = sizeof(plume_api),
     .version_major = PLUME_ABI_MAJOR,
     .version_minor = PLUME_ABI_MINOR,
     API_1_0_FUNCTIONS,
-    .system_create = plume_system_create,
-    .system_get_desc = plume_system_get_desc,
+    API_1_2_FUNCTIONS,
     .system_update = plume_system_update,
     .system_draw = plume_system_draw,
-    .system_read_back = plume_system_read_back,
     .system_get_profile = plume_system_get_profile,
-    .system_get_frame_profiles = plume_system_get_frame_profiles,
-    .sorter_create = plume_sorter_create,
-    .sorter_get_desc = plume_sorter_get_desc,
-    .sorter_algorithm_for = plume_sorter_algorithm_for,
-    .system_get_sort_algorithm = plume_system_get_sort_algorithm,
-    .system_set_world = plume_system_set_world,
-    .draw_group_create = plume_draw_group_create,
-    .draw_group_destroy = plume_draw_group_destroy,
     .draw_group_draw = plume_draw_group_draw,
-    .draw_group_read_back = plume_draw_group_read_back,
-    .sort_texture = plume_sort_texture,
-    .draw_group_set_profiling = plume_draw_group_set_profiling,
     .draw_group_get_profile = plume_draw_group_get_profile,
-    .system_desc_check = plume_system_desc_check,
-    .system_set_tiled_options = plume_system_set_tiled_options,
-    .system_prewarm = plume_system_prewarm,
-    .system_get_bounds = plume_system_get_bounds,
-    .system_desc_bounds = plume_system_desc_bounds,
-    .system_poll_events = plume_system_poll_events,
-    .system_emit = plume_system_emit,
-    .system_set_transform = plume_system_set_transform,
-    .system_set_instances = plume_system_set_instances,
-    .context_warm_programs = plume_context_warm_programs,
 };
 
 plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, const plume_logger *logger,
@@ -245,6 +296,9 @@ plume_result plume_get_api(uint32_t requested_major, uint32_t requested_minor, c
                   requested_minor, PLUME_ABI_MAJOR, PLUME_ABI_MINOR);
         return PLUME_ERROR_VERSION;
     }
-    *out_api = requested_minor == 0 ? &api_table_1_0 : requested_minor == 1 ? &api_table_1_1 : &api_table;
+    *out_api = requested_minor == 0   ? &api_table_1_0
+               : requested_minor == 1 ? &api_table_1_1
+               : requested_minor == 2 ? &api_table_1_2
+                                      : &api_table;
     return PLUME_OK;
 }

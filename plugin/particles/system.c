@@ -356,8 +356,13 @@ static plume_result check_frame(const system_state *s, const char *caller, const
                   frame->draw_resolution);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    if (frame->draw_path > PLUME_DRAW_PATH_TILED) {
+    if (frame->draw_path > PLUME_DRAW_PATH_RASTER) {
         plume_log(&s->env, PLUME_LOG_ERROR, "%s: draw_path %u is not a plume_draw_path", caller, frame->draw_path);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (frame->draw_quality > PLUME_DRAW_QUALITY_MAY_LOWER) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: draw_quality %u is not a plume_draw_quality", caller,
+                  frame->draw_quality);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     for (int i = 0; i < 3; ++i)

@@ -471,6 +471,8 @@ void profiler_get_profile(const plume_profiler *p, plume_profile *out) {
     out->sort_passes = newest->values[PROFILER_VALUE_SORT_PASSES];
     out->tiled_entries = newest->values[PROFILER_VALUE_TILED_ENTRIES];
     out->tiled_entry_budget = newest->values[PROFILER_VALUE_TILED_BUDGET];
+    out->draw_path = newest->values[PROFILER_VALUE_DRAW_PATH];
+    out->draw_resolution = newest->values[PROFILER_VALUE_DRAW_RESOLUTION];
     for (uint32_t age = 0; age < p->history_count; ++age) {
         const profiler_frame *frame = history_at(p, age);
         out->tiled_overflow_frames += frame->values[PROFILER_VALUE_TILED_ENTRIES] >

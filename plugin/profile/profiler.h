@@ -66,7 +66,9 @@ typedef enum profiler_value {
     PROFILER_VALUE_TILED_BUDGET = 6,  /* the entries it had room for: more is an overflow frame */
     PROFILER_VALUE_EVENT_CHILDREN = 7, /* GPU events: children requested of the update */
     PROFILER_VALUE_EVENT_DROPPED = 8,  /* and of those, dropped */
-    PROFILER_VALUE_COUNT = 9
+    PROFILER_VALUE_DRAW_PATH = 9,       /* the plume_draw_path the draw ran */
+    PROFILER_VALUE_DRAW_RESOLUTION = 10, /* and its plume_draw_resolution */
+    PROFILER_VALUE_COUNT = 11
 } profiler_value;
 
 typedef struct plume_profiler plume_profiler;

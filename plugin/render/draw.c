@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "render/draw_tuning.h"
 #include "render/lowres.h"
 
 static const char *const DRAW_STAGE_GROUPS[PLUME_DRAW_STAGE_COUNT] = {
@@ -171,9 +172,7 @@ static void warn_once(const particle_view *v, bool *warned, const char *what) {
     *warned = true;
 }
 
-/* The host's framebuffer as a target: the current viewport, the frame's
- * depth texture covering frame->viewport_size (default: the viewport). */
-static draw_target host_target(const plume_frame_desc *frame) {
+draw_target draw_host_target(const plume_frame_desc *frame) {
     draw_target t = {.factor = 1, .depth_function = GL_LESS, .depth_texture = frame->depth_texture};
     t.viewport[2] = t.viewport[3] = 1;
     glGetIntegerv(GL_VIEWPORT, t.viewport);
@@ -186,30 +185,55 @@ static draw_target host_target(const plume_frame_desc *frame) {
     return t;
 }
 
-/* `path` onto `target`, with the raster path where it cannot be made. */
+/* `path` onto `target`, with the raster path where it cannot be made; the
+ * path that drew and the resolution into the profile. */
 static plume_result draw_with(const draw_path *path, const particle_view *v, const draw_frame *frame,
                               const draw_target *target, plume_gl_scope *scope) {
     plume_result r = path->draw(v, frame, target, NULL, scope);
-    if (r == PLUME_ERROR_GL_UNSUPPORTED && path != &raster_draw_path)
+    if (r == PLUME_ERROR_GL_UNSUPPORTED && path != &raster_draw_path) {
+        path = &raster_draw_path;
         r = raster_draw_path.draw(v, frame, target, NULL, scope);
+    }
+    draw_profile_choice(v->profiler, path == &tiled_draw_path, target->factor);
     return r;
+}
+
+void draw_profile_choice(plume_profiler *profiler, bool tiled, int factor) {
+    profiler_set_u32(profiler, PROFILER_VALUE_DRAW_PATH, tiled ? PLUME_DRAW_PATH_TILED : PLUME_DRAW_PATH_RASTER);
+    profiler_set_u32(profiler, PROFILER_VALUE_DRAW_RESOLUTION,
+                     factor == 1 ? PLUME_DRAW_FULL : factor == 2 ? PLUME_DRAW_HALF : PLUME_DRAW_QUARTER);
+}
+
+draw_decision draw_decide(const plume_frame_desc *frame, uint32_t drawn_bound) {
+    bool has_depth = frame->depth_texture != 0;
+    uint32_t resolution = frame->draw_resolution;
+    bool tiled = frame->draw_path == PLUME_DRAW_PATH_TILED;
+    if (frame->draw_path == PLUME_DRAW_PATH_DEFAULT || frame->draw_path == PLUME_DRAW_PATH_AUTOMATIC) {
+        tiled = has_depth && drawn_bound >= DRAW_TUNING.tiled_from;
+        if (tiled && resolution == PLUME_DRAW_FULL && frame->draw_quality == PLUME_DRAW_QUALITY_MAY_LOWER &&
+            drawn_bound >= DRAW_TUNING.half_from)
+            resolution = PLUME_DRAW_HALF;
+    }
+    int factor = !has_depth || resolution == PLUME_DRAW_FULL ? 1 : resolution == PLUME_DRAW_HALF ? 2 : 4;
+    return (draw_decision){.tiled = tiled && has_depth, .factor = factor};
 }
 
 static plume_result draw_system(const particle_view *v, const draw_frame *frame, draw_choices *choices,
                                 plume_gl_scope *scope) {
     const plume_frame_desc *desc = frame->desc;
-    draw_target target = host_target(desc);
-    if (v->desc->path == PLUME_PATH_FRAGMENT) return fragment_raster_draw_path.draw(v, frame, &target, NULL, scope);
+    draw_target target = draw_host_target(desc);
+    if (v->desc->path == PLUME_PATH_FRAGMENT) {
+        draw_profile_choice(v->profiler, false, 1);
+        return fragment_raster_draw_path.draw(v, frame, &target, NULL, scope);
+    }
     bool has_depth = desc->depth_texture != 0;
     if (desc->draw_resolution != PLUME_DRAW_FULL && !has_depth)
         warn_once(v, &choices->warned_lowres_without_depth, "a low draw_resolution");
     if (desc->draw_path == PLUME_DRAW_PATH_TILED && !has_depth)
         warn_once(v, &choices->warned_tiled_without_depth, "the tiled draw path");
-    int factor = !has_depth || desc->draw_resolution == PLUME_DRAW_FULL ? 1
-                 : desc->draw_resolution == PLUME_DRAW_HALF           ? 2
-                                                                       : 4;
-    const draw_path *path =
-        desc->draw_path == PLUME_DRAW_PATH_TILED && has_depth ? &tiled_draw_path : &raster_draw_path;
+    draw_decision decision = draw_decide(desc, v->sort_bound);
+    int factor = decision.factor;
+    const draw_path *path = decision.tiled ? &tiled_draw_path : &raster_draw_path;
     if (v->trail.pair_buffer) path = &trail_draw_path;
     if (factor == 1) return draw_with(path, v, frame, &target, scope);
     lowres_state *low = lowres_of(v);

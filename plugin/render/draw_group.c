@@ -61,34 +61,42 @@ static void gather(group_state *g, const particle_view *systems, const mat4 view
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
 }
 
+/* One draw of the group: what its draw passes read. */
+typedef struct group_draw {
+    group_state *g;
+    const particle_view *systems;
+    draw_frame frame;
+    frame_light light;
+} group_draw;
+
 /* The instanced draw of the sorted list into the bound framebuffer (the
- * host's, or the low-resolution target), its soft fade against
- * `scene_depth` (0: none; in `depth_convention`, plume_depth_convention)
- * covering `target_size` pixels. */
-static void draw_sorted(group_state *g, const particle_view *systems, const mat4 view, const mat4 projection,
-                        uint32_t depth_convention, GLuint scene_depth, const float target_size[2],
-                        const frame_light *light) {
-    GLuint d = g->draw_program;
+ * host's, or the low-resolution target), its soft fade against the target's
+ * depth texture (0: none): the instances `count` names (NULL: every drawn
+ * one, the group's state). */
+static void draw_sorted(const group_draw *w, const draw_target *target, const draw_count *count) {
+    group_state *g = w->g;
+    const vec4 *projection = w->frame.projection;
+    GLuint d = g->draw_program, scene_depth = target->depth_texture;
     const GLint *at = g->at.draw;
     glUseProgram(d);
-    glProgramUniformMatrix4fv(d, at[DRAW_VIEW], 1, GL_FALSE, &view[0][0]);
+    glProgramUniformMatrix4fv(d, at[DRAW_VIEW], 1, GL_FALSE, &w->frame.view[0][0]);
     glProgramUniformMatrix4fv(d, at[DRAW_PROJECTION], 1, GL_FALSE, &projection[0][0]);
     float fade[PLUME_DRAW_GROUP_MAX_SYSTEMS] = {0};
     if (scene_depth != 0) {
-        for (uint32_t i = 0; i < g->system_count; ++i) fade[i] = systems[i].desc->appearance.soft_fade_distance;
+        for (uint32_t i = 0; i < g->system_count; ++i) fade[i] = w->systems[i].desc->appearance.soft_fade_distance;
         mat4 inverse;
         glm_mat4_inv((vec4 *)projection, inverse);
         glProgramUniformMatrix4fv(d, at[DRAW_INVERSE_PROJECTION], 1, GL_FALSE, &inverse[0][0]);
-        glProgramUniform2f(d, at[DRAW_VIEWPORT_SIZE], target_size[0], target_size[1]);
-        glProgramUniform1ui(d, at[DRAW_DEPTH_CONVENTION], depth_convention);
+        glProgramUniform2f(d, at[DRAW_VIEWPORT_SIZE], target->depth_size[0], target->depth_size[1]);
+        glProgramUniform1ui(d, at[DRAW_DEPTH_CONVENTION], w->frame.depth_convention);
     }
     glProgramUniform1fv(d, at[DRAW_SOFT_FADE], (GLsizei)g->system_count, fade);
     glProgramUniform1iv(d, at[DRAW_LAYER], (GLsizei)g->system_count, g->system_layer);
     glProgramUniform2uiv(d, at[DRAW_SYSTEM_FLIPBOOK], (GLsizei)g->system_count, g->system_flipbook);
     glProgramUniform1iv(d, at[DRAW_SYSTEM_LIT], (GLsizei)g->system_count, g->system_lit);
     glProgramUniform1uiv(d, at[DRAW_FIRST_RECORD], (GLsizei)g->system_count, g->first_record);
-    glProgramUniform3fv(d, at[DRAW_LIGHT_COLOR], 1, light->color);
-    glProgramUniform3fv(d, at[DRAW_AMBIENT_COLOR], 1, light->ambient);
+    glProgramUniform3fv(d, at[DRAW_LIGHT_COLOR], 1, w->light.color);
+    glProgramUniform3fv(d, at[DRAW_AMBIENT_COLOR], 1, w->light.ambient);
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, scene_depth);
     glBindSampler(1, g->depth_sampler);
@@ -98,9 +106,48 @@ static void draw_sorted(group_state *g, const particle_view *systems, const mat4
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, g->pairs_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_RECORDS, g->records_buffer);
     glBindVertexArray(g->vertex_array);
-    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, g->state_buffer);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, count ? count->buffer : g->state_buffer);
     draw_blend_particles_over_depth();
-    glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)STATE_DRAW_ARGS_OFFSET);
+    glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(count ? count->offset : STATE_DRAW_ARGS_OFFSET));
+}
+
+/* The tiled path's fallback for a frame over its entry budget. */
+static void draw_sorted_share(void *user, const draw_target *target, const draw_count *count) {
+    draw_sorted(user, target, count);
+}
+
+/* The sorted list composited by the tiled path (render/tiled.c) onto
+ * `target`; where that path cannot be made, the instanced draw. */
+static plume_result draw_tiled(const group_draw *w, const draw_target *target, plume_gl_scope *scope) {
+    group_state *g = w->g;
+    float fade[PLUME_DRAW_GROUP_MAX_SYSTEMS] = {0}, additive = 0.0f;
+    for (uint32_t i = 0; i < g->system_count; ++i) {
+        const plume_system_desc *desc = w->systems[i].desc;
+        if (target->depth_texture) fade[i] = desc->appearance.soft_fade_distance;
+        float k = particles_largest_additive(desc);
+        additive = k > additive ? k : additive;
+    }
+    const tiled_group group = {.capacity = g->total_capacity, .look = g->look, .list_buffer = g->pairs_buffer,
+                               .records_buffer = g->records_buffer, .sprite_array = g->sprite_array,
+                               .system_count = g->system_count, .first_record = g->first_record,
+                               .layer = g->system_layer, .lit = g->system_lit, .flipbook = g->system_flipbook,
+                               .soft_fade = fade, .largest_additive = additive,
+                               .draw_fallback = draw_sorted_share, .user = (void *)w};
+    particle_view own = group_view(g);
+    own.light = w->light;
+    plume_result r = tiled_draw_group(&own, &g->tiled, &group, &w->frame, target, scope);
+    if (r != PLUME_ERROR_GL_UNSUPPORTED) return r;
+    draw_sorted(w, target, NULL);
+    draw_profile_choice(g->profiler, false, target->factor);
+    return PLUME_OK;
+}
+
+/* The sorted list onto `target` by the frame's path. */
+static plume_result draw_onto(const group_draw *w, const draw_target *target, bool tiled, plume_gl_scope *scope) {
+    draw_profile_choice(w->g->profiler, tiled, target->factor);
+    if (tiled) return draw_tiled(w, target, scope);
+    draw_sorted(w, target, NULL);
+    return PLUME_OK;
 }
 
 /* The group, its live systems and the frame's matrices, every check logged. */
@@ -120,9 +167,6 @@ static plume_result find_group_and_systems(plume_context *context, plume_draw_gr
                       caller, i);
         if (r != PLUME_OK) return r;
     }
-    if (frame->draw_path != PLUME_DRAW_PATH_RASTER)
-        return group_refuse(&g->env, caller,
-                      "a draw group draws with PLUME_DRAW_PATH_RASTER only (the tiled path does not draw groups)");
     plume_result r = draw_check_host_inputs(&g->env, caller, frame);
     return r != PLUME_OK ? r : plume_check_host_state(&g->env, caller);
 }
@@ -143,8 +187,11 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
                   "%s: a system of the group is lit but the frame has no light: its particles are black", CALLER);
         g->warned_lit_without_light = true;
     }
-    frame_light light = draw_frame_light(frame);
+    group_draw w = {.g = g, .systems = systems, .frame = {.desc = frame}, .light = draw_frame_light(frame)};
+    glm_mat4_copy(view, w.frame.view);
+    glm_mat4_copy(projection, w.frame.projection);
     uint32_t depth_convention = plume_depth_convention(&projection[0][0]);
+    w.frame.depth_convention = depth_convention;
     uint64_t bound = 0;
     for (uint32_t i = 0; i < g->system_count; ++i) bound += systems[i].sort_bound;
     if (bound > g->total_capacity) bound = g->total_capacity;
@@ -157,7 +204,7 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
     profiler_frame_begin(g->profiler, ++g->draws, &scope);
     profiler_stage_begin(g->profiler, PLUME_STAGE_SORT);
     announce_stage(g, "gather");
-    gather(g, systems, view, &light);
+    gather(g, systems, view, &w.light);
     announce_stage(g, "sort");
     r = plume_sort_indirect_bounded(g->context, g->sorter, g->pairs_buffer, g->state_buffer, STATE_DRAWN_COUNT_OFFSET,
                                     (uint32_t)bound);
@@ -167,25 +214,31 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
     profiler_capture_u32(g->profiler, PROFILER_VALUE_DRAWN_COUNT, g->state_buffer, STATE_DRAWN_COUNT_OFFSET, &scope);
     profiler_stage_begin(g->profiler, PLUME_STAGE_DRAW);
     announce_stage(g, "draw");
-    int factor = frame->draw_resolution == PLUME_DRAW_FULL ? 1 : frame->draw_resolution == PLUME_DRAW_HALF ? 2 : 4;
-    if (factor > 1 && frame->depth_texture == 0) {
+    draw_decision decision = draw_decide(frame, (uint32_t)bound);
+    int factor = decision.factor;
+    bool tiled = decision.tiled;
+    if (frame->draw_resolution != PLUME_DRAW_FULL && frame->depth_texture == 0) {
         if (!g->warned_lowres_without_depth)
             plume_log(&g->env, PLUME_LOG_WARNING,
                       "%s: a low draw_resolution needs the frame's depth_texture; drawing at full resolution", CALLER);
         g->warned_lowres_without_depth = true;
-        factor = 1;
+    }
+    if (frame->draw_path == PLUME_DRAW_PATH_TILED && frame->depth_texture == 0) {
+        if (!g->warned_tiled_without_depth)
+            plume_log(&g->env, PLUME_LOG_WARNING,
+                      "%s: the tiled draw path needs the frame's depth_texture; drawing with the raster path", CALLER);
+        g->warned_tiled_without_depth = true;
     }
     if (r == PLUME_OK && factor == 1) {
-        float size[2];
-        draw_depth_size(frame, size);
-        draw_sorted(g, systems, view, projection, depth_convention, frame->depth_texture, size, &light);
+        draw_target target = draw_host_target(frame);
+        r = draw_onto(&w, &target, tiled, &scope);
     } else if (r == PLUME_OK) {
         lowres_pass pass;
         particle_view own = group_view(g);
         r = lowres_begin(&g->lowres, &own, frame, depth_convention, factor, &pass);
         if (r == PLUME_OK) {
             draw_target target = lowres_target(&pass);
-            draw_sorted(g, systems, view, projection, depth_convention, target.depth_texture, target.depth_size, &light);
+            r = draw_onto(&w, &target, tiled, &scope);
             lowres_end(&g->lowres, &own, frame, projection, &pass);
         }
     }

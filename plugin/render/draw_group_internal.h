@@ -8,6 +8,7 @@
 #include "render/draw_group.h"
 #include "render/lowres.h"
 #include "render/particle_uniforms.h"
+#include "render/tiled.h"
 
 enum { GROUP_RECORD_BYTES = 16 * PLUME_GROUP_RECORD_VEC4S };
 
@@ -54,7 +55,11 @@ typedef struct group_state {
     /* The low resolutions: the wrapper's state, run with the group's own
      * view (group_view). */
     lowres_state lowres;
-    bool warned_lowres_without_depth, warned_lit_without_light;
+    /* The tiled path's state (PLUME_DRAW_PATH_TILED), made on its first
+     * tiled draw for the union of the systems' looks. */
+    tiled_renderer tiled;
+    uint32_t look;
+    bool warned_lowres_without_depth, warned_lit_without_light, warned_tiled_without_depth;
     plume_profiler *profiler; /* its frames are the group's draws */
     uint64_t draws;
     draw_group_stage_hook stage_hook; /* benchmarks only (render/draw_group.h) */

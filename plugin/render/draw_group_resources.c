@@ -42,6 +42,7 @@ static uint32_t list_group_gl_objects(const void *object, plume_gl_object *out, 
     const group_state *g = object;
     uint32_t n = list_own_gl_objects(g, out, capacity);
     n += lowres_list_gl_objects(&g->lowres, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += tiled_list_gl_objects(&g->tiled, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += profiler_list_gl_objects(g->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
 }
@@ -51,6 +52,7 @@ static void free_group(void *object) {
     plume_gl_object owned[GROUP_GL_OBJECTS];
     plume_delete_gl_objects(&g->env, owned, list_own_gl_objects(g, owned, GROUP_GL_OBJECTS));
     lowres_release(&g->lowres, g->context);
+    tiled_release(&g->tiled, g->context);
     plume_sorter_destroy(g->context, g->sorter); /* {0} if it was never made */
     profiler_destroy(g->profiler);
     plume_env env = g->env;
@@ -194,6 +196,7 @@ static const char *const DRAW_UNIFORM_NAMES[DRAW_UNIFORMS + 1] = {
 static plume_result build_programs(group_state *g, const particle_view *systems, uint32_t count) {
     uint32_t features = 0;
     for (uint32_t i = 0; i < count; ++i) features |= particles_look_features(systems[i].desc);
+    g->look = features;
     char look[LOOK_DEFINES_SIZE];
     particles_look_defines(features, look);
     char records_written[LOOK_DEFINES_SIZE + 96], records_read[LOOK_DEFINES_SIZE + 48];

@@ -82,6 +82,25 @@ bool draw_viewport_is_empty(void);
 /* No light reaches a lit particle: no ambient term and no directional light
  * (a zero colour or a zero direction). */
 bool draw_frame_is_dark(const plume_frame_desc *frame);
+/* The host's framebuffer as a target: the current viewport and depth
+ * function, the frame's depth texture covering frame->viewport_size
+ * (default: the viewport). */
+draw_target draw_host_target(const plume_frame_desc *frame);
+/* What a draw runs: the tiled path or the raster one, at 1/`factor`. */
+typedef struct draw_decision {
+    bool tiled;
+    int factor;
+} draw_decision;
+/* A compute-path frame's path and resolution: as it asks, or, for
+ * PLUME_DRAW_PATH_AUTOMATIC (and zero), tiled where a depth texture and a
+ * bound on the drawn count, `drawn_bound`, let it pay, at 1/2 where the
+ * frame's draw_quality may lower it and the count pays for that
+ * (render/draw_tuning.h); tiled and the low resolutions need the frame's
+ * depth texture (without one: raster at full resolution). */
+draw_decision draw_decide(const plume_frame_desc *frame, uint32_t drawn_bound);
+/* The path that drew and its resolution into `profiler`'s frame
+ * (plume_profile.draw_path, draw_resolution). */
+void draw_profile_choice(plume_profiler *profiler, bool tiled, int factor);
 /* The pixels the frame's depth texture covers: viewport_size, or the
  * current viewport's size where it is not given. */
 void draw_depth_size(const plume_frame_desc *frame, float size[2]);

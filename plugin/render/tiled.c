@@ -64,6 +64,59 @@ _Static_assert(PLUME_BINDING_TILED_COUNTS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BIND
 /* The composite writes draw_target.texture and reads draw_target.depth_texture. */
 typedef draw_target tiled_target;
 
+/* What a draw reads: a system's sorted particles (group NULL), or a draw
+ * group's sorted records (`s` then the group's own view). */
+typedef struct tiled_source {
+    const particle_view *s;
+    const tiled_group *group;
+    uint32_t capacity; /* ranks */
+} tiled_source;
+
+/* 1: the projection's inputs, the system's particles or the group's records. */
+static void bind_projected(const tiled_source *src, const tiled_renderer *r) {
+    const GLint *at = r->at[TP_PROJECT];
+    const tiled_group *g = src->group;
+    if (g) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, g->list_buffer);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_GROUP_RECORDS, g->records_buffer);
+        glProgramUniform1uiv(r->programs[TP_PROJECT], at[TU_FIRST_RECORD], (GLsizei)g->system_count, g->first_record);
+        glProgramUniform1iv(r->programs[TP_PROJECT], at[TU_SYSTEM_LIT], (GLsizei)g->system_count, g->lit);
+        return;
+    }
+    const particle_view *s = src->s;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->draw_list_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
+    particle_set_appearance_uniforms(s, &r->project_uniforms);
+}
+
+/* 6: what the composite shades with: the system's appearance and sprite,
+ * or each grouped system's sprite layer, flipbook and soft fade. Returns
+ * the soft fade distance that gates the scene depth's read (the largest). */
+static float bind_shading(const tiled_source *src, const tiled_renderer *r) {
+    const tiled_group *g = src->group;
+    if (!g) {
+        particle_set_appearance_uniforms(src->s, &r->composite_uniforms);
+        draw_bind_sprite(src->s, r->sprite_sampler);
+        return src->s->desc->appearance.soft_fade_distance;
+    }
+    GLuint c = r->programs[TP_COMPOSITE];
+    const GLint *at = r->at[TP_COMPOSITE], *shared = r->composite_uniforms.at;
+    GLsizei n = (GLsizei)g->system_count;
+    glProgramUniform1iv(c, at[TU_GROUP_LAYER], n, g->layer);
+    glProgramUniform2uiv(c, at[TU_GROUP_FLIPBOOK], n, g->flipbook);
+    glProgramUniform1fv(c, at[TU_GROUP_SOFT_FADE], n, g->soft_fade);
+    glProgramUniform1i(c, shared[PU_SPRITE], 0);
+    glProgramUniform1i(c, shared[PU_SCENE_DEPTH], 1);
+    glProgramUniform1i(c, shared[PU_SPRITE_ARRAY], PLUME_TEXTURE_UNIT_SPRITE_ARRAY);
+    glActiveTexture(GL_TEXTURE0 + PLUME_TEXTURE_UNIT_SPRITE_ARRAY);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, g->sprite_array);
+    glBindSampler(PLUME_TEXTURE_UNIT_SPRITE_ARRAY, r->sprite_sampler);
+    float largest = 0.0f;
+    for (uint32_t i = 0; i < g->system_count; ++i) largest = g->soft_fade[i] > largest ? g->soft_fade[i] : largest;
+    return largest;
+}
+
 static void bind_tiled_buffers(const particle_view *s, const tiled_renderer *r) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->counts_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_SPLATS, r->splats_buffer);
@@ -100,13 +153,11 @@ static void run_scan_level(const tiled_renderer *r, uint32_t capacity, uint32_t 
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
-static void build_entries(const particle_view *s, tiled_renderer *r, const mat4 view, const mat4 projection,
+static void build_entries(const tiled_source *src, tiled_renderer *r, const mat4 view, const mat4 projection,
                           uint32_t depth_convention, const tiled_target *t, const uint32_t tiles[2]) {
-    uint32_t capacity = s->desc->capacity;
+    const particle_view *s = src->s;
+    uint32_t capacity = src->capacity;
     bind_tiled_buffers(s, r);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->draw_list_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
 
     draw_stage_begin(s, PLUME_DRAW_STAGE_PROJECT);
     GLuint prepare = r->programs[TP_PREPARE];
@@ -125,7 +176,7 @@ static void build_entries(const particle_view *s, tiled_renderer *r, const mat4 
     glProgramUniform3f(p, at[TU_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
     glProgramUniform2f(p, at[TU_TARGET_SIZE], (float)t->width, (float)t->height);
     glProgramUniform1ui(p, at[TU_CAPACITY], capacity);
-    particle_set_appearance_uniforms(s, &r->project_uniforms);
+    bind_projected(src, r);
     particle_set_light_uniforms(s, &r->project_uniforms);
     dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -161,9 +212,10 @@ static void build_entries(const particle_view *s, tiled_renderer *r, const mat4 
 /* 5-6: ranges and composite, after the sort; none of their workgroups run
  * on a frame without entries or over the budget (the control pass's
  * arguments). */
-static void composite(const particle_view *s, tiled_renderer *r, const plume_frame_desc *frame,
+static void composite(const tiled_source *src, tiled_renderer *r, const plume_frame_desc *frame,
                       const mat4 projection, uint32_t depth_convention, const tiled_target *t,
                       const uint32_t tiles[2]) {
+    const particle_view *s = src->s;
     uint32_t tile_count = tiles[0] * tiles[1];
     bind_tiled_buffers(s, r);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_ENTRIES, r->shared->entries_buffer);
@@ -198,7 +250,7 @@ static void composite(const particle_view *s, tiled_renderer *r, const plume_fra
     mat4 inverse;
     glm_mat4_inv((vec4 *)projection, inverse);
     glProgramUniformMatrix4fv(c, at[TU_INVERSE_PROJECTION], 1, GL_FALSE, &inverse[0][0]);
-    glProgramUniform1f(c, at[TU_SOFT_FADE_DISTANCE], s->desc->appearance.soft_fade_distance);
+    glProgramUniform1f(c, at[TU_SOFT_FADE_DISTANCE], bind_shading(src, r));
     glProgramUniform2i(c, at[TU_TARGET_SIZE], t->width, t->height);
     glProgramUniform2i(c, at[TU_DEPTH_ORIGIN], t->depth_origin[0], t->depth_origin[1]);
     glProgramUniform2f(c, at[TU_DEPTH_SIZE], t->depth_size[0], t->depth_size[1]);
@@ -210,13 +262,11 @@ static void composite(const particle_view *s, tiled_renderer *r, const plume_fra
     /* Additive light behind a pixel that stopped still adds: stopping at
      * threshold * (1 - K), K the largest additive part, keeps what is
      * skipped under the threshold (tiled_composite.comp). */
-    threshold *= 1.0f - particles_largest_additive(s->desc);
+    threshold *= 1.0f - (src->group ? src->group->largest_additive : particles_largest_additive(s->desc));
     glProgramUniform1f(c, at[TU_THRESHOLD], threshold);
     glProgramUniform2ui(c, at[TU_TILES], tiles[0], tiles[1]);
     glProgramUniform1ui(c, at[TU_CHUNK_ENTRIES], chunk_entries);
-    particle_set_appearance_uniforms(s, &r->composite_uniforms);
     particle_set_light_uniforms(s, &r->composite_uniforms);
-    draw_bind_sprite(s, r->sprite_sampler);
     draw_bind_texture(1, t->depth_texture, r->depth_sampler);
     glBindImageTexture(0, t->texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA16F);
     dispatch_indirect(r, chunk_entries ? PLUME_TILED_CHUNK_ARGS : PLUME_TILED_COMPOSITE_ARGS);
@@ -238,11 +288,13 @@ static void composite(const particle_view *s, tiled_renderer *r, const plume_fra
 
 /* The fallback path's draw of an overflowing frame (no instance otherwise:
  * the control pass's arguments), into the draw framebuffer bound. */
-static plume_result draw_fallback(const particle_view *s, const tiled_renderer *r, const draw_frame *frame,
+static plume_result draw_fallback(const tiled_source *src, const tiled_renderer *r, const draw_frame *frame,
                                   const tiled_target *t, plume_gl_scope *scope) {
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled raster fallback");
     const draw_count overflow = {r->control_buffer, 4 * PLUME_TILED_RASTER_ARGS};
-    plume_result result = FALLBACK_PATH.draw(s, frame, t, &overflow, scope);
+    plume_result result = PLUME_OK;
+    if (src->group) src->group->draw_fallback(src->group->user, t, &overflow);
+    else result = FALLBACK_PATH.draw(src->s, frame, t, &overflow, scope);
     glPopDebugGroup();
     return result;
 }
@@ -250,10 +302,11 @@ static plume_result draw_fallback(const particle_view *s, const tiled_renderer *
 /* 7: the fallback (no instance unless the frame overflowed), then, at full
  * resolution, the target blended onto the host's framebuffer (at 1/2 and
  * 1/4 the wrapper's upsample blends it). */
-static plume_result blend(const particle_view *s, const tiled_renderer *r, const draw_frame *frame,
+static plume_result blend(const tiled_source *src, const tiled_renderer *r, const draw_frame *frame,
                           const tiled_target *t, plume_gl_scope *scope) {
+    const particle_view *s = src->s;
     draw_stage_begin(s, PLUME_DRAW_STAGE_BLEND);
-    plume_result result = draw_fallback(s, r, frame, t, scope);
+    plume_result result = draw_fallback(src, r, frame, t, scope);
     if (t->factor == 1) {
         GLuint b = r->programs[TP_BLEND];
         glUseProgram(b);
@@ -269,34 +322,32 @@ static plume_result blend(const particle_view *s, const tiled_renderer *r, const
     return result;
 }
 
-/* The state the path needs, made on its first draw; NULL where it cannot be
- * (said once: PLUME_ERROR_GL_UNSUPPORTED from then on). */
-static tiled_renderer *ready_state(const particle_view *s, plume_result *result) {
-    tiled_renderer *r = tiled_of(s);
-    *result = r ? PLUME_OK : PLUME_ERROR_OUT_OF_MEMORY;
-    if (!r) return NULL;
+/* The state the path needs, made on its first draw; false where it cannot
+ * be (said once: PLUME_ERROR_GL_UNSUPPORTED from then on). */
+static bool ready_state(const tiled_source *src, tiled_renderer *r, plume_result *result) {
+    *result = PLUME_OK;
     if (r->unavailable) {
         *result = PLUME_ERROR_GL_UNSUPPORTED;
-        return NULL;
+        return false;
     }
-    if (r->programs[TP_COMPOSITE]) return r;
-    if ((*result = tiled_create(s, r)) == PLUME_OK) return r;
-    plume_log(s->env, PLUME_LOG_WARNING,
-              "plume_system_draw: the tiled draw path cannot be made on this GL (%s); drawing with the raster path",
-              plume_result_string(*result));
+    if (r->programs[TP_COMPOSITE]) return true;
+    const particle_view *s = src->s;
+    uint32_t look = src->group ? src->group->look | LOOK_ORIENTED : particles_look_features(s->desc);
+    if ((*result = tiled_create(s, r, src->capacity, look, src->group != NULL)) == PLUME_OK) return true;
+    plume_log(s->env, PLUME_LOG_WARNING, "%s: the tiled draw path cannot be made on this GL (%s); drawing with the raster path",
+              src->group ? "plume_draw_group_draw" : "plume_system_draw", plume_result_string(*result));
     tiled_release(r, s->context);
     r->unavailable = true;
     *result = PLUME_ERROR_GL_UNSUPPORTED;
-    return NULL;
+    return false;
 }
 
-static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, const draw_target *target,
-                               const draw_count *count, plume_gl_scope *scope) {
-    (void)count; /* the tiled path draws the drawn count; only its fallback is instanced */
+static plume_result draw_source(const tiled_source *src, tiled_renderer *r, const draw_frame *frame,
+                                const draw_target *target, plume_gl_scope *scope) {
+    const particle_view *s = src->s;
     plume_gl_scope_save(scope, PLUME_SCOPE_IMAGE_UNIT | PLUME_SCOPE_COPY_BUFFERS);
     plume_result result;
-    tiled_renderer *r = ready_state(s, &result);
-    if (!r) return result;
+    if (!ready_state(src, r, &result)) return result;
     if ((result = tiled_join_scratch(s, r)) != PLUME_OK) return result;
     if ((result = tiled_grow_budget(s, r)) != PLUME_OK) return result;
     tiled_target t = *target;
@@ -310,7 +361,7 @@ static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, 
     if ((result = tiled_ensure_chunks(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
     if ((result = tiled_ensure_entries(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
 
-    build_entries(s, r, frame->view, frame->projection, frame->depth_convention, &t, tiles);
+    build_entries(src, r, frame->view, frame->projection, frame->depth_convention, &t, tiles);
     profiler_capture_u32(s->profiler, PROFILER_VALUE_TILED_ENTRIES, r->control_buffer, 4 * PLUME_TILED_ENTRY_COUNT,
                          scope);
     profiler_set_u32(s->profiler, PROFILER_VALUE_TILED_BUDGET, r->budget);
@@ -319,9 +370,24 @@ static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, 
     result = plume_sort_indirect_bounded(s->context, r->sorter, r->shared->entries_buffer, r->control_buffer,
                                          4 * PLUME_TILED_SORT_COUNT, r->budget);
     draw_stage_end(s, PLUME_DRAW_STAGE_TILE_SORT);
-    composite(s, r, frame->desc, frame->projection, frame->depth_convention, &t, tiles);
-    plume_result blended = blend(s, r, frame, &t, scope);
+    composite(src, r, frame->desc, frame->projection, frame->depth_convention, &t, tiles);
+    plume_result blended = blend(src, r, frame, &t, scope);
     return result != PLUME_OK ? result : blended;
+}
+
+static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, const draw_target *target,
+                               const draw_count *count, plume_gl_scope *scope) {
+    (void)count; /* the tiled path draws the drawn count; only its fallback is instanced */
+    tiled_renderer *r = tiled_of(s);
+    if (!r) return PLUME_ERROR_OUT_OF_MEMORY;
+    const tiled_source src = {.s = s, .capacity = s->desc->capacity};
+    return draw_source(&src, r, frame, target, scope);
+}
+
+plume_result tiled_draw_group(const particle_view *own, tiled_renderer *r, const tiled_group *group,
+                              const draw_frame *frame, const draw_target *target, plume_gl_scope *scope) {
+    const tiled_source src = {.s = own, .group = group, .capacity = group->capacity};
+    return draw_source(&src, r, frame, target, scope);
 }
 
 const draw_path tiled_draw_path = {"tiled", tiled_draw};

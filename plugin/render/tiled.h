@@ -33,7 +33,7 @@ typedef enum tiled_uniform {
     TU_CAPACITY, TU_SCAN_LEVELS, TU_VIEW, TU_PROJECTION, TU_CAMERA_RIGHT, TU_CAMERA_UP, TU_TARGET_SIZE, TU_COUNT,
     TU_ADD, TU_BUDGET, TU_TILES, TU_TILE_COUNT, TU_CHUNK_ENTRIES, TU_INVERSE_PROJECTION, TU_SOFT_FADE_DISTANCE,
     TU_DEPTH_ORIGIN, TU_DEPTH_SIZE, TU_DEPTH_FUNCTION, TU_THRESHOLD, TU_PARTICLES, TU_VIEWPORT_ORIGIN,
-    TU_DEPTH_CONVENTION,
+    TU_DEPTH_CONVENTION, TU_FIRST_RECORD, TU_SYSTEM_LIT, TU_GROUP_LAYER, TU_GROUP_FLIPBOOK, TU_GROUP_SOFT_FADE,
     TILED_UNIFORMS
 } tiled_uniform;
 
@@ -88,5 +88,34 @@ typedef struct tiled_renderer {
  * part. */
 plume_result tiled_configure(plume_context *context, plume_system system, uint32_t tile_size, uint32_t budget,
                              bool fixed_budget, plume_sort_algorithm entry_sort, uint32_t chunk_entries);
+
+/* A draw group's sorted particles as the tiled passes read them (the
+ * group's gather and sort made them, draw_group.c): the list in draw order
+ * ({key, system << PLUME_GROUP_SLOT_BITS | slot}), the records, and per
+ * system what the composite shades with; an overflowing frame's fallback is
+ * the group's own instanced draw. */
+typedef struct tiled_group {
+    uint32_t capacity, look;   /* the list's capacity; the union of the systems' looks */
+    GLuint list_buffer, records_buffer, sprite_array;
+    uint32_t system_count;
+    const GLuint *first_record;
+    const GLint *layer, *lit;  /* -1: no sprite */
+    const GLuint *flipbook;    /* columns, rows */
+    const float *soft_fade;
+    float largest_additive;    /* of every system (particles_largest_additive) */
+    /* Draws the instances `count` names onto `target`, into the bound draw framebuffer. */
+    void (*draw_fallback)(void *user, const draw_target *target, const draw_count *count);
+    void *user;
+} tiled_group;
+
+/* The tiled path's draw of a group onto `target`, with `r` the group's own
+ * tiled state (zero before its first draw) and `own` the group's view
+ * (group_view, with the frame's light). PLUME_ERROR_GL_UNSUPPORTED, having
+ * drawn nothing, where the path cannot be made (said once). */
+plume_result tiled_draw_group(const particle_view *own, tiled_renderer *r, const tiled_group *group,
+                              const draw_frame *frame, const draw_target *target, plume_gl_scope *scope);
+/* Deletes `r`'s GL objects and leaves the context's scratch. */
+void tiled_release(tiled_renderer *r, plume_context *context);
+uint32_t tiled_list_gl_objects(const tiled_renderer *r, plume_gl_object *out, uint32_t capacity);
 
 #endif

@@ -21,11 +21,12 @@ uint32_t tiled_splat_vec4s(uint32_t look);
 /* The system's tiled state (made, zero, where none was; NULL, logged: out of
  * memory). */
 tiled_renderer *tiled_of(const particle_view *v);
-/* Builds the programs and buffers on the first tiled draw. */
-plume_result tiled_create(const particle_view *v, tiled_renderer *r);
-/* Deletes the path's GL objects and its sorter (the GL context current);
- * what tiled_configure chose stays. */
-void tiled_release(tiled_renderer *r, plume_context *context);
+/* Builds the programs and buffers on the first tiled draw, for `capacity`
+ * ranks of `look` (particles_look_features); `group`: a draw group's
+ * programs (TILED_GROUP: the projection reads its records, the composite
+ * shades each system's way). */
+plume_result tiled_create(const particle_view *v, tiled_renderer *r, uint32_t capacity, uint32_t look, bool group);
+/* tiled_release (tiled.h) keeps what tiled_configure chose. */
 /* The entry budget: this frame's count copied behind a fence, and grown from
  * the counts whose fences have passed (never waited on). */
 void tiled_record_entry_count(tiled_renderer *r);

@@ -35,15 +35,17 @@ static const char *const TILED_UNIFORM_NAMES[TILED_UNIFORMS + 1] = {
     "u_camera_up", "u_target_size",    "u_count",         "u_add",                "u_budget",
     "u_tiles",     "u_tile_count",     "u_chunk_entries", "u_inverse_projection", "u_soft_fade_distance",
     "u_depth_origin", "u_depth_size",  "u_depth_function", "u_threshold",         "u_particles",
-    "u_viewport_origin", "u_depth_convention", NULL};
+    "u_viewport_origin", "u_depth_convention", "u_first_record", "u_system_lit", "u_group_layer",
+    "u_group_flipbook", "u_group_soft_fade", NULL};
 
-static plume_result build_programs(const particle_view *s, tiled_renderer *r) {
-    uint32_t tile = tile_size_of(r), look = particles_look_features(s->desc);
+static plume_result build_programs(const particle_view *s, tiled_renderer *r, uint32_t look, bool group) {
+    uint32_t tile = tile_size_of(r);
     r->splat_vec4s = tiled_splat_vec4s(look);
-    char defines[96 + LOOK_DEFINES_SIZE];
+    char defines[160 + LOOK_DEFINES_SIZE];
     int written = snprintf(defines, sizeof defines,
-                           "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n#define TILED_SPLAT_VEC4S %u\n",
-                           tile, composite_batch(tile, r->splat_vec4s), r->splat_vec4s);
+                           "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n#define TILED_SPLAT_VEC4S %u\n%s",
+                           tile, composite_batch(tile, r->splat_vec4s), r->splat_vec4s,
+                           group ? "#define TILED_GROUP\n#define GROUP_RECORD_ACCESS readonly\n" : "");
     particles_look_defines(look, defines + written);
     struct {
         const char *label, *file;
@@ -110,12 +112,11 @@ static uint32_t largest_budget(void) {
     return pairs < MAX_BUDGET ? (uint32_t)pairs : MAX_BUDGET;
 }
 
-plume_result tiled_create(const particle_view *s, tiled_renderer *r) {
-    plume_result result = build_programs(s, r);
+plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t capacity, uint32_t look, bool group) {
+    plume_result result = build_programs(s, r, look, group);
     if (result != PLUME_OK) return result;
     draw_create_samplers(&r->sprite_sampler, &r->depth_sampler);
     glGenVertexArrays(1, &r->vertex_array);
-    uint32_t capacity = s->desc->capacity;
     r->counts_buffer = plume_make_gpu_buffer((GLsizeiptr)capacity * 4, "plume draw: tiled counts");
     r->splats_buffer = plume_make_gpu_buffer((GLsizeiptr)capacity * 16 * r->splat_vec4s, "plume draw: tiled splats");
     r->scan_sums_buffer = plume_make_gpu_buffer(plan_scan_levels(r, capacity), "plume draw: tiled scan sums");
@@ -137,8 +138,7 @@ plume_result tiled_create(const particle_view *s, tiled_renderer *r) {
 
 enum { TILED_GL_OBJECTS = TILED_PROGRAMS + 4 + 3 + TILED_READBACK_SLOTS };
 
-static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_t capacity) {
-    const tiled_renderer *r = state;
+uint32_t tiled_list_gl_objects(const tiled_renderer *r, plume_gl_object *out, uint32_t capacity) {
     plume_gl_object all[TILED_GL_OBJECTS] = {
         {GL_BUFFER, r->counts_buffer},   {GL_BUFFER, r->splats_buffer},  {GL_BUFFER, r->scan_sums_buffer},
         {GL_BUFFER, r->control_buffer},  {GL_SAMPLER, r->sprite_sampler}, {GL_SAMPLER, r->depth_sampler},
@@ -148,6 +148,10 @@ static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_
     for (int p = 0; p < TILED_PROGRAMS; ++p) all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[p]};
     for (int i = 0; i < TILED_READBACK_SLOTS; ++i) all[n++] = (plume_gl_object){GL_BUFFER, r->readback[i]};
     return plume_list_named_gl_objects(all, n, out, capacity);
+}
+
+static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_t capacity) {
+    return tiled_list_gl_objects(state, out, capacity);
 }
 
 static void release_attached(void *state, plume_context *context) { tiled_release(state, context); }
@@ -163,7 +167,7 @@ tiled_renderer *tiled_of(const particle_view *v) {
 void tiled_release(tiled_renderer *r, plume_context *context) {
     screen_scratch_leave(context, &r->joined_scratch);
     plume_gl_object owned[TILED_GL_OBJECTS];
-    plume_delete_gl_objects(plume_context_env(context), owned, list_gl_objects(r, owned, TILED_GL_OBJECTS));
+    plume_delete_gl_objects(plume_context_env(context), owned, tiled_list_gl_objects(r, owned, TILED_GL_OBJECTS));
     for (int i = 0; i < TILED_READBACK_SLOTS; ++i)
         if (r->fences[i]) glDeleteSync(r->fences[i]);
     uint32_t tile_size = r->tile_size, budget = r->fixed_budget ? r->budget : 0;

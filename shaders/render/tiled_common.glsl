@@ -18,7 +18,9 @@
 // not face the camera, its depth varies over it):
 //   [0], [1], [2] xyz: the rows of to_quad; w: the row of clip z, so that
 //       clip z / w = dot(([0].w, [1].w, [2].w), h)
-//   [3] xyz: the row of view depth, view depth = dot([3].xyz, h) / h.z
+//   [3] xyz: the row of view depth, view depth = dot([3].xyz, h) / h.z;
+//       w: a draw group's (TILED_GROUP, always oriented) system index, as
+//       uint bits (SPLAT_GROUP_SYSTEM)
 // Both map from the corners snapped as a rasteriser snaps them (1/256
 // pixel): the pixels a quad covers, and the quad coordinates it shades them
 // with, are a rasteriser's. Then:
@@ -53,6 +55,12 @@ const uint SPLAT_VEC4S = uint(TILED_SPLAT_VEC4S);
 const uint SPLAT_COLOR = uint(SPLAT_COLOR_AT);
 const uint SPLAT_TILES = SPLAT_COLOR + 1u;
 const uint SPLAT_LIGHT = uint(SPLAT_LIGHT_AT);
+#ifdef TILED_GROUP
+#ifndef PLUME_LOOK_ORIENTED
+#error "a draw group's splats are oriented: their system index is in the map's spare word"
+#endif
+const uint SPLAT_GROUP_SYSTEM = 3u;
+#endif
 
 // The splat's word of the frames' cross-fade (and the additive part).
 float splat_mix_word(float frame_mix, float additive) {

@@ -66,6 +66,14 @@ uniform uint u_depth_function;      // the host's glDepthFunc
 uniform float u_threshold;          // transmittance that ends a pixel; 0: never
 uniform uvec2 u_tiles;
 uniform uint u_chunk_entries;       // 0: a workgroup per tile; K: per chunk of at most K entries
+#ifdef TILED_GROUP
+// A draw group's, per system (draw_group.c): its sprite's layer of the
+// group's array on u_sprite_array's unit (-1: none), its flipbook's columns
+// and rows, its soft fade distance (u_soft_fade_distance: the largest).
+uniform int u_group_layer[PLUME_GROUP_MAX_SYSTEMS];
+uniform uvec2 u_group_flipbook[PLUME_GROUP_MAX_SYSTEMS];
+uniform float u_group_soft_fade[PLUME_GROUP_MAX_SYSTEMS];
+#endif
 
 const uint BATCH = uint(TILED_BATCH); // splats loaded at once: min(pixels, 256), in 32 KiB of shared memory
 shared vec4 batch[TILED_BATCH * TILED_SPLAT_VEC4S];
@@ -110,6 +118,14 @@ bool splat_pixel(uint at, vec2 centre, out SplatPixel sp) {
     sp.window_depth = window_depth_of_ndc(ndc_z);
     sp.view_depth = dot(batch[at + 3u].xyz, h) / h.z;
     return true;
+}
+#endif
+
+#ifdef TILED_GROUP
+// The texture coordinates of `corner_uv` in frame `frame` of a flipbook of
+// book.x columns and book.y rows (a group's sprites are flipbooks in layers).
+vec2 group_frame_uv(uvec2 book, uint frame, vec2 corner_uv) {
+    return (vec2(uvec2(frame % book.x, frame / book.x)) + corner_uv) / vec2(book);
 }
 #endif
 
@@ -179,6 +195,24 @@ void main() {
             vec4 tint = batch[at + SPLAT_COLOR], frames = batch[at + SPLAT_TILES];
             vec2 mix_and_additive = splat_mix_and_additive(frames.w);
             vec4 texel = vec4(1.0);
+            float fade_distance = u_soft_fade_distance;
+#ifdef TILED_GROUP
+            uint system = floatBitsToUint(batch[at + SPLAT_GROUP_SYSTEM].w);
+            fade_distance = u_group_soft_fade[system];
+            if (u_group_layer[system] >= 0) {
+                uint both = floatBitsToUint(frames.z);
+                uvec2 book = u_group_flipbook[system];
+                vec2 corner_uv = vec2(sp.st.x, 1.0 - sp.st.y);
+                vec2 along_x = vec2(sp.d_dx.x, -sp.d_dx.y) / vec2(book);
+                vec2 along_y = vec2(sp.d_dy.x, -sp.d_dy.y) / vec2(book);
+                float layer = float(u_group_layer[system]);
+                texel = mix(textureGrad(u_sprite_array, vec3(group_frame_uv(book, both & 0xFFFFu, corner_uv), layer),
+                                        along_x, along_y),
+                            textureGrad(u_sprite_array, vec3(group_frame_uv(book, both >> 16, corner_uv), layer),
+                                        along_x, along_y),
+                            mix_and_additive.x);
+            }
+#else
             if (u_has_texture) {
                 uint both = floatBitsToUint(frames.z);
                 vec2 corner_uv = vec2(sp.st.x, 1.0 - sp.st.y);
@@ -196,8 +230,9 @@ void main() {
                                 textureGrad(u_sprite, uv_next, along_x, along_y), mix_and_additive.x);
                 }
             }
+#endif
             float fade = 1.0;
-            if (u_soft_fade_distance > 0.0) fade = clamp((scene_view - sp.view_depth) / u_soft_fade_distance, 0.0, 1.0);
+            if (fade_distance > 0.0) fade = clamp((scene_view - sp.view_depth) / fade_distance, 0.0, 1.0);
             vec3 lit = tint.rgb;
 #ifdef SPLAT_HAS_LIGHT
             vec4 light = batch[at + SPLAT_LIGHT];

@@ -12,9 +12,18 @@
 
 layout(local_size_x = PLUME_TILED_PROJECT_GROUP_SIZE) in;
 
+#ifdef TILED_GROUP
+// A draw group's sorted list ({key, system << PLUME_GROUP_SLOT_BITS | slot})
+// and its records, which its systems' gathers evaluated (draw_group.c).
+#define GROUP_RECORD_BINDING PLUME_BINDING_TILED_GROUP_RECORDS
+#include "render/draw_group_common.glsl"
+uniform uint u_first_record[PLUME_GROUP_MAX_SYSTEMS]; // per system
+uniform bool u_system_lit[PLUME_GROUP_MAX_SYSTEMS];
+#else
 layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer ParticleMotions { ParticleMotion motions[]; };
-layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawList { uvec2 draw_list[]; };
 layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
+#endif
+layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawList { uvec2 draw_list[]; };
 layout(std430, binding = PLUME_BINDING_STATE) restrict readonly buffer State { uint state_words[]; };
 layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict writeonly buffer Counts { uint counts[]; };
 layout(std430, binding = PLUME_BINDING_TILED_SPLATS) restrict writeonly buffer Splats { vec4 splats[]; };
@@ -131,6 +140,38 @@ bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out iv
 }
 #endif
 
+// The rest of the splat, once its map is written: colour, tiles, frames,
+// light; returns the tiles it touches.
+uint finish_splat(uint base, ivec2 first, ivec2 last, vec4 color, uint frames, float mix_word, vec3 light,
+                  vec3 emissive, bool lit) {
+    uvec2 tile0 = uvec2(first) / TILE_SIZE, tile1 = uvec2(last) / TILE_SIZE;
+    splats[base + SPLAT_COLOR] = color;
+    splats[base + SPLAT_TILES] = vec4(uintBitsToFloat(tile0.x | (tile0.y << 16)),
+                                      uintBitsToFloat(tile1.x | (tile1.y << 16)), uintBitsToFloat(frames), mix_word);
+#ifdef SPLAT_HAS_LIGHT
+    splats[base + SPLAT_LIGHT] = vec4(light, uintBitsToFloat(packUnorm4x8(vec4(emissive, lit ? 1.0 : 0.0))));
+#endif
+    return (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
+}
+
+#ifdef TILED_GROUP
+// A grouped particle: its record's quad, colour, frames and light; its
+// system's index in the splat's spare word (tiled_common.glsl).
+uint project(uint rank) {
+    uint value = draw_list[rank].y;
+    uint system = value >> PLUME_GROUP_SLOT_BITS;
+    GroupRecord g = group_records[u_first_record[system] + (value & ((1u << PLUME_GROUP_SLOT_BITS) - 1u))];
+    if (g.color.a <= 0.0 || dot(g.across.xyz, g.across.xyz) <= 0.0 || dot(g.along.xyz, g.along.xyz) <= 0.0)
+        return 0u;
+    uint base = rank * SPLAT_VEC4S;
+    ivec2 first, last;
+    if (!place_quad(base, g.centre.xyz, QuadEdges(g.across.xyz, g.along.xyz), first, last)) return 0u;
+    splats[base + SPLAT_GROUP_SYSTEM].w = uintBitsToFloat(system);
+    uint frames = floatBitsToUint(g.emissive.w) | (floatBitsToUint(g.light.w) << 16);
+    return finish_splat(base, first, last, g.color, frames, splat_mix_word(g.centre.w, g.across.w), g.light.xyz,
+                        g.emissive.rgb, u_system_lit[system]);
+}
+#else
 uint project(uint rank) {
     uint slot = draw_list[rank].y;
     ParticleMotion p = motions[slot];
@@ -141,17 +182,14 @@ uint project(uint rank) {
     uint base = rank * SPLAT_VEC4S;
     ivec2 first, last;
     if (!place_quad(base, p.position, edges, first, last)) return 0u;
-    uvec2 tile0 = uvec2(first) / TILE_SIZE, tile1 = uvec2(last) / TILE_SIZE;
-    splats[base + SPLAT_COLOR] = a.color;
-    splats[base + SPLAT_TILES] = vec4(uintBitsToFloat(tile0.x | (tile0.y << 16)),
-                                      uintBitsToFloat(tile1.x | (tile1.y << 16)),
-                                      uintBitsToFloat(a.frame | (a.next << 16)), splat_mix_word(a.frame_mix, a.additive));
+    vec3 light = vec3(0.0);
 #ifdef SPLAT_HAS_LIGHT
-    splats[base + SPLAT_LIGHT] = vec4(quad_light(edges, cross(u_camera_right, u_camera_up)),
-                                      uintBitsToFloat(packUnorm4x8(vec4(a.emissive, u_lit ? 1.0 : 0.0))));
+    light = quad_light(edges, cross(u_camera_right, u_camera_up));
 #endif
-    return (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
+    return finish_splat(base, first, last, a.color, a.frame | (a.next << 16), splat_mix_word(a.frame_mix, a.additive),
+                        light, a.emissive, u_lit);
 }
+#endif
 
 void main() {
     uint rank = gl_GlobalInvocationID.x;

@@ -79,6 +79,7 @@
 #define PLUME_BINDING_TILED_RANGES 0     /* per tile: its first and past-last entry */
 #define PLUME_BINDING_TILED_CHUNK_TABLE 1 /* chunked composite: per tile {first slot, chunks}, then per slot its tile */
 #define PLUME_BINDING_TILED_PARTIALS 5   /* chunked composite: per slot and pixel, vec4(premultiplied rgb, T) */
+#define PLUME_BINDING_TILED_GROUP_RECORDS 0 /* a draw group's projection: its records (the motions' number: it reads none) */
 
 /* ---- Tiled draw: records and sizes ---- */
 #define PLUME_TILED_PROJECT_GROUP_SIZE 256

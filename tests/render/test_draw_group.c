@@ -544,7 +544,7 @@ static void test_draw_group_bad_input_is_refused(void **state) {
                      PLUME_OK);
     assert_true(fixture_destroy_context_checked(other) > 10);
 
-    /* The draw: a bad group, no frame, the tiled path, a bad frame. */
+    /* The draw: a bad group, no frame, no draw path, a bad frame. */
     group = make_group(&mine, 1, PLUME_SORT_MODE_VIEW_DEPTH);
     plume_frame_desc frame = camera_frame(0);
     assert_int_equal(plume_draw_group_draw(NULL, group, &frame), PLUME_ERROR_INVALID_ARGUMENT);
@@ -552,9 +552,9 @@ static void test_draw_group_bad_input_is_refused(void **state) {
                      PLUME_ERROR_INVALID_ARGUMENT);
     assert_int_equal(plume_draw_group_draw(fixture_context(), group, NULL), PLUME_ERROR_INVALID_ARGUMENT);
     assert_true(test_log_contains("plume_draw_group_draw: frame must not be NULL"));
-    frame.draw_path = PLUME_DRAW_PATH_TILED;
+    frame.draw_path = 77;
     assert_int_equal(plume_draw_group_draw(fixture_context(), group, &frame), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_true(test_log_contains("a draw group draws with PLUME_DRAW_PATH_RASTER only"));
+    assert_true(test_log_contains("draw_path 77 is not a plume_draw_path"));
     frame.draw_path = PLUME_DRAW_PATH_RASTER;
     frame.view[3] = NAN;
     assert_int_equal(plume_draw_group_draw(fixture_context(), group, &frame), PLUME_ERROR_INVALID_ARGUMENT);

@@ -280,9 +280,9 @@ static void test_tiled_without_depth_draws_raster(void **state) {
     render_frame(b, &c, tiled(PLUME_DRAW_FULL, true, 0.0f), false, 0, 1.0f, tile); /* said once */
     assert_int_equal(test_log_count("the tiled draw path needs the frame's depth_texture"), 1);
     test_log_expect_errors();
-    plume_frame_desc bad = {.draw_path = 2};
+    plume_frame_desc bad = {.draw_path = PLUME_DRAW_PATH_RASTER + 1};
     assert_int_equal(plume_system_draw(fixture_context(), b, &bad), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_true(test_log_contains("draw_path 2"));
+    assert_true(test_log_contains("draw_path 4"));
     const float bad_thresholds[3] = {-0.5f, 1.5f, NAN};
     for (int i = 0; i < 3; ++i) {
         bad = (plume_frame_desc){.transmittance_threshold = bad_thresholds[i]};

@@ -151,14 +151,27 @@ void render_frame(plume_system system, const render_camera *c, plume_frame_desc 
     render_draw(system, c, frame, with_depth, occluder_width, occluder_depth, rgba);
 }
 
-void render_draw(plume_system system, const render_camera *c, plume_frame_desc frame, bool with_depth,
-                 int occluder_width, float occluder_depth, float *rgba) {
+/* A system's draw (group.id 0) or a group's into a fresh host frame. */
+static void draw_system_or_group(plume_system system, plume_draw_group group, const render_camera *c,
+                                 plume_frame_desc frame, bool with_depth, int occluder_width, float occluder_depth,
+                                 float *rgba) {
     memcpy(frame.view, c->view, sizeof frame.view);
     memcpy(frame.projection, c->projection, sizeof frame.projection);
     host_frame h = begin_host_frame(occluder_width, occluder_depth);
     if (with_depth) frame.depth_texture = h.depth_copy;
-    assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
+    if (group.id) assert_int_equal(plume_draw_group_draw(fixture_context(), group, &frame), PLUME_OK);
+    else assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
     end_host_frame(&h, rgba);
+}
+
+void render_draw(plume_system system, const render_camera *c, plume_frame_desc frame, bool with_depth,
+                 int occluder_width, float occluder_depth, float *rgba) {
+    draw_system_or_group(system, (plume_draw_group){0}, c, frame, with_depth, occluder_width, occluder_depth, rgba);
+}
+
+void render_draw_group(plume_draw_group group, const render_camera *c, plume_frame_desc frame, bool with_depth,
+                       int occluder_width, float occluder_depth, float *rgba) {
+    draw_system_or_group((plume_system){0}, group, c, frame, with_depth, occluder_width, occluder_depth, rgba);
 }
 
 void render_draw_many(const plume_system *systems, uint32_t count, const render_camera *c,

@@ -11,6 +11,7 @@
 
 #include <cglm/cglm.h>
 
+#include "plume/plume_draw_group.h"
 #include "plume/plume_particles.h"
 
 enum { RENDER_WIDTH = 128, RENDER_HEIGHT = 96 };
@@ -58,6 +59,10 @@ void render_draw(plume_system system, const render_camera *c, plume_frame_desc f
  * frame); no occluder. */
 void render_draw_many(const plume_system *systems, uint32_t count, const render_camera *c,
                       const plume_frame_desc *frames, const int *viewport, float *rgba);
+
+/* render_draw for a draw group (its systems updated before). */
+void render_draw_group(plume_draw_group group, const render_camera *c, plume_frame_desc frame, bool with_depth,
+                       int occluder_width, float occluder_depth, float *rgba);
 
 /* A RENDER_WIDTH x RENDER_HEIGHT RGBA float image (free it). */
 float *render_new_image(void);

@@ -40,6 +40,8 @@ struct CMUnitTest;
     X(look, 1)                                                                                                         \
     X(flipbook_motion, 1)                                                                                              \
     X(draw_group, 1)                                                                                                   \
+    X(draw_group_tiled, 1)                                                                                             \
+    X(draw_automatic, 1)                                                                                               \
     X(program_cache, 0)                                                                                                \
     X(warm, 1)                                                                                                         \
     X(trails, 1)                                                                                                       \

@@ -1,0 +1,30 @@
+/* The automatic draw path's numbers (PLUME_DRAW_PATH_AUTOMATIC, render/draw.c
+ * and render/draw_group.c pick with them), in one table, each with the
+ * measurement it comes from. The count they compare is the last update's
+ * bound on the drawn count (particle_view.sort_bound; a group's: the sum of
+ * its systems'), known on the CPU without a readback. Not part of the API. */
+#ifndef PLUME_RENDER_DRAW_TUNING_H
+#define PLUME_RENDER_DRAW_TUNING_H
+
+#include <stdint.h>
+
+typedef struct draw_tuning {
+    /* Tiled from this many particles: its fixed cost (the passes over the
+     * capacity and the tiles, the entry sort's dispatches, the blend) is
+     * about 0.19 ms on an H100 with nothing to draw, and the raster path
+     * costs about 11.5 ns a particle (0.75 ms at 64 K, 11.9 ms at 1 M, the
+     * tiled path 0.23 and 0.60), so raster is ahead below about 17 K
+     * (notes/draw-at-scale.md, plume_frame_bench at 1280x720). */
+    uint32_t tiled_from;
+    /* Where the host lets the draw lower its resolution
+     * (PLUME_DRAW_QUALITY_MAY_LOWER), 1/2 from this many: the demo at
+     * 1280x720 in steady state on an H200, 64 K tiled 1.56 ms at full
+     * resolution and 1.02 at 1/2 (issue #37); in the first 240 frames on an
+     * H100 the two were equal at 64 K (0.62 ms) and 1/2 ahead from 256 K
+     * (0.93 against 1.17). */
+    uint32_t half_from;
+} draw_tuning;
+
+static const draw_tuning DRAW_TUNING = {.tiled_from = 16384, .half_from = 65536};
+
+#endif
