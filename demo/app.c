@@ -79,6 +79,18 @@ static void find_texture(const char *given, char *out, size_t size) {
                 found ? exe : "?", found ? exe : "?");
 }
 
+/* The puff's motion vectors beside the default sprite (tools/make_sprites
+ * writes both); "" for a sprite given with --texture, whose motion the demo
+ * cannot know. */
+static void find_motion(const char *given_texture, const char *texture, char *out, size_t size) {
+    static const char SPRITE[] = "smoke_puff.png";
+    size_t length = strlen(texture), sprite = sizeof SPRITE - 1;
+    out[0] = '\0';
+    if (given_texture || length < sprite || strcmp(texture + length - sprite, SPRITE) != 0) return;
+    int written = snprintf(out, size, "%.*ssmoke_puff_motion.png", (int)(length - sprite), texture);
+    if (written < 0 || (size_t)written >= size || access(out, R_OK) != 0) out[0] = '\0';
+}
+
 bool demo_binary_folder(char *out, size_t size) {
     ssize_t n = size > 1 ? readlink("/proc/self/exe", out, size - 1) : -1;
     char *slash = n > 0 ? (out[n] = '\0', strrchr(out, '/')) : NULL;
@@ -121,8 +133,10 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
     app->show_hud = options->hud;
     app->camera = (orbit_camera){{2.2f, 3.3f, -0.4f}, 0.38f, 0.14f, 12.5f};
     find_texture(options->texture_path, app->texture_path, sizeof app->texture_path);
+    find_motion(options->texture_path, app->texture_path, app->motion_path, sizeof app->motion_path);
 
-    smoke_settings settings = {.capacity = options->particles, .texture_path = app->texture_path, .seed = 7,
+    smoke_settings settings = {.capacity = options->particles, .texture_path = app->texture_path,
+                               .motion_path = app->motion_path[0] ? app->motion_path : NULL, .seed = 7,
                                .tile_size = options->tile_size, .chunk_entries = options->chunk_entries,
                                .unlit = options->unlit, .no_self_shadow = options->no_self_shadow || options->gl33,
                                .builtin = options->effect,
@@ -131,6 +145,8 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
                                .gpu_path = options->gl33 ? PLUME_PATH_FRAGMENT : PLUME_PATH_AUTO};
     scene_chimney_top(settings.emitter_position);
     app->effect = effect_show_create(options->effect_path);
+    if (app->effect && options->effect == DEMO_EFFECT_SPARKS)
+        effect_show_name_built_in(app->effect, "the built-in grinder sparks");
     if (app->effect && (settings.effect = effect_show_first(app->effect)) != NULL && !options->particles_given)
         settings.capacity = 0;  /* the file's */
     /* Offscreen runs are scripted: an effect file that does not load fails them. */
@@ -280,7 +296,7 @@ static void write_csv_row(demo_app *app, uint64_t frame, const plume_frame_profi
 static void collect_profile(demo_app *app) {
     app->profile_available = smoke_system_get_profile(app->smoke, &app->profile);
     /* Drawn by a group, the smoke's draw is the group's: the HUD shows that. */
-    plume_profile group;
+    plume_profile group = {0};
     if (app->profile_available && smoke_system_get_group_profile(app->smoke, &group)) {
         app->profile.stages[PLUME_STAGE_DRAW] = group.stages[PLUME_STAGE_DRAW];
         memcpy(app->profile.draw_stages, group.draw_stages, sizeof group.draw_stages);
@@ -295,9 +311,16 @@ static void collect_profile(demo_app *app) {
     }
     plume_frame_profile completed[16];
     uint32_t count;
+    /* A draw group draws the systems (--fire): their frames hold no draw of
+     * their own, so the draw column takes the group's latest measured draw. */
+    bool grouped = smoke_system_get_group_profile(app->smoke, &group) && group.stages[PLUME_STAGE_DRAW].samples > 0;
     while ((count = smoke_system_frame_profiles(app->smoke, app->next_profile_frame, completed, 16)) > 0) {
         for (uint32_t k = 0; k < count; ++k) {
-            const plume_frame_profile *f = &completed[k];
+            plume_frame_profile *f = &completed[k];
+            if (grouped) {
+                f->stage_ms[PLUME_STAGE_DRAW] = group.stages[PLUME_STAGE_DRAW].last_ms;
+                f->stage_mask |= 1u << PLUME_STAGE_DRAW;
+            }
             uint64_t demo_frame = app->system_first_frame + f->frame;
             bool recent = app->frame - demo_frame < PENDING_FRAMES;
             write_csv_row(app, demo_frame, f, recent ? &app->pending[demo_frame % PENDING_FRAMES] : NULL);

@@ -48,6 +48,7 @@ typedef struct orbit_camera {
 struct demo_app {
     demo_options options;
     char texture_path[PATH_MAX];
+    char motion_path[PATH_MAX];     /* the puff's motion vectors ("": none) */
     int width, height;
     scene *scene;
     render_targets targets;

@@ -28,7 +28,7 @@ typedef struct demo_options {
     const char *profile_csv;  /* --profile FILE: one CSV row per measured frame */
     uint32_t particles;       /* --particles N (16K, 1M, ... accepted) */
     bool sort;                /* --no-sort clears it */
-    bool hud;                 /* --no-hud clears it */
+    bool hud;                 /* --hud, --no-hud; offscreen default off (demo_options_finish) */
     const char *texture_path; /* --texture FILE; NULL: demo/assets/smoke_puff.png found from the binary */
     float dt;                 /* --dt S: fixed time step (offscreen); 0: measured (window) */
     uint32_t resolution;      /* --resolution full|half|quarter: the draw's plume_draw_resolution */
@@ -47,6 +47,7 @@ typedef struct demo_options {
     uint32_t chunk_entries;   /* --chunk K|unchunked: entries a tiled composite workgroup walks (0: default) */
     bool gl33;                /* --gl 3.3: a GL 3.3 core context and the module's fragment path */
     bool size_given, particles_given;
+    bool hud_given;           /* --hud or --no-hud: otherwise off offscreen, on in a window */
 } demo_options;
 
 /* Windowed defaults; demo_options_finish fills what the chosen mode needs. */

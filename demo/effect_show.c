@@ -16,6 +16,7 @@ struct effect_show {
     int gallery_count, gallery_index; /* index -1: not in the gallery */
     char line[PLUME_EFFECT_MESSAGE_MAX + 64];
     bool line_is_error;
+    const char *built_in;            /* the built-in effect's name */
 };
 
 static const char *base_name(const char *path) {
@@ -26,7 +27,8 @@ static const char *base_name(const char *path) {
 static void describe(effect_show *show) {
     show->line_is_error = false;
     if (!show->reload) {
-        snprintf(show->line, sizeof show->line, "effect: the built-in smoke column   E: gallery");
+        snprintf(show->line, sizeof show->line, "effect: %s   E: gallery",
+                 show->built_in ? show->built_in : "the built-in smoke column");
         return;
     }
     snprintf(show->line, sizeof show->line, "effect: %s (watched)   E: next", base_name(effect_reload_path(show->reload)));
@@ -53,6 +55,11 @@ effect_show *effect_show_create(const char *path) {
     describe(show);
     if (first == EFFECT_BROKEN) show_error(show, effect_reload_error(show->reload));
     return show;
+}
+
+void effect_show_name_built_in(effect_show *show, const char *name) {
+    show->built_in = name;
+    if (!show->reload && !show->line_is_error) describe(show);
 }
 
 void effect_show_destroy(effect_show *show) {

@@ -15,6 +15,9 @@ typedef struct effect_show effect_show;
  * its first load's error (if any) is in effect_show_line(). NULL when out of
  * memory. */
 effect_show *effect_show_create(const char *path);
+/* The built-in effect on show without a file (default "the built-in smoke
+ * column"), as the HUD line names it; `name` outlives the show. */
+void effect_show_name_built_in(effect_show *show, const char *name);
 void effect_show_destroy(effect_show *show);
 /* The effect to build the first system from: NULL for the built-in column
  * (or a file that did not load). */

@@ -38,7 +38,8 @@ static const char *USAGE =
     "  --size WxH         framebuffer size (default 1280x720)\n"
     "  --dt S             fixed time step in seconds (offscreen default 1/60)\n"
     "  --no-sort          start with sorting off\n"
-    "  --no-hud           no text or graph overlay\n"
+    "  --no-hud           no text or graph overlay (offscreen: the default, the PNG shows the scene)\n"
+    "  --hud              the text and graph overlay (the window's default; offscreen: in the PNG)\n"
     "  --texture FILE     the smoke sprite (default demo/assets/smoke_puff.png, a 4x4 flipbook)\n"
     "  --resolution R     the particles' draw resolution: full (default), half or quarter\n"
     "  --path P           the particles' draw path: automatic (default: tiled where it pays,\n"
@@ -81,6 +82,7 @@ void demo_options_default(demo_options *options) {
 
 bool demo_options_finish(demo_options *options, bool offscreen, const char *renderer) {
     options->offscreen = offscreen;
+    if (offscreen && !options->hud_given) options->hud = false;
     if (offscreen) {
         if (options->frames == 0) options->frames = 300;
         if (options->dt == 0) options->dt = 1.0f / 60.0f;
@@ -119,7 +121,9 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
         } else if (!strcmp(arg, "--no-sort")) {
             options->sort = false, takes_value = false;
         } else if (!strcmp(arg, "--no-hud")) {
-            options->hud = false, takes_value = false;
+            options->hud = false, options->hud_given = true, takes_value = false;
+        } else if (!strcmp(arg, "--hud")) {
+            options->hud = true, options->hud_given = true, takes_value = false;
         } else if (!strcmp(arg, "--look-away")) {
             options->look_away = true, takes_value = false;
         } else if (!strcmp(arg, "--unlit")) {

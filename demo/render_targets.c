@@ -15,17 +15,25 @@ static const char *PRESENT_VERTEX_SHADER =
     "    gl_Position = vec4(corner - 1.0, 0.0, 1.0);\n"
     "}\n";
 
-/* Linear to sRGB-ish (gamma 2.2) with a gentle shoulder so bright smoke does
- * not clip. */
+/* The HDR scene plus its glow (bloom.c), exposed and tonemapped by the ACES
+ * filmic curve (Narkowicz's fit: bright sparks and fire roll off to white
+ * instead of clipping, midtones keep their contrast), then gamma 2.2. */
 static const char *PRESENT_FRAGMENT_SHADER =
     "in vec2 v_uv;\n"
     "uniform sampler2D u_color;\n"
+    "uniform sampler2D u_bloom;\n"
+    "uniform float u_bloom_strength;\n"
     "out vec4 out_color;\n"
+    "vec3 aces(vec3 x) { return clamp(x * (2.51 * x + 0.03) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0); }\n"
     "void main() {\n"
-    "    vec3 linear = texture(u_color, v_uv).rgb;\n"
-    "    linear = linear / (1.0 + 0.15 * linear);\n"
-    "    out_color = vec4(pow(max(linear, vec3(0.0)), vec3(1.0 / 2.2)), 1.0);\n"
+    "    vec3 linear = texture(u_color, v_uv).rgb + u_bloom_strength * texture(u_bloom, v_uv).rgb;\n"
+    "    vec3 mapped = aces(1.15 * max(linear, vec3(0.0)));\n"
+    "    out_color = vec4(pow(mapped, vec3(1.0 / 2.2)), 1.0);\n"
     "}\n";
+
+/* The glow's share of the picture: the chain sums its levels (each about
+ * the light over white where it is broad). */
+static const float BLOOM_STRENGTH = 0.2f;
 
 static bool framebuffer_complete(GLuint framebuffer, const char *what) {
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
@@ -40,6 +48,7 @@ static void release_images(render_targets *t) {
     glDeleteFramebuffers(1, &t->depth_copy_framebuffer);
     GLuint textures[3] = {t->scene_color, t->scene_depth, t->depth_copy};
     glDeleteTextures(3, textures);
+    bloom_destroy(&t->glow);
     t->scene_framebuffer = t->depth_copy_framebuffer = 0;
     t->scene_color = t->scene_depth = t->depth_copy = 0;
 }
@@ -60,7 +69,7 @@ static bool make_images(render_targets *t, int width, int height) {
     glDrawBuffer(GL_NONE);
     glReadBuffer(GL_NONE);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    return framebuffer_complete(t->scene_framebuffer, "scene") &&
+    return bloom_create(&t->glow, width, height) && framebuffer_complete(t->scene_framebuffer, "scene") &&
            framebuffer_complete(t->depth_copy_framebuffer, "depth copy");
 }
 
@@ -107,11 +116,22 @@ void render_targets_present(const render_targets *t, GLuint framebuffer) {
     glViewport(0, 0, t->width, t->height);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
+    bloom_run(&t->glow, t->scene_color, t->width, t->height);
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    glViewport(0, 0, t->width, t->height);
     glUseProgram(t->present_program);
+    glUniform1i(glGetUniformLocation(t->present_program, "u_color"), 0);
+    glUniform1i(glGetUniformLocation(t->present_program, "u_bloom"), 1);
+    glUniform1f(glGetUniformLocation(t->present_program, "u_bloom_strength"), t->glow.levels ? BLOOM_STRENGTH : 0.0f);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, t->glow.textures[0]);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, t->scene_color);
     glBindVertexArray(t->empty_vertex_array);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindVertexArray(0);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, 0);
 }

@@ -55,6 +55,8 @@ static float puff_opacity(uint32_t capacity) { return fminf(0.9f, 0.7f * powf(co
  * this strength the column reads as a volume lit from above, its underside
  * and young soot darker, its thin top lit through. */
 #define SMOKE_SELF_SHADOW 0.012f
+/* The motion of a byte of 255 in tools/make_sprites' smoke_puff_motion.png. */
+#define PUFF_MOTION_STRENGTH 0.0625f
 
 static plume_system_desc smoke_desc(const smoke_settings *settings, uint32_t capacity) {
     float mean_lifetime = 0.5f * (LIFETIME.min + LIFETIME.max);
@@ -106,6 +108,8 @@ static plume_system_desc smoke_desc(const smoke_settings *settings, uint32_t cap
     desc.emitters[0].size.min *= size_scale;
     desc.emitters[0].size.max *= size_scale;
     desc.appearance.texture.path = settings->texture_path;
+    if (settings->motion_path)
+        desc.flipbook_motion = (plume_flipbook_motion){.path = settings->motion_path, .strength = PUFF_MOTION_STRENGTH};
     return desc;
 }
 

@@ -16,6 +16,7 @@ typedef struct smoke_system smoke_system;
 typedef struct smoke_settings {
     uint32_t capacity;          /* the most particles alive; the spawn rate keeps about this many */
     const char *texture_path;   /* the 4x4 smoke-puff flipbook */
+    const char *motion_path;    /* its motion vectors (plume_flipbook_motion), NULL: none */
     float emitter_position[3];  /* where the column starts (the chimney's top) */
     uint32_t seed;
     uint32_t builtin;           /* a demo_effect: the smoke column or the grinder's sparks */

@@ -108,11 +108,13 @@ static plume_result read_keys(const reader *r, const json_t *value, const char *
     return PLUME_OK;
 }
 
-static plume_result read_path(const reader *r, const json_t *value, const char *field, const char **out) {
+/* The path's storage is the plume_effect's member at `storage_offset`. */
+static plume_result read_path(const reader *r, const json_t *value, const char *field, size_t storage_offset,
+                              const char **out) {
     if (!json_is_string(value) || json_string_length(value) == 0)
         return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "must be a file name (a non-empty string)");
     const char *path = json_string_value(value);
-    char *storage = r->effect->texture_path;
+    char *storage = (char *)r->effect + storage_offset;
     bool relative = path[0] != '/' && r->folder && *r->folder;
     int length = relative ? snprintf(storage, PLUME_EFFECT_PATH_MAX, "%s/%s", r->folder, path)
                           : snprintf(storage, PLUME_EFFECT_PATH_MAX, "%s", path);
@@ -170,7 +172,7 @@ static plume_result read_field(const reader *r, const json_t *value, const effec
         return read_keys(r, value, field, &gradient->key_count, &gradient->keys[0].time, 5,
                          sizeof(plume_color_key) / sizeof(float), "[time, r, g, b, a]");
     }
-    case EFFECT_PATH: return read_path(r, value, field, (const char **)at);
+    case EFFECT_PATH: return read_path(r, value, field, row->stride, (const char **)at);
     case EFFECT_OBJECT: return read_table(r, value, row->table, at, field);
     case EFFECT_ARRAY: {
         if (!json_is_array(value))
@@ -284,6 +286,14 @@ static plume_result check_for_creation(const reader *r, const plume_system_desc 
     char why[PLUME_EFFECT_MESSAGE_MAX / 2];
     if (!effect_sprite_size(texture->path, &width, &height, why, sizeof why))
         return fail(r, PLUME_ERROR_IO, "appearance.texture.path", "%s", why);
+    uint32_t motion_width = 0, motion_height = 0;
+    const char *motion = desc->flipbook_motion.path;
+    if (motion && !effect_sprite_size(motion, &motion_width, &motion_height, why, sizeof why))
+        return fail(r, PLUME_ERROR_IO, "flipbook_motion.path", "%s", why);
+    if (motion && (motion_width != width || motion_height != height))
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, "flipbook_motion.path",
+                    "is %ux%u pixels; it must be the sprite's size (%ux%u)", motion_width, motion_height, width,
+                    height);
     if (texture->columns > width)
         return fail(r, PLUME_ERROR_INVALID_ARGUMENT, "appearance.texture.columns",
                     "is %u; the sprite is %u pixels wide, so at most %u frames across", texture->columns, width, width);
@@ -387,4 +397,5 @@ void plume_effect_copy(plume_effect *to, const plume_effect *from) {
     if (to == from) return;
     *to = *from;
     if (from->desc.appearance.texture.path == from->texture_path) to->desc.appearance.texture.path = to->texture_path;
+    if (from->desc.flipbook_motion.path == from->motion_path) to->desc.flipbook_motion.path = to->motion_path;
 }

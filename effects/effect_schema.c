@@ -3,6 +3,7 @@
  * memory: no file holds them. docs/effects.md shows the same table for
  * people. */
 #include "effect_schema.h"
+#include "plume/plume_effect.h"
 
 #include <stdbool.h>
 
@@ -42,12 +43,19 @@ static const effect_field FORCES_FIELDS[] = {
 static const effect_table FORCES_TABLE = ROWS(FORCES_FIELDS);
 
 static const effect_field TEXTURE_FIELDS[] = {
-    FIELD(plume_texture_desc, path, EFFECT_PATH),
+    /* A path's stride: its storage in the plume_effect. */
+    {"path", EFFECT_PATH, offsetof(plume_texture_desc, path), NULL, 0, offsetof(plume_effect, texture_path), NULL},
     FIELD(plume_texture_desc, columns, EFFECT_UINT),
     FIELD(plume_texture_desc, rows, EFFECT_UINT),
     FIELD(plume_texture_desc, disable_frame_blend, EFFECT_BOOL),
 };
 static const effect_table TEXTURE_TABLE = ROWS(TEXTURE_FIELDS);
+
+static const effect_field FLIPBOOK_MOTION_FIELDS[] = {
+    {"path", EFFECT_PATH, offsetof(plume_flipbook_motion, path), NULL, 0, offsetof(plume_effect, motion_path), NULL},
+    FIELD(plume_flipbook_motion, strength, EFFECT_FLOAT),
+};
+static const effect_table FLIPBOOK_MOTION_TABLE = ROWS(FLIPBOOK_MOTION_FIELDS);
 
 static const effect_field APPEARANCE_FIELDS[] = {
     FIELD(plume_appearance, size_over_life, EFFECT_CURVE),
@@ -188,5 +196,7 @@ static const effect_field SYSTEM_FIELDS[] = {
     {"trail", EFFECT_OBJECT, offsetof(plume_system_desc, trail), &TRAIL_TABLE, 0, 0, NULL},
 
     {"self_shadow", EFFECT_OBJECT, offsetof(plume_system_desc, self_shadow), &SELF_SHADOW_TABLE, 0, 0, NULL},
+    {"flipbook_motion", EFFECT_OBJECT, offsetof(plume_system_desc, flipbook_motion), &FLIPBOOK_MOTION_TABLE, 0, 0,
+     NULL},
 };
 const effect_table effect_system_table = ROWS(SYSTEM_FIELDS);

@@ -241,6 +241,10 @@ char *plume_effect_write(const plume_system_desc *desc, plume_effect_error *erro
         refuse(&w, "appearance.texture.pixels", "cannot be written: a file names its texture by path");
     if (desc->appearance.texture.host_texture || desc->appearance.texture.host_target)
         refuse(&w, "appearance.texture.host_texture", "cannot be written: a GL texture is the host's run-time object");
+    if (desc->flipbook_motion.pixels)
+        refuse(&w, "flipbook_motion.pixels", "cannot be written: a file names its motion by path");
+    if (desc->flipbook_motion.host_texture)
+        refuse(&w, "flipbook_motion.host_texture", "cannot be written: a GL texture is the host's run-time object");
     if (desc->world.vector_field.texture)
         refuse(&w, "world.vector_field.texture", "cannot be written: a GL texture is the host's run-time object");
     for (int i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i)
@@ -261,6 +265,16 @@ char *plume_effect_write(const plume_system_desc *desc, plume_effect_error *erro
 
 void plume_effect_free_text(char *text) { free(text); }
 
+/* `file` relative to the folder of the effect file `path` where it is below
+ * it, else as it is. */
+static const char *relative_to_folder(const char *file, const char *path) {
+    const char *slash = strrchr(path, '/');
+    size_t folder_length = slash ? (size_t)(slash - path) + 1 : 0;
+    if (file && folder_length && strncmp(file, path, folder_length) == 0 && file[folder_length])
+        return file + folder_length;
+    return file;
+}
+
 plume_result plume_effect_save(const char *path, const plume_system_desc *desc, plume_effect_error *error) {
     if (error) memset(error, 0, sizeof *error);
     if (!path || !desc) {
@@ -269,11 +283,8 @@ plume_result plume_effect_save(const char *path, const plume_system_desc *desc, 
     }
     /* A texture below the effect's folder is named relative to it. */
     plume_system_desc written = *desc;
-    const char *texture = desc->appearance.texture.path;
-    const char *slash = strrchr(path, '/');
-    size_t folder_length = slash ? (size_t)(slash - path) + 1 : 0;
-    if (texture && folder_length && strncmp(texture, path, folder_length) == 0 && texture[folder_length])
-        written.appearance.texture.path = texture + folder_length;
+    written.appearance.texture.path = relative_to_folder(desc->appearance.texture.path, path);
+    written.flipbook_motion.path = relative_to_folder(desc->flipbook_motion.path, path);
     char *text = plume_effect_write(&written, error);
     if (!text) return PLUME_ERROR_INVALID_ARGUMENT;
     size_t temporary_size = strlen(path) + 8;

@@ -6,7 +6,11 @@
  *   flame.png       4x4 licks of flame that rise, stretch and break up (fire);
  *   spark.png       a hot core in a soft halo (sparks);
  *   snowflake.png   a six-armed flake with a soft edge (snow);
- *   droplet.png     a round drop, lit from above (the fountain).
+ *   droplet.png     a round drop, lit from above (the fountain);
+ *   smoke_puff_motion.png  the puff flipbook's motion (plume_flipbook_motion,
+ *                   strength MOTION_STRENGTH): where each texel's content is
+ *                   in the next frame, by a Lucas-Kanade flow estimate
+ *                   between consecutive frames' density.
  *     make_sprites [folder]        (default demo/assets)
  * The outputs are committed; rerun this only to change the look.
  * Deterministic: the noise is stb_perlin's fixed permutation. */
@@ -162,9 +166,74 @@ static int write_sprite(const sprite *s, const char *folder) {
     return ok;
 }
 
+/* ---- The puff's motion ------------------------------------------------------- */
+
+enum { FLOW_RADIUS = 6 };          /* the window: (2 r + 1)^2 texels, Gaussian-weighted */
+#define MOTION_STRENGTH 0.0625f    /* a byte of 255: 1/16 of a frame (8 of 128 texels) */
+
+/* The flow from frame `a` to frame `a + 1` at texel (x, y) of frames of
+ * `size` texels, in texels: one Lucas-Kanade step over the window (the
+ * frames move by a texel or two), regularised so flat, empty texels stay
+ * still. */
+static void flow_at(const float *density, int size, int x, int y, float *dx, float *dy) {
+    const float *f0 = density, *f1 = density + (size_t)size * size;
+    double xx = 0, xy = 0, yy = 0, xt = 0, yt = 0;
+    for (int j = -FLOW_RADIUS; j <= FLOW_RADIUS; ++j)
+        for (int i = -FLOW_RADIUS; i <= FLOW_RADIUS; ++i) {
+            int u = x + i, v = y + j;
+            if (u < 1 || v < 1 || u >= size - 1 || v >= size - 1) continue;
+            float w = expf(-(float)(i * i + j * j) / (0.5f * FLOW_RADIUS * FLOW_RADIUS));
+#define AVG(a, b) (0.5f * (f0[(size_t)(b) * size + (a)] + f1[(size_t)(b) * size + (a)]))
+            float gx = 0.5f * (AVG(u + 1, v) - AVG(u - 1, v)), gy = 0.5f * (AVG(u, v + 1) - AVG(u, v - 1));
+#undef AVG
+            float gt = f1[(size_t)v * size + u] - f0[(size_t)v * size + u];
+            xx += w * gx * gx, xy += w * gx * gy, yy += w * gy * gy, xt += w * gx * gt, yt += w * gy * gt;
+        }
+    const double lambda = 1e-3;
+    xx += lambda, yy += lambda;
+    double det = xx * yy - xy * xy;
+    *dx = (float)((-yy * xt + xy * yt) / det);
+    *dy = (float)((xy * xt - xx * yt) / det);
+}
+
+static int write_puff_motion(const char *folder) {
+    const int size = 128, columns = 4, width = size * columns, height = size * (SMOKE_FRAMES / columns);
+    unsigned char *pixels = malloc((size_t)width * height * 4);
+    float *density = malloc(sizeof(float) * 2 * size * size);
+    if (!pixels || !density) return free(pixels), free(density), 0;
+    for (int frame = 0; frame < SMOKE_FRAMES; ++frame) {
+        for (int k = 0; k < 2; ++k)
+            for (int y = 0; y < size; ++y)
+                for (int x = 0; x < size; ++x) {
+                    float u = ((float)x + 0.5f) / size - 0.5f, v = ((float)y + 0.5f) / size - 0.5f;
+                    int of = frame + k < SMOKE_FRAMES ? frame + k : frame;
+                    density[((size_t)k * size + y) * size + x] = puff_density(of, u, v);
+                }
+        for (int y = 0; y < size; ++y)
+            for (int x = 0; x < size; ++x) {
+                float dx = 0, dy = 0;
+                if (frame + 1 < SMOKE_FRAMES) flow_at(density, size, x, y, &dx, &dy);
+                int px = (frame % columns) * size + x, py = (frame / columns) * size + y;
+                unsigned char *p = pixels + ((size_t)py * width + px) * 4;
+                p[0] = (unsigned char)lroundf(128.0f + 127.0f * fmaxf(-1, fminf(1, dx / size / MOTION_STRENGTH)));
+                p[1] = (unsigned char)lroundf(128.0f + 127.0f * fmaxf(-1, fminf(1, dy / size / MOTION_STRENGTH)));
+                p[2] = 0, p[3] = 255;
+            }
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/smoke_puff_motion.png", folder);
+    int ok = stbi_write_png(path, width, height, 4, pixels, width * 4);
+    free(pixels);
+    free(density);
+    if (!ok) fprintf(stderr, "make_sprites: cannot write %s\n", path);
+    else printf("wrote %s (%dx%d, strength %g)\n", path, width, height, MOTION_STRENGTH);
+    return ok;
+}
+
 int main(int argc, char **argv) {
     const char *folder = argc > 1 ? argv[1] : "demo/assets";
     int ok = 1;
     for (size_t i = 0; i < sizeof SPRITES / sizeof SPRITES[0]; ++i) ok = write_sprite(&SPRITES[i], folder) && ok;
+    ok = write_puff_motion(folder) && ok;
     return ok ? 0 : 1;
 }

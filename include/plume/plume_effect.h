@@ -59,6 +59,8 @@ enum { PLUME_EFFECT_PATH_MAX = 4096, PLUME_EFFECT_MESSAGE_MAX = 640 };
 typedef struct plume_effect {
     plume_system_desc desc;                   /* texture.path: NULL or texture_path */
     char texture_path[PLUME_EFFECT_PATH_MAX]; /* the file's path joined to the effect file's folder */
+    /* desc.flipbook_motion.path's storage, as texture_path's [since 1.3]. */
+    char motion_path[PLUME_EFFECT_PATH_MAX];
 } plume_effect;
 
 typedef struct plume_effect_error {
@@ -100,7 +102,8 @@ PLUME_API void plume_effect_free_text(char *text);
  * PLUME_ERROR_INVALID_ARGUMENT (as plume_effect_write), PLUME_ERROR_IO. */
 PLUME_API plume_result plume_effect_save(const char *path, const plume_system_desc *desc, plume_effect_error *error);
 
-/* *to = *from, with to's texture path pointing into to's own storage. */
+/* *to = *from, with to's texture path (and flipbook motion path [since
+ * 1.3]) pointing into to's own storage. */
 PLUME_API void plume_effect_copy(plume_effect *to, const plume_effect *from);
 
 #ifdef __cplusplus

@@ -84,6 +84,40 @@ typedef struct plume_texture_desc {
     uint32_t host_target;
 } plume_texture_desc;
 
+/* A motion-vector flipbook's motion (plume_system_desc.flipbook_motion)
+ * [since 1.3]: an image of the sprite's size and flipbook layout whose
+ * texel in frame k says where that texel's content is in frame k + 1. Red
+ * is the motion along the frame's width (right), green along its height
+ * (down, as the image's rows); each byte m encodes clamp((m - 128) / 127,
+ * -1, 1) times `strength`, in frames (1: a whole frame's width or height),
+ * so 128 is no motion. Blue and alpha are ignored, and the image is not
+ * premultiplied. Between frames k and k + 1 at blend fraction f, a pixel
+ * at frame coordinates p shows frame k at p - f m and frame k + 1 at
+ * p + (1 - f) m, cross-faded by f, with m the motion of frame k at p:
+ * each frame slides along the motion, so a 16-frame puff plays smoothly at
+ * any speed. Drawn so on the raster, tiled and fragment paths and at low
+ * resolution; a draw group cross-fades its frames without the slide. Given
+ * as the sprite is (one of a file, pixels or a host texture), read during
+ * create only; refused (PLUME_ERROR_INVALID_ARGUMENT, a message naming the
+ * field) without a flipbook sprite of more than one frame, with frame
+ * blending off, with a GL_TEXTURE_2D_ARRAY sprite, of a size other than the
+ * sprite's (checked when the system is created), with a negative strength
+ * or more than one source. Threading: as plume_system_create. In effect
+ * files: "flipbook_motion": {"path": ..., "strength": ...}. Default (zero):
+ * none. */
+typedef struct plume_flipbook_motion {
+    const char *path;           /* an image file stb_image decodes; default NULL: none */
+    const void *pixels;         /* RGBA8, rows from the top, width * height * 4 bytes; with
+                                   `path` NULL only; default NULL: none */
+    uint32_t width;             /* pixels' size; required with `pixels` */
+    uint32_t height;
+    uint32_t host_texture;      /* a GL_TEXTURE_2D of the context's share group, complete for
+                                   mipmapped filtering, as appearance.texture.host_texture;
+                                   default 0: none */
+    float strength;             /* the motion of a byte of 255, in frames: finite, >= 0;
+                                   default 0: 1 */
+} plume_flipbook_motion;
+
 typedef struct plume_appearance {
     plume_curve size_over_life;     /* multiplies the birth size; default: constant 1 */
     plume_gradient color_over_life; /* default: constant opaque white */

@@ -237,6 +237,9 @@ typedef struct plume_system_desc {
      * otherwise) and the compute path (PLUME_ERROR_GL_UNSUPPORTED on the
      * fragment path). [since 1.3] */
     plume_self_shadow_desc self_shadow;
+    /* Motion vectors for the sprite's flipbook (plume_look.h,
+     * plume_flipbook_motion); default: none [since 1.3]. */
+    plume_flipbook_motion flipbook_motion;
 } plume_system_desc;
 
 /* Where a system's live particles are (plume_system_desc.simulation_space)

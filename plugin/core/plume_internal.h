@@ -310,7 +310,7 @@ plume_result plume_build_program_from_sources(const plume_env *env, const char *
  * self-shadowed system's draw bind, is a group of its own: every other call
  * would pay its three queries for nothing. */
 enum {
-    PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_OPTIONAL_SSBO_SLOT = 8, PLUME_SCOPE_TEXTURE_UNITS = 7,
+    PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_OPTIONAL_SSBO_SLOT = 8, PLUME_SCOPE_TEXTURE_UNITS = 8,
     PLUME_SCOPE_DRAW_BUFFERS = 8, PLUME_SCOPE_CLIP_DISTANCES = 8
 };
 

@@ -325,6 +325,37 @@ static plume_result resolve_texture(const plume_env *env, const char *caller, pl
     return PLUME_OK;
 }
 
+/* The flipbook's motion: one source, a flipbook of several 2D frames that
+ * blend; its size against the sprite's is checked at create (the sprite's
+ * may come from a file). */
+static plume_result resolve_flipbook_motion(const plume_env *env, const char *caller, const plume_texture_desc *sprite,
+                                            plume_flipbook_motion *motion) {
+    int sources = (motion->path != NULL) + (motion->pixels != NULL) + (motion->host_texture != 0);
+    if (sources == 0) {
+        *motion = (plume_flipbook_motion){0};
+        return PLUME_OK;
+    }
+    if (sources > 1)
+        return refuse(env, caller, "flipbook_motion", "has more than one of path, pixels and host_texture; give one");
+    if (motion->pixels && (motion->width == 0 || motion->height == 0))
+        return refuse(env, caller, "flipbook_motion", "has pixels but a zero width or height");
+    if (!sprite->path && !sprite->pixels && !sprite->host_texture)
+        return refuse(env, caller, "flipbook_motion", "is given without a sprite (appearance.texture)");
+    if (sprite->host_target == GL_TEXTURE_2D_ARRAY)
+        return refuse(env, caller, "flipbook_motion",
+                      "is given with a GL_TEXTURE_2D_ARRAY sprite; it needs a flipbook atlas (GL_TEXTURE_2D)");
+    if (sprite->columns * sprite->rows < 2)
+        return refuse(env, caller, "flipbook_motion",
+                      "is given without a flipbook (appearance.texture.columns x rows is one frame)");
+    if (sprite->disable_frame_blend)
+        return refuse(env, caller, "flipbook_motion",
+                      "is given with appearance.texture.disable_frame_blend: the motion moves blended frames");
+    plume_result r = check_non_negative(env, caller, "flipbook_motion.strength", motion->strength);
+    if (r != PLUME_OK) return r;
+    if (motion->strength == 0.0f) motion->strength = 1.0f;
+    return PLUME_OK;
+}
+
 /* The since-1.2 fields: enums known, curves in range; defaults filled. */
 static plume_result resolve_look(const plume_env *env, const char *caller, plume_system_desc *d) {
     if (d->blend_mode > PLUME_BLEND_PREMULTIPLIED_ADDITIVE)
@@ -466,6 +497,7 @@ plume_result plume_particles_resolve_desc(const plume_env *env, const char *call
         return r;
     if (a->soft_fade_distance == 0.0f) a->soft_fade_distance = DEFAULT_SOFT_FADE_DISTANCE;
     if ((r = resolve_look(env, caller, out)) != PLUME_OK) return r;
+    if ((r = resolve_flipbook_motion(env, caller, &a->texture, &out->flipbook_motion)) != PLUME_OK) return r;
     if ((r = particles_check_prewarm(env, caller, "prewarm_time", out->prewarm_time)) != PLUME_OK) return r;
     if ((r = resolve_cpu_events(env, caller, &out->cpu_events)) != PLUME_OK) return r;
     if ((r = resolve_trail(env, caller, out)) != PLUME_OK) return r;

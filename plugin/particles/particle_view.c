@@ -18,6 +18,7 @@ static void fill_view(system_state *s, particle_view *out) {
         .sort_bound = s->sort_bound,
         .sprite_texture = s->sprite_texture ? s->sprite_texture : s->desc.appearance.texture.host_texture,
         .sprite_is_array = s->desc.appearance.texture.host_target == GL_TEXTURE_2D_ARRAY,
+        .motion_texture = s->motion_texture ? s->motion_texture : s->desc.flipbook_motion.host_texture,
         .profiler = s->profiler,
         .attachments = &s->attachments,
         .trail = {.header_buffer = s->trail.header_buffer,

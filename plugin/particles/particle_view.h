@@ -77,6 +77,7 @@ typedef struct particle_view {
     uint32_t sort_bound;     /* the last update's bound on the drawn count */
     GLuint sprite_texture;   /* 0: none; plume's own or the host's (host_texture) */
     bool sprite_is_array;    /* the host's GL_TEXTURE_2D_ARRAY: a frame per layer */
+    GLuint motion_texture;   /* the flipbook's motion (desc->flipbook_motion), 0: none */
     particle_fragment_view fragment; /* desc->path PLUME_PATH_FRAGMENT only */
     /* The current draw's light: the draw sets it from the frame
      * (particles_find_view leaves it zero). */

@@ -87,7 +87,8 @@ _Static_assert(PLUME_GPU_MAX_COLLIDERS == PLUME_MAX_COLLIDERS && PLUME_GPU_MAX_A
 _Static_assert(PLUME_BINDING_EVENTS_OWN < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_EVENTS_OTHER < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_TEXTURE_UNIT_SCENE_DEPTH < PLUME_SCOPE_TEXTURE_UNITS &&
                    PLUME_TEXTURE_UNIT_VECTOR_FIELD < PLUME_SCOPE_TEXTURE_UNITS &&
-                   PLUME_TEXTURE_UNIT_SPRITE_ARRAY < PLUME_SCOPE_TEXTURE_UNITS,
+                   PLUME_TEXTURE_UNIT_SPRITE_ARRAY < PLUME_SCOPE_TEXTURE_UNITS &&
+                   PLUME_TEXTURE_UNIT_FLIPBOOK_MOTION < PLUME_SCOPE_TEXTURE_UNITS,
                "the GL state scope restores every binding and texture unit the world uses");
 _Static_assert(PLUME_GPU_MAX_EMITTERS <= 8, "an emitter's index fits the lifetime's three tag bits");
 
@@ -287,6 +288,7 @@ typedef struct system_state {
     GLuint state_buffer;     /* see the STATE_* layout */
     GLuint emitter_buffer;   /* PLUME_MAX_EMITTERS Emitters */
     GLuint sprite_texture;   /* 0: no texture */
+    GLuint motion_texture;   /* the flipbook's motion, plume's own (0: none or the host's) */
 
     emitter_clock clocks[PLUME_MAX_EMITTERS];
     emission_window window;
@@ -541,5 +543,9 @@ void bounds_capture(system_state *s, uint64_t update, plume_gl_scope *scope);
  * layers (else 1). Restores the GL state it uses. */
 plume_result plume_particles_load_texture(const plume_env *env, const plume_texture_desc *texture,
                                           GLuint *out_texture, uint32_t *width, uint32_t *height, uint32_t *layers);
+/* Loads the flipbook's motion (not premultiplied) or checks the host's,
+ * refusing a size other than `sprite`'s (its width and height resolved). */
+plume_result plume_particles_load_flipbook_motion(const plume_env *env, const plume_flipbook_motion *motion,
+                                                  const plume_texture_desc *sprite, GLuint *out_texture);
 
 #endif

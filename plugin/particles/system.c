@@ -148,11 +148,17 @@ static plume_result create_gl_objects(system_state *s, plume_gl_scope *scope) {
     texture->height = height;
     /* An array's frames are its layers: a flipbook of one row. */
     if (texture->host_target == GL_TEXTURE_2D_ARRAY) texture->columns = layers, texture->rows = 1;
+    plume_flipbook_motion *motion = &s->desc.flipbook_motion;
+    r = plume_particles_load_flipbook_motion(&s->env, motion, texture, &s->motion_texture);
+    if (r != PLUME_OK) return r;
+    if (motion->path || motion->pixels || motion->host_texture) motion->width = width, motion->height = height;
+    motion->path = NULL;
+    motion->pixels = NULL;
     r = particles_reset_gpu_state(s);
     return r == PLUME_OK ? particles_prewarm(s, s->desc.prewarm_time, scope) : r;
 }
 
-enum { SYSTEM_GL_OBJECTS = 16 };
+enum { SYSTEM_GL_OBJECTS = 17 };
 
 /* The system's own GL objects (the draw paths' attachments, the profiler and
  * the sorter list theirs). */
@@ -164,7 +170,7 @@ static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out,
         {GL_TEXTURE, s->sprite_texture},   {GL_PROGRAM, s->compact_scan_program},
         {GL_PROGRAM, s->compact_scatter_program}, {GL_BUFFER, s->slot_keys_buffer},
         {GL_BUFFER, s->group_counts_buffer}, {GL_BUFFER, s->spawn.batch_buffer},
-        {GL_BUFFER, s->spawn.instance_buffer},
+        {GL_BUFFER, s->spawn.instance_buffer}, {GL_TEXTURE, s->motion_texture},
     };
     return plume_list_named_gl_objects(all, SYSTEM_GL_OBJECTS, out, capacity);
 }

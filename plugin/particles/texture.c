@@ -75,7 +75,7 @@ static void premultiply(unsigned char *rgba, size_t pixel_count) {
 }
 
 static plume_result upload(const plume_env *env, const unsigned char *rgba, uint32_t width, uint32_t height,
-                           GLuint *out_texture) {
+                           const char *label, GLuint *out_texture) {
     GLint max_size = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
     if (width > (uint32_t)max_size || height > (uint32_t)max_size) {
@@ -97,7 +97,7 @@ static plume_result upload(const plume_env *env, const unsigned char *rgba, uint
     glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, (GLsizei)width, (GLsizei)height, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     glGenerateMipmap(GL_TEXTURE_2D);
-    glObjectLabel(GL_TEXTURE, texture, -1, "plume particles: sprite");
+    glObjectLabel(GL_TEXTURE, texture, -1, label);
     plume_gl_scope_end(&scope);
     plume_result result = plume_drain_gl_errors(env, "plume_system_create (texture upload)");
     if (result != PLUME_OK) {
@@ -110,8 +110,21 @@ static plume_result upload(const plume_env *env, const unsigned char *rgba, uint
 
 /* ---- A texture the host owns ------------------------------------------------------ */
 
-static plume_result refuse_host(const plume_env *env, const char *why, GLuint name, const char *more) {
-    plume_log(env, PLUME_LOG_ERROR, "%s: appearance.texture.host_texture %u %s%s", CALLER, name, why, more);
+/* An image to load: the sprite or the flipbook's motion. */
+typedef struct image_source {
+    const char *field;          /* the descriptor's, for messages */
+    const char *path;
+    const void *pixels;
+    uint32_t width, height;
+    GLuint host_texture;
+    GLenum host_target;
+    bool premultiply;           /* a sprite's colour; the motion is no colour */
+    const char *label;
+} image_source;
+
+static plume_result refuse_host(const plume_env *env, const image_source *source, const char *why, const char *more) {
+    plume_log(env, PLUME_LOG_ERROR, "%s: %s.host_texture %u %s%s", CALLER, source->field, source->host_texture, why,
+              more);
     return PLUME_ERROR_INVALID_ARGUMENT;
 }
 
@@ -137,12 +150,12 @@ static bool host_mipmaps_complete(GLenum target, GLint width, GLint height) {
 
 /* Checks the host's texture (bound on unit 0 meanwhile, restored) and takes
  * its size; the layers of an array in *layers (1 for a 2D texture). */
-static plume_result check_host_texture(const plume_env *env, const plume_texture_desc *texture, uint32_t *width,
+static plume_result check_host_texture(const plume_env *env, const image_source *source, uint32_t *width,
                                        uint32_t *height, uint32_t *layers) {
-    GLuint name = texture->host_texture;
-    GLenum target = texture->host_target;
+    GLuint name = source->host_texture;
+    GLenum target = source->host_target;
     const char *kind = target == GL_TEXTURE_2D_ARRAY ? "GL_TEXTURE_2D_ARRAY" : "GL_TEXTURE_2D";
-    if (!glIsTexture(name)) return refuse_host(env, "is not a texture of this GL context (or its share group)", name, "");
+    if (!glIsTexture(name)) return refuse_host(env, source, "is not a texture of this GL context (or its share group)", "");
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
@@ -166,15 +179,14 @@ static plume_result check_host_texture(const plume_env *env, const plume_texture
     plume_gl_scope_end(&scope);
     if (other_kind) {
         plume_log(env, PLUME_LOG_ERROR,
-                  "%s: appearance.texture.host_texture %u is not a %s (appearance.texture.host_target): a texture of "
-                  "another kind",
-                  CALLER, name, kind);
+                  "%s: %s.host_texture %u is not a %s (%s.host_target): a texture of another kind", CALLER,
+                  source->field, name, kind, source->field);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    if (w <= 0 || h <= 0 || d <= 0) return refuse_host(env, "has no image: its base level is zero-sized", name, "");
-    if (depth_bits || stencil_bits) return refuse_host(env, "is a depth or stencil texture; a sprite is colour", name, "");
+    if (w <= 0 || h <= 0 || d <= 0) return refuse_host(env, source, "has no image: its base level is zero-sized", "");
+    if (depth_bits || stencil_bits) return refuse_host(env, source, "is a depth or stencil texture; a sprite is colour", "");
     if (!complete)
-        return refuse_host(env, "misses mipmap levels plume's trilinear sampler needs", name,
+        return refuse_host(env, source, "misses mipmap levels plume's trilinear sampler needs",
                            " (glGenerateMipmap, or GL_TEXTURE_MAX_LEVEL down to the levels it has)");
     *width = (uint32_t)w;
     *height = (uint32_t)h;
@@ -182,73 +194,109 @@ static plume_result check_host_texture(const plume_env *env, const plume_texture
     return plume_drain_gl_errors(env, "plume_system_create (host texture)");
 }
 
-/* ---- The sprite ------------------------------------------------------------------- */
+/* ---- The sprite and the flipbook's motion ---------------------------------------- */
 
-plume_result plume_particles_load_texture(const plume_env *env, const plume_texture_desc *texture,
-                                          GLuint *out_texture, uint32_t *width, uint32_t *height, uint32_t *layers) {
+/* The file's or the pixels' RGBA8 (*decoded: stb_image's, else ours). */
+static plume_result read_image(const plume_env *env, const image_source *source, unsigned char **out_rgba,
+                               bool *decoded, uint32_t *width, uint32_t *height) {
+    *decoded = source->path != NULL;
+    if (!source->path) {
+        *width = source->width;
+        *height = source->height;
+        size_t bytes = (size_t)*width * *height * 4;
+        *out_rgba = plume_alloc(env, bytes);
+        if (!*out_rgba) return PLUME_ERROR_OUT_OF_MEMORY;
+        memcpy(*out_rgba, source->pixels, bytes);
+        return PLUME_OK;
+    }
+    unsigned char *bytes = NULL;
+    size_t size = 0;
+    plume_result result = read_file(env, source->path, &bytes, &size);
+    if (result != PLUME_OK) return result;
+    int w = 0, h = 0, channels = 0;
+    unsigned char *rgba = size <= 0x7fffffff ? stbi_load_from_memory(bytes, (int)size, &w, &h, &channels, 4) : NULL;
+    bool known = !rgba && size <= 0x7fffffff && stbi_info_from_memory(bytes, (int)size, &w, &h, &channels);
+    plume_free(env, bytes);
+    if (!rgba && known) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: texture file '%s' is not an image stb_image decodes (its header says %dx%d pixels; the "
+                  "data is corrupt, too large or of a variant stb_image does not read)",
+                  CALLER, source->path, w, h);
+        return PLUME_ERROR_IO;
+    }
+    if (!rgba) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: texture file '%s' is not an image stb_image decodes (not PNG, JPEG, BMP, GIF, TGA, PSD, "
+                  "HDR, PIC or PNM)",
+                  CALLER, source->path);
+        return PLUME_ERROR_IO;
+    }
+    *width = (uint32_t)w;
+    *height = (uint32_t)h;
+    *out_rgba = rgba;
+    return PLUME_OK;
+}
+
+/* Loads the image, refusing it (before any upload) where `fits` says no. */
+typedef bool (*image_fits)(const plume_env *env, const void *context, uint32_t width, uint32_t height);
+
+static plume_result load_image(const plume_env *env, const image_source *source, image_fits fits,
+                               const void *fits_context, GLuint *out_texture, uint32_t *width, uint32_t *height,
+                               uint32_t *layers) {
     *out_texture = 0;
     *width = *height = 0;
     *layers = 1;
-    if (texture->host_texture) {
-        plume_result r = check_host_texture(env, texture, width, height, layers);
-        if (r == PLUME_OK && texture->host_target == GL_TEXTURE_2D &&
-            (texture->columns > *width || texture->rows > *height)) {
-            plume_log(env, PLUME_LOG_ERROR,
-                      "%s: appearance.texture has a flipbook of %ux%u frames, more than its %ux%u pixels", CALLER,
-                      texture->columns, texture->rows, *width, *height);
-            r = PLUME_ERROR_INVALID_ARGUMENT;
-        }
+    if (source->host_texture) {
+        plume_result r = check_host_texture(env, source, width, height, layers);
+        if (r == PLUME_OK && !fits(env, fits_context, *width, *height)) r = PLUME_ERROR_INVALID_ARGUMENT;
         return r;
     }
-    if (!texture->path && !texture->pixels) return PLUME_OK;
-    unsigned char *rgba = NULL;    /* premultiplied copy, ours */
-    unsigned char *decoded = NULL; /* stb_image's */
-    plume_result result = PLUME_OK;
-    if (texture->path) {
-        unsigned char *bytes = NULL;
-        size_t size = 0;
-        result = read_file(env, texture->path, &bytes, &size);
-        if (result != PLUME_OK) return result;
-        int w = 0, h = 0, channels = 0;
-        decoded = size <= 0x7fffffff ? stbi_load_from_memory(bytes, (int)size, &w, &h, &channels, 4) : NULL;
-        bool known = !decoded && size <= 0x7fffffff && stbi_info_from_memory(bytes, (int)size, &w, &h, &channels);
-        plume_free(env, bytes);
-        if (!decoded && known) {
-            plume_log(env, PLUME_LOG_ERROR,
-                      "%s: texture file '%s' is not an image stb_image decodes (its header says %dx%d pixels; the "
-                      "data is corrupt, too large or of a variant stb_image does not read)",
-                      CALLER, texture->path, w, h);
-            return PLUME_ERROR_IO;
-        }
-        if (!decoded) {
-            plume_log(env, PLUME_LOG_ERROR,
-                      "%s: texture file '%s' is not an image stb_image decodes (not PNG, JPEG, BMP, GIF, TGA, PSD, "
-                      "HDR, PIC or PNM)",
-                      CALLER, texture->path);
-            return PLUME_ERROR_IO;
-        }
-        *width = (uint32_t)w;
-        *height = (uint32_t)h;
-        rgba = decoded;
-    } else {
-        *width = texture->width;
-        *height = texture->height;
-        size_t bytes = (size_t)*width * *height * 4;
-        rgba = plume_alloc(env, bytes);
-        if (!rgba) return PLUME_ERROR_OUT_OF_MEMORY;
-        memcpy(rgba, texture->pixels, bytes);
-    }
-    if (texture->columns > *width || texture->rows > *height) {
-        plume_log(env, PLUME_LOG_ERROR,
-                  "%s: appearance.texture has a flipbook of %ux%u frames, more than its %ux%u pixels", CALLER,
-                  texture->columns, texture->rows, *width, *height);
-        result = PLUME_ERROR_INVALID_ARGUMENT;
-    }
+    if (!source->path && !source->pixels) return PLUME_OK;
+    unsigned char *rgba = NULL;
+    bool decoded = false;
+    plume_result result = read_image(env, source, &rgba, &decoded, width, height);
+    if (result != PLUME_OK) return result;
+    if (!fits(env, fits_context, *width, *height)) result = PLUME_ERROR_INVALID_ARGUMENT;
     if (result == PLUME_OK) {
-        premultiply(rgba, (size_t)*width * *height);
-        result = upload(env, rgba, *width, *height, out_texture);
+        if (source->premultiply) premultiply(rgba, (size_t)*width * *height);
+        result = upload(env, rgba, *width, *height, source->label, out_texture);
     }
-    if (decoded) stbi_image_free(decoded);
+    if (decoded) stbi_image_free(rgba);
     else plume_free(env, rgba);
     return result;
+}
+
+static bool flipbook_fits(const plume_env *env, const void *context, uint32_t width, uint32_t height) {
+    const plume_texture_desc *texture = context;
+    if (texture->host_target == GL_TEXTURE_2D_ARRAY || (texture->columns <= width && texture->rows <= height))
+        return true;
+    plume_log(env, PLUME_LOG_ERROR, "%s: appearance.texture has a flipbook of %ux%u frames, more than its %ux%u pixels",
+              CALLER, texture->columns, texture->rows, width, height);
+    return false;
+}
+
+plume_result plume_particles_load_texture(const plume_env *env, const plume_texture_desc *texture,
+                                          GLuint *out_texture, uint32_t *width, uint32_t *height, uint32_t *layers) {
+    const image_source source = {"appearance.texture", texture->path,         texture->pixels,
+                                 texture->width,       texture->height,       texture->host_texture,
+                                 texture->host_target, true,                  "plume particles: sprite"};
+    return load_image(env, &source, flipbook_fits, texture, out_texture, width, height, layers);
+}
+
+static bool motion_fits(const plume_env *env, const void *context, uint32_t width, uint32_t height) {
+    const plume_texture_desc *sprite = context;
+    if (width == sprite->width && height == sprite->height) return true;
+    plume_log(env, PLUME_LOG_ERROR,
+              "%s: flipbook_motion is %ux%u pixels; it must be the sprite's size (appearance.texture: %ux%u)", CALLER,
+              width, height, sprite->width, sprite->height);
+    return false;
+}
+
+plume_result plume_particles_load_flipbook_motion(const plume_env *env, const plume_flipbook_motion *motion,
+                                                  const plume_texture_desc *sprite, GLuint *out_texture) {
+    const image_source source = {"flipbook_motion", motion->path,         motion->pixels, motion->width,
+                                 motion->height,    motion->host_texture, GL_TEXTURE_2D,  false,
+                                 "plume particles: flipbook motion"};
+    uint32_t width = 0, height = 0, layers = 1;
+    return load_image(env, &source, motion_fits, sprite, out_texture, &width, &height, &layers);
 }

@@ -98,6 +98,7 @@ void draw_bind_texture(GLuint unit, GLuint texture, GLuint sampler) {
 
 void draw_bind_sprite(const particle_view *view, GLuint sampler) {
     if (!view->sprite_texture) return;
+    if (view->motion_texture) draw_bind_texture(PLUME_TEXTURE_UNIT_FLIPBOOK_MOTION, view->motion_texture, sampler);
     if (!view->sprite_is_array) {
         draw_bind_texture(0, view->sprite_texture, sampler);
         return;

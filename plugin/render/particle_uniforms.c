@@ -9,7 +9,7 @@ static const char *const PARTICLE_UNIFORM_NAMES[PARTICLE_UNIFORMS + 1] = {
     "u_color_values",   "u_color_count",     "u_emissive_times", "u_emissive_values",   "u_emissive_count",
     "u_lit",            "u_orientation",     "u_orientation_axis", "u_stretch",         "u_flipbook",
     "u_frame_blend",    "u_has_texture",     "u_sprite",        "u_scene_depth",        "u_sprite_is_array",
-    "u_sprite_array",   "u_light_direction",
+    "u_sprite_array",   "u_flipbook_motion", "u_has_motion",    "u_motion_strength",    "u_light_direction",
     "u_light_color",    "u_ambient_color",   "u_view",          "u_projection",         "u_inverse_projection",
     "u_camera_right",   "u_camera_up",       "u_soft_fade_distance", "u_viewport_size", "u_depth_convention",
     "u_self_shadow",    "u_shadow_map_size", "u_shadow_slices",   NULL};
@@ -63,6 +63,9 @@ void particle_set_appearance_uniforms(const particle_view *view, const particle_
     glUniform1i(at[PU_SCENE_DEPTH], 1);
     glUniform1i(at[PU_SPRITE_IS_ARRAY], view->sprite_is_array);
     glUniform1i(at[PU_SPRITE_ARRAY], PLUME_TEXTURE_UNIT_SPRITE_ARRAY);
+    glUniform1i(at[PU_FLIPBOOK_MOTION], PLUME_TEXTURE_UNIT_FLIPBOOK_MOTION);
+    glUniform1i(at[PU_HAS_MOTION], view->motion_texture != 0);
+    glUniform1f(at[PU_MOTION_STRENGTH], d->flipbook_motion.strength);
 }
 
 void particle_set_light_uniforms(const particle_view *view, const particle_uniforms *u) {

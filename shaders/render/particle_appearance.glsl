@@ -62,6 +62,27 @@ vec2 frame_uv(uint frame, vec2 corner_uv) {
     return (vec2(cell) + corner_uv) / vec2(u_flipbook);
 }
 
+// The flipbook's motion (plume_flipbook_motion): frame k's texel says where
+// its content is in frame k + 1, in frames, bytes of 128 meaning none.
+uniform sampler2D u_flipbook_motion; // unit PLUME_TEXTURE_UNIT_FLIPBOOK_MOTION
+uniform bool u_has_motion;
+uniform float u_motion_strength;
+
+// The atlas coordinates of frames `frame` and `next` at `corner_uv`, each
+// slid along frame `frame`'s motion there: `frame` back by the blend
+// fraction, `next` forward by the rest, so the cross-fade follows the
+// content instead of ghosting it. Level 0 of the motion (it is smooth; the
+// same on every path). Without motion, frame_uv of each.
+void blended_frame_uvs(uint frame, uint next, float frame_mix, vec2 corner_uv, out vec2 uv_frame, out vec2 uv_next) {
+    vec2 motion = vec2(0.0);
+    if (u_has_motion) {
+        vec2 bytes = textureLod(u_flipbook_motion, frame_uv(frame, corner_uv), 0.0).rg * 255.0;
+        motion = clamp((bytes - 128.0) / 127.0, -1.0, 1.0) * u_motion_strength;
+    }
+    uv_frame = frame_uv(frame, clamp(corner_uv - frame_mix * motion, 0.0, 1.0));
+    uv_next = frame_uv(next, clamp(corner_uv + (1.0 - frame_mix) * motion, 0.0, 1.0));
+}
+
 struct Appearance {
     float size;          // quad edge, world units
     vec4 color;          // straight alpha, opacity applied

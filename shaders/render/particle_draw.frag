@@ -43,7 +43,13 @@ void main() {
     if (u_has_texture && u_sprite_is_array)
         texel = mix(texture(u_sprite_array, vec3(v_uv_frame, float(v_frames.x))),
                     texture(u_sprite_array, vec3(v_uv_next, float(v_frames.y))), v_frame_mix);
-    else if (u_has_texture)
+    else if (u_has_texture && u_has_motion) {
+        // frame_uv is affine: the quad's own coordinates back from this frame's.
+        vec2 cell = vec2(uvec2(v_frames.x % u_flipbook.x, v_frames.x / u_flipbook.x));
+        vec2 uv_frame, uv_next;
+        blended_frame_uvs(v_frames.x, v_frames.y, v_frame_mix, v_uv_frame * vec2(u_flipbook) - cell, uv_frame, uv_next);
+        texel = mix(texture(u_sprite, uv_frame), texture(u_sprite, uv_next), v_frame_mix);
+    } else if (u_has_texture)
         texel = mix(texture(u_sprite, v_uv_frame), texture(u_sprite, v_uv_next), v_frame_mix);
     float fade = 1.0;
     if (u_soft_fade_distance > 0.0) {

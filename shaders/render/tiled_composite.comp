@@ -223,10 +223,12 @@ void main() {
                     texel = mix(textureGrad(u_sprite_array, vec3(corner_uv, float(both & 0xFFFFu)), along_x, along_y),
                                 textureGrad(u_sprite_array, vec3(corner_uv, float(both >> 16)), along_x, along_y),
                                 mix_and_additive.x);
-                else
-                    texel = mix(textureGrad(u_sprite, frame_uv(both & 0xFFFFu, corner_uv), along_x, along_y),
-                                textureGrad(u_sprite, frame_uv(both >> 16, corner_uv), along_x, along_y),
-                                mix_and_additive.x);
+                else {
+                    vec2 uv_frame, uv_next;
+                    blended_frame_uvs(both & 0xFFFFu, both >> 16, mix_and_additive.x, corner_uv, uv_frame, uv_next);
+                    texel = mix(textureGrad(u_sprite, uv_frame, along_x, along_y),
+                                textureGrad(u_sprite, uv_next, along_x, along_y), mix_and_additive.x);
+                }
             }
 #endif
             float fade = 1.0;

@@ -143,6 +143,7 @@
 #define PLUME_EVENT_EMIT_GROUP_SIZE 64
 #define PLUME_TEXTURE_UNIT_SCENE_DEPTH 0 /* simulate's depth texture (depth collision) */
 #define PLUME_TEXTURE_UNIT_VECTOR_FIELD 1 /* simulate's 3D vector field */
+#define PLUME_TEXTURE_UNIT_FLIPBOOK_MOTION 7 /* the draws' flipbook motion (plume_flipbook_motion) */
 #define PLUME_TEXTURE_UNIT_SPRITE_ARRAY 6 /* the draws' sprite when the host's is a GL_TEXTURE_2D_ARRAY (units 0 .. 5 are taken on the fragment path) */
 
 /* ---- Particle system: events to the CPU (plugin/particles/cpu_events.c) ----

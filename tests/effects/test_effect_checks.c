@@ -62,6 +62,44 @@ static void test_flipbook_frames_must_fit_the_sprite(void **state) {
     unlink(texture);
 }
 
+/* A flipbook's motion file: read with its strength (its path joined to the
+ * folder's storage, kept by plume_effect_copy); refused at its field when
+ * its size is not the sprite's. */
+static void test_flipbook_motion_file_matches_the_sprite(void **state) {
+    (void)state;
+    char texture[4096], motion[4096], small[4096];
+    effect_temporary_image(texture, 8, 4);
+    effect_temporary_image(motion, 8, 4);
+    effect_temporary_image(small, 4, 4);
+    plume_effect *effects = malloc(2 * sizeof *effects);
+    assert_non_null(effects);
+    for (int sized = 0; sized < 2; ++sized) {
+        char *template_text = effect_template_text(texture);
+        char field[4300];
+        snprintf(field, sizeof field, "\"capacity\": 500, \"flipbook_motion\": {\"path\": \"%s\", \"strength\": 0.5},",
+                 sized ? small : motion);
+        char *blended = effect_replace(template_text, "\"disable_frame_blend\": true", "\"disable_frame_blend\": false");
+        char *text = effect_replace(blended, "\"capacity\": 500,", field);
+        assert_non_null(text);
+        plume_effect_error error;
+        plume_result result = plume_effect_parse(text, strlen(text), "t.json", NULL, &effects[0], &error);
+        if (!sized) {
+            if (result != PLUME_OK) fail_msg("%s", error.message);
+            assert_string_equal(effects[0].desc.flipbook_motion.path, motion);
+            assert_float_equal(effects[0].desc.flipbook_motion.strength, 0.5f, 0.0f);
+            plume_effect_copy(&effects[1], &effects[0]);
+            assert_ptr_equal(effects[1].desc.flipbook_motion.path, effects[1].motion_path);
+        } else {
+            assert_int_equal(result, PLUME_ERROR_INVALID_ARGUMENT);
+            assert_string_equal(error.field, "flipbook_motion.path");
+            assert_non_null(strstr(error.message, "must be the sprite's size (8x4)"));
+        }
+        free(text), free(blended), free(template_text);
+    }
+    free(effects);
+    unlink(texture), unlink(motion), unlink(small);
+}
+
 /* A sprite file that exists but is no image, or a PNG cut short (its header
  * alone would pass): refused as creation would refuse it, PLUME_ERROR_IO. */
 static void test_sprite_must_decode_as_an_image(void **state) {
@@ -107,6 +145,7 @@ static void test_capacity_at_most_the_stated_maximum(void **state) {
 
 const struct CMUnitTest effect_checks_tests[] = {
     cmocka_unit_test_setup_teardown(test_flipbook_frames_must_fit_the_sprite, test_setup, test_teardown),
+    cmocka_unit_test_setup_teardown(test_flipbook_motion_file_matches_the_sprite, test_setup, test_teardown),
     cmocka_unit_test_setup_teardown(test_sprite_must_decode_as_an_image, test_setup, test_teardown),
     cmocka_unit_test_setup_teardown(test_capacity_at_most_the_stated_maximum, test_setup, test_teardown),
 };

@@ -171,15 +171,20 @@ static void random_desc(plume_system_desc *d, const char *texture) {
     d->prewarm_time = test_random_below(2) ? test_random_float(0.0f, PLUME_PREWARM_MAX_SECONDS) : 0.0f;
     d->inherit_velocity = test_random_below(2) ? test_random_float(0.0f, 4.0f) : 0.0f;
     d->simulation_space = test_random_below(2);
+    d->flipbook_motion.strength = test_random_below(2) ? random_non_negative() : 0.0f;
 }
 
-/* Equal bit for bit, the texture paths compared as strings. */
+/* Equal bit for bit, the texture and motion paths compared as strings. */
 static void assert_same_desc(const plume_system_desc *expected, const plume_system_desc *actual) {
     const char *expected_path = expected->appearance.texture.path, *actual_path = actual->appearance.texture.path;
     assert_true((expected_path == NULL) == (actual_path == NULL));
     if (expected_path) assert_string_equal(expected_path, actual_path);
+    const char *expected_motion = expected->flipbook_motion.path, *actual_motion = actual->flipbook_motion.path;
+    assert_true((expected_motion == NULL) == (actual_motion == NULL));
+    if (expected_motion) assert_string_equal(expected_motion, actual_motion);
     plume_system_desc a = *expected, b = *actual;
     a.appearance.texture.path = b.appearance.texture.path = NULL;
+    a.flipbook_motion.path = b.flipbook_motion.path = NULL;
     if (memcmp(&a, &b, sizeof a) != 0) {
         char *text_a = plume_effect_write(&a, NULL), *text_b = plume_effect_write(&b, NULL);
         print_error("expected:\n%s\nread back:\n%s\n", text_a ? text_a : "?", text_b ? text_b : "?");

@@ -126,6 +126,9 @@ static bool check_one(const char *text, size_t length, const char *folder, plume
         assert_string_equal(effect->desc.appearance.texture.path ? effect->desc.appearance.texture.path : "",
                             again->desc.appearance.texture.path ? again->desc.appearance.texture.path : "");
         effect->desc.appearance.texture.path = again->desc.appearance.texture.path = NULL;
+        assert_string_equal(effect->desc.flipbook_motion.path ? effect->desc.flipbook_motion.path : "",
+                            again->desc.flipbook_motion.path ? again->desc.flipbook_motion.path : "");
+        effect->desc.flipbook_motion.path = again->desc.flipbook_motion.path = NULL;
         assert_memory_equal(&effect->desc, &again->desc, sizeof effect->desc);
         plume_effect_free_text(written);
         return true;

@@ -203,9 +203,26 @@ static void test_smoke_file_is_the_built_in_column(void **state) {
     free(paths);
 }
 
+/* Without a file the HUD names the built-in effect on show (the smoke
+ * column unless the demo says the sparks). */
+static void test_hud_names_the_built_in_effect(void **state) {
+    (void)state;
+    effect_show *show = effect_show_create(NULL);
+    assert_non_null(show);
+    bool is_error = true;
+    assert_non_null(strstr(effect_show_line(show, &is_error), "the built-in smoke column"));
+    effect_show_name_built_in(show, "the built-in grinder sparks");
+    const char *line = effect_show_line(show, &is_error);
+    assert_non_null(strstr(line, "the built-in grinder sparks"));
+    assert_null(strstr(line, "smoke"));
+    assert_false(is_error);
+    effect_show_destroy(show);
+}
+
 const struct CMUnitTest effect_reload_tests[] = {
     cmocka_unit_test_setup_teardown(test_smoke_file_is_the_built_in_column, test_setup, test_teardown),
     cmocka_unit_test_setup_teardown(test_effect_file_reloads_live, test_setup, test_teardown),
+    cmocka_unit_test_setup_teardown(test_hud_names_the_built_in_effect, test_setup, test_teardown),
     cmocka_unit_test_setup_teardown(test_reload_keeps_the_last_good_effect, test_setup, test_teardown),
 };
 const size_t effect_reload_test_count = sizeof effect_reload_tests / sizeof effect_reload_tests[0];

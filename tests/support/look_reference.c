@@ -300,3 +300,50 @@ float largest_difference(const float *a, const float *b, const bool *ambiguous) 
     return largest;
 }
 
+
+/* ---- Flipbooks ---------------------------------------------------------------- */
+
+void sample_bilinear(const unsigned char *rgba, uint32_t width, uint32_t height, double u, double v, double out[4]) {
+    double x = u * width - 0.5, y = v * height - 0.5;
+    double x0 = floor(x), y0 = floor(y), fx = x - x0, fy = y - y0;
+    for (int c = 0; c < 4; ++c) out[c] = 0.0;
+    for (int corner = 0; corner < 4; ++corner) {
+        int dx = corner & 1, dy = corner >> 1;
+        double weight = (dx ? fx : 1.0 - fx) * (dy ? fy : 1.0 - fy);
+        long column = (long)x0 + dx, row = (long)y0 + dy;
+        column = column < 0 ? 0 : column >= (long)width ? (long)width - 1 : column;
+        row = row < 0 ? 0 : row >= (long)height ? (long)height - 1 : row;
+        const unsigned char *texel = rgba + 4 * ((size_t)row * width + (size_t)column);
+        for (int c = 0; c < 4; ++c) out[c] += weight * texel[c] / 255.0;
+    }
+}
+
+static double clamp_unit(double x) { return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
+
+/* Frame `frame`'s atlas coordinates of quad coordinates st. */
+static void atlas_uv(const ref_flipbook *book, uint32_t frame, const double st[2], double uv[2]) {
+    uv[0] = ((frame % book->columns) + st[0]) / book->columns;
+    uv[1] = ((frame / book->columns) + st[1]) / book->rows;
+}
+
+void flipbook_texel(const ref_flipbook *book, uint32_t frame, uint32_t next, double mix, const double st[2],
+                    double out[4]) {
+    double motion[2] = {0.0, 0.0}, uv[2];
+    if (book->motion) {
+        double bytes[4];
+        atlas_uv(book, frame, st, uv);
+        sample_bilinear(book->motion, book->width, book->height, uv[0], uv[1], bytes);
+        for (int i = 0; i < 2; ++i) {
+            double m = (bytes[i] * 255.0 - 128.0) / 127.0;
+            motion[i] = (m < -1.0 ? -1.0 : m > 1.0 ? 1.0 : m) * book->motion_strength;
+        }
+    }
+    const double back[2] = {clamp_unit(st[0] - mix * motion[0]), clamp_unit(st[1] - mix * motion[1])};
+    const double ahead[2] = {clamp_unit(st[0] + (1.0 - mix) * motion[0]), clamp_unit(st[1] + (1.0 - mix) * motion[1])};
+    double a[4], b[4];
+    atlas_uv(book, frame, back, uv);
+    sample_bilinear(book->sprite, book->width, book->height, uv[0], uv[1], a);
+    atlas_uv(book, next, ahead, uv);
+    sample_bilinear(book->sprite, book->width, book->height, uv[0], uv[1], b);
+    for (int c = 0; c < 4; ++c) out[c] = a[c] * (1.0 - mix) + b[c] * mix;
+}

@@ -92,4 +92,26 @@ void mark_float_tie_orders(const ref_quad *quads, uint32_t count, const ref_ligh
  * additive light over 1 in proportion). */
 float largest_difference(const float *a, const float *b, const bool *ambiguous);
 
+/* ---- Flipbooks ----
+ * A flipbook as the module samples it: the sprite's RGBA8 as uploaded
+ * (premultiplied), rows from the top, columns x rows frames; the motion's
+ * RGBA8 (plume_flipbook_motion) of the same size, or NULL. */
+typedef struct ref_flipbook {
+    const unsigned char *sprite, *motion;
+    uint32_t width, height, columns, rows;
+    double motion_strength;
+} ref_flipbook;
+
+/* GL_LINEAR at level 0 with GL_CLAMP_TO_EDGE: `rgba` (width x height, rows
+ * from the top) at texture coordinates uv (v down from the top), 0 .. 1. */
+void sample_bilinear(const unsigned char *rgba, uint32_t width, uint32_t height, double u, double v, double out[4]);
+
+/* The premultiplied texel the module draws at quad coordinates st (0 .. 1,
+ * t down from the top) between flipbook frames `frame` and `next` at blend
+ * fraction `mix`: each frame slid along frame `frame`'s motion there (back
+ * by mix, forward by 1 - mix), then cross-faded; without motion, the plain
+ * cross-fade. */
+void flipbook_texel(const ref_flipbook *book, uint32_t frame, uint32_t next, double mix, const double st[2],
+                    double out[4]);
+
 #endif

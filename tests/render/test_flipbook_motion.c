@@ -1,0 +1,172 @@
+/* Smooth flipbooks: a frame halfway between two flipbook frames is the CPU's
+ * cross-fade of them (tests/support/look_reference.c), plainly and slid
+ * along a motion-vector texture (plume_flipbook_motion), on the raster and
+ * tiled paths; a motion texture the sprite cannot use is refused with a
+ * message naming the field. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "look_reference.h"
+#include "particle_fixture.h"
+#include "plume/plume_particles.h"
+#include "plume_fixture.h"
+#include "test_env.h"
+#include "tests.h"
+
+/* Frames of 23 x 23 pixels (not a power of two), 2 x 2 of them, drawn
+ * magnified on a 48-pixel quad (level 0, bilinear). */
+enum { FRAME = 23, COLUMNS = 2, ROWS = 2, ATLAS_W = FRAME * COLUMNS, ATLAS_H = FRAME * ROWS, QUAD_PX = 48 };
+static const double MOTION_STRENGTH = 0.25;
+
+/* Frame k: a soft blob whose centre moves by `step` (in frames) a frame,
+ * over a smooth seeded tint, opaque (alpha 255: premultiplying keeps it).
+ * The motion: that step plus a seeded swirl, the bytes of
+ * plume_flipbook_motion. */
+static void make_flipbook(unsigned char *sprite, unsigned char *motion) {
+    const double step[2] = {test_random_float(0.08f, 0.15f), test_random_float(-0.12f, -0.06f)};
+    const double swirl = test_random_float(-0.05f, 0.05f), phase = test_random_float(0.0f, 6.0f);
+    for (uint32_t y = 0; y < ATLAS_H; ++y)
+        for (uint32_t x = 0; x < ATLAS_W; ++x) {
+            uint32_t frame = (y / FRAME) * COLUMNS + x / FRAME;
+            double s = (x % FRAME + 0.5) / FRAME, t = (y % FRAME + 0.5) / FRAME;
+            double cx = 0.35 + step[0] * frame, cy = 0.6 + step[1] * frame;
+            double d2 = ((s - cx) * (s - cx) + (t - cy) * (t - cy)) / (0.18 * 0.18);
+            double blob = exp(-d2);
+            unsigned char *p = sprite + 4 * ((size_t)y * ATLAS_W + x);
+            p[0] = (unsigned char)lround(255.0 * (0.2 + 0.8 * blob));
+            p[1] = (unsigned char)lround(255.0 * (0.5 + 0.4 * sin(phase + 5.0 * s) * blob));
+            p[2] = (unsigned char)lround(255.0 * (0.3 + 0.3 * cos(phase + 4.0 * t)));
+            p[3] = 255;
+            double m[2] = {step[0] + swirl * (t - 0.5), step[1] - swirl * (s - 0.5)};
+            unsigned char *q = motion + 4 * ((size_t)y * ATLAS_W + x);
+            for (int i = 0; i < 2; ++i) q[i] = (unsigned char)lround(128.0 + 127.0 * m[i] / MOTION_STRENGTH);
+            q[2] = 0, q[3] = 255;
+        }
+}
+
+static plume_system_desc flipbook_desc(const unsigned char *sprite, const unsigned char *motion) {
+    plume_system_desc desc = {.capacity = 3};
+    desc.emitters[1] = (plume_emitter_desc){.burst_count = 1, .lifetime = {4, 4}, .size = {1.5f, 1.5f}};
+    desc.appearance.texture = (plume_texture_desc){
+        .pixels = sprite, .width = ATLAS_W, .height = ATLAS_H, .columns = COLUMNS, .rows = ROWS};
+    if (motion)
+        desc.flipbook_motion = (plume_flipbook_motion){
+            .pixels = motion, .width = ATLAS_W, .height = ATLAS_H, .strength = (float)MOTION_STRENGTH};
+    return desc;
+}
+
+/* Largest channel difference of the drawn quad (a pixel away from its edges)
+ * from the CPU's frames `frame` .. `frame + 1` at blend 0.5; `plain_change`
+ * gets the largest difference of the CPU's slid picture from its plain
+ * cross-fade (the motion must matter). */
+static double compare_with_cpu(const float *image, const ref_flipbook *book, uint32_t frame, double *plain_change) {
+    const int low = (IMAGE_SIZE - QUAD_PX) / 2;
+    double worst = 0.0;
+    *plain_change = 0.0;
+    ref_flipbook plain = *book;
+    plain.motion = NULL;
+    for (int y = low + 1; y < low + QUAD_PX - 1; ++y)
+        for (int x = low + 1; x < low + QUAD_PX - 1; ++x) {
+            /* Image rows go up; t runs down from the sprite's top. */
+            const double st[2] = {(x + 0.5 - low) / QUAD_PX, 1.0 - (y + 0.5 - low) / QUAD_PX};
+            double expected[4], cross_fade[4];
+            flipbook_texel(book, frame, frame + 1, 0.5, st, expected);
+            flipbook_texel(&plain, frame, frame + 1, 0.5, st, cross_fade);
+            const float *got = &image[4 * (y * IMAGE_SIZE + x)];
+            for (int c = 0; c < 4; ++c) {
+                double d = fabs(got[c] - expected[c]);
+                if (d > worst) worst = d;
+                if (fabs(expected[c] - cross_fade[c]) > *plain_change) *plain_change = fabs(expected[c] - cross_fade[c]);
+            }
+        }
+    return worst;
+}
+
+/* Ages 0.5 and 1.5 of a 4 s life over 4 frames: halfway from frame 0 to 1,
+ * then from 1 to 2. */
+static void test_halfway_frames_match_the_cpu_blend(void **state) {
+    (void)state;
+    unsigned char *sprite = malloc(4 * ATLAS_W * ATLAS_H), *motion = malloc(4 * ATLAS_W * ATLAS_H);
+    float *image = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+    assert_true(sprite && motion && image);
+    make_flipbook(sprite, motion);
+    mat4 view, projection;
+    ortho_camera(view, projection);
+    const float clear[4] = {0, 0, 0, 0};
+    for (int variant = 0; variant < 4; ++variant) { /* {plain, motion} x {raster, tiled} */
+        bool moving = variant & 1, tiled = variant >> 1;
+        plume_system system = make_system(flipbook_desc(sprite, moving ? motion : NULL));
+        plume_system_desc got = system_desc(fixture_context(), system);
+        assert_null(got.flipbook_motion.pixels);
+        assert_int_equal(got.flipbook_motion.width, moving ? ATLAS_W : 0);
+        const ref_flipbook book = {sprite, moving ? motion : NULL, ATLAS_W, ATLAS_H, COLUMNS, ROWS, MOTION_STRENGTH};
+        const float steps[] = {0.5f, 1.0f};
+        for (uint32_t k = 0; k < 2; ++k) {
+            plume_frame_desc frame = make_frame(steps[k], view, projection);
+            frame.draw_path = tiled ? PLUME_DRAW_PATH_TILED : PLUME_DRAW_PATH_RASTER;
+            update(system, &frame);
+            memset(image, POISON_BYTE, sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+            test_target t = test_target_begin(IMAGE_SIZE, clear);
+            assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
+            test_target_end(&t, image);
+            double plain_change = 0.0, worst = compare_with_cpu(image, &book, k, &plain_change);
+            if (worst > 4.0 / 255.0)
+                fail_msg("%s%s, frames %u .. %u halfway: off the CPU's blend by %.4f (seed %llu)",
+                         moving ? "motion" : "plain", tiled ? " tiled" : "", k, k + 1, worst,
+                         (unsigned long long)test_seed());
+            if (moving && plain_change < 0.05)
+                fail_msg("frames %u .. %u: the motion changes the picture by only %.4f", k, k + 1, plain_change);
+        }
+        destroy_system(system);
+    }
+    free(sprite);
+    free(motion);
+    free(image);
+}
+
+/* Each refusal logs one message naming flipbook_motion and makes nothing. */
+static void test_motion_the_sprite_cannot_use_is_refused(void **state) {
+    (void)state;
+    test_log_expect_errors();
+    unsigned char *sprite = calloc(4, ATLAS_W * ATLAS_H), *motion = calloc(4, (ATLAS_W + 1) * ATLAS_H);
+    assert_true(sprite && motion);
+    struct {
+        const char *what, *message;
+    } cases[] = {
+        {"one frame", "without a flipbook"},
+        {"no sprite", "without a sprite"},
+        {"frames not blended", "disable_frame_blend"},
+        {"a wider image", "must be the sprite's size"},
+        {"a negative strength", "flipbook_motion.strength"},
+        {"two sources", "more than one of path, pixels and host_texture"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        plume_system_desc desc = flipbook_desc(sprite, motion);
+        if (i == 0) desc.appearance.texture.columns = desc.appearance.texture.rows = 1;
+        if (i == 1) desc.appearance.texture = (plume_texture_desc){0};
+        if (i == 2) desc.appearance.texture.disable_frame_blend = true;
+        if (i == 3) desc.flipbook_motion.width = ATLAS_W + 1;
+        if (i == 4) desc.flipbook_motion.strength = -1.0f;
+        if (i == 5) desc.flipbook_motion.path = "motion.png";
+        int errors = test_log_error_count();
+        plume_system system = {0};
+        assert_int_equal(plume_system_create(fixture_context(), &desc, &system), PLUME_ERROR_INVALID_ARGUMENT);
+        assert_int_equal(system.id, 0);
+        if (!test_log_contains(cases[i].message) || test_log_error_count() != errors + 1)
+            fail_msg("%s: expected one message with '%s'", cases[i].what, cases[i].message);
+    }
+    free(sprite);
+    free(motion);
+}
+
+const struct CMUnitTest flipbook_motion_tests[] = {
+    cmocka_unit_test_setup_teardown(test_halfway_frames_match_the_cpu_blend, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_motion_the_sprite_cannot_use_is_refused, fixture_setup, fixture_teardown),
+};
+const size_t flipbook_motion_test_count = sizeof flipbook_motion_tests / sizeof flipbook_motion_tests[0];
