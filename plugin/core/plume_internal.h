@@ -295,7 +295,7 @@ plume_result plume_build_program_from_sources(const plume_env *env, const char *
  * bindings 0 .. PLUME_SCOPE_SSBO_SLOTS-1 and the generic SSBO and dispatch-
  * indirect bindings; plume_gl_scope_save adds the groups a call also touches
  * (call it right after begin, once per group). */
-enum { PLUME_SCOPE_SSBO_SLOTS = 9, PLUME_SCOPE_TEXTURE_UNITS = 7, PLUME_SCOPE_DRAW_BUFFERS = 8, PLUME_SCOPE_CLIP_DISTANCES = 8 };
+enum { PLUME_SCOPE_SSBO_SLOTS = 10, PLUME_SCOPE_TEXTURE_UNITS = 7, PLUME_SCOPE_DRAW_BUFFERS = 8, PLUME_SCOPE_CLIP_DISTANCES = 8 };
 
 typedef enum plume_gl_scope_group {
     /* GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER bindings (uploads, readbacks) */

@@ -408,6 +408,7 @@ plume_result plume_particles_resolve_desc(const plume_env *env, const char *call
     if ((r = resolve_look(env, caller, out)) != PLUME_OK) return r;
     if ((r = particles_check_prewarm(env, caller, "prewarm_time", out->prewarm_time)) != PLUME_OK) return r;
     if ((r = resolve_cpu_events(env, caller, &out->cpu_events)) != PLUME_OK) return r;
+    if ((r = particles_resolve_meshes(env, caller, out)) != PLUME_OK) return r;
     return plume_particles_resolve_world(env, caller, &in->world, &out->world);
 }
 

@@ -20,6 +20,7 @@ static void fill_view(system_state *s, particle_view *out) {
         .sprite_is_array = s->desc.appearance.texture.host_target == GL_TEXTURE_2D_ARRAY,
         .profiler = s->profiler,
         .attachments = &s->attachments,
+        .mesh = s->mesh.view.count ? &s->mesh.view : NULL,
     };
     if (s->fragment) fragment_particles_view(s, &out->fragment);
 }

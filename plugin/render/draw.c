@@ -199,6 +199,7 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
     const plume_frame_desc *desc = frame->desc;
     draw_target target = host_target(desc);
     if (v->desc->path == PLUME_PATH_FRAGMENT) return fragment_raster_draw_path.draw(v, frame, &target, NULL, scope);
+    if (v->mesh) return mesh_draw_path.draw(v, frame, &target, NULL, scope);
     bool has_depth = desc->depth_texture != 0;
     if (desc->draw_resolution != PLUME_DRAW_FULL && !has_depth)
         warn_once(v, &choices->warned_lowres_without_depth, "a low draw_resolution");
