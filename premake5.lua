@@ -279,6 +279,15 @@ project "plume_prewarm_bench"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- Mesh particles (plume_mesh.h): the draw of 100 K lit meshes and simulate
+-- with rotation against sprites, timed.
+project "plume_mesh_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_mesh_bench")
+    files { "bench/mesh_bench.c", "tests/support/mesh_reference.c" }
+    includedirs { "tests/support", "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 -- Two systems drawn each on its own and by one draw group (plume_draw_group.h).
 project "plume_draw_group_bench"
     kind "ConsoleApp"

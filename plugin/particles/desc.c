@@ -456,7 +456,9 @@ float particles_largest_additive(const plume_system_desc *desc) {
 uint32_t particles_sort_key_shift(const plume_system_desc *desc) { return 32u - desc->sort_key_bits; }
 
 bool particles_sort_skipped(const plume_system_desc *desc) {
-    return desc->blend_mode == PLUME_BLEND_ADDITIVE || desc->sort_mode == PLUME_SORT_MODE_NONE;
+    /* Opaque and alpha-tested meshes write depth: the depth test orders them. */
+    bool depth_ordered = desc->meshes.count > 0 && desc->meshes.surface != PLUME_MESH_TRANSPARENT;
+    return desc->blend_mode == PLUME_BLEND_ADDITIVE || desc->sort_mode == PLUME_SORT_MODE_NONE || depth_ordered;
 }
 
 uint32_t particles_look_features(const plume_system_desc *desc) {
