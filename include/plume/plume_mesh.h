@@ -125,7 +125,11 @@ typedef struct plume_mesh_particles {
      * random; 0 <= min <= max; default {0, 0}: none. */
     plume_range angular_speed;
     /* Angular velocity lost per second: w' = -angular_drag w; >= 0,
-     * default 0. */
+     * default 0. A contact with a collider or the scene's depth
+     * (plume_world) pulls the angular velocity towards rolling without
+     * slipping (n x v / r: the contact's normal, the velocity after the
+     * bounce, the particle's size times its mesh's farthest vertex) by
+     * min(1, 2.5 x the collision's friction). */
     float angular_drag;
     /* Scale per mesh axis at birth and at death, linear over life, times
      * the size; each >= 0; all three 0 (default): {1, 1, 1}. */
