@@ -97,7 +97,8 @@ typedef enum plume_mesh_surface {
     PLUME_MESH_OPAQUE = 0,       /* depth written, no blend, no sort needed */
     PLUME_MESH_ALPHA_TESTED = 1, /* as opaque, pixels of alpha below alpha_cutoff discarded */
     PLUME_MESH_TRANSPARENT = 2   /* blended premultiplied, depth tested not written, back to front
-                                    by centre depth (within each mesh) */
+                                    by centre depth (within each mesh); faces turned away from the
+                                    eye (by the normals) are not drawn */
 } plume_mesh_surface;
 
 /* A particle's orientation at birth (plume_mesh_particles.start_orientation). */

@@ -3,7 +3,8 @@
  * system's drawn count (copied on the GPU from its state buffer: nothing
  * read back), its instances the drawn list in the update's order (back to
  * front where the system sorts); an instance of another mesh draws nothing
- * (mesh_draw.vert). Opaque and alpha-tested surfaces test and write the
+ * (mesh_draw.vert). Several opaque meshes are compacted first, a list per
+ * mesh (mesh_compact.comp), so each mesh's draw runs its own particles. Opaque and alpha-tested surfaces test and write the
  * bound framebuffer's depth with the host's depth function and blend
  * nothing; transparent ones test without writing and blend premultiplied.
  * Always at full resolution (the frame's draw_path and draw_resolution are
@@ -15,13 +16,15 @@
 
 #include "render/particle_uniforms.h"
 
-enum { MESH_ARGS_STRIDE = 32 }; /* bytes per mesh's indirect command (5 words used) */
+enum { MESH_ARGS_STRIDE = 4 * PLUME_MESH_ARGS_WORDS }; /* bytes per mesh's indirect command (5 words used) */
 
 static const char *const MESH_DRAW_UNIFORMS[] = {
     "u_mesh", "u_has_normals", "u_has_texcoords", "u_scale_start", "u_scale_end", "u_surface", "u_alpha_cutoff",
-    "u_mesh_count", "u_mesh_pick", "u_mesh_seed", NULL};
+    "u_mesh_count", "u_mesh_pick", "u_mesh_seed", "u_compacted", "u_list_first", NULL};
 enum { MD_MESH, MD_HAS_NORMALS, MD_HAS_TEXCOORDS, MD_SCALE_START, MD_SCALE_END, MD_SURFACE, MD_ALPHA_CUTOFF,
-       MD_MESH_COUNT, MD_MESH_PICK, MD_MESH_SEED, MESH_DRAW_UNIFORM_COUNT };
+       MD_MESH_COUNT, MD_MESH_PICK, MD_MESH_SEED, MD_COMPACTED, MD_LIST_FIRST, MESH_DRAW_UNIFORM_COUNT };
+/* The compaction's uniforms (mesh_compact.comp), in this order. */
+static const char *const MESH_COMPACT_UNIFORMS[] = {"u_mesh_count", "u_mesh_pick", "u_mesh_seed", "u_list_room", NULL};
 _Static_assert(sizeof MESH_DRAW_UNIFORMS / sizeof *MESH_DRAW_UNIFORMS == MESH_DRAW_UNIFORM_COUNT + 1,
                "a name for each location");
 
@@ -32,11 +35,14 @@ typedef struct mesh_draw_state {
     GLuint vertex_arrays[PLUME_GPU_MAX_MESHES];
     GLuint args_buffer; /* per mesh a DrawElementsIndirectCommand (or DrawArrays) at MESH_ARGS_STRIDE */
     GLuint sprite_sampler, depth_sampler;
+    /* Several opaque meshes: the compaction into a list per mesh. */
+    GLuint compact_program, lists_buffer;
+    GLint compact_at[4];
 } mesh_draw_state;
 
 _Static_assert(sizeof(mesh_draw_state) + 16 <= PARTICLE_ATTACHMENT_BYTES / 8, "fits its share of the system");
 
-enum { MESH_DRAW_GL_OBJECTS = 4 + PLUME_GPU_MAX_MESHES };
+enum { MESH_DRAW_GL_OBJECTS = 6 + PLUME_GPU_MAX_MESHES };
 
 static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_t capacity) {
     const mesh_draw_state *m = state;
@@ -45,8 +51,10 @@ static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_
         {GL_BUFFER, m->args_buffer},
         {GL_SAMPLER, m->sprite_sampler},
         {GL_SAMPLER, m->depth_sampler},
+        {GL_PROGRAM, m->compact_program},
+        {GL_BUFFER, m->lists_buffer},
     };
-    for (int i = 0; i < PLUME_GPU_MAX_MESHES; ++i) all[4 + i] = (plume_gl_object){GL_VERTEX_ARRAY, m->vertex_arrays[i]};
+    for (int i = 0; i < PLUME_GPU_MAX_MESHES; ++i) all[6 + i] = (plume_gl_object){GL_VERTEX_ARRAY, m->vertex_arrays[i]};
     return plume_list_named_gl_objects(all, MESH_DRAW_GL_OBJECTS, out, capacity);
 }
 
@@ -85,6 +93,26 @@ static void create_mesh_objects(const particle_mesh *mesh, GLuint vertex_array, 
     }
 }
 
+/* Several opaque meshes draw each its own particles: the compaction's
+ * program and lists (a transparent system's meshes draw the whole list in
+ * its back-to-front order instead, each skipping the others' particles). */
+static bool compacts(const particle_view *v) {
+    return v->mesh->count > 1 && v->desc->meshes.surface != PLUME_MESH_TRANSPARENT;
+}
+
+static plume_result create_compaction(const particle_view *v, mesh_draw_state *m) {
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, "render/mesh_compact.comp"};
+    plume_result result = plume_build_program(v->env, "plume particles: mesh compaction", &stage, 1, NULL,
+                                              &m->compact_program);
+    if (result != PLUME_OK) return result;
+    plume_find_uniform_locations(m->compact_program, MESH_COMPACT_UNIFORMS, m->compact_at);
+    glGenBuffers(1, &m->lists_buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, m->lists_buffer);
+    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)v->desc->capacity * 4 * v->mesh->count, NULL, GL_DYNAMIC_DRAW);
+    glObjectLabel(GL_BUFFER, m->lists_buffer, -1, "plume particles: mesh lists");
+    return PLUME_OK;
+}
+
 static plume_result create(const particle_view *v, mesh_draw_state *m) {
     plume_shader_stage stages[2] = {
         {GL_VERTEX_SHADER, "render/mesh_draw.vert"},
@@ -105,6 +133,7 @@ static plume_result create(const particle_view *v, mesh_draw_state *m) {
     glBufferData(GL_COPY_WRITE_BUFFER, sizeof args, args, GL_DYNAMIC_DRAW);
     glObjectLabel(GL_BUFFER, m->args_buffer, -1, "plume particles: mesh draw arguments");
     draw_create_samplers(&m->sprite_sampler, &m->depth_sampler);
+    if (compacts(v) && (result = create_compaction(v, m)) != PLUME_OK) return result;
     return plume_drain_gl_errors(v->env, "plume_system_draw (mesh draw objects)");
 }
 
@@ -141,6 +170,34 @@ static void set_mesh_uniforms(const particle_view *v, const mesh_draw_state *m) 
     glUniform1ui(m->at[MD_MESH_SEED], v->desc->seed);
 }
 
+/* Each mesh's instance count, on the GPU: the drawn count, or (several
+ * opaque meshes) its own particles', appended by the compaction. */
+static void set_instance_counts(const particle_view *v, const mesh_draw_state *m) {
+    glBindBuffer(GL_COPY_READ_BUFFER, v->state_buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, m->args_buffer);
+    const uint32_t zero = 0;
+    for (uint32_t i = 0; i < v->mesh->count; ++i) {
+        GLintptr instances = (GLintptr)(i * MESH_ARGS_STRIDE + 4);
+        if (m->compact_program) glBufferSubData(GL_COPY_WRITE_BUFFER, instances, 4, &zero);
+        else glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, STATE_DRAWN_COUNT_OFFSET, instances, 4);
+    }
+    if (!m->compact_program || v->sort_bound == 0) return;
+    const plume_mesh_particles *d = &v->desc->meshes;
+    glUseProgram(m->compact_program);
+    glUniform1ui(m->compact_at[0], d->count);
+    glUniform1ui(m->compact_at[1], d->pick);
+    glUniform1ui(m->compact_at[2], v->desc->seed);
+    glUniform1ui(m->compact_at[3], v->desc->capacity);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, v->motion_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, v->traits_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, v->state_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_ARGS, m->args_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_LISTS, m->lists_buffer);
+    glDispatchCompute((v->sort_bound + PLUME_MESH_COMPACT_GROUP_SIZE - 1) / PLUME_MESH_COMPACT_GROUP_SIZE, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+}
+
 static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, const draw_target *target,
                               const draw_count *count, plume_gl_scope *scope) {
     (void)count;
@@ -149,12 +206,7 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
     mesh_draw_state *m = mesh_draw_of(v, &result);
     if (!m) return result;
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: meshes");
-    /* Every mesh's instance count is the drawn count, on the GPU. */
-    glBindBuffer(GL_COPY_READ_BUFFER, v->state_buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, m->args_buffer);
-    for (uint32_t i = 0; i < v->mesh->count; ++i)
-        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, STATE_DRAWN_COUNT_OFFSET,
-                            (GLintptr)(i * MESH_ARGS_STRIDE + 4), 4);
+    set_instance_counts(v, m);
     glUseProgram(m->program);
     particle_set_appearance_uniforms(v, &m->uniforms);
     particle_set_view_uniforms(v, &m->uniforms, frame, 0, target->depth_size, m->depth_sampler);
@@ -166,11 +218,14 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, v->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SPIN, v->mesh->spin_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_LISTS, m->lists_buffer);
+    glUniform1i(m->at[MD_COMPACTED], m->compact_program != 0);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, m->args_buffer);
     set_surface_state(v->desc->meshes.surface);
     for (uint32_t i = 0; i < v->mesh->count; ++i) {
         const particle_mesh *mesh = &v->mesh->meshes[i];
         glUniform1ui(m->at[MD_MESH], i);
+        glUniform1ui(m->at[MD_LIST_FIRST], i * v->desc->capacity);
         glUniform1i(m->at[MD_HAS_NORMALS], mesh->normals != 0);
         glUniform1i(m->at[MD_HAS_TEXCOORDS], mesh->texcoords != 0);
         glBindVertexArray(m->vertex_arrays[i]);

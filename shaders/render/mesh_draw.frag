@@ -2,8 +2,9 @@
 // texture coordinates times the particle's colour, lit as lit sprites are
 // (normal_lighting, the side facing the eye lit: a thin leaf is lit from
 // either side), plus the emitted light. Opaque and alpha-tested surfaces
-// write colour with alpha 1 (no blend); transparent ones premultiplied, as
-// sprites.
+// write colour with alpha 1 (no blend), lit on the side facing the eye;
+// transparent ones premultiplied, as sprites, their faces turned away left
+// out.
 #include "render/particle_appearance.glsl" // lighting
 
 in vec4 v_color;
@@ -21,6 +22,9 @@ uniform float u_alpha_cutoff;
 out vec4 out_color;
 
 void main() {
+    // Transparent meshes write no depth: their faces turned away from the eye
+    // (by the mesh's normals) would show through; they are left out.
+    if (u_surface == 2u && dot(v_normal, v_to_eye) < 0.0) discard;
     vec4 texel = u_has_texture ? texture(u_sprite, v_uv) : vec4(1.0);
     float alpha = texel.a * v_color.a;
     if (u_surface == 1u && alpha < u_alpha_cutoff) discard;

@@ -14,6 +14,10 @@ layout(location = 2) in vec2 a_texcoord;
 layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer ParticleMotions { ParticleMotion motions[]; };
 layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawList { uvec2 draw_list[]; };
 layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
+// Several opaque meshes: this mesh's own slots (mesh_compact.comp) from u_list_first.
+layout(std430, binding = PLUME_BINDING_MESH_LISTS) restrict readonly buffer MeshLists { uint mesh_lists[]; };
+uniform bool u_compacted;
+uniform uint u_list_first;
 
 uniform mat4 u_view;
 uniform mat4 u_projection;
@@ -30,13 +34,13 @@ out vec2 v_uv;
 flat out vec3 v_emissive;
 
 void main() {
-    uint slot = draw_list[gl_InstanceID].y;
+    uint slot = u_compacted ? mesh_lists[u_list_first + uint(gl_InstanceID)] : draw_list[gl_InstanceID].y;
     // Local copies: NVIDIA refuses a restrict readonly buffer's element as a
     // function argument (error C1317).
     ParticleMotion motion = motions[slot];
     ParticleTraits particle_traits = traits[slot];
     ParticleSpin spin = spins[slot];
-    if (u_mesh_count > 1u && mesh_of(particle_traits, motion.lifetime) != u_mesh) {
+    if (!u_compacted && u_mesh_count > 1u && mesh_of(particle_traits, motion.lifetime) != u_mesh) {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
         return;
     }

@@ -166,6 +166,12 @@
 #define PLUME_BINDING_SPIN 9
 #define PLUME_SPIN_BYTES 32
 #define PLUME_GPU_MAX_MESHES 4           /* = PLUME_MAX_MESHES */
+/* The mesh draw's compaction (several opaque meshes): per mesh its indirect
+ * command (8 words, instance count at word 1) and its list of slots. */
+#define PLUME_BINDING_MESH_ARGS 6
+#define PLUME_BINDING_MESH_LISTS 7
+#define PLUME_MESH_ARGS_WORDS 8
+#define PLUME_MESH_COMPACT_GROUP_SIZE 256
 
 /* ---- The scene depth's convention (u_depth_convention, scene_depth.glsl) ---- */
 #define PLUME_DEPTH_ZERO_TO_ONE 1u /* clip control's GL_ZERO_TO_ONE: window depth = NDC z */

@@ -121,9 +121,10 @@ static void test_lit_sphere_matches_cpu(void **state) {
 }
 
 /* A cube (emitter 0, mesh 0) and a sphere (emitter 1, mesh 1) overlapping
- * on screen, the sphere nearer: the depth test decides each pixel. */
-static void test_two_meshes_overlap_by_depth(void **state) {
-    (void)state;
+ * on screen, the sphere nearer: the depth test decides each pixel (opaque:
+ * each mesh draws its own particles, compacted; transparent of opacity 1:
+ * each draws the whole back-to-front list, skipping the other's). */
+static void overlap_two_meshes(uint32_t surface, const char *what) {
     mesh_arrays cube = mesh_reference_cube(), sphere = mesh_reference_sphere(12, 20);
     const float at_cube[3] = {-0.25f, 0.0f, -3.4f}, at_sphere[3] = {0.25f, 0.05f, -2.9f};
     const float axis[3] = {0.3f, 1.0f, 0.4f}, up[3] = {0, 1, 0};
@@ -132,6 +133,7 @@ static void test_two_meshes_overlap_by_depth(void **state) {
     desc.emitters[1] = still_emitter(at_sphere, up, 1.0f);
     desc.meshes.count = 2;
     desc.meshes.pick = PLUME_MESH_PICK_BY_EMITTER;
+    desc.meshes.surface = surface;
     desc.meshes.meshes[0] = mesh_reference_desc(&cube);
     desc.meshes.meshes[1] = mesh_reference_desc(&sphere);
     plume_system system;
@@ -148,12 +150,18 @@ static void test_two_meshes_overlap_by_depth(void **state) {
     /* The far one drawn last by the CPU: only the depth test puts the sphere in front. */
     mesh_instance far_last[2] = {instances[1], instances[0]};
     float *cpu = reference_image(far_last, 2);
-    assert_images_agree(gpu, cpu, 800, "cube and sphere overlapping");
+    assert_images_agree(gpu, cpu, 800, what);
     free(gpu);
     free(cpu);
     assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
     mesh_reference_free(&cube);
     mesh_reference_free(&sphere);
+}
+
+static void test_two_meshes_overlap_by_depth(void **state) {
+    (void)state;
+    overlap_two_meshes(PLUME_MESH_OPAQUE, "opaque cube and sphere overlapping");
+    overlap_two_meshes(PLUME_MESH_TRANSPARENT, "transparent (opacity 1) cube and sphere overlapping");
 }
 
 /* An opaque mesh drawn first (the host's opaque pass) hides the part of a
