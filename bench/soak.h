@@ -40,6 +40,8 @@ typedef struct soak_options {
     const char *effects_dir;
     const char *sprite;     /* an image file for textured looks */
     bool verbose;
+    bool no_gameplay;       /* leave the gameplay calls out of the stream */
+    bool raster_only;       /* every draw on the raster path (the stream unchanged) */
 } soak_options;
 
 /* splitmix64: the operation stream's only source of randomness. */
@@ -86,6 +88,7 @@ typedef struct soak_system_slot {
     bool profiling;
     bool grouped;
     bool cpu_events;     /* created with cpu_events.kinds: polls answer */
+    char what[120];      /* its descriptor in a few words, for a failure's message */
 } soak_system_slot;
 
 typedef struct soak_group_slot {
@@ -104,6 +107,7 @@ typedef struct soak_stats {
     uint32_t peak_gl_objects, final_gl_objects;
     size_t peak_live_bytes;
     soak_series drain_gl_objects, drain_live_bytes, rss_mib;
+    uint64_t digest;     /* lane 0's readbacks hashed in order: equal runs, equal digests */
 } soak_stats;
 
 typedef struct soak {
@@ -129,6 +133,8 @@ void soak_fail(soak *s, const char *format, ...) __attribute__((format(printf, 2
 
 /* soak_lane.c: a lane's GL context, targets and counting callbacks. */
 bool soak_lane_create(soak *s, soak_lane *lane, int index);
+/* The lane's plume_context, made (again) with the counting callbacks. */
+bool soak_lane_make_context(soak *s, soak_lane *lane);
 void soak_lane_destroy(soak_lane *lane);
 void soak_lane_current(const soak_lane *lane);
 void soak_lane_resize(soak *s, soak_lane *lane);

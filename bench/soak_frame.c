@@ -116,7 +116,8 @@ static void lane_frame(soak *s, soak_lane *lane, const frame_plan *p) {
         soak_system_slot *slot = &s->systems[i];
         if (!slot->live || (slot->grouped && !(p->grouped_also & (1u << i)))) continue;
         plume_frame_desc own = frame;
-        own.draw_path = ((p->paths >> (2 * i)) & 3u) == 0 ? PLUME_DRAW_PATH_TILED : PLUME_DRAW_PATH_RASTER;
+        own.draw_path = ((p->paths >> (2 * i)) & 3u) == 0 && !s->options.raster_only ? PLUME_DRAW_PATH_TILED
+                                                                                       : PLUME_DRAW_PATH_RASTER;
         own.draw_resolution = ((p->resolutions >> (2 * i)) & 3u) % 3u;
         if (own.draw_path == PLUME_DRAW_PATH_TILED) slot->drew_tiled = true;
         soak_mark mark = soak_mark_now(lane);
@@ -124,7 +125,7 @@ static void lane_frame(soak *s, soak_lane *lane, const frame_plan *p) {
         soak_expect(s, lane, mark, r, PLUME_OK, own.draw_path ? "plume_system_draw (tiled)" : "plume_system_draw");
         if (p->second_view & (1u << i)) {
             /* Another view's pass in the same frame: the other path, another resolution. */
-            own.draw_path = !own.draw_path;
+            own.draw_path = s->options.raster_only ? PLUME_DRAW_PATH_RASTER : !own.draw_path;
             own.draw_resolution = (own.draw_resolution + 1) % 3u;
             if (own.draw_path == PLUME_DRAW_PATH_TILED) slot->drew_tiled = true;
             mark = soak_mark_now(lane);
@@ -168,8 +169,21 @@ static uint64_t hash_bytes(uint64_t h, const void *data, size_t size) {
 }
 
 /* A system's state as read back: the counts, the live slots' particles (a
- * dead slot holds stale data), the draw order and its keys. */
-static uint64_t system_checksum(soak *s, soak_lane *lane, int slot) {
+ * dead slot holds stale data), the draw order and its keys; each part's
+ * hash apart, so a difference between lanes says where it is. */
+typedef struct system_sums {
+    uint32_t counts[4]; /* live, dead, emitted, drawn */
+    uint64_t particles, order, keys;
+} system_sums;
+
+static uint64_t hash_sums(const system_sums *p) {
+    uint64_t h = hash_bytes(14695981039346656037ull, p->counts, sizeof p->counts);
+    h = hash_bytes(h, &p->particles, sizeof p->particles);
+    h = hash_bytes(h, &p->order, sizeof p->order);
+    return hash_bytes(h, &p->keys, sizeof p->keys);
+}
+
+static system_sums system_checksum(soak *s, soak_lane *lane, int slot) {
     uint32_t capacity = s->systems[slot].capacity;
     plume_readback rb = {
         .particles = malloc(sizeof(plume_particle) * capacity),
@@ -180,7 +194,8 @@ static uint64_t system_checksum(soak *s, soak_lane *lane, int slot) {
     unsigned char *dead = calloc(capacity, 1);
     soak_mark mark = soak_mark_now(lane);
     plume_result r = plume_system_read_back(lane->context, lane->systems[slot], &rb);
-    uint64_t h = 14695981039346656037ull;
+    const uint64_t empty = 14695981039346656037ull;
+    system_sums sums = {{0}, empty, empty, empty};
     if (soak_expect(s, lane, mark, r, PLUME_OK, "plume_system_read_back")) {
         if (rb.live_count + rb.dead_count != capacity || rb.drawn_count > rb.live_count)
             soak_fail(s, "lane %d: system %d reads back %u live + %u dead for capacity %u, %u drawn", lane->index,
@@ -191,19 +206,18 @@ static uint64_t system_checksum(soak *s, soak_lane *lane, int slot) {
                           rb.dead_slots[i]);
             else dead[rb.dead_slots[i]] = 1;
         }
-        uint32_t counts[4] = {rb.live_count, rb.dead_count, rb.emitted_total, rb.drawn_count};
-        h = hash_bytes(h, counts, sizeof counts);
+        sums = (system_sums){{rb.live_count, rb.dead_count, rb.emitted_total, rb.drawn_count}, empty, empty, empty};
         for (uint32_t i = 0; i < capacity && !s->failed; ++i)
-            if (!dead[i]) h = hash_bytes(h, &rb.particles[i], sizeof rb.particles[i]);
-        h = hash_bytes(h, rb.draw_order, sizeof(uint32_t) * rb.drawn_count);
-        h = hash_bytes(h, rb.draw_keys, sizeof(uint32_t) * rb.drawn_count);
+            if (!dead[i]) sums.particles = hash_bytes(sums.particles, &rb.particles[i], sizeof rb.particles[i]);
+        sums.order = hash_bytes(sums.order, rb.draw_order, sizeof(uint32_t) * rb.drawn_count);
+        sums.keys = hash_bytes(sums.keys, rb.draw_keys, sizeof(uint32_t) * rb.drawn_count);
     }
     free(rb.particles);
     free(rb.draw_order);
     free(rb.draw_keys);
     free(rb.dead_slots);
     free(dead);
-    return h;
+    return sums;
 }
 
 static uint64_t group_checksum(soak *s, soak_lane *lane, int slot) {
@@ -221,20 +235,70 @@ static uint64_t group_checksum(soak *s, soak_lane *lane, int slot) {
     return h;
 }
 
+/* The first live slot whose particle differs between lane 0 and lane l,
+ * both particles written out (for a determinism failure's message). */
+static void describe_particle_difference(soak *s, int slot, int l, char *out, size_t size) {
+    uint32_t capacity = s->systems[slot].capacity;
+    plume_particle *p[2] = {malloc(sizeof(plume_particle) * capacity), malloc(sizeof(plume_particle) * capacity)};
+    uint32_t *dead = malloc(sizeof(uint32_t) * capacity);
+    unsigned char *is_dead = calloc(capacity, 1);
+    snprintf(out, size, "; no differing particle found again");
+    for (int k = 0; k < 2; ++k) {
+        soak_lane *lane = &s->lanes[k ? l : 0];
+        soak_lane_current(lane);
+        plume_readback rb = {.particles = p[k], .dead_slots = dead};
+        plume_system_read_back(lane->context, lane->systems[slot], &rb);
+        if (k == 0)
+            for (uint32_t i = 0; i < rb.dead_count; ++i) is_dead[dead[i] % capacity] = 1;
+    }
+    for (uint32_t i = 0; i < capacity; ++i) {
+        if (is_dead[i] || memcmp(&p[0][i], &p[1][i], sizeof p[0][i]) == 0) continue;
+        const plume_particle *a = &p[0][i], *b = &p[1][i];
+        snprintf(out, size, "; slot %u: position (%.9g %.9g %.9g) / (%.9g %.9g %.9g), age %.9g / %.9g, velocity "
+                 "(%.9g %.9g %.9g) / (%.9g %.9g %.9g), lifetime %.9g / %.9g, size %.9g / %.9g, rotation %.9g / %.9g, "
+                 "spin %.9g / %.9g, id %u / %u", i, a->position[0], a->position[1], a->position[2], b->position[0],
+                 b->position[1], b->position[2], a->age, b->age, a->velocity[0], a->velocity[1], a->velocity[2],
+                 b->velocity[0], b->velocity[1], b->velocity[2], a->lifetime, b->lifetime, a->size, b->size,
+                 a->rotation, b->rotation, a->spin, b->spin, a->id, b->id);
+        break;
+    }
+    free(p[0]);
+    free(p[1]);
+    free(dead);
+    free(is_dead);
+}
+
 void soak_read_back_all(soak *s) {
     for (int i = 0; i < SOAK_MAX_SYSTEMS + SOAK_MAX_GROUPS && !s->failed; ++i) {
         bool group = i >= SOAK_MAX_SYSTEMS;
         int slot = group ? i - SOAK_MAX_SYSTEMS : i;
         if (group ? !s->groups[slot].live : !s->systems[slot].live) continue;
         uint64_t sums[SOAK_MAX_LANES];
+        system_sums parts[SOAK_MAX_LANES];
         for (int l = 0; l < s->options.lanes && !s->failed; ++l) {
             soak_lane_current(&s->lanes[l]);
-            sums[l] = group ? group_checksum(s, &s->lanes[l], slot) : system_checksum(s, &s->lanes[l], slot);
-            if (l > 0 && !s->failed && sums[l] != sums[0])
-                soak_fail(s, "determinism: %s %d reads back checksum %016llx in lane 0 and %016llx in lane %d after "
-                          "the same operations", group ? "draw group" : "system", slot, (unsigned long long)sums[0],
-                          (unsigned long long)sums[l], l);
+            if (group) sums[l] = group_checksum(s, &s->lanes[l], slot);
+            else {
+                parts[l] = system_checksum(s, &s->lanes[l], slot);
+                sums[l] = hash_sums(&parts[l]);
+            }
+            if (l == 0 || s->failed || sums[l] == sums[0]) continue;
+            char where[400] = "", particle[640] = "";
+            if (!group && parts[0].particles != parts[l].particles)
+                describe_particle_difference(s, slot, l, particle, sizeof particle);
+            if (!group)
+                snprintf(where, sizeof where, " (%s; live %u/%u, dead %u/%u, emitted %u/%u, drawn %u/%u; particles %s, "
+                         "order %s, keys %s)", s->systems[slot].what, parts[0].counts[0], parts[l].counts[0],
+                         parts[0].counts[1], parts[l].counts[1], parts[0].counts[2], parts[l].counts[2],
+                         parts[0].counts[3], parts[l].counts[3],
+                         parts[0].particles == parts[l].particles ? "same" : "differ",
+                         parts[0].order == parts[l].order ? "same" : "differ",
+                         parts[0].keys == parts[l].keys ? "same" : "differ");
+            soak_fail(s, "determinism: %s %d reads back checksum %016llx in lane 0 and %016llx in lane %d after "
+                      "the same operations%s%s", group ? "draw group" : "system", slot, (unsigned long long)sums[0],
+                      (unsigned long long)sums[l], l, where, particle);
         }
+        if (!s->failed) s->stats.digest = hash_bytes(s->stats.digest, &sums[0], sizeof sums[0]);
         s->stats.readbacks++;
     }
 }

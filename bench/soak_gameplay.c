@@ -50,8 +50,10 @@ static void check_poll(soak *s, const soak_lane *lane, int slot, const plume_par
         if (!kind || !finite || e->emitter >= PLUME_MAX_EMITTERS || e->instance >= PLUME_MAX_INSTANCES ||
             (i > 0 && e->update < events[i - 1].update)) {
             soak_fail(s, "lane %d: system %d's event %u of %u is not a record (kind %u, emitter %u, instance %u, "
-                      "update %llu)", lane->index, slot, i, info->delivered, e->kind, e->emitter, e->instance,
-                      (unsigned long long)e->update);
+                      "update %llu after %llu, position %g %g %g, velocity %g %g %g)", lane->index, slot, i,
+                      info->delivered, e->kind, e->emitter, e->instance, (unsigned long long)e->update,
+                      (unsigned long long)(i > 0 ? events[i - 1].update : 0), e->position[0], e->position[1],
+                      e->position[2], e->velocity[0], e->velocity[1], e->velocity[2]);
             return;
         }
     }

@@ -85,6 +85,19 @@ static GLuint make_vector_field(void) {
     return texture;
 }
 
+bool soak_lane_make_context(soak *s, soak_lane *lane) {
+    plume_context_desc desc = {
+        .logger = {count_log, lane},
+        .allocator = {count_allocate, count_reallocate, count_deallocate, &lane->counters},
+    };
+    if (plume_context_create(&desc, &lane->context) != PLUME_OK) {
+        soak_fail(s, "lane %d: plume_context_create failed", lane->index);
+        return false;
+    }
+    lane->base_bytes = lane->counters.live_bytes;
+    return true;
+}
+
 bool soak_lane_create(soak *s, soak_lane *lane, int index) {
     memset(lane, 0, sizeof *lane);
     lane->index = index;
@@ -99,15 +112,7 @@ bool soak_lane_create(soak *s, soak_lane *lane, int index) {
         glDebugMessageCallback(count_debug, lane);
         glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DONT_CARE, 0, NULL, GL_TRUE);
     }
-    plume_context_desc desc = {
-        .logger = {count_log, lane},
-        .allocator = {count_allocate, count_reallocate, count_deallocate, &lane->counters},
-    };
-    if (plume_context_create(&desc, &lane->context) != PLUME_OK) {
-        soak_fail(s, "lane %d: plume_context_create failed", index);
-        return false;
-    }
-    lane->base_bytes = lane->counters.live_bytes;
+    if (!soak_lane_make_context(s, lane)) return false;
     glGenFramebuffers(1, &lane->scene_framebuffer);
     glGenFramebuffers(1, &lane->draw_framebuffer);
     lane->vector_field = make_vector_field();

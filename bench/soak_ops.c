@@ -220,6 +220,12 @@ static void create_system(soak *s, const plume_system_desc *desc, soak_system_sl
     }
     if (expected != PLUME_OK || s->failed) return;
     slot_info.live = true;
+    snprintf(slot_info.what, sizeof slot_info.what,
+             "capacity %u, %s path, world %s, sort mode %u, %u key bits, events %u, space %u, inherit %.2f, prewarm %.2f",
+             desc->capacity, slot_info.compute ? "compute" : "fragment",
+             desc->world.colliders[0].shape || desc->world.depth_collision.enabled || desc->world.events[0].trigger ? "yes" : "no",
+             desc->sort_mode, desc->sort_key_bits, desc->cpu_events.kinds, desc->simulation_space,
+             (double)desc->inherit_velocity, (double)desc->prewarm_time);
     s->systems[slot] = slot_info;
     s->stats.creates++;
 }
@@ -363,6 +369,7 @@ static void load_broken_effect(soak *s) {
         /* Still valid after the change: it must create. */
         slot_info.capacity = effect->desc.capacity;
         slot_info.cpu_events = effect->desc.cpu_events.kinds != 0;
+        slot_info.compute = effect->desc.path != PLUME_PATH_FRAGMENT;
         if (effect->desc.capacity <= s->options.max_capacity) create_system(s, &effect->desc, slot_info, PLUME_OK);
     }
     plume_effect_free_text(text);
@@ -483,5 +490,5 @@ void soak_random_operation(soak *s) {
     else if (pick < 92) resize(s);
     else if (pick < 95) soak_read_back_all(s);
     else if (pick < 100) s->stats.operations--; /* nothing this time */
-    else soak_gameplay_operation(s);
+    else if (!s->options.no_gameplay) soak_gameplay_operation(s);
 }

@@ -234,7 +234,9 @@ typedef struct plume_particle_event {
     uint32_t route;            /* PLUME_PARTICLE_EVENT_ROUTE: the index into world.events; else 0 */
     uint32_t reserved;         /* 0 */
     uint64_t update;           /* the update it came from: its index since creation
-                                  (plume_frame_profile.frame) */
+                                  (plume_frame_profile.frame); a prewarm's records carry
+                                  the index of the update after it, so records come in
+                                  order of this field */
 } plume_particle_event;
 
 /* What a poll found [since 1.3]. The dropped counts are those since the

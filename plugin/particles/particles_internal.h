@@ -280,6 +280,7 @@ typedef struct system_state {
      * SIMULATE and SORT); switched off it makes no GL call. */
     plume_profiler *profiler;
     uint64_t update_count;   /* the profiler's frame index */
+    bool prewarming;         /* a prewarm's steps run: their events carry the next update's index */
     bool warned_long_dt;     /* a dt over 1 s was said once */
     plume_system handle;     /* this system's own handle (event routes name it) */
     world_state world;

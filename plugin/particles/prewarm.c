@@ -44,12 +44,14 @@ plume_result particles_prewarm(system_state *s, float seconds, plume_gl_scope *s
      * measures its stages): the profiler is out of reach meanwhile. */
     plume_profiler *profiler = s->profiler;
     s->profiler = NULL;
+    s->prewarming = true;
     for (uint32_t k = 0; k < plan.count; ++k) {
         frame.dt = k + 1 == plan.count ? plan.last : plan.step;
         if (s->fragment) fragment_particles_update(s, &frame, identity, identity, false, scope);
         else particles_run_simulate_stage(s, &frame, identity, identity, false);
     }
     s->profiler = profiler;
+    s->prewarming = false;
     return plume_drain_gl_errors(&s->env, "plume_system_prewarm");
 }
 

@@ -316,7 +316,9 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     /* The sort and the draw read the list, the draw its indirect arguments,
      * a readback the buffers. */
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    cpu_events_record(s, s->update_count - 1); /* the update's index: update counted it already */
+    /* The update's index (update counted it already); a prewarm's steps,
+     * between updates, the next one's, so records come in update order. */
+    cpu_events_record(s, s->prewarming ? s->update_count : s->update_count - 1);
     s->time += frame->dt;
 }
 

@@ -389,6 +389,34 @@ static void test_bad_input(void **state) {
     destroy_system(programs_built);
 }
 
+/* A prewarm's records (deaths during its steps) carry the index of the
+ * update after it: before the first update 0, after two updates 2, so the
+ * records of any poll come in order of their update field. */
+static void test_prewarm_events_carry_the_next_update(void **state) {
+    (void)state;
+    const uint32_t per_update = 20 + test_random_below(20);
+    plume_system system = make_system(stream_desc(per_update, 1000));
+    plume_frame_desc frame = make_frame(STEP, NULL, NULL);
+    plume_event_poll_info info;
+    const uint64_t expected_first[2] = {0, 2};
+    for (int round = 0; round < 2; ++round) {
+        /* Four steps of PLUME_PREWARM_STEP: the ring holds each one's records. */
+        assert_int_equal(plume_system_prewarm(fixture_context(), system, 4 * PLUME_PREWARM_STEP), PLUME_OK);
+        glFinish();
+        uint32_t n = poll_all(system, &info);
+        printf("  prewarm %d: %u records, updates %llu..%llu\n", round, n,
+               (unsigned long long)(n ? polled[0].update : 0), (unsigned long long)(n ? polled[n - 1].update : 0));
+        assert_true(n > 0);
+        for (uint32_t i = 0; i < n; ++i) assert_int_equal(polled[i].update, expected_first[round]);
+        update(system, &frame);
+        update(system, &frame);
+        glFinish();
+        n = poll_all(system, &info);
+        for (uint32_t i = 1; i < n; ++i) assert_true(polled[i].update >= polled[i - 1].update);
+    }
+    destroy_system(system);
+}
+
 /* Records name the placement their particle came from: instances spread
  * along x (their indices across 4096, so every bit of the field shows), each
  * particle dying where it was born; an emit's particles are instance 0's. */
@@ -489,6 +517,7 @@ const struct CMUnitTest world_cpu_events_tests[] = {
     cmocka_unit_test_setup_teardown(test_route_triggers, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_bad_input, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_events_name_their_instance, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_prewarm_events_carry_the_next_update, fixture_setup, fixture_teardown),
 #ifndef PLUME_TESTS_THROUGH_TABLE
     cmocka_unit_test_setup_teardown(test_events_read_by_copy, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_ring_in_flight_drops_without_waiting, fixture_setup, fixture_teardown),
