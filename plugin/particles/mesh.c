@@ -272,9 +272,6 @@ plume_result mesh_create(system_state *s) {
         d->position_data = d->normal_data = d->texcoord_data = NULL;
         d->index_data = NULL;
     }
-    float largest = 0.0f;
-    for (int k = 0; k < 3; ++k) largest = fmaxf(largest, fmaxf(m->scale_start[k], m->scale_end[k]));
-    s->mesh.largest_scale = largest;
     glGenBuffers(1, &s->mesh.view.spin_buffer);
     glBindBuffer(GL_COPY_WRITE_BUFFER, s->mesh.view.spin_buffer);
     glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)s->desc.capacity * PLUME_SPIN_BYTES, NULL, GL_DYNAMIC_DRAW);
@@ -292,13 +289,39 @@ uint32_t mesh_list_gl_objects(const system_state *s, plume_gl_object *out, uint3
     return plume_list_named_gl_objects(all, OBJECTS, out, capacity);
 }
 
+/* A mesh particle's reach from its centre, given the sprite's radius (a
+ * quad's half diagonal at the largest size) and the meshes' farthest vertex. */
+static float reach_of(const plume_system_desc *desc, float quad_radius, float vertex_reach) {
+    const plume_mesh_particles *m = &desc->meshes;
+    float stretch = particles_largest_stretch(desc);
+    float size = quad_radius / (0.5f * sqrtf(1.0f + stretch * stretch)); /* the largest size */
+    float scale = 0.0f;
+    for (int k = 0; k < 3; ++k) scale = fmaxf(scale, fmaxf(m->scale_start[k], m->scale_end[k]));
+    return size * scale * vertex_reach;
+}
+
 float mesh_cull_radius(const system_state *s, float quad_radius) {
     if (s->mesh.view.count == 0) return quad_radius;
-    float stretch = particles_largest_stretch(&s->desc);
-    float size = quad_radius / (0.5f * sqrtf(1.0f + stretch * stretch)); /* the largest size */
     float reach = 0.0f;
     for (uint32_t i = 0; i < s->mesh.view.count; ++i) reach = fmaxf(reach, s->mesh.radius[i]);
-    return size * s->mesh.largest_scale * reach;
+    return reach_of(&s->desc, quad_radius, reach);
+}
+
+bool particles_desc_mesh_reach(const plume_system_desc *desc, float quad_radius, float *out) {
+    const plume_mesh_particles *m = &desc->meshes;
+    *out = quad_radius;
+    if (m->count == 0) return true;
+    float reach = 0.0f;
+    for (uint32_t i = 0; i < m->count; ++i) {
+        const plume_mesh_desc *mesh = &m->meshes[i];
+        if (!mesh->position_data) return false; /* the host's buffers: only the GL knows */
+        for (uint32_t v = 0; v < mesh->vertex_count; ++v) {
+            const float *p = mesh->position_data + 3 * v;
+            reach = fmaxf(reach, sqrtf(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]));
+        }
+    }
+    *out = reach_of(desc, quad_radius, reach);
+    return true;
 }
 
 void mesh_prepare_simulate(system_state *s) {

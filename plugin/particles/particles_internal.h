@@ -233,7 +233,6 @@ typedef struct mesh_state {
     particle_mesh_view view;      /* view.count 0: a sprite system */
     GLuint uploaded[PLUME_GPU_MAX_MESHES][4]; /* positions, normals, texcoords, indices plume owns */
     float radius[PLUME_GPU_MAX_MESHES];      /* the farthest vertex from each mesh's origin */
-    float largest_scale;          /* the largest of scale_start and scale_end */
     GLint at[8];                  /* the simulate program's mesh uniforms (MESH_UNIFORMS) */
 } mesh_state;
 
@@ -498,6 +497,9 @@ uint32_t mesh_list_gl_objects(const system_state *s, plume_gl_object *out, uint3
 /* The culling sphere's radius of a mesh system, from the sprite's (a
  * quad's half diagonal at the largest size): the meshes' reach instead. */
 float mesh_cull_radius(const system_state *s, float quad_radius);
+/* The same from a resolved descriptor alone (no GL): false where a mesh is
+ * in the host's buffers (its reach unknown). */
+bool particles_desc_mesh_reach(const plume_system_desc *desc, float quad_radius, float *out);
 /* Before the simulate dispatch: the mesh uniforms and the spin buffer. */
 void mesh_prepare_simulate(system_state *s);
 /* Every slot's spin forgotten (reset). */

@@ -212,6 +212,34 @@ static void test_mesh_occludes_sprite(void **state) {
     mesh_reference_free(&cube);
 }
 
+/* The descriptor's box reaches as far as the meshes do: every side out by
+ * size x the largest scale x the farthest vertex instead of the quad's half
+ * diagonal; a mesh in the host's buffers leaves it unbounded. */
+static void test_desc_bounds_reach_the_meshes(void **state) {
+    (void)state;
+    mesh_arrays cube = mesh_reference_cube();
+    plume_system_desc d = {.capacity = 100};
+    d.emitters[0] = (plume_emitter_desc){.rate = 50, .lifetime = {1, 1}, .speed = {1, 1}, .size = {0.5f, 1.0f},
+                                         .spread = 0.3f, .direction = {0, 1, 0}};
+    plume_bounds sprites, meshes;
+    assert_int_equal(plume_system_desc_bounds(&d, &sprites), PLUME_OK);
+    d.meshes = (plume_mesh_particles){.count = 1, .scale_start = {2, 1, 1}, .scale_end = {1, 1, 1}};
+    d.meshes.meshes[0] = mesh_reference_desc(&cube);
+    assert_int_equal(plume_system_desc_bounds(&d, &meshes), PLUME_OK);
+    assert_true(sprites.bounded && meshes.bounded);
+    float wider = 1.0f * 2.0f * sqrtf(0.75f) - 1.0f * 0.5f * sqrtf(2.0f);
+    for (int k = 0; k < 3; ++k) {
+        assert_float_equal(sprites.min[k] - meshes.min[k], wider, 1e-4f);
+        assert_float_equal(meshes.max[k] - sprites.max[k], wider, 1e-4f);
+    }
+    GLuint positions = test_buffer_create(24 * 12, cube.positions);
+    d.meshes.meshes[0] = (plume_mesh_desc){.vertex_count = 24, .positions = {.buffer = positions}};
+    assert_int_equal(plume_system_desc_bounds(&d, &meshes), PLUME_OK);
+    assert_false(meshes.bounded);
+    glDeleteBuffers(1, &positions);
+    mesh_reference_free(&cube);
+}
+
 /* ---- Refusals ----------------------------------------------------------------- */
 
 static void expect_refused(const plume_system_desc *desc, plume_result expected, const char *field) {
@@ -271,5 +299,6 @@ const struct CMUnitTest meshes_tests[] = {
     cmocka_unit_test_setup_teardown(test_two_meshes_overlap_by_depth, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_mesh_occludes_sprite, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_bad_meshes_refused, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_desc_bounds_reach_the_meshes, fixture_setup, fixture_teardown),
 };
 const size_t meshes_test_count = sizeof meshes_tests / sizeof meshes_tests[0];
