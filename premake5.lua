@@ -313,6 +313,15 @@ project "plume_gameplay_bench"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- Trails: 64 K particles with and without trails of 16 points, raster and
+-- tiled, update and draw GPU ms in one table (issue 31).
+project "plume_trail_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_trail_bench")
+    files { "bench/trail_bench.c" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 -- Events to the CPU off and on: the CPU frame time and the GPU update time.
 project "plume_event_bench"
     kind "ConsoleApp"
@@ -359,6 +368,7 @@ project "plume_plugin_host"
     includedirs { "tests/support" }
     files { "tests/plugin_host/*.c", "tests/plugin_host/*.h", "tests/support/test_env.c", "tests/support/run_tables.c",
             "tests/support/gl_spy.c", "tests/support/hostile_host.c", "tests/support/look_reference.c",
+            "tests/support/trail_reference.c",
             "tests/support/mesh_reference.c",
             "tests/support/fragment_state.c" }
     links { "plume_host", "epoxy", "cmocka", "dl", "m" }

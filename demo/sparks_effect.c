@@ -2,7 +2,9 @@
  * off the ground (a plane, so they never fall through it off-screen) and off
  * whatever the camera sees (the scene's depth buffer: crates, spheres, the
  * chimney), losing speed to friction, and each landing throws two smaller,
- * shorter-lived sparks (a collision event) that bounce too. */
+ * shorter-lived sparks (a collision event) that bounce too. Each spark
+ * draws a streak behind it: a trail of its last positions, narrowing and
+ * fading towards its end, sorted with the sparks. */
 #include "sparks_effect.h"
 
 #include <string.h>
@@ -48,6 +50,14 @@ plume_system_desc sparks_desc(uint32_t capacity, uint32_t seed, const float posi
             .opacity_over_life = {2, {{0.7f, 1.0f}, {1.0f, 0.0f}}},
             .size_over_life = {2, {{0.0f, 1.0f}, {1.0f, 0.5f}}},
             .soft_fade_distance = 0.05f,
+        },
+        /* A point every 1/60 s: the streak is the last ~0.1 s of the path,
+         * curved through the bounces. */
+        .trail = {
+            .points = 8,
+            .spacing = 1.0f / 60.0f,
+            .width_over_length = {2, {{0.0f, 0.8f}, {1.0f, 0.1f}}},
+            .opacity_over_length = {2, {{0.0f, 0.9f}, {1.0f, 0.0f}}},
         },
         .world = {
             .colliders[0] = {.shape = PLUME_COLLIDER_PLANE, .collision = bounce},

@@ -138,6 +138,25 @@ static const effect_field WORLD_FIELDS[] = {
 };
 static const effect_table WORLD_TABLE = ROWS(WORLD_FIELDS);
 
+/* Trails (since 1.3). */
+static const char *const TRAIL_SPACING_NAMES[] = {"time", "distance", NULL};
+_Static_assert(PLUME_TRAIL_SPACING_DISTANCE == 1, "TRAIL_SPACING_NAMES lists every plume_trail_spacing in order");
+static const char *const TRAIL_UV_NAMES[] = {"stretch", "tile", NULL};
+_Static_assert(PLUME_TRAIL_UV_TILE == 1, "TRAIL_UV_NAMES lists every plume_trail_uv in order");
+static const effect_field TRAIL_FIELDS[] = {
+    FIELD(plume_trail_desc, points, EFFECT_UINT),
+    {"spacing_mode", EFFECT_ENUM, offsetof(plume_trail_desc, spacing_mode), NULL, 0, 0, TRAIL_SPACING_NAMES},
+    FIELD(plume_trail_desc, spacing, EFFECT_FLOAT),
+    FIELD(plume_trail_desc, width_over_length, EFFECT_CURVE),
+    FIELD(plume_trail_desc, color_over_length, EFFECT_GRADIENT),
+    FIELD(plume_trail_desc, opacity_over_length, EFFECT_CURVE),
+    {"uv_mode", EFFECT_ENUM, offsetof(plume_trail_desc, uv_mode), NULL, 0, 0, TRAIL_UV_NAMES},
+    FIELD(plume_trail_desc, uv_tile_length, EFFECT_FLOAT),
+    FIELD(plume_trail_desc, hide_particles, EFFECT_BOOL),
+    FIELD(plume_trail_desc, ribbon, EFFECT_BOOL),
+};
+static const effect_table TRAIL_TABLE = ROWS(TRAIL_FIELDS);
+
 static const effect_field SYSTEM_FIELDS[] = {
     FIELD(plume_system_desc, capacity, EFFECT_UINT),
     FIELD(plume_system_desc, seed, EFFECT_UINT),
@@ -159,5 +178,6 @@ static const effect_field SYSTEM_FIELDS[] = {
     FIELD(plume_system_desc, prewarm_time, EFFECT_FLOAT),
     FIELD(plume_system_desc, inherit_velocity, EFFECT_FLOAT),
     {"simulation_space", EFFECT_ENUM, offsetof(plume_system_desc, simulation_space), NULL, 0, 0, SPACE_NAMES},
+    {"trail", EFFECT_OBJECT, offsetof(plume_system_desc, trail), &TRAIL_TABLE, 0, 0, NULL},
 };
 const effect_table effect_system_table = ROWS(SYSTEM_FIELDS);

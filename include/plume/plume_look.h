@@ -171,6 +171,87 @@ typedef enum plume_blend_mode {
     PLUME_BLEND_PREMULTIPLIED_ADDITIVE = 2
 } plume_blend_mode;
 
+/* Trails (plume_system_desc.trail) [since 1.3]: each particle leaves a
+ * strip through its last positions, drawn as camera-facing quads, one per
+ * segment between two points, each with its own sort key, so a trail that
+ * crosses itself or passes through the system's sprites blends in order.
+ * The points: the particle's position now, then up to K - 1 positions the
+ * update recorded on the GPU, one each time the particle has gone `spacing`
+ * (seconds of its age, or world units of its path) since the last; a
+ * particle born in a slot starts a new trail there. Between points the strip
+ * follows a centripetal Catmull-Rom curve (PLUME_TRAIL_SUBDIVISIONS quads a
+ * segment), its width across the curve and the direction to the eye, so
+ * segments meet without gaps and the strip never twists; the last segment
+ * of a full trail shrinks as the next point nears, so the tail never jumps.
+ * Width, colour and opacity over the trail's length (0 at the particle, 1
+ * at the K-th point) multiply the particle's size, colour and opacity at
+ * its age (blend mode, soft fade, light and emitted light as the sprites').
+ * The sprite's columns run along the trail (stretched over its K points, or
+ * repeated every uv_tile_length world units of path, fixed to the path),
+ * its rows across.
+ *
+ * Memory, with E = K - 1 entries a particle (+ 1 where the particles are
+ * drawn): capacity x (16 K + 8 E) bytes made at creation (the points and
+ * the segments' sort pairs), and once the segments' sort runs its radix
+ * sort (plume_sort.h: by their bound, E times the drawn particles'), its
+ * scratch, about capacity x E x 17 bytes at the default 24 key bits (9 at
+ * 16); all freed with the system. 64 K particles of 16 points: 25 MB, 43 MB
+ * with the radix scratch. The update also writes each drawn particle's E
+ * keys and sorts them (a second sort, of E times the pairs); a trail system
+ * is not culled (its trails reach past the particles' spheres).
+ *
+ * Refused at creation (PLUME_ERROR_INVALID_ARGUMENT, naming the field,
+ * nothing made): points 1 or over PLUME_MAX_TRAIL_POINTS, a spacing <= 0 or
+ * not finite, an unknown spacing_mode or uv_mode, uv_mode TILE with a
+ * flipbook of several frames, a uv_tile_length <= 0 or not finite, curves as
+ * appearance's, a sort_mode by age (OLDEST_FIRST, YOUNGEST_FIRST: a trail's
+ * segments share their particle's age and could not be ordered), capacity x
+ * points over 2^30, a ribbon whose points are not 2 or whose spacing_mode
+ * is not TIME; on the fragment path (GL 3.3)
+ * PLUME_ERROR_GL_UNSUPPORTED. Drawn by the raster path at every
+ * draw_resolution: a frame asking for the tiled path draws a trail system
+ * with its raster trail draw. Not drawn in a draw group (the group draws
+ * its particles only). */
+enum { PLUME_MAX_TRAIL_POINTS = 128, PLUME_TRAIL_SUBDIVISIONS = 4 };
+
+typedef enum plume_trail_spacing {
+    PLUME_TRAIL_SPACING_TIME = 0,     /* a point every `spacing` seconds of age */
+    PLUME_TRAIL_SPACING_DISTANCE = 1  /* a point every `spacing` world units travelled */
+} plume_trail_spacing;
+
+typedef enum plume_trail_uv {
+    PLUME_TRAIL_UV_STRETCH = 0,       /* the sprite once over the trail's K points */
+    PLUME_TRAIL_UV_TILE = 1           /* repeated every uv_tile_length world units of path */
+} plume_trail_uv;
+
+typedef struct plume_trail_desc {
+    uint32_t points;                  /* K, 2 .. PLUME_MAX_TRAIL_POINTS; default 0: no trail */
+    uint32_t spacing_mode;            /* plume_trail_spacing; default TIME */
+    float spacing;                    /* > 0: seconds or world units between recorded points */
+    plume_curve width_over_length;    /* multiplies the particle's drawn size; default: constant 1 */
+    plume_gradient color_over_length; /* multiplies its colour; default: constant opaque white */
+    plume_curve opacity_over_length;  /* multiplies its opacity; default: constant 1 */
+    uint32_t uv_mode;                 /* plume_trail_uv; default STRETCH */
+    float uv_tile_length;             /* TILE: world units a repeat; default 0: 1 */
+    bool hide_particles;              /* default false: each particle's own quad is drawn too,
+                                         sorted with the segments */
+    /* Ribbons instead of trails: the particles of each instance joined in
+     * emission order into strips, particle n's segment running to particle
+     * n - 1 where that one is alive, of the same instance and born at most
+     * `spacing` seconds before it (spacing_mode TIME), so a death or a pause
+     * in the emission breaks the ribbon; a system's instances give several
+     * ribbons. Its emitters share one emission order: a ribbon wants an
+     * emitter of its own (or an instance, or a system). points must be 2 (a
+     * segment a particle); width, colour and opacity run from each
+     * particle's own to its neighbour's (the curves over the length at
+     * their start); the sprite once over each segment. The ribbon finds a
+     * particle's neighbours through a table of capacity entries by
+     * emission number: where two live particles' numbers differ by a
+     * multiple of the capacity, one of them may break the ribbon. Default
+     * false. */
+    bool ribbon;
+} plume_trail_desc;
+
 #ifdef __cplusplus
 }
 #endif

@@ -229,6 +229,10 @@ typedef struct plume_system_desc {
      * PLUME_SPACE_WORLD. Local needs the compute path (refused on the
      * fragment path with PLUME_ERROR_GL_UNSUPPORTED). [since 1.3] */
     uint32_t simulation_space;
+    /* Trails: each particle's last positions drawn as a strip, sorted with
+     * the particles (plume_look.h); default: none. Compute path only.
+     * [since 1.3] */
+    plume_trail_desc trail;
     /* Mesh particles (plume_mesh.h): each particle draws a mesh with a full
      * 3D orientation instead of a sprite; default (count 0): sprites. Needs
      * the compute path. Not in effect files. [since 1.3] */

@@ -374,6 +374,45 @@ static plume_result resolve_cpu_events(const plume_env *env, const char *caller,
     return PLUME_OK;
 }
 
+/* Trails (plume_trail_desc): nothing asked, nothing checked; otherwise the
+ * point count, spacing, curves and texture mode, and a sort the segments
+ * can be ordered by (their keys are their own depths, never an age). */
+static plume_result resolve_trail(const plume_env *env, const char *caller, plume_system_desc *d) {
+    plume_trail_desc *t = &d->trail;
+    if (t->points == 0) return PLUME_OK;
+    char why[128];
+    if (t->points < 2 || t->points > PLUME_MAX_TRAIL_POINTS) {
+        snprintf(why, sizeof why, "is %u; a trail has 2 .. %d points (0: none)", t->points, PLUME_MAX_TRAIL_POINTS);
+        return refuse(env, caller, "trail.points", why);
+    }
+    if ((uint64_t)d->capacity * t->points > (1u << 30))
+        return refuse(env, caller, "trail.points", "times the capacity is over the sort's 2^30 pairs");
+    if (t->ribbon && t->points != 2)
+        return refuse(env, caller, "trail.points", "must be 2 with trail.ribbon (a segment a particle)");
+    if (t->ribbon && t->spacing_mode != PLUME_TRAIL_SPACING_TIME)
+        return refuse(env, caller, "trail.spacing_mode", "must be time with trail.ribbon (the longest birth gap)");
+    if (t->spacing_mode > PLUME_TRAIL_SPACING_DISTANCE)
+        return refuse(env, caller, "trail.spacing_mode", "is not a plume_trail_spacing (0 time, 1 distance)");
+    if (!(isfinite(t->spacing) && t->spacing > 0.0f))
+        return refuse(env, caller, "trail.spacing", "must be finite and > 0 (seconds or world units)");
+    if (t->uv_mode > PLUME_TRAIL_UV_TILE)
+        return refuse(env, caller, "trail.uv_mode", "is not a plume_trail_uv (0 stretch, 1 tile)");
+    if (t->uv_tile_length == 0.0f) t->uv_tile_length = 1.0f;
+    if (!(isfinite(t->uv_tile_length) && t->uv_tile_length > 0.0f))
+        return refuse(env, caller, "trail.uv_tile_length", "must be finite and > 0 (0: 1)");
+    const plume_texture_desc *texture = &d->appearance.texture;
+    if (t->uv_mode == PLUME_TRAIL_UV_TILE && texture->columns * texture->rows > 1)
+        return refuse(env, caller, "trail.uv_mode", "TILE repeats the sprite; a flipbook of several frames cannot");
+    if (d->sort_mode == PLUME_SORT_MODE_OLDEST_FIRST || d->sort_mode == PLUME_SORT_MODE_YOUNGEST_FIRST)
+        return refuse(env, caller, "sort_mode",
+                      "orders by age, which a trail's segments share: a trail needs VIEW_DEPTH, DISTANCE or NONE");
+    plume_result r;
+    if ((r = resolve_curve(env, caller, "trail.width_over_length", &t->width_over_length)) ||
+        (r = resolve_curve(env, caller, "trail.opacity_over_length", &t->opacity_over_length)))
+        return r;
+    return resolve_gradient(env, caller, "trail.color_over_length", &t->color_over_length);
+}
+
 /* The longest quad edge over its size: the stretch's upper limit where the
  * mode stretches. */
 float particles_largest_stretch(const plume_system_desc *desc) {
@@ -408,6 +447,7 @@ plume_result plume_particles_resolve_desc(const plume_env *env, const char *call
     if ((r = resolve_look(env, caller, out)) != PLUME_OK) return r;
     if ((r = particles_check_prewarm(env, caller, "prewarm_time", out->prewarm_time)) != PLUME_OK) return r;
     if ((r = resolve_cpu_events(env, caller, &out->cpu_events)) != PLUME_OK) return r;
+    if ((r = resolve_trail(env, caller, out)) != PLUME_OK) return r;
     if ((r = particles_resolve_meshes(env, caller, out)) != PLUME_OK) return r;
     return plume_particles_resolve_world(env, caller, &in->world, &out->world);
 }

@@ -60,6 +60,11 @@ plume_result fragment_particles_check_desc(const plume_env *env, const char *cal
                   "%s: cpu_events.kinds needs the compute path (GL 4.3); this system runs the fragment path", caller);
         return PLUME_ERROR_GL_UNSUPPORTED;
     }
+    if (desc->trail.points != 0) {
+        plume_log(env, PLUME_LOG_ERROR, "%s: trail.points needs the compute path (GL 4.3); this system runs the "
+                  "fragment path", caller);
+        return PLUME_ERROR_GL_UNSUPPORTED;
+    }
     return fragment_particles_check_world(env, caller, &desc->world);
 }
 

@@ -104,6 +104,8 @@ plume_result particles_resolve_meshes(const plume_env *env, const char *caller, 
         return PLUME_OK;
     }
     if (m->count > PLUME_MAX_MESHES) return refuse_mesh(env, caller, -1, "count", "must be 0 .. PLUME_MAX_MESHES (4)");
+    if (desc->trail.points > 0)
+        return refuse_mesh(env, caller, -1, "count", "is over 0 with a trail (trail.points): a mesh system draws no trail");
     plume_result r;
     for (uint32_t i = 0; i < m->count; ++i)
         if ((r = resolve_mesh(env, caller, (int)i, &m->meshes[i])) != PLUME_OK) return r;

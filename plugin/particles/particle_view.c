@@ -20,6 +20,11 @@ static void fill_view(system_state *s, particle_view *out) {
         .sprite_is_array = s->desc.appearance.texture.host_target == GL_TEXTURE_2D_ARRAY,
         .profiler = s->profiler,
         .attachments = &s->attachments,
+        .trail = {.header_buffer = s->trail.header_buffer,
+                  .point_buffer = s->trail.point_buffer,
+                  .pair_buffer = s->trail.pair_buffer,
+                  .control_buffer = s->trail.control_buffer,
+                  .entries = s->trail.entries},
         .mesh = s->mesh.view.count ? &s->mesh.view : NULL,
     };
     if (s->fragment) fragment_particles_view(s, &out->fragment);
@@ -49,7 +54,10 @@ uint32_t particles_list_system_gl_objects(const plume_context *context, plume_sy
     const system_state *s = particles_peek_system(context, handle);
     if (!s) return 0;
     uint32_t n = plume_context_list_object_gl_objects(context, handle.id, out, capacity);
-    return n + plume_context_list_object_gl_objects(context, s->sorter.id, n < capacity ? out + n : NULL,
+    n += plume_context_list_object_gl_objects(context, s->sorter.id, n < capacity ? out + n : NULL,
+                                              n < capacity ? capacity - n : 0);
+    if (!s->trail.sorter.id) return n;
+    return n + plume_context_list_object_gl_objects(context, s->trail.sorter.id, n < capacity ? out + n : NULL,
                                                     n < capacity ? capacity - n : 0);
 }
 

@@ -71,6 +71,15 @@ typedef struct particle_mesh_view {
 
 struct particle_attachments;
 
+/* A system's trails as its draw reads them (plume_trail_desc; all zero
+ * without a trail): the history (trail_history.glsl's buffers), the last
+ * update's sorted segment pairs {key, slot x entries + entry} and their
+ * draw's indirect arguments (control_buffer at 4 x PLUME_TRAIL_DRAW_ARGS). */
+typedef struct particle_trail_view {
+    GLuint header_buffer, point_buffer, pair_buffer, control_buffer;
+    uint32_t entries;    /* pairs a particle: K - 1 segments, + 1 where its quad is drawn */
+} particle_trail_view;
+
 typedef struct particle_view {
     const plume_env *env;
     plume_context *context;
@@ -94,6 +103,7 @@ typedef struct particle_view {
      * values; off, it makes no GL call. */
     plume_profiler *profiler;
     struct particle_attachments *attachments; /* the draw's per-system state */
+    particle_trail_view trail; /* desc->trail.points > 0 only */
     const particle_mesh_view *mesh; /* a mesh system's meshes (since 1.3); NULL: sprites */
 } particle_view;
 

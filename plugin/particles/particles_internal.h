@@ -227,6 +227,33 @@ typedef struct spawn_state {
     GLuint instance_buffer;
 } spawn_state;
 
+/* Trails (trails.c; plume_trail_desc): the history every update records,
+ * the segment pairs and their sorter. Without a trail: all zero. */
+typedef union trail_record_locations {
+    struct {
+        GLint capacity, by_distance, spacing, ring, ribbon;
+    };
+    GLint at[5];
+} trail_record_locations;
+
+typedef union trail_key_locations {
+    struct {
+        GLint view, eye, sort_mode, sort_key_shift, ring, entries, ribbon, capacity, spacing;
+    };
+    GLint at[9];
+} trail_key_locations;
+
+typedef struct trail_state {
+    GLuint record_program, key_program;
+    trail_record_locations record;
+    trail_key_locations keys;
+    GLuint header_buffer;   /* capacity uvec4s */
+    GLuint point_buffer;    /* capacity x (K - 1) vec4s */
+    GLuint pair_buffer;     /* capacity x entries {key, value} pairs */
+    GLuint control_buffer;  /* PLUME_TRAIL_CONTROL_WORDS */
+    plume_sorter sorter;    /* capacity x entries pairs, filed in the context */
+    uint32_t entries;       /* pairs a particle: K - 1 segments, + 1 where its quad is drawn */
+} trail_state;
 /* A mesh system's own objects (mesh.c): the draw's view of the meshes, the
  * buffers of uploaded meshes, the simulate program's mesh uniforms. */
 typedef struct mesh_state {
@@ -290,9 +317,15 @@ typedef struct system_state {
     /* The fragment path's objects (fragment_update.c), or NULL on the compute
      * path (desc.path says which runs). */
     struct fragment_particles *fragment;
+    trail_state trail; /* trails.c; all zero without a trail */
 } system_state;
 
 /* ---- system.c ---- */
+
+/* A buffer of `bytes` (from `data`, or undefined), labelled; binds
+ * GL_COPY_WRITE_BUFFER (the caller's scope restores it). */
+plume_result particles_create_buffer(system_state *s, GLsizeiptr bytes, const void *data, const char *label,
+                                     GLuint *out);
 
 /* The live system `handle` names in `context`, or NULL (logged). */
 system_state *particles_find_system(const plume_context *context, plume_system handle, const char *caller);
@@ -434,6 +467,22 @@ void fragment_particles_update(system_state *s, const plume_frame_desc *frame, c
 plume_result fragment_particles_read_back(system_state *s, plume_readback *readback);
 /* What the fragment path's draw reads of the last update (particle_view.h). */
 void fragment_particles_view(const system_state *s, particle_fragment_view *out);
+
+/* ---- trails.c: trails (plume_trail_desc) ---- */
+
+/* The history, pairs, programs and sorter where desc.trail asks; nothing
+ * otherwise. After the compute programs. */
+plume_result trails_create(system_state *s);
+uint32_t trails_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
+/* Destroys the sorter (the GL objects go with the system's). */
+void trails_free(system_state *s);
+/* Every slot's trail forgotten (reset and creation). */
+void trails_reset(system_state *s);
+/* After the simulate stage: the live particles' points. */
+void trails_record(system_state *s);
+/* In the sort stage: the drawn particles' segment pairs, sorted unless
+ * `sort` is false (then in list order). */
+plume_result trails_sort(system_state *s, const mat4 view, bool sort);
 
 /* ---- system_profile.c: the system's profiling calls ---- */
 

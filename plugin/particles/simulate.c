@@ -159,6 +159,7 @@ plume_result particles_reset_gpu_state(system_state *s) {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     world_reset_gpu_state(s);
     cpu_events_reset(s);
+    trails_reset(s);
     mesh_reset(s);
     return plume_drain_gl_errors(&s->env, "reset");
 }

@@ -57,8 +57,8 @@ static uint64_t capacity_limit(const char **which) {
     return limit;
 }
 
-static plume_result create_buffer(system_state *s, GLsizeiptr bytes, const void *data, const char *label,
-                                  GLuint *out) {
+plume_result particles_create_buffer(system_state *s, GLsizeiptr bytes, const void *data, const char *label,
+                                     GLuint *out) {
     glGenBuffers(1, out);
     glBindBuffer(GL_COPY_WRITE_BUFFER, *out);
     glBufferData(GL_COPY_WRITE_BUFFER, bytes, data, GL_DYNAMIC_DRAW);
@@ -83,12 +83,17 @@ static plume_result create_buffers(system_state *s) {
     plume_result r;
     float emitters[PLUME_MAX_EMITTERS][EMITTER_GPU_FLOATS];
     for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) particles_pack_emitter(&s->desc.emitters[e], emitters[e]);
-    if ((r = create_buffer(s, capacity * PLUME_MOTION_BYTES, NULL, "plume particles: motion", &s->motion_buffer)) ||
-        (r = create_buffer(s, capacity * PLUME_TRAITS_BYTES, NULL, "plume particles: traits", &s->traits_buffer)) ||
-        (r = create_buffer(s, capacity * PLUME_PAIR_BYTES, NULL, "plume particles: live list", &s->live_list_buffer)) ||
-        (r = create_buffer(s, STATE_HEADER_BYTES + capacity * 4, NULL, "plume particles: state and dead list",
-                           &s->state_buffer)) ||
-        (r = create_buffer(s, sizeof emitters, emitters, "plume particles: emitters", &s->emitter_buffer)))
+    if ((r = particles_create_buffer(
+             s, capacity * PLUME_MOTION_BYTES, NULL, "plume particles: motion", &s->motion_buffer)) ||
+        (r = particles_create_buffer(
+             s, capacity * PLUME_TRAITS_BYTES, NULL, "plume particles: traits", &s->traits_buffer)) ||
+        (r = particles_create_buffer(
+             s, capacity * PLUME_PAIR_BYTES, NULL, "plume particles: live list", &s->live_list_buffer)) ||
+        (r = particles_create_buffer(
+             s, STATE_HEADER_BYTES + capacity * 4, NULL, "plume particles: state and dead list",
+             &s->state_buffer)) ||
+        (r = particles_create_buffer(
+             s, sizeof emitters, emitters, "plume particles: emitters", &s->emitter_buffer)))
         return r;
     return PLUME_OK;
 }
@@ -126,7 +131,7 @@ static plume_result create_gl_objects(system_state *s, plume_gl_scope *scope) {
     if (fragment) r = fragment_particles_create(s);
     else if ((r = particles_build_compute_programs(s)) == PLUME_OK && (r = create_buffers(s)) == PLUME_OK &&
              (r = spawn_create(s)) == PLUME_OK && (r = world_create(s)) == PLUME_OK &&
-             (r = cpu_events_create(s)) == PLUME_OK)
+             (r = cpu_events_create(s)) == PLUME_OK && (r = trails_create(s)) == PLUME_OK)
         r = mesh_create(s);
     if (r != PLUME_OK || (r = create_sorter(s)) || (!fragment && (r = particles_create_compaction(s))) ||
         (r = particles_create_profiler(s)))
@@ -176,6 +181,7 @@ static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out,
     n += world_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += bounds_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += cpu_events_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += trails_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += mesh_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
 }
@@ -193,6 +199,8 @@ static void free_system(void *object) {
     bounds_destroy(s);
     cpu_events_free(s);
     plume_delete_gl_objects(&s->env, owned, cpu_events_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    trails_free(s);
+    plume_delete_gl_objects(&s->env, owned, trails_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     plume_delete_gl_objects(&s->env, owned, mesh_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     s->spawn.batch_buffer = s->spawn.instance_buffer = 0; /* deleted with the others */
     spawn_free(s);
@@ -421,7 +429,10 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
     profiler_stage_begin(system->profiler, PLUME_STAGE_SIMULATE);
     if (world_uses_textures(system, frame)) plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
     if (cpu_events_enabled(system)) plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS); /* the readback's copy */
-    particles_run_simulate_stage(system, frame, view, projection, projection_given && !frame->disable_culling);
+    /* A trail reaches past its particle's culling sphere: not culled. */
+    bool cull = projection_given && !frame->disable_culling && system->desc.trail.points == 0;
+    particles_run_simulate_stage(system, frame, view, projection, cull);
+    trails_record(system);
     profiler_stage_end(system->profiler, PLUME_STAGE_SIMULATE);
     particles_capture_event_counts(system, &scope);
     bounds_capture(system, system->update_count, &scope);
@@ -431,7 +442,9 @@ plume_result plume_system_update(plume_context *context, plume_system handle, co
                          STATE_DRAWN_COUNT_OFFSET, &scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_SORT);
     system->last_sort = PLUME_SORT_AUTOMATIC;
-    if (!frame->disable_sort && !particles_sort_skipped(&system->desc)) r = particles_run_sort_stage(system);
+    bool sort = !frame->disable_sort && !particles_sort_skipped(&system->desc);
+    r = trails_sort(system, view, sort);
+    if (sort && r == PLUME_OK) r = particles_run_sort_stage(system);
     profiler_stage_end(system->profiler, PLUME_STAGE_SORT);
     profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
     plume_gl_scope_end(&scope);

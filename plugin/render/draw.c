@@ -210,6 +210,7 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
                                                                        : 4;
     const draw_path *path =
         desc->draw_path == PLUME_DRAW_PATH_TILED && has_depth ? &tiled_draw_path : &raster_draw_path;
+    if (v->trail.pair_buffer) path = &trail_draw_path;
     if (factor == 1) return draw_with(path, v, frame, &target, scope);
     lowres_state *low = lowres_of(v);
     if (!low) return PLUME_ERROR_OUT_OF_MEMORY;

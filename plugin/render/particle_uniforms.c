@@ -18,9 +18,7 @@ void particle_find_uniforms(GLuint program, particle_uniforms *out) {
     plume_find_uniform_locations(program, PARTICLE_UNIFORM_NAMES, out->at);
 }
 
-/* A curve's keys at `times` and `values` (one float a key), its length at
- * `count`. */
-static void set_curve_uniforms(const GLint *at, particle_uniform times_at, const plume_curve *curve) {
+void particle_set_curve_uniforms(const GLint *at, int times_at, const plume_curve *curve) {
     float times[PLUME_MAX_CURVE_KEYS] = {0}, values[PLUME_MAX_CURVE_KEYS] = {0};
     for (uint32_t k = 0; k < curve->key_count; ++k) {
         times[k] = curve->keys[k].time;
@@ -31,8 +29,7 @@ static void set_curve_uniforms(const GLint *at, particle_uniform times_at, const
     glUniform1i(at[times_at + 2], (GLint)curve->key_count);
 }
 
-/* The same for a colour curve (an RGBA a key). */
-static void set_color_curve_uniforms(const GLint *at, particle_uniform times_at, const plume_gradient *curve) {
+void particle_set_gradient_uniforms(const GLint *at, int times_at, const plume_gradient *curve) {
     float times[PLUME_MAX_CURVE_KEYS] = {0}, colors[PLUME_MAX_CURVE_KEYS][4] = {{0}};
     for (uint32_t k = 0; k < curve->key_count; ++k) {
         times[k] = curve->keys[k].time;
@@ -49,12 +46,12 @@ void particle_set_appearance_uniforms(const particle_view *view, const particle_
     const plume_system_desc *d = view->desc;
     const plume_appearance *a = &d->appearance;
     const GLint *at = u->at;
-    set_curve_uniforms(at, PU_SIZE_TIMES, &a->size_over_life);
-    set_curve_uniforms(at, PU_OPACITY_TIMES, &a->opacity_over_life);
+    particle_set_curve_uniforms(at, PU_SIZE_TIMES, &a->size_over_life);
+    particle_set_curve_uniforms(at, PU_OPACITY_TIMES, &a->opacity_over_life);
     plume_curve additive = particles_additive_curve(d);
-    set_curve_uniforms(at, PU_ADDITIVE_TIMES, &additive);
-    set_color_curve_uniforms(at, PU_COLOR_TIMES, &a->color_over_life);
-    set_color_curve_uniforms(at, PU_EMISSIVE_TIMES, &d->emissive_over_life);
+    particle_set_curve_uniforms(at, PU_ADDITIVE_TIMES, &additive);
+    particle_set_gradient_uniforms(at, PU_COLOR_TIMES, &a->color_over_life);
+    particle_set_gradient_uniforms(at, PU_EMISSIVE_TIMES, &d->emissive_over_life);
     glUniform1i(at[PU_LIT], d->lit);
     glUniform1ui(at[PU_ORIENTATION], d->orientation);
     glUniform3fv(at[PU_ORIENTATION_AXIS], 1, d->orientation_axis);

@@ -26,6 +26,11 @@ typedef struct particle_uniforms {
     GLint at[PARTICLE_UNIFORMS];
 } particle_uniforms;
 
+/* A curve's keys at locations at[times_at] (times), at[times_at + 1]
+ * (values) and its length at at[times_at + 2], on the current program; the
+ * same for a colour curve (an RGBA a key). */
+void particle_set_curve_uniforms(const GLint *at, int times_at, const plume_curve *curve);
+void particle_set_gradient_uniforms(const GLint *at, int times_at, const plume_gradient *curve);
 /* The locations in `program`, once it is built. */
 void particle_find_uniforms(GLuint program, particle_uniforms *out);
 /* The view's appearance (curves, flipbook, orientation, whether lit and

@@ -253,4 +253,21 @@
 #define PLUME_GROUP_STATE_SYSTEM_WORDS 4
 #define PLUME_GROUP_STATE_WORDS 72       /* SYSTEMS + SYSTEM_WORDS x MAX_SYSTEMS */
 
+
+/* ---- Trails (plugin/particles/trails.c, render/trail_draw.c) ----
+ * Per particle a header {emission number, newest point, point count, age at
+ * the newest point (float bits)} and a ring of K - 1 points {position, path
+ * length at it}; per drawn particle K - 1 segment pairs (and one for its own
+ * quad) {key, slot x entries + segment} sorted after the update. */
+#define PLUME_BINDING_TRAIL_HEADERS 6    /* record, keys and draw: one uvec4 a slot */
+#define PLUME_BINDING_TRAIL_POINTS 7     /* record, keys and draw: K - 1 vec4s a slot */
+#define PLUME_BINDING_TRAIL_PAIRS 4      /* keys pass: the segment pairs it writes (the draw reads them at DRAW_LIST) */
+#define PLUME_BINDING_TRAIL_CONTROL 2    /* keys pass: the words below */
+#define PLUME_TRAIL_SORT_COUNT 0         /* pairs to sort: drawn x entries */
+#define PLUME_TRAIL_DRAW_ARGS 4          /* DrawArraysIndirectCommand {6 x SUBDIVISIONS, pairs, 0, 0} */
+#define PLUME_TRAIL_CONTROL_WORDS 8
+#define PLUME_TRAIL_GROUP_SIZE 256
+#define PLUME_GPU_TRAIL_SUBDIVISIONS 4   /* = PLUME_TRAIL_SUBDIVISIONS: quads a segment */
+#define PLUME_TRAIL_NO_PARTICLE 0xFFFFFFFFu /* a header's emission number before any particle */
+
 #endif

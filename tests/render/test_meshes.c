@@ -262,6 +262,10 @@ static void test_bad_meshes_refused(void **state) {
     d.meshes.count = 5;
     expect_refused(&d, PLUME_ERROR_INVALID_ARGUMENT, "meshes.count");
     d = good;
+    d.trail.points = 4;
+    d.trail.spacing = 0.1f;
+    expect_refused(&d, PLUME_ERROR_INVALID_ARGUMENT, "meshes.count is over 0 with a trail");
+    d = good;
     uint32_t bad_indices[36];
     memcpy(bad_indices, cube.indices, sizeof bad_indices);
     bad_indices[17] = 24;

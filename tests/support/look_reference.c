@@ -24,7 +24,7 @@ static double additive_at(const plume_system_desc *d, double life) {
     return 0.0;
 }
 
-static void to_pixels(const double world[3], double out[2]) {
+void reference_to_pixels(const double world[3], double out[2]) {
     out[0] = (world[0] + 1.0) * IMAGE_SIZE / 2.0;
     out[1] = (world[1] + 1.0) * IMAGE_SIZE / 2.0;
 }
@@ -112,7 +112,7 @@ ref_quad reference_quad(const plume_system_desc *d, const plume_particle *p, uin
         double world[3];
         for (int i = 0; i < 3; ++i)
             world[i] = p->position[i] + across[i] * corners[k][0] * size + along[i] * corners[k][1] * length;
-        to_pixels(world, q.corner[k]);
+        reference_to_pixels(world, q.corner[k]);
     }
     return q;
 }
@@ -127,7 +127,7 @@ int far_first_then_slot(const void *a, const void *b) {
 /* plume_depth_key(depth, PLUME_ORDER_DESCENDING) for a number, as
  * plume_sort.h defines it (this file also runs where the plugin table, not
  * the library, provides the API). */
-static uint32_t descending_depth_key(float depth) {
+uint32_t reference_depth_key(float depth) {
     uint32_t bits;
     memcpy(&bits, &depth, sizeof bits);
     if (bits == 0x80000000u) bits = 0;
@@ -136,7 +136,7 @@ static uint32_t descending_depth_key(float depth) {
 }
 
 void assert_key_is_depth(uint32_t key, double depth, uint32_t sort_key_bits) {
-    uint32_t expected = descending_depth_key((float)depth);
+    uint32_t expected = reference_depth_key((float)depth);
     uint32_t gap = expected > key ? expected - key : key - expected;
     uint32_t step = 1u << (32 - sort_key_bits);
     if (gap >= step + 64u)

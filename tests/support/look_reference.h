@@ -29,6 +29,13 @@ typedef struct ref_light {
 } ref_light;
 
 
+/* plume_depth_key(depth, PLUME_ORDER_DESCENDING) for a number, computed
+ * here (the plugin host has no library to ask). */
+uint32_t reference_depth_key(float depth);
+
+/* A world point's pixel for the orthographic camera of particle_fixture. */
+void reference_to_pixels(const double world[3], double out[2]);
+
 /* The particle in `slot` as the module should draw it (`system`: 0; set it
  * when compositing several systems' quads together). */
 ref_quad reference_quad(const plume_system_desc *d, const plume_particle *p, uint32_t slot, const ref_light *light);

@@ -41,6 +41,7 @@ struct CMUnitTest;
     X(draw_group, 1)                                                                                                   \
     X(program_cache, 0)                                                                                                \
     X(warm, 1)                                                                                                         \
+    X(trails, 1)                                                                                                       \
     X(host_inputs, 1)                                                                                                  \
     X(host_depth, 1)                                                                                                   \
     X(host_state, 1)                                                                                                   \

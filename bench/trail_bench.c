@@ -1,0 +1,186 @@
+/* Trail benchmark: N particles (default 64 K, every one alive: one burst of
+ * long-lived particles in a ball, swirling under curl noise) drawn at
+ * WxH (default 1280x720) into an offscreen target over a depth texture,
+ * without trails and with trails of K points (default 16), each on the raster
+ * and the tiled path; the same camera circling the ball. Per configuration a
+ * system of its own, a warm-up, then the median GPU ms of its update
+ * (simulate, record, keys, both sorts) and of its draw, timed with timestamp
+ * queries around each call (waited for: the pipeline does not overlap frames
+ * here, so each figure is that call's own time). One table; the trails'
+ * memory beside it.
+ *
+ * Usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH]
+ * GPU times need a GPU: on llvmpipe they are CPU times. A trail system
+ * drawn by the tiled path draws with its trail draw (docs/look.md, Trails):
+ * the tiled rows say what a frame asking for the tiled path gets. */
+#define _POSIX_C_SOURCE 200809L
+#include <epoxy/gl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cglm/cglm.h>
+
+#include "../host/gl_texture.h"
+#include "../host/headless_gl.h"
+#include "plume/plume_particles.h"
+#include "bench_time.h"
+
+enum { MAX_SAMPLES = 4000 };
+
+typedef struct options {
+    uint32_t count, points, frames, warmup;
+    int width, height;
+} options;
+
+static bool parse_options(int argc, char **argv, options *o) {
+    *o = (options){.count = 65536, .points = 16, .frames = 120, .warmup = 30, .width = 1280, .height = 720};
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!value) return false;
+        ++i;
+        if (strcmp(arg, "--count") == 0) o->count = (uint32_t)strtoul(value, NULL, 10);
+        else if (strcmp(arg, "--points") == 0) o->points = (uint32_t)strtoul(value, NULL, 10);
+        else if (strcmp(arg, "--frames") == 0) o->frames = (uint32_t)strtoul(value, NULL, 10);
+        else if (strcmp(arg, "--warmup") == 0) o->warmup = (uint32_t)strtoul(value, NULL, 10);
+        else if (strcmp(arg, "--size") == 0) {
+            if (sscanf(value, "%dx%d", &o->width, &o->height) != 2) return false;
+        } else return false;
+    }
+    return o->count > 0 && o->points >= 2 && o->frames > 0 && o->frames <= MAX_SAMPLES && o->width > 0 &&
+           o->height > 0;
+}
+
+/* Every particle born at once and alive for the run: thin sparks swirling
+ * in a ball of radius 1, translucent. */
+static plume_system_desc swirl(uint32_t count, uint32_t points) {
+    plume_system_desc desc = {.capacity = count, .seed = 31};
+    desc.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE, .extents = {1.0f}, .burst_count = count,
+                                            .lifetime = {1000, 1000}, .speed = {0.3f, 0.8f}, .spread = 3.14f,
+                                            .size = {0.008f, 0.015f}};
+    desc.forces = (plume_forces){.drag = 0.3f, .turbulence = 2.0f, .turbulence_scale = 1.5f,
+                                 .turbulence_speed = 0.3f};
+    desc.appearance.color_over_life = (plume_gradient){1, {{0.0f, {1.0f, 0.7f, 0.3f, 0.5f}}}};
+    if (points > 0)
+        desc.trail = (plume_trail_desc){.points = points, .spacing = 1.0f / 60.0f,
+                                        .opacity_over_length = {2, {{0.0f, 1.0f}, {1.0f, 0.0f}}}};
+    return desc;
+}
+
+typedef struct target {
+    GLuint framebuffer, color, depth_framebuffer, depth;
+} target;
+
+/* The host's frame: a colour target, and a depth texture (the far plane)
+ * of the same size the draw reads but does not draw into. */
+static target make_target(int width, int height) {
+    target t;
+    t.color = host_texture_2d(GL_RGBA16F, width, height, "bench colour");
+    t.depth = host_texture_2d(GL_DEPTH_COMPONENT32F, width, height, "bench depth");
+    glGenFramebuffers(1, &t.framebuffer);
+    glBindFramebuffer(GL_FRAMEBUFFER, t.framebuffer);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.color, 0);
+    glGenFramebuffers(1, &t.depth_framebuffer);
+    glBindFramebuffer(GL_FRAMEBUFFER, t.depth_framebuffer);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, t.depth, 0);
+    glClearDepth(1.0);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    glBindFramebuffer(GL_FRAMEBUFFER, t.framebuffer);
+    glViewport(0, 0, width, height);
+    return t;
+}
+
+typedef struct result {
+    double update_ms, draw_ms;
+    uint32_t drawn;
+} result;
+
+/* One configuration on a system of its own: its update and draw medians. */
+static bool run(plume_context *context, const options *o, uint32_t points, plume_draw_path path, const target *t,
+                result *out) {
+    plume_system_desc desc = swirl(o->count, points);
+    plume_system system;
+    if (plume_system_create(context, &desc, &system) != PLUME_OK) return false;
+    GLuint queries[3];
+    glGenQueries(3, queries);
+    static double updates[MAX_SAMPLES], draws[MAX_SAMPLES];
+    mat4 projection;
+    glm_perspective(glm_rad(60.0f), (float)o->width / (float)o->height, 0.1f, 50.0f, projection);
+    for (uint32_t f = 0; f < o->warmup + o->frames; ++f) {
+        float angle = 0.01f * (float)f;
+        mat4 view;
+        glm_lookat((vec3){3.2f * sinf(angle), 0.6f, 3.2f * cosf(angle)}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
+        plume_frame_desc frame = {.dt = 1.0f / 60.0f, .depth_texture = t->depth, .draw_path = path};
+        memcpy(frame.view, view, sizeof frame.view);
+        memcpy(frame.projection, projection, sizeof frame.projection);
+        glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        /* Each timestamp flushed: Mesa's CPU rasterisers run what was issued
+         * only then (a GPU's figures do not change). */
+        glQueryCounter(queries[0], GL_TIMESTAMP);
+        glFlush();
+        if (plume_system_update(context, system, &frame) != PLUME_OK) return false;
+        glQueryCounter(queries[1], GL_TIMESTAMP);
+        glFlush();
+        if (plume_system_draw(context, system, &frame) != PLUME_OK) return false;
+        glQueryCounter(queries[2], GL_TIMESTAMP);
+        glFlush();
+        if (f < o->warmup) continue;
+        updates[f - o->warmup] = bench_timestamps_ms(queries[0], queries[1]);
+        draws[f - o->warmup] = bench_timestamps_ms(queries[1], queries[2]);
+    }
+    plume_readback readback = {0};
+    plume_system_read_back(context, system, &readback);
+    out->update_ms = bench_median(updates, o->frames);
+    out->draw_ms = bench_median(draws, o->frames);
+    out->drawn = readback.drawn_count;
+    glDeleteQueries(3, queries);
+    plume_system_destroy(context, system);
+    return true;
+}
+
+int main(int argc, char **argv) {
+    options o;
+    if (!parse_options(argc, argv, &o)) {
+        fprintf(stderr, "usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH]\n");
+        return 2;
+    }
+    headless_gl gl;
+    char error[256];
+    if (!headless_gl_create(&gl, false, NULL, error, sizeof error)) {
+        fprintf(stderr, "no headless GL context: %s\n", error);
+        return 1;
+    }
+    plume_context *context = NULL;
+    if (plume_context_create(NULL, &context) != PLUME_OK) return 1;
+    target t = make_target(o.width, o.height);
+    const struct {
+        const char *name;
+        uint32_t points;
+        plume_draw_path path;
+    } rows[] = {
+        {"no trail, raster", 0, PLUME_DRAW_PATH_RASTER},
+        {"no trail, tiled", 0, PLUME_DRAW_PATH_TILED},
+        {"trail, raster", o.points, PLUME_DRAW_PATH_RASTER},
+        {"trail, tiled (draws its trail draw)", o.points, PLUME_DRAW_PATH_TILED},
+    };
+    printf("GL: %s\n", headless_gl_describe());
+    printf("%u particles, trails of %u points (a point every 1/60 s), %dx%d; medians of %u frames after %u\n",
+           o.count, o.points, o.width, o.height, o.frames, o.warmup);
+    double entries = o.points - 1 + 1;
+    printf("trail memory: %.1f MB at creation (capacity x (16 K + 8 E)), + %.1f MB of radix scratch at 24 key bits\n",
+           o.count * (16.0 * o.points + 8.0 * entries) / 1e6, o.count * entries * 17.0 / 1e6);
+    printf("| configuration                       | drawn  | update GPU ms | draw GPU ms |\n");
+    printf("|-------------------------------------|--------|---------------|-------------|\n");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+        result r;
+        if (!run(context, &o, rows[i].points, rows[i].path, &t, &r)) {
+            fprintf(stderr, "%s: failed\n", rows[i].name);
+            return 1;
+        }
+        printf("| %-35s | %6u | %13.3f | %11.3f |\n", rows[i].name, r.drawn, r.update_ms, r.draw_ms);
+    }
+    plume_context_destroy(context);
+    return 0;
+}

@@ -1,0 +1,52 @@
+/* The CPU's trails (plume_trail_desc) for the trail image tests
+ * (tests/render/test_trails.c): each particle's points recorded from the
+ * read-back particles after every update by the rule the GPU's record pass
+ * follows, and the quads the trail draw should draw for them (the
+ * segments' curves, widths, colours and depths), composited by
+ * look_reference.h's compositor for particle_fixture's orthographic camera. */
+#ifndef PLUME_TRAIL_REFERENCE_H
+#define PLUME_TRAIL_REFERENCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "look_reference.h"
+#include "plume/plume_particles.h"
+
+/* A slot's trail: a ring of K - 1 points {x, y, z, path length}, newest at
+ * `newest`, `count` of them; `id` the particle's emission number. */
+typedef struct ref_trail {
+    bool started;
+    uint32_t id, newest, count;
+    float newest_age;
+    float points[PLUME_MAX_TRAIL_POINTS][4];
+} ref_trail;
+
+/* After an update: the live particles of `rb` (its draw order; the system
+ * is not culled) add their points to `trails` (capacity of them, zeroed at
+ * first). */
+void reference_trails_record(const plume_system_desc *d, const plume_readback *rb, ref_trail *trails);
+
+/* The most quads one particle draws: its segments' triangles and its own. */
+#define REFERENCE_TRAIL_QUADS(d) (((d)->trail.points - 1) * PLUME_TRAIL_SUBDIVISIONS * 2 + 1)
+
+/* The quads the trail draw should draw for the particle in `slot`: each
+ * segment's PLUME_TRAIL_SUBDIVISIONS quads (each as its two triangles) with the segment's midpoint
+ * depth, and unless hidden its own quad; `slot` of each is its sort value
+ * (slot x entries + entry), which orders equal depths. Returns how many. */
+uint32_t reference_trail_quads(const plume_system_desc *d, const plume_particle *p, uint32_t slot,
+                               const ref_trail *trail, ref_quad *out);
+
+/* Ribbons (trail.ribbon): the quads of the particle in `slot` of `rb`, its
+ * segment to the one before it in emission order (the spacing's birth gap
+ * at most; one instance) and its own quad; colours its own (the tests' are
+ * constant). */
+uint32_t reference_ribbon_quads(const plume_system_desc *d, const plume_readback *rb, uint32_t slot, ref_quad *out);
+
+/* Every drawn particle's quads in the module's order (far to near by the
+ * quads' keys, ties by sort value; `sorted` false: by slot, each
+ * particle's in entry order) composited over `clear`. */
+void composite_trails(const plume_system_desc *d, const plume_readback *rb, const ref_trail *trails, bool sorted,
+                      const float clear[4], float *rgba, bool *ambiguous);
+
+#endif
