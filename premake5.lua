@@ -279,6 +279,15 @@ project "plume_prewarm_bench"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- Mesh particles (plume_mesh.h): the draw of 100 K lit meshes and simulate
+-- with rotation against sprites, timed.
+project "plume_mesh_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_mesh_bench")
+    files { "bench/mesh_bench.c", "tests/support/mesh_reference.c" }
+    includedirs { "tests/support", "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 -- Two systems drawn each on its own and by one draw group (plume_draw_group.h).
 project "plume_draw_group_bench"
     kind "ConsoleApp"
@@ -369,5 +378,6 @@ project "plume_plugin_host"
     files { "tests/plugin_host/*.c", "tests/plugin_host/*.h", "tests/support/test_env.c", "tests/support/run_tables.c",
             "tests/support/gl_spy.c", "tests/support/hostile_host.c", "tests/support/look_reference.c",
             "tests/support/trail_reference.c", "tests/support/shadow_reference.c",
+            "tests/support/mesh_reference.c",
             "tests/support/fragment_state.c" }
     links { "plume_host", "epoxy", "cmocka", "dl", "m" }

@@ -17,7 +17,8 @@ extern const uint32_t DEMO_COUNT_LEVELS[DEMO_COUNT_LEVEL_COUNT];
 /* The effect the demo shows (--effect). */
 typedef enum demo_effect {
     DEMO_EFFECT_SMOKE = 0,  /* the smoke column */
-    DEMO_EFFECT_SPARKS = 1  /* sparks from a grinder bouncing off the scene (plume_world) */
+    DEMO_EFFECT_SPARKS = 1, /* sparks from a grinder bouncing off the scene (plume_world) */
+    DEMO_EFFECT_DEBRIS = 2  /* rock debris from a blast: lit tumbling meshes (plume_mesh.h) */
 } demo_effect;
 
 typedef struct demo_options {

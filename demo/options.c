@@ -52,8 +52,9 @@ static const char *USAGE =
     "                     smoke costs out of view)\n"
     "  --unlit            the smoke column unlit: the default look (what the scene's light costs)\n"
     "  --no-self-shadow   the smoke column lit but not shadowed by itself (what self-shadowing costs)\n"
-    "  --effect E         a built-in effect, smoke (default) or sparks (a grinder's sparks bouncing off\n"
-    "                     the scene), or an effect file (demo/effects/*.json), reloaded whenever it is\n"
+    "  --effect E         a built-in effect, smoke (default), sparks (a grinder's sparks bouncing off\n"
+    "                     the scene) or debris (a blast's rocks, lit meshes tumbling and settling), or an\n"
+    "                     effect file (demo/effects/*.json), reloaded whenever it is\n"
     "                     saved; its capacity unless --particles is given\n"
     "  --save-effect FILE at the end, write the effect on show as an effect file\n"
     "  --gameplay         impacts where you click (F or the right button; offscreen: scripted), an\n"
@@ -181,9 +182,9 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             options->chunk_entries = !strcmp(value, "unchunked") ? PLUME_TILED_UNCHUNKED : (uint32_t)entries;
         } else if (!strcmp(arg, "--effect")) {
             /* The built-in effects by name; anything else is an effect file. */
-            bool sparks = !strcmp(value, "sparks");
-            options->effect = sparks ? DEMO_EFFECT_SPARKS : DEMO_EFFECT_SMOKE;
-            options->effect_path = sparks || !strcmp(value, "smoke") ? NULL : value;
+            bool sparks = !strcmp(value, "sparks"), debris = !strcmp(value, "debris");
+            options->effect = sparks ? DEMO_EFFECT_SPARKS : debris ? DEMO_EFFECT_DEBRIS : DEMO_EFFECT_SMOKE;
+            options->effect_path = sparks || debris || !strcmp(value, "smoke") ? NULL : value;
         } else if (!strcmp(arg, "--save-effect")) {
             options->save_effect = value;
         } else if (!strcmp(arg, "--gl")) {
@@ -201,7 +202,7 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
         }
         if (takes_value) ++i;
     }
-    if (options->gl33 && options->effect == DEMO_EFFECT_SPARKS) {
+    if (options->gl33 && options->effect != DEMO_EFFECT_SMOKE) {
         fprintf(stderr, "plume_demo: --effect sparks collides with the scene (plume_world), which needs the compute "
                         "path: not with --gl 3.3\n");
         return 2;

@@ -12,6 +12,7 @@
 #include "plume/plume_context.h"
 #include "plume/plume_draw_group.h"
 #include "plume/plume_particles.h"
+#include "debris_effect.h"
 #include "sparks_effect.h"
 
 /* The demo is one host: one plume context owns its system. */
@@ -176,6 +177,10 @@ static plume_system_desc scaled_effect(const plume_effect *effect, uint32_t capa
 static plume_system_desc shown_desc(const smoke_system *smoke, uint32_t capacity) {
     if (smoke->from_effect) return scaled_effect(&smoke->effect, smoke->scaled ? capacity : 0);
     const smoke_settings *settings = &smoke->settings;
+    if (settings->builtin == DEMO_EFFECT_DEBRIS) {
+        const float blast[3] = {0.6f, 0.0f, 0.3f};
+        return debris_desc(capacity, settings->seed, blast);
+    }
     return settings->builtin == DEMO_EFFECT_SPARKS ? sparks_desc(capacity, settings->seed, settings->grinder_position)
                                                    : smoke_desc(settings, capacity);
 }

@@ -111,6 +111,12 @@ const char *plume_lab_sorter_backend(const plume_context *context, plume_sorter 
  * reads (default on; off, the box stays empty): the benchmark's baseline for
  * the reduction's cost. */
 plume_result plume_lab_system_set_bounds(plume_context *context, plume_system system, bool enabled);
+/* A mesh system's spins, read back (waits for the GPU): per slot 8 floats,
+ * the orientation quaternion (x, y, z, w), the angular velocity (x, y, z)
+ * and the emission number + 1 it belongs to (its bits, 0: none), for
+ * `count` slots from slot 0. PLUME_ERROR_INVALID_ARGUMENT for a sprite
+ * system or count over the capacity. */
+plume_result plume_lab_read_spins(plume_context *context, plume_system system, float *out, uint32_t count);
 
 /* ---- Profile ------------------------------------------------------------------------ */
 

@@ -149,7 +149,8 @@ typedef struct plume_draw_group_entry {
  * one of another context: groups never mix contexts); a system listed twice;
  * a capacity over PLUME_DRAW_GROUP_MAX_SYSTEM_CAPACITY or capacities adding
  * up to over 2^30; sort_mode other than VIEW_DEPTH or DISTANCE; sprites of
- * different sizes; a partial allocator), PLUME_ERROR_GL_UNSUPPORTED (the
+ * different sizes; a partial allocator; a mesh system, plume_mesh.h
+ * [since 1.3]), PLUME_ERROR_GL_UNSUPPORTED (the
  * records of all capacities over GL_MAX_SHADER_STORAGE_BLOCK_SIZE; a system
  * on the fragment path, plume_system_desc.path: groups are compute-path only),
  * PLUME_ERROR_SHADER, PLUME_ERROR_OUT_OF_MEMORY, PLUME_ERROR_CAPACITY (the

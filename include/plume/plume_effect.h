@@ -106,6 +106,37 @@ PLUME_API plume_result plume_effect_save(const char *path, const plume_system_de
  * 1.3]) pointing into to's own storage. */
 PLUME_API void plume_effect_copy(plume_effect *to, const plume_effect *from);
 
+/* ---- Meshes from Wavefront OBJ files [since 1.3] ----------------------------
+ * A mesh for plume_system_desc.meshes (plume_mesh.h) read from the OBJ
+ * subset exporters write: `v x y z`, `vn x y z`, `vt u v`, and faces `f`
+ * of three or more corners `v`, `v/t`, `v//n` or `v/t/n` (1-based, or
+ * negative: from the end), polygons cut into fans; `#` comments; other
+ * statements (o, g, s, usemtl, mtllib, ...) are skipped. Each triangle's
+ * corners become vertices of their own (not indexed). Without normals in a
+ * face its triangles get their facet's; without texture coordinates none
+ * (texcoord_data NULL). OBJ's v runs up from the image's bottom: it is
+ * turned to plume's (down from the top). */
+typedef struct plume_effect_mesh {
+    plume_mesh_desc desc;      /* vertex_count, position_data, normal_data and texcoord_data:
+                                  the arrays below; the rest zero */
+    float *positions, *normals, *texcoords; /* owned: plume_effect_mesh_free */
+} plume_effect_mesh;
+
+/* Reads the OBJ file at `path` into *out (zeroed first; on failure left
+ * zeroed). Errors, `error` (may be NULL) saying "FILE:LINE:COLUMN: why":
+ * PLUME_ERROR_INVALID_ARGUMENT (a NULL argument; a number that does not
+ * parse or is not finite; a face of fewer than 3 corners; a corner naming a
+ * vertex, normal or texture coordinate the file has not defined before it;
+ * no face at all; over 2^24 vertices), PLUME_ERROR_IO (the file cannot be
+ * read), PLUME_ERROR_OUT_OF_MEMORY. Any thread; no GL. */
+PLUME_API plume_result plume_effect_load_obj(const char *path, plume_effect_mesh *out, plume_effect_error *error);
+/* As plume_effect_load_obj, from `length` bytes of `text` (`file_name` names
+ * it in messages). */
+PLUME_API plume_result plume_effect_parse_obj(const char *text, size_t length, const char *file_name,
+                                              plume_effect_mesh *out, plume_effect_error *error);
+/* Frees what a loaded mesh owns and zeroes it (NULL or zeroed: nothing). */
+PLUME_API void plume_effect_mesh_free(plume_effect_mesh *mesh);
+
 #ifdef __cplusplus
 }
 #endif

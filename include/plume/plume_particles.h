@@ -114,6 +114,7 @@
 #include "plume_context.h"
 #include "plume_emitter.h"
 #include "plume_look.h"
+#include "plume_mesh.h"
 #include "plume_profile.h"
 #include "plume_sort.h"
 #include "plume_world.h"
@@ -240,6 +241,10 @@ typedef struct plume_system_desc {
     /* Motion vectors for the sprite's flipbook (plume_look.h,
      * plume_flipbook_motion); default: none [since 1.3]. */
     plume_flipbook_motion flipbook_motion;
+    /* Mesh particles (plume_mesh.h): each particle draws a mesh with a full
+     * 3D orientation instead of a sprite; default (count 0): sprites. Needs
+     * the compute path. Not in effect files. [since 1.3] */
+    plume_mesh_particles meshes;
 } plume_system_desc;
 
 /* Where a system's live particles are (plume_system_desc.simulation_space)

@@ -93,7 +93,10 @@ PLUME_API plume_result plume_system_get_bounds(plume_context *context, plume_sys
  * positions are given in. Emitters that emit nothing (rate and burst_count
  * 0) are left out; none left: any_live false. Attractors, a vector field
  * and event routes leave the particles unbounded: bounded false (children
- * another system's routes send here are not covered either).
+ * another system's routes send here are not covered either). Mesh
+ * particles (plume_mesh.h) reach their size times their largest mesh scale
+ * times the farthest vertex of uploaded meshes; a mesh in the host's
+ * buffers leaves them unbounded (no GL here to read them) [since 1.3].
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (desc or out NULL, a descriptor
  * plume_system_desc_check refuses, with its message; *out is zeroed when not
  * NULL).

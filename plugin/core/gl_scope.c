@@ -89,7 +89,8 @@ static void query_caps(plume_gl_caps *caps) {
                             .clip_distances =
                                 plume_gl_is_es() ? 0 : clamp_limit(GL_MAX_CLIP_DISTANCES, PLUME_SCOPE_CLIP_DISTANCES)};
     if (caps->storage_buffers)
-        caps->ssbo_bindings = clamp_limit(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, PLUME_SCOPE_SSBO_SLOTS + 1);
+        caps->ssbo_bindings =
+            clamp_limit(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, PLUME_SCOPE_SSBO_SLOTS + PLUME_SCOPE_OPTIONAL_SSBO_SLOTS);
 }
 
 plume_gl_caps plume_env_gl_caps(const plume_env *env) {
@@ -417,16 +418,18 @@ static void restore_transform_feedback(const plume_gl_scope *scope) {
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, (GLuint)scope->feedback.generic);
 }
 
-/* The scope's place after the always-saved slots; a GL without that many
- * bindings (compute needs nine: spawn_create) has nothing to save. */
-static void save_spawn_ssbo(plume_gl_scope *scope) {
-    if (scope->caps.ssbo_bindings > PLUME_SCOPE_OPTIONAL_SSBO_SLOT)
-        save_ssbo_slot(scope, PLUME_SCOPE_OPTIONAL_SSBO_SLOT, PLUME_SCOPE_SSBO_SLOTS);
+/* The scope's places after the always-saved slots; a GL without that many
+ * bindings (compute needs nine: spawn_create) has nothing to save there. */
+static void save_optional_ssbo(plume_gl_scope *scope) {
+    for (GLuint k = 0; k < PLUME_SCOPE_OPTIONAL_SSBO_SLOTS; ++k)
+        if (scope->caps.ssbo_bindings > (GLint)(PLUME_SCOPE_OPTIONAL_SSBO_SLOT + k))
+            save_ssbo_slot(scope, PLUME_SCOPE_OPTIONAL_SSBO_SLOT + k, PLUME_SCOPE_SSBO_SLOTS + k);
 }
 
-static void restore_spawn_ssbo(const plume_gl_scope *scope) {
-    if (scope->caps.ssbo_bindings > PLUME_SCOPE_OPTIONAL_SSBO_SLOT)
-        restore_ssbo_slot(scope, PLUME_SCOPE_OPTIONAL_SSBO_SLOT, PLUME_SCOPE_SSBO_SLOTS);
+static void restore_optional_ssbo(const plume_gl_scope *scope) {
+    for (GLuint k = 0; k < PLUME_SCOPE_OPTIONAL_SSBO_SLOTS; ++k)
+        if (scope->caps.ssbo_bindings > (GLint)(PLUME_SCOPE_OPTIONAL_SSBO_SLOT + k))
+            restore_ssbo_slot(scope, PLUME_SCOPE_OPTIONAL_SSBO_SLOT + k, PLUME_SCOPE_SSBO_SLOTS + k);
 }
 
 /* Every group plume_gl_scope_save takes, with its save and its restore;
@@ -445,7 +448,7 @@ static const struct scope_group {
     {PLUME_SCOPE_PIXEL_PACK, save_pixel_pack, restore_pixel_pack},
     {PLUME_SCOPE_TEXTURE_BUFFERS, save_texture_buffers, restore_texture_buffers},
     {PLUME_SCOPE_TRANSFORM_FEEDBACK, save_transform_feedback, restore_transform_feedback},
-    {PLUME_SCOPE_OPTIONAL_SSBO, save_spawn_ssbo, restore_spawn_ssbo},
+    {PLUME_SCOPE_OPTIONAL_SSBO, save_optional_ssbo, restore_optional_ssbo},
 };
 enum { SCOPE_GROUP_COUNT = sizeof SCOPE_GROUPS / sizeof SCOPE_GROUPS[0] };
 _Static_assert(PLUME_SCOPE_OPTIONAL_SSBO == 1 << (SCOPE_GROUP_COUNT - 1), "a row for every group");

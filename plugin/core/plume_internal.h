@@ -305,12 +305,14 @@ plume_result plume_build_program_from_sources(const plume_env *env, const char *
  * plume_gl_scope_begin always saves the current program, the indexed SSBO
  * bindings 0 .. PLUME_SCOPE_SSBO_SLOTS-1 and the generic SSBO and dispatch-
  * indirect bindings; plume_gl_scope_save adds the groups a call also touches
- * (call it right after begin, once per group). Binding
- * PLUME_SCOPE_OPTIONAL_SSBO_SLOT, which only the update's emit pass and a
- * self-shadowed system's draw bind, is a group of its own: every other call
- * would pay its three queries for nothing. */
+ * (call it right after begin, once per group). Bindings
+ * PLUME_SCOPE_OPTIONAL_SSBO_SLOT .. + PLUME_SCOPE_OPTIONAL_SSBO_SLOTS - 1,
+ * which only the update (spawn batches, mesh spins), a self-shadowed
+ * system's draw (its opacity map) and a mesh draw (the spins) bind, are a
+ * group of their own: every other call would pay their queries for nothing. */
 enum {
-    PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_OPTIONAL_SSBO_SLOT = 8, PLUME_SCOPE_TEXTURE_UNITS = 8,
+    PLUME_SCOPE_SSBO_SLOTS = 8, PLUME_SCOPE_OPTIONAL_SSBO_SLOT = 8, PLUME_SCOPE_OPTIONAL_SSBO_SLOTS = 2,
+    PLUME_SCOPE_TEXTURE_UNITS = 8,
     PLUME_SCOPE_DRAW_BUFFERS = 8, PLUME_SCOPE_CLIP_DISTANCES = 8
 };
 
@@ -365,8 +367,9 @@ typedef enum plume_gl_scope_group {
      * module binds its own: the host's object and its buffers stay as they
      * are, even while paused), else (3.3) the indexed buffer binding 0 */
     PLUME_SCOPE_TRANSFORM_FEEDBACK = 1 << 8,
-    /* the indexed SSBO binding PLUME_SCOPE_OPTIONAL_SSBO_SLOT (the update's spawn
-     * batches, a self-shadowed draw's opacity map) */
+    /* the indexed SSBO bindings from PLUME_SCOPE_OPTIONAL_SSBO_SLOT (the update's
+     * spawn batches and mesh spins, a self-shadowed draw's opacity map, a mesh
+     * draw's spins) */
     PLUME_SCOPE_OPTIONAL_SSBO = 1 << 9
 } plume_gl_scope_group;
 
@@ -389,8 +392,9 @@ typedef struct plume_gl_scope {
         GLint ssbo_generic, dispatch_indirect;
         GLint ssbo_slots; /* of PLUME_SCOPE_SSBO_SLOTS, those the GL has */
         /* the always-saved slots, then PLUME_SCOPE_OPTIONAL_SSBO's */
-        GLint ssbo_slot_buffer[PLUME_SCOPE_SSBO_SLOTS + 1];
-        GLint64 ssbo_slot_start[PLUME_SCOPE_SSBO_SLOTS + 1], ssbo_slot_size[PLUME_SCOPE_SSBO_SLOTS + 1];
+        GLint ssbo_slot_buffer[PLUME_SCOPE_SSBO_SLOTS + PLUME_SCOPE_OPTIONAL_SSBO_SLOTS];
+        GLint64 ssbo_slot_start[PLUME_SCOPE_SSBO_SLOTS + PLUME_SCOPE_OPTIONAL_SSBO_SLOTS];
+        GLint64 ssbo_slot_size[PLUME_SCOPE_SSBO_SLOTS + PLUME_SCOPE_OPTIONAL_SSBO_SLOTS];
     } bindings;
     struct { /* always, where the host has KHR_debug output on */
         bool routed;

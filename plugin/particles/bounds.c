@@ -180,7 +180,9 @@ plume_result plume_system_desc_bounds(const plume_system_desc *desc, plume_bound
     for (int i = 0; i < PLUME_MAX_EMITTERS; ++i) {
         const plume_emitter_desc *e = &d.emitters[i];
         if (e->rate <= 0.0f && e->burst_count == 0) continue;
-        float radius = particles_quad_radius(&d, e);
+        float radius;
+        /* A mesh in the host's buffers has a reach only the GL can tell. */
+        if (!particles_desc_mesh_reach(&d, particles_quad_radius(&d, e), &radius)) box.bounded = false;
         for (int axis = 0; axis < 3; ++axis) {
             double shape = e->shape == PLUME_SHAPE_BOX ? e->extents[axis]
                            : e->shape == PLUME_SHAPE_POINT ? 0.0

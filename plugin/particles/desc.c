@@ -502,6 +502,7 @@ plume_result plume_particles_resolve_desc(const plume_env *env, const char *call
     if ((r = resolve_cpu_events(env, caller, &out->cpu_events)) != PLUME_OK) return r;
     if ((r = resolve_trail(env, caller, out)) != PLUME_OK) return r;
     if ((r = resolve_self_shadow(env, caller, out)) != PLUME_OK) return r;
+    if ((r = particles_resolve_meshes(env, caller, out)) != PLUME_OK) return r;
     return plume_particles_resolve_world(env, caller, &in->world, &out->world);
 }
 
@@ -549,7 +550,9 @@ float particles_largest_additive(const plume_system_desc *desc) {
 uint32_t particles_sort_key_shift(const plume_system_desc *desc) { return 32u - desc->sort_key_bits; }
 
 bool particles_sort_skipped(const plume_system_desc *desc) {
-    return desc->blend_mode == PLUME_BLEND_ADDITIVE || desc->sort_mode == PLUME_SORT_MODE_NONE;
+    /* Opaque and alpha-tested meshes write depth: the depth test orders them. */
+    bool depth_ordered = desc->meshes.count > 0 && desc->meshes.surface != PLUME_MESH_TRANSPARENT;
+    return desc->blend_mode == PLUME_BLEND_ADDITIVE || desc->sort_mode == PLUME_SORT_MODE_NONE || depth_ordered;
 }
 
 uint32_t particles_look_features(const plume_system_desc *desc) {

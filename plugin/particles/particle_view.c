@@ -26,6 +26,7 @@ static void fill_view(system_state *s, particle_view *out) {
                   .pair_buffer = s->trail.pair_buffer,
                   .control_buffer = s->trail.control_buffer,
                   .entries = s->trail.entries},
+        .mesh = s->mesh.view.count ? &s->mesh.view : NULL,
     };
     if (s->fragment) fragment_particles_view(s, &out->fragment);
 }

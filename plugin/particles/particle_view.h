@@ -51,6 +51,24 @@ typedef struct particle_fragment_view {
     GLuint vertex_array;         /* empty: the passes pull from textures */
 } particle_fragment_view;
 
+/* A mesh system's mesh as its draw reads it (particles/mesh.c made or
+ * checked it at creation): GL buffers (the host's or the system's own
+ * uploads) and their layout, in bytes. */
+typedef struct particle_mesh {
+    GLuint positions, normals, texcoords, indices; /* 0: none (normals, texcoords, indices) */
+    GLuint position_offset, normal_offset, texcoord_offset, index_offset;
+    GLsizei position_stride, normal_stride, texcoord_stride; /* never 0 here */
+    uint32_t vertex_count, index_count;     /* index_count 0: not indexed */
+    GLenum index_type;
+} particle_mesh;
+
+/* The meshes of a mesh system (plume_system_desc.meshes.count > 0). */
+typedef struct particle_mesh_view {
+    uint32_t count;
+    particle_mesh meshes[PLUME_GPU_MAX_MESHES];
+    GLuint spin_buffer;  /* capacity ParticleSpins (PLUME_BINDING_SPIN) */
+} particle_mesh_view;
+
 struct particle_attachments;
 
 /* A system's trails as its draw reads them (plume_trail_desc; all zero
@@ -87,6 +105,7 @@ typedef struct particle_view {
     plume_profiler *profiler;
     struct particle_attachments *attachments; /* the draw's per-system state */
     particle_trail_view trail; /* desc->trail.points > 0 only */
+    const particle_mesh_view *mesh; /* a mesh system's meshes (since 1.3); NULL: sprites */
 } particle_view;
 
 /* The live system `handle` names, as a view (logged under `caller` and

@@ -255,6 +255,14 @@ typedef struct trail_state {
     plume_sorter sorter;    /* capacity x entries pairs, filed in the context */
     uint32_t entries;       /* pairs a particle: K - 1 segments, + 1 where its quad is drawn */
 } trail_state;
+/* A mesh system's own objects (mesh.c): the draw's view of the meshes, the
+ * buffers of uploaded meshes, the simulate program's mesh uniforms. */
+typedef struct mesh_state {
+    particle_mesh_view view;      /* view.count 0: a sprite system */
+    GLuint uploaded[PLUME_GPU_MAX_MESHES][4]; /* positions, normals, texcoords, indices plume owns */
+    float radius[PLUME_GPU_MAX_MESHES];      /* the farthest vertex from each mesh's origin */
+    GLint at[8];                  /* the simulate program's mesh uniforms (MESH_UNIFORMS) */
+} mesh_state;
 
 /* What a plume_system handle names. */
 typedef struct system_state {
@@ -305,6 +313,7 @@ typedef struct system_state {
     bool batch_listed;       /* named earlier in the plume_batch_update being checked (batch.c) */
     plume_system handle;     /* this system's own handle (event routes name it) */
     world_state world;
+    mesh_state mesh;
     bounds_ring bounds;
     cpu_events_state cpu_events;
     spawn_state spawn;
@@ -533,6 +542,28 @@ void bounds_reset(system_state *s);
 /* After the update's simulate stage, once the host asked for the box: the
  * box into the ring, fenced; binds the copy buffers (saved in `scope`). */
 void bounds_capture(system_state *s, uint64_t update, plume_gl_scope *scope);
+
+/* ---- mesh.c: mesh particles (since 1.3) ---- */
+
+/* The descriptor's meshes checked and resolved without GL (defaults in, one
+ * message naming the field on a refusal). */
+plume_result particles_resolve_meshes(const plume_env *env, const char *caller, plume_system_desc *desc);
+/* At creation (compute path): the host buffers checked against the GL, the
+ * uploaded meshes made, the spin buffer; the data pointers of s->desc
+ * cleared. Binds GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER (the caller's
+ * scope saved them). */
+plume_result mesh_create(system_state *s);
+uint32_t mesh_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
+/* The culling sphere's radius of a mesh system, from the sprite's (a
+ * quad's half diagonal at the largest size): the meshes' reach instead. */
+float mesh_cull_radius(const system_state *s, float quad_radius);
+/* The same from a resolved descriptor alone (no GL): false where a mesh is
+ * in the host's buffers (its reach unknown). */
+bool particles_desc_mesh_reach(const plume_system_desc *desc, float quad_radius, float *out);
+/* Before the simulate dispatch: the mesh uniforms and the spin buffer. */
+void mesh_prepare_simulate(system_state *s);
+/* Every slot's spin forgotten (reset). */
+void mesh_reset(system_state *s);
 
 /* ---- texture.c ---- */
 

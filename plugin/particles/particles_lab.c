@@ -9,6 +9,19 @@ plume_result plume_lab_system_set_bounds(plume_context *context, plume_system ha
     system->bounds.lab_disabled = !enabled;
     return PLUME_OK;
 }
+
+plume_result plume_lab_read_spins(plume_context *context, plume_system handle, float *out, uint32_t count) {
+    system_state *s = particles_find_system(context, handle, "plume_lab_read_spins");
+    if (!s || !s->mesh.view.spin_buffer || count > s->desc.capacity) return PLUME_ERROR_INVALID_ARGUMENT;
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &s->env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_COPY_READ_BUFFER, s->mesh.view.spin_buffer);
+    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)count * PLUME_SPIN_BYTES, out);
+    plume_gl_scope_end(&scope);
+    return plume_drain_gl_errors(&s->env, "plume_lab_read_spins");
+}
 #else
 /* ISO C wants something in a translation unit. */
 typedef int particles_lab_is_lab_only;

@@ -40,8 +40,9 @@ plume_result particles_build_compute_programs(system_state *s) {
         (r = particles_build_compute(s, "plume particles: prepare", "particles/particle_prepare.comp",
                                      &s->prepare_program)) ||
         (r = particles_build_compute(s, "plume particles: emit", "particles/particle_emit.comp", &s->emit_program)) ||
-        (r = particles_build_compute(s, "plume particles: simulate", "particles/particle_simulate.comp",
-                                     &s->simulate_program)))
+        (r = plume_build_program(&s->env, "plume particles: simulate",
+                                 &(plume_shader_stage){GL_COMPUTE_SHADER, "particles/particle_simulate.comp"}, 1,
+                                 s->desc.meshes.count ? "#define PLUME_MESH 1\n" : NULL, &s->simulate_program)))
         return r;
     plume_find_uniform_locations(s->reset_program, RESET_UNIFORMS, &s->reset_capacity_location);
     plume_find_uniform_locations(s->prepare_program, PREPARE_UNIFORMS, &s->prepare_requested_location);
@@ -159,6 +160,7 @@ plume_result particles_reset_gpu_state(system_state *s) {
     world_reset_gpu_state(s);
     cpu_events_reset(s);
     trails_reset(s);
+    mesh_reset(s);
     return plume_drain_gl_errors(&s->env, "reset");
 }
 
@@ -246,7 +248,7 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
     glm_mat4_inv((vec4 *)view, inverse);
     glProgramUniform3f(sim, s->simulate.eye, inverse[3][0], inverse[3][1], inverse[3][2]);
     /* The bounds widen each particle by it, culled or not. */
-    glProgramUniform1f(sim, s->simulate.cull_radius, s->cull_radius);
+    glProgramUniform1f(sim, s->simulate.cull_radius, mesh_cull_radius(s, s->cull_radius));
     /* Self-shadowing fits its map to the box on the GPU, asked for or not. */
     bool boxed = s->bounds.wanted || s->desc.self_shadow.strength > 0.0f;
     glProgramUniform1i(sim, s->simulate.bounds, boxed && !s->bounds.lab_disabled);
@@ -309,6 +311,7 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     bool local = s->desc.simulation_space == PLUME_SPACE_LOCAL;
     glProgramUniform1i(sim, s->simulate.local_space, local);
     if (local) spawn_bind_local_motion(s); /* the live list's binding, free until the compaction */
+    mesh_prepare_simulate(s);
     glDispatchCompute(simulate_groups(s), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     if (local) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIVE_LIST, s->live_list_buffer);

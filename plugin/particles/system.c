@@ -118,6 +118,11 @@ static plume_result create_gl_objects(system_state *s, plume_gl_scope *scope) {
     s->desc.path = path;
     bool fragment = path == PLUME_PATH_FRAGMENT;
     if (fragment && (r = fragment_particles_check_desc(&s->env, CALLER, &s->desc)) != PLUME_OK) return r;
+    if (fragment && s->desc.meshes.count > 0) {
+        plume_log(&s->env, PLUME_LOG_ERROR, "%s: meshes.count is %u; mesh particles need the compute path (GL 4.3)",
+                  CALLER, s->desc.meshes.count);
+        return PLUME_ERROR_GL_UNSUPPORTED;
+    }
     const char *which = "";
     uint64_t limit = fragment ? fragment_particles_capacity_limit(&which) : capacity_limit(&which);
     if (s->desc.capacity > limit) {
@@ -130,8 +135,8 @@ static plume_result create_gl_objects(system_state *s, plume_gl_scope *scope) {
     if (fragment) r = fragment_particles_create(s);
     else if ((r = particles_build_compute_programs(s)) == PLUME_OK && (r = create_buffers(s)) == PLUME_OK &&
              (r = spawn_create(s)) == PLUME_OK && (r = world_create(s)) == PLUME_OK &&
-             (r = cpu_events_create(s)) == PLUME_OK)
-        r = trails_create(s);
+             (r = cpu_events_create(s)) == PLUME_OK && (r = trails_create(s)) == PLUME_OK)
+        r = mesh_create(s);
     if (r != PLUME_OK || (r = create_sorter(s)) || (!fragment && (r = particles_create_compaction(s))) ||
         (r = particles_create_profiler(s)))
         return r;
@@ -158,7 +163,8 @@ static plume_result create_gl_objects(system_state *s, plume_gl_scope *scope) {
     return r == PLUME_OK ? particles_prewarm(s, s->desc.prewarm_time, scope) : r;
 }
 
-enum { SYSTEM_GL_OBJECTS = 17 };
+enum { SYSTEM_GL_OBJECTS = 17 }; /* the most of any list below */
+_Static_assert(1 + 4 * PLUME_GPU_MAX_MESHES <= SYSTEM_GL_OBJECTS, "the meshes' list fits");
 
 /* The system's own GL objects (the draw paths' attachments, the profiler and
  * the sorter list theirs). */
@@ -187,6 +193,7 @@ static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out,
     n += bounds_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += cpu_events_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += trails_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += mesh_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
 }
 
@@ -205,6 +212,7 @@ static void free_system(void *object) {
     plume_delete_gl_objects(&s->env, owned, cpu_events_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     trails_free(s);
     plume_delete_gl_objects(&s->env, owned, trails_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    plume_delete_gl_objects(&s->env, owned, mesh_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     s->spawn.batch_buffer = s->spawn.instance_buffer = 0; /* deleted with the others */
     spawn_free(s);
     plume_env env = s->env;

@@ -162,7 +162,9 @@ static bool has_routes(const system_state *s) {
 
 void world_emit_events(system_state *s) {
     world_state *w = &s->world;
-    bool tag = has_routes(s) || cpu_events_enabled(s); /* both tell the emitter from the lifetime */
+    /* Routes, CPU events and meshes picked by emitter tell the emitter from the lifetime. */
+    bool tag = has_routes(s) || cpu_events_enabled(s) ||
+               (s->desc.meshes.count > 0 && s->desc.meshes.pick == PLUME_MESH_PICK_BY_EMITTER);
     glProgramUniform1i(s->emit_program, s->emit.tag_emitter, tag);
     w->consumed_this_update = w->events_pending;
     if (!w->events_pending) return;

@@ -227,6 +227,7 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
         draw_profile_choice(v->profiler, false, 1);
         return fragment_raster_draw_path.draw(v, frame, &target, NULL, scope);
     }
+    if (v->mesh) return mesh_draw_path.draw(v, frame, &target, NULL, scope);
     bool has_depth = desc->depth_texture != 0;
     if (desc->draw_resolution != PLUME_DRAW_FULL && !has_depth)
         warn_once(v, &choices->warned_lowres_without_depth, "a low draw_resolution");
@@ -277,7 +278,7 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, view.env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
-    if (view.desc->self_shadow.strength > 0.0f) plume_gl_scope_save(&scope, PLUME_SCOPE_OPTIONAL_SSBO);
+    if (view.desc->self_shadow.strength > 0.0f || view.mesh) plume_gl_scope_save(&scope, PLUME_SCOPE_OPTIONAL_SSBO);
     plume_gl_scope_neutral_raster(&scope);
     profiler_stage_begin(view.profiler, PLUME_STAGE_DRAW);
     r = draw_system(&view, &drawn, choices, &scope);

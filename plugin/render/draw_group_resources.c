@@ -153,6 +153,12 @@ static plume_result check_desc(const plume_env *env, plume_context *context, con
                       caller, i);
             return PLUME_ERROR_GL_UNSUPPORTED;
         }
+        if (s->mesh) {
+            /* A group draws sprites; meshes draw on their own (plume_mesh.h). */
+            plume_log(env, PLUME_LOG_ERROR, "%s: systems[%u] draws meshes (plume_system_desc.meshes.count %u); a "
+                      "draw group draws sprite systems only", caller, i, s->desc->meshes.count);
+            return PLUME_ERROR_INVALID_ARGUMENT;
+        }
         total += s->desc->capacity;
         const plume_texture_desc *t = &s->desc->appearance.texture;
         if (t->host_texture) {

@@ -60,6 +60,9 @@ typedef struct draw_path {
 extern const draw_path raster_draw_path, tiled_draw_path, fragment_raster_draw_path;
 /* Trails (trail_draw.c): every path of a system with a trail. */
 extern const draw_path trail_draw_path;
+/* A mesh system's instanced meshes (mesh_draw.c, since 1.3): always this
+ * path, at full resolution, whatever the frame's path and resolution. */
+extern const draw_path mesh_draw_path;
 
 /* ---- draw.c: what every path shares ---- */
 

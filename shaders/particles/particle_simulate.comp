@@ -29,6 +29,9 @@
 #include "particles/particle_sort_key.glsl"
 #include "particles/particle_event_routes.glsl"
 #include "particles/particle_world.glsl" // force fields and collisions
+#ifdef PLUME_MESH
+#include "particles/particle_spin_simulate.glsl" // mesh particles' orientation
+#endif
 
 layout(local_size_x = PLUME_SIMULATE_GROUP_SIZE) in;
 
@@ -99,6 +102,13 @@ void main() {
                 if (children > 0u) atomicAdd(group_children[route_buffer(r)], children);
             }
         }
+#ifdef PLUME_MESH
+        if (survives) {
+            ParticleTraits traits = particle_traits[slot]; // a copy: NVIDIA passes no buffer element (C1317)
+            simulate_spin(slot, p, traits, min(u_dt, max(p.age, 0.0)),
+                          dot(world_contact_normal, world_contact_normal) > 0.0);
+        }
+#endif
         if (survives) {
             bounds_add(p.position);
             drawn = can_be_seen(p.position);

@@ -70,8 +70,15 @@ float skin(vec3 x) {
 // an impact, which fires collision events: a kill, or a contact whose normal
 // speed in is above the rest speed (a particle resting on a surface touches
 // it every step, and fires nothing).
+// The last contact's unit normal and friction (zero normal: none this step):
+// a mesh particle's spin reads them (particle_spin.glsl).
+vec3 world_contact_normal = vec3(0.0);
+float world_contact_friction = 0.0;
+
 bool respond(inout vec3 position, inout vec3 velocity, vec3 contact, vec3 n, vec4 response, inout bool hit) {
     position = contact + n * skin(contact);
+    world_contact_normal = n;
+    world_contact_friction = int(response.x) == 1 ? 1.0 : response.z;
     int kind = int(response.x);
     float normal_in = dot(velocity, n);
     if (kind == 2 || -normal_in > response.w) hit = true;

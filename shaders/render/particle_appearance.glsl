@@ -195,11 +195,18 @@ vec3 quad_light(QuadEdges edges, vec3 back) {
     return vec3(dot(u_light_direction, x), dot(u_light_direction, y), dot(u_light_direction, z));
 }
 
+// The one lighting model of every lit particle, sprite or mesh: ambient plus
+// the directional light on a surface of unit normal `normal` (`light`: the
+// unit direction towards the light in the normal's frame).
+vec3 normal_lighting(vec3 normal, vec3 light) {
+    return u_ambient_color + u_light_color * max(dot(normal, light), 0.0);
+}
+
 // The light reaching quad coordinates st (0..1 along the width and length)
 // of a half sphere bulging from the quad: its normal is (x, y, sqrt(1 - x^2 -
 // y^2)) at (x, y) = 2 st - 1, lying flat beyond the circle (the rim).
 vec3 sphere_lighting(vec2 st, vec3 light) {
     vec2 xy = st * 2.0 - 1.0;
     vec3 normal = normalize(vec3(xy, sqrt(max(0.0, 1.0 - dot(xy, xy)))) + vec3(0.0, 0.0, 1e-6));
-    return u_ambient_color + u_light_color * max(dot(normal, light), 0.0);
+    return normal_lighting(normal, light);
 }

@@ -160,6 +160,21 @@
 #define PLUME_CPU_EVENT_COLLISION 2u     /* = PLUME_PARTICLE_EVENT_COLLISION */
 #define PLUME_CPU_EVENT_ROUTE 4u         /* = PLUME_PARTICLE_EVENT_ROUTE */
 
+/* ---- Mesh particles (plugin/particles/mesh.c, render/mesh_draw.c, since 1.3) ----
+ * A mesh system's orientations: per slot a ParticleSpin (particle_spin.glsl):
+ * quaternion | angular velocity, the emission number + 1 it was made for.
+ * Simulate reads and writes them; the mesh draw reads them. A binding no
+ * other pass uses (the GL state scope restores it). */
+#define PLUME_BINDING_SPIN 9
+#define PLUME_SPIN_BYTES 32
+#define PLUME_GPU_MAX_MESHES 4           /* = PLUME_MAX_MESHES */
+/* The mesh draw's compaction (several opaque meshes): per mesh its indirect
+ * command (8 words, instance count at word 1) and its list of slots. */
+#define PLUME_BINDING_MESH_ARGS 6
+#define PLUME_BINDING_MESH_LISTS 7
+#define PLUME_MESH_ARGS_WORDS 8
+#define PLUME_MESH_COMPACT_GROUP_SIZE 256
+
 /* ---- The scene depth's convention (u_depth_convention, scene_depth.glsl) ---- */
 #define PLUME_DEPTH_ZERO_TO_ONE 1u /* clip control's GL_ZERO_TO_ONE: window depth = NDC z */
 #define PLUME_DEPTH_REVERSED 2u    /* the projection maps near to the larger depth */

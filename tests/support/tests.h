@@ -61,7 +61,10 @@ struct CMUnitTest;
     X(effect_fuzz, 0)                                                                                                  \
     X(effect_reload, 0)                                                                                                \
     X(effect_checks, 0)                                                                                                \
-    X(sort_gles, 0)
+    X(sort_gles, 0)                                                                                                    \
+    X(mesh_spin, 0)                                                                                                    \
+    X(meshes, 1)                                                                                                       \
+    X(effect_obj, 0)
 
 #define PLUME_DECLARE_TEST_TABLE(name, through_table)                                                                  \
     extern const struct CMUnitTest name##_tests[];                                                                     \

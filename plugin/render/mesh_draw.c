@@ -1,0 +1,240 @@
+/* The mesh draw path (since 1.3): a mesh system's particles as instanced
+ * meshes, one indexed indirect draw per mesh whose instance count is the
+ * system's drawn count (copied on the GPU from its state buffer: nothing
+ * read back), its instances the drawn list in the update's order (back to
+ * front where the system sorts); an instance of another mesh draws nothing
+ * (mesh_draw.vert). Several opaque meshes are compacted first, a list per
+ * mesh (mesh_compact.comp), so each mesh's draw runs its own particles. Opaque and alpha-tested surfaces test and write the
+ * bound framebuffer's depth with the host's depth function and blend
+ * nothing; transparent ones test without writing and blend premultiplied.
+ * Always at full resolution (the frame's draw_path and draw_resolution are
+ * for sprites). The meshes' buffers are the system's (particles/mesh.c,
+ * through the view); the program, a vertex array per mesh, the indirect
+ * arguments and the sampler are this path's attachment, made on the first
+ * draw and freed with the system. */
+#include <string.h>
+
+#include "render/particle_uniforms.h"
+
+enum { MESH_ARGS_STRIDE = 4 * PLUME_MESH_ARGS_WORDS }; /* bytes per mesh's indirect command (5 words used) */
+
+static const char *const MESH_DRAW_UNIFORMS[] = {
+    "u_mesh", "u_has_normals", "u_has_texcoords", "u_scale_start", "u_scale_end", "u_surface", "u_alpha_cutoff",
+    "u_mesh_count", "u_mesh_pick", "u_mesh_seed", "u_compacted", "u_list_first", NULL};
+enum { MD_MESH, MD_HAS_NORMALS, MD_HAS_TEXCOORDS, MD_SCALE_START, MD_SCALE_END, MD_SURFACE, MD_ALPHA_CUTOFF,
+       MD_MESH_COUNT, MD_MESH_PICK, MD_MESH_SEED, MD_COMPACTED, MD_LIST_FIRST, MESH_DRAW_UNIFORM_COUNT };
+/* The compaction's uniforms (mesh_compact.comp), in this order. */
+static const char *const MESH_COMPACT_UNIFORMS[] = {"u_mesh_count", "u_mesh_pick", "u_mesh_seed", "u_list_room", NULL};
+_Static_assert(sizeof MESH_DRAW_UNIFORMS / sizeof *MESH_DRAW_UNIFORMS == MESH_DRAW_UNIFORM_COUNT + 1,
+               "a name for each location");
+
+typedef struct mesh_draw_state {
+    GLuint program;
+    particle_uniforms uniforms;
+    GLint at[MESH_DRAW_UNIFORM_COUNT];
+    GLuint vertex_arrays[PLUME_GPU_MAX_MESHES];
+    GLuint args_buffer; /* per mesh a DrawElementsIndirectCommand (or DrawArrays) at MESH_ARGS_STRIDE */
+    GLuint sprite_sampler, depth_sampler;
+    /* Several opaque meshes: the compaction into a list per mesh. */
+    GLuint compact_program, lists_buffer;
+    GLint compact_at[4];
+} mesh_draw_state;
+
+_Static_assert(sizeof(mesh_draw_state) + 16 <= PARTICLE_ATTACHMENT_BYTES / 8, "fits its share of the system");
+
+enum { MESH_DRAW_GL_OBJECTS = 6 + PLUME_GPU_MAX_MESHES };
+
+static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_t capacity) {
+    const mesh_draw_state *m = state;
+    plume_gl_object all[MESH_DRAW_GL_OBJECTS] = {
+        {GL_PROGRAM, m->program},
+        {GL_BUFFER, m->args_buffer},
+        {GL_SAMPLER, m->sprite_sampler},
+        {GL_SAMPLER, m->depth_sampler},
+        {GL_PROGRAM, m->compact_program},
+        {GL_BUFFER, m->lists_buffer},
+    };
+    for (int i = 0; i < PLUME_GPU_MAX_MESHES; ++i) all[6 + i] = (plume_gl_object){GL_VERTEX_ARRAY, m->vertex_arrays[i]};
+    return plume_list_named_gl_objects(all, MESH_DRAW_GL_OBJECTS, out, capacity);
+}
+
+static void release(void *state, plume_context *context) {
+    plume_gl_object owned[MESH_DRAW_GL_OBJECTS];
+    plume_delete_gl_objects(plume_context_env(context), owned, list_gl_objects(state, owned, MESH_DRAW_GL_OBJECTS));
+}
+
+static const particle_attachment_class MESH_DRAW_ATTACHMENT = {"mesh draw path", release, list_gl_objects};
+
+static uint32_t index_bytes(GLenum type) {
+    return type == GL_UNSIGNED_BYTE ? 1u : type == GL_UNSIGNED_SHORT ? 2u : 4u;
+}
+
+/* A vertex array over the mesh's buffers (vertex buffer bindings, GL 4.3:
+ * nothing is bound to GL_ARRAY_BUFFER) and the arguments' constant words. */
+static void create_mesh_objects(const particle_mesh *mesh, GLuint vertex_array, uint32_t args[5]) {
+    glBindVertexArray(vertex_array);
+    const GLuint buffers[3] = {mesh->positions, mesh->normals, mesh->texcoords};
+    const GLuint offsets[3] = {mesh->position_offset, mesh->normal_offset, mesh->texcoord_offset};
+    const GLsizei strides[3] = {mesh->position_stride, mesh->normal_stride, mesh->texcoord_stride};
+    for (GLuint a = 0; a < 3; ++a) {
+        if (!buffers[a]) continue;
+        glEnableVertexAttribArray(a);
+        glVertexAttribFormat(a, a == 2 ? 2 : 3, GL_FLOAT, GL_FALSE, 0);
+        glVertexAttribBinding(a, a);
+        glBindVertexBuffer(a, buffers[a], offsets[a], strides[a]);
+    }
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh->indices);
+    if (mesh->index_count) {
+        const uint32_t elements[5] = {mesh->index_count, 0, mesh->index_offset / index_bytes(mesh->index_type), 0, 0};
+        memcpy(args, elements, sizeof elements);
+    } else {
+        const uint32_t arrays[5] = {mesh->vertex_count, 0, 0, 0, 0};
+        memcpy(args, arrays, sizeof arrays);
+    }
+}
+
+/* Several opaque meshes draw each its own particles: the compaction's
+ * program and lists (a transparent system's meshes draw the whole list in
+ * its back-to-front order instead, each skipping the others' particles). */
+static bool compacts(const particle_view *v) {
+    return v->mesh->count > 1 && v->desc->meshes.surface != PLUME_MESH_TRANSPARENT;
+}
+
+static plume_result create_compaction(const particle_view *v, mesh_draw_state *m) {
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, "render/mesh_compact.comp"};
+    plume_result result = plume_build_program(v->env, "plume particles: mesh compaction", &stage, 1, NULL,
+                                              &m->compact_program);
+    if (result != PLUME_OK) return result;
+    plume_find_uniform_locations(m->compact_program, MESH_COMPACT_UNIFORMS, m->compact_at);
+    glGenBuffers(1, &m->lists_buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, m->lists_buffer);
+    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)v->desc->capacity * 4 * v->mesh->count, NULL, GL_DYNAMIC_DRAW);
+    glObjectLabel(GL_BUFFER, m->lists_buffer, -1, "plume particles: mesh lists");
+    return PLUME_OK;
+}
+
+static plume_result create(const particle_view *v, mesh_draw_state *m) {
+    plume_shader_stage stages[2] = {
+        {GL_VERTEX_SHADER, "render/mesh_draw.vert"},
+        {GL_FRAGMENT_SHADER, "render/mesh_draw.frag"},
+    };
+    char look[LOOK_DEFINES_SIZE];
+    particles_look_defines(particles_look_features(v->desc), look);
+    plume_result result = plume_build_program(v->env, "plume particles: mesh draw", stages, 2, look, &m->program);
+    if (result != PLUME_OK) return result;
+    particle_find_uniforms(m->program, &m->uniforms);
+    plume_find_uniform_locations(m->program, MESH_DRAW_UNIFORMS, m->at);
+    glGenVertexArrays((GLsizei)v->mesh->count, m->vertex_arrays);
+    uint32_t args[PLUME_GPU_MAX_MESHES][MESH_ARGS_STRIDE / 4] = {{0}};
+    for (uint32_t i = 0; i < v->mesh->count; ++i)
+        create_mesh_objects(&v->mesh->meshes[i], m->vertex_arrays[i], args[i]);
+    glGenBuffers(1, &m->args_buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, m->args_buffer);
+    glBufferData(GL_COPY_WRITE_BUFFER, sizeof args, args, GL_DYNAMIC_DRAW);
+    glObjectLabel(GL_BUFFER, m->args_buffer, -1, "plume particles: mesh draw arguments");
+    draw_create_samplers(&m->sprite_sampler, &m->depth_sampler);
+    if (compacts(v) && (result = create_compaction(v, m)) != PLUME_OK) return result;
+    return plume_drain_gl_errors(v->env, "plume_system_draw (mesh draw objects)");
+}
+
+/* The system's mesh draw state, made on its first draw (NULL: not made, said). */
+static mesh_draw_state *mesh_draw_of(const particle_view *v, plume_result *result) {
+    mesh_draw_state *m = particle_view_attach(v, &MESH_DRAW_ATTACHMENT, sizeof *m);
+    *result = m ? PLUME_OK : PLUME_ERROR_OUT_OF_MEMORY;
+    if (!m || m->program) return m;
+    if ((*result = create(v, m)) == PLUME_OK) return m;
+    release(m, v->context); /* tried again at the next draw */
+    *m = (mesh_draw_state){0};
+    return NULL;
+}
+
+/* The depth and blend of the system's surface (plume_mesh_surface). */
+static void set_surface_state(uint32_t surface) {
+    glEnable(GL_DEPTH_TEST);
+    if (surface == PLUME_MESH_TRANSPARENT) {
+        draw_blend_particles_over_depth();
+        return;
+    }
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
+}
+
+static void set_mesh_uniforms(const particle_view *v, const mesh_draw_state *m) {
+    const plume_mesh_particles *d = &v->desc->meshes;
+    glUniform3fv(m->at[MD_SCALE_START], 1, d->scale_start);
+    glUniform3fv(m->at[MD_SCALE_END], 1, d->scale_end);
+    glUniform1ui(m->at[MD_SURFACE], d->surface);
+    glUniform1f(m->at[MD_ALPHA_CUTOFF], d->alpha_cutoff);
+    glUniform1ui(m->at[MD_MESH_COUNT], d->count);
+    glUniform1ui(m->at[MD_MESH_PICK], d->pick);
+    glUniform1ui(m->at[MD_MESH_SEED], v->desc->seed);
+}
+
+/* Each mesh's instance count, on the GPU: the drawn count, or (several
+ * opaque meshes) its own particles', appended by the compaction. */
+static void set_instance_counts(const particle_view *v, const mesh_draw_state *m) {
+    glBindBuffer(GL_COPY_READ_BUFFER, v->state_buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, m->args_buffer);
+    const uint32_t zero = 0;
+    for (uint32_t i = 0; i < v->mesh->count; ++i) {
+        GLintptr instances = (GLintptr)(i * MESH_ARGS_STRIDE + 4);
+        if (m->compact_program) glBufferSubData(GL_COPY_WRITE_BUFFER, instances, 4, &zero);
+        else glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, STATE_DRAWN_COUNT_OFFSET, instances, 4);
+    }
+    if (!m->compact_program || v->sort_bound == 0) return;
+    const plume_mesh_particles *d = &v->desc->meshes;
+    glUseProgram(m->compact_program);
+    glUniform1ui(m->compact_at[0], d->count);
+    glUniform1ui(m->compact_at[1], d->pick);
+    glUniform1ui(m->compact_at[2], v->desc->seed);
+    glUniform1ui(m->compact_at[3], v->desc->capacity);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, v->motion_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, v->traits_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, v->state_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_ARGS, m->args_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_LISTS, m->lists_buffer);
+    glDispatchCompute((v->sort_bound + PLUME_MESH_COMPACT_GROUP_SIZE - 1) / PLUME_MESH_COMPACT_GROUP_SIZE, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+}
+
+static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, const draw_target *target,
+                              const draw_count *count, plume_gl_scope *scope) {
+    (void)count;
+    plume_gl_scope_save(scope, PLUME_SCOPE_COPY_BUFFERS);
+    plume_result result;
+    mesh_draw_state *m = mesh_draw_of(v, &result);
+    if (!m) return result;
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: meshes");
+    set_instance_counts(v, m);
+    glUseProgram(m->program);
+    particle_set_appearance_uniforms(v, &m->uniforms);
+    particle_set_view_uniforms(v, &m->uniforms, frame, 0, target->depth_size, m->depth_sampler);
+    particle_set_light_uniforms(v, &m->uniforms);
+    set_mesh_uniforms(v, m);
+    if (!v->sprite_is_array) draw_bind_sprite(v, m->sprite_sampler);
+    glUniform1i(m->uniforms.at[PU_HAS_TEXTURE], v->sprite_texture != 0 && !v->sprite_is_array);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, v->motion_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, v->traits_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SPIN, v->mesh->spin_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_LISTS, m->lists_buffer);
+    glUniform1i(m->at[MD_COMPACTED], m->compact_program != 0);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, m->args_buffer);
+    set_surface_state(v->desc->meshes.surface);
+    for (uint32_t i = 0; i < v->mesh->count; ++i) {
+        const particle_mesh *mesh = &v->mesh->meshes[i];
+        glUniform1ui(m->at[MD_MESH], i);
+        glUniform1ui(m->at[MD_LIST_FIRST], i * v->desc->capacity);
+        glUniform1i(m->at[MD_HAS_NORMALS], mesh->normals != 0);
+        glUniform1i(m->at[MD_HAS_TEXCOORDS], mesh->texcoords != 0);
+        glBindVertexArray(m->vertex_arrays[i]);
+        const void *args = (const void *)(uintptr_t)(i * MESH_ARGS_STRIDE);
+        if (mesh->index_count) glDrawElementsIndirect(GL_TRIANGLES, mesh->index_type, args);
+        else glDrawArraysIndirect(GL_TRIANGLES, args);
+    }
+    glPopDebugGroup();
+    return PLUME_OK;
+}
+
+const draw_path mesh_draw_path = {"mesh", mesh_draw};
