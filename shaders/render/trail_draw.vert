@@ -114,7 +114,11 @@ void emit_segment_vertex(uint slot, uint j, ParticleMotion motion, ParticleTrait
     float along = u_ribbon ? 0.0 : (float(j) + t) / float(u_trail_ring);
     Appearance a = particle_appearance(motion, particle_traits);
     if (u_ribbon) {
-        Appearance b = particle_appearance(motions[far], traits[far]);
+        // Copies first: NVIDIA's compiler refuses a restrict buffer's
+        // element as a plain parameter (C1317).
+        ParticleMotion far_motion = motions[far];
+        ParticleTraits far_traits = traits[far];
+        Appearance b = particle_appearance(far_motion, far_traits);
         vec4 size_additive = ends(vec4(a.size, a.additive, 0.0, 0.0), vec4(b.size, b.additive, 0.0, 0.0), t);
         a.size = size_additive.x;
         a.additive = size_additive.y;
