@@ -40,6 +40,7 @@ test)
     make -C build config=sanitize -j"$jobs" >/dev/null
     # LeakSanitizer stays on: the module must free everything it allocates.
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+    export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan_mesa.supp:print_suppressions=0}
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
     # Mesa's disk cache in a folder of this run's own, removed at the end:
     # every shader is compiled, and its warnings (which the tests count as
