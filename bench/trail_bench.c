@@ -182,8 +182,10 @@ int main(int argc, char **argv) {
     double entries = o.points - 1 + 1;
     printf("trail memory: %.1f MB at creation (capacity x (16 K + 8 E)), + %.1f MB of radix scratch at 24 key bits\n",
            o.count * (16.0 * o.points + 8.0 * entries) / 1e6, o.count * entries * 17.0 / 1e6);
-    printf("tiled trail splats: %.1f MB (capacity x %.0f pairs x %d quads x %d bytes, unlit)\n",
-           o.count * entries * PLUME_TRAIL_SUBDIVISIONS * 112.0 / 1e6, entries, PLUME_TRAIL_SUBDIVISIONS, 112);
+    /* The tiled path's per-rank buffers: a splat of 7 vec4s (this look's)
+     * and a count, per triangle of the pairs' quads. */
+    printf("tiled trail ranks: %.1f MB (capacity x %.0f pairs x %d quads x 2 triangles x %d bytes)\n",
+           o.count * entries * PLUME_TRAIL_SUBDIVISIONS * 2 * 116.0 / 1e6, entries, PLUME_TRAIL_SUBDIVISIONS, 116);
     printf("| configuration       | drawn  | update GPU ms | draw GPU ms | drew with | tiled entries | overflowed |\n");
     printf("|---------------------|--------|---------------|-------------|-----------|---------------|------------|\n");
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {

@@ -140,7 +140,8 @@ plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t ca
     }
     uint32_t budget = r->budget;
     if (budget == 0) {
-        uint64_t wanted = (uint64_t)capacity * BUDGET_PER_PARTICLE;
+        /* A trail's ranks are its strips' small triangles: one entry each. */
+        uint64_t wanted = (uint64_t)capacity * (input == TILED_INPUT_TRAIL ? 1 : BUDGET_PER_PARTICLE);
         budget = wanted < MIN_BUDGET ? MIN_BUDGET : wanted > MAX_BUDGET ? MAX_BUDGET : (uint32_t)wanted;
     }
     uint32_t most = largest_budget();
