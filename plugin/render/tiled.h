@@ -18,8 +18,9 @@ enum {
      * chunks of this many (notes/draw-at-scale.md: the measurement). */
     TILED_DEFAULT_CHUNK_ENTRIES = 512,
     /* A trail system's ranks (capacity x pairs a particle x
-     * PLUME_TRAIL_SUBDIVISIONS x 2 triangles) the path takes at most: past
-     * them its draw is the trail's raster draw. */
+     * PLUME_TRAIL_SUBDIVISIONS x 2 triangles) the path takes at most (and
+     * as many splats as one storage block holds): past them its draw is the
+     * trail's raster draw. */
     TILED_MOST_TRAIL_RANKS = 1 << 28
 };
 /* tiled_configure's chunk_entries for one workgroup per tile walking its

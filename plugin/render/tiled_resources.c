@@ -113,15 +113,22 @@ static uint32_t entry_key_bits_for(uint32_t tile_count) {
     return tile_count <= (1u << ENTRY_KEY_BITS) ? ENTRY_KEY_BITS : 32;
 }
 
-static uint32_t largest_budget(void) {
+static uint64_t largest_block(void) {
     GLint64 block = 0;
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
-    uint64_t pairs = (uint64_t)block / PLUME_PAIR_BYTES;
+    return block > 0 ? (uint64_t)block : 0;
+}
+
+static uint32_t largest_budget(void) {
+    uint64_t pairs = largest_block() / PLUME_PAIR_BYTES;
     return pairs < MAX_BUDGET ? (uint32_t)pairs : MAX_BUDGET;
 }
 
 plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t capacity, uint32_t look,
                           tiled_input input) {
+    /* The splats are one storage block: a capacity past it (a trail
+     * system's triangles of many particles) cannot draw tiled. */
+    if ((uint64_t)capacity * 16 * tiled_splat_vec4s(look, input) > largest_block()) return PLUME_ERROR_OUT_OF_MEMORY;
     plume_result result = build_programs(s, r, look, input);
     if (result != PLUME_OK) return result;
     draw_create_samplers(&r->sprite_sampler, &r->depth_sampler);

@@ -106,6 +106,29 @@ static void test_a_trail_system_draws_tiled(void **state) {
     trail_run_end(&r);
 }
 
+/* A trail system whose triangles' splats would not fit one storage block
+ * (capacity x 128 pairs x 8 triangles x 112 bytes past this GL's
+ * GL_MAX_SHADER_STORAGE_BLOCK_SIZE) draws with the trail draw where a frame
+ * asks for the tiled path, said once. */
+static void test_a_trail_too_large_for_the_tiled_path_draws_raster(void **state) {
+    (void)state;
+    GLint64 block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+    plume_system_desc d = trail_desc(PLUME_MAX_TRAIL_POINTS, 0.12f);
+    d.capacity = (uint32_t)(block / (PLUME_MAX_TRAIL_POINTS * 8 * 112) + 1);
+    printf("  %u particles of %u points (storage blocks of %.0f MB)\n", d.capacity, PLUME_MAX_TRAIL_POINTS,
+           (double)block / 1e6);
+    d.emitters[0] = trail_mover((float[3]){0.8f, 0.25f, 0.0f}, 0.2f);
+    trail_run r = trail_run_begin(d);
+    trail_emit_at(r.system, 0, -0.8f, -0.3f, 0.0f);
+    for (int k = 0; k < 20; ++k) trail_step(&r);
+    test_log_expect_errors(); /* the warning */
+    trail_compare("too_large", &r, false);
+    trail_compare("too_large_again", &r, false);
+    assert_int_equal(test_log_count("the tiled draw path cannot be made"), 1);
+    trail_run_end(&r);
+}
+
 #ifndef PLUME_TESTS_THROUGH_TABLE
 /* A frame whose entries overflow the tiled budget (fixed small here) draws
  * with the trail's raster draw, decided on the GPU: the same picture, every
@@ -136,5 +159,7 @@ const struct CMUnitTest trails_tiled_tests[] = {
 #endif
     cmocka_unit_test_setup_teardown(test_a_trail_system_draws_tiled, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_trails_at_low_resolutions, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_a_trail_too_large_for_the_tiled_path_draws_raster, fixture_setup,
+                                    fixture_teardown),
 };
 const size_t trails_tiled_test_count = sizeof trails_tiled_tests / sizeof trails_tiled_tests[0];
