@@ -96,7 +96,7 @@ uint64_t fragment_particles_capacity_limit(const char **which) {
     /* The sort's buffers are read as buffer textures of the capacity's power
      * of two (on OpenGL ES the list is a texture of the particles' size and
      * the render passes' limit is the sorter's, checked at its creation). */
-    if (plume_gl_is_es()) return limit;
+    if (plume_gl_is_es()) return limit; /* at creation only */
     GLint texels = 0;
     glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
     uint64_t pow2 = 1;
@@ -449,9 +449,10 @@ void fragment_particles_update(system_state *s, const plume_frame_desc *frame, c
  * texture) into `out`, in `format`: through glGetTexImage, or on OpenGL ES
  * (which has none) read from its framebuffer's attachment. Integer
  * textures are read as RGBA_INTEGER, the one format ES always accepts. */
-static void read_texture(const fragment_particles *f, int t, GLenum format, GLenum type, void *out) {
+static void read_texture(const plume_env *env, const fragment_particles *f, int t, GLenum format, GLenum type,
+                         void *out) {
     bool list = t == FRAGMENT_PARTICLE_TEXTURES;
-    if (plume_gl_is_es()) {
+    if (plume_env_gl_caps(env).es) {
         glBindFramebuffer(GL_READ_FRAMEBUFFER, list ? f->list_framebuffer : f->framebuffers[f->current]);
         glReadBuffer(list ? GL_COLOR_ATTACHMENT0 : DRAW_BUFFERS[t]);
         glReadPixels(0, 0, (GLsizei)f->width, (GLsizei)f->rows, format, type, out);
@@ -480,12 +481,12 @@ plume_result fragment_particles_read_back(system_state *s, plume_readback *readb
         glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
         glPixelStorei(GL_PACK_SKIP_ROWS, 0);
         if (plume_pixel_store_parameter_count(&s->env) > 4) glPixelStorei(GL_PACK_SWAP_BYTES, GL_FALSE);
-        read_texture(f, 0, GL_RGBA, GL_FLOAT, position_age);
-        read_texture(f, 1, GL_RGBA, GL_FLOAT, velocity);
-        read_texture(f, 2, GL_RGBA, GL_FLOAT, traits);
-        read_texture(f, 3, GL_RGBA_INTEGER, GL_UNSIGNED_INT, ids);
+        read_texture(&s->env, f, 0, GL_RGBA, GL_FLOAT, position_age);
+        read_texture(&s->env, f, 1, GL_RGBA, GL_FLOAT, velocity);
+        read_texture(&s->env, f, 2, GL_RGBA, GL_FLOAT, traits);
+        read_texture(&s->env, f, 3, GL_RGBA_INTEGER, GL_UNSIGNED_INT, ids);
         if (f->list_count && f->list_texture) {
-            read_texture(f, FRAGMENT_PARTICLE_TEXTURES, GL_RGBA_INTEGER, GL_UNSIGNED_INT, pairs);
+            read_texture(&s->env, f, FRAGMENT_PARTICLE_TEXTURES, GL_RGBA_INTEGER, GL_UNSIGNED_INT, pairs);
         } else if (f->list_count) {
             glBindBuffer(GL_COPY_READ_BUFFER, f->list_buffer);
             glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)f->list_count * 8, pairs);

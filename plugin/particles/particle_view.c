@@ -162,7 +162,7 @@ plume_result particles_check_depth_texture(const plume_env *env, const char *cal
             plume_log(env, PLUME_LOG_ERROR, "%s: depth_texture %u is not a GL_TEXTURE_2D", caller, texture);
             return PLUME_ERROR_INVALID_ARGUMENT;
         }
-        if (plume_gl_is_es() && epoxy_gl_version() < 31) {
+        if (!plume_env_gl_caps(env).level_parameters) {
             depth_bits = es30_is_depth_texture(texture) ? 1 : 0;
         } else {
             glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_DEPTH_SIZE, &depth_bits);

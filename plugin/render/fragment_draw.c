@@ -110,7 +110,7 @@ static plume_result fragment_draw(const particle_view *v, const draw_frame *fram
     glUniform1ui(f->at[FRAGMENT_PARTICLE_WIDTH], particles->particle_width);
     draw_bind_sprite(v, f->sprite_sampler);
     /* OpenGL ES 3.0 has no buffer textures: the list is a 2D texture there. */
-    if (plume_gl_is_es()) {
+    if (plume_env_gl_caps(v->env).es) {
         draw_bind_texture(2, particles->list_texture, particles->sampler);
     } else {
         glActiveTexture(GL_TEXTURE2);
