@@ -78,6 +78,7 @@ static void query_caps(plume_gl_caps *caps) {
                             .texture_buffers = has_es32_or_desktop_state(es),
                             .indexed_draw_buffer_state = has_es32_or_desktop_state(es),
                             .sample_mask = !es || epoxy_gl_version() >= 31,
+                            .level_parameters = !es || epoxy_gl_version() >= 31,
                             .clip_control = !es && (epoxy_gl_version() >= 45 ||
                                                     epoxy_has_gl_extension("GL_ARB_clip_control")),
                             .reset_status = (!es && epoxy_gl_version() >= 45) || (es && epoxy_gl_version() >= 32) ||

@@ -343,6 +343,7 @@ typedef struct plume_gl_caps {
      * colour masks per draw buffer (ES 3.2), the sample mask (ES 3.1). */
     bool es, texture_buffers, indexed_draw_buffer_state, sample_mask;
     bool clip_control; /* GL 4.5 or ARB_clip_control: the clip depth mode can be asked */
+    bool level_parameters; /* glGetTexLevelParameteriv: the desktop GL, OpenGL ES from 3.1 */
     bool reset_status; /* GL 4.5 or KHR_robustness: glGetGraphicsResetStatus says a context was lost */
     int pixel_store_parameters; /* the pixel-store parameters the GL has (no byte swapping on ES) */
     GLint ssbo_bindings, draw_buffers, clip_distances; /* the GL's limits, at most the PLUME_SCOPE_ ones */

@@ -55,9 +55,12 @@ typedef struct fragment_particles {
     uint64_t emitted_total;
     /* The last update's list: list_count pairs (the live bound) in list_buffer
      * (one of the sort's buffers), drawn through the sort's buffer texture
-     * over it (sort_key_input_pairs_texture). */
+     * over it (sort_key_input_pairs_texture); on OpenGL ES 3.0 (no buffer
+     * textures, no recording sort) in list_texture (RG32UI, the particle
+     * textures' size), written by a render pass and sorted in place. */
     uint32_t list_count;
     GLuint list_buffer;
+    GLuint list_texture, list_framebuffer; /* 0 where the sort records */
     GLuint vertex_array;    /* empty: every pass and the draw pull from textures */
 } fragment_particles;
 

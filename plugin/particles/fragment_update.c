@@ -4,7 +4,9 @@
  * that transform feedback records into the sort's input buffer, the sort
  * (sort/feedback_sort.c: vertex passes, no rasterization), and
  * (render/fragment_draw.c) an instanced draw that fetches the sorted slots
- * from a buffer texture.
+ * from a buffer texture. On OpenGL ES 3.0 (no buffer textures, no recording
+ * sort) the key pass is a render pass into a list texture instead, which the
+ * render-pass sort sorts in place and the draw reads.
  *
  * Emission needs no counter: the CPU plans how many particles each update
  * asks for (particles_plan_emission, as on the compute path) and they take the
@@ -48,16 +50,15 @@ plume_result fragment_particles_check_world(const plume_env *env, const char *ca
 }
 
 plume_result fragment_particles_check_desc(const plume_env *env, const char *caller, const plume_system_desc *desc) {
-    /* OpenGL ES 3.0 (WebGL 2) sorts through the fragment path's render
-     * passes (sort/fragment_sort.c), but the particles' draw reads the
-     * sorted list through a buffer texture and their keys go through the
-     * transform-feedback sort's buffer textures: ES has buffer textures
-     * from 3.2 only, so a system is refused on every ES. */
-    if (plume_gl_is_es()) {
+    /* OpenGL ES 3.0 (WebGL 2) runs the path with the list in a texture
+     * (no buffer textures), but its simulate pass renders into RGBA32F
+     * textures, which ES makes renderable only with EXT_color_buffer_float
+     * (every WebGL 2 browser has it on desktops). */
+    if (plume_gl_is_es() && !epoxy_has_gl_extension("GL_EXT_color_buffer_float")) {
         plume_log(env, PLUME_LOG_ERROR,
-                  "%s: path: the fragment path's particle systems need buffer textures, which OpenGL ES 3.0 lacks "
-                  "(this context is %s); on OpenGL ES plume sorts (plume_sort, plume_sort_texture) but runs no "
-                  "particle system", caller, (const char *)glGetString(GL_VERSION));
+                  "%s: path: the fragment path's particle systems render into RGBA32F textures, which OpenGL ES "
+                  "makes renderable only with EXT_color_buffer_float, absent from this context (%s)",
+                  caller, (const char *)glGetString(GL_VERSION));
         return PLUME_ERROR_GL_UNSUPPORTED;
     }
     /* A field that only the compute path supports is refused here, by name:
@@ -93,7 +94,9 @@ uint64_t fragment_particles_capacity_limit(const char **which) {
     uint64_t limit = width * (uint64_t)size;
     *which = "GL_MAX_TEXTURE_SIZE rows of the particle textures";
     /* The sort's buffers are read as buffer textures of the capacity's power
-     * of two. */
+     * of two (on OpenGL ES the list is a texture of the particles' size and
+     * the render passes' limit is the sorter's, checked at its creation). */
+    if (plume_gl_is_es()) return limit; /* at creation only */
     GLint texels = 0;
     glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
     uint64_t pow2 = 1;
@@ -116,34 +119,53 @@ static const GLenum PARTICLE_FORMATS[FRAGMENT_PARTICLE_TEXTURES][3] = {
 static const GLenum DRAW_BUFFERS[FRAGMENT_PARTICLE_TEXTURES] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1,
                                                                GL_COLOR_ATTACHMENT2, GL_COLOR_ATTACHMENT3};
 
-static plume_result create_particle_textures(system_state *s, fragment_particles *f) {
+/* A texture of the particles' size with `format` (PARTICLE_FORMATS' row),
+ * attached at `attachment` of the bound draw framebuffer. */
+static void attach_particle_texture(const fragment_particles *f, const GLenum format[3], GLenum attachment,
+                                    GLuint texture) {
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    glTexImage2D(GL_TEXTURE_2D, 0, (GLint)format[0], (GLsizei)f->width, (GLsizei)f->rows, 0, format[1], format[2],
+                 NULL);
+    glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, attachment, GL_TEXTURE_2D, texture, 0);
+}
+
+static plume_result check_framebuffer(system_state *s, const fragment_particles *f, const char *what) {
+    GLenum status = glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER);
+    plume_result r = plume_drain_gl_errors(&s->env, "plume_system_create (particle textures)");
+    if (r == PLUME_OK && status != GL_FRAMEBUFFER_COMPLETE) {
+        plume_log(&s->env, PLUME_LOG_ERROR,
+                  "plume_system_create: the %s (%ux%u) make an incomplete framebuffer (status 0x%04x)", what,
+                  f->width, f->rows, status);
+        r = PLUME_ERROR_GL_UNSUPPORTED;
+    }
+    return r;
+}
+
+static const GLenum LIST_FORMAT[3] = {GL_RG32UI, GL_RG_INTEGER, GL_UNSIGNED_INT};
+
+static plume_result create_particle_textures(system_state *s, fragment_particles *f, bool list_texture) {
     /* NULL data means no upload only with no pixel unpack buffer bound (the host may have one). */
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    plume_result r;
     for (int set = 0; set < 2; ++set) {
         glGenTextures(FRAGMENT_PARTICLE_TEXTURES, f->textures[set]);
         glGenFramebuffers(1, &f->framebuffers[set]);
         glBindFramebuffer(GL_DRAW_FRAMEBUFFER, f->framebuffers[set]);
-        for (int t = 0; t < FRAGMENT_PARTICLE_TEXTURES; ++t) {
-            glActiveTexture(GL_TEXTURE0);
-            glBindTexture(GL_TEXTURE_2D, f->textures[set][t]);
-            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
-            glTexImage2D(GL_TEXTURE_2D, 0, (GLint)PARTICLE_FORMATS[t][0], (GLsizei)f->width, (GLsizei)f->rows, 0,
-                         PARTICLE_FORMATS[t][1], PARTICLE_FORMATS[t][2], NULL);
-            glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, DRAW_BUFFERS[t], GL_TEXTURE_2D, f->textures[set][t], 0);
-        }
+        for (int t = 0; t < FRAGMENT_PARTICLE_TEXTURES; ++t)
+            attach_particle_texture(f, PARTICLE_FORMATS[t], DRAW_BUFFERS[t], f->textures[set][t]);
         glDrawBuffers(FRAGMENT_PARTICLE_TEXTURES, DRAW_BUFFERS);
-        GLenum status = glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER);
-        plume_result r = plume_drain_gl_errors(&s->env, "plume_system_create (particle textures)");
-        if (r != PLUME_OK) return r;
-        if (status != GL_FRAMEBUFFER_COMPLETE) {
-            plume_log(&s->env, PLUME_LOG_ERROR,
-                      "plume_system_create: the particle textures (%ux%u, RGBA32F and R32UI) make an incomplete "
-                      "framebuffer (status 0x%04x)",
-                      f->width, f->rows, status);
-            return PLUME_ERROR_GL_UNSUPPORTED;
-        }
+        if ((r = check_framebuffer(s, f, "particle textures (RGBA32F and R32UI)")) != PLUME_OK) return r;
+    }
+    if (list_texture) {
+        glGenTextures(1, &f->list_texture);
+        glGenFramebuffers(1, &f->list_framebuffer);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, f->list_framebuffer);
+        attach_particle_texture(f, LIST_FORMAT, GL_COLOR_ATTACHMENT0, f->list_texture);
+        if ((r = check_framebuffer(s, f, "list texture (RG32UI)")) != PLUME_OK) return r;
     }
     glGenSamplers(1, &f->sampler);
     glSamplerParameteri(f->sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -165,7 +187,7 @@ _Static_assert(PLUME_UNIFORM_NAMES_FIT(SIMULATE_UNIFORMS, fragment_simulate_loca
                    PLUME_UNIFORM_NAMES_FIT(KEYS_UNIFORMS, fragment_keys_locations),
                "a name for each location");
 
-static plume_result build_programs(system_state *s, fragment_particles *f) {
+static plume_result build_programs(system_state *s, fragment_particles *f, bool records) {
     const plume_shader_stage simulate[2] = {
         {GL_VERTEX_SHADER, "sort/fragment_pass.vert"},
         {GL_FRAGMENT_SHADER, "particles/fragment_simulate.frag"},
@@ -174,12 +196,18 @@ static plume_result build_programs(system_state *s, fragment_particles *f) {
         {GL_VERTEX_SHADER, "particles/feedback_keys.vert"},
         {GL_FRAGMENT_SHADER, "sort/feedback_unused.frag"},
     };
+    const plume_shader_stage key_pass[2] = {
+        {GL_VERTEX_SHADER, "sort/fragment_pass.vert"},
+        {GL_FRAGMENT_SHADER, "particles/fragment_keys.frag"},
+    };
     const char *const key_outputs[] = {"out_pair"};
+    const char *const keys_label = "plume particles (fragment path): keys";
     plume_result r;
     if ((r = plume_build_program_330(&s->env, "plume particles (fragment path): simulate", simulate, 2, NULL,
                                      &f->simulate_program)) ||
-        (r = plume_build_feedback_program_330(&s->env, "plume particles (fragment path): keys", keys, 2, NULL,
-                                              key_outputs, 1, &f->keys_program)))
+        (r = records ? plume_build_feedback_program_330(&s->env, keys_label, keys, 2, NULL, key_outputs, 1,
+                                                        &f->keys_program)
+                     : plume_build_program_330(&s->env, keys_label, key_pass, 2, NULL, &f->keys_program)))
         return r;
     plume_find_uniform_locations(f->simulate_program, SIMULATE_UNIFORMS, f->simulate.at);
     plume_find_uniform_locations(f->keys_program, KEYS_UNIFORMS, f->keys.at);
@@ -196,14 +224,16 @@ plume_result fragment_particles_create(system_state *s) {
     if (!f) return PLUME_ERROR_OUT_OF_MEMORY;
     f->width = s->desc.capacity < FRAGMENT_PARTICLE_WIDTH ? s->desc.capacity : FRAGMENT_PARTICLE_WIDTH;
     f->rows = (s->desc.capacity + f->width - 1) / f->width;
+    /* The render-pass sort (OpenGL ES) records no keys: they go into a texture. */
+    bool records = sort_key_input_records(sort_key_input_of(s->context, s->sorter));
     plume_result r;
-    if ((r = build_programs(s, f)) || (r = create_particle_textures(s, f))) return r;
+    if ((r = build_programs(s, f, records)) || (r = create_particle_textures(s, f, !records))) return r;
     glGenVertexArrays(1, &f->vertex_array);
     glBindVertexArray(f->vertex_array); /* made by its first binding (the scope restores it) */
     return plume_drain_gl_errors(&s->env, "plume_system_create (fragment-path vertex array)");
 }
 
-enum { FRAGMENT_UPDATE_GL_OBJECTS = 2 * FRAGMENT_PARTICLE_TEXTURES + 6 };
+enum { FRAGMENT_UPDATE_GL_OBJECTS = 2 * FRAGMENT_PARTICLE_TEXTURES + 8 };
 
 uint32_t fragment_particles_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity) {
     const fragment_particles *f = s->fragment;
@@ -218,6 +248,10 @@ uint32_t fragment_particles_list_gl_objects(const system_state *s, plume_gl_obje
     all[n++] = (plume_gl_object){GL_PROGRAM, f->simulate_program};
     all[n++] = (plume_gl_object){GL_PROGRAM, f->keys_program};
     all[n++] = (plume_gl_object){GL_VERTEX_ARRAY, f->vertex_array};
+    if (f->list_texture) {
+        all[n++] = (plume_gl_object){GL_TEXTURE, f->list_texture};
+        all[n++] = (plume_gl_object){GL_FRAMEBUFFER, f->list_framebuffer};
+    }
     return plume_list_named_gl_objects(all, n, out, capacity);
 }
 
@@ -241,15 +275,23 @@ void fragment_particles_view(const system_state *s, particle_fragment_view *out)
         .vertex_array = f->vertex_array,
     };
     /* The sort's own texture over the list's buffer: no glTexBuffer a frame. */
-    if (f->list_count > 0)
+    if (f->list_texture) out->list_texture = f->list_texture;
+    else if (f->list_count > 0)
         out->list_texture =
             sort_key_input_pairs_texture(sort_key_input_of(s->context, s->sorter), f->list_buffer);
 }
 
 /* ---- Passes ------------------------------------------------------------------- */
 
+/* Every colour channel of the four targets written: per draw buffer where
+ * the GL has masks per draw buffer, else (OpenGL ES 3.0) all at once. */
+static void unmask_particle_targets(const plume_env *env) {
+    if (!plume_env_gl_caps(env).indexed_draw_buffer_state) glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    else for (GLuint i = 0; i < FRAGMENT_PARTICLE_TEXTURES; ++i) glColorMaski(i, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+}
+
 /* The state the simulate pass draws under (the caller's scope saved it). */
-static void prepare_pass_state(const fragment_particles *f, plume_gl_scope *scope) {
+static void prepare_pass_state(const plume_env *env, const fragment_particles *f, plume_gl_scope *scope) {
     plume_gl_scope_save(scope, FRAGMENT_PARTICLES_SCOPE_GROUPS);
     plume_gl_scope_neutral_raster(scope);
     glDisable(GL_SCISSOR_TEST);
@@ -258,7 +300,7 @@ static void prepare_pass_state(const fragment_particles *f, plume_gl_scope *scop
      * host would mix the float targets with the set written two updates
      * before (a lifetime of 100 read back as -9800). */
     glDisable(GL_BLEND);
-    for (GLuint i = 0; i < FRAGMENT_PARTICLE_TEXTURES; ++i) glColorMaski(i, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    unmask_particle_targets(env);
     glBindVertexArray(f->vertex_array);
 }
 
@@ -274,7 +316,7 @@ plume_result fragment_particles_reset(system_state *s) {
     static const GLuint no_id[4] = {0, 0, 0, 0};
     glDisable(GL_SCISSOR_TEST);
     glDisable(GL_RASTERIZER_DISCARD);
-    for (GLuint i = 0; i < FRAGMENT_PARTICLE_TEXTURES; ++i) glColorMaski(i, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    unmask_particle_targets(&s->env);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, f->framebuffers[0]);
     glClearBufferfv(GL_COLOR, 0, free_slot);
     glClearBufferfv(GL_COLOR, 1, zero);
@@ -355,14 +397,20 @@ static void run_key_pass(system_state *s, const sort_key_input *sort, const plum
     glUniform1ui(at->sort_key_shift, particles_sort_key_shift(&s->desc));
     set_cull_uniforms(s, frame, view, projection, cull);
     bind_particle_textures(f, f->current, 1);
-    sort_key_input_record(sort, sort_key_input_buffer(sort), count, count * (uint32_t)sizeof(GLuint[2]));
+    if (f->list_texture) {
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, f->list_framebuffer);
+        glBindVertexArray(f->vertex_array);
+        fragment_sort_draw_range(f->width, count);
+    } else {
+        sort_key_input_record(sort, sort_key_input_buffer(sort), count, count * (uint32_t)sizeof(GLuint[2]));
+    }
 }
 
 void fragment_particles_update(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection,
                                bool cull, plume_gl_scope *scope) {
     fragment_particles *f = s->fragment;
     const sort_key_input *sort = sort_key_input_of(s->context, s->sorter);
-    prepare_pass_state(f, scope);
+    prepare_pass_state(&s->env, f, scope);
     profiler_stage_begin(s->profiler, PLUME_STAGE_SIMULATE);
     run_simulate_pass(s, frame);
     profiler_stage_end(s->profiler, PLUME_STAGE_SIMULATE);
@@ -377,13 +425,14 @@ void fragment_particles_update(system_state *s, const plume_frame_desc *frame, c
     uint32_t listed = bound;
     if (unsorted && (uint64_t)first_slot + bound > capacity) first_slot = 0, listed = capacity;
     f->list_count = listed;
-    f->list_buffer = sort_key_input_buffer(sort);
+    f->list_buffer = f->list_texture ? 0 : sort_key_input_buffer(sort);
     /* plume_system_get_sort_algorithm: the fragment sort is a bitonic network. */
     s->last_sort = unsorted ? PLUME_SORT_AUTOMATIC : PLUME_SORT_BITONIC;
     if (bound > 0) {
         sort_key_input_prepare_state(sort, scope);
         run_key_pass(s, sort, frame, view, projection, cull, first_slot, listed);
-        if (!unsorted) f->list_buffer = sort_key_input_sort(sort, bound);
+        if (!unsorted && f->list_texture) sort_key_input_sort_texture(sort, f->list_texture, f->width, bound);
+        else if (!unsorted) f->list_buffer = sort_key_input_sort(sort, bound);
     }
     profiler_stage_end(s->profiler, PLUME_STAGE_SORT);
     /* The counts stay on the GPU on this path: the profile reports the sort's
@@ -396,9 +445,21 @@ void fragment_particles_update(system_state *s, const plume_frame_desc *frame, c
 
 /* ---- Readback ----------------------------------------------------------------- */
 
-static void read_texture(GLuint texture, GLenum format, GLenum type, void *out) {
+/* Texture `t` of the current set (FRAGMENT_PARTICLE_TEXTURES: the list
+ * texture) into `out`, in `format`: through glGetTexImage, or on OpenGL ES
+ * (which has none) read from its framebuffer's attachment. Integer
+ * textures are read as RGBA_INTEGER, the one format ES always accepts. */
+static void read_texture(const plume_env *env, const fragment_particles *f, int t, GLenum format, GLenum type,
+                         void *out) {
+    bool list = t == FRAGMENT_PARTICLE_TEXTURES;
+    if (plume_env_gl_caps(env).es) {
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, list ? f->list_framebuffer : f->framebuffers[f->current]);
+        glReadBuffer(list ? GL_COLOR_ATTACHMENT0 : DRAW_BUFFERS[t]);
+        glReadPixels(0, 0, (GLsizei)f->width, (GLsizei)f->rows, format, type, out);
+        return;
+    }
     glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, texture);
+    glBindTexture(GL_TEXTURE_2D, list ? f->list_texture : f->textures[f->current][t]);
     glGetTexImage(GL_TEXTURE_2D, 0, format, type, out);
 }
 
@@ -408,8 +469,10 @@ plume_result fragment_particles_read_back(system_state *s, plume_readback *readb
     size_t list_texels = capacity;
     float *position_age = plume_alloc(&s->env, (size_t)texels * 16), *velocity = plume_alloc(&s->env, (size_t)texels * 16);
     float *traits = plume_alloc(&s->env, (size_t)texels * 16);
-    uint32_t *ids = plume_alloc(&s->env, (size_t)texels * 4);
-    uint32_t *pairs = plume_alloc(&s->env, list_texels * 8);
+    /* Ids and a list texture's pairs as RGBA_INTEGER: four words a texel. */
+    uint32_t *ids = plume_alloc(&s->env, (size_t)texels * 16);
+    const uint32_t pair_words = f->list_texture ? 4 : 2;
+    uint32_t *pairs = plume_alloc(&s->env, (f->list_texture ? texels : list_texels) * 4 * pair_words);
     plume_result r = PLUME_ERROR_OUT_OF_MEMORY;
     if (position_age && velocity && traits && ids && pairs) {
         glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
@@ -417,13 +480,14 @@ plume_result fragment_particles_read_back(system_state *s, plume_readback *readb
         glPixelStorei(GL_PACK_ROW_LENGTH, 0);
         glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
         glPixelStorei(GL_PACK_SKIP_ROWS, 0);
-        glPixelStorei(GL_PACK_SWAP_BYTES, GL_FALSE);
-        const GLuint *set = f->textures[f->current];
-        read_texture(set[0], GL_RGBA, GL_FLOAT, position_age);
-        read_texture(set[1], GL_RGBA, GL_FLOAT, velocity);
-        read_texture(set[2], GL_RGBA, GL_FLOAT, traits);
-        read_texture(set[3], GL_RED_INTEGER, GL_UNSIGNED_INT, ids);
-        if (f->list_count) {
+        if (plume_pixel_store_parameter_count(&s->env) > 4) glPixelStorei(GL_PACK_SWAP_BYTES, GL_FALSE);
+        read_texture(&s->env, f, 0, GL_RGBA, GL_FLOAT, position_age);
+        read_texture(&s->env, f, 1, GL_RGBA, GL_FLOAT, velocity);
+        read_texture(&s->env, f, 2, GL_RGBA, GL_FLOAT, traits);
+        read_texture(&s->env, f, 3, GL_RGBA_INTEGER, GL_UNSIGNED_INT, ids);
+        if (f->list_count && f->list_texture) {
+            read_texture(&s->env, f, FRAGMENT_PARTICLE_TEXTURES, GL_RGBA_INTEGER, GL_UNSIGNED_INT, pairs);
+        } else if (f->list_count) {
             glBindBuffer(GL_COPY_READ_BUFFER, f->list_buffer);
             glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)f->list_count * 8, pairs);
         }
@@ -442,13 +506,14 @@ plume_result fragment_particles_read_back(system_state *s, plume_readback *readb
                 p->size = t[0];
                 p->rotation = t[1] + t[2] * p->age;
                 p->spin = t[2];
-                p->id = ids[slot];
+                p->id = ids[4 * slot];
             }
         }
         for (uint32_t i = 0; i < f->list_count; ++i) {
-            if (pairs[2 * i] == PLUME_KEY_LAST) continue;
-            if (readback->draw_keys) readback->draw_keys[drawn] = pairs[2 * i] << particles_sort_key_shift(&s->desc);
-            if (readback->draw_order) readback->draw_order[drawn] = pairs[2 * i + 1];
+            const uint32_t *pair = pairs + pair_words * i;
+            if (pair[0] == PLUME_KEY_LAST) continue;
+            if (readback->draw_keys) readback->draw_keys[drawn] = pair[0] << particles_sort_key_shift(&s->desc);
+            if (readback->draw_order) readback->draw_order[drawn] = pair[1];
             ++drawn;
         }
         readback->live_count = live;

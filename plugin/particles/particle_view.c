@@ -113,6 +113,26 @@ void particles_free_attachments(system_state *s) {
 
 /* ---- The host's depth texture ------------------------------------------------------ */
 
+/* OpenGL ES 3.0 cannot query a level's format (glGetTexLevelParameteriv is
+ * ES 3.1): a depth format is one that completes a framebuffer as its depth
+ * attachment (a colour texture makes it incomplete), tried on a framebuffer
+ * made for the question; the host's draw framebuffer is put back. The
+ * texture is bound to GL_TEXTURE_2D (its target checked) by the caller. */
+static bool es30_is_depth_texture(GLuint texture) {
+    GLint host = 0;
+    GLuint probe = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &host);
+    glGenFramebuffers(1, &probe);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, probe);
+    glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, texture, 0);
+    const GLenum none = GL_NONE;
+    glDrawBuffers(1, &none);
+    bool depth = glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)host);
+    glDeleteFramebuffers(1, &probe);
+    return depth;
+}
+
 plume_result particles_check_depth_texture(const plume_env *env, const char *caller, GLuint texture) {
     if (texture == 0) return PLUME_OK;
     if (!glIsTexture(texture)) {
@@ -142,8 +162,12 @@ plume_result particles_check_depth_texture(const plume_env *env, const char *cal
             plume_log(env, PLUME_LOG_ERROR, "%s: depth_texture %u is not a GL_TEXTURE_2D", caller, texture);
             return PLUME_ERROR_INVALID_ARGUMENT;
         }
-        glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_DEPTH_SIZE, &depth_bits);
-        glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &format);
+        if (!plume_env_gl_caps(env).level_parameters) {
+            depth_bits = es30_is_depth_texture(texture) ? 1 : 0;
+        } else {
+            glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_DEPTH_SIZE, &depth_bits);
+            glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &format);
+        }
         glBindTexture(GL_TEXTURE_2D, (GLuint)host);
     }
     if (depth_bits <= 0) {

@@ -45,7 +45,8 @@ typedef struct frame_light {
 typedef struct particle_fragment_view {
     uint32_t particle_width;     /* slot s is the texel (s % width, s / width) */
     uint32_t list_count;         /* pairs in the last update's list (0: nothing to draw) */
-    GLuint list_texture;         /* a buffer texture over the list (0 when list_count is 0) */
+    GLuint list_texture;         /* a buffer texture over the list (0 when list_count is 0); on
+                                  * OpenGL ES an RG32UI 2D texture particle_width wide */
     GLuint position_age, velocity, traits; /* the last update's particle textures */
     GLuint sampler;              /* nearest, base level */
     GLuint vertex_array;         /* empty: the passes pull from textures */

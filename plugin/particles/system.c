@@ -128,13 +128,15 @@ static plume_result create_gl_objects(system_state *s, plume_gl_scope *scope) {
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     /* The fragment path refused the world, and has no compaction (its key
-     * pass writes the ring's slots in slot order itself). */
-    if (fragment) r = fragment_particles_create(s);
-    else if ((r = particles_build_compute_programs(s)) == PLUME_OK && (r = create_buffers(s)) == PLUME_OK &&
+     * pass writes the ring's slots in slot order itself); its key pass
+     * depends on the sorter's backend, made first. */
+    if (fragment) {
+        if ((r = create_sorter(s)) == PLUME_OK) r = fragment_particles_create(s);
+    } else if ((r = particles_build_compute_programs(s)) == PLUME_OK && (r = create_buffers(s)) == PLUME_OK &&
              (r = spawn_create(s)) == PLUME_OK && (r = world_create(s)) == PLUME_OK &&
              (r = cpu_events_create(s)) == PLUME_OK && (r = trails_create(s)) == PLUME_OK)
         r = mesh_create(s);
-    if (r != PLUME_OK || (r = create_sorter(s)) || (!fragment && (r = particles_create_compaction(s))) ||
+    if (r != PLUME_OK || (!fragment && (r = create_sorter(s))) || (!fragment && (r = particles_create_compaction(s))) ||
         (r = particles_create_profiler(s)))
         return r;
     /* Last, so that a bad texture file also proves the cleanup of everything

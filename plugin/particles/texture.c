@@ -156,6 +156,11 @@ static plume_result check_host_texture(const plume_env *env, const image_source 
     GLenum target = source->host_target;
     const char *kind = target == GL_TEXTURE_2D_ARRAY ? "GL_TEXTURE_2D_ARRAY" : "GL_TEXTURE_2D";
     if (!glIsTexture(name)) return refuse_host(env, source, "is not a texture of this GL context (or its share group)", "");
+    /* Its size, format and levels are asked of the GL, which OpenGL ES can
+     * answer from 3.1 only (glGetTexLevelParameteriv). */
+    if (!plume_env_gl_caps(env).level_parameters)
+        return refuse_host(env, source, "needs OpenGL ES 3.1 to be checked (glGetTexLevelParameteriv)",
+                           "; on OpenGL ES 3.0 give the sprite as pixels or a file");
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);

@@ -1,6 +1,6 @@
 /* The fragment path's draw: one instanced draw of quads over the last
  * update's list (in the system's sort order, read through a buffer
- * texture), each instance fetching its slot and its particle with
+ * texture, or on OpenGL ES a 2D texture), each instance fetching its slot and its particle with
  * texelFetch; the look (orientation, light, blend mode's additive part,
  * emitted light), the fragment shader, curves, flipbook and soft fade are
  * the compute path's raster draw's (particle_appearance.glsl,
@@ -109,8 +109,13 @@ static plume_result fragment_draw(const particle_view *v, const draw_frame *fram
     particle_set_light_uniforms(v, &f->uniforms);
     glUniform1ui(f->at[FRAGMENT_PARTICLE_WIDTH], particles->particle_width);
     draw_bind_sprite(v, f->sprite_sampler);
-    glActiveTexture(GL_TEXTURE2);
-    glBindTexture(GL_TEXTURE_BUFFER, particles->list_texture);
+    /* OpenGL ES 3.0 has no buffer textures: the list is a 2D texture there. */
+    if (plume_env_gl_caps(v->env).es) {
+        draw_bind_texture(2, particles->list_texture, particles->sampler);
+    } else {
+        glActiveTexture(GL_TEXTURE2);
+        glBindTexture(GL_TEXTURE_BUFFER, particles->list_texture);
+    }
     draw_bind_texture(3, particles->position_age, particles->sampler);
     draw_bind_texture(4, particles->traits, particles->sampler);
     draw_bind_texture(5, particles->velocity, particles->sampler);

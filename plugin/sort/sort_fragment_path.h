@@ -25,14 +25,20 @@
  * of the last row. */
 void fragment_sort_draw_range(uint32_t width, uint32_t count);
 
-/* A fragment-path sorter's key input (sorter.c), NULL where the sorter has
- * none (the compute path, or the render-pass backend). */
+/* A fragment-path sorter's key input (sorter.c), NULL on the compute path.
+ * Where the backend records keys (transform feedback) the key pass writes
+ * into its input buffer; elsewhere (the render passes: OpenGL ES 3.0) into a
+ * texture of the caller's, sorted in place by sort_key_input_sort_texture. */
 typedef struct sort_key_input sort_key_input;
 const sort_key_input *sort_key_input_of(const plume_context *context, plume_sorter sorter);
+bool sort_key_input_records(const sort_key_input *input);
+/* Sorts the first `count` pairs of an RG32UI texture `width` texels a row
+ * in place (the caller's scope holds what prepare_state saved). */
+void sort_key_input_sort_texture(const sort_key_input *input, GLuint texture, uint32_t width, uint32_t count);
 /* After plume_gl_scope_begin: saves the groups the sort changes and sets the
  * state its passes (and the recording) need. */
 void sort_key_input_prepare_state(const sort_key_input *input, plume_gl_scope *scope);
-/* The input buffer (8 bytes a pair). */
+/* Where the backend records: the input buffer (8 bytes a pair). */
 GLuint sort_key_input_buffer(const sort_key_input *input);
 /* Draws `vertices` points with the bound program, whose outputs transform
  * feedback writes into `buffer` from its start (`bytes` of it). */

@@ -482,7 +482,13 @@ plume_result plume_sort_texture(plume_context *context, plume_sorter handle, uin
 
 const sort_key_input *sort_key_input_of(const plume_context *context, plume_sorter handle) {
     const sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "sort_key_input_of");
-    return sorter && sorter->network.object && sorter->network.backend->recording ? &sorter->network : NULL;
+    return sorter && sorter->desc.path == PLUME_PATH_FRAGMENT && sorter->network.object ? &sorter->network : NULL;
+}
+
+bool sort_key_input_records(const sort_key_input *input) { return input->backend->recording != NULL; }
+
+void sort_key_input_sort_texture(const sort_key_input *input, GLuint texture, uint32_t width, uint32_t count) {
+    if (count >= 2) input->backend->sort_texture(input->object, texture, width, count, NULL);
 }
 
 void sort_key_input_prepare_state(const sort_key_input *input, plume_gl_scope *scope) {

@@ -5,8 +5,8 @@
  * forms against qsort (here and in the fragment sort's own tests, which the
  * script runs too), a texture's format and extent found without
  * glGetTexLevelParameteriv. What it refuses, by name, with nothing changed:
- * a count read from a buffer (no buffer textures), a particle system (its
- * draw and key sort need buffer textures), the compute path. */
+ * a count read from a buffer (no buffer textures), the compute path.
+ * Particle systems on ES: tests/particles/test_particles_gles.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,7 +14,6 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "plume/plume_particles.h"
 #include "plume/plume_sort.h"
 #include "plume_fixture.h"
 #include "sort_fixture.h"
@@ -101,11 +100,6 @@ static void test_gles_refuses_what_needs_more(void **state) {
     assert_true(test_log_contains("needs OpenGL 4.3"));
     assert_int_equal(none.id, 0);
 
-    plume_system_desc desc = {.capacity = 1000, .logger = test_logger()};
-    plume_system system = {12345};
-    assert_int_equal(plume_system_create(context, &desc, &system), PLUME_ERROR_GL_UNSUPPORTED);
-    assert_true(test_log_contains("plume_system_create: path: the fragment path's particle systems need buffer textures"));
-    assert_int_equal(system.id, 0);
 }
 
 const struct CMUnitTest sort_gles_tests[] = {

@@ -248,8 +248,7 @@ void gradient_at(const plume_gradient *g, double t, double rgba[4]) {
 
 void set_host_depth_mode(bool zero_to_one, bool reversed) {
     fixture_depth_convention_changed = true;
-    glClipControl(GL_LOWER_LEFT, zero_to_one ? GL_ZERO_TO_ONE : GL_NEGATIVE_ONE_TO_ONE);
-    glClearDepth(reversed ? 0.0 : 1.0);
+    fixture_set_clip_and_clear_depth(zero_to_one, reversed ? 0.0f : 1.0f);
     glDepthFunc(reversed ? GL_GEQUAL : GL_LESS);
 }
 

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "plume/plume_sort.h"
@@ -37,11 +38,22 @@ int fixture_setup(void **state) {
 
 bool fixture_depth_convention_changed;
 
+void fixture_set_clip_and_clear_depth(bool zero_to_one, float clear_depth) {
+    /* OpenGL ES 3.0 has neither clip control nor a double-precision depth
+     * clear: its one depth range is -1 .. 1. */
+    if (strncmp((const char *)glGetString(GL_VERSION), "OpenGL ES", 9) == 0) {
+        assert_false(zero_to_one);
+        glClearDepthf(clear_depth);
+        return;
+    }
+    glClipControl(GL_LOWER_LEFT, zero_to_one ? GL_ZERO_TO_ONE : GL_NEGATIVE_ONE_TO_ONE);
+    glClearDepth(clear_depth);
+}
+
 int fixture_teardown(void **state) {
     /* A depth-convention test that failed midway leaves no reversed depth. */
     if (fixture_depth_convention_changed) {
-        glClipControl(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE);
-        glClearDepth(1.0);
+        fixture_set_clip_and_clear_depth(false, 1.0f);
         glDepthFunc(GL_LESS);
         fixture_depth_convention_changed = false;
     }

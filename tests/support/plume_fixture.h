@@ -19,6 +19,9 @@ int fixture_setup(void **state);
  * set_host_depth_convention, particle_fixture.h). */
 int fixture_teardown(void **state);
 extern bool fixture_depth_convention_changed;
+/* The host's clip depth range (0 .. 1 or -1 .. 1) and depth clear value;
+ * OpenGL ES 3.0 has only -1 .. 1 (the test fails if asked for the other). */
+void fixture_set_clip_and_clear_depth(bool zero_to_one, float clear_depth);
 
 /* A new context (messages to the recording logger) whose handles carry
  * another tag than `id`'s: two contexts' tags collide with probability 2^-16,
