@@ -216,9 +216,9 @@ GLuint plume_make_gpu_buffer(const plume_env *env, GLsizeiptr bytes, const char 
  * with glBufferData's fresh storage: an update still in flight read the
  * next one's table (notes/soak.md). A fence that has signalled leaves the
  * driver nothing to order. */
-enum { PLUME_UPLOAD_RING = 4 };
+enum { PLUME_UPLOAD_RING = 8 }; /* up to 7 updates in flight without a wait */
 typedef struct plume_upload_ring {
-    GLuint buffers[PLUME_UPLOAD_RING]; /* made as needed; [current] is the one to bind */
+    GLuint buffers[PLUME_UPLOAD_RING]; /* [current] is the one to bind */
     GLsizeiptr sizes[PLUME_UPLOAD_RING];
     GLsync fences[PLUME_UPLOAD_RING];  /* after the commands that may have read each */
     uint32_t current;
@@ -228,9 +228,10 @@ typedef struct plume_upload_ring {
 void plume_upload_ring_create(const plume_env *env, plume_upload_ring *ring, GLsizeiptr bytes, const void *data,
                               const char *label);
 /* Leaves the current buffer (fenced after every command so far), takes the
- * next one (waiting until its fence has signalled) and fills it with `bytes`
- * of `data` (it grows as needed); returns it, bound to `target`, whose
- * binding the caller's scope restores (0: the ring was never made). */
+ * next one, waiting until its fence has signalled where the GPU is a whole
+ * ring behind, and fills it with `bytes` of `data` (it grows as needed);
+ * returns it, bound to `target`, whose binding the caller's scope restores
+ * (0: the ring was never made). */
 GLuint plume_upload_ring_write(plume_upload_ring *ring, GLenum target, GLsizeiptr bytes, const void *data);
 /* Deletes the ring's fences (its buffers are listed with list_gl_objects:
  * plume_upload_ring_list). */
@@ -384,6 +385,8 @@ typedef struct plume_gl_caps {
     /* OpenGL ES, and what ES 3.0 lacks: buffer textures and blending and
      * colour masks per draw buffer (ES 3.2), the sample mask (ES 3.1). */
     bool es, texture_buffers, indexed_draw_buffer_state, sample_mask;
+    bool clip_control; /* GL 4.5 or ARB_clip_control: the clip depth mode can be asked */
+    bool reset_status; /* GL 4.5 or KHR_robustness: glGetGraphicsResetStatus says a context was lost */
     int pixel_store_parameters; /* the pixel-store parameters the GL has (no byte swapping on ES) */
     GLint ssbo_bindings, draw_buffers, clip_distances; /* the GL's limits, at most the PLUME_SCOPE_ ones */
 } plume_gl_caps;
@@ -543,7 +546,7 @@ bool plume_has_indexed_blend(void);
  * is in (GL_CLIP_DEPTH_MODE where 4.5 or ARB_clip_control has it, else
  * -1..1) and whether `projection` (16 floats, column-major) puts nearer points at larger
  * depths. Read once per call that reads the scene depth. */
-uint32_t plume_depth_convention(const float *projection);
+uint32_t plume_depth_convention(const plume_env *env, const float *projection);
 
 static inline uint32_t plume_next_pow2(uint32_t v) {
     uint32_t p = 1;

@@ -1,41 +1,42 @@
 /* plume_upload_ring (plume_internal.h): CPU data for GPU passes, rewritten
  * only where no command issued earlier can still read it. */
+#include <string.h>
+
 #include "plume_internal.h"
 
-/* Waits (flushing, so that the fence reaches the GPU) until `fence` has
- * signalled or the GL reports a failure. */
+static bool signalled(GLsync fence) {
+    GLenum status = glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
+    return status == GL_ALREADY_SIGNALED || status == GL_CONDITION_SATISFIED || status == GL_WAIT_FAILED;
+}
+
+/* Waits until `fence` has signalled or the GL reports a failure. */
 static void wait_for(GLsync fence) {
-    GLbitfield flags = GL_SYNC_FLUSH_COMMANDS_BIT;
-    for (;;) {
-        GLenum status = glClientWaitSync(fence, flags, 1000000000u);
-        if (status != GL_TIMEOUT_EXPIRED) return;
-        flags = 0;
+    while (glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000u) == GL_TIMEOUT_EXPIRED) {
     }
 }
 
 void plume_upload_ring_create(const plume_env *env, plume_upload_ring *ring, GLsizeiptr bytes, const void *data,
-                             const char *label) {
+                              const char *label) {
+    memset(ring, 0, sizeof *ring);
     for (int i = 0; i < PLUME_UPLOAD_RING; ++i) {
         ring->buffers[i] = plume_make_buffer(env, bytes, data, GL_DYNAMIC_DRAW, label);
         ring->sizes[i] = bytes;
     }
-    ring->current = 0;
 }
 
 GLuint plume_upload_ring_write(plume_upload_ring *ring, GLenum target, GLsizeiptr bytes, const void *data) {
-    if (ring->buffers[ring->current]) {
-        if (ring->fences[ring->current]) glDeleteSync(ring->fences[ring->current]);
-        ring->fences[ring->current] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    }
+    if (!ring->buffers[ring->current]) return 0;
+    if (ring->fences[ring->current]) glDeleteSync(ring->fences[ring->current]);
+    ring->fences[ring->current] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     uint32_t next = (ring->current + 1) % PLUME_UPLOAD_RING;
     if (ring->fences[next]) {
-        wait_for(ring->fences[next]);
+        /* A check first: a wait only where the GPU is a whole ring behind. */
+        if (!signalled(ring->fences[next])) wait_for(ring->fences[next]);
         glDeleteSync(ring->fences[next]);
         ring->fences[next] = NULL;
     }
     ring->current = next;
     GLsizeiptr room = bytes > 0 ? bytes : 16;
-    if (!ring->buffers[next]) return 0;
     glBindBuffer(target, ring->buffers[next]);
     if (room > ring->sizes[next]) {
         glBufferData(target, room, NULL, GL_DYNAMIC_DRAW);

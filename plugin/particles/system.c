@@ -210,7 +210,8 @@ static void free_system(void *object) {
     trails_free(s);
     plume_delete_gl_objects(&s->env, owned, trails_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     plume_delete_gl_objects(&s->env, owned, mesh_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
-    plume_delete_gl_objects(&s->env, owned, spawn_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    plume_gl_object rings[3 * PLUME_UPLOAD_RING];
+    plume_delete_gl_objects(&s->env, rings, spawn_list_gl_objects(s, rings, 3 * PLUME_UPLOAD_RING));
     spawn_free(s);
     plume_env env = s->env;
     plume_free(&env, s);

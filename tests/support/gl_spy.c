@@ -35,6 +35,8 @@ gl_spy spy;
     X(glGetIntegerv, PFNGLGETINTEGERVPROC)                                                                           \
     X(glGetError, PFNGLGETERRORPROC)                                                                                 \
     X(glGetString, PFNGLGETSTRINGPROC)                                                                               \
+    X(glGetStringi, PFNGLGETSTRINGIPROC)                                                                             \
+    X(glGetGraphicsResetStatus, PFNGLGETGRAPHICSRESETSTATUSPROC)                                                     \
     X(glFlush, PFNGLFLUSHPROC)                                                                                       \
     X(glDispatchCompute, PFNGLDISPATCHCOMPUTEPROC)                                                                   \
     X(glBufferSubData, PFNGLBUFFERSUBDATAPROC)                                                                       \
@@ -113,7 +115,12 @@ static struct {
     unsigned long long after;
 } fence_marks[SPY_FENCES];
 static unsigned long long dispatches, completed;
+/* Resolved once, uncounted: epoxy's lazy resolvers would read the GL's
+ * version string at their first call. */
 static PFNGLGETINTEGERI_VPROC real_glGetIntegeri_v;
+static PFNGLGETOBJECTLABELPROC real_glGetObjectLabel;
+static PFNGLGETPROGRAMINTERFACEIVPROC real_glGetProgramInterfaceiv;
+static PFNGLGETPROGRAMRESOURCEIVPROC real_glGetProgramResourceiv;
 
 static void mark_read(GLuint name) {
     int free_entry = -1;
@@ -149,7 +156,7 @@ static void check_rewrite(GLenum target) {
         if (tracked[i].name == (GLuint)name && tracked[i].read_by > completed) {
             ++spy.rewrites_in_flight;
             spy.last_rewritten = (GLuint)name;
-            glGetObjectLabel(GL_BUFFER, (GLuint)name, sizeof spy.last_rewritten_label, NULL, spy.last_rewritten_label);
+            real_glGetObjectLabel(GL_BUFFER, (GLuint)name, sizeof spy.last_rewritten_label, NULL, spy.last_rewritten_label);
         }
 }
 
@@ -158,11 +165,11 @@ static void GLAPIENTRY spy_glDispatchCompute(GLuint x, GLuint y, GLuint z) {
     /* The buffers on the bindings of the program's storage blocks. */
     GLint program = 0, blocks = 0;
     real_glGetIntegerv(GL_CURRENT_PROGRAM, &program);
-    if (program) glGetProgramInterfaceiv((GLuint)program, GL_SHADER_STORAGE_BLOCK, GL_ACTIVE_RESOURCES, &blocks);
+    if (program) real_glGetProgramInterfaceiv((GLuint)program, GL_SHADER_STORAGE_BLOCK, GL_ACTIVE_RESOURCES, &blocks);
     for (GLint k = 0; k < blocks; ++k) {
         const GLenum property = GL_BUFFER_BINDING;
         GLint binding = -1, name = 0;
-        glGetProgramResourceiv((GLuint)program, GL_SHADER_STORAGE_BLOCK, (GLuint)k, 1, &property, 1, NULL, &binding);
+        real_glGetProgramResourceiv((GLuint)program, GL_SHADER_STORAGE_BLOCK, (GLuint)k, 1, &property, 1, NULL, &binding);
         if (binding >= 0) real_glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, (GLuint)binding, &name);
         if (name) mark_read((GLuint)name);
     }
@@ -232,13 +239,23 @@ static void GLAPIENTRY spy_glPushDebugGroup(GLenum source, GLuint id, GLsizei le
 static void GLAPIENTRY spy_glPopDebugGroup(void) { ++spy.calls, ++spy.debug_pops, real_glPopDebugGroup(); }
 static void GLAPIENTRY spy_glGetIntegerv(GLenum pname, GLint *data) { ++spy.calls, real_glGetIntegerv(pname, data); }
 static const GLubyte *GLAPIENTRY spy_glGetString(GLenum name) {
-    ++spy.calls;
+    ++spy.calls, ++spy.get_strings;
     return real_glGetString(name);
 }
+static const GLubyte *GLAPIENTRY spy_glGetStringi(GLenum name, GLuint index) {
+    ++spy.calls, ++spy.get_strings;
+    return real_glGetStringi(name, index);
+}
 static void GLAPIENTRY spy_glFlush(void) { ++spy.calls, real_glFlush(); }
+static GLenum GLAPIENTRY spy_glGetGraphicsResetStatus(void) {
+    ++spy.calls;
+    GLenum status = real_glGetGraphicsResetStatus();
+    return spy.context_lost ? GL_UNKNOWN_CONTEXT_RESET : status;
+}
 static GLenum GLAPIENTRY spy_glGetError(void) {
     ++spy.calls;
-    return real_glGetError();
+    GLenum error = real_glGetError();
+    return spy.context_lost ? GL_CONTEXT_LOST : error;
 }
 
 void spy_install(void) {
@@ -248,6 +265,9 @@ void spy_install(void) {
     dispatches = completed = 0;
     spy.fake_timer_bits = -1;
     real_glGetIntegeri_v = (PFNGLGETINTEGERI_VPROC)eglGetProcAddress("glGetIntegeri_v");
+    real_glGetObjectLabel = (PFNGLGETOBJECTLABELPROC)eglGetProcAddress("glGetObjectLabel");
+    real_glGetProgramInterfaceiv = (PFNGLGETPROGRAMINTERFACEIVPROC)eglGetProcAddress("glGetProgramInterfaceiv");
+    real_glGetProgramResourceiv = (PFNGLGETPROGRAMRESOURCEIVPROC)eglGetProcAddress("glGetProgramResourceiv");
     /* The driver's own entry points: epoxy's pointers may still be lazy
      * resolvers that would overwrite the spy on their first call. */
 #define INSTALL(name, type)                                                                                            \

@@ -29,6 +29,9 @@ typedef struct gl_spy {
                                       known to be complete had on a storage binding */
     GLuint last_rewritten;
     char last_rewritten_label[64];
+    long get_strings;              /* glGetString and glGetStringi calls (on a threaded driver each waits for its thread) */
+    bool context_lost;             /* glGetError answers GL_CONTEXT_LOST and glGetGraphicsResetStatus
+                                      GL_UNKNOWN_CONTEXT_RESET, as after a GPU reset */
     GLuint queries[SPY_MAX_NAMES], buffers[SPY_MAX_NAMES];
     int query_count, buffer_count;
 } gl_spy;
