@@ -272,6 +272,15 @@ project "plume_frame_bench"
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
 -- Prewarm of a system and the update's bounds reduction, timed.
+-- The same work repeated in one context, its distinct results counted (the
+-- race probe's bench: notes/soak.md).
+project "plume_determinism_probe"
+    kind "ConsoleApp"
+    outputs("bin", "plume_determinism_probe")
+    files { "bench/determinism_probe.c" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 project "plume_prewarm_bench"
     kind "ConsoleApp"
     outputs("bin", "plume_prewarm_bench")

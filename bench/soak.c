@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "plume_lab.h"
 #include "soak.h"
 
 uint32_t soak_rand(soak_rng *rng) {
@@ -118,6 +119,7 @@ static bool parse_options(int argc, char **argv, soak_options *o) {
         else if (strcmp(arg, "--rss-slack-mib") == 0) o->rss_slack_mib = atof(value);
         else if (strcmp(arg, "--effects") == 0) o->effects_dir = value;
         else if (strcmp(arg, "--sprite") == 0) o->sprite = strcmp(value, "none") ? value : NULL;
+        else if (strcmp(arg, "--sync") == 0) plume_lab_sync(value); /* a race probe (lab/plume_lab.h) */
         else return false;
     }
     return o->check_every > 0 && o->drain_every > 0 && o->max_capacity > 0 && o->max_width > 0 &&

@@ -37,6 +37,13 @@ uint64_t plume_lab_program_builds(const plume_context *context);
  * a read changes results on every driver, so the tests see it. */
 void plume_lab_poison_new_buffers(plume_context *context, uint32_t seed);
 
+/* A probe for races between the module's GPU passes: after each dispatch
+ * whose source file's path contains one of the patterns (and at each named
+ * sync point: "update_begin", "update_end", "draw_end"), a glFinish
+ * ("f:pattern,...") or a glMemoryBarrier(GL_ALL_BARRIER_BITS) ("b:...");
+ * "all" matches every one; NULL or "" turns it off. Process-wide. */
+void plume_lab_sync(const char *spec);
+
 /* ---- Sort ------------------------------------------------------------------------- */
 
 /* How a radix sorter places each tile's pairs: the driver decides by default

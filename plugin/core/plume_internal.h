@@ -11,6 +11,18 @@
 #include "plume/plume_common.h"
 #include "plume/plume_context.h"
 
+#ifdef PLUME_LAB
+/* The lab's synchronisation probe (plume_lab_sync, lab/plume_lab.h): every
+ * dispatch of the module goes through it, named by its source file. */
+void plume_lab_dispatch_compute(unsigned x, unsigned y, unsigned z, const char *file);
+void plume_lab_sync_point(const char *where);
+#undef glDispatchCompute
+#define glDispatchCompute(x, y, z) plume_lab_dispatch_compute((x), (y), (z), __FILE__)
+#define PLUME_LAB_SYNC_POINT(where) plume_lab_sync_point(where)
+#else
+#define PLUME_LAB_SYNC_POINT(where) ((void)0)
+#endif
+
 typedef struct plume_program_cache plume_program_cache;
 
 /* What every object carries: where its messages and memory go, and where its
@@ -194,6 +206,37 @@ GLuint plume_make_buffer(const plume_env *env, GLsizeiptr bytes, const void *dat
 void plume_label_gl_object(const plume_env *env, GLenum type, GLuint name, const char *label);
 /* plume_make_buffer without data for GPU-only use (GL_DYNAMIC_COPY). */
 GLuint plume_make_gpu_buffer(const plume_env *env, GLsizeiptr bytes, const char *label);
+
+/* Data the CPU rewrites now and then (each update's spawn table, the
+ * emitters after a change) and GPU passes read in between: a ring of
+ * buffers, each rewritten only once the commands issued before it was left
+ * have completed (a fence, waited for if need be). A GL must order a
+ * rewrite after the reads issued before it; NVIDIA's driver (580, H100 and
+ * H200) did not always, even with a glMemoryBarrier after every dispatch or
+ * with glBufferData's fresh storage: an update still in flight read the
+ * next one's table (notes/soak.md). A fence that has signalled leaves the
+ * driver nothing to order. */
+enum { PLUME_UPLOAD_RING = 8 }; /* up to 7 updates in flight without a wait */
+typedef struct plume_upload_ring {
+    GLuint buffers[PLUME_UPLOAD_RING]; /* [current] is the one to bind */
+    GLsizeiptr sizes[PLUME_UPLOAD_RING];
+    GLsync fences[PLUME_UPLOAD_RING];  /* after the commands that may have read each */
+    uint32_t current;
+} plume_upload_ring;
+/* Makes the ring's buffers, each `bytes` of `data` (plume_make_buffer: binds
+ * GL_COPY_WRITE_BUFFER). */
+void plume_upload_ring_create(const plume_env *env, plume_upload_ring *ring, GLsizeiptr bytes, const void *data,
+                              const char *label);
+/* Leaves the current buffer (fenced after every command so far), takes the
+ * next one, waiting until its fence has signalled where the GPU is a whole
+ * ring behind, and fills it with `bytes` of `data` (it grows as needed);
+ * returns it, bound to `target`, whose binding the caller's scope restores
+ * (0: the ring was never made). */
+GLuint plume_upload_ring_write(plume_upload_ring *ring, GLenum target, GLsizeiptr bytes, const void *data);
+/* Deletes the ring's fences (its buffers are listed with list_gl_objects:
+ * plume_upload_ring_list). */
+void plume_upload_ring_forget(plume_upload_ring *ring);
+uint32_t plume_upload_ring_list(const plume_upload_ring *ring, plume_gl_object *out, uint32_t capacity);
 
 /* An object's list_gl_objects from the candidates it holds: copies those with
  * a name (0: not created) to `out`, at most `capacity`, and returns how many

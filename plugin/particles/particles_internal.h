@@ -220,12 +220,12 @@ typedef struct spawn_state {
     uint32_t queued;
     spawn_batch *batches; /* this update's table */
     uint32_t batch_count, batch_room;
-    GLuint batch_buffer;
+    plume_upload_ring batch_ring; /* its buffer current: the emit pass's table */
     /* Local space: per instance its placement at the last update and now
      * (LocalMotion in particle_simulate.comp). */
     float *instance_motion;
     uint32_t instance_motion_room;
-    GLuint instance_buffer;
+    plume_upload_ring instance_ring;
 } spawn_state;
 
 /* Trails (trails.c; plume_trail_desc): the history every update records,
@@ -294,7 +294,7 @@ typedef struct system_state {
     GLuint traits_buffer;    /* capacity ParticleTraits: fixed at birth */
     GLuint live_list_buffer; /* capacity {depth key, slot} pairs: this update's survivors, sorted */
     GLuint state_buffer;     /* see the STATE_* layout */
-    GLuint emitter_buffer;   /* PLUME_MAX_EMITTERS Emitters */
+    plume_upload_ring emitter_ring; /* its buffer current: PLUME_MAX_EMITTERS Emitters */
     GLuint sprite_texture;   /* 0: no texture */
     GLuint motion_texture;   /* the flipbook's motion, plume's own (0: none or the host's) */
 
@@ -432,6 +432,7 @@ void cpu_events_record(system_state *s, uint64_t update);
  * programs (the fragment path has no instances). */
 plume_result spawn_create(system_state *s);
 void spawn_free(system_state *s);
+uint32_t spawn_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
 /* Every placement starts again where it is; the queue is dropped. */
 void spawn_reset(system_state *s);
 /* The step's batches (rates and bursts per emitter and enabled instance,

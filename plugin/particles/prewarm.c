@@ -49,6 +49,7 @@ plume_result particles_prewarm(system_state *s, float seconds, plume_gl_scope *s
         frame.dt = k + 1 == plan.count ? plan.last : plan.step;
         if (s->fragment) fragment_particles_update(s, &frame, identity, identity, false, scope);
         else particles_run_simulate_stage(s, &frame, identity, identity, false);
+        PLUME_LAB_SYNC_POINT("prewarm_step");
     }
     s->profiler = profiler;
     s->prewarming = false;

@@ -145,6 +145,7 @@ uint32_t particles_window_live_bound(emission_window *w, double now, uint32_t ca
 /* ---- Reset ------------------------------------------------------------------ */
 
 plume_result particles_reset_gpu_state(system_state *s) {
+    PLUME_LAB_SYNC_POINT("reset");
     memset(s->clocks, 0, sizeof s->clocks);
     memset(&s->window, 0, sizeof s->window);
     s->window.longest_lifetime = longest_lifetime(&s->desc);
@@ -270,7 +271,7 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIVE_LIST, s->live_list_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_EMITTERS, s->emitter_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_EMITTERS, s->emitter_ring.buffers[s->emitter_ring.current]);
 
     world_emit_events(s); /* records its children in the window */
     /* The bound at the end of this update, which picks the sort's backend
@@ -286,7 +287,8 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
         glUseProgram(s->emit_program);
         glProgramUniform1ui(s->emit_program, s->emit.seed, s->desc.seed);
         glProgramUniform1ui(s->emit_program, s->emit.batch_count, s->spawn.batch_count);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SPAWN_BATCHES, s->spawn.batch_buffer);
+        const plume_upload_ring *table = &s->spawn.batch_ring;
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SPAWN_BATCHES, table->buffers[table->current]);
         glDispatchCompute((requested + PLUME_EMIT_GROUP_SIZE - 1) / PLUME_EMIT_GROUP_SIZE, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }

@@ -92,14 +92,26 @@ plume_result spawn_create(system_state *s) {
     s->spawn.instances[0] = (spawn_instance){.from = IDENTITY, .to = IDENTITY, .last = IDENTITY, .enabled = true,
                                              .jumped = true};
     s->spawn.instance_count = 1;
-    s->spawn.batch_buffer = plume_make_buffer(&s->env, 64 * sizeof(spawn_batch), NULL, GL_STREAM_DRAW,
-                                              "plume particles: spawn batches");
-    s->spawn.instance_buffer = plume_make_buffer(&s->env, 64 * 16 * PLUME_LOCAL_MOTION_VEC4S, NULL, GL_STREAM_DRAW,
-                                                 "plume particles: instances' motion (local space)");
+    plume_upload_ring_create(&s->env, &s->spawn.batch_ring, 64 * sizeof(spawn_batch), NULL,
+                             "plume particles: spawn batches");
+    plume_upload_ring_create(&s->env, &s->spawn.instance_ring, 64 * 16 * PLUME_LOCAL_MOTION_VEC4S, NULL,
+                             "plume particles: instances' motion (local space)");
     return plume_drain_gl_errors(&s->env, "plume_system_create (spawn batches)");
 }
 
+/* The rings' buffers (the emitters' too). */
+uint32_t spawn_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity) {
+    const plume_upload_ring *rings[3] = {&s->spawn.batch_ring, &s->spawn.instance_ring, &s->emitter_ring};
+    uint32_t n = 0;
+    for (int i = 0; i < 3; ++i)
+        n += plume_upload_ring_list(rings[i], n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    return n;
+}
+
 void spawn_free(system_state *s) {
+    plume_upload_ring_forget(&s->spawn.batch_ring);
+    plume_upload_ring_forget(&s->spawn.instance_ring);
+    plume_upload_ring_forget(&s->emitter_ring);
     plume_free(&s->env, s->spawn.instances);
     plume_free(&s->env, s->spawn.queue);
     plume_free(&s->env, s->spawn.batches);
@@ -299,23 +311,24 @@ static void upload_local_motion(system_state *s) {
         p->instances[i].last = p->instances[i].to;
     }
     GLsizeiptr bytes = (GLsizeiptr)p->instance_count * FLOATS * (GLsizeiptr)sizeof(float);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->instance_buffer);
-    /* Fresh storage each update, as the spawn batches' (upload_batches). */
-    glBufferData(GL_SHADER_STORAGE_BUFFER, bytes, p->instance_motion, GL_STREAM_DRAW);
+    PLUME_LAB_SYNC_POINT("spawn_upload");
+    plume_upload_ring_write(&p->instance_ring, GL_SHADER_STORAGE_BUFFER, bytes, p->instance_motion);
 }
 
 void spawn_bind_local_motion(system_state *s) {
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LOCAL_MOTION, s->spawn.instance_buffer);
+    const plume_upload_ring *ring = &s->spawn.instance_ring;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LOCAL_MOTION, ring->buffers[ring->current]);
 }
 
-/* Fresh storage with each update's table: on NVIDIA (580) an emit dispatch
- * still in flight read the next update's table when it was written into
- * the same storage (glBufferSubData, invalidated or not; notes/gpu-findings.md). */
+/* Each update's table in a buffer no earlier command can still read (the
+ * ring): on NVIDIA (580) an emit dispatch still in flight read the next
+ * update's table when it was written into the same buffer, through
+ * glBufferSubData or glBufferData's fresh storage alike (notes/soak.md). */
 static void upload_batches(system_state *s) {
     spawn_state *p = &s->spawn;
     GLsizeiptr bytes = (GLsizeiptr)p->batch_count * (GLsizeiptr)sizeof(spawn_batch);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->batch_buffer);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, bytes, p->batches, GL_STREAM_DRAW);
+    PLUME_LAB_SYNC_POINT("spawn_upload");
+    plume_upload_ring_write(&p->batch_ring, GL_SHADER_STORAGE_BUFFER, bytes, p->batches);
 }
 
 uint32_t spawn_plan(system_state *s, double dt) {

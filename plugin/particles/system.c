@@ -92,11 +92,10 @@ static plume_result create_buffers(system_state *s) {
              s, capacity * PLUME_PAIR_BYTES, NULL, "plume particles: live list", &s->live_list_buffer)) ||
         (r = particles_create_buffer(
              s, STATE_HEADER_BYTES + capacity * 4, NULL, "plume particles: state and dead list",
-             &s->state_buffer)) ||
-        (r = particles_create_buffer(
-             s, sizeof emitters, emitters, "plume particles: emitters", &s->emitter_buffer)))
+             &s->state_buffer)))
         return r;
-    return PLUME_OK;
+    plume_upload_ring_create(&s->env, &s->emitter_ring, sizeof emitters, emitters, "plume particles: emitters");
+    return plume_drain_gl_errors(&s->env, "plume_system_create (buffers)");
 }
 
 /* Filed in the system's context (see system_state). */
@@ -159,6 +158,7 @@ static plume_result create_gl_objects(system_state *s, plume_gl_scope *scope) {
     motion->path = NULL;
     motion->pixels = NULL;
     r = particles_reset_gpu_state(s);
+    PLUME_LAB_SYNC_POINT("create_reset");
     return r == PLUME_OK ? particles_prewarm(s, s->desc.prewarm_time, scope) : r;
 }
 
@@ -171,11 +171,10 @@ static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out,
     const plume_gl_object all[SYSTEM_GL_OBJECTS] = {
         {GL_PROGRAM, s->reset_program},    {GL_PROGRAM, s->prepare_program}, {GL_PROGRAM, s->emit_program},
         {GL_PROGRAM, s->simulate_program}, {GL_BUFFER, s->motion_buffer},    {GL_BUFFER, s->traits_buffer},
-        {GL_BUFFER, s->live_list_buffer},  {GL_BUFFER, s->state_buffer},     {GL_BUFFER, s->emitter_buffer},
+        {GL_BUFFER, s->live_list_buffer},  {GL_BUFFER, s->state_buffer},
         {GL_TEXTURE, s->sprite_texture},   {GL_PROGRAM, s->compact_scan_program},
         {GL_PROGRAM, s->compact_scatter_program}, {GL_BUFFER, s->slot_keys_buffer},
-        {GL_BUFFER, s->group_counts_buffer}, {GL_BUFFER, s->spawn.batch_buffer},
-        {GL_BUFFER, s->spawn.instance_buffer}, {GL_TEXTURE, s->motion_texture},
+        {GL_BUFFER, s->group_counts_buffer}, {GL_TEXTURE, s->motion_texture},
     };
     return plume_list_named_gl_objects(all, SYSTEM_GL_OBJECTS, out, capacity);
 }
@@ -193,6 +192,7 @@ static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out,
     n += cpu_events_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += trails_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += mesh_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += spawn_list_gl_objects(s, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
 }
 
@@ -212,7 +212,8 @@ static void free_system(void *object) {
     trails_free(s);
     plume_delete_gl_objects(&s->env, owned, trails_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     plume_delete_gl_objects(&s->env, owned, mesh_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
-    s->spawn.batch_buffer = s->spawn.instance_buffer = 0; /* deleted with the others */
+    plume_gl_object rings[3 * PLUME_UPLOAD_RING];
+    plume_delete_gl_objects(&s->env, rings, spawn_list_gl_objects(s, rings, 3 * PLUME_UPLOAD_RING));
     spawn_free(s);
     plume_env env = s->env;
     plume_free(&env, s);
@@ -312,13 +313,14 @@ plume_result plume_system_set_emitter(plume_context *context, plume_system handl
     float radius = particles_quad_radius(&system->desc, &resolved);
     if (radius > system->cull_radius) system->cull_radius = radius;
     if (system->fragment) return PLUME_OK; /* its passes read the emitters from the descriptor */
-    float packed[EMITTER_GPU_FLOATS];
-    particles_pack_emitter(&resolved, packed);
+    /* The whole table into the ring's next buffer: passes still in flight
+     * may read the current one. */
+    float packed[PLUME_MAX_EMITTERS][EMITTER_GPU_FLOATS];
+    for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) particles_pack_emitter(&system->desc.emitters[e], packed[e]);
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, system->emitter_buffer);
-    glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)(index * sizeof packed), sizeof packed, packed);
+    plume_upload_ring_write(&system->emitter_ring, GL_COPY_WRITE_BUFFER, sizeof packed, packed);
     plume_gl_scope_end(&scope);
     return plume_drain_gl_errors(&system->env, CALLER);
 }
@@ -424,6 +426,7 @@ plume_result particles_update_in_scope(system_state *system, const plume_frame_d
                   frame->dt);
         system->warned_long_dt = true;
     }
+    PLUME_LAB_SYNC_POINT("update_begin");
     uint64_t frame_index = system->update_count++;
     profiler_frame_begin(system->profiler, frame_index, scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_UPDATE);
@@ -442,6 +445,7 @@ plume_result particles_update_in_scope(system_state *system, const plume_frame_d
     /* A trail reaches past its particle's culling sphere: not culled. */
     cull = cull && system->desc.trail.points == 0;
     particles_run_simulate_stage(system, frame, view, projection, cull);
+    PLUME_LAB_SYNC_POINT("simulate_end");
     trails_record(system);
     profiler_stage_end(system->profiler, PLUME_STAGE_SIMULATE);
     particles_capture_event_counts(system, scope);
@@ -457,6 +461,7 @@ plume_result particles_update_in_scope(system_state *system, const plume_frame_d
     if (sort && r == PLUME_OK) r = particles_run_sort_stage(system);
     profiler_stage_end(system->profiler, PLUME_STAGE_SORT);
     profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
+    PLUME_LAB_SYNC_POINT("update_end");
     return r;
 }
 

@@ -289,6 +289,7 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
     r = draw_system(&view, &drawn, choices, &scope);
     profiler_stage_end(view.profiler, PLUME_STAGE_DRAW);
     plume_gl_scope_end(&scope);
+    PLUME_LAB_SYNC_POINT("draw_end");
     plume_result gl = plume_drain_gl_errors(view.env, CALLER);
     return r != PLUME_OK ? r : gl;
 }

@@ -1,7 +1,8 @@
 /* A spy on the GL calls the module makes, through libepoxy's dispatch
  * pointers (epoxy_glFoo is a writable function pointer): it counts the calls,
- * checks that no query result is read before it is available, and can
- * pretend the context has no timer. */
+ * checks that no query result is read before it is available, counts the
+ * rewrites of buffers that unfinished dispatches may read, and can pretend
+ * the context has no timer. */
 #ifndef PLUME_GL_SPY_H
 #define PLUME_GL_SPY_H
 
@@ -23,6 +24,11 @@ typedef struct gl_spy {
     int fake_timer_bits;           /* >= 0: GL_QUERY_COUNTER_BITS answers this */
     bool fences_pending;           /* glClientWaitSync with timeout 0 answers GL_TIMEOUT_EXPIRED:
                                       the GPU seems never to finish */
+    long rewrites_in_flight;       /* CPU-side writes (glBufferData, glBufferSubData,
+                                      glClearBufferSubData) into a buffer that a dispatch not
+                                      known to be complete had on a storage binding */
+    GLuint last_rewritten;
+    char last_rewritten_label[64];
     long get_strings;              /* glGetString and glGetStringi calls (on a threaded driver each waits for its thread) */
     bool context_lost;             /* glGetError answers GL_CONTEXT_LOST and glGetGraphicsResetStatus
                                       GL_UNKNOWN_CONTEXT_RESET, as after a GPU reset */

@@ -67,7 +67,8 @@ struct CMUnitTest;
     X(mesh_spin, 0)                                                                                                    \
     X(meshes, 1)                                                                                                       \
     X(effect_obj, 0)                                                                                                   \
-    X(particle_gles, 0)
+    X(particle_gles, 0)                                                                                                \
+    X(upload_rings, 0)
 
 #define PLUME_DECLARE_TEST_TABLE(name, through_table)                                                                  \
     extern const struct CMUnitTest name##_tests[];                                                                     \
