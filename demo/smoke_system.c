@@ -13,6 +13,8 @@
 #include "plume/plume_draw_group.h"
 #include "plume/plume_particles.h"
 #include "debris_effect.h"
+#include "leaves_effect.h"
+#include "scene.h"
 #include "sparks_effect.h"
 
 /* The demo is one host: one plume context owns its system. */
@@ -180,6 +182,12 @@ static plume_system_desc shown_desc(const smoke_system *smoke, uint32_t capacity
     if (settings->builtin == DEMO_EFFECT_DEBRIS) {
         const float blast[3] = {0.6f, 0.0f, 0.3f};
         return debris_desc(capacity, settings->seed, blast);
+    }
+    if (settings->builtin == DEMO_EFFECT_LEAVES) {
+        float top[3], height;
+        scene_pillar(top, &height);
+        top[1] += height;
+        return leaves_desc(capacity, settings->seed, top);
     }
     return settings->builtin == DEMO_EFFECT_SPARKS ? sparks_desc(capacity, settings->seed, settings->grinder_position)
                                                    : smoke_desc(settings, capacity);
