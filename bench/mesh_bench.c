@@ -5,10 +5,13 @@
  * lit sprites (no rotation: the baseline of simulate). Every system lives in
  * the same run, updated and drawn each frame, timed by its own profiler;
  * medians of each stage over the frames after the warm-up; and a system
- * of four opaque meshes (the compaction into a list per mesh). One table:
- * simulate, sort and draw GPU ms per system, and simulate with rotation over
- * simulate without. The target on an H100: the opaque mesh draw <= 2 ms,
- * simulate with rotation <= 1.3x without.
+ * of four opaque meshes (the compaction into a list per mesh). Each mesh
+ * system twice or more: with the draw's speed-ups (the default) and with
+ * them left out (plume_lab_mesh_draw_set_options: the baseline); the
+ * opaque system also with each alone. One table: simulate, sort and draw
+ * GPU ms per system, the draw's ratio to its kind's baseline, and simulate
+ * with rotation over simulate without. The target on an H100: the opaque
+ * mesh draw <= 2 ms, simulate with rotation <= 1.3x without.
  *
  * Usage: plume_mesh_bench [--count N] [--frames N] [--warmup N] [--size WxH]
  * GPU times need a GPU: on llvmpipe they say nothing. */
@@ -25,8 +28,34 @@
 #include "bench_time.h"
 #include "mesh_reference.h"
 #include "plume/plume_particles.h"
+#include "plume_lab.h"
 
-enum { MAX_FRAMES = 4000, SYSTEMS = 4, PROFILES_AT_ONCE = 64 };
+enum { MAX_FRAMES = 4000, PROFILES_AT_ONCE = 64 };
+
+enum { BASELINE = PLUME_LAB_MESH_DRAW_NO_INSTANCE_PASS | PLUME_LAB_MESH_DRAW_NO_EARLY_DEPTH };
+
+/* A row: the kind of system (0 sprites, 1 opaque mesh, 2 transparent
+ * mesh, 3 four opaque meshes), the speed-ups left out, and the row whose
+ * draw it is compared with (its kind's baseline; -1: none). */
+typedef struct row {
+    const char *name;
+    int kind;
+    uint32_t left_out;
+    int baseline;
+} row;
+
+static const row ROWS[] = {
+    {"sprites, lit (no rotation)", 0, 0, -1},
+    {"meshes, opaque: baseline", 1, BASELINE, 1},
+    {"  + early depth alone", 1, PLUME_LAB_MESH_DRAW_NO_INSTANCE_PASS, 1},
+    {"  + instance pass alone", 1, PLUME_LAB_MESH_DRAW_NO_EARLY_DEPTH, 1},
+    {"  + both (default)", 1, 0, 1},
+    {"meshes, transparent: baseline", 2, BASELINE, 5},
+    {"  + both (default)", 2, 0, 5},
+    {"4 meshes, opaque: baseline", 3, BASELINE, 7},
+    {"  + both (default)", 3, 0, 7},
+};
+enum { SYSTEMS = sizeof ROWS / sizeof ROWS[0], OPAQUE_DEFAULT = 4 };
 
 typedef struct options {
     uint32_t count, frames, warmup;
@@ -98,20 +127,20 @@ int main(int argc, char **argv) {
     plume_context *context = NULL;
     if (plume_context_create(NULL, &context) != PLUME_OK) return 1;
     mesh_arrays rock = mesh_reference_sphere(5, 8); /* 80 triangles */
-    const char *names[SYSTEMS] = {"sprites, lit (no rotation)", "meshes, opaque, lit", "meshes, transparent, lit",
-                                  "4 meshes, opaque, lit"};
     plume_system systems[SYSTEMS];
     for (int s = 0; s < SYSTEMS; ++s) {
         plume_system_desc d = ball(o.count);
-        if (s > 0) {
-            /* The last: four kinds (the same rock), picked at random: the compaction's cost. */
-            d.meshes.count = s == 3 ? 4 : 1;
+        int kind = ROWS[s].kind;
+        if (kind > 0) {
+            /* Four kinds (the same rock), picked at random: the compaction's cost. */
+            d.meshes.count = kind == 3 ? 4 : 1;
             for (uint32_t i = 0; i < d.meshes.count; ++i) d.meshes.meshes[i] = mesh_reference_desc(&rock);
             d.meshes.angular_speed = (plume_range){0.5f, 4.0f};
             d.meshes.angular_drag = 0.1f;
-            d.meshes.surface = s == 2 ? PLUME_MESH_TRANSPARENT : PLUME_MESH_OPAQUE;
+            d.meshes.surface = kind == 2 ? PLUME_MESH_TRANSPARENT : PLUME_MESH_OPAQUE;
         }
         if (plume_system_create(context, &d, &systems[s]) != PLUME_OK) return 1;
+        if (kind > 0 && plume_lab_mesh_draw_set_options(context, systems[s], ROWS[s].left_out) != PLUME_OK) return 1;
         plume_system_set_profiling(context, systems[s], true);
     }
     GLuint color = host_texture_2d(GL_RGBA8, o.width, o.height, "bench colour");
@@ -147,19 +176,25 @@ int main(int argc, char **argv) {
         for (int s = 0; s < SYSTEMS; ++s) collect(context, systems[s], &t[s], o.warmup);
     }
     plume_profile profile;
-    plume_system_get_profile(context, systems[1], &profile);
+    plume_system_get_profile(context, systems[OPAQUE_DEFAULT], &profile);
     printf("GL: %s\n", headless_gl_describe());
     printf("%u particles a system (%u drawn), meshes of %u triangles, %dx%d; medians of %u frames after %u\n",
-           o.count, profile.drawn_count, rock.index_count / 3, o.width, o.height, t[1].samples[PLUME_STAGE_DRAW],
+           o.count, profile.drawn_count, rock.index_count / 3, o.width, o.height, t[OPAQUE_DEFAULT].samples[PLUME_STAGE_DRAW],
            o.warmup);
-    printf("| system                         | simulate ms | sort ms | draw ms |\n");
-    printf("|--------------------------------|-------------|---------|---------|\n");
-    for (int s = 0; s < SYSTEMS; ++s)
-        printf("| %-30s | %11.3f | %7.3f | %7.3f |\n", names[s], median_of(&t[s], PLUME_STAGE_SIMULATE),
-               median_of(&t[s], PLUME_STAGE_SORT), median_of(&t[s], PLUME_STAGE_DRAW));
-    double without = median_of(&t[0], PLUME_STAGE_SIMULATE), with = median_of(&t[1], PLUME_STAGE_SIMULATE);
+    printf("| system                         | simulate ms | sort ms | draw ms | draw / baseline |\n");
+    printf("|--------------------------------|-------------|---------|---------|-----------------|\n");
+    for (int s = 0; s < SYSTEMS; ++s) {
+        double draw = median_of(&t[s], PLUME_STAGE_DRAW);
+        double base = ROWS[s].baseline >= 0 ? median_of(&t[ROWS[s].baseline], PLUME_STAGE_DRAW) : 0.0;
+        char ratio[32] = "";
+        if (base > 0.0) snprintf(ratio, sizeof ratio, "%.3fx", draw / base);
+        printf("| %-30s | %11.3f | %7.3f | %7.3f | %15s |\n", ROWS[s].name, median_of(&t[s], PLUME_STAGE_SIMULATE),
+               median_of(&t[s], PLUME_STAGE_SORT), draw, ratio);
+    }
+    double without = median_of(&t[0], PLUME_STAGE_SIMULATE);
+    double with = median_of(&t[OPAQUE_DEFAULT], PLUME_STAGE_SIMULATE);
     printf("simulate with rotation / without: %.2fx (target <= 1.3x); opaque mesh draw %.3f ms (target <= 2 ms)\n",
-           without > 0.0 ? with / without : 0.0, median_of(&t[1], PLUME_STAGE_DRAW));
+           without > 0.0 ? with / without : 0.0, median_of(&t[OPAQUE_DEFAULT], PLUME_STAGE_DRAW));
     for (int s = 0; s < SYSTEMS; ++s) plume_system_destroy(context, systems[s]);
     plume_context_destroy(context);
     mesh_reference_free(&rock);

@@ -18,7 +18,8 @@ extern const uint32_t DEMO_COUNT_LEVELS[DEMO_COUNT_LEVEL_COUNT];
 typedef enum demo_effect {
     DEMO_EFFECT_SMOKE = 0,  /* the smoke column */
     DEMO_EFFECT_SPARKS = 1, /* sparks from a grinder bouncing off the scene (plume_world) */
-    DEMO_EFFECT_DEBRIS = 2  /* rock debris from a blast: lit tumbling meshes (plume_mesh.h) */
+    DEMO_EFFECT_DEBRIS = 2, /* rock debris from a blast: lit tumbling meshes (plume_mesh.h) */
+    DEMO_EFFECT_LEAVES = 3  /* autumn leaves tumbling from the pillar: lit meshes drifting down */
 } demo_effect;
 
 typedef struct demo_options {

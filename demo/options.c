@@ -53,7 +53,8 @@ static const char *USAGE =
     "  --unlit            the smoke column unlit: the default look (what the scene's light costs)\n"
     "  --no-self-shadow   the smoke column lit but not shadowed by itself (what self-shadowing costs)\n"
     "  --effect E         a built-in effect, smoke (default), sparks (a grinder's sparks bouncing off\n"
-    "                     the scene) or debris (a blast's rocks, lit meshes tumbling and settling), or an\n"
+    "                     the scene), debris (a blast's rocks, lit meshes tumbling and settling) or\n"
+    "                     leaves (autumn leaves tumbling from the pillar, lit meshes drifting down), or an\n"
     "                     effect file (demo/effects/*.json), reloaded whenever it is\n"
     "                     saved; its capacity unless --particles is given\n"
     "  --save-effect FILE at the end, write the effect on show as an effect file\n"
@@ -182,9 +183,12 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             options->chunk_entries = !strcmp(value, "unchunked") ? PLUME_TILED_UNCHUNKED : (uint32_t)entries;
         } else if (!strcmp(arg, "--effect")) {
             /* The built-in effects by name; anything else is an effect file. */
-            bool sparks = !strcmp(value, "sparks"), debris = !strcmp(value, "debris");
-            options->effect = sparks ? DEMO_EFFECT_SPARKS : debris ? DEMO_EFFECT_DEBRIS : DEMO_EFFECT_SMOKE;
-            options->effect_path = sparks || debris || !strcmp(value, "smoke") ? NULL : value;
+            bool sparks = !strcmp(value, "sparks"), debris = !strcmp(value, "debris"), leaves = !strcmp(value, "leaves");
+            options->effect = sparks   ? DEMO_EFFECT_SPARKS
+                              : debris ? DEMO_EFFECT_DEBRIS
+                              : leaves ? DEMO_EFFECT_LEAVES
+                                       : DEMO_EFFECT_SMOKE;
+            options->effect_path = sparks || debris || leaves || !strcmp(value, "smoke") ? NULL : value;
         } else if (!strcmp(arg, "--save-effect")) {
             options->save_effect = value;
         } else if (!strcmp(arg, "--gl")) {

@@ -13,6 +13,8 @@
 #include "plume/plume_draw_group.h"
 #include "plume/plume_particles.h"
 #include "debris_effect.h"
+#include "leaves_effect.h"
+#include "scene.h"
 #include "sparks_effect.h"
 
 /* The demo is one host: one plume context owns its system. */
@@ -181,8 +183,29 @@ static plume_system_desc shown_desc(const smoke_system *smoke, uint32_t capacity
         const float blast[3] = {0.6f, 0.0f, 0.3f};
         return debris_desc(capacity, settings->seed, blast);
     }
+    if (settings->builtin == DEMO_EFFECT_LEAVES) {
+        float top[3], height;
+        scene_pillar(top, &height);
+        top[1] += height;
+        return leaves_desc(capacity, settings->seed, top);
+    }
     return settings->builtin == DEMO_EFFECT_SPARKS ? sparks_desc(capacity, settings->seed, settings->grinder_position)
                                                    : smoke_desc(settings, capacity);
+}
+
+/* An effect file's meshes into `desc` (its OBJ files loaded into `meshes`,
+ * freed after the create); the demo registers no mesh names. */
+static bool resolve_effect_meshes(const smoke_system *smoke, plume_system_desc *desc, plume_effect_meshes *meshes) {
+    memset(meshes, 0, sizeof *meshes);
+    if (!smoke->from_effect || desc->meshes.count == 0) return true;
+    plume_system_desc resolved;
+    plume_effect_error error;
+    if (plume_effect_resolve_meshes(&smoke->effect, NULL, 0, &resolved, meshes, &error) != PLUME_OK) {
+        fprintf(stderr, "smoke: %s\n", error.message);
+        return false;
+    }
+    memcpy(desc->meshes.meshes, resolved.meshes.meshes, sizeof desc->meshes.meshes);
+    return true;
 }
 
 static bool create_system(smoke_system *smoke, uint32_t capacity, plume_system *out) {
@@ -190,7 +213,10 @@ static bool create_system(smoke_system *smoke, uint32_t capacity, plume_system *
     plume_system_desc desc = shown_desc(smoke, capacity);
     capacity = desc.capacity;
     desc.path = smoke->settings.gpu_path;
+    plume_effect_meshes meshes;
+    if (!resolve_effect_meshes(smoke, &desc, &meshes)) return false;
     plume_result result = plume_system_create(context, &desc, out);
+    plume_effect_meshes_free(&meshes);
     if (result != PLUME_OK) {
         fprintf(stderr, "smoke: cannot create a system of %u particles: %s\n", capacity, plume_result_string(result));
         return false;

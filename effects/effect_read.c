@@ -130,6 +130,52 @@ static plume_result read_path(const reader *r, const json_t *value, const char *
 static plume_result read_table(const reader *r, const json_t *object, const effect_table *table, char *base,
                                const char *path);
 
+/* One mesh source, {"file": path} (the OBJ read now, to check it) or
+ * {"name": text}, into the effect's mesh_sources[i]. */
+static plume_result read_mesh_source(const reader *r, const json_t *value, const char *field, uint32_t i) {
+    json_t *file = json_is_object(value) ? json_object_get(value, "file") : NULL;
+    json_t *name = json_is_object(value) ? json_object_get(value, "name") : NULL;
+    if (!json_is_object(value) || json_object_size(value) != 1 || (!file && !name))
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "must be {\"file\": \"mesh.obj\"} or {\"name\": \"rock\"}");
+    char element[160];
+    join_field(element, sizeof element, field, file ? "file" : "name");
+    if (!json_is_string(file ? file : name) || json_string_length(file ? file : name) == 0)
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, element, "must be a non-empty string");
+    char *storage = r->effect->mesh_sources[i];
+    if (name) {
+        if (snprintf(storage, PLUME_EFFECT_PATH_MAX, "%s", json_string_value(name)) >= PLUME_EFFECT_PATH_MAX)
+            return fail(r, PLUME_ERROR_INVALID_ARGUMENT, element, "is longer than %d bytes", PLUME_EFFECT_PATH_MAX - 1);
+        r->effect->mesh_is_name[i] = true;
+        return PLUME_OK;
+    }
+    const char *path = NULL;
+    plume_result result = read_path(r, file, element,
+                                    offsetof(plume_effect, mesh_sources) + (size_t)i * PLUME_EFFECT_PATH_MAX, &path);
+    if (result != PLUME_OK) return result;
+    plume_effect_mesh mesh;
+    plume_effect_error why;
+    result = plume_effect_load_obj(path, &mesh, &why);
+    plume_effect_mesh_free(&mesh);
+    return result == PLUME_OK ? PLUME_OK : fail(r, result, element, "%s", why.message);
+}
+
+static plume_result read_mesh_sources(const reader *r, const json_t *value, const char *field, uint32_t *count) {
+    if (!json_is_array(value) || json_array_size(value) == 0)
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "must be a list of 1 to %d sources [{...}, ...]",
+                    PLUME_MAX_MESHES);
+    if (json_array_size(value) > PLUME_MAX_MESHES)
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "has %zu entries; at most %d", json_array_size(value),
+                    PLUME_MAX_MESHES);
+    for (size_t i = 0; i < json_array_size(value); ++i) {
+        char element[160];
+        index_field(element, sizeof element, field, i);
+        plume_result result = read_mesh_source(r, json_array_get(value, i), element, (uint32_t)i);
+        if (result != PLUME_OK) return result;
+    }
+    *count = (uint32_t)json_array_size(value);
+    return PLUME_OK;
+}
+
 static plume_result read_field(const reader *r, const json_t *value, const effect_field *row, char *base,
                                const char *field) {
     void *at = base + row->offset;
@@ -174,6 +220,7 @@ static plume_result read_field(const reader *r, const json_t *value, const effec
     }
     case EFFECT_PATH: return read_path(r, value, field, row->stride, (const char **)at);
     case EFFECT_OBJECT: return read_table(r, value, row->table, at, field);
+    case EFFECT_MESH_SOURCES: return read_mesh_sources(r, value, field, at);
     case EFFECT_ARRAY: {
         if (!json_is_array(value))
             return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "must be a list of objects [{...}, ...]");
@@ -258,6 +305,11 @@ static plume_result check_desc(const reader *r, const plume_system_desc *desc) {
     captured_message captured = {.any = false};
     plume_system_desc checked = *desc;
     checked.logger = (plume_logger){capture, &captured};
+    /* The meshes' data come at plume_effect_resolve_meshes (their files
+     * checked already): a triangle stands for each here. */
+    static const float triangle[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    for (uint32_t i = 0; i < desc->meshes.count && i < PLUME_MAX_MESHES; ++i)
+        checked.meshes.meshes[i] = (plume_mesh_desc){.vertex_count = 3, .position_data = triangle};
     plume_result result = plume_system_desc_check(&checked, NULL);
     if (result == PLUME_OK) return PLUME_OK;
     /* "plume_system_desc_check: emitters[0].lifetime min is 0; ..." -> field and why. */

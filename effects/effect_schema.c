@@ -172,6 +172,28 @@ static const effect_field SELF_SHADOW_FIELDS[] = {
 };
 static const effect_table SELF_SHADOW_TABLE = ROWS(SELF_SHADOW_FIELDS);
 
+/* Meshes (since 1.3): the sources are files or names the host resolves
+ * (plume_effect_resolve_meshes); the mesh data are never in a file. */
+static const char *const MESH_PICK_NAMES[] = {"random", "by_emitter", NULL};
+_Static_assert(PLUME_MESH_PICK_BY_EMITTER == 1, "MESH_PICK_NAMES lists every plume_mesh_pick in order");
+static const char *const MESH_SURFACE_NAMES[] = {"opaque", "alpha_tested", "transparent", NULL};
+_Static_assert(PLUME_MESH_TRANSPARENT == 2, "MESH_SURFACE_NAMES lists every plume_mesh_surface in order");
+static const char *const MESH_START_NAMES[] = {"random", "along_velocity", NULL};
+_Static_assert(PLUME_MESH_START_ALONG_VELOCITY == 1, "MESH_START_NAMES lists every plume_mesh_start in order");
+static const effect_field MESHES_FIELDS[] = {
+    {"sources", EFFECT_MESH_SOURCES, offsetof(plume_mesh_particles, count), NULL, 0, 0, NULL},
+    {"pick", EFFECT_ENUM, offsetof(plume_mesh_particles, pick), NULL, 0, 0, MESH_PICK_NAMES},
+    {"surface", EFFECT_ENUM, offsetof(plume_mesh_particles, surface), NULL, 0, 0, MESH_SURFACE_NAMES},
+    FIELD(plume_mesh_particles, alpha_cutoff, EFFECT_FLOAT),
+    {"start_orientation", EFFECT_ENUM, offsetof(plume_mesh_particles, start_orientation), NULL, 0, 0,
+     MESH_START_NAMES},
+    FIELD(plume_mesh_particles, angular_speed, EFFECT_RANGE),
+    FIELD(plume_mesh_particles, angular_drag, EFFECT_FLOAT),
+    FIELD(plume_mesh_particles, scale_start, EFFECT_VEC3),
+    FIELD(plume_mesh_particles, scale_end, EFFECT_VEC3),
+};
+static const effect_table MESHES_TABLE = ROWS(MESHES_FIELDS);
+
 static const effect_field SYSTEM_FIELDS[] = {
     FIELD(plume_system_desc, capacity, EFFECT_UINT),
     FIELD(plume_system_desc, seed, EFFECT_UINT),
@@ -198,5 +220,6 @@ static const effect_field SYSTEM_FIELDS[] = {
     {"self_shadow", EFFECT_OBJECT, offsetof(plume_system_desc, self_shadow), &SELF_SHADOW_TABLE, 0, 0, NULL},
     {"flipbook_motion", EFFECT_OBJECT, offsetof(plume_system_desc, flipbook_motion), &FLIPBOOK_MOTION_TABLE, 0, 0,
      NULL},
+    {"meshes", EFFECT_OBJECT, offsetof(plume_system_desc, meshes), &MESHES_TABLE, 0, 0, NULL},
 };
 const effect_table effect_system_table = ROWS(SYSTEM_FIELDS);

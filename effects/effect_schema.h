@@ -20,7 +20,10 @@ typedef enum effect_type {
     EFFECT_GRADIENT,  /* plume_gradient: [[time, r, g, b, a], ...], at most PLUME_MAX_CURVE_KEYS */
     EFFECT_PATH,      /* const char *: a string; a file path relative to the effect file */
     EFFECT_OBJECT,    /* a nested struct: {...} with the fields of `table` */
-    EFFECT_ARRAY      /* a fixed array of nested structs: [{...}, ...], at most `count` */
+    EFFECT_ARRAY,     /* a fixed array of nested structs: [{...}, ...], at most `count` */
+    /* uint32_t, plume_mesh_particles.count: [{"file": "x.obj"} or {"name": "n"}, ...], at most
+     * PLUME_MAX_MESHES, each source kept in the plume_effect (mesh_sources) */
+    EFFECT_MESH_SOURCES
 } effect_type;
 
 typedef struct effect_table effect_table;

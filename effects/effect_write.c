@@ -119,6 +119,7 @@ static bool field_is_default(const effect_field *row, const char *base) {
     case EFFECT_GRADIENT: return ((const plume_gradient *)at)->key_count == 0;
     case EFFECT_PATH: return *(const char *const *)at == NULL;
     case EFFECT_OBJECT: return table_is_default(row->table, at);
+    case EFFECT_MESH_SOURCES: return *(const uint32_t *)at == 0;
     case EFFECT_ARRAY:
         for (uint32_t i = 0; i < row->count; ++i)
             if (!table_is_default(row->table, (const char *)at + i * row->stride)) return false;
@@ -181,6 +182,9 @@ static void write_field(writer *w, const effect_field *row, const char *base, co
     }
     case EFFECT_PATH: append_json(w, json_string(*(const char *const *)at), field); break;
     case EFFECT_OBJECT: write_table(w, row->table, at, field, depth, false); break;
+    case EFFECT_MESH_SOURCES:
+        refuse(w, field, "meshes are data in memory: only an effect file names their files or names");
+        break;
     case EFFECT_ARRAY: {
         uint32_t used = row->count;
         while (used > 0 && table_is_default(row->table, (const char *)at + (used - 1) * row->stride)) --used;

@@ -184,4 +184,15 @@ typedef void (*plume_lab_stage_hook)(void *user, const char *stage);
 plume_result plume_lab_draw_group_set_stage_hook(plume_context *context, plume_draw_group group,
                                                  plume_lab_stage_hook hook, void *user);
 
+/* ---- Mesh draw -------------------------------------------------------------- */
+/* The mesh draw's speed-ups a mesh system's draws leave out, from its next
+ * draw on (the benchmark's baselines; default none: both in):
+ * NO_INSTANCE_PASS, each vertex works out its particle's appearance and
+ * turn itself (no per-particle pass first); NO_EARLY_DEPTH, the surface a
+ * uniform of the fragment shader (whose discard keeps the depth test after
+ * shading). PLUME_ERROR_INVALID_ARGUMENT (logged): a handle that names no
+ * live mesh system, other bits. */
+enum { PLUME_LAB_MESH_DRAW_NO_INSTANCE_PASS = 1u << 0, PLUME_LAB_MESH_DRAW_NO_EARLY_DEPTH = 1u << 1 };
+plume_result plume_lab_mesh_draw_set_options(plume_context *context, plume_system system, uint32_t left_out);
+
 #endif

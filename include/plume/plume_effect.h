@@ -61,6 +61,13 @@ typedef struct plume_effect {
     char texture_path[PLUME_EFFECT_PATH_MAX]; /* the file's path joined to the effect file's folder */
     /* desc.flipbook_motion.path's storage, as texture_path's [since 1.3]. */
     char motion_path[PLUME_EFFECT_PATH_MAX];
+    /* The meshes' sources, desc.meshes.count of them [since 1.3]: mesh i is
+     * the OBJ file at mesh_sources[i] (joined to the effect file's folder)
+     * or, where mesh_is_name[i], the mesh the host registers under that
+     * name. desc.meshes.meshes[] stay zero until plume_effect_resolve_meshes
+     * fills a descriptor's. */
+    char mesh_sources[PLUME_MAX_MESHES][PLUME_EFFECT_PATH_MAX];
+    bool mesh_is_name[PLUME_MAX_MESHES];
 } plume_effect;
 
 typedef struct plume_effect_error {
@@ -136,6 +143,38 @@ PLUME_API plume_result plume_effect_parse_obj(const char *text, size_t length, c
                                               plume_effect_mesh *out, plume_effect_error *error);
 /* Frees what a loaded mesh owns and zeroes it (NULL or zeroed: nothing). */
 PLUME_API void plume_effect_mesh_free(plume_effect_mesh *mesh);
+
+/* ---- Meshes in effect files [since 1.3] --------------------------------------
+ * An effect's "meshes" object (docs/effects.md) names each mesh by an OBJ
+ * file or by a name the host registers:
+ *     "meshes": {"sources": [{"file": "leaf.obj"}, {"name": "rock"}], "surface": "opaque", ...}
+ * plume_effect_load reads the OBJ files to check them (an error is the OBJ's
+ * "leaf.obj:LINE:COLUMN: why", placed at the source's field) and keeps their
+ * paths and the names (plume_effect.mesh_sources); the host then fills a
+ * descriptor's meshes with plume_effect_resolve_meshes before
+ * plume_system_create, and frees what it loaded after. */
+typedef struct plume_effect_named_mesh {
+    const char *name;       /* as in the file */
+    plume_mesh_desc mesh;   /* the host's buffers or data, as plume_mesh.h */
+} plume_effect_named_mesh;
+
+/* The OBJ meshes one resolve loaded (owned: plume_effect_meshes_free). */
+typedef struct plume_effect_meshes {
+    plume_effect_mesh loaded[PLUME_MAX_MESHES];
+} plume_effect_meshes;
+
+/* *desc = effect->desc with desc->meshes.meshes[i] filled for each source:
+ * an OBJ file loaded into out->loaded[i], a name looked up among the
+ * `named_count` entries of `named` (NULL where 0). Errors (out and *desc
+ * zeroed, nothing to free): PLUME_ERROR_INVALID_ARGUMENT (NULL effect, desc
+ * or out; a name no entry has: "meshes.sources[1].name: no mesh 'rock' is
+ * registered"; an OBJ file that does not parse, "FILE:LINE:COLUMN: why"),
+ * PLUME_ERROR_IO, PLUME_ERROR_OUT_OF_MEMORY. Keeps no state; any thread. */
+PLUME_API plume_result plume_effect_resolve_meshes(const plume_effect *effect, const plume_effect_named_mesh *named,
+                                                   uint32_t named_count, plume_system_desc *desc,
+                                                   plume_effect_meshes *out, plume_effect_error *error);
+/* Frees what plume_effect_resolve_meshes loaded and zeroes it (zeroed: nothing). */
+PLUME_API void plume_effect_meshes_free(plume_effect_meshes *meshes);
 
 #ifdef __cplusplus
 }

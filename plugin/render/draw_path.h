@@ -63,6 +63,11 @@ extern const draw_path trail_draw_path;
 /* A mesh system's instanced meshes (mesh_draw.c, since 1.3): always this
  * path, at full resolution, whatever the frame's path and resolution. */
 extern const draw_path mesh_draw_path;
+/* The lab's baselines of the mesh draw (plume_lab_mesh_draw_set_options):
+ * the speed-ups `lab_off` names left out of the view's system's draws from
+ * the next on (its draw objects made again). */
+enum { MESH_DRAW_LAB_NO_INSTANCE_PASS = 1u << 0, MESH_DRAW_LAB_NO_EARLY_DEPTH = 1u << 1 };
+plume_result mesh_draw_set_lab_options(const particle_view *view, uint32_t lab_off);
 
 /* ---- draw.c: what every path shares ---- */
 

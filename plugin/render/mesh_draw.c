@@ -4,7 +4,15 @@
  * read back), its instances the drawn list in the update's order (back to
  * front where the system sorts); an instance of another mesh draws nothing
  * (mesh_draw.vert). Several opaque meshes are compacted first, a list per
- * mesh (mesh_compact.comp), so each mesh's draw runs its own particles. Opaque and alpha-tested surfaces test and write the
+ * mesh (mesh_compact.comp), so each mesh's draw runs its own particles.
+ * By default an instance pass (mesh_instances.comp) first works out once
+ * per particle what each vertex needs (its matrices, colour and emitted
+ * light: the vertices then do two matrix rows of dot products instead of
+ * the appearance curves and two quaternion turns each; it compacts too),
+ * and the surface is compiled into the fragment shader (an opaque one has
+ * no discard: the depth test runs before shading). The GPUs whose graphics
+ * run on few of their processors gain most. The lab turns each off
+ * (plume_lab_mesh_draw_set_options) to time it. Opaque and alpha-tested surfaces test and write the
  * bound framebuffer's depth with the host's depth function and blend
  * nothing; transparent ones test without writing and blend premultiplied.
  * Always at full resolution (the frame's draw_path and draw_resolution are
@@ -12,6 +20,7 @@
  * through the view); the program, a vertex array per mesh, the indirect
  * arguments and the sampler are this path's attachment, made on the first
  * draw and freed with the system. */
+#include <stdio.h>
 #include <string.h>
 
 #include "render/particle_uniforms.h"
@@ -20,11 +29,15 @@ enum { MESH_ARGS_STRIDE = 4 * PLUME_MESH_ARGS_WORDS }; /* bytes per mesh's indir
 
 static const char *const MESH_DRAW_UNIFORMS[] = {
     "u_mesh", "u_has_normals", "u_has_texcoords", "u_scale_start", "u_scale_end", "u_surface", "u_alpha_cutoff",
-    "u_mesh_count", "u_mesh_pick", "u_mesh_seed", "u_compacted", "u_list_first", NULL};
+    "u_mesh_count", "u_mesh_pick", "u_mesh_seed", "u_compacted", "u_list_first", "u_eye", NULL};
 enum { MD_MESH, MD_HAS_NORMALS, MD_HAS_TEXCOORDS, MD_SCALE_START, MD_SCALE_END, MD_SURFACE, MD_ALPHA_CUTOFF,
-       MD_MESH_COUNT, MD_MESH_PICK, MD_MESH_SEED, MD_COMPACTED, MD_LIST_FIRST, MESH_DRAW_UNIFORM_COUNT };
+       MD_MESH_COUNT, MD_MESH_PICK, MD_MESH_SEED, MD_COMPACTED, MD_LIST_FIRST, MD_EYE, MESH_DRAW_UNIFORM_COUNT };
 /* The compaction's uniforms (mesh_compact.comp), in this order. */
 static const char *const MESH_COMPACT_UNIFORMS[] = {"u_mesh_count", "u_mesh_pick", "u_mesh_seed", "u_list_room", NULL};
+/* The instance pass's own (mesh_instances.comp), after the compaction's. */
+static const char *const MESH_INSTANCE_UNIFORMS[] = {"u_mesh_count", "u_mesh_pick", "u_mesh_seed", "u_list_room",
+                                                     "u_scale_start", "u_scale_end", "u_compact", NULL};
+enum { MI_SCALE_START = 4, MI_SCALE_END, MI_COMPACT, MESH_INSTANCE_UNIFORM_COUNT };
 _Static_assert(sizeof MESH_DRAW_UNIFORMS / sizeof *MESH_DRAW_UNIFORMS == MESH_DRAW_UNIFORM_COUNT + 1,
                "a name for each location");
 
@@ -38,11 +51,18 @@ typedef struct mesh_draw_state {
     /* Several opaque meshes: the compaction into a list per mesh. */
     GLuint compact_program, lists_buffer;
     GLint compact_at[4];
+    /* The instance pass (0: the lab turned it off). */
+    GLuint instance_program, instances_buffer;
+    particle_uniforms instance_uniforms;
+    GLint instance_at[MESH_INSTANCE_UNIFORM_COUNT];
+    uint32_t lab_off; /* MESH_DRAW_LAB_* bits: speed-ups left out */
 } mesh_draw_state;
 
-_Static_assert(sizeof(mesh_draw_state) + 16 <= PARTICLE_ATTACHMENT_BYTES / 8, "fits its share of the system");
+/* A mesh system draws through this path alone (never the sprites' paths,
+ * whose attachments it never makes): a quarter of its bytes. */
+_Static_assert(sizeof(mesh_draw_state) + 16 <= PARTICLE_ATTACHMENT_BYTES / 4, "fits its share of the system");
 
-enum { MESH_DRAW_GL_OBJECTS = 6 + PLUME_GPU_MAX_MESHES };
+enum { MESH_DRAW_GL_OBJECTS = 8 + PLUME_GPU_MAX_MESHES };
 
 static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_t capacity) {
     const mesh_draw_state *m = state;
@@ -53,8 +73,10 @@ static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_
         {GL_SAMPLER, m->depth_sampler},
         {GL_PROGRAM, m->compact_program},
         {GL_BUFFER, m->lists_buffer},
+        {GL_PROGRAM, m->instance_program},
+        {GL_BUFFER, m->instances_buffer},
     };
-    for (int i = 0; i < PLUME_GPU_MAX_MESHES; ++i) all[6 + i] = (plume_gl_object){GL_VERTEX_ARRAY, m->vertex_arrays[i]};
+    for (int i = 0; i < PLUME_GPU_MAX_MESHES; ++i) all[8 + i] = (plume_gl_object){GL_VERTEX_ARRAY, m->vertex_arrays[i]};
     return plume_list_named_gl_objects(all, MESH_DRAW_GL_OBJECTS, out, capacity);
 }
 
@@ -100,26 +122,47 @@ static bool compacts(const particle_view *v) {
     return v->mesh->count > 1 && v->desc->meshes.surface != PLUME_MESH_TRANSPARENT;
 }
 
+/* The lists; the compaction's program where no instance pass compacts. */
 static plume_result create_compaction(const particle_view *v, mesh_draw_state *m) {
+    m->lists_buffer = plume_make_buffer(v->env, (GLsizeiptr)v->desc->capacity * 4 * v->mesh->count, NULL,
+                                        GL_DYNAMIC_DRAW, "plume particles: mesh lists");
+    if (m->instance_program) return PLUME_OK;
     plume_shader_stage stage = {GL_COMPUTE_SHADER, "render/mesh_compact.comp"};
     plume_result result = plume_build_program(v->env, "plume particles: mesh compaction", &stage, 1, NULL,
                                               &m->compact_program);
     if (result != PLUME_OK) return result;
     plume_find_uniform_locations(m->compact_program, MESH_COMPACT_UNIFORMS, m->compact_at);
-    m->lists_buffer = plume_make_buffer(v->env, (GLsizeiptr)v->desc->capacity * 4 * v->mesh->count, NULL,
-                                        GL_DYNAMIC_DRAW, "plume particles: mesh lists");
+    return PLUME_OK;
+}
+
+static plume_result create_instance_pass(const particle_view *v, mesh_draw_state *m, const char *look) {
+    plume_shader_stage stage = {GL_COMPUTE_SHADER, "render/mesh_instances.comp"};
+    plume_result result = plume_build_program(v->env, "plume particles: mesh instances", &stage, 1, look,
+                                              &m->instance_program);
+    if (result != PLUME_OK) return result;
+    particle_find_uniforms(m->instance_program, &m->instance_uniforms);
+    plume_find_uniform_locations(m->instance_program, MESH_INSTANCE_UNIFORMS, m->instance_at);
+    m->instances_buffer =
+        plume_make_buffer(v->env, (GLsizeiptr)v->desc->capacity * 16 * PLUME_MESH_INSTANCE_VEC4S, NULL,
+                          GL_DYNAMIC_DRAW, "plume particles: mesh instances");
     return PLUME_OK;
 }
 
 static plume_result create(const particle_view *v, mesh_draw_state *m) {
+    bool instances = !(m->lab_off & MESH_DRAW_LAB_NO_INSTANCE_PASS);
     plume_shader_stage stages[2] = {
-        {GL_VERTEX_SHADER, "render/mesh_draw.vert"},
+        {GL_VERTEX_SHADER, instances ? "render/mesh_instance_draw.vert" : "render/mesh_draw.vert"},
         {GL_FRAGMENT_SHADER, "render/mesh_draw.frag"},
     };
-    char look[LOOK_DEFINES_SIZE];
+    char look[LOOK_DEFINES_SIZE], defines[LOOK_DEFINES_SIZE + 96];
     particles_look_defines(particles_look_features(v->desc), look);
-    plume_result result = plume_build_program(v->env, "plume particles: mesh draw", stages, 2, look, &m->program);
+    snprintf(defines, sizeof defines, "%s%s", look, instances ? "#define PLUME_MESH_INSTANCES\n" : "");
+    if (!(m->lab_off & MESH_DRAW_LAB_NO_EARLY_DEPTH))
+        snprintf(defines + strlen(defines), sizeof defines - strlen(defines), "#define PLUME_MESH_SURFACE %u\n",
+                 (unsigned)v->desc->meshes.surface);
+    plume_result result = plume_build_program(v->env, "plume particles: mesh draw", stages, 2, defines, &m->program);
     if (result != PLUME_OK) return result;
+    if (instances && (result = create_instance_pass(v, m, look)) != PLUME_OK) return result;
     particle_find_uniforms(m->program, &m->uniforms);
     plume_find_uniform_locations(m->program, MESH_DRAW_UNIFORMS, m->at);
     glGenVertexArrays((GLsizei)v->mesh->count, m->vertex_arrays);
@@ -140,7 +183,7 @@ static mesh_draw_state *mesh_draw_of(const particle_view *v, plume_result *resul
     if (!m || m->program) return m;
     if ((*result = create(v, m)) == PLUME_OK) return m;
     release(m, v->context); /* tried again at the next draw */
-    *m = (mesh_draw_state){0};
+    *m = (mesh_draw_state){.lab_off = m->lab_off};
     return NULL;
 }
 
@@ -155,6 +198,12 @@ static void set_surface_state(const plume_env *env, uint32_t surface) {
     glDepthMask(GL_TRUE);
 }
 
+/* The camera's place in the world: the view's inverse at the origin,
+ * -transpose(rotation) x translation. */
+static void camera_place(const mat4 view, vec3 eye) {
+    for (int r = 0; r < 3; ++r) eye[r] = -(view[r][0] * view[3][0] + view[r][1] * view[3][1] + view[r][2] * view[3][2]);
+}
+
 static void set_mesh_uniforms(const particle_view *v, const mesh_draw_state *m) {
     const plume_mesh_particles *d = &v->desc->meshes;
     glUniform3fv(m->at[MD_SCALE_START], 1, d->scale_start);
@@ -166,24 +215,38 @@ static void set_mesh_uniforms(const particle_view *v, const mesh_draw_state *m) 
     glUniform1ui(m->at[MD_MESH_SEED], v->desc->seed);
 }
 
+/* The instance pass's uniforms past the compaction's (which the caller set). */
+static void set_instance_pass_uniforms(const particle_view *v, const mesh_draw_state *m) {
+    particle_set_appearance_uniforms(v, &m->instance_uniforms);
+    glUniform3fv(m->instance_at[MI_SCALE_START], 1, v->desc->meshes.scale_start);
+    glUniform3fv(m->instance_at[MI_SCALE_END], 1, v->desc->meshes.scale_end);
+    glUniform1i(m->instance_at[MI_COMPACT], compacts(v));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SPIN, v->mesh->spin_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_INSTANCES, m->instances_buffer);
+}
+
 /* Each mesh's instance count, on the GPU: the drawn count, or (several
- * opaque meshes) its own particles', appended by the compaction. */
+ * opaque meshes) its own particles', appended by the compaction or the
+ * instance pass; then the instance pass. */
 static void set_instance_counts(const particle_view *v, const mesh_draw_state *m) {
     glBindBuffer(GL_COPY_READ_BUFFER, v->state_buffer);
     glBindBuffer(GL_COPY_WRITE_BUFFER, m->args_buffer);
     const uint32_t zero = 0;
     for (uint32_t i = 0; i < v->mesh->count; ++i) {
         GLintptr instances = (GLintptr)(i * MESH_ARGS_STRIDE + 4);
-        if (m->compact_program) glBufferSubData(GL_COPY_WRITE_BUFFER, instances, 4, &zero);
+        if (compacts(v)) glBufferSubData(GL_COPY_WRITE_BUFFER, instances, 4, &zero);
         else glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, STATE_DRAWN_COUNT_OFFSET, instances, 4);
     }
-    if (!m->compact_program || v->sort_bound == 0) return;
+    GLuint pass = m->instance_program ? m->instance_program : m->compact_program;
+    if (!pass || v->sort_bound == 0) return;
     const plume_mesh_particles *d = &v->desc->meshes;
-    glUseProgram(m->compact_program);
-    glUniform1ui(m->compact_at[0], d->count);
-    glUniform1ui(m->compact_at[1], d->pick);
-    glUniform1ui(m->compact_at[2], v->desc->seed);
-    glUniform1ui(m->compact_at[3], v->desc->capacity);
+    const GLint *at = m->instance_program ? m->instance_at : m->compact_at;
+    glUseProgram(pass);
+    glUniform1ui(at[0], d->count);
+    glUniform1ui(at[1], d->pick);
+    glUniform1ui(at[2], v->desc->seed);
+    glUniform1ui(at[3], v->desc->capacity);
+    if (m->instance_program) set_instance_pass_uniforms(v, m);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, v->motion_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, v->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
@@ -208,6 +271,9 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
     particle_set_view_uniforms(v, &m->uniforms, frame, 0, target->depth_size, m->depth_sampler);
     particle_set_light_uniforms(v, &m->uniforms);
     set_mesh_uniforms(v, m);
+    vec3 eye;
+    camera_place(frame->view, eye);
+    glUniform3fv(m->at[MD_EYE], 1, eye);
     if (!v->sprite_is_array) draw_bind_sprite(v, m->sprite_sampler);
     glUniform1i(m->uniforms.at[PU_HAS_TEXTURE], v->sprite_texture != 0 && !v->sprite_is_array);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, v->motion_buffer);
@@ -215,7 +281,8 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SPIN, v->mesh->spin_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_LISTS, m->lists_buffer);
-    glUniform1i(m->at[MD_COMPACTED], m->compact_program != 0);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_INSTANCES, m->instances_buffer);
+    glUniform1i(m->at[MD_COMPACTED], compacts(v));
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, m->args_buffer);
     set_surface_state(v->env, v->desc->meshes.surface);
     for (uint32_t i = 0; i < v->mesh->count; ++i) {
@@ -234,3 +301,12 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
 }
 
 const draw_path mesh_draw_path = {"mesh", mesh_draw};
+
+plume_result mesh_draw_set_lab_options(const particle_view *v, uint32_t lab_off) {
+    mesh_draw_state *m = particle_view_attach(v, &MESH_DRAW_ATTACHMENT, sizeof *m);
+    if (!m) return PLUME_ERROR_OUT_OF_MEMORY;
+    if (m->lab_off == lab_off) return PLUME_OK;
+    release(m, v->context); /* made again, the new way, at the next draw */
+    *m = (mesh_draw_state){.lab_off = lab_off};
+    return PLUME_OK;
+}

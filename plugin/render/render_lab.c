@@ -15,6 +15,26 @@ plume_result plume_lab_tiled_configure(plume_context *context, plume_system syst
     return tiled_configure(context, system, tile_size, budget, fixed_budget, entry_sort, chunk_entries);
 }
 
+_Static_assert((int)PLUME_LAB_MESH_DRAW_NO_INSTANCE_PASS == (int)MESH_DRAW_LAB_NO_INSTANCE_PASS &&
+                   (int)PLUME_LAB_MESH_DRAW_NO_EARLY_DEPTH == (int)MESH_DRAW_LAB_NO_EARLY_DEPTH,
+               "the lab's mesh draw bits are the path's");
+
+plume_result plume_lab_mesh_draw_set_options(plume_context *context, plume_system system, uint32_t left_out) {
+    particle_view view;
+    plume_result result = particles_find_view(context, system, "plume_lab_mesh_draw_set_options", &view);
+    if (result != PLUME_OK) return result;
+    if (!view.mesh || left_out & ~(uint32_t)(MESH_DRAW_LAB_NO_INSTANCE_PASS | MESH_DRAW_LAB_NO_EARLY_DEPTH)) {
+        plume_log(view.env, PLUME_LOG_ERROR, "plume_lab_mesh_draw_set_options: %s",
+                  view.mesh ? "left_out has unknown bits" : "system is not a mesh system");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, view.env);
+    result = mesh_draw_set_lab_options(&view, left_out);
+    plume_gl_scope_end(&scope);
+    return result;
+}
+
 plume_result plume_lab_draw_group_set_stage_hook(plume_context *context, plume_draw_group group,
                                                  plume_lab_stage_hook hook, void *user) {
     group_state *g = plume_context_lookup(context, group.id, &draw_group_class, "plume_lab_draw_group_set_stage_hook");

@@ -176,6 +176,12 @@
 #define PLUME_BINDING_MESH_LISTS 7
 #define PLUME_MESH_ARGS_WORDS 8
 #define PLUME_MESH_COMPACT_GROUP_SIZE 256
+/* The mesh draw's instance pass (mesh_instances.comp): per drawn particle,
+ * at its place in the draw list, what every vertex of its mesh needs,
+ * PLUME_MESH_INSTANCE_VEC4S vec4s (mesh space to world with the scale, the
+ * normals' matrix, the colour, the mesh). Read by mesh_instance_draw.vert. */
+#define PLUME_BINDING_MESH_INSTANCES 2
+#define PLUME_MESH_INSTANCE_VEC4S 8
 
 /* ---- The scene depth's convention (u_depth_convention, scene_depth.glsl) ---- */
 #define PLUME_DEPTH_ZERO_TO_ONE 1u /* clip control's GL_ZERO_TO_ONE: window depth = NDC z */

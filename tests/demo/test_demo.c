@@ -384,6 +384,11 @@ static void test_demo_command_line(void **state) {
     assert_int_equal(demo_options_parse(3, effect, &options), 0);
     assert_int_equal(options.effect, DEMO_EFFECT_SPARKS);
     assert_null(options.effect_path);
+    char *leaves[] = {"plume_demo", "--effect", "leaves", NULL};
+    demo_options_default(&options);
+    assert_int_equal(demo_options_parse(3, leaves, &options), 0);
+    assert_int_equal(options.effect, DEMO_EFFECT_LEAVES);
+    assert_null(options.effect_path);
     char *file_effect[] = {"plume_demo", "--effect", "fire.json", NULL};
     demo_options_default(&options);
     assert_int_equal(demo_options_parse(3, file_effect, &options), 0); /* a file: read when the demo starts */

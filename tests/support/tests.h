@@ -68,7 +68,9 @@ struct CMUnitTest;
     X(meshes, 1)                                                                                                       \
     X(effect_obj, 0)                                                                                                   \
     X(particle_gles, 0)                                                                                                \
-    X(upload_rings, 0)
+    X(upload_rings, 0)                                                                                                 \
+    X(mesh_draw_speedups, 0)                                                                                           \
+    X(effect_meshes, 0)
 
 #define PLUME_DECLARE_TEST_TABLE(name, through_table)                                                                  \
     extern const struct CMUnitTest name##_tests[];                                                                     \
