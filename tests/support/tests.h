@@ -64,7 +64,8 @@ struct CMUnitTest;
     X(sort_gles, 0)                                                                                                    \
     X(mesh_spin, 0)                                                                                                    \
     X(meshes, 1)                                                                                                       \
-    X(effect_obj, 0)
+    X(effect_obj, 0)                                                                                                   \
+    X(batch_draw, 1)
 
 #define PLUME_DECLARE_TEST_TABLE(name, through_table)                                                                  \
     extern const struct CMUnitTest name##_tests[];                                                                     \
