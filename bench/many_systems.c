@@ -9,11 +9,13 @@
  * after a warm-up, of the CPU milliseconds of the frame's calls (the host's
  * clock around every update and draw, the GPU not waited on) and of its GPU
  * milliseconds (a GL_TIME_ELAPSED query around the same calls, read after the
- * frame, so frames do not overlap). Two ways in one run, frame by frame in
+ * frame, so frames do not overlap). Three ways in one run, frame by frame in
  * turn on the same systems (`--frames` timed frames each): per system (a
- * plume_system_update each, then a plume_system_draw each) and batched (one
- * plume_batch_update, then the same draws); the table gives both and their
- * ratio (batched / per system).
+ * plume_system_update each, then a plume_system_draw each), batched (one
+ * plume_batch_update, then the same draws) and batch-drawn (one
+ * plume_batch_update with the frame's disable_sort, then one
+ * plume_batch_draw of them all: one joint sort, one draw); the table gives
+ * the three and the ratios to per system.
  *
  * Creation: in a fresh plume_context, the CPU milliseconds of
  * plume_system_create for the first system (which builds whatever the first
@@ -160,9 +162,10 @@ static void clear_target(void) {
 }
 
 /* The frame's calls, timed: per system (a plume_system_update each, then a
- * plume_system_draw each) or batched (one plume_batch_update, then a
- * plume_system_draw each: the batch draw is not there yet). */
-enum { PER_SYSTEM, BATCHED, MODES };
+ * plume_system_draw each), batched (one plume_batch_update, then a
+ * plume_system_draw each) or batch-drawn (one plume_batch_update that skips
+ * the systems' own sorts, then one plume_batch_draw). */
+enum { PER_SYSTEM, BATCHED, BATCH_DRAWN, MODES };
 
 typedef struct frame_figures {
     double cpu_ms[MODES], gpu_ms[MODES];
@@ -172,6 +175,12 @@ typedef struct frame_figures {
 static bool run_frame(plume_context *context, const plume_system *systems, uint32_t count,
                       const plume_frame_desc *frame, int mode) {
     bool ok = true;
+    if (mode == BATCH_DRAWN) {
+        plume_frame_desc unsorted = *frame;
+        unsorted.disable_sort = true; /* the batch's draw sorts every system together */
+        return plume_batch_update(context, systems, count, &unsorted) == PLUME_OK &&
+               plume_batch_draw(context, systems, count, frame) == PLUME_OK;
+    }
     if (mode == BATCHED) ok = plume_batch_update(context, systems, count, frame) == PLUME_OK;
     else
         for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_update(context, systems[i], frame) == PLUME_OK;
@@ -196,9 +205,9 @@ static frame_figures time_frames(plume_context *context, const scene *s, const o
         GLuint query = 0;
         glGenQueries(1, &query);
         plume_frame_desc frame = frame_for(s, path);
-        int timed[MODES] = {0, 0};
+        int timed[MODES] = {0};
         bool ok = true;
-        for (uint32_t f = 0; ok && f < o->warmup + 2 * o->frames; ++f) {
+        for (uint32_t f = 0; ok && f < o->warmup + MODES * o->frames; ++f) {
             int mode = (int)(f % MODES);
             clear_target();
             glBeginQuery(GL_TIME_ELAPSED, query);
@@ -318,17 +327,20 @@ int main(int argc, char **argv) {
     plume_context *context = NULL;
     if (plume_context_create(NULL, &context) != PLUME_OK) return 1;
     printf("\nper system: a plume_system_update and a plume_system_draw each; batched: one plume_batch_update,"
-           " then a plume_system_draw each; frames alternate between the two\n");
-    printf("%8s %-7s %11s %11s %11s %11s %9s %9s\n", "systems", "path", "CPU ms per", "CPU ms bat",
-           "GPU ms per", "GPU ms bat", "CPU b/p", "GPU b/p");
+           " then a plume_system_draw each; batch-drawn: one plume_batch_update (disable_sort) and one"
+           " plume_batch_draw; frames take turns between the three; medians\n");
+    printf("%8s %-7s %10s %10s %10s %10s %10s %10s %8s %8s %8s %8s\n", "systems", "path", "CPU per", "CPU bat",
+           "CPU bdraw", "GPU per", "GPU bat", "GPU bdraw", "CPU b/p", "GPU b/p", "CPU bd/p", "GPU bd/p");
     for (int pass = 0; pass < 2; ++pass) {
         uint32_t path = pass == 0 ? PLUME_DRAW_PATH_RASTER : PLUME_DRAW_PATH_TILED;
         if ((pass == 0 && !o.raster) || (pass == 1 && !o.tiled)) continue;
         for (int c = 0; c < o.count_count; ++c) {
             frame_figures f = time_frames(context, &s, &o, o.counts[c], path);
-            printf("%8u %-7s %11.3f %11.3f %11.3f %11.3f %9.2f %9.2f%s\n", o.counts[c], pass == 0 ? "raster" : "tiled",
-                   f.cpu_ms[PER_SYSTEM], f.cpu_ms[BATCHED], f.gpu_ms[PER_SYSTEM], f.gpu_ms[BATCHED],
+            printf("%8u %-7s %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %8.2f %8.2f %8.2f %8.2f%s\n", o.counts[c],
+                   pass == 0 ? "raster" : "tiled", f.cpu_ms[PER_SYSTEM], f.cpu_ms[BATCHED], f.cpu_ms[BATCH_DRAWN],
+                   f.gpu_ms[PER_SYSTEM], f.gpu_ms[BATCHED], f.gpu_ms[BATCH_DRAWN],
                    f.cpu_ms[BATCHED] / f.cpu_ms[PER_SYSTEM], f.gpu_ms[BATCHED] / f.gpu_ms[PER_SYSTEM],
+                   f.cpu_ms[BATCH_DRAWN] / f.cpu_ms[PER_SYSTEM], f.gpu_ms[BATCH_DRAWN] / f.gpu_ms[PER_SYSTEM],
                    f.ok ? "" : "  (a call failed)");
             fflush(stdout);
             ok = ok && f.ok;

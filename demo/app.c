@@ -153,7 +153,8 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
     bool effect_ok = app->effect && (!options->effect_path || settings.effect || !options->offscreen);
     bool ok = effect_ok && scene_create(&app->scene) && render_targets_create(&app->targets, width, height) &&
               hud_create(&app->hud) && smoke_system_create(&settings, &app->smoke) &&
-              (!options->gameplay || gameplay_create(app->texture_path, &app->gameplay));
+              (!options->gameplay || gameplay_create(app->texture_path, &app->gameplay)) &&
+              (!options->many_effects || many_effects_create(app->texture_path, &app->many));
     if (!ok) {
         demo_app_destroy(app);
         return false;
@@ -173,6 +174,7 @@ void demo_app_destroy(demo_app *app) {
             fprintf(stderr, "plume_demo: %s\n", error.message);
     }
     gameplay_destroy(app->gameplay);
+    many_effects_destroy(app->many);
     smoke_system_destroy(app->smoke);
     effect_show_destroy(app->effect);
     hud_destroy(app->hud);
@@ -237,6 +239,14 @@ void demo_app_act(demo_app *app, demo_action action) {
         if (effect_show_next(app->effect, app->smoke)) set_capacity_done(app);
         break;
     case DEMO_TOGGLE_JOINT: smoke_system_set_joint(app->smoke, !smoke_system_joint(app->smoke)); break;
+    case DEMO_TOGGLE_MANY:
+        if (app->many) {
+            many_effects_destroy(app->many);
+            app->many = NULL;
+        } else if (!many_effects_create(app->texture_path, &app->many)) {
+            app->many = NULL;
+        }
+        break;
     }
 }
 
@@ -396,6 +406,7 @@ bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer
         }
         ok = gameplay_update(app->gameplay, &frame) && ok;
     }
+    if (app->many) ok = many_effects_update(app->many, &frame) && ok;
 
     float sky[3];
     scene_sky_color(sky);
@@ -404,6 +415,7 @@ bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer
     render_targets_copy_depth(&app->targets);
     ok = smoke_system_draw(app->smoke, &frame) && ok;
     if (app->gameplay) ok = gameplay_draw(app->gameplay, &frame) && ok;
+    if (app->many) ok = many_effects_draw(app->many, &frame) && ok;
     render_targets_present(&app->targets, framebuffer);
 
     if (frame_ms > 0) {

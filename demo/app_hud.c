@@ -126,11 +126,18 @@ static void hud_lines(const demo_app *app, char lines[HUD_LINES][160]) {
                  g.impacts, (unsigned long long)g.spark_landings, (unsigned long long)g.events_dropped, g.torches,
                  g.campfire_prewarm);
     }
+    if (app->many) {
+        many_effects_stats m;
+        many_effects_get_stats(app->many, &m);
+        snprintf(lines[HUD_EFFECT_LINE], 160,
+                 "%u effects, one batch (%u torches, %u impacts, %u dust): CPU update %.2f ms, draw %.2f ms; GPU %.2f ms",
+                 m.systems, m.torches, m.impacts, m.dust, m.update_cpu_ms, m.draw_cpu_ms, m.gpu_ms);
+    }
     if (app->options.offscreen) {
         snprintf(lines[5], 160, "offscreen, fixed step %.4f s", app->options.dt);
         lines[6][0] = '\0';
     } else {
-        snprintf(lines[5], 160, "space pause  +/- or 1-4 count  S sort  L resolution  T path  R reset  E effect");
+        snprintf(lines[5], 160, "space pause  +/- or 1-4 count  S sort  L resolution  T path  R reset  E effect  M many");
         snprintf(lines[6], 160, "H hide  drag: orbit  wheel: zoom  Esc quit");
     }
 }

@@ -11,6 +11,7 @@
 #include "demo.h"
 #include "effect_show.h"
 #include "gameplay.h"
+#include "many_effects.h"
 #include "hud.h"
 #include "render_targets.h"
 #include "scene.h"
@@ -56,6 +57,7 @@ struct demo_app {
     smoke_system *smoke;
     effect_show *effect;
     gameplay *gameplay;             /* --gameplay; NULL otherwise */
+    many_effects *many;             /* --many-effects or M; NULL otherwise */
     orbit_camera camera;
     bool paused, sorting, show_hud;
 

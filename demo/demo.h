@@ -43,6 +43,7 @@ typedef struct demo_options {
     bool unlit;               /* --unlit: the smoke column unlit, the default look (what the light costs) */
     bool no_self_shadow;      /* --no-self-shadow: the smoke lit but not shadowed by itself */
     bool gameplay;            /* --gameplay: impacts, a moving emitter, events, a campfire, torches (gameplay.h) */
+    bool many_effects;        /* --many-effects: a few hundred small effects, one batch (many_effects.h) */
     bool fire;                /* --fire: a fire at the chimney, drawn with the smoke in one draw group */
     bool separate;            /* --separate: with --fire, start drawing the two systems one after the other */
     uint32_t tile_size;       /* --tile 8|16|32: the tiled path's tile size (0: the module's default) */
@@ -73,7 +74,8 @@ typedef enum demo_action {
     DEMO_NEXT_RESOLUTION,  /* full -> half -> quarter -> full */
     DEMO_NEXT_PATH,        /* automatic -> raster -> tiled -> automatic */
     DEMO_NEXT_EFFECT,      /* the gallery's next effect file (demo/effects/) */
-    DEMO_TOGGLE_JOINT      /* with --fire: one draw group for fire and smoke, or one draw each */
+    DEMO_TOGGLE_JOINT,     /* with --fire: one draw group for fire and smoke, or one draw each */
+    DEMO_TOGGLE_MANY       /* the many-effects scene on or off (many_effects.h) */
 } demo_action;
 
 

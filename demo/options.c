@@ -58,6 +58,8 @@ static const char *USAGE =
     "                     effect file (demo/effects/*.json), reloaded whenever it is\n"
     "                     saved; its capacity unless --particles is given\n"
     "  --save-effect FILE at the end, write the effect on show as an effect file\n"
+    "  --many-effects     a few hundred small effects (torches, impacts, dust), one batch update and\n"
+    "                     one batch draw (M switches it in a window)\n"
     "  --gameplay         impacts where you click (F or the right button; offscreen: scripted), an\n"
     "                     emitter orbiting the pillar, spark landings counted from events, a\n"
     "                     prewarmed campfire, 100 torches that are one system\n"
@@ -134,6 +136,8 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             options->no_self_shadow = true, takes_value = false;
         } else if (!strcmp(arg, "--gameplay")) {
             options->gameplay = true, takes_value = false;
+        } else if (!strcmp(arg, "--many-effects")) {
+            options->many_effects = true, takes_value = false;
         } else if (!strcmp(arg, "--fire")) {
             options->fire = true, takes_value = false;
         } else if (!strcmp(arg, "--separate")) {
@@ -210,6 +214,10 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
         fprintf(stderr, "plume_demo: --effect sparks collides with the scene (plume_world), which needs the compute "
                         "path: not with --gl 3.3\n");
         return 2;
+    }
+    if (options->gl33 && options->many_effects) {
+        fprintf(stderr, "plume_demo: --many-effects needs the compute path: not with --gl 3.3\n");
+        return false;
     }
     if (options->gl33 && options->gameplay) {
         fprintf(stderr, "plume_demo: --gameplay needs the compute path: not with --gl 3.3\n");

@@ -33,6 +33,7 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action, int mo
     case GLFW_KEY_H: demo_app_act(input->app, DEMO_TOGGLE_HUD); break;
     case GLFW_KEY_E: demo_app_act(input->app, DEMO_NEXT_EFFECT); break;
     case GLFW_KEY_J: demo_app_act(input->app, DEMO_TOGGLE_JOINT); break;
+    case GLFW_KEY_M: demo_app_act(input->app, DEMO_TOGGLE_MANY); break;
     case GLFW_KEY_F: demo_app_fire_at(input->app, input->last_x, input->last_y); break;
     default: break;
     }

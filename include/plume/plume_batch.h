@@ -4,7 +4,7 @@
  *
  *     // every frame, after the opaque scene:
  *     plume_batch_update(context, NULL, 0, &frame);     // every live system of the context
- *     plume_draw_group_draw(context, group, &frame);     // or each system's plume_system_draw
+ *     plume_batch_draw(context, NULL, 0, &frame);        // or each system's plume_system_draw
  *
  * What one call saves over a plume_system_update per system: the host's GL
  * state is saved and restored once, and the frame, the host's state and the
@@ -39,6 +39,49 @@ extern "C" {
  * Threading: where the context's GL context is current. [since 1.3] */
 PLUME_API plume_result plume_batch_update(plume_context *context, const plume_system *systems,
                                           uint32_t system_count, const plume_frame_desc *frame);
+
+/* Draws `system_count` systems of `context` for `frame`'s camera as one
+ * draw group of any size (plume_draw_group.h): the host's GL state saved and
+ * restored once, each system's drawn count copied and scanned by one pass,
+ * a gather dispatch per system (no barrier between them), one sort of every
+ * drawn particle together by view depth (one back-to-front order, so
+ * effects that overlap interleave correctly), and one draw on the frame's
+ * path (raster, or tiled where the frame picks it and gives a depth
+ * texture) at its draw_resolution, every system's blend mode, orientation,
+ * lighting, flipbook and sprite kept. Instead of the systems' own draws:
+ *
+ *     plume_batch_update(context, NULL, 0, &update_frame); // disable_sort set: the batch sorts
+ *     plume_batch_draw(context, NULL, 0, &frame);          // every live system, one order
+ *
+ * `systems` NULL with `system_count` 0: every live system of the context, in
+ * the order of their handles' slots; `systems` not NULL with `system_count`
+ * 0: nothing. The context keeps the last list's draw state (buffers sized
+ * by the capacities, the sprites' texture array, the systems' table); a
+ * call with another list (systems created or destroyed between frames, or
+ * another selection) remakes it: buffers and sprite copies, never a shader
+ * build once the looks' programs are built (plume_context_warm_programs).
+ * Systems drawn only through batches can skip their own sort: update them
+ * with the frame's disable_sort (the batch sorts everything together, and
+ * reads their lists in any order).
+ * Which systems can join: as a draw group's (compute path, sprites or none,
+ * every textured sprite of one size, at most 2^28 particles each, 2^30 in
+ * all), with no limit on their number but the GL's: one sprite array layer
+ * per textured system (GL_MAX_ARRAY_TEXTURE_LAYERS, at least 2048).
+ * A system joins one batch a frame: a call whose list differs from the one
+ * that last drew one of its systems since that system's last update is
+ * refused (drawing one batch for several views is fine).
+ * Errors: PLUME_ERROR_INVALID_ARGUMENT (context or frame NULL; systems NULL
+ * with a count; a handle that names no live system of this context; a system
+ * named twice; a mesh system; sprites of different sizes; a system drawn by
+ * another batch since its last update; what plume_system_draw refuses of the
+ * frame), PLUME_ERROR_GL_UNSUPPORTED (a fragment-path system; more textured
+ * systems than the sprite array's layers), PLUME_ERROR_HOST_STATE,
+ * PLUME_ERROR_OUT_OF_MEMORY, PLUME_ERROR_SHADER, PLUME_ERROR_GL: each logs
+ * one message naming the field or the index, and then nothing is drawn.
+ * GL state: as plume_draw_group_draw's. Threading: where the context's GL
+ * context is current. [since 1.3] */
+PLUME_API plume_result plume_batch_draw(plume_context *context, const plume_system *systems, uint32_t system_count,
+                                        const plume_frame_desc *frame);
 
 #ifdef __cplusplus
 }

@@ -28,7 +28,8 @@
  *      over life, flipbook frame, orientation, light) into a record, and
  *      appends one {key, value} pair to the group's list: the key orders by
  *      the group's sort_mode for this frame's camera, the value says which
- *      system and which slot (system index << 28 | slot);
+ *      system and which slot (its record: the capacities of the systems
+ *      before it plus the slot);
  *   2. the list (the sum of the drawn counts) is sorted by a sorter of the
  *      group's, sized on the CPU by the sum of the systems' bounds on their
  *      drawn counts (plume_sort_indirect_bounded). Equal keys come out by

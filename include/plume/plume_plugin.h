@@ -171,6 +171,9 @@ typedef struct plume_api {
     /* many systems updated in one call (plume_batch.h) */
     plume_result (*batch_update)(plume_context *context, const plume_system *systems, uint32_t system_count,
                                  const plume_frame_desc *frame);
+    /* many systems drawn in one order by one call (plume_batch.h) */
+    plume_result (*batch_draw)(plume_context *context, const plume_system *systems, uint32_t system_count,
+                               const plume_frame_desc *frame);
 
     /* New fields go here, under a "---- since 1.N ----" line. */
 } plume_api;

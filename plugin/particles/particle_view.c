@@ -16,6 +16,7 @@ static void fill_view(system_state *s, particle_view *out) {
         .draw_list_buffer = s->live_list_buffer,
         .state_buffer = s->state_buffer,
         .sort_bound = s->sort_bound,
+        .update_count = s->update_count,
         .sprite_texture = s->sprite_texture ? s->sprite_texture : s->desc.appearance.texture.host_texture,
         .sprite_is_array = s->desc.appearance.texture.host_target == GL_TEXTURE_2D_ARRAY,
         .motion_texture = s->motion_texture ? s->motion_texture : s->desc.flipbook_motion.host_texture,

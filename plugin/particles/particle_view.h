@@ -107,12 +107,16 @@ typedef struct particle_view {
     struct particle_attachments *attachments; /* the draw's per-system state */
     particle_trail_view trail; /* desc->trail.points > 0 only */
     const particle_mesh_view *mesh; /* a mesh system's meshes (since 1.3); NULL: sprites */
+    uint64_t update_count;   /* updates so far: what tells one frame's draws from the next's */
 } particle_view;
 
 /* The live system `handle` names, as a view (logged under `caller` and
  * PLUME_ERROR_INVALID_ARGUMENT where none). */
 plume_result particles_find_view(const plume_context *context, plume_system handle, const char *caller,
                                  particle_view *out);
+/* The context's live systems' handles, in the order of their slots (as
+ * plume_context_list_ids): a batch's list when the host gives none. */
+uint32_t particles_list_live_systems(const plume_context *context, uint64_t *out, uint32_t capacity);
 /* The first step of a draw: the view and the checked frame's matrices (a
  * zero matrix stands for the identity); errors logged under `caller`.
  * `out->env` is NULL where the handle names no live system. */

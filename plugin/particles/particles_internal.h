@@ -349,9 +349,6 @@ plume_result particles_find_frame_system(const plume_context *context, plume_sys
  * and plume_batch_update's (batch.c). */
 plume_result particles_update_in_scope(system_state *system, const plume_frame_desc *frame, const mat4 view,
                                        const mat4 projection, plume_gl_scope *scope);
-/* The context's live systems' handles, in the order of their slots (as
- * plume_context_list_ids). */
-uint32_t particles_list_live_systems(const plume_context *context, uint64_t *out, uint32_t capacity);
 /* An emitter as the shaders' Emitter record. */
 void particles_pack_emitter(const plume_emitter_desc *e, float out[EMITTER_GPU_FLOATS]);
 

@@ -1,18 +1,21 @@
 /* Draw groups (plume_draw_group.h): several systems' drawn particles merged
  * into one list, sorted once and drawn by one instanced draw.
  *
- * Per system, in the group's order: a one-invocation pass (prepare) turns
- * the drawn count its update left into the gather's indirect dispatch and
- * the place of its pairs in the list; the gather, with the system's
- * appearance uniforms, writes each drawn particle's record (what it looks
- * like this frame: corners, colour, additive part, flipbook frames, light)
- * and its {key, system << 28 | slot} pair. Then the group's sorter orders
- * the list (its count on the GPU, its bound the sum of the systems'), and
- * one draw reads the records in that order. The records make the draw
- * independent of each system's uniforms, so one program draws every system;
- * the sprites are one texture array, a layer per textured system. The group
- * has a profiler of its own (plume_draw_group_set_profiling): the gather and
- * the sort are its sort stage, the draw its draw stage.
+ * Each system's drawn count is copied into the group's state, and one
+ * workgroup (prepare) scans them: each system's gather dispatch and the
+ * place of its pairs in the list. Then per system, with no barrier between
+ * them (each writes its own records and pairs), the gather, with the
+ * system's appearance uniforms, writes each drawn particle's record (what it
+ * looks like this frame: corners, colour, additive part, flipbook frames,
+ * light, its system's index) and its {key, record index} pair. The group's
+ * sorter orders the list (its count on the GPU, its bound the sum of the
+ * systems'), and one draw reads the records in that order. The records and
+ * the systems' table (sprite layer, flipbook, lit, soft fade) make the draw
+ * independent of each system's uniforms, so one program draws every system,
+ * of a group or of a batch of any size (batch_draw.c); the sprites are one
+ * texture array, a layer per textured system. The group has a profiler of
+ * its own (plume_draw_group_set_profiling): the gather and the sort are its
+ * sort stage, the draw its draw stage.
  *
  * The group's creation, GL objects and end are in draw_group_resources.c. */
 #include <string.h>
@@ -25,8 +28,21 @@ static void announce_stage(const group_state *g, const char *stage) {
 
 /* ---- The draw -------------------------------------------------------------------- */
 
-/* Each system's records and pairs: prepare, then gather, per system. */
+/* Each system's records and pairs: its drawn count copied, one prepare
+ * pass for all, then its gather. */
 static void gather(group_state *g, const particle_view *systems, const mat4 view, const frame_light *light) {
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, g->state_buffer);
+    for (uint32_t i = 0; i < g->system_count; ++i) {
+        glBindBuffer(GL_COPY_READ_BUFFER, systems[i].state_buffer);
+        GLintptr at = 4 * (PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * (GLintptr)i);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, STATE_DRAWN_COUNT_OFFSET, at, 4);
+    }
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_STATE, g->state_buffer);
+    glUseProgram(g->prepare_program);
+    glProgramUniform1ui(g->prepare_program, g->at.prepare[PREPARE_SYSTEM_COUNT], g->system_count);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     mat4 inverse_view;
     glm_mat4_inv((vec4 *)view, inverse_view);
     GLuint p = g->gather_program;
@@ -36,23 +52,18 @@ static void gather(group_state *g, const particle_view *systems, const mat4 view
     glProgramUniform3f(p, at[GATHER_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
     glProgramUniform3f(p, at[GATHER_EYE], inverse_view[3][0], inverse_view[3][1], inverse_view[3][2]);
     glProgramUniform1i(p, at[GATHER_BY_DISTANCE], g->by_distance);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_STATE, g->state_buffer);
+    glProgramUniform3fv(p, at[GATHER_LIGHT_DIRECTION], 1, light->direction);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_PAIRS, g->pairs_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_RECORDS, g->records_buffer);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, g->state_buffer);
+    glUseProgram(p);
     for (uint32_t i = 0; i < g->system_count; ++i) {
         const particle_view *s = &systems[i];
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->draw_list_buffer);
-        glUseProgram(g->prepare_program);
-        glProgramUniform1ui(g->prepare_program, g->at.prepare[PREPARE_SYSTEM], i);
-        glDispatchCompute(1, 1, 1);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
-        glUseProgram(p);
         particle_set_appearance_uniforms(s, &g->at.gather_appearance);
-        glProgramUniform3fv(p, at[GATHER_LIGHT_DIRECTION], 1, light->direction);
         glProgramUniform1ui(p, at[GATHER_SYSTEM], i);
         glProgramUniform1ui(p, at[GATHER_FIRST_RECORD], g->first_record[i]);
         GLintptr args = 4 * (PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * (GLintptr)i);
@@ -81,20 +92,14 @@ static void draw_sorted(const group_draw *w, const draw_target *target, const dr
     glUseProgram(d);
     glProgramUniformMatrix4fv(d, at[DRAW_VIEW], 1, GL_FALSE, &w->frame.view[0][0]);
     glProgramUniformMatrix4fv(d, at[DRAW_PROJECTION], 1, GL_FALSE, &projection[0][0]);
-    float fade[PLUME_DRAW_GROUP_MAX_SYSTEMS] = {0};
+    glProgramUniform1i(d, at[DRAW_SOFT_FADE], scene_depth != 0);
     if (scene_depth != 0) {
-        for (uint32_t i = 0; i < g->system_count; ++i) fade[i] = w->systems[i].desc->appearance.soft_fade_distance;
         mat4 inverse;
         glm_mat4_inv((vec4 *)projection, inverse);
         glProgramUniformMatrix4fv(d, at[DRAW_INVERSE_PROJECTION], 1, GL_FALSE, &inverse[0][0]);
         glProgramUniform2f(d, at[DRAW_VIEWPORT_SIZE], target->depth_size[0], target->depth_size[1]);
         glProgramUniform1ui(d, at[DRAW_DEPTH_CONVENTION], w->frame.depth_convention);
     }
-    glProgramUniform1fv(d, at[DRAW_SOFT_FADE], (GLsizei)g->system_count, fade);
-    glProgramUniform1iv(d, at[DRAW_LAYER], (GLsizei)g->system_count, g->system_layer);
-    glProgramUniform2uiv(d, at[DRAW_SYSTEM_FLIPBOOK], (GLsizei)g->system_count, g->system_flipbook);
-    glProgramUniform1iv(d, at[DRAW_SYSTEM_LIT], (GLsizei)g->system_count, g->system_lit);
-    glProgramUniform1uiv(d, at[DRAW_FIRST_RECORD], (GLsizei)g->system_count, g->first_record);
     glProgramUniform3fv(d, at[DRAW_LIGHT_COLOR], 1, w->light.color);
     glProgramUniform3fv(d, at[DRAW_AMBIENT_COLOR], 1, w->light.ambient);
     glActiveTexture(GL_TEXTURE1);
@@ -105,6 +110,7 @@ static void draw_sorted(const group_draw *w, const draw_target *target, const dr
     glBindSampler(0, g->sprite_sampler);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, g->pairs_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_RECORDS, g->records_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_SYSTEMS, g->systems_buffer);
     glBindVertexArray(g->vertex_array);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, count ? count->buffer : g->state_buffer);
     draw_blend_particles_over_depth(&w->g->env);
@@ -120,19 +126,16 @@ static void draw_sorted_share(void *user, const draw_target *target, const draw_
  * `target`; where that path cannot be made, the instanced draw. */
 static plume_result draw_tiled(const group_draw *w, const draw_target *target, plume_gl_scope *scope) {
     group_state *g = w->g;
-    float fade[PLUME_DRAW_GROUP_MAX_SYSTEMS] = {0}, additive = 0.0f;
+    float additive = 0.0f;
     for (uint32_t i = 0; i < g->system_count; ++i) {
-        const plume_system_desc *desc = w->systems[i].desc;
-        if (target->depth_texture) fade[i] = desc->appearance.soft_fade_distance;
-        float k = particles_largest_additive(desc);
+        float k = particles_largest_additive(w->systems[i].desc);
         additive = k > additive ? k : additive;
     }
     const tiled_group group = {.capacity = g->total_capacity, .look = g->look, .list_buffer = g->pairs_buffer,
-                               .records_buffer = g->records_buffer, .sprite_array = g->sprite_array,
-                               .system_count = g->system_count, .first_record = g->first_record,
-                               .layer = g->system_layer, .lit = g->system_lit, .flipbook = g->system_flipbook,
-                               .soft_fade = fade, .largest_additive = additive,
-                               .draw_fallback = draw_sorted_share, .user = (void *)w};
+                               .records_buffer = g->records_buffer, .systems_buffer = g->systems_buffer,
+                               .sprite_array = g->sprite_array,
+                               .largest_soft_fade = target->depth_texture ? g->largest_soft_fade : 0.0f,
+                               .largest_additive = additive, .draw_fallback = draw_sorted_share, .user = (void *)w};
     particle_view own = group_view(g);
     own.light = w->light;
     plume_result r = tiled_draw_group(&own, &g->tiled, &group, &w->frame, target, scope);
@@ -152,13 +155,14 @@ static plume_result draw_onto(const group_draw *w, const draw_target *target, bo
 
 /* The group, its live systems and the frame's matrices, every check logged. */
 static plume_result find_group_and_systems(plume_context *context, plume_draw_group handle, const char *caller,
-                                           const plume_frame_desc *frame, group_state **out_group,
-                                           particle_view *systems, mat4 view, mat4 projection) {
+                                           const plume_frame_desc *frame, group_state **out_group, mat4 view,
+                                           mat4 projection) {
     group_state *g = plume_context_lookup(context, handle.id, &draw_group_class, caller);
     *out_group = g;
     if (!g) return PLUME_ERROR_INVALID_ARGUMENT;
     if (plume_check_gl_context(&g->env, caller) != PLUME_OK) return PLUME_ERROR_GL_UNSUPPORTED;
     if (!frame) return group_refuse(&g->env, caller, "frame must not be NULL");
+    particle_view *systems = g->views;
     for (uint32_t i = 0; i < g->system_count; ++i) {
         plume_result r = particles_find_frame_view(context, g->systems[i], caller, frame, &systems[i], view,
                                                    projection);
@@ -174,17 +178,23 @@ static plume_result find_group_and_systems(plume_context *context, plume_draw_gr
 plume_result plume_draw_group_draw(plume_context *context, plume_draw_group handle, const plume_frame_desc *frame) {
     static const char *CALLER = "plume_draw_group_draw";
     group_state *g;
-    particle_view systems[PLUME_DRAW_GROUP_MAX_SYSTEMS];
     mat4 view, projection;
-    plume_result r = find_group_and_systems(context, handle, CALLER, frame, &g, systems, view, projection);
+    plume_result r = find_group_and_systems(context, handle, CALLER, frame, &g, view, projection);
     if (r != PLUME_OK) return r;
+    return group_draw_frame(g, frame, view, projection, CALLER);
+}
+
+plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat4 view, mat4 projection,
+                              const char *caller) {
+    const particle_view *systems = g->views;
+    plume_result r = PLUME_OK;
     /* A minimised window: nothing to draw, nothing bound. */
     if (draw_viewport_is_empty()) return PLUME_OK;
     bool lit = false;
     for (uint32_t i = 0; i < g->system_count; ++i) lit = lit || systems[i].desc->lit;
     if (lit && !g->warned_lit_without_light && draw_frame_is_dark(frame)) {
         plume_log(&g->env, PLUME_LOG_WARNING,
-                  "%s: a system of the group is lit but the frame has no light: its particles are black", CALLER);
+                  "%s: a system of the group is lit but the frame has no light: its particles are black", caller);
         g->warned_lit_without_light = true;
     }
     group_draw w = {.g = g, .systems = systems, .frame = {.desc = frame}, .light = draw_frame_light(frame)};
@@ -198,7 +208,7 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
 
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &g->env);
-    plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES | PLUME_SCOPE_COPY_BUFFERS);
     plume_gl_scope_neutral_raster(&scope);
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw group");
     profiler_frame_begin(g->profiler, ++g->draws, &scope);
@@ -220,13 +230,13 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
     if (frame->draw_resolution != PLUME_DRAW_FULL && frame->depth_texture == 0) {
         if (!g->warned_lowres_without_depth)
             plume_log(&g->env, PLUME_LOG_WARNING,
-                      "%s: a low draw_resolution needs the frame's depth_texture; drawing at full resolution", CALLER);
+                      "%s: a low draw_resolution needs the frame's depth_texture; drawing at full resolution", caller);
         g->warned_lowres_without_depth = true;
     }
     if (frame->draw_path == PLUME_DRAW_PATH_TILED && frame->depth_texture == 0) {
         if (!g->warned_tiled_without_depth)
             plume_log(&g->env, PLUME_LOG_WARNING,
-                      "%s: the tiled draw path needs the frame's depth_texture; drawing with the raster path", CALLER);
+                      "%s: the tiled draw path needs the frame's depth_texture; drawing with the raster path", caller);
         g->warned_tiled_without_depth = true;
     }
     if (r == PLUME_OK && factor == 1) {
@@ -247,7 +257,7 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
     profiler_frame_end(g->profiler);
     glPopDebugGroup();
     plume_gl_scope_end(&scope);
-    plume_result gl = plume_drain_gl_errors(&g->env, CALLER);
+    plume_result gl = plume_drain_gl_errors(&g->env, caller);
     return r != PLUME_OK ? r : gl;
 }
 
@@ -300,10 +310,12 @@ plume_result plume_draw_group_read_back(plume_context *context, plume_draw_group
         } else {
             glBindBuffer(GL_COPY_READ_BUFFER, g->pairs_buffer);
             glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)wanted * PLUME_PAIR_BYTES, pairs);
-            for (uint32_t i = 0; i < wanted; ++i)
-                entries[i] = (plume_draw_group_entry){.system_index = pairs[2 * i + 1] >> PLUME_GROUP_SLOT_BITS,
-                                                      .slot = pairs[2 * i + 1] & ((1u << PLUME_GROUP_SLOT_BITS) - 1u),
-                                                      .key = pairs[2 * i]};
+            for (uint32_t i = 0; i < wanted; ++i) {
+                uint32_t record = pairs[2 * i + 1], system = 0;
+                while (system + 1 < g->system_count && g->first_record[system + 1] <= record) ++system;
+                entries[i] = (plume_draw_group_entry){
+                    .system_index = system, .slot = record - g->first_record[system], .key = pairs[2 * i]};
+            }
             plume_free(&g->env, pairs);
         }
     }

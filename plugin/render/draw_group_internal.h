@@ -1,6 +1,7 @@
-/* What the draw group's two files share (draw_group.c: the draw, its
- * profile and read back; draw_group_resources.c: the group's creation, GL
- * objects and end). Not part of the API. */
+/* What the draw group's files share (draw_group.c: the draw, its profile
+ * and read back; draw_group_resources.c: the group's creation, GL objects
+ * and end; batch_draw.c: a batch's draw, a group of any number of systems
+ * kept by the context). Not part of the API. */
 #ifndef PLUME_RENDER_DRAW_GROUP_INTERNAL_H
 #define PLUME_RENDER_DRAW_GROUP_INTERNAL_H
 
@@ -14,15 +15,14 @@ enum { GROUP_RECORD_BYTES = 16 * PLUME_GROUP_RECORD_VEC4S };
 
 /* Each program's uniforms, in the order of its name table
  * (draw_group_resources.c). */
-enum { PREPARE_SYSTEM, PREPARE_UNIFORMS };
+enum { PREPARE_SYSTEM_COUNT, PREPARE_UNIFORMS };
 enum {
     GATHER_SYSTEM, GATHER_FIRST_RECORD, GATHER_VIEW, GATHER_CAMERA_RIGHT, GATHER_CAMERA_UP, GATHER_EYE,
     GATHER_BY_DISTANCE, GATHER_LIGHT_DIRECTION, GATHER_UNIFORMS
 };
 enum {
     DRAW_VIEW, DRAW_PROJECTION, DRAW_SOFT_FADE, DRAW_VIEWPORT_SIZE, DRAW_INVERSE_PROJECTION, DRAW_LIGHT_COLOR,
-    DRAW_AMBIENT_COLOR, DRAW_SPRITES, DRAW_SCENE_DEPTH, DRAW_LAYER, DRAW_SYSTEM_FLIPBOOK, DRAW_SYSTEM_LIT,
-    DRAW_FIRST_RECORD, DRAW_DEPTH_CONVENTION, DRAW_UNIFORMS
+    DRAW_AMBIENT_COLOR, DRAW_SPRITES, DRAW_SCENE_DEPTH, DRAW_DEPTH_CONVENTION, DRAW_UNIFORMS
 };
 
 typedef struct group_locations {
@@ -34,15 +34,11 @@ typedef struct group_state {
     plume_env env;
     plume_context *context;
     uint32_t system_count;
-    plume_system systems[PLUME_DRAW_GROUP_MAX_SYSTEMS];
-    uint32_t first_record[PLUME_DRAW_GROUP_MAX_SYSTEMS]; /* the capacities before each system's */
-    /* The draw's per-system uniforms (set at each draw: groups of the same
-     * looks share their programs): the sprite layer (-1: none), the flipbook's
-     * columns and rows, lit. */
-    GLint system_layer[PLUME_DRAW_GROUP_MAX_SYSTEMS];
-    GLuint system_flipbook[2 * PLUME_DRAW_GROUP_MAX_SYSTEMS];
-    GLint system_lit[PLUME_DRAW_GROUP_MAX_SYSTEMS];
+    plume_system *systems;   /* system_count of them, in the group's order */
+    uint32_t *first_record;  /* per system: the capacities before its own */
+    particle_view *views;    /* per system: its view at the draw (the draw's scratch) */
     uint32_t total_capacity;
+    float largest_soft_fade; /* of every system */
     bool by_distance;
     plume_sorter sorter;
     GLuint prepare_program, gather_program, draw_program;
@@ -50,6 +46,7 @@ typedef struct group_state {
     GLuint state_buffer;   /* PLUME_GROUP_STATE_WORDS: see the layout */
     GLuint pairs_buffer;   /* total_capacity {key, value} pairs */
     GLuint records_buffer; /* total_capacity records */
+    GLuint systems_buffer; /* per system PLUME_GROUP_SYSTEM_WORDS: render/draw_group_systems.glsl */
     GLuint sprite_array;   /* a layer per textured system; 0: none */
     GLuint sprite_sampler, depth_sampler, vertex_array;
     /* The low resolutions: the wrapper's state, run with the group's own
@@ -75,6 +72,29 @@ static inline particle_view group_view(group_state *g) {
     return (particle_view){.env = &g->env, .context = g->context, .state_buffer = g->state_buffer,
                            .profiler = g->profiler};
 }
+
+/* The systems `handles` names (count of them, at most max_count), checked
+ * as a group's: each live in `context`, once, on the compute path, drawn as
+ * sprites, every sprite of one size (sprite_size: 0 where none); their
+ * views into `views`. Logged under `caller` ("systems[i]") otherwise. */
+plume_result group_check_systems(const plume_env *env, plume_context *context, const char *caller,
+                                 const plume_system *handles, uint32_t count, uint32_t max_count,
+                                 particle_view *views, uint32_t sprite_size[2]);
+/* A group of the checked systems `handles` (their `views`), made with
+ * `env` in `context` (not filed there): programs from the context's cache,
+ * its buffers, sprites, table, sorter and profiler; *out NULL on failure. */
+plume_result group_make(plume_context *context, const plume_env *env, const plume_system *handles,
+                        const particle_view *views, uint32_t count, bool by_distance, const uint32_t sprite_size[2],
+                        const char *caller, group_state **out);
+/* Frees what group_make made (NULL: nothing). */
+void group_free(group_state *g);
+/* The GL objects of `g`, as an object's list_gl_objects. */
+uint32_t group_list_gl_objects(const group_state *g, plume_gl_object *out, uint32_t capacity);
+/* Draws `g`'s systems (g->views, their views now, found by the caller) for
+ * `frame` and its matrices, as plume_draw_group_draw; errors logged under
+ * `caller`. */
+plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat4 view, mat4 projection,
+                              const char *caller);
 
 /* PLUME_ERROR_INVALID_ARGUMENT, with the message `why` under `caller`. */
 static inline plume_result group_refuse(const plume_env *env, const char *caller, const char *why) {

@@ -5,19 +5,17 @@
  * sorter and its profiler;
  * the GL objects it lists and deletes. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "render/draw_group_internal.h"
 
-_Static_assert(PLUME_GROUP_MAX_SYSTEMS == PLUME_DRAW_GROUP_MAX_SYSTEMS, "the shaders' group size is the API's");
 _Static_assert((1u << PLUME_GROUP_SLOT_BITS) == PLUME_DRAW_GROUP_MAX_SYSTEM_CAPACITY,
-               "a value's slot bits hold the largest grouped capacity");
-_Static_assert(((uint64_t)PLUME_GROUP_MAX_SYSTEMS << PLUME_GROUP_SLOT_BITS) == ((uint64_t)1 << 32),
-               "the system index fills the value's top bits");
-_Static_assert(PLUME_GROUP_STATE_WORDS ==
-                   PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * PLUME_GROUP_MAX_SYSTEMS,
-               "the group's state holds every system's words");
+               "the shaders' largest grouped capacity is the API's");
 _Static_assert(PLUME_BINDING_GROUP_STATE < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_GROUP_PAIRS < PLUME_SCOPE_SSBO_SLOTS &&
-                   PLUME_BINDING_GROUP_RECORDS < PLUME_SCOPE_SSBO_SLOTS,
+                   PLUME_BINDING_GROUP_RECORDS < PLUME_SCOPE_SSBO_SLOTS &&
+                   PLUME_BINDING_GROUP_SYSTEMS < PLUME_SCOPE_SSBO_SLOTS &&
+                   PLUME_BINDING_TILED_GROUP_SYSTEMS < PLUME_SCOPE_SSBO_SLOTS,
                "the GL state scope restores every binding the group's passes use");
 
 static void free_group(void *object);
@@ -25,7 +23,7 @@ static uint32_t list_group_gl_objects(const void *object, plume_gl_object *out, 
 
 const plume_object_class draw_group_class = {"draw group", free_group, list_group_gl_objects};
 
-enum { GROUP_GL_OBJECTS = 10 };
+enum { GROUP_GL_OBJECTS = 11 };
 
 /* The group's own GL objects (not its low-resolution targets). */
 static uint32_t list_own_gl_objects(const group_state *g, plume_gl_object *out, uint32_t capacity) {
@@ -33,13 +31,16 @@ static uint32_t list_own_gl_objects(const group_state *g, plume_gl_object *out, 
         {GL_PROGRAM, g->prepare_program}, {GL_PROGRAM, g->gather_program}, {GL_PROGRAM, g->draw_program},
         {GL_BUFFER, g->state_buffer},     {GL_BUFFER, g->pairs_buffer},    {GL_BUFFER, g->records_buffer},
         {GL_TEXTURE, g->sprite_array},    {GL_SAMPLER, g->sprite_sampler}, {GL_SAMPLER, g->depth_sampler},
-        {GL_VERTEX_ARRAY, g->vertex_array},
+        {GL_VERTEX_ARRAY, g->vertex_array}, {GL_BUFFER, g->systems_buffer},
     };
     return plume_list_named_gl_objects(all, GROUP_GL_OBJECTS, out, capacity);
 }
 
 static uint32_t list_group_gl_objects(const void *object, plume_gl_object *out, uint32_t capacity) {
-    const group_state *g = object;
+    return group_list_gl_objects(object, out, capacity);
+}
+
+uint32_t group_list_gl_objects(const group_state *g, plume_gl_object *out, uint32_t capacity) {
     uint32_t n = list_own_gl_objects(g, out, capacity);
     n += lowres_list_gl_objects(&g->lowres, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += tiled_list_gl_objects(&g->tiled, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
@@ -48,7 +49,11 @@ static uint32_t list_group_gl_objects(const void *object, plume_gl_object *out, 
 }
 
 static void free_group(void *object) {
-    group_state *g = object;
+    group_free(object);
+}
+
+void group_free(group_state *g) {
+    if (!g) return;
     plume_gl_object owned[GROUP_GL_OBJECTS];
     plume_delete_gl_objects(&g->env, owned, list_own_gl_objects(g, owned, GROUP_GL_OBJECTS));
     lowres_release(&g->lowres, g->context);
@@ -115,31 +120,64 @@ static plume_result check_host_sprite(const plume_env *env, const char *caller, 
 static plume_result check_desc(const plume_env *env, plume_context *context, const char *caller,
                                const plume_draw_group_desc *desc, particle_view *systems, uint32_t sprite_size[2]) {
     if (!desc->systems) return group_refuse(env, caller, "systems must not be NULL");
-    if (desc->system_count == 0 || desc->system_count > PLUME_DRAW_GROUP_MAX_SYSTEMS) {
-        plume_log(env, PLUME_LOG_ERROR, "%s: system_count is %u; it must be 1 .. %d", caller, desc->system_count,
-                  PLUME_DRAW_GROUP_MAX_SYSTEMS);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
     if (desc->sort_mode != PLUME_SORT_MODE_VIEW_DEPTH && desc->sort_mode != PLUME_SORT_MODE_DISTANCE) {
         plume_log(env, PLUME_LOG_ERROR,
                   "%s: sort_mode %u: a group orders by view depth (%d) or distance to the eye (%d) only", caller,
                   desc->sort_mode, PLUME_SORT_MODE_VIEW_DEPTH, PLUME_SORT_MODE_DISTANCE);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
+    return group_check_systems(env, context, caller, desc->systems, desc->system_count, PLUME_DRAW_GROUP_MAX_SYSTEMS,
+                               systems, sprite_size);
+}
+
+/* True where `handles` names one system twice (logged): sorted copies of
+ * the handles compared neighbour to neighbour, so a batch of a thousand
+ * systems costs no million comparisons. */
+static int compare_ids(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static plume_result check_each_once(const plume_env *env, const char *caller, const plume_system *handles,
+                                    uint32_t count) {
+    uint64_t *ids = plume_alloc(env, (size_t)count * sizeof *ids);
+    if (!ids) {
+        plume_log(env, PLUME_LOG_ERROR, "%s: no memory to check the list of %u systems", caller, count);
+        return PLUME_ERROR_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; i < count; ++i) ids[i] = handles[i].id;
+    qsort(ids, count, sizeof *ids, compare_ids);
+    uint64_t twice = 0;
+    for (uint32_t i = 1; i < count && !twice; ++i)
+        if (ids[i] == ids[i - 1]) twice = ids[i];
+    plume_free(env, ids);
+    if (!twice) return PLUME_OK;
+    uint32_t first = UINT32_MAX, second = 0;
+    for (uint32_t i = 0; i < count && second == 0; ++i) {
+        if (handles[i].id != twice) continue;
+        if (first == UINT32_MAX) first = i;
+        else second = i;
+    }
+    plume_log(env, PLUME_LOG_ERROR, "%s: systems[%u] and systems[%u] are the same system", caller, first, second);
+    return PLUME_ERROR_INVALID_ARGUMENT;
+}
+
+plume_result group_check_systems(const plume_env *env, plume_context *context, const char *caller,
+                                 const plume_system *handles, uint32_t count, uint32_t max_count,
+                                 particle_view *views, uint32_t sprite_size[2]) {
+    if (count == 0 || count > max_count) {
+        plume_log(env, PLUME_LOG_ERROR, "%s: system_count is %u; it must be 1 .. %u", caller, count, max_count);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
     uint64_t total = 0;
     int textured = -1;
-    for (uint32_t i = 0; i < desc->system_count; ++i) {
+    for (uint32_t i = 0; i < count; ++i) {
         particle_view view;
         const particle_view *s = &view;
-        if (particles_find_view(context, desc->systems[i], caller, &view) != PLUME_OK) {
+        if (particles_find_view(context, handles[i], caller, &view) != PLUME_OK) {
             plume_log(env, PLUME_LOG_ERROR, "%s: systems[%u] is not a live system of this context", caller, i);
             return PLUME_ERROR_INVALID_ARGUMENT;
         }
-        for (uint32_t j = 0; j < i; ++j)
-            if (desc->systems[j].id == desc->systems[i].id) {
-                plume_log(env, PLUME_LOG_ERROR, "%s: systems[%u] and systems[%u] are the same system", caller, j, i);
-                return PLUME_ERROR_INVALID_ARGUMENT;
-            }
         if (s->desc->capacity > PLUME_DRAW_GROUP_MAX_SYSTEM_CAPACITY) {
             plume_log(env, PLUME_LOG_ERROR, "%s: systems[%u] has capacity %u; a grouped system has at most 2^28",
                       caller, i, s->desc->capacity);
@@ -177,27 +215,26 @@ static plume_result check_desc(const plume_env *env, plume_context *context, con
             sprite_size[0] = t->width;
             sprite_size[1] = t->height;
         }
-        systems[i] = view;
+        views[i] = view;
     }
     if (total > (1u << 30)) {
         plume_log(env, PLUME_LOG_ERROR, "%s: the systems' capacities add up to %llu; a group sorts at most 2^30",
                   caller, (unsigned long long)total);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    return PLUME_OK;
+    return check_each_once(env, caller, handles, count);
 }
 
 /* The gather and draw programs serve every system of the group: they are
  * built for the union of the systems' look features (particles_look_features),
  * which draws each system as its own program would. */
-static const char *const PREPARE_UNIFORM_NAMES[PREPARE_UNIFORMS + 1] = {"u_system", NULL};
+static const char *const PREPARE_UNIFORM_NAMES[PREPARE_UNIFORMS + 1] = {"u_system_count", NULL};
 static const char *const GATHER_UNIFORM_NAMES[GATHER_UNIFORMS + 1] = {
     "u_system", "u_first_record", "u_view", "u_camera_right", "u_camera_up", "u_eye", "u_by_distance",
     "u_light_direction", NULL};
 static const char *const DRAW_UNIFORM_NAMES[DRAW_UNIFORMS + 1] = {
-    "u_view",          "u_projection",    "u_soft_fade_distance", "u_viewport_size", "u_inverse_projection",
-    "u_light_color",   "u_ambient_color", "u_sprites",            "u_scene_depth",   "u_layer",
-    "u_system_flipbook", "u_system_lit",  "u_first_record",       "u_depth_convention", NULL};
+    "u_view",        "u_projection",    "u_soft_fade", "u_viewport_size", "u_inverse_projection",
+    "u_light_color", "u_ambient_color", "u_sprites",   "u_scene_depth",   "u_depth_convention", NULL};
 
 static plume_result build_programs(group_state *g, const particle_view *systems, uint32_t count) {
     uint32_t features = 0;
@@ -233,35 +270,58 @@ static plume_result build_programs(group_state *g, const particle_view *systems,
 
 
 /* The sprites as layers of one array texture, every mip level copied (the
- * sprites are complete: uploaded with their mipmaps), and each system's
- * layer and the draw's per-system uniforms. Binds unit 0's
- * GL_TEXTURE_2D_ARRAY (the caller's scope restores it). */
-static void make_sprites_and_system_uniforms(group_state *g, const particle_view *systems,
-                                             const uint32_t sprite_size[2]) {
+ * sprites are complete: uploaded with their mipmaps), and the systems'
+ * table (render/draw_group_systems.glsl): each system's layer, flipbook,
+ * lit and soft fade. Binds unit 0's GL_TEXTURE_2D_ARRAY and
+ * GL_COPY_WRITE_BUFFER (the caller's scope restores them). */
+static plume_result make_sprites_and_table(group_state *g, const particle_view *systems,
+                                           const uint32_t sprite_size[2]) {
+    uint32_t *table = plume_alloc(&g->env, (size_t)g->system_count * 4 * PLUME_GROUP_SYSTEM_WORDS);
+    if (!table) return PLUME_ERROR_OUT_OF_MEMORY;
     GLint layers = 0;
     for (uint32_t i = 0; i < g->system_count; ++i) {
-        const particle_view *s = &systems[i];
-        g->system_layer[i] = s->sprite_texture ? layers++ : -1;
-        g->system_flipbook[2 * i] = s->desc->appearance.texture.columns;
-        g->system_flipbook[2 * i + 1] = s->desc->appearance.texture.rows;
-        g->system_lit[i] = s->desc->lit;
+        const plume_system_desc *desc = systems[i].desc;
+        uint32_t *row = table + (size_t)PLUME_GROUP_SYSTEM_WORDS * i;
+        float fade = desc->appearance.soft_fade_distance;
+        row[0] = (uint32_t)(systems[i].sprite_texture ? layers++ : -1);
+        row[1] = desc->appearance.texture.columns | desc->appearance.texture.rows << 16;
+        row[2] = desc->lit;
+        memcpy(&row[3], &fade, sizeof fade);
+        if (fade > g->largest_soft_fade) g->largest_soft_fade = fade;
     }
-    if (layers == 0) return;
-    uint32_t levels = mip_levels(sprite_size[0], sprite_size[1]);
-    glActiveTexture(GL_TEXTURE0);
-    glGenTextures(1, &g->sprite_array);
-    glBindTexture(GL_TEXTURE_2D_ARRAY, g->sprite_array);
-    glTexStorage3D(GL_TEXTURE_2D_ARRAY, (GLsizei)levels, GL_RGBA8, (GLsizei)sprite_size[0], (GLsizei)sprite_size[1],
-                   layers);
-    glObjectLabel(GL_TEXTURE, g->sprite_array, -1, "plume draw group: sprites");
-    for (uint32_t i = 0; i < g->system_count; ++i) {
-        if (g->system_layer[i] < 0) continue;
-        for (uint32_t level = 0; level < levels; ++level) {
-            GLsizei w = (GLsizei)(sprite_size[0] >> level), h = (GLsizei)(sprite_size[1] >> level);
-            glCopyImageSubData(systems[i].sprite_texture, GL_TEXTURE_2D, (GLint)level, 0, 0, 0, g->sprite_array,
-                               GL_TEXTURE_2D_ARRAY, (GLint)level, 0, 0, g->system_layer[i], w > 0 ? w : 1, h > 0 ? h : 1, 1);
+    g->systems_buffer = plume_make_gpu_buffer(&g->env, (GLsizeiptr)g->system_count * 4 * PLUME_GROUP_SYSTEM_WORDS,
+                                              "plume draw group: systems");
+    glBufferSubData(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)g->system_count * 4 * PLUME_GROUP_SYSTEM_WORDS, table);
+    if (layers > 0) {
+        GLint most = 0;
+        glGetIntegerv(GL_MAX_ARRAY_TEXTURE_LAYERS, &most);
+        if (layers > most) {
+            plume_log(&g->env, PLUME_LOG_ERROR,
+                      "plume draw group: %d textured systems; the GL's sprite array holds at most %d "
+                      "(GL_MAX_ARRAY_TEXTURE_LAYERS)",
+                      layers, most);
+            plume_free(&g->env, table);
+            return PLUME_ERROR_GL_UNSUPPORTED;
+        }
+        uint32_t levels = mip_levels(sprite_size[0], sprite_size[1]);
+        glActiveTexture(GL_TEXTURE0);
+        glGenTextures(1, &g->sprite_array);
+        glBindTexture(GL_TEXTURE_2D_ARRAY, g->sprite_array);
+        glTexStorage3D(GL_TEXTURE_2D_ARRAY, (GLsizei)levels, GL_RGBA8, (GLsizei)sprite_size[0],
+                       (GLsizei)sprite_size[1], layers);
+        glObjectLabel(GL_TEXTURE, g->sprite_array, -1, "plume draw group: sprites");
+        for (uint32_t i = 0; i < g->system_count; ++i) {
+            GLint layer = (GLint)table[(size_t)PLUME_GROUP_SYSTEM_WORDS * i];
+            if (layer < 0) continue;
+            for (uint32_t level = 0; level < levels; ++level) {
+                GLsizei w = (GLsizei)(sprite_size[0] >> level), h = (GLsizei)(sprite_size[1] >> level);
+                glCopyImageSubData(systems[i].sprite_texture, GL_TEXTURE_2D, (GLint)level, 0, 0, 0, g->sprite_array,
+                                   GL_TEXTURE_2D_ARRAY, (GLint)level, 0, 0, layer, w > 0 ? w : 1, h > 0 ? h : 1, 1);
+            }
         }
     }
+    plume_free(&g->env, table);
+    return PLUME_OK;
 }
 
 static plume_result create_objects(group_state *g, const particle_view *systems, const uint32_t sprite_size[2],
@@ -277,14 +337,18 @@ static plume_result create_objects(group_state *g, const particle_view *systems,
     }
     plume_result r = build_programs(g, systems, g->system_count);
     if (r != PLUME_OK) return r;
-    g->state_buffer = plume_make_gpu_buffer(&g->env, 4 * PLUME_GROUP_STATE_WORDS, "plume draw group: state");
-    const uint32_t zero[PLUME_GROUP_STATE_WORDS] = {0}; /* read back before a draw: nothing drawn */
-    glBufferSubData(GL_COPY_WRITE_BUFFER, 0, sizeof zero, zero);
+    size_t state_bytes = 4 * ((size_t)PLUME_GROUP_STATE_SYSTEMS + (size_t)PLUME_GROUP_STATE_SYSTEM_WORDS * g->system_count);
+    g->state_buffer = plume_make_gpu_buffer(&g->env, (GLsizeiptr)state_bytes, "plume draw group: state");
+    uint32_t *zero = plume_alloc(&g->env, state_bytes); /* read back before a draw: nothing drawn */
+    if (!zero) return PLUME_ERROR_OUT_OF_MEMORY;
+    memset(zero, 0, state_bytes);
+    glBufferSubData(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)state_bytes, zero);
+    plume_free(&g->env, zero);
     g->pairs_buffer = plume_make_gpu_buffer(&g->env, (GLsizeiptr)g->total_capacity * PLUME_PAIR_BYTES, "plume draw group: pairs");
     g->records_buffer = plume_make_gpu_buffer(&g->env, (GLsizeiptr)record_bytes, "plume draw group: records");
     draw_create_samplers(&g->sprite_sampler, &g->depth_sampler);
     glGenVertexArrays(1, &g->vertex_array);
-    make_sprites_and_system_uniforms(g, systems, sprite_size);
+    if ((r = make_sprites_and_table(g, systems, sprite_size)) != PLUME_OK) return r;
     if ((r = plume_drain_gl_errors(&g->env, caller)) != PLUME_OK) return r;
     plume_sorter_desc sorter = {.capacity = g->total_capacity, .logger = g->env.logger, .allocator = g->env.allocator};
     if ((r = plume_sorter_create(g->context, &sorter, &g->sorter)) != PLUME_OK) return r;
@@ -293,6 +357,43 @@ static plume_result create_objects(group_state *g, const particle_view *systems,
     profiler_desc profiling = {0};
     if ((r = profiler_create(&g->env, &profiling, &g->profiler)) != PLUME_OK) return r;
     profiler_set_frame_finisher(g->profiler, finish_profiled_draw, g);
+    return PLUME_OK;
+}
+
+plume_result group_make(plume_context *context, const plume_env *env, const plume_system *handles,
+                        const particle_view *views, uint32_t count, bool by_distance, const uint32_t sprite_size[2],
+                        const char *caller, group_state **out) {
+    *out = NULL;
+    /* The state and its per-system arrays in one block. */
+    size_t bytes = sizeof(group_state) + (size_t)count * (sizeof(plume_system) + sizeof(particle_view) + sizeof(uint32_t));
+    group_state *g = plume_alloc(env, bytes);
+    if (!g) {
+        plume_log(env, PLUME_LOG_ERROR, "%s: no memory for a group of %u systems", caller, count);
+        return PLUME_ERROR_OUT_OF_MEMORY;
+    }
+    memset(g, 0, bytes);
+    g->env = *env;
+    g->context = context;
+    g->system_count = count;
+    g->by_distance = by_distance;
+    g->views = (particle_view *)(g + 1);
+    g->systems = (plume_system *)(g->views + count);
+    g->first_record = (uint32_t *)(g->systems + count);
+    for (uint32_t i = 0; i < count; ++i) {
+        g->systems[i] = handles[i];
+        g->first_record[i] = g->total_capacity;
+        g->total_capacity += views[i].desc->capacity;
+    }
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS | PLUME_SCOPE_TEXTURES);
+    plume_result r = create_objects(g, views, sprite_size, caller);
+    plume_gl_scope_end(&scope);
+    if (r != PLUME_OK) {
+        group_free(g);
+        return r;
+    }
+    *out = g;
     return PLUME_OK;
 }
 
@@ -308,22 +409,10 @@ plume_result plume_draw_group_create(plume_context *context, const plume_draw_gr
     uint32_t sprite_size[2] = {0, 0};
     if ((r = check_desc(&env, context, CALLER, desc, systems, sprite_size)) != PLUME_OK) return r;
     if ((r = plume_check_host_state(&env, CALLER)) != PLUME_OK) return r;
-    group_state *g = plume_alloc(&env, sizeof *g);
-    if (!g) return PLUME_ERROR_OUT_OF_MEMORY;
-    g->env = env;
-    g->context = context;
-    g->system_count = desc->system_count;
-    g->by_distance = desc->sort_mode == PLUME_SORT_MODE_DISTANCE;
-    for (uint32_t i = 0; i < desc->system_count; ++i) {
-        g->systems[i] = desc->systems[i];
-        g->first_record[i] = g->total_capacity;
-        g->total_capacity += systems[i].desc->capacity;
-    }
-    plume_gl_scope scope;
-    plume_gl_scope_begin(&scope, &env);
-    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS | PLUME_SCOPE_TEXTURES);
-    r = create_objects(g, systems, sprite_size, CALLER);
-    plume_gl_scope_end(&scope);
+    group_state *g;
+    r = group_make(context, &env, desc->systems, systems, desc->system_count,
+                   desc->sort_mode == PLUME_SORT_MODE_DISTANCE, sprite_size, CALLER, &g);
+    if (r != PLUME_OK) return r;
     uint64_t id = 0;
     r = plume_context_file_or_free(context, &draw_group_class, g, r, &id);
     if (r == PLUME_OK) out_group->id = id;

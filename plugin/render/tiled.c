@@ -89,13 +89,11 @@ static GLuint drawn_count_buffer(const tiled_source *src) {
 /* 1: the projection's inputs, the system's particles, its trail's segments
  * or the group's records. */
 static void bind_projected(const tiled_source *src, const tiled_renderer *r, const draw_frame *frame) {
-    const GLint *at = r->at[TP_PROJECT];
     const tiled_group *g = src->group;
     if (g) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, g->list_buffer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_GROUP_RECORDS, g->records_buffer);
-        glProgramUniform1uiv(r->programs[TP_PROJECT], at[TU_FIRST_RECORD], (GLsizei)g->system_count, g->first_record);
-        glProgramUniform1iv(r->programs[TP_PROJECT], at[TU_SYSTEM_LIT], (GLsizei)g->system_count, g->lit);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_GROUP_SYSTEMS, g->systems_buffer);
         return;
     }
     const particle_view *s = src->s;
@@ -121,20 +119,15 @@ static float bind_shading(const tiled_source *src, const tiled_renderer *r) {
         return src->s->desc->appearance.soft_fade_distance;
     }
     GLuint c = r->programs[TP_COMPOSITE];
-    const GLint *at = r->at[TP_COMPOSITE], *shared = r->composite_uniforms.at;
-    GLsizei n = (GLsizei)g->system_count;
-    glProgramUniform1iv(c, at[TU_GROUP_LAYER], n, g->layer);
-    glProgramUniform2uiv(c, at[TU_GROUP_FLIPBOOK], n, g->flipbook);
-    glProgramUniform1fv(c, at[TU_GROUP_SOFT_FADE], n, g->soft_fade);
+    const GLint *shared = r->composite_uniforms.at;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_SYSTEMS, g->systems_buffer);
     glProgramUniform1i(c, shared[PU_SPRITE], 0);
     glProgramUniform1i(c, shared[PU_SCENE_DEPTH], 1);
     glProgramUniform1i(c, shared[PU_SPRITE_ARRAY], PLUME_TEXTURE_UNIT_SPRITE_ARRAY);
     glActiveTexture(GL_TEXTURE0 + PLUME_TEXTURE_UNIT_SPRITE_ARRAY);
     glBindTexture(GL_TEXTURE_2D_ARRAY, g->sprite_array);
     glBindSampler(PLUME_TEXTURE_UNIT_SPRITE_ARRAY, r->sprite_sampler);
-    float largest = 0.0f;
-    for (uint32_t i = 0; i < g->system_count; ++i) largest = g->soft_fade[i] > largest ? g->soft_fade[i] : largest;
-    return largest;
+    return g->largest_soft_fade;
 }
 
 static void bind_tiled_buffers(const tiled_source *src, const tiled_renderer *r) {

@@ -39,8 +39,7 @@ typedef enum tiled_uniform {
     TU_CAPACITY, TU_SCAN_LEVELS, TU_VIEW, TU_PROJECTION, TU_CAMERA_RIGHT, TU_CAMERA_UP, TU_TARGET_SIZE, TU_COUNT,
     TU_ADD, TU_BUDGET, TU_TILES, TU_TILE_COUNT, TU_CHUNK_ENTRIES, TU_INVERSE_PROJECTION, TU_SOFT_FADE_DISTANCE,
     TU_DEPTH_ORIGIN, TU_DEPTH_SIZE, TU_DEPTH_FUNCTION, TU_THRESHOLD, TU_PARTICLES, TU_VIEWPORT_ORIGIN,
-    TU_DEPTH_CONVENTION, TU_FIRST_RECORD, TU_SYSTEM_LIT, TU_GROUP_LAYER, TU_GROUP_FLIPBOOK, TU_GROUP_SOFT_FADE,
-    TILED_UNIFORMS
+    TU_DEPTH_CONVENTION, TILED_UNIFORMS
 } tiled_uniform;
 
 typedef struct tiled_renderer {
@@ -98,17 +97,13 @@ plume_result tiled_configure(plume_context *context, plume_system system, uint32
 
 /* A draw group's sorted particles as the tiled passes read them (the
  * group's gather and sort made them, draw_group.c): the list in draw order
- * ({key, system << PLUME_GROUP_SLOT_BITS | slot}), the records, and per
- * system what the composite shades with; an overflowing frame's fallback is
- * the group's own instanced draw. */
+ * ({key, record index}), the records, and the systems' table (sprite layer,
+ * flipbook, lit, soft fade: render/draw_group_systems.glsl); an overflowing
+ * frame's fallback is the group's own instanced draw. */
 typedef struct tiled_group {
     uint32_t capacity, look;   /* the list's capacity; the union of the systems' looks */
-    GLuint list_buffer, records_buffer, sprite_array;
-    uint32_t system_count;
-    const GLuint *first_record;
-    const GLint *layer, *lit;  /* -1: no sprite */
-    const GLuint *flipbook;    /* columns, rows */
-    const float *soft_fade;
+    GLuint list_buffer, records_buffer, systems_buffer, sprite_array;
+    float largest_soft_fade;   /* of every system; 0 where the target has no depth texture */
     float largest_additive;    /* of every system (particles_largest_additive) */
     /* Draws the instances `count` names onto `target`, into the bound draw framebuffer. */
     void (*draw_fallback)(void *user, const draw_target *target, const draw_count *count);

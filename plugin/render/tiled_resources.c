@@ -36,8 +36,7 @@ static const char *const TILED_UNIFORM_NAMES[TILED_UNIFORMS + 1] = {
     "u_camera_up", "u_target_size",    "u_count",         "u_add",                "u_budget",
     "u_tiles",     "u_tile_count",     "u_chunk_entries", "u_inverse_projection", "u_soft_fade_distance",
     "u_depth_origin", "u_depth_size",  "u_depth_function", "u_threshold",         "u_particles",
-    "u_viewport_origin", "u_depth_convention", "u_first_record", "u_system_lit", "u_group_layer",
-    "u_group_flipbook", "u_group_soft_fade", NULL};
+    "u_viewport_origin", "u_depth_convention", NULL};
 
 static const char *const INPUT_DEFINES[] = {
     [TILED_INPUT_PARTICLES] = "",

@@ -5,6 +5,7 @@
 #include "particles/particle_common.glsl"
 #include "shared/scene_depth.glsl"
 #include "render/particle_appearance.glsl" // lighting
+#include "render/draw_group_systems.glsl"
 
 in vec4 v_color;
 in vec2 v_uv_frame;
@@ -19,28 +20,26 @@ flat in uint v_system;
 
 uniform sampler2DArray u_sprites;  // unit 0, premultiplied RGBA, a layer per textured system
 uniform sampler2D u_scene_depth;   // unit 1, window depth 0..1
-uniform int u_layer[PLUME_GROUP_MAX_SYSTEMS];                // per system; -1: no sprite
-uniform bool u_system_lit[PLUME_GROUP_MAX_SYSTEMS];
-uniform float u_soft_fade_distance[PLUME_GROUP_MAX_SYSTEMS]; // 0: no fade
+uniform bool u_soft_fade;           // the target has a depth texture: each system's soft fade applies
 uniform vec2 u_viewport_size;
 uniform mat4 u_inverse_projection;
 
 out vec4 out_color;
 
 void main() {
-    int layer = u_layer[v_system];
+    int layer = group_system_layer(v_system);
     // Sampled whatever the layer, so that the derivatives stay defined.
     float at = float(max(layer, 0));
     vec4 sampled = mix(texture(u_sprites, vec3(v_uv_frame, at)), texture(u_sprites, vec3(v_uv_next, at)), v_frame_mix);
     vec4 texel = layer >= 0 ? sampled : vec4(1.0);  // premultiplied
-    float fade = 1.0, distance = u_soft_fade_distance[v_system];
+    float fade = 1.0, distance = u_soft_fade ? group_system_soft_fade(v_system) : 0.0;
     if (distance > 0.0) {
         vec2 uv = gl_FragCoord.xy / u_viewport_size;
         float scene_depth = scene_view_depth(u_inverse_projection, uv, texture(u_scene_depth, uv).r);
         fade = clamp((scene_depth - v_view_depth) / distance, 0.0, 1.0);
     }
     vec3 color = v_color.rgb;
-    if (u_system_lit[v_system]) color *= sphere_lighting(v_quad, v_light);
+    if (group_system_lit(v_system)) color *= sphere_lighting(v_quad, v_light);
     color += v_emissive;
     out_color = vec4(color * texel.rgb, texel.a) * (v_color.a * fade);
     out_color.a *= 1.0 - v_additive;

@@ -1,13 +1,12 @@
 // Instance i draws the particle the group's sorted list names at i: its
-// system's record, one corner of its quad per vertex (two triangles).
+// record (whose system's flipbook the table gives), one corner of its quad per vertex (two triangles).
 #include "render/draw_group_common.glsl" // built with GROUP_RECORD_ACCESS readonly
+#include "render/draw_group_systems.glsl"
 
 layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer GroupList { uvec2 group_list[]; };
 
 uniform mat4 u_view;
 uniform mat4 u_projection;
-uniform uint u_first_record[PLUME_GROUP_MAX_SYSTEMS];  // per system
-uniform uvec2 u_system_flipbook[PLUME_GROUP_MAX_SYSTEMS];     // per system: columns, rows
 
 out vec4 v_color;                // straight alpha
 out vec2 v_uv_frame;             // uv of this frame
@@ -31,10 +30,8 @@ vec2 flipbook_uv(uvec2 flipbook, uint frame, vec2 corner_uv) {
 }
 
 void main() {
-    uint value = group_list[gl_InstanceID].y;
-    uint system = value >> PLUME_GROUP_SLOT_BITS;
-    uint slot = value & ((1u << PLUME_GROUP_SLOT_BITS) - 1u);
-    GroupRecord r = group_records[u_first_record[system] + slot];
+    GroupRecord r = group_records[group_list[gl_InstanceID].y];
+    uint system = floatBitsToUint(r.along.w);
     vec2 corner = CORNERS[gl_VertexID];
     vec3 world = r.centre.xyz + r.across.xyz * corner.x + r.along.xyz * corner.y;
     vec4 view_position = u_view * vec4(world, 1.0);
@@ -49,6 +46,6 @@ void main() {
     // Texture rows run from the image's top: the quad's top shows row 0.
     vec2 corner_uv = vec2(corner.x + 0.5, 0.5 - corner.y);
     v_frame_mix = r.centre.w;
-    v_uv_frame = flipbook_uv(u_system_flipbook[system], floatBitsToUint(r.emissive.w), corner_uv);
-    v_uv_next = flipbook_uv(u_system_flipbook[system], floatBitsToUint(r.light.w), corner_uv);
+    v_uv_frame = flipbook_uv(group_system_flipbook(system), floatBitsToUint(r.emissive.w), corner_uv);
+    v_uv_next = flipbook_uv(group_system_flipbook(system), floatBitsToUint(r.light.w), corner_uv);
 }

@@ -1,7 +1,7 @@
 // One invocation per drawn particle of one grouped system (an indirect
 // dispatch from its drawn count): its record (what it looks like this frame)
-// and its pair in the group's list, {key, system << PLUME_GROUP_SLOT_BITS |
-// slot}, at the system's first pair plus its rank in the system's list. The
+// and its pair in the group's list, {key, record index}, at the system's
+// first pair plus its rank in the system's list. The
 // key is the group's order, the same for every system: view depth or distance
 // to the eye, back to front.
 #include "particles/particle_common.glsl"
@@ -34,9 +34,9 @@ void main() {
     QuadEdges edges = quad_edges(p.velocity, rotation_at(t, p.age), a.size, u_camera_right, u_camera_up);
     vec3 light = quad_light(edges, cross(u_camera_right, u_camera_up));
     group_records[u_first_record + slot] =
-        GroupRecord(vec4(p.position, a.frame_mix), vec4(edges.across, a.additive), vec4(edges.along, 0.0), a.color,
+        GroupRecord(vec4(p.position, a.frame_mix), vec4(edges.across, a.additive), vec4(edges.along, uintBitsToFloat(u_system)), a.color,
                     vec4(a.emissive, uintBitsToFloat(a.frame)), vec4(light, uintBitsToFloat(a.next)));
     float measure = u_by_distance ? length(p.position - u_eye) : -(u_view * vec4(p.position, 1.0)).z;
     uint first = group_words[PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * u_system + 3u];
-    group_pairs[first + rank] = uvec2(depth_key(measure, true), (u_system << PLUME_GROUP_SLOT_BITS) | slot);
+    group_pairs[first + rank] = uvec2(depth_key(measure, true), u_first_record + slot);
 }

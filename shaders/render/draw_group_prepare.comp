@@ -1,25 +1,46 @@
-// One invocation before each grouped system's gather (render/draw_group.c):
-// from the drawn count its update left, the gather's indirect dispatch and
-// where its pairs begin in the group's list, which grows by that count. The
-// first system's starts the list. The list's length is the group's drawn
-// count: the instance count of its draw and the count of its sort.
-layout(local_size_x = 1) in;
+// One workgroup before the gathers of a group's systems (render/draw_group.c):
+// each system's drawn count, copied from its state into its words of the
+// group's state, becomes its gather's indirect dispatch and where its pairs
+// begin in the group's list (the drawn counts before its own: a scan, one
+// block of PLUME_GROUP_PREPARE_GROUP_SIZE systems a step). The list's length
+// is the group's drawn count: the instance count of its draw and the count of
+// its sort.
+layout(local_size_x = PLUME_GROUP_PREPARE_GROUP_SIZE) in;
 
-layout(std430, binding = PLUME_BINDING_STATE) restrict readonly buffer SystemState { uint system_words[]; };
 layout(std430, binding = PLUME_BINDING_GROUP_STATE) restrict buffer GroupState { uint group_words[]; };
 
-uniform uint u_system;  // its index in the group
+uniform uint u_system_count;
+
+shared uint sums[PLUME_GROUP_PREPARE_GROUP_SIZE];
 
 void main() {
-    uint drawn = system_words[PLUME_STATE_DRAWN_COUNT];
-    uint first = u_system == 0u ? 0u : group_words[PLUME_STATE_DRAWN_COUNT];
-    uint at = PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * u_system;
-    group_words[at] = (drawn + PLUME_GROUP_GATHER_GROUP_SIZE - 1u) / PLUME_GROUP_GATHER_GROUP_SIZE;
-    group_words[at + 1u] = 1u;
-    group_words[at + 2u] = 1u;
-    group_words[at + 3u] = first;
-    group_words[PLUME_STATE_DRAW_VERTEX_COUNT] = 6u;
-    group_words[PLUME_STATE_DRAWN_COUNT] = first + drawn;
-    group_words[PLUME_STATE_DRAW_FIRST_VERTEX] = 0u;
-    group_words[PLUME_STATE_DRAW_BASE_INSTANCE] = 0u;
+    const uint SIZE = uint(PLUME_GROUP_PREPARE_GROUP_SIZE);
+    uint lane = gl_LocalInvocationID.x, before = 0u;
+    for (uint block = 0u; block < u_system_count; block += SIZE) {
+        uint system = block + lane;
+        uint at = PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * system;
+        uint drawn = system < u_system_count ? group_words[at] : 0u;
+        sums[lane] = drawn;
+        barrier();
+        for (uint step = 1u; step < SIZE; step <<= 1u) {
+            uint add = lane >= step ? sums[lane - step] : 0u;
+            barrier();
+            sums[lane] += add;
+            barrier();
+        }
+        if (system < u_system_count) {
+            group_words[at] = (drawn + PLUME_GROUP_GATHER_GROUP_SIZE - 1u) / PLUME_GROUP_GATHER_GROUP_SIZE;
+            group_words[at + 1u] = 1u;
+            group_words[at + 2u] = 1u;
+            group_words[at + 3u] = before + sums[lane] - drawn;
+        }
+        before += sums[SIZE - 1u];
+        barrier();
+    }
+    if (lane == 0u) {
+        group_words[PLUME_STATE_DRAW_VERTEX_COUNT] = 6u;
+        group_words[PLUME_STATE_DRAWN_COUNT] = before;
+        group_words[PLUME_STATE_DRAW_FIRST_VERTEX] = 0u;
+        group_words[PLUME_STATE_DRAW_BASE_INSTANCE] = 0u;
+    }
 }

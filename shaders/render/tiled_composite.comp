@@ -67,12 +67,11 @@ uniform float u_threshold;          // transmittance that ends a pixel; 0: never
 uniform uvec2 u_tiles;
 uniform uint u_chunk_entries;       // 0: a workgroup per tile; K: per chunk of at most K entries
 #ifdef TILED_GROUP
-// A draw group's, per system (draw_group.c): its sprite's layer of the
-// group's array on u_sprite_array's unit (-1: none), its flipbook's columns
-// and rows, its soft fade distance (u_soft_fade_distance: the largest).
-uniform int u_group_layer[PLUME_GROUP_MAX_SYSTEMS];
-uniform uvec2 u_group_flipbook[PLUME_GROUP_MAX_SYSTEMS];
-uniform float u_group_soft_fade[PLUME_GROUP_MAX_SYSTEMS];
+// A draw group's systems' table (draw_group.c): per system its sprite's
+// layer of the group's array on u_sprite_array's unit (-1: none), its
+// flipbook's columns and rows, its soft fade distance (u_soft_fade_distance:
+// the largest, 0 where none applies).
+#include "render/draw_group_systems.glsl"
 #endif
 
 const uint BATCH = uint(TILED_BATCH); // splats loaded at once: min(pixels, 256), in 32 KiB of shared memory
@@ -232,13 +231,14 @@ void main() {
 #endif
 #ifdef TILED_GROUP
             uint system = floatBitsToUint(batch[at + SPLAT_GROUP_SYSTEM].w);
-            fade_distance = u_group_soft_fade[system];
-            if (u_group_layer[system] >= 0) {
+            fade_distance = u_soft_fade_distance > 0.0 ? group_system_soft_fade(system) : 0.0;
+            int group_layer = group_system_layer(system);
+            if (group_layer >= 0) {
                 uint both = floatBitsToUint(frames.z);
-                uvec2 book = u_group_flipbook[system];
+                uvec2 book = group_system_flipbook(system);
                 vec2 along_x = uv_dx / vec2(book);
                 vec2 along_y = uv_dy / vec2(book);
-                float layer = float(u_group_layer[system]);
+                float layer = float(group_layer);
                 texel = mix(textureGrad(u_sprite_array, vec3(group_frame_uv(book, both & 0xFFFFu, corner_uv), layer),
                                         along_x, along_y),
                             textureGrad(u_sprite_array, vec3(group_frame_uv(book, both >> 16, corner_uv), layer),

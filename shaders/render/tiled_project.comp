@@ -14,12 +14,12 @@
 layout(local_size_x = PLUME_TILED_PROJECT_GROUP_SIZE) in;
 
 #ifdef TILED_GROUP
-// A draw group's sorted list ({key, system << PLUME_GROUP_SLOT_BITS | slot})
-// and its records, which its systems' gathers evaluated (draw_group.c).
+// A draw group's sorted list ({key, record index}), its records, which its
+// systems' gathers evaluated, and its systems' table (draw_group.c).
 #define GROUP_RECORD_BINDING PLUME_BINDING_TILED_GROUP_RECORDS
 #include "render/draw_group_common.glsl"
-uniform uint u_first_record[PLUME_GROUP_MAX_SYSTEMS]; // per system
-uniform bool u_system_lit[PLUME_GROUP_MAX_SYSTEMS];
+#define GROUP_SYSTEMS_BINDING PLUME_BINDING_TILED_GROUP_SYSTEMS
+#include "render/draw_group_systems.glsl"
 #else
 layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer ParticleMotions { ParticleMotion motions[]; };
 layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
@@ -229,9 +229,8 @@ uint project(uint rank) {
 // A grouped particle: its record's quad, colour, frames and light; its
 // system's index in the splat's spare word (tiled_common.glsl).
 uint project(uint rank) {
-    uint value = draw_list[rank].y;
-    uint system = value >> PLUME_GROUP_SLOT_BITS;
-    GroupRecord g = group_records[u_first_record[system] + (value & ((1u << PLUME_GROUP_SLOT_BITS) - 1u))];
+    GroupRecord g = group_records[draw_list[rank].y];
+    uint system = floatBitsToUint(g.along.w);
     if (g.color.a <= 0.0 || dot(g.across.xyz, g.across.xyz) <= 0.0 || dot(g.along.xyz, g.along.xyz) <= 0.0)
         return 0u;
     uint base = rank * SPLAT_VEC4S;
@@ -240,7 +239,7 @@ uint project(uint rank) {
     splats[base + SPLAT_GROUP_SYSTEM].w = uintBitsToFloat(system);
     uint frames = floatBitsToUint(g.emissive.w) | (floatBitsToUint(g.light.w) << 16);
     return finish_splat(base, first, last, g.color, frames, splat_mix_word(g.centre.w, g.across.w), g.light.xyz,
-                        g.emissive.rgb, u_system_lit[system]);
+                        g.emissive.rgb, group_system_lit(system));
 }
 #else
 uint project(uint rank) {

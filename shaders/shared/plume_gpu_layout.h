@@ -246,22 +246,27 @@
 #define PLUME_GPU_KEY_NAN 0xFFFFFFFEu    /* = PLUME_KEY_NAN: every NaN depth */
 #define PLUME_GPU_KEY_LAST 0xFFFFFFFFu   /* = PLUME_KEY_LAST: never produced; sorts behind all */
 
-/* ---- Draw groups (render/draw_group.c, since 1.2) ----
+/* ---- Draw groups and batches (render/draw_group.c, since 1.2) ----
  * Several systems' drawn particles in one list, one sort, one draw. The
  * group's state buffer begins as a system's does (the draw's arguments, the
  * drawn count at PLUME_STATE_DRAWN_COUNT: the sort's count and the
  * low-resolution passes' test), then per system the gather's indirect
- * dispatch and where its pairs begin. */
+ * dispatch and where its pairs begin (before the prepare pass: its drawn
+ * count, copied from its state). A pair's value is its record's index (the
+ * system's first record plus its slot), so equal keys come out by system,
+ * then by slot, and any number of systems fits. */
 #define PLUME_BINDING_GROUP_STATE 7      /* the group's words below */
-#define PLUME_BINDING_GROUP_PAIRS 2      /* {key, system << 28 | slot}: the gather appends, the sort orders */
+#define PLUME_BINDING_GROUP_PAIRS 2      /* {key, record}: the gather appends, the sort orders */
 #define PLUME_BINDING_GROUP_RECORDS 6    /* per system and slot: what the particle looks like this frame */
-#define PLUME_GROUP_SLOT_BITS 28         /* a value's slot bits; the system index above them */
-#define PLUME_GROUP_MAX_SYSTEMS 16       /* = PLUME_DRAW_GROUP_MAX_SYSTEMS: 2^(32 - SLOT_BITS) */
+#define PLUME_BINDING_GROUP_SYSTEMS 3    /* per system: PLUME_GROUP_SYSTEM_WORDS (render/draw_group_systems.glsl) */
+#define PLUME_BINDING_TILED_GROUP_SYSTEMS 4 /* the same, in the tiled projection (its state is at 3) */
+#define PLUME_GROUP_SLOT_BITS 28         /* a grouped system's slots: its capacity's limit */
 #define PLUME_GROUP_RECORD_VEC4S 6       /* see Record in render/draw_group_common.glsl */
 #define PLUME_GROUP_GATHER_GROUP_SIZE 256
+#define PLUME_GROUP_PREPARE_GROUP_SIZE 256 /* the prepare pass's one workgroup scans this many systems a step */
 #define PLUME_GROUP_STATE_SYSTEMS 8      /* per system: x, y, z workgroups of its gather, its first pair */
 #define PLUME_GROUP_STATE_SYSTEM_WORDS 4
-#define PLUME_GROUP_STATE_WORDS 72       /* SYSTEMS + SYSTEM_WORDS x MAX_SYSTEMS */
+#define PLUME_GROUP_SYSTEM_WORDS 4       /* sprite layer (-1: none), flipbook columns | rows << 16, lit, soft fade bits */
 
 
 /* ---- Trails (plugin/particles/trails.c, render/trail_draw.c) ----

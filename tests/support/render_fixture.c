@@ -174,6 +174,22 @@ void render_draw_group(plume_draw_group group, const render_camera *c, plume_fra
     draw_system_or_group((plume_system){0}, group, c, frame, with_depth, occluder_width, occluder_depth, rgba);
 }
 
+plume_result render_try_batch(const plume_system *systems, uint32_t count, const render_camera *c,
+                              plume_frame_desc frame, bool with_depth, float *rgba) {
+    memcpy(frame.view, c->view, sizeof frame.view);
+    memcpy(frame.projection, c->projection, sizeof frame.projection);
+    host_frame h = begin_host_frame(0, 1.0f);
+    if (with_depth) frame.depth_texture = h.depth_copy;
+    plume_result r = plume_batch_draw(fixture_context(), systems, count, &frame);
+    end_host_frame(&h, rgba);
+    return r;
+}
+
+void render_draw_batch(const plume_system *systems, uint32_t count, const render_camera *c, plume_frame_desc frame,
+                       bool with_depth, float *rgba) {
+    assert_int_equal(render_try_batch(systems, count, c, frame, with_depth, rgba), PLUME_OK);
+}
+
 void render_draw_many(const plume_system *systems, uint32_t count, const render_camera *c,
                       const plume_frame_desc *frames, const int *viewport, float *rgba) {
     host_frame h = begin_host_frame(0, 1.0f);

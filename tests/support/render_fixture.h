@@ -60,6 +60,13 @@ void render_draw(plume_system system, const render_camera *c, plume_frame_desc f
 void render_draw_many(const plume_system *systems, uint32_t count, const render_camera *c,
                       const plume_frame_desc *frames, const int *viewport, float *rgba);
 
+/* render_draw for a batch (plume_batch_draw; `systems` NULL with `count` 0:
+ * every live system), its systems updated before. */
+void render_draw_batch(const plume_system *systems, uint32_t count, const render_camera *c, plume_frame_desc frame,
+                       bool with_depth, float *rgba);
+/* The same, returning what plume_batch_draw returned. */
+plume_result render_try_batch(const plume_system *systems, uint32_t count, const render_camera *c,
+                              plume_frame_desc frame, bool with_depth, float *rgba);
 /* render_draw for a draw group (its systems updated before). */
 void render_draw_group(plume_draw_group group, const render_camera *c, plume_frame_desc frame, bool with_depth,
                        int occluder_width, float occluder_depth, float *rgba);

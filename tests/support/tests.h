@@ -70,7 +70,8 @@ struct CMUnitTest;
     X(particle_gles, 0)                                                                                                \
     X(upload_rings, 0)                                                                                                 \
     X(mesh_draw_speedups, 0)                                                                                           \
-    X(effect_meshes, 0)
+    X(effect_meshes, 0)                                                                                                \
+    X(batch_draw, 1)
 
 #define PLUME_DECLARE_TEST_TABLE(name, through_table)                                                                  \
     extern const struct CMUnitTest name##_tests[];                                                                     \

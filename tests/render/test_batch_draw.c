@@ -1,0 +1,255 @@
+/* A batch's draw (plume_batch_draw, since 1.3): any number of systems in
+ * one order and one draw per path. The batch draws the picture of the same
+ * systems as one draw group (raster and tiled, systems of different looks
+ * interleaved); more systems than a group takes, apart on screen, draw as
+ * each system's own draw would; systems made and destroyed between frames
+ * join and leave the batch of every live system; a system in two batches
+ * of one frame is refused with a message, bad input too. Every picture is
+ * read into poisoned memory and checked to be numbers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include <cglm/cglm.h>
+
+#include "plume/plume_draw_group.h"
+#include "plume/plume_particles.h"
+#include "plume_fixture.h"
+#include "render_fixture.h"
+#include "test_env.h"
+#include "tests.h"
+
+enum { PIXELS = RENDER_WIDTH * RENDER_HEIGHT, GRID_COLUMNS = 6, GRID_ROWS = 4, APART = GRID_COLUMNS * GRID_ROWS };
+
+/* Every look sorts by whole 32-bit keys, as the batch does, so a system's
+ * own order and the batch's agree where its particles overlap each other. */
+static void plain(plume_system_desc *d) {
+    d->sort_key_bits = 32;
+}
+
+static void additive_stretched(plume_system_desc *d) {
+    plain(d);
+    d->blend_mode = PLUME_BLEND_ADDITIVE;
+    d->orientation = PLUME_ORIENT_VELOCITY_STRETCHED;
+    d->stretch_factor = 0.5f;
+    d->stretch_limits = (plume_range){1.0f, 1.5f};
+    d->emitters[0].speed = (plume_range){1.0f, 3.0f};
+    d->emitters[0].spread = 3.14159f;
+}
+
+static void fire_like(plume_system_desc *d) {
+    plain(d);
+    d->blend_mode = PLUME_BLEND_PREMULTIPLIED_ADDITIVE;
+    d->additive_over_life = (plume_curve){2, {{0.0f, 1.0f}, {1.0f, 0.3f}}};
+    d->appearance.soft_fade_distance = 0.5f;
+}
+
+static void lit(plume_system_desc *d) {
+    plain(d);
+    d->lit = true;
+}
+
+/* The k-th of four looks: a flipbook sprite, lit squares, an additive
+ * stretched sprite, a fire-like sprite with soft fade. */
+static plume_system make_look(const float centre[3], float extent, float size, uint32_t count, uint32_t seed, int k) {
+    static void (*const adjust[4])(plume_system_desc *) = {plain, lit, additive_stretched, fire_like};
+    return render_cloud_with(centre, extent, size, count, seed, k != 1, adjust[k % 4]);
+}
+
+static plume_frame_desc lit_frame(uint32_t path) {
+    return (plume_frame_desc){.draw_path = path, .light_direction = {0.3f, 1.0f, 0.5f},
+                              .light_color = {0.9f, 0.8f, 0.7f}, .ambient_color = {0.2f, 0.2f, 0.25f}};
+}
+
+/* One batch update of `systems` (NULL: every live one) for the camera. */
+static void update_batch(const plume_system *systems, uint32_t count, const render_camera *c) {
+    plume_frame_desc frame = lit_frame(PLUME_DRAW_PATH_RASTER);
+    frame.dt = 0.001f;
+    memcpy(frame.view, c->view, sizeof frame.view);
+    memcpy(frame.projection, c->projection, sizeof frame.projection);
+    assert_int_equal(plume_batch_update(fixture_context(), systems, count, &frame), PLUME_OK);
+}
+
+/* A picture's memory, poisoned with NaNs the draw must overwrite. */
+static float *poisoned_image(void) {
+    float *image = render_new_image();
+    memset(image, 0xFF, sizeof(float) * 4 * PIXELS);
+    return image;
+}
+
+static void assert_numbers(const float *image) {
+    for (int i = 0; i < 4 * PIXELS; ++i) assert_false(isnan(image[i]));
+}
+
+static uint32_t printed_seed(void) {
+    uint32_t seed = test_random_below(1u << 20);
+    printf("  seed %u\n", seed);
+    return seed;
+}
+
+static void test_batch_draw_matches_a_draw_group(void **state) {
+    (void)state;
+    uint32_t seed = printed_seed();
+    render_camera c = render_make_camera();
+    const float centre[3] = {0.2f, -0.1f, -6.0f};
+    plume_system systems[4];
+    for (int k = 0; k < 4; ++k) systems[k] = make_look(centre, 2.5f, 0.9f, 301 + 97 * (uint32_t)k, seed + (uint32_t)k, k);
+    update_batch(systems, 4, &c);
+    plume_draw_group group;
+    assert_int_equal(plume_draw_group_create(fixture_context(), &(plume_draw_group_desc){.systems = systems,
+                                                                                        .system_count = 4},
+                                             &group),
+                     PLUME_OK);
+    const uint32_t paths[2] = {PLUME_DRAW_PATH_RASTER, PLUME_DRAW_PATH_TILED};
+    for (int p = 0; p < 2; ++p) {
+        float *grouped = poisoned_image(), *batched = poisoned_image();
+        render_draw_group(group, &c, lit_frame(paths[p]), true, 0, 1.0f, grouped);
+        render_draw_batch(systems, 4, &c, lit_frame(paths[p]), true, batched);
+        assert_numbers(grouped);
+        assert_numbers(batched);
+        float largest = render_largest_difference(grouped, batched);
+        int covered = render_covered_pixels(batched);
+        printf("  4 interleaved systems of 4 looks, %s: the batch against the group %.3f/255 (at most 0.5), "
+               "%d pixels covered\n",
+               p ? "tiled" : "raster", largest * 255.0f, covered);
+        assert_true(covered > PIXELS / 8);
+        assert_true(largest <= 0.5f / 255.0f);
+        free(grouped);
+        free(batched);
+    }
+    assert_int_equal(plume_draw_group_destroy(fixture_context(), group), PLUME_OK);
+    for (int k = 0; k < 4; ++k) assert_int_equal(plume_system_destroy(fixture_context(), systems[k]), PLUME_OK);
+}
+
+/* The centre of grid cell `i`, apart from every other cell's cloud. */
+static void grid_centre(uint32_t i, float centre[3]) {
+    centre[0] = -3.0f + 1.2f * (float)(i % GRID_COLUMNS);
+    centre[1] = -1.65f + 1.1f * (float)(i / GRID_COLUMNS);
+    centre[2] = -7.0f;
+}
+
+/* `count` systems of every look, apart, in the grid's cells from
+ * `first_cell` on. */
+static void make_apart(plume_system *systems, uint32_t first_cell, uint32_t count, uint32_t seed) {
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t cell = first_cell + i;
+        float centre[3];
+        grid_centre(cell, centre);
+        systems[i] = make_look(centre, 0.3f, 0.2f, 40 + 13 * cell, seed + cell, (int)(cell % 4));
+    }
+}
+
+/* The batch (NULL: every live system) against the systems drawn one after
+ * the other, on `path`: the largest difference. */
+static float batch_against_separate(const plume_system *listed, uint32_t listed_count, const plume_system *systems,
+                                    uint32_t count, const render_camera *c, uint32_t path) {
+    plume_frame_desc frames[APART];
+    for (uint32_t i = 0; i < count; ++i) frames[i] = lit_frame(path);
+    float *separate = poisoned_image(), *batched = poisoned_image();
+    render_draw_many(systems, count, c, frames, NULL, separate);
+    render_draw_batch(listed, listed_count, c, lit_frame(path), true, batched);
+    assert_numbers(separate);
+    assert_numbers(batched);
+    assert_true(render_covered_pixels(batched) > (int)count * 4);
+    float largest = render_largest_difference(separate, batched);
+    free(separate);
+    free(batched);
+    return largest;
+}
+
+/* More systems than a draw group takes, none overlapping another on
+ * screen: the batch draws each as its own draw does. */
+static void test_batch_draw_matches_separate_draws_where_apart(void **state) {
+    (void)state;
+    uint32_t seed = printed_seed();
+    render_camera c = render_make_camera();
+    plume_system systems[APART];
+    make_apart(systems, 0, APART, seed);
+    update_batch(systems, APART, &c);
+    /* Raster only: the tiled path's own draw of a system and the group's
+     * tiled draw differ from each other as each differs from raster on
+     * sprites this small (mip levels from exact derivatives); the batch's
+     * tiled draw is the group's (test_batch_draw_matches_a_draw_group). */
+    float largest = batch_against_separate(systems, APART, systems, APART, &c, PLUME_DRAW_PATH_RASTER);
+    printf("  %d systems apart, raster: the batch against their own draws %.3f/255 (at most 0.5)\n", APART,
+           largest * 255.0f);
+    assert_true(largest <= 0.5f / 255.0f);
+    for (uint32_t i = 0; i < APART; ++i) assert_int_equal(plume_system_destroy(fixture_context(), systems[i]), PLUME_OK);
+}
+
+/* The batch of every live system follows the systems made and destroyed
+ * between frames. */
+static void test_batch_draw_follows_systems_made_and_destroyed(void **state) {
+    (void)state;
+    uint32_t seed = printed_seed();
+    render_camera c = render_make_camera();
+    plume_system systems[APART];
+    make_apart(systems, 0, 9, seed);
+    update_batch(NULL, 0, &c);
+    float largest = batch_against_separate(NULL, 0, systems, 9, &c, PLUME_DRAW_PATH_RASTER);
+    printf("  9 live systems: the batch of every live system against their own draws %.3f/255\n", largest * 255.0f);
+    assert_true(largest <= 0.5f / 255.0f);
+    /* Three destroyed, seven made: the survivors keep their place. */
+    for (uint32_t i = 2; i < 5; ++i) assert_int_equal(plume_system_destroy(fixture_context(), systems[i]), PLUME_OK);
+    memmove(&systems[2], &systems[5], 4 * sizeof systems[0]);
+    make_apart(systems + 6, 9, 7, seed + 100);
+    update_batch(NULL, 0, &c);
+    largest = batch_against_separate(NULL, 0, systems, 13, &c, PLUME_DRAW_PATH_RASTER);
+    printf("  3 destroyed, 7 made: %.3f/255\n", largest * 255.0f);
+    assert_true(largest <= 0.5f / 255.0f);
+    for (uint32_t i = 0; i < 13; ++i) assert_int_equal(plume_system_destroy(fixture_context(), systems[i]), PLUME_OK);
+}
+
+static void test_batch_draw_refuses_two_batches_in_a_frame(void **state) {
+    (void)state;
+    uint32_t seed = printed_seed();
+    render_camera c = render_make_camera();
+    plume_system systems[APART];
+    make_apart(systems, 0, 3, seed);
+    update_batch(systems, 3, &c);
+    const plume_frame_desc frame = lit_frame(PLUME_DRAW_PATH_RASTER);
+    float *image = poisoned_image();
+    const plume_system first[2] = {systems[0], systems[1]}, second[2] = {systems[2], systems[1]};
+    test_log_expect_errors();
+    assert_int_equal(render_try_batch(first, 2, &c, frame, false, image), PLUME_OK);
+    assert_int_equal(render_try_batch(first, 2, &c, frame, false, image), PLUME_OK); /* a second view */
+    assert_numbers(image);
+    assert_int_equal(render_try_batch(second, 2, &c, frame, false, image), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("plume_batch_draw: systems[1] was drawn by another batch since its last update"));
+    update_batch(systems, 3, &c);
+    assert_int_equal(render_try_batch(second, 2, &c, frame, false, image), PLUME_OK);
+    free(image);
+    /* Bad input: named, nothing drawn. */
+    plume_frame_desc camera = frame;
+    memcpy(camera.view, c.view, sizeof camera.view);
+    memcpy(camera.projection, c.projection, sizeof camera.projection);
+    const plume_system twice[2] = {systems[0], systems[0]};
+    assert_int_equal(plume_batch_draw(NULL, first, 2, &camera), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_batch_draw(fixture_context(), first, 2, NULL), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("plume_batch_draw: frame must not be NULL"));
+    assert_int_equal(plume_batch_draw(fixture_context(), NULL, 2, &camera), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("plume_batch_draw: systems is NULL with a system_count"));
+    assert_int_equal(plume_batch_draw(fixture_context(), twice, 2, &camera), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("plume_batch_draw: systems[0] and systems[1] are the same system"));
+    assert_int_equal(plume_batch_draw(fixture_context(), first, 0, &camera), PLUME_OK);
+    assert_int_equal(plume_system_destroy(fixture_context(), systems[0]), PLUME_OK);
+    assert_int_equal(plume_batch_draw(fixture_context(), first, 2, &camera), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_true(test_log_contains("plume_batch_draw: systems[0] is not a live system of this context"));
+    for (uint32_t i = 1; i < 3; ++i) assert_int_equal(plume_system_destroy(fixture_context(), systems[i]), PLUME_OK);
+}
+
+const struct CMUnitTest batch_draw_tests[] = {
+    cmocka_unit_test_setup_teardown(test_batch_draw_matches_a_draw_group, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_batch_draw_matches_separate_draws_where_apart, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_batch_draw_follows_systems_made_and_destroyed, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_batch_draw_refuses_two_batches_in_a_frame, fixture_setup, fixture_teardown),
+};
+const size_t batch_draw_test_count = sizeof batch_draw_tests / sizeof batch_draw_tests[0];
