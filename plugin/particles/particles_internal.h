@@ -311,6 +311,9 @@ typedef struct system_state {
     bool prewarming;         /* a prewarm's steps run: their events carry the next update's index */
     bool warned_long_dt;     /* a dt over 1 s was said once */
     bool batch_listed;       /* named earlier in the plume_batch_update being checked (batch.c) */
+    bool batch_alone;        /* linked to another by event routes: a batch updates it on its own (batch.c) */
+    bool update_culls;       /* this update's simulate culls against the frame */
+    uint32_t requested;      /* the particles this step asks for (the emit pass's count) */
     plume_system handle;     /* this system's own handle (event routes name it) */
     world_state world;
     mesh_state mesh;
@@ -349,6 +352,13 @@ plume_result particles_find_frame_system(const plume_context *context, plume_sys
  * and plume_batch_update's (batch.c). */
 plume_result particles_update_in_scope(system_state *system, const plume_frame_desc *frame, const mat4 view,
                                        const mat4 projection, plume_gl_scope *scope);
+/* The compute path's update in three parts, for a batch that runs the middle
+ * one for many systems at once (particles_run_passes): what comes before the
+ * passes (the update's count, its profiler frame, the scope's groups, the
+ * cull: update_culls), and what comes after (trails, captures, the sort). */
+void particles_update_begin(system_state *system, const plume_frame_desc *frame, plume_gl_scope *scope);
+plume_result particles_update_end(system_state *system, const plume_frame_desc *frame, const mat4 view,
+                                  plume_gl_scope *scope);
 /* The context's live systems' handles, in the order of their slots (as
  * plume_context_list_ids). */
 uint32_t particles_list_live_systems(const plume_context *context, uint64_t *out, uint32_t capacity);
@@ -377,6 +387,13 @@ void particles_window_record(emission_window *w, double time, uint64_t count);
 uint32_t particles_window_live_bound(emission_window *w, double now, uint32_t capacity);
 /* The view frustum as six world-space planes pointing inwards (culling). */
 void particles_frustum_planes(const mat4 view, const mat4 projection, float planes[PLUME_CULL_PLANES][4]);
+/* Each pass of a step (the plan, prepare, emit, simulate, the compaction,
+ * events to the CPU) for every system of `systems` before the next pass, in
+ * their order, one barrier between two passes: each system as its own step
+ * would leave it, where none reads what another writes (batch.c keeps systems
+ * linked by event routes out). Culls as each system's update_culls says. */
+void particles_run_passes(system_state *const *systems, uint32_t count, const plume_frame_desc *frame,
+                          const mat4 view, const mat4 projection);
 /* Plans this step's emission, then runs prepare, emit and simulate; culls
  * against view and projection when `cull` is set. */
 void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view,
@@ -397,9 +414,15 @@ uint32_t world_list_gl_objects(const system_state *s, plume_gl_object *out, uint
 /* Empties the event buffer (reset and creation). */
 void world_reset_gpu_state(system_state *s);
 /* Before the prepare pass: emits the children waiting in the event buffer
- * (they take free slots first) and tells the emit passes whether to tag
- * lifetimes with the emitter. */
+ * (they take free slots first). */
 void world_emit_events(system_state *s);
+/* Whether the emit passes tag lifetimes with the emitter. */
+bool world_tags_emitter(const system_state *s);
+/* The routes' uniforms of simulate, the compaction and the events to the
+ * CPU, and the event buffers' bindings (before each of those passes). */
+void world_set_routes(system_state *s);
+/* The other live system one of `s`'s routes sends children to; NULL: none. */
+system_state *world_other_target(const system_state *s);
 /* Before the simulate dispatch: its world uniforms, event buffers and
  * textures (the caller's scope saved PLUME_SCOPE_TEXTURES when
  * world_uses_textures). */

@@ -412,10 +412,7 @@ plume_result particles_find_frame_system(const plume_context *context, plume_sys
 
 /* ---- Update ------------------------------------------------------------------- */
 
-/* The update's work once the call's checks are done, inside the caller's
- * scope (a batch's for many systems). */
-plume_result particles_update_in_scope(system_state *system, const plume_frame_desc *frame, const mat4 view,
-                                       const mat4 projection, plume_gl_scope *scope) {
+void particles_update_begin(system_state *system, const plume_frame_desc *frame, plume_gl_scope *scope) {
     /* A step over a second is usually a stall or a unit mix-up (ms for s),
      * but a pre-warm is legitimate: simulated as given, said once. */
     if (frame->dt > 1.0f && !system->warned_long_dt) {
@@ -430,19 +427,18 @@ plume_result particles_update_in_scope(system_state *system, const plume_frame_d
     profiler_stage_begin(system->profiler, PLUME_STAGE_UPDATE);
     bool projection_given = false;
     for (int i = 0; i < 16; ++i) projection_given = projection_given || frame->projection[i] != 0.0f;
-    bool cull = projection_given && !frame->disable_culling;
-    if (system->fragment) {
-        fragment_particles_update(system, frame, view, projection, cull, scope);
-        profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
-        return PLUME_OK;
-    }
+    system->update_culls = projection_given && !frame->disable_culling;
+    if (system->fragment) return;
     profiler_stage_begin(system->profiler, PLUME_STAGE_SIMULATE);
     plume_gl_scope_save(scope, PLUME_SCOPE_OPTIONAL_SSBO); /* the emit pass's table */
     if (world_uses_textures(system, frame)) plume_gl_scope_save(scope, PLUME_SCOPE_TEXTURES);
     if (cpu_events_enabled(system)) plume_gl_scope_save(scope, PLUME_SCOPE_COPY_BUFFERS); /* the readback's copy */
     /* A trail reaches past its particle's culling sphere: not culled. */
-    cull = cull && system->desc.trail.points == 0;
-    particles_run_simulate_stage(system, frame, view, projection, cull);
+    system->update_culls = system->update_culls && system->desc.trail.points == 0;
+}
+
+plume_result particles_update_end(system_state *system, const plume_frame_desc *frame, const mat4 view,
+                                  plume_gl_scope *scope) {
     trails_record(system);
     profiler_stage_end(system->profiler, PLUME_STAGE_SIMULATE);
     particles_capture_event_counts(system, scope);
@@ -459,6 +455,20 @@ plume_result particles_update_in_scope(system_state *system, const plume_frame_d
     profiler_stage_end(system->profiler, PLUME_STAGE_SORT);
     profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
     return r;
+}
+
+/* The update's work once the call's checks are done, inside the caller's
+ * scope. */
+plume_result particles_update_in_scope(system_state *system, const plume_frame_desc *frame, const mat4 view,
+                                       const mat4 projection, plume_gl_scope *scope) {
+    particles_update_begin(system, frame, scope);
+    if (system->fragment) {
+        fragment_particles_update(system, frame, view, projection, system->update_culls, scope);
+        profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
+        return PLUME_OK;
+    }
+    particles_run_passes(&system, 1, frame, view, projection);
+    return particles_update_end(system, frame, view, scope);
 }
 
 plume_result plume_system_update(plume_context *context, plume_system handle, const plume_frame_desc *frame) {
