@@ -70,12 +70,9 @@ plume_result world_create(system_state *s) {
                                      &w->events_emit_program)))
         return r;
     find_locations(s);
-    glGenBuffers(1, &w->event_buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, w->event_buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER,
-                 EVENT_HEADER_BYTES + (GLsizeiptr)s->desc.world.event_capacity * PLUME_EVENT_RECORD_BYTES, NULL,
-                 GL_DYNAMIC_DRAW);
-    glObjectLabel(GL_BUFFER, w->event_buffer, -1, "plume particles: events");
+    w->event_buffer =
+        plume_make_buffer(&s->env, EVENT_HEADER_BYTES + (GLsizeiptr)s->desc.world.event_capacity * PLUME_EVENT_RECORD_BYTES,
+                          NULL, GL_DYNAMIC_DRAW, "plume particles: events");
     w->depth_sampler = make_sampler(GL_NEAREST);
     w->field_sampler = make_sampler(GL_LINEAR);
     return plume_drain_gl_errors(&s->env, "plume_system_create (world)");

@@ -107,7 +107,7 @@ static void draw_sorted(const group_draw *w, const draw_target *target, const dr
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_RECORDS, g->records_buffer);
     glBindVertexArray(g->vertex_array);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, count ? count->buffer : g->state_buffer);
-    draw_blend_particles_over_depth();
+    draw_blend_particles_over_depth(&w->g->env);
     glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(count ? count->offset : STATE_DRAW_ARGS_OFFSET));
 }
 
