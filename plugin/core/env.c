@@ -214,7 +214,8 @@ void plume_label_gl_object(const plume_env *env, GLenum type, GLuint name, const
 /* Fills the bound GL_COPY_WRITE_BUFFER with pseudo-random words (xorshift32
  * from the seed and the buffer's name, so that two buffers differ), a block
  * at a time. */
-static void poison_bound_buffer(const plume_env *env, GLuint buffer, GLsizeiptr bytes) {
+void plume_lab_poison_bound_buffer(const plume_env *env, GLuint buffer, GLsizeiptr bytes) {
+    if (env->new_buffer_poison == 0) return;
     enum { BLOCK_WORDS = 4096 };
     uint32_t block[BLOCK_WORDS];
     uint32_t state = env->new_buffer_poison * 2654435761u ^ buffer * 40503u;
@@ -237,11 +238,7 @@ GLuint plume_make_buffer(const plume_env *env, GLsizeiptr bytes, const void *dat
     glGenBuffers(1, &buffer);
     glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
     glBufferData(GL_COPY_WRITE_BUFFER, bytes, data, usage);
-#ifdef PLUME_LAB
-    if (!data && env->new_buffer_poison != 0) poison_bound_buffer(env, buffer, bytes);
-#else
-    (void)env;
-#endif
+    if (!data) plume_lab_poison_bound_buffer(env, buffer, bytes);
     plume_label_gl_object(env, GL_BUFFER, buffer, label);
     return buffer;
 }

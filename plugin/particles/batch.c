@@ -12,7 +12,7 @@
  * passes) is updated on its own, after them, as plume_system_update runs it
  * (particles_update_in_scope): no other system reads what those write, so
  * the order between the two kinds changes nothing. */
-#include "particles/particles_internal.h"
+#include "particles/update_passes.h"
 #include "plume/plume_batch.h"
 
 static const char *const CALLER = "plume_batch_update";
@@ -96,9 +96,10 @@ static plume_result update_systems(system_state **list, system_state **staged, u
     particles_run_passes(staged, staged_count, frame, view, projection);
     plume_result r = PLUME_OK;
     for (uint32_t i = 0; i < staged_count; ++i) {
-        plume_result one = particles_update_end(staged[i], frame, view, scope);
+        plume_result one = particles_update_end(staged[i], frame, view, scope, false);
         if (r == PLUME_OK) r = one;
     }
+    if (staged_count > 0) sort_host_barrier(); /* one for every sort */
     for (uint32_t i = 0; i < count; ++i) {
         if (!list[i]->batch_alone) continue;
         plume_result one = particles_update_in_scope(list[i], frame, view, projection, scope);

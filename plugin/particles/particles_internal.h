@@ -12,6 +12,7 @@
 #include "core/plume_internal.h"
 #include "particles/particle_view.h"
 #include "profile/profiler.h"
+#include "sort/sort_in_scope.h"
 #include "shared/plume_gpu_layout.h"
 
 /* Byte offsets into the state buffer, from its words in the shared layout. */
@@ -352,16 +353,14 @@ plume_result particles_find_frame_system(const plume_context *context, plume_sys
  * and plume_batch_update's (batch.c). */
 plume_result particles_update_in_scope(system_state *system, const plume_frame_desc *frame, const mat4 view,
                                        const mat4 projection, plume_gl_scope *scope);
-/* The compute path's update in three parts, for a batch that runs the middle
- * one for many systems at once (particles_run_passes): what comes before the
- * passes (the update's count, its profiler frame, the scope's groups, the
- * cull: update_culls), and what comes after (trails, captures, the sort). */
-void particles_update_begin(system_state *system, const plume_frame_desc *frame, plume_gl_scope *scope);
-plume_result particles_update_end(system_state *system, const plume_frame_desc *frame, const mat4 view,
-                                  plume_gl_scope *scope);
 /* The context's live systems' handles, in the order of their slots (as
  * plume_context_list_ids). */
 uint32_t particles_list_live_systems(const plume_context *context, uint64_t *out, uint32_t capacity);
+/* The system's buffers taken from the context's pool (system.c): the first
+ * four at creation, the compaction's two after the sorter. */
+enum { PARTICLES_POOLED_PARTICLE_BUFFERS = 4, PARTICLES_POOLED_BUFFERS = 6 };
+/* Takes pooled buffers [first, first + count) of the system's list. */
+plume_result particles_take_pooled_buffers(system_state *s, int first, int count);
 /* An emitter as the shaders' Emitter record. */
 void particles_pack_emitter(const plume_emitter_desc *e, float out[EMITTER_GPU_FLOATS]);
 
@@ -387,19 +386,15 @@ void particles_window_record(emission_window *w, double time, uint64_t count);
 uint32_t particles_window_live_bound(emission_window *w, double now, uint32_t capacity);
 /* The view frustum as six world-space planes pointing inwards (culling). */
 void particles_frustum_planes(const mat4 view, const mat4 projection, float planes[PLUME_CULL_PLANES][4]);
-/* Each pass of a step (the plan, prepare, emit, simulate, the compaction,
- * events to the CPU) for every system of `systems` before the next pass, in
- * their order, one barrier between two passes: each system as its own step
- * would leave it, where none reads what another writes (batch.c keeps systems
- * linked by event routes out). Culls as each system's update_culls says. */
-void particles_run_passes(system_state *const *systems, uint32_t count, const plume_frame_desc *frame,
-                          const mat4 view, const mat4 projection);
 /* Plans this step's emission, then runs prepare, emit and simulate; culls
  * against view and projection when `cull` is set. */
 void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view,
                                   const mat4 projection, bool cull);
-/* The live list, back-to-front. */
-plume_result particles_run_sort_stage(system_state *s);
+/* Simulate's workgroups over the capacity. */
+uint32_t particles_simulate_groups(const system_state *s);
+/* The live list, back-to-front; without the barrier that makes it readable
+ * to the draw when `host_barrier` is false (sort_host_barrier after several). */
+plume_result particles_run_sort_stage(system_state *s, bool host_barrier);
 /* After the sorter: the slot-order passes and buffers where the sorter can
  * run its radix sort (see system_state). */
 plume_result particles_create_compaction(system_state *s);

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "particles_internal.h"
+#include "update_passes.h"
 
 /* ---- Programs ------------------------------------------------------------------ */
 
@@ -64,7 +64,7 @@ plume_result particles_build_compute_programs(system_state *s) {
 _Static_assert(PLUME_BINDING_SLOT_KEYS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_GROUP_COUNTS < PLUME_SCOPE_SSBO_SLOTS,
                "the GL state scope restores the compaction's bindings");
 
-static uint32_t simulate_groups(const system_state *s) {
+uint32_t particles_simulate_groups(const system_state *s) {
     return (s->desc.capacity + PLUME_SIMULATE_GROUP_SIZE - 1) / PLUME_SIMULATE_GROUP_SIZE;
 }
 
@@ -85,11 +85,8 @@ plume_result particles_create_compaction(system_state *s) {
         return r;
     plume_find_uniform_locations(s->compact_scan_program, COMPACT_SCAN_UNIFORMS, &s->compact_scan_groups);
     plume_find_uniform_locations(s->compact_scatter_program, COMPACT_SCATTER_UNIFORMS, s->compact_scatter.at);
-    s->slot_keys_buffer =
-        plume_make_gpu_buffer(&s->env, (GLsizeiptr)s->desc.capacity * PLUME_PAIR_BYTES, "plume particles: outcome per slot");
-    s->group_counts_buffer = plume_make_gpu_buffer(&s->env, (GLsizeiptr)simulate_groups(s) * PLUME_GROUP_COUNT_BYTES,
-                                                   "plume particles: counts per simulate workgroup");
-    return plume_drain_gl_errors(&s->env, "plume_system_create (compaction)");
+    return particles_take_pooled_buffers(s, PARTICLES_POOLED_PARTICLE_BUFFERS,
+                                         PARTICLES_POOLED_BUFFERS - PARTICLES_POOLED_PARTICLE_BUFFERS);
 }
 
 /* ---- Live-count bound --------------------------------------------------------- */
@@ -325,13 +322,13 @@ static void pass_simulate(system_state *s, const plume_frame_desc *frame, const 
     glProgramUniform1i(sim, s->simulate.local_space, local);
     if (local) spawn_bind_local_motion(s); /* the live list's binding, free until the compaction */
     mesh_prepare_simulate(s);
-    glDispatchCompute(simulate_groups(s), 1, 1);
+    glDispatchCompute(particles_simulate_groups(s), 1, 1);
 }
 
 static void pass_compact_scan(system_state *s) {
     bind_compaction_buffers(s);
     glUseProgram(s->compact_scan_program);
-    glProgramUniform1ui(s->compact_scan_program, s->compact_scan_groups, simulate_groups(s));
+    glProgramUniform1ui(s->compact_scan_program, s->compact_scan_groups, particles_simulate_groups(s));
     glDispatchCompute(1, 1, 1);
 }
 
@@ -339,7 +336,7 @@ static void pass_compact_scatter(system_state *s) {
     bind_compaction_buffers(s);
     glUseProgram(s->compact_scatter_program);
     glProgramUniform1ui(s->compact_scatter_program, s->compact_scatter.capacity, s->desc.capacity);
-    glDispatchCompute(simulate_groups(s), 1, 1);
+    glDispatchCompute(particles_simulate_groups(s), 1, 1);
 }
 
 /* The passes after the compaction that still belong to the step. */
@@ -376,11 +373,15 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
 }
 
 /* Stage 2: the live list, back-to-front. The GPU's live count sizes the
- * sort; the CPU's bound on it decides which passes are issued at all. */
-plume_result particles_run_sort_stage(system_state *s) {
+ * sort; the CPU's bound on it decides which passes are issued at all. The
+ * update checked the call, and the system made both buffers: the sort runs
+ * inside the update's scope without the public call's checks, each of which
+ * asks the GL (on NVIDIA a wait for its thread). */
+plume_result particles_run_sort_stage(system_state *s, bool host_barrier) {
     uint32_t bound = s->sort_bound;
     profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_BOUND, bound);
     s->last_sort = plume_sorter_algorithm_for(s->context, s->sorter, bound);
-    return plume_sort_indirect_bounded(s->context, s->sorter, s->live_list_buffer, s->state_buffer,
-                                       STATE_DRAWN_COUNT_OFFSET, bound);
+    return sort_indirect_in_scope(s->context, s->sorter, s->live_list_buffer, s->state_buffer,
+                                  STATE_DRAWN_COUNT_OFFSET, STATE_HEADER_BYTES + (GLsizeiptr)s->desc.capacity * 4,
+                                  bound, host_barrier);
 }
