@@ -22,11 +22,8 @@
  *
  * Creation: in a fresh plume_context, the CPU milliseconds of
  * plume_system_create for the first system (which builds whatever the first
- * of a look builds) and the median of the next `--creations` (the pool has
- * nothing to give: GL buffers made); after destroying every other one of
- * them, the median of as many creations again (a game's effects come and go:
- * the context's pool gives each new system the buffers a destroyed one
- * left); then the median of each new system's first update and draw (raster, then tiled), where the
+ * of a look builds) and the median of the next `--creations`; then the median
+ * of each new system's first update and draw (raster, then tiled), where the
  * programs built on first use show up. GPU memory per system, where the GL
  * has GL_NVX_gpu_memory_info: the available memory before creating the
  * systems, after creating them and drawing each once raster, and after
@@ -299,23 +296,11 @@ static bool time_creation(const scene *s, const options *o) {
         if (ok) raster_ms[i] = first_frame_ms(context, s, systems[i], PLUME_DRAW_PATH_RASTER);
     }
     double after_raster = available_mb(nvx);
-    /* Every other system destroyed, then as many made again: the pool's case. */
-    uint32_t churned = 0;
-    double *churn_ms = calloc(count, sizeof *churn_ms);
-    for (uint32_t i = 1; ok && i < count; i += 2) plume_system_destroy(context, systems[i]);
-    for (uint32_t i = 1; ok && i < count; i += 2) {
-        plume_system_desc desc = small_effect(i, count, o->capacity);
-        double t0 = bench_now_ms();
-        ok = plume_system_create(context, &desc, &systems[i]) == PLUME_OK;
-        churn_ms[churned++] = bench_now_ms() - t0;
-    }
     for (uint32_t i = 0; ok && i < count; ++i) tiled_ms[i] = first_frame_ms(context, s, systems[i], PLUME_DRAW_PATH_TILED);
     double after_tiled = available_mb(nvx);
     if (ok) {
         printf("\nsystem creation (capacity %u), CPU ms: first %.3f, median of the next %u %.4f\n", o->capacity,
                create_ms[0], o->creations, bench_median(create_ms + 1, (int)o->creations));
-        printf("system creation after destroying every other one (buffers from the context's pool), CPU ms:"
-               " median of %u %.4f\n", churned, bench_median(churn_ms, (int)churned));
         printf("a new system's first update + draw (GPU waited for), CPU ms: raster first %.3f, median %.4f;"
                " tiled first %.3f, median %.4f\n",
                raster_ms[0], bench_median(raster_ms + 1, (int)o->creations), tiled_ms[0],
@@ -332,7 +317,6 @@ static bool time_creation(const scene *s, const options *o) {
     plume_context_destroy(context);
     free(systems);
     free(create_ms);
-    free(churn_ms);
     free(raster_ms);
     free(tiled_ms);
     return ok;

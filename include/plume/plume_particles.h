@@ -74,10 +74,6 @@
  * per pixel of the viewport. It grows to the largest need and never
  * shrinks, except the low-resolution targets (the last viewport's size),
  * and is freed with the last system (or draw group) that drew with it.
- * A destroyed system's buffers that follow its capacity alone (about 84
- * bytes per particle) go to the context's pool, at most 16 MiB, which gives
- * them to the next system of the same capacity (its creation then makes no
- * GL buffer); the pool is freed when the context's last system goes.
  *
  * Handles: every function taking a plume_system checks it against the
  * context; a destroyed system, a handle of another context or a garbage value

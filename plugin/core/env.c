@@ -48,9 +48,7 @@ static plume_result init_env(plume_env *env, const plume_env *defaults, const pl
                           : 0;
     env->allocator = given == 3 ? *allocator : defaults->allocator;
     env->programs = defaults->programs;
-#ifdef PLUME_LAB
     env->new_buffer_poison = defaults->new_buffer_poison;
-#endif
     if (given != 0 && given != 3) {
         plume_log(env, PLUME_LOG_ERROR,
                   "allocator: give all of allocate, reallocate and deallocate, or none (%d of 3 given)", given);
@@ -214,8 +212,7 @@ void plume_label_gl_object(const plume_env *env, GLenum type, GLuint name, const
 /* Fills the bound GL_COPY_WRITE_BUFFER with pseudo-random words (xorshift32
  * from the seed and the buffer's name, so that two buffers differ), a block
  * at a time. */
-void plume_lab_poison_bound_buffer(const plume_env *env, GLuint buffer, GLsizeiptr bytes) {
-    if (env->new_buffer_poison == 0) return;
+static void poison_bound_buffer(const plume_env *env, GLuint buffer, GLsizeiptr bytes) {
     enum { BLOCK_WORDS = 4096 };
     uint32_t block[BLOCK_WORDS];
     uint32_t state = env->new_buffer_poison * 2654435761u ^ buffer * 40503u;
@@ -238,7 +235,11 @@ GLuint plume_make_buffer(const plume_env *env, GLsizeiptr bytes, const void *dat
     glGenBuffers(1, &buffer);
     glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
     glBufferData(GL_COPY_WRITE_BUFFER, bytes, data, usage);
-    if (!data) plume_lab_poison_bound_buffer(env, buffer, bytes);
+#ifdef PLUME_LAB
+    if (!data && env->new_buffer_poison != 0) poison_bound_buffer(env, buffer, bytes);
+#else
+    (void)env;
+#endif
     plume_label_gl_object(env, GL_BUFFER, buffer, label);
     return buffer;
 }

@@ -19,11 +19,11 @@ typedef struct plume_env {
     plume_logger logger;
     plume_allocator allocator;
     plume_program_cache *programs;
-#ifdef PLUME_LAB
     /* plume_lab_poison_new_buffers: nonzero fills every buffer made without
-     * data from this seed. */
+     * data from this seed (lab builds only; always zero in the product). In
+     * every build, so that the struct is one size wherever this header is
+     * read (the tests read it without PLUME_LAB). */
     uint32_t new_buffer_poison;
-#endif
 } plume_env;
 
 /* Fills defaults for a zero logger/allocator. Fails (and logs) on a partial
@@ -194,29 +194,6 @@ GLuint plume_make_buffer(const plume_env *env, GLsizeiptr bytes, const void *dat
 void plume_label_gl_object(const plume_env *env, GLenum type, GLuint name, const char *label);
 /* plume_make_buffer without data for GPU-only use (GL_DYNAMIC_COPY). */
 GLuint plume_make_gpu_buffer(const plume_env *env, GLsizeiptr bytes, const char *label);
-#ifdef PLUME_LAB
-/* Fills the buffer bound to GL_COPY_WRITE_BUFFER with the seeded pattern
- * where `env`'s context asks for it (plume_lab_poison_new_buffers). */
-void plume_lab_poison_bound_buffer(const plume_env *env, GLuint buffer, GLsizeiptr bytes);
-#else
-#define plume_lab_poison_bound_buffer(env, buffer, bytes) ((void)(env), (void)(buffer), (void)(bytes))
-#endif
-
-/* The context's pool of GPU-only buffers (buffer_pool.c): what destroyed
- * objects gave back, at most PLUME_BUFFER_POOL_BYTES and ..._BUFFERS of
- * them, until another object takes them, or until no buffer taken is still
- * out (the context's last such object went), when the pool is deleted. */
-enum { PLUME_BUFFER_POOL_BYTES = 16 << 20, PLUME_BUFFER_POOL_BUFFERS = 512 };
-/* As plume_make_gpu_buffer, but a buffer of the same size and label (the
- * same string) given back to `context`'s pool where there is one: its
- * contents are then what its last owner left (in lab builds the poison
- * pattern where the context asks for it), as undefined as a new buffer's.
- * Binds GL_COPY_WRITE_BUFFER. */
-GLuint plume_take_gpu_buffer(plume_context *context, const plume_env *env, GLsizeiptr bytes, const char *label);
-/* Gives a buffer made by plume_take_gpu_buffer with `bytes` and `label` back
- * to `context`'s pool, or deletes it where the pool is full or gone (0:
- * nothing). */
-void plume_give_back_gpu_buffer(plume_context *context, GLuint buffer, GLsizeiptr bytes, const char *label);
 
 /* An object's list_gl_objects from the candidates it holds: copies those with
  * a name (0: not created) to `out`, at most `capacity`, and returns how many

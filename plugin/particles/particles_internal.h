@@ -356,11 +356,6 @@ plume_result particles_update_in_scope(system_state *system, const plume_frame_d
 /* The context's live systems' handles, in the order of their slots (as
  * plume_context_list_ids). */
 uint32_t particles_list_live_systems(const plume_context *context, uint64_t *out, uint32_t capacity);
-/* The system's buffers taken from the context's pool (system.c): the first
- * four at creation, the compaction's two after the sorter. */
-enum { PARTICLES_POOLED_PARTICLE_BUFFERS = 4, PARTICLES_POOLED_BUFFERS = 6 };
-/* Takes pooled buffers [first, first + count) of the system's list. */
-plume_result particles_take_pooled_buffers(system_state *s, int first, int count);
 /* An emitter as the shaders' Emitter record. */
 void particles_pack_emitter(const plume_emitter_desc *e, float out[EMITTER_GPU_FLOATS]);
 

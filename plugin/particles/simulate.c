@@ -85,8 +85,12 @@ plume_result particles_create_compaction(system_state *s) {
         return r;
     plume_find_uniform_locations(s->compact_scan_program, COMPACT_SCAN_UNIFORMS, &s->compact_scan_groups);
     plume_find_uniform_locations(s->compact_scatter_program, COMPACT_SCATTER_UNIFORMS, s->compact_scatter.at);
-    return particles_take_pooled_buffers(s, PARTICLES_POOLED_PARTICLE_BUFFERS,
-                                         PARTICLES_POOLED_BUFFERS - PARTICLES_POOLED_PARTICLE_BUFFERS);
+    s->slot_keys_buffer = plume_make_gpu_buffer(&s->env, (GLsizeiptr)s->desc.capacity * PLUME_PAIR_BYTES,
+                                                "plume particles: outcome per slot");
+    s->group_counts_buffer =
+        plume_make_gpu_buffer(&s->env, (GLsizeiptr)particles_simulate_groups(s) * PLUME_GROUP_COUNT_BYTES,
+                              "plume particles: counts per simulate workgroup");
+    return plume_drain_gl_errors(&s->env, "plume_system_create (compaction)");
 }
 
 /* ---- Live-count bound --------------------------------------------------------- */

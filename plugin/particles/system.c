@@ -80,54 +80,24 @@ void particles_pack_emitter(const plume_emitter_desc *e, float out[EMITTER_GPU_F
     memcpy(out, packed, sizeof packed);
 }
 
-/* The buffers whose size follows the capacity alone and whose contents the
- * reset and the passes write before they read: taken from the context's
- * pool of buffers destroyed systems gave back (a new system of a capacity
- * seen before makes no GL buffer), given back when the system goes. */
-typedef struct pooled_role {
-    GLuint *name;
-    GLsizeiptr bytes;
-    const char *label;
-} pooled_role;
-
-static void pooled_roles(system_state *s, pooled_role out[PARTICLES_POOLED_BUFFERS]) {
-    GLsizeiptr capacity = s->desc.capacity;
-    const pooled_role roles[PARTICLES_POOLED_BUFFERS] = {
-        {&s->motion_buffer, capacity * PLUME_MOTION_BYTES, "plume particles: motion"},
-        {&s->traits_buffer, capacity * PLUME_TRAITS_BYTES, "plume particles: traits"},
-        {&s->live_list_buffer, capacity * PLUME_PAIR_BYTES, "plume particles: live list"},
-        {&s->state_buffer, STATE_HEADER_BYTES + capacity * 4, "plume particles: state and dead list"},
-        {&s->slot_keys_buffer, capacity * PLUME_PAIR_BYTES, "plume particles: outcome per slot"},
-        {&s->group_counts_buffer, (GLsizeiptr)particles_simulate_groups(s) * PLUME_GROUP_COUNT_BYTES,
-         "plume particles: counts per simulate workgroup"},
-    };
-    memcpy(out, roles, sizeof roles);
-}
-
-plume_result particles_take_pooled_buffers(system_state *s, int first, int count) {
-    pooled_role roles[PARTICLES_POOLED_BUFFERS];
-    pooled_roles(s, roles);
-    for (int i = first; i < first + count; ++i)
-        *roles[i].name = plume_take_gpu_buffer(s->context, &s->env, roles[i].bytes, roles[i].label);
-    return plume_drain_gl_errors(&s->env, "plume_system_create (buffers)");
-}
-
-static void give_back_pooled_buffers(system_state *s) {
-    pooled_role roles[PARTICLES_POOLED_BUFFERS];
-    pooled_roles(s, roles);
-    for (int i = 0; i < PARTICLES_POOLED_BUFFERS; ++i) {
-        plume_give_back_gpu_buffer(s->context, *roles[i].name, roles[i].bytes, roles[i].label);
-        *roles[i].name = 0;
-    }
-}
-
 static plume_result create_buffers(system_state *s) {
+    GLsizeiptr capacity = s->desc.capacity;
+    plume_result r;
     float emitters[PLUME_MAX_EMITTERS][EMITTER_GPU_FLOATS];
     for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) particles_pack_emitter(&s->desc.emitters[e], emitters[e]);
-    plume_result r = particles_take_pooled_buffers(s, 0, PARTICLES_POOLED_PARTICLE_BUFFERS);
-    if (r == PLUME_OK)
-        r = particles_create_buffer(s, sizeof emitters, emitters, "plume particles: emitters", &s->emitter_buffer);
-    return r;
+    if ((r = particles_create_buffer(
+             s, capacity * PLUME_MOTION_BYTES, NULL, "plume particles: motion", &s->motion_buffer)) ||
+        (r = particles_create_buffer(
+             s, capacity * PLUME_TRAITS_BYTES, NULL, "plume particles: traits", &s->traits_buffer)) ||
+        (r = particles_create_buffer(
+             s, capacity * PLUME_PAIR_BYTES, NULL, "plume particles: live list", &s->live_list_buffer)) ||
+        (r = particles_create_buffer(
+             s, STATE_HEADER_BYTES + capacity * 4, NULL, "plume particles: state and dead list",
+             &s->state_buffer)) ||
+        (r = particles_create_buffer(
+             s, sizeof emitters, emitters, "plume particles: emitters", &s->emitter_buffer)))
+        return r;
+    return PLUME_OK;
 }
 
 /* Filed in the system's context (see system_state). */
@@ -233,7 +203,6 @@ static void free_system(void *object) {
     particles_free_attachments(s);
     fragment_particles_destroy(s);
     plume_gl_object owned[SYSTEM_GL_OBJECTS];
-    give_back_pooled_buffers(s);
     plume_delete_gl_objects(&s->env, owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     plume_delete_gl_objects(&s->env, owned, world_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     bounds_destroy(s);

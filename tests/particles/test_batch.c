@@ -4,9 +4,7 @@
  * seeded systems of different looks, sizes and non-power-of-two capacities,
  * with event routes, trails, local space, profiling and systems linked by a
  * route; NULL with 0 takes every live system of the context, systems made
- * and destroyed between frames included; a new system takes a destroyed
- * one's buffers from the context's pool and updates as one made fresh; bad
- * input (a NULL list with a count, a destroyed handle, a system named twice,
+ * and destroyed between frames included; bad input (a NULL list with a count, a destroyed handle, a system named twice,
  * a fragment-path system, no frame, a bad frame) is refused with a message
  * and changes no system. */
 #include <setjmp.h>
@@ -221,48 +219,6 @@ static void test_batch_of_every_live_system_as_they_come_and_go(void **state) {
     assert_int_equal(plume_batch_update(context, NULL, 0, &frame), PLUME_OK);
 }
 
-static uint32_t gl_objects_of(plume_context *context) {
-    uint32_t count = 0;
-    assert_int_equal(plume_context_list_gl_objects(context, NULL, 0, &count), PLUME_OK);
-    return count;
-}
-
-/* Creation takes the buffers a destroyed system of the same capacity gave
- * back to the context's pool (they stay alive between), and the new system
- * updates exactly as a twin made from fresh buffers in another context; the
- * pool goes with the context's last system. */
-static void test_new_system_takes_pooled_buffers_and_updates_as_fresh(void **state) {
-    (void)state;
-    if (compute_path_forced_off()) return;
-    plume_context *context = fixture_context();
-    plume_context *other = fixture_context_with_another_tag(0);
-    uint32_t seed = test_random_u32();
-    plume_system keeper = create_in(context, kind_desc(1, seed));
-    uint32_t kept = gl_objects_of(context);
-    plume_system first = create_in(context, kind_desc(2, seed + 1u));
-    uint32_t with_first = gl_objects_of(context);
-    assert_int_equal(plume_system_update(context, first, &(plume_frame_desc){.dt = 0.05f}), PLUME_OK);
-    assert_int_equal(plume_system_destroy(context, first), PLUME_OK);
-    uint32_t pooled = gl_objects_of(context) - kept;
-    assert_true(pooled > 0 && pooled < with_first - kept);
-    plume_system reborn = create_in(context, kind_desc(2, seed));
-    assert_int_equal(gl_objects_of(context), with_first); /* no new buffer where the pool served */
-    plume_system twin = create_in(other, kind_desc(2, seed));
-    mat4 view, projection;
-    random_camera(view, projection);
-    for (int step = 0; step < STEPS; ++step) {
-        plume_frame_desc frame = make_frame(test_random_float(0.005f, 0.05f), view, projection);
-        assert_int_equal(plume_system_update(other, twin, &frame), PLUME_OK);
-        assert_int_equal(plume_batch_update(context, &reborn, 1, &frame), PLUME_OK);
-    }
-    assert_same_state(context, reborn, other, twin);
-    assert_int_equal(plume_system_destroy(context, reborn), PLUME_OK);
-    assert_int_equal(plume_system_destroy(context, keeper), PLUME_OK);
-    assert_int_equal(gl_objects_of(context), 0);
-    assert_int_equal(plume_system_destroy(other, twin), PLUME_OK);
-    fixture_destroy_context_checked(other);
-}
-
 /* A refused call: its code, one message containing `words`, and the
  * system's state as before. */
 static void assert_refused(plume_result got, plume_result expected, const char *words, plume_system kept,
@@ -325,8 +281,6 @@ const struct CMUnitTest batch_tests[] = {
     cmocka_unit_test_setup_teardown(test_batch_stage_major_with_events_trails_and_links, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_batch_of_every_live_system_as_they_come_and_go, fixture_setup,
-                                    fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_new_system_takes_pooled_buffers_and_updates_as_fresh, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_batch_refuses_bad_input_and_changes_nothing, fixture_setup,
                                     fixture_teardown),
