@@ -9,13 +9,18 @@
  * after a warm-up, of the CPU milliseconds of the frame's calls (the host's
  * clock around every update and draw, the GPU not waited on) and of its GPU
  * milliseconds (a GL_TIME_ELAPSED query around the same calls, read after the
- * frame, so frames do not overlap). Three ways in one run, frame by frame in
- * turn on the same systems (`--frames` timed frames each): per system (a
- * plume_system_update each, then a plume_system_draw each), batched (one
- * plume_batch_update, then the same draws) and batch-drawn (one
- * plume_batch_update with the frame's disable_sort, then one
- * plume_batch_draw of them all: one joint sort, one draw); the table gives
- * the three and the ratios to per system.
+ * frame, so frames do not overlap), and the same two of the update alone
+ * (its own clock reading and query before the draws). Three ways in one run,
+ * frame by frame in turn on the same systems (`--frames` timed frames
+ * each): per system (a plume_system_update each, then a plume_system_draw
+ * each), batched system by system (one plume_batch_update as it ran before
+ * its passes went stage-major: each system's passes in turn,
+ * plume_lab_batch_system_by_system) and batched stage-major (one
+ * plume_batch_update, each pass for every system before the next, a shared
+ * barrier between), then the same draws, and batch-drawn (the stage-major
+ * batch update with the frame's disable_sort, then one plume_batch_draw of
+ * them all: one joint sort, one draw); a row each, and the ratio of the
+ * update's CPU and GPU times to the per-system update's.
  *
  * Creation: in a fresh plume_context, the CPU milliseconds of
  * plume_system_create for the first system (which builds whatever the first
@@ -45,6 +50,7 @@
 #include "plume/plume_batch.h"
 #include "plume/plume_particles.h"
 #include "bench_time.h"
+#include "plume_lab.h"
 
 enum { MAX_FRAMES = 2000, MAX_COUNTS = 16, MAX_SYSTEMS = 100000 };
 
@@ -161,71 +167,89 @@ static void clear_target(void) {
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 }
 
-/* The frame's calls, timed: per system (a plume_system_update each, then a
- * plume_system_draw each), batched (one plume_batch_update, then a
- * plume_system_draw each) or batch-drawn (one plume_batch_update that skips
- * the systems' own sorts, then one plume_batch_draw). */
-enum { PER_SYSTEM, BATCHED, BATCH_DRAWN, MODES };
+/* The frame's calls, timed: the update per system (a plume_system_update
+ * each), batched system by system or stage-major (one plume_batch_update),
+ * then a plume_system_draw each, or with the systems' sorts skipped and one
+ * plume_batch_draw. */
+enum { PER_SYSTEM, BATCHED_BY_SYSTEM, STAGE_MAJOR, BATCH_DRAWN, MODES };
+static const char *const MODE_NAMES[MODES] = {"per system", "batch by system", "batch stage-major",
+                                              "batch update+draw"};
+enum { UPDATE, FRAME, SPANS }; /* the update alone, the whole frame */
 
 typedef struct frame_figures {
-    double cpu_ms[MODES], gpu_ms[MODES];
+    double cpu_ms[MODES][SPANS], gpu_ms[MODES][SPANS];
     bool ok;
 } frame_figures;
 
-static bool run_frame(plume_context *context, const plume_system *systems, uint32_t count,
-                      const plume_frame_desc *frame, int mode) {
+static bool run_update(plume_context *context, const plume_system *systems, uint32_t count,
+                       const plume_frame_desc *frame, int mode) {
     bool ok = true;
-    if (mode == BATCH_DRAWN) {
-        plume_frame_desc unsorted = *frame;
-        unsorted.disable_sort = true; /* the batch's draw sorts every system together */
-        return plume_batch_update(context, systems, count, &unsorted) == PLUME_OK &&
-               plume_batch_draw(context, systems, count, frame) == PLUME_OK;
-    }
-    if (mode == BATCHED) ok = plume_batch_update(context, systems, count, frame) == PLUME_OK;
+    plume_lab_batch_system_by_system(mode == BATCHED_BY_SYSTEM);
+    plume_frame_desc unsorted = *frame;
+    unsorted.disable_sort = mode == BATCH_DRAWN; /* the batch's draw sorts every system together */
+    if (mode != PER_SYSTEM) ok = plume_batch_update(context, systems, count, &unsorted) == PLUME_OK;
     else
         for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_update(context, systems[i], frame) == PLUME_OK;
+    return ok;
+}
+
+static bool run_draws(plume_context *context, const plume_system *systems, uint32_t count,
+                      const plume_frame_desc *frame, int mode) {
+    if (mode == BATCH_DRAWN) return plume_batch_draw(context, systems, count, frame) == PLUME_OK;
+    bool ok = true;
     for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_draw(context, systems[i], frame) == PLUME_OK;
     return ok;
 }
 
-/* N systems updated and drawn a frame on `path` (see the top), the two ways
+/* N systems updated and drawn a frame on `path` (see the top), the ways
  * taking turns frame by frame on the same systems, so both see the same
  * steady state (every system at its full live count after the warm-up). */
 static frame_figures time_frames(plume_context *context, const scene *s, const options *o, uint32_t count,
                                  uint32_t path) {
     frame_figures figures = {.ok = false};
     plume_system *systems = calloc(count, sizeof *systems);
-    static double cpu[MODES][MAX_FRAMES], gpu[MODES][MAX_FRAMES];
+    static double cpu[MODES][SPANS][MAX_FRAMES], gpu[MODES][SPANS][MAX_FRAMES];
     uint32_t created = 0;
     for (; created < count; ++created) {
         plume_system_desc desc = small_effect(created, count, o->capacity);
         if (plume_system_create(context, &desc, &systems[created]) != PLUME_OK) break;
     }
     if (created == count) {
-        GLuint query = 0;
-        glGenQueries(1, &query);
+        GLuint queries[2] = {0, 0}; /* the update's, the draws' */
+        glGenQueries(2, queries);
         plume_frame_desc frame = frame_for(s, path);
         int timed[MODES] = {0};
         bool ok = true;
         for (uint32_t f = 0; ok && f < o->warmup + MODES * o->frames; ++f) {
             int mode = (int)(f % MODES);
             clear_target();
-            glBeginQuery(GL_TIME_ELAPSED, query);
+            glBeginQuery(GL_TIME_ELAPSED, queries[0]);
             double t0 = bench_now_ms();
-            ok = run_frame(context, systems, count, &frame, mode);
+            ok = run_update(context, systems, count, &frame, mode);
             double t1 = bench_now_ms();
             glEndQuery(GL_TIME_ELAPSED);
-            GLuint64 elapsed = 0;
-            glGetQueryObjectui64v(query, GL_QUERY_RESULT, &elapsed);
+            glBeginQuery(GL_TIME_ELAPSED, queries[1]);
+            double t2 = bench_now_ms();
+            ok = run_draws(context, systems, count, &frame, mode) && ok;
+            double t3 = bench_now_ms();
+            glEndQuery(GL_TIME_ELAPSED);
+            GLuint64 update_ns = 0, draw_ns = 0;
+            glGetQueryObjectui64v(queries[0], GL_QUERY_RESULT, &update_ns);
+            glGetQueryObjectui64v(queries[1], GL_QUERY_RESULT, &draw_ns);
             if (f < o->warmup) continue;
-            cpu[mode][timed[mode]] = t1 - t0;
-            gpu[mode][timed[mode]++] = (double)elapsed * 1e-6;
+            int n = timed[mode]++;
+            cpu[mode][UPDATE][n] = t1 - t0;
+            cpu[mode][FRAME][n] = (t1 - t0) + (t3 - t2);
+            gpu[mode][UPDATE][n] = (double)update_ns * 1e-6;
+            gpu[mode][FRAME][n] = (double)(update_ns + draw_ns) * 1e-6;
         }
-        glDeleteQueries(1, &query);
-        for (int m = 0; m < MODES; ++m) {
-            figures.cpu_ms[m] = bench_median(cpu[m], timed[m]);
-            figures.gpu_ms[m] = bench_median(gpu[m], timed[m]);
-        }
+        plume_lab_batch_system_by_system(false);
+        glDeleteQueries(2, queries);
+        for (int m = 0; m < MODES; ++m)
+            for (int span = 0; span < SPANS; ++span) {
+                figures.cpu_ms[m][span] = bench_median(cpu[m][span], timed[m]);
+                figures.gpu_ms[m][span] = bench_median(gpu[m][span], timed[m]);
+            }
         figures.ok = ok;
     }
     for (uint32_t i = 0; i < created; ++i) plume_system_destroy(context, systems[i]);
@@ -326,22 +350,23 @@ int main(int argc, char **argv) {
 
     plume_context *context = NULL;
     if (plume_context_create(NULL, &context) != PLUME_OK) return 1;
-    printf("\nper system: a plume_system_update and a plume_system_draw each; batched: one plume_batch_update,"
-           " then a plume_system_draw each; batch-drawn: one plume_batch_update (disable_sort) and one"
-           " plume_batch_draw; frames take turns between the three; medians\n");
-    printf("%8s %-7s %10s %10s %10s %10s %10s %10s %8s %8s %8s %8s\n", "systems", "path", "CPU per", "CPU bat",
-           "CPU bdraw", "GPU per", "GPU bat", "GPU bdraw", "CPU b/p", "GPU b/p", "CPU bd/p", "GPU bd/p");
+    printf("\nthe update: per system (a plume_system_update each), batch by system (one plume_batch_update,"
+           " each system's passes in turn, as before 1.3's stage-major batch), batch stage-major (one"
+           " plume_batch_update, each pass for every system, then the next); then a plume_system_draw each;"
+           " batch update+draw: the stage-major update without the systems' sorts, then one plume_batch_draw;"
+           " frames take turns; medians; x per: the update's time over the per-system update's\n");
+    printf("%8s %-7s %-18s %11s %11s %11s %11s %9s %9s\n", "systems", "path", "update", "upd CPU ms",
+           "upd GPU ms", "frame CPU", "frame GPU", "CPU x per", "GPU x per");
     for (int pass = 0; pass < 2; ++pass) {
         uint32_t path = pass == 0 ? PLUME_DRAW_PATH_RASTER : PLUME_DRAW_PATH_TILED;
         if ((pass == 0 && !o.raster) || (pass == 1 && !o.tiled)) continue;
         for (int c = 0; c < o.count_count; ++c) {
             frame_figures f = time_frames(context, &s, &o, o.counts[c], path);
-            printf("%8u %-7s %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %8.2f %8.2f %8.2f %8.2f%s\n", o.counts[c],
-                   pass == 0 ? "raster" : "tiled", f.cpu_ms[PER_SYSTEM], f.cpu_ms[BATCHED], f.cpu_ms[BATCH_DRAWN],
-                   f.gpu_ms[PER_SYSTEM], f.gpu_ms[BATCHED], f.gpu_ms[BATCH_DRAWN],
-                   f.cpu_ms[BATCHED] / f.cpu_ms[PER_SYSTEM], f.gpu_ms[BATCHED] / f.gpu_ms[PER_SYSTEM],
-                   f.cpu_ms[BATCH_DRAWN] / f.cpu_ms[PER_SYSTEM], f.gpu_ms[BATCH_DRAWN] / f.gpu_ms[PER_SYSTEM],
-                   f.ok ? "" : "  (a call failed)");
+            for (int m = 0; m < MODES; ++m)
+                printf("%8u %-7s %-18s %11.3f %11.3f %11.3f %11.3f %9.2f %9.2f%s\n", o.counts[c],
+                       pass == 0 ? "raster" : "tiled", MODE_NAMES[m], f.cpu_ms[m][UPDATE], f.gpu_ms[m][UPDATE],
+                       f.cpu_ms[m][FRAME], f.gpu_ms[m][FRAME], f.cpu_ms[m][UPDATE] / f.cpu_ms[PER_SYSTEM][UPDATE],
+                       f.gpu_ms[m][UPDATE] / f.gpu_ms[PER_SYSTEM][UPDATE], f.ok ? "" : "  (a call failed)");
             fflush(stdout);
             ok = ok && f.ok;
         }

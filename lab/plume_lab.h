@@ -133,6 +133,11 @@ plume_result plume_lab_system_set_bounds(plume_context *context, plume_system sy
  * system or count over the capacity. */
 plume_result plume_lab_read_spins(plume_context *context, plume_system system, float *out, uint32_t count);
 
+/* plume_batch_update while on updates each system on its own, one after the
+ * other, as it did before its passes went stage-major: the benchmark's and the
+ * tests' baseline. Process-wide; default off. */
+void plume_lab_batch_system_by_system(bool on);
+
 /* ---- Profile ------------------------------------------------------------------------ */
 
 /* Frames a system's profiler keeps in flight: its GPU times of a frame come

@@ -8,10 +8,17 @@
  *
  * What one call saves over a plume_system_update per system: the host's GL
  * state is saved and restored once, and the frame, the host's state and the
- * depth texture are checked once, not per system. Each system's particles
- * come out exactly as its own plume_system_update with the same frame would
- * leave them (slots, order, events, bounds, profile: the per-system calls
- * and the batch may be mixed from frame to frame). */
+ * depth texture are checked once, not per system; and the update runs
+ * stage-major: each pass of the step (prepare, emit, simulate, the
+ * compaction) for every system before the next pass, so all systems share
+ * one GPU barrier a pass instead of each paying its own, and one after
+ * their sorts. A system linked to another by an event route
+ * (plume_world.events' target_system, either end) or profiled
+ * (plume_system_set_profiling) is updated on its own within the call, after
+ * the others. Each system's particles come out exactly as its own
+ * plume_system_update with the same frame would leave them (slots, order,
+ * events, bounds, profile: the per-system calls and the batch may be mixed
+ * from frame to frame). */
 #ifndef PLUME_BATCH_H
 #define PLUME_BATCH_H
 

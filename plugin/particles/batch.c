@@ -2,9 +2,17 @@
  *
  * Every check comes first (the list, each handle, the frame, the host's
  * state and depth texture, once), so a refused call changes nothing; then one
- * GL scope, inside which each system runs the update plume_system_update
- * runs (particles_update_in_scope), and one drain of the GL's errors. */
-#include "particles/particles_internal.h"
+ * GL scope and one drain of the GL's errors around the update, stage-major:
+ * each pass of the step (prepare, emit, simulate, the compaction's two) for
+ * every system before the next pass, so the systems share one barrier a
+ * pass instead of each paying its own (particles_run_passes), then each
+ * system's sort. A system linked to another by an event route (one's
+ * simulate writes the other's event buffer, which the other's first pass
+ * reads) or timed by its profiler (its stages' timestamps bracket its own
+ * passes) is updated on its own, after them, as plume_system_update runs it
+ * (particles_update_in_scope): no other system reads what those write, so
+ * the order between the two kinds changes nothing. */
+#include "particles/update_passes.h"
 #include "plume/plume_batch.h"
 
 static const char *const CALLER = "plume_batch_update";
@@ -49,6 +57,58 @@ static plume_result check_systems(plume_context *context, const plume_env *env, 
     return r;
 }
 
+#ifdef PLUME_LAB
+#include "plume_lab.h"
+static bool lab_system_by_system;
+void plume_lab_batch_system_by_system(bool on) { lab_system_by_system = on; }
+#else
+enum { lab_system_by_system = 0 };
+#endif
+
+/* Marks the systems of `list` a batch updates on its own (batch_alone). */
+static void mark_alone(system_state **list, uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i) {
+        system_state *target = world_other_target(list[i]);
+        if (target) list[i]->batch_alone = target->batch_alone = true;
+        if (profiler_is_enabled(list[i]->profiler) || lab_system_by_system) list[i]->batch_alone = true;
+    }
+}
+
+/* Clears the marks mark_alone set, on the list's systems and their targets. */
+static void clear_alone(system_state **list, uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i) {
+        system_state *target = world_other_target(list[i]);
+        if (target) target->batch_alone = false;
+        list[i]->batch_alone = false;
+    }
+}
+
+/* The update of the checked list inside `scope` (see the top); `staged`
+ * has room for `count`. */
+static plume_result update_systems(system_state **list, system_state **staged, uint32_t count,
+                                   const plume_frame_desc *frame, const mat4 view, const mat4 projection,
+                                   plume_gl_scope *scope) {
+    mark_alone(list, count);
+    uint32_t staged_count = 0;
+    for (uint32_t i = 0; i < count; ++i)
+        if (!list[i]->batch_alone) staged[staged_count++] = list[i];
+    for (uint32_t i = 0; i < staged_count; ++i) particles_update_begin(staged[i], frame, scope);
+    particles_run_passes(staged, staged_count, frame, view, projection);
+    plume_result r = PLUME_OK;
+    for (uint32_t i = 0; i < staged_count; ++i) {
+        plume_result one = particles_update_end(staged[i], frame, view, scope, false);
+        if (r == PLUME_OK) r = one;
+    }
+    if (staged_count > 0) sort_host_barrier(); /* one for every sort */
+    for (uint32_t i = 0; i < count; ++i) {
+        if (!list[i]->batch_alone) continue;
+        plume_result one = particles_update_in_scope(list[i], frame, view, projection, scope);
+        if (r == PLUME_OK) r = one;
+    }
+    clear_alone(list, count);
+    return r;
+}
+
 plume_result plume_batch_update(plume_context *context, const plume_system *systems, uint32_t system_count,
                                 const plume_frame_desc *frame) {
     const plume_env *env = plume_context_env(context);
@@ -65,7 +125,7 @@ plume_result plume_batch_update(plume_context *context, const plume_system *syst
     uint32_t count = systems ? system_count : particles_list_live_systems(context, NULL, 0);
     if (count == 0) return PLUME_OK;
     uint64_t *live = systems ? NULL : plume_alloc(env, (size_t)count * sizeof *live);
-    system_state **list = plume_alloc(env, (size_t)count * sizeof *list);
+    system_state **list = plume_alloc(env, 2 * (size_t)count * sizeof *list); /* and the stage-major ones */
     plume_result r = list && (systems || live) ? PLUME_OK : PLUME_ERROR_OUT_OF_MEMORY;
     if (r != PLUME_OK) plume_log(env, PLUME_LOG_ERROR, "%s: no memory for the list of %u systems", CALLER, count);
     if (live) particles_list_live_systems(context, live, count);
@@ -76,10 +136,7 @@ plume_result plume_batch_update(plume_context *context, const plume_system *syst
     if (r == PLUME_OK) {
         plume_gl_scope scope;
         plume_gl_scope_begin(&scope, env);
-        for (uint32_t i = 0; i < count; ++i) {
-            plume_result one = particles_update_in_scope(list[i], frame, view, projection, &scope);
-            if (r == PLUME_OK) r = one;
-        }
+        r = update_systems(list, list + count, count, frame, view, projection, &scope);
         plume_gl_scope_end(&scope);
         plume_result gl = plume_drain_gl_errors(env, CALLER);
         if (r == PLUME_OK) r = gl;

@@ -12,6 +12,7 @@
 #include "core/plume_internal.h"
 #include "particles/particle_view.h"
 #include "profile/profiler.h"
+#include "sort/sort_in_scope.h"
 #include "shared/plume_gpu_layout.h"
 
 /* Byte offsets into the state buffer, from its words in the shared layout. */
@@ -311,6 +312,9 @@ typedef struct system_state {
     bool prewarming;         /* a prewarm's steps run: their events carry the next update's index */
     bool warned_long_dt;     /* a dt over 1 s was said once */
     bool batch_listed;       /* named earlier in the plume_batch_update being checked (batch.c) */
+    bool batch_alone;        /* linked to another by event routes: a batch updates it on its own (batch.c) */
+    bool update_culls;       /* this update's simulate culls against the frame */
+    uint32_t requested;      /* the particles this step asks for (the emit pass's count) */
     plume_system handle;     /* this system's own handle (event routes name it) */
     world_state world;
     mesh_state mesh;
@@ -378,8 +382,11 @@ void particles_frustum_planes(const mat4 view, const mat4 projection, float plan
  * against view and projection when `cull` is set. */
 void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view,
                                   const mat4 projection, bool cull);
-/* The live list, back-to-front. */
-plume_result particles_run_sort_stage(system_state *s);
+/* Simulate's workgroups over the capacity. */
+uint32_t particles_simulate_groups(const system_state *s);
+/* The live list, back-to-front; without the barrier that makes it readable
+ * to the draw when `host_barrier` is false (sort_host_barrier after several). */
+plume_result particles_run_sort_stage(system_state *s, bool host_barrier);
 /* After the sorter: the slot-order passes and buffers where the sorter can
  * run its radix sort (see system_state). */
 plume_result particles_create_compaction(system_state *s);
@@ -394,9 +401,15 @@ uint32_t world_list_gl_objects(const system_state *s, plume_gl_object *out, uint
 /* Empties the event buffer (reset and creation). */
 void world_reset_gpu_state(system_state *s);
 /* Before the prepare pass: emits the children waiting in the event buffer
- * (they take free slots first) and tells the emit passes whether to tag
- * lifetimes with the emitter. */
+ * (they take free slots first). */
 void world_emit_events(system_state *s);
+/* Whether the emit passes tag lifetimes with the emitter. */
+bool world_tags_emitter(const system_state *s);
+/* The routes' uniforms of simulate, the compaction and the events to the
+ * CPU, and the event buffers' bindings (before each of those passes). */
+void world_set_routes(system_state *s);
+/* The other live system one of `s`'s routes sends children to; NULL: none. */
+system_state *world_other_target(const system_state *s);
 /* Before the simulate dispatch: its world uniforms, event buffers and
  * textures (the caller's scope saved PLUME_SCOPE_TEXTURES when
  * world_uses_textures). */

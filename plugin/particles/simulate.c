@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "particles_internal.h"
+#include "update_passes.h"
 
 /* ---- Programs ------------------------------------------------------------------ */
 
@@ -64,7 +64,7 @@ plume_result particles_build_compute_programs(system_state *s) {
 _Static_assert(PLUME_BINDING_SLOT_KEYS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_GROUP_COUNTS < PLUME_SCOPE_SSBO_SLOTS,
                "the GL state scope restores the compaction's bindings");
 
-static uint32_t simulate_groups(const system_state *s) {
+uint32_t particles_simulate_groups(const system_state *s) {
     return (s->desc.capacity + PLUME_SIMULATE_GROUP_SIZE - 1) / PLUME_SIMULATE_GROUP_SIZE;
 }
 
@@ -85,23 +85,12 @@ plume_result particles_create_compaction(system_state *s) {
         return r;
     plume_find_uniform_locations(s->compact_scan_program, COMPACT_SCAN_UNIFORMS, &s->compact_scan_groups);
     plume_find_uniform_locations(s->compact_scatter_program, COMPACT_SCATTER_UNIFORMS, s->compact_scatter.at);
-    s->slot_keys_buffer =
-        plume_make_gpu_buffer(&s->env, (GLsizeiptr)s->desc.capacity * PLUME_PAIR_BYTES, "plume particles: outcome per slot");
-    s->group_counts_buffer = plume_make_gpu_buffer(&s->env, (GLsizeiptr)simulate_groups(s) * PLUME_GROUP_COUNT_BYTES,
-                                                   "plume particles: counts per simulate workgroup");
+    s->slot_keys_buffer = plume_make_gpu_buffer(&s->env, (GLsizeiptr)s->desc.capacity * PLUME_PAIR_BYTES,
+                                                "plume particles: outcome per slot");
+    s->group_counts_buffer =
+        plume_make_gpu_buffer(&s->env, (GLsizeiptr)particles_simulate_groups(s) * PLUME_GROUP_COUNT_BYTES,
+                              "plume particles: counts per simulate workgroup");
     return plume_drain_gl_errors(&s->env, "plume_system_create (compaction)");
-}
-
-/* After simulate: the live list, the dead list and the event records, in slot order. */
-static void run_compaction(system_state *s) {
-    uint32_t groups = simulate_groups(s);
-    glUseProgram(s->compact_scan_program);
-    glProgramUniform1ui(s->compact_scan_program, s->compact_scan_groups, groups);
-    glDispatchCompute(1, 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    glUseProgram(s->compact_scatter_program);
-    glProgramUniform1ui(s->compact_scatter_program, s->compact_scatter.capacity, s->desc.capacity);
-    glDispatchCompute(groups, 1, 1);
 }
 
 /* ---- Live-count bound --------------------------------------------------------- */
@@ -260,41 +249,66 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
     glProgramUniform1f(sim, s->simulate.cull_distance, frame->cull_distance);
 }
 
-/* Stage 1: prepare, emit, simulate, compaction. */
-void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view,
-                                  const mat4 projection, bool cull) {
-    uint32_t requested = spawn_plan(s, frame->dt);
-    /* Recorded at the end of the step: a sub-frame birth lives up to dt
-     * past a start-of-step one. */
-    particles_window_record(&s->window, s->time + frame->dt, requested);
+/* ---- Stage 1: prepare, emit, simulate, compaction ----------------------------------
+ * One function a pass, each binding the buffers it reads and setting its
+ * program's uniforms itself: a program is shared by every system of a look
+ * (the context's cache), and a batch runs each pass for all its systems
+ * between two barriers (particles_run_passes), so nothing may carry over from
+ * one of a system's passes to its next in the GL's bindings or uniforms. */
+
+static void bind_particle_buffers(const system_state *s) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIVE_LIST, s->live_list_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_EMITTERS, s->emitter_ring.buffers[s->emitter_ring.current]);
+}
 
+/* What the compaction and the passes after it (events to the CPU, trails)
+ * read: the particles, simulate's outcomes and counts, the event buffers. */
+static void bind_compaction_buffers(system_state *s) {
+    bind_particle_buffers(s);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SLOT_KEYS, s->slot_keys_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_COUNTS, s->group_counts_buffer);
+    world_set_routes(s);
+}
+
+/* The CPU's plan of the step, the waiting events' passes (with barriers of
+ * their own), then the prepare pass. */
+static void pass_prepare(system_state *s, const plume_frame_desc *frame) {
+    uint32_t requested = spawn_plan(s, frame->dt);
+    s->requested = requested;
+    /* Recorded at the end of the step: a sub-frame birth lives up to dt
+     * past a start-of-step one. */
+    particles_window_record(&s->window, s->time + frame->dt, requested);
+    bind_particle_buffers(s);
     world_emit_events(s); /* records its children in the window */
     /* The bound at the end of this update, which picks the sort's backend
      * (after the events' children are recorded). */
     s->sort_bound = particles_window_live_bound(&s->window, s->time + frame->dt, s->desc.capacity);
-
     glUseProgram(s->prepare_program);
     glProgramUniform1ui(s->prepare_program, s->prepare_requested_location, requested);
     glDispatchCompute(1, 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+}
 
-    if (requested > 0) {
-        glUseProgram(s->emit_program);
-        glProgramUniform1ui(s->emit_program, s->emit.seed, s->desc.seed);
-        glProgramUniform1ui(s->emit_program, s->emit.batch_count, s->spawn.batch_count);
-        const plume_upload_ring *table = &s->spawn.batch_ring;
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SPAWN_BATCHES, table->buffers[table->current]);
-        glDispatchCompute((requested + PLUME_EMIT_GROUP_SIZE - 1) / PLUME_EMIT_GROUP_SIZE, 1, 1);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    }
+/* False when the step asks for no particle (no dispatch). */
+static bool pass_emit(system_state *s) {
+    if (s->requested == 0) return false;
+    bind_particle_buffers(s);
+    glUseProgram(s->emit_program);
+    glProgramUniform1ui(s->emit_program, s->emit.seed, s->desc.seed);
+    glProgramUniform1ui(s->emit_program, s->emit.batch_count, s->spawn.batch_count);
+    glProgramUniform1i(s->emit_program, s->emit.tag_emitter, world_tags_emitter(s));
+    const plume_upload_ring *table = &s->spawn.batch_ring;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SPAWN_BATCHES, table->buffers[table->current]);
+    glDispatchCompute((s->requested + PLUME_EMIT_GROUP_SIZE - 1) / PLUME_EMIT_GROUP_SIZE, 1, 1);
+    return true;
+}
 
+static void pass_simulate(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
     const plume_forces *f = &s->desc.forces;
     GLuint sim = s->simulate_program;
+    bind_particle_buffers(s);
     glUseProgram(sim);
     glProgramUniform1f(sim, s->simulate.dt, frame->dt);
     glProgramUniform1f(sim, s->simulate.time, (float)s->time);
@@ -306,7 +320,7 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     glProgramUniform1ui(sim, s->simulate.capacity, s->desc.capacity);
     glProgramUniform1ui(sim, s->simulate.sort_mode, s->desc.sort_mode);
     glProgramUniform1ui(sim, s->simulate.sort_key_shift, particles_sort_key_shift(&s->desc));
-    set_cull_uniforms(s, frame, view, projection, cull);
+    set_cull_uniforms(s, frame, view, projection, s->update_culls);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SLOT_KEYS, s->slot_keys_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_COUNTS, s->group_counts_buffer);
     world_prepare_simulate(s, frame, view, projection); /* binds the event buffers */
@@ -314,25 +328,66 @@ void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame
     glProgramUniform1i(sim, s->simulate.local_space, local);
     if (local) spawn_bind_local_motion(s); /* the live list's binding, free until the compaction */
     mesh_prepare_simulate(s);
-    glDispatchCompute(simulate_groups(s), 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    if (local) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIVE_LIST, s->live_list_buffer);
-    run_compaction(s);
-    /* The sort and the draw read the list, the draw its indirect arguments,
-     * a readback the buffers. */
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    glDispatchCompute(particles_simulate_groups(s), 1, 1);
+}
+
+static void pass_compact_scan(system_state *s) {
+    bind_compaction_buffers(s);
+    glUseProgram(s->compact_scan_program);
+    glProgramUniform1ui(s->compact_scan_program, s->compact_scan_groups, particles_simulate_groups(s));
+    glDispatchCompute(1, 1, 1);
+}
+
+static void pass_compact_scatter(system_state *s) {
+    bind_compaction_buffers(s);
+    glUseProgram(s->compact_scatter_program);
+    glProgramUniform1ui(s->compact_scatter_program, s->compact_scatter.capacity, s->desc.capacity);
+    glDispatchCompute(particles_simulate_groups(s), 1, 1);
+}
+
+/* The passes after the compaction that still belong to the step. */
+static void pass_finish(system_state *s, const plume_frame_desc *frame) {
+    bind_compaction_buffers(s);
     /* The update's index (update counted it already); a prewarm's steps,
      * between updates, the next one's, so records come in update order. */
     cpu_events_record(s, s->prewarming ? s->update_count : s->update_count - 1);
     s->time += frame->dt;
 }
 
+void particles_run_passes(system_state *const *systems, uint32_t count, const plume_frame_desc *frame,
+                          const mat4 view, const mat4 projection) {
+    for (uint32_t i = 0; i < count; ++i) pass_prepare(systems[i], frame);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    bool emitted = false;
+    for (uint32_t i = 0; i < count; ++i) emitted = pass_emit(systems[i]) || emitted;
+    if (emitted) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    for (uint32_t i = 0; i < count; ++i) pass_simulate(systems[i], frame, view, projection);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    for (uint32_t i = 0; i < count; ++i) pass_compact_scan(systems[i]);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    for (uint32_t i = 0; i < count; ++i) pass_compact_scatter(systems[i]);
+    /* The sort and the draw read the list, the draw its indirect arguments,
+     * a readback the buffers. */
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    for (uint32_t i = 0; i < count; ++i) pass_finish(systems[i], frame);
+}
+
+void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view,
+                                  const mat4 projection, bool cull) {
+    s->update_culls = cull;
+    particles_run_passes(&s, 1, frame, view, projection);
+}
+
 /* Stage 2: the live list, back-to-front. The GPU's live count sizes the
- * sort; the CPU's bound on it decides which passes are issued at all. */
-plume_result particles_run_sort_stage(system_state *s) {
+ * sort; the CPU's bound on it decides which passes are issued at all. The
+ * update checked the call, and the system made both buffers: the sort runs
+ * inside the update's scope without the public call's checks, each of which
+ * asks the GL (on NVIDIA a wait for its thread). */
+plume_result particles_run_sort_stage(system_state *s, bool host_barrier) {
     uint32_t bound = s->sort_bound;
     profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_BOUND, bound);
     s->last_sort = plume_sorter_algorithm_for(s->context, s->sorter, bound);
-    return plume_sort_indirect_bounded(s->context, s->sorter, s->live_list_buffer, s->state_buffer,
-                                       STATE_DRAWN_COUNT_OFFSET, bound);
+    return sort_indirect_in_scope(s->context, s->sorter, s->live_list_buffer, s->state_buffer,
+                                  STATE_DRAWN_COUNT_OFFSET, STATE_HEADER_BYTES + (GLsizeiptr)s->desc.capacity * 4,
+                                  bound, host_barrier);
 }

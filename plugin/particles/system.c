@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fragment_particles.h"
+#include "update_passes.h"
 
 /* ---- Handles ----------------------------------------------------------------- */
 
@@ -413,10 +414,7 @@ plume_result particles_find_frame_system(const plume_context *context, plume_sys
 
 /* ---- Update ------------------------------------------------------------------- */
 
-/* The update's work once the call's checks are done, inside the caller's
- * scope (a batch's for many systems). */
-plume_result particles_update_in_scope(system_state *system, const plume_frame_desc *frame, const mat4 view,
-                                       const mat4 projection, plume_gl_scope *scope) {
+void particles_update_begin(system_state *system, const plume_frame_desc *frame, plume_gl_scope *scope) {
     /* A step over a second is usually a stall or a unit mix-up (ms for s),
      * but a pre-warm is legitimate: simulated as given, said once. */
     if (frame->dt > 1.0f && !system->warned_long_dt) {
@@ -432,19 +430,18 @@ plume_result particles_update_in_scope(system_state *system, const plume_frame_d
     profiler_stage_begin(system->profiler, PLUME_STAGE_UPDATE);
     bool projection_given = false;
     for (int i = 0; i < 16; ++i) projection_given = projection_given || frame->projection[i] != 0.0f;
-    bool cull = projection_given && !frame->disable_culling;
-    if (system->fragment) {
-        fragment_particles_update(system, frame, view, projection, cull, scope);
-        profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
-        return PLUME_OK;
-    }
+    system->update_culls = projection_given && !frame->disable_culling;
+    if (system->fragment) return;
     profiler_stage_begin(system->profiler, PLUME_STAGE_SIMULATE);
     plume_gl_scope_save(scope, PLUME_SCOPE_OPTIONAL_SSBO); /* the emit pass's table */
     if (world_uses_textures(system, frame)) plume_gl_scope_save(scope, PLUME_SCOPE_TEXTURES);
     if (cpu_events_enabled(system)) plume_gl_scope_save(scope, PLUME_SCOPE_COPY_BUFFERS); /* the readback's copy */
     /* A trail reaches past its particle's culling sphere: not culled. */
-    cull = cull && system->desc.trail.points == 0;
-    particles_run_simulate_stage(system, frame, view, projection, cull);
+    system->update_culls = system->update_culls && system->desc.trail.points == 0;
+}
+
+plume_result particles_update_end(system_state *system, const plume_frame_desc *frame, const mat4 view,
+                                  plume_gl_scope *scope, bool host_barrier) {
     PLUME_LAB_SYNC_POINT("simulate_end");
     trails_record(system);
     profiler_stage_end(system->profiler, PLUME_STAGE_SIMULATE);
@@ -458,11 +455,25 @@ plume_result particles_update_in_scope(system_state *system, const plume_frame_d
     system->last_sort = PLUME_SORT_AUTOMATIC;
     bool sort = !frame->disable_sort && !particles_sort_skipped(&system->desc);
     plume_result r = trails_sort(system, view, sort);
-    if (sort && r == PLUME_OK) r = particles_run_sort_stage(system);
+    if (sort && r == PLUME_OK) r = particles_run_sort_stage(system, host_barrier);
     profiler_stage_end(system->profiler, PLUME_STAGE_SORT);
     profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
     PLUME_LAB_SYNC_POINT("update_end");
     return r;
+}
+
+/* The update's work once the call's checks are done, inside the caller's
+ * scope. */
+plume_result particles_update_in_scope(system_state *system, const plume_frame_desc *frame, const mat4 view,
+                                       const mat4 projection, plume_gl_scope *scope) {
+    particles_update_begin(system, frame, scope);
+    if (system->fragment) {
+        fragment_particles_update(system, frame, view, projection, system->update_culls, scope);
+        profiler_stage_end(system->profiler, PLUME_STAGE_UPDATE);
+        return PLUME_OK;
+    }
+    particles_run_passes(&system, 1, frame, view, projection);
+    return particles_update_end(system, frame, view, scope, true);
 }
 
 plume_result plume_system_update(plume_context *context, plume_system handle, const plume_frame_desc *frame) {

@@ -155,14 +155,26 @@ static bool has_routes(const system_state *s) {
     return false;
 }
 
+system_state *world_other_target(const system_state *s) {
+    for (int i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i) {
+        const plume_event_route_desc *route = &s->desc.world.events[i];
+        if (route_active(route) && !targets_self(s, route->target_system))
+            return particles_peek_system(s->context, route->target_system);
+    }
+    return NULL;
+}
+
 /* ---- The event passes ------------------------------------------------------- */
+
+bool world_tags_emitter(const system_state *s) {
+    /* Routes, CPU events and meshes picked by emitter tell the emitter from the lifetime. */
+    return has_routes(s) || cpu_events_enabled(s) ||
+           (s->desc.meshes.count > 0 && s->desc.meshes.pick == PLUME_MESH_PICK_BY_EMITTER);
+}
 
 void world_emit_events(system_state *s) {
     world_state *w = &s->world;
-    /* Routes, CPU events and meshes picked by emitter tell the emitter from the lifetime. */
-    bool tag = has_routes(s) || cpu_events_enabled(s) ||
-               (s->desc.meshes.count > 0 && s->desc.meshes.pick == PLUME_MESH_PICK_BY_EMITTER);
-    glProgramUniform1i(s->emit_program, s->emit.tag_emitter, tag);
+    bool tag = world_tags_emitter(s);
     w->consumed_this_update = w->events_pending;
     if (!w->events_pending) return;
     uint32_t capacity = s->desc.world.event_capacity;
@@ -319,31 +331,35 @@ static bool set_vector_field(system_state *s) {
     return true;
 }
 
+void world_set_routes(system_state *s) {
+    GLuint routes[PLUME_MAX_EVENT_ROUTES][4], capacities[2];
+    int route_count = pack_routes(s, routes, capacities);
+    /* Simulate counts the children; the compaction writes their records. */
+    GLuint sim = s->simulate_program, scatter = s->compact_scatter_program;
+    glProgramUniform1i(sim, s->world.simulate.route_count, route_count);
+    glProgramUniform1i(scatter, s->compact_scatter.route_count, route_count);
+    if (route_count > 0) {
+        glProgramUniform4uiv(sim, s->world.simulate.routes, route_count, &routes[0][0]);
+        glProgramUniform4uiv(scatter, s->compact_scatter.routes, route_count, &routes[0][0]);
+        glProgramUniform1uiv(scatter, s->compact_scatter.event_capacity, 2, capacities);
+    }
+    cpu_events_set_routes(s, route_count, (const GLuint(*)[4])routes);
+}
+
 void world_prepare_simulate(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
     const world_locations *l = &s->world.simulate;
     GLuint sim = s->simulate_program;
     float colliders[PLUME_MAX_COLLIDERS][COLLIDER_FLOATS];
     float attractors[PLUME_MAX_ATTRACTORS][ATTRACTOR_FLOATS];
-    GLuint routes[PLUME_MAX_EVENT_ROUTES][4], capacities[2];
     int collider_count = pack_colliders(&s->desc.world, colliders);
     int attractor_count = pack_attractors(&s->desc.world, attractors);
-    int route_count = pack_routes(s, routes, capacities);
+    world_set_routes(s);
     glProgramUniform1i(sim, l->collider_count, collider_count);
     if (collider_count > 0)
         glProgramUniform4fv(sim, l->colliders, collider_count * PLUME_COLLIDER_VEC4S, &colliders[0][0]);
     glProgramUniform1i(sim, l->attractor_count, attractor_count);
     if (attractor_count > 0)
         glProgramUniform4fv(sim, l->attractors, attractor_count * PLUME_ATTRACTOR_VEC4S, &attractors[0][0]);
-    /* Simulate counts the children; the compaction writes their records. */
-    GLuint scatter = s->compact_scatter_program;
-    glProgramUniform1i(sim, l->route_count, route_count);
-    glProgramUniform1i(scatter, s->compact_scatter.route_count, route_count);
-    if (route_count > 0) {
-        glProgramUniform4uiv(sim, l->routes, route_count, &routes[0][0]);
-        glProgramUniform4uiv(scatter, s->compact_scatter.routes, route_count, &routes[0][0]);
-        glProgramUniform1uiv(scatter, s->compact_scatter.event_capacity, 2, capacities);
-    }
-    cpu_events_set_routes(s, route_count, (const GLuint(*)[4])routes);
     set_depth_collision(s, frame, view, projection);
     bool field = set_vector_field(s);
     glProgramUniform1i(sim, l->world_forces, attractor_count > 0 || field);

@@ -9,6 +9,7 @@
 #include "shared/plume_gpu_layout.h"
 #include "sort_backend.h"
 #include "sort_fragment_path.h"
+#include "sort_in_scope.h"
 
 enum {
     MAX_CAPACITY = 1u << 30,
@@ -249,6 +250,8 @@ static void finish_sort(const sorter_state *sorter) {
     sort_call_hook(&sorter->pass_hook, NULL);
 }
 
+void sort_host_barrier(void) { glMemoryBarrier(BARRIER_FOR_HOST); }
+
 /* A buffer sort on the fragment path: through transform feedback, or
  * through a texture and render passes. */
 static void sort_buffer_without_compute(sorter_state *sorter, GLuint pairs_buffer, GLuint count_buffer,
@@ -297,6 +300,23 @@ plume_result plume_sort(plume_context *context, plume_sorter handle, uint32_t pa
 }
 
 /* plume_sort_indirect(_bounded) once the handle is resolved. */
+/* A compute sort of the first count (read at count_offset of count_buffer,
+ * `count_size` bytes) of at most max_count pairs, inside the caller's scope. */
+static void run_compute_indirect(sorter_state *sorter, GLuint pairs_buffer, GLuint count_buffer, uint32_t count_offset,
+                                 GLsizeiptr count_size, uint32_t max_count, bool host_barrier) {
+    /* SSBO ranges must start at the GL's alignment: bind from the aligned
+     * offset below and index the count from there. */
+    GLintptr aligned = count_offset - count_offset % (uint32_t)sorter->ssbo_offset_alignment;
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_HOST_COUNT, count_buffer, aligned,
+                      count_size - aligned);
+    uint32_t count_index = (uint32_t)((count_offset - aligned) / 4);
+    const backend_slot *slot = backend_for(sorter, max_count);
+    slot->backend->sort_indirect(slot->object, pairs_buffer, count_buffer, count_index, max_count,
+                                 &sorter->pass_hook);
+    if (host_barrier) finish_sort(sorter);
+    else sort_call_hook(&sorter->pass_hook, NULL);
+}
+
 static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, uint32_t count_buffer,
                                   uint32_t count_offset, uint32_t max_count) {
     if (plume_check_gl_context(&sorter->env, "plume_sort_indirect") != PLUME_OK) return PLUME_ERROR_GL_UNSUPPORTED;
@@ -342,17 +362,19 @@ static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, u
     }
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &sorter->env);
-    /* SSBO ranges must start at the GL's alignment: bind from the aligned
-     * offset below and index the count from there. */
-    GLintptr aligned = count_offset - count_offset % (uint32_t)sorter->ssbo_offset_alignment;
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_HOST_COUNT, count_buffer, aligned,
-                      count_size - aligned);
-    uint32_t count_index = (uint32_t)((count_offset - aligned) / 4);
-    const backend_slot *slot = backend_for(sorter, max_count);
-    slot->backend->sort_indirect(slot->object, pairs_buffer, count_buffer, count_index, max_count,
-                                 &sorter->pass_hook);
-    finish_sort(sorter);
+    run_compute_indirect(sorter, pairs_buffer, count_buffer, count_offset, count_size, max_count, true);
     plume_gl_scope_end(&scope);
+    return PLUME_OK;
+}
+
+plume_result sort_indirect_in_scope(plume_context *context, plume_sorter handle, GLuint pairs_buffer,
+                                    GLuint count_buffer, uint32_t count_offset, GLsizeiptr count_buffer_bytes,
+                                    uint32_t max_count, bool host_barrier) {
+    sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort_indirect_bounded");
+    if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (max_count >= 2)
+        run_compute_indirect(sorter, pairs_buffer, count_buffer, count_offset, count_buffer_bytes, max_count,
+                             host_barrier);
     return PLUME_OK;
 }
 

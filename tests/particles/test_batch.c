@@ -1,11 +1,12 @@
 /* plume_batch_update (plume_batch.h): every system of a batch is updated
  * exactly as its own plume_system_update would update it (read back: every
- * slot, the draw order and keys, the dead list), for seeded systems of
- * different looks, sizes and non-power-of-two capacities; NULL with 0 takes
- * every live system of the context, systems made and destroyed between
- * frames included; bad input (a NULL list with a count, a destroyed handle,
- * a system named twice, a fragment-path system, no frame, a bad frame) is
- * refused with a message and changes no system. */
+ * slot, the draw order and keys, the dead list, events to the CPU), for
+ * seeded systems of different looks, sizes and non-power-of-two capacities,
+ * with event routes, trails, local space, profiling and systems linked by a
+ * route; NULL with 0 takes every live system of the context, systems made
+ * and destroyed between frames included; bad input (a NULL list with a count, a destroyed handle, a system named twice,
+ * a fragment-path system, no frame, a bad frame) is refused with a message
+ * and changes no system. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -101,6 +102,80 @@ static void test_batch_updates_each_system_as_alone(void **state) {
     }
     for (int k = 0; k < KINDS; ++k) {
         assert_same_state(context, batched[k], context, alone[k]);
+        destroy_system(batched[k]);
+        destroy_system(alone[k]);
+    }
+}
+
+/* Systems of the stage-major batch's harder cases, with their twins: GPU
+ * event routes to themselves and events to the CPU (the compaction's and
+ * the CPU passes' route uniforms), a trail (its record pass after the
+ * compaction), local space, a profiled system and a pair linked by a route
+ * (both updated on their own). */
+enum { LINKED = 7 };
+static plume_system_desc linked_desc(int kind, uint32_t seed, plume_system target) {
+    plume_system_desc d = kind_desc(kind % KINDS, seed + 11u * (uint32_t)kind);
+    d.emitters[1] = (plume_emitter_desc){.lifetime = {0.4f, 0.6f}, .speed = {0.1f, 0.3f}, .spread = 1.0f};
+    plume_event_route_desc death = {.trigger = PLUME_EVENT_DEATH, .source_emitters = 1u << 0, .target_emitter = 1,
+                                    .count = 2, .inherit_velocity = 0.5f};
+    if (kind == 0 || kind == 1) d.world.events[0] = death;
+    if (kind == 1 || kind == 5)
+        d.cpu_events = (plume_cpu_events_desc){.kinds = PLUME_PARTICLE_EVENT_DEATH | PLUME_PARTICLE_EVENT_ROUTE,
+                                               .budget = 333};
+    if (kind == 2) d.trail = (plume_trail_desc){.points = 4, .spacing = 0.02f};
+    if (kind == 3) d.simulation_space = PLUME_SPACE_LOCAL;
+    if (kind == 5) d.world.events[1] = (plume_event_route_desc){.trigger = PLUME_EVENT_DEATH, .source_emitters = 1,
+                                                                .target_system = target, .target_emitter = 1,
+                                                                .count = 1};
+    return d;
+}
+
+/* Every record both polls deliver, the same. */
+static void assert_same_events(plume_context *context, plume_system a, plume_system b) {
+    enum { MOST = 4096 };
+    plume_particle_event *ea = calloc(MOST, sizeof *ea), *eb = calloc(MOST, sizeof *eb);
+    plume_event_poll_info ia, ib;
+    assert_int_equal(plume_system_poll_events(context, a, ea, MOST, &ia), PLUME_OK);
+    assert_int_equal(plume_system_poll_events(context, b, eb, MOST, &ib), PLUME_OK);
+    assert_int_equal(ia.delivered, ib.delivered);
+    assert_int_equal(ia.dropped_budget, ib.dropped_budget);
+    assert_memory_equal(ea, eb, sizeof *ea * ia.delivered);
+    free(ea);
+    free(eb);
+}
+
+static void test_batch_stage_major_with_events_trails_and_links(void **state) {
+    (void)state;
+    if (compute_path_forced_off()) return;
+    plume_context *context = fixture_context();
+    uint32_t seed = test_random_u32();
+    plume_system batched[LINKED], alone[LINKED];
+    /* The linked pair: 5 sends children to 6 (a plain system). */
+    batched[6] = create_in(context, kind_desc(0, seed + 6u));
+    alone[6] = create_in(context, kind_desc(0, seed + 6u));
+    for (int k = 0; k < 6; ++k) {
+        batched[k] = create_in(context, linked_desc(k, seed, batched[6]));
+        alone[k] = create_in(context, linked_desc(k, seed, alone[6]));
+    }
+    assert_int_equal(plume_system_set_profiling(context, batched[4], true), PLUME_OK);
+    assert_int_equal(plume_system_set_profiling(context, alone[4], true), PLUME_OK);
+    mat4 view, projection;
+    random_camera(view, projection);
+    uint32_t delivered = 0;
+    for (int step = 0; step < 3 * STEPS; ++step) {
+        plume_frame_desc frame = make_frame(test_random_float(0.02f, 0.08f), view, projection);
+        frame.disable_culling = step % 3 == 0;
+        for (int k = 0; k < LINKED; ++k) assert_int_equal(plume_system_update(context, alone[k], &frame), PLUME_OK);
+        assert_int_equal(plume_batch_update(context, batched, LINKED, &frame), PLUME_OK);
+        glFinish();
+        for (int k = 1; k < LINKED; k += 4) assert_same_events(context, batched[k], alone[k]);
+        plume_readback rb = read_all(context, batched[6]);
+        delivered += rb.emitted_total;
+        free_readback(&rb);
+    }
+    assert_true(delivered > 0);
+    for (int k = 0; k < LINKED; ++k) assert_same_state(context, batched[k], context, alone[k]);
+    for (int k = 0; k < LINKED; ++k) {
         destroy_system(batched[k]);
         destroy_system(alone[k]);
     }
@@ -203,6 +278,8 @@ static void test_batch_refuses_bad_input_and_changes_nothing(void **state) {
 
 const struct CMUnitTest batch_tests[] = {
     cmocka_unit_test_setup_teardown(test_batch_updates_each_system_as_alone, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_batch_stage_major_with_events_trails_and_links, fixture_setup,
+                                    fixture_teardown),
     cmocka_unit_test_setup_teardown(test_batch_of_every_live_system_as_they_come_and_go, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_batch_refuses_bad_input_and_changes_nothing, fixture_setup,
