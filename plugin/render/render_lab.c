@@ -15,6 +15,12 @@ plume_result plume_lab_tiled_configure(plume_context *context, plume_system syst
     return tiled_configure(context, system, tile_size, budget, fixed_budget, entry_sort, chunk_entries);
 }
 
+plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system system, const plume_lab_tiled_knobs *knobs) {
+    const plume_lab_tiled_knobs none = {0};
+    if (!knobs) knobs = &none;
+    return tiled_set_knobs(context, system, knobs->min_alpha, knobs->batch);
+}
+
 plume_result plume_lab_draw_group_set_stage_hook(plume_context *context, plume_draw_group group,
                                                  plume_lab_stage_hook hook, void *user) {
     group_state *g = plume_context_lookup(context, group.id, &draw_group_class, "plume_lab_draw_group_set_stage_hook");

@@ -36,6 +36,10 @@ uniform vec3 u_camera_up;
 uniform vec2 u_target_size;   // pixels
 uniform uint u_capacity;
 uniform bool u_lit;           // the system is lit (plume_system_desc.lit)
+// The lab's opacity cull (plume_lab_tiled_set_knobs; 0 in the product): a
+// particle whose colour's alpha, the most its sprite can cover a pixel by,
+// is at most this adds under it to any pixel, and touches no tile.
+uniform float u_min_alpha;
 
 vec4 clip_corner(vec3 centre, vec2 corner, QuadEdges edges) {
     return u_projection * (u_view * vec4(quad_corner(centre, corner, edges), 1.0));
@@ -162,7 +166,7 @@ uint project(uint rank) {
     uint value = draw_list[rank].y;
     uint system = value >> PLUME_GROUP_SLOT_BITS;
     GroupRecord g = group_records[u_first_record[system] + (value & ((1u << PLUME_GROUP_SLOT_BITS) - 1u))];
-    if (g.color.a <= 0.0 || dot(g.across.xyz, g.across.xyz) <= 0.0 || dot(g.along.xyz, g.along.xyz) <= 0.0)
+    if (g.color.a <= u_min_alpha || dot(g.across.xyz, g.across.xyz) <= 0.0 || dot(g.along.xyz, g.along.xyz) <= 0.0)
         return 0u;
     uint base = rank * SPLAT_VEC4S;
     ivec2 first, last;
@@ -178,7 +182,7 @@ uint project(uint rank) {
     ParticleMotion p = motions[slot];
     ParticleTraits t = traits[slot];
     Appearance a = particle_appearance(p, t);
-    if (a.color.a <= 0.0 || a.size <= 0.0) return 0u;
+    if (a.color.a <= u_min_alpha || a.size <= 0.0) return 0u;
     QuadEdges edges = quad_edges(p.velocity, rotation_at(t, p.age), a.size, u_camera_right, u_camera_up);
     uint base = rank * SPLAT_VEC4S;
     ivec2 first, last;
