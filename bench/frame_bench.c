@@ -21,7 +21,7 @@
  *                          [--no-termination]
  *                          [--blend premultiplied|additive|premultiplied_additive]
  *                          [--orientation camera_facing|velocity_stretched|velocity_aligned|world_axis|world_facing]
- *                          [--sort-mode view_depth|distance|oldest_first|youngest_first|none] [--lit]
+ *                          [--sort-mode view_depth|distance|oldest_first|youngest_first|none] [--lit] [--smoke]
  *                          [--world off|on|both] [--radix-threads 256|512|1024]
  *                          [--sort-key-bits 16..32]
  *   --warmup      steady (the default): each count's measured frames begin
@@ -70,6 +70,11 @@
  *                 (the lab's tile_threads setting, lab/plume_lab.h): the
  *                 frame's sort at another width (default: the module's)
  *   --sort-key-bits  the system's sort_key_bits (default 0: the module's, 24)
+ *   --smoke       puffs emitted over 3-5 s lives instead of one burst that
+ *                 never dies, fading in and out (opacity over life), smaller
+ *                 and fainter the more there are, as the demo's smoke: the
+ *                 live count and coverage grow before the steady state, and
+ *                 faint particles are what the opacity cull leaves out
  *   --no-termination  the tiled path composites every particle
  *   --blend, --orientation, --sort-mode, --lit  the system's look
  *                 (plume_system_desc, ABI 1.2; docs/look.md): what each costs
@@ -182,6 +187,17 @@ static bool make_system(plume_context *context, uint32_t count, const options *o
                                             .size = {0.05f, 0.15f}};
     desc.forces =
         (plume_forces){.drag = 0.2f, .turbulence = turbulence, .turbulence_scale = 0.3f, .turbulence_speed = 0.5f};
+    if (o->smoke) {
+        /* Puffs emitted over 3-5 s lives (the live count settles just under
+         * the count), fading in and out like the demo's smoke, smaller and
+         * fainter with more of them (the demo's count^-0.2 and ^-0.45). */
+        float ratio = fminf(1.0f, 16384.0f / (float)count);
+        desc.emitters[0].burst_count = 0;
+        desc.emitters[0].rate = 0.97f * (float)count / 4.0f;
+        desc.emitters[0].lifetime = (plume_range){3.0f, 5.0f};
+        desc.emitters[0].size = (plume_range){0.5f * powf(ratio, 0.2f), 1.0f * powf(ratio, 0.2f)};
+        desc.appearance.opacity_over_life = (plume_curve){3, {{0.0f, 0.0f}, {0.2f, 0.35f * powf(ratio, 0.45f)}, {1.0f, 0.0f}}};
+    }
     if (world) {
         desc.emitters[1] = (plume_emitter_desc){.spread = 3.14159265f, .speed = {0.5f, 1}, .lifetime = {0.5f, 0.5f},
                                                 .size = {0.02f, 0.04f}};
@@ -207,8 +223,8 @@ static plume_frame_desc make_frame(const options *o, double angle, float aspect,
     return frame;
 }
 
-/* Every particle lives (without the world: with it, collisions spawn and
- * children die) and the draw order after the last update is the look's: keys
+/* Every particle lives (without the world or --smoke: with them particles
+ * die) and the draw order after the last update is the look's: keys
  * ascending where it sorts, slots ascending where it does not (additive
  * blending, sort mode none). */
 static bool check_order(plume_context *context, plume_system system, uint32_t count, const options *o, bool world) {
@@ -216,7 +232,7 @@ static bool check_order(plume_context *context, plume_system system, uint32_t co
     rb.draw_keys = malloc(sizeof(uint32_t) * count);
     rb.draw_order = malloc(sizeof(uint32_t) * count);
     bool ok = rb.draw_keys && rb.draw_order && plume_system_read_back(context, system, &rb) == PLUME_OK &&
-              (world || rb.live_count == count);
+              (world || o->smoke || rb.live_count == count);
     bool sorted = o->blend_mode != PLUME_BLEND_ADDITIVE && o->sort_mode != PLUME_SORT_MODE_NONE;
     for (uint32_t i = 1; ok && i < rb.drawn_count; ++i)
         ok = sorted ? rb.draw_keys[i - 1] <= rb.draw_keys[i] : rb.draw_order[i - 1] < rb.draw_order[i];
@@ -260,7 +276,7 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     bool fixed = o->warmup != FRAME_BENCH_WARMUP_STEADY;
     uint32_t longest_warmup = fixed ? o->warmup : o->max_warmup;
     uint64_t measure_from = fixed ? o->warmup : UINT64_MAX;
-    steady_state_init(&out->steady, steady_state_lifetime_frames(world ? 0.5 : 1.0e6, 1.0 / 60.0), longest_warmup);
+    steady_state_init(&out->steady, steady_state_lifetime_frames(o->smoke ? 5.0 : world ? 0.5 : 1.0e6, 1.0 / 60.0), longest_warmup);
     const uint32_t total = longest_warmup + o->frames + tail;
     double *cpu_ms = calloc(total, sizeof(double));
     /* Per stage, simulate + sort, then per draw sub-stage. */

@@ -25,7 +25,7 @@ void usage(void) {
                     " [--frames-csv FILE] [--turbulence S] [--look-away] [--no-cull]"
                     " [--resolution full|half|quarter] [--path raster|tiled] [--tile 8|16|32]"
                     " [--chunk K|unchunked] [--min-alpha A] [--batch N] [--no-termination] [--blend MODE] [--orientation MODE]"
-                    " [--sort-mode MODE] [--lit] [--world off|on|both] [--radix-threads 256|512|1024]"
+                    " [--sort-mode MODE] [--lit] [--smoke] [--world off|on|both] [--radix-threads 256|512|1024]"
                     " [--sort-key-bits 16..32]\n");
 }
 
@@ -48,8 +48,9 @@ bool parse_options(int argc, char **argv, options *o) {
                    .width = 1280, .height = 720, .turbulence = 1.0f, .path = PLUME_DRAW_PATH_RASTER};
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(arg, "--lit") == 0) {
-            o->lit = true;
+        if (strcmp(arg, "--lit") == 0 || strcmp(arg, "--smoke") == 0) {
+            if (arg[2] == 'l') o->lit = true;
+            else o->smoke = true;
             continue;
         }
         if (strcmp(arg, "--look-away") == 0 || strcmp(arg, "--no-cull") == 0 ||

@@ -29,6 +29,7 @@ typedef struct options {
     uint32_t chunk_entries; /* 0: the module's default; PLUME_LAB_TILED_UNCHUNKED */
     plume_sort_algorithm entry_sort; /* the tiled path's entry sort; automatic by default */
     bool no_termination;
+    bool smoke; /* --smoke: emitted puffs that fade in and out (see frame_bench.c) */
     plume_lab_tiled_knobs knobs; /* the compositor's lab knobs; zero: the product's */
     uint32_t blend_mode, orientation, sort_mode; /* the look (plume_system_desc) */
     uint32_t sort_key_bits;                      /* plume_system_desc's; 0: the default */
