@@ -14,7 +14,9 @@
 # workgroups (256, 1024; default 512), the entry sort (bitonic, radix;
 # default picked by the count), the opacity cull (--min-alpha 1/255: a
 # particle under it touches no tile), the composite's batch of splats (64,
-# 128; default 256). The best combination takes, of each knob, its best
+# 128; default 256), the tight bounds of the sprite's alpha footprint (0.42
+# of the --smoke sprite's quad, FRAME_BENCH_SPRITE_FOOTPRINT; default its
+# whole quad). The best combination takes, of each knob, its best
 # value where that beat the baseline by over 1 % (geometric mean of the four
 # cases' ratios).
 #
@@ -55,6 +57,7 @@ chunk:1024|--chunk 1024
 sort:bitonic|--entry-sort bitonic
 sort:radix|--entry-sort radix
 cull:1/255|--min-alpha 0.00392157
+bounds:sprite|--footprint 0.42
 batch:64|--batch 64
 batch:128|--batch 128'
 

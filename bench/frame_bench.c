@@ -17,7 +17,7 @@
  *                          [--frames-csv FILE] [--turbulence S] [--look-away]
  *                          [--no-cull] [--resolution full|half|quarter]
  *                          [--path raster|tiled|automatic] [--tile 8|16|32] [--chunk K|unchunked]
- *                          [--min-alpha A] [--batch N]
+ *                          [--min-alpha A] [--batch N] [--footprint F]
  *                          [--no-termination]
  *                          [--blend premultiplied|additive|premultiplied_additive]
  *                          [--orientation camera_facing|velocity_stretched|velocity_aligned|world_axis|world_facing]
@@ -50,8 +50,9 @@
  *   --tile        the tiled path's tile size in pixels (default 16)
  *   --chunk       the entries a composite workgroup walks at most (default
  *                 512; "unchunked": a tile's whole run)
- *   --min-alpha, --batch  the compositor's lab knobs (plume_lab_tiled_knobs:
- *                 the opacity cull, the composite's batch; default 0, the
+ *   --min-alpha, --batch, --footprint  the compositor's lab knobs
+ *                 (plume_lab_tiled_knobs: the opacity cull, the composite's
+ *                 batch, the sprite's alpha footprint; default 0, the
  *                 product's)
  * Where the draw has sub-stages (the tiled path; 1/2 and 1/4), a second line
  * per count gives their medians (plume_draw_stage). Both --tile and --chunk
@@ -74,7 +75,9 @@
  *                 never dies, fading in and out (opacity over life), smaller
  *                 and fainter the more there are, as the demo's smoke: the
  *                 live count and coverage grow before the steady state, and
- *                 faint particles are what the opacity cull leaves out
+ *                 faint particles are what the opacity cull leaves out; a
+ *                 soft puff sprite whose alpha footprint is 0.42 of the quad
+ *                 (--footprint 0.42: the tight bounds)
  *   --no-termination  the tiled path composites every particle
  *   --blend, --orientation, --sort-mode, --lit  the system's look
  *                 (plume_system_desc, ABI 1.2; docs/look.md): what each costs
@@ -171,6 +174,7 @@ static plume_world bench_world(void) {
 
 static bool make_system(plume_context *context, uint32_t count, const options *o, bool world,
                         plume_system *out_system) {
+    uint8_t *sprite = NULL; /* --smoke's */
     float turbulence = o->turbulence;
     plume_system_desc desc = {.capacity = count, .seed = 12345, .blend_mode = o->blend_mode,
                               .orientation = o->orientation, .orientation_axis = {0.3f, 1.0f, 0.2f},
@@ -197,13 +201,18 @@ static bool make_system(plume_context *context, uint32_t count, const options *o
         desc.emitters[0].lifetime = (plume_range){3.0f, 5.0f};
         desc.emitters[0].size = (plume_range){0.5f * powf(ratio, 0.2f), 1.0f * powf(ratio, 0.2f)};
         desc.appearance.opacity_over_life = (plume_curve){3, {{0.0f, 0.0f}, {0.2f, 0.35f * powf(ratio, 0.45f)}, {1.0f, 0.0f}}};
+        sprite = frame_bench_smoke_sprite();
+        desc.appearance.texture = (plume_texture_desc){
+            .pixels = sprite, .width = FRAME_BENCH_SPRITE_SIZE, .height = FRAME_BENCH_SPRITE_SIZE};
     }
     if (world) {
         desc.emitters[1] = (plume_emitter_desc){.spread = 3.14159265f, .speed = {0.5f, 1}, .lifetime = {0.5f, 0.5f},
                                                 .size = {0.02f, 0.04f}};
         desc.world = bench_world();
     }
-    return plume_system_create(context, &desc, out_system) == PLUME_OK;
+    bool made = plume_system_create(context, &desc, out_system) == PLUME_OK;
+    free(sprite);
+    return made;
 }
 
 /* A camera circling the ball at `angle`, looking at it or away from it. */
@@ -439,10 +448,11 @@ int main(int argc, char **argv) {
                      "blended_pixels,entries_per_draw_ms,blended_pixels_per_draw_ms\n",
                 DRAW_STAGE_CSV);
     if (frames_csv) fprintf(frames_csv, "frame,live_count,sim_ms,sort_ms,draw_ms,cpu_ms\n");
-    printf("path %s, resolution %u%s%s%s; min alpha %g, batch %u\n",
+    printf("path %s, resolution %u%s%s%s; min alpha %g, batch %u, footprint %g\n",
            o.path == PLUME_DRAW_PATH_TILED ? "tiled" : o.path == PLUME_DRAW_PATH_AUTOMATIC ? "automatic" : "raster", o.resolution,
            o.no_termination ? ", no early termination" : "", o.tile_size ? ", tile size set" : "",
-           o.chunk_entries ? ", chunk entries set" : "", (double)o.knobs.min_alpha, o.knobs.batch);
+           o.chunk_entries ? ", chunk entries set" : "", (double)o.knobs.min_alpha, o.knobs.batch,
+           (double)o.knobs.footprint);
     printf("\n%9s %5s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s %8s %10s %8s %9s %9s\n", "particles", "world", "frames",
            "simulate", "sort", "sim+sort", "update", "draw", "cpu ms", "passes", "order", "drawn", "sorted by",
            "entries", "overflow", "events", "dropped");

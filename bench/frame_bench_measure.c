@@ -37,4 +37,18 @@ double frame_bench_blended_pixels(plume_context *context, plume_system system, u
     return pixels;
 }
 
+uint8_t *frame_bench_smoke_sprite(void) {
+    uint8_t *pixels = malloc(4 * FRAME_BENCH_SPRITE_SIZE * FRAME_BENCH_SPRITE_SIZE);
+    if (!pixels) return NULL;
+    for (int y = 0; y < FRAME_BENCH_SPRITE_SIZE; ++y)
+        for (int x = 0; x < FRAME_BENCH_SPRITE_SIZE; ++x) {
+            double u = (x + 0.5) / FRAME_BENCH_SPRITE_SIZE - 0.5, v = (y + 0.5) / FRAME_BENCH_SPRITE_SIZE - 0.5;
+            double r = sqrt(u * u + v * v) / 0.4, alpha = r >= 1.0 ? 0.0 : (1.0 - r * r) * (1.0 - r * r);
+            uint8_t *p = &pixels[4 * (y * FRAME_BENCH_SPRITE_SIZE + x)];
+            p[0] = p[1] = p[2] = 230;
+            p[3] = (uint8_t)lround(255.0 * alpha);
+        }
+    return pixels;
+}
+
 double frame_bench_per_ms(double amount, double ms) { return ms > 0.0 && amount >= 0.0 ? amount / ms : NAN; }

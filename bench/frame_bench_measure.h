@@ -19,6 +19,15 @@
 double frame_bench_blended_pixels(plume_context *context, plume_system system, uint32_t capacity,
                                   const plume_frame_desc *frame, int width, int height, int factor);
 
+/* The --smoke scene's sprite: FRAME_BENCH_SPRITE_SIZE texels square, RGBA8
+ * straight alpha, a soft puff transparent from 0.4 of the quad's side from
+ * its centre, so that its alpha footprint (plume_lab_tiled_knobs.footprint,
+ * a texel past it for the bilinear filter) is FRAME_BENCH_SPRITE_FOOTPRINT.
+ * NULL: out of memory; the caller frees it. */
+enum { FRAME_BENCH_SPRITE_SIZE = 64 };
+#define FRAME_BENCH_SPRITE_FOOTPRINT 0.42f
+uint8_t *frame_bench_smoke_sprite(void);
+
 /* `amount` per millisecond of `ms`, NAN without a time. */
 double frame_bench_per_ms(double amount, double ms);
 

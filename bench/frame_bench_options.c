@@ -24,7 +24,7 @@ void usage(void) {
     fprintf(stderr, "usage: plume_frame_bench [--counts N,N,...] [--frames N] [--warmup N|steady] [--max-warmup N] [--size WxH] [--csv FILE]"
                     " [--frames-csv FILE] [--turbulence S] [--look-away] [--no-cull]"
                     " [--resolution full|half|quarter] [--path raster|tiled] [--tile 8|16|32]"
-                    " [--chunk K|unchunked] [--min-alpha A] [--batch N] [--no-termination] [--blend MODE] [--orientation MODE]"
+                    " [--chunk K|unchunked] [--min-alpha A] [--batch N] [--footprint F] [--no-termination] [--blend MODE] [--orientation MODE]"
                     " [--sort-mode MODE] [--lit] [--smoke] [--world off|on|both] [--radix-threads 256|512|1024]"
                     " [--sort-key-bits 16..32]\n");
 }
@@ -103,6 +103,10 @@ bool parse_options(int argc, char **argv, options *o) {
             char *end;
             o->knobs.min_alpha = strtof(value, &end);
             if (*end != '\0' || !(o->knobs.min_alpha >= 0.0f && o->knobs.min_alpha < 1.0f)) return false;
+        } else if (strcmp(arg, "--footprint") == 0) {
+            char *end;
+            o->knobs.footprint = strtof(value, &end);
+            if (*end != '\0' || !(o->knobs.footprint >= 0.0f && o->knobs.footprint <= 0.5f)) return false;
         } else if (strcmp(arg, "--batch") == 0) {
             o->knobs.batch = (uint32_t)strtoul(value, NULL, 10);
             if (o->knobs.batch % 32 != 0 || o->knobs.batch > 256) return false;

@@ -173,6 +173,16 @@ typedef struct plume_lab_tiled_knobs {
      * sooner, larger ones hold fewer barriers. The default where it is
      * smaller. */
     uint32_t batch;
+    /* Tight bounds, the sprite's alpha footprint instead of its quad: half
+     * the side, in the quad's units (0 .. 0.5 from its centre), of the
+     * square outside which every frame of the sprite is transparent as
+     * sampled (bilinear: a texel past its last non-transparent one); the
+     * projection bounds the tiles a particle touches by it. The host
+     * measures it from its sprite (the frame benchmark's --smoke sprite:
+     * FRAME_BENCH_SPRITE_FOOTPRINT). Exact where the sprite is sampled at
+     * its finer levels; a particle a few pixels across samples coarse mip
+     * levels, whose alpha spreads past it. 0: the whole quad (0.5). */
+    float footprint;
 } plume_lab_tiled_knobs;
 
 /* Before the system's first tiled draw (NULL: all zero).

@@ -18,7 +18,7 @@ plume_result plume_lab_tiled_configure(plume_context *context, plume_system syst
 plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system system, const plume_lab_tiled_knobs *knobs) {
     const plume_lab_tiled_knobs none = {0};
     if (!knobs) knobs = &none;
-    return tiled_set_knobs(context, system, knobs->min_alpha, knobs->batch);
+    return tiled_set_knobs(context, system, knobs->min_alpha, knobs->batch, knobs->footprint);
 }
 
 plume_result plume_lab_draw_group_set_stage_hook(plume_context *context, plume_draw_group group,

@@ -177,6 +177,7 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const mat4
     glProgramUniform2f(p, at[TU_TARGET_SIZE], (float)t->width, (float)t->height);
     glProgramUniform1ui(p, at[TU_CAPACITY], capacity);
     glProgramUniform1f(p, at[TU_MIN_ALPHA], r->min_alpha);
+    glProgramUniform1f(p, at[TU_FOOTPRINT], r->footprint > 0.0f ? r->footprint : 0.5f);
     bind_projected(src, r);
     particle_set_light_uniforms(s, &r->project_uniforms);
     dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);

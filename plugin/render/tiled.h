@@ -34,7 +34,7 @@ typedef enum tiled_uniform {
     TU_ADD, TU_BUDGET, TU_TILES, TU_TILE_COUNT, TU_CHUNK_ENTRIES, TU_INVERSE_PROJECTION, TU_SOFT_FADE_DISTANCE,
     TU_DEPTH_ORIGIN, TU_DEPTH_SIZE, TU_DEPTH_FUNCTION, TU_THRESHOLD, TU_PARTICLES, TU_VIEWPORT_ORIGIN,
     TU_DEPTH_CONVENTION, TU_FIRST_RECORD, TU_SYSTEM_LIT, TU_GROUP_LAYER, TU_GROUP_FLIPBOOK, TU_GROUP_SOFT_FADE,
-    TU_MIN_ALPHA, TILED_UNIFORMS
+    TU_MIN_ALPHA, TU_FOOTPRINT, TILED_UNIFORMS
 } tiled_uniform;
 
 typedef struct tiled_renderer {
@@ -70,6 +70,7 @@ typedef struct tiled_renderer {
      * splat touches no tile, and the splats a composite batch loads. */
     float min_alpha;
     uint32_t batch;
+    float footprint; /* half the side of the sprite's alpha footprint; 0: the quad's, 0.5 */
     /* The context's screen-sized scratch (target, ranges, chunk table and
      * partials, entries and sorter), joined on the first draw; `shared` and
      * `sorter` are this draw's (set by tiled_ensure_scratch). */
@@ -101,7 +102,8 @@ plume_result tiled_configure(plume_context *context, plume_system system, uint32
  * the group's own instanced draw. */
 /* Lab builds: the compositor's knobs (tiled_renderer's min_alpha and batch)
  * before the system's first tiled draw; checked as tiled_configure's. */
-plume_result tiled_set_knobs(plume_context *context, plume_system system, float min_alpha, uint32_t batch);
+plume_result tiled_set_knobs(plume_context *context, plume_system system, float min_alpha, uint32_t batch,
+                             float footprint);
 
 typedef struct tiled_group {
     uint32_t capacity, look;   /* the list's capacity; the union of the systems' looks */

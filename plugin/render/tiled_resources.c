@@ -42,7 +42,7 @@ static const char *const TILED_UNIFORM_NAMES[TILED_UNIFORMS + 1] = {
     "u_tiles",     "u_tile_count",     "u_chunk_entries", "u_inverse_projection", "u_soft_fade_distance",
     "u_depth_origin", "u_depth_size",  "u_depth_function", "u_threshold",         "u_particles",
     "u_viewport_origin", "u_depth_convention", "u_first_record", "u_system_lit", "u_group_layer",
-    "u_group_flipbook", "u_group_soft_fade", "u_min_alpha", NULL};
+    "u_group_flipbook", "u_group_soft_fade", "u_min_alpha", "u_footprint", NULL};
 
 static plume_result build_programs(const particle_view *s, tiled_renderer *r, uint32_t look, bool group) {
     uint32_t tile = tile_size_of(r);
@@ -233,19 +233,22 @@ plume_result tiled_configure(plume_context *context, plume_system handle, uint32
     return PLUME_OK;
 }
 
-plume_result tiled_set_knobs(plume_context *context, plume_system handle, float min_alpha, uint32_t batch) {
+plume_result tiled_set_knobs(plume_context *context, plume_system handle, float min_alpha, uint32_t batch,
+                             float footprint) {
     plume_result result;
     tiled_renderer *r = configurable(context, handle, "plume_lab_tiled_set_knobs", 0, 0, &result);
     if (!r) return result;
-    if (!(min_alpha >= 0.0f && min_alpha < 1.0f) || batch % 32 != 0 || batch > 256) {
+    if (!(min_alpha >= 0.0f && min_alpha < 1.0f) || batch % 32 != 0 || batch > 256 ||
+        !(footprint >= 0.0f && footprint <= 0.5f)) {
         particle_view s;
         particles_find_view(context, handle, "plume_lab_tiled_set_knobs", &s);
         plume_log(s.env, PLUME_LOG_ERROR, "plume_lab_tiled_set_knobs: min alpha %g (0 to below 1), batch %u (0, or a "
-                  "multiple of 32 up to 256)", (double)min_alpha, batch);
+                  "multiple of 32 up to 256), footprint %g (0 to 0.5)", (double)min_alpha, batch, (double)footprint);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     r->min_alpha = min_alpha;
     r->batch = batch;
+    r->footprint = footprint;
     return PLUME_OK;
 }
 
