@@ -78,6 +78,10 @@ static void query_caps(plume_gl_caps *caps) {
                             .texture_buffers = has_es32_or_desktop_state(es),
                             .indexed_draw_buffer_state = has_es32_or_desktop_state(es),
                             .sample_mask = !es || epoxy_gl_version() >= 31,
+                            .clip_control = !es && (epoxy_gl_version() >= 45 ||
+                                                    epoxy_has_gl_extension("GL_ARB_clip_control")),
+                            .reset_status = (!es && epoxy_gl_version() >= 45) || (es && epoxy_gl_version() >= 32) ||
+                                            epoxy_has_gl_extension("GL_KHR_robustness"),
                             .pixel_store_parameters =
                                 es ? PLUME_SCOPE_PIXEL_PARAMETERS - 1 : PLUME_SCOPE_PIXEL_PARAMETERS,
                             .storage_buffers = has_storage_buffers(),
@@ -501,6 +505,17 @@ void plume_gl_scope_end(plume_gl_scope *scope) {
 plume_result plume_check_host_state(const plume_env *env, const char *caller) {
     plume_result context = plume_check_gl_context(env, caller);
     if (context != PLUME_OK) return context;
+    /* A context lost to a GPU reset ignores every command and answers
+     * queries with nothing: said first, instead of whatever its answers
+     * would make of the call (a viewport of 0x0, a draw of nothing). */
+    GLenum reset = plume_env_gl_caps(env).reset_status ? glGetGraphicsResetStatus() : GL_NO_ERROR;
+    if (reset != GL_NO_ERROR) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: the GL context was lost to a GPU reset (glGetGraphicsResetStatus 0x%04x); destroy this "
+                  "module's objects and make them again in a new context",
+                  caller, reset);
+        return PLUME_ERROR_GL;
+    }
     /* A GL without transform feedback objects (3.3) can neither pause a
      * capture nor say whether one is active: there a call under a capture
      * fails with the GL's error, logged. */
@@ -524,9 +539,9 @@ static float ndc_depth_at(const float *projection, float view_depth) {
     return w > 0.0f ? z / w : NAN;
 }
 
-uint32_t plume_depth_convention(const float *projection) {
+uint32_t plume_depth_convention(const plume_env *env, const float *projection) {
     uint32_t convention = 0;
-    if (epoxy_gl_version() >= 45 || epoxy_has_gl_extension("GL_ARB_clip_control")) {
+    if (plume_env_gl_caps(env).clip_control) {
         GLint mode = GL_NEGATIVE_ONE_TO_ONE;
         glGetIntegerv(GL_CLIP_DEPTH_MODE, &mode);
         if (mode == GL_ZERO_TO_ONE) convention |= PLUME_DEPTH_ZERO_TO_ONE;

@@ -342,6 +342,8 @@ typedef struct plume_gl_caps {
     /* OpenGL ES, and what ES 3.0 lacks: buffer textures and blending and
      * colour masks per draw buffer (ES 3.2), the sample mask (ES 3.1). */
     bool es, texture_buffers, indexed_draw_buffer_state, sample_mask;
+    bool clip_control; /* GL 4.5 or ARB_clip_control: the clip depth mode can be asked */
+    bool reset_status; /* GL 4.5 or KHR_robustness: glGetGraphicsResetStatus says a context was lost */
     int pixel_store_parameters; /* the pixel-store parameters the GL has (no byte swapping on ES) */
     GLint ssbo_bindings, draw_buffers, clip_distances; /* the GL's limits, at most the PLUME_SCOPE_ ones */
 } plume_gl_caps;
@@ -501,7 +503,7 @@ bool plume_has_indexed_blend(void);
  * is in (GL_CLIP_DEPTH_MODE where 4.5 or ARB_clip_control has it, else
  * -1..1) and whether `projection` (16 floats, column-major) puts nearer points at larger
  * depths. Read once per call that reads the scene depth. */
-uint32_t plume_depth_convention(const float *projection);
+uint32_t plume_depth_convention(const plume_env *env, const float *projection);
 
 static inline uint32_t plume_next_pow2(uint32_t v) {
     uint32_t p = 1;

@@ -286,7 +286,7 @@ static void set_depth_collision(system_state *s, const plume_frame_desc *frame, 
     glProgramUniformMatrix4fv(sim, l->view_projection, 1, GL_FALSE, &view_projection[0][0]);
     glProgramUniformMatrix4fv(sim, l->inverse_view_projection, 1, GL_FALSE, &inverse[0][0]);
     glProgramUniform3f(sim, l->world_eye, inverse_view[3][0], inverse_view[3][1], inverse_view[3][2]);
-    glProgramUniform1ui(sim, l->depth_convention, plume_depth_convention(&projection[0][0]));
+    glProgramUniform1ui(sim, l->depth_convention, plume_depth_convention(&s->env, &projection[0][0]));
     glProgramUniform4f(sim, l->depth_response, (float)d->collision.response, d->collision.restitution,
                        d->collision.friction, d->collision.rest_speed);
     glProgramUniform1f(sim, l->depth_thickness, d->thickness);

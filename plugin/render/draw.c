@@ -274,7 +274,7 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
         choices->warned_lit_without_light = true;
     }
     view.light = draw_frame_light(frame);
-    drawn.depth_convention = plume_depth_convention(&drawn.projection[0][0]);
+    drawn.depth_convention = plume_depth_convention(view.env, &drawn.projection[0][0]);
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, view.env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);

@@ -190,7 +190,7 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
     group_draw w = {.g = g, .systems = systems, .frame = {.desc = frame}, .light = draw_frame_light(frame)};
     glm_mat4_copy(view, w.frame.view);
     glm_mat4_copy(projection, w.frame.projection);
-    uint32_t depth_convention = plume_depth_convention(&projection[0][0]);
+    uint32_t depth_convention = plume_depth_convention(&g->env, &projection[0][0]);
     w.frame.depth_convention = depth_convention;
     uint64_t bound = 0;
     for (uint32_t i = 0; i < g->system_count; ++i) bound += systems[i].sort_bound;
