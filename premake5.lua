@@ -324,7 +324,7 @@ project "plume_gameplay_bench"
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
 -- Trails: 64 K particles with and without trails of 16 points, raster and
--- tiled, update and draw GPU ms in one table (issue 31).
+-- tiled (the trails also at 1/2), update and draw GPU ms in one table (issue 31).
 project "plume_trail_bench"
     kind "ConsoleApp"
     outputs("bin", "plume_trail_bench")

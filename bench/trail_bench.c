@@ -2,17 +2,17 @@
  * long-lived particles in a ball, swirling under curl noise) drawn at
  * WxH (default 1280x720) into an offscreen target over a depth texture,
  * without trails and with trails of K points (default 16), each on the raster
- * and the tiled path; the same camera circling the ball. Per configuration a
- * system of its own, a warm-up, then the median GPU ms of its update
- * (simulate, record, keys, both sorts) and of its draw, timed with timestamp
- * queries around each call (waited for: the pipeline does not overlap frames
- * here, so each figure is that call's own time). One table; the trails'
- * memory beside it.
+ * and the tiled path, the trails also at 1/2 resolution; the same camera
+ * circling the ball. Per configuration a system of its own, a warm-up, then
+ * the median GPU ms of its update (simulate, record, keys, both sorts) and
+ * of its draw, timed with timestamp queries around each call (waited for:
+ * the pipeline does not overlap frames here, so each figure is that call's
+ * own time); then a few frames profiled (not timed) say which path drew and
+ * the tiled entries (a tiled frame over its budget draws raster: counted).
+ * One table; the trails' memory beside it.
  *
  * Usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH]
- * GPU times need a GPU: on llvmpipe they are CPU times. A trail system
- * drawn by the tiled path draws with its trail draw (docs/look.md, Trails):
- * the tiled rows say what a frame asking for the tiled path gets. */
+ * GPU times need a GPU: on llvmpipe they are CPU times. */
 #define _POSIX_C_SOURCE 200809L
 #include <epoxy/gl.h>
 #include <math.h>
@@ -25,6 +25,7 @@
 #include "../host/gl_texture.h"
 #include "../host/headless_gl.h"
 #include "plume/plume_particles.h"
+#include "plume/plume_profile.h"
 #include "bench_time.h"
 
 enum { MAX_SAMPLES = 4000 };
@@ -94,11 +95,14 @@ static target make_target(int width, int height) {
 typedef struct result {
     double update_ms, draw_ms;
     uint32_t drawn;
+    plume_profile profile; /* of a frame after the timed ones */
 } result;
 
+enum { PROFILED_FRAMES = 4 };
+
 /* One configuration on a system of its own: its update and draw medians. */
-static bool run(plume_context *context, const options *o, uint32_t points, plume_draw_path path, const target *t,
-                result *out) {
+static bool run(plume_context *context, const options *o, uint32_t points, plume_draw_path path,
+                plume_draw_resolution resolution, const target *t, result *out) {
     plume_system_desc desc = swirl(o->count, points);
     plume_system system;
     if (plume_system_create(context, &desc, &system) != PLUME_OK) return false;
@@ -107,11 +111,13 @@ static bool run(plume_context *context, const options *o, uint32_t points, plume
     static double updates[MAX_SAMPLES], draws[MAX_SAMPLES];
     mat4 projection;
     glm_perspective(glm_rad(60.0f), (float)o->width / (float)o->height, 0.1f, 50.0f, projection);
-    for (uint32_t f = 0; f < o->warmup + o->frames; ++f) {
+    for (uint32_t f = 0; f < o->warmup + o->frames + PROFILED_FRAMES; ++f) {
+        if (f == o->warmup + o->frames) plume_system_set_profiling(context, system, true);
         float angle = 0.01f * (float)f;
         mat4 view;
         glm_lookat((vec3){3.2f * sinf(angle), 0.6f, 3.2f * cosf(angle)}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
-        plume_frame_desc frame = {.dt = 1.0f / 60.0f, .depth_texture = t->depth, .draw_path = path};
+        plume_frame_desc frame = {.dt = 1.0f / 60.0f, .depth_texture = t->depth, .draw_path = path,
+                                  .draw_resolution = resolution};
         memcpy(frame.view, view, sizeof frame.view);
         memcpy(frame.projection, projection, sizeof frame.projection);
         glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
@@ -126,7 +132,7 @@ static bool run(plume_context *context, const options *o, uint32_t points, plume
         if (plume_system_draw(context, system, &frame) != PLUME_OK) return false;
         glQueryCounter(queries[2], GL_TIMESTAMP);
         glFlush();
-        if (f < o->warmup) continue;
+        if (f < o->warmup || f >= o->warmup + o->frames) continue;
         updates[f - o->warmup] = bench_timestamps_ms(queries[0], queries[1]);
         draws[f - o->warmup] = bench_timestamps_ms(queries[1], queries[2]);
     }
@@ -135,6 +141,8 @@ static bool run(plume_context *context, const options *o, uint32_t points, plume
     out->update_ms = bench_median(updates, o->frames);
     out->draw_ms = bench_median(draws, o->frames);
     out->drawn = readback.drawn_count;
+    glFinish();
+    plume_system_get_profile(context, system, &out->profile);
     glDeleteQueries(3, queries);
     plume_system_destroy(context, system);
     return true;
@@ -159,11 +167,14 @@ int main(int argc, char **argv) {
         const char *name;
         uint32_t points;
         plume_draw_path path;
+        plume_draw_resolution resolution;
     } rows[] = {
-        {"no trail, raster", 0, PLUME_DRAW_PATH_RASTER},
-        {"no trail, tiled", 0, PLUME_DRAW_PATH_TILED},
-        {"trail, raster", o.points, PLUME_DRAW_PATH_RASTER},
-        {"trail, tiled (draws its trail draw)", o.points, PLUME_DRAW_PATH_TILED},
+        {"no trail, raster", 0, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL},
+        {"no trail, tiled", 0, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL},
+        {"trail, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL},
+        {"trail, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL},
+        {"trail, raster, 1/2", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_HALF},
+        {"trail, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF},
     };
     printf("GL: %s\n", headless_gl_describe());
     printf("%u particles, trails of %u points (a point every 1/60 s), %dx%d; medians of %u frames after %u\n",
@@ -171,15 +182,21 @@ int main(int argc, char **argv) {
     double entries = o.points - 1 + 1;
     printf("trail memory: %.1f MB at creation (capacity x (16 K + 8 E)), + %.1f MB of radix scratch at 24 key bits\n",
            o.count * (16.0 * o.points + 8.0 * entries) / 1e6, o.count * entries * 17.0 / 1e6);
-    printf("| configuration                       | drawn  | update GPU ms | draw GPU ms |\n");
-    printf("|-------------------------------------|--------|---------------|-------------|\n");
+    /* The tiled path's per-rank buffers: a splat of 7 vec4s (this look's)
+     * and a count, per triangle of the pairs' quads. */
+    printf("tiled trail ranks: %.1f MB (capacity x %.0f pairs x %d quads x 2 triangles x %d bytes)\n",
+           o.count * entries * PLUME_TRAIL_SUBDIVISIONS * 2 * 116.0 / 1e6, entries, PLUME_TRAIL_SUBDIVISIONS, 116);
+    printf("| configuration       | drawn  | update GPU ms | draw GPU ms | drew with | tiled entries | overflowed |\n");
+    printf("|---------------------|--------|---------------|-------------|-----------|---------------|------------|\n");
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
         result r;
-        if (!run(context, &o, rows[i].points, rows[i].path, &t, &r)) {
+        if (!run(context, &o, rows[i].points, rows[i].path, rows[i].resolution, &t, &r)) {
             fprintf(stderr, "%s: failed\n", rows[i].name);
             return 1;
         }
-        printf("| %-35s | %6u | %13.3f | %11.3f |\n", rows[i].name, r.drawn, r.update_ms, r.draw_ms);
+        printf("| %-19s | %6u | %13.3f | %11.3f | %-9s | %13u | %7u/%-2d |\n", rows[i].name, r.drawn, r.update_ms,
+               r.draw_ms, r.profile.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", r.profile.tiled_entries,
+               r.profile.tiled_overflow_frames, PROFILED_FRAMES);
     }
     plume_context_destroy(context);
     return 0;

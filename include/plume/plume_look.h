@@ -242,10 +242,15 @@ typedef enum plume_blend_mode {
  * segments share their particle's age and could not be ordered), capacity x
  * points over 2^30, a ribbon whose points are not 2 or whose spacing_mode
  * is not TIME; on the fragment path (GL 3.3)
- * PLUME_ERROR_GL_UNSUPPORTED. Drawn by the raster path at every
- * draw_resolution: a frame asking for the tiled path draws a trail system
- * with its raster trail draw. Not drawn in a draw group (the group draws
- * its particles only). */
+ * PLUME_ERROR_GL_UNSUPPORTED. Drawn by the raster and the tiled path at
+ * every draw_resolution, in the same order (the tiled path composites each
+ * segment's triangles as the raster path draws them; the automatic pick
+ * counts a trail system's particles times their pairs; a self-shadowed
+ * trail system draws raster). The tiled path's per-system buffers of a
+ * trail system follow its triangles: about capacity x (points - 1 + 1) x
+ * PLUME_TRAIL_SUBDIVISIONS x 2 x (16 x splat vec4s + 4) bytes, made on its
+ * first tiled draw (docs/look.md). Not drawn in a draw group (the group
+ * draws its particles only). */
 enum { PLUME_MAX_TRAIL_POINTS = 128, PLUME_TRAIL_SUBDIVISIONS = 4 };
 
 typedef enum plume_trail_spacing {

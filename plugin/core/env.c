@@ -48,9 +48,7 @@ static plume_result init_env(plume_env *env, const plume_env *defaults, const pl
                           : 0;
     env->allocator = given == 3 ? *allocator : defaults->allocator;
     env->programs = defaults->programs;
-#ifdef PLUME_LAB
     env->new_buffer_poison = defaults->new_buffer_poison;
-#endif
     if (given != 0 && given != 3) {
         plume_log(env, PLUME_LOG_ERROR,
                   "allocator: give all of allocate, reallocate and deallocate, or none (%d of 3 given)", given);

@@ -19,11 +19,11 @@ typedef struct plume_env {
     plume_logger logger;
     plume_allocator allocator;
     plume_program_cache *programs;
-#ifdef PLUME_LAB
     /* plume_lab_poison_new_buffers: nonzero fills every buffer made without
-     * data from this seed. */
+     * data from this seed (lab builds only; always zero in the product). In
+     * every build, so that the struct is one size wherever this header is
+     * read (the tests read it without PLUME_LAB). */
     uint32_t new_buffer_poison;
-#endif
 } plume_env;
 
 /* Fills defaults for a zero logger/allocator. Fails (and logs) on a partial

@@ -191,9 +191,10 @@ draw_target draw_host_target(const plume_frame_desc *frame) {
 static plume_result draw_with(const draw_path *path, const particle_view *v, const draw_frame *frame,
                               const draw_target *target, plume_gl_scope *scope) {
     plume_result r = path->draw(v, frame, target, NULL, scope);
-    if (r == PLUME_ERROR_GL_UNSUPPORTED && path != &raster_draw_path) {
-        path = &raster_draw_path;
-        r = raster_draw_path.draw(v, frame, target, NULL, scope);
+    const draw_path *raster = v->trail.pair_buffer ? &trail_draw_path : &raster_draw_path;
+    if (r == PLUME_ERROR_GL_UNSUPPORTED && path != raster) {
+        path = raster;
+        r = raster->draw(v, frame, target, NULL, scope);
     }
     draw_profile_choice(v->profiler, path == &tiled_draw_path, target->factor);
     return r;
@@ -235,10 +236,14 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
         warn_once(v, &choices->warned_tiled_without_depth, "the tiled draw path");
     plume_result shadow = self_shadow_prepare(v);
     if (shadow != PLUME_OK) return shadow;
-    draw_decision decision = draw_decide(desc, v->sort_bound);
+    /* A trail system draws its segments and particles: as many primitives
+     * as pairs, and the tiled path's projection has no room for a
+     * self-shadow map (eight storage blocks). */
+    bool trail = v->trail.pair_buffer != 0;
+    draw_decision decision = draw_decide(desc, trail ? v->sort_bound * v->trail.entries : v->sort_bound);
     int factor = decision.factor;
     const draw_path *path = decision.tiled ? &tiled_draw_path : &raster_draw_path;
-    if (v->trail.pair_buffer) path = &trail_draw_path;
+    if (trail && (!decision.tiled || v->desc->self_shadow.strength > 0.0f)) path = &trail_draw_path;
     if (factor == 1) return draw_with(path, v, frame, &target, scope);
     lowres_state *low = lowres_of(v);
     if (!low) return PLUME_ERROR_OUT_OF_MEMORY;

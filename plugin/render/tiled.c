@@ -38,7 +38,13 @@
  * dispatches (notes/draw-at-scale.md: the measurement). Each step is a draw
  * sub-stage of the profile (draw_stage_begin).
  * The entry count also goes to the CPU behind a fence, read frames later
- * without waiting, and the budget grows to what frames need. */
+ * without waiting, and the budget grows to what frames need.
+ * A trail system's ranks are its sorted segment pairs' triangles (two for
+ * each of a pair's PLUME_TRAIL_SUBDIVISIONS quads; a particle's own quad
+ * takes the first whole):
+ * the projection makes each quad as the trail draw does
+ * (render/trail_geometry.glsl), the composite shades it along the strip,
+ * and the fallback is the trail draw (trail_draw.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -64,16 +70,25 @@ _Static_assert(PLUME_BINDING_TILED_COUNTS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BIND
 /* The composite writes draw_target.texture and reads draw_target.depth_texture. */
 typedef draw_target tiled_target;
 
-/* What a draw reads: a system's sorted particles (group NULL), or a draw
- * group's sorted records (`s` then the group's own view). */
+/* What a draw reads: a system's sorted particles (group NULL) or its trail's
+ * sorted segment pairs (`trail`), or a draw group's sorted records (`s`
+ * then the group's own view). */
 typedef struct tiled_source {
     const particle_view *s;
     const tiled_group *group;
-    uint32_t capacity; /* ranks */
+    bool trail;
+    uint32_t capacity; /* ranks; 0: more than the path takes */
 } tiled_source;
 
-/* 1: the projection's inputs, the system's particles or the group's records. */
-static void bind_projected(const tiled_source *src, const tiled_renderer *r) {
+/* Where the passes read the drawn count: the system's state, or its
+ * trail's control words (tiled_common.glsl: TILED_DRAWN_WORD). */
+static GLuint drawn_count_buffer(const tiled_source *src) {
+    return src->trail ? src->s->trail.control_buffer : src->s->state_buffer;
+}
+
+/* 1: the projection's inputs, the system's particles, its trail's segments
+ * or the group's records. */
+static void bind_projected(const tiled_source *src, const tiled_renderer *r, const draw_frame *frame) {
     const GLint *at = r->at[TP_PROJECT];
     const tiled_group *g = src->group;
     if (g) {
@@ -88,6 +103,11 @@ static void bind_projected(const tiled_source *src, const tiled_renderer *r) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->draw_list_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
     particle_set_appearance_uniforms(s, &r->project_uniforms);
+    if (!src->trail) return;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->trail.pair_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_TRAIL_HEADERS, s->trail.header_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_TRAIL_POINTS, s->trail.point_buffer);
+    trail_set_uniforms(s, &r->trail, frame);
 }
 
 /* 6: what the composite shades with: the system's appearance and sprite,
@@ -117,11 +137,11 @@ static float bind_shading(const tiled_source *src, const tiled_renderer *r) {
     return largest;
 }
 
-static void bind_tiled_buffers(const particle_view *s, const tiled_renderer *r) {
+static void bind_tiled_buffers(const tiled_source *src, const tiled_renderer *r) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->counts_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_SPLATS, r->splats_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_CONTROL, r->control_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, drawn_count_buffer(src));
 }
 
 /* 0-3: prepare, project, scan, control, entries. */
@@ -153,11 +173,12 @@ static void run_scan_level(const tiled_renderer *r, uint32_t capacity, uint32_t 
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
-static void build_entries(const tiled_source *src, tiled_renderer *r, const mat4 view, const mat4 projection,
-                          uint32_t depth_convention, const tiled_target *t, const uint32_t tiles[2]) {
+static void build_entries(const tiled_source *src, tiled_renderer *r, const draw_frame *frame, const tiled_target *t,
+                          const uint32_t tiles[2]) {
     const particle_view *s = src->s;
-    uint32_t capacity = src->capacity;
-    bind_tiled_buffers(s, r);
+    const float(*view)[4] = frame->view, (*projection)[4] = frame->projection;
+    uint32_t capacity = src->capacity, depth_convention = frame->depth_convention;
+    bind_tiled_buffers(src, r);
 
     draw_stage_begin(s, PLUME_DRAW_STAGE_PROJECT);
     GLuint prepare = r->programs[TP_PREPARE];
@@ -178,10 +199,12 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const mat4
     glProgramUniform1ui(p, at[TU_CAPACITY], capacity);
     glProgramUniform1f(p, at[TU_MIN_ALPHA], r->min_alpha);
     glProgramUniform1f(p, at[TU_FOOTPRINT], r->footprint > 0.0f ? r->footprint : 0.5f);
-    bind_projected(src, r);
+    bind_projected(src, r, frame);
     particle_set_light_uniforms(s, &r->project_uniforms);
     dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    /* A trail's history took the state's binding. */
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, drawn_count_buffer(src));
     draw_stage_end(s, PLUME_DRAW_STAGE_PROJECT);
 
     draw_stage_begin(s, PLUME_DRAW_STAGE_SCAN);
@@ -219,7 +242,7 @@ static void composite(const tiled_source *src, tiled_renderer *r, const plume_fr
                       const uint32_t tiles[2]) {
     const particle_view *s = src->s;
     uint32_t tile_count = tiles[0] * tiles[1];
-    bind_tiled_buffers(s, r);
+    bind_tiled_buffers(src, r);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_ENTRIES, r->shared->entries_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_RANGES, r->shared->ranges_buffer);
 
@@ -296,7 +319,7 @@ static plume_result draw_fallback(const tiled_source *src, const tiled_renderer 
     const draw_count overflow = {r->control_buffer, 4 * PLUME_TILED_RASTER_ARGS};
     plume_result result = PLUME_OK;
     if (src->group) src->group->draw_fallback(src->group->user, t, &overflow);
-    else result = FALLBACK_PATH.draw(src->s, frame, t, &overflow, scope);
+    else result = (src->trail ? trail_draw_path : FALLBACK_PATH).draw(src->s, frame, t, &overflow, scope);
     glPopDebugGroup();
     return result;
 }
@@ -334,8 +357,12 @@ static bool ready_state(const tiled_source *src, tiled_renderer *r, plume_result
     }
     if (r->programs[TP_COMPOSITE]) return true;
     const particle_view *s = src->s;
-    uint32_t look = src->group ? src->group->look | LOOK_ORIENTED : particles_look_features(s->desc);
-    if ((*result = tiled_create(s, r, src->capacity, look, src->group != NULL)) == PLUME_OK) return true;
+    uint32_t look = src->group ? src->group->look | LOOK_ORIENTED
+                    : src->trail ? particles_look_features(s->desc) | LOOK_ORIENTED
+                                 : particles_look_features(s->desc);
+    tiled_input input = src->group ? TILED_INPUT_GROUP : src->trail ? TILED_INPUT_TRAIL : TILED_INPUT_PARTICLES;
+    *result = src->capacity == 0 ? PLUME_ERROR_OUT_OF_MEMORY : tiled_create(s, r, src->capacity, look, input);
+    if (*result == PLUME_OK) return true;
     plume_log(s->env, PLUME_LOG_WARNING, "%s: the tiled draw path cannot be made on this GL (%s); drawing with the raster path",
               src->group ? "plume_draw_group_draw" : "plume_system_draw", plume_result_string(*result));
     tiled_release(r, s->context);
@@ -363,7 +390,7 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     if ((result = tiled_ensure_chunks(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
     if ((result = tiled_ensure_entries(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
 
-    build_entries(src, r, frame->view, frame->projection, frame->depth_convention, &t, tiles);
+    build_entries(src, r, frame, &t, tiles);
     profiler_capture_u32(s->profiler, PROFILER_VALUE_TILED_ENTRIES, r->control_buffer, 4 * PLUME_TILED_ENTRY_COUNT,
                          scope);
     profiler_set_u32(s->profiler, PROFILER_VALUE_TILED_BUDGET, r->budget);
@@ -382,7 +409,14 @@ static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, 
     (void)count; /* the tiled path draws the drawn count; only its fallback is instanced */
     tiled_renderer *r = tiled_of(s);
     if (!r) return PLUME_ERROR_OUT_OF_MEMORY;
-    const tiled_source src = {.s = s, .capacity = s->desc->capacity};
+    tiled_source src = {.s = s, .capacity = s->desc->capacity};
+    if (s->trail.pair_buffer) {
+        /* Every pair's quads are ranks: past TILED_MOST_TRAIL_RANKS the
+         * per-rank buffers would not fit a storage block. */
+        uint64_t ranks = (uint64_t)s->desc->capacity * s->trail.entries * PLUME_TRAIL_SUBDIVISIONS * 2;
+        src.trail = true;
+        src.capacity = ranks <= TILED_MOST_TRAIL_RANKS ? (uint32_t)ranks : 0;
+    }
     return draw_source(&src, r, frame, target, scope);
 }
 

@@ -9,13 +9,19 @@
 #include "plume/plume_sort.h"
 #include "render/particle_uniforms.h"
 #include "render/screen_scratch.h"
+#include "render/trail_draw.h"
 
 enum {
     TILED_DEFAULT_TILE_SIZE = 16, /* pixels across a tile (notes/draw-at-scale.md: the measurement) */
     TILED_READBACK_SLOTS = 4,     /* entry counts in flight to the CPU, read without waiting */
     /* Entries a composite workgroup walks at most: a tile's run is cut into
      * chunks of this many (notes/draw-at-scale.md: the measurement). */
-    TILED_DEFAULT_CHUNK_ENTRIES = 512
+    TILED_DEFAULT_CHUNK_ENTRIES = 512,
+    /* A trail system's ranks (capacity x pairs a particle x
+     * PLUME_TRAIL_SUBDIVISIONS x 2 triangles) the path takes at most (and
+     * as many splats as one storage block holds): past them its draw is the
+     * trail's raster draw. */
+    TILED_MOST_TRAIL_RANKS = 1 << 28
 };
 /* tiled_configure's chunk_entries for one workgroup per tile walking its
  * whole run (the composite before chunks: the benchmarks' baseline), as
@@ -42,6 +48,7 @@ typedef struct tiled_renderer {
     GLint at[TILED_PROGRAMS][TILED_UNIFORMS];
     /* The appearance and light of the programs that draw particles. */
     particle_uniforms project_uniforms, composite_uniforms;
+    trail_uniforms trail;       /* a trail system's projection (render/trail_geometry.glsl) */
     GLuint sprite_sampler, depth_sampler;
     GLuint vertex_array;        /* the blend's full-screen pass: no vertices */
     uint32_t tile_size;         /* 0: TILED_DEFAULT_TILE_SIZE */

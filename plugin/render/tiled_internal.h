@@ -14,18 +14,24 @@ static inline uint32_t chunk_entries_of(const tiled_renderer *r) {
 
 static inline uint32_t divide_up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
+/* What the ranks are: a system's particles, a draw group's records, or a
+ * trail system's segment quads (and its particles' own quads). */
+typedef enum tiled_input { TILED_INPUT_PARTICLES, TILED_INPUT_GROUP, TILED_INPUT_TRAIL } tiled_input;
 /* The splat's size in vec4s for a look (particles_look_features): the
  * tiled programs are built for the system's look, so the default look's
- * splat is 4 vec4s and an oriented, lit one's 10 (tiled_common.glsl). */
-uint32_t tiled_splat_vec4s(uint32_t look);
+ * splat is 4 vec4s, an oriented, lit one's 7, a trail's one more
+ * (tiled_common.glsl). */
+uint32_t tiled_splat_vec4s(uint32_t look, tiled_input input);
 /* The system's tiled state (made, zero, where none was; NULL, logged: out of
  * memory). */
 tiled_renderer *tiled_of(const particle_view *v);
 /* Builds the programs and buffers on the first tiled draw, for `capacity`
- * ranks of `look` (particles_look_features); `group`: a draw group's
- * programs (TILED_GROUP: the projection reads its records, the composite
- * shades each system's way). */
-plume_result tiled_create(const particle_view *v, tiled_renderer *r, uint32_t capacity, uint32_t look, bool group);
+ * ranks of `look` (particles_look_features) read from `input`: a draw
+ * group's (TILED_GROUP: the projection reads its records, the composite
+ * shades each system's way) or a trail's (TILED_TRAIL: the projection makes
+ * the segments' quads, the composite shades them along the strip). */
+plume_result tiled_create(const particle_view *v, tiled_renderer *r, uint32_t capacity, uint32_t look,
+                          tiled_input input);
 /* tiled_release (tiled.h) keeps what tiled_configure chose. */
 /* The entry budget: this frame's count copied behind a fence, and grown from
  * the counts whose fences have passed (never waited on). */

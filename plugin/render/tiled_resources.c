@@ -16,9 +16,10 @@ enum {
 
 /* The splat's size in vec4s for a look's features: tiled_common.glsl lays
  * it out and refuses to build where its layout's size is not this one. */
-uint32_t tiled_splat_vec4s(uint32_t look) {
+uint32_t tiled_splat_vec4s(uint32_t look, tiled_input input) {
     uint32_t map = (look & LOOK_ORIENTED) ? 4 : 2;
-    return map + 2 /* colour, tiles and frames */ + ((look & (LOOK_LIT | LOOK_EMISSIVE)) ? 1 : 0);
+    return map + 2 /* colour, tiles and frames */ + ((look & (LOOK_LIT | LOOK_EMISSIVE)) ? 1 : 0) +
+           (input == TILED_INPUT_TRAIL ? 1 /* the far colour, the sprite along */ : 0);
 }
 
 /* Splats the composite holds in shared memory at once: one per invocation
@@ -44,14 +45,19 @@ static const char *const TILED_UNIFORM_NAMES[TILED_UNIFORMS + 1] = {
     "u_viewport_origin", "u_depth_convention", "u_first_record", "u_system_lit", "u_group_layer",
     "u_group_flipbook", "u_group_soft_fade", "u_min_alpha", "u_footprint", NULL};
 
-static plume_result build_programs(const particle_view *s, tiled_renderer *r, uint32_t look, bool group) {
+static const char *const INPUT_DEFINES[] = {
+    [TILED_INPUT_PARTICLES] = "",
+    [TILED_INPUT_GROUP] = "#define TILED_GROUP\n#define GROUP_RECORD_ACCESS readonly\n",
+    [TILED_INPUT_TRAIL] = "#define TILED_TRAIL\n",
+};
+
+static plume_result build_programs(const particle_view *s, tiled_renderer *r, uint32_t look, tiled_input input) {
     uint32_t tile = tile_size_of(r);
-    r->splat_vec4s = tiled_splat_vec4s(look);
+    r->splat_vec4s = tiled_splat_vec4s(look, input);
     char defines[160 + LOOK_DEFINES_SIZE];
     int written = snprintf(defines, sizeof defines,
                            "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n#define TILED_SPLAT_VEC4S %u\n%s",
-                           tile, batch_of(r, tile), r->splat_vec4s,
-                           group ? "#define TILED_GROUP\n#define GROUP_RECORD_ACCESS readonly\n" : "");
+                           tile, batch_of(r, tile), r->splat_vec4s, INPUT_DEFINES[input]);
     particles_look_defines(look, defines + written);
     struct {
         const char *label, *file;
@@ -79,6 +85,7 @@ static plume_result build_programs(const particle_view *s, tiled_renderer *r, ui
     if (result != PLUME_OK) return result;
     for (int p = 0; p < TILED_PROGRAMS; ++p) plume_find_uniform_locations(r->programs[p], TILED_UNIFORM_NAMES, r->at[p]);
     particle_find_uniforms(r->programs[TP_PROJECT], &r->project_uniforms);
+    if (input == TILED_INPUT_TRAIL) trail_find_uniforms(r->programs[TP_PROJECT], &r->trail);
     particle_find_uniforms(r->programs[TP_COMPOSITE], &r->composite_uniforms);
     glProgramUniform1i(r->programs[TP_BLEND], r->at[TP_BLEND][TU_PARTICLES], 0);
     return PLUME_OK;
@@ -111,17 +118,28 @@ static uint32_t entry_key_bits_for(uint32_t tile_count) {
     return tile_count <= (1u << ENTRY_KEY_BITS) ? ENTRY_KEY_BITS : 32;
 }
 
-static uint32_t largest_budget(void) {
+static uint64_t largest_block(void) {
     GLint64 block = 0;
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
-    uint64_t pairs = (uint64_t)block / PLUME_PAIR_BYTES;
+    return block > 0 ? (uint64_t)block : 0;
+}
+
+static uint32_t largest_budget(void) {
+    uint64_t pairs = largest_block() / PLUME_PAIR_BYTES;
     return pairs < MAX_BUDGET ? (uint32_t)pairs : MAX_BUDGET;
 }
 
-plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t capacity, uint32_t look, bool group) {
-    plume_result result = build_programs(s, r, look, group);
+plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t capacity, uint32_t look,
+                          tiled_input input) {
+    /* The splats are one storage block: a capacity past it (a trail
+     * system's triangles of many particles) cannot draw tiled. */
+    if ((uint64_t)capacity * 16 * tiled_splat_vec4s(look, input) > largest_block()) return PLUME_ERROR_OUT_OF_MEMORY;
+    plume_result result = build_programs(s, r, look, input);
     if (result != PLUME_OK) return result;
     draw_create_samplers(&r->sprite_sampler, &r->depth_sampler);
+    /* A trail's sprite repeats along it where it is tiled (as trail_draw.c's). */
+    if (input == TILED_INPUT_TRAIL && s->desc->trail.uv_mode == PLUME_TRAIL_UV_TILE)
+        glSamplerParameteri(r->sprite_sampler, GL_TEXTURE_WRAP_S, GL_REPEAT);
     glGenVertexArrays(1, &r->vertex_array);
     r->counts_buffer = plume_make_gpu_buffer(s->env, (GLsizeiptr)capacity * 4, "plume draw: tiled counts");
     r->splats_buffer = plume_make_gpu_buffer(s->env, (GLsizeiptr)capacity * 16 * r->splat_vec4s, "plume draw: tiled splats");
@@ -134,7 +152,8 @@ plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t ca
     }
     uint32_t budget = r->budget;
     if (budget == 0) {
-        uint64_t wanted = (uint64_t)capacity * BUDGET_PER_PARTICLE;
+        /* A trail's ranks are its strips' small triangles: one entry each. */
+        uint64_t wanted = (uint64_t)capacity * (input == TILED_INPUT_TRAIL ? 1 : BUDGET_PER_PARTICLE);
         budget = wanted < MIN_BUDGET ? MIN_BUDGET : wanted > MAX_BUDGET ? MAX_BUDGET : (uint32_t)wanted;
     }
     uint32_t most = largest_budget();

@@ -5,10 +5,13 @@
  * it), all blended in the one back-to-front order the update sorted them
  * in; the look (blend mode, soft fade, light, emitted light, sprite) as the
  * raster path's, with the width, colour and opacity over the trail's
- * length. render/draw.c picks it for every system with a trail, at every
- * resolution (the low-resolution wrapper serves it as any path). Its
- * objects are the system's trail attachment, made on its first draw. */
+ * length. render/draw.c picks it for a system with a trail where the
+ * raster path would draw, at every resolution (the low-resolution wrapper
+ * serves it as any path), and it is the tiled path's fallback for such a
+ * system. Its objects are the system's trail attachment, made on its first
+ * draw. */
 #include "render/particle_uniforms.h"
+#include "render/trail_draw.h"
 
 static const char *const TRAIL_UNIFORM_NAMES[] = {
     "u_entries",           "u_trail_ring",         "u_eye",                 "u_by_distance",
@@ -17,14 +20,6 @@ static const char *const TRAIL_UNIFORM_NAMES[] = {
     "u_trail_opacity_count", "u_trail_color_times", "u_trail_color_values", "u_trail_color_count",
     "u_ribbon",            "u_trail_capacity",     NULL};
 
-typedef union trail_uniforms {
-    struct {
-        GLint entries, ring, eye, by_distance, spacing, uv_tile, uv_tile_length;
-        GLint width_curve[3], opacity_curve[3], color_curve[3];
-        GLint ribbon, capacity;
-    };
-    GLint at[18];
-} trail_uniforms;
 _Static_assert(PLUME_UNIFORM_NAMES_FIT(TRAIL_UNIFORM_NAMES, trail_uniforms), "a name for each location");
 
 typedef struct trail_draw_state {
@@ -70,7 +65,7 @@ static plume_result create(const particle_view *v, trail_draw_state *r) {
     plume_result result = plume_build_program(v->env, "plume trails: draw", stages, 2, look, &r->program);
     if (result != PLUME_OK) return result;
     particle_find_uniforms(r->program, &r->uniforms);
-    plume_find_uniform_locations(r->program, TRAIL_UNIFORM_NAMES, r->trail.at);
+    trail_find_uniforms(r->program, &r->trail);
     glGenVertexArrays(1, &r->vertex_array);
     draw_create_samplers(&r->sprite_sampler, &r->depth_sampler);
     if (v->desc->trail.uv_mode == PLUME_TRAIL_UV_TILE)
@@ -89,7 +84,11 @@ static trail_draw_state *trail_draw_of(const particle_view *v, plume_result *res
     return NULL;
 }
 
-static void set_trail_uniforms(const particle_view *v, const trail_uniforms *u, const draw_frame *frame) {
+void trail_find_uniforms(GLuint program, trail_uniforms *u) {
+    plume_find_uniform_locations(program, TRAIL_UNIFORM_NAMES, u->at);
+}
+
+void trail_set_uniforms(const particle_view *v, const trail_uniforms *u, const draw_frame *frame) {
     const plume_trail_desc *t = &v->desc->trail;
     mat4 inverse;
     glm_mat4_inv((vec4 *)frame->view, inverse);
@@ -114,7 +113,6 @@ static void set_trail_uniforms(const particle_view *v, const trail_uniforms *u, 
 static plume_result trail_draw(const particle_view *v, const draw_frame *frame, const draw_target *target,
                                const draw_count *count, plume_gl_scope *scope) {
     (void)scope;
-    (void)count; /* never a fallback: its own arguments, from the update */
     plume_result result;
     trail_draw_state *r = trail_draw_of(v, &result);
     if (!r) return result;
@@ -123,7 +121,7 @@ static plume_result trail_draw(const particle_view *v, const draw_frame *frame, 
     particle_set_view_uniforms(v, &r->uniforms, frame, target->depth_texture, target->depth_size,
                                r->depth_sampler);
     particle_set_light_uniforms(v, &r->uniforms);
-    set_trail_uniforms(v, &r->trail, frame);
+    trail_set_uniforms(v, &r->trail, frame);
     draw_bind_sprite(v, r->sprite_sampler);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, v->motion_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, v->traits_buffer);
@@ -131,9 +129,11 @@ static plume_result trail_draw(const particle_view *v, const draw_frame *frame, 
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAIL_HEADERS, v->trail.header_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAIL_POINTS, v->trail.point_buffer);
     glBindVertexArray(r->vertex_array);
-    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, v->trail.control_buffer);
+    /* Its own arguments, from the update; as the tiled path's fallback,
+     * that path's (every pair of an overflowing frame, else none). */
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, count ? count->buffer : v->trail.control_buffer);
     draw_blend_particles_over_depth(v->env);
-    glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(4 * PLUME_TRAIL_DRAW_ARGS));
+    glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(count ? count->offset : 4 * PLUME_TRAIL_DRAW_ARGS));
     return PLUME_OK;
 }
 

@@ -7,8 +7,13 @@
 #ifndef TRAIL_HISTORY_ACCESS
 #define TRAIL_HISTORY_ACCESS readonly
 #endif
-layout(std430, binding = PLUME_BINDING_TRAIL_HEADERS) restrict TRAIL_HISTORY_ACCESS buffer TrailHeaders { uvec4 trail_headers[]; };
-layout(std430, binding = PLUME_BINDING_TRAIL_POINTS) restrict TRAIL_HISTORY_ACCESS buffer TrailPoints { vec4 trail_points[]; };
+// A pass with other buffers at these bindings (the tiled projection) moves them.
+#ifndef TRAIL_HEADERS_BINDING
+#define TRAIL_HEADERS_BINDING PLUME_BINDING_TRAIL_HEADERS
+#define TRAIL_POINTS_BINDING PLUME_BINDING_TRAIL_POINTS
+#endif
+layout(std430, binding = TRAIL_HEADERS_BINDING) restrict TRAIL_HISTORY_ACCESS buffer TrailHeaders { uvec4 trail_headers[]; };
+layout(std430, binding = TRAIL_POINTS_BINDING) restrict TRAIL_HISTORY_ACCESS buffer TrailPoints { vec4 trail_points[]; };
 
 uniform uint u_trail_ring;   // K - 1: the points a slot's ring holds
 

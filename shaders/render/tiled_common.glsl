@@ -32,7 +32,32 @@
 //   PLUME_LOOK_LIT or PLUME_LOOK_EMISSIVE, [SPLAT_LIGHT] xyz: the light's
 //       direction in the quad's frame (quad_light); w: packUnorm4x8 bits of
 //       the emitted light (rgb) and whether the particle is lit (a)
+//   TILED_TRAIL (a trail system's segments, render/trail_geometry.glsl;
+//   built oriented): a rank is one of a sorted segment pair's
+//   PLUME_GPU_TRAIL_SUBDIVISIONS quads' two triangles, as the raster path
+//   splits a quad (a particle's own quad: the pair's first rank, whole),
+//   its map the oriented one through the triangle's corners, so that
+//   (u, v) = (s, t) of the map run over u, v >= 0, u + v <= 1; [3] w: uint
+//   bits, 0 for a particle's own quad, 1 for a segment quad's triangle
+//   (0, 0), (1, 0), (1, 1) of its (s, t) (s across the strip, t along it
+//   from its near end), 2 for its triangle (0, 0), (1, 1), (0, 1);
+//   [SPLAT_COLOR] the near end's colour; [SPLAT_TRAIL] xy: the far end's
+//   colour as packHalf2x16 bits, zw: the sprite's column coordinate at the
+//   near and far ends.
 layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint control[]; };
+
+// The ranks the passes run over: a system's drawn particles (the state's
+// drawn count), or a trail system's sorted pairs' quads (the trail's control
+// words bound as the state).
+#ifdef TILED_TRAIL
+#define TILED_DRAWN_WORD PLUME_TRAIL_SORT_COUNT
+#define TILED_RANKS_PER_ITEM (2u * uint(PLUME_GPU_TRAIL_SUBDIVISIONS))
+#define TILED_FALLBACK_VERTICES (6u * uint(PLUME_GPU_TRAIL_SUBDIVISIONS)) // trail_draw.vert's, a pair
+#else
+#define TILED_DRAWN_WORD PLUME_STATE_DRAWN_COUNT
+#define TILED_RANKS_PER_ITEM 1u
+#define TILED_FALLBACK_VERTICES 6u
+#endif
 
 #ifdef PLUME_LOOK_ORIENTED
 #define SPLAT_MAP_VEC4S 4
@@ -43,9 +68,17 @@ layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint
 #define SPLAT_LIGHT_AT (SPLAT_COLOR_AT + 2)
 #if defined(PLUME_LOOK_LIT) || defined(PLUME_LOOK_EMISSIVE)
 #define SPLAT_HAS_LIGHT
-#define SPLAT_END (SPLAT_LIGHT_AT + 1)
+#define SPLAT_TRAIL_AT (SPLAT_LIGHT_AT + 1)
 #else
-#define SPLAT_END SPLAT_LIGHT_AT
+#define SPLAT_TRAIL_AT SPLAT_LIGHT_AT
+#endif
+#ifdef TILED_TRAIL
+#ifndef PLUME_LOOK_ORIENTED
+#error "a trail's splats are oriented: the map through any triangle's corners"
+#endif
+#define SPLAT_END (SPLAT_TRAIL_AT + 1)
+#else
+#define SPLAT_END SPLAT_TRAIL_AT
 #endif
 #if SPLAT_END != TILED_SPLAT_VEC4S
 #error "the splat's size (tiled_resources.c: splat_vec4s) is not its layout's"
@@ -55,6 +88,7 @@ const uint SPLAT_VEC4S = uint(TILED_SPLAT_VEC4S);
 const uint SPLAT_COLOR = uint(SPLAT_COLOR_AT);
 const uint SPLAT_TILES = SPLAT_COLOR + 1u;
 const uint SPLAT_LIGHT = uint(SPLAT_LIGHT_AT);
+const uint SPLAT_TRAIL = uint(SPLAT_TRAIL_AT);
 #ifdef TILED_GROUP
 #ifndef PLUME_LOOK_ORIENTED
 #error "a draw group's splats are oriented: their system index is in the map's spare word"

@@ -117,6 +117,16 @@ bool splat_pixel(uint at, vec2 centre, out SplatPixel sp) {
     sp.d_dy = (y_row.xy - st * y_row.z) / h.z;
     sp.window_depth = window_depth_of_ndc(ndc_z);
     sp.view_depth = dot(batch[at + 3u].xyz, h) / h.z;
+#ifdef TILED_TRAIL
+    // A segment's triangle (tiled_common.glsl): its map's (u, v) inside it,
+    // then its quad's (s, t) from them.
+    uint triangle = floatBitsToUint(batch[at + 3u].w);
+    if (triangle != 0u && st.x + st.y > 1.0) return false;
+    mat2 to_st = triangle == 1u ? mat2(1.0, 0.0, 1.0, 1.0) : triangle == 2u ? mat2(1.0, 1.0, 0.0, 1.0) : mat2(1.0);
+    sp.st = to_st * st;
+    sp.d_dx = to_st * sp.d_dx;
+    sp.d_dy = to_st * sp.d_dy;
+#endif
     return true;
 }
 #endif
@@ -126,6 +136,25 @@ bool splat_pixel(uint at, vec2 centre, out SplatPixel sp) {
 // book.x columns and book.y rows (a group's sprites are flipbooks in layers).
 vec2 group_frame_uv(uvec2 book, uint frame, vec2 corner_uv) {
     return (vec2(uvec2(frame % book.x, frame / book.x)) + corner_uv) / vec2(book);
+}
+#endif
+
+#ifdef TILED_TRAIL
+// A trail quad's colour from its near end (t = 0) to its far end, the
+// sprite's coordinates (a segment's columns along the trail, its rows
+// across; a particle's own quad as the other paths') and their derivatives,
+// and where the light is read (a segment lit across as a tube).
+void trail_shading(uint at, SplatPixel sp, inout vec4 tint, inout vec2 corner_uv, inout vec2 uv_dx,
+                   inout vec2 uv_dy, inout vec2 light_st) {
+    vec4 trail = batch[at + SPLAT_TRAIL];
+    vec4 far_tint = vec4(unpackHalf2x16(floatBitsToUint(trail.x)), unpackHalf2x16(floatBitsToUint(trail.y)));
+    tint = mix(tint, far_tint, sp.st.y);
+    if (floatBitsToUint(batch[at + 3u].w) == 0u) return; // a particle's own quad
+    float length_uv = trail.w - trail.z;
+    corner_uv = vec2(trail.z + length_uv * sp.st.y, 1.0 - sp.st.x);
+    uv_dx = vec2(length_uv * sp.d_dx.y, -sp.d_dx.x);
+    uv_dy = vec2(length_uv * sp.d_dy.y, -sp.d_dy.x);
+    light_st = vec2(sp.st.x, 0.5);
 }
 #endif
 
@@ -196,15 +225,19 @@ void main() {
             vec2 mix_and_additive = splat_mix_and_additive(frames.w);
             vec4 texel = vec4(1.0);
             float fade_distance = u_soft_fade_distance;
+            vec2 corner_uv = vec2(sp.st.x, 1.0 - sp.st.y), light_st = sp.st;
+            vec2 uv_dx = vec2(sp.d_dx.x, -sp.d_dx.y), uv_dy = vec2(sp.d_dy.x, -sp.d_dy.y);
+#ifdef TILED_TRAIL
+            trail_shading(at, sp, tint, corner_uv, uv_dx, uv_dy, light_st);
+#endif
 #ifdef TILED_GROUP
             uint system = floatBitsToUint(batch[at + SPLAT_GROUP_SYSTEM].w);
             fade_distance = u_group_soft_fade[system];
             if (u_group_layer[system] >= 0) {
                 uint both = floatBitsToUint(frames.z);
                 uvec2 book = u_group_flipbook[system];
-                vec2 corner_uv = vec2(sp.st.x, 1.0 - sp.st.y);
-                vec2 along_x = vec2(sp.d_dx.x, -sp.d_dx.y) / vec2(book);
-                vec2 along_y = vec2(sp.d_dy.x, -sp.d_dy.y) / vec2(book);
+                vec2 along_x = uv_dx / vec2(book);
+                vec2 along_y = uv_dy / vec2(book);
                 float layer = float(u_group_layer[system]);
                 texel = mix(textureGrad(u_sprite_array, vec3(group_frame_uv(book, both & 0xFFFFu, corner_uv), layer),
                                         along_x, along_y),
@@ -215,10 +248,9 @@ void main() {
 #else
             if (u_has_texture) {
                 uint both = floatBitsToUint(frames.z);
-                vec2 corner_uv = vec2(sp.st.x, 1.0 - sp.st.y);
                 vec2 cells = u_sprite_is_array ? vec2(1.0) : vec2(u_flipbook);
-                vec2 along_x = vec2(sp.d_dx.x, -sp.d_dx.y) / cells;
-                vec2 along_y = vec2(sp.d_dy.x, -sp.d_dy.y) / cells;
+                vec2 along_x = uv_dx / cells;
+                vec2 along_y = uv_dy / cells;
                 if (u_sprite_is_array)
                     texel = mix(textureGrad(u_sprite_array, vec3(corner_uv, float(both & 0xFFFFu)), along_x, along_y),
                                 textureGrad(u_sprite_array, vec3(corner_uv, float(both >> 16)), along_x, along_y),
@@ -238,7 +270,7 @@ void main() {
             vec4 light = batch[at + SPLAT_LIGHT];
             vec4 glow = unpackUnorm4x8(floatBitsToUint(light.w));
 #ifdef PLUME_LOOK_LIT
-            if (glow.a > 0.5) lit *= sphere_lighting(sp.st, light.xyz);
+            if (glow.a > 0.5) lit *= sphere_lighting(light_st, light.xyz);
 #endif
             lit += glow.rgb;
 #endif

@@ -16,7 +16,7 @@ uniform uint u_budget;
 uniform uvec2 u_tiles;
 
 void main() {
-    uint drawn = min(state_words[PLUME_STATE_DRAWN_COUNT], u_capacity);
+    uint drawn = min(state_words[TILED_DRAWN_WORD] * TILED_RANKS_PER_ITEM, u_capacity);
     uint entries = drawn > 0u ? counts[drawn - 1u] : 0u;
     bool overflow = entries > u_budget;
     bool composited = entries > 0u && !overflow;
@@ -45,8 +45,9 @@ void main() {
     control[PLUME_TILED_BLEND_ARGS + 1] = composited ? 1u : 0u;
     control[PLUME_TILED_BLEND_ARGS + 2] = 0u;
     control[PLUME_TILED_BLEND_ARGS + 3] = 0u;
-    control[PLUME_TILED_RASTER_ARGS + 0] = 6u;
-    control[PLUME_TILED_RASTER_ARGS + 1] = overflow ? drawn : 0u;
+    // A trail system's fallback draws the pairs, each its quads' vertices.
+    control[PLUME_TILED_RASTER_ARGS + 0] = TILED_FALLBACK_VERTICES;
+    control[PLUME_TILED_RASTER_ARGS + 1] = overflow ? drawn / TILED_RANKS_PER_ITEM : 0u;
     control[PLUME_TILED_RASTER_ARGS + 2] = 0u;
     control[PLUME_TILED_RASTER_ARGS + 3] = 0u;
 }

@@ -15,7 +15,7 @@ uniform uvec2 u_tiles;
 
 void main() {
     uint rank = gl_GlobalInvocationID.x;
-    if (rank >= u_capacity || rank >= state_words[PLUME_STATE_DRAWN_COUNT] || control[PLUME_TILED_OVERFLOW] != 0u)
+    if (rank >= u_capacity || rank >= state_words[TILED_DRAWN_WORD] * TILED_RANKS_PER_ITEM || control[PLUME_TILED_OVERFLOW] != 0u)
         return;
     uint end = counts[rank], at = rank > 0u ? counts[rank - 1u] : 0u;
     if (end == at) return;

@@ -19,8 +19,11 @@ void set_groups(uint at, uint x) {
 
 void main() {
     const uint BLOCK = uint(PLUME_TILED_SCAN_BLOCK), GROUP = uint(PLUME_TILED_PROJECT_GROUP_SIZE);
-    uint drawn = min(state_words[PLUME_STATE_DRAWN_COUNT], u_capacity);
+    uint drawn = min(state_words[TILED_DRAWN_WORD] * TILED_RANKS_PER_ITEM, u_capacity);
     set_groups(uint(PLUME_TILED_PROJECT_ARGS), (drawn + GROUP - 1u) / GROUP);
+    // Until the control pass counts the entries, the drawn ranks: what a
+    // trail system's projection reads (its state's binding holds the trail).
+    control[PLUME_TILED_ENTRY_COUNT] = drawn;
     // Level 0 scans the drawn counts in blocks, each level above the block
     // totals of the one below: as render/tiled.c sizes them for the capacity.
     uint size = drawn;

@@ -25,7 +25,15 @@ layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer Particle
 layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
 #endif
 layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawList { uvec2 draw_list[]; };
+#ifdef TILED_TRAIL
+// A trail system's sorted segment pairs are the draw list; its history sits
+// where the state and the entries would (the ranks drawn: the prepare pass's
+// word), so that the pass reads eight buffers, what every GL 4.3 allows.
+uint drawn_ranks() { return control[PLUME_TILED_ENTRY_COUNT]; }
+#else
 layout(std430, binding = PLUME_BINDING_STATE) restrict readonly buffer State { uint state_words[]; };
+uint drawn_ranks() { return state_words[PLUME_STATE_DRAWN_COUNT]; }
+#endif
 layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict writeonly buffer Counts { uint counts[]; };
 layout(std430, binding = PLUME_BINDING_TILED_SPLATS) restrict writeonly buffer Splats { vec4 splats[]; };
 
@@ -132,12 +140,14 @@ bool pixel_to_quad(vec4 c0, vec4 c1, vec4 c3, out mat3 to_quad) {
     return true;
 }
 
-// A quad of any orientation: the map from pixel to quad is projective and
-// its depth varies over it. Writes the splat's map; false when no pixel
-// shows the quad.
-bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out ivec2 last) {
-    vec4 c0 = clip_corner(centre, vec2(-0.5, -0.5), edges), c1 = clip_corner(centre, vec2(0.5, -0.5), edges);
-    vec4 c2 = clip_corner(centre, vec2(0.5, 0.5), edges), c3 = clip_corner(centre, vec2(-0.5, 0.5), edges);
+// A quad of any orientation, world corners w0..w3 at (s, t) = (0, 0),
+// (1, 0), (1, 1), (0, 1), a parallelogram (a trail's triangle: w2 = w3, its
+// corners (0, 0), (1, 0), (0, 1) of the map): the map from pixel to quad is
+// projective and its depth varies over it. Writes the splat's map; false
+// when no pixel shows the quad.
+bool place_corners(uint base, vec3 w0, vec3 w1, vec3 w2, vec3 w3, out ivec2 first, out ivec2 last) {
+    vec4 c0 = u_projection * (u_view * vec4(w0, 1.0)), c1 = u_projection * (u_view * vec4(w1, 1.0));
+    vec4 c2 = u_projection * (u_view * vec4(w2, 1.0)), c3 = u_projection * (u_view * vec4(w3, 1.0));
     if (c0.w <= 0.0 && c1.w <= 0.0 && c2.w <= 0.0 && c3.w <= 0.0) return false; // behind the eye
     // Wholly in front of the near plane or behind the far one: no pixel.
     float low = ndc_depth_low();
@@ -159,15 +169,19 @@ bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out iv
     if (!pixel_to_quad(c0, c1, c3, to_quad)) return false;
     // Clip z and view depth are linear in (s, t) too: their rows.
     vec3 clip_z = vec3(c1.z - c0.z, c3.z - c0.z, c0.z);
-    float v0 = -(u_view * vec4(quad_corner(centre, vec2(-0.5, -0.5), edges), 1.0)).z;
-    float v1 = -(u_view * vec4(quad_corner(centre, vec2(0.5, -0.5), edges), 1.0)).z;
-    float v3 = -(u_view * vec4(quad_corner(centre, vec2(-0.5, 0.5), edges), 1.0)).z;
+    float v0 = -(u_view * vec4(w0, 1.0)).z, v1 = -(u_view * vec4(w1, 1.0)).z, v3 = -(u_view * vec4(w3, 1.0)).z;
     // Rows of to_quad (GLSL matrices are column-major).
     splats[base + 0u] = vec4(to_quad[0][0], to_quad[1][0], to_quad[2][0], clip_z.x);
     splats[base + 1u] = vec4(to_quad[0][1], to_quad[1][1], to_quad[2][1], clip_z.y);
     splats[base + 2u] = vec4(to_quad[0][2], to_quad[1][2], to_quad[2][2], clip_z.z);
     splats[base + 3u] = vec4(v1 - v0, v3 - v0, v0, 0.0);
     return true;
+}
+
+bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out ivec2 last) {
+    return place_corners(base, quad_corner(centre, vec2(-0.5, -0.5), edges), quad_corner(centre, vec2(0.5, -0.5), edges),
+                         quad_corner(centre, vec2(0.5, 0.5), edges), quad_corner(centre, vec2(-0.5, 0.5), edges), first,
+                         last);
 }
 #endif
 
@@ -185,7 +199,63 @@ uint finish_splat(uint base, ivec2 first, ivec2 last, vec4 color, uint frames, f
     return (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
 }
 
-#ifdef TILED_GROUP
+#if defined(TILED_TRAIL)
+#define TRAIL_RIBBON_READ
+#define TRAIL_HEADERS_BINDING PLUME_BINDING_TILED_TRAIL_HEADERS
+#define TRAIL_POINTS_BINDING PLUME_BINDING_TILED_TRAIL_POINTS
+vec4 position_age_of(uint slot) { return vec4(motions[slot].position, motions[slot].age); }
+#include "particles/trail_history.glsl"
+#include "render/trail_geometry.glsl"
+
+// Rank: a particle's own quad (triangle 0 of quad 0), or triangle 1 or 2
+// of quad k of a sorted pair's segment (between its sections k and k + 1),
+// as the raster path splits it (tiled_common.glsl, TILED_TRAIL).
+uint project(uint rank) {
+    uint value = draw_list[rank / TILED_RANKS_PER_ITEM].y, within = rank % TILED_RANKS_PER_ITEM;
+    uint slot = value / u_entries, entry = value % u_entries, k = within / 2u;
+    uint triangle = entry >= u_trail_ring ? 0u : 1u + within % 2u;
+    ParticleMotion p = motions[slot];
+    ParticleTraits t = traits[slot];
+    uint base = rank * SPLAT_VEC4S;
+    ivec2 first, last;
+    vec4 near_color, far_color;
+    vec3 light;
+    Appearance a;
+    if (triangle == 0u) {
+        if (within != 0u) return 0u;
+        a = particle_appearance(p, t);
+        if (a.color.a <= 0.0 || a.size <= 0.0) return 0u;
+        QuadEdges edges = quad_edges(p.velocity, rotation_at(t, p.age), a.size, u_camera_right, u_camera_up);
+        if (!place_quad(base, p.position, edges, first, last)) return 0u;
+        near_color = far_color = a.color;
+        light = quad_light(edges, cross(u_camera_right, u_camera_up));
+    } else {
+        TrailCorner near, far;
+        if (!trail_corner(slot, entry, p, t, float(k), near) || !trail_corner(slot, entry, p, t, float(k + 1u), far))
+            return 0u;
+        if (near.color.a <= 0.0 && far.color.a <= 0.0) return 0u;
+        vec3 near_left = trail_corner_world(near, -0.5), far_right = trail_corner_world(far, 0.5);
+        bool placed = triangle == 1u
+                          ? place_corners(base, near_left, trail_corner_world(near, 0.5), far_right, far_right, first, last)
+                          : place_corners(base, near_left, far_right, trail_corner_world(far, -0.5),
+                                          trail_corner_world(far, -0.5), first, last);
+        if (!placed) return 0u;
+        near_color = near.color;
+        far_color = far.color;
+        // The raster path's flat values are its triangles' last vertices':
+        // the far section's.
+        a = far.a;
+        a.additive = 0.5 * (near.a.additive + far.a.additive);
+        light = trail_corner_light(far);
+        splats[base + SPLAT_TRAIL].zw = vec2(near.length_uv, far.length_uv);
+    }
+    splats[base + 3u].w = uintBitsToFloat(triangle);
+    splats[base + SPLAT_TRAIL].xy =
+        vec2(uintBitsToFloat(packHalf2x16(far_color.rg)), uintBitsToFloat(packHalf2x16(far_color.ba)));
+    return finish_splat(base, first, last, near_color, a.frame | (a.next << 16), splat_mix_word(a.frame_mix, a.additive),
+                        light, a.emissive, u_lit);
+}
+#elif defined(TILED_GROUP)
 // A grouped particle: its record's quad, colour, frames and light; its
 // system's index in the splat's spare word (tiled_common.glsl).
 uint project(uint rank) {
@@ -225,5 +295,5 @@ uint project(uint rank) {
 void main() {
     uint rank = gl_GlobalInvocationID.x;
     if (rank >= u_capacity) return;
-    counts[rank] = rank < state_words[PLUME_STATE_DRAWN_COUNT] ? project(rank) : 0u;
+    counts[rank] = rank < drawn_ranks() ? project(rank) : 0u;
 }

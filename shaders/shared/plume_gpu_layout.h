@@ -80,6 +80,8 @@
 #define PLUME_BINDING_TILED_CHUNK_TABLE 1 /* chunked composite: per tile {first slot, chunks}, then per slot its tile */
 #define PLUME_BINDING_TILED_PARTIALS 5   /* chunked composite: per slot and pixel, vec4(premultiplied rgb, T) */
 #define PLUME_BINDING_TILED_GROUP_RECORDS 0 /* a draw group's projection: its records (the motions' number: it reads none) */
+#define PLUME_BINDING_TILED_TRAIL_HEADERS 3 /* a trail system's projection: the trail history (the state's number: it reads none) */
+#define PLUME_BINDING_TILED_TRAIL_POINTS 4  /* ... and its points (the entries' number: the entries pass binds them after) */
 
 /* ---- Tiled draw: records and sizes ---- */
 #define PLUME_TILED_PROJECT_GROUP_SIZE 256
@@ -99,7 +101,7 @@
  * indirect arguments of every later pass of both paths, so that the GPU
  * picks the raster draw for a frame that overflows and a frame without
  * entries costs no pass over the tiles or the pixels. */
-#define PLUME_TILED_ENTRY_COUNT 0        /* entries needed (saturates at 2^32 - 1) */
+#define PLUME_TILED_ENTRY_COUNT 0        /* entries needed (saturates at 2^32 - 1); before the control pass, the drawn ranks */
 #define PLUME_TILED_OVERFLOW 1           /* 1: over the budget: this frame draws raster */
 #define PLUME_TILED_SORT_COUNT 2         /* entries to sort: ENTRY_COUNT, or 0 on overflow */
 #define PLUME_TILED_CHUNK_COUNT 3        /* chunked composite: the frame's chunks (the plan writes it) */

@@ -3,7 +3,9 @@
  * front of and behind itself, one through a cloud of the system's own
  * sprites (order), a slot reused after a death (the trail starts again),
  * at full and half resolution, against the CPU's trails
- * (tests/support/trail_reference.c); the descriptor's refusals. */
+ * (tests/support/trail_reference.c), each at full resolution drawn by the
+ * raster and the tiled path (tests/support/trail_run.c); the descriptor's
+ * refusals. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,178 +25,19 @@
 #include "test_env.h"
 #include "tests.h"
 #include "trail_reference.h"
-
-/* PLUME_TEST_TRAIL_PNGS=FOLDER: each comparison's pictures (the GPU's and
- * the CPU's, 6x) written there as PNGs, to look at. */
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#include <stb/stb_image_write.h>
-static void dump(const char *name, const float *rgba) {
-    if (!getenv("PLUME_TEST_TRAIL_PNGS")) return;
-    enum { UP = 6, W = IMAGE_SIZE * UP };
-    static unsigned char px[W * W * 4];
-    for (int y = 0; y < W; ++y)
-        for (int x = 0; x < W; ++x)
-            for (int c = 0; c < 4; ++c) {
-                float v = rgba[((IMAGE_SIZE - 1 - y / UP) * IMAGE_SIZE + x / UP) * 4 + c];
-                px[(y * W + x) * 4 + c] = (unsigned char)(fminf(fmaxf(v, 0), 1) * 255 + 0.5f);
-            }
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s.png", getenv("PLUME_TEST_TRAIL_PNGS"), name);
-    stbi_write_png(path, W, W, 4, px, W * 4);
-}
-
-static const float CLEAR[4] = {0.1f, 0.15f, 0.2f, 1.0f};
-/* Raster against the CPU: flat colours, float rounding. */
-static const float TOLERANCE = 2e-3f;
-
-/* A still template emitter (rate 0: emitted by plume_system_emit) of one
- * particle moving at `velocity` (its speed and direction), solid squares of
- * `size`, translucent orange, living long. */
-static plume_emitter_desc mover(const float velocity[3], float size) {
-    float speed = sqrtf(velocity[0] * velocity[0] + velocity[1] * velocity[1] + velocity[2] * velocity[2]);
-    plume_emitter_desc e = {.lifetime = {20, 20}, .speed = {speed, speed}, .size = {size, size}};
-    for (int i = 0; i < 3; ++i) e.direction[i] = speed > 0 ? velocity[i] / speed : (i == 1 ? 1.0f : 0.0f);
-    return e;
-}
-
-static plume_system_desc trail_desc(uint32_t points, float spacing) {
-    plume_system_desc d = {.capacity = 40, .seed = 5};
-    d.trail = (plume_trail_desc){.points = points, .spacing = spacing};
-    d.trail.width_over_length = (plume_curve){2, {{0.0f, 1.0f}, {1.0f, 0.3f}}};
-    d.appearance.color_over_life = (plume_gradient){1, {{0.0f, {1.0f, 0.6f, 0.2f, 0.6f}}}};
-    return d;
-}
-
-static void emit_at(plume_system system, uint32_t emitter, float x, float y, float z) {
-    plume_emit_desc emit = {.emitter = emitter, .count = 1, .transform = {.position = {x, y, z}}};
-    assert_int_equal(plume_system_emit(fixture_context(), system, &emit), PLUME_OK);
-}
-
-/* The system drawn at `resolution` over a far depth plane into `image`. */
-static void draw(plume_system system, plume_draw_resolution resolution, float *image) {
-    mat4 view, projection;
-    ortho_camera(view, projection);
-    plume_frame_desc frame = make_frame(0.0f, view, projection);
-    frame.draw_resolution = resolution;
-    GLuint depth = plane_depth_texture(projection, 15.0f);
-    frame.depth_texture = depth;
-    test_target t = test_target_begin(IMAGE_SIZE, CLEAR);
-    assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
-    test_target_end(&t, image);
-    glDeleteTextures(1, &depth);
-}
-
-typedef struct trail_pictures {
-    float *image, *reference, *unsorted;
-    bool *ambiguous, *unsorted_ambiguous;
-} trail_pictures;
-
-static trail_pictures pictures_new(void) {
-    size_t pixels = IMAGE_SIZE * IMAGE_SIZE;
-    trail_pictures p = {malloc(sizeof(float) * 4 * pixels), malloc(sizeof(float) * 4 * pixels),
-                        malloc(sizeof(float) * 4 * pixels), malloc(sizeof(bool) * pixels),
-                        malloc(sizeof(bool) * pixels)};
-    assert_true(p.image && p.reference && p.unsorted && p.ambiguous && p.unsorted_ambiguous);
-    return p;
-}
-
-static void pictures_free(trail_pictures *p) {
-    free(p->image);
-    free(p->reference);
-    free(p->unsorted);
-    free(p->ambiguous);
-    free(p->unsorted_ambiguous);
-}
-
-/* A test's system, the CPU's trails beside it and its pictures. */
-typedef struct trail_run {
-    plume_system system;
-    plume_system_desc desc; /* resolved */
-    ref_trail *trails;
-    trail_pictures pictures;
-} trail_run;
-
-static trail_run trail_run_begin(plume_system_desc d) {
-    trail_run r = {.system = make_system(d)};
-    r.desc = system_desc(fixture_context(), r.system);
-    r.trails = calloc(r.desc.capacity, sizeof *r.trails);
-    assert_non_null(r.trails);
-    r.pictures = pictures_new();
-    return r;
-}
-
-static void trail_run_end(trail_run *r) {
-    pictures_free(&r->pictures);
-    free(r->trails);
-    destroy_system(r->system);
-}
-
-/* One update of the run's system for the orthographic camera (not culled:
- * a trail system never is), its particles recorded into the CPU's trails. */
-static void step(trail_run *r) {
-    mat4 view, projection;
-    ortho_camera(view, projection);
-    plume_frame_desc frame = make_frame(0.05f, view, projection);
-    assert_int_equal(plume_system_update(fixture_context(), r->system, &frame), PLUME_OK);
-    plume_readback rb = read_all(fixture_context(), r->system);
-    reference_trails_record(&r->desc, &rb, r->trails);
-    free_readback(&rb);
-}
-
-/* How many pixels of rows [first, last) differ from the background. */
-static int covered_rows(const float *rgba, int first, int last) {
-    int covered = 0;
-    for (int i = first * IMAGE_SIZE; i < last * IMAGE_SIZE; ++i)
-        covered += fabsf(rgba[4 * i] - CLEAR[0]) + fabsf(rgba[4 * i + 1] - CLEAR[1]) > 0.02f;
-    return covered;
-}
-
-/* The system's picture against the CPU's, sorted (and, where `order_matters`,
- * proof that the picture in the unsorted order is another: the comparison
- * sees the order). */
-static void compare(const char *name, trail_run *r, bool order_matters) {
-    plume_system system = r->system;
-    const ref_trail *trails = r->trails;
-    trail_pictures *p = &r->pictures;
-    const float tolerance = TOLERANCE;
-    plume_system_desc d = system_desc(fixture_context(), system);
-    plume_readback rb = read_all(fixture_context(), system);
-    bool sorted = d.sort_mode != PLUME_SORT_MODE_NONE && d.blend_mode != PLUME_BLEND_ADDITIVE;
-    composite_trails(&d, &rb, trails, sorted, CLEAR, p->reference, p->ambiguous);
-    composite_trails(&d, &rb, trails, false, CLEAR, p->unsorted, p->unsorted_ambiguous);
-    free_readback(&rb);
-    draw(system, PLUME_DRAW_FULL, p->image);
-    char dump_name[128];
-    snprintf(dump_name, sizeof dump_name, "%s_gpu", name);
-    dump(dump_name, p->image);
-    snprintf(dump_name, sizeof dump_name, "%s_cpu", name);
-    dump(dump_name, p->reference);
-    float worst = largest_difference(p->image, p->reference, p->ambiguous);
-    int covered = covered_rows(p->reference, 0, IMAGE_SIZE);
-    printf("  %s: %d pixels covered, largest difference from the CPU's trails %.2f/255 (at most %.1f)\n", name,
-           covered, worst * 255.0f, tolerance * 255.0f);
-    assert_true(covered > 40);
-    assert_true(worst <= tolerance);
-    if (!order_matters) return;
-    for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) p->ambiguous[i] = p->ambiguous[i] || p->unsorted_ambiguous[i];
-    float apart = largest_difference(p->reference, p->unsorted, p->ambiguous);
-    printf("  %s: the unsorted order's picture differs by %.2f/255\n", name, apart * 255.0f);
-    assert_true(apart > 4.0f * tolerance);
-}
-
+#include "trail_run.h"
 
 static void test_a_straight_trail_matches_the_cpu(void **state) {
     (void)state;
     plume_system_desc d = trail_desc(8, 0.12f);
-    d.emitters[0] = mover((float[3]){0.8f, 0.25f, 0.0f}, 0.2f);
+    d.emitters[0] = trail_mover((float[3]){0.8f, 0.25f, 0.0f}, 0.2f);
     trail_run r = trail_run_begin(d);
-    emit_at(r.system, 0, -0.8f, -0.3f, 0.0f);
+    trail_emit_at(r.system, 0, -0.8f, -0.3f, 0.0f);
     for (int k = 0; k < 30; ++k) {
-        step(&r);
-        if (k == 6) compare("straight_growing", &r, false);
+        trail_step(&r);
+        if (k == 6) trail_compare("straight_growing", &r, false);
     }
-    compare("straight_full", &r, false);
+    trail_compare("straight_full", &r, false);
     trail_run_end(&r);
 }
 
@@ -204,11 +47,11 @@ static void test_a_curved_trail_matches_the_cpu(void **state) {
     (void)state;
     plume_system_desc d = trail_desc(6, 0.15f);
     d.forces.gravity[1] = -4.0f;
-    d.emitters[0] = mover((float[3]){0.9f, 2.2f, 0.0f}, 0.16f);
+    d.emitters[0] = trail_mover((float[3]){0.9f, 2.2f, 0.0f}, 0.16f);
     trail_run r = trail_run_begin(d);
-    emit_at(r.system, 0, -0.7f, -0.6f, 0.0f);
-    for (int k = 0; k < 17; ++k) step(&r);
-    compare("curved", &r, false);
+    trail_emit_at(r.system, 0, -0.7f, -0.6f, 0.0f);
+    for (int k = 0; k < 17; ++k) trail_step(&r);
+    trail_compare("curved", &r, false);
     trail_run_end(&r);
 }
 
@@ -225,36 +68,22 @@ static void test_a_trail_crossing_itself_blends_in_order(void **state) {
     d.forces.gravity[1] = -1.5f;
     d.world.attractors[0] = (plume_attractor_desc){.kind = PLUME_ATTRACTOR_POINT, .position = {0, 0.2f, 0},
                                                    .strength = 3.0f};
-    d.emitters[0] = mover((float[3]){0.0f, 0.5f, 1.3f}, 0.1f);
+    d.emitters[0] = trail_mover((float[3]){0.0f, 0.5f, 1.3f}, 0.1f);
     trail_run r = trail_run_begin(d);
-    emit_at(r.system, 0, 0.5f, -0.2f, 0.0f);
-    for (int k = 0; k < 110; ++k) step(&r);
-    compare("crossing", &r, true);
+    trail_emit_at(r.system, 0, 0.5f, -0.2f, 0.0f);
+    for (int k = 0; k < 110; ++k) trail_step(&r);
+    trail_compare("crossing", &r, true);
     trail_run_end(&r);
 }
 
-/* A spark's trail through a cloud of still blue squares of the same system
- * at depths in front of it and behind: segments and squares in one order. */
+/* A spark's trail through a cloud of the system's own squares: segments
+ * and squares in one order. */
 static void test_a_trail_through_a_sprite_cloud_blends_in_order(void **state) {
     (void)state;
     uint32_t seed = test_random_u32();
     printf("  seed %u\n", seed);
-    plume_system_desc d = trail_desc(12, 0.12f);
-    d.seed = seed;
-    /* Blue while young (the cloud lives long), orange late in life (the
-     * spark lives short). */
-    d.appearance.color_over_life = (plume_gradient){
-        2, {{0.1f, {0.2f, 0.45f, 1.0f, 0.7f}}, {0.5f, {1.0f, 0.6f, 0.2f, 0.6f}}}};
-    d.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_BOX, .extents = {0.7f, 0.6f, 0.5f},
-                                         .lifetime = {20, 20}, .size = {0.18f, 0.3f}};
-    d.emitters[1] = mover((float[3]){1.1f, 0.15f, 0.0f}, 0.22f);
-    d.emitters[1].lifetime = (plume_range){1.3f, 1.3f};
-    trail_run r = trail_run_begin(d);
-    plume_emit_desc cloud = {.emitter = 0, .count = 24};
-    assert_int_equal(plume_system_emit(fixture_context(), r.system, &cloud), PLUME_OK);
-    emit_at(r.system, 1, -0.9f, -0.1f, 0.0f);
-    for (int k = 0; k < 22; ++k) step(&r);
-    compare("cloud", &r, true);
+    trail_run r = trail_spark_through_a_cloud(seed);
+    trail_compare("cloud", &r, true);
     trail_run_end(&r);
 }
 
@@ -264,18 +93,18 @@ static void test_a_reused_slot_starts_a_new_trail(void **state) {
     (void)state;
     plume_system_desc d = trail_desc(10, 0.12f);
     d.capacity = 1;
-    d.emitters[0] = mover((float[3]){1.0f, 0.0f, 0.0f}, 0.15f);
+    d.emitters[0] = trail_mover((float[3]){1.0f, 0.0f, 0.0f}, 0.15f);
     d.emitters[0].lifetime = (plume_range){0.6f, 0.6f};
-    d.emitters[1] = mover((float[3]){-1.0f, 0.0f, 0.0f}, 0.15f);
+    d.emitters[1] = trail_mover((float[3]){-1.0f, 0.0f, 0.0f}, 0.15f);
     trail_run r = trail_run_begin(d);
-    emit_at(r.system, 0, -0.8f, 0.5f, 0.0f);
-    for (int k = 0; k < 14; ++k) step(&r);
-    emit_at(r.system, 1, 0.8f, -0.5f, 0.0f);
-    for (int k = 0; k < 8; ++k) step(&r);
-    compare("reused", &r, false);
+    trail_emit_at(r.system, 0, -0.8f, 0.5f, 0.0f);
+    for (int k = 0; k < 14; ++k) trail_step(&r);
+    trail_emit_at(r.system, 1, 0.8f, -0.5f, 0.0f);
+    for (int k = 0; k < 8; ++k) trail_step(&r);
+    trail_compare("reused", &r, false);
     /* Between the two particles' rows (y = 0.5 and -0.5: rows 48 and 16)
      * nothing: a trail joined to the dead particle's points would cross. */
-    int between = covered_rows(r.pictures.image, 22, 42);
+    int between = trail_covered_rows(r.pictures.image, 22, 42);
     printf("  pixels between the dead particle's row and the new one's: %d\n", between);
     assert_int_equal(between, 0);
     trail_run_end(&r);
@@ -286,16 +115,16 @@ static void test_a_reused_slot_starts_a_new_trail(void **state) {
 static void test_trails_at_half_resolution(void **state) {
     (void)state;
     plume_system_desc d = trail_desc(8, 0.12f);
-    d.emitters[0] = mover((float[3]){0.8f, 0.25f, 0.0f}, 0.3f);
+    d.emitters[0] = trail_mover((float[3]){0.8f, 0.25f, 0.0f}, 0.3f);
     trail_run r = trail_run_begin(d);
-    emit_at(r.system, 0, -0.8f, -0.3f, 0.0f);
-    for (int k = 0; k < 24; ++k) step(&r);
-    compare("half_full", &r, false);
-    draw(r.system, PLUME_DRAW_HALF, r.pictures.unsorted);
+    trail_emit_at(r.system, 0, -0.8f, -0.3f, 0.0f);
+    for (int k = 0; k < 24; ++k) trail_step(&r);
+    trail_compare("half_full", &r, false);
+    trail_draw_image(r.system, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_HALF, r.pictures.unsorted);
     double full = 0, half = 0;
     for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) {
-        full += r.pictures.image[4 * i] - CLEAR[0];
-        half += r.pictures.unsorted[4 * i] - CLEAR[0];
+        full += r.pictures.image[4 * i] - TRAIL_CLEAR[0];
+        half += r.pictures.unsorted[4 * i] - TRAIL_CLEAR[0];
     }
     printf("  red over the background: full %.2f, half %.2f\n", full, half);
     assert_true(full > 10.0 && fabs(half - full) < 0.15 * full);
@@ -375,7 +204,7 @@ static void test_a_ribbon_breaks_where_a_particle_died(void **state) {
     for (int k = 0; k < 50; ++k) {
         plume_transform placement = {.position = {0.5f * sinf(0.15f * (float)k), -0.9f, 0.0f}};
         assert_int_equal(plume_system_set_transform(fixture_context(), r.system, &placement, k == 0), PLUME_OK);
-        step(&r);
+        trail_step(&r);
     }
     plume_readback rb = read_all(fixture_context(), r.system);
     uint32_t breaks = 0, joins = 0;
@@ -387,7 +216,7 @@ static void test_a_ribbon_breaks_where_a_particle_died(void **state) {
     free_readback(&rb);
     printf("  %u joins, %u breaks at dead particles\n", joins, breaks);
     assert_true(breaks > 0 && joins > 5);
-    compare("ribbon", &r, false);
+    trail_compare("ribbon", &r, false);
     trail_run_end(&r);
 }
 

@@ -48,6 +48,7 @@ struct CMUnitTest;
     X(program_cache, 0)                                                                                                \
     X(warm, 1)                                                                                                         \
     X(trails, 1)                                                                                                       \
+    X(trails_tiled, 1)                                                                                                 \
     X(host_inputs, 1)                                                                                                  \
     X(host_depth, 1)                                                                                                   \
     X(host_state, 1)                                                                                                   \

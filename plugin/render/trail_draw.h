@@ -1,0 +1,22 @@
+/* What a trail's draws share (render/trail_draw.c, the raster path; the
+ * tiled path's projection, render/tiled.c): the uniforms of
+ * render/trail_geometry.glsl. Not part of the API. */
+#ifndef PLUME_RENDER_TRAIL_DRAW_H
+#define PLUME_RENDER_TRAIL_DRAW_H
+#include "render/draw_path.h"
+
+typedef union trail_uniforms {
+    struct {
+        GLint entries, ring, eye, by_distance, spacing, uv_tile, uv_tile_length;
+        GLint width_curve[3], opacity_curve[3], color_curve[3];
+        GLint ribbon, capacity;
+    };
+    GLint at[18];
+} trail_uniforms;
+
+/* The locations in `program` (built with trail_geometry.glsl). */
+void trail_find_uniforms(GLuint program, trail_uniforms *u);
+/* The system's trail and the frame's eye into the program in use. */
+void trail_set_uniforms(const particle_view *v, const trail_uniforms *u, const draw_frame *frame);
+
+#endif
