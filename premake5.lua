@@ -267,7 +267,8 @@ project "plume_bench"
 project "plume_frame_bench"
     kind "ConsoleApp"
     outputs("bin", "plume_frame_bench")
-    files { "bench/frame_bench.c" }
+    files { "bench/frame_bench.c", "bench/frame_bench_options.c", "bench/frame_bench_options.h",
+            "bench/frame_bench_measure.c", "bench/frame_bench_measure.h" }
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 

@@ -1,7 +1,8 @@
 /* Frame benchmark: the full particle pipeline (update = simulate + sort, then
  * the draw into an offscreen framebuffer) at several particle counts, timed
  * by the system's own profiler (GL timestamp queries read frames later, never
- * waited on). Per count: a fixed number of frames after a warm-up, and the
+ * waited on). Per count: a fixed number of frames in the steady state (or
+ * after a fixed warm-up, --warmup N), and the
  * median GPU milliseconds of each stage.
  *
  * Each count is one system holding exactly that many particles (one burst of
@@ -12,16 +13,26 @@
  * to be back-to-front (outside the timed frames).
  *
  * Usage: plume_frame_bench [--counts 16384,65536,262144,1048576] [--frames N]
- *                          [--warmup N] [--size WxH] [--csv FILE]
+ *                          [--warmup N|steady] [--max-warmup N] [--size WxH] [--csv FILE]
  *                          [--frames-csv FILE] [--turbulence S] [--look-away]
  *                          [--no-cull] [--resolution full|half|quarter]
  *                          [--path raster|tiled|automatic] [--tile 8|16|32] [--chunk K|unchunked]
+ *                          [--min-alpha A] [--batch N] [--footprint F]
  *                          [--no-termination]
  *                          [--blend premultiplied|additive|premultiplied_additive]
  *                          [--orientation camera_facing|velocity_stretched|velocity_aligned|world_axis|world_facing]
- *                          [--sort-mode view_depth|distance|oldest_first|youngest_first|none] [--lit]
+ *                          [--sort-mode view_depth|distance|oldest_first|youngest_first|none] [--lit] [--smoke]
  *                          [--world off|on|both] [--radix-threads 256|512|1024]
  *                          [--sort-key-bits 16..32]
+ *   --warmup      steady (the default): each count's measured frames begin
+ *                 once its live count and coverage (the tiled path's entries,
+ *                 else the drawn count) stop growing (host/steady_state.h),
+ *                 said under its row, at most --max-warmup frames (default
+ *                 1800) later; N: after a fixed N frames
+ * Under each row: the steady state, and the median entries and the pixels
+ * the draw blends (frame_bench_measure.h: the quads' pixels after the last
+ * frame) per millisecond of draw, at the target's size (--size: 1280x720,
+ * 1920x1080, 3840x2160; bench/compositor_knobs.sh runs all three).
  *   --csv         the table, one row per count
  *   --frames-csv  one row per measured frame: frame, live count, simulate,
  *                 sort and draw GPU ms, CPU ms of the update and draw calls
@@ -39,6 +50,10 @@
  *   --tile        the tiled path's tile size in pixels (default 16)
  *   --chunk       the entries a composite workgroup walks at most (default
  *                 512; "unchunked": a tile's whole run)
+ *   --min-alpha, --batch, --footprint  the compositor's lab knobs
+ *                 (plume_lab_tiled_knobs: the opacity cull, the composite's
+ *                 batch, the sprite's alpha footprint; default 0, the
+ *                 product's)
  * Where the draw has sub-stages (the tiled path; 1/2 and 1/4), a second line
  * per count gives their medians (plume_draw_stage). Both --tile and --chunk
  * reach the module through the lab (plume_lab_tiled_configure,
@@ -56,6 +71,13 @@
  *                 (the lab's tile_threads setting, lab/plume_lab.h): the
  *                 frame's sort at another width (default: the module's)
  *   --sort-key-bits  the system's sort_key_bits (default 0: the module's, 24)
+ *   --smoke       puffs emitted over 3-5 s lives instead of one burst that
+ *                 never dies, fading in and out (opacity over life), smaller
+ *                 and fainter the more there are, as the demo's smoke: the
+ *                 live count and coverage grow before the steady state, and
+ *                 faint particles are what the opacity cull leaves out; a
+ *                 soft puff sprite whose alpha footprint is 0.42 of the quad
+ *                 (--footprint 0.42: the tight bounds)
  *   --no-termination  the tiled path composites every particle
  *   --blend, --orientation, --sort-mode, --lit  the system's look
  *                 (plume_system_desc, ABI 1.2; docs/look.md): what each costs
@@ -80,42 +102,11 @@
 #include "plume/plume_particles.h"
 #include "plume_lab.h"
 #include "bench_time.h"
+#include "frame_bench_measure.h"
+#include "frame_bench_options.h"
+#include "steady_state.h"
 
-enum { MAX_COUNTS = 16, FRAMES_IN_FLIGHT = 2 };
-
-typedef struct options {
-    uint32_t counts[MAX_COUNTS];
-    uint32_t count_total;
-    uint32_t frames, warmup;
-    int width, height;
-    const char *csv_path, *frames_csv_path;
-    float turbulence;
-    bool look_away, no_cull;
-    uint32_t resolution; /* plume_draw_resolution */
-    uint32_t path;       /* plume_draw_path */
-    uint32_t tile_size;  /* 0: the module's default */
-    uint32_t chunk_entries; /* 0: the module's default; PLUME_LAB_TILED_UNCHUNKED */
-    plume_sort_algorithm entry_sort; /* the tiled path's entry sort; automatic by default */
-    bool no_termination;
-    uint32_t blend_mode, orientation, sort_mode; /* the look (plume_system_desc) */
-    uint32_t sort_key_bits;                      /* plume_system_desc's; 0: the default */
-    uint32_t radix_threads;                      /* the lab's tile_threads; 0: the module's */
-    bool lit;
-    int world_first, world_last; /* 0: off, 1: on */
-} options;
-
-static const char *const BLEND_NAMES[] = {"premultiplied", "additive", "premultiplied_additive", NULL};
-static const char *const ORIENTATION_NAMES[] = {"camera_facing", "velocity_stretched", "velocity_aligned",
-                                                "world_axis", "world_facing", NULL};
-static const char *const SORT_MODE_NAMES[] = {"view_depth", "distance", "oldest_first", "youngest_first", "none",
-                                              NULL};
-
-/* The index of `value` in `names` (NULL-terminated) into *out. */
-static bool parse_name(const char *value, const char *const *names, uint32_t *out) {
-    for (uint32_t i = 0; names[i]; ++i)
-        if (strcmp(value, names[i]) == 0) return *out = i, true;
-    return false;
-}
+enum { FRAMES_IN_FLIGHT = 2 };
 
 /* The offscreen frame: colour, the depth buffer the draw tests against, and a
  * separate "scene depth" texture for soft particles (sampling the attached
@@ -135,115 +126,10 @@ typedef struct count_result {
     uint32_t tiled_entries, tiled_overflows; /* the largest count, the frames over the budget */
     uint32_t event_children, event_dropped; /* the last measured frame's */
     bool world, order_ok;
+    steady_state steady;  /* when the measured frames began */
+    double median_entries, blended_pixels; /* blended: after the last frame (frame_bench_measure.h) */
 } count_result;
 
-static void usage(void) {
-    fprintf(stderr, "usage: plume_frame_bench [--counts N,N,...] [--frames N] [--warmup N] [--size WxH] [--csv FILE]"
-                    " [--frames-csv FILE] [--turbulence S] [--look-away] [--no-cull]"
-                    " [--resolution full|half|quarter] [--path raster|tiled] [--tile 8|16|32]"
-                    " [--chunk K|unchunked] [--no-termination] [--blend MODE] [--orientation MODE]"
-                    " [--sort-mode MODE] [--lit] [--world off|on|both] [--radix-threads 256|512|1024]"
-                    " [--sort-key-bits 16..32]\n");
-}
-
-static bool parse_counts(const char *text, options *o) {
-    o->count_total = 0;
-    const char *p = text;
-    while (*p) {
-        char *end;
-        unsigned long value = strtoul(p, &end, 10);
-        if (end == p || value == 0 || value > (1ul << 26) || o->count_total == MAX_COUNTS) return false;
-        o->counts[o->count_total++] = (uint32_t)value;
-        p = *end == ',' ? end + 1 : end;
-        if (*end != ',' && *end != '\0') return false;
-    }
-    return o->count_total > 0;
-}
-
-static bool parse_options(int argc, char **argv, options *o) {
-    *o = (options){.counts = {16384, 65536, 262144, 1048576}, .count_total = 4, .frames = 300, .warmup = 60,
-                   .width = 1280, .height = 720, .turbulence = 1.0f, .path = PLUME_DRAW_PATH_RASTER};
-    for (int i = 1; i < argc; ++i) {
-        const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(arg, "--lit") == 0) {
-            o->lit = true;
-            continue;
-        }
-        if (strcmp(arg, "--look-away") == 0 || strcmp(arg, "--no-cull") == 0 ||
-            strcmp(arg, "--no-termination") == 0) {
-            if (arg[2] == 'l') o->look_away = true;
-            else if (arg[5] == 'c') o->no_cull = true;
-            else o->no_termination = true;
-            continue;
-        }
-        if (!value) return false;
-        ++i;
-        if (strcmp(arg, "--world") == 0) {
-            if (strcmp(value, "off") == 0) o->world_first = o->world_last = 0;
-            else if (strcmp(value, "on") == 0) o->world_first = o->world_last = 1;
-            else if (strcmp(value, "both") == 0) o->world_first = 0, o->world_last = 1;
-            else return false;
-        } else if (strcmp(arg, "--resolution") == 0) {
-            static const char *const names[] = {"full", "half", "quarter"};
-            bool known = false;
-            for (uint32_t r = 0; r < 3; ++r)
-                if (strcmp(value, names[r]) == 0) o->resolution = r, known = true;
-            if (!known) return false;
-        } else if (strcmp(arg, "--path") == 0) {
-            if (strcmp(value, "raster") == 0) o->path = PLUME_DRAW_PATH_RASTER;
-            else if (strcmp(value, "tiled") == 0) o->path = PLUME_DRAW_PATH_TILED;
-            else if (strcmp(value, "automatic") == 0) o->path = PLUME_DRAW_PATH_AUTOMATIC;
-            else return false;
-        } else if (strcmp(arg, "--entry-sort") == 0) {
-            if (strcmp(value, "automatic") == 0) o->entry_sort = PLUME_SORT_AUTOMATIC;
-            else if (strcmp(value, "bitonic") == 0) o->entry_sort = PLUME_SORT_BITONIC;
-            else if (strcmp(value, "radix") == 0) o->entry_sort = PLUME_SORT_RADIX;
-            else return false;
-        } else if (strcmp(arg, "--radix-threads") == 0) {
-            uint32_t threads = (uint32_t)strtoul(value, NULL, 10);
-            if (threads != 256 && threads != 512 && threads != 1024) return false;
-            o->radix_threads = threads;
-        } else if (strcmp(arg, "--sort-key-bits") == 0) {
-            o->sort_key_bits = (uint32_t)strtoul(value, NULL, 10);
-            if (o->sort_key_bits < 16 || o->sort_key_bits > 32) return false;
-        } else if (strcmp(arg, "--tile") == 0) {
-            o->tile_size = (uint32_t)strtoul(value, NULL, 10);
-            if (o->tile_size != 8 && o->tile_size != 16 && o->tile_size != 32) return false;
-        } else if (strcmp(arg, "--chunk") == 0) {
-            char *end;
-            unsigned long entries = strtoul(value, &end, 10);
-            if (strcmp(value, "unchunked") == 0) o->chunk_entries = PLUME_LAB_TILED_UNCHUNKED;
-            else if (*end == '\0' && entries > 0 && entries <= (1ul << 24)) o->chunk_entries = (uint32_t)entries;
-            else return false;
-        } else if (strcmp(arg, "--blend") == 0) {
-            if (!parse_name(value, BLEND_NAMES, &o->blend_mode)) return false;
-        } else if (strcmp(arg, "--orientation") == 0) {
-            if (!parse_name(value, ORIENTATION_NAMES, &o->orientation)) return false;
-        } else if (strcmp(arg, "--sort-mode") == 0) {
-            if (!parse_name(value, SORT_MODE_NAMES, &o->sort_mode)) return false;
-        } else if (strcmp(arg, "--counts") == 0) {
-            if (!parse_counts(value, o)) return false;
-        } else if (strcmp(arg, "--frames") == 0) {
-            o->frames = (uint32_t)strtoul(value, NULL, 10);
-            if (o->frames == 0) return false;
-        } else if (strcmp(arg, "--warmup") == 0) {
-            o->warmup = (uint32_t)strtoul(value, NULL, 10);
-        } else if (strcmp(arg, "--size") == 0) {
-            if (sscanf(value, "%dx%d", &o->width, &o->height) != 2 || o->width <= 0 || o->height <= 0) return false;
-        } else if (strcmp(arg, "--csv") == 0) {
-            o->csv_path = value;
-        } else if (strcmp(arg, "--frames-csv") == 0) {
-            o->frames_csv_path = value;
-        } else if (strcmp(arg, "--turbulence") == 0) {
-            char *end;
-            o->turbulence = strtof(value, &end);
-            if (*end != '\0' || !(o->turbulence >= 0.0f)) return false;
-        } else {
-            return false;
-        }
-    }
-    return true;
-}
 
 static bool offscreen_create(offscreen *o, int width, int height) {
     o->color = host_texture_2d(GL_RGBA8, width, height, NULL);
@@ -288,6 +174,7 @@ static plume_world bench_world(void) {
 
 static bool make_system(plume_context *context, uint32_t count, const options *o, bool world,
                         plume_system *out_system) {
+    uint8_t *sprite = NULL; /* --smoke's */
     float turbulence = o->turbulence;
     plume_system_desc desc = {.capacity = count, .seed = 12345, .blend_mode = o->blend_mode,
                               .orientation = o->orientation, .orientation_axis = {0.3f, 1.0f, 0.2f},
@@ -304,12 +191,28 @@ static bool make_system(plume_context *context, uint32_t count, const options *o
                                             .size = {0.05f, 0.15f}};
     desc.forces =
         (plume_forces){.drag = 0.2f, .turbulence = turbulence, .turbulence_scale = 0.3f, .turbulence_speed = 0.5f};
+    if (o->smoke) {
+        /* Puffs emitted over 3-5 s lives (the live count settles just under
+         * the count), fading in and out like the demo's smoke, smaller and
+         * fainter with more of them (the demo's count^-0.2 and ^-0.45). */
+        float ratio = fminf(1.0f, 16384.0f / (float)count);
+        desc.emitters[0].burst_count = 0;
+        desc.emitters[0].rate = 0.97f * (float)count / 4.0f;
+        desc.emitters[0].lifetime = (plume_range){3.0f, 5.0f};
+        desc.emitters[0].size = (plume_range){0.5f * powf(ratio, 0.2f), 1.0f * powf(ratio, 0.2f)};
+        desc.appearance.opacity_over_life = (plume_curve){3, {{0.0f, 0.0f}, {0.2f, 0.35f * powf(ratio, 0.45f)}, {1.0f, 0.0f}}};
+        sprite = frame_bench_smoke_sprite();
+        desc.appearance.texture = (plume_texture_desc){
+            .pixels = sprite, .width = FRAME_BENCH_SPRITE_SIZE, .height = FRAME_BENCH_SPRITE_SIZE};
+    }
     if (world) {
         desc.emitters[1] = (plume_emitter_desc){.spread = 3.14159265f, .speed = {0.5f, 1}, .lifetime = {0.5f, 0.5f},
                                                 .size = {0.02f, 0.04f}};
         desc.world = bench_world();
     }
-    return plume_system_create(context, &desc, out_system) == PLUME_OK;
+    bool made = plume_system_create(context, &desc, out_system) == PLUME_OK;
+    free(sprite);
+    return made;
 }
 
 /* A camera circling the ball at `angle`, looking at it or away from it. */
@@ -329,8 +232,8 @@ static plume_frame_desc make_frame(const options *o, double angle, float aspect,
     return frame;
 }
 
-/* Every particle lives (without the world: with it, collisions spawn and
- * children die) and the draw order after the last update is the look's: keys
+/* Every particle lives (without the world or --smoke: with them particles
+ * die) and the draw order after the last update is the look's: keys
  * ascending where it sorts, slots ascending where it does not (additive
  * blending, sort mode none). */
 static bool check_order(plume_context *context, plume_system system, uint32_t count, const options *o, bool world) {
@@ -338,7 +241,7 @@ static bool check_order(plume_context *context, plume_system system, uint32_t co
     rb.draw_keys = malloc(sizeof(uint32_t) * count);
     rb.draw_order = malloc(sizeof(uint32_t) * count);
     bool ok = rb.draw_keys && rb.draw_order && plume_system_read_back(context, system, &rb) == PLUME_OK &&
-              (world || rb.live_count == count);
+              (world || o->smoke || rb.live_count == count);
     bool sorted = o->blend_mode != PLUME_BLEND_ADDITIVE && o->sort_mode != PLUME_SORT_MODE_NONE;
     for (uint32_t i = 1; ok && i < rb.drawn_count; ++i)
         ok = sorted ? rb.draw_keys[i - 1] <= rb.draw_keys[i] : rb.draw_order[i - 1] < rb.draw_order[i];
@@ -370,13 +273,20 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
         plume_system_destroy(context, system);
         return false;
     }
-    if (plume_system_set_profiling(context, system, true) != PLUME_OK) {
+    if (plume_lab_tiled_set_knobs(context, system, &o->knobs) != PLUME_OK ||
+        plume_system_set_profiling(context, system, true) != PLUME_OK) {
         plume_system_destroy(context, system);
         return false;
     }
     /* Frames past the measured ones let the last measured frames complete. */
     const uint32_t tail = PLUME_LAB_PROFILER_RING_DEPTH + 2;
-    const uint32_t total = o->warmup + o->frames + tail;
+    /* The measured frames begin at a fixed warm-up, or once the particles'
+     * live count and coverage stop growing (host/steady_state.h). */
+    bool fixed = o->warmup != FRAME_BENCH_WARMUP_STEADY;
+    uint32_t longest_warmup = fixed ? o->warmup : o->max_warmup;
+    uint64_t measure_from = fixed ? o->warmup : UINT64_MAX;
+    steady_state_init(&out->steady, steady_state_lifetime_frames(o->smoke ? 5.0 : world ? 0.5 : 1.0e6, 1.0 / 60.0), longest_warmup);
+    const uint32_t total = longest_warmup + o->frames + tail;
     double *cpu_ms = calloc(total, sizeof(double));
     /* Per stage, simulate + sort, then per draw sub-stage. */
     enum { SUMMED = PLUME_STAGE_COUNT, FIRST_DRAW_STAGE = PLUME_STAGE_COUNT + 1,
@@ -384,8 +294,8 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     double *samples[SERIES];
     for (int s = 0; s < SERIES; ++s) samples[s] = calloc(o->frames, sizeof(double));
     uint32_t sample_count[SERIES] = {0};
-    double *cpu_samples = calloc(o->frames, sizeof(double));
-    bool allocated = cpu_ms && cpu_samples;
+    double *cpu_samples = calloc(o->frames, sizeof(double)), *entry_samples = calloc(o->frames, sizeof(double));
+    bool allocated = cpu_ms && cpu_samples && entry_samples;
     for (int s = 0; s < SERIES; ++s) allocated &= samples[s] != NULL;
     if (!allocated) {
         fprintf(stderr, "out of memory\n");
@@ -396,10 +306,11 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
     const float aspect = (float)o->width / (float)o->height;
     plume_frame_profile profiles[16];
     uint64_t next_frame = 0;
+    plume_frame_desc frame = {0};
 
-    for (uint32_t k = 0; k < total; ++k) {
+    for (uint32_t k = 0; k < total && (measure_from == UINT64_MAX || next_frame < measure_from + o->frames); ++k) {
         frame_pacer_begin_frame(&pacer); /* the host's own throttle, like a swap chain */
-        plume_frame_desc frame = make_frame(o, 0.01 * k, aspect, target->scene_depth);
+        frame = make_frame(o, 0.01 * k, aspect, target->scene_depth);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         double t0 = bench_now_ms();
         plume_system_update(context, system, &frame);
@@ -412,12 +323,16 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
             for (uint32_t i = 0; i < got; ++i) {
                 const plume_frame_profile *f = &profiles[i];
                 next_frame = f->frame + 1;
-                if (f->frame < o->warmup || f->frame >= o->warmup + o->frames) continue;
+                if (!fixed && measure_from == UINT64_MAX &&
+                    steady_state_push(&out->steady, f->live_count, f->tiled_entries ? f->tiled_entries : f->drawn_count))
+                    measure_from = f->frame + 1;
+                if (f->frame < measure_from || f->frame >= measure_from + o->frames) continue;
                 ++out->measured;
                 out->sort_passes = f->sort_passes;
                 out->sort_padded = f->sort_padded_count;
                 out->drawn = f->drawn_count;
                 if (f->tiled_entries > out->tiled_entries) out->tiled_entries = f->tiled_entries;
+                entry_samples[out->measured - 1] = f->tiled_entries;
                 out->tiled_overflows += f->tiled_entries > f->tiled_entry_budget;
                 out->event_children = f->event_children;
                 out->event_dropped = f->event_children_dropped;
@@ -445,11 +360,15 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
         else out->median_draw_stage_ms[s - FIRST_DRAW_STAGE] = median;
     }
     out->median_cpu_ms = plume_lab_median(cpu_samples, out->measured);
+    out->median_entries = plume_lab_median(entry_samples, out->measured);
+    out->blended_pixels =
+        frame_bench_blended_pixels(context, system, count, &frame, o->width, o->height, 1 << o->resolution);
     out->sort_algorithm = plume_system_get_sort_algorithm(context, system);
     out->order_ok = check_order(context, system, count, o, world);
     plume_system_destroy(context, system);
     free(cpu_ms);
     free(cpu_samples);
+    free(entry_samples);
     for (int s = 0; s < SERIES; ++s) free(samples[s]);
     return true;
 }
@@ -471,6 +390,18 @@ static void print_draw_stages(const count_result *r) {
     printf("\n");
 }
 
+/* Under a count's row: whether it was measured in steady state, and the
+ * entries and blended pixels per millisecond of draw. */
+static void print_rates(const count_result *r, const options *o) {
+    char steady[160] = "fixed warm-up";
+    if (o->warmup == FRAME_BENCH_WARMUP_STEADY) steady_state_describe(&r->steady, steady, sizeof steady);
+    double draw_ms = r->median_ms[PLUME_STAGE_DRAW];
+    printf("%9s %s; per ms of draw: %.3g M entries (median %.0f), %.3g M blended pixels (%.3g M a frame, %dx%d)\n",
+           "", steady, frame_bench_per_ms(r->median_entries, draw_ms) * 1e-6, r->median_entries,
+           frame_bench_per_ms(r->blended_pixels, draw_ms) * 1e-6, r->blended_pixels * 1e-6, o->width >> o->resolution,
+           o->height >> o->resolution);
+}
+
 int main(int argc, char **argv) {
     options o;
     if (!parse_options(argc, argv, &o)) {
@@ -485,9 +416,12 @@ int main(int argc, char **argv) {
     }
     GLint timer_bits = 0;
     glGetQueryiv(GL_TIMESTAMP, GL_QUERY_COUNTER_BITS, &timer_bits);
-    printf("GL: %s\ntimer bits %d; %u frames per count after %u warm-up; offscreen %dx%d; turbulence %g;"
-           " median GPU ms\n",
-           headless_gl_describe(), timer_bits, o.frames, o.warmup, o.width, o.height, (double)o.turbulence);
+    char warmup[96];
+    if (o.warmup == FRAME_BENCH_WARMUP_STEADY)
+        snprintf(warmup, sizeof warmup, "in steady state (detected per count, at most %u warm-up frames)", o.max_warmup);
+    else snprintf(warmup, sizeof warmup, "after a fixed %u warm-up frames (steady state not checked)", o.warmup);
+    printf("GL: %s\ntimer bits %d; %u frames per count %s; offscreen %dx%d; turbulence %g; median GPU ms\n",
+           headless_gl_describe(), timer_bits, o.frames, warmup, o.width, o.height, (double)o.turbulence);
     if (timer_bits == 0) printf("this GL has no timer: no GPU times\n");
 
     plume_context *context = NULL;
@@ -510,13 +444,15 @@ int main(int argc, char **argv) {
     if (csv)
         fprintf(csv, "count,frames_measured,simulate_ms,sort_ms,simulate_plus_sort_ms,update_ms,draw_ms,cpu_ms,"
                      "sort_passes,sort_padded_count,order_ok,drawn_count,sort_algorithm,tiled_entries,"
-                     "tiled_overflow_frames,world,event_children,event_dropped,%s\n",
+                     "tiled_overflow_frames,world,event_children,event_dropped,%s,steady,measured_from,median_entries,"
+                     "blended_pixels,entries_per_draw_ms,blended_pixels_per_draw_ms\n",
                 DRAW_STAGE_CSV);
     if (frames_csv) fprintf(frames_csv, "frame,live_count,sim_ms,sort_ms,draw_ms,cpu_ms\n");
-    printf("path %s, resolution %u%s%s%s\n",
+    printf("path %s, resolution %u%s%s%s; min alpha %g, batch %u, footprint %g\n",
            o.path == PLUME_DRAW_PATH_TILED ? "tiled" : o.path == PLUME_DRAW_PATH_AUTOMATIC ? "automatic" : "raster", o.resolution,
            o.no_termination ? ", no early termination" : "", o.tile_size ? ", tile size set" : "",
-           o.chunk_entries ? ", chunk entries set" : "");
+           o.chunk_entries ? ", chunk entries set" : "", (double)o.knobs.min_alpha, o.knobs.batch,
+           (double)o.knobs.footprint);
     printf("\n%9s %5s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s %8s %10s %8s %9s %9s\n", "particles", "world", "frames",
            "simulate", "sort", "sim+sort", "update", "draw", "cpu ms", "passes", "order", "drawn", "sorted by",
            "entries", "overflow", "events", "dropped");
@@ -542,6 +478,7 @@ int main(int argc, char **argv) {
                    r.median_cpu_ms, r.sort_passes, r.order_ok ? "ok" : "WRONG", r.drawn, sorted_by, r.tiled_entries,
                    r.tiled_overflows, r.event_children, r.event_dropped);
             print_draw_stages(&r);
+            print_rates(&r, &o);
             if (!world) simulate_off = r.median_ms[PLUME_STAGE_SIMULATE];
             else if (o.world_first == 0)
                 printf("%9u simulate with the world / without: %.2fx\n", r.count,
@@ -554,6 +491,10 @@ int main(int argc, char **argv) {
                         r.sort_padded, r.order_ok ? 1 : 0, r.drawn, sorted_by, r.tiled_entries, r.tiled_overflows,
                         world, r.event_children, r.event_dropped);
                 for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d) fprintf(csv, ",%.6f", r.median_draw_stage_ms[d]);
+                double draw_ms = r.median_ms[PLUME_STAGE_DRAW];
+                fprintf(csv, ",%d,%u,%.0f,%.0f,%.1f,%.1f", r.steady.steady, r.steady.reached_at, r.median_entries,
+                        r.blended_pixels, frame_bench_per_ms(r.median_entries, draw_ms),
+                        frame_bench_per_ms(r.blended_pixels, draw_ms));
                 fputc('\n', csv);
             }
         }

@@ -122,6 +122,16 @@ static void open_csv(demo_app *app) {
                       "sorting\n");
 }
 
+/* The GPU medians wait for the current system's steady state: at least
+ * its longest lifetime, and half an offscreen run at most (so that a short
+ * run still measures, said as not steady), a minute in a window. */
+static void start_steady_state(demo_app *app) {
+    double dt = app->options.dt > 0.0f ? app->options.dt : 1.0 / 60.0;
+    uint32_t longest = app->options.frames ? app->options.frames / 2 : 3600;
+    steady_state_init(&app->steady, steady_state_lifetime_frames(smoke_system_longest_lifetime(app->smoke), dt), longest);
+    for (int s = 0; s < PLUME_STAGE_COUNT; ++s) app->gpu_ms[s].count = 0;
+}
+
 bool demo_app_create(const demo_options *options, int width, int height, demo_app **out) {
     *out = NULL;
     demo_app *app = calloc(1, sizeof *app);
@@ -160,6 +170,7 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
         return false;
     }
     open_csv(app);
+    start_steady_state(app);
     *out = app;
     return true;
 }
@@ -197,6 +208,7 @@ void demo_app_resize(demo_app *app, int width, int height) {
 
 /* A new system (another capacity or effect): its profile starts afresh. */
 static void set_capacity_done(demo_app *app) {
+    start_steady_state(app);
     app->system_first_frame = app->frame;
     app->next_profile_frame = 0;
     app->live_count = 0;
@@ -334,7 +346,9 @@ static void collect_profile(demo_app *app) {
             uint64_t demo_frame = app->system_first_frame + f->frame;
             bool recent = app->frame - demo_frame < PENDING_FRAMES;
             write_csv_row(app, demo_frame, f, recent ? &app->pending[demo_frame % PENDING_FRAMES] : NULL);
-            for (int s = 0; s < PLUME_STAGE_COUNT; ++s)
+            bool measured = app->steady.reached;
+            steady_state_push(&app->steady, f->live_count, f->tiled_entries ? f->tiled_entries : f->drawn_count);
+            for (int s = 0; measured && s < PLUME_STAGE_COUNT; ++s)
                 if (f->stage_mask & (1u << s)) sample_push(&app->gpu_ms[s], f->stage_ms[s]);
             app->live_count = f->live_count;
             app->next_profile_frame = f->frame + 1;
@@ -482,6 +496,7 @@ void demo_app_summary(demo_app *app, demo_summary *out) {
     out->gpu_samples = (uint32_t)app->gpu_ms[PLUME_STAGE_SORT].count;
     out->gpu_times = app->gpu_ms[PLUME_STAGE_UPDATE].count > 0;
     for (int s = 0; s < PLUME_STAGE_COUNT; ++s) out->median_gpu_ms[s] = sample_median(&app->gpu_ms[s]);
+    steady_state_describe(&app->steady, out->steady, sizeof out->steady);
     out->live_count = smoke_system_count_live(app->smoke);
     out->capacity = smoke_system_capacity(app->smoke);
     out->sort = smoke_system_sort_name(app->smoke);
@@ -506,8 +521,9 @@ void demo_summary_print(const demo_summary *s) {
     printf("CPU per frame (median): %.2f ms issuing, %.2f ms between frames\n", s->median_cpu_ms,
            s->median_frame_ms);
     if (s->gpu_times)
-        printf("GPU per frame (median of %u frames): simulate %.3f ms, sort %.3f ms, draw %.3f ms, update %.3f ms\n",
-               s->gpu_samples, s->median_gpu_ms[PLUME_STAGE_SIMULATE], s->median_gpu_ms[PLUME_STAGE_SORT],
+        printf("GPU per frame (median of %u frames, %s): simulate %.3f ms, sort %.3f ms, draw %.3f ms, update %.3f "
+               "ms\n",
+               s->gpu_samples, s->steady, s->median_gpu_ms[PLUME_STAGE_SIMULATE], s->median_gpu_ms[PLUME_STAGE_SORT],
                s->median_gpu_ms[PLUME_STAGE_DRAW], s->median_gpu_ms[PLUME_STAGE_UPDATE]);
     else
         printf("GPU per frame: no stage times (no profiler in the module, or no GL timer)\n");

@@ -15,6 +15,7 @@
 #include "hud.h"
 #include "render_targets.h"
 #include "scene.h"
+#include "steady_state.h"
 #include "smoke_system.h"
 
 enum {
@@ -73,6 +74,10 @@ struct demo_app {
     graph_sample graph[GRAPH_FRAMES];
     uint32_t graph_next, graph_count;
     sample_list cpu_ms, frame_ms, gpu_ms[PLUME_STAGE_COUNT];
+    /* The GPU medians take the current system's frames from its steady
+     * state on (host/steady_state.h): a growing column's first frames
+     * understate what a player sees. */
+    steady_state steady;
     FILE *csv;
 };
 

@@ -93,7 +93,8 @@ typedef struct demo_summary {
     double median_frame_ms;            /* between frame starts */
     bool gpu_times;                    /* the module's profiler gave stage times */
     uint32_t gpu_samples;
-    double median_gpu_ms[PLUME_STAGE_COUNT];
+    double median_gpu_ms[PLUME_STAGE_COUNT]; /* over the frames from the steady state on */
+    char steady[160];                  /* when it began (steady_state_describe) */
     uint32_t live_count;               /* at the end (read back) */
     uint32_t drawn_count;              /* of those, not culled, in the last profiled frame */
     uint32_t capacity;

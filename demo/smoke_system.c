@@ -291,6 +291,14 @@ bool smoke_system_set_capacity(smoke_system *smoke, uint32_t capacity) {
     return true;
 }
 
+double smoke_system_longest_lifetime(const smoke_system *smoke) {
+    if (!smoke->from_effect) return LIFETIME.max;
+    double longest = 0.0;
+    for (int e = 0; e < PLUME_MAX_EMITTERS; ++e)
+        if (smoke->effect.desc.emitters[e].lifetime.max > longest) longest = smoke->effect.desc.emitters[e].lifetime.max;
+    return longest;
+}
+
 uint32_t smoke_system_capacity(const smoke_system *smoke) { return smoke->settings.capacity; }
 
 bool smoke_system_use_effect(smoke_system *smoke, const plume_effect *effect) {

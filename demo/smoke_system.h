@@ -64,6 +64,9 @@ void smoke_system_destroy(smoke_system *smoke);
  * rates and burst counts scaled by the new capacity over the file's. */
 bool smoke_system_set_capacity(smoke_system *smoke, uint32_t capacity);
 uint32_t smoke_system_capacity(const smoke_system *smoke);
+/* Seconds the system on show's particles live at most (of its emitters'
+ * lifetimes): the demo's steady state waits that long. */
+double smoke_system_longest_lifetime(const smoke_system *smoke);
 /* Replaces the system by one built from `effect` (NULL: the built-in
  * column), at the current capacity if the system was scaled, else the
  * effect's. The old one stays if the new one cannot be made; then

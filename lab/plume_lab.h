@@ -170,6 +170,39 @@ plume_result plume_lab_tiled_configure(plume_context *context, plume_system syst
                                        uint32_t budget, bool fixed_budget, plume_sort_algorithm entry_sort,
                                        uint32_t chunk_entries);
 
+/* The compositor's knobs, each a change from the splat rasterizers' playbook
+ * that the frame benchmark times alone against the baseline (all zero: the
+ * product's compositor; bench/compositor_knobs.sh). */
+typedef struct plume_lab_tiled_knobs {
+    /* Opacity cull: a particle whose colour's alpha (opacity over life
+     * applied: the most its sprite can cover a pixel by) is at most this
+     * touches no tile (0: only a transparent one; 1/255: what one 8-bit
+     * step cannot show). Below 1. */
+    float min_alpha;
+    /* Splats a composite workgroup loads into shared memory at once (a
+     * multiple of 32 up to 256; 0: the default, min(tile pixels, 256) as
+     * shared memory allows): smaller batches check for saturated pixels
+     * sooner, larger ones hold fewer barriers. The default where it is
+     * smaller. */
+    uint32_t batch;
+    /* Tight bounds, the sprite's alpha footprint instead of its quad: half
+     * the side, in the quad's units (0 .. 0.5 from its centre), of the
+     * square outside which every frame of the sprite is transparent as
+     * sampled (bilinear: a texel past its last non-transparent one); the
+     * projection bounds the tiles a particle touches by it. The host
+     * measures it from its sprite (the frame benchmark's --smoke sprite:
+     * FRAME_BENCH_SPRITE_FOOTPRINT). Exact where the sprite is sampled at
+     * its finer levels; a particle a few pixels across samples coarse mip
+     * levels, whose alpha spreads past it. 0: the whole quad (0.5). */
+    float footprint;
+} plume_lab_tiled_knobs;
+
+/* Before the system's first tiled draw (NULL: all zero).
+ * PLUME_ERROR_INVALID_ARGUMENT (logged, nothing changed): a bad handle, a
+ * field out of range, or after the first tiled draw. */
+plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system system,
+                                       const plume_lab_tiled_knobs *knobs);
+
 /* GPU memory, in bytes of the buffers and textures plume made (sizes read
  * from the GL: GL_BUFFER_SIZE, each texture level's texel sizes; needs GL
  * 4.5), for the tests' and benchmarks' budgets. */

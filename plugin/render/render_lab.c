@@ -35,6 +35,12 @@ plume_result plume_lab_mesh_draw_set_options(plume_context *context, plume_syste
     return result;
 }
 
+plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system system, const plume_lab_tiled_knobs *knobs) {
+    const plume_lab_tiled_knobs none = {0};
+    if (!knobs) knobs = &none;
+    return tiled_set_knobs(context, system, knobs->min_alpha, knobs->batch, knobs->footprint);
+}
+
 plume_result plume_lab_draw_group_set_stage_hook(plume_context *context, plume_draw_group group,
                                                  plume_lab_stage_hook hook, void *user) {
     group_state *g = plume_context_lookup(context, group.id, &draw_group_class, "plume_lab_draw_group_set_stage_hook");

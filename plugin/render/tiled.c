@@ -190,6 +190,8 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     glProgramUniform3f(p, at[TU_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
     glProgramUniform2f(p, at[TU_TARGET_SIZE], (float)t->width, (float)t->height);
     glProgramUniform1ui(p, at[TU_CAPACITY], capacity);
+    glProgramUniform1f(p, at[TU_MIN_ALPHA], r->min_alpha);
+    glProgramUniform1f(p, at[TU_FOOTPRINT], r->footprint > 0.0f ? r->footprint : 0.5f);
     bind_projected(src, r, frame);
     particle_set_light_uniforms(s, &r->project_uniforms);
     dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);

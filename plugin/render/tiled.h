@@ -39,7 +39,7 @@ typedef enum tiled_uniform {
     TU_CAPACITY, TU_SCAN_LEVELS, TU_VIEW, TU_PROJECTION, TU_CAMERA_RIGHT, TU_CAMERA_UP, TU_TARGET_SIZE, TU_COUNT,
     TU_ADD, TU_BUDGET, TU_TILES, TU_TILE_COUNT, TU_CHUNK_ENTRIES, TU_INVERSE_PROJECTION, TU_SOFT_FADE_DISTANCE,
     TU_DEPTH_ORIGIN, TU_DEPTH_SIZE, TU_DEPTH_FUNCTION, TU_THRESHOLD, TU_PARTICLES, TU_VIEWPORT_ORIGIN,
-    TU_DEPTH_CONVENTION, TILED_UNIFORMS
+    TU_DEPTH_CONVENTION, TU_MIN_ALPHA, TU_FOOTPRINT, TILED_UNIFORMS
 } tiled_uniform;
 
 typedef struct tiled_renderer {
@@ -71,6 +71,12 @@ typedef struct tiled_renderer {
      * frame (0: unchunked), raised where the partials would not fit one
      * shader storage block. */
     uint32_t chunk_entries, chunk_entries_in_use;
+    /* The compositor's lab knobs (plume_lab_tiled_set_knobs; zero in the
+     * product, which is today's compositor): the peak alpha under which a
+     * splat touches no tile, and the splats a composite batch loads. */
+    float min_alpha;
+    uint32_t batch;
+    float footprint; /* half the side of the sprite's alpha footprint; 0: the quad's, 0.5 */
     /* The context's screen-sized scratch (target, ranges, chunk table and
      * partials, entries and sorter), joined on the first draw; `shared` and
      * `sorter` are this draw's (set by tiled_ensure_scratch). */
@@ -100,6 +106,11 @@ plume_result tiled_configure(plume_context *context, plume_system system, uint32
  * ({key, record index}), the records, and the systems' table (sprite layer,
  * flipbook, lit, soft fade: render/draw_group_systems.glsl); an overflowing
  * frame's fallback is the group's own instanced draw. */
+/* Lab builds: the compositor's knobs (tiled_renderer's min_alpha and batch)
+ * before the system's first tiled draw; checked as tiled_configure's. */
+plume_result tiled_set_knobs(plume_context *context, plume_system system, float min_alpha, uint32_t batch,
+                             float footprint);
+
 typedef struct tiled_group {
     uint32_t capacity, look;   /* the list's capacity; the union of the systems' looks */
     GLuint list_buffer, records_buffer, systems_buffer, sprite_array;

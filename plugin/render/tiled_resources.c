@@ -31,12 +31,18 @@ static uint32_t composite_batch(uint32_t tile, uint32_t splat_vec4s) {
     return batch < fits ? batch : fits;
 }
 
+/* The lab's batch where it sets a smaller one than the default. */
+static uint32_t batch_of(const tiled_renderer *r, uint32_t tile) {
+    uint32_t batch = composite_batch(tile, r->splat_vec4s);
+    return r->batch && r->batch < batch ? r->batch : batch;
+}
+
 static const char *const TILED_UNIFORM_NAMES[TILED_UNIFORMS + 1] = {
     "u_capacity",  "u_scan_levels",    "u_view",          "u_projection",         "u_camera_right",
     "u_camera_up", "u_target_size",    "u_count",         "u_add",                "u_budget",
     "u_tiles",     "u_tile_count",     "u_chunk_entries", "u_inverse_projection", "u_soft_fade_distance",
     "u_depth_origin", "u_depth_size",  "u_depth_function", "u_threshold",         "u_particles",
-    "u_viewport_origin", "u_depth_convention", NULL};
+    "u_viewport_origin", "u_depth_convention", "u_min_alpha", "u_footprint", NULL};
 
 static const char *const INPUT_DEFINES[] = {
     [TILED_INPUT_PARTICLES] = "",
@@ -50,8 +56,7 @@ static plume_result build_programs(const particle_view *s, tiled_renderer *r, ui
     char defines[160 + LOOK_DEFINES_SIZE];
     int written = snprintf(defines, sizeof defines,
                            "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n#define TILED_SPLAT_VEC4S %u\n%s",
-                           tile, composite_batch(tile, r->splat_vec4s), r->splat_vec4s,
-                           INPUT_DEFINES[input]);
+                           tile, batch_of(r, tile), r->splat_vec4s, INPUT_DEFINES[input]);
     particles_look_defines(look, defines + written);
     struct {
         const char *label, *file;
@@ -243,6 +248,25 @@ plume_result tiled_configure(plume_context *context, plume_system handle, uint32
     r->fixed_budget = fixed_budget;
     r->entry_sort = entry_sort;
     r->chunk_entries = chunk_entries;
+    return PLUME_OK;
+}
+
+plume_result tiled_set_knobs(plume_context *context, plume_system handle, float min_alpha, uint32_t batch,
+                             float footprint) {
+    plume_result result;
+    tiled_renderer *r = configurable(context, handle, "plume_lab_tiled_set_knobs", 0, 0, &result);
+    if (!r) return result;
+    if (!(min_alpha >= 0.0f && min_alpha < 1.0f) || batch % 32 != 0 || batch > 256 ||
+        !(footprint >= 0.0f && footprint <= 0.5f)) {
+        particle_view s;
+        particles_find_view(context, handle, "plume_lab_tiled_set_knobs", &s);
+        plume_log(s.env, PLUME_LOG_ERROR, "plume_lab_tiled_set_knobs: min alpha %g (0 to below 1), batch %u (0, or a "
+                  "multiple of 32 up to 256), footprint %g (0 to 0.5)", (double)min_alpha, batch, (double)footprint);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    r->min_alpha = min_alpha;
+    r->batch = batch;
+    r->footprint = footprint;
     return PLUME_OK;
 }
 

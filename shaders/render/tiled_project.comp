@@ -44,6 +44,15 @@ uniform vec3 u_camera_up;
 uniform vec2 u_target_size;   // pixels
 uniform uint u_capacity;
 uniform bool u_lit;           // the system is lit (plume_system_desc.lit)
+// The lab's opacity cull (plume_lab_tiled_set_knobs; 0 in the product): a
+// particle whose colour's alpha, the most its sprite can cover a pixel by,
+// is at most this adds under it to any pixel, and touches no tile.
+uniform float u_min_alpha;
+// The lab's tight bounds (0.5 in the product: the quad): half the side of
+// the square round the quad's centre outside which the sprite is
+// transparent; the pixels' box is the footprint's, the splat's map the
+// quad's.
+uniform float u_footprint;
 
 vec4 clip_corner(vec3 centre, vec2 corner, QuadEdges edges) {
     return u_projection * (u_view * vec4(quad_corner(centre, corner, edges), 1.0));
@@ -53,6 +62,20 @@ vec4 clip_corner(vec3 centre, vec2 corner, QuadEdges edges) {
 // so that the pixels at a quad's edge are the raster path's.
 vec2 target_position(vec4 clip) {
     return round((clip.xy / clip.w * 0.5 + 0.5) * u_target_size * 256.0) / 256.0;
+}
+
+// The corners of the sprite's footprint from the quad's corners 0, 1 and 3
+// (clip coordinates are linear in the quad's).
+// The whole quad (0.5) keeps its own corners, bit for bit.
+void footprint_corners(inout vec4 c0, inout vec4 c1, inout vec4 c2, inout vec4 c3) {
+    if (u_footprint >= 0.5) return;
+    vec4 across = c1 - c0, along = c3 - c0;
+    float low = 0.5 - u_footprint, high = 0.5 + u_footprint;
+    vec4 origin = c0;
+    c0 = origin + low * across + low * along;
+    c1 = origin + high * across + low * along;
+    c2 = origin + high * across + high * along;
+    c3 = origin + low * across + high * along;
 }
 
 // The pixels whose centres fall inside the bounding box of the snapped
@@ -84,7 +107,9 @@ bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out iv
     vec4 c0 = clip_corner(centre, vec2(-0.5, -0.5), edges), c1 = clip_corner(centre, vec2(0.5, -0.5), edges);
     vec4 c2 = clip_corner(centre, vec2(0.5, 0.5), edges), c3 = clip_corner(centre, vec2(-0.5, 0.5), edges);
     if (c0.w <= 0.0 || !ndc_depth_inside(c0.z / c0.w)) return false;
-    pixel_box(c0, c1, c2, c3, first, last);
+    vec4 f0 = c0, f1 = c1, f2 = c2, f3 = c3;
+    footprint_corners(f0, f1, f2, f3);
+    pixel_box(f0, f1, f2, f3, first, last);
     if (any(greaterThan(first, last))) return false;
     vec2 w0 = target_position(c0);
     mat2 to_quad;
@@ -133,7 +158,12 @@ bool place_corners(uint base, vec3 w0, vec3 w1, vec3 w2, vec3 w3, out ivec2 firs
     last = ivec2(u_target_size) - 1;
     // A quad crossing the eye's plane may cover pixels anywhere: every tile
     // is a candidate.
-    if (c0.w > 0.0 && c1.w > 0.0 && c2.w > 0.0 && c3.w > 0.0) pixel_box(c0, c1, c2, c3, first, last);
+    if (c0.w > 0.0 && c1.w > 0.0 && c2.w > 0.0 && c3.w > 0.0) {
+        // w is positive over the whole quad, so over the footprint in it.
+        vec4 f0 = c0, f1 = c1, f2 = c2, f3 = c3;
+        footprint_corners(f0, f1, f2, f3);
+        pixel_box(f0, f1, f2, f3, first, last);
+    }
     if (any(greaterThan(first, last))) return false;
     mat3 to_quad;
     if (!pixel_to_quad(c0, c1, c3, to_quad)) return false;
@@ -231,7 +261,7 @@ uint project(uint rank) {
 uint project(uint rank) {
     GroupRecord g = group_records[draw_list[rank].y];
     uint system = floatBitsToUint(g.along.w);
-    if (g.color.a <= 0.0 || dot(g.across.xyz, g.across.xyz) <= 0.0 || dot(g.along.xyz, g.along.xyz) <= 0.0)
+    if (g.color.a <= u_min_alpha || dot(g.across.xyz, g.across.xyz) <= 0.0 || dot(g.along.xyz, g.along.xyz) <= 0.0)
         return 0u;
     uint base = rank * SPLAT_VEC4S;
     ivec2 first, last;
@@ -247,7 +277,7 @@ uint project(uint rank) {
     ParticleMotion p = motions[slot];
     ParticleTraits t = traits[slot];
     Appearance a = particle_appearance(p, t);
-    if (a.color.a <= 0.0 || a.size <= 0.0) return 0u;
+    if (a.color.a <= u_min_alpha || a.size <= 0.0) return 0u;
     QuadEdges edges = quad_edges(p.velocity, rotation_at(t, p.age), a.size, u_camera_right, u_camera_up);
     uint base = rank * SPLAT_VEC4S;
     ivec2 first, last;

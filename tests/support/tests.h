@@ -59,6 +59,8 @@ struct CMUnitTest;
     X(world_descriptors, 1)                                                                                            \
     X(world_cpu_events, 1)                                                                                             \
     X(demo, 0)                                                                                                         \
+    X(steady_state, 0)                                                                                                 \
+    X(compositor_knobs, 0)                                                                                             \
     X(effect_format, 0)                                                                                                \
     X(effect_fuzz, 0)                                                                                                  \
     X(effect_reload, 0)                                                                                                \

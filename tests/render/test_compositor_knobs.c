@@ -1,0 +1,162 @@
+/* The tiled compositor's lab knobs (plume_lab_tiled_knobs; the frame
+ * benchmark times each alone, bench/compositor_knobs.sh): with each knob on,
+ * alone and together, at both tile sizes the knobs meet, the tiled picture
+ * stays within the tiled tests' bounds of the raster path's (2/255 without
+ * early termination; the threshold's bound with it); a footprint smaller
+ * than the sprite's cuts its particles (it bounds their tiles); the opacity cull
+ * leaves out exactly the particles under its alpha; a knob out of range or
+ * after the first draw is refused with a message naming it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "plume/plume_particles.h"
+#include "plume_fixture.h"
+#include "plume_lab.h"
+#include "render_fixture.h"
+#include "test_env.h"
+#include "tests.h"
+
+static const float TOLERANCE = 2.0f / 255.0f;
+/* The fixture's sprite (render_cloud): a disc of 0.45 of a 16-texel frame,
+ * transparent past it; what the bilinear filter spreads past its last texel
+ * is under 1/255 of alpha by 0.49. */
+#define SPRITE_FOOTPRINT 0.49f
+
+static plume_frame_desc tiled_frame(bool terminate, float threshold) {
+    return (plume_frame_desc){.draw_path = PLUME_DRAW_PATH_TILED, .disable_early_termination = !terminate,
+                              .transmittance_threshold = threshold};
+}
+
+/* A cloud with the knobs set, at `tile_size` pixels a tile. */
+static plume_system knob_cloud(const float centre[3], uint32_t count, uint32_t seed, uint32_t tile_size,
+                               const plume_lab_tiled_knobs *knobs) {
+    plume_system system = render_cloud(centre, 2.0f, 1.5f, count, seed, true);
+    assert_int_equal(plume_lab_tiled_configure(fixture_context(), system, tile_size, 0, false, PLUME_SORT_AUTOMATIC, 0),
+                     PLUME_OK);
+    assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, knobs), PLUME_OK);
+    return system;
+}
+
+static void test_each_knob_keeps_the_tiled_picture(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    const float centre[3] = {0.2f, 0.1f, -6.0f};
+    uint32_t seed = test_random_below(1u << 20);
+    printf("  seed %u\n", seed);
+    const uint32_t count = 901;
+    float *raster = render_new_image(), *image = render_new_image(), *whole = render_new_image();
+    const int occluder_width = RENDER_WIDTH / 4;
+    const float occluder_depth = render_window_depth(&c, 5.6f);
+    plume_system reference = render_cloud(centre, 2.0f, 1.5f, count, seed, true);
+    render_frame(reference, &c, (plume_frame_desc){.draw_path = PLUME_DRAW_PATH_RASTER}, true, occluder_width,
+                 occluder_depth, raster);
+    assert_int_equal(plume_system_destroy(fixture_context(), reference), PLUME_OK);
+    assert_true(render_covered_pixels(raster) > RENDER_WIDTH * RENDER_HEIGHT / 8);
+    const plume_lab_tiled_knobs knobs[] = {
+        {.min_alpha = 1.0f / 255.0f}, {.batch = 32}, {.batch = 96}, {.footprint = SPRITE_FOOTPRINT},
+        {.min_alpha = 1.0f / 255.0f, .batch = 64, .footprint = SPRITE_FOOTPRINT}};
+    const uint32_t tile_sizes[2] = {16, 8};
+    for (size_t k = 0; k < sizeof knobs / sizeof knobs[0]; ++k)
+        for (int t = 0; t < 2; ++t) {
+            plume_system system = knob_cloud(centre, count, seed, tile_sizes[t], &knobs[k]);
+            render_frame(system, &c, tiled_frame(false, 0.0f), true, occluder_width, occluder_depth, whole);
+            float from_raster = render_largest_difference(raster, whole);
+            const float threshold = 0.1f;
+            render_draw(system, &c, tiled_frame(true, threshold), true, occluder_width, occluder_depth, image);
+            float ended = render_largest_difference(whole, image);
+            printf("  min alpha %.4f, batch %u, footprint %.2f, tile %u: %.2f/255 from raster; threshold %.1f: %.2f/255 from no "
+                   "termination\n",
+                   (double)knobs[k].min_alpha, knobs[k].batch, (double)knobs[k].footprint, tile_sizes[t], from_raster * 255.0f, threshold,
+                   ended * 255.0f);
+            assert_true(from_raster <= TOLERANCE);
+            assert_true(ended <= threshold);
+            assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+        }
+    free(raster);
+    free(image);
+    free(whole);
+}
+
+/* A footprint smaller than the sprite's cuts its particles' edges off, where
+ * the tiles past it have no entry: the knob bounds the tiles by it. */
+static void test_footprint_bounds_the_tiles(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    const float centre[3] = {0.0f, 0.0f, -6.0f};
+    float *raster = render_new_image(), *image = render_new_image();
+    plume_system reference = render_cloud(centre, 2.0f, 1.5f, 40, 9, true);
+    render_frame(reference, &c, (plume_frame_desc){.draw_path = PLUME_DRAW_PATH_RASTER}, true, 0, 1.0f, raster);
+    const plume_lab_tiled_knobs knobs[2] = {{.footprint = 0.5f}, {.footprint = 0.2f}};
+    for (int k = 0; k < 2; ++k) {
+        plume_system system = knob_cloud(centre, 40, 9, 8, &knobs[k]);
+        render_frame(system, &c, tiled_frame(false, 0.0f), true, 0, 1.0f, image);
+        float largest = render_largest_difference(raster, image);
+        printf("  footprint %.1f: %.2f/255 from raster\n", (double)knobs[k].footprint, largest * 255.0f);
+        if (k == 0) assert_true(largest <= TOLERANCE);
+        else assert_true(largest > 10.0f / 255.0f);
+        assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+    }
+    assert_int_equal(plume_system_destroy(fixture_context(), reference), PLUME_OK);
+    free(raster);
+    free(image);
+}
+
+static float faint_alpha;
+static void faint(plume_system_desc *desc) { desc->appearance.color_over_life.keys[0].rgba[3] = faint_alpha; }
+
+/* Particles of alpha 0.003 (under 1/255): the cull leaves all of them out,
+ * and none at an alpha just above it. */
+static void test_opacity_cull_leaves_out_the_faint(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    const float centre[3] = {0.0f, 0.0f, -6.0f};
+    float *image = render_new_image();
+    const plume_lab_tiled_knobs cull = {.min_alpha = 1.0f / 255.0f};
+    const float alphas[2] = {0.003f, 0.02f};
+    for (int a = 0; a < 2; ++a) {
+        faint_alpha = alphas[a];
+        for (int culled = 0; culled < 2; ++culled) {
+            plume_system system = render_cloud_with(centre, 2.0f, 1.5f, 500, 77, false, faint);
+            assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, culled ? &cull : NULL), PLUME_OK);
+            render_frame(system, &c, tiled_frame(false, 0.0f), true, 0, 1.0f, image);
+            int covered = render_covered_pixels(image);
+            printf("  alpha %.3f, cull %s: %d pixels covered\n", (double)alphas[a], culled ? "on" : "off", covered);
+            if (culled && a == 0) assert_int_equal(covered, 0);
+            else assert_true(covered > RENDER_WIDTH * RENDER_HEIGHT / 16);
+            assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+        }
+    }
+    free(image);
+}
+
+static void test_knobs_out_of_range_are_refused(void **state) {
+    (void)state;
+    const float centre[3] = {0.0f, 0.0f, -6.0f};
+    render_camera c = render_make_camera();
+    float *image = render_new_image();
+    plume_system system = render_cloud(centre, 2.0f, 1.5f, 50, 5, false);
+    test_log_expect_errors();
+    const plume_lab_tiled_knobs bad[] = {{.min_alpha = 1.0f}, {.min_alpha = -0.1f}, {.batch = 48}, {.batch = 288},
+                                         {.footprint = 0.6f}, {.footprint = -0.1f}};
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; ++b)
+        assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, &bad[b]), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(test_log_count("plume_lab_tiled_set_knobs"), 6);
+    render_frame(system, &c, tiled_frame(true, 0.0f), true, 0, 1.0f, image);
+    const plume_lab_tiled_knobs late = {.batch = 32};
+    assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, &late), PLUME_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+    free(image);
+}
+
+const struct CMUnitTest compositor_knobs_tests[] = {
+    cmocka_unit_test_setup_teardown(test_each_knob_keeps_the_tiled_picture, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_footprint_bounds_the_tiles, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_opacity_cull_leaves_out_the_faint, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_knobs_out_of_range_are_refused, fixture_setup, fixture_teardown),
+};
+const size_t compositor_knobs_test_count = sizeof compositor_knobs_tests / sizeof compositor_knobs_tests[0];
