@@ -11,6 +11,7 @@
 
 _Static_assert(PLUME_LIGHTS_HEADER_BYTES == 4 * PLUME_LIGHTS_HEADER_WORDS, "the header, in C and GLSL");
 _Static_assert(PLUME_LIGHT_BYTES == 16 * PLUME_LIGHT_VEC4S, "a light, in C and GLSL");
+_Static_assert(PLUME_MAX_PARTICLE_LIGHTS == PLUME_MAX_LIGHTS_PER_CALL, "the selection's shared array holds them all");
 _Static_assert(PLUME_BINDING_LIGHTS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_LIGHT_CANDIDATES < PLUME_SCOPE_SSBO_SLOTS,
                "the scope saves the bindings the passes use");
 

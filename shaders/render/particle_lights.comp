@@ -7,8 +7,8 @@
 //     and the result the same run to run;
 //   1 select: one workgroup takes the largest key below the last one taken,
 //     max_lights times (each round a strided scan and a tree reduction in
-//     shared memory), and writes each as a light; the rest of the host's
-//     records zero, then the header.
+//     shared memory), then writes each as a light, the rest of the host's
+//     records zero, and the header.
 // Why per-workgroup candidates: one pass over the slots with no atomics and
 // no sort, a bounded second pass (capacity / 256 candidates), and lights
 // spread over the effect: neighbouring slots are born together, so the
@@ -78,6 +78,10 @@ void main() {
     if (gl_LocalInvocationID.x == 0u) candidates[gl_WorkGroupID.x] = largest;
 }
 #else
+shared uint chosen[PLUME_MAX_LIGHTS_PER_CALL]; // the slots taken, brightest first
+
+// The choice first, the lights after: a loop that shades inside the
+// selection's loop took Mesa's LLVM minutes to compile.
 void main() {
     uint i = gl_LocalInvocationID.x;
     uvec2 last = uvec2(0xFFFFFFFFu);
@@ -92,18 +96,20 @@ void main() {
         if (taken.x == 0u) break; // uniform: every invocation read the same key
         last = taken;
         count = light + 1u;
-        if (i == 0u) {
-            uint slot = ~taken.y;
+        if (i == 0u) chosen[light] = ~taken.y;
+    }
+    barrier();
+    for (uint light = i; light < u_max_lights; light += PLUME_LIGHTS_GROUP_SIZE) {
+        vec4 position_radius = vec4(0.0), color = vec4(0.0);
+        if (light < count) {
+            uint slot = chosen[light];
             ParticleMotion m = motions[slot];
             Appearance a = particle_appearance(m, traits[slot]);
-            float radius = u_radius > 0.0 ? u_radius : RADIUS_PER_SIZE * a.size;
-            light_words[PLUME_LIGHT_VEC4S * light] = vec4(m.position, radius);
-            light_words[PLUME_LIGHT_VEC4S * light + 1u] = vec4(particle_light(a), 0.0);
+            position_radius = vec4(m.position, u_radius > 0.0 ? u_radius : RADIUS_PER_SIZE * a.size);
+            color = vec4(particle_light(a), 0.0);
         }
-    }
-    for (uint light = count + i; light < u_max_lights; light += PLUME_LIGHTS_GROUP_SIZE) {
-        light_words[PLUME_LIGHT_VEC4S * light] = vec4(0.0);
-        light_words[PLUME_LIGHT_VEC4S * light + 1u] = vec4(0.0);
+        light_words[PLUME_LIGHT_VEC4S * light] = position_radius;
+        light_words[PLUME_LIGHT_VEC4S * light + 1u] = color;
     }
     if (i == 0u) {
         light_header[0] = count;

@@ -296,5 +296,6 @@
 #define PLUME_LIGHTS_GROUP_SIZE 256
 #define PLUME_LIGHTS_HEADER_WORDS 4      /* count, max_lights, 0, 0 */
 #define PLUME_LIGHT_VEC4S 2              /* {position, radius}, {rgb, 0} */
+#define PLUME_MAX_LIGHTS_PER_CALL 1024   /* = PLUME_MAX_PARTICLE_LIGHTS */
 
 #endif
