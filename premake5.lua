@@ -352,7 +352,8 @@ project "plume_soak"
     kind "ConsoleApp"
     outputs("bin", "plume_soak")
     files { "bench/soak.c", "bench/soak.h", "bench/soak_lane.c", "bench/soak_ops.c", "bench/soak_frame.c", "bench/soak_gameplay.c" }
-    links { "plume_effects", "plume_host", "plume_static", "epoxy", "jansson", "m" }
+    includedirs { "lab" }
+    links { "plume_effects", "plume_host", "plume_lab", "epoxy", "jansson", "m" }
 
 -- What a dispatch costs before it does any work (notes/sort-performance.md).
 project "plume_dispatch_floor"

@@ -18,7 +18,9 @@
  *                   [--drain-every N] [--max-capacity N] [--max-size WxH]
  *                   [--lanes 1|2] [--rss-growth F] [--rss-slack-mib M]
  *                   [--effects DIR] [--sprite FILE] [--verbose] [--no-gameplay]
- *                   [--raster-only]
+ *                   [--raster-only] [--print-readbacks] [--poison]
+ * Two runs of one seed print the same readback lines; --print-readbacks
+ * shows the first that differs (which object, which part) when they do not.
  * Run from the repository's root (the default effects and sprite are there). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -94,6 +96,8 @@ static bool parse_options(int argc, char **argv, soak_options *o) {
         bool *flag = strcmp(arg, "--verbose") == 0       ? &o->verbose
                      : strcmp(arg, "--no-gameplay") == 0 ? &o->no_gameplay
                      : strcmp(arg, "--raster-only") == 0 ? &o->raster_only
+                     : strcmp(arg, "--print-readbacks") == 0 ? &o->print_readbacks
+                     : strcmp(arg, "--poison") == 0 ? &o->poison
                                                          : NULL;
         if (flag) {
             *flag = true;
@@ -224,7 +228,8 @@ int main(int argc, char **argv) {
     if (!parse_options(argc, argv, &s.options)) {
         fprintf(stderr, "usage: plume_soak [--seed N] [--frames N | --seconds S] [--check-every N] [--drain-every N]"
                         " [--max-capacity N] [--max-size WxH] [--lanes 1|2] [--rss-growth F] [--rss-slack-mib M]"
-                        " [--effects DIR] [--sprite FILE|none] [--verbose] [--no-gameplay] [--raster-only]\n");
+                        " [--effects DIR] [--sprite FILE|none] [--verbose] [--no-gameplay] [--raster-only]"
+                        " [--print-readbacks] [--poison]\n");
         return 2;
     }
     s.rng.state = s.options.seed;
@@ -263,10 +268,11 @@ int main(int argc, char **argv) {
     soak_series_free(&s.stats.drain_live_bytes);
     soak_series_free(&s.stats.rss_mib);
     printf("replay: plume_soak --seed %llu --frames %llu --check-every %u --drain-every %u --max-capacity %u "
-           "--max-size %dx%d --lanes %d\n",
+           "--max-size %dx%d --lanes %d%s%s%s\n",
            (unsigned long long)s.options.seed, (unsigned long long)s.frame, s.options.check_every,
            s.options.drain_every, s.options.max_capacity, s.options.max_width, s.options.max_height,
-           s.options.lanes);
+           s.options.lanes, s.options.no_gameplay ? " --no-gameplay" : "",
+           s.options.raster_only ? " --raster-only" : "", s.options.poison ? " --poison" : "");
     if (s.failed) {
         printf("soak FAILED at frame %llu: %s\n", (unsigned long long)s.frame, s.failure);
         return 1;

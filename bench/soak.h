@@ -42,6 +42,8 @@ typedef struct soak_options {
     bool verbose;
     bool no_gameplay;       /* leave the gameplay calls out of the stream */
     bool raster_only;       /* every draw on the raster path (the stream unchanged) */
+    bool poison;            /* every new buffer of lane l filled with noise of its own */
+    bool print_readbacks;   /* a line per readback: frame, object, lane 0's checksum and its parts */
 } soak_options;
 
 /* splitmix64: the operation stream's only source of randomness. */

@@ -255,10 +255,25 @@ static void describe_particle_difference(soak *s, int slot, int l, char *out, si
         if (k == 0)
             for (uint32_t i = 0; i < rb.dead_count; ++i) is_dead[dead[i] % capacity] = 1;
     }
+    /* How many live slots differ, and in what: a newborn's birth, an older
+     * particle's motion, or whether it lives at all. */
+    uint32_t differing = 0, by_age = 0, newborn = 0, same_id = 0, first = capacity;
     for (uint32_t i = 0; i < capacity; ++i) {
         if (is_dead[i] || memcmp(&p[0][i], &p[1][i], sizeof p[0][i]) == 0) continue;
+        if (first == capacity) first = i;
+        differing++;
+        by_age += p[0][i].age != p[1][i].age;
+        newborn += p[0][i].age < 0.05f || p[1][i].age < 0.05f;
+        same_id += p[0][i].id == p[1][i].id;
+    }
+    size_t used = 0;
+    if (differing > 0)
+        used = (size_t)snprintf(out, size, "; %u live slots differ (%u in age, %u younger than 0.05 s, %u with the "
+                                "same id)", differing, by_age, newborn, same_id);
+    for (uint32_t i = first; i < capacity && used < size; ++i) {
+        if (is_dead[i] || memcmp(&p[0][i], &p[1][i], sizeof p[0][i]) == 0) continue;
         const plume_particle *a = &p[0][i], *b = &p[1][i];
-        snprintf(out, size, "; slot %u: position (%.9g %.9g %.9g) / (%.9g %.9g %.9g), age %.9g / %.9g, velocity "
+        snprintf(out + used, size - used, "; first, slot %u: position (%.9g %.9g %.9g) / (%.9g %.9g %.9g), age %.9g / %.9g, velocity "
                  "(%.9g %.9g %.9g) / (%.9g %.9g %.9g), lifetime %.9g / %.9g, size %.9g / %.9g, rotation %.9g / %.9g, "
                  "spin %.9g / %.9g, id %u / %u", i, a->position[0], a->position[1], a->position[2], b->position[0],
                  b->position[1], b->position[2], a->age, b->age, a->velocity[0], a->velocity[1], a->velocity[2],
@@ -287,7 +302,7 @@ void soak_read_back_all(soak *s) {
                 sums[l] = hash_sums(&parts[l]);
             }
             if (l == 0 || s->failed || sums[l] == sums[0]) continue;
-            char where[400] = "", particle[640] = "";
+            char where[400] = "", particle[800] = "";
             if (!group && parts[0].particles != parts[l].particles)
                 describe_particle_difference(s, slot, l, particle, sizeof particle);
             if (!group)
@@ -301,6 +316,16 @@ void soak_read_back_all(soak *s) {
             soak_fail(s, "determinism: %s %d reads back checksum %016llx in lane 0 and %016llx in lane %d after "
                       "the same operations%s%s", group ? "draw group" : "system", slot, (unsigned long long)sums[0],
                       (unsigned long long)sums[l], l, where, particle);
+        }
+        if (s->options.print_readbacks && !s->failed) {
+            if (group) printf("readback frame %llu group %d %016llx\n", (unsigned long long)s->frame, slot,
+                              (unsigned long long)sums[0]);
+            else
+                printf("readback frame %llu system %d (%s) %016llx: live %u dead %u emitted %u drawn %u, particles "
+                       "%016llx order %016llx keys %016llx\n", (unsigned long long)s->frame, slot,
+                       s->systems[slot].what, (unsigned long long)sums[0], parts[0].counts[0], parts[0].counts[1],
+                       parts[0].counts[2], parts[0].counts[3], (unsigned long long)parts[0].particles,
+                       (unsigned long long)parts[0].order, (unsigned long long)parts[0].keys);
         }
         if (!s->failed) s->stats.digest = hash_bytes(s->stats.digest, &sums[0], sizeof sums[0]);
         s->stats.readbacks++;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../host/gl_texture.h"
+#include "plume_lab.h"
 #include "soak.h"
 
 /* ---- The counting allocator: a header before each block holds its size. ---- */
@@ -94,6 +95,9 @@ bool soak_lane_make_context(soak *s, soak_lane *lane) {
         soak_fail(s, "lane %d: plume_context_create failed", lane->index);
         return false;
     }
+    /* Each lane's new buffers hold different noise: lanes that still agree
+     * read nothing no pass wrote. */
+    if (s->options.poison) plume_lab_poison_new_buffers(lane->context, (uint32_t)s->options.seed * 2u + 1u + (uint32_t)lane->index * 2u);
     lane->base_bytes = lane->counters.live_bytes;
     return true;
 }

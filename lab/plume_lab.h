@@ -29,6 +29,14 @@ plume_result plume_lab_build_compute_program(const plume_context *context, const
  * second system of a look, or any system after a warm-up, adds none. */
 uint64_t plume_lab_program_builds(const plume_context *context);
 
+/* Fills every GL buffer made afterwards by the context's objects without
+ * initial data with pseudo-random words from `seed` (0: the driver's new
+ * memory, as in the product). Drivers hand out new memory differently (Mesa
+ * zeroes it, NVIDIA may not): a module that reads memory no pass wrote gives
+ * results that depend on the driver and on history; under this setting such
+ * a read changes results on every driver, so the tests see it. */
+void plume_lab_poison_new_buffers(plume_context *context, uint32_t seed);
+
 /* ---- Sort ------------------------------------------------------------------------- */
 
 /* How a radix sorter places each tile's pairs: the driver decides by default

@@ -75,12 +75,14 @@ test)
     [ $# -gt 0 ] || sh tests/run_gles3.sh sanitize
     # 30 seconds of the soak (notes/soak.md) under the sanitizers: random host
     # operations from a fixed seed (PLUME_SOAK_SEED to change it), checked
-    # for GL errors, GL objects, memory and determinism. The RSS only
+    # for GL errors, GL objects, memory and determinism (each lane's new
+    # buffers filled with noise of its own: lanes agree only where no pass
+    # reads what it did not write). The RSS only
     # catches a gross leak here (ASan's quarantine and llvmpipe's code for
     # each new program move it about); the allocator's bytes and the GL
     # objects, flat at every drain, are the exact checks.
     [ $# -gt 0 ] || ./build/sanitize/bin/plume_soak --seed "${PLUME_SOAK_SEED:-35}" --seconds 30 \
-        --check-every 10 --drain-every 2 --max-capacity 8000 --max-size 160x100 --rss-growth 1
+        --check-every 10 --drain-every 2 --max-capacity 8000 --max-size 160x100 --rss-growth 1 --poison
     ./build/sanitize/bin/plume_plugin_host "$@"
     ;;
 demo)

@@ -14,6 +14,13 @@
  * does plume_context_destroy while objects are alive. Functions that touch no
  * GL (descriptors, pass counts, profiles already gathered, plume_depth_key,
  * the context's own create and GL object list) work on any thread.
+ *
+ * A GL context lost to a GPU reset (a robust context: GL 4.5, KHR_robustness):
+ * every call that touches the GL returns PLUME_ERROR_GL, logged as
+ * "FUNCTION: the GL context was lost to a GPU reset ...", and a create makes
+ * nothing. The host destroys its plume objects (their GL names are freed
+ * with the lost context; the memory is freed here) and makes them again in
+ * its new context.
  */
 #ifndef PLUME_COMMON_H
 #define PLUME_COMMON_H

@@ -164,6 +164,8 @@ plume_result plume_context_set_lab_settings(plume_context *context, const void *
     context->lab_settings = copy;
     return PLUME_OK;
 }
+
+plume_env *plume_context_lab_env(plume_context *context) { return &context->env; }
 #endif
 
 plume_result plume_context_insert(plume_context *context, const plume_object_class *object_class, void *object,

@@ -13,6 +13,10 @@ plume_result plume_lab_build_compute_program(const plume_context *context, const
 uint64_t plume_lab_program_builds(const plume_context *context) {
     return plume_program_cache_builds(plume_context_programs(context));
 }
+
+void plume_lab_poison_new_buffers(plume_context *context, uint32_t seed) {
+    if (context) plume_context_lab_env(context)->new_buffer_poison = seed;
+}
 #else
 /* ISO C wants something in a translation unit. */
 typedef int core_lab_is_lab_only;

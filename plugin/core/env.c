@@ -48,6 +48,9 @@ static plume_result init_env(plume_env *env, const plume_env *defaults, const pl
                           : 0;
     env->allocator = given == 3 ? *allocator : defaults->allocator;
     env->programs = defaults->programs;
+#ifdef PLUME_LAB
+    env->new_buffer_poison = defaults->new_buffer_poison;
+#endif
     if (given != 0 && given != 3) {
         plume_log(env, PLUME_LOG_ERROR,
                   "allocator: give all of allocate, reallocate and deallocate, or none (%d of 3 given)", given);
@@ -57,9 +60,10 @@ static plume_result init_env(plume_env *env, const plume_env *defaults, const pl
 }
 
 /* Constant: the library keeps no mutable global state. */
-static const plume_env library_defaults = {{default_log, NULL},
-                                           {default_allocate, default_reallocate, default_deallocate, NULL},
-                                           NULL};
+static const plume_env library_defaults = {
+    .logger = {default_log, NULL},
+    .allocator = {default_allocate, default_reallocate, default_deallocate, NULL},
+};
 
 const plume_env *plume_default_env(void) { return &library_defaults; }
 
@@ -202,13 +206,48 @@ bool plume_buffer_has_size(GLuint name, GLsizeiptr min_size, GLsizeiptr *actual_
     return size >= min_size;
 }
 
-GLuint plume_make_gpu_buffer(GLsizeiptr bytes, const char *label) {
+void plume_label_gl_object(const plume_env *env, GLenum type, GLuint name, const char *label) {
+    if (plume_env_gl_caps(env).debug_output) glObjectLabel(type, name, -1, label);
+}
+
+#ifdef PLUME_LAB
+/* Fills the bound GL_COPY_WRITE_BUFFER with pseudo-random words (xorshift32
+ * from the seed and the buffer's name, so that two buffers differ), a block
+ * at a time. */
+static void poison_bound_buffer(const plume_env *env, GLuint buffer, GLsizeiptr bytes) {
+    enum { BLOCK_WORDS = 4096 };
+    uint32_t block[BLOCK_WORDS];
+    uint32_t state = env->new_buffer_poison * 2654435761u ^ buffer * 40503u;
+    if (state == 0) state = 1;
+    for (GLsizeiptr offset = 0; offset < bytes; offset += (GLsizeiptr)sizeof block) {
+        for (int i = 0; i < BLOCK_WORDS; ++i) {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            block[i] = state;
+        }
+        GLsizeiptr part = bytes - offset < (GLsizeiptr)sizeof block ? bytes - offset : (GLsizeiptr)sizeof block;
+        glBufferSubData(GL_COPY_WRITE_BUFFER, offset, part, block);
+    }
+}
+#endif
+
+GLuint plume_make_buffer(const plume_env *env, GLsizeiptr bytes, const void *data, GLenum usage, const char *label) {
     GLuint buffer = 0;
     glGenBuffers(1, &buffer);
     glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, bytes, NULL, GL_DYNAMIC_COPY);
-    glObjectLabel(GL_BUFFER, buffer, -1, label);
+    glBufferData(GL_COPY_WRITE_BUFFER, bytes, data, usage);
+#ifdef PLUME_LAB
+    if (!data && env->new_buffer_poison != 0) poison_bound_buffer(env, buffer, bytes);
+#else
+    (void)env;
+#endif
+    plume_label_gl_object(env, GL_BUFFER, buffer, label);
     return buffer;
+}
+
+GLuint plume_make_gpu_buffer(const plume_env *env, GLsizeiptr bytes, const char *label) {
+    return plume_make_buffer(env, bytes, NULL, GL_DYNAMIC_COPY, label);
 }
 
 void plume_delete_gl_objects(const plume_env *env, const plume_gl_object *objects, uint32_t count) {

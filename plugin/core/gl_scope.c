@@ -52,14 +52,12 @@ static bool has_fixed_index_restart(void) {
 
 /* What OpenGL ES 3.0 lacks of the desktop GL's state: buffer textures and
  * blending and color masks per draw buffer come with ES 3.2; polygon modes,
- * clip distances and byte swapping never. */
-static bool has_texture_buffers(void) {
-    return !plume_gl_is_es() || epoxy_gl_version() >= 32;
-}
-
-static bool has_indexed_draw_buffer_state(void) {
-    return !plume_gl_is_es() || epoxy_gl_version() >= 32;
-}
+ * clip distances and byte swapping never. Asked once per context
+ * (query_caps): every answer reads the version string, and on a threaded
+ * driver each glGetString waits for the driver's thread (the scope asked
+ * it dozens of times a call, which made a small system's frame five times
+ * slower on NVIDIA). */
+static bool has_es32_or_desktop_state(bool es) { return !es || epoxy_gl_version() >= 32; }
 
 /* GL_QUERY_BUFFER exists from GL 4.4 (or with ARB_query_buffer_object); on
  * an older GL there is none to save, and naming it is an error. */
@@ -74,7 +72,18 @@ static GLint clamp_limit(GLenum limit, GLint most) {
 }
 
 static void query_caps(plume_gl_caps *caps) {
+    bool es = plume_gl_is_es();
     *caps = (plume_gl_caps){.known = true,
+                            .es = es,
+                            .texture_buffers = has_es32_or_desktop_state(es),
+                            .indexed_draw_buffer_state = has_es32_or_desktop_state(es),
+                            .sample_mask = !es || epoxy_gl_version() >= 31,
+                            .clip_control = !es && (epoxy_gl_version() >= 45 ||
+                                                    epoxy_has_gl_extension("GL_ARB_clip_control")),
+                            .reset_status = (!es && epoxy_gl_version() >= 45) || (es && epoxy_gl_version() >= 32) ||
+                                            epoxy_has_gl_extension("GL_KHR_robustness"),
+                            .pixel_store_parameters =
+                                es ? PLUME_SCOPE_PIXEL_PARAMETERS - 1 : PLUME_SCOPE_PIXEL_PARAMETERS,
                             .storage_buffers = has_storage_buffers(),
                             .debug_output = has_debug_output(),
                             .indexed_blend = plume_has_indexed_blend(),
@@ -83,11 +92,11 @@ static void query_caps(plume_gl_caps *caps) {
                             .fixed_index_restart = has_fixed_index_restart(),
                             .query_buffer = has_query_buffer(),
                             .direct_state_access = epoxy_gl_version() >= 45,
-                            .draw_buffers = has_indexed_draw_buffer_state()
+                            .draw_buffers = has_es32_or_desktop_state(es)
                                                 ? clamp_limit(GL_MAX_DRAW_BUFFERS, PLUME_SCOPE_DRAW_BUFFERS)
                                                 : 1,
                             .clip_distances =
-                                plume_gl_is_es() ? 0 : clamp_limit(GL_MAX_CLIP_DISTANCES, PLUME_SCOPE_CLIP_DISTANCES)};
+                                es ? 0 : clamp_limit(GL_MAX_CLIP_DISTANCES, PLUME_SCOPE_CLIP_DISTANCES)};
     if (caps->storage_buffers)
         caps->ssbo_bindings =
             clamp_limit(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, PLUME_SCOPE_SSBO_SLOTS + PLUME_SCOPE_OPTIONAL_SSBO_SLOTS);
@@ -206,26 +215,26 @@ static const GLenum PACK_PARAMETERS[PLUME_SCOPE_PIXEL_PARAMETERS] = {
 
 /* The pixel-store parameters the context has: all but byte swapping (the
  * last) on OpenGL ES. */
-int plume_pixel_store_parameter_count(void) {
-    return plume_gl_is_es() ? PLUME_SCOPE_PIXEL_PARAMETERS - 1 : PLUME_SCOPE_PIXEL_PARAMETERS;
-}
+int plume_pixel_store_parameter_count(const plume_env *env) { return plume_env_gl_caps(env).pixel_store_parameters; }
 
-static void save_pixel_store(plume_scope_pixel_store *store, GLenum binding, const GLenum *parameters) {
+static void save_pixel_store(const plume_gl_scope *scope, plume_scope_pixel_store *store, GLenum binding,
+                             const GLenum *parameters) {
     glGetIntegerv(binding, &store->buffer);
-    for (int i = 0; i < plume_pixel_store_parameter_count(); ++i) glGetIntegerv(parameters[i], &store->parameters[i]);
+    for (int i = 0; i < scope->caps.pixel_store_parameters; ++i) glGetIntegerv(parameters[i], &store->parameters[i]);
 }
 
-static void restore_pixel_store(const plume_scope_pixel_store *store, GLenum target, const GLenum *parameters) {
+static void restore_pixel_store(const plume_gl_scope *scope, const plume_scope_pixel_store *store, GLenum target,
+                                const GLenum *parameters) {
     glBindBuffer(target, (GLuint)store->buffer);
-    for (int i = 0; i < plume_pixel_store_parameter_count(); ++i) glPixelStorei(parameters[i], store->parameters[i]);
+    for (int i = 0; i < scope->caps.pixel_store_parameters; ++i) glPixelStorei(parameters[i], store->parameters[i]);
 }
 
 static void save_pixel_unpack(plume_gl_scope *scope) {
-    save_pixel_store(&scope->unpack, GL_PIXEL_UNPACK_BUFFER_BINDING, UNPACK_PARAMETERS);
+    save_pixel_store(scope, &scope->unpack, GL_PIXEL_UNPACK_BUFFER_BINDING, UNPACK_PARAMETERS);
 }
 
 static void restore_pixel_unpack(const plume_gl_scope *scope) {
-    restore_pixel_store(&scope->unpack, GL_PIXEL_UNPACK_BUFFER, UNPACK_PARAMETERS);
+    restore_pixel_store(scope, &scope->unpack, GL_PIXEL_UNPACK_BUFFER, UNPACK_PARAMETERS);
 }
 
 /* The capabilities plume_gl_scope_neutral_raster turns off, in the order of
@@ -242,8 +251,8 @@ _Static_assert(sizeof RASTER_CAPABILITIES / sizeof RASTER_CAPABILITIES[0] == PLU
 /* GL_PRIMITIVE_RESTART_FIXED_INDEX is GL 4.3 (or ARB_ES3_compatibility);
  * OpenGL ES has it but not four of the others (the sample mask from 3.1). */
 static bool capability_exists(const plume_gl_scope *scope, GLenum capability) {
-    if (plume_gl_is_es()) {
-        if (capability == GL_SAMPLE_MASK) return epoxy_gl_version() >= 31;
+    if (scope->caps.es) {
+        if (capability == GL_SAMPLE_MASK) return scope->caps.sample_mask;
         return capability != GL_SAMPLE_ALPHA_TO_ONE && capability != GL_DEPTH_CLAMP &&
                capability != GL_COLOR_LOGIC_OP && capability != GL_PRIMITIVE_RESTART;
     }
@@ -278,7 +287,7 @@ static void save_draw(plume_gl_scope *scope) {
     /* Without state per draw buffer (ES 3.0) one mask and one switch, kept as buffer 0's. */
     scope->draw.draw_buffers = scope->caps.draw_buffers;
     for (GLint i = 0; i < scope->draw.draw_buffers; ++i) {
-        if (!has_indexed_draw_buffer_state()) {
+        if (!scope->caps.indexed_draw_buffer_state) {
             glGetBooleanv(GL_COLOR_WRITEMASK, scope->draw.color_mask[0]);
             scope->draw.blend[0] = glIsEnabled(GL_BLEND);
             break;
@@ -290,7 +299,7 @@ static void save_draw(plume_gl_scope *scope) {
     for (GLint i = 0; i < scope->draw.clip_distances; ++i)
         scope->draw.clip_distance[i] = glIsEnabled(GL_CLIP_DISTANCE0 + (GLenum)i);
     GLint modes[2] = {GL_FILL, GL_FILL};
-    if (!plume_gl_is_es()) glGetIntegerv(GL_POLYGON_MODE, modes);
+    if (!scope->caps.es) glGetIntegerv(GL_POLYGON_MODE, modes);
     scope->draw.polygon_mode = modes[0];
     glGetIntegerv(GL_VIEWPORT, scope->draw.viewport);
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &scope->draw.draw_framebuffer);
@@ -317,7 +326,7 @@ static void restore_draw(const plume_gl_scope *scope) {
             set_enabled(RASTER_CAPABILITIES[i], scope->draw.raster_capabilities[i]);
     for (GLint i = 0; i < scope->draw.draw_buffers; ++i) {
         const GLboolean *mask = scope->draw.color_mask[i];
-        if (!has_indexed_draw_buffer_state()) {
+        if (!scope->caps.indexed_draw_buffer_state) {
             glColorMask(mask[0], mask[1], mask[2], mask[3]);
             set_enabled(GL_BLEND, scope->draw.blend[0]);
             break;
@@ -328,7 +337,7 @@ static void restore_draw(const plume_gl_scope *scope) {
     }
     for (GLint i = 0; i < scope->draw.clip_distances; ++i)
         set_enabled(GL_CLIP_DISTANCE0 + (GLenum)i, scope->draw.clip_distance[i]);
-    if (!plume_gl_is_es()) glPolygonMode(GL_FRONT_AND_BACK, (GLenum)scope->draw.polygon_mode);
+    if (!scope->caps.es) glPolygonMode(GL_FRONT_AND_BACK, (GLenum)scope->draw.polygon_mode);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)scope->draw.draw_framebuffer);
     glViewport(scope->draw.viewport[0], scope->draw.viewport[1], scope->draw.viewport[2], scope->draw.viewport[3]);
     glDepthFunc((GLenum)scope->draw.depth_func);
@@ -360,19 +369,19 @@ static void restore_image_unit(const plume_gl_scope *scope) {
 }
 
 static void save_pixel_pack(plume_gl_scope *scope) {
-    save_pixel_store(&scope->pack.store, GL_PIXEL_PACK_BUFFER_BINDING, PACK_PARAMETERS);
+    save_pixel_store(scope, &scope->pack.store, GL_PIXEL_PACK_BUFFER_BINDING, PACK_PARAMETERS);
     glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &scope->pack.read_framebuffer);
 }
 
 static void restore_pixel_pack(const plume_gl_scope *scope) {
-    restore_pixel_store(&scope->pack.store, GL_PIXEL_PACK_BUFFER, PACK_PARAMETERS);
+    restore_pixel_store(scope, &scope->pack.store, GL_PIXEL_PACK_BUFFER, PACK_PARAMETERS);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)scope->pack.read_framebuffer);
 }
 
 /* Both keep the active unit as it is: PLUME_SCOPE_TEXTURES, saved or not,
  * owns it. */
 static void save_texture_buffers(plume_gl_scope *scope) {
-    if (!has_texture_buffers()) return;
+    if (!scope->caps.texture_buffers) return;
     GLint active = 0;
     glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
     for (GLuint i = 0; i < PLUME_SCOPE_TEXTURE_UNITS; ++i) {
@@ -383,7 +392,7 @@ static void save_texture_buffers(plume_gl_scope *scope) {
 }
 
 static void restore_texture_buffers(const plume_gl_scope *scope) {
-    if (!has_texture_buffers()) return;
+    if (!scope->caps.texture_buffers) return;
     GLint active = 0;
     glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
     for (GLuint i = 0; i < PLUME_SCOPE_TEXTURE_UNITS; ++i) {
@@ -475,9 +484,9 @@ void plume_gl_scope_neutral_raster(plume_gl_scope *scope) {
     for (int i = 0; i < PLUME_SCOPE_RASTER_CAPABILITIES; ++i)
         if (capability_exists(scope, RASTER_CAPABILITIES[i])) glDisable(RASTER_CAPABILITIES[i]);
     for (GLint i = 0; i < scope->draw.clip_distances; ++i) glDisable(GL_CLIP_DISTANCE0 + (GLenum)i);
-    if (plume_gl_is_es()) {
+    if (scope->caps.es) {
         glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-        if (!has_indexed_draw_buffer_state()) return;
+        if (!scope->caps.indexed_draw_buffer_state) return;
     } else {
         glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     }
@@ -496,6 +505,17 @@ void plume_gl_scope_end(plume_gl_scope *scope) {
 plume_result plume_check_host_state(const plume_env *env, const char *caller) {
     plume_result context = plume_check_gl_context(env, caller);
     if (context != PLUME_OK) return context;
+    /* A context lost to a GPU reset ignores every command and answers
+     * queries with nothing: said first, instead of whatever its answers
+     * would make of the call (a viewport of 0x0, a draw of nothing). */
+    GLenum reset = plume_env_gl_caps(env).reset_status ? glGetGraphicsResetStatus() : GL_NO_ERROR;
+    if (reset != GL_NO_ERROR) {
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: the GL context was lost to a GPU reset (glGetGraphicsResetStatus 0x%04x); destroy this "
+                  "module's objects and make them again in a new context",
+                  caller, reset);
+        return PLUME_ERROR_GL;
+    }
     /* A GL without transform feedback objects (3.3) can neither pause a
      * capture nor say whether one is active: there a call under a capture
      * fails with the GL's error, logged. */
@@ -519,9 +539,9 @@ static float ndc_depth_at(const float *projection, float view_depth) {
     return w > 0.0f ? z / w : NAN;
 }
 
-uint32_t plume_depth_convention(const float *projection) {
+uint32_t plume_depth_convention(const plume_env *env, const float *projection) {
     uint32_t convention = 0;
-    if (epoxy_gl_version() >= 45 || epoxy_has_gl_extension("GL_ARB_clip_control")) {
+    if (plume_env_gl_caps(env).clip_control) {
         GLint mode = GL_NEGATIVE_ONE_TO_ONE;
         glGetIntegerv(GL_CLIP_DEPTH_MODE, &mode);
         if (mode == GL_ZERO_TO_ONE) convention |= PLUME_DEPTH_ZERO_TO_ONE;

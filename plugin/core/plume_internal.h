@@ -19,6 +19,11 @@ typedef struct plume_env {
     plume_logger logger;
     plume_allocator allocator;
     plume_program_cache *programs;
+#ifdef PLUME_LAB
+    /* plume_lab_poison_new_buffers: nonzero fills every buffer made without
+     * data from this seed. */
+    uint32_t new_buffer_poison;
+#endif
 } plume_env;
 
 /* Fills defaults for a zero logger/allocator. Fails (and logs) on a partial
@@ -62,6 +67,8 @@ plume_program_cache *plume_context_programs(const plume_context *context);
 const void *plume_context_lab_settings(const plume_context *context);
 #ifdef PLUME_LAB
 plume_result plume_context_set_lab_settings(plume_context *context, const void *settings, size_t bytes);
+/* The context's environment, which its objects made afterwards inherit. */
+plume_env *plume_context_lab_env(plume_context *context);
 #endif
 
 /* Files a new object; its handle id goes to *out_id. Fails (logged) with
@@ -175,10 +182,18 @@ plume_result plume_drain_gl_errors(const plume_env *env, const char *where);
  * context); programs are released to `env`'s cache (plume_program_release). */
 void plume_delete_gl_objects(const plume_env *env, const plume_gl_object *objects, uint32_t count);
 
-/* A new GPU-only buffer of `bytes` (GL_DYNAMIC_COPY, contents undefined)
- * labelled for debuggers. Binds GL_COPY_WRITE_BUFFER, which the GL state
- * scope restores. */
-GLuint plume_make_gpu_buffer(GLsizeiptr bytes, const char *label);
+/* Every GL buffer plume makes is made here: a new buffer of `bytes` with
+ * `usage`, holding `data` (NULL: contents undefined, as a pass must write
+ * before it reads), labelled for debuggers. Binds GL_COPY_WRITE_BUFFER, which
+ * the GL state scope restores. In lab builds a buffer made without data is
+ * filled with a seeded pattern when the context asks for it
+ * (plume_lab_poison_new_buffers), so that a read of memory no pass wrote
+ * shows in results instead of the driver's zeroes. */
+GLuint plume_make_buffer(const plume_env *env, GLsizeiptr bytes, const void *data, GLenum usage, const char *label);
+/* Names a GL object for debuggers where the GL has KHR_debug (not GL 3.3). */
+void plume_label_gl_object(const plume_env *env, GLenum type, GLuint name, const char *label);
+/* plume_make_buffer without data for GPU-only use (GL_DYNAMIC_COPY). */
+GLuint plume_make_gpu_buffer(const plume_env *env, GLsizeiptr bytes, const char *label);
 
 /* An object's list_gl_objects from the candidates it holds: copies those with
  * a name (0: not created) to `out`, at most `capacity`, and returns how many
@@ -324,6 +339,12 @@ typedef struct plume_gl_caps {
     bool known;
     bool storage_buffers, debug_output, indexed_blend, draw_indirect, feedback_objects, fixed_index_restart,
         query_buffer, direct_state_access;
+    /* OpenGL ES, and what ES 3.0 lacks: buffer textures and blending and
+     * colour masks per draw buffer (ES 3.2), the sample mask (ES 3.1). */
+    bool es, texture_buffers, indexed_draw_buffer_state, sample_mask;
+    bool clip_control; /* GL 4.5 or ARB_clip_control: the clip depth mode can be asked */
+    bool reset_status; /* GL 4.5 or KHR_robustness: glGetGraphicsResetStatus says a context was lost */
+    int pixel_store_parameters; /* the pixel-store parameters the GL has (no byte swapping on ES) */
     GLint ssbo_bindings, draw_buffers, clip_distances; /* the GL's limits, at most the PLUME_SCOPE_ ones */
 } plume_gl_caps;
 
@@ -471,7 +492,7 @@ plume_result plume_check_host_state(const plume_env *env, const char *caller);
 bool plume_has_feedback_objects(void);
 /* The pixel-store parameters of plume_scope_pixel_store the context has
  * (OpenGL ES has no byte swapping, the last). */
-int plume_pixel_store_parameter_count(void);
+int plume_pixel_store_parameter_count(const plume_env *env);
 
 /* Whether the GL sets blend functions per draw buffer (4.0 or
  * ARB_draw_buffers_blend: NVIDIA's 3.3 contexts have it); the scope saves
@@ -482,7 +503,7 @@ bool plume_has_indexed_blend(void);
  * is in (GL_CLIP_DEPTH_MODE where 4.5 or ARB_clip_control has it, else
  * -1..1) and whether `projection` (16 floats, column-major) puts nearer points at larger
  * depths. Read once per call that reads the scene depth. */
-uint32_t plume_depth_convention(const float *projection);
+uint32_t plume_depth_convention(const plume_env *env, const float *projection);
 
 static inline uint32_t plume_next_pow2(uint32_t v) {
     uint32_t p = 1;

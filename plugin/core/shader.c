@@ -343,8 +343,7 @@ static plume_result link_program(const plume_env *env, const char *label, const 
         glDeleteProgram(program);
         return PLUME_ERROR_SHADER;
     }
-    if (epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_KHR_debug"))
-        glObjectLabel(GL_PROGRAM, program, -1, label);
+    plume_label_gl_object(env, GL_PROGRAM, program, label);
     *out_program = program;
     return PLUME_OK;
 }

@@ -13,7 +13,7 @@ _Static_assert(PLUME_STATE_BOUNDS_MAX == PLUME_STATE_BOUNDS_MIN + 3, "the box's 
 /* The ring's buffers, at the host's first request (binds GL_COPY_WRITE_BUFFER). */
 static void create_ring(system_state *s) {
     for (int i = 0; i < BOUNDS_RING; ++i)
-        s->bounds.buffers[i] = plume_make_gpu_buffer(4 * BOUNDS_RECORD_WORDS, "plume particles: bounds readback");
+        s->bounds.buffers[i] = plume_make_gpu_buffer(&s->env, 4 * BOUNDS_RECORD_WORDS, "plume particles: bounds readback");
     s->bounds.wanted = true;
 }
 

@@ -77,13 +77,16 @@ static plume_result build_programs(system_state *s) {
 
 static void create_readback(system_state *s, cpu_events_readback *slot, bool persistent) {
     GLsizeiptr bytes = readback_bytes(s);
-    glGenBuffers(1, &slot->buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, slot->buffer);
-    glObjectLabel(GL_BUFFER, slot->buffer, -1, "plume particles: cpu events readback");
+    const char *label = "plume particles: cpu events readback";
     if (!persistent) {
-        glBufferData(GL_COPY_WRITE_BUFFER, bytes, NULL, GL_STREAM_READ);
+        slot->buffer = plume_make_buffer(&s->env, bytes, NULL, GL_STREAM_READ, label);
         return;
     }
+    /* Immutable storage, which plume_make_buffer does not make: the copies
+     * into it write every byte the CPU reads. */
+    glGenBuffers(1, &slot->buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, slot->buffer);
+    glObjectLabel(GL_BUFFER, slot->buffer, -1, label);
     const GLbitfield access = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
     /* Client storage: the CPU reads it, the GPU only copies into it. */
     glBufferStorage(GL_COPY_WRITE_BUFFER, bytes, NULL, access | GL_CLIENT_STORAGE_BIT);
@@ -101,9 +104,9 @@ plume_result cpu_events_create(system_state *s) {
     bool persistent = has_persistent_mapping();
     if (!persistent) e->staging = plume_alloc(&s->env, (size_t)readback_bytes(s));
     if (!e->queue || (!persistent && !e->staging)) return PLUME_ERROR_OUT_OF_MEMORY;
-    e->record_buffer = plume_make_gpu_buffer(readback_bytes(s), "plume particles: cpu event records");
+    e->record_buffer = plume_make_gpu_buffer(&s->env, readback_bytes(s), "plume particles: cpu event records");
     e->group_counts_buffer =
-        plume_make_gpu_buffer((GLsizeiptr)simulate_groups(s) * 4, "plume particles: cpu events per workgroup");
+        plume_make_gpu_buffer(&s->env, (GLsizeiptr)simulate_groups(s) * 4, "plume particles: cpu events per workgroup");
     for (int i = 0; i < PLUME_EVENT_READBACK_DEPTH; ++i) create_readback(s, &e->ring[i], persistent);
     r = plume_drain_gl_errors(&s->env, "plume_system_create (cpu events)");
     for (int i = 0; i < PLUME_EVENT_READBACK_DEPTH && r == PLUME_OK; ++i)

@@ -234,22 +234,16 @@ static plume_result check_host_mesh(system_state *s, int i, const plume_mesh_des
     return PLUME_OK;
 }
 
-static GLuint upload(const void *data, size_t bytes, const char *label) {
-    if (!data) return 0;
-    GLuint buffer = 0;
-    glGenBuffers(1, &buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)bytes, data, GL_STATIC_DRAW);
-    glObjectLabel(GL_BUFFER, buffer, -1, label);
-    return buffer;
+static GLuint upload(const system_state *s, const void *data, size_t bytes, const char *label) {
+    return data ? plume_make_buffer(&s->env, (GLsizeiptr)bytes, data, GL_STATIC_DRAW, label) : 0;
 }
 
 static void upload_mesh(system_state *s, int i, const plume_mesh_desc *m, particle_mesh *out) {
     GLuint *own = s->mesh.uploaded[i];
-    own[0] = upload(m->position_data, (size_t)m->vertex_count * 12, "plume mesh: positions");
-    own[1] = upload(m->normal_data, (size_t)m->vertex_count * 12, "plume mesh: normals");
-    own[2] = upload(m->texcoord_data, (size_t)m->vertex_count * 8, "plume mesh: texture coordinates");
-    own[3] = m->index_count ? upload(m->index_data, (size_t)m->index_count * 4, "plume mesh: indices") : 0;
+    own[0] = upload(s, m->position_data, (size_t)m->vertex_count * 12, "plume mesh: positions");
+    own[1] = upload(s, m->normal_data, (size_t)m->vertex_count * 12, "plume mesh: normals");
+    own[2] = upload(s, m->texcoord_data, (size_t)m->vertex_count * 8, "plume mesh: texture coordinates");
+    own[3] = m->index_count ? upload(s, m->index_data, (size_t)m->index_count * 4, "plume mesh: indices") : 0;
     float radius = 0.0f;
     for (uint32_t v = 0; v < m->vertex_count; ++v) {
         const float *p = m->position_data + 3 * v;
@@ -276,10 +270,8 @@ plume_result mesh_create(system_state *s) {
         d->position_data = d->normal_data = d->texcoord_data = NULL;
         d->index_data = NULL;
     }
-    glGenBuffers(1, &s->mesh.view.spin_buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, s->mesh.view.spin_buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)s->desc.capacity * PLUME_SPIN_BYTES, NULL, GL_DYNAMIC_DRAW);
-    glObjectLabel(GL_BUFFER, s->mesh.view.spin_buffer, -1, "plume particles: spins");
+    s->mesh.view.spin_buffer = plume_make_buffer(&s->env, (GLsizeiptr)s->desc.capacity * PLUME_SPIN_BYTES, NULL,
+                                                 GL_DYNAMIC_DRAW, "plume particles: spins");
     s->mesh.view.count = m->count;
     plume_find_uniform_locations(s->simulate_program, MESH_UNIFORMS, s->mesh.at);
     return plume_drain_gl_errors(&s->env, "plume_system_create (meshes)");

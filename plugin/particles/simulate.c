@@ -86,8 +86,8 @@ plume_result particles_create_compaction(system_state *s) {
     plume_find_uniform_locations(s->compact_scan_program, COMPACT_SCAN_UNIFORMS, &s->compact_scan_groups);
     plume_find_uniform_locations(s->compact_scatter_program, COMPACT_SCATTER_UNIFORMS, s->compact_scatter.at);
     s->slot_keys_buffer =
-        plume_make_gpu_buffer((GLsizeiptr)s->desc.capacity * PLUME_PAIR_BYTES, "plume particles: outcome per slot");
-    s->group_counts_buffer = plume_make_gpu_buffer((GLsizeiptr)simulate_groups(s) * PLUME_GROUP_COUNT_BYTES,
+        plume_make_gpu_buffer(&s->env, (GLsizeiptr)s->desc.capacity * PLUME_PAIR_BYTES, "plume particles: outcome per slot");
+    s->group_counts_buffer = plume_make_gpu_buffer(&s->env, (GLsizeiptr)simulate_groups(s) * PLUME_GROUP_COUNT_BYTES,
                                                    "plume particles: counts per simulate workgroup");
     return plume_drain_gl_errors(&s->env, "plume_system_create (compaction)");
 }

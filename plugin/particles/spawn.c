@@ -92,14 +92,10 @@ plume_result spawn_create(system_state *s) {
     s->spawn.instances[0] = (spawn_instance){.from = IDENTITY, .to = IDENTITY, .last = IDENTITY, .enabled = true,
                                              .jumped = true};
     s->spawn.instance_count = 1;
-    glGenBuffers(1, &s->spawn.batch_buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, s->spawn.batch_buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, 64 * sizeof(spawn_batch), NULL, GL_STREAM_DRAW);
-    glObjectLabel(GL_BUFFER, s->spawn.batch_buffer, -1, "plume particles: spawn batches");
-    glGenBuffers(1, &s->spawn.instance_buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, s->spawn.instance_buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, 64 * 16 * PLUME_LOCAL_MOTION_VEC4S, NULL, GL_STREAM_DRAW);
-    glObjectLabel(GL_BUFFER, s->spawn.instance_buffer, -1, "plume particles: instances' motion (local space)");
+    s->spawn.batch_buffer = plume_make_buffer(&s->env, 64 * sizeof(spawn_batch), NULL, GL_STREAM_DRAW,
+                                              "plume particles: spawn batches");
+    s->spawn.instance_buffer = plume_make_buffer(&s->env, 64 * 16 * PLUME_LOCAL_MOTION_VEC4S, NULL, GL_STREAM_DRAW,
+                                                 "plume particles: instances' motion (local space)");
     return plume_drain_gl_errors(&s->env, "plume_system_create (spawn batches)");
 }
 

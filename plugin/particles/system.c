@@ -63,10 +63,7 @@ static uint64_t capacity_limit(const char **which) {
 
 plume_result particles_create_buffer(system_state *s, GLsizeiptr bytes, const void *data, const char *label,
                                      GLuint *out) {
-    glGenBuffers(1, out);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, *out);
-    glBufferData(GL_COPY_WRITE_BUFFER, bytes, data, GL_DYNAMIC_DRAW);
-    glObjectLabel(GL_BUFFER, *out, -1, label);
+    *out = plume_make_buffer(&s->env, bytes, data, GL_DYNAMIC_DRAW, label);
     return plume_drain_gl_errors(&s->env, "plume_system_create (buffers)");
 }
 

@@ -70,12 +70,9 @@ plume_result world_create(system_state *s) {
                                      &w->events_emit_program)))
         return r;
     find_locations(s);
-    glGenBuffers(1, &w->event_buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, w->event_buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER,
-                 EVENT_HEADER_BYTES + (GLsizeiptr)s->desc.world.event_capacity * PLUME_EVENT_RECORD_BYTES, NULL,
-                 GL_DYNAMIC_DRAW);
-    glObjectLabel(GL_BUFFER, w->event_buffer, -1, "plume particles: events");
+    w->event_buffer =
+        plume_make_buffer(&s->env, EVENT_HEADER_BYTES + (GLsizeiptr)s->desc.world.event_capacity * PLUME_EVENT_RECORD_BYTES,
+                          NULL, GL_DYNAMIC_DRAW, "plume particles: events");
     w->depth_sampler = make_sampler(GL_NEAREST);
     w->field_sampler = make_sampler(GL_LINEAR);
     return plume_drain_gl_errors(&s->env, "plume_system_create (world)");
@@ -289,7 +286,7 @@ static void set_depth_collision(system_state *s, const plume_frame_desc *frame, 
     glProgramUniformMatrix4fv(sim, l->view_projection, 1, GL_FALSE, &view_projection[0][0]);
     glProgramUniformMatrix4fv(sim, l->inverse_view_projection, 1, GL_FALSE, &inverse[0][0]);
     glProgramUniform3f(sim, l->world_eye, inverse_view[3][0], inverse_view[3][1], inverse_view[3][2]);
-    glProgramUniform1ui(sim, l->depth_convention, plume_depth_convention(&projection[0][0]));
+    glProgramUniform1ui(sim, l->depth_convention, plume_depth_convention(&s->env, &projection[0][0]));
     glProgramUniform4f(sim, l->depth_response, (float)d->collision.response, d->collision.restitution,
                        d->collision.friction, d->collision.rest_speed);
     glProgramUniform1f(sim, l->depth_thickness, d->thickness);

@@ -188,12 +188,10 @@ static plume_result create_gl_objects(plume_profiler *p) {
             glGenQueries(2 * PROFILER_SPAN_COUNT, &slot->queries[0][0]);
             p->counters.queries_alive += 2 * PROFILER_SPAN_COUNT;
         }
-        glGenBuffers(1, &slot->readback_buffer);
-        glBindBuffer(GL_COPY_WRITE_BUFFER, slot->readback_buffer);
-        glBufferData(GL_COPY_WRITE_BUFFER, sizeof(uint32_t) * PROFILER_VALUE_COUNT, NULL, GL_STREAM_READ);
         char label[64];
         snprintf(label, sizeof label, "plume profiler: values, slot %u", i);
-        glObjectLabel(GL_BUFFER, slot->readback_buffer, -1, label);
+        slot->readback_buffer =
+            plume_make_buffer(&p->env, sizeof(uint32_t) * PROFILER_VALUE_COUNT, NULL, GL_STREAM_READ, label);
     }
     glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)previous);
     return plume_drain_gl_errors(&p->env, "profiler: creating queries and readback buffers");

@@ -37,8 +37,8 @@ void draw_depth_size(const plume_frame_desc *frame, float size[2]) {
     }
 }
 
-void draw_blend_premultiplied(void) {
-    if (!plume_has_indexed_blend()) {
+void draw_blend_premultiplied(const plume_env *env) {
+    if (!plume_env_gl_caps(env).indexed_blend) {
         glEnable(GL_BLEND);
         glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
         glBlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
@@ -49,8 +49,8 @@ void draw_blend_premultiplied(void) {
     glBlendEquationSeparatei(0, GL_FUNC_ADD, GL_FUNC_ADD);
 }
 
-void draw_blend_particles_over_depth(void) {
-    draw_blend_premultiplied();
+void draw_blend_particles_over_depth(const plume_env *env) {
+    draw_blend_premultiplied(env);
     glEnable(GL_DEPTH_TEST);
     glDepthMask(GL_FALSE);
 }
@@ -274,7 +274,7 @@ plume_result plume_system_draw(plume_context *context, plume_system handle, cons
         choices->warned_lit_without_light = true;
     }
     view.light = draw_frame_light(frame);
-    drawn.depth_convention = plume_depth_convention(&drawn.projection[0][0]);
+    drawn.depth_convention = plume_depth_convention(view.env, &drawn.projection[0][0]);
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, view.env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES);

@@ -107,7 +107,7 @@ static void draw_sorted(const group_draw *w, const draw_target *target, const dr
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_RECORDS, g->records_buffer);
     glBindVertexArray(g->vertex_array);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, count ? count->buffer : g->state_buffer);
-    draw_blend_particles_over_depth();
+    draw_blend_particles_over_depth(&w->g->env);
     glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(count ? count->offset : STATE_DRAW_ARGS_OFFSET));
 }
 
@@ -190,7 +190,7 @@ plume_result plume_draw_group_draw(plume_context *context, plume_draw_group hand
     group_draw w = {.g = g, .systems = systems, .frame = {.desc = frame}, .light = draw_frame_light(frame)};
     glm_mat4_copy(view, w.frame.view);
     glm_mat4_copy(projection, w.frame.projection);
-    uint32_t depth_convention = plume_depth_convention(&projection[0][0]);
+    uint32_t depth_convention = plume_depth_convention(&g->env, &projection[0][0]);
     w.frame.depth_convention = depth_convention;
     uint64_t bound = 0;
     for (uint32_t i = 0; i < g->system_count; ++i) bound += systems[i].sort_bound;

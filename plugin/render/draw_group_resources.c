@@ -277,11 +277,11 @@ static plume_result create_objects(group_state *g, const particle_view *systems,
     }
     plume_result r = build_programs(g, systems, g->system_count);
     if (r != PLUME_OK) return r;
-    g->state_buffer = plume_make_gpu_buffer(4 * PLUME_GROUP_STATE_WORDS, "plume draw group: state");
+    g->state_buffer = plume_make_gpu_buffer(&g->env, 4 * PLUME_GROUP_STATE_WORDS, "plume draw group: state");
     const uint32_t zero[PLUME_GROUP_STATE_WORDS] = {0}; /* read back before a draw: nothing drawn */
     glBufferSubData(GL_COPY_WRITE_BUFFER, 0, sizeof zero, zero);
-    g->pairs_buffer = plume_make_gpu_buffer((GLsizeiptr)g->total_capacity * PLUME_PAIR_BYTES, "plume draw group: pairs");
-    g->records_buffer = plume_make_gpu_buffer((GLsizeiptr)record_bytes, "plume draw group: records");
+    g->pairs_buffer = plume_make_gpu_buffer(&g->env, (GLsizeiptr)g->total_capacity * PLUME_PAIR_BYTES, "plume draw group: pairs");
+    g->records_buffer = plume_make_gpu_buffer(&g->env, (GLsizeiptr)record_bytes, "plume draw group: records");
     draw_create_samplers(&g->sprite_sampler, &g->depth_sampler);
     glGenVertexArrays(1, &g->vertex_array);
     make_sprites_and_system_uniforms(g, systems, sprite_size);

@@ -114,9 +114,9 @@ void draw_depth_size(const plume_frame_desc *frame, float size[2]);
  * those: on a 3.3 context with ARB_draw_buffers_blend, glBlendFunc would
  * change every buffer's and the scope restore buffer 0's), else all
  * buffers' at once (GL 3.3 without it: the fragment path). */
-void draw_blend_premultiplied(void);
+void draw_blend_premultiplied(const plume_env *env);
 /* draw_blend_premultiplied, and the host's depth tested, not written. */
-void draw_blend_particles_over_depth(void);
+void draw_blend_particles_over_depth(const plume_env *env);
 /* The particle draws' samplers (both GPU paths; glGenSamplers, GL 3.3): the
  * sprite's (trilinear, clamped) and the host depth's (nearest, no compare:
  * read raw, whatever the texture's compare mode). */

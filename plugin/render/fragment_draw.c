@@ -116,7 +116,7 @@ static plume_result fragment_draw(const particle_view *v, const draw_frame *fram
     draw_bind_texture(5, particles->velocity, particles->sampler);
     glBindVertexArray(particles->vertex_array);
     /* Indexed blending or not, as the GL has it (the scope saved the same). */
-    draw_blend_particles_over_depth();
+    draw_blend_particles_over_depth(v->env);
     glDrawArraysInstanced(GL_TRIANGLES, 0, 6, (GLsizei)particles->list_count);
     return PLUME_OK;
 }

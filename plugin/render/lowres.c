@@ -68,7 +68,7 @@ static plume_result ensure_args(lowres_state *r, const plume_env *env) {
     if (result != PLUME_OK) return result;
     GLint host_binding = 0; /* the draw's scope leaves the copy buffers to whoever binds them */
     glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &host_binding);
-    r->args_buffer = plume_make_gpu_buffer(4 * 4, "plume draw: low-resolution arguments");
+    r->args_buffer = plume_make_gpu_buffer(env, 4 * 4, "plume draw: low-resolution arguments");
     glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)host_binding);
     glGenVertexArrays(1, &r->vertex_array);
     GLuint unused_sprite_sampler = 0;
@@ -151,7 +151,7 @@ void lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc 
     glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
     if (pass->scissor) glEnable(GL_SCISSOR_TEST); /* the host's scissor applies to the composite */
     glDisable(GL_DEPTH_TEST);
-    draw_blend_premultiplied();
+    draw_blend_premultiplied(v->env);
     glBindVertexArray(r->vertex_array);
     const lowres_targets *targets = pass->targets;
     draw_bind_texture(0, targets->particles, sampler);

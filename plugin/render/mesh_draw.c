@@ -106,10 +106,8 @@ static plume_result create_compaction(const particle_view *v, mesh_draw_state *m
                                               &m->compact_program);
     if (result != PLUME_OK) return result;
     plume_find_uniform_locations(m->compact_program, MESH_COMPACT_UNIFORMS, m->compact_at);
-    glGenBuffers(1, &m->lists_buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, m->lists_buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)v->desc->capacity * 4 * v->mesh->count, NULL, GL_DYNAMIC_DRAW);
-    glObjectLabel(GL_BUFFER, m->lists_buffer, -1, "plume particles: mesh lists");
+    m->lists_buffer = plume_make_buffer(v->env, (GLsizeiptr)v->desc->capacity * 4 * v->mesh->count, NULL,
+                                        GL_DYNAMIC_DRAW, "plume particles: mesh lists");
     return PLUME_OK;
 }
 
@@ -128,10 +126,8 @@ static plume_result create(const particle_view *v, mesh_draw_state *m) {
     uint32_t args[PLUME_GPU_MAX_MESHES][MESH_ARGS_STRIDE / 4] = {{0}};
     for (uint32_t i = 0; i < v->mesh->count; ++i)
         create_mesh_objects(&v->mesh->meshes[i], m->vertex_arrays[i], args[i]);
-    glGenBuffers(1, &m->args_buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, m->args_buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, sizeof args, args, GL_DYNAMIC_DRAW);
-    glObjectLabel(GL_BUFFER, m->args_buffer, -1, "plume particles: mesh draw arguments");
+    m->args_buffer =
+        plume_make_buffer(v->env, sizeof args, args, GL_DYNAMIC_DRAW, "plume particles: mesh draw arguments");
     draw_create_samplers(&m->sprite_sampler, &m->depth_sampler);
     if (compacts(v) && (result = create_compaction(v, m)) != PLUME_OK) return result;
     return plume_drain_gl_errors(v->env, "plume_system_draw (mesh draw objects)");
@@ -149,10 +145,10 @@ static mesh_draw_state *mesh_draw_of(const particle_view *v, plume_result *resul
 }
 
 /* The depth and blend of the system's surface (plume_mesh_surface). */
-static void set_surface_state(uint32_t surface) {
+static void set_surface_state(const plume_env *env, uint32_t surface) {
     glEnable(GL_DEPTH_TEST);
     if (surface == PLUME_MESH_TRANSPARENT) {
-        draw_blend_particles_over_depth();
+        draw_blend_particles_over_depth(env);
         return;
     }
     glDisable(GL_BLEND);
@@ -221,7 +217,7 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_LISTS, m->lists_buffer);
     glUniform1i(m->at[MD_COMPACTED], m->compact_program != 0);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, m->args_buffer);
-    set_surface_state(v->desc->meshes.surface);
+    set_surface_state(v->env, v->desc->meshes.surface);
     for (uint32_t i = 0; i < v->mesh->count; ++i) {
         const particle_mesh *mesh = &v->mesh->meshes[i];
         glUniform1ui(m->at[MD_MESH], i);

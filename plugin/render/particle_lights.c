@@ -67,7 +67,7 @@ static plume_result create(const particle_view *v, lights_state *s) {
         particle_find_uniforms(s->programs[pass], &s->appearance[pass]);
     }
     s->candidate_buffer =
-        plume_make_gpu_buffer((GLsizeiptr)candidate_count(v->desc) * 8, "plume lights: candidates");
+        plume_make_gpu_buffer(v->env, (GLsizeiptr)candidate_count(v->desc) * 8, "plume lights: candidates");
     return plume_drain_gl_errors(v->env, "plume_system_write_lights (its objects)");
 }
 

@@ -81,7 +81,7 @@ static plume_result raster_draw(const particle_view *v, const draw_frame *frame,
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
     glBindVertexArray(r->vertex_array);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, count ? count->buffer : v->state_buffer);
-    draw_blend_particles_over_depth();
+    draw_blend_particles_over_depth(v->env);
     glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(count ? count->offset : STATE_DRAW_ARGS_OFFSET));
     return PLUME_OK;
 }

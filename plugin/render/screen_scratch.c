@@ -86,10 +86,10 @@ plume_result screen_scratch_ensure_tiled_target(screen_scratch *shared, const pl
     return plume_drain_gl_errors(env, "plume_system_draw (tiled target)");
 }
 
-void screen_scratch_ensure_ranges(screen_scratch *shared, uint32_t tiles) {
+void screen_scratch_ensure_ranges(screen_scratch *shared, const plume_env *env, uint32_t tiles) {
     if (shared->ranges_buffer && shared->range_capacity >= tiles) return;
     glDeleteBuffers(1, &shared->ranges_buffer);
-    shared->ranges_buffer = plume_make_gpu_buffer((GLsizeiptr)tiles * 8, "plume draw: tiled ranges");
+    shared->ranges_buffer = plume_make_gpu_buffer(env, (GLsizeiptr)tiles * 8, "plume draw: tiled ranges");
     shared->range_capacity = tiles;
 }
 
@@ -101,8 +101,8 @@ plume_result screen_scratch_ensure_chunks(screen_scratch *shared, const plume_en
     if (shared->chunk_table_words > words) words = shared->chunk_table_words;
     glDeleteBuffers(1, &shared->partials_buffer);
     glDeleteBuffers(1, &shared->chunk_table_buffer);
-    shared->partials_buffer = plume_make_gpu_buffer((GLsizeiptr)(slots * slot_bytes), "plume draw: tiled chunk partials");
-    shared->chunk_table_buffer = plume_make_gpu_buffer((GLsizeiptr)words * 4, "plume draw: tiled chunk table");
+    shared->partials_buffer = plume_make_gpu_buffer(env, (GLsizeiptr)(slots * slot_bytes), "plume draw: tiled chunk partials");
+    shared->chunk_table_buffer = plume_make_gpu_buffer(env, (GLsizeiptr)words * 4, "plume draw: tiled chunk table");
     shared->slot_capacity = slots;
     shared->chunk_table_words = words;
     plume_result result = plume_drain_gl_errors(env, "plume_system_draw (tiled chunks)");
@@ -114,7 +114,7 @@ plume_result screen_scratch_ensure_entries(screen_scratch *shared, const particl
                                            plume_sort_algorithm algorithm, uint32_t key_bits, plume_sorter *out) {
     if (!shared->entries_buffer || shared->entry_capacity < budget) {
         glDeleteBuffers(1, &shared->entries_buffer);
-        shared->entries_buffer = plume_make_gpu_buffer((GLsizeiptr)budget * PLUME_PAIR_BYTES, "plume draw: tiled entries");
+        shared->entries_buffer = plume_make_gpu_buffer(s->env, (GLsizeiptr)budget * PLUME_PAIR_BYTES, "plume draw: tiled entries");
         shared->entry_capacity = budget;
         plume_result result = plume_drain_gl_errors(s->env, "plume_system_draw (tiled entries)");
         if (result != PLUME_OK) {

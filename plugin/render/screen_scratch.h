@@ -65,7 +65,7 @@ uint32_t screen_scratch_list_all_gl_objects(const plume_context *context, plume_
 /* The tiled target, grown to hold width x height (a larger one is kept). */
 plume_result screen_scratch_ensure_tiled_target(screen_scratch *shared, const plume_env *env, int width, int height);
 /* The ranges of `tiles` tiles. */
-void screen_scratch_ensure_ranges(screen_scratch *shared, uint32_t tiles);
+void screen_scratch_ensure_ranges(screen_scratch *shared, const plume_env *env, uint32_t tiles);
 /* The chunk table and partials: `slots` slots of `slot_bytes`, `words` words. */
 plume_result screen_scratch_ensure_chunks(screen_scratch *shared, const plume_env *env, uint32_t slots,
                                           uint64_t slot_bytes, uint32_t words);

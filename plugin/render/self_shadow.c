@@ -70,7 +70,7 @@ static plume_result create(const particle_view *v, self_shadow_state *s) {
     particle_find_uniforms(s->programs[SHADOW_SPLAT], &s->splat_uniforms);
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, v->env);
-    s->map_buffer = plume_make_gpu_buffer((GLsizeiptr)self_shadow_map_bytes(v->desc), "plume draw: self-shadow map");
+    s->map_buffer = plume_make_gpu_buffer(v->env, (GLsizeiptr)self_shadow_map_bytes(v->desc), "plume draw: self-shadow map");
     plume_gl_scope_end(&scope);
     return plume_drain_gl_errors(v->env, "plume_system_draw (self-shadow objects)");
 }

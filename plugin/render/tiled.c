@@ -313,7 +313,7 @@ static plume_result blend(const tiled_source *src, const tiled_renderer *r, cons
         glProgramUniform2i(b, r->at[TP_BLEND][TU_VIEWPORT_ORIGIN], t->viewport[0], t->viewport[1]);
         draw_bind_texture(0, r->shared->tiled_target, r->depth_sampler);
         glDisable(GL_DEPTH_TEST);
-        draw_blend_premultiplied();
+        draw_blend_premultiplied(src->s->env);
         glBindVertexArray(r->vertex_array);
         glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->control_buffer);
         glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(4 * PLUME_TILED_BLEND_ARGS));
@@ -357,7 +357,7 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     }
     uint32_t tile = tile_size_of(r);
     uint32_t tiles[2] = {divide_up((uint32_t)t.width, tile), divide_up((uint32_t)t.height, tile)};
-    tiled_ensure_ranges(r, tiles[0] * tiles[1]);
+    tiled_ensure_ranges(s, r, tiles[0] * tiles[1]);
     if ((result = tiled_ensure_chunks(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
     if ((result = tiled_ensure_entries(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
 

@@ -37,7 +37,7 @@ plume_result tiled_grow_budget(const particle_view *v, tiled_renderer *r);
  * the entries for the system's budget and their sorter (r->sorter). */
 plume_result tiled_join_scratch(const particle_view *v, tiled_renderer *r);
 plume_result tiled_ensure_full_target(const particle_view *v, tiled_renderer *r, int width, int height);
-void tiled_ensure_ranges(tiled_renderer *r, uint32_t tiles);
+void tiled_ensure_ranges(const particle_view *s, tiled_renderer *r, uint32_t tiles);
 plume_result tiled_ensure_chunks(const particle_view *v, tiled_renderer *r, uint32_t tiles);
 plume_result tiled_ensure_entries(const particle_view *v, tiled_renderer *r, uint32_t tiles);
 

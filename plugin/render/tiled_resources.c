@@ -117,14 +117,14 @@ plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t ca
     if (result != PLUME_OK) return result;
     draw_create_samplers(&r->sprite_sampler, &r->depth_sampler);
     glGenVertexArrays(1, &r->vertex_array);
-    r->counts_buffer = plume_make_gpu_buffer((GLsizeiptr)capacity * 4, "plume draw: tiled counts");
-    r->splats_buffer = plume_make_gpu_buffer((GLsizeiptr)capacity * 16 * r->splat_vec4s, "plume draw: tiled splats");
-    r->scan_sums_buffer = plume_make_gpu_buffer(plan_scan_levels(r, capacity), "plume draw: tiled scan sums");
-    r->control_buffer = plume_make_gpu_buffer(4 * PLUME_TILED_CONTROL_WORDS, "plume draw: tiled control");
+    r->counts_buffer = plume_make_gpu_buffer(s->env, (GLsizeiptr)capacity * 4, "plume draw: tiled counts");
+    r->splats_buffer = plume_make_gpu_buffer(s->env, (GLsizeiptr)capacity * 16 * r->splat_vec4s, "plume draw: tiled splats");
+    r->scan_sums_buffer = plume_make_gpu_buffer(s->env, plan_scan_levels(r, capacity), "plume draw: tiled scan sums");
+    r->control_buffer = plume_make_gpu_buffer(s->env, 4 * PLUME_TILED_CONTROL_WORDS, "plume draw: tiled control");
     const GLuint zero[PLUME_TILED_CONTROL_WORDS] = {0};
     glBufferSubData(GL_COPY_WRITE_BUFFER, 0, sizeof zero, zero);
     for (int i = 0; i < TILED_READBACK_SLOTS; ++i) {
-        r->readback[i] = plume_make_gpu_buffer(4, "plume draw: tiled entry count readback");
+        r->readback[i] = plume_make_gpu_buffer(s->env, 4, "plume draw: tiled entry count readback");
     }
     uint32_t budget = r->budget;
     if (budget == 0) {
@@ -293,7 +293,9 @@ plume_result tiled_ensure_full_target(const particle_view *s, tiled_renderer *r,
     return screen_scratch_ensure_tiled_target(r->shared, s->env, width, height);
 }
 
-void tiled_ensure_ranges(tiled_renderer *r, uint32_t tiles) { screen_scratch_ensure_ranges(r->shared, tiles); }
+void tiled_ensure_ranges(const particle_view *s, tiled_renderer *r, uint32_t tiles) {
+    screen_scratch_ensure_ranges(r->shared, s->env, tiles);
+}
 
 /* The chunked composite's table and partials for `tiles` tiles and the
  * budget: a slot per chunk, at most budget / K + tiles of them (the chunk

@@ -132,7 +132,7 @@ static plume_result trail_draw(const particle_view *v, const draw_frame *frame, 
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAIL_POINTS, v->trail.point_buffer);
     glBindVertexArray(r->vertex_array);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, v->trail.control_buffer);
-    draw_blend_particles_over_depth();
+    draw_blend_particles_over_depth(v->env);
     glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(4 * PLUME_TRAIL_DRAW_ARGS));
     return PLUME_OK;
 }

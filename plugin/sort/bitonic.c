@@ -282,22 +282,17 @@ static plume_result check_group_limits(const bitonic_sort *s) {
 
 /* Binds GL_COPY_WRITE_BUFFER: the caller's scope restores it. */
 static plume_result create_buffers(bitonic_sort *s) {
-    glGenBuffers(1, &s->state_buffer);
-    glGenBuffers(1, &s->pass_table_buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, s->state_buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, STATE_HEADER_BYTES + DISPATCH_ARGS_BYTES * (GLsizeiptr)s->pass_count, NULL,
-                 GL_DYNAMIC_DRAW);
-    glObjectLabel(GL_BUFFER, s->state_buffer, -1, "plume sort: state and dispatch args");
+    s->state_buffer = plume_make_buffer(s->env, STATE_HEADER_BYTES + DISPATCH_ARGS_BYTES * (GLsizeiptr)s->pass_count,
+                                        NULL, GL_DYNAMIC_DRAW, "plume sort: state and dispatch args");
     uint32_t *table = plume_alloc(s->env, sizeof(uint32_t) * PLUME_SORT_PASS_TABLE_WORDS * s->pass_count);
     if (!table) return PLUME_ERROR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < s->pass_count; ++i) {
         table[PLUME_SORT_PASS_TABLE_WORDS * i + 0] = s->passes[i].group_bits;
         table[PLUME_SORT_PASS_TABLE_WORDS * i + 1] = s->passes[i].level_height;
     }
-    glBindBuffer(GL_COPY_WRITE_BUFFER, s->pass_table_buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, sizeof(uint32_t) * PLUME_SORT_PASS_TABLE_WORDS * (GLsizeiptr)s->pass_count,
-                 table, GL_STATIC_DRAW);
-    glObjectLabel(GL_BUFFER, s->pass_table_buffer, -1, "plume sort: pass table");
+    s->pass_table_buffer =
+        plume_make_buffer(s->env, sizeof(uint32_t) * PLUME_SORT_PASS_TABLE_WORDS * (GLsizeiptr)s->pass_count, table,
+                          GL_STATIC_DRAW, "plume sort: pass table");
     plume_free(s->env, table);
     return plume_drain_gl_errors(s->env, "plume_sorter_create (buffers)");
 }

@@ -257,7 +257,7 @@ static void feedback_sort_texture(void *backend, GLuint texture, uint32_t width,
     glBindFramebuffer(GL_READ_FRAMEBUFFER, s->read_framebuffer);
     glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture, 0);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, s->buffers[0]);
-    sort_transfer_rows(width, count, false);
+    sort_transfer_rows(s->env, width, count, false);
     /* Holds no reference to the host's objects between calls. */
     glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
@@ -266,7 +266,7 @@ static void feedback_sort_texture(void *backend, GLuint texture, uint32_t width,
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, sorted);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, texture);
-    sort_transfer_rows(width, count, true);
+    sort_transfer_rows(s->env, width, count, true);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     sort_call_hook(hook, NULL);
 }

@@ -161,11 +161,8 @@ plume_result feedback_sort_create(const plume_env *env, const sort_backend_desc 
     plume_result r = build_programs(s);
     if (r != PLUME_OK) return r;
     size_t bytes = (size_t)plume_next_pow2(capacity < 2 ? 2 : capacity) * PAIR_BYTES;
-    glGenBuffers(2, s->buffers);
-    for (int i = 0; i < 2; ++i) {
-        glBindBuffer(GL_COPY_WRITE_BUFFER, s->buffers[i]);
-        glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
-    }
+    for (int i = 0; i < 2; ++i)
+        s->buffers[i] = plume_make_gpu_buffer(s->env, (GLsizeiptr)bytes, "plume feedback sort: pairs");
     /* Bound once each, so that the names are objects (glIs* knows them). */
     GLuint textures[4];
     glGenTextures(4, textures);

@@ -247,7 +247,7 @@ static void sort_pairs(const fragment_sort *s, const fragment_sort_pairs *pairs,
     sort_call_hook(hook, NULL);
 }
 
-void sort_transfer_rows(uint32_t width, uint32_t count, bool upload) {
+void sort_transfer_rows(const plume_env *env, uint32_t width, uint32_t count, bool upload) {
     uint32_t rows = count / width, rest = count % width;
     const GLintptr rest_offset = (GLintptr)rows * width * PAIR_BYTES;
     GLenum store[5] = {GL_PACK_ALIGNMENT, GL_PACK_ROW_LENGTH, GL_PACK_SKIP_PIXELS, GL_PACK_SKIP_ROWS,
@@ -255,7 +255,7 @@ void sort_transfer_rows(uint32_t width, uint32_t count, bool upload) {
     if (upload) store[0] = GL_UNPACK_ALIGNMENT, store[1] = GL_UNPACK_ROW_LENGTH, store[2] = GL_UNPACK_SKIP_PIXELS,
                 store[3] = GL_UNPACK_SKIP_ROWS, store[4] = GL_UNPACK_SWAP_BYTES;
     glPixelStorei(store[0], 4);
-    for (int i = 1; i < plume_pixel_store_parameter_count(); ++i) glPixelStorei(store[i], 0);
+    for (int i = 1; i < plume_pixel_store_parameter_count(env); ++i) glPixelStorei(store[i], 0);
     if (upload) {
         if (rows) glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, (GLsizei)width, (GLsizei)rows, GL_RG_INTEGER,
                                   GL_UNSIGNED_INT, NULL);
@@ -286,12 +286,12 @@ static void fragment_sort_buffer(void *backend, GLuint buffer, GLuint count_buff
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, buffer);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, s->staging_texture);
-    sort_transfer_rows(width, count, true);
+    sort_transfer_rows(s->env, width, count, true);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     sort_pairs(s, &pairs, hook);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, s->staging_framebuffer);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, buffer);
-    sort_transfer_rows(width, count, false);
+    sort_transfer_rows(s->env, width, count, false);
 }
 
 static void fragment_sort_direct(void *backend, GLuint buffer, uint32_t count, const sort_pass_hook *hook) {

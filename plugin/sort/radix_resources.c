@@ -275,7 +275,7 @@ plume_result radix_create(const plume_env *env, const sort_backend_desc *desc, v
     if (result != PLUME_OK) return result;
     /* Zeroed: Onesweep's first sort adds to a bank of counts that it finds
      * zero (each sort zeroes the other one for the next). */
-    s->state_buffer = plume_make_gpu_buffer(STATE_BYTES, "plume sort: radix state");
+    s->state_buffer = plume_make_gpu_buffer(s->env, STATE_BYTES, "plume sort: radix state");
     glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
     /* Reduce-then-scan: a count per digit per tile; Onesweep: a look-back word
      * per digit per tile per digit pass. */
@@ -283,11 +283,11 @@ plume_result radix_create(const plume_env *env, const sort_backend_desc *desc, v
     for (int t = 0; t < TILE_SETS; ++t)
         most_tiles = s->sets[t].tile_stride > most_tiles ? s->sets[t].tile_stride : most_tiles;
     GLsizeiptr tile_words = (GLsizeiptr)PLUME_RADIX_DIGITS * most_tiles * (s->onesweep ? s->pass_count : 1);
-    s->tile_counts_buffer = plume_make_gpu_buffer(4 * tile_words, "plume sort: radix tile counts");
-    s->scratch_buffer = plume_make_gpu_buffer((GLsizeiptr)PLUME_PAIR_BYTES * capacity, "plume sort: radix scratch pairs");
+    s->tile_counts_buffer = plume_make_gpu_buffer(s->env, 4 * tile_words, "plume sort: radix tile counts");
+    s->scratch_buffer = plume_make_gpu_buffer(s->env, (GLsizeiptr)PLUME_PAIR_BYTES * capacity, "plume sort: radix scratch pairs");
     if (s->pass_count % 2)
         s->second_scratch_buffer =
-            plume_make_gpu_buffer((GLsizeiptr)PLUME_PAIR_BYTES * capacity, "plume sort: radix second scratch pairs");
+            plume_make_gpu_buffer(s->env, (GLsizeiptr)PLUME_PAIR_BYTES * capacity, "plume sort: radix second scratch pairs");
     return plume_drain_gl_errors(env, "plume_sorter_create (radix buffers)");
 }
 

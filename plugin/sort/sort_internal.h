@@ -53,7 +53,7 @@ sort_settings sort_settings_of(const plume_context *context);
  * the rest of the last row) between the bound pixel buffer and the texture
  * bound to GL_TEXTURE_2D (upload) or the read framebuffer (readback), with
  * tight pixel-store state; the texels past the count are not touched. */
-void sort_transfer_rows(uint32_t width, uint32_t count, bool upload);
+void sort_transfer_rows(const plume_env *env, uint32_t width, uint32_t count, bool upload);
 
 static inline void sort_call_hook(const sort_pass_hook *hook, const char *kind) {
     if (hook && hook->function) hook->function(hook->user, kind);

@@ -35,6 +35,8 @@ gl_spy spy;
     X(glGetIntegerv, PFNGLGETINTEGERVPROC)                                                                           \
     X(glGetError, PFNGLGETERRORPROC)                                                                                 \
     X(glGetString, PFNGLGETSTRINGPROC)                                                                               \
+    X(glGetStringi, PFNGLGETSTRINGIPROC)                                                                             \
+    X(glGetGraphicsResetStatus, PFNGLGETGRAPHICSRESETSTATUSPROC)                                                     \
     X(glFlush, PFNGLFLUSHPROC)
 
 #define DECLARE(name, type) static type real_##name, saved_##name;
@@ -129,13 +131,23 @@ static void GLAPIENTRY spy_glPushDebugGroup(GLenum source, GLuint id, GLsizei le
 static void GLAPIENTRY spy_glPopDebugGroup(void) { ++spy.calls, ++spy.debug_pops, real_glPopDebugGroup(); }
 static void GLAPIENTRY spy_glGetIntegerv(GLenum pname, GLint *data) { ++spy.calls, real_glGetIntegerv(pname, data); }
 static const GLubyte *GLAPIENTRY spy_glGetString(GLenum name) {
-    ++spy.calls;
+    ++spy.calls, ++spy.get_strings;
     return real_glGetString(name);
 }
+static const GLubyte *GLAPIENTRY spy_glGetStringi(GLenum name, GLuint index) {
+    ++spy.calls, ++spy.get_strings;
+    return real_glGetStringi(name, index);
+}
 static void GLAPIENTRY spy_glFlush(void) { ++spy.calls, real_glFlush(); }
+static GLenum GLAPIENTRY spy_glGetGraphicsResetStatus(void) {
+    ++spy.calls;
+    GLenum status = real_glGetGraphicsResetStatus();
+    return spy.context_lost ? GL_UNKNOWN_CONTEXT_RESET : status;
+}
 static GLenum GLAPIENTRY spy_glGetError(void) {
     ++spy.calls;
-    return real_glGetError();
+    GLenum error = real_glGetError();
+    return spy.context_lost ? GL_CONTEXT_LOST : error;
 }
 
 void spy_install(void) {

@@ -23,6 +23,9 @@ typedef struct gl_spy {
     int fake_timer_bits;           /* >= 0: GL_QUERY_COUNTER_BITS answers this */
     bool fences_pending;           /* glClientWaitSync with timeout 0 answers GL_TIMEOUT_EXPIRED:
                                       the GPU seems never to finish */
+    long get_strings;              /* glGetString and glGetStringi calls (on a threaded driver each waits for its thread) */
+    bool context_lost;             /* glGetError answers GL_CONTEXT_LOST and glGetGraphicsResetStatus
+                                      GL_UNKNOWN_CONTEXT_RESET, as after a GPU reset */
     GLuint queries[SPY_MAX_NAMES], buffers[SPY_MAX_NAMES];
     int query_count, buffer_count;
 } gl_spy;

@@ -32,6 +32,7 @@ struct CMUnitTest;
     X(context, 1)                                                                                                      \
     X(no_context, 1)                                                                                                   \
     X(threads, 1)                                                                                                      \
+    X(gl_answers, 0)                                                                                                   \
     X(abi, 1)                                                                                                          \
     X(shader, 0)                                                                                                       \
     X(culling, 1)                                                                                                      \
