@@ -79,6 +79,21 @@ static void find_texture(const char *given, char *out, size_t size) {
                 found ? exe : "?", found ? exe : "?");
 }
 
+/* --effect NAME where NAME is no file: the gallery's effect of that name,
+ * demo/effects/NAME.json beside the sources (found from the binary as the
+ * sprite is) or below the working folder; else NAME as given (which then
+ * fails to load, with its message). */
+static const char *find_effect(const char *given, char *out, size_t size) {
+    if (!given || access(given, R_OK) == 0 || strchr(given, '/')) return given;
+    char exe[PATH_MAX];
+    if (demo_binary_folder(exe, sizeof exe)) {
+        int length = snprintf(out, size, "%s/../../../demo/effects/%s.json", exe, given);
+        if (length > 0 && (size_t)length < size && access(out, R_OK) == 0) return out;
+    }
+    int length = snprintf(out, size, "demo/effects/%s.json", given);
+    return length > 0 && (size_t)length < size && access(out, R_OK) == 0 ? out : given;
+}
+
 /* The puff's motion vectors beside the default sprite (tools/make_sprites
  * writes both); "" for a sprite given with --texture, whose motion the demo
  * cannot know. */
@@ -154,7 +169,9 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
                                .joint = !options->separate,
                                .gpu_path = options->gl33 ? PLUME_PATH_FRAGMENT : PLUME_PATH_AUTO};
     scene_chimney_top(settings.emitter_position);
-    app->effect = effect_show_create(options->effect_path);
+    char effect_path[PATH_MAX];
+    app->effect = effect_show_create(find_effect(options->effect_path, effect_path, sizeof effect_path));
+    scene_use_night(options->night);
     if (app->effect && options->effect == DEMO_EFFECT_SPARKS)
         effect_show_name_built_in(app->effect, "the built-in grinder sparks");
     if (app->effect && (settings.effect = effect_show_first(app->effect)) != NULL && !options->particles_given)
@@ -383,6 +400,23 @@ void demo_app_fire_at(demo_app *app, double x_pixels, double y_pixels) {
     if (scene_ray_hit(eye, direction, point, normal)) gameplay_fire_impact(app->gameplay, point, normal);
 }
 
+/* The fire's and the effect's brightest particles as point lights of the
+ * scene (plume_system_write_lights): the fire's many dim flames a little
+ * each, a spark or a firefly more. A source with nothing to write lights
+ * nothing. */
+static bool publish_particle_lights(demo_app *app) {
+    plume_lights_desc fire = scene_light_range(app->scene, 0), shown = scene_light_range(app->scene, 1);
+    fire.intensity = 0.3f;
+    fire.radius = 7.0f;
+    shown.intensity = 0.6f;
+    shown.radius = 4.0f;
+    bool wrote[SCENE_LIGHT_SOURCES];
+    bool ok = smoke_system_write_lights(app->smoke, &fire, &shown, wrote);
+    for (int k = 0; k < SCENE_LIGHT_SOURCES; ++k)
+        if (!wrote[k]) scene_clear_lights(app->scene, k);
+    return ok;
+}
+
 /* ---- Frame ----------------------------------------------------------------- */
 
 bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer) {
@@ -410,7 +444,7 @@ bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer
     memcpy(frame.view, view, sizeof frame.view);
     memcpy(frame.projection, projection, sizeof frame.projection);
     scene_light(frame.light_direction, frame.light_color, frame.ambient_color);
-    bool ok = smoke_system_update(app->smoke, &frame);
+    bool ok = smoke_system_update(app->smoke, &frame) && publish_particle_lights(app);
     if (app->gameplay) {
         /* Offscreen runs are scripted: an impact every 20 frames at a point
          * of the picture that moves round (the same run gives the same picture). */

@@ -45,6 +45,7 @@ typedef struct demo_options {
     bool gameplay;            /* --gameplay: impacts, a moving emitter, events, a campfire, torches (gameplay.h) */
     bool many_effects;        /* --many-effects: a few hundred small effects, one batch (many_effects.h) */
     bool fire;                /* --fire: a fire at the chimney, drawn with the smoke in one draw group */
+    bool night;               /* --night: a moonlit scene, so that what particles emit lights it */
     bool separate;            /* --separate: with --fire, start drawing the two systems one after the other */
     uint32_t tile_size;       /* --tile 8|16|32: the tiled path's tile size (0: the module's default) */
     uint32_t chunk_entries;   /* --chunk K|unchunked: entries a tiled composite workgroup walks (0: default) */

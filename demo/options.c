@@ -65,6 +65,7 @@ static const char *USAGE =
     "                     prewarmed campfire, 100 torches that are one system\n"
     "  --fire             a fire at the chimney's mouth, the smoke rising through it, both drawn in one\n"
     "                     back-to-front order by a draw group (J switches to one draw each)\n"
+    "  --night            a moonlit scene: fire, sparks and fireflies light it (plume_system_write_lights)\n"
     "  --separate         with --fire: start with one draw each (the fire behind all the smoke)\n"
     "  --gl 3.3           ask for a GL 3.3 core context and run the module's fragment path (no compute;\n"
     "                     drawn with its raster draw at full resolution; effects with a world, and\n"
@@ -140,6 +141,8 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             options->many_effects = true, takes_value = false;
         } else if (!strcmp(arg, "--fire")) {
             options->fire = true, takes_value = false;
+        } else if (!strcmp(arg, "--night")) {
+            options->night = true, takes_value = false;
         } else if (!strcmp(arg, "--separate")) {
             options->separate = true, takes_value = false;
         } else if (!value) {

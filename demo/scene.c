@@ -27,14 +27,26 @@ struct scene {
     GLuint program;
     GLint model_location, normal_matrix_location, view_projection_location, eye_location;
     GLint color_location, checker_location, sky_location;
+    GLuint light_buffer;    /* SCENE_LIGHT_SOURCES ranges of plume_lights_bytes(SCENE_LIGHTS_PER_SOURCE) */
+    GLint light_stride;     /* bytes between ranges: aligned for storage and uniform blocks */
 };
 
-static const float SKY[3] = {0.22f, 0.36f, 0.62f};
-/* The sun: towards it (not normalised) and its colour; the shader's
- * ambient term is mixed from GROUND and the sky by the normal's height. */
-static const float TO_SUN[3] = {0.45f, 1.0f, 0.3f};
-static const float SUN[3] = {2.6f, 2.392f, 2.08f};
-static const float GROUND[3] = {0.08f, 0.07f, 0.06f};
+/* The sky, the sun (towards it, not normalised; its colour) and the
+ * ground's bounce: the shader's ambient term is mixed from the ground's and
+ * the sky's by the normal's height. By day, or by night (scene_use_night: a
+ * dim moon, so that light from particles shows). */
+typedef struct daylight {
+    float sky[3], to_sun[3], sun[3], ground[3];
+} daylight;
+static const daylight DAY = {{0.22f, 0.36f, 0.62f}, {0.45f, 1.0f, 0.3f}, {2.6f, 2.392f, 2.08f}, {0.08f, 0.07f, 0.06f}};
+static const daylight NIGHT = {{0.012f, 0.018f, 0.04f}, {-0.5f, 1.0f, -0.4f}, {0.05f, 0.06f, 0.1f}, {0.01f, 0.01f, 0.012f}};
+static const daylight *light_now = &DAY;
+#define SKY (light_now->sky)
+#define TO_SUN (light_now->to_sun)
+#define SUN (light_now->sun)
+#define GROUND (light_now->ground)
+
+void scene_use_night(bool night) { light_now = night ? &NIGHT : &DAY; }
 static const float CHIMNEY_TOP[3] = {0.0f, 2.2f, 0.0f};
 
 /* The wind blows towards +x (and a little +z): the pillar and the tall
@@ -65,8 +77,25 @@ static const char *VERTEX_SHADER =
     "    gl_Position = u_view_projection * world;\n"
     "}\n";
 
-/* Lambert sun + a sky/ground hemisphere ambient, distance fog. */
+/* Lambert sun + a sky/ground hemisphere ambient + the particles' point
+ * lights, distance fog. The lights are plume_lights.h's layout read as
+ * std140 uniform blocks (every member a vec4: the same bytes as std430), so
+ * the scene runs on GL 3.3 too; plume_system_write_lights ends with the
+ * uniform barrier. Each light falls off as the inverse square, windowed to
+ * zero at its radius. */
 static const char *FRAGMENT_SHADER =
+    "#define LIGHTS_PER_SOURCE 16\n"
+    "layout(std140) uniform PlumeLights0 { uvec4 header; vec4 lights[2 * LIGHTS_PER_SOURCE]; } fire_lights;\n"
+    "layout(std140) uniform PlumeLights1 { uvec4 header; vec4 lights[2 * LIGHTS_PER_SOURCE]; } shown_lights;\n"
+    "vec3 point_light(vec4 position_radius, vec3 color, vec3 world, vec3 n) {\n"
+    "    vec3 to_light = position_radius.xyz - world;\n"
+    "    float d2 = dot(to_light, to_light);\n"
+    "    float window = clamp(1.0 - d2 / max(position_radius.w * position_radius.w, 1e-6), 0.0, 1.0);\n"
+    "    float facing = max(dot(n, to_light * inversesqrt(max(d2, 1e-8))), 0.0);\n"
+    "    return color * facing * window * window / (d2 + 0.3);\n"
+    "}\n"
+    "#define ADD_LIGHTS(block, sum) for (uint i = 0u; i < min(block.header.x, uint(LIGHTS_PER_SOURCE)); ++i) "
+    "sum += point_light(block.lights[2u * i], block.lights[2u * i + 1u].rgb, v_world, n);\n"
     "in vec3 v_world;\n"
     "in vec3 v_normal;\n"
     "uniform vec3 u_eye;\n"
@@ -87,7 +116,10 @@ static const char *FRAGMENT_SHADER =
     "    }\n"
     "    vec3 sun = u_sun * max(dot(n, to_sun), 0.0);\n"
     "    vec3 ambient = mix(u_ground, u_sky * 0.7, n.y * 0.5 + 0.5);\n"
-    "    vec3 lit = albedo * (sun + ambient);\n"
+    "    vec3 particles = vec3(0.0);\n"
+    "    ADD_LIGHTS(fire_lights, particles)\n"
+    "    ADD_LIGHTS(shown_lights, particles)\n"
+    "    vec3 lit = albedo * (sun + ambient + particles);\n"
     "    float d = distance(v_world, u_eye);\n"
     "    float fog = 1.0 - exp(-0.0009 * d * d);\n"
     "    out_color = vec4(mix(lit, u_sky, fog), 1.0);\n"
@@ -192,6 +224,20 @@ bool scene_create(scene **out) {
     s->color_location = glGetUniformLocation(s->program, "u_color");
     s->checker_location = glGetUniformLocation(s->program, "u_checker");
     s->sky_location = glGetUniformLocation(s->program, "u_sky");
+    GLint uniform_alignment = 256, storage_alignment = 1;
+    glGetIntegerv(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &uniform_alignment);
+    if (epoxy_gl_version() >= 43) glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &storage_alignment);
+    GLint alignment = uniform_alignment > storage_alignment ? uniform_alignment : storage_alignment;
+    GLint bytes = (GLint)plume_lights_bytes(SCENE_LIGHTS_PER_SOURCE);
+    s->light_stride = (bytes + alignment - 1) / alignment * alignment;
+    void *zeros = calloc(SCENE_LIGHT_SOURCES, (size_t)s->light_stride);
+    glGenBuffers(1, &s->light_buffer);
+    glBindBuffer(GL_UNIFORM_BUFFER, s->light_buffer);
+    glBufferData(GL_UNIFORM_BUFFER, (GLsizeiptr)SCENE_LIGHT_SOURCES * s->light_stride, zeros, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    free(zeros);
+    glUniformBlockBinding(s->program, glGetUniformBlockIndex(s->program, "PlumeLights0"), 0);
+    glUniformBlockBinding(s->program, glGetUniformBlockIndex(s->program, "PlumeLights1"), 1);
     make_plane(&s->meshes[MESH_PLANE]);
     make_box(&s->meshes[MESH_BOX]);
     make_sphere(&s->meshes[MESH_SPHERE]);
@@ -207,6 +253,7 @@ void scene_destroy(scene *s) {
         glDeleteBuffers(1, &s->meshes[k].index_buffer);
     }
     glDeleteProgram(s->program);
+    glDeleteBuffers(1, &s->light_buffer);
     free(s);
 }
 
@@ -221,6 +268,9 @@ void scene_draw(const scene *s, const float view_projection[16], const float eye
     glUniform3fv(glGetUniformLocation(s->program, "u_to_sun"), 1, TO_SUN);
     glUniform3fv(glGetUniformLocation(s->program, "u_sun"), 1, SUN);
     glUniform3fv(glGetUniformLocation(s->program, "u_ground"), 1, GROUND);
+    GLsizeiptr light_bytes = (GLsizeiptr)plume_lights_bytes(SCENE_LIGHTS_PER_SOURCE);
+    for (int k = 0; k < SCENE_LIGHT_SOURCES; ++k)
+        glBindBufferRange(GL_UNIFORM_BUFFER, (GLuint)k, s->light_buffer, (GLintptr)k * s->light_stride, light_bytes);
     for (size_t k = 0; k < sizeof OBJECTS / sizeof OBJECTS[0]; ++k) {
         const scene_object *o = &OBJECTS[k];
         mat4 model;
@@ -241,6 +291,18 @@ void scene_draw(const scene *s, const float view_projection[16], const float eye
     }
     glBindVertexArray(0);
     glDisable(GL_CULL_FACE);
+}
+
+plume_lights_desc scene_light_range(const scene *s, int source) {
+    return (plume_lights_desc){.buffer = s->light_buffer, .offset = (uint32_t)(source * s->light_stride),
+                               .max_lights = SCENE_LIGHTS_PER_SOURCE};
+}
+
+void scene_clear_lights(const scene *s, int source) {
+    const uint32_t none[4] = {0, 0, 0, 0};
+    glBindBuffer(GL_UNIFORM_BUFFER, s->light_buffer);
+    glBufferSubData(GL_UNIFORM_BUFFER, (GLintptr)source * s->light_stride, sizeof none, none);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
 }
 
 void scene_sky_color(float out_rgb[3]) {

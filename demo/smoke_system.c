@@ -363,6 +363,19 @@ bool smoke_system_draw(smoke_system *smoke, const smoke_frame *frame) {
     return plume_system_draw(smoke->context, smoke->system, &desc) == PLUME_OK && ok;
 }
 
+bool smoke_system_write_lights(smoke_system *smoke, const plume_lights_desc *fire, const plume_lights_desc *shown,
+                               bool wrote[2]) {
+    const plume_system sources[2] = {smoke->fire, smoke->system};
+    const plume_lights_desc *descs[2] = {fire, shown};
+    bool ok = true;
+    for (int k = 0; k < 2; ++k) {
+        /* the fragment path's particles live in textures: no lights there */
+        wrote[k] = sources[k].id != 0 && smoke->settings.gpu_path != PLUME_PATH_FRAGMENT;
+        if (wrote[k]) ok = plume_system_write_lights(smoke->context, sources[k], descs[k]) == PLUME_OK && ok;
+    }
+    return ok;
+}
+
 bool smoke_system_reset(smoke_system *smoke) {
     bool ok = !smoke->fire.id || plume_system_reset(smoke->context, smoke->fire) == PLUME_OK;
     return plume_system_reset(smoke->context, smoke->system) == PLUME_OK && ok;

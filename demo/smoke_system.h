@@ -79,6 +79,11 @@ bool smoke_system_save(const smoke_system *smoke, const char *path, plume_effect
 
 bool smoke_system_update(smoke_system *smoke, const smoke_frame *frame);
 bool smoke_system_draw(smoke_system *smoke, const smoke_frame *frame);
+/* The lights of the fire (with settings.fire) and of the system on show
+ * (plume_system_write_lights), after the update; wrote[k] says whether
+ * source k wrote (no fire, or the fragment path: nothing written). */
+bool smoke_system_write_lights(smoke_system *smoke, const plume_lights_desc *fire, const plume_lights_desc *shown,
+                               bool wrote[2]);
 bool smoke_system_reset(smoke_system *smoke);
 /* With a fire: one draw group for fire and smoke (true), or one draw each.
  * The group draws with the raster path whatever the frame's path. */

@@ -4,7 +4,7 @@
  * chimney), losing speed to friction, and each landing throws two smaller,
  * shorter-lived sparks (a collision event) that bounce too. Each spark
  * draws a streak behind it: a trail of its last positions, narrowing and
- * fading towards its end, sorted with the sparks. */
+ * fading towards its end; sparks and streaks add their light. */
 #include "sparks_effect.h"
 
 #include <string.h>
@@ -43,14 +43,23 @@ plume_system_desc sparks_desc(uint32_t capacity, uint32_t seed, const float posi
         .appearance = {
             /* White-hot, through yellow and orange, to a dull red. */
             .color_over_life = {4,
-                                {{0.0f, {1.0f, 0.95f, 0.8f, 1}},
-                                 {0.2f, {1.0f, 0.75f, 0.25f, 1}},
-                                 {0.6f, {0.95f, 0.35f, 0.05f, 1}},
-                                 {1.0f, {0.5f, 0.08f, 0.02f, 1}}}},
+                                {{0.0f, {1.0f, 1.0f, 0.92f, 1}},
+                                 {0.25f, {1.0f, 0.9f, 0.55f, 1}},
+                                 {0.6f, {1.0f, 0.55f, 0.12f, 1}},
+                                 {1.0f, {0.8f, 0.2f, 0.03f, 1}}}},
             .opacity_over_life = {2, {{0.7f, 1.0f}, {1.0f, 0.0f}}},
             .size_over_life = {2, {{0.0f, 1.0f}, {1.0f, 0.5f}}},
             .soft_fade_distance = 0.05f,
         },
+        /* Light, not paint: a spark adds its light (no sort: addition
+         * does not depend on the order) and emits more while it is hot, so
+         * its core goes past white into the bloom and its light reaches the
+         * scene (plume_system_write_lights). */
+        .blend_mode = PLUME_BLEND_ADDITIVE,
+        .emissive_over_life = {3,
+                               {{0.0f, {1.0f, 0.95f, 0.8f, 1.0f}},
+                                {0.35f, {1.0f, 0.7f, 0.3f, 0.8f}},
+                                {1.0f, {0.9f, 0.3f, 0.05f, 0.0f}}}},
         /* A point every 1/60 s: the streak is the last ~0.1 s of the path,
          * curved through the bounces. */
         .trail = {

@@ -761,5 +761,7 @@ PLUME_API plume_result plume_context_warm_programs(plume_context *context, const
 #include "plume_prewarm.h"
 /* A frame of many systems [since 1.3]: its own header, part of this one. */
 #include "plume_batch.h"
+/* Light from particles [since 1.3]: its own header, part of this one. */
+#include "plume_lights.h"
 
 #endif

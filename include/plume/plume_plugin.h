@@ -174,6 +174,8 @@ typedef struct plume_api {
     /* many systems drawn in one order by one call (plume_batch.h) */
     plume_result (*batch_draw)(plume_context *context, const plume_system *systems, uint32_t system_count,
                                const plume_frame_desc *frame);
+    /* light from particles (plume_lights.h) */
+    plume_result (*system_write_lights)(plume_context *context, plume_system system, const plume_lights_desc *desc);
 
     /* New fields go here, under a "---- since 1.N ----" line. */
 } plume_api;

@@ -298,4 +298,17 @@
 #define PLUME_SELF_SHADOW_DEFAULT_MAP_SIZE 64
 #define PLUME_SELF_SHADOW_DEFAULT_SLICES 8
 
+/* Light from particles (render/particle_lights.c, particle_lights.comp):
+ * the first pass takes, per workgroup of LIGHTS_GROUP_SIZE slots, its
+ * brightest live particle as a candidate {brightness bits, ~slot} into the
+ * system's candidate buffer; the second, one workgroup, takes the brightest
+ * candidates in turn into the host's buffer (plume_lights.h's layout: a
+ * header of LIGHTS_HEADER_WORDS, then LIGHT_VEC4S vec4s a light). */
+#define PLUME_BINDING_LIGHT_CANDIDATES 1 /* the draw list's number: the passes read none */
+#define PLUME_BINDING_LIGHTS 2           /* the host's buffer, at its offset */
+#define PLUME_LIGHTS_GROUP_SIZE 256
+#define PLUME_LIGHTS_HEADER_WORDS 4      /* count, max_lights, 0, 0 */
+#define PLUME_LIGHT_VEC4S 2              /* {position, radius}, {rgb, 0} */
+#define PLUME_MAX_LIGHTS_PER_CALL 1024   /* = PLUME_MAX_PARTICLE_LIGHTS */
+
 #endif

@@ -168,6 +168,7 @@ static void test_static_table_holds_the_plain_functions(void **state) {
     assert_true(api->context_warm_programs == plume_context_warm_programs);
     assert_true(api->batch_update == plume_batch_update);
     assert_true(api->batch_draw == plume_batch_draw);
+    assert_true(api->system_write_lights == plume_system_write_lights);
 }
 #else
 extern void *host_library;

@@ -41,6 +41,7 @@ struct CMUnitTest;
     X(screen_memory, 0)                                                                                                \
     X(look, 1)                                                                                                         \
     X(self_shadow, 1)                                                                                                  \
+    X(particle_lights, 1)                                                                                              \
     X(flipbook_motion, 1)                                                                                              \
     X(draw_group, 1)                                                                                                   \
     X(draw_group_tiled, 1)                                                                                             \
