@@ -244,7 +244,7 @@ static const plume_api api_table_1_1 = {
     .system_set_instances = plume_system_set_instances, \
     .context_warm_programs = plume_context_warm_programs, \
     .batch_update = plume_batch_update, \
-    .batch_draw = plume_batch_draw,
+    .batch_draw = plume_batch_draw, \
     .system_write_lights = plume_system_write_lights
 
 /* For hosts that asked for 1.2. */
