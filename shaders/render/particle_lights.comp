@@ -68,7 +68,8 @@ void main() {
     if (slot < u_slots) {
         ParticleMotion m = motions[slot];
         if (m.age >= 0.0 && m.age < m.lifetime) {
-            vec3 light = particle_light(particle_appearance(m, traits[slot]));
+            ParticleTraits t = traits[slot]; // a copy: NVIDIA passes no restrict buffer's element (C1317)
+            vec3 light = particle_light(particle_appearance(m, t));
             float brightness = max(light.r, max(light.g, light.b));
             if (brightness > u_min_brightness && brightness > 0.0 && !isinf(brightness))
                 key = uvec2(floatBitsToUint(brightness), ~slot);
@@ -104,7 +105,8 @@ void main() {
         if (light < count) {
             uint slot = chosen[light];
             ParticleMotion m = motions[slot];
-            Appearance a = particle_appearance(m, traits[slot]);
+            ParticleTraits t = traits[slot];
+            Appearance a = particle_appearance(m, t);
             position_radius = vec4(m.position, u_radius > 0.0 ? u_radius : RADIUS_PER_SIZE * a.size);
             color = vec4(particle_light(a), 0.0);
         }
