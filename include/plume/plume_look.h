@@ -245,8 +245,10 @@ typedef enum plume_blend_mode {
  * PLUME_ERROR_GL_UNSUPPORTED. Drawn by the raster and the tiled path at
  * every draw_resolution, in the same order (the tiled path composites each
  * segment's triangles as the raster path draws them; the automatic pick
- * counts a trail system's particles times their pairs; a self-shadowed
- * trail system draws raster). The tiled path's per-system buffers of a
+ * counts a trail system's particles times their pairs, and stays raster
+ * where the tiled path would keep over 2^21 ranks, about 240 MB: past
+ * that only PLUME_DRAW_PATH_TILED draws it tiled; a self-shadowed trail
+ * system draws raster). The tiled path's per-system buffers of a
  * trail system follow its triangles: about capacity x (points - 1 + 1) x
  * PLUME_TRAIL_SUBDIVISIONS x 2 x (16 x splat vec4s + 4) bytes, made on its
  * first tiled draw (docs/look.md). Not drawn in a draw group (the group

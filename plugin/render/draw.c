@@ -241,6 +241,9 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
      * self-shadow map (eight storage blocks). */
     bool trail = v->trail.pair_buffer != 0;
     draw_decision decision = draw_decide(desc, trail ? v->sort_bound * v->trail.entries : v->sort_bound);
+    uint64_t trail_ranks = (uint64_t)v->desc->capacity * v->trail.entries * PLUME_TRAIL_SUBDIVISIONS * 2;
+    if (trail && desc->draw_path != PLUME_DRAW_PATH_TILED && trail_ranks > DRAW_TUNING.trail_tiled_most_ranks)
+        decision.tiled = false;
     int factor = decision.factor;
     const draw_path *path = decision.tiled ? &tiled_draw_path : &raster_draw_path;
     if (trail && (!decision.tiled || v->desc->self_shadow.strength > 0.0f)) path = &trail_draw_path;

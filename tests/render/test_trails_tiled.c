@@ -104,6 +104,22 @@ static void test_a_trail_system_draws_tiled(void **state) {
     printf("  automatic, 1100 particles of 16 points: %s\n", automatic == PLUME_DRAW_PATH_TILED ? "tiled" : "raster");
     assert_int_equal(automatic, PLUME_DRAW_PATH_TILED);
     trail_run_end(&r);
+    /* The same particles in a system whose tiled ranks would take over
+     * 2^21 x 116 bytes (17000 x 16 pairs x 8 triangles): automatic stays
+     * raster without trying the tiled path (which on a GL of small storage
+     * blocks would refuse with a warning). */
+    d.capacity = 17000;
+    r = trail_run_begin(d);
+    assert_int_equal(plume_system_emit(fixture_context(), r.system, &many), PLUME_OK);
+    for (int k = 0; k < 3; ++k) trail_step(&r);
+    test_log_expect_errors(); /* none is expected: a warning would count */
+    automatic = drawn_path(&r, PLUME_DRAW_PATH_AUTOMATIC);
+    int tried = test_log_count("the tiled draw path cannot be made");
+    printf("  capacity 17000 of 16 points, 1100 live: automatic %s, the tiled path tried %d times\n",
+           automatic == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", tried);
+    assert_int_equal(automatic, PLUME_DRAW_PATH_RASTER);
+    assert_int_equal(tried, 0);
+    trail_run_end(&r);
 }
 
 /* A trail system whose triangles' splats would not fit one storage block
