@@ -26,7 +26,11 @@ uint32_t tiled_splat_vec4s(uint32_t look, tiled_input input) {
  * of a tile, at most 256, in the 32 KiB every GL 4.3 gives (a multiple of
  * 32: whole warps load them). */
 static uint32_t composite_batch(uint32_t tile, uint32_t splat_vec4s) {
-    uint32_t fits = 32768 / (16 * splat_vec4s) / 32 * 32, batch = tile * tile;
+    /* The composite's other shared variables (pixels_alive, ...) take a few
+     * bytes of the GL's least 32 KiB too: a batch that filled all of it
+     * (256 splats of 8 vec4s, a lit or emissive trail's) failed to link on
+     * Mesa ("Too much shared memory used (32776/32768)"). */
+    uint32_t fits = (32768 - 256) / (16 * splat_vec4s) / 32 * 32, batch = tile * tile;
     if (batch > 256) batch = 256;
     return batch < fits ? batch : fits;
 }
