@@ -109,19 +109,27 @@ static plume_result update_systems(system_state **list, system_state **staged, u
     return r;
 }
 
-plume_result plume_batch_update(plume_context *context, const plume_system *systems, uint32_t system_count,
-                                const plume_frame_desc *frame) {
+plume_result particles_check_batch_call(const plume_context *context, const char *caller, const plume_system *systems,
+                                        uint32_t system_count, const plume_frame_desc *frame) {
     const plume_env *env = plume_context_env(context);
     if (!context) {
-        plume_log(env, PLUME_LOG_ERROR, "%s: context must not be NULL", CALLER);
+        plume_log(env, PLUME_LOG_ERROR, "%s: context must not be NULL", caller);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    if (plume_check_gl_context(env, CALLER) != PLUME_OK) return PLUME_ERROR_GL_UNSUPPORTED;
+    if (plume_check_gl_context(env, caller) != PLUME_OK) return PLUME_ERROR_GL_UNSUPPORTED;
     if (!frame || (!systems && system_count > 0)) {
-        plume_log(env, PLUME_LOG_ERROR, "%s: %s", CALLER,
+        plume_log(env, PLUME_LOG_ERROR, "%s: %s", caller,
                   !frame ? "frame must not be NULL" : "systems is NULL with a system_count (NULL takes 0: every system)");
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
+    return PLUME_OK;
+}
+
+plume_result plume_batch_update(plume_context *context, const plume_system *systems, uint32_t system_count,
+                                const plume_frame_desc *frame) {
+    const plume_env *env = plume_context_env(context);
+    plume_result checked = particles_check_batch_call(context, CALLER, systems, system_count, frame);
+    if (checked != PLUME_OK) return checked;
     uint32_t count = systems ? system_count : particles_list_live_systems(context, NULL, 0);
     if (count == 0) return PLUME_OK;
     uint64_t *live = systems ? NULL : plume_alloc(env, (size_t)count * sizeof *live);

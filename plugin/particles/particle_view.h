@@ -117,6 +117,11 @@ plume_result particles_find_view(const plume_context *context, plume_system hand
 /* The context's live systems' handles, in the order of their slots (as
  * plume_context_list_ids): a batch's list when the host gives none. */
 uint32_t particles_list_live_systems(const plume_context *context, uint64_t *out, uint32_t capacity);
+/* A batch call's arguments (plume_batch_update's, plume_batch_draw's): a
+ * context, a current GL context, a frame, and a list or NULL with a count
+ * of 0 (every live system); errors logged under `caller`. */
+plume_result particles_check_batch_call(const plume_context *context, const char *caller, const plume_system *systems,
+                                        uint32_t system_count, const plume_frame_desc *frame);
 /* The first step of a draw: the view and the checked frame's matrices (a
  * zero matrix stands for the identity); errors logged under `caller`.
  * `out->env` is NULL where the handle names no live system. */

@@ -167,16 +167,8 @@ static void mark_drawn(const group_state *g, uint64_t list_hash) {
 plume_result plume_batch_draw(plume_context *context, const plume_system *systems, uint32_t system_count,
                               const plume_frame_desc *frame) {
     const plume_env *env = plume_context_env(context);
-    if (!context) {
-        plume_log(env, PLUME_LOG_ERROR, "%s: context must not be NULL", CALLER);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
-    if (plume_check_gl_context(env, CALLER) != PLUME_OK) return PLUME_ERROR_GL_UNSUPPORTED;
-    if (!frame || (!systems && system_count > 0)) {
-        plume_log(env, PLUME_LOG_ERROR, "%s: %s", CALLER,
-                  !frame ? "frame must not be NULL" : "systems is NULL with a system_count (NULL takes 0: every system)");
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
+    plume_result checked = particles_check_batch_call(context, CALLER, systems, system_count, frame);
+    if (checked != PLUME_OK) return checked;
     if (systems && system_count == 0) return PLUME_OK;
     batch_draw_state *b = plume_context_attach(context, &BATCH_DRAW, sizeof *b);
     if (!b) return PLUME_ERROR_OUT_OF_MEMORY;
