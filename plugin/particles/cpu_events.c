@@ -86,7 +86,7 @@ static void create_readback(system_state *s, cpu_events_readback *slot, bool per
      * into it write every byte the CPU reads. */
     glGenBuffers(1, &slot->buffer);
     glBindBuffer(GL_COPY_WRITE_BUFFER, slot->buffer);
-    glObjectLabel(GL_BUFFER, slot->buffer, -1, label);
+    plume_label_gl_object(&s->env, GL_BUFFER, slot->buffer, label);
     const GLbitfield access = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
     /* Client storage: the CPU reads it, the GPU only copies into it. */
     glBufferStorage(GL_COPY_WRITE_BUFFER, bytes, NULL, access | GL_CLIENT_STORAGE_BIT);

@@ -97,7 +97,7 @@ static plume_result upload(const plume_env *env, const unsigned char *rgba, uint
     glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, (GLsizei)width, (GLsizei)height, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     glGenerateMipmap(GL_TEXTURE_2D);
-    glObjectLabel(GL_TEXTURE, texture, -1, label);
+    plume_label_gl_object(env, GL_TEXTURE, texture, label);
     plume_gl_scope_end(&scope);
     plume_result result = plume_drain_gl_errors(env, "plume_system_create (texture upload)");
     if (result != PLUME_OK) {

@@ -370,7 +370,7 @@ static void issue_timestamp(plume_profiler *p, profiler_slot *slot, int span, in
         char label[64];
         snprintf(label, sizeof label, "plume profiler: %s %s, slot %u", span_label(span), end ? "end" : "begin",
                  (unsigned)(slot - p->slots));
-        glObjectLabel(GL_QUERY, query, -1, label);
+        plume_label_gl_object(&p->env, GL_QUERY, query, label);
         slot->labeled_mask |= bit;
     }
 }

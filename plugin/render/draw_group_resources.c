@@ -309,7 +309,7 @@ static plume_result make_sprites_and_table(group_state *g, const particle_view *
         glBindTexture(GL_TEXTURE_2D_ARRAY, g->sprite_array);
         glTexStorage3D(GL_TEXTURE_2D_ARRAY, (GLsizei)levels, GL_RGBA8, (GLsizei)sprite_size[0],
                        (GLsizei)sprite_size[1], layers);
-        glObjectLabel(GL_TEXTURE, g->sprite_array, -1, "plume draw group: sprites");
+        plume_label_gl_object(&g->env, GL_TEXTURE, g->sprite_array, "plume draw group: sprites");
         for (uint32_t i = 0; i < g->system_count; ++i) {
             GLint layer = (GLint)table[(size_t)PLUME_GROUP_SYSTEM_WORDS * i];
             if (layer < 0) continue;

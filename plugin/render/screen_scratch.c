@@ -80,7 +80,7 @@ plume_result screen_scratch_ensure_tiled_target(screen_scratch *shared, const pl
     glGenTextures(1, &shared->tiled_target);
     glBindTexture(GL_TEXTURE_2D, shared->tiled_target);
     glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA16F, width, height);
-    glObjectLabel(GL_TEXTURE, shared->tiled_target, -1, "plume draw: tiled particles");
+    plume_label_gl_object(env, GL_TEXTURE, shared->tiled_target, "plume draw: tiled particles");
     shared->tiled_width = width;
     shared->tiled_height = height;
     return plume_drain_gl_errors(env, "plume_system_draw (tiled target)");
@@ -142,12 +142,12 @@ plume_result screen_scratch_ensure_entries(screen_scratch *shared, const particl
 
 /* ---- The low-resolution wrapper's ------------------------------------------- */
 
-static GLuint make_target(GLenum format, int width, int height, const char *label) {
+static GLuint make_target(const plume_env *env, GLenum format, int width, int height, const char *label) {
     GLuint texture = 0;
     glGenTextures(1, &texture);
     glBindTexture(GL_TEXTURE_2D, texture);
     glTexStorage2D(GL_TEXTURE_2D, 1, format, width, height);
-    glObjectLabel(GL_TEXTURE, texture, -1, label);
+    plume_label_gl_object(env, GL_TEXTURE, texture, label);
     return texture;
 }
 
@@ -157,9 +157,9 @@ plume_result screen_scratch_ensure_lowres(screen_scratch *shared, const plume_en
     if (t->particles && t->width == w && t->height == h) return PLUME_OK;
     delete_lowres_targets(t);
     glActiveTexture(GL_TEXTURE0); /* the host's active unit may be one the scope does not restore */
-    t->particles = make_target(GL_RGBA16F, w, h, "plume draw: low-resolution particles");
-    t->depth = make_target(GL_DEPTH_COMPONENT32F, w, h, "plume draw: low-resolution depth");
-    t->depth_copy = make_target(GL_R32F, w, h, "plume draw: low-resolution depth (sampled)");
+    t->particles = make_target(env, GL_RGBA16F, w, h, "plume draw: low-resolution particles");
+    t->depth = make_target(env, GL_DEPTH_COMPONENT32F, w, h, "plume draw: low-resolution depth");
+    t->depth_copy = make_target(env, GL_R32F, w, h, "plume draw: low-resolution depth (sampled)");
     glGenFramebuffers(1, &t->depth_framebuffer);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, t->depth_framebuffer);
     glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t->depth_copy, 0);
