@@ -28,19 +28,54 @@ static void announce_stage(const group_state *g, const char *stage) {
 
 /* ---- The draw -------------------------------------------------------------------- */
 
-/* Each system's records and pairs: its drawn count copied, one prepare
- * pass for all, then its gather. */
-static void gather(group_state *g, const particle_view *systems, const mat4 view, const frame_light *light) {
+/* A trail system's gather (render/draw_group_trail_gather.comp): a record
+ * and a pair for each of its sorted segment pairs, with its appearance and
+ * its trail's uniforms, its history bound where the gather reads it. */
+static void gather_trail(group_state *g, const particle_view *s, uint32_t i, const draw_frame *frame,
+                         const mat4 inverse_view, const frame_light *light) {
+    const vec4 *view = frame->view;
+    GLuint t = g->trail_gather_program;
+    const GLint *at = g->at.trail_gather;
+    glUseProgram(t);
+    glProgramUniformMatrix4fv(t, at[TRAIL_GATHER_VIEW], 1, GL_FALSE, &view[0][0]);
+    glProgramUniform3f(t, at[TRAIL_GATHER_CAMERA_RIGHT], view[0][0], view[1][0], view[2][0]);
+    glProgramUniform3f(t, at[TRAIL_GATHER_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
+    glProgramUniform3f(t, at[TRAIL_GATHER_EYE], inverse_view[3][0], inverse_view[3][1], inverse_view[3][2]);
+    glProgramUniform1i(t, at[TRAIL_GATHER_BY_DISTANCE], g->by_distance);
+    glProgramUniform3fv(t, at[TRAIL_GATHER_LIGHT_DIRECTION], 1, light->direction);
+    glProgramUniform1ui(t, at[TRAIL_GATHER_SYSTEM], i);
+    glProgramUniform1i(t, at[TRAIL_GATHER_LAST_SYSTEM], i + 1 == g->system_count);
+    glProgramUniform1ui(t, at[TRAIL_GATHER_FIRST_RECORD], g->first_record[i]);
+    particle_set_appearance_uniforms(s, &g->at.trail_gather_appearance);
+    trail_set_uniforms(s, &g->at.trail_gather_trail, frame);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->trail.pair_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_TRAIL_HEADERS, s->trail.header_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_TRAIL_POINTS, s->trail.point_buffer);
+    GLintptr args = 4 * (PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * (GLintptr)i);
+    glDispatchComputeIndirect(args);
+}
+
+/* Each system's records and pairs: its drawn count (a trail system's
+ * pairs) copied, one prepare pass for all, then its gather. */
+static void gather(group_state *g, const particle_view *systems, const draw_frame *frame, const frame_light *light) {
+    const vec4 *view = frame->view;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_COPY_WRITE_BUFFER, g->state_buffer);
     for (uint32_t i = 0; i < g->system_count; ++i) {
-        glBindBuffer(GL_COPY_READ_BUFFER, systems[i].state_buffer);
+        /* A trail system's pairs: its sorted segment pairs' count. */
+        const particle_trail_view *trail = &systems[i].trail;
+        glBindBuffer(GL_COPY_READ_BUFFER, trail->entries ? trail->control_buffer : systems[i].state_buffer);
         GLintptr at = 4 * (PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * (GLintptr)i);
-        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, STATE_DRAWN_COUNT_OFFSET, at, 4);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+                            trail->entries ? 4 * PLUME_TRAIL_SORT_COUNT : STATE_DRAWN_COUNT_OFFSET, at, 4);
     }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_STATE, g->state_buffer);
     glUseProgram(g->prepare_program);
     glProgramUniform1ui(g->prepare_program, g->at.prepare[PREPARE_SYSTEM_COUNT], g->system_count);
+    glProgramUniform1ui(g->prepare_program, g->at.prepare[PREPARE_VERTICES],
+                        g->has_trails ? 6 * PLUME_TRAIL_SUBDIVISIONS : 6);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     mat4 inverse_view;
@@ -59,6 +94,11 @@ static void gather(group_state *g, const particle_view *systems, const mat4 view
     glUseProgram(p);
     for (uint32_t i = 0; i < g->system_count; ++i) {
         const particle_view *s = &systems[i];
+        if (s->trail.entries) {
+            gather_trail(g, s, i, frame, inverse_view, light);
+            glUseProgram(p);
+            continue;
+        }
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
@@ -99,6 +139,15 @@ static void draw_sorted(const group_draw *w, const draw_target *target, const dr
         glProgramUniformMatrix4fv(d, at[DRAW_INVERSE_PROJECTION], 1, GL_FALSE, &inverse[0][0]);
         glProgramUniform2f(d, at[DRAW_VIEWPORT_SIZE], target->depth_size[0], target->depth_size[1]);
         glProgramUniform1ui(d, at[DRAW_DEPTH_CONVENTION], w->frame.depth_convention);
+    }
+    if (g->has_trails) {
+        const vec4 *view = w->frame.view;
+        float eye[4];
+        trail_eye(&w->frame, eye);
+        glProgramUniform4fv(d, at[DRAW_EYE], 1, eye);
+        glProgramUniform3f(d, at[DRAW_CAMERA_RIGHT], view[0][0], view[1][0], view[2][0]);
+        glProgramUniform3f(d, at[DRAW_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
+        glProgramUniform3fv(d, at[DRAW_LIGHT_DIRECTION], 1, w->light.direction);
     }
     glProgramUniform3fv(d, at[DRAW_LIGHT_COLOR], 1, w->light.color);
     glProgramUniform3fv(d, at[DRAW_AMBIENT_COLOR], 1, w->light.ambient);
@@ -147,7 +196,16 @@ static plume_result draw_tiled(const group_draw *w, const draw_target *target, p
 
 /* The sorted list onto `target` by the frame's path. */
 static plume_result draw_onto(const group_draw *w, const draw_target *target, bool tiled, plume_gl_scope *scope) {
-    draw_profile_choice(w->g->profiler, tiled, target->factor);
+    group_state *g = w->g;
+    if (tiled && g->has_trails) {
+        /* The tiled projection reads sprite records only. */
+        if (!g->warned_tiled_trails)
+            plume_log(&g->env, PLUME_LOG_WARNING,
+                      "plume_draw_group_draw: the group holds a trail system; drawing with the raster path");
+        g->warned_tiled_trails = true;
+        tiled = false;
+    }
+    draw_profile_choice(g->profiler, tiled, target->factor);
     if (tiled) return draw_tiled(w, target, scope);
     draw_sorted(w, target, NULL);
     return PLUME_OK;
@@ -203,7 +261,7 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
     uint32_t depth_convention = plume_depth_convention(&g->env, &projection[0][0]);
     w.frame.depth_convention = depth_convention;
     uint64_t bound = 0;
-    for (uint32_t i = 0; i < g->system_count; ++i) bound += systems[i].sort_bound;
+    for (uint32_t i = 0; i < g->system_count; ++i) bound += (uint64_t)systems[i].sort_bound * g->entries[i];
     if (bound > g->total_capacity) bound = g->total_capacity;
 
     plume_gl_scope scope;
@@ -214,7 +272,7 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
     profiler_frame_begin(g->profiler, ++g->draws, &scope);
     profiler_stage_begin(g->profiler, PLUME_STAGE_SORT);
     announce_stage(g, "gather");
-    gather(g, systems, view, &w.light);
+    gather(g, systems, &w.frame, &w.light);
     announce_stage(g, "sort");
     r = plume_sort_indirect_bounded(g->context, g->sorter, g->pairs_buffer, g->state_buffer, STATE_DRAWN_COUNT_OFFSET,
                                     (uint32_t)bound);
@@ -313,8 +371,9 @@ plume_result plume_draw_group_read_back(plume_context *context, plume_draw_group
             for (uint32_t i = 0; i < wanted; ++i) {
                 uint32_t record = pairs[2 * i + 1], system = 0;
                 while (system + 1 < g->system_count && g->first_record[system + 1] <= record) ++system;
-                entries[i] = (plume_draw_group_entry){
-                    .system_index = system, .slot = record - g->first_record[system], .key = pairs[2 * i]};
+                entries[i] = (plume_draw_group_entry){.system_index = system,
+                                                      .slot = (record - g->first_record[system]) / g->entries[system],
+                                                      .key = pairs[2 * i]};
             }
             plume_free(&g->env, pairs);
         }
