@@ -184,7 +184,7 @@ static plume_result draw_tiled(const group_draw *w, const draw_target *target, p
                                .records_buffer = g->records_buffer, .systems_buffer = g->systems_buffer,
                                .sprite_array = g->sprite_array,
                                .largest_soft_fade = target->depth_texture ? g->largest_soft_fade : 0.0f,
-                               .largest_additive = additive, .draw_fallback = draw_sorted_share, .user = (void *)w};
+                               .largest_additive = additive, .trails = g->has_trails, .draw_fallback = draw_sorted_share, .user = (void *)w};
     particle_view own = group_view(g);
     own.light = w->light;
     plume_result r = tiled_draw_group(&own, &g->tiled, &group, &w->frame, target, scope);
@@ -196,16 +196,7 @@ static plume_result draw_tiled(const group_draw *w, const draw_target *target, p
 
 /* The sorted list onto `target` by the frame's path. */
 static plume_result draw_onto(const group_draw *w, const draw_target *target, bool tiled, plume_gl_scope *scope) {
-    group_state *g = w->g;
-    if (tiled && g->has_trails) {
-        /* The tiled projection reads sprite records only. */
-        if (!g->warned_tiled_trails)
-            plume_log(&g->env, PLUME_LOG_WARNING,
-                      "plume_draw_group_draw: the group holds a trail system; drawing with the raster path");
-        g->warned_tiled_trails = true;
-        tiled = false;
-    }
-    draw_profile_choice(g->profiler, tiled, target->factor);
+    draw_profile_choice(w->g->profiler, tiled, target->factor);
     if (tiled) return draw_tiled(w, target, scope);
     draw_sorted(w, target, NULL);
     return PLUME_OK;

@@ -70,7 +70,7 @@ typedef struct group_state {
      * tiled draw for the union of the systems' looks. */
     tiled_renderer tiled;
     uint32_t look;
-    bool warned_lowres_without_depth, warned_lit_without_light, warned_tiled_without_depth, warned_tiled_trails;
+    bool warned_lowres_without_depth, warned_lit_without_light, warned_tiled_without_depth;
     plume_profiler *profiler; /* its frames are the group's draws */
     uint64_t draws;
     draw_group_stage_hook stage_hook; /* benchmarks only (render/draw_group.h) */

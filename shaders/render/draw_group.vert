@@ -30,6 +30,8 @@ flat out vec3 v_light;           // the light's direction in the quad's frame
 flat out vec3 v_emissive;
 flat out uint v_system;
 
+#include "render/draw_group_segment.glsl"
+
 const vec2 CORNERS[6] = vec2[6](vec2(-0.5, -0.5), vec2(0.5, -0.5), vec2(0.5, 0.5),
                                 vec2(-0.5, -0.5), vec2(0.5, 0.5), vec2(-0.5, 0.5));
 
@@ -53,27 +55,22 @@ void emit_frames(uint system, uint frame, uint next, float frame_mix, vec2 corne
     v_uv_next = flipbook_uv(group_system_flipbook(system), next, corner_uv);
 }
 
-// Vertex `vertex` of a segment's strip: a cross-section `step` along it
-// (the curve's point widened across the curve's direction and the way to
-// the eye), its looks between the ends'.
+// Vertex `vertex` of a segment's strip: a cross-section `share` of the way
+// along it (render/draw_group_segment.glsl).
 void emit_segment_vertex(GroupRecord r, uint system, int vertex) {
     GroupSegment s = group_segment_of(r);
     gl_Position = vec4(0.0); // degenerate: nothing drawn
     if (distance(s.p1, s.p2) < 1e-6) return;
     vec2 corner = CORNERS[vertex % 6];
-    float share = (float(vertex / 6) + corner.y + 0.5) / float(PLUME_GPU_TRAIL_SUBDIVISIONS);
-    vec3 centre, direction;
-    trail_curve_at(s.p0, s.p1, s.p2, s.p3, share * s.end, centre, direction);
-    vec3 across = unit_or(cross(direction, u_eye.xyz - centre * u_eye.w), u_camera_right);
-    place(centre + across * (corner.x * ends(vec4(s.width, 0.0, 0.0), vec4(s.width.y), share).x));
-    v_color = ends(s.color0, s.color1, share);
-    v_additive = ends(vec4(s.additive.x), vec4(s.additive.y), share).x;
-    v_emissive = ends(vec4(s.emissive0, 0.0), vec4(s.emissive1, 0.0), share).rgb;
+    SegmentSection c = group_segment_section(s, (float(vertex / 6) + corner.y + 0.5) / float(PLUME_GPU_TRAIL_SUBDIVISIONS));
+    place(segment_section_world(c, corner.x));
+    v_color = c.color;
+    v_additive = c.additive;
+    v_emissive = c.emissive;
     v_quad = vec2(corner.x + 0.5, 0.5); // lit across the strip as a tube
-    v_light = quad_light(QuadEdges(across, unit_or(direction, u_camera_up)), cross(u_camera_right, u_camera_up));
+    v_light = segment_section_light(c);
     // The sprite's columns along the trail, its rows across (from its top).
-    float length_uv = ends(vec4(s.length_uv.x), vec4(s.length_uv.y), share).x;
-    emit_frames(system, s.frames & 0xFFFFu, s.frames >> 16u, s.frame_mix, vec2(length_uv, 0.5 - corner.x));
+    emit_frames(system, s.frames & 0xFFFFu, s.frames >> 16u, s.frame_mix, vec2(c.length_uv, 0.5 - corner.x));
 }
 
 void main() {

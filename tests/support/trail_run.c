@@ -93,6 +93,10 @@ void trail_draw_image(plume_system system, uint32_t path, plume_draw_resolution 
     draw_picture((plume_draw_group){0}, &system, 1, path, resolution, image);
 }
 
+void trail_draw_group_image(plume_draw_group group, uint32_t path, plume_draw_resolution resolution, float *image) {
+    draw_picture(group, NULL, 0, path, resolution, image);
+}
+
 static trail_pictures pictures_new(void) {
     size_t pixels = IMAGE_SIZE * IMAGE_SIZE;
     trail_pictures p = {malloc(sizeof(float) * 4 * pixels), malloc(sizeof(float) * 4 * pixels),

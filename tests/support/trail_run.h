@@ -24,6 +24,8 @@ void trail_emit_at(plume_system system, uint32_t emitter, float x, float y, floa
 /* The system drawn by `path` (plume_draw_path) at `resolution` over a far
  * depth plane into `image` (IMAGE_SIZE squared RGBA floats). */
 void trail_draw_image(plume_system system, uint32_t path, plume_draw_resolution resolution, float *image);
+/* The same for a draw group. */
+void trail_draw_group_image(plume_draw_group group, uint32_t path, plume_draw_resolution resolution, float *image);
 
 typedef struct trail_pictures {
     float *image, *reference, *unsorted;
