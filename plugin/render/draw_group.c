@@ -28,21 +28,31 @@ static void announce_stage(const group_state *g, const char *stage) {
 
 /* ---- The draw -------------------------------------------------------------------- */
 
+/* The camera, the group's order and the light into a gather program:
+ * `at` its locations of u_view, u_camera_right, u_camera_up, the eye, the
+ * order's by-distance switch and u_light_direction, in that order. */
+_Static_assert(GATHER_LIGHT_DIRECTION - GATHER_VIEW == 5 && TRAIL_GATHER_LIGHT_DIRECTION - TRAIL_GATHER_VIEW == 5 &&
+                   GATHER_EYE - GATHER_VIEW == TRAIL_GATHER_EYE - TRAIL_GATHER_VIEW,
+               "both gathers' camera uniforms in one order");
+static void set_gather_camera(const group_state *g, GLuint p, const GLint *at, const vec4 *view,
+                              const mat4 inverse_view, const frame_light *light) {
+    glProgramUniformMatrix4fv(p, at[0], 1, GL_FALSE, &view[0][0]);
+    glProgramUniform3f(p, at[1], view[0][0], view[1][0], view[2][0]);
+    glProgramUniform3f(p, at[2], view[0][1], view[1][1], view[2][1]);
+    glProgramUniform3f(p, at[3], inverse_view[3][0], inverse_view[3][1], inverse_view[3][2]);
+    glProgramUniform1i(p, at[4], g->by_distance);
+    glProgramUniform3fv(p, at[5], 1, light->direction);
+}
+
 /* A trail system's gather (render/draw_group_trail_gather.comp): a record
  * and a pair for each of its sorted segment pairs, with its appearance and
  * its trail's uniforms, its history bound where the gather reads it. */
 static void gather_trail(group_state *g, const particle_view *s, uint32_t i, const draw_frame *frame,
                          const mat4 inverse_view, const frame_light *light) {
-    const vec4 *view = frame->view;
     GLuint t = g->trail_gather_program;
     const GLint *at = g->at.trail_gather;
     glUseProgram(t);
-    glProgramUniformMatrix4fv(t, at[TRAIL_GATHER_VIEW], 1, GL_FALSE, &view[0][0]);
-    glProgramUniform3f(t, at[TRAIL_GATHER_CAMERA_RIGHT], view[0][0], view[1][0], view[2][0]);
-    glProgramUniform3f(t, at[TRAIL_GATHER_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
-    glProgramUniform3f(t, at[TRAIL_GATHER_EYE], inverse_view[3][0], inverse_view[3][1], inverse_view[3][2]);
-    glProgramUniform1i(t, at[TRAIL_GATHER_BY_DISTANCE], g->by_distance);
-    glProgramUniform3fv(t, at[TRAIL_GATHER_LIGHT_DIRECTION], 1, light->direction);
+    set_gather_camera(g, t, &at[TRAIL_GATHER_VIEW], frame->view, inverse_view, light);
     glProgramUniform1ui(t, at[TRAIL_GATHER_SYSTEM], i);
     glProgramUniform1i(t, at[TRAIL_GATHER_LAST_SYSTEM], i + 1 == g->system_count);
     glProgramUniform1ui(t, at[TRAIL_GATHER_FIRST_RECORD], g->first_record[i]);
@@ -82,12 +92,7 @@ static void gather(group_state *g, const particle_view *systems, const draw_fram
     glm_mat4_inv((vec4 *)view, inverse_view);
     GLuint p = g->gather_program;
     const GLint *at = g->at.gather;
-    glProgramUniformMatrix4fv(p, at[GATHER_VIEW], 1, GL_FALSE, &view[0][0]);
-    glProgramUniform3f(p, at[GATHER_CAMERA_RIGHT], view[0][0], view[1][0], view[2][0]);
-    glProgramUniform3f(p, at[GATHER_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
-    glProgramUniform3f(p, at[GATHER_EYE], inverse_view[3][0], inverse_view[3][1], inverse_view[3][2]);
-    glProgramUniform1i(p, at[GATHER_BY_DISTANCE], g->by_distance);
-    glProgramUniform3fv(p, at[GATHER_LIGHT_DIRECTION], 1, light->direction);
+    set_gather_camera(g, p, &at[GATHER_VIEW], view, inverse_view, light);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_PAIRS, g->pairs_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_RECORDS, g->records_buffer);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, g->state_buffer);

@@ -116,6 +116,17 @@ static void test_trail_group_spark_through_another_systems_cloud(void **state) {
     assert_int_equal(profile.drawn_count, expected);
     assert_int_equal(profile.draw_path, PLUME_DRAW_PATH_TILED);
     assert_true(profile.tiled_entries > expected); /* a segment's triangles each an entry */
+    /* And at 1/2 resolution: tiled too. */
+    for (int k = 0; k < 4; ++k) {
+        trail_draw_group_image(group, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, spark.pictures.image);
+        if (k == 2) glFinish();
+    }
+    assert_int_equal(plume_draw_group_get_profile(fixture_context(), group, &profile), PLUME_OK);
+    printf("  at 1/2: drawn by path %u at resolution %u, %u tiled entries\n", profile.draw_path,
+           profile.draw_resolution, profile.tiled_entries);
+    assert_int_equal(profile.draw_path, PLUME_DRAW_PATH_TILED);
+    assert_int_equal(profile.draw_resolution, PLUME_DRAW_HALF);
+    assert_true(profile.tiled_entries > 0);
     free(order);
     free_readback(&cloud_rb);
     free_readback(&spark_rb);

@@ -46,6 +46,13 @@ static void dump_png(const char *name, const float *rgba) {
  * is half floats (tests/render/test_tiled.c's bound). */
 static const float RASTER_TOLERANCE = 2e-3f, TILED_TOLERANCE = 2.0f / 255.0f;
 
+/* The paths a picture is drawn by, each with its bound against the CPU's. */
+static const struct {
+    uint32_t path;
+    const char *name;
+    float tolerance;
+} PATHS[2] = {{PLUME_DRAW_PATH_RASTER, "raster", RASTER_TOLERANCE}, {PLUME_DRAW_PATH_TILED, "tiled", TILED_TOLERANCE}};
+
 /* A still template emitter (rate 0: emitted by plume_system_emit) of one
  * particle moving at `velocity` (its speed and direction), solid squares of
  * `size`, translucent orange, living long. */
@@ -150,6 +157,29 @@ int trail_covered_rows(const float *rgba, int first, int last) {
     return covered;
 }
 
+/* The CPU's picture written out (PLUME_TEST_TRAIL_PNGS) and shown to cover
+ * enough to compare; returns the pixels it covers. */
+static int check_reference(const char *name, const float *reference) {
+    char dump_name[128];
+    snprintf(dump_name, sizeof dump_name, "%s_cpu", name);
+    dump_png(dump_name, reference);
+    int covered = trail_covered_rows(reference, 0, IMAGE_SIZE);
+    assert_true(covered > 40);
+    return covered;
+}
+
+/* p->image, drawn by PATHS[k], against the CPU's p->reference within that
+ * path's bound (`what`: "group " for a draw group's picture). */
+static void check_picture(const char *name, const char *what, int k, int covered, const trail_pictures *p) {
+    char dump_name[128];
+    snprintf(dump_name, sizeof dump_name, "%s_%s%s", name, what[0] ? "group_" : "", PATHS[k].name);
+    dump_png(dump_name, p->image);
+    float worst = largest_difference(p->image, p->reference, p->ambiguous);
+    printf("  %s, %s%s: %d pixels covered, largest difference from the CPU's picture %.2f/255 (at most %.1f)\n", name,
+           what, PATHS[k].name, covered, worst * 255.0f, PATHS[k].tolerance * 255.0f);
+    assert_true(worst <= PATHS[k].tolerance);
+}
+
 /* The system's picture against the CPU's, sorted (and, where `order_matters`,
  * proof that the picture in the unsorted order is another: the comparison
  * sees the order). */
@@ -163,25 +193,11 @@ void trail_compare(const char *name, trail_run *r, bool order_matters) {
     composite_trails(&d, &rb, trails, sorted, TRAIL_CLEAR, p->reference, p->ambiguous);
     composite_trails(&d, &rb, trails, false, TRAIL_CLEAR, p->unsorted, p->unsorted_ambiguous);
     free_readback(&rb);
-    char dump_name[128];
-    snprintf(dump_name, sizeof dump_name, "%s_cpu", name);
-    dump_png(dump_name, p->reference);
-    int covered = trail_covered_rows(p->reference, 0, IMAGE_SIZE);
-    assert_true(covered > 40);
-    static const struct {
-        uint32_t path;
-        const char *name;
-        float tolerance;
-    } paths[2] = {{PLUME_DRAW_PATH_RASTER, "raster", RASTER_TOLERANCE}, {PLUME_DRAW_PATH_TILED, "tiled", TILED_TOLERANCE}};
+    int covered = check_reference(name, p->reference);
     /* The raster path's picture last: the one the callers look at after. */
     for (int k = 1; k >= 0; --k) {
-        trail_draw_image(system, paths[k].path, PLUME_DRAW_FULL, p->image);
-        snprintf(dump_name, sizeof dump_name, "%s_%s", name, paths[k].name);
-        dump_png(dump_name, p->image);
-        float worst = largest_difference(p->image, p->reference, p->ambiguous);
-        printf("  %s, %s: %d pixels covered, largest difference from the CPU's trails %.2f/255 (at most %.1f)\n",
-               name, paths[k].name, covered, worst * 255.0f, paths[k].tolerance * 255.0f);
-        assert_true(worst <= paths[k].tolerance);
+        trail_draw_image(system, PATHS[k].path, PLUME_DRAW_FULL, p->image);
+        check_picture(name, "", k, covered, p);
     }
     if (!order_matters) return;
     for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) p->ambiguous[i] = p->ambiguous[i] || p->unsorted_ambiguous[i];
@@ -262,27 +278,12 @@ static double picture_psnr(const float *a, const float *b) {
 void trail_group_compare(const char *name, plume_draw_group group, const plume_system *systems,
                          const ref_trail *const *trails, uint32_t count, trail_pictures *p, bool apart_differs) {
     composite_trail_group(systems, trails, count, p->reference, p->ambiguous);
-    char dump_name[128];
-    snprintf(dump_name, sizeof dump_name, "%s_cpu", name);
-    dump_png(dump_name, p->reference);
-    int covered = trail_covered_rows(p->reference, 0, IMAGE_SIZE);
-    assert_true(covered > 40);
-    static const struct {
-        uint32_t path;
-        const char *name;
-        float tolerance;
-    } paths[2] = {{PLUME_DRAW_PATH_TILED, "tiled", TILED_TOLERANCE}, {PLUME_DRAW_PATH_RASTER, "raster", RASTER_TOLERANCE}};
+    int covered = check_reference(name, p->reference);
     /* The raster path's picture last: the low resolutions' comparison. */
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 1; k >= 0; --k) {
         memset(p->image, 0xff, sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE); /* poisoned: NaN */
-        draw_picture(group, systems, count, paths[k].path, PLUME_DRAW_FULL, p->image);
-        snprintf(dump_name, sizeof dump_name, "%s_group_%s", name, paths[k].name);
-        dump_png(dump_name, p->image);
-        float worst = largest_difference(p->image, p->reference, p->ambiguous);
-        printf("  %s, group, %s: %d pixels covered, largest difference from the CPU's one order %.2f/255 (at most "
-               "%.1f)\n",
-               name, paths[k].name, covered, worst * 255.0f, paths[k].tolerance * 255.0f);
-        assert_true(worst <= paths[k].tolerance);
+        draw_picture(group, systems, count, PATHS[k].path, PLUME_DRAW_FULL, p->image);
+        check_picture(name, "group ", k, covered, p);
     }
     /* The upsample softens the strips' and squares' edges: a low
      * resolution's picture is nearer the full one's than the bare background
@@ -297,15 +298,16 @@ void trail_group_compare(const char *name, plume_draw_group group, const plume_s
     for (int k = 0; k < 2; ++k)
         for (int path = 0; path < 2; ++path) {
             memset(p->unsorted, 0xff, sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
-            draw_picture(group, systems, count, paths[path].path, lows[k].resolution, p->unsorted);
+            draw_picture(group, systems, count, PATHS[path].path, lows[k].resolution, p->unsorted);
             double psnr = picture_psnr(p->unsorted, p->image);
             printf("  %s, group, %s at %s: PSNR against the full resolution %.1f dB (the background's %.1f + at "
                    "least %.0f)\n",
-                   name, paths[path].name, lows[k].name, psnr, background, lows[k].margin);
+                   name, PATHS[path].name, lows[k].name, psnr, background, lows[k].margin);
             assert_true(psnr >= background + lows[k].margin);
         }
     if (!apart_differs) return;
     draw_picture((plume_draw_group){0}, systems, count, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, p->unsorted);
+    char dump_name[128];
     snprintf(dump_name, sizeof dump_name, "%s_apart", name);
     dump_png(dump_name, p->unsorted);
     float apart = largest_difference(p->unsorted, p->reference, p->ambiguous);
