@@ -41,6 +41,8 @@ static plume_system make_cloud(uint32_t seed, uint32_t count, const float rgba[4
     plume_system_desc d = {.capacity = count + 13, .seed = seed};
     d.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_BOX, .extents = {0.7f, 0.6f, 0.5f},
                                          .lifetime = {20, 20}, .size = {0.18f, 0.3f}};
+    /* Emitter 1: one square where the test places it. */
+    d.emitters[1] = (plume_emitter_desc){.lifetime = {20, 20}, .size = {0.3f, 0.3f}};
     d.appearance.color_over_life = (plume_gradient){1, {{0.0f, {rgba[0], rgba[1], rgba[2], rgba[3]}}}};
     plume_system cloud = make_system(d);
     plume_emit_desc emit = {.emitter = 0, .count = count};
@@ -77,6 +79,9 @@ static void test_trail_group_spark_through_another_systems_cloud(void **state) {
     trail_run spark = trail_run_begin(spark_desc(seed));
     trail_emit_at(spark.system, 0, -0.9f, -0.1f, 0.0f);
     plume_system cloud = make_cloud(seed + 1, 24, (float[4]){0.2f, 0.45f, 1.0f, 0.7f});
+    /* Whatever the seed, a square in front of the trail's path: drawn after
+     * the cloud, the trail would cover it. */
+    trail_emit_at(cloud, 1, -0.45f, -0.04f, 0.3f);
     step_all(&spark, 1, &cloud, 1, 16);
     /* The sprites first: the trail's records follow theirs. */
     const plume_system systems[2] = {cloud, spark.system};
@@ -94,15 +99,16 @@ static void test_trail_group_spark_through_another_systems_cloud(void **state) {
     plume_readback cloud_rb = read_all(fixture_context(), cloud), spark_rb = read_all(fixture_context(), spark.system);
     uint32_t entries = spark.desc.trail.points; /* 11 segments and its quad */
     uint32_t expected = cloud_rb.drawn_count + spark_rb.drawn_count * entries, drawn = 0;
+    assert_int_equal(cloud_rb.drawn_count, 25);
     plume_draw_group_entry *order = malloc(sizeof *order * (expected + 2));
     assert_non_null(order);
     memset(order, 0xab, sizeof *order * (expected + 2));
     assert_int_equal(plume_draw_group_read_back(fixture_context(), group, order, expected + 2, &drawn), PLUME_OK);
     assert_int_equal(drawn, expected);
-    uint32_t per_system[2] = {0, 0};
+    uint32_t per_system[2] = {0, 0}, cloud_capacity = system_desc(fixture_context(), cloud).capacity;
     for (uint32_t i = 0; i < drawn; ++i) {
         assert_true(order[i].system_index < 2);
-        assert_true(order[i].slot < (order[i].system_index ? spark.desc.capacity : cloud_rb.drawn_count + 13));
+        assert_true(order[i].slot < (order[i].system_index ? spark.desc.capacity : cloud_capacity));
         if (i > 0) assert_true(order[i - 1].key <= order[i].key);
         ++per_system[order[i].system_index];
     }
@@ -153,14 +159,24 @@ static void test_trail_group_ribbons_beside_sprites(void **state) {
     mat4 view, projection;
     ortho_camera(view, projection);
     plume_frame_desc frame = make_frame(0.05f, view, projection);
-    for (int k = 0; k < 30; ++k) {
+    for (int k = 0; k < 31; ++k) {
         plume_transform placement = {.position = {0.5f * sinf(0.2f * (float)k), -0.8f, -0.6f}};
         assert_int_equal(plume_system_set_transform(fixture_context(), ribbon.system, &placement, k == 0), PLUME_OK);
+        if (k == 30) {
+            /* Whatever the cloud's seed, a square in front of the ribbon's
+             * middle: drawn after the cloud, the ribbon would cover it. */
+            plume_readback rb = read_all(fixture_context(), ribbon.system);
+            assert_true(rb.drawn_count > 4);
+            const plume_particle *middle = &rb.particles[rb.draw_order[rb.drawn_count / 2]];
+            trail_emit_at(cloud, 1, middle->position[0], middle->position[1], middle->position[2] + 0.3f);
+            free_readback(&rb);
+        }
         trail_step(&ribbon);
         update(cloud, &frame);
     }
-    const plume_system systems[2] = {ribbon.system, cloud};
-    const ref_trail *trails[2] = {ribbon.trails, NULL};
+    /* The cloud first: drawn apart, the ribbon would cover every square. */
+    const plume_system systems[2] = {cloud, ribbon.system};
+    const ref_trail *trails[2] = {NULL, ribbon.trails};
     plume_draw_group group = make_group(systems, 2);
     trail_group_compare("group_ribbon", group, systems, trails, 2, &ribbon.pictures, true);
     assert_int_equal(plume_draw_group_destroy(fixture_context(), group), PLUME_OK);
