@@ -17,10 +17,17 @@
  * its own (plume_draw_group_set_profiling): the gather and the sort are its
  * sort stage, the draw its draw stage.
  *
+ * A trail system's pairs (its segments and particles' own quads) are the
+ * group's too: its own gather (draw_group_trail_gather.comp) writes a
+ * segment's record (its curve's points, its ends' looks), from which the
+ * draw, 6 x PLUME_TRAIL_SUBDIVISIONS vertices an instance in a group with a
+ * trail, or the tiled projection makes the strip as the trail draw does.
+ *
  * The group's creation, GL objects and end are in draw_group_resources.c. */
 #include <string.h>
 
 #include "render/draw_group_internal.h"
+#include "render/draw_tuning.h"
 
 static void announce_stage(const group_state *g, const char *stage) {
     if (g->stage_hook) g->stage_hook(g->stage_hook_user, stage);
@@ -279,6 +286,11 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
     profiler_stage_begin(g->profiler, PLUME_STAGE_DRAW);
     announce_stage(g, "draw");
     draw_decision decision = draw_decide(frame, (uint32_t)bound);
+    /* As for a trail system's own draw: a segment's triangles are ranks, so
+     * past the tuning's most the tiled path is taken only when asked. */
+    uint64_t ranks = (uint64_t)g->total_capacity * PLUME_TRAIL_SUBDIVISIONS * 2;
+    if (g->has_trails && frame->draw_path != PLUME_DRAW_PATH_TILED && ranks > DRAW_TUNING.trail_tiled_most_ranks)
+        decision.tiled = false;
     int factor = decision.factor;
     bool tiled = decision.tiled;
     if (frame->draw_resolution != PLUME_DRAW_FULL && frame->depth_texture == 0) {
