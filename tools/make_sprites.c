@@ -7,6 +7,8 @@
  *   spark.png       a hot core in a soft halo (sparks);
  *   snowflake.png   a six-armed flake with a soft edge (snow);
  *   droplet.png     a round drop, lit from above (the fountain);
+ *   shockwave_ring.png  a thin bright ring with a soft inner haze, broken
+ *                   up by noise (an explosion's shockwave, laid on the ground);
  *   smoke_puff_motion.png  the puff flipbook's motion (plume_flipbook_motion,
  *                   strength MOTION_STRENGTH): where each texel's content is
  *                   in the next frame, by a Lucas-Kanade flow estimate
@@ -128,6 +130,19 @@ static void droplet_texel(int frame, int frames, float u, float v, float *grey, 
     *grey = clamp01(0.7f + 0.3f * highlight - 0.15f * smoothstep(0.5f, 0.9f, r));
 }
 
+/* A blast's shockwave seen from above: a ring, sharp outside and fading
+ * inwards into dusty haze, its brightness broken up along its length. */
+static void shockwave_ring_texel(int frame, int frames, float u, float v, float *grey, float *alpha) {
+    (void)frame, (void)frames;
+    float r = sqrtf(u * u + v * v) / 0.5f;
+    float angle = atan2f(v, u);
+    float breakup = clamp01(0.6f + 0.8f * fbm(cosf(angle) * 2.5f + 5.0f, sinf(angle) * 2.5f, r * 3.0f));
+    float band = expf(-powf((r - 0.82f) / 0.07f, 2.0f));
+    float haze = 0.35f * smoothstep(0.3f, 0.8f, r) * (1.0f - smoothstep(0.82f, 0.9f, r));
+    *alpha = clamp01((band + haze) * breakup) * (1.0f - smoothstep(0.92f, 0.98f, r));
+    *grey = 0.8f + 0.2f * band;
+}
+
 typedef struct sprite {
     const char *file;
     int frame_size, columns, rows;
@@ -140,6 +155,7 @@ static const sprite SPRITES[] = {
     {"spark.png", 64, 1, 1, spark_texel},
     {"snowflake.png", 64, 1, 1, snowflake_texel},
     {"droplet.png", 64, 1, 1, droplet_texel},
+    {"shockwave_ring.png", 128, 1, 1, shockwave_ring_texel},
 };
 
 static int write_sprite(const sprite *s, const char *folder) {
