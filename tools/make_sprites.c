@@ -137,8 +137,8 @@ static void shockwave_ring_texel(int frame, int frames, float u, float v, float 
     float r = sqrtf(u * u + v * v) / 0.5f;
     float angle = atan2f(v, u);
     float breakup = clamp01(0.6f + 0.8f * fbm(cosf(angle) * 2.5f + 5.0f, sinf(angle) * 2.5f, r * 3.0f));
-    float band = expf(-powf((r - 0.82f) / 0.07f, 2.0f));
-    float haze = 0.35f * smoothstep(0.3f, 0.8f, r) * (1.0f - smoothstep(0.82f, 0.9f, r));
+    float band = expf(-powf((r - 0.84f) / 0.05f, 2.0f));
+    float haze = 0.15f * smoothstep(0.45f, 0.84f, r) * (1.0f - smoothstep(0.84f, 0.9f, r));
     *alpha = clamp01((band + haze) * breakup) * (1.0f - smoothstep(0.92f, 0.98f, r));
     *grey = 0.8f + 0.2f * band;
 }
