@@ -184,8 +184,8 @@ PLUME_API void plume_effect_meshes_free(plume_effect_meshes *meshes);
  *     {"plume_effect": 1, "systems": [{"capacity": 600, ...}, {"capacity": 90, "meshes": {...}, ...}]}
  * Each entry holds the fields of a one-system file (docs/effects.md; its
  * paths relative to the effect file); beside "systems" the top level holds
- * only the version. Errors name the entry: "explosion.json:40:9:
- * systems[2].emitters[0].lifetime: min is 0; it must be above 0". A file
+ * only the version. Errors name the entry: "group.json:6:20:
+ * systems[1].emitters[0].lifetime: min is 0; it must be above 0". A file
  * without "systems" reads as a group of one; plume_effect_load refuses a
  * file with "systems" (it names plume_effect_group_load). The host creates
  * a system per entry (plume_effect_resolve_meshes for those with meshes),
