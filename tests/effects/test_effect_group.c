@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "demo.h"
 #include "effect_test_support.h"
 #include "plume/plume_effect.h"
 #include "plume_fixture.h"
@@ -101,21 +102,46 @@ static void test_group_errors_are_placed(void **state) {
     assert_string_equal(error.field, "systems");
 }
 
-/* The gallery's explosion: several systems, rocks among them, written and
- * read back the same; a few seconds after the blast its rocks lie on the
- * ground plane (none below it), most of them still. */
-static void test_explosion_debris_rests_on_the_ground(void **state) {
-    (void)state;
+/* The gallery's explosion file: effect_gallery_paths' entry (the test
+ * fails without it) into `out`. */
+static void explosion_path(char out[4096]) {
     char (*paths)[4096] = malloc(16 * sizeof *paths);
     assert_non_null(paths);
     int count = effect_gallery_paths(paths, 16), found = -1;
     for (int i = 0; i < count; ++i)
         if (strcmp(strrchr(paths[i], '/'), "/explosion.json") == 0) found = i;
     assert_true(found >= 0);
+    memcpy(out, paths[found], 4096);
+    free(paths);
+}
+
+/* The demo shows a group file's systems together: the first on show, the
+ * other four updated, drawn and timed with it. */
+static void test_demo_shows_every_system_of_a_group(void **state) {
+    (void)state;
+    char path[4096];
+    explosion_path(path);
+    demo_options options;
+    demo_options_default(&options);
+    options.width = 160, options.height = 96, options.frames = 6, options.dt = 0.05f;
+    options.hud = false, options.effect_path = path;
+    demo_options_finish(&options, true, NULL);
+    demo_summary summary;
+    assert_true(demo_run_offscreen(&options, &summary));
+    assert_int_equal(summary.companion_count, 4);
+    assert_true(summary.live_count > 0);
+}
+
+/* The gallery's explosion: several systems, rocks among them, written and
+ * read back the same; a few seconds after the blast its rocks lie on the
+ * ground plane (none below it), most of them still. */
+static void test_explosion_debris_rests_on_the_ground(void **state) {
+    (void)state;
+    char path[4096];
+    explosion_path(path);
     plume_effect_group group;
     plume_effect_error error;
-    if (plume_effect_group_load(paths[found], &group, &error) != PLUME_OK) fail_msg("%s", error.message);
-    free(paths);
+    if (plume_effect_group_load(path, &group, &error) != PLUME_OK) fail_msg("%s", error.message);
     assert_true(group.system_count >= 4);
     plume_system systems[PLUME_EFFECT_MAX_SYSTEMS];
     int rocks = -1, ring = -1;
@@ -183,5 +209,6 @@ static void test_explosion_debris_rests_on_the_ground(void **state) {
 const struct CMUnitTest effect_group_tests[] = {
     cmocka_unit_test_setup_teardown(test_group_errors_are_placed, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_explosion_debris_rests_on_the_ground, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_demo_shows_every_system_of_a_group, test_setup, test_teardown),
 };
 const size_t effect_group_test_count = sizeof effect_group_tests / sizeof effect_group_tests[0];
