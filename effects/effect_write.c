@@ -168,6 +168,11 @@ static void write_mesh_sources(writer *w, uint32_t count, const char *field, int
         refuse(w, field, "has %u meshes; at most %d", count, PLUME_MAX_MESHES);
         return;
     }
+    for (uint32_t i = 0; i < count; ++i)
+        if (!w->effect->mesh_sources[i][0]) {
+            refuse(w, field, "mesh %u has no source (plume_effect.mesh_sources): its data are in memory", i);
+            return;
+        }
     append_string(w, "[\n");
     for (uint32_t i = 0; i < count; ++i) {
         indent(w, depth + 1);

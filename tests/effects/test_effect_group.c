@@ -92,7 +92,12 @@ static void test_group_errors_are_placed(void **state) {
     assert_int_equal(plume_effect_group_parse(ONE, strlen(ONE), "one.json", NULL, &group, &error), PLUME_OK);
     assert_int_equal(group.system_count, 1);
     assert_int_equal(group.systems[0].desc.capacity, 33);
-    /* The writer names the entry it refuses. */
+    /* The writer names the entry it refuses: pixels in memory, meshes
+     * without their sources. */
+    group.systems[0].desc.meshes.count = 1;
+    assert_null(plume_effect_group_write(&group, &error));
+    assert_string_equal(error.field, "systems[0].meshes.sources");
+    group.systems[0].desc.meshes.count = 0;
     static const unsigned char pixel[4] = {255, 255, 255, 255};
     group.systems[0].desc.appearance.texture.pixels = pixel;
     assert_null(plume_effect_group_write(&group, &error));
