@@ -10,11 +10,20 @@
 #include "demo_window.h"
 
 #ifdef __EMSCRIPTEN__
+#include "web_page.h"
+
 /* A web page (tools/web_build.sh): the page's canvas is the window, and
  * WebGL 2 (OpenGL ES 3.0, no compute shaders) runs the fragment path;
  * nothing runs offscreen there (no EGL). */
 static void fit_platform(demo_options *options) { options->gl33 = true; }
 static bool have_display(void) { return true; }
+
+/* The page says when the demo stopped before its first frame (a bad
+ * option: the log under it says which). */
+static int stopped(int status) {
+    if (status) web_page_show(NULL, false);
+    return status;
+}
 
 static int run_offscreen(demo_options *options) {
     (void)options;
@@ -25,6 +34,7 @@ static int run_offscreen(demo_options *options) {
 #include "headless_gl.h"
 
 static void fit_platform(demo_options *options) { (void)options; }
+static int stopped(int status) { return status; }
 
 static bool have_display(void) {
     const char *x11 = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
@@ -61,7 +71,7 @@ int main(int argc, char **argv) {
     demo_options_default(&options);
     fit_platform(&options);
     int parsed = demo_options_parse(argc, argv, &options);
-    if (parsed) return parsed == 1 ? 0 : 2;
+    if (parsed) return stopped(parsed == 1 ? 0 : 2);
     if (options.offscreen || !have_display()) return run_offscreen(&options);
 
     demo_options_finish(&options, false, NULL);

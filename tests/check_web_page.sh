@@ -22,4 +22,4 @@ done
 # The embedded shaders come from the native build's tool.
 [ -f build/generated/plume_shaders.h ] || make -C build config=release plume_shaders >/dev/null
 sh tools/web_build.sh >build/web_build.log 2>&1 || { cat build/web_build.log; echo "check_web_page: the build failed" >&2; exit 1; }
-python3 tests/web/check_page.py build/web --frames "$frames" --timeout 90 --out build/web_check --args "${*:-}"
+python3 tests/web/check_page.py build/web --frames "$frames" --timeout 90 --out build/web_check --args="${*:-}"

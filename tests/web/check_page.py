@@ -251,6 +251,9 @@ def main():
            100 * text["spread"]))
     for failure in failures:
         print("web page: FAILED: " + failure)
+    if failures:
+        for line in text.get("log", "").splitlines()[:8]:
+            print("web page: its log: " + line)
     return 1 if failures else 0
 
 
