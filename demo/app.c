@@ -342,11 +342,16 @@ static void collect_profile(demo_app *app) {
         app->profile.stages[PLUME_STAGE_DRAW] = group.stages[PLUME_STAGE_DRAW];
         memcpy(app->profile.draw_stages, group.draw_stages, sizeof group.draw_stages);
     }
+    /* Without a profile from the module, or on the fragment path (whose
+     * profile counts no particles: its counts are in textures), count the
+     * live particles now and then (a synchronous read): the first a few
+     * frames in, once the column has begun. */
+    bool sample = !app->profile_available || app->options.gl33;
+    uint64_t age = app->frame - app->system_first_frame;
+    if (sample && (age + LIVE_SAMPLE_PERIOD - LIVE_SAMPLE_FIRST) % LIVE_SAMPLE_PERIOD == 0)
+        app->live_count = smoke_system_count_live(app->smoke);
     if (!app->profile_available) {
-        /* No profile from the module: count the live particles now and then
-         * (a synchronous read), and log the CPU time alone. */
-        if ((app->frame - app->system_first_frame) % LIVE_SAMPLE_PERIOD == 0)
-            app->live_count = smoke_system_count_live(app->smoke);
+        /* Log the CPU time alone. */
         if (app->frame > 0) write_csv_row(app, app->frame - 1, NULL, &app->pending[(app->frame - 1) % PENDING_FRAMES]);
         return;
     }
@@ -369,7 +374,7 @@ static void collect_profile(demo_app *app) {
             steady_state_push(&app->steady, f->live_count, f->tiled_entries ? f->tiled_entries : f->drawn_count);
             for (int s = 0; measured && s < PLUME_STAGE_COUNT; ++s)
                 if (f->stage_mask & (1u << s)) sample_push(&app->gpu_ms[s], f->stage_ms[s]);
-            app->live_count = f->live_count;
+            if (!sample) app->live_count = f->live_count;
             app->next_profile_frame = f->frame + 1;
         }
     }

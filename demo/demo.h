@@ -147,6 +147,12 @@ void demo_app_fire_at(demo_app *app, double x_pixels, double y_pixels);
  * started (0 for the first). False on a module error. */
 bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer);
 
+/* The HUD's text lines (counts, sort, draw path, frame and GPU times, the
+ * effect on show, the keys), joined by newlines into `out` (cut to fit);
+ * returns the characters written. For a host that shows them itself (the
+ * web page's text). */
+size_t demo_app_describe(const demo_app *app, char *out, size_t size);
+
 /* Writes the colour of `framebuffer` (its read buffer) as a PNG. */
 bool demo_app_write_png(const demo_app *app, GLuint framebuffer, const char *path);
 
