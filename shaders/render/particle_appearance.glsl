@@ -38,20 +38,30 @@ uniform bool u_frame_blend;
 uniform bool u_sprite_is_array;
 
 // Piecewise linear; holds the first value before the first key and the last
-// after the last.
+// after the last. Each segment the life has entered sets the value (the
+// last one entered wins; clamped, a segment passed gives its end key), in a
+// loop of constant length without an exit: a shader evaluates several
+// curves, and loops of `count` with early returns, one after another, sent
+// LLVM's loop analysis (llvmpipe's JIT) into minutes per program. Within a
+// segment the expression is the one of a search for it, so the values are
+// the same.
+float segment_fraction(float times[PLUME_GPU_MAX_CURVE_KEYS], int k, float t) {
+    return clamp((t - times[k - 1]) / max(times[k] - times[k - 1], 1e-30), 0.0, 1.0);
+}
+
 float curve_value(float times[PLUME_GPU_MAX_CURVE_KEYS], float values[PLUME_GPU_MAX_CURVE_KEYS], int count, float t) {
-    if (t <= times[0]) return values[0];
-    for (int k = 1; k < count; ++k)
-        if (t < times[k]) return mix(values[k - 1], values[k], (t - times[k - 1]) / (times[k] - times[k - 1]));
-    return values[count - 1];
+    float value = values[0];
+    for (int k = 1; k < PLUME_GPU_MAX_CURVE_KEYS; ++k)
+        if (k < count && t > times[k - 1]) value = mix(values[k - 1], values[k], segment_fraction(times, k, t));
+    return value;
 }
 
 vec4 gradient_value(float times[PLUME_GPU_MAX_CURVE_KEYS], vec4 values[PLUME_GPU_MAX_CURVE_KEYS], int count,
                     float t) {
-    if (t <= times[0]) return values[0];
-    for (int k = 1; k < count; ++k)
-        if (t < times[k]) return mix(values[k - 1], values[k], (t - times[k - 1]) / (times[k] - times[k - 1]));
-    return values[count - 1];
+    vec4 value = values[0];
+    for (int k = 1; k < PLUME_GPU_MAX_CURVE_KEYS; ++k)
+        if (k < count && t > times[k - 1]) value = mix(values[k - 1], values[k], segment_fraction(times, k, t));
+    return value;
 }
 
 // The texture coordinates of `corner_uv` (0..1 over the quad, v down from

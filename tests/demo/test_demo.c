@@ -129,11 +129,6 @@ static void test_offscreen_demo_draws_sparks(void **state) {
     demo_summary summary;
     demo_options options = small_options(1, png);
     options.effect = DEMO_EFFECT_SPARKS;
-    /* Raster only: on llvmpipe the trail draw of the sparks' look (lit,
-     * emissive, additive) takes Mesa's JIT about three minutes, and its
-     * tiled program more; the tiled trail path has tests of its own
-     * (tests/render/test_trails_tiled.c). */
-    options.path = PLUME_DRAW_PATH_RASTER;
     unsigned char *start = run_and_load(&options, &summary);
     options.frames = 30;
     unsigned char *sparks = run_and_load(&options, &summary);
