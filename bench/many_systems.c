@@ -29,7 +29,11 @@
  * programs built on first use show up. GPU memory per system, where the GL
  * has GL_NVX_gpu_memory_info: the available memory before creating the
  * systems, after creating them and drawing each once raster, and after
- * drawing each once tiled, divided by their count.
+ * drawing each once tiled, divided by their count. Then the churn: each of
+ * the first `--creations` systems destroyed and made again among the others
+ * (its block of the context's particle pool taken again): the medians of
+ * destroy and create, the pages the pool made meanwhile (0 expected), and
+ * the pool's and a system's bytes as the lab counts them.
  *
  * Usage: plume_many_systems [--counts 1,10,50,200,1000] [--paths raster,tiled]
  *                           [--frames 120] [--warmup 70] [--size 1280x720]
@@ -283,6 +287,43 @@ static double first_frame_ms(plume_context *context, const scene *s, plume_syste
     return bench_now_ms() - t0;
 }
 
+typedef struct pool_churn {
+    double destroy_ms, create_ms;            /* medians */
+    uint64_t pages_made, pages;              /* pages the pool made during the churn; its pages after */
+    double pool_mb, pool_used_mb, system_mb; /* the pool, its blocks in use, one system's (lab figures) */
+} pool_churn;
+
+/* Each of the first `o->creations` systems (at most count - 1: one stays)
+ * destroyed and made again with its descriptor, timed. */
+static bool churn_systems(plume_context *context, plume_system *systems, uint32_t count, const options *o,
+                          pool_churn *out) {
+    uint32_t rounds = o->creations < count - 1 ? o->creations : count - 1;
+    double *destroy_ms = calloc(rounds + 1, sizeof *destroy_ms), *create_ms = calloc(rounds + 1, sizeof *create_ms);
+    plume_lab_particle_storage before = {0}, after = {0};
+    bool ok = destroy_ms && create_ms && plume_lab_particle_storage_of(context, (plume_system){0}, &before) == PLUME_OK;
+    for (uint32_t i = 0; ok && i < rounds; ++i) {
+        plume_system_desc desc = small_effect(i, count, o->capacity);
+        double t0 = bench_now_ms();
+        ok = plume_system_destroy(context, systems[i]) == PLUME_OK;
+        double t1 = bench_now_ms();
+        systems[i] = (plume_system){0};
+        ok = ok && plume_system_create(context, &desc, &systems[i]) == PLUME_OK;
+        create_ms[i] = bench_now_ms() - t1;
+        destroy_ms[i] = t1 - t0;
+    }
+    plume_lab_gpu_memory memory = {0};
+    ok = ok && plume_lab_particle_storage_of(context, (plume_system){0}, &after) == PLUME_OK &&
+         plume_lab_gpu_memory_of(context, systems[count - 1], &memory) == PLUME_OK;
+    if (ok)
+        *out = (pool_churn){bench_median(destroy_ms, (int)rounds), bench_median(create_ms, (int)rounds),
+                            after.pool_pages_made - before.pool_pages_made, after.pool_pages,
+                            memory.pool_bytes / 1048576.0, memory.pool_used_bytes / 1048576.0,
+                            memory.system_bytes / 1048576.0};
+    free(destroy_ms);
+    free(create_ms);
+    return ok;
+}
+
 /* Creation and memory (see the top), in a fresh context. */
 static bool time_creation(const scene *s, const options *o) {
     plume_context *context = NULL;
@@ -305,6 +346,11 @@ static bool time_creation(const scene *s, const options *o) {
     double after_raster = available_mb(nvx);
     for (uint32_t i = 0; ok && i < count; ++i) tiled_ms[i] = first_frame_ms(context, s, systems[i], PLUME_DRAW_PATH_TILED);
     double after_tiled = available_mb(nvx);
+    /* The churn of a game's effects: each of the first systems destroyed and
+     * made again among the others, its block of the particle pool taken
+     * again (pool_churn says what the pool made meanwhile). */
+    pool_churn churn = {0};
+    if (ok) ok = churn_systems(context, systems, count, o, &churn);
     if (ok) {
         printf("\nsystem creation (capacity %u), CPU ms: first %.3f, median of the next %u %.4f\n", o->capacity,
                create_ms[0], o->creations, bench_median(create_ms + 1, (int)o->creations));
@@ -312,6 +358,12 @@ static bool time_creation(const scene *s, const options *o) {
                " tiled first %.3f, median %.4f\n",
                raster_ms[0], bench_median(raster_ms + 1, (int)o->creations), tiled_ms[0],
                bench_median(tiled_ms + 1, (int)o->creations));
+        printf("a live system destroyed and made again among %u (its pool block reused), CPU ms: destroy median"
+               " %.4f, create median %.4f; pool pages made meanwhile %llu\n",
+               count, churn.destroy_ms, churn.create_ms, (unsigned long long)churn.pages_made);
+        printf("particle pool: %llu pages, %.3f MB, %.3f MB in systems' blocks; a system's own GL objects and block"
+               " %.3f MB (plume_lab_gpu_memory_of)\n",
+               (unsigned long long)churn.pages, churn.pool_mb, churn.pool_used_mb, churn.system_mb);
         if (nvx)
             printf("GPU memory per system (GL_NVX_gpu_memory_info, %u systems): raster %.3f MB, raster + tiled"
                    " %.3f MB\n",

@@ -204,6 +204,10 @@ void plume_delete_gl_objects(const plume_env *env, const plume_gl_object *object
 GLuint plume_make_buffer(const plume_env *env, GLsizeiptr bytes, const void *data, GLenum usage, const char *label);
 /* Names a GL object for debuggers where the GL has KHR_debug (not GL 3.3). */
 void plume_label_gl_object(const plume_env *env, GLenum type, GLuint name, const char *label);
+/* A range of `buffer` handed to a new user (a pool's block): in lab builds
+ * poisoned as plume_make_buffer poisons a new buffer; binds
+ * GL_COPY_WRITE_BUFFER. Nothing in the product. */
+void plume_poison_new_range(const plume_env *env, GLuint buffer, GLintptr offset, GLsizeiptr bytes);
 /* plume_make_buffer without data for GPU-only use (GL_DYNAMIC_COPY). */
 GLuint plume_make_gpu_buffer(const plume_env *env, GLsizeiptr bytes, const char *label);
 

@@ -281,8 +281,8 @@ typedef struct system_state {
     GLuint compact_scan_program, compact_scatter_program;
     GLint compact_scan_groups;
     compact_scatter_locations compact_scatter;
-    GLuint slot_keys_buffer;    /* capacity {depth key, outcome bits}, one a slot */
-    GLuint group_counts_buffer; /* a uvec4 per simulate workgroup */
+    particle_range slot_keys;    /* capacity {depth key, outcome bits}, one a slot */
+    particle_range group_counts; /* a uvec4 per simulate workgroup */
     uint32_t sort_bound;        /* this update's bound on the drawn count (the sort's max_count) */
 
     GLuint reset_program, prepare_program, emit_program, simulate_program;
@@ -291,10 +291,14 @@ typedef struct system_state {
     simulate_locations simulate;
     particle_attachments attachments; /* the draw paths' state (render/) */
 
-    GLuint motion_buffer;    /* capacity ParticleMotions: what simulate reads and writes */
-    GLuint traits_buffer;    /* capacity ParticleTraits: fixed at birth */
+    /* The capacity-sized storage, ranges of one block of the context's
+     * particle pool (particle_pool.c); the live list is a buffer of its own,
+     * which the sorter binds whole. */
+    particle_range pool_block;
+    particle_range motion;   /* capacity ParticleMotions: what simulate reads and writes */
+    particle_range traits;   /* capacity ParticleTraits: fixed at birth */
     GLuint live_list_buffer; /* capacity {depth key, slot} pairs: this update's survivors, sorted */
-    GLuint state_buffer;     /* see the STATE_* layout */
+    particle_range state;    /* see the STATE_* layout, from its offset */
     plume_upload_ring emitter_ring; /* its buffer current: PLUME_MAX_EMITTERS Emitters */
     GLuint sprite_texture;   /* 0: no texture */
     GLuint motion_texture;   /* the flipbook's motion, plume's own (0: none or the host's) */
@@ -326,6 +330,18 @@ typedef struct system_state {
     struct fragment_particles *fragment;
     trail_state trail; /* trails.c; all zero without a trail */
 } system_state;
+
+/* ---- particle_pool.c: the context's particle storage ---- */
+
+/* One block of the context's pool for `count` ranges of `sizes` bytes, each
+ * aligned for binding: out[i] the ranges, *block the whole (for the give
+ * back); errors logged through `env`. Binds GL_COPY_WRITE_BUFFER (the
+ * caller's scope restores it). */
+plume_result particle_pool_take(plume_context *context, const plume_env *env, const GLsizeiptr *sizes,
+                                uint32_t count, particle_range *out, particle_range *block);
+/* Returns `block` to the pool (zeroed after; a zero block: nothing); the
+ * pool goes with its last block. */
+void particle_pool_give_back(plume_context *context, particle_range *block);
 
 /* ---- system.c ---- */
 

@@ -34,9 +34,10 @@ static void gather(group_state *g, const particle_view *systems, const mat4 view
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_COPY_WRITE_BUFFER, g->state_buffer);
     for (uint32_t i = 0; i < g->system_count; ++i) {
-        glBindBuffer(GL_COPY_READ_BUFFER, systems[i].state_buffer);
+        glBindBuffer(GL_COPY_READ_BUFFER, systems[i].state.buffer);
         GLintptr at = 4 * (PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * (GLintptr)i);
-        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, STATE_DRAWN_COUNT_OFFSET, at, 4);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, systems[i].state.offset + STATE_DRAWN_COUNT_OFFSET,
+                            at, 4);
     }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_STATE, g->state_buffer);
     glUseProgram(g->prepare_program);
@@ -59,9 +60,9 @@ static void gather(group_state *g, const particle_view *systems, const mat4 view
     glUseProgram(p);
     for (uint32_t i = 0; i < g->system_count; ++i) {
         const particle_view *s = &systems[i];
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
+        particle_bind_storage(PLUME_BINDING_STATE, s->state);
+        particle_bind_storage(PLUME_BINDING_MOTION, s->motion);
+        particle_bind_storage(PLUME_BINDING_TRAITS, s->traits);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->draw_list_buffer);
         particle_set_appearance_uniforms(s, &g->at.gather_appearance);
         glProgramUniform1ui(p, at[GATHER_SYSTEM], i);
