@@ -19,8 +19,11 @@
  * plume_batch_update, each pass for every system before the next, a shared
  * barrier between), then the same draws, and batch-drawn (the stage-major
  * batch update with the frame's disable_sort, then one plume_batch_draw of
- * them all: one joint sort, one draw); a row each, and the ratio of the
- * update's CPU and GPU times to the per-system update's.
+ * them all: one joint sort, one draw); those two stage-major ways without
+ * the simulate table (plume_lab_batch_simulate_table off: each system its
+ * own simulate dispatch, the batch as it was) and with it ("table": one
+ * simulate dispatch a pool page over the systems that fit); a row each, and
+ * the ratio of the update's CPU and GPU times to the per-system update's.
  *
  * Creation: in a fresh plume_context, the CPU milliseconds of
  * plume_system_create for the first system (which builds whatever the first
@@ -175,9 +178,9 @@ static void clear_target(void) {
  * each), batched system by system or stage-major (one plume_batch_update),
  * then a plume_system_draw each, or with the systems' sorts skipped and one
  * plume_batch_draw. */
-enum { PER_SYSTEM, BATCHED_BY_SYSTEM, STAGE_MAJOR, BATCH_DRAWN, MODES };
-static const char *const MODE_NAMES[MODES] = {"per system", "batch by system", "batch stage-major",
-                                              "batch update+draw"};
+enum { PER_SYSTEM, BATCHED_BY_SYSTEM, STAGE_MAJOR, BATCH_DRAWN, TABLE_STAGE_MAJOR, TABLE_DRAWN, MODES };
+static const char *const MODE_NAMES[MODES] = {"per system",        "batch by system",   "batch stage-major",
+                                              "batch update+draw", "table stage-major", "table update+draw"};
 enum { UPDATE, FRAME, SPANS }; /* the update alone, the whole frame */
 
 typedef struct frame_figures {
@@ -189,8 +192,10 @@ static bool run_update(plume_context *context, const plume_system *systems, uint
                        const plume_frame_desc *frame, int mode) {
     bool ok = true;
     plume_lab_batch_system_by_system(mode == BATCHED_BY_SYSTEM);
+    plume_lab_batch_simulate_table(mode == TABLE_STAGE_MAJOR || mode == TABLE_DRAWN);
     plume_frame_desc unsorted = *frame;
-    unsorted.disable_sort = mode == BATCH_DRAWN; /* the batch's draw sorts every system together */
+    /* The batch's draw sorts every system together. */
+    unsorted.disable_sort = mode == BATCH_DRAWN || mode == TABLE_DRAWN;
     if (mode != PER_SYSTEM) ok = plume_batch_update(context, systems, count, &unsorted) == PLUME_OK;
     else
         for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_update(context, systems[i], frame) == PLUME_OK;
@@ -199,7 +204,7 @@ static bool run_update(plume_context *context, const plume_system *systems, uint
 
 static bool run_draws(plume_context *context, const plume_system *systems, uint32_t count,
                       const plume_frame_desc *frame, int mode) {
-    if (mode == BATCH_DRAWN) return plume_batch_draw(context, systems, count, frame) == PLUME_OK;
+    if (mode == BATCH_DRAWN || mode == TABLE_DRAWN) return plume_batch_draw(context, systems, count, frame) == PLUME_OK;
     bool ok = true;
     for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_draw(context, systems[i], frame) == PLUME_OK;
     return ok;
@@ -248,6 +253,7 @@ static frame_figures time_frames(plume_context *context, const scene *s, const o
             gpu[mode][FRAME][n] = (double)(update_ns + draw_ns) * 1e-6;
         }
         plume_lab_batch_system_by_system(false);
+        plume_lab_batch_simulate_table(true);
         glDeleteQueries(2, queries);
         for (int m = 0; m < MODES; ++m)
             for (int span = 0; span < SPANS; ++span) {
@@ -406,6 +412,8 @@ int main(int argc, char **argv) {
            " each system's passes in turn, as before 1.3's stage-major batch), batch stage-major (one"
            " plume_batch_update, each pass for every system, then the next); then a plume_system_draw each;"
            " batch update+draw: the stage-major update without the systems' sorts, then one plume_batch_draw;"
+           " those two without the simulate table (each system its own simulate dispatch, as before), and table"
+           " stage-major / table update+draw the same with it (one simulate dispatch a pool page);"
            " frames take turns; medians; x per: the update's time over the per-system update's\n");
     printf("%8s %-7s %-18s %11s %11s %11s %11s %9s %9s\n", "systems", "path", "update", "upd CPU ms",
            "upd GPU ms", "frame CPU", "frame GPU", "CPU x per", "GPU x per");

@@ -147,6 +147,9 @@ typedef struct plume_lab_particle_storage {
     uint64_t pool_pages_made; /* pages made since the pool was */
     uint64_t pool_blocks;     /* blocks of live systems */
     uint64_t alignment;       /* of every range's offset */
+    /* plume_batch_update's simulate over a table of systems: its dispatches
+     * and the systems they ran, since the pool was made. */
+    uint64_t table_dispatches, table_systems;
 } plume_lab_particle_storage;
 plume_result plume_lab_particle_storage_of(plume_context *context, plume_system system,
                                            plume_lab_particle_storage *out);
@@ -155,6 +158,10 @@ plume_result plume_lab_particle_storage_of(plume_context *context, plume_system 
  * other, as it did before its passes went stage-major: the benchmark's and the
  * tests' baseline. Process-wide; default off. */
 void plume_lab_batch_system_by_system(bool on);
+/* plume_batch_update's simulate over a table of systems (on by default);
+ * off, every system runs its own simulate dispatch, as before the table:
+ * the benchmark's baseline. Process-wide, as the knob above. */
+void plume_lab_batch_simulate_table(bool on);
 
 /* ---- Profile ------------------------------------------------------------------------ */
 

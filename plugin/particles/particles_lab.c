@@ -35,6 +35,8 @@ plume_result plume_lab_particle_storage_of(plume_context *context, plume_system 
     out->pool_pages_made = pool.pages_made;
     out->pool_blocks = pool.blocks;
     out->alignment = pool.alignment;
+    out->table_dispatches = pool.table_dispatches;
+    out->table_systems = pool.table_systems;
     if (!s) return PLUME_OK;
     const particle_range ranges[PLUME_LAB_STORAGE_RANGES] = {s->motion, s->traits, s->state, s->slot_keys,
                                                              s->group_counts};

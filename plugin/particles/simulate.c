@@ -356,7 +356,15 @@ void particles_run_passes(system_state *const *systems, uint32_t count, const pl
     bool emitted = false;
     for (uint32_t i = 0; i < count; ++i) emitted = pass_emit(systems[i]) || emitted;
     if (emitted) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    for (uint32_t i = 0; i < count; ++i) pass_simulate(systems[i], frame, view, projection);
+    /* A batch's systems that fit a table share one dispatch a pool page
+     * (simulate_table.c); the others, and a system alone, their own. */
+    system_state **fitting = count > 1 ? plume_alloc(&systems[0]->env, sizeof *fitting * count) : NULL;
+    if (fitting) simulate_table_run(systems, count, frame, view, projection, fitting);
+    else
+        for (uint32_t i = 0; i < count; ++i) systems[i]->table_simulated = false;
+    plume_free(&systems[0]->env, fitting);
+    for (uint32_t i = 0; i < count; ++i)
+        if (!systems[i]->table_simulated) pass_simulate(systems[i], frame, view, projection);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     for (uint32_t i = 0; i < count; ++i) pass_compact_scan(systems[i]);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);

@@ -6,7 +6,11 @@
  * is taken again by the next system that fits, and after a warm-up the churn
  * of creating and destroying systems makes no new page; a system whose
  * block is overwritten with poison, then reset and run hard, leaves its
- * neighbours' particles as they were (read back). */
+ * neighbours' particles as they were (read back). And a batch's simulate
+ * over a table of the systems of a page (particles/simulate_table.c)
+ * updates every system exactly as its own update does: systems of random
+ * non-power-of-two capacities, different emitters and forces, one empty,
+ * one in local space (its own dispatch), culled every other frame. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -217,7 +221,79 @@ static void test_pool_neighbours_keep_their_particles(void **state) {
     for (int i = 0; i < 3; ++i) destroy_system(systems[i]);
 }
 
+/* ---- A batch's simulate over a table of systems (simulate_table.c) ---- */
+
+enum { TABLED = 9, TABLE_STEPS = 7 };
+
+/* System `kind` of the table test: a capacity that is no power of two, its
+ * own emitters and forces; kind 4 empty (no rate, no burst), kind 7 in
+ * local space (it runs its own dispatch among the table's). */
+static plume_system_desc table_desc(int kind, uint32_t seed, const uint32_t *capacities) {
+    plume_system_desc d = busy_desc(seed + 7u * (uint32_t)kind);
+    d.capacity = capacities[kind];
+    d.emitters[0].rate = 150.0f + 400.0f * (float)(kind % 4);
+    d.emitters[0].shape = (plume_emitter_shape)(kind % 3);
+    d.emitters[0].position[1] = 0.3f * (float)kind - 1.0f;
+    d.forces.gravity[1] = -0.5f * (float)(kind % 3);
+    d.forces.wind[2] = 0.2f * (float)(kind % 2);
+    d.forces.drag = 0.1f * (float)kind;
+    d.forces.turbulence = kind % 2 ? 0.0f : 1.0f + (float)kind;
+    if (kind % 3 == 1) d.sort_mode = PLUME_SORT_MODE_DISTANCE;
+    if (kind == 4) {
+        d.emitters[0].rate = 0.0f;
+        d.emitters[6].burst_count = 0;
+    }
+    if (kind == 5) d.emitters[0].rate = 5000.0f; /* more births than room */
+    if (kind == 7) d.simulation_space = PLUME_SPACE_LOCAL;
+    return d;
+}
+
+/* Nine systems of random non-power-of-two capacities, different emitters
+ * and forces, one empty, one in local space, and their twins: batched (the
+ * simulate of those that fit in tables, one dispatch a page) and updated
+ * one by one, culled every other frame; the same particles (read back). */
+static void test_batch_table_updates_each_system_as_alone(void **state) {
+    (void)state;
+    if (compute_path_forced_off()) return;
+    plume_context *context = fixture_context();
+    uint32_t seed = test_random_below(1u << 20);
+    printf("  seed %u\n", seed);
+    uint32_t capacities[TABLED];
+    for (int k = 0; k < TABLED; ++k) capacities[k] = random_capacity(30, 4000);
+    plume_system batched[TABLED], alone[TABLED];
+    for (int k = 0; k < TABLED; ++k) {
+        batched[k] = make_system(table_desc(k, seed, capacities));
+        alone[k] = make_system(table_desc(k, seed, capacities));
+    }
+    plume_bounds box;
+    plume_system_get_bounds(context, batched[2], &box); /* the box grown in a table's record */
+    plume_system_get_bounds(context, alone[2], &box);
+    plume_lab_particle_storage before = storage_of((plume_system){0});
+    mat4 view, projection;
+    random_camera(view, projection);
+    for (int step = 0; step < TABLE_STEPS; ++step) {
+        plume_frame_desc frame = make_frame(0.005f + 0.007f * (float)step, view, projection);
+        frame.disable_culling = step % 2 == 0;
+        for (int k = 0; k < TABLED; ++k) assert_int_equal(plume_system_update(context, alone[k], &frame), PLUME_OK);
+        assert_int_equal(plume_batch_update(context, batched, TABLED, &frame), PLUME_OK);
+    }
+    plume_lab_particle_storage after = storage_of((plume_system){0});
+    printf("  %d batches: %llu table dispatches ran %llu systems\n", TABLE_STEPS,
+           (unsigned long long)(after.table_dispatches - before.table_dispatches),
+           (unsigned long long)(after.table_systems - before.table_systems));
+    assert_true(after.table_dispatches - before.table_dispatches >= TABLE_STEPS);
+    assert_int_equal(after.table_systems - before.table_systems, (TABLED - 1) * TABLE_STEPS);
+    for (int k = 0; k < TABLED; ++k) {
+        char which[32];
+        snprintf(which, sizeof which, "system %d", k);
+        assert_same_live_particles(context, batched[k], context, alone[k], which);
+        destroy_system(batched[k]);
+        destroy_system(alone[k]);
+    }
+}
+
 const struct CMUnitTest particle_pool_tests[] = {
+    cmocka_unit_test_setup_teardown(test_batch_table_updates_each_system_as_alone, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_pool_ranges_are_aligned_and_apart, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_pool_reuses_blocks_without_new_pages, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_pool_neighbours_keep_their_particles, fixture_setup, fixture_teardown),
