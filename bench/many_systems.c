@@ -19,8 +19,11 @@
  * plume_batch_update, each pass for every system before the next, a shared
  * barrier between), then the same draws, and batch-drawn (the stage-major
  * batch update with the frame's disable_sort, then one plume_batch_draw of
- * them all: one joint sort, one draw); a row each, and the ratio of the
- * update's CPU and GPU times to the per-system update's.
+ * them all: one joint sort, one draw); those two stage-major ways without
+ * the simulate table (plume_lab_batch_simulate_table off: each system its
+ * own simulate dispatch, the batch as it was) and with it ("table": one
+ * simulate dispatch a pool page over the systems that fit); a row each, and
+ * the ratio of the update's CPU and GPU times to the per-system update's.
  *
  * Creation: in a fresh plume_context, the CPU milliseconds of
  * plume_system_create for the first system (which builds whatever the first
@@ -29,7 +32,11 @@
  * programs built on first use show up. GPU memory per system, where the GL
  * has GL_NVX_gpu_memory_info: the available memory before creating the
  * systems, after creating them and drawing each once raster, and after
- * drawing each once tiled, divided by their count.
+ * drawing each once tiled, divided by their count. Then the churn: each of
+ * the first `--creations` systems destroyed and made again among the others
+ * (its block of the context's particle pool taken again): the medians of
+ * destroy and create, the pages the pool made meanwhile (0 expected), and
+ * the pool's and a system's bytes as the lab counts them.
  *
  * Usage: plume_many_systems [--counts 1,10,50,200,1000] [--paths raster,tiled]
  *                           [--frames 120] [--warmup 70] [--size 1280x720]
@@ -171,9 +178,9 @@ static void clear_target(void) {
  * each), batched system by system or stage-major (one plume_batch_update),
  * then a plume_system_draw each, or with the systems' sorts skipped and one
  * plume_batch_draw. */
-enum { PER_SYSTEM, BATCHED_BY_SYSTEM, STAGE_MAJOR, BATCH_DRAWN, MODES };
-static const char *const MODE_NAMES[MODES] = {"per system", "batch by system", "batch stage-major",
-                                              "batch update+draw"};
+enum { PER_SYSTEM, BATCHED_BY_SYSTEM, STAGE_MAJOR, BATCH_DRAWN, TABLE_STAGE_MAJOR, TABLE_DRAWN, MODES };
+static const char *const MODE_NAMES[MODES] = {"per system",        "batch by system",   "batch stage-major",
+                                              "batch update+draw", "table stage-major", "table update+draw"};
 enum { UPDATE, FRAME, SPANS }; /* the update alone, the whole frame */
 
 typedef struct frame_figures {
@@ -185,8 +192,10 @@ static bool run_update(plume_context *context, const plume_system *systems, uint
                        const plume_frame_desc *frame, int mode) {
     bool ok = true;
     plume_lab_batch_system_by_system(mode == BATCHED_BY_SYSTEM);
+    plume_lab_batch_simulate_table(mode == TABLE_STAGE_MAJOR || mode == TABLE_DRAWN);
     plume_frame_desc unsorted = *frame;
-    unsorted.disable_sort = mode == BATCH_DRAWN; /* the batch's draw sorts every system together */
+    /* The batch's draw sorts every system together. */
+    unsorted.disable_sort = mode == BATCH_DRAWN || mode == TABLE_DRAWN;
     if (mode != PER_SYSTEM) ok = plume_batch_update(context, systems, count, &unsorted) == PLUME_OK;
     else
         for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_update(context, systems[i], frame) == PLUME_OK;
@@ -195,7 +204,7 @@ static bool run_update(plume_context *context, const plume_system *systems, uint
 
 static bool run_draws(plume_context *context, const plume_system *systems, uint32_t count,
                       const plume_frame_desc *frame, int mode) {
-    if (mode == BATCH_DRAWN) return plume_batch_draw(context, systems, count, frame) == PLUME_OK;
+    if (mode == BATCH_DRAWN || mode == TABLE_DRAWN) return plume_batch_draw(context, systems, count, frame) == PLUME_OK;
     bool ok = true;
     for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_draw(context, systems[i], frame) == PLUME_OK;
     return ok;
@@ -244,6 +253,7 @@ static frame_figures time_frames(plume_context *context, const scene *s, const o
             gpu[mode][FRAME][n] = (double)(update_ns + draw_ns) * 1e-6;
         }
         plume_lab_batch_system_by_system(false);
+        plume_lab_batch_simulate_table(true);
         glDeleteQueries(2, queries);
         for (int m = 0; m < MODES; ++m)
             for (int span = 0; span < SPANS; ++span) {
@@ -283,6 +293,43 @@ static double first_frame_ms(plume_context *context, const scene *s, plume_syste
     return bench_now_ms() - t0;
 }
 
+typedef struct pool_churn {
+    double destroy_ms, create_ms;            /* medians */
+    uint64_t pages_made, pages;              /* pages the pool made during the churn; its pages after */
+    double pool_mb, pool_used_mb, system_mb; /* the pool, its blocks in use, one system's (lab figures) */
+} pool_churn;
+
+/* Each of the first `o->creations` systems (at most count - 1: one stays)
+ * destroyed and made again with its descriptor, timed. */
+static bool churn_systems(plume_context *context, plume_system *systems, uint32_t count, const options *o,
+                          pool_churn *out) {
+    uint32_t rounds = o->creations < count - 1 ? o->creations : count - 1;
+    double *destroy_ms = calloc(rounds + 1, sizeof *destroy_ms), *create_ms = calloc(rounds + 1, sizeof *create_ms);
+    plume_lab_particle_storage before = {0}, after = {0};
+    bool ok = destroy_ms && create_ms && plume_lab_particle_storage_of(context, (plume_system){0}, &before) == PLUME_OK;
+    for (uint32_t i = 0; ok && i < rounds; ++i) {
+        plume_system_desc desc = small_effect(i, count, o->capacity);
+        double t0 = bench_now_ms();
+        ok = plume_system_destroy(context, systems[i]) == PLUME_OK;
+        double t1 = bench_now_ms();
+        systems[i] = (plume_system){0};
+        ok = ok && plume_system_create(context, &desc, &systems[i]) == PLUME_OK;
+        create_ms[i] = bench_now_ms() - t1;
+        destroy_ms[i] = t1 - t0;
+    }
+    plume_lab_gpu_memory memory = {0};
+    ok = ok && plume_lab_particle_storage_of(context, (plume_system){0}, &after) == PLUME_OK &&
+         plume_lab_gpu_memory_of(context, systems[count - 1], &memory) == PLUME_OK;
+    if (ok)
+        *out = (pool_churn){bench_median(destroy_ms, (int)rounds), bench_median(create_ms, (int)rounds),
+                            after.pool_pages_made - before.pool_pages_made, after.pool_pages,
+                            memory.pool_bytes / 1048576.0, memory.pool_used_bytes / 1048576.0,
+                            memory.system_bytes / 1048576.0};
+    free(destroy_ms);
+    free(create_ms);
+    return ok;
+}
+
 /* Creation and memory (see the top), in a fresh context. */
 static bool time_creation(const scene *s, const options *o) {
     plume_context *context = NULL;
@@ -305,6 +352,11 @@ static bool time_creation(const scene *s, const options *o) {
     double after_raster = available_mb(nvx);
     for (uint32_t i = 0; ok && i < count; ++i) tiled_ms[i] = first_frame_ms(context, s, systems[i], PLUME_DRAW_PATH_TILED);
     double after_tiled = available_mb(nvx);
+    /* The churn of a game's effects: each of the first systems destroyed and
+     * made again among the others, its block of the particle pool taken
+     * again (pool_churn says what the pool made meanwhile). */
+    pool_churn churn = {0};
+    if (ok) ok = churn_systems(context, systems, count, o, &churn);
     if (ok) {
         printf("\nsystem creation (capacity %u), CPU ms: first %.3f, median of the next %u %.4f\n", o->capacity,
                create_ms[0], o->creations, bench_median(create_ms + 1, (int)o->creations));
@@ -312,6 +364,12 @@ static bool time_creation(const scene *s, const options *o) {
                " tiled first %.3f, median %.4f\n",
                raster_ms[0], bench_median(raster_ms + 1, (int)o->creations), tiled_ms[0],
                bench_median(tiled_ms + 1, (int)o->creations));
+        printf("a live system destroyed and made again among %u (its pool block reused), CPU ms: destroy median"
+               " %.4f, create median %.4f; pool pages made meanwhile %llu\n",
+               count, churn.destroy_ms, churn.create_ms, (unsigned long long)churn.pages_made);
+        printf("particle pool: %llu pages, %.3f MB, %.3f MB in systems' blocks; a system's own GL objects and block"
+               " %.3f MB (plume_lab_gpu_memory_of)\n",
+               (unsigned long long)churn.pages, churn.pool_mb, churn.pool_used_mb, churn.system_mb);
         if (nvx)
             printf("GPU memory per system (GL_NVX_gpu_memory_info, %u systems): raster %.3f MB, raster + tiled"
                    " %.3f MB\n",
@@ -354,6 +412,8 @@ int main(int argc, char **argv) {
            " each system's passes in turn, as before 1.3's stage-major batch), batch stage-major (one"
            " plume_batch_update, each pass for every system, then the next); then a plume_system_draw each;"
            " batch update+draw: the stage-major update without the systems' sorts, then one plume_batch_draw;"
+           " those two without the simulate table (each system its own simulate dispatch, as before), and table"
+           " stage-major / table update+draw the same with it (one simulate dispatch a pool page);"
            " frames take turns; medians; x per: the update's time over the per-system update's\n");
     printf("%8s %-7s %-18s %11s %11s %11s %11s %9s %9s\n", "systems", "path", "update", "upd CPU ms",
            "upd GPU ms", "frame CPU", "frame GPU", "CPU x per", "GPU x per");

@@ -133,10 +133,35 @@ plume_result plume_lab_system_set_bounds(plume_context *context, plume_system sy
  * system or count over the capacity. */
 plume_result plume_lab_read_spins(plume_context *context, plume_system system, float *out, uint32_t count);
 
+/* Where a compute-path system's capacity-sized storage lies in the
+ * context's particle pool: its ranges (motion, traits, state and dead list,
+ * outcome per slot, counts per workgroup) and what the pool holds. A system
+ * {0} (or one on the fragment path, which has textures of its own) fills the
+ * pool's part only. PLUME_ERROR_INVALID_ARGUMENT: a handle that names no
+ * live system, `out` NULL. */
+enum { PLUME_LAB_STORAGE_RANGES = 5 };
+typedef struct plume_lab_particle_storage {
+    uint32_t buffers[PLUME_LAB_STORAGE_RANGES];
+    uint64_t offsets[PLUME_LAB_STORAGE_RANGES], sizes[PLUME_LAB_STORAGE_RANGES];
+    uint64_t pool_pages;      /* the pool's GL buffers now */
+    uint64_t pool_pages_made; /* pages made since the pool was */
+    uint64_t pool_blocks;     /* blocks of live systems */
+    uint64_t alignment;       /* of every range's offset */
+    /* plume_batch_update's simulate over a table of systems: its dispatches
+     * and the systems they ran, since the pool was made. */
+    uint64_t table_dispatches, table_systems;
+} plume_lab_particle_storage;
+plume_result plume_lab_particle_storage_of(plume_context *context, plume_system system,
+                                           plume_lab_particle_storage *out);
+
 /* plume_batch_update while on updates each system on its own, one after the
  * other, as it did before its passes went stage-major: the benchmark's and the
  * tests' baseline. Process-wide; default off. */
 void plume_lab_batch_system_by_system(bool on);
+/* plume_batch_update's simulate over a table of systems (on by default);
+ * off, every system runs its own simulate dispatch, as before the table:
+ * the benchmark's baseline. Process-wide, as the knob above. */
+void plume_lab_batch_simulate_table(bool on);
 
 /* ---- Profile ------------------------------------------------------------------------ */
 
@@ -207,9 +232,13 @@ plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system syst
  * from the GL: GL_BUFFER_SIZE, each texture level's texel sizes; needs GL
  * 4.5), for the tests' and benchmarks' budgets. */
 typedef struct plume_lab_gpu_memory {
-    uint64_t system_bytes; /* what `system` holds (its sorter's included); 0 for {0} */
+    uint64_t system_bytes; /* what `system` holds (its sorter's and its block of the pool included); 0 for {0} */
     uint64_t shared_bytes; /* the context's screen-sized draw scratch, shared by every system */
-    uint64_t total_bytes;  /* everything the context's objects and its shared scratch hold */
+    uint64_t total_bytes;  /* everything the context's objects, its shared scratch and its pool hold */
+    /* The context's particle pool: its pages, and the blocks live systems
+     * hold in them (each system's is in its system_bytes), so that
+     * total = the systems' + shared + pool - pool_used. */
+    uint64_t pool_bytes, pool_used_bytes;
 } plume_lab_gpu_memory;
 /* PLUME_ERROR_INVALID_ARGUMENT (logged): a system handle that names no live
  * system, `out` NULL; PLUME_ERROR_OUT_OF_MEMORY. */

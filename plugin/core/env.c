@@ -220,10 +220,10 @@ void plume_debug_group_end(const plume_env *env) {
 /* Fills the bound GL_COPY_WRITE_BUFFER with pseudo-random words (xorshift32
  * from the seed and the buffer's name, so that two buffers differ), a block
  * at a time. */
-static void poison_bound_buffer(const plume_env *env, GLuint buffer, GLsizeiptr bytes) {
+static void poison_bound_range(const plume_env *env, GLuint buffer, GLintptr start, GLsizeiptr bytes) {
     enum { BLOCK_WORDS = 4096 };
     uint32_t block[BLOCK_WORDS];
-    uint32_t state = env->new_buffer_poison * 2654435761u ^ buffer * 40503u;
+    uint32_t state = env->new_buffer_poison * 2654435761u ^ buffer * 40503u ^ (uint32_t)start * 2246822519u;
     if (state == 0) state = 1;
     for (GLsizeiptr offset = 0; offset < bytes; offset += (GLsizeiptr)sizeof block) {
         for (int i = 0; i < BLOCK_WORDS; ++i) {
@@ -233,10 +233,20 @@ static void poison_bound_buffer(const plume_env *env, GLuint buffer, GLsizeiptr 
             block[i] = state;
         }
         GLsizeiptr part = bytes - offset < (GLsizeiptr)sizeof block ? bytes - offset : (GLsizeiptr)sizeof block;
-        glBufferSubData(GL_COPY_WRITE_BUFFER, offset, part, block);
+        glBufferSubData(GL_COPY_WRITE_BUFFER, start + offset, part, block);
     }
 }
 #endif
+
+void plume_poison_new_range(const plume_env *env, GLuint buffer, GLintptr offset, GLsizeiptr bytes) {
+#ifdef PLUME_LAB
+    if (env->new_buffer_poison == 0) return;
+    glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
+    poison_bound_range(env, buffer, offset, bytes);
+#else
+    (void)env, (void)buffer, (void)offset, (void)bytes;
+#endif
+}
 
 GLuint plume_make_buffer(const plume_env *env, GLsizeiptr bytes, const void *data, GLenum usage, const char *label) {
     GLuint buffer = 0;
@@ -244,7 +254,7 @@ GLuint plume_make_buffer(const plume_env *env, GLsizeiptr bytes, const void *dat
     glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
     glBufferData(GL_COPY_WRITE_BUFFER, bytes, data, usage);
 #ifdef PLUME_LAB
-    if (!data && env->new_buffer_poison != 0) poison_bound_buffer(env, buffer, bytes);
+    if (!data && env->new_buffer_poison != 0) poison_bound_range(env, buffer, 0, bytes);
 #else
     (void)env;
 #endif

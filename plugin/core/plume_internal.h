@@ -208,6 +208,10 @@ void plume_label_gl_object(const plume_env *env, GLenum type, GLuint name, const
  * (neither GL 3.3 nor WebGL 2 has: nothing there). */
 void plume_debug_group_begin(const plume_env *env, const char *name);
 void plume_debug_group_end(const plume_env *env);
+/* A range of `buffer` handed to a new user (a pool's block): in lab builds
+ * poisoned as plume_make_buffer poisons a new buffer; binds
+ * GL_COPY_WRITE_BUFFER. Nothing in the product. */
+void plume_poison_new_range(const plume_env *env, GLuint buffer, GLintptr offset, GLsizeiptr bytes);
 /* plume_make_buffer without data for GPU-only use (GL_DYNAMIC_COPY). */
 GLuint plume_make_gpu_buffer(const plume_env *env, GLsizeiptr bytes, const char *label);
 

@@ -51,10 +51,11 @@ void bounds_capture(system_state *s, uint64_t update, plume_gl_scope *scope) {
     /* A slot still unsignalled a ring later is overwritten: the copy below
      * is ordered after the one it held, which nobody will read now. */
     if (b->fences[slot]) glDeleteSync(b->fences[slot]);
-    glBindBuffer(GL_COPY_READ_BUFFER, s->state_buffer);
+    glBindBuffer(GL_COPY_READ_BUFFER, s->state.buffer);
     glBindBuffer(GL_COPY_WRITE_BUFFER, b->buffers[slot]);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, STATE_LIVE_COUNT_OFFSET, 0, 4);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 4 * PLUME_STATE_BOUNDS_MIN, 4, 24);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, s->state.offset + STATE_LIVE_COUNT_OFFSET, 0, 4);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, s->state.offset + 4 * PLUME_STATE_BOUNDS_MIN, 4,
+                        24);
     b->fences[slot] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     b->updates[slot] = update;
 }

@@ -70,6 +70,30 @@ typedef struct particle_mesh_view {
     GLuint spin_buffer;  /* capacity ParticleSpins (PLUME_BINDING_SPIN) */
 } particle_mesh_view;
 
+/* A range of a GL buffer: a system's particle storage is a range of a page
+ * of the context's pool (particle_pool.c), bound with glBindBufferRange;
+ * size 0 stands for the whole buffer (a draw group's own state buffer). */
+typedef struct particle_range {
+    GLuint buffer;
+    GLintptr offset;
+    GLsizeiptr size;
+} particle_range;
+
+/* Binds `range` to the storage buffer binding `binding`. */
+static inline void particle_bind_storage(GLuint binding, particle_range range) {
+    if (range.size) glBindBufferRange(GL_SHADER_STORAGE_BUFFER, binding, range.buffer, range.offset, range.size);
+    else glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, range.buffer);
+}
+
+/* What the context's particle pool holds (the lab's memory figures). */
+typedef struct particle_pool_usage_counts {
+    uint64_t page_bytes, used_bytes; /* its pages' sizes; the blocks of live systems in them */
+    uint64_t pages, pages_made, blocks, alignment;
+    uint64_t table_dispatches, table_systems; /* a batch's simulate over tables (simulate_table.c), so far */
+} particle_pool_usage_counts;
+/* All zero where the context has no pool (no compute-path system). */
+void particle_pool_usage(const plume_context *context, particle_pool_usage_counts *out);
+
 struct particle_attachments;
 
 /* A system's trails as its draw reads them (plume_trail_desc; all zero
@@ -90,9 +114,10 @@ typedef struct particle_view {
      * and height the sprite's. NULL in a draw group's view. */
     const plume_system_desc *desc;
     /* The compute path's particles (zero on the fragment path). */
-    GLuint motion_buffer, traits_buffer;
+    particle_range motion, traits;
     GLuint draw_list_buffer; /* {key, slot} pairs, in draw order, drawn count of them */
-    GLuint state_buffer;     /* see STATE_DRAW_ARGS_OFFSET */
+    particle_range state;    /* see STATE_DRAW_ARGS_OFFSET, from its offset */
+    uint64_t pooled_bytes;   /* the system's block of the context's particle pool */
     uint32_t sort_bound;     /* the last update's bound on the drawn count */
     GLuint sprite_texture;   /* 0: none; plume's own or the host's (host_texture) */
     bool sprite_is_array;    /* the host's GL_TEXTURE_2D_ARRAY: a frame per layer */

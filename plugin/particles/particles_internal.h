@@ -281,8 +281,8 @@ typedef struct system_state {
     GLuint compact_scan_program, compact_scatter_program;
     GLint compact_scan_groups;
     compact_scatter_locations compact_scatter;
-    GLuint slot_keys_buffer;    /* capacity {depth key, outcome bits}, one a slot */
-    GLuint group_counts_buffer; /* a uvec4 per simulate workgroup */
+    particle_range slot_keys;    /* capacity {depth key, outcome bits}, one a slot */
+    particle_range group_counts; /* a uvec4 per simulate workgroup */
     uint32_t sort_bound;        /* this update's bound on the drawn count (the sort's max_count) */
 
     GLuint reset_program, prepare_program, emit_program, simulate_program;
@@ -291,10 +291,14 @@ typedef struct system_state {
     simulate_locations simulate;
     particle_attachments attachments; /* the draw paths' state (render/) */
 
-    GLuint motion_buffer;    /* capacity ParticleMotions: what simulate reads and writes */
-    GLuint traits_buffer;    /* capacity ParticleTraits: fixed at birth */
+    /* The capacity-sized storage, ranges of one block of the context's
+     * particle pool (particle_pool.c); the live list is a buffer of its own,
+     * which the sorter binds whole. */
+    particle_range pool_block;
+    particle_range motion;   /* capacity ParticleMotions: what simulate reads and writes */
+    particle_range traits;   /* capacity ParticleTraits: fixed at birth */
     GLuint live_list_buffer; /* capacity {depth key, slot} pairs: this update's survivors, sorted */
-    GLuint state_buffer;     /* see the STATE_* layout */
+    particle_range state;    /* see the STATE_* layout, from its offset */
     plume_upload_ring emitter_ring; /* its buffer current: PLUME_MAX_EMITTERS Emitters */
     GLuint sprite_texture;   /* 0: no texture */
     GLuint motion_texture;   /* the flipbook's motion, plume's own (0: none or the host's) */
@@ -314,6 +318,7 @@ typedef struct system_state {
     bool batch_listed;       /* named earlier in the plume_batch_update being checked (batch.c) */
     bool batch_alone;        /* linked to another by event routes: a batch updates it on its own (batch.c) */
     bool update_culls;       /* this update's simulate culls against the frame */
+    bool table_simulated;    /* this step's simulate ran in a batch's table (simulate_table.c) */
     uint32_t requested;      /* the particles this step asks for (the emit pass's count) */
     plume_system handle;     /* this system's own handle (event routes name it) */
     world_state world;
@@ -326,6 +331,35 @@ typedef struct system_state {
     struct fragment_particles *fragment;
     trail_state trail; /* trails.c; all zero without a trail */
 } system_state;
+
+/* ---- particle_pool.c: the context's particle storage ---- */
+
+/* One block of the context's pool for `count` ranges of `sizes` bytes, each
+ * aligned for binding: out[i] the ranges, *block the whole (for the give
+ * back); errors logged through `env`. Binds GL_COPY_WRITE_BUFFER (the
+ * caller's scope restores it). */
+plume_result particle_pool_take(plume_context *context, const plume_env *env, const GLsizeiptr *sizes,
+                                uint32_t count, particle_range *out, particle_range *block);
+/* Returns `block` to the pool (zeroed after; a zero block: nothing); the
+ * pool goes with its last block. */
+void particle_pool_give_back(plume_context *context, particle_range *block);
+
+/* The pool's slot for the batch's simulate table (NULL: no pool). */
+typedef struct simulate_table simulate_table;
+simulate_table **particle_pool_table(plume_context *context);
+
+/* ---- simulate_table.c: a batch's simulate as one dispatch a page ---- */
+
+/* The simulate pass of every system of `systems` that fits a table (see
+ * simulate_table.c), in one dispatch per pool page, where two or more fit;
+ * marks them (table_simulated) and returns how many ran. `fitting` has room
+ * for `count`. */
+uint32_t simulate_table_run(system_state *const *systems, uint32_t count, const plume_frame_desc *frame,
+                            const mat4 view, const mat4 projection, system_state **fitting);
+void simulate_table_free(const plume_env *env, simulate_table *table);
+uint32_t simulate_table_list(const simulate_table *table, plume_gl_object *out, uint32_t capacity);
+/* The table's dispatches and the systems they ran, so far (NULL: none). */
+void simulate_table_counts(const simulate_table *table, uint64_t *dispatches, uint64_t *systems);
 
 /* ---- system.c ---- */
 
@@ -415,6 +449,9 @@ system_state *world_other_target(const system_state *s);
  * world_uses_textures). */
 void world_prepare_simulate(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection);
 bool world_uses_textures(const system_state *s, const plume_frame_desc *frame);
+/* No collider, attractor, vector field, depth collision or route acts in
+ * this update's simulate (a table can run it: simulate_table.c). */
+bool world_quiet_in_simulate(system_state *s, const plume_frame_desc *frame);
 /* The routes' target systems are live systems of the context, at most one
  * besides `s` (logged under `caller`, naming the field). */
 plume_result world_check_targets(const system_state *s, const char *caller, const plume_world *world);

@@ -22,6 +22,31 @@ plume_result plume_lab_read_spins(plume_context *context, plume_system handle, f
     plume_gl_scope_end(&scope);
     return plume_drain_gl_errors(&s->env, "plume_lab_read_spins");
 }
+
+plume_result plume_lab_particle_storage_of(plume_context *context, plume_system handle,
+                                           plume_lab_particle_storage *out) {
+    static const char *CALLER = "plume_lab_particle_storage_of";
+    system_state *s = handle.id ? particles_find_system_with(context, handle, CALLER, out, "out") : NULL;
+    if ((handle.id && !s) || !context || !out) return PLUME_ERROR_INVALID_ARGUMENT;
+    *out = (plume_lab_particle_storage){0};
+    particle_pool_usage_counts pool;
+    particle_pool_usage(context, &pool);
+    out->pool_pages = pool.pages;
+    out->pool_pages_made = pool.pages_made;
+    out->pool_blocks = pool.blocks;
+    out->alignment = pool.alignment;
+    out->table_dispatches = pool.table_dispatches;
+    out->table_systems = pool.table_systems;
+    if (!s) return PLUME_OK;
+    const particle_range ranges[PLUME_LAB_STORAGE_RANGES] = {s->motion, s->traits, s->state, s->slot_keys,
+                                                             s->group_counts};
+    for (int i = 0; i < PLUME_LAB_STORAGE_RANGES; ++i) {
+        out->buffers[i] = ranges[i].buffer;
+        out->offsets[i] = (uint64_t)ranges[i].offset;
+        out->sizes[i] = (uint64_t)ranges[i].size;
+    }
+    return PLUME_OK;
+}
 #else
 /* ISO C wants something in a translation unit. */
 typedef int particles_lab_is_lab_only;

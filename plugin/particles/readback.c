@@ -17,8 +17,8 @@ static bool read_back_particles(const system_state *s, plume_particle *out) {
     float *motions = plume_alloc(&s->env, (size_t)capacity * PLUME_MOTION_BYTES);
     float *traits = plume_alloc(&s->env, (size_t)capacity * PLUME_TRAITS_BYTES);
     if (motions && traits) {
-        read_buffer(s->motion_buffer, 0, (GLsizeiptr)capacity * PLUME_MOTION_BYTES, motions);
-        read_buffer(s->traits_buffer, 0, (GLsizeiptr)capacity * PLUME_TRAITS_BYTES, traits);
+        read_buffer(s->motion.buffer, s->motion.offset, (GLsizeiptr)capacity * PLUME_MOTION_BYTES, motions);
+        read_buffer(s->traits.buffer, s->traits.offset, (GLsizeiptr)capacity * PLUME_TRAITS_BYTES, traits);
         for (uint32_t i = 0; i < capacity; ++i) {
             const float *m = motions + i * (PLUME_MOTION_BYTES / 4), *t = traits + i * (PLUME_TRAITS_BYTES / 4);
             plume_particle *p = &out[i];
@@ -54,7 +54,7 @@ plume_result plume_system_read_back(plume_context *context, plume_system handle,
     plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     uint32_t header[STATE_HEADER_BYTES / 4];
-    read_buffer(system->state_buffer, 0, STATE_HEADER_BYTES, header);
+    read_buffer(system->state.buffer, system->state.offset, STATE_HEADER_BYTES, header);
     uint32_t capacity = system->desc.capacity;
     /* Clamped so that a corrupt counter can never overrun the caller's arrays. */
     uint32_t drawn = header[STATE_DRAWN_COUNT_OFFSET / 4], dead = header[STATE_DEAD_COUNT_OFFSET / 4];
@@ -69,7 +69,8 @@ plume_result plume_system_read_back(plume_context *context, plume_system handle,
         return PLUME_ERROR_OUT_OF_MEMORY;
     }
     if (readback->dead_slots)
-        read_buffer(system->state_buffer, STATE_HEADER_BYTES, (GLsizeiptr)dead * 4, readback->dead_slots);
+        read_buffer(system->state.buffer, system->state.offset + STATE_HEADER_BYTES, (GLsizeiptr)dead * 4,
+                    readback->dead_slots);
     if (readback->draw_order || readback->draw_keys) {
         uint32_t *pairs = plume_alloc(&system->env, (size_t)drawn * PLUME_PAIR_BYTES);
         if (!pairs) {

@@ -85,11 +85,6 @@ plume_result particles_create_compaction(system_state *s) {
         return r;
     plume_find_uniform_locations(s->compact_scan_program, COMPACT_SCAN_UNIFORMS, &s->compact_scan_groups);
     plume_find_uniform_locations(s->compact_scatter_program, COMPACT_SCATTER_UNIFORMS, s->compact_scatter.at);
-    s->slot_keys_buffer = plume_make_gpu_buffer(&s->env, (GLsizeiptr)s->desc.capacity * PLUME_PAIR_BYTES,
-                                                "plume particles: outcome per slot");
-    s->group_counts_buffer =
-        plume_make_gpu_buffer(&s->env, (GLsizeiptr)particles_simulate_groups(s) * PLUME_GROUP_COUNT_BYTES,
-                              "plume particles: counts per simulate workgroup");
     return plume_drain_gl_errors(&s->env, "plume_system_create (compaction)");
 }
 
@@ -143,8 +138,8 @@ plume_result particles_reset_gpu_state(system_state *s) {
     if (s->fragment) return fragment_particles_reset(s);
     glUseProgram(s->reset_program);
     glProgramUniform1ui(s->reset_program, s->reset_capacity_location, s->desc.capacity);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
+    particle_bind_storage(PLUME_BINDING_MOTION, s->motion);
+    particle_bind_storage(PLUME_BINDING_STATE, s->state);
     glDispatchCompute((s->desc.capacity + PLUME_RESET_GROUP_SIZE - 1) / PLUME_RESET_GROUP_SIZE, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     world_reset_gpu_state(s);
@@ -257,10 +252,10 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
  * one of a system's passes to its next in the GL's bindings or uniforms. */
 
 static void bind_particle_buffers(const system_state *s) {
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
+    particle_bind_storage(PLUME_BINDING_MOTION, s->motion);
+    particle_bind_storage(PLUME_BINDING_TRAITS, s->traits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIVE_LIST, s->live_list_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
+    particle_bind_storage(PLUME_BINDING_STATE, s->state);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_EMITTERS, s->emitter_ring.buffers[s->emitter_ring.current]);
 }
 
@@ -268,8 +263,8 @@ static void bind_particle_buffers(const system_state *s) {
  * read: the particles, simulate's outcomes and counts, the event buffers. */
 static void bind_compaction_buffers(system_state *s) {
     bind_particle_buffers(s);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SLOT_KEYS, s->slot_keys_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_COUNTS, s->group_counts_buffer);
+    particle_bind_storage(PLUME_BINDING_SLOT_KEYS, s->slot_keys);
+    particle_bind_storage(PLUME_BINDING_GROUP_COUNTS, s->group_counts);
     world_set_routes(s);
 }
 
@@ -321,8 +316,8 @@ static void pass_simulate(system_state *s, const plume_frame_desc *frame, const 
     glProgramUniform1ui(sim, s->simulate.sort_mode, s->desc.sort_mode);
     glProgramUniform1ui(sim, s->simulate.sort_key_shift, particles_sort_key_shift(&s->desc));
     set_cull_uniforms(s, frame, view, projection, s->update_culls);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SLOT_KEYS, s->slot_keys_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_COUNTS, s->group_counts_buffer);
+    particle_bind_storage(PLUME_BINDING_SLOT_KEYS, s->slot_keys);
+    particle_bind_storage(PLUME_BINDING_GROUP_COUNTS, s->group_counts);
     world_prepare_simulate(s, frame, view, projection); /* binds the event buffers */
     bool local = s->desc.simulation_space == PLUME_SPACE_LOCAL;
     glProgramUniform1i(sim, s->simulate.local_space, local);
@@ -361,7 +356,15 @@ void particles_run_passes(system_state *const *systems, uint32_t count, const pl
     bool emitted = false;
     for (uint32_t i = 0; i < count; ++i) emitted = pass_emit(systems[i]) || emitted;
     if (emitted) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    for (uint32_t i = 0; i < count; ++i) pass_simulate(systems[i], frame, view, projection);
+    /* A batch's systems that fit a table share one dispatch a pool page
+     * (simulate_table.c); the others, and a system alone, their own. */
+    system_state **fitting = count > 1 ? plume_alloc(&systems[0]->env, sizeof *fitting * count) : NULL;
+    if (fitting) simulate_table_run(systems, count, frame, view, projection, fitting);
+    else
+        for (uint32_t i = 0; i < count; ++i) systems[i]->table_simulated = false;
+    plume_free(&systems[0]->env, fitting);
+    for (uint32_t i = 0; i < count; ++i)
+        if (!systems[i]->table_simulated) pass_simulate(systems[i], frame, view, projection);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     for (uint32_t i = 0; i < count; ++i) pass_compact_scan(systems[i]);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -387,7 +390,7 @@ plume_result particles_run_sort_stage(system_state *s, bool host_barrier) {
     uint32_t bound = s->sort_bound;
     profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_BOUND, bound);
     s->last_sort = plume_sorter_algorithm_for(s->context, s->sorter, bound);
-    return sort_indirect_in_scope(s->context, s->sorter, s->live_list_buffer, s->state_buffer,
-                                  STATE_DRAWN_COUNT_OFFSET, STATE_HEADER_BYTES + (GLsizeiptr)s->desc.capacity * 4,
+    return sort_indirect_in_scope(s->context, s->sorter, s->live_list_buffer, s->state.buffer,
+                                  (uint32_t)(s->state.offset + STATE_DRAWN_COUNT_OFFSET), s->state.offset + s->state.size,
                                   bound, host_barrier);
 }

@@ -85,15 +85,17 @@ static plume_result create_buffers(system_state *s) {
     plume_result r;
     float emitters[PLUME_MAX_EMITTERS][EMITTER_GPU_FLOATS];
     for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) particles_pack_emitter(&s->desc.emitters[e], emitters[e]);
+    /* The capacity-sized storage in one block of the context's pool; the
+     * compaction's outcome per slot and counts per workgroup with it. */
+    const GLsizeiptr sizes[5] = {capacity * PLUME_MOTION_BYTES, capacity * PLUME_TRAITS_BYTES,
+                                 STATE_HEADER_BYTES + capacity * 4, capacity * PLUME_PAIR_BYTES,
+                                 (GLsizeiptr)particles_simulate_groups(s) * PLUME_GROUP_COUNT_BYTES};
+    particle_range ranges[5];
+    if ((r = particle_pool_take(s->context, &s->env, sizes, 5, ranges, &s->pool_block))) return r;
+    s->motion = ranges[0], s->traits = ranges[1], s->state = ranges[2];
+    s->slot_keys = ranges[3], s->group_counts = ranges[4];
     if ((r = particles_create_buffer(
-             s, capacity * PLUME_MOTION_BYTES, NULL, "plume particles: motion", &s->motion_buffer)) ||
-        (r = particles_create_buffer(
-             s, capacity * PLUME_TRAITS_BYTES, NULL, "plume particles: traits", &s->traits_buffer)) ||
-        (r = particles_create_buffer(
-             s, capacity * PLUME_PAIR_BYTES, NULL, "plume particles: live list", &s->live_list_buffer)) ||
-        (r = particles_create_buffer(
-             s, STATE_HEADER_BYTES + capacity * 4, NULL, "plume particles: state and dead list",
-             &s->state_buffer)))
+             s, capacity * PLUME_PAIR_BYTES, NULL, "plume particles: live list", &s->live_list_buffer)))
         return r;
     plume_upload_ring_create(&s->env, &s->emitter_ring, sizeof emitters, emitters, "plume particles: emitters");
     return plume_drain_gl_errors(&s->env, "plume_system_create (buffers)");
@@ -171,11 +173,9 @@ _Static_assert(1 + 4 * PLUME_GPU_MAX_MESHES <= SYSTEM_GL_OBJECTS, "the meshes' l
 static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity) {
     const plume_gl_object all[SYSTEM_GL_OBJECTS] = {
         {GL_PROGRAM, s->reset_program},    {GL_PROGRAM, s->prepare_program}, {GL_PROGRAM, s->emit_program},
-        {GL_PROGRAM, s->simulate_program}, {GL_BUFFER, s->motion_buffer},    {GL_BUFFER, s->traits_buffer},
-        {GL_BUFFER, s->live_list_buffer},  {GL_BUFFER, s->state_buffer},
+        {GL_PROGRAM, s->simulate_program}, {GL_BUFFER, s->live_list_buffer},
         {GL_TEXTURE, s->sprite_texture},   {GL_PROGRAM, s->compact_scan_program},
-        {GL_PROGRAM, s->compact_scatter_program}, {GL_BUFFER, s->slot_keys_buffer},
-        {GL_BUFFER, s->group_counts_buffer}, {GL_TEXTURE, s->motion_texture},
+        {GL_PROGRAM, s->compact_scatter_program}, {GL_TEXTURE, s->motion_texture},
     };
     return plume_list_named_gl_objects(all, SYSTEM_GL_OBJECTS, out, capacity);
 }
@@ -206,6 +206,7 @@ static void free_system(void *object) {
     fragment_particles_destroy(s);
     plume_gl_object owned[SYSTEM_GL_OBJECTS];
     plume_delete_gl_objects(&s->env, owned, list_own_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
+    particle_pool_give_back(s->context, &s->pool_block);
     plume_delete_gl_objects(&s->env, owned, world_list_gl_objects(s, owned, SYSTEM_GL_OBJECTS));
     bounds_destroy(s);
     cpu_events_free(s);
@@ -447,10 +448,10 @@ plume_result particles_update_end(system_state *system, const plume_frame_desc *
     profiler_stage_end(system->profiler, PLUME_STAGE_SIMULATE);
     particles_capture_event_counts(system, scope);
     bounds_capture(system, system->update_count, scope);
-    profiler_capture_u32(system->profiler, PROFILER_VALUE_LIVE_COUNT, system->state_buffer, STATE_LIVE_COUNT_OFFSET,
-                         scope);
-    profiler_capture_u32(system->profiler, PROFILER_VALUE_DRAWN_COUNT, system->state_buffer,
-                         STATE_DRAWN_COUNT_OFFSET, scope);
+    profiler_capture_u32(system->profiler, PROFILER_VALUE_LIVE_COUNT, system->state.buffer,
+                         system->state.offset + STATE_LIVE_COUNT_OFFSET, scope);
+    profiler_capture_u32(system->profiler, PROFILER_VALUE_DRAWN_COUNT, system->state.buffer,
+                         system->state.offset + STATE_DRAWN_COUNT_OFFSET, scope);
     profiler_stage_begin(system->profiler, PLUME_STAGE_SORT);
     system->last_sort = PLUME_SORT_AUTOMATIC;
     bool sort = !frame->disable_sort && !particles_sort_skipped(&system->desc);

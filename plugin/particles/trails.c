@@ -79,7 +79,7 @@ void trails_reset(system_state *s) {
 static void bind_history(const system_state *s) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAIL_HEADERS, s->trail.header_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAIL_POINTS, s->trail.point_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
+    particle_bind_storage(PLUME_BINDING_MOTION, s->motion);
 }
 
 static GLuint groups_for(uint32_t count) { return (count + PLUME_TRAIL_GROUP_SIZE - 1) / PLUME_TRAIL_GROUP_SIZE; }
@@ -95,7 +95,7 @@ void trails_record(system_state *s) {
     glProgramUniform1ui(p, t->record.ring, ring_of(s));
     glProgramUniform1i(p, t->record.ribbon, s->desc.trail.ribbon);
     bind_history(s);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
+    particle_bind_storage(PLUME_BINDING_TRAITS, s->traits);
     glDispatchCompute(groups_for(s->desc.capacity), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
@@ -117,9 +117,9 @@ plume_result trails_sort(system_state *s, const mat4 view, bool sort) {
     glProgramUniform1ui(p, t->keys.capacity, s->desc.capacity);
     glProgramUniform1f(p, t->keys.spacing, s->desc.trail.spacing);
     bind_history(s);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
+    particle_bind_storage(PLUME_BINDING_TRAITS, s->traits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->live_list_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
+    particle_bind_storage(PLUME_BINDING_STATE, s->state);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAIL_PAIRS, t->pair_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAIL_CONTROL, t->control_buffer);
     /* At least one invocation: the first writes the counts, zero or not. */

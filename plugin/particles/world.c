@@ -346,6 +346,15 @@ void world_set_routes(system_state *s) {
     cpu_events_set_routes(s, route_count, (const GLuint(*)[4])routes);
 }
 
+bool world_quiet_in_simulate(system_state *s, const plume_frame_desc *frame) {
+    float colliders[PLUME_MAX_COLLIDERS][COLLIDER_FLOATS];
+    float attractors[PLUME_MAX_ATTRACTORS][ATTRACTOR_FLOATS];
+    GLuint routes[PLUME_MAX_EVENT_ROUTES][4], capacities[2];
+    return pack_colliders(&s->desc.world, colliders) == 0 && pack_attractors(&s->desc.world, attractors) == 0 &&
+           s->desc.world.vector_field.texture == 0 && !depth_collides(s, frame) &&
+           pack_routes(s, routes, capacities) == 0;
+}
+
 void world_prepare_simulate(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
     const world_locations *l = &s->world.simulate;
     GLuint sim = s->simulate_program;

@@ -65,8 +65,8 @@ static void gather_trail(group_state *g, const particle_view *s, uint32_t i, con
     glProgramUniform1ui(t, at[TRAIL_GATHER_FIRST_RECORD], g->first_record[i]);
     particle_set_appearance_uniforms(s, &g->at.trail_gather_appearance);
     trail_set_uniforms(s, &g->at.trail_gather_trail, frame);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
+    particle_bind_storage(PLUME_BINDING_MOTION, s->motion);
+    particle_bind_storage(PLUME_BINDING_TRAITS, s->traits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->trail.pair_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_TRAIL_HEADERS, s->trail.header_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_TRAIL_POINTS, s->trail.point_buffer);
@@ -83,10 +83,10 @@ static void gather(group_state *g, const particle_view *systems, const draw_fram
     for (uint32_t i = 0; i < g->system_count; ++i) {
         /* A trail system's pairs: its sorted segment pairs' count. */
         const particle_trail_view *trail = &systems[i].trail;
-        glBindBuffer(GL_COPY_READ_BUFFER, trail->entries ? trail->control_buffer : systems[i].state_buffer);
+        glBindBuffer(GL_COPY_READ_BUFFER, trail->entries ? trail->control_buffer : systems[i].state.buffer);
         GLintptr at = 4 * (PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * (GLintptr)i);
-        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
-                            trail->entries ? 4 * PLUME_TRAIL_SORT_COUNT : STATE_DRAWN_COUNT_OFFSET, at, 4);
+        GLintptr from = trail->entries ? 4 * PLUME_TRAIL_SORT_COUNT : systems[i].state.offset + STATE_DRAWN_COUNT_OFFSET;
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, from, at, 4);
     }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_STATE, g->state_buffer);
     glUseProgram(g->prepare_program);
@@ -111,9 +111,9 @@ static void gather(group_state *g, const particle_view *systems, const draw_fram
             glUseProgram(p);
             continue;
         }
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
+        particle_bind_storage(PLUME_BINDING_STATE, s->state);
+        particle_bind_storage(PLUME_BINDING_MOTION, s->motion);
+        particle_bind_storage(PLUME_BINDING_TRAITS, s->traits);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->draw_list_buffer);
         particle_set_appearance_uniforms(s, &g->at.gather_appearance);
         glProgramUniform1ui(p, at[GATHER_SYSTEM], i);

@@ -83,7 +83,7 @@ extern const plume_object_class draw_group_class;
 /* The group as the low-resolution wrapper sees it: its environment, its
  * state buffer (its drawn count where a system's is) and its profiler. */
 static inline particle_view group_view(group_state *g) {
-    return (particle_view){.env = &g->env, .context = g->context, .state_buffer = g->state_buffer,
+    return (particle_view){.env = &g->env, .context = g->context, .state = {g->state_buffer, 0, 0},
                            .profiler = g->profiler};
 }
 

@@ -101,7 +101,7 @@ plume_result lowres_begin(lowres_state *r, const particle_view *v, const plume_f
     /* 1. Farthest depth per block. Scissor off: the module's own targets are
      * drawn whole. */
     draw_stage_begin(v, PLUME_DRAW_STAGE_DOWNSAMPLE);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, v->state_buffer);
+    particle_bind_storage(PLUME_BINDING_STATE, v->state);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LOWRES_ARGS, r->args_buffer);
     glUseProgram(r->args_program);
     glDispatchCompute(1, 1, 1);

@@ -229,13 +229,14 @@ static void set_instance_pass_uniforms(const particle_view *v, const mesh_draw_s
  * opaque meshes) its own particles', appended by the compaction or the
  * instance pass; then the instance pass. */
 static void set_instance_counts(const particle_view *v, const mesh_draw_state *m) {
-    glBindBuffer(GL_COPY_READ_BUFFER, v->state_buffer);
+    glBindBuffer(GL_COPY_READ_BUFFER, v->state.buffer);
     glBindBuffer(GL_COPY_WRITE_BUFFER, m->args_buffer);
     const uint32_t zero = 0;
     for (uint32_t i = 0; i < v->mesh->count; ++i) {
         GLintptr instances = (GLintptr)(i * MESH_ARGS_STRIDE + 4);
         if (compacts(v)) glBufferSubData(GL_COPY_WRITE_BUFFER, instances, 4, &zero);
-        else glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, STATE_DRAWN_COUNT_OFFSET, instances, 4);
+        else glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, v->state.offset + STATE_DRAWN_COUNT_OFFSET,
+                                 instances, 4);
     }
     GLuint pass = m->instance_program ? m->instance_program : m->compact_program;
     if (!pass || v->sort_bound == 0) return;
@@ -247,10 +248,10 @@ static void set_instance_counts(const particle_view *v, const mesh_draw_state *m
     glUniform1ui(at[2], v->desc->seed);
     glUniform1ui(at[3], v->desc->capacity);
     if (m->instance_program) set_instance_pass_uniforms(v, m);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, v->motion_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, v->traits_buffer);
+    particle_bind_storage(PLUME_BINDING_MOTION, v->motion);
+    particle_bind_storage(PLUME_BINDING_TRAITS, v->traits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, v->state_buffer);
+    particle_bind_storage(PLUME_BINDING_STATE, v->state);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_ARGS, m->args_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_LISTS, m->lists_buffer);
     glDispatchCompute((v->sort_bound + PLUME_MESH_COMPACT_GROUP_SIZE - 1) / PLUME_MESH_COMPACT_GROUP_SIZE, 1, 1);
@@ -276,8 +277,8 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
     glUniform3fv(m->at[MD_EYE], 1, eye);
     if (!v->sprite_is_array) draw_bind_sprite(v, m->sprite_sampler);
     glUniform1i(m->uniforms.at[PU_HAS_TEXTURE], v->sprite_texture != 0 && !v->sprite_is_array);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, v->motion_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, v->traits_buffer);
+    particle_bind_storage(PLUME_BINDING_MOTION, v->motion);
+    particle_bind_storage(PLUME_BINDING_TRAITS, v->traits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SPIN, v->mesh->spin_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_LISTS, m->lists_buffer);

@@ -145,8 +145,8 @@ static plume_result write_lights(const particle_view *v, const plume_lights_desc
     lights_state *s = lights_of(v, &r);
     if (!s) return r;
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume lights");
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, v->motion_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, v->traits_buffer);
+    particle_bind_storage(PLUME_BINDING_MOTION, v->motion);
+    particle_bind_storage(PLUME_BINDING_TRAITS, v->traits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIGHT_CANDIDATES, s->candidate_buffer);
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LIGHTS, d->buffer, d->offset,
                       (GLsizeiptr)plume_lights_bytes(d->max_lights));

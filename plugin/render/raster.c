@@ -76,13 +76,14 @@ static plume_result raster_draw(const particle_view *v, const draw_frame *frame,
                                target->depth_size, r->depth_sampler);
     particle_set_light_uniforms(v, &r->uniforms);
     draw_bind_sprite(v, r->sprite_sampler);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, v->motion_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, v->traits_buffer);
+    particle_bind_storage(PLUME_BINDING_MOTION, v->motion);
+    particle_bind_storage(PLUME_BINDING_TRAITS, v->traits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
     glBindVertexArray(r->vertex_array);
-    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, count ? count->buffer : v->state_buffer);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, count ? count->buffer : v->state.buffer);
     draw_blend_particles_over_depth(v->env);
-    glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(count ? count->offset : STATE_DRAW_ARGS_OFFSET));
+    GLintptr args = count ? (GLintptr)count->offset : v->state.offset + STATE_DRAW_ARGS_OFFSET;
+    glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)args);
     return PLUME_OK;
 }
 

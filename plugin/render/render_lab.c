@@ -122,6 +122,11 @@ plume_result plume_lab_gpu_memory_of(plume_context *context, plume_system system
     bool made = (!system.id || listed_bytes(context, system.id, list_system, &out->system_bytes)) &&
                 listed_bytes(context, 0, list_shared, &out->shared_bytes) &&
                 listed_bytes(context, 0, list_context, &out->total_bytes);
+    if (system.id) out->system_bytes += view.pooled_bytes;
+    particle_pool_usage_counts pool;
+    particle_pool_usage(context, &pool);
+    out->pool_bytes = pool.page_bytes;
+    out->pool_used_bytes = pool.used_bytes;
     return made ? PLUME_OK : PLUME_ERROR_OUT_OF_MEMORY;
 }
 #else

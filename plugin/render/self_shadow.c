@@ -108,9 +108,9 @@ plume_result self_shadow_prepare(const particle_view *v) {
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: self-shadow map");
     const plume_self_shadow_desc *d = &v->desc->self_shadow;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SELF_SHADOW, s->map_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, v->state_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, v->motion_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, v->traits_buffer);
+    particle_bind_storage(PLUME_BINDING_STATE, v->state);
+    particle_bind_storage(PLUME_BINDING_MOTION, v->motion);
+    particle_bind_storage(PLUME_BINDING_TRAITS, v->traits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
     uint32_t columns = d->map_size * d->map_size;
     run_pass(v, s, SHADOW_CLEAR, columns * d->slices);

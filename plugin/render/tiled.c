@@ -82,8 +82,8 @@ typedef struct tiled_source {
 
 /* Where the passes read the drawn count: the system's state, or its
  * trail's control words (tiled_common.glsl: TILED_DRAWN_WORD). */
-static GLuint drawn_count_buffer(const tiled_source *src) {
-    return src->trail ? src->s->trail.control_buffer : src->s->state_buffer;
+static particle_range drawn_count_buffer(const tiled_source *src) {
+    return src->trail ? (particle_range){src->s->trail.control_buffer, 0, 0} : src->s->state;
 }
 
 /* 1: the projection's inputs, the system's particles, its trail's segments
@@ -102,9 +102,9 @@ static void bind_projected(const tiled_source *src, const tiled_renderer *r, con
         return;
     }
     const particle_view *s = src->s;
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
+    particle_bind_storage(PLUME_BINDING_MOTION, s->motion);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->draw_list_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
+    particle_bind_storage(PLUME_BINDING_TRAITS, s->traits);
     particle_set_appearance_uniforms(s, &r->project_uniforms);
     if (!src->trail) return;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->trail.pair_buffer);
@@ -139,7 +139,7 @@ static void bind_tiled_buffers(const tiled_source *src, const tiled_renderer *r)
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->counts_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_SPLATS, r->splats_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_CONTROL, r->control_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, drawn_count_buffer(src));
+    particle_bind_storage(PLUME_BINDING_STATE, drawn_count_buffer(src));
 }
 
 /* 0-3: prepare, project, scan, control, entries. */
@@ -202,7 +202,7 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     /* A trail's history took the state's binding. */
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, drawn_count_buffer(src));
+    particle_bind_storage(PLUME_BINDING_STATE, drawn_count_buffer(src));
     draw_stage_end(s, PLUME_DRAW_STAGE_PROJECT);
 
     draw_stage_begin(s, PLUME_DRAW_STAGE_SCAN);

@@ -132,8 +132,8 @@ static plume_result trail_draw(const particle_view *v, const draw_frame *frame, 
     particle_set_light_uniforms(v, &r->uniforms);
     trail_set_uniforms(v, &r->trail, frame);
     draw_bind_sprite(v, r->sprite_sampler);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, v->motion_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, v->traits_buffer);
+    particle_bind_storage(PLUME_BINDING_MOTION, v->motion);
+    particle_bind_storage(PLUME_BINDING_TRAITS, v->traits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->trail.pair_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAIL_HEADERS, v->trail.header_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAIL_POINTS, v->trail.point_buffer);

@@ -5,7 +5,9 @@
 // as ordered uints (their order is the floats'), so integer atomicMin and
 // atomicMax take the box; the CPU decodes them (plugin/particles/bounds.c).
 // After particle_cull.glsl (u_cull_radius) and particle_state.glsl.
+#ifndef PLUME_SYSTEM_TABLE // else the system's record (particle_system_table.glsl)
 uniform bool u_bounds;     // off only through the lab (the benchmark's baseline)
+#endif
 
 shared uint group_bounds[6]; // min xyz, max xyz
 
@@ -32,7 +34,7 @@ void bounds_add(vec3 position) {
 void bounds_end_group(bool any_survivor) {
     if (!u_bounds || !any_survivor) return;
     for (uint i = 0u; i < 3u; ++i) {
-        atomicMin(state_header[PLUME_STATE_BOUNDS_MIN + i], group_bounds[i]);
-        atomicMax(state_header[PLUME_STATE_BOUNDS_MAX + i], group_bounds[3u + i]);
+        atomicMin(STATE_WORD(PLUME_STATE_BOUNDS_MIN + i), group_bounds[i]);
+        atomicMax(STATE_WORD(PLUME_STATE_BOUNDS_MAX + i), group_bounds[3u + i]);
     }
 }

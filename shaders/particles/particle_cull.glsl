@@ -3,9 +3,11 @@
 // Culling: a survivor is appended (sorted and drawn) only when a sphere of
 // radius u_cull_radius round it (the largest drawn quad's half diagonal) is
 // inside every plane and within u_cull_distance of u_eye (0: no limit).
+#ifndef PLUME_SYSTEM_TABLE // else the system's record (particle_system_table.glsl)
 uniform bool u_cull;
-uniform vec4 u_cull_planes[PLUME_CULL_PLANES];
 uniform float u_cull_radius;
+#endif
+uniform vec4 u_cull_planes[PLUME_CULL_PLANES];
 uniform vec3 u_eye;
 uniform float u_cull_distance;
 

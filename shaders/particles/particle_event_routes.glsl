@@ -8,7 +8,9 @@
 // Packed by plugin/particles/world.c; inactive routes are left out.
 #include "particles/particle_common.glsl"
 
+#ifndef PLUME_SYSTEM_TABLE // no routes in a table (particle_system_table.glsl)
 uniform int u_route_count;
+#endif
 uniform uvec4 u_routes[PLUME_GPU_MAX_EVENT_ROUTES];
 
 // The children route r asks of a particle of `emitter` that died or hit

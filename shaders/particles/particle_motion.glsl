@@ -5,11 +5,13 @@
 #include "particles/particle_noise.glsl"
 
 uniform float u_dt;
+#ifndef PLUME_SYSTEM_TABLE // else the system's record (particle_system_table.glsl)
 uniform float u_time;
 uniform vec3 u_gravity;
 uniform vec3 u_wind;
 uniform float u_drag;
 uniform vec3 u_turbulence;   // strength, spatial scale, speed
+#endif
 // dv/dt = a - k (v - wind) with a constant over the step, solved exactly:
 //   v(dt) = v e + wind (1 - e) + a f,   e = exp(-k dt), f = (1 - e) / k
 //   x(dt) = x + v f + wind (dt - f) + a g,   g = (dt - f) / k

@@ -19,6 +19,7 @@
 // (notes/gpu-findings.md).
 // Local space reads each particle's instance from its traits.
 #define PARTICLE_TRAITS_ACCESS readonly
+#include "particles/particle_system_table.glsl" // first: under PLUME_SYSTEM_TABLE, the names the rest reads
 #include "particles/particle_common.glsl"
 #include "particles/particle_state.glsl"
 #include "particles/particle_noise.glsl"
@@ -38,6 +39,12 @@ layout(local_size_x = PLUME_SIMULATE_GROUP_SIZE) in;
 layout(std430, binding = PLUME_BINDING_SLOT_KEYS) restrict writeonly buffer SlotKeys { uvec2 slot_keys[]; };
 layout(std430, binding = PLUME_BINDING_GROUP_COUNTS) restrict writeonly buffer GroupCounts { uvec4 group_counts[]; };
 
+#ifndef SLOT_KEY_BASE // a table's system's bases (particle_system_table.glsl), else 0
+#define SLOT_KEY_BASE 0u
+#define GROUP_COUNT_BASE 0u
+#endif
+
+#ifndef PLUME_SYSTEM_TABLE
 uniform uint u_capacity;
 // Local space: a particle older than this update is first carried by its
 // instance's change of placement since the last update (spawn.c); then it
@@ -58,8 +65,13 @@ void carry_with_instance(inout ParticleMotion p, uint slot) {
     p.position = m.position.xyz + rotate_by(m.rotation, m.scale.xyz * local);
     p.velocity = rotate_by(m.rotation, rotate_by(undo, p.velocity));
 }
+#else
+#define carry_with_instance(p, slot) // a table's systems are in world space
+#endif
+#ifndef PLUME_SYSTEM_TABLE
 uniform bool u_world_forces;     // attractors or a vector field
 uniform bool u_world_collisions; // colliders or depth collision
+#endif
 
 // A workgroup's counts, summed in shared memory (sums do not depend on the
 // order of the adds); survivors go to the global live count with one atomic
@@ -67,6 +79,11 @@ uniform bool u_world_collisions; // colliders or depth collision
 shared uint group_survivors, group_drawn, group_deaths, group_children[2];
 
 void main() {
+#ifdef PLUME_SYSTEM_TABLE
+    uint group = find_table_system();
+#else
+    uint group = gl_WorkGroupID.x;
+#endif
     if (gl_LocalInvocationIndex == 0u) {
         group_survivors = 0u;
         group_drawn = 0u;
@@ -76,7 +93,7 @@ void main() {
     }
     bounds_begin_group();
     barrier();
-    uint slot = gl_GlobalInvocationID.x;
+    uint slot = group * PLUME_SIMULATE_GROUP_SIZE + gl_LocalInvocationIndex;
     ParticleMotion p;
     bool live = false;
     if (slot < u_capacity) {
@@ -122,11 +139,11 @@ void main() {
     if (drawn) atomicAdd(group_drawn, 1u);
     if (live && !survives) atomicAdd(group_deaths, 1u);
     if (slot < u_capacity)
-        slot_keys[slot] = uvec2(key, (live && !survives ? PLUME_SLOT_DIED : 0u) | (hit ? PLUME_SLOT_HIT : 0u));
+        slot_keys[SLOT_KEY_BASE + slot] = uvec2(key, (live && !survives ? PLUME_SLOT_DIED : 0u) | (hit ? PLUME_SLOT_HIT : 0u));
     barrier();
     if (gl_LocalInvocationIndex == 0u) {
         if (group_survivors > 0u) atomicAdd(live_count, group_survivors);
-        group_counts[gl_WorkGroupID.x] = uvec4(group_drawn, group_deaths, group_children[0], group_children[1]);
+        group_counts[GROUP_COUNT_BASE + group] = uvec4(group_drawn, group_deaths, group_children[0], group_children[1]);
         bounds_end_group(group_survivors > 0u);
     }
 }

@@ -5,8 +5,10 @@
 #include "sort/depth_key.glsl"
 
 uniform mat4 u_view;
+#ifndef PLUME_SYSTEM_TABLE // else the system's record (particle_system_table.glsl)
 uniform uint u_sort_mode; // plume_sort_mode
 uniform uint u_sort_key_shift; // the key bits below the system's sort_key_bits, dropped
+#endif
 
 // View depth (distance in front of the eye along the view axis) or distance
 // to the eye, the farthest first; or the age, the oldest or the youngest

@@ -15,37 +15,49 @@ layout(std430, binding = PLUME_BINDING_MOTION) restrict buffer ParticleMotions {
 #endif
 layout(std430, binding = PLUME_BINDING_TRAITS) restrict PARTICLE_TRAITS_ACCESS buffer ParticleTraitsArray { ParticleTraits particle_traits[]; };
 
+// Where the system's motion starts in the bound buffer: 0, or a table's
+// system's base (particle_system_table.glsl).
+#ifndef MOTION_BASE
+#define MOTION_BASE 0u
+#endif
+
 ParticleMotion load_motion(uint slot) {
-    vec4 a = motion_words[PLUME_MOTION_VEC4S * slot], b = motion_words[PLUME_MOTION_VEC4S * slot + 1u];
+    vec4 a = motion_words[MOTION_BASE + PLUME_MOTION_VEC4S * slot],
+         b = motion_words[MOTION_BASE + PLUME_MOTION_VEC4S * slot + 1u];
     return ParticleMotion(a.xyz, a.w, b.xyz, b.w);
 }
 
 void store_motion(uint slot, ParticleMotion m) {
-    motion_words[PLUME_MOTION_VEC4S * slot] = vec4(m.position, m.age);
-    motion_words[PLUME_MOTION_VEC4S * slot + 1u] = vec4(m.velocity, m.lifetime);
+    motion_words[MOTION_BASE + PLUME_MOTION_VEC4S * slot] = vec4(m.position, m.age);
+    motion_words[MOTION_BASE + PLUME_MOTION_VEC4S * slot + 1u] = vec4(m.velocity, m.lifetime);
 }
 
 // The age of a slot on the dead list; a live particle's age is >= 0. The
 // simulate pass walks every slot in order (coalesced) and skips these.
 const float FREE_SLOT_AGE = -1.0;
 
-void free_particle_slot(uint slot) { motion_words[PLUME_MOTION_VEC4S * slot].w = FREE_SLOT_AGE; }
+void free_particle_slot(uint slot) { motion_words[MOTION_BASE + PLUME_MOTION_VEC4S * slot].w = FREE_SLOT_AGE; }
 
 // The header's words by their names in plume_gpu_layout.h. drawn_count is the
 // DrawArraysIndirectCommand's instance count: the simulate pass appends the
 // survivors that are not culled with atomicAdd on it, so the draw's instance
 // count and the sort's count are the same number.
+#ifdef PLUME_SYSTEM_TABLE // the page bound whole: words from the system's base (STATE_WORD)
+layout(std430, binding = PLUME_BINDING_STATE) restrict buffer SystemState { uint state_words[]; };
+#else
 layout(std430, binding = PLUME_BINDING_STATE) restrict buffer SystemState {
     uint state_header[PLUME_STATE_HEADER_WORDS];
     uint dead_slots[];
 };
-#define draw_vertex_count state_header[PLUME_STATE_DRAW_VERTEX_COUNT]
-#define drawn_count state_header[PLUME_STATE_DRAWN_COUNT]
-#define draw_first_vertex state_header[PLUME_STATE_DRAW_FIRST_VERTEX]
-#define draw_base_instance state_header[PLUME_STATE_DRAW_BASE_INSTANCE]
-#define dead_count state_header[PLUME_STATE_DEAD_COUNT]
-#define emit_base state_header[PLUME_STATE_EMIT_BASE]
-#define emit_count state_header[PLUME_STATE_EMIT_COUNT]
-#define emitted_total state_header[PLUME_STATE_EMITTED_TOTAL]
-#define emit_id_base state_header[PLUME_STATE_EMIT_ID_BASE]
-#define live_count state_header[PLUME_STATE_LIVE_COUNT]
+#define STATE_WORD(i) state_header[i]
+#endif
+#define draw_vertex_count STATE_WORD(PLUME_STATE_DRAW_VERTEX_COUNT)
+#define drawn_count STATE_WORD(PLUME_STATE_DRAWN_COUNT)
+#define draw_first_vertex STATE_WORD(PLUME_STATE_DRAW_FIRST_VERTEX)
+#define draw_base_instance STATE_WORD(PLUME_STATE_DRAW_BASE_INSTANCE)
+#define dead_count STATE_WORD(PLUME_STATE_DEAD_COUNT)
+#define emit_base STATE_WORD(PLUME_STATE_EMIT_BASE)
+#define emit_count STATE_WORD(PLUME_STATE_EMIT_COUNT)
+#define emitted_total STATE_WORD(PLUME_STATE_EMITTED_TOTAL)
+#define emit_id_base STATE_WORD(PLUME_STATE_EMIT_ID_BASE)
+#define live_count STATE_WORD(PLUME_STATE_LIVE_COUNT)

@@ -57,6 +57,34 @@ void free_readback(plume_readback *rb) {
     free(rb->dead_slots);
 }
 
+/* Everything a readback says of the live particles, the same for `a` and
+ * `b` (`which` names them in a failure). A slot on the dead list may never
+ * have been written: its bytes are whatever the GL's new buffer held (zeros
+ * on llvmpipe, another buffer's old contents on NVIDIA), so only the live
+ * slots are compared. Returns the live count. */
+uint32_t assert_same_live_particles(plume_context *context_a, plume_system a, plume_context *context_b,
+                                    plume_system b, const char *which) {
+    plume_readback ra = read_all(context_a, a), rb = read_all(context_b, b);
+    uint32_t capacity = system_desc(context_a, a).capacity, live = ra.live_count;
+    if (ra.live_count != rb.live_count || ra.dead_count != rb.dead_count || ra.drawn_count != rb.drawn_count ||
+        ra.emitted_total != rb.emitted_total)
+        fail_msg("%s: counts differ (live %u and %u, drawn %u and %u)", which, ra.live_count, rb.live_count,
+                 ra.drawn_count, rb.drawn_count);
+    unsigned char *dead = calloc(capacity, 1);
+    for (uint32_t i = 0; i < ra.dead_count; ++i) dead[ra.dead_slots[i] % capacity] = 1;
+    for (uint32_t slot = 0; slot < capacity; ++slot)
+        if (!dead[slot] && memcmp(&ra.particles[slot], &rb.particles[slot], sizeof ra.particles[slot]) != 0)
+            fail_msg("%s, slot %u: the live particles differ (id %u and %u)", which, slot, ra.particles[slot].id,
+                     rb.particles[slot].id);
+    free(dead);
+    assert_memory_equal(ra.draw_order, rb.draw_order, sizeof(uint32_t) * ra.drawn_count);
+    assert_memory_equal(ra.draw_keys, rb.draw_keys, sizeof(uint32_t) * ra.drawn_count);
+    assert_memory_equal(ra.dead_slots, rb.dead_slots, sizeof(uint32_t) * ra.dead_count);
+    free_readback(&ra);
+    free_readback(&rb);
+    return live;
+}
+
 /* The live particle with emission number `id`, or NULL. */
 const plume_particle *find_by_id(const plume_readback *rb, uint32_t id) {
     for (uint32_t i = 0; i < rb->live_count; ++i)

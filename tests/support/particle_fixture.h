@@ -48,6 +48,12 @@ plume_readback read_all(plume_context *context, plume_system system);
 
 void free_readback(plume_readback *rb);
 
+/* The same live particles (every live slot), draw order and keys, dead list
+ * and counts in `a` and `b`, else a failure naming `which`; returns the
+ * live count. */
+uint32_t assert_same_live_particles(plume_context *context_a, plume_system a, plume_context *context_b,
+                                    plume_system b, const char *which);
+
 /* The live particle with emission number `id`, or NULL. */
 const plume_particle *find_by_id(const plume_readback *rb, uint32_t id);
 

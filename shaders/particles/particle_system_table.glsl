@@ -1,0 +1,60 @@
+// Simulate over a table of systems (PLUME_SYSTEM_TABLE; plugin/particles/
+// simulate_table.c): one dispatch for every system of a batch whose storage
+// lies in one page of the context's particle pool and whose step needs no
+// world, local space or mesh. Each workgroup finds its system by binary
+// search over the records' first workgroups; the page is bound whole, and the
+// record's bases say where the system's ranges start. What the per-system
+// dispatch takes from uniforms that differ by system comes from the record
+// under the same names; the frame's (dt, view, eye, planes, cull distance)
+// stay uniforms. Included first, so that every later file reads the names.
+#ifdef PLUME_SYSTEM_TABLE
+struct SystemRecord {
+    uvec4 bases;              // motion vec4, state word, slot key, group count: where the system's ranges start
+    uvec4 counts;             // first workgroup, capacity, sort mode, sort key shift
+    uvec4 flags;              // cull, bounds
+    vec4 gravity_time;        // gravity, the system's time
+    vec4 wind_drag;           // wind, drag
+    vec4 turbulence_radius;   // strength, scale, speed; the cull radius
+};
+// The live list's binding: simulate leaves it free (local space, which
+// reads its instances there, runs per system).
+layout(std430, binding = PLUME_BINDING_LOCAL_MOTION) restrict readonly buffer SystemTable {
+    SystemRecord table_records[];
+};
+uniform uint u_table_count;
+
+SystemRecord g_system;
+
+#define u_time g_system.gravity_time.w
+#define u_gravity g_system.gravity_time.xyz
+#define u_wind g_system.wind_drag.xyz
+#define u_drag g_system.wind_drag.w
+#define u_turbulence g_system.turbulence_radius.xyz
+#define u_cull_radius g_system.turbulence_radius.w
+#define u_cull (g_system.flags.x != 0u)
+#define u_bounds (g_system.flags.y != 0u)
+#define u_capacity g_system.counts.y
+#define u_sort_mode g_system.counts.z
+#define u_sort_key_shift g_system.counts.w
+#define u_route_count 0
+#define u_local_space false
+#define u_world_forces false
+#define u_world_collisions false
+
+// This workgroup's system into g_system; returns the workgroup's index
+// among the system's.
+uint find_table_system() {
+    uint low = 0u, high = u_table_count - 1u;
+    while (low < high) {
+        uint middle = (low + high + 1u) / 2u;
+        if (table_records[middle].counts.x <= gl_WorkGroupID.x) low = middle;
+        else high = middle - 1u;
+    }
+    g_system = table_records[low];
+    return gl_WorkGroupID.x - g_system.counts.x;
+}
+#define MOTION_BASE g_system.bases.x
+#define STATE_WORD(i) state_words[g_system.bases.y + (i)]
+#define SLOT_KEY_BASE g_system.bases.z
+#define GROUP_COUNT_BASE g_system.bases.w
+#endif
