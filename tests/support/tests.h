@@ -74,6 +74,7 @@ struct CMUnitTest;
     X(upload_rings, 0)                                                                                                 \
     X(mesh_draw_speedups, 0)                                                                                           \
     X(effect_meshes, 0)                                                                                                \
+    X(mesh_lod, 0)                                                                                                     \
     X(batch_draw, 1)
 
 #define PLUME_DECLARE_TEST_TABLE(name, through_table)                                                                  \
