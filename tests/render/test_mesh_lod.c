@@ -127,6 +127,13 @@ static void test_coarse_mesh_at_the_switch_matches_cpu(void **state) {
     check_level_picture(&desc, &sphere, 1, 0.7f, 250, (const uint32_t[3]){0, 1, 0}, "coarse sphere");
     desc.meshes.lod.coarse_below_pixels = 19.0f; /* just above: the full mesh */
     check_level_picture(&desc, &sphere, 1, 0.7f, 250, (const uint32_t[3]){1, 0, 0}, "full sphere");
+    mesh_arrays rock = mesh_reference_sphere(5, 8); /* the benchmark's 80 triangles: 48 at the coarse level */
+    desc.meshes.meshes[0] = mesh_reference_desc(&rock);
+    desc.meshes.lod.coarse_below_pixels = 20.0f;
+    check_level_picture(&desc, &rock, 1, 0.7f, 250, (const uint32_t[3]){0, 1, 0}, "coarse rock");
+    desc.meshes.lod.coarse_below_pixels = 0.0f;
+    check_level_picture(&desc, &rock, 1, 0.7f, 250, (const uint32_t[3]){1, 0, 0}, "full rock");
+    mesh_reference_free(&rock);
     mesh_arrays cube = mesh_reference_cube(); /* too few triangles to simplify: draws itself */
     desc.meshes.meshes[0] = mesh_reference_desc(&cube);
     desc.meshes.lod.coarse_below_pixels = 60.0f;
@@ -275,7 +282,7 @@ static void test_lod_refusals_name_the_field(void **state) {
     }
     assert_true(test_log_contains("meshes.lod coarse_below_pixels and impostor_below_pixels must be finite"));
     assert_true(test_log_contains("meshes.lod is set on a transparent surface"));
-    plume_system_desc sprites = {.capacity = 4, .seed = 1};
+    plume_system_desc sprites = {.capacity = 4, .seed = 1, .logger = test_logger()};
     sprites.meshes.lod.cull = true;
     assert_int_equal(plume_system_desc_check(&sprites, NULL), PLUME_ERROR_INVALID_ARGUMENT);
     assert_true(test_log_contains("meshes.lod is set with count 0"));
