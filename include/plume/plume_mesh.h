@@ -19,7 +19,7 @@
  * coordinates; its flipbook is not used) times colour and opacity over life.
  * The draw ignores the frame's draw_path and draw_resolution (a mesh draw is
  * always full resolution) and needs no depth_texture: it tests against the
- * bound framebuffer's depth buffer.
+ * bound framebuffer's depth buffer (lod.cull culls against one where given).
  *
  * Where a mesh system goes in a frame: an opaque or alpha-tested one
  * (surface) writes depth and blends nothing: draw it in the host's opaque
