@@ -184,6 +184,7 @@ static const effect_field MESH_LOD_FIELDS[] = {
     FIELD(plume_mesh_lod, coarse_below_pixels, EFFECT_FLOAT),
     FIELD(plume_mesh_lod, impostor_below_pixels, EFFECT_FLOAT),
     FIELD(plume_mesh_lod, cull, EFFECT_BOOL),
+    FIELD(plume_mesh_lod, cull_back_faces, EFFECT_BOOL),
 };
 static const effect_table MESH_LOD_TABLE = ROWS(MESH_LOD_FIELDS);
 static const effect_field MESHES_FIELDS[] = {

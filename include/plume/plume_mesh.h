@@ -130,6 +130,12 @@ typedef struct plume_mesh_lod {
     float coarse_below_pixels;   /* >= 0; 0 (default): never the coarse mesh */
     float impostor_below_pixels; /* >= 0; 0 (default): never the impostor */
     bool cull;                   /* default false: every drawn particle reaches the raster */
+    /* true: the meshes' faces turned away from the eye are not drawn (GL's
+     * back faces: wound clockwise on screen, the front counter-clockwise),
+     * half the triangles of a closed mesh wound counter-clockwise seen from
+     * outside, changing none of its pixels; a leaf seen from behind is then
+     * not drawn. Default false: both sides drawn. */
+    bool cull_back_faces;
 } plume_mesh_lod;
 
 /* plume_system_desc.meshes. All zero: no meshes, the system draws sprites as

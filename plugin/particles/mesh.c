@@ -97,7 +97,7 @@ static bool finite_non_negative(const float *values, int count) {
 }
 
 static bool lod_asked(const plume_mesh_lod *lod) {
-    return lod->coarse_below_pixels != 0.0f || lod->impostor_below_pixels != 0.0f || lod->cull;
+    return lod->coarse_below_pixels != 0.0f || lod->impostor_below_pixels != 0.0f || lod->cull || lod->cull_back_faces;
 }
 
 static plume_result resolve_lod(const plume_env *env, const char *caller, const plume_mesh_particles *m) {

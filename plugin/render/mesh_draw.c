@@ -336,6 +336,15 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, m->args_buffer);
     set_surface_state(v->env, v->desc->meshes.surface);
     const plume_mesh_lod *lod = &v->desc->meshes.lod;
+    /* Back faces: the scope restores GL_CULL_FACE; its mode and the front face are kept here. */
+    GLint cull_mode = GL_BACK, front_face = GL_CCW;
+    if (lod->cull_back_faces) {
+        glGetIntegerv(GL_CULL_FACE_MODE, &cull_mode);
+        glGetIntegerv(GL_FRONT_FACE, &front_face);
+        glEnable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
+        glFrontFace(GL_CCW);
+    }
     for (uint32_t i = 0; i < v->mesh->count; ++i) {
         const particle_mesh *mesh = &v->mesh->meshes[i];
         glUniform1ui(m->at[MD_MESH], i);
@@ -345,6 +354,11 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
         if (m->levels_on && lod->coarse_below_pixels > 0.0f)
             draw_list(v, m, PLUME_GPU_MAX_MESHES + i, m->levels.coarse_arrays[i],
                       m->levels.coarse_indices[i] ? GL_UNSIGNED_INT : mesh->index_count ? mesh->index_type : 0);
+    }
+    if (lod->cull_back_faces) {
+        glDisable(GL_CULL_FACE);
+        glCullFace((GLenum)cull_mode);
+        glFrontFace((GLenum)front_face);
     }
     if (m->levels_on && lod->impostor_below_pixels > 0.0f)
         mesh_levels_draw_impostors(v, &m->levels, frame, m->sprite_sampler, v->desc->capacity);

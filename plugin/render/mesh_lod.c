@@ -34,6 +34,7 @@ _Static_assert(sizeof IMPOSTOR_UNIFORMS / sizeof *IMPOSTOR_UNIFORMS == MESH_IMPO
 bool mesh_levels_asked(const particle_view *v) {
     const plume_mesh_lod *lod = &v->desc->meshes.lod;
     return lod->coarse_below_pixels > 0.0f || lod->impostor_below_pixels > 0.0f || lod->cull;
+    /* cull_back_faces alone is a raster state of the draw: no lists. */
 }
 
 /* ---- The coarse mesh ---------------------------------------------------------- */

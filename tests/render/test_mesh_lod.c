@@ -167,6 +167,34 @@ static void test_impostors_at_the_switch_match_cpu(void **state) {
     mesh_reference_free(&sphere);
 }
 
+/* Closed meshes wound counter-clockwise outwards (the reference sphere and
+ * cube) lose no pixel with their back faces culled. */
+static void test_back_faces_culled_change_no_pixel_of_closed_meshes(void **state) {
+    (void)state;
+    mesh_arrays sphere = mesh_reference_sphere(12, 20), cube = mesh_reference_cube();
+    const float at[2][3] = {{-0.5f, -0.1f, -3.0f}, {0.6f, 0.2f, -3.4f}};
+    plume_system_desc desc = still_spheres(&sphere, at, 2, 1.0f);
+    desc.meshes.lod.cull_back_faces = true;
+    check_level_picture(&desc, &sphere, 2, 1.0f, 800, (const uint32_t[3]){2, 0, 0}, "spheres, back faces culled");
+    desc.meshes.meshes[0] = mesh_reference_desc(&cube);
+    plume_system system;
+    assert_int_equal(plume_system_create(fixture_context(), &desc, &system), PLUME_OK);
+    render_camera c = render_make_camera();
+    float *culled = render_new_image(), *both = render_new_image();
+    render_frame(system, &c, lit_frame(), false, 0, 1.0f, culled);
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+    desc.meshes.lod.cull_back_faces = false;
+    assert_int_equal(plume_system_create(fixture_context(), &desc, &system), PLUME_OK);
+    render_frame(system, &c, lit_frame(), false, 0, 1.0f, both);
+    assert_true(render_covered_pixels(both) > 500);
+    assert_true(render_largest_difference(culled, both) == 0.0f);
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+    free(culled);
+    free(both);
+    mesh_reference_free(&sphere);
+    mesh_reference_free(&cube);
+}
+
 /* 203 spheres 0.3 wide in a box round the view's edges, updated without
  * culling (all drawn), then drawn with culling, against an occluder over
  * the whole frame at `wall` in front of the camera (0: none). */
@@ -294,6 +322,8 @@ const struct CMUnitTest mesh_lod_tests[] = {
     cmocka_unit_test_setup_teardown(test_impostors_at_the_switch_match_cpu, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_frustum_culling_drops_exactly_the_outside, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_depth_culling_drops_exactly_the_hidden, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_back_faces_culled_change_no_pixel_of_closed_meshes, fixture_setup,
+                                    fixture_teardown),
     cmocka_unit_test_setup_teardown(test_lod_refusals_name_the_field, fixture_setup, fixture_teardown),
 };
 const size_t mesh_lod_test_count = sizeof mesh_lod_tests / sizeof mesh_lod_tests[0];
