@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <epoxy/gl.h>
 
 #include "mesh_reference.h"
 #include "plume/plume_particles.h"
@@ -146,6 +147,43 @@ static void test_coarse_mesh_at_the_switch_matches_cpu(void **state) {
     free(image);
     assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
     mesh_reference_free(&cube);
+    mesh_reference_free(&sphere);
+}
+
+/* The same sphere from the host's buffers: positions and normals
+ * interleaved with a texture coordinate (32 bytes a vertex, from byte 16),
+ * 16-bit indices from byte 6: the coarse mesh derived from them draws the
+ * same picture as from uploaded arrays. */
+static void test_coarse_mesh_of_host_buffers_matches_cpu(void **state) {
+    (void)state;
+    mesh_arrays sphere = mesh_reference_sphere(12, 20);
+    enum { HEAD = 16, STRIDE = 32, INDEX_HEAD = 6 };
+    unsigned char *vertices = calloc(1, HEAD + (size_t)STRIDE * sphere.vertex_count);
+    uint16_t *indices = calloc(sphere.index_count + INDEX_HEAD / 2, sizeof(uint16_t));
+    for (uint32_t v = 0; v < sphere.vertex_count; ++v) {
+        memcpy(vertices + HEAD + STRIDE * v, sphere.positions + 3 * v, 12);
+        memcpy(vertices + HEAD + STRIDE * v + 12, sphere.normals + 3 * v, 12);
+        memcpy(vertices + HEAD + STRIDE * v + 24, sphere.texcoords + 2 * v, 8);
+    }
+    for (uint32_t k = 0; k < sphere.index_count; ++k) indices[INDEX_HEAD / 2 + k] = (uint16_t)sphere.indices[k];
+    GLuint buffers[2];
+    glGenBuffers(2, buffers);
+    glBindBuffer(GL_ARRAY_BUFFER, buffers[0]);
+    glBufferData(GL_ARRAY_BUFFER, HEAD + (GLsizeiptr)STRIDE * sphere.vertex_count, vertices, GL_STATIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, buffers[1]);
+    glBufferData(GL_ARRAY_BUFFER, INDEX_HEAD + (GLsizeiptr)sphere.index_count * 2, indices, GL_STATIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    const float at[1][3] = {{0.2f, -0.1f, -3.0f}};
+    plume_system_desc desc = still_spheres(&sphere, at, 1, 0.7f);
+    desc.meshes.meshes[0] = (plume_mesh_desc){
+        .vertex_count = sphere.vertex_count, .index_count = sphere.index_count, .index_type = GL_UNSIGNED_SHORT,
+        .positions = {buffers[0], HEAD, STRIDE}, .normals = {buffers[0], HEAD + 12, STRIDE},
+        .texcoords = {buffers[0], HEAD + 24, STRIDE}, .indices = {buffers[1], INDEX_HEAD, 0}};
+    desc.meshes.lod.coarse_below_pixels = 20.0f;
+    check_level_picture(&desc, &sphere, 1, 0.7f, 250, (const uint32_t[3]){0, 1, 0}, "coarse sphere, host buffers");
+    glDeleteBuffers(2, buffers);
+    free(vertices);
+    free(indices);
     mesh_reference_free(&sphere);
 }
 
@@ -319,6 +357,7 @@ static void test_lod_refusals_name_the_field(void **state) {
 
 const struct CMUnitTest mesh_lod_tests[] = {
     cmocka_unit_test_setup_teardown(test_coarse_mesh_at_the_switch_matches_cpu, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_coarse_mesh_of_host_buffers_matches_cpu, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_impostors_at_the_switch_match_cpu, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_frustum_culling_drops_exactly_the_outside, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_depth_culling_drops_exactly_the_hidden, fixture_setup, fixture_teardown),
