@@ -23,10 +23,10 @@ enum { MAX_CELLS = FINEST_GRID * FINEST_GRID * FINEST_GRID * NORMAL_BUCKETS };
 static const char *const LEVEL_UNIFORMS[] = {
     "u_levels", "u_coarse_below", "u_impostor_below", "u_cull", "u_depth_cull", "u_frustum_planes",
     "u_mesh_radius", "u_view", "u_projection", "u_inverse_projection", "u_viewport_height", "u_depth_convention",
-    "u_cull_depth", NULL};
+    "u_cull_depth", "u_viewport", "u_depth_size", NULL};
 enum { ML_LEVELS, ML_COARSE_BELOW, ML_IMPOSTOR_BELOW, ML_CULL, ML_DEPTH_CULL, ML_FRUSTUM_PLANES, ML_MESH_RADIUS,
        ML_VIEW, ML_PROJECTION, ML_INVERSE_PROJECTION, ML_VIEWPORT_HEIGHT, ML_DEPTH_CONVENTION,
-       ML_CULL_DEPTH };
+       ML_CULL_DEPTH, ML_VIEWPORT, ML_DEPTH_SIZE };
 _Static_assert(sizeof LEVEL_UNIFORMS / sizeof *LEVEL_UNIFORMS == MESH_LEVEL_UNIFORM_COUNT + 1, "a name for each");
 static const char *const IMPOSTOR_UNIFORMS[] = {"u_list_first", "u_surface", "u_alpha_cutoff", NULL};
 _Static_assert(sizeof IMPOSTOR_UNIFORMS / sizeof *IMPOSTOR_UNIFORMS == MESH_IMPOSTOR_UNIFORM_COUNT + 1, "a name each");
@@ -270,6 +270,9 @@ void mesh_levels_set_instance_uniforms(const particle_view *v, const mesh_levels
     glUniformMatrix4fv(at[ML_INVERSE_PROJECTION], 1, GL_FALSE, &inverse[0][0]);
     glUniform1ui(at[ML_DEPTH_CONVENTION], frame->depth_convention);
     glUniform1i(at[ML_CULL_DEPTH], 1);
+    glUniform4f(at[ML_VIEWPORT], (float)target->viewport[0], (float)target->viewport[1], (float)target->viewport[2],
+                (float)target->viewport[3]);
+    glUniform2fv(at[ML_DEPTH_SIZE], 1, target->depth_size);
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, target->depth_texture);
     glBindSampler(1, depth_sampler);

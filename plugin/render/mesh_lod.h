@@ -10,7 +10,7 @@
 
 #include "render/particle_uniforms.h"
 
-enum { MESH_LEVEL_UNIFORM_COUNT = 13, MESH_IMPOSTOR_UNIFORM_COUNT = 3, MESH_LEVEL_GL_OBJECTS = 1 + 2 * PLUME_GPU_MAX_MESHES };
+enum { MESH_LEVEL_UNIFORM_COUNT = 15, MESH_IMPOSTOR_UNIFORM_COUNT = 3, MESH_LEVEL_GL_OBJECTS = 1 + 2 * PLUME_GPU_MAX_MESHES };
 
 typedef struct mesh_levels {
     GLuint coarse_indices[PLUME_GPU_MAX_MESHES]; /* GL_UNSIGNED_INT over the mesh's vertices; 0: keeps its own */

@@ -42,6 +42,8 @@ uniform mat4 u_view;
 uniform mat4 u_projection;
 uniform mat4 u_inverse_projection;
 uniform float u_viewport_height;
+uniform vec4 u_viewport;        // the host's: x, y, width, height (window pixels)
+uniform vec2 u_depth_size;      // the window pixels the depth texture covers
 uniform sampler2D u_cull_depth; // unit 1, window depth
 
 
@@ -78,9 +80,14 @@ bool behind_scene(vec3 centre, float radius) {
         low = min(low, clip.xy / clip.w);
         high = max(high, clip.xy / clip.w);
     }
+    // Window pixels, then the texels over them (as soft particles read it:
+    // the texture spans u_depth_size pixels from the window's corner).
     ivec2 size = textureSize(u_cull_depth, 0);
-    ivec2 first = clamp(ivec2(floor((low * 0.5 + 0.5) * vec2(size))), ivec2(0), size - 1);
-    ivec2 last = clamp(ivec2(floor((high * 0.5 + 0.5) * vec2(size))), ivec2(0), size - 1);
+    vec2 texels_a_pixel = vec2(size) / u_depth_size;
+    vec2 pixel_low = u_viewport.xy + (low * 0.5 + 0.5) * u_viewport.zw;
+    vec2 pixel_high = u_viewport.xy + (high * 0.5 + 0.5) * u_viewport.zw;
+    ivec2 first = clamp(ivec2(floor(pixel_low * texels_a_pixel)), ivec2(0), size - 1);
+    ivec2 last = clamp(ivec2(floor(pixel_high * texels_a_pixel)), ivec2(0), size - 1);
     if (any(greaterThan(last - first, ivec2(15)))) return false;
     float farthest = texelFetch(u_cull_depth, first, 0).r;
     for (int y = first.y; y <= last.y; ++y)
