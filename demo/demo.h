@@ -107,6 +107,10 @@ typedef struct demo_summary {
      * sort (gather and sort) and draw, mean ms over its window of draws. */
     uint32_t group_samples;
     double group_sort_ms, group_draw_ms;
+    /* The effect file's other systems (a group file): how many, and their
+     * GPU means summed, by plume_stage (the line above is the first's). */
+    uint32_t companion_count;
+    double companion_ms[PLUME_STAGE_COUNT];
 } demo_summary;
 
 typedef struct demo_app demo_app;

@@ -75,7 +75,8 @@ struct CMUnitTest;
     X(mesh_draw_speedups, 0)                                                                                           \
     X(effect_meshes, 0)                                                                                                \
     X(mesh_lod, 0)                                                                                                     \
-    X(batch_draw, 1)
+    X(batch_draw, 1)                                                                                                   \
+    X(effect_group, 0)
 
 #define PLUME_DECLARE_TEST_TABLE(name, through_table)                                                                  \
     extern const struct CMUnitTest name##_tests[];                                                                     \
