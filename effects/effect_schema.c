@@ -180,6 +180,13 @@ static const char *const MESH_SURFACE_NAMES[] = {"opaque", "alpha_tested", "tran
 _Static_assert(PLUME_MESH_TRANSPARENT == 2, "MESH_SURFACE_NAMES lists every plume_mesh_surface in order");
 static const char *const MESH_START_NAMES[] = {"random", "along_velocity", NULL};
 _Static_assert(PLUME_MESH_START_ALONG_VELOCITY == 1, "MESH_START_NAMES lists every plume_mesh_start in order");
+static const effect_field MESH_LOD_FIELDS[] = {
+    FIELD(plume_mesh_lod, coarse_below_pixels, EFFECT_FLOAT),
+    FIELD(plume_mesh_lod, impostor_below_pixels, EFFECT_FLOAT),
+    FIELD(plume_mesh_lod, cull, EFFECT_BOOL),
+    FIELD(plume_mesh_lod, cull_back_faces, EFFECT_BOOL),
+};
+static const effect_table MESH_LOD_TABLE = ROWS(MESH_LOD_FIELDS);
 static const effect_field MESHES_FIELDS[] = {
     {"sources", EFFECT_MESH_SOURCES, offsetof(plume_mesh_particles, count), NULL, 0, 0, NULL},
     {"pick", EFFECT_ENUM, offsetof(plume_mesh_particles, pick), NULL, 0, 0, MESH_PICK_NAMES},
@@ -191,6 +198,7 @@ static const effect_field MESHES_FIELDS[] = {
     FIELD(plume_mesh_particles, angular_drag, EFFECT_FLOAT),
     FIELD(plume_mesh_particles, scale_start, EFFECT_VEC3),
     FIELD(plume_mesh_particles, scale_end, EFFECT_VEC3),
+    {"lod", EFFECT_OBJECT, offsetof(plume_mesh_particles, lod), &MESH_LOD_TABLE, 0, 0, NULL},
 };
 static const effect_table MESHES_TABLE = ROWS(MESHES_FIELDS);
 

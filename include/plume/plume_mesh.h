@@ -19,7 +19,7 @@
  * coordinates; its flipbook is not used) times colour and opacity over life.
  * The draw ignores the frame's draw_path and draw_resolution (a mesh draw is
  * always full resolution) and needs no depth_texture: it tests against the
- * bound framebuffer's depth buffer.
+ * bound framebuffer's depth buffer (lod.cull culls against one where given).
  *
  * Where a mesh system goes in a frame: an opaque or alpha-tested one
  * (surface) writes depth and blends nothing: draw it in the host's opaque
@@ -107,6 +107,37 @@ typedef enum plume_mesh_start {
     PLUME_MESH_START_ALONG_VELOCITY = 1 /* the mesh's +y along its velocity at birth */
 } plume_mesh_start;
 
+/* Level of detail and culling of a mesh system's draw
+ * (plume_mesh_particles.lod) [since 1.3], worked out per particle on the GPU
+ * in the draw's instance pass (nothing read back), from the draw's camera
+ * and viewport: a particle's size on screen is the projected diameter in
+ * pixels of its bounding sphere (its size x mesh scale x its mesh's farthest
+ * vertex). Levels, from the smallest: below impostor_below_pixels a lit
+ * round impostor (a point sprite facing the camera, shaded as a sphere with
+ * the particle's colour and the texture's centre, at the particle's centre
+ * depth); below coarse_below_pixels a coarse mesh that plume derives from
+ * each mesh at creation (vertex clustering on a grid: the same vertices,
+ * fewer triangles, about a third; a mesh too small to simplify keeps its
+ * own); otherwise the full mesh. Culling drops, before anything is drawn,
+ * the particles whose sphere is outside the draw's view frustum and, where
+ * the frame gives a depth_texture, those whose sphere is wholly behind the
+ * scene depth over the pixels it covers (a conservative test: a sphere over
+ * more than 16 x 16 depth texels is kept). The culled change no pixel.
+ * Opaque and alpha-tested surfaces only: a transparent one draws back to
+ * front, which the lists would lose (refused: PLUME_ERROR_INVALID_ARGUMENT
+ * naming meshes.lod). Errors: a negative or non-finite threshold. */
+typedef struct plume_mesh_lod {
+    float coarse_below_pixels;   /* >= 0; 0 (default): never the coarse mesh */
+    float impostor_below_pixels; /* >= 0; 0 (default): never the impostor */
+    bool cull;                   /* default false: every drawn particle reaches the raster */
+    /* true: the meshes' faces turned away from the eye are not drawn (GL's
+     * back faces: wound clockwise on screen, the front counter-clockwise),
+     * half the triangles of a closed mesh wound counter-clockwise seen from
+     * outside, changing none of its pixels; a leaf seen from behind is then
+     * not drawn. Default false: both sides drawn. */
+    bool cull_back_faces;
+} plume_mesh_lod;
+
 /* plume_system_desc.meshes. All zero: no meshes, the system draws sprites as
  * before. Errors at creation (PLUME_ERROR_INVALID_ARGUMENT, one message
  * naming the field, nothing made): count over PLUME_MAX_MESHES; a mesh
@@ -136,6 +167,9 @@ typedef struct plume_mesh_particles {
      * the size; each >= 0; all three 0 (default): {1, 1, 1}. */
     float scale_start[3];
     float scale_end[3];
+    /* Draw speed for many small meshes (plume_mesh_lod); all zero
+     * (default): every particle draws its full mesh, as before. [since 1.3] */
+    plume_mesh_lod lod;
 } plume_mesh_particles;
 
 #ifdef __cplusplus

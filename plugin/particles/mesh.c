@@ -96,6 +96,20 @@ static bool finite_non_negative(const float *values, int count) {
     return true;
 }
 
+static bool lod_asked(const plume_mesh_lod *lod) {
+    return lod->coarse_below_pixels != 0.0f || lod->impostor_below_pixels != 0.0f || lod->cull || lod->cull_back_faces;
+}
+
+static plume_result resolve_lod(const plume_env *env, const char *caller, const plume_mesh_particles *m) {
+    const float thresholds[2] = {m->lod.coarse_below_pixels, m->lod.impostor_below_pixels};
+    if (!finite_non_negative(thresholds, 2))
+        return refuse_mesh(env, caller, -1, "lod", "coarse_below_pixels and impostor_below_pixels must be finite and >= 0");
+    if (lod_asked(&m->lod) && m->surface == PLUME_MESH_TRANSPARENT)
+        return refuse_mesh(env, caller, -1, "lod",
+                           "is set on a transparent surface: its levels' lists would lose the back-to-front order");
+    return PLUME_OK;
+}
+
 plume_result particles_resolve_meshes(const plume_env *env, const char *caller, plume_system_desc *desc) {
     plume_mesh_particles *m = &desc->meshes;
     if (m->count == 0) {
@@ -103,6 +117,7 @@ plume_result particles_resolve_meshes(const plume_env *env, const char *caller, 
             if (described(&m->meshes[i]))
                 return refuse_mesh(env, caller, -1, "count",
                                    "is 0 while meshes are described: 0 meshes draw sprites; set count to draw them");
+        if (lod_asked(&m->lod)) return refuse_mesh(env, caller, -1, "lod", "is set with count 0 (sprites)");
         return PLUME_OK;
     }
     if (m->count > PLUME_MAX_MESHES) return refuse_mesh(env, caller, -1, "count", "must be 0 .. PLUME_MAX_MESHES (4)");
@@ -130,7 +145,7 @@ plume_result particles_resolve_meshes(const plume_env *env, const char *caller, 
         m->scale_start[0] = m->scale_start[1] = m->scale_start[2] = 1.0f;
     if (m->scale_end[0] == 0.0f && m->scale_end[1] == 0.0f && m->scale_end[2] == 0.0f)
         m->scale_end[0] = m->scale_end[1] = m->scale_end[2] = 1.0f;
-    return PLUME_OK;
+    return resolve_lod(env, caller, m);
 }
 
 /* ---- Creation: the GL's checks, the uploads, the spin buffer ------------------- */
@@ -267,6 +282,7 @@ plume_result mesh_create(system_state *s) {
         out->vertex_count = d->vertex_count;
         out->index_count = d->index_count;
         out->index_type = d->index_type;
+        out->radius = s->mesh.radius[i];
         d->position_data = d->normal_data = d->texcoord_data = NULL;
         d->index_data = NULL;
     }

@@ -61,6 +61,7 @@ typedef struct particle_mesh {
     GLsizei position_stride, normal_stride, texcoord_stride; /* never 0 here */
     uint32_t vertex_count, index_count;     /* index_count 0: not indexed */
     GLenum index_type;
+    float radius;                           /* the farthest vertex from the mesh's origin */
 } particle_mesh;
 
 /* The meshes of a mesh system (plume_system_desc.meshes.count > 0). */
@@ -186,6 +187,10 @@ typedef struct particle_attachment_class {
  * creation did not. An attachment's state is at most its share of these
  * bytes (each part checks its size against them at compile time). */
 enum { PARTICLE_MAX_ATTACHMENTS = 8, PARTICLE_ATTACHMENT_BYTES = 4096 };
+
+/* The view frustum as six world-space planes pointing inwards (the
+ * update's culling, simulate.c; the mesh draw's, per particle). */
+void particles_frustum_planes(const mat4 view, const mat4 projection, float planes[PLUME_CULL_PLANES][4]);
 
 /* The system's attachment of `kind`, or NULL where none was made. */
 void *particle_view_attachment(const particle_view *view, const particle_attachment_class *kind);

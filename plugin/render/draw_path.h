@@ -68,6 +68,9 @@ extern const draw_path mesh_draw_path;
  * the next on (its draw objects made again). */
 enum { MESH_DRAW_LAB_NO_INSTANCE_PASS = 1u << 0, MESH_DRAW_LAB_NO_EARLY_DEPTH = 1u << 1 };
 plume_result mesh_draw_set_lab_options(const particle_view *view, uint32_t lab_off);
+/* The lab's read back of the last draw's instances per level
+ * (plume_lab_mesh_draw_level_counts). */
+void mesh_draw_read_level_counts(const particle_view *view, uint32_t counts[3]);
 
 /* ---- draw.c: what every path shares ---- */
 

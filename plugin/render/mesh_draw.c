@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "render/particle_uniforms.h"
+#include "render/mesh_lod.h"
 
 enum { MESH_ARGS_STRIDE = 4 * PLUME_MESH_ARGS_WORDS }; /* bytes per mesh's indirect command (5 words used) */
 
@@ -56,13 +56,16 @@ typedef struct mesh_draw_state {
     particle_uniforms instance_uniforms;
     GLint instance_at[MESH_INSTANCE_UNIFORM_COUNT];
     uint32_t lab_off; /* MESH_DRAW_LAB_* bits: speed-ups left out */
+    /* Levels of detail and culling (plume_mesh_lod), with the instance pass. */
+    bool levels_on;
+    mesh_levels levels;
 } mesh_draw_state;
 
 /* A mesh system draws through this path alone (never the sprites' paths,
  * whose attachments it never makes): a quarter of its bytes. */
 _Static_assert(sizeof(mesh_draw_state) + 16 <= PARTICLE_ATTACHMENT_BYTES / 4, "fits its share of the system");
 
-enum { MESH_DRAW_GL_OBJECTS = 8 + PLUME_GPU_MAX_MESHES };
+enum { MESH_DRAW_GL_OBJECTS = 8 + PLUME_GPU_MAX_MESHES + MESH_LEVEL_GL_OBJECTS };
 
 static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_t capacity) {
     const mesh_draw_state *m = state;
@@ -77,6 +80,7 @@ static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_
         {GL_BUFFER, m->instances_buffer},
     };
     for (int i = 0; i < PLUME_GPU_MAX_MESHES; ++i) all[8 + i] = (plume_gl_object){GL_VERTEX_ARRAY, m->vertex_arrays[i]};
+    mesh_levels_gl_objects(&m->levels, all + 8 + PLUME_GPU_MAX_MESHES);
     return plume_list_named_gl_objects(all, MESH_DRAW_GL_OBJECTS, out, capacity);
 }
 
@@ -117,14 +121,20 @@ static void create_mesh_objects(const particle_mesh *mesh, GLuint vertex_array, 
 
 /* Several opaque meshes draw each its own particles: the compaction's
  * program and lists (a transparent system's meshes draw the whole list in
- * its back-to-front order instead, each skipping the others' particles). */
-static bool compacts(const particle_view *v) {
-    return v->mesh->count > 1 && v->desc->meshes.surface != PLUME_MESH_TRANSPARENT;
+ * its back-to-front order instead, each skipping the others' particles).
+ * Levels of detail compact too, into a list per mesh and level. */
+static bool compacts(const particle_view *v, const mesh_draw_state *m) {
+    return (v->mesh->count > 1 && v->desc->meshes.surface != PLUME_MESH_TRANSPARENT) || m->levels_on;
+}
+
+/* The lists (and indirect commands) the instance pass or compaction fills. */
+static uint32_t list_count(const particle_view *v, const mesh_draw_state *m) {
+    return m->levels_on ? PLUME_MESH_LEVEL_LISTS : v->mesh->count;
 }
 
 /* The lists; the compaction's program where no instance pass compacts. */
 static plume_result create_compaction(const particle_view *v, mesh_draw_state *m) {
-    m->lists_buffer = plume_make_buffer(v->env, (GLsizeiptr)v->desc->capacity * 4 * v->mesh->count, NULL,
+    m->lists_buffer = plume_make_buffer(v->env, (GLsizeiptr)v->desc->capacity * 4 * list_count(v, m), NULL,
                                         GL_DYNAMIC_DRAW, "plume particles: mesh lists");
     if (m->instance_program) return PLUME_OK;
     plume_shader_stage stage = {GL_COMPUTE_SHADER, "render/mesh_compact.comp"};
@@ -142,9 +152,31 @@ static plume_result create_instance_pass(const particle_view *v, mesh_draw_state
     if (result != PLUME_OK) return result;
     particle_find_uniforms(m->instance_program, &m->instance_uniforms);
     plume_find_uniform_locations(m->instance_program, MESH_INSTANCE_UNIFORMS, m->instance_at);
+    mesh_levels_find_uniforms(&m->levels, m->instance_program);
     m->instances_buffer =
         plume_make_buffer(v->env, (GLsizeiptr)v->desc->capacity * 16 * PLUME_MESH_INSTANCE_VEC4S, NULL,
                           GL_DYNAMIC_DRAW, "plume particles: mesh instances");
+    return PLUME_OK;
+}
+
+/* The coarse levels' vertex arrays (each mesh's vertices, its coarse
+ * indices where it has them) and the arguments' constant words of the
+ * coarse lists and the impostors' (a DrawArraysIndirectCommand: one
+ * instance, the instance pass counts the points in word 0). */
+static plume_result create_levels(const particle_view *v, mesh_draw_state *m,
+                                  uint32_t (*args)[MESH_ARGS_STRIDE / 4]) {
+    mesh_levels *l = &m->levels;
+    plume_result result = mesh_levels_create(v, l);
+    if (result != PLUME_OK) return result;
+    glGenVertexArrays((GLsizei)v->mesh->count, l->coarse_arrays);
+    for (uint32_t i = 0; i < v->mesh->count; ++i) {
+        particle_mesh coarse = v->mesh->meshes[i];
+        if (l->coarse_indices[i])
+            coarse.indices = l->coarse_indices[i], coarse.index_count = l->coarse_index_count[i],
+            coarse.index_type = GL_UNSIGNED_INT, coarse.index_offset = 0;
+        create_mesh_objects(&coarse, l->coarse_arrays[i], args[PLUME_GPU_MAX_MESHES + i]);
+    }
+    args[PLUME_MESH_IMPOSTOR_LIST][1] = 1;
     return PLUME_OK;
 }
 
@@ -166,13 +198,15 @@ static plume_result create(const particle_view *v, mesh_draw_state *m) {
     particle_find_uniforms(m->program, &m->uniforms);
     plume_find_uniform_locations(m->program, MESH_DRAW_UNIFORMS, m->at);
     glGenVertexArrays((GLsizei)v->mesh->count, m->vertex_arrays);
-    uint32_t args[PLUME_GPU_MAX_MESHES][MESH_ARGS_STRIDE / 4] = {{0}};
+    uint32_t args[PLUME_MESH_LEVEL_LISTS][MESH_ARGS_STRIDE / 4] = {{0}};
     for (uint32_t i = 0; i < v->mesh->count; ++i)
         create_mesh_objects(&v->mesh->meshes[i], m->vertex_arrays[i], args[i]);
-    m->args_buffer =
-        plume_make_buffer(v->env, sizeof args, args, GL_DYNAMIC_DRAW, "plume particles: mesh draw arguments");
+    m->levels_on = instances && mesh_levels_asked(v);
+    if (m->levels_on && (result = create_levels(v, m, args)) != PLUME_OK) return result;
+    m->args_buffer = plume_make_buffer(v->env, (GLsizeiptr)sizeof args[0] * list_count(v, m), args, GL_DYNAMIC_DRAW,
+                                       "plume particles: mesh draw arguments");
     draw_create_samplers(&m->sprite_sampler, &m->depth_sampler);
-    if (compacts(v) && (result = create_compaction(v, m)) != PLUME_OK) return result;
+    if (compacts(v, m) && (result = create_compaction(v, m)) != PLUME_OK) return result;
     return plume_drain_gl_errors(v->env, "plume_system_draw (mesh draw objects)");
 }
 
@@ -220,7 +254,7 @@ static void set_instance_pass_uniforms(const particle_view *v, const mesh_draw_s
     particle_set_appearance_uniforms(v, &m->instance_uniforms);
     glUniform3fv(m->instance_at[MI_SCALE_START], 1, v->desc->meshes.scale_start);
     glUniform3fv(m->instance_at[MI_SCALE_END], 1, v->desc->meshes.scale_end);
-    glUniform1i(m->instance_at[MI_COMPACT], compacts(v));
+    glUniform1i(m->instance_at[MI_COMPACT], compacts(v, m));
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SPIN, v->mesh->spin_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_INSTANCES, m->instances_buffer);
 }
@@ -228,13 +262,15 @@ static void set_instance_pass_uniforms(const particle_view *v, const mesh_draw_s
 /* Each mesh's instance count, on the GPU: the drawn count, or (several
  * opaque meshes) its own particles', appended by the compaction or the
  * instance pass; then the instance pass. */
-static void set_instance_counts(const particle_view *v, const mesh_draw_state *m) {
+static void set_instance_counts(const particle_view *v, const mesh_draw_state *m, const draw_frame *frame,
+                                const draw_target *target) {
     glBindBuffer(GL_COPY_READ_BUFFER, v->state.buffer);
     glBindBuffer(GL_COPY_WRITE_BUFFER, m->args_buffer);
     const uint32_t zero = 0;
-    for (uint32_t i = 0; i < v->mesh->count; ++i) {
-        GLintptr instances = (GLintptr)(i * MESH_ARGS_STRIDE + 4);
-        if (compacts(v)) glBufferSubData(GL_COPY_WRITE_BUFFER, instances, 4, &zero);
+    for (uint32_t i = 0; i < list_count(v, m); ++i) {
+        /* The impostors' command counts points (word 0), the others instances. */
+        GLintptr instances = (GLintptr)(i * MESH_ARGS_STRIDE + (i == PLUME_MESH_IMPOSTOR_LIST ? 0 : 4));
+        if (compacts(v, m)) glBufferSubData(GL_COPY_WRITE_BUFFER, instances, 4, &zero);
         else glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, v->state.offset + STATE_DRAWN_COUNT_OFFSET,
                                  instances, 4);
     }
@@ -247,7 +283,10 @@ static void set_instance_counts(const particle_view *v, const mesh_draw_state *m
     glUniform1ui(at[1], d->pick);
     glUniform1ui(at[2], v->desc->seed);
     glUniform1ui(at[3], v->desc->capacity);
-    if (m->instance_program) set_instance_pass_uniforms(v, m);
+    if (m->instance_program) {
+        set_instance_pass_uniforms(v, m);
+        mesh_levels_set_instance_uniforms(v, &m->levels, frame, target, m->depth_sampler);
+    }
     particle_bind_storage(PLUME_BINDING_MOTION, v->motion);
     particle_bind_storage(PLUME_BINDING_TRAITS, v->traits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
@@ -258,6 +297,17 @@ static void set_instance_counts(const particle_view *v, const mesh_draw_state *m
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
 }
 
+/* The instances of list `list` (its command at the same place): indexed
+ * of `index_type`, or (0) not. */
+static void draw_list(const particle_view *v, const mesh_draw_state *m, uint32_t list, GLuint vertex_array,
+                      GLenum index_type) {
+    glUniform1ui(m->at[MD_LIST_FIRST], list * v->desc->capacity);
+    glBindVertexArray(vertex_array);
+    const void *args = (const void *)(uintptr_t)(list * MESH_ARGS_STRIDE);
+    if (index_type) glDrawElementsIndirect(GL_TRIANGLES, index_type, args);
+    else glDrawArraysIndirect(GL_TRIANGLES, args);
+}
+
 static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, const draw_target *target,
                               const draw_count *count, plume_gl_scope *scope) {
     (void)count;
@@ -266,7 +316,7 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
     mesh_draw_state *m = mesh_draw_of(v, &result);
     if (!m) return result;
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: meshes");
-    set_instance_counts(v, m);
+    set_instance_counts(v, m, frame, target);
     glUseProgram(m->program);
     particle_set_appearance_uniforms(v, &m->uniforms);
     particle_set_view_uniforms(v, &m->uniforms, frame, 0, target->depth_size, m->depth_sampler);
@@ -283,20 +333,36 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SPIN, v->mesh->spin_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_LISTS, m->lists_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_INSTANCES, m->instances_buffer);
-    glUniform1i(m->at[MD_COMPACTED], compacts(v));
+    glUniform1i(m->at[MD_COMPACTED], compacts(v, m));
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, m->args_buffer);
     set_surface_state(v->env, v->desc->meshes.surface);
+    const plume_mesh_lod *lod = &v->desc->meshes.lod;
+    /* Back faces: the scope restores GL_CULL_FACE; its mode and the front face are kept here. */
+    GLint cull_mode = GL_BACK, front_face = GL_CCW;
+    if (lod->cull_back_faces) {
+        glGetIntegerv(GL_CULL_FACE_MODE, &cull_mode);
+        glGetIntegerv(GL_FRONT_FACE, &front_face);
+        glEnable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
+        glFrontFace(GL_CCW);
+    }
     for (uint32_t i = 0; i < v->mesh->count; ++i) {
         const particle_mesh *mesh = &v->mesh->meshes[i];
         glUniform1ui(m->at[MD_MESH], i);
-        glUniform1ui(m->at[MD_LIST_FIRST], i * v->desc->capacity);
         glUniform1i(m->at[MD_HAS_NORMALS], mesh->normals != 0);
         glUniform1i(m->at[MD_HAS_TEXCOORDS], mesh->texcoords != 0);
-        glBindVertexArray(m->vertex_arrays[i]);
-        const void *args = (const void *)(uintptr_t)(i * MESH_ARGS_STRIDE);
-        if (mesh->index_count) glDrawElementsIndirect(GL_TRIANGLES, mesh->index_type, args);
-        else glDrawArraysIndirect(GL_TRIANGLES, args);
+        draw_list(v, m, i, m->vertex_arrays[i], mesh->index_count ? mesh->index_type : 0);
+        if (m->levels_on && lod->coarse_below_pixels > 0.0f)
+            draw_list(v, m, PLUME_GPU_MAX_MESHES + i, m->levels.coarse_arrays[i],
+                      m->levels.coarse_indices[i] ? GL_UNSIGNED_INT : mesh->index_count ? mesh->index_type : 0);
     }
+    if (lod->cull_back_faces) {
+        glDisable(GL_CULL_FACE);
+        glCullFace((GLenum)cull_mode);
+        glFrontFace((GLenum)front_face);
+    }
+    if (m->levels_on && lod->impostor_below_pixels > 0.0f)
+        mesh_levels_draw_impostors(v, &m->levels, frame, m->sprite_sampler, v->desc->capacity);
     glPopDebugGroup();
     return PLUME_OK;
 }
@@ -310,4 +376,18 @@ plume_result mesh_draw_set_lab_options(const particle_view *v, uint32_t lab_off)
     release(m, v->context); /* made again, the new way, at the next draw */
     *m = (mesh_draw_state){.lab_off = lab_off};
     return PLUME_OK;
+}
+
+void mesh_draw_read_level_counts(const particle_view *v, uint32_t counts[3]) {
+    counts[0] = counts[1] = counts[2] = 0;
+    mesh_draw_state *m = particle_view_attachment(v, &MESH_DRAW_ATTACHMENT);
+    if (!m || !m->args_buffer) return;
+    uint32_t args[PLUME_MESH_LEVEL_LISTS][MESH_ARGS_STRIDE / 4] = {{0}};
+    glBindBuffer(GL_COPY_READ_BUFFER, m->args_buffer);
+    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)sizeof args[0] * list_count(v, m), args);
+    for (uint32_t i = 0; i < v->mesh->count; ++i) {
+        counts[0] += args[i][1];
+        if (m->levels_on) counts[1] += args[PLUME_GPU_MAX_MESHES + i][1];
+    }
+    if (m->levels_on) counts[2] = args[PLUME_MESH_IMPOSTOR_LIST][0];
 }

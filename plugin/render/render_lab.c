@@ -35,6 +35,22 @@ plume_result plume_lab_mesh_draw_set_options(plume_context *context, plume_syste
     return result;
 }
 
+plume_result plume_lab_mesh_draw_level_counts(plume_context *context, plume_system system, uint32_t counts[3]) {
+    particle_view view;
+    plume_result result = particles_find_view(context, system, "plume_lab_mesh_draw_level_counts", &view);
+    if (result != PLUME_OK) return result;
+    if (!view.mesh) {
+        plume_log(view.env, PLUME_LOG_ERROR, "plume_lab_mesh_draw_level_counts: system is not a mesh system");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, view.env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
+    mesh_draw_read_level_counts(&view, counts);
+    plume_gl_scope_end(&scope);
+    return PLUME_OK;
+}
+
 plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system system, const plume_lab_tiled_knobs *knobs) {
     const plume_lab_tiled_knobs none = {0};
     if (!knobs) knobs = &none;

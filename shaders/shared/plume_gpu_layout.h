@@ -182,6 +182,10 @@
  * normals' matrix, the colour, the mesh). Read by mesh_instance_draw.vert. */
 #define PLUME_BINDING_MESH_INSTANCES 2
 #define PLUME_MESH_INSTANCE_VEC4S 8
+/* Levels of detail (plume_mesh_lod): lists (and indirect commands) 0 .. 3
+ * each mesh's full mesh, 4 .. 7 its coarse mesh, 8 the impostors of all. */
+#define PLUME_MESH_IMPOSTOR_LIST (2 * PLUME_GPU_MAX_MESHES)
+#define PLUME_MESH_LEVEL_LISTS (2 * PLUME_GPU_MAX_MESHES + 1)
 
 /* ---- The scene depth's convention (u_depth_convention, scene_depth.glsl) ---- */
 #define PLUME_DEPTH_ZERO_TO_ONE 1u /* clip control's GL_ZERO_TO_ONE: window depth = NDC z */

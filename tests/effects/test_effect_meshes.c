@@ -57,7 +57,8 @@ static const char GOOD[] = "{\"plume_effect\": 1, \"capacity\": 9,\n"
                            " \"meshes\": {\"sources\": [{\"file\": \"leaf.obj\"}, {\"name\": \"rock\"}],\n"
                            "            \"surface\": \"alpha_tested\", \"pick\": \"by_emitter\", \"alpha_cutoff\": 0.3,\n"
                            "            \"start_orientation\": \"along_velocity\", \"angular_speed\": [1, 2],\n"
-                           "            \"angular_drag\": 0.5, \"scale_start\": [1, 2, 3], \"scale_end\": [3, 2, 1]}}\n";
+                           "            \"angular_drag\": 0.5, \"scale_start\": [1, 2, 3], \"scale_end\": [3, 2, 1],\n"
+                           "            \"lod\": {\"coarse_below_pixels\": 24, \"impostor_below_pixels\": 5.5, \"cull\": true}}}\n";
 
 static void test_effect_meshes_by_file_and_name_make_a_system(void **state) {
     (void)state;
@@ -76,6 +77,9 @@ static void test_effect_meshes_by_file_and_name_make_a_system(void **state) {
     assert_int_equal(effect->desc.meshes.start_orientation, PLUME_MESH_START_ALONG_VELOCITY);
     assert_float_equal(effect->desc.meshes.alpha_cutoff, 0.3f, 1e-7f);
     assert_float_equal(effect->desc.meshes.scale_end[0], 3.0f, 0.0f);
+    assert_float_equal(effect->desc.meshes.lod.coarse_below_pixels, 24.0f, 0.0f);
+    assert_float_equal(effect->desc.meshes.lod.impostor_below_pixels, 5.5f, 0.0f);
+    assert_true(effect->desc.meshes.lod.cull);
     assert_null(effect->desc.meshes.meshes[0].position_data); /* not until resolved */
     static const float cube_corner[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
     static const uint32_t faces[6] = {0, 1, 2, 0, 2, 3};
@@ -149,6 +153,8 @@ static void test_effect_mesh_refusals_are_placed(void **state) {
                    "2:41: meshes.surface: must be one of \"opaque\", \"alpha_tested\", \"transparent\"");
     expect_refused("{\"sources\": [{\"name\": \"a\"}], \"angular_drag\": -1}", PLUME_ERROR_INVALID_ARGUMENT,
                    "2:41: meshes.angular_drag");
+    expect_refused("{\"sources\": [{\"name\": \"a\"}], \"lod\": {\"impostor_below_pixels\": -2}}",
+                   PLUME_ERROR_INVALID_ARGUMENT, "2:41: meshes.lod: coarse_below_pixels and impostor_below_pixels");
 }
 
 /* The demo's leaves as a file load, resolve (their two OBJ leaves) and

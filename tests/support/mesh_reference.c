@@ -49,7 +49,7 @@ mesh_arrays mesh_reference_sphere(uint32_t rings, uint32_t segments) {
     for (uint32_t r = 0; r < rings; ++r)
         for (uint32_t s = 0; s < segments; ++s) {
             uint32_t a = r * (segments + 1) + s, b = a + segments + 1;
-            const uint32_t quad[6] = {a, b, a + 1, a + 1, b, b + 1};
+            const uint32_t quad[6] = {a, a + 1, b, a + 1, b + 1, b}; /* counter-clockwise seen from outside */
             for (int q = 0; q < 6; ++q) m.indices[k++] = quad[q];
         }
     return m;
