@@ -207,6 +207,7 @@ project "plume_host"
     kind "StaticLib"
     outputs("lib/static", "plume_host")
     files { "host/*.c", "host/*.h" }
+    removefiles { "host/headless_gl_wgl.c" }  -- the WGL context of the suite's Windows build
 
 -- Effects as JSON files (effects/, include/plume/plume_effect.h): a library
 -- of its own, so that the module keeps no file-format dependency. It checks
@@ -390,5 +391,5 @@ project "plume_plugin_host"
             "tests/support/gl_spy.c", "tests/support/hostile_host.c", "tests/support/look_reference.c",
             "tests/support/trail_reference.c", "tests/support/shadow_reference.c",
             "tests/support/mesh_reference.c",
-            "tests/support/fragment_state.c" }
+            "tests/support/fragment_state.c", "tests/support/test_platform.c" }
     links { "plume_host", "epoxy", "cmocka", "dl", "m" }

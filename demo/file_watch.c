@@ -24,8 +24,12 @@ struct file_watch {
 static bool stat_path(const char *path, struct stat *out) { return stat(path, out) == 0; }
 
 static bool same_file_state(const struct stat *a, const struct stat *b) {
+#ifdef _WIN32 /* Windows' stat has whole seconds and no inode */
+    return a->st_mtime == b->st_mtime && a->st_size == b->st_size;
+#else
     return a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
            a->st_size == b->st_size && a->st_ino == b->st_ino;
+#endif
 }
 
 file_watch *file_watch_create(const char *path) {

@@ -108,10 +108,3 @@ void headless_gl_destroy(headless_gl *gl) {
     if (gl->context) eglDestroyContext(gl->display, gl->context);
     memset(gl, 0, sizeof *gl);
 }
-
-const char *headless_gl_describe(void) {
-    static char text[256];
-    snprintf(text, sizeof text, "%s | %s", (const char *)glGetString(GL_RENDERER),
-             (const char *)glGetString(GL_VERSION));
-    return text;
-}
