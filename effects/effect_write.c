@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "effect_path.h"
 #include "effect_printf.h"
 #include "effect_schema.h"
 #include "plume/plume_effect.h"
@@ -272,7 +273,7 @@ void plume_effect_free_text(char *text) { free(text); }
 /* `file` relative to the folder of the effect file `path` where it is below
  * it, else as it is. */
 static const char *relative_to_folder(const char *file, const char *path) {
-    const char *slash = strrchr(path, '/');
+    const char *slash = effect_path_last_separator(path);
     size_t folder_length = slash ? (size_t)(slash - path) + 1 : 0;
     if (file && folder_length && strncmp(file, path, folder_length) == 0 && file[folder_length])
         return file + folder_length;

@@ -21,7 +21,9 @@
 static const char TRIANGLE_OBJ[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
 static const char BAD_OBJ[] = "v 0 0 0\nv 1 0 0\nv 1 x 0\n";
 
-/* A folder holding leaf.obj, bad.obj and effect.json (`effect`). */
+/* A folder holding leaf.obj, bad.obj and effect.json (`effect`, named with
+ * the system's separator: the library finds the folder that relative paths
+ * start from in it; the others as the library joins a folder and a file). */
 typedef struct effect_folder {
     char folder[256], effect[320], leaf[320], bad[320];
 } effect_folder;
@@ -36,7 +38,7 @@ static void write_file(const char *path, const char *text) {
 static effect_folder make_folder(const char *effect_text) {
     effect_folder f;
     test_temporary_folder(f.folder, sizeof f.folder, "plume_meshes_");
-    snprintf(f.effect, sizeof f.effect, "%s/effect.json", f.folder);
+    snprintf(f.effect, sizeof f.effect, "%s" TEST_PATH_SEPARATOR "effect.json", f.folder);
     snprintf(f.leaf, sizeof f.leaf, "%s/leaf.obj", f.folder);
     snprintf(f.bad, sizeof f.bad, "%s/bad.obj", f.folder);
     write_file(f.leaf, TRIANGLE_OBJ);

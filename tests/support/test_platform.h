@@ -8,6 +8,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The system's own folder separator, as its users write paths ("/" is
+ * understood on Windows too, so only tests of path handling use this). */
+#ifdef _WIN32
+#define TEST_PATH_SEPARATOR "\\"
+#else
+#define TEST_PATH_SEPARATOR "/"
+#endif
+
 /* A new empty file named <temporary folder>/<stem>XXXXXX<suffix> (the X's
  * made unique) written into `path`; fails the test when none can be made.
  * The caller removes it. */
