@@ -10,6 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#endif
 
 #include <jansson.h>
 
@@ -270,6 +274,17 @@ char *plume_effect_write(const plume_system_desc *desc, plume_effect_error *erro
 
 void plume_effect_free_text(char *text) { free(text); }
 
+/* Renames `from` over `to` in one step, so that a reader never sees half a
+ * file (Windows' rename() refuses an existing `to`: saving over an effect
+ * failed there). */
+static bool replace_file(const char *from, const char *to) {
+#ifdef _WIN32
+    return MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING) != 0;
+#else
+    return rename(from, to) == 0;
+#endif
+}
+
 /* `file` relative to the folder of the effect file `path` where it is below
  * it, else as it is. */
 static const char *relative_to_folder(const char *file, const char *path) {
@@ -304,7 +319,7 @@ plume_result plume_effect_save(const char *path, const plume_system_desc *desc, 
     size_t length = strlen(text);
     bool ok = file && fwrite(text, 1, length, file) == length;
     if (file) ok = fclose(file) == 0 && ok;
-    if (ok) ok = rename(temporary, path) == 0;
+    if (ok) ok = replace_file(temporary, path);
     if (!ok) {
         if (error) snprintf(error->message, sizeof error->message, "%s: cannot write: %s", path, strerror(errno));
         remove(temporary);

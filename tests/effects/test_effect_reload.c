@@ -38,7 +38,7 @@ static void replace_with(const char *path, const char *text) {
     assert_non_null(file);
     fputs(text, file);
     assert_int_equal(fclose(file), 0);
-    assert_int_equal(rename(temporary, path), 0);
+    assert_true(test_replace_file(temporary, path));
 }
 
 static uint32_t step_and_count(smoke_system *smoke) {

@@ -16,12 +16,16 @@
 #include <io.h>
 #include <stdint.h>
 
-/* GetTempPath's folder without its trailing backslash. */
+/* GetTempPath's folder without its trailing separator, and with '/' for
+ * '\\' (Windows takes both): the tests write paths into JSON text as they
+ * are, where a backslash would be an escape. */
 static void temporary_folder(char *out, size_t size) {
     char folder[MAX_PATH + 1];
     DWORD length = GetTempPathA(sizeof folder, folder);
     if (length == 0 || length >= sizeof folder) snprintf(folder, sizeof folder, ".");
     else if (folder[length - 1] == '\\' || folder[length - 1] == '/') folder[length - 1] = '\0';
+    for (char *c = folder; *c; ++c)
+        if (*c == '\\') *c = '/';
     snprintf(out, size, "%s", folder);
 }
 
@@ -32,7 +36,7 @@ static void make_unique(char *path, size_t size, const char *stem, const char *s
     temporary_folder(base, sizeof base);
     static unsigned counter;
     for (int attempt = 0; attempt < 100; ++attempt) {
-        snprintf(path, size, "%s\\%s%lu_%u%s", base, stem, (unsigned long)GetCurrentProcessId(), counter++, suffix);
+        snprintf(path, size, "%s/%s%lu_%u%s", base, stem, (unsigned long)GetCurrentProcessId(), counter++, suffix);
         if (folder ? CreateDirectoryA(path, NULL) != 0 : _close(_open(path, _O_CREAT | _O_EXCL | _O_WRONLY, 0600)) == 0)
             return;
     }
@@ -46,6 +50,10 @@ void test_temporary_folder(char *path, size_t size, const char *stem) { make_uni
 
 /* wglGetProcAddress knows only what came after GL 1.1; the rest is
  * opengl32.dll's own export. */
+bool test_replace_file(const char *from, const char *to) {
+    return MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING) != 0;
+}
+
 bool test_has_child_processes(void) { return false; }
 
 bool test_run_in_child(int (*body)(void *), void *argument, test_child_outcome *outcome) {
@@ -78,6 +86,8 @@ void test_temporary_folder(char *path, size_t size, const char *stem) {
     assert_true(written > 0 && (size_t)written < size);
     if (!mkdtemp(path)) fail_msg("no new temporary folder %s", path);
 }
+
+bool test_replace_file(const char *from, const char *to) { return rename(from, to) == 0; }
 
 bool test_has_child_processes(void) { return true; }
 

@@ -26,6 +26,10 @@ void test_temporary_folder(char *path, size_t size, const char *stem);
 /* True when `name` matches `glob` ('*' any run of characters, '?' one). */
 bool test_glob_match(const char *glob, const char *name);
 
+/* Renames `from` to `to`, replacing the file `to` in one step, as editors
+ * save (rename() on POSIX; Windows' rename refuses an existing `to`). */
+bool test_replace_file(const char *from, const char *to);
+
 /* Runs body(argument) in a child process (fork), whose exit status is
  * body's result, and waits for it: an abort in there fails the test instead
  * of ending the runner. False, with nothing run, where there is no fork
