@@ -58,7 +58,7 @@ static plume_frame_desc lit_frame(uint32_t path, uint32_t resolution, bool termi
  * the camera: two facing the camera (a flipbook cloud, a lit one), one
  * stretched and fire-like. */
 static void make_systems(plume_system systems[SYSTEMS], const render_camera *c) {
-    uint32_t seed = test_random_below(1u << 20);
+    uint32_t seed = getenv("TG_SEED") ? (uint32_t)atoi(getenv("TG_SEED")) : test_random_below(1u << 20);
     printf("  seed %u\n", seed);
     const float centre[3] = {0.2f, -0.1f, -6.0f}, beside[3] = {-0.3f, 0.2f, -6.5f};
     systems[0] = render_cloud(centre, 2.5f, 1.5f, 777, seed, true);
