@@ -40,6 +40,7 @@ build() {  # $1: Debian source package, then its CMake options
 }
 # cmocka's messages with MinGW's C99 printf (the tests' formats have %zu),
 # as -std=c11 gives the suite itself.
-build cmocka -DCMAKE_C_FLAGS=-D__USE_MINGW_ANSI_STDIO=1 -DWITH_STATIC_LIB=ON -DUNIT_TESTING=OFF -DWITH_EXAMPLES=OFF -DPICKY_DEVELOPER=OFF
+build cmocka -DCMAKE_C_FLAGS=-D__USE_MINGW_ANSI_STDIO=1 -DWITH_STATIC_LIB=ON -DUNIT_TESTING=OFF \
+    -DWITH_EXAMPLES=OFF -DPICKY_DEVELOPER=OFF
 build jansson -DJANSSON_BUILD_SHARED_LIBS=OFF -DJANSSON_WITHOUT_TESTS=ON -DJANSSON_EXAMPLES=OFF \
     -DJANSSON_BUILD_DOCS=OFF

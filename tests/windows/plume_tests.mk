@@ -26,7 +26,8 @@ CFLAGS = -std=c11 -O2 -Wall -Wextra -Werror=implicit-function-declaration -Wshad
     -I$(ROOT)/include -I$(ROOT)/plugin -I$(ROOT)/shaders -I$(ROOT)/host -I$(OUT)/generated \
     -I$(ROOT)/tests/support -I$(ROOT)/demo -I$(ROOT)/lab \
     -I$(EPOXY)/include -I$(LIBS)/include -isystem $(OUT)/include
-LDLIBS = -L$(EPOXY)/lib -L$(LIBS)/lib -ljansson -lcmocka-static -lepoxy -lopengl32 -lgdi32 -Wl,-Bstatic -lpthread -Wl,-Bdynamic -lm
+LDLIBS = -L$(EPOXY)/lib -L$(LIBS)/lib -ljansson -lcmocka-static -lepoxy -lopengl32 -lgdi32 \
+    -Wl,-Bstatic -lpthread -Wl,-Bdynamic -lm
 
 $(EXE): $(LAB_OBJECTS) $(OTHER_OBJECTS) $(LIBS)/lib/libcmocka-static.a $(LIBS)/lib/libjansson.a
 	$(CC) -static-libgcc $(filter %.o,$^) $(LDLIBS) -o $@
