@@ -11,11 +11,11 @@
  * that a new thread fills only in that very wrapper: a new thread's first
  * call of it jumps to address 0. Under wine
  * (tests/check_wine_suite.sh) opengl32 hands all this to Mesa through GLX.
- * Built instead of headless_gl.c for Windows (tools/mingw_tests.sh). */
+ * Built instead of headless_gl.c for Windows (tests/windows/plume_tests.mk). */
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
 
-#include "headless_gl.h"
+#include "headless_gl_platform.h"
 
 #include <epoxy/gl.h>
 #include <epoxy/wgl.h>
@@ -89,8 +89,8 @@ static void end_bootstrap(bootstrap *b) {
     destroy_window(b->window, b->dc);
 }
 
-static bool create_context(headless_gl *gl, bool es, const int (*versions)[2], size_t version_count, bool debug,
-                           const headless_gl *share, char *error, size_t error_size) {
+bool headless_gl_platform_create(headless_gl *gl, bool es, const int (*versions)[2], size_t version_count, bool debug,
+                                 const headless_gl *share, char *error, size_t error_size) {
     memset(gl, 0, sizeof *gl);
     bootstrap boot;
     if (!begin_bootstrap(&boot)) {
@@ -133,22 +133,6 @@ static bool create_context(headless_gl *gl, bool es, const int (*versions)[2], s
         return false;
     }
     return true;
-}
-
-bool headless_gl_create(headless_gl *gl, bool debug, const headless_gl *share, char *error, size_t error_size) {
-    static const int versions[][2] = {{4, 6}, {4, 5}, {4, 3}};
-    return create_context(gl, false, versions, sizeof versions / sizeof versions[0], debug, share, error, error_size);
-}
-
-bool headless_gl_create_version(headless_gl *gl, int major, int minor, bool debug, const headless_gl *share,
-                                char *error, size_t error_size) {
-    const int versions[1][2] = {{major, minor}};
-    return create_context(gl, false, versions, 1, debug, share, error, error_size);
-}
-
-bool headless_gl_create_es(headless_gl *gl, int major, int minor, char *error, size_t error_size) {
-    const int versions[1][2] = {{major, minor}};
-    return create_context(gl, true, versions, 1, false, NULL, error, error_size);
 }
 
 bool headless_gl_make_current(const headless_gl *gl) {
