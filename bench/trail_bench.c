@@ -9,7 +9,13 @@
  * the pipeline does not overlap frames here, so each figure is that call's
  * own time); then a few frames profiled (not timed) say which path drew and
  * the tiled entries (a tiled frame over its budget draws raster: counted).
- * One table; the trails' memory beside it.
+ * Then the trails beside a smoke ball of as many sprites (another system),
+ * full resolution on both paths: the two drawn one after the other (the
+ * baseline: each sorted alone), and through one draw group (segments and
+ * squares in one order; its profile's drawn count counts the pairs). The
+ * "+smoke" rows' update column is both systems' updates, their draw column
+ * both draws or the group's (gather, joint sort, draw).
+ * One table; the trails' and the group's memory beside it.
  *
  * Usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH]
  * GPU times need a GPU: on llvmpipe they are CPU times. */
@@ -24,6 +30,7 @@
 
 #include "../host/gl_texture.h"
 #include "../host/headless_gl.h"
+#include "plume/plume_draw_group.h"
 #include "plume/plume_particles.h"
 #include "plume/plume_profile.h"
 #include "bench_time.h"
@@ -100,19 +107,43 @@ typedef struct result {
 
 enum { PROFILED_FRAMES = 4 };
 
-/* One configuration on a system of its own: its update and draw medians. */
+/* A smoke ball of soft squares, the sprite system beside the trails in the
+ * two-system rows: as many particles, in the same ball. */
+static plume_system_desc smoke(uint32_t count) {
+    plume_system_desc desc = {.capacity = count, .seed = 37};
+    desc.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE, .extents = {1.0f}, .burst_count = count,
+                                            .lifetime = {1000, 1000}, .speed = {0.02f, 0.05f}, .spread = 3.14f,
+                                            .size = {0.03f, 0.06f}};
+    desc.appearance.color_over_life = (plume_gradient){1, {{0.0f, {0.5f, 0.55f, 0.6f, 0.3f}}}};
+    return desc;
+}
+
+/* How a row draws: the trail system alone, or beside the smoke, the two
+ * drawn one after the other (each sorted on its own: the baseline) or
+ * through one draw group (one order over both). */
+typedef enum arrangement { ALONE, APART, GROUPED } arrangement;
+
+/* One configuration on systems of its own: its updates' and draws' medians. */
 static bool run(plume_context *context, const options *o, uint32_t points, plume_draw_path path,
-                plume_draw_resolution resolution, const target *t, result *out) {
-    plume_system_desc desc = swirl(o->count, points);
-    plume_system system;
-    if (plume_system_create(context, &desc, &system) != PLUME_OK) return false;
+                plume_draw_resolution resolution, arrangement how, const target *t, result *out) {
+    plume_system systems[2];
+    uint32_t count = how == ALONE ? 1 : 2;
+    const plume_system_desc descs[2] = {swirl(o->count, points), smoke(o->count)};
+    for (uint32_t i = 0; i < count; ++i)
+        if (plume_system_create(context, &descs[i], &systems[i]) != PLUME_OK) return false;
+    plume_draw_group group = {0};
+    const plume_draw_group_desc grouping = {.systems = systems, .system_count = 2};
+    if (how == GROUPED && plume_draw_group_create(context, &grouping, &group) != PLUME_OK) return false;
     GLuint queries[3];
     glGenQueries(3, queries);
     static double updates[MAX_SAMPLES], draws[MAX_SAMPLES];
     mat4 projection;
     glm_perspective(glm_rad(60.0f), (float)o->width / (float)o->height, 0.1f, 50.0f, projection);
     for (uint32_t f = 0; f < o->warmup + o->frames + PROFILED_FRAMES; ++f) {
-        if (f == o->warmup + o->frames) plume_system_set_profiling(context, system, true);
+        if (f == o->warmup + o->frames) {
+            if (group.id) plume_draw_group_set_profiling(context, group, true);
+            else plume_system_set_profiling(context, systems[0], true);
+        }
         float angle = 0.01f * (float)f;
         mat4 view;
         glm_lookat((vec3){3.2f * sinf(angle), 0.6f, 3.2f * cosf(angle)}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
@@ -126,25 +157,33 @@ static bool run(plume_context *context, const options *o, uint32_t points, plume
          * only then (a GPU's figures do not change). */
         glQueryCounter(queries[0], GL_TIMESTAMP);
         glFlush();
-        if (plume_system_update(context, system, &frame) != PLUME_OK) return false;
+        for (uint32_t i = 0; i < count; ++i)
+            if (plume_system_update(context, systems[i], &frame) != PLUME_OK) return false;
         glQueryCounter(queries[1], GL_TIMESTAMP);
         glFlush();
-        if (plume_system_draw(context, system, &frame) != PLUME_OK) return false;
+        if (group.id && plume_draw_group_draw(context, group, &frame) != PLUME_OK) return false;
+        for (uint32_t i = 0; i < count && !group.id; ++i)
+            if (plume_system_draw(context, systems[i], &frame) != PLUME_OK) return false;
         glQueryCounter(queries[2], GL_TIMESTAMP);
         glFlush();
         if (f < o->warmup || f >= o->warmup + o->frames) continue;
         updates[f - o->warmup] = bench_timestamps_ms(queries[0], queries[1]);
         draws[f - o->warmup] = bench_timestamps_ms(queries[1], queries[2]);
     }
-    plume_readback readback = {0};
-    plume_system_read_back(context, system, &readback);
     out->update_ms = bench_median(updates, o->frames);
     out->draw_ms = bench_median(draws, o->frames);
-    out->drawn = readback.drawn_count;
+    out->drawn = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        plume_readback readback = {0};
+        plume_system_read_back(context, systems[i], &readback);
+        out->drawn += readback.drawn_count;
+    }
     glFinish();
-    plume_system_get_profile(context, system, &out->profile);
+    if (group.id) plume_draw_group_get_profile(context, group, &out->profile);
+    else plume_system_get_profile(context, systems[0], &out->profile);
     glDeleteQueries(3, queries);
-    plume_system_destroy(context, system);
+    if (group.id) plume_draw_group_destroy(context, group);
+    for (uint32_t i = 0; i < count; ++i) plume_system_destroy(context, systems[i]);
     return true;
 }
 
@@ -168,13 +207,18 @@ int main(int argc, char **argv) {
         uint32_t points;
         plume_draw_path path;
         plume_draw_resolution resolution;
+        arrangement how;
     } rows[] = {
-        {"no trail, raster", 0, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL},
-        {"no trail, tiled", 0, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL},
-        {"trail, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL},
-        {"trail, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL},
-        {"trail, raster, 1/2", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_HALF},
-        {"trail, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF},
+        {"no trail, raster", 0, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE},
+        {"no trail, tiled", 0, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE},
+        {"trail, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE},
+        {"trail, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE},
+        {"trail, raster, 1/2", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_HALF, ALONE},
+        {"trail, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE},
+        {"+smoke apart, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, APART},
+        {"+smoke apart, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, APART},
+        {"+smoke group, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, GROUPED},
+        {"+smoke group, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, GROUPED},
     };
     printf("GL: %s\n", headless_gl_describe());
     printf("%u particles, trails of %u points (a point every 1/60 s), %dx%d; medians of %u frames after %u\n",
@@ -186,15 +230,18 @@ int main(int argc, char **argv) {
      * and a count, per triangle of the pairs' quads. */
     printf("tiled trail ranks: %.1f MB (capacity x %.0f pairs x %d quads x 2 triangles x %d bytes)\n",
            o.count * entries * PLUME_TRAIL_SUBDIVISIONS * 2 * 116.0 / 1e6, entries, PLUME_TRAIL_SUBDIVISIONS, 116);
-    printf("| configuration       | drawn  | update GPU ms | draw GPU ms | drew with | tiled entries | overflowed |\n");
-    printf("|---------------------|--------|---------------|-------------|-----------|---------------|------------|\n");
+    printf("draw group of the trails and a smoke ball of %u squares: %.1f MB of records (capacity x (%.0f pairs + 1) "
+           "x 96 bytes); its tiled ranks as the trails' (+ the squares' x 2 x %d)\n",
+           o.count, o.count * (entries + 1) * 96.0 / 1e6, entries, PLUME_TRAIL_SUBDIVISIONS);
+    printf("| configuration        | drawn  | update GPU ms | draw GPU ms | drew with | tiled entries | overflowed |\n");
+    printf("|----------------------|--------|---------------|-------------|-----------|---------------|------------|\n");
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
         result r;
-        if (!run(context, &o, rows[i].points, rows[i].path, rows[i].resolution, &t, &r)) {
+        if (!run(context, &o, rows[i].points, rows[i].path, rows[i].resolution, rows[i].how, &t, &r)) {
             fprintf(stderr, "%s: failed\n", rows[i].name);
             return 1;
         }
-        printf("| %-19s | %6u | %13.3f | %11.3f | %-9s | %13u | %7u/%-2d |\n", rows[i].name, r.drawn, r.update_ms,
+        printf("| %-20s | %6u | %13.3f | %11.3f | %-9s | %13u | %7u/%-2d |\n", rows[i].name, r.drawn, r.update_ms,
                r.draw_ms, r.profile.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", r.profile.tiled_entries,
                r.profile.tiled_overflow_frames, PROFILED_FRAMES);
     }

@@ -168,6 +168,8 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
         effect_show_name_built_in(app->effect, "the built-in grinder sparks");
     if (app->effect && (settings.effect = effect_show_first(app->effect)) != NULL && !options->particles_given)
         settings.capacity = 0;  /* the file's */
+    const plume_effect_group *group = app->effect ? effect_show_group(app->effect) : NULL;
+    if (group) settings.companions = group->systems + 1, settings.companion_count = group->system_count - 1;
     /* Offscreen runs are scripted: an effect file that does not load fails them. */
     bool effect_ok = app->effect && (!options->effect_path || settings.effect || !options->offscreen);
     bool ok = effect_ok && scene_create(&app->scene) && render_targets_create(&app->targets, width, height) &&
@@ -332,11 +334,16 @@ static void collect_profile(demo_app *app) {
         app->profile.stages[PLUME_STAGE_DRAW] = group.stages[PLUME_STAGE_DRAW];
         memcpy(app->profile.draw_stages, group.draw_stages, sizeof group.draw_stages);
     }
+    /* Without a profile from the module, or on the fragment path (whose
+     * profile counts no particles: its counts are in textures), count the
+     * live particles now and then (a synchronous read): the first a few
+     * frames in, once the column has begun. */
+    bool sample = !app->profile_available || app->options.gl33;
+    uint64_t age = app->frame - app->system_first_frame;
+    if (sample && (age + LIVE_SAMPLE_PERIOD - LIVE_SAMPLE_FIRST) % LIVE_SAMPLE_PERIOD == 0)
+        app->live_count = smoke_system_count_live(app->smoke);
     if (!app->profile_available) {
-        /* No profile from the module: count the live particles now and then
-         * (a synchronous read), and log the CPU time alone. */
-        if ((app->frame - app->system_first_frame) % LIVE_SAMPLE_PERIOD == 0)
-            app->live_count = smoke_system_count_live(app->smoke);
+        /* Log the CPU time alone. */
         if (app->frame > 0) write_csv_row(app, app->frame - 1, NULL, &app->pending[(app->frame - 1) % PENDING_FRAMES]);
         return;
     }
@@ -359,7 +366,7 @@ static void collect_profile(demo_app *app) {
             steady_state_push(&app->steady, f->live_count, f->tiled_entries ? f->tiled_entries : f->drawn_count);
             for (int s = 0; measured && s < PLUME_STAGE_COUNT; ++s)
                 if (f->stage_mask & (1u << s)) sample_push(&app->gpu_ms[s], f->stage_ms[s]);
-            app->live_count = f->live_count;
+            if (!sample) app->live_count = f->live_count;
             app->next_profile_frame = f->frame + 1;
         }
     }
@@ -532,6 +539,7 @@ void demo_app_summary(demo_app *app, demo_summary *out) {
         out->group_sort_ms = group.stages[PLUME_STAGE_SORT].mean_ms;
         out->group_draw_ms = group.stages[PLUME_STAGE_DRAW].mean_ms;
     }
+    out->companion_count = smoke_system_companion_gpu_ms(app->smoke, out->companion_ms);
     if (app->profile_available) {
         out->drawn_count = app->profile.drawn_count;
         out->tiled_entries = app->profile.tiled_entries;
@@ -557,6 +565,11 @@ void demo_summary_print(const demo_summary *s) {
         printf("draw group (fire and smoke in one order; the systems' draw above is 0): gather and sort %.3f ms, "
                "draw %.3f ms (mean of its last %u draws)\n",
                s->group_sort_ms, s->group_draw_ms, s->group_samples);
+    if (s->companion_count > 0)
+        printf("GPU per frame, the effect's other %u systems (means of their profiles): simulate %.3f ms, sort %.3f "
+               "ms, draw %.3f ms, update %.3f ms\n",
+               s->companion_count, s->companion_ms[PLUME_STAGE_SIMULATE], s->companion_ms[PLUME_STAGE_SORT],
+               s->companion_ms[PLUME_STAGE_DRAW], s->companion_ms[PLUME_STAGE_UPDATE]);
     if (s->tiled_entry_budget > 0)
         printf("tiled path: %u entries of a budget of %u in the last frame; %u frames of the profile's window "
                "overflowed it\n",

@@ -92,8 +92,11 @@ static void hud_lines(const demo_app *app, char lines[HUD_LINES][160]) {
     bool automatic = !strcmp(demo_path_name(app->options.path), "automatic");
     snprintf(path, sizeof path, "%s%s", automatic && ran ? "automatic: " : "",
              demo_path_name(ran ? app->profile.draw_path : app->options.path));
-    snprintf(lines[0], 160, "%s particles, %u live, %u drawn   sort %s   draw %s %s%s%s", capacity, app->live_count,
-             app->profile_available ? app->profile.drawn_count : app->live_count,
+    /* The fragment path's profile counts no drawn particles. */
+    char drawn[32] = "";
+    if (!app->options.gl33)
+        snprintf(drawn, sizeof drawn, ", %u drawn", app->profile_available ? app->profile.drawn_count : app->live_count);
+    snprintf(lines[0], 160, "%s particles, %u live%s   sort %s   draw %s %s%s%s", capacity, app->live_count, drawn,
              app->sorting ? smoke_system_sort_name(app->smoke) : "OFF", path,
              demo_resolution_name(ran ? app->profile.draw_resolution : app->options.resolution),
              app->options.fire ? (joint ? ", fire: one group" : ", fire: own draw") : "",
@@ -140,6 +143,20 @@ static void hud_lines(const demo_app *app, char lines[HUD_LINES][160]) {
         snprintf(lines[5], 160, "space pause  +/- or 1-4 count  S sort  L resolution  T path  R reset  E effect  M many");
         snprintf(lines[6], 160, "H hide  drag: orbit  wheel: zoom  Esc quit");
     }
+}
+
+size_t demo_app_describe(const demo_app *app, char *out, size_t size) {
+    char lines[HUD_LINES][160];
+    hud_lines(app, lines);
+    size_t used = 0;
+    if (size) out[0] = '\0';
+    for (int k = 0; k < HUD_LINES && used < size; ++k) {
+        if (!lines[k][0]) continue;
+        int written = snprintf(out + used, size - used, "%s%s", used ? "\n" : "", lines[k]);
+        if (written < 0) break;
+        used += (size_t)written;
+    }
+    return used < size ? used : size ? size - 1 : 0;
 }
 
 /* One panel in the bottom right corner, over the ground: the smoke rises

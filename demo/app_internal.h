@@ -21,7 +21,8 @@
 enum {
     GRAPH_FRAMES = 240,     /* frames the scrolling graph shows */
     PENDING_FRAMES = 64,    /* frames whose CPU figures wait for their lagged GPU figures */
-    LIVE_SAMPLE_PERIOD = 30 /* frames between synchronous live counts when the module has no profile */
+    LIVE_SAMPLE_PERIOD = 30, /* frames between synchronous live counts when the module's profile has none */
+    LIVE_SAMPLE_FIRST = 5    /* the frame of the first */
 };
 
 /* A growing list of samples, for medians at the end. */

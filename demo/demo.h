@@ -107,6 +107,10 @@ typedef struct demo_summary {
      * sort (gather and sort) and draw, mean ms over its window of draws. */
     uint32_t group_samples;
     double group_sort_ms, group_draw_ms;
+    /* The effect file's other systems (a group file): how many, and their
+     * GPU means summed, by plume_stage (the line above is the first's). */
+    uint32_t companion_count;
+    double companion_ms[PLUME_STAGE_COUNT];
 } demo_summary;
 
 typedef struct demo_app demo_app;
@@ -145,6 +149,12 @@ void demo_app_fire_at(demo_app *app, double x_pixels, double y_pixels);
  * records timings. `frame_ms` is the measured time since the previous frame
  * started (0 for the first). False on a module error. */
 bool demo_app_frame(demo_app *app, float dt, double frame_ms, GLuint framebuffer);
+
+/* The HUD's text lines (counts, sort, draw path, frame and GPU times, the
+ * effect on show, the keys), joined by newlines into `out` (cut to fit);
+ * returns the characters written. For a host that shows them itself (the
+ * web page's text). */
+size_t demo_app_describe(const demo_app *app, char *out, size_t size);
 
 /* Writes the colour of `framebuffer` (its read buffer) as a PNG. */
 bool demo_app_write_png(const demo_app *app, GLuint framebuffer, const char *path);

@@ -17,25 +17,17 @@ _Static_assert(PATH_MAX <= 4096, "effect_gallery_list's paths are 4096 bytes");
 struct effect_reload {
     char path[PATH_MAX];
     file_watch *watch;
-    plume_effect effect;     /* the last good one */
-    bool have_effect;
+    plume_effect_group group; /* the last good one: its systems (one, or several of a group file) */
     plume_effect_error error;
 };
 
 static effect_reload_status load(effect_reload *reload) {
-    plume_effect *candidate = malloc(sizeof *candidate);
-    if (!candidate) {
-        snprintf(reload->error.message, sizeof reload->error.message, "%.500s: out of memory", reload->path);
-        return EFFECT_BROKEN;
-    }
-    plume_result result = plume_effect_load(reload->path, candidate, &reload->error);
-    if (result == PLUME_OK) {
-        plume_effect_copy(&reload->effect, candidate);
-        reload->have_effect = true;
-        reload->error.message[0] = '\0';
-    }
-    free(candidate);
-    return result == PLUME_OK ? EFFECT_LOADED : EFFECT_BROKEN;
+    plume_effect_group candidate;
+    if (plume_effect_group_load(reload->path, &candidate, &reload->error) != PLUME_OK) return EFFECT_BROKEN;
+    plume_effect_group_free(&reload->group);
+    reload->group = candidate;
+    reload->error.message[0] = '\0';
+    return EFFECT_LOADED;
 }
 
 effect_reload *effect_reload_open(const char *path, effect_reload_status *first) {
@@ -54,6 +46,7 @@ effect_reload *effect_reload_open(const char *path, effect_reload_status *first)
 void effect_reload_close(effect_reload *reload) {
     if (!reload) return;
     file_watch_destroy(reload->watch);
+    plume_effect_group_free(&reload->group);
     free(reload);
 }
 
@@ -62,7 +55,11 @@ effect_reload_status effect_reload_poll(effect_reload *reload) {
 }
 
 const plume_effect *effect_reload_effect(const effect_reload *reload) {
-    return reload->have_effect ? &reload->effect : NULL;
+    return reload->group.system_count ? &reload->group.systems[0] : NULL;
+}
+
+const plume_effect_group *effect_reload_group(const effect_reload *reload) {
+    return reload->group.system_count ? &reload->group : NULL;
 }
 
 const char *effect_reload_error(const effect_reload *reload) { return reload->error.message; }

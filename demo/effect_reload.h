@@ -23,8 +23,10 @@ effect_reload *effect_reload_open(const char *path, effect_reload_status *first)
 void effect_reload_close(effect_reload *reload);
 /* Loads the file again if it was rewritten since the last call. */
 effect_reload_status effect_reload_poll(effect_reload *reload);
-/* The last effect that loaded (NULL before the first). */
+/* The last effect that loaded (NULL before the first): its first system,
+ * and all its systems (a file of several, plume_effect_group_load). */
 const plume_effect *effect_reload_effect(const effect_reload *reload);
+const plume_effect_group *effect_reload_group(const effect_reload *reload);
 /* Why the last load failed; "" after a good one. */
 const char *effect_reload_error(const effect_reload *reload);
 const char *effect_reload_path(const effect_reload *reload);

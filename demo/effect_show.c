@@ -72,10 +72,14 @@ const plume_effect *effect_show_first(const effect_show *show) {
     return show->reload ? effect_reload_effect(show->reload) : NULL;
 }
 
+const plume_effect_group *effect_show_group(const effect_show *show) {
+    return show->reload ? effect_reload_group(show->reload) : NULL;
+}
+
 /* Builds the system of the effect just loaded; on failure the old one stays. */
 static bool apply(effect_show *show, smoke_system *smoke) {
-    const plume_effect *effect = effect_reload_effect(show->reload);
-    if (smoke_system_use_effect(smoke, effect)) {
+    const plume_effect_group *group = effect_reload_group(show->reload);
+    if (smoke_system_use_group(smoke, group->systems, group->system_count)) {
         describe(show);
         return true;
     }

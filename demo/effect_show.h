@@ -22,6 +22,8 @@ void effect_show_destroy(effect_show *show);
 /* The effect to build the first system from: NULL for the built-in column
  * (or a file that did not load). */
 const plume_effect *effect_show_first(const effect_show *show);
+/* All the systems of the file on show (NULL as effect_show_first). */
+const plume_effect_group *effect_show_group(const effect_show *show);
 /* Once a frame: rebuilds `smoke` when the file on show was saved. True
  * when `smoke` has a new system. */
 bool effect_show_poll(effect_show *show, smoke_system *smoke);

@@ -18,8 +18,12 @@ static bool built(GLuint object, bool is_program, const char *label, const char 
 }
 
 static GLuint compile(const char *label, GLenum type, const char *source) {
-    /* GLSL 3.30: the demo runs on a GL 3.3 context too (--gl 3.3). */
-    const char *strings[2] = {"#version 330 core\n", source};
+    /* GLSL 3.30: the demo runs on a GL 3.3 context too (--gl 3.3); on
+     * OpenGL ES (the WebGL 2 page, web/) the same sources as GLSL ES 3.00,
+     * every type's precision given. */
+    static const char ES_PREFIX[] = "#version 300 es\nprecision highp float;\nprecision highp int;\n"
+                                    "precision highp sampler2D;\nprecision highp sampler2DShadow;\n";
+    const char *strings[2] = {epoxy_is_desktop_gl() ? "#version 330 core\n" : ES_PREFIX, source};
     GLuint shader = glCreateShader(type);
     glShaderSource(shader, 2, strings, NULL);
     glCompileShader(shader);
@@ -45,6 +49,6 @@ GLuint demo_program_create(const char *label, const char *vertex_source, const c
         glDeleteProgram(program);
         return 0;
     }
-    glObjectLabel(GL_PROGRAM, program, -1, label);
+    if (epoxy_is_desktop_gl()) glObjectLabel(GL_PROGRAM, program, -1, label); /* WebGL has no labels */
     return program;
 }

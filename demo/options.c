@@ -220,7 +220,7 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
     }
     if (options->gl33 && options->many_effects) {
         fprintf(stderr, "plume_demo: --many-effects needs the compute path: not with --gl 3.3\n");
-        return false;
+        return 2;
     }
     if (options->gl33 && options->gameplay) {
         fprintf(stderr, "plume_demo: --gameplay needs the compute path: not with --gl 3.3\n");

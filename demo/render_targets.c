@@ -66,7 +66,8 @@ static bool make_images(render_targets *t, int width, int height) {
     glGenFramebuffers(1, &t->depth_copy_framebuffer);
     glBindFramebuffer(GL_FRAMEBUFFER, t->depth_copy_framebuffer);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, t->depth_copy, 0);
-    glDrawBuffer(GL_NONE);
+    const GLenum no_colour = GL_NONE;
+    glDrawBuffers(1, &no_colour); /* glDrawBuffer is not in OpenGL ES (the WebGL page) */
     glReadBuffer(GL_NONE);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     return bloom_create(&t->glow, width, height) && framebuffer_complete(t->scene_framebuffer, "scene") &&

@@ -28,6 +28,11 @@ struct smoke_system {
     char last_error[512];
     plume_system fire;       /* with settings.fire */
     plume_draw_group group;  /* fire and the system on show in one order; {0}: none */
+    /* The effect file's other systems (smoke_settings.companions); opaque:
+     * drawn before the rest (their meshes write depth). */
+    plume_system companions[PLUME_EFFECT_MAX_SYSTEMS];
+    bool companion_opaque[PLUME_EFFECT_MAX_SYSTEMS];
+    uint32_t companion_count;
 };
 
 /* The module's errors go to stderr as by default, and the last one is kept
@@ -195,12 +200,12 @@ static plume_system_desc shown_desc(const smoke_system *smoke, uint32_t capacity
 
 /* An effect file's meshes into `desc` (its OBJ files loaded into `meshes`,
  * freed after the create); the demo registers no mesh names. */
-static bool resolve_effect_meshes(const smoke_system *smoke, plume_system_desc *desc, plume_effect_meshes *meshes) {
+static bool resolve_effect_meshes(const plume_effect *effect, plume_system_desc *desc, plume_effect_meshes *meshes) {
     memset(meshes, 0, sizeof *meshes);
-    if (!smoke->from_effect || desc->meshes.count == 0) return true;
+    if (!effect || desc->meshes.count == 0) return true;
     plume_system_desc resolved;
     plume_effect_error error;
-    if (plume_effect_resolve_meshes(&smoke->effect, NULL, 0, &resolved, meshes, &error) != PLUME_OK) {
+    if (plume_effect_resolve_meshes(effect, NULL, 0, &resolved, meshes, &error) != PLUME_OK) {
         fprintf(stderr, "smoke: %s\n", error.message);
         return false;
     }
@@ -214,7 +219,7 @@ static bool create_system(smoke_system *smoke, uint32_t capacity, plume_system *
     capacity = desc.capacity;
     desc.path = smoke->settings.gpu_path;
     plume_effect_meshes meshes;
-    if (!resolve_effect_meshes(smoke, &desc, &meshes)) return false;
+    if (!resolve_effect_meshes(smoke->from_effect ? &smoke->effect : NULL, &desc, &meshes)) return false;
     plume_result result = plume_system_create(context, &desc, out);
     plume_effect_meshes_free(&meshes);
     if (result != PLUME_OK) {
@@ -233,12 +238,42 @@ static bool create_system(smoke_system *smoke, uint32_t capacity, plume_system *
     return true;
 }
 
+static void destroy_companions(smoke_system *smoke, const plume_system *systems, uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i) plume_system_destroy(smoke->context, systems[i]);
+}
+
+/* A system for each of `count` effects (at their files' capacities), into
+ * out[] and opaque[]; none on failure. */
+static bool create_companions(smoke_system *smoke, const plume_effect *effects, uint32_t count, plume_system *out,
+                              bool *opaque) {
+    if (count > PLUME_EFFECT_MAX_SYSTEMS) return false;
+    for (uint32_t i = 0; i < count; ++i) {
+        plume_system_desc desc = effects[i].desc;
+        desc.path = smoke->settings.gpu_path;
+        plume_effect_meshes meshes;
+        bool ok = resolve_effect_meshes(&effects[i], &desc, &meshes) &&
+                  plume_system_create(smoke->context, &desc, &out[i]) == PLUME_OK;
+        plume_effect_meshes_free(&meshes);
+        if (!ok) {
+            fprintf(stderr, "smoke: cannot create the effect's system %u: %s\n", i + 1, smoke->last_error);
+            destroy_companions(smoke, out, i);
+            return false;
+        }
+        opaque[i] = desc.meshes.count > 0 && desc.meshes.surface != PLUME_MESH_TRANSPARENT;
+        if (plume_system_set_profiling(smoke->context, out[i], true) != PLUME_OK)
+            fprintf(stderr, "smoke: no profiling of the effect's system %u\n", i + 1);
+    }
+    return true;
+}
+
 bool smoke_system_create(const smoke_settings *settings, smoke_system **out) {
     *out = NULL;
     smoke_system *smoke = calloc(1, sizeof *smoke);
     if (!smoke) return false;
     smoke->settings = *settings;
     smoke->settings.effect = NULL;
+    smoke->settings.companions = NULL;
+    smoke->settings.companion_count = 0;
     if (settings->effect) {
         smoke->from_effect = true;
         plume_effect_copy(&smoke->effect, settings->effect);
@@ -255,6 +290,12 @@ bool smoke_system_create(const smoke_settings *settings, smoke_system **out) {
         return false;
     }
     smoke->settings.capacity = shown_desc(smoke, settings->capacity).capacity;
+    if (!create_companions(smoke, settings->companions, settings->companion_count, smoke->companions,
+                           smoke->companion_opaque)) {
+        smoke_system_destroy(smoke);
+        return false;
+    }
+    smoke->companion_count = settings->companion_count;
     if (settings->fire) {
         plume_system_desc fire = fire_desc(settings);
         if (plume_system_create(smoke->context, &fire, &smoke->fire) != PLUME_OK) {
@@ -270,6 +311,7 @@ bool smoke_system_create(const smoke_settings *settings, smoke_system **out) {
 void smoke_system_destroy(smoke_system *smoke) {
     if (!smoke) return;
     plume_draw_group_destroy(smoke->context, smoke->group);
+    destroy_companions(smoke, smoke->companions, smoke->companion_count);
     plume_system_destroy(smoke->context, smoke->fire);
     plume_system_destroy(smoke->context, smoke->system);
     plume_context_destroy(smoke->context);
@@ -301,7 +343,7 @@ double smoke_system_longest_lifetime(const smoke_system *smoke) {
 
 uint32_t smoke_system_capacity(const smoke_system *smoke) { return smoke->settings.capacity; }
 
-bool smoke_system_use_effect(smoke_system *smoke, const plume_effect *effect) {
+static bool use_shown(smoke_system *smoke, const plume_effect *effect) {
     /* Built beside the old system, which stays on show if this one fails. */
     smoke_system *next = malloc(sizeof *next);
     if (!next) return false;
@@ -321,6 +363,37 @@ bool smoke_system_use_effect(smoke_system *smoke, const plume_effect *effect) {
     }
     free(next);
     return ok;
+}
+
+bool smoke_system_use_group(smoke_system *smoke, const plume_effect *effects, uint32_t count) {
+    plume_system made[PLUME_EFFECT_MAX_SYSTEMS];
+    bool opaque[PLUME_EFFECT_MAX_SYSTEMS];
+    uint32_t extra = count > 1 ? count - 1 : 0;
+    if (!create_companions(smoke, effects + (count > 0), extra, made, opaque)) return false;
+    if (!use_shown(smoke, count > 0 ? effects : NULL)) {
+        destroy_companions(smoke, made, extra);
+        return false;
+    }
+    destroy_companions(smoke, smoke->companions, smoke->companion_count);
+    memcpy(smoke->companions, made, extra * sizeof made[0]);
+    memcpy(smoke->companion_opaque, opaque, extra * sizeof opaque[0]);
+    smoke->companion_count = extra;
+    return true;
+}
+
+bool smoke_system_use_effect(smoke_system *smoke, const plume_effect *effect) {
+    return smoke_system_use_group(smoke, effect, effect ? 1 : 0);
+}
+
+uint32_t smoke_system_companion_gpu_ms(const smoke_system *smoke, double out[PLUME_STAGE_COUNT]) {
+    for (int s = 0; s < PLUME_STAGE_COUNT; ++s) out[s] = 0.0;
+    for (uint32_t i = 0; i < smoke->companion_count; ++i) {
+        plume_profile profile;
+        if (plume_system_get_profile(smoke->context, smoke->companions[i], &profile) != PLUME_OK || !profile.enabled)
+            continue;
+        for (int s = 0; s < PLUME_STAGE_COUNT; ++s) out[s] += profile.stages[s].mean_ms;
+    }
+    return smoke->companion_count;
 }
 
 const char *smoke_system_last_error(const smoke_system *smoke) { return smoke->last_error; }
@@ -351,16 +424,28 @@ plume_frame_desc smoke_frame_desc(const smoke_frame *frame) {
 bool smoke_system_update(smoke_system *smoke, const smoke_frame *frame) {
     plume_frame_desc desc = smoke_frame_desc(frame);
     bool ok = !smoke->fire.id || plume_system_update(smoke->context, smoke->fire, &desc) == PLUME_OK;
+    for (uint32_t i = 0; i < smoke->companion_count; ++i)
+        ok = plume_system_update(smoke->context, smoke->companions[i], &desc) == PLUME_OK && ok;
     return plume_system_update(smoke->context, smoke->system, &desc) == PLUME_OK && ok;
 }
 
 bool smoke_system_draw(smoke_system *smoke, const smoke_frame *frame) {
     plume_frame_desc desc = smoke_frame_desc(frame);
-    if (smoke->group.id && smoke->settings.joint) {
-        return plume_draw_group_draw(smoke->context, smoke->group, &desc) == PLUME_OK;
+    bool ok = true;
+    for (int opaque = 1; opaque >= 0; --opaque) {
+        if (!opaque) {
+            if (smoke->group.id && smoke->settings.joint) {
+                ok = plume_draw_group_draw(smoke->context, smoke->group, &desc) == PLUME_OK && ok;
+            } else {
+                ok = (!smoke->fire.id || plume_system_draw(smoke->context, smoke->fire, &desc) == PLUME_OK) && ok;
+                ok = plume_system_draw(smoke->context, smoke->system, &desc) == PLUME_OK && ok;
+            }
+        }
+        for (uint32_t i = 0; i < smoke->companion_count; ++i)
+            if (smoke->companion_opaque[i] == (bool)opaque)
+                ok = plume_system_draw(smoke->context, smoke->companions[i], &desc) == PLUME_OK && ok;
     }
-    bool ok = !smoke->fire.id || plume_system_draw(smoke->context, smoke->fire, &desc) == PLUME_OK;
-    return plume_system_draw(smoke->context, smoke->system, &desc) == PLUME_OK && ok;
+    return ok;
 }
 
 bool smoke_system_write_lights(smoke_system *smoke, const plume_lights_desc *fire, const plume_lights_desc *shown,
@@ -378,6 +463,8 @@ bool smoke_system_write_lights(smoke_system *smoke, const plume_lights_desc *fir
 
 bool smoke_system_reset(smoke_system *smoke) {
     bool ok = !smoke->fire.id || plume_system_reset(smoke->context, smoke->fire) == PLUME_OK;
+    for (uint32_t i = 0; i < smoke->companion_count; ++i)
+        ok = plume_system_reset(smoke->context, smoke->companions[i]) == PLUME_OK && ok;
     return plume_system_reset(smoke->context, smoke->system) == PLUME_OK && ok;
 }
 

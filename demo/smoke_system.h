@@ -25,6 +25,12 @@ typedef struct smoke_settings {
      * column); `capacity` then scales it (see smoke_system_set_capacity), 0
      * keeps the file's. Copied: it need not outlive the call. */
     const plume_effect *effect;
+    /* The other systems of the effect file (plume_effect_group: systems 1
+     * and on; `effect` is its first), at their files' capacities, updated
+     * and drawn with it: opaque meshes first, then the first system, then
+     * the rest in the file's order. Made at create: they need not outlive it. */
+    const plume_effect *companions;
+    uint32_t companion_count;
     /* The tiled draw path's tile size and chunk entries (0: the module's
      * defaults), for each system made: plume_system_set_tiled_options. */
     uint32_t tile_size, chunk_entries;
@@ -72,6 +78,13 @@ double smoke_system_longest_lifetime(const smoke_system *smoke);
  * effect's. The old one stays if the new one cannot be made; then
  * smoke_system_last_error() says why. */
 bool smoke_system_use_effect(smoke_system *smoke, const plume_effect *effect);
+/* As smoke_system_use_effect with an effect file's `count` systems: the
+ * first on show, the others its companions (smoke_settings.companions);
+ * nothing changes if any cannot be made. */
+bool smoke_system_use_group(smoke_system *smoke, const plume_effect *effects, uint32_t count);
+/* The companions' GPU means over the profile's window, summed over them, ms
+ * a frame by stage (plume_stage); returns how many companions there are. */
+uint32_t smoke_system_companion_gpu_ms(const smoke_system *smoke, double out[PLUME_STAGE_COUNT]);
 /* The module's last error message ("" if none since the last success). */
 const char *smoke_system_last_error(const smoke_system *smoke);
 /* Writes the descriptor on show as an effect file (see plume_effect_save). */

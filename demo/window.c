@@ -3,6 +3,12 @@
 #include <GLFW/glfw3.h>
 #include <stdio.h>
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+
+#include "web_page.h"
+#endif
+
 #include "demo_window.h"
 
 typedef struct window_input {
@@ -67,51 +73,100 @@ static void on_scroll(GLFWwindow *window, double dx, double dy) {
 
 static void on_glfw_error(int code, const char *message) { fprintf(stderr, "glfw (0x%x): %s\n", code, message); }
 
+/* The window's run: the loop's state between frames (the browser calls
+ * one frame at a time, so it outlives demo_run_window there). */
+typedef struct window_run {
+    demo_options options;
+    demo_summary *summary;
+    GLFWwindow *window;
+    window_input input;
+    double previous;
+    uint32_t frame;
+    bool ok;
+} window_run;
+
+/* One frame; false when the loop ends (closed, the frames asked drawn, or a
+ * failure). */
+static bool window_frame(window_run *run) {
+    const demo_options *options = &run->options;
+    if (!run->ok || glfwWindowShouldClose(run->window) || (options->frames && run->frame >= options->frames))
+        return false;
+    uint32_t f = run->frame++;
+    double now = glfwGetTime();
+    double elapsed = now - run->previous;
+    run->previous = now;
+    int width, height;
+    glfwGetFramebufferSize(run->window, &width, &height);
+    demo_app_resize(run->input.app, width, height);
+    /* A measured step, capped so a stall (a window drag) is no jump. */
+    float dt = options->dt > 0 ? options->dt : (float)(elapsed < 0.1 ? elapsed : 0.1);
+    run->ok = demo_app_frame(run->input.app, f ? dt : 0.0f, f ? elapsed * 1e3 : 0, 0);
+    bool last = options->frames && f + 1 == options->frames;
+    if (run->ok && last && options->out_png) run->ok = demo_app_write_png(run->input.app, 0, options->out_png);
+    glfwSwapBuffers(run->window);
+    glfwPollEvents();
+    return run->ok;
+}
+
+static demo_window_result window_close(window_run *run) {
+    if (run->input.app) demo_app_summary(run->input.app, run->summary);
+    demo_app_destroy(run->input.app);
+    run->input.app = NULL;
+    glfwDestroyWindow(run->window);
+    glfwTerminate();
+    return run->ok ? DEMO_WINDOW_OK : DEMO_WINDOW_FAILED;
+}
+
+#ifdef __EMSCRIPTEN__
+/* In a browser the page's frame callback drives the loop (a loop of our own
+ * would never give the page back), and each frame's figures go into the
+ * page's text (demo/web_page.c). */
+static void browser_frame(void *argument) {
+    window_run *run = argument;
+    bool going = window_frame(run);
+    if (run->input.app) web_page_show(run->input.app, run->ok);
+    if (going) return;
+    emscripten_cancel_main_loop();
+    window_close(run);
+}
+#endif
+
 demo_window_result demo_run_window(const demo_options *options, demo_summary *summary) {
+    /* Static: in a browser the loop runs after this call has returned. */
+    static window_run run;
+    run = (window_run){.options = *options, .summary = summary};
     glfwSetErrorCallback(on_glfw_error);
     if (!glfwInit()) return DEMO_WINDOW_NO_DISPLAY;
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, options->gl33 ? 3 : 4);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    GLFWwindow *window = glfwCreateWindow(options->width, options->height, "plume smoke demo", NULL, NULL);
-    if (!window) {
+    run.window = glfwCreateWindow(options->width, options->height, "plume smoke demo", NULL, NULL);
+    if (!run.window) {
         glfwTerminate();
         return DEMO_WINDOW_NO_DISPLAY;
     }
-    glfwMakeContextCurrent(window);
-    glfwSwapInterval(1);
+    glfwMakeContextCurrent(run.window);
     printf("GL: %s | %s\n", (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));
 
     int width, height;
-    glfwGetFramebufferSize(window, &width, &height);
-    window_input input = {0};
-    bool ok = demo_app_create(options, width, height, &input.app);
-    if (ok) {
-        glfwSetWindowUserPointer(window, &input);
-        glfwSetKeyCallback(window, on_key);
-        glfwSetMouseButtonCallback(window, on_mouse_button);
-        glfwSetCursorPosCallback(window, on_cursor);
-        glfwSetScrollCallback(window, on_scroll);
+    glfwGetFramebufferSize(run.window, &width, &height);
+    run.ok = demo_app_create(options, width, height, &run.input.app);
+    if (run.ok) {
+        glfwSetWindowUserPointer(run.window, &run.input);
+        glfwSetKeyCallback(run.window, on_key);
+        glfwSetMouseButtonCallback(run.window, on_mouse_button);
+        glfwSetCursorPosCallback(run.window, on_cursor);
+        glfwSetScrollCallback(run.window, on_scroll);
     }
-    double previous = glfwGetTime();
-    for (uint32_t f = 0; ok && !glfwWindowShouldClose(window) && (!options->frames || f < options->frames); ++f) {
-        double now = glfwGetTime();
-        double elapsed = now - previous;
-        previous = now;
-        glfwGetFramebufferSize(window, &width, &height);
-        demo_app_resize(input.app, width, height);
-        /* A measured step, capped so a stall (a window drag) is no jump. */
-        float dt = options->dt > 0 ? options->dt : (float)(elapsed < 0.1 ? elapsed : 0.1);
-        ok = demo_app_frame(input.app, f ? dt : 0.0f, f ? elapsed * 1e3 : 0, 0);
-        bool last = options->frames && f + 1 == options->frames;
-        if (ok && last && options->out_png) ok = demo_app_write_png(input.app, 0, options->out_png);
-        glfwSwapBuffers(window);
-        glfwPollEvents();
-    }
-    if (input.app) demo_app_summary(input.app, summary);
-    demo_app_destroy(input.app);
-    glfwDestroyWindow(window);
-    glfwTerminate();
-    return ok ? DEMO_WINDOW_OK : DEMO_WINDOW_FAILED;
+    run.previous = glfwGetTime();
+#ifdef __EMSCRIPTEN__
+    if (!run.ok) web_page_show(NULL, false);
+    /* Never returns: the browser calls browser_frame at its display's rate. */
+    if (run.ok) emscripten_set_main_loop_arg(browser_frame, &run, 0, 1);
+#else
+    glfwSwapInterval(1);
+    while (window_frame(&run)) {}
+#endif
+    return window_close(&run);
 }

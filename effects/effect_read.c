@@ -32,6 +32,7 @@ typedef struct reader {
     const char *folder;
     plume_effect *effect;
     plume_effect_error *error;
+    const char *prefix;   /* "systems[2]" in a group's entry, else "": every field's path starts there */
 } reader;
 
 static void set_error(plume_effect_error *error, int line, int column, const char *field, const char *message) {
@@ -50,11 +51,14 @@ static plume_result EFFECT_PRINTF_FORMAT(4, 5)
     va_start(args, format);
     vsnprintf(why, sizeof why, format, args);
     va_end(args);
-    effect_position at = effect_locate(r->text, r->length, field);
+    char path[sizeof r->error->field];
+    if (snprintf(path, sizeof path, "%s%s%s", r->prefix, *r->prefix && *field ? "." : "", field) >= (int)sizeof path)
+        path[sizeof path - 1] = '\0';
+    effect_position at = effect_locate(r->text, r->length, path);
     char message[PLUME_EFFECT_MESSAGE_MAX];
-    snprintf(message, sizeof message, "%s:%d:%d: %s%s%s", r->file_name, at.line, at.column, field, *field ? ": " : "",
+    snprintf(message, sizeof message, "%s:%d:%d: %s%s%s", r->file_name, at.line, at.column, path, *path ? ": " : "",
              why);
-    set_error(r->error, at.line, at.column, field, message);
+    set_error(r->error, at.line, at.column, path, message);
     return result;
 }
 
@@ -255,7 +259,7 @@ static plume_result read_table(const reader *r, const json_t *object, const effe
     json_object_foreach((json_t *)object, key, value) {
         char field[160];
         join_field(field, sizeof field, path, key);
-        if (!*path && strcmp(key, EFFECT_VERSION_KEY) == 0) continue;
+        if (!*path && !*r->prefix && strcmp(key, EFFECT_VERSION_KEY) == 0) continue;
         const effect_field *row = find_row(table, key);
         if (!row) {
             char known[512] = "";
@@ -358,6 +362,34 @@ static plume_result check_for_creation(const reader *r, const plume_system_desc 
 
 static void plume_effect_clear(plume_effect *effect) { memset(effect, 0, sizeof *effect); }
 
+/* One system's object (the top level of a one-system file, or a group's
+ * entry) into r->effect. */
+static plume_result read_system(const reader *r, const json_t *object) {
+    plume_result result = read_table(r, object, &effect_system_table, (char *)&r->effect->desc, "");
+    if (result == PLUME_OK) result = check_desc(r, &r->effect->desc);
+    if (result == PLUME_OK) result = check_for_creation(r, &r->effect->desc);
+    return result;
+}
+
+/* The text parsed by jansson and its version checked; NULL with the error
+ * set otherwise. */
+static json_t *parse_root(const reader *r, plume_result *result) {
+    json_error_t parse_error;
+    json_t *root = json_loadb(r->text, r->length, JSON_REJECT_DUPLICATES, &parse_error);
+    *result = PLUME_ERROR_INVALID_ARGUMENT;
+    if (!root) {
+        char message[PLUME_EFFECT_MESSAGE_MAX];
+        int line = parse_error.line > 0 ? parse_error.line : 1, column = parse_error.column > 0 ? parse_error.column : 1;
+        snprintf(message, sizeof message, "%s:%d:%d: %s", r->file_name, line, column, parse_error.text);
+        set_error(r->error, line, column, "", message);
+        return NULL;
+    }
+    *result = check_version(r, root);
+    if (*result == PLUME_OK) return root;
+    json_decref(root);
+    return NULL;
+}
+
 plume_result plume_effect_parse(const char *text, size_t length, const char *file_name, const char *folder,
                                 plume_effect *out, plume_effect_error *error) {
     if (error) memset(error, 0, sizeof *error);
@@ -366,38 +398,90 @@ plume_result plume_effect_parse(const char *text, size_t length, const char *fil
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     plume_effect_clear(out);
-    reader r = {text ? text : "", length, file_name ? file_name : "<effect>", folder, out, error};
-    json_error_t parse_error;
-    json_t *root = json_loadb(r.text, length, JSON_REJECT_DUPLICATES, &parse_error);
-    if (!root) {
-        char message[PLUME_EFFECT_MESSAGE_MAX];
-        int line = parse_error.line > 0 ? parse_error.line : 1, column = parse_error.column > 0 ? parse_error.column : 1;
-        snprintf(message, sizeof message, "%s:%d:%d: %s", r.file_name, line, column, parse_error.text);
-        set_error(error, line, column, "", message);
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
-    plume_result result = check_version(&r, root);
-    if (result == PLUME_OK) result = read_table(&r, root, &effect_system_table, (char *)&out->desc, "");
-    if (result == PLUME_OK) result = check_desc(&r, &out->desc);
-    if (result == PLUME_OK) result = check_for_creation(&r, &out->desc);
+    reader r = {text ? text : "", length, file_name ? file_name : "<effect>", folder, out, error, ""};
+    plume_result result;
+    json_t *root = parse_root(&r, &result);
+    if (!root) return result;
+    if (json_object_get(root, EFFECT_SYSTEMS_KEY))
+        result = fail(&r, PLUME_ERROR_INVALID_ARGUMENT, EFFECT_SYSTEMS_KEY,
+                      "holds several systems: plume_effect_group_load reads this file");
+    else
+        result = read_system(&r, root);
     json_decref(root);
     if (result != PLUME_OK) plume_effect_clear(out);
     return result;
 }
 
-plume_result plume_effect_load(const char *path, plume_effect *out, plume_effect_error *error) {
+/* The systems of a group file: "systems", a list of 1 to
+ * PLUME_EFFECT_MAX_SYSTEMS objects, and nothing else beside the version. */
+static plume_result read_group(reader *r, const json_t *root, plume_effect_group *out) {
+    const json_t *systems = json_object_get(root, EFFECT_SYSTEMS_KEY);
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)root, key, value) {
+        if (strcmp(key, EFFECT_VERSION_KEY) != 0 && strcmp(key, EFFECT_SYSTEMS_KEY) != 0)
+            return fail(r, PLUME_ERROR_INVALID_ARGUMENT, key,
+                        "is not a field beside \"systems\" (each system's fields go in its entry)");
+    }
+    size_t count = json_array_size(systems);
+    if (!json_is_array(systems) || count == 0 || count > PLUME_EFFECT_MAX_SYSTEMS)
+        return fail(r, PLUME_ERROR_INVALID_ARGUMENT, EFFECT_SYSTEMS_KEY,
+                    "must be a list of 1 to %d systems [{...}, ...]", PLUME_EFFECT_MAX_SYSTEMS);
+    out->systems = calloc(count, sizeof *out->systems);
+    if (!out->systems) return fail(r, PLUME_ERROR_OUT_OF_MEMORY, EFFECT_SYSTEMS_KEY, "out of memory");
+    out->system_count = (uint32_t)count;
+    for (size_t i = 0; i < count; ++i) {
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "%s[%zu]", EFFECT_SYSTEMS_KEY, i);
+        reader entry = *r;
+        entry.prefix = prefix, entry.effect = &out->systems[i];
+        plume_result result = read_system(&entry, json_array_get(systems, i));
+        if (result != PLUME_OK) return result;
+    }
+    return PLUME_OK;
+}
+
+plume_result plume_effect_group_parse(const char *text, size_t length, const char *file_name, const char *folder,
+                                      plume_effect_group *out, plume_effect_error *error) {
     if (error) memset(error, 0, sizeof *error);
-    if (!path || !out) {
-        set_error(error, 0, 0, "", "plume_effect_load: path and out must not be NULL");
+    if (!out || (!text && length)) {
+        set_error(error, 0, 0, "", "plume_effect_group_parse: text and out must not be NULL");
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    plume_effect_clear(out);
+    memset(out, 0, sizeof *out);
+    reader r = {text ? text : "", length, file_name ? file_name : "<effect>", folder, NULL, error, ""};
+    plume_result result;
+    json_t *root = parse_root(&r, &result);
+    if (!root) return result;
+    if (json_object_get(root, EFFECT_SYSTEMS_KEY)) {
+        result = read_group(&r, root, out);
+    } else {
+        r.effect = out->systems = calloc(1, sizeof *out->systems);
+        out->system_count = 1;
+        result = r.effect ? read_system(&r, root) : fail(&r, PLUME_ERROR_OUT_OF_MEMORY, "", "out of memory");
+    }
+    json_decref(root);
+    if (result != PLUME_OK) plume_effect_group_free(out);
+    return result;
+}
+
+void plume_effect_group_free(plume_effect_group *group) {
+    if (!group) return;
+    free(group->systems);
+    memset(group, 0, sizeof *group);
+}
+
+/* The whole file at `path` (malloc'd, *length bytes) and its folder, where
+ * relative paths start; NULL with the error set otherwise. */
+static char *read_effect_file(const char *path, size_t *out_length, char folder[PLUME_EFFECT_PATH_MAX],
+                              plume_effect_error *error, plume_result *out_result) {
     char message[PLUME_EFFECT_MESSAGE_MAX];
     FILE *file = fopen(path, "rb");
     if (!file) {
         snprintf(message, sizeof message, "%s: cannot open: %s", path, strerror(errno));
         set_error(error, 0, 0, "", message);
-        return PLUME_ERROR_IO;
+        *out_result = PLUME_ERROR_IO;
+        return NULL;
     }
     /* Read in growing steps: effect files are kilobytes, the limit megabytes. */
     size_t length = 0, capacity = 0;
@@ -431,17 +515,50 @@ plume_result plume_effect_load(const char *path, plume_effect *out, plume_effect
         snprintf(message, sizeof message, "%s: larger than %d bytes: not an effect", path, EFFECT_FILE_MAX_BYTES);
         result = PLUME_ERROR_INVALID_ARGUMENT;
     }
+    *out_result = result;
     if (result != PLUME_OK) {
         set_error(error, 0, 0, "", message);
         free(text);
-        return result;
+        return NULL;
     }
     /* The folder of the file: relative texture paths start there. */
-    char folder[PLUME_EFFECT_PATH_MAX];
     const char *slash = effect_path_last_separator(path);
-    if (slash) snprintf(folder, sizeof folder, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    if (slash) snprintf(folder, PLUME_EFFECT_PATH_MAX, "%.*s", (int)(slash == path ? 1 : slash - path), path);
     else folder[0] = '\0';
+    *out_length = length;
+    return text;
+}
+
+plume_result plume_effect_load(const char *path, plume_effect *out, plume_effect_error *error) {
+    if (error) memset(error, 0, sizeof *error);
+    if (!path || !out) {
+        set_error(error, 0, 0, "", "plume_effect_load: path and out must not be NULL");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    plume_effect_clear(out);
+    char folder[PLUME_EFFECT_PATH_MAX];
+    size_t length = 0;
+    plume_result result;
+    char *text = read_effect_file(path, &length, folder, error, &result);
+    if (!text) return result;
     result = plume_effect_parse(text, length, path, folder, out, error);
+    free(text);
+    return result;
+}
+
+plume_result plume_effect_group_load(const char *path, plume_effect_group *out, plume_effect_error *error) {
+    if (error) memset(error, 0, sizeof *error);
+    if (!path || !out) {
+        set_error(error, 0, 0, "", "plume_effect_group_load: path and out must not be NULL");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    memset(out, 0, sizeof *out);
+    char folder[PLUME_EFFECT_PATH_MAX];
+    size_t length = 0;
+    plume_result result;
+    char *text = read_effect_file(path, &length, folder, error, &result);
+    if (!text) return result;
+    result = plume_effect_group_parse(text, length, path, folder, out, error);
     free(text);
     return result;
 }

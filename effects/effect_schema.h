@@ -49,5 +49,7 @@ extern const effect_table effect_system_table;
 
 /* The JSON key of the format version. */
 #define EFFECT_VERSION_KEY "plume_effect"
+/* The JSON key of a group file's list of systems (plume_effect_group). */
+#define EFFECT_SYSTEMS_KEY "systems"
 
 #endif

@@ -28,6 +28,8 @@ typedef struct writer {
     bool out_of_memory;
     plume_effect_error *error;
     bool failed;
+    const char *prefix;          /* "systems[2]" in a group, else "": refused fields are named from there */
+    const plume_effect *effect;  /* a loaded effect whose mesh sources are written; NULL: meshes are refused */
 } writer;
 
 static void append(writer *w, const char *bytes, size_t count) {
@@ -62,8 +64,9 @@ static void EFFECT_PRINTF_FORMAT(3, 4) refuse(writer *w, const char *field, cons
     va_start(args, format);
     vsnprintf(why, sizeof why, format, args);
     va_end(args);
-    snprintf(w->error->field, sizeof w->error->field, "%s", field);
-    snprintf(w->error->message, sizeof w->error->message, "%s: %s", field, why);
+    const char *prefix = w->prefix ? w->prefix : "";
+    snprintf(w->error->field, sizeof w->error->field, "%s%s%s", prefix, *prefix && *field ? "." : "", field);
+    snprintf(w->error->message, sizeof w->error->message, "%s: %s", w->error->field, why);
 }
 
 /* The double nearest the shortest decimal that reads back as `value`. */
@@ -159,6 +162,38 @@ static void write_keys(writer *w, uint32_t count, const float *first, size_t flo
     append_string(w, "]");
 }
 
+/* [{"file": "rock.obj"} or {"name": "rock"}, ...], one a line: the sources a
+ * loaded effect keeps (its meshes' data are never written). */
+static void write_mesh_sources(writer *w, uint32_t count, const char *field, int depth) {
+    if (!w->effect) {
+        refuse(w, field, "meshes are data in memory: only an effect file names their files or names");
+        return;
+    }
+    if (count > PLUME_MAX_MESHES) {
+        refuse(w, field, "has %u meshes; at most %d", count, PLUME_MAX_MESHES);
+        return;
+    }
+    for (uint32_t i = 0; i < count; ++i)
+        if (!w->effect->mesh_sources[i][0]) {
+            refuse(w, field, "mesh %u has no source (plume_effect.mesh_sources): its data are in memory", i);
+            return;
+        }
+    append_string(w, "[\n");
+    for (uint32_t i = 0; i < count; ++i) {
+        indent(w, depth + 1);
+        json_t *source = json_object();
+        if (source && json_object_set_new(source, w->effect->mesh_is_name[i] ? "name" : "file",
+                                          json_string(w->effect->mesh_sources[i])) != 0) {
+            json_decref(source);
+            source = NULL;
+        }
+        append_json(w, source, field);
+        append_string(w, i + 1 < count ? ",\n" : "\n");
+    }
+    indent(w, depth);
+    append_string(w, "]");
+}
+
 static void write_field(writer *w, const effect_field *row, const char *base, const char *field, int depth) {
     const void *at = base + row->offset;
     switch (row->type) {
@@ -187,9 +222,7 @@ static void write_field(writer *w, const effect_field *row, const char *base, co
     }
     case EFFECT_PATH: append_json(w, json_string(*(const char *const *)at), field); break;
     case EFFECT_OBJECT: write_table(w, row->table, at, field, depth, false); break;
-    case EFFECT_MESH_SOURCES:
-        refuse(w, field, "meshes are data in memory: only an effect file names their files or names");
-        break;
+    case EFFECT_MESH_SOURCES: write_mesh_sources(w, *(const uint32_t *)at, field, depth); break;
     case EFFECT_ARRAY: {
         uint32_t used = row->count;
         while (used > 0 && table_is_default(row->table, (const char *)at + (used - 1) * row->stride)) --used;
@@ -239,37 +272,72 @@ static void write_table(writer *w, const effect_table *table, const char *base, 
     append_string(w, "}");
 }
 
-char *plume_effect_write(const plume_system_desc *desc, plume_effect_error *error) {
-    if (error) memset(error, 0, sizeof *error);
-    writer w = {.error = error};
-    if (!desc) {
-        refuse(&w, "desc", "must not be NULL");
-        return NULL;
-    }
+/* What a file cannot hold: the host's run-time objects and pixels in memory. */
+static void refuse_run_time_objects(writer *w, const plume_system_desc *desc) {
     if (desc->appearance.texture.pixels)
-        refuse(&w, "appearance.texture.pixels", "cannot be written: a file names its texture by path");
+        refuse(w, "appearance.texture.pixels", "cannot be written: a file names its texture by path");
     if (desc->appearance.texture.host_texture || desc->appearance.texture.host_target)
-        refuse(&w, "appearance.texture.host_texture", "cannot be written: a GL texture is the host's run-time object");
+        refuse(w, "appearance.texture.host_texture", "cannot be written: a GL texture is the host's run-time object");
     if (desc->flipbook_motion.pixels)
-        refuse(&w, "flipbook_motion.pixels", "cannot be written: a file names its motion by path");
+        refuse(w, "flipbook_motion.pixels", "cannot be written: a file names its motion by path");
     if (desc->flipbook_motion.host_texture)
-        refuse(&w, "flipbook_motion.host_texture", "cannot be written: a GL texture is the host's run-time object");
+        refuse(w, "flipbook_motion.host_texture", "cannot be written: a GL texture is the host's run-time object");
     if (desc->world.vector_field.texture)
-        refuse(&w, "world.vector_field.texture", "cannot be written: a GL texture is the host's run-time object");
+        refuse(w, "world.vector_field.texture", "cannot be written: a GL texture is the host's run-time object");
     for (int i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i)
         if (desc->world.events[i].target_system.id) {
             char field[40];
             snprintf(field, sizeof field, "world.events[%d].target_system", i);
-            refuse(&w, field, "cannot be written: a file's routes target its own system");
+            refuse(w, field, "cannot be written: a file's routes target its own system");
         }
-    write_table(&w, &effect_system_table, (const char *)desc, "", 0, true);
-    append_string(&w, "\n");
-    if (w.out_of_memory && !w.failed) refuse(&w, "", "out of memory");
-    if (w.failed || w.out_of_memory) {
-        free(w.text);
+}
+
+/* The text written, or NULL (freed) when anything was refused. */
+static char *finish(writer *w) {
+    w->prefix = "";
+    if (w->out_of_memory && !w->failed) refuse(w, "", "out of memory");
+    if (w->failed || w->out_of_memory) {
+        free(w->text);
         return NULL;
     }
-    return w.text;
+    return w->text;
+}
+
+char *plume_effect_write(const plume_system_desc *desc, plume_effect_error *error) {
+    if (error) memset(error, 0, sizeof *error);
+    writer w = {.error = error, .prefix = ""};
+    if (!desc) {
+        refuse(&w, "desc", "must not be NULL");
+        return NULL;
+    }
+    refuse_run_time_objects(&w, desc);
+    write_table(&w, &effect_system_table, (const char *)desc, "", 0, true);
+    append_string(&w, "\n");
+    return finish(&w);
+}
+
+char *plume_effect_group_write(const plume_effect_group *group, plume_effect_error *error) {
+    if (error) memset(error, 0, sizeof *error);
+    writer w = {.error = error, .prefix = ""};
+    if (!group || !group->systems || group->system_count == 0 || group->system_count > PLUME_EFFECT_MAX_SYSTEMS) {
+        refuse(&w, EFFECT_SYSTEMS_KEY, "must be 1 to %d systems", PLUME_EFFECT_MAX_SYSTEMS);
+        return NULL;
+    }
+    char line[96];
+    snprintf(line, sizeof line, "{\n  \"%s\": %d,\n  \"%s\": [\n", EFFECT_VERSION_KEY, PLUME_EFFECT_FORMAT_VERSION,
+             EFFECT_SYSTEMS_KEY);
+    append_string(&w, line);
+    for (uint32_t i = 0; i < group->system_count; ++i) {
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "%s[%u]", EFFECT_SYSTEMS_KEY, i);
+        w.prefix = prefix, w.effect = &group->systems[i];
+        refuse_run_time_objects(&w, &group->systems[i].desc);
+        indent(&w, 2);
+        write_table(&w, &effect_system_table, (const char *)&group->systems[i].desc, "", 2, false);
+        append_string(&w, i + 1 < group->system_count ? ",\n" : "\n");
+    }
+    append_string(&w, "  ]\n}\n");
+    return finish(&w);
 }
 
 void plume_effect_free_text(char *text) { free(text); }

@@ -10,6 +10,6 @@ GLuint host_texture_2d(GLenum internal_format, int width, int height, const char
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     glBindTexture(GL_TEXTURE_2D, 0);
-    if (label) glObjectLabel(GL_TEXTURE, texture, -1, label);
+    if (label && epoxy_is_desktop_gl()) glObjectLabel(GL_TEXTURE, texture, -1, label); /* WebGL has no labels */
     return texture;
 }

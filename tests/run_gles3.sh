@@ -34,8 +34,9 @@ test_calls_restore_gl_state_and_free_everything,test_world_is_refused_by_name,te
 test_every_look_accepted_and_a_draw_group_refused,test_unsorted_list_is_ascending_slots_round_the_ring,\
 test_blend_modes_match_the_cpu_compositor_on_every_path,test_orientations_match_the_cpu_compositor,\
 test_lighting_matches_the_cpu_compositor,test_sort_modes_give_their_total_order,\
-test_sort_key_bits_set_the_depth_resolution,test_prewarm_on_the_fragment_path"
-expected=33
+test_sort_key_bits_set_the_depth_resolution,test_prewarm_on_the_fragment_path,\
+test_webgl_is_never_asked_the_fixed_index_restart"
+expected=34
 status=0
 ./build/"$config"/bin/plume_tests "$tests" > build/gles3_test.log 2>&1 || status=$?
 cat build/gles3_test.log

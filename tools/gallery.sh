@@ -38,7 +38,7 @@ while IFS='|' read -r name seconds options; do
 done <<'LIST'
 fire_smoke|4|--effect smoke --fire
 grinder|2.5|--effect grinder --night
-explosion|2.5|--effect explosion --night
+explosion|3.9|--effect explosion --night
 fountain|3|--effect fountain_splash
 rain|2.5|--effect rain --night
 snow|10|--effect snow_settling

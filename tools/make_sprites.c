@@ -7,6 +7,10 @@
  *   spark.png       a hot core in a soft halo (sparks);
  *   snowflake.png   a six-armed flake with a soft edge (snow);
  *   droplet.png     a round drop, lit from above (the fountain);
+ *   fireball.png    4x4 billows of fire that swell, cool from a white-hot core
+ *                   to darker edges, and break up (an explosion's fireball);
+ *   shockwave_ring.png  a thin bright ring with a soft inner haze, broken
+ *                   up by noise (an explosion's shockwave, laid on the ground);
  *   smoke_puff_motion.png  the puff flipbook's motion (plume_flipbook_motion,
  *                   strength MOTION_STRENGTH): where each texel's content is
  *                   in the next frame, by a Lucas-Kanade flow estimate
@@ -128,6 +132,37 @@ static void droplet_texel(int frame, int frames, float u, float v, float *grey, 
     *grey = clamp01(0.7f + 0.3f * highlight - 0.15f * smoothstep(0.5f, 0.9f, r));
 }
 
+/* A billowing ball of fire: lumps of ridged noise on a warped disc that
+ * swells and erodes over the frames; grey is its heat, white at the core and
+ * darker at the lumpy edge, cooling as the frames go on. */
+static void fireball_texel(int frame, int frames, float u, float v, float *grey, float *alpha) {
+    float t = (float)frame / (float)(frames - 1);
+    float z = 1.1f * t;
+    float wu = u + 0.09f * fbm(u * 3.0f + 31.0f, v * 3.0f, z);
+    float wv = v + 0.09f * fbm(u * 3.0f, v * 3.0f + 41.0f, z);
+    float r = sqrtf(wu * wu + wv * wv) / (0.32f + 0.11f * t);
+    float billows = 1.0f - fabsf(fbm(wu * 4.5f + 7.0f, wv * 4.5f, 3.0f + 1.5f * z));
+    float body = 1.0f - smoothstep(0.6f, 1.0f, r);
+    float erosion = 0.05f + 0.4f * t * t;
+    float density = clamp01((body * (0.35f + 0.75f * billows) - erosion) / (1.0f - erosion));
+    *alpha = density * frame_edge(u, v);
+    float heat = (1.0f - smoothstep(0.0f, 0.95f, r)) * (1.0f - 0.6f * t) + 0.25f * billows;
+    *grey = clamp01(0.25f + 0.85f * heat);
+}
+
+/* A blast's shockwave seen from above: a ring, sharp outside and fading
+ * inwards into dusty haze, its brightness broken up along its length. */
+static void shockwave_ring_texel(int frame, int frames, float u, float v, float *grey, float *alpha) {
+    (void)frame, (void)frames;
+    float r = sqrtf(u * u + v * v) / 0.5f;
+    float angle = atan2f(v, u);
+    float breakup = clamp01(0.6f + 0.8f * fbm(cosf(angle) * 2.5f + 5.0f, sinf(angle) * 2.5f, r * 3.0f));
+    float band = expf(-powf((r - 0.84f) / 0.05f, 2.0f));
+    float haze = 0.15f * smoothstep(0.45f, 0.84f, r) * (1.0f - smoothstep(0.84f, 0.9f, r));
+    *alpha = clamp01((band + haze) * breakup) * (1.0f - smoothstep(0.92f, 0.98f, r));
+    *grey = 0.8f + 0.2f * band;
+}
+
 typedef struct sprite {
     const char *file;
     int frame_size, columns, rows;
@@ -140,6 +175,8 @@ static const sprite SPRITES[] = {
     {"spark.png", 64, 1, 1, spark_texel},
     {"snowflake.png", 64, 1, 1, snowflake_texel},
     {"droplet.png", 64, 1, 1, droplet_texel},
+    {"fireball.png", 128, 4, 4, fireball_texel},
+    {"shockwave_ring.png", 128, 1, 1, shockwave_ring_texel},
 };
 
 static int write_sprite(const sprite *s, const char *folder) {

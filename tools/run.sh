@@ -10,6 +10,8 @@
 #                              compiler) and its run under wine, a 30-second soak
 #     sh tools/run.sh demo     the smoke demo (offscreen without a display; see README)
 #     sh tools/run.sh bench    the sort benchmark (GPU times need a real GPU)
+#     sh tools/run.sh web      the smoke demo as a WebGL 2 page (emscripten), served
+#                              on http://localhost:8080/ (PLUME_WEB_PORT)
 # Extra arguments go to the program.
 set -eu
 cd "$(dirname "$0")/.."
@@ -77,6 +79,9 @@ test)
     [ $# -gt 0 ] || sh tests/run_gl33.sh sanitize
     # And the fragment path's sort in an OpenGL ES 3.0 context (GLSL ES 3.00).
     [ $# -gt 0 ] || sh tests/run_gles3.sh sanitize
+    # The demo as a WebGL 2 page in headless Chromium (software WebGL), where
+    # emcc and chromium are installed (it says SKIPPED where not).
+    [ $# -gt 0 ] || sh tests/check_web_page.sh
     # 30 seconds of the soak (notes/soak.md) under the sanitizers: random host
     # operations from a fixed seed (PLUME_SOAK_SEED to change it), checked
     # for GL errors, GL objects, memory and determinism (each lane's new
@@ -99,8 +104,17 @@ bench)
     make -C build config=release -j"$jobs" >/dev/null
     exec ./build/release/bin/plume_bench "$@"
     ;;
+web)
+    # emscripten (emcc) is Debian's; the shaders are embedded by the native tool.
+    command -v emcc >/dev/null 2>&1 || { echo "no emcc: apt-get install emscripten" >&2; exit 1; }
+    make -C build config=release plume_shaders >/dev/null
+    WEB_JOBS=$jobs sh tools/web_build.sh
+    port=${PLUME_WEB_PORT:-8080}
+    echo "the smoke demo in WebGL 2: http://localhost:$port/ (the demo's options after ?args=, e.g. ?args=--particles%2016K; Ctrl-C stops)"
+    exec python3 -m http.server "$port" --bind 127.0.0.1 --directory build/web
+    ;;
 *)
-    echo "usage: sh tools/run.sh test|demo|bench [arguments]" >&2
+    echo "usage: sh tools/run.sh test|demo|bench|web [arguments]" >&2
     exit 2
     ;;
 esac

@@ -72,14 +72,16 @@ PLUME_API plume_result plume_batch_update(plume_context *context, const plume_sy
  * reads their lists in any order).
  * Which systems can join: as a draw group's (compute path, sprites or none,
  * every textured sprite of one size, at most 2^28 particles each, 2^30 in
- * all), with no limit on their number but the GL's: one sprite array layer
+ * all; trail systems with their segments, a trail's pairs counting against
+ * those limits), with no limit on their number but the GL's: one sprite array layer
  * per textured system (GL_MAX_ARRAY_TEXTURE_LAYERS, at least 2048).
  * A system joins one batch a frame: a call whose list differs from the one
  * that last drew one of its systems since that system's last update is
  * refused (drawing one batch for several views is fine).
  * Errors: PLUME_ERROR_INVALID_ARGUMENT (context or frame NULL; systems NULL
  * with a count; a handle that names no live system of this context; a system
- * named twice; a mesh system; sprites of different sizes; a system drawn by
+ * named twice; a mesh system; sprites of different sizes; a trail with a
+ * texture repeating along it; a system drawn by
  * another batch since its last update; what plume_system_draw refuses of the
  * frame), PLUME_ERROR_GL_UNSUPPORTED (a fragment-path system; more textured
  * systems than the sprite array's layers), PLUME_ERROR_HOST_STATE,

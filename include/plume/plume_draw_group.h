@@ -76,9 +76,27 @@
  *     fade and lighting; like a system's it needs the frame's
  *     depth_texture (without one: the raster path, said once per group),
  *     and a frame over its entry budget draws raster. Before 1.3 the tiled
- *     path was refused for a group with PLUME_ERROR_INVALID_ARGUMENT.
+ *     path was refused for a group with PLUME_ERROR_INVALID_ARGUMENT;
+ *   - trails and ribbons [since 1.3]: a trail system (plume_trail_desc)
+ *     joins, its segments sorted with the other systems' particles: each of
+ *     its pairs (a particle's K - 1 segments and, unless hide_particles, its
+ *     own quad; a ribbon's segment) is one of the group's, with its own key
+ *     (a segment's: its midpoint's, as in the system's own sort), so a
+ *     spark's trail passing through another system's smoke blends in front
+ *     of and behind its puffs, on the raster and tiled paths at every
+ *     resolution. Its records: capacity x pairs a particle, 96 bytes each
+ *     (64 K particles of 16 points: 100 MB), and those count against the
+ *     limits on capacities below. The strip is the trail draw's (the same
+ *     curve through the same points); within a segment its width, colour,
+ *     opacity and additive part run linearly between the segment's ends (a
+ *     curve key inside a segment is met at its ends). A trail whose texture
+ *     repeats along it (trail.uv_mode PLUME_TRAIL_UV_TILE, with a texture)
+ *     is refused with PLUME_ERROR_INVALID_ARGUMENT and a message: the
+ *     group's sprite array is sampled clamped. Before 1.3 a group drew a
+ *     trail system's particles without their trails.
  *
- * Cost: a pass of 96 bytes written and read per drawn particle, the sort of
+ * Cost: a pass of 96 bytes written and read per drawn particle (or trail
+ * pair), the sort of
  * all drawn particles together (about the sum of the separate sorts, or
  * less: one larger sort has fewer dispatches than several small ones), and
  * one draw. notes/draw-at-scale.md has the H100's figures.
@@ -120,7 +138,8 @@ typedef struct plume_draw_group_desc {
     /* The systems, system_count of them (1 .. PLUME_DRAW_GROUP_MAX_SYSTEMS),
      * each a live system of the context, each once, with a capacity of at
      * most PLUME_DRAW_GROUP_MAX_SYSTEM_CAPACITY; their capacities add up to
-     * at most 2^30 (the sort's limit). Read during create only; the group
+     * at most 2^30 (the sort's limit); a trail system's capacity counts
+     * times its pairs a particle [since 1.3]. Read during create only; the group
      * keeps the handles. Their index in this array is their index in the
      * group (the value's top four bits, equal keys' order). */
     const plume_system *systems;
@@ -136,7 +155,9 @@ typedef struct plume_draw_group_desc {
 /* One particle of a group's draw, as plume_draw_group_read_back gives them. [since 1.2] */
 typedef struct plume_draw_group_entry {
     uint32_t system_index;      /* its system's index in the group's desc.systems */
-    uint32_t slot;              /* its slot in that system (plume_readback.particles[slot]) */
+    uint32_t slot;              /* its slot in that system (plume_readback.particles[slot]); a
+                                   trail system's particle has an entry for each of its
+                                   segments and its own quad [since 1.3] */
     uint32_t key;               /* the sort key: plume_depth_key of its view depth (or distance),
                                    PLUME_ORDER_DESCENDING, for the last draw's camera */
 } plume_draw_group_entry;
@@ -151,7 +172,8 @@ typedef struct plume_draw_group_entry {
  * a capacity over PLUME_DRAW_GROUP_MAX_SYSTEM_CAPACITY or capacities adding
  * up to over 2^30; sort_mode other than VIEW_DEPTH or DISTANCE; sprites of
  * different sizes; a partial allocator; a mesh system, plume_mesh.h
- * [since 1.3]), PLUME_ERROR_GL_UNSUPPORTED (the
+ * [since 1.3]; a trail with a texture repeating along it, trail.uv_mode
+ * PLUME_TRAIL_UV_TILE [since 1.3]), PLUME_ERROR_GL_UNSUPPORTED (the
  * records of all capacities over GL_MAX_SHADER_STORAGE_BLOCK_SIZE; a system
  * on the fragment path, plume_system_desc.path: groups are compute-path only),
  * PLUME_ERROR_SHADER, PLUME_ERROR_OUT_OF_MEMORY, PLUME_ERROR_CAPACITY (the

@@ -176,6 +176,51 @@ PLUME_API plume_result plume_effect_resolve_meshes(const plume_effect *effect, c
 /* Frees what plume_effect_resolve_meshes loaded and zeroes it (zeroed: nothing). */
 PLUME_API void plume_effect_meshes_free(plume_effect_meshes *meshes);
 
+/* ---- Effects of several systems [since 1.3] ----------------------------------
+ * One effect asset holding several systems, each with its own look and
+ * renderer (sprites, meshes), as an engine's effect asset holds emitters of
+ * different renderers (an explosion: a fireball, rock meshes, a ring on the
+ * ground, sparks, smoke):
+ *     {"plume_effect": 1, "systems": [{"capacity": 600, ...}, {"capacity": 90, "meshes": {...}, ...}]}
+ * Each entry holds the fields of a one-system file (docs/effects.md; its
+ * paths relative to the effect file); beside "systems" the top level holds
+ * only the version. Errors name the entry: "group.json:6:20:
+ * systems[1].emitters[0].lifetime: min is 0; it must be above 0". A file
+ * without "systems" reads as a group of one; plume_effect_load refuses a
+ * file with "systems" (it names plume_effect_group_load). The host creates
+ * a system per entry (plume_effect_resolve_meshes for those with meshes),
+ * updates them with the same frame and draws them in the entries' order
+ * (opaque meshes first: they write depth). */
+enum { PLUME_EFFECT_MAX_SYSTEMS = 8 };
+
+typedef struct plume_effect_group {
+    uint32_t system_count;      /* 1 .. PLUME_EFFECT_MAX_SYSTEMS (0 when zeroed) */
+    plume_effect *systems;      /* system_count of them, the file's order; owned: plume_effect_group_free */
+} plume_effect_group;
+
+/* Reads the effect file at `path` (several systems or one) into *out
+ * (zeroed first; on failure left zeroed, nothing to free). Errors as
+ * plume_effect_load's, and PLUME_ERROR_INVALID_ARGUMENT for "systems" that
+ * is not a list of 1 to PLUME_EFFECT_MAX_SYSTEMS objects or a field beside
+ * it other than the version. Any thread; no GL. */
+PLUME_API plume_result plume_effect_group_load(const char *path, plume_effect_group *out, plume_effect_error *error);
+/* As plume_effect_group_load, from `length` bytes of `text` (`file_name`
+ * and `folder` as plume_effect_parse's). */
+PLUME_API plume_result plume_effect_group_parse(const char *text, size_t length, const char *file_name,
+                                                const char *folder, plume_effect_group *out,
+                                                plume_effect_error *error);
+/* Writes `group` as effect text, {"plume_effect": 1, "systems": [...]} (a
+ * group of one too), each system's desc as plume_effect_write writes it and
+ * its meshes as their sources (plume_effect.mesh_sources: files as they are,
+ * names), never their data; reading the text back gives the group again.
+ * NULL (with `error` filled, the field prefixed "systems[i].") where
+ * plume_effect_write would refuse a system, for no systems or more than
+ * PLUME_EFFECT_MAX_SYSTEMS, and when memory runs out. Free the text with
+ * plume_effect_free_text. */
+PLUME_API char *plume_effect_group_write(const plume_effect_group *group, plume_effect_error *error);
+/* Frees the systems and zeroes the group (NULL or zeroed: nothing). */
+PLUME_API void plume_effect_group_free(plume_effect_group *group);
+
 #ifdef __cplusplus
 }
 #endif

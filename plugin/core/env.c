@@ -208,6 +208,14 @@ void plume_label_gl_object(const plume_env *env, GLenum type, GLuint name, const
     if (plume_env_gl_caps(env).debug_output) glObjectLabel(type, name, -1, label);
 }
 
+void plume_debug_group_begin(const plume_env *env, const char *name) {
+    if (plume_env_gl_caps(env).debug_output) glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, name);
+}
+
+void plume_debug_group_end(const plume_env *env) {
+    if (plume_env_gl_caps(env).debug_output) glPopDebugGroup();
+}
+
 #ifdef PLUME_LAB
 /* Fills the bound GL_COPY_WRITE_BUFFER with pseudo-random words (xorshift32
  * from the seed and the buffer's name, so that two buffers differ), a block

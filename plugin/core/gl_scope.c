@@ -2,6 +2,7 @@
  * messages raised during the call to the object's logger. The host's debug
  * callback is put back at the end, so the module never steals it. */
 #include <math.h>
+#include <string.h>
 
 #include "plume_internal.h"
 #include "shared/plume_gpu_layout.h"
@@ -46,7 +47,17 @@ bool plume_has_feedback_objects(void) {
     return plume_gl_is_es() || epoxy_gl_version() >= 40 || epoxy_has_gl_extension("GL_ARB_transform_feedback2");
 }
 
-static bool has_fixed_index_restart(void) {
+/* WebGL 2 is OpenGL ES 3.0 less some of its state (the browser names itself
+ * in the version strings: "OpenGL ES 3.0 (WebGL 2.0 ...)", "OpenGL ES GLSL ES
+ * 3.00 (WebGL GLSL ES 3.00 ...)"): it always restarts primitives at the fixed
+ * index and has no enum for the capability, so naming it there is an error. */
+static bool is_webgl(void) {
+    const char *version = (const char *)glGetString(GL_VERSION);
+    return version && strstr(version, "WebGL") != NULL;
+}
+
+static bool has_fixed_index_restart(bool webgl) {
+    if (webgl) return false;
     return plume_gl_is_es() || epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_ARB_ES3_compatibility");
 }
 
@@ -72,9 +83,10 @@ static GLint clamp_limit(GLenum limit, GLint most) {
 }
 
 static void query_caps(plume_gl_caps *caps) {
-    bool es = plume_gl_is_es();
+    bool es = plume_gl_is_es(), webgl = es && is_webgl();
     *caps = (plume_gl_caps){.known = true,
                             .es = es,
+                            .webgl = webgl,
                             .texture_buffers = has_es32_or_desktop_state(es),
                             .indexed_draw_buffer_state = has_es32_or_desktop_state(es),
                             .sample_mask = !es || epoxy_gl_version() >= 31,
@@ -90,7 +102,7 @@ static void query_caps(plume_gl_caps *caps) {
                             .indexed_blend = plume_has_indexed_blend(),
                             .draw_indirect = has_draw_indirect(),
                             .feedback_objects = plume_has_feedback_objects(),
-                            .fixed_index_restart = has_fixed_index_restart(),
+                            .fixed_index_restart = has_fixed_index_restart(webgl),
                             .query_buffer = has_query_buffer(),
                             .direct_state_access = epoxy_gl_version() >= 45,
                             .draw_buffers = has_es32_or_desktop_state(es)
@@ -249,15 +261,17 @@ static const GLenum RASTER_CAPABILITIES[] = {
 _Static_assert(sizeof RASTER_CAPABILITIES / sizeof RASTER_CAPABILITIES[0] == PLUME_SCOPE_RASTER_CAPABILITIES,
                "the scope keeps each capability");
 
-/* GL_PRIMITIVE_RESTART_FIXED_INDEX is GL 4.3 (or ARB_ES3_compatibility);
- * OpenGL ES has it but not four of the others (the sample mask from 3.1). */
+/* GL_PRIMITIVE_RESTART_FIXED_INDEX is GL 4.3 (or ARB_ES3_compatibility) and
+ * OpenGL ES, but not WebGL 2 (always on there); OpenGL ES lacks four of the
+ * others (the sample mask until 3.1). */
 static bool capability_exists(const plume_gl_scope *scope, GLenum capability) {
+    if (capability == GL_PRIMITIVE_RESTART_FIXED_INDEX) return scope->caps.fixed_index_restart;
     if (scope->caps.es) {
         if (capability == GL_SAMPLE_MASK) return scope->caps.sample_mask;
         return capability != GL_SAMPLE_ALPHA_TO_ONE && capability != GL_DEPTH_CLAMP &&
                capability != GL_COLOR_LOGIC_OP && capability != GL_PRIMITIVE_RESTART;
     }
-    return capability != GL_PRIMITIVE_RESTART_FIXED_INDEX || scope->caps.fixed_index_restart;
+    return true;
 }
 
 static void save_draw(plume_gl_scope *scope) {

@@ -32,7 +32,12 @@ uint64_t plume_platform_ticks(void) {
  * where the process already loaded it (libepoxy, the host or the driver did):
  * a library that is not loaded has no current context, and loading one here
  * would cost a search of the file system on every call. */
-#if defined(_WIN32)
+#if defined(__EMSCRIPTEN__)
+#include <emscripten/html5.h>
+
+/* The browser's WebGL context (the web page's build, web/). */
+bool plume_platform_gl_context_is_current(void) { return emscripten_webgl_get_current_context() != 0; }
+#elif defined(_WIN32)
 typedef void *(WINAPI *current_context_fn)(void); /* WGL's and EGL's calling convention */
 
 static bool current_in_module(const char *module_name, const char *function) {

@@ -204,6 +204,10 @@ void plume_delete_gl_objects(const plume_env *env, const plume_gl_object *object
 GLuint plume_make_buffer(const plume_env *env, GLsizeiptr bytes, const void *data, GLenum usage, const char *label);
 /* Names a GL object for debuggers where the GL has KHR_debug (not GL 3.3). */
 void plume_label_gl_object(const plume_env *env, GLenum type, GLuint name, const char *label);
+/* A KHR_debug group around a stage, for debuggers, where the GL has KHR_debug
+ * (neither GL 3.3 nor WebGL 2 has: nothing there). */
+void plume_debug_group_begin(const plume_env *env, const char *name);
+void plume_debug_group_end(const plume_env *env);
 /* plume_make_buffer without data for GPU-only use (GL_DYNAMIC_COPY). */
 GLuint plume_make_gpu_buffer(const plume_env *env, GLsizeiptr bytes, const char *label);
 
@@ -385,6 +389,7 @@ typedef struct plume_gl_caps {
     /* OpenGL ES, and what ES 3.0 lacks: buffer textures and blending and
      * colour masks per draw buffer (ES 3.2), the sample mask (ES 3.1). */
     bool es, texture_buffers, indexed_draw_buffer_state, sample_mask;
+    bool webgl; /* WebGL 2 (a browser's ES 3.0): no GL_PRIMITIVE_RESTART_FIXED_INDEX to ask or set */
     bool clip_control; /* GL 4.5 or ARB_clip_control: the clip depth mode can be asked */
     bool level_parameters; /* glGetTexLevelParameteriv: the desktop GL, OpenGL ES from 3.1 */
     bool reset_status; /* GL 4.5 or KHR_robustness: glGetGraphicsResetStatus says a context was lost */

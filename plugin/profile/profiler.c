@@ -177,7 +177,9 @@ static plume_result create_gl_objects(plume_profiler *p) {
         plume_log(&p->env, PLUME_LOG_WARNING,
                   "profiler: this GL has no timer (GL_QUERY_COUNTER_BITS of GL_TIMESTAMP is 0); no GPU times will be "
                   "reported");
-    glGetIntegerv(GL_MAX_DEBUG_GROUP_STACK_DEPTH, &p->max_debug_depth);
+    /* No KHR_debug (GL 3.3, WebGL 2): no groups, and no stack to ask of. */
+    p->max_debug_depth = 0;
+    if (plume_env_gl_caps(&p->env).debug_output) glGetIntegerv(GL_MAX_DEBUG_GROUP_STACK_DEPTH, &p->max_debug_depth);
     const char *renderer = (const char *)glGetString(GL_RENDERER);
     p->flush_timestamps = renderer && (strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe"));
     GLint previous = 0;
@@ -403,7 +405,7 @@ void profiler_draw_stage_end(plume_profiler *p, plume_draw_stage stage) {
 void profiler_stage_begin(plume_profiler *p, plume_stage stage) {
     if (!p || !p->enabled || (unsigned)stage >= PLUME_STAGE_COUNT) return;
     GLint depth = 0;
-    glGetIntegerv(GL_DEBUG_GROUP_STACK_DEPTH, &depth);
+    if (p->max_debug_depth > 0) glGetIntegerv(GL_DEBUG_GROUP_STACK_DEPTH, &depth);
     /* The host's own groups may fill the stack; overflowing it is a GL error. */
     if (depth + 1 < p->max_debug_depth && !(p->pushed_groups & (1u << stage))) {
         glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, (GLuint)stage, -1, STAGE_GROUP_NAMES[stage]);

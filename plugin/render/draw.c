@@ -17,13 +17,13 @@ static const char *const DRAW_STAGE_GROUPS[PLUME_DRAW_STAGE_COUNT] = {
     "plume draw: low-resolution composite"};
 
 void draw_stage_begin(const particle_view *view, plume_draw_stage stage) {
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, DRAW_STAGE_GROUPS[stage]);
+    plume_debug_group_begin(view->env, DRAW_STAGE_GROUPS[stage]);
     profiler_draw_stage_begin(view->profiler, stage);
 }
 
 void draw_stage_end(const particle_view *view, plume_draw_stage stage) {
     profiler_draw_stage_end(view->profiler, stage);
-    glPopDebugGroup();
+    plume_debug_group_end(view->env);
 }
 
 void draw_depth_size(const plume_frame_desc *frame, float size[2]) {
@@ -254,9 +254,9 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
     plume_result r = lowres_begin(low, v, desc, frame->depth_convention, factor, &pass);
     if (r != PLUME_OK) return r;
     target = lowres_target(&pass);
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: low-resolution particles");
+    plume_debug_group_begin(v->env, "plume draw: low-resolution particles");
     r = draw_with(path, v, frame, &target, scope);
-    glPopDebugGroup();
+    plume_debug_group_end(v->env);
     lowres_end(low, v, desc, frame->projection, &pass);
     return r;
 }

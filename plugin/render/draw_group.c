@@ -17,10 +17,17 @@
  * its own (plume_draw_group_set_profiling): the gather and the sort are its
  * sort stage, the draw its draw stage.
  *
+ * A trail system's pairs (its segments and particles' own quads) are the
+ * group's too: its own gather (draw_group_trail_gather.comp) writes a
+ * segment's record (its curve's points, its ends' looks), from which the
+ * draw, 6 x PLUME_TRAIL_SUBDIVISIONS vertices an instance in a group with a
+ * trail, or the tiled projection makes the strip as the trail draw does.
+ *
  * The group's creation, GL objects and end are in draw_group_resources.c. */
 #include <string.h>
 
 #include "render/draw_group_internal.h"
+#include "render/draw_tuning.h"
 
 static void announce_stage(const group_state *g, const char *stage) {
     if (g->stage_hook) g->stage_hook(g->stage_hook_user, stage);
@@ -28,37 +35,82 @@ static void announce_stage(const group_state *g, const char *stage) {
 
 /* ---- The draw -------------------------------------------------------------------- */
 
-/* Each system's records and pairs: its drawn count copied, one prepare
- * pass for all, then its gather. */
-static void gather(group_state *g, const particle_view *systems, const mat4 view, const frame_light *light) {
+/* The camera, the group's order and the light into a gather program:
+ * `at` its locations of u_view, u_camera_right, u_camera_up, the eye, the
+ * order's by-distance switch and u_light_direction, in that order. */
+_Static_assert(GATHER_LIGHT_DIRECTION - GATHER_VIEW == 5 && TRAIL_GATHER_LIGHT_DIRECTION - TRAIL_GATHER_VIEW == 5 &&
+                   GATHER_EYE - GATHER_VIEW == TRAIL_GATHER_EYE - TRAIL_GATHER_VIEW,
+               "both gathers' camera uniforms in one order");
+static void set_gather_camera(const group_state *g, GLuint p, const GLint *at, const vec4 *view,
+                              const mat4 inverse_view, const frame_light *light) {
+    glProgramUniformMatrix4fv(p, at[0], 1, GL_FALSE, &view[0][0]);
+    glProgramUniform3f(p, at[1], view[0][0], view[1][0], view[2][0]);
+    glProgramUniform3f(p, at[2], view[0][1], view[1][1], view[2][1]);
+    glProgramUniform3f(p, at[3], inverse_view[3][0], inverse_view[3][1], inverse_view[3][2]);
+    glProgramUniform1i(p, at[4], g->by_distance);
+    glProgramUniform3fv(p, at[5], 1, light->direction);
+}
+
+/* A trail system's gather (render/draw_group_trail_gather.comp): a record
+ * and a pair for each of its sorted segment pairs, with its appearance and
+ * its trail's uniforms, its history bound where the gather reads it. */
+static void gather_trail(group_state *g, const particle_view *s, uint32_t i, const draw_frame *frame,
+                         const mat4 inverse_view, const frame_light *light) {
+    GLuint t = g->trail_gather_program;
+    const GLint *at = g->at.trail_gather;
+    glUseProgram(t);
+    set_gather_camera(g, t, &at[TRAIL_GATHER_VIEW], frame->view, inverse_view, light);
+    glProgramUniform1ui(t, at[TRAIL_GATHER_SYSTEM], i);
+    glProgramUniform1i(t, at[TRAIL_GATHER_LAST_SYSTEM], i + 1 == g->system_count);
+    glProgramUniform1ui(t, at[TRAIL_GATHER_FIRST_RECORD], g->first_record[i]);
+    particle_set_appearance_uniforms(s, &g->at.trail_gather_appearance);
+    trail_set_uniforms(s, &g->at.trail_gather_trail, frame);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->trail.pair_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_TRAIL_HEADERS, s->trail.header_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_TRAIL_POINTS, s->trail.point_buffer);
+    GLintptr args = 4 * (PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * (GLintptr)i);
+    glDispatchComputeIndirect(args);
+}
+
+/* Each system's records and pairs: its drawn count (a trail system's
+ * pairs) copied, one prepare pass for all, then its gather. */
+static void gather(group_state *g, const particle_view *systems, const draw_frame *frame, const frame_light *light) {
+    const vec4 *view = frame->view;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_COPY_WRITE_BUFFER, g->state_buffer);
     for (uint32_t i = 0; i < g->system_count; ++i) {
-        glBindBuffer(GL_COPY_READ_BUFFER, systems[i].state_buffer);
+        /* A trail system's pairs: its sorted segment pairs' count. */
+        const particle_trail_view *trail = &systems[i].trail;
+        glBindBuffer(GL_COPY_READ_BUFFER, trail->entries ? trail->control_buffer : systems[i].state_buffer);
         GLintptr at = 4 * (PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * (GLintptr)i);
-        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, STATE_DRAWN_COUNT_OFFSET, at, 4);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+                            trail->entries ? 4 * PLUME_TRAIL_SORT_COUNT : STATE_DRAWN_COUNT_OFFSET, at, 4);
     }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_STATE, g->state_buffer);
     glUseProgram(g->prepare_program);
     glProgramUniform1ui(g->prepare_program, g->at.prepare[PREPARE_SYSTEM_COUNT], g->system_count);
+    glProgramUniform1ui(g->prepare_program, g->at.prepare[PREPARE_VERTICES],
+                        g->has_trails ? 6 * PLUME_TRAIL_SUBDIVISIONS : 6);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     mat4 inverse_view;
     glm_mat4_inv((vec4 *)view, inverse_view);
     GLuint p = g->gather_program;
     const GLint *at = g->at.gather;
-    glProgramUniformMatrix4fv(p, at[GATHER_VIEW], 1, GL_FALSE, &view[0][0]);
-    glProgramUniform3f(p, at[GATHER_CAMERA_RIGHT], view[0][0], view[1][0], view[2][0]);
-    glProgramUniform3f(p, at[GATHER_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
-    glProgramUniform3f(p, at[GATHER_EYE], inverse_view[3][0], inverse_view[3][1], inverse_view[3][2]);
-    glProgramUniform1i(p, at[GATHER_BY_DISTANCE], g->by_distance);
-    glProgramUniform3fv(p, at[GATHER_LIGHT_DIRECTION], 1, light->direction);
+    set_gather_camera(g, p, &at[GATHER_VIEW], view, inverse_view, light);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_PAIRS, g->pairs_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_RECORDS, g->records_buffer);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, g->state_buffer);
     glUseProgram(p);
     for (uint32_t i = 0; i < g->system_count; ++i) {
         const particle_view *s = &systems[i];
+        if (s->trail.entries) {
+            gather_trail(g, s, i, frame, inverse_view, light);
+            glUseProgram(p);
+            continue;
+        }
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_STATE, s->state_buffer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MOTION, s->motion_buffer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAITS, s->traits_buffer);
@@ -100,6 +152,15 @@ static void draw_sorted(const group_draw *w, const draw_target *target, const dr
         glProgramUniform2f(d, at[DRAW_VIEWPORT_SIZE], target->depth_size[0], target->depth_size[1]);
         glProgramUniform1ui(d, at[DRAW_DEPTH_CONVENTION], w->frame.depth_convention);
     }
+    if (g->has_trails) {
+        const vec4 *view = w->frame.view;
+        float eye[4];
+        trail_eye(&w->frame, eye);
+        glProgramUniform4fv(d, at[DRAW_EYE], 1, eye);
+        glProgramUniform3f(d, at[DRAW_CAMERA_RIGHT], view[0][0], view[1][0], view[2][0]);
+        glProgramUniform3f(d, at[DRAW_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
+        glProgramUniform3fv(d, at[DRAW_LIGHT_DIRECTION], 1, w->light.direction);
+    }
     glProgramUniform3fv(d, at[DRAW_LIGHT_COLOR], 1, w->light.color);
     glProgramUniform3fv(d, at[DRAW_AMBIENT_COLOR], 1, w->light.ambient);
     glActiveTexture(GL_TEXTURE1);
@@ -135,7 +196,7 @@ static plume_result draw_tiled(const group_draw *w, const draw_target *target, p
                                .records_buffer = g->records_buffer, .systems_buffer = g->systems_buffer,
                                .sprite_array = g->sprite_array,
                                .largest_soft_fade = target->depth_texture ? g->largest_soft_fade : 0.0f,
-                               .largest_additive = additive, .draw_fallback = draw_sorted_share, .user = (void *)w};
+                               .largest_additive = additive, .trails = g->has_trails, .draw_fallback = draw_sorted_share, .user = (void *)w};
     particle_view own = group_view(g);
     own.light = w->light;
     plume_result r = tiled_draw_group(&own, &g->tiled, &group, &w->frame, target, scope);
@@ -203,7 +264,7 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
     uint32_t depth_convention = plume_depth_convention(&g->env, &projection[0][0]);
     w.frame.depth_convention = depth_convention;
     uint64_t bound = 0;
-    for (uint32_t i = 0; i < g->system_count; ++i) bound += systems[i].sort_bound;
+    for (uint32_t i = 0; i < g->system_count; ++i) bound += (uint64_t)systems[i].sort_bound * g->entries[i];
     if (bound > g->total_capacity) bound = g->total_capacity;
 
     plume_gl_scope scope;
@@ -214,7 +275,7 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
     profiler_frame_begin(g->profiler, ++g->draws, &scope);
     profiler_stage_begin(g->profiler, PLUME_STAGE_SORT);
     announce_stage(g, "gather");
-    gather(g, systems, view, &w.light);
+    gather(g, systems, &w.frame, &w.light);
     announce_stage(g, "sort");
     r = plume_sort_indirect_bounded(g->context, g->sorter, g->pairs_buffer, g->state_buffer, STATE_DRAWN_COUNT_OFFSET,
                                     (uint32_t)bound);
@@ -225,6 +286,11 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
     profiler_stage_begin(g->profiler, PLUME_STAGE_DRAW);
     announce_stage(g, "draw");
     draw_decision decision = draw_decide(frame, (uint32_t)bound);
+    /* As for a trail system's own draw: a segment's triangles are ranks, so
+     * past the tuning's most the tiled path is taken only when asked. */
+    uint64_t ranks = (uint64_t)g->total_capacity * PLUME_TRAIL_SUBDIVISIONS * 2;
+    if (g->has_trails && frame->draw_path != PLUME_DRAW_PATH_TILED && ranks > DRAW_TUNING.trail_tiled_most_ranks)
+        decision.tiled = false;
     int factor = decision.factor;
     bool tiled = decision.tiled;
     if (frame->draw_resolution != PLUME_DRAW_FULL && frame->depth_texture == 0) {
@@ -313,8 +379,9 @@ plume_result plume_draw_group_read_back(plume_context *context, plume_draw_group
             for (uint32_t i = 0; i < wanted; ++i) {
                 uint32_t record = pairs[2 * i + 1], system = 0;
                 while (system + 1 < g->system_count && g->first_record[system + 1] <= record) ++system;
-                entries[i] = (plume_draw_group_entry){
-                    .system_index = system, .slot = record - g->first_record[system], .key = pairs[2 * i]};
+                entries[i] = (plume_draw_group_entry){.system_index = system,
+                                                      .slot = (record - g->first_record[system]) / g->entries[system],
+                                                      .key = pairs[2 * i]};
             }
             plume_free(&g->env, pairs);
         }

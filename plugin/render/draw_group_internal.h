@@ -10,24 +10,35 @@
 #include "render/lowres.h"
 #include "render/particle_uniforms.h"
 #include "render/tiled.h"
+#include "render/trail_draw.h"
 
 enum { GROUP_RECORD_BYTES = 16 * PLUME_GROUP_RECORD_VEC4S };
 
 /* Each program's uniforms, in the order of its name table
  * (draw_group_resources.c). */
-enum { PREPARE_SYSTEM_COUNT, PREPARE_UNIFORMS };
+enum { PREPARE_SYSTEM_COUNT, PREPARE_VERTICES, PREPARE_UNIFORMS };
 enum {
     GATHER_SYSTEM, GATHER_FIRST_RECORD, GATHER_VIEW, GATHER_CAMERA_RIGHT, GATHER_CAMERA_UP, GATHER_EYE,
     GATHER_BY_DISTANCE, GATHER_LIGHT_DIRECTION, GATHER_UNIFORMS
 };
 enum {
     DRAW_VIEW, DRAW_PROJECTION, DRAW_SOFT_FADE, DRAW_VIEWPORT_SIZE, DRAW_INVERSE_PROJECTION, DRAW_LIGHT_COLOR,
-    DRAW_AMBIENT_COLOR, DRAW_SPRITES, DRAW_SCENE_DEPTH, DRAW_DEPTH_CONVENTION, DRAW_UNIFORMS
+    DRAW_AMBIENT_COLOR, DRAW_SPRITES, DRAW_SCENE_DEPTH, DRAW_DEPTH_CONVENTION, DRAW_EYE, DRAW_CAMERA_RIGHT,
+    DRAW_CAMERA_UP, DRAW_LIGHT_DIRECTION, DRAW_UNIFORMS
+};
+/* A trail system's gather (render/draw_group_trail_gather.comp). */
+enum {
+    TRAIL_GATHER_SYSTEM, TRAIL_GATHER_LAST_SYSTEM, TRAIL_GATHER_FIRST_RECORD, TRAIL_GATHER_VIEW,
+    TRAIL_GATHER_CAMERA_RIGHT, TRAIL_GATHER_CAMERA_UP, TRAIL_GATHER_EYE, TRAIL_GATHER_BY_DISTANCE,
+    TRAIL_GATHER_LIGHT_DIRECTION, TRAIL_GATHER_UNIFORMS
 };
 
 typedef struct group_locations {
     GLint prepare[PREPARE_UNIFORMS], gather[GATHER_UNIFORMS], draw[DRAW_UNIFORMS];
     particle_uniforms gather_appearance; /* the systems' appearance, set per system in each gather */
+    GLint trail_gather[TRAIL_GATHER_UNIFORMS]; /* where a trail system is grouped */
+    particle_uniforms trail_gather_appearance;
+    trail_uniforms trail_gather_trail;
 } group_locations;
 
 typedef struct group_state {
@@ -35,13 +46,16 @@ typedef struct group_state {
     plume_context *context;
     uint32_t system_count;
     plume_system *systems;   /* system_count of them, in the group's order */
-    uint32_t *first_record;  /* per system: the capacities before its own */
+    uint32_t *first_record;  /* per system: the records before its own */
+    uint32_t *entries;       /* per system: its records a slot (a trail system's pairs a particle; else 1) */
     particle_view *views;    /* per system: its view at the draw (the draw's scratch) */
-    uint32_t total_capacity;
+    uint32_t total_capacity; /* records: the capacities, a trail system's times its entries */
+    bool has_trails;         /* a trail system is grouped: its segments are records */
     float largest_soft_fade; /* of every system */
     bool by_distance;
     plume_sorter sorter;
     GLuint prepare_program, gather_program, draw_program;
+    GLuint trail_gather_program; /* 0 without a trail system */
     group_locations at;
     GLuint state_buffer;   /* PLUME_GROUP_STATE_WORDS: see the layout */
     GLuint pairs_buffer;   /* total_capacity {key, value} pairs */
@@ -75,7 +89,7 @@ static inline particle_view group_view(group_state *g) {
 
 /* The systems `handles` names (count of them, at most max_count), checked
  * as a group's: each live in `context`, once, on the compute path, drawn as
- * sprites, every sprite of one size (sprite_size: 0 where none); their
+ * sprites or trails (a textured trail's texture stretched), every sprite of one size (sprite_size: 0 where none); their
  * views into `views`. Logged under `caller` ("systems[i]") otherwise. */
 plume_result group_check_systems(const plume_env *env, plume_context *context, const char *caller,
                                  const plume_system *handles, uint32_t count, uint32_t max_count,

@@ -23,7 +23,7 @@ static uint32_t list_group_gl_objects(const void *object, plume_gl_object *out, 
 
 const plume_object_class draw_group_class = {"draw group", free_group, list_group_gl_objects};
 
-enum { GROUP_GL_OBJECTS = 11 };
+enum { GROUP_GL_OBJECTS = 12 };
 
 /* The group's own GL objects (not its low-resolution targets). */
 static uint32_t list_own_gl_objects(const group_state *g, plume_gl_object *out, uint32_t capacity) {
@@ -31,7 +31,7 @@ static uint32_t list_own_gl_objects(const group_state *g, plume_gl_object *out, 
         {GL_PROGRAM, g->prepare_program}, {GL_PROGRAM, g->gather_program}, {GL_PROGRAM, g->draw_program},
         {GL_BUFFER, g->state_buffer},     {GL_BUFFER, g->pairs_buffer},    {GL_BUFFER, g->records_buffer},
         {GL_TEXTURE, g->sprite_array},    {GL_SAMPLER, g->sprite_sampler}, {GL_SAMPLER, g->depth_sampler},
-        {GL_VERTEX_ARRAY, g->vertex_array}, {GL_BUFFER, g->systems_buffer},
+        {GL_VERTEX_ARRAY, g->vertex_array}, {GL_BUFFER, g->systems_buffer}, {GL_PROGRAM, g->trail_gather_program},
     };
     return plume_list_named_gl_objects(all, GROUP_GL_OBJECTS, out, capacity);
 }
@@ -162,6 +162,23 @@ static plume_result check_each_once(const plume_env *env, const char *caller, co
     return PLUME_ERROR_INVALID_ARGUMENT;
 }
 
+/* A system's records in a group: a slot's, or a trail system's pairs a
+ * particle (its segments and its own quad). */
+static uint64_t group_records_of(const particle_view *s) {
+    return (uint64_t)s->desc->capacity * (s->trail.entries ? s->trail.entries : 1);
+}
+
+/* A trail system the group can draw: its texture stretched along the trail
+ * (the group's sprite array is sampled clamped; a tiled texture repeats). */
+static plume_result check_trail(const plume_env *env, const char *caller, uint32_t index, const particle_view *s) {
+    if (!s->trail.entries || !s->sprite_texture || s->desc->trail.uv_mode != PLUME_TRAIL_UV_TILE) return PLUME_OK;
+    plume_log(env, PLUME_LOG_ERROR,
+              "%s: systems[%u] has a texture tiled along its trail (trail.uv_mode PLUME_TRAIL_UV_TILE); a draw group "
+              "stretches a trail's texture (PLUME_TRAIL_UV_STRETCH) or draws it untextured",
+              caller, index);
+    return PLUME_ERROR_INVALID_ARGUMENT;
+}
+
 plume_result group_check_systems(const plume_env *env, plume_context *context, const char *caller,
                                  const plume_system *handles, uint32_t count, uint32_t max_count,
                                  particle_view *views, uint32_t sprite_size[2]) {
@@ -171,6 +188,7 @@ plume_result group_check_systems(const plume_env *env, plume_context *context, c
     }
     uint64_t total = 0;
     int textured = -1;
+    plume_result r;
     for (uint32_t i = 0; i < count; ++i) {
         particle_view view;
         const particle_view *s = &view;
@@ -178,11 +196,15 @@ plume_result group_check_systems(const plume_env *env, plume_context *context, c
             plume_log(env, PLUME_LOG_ERROR, "%s: systems[%u] is not a live system of this context", caller, i);
             return PLUME_ERROR_INVALID_ARGUMENT;
         }
-        if (s->desc->capacity > PLUME_DRAW_GROUP_MAX_SYSTEM_CAPACITY) {
-            plume_log(env, PLUME_LOG_ERROR, "%s: systems[%u] has capacity %u; a grouped system has at most 2^28",
-                      caller, i, s->desc->capacity);
+        uint64_t records = group_records_of(s);
+        if (records > PLUME_DRAW_GROUP_MAX_SYSTEM_CAPACITY) {
+            plume_log(env, PLUME_LOG_ERROR,
+                      "%s: systems[%u] has capacity %u (times %u pairs a particle of its trail); a grouped system "
+                      "has at most 2^28",
+                      caller, i, s->desc->capacity, (uint32_t)(records / s->desc->capacity));
             return PLUME_ERROR_INVALID_ARGUMENT;
         }
+        if ((r = check_trail(env, caller, i, s)) != PLUME_OK) return r;
         if (s->desc->path == PLUME_PATH_FRAGMENT) {
             /* The group gathers from the compute path's storage buffers. */
             plume_log(env, PLUME_LOG_ERROR,
@@ -197,12 +219,9 @@ plume_result group_check_systems(const plume_env *env, plume_context *context, c
                       "draw group draws sprite systems only", caller, i, s->desc->meshes.count);
             return PLUME_ERROR_INVALID_ARGUMENT;
         }
-        total += s->desc->capacity;
+        total += records;
         const plume_texture_desc *t = &s->desc->appearance.texture;
-        if (t->host_texture) {
-            plume_result r = check_host_sprite(env, caller, i, s);
-            if (r != PLUME_OK) return r;
-        }
+        if (t->host_texture && (r = check_host_sprite(env, caller, i, s)) != PLUME_OK) return r;
         if (s->sprite_texture) {
             if (textured >= 0 && (t->width != sprite_size[0] || t->height != sprite_size[1])) {
                 plume_log(env, PLUME_LOG_ERROR,
@@ -218,7 +237,9 @@ plume_result group_check_systems(const plume_env *env, plume_context *context, c
         views[i] = view;
     }
     if (total > (1u << 30)) {
-        plume_log(env, PLUME_LOG_ERROR, "%s: the systems' capacities add up to %llu; a group sorts at most 2^30",
+        plume_log(env, PLUME_LOG_ERROR,
+                  "%s: the systems' capacities (a trail system's times its pairs a particle) add up to %llu; a "
+                  "group sorts at most 2^30",
                   caller, (unsigned long long)total);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
@@ -228,13 +249,17 @@ plume_result group_check_systems(const plume_env *env, plume_context *context, c
 /* The gather and draw programs serve every system of the group: they are
  * built for the union of the systems' look features (particles_look_features),
  * which draws each system as its own program would. */
-static const char *const PREPARE_UNIFORM_NAMES[PREPARE_UNIFORMS + 1] = {"u_system_count", NULL};
+static const char *const PREPARE_UNIFORM_NAMES[PREPARE_UNIFORMS + 1] = {"u_system_count", "u_vertices", NULL};
 static const char *const GATHER_UNIFORM_NAMES[GATHER_UNIFORMS + 1] = {
     "u_system", "u_first_record", "u_view", "u_camera_right", "u_camera_up", "u_eye", "u_by_distance",
     "u_light_direction", NULL};
 static const char *const DRAW_UNIFORM_NAMES[DRAW_UNIFORMS + 1] = {
     "u_view",        "u_projection",    "u_soft_fade", "u_viewport_size", "u_inverse_projection",
-    "u_light_color", "u_ambient_color", "u_sprites",   "u_scene_depth",   "u_depth_convention", NULL};
+    "u_light_color", "u_ambient_color", "u_sprites",   "u_scene_depth",   "u_depth_convention",
+    "u_eye",         "u_camera_right",  "u_camera_up", "u_light_direction", NULL};
+static const char *const TRAIL_GATHER_UNIFORM_NAMES[TRAIL_GATHER_UNIFORMS + 1] = {
+    "u_system", "u_last_system", "u_first_record", "u_view", "u_camera_right", "u_camera_up", "u_group_eye",
+    "u_group_by_distance", "u_light_direction", NULL};
 
 static plume_result build_programs(group_state *g, const particle_view *systems, uint32_t count) {
     uint32_t features = 0;
@@ -258,6 +283,16 @@ static plume_result build_programs(group_state *g, const particle_view *systems,
                                  &g->gather_program)) ||
         (r = plume_build_program(&g->env, "plume draw group: draw", draw, 2, records_read, &g->draw_program)))
         return r;
+    if (g->has_trails) {
+        plume_shader_stage trail_gather = {GL_COMPUTE_SHADER, "render/draw_group_trail_gather.comp"};
+        r = plume_build_program(&g->env, "plume draw group: trail gather", &trail_gather, 1, records_written,
+                                &g->trail_gather_program);
+        if (r != PLUME_OK) return r;
+        GLuint t = g->trail_gather_program;
+        plume_find_uniform_locations(t, TRAIL_GATHER_UNIFORM_NAMES, g->at.trail_gather);
+        particle_find_uniforms(t, &g->at.trail_gather_appearance);
+        trail_find_uniforms(t, &g->at.trail_gather_trail);
+    }
     GLuint p = g->gather_program, d = g->draw_program;
     plume_find_uniform_locations(g->prepare_program, PREPARE_UNIFORM_NAMES, g->at.prepare);
     plume_find_uniform_locations(p, GATHER_UNIFORM_NAMES, g->at.gather);
@@ -365,7 +400,8 @@ plume_result group_make(plume_context *context, const plume_env *env, const plum
                         const char *caller, group_state **out) {
     *out = NULL;
     /* The state and its per-system arrays in one block. */
-    size_t bytes = sizeof(group_state) + (size_t)count * (sizeof(plume_system) + sizeof(particle_view) + sizeof(uint32_t));
+    size_t bytes =
+        sizeof(group_state) + (size_t)count * (sizeof(plume_system) + sizeof(particle_view) + 2 * sizeof(uint32_t));
     group_state *g = plume_alloc(env, bytes);
     if (!g) {
         plume_log(env, PLUME_LOG_ERROR, "%s: no memory for a group of %u systems", caller, count);
@@ -379,10 +415,13 @@ plume_result group_make(plume_context *context, const plume_env *env, const plum
     g->views = (particle_view *)(g + 1);
     g->systems = (plume_system *)(g->views + count);
     g->first_record = (uint32_t *)(g->systems + count);
+    g->entries = g->first_record + count;
     for (uint32_t i = 0; i < count; ++i) {
         g->systems[i] = handles[i];
         g->first_record[i] = g->total_capacity;
-        g->total_capacity += views[i].desc->capacity;
+        g->entries[i] = views[i].trail.entries ? views[i].trail.entries : 1;
+        g->has_trails = g->has_trails || views[i].trail.entries > 0;
+        g->total_capacity += (uint32_t)group_records_of(&views[i]);
     }
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, env);

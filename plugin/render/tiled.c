@@ -94,6 +94,11 @@ static void bind_projected(const tiled_source *src, const tiled_renderer *r, con
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, g->list_buffer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_GROUP_RECORDS, g->records_buffer);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_GROUP_SYSTEMS, g->systems_buffer);
+        if (g->trails) {
+            float eye[4];
+            trail_eye(frame, eye);
+            glProgramUniform4fv(r->programs[TP_PROJECT], r->trail.eye, 1, eye);
+        }
         return;
     }
     const particle_view *s = src->s;
@@ -353,7 +358,9 @@ static bool ready_state(const tiled_source *src, tiled_renderer *r, plume_result
     uint32_t look = src->group ? src->group->look | LOOK_ORIENTED
                     : src->trail ? particles_look_features(s->desc) | LOOK_ORIENTED
                                  : particles_look_features(s->desc);
-    tiled_input input = src->group ? TILED_INPUT_GROUP : src->trail ? TILED_INPUT_TRAIL : TILED_INPUT_PARTICLES;
+    tiled_input input = src->group  ? (src->group->trails ? TILED_INPUT_GROUP_TRAILS : TILED_INPUT_GROUP)
+                         : src->trail ? TILED_INPUT_TRAIL
+                                      : TILED_INPUT_PARTICLES;
     *result = src->capacity == 0 ? PLUME_ERROR_OUT_OF_MEMORY : tiled_create(s, r, src->capacity, look, input);
     if (*result == PLUME_OK) return true;
     plume_log(s->env, PLUME_LOG_WARNING, "%s: the tiled draw path cannot be made on this GL (%s); drawing with the raster path",
@@ -415,7 +422,12 @@ static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, 
 
 plume_result tiled_draw_group(const particle_view *own, tiled_renderer *r, const tiled_group *group,
                               const draw_frame *frame, const draw_target *target, plume_gl_scope *scope) {
-    const tiled_source src = {.s = own, .group = group, .capacity = group->capacity};
+    tiled_source src = {.s = own, .group = group, .capacity = group->capacity};
+    if (group->trails) {
+        /* Every item's ranks: a segment's triangles (as a trail system's). */
+        uint64_t ranks = (uint64_t)group->capacity * PLUME_TRAIL_SUBDIVISIONS * 2;
+        src.capacity = ranks <= TILED_MOST_TRAIL_RANKS ? (uint32_t)ranks : 0;
+    }
     return draw_source(&src, r, frame, target, scope);
 }
 

@@ -112,10 +112,12 @@ plume_result tiled_set_knobs(plume_context *context, plume_system system, float 
                              float footprint);
 
 typedef struct tiled_group {
-    uint32_t capacity, look;   /* the list's capacity; the union of the systems' looks */
+    uint32_t capacity, look;   /* the list's capacity (items); the union of the systems' looks */
     GLuint list_buffer, records_buffer, systems_buffer, sprite_array;
     float largest_soft_fade;   /* of every system; 0 where the target has no depth texture */
     float largest_additive;    /* of every system (particles_largest_additive) */
+    bool trails;               /* a trail system is grouped: its segments' records, 2 x
+                                  PLUME_TRAIL_SUBDIVISIONS ranks an item of the list */
     /* Draws the instances `count` names onto `target`, into the bound draw framebuffer. */
     void (*draw_fallback)(void *user, const draw_target *target, const draw_count *count);
     void *user;

@@ -16,7 +16,11 @@ static inline uint32_t divide_up(uint32_t a, uint32_t b) { return (a + b - 1) / 
 
 /* What the ranks are: a system's particles, a draw group's records, or a
  * trail system's segment quads (and its particles' own quads). */
-typedef enum tiled_input { TILED_INPUT_PARTICLES, TILED_INPUT_GROUP, TILED_INPUT_TRAIL } tiled_input;
+/* TILED_INPUT_GROUP_TRAILS: a group with a trail system (its segments'
+ * records as a trail's ranks, render/tiled_project.comp). */
+typedef enum tiled_input {
+    TILED_INPUT_PARTICLES, TILED_INPUT_GROUP, TILED_INPUT_TRAIL, TILED_INPUT_GROUP_TRAILS
+} tiled_input;
 /* The splat's size in vec4s for a look (particles_look_features): the
  * tiled programs are built for the system's look, so the default look's
  * splat is 4 vec4s, an oriented, lit one's 7, a trail's one more

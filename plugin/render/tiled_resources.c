@@ -19,7 +19,8 @@ enum {
 uint32_t tiled_splat_vec4s(uint32_t look, tiled_input input) {
     uint32_t map = (look & LOOK_ORIENTED) ? 4 : 2;
     return map + 2 /* colour, tiles and frames */ + ((look & (LOOK_LIT | LOOK_EMISSIVE)) ? 1 : 0) +
-           (input == TILED_INPUT_TRAIL ? 1 /* the far colour, the sprite along */ : 0);
+           (input == TILED_INPUT_TRAIL || input == TILED_INPUT_GROUP_TRAILS ? 1 /* the far colour, the sprite along */
+                                                                             : 0);
 }
 
 /* Splats the composite holds in shared memory at once: one per invocation
@@ -52,6 +53,7 @@ static const char *const INPUT_DEFINES[] = {
     [TILED_INPUT_PARTICLES] = "",
     [TILED_INPUT_GROUP] = "#define TILED_GROUP\n#define GROUP_RECORD_ACCESS readonly\n",
     [TILED_INPUT_TRAIL] = "#define TILED_TRAIL\n",
+    [TILED_INPUT_GROUP_TRAILS] = "#define TILED_GROUP\n#define TILED_TRAIL\n#define GROUP_RECORD_ACCESS readonly\n",
 };
 
 static plume_result build_programs(const particle_view *s, tiled_renderer *r, uint32_t look, tiled_input input) {
@@ -88,7 +90,8 @@ static plume_result build_programs(const particle_view *s, tiled_renderer *r, ui
     if (result != PLUME_OK) return result;
     for (int p = 0; p < TILED_PROGRAMS; ++p) plume_find_uniform_locations(r->programs[p], TILED_UNIFORM_NAMES, r->at[p]);
     particle_find_uniforms(r->programs[TP_PROJECT], &r->project_uniforms);
-    if (input == TILED_INPUT_TRAIL) trail_find_uniforms(r->programs[TP_PROJECT], &r->trail);
+    if (input == TILED_INPUT_TRAIL || input == TILED_INPUT_GROUP_TRAILS)
+        trail_find_uniforms(r->programs[TP_PROJECT], &r->trail); /* a group's: u_eye only */
     particle_find_uniforms(r->programs[TP_COMPOSITE], &r->composite_uniforms);
     glProgramUniform1i(r->programs[TP_BLEND], r->at[TP_BLEND][TU_PARTICLES], 0);
     return PLUME_OK;
@@ -156,7 +159,8 @@ plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t ca
     uint32_t budget = r->budget;
     if (budget == 0) {
         /* A trail's ranks are its strips' small triangles: one entry each. */
-        uint64_t wanted = (uint64_t)capacity * (input == TILED_INPUT_TRAIL ? 1 : BUDGET_PER_PARTICLE);
+        bool triangles = input == TILED_INPUT_TRAIL || input == TILED_INPUT_GROUP_TRAILS;
+        uint64_t wanted = (uint64_t)capacity * (triangles ? 1 : BUDGET_PER_PARTICLE);
         budget = wanted < MIN_BUDGET ? MIN_BUDGET : wanted > MAX_BUDGET ? MAX_BUDGET : (uint32_t)wanted;
     }
     uint32_t most = largest_budget();

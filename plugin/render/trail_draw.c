@@ -88,17 +88,26 @@ void trail_find_uniforms(GLuint program, trail_uniforms *u) {
     plume_find_uniform_locations(program, TRAIL_UNIFORM_NAMES, u->at);
 }
 
-void trail_set_uniforms(const particle_view *v, const trail_uniforms *u, const draw_frame *frame) {
-    const plume_trail_desc *t = &v->desc->trail;
+void trail_eye(const draw_frame *frame, float out[4]) {
     mat4 inverse;
     glm_mat4_inv((vec4 *)frame->view, inverse);
-    glUniform1ui(u->entries, v->trail.entries);
-    glUniform1ui(u->ring, t->points - 1);
     /* The way to the eye: from the eye's point, or under an orthographic
      * projection (no perspective divide) along the view's back axis. */
     bool orthographic = frame->projection[2][3] == 0.0f;
-    glUniform4f(u->eye, orthographic ? inverse[2][0] : inverse[3][0], orthographic ? inverse[2][1] : inverse[3][1],
-                orthographic ? inverse[2][2] : inverse[3][2], orthographic ? 0.0f : 1.0f);
+    const float *from = orthographic ? inverse[2] : inverse[3];
+    out[0] = from[0];
+    out[1] = from[1];
+    out[2] = from[2];
+    out[3] = orthographic ? 0.0f : 1.0f;
+}
+
+void trail_set_uniforms(const particle_view *v, const trail_uniforms *u, const draw_frame *frame) {
+    const plume_trail_desc *t = &v->desc->trail;
+    float eye[4];
+    trail_eye(frame, eye);
+    glUniform1ui(u->entries, v->trail.entries);
+    glUniform1ui(u->ring, t->points - 1);
+    glUniform4fv(u->eye, 1, eye);
     glUniform1i(u->by_distance, t->spacing_mode == PLUME_TRAIL_SPACING_DISTANCE);
     glUniform1f(u->spacing, t->spacing);
     glUniform1i(u->uv_tile, t->uv_mode == PLUME_TRAIL_UV_TILE);

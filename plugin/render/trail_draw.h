@@ -16,6 +16,9 @@ typedef union trail_uniforms {
 
 /* The locations in `program` (built with trail_geometry.glsl). */
 void trail_find_uniforms(GLuint program, trail_uniforms *u);
+/* The way to the frame's eye a strip faces (u_eye): the eye (w 1), or
+ * under an orthographic projection the view's back axis (w 0). */
+void trail_eye(const draw_frame *frame, float out[4]);
 /* The system's trail and the frame's eye into the program in use. */
 void trail_set_uniforms(const particle_view *v, const trail_uniforms *u, const draw_frame *frame);
 

@@ -24,18 +24,15 @@ uniform vec3 u_camera_up;
 uniform vec3 u_eye;
 uniform bool u_by_distance;   // PLUME_SORT_MODE_DISTANCE; else view depth
 
+#include "render/draw_group_sprite.glsl"
+
 void main() {
     uint rank = gl_GlobalInvocationID.x;
     if (rank >= state_header[PLUME_STATE_DRAWN_COUNT]) return;
     uint slot = draw_list[rank].y;
     ParticleMotion p = load_motion(slot);
     ParticleTraits t = particle_traits[slot];
-    Appearance a = particle_appearance(p, t);
-    QuadEdges edges = quad_edges(p.velocity, rotation_at(t, p.age), a.size, u_camera_right, u_camera_up);
-    vec3 light = quad_light(edges, cross(u_camera_right, u_camera_up));
-    group_records[u_first_record + slot] =
-        GroupRecord(vec4(p.position, a.frame_mix), vec4(edges.across, a.additive), vec4(edges.along, uintBitsToFloat(u_system)), a.color,
-                    vec4(a.emissive, uintBitsToFloat(a.frame)), vec4(light, uintBitsToFloat(a.next)));
+    write_sprite_record(u_first_record + slot, p, t);
     float measure = u_by_distance ? length(p.position - u_eye) : -(u_view * vec4(p.position, 1.0)).z;
     uint first = group_words[PLUME_GROUP_STATE_SYSTEMS + PLUME_GROUP_STATE_SYSTEM_WORDS * u_system + 3u];
     group_pairs[first + rank] = uvec2(depth_key(measure, true), u_first_record + slot);

@@ -1,5 +1,5 @@
 // One workgroup before the gathers of a group's systems (render/draw_group.c):
-// each system's drawn count, copied from its state into its words of the
+// each system's drawn count (a trail system's pairs), copied from its state into its words of the
 // group's state, becomes its gather's indirect dispatch and where its pairs
 // begin in the group's list (the drawn counts before its own: a scan, one
 // block of PLUME_GROUP_PREPARE_GROUP_SIZE systems a step). The list's length
@@ -10,6 +10,7 @@ layout(local_size_x = PLUME_GROUP_PREPARE_GROUP_SIZE) in;
 layout(std430, binding = PLUME_BINDING_GROUP_STATE) restrict buffer GroupState { uint group_words[]; };
 
 uniform uint u_system_count;
+uniform uint u_vertices; // an instance's: 6, with a trail system 6 x PLUME_GPU_TRAIL_SUBDIVISIONS (draw_group.vert)
 
 shared uint sums[PLUME_GROUP_PREPARE_GROUP_SIZE];
 
@@ -38,7 +39,7 @@ void main() {
         barrier();
     }
     if (lane == 0u) {
-        group_words[PLUME_STATE_DRAW_VERTEX_COUNT] = 6u;
+        group_words[PLUME_STATE_DRAW_VERTEX_COUNT] = u_vertices;
         group_words[PLUME_STATE_DRAWN_COUNT] = before;
         group_words[PLUME_STATE_DRAW_FIRST_VERTEX] = 0u;
         group_words[PLUME_STATE_DRAW_BASE_INSTANCE] = 0u;

@@ -20,7 +20,7 @@
 //       clip z / w = dot(([0].w, [1].w, [2].w), h)
 //   [3] xyz: the row of view depth, view depth = dot([3].xyz, h) / h.z;
 //       w: a draw group's (TILED_GROUP, always oriented) system index, as
-//       uint bits (SPLAT_GROUP_SYSTEM)
+//       uint bits (SPLAT_GROUP_SYSTEM; splat_spare_word)
 // Both map from the corners snapped as a rasteriser snaps them (1/256
 // pixel): the pixels a quad covers, and the quad coordinates it shades them
 // with, are a rasteriser's. Then:
@@ -43,13 +43,23 @@
 //   from its near end), 2 for its triangle (0, 0), (1, 1), (0, 1);
 //   [SPLAT_COLOR] the near end's colour; [SPLAT_TRAIL] xy: the far end's
 //   colour as packHalf2x16 bits, zw: the sprite's column coordinate at the
-//   near and far ends.
+//   near and far ends. A draw group with a trail system (TILED_GROUP and
+//   TILED_TRAIL): a segment record's ranks as a trail's, a sprite record's
+//   its first rank (its far colour its own), [3] w both words
+//   (splat_spare_word).
 layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint control[]; };
 
 // The ranks the passes run over: a system's drawn particles (the state's
 // drawn count), or a trail system's sorted pairs' quads (the trail's control
 // words bound as the state).
-#ifdef TILED_TRAIL
+#if defined(TILED_TRAIL) && defined(TILED_GROUP)
+// A draw group with a trail system: its list's items are records, a
+// segment's PLUME_GPU_TRAIL_SUBDIVISIONS quads' triangles or a sprite's quad
+// (the item's first rank).
+#define TILED_DRAWN_WORD PLUME_STATE_DRAWN_COUNT
+#define TILED_RANKS_PER_ITEM (2u * uint(PLUME_GPU_TRAIL_SUBDIVISIONS))
+#define TILED_FALLBACK_VERTICES (6u * uint(PLUME_GPU_TRAIL_SUBDIVISIONS)) // draw_group.vert's, with trails
+#elif defined(TILED_TRAIL)
 #define TILED_DRAWN_WORD PLUME_TRAIL_SORT_COUNT
 #define TILED_RANKS_PER_ITEM (2u * uint(PLUME_GPU_TRAIL_SUBDIVISIONS))
 #define TILED_FALLBACK_VERTICES (6u * uint(PLUME_GPU_TRAIL_SUBDIVISIONS)) // trail_draw.vert's, a pair
@@ -94,6 +104,19 @@ const uint SPLAT_TRAIL = uint(SPLAT_TRAIL_AT);
 #error "a draw group's splats are oriented: their system index is in the map's spare word"
 #endif
 const uint SPLAT_GROUP_SYSTEM = 3u;
+#endif
+
+// The map's spare word ([3] w): a trail's triangle (0: a whole quad), a
+// group's system index, or with both (TILED_GROUP and TILED_TRAIL: a group
+// with a trail system) the system index | the triangle << 30.
+#if defined(TILED_GROUP) && defined(TILED_TRAIL)
+float splat_spare_word(uint system, uint triangle) { return uintBitsToFloat(system | triangle << 30u); }
+uint splat_triangle(float word) { return floatBitsToUint(word) >> 30u; }
+uint splat_system(float word) { return floatBitsToUint(word) & 0x3FFFFFFFu; }
+#else
+float splat_spare_word(uint system, uint triangle) { return uintBitsToFloat(system | triangle); }
+uint splat_triangle(float word) { return floatBitsToUint(word); }
+uint splat_system(float word) { return floatBitsToUint(word); }
 #endif
 
 // The splat's word of the frames' cross-fade (and the additive part).

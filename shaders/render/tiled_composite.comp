@@ -119,7 +119,7 @@ bool splat_pixel(uint at, vec2 centre, out SplatPixel sp) {
 #ifdef TILED_TRAIL
     // A segment's triangle (tiled_common.glsl): its map's (u, v) inside it,
     // then its quad's (s, t) from them.
-    uint triangle = floatBitsToUint(batch[at + 3u].w);
+    uint triangle = splat_triangle(batch[at + 3u].w);
     if (triangle != 0u && st.x + st.y > 1.0) return false;
     mat2 to_st = triangle == 1u ? mat2(1.0, 0.0, 1.0, 1.0) : triangle == 2u ? mat2(1.0, 1.0, 0.0, 1.0) : mat2(1.0);
     sp.st = to_st * st;
@@ -148,7 +148,7 @@ void trail_shading(uint at, SplatPixel sp, inout vec4 tint, inout vec2 corner_uv
     vec4 trail = batch[at + SPLAT_TRAIL];
     vec4 far_tint = vec4(unpackHalf2x16(floatBitsToUint(trail.x)), unpackHalf2x16(floatBitsToUint(trail.y)));
     tint = mix(tint, far_tint, sp.st.y);
-    if (floatBitsToUint(batch[at + 3u].w) == 0u) return; // a particle's own quad
+    if (splat_triangle(batch[at + 3u].w) == 0u) return; // a particle's own quad
     float length_uv = trail.w - trail.z;
     corner_uv = vec2(trail.z + length_uv * sp.st.y, 1.0 - sp.st.x);
     uv_dx = vec2(length_uv * sp.d_dx.y, -sp.d_dx.x);
@@ -230,7 +230,7 @@ void main() {
             trail_shading(at, sp, tint, corner_uv, uv_dx, uv_dy, light_st);
 #endif
 #ifdef TILED_GROUP
-            uint system = floatBitsToUint(batch[at + SPLAT_GROUP_SYSTEM].w);
+            uint system = splat_system(batch[at + SPLAT_GROUP_SYSTEM].w);
             fade_distance = u_soft_fade_distance > 0.0 ? group_system_soft_fade(system) : 0.0;
             int group_layer = group_system_layer(system);
             if (group_layer >= 0) {

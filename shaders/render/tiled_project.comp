@@ -199,7 +199,26 @@ uint finish_splat(uint base, ivec2 first, ivec2 last, vec4 color, uint frames, f
     return (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
 }
 
-#if defined(TILED_TRAIL)
+#ifdef TILED_TRAIL
+// Before either input's strips (the includes are expanded once a program).
+#include "render/trail_curve.glsl"
+
+// Triangle 1 (near left, near right, far right) or 2 (near left, far right,
+// far left) of a strip's quad between two of its sections, as the raster
+// path splits it. Writes the splat's map; false when no pixel shows it.
+bool place_triangle(uint base, uint triangle, vec3 near_left, vec3 near_right, vec3 far_left, vec3 far_right,
+                    out ivec2 first, out ivec2 last) {
+    return triangle == 1u ? place_corners(base, near_left, near_right, far_right, far_right, first, last)
+                          : place_corners(base, near_left, far_right, far_left, far_left, first, last);
+}
+
+// The splat's far colour (a trail's shading runs from [SPLAT_COLOR] to it).
+vec2 far_color_words(vec4 color) {
+    return vec2(uintBitsToFloat(packHalf2x16(color.rg)), uintBitsToFloat(packHalf2x16(color.ba)));
+}
+#endif
+
+#if defined(TILED_TRAIL) && !defined(TILED_GROUP)
 #define TRAIL_RIBBON_READ
 #define TRAIL_HEADERS_BINDING PLUME_BINDING_TILED_TRAIL_HEADERS
 #define TRAIL_POINTS_BINDING PLUME_BINDING_TILED_TRAIL_POINTS
@@ -234,12 +253,9 @@ uint project(uint rank) {
         if (!trail_corner(slot, entry, p, t, float(k), near) || !trail_corner(slot, entry, p, t, float(k + 1u), far))
             return 0u;
         if (near.color.a <= 0.0 && far.color.a <= 0.0) return 0u;
-        vec3 near_left = trail_corner_world(near, -0.5), far_right = trail_corner_world(far, 0.5);
-        bool placed = triangle == 1u
-                          ? place_corners(base, near_left, trail_corner_world(near, 0.5), far_right, far_right, first, last)
-                          : place_corners(base, near_left, far_right, trail_corner_world(far, -0.5),
-                                          trail_corner_world(far, -0.5), first, last);
-        if (!placed) return 0u;
+        if (!place_triangle(base, triangle, trail_corner_world(near, -0.5), trail_corner_world(near, 0.5),
+                            trail_corner_world(far, -0.5), trail_corner_world(far, 0.5), first, last))
+            return 0u;
         near_color = near.color;
         far_color = far.color;
         // The raster path's flat values are its triangles' last vertices':
@@ -250,23 +266,62 @@ uint project(uint rank) {
         splats[base + SPLAT_TRAIL].zw = vec2(near.length_uv, far.length_uv);
     }
     splats[base + 3u].w = uintBitsToFloat(triangle);
-    splats[base + SPLAT_TRAIL].xy =
-        vec2(uintBitsToFloat(packHalf2x16(far_color.rg)), uintBitsToFloat(packHalf2x16(far_color.ba)));
+    splats[base + SPLAT_TRAIL].xy = far_color_words(far_color);
     return finish_splat(base, first, last, near_color, a.frame | (a.next << 16), splat_mix_word(a.frame_mix, a.additive),
                         light, a.emissive, u_lit);
 }
 #elif defined(TILED_GROUP)
+#ifdef TILED_TRAIL
+uniform vec4 u_eye; // the eye (w 1), or under an orthographic projection its back axis (w 0)
+#include "render/draw_group_segment.glsl"
+
+// A grouped trail segment's triangle: triangle 1 or 2 of its quad k
+// between its sections k and k + 1 (render/draw_group_segment.glsl), as
+// the group's raster draw makes them; its flat values (light, emitted
+// light) the far section's, its additive part the ends' mean (as a trail
+// system's tiled draw).
+uint project_segment(uint rank, uint within, GroupRecord record, uint system) {
+    GroupSegment s = group_segment_of(record);
+    if (distance(s.p1, s.p2) < 1e-6) return 0u;
+    uint k = within / 2u, triangle = 1u + within % 2u;
+    float steps = float(PLUME_GPU_TRAIL_SUBDIVISIONS);
+    SegmentSection near = group_segment_section(s, float(k) / steps);
+    SegmentSection far = group_segment_section(s, float(k + 1u) / steps);
+    if (near.color.a <= 0.0 && far.color.a <= 0.0) return 0u;
+    uint base = rank * SPLAT_VEC4S;
+    ivec2 first, last;
+    if (!place_triangle(base, triangle, segment_section_world(near, -0.5), segment_section_world(near, 0.5),
+                        segment_section_world(far, -0.5), segment_section_world(far, 0.5), first, last))
+        return 0u;
+    splats[base + 3u].w = splat_spare_word(system, triangle);
+    splats[base + SPLAT_TRAIL] = vec4(far_color_words(far.color), near.length_uv, far.length_uv);
+    return finish_splat(base, first, last, near.color, s.frames,
+                        splat_mix_word(s.frame_mix, 0.5 * (near.additive + far.additive)),
+                        segment_section_light(far), far.emissive, group_system_lit(system));
+}
+#endif
+
 // A grouped particle: its record's quad, colour, frames and light; its
-// system's index in the splat's spare word (tiled_common.glsl).
+// system's index in the splat's spare word (tiled_common.glsl). With a
+// trail system in the group, a segment's record (project_segment) or a
+// sprite's on its item's first rank.
 uint project(uint rank) {
-    GroupRecord g = group_records[draw_list[rank].y];
+    uint within = rank % TILED_RANKS_PER_ITEM;
+    GroupRecord g = group_records[draw_list[rank / TILED_RANKS_PER_ITEM].y];
     uint system = floatBitsToUint(g.along.w);
-    if (g.color.a <= u_min_alpha || dot(g.across.xyz, g.across.xyz) <= 0.0 || dot(g.along.xyz, g.along.xyz) <= 0.0)
+#ifdef TILED_TRAIL
+    if ((system & GROUP_SEGMENT) != 0u) return project_segment(rank, within, g, system & ~GROUP_SEGMENT);
+#endif
+    if (within != 0u || g.color.a <= u_min_alpha || dot(g.across.xyz, g.across.xyz) <= 0.0 ||
+        dot(g.along.xyz, g.along.xyz) <= 0.0)
         return 0u;
     uint base = rank * SPLAT_VEC4S;
     ivec2 first, last;
     if (!place_quad(base, g.centre.xyz, QuadEdges(g.across.xyz, g.along.xyz), first, last)) return 0u;
-    splats[base + SPLAT_GROUP_SYSTEM].w = uintBitsToFloat(system);
+    splats[base + SPLAT_GROUP_SYSTEM].w = splat_spare_word(system, 0u);
+#ifdef TILED_TRAIL
+    splats[base + SPLAT_TRAIL].xy = far_color_words(g.color);
+#endif
     uint frames = floatBitsToUint(g.emissive.w) | (floatBitsToUint(g.light.w) << 16);
     return finish_splat(base, first, last, g.color, frames, splat_mix_word(g.centre.w, g.across.w), g.light.xyz,
                         g.emissive.rgb, group_system_lit(system));

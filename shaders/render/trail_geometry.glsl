@@ -28,32 +28,7 @@ uniform float u_trail_color_times[PLUME_GPU_MAX_CURVE_KEYS];
 uniform vec4 u_trail_color_values[PLUME_GPU_MAX_CURVE_KEYS];
 uniform int u_trail_color_count;
 
-// The centripetal parameter step between two points (never 0, so that
-// coincident points divide by nothing).
-float knot_step(vec3 a, vec3 b) { return max(sqrt(distance(a, b)), 1e-4); }
-
-// Barry and Goldman's pyramid: the curve between p1 (t = 0) and p2 (t = 1).
-vec3 catmull_rom(vec3 p0, vec3 p1, vec3 p2, vec3 p3, float t) {
-    float t1 = knot_step(p0, p1), t2 = t1 + knot_step(p1, p2), t3 = t2 + knot_step(p2, p3);
-    float u = mix(t1, t2, t);
-    vec3 a1 = mix(p0, p1, u / t1);
-    vec3 a2 = mix(p1, p2, (u - t1) / (t2 - t1));
-    vec3 a3 = mix(p2, p3, (u - t2) / (t3 - t2));
-    vec3 b1 = mix(a1, a2, u / t2);
-    vec3 b2 = mix(a2, a3, (u - t1) / (t3 - t1));
-    return mix(b1, b2, (u - t1) / (t2 - t1));
-}
-
-// The curve's direction at point b between a and c: the same for the
-// segments on either side of b.
-vec3 knot_direction(vec3 a, vec3 b, vec3 c) {
-    float ab = knot_step(a, b), bc = knot_step(b, c);
-    return (b - a) / ab - (c - a) / (ab + bc) + (c - b) / bc;
-}
-
-// x at t = 0, y at t = 1 exactly (a point two segments share), between
-// them linearly.
-vec4 ends(vec4 x, vec4 y, float t) { return t == 1.0 ? y : mix(x, y, t); }
+#include "render/trail_curve.glsl"
 
 // A cross-section of a segment's strip: `step` 0 .. PLUME_GPU_TRAIL_SUBDIVISIONS
 // along the segment; its corners are trail_corner_world's.
@@ -66,59 +41,63 @@ struct TrailCorner {
     Appearance a;      // frames, additive part, emitted light (ribbons: toward the far particle's)
 };
 
-// False where the segment draws nothing: the trail has no such segment yet,
-// or it has no length.
-bool trail_corner(uint slot, uint j, ParticleMotion motion, ParticleTraits particle_traits, float step,
-                  out TrailCorner c) {
-    uvec4 header = trail_headers[slot];
+// A segment's points: the curve runs from p1 to p2 (w: the path length),
+// p0 and p3 the points around them; ribbons: `far` the particle at its far
+// end. `end` (0 .. 1] how much of it is drawn.
+struct TrailSegment {
     vec4 p1, p2;
     vec3 p0, p3;
-    uint far = slot, other; // ribbons: the particle at the segment's far end
+    uint far;
+    float end;
+};
+
+// False where the segment draws nothing: the trail has no such segment yet,
+// or it has no length.
+bool trail_segment(uint slot, uint j, ParticleMotion motion, out TrailSegment s) {
+    uvec4 header = trail_headers[slot];
+    uint other;
+    s.far = slot; // ribbons: the particle at the segment's far end
     if (u_ribbon) {
-        if (!ribbon_neighbour(slot, -1, far)) return false;
-        p1 = vec4(motion.position, 0.0);
-        p2 = vec4(position_age_of(far).xyz, 0.0);
-        p0 = ribbon_neighbour(slot, 1, other) ? position_age_of(other).xyz : 2.0 * p1.xyz - p2.xyz;
-        p3 = ribbon_neighbour(far, -1, other) ? position_age_of(other).xyz : 2.0 * p2.xyz - p1.xyz;
+        if (!ribbon_neighbour(slot, -1, s.far)) return false;
+        s.p1 = vec4(motion.position, 0.0);
+        s.p2 = vec4(position_age_of(s.far).xyz, 0.0);
+        s.p0 = ribbon_neighbour(slot, 1, other) ? position_age_of(other).xyz : 2.0 * s.p1.xyz - s.p2.xyz;
+        s.p3 = ribbon_neighbour(s.far, -1, other) ? position_age_of(other).xyz : 2.0 * s.p2.xyz - s.p1.xyz;
     } else {
         if (j >= header.z) return false;
-        p1 = trail_point(slot, header, motion.position, j);
-        p2 = trail_point(slot, header, motion.position, j + 1u);
+        s.p1 = trail_point(slot, header, motion.position, j);
+        s.p2 = trail_point(slot, header, motion.position, j + 1u);
         // Past the ends, the neighbour mirrored: the curve runs straight out.
-        p0 = j > 0u ? trail_point(slot, header, motion.position, j - 1u).xyz : 2.0 * p1.xyz - p2.xyz;
-        p3 = j + 2u <= header.z ? trail_point(slot, header, motion.position, j + 2u).xyz : 2.0 * p2.xyz - p1.xyz;
+        s.p0 = j > 0u ? trail_point(slot, header, motion.position, j - 1u).xyz : 2.0 * s.p1.xyz - s.p2.xyz;
+        s.p3 = j + 2u <= header.z ? trail_point(slot, header, motion.position, j + 2u).xyz : 2.0 * s.p2.xyz - s.p1.xyz;
     }
     // A segment of no length (a point recorded where the particle is, a
     // particle at rest) has no direction: nothing to draw.
-    if (distance(p1.xyz, p2.xyz) < 1e-6) return false;
+    if (distance(s.p1.xyz, s.p2.xyz) < 1e-6) return false;
     // A full trail's last segment shrinks as the next point nears, and is
     // gone when that point drops it: the tail never jumps.
-    float end = 1.0;
+    s.end = 1.0;
     if (!u_ribbon && header.z == u_trail_ring && j + 1u == header.z) {
         float since = u_by_distance ? distance(motion.position, trail_recorded(slot, header, 0u).xyz)
                                     : motion.age - uintBitsToFloat(header.w);
-        end = 1.0 - clamp(since / u_spacing, 0.0, 1.0);
+        s.end = 1.0 - clamp(since / u_spacing, 0.0, 1.0);
     }
-    float t = step / float(PLUME_GPU_TRAIL_SUBDIVISIONS) * end;
+    return true;
+}
+
+// The cross-section at `step` of segment j (found by trail_segment).
+TrailCorner trail_section(TrailSegment s, uint j, ParticleMotion motion, ParticleTraits particle_traits, float step) {
+    TrailCorner c;
+    float t = step / float(PLUME_GPU_TRAIL_SUBDIVISIONS) * s.end;
     vec3 centre;
-    if (step == 0.0) {
-        centre = p1.xyz;
-        c.direction = knot_direction(p0, p1.xyz, p2.xyz);
-    } else if (t == 1.0) {
-        centre = p2.xyz;
-        c.direction = knot_direction(p1.xyz, p2.xyz, p3);
-    } else {
-        centre = catmull_rom(p0, p1.xyz, p2.xyz, p3, t);
-        c.direction = catmull_rom(p0, p1.xyz, p2.xyz, p3, min(t + 1e-3, 1.0)) -
-                      catmull_rom(p0, p1.xyz, p2.xyz, p3, max(t - 1e-3, 0.0));
-    }
+    trail_curve_at(s.p0, s.p1.xyz, s.p2.xyz, s.p3, t, centre, c.direction);
     float along = u_ribbon ? 0.0 : (float(j) + t) / float(u_trail_ring);
     c.a = particle_appearance(motion, particle_traits);
     if (u_ribbon) {
         // Copies first: NVIDIA's compiler refuses a restrict buffer's
         // element as a plain parameter (C1317).
-        ParticleMotion far_motion = motions[far];
-        ParticleTraits far_traits = traits[far];
+        ParticleMotion far_motion = motions[s.far];
+        ParticleTraits far_traits = traits[s.far];
         Appearance b = particle_appearance(far_motion, far_traits);
         vec4 size_additive = ends(vec4(c.a.size, c.a.additive, 0.0, 0.0), vec4(b.size, b.additive, 0.0, 0.0), t);
         c.a.size = size_additive.x;
@@ -132,7 +111,17 @@ bool trail_corner(uint slot, uint j, ParticleMotion motion, ParticleTraits parti
     c.centre = centre;
     c.color = c.a.color * gradient_value(u_trail_color_times, u_trail_color_values, u_trail_color_count, along);
     c.color.a *= curve_value(u_trail_opacity_times, u_trail_opacity_values, u_trail_opacity_count, along);
-    c.length_uv = u_ribbon ? t : u_uv_tile ? mix(p1.w, p2.w, t) / u_uv_tile_length : along;
+    c.length_uv = u_ribbon ? t : u_uv_tile ? mix(s.p1.w, s.p2.w, t) / u_uv_tile_length : along;
+    return c;
+}
+
+// Segment j's cross-section at `step`; false where the segment draws
+// nothing (trail_segment).
+bool trail_corner(uint slot, uint j, ParticleMotion motion, ParticleTraits particle_traits, float step,
+                  out TrailCorner c) {
+    TrailSegment s;
+    if (!trail_segment(slot, j, motion, s)) return false;
+    c = trail_section(s, j, motion, particle_traits, step);
     return true;
 }
 

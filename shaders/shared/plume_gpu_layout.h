@@ -260,6 +260,8 @@
 #define PLUME_BINDING_GROUP_RECORDS 6    /* per system and slot: what the particle looks like this frame */
 #define PLUME_BINDING_GROUP_SYSTEMS 3    /* per system: PLUME_GROUP_SYSTEM_WORDS (render/draw_group_systems.glsl) */
 #define PLUME_BINDING_TILED_GROUP_SYSTEMS 4 /* the same, in the tiled projection (its state is at 3) */
+#define PLUME_BINDING_GROUP_TRAIL_HEADERS 3 /* a trail system's gather: its history (the state's number: it reads none) */
+#define PLUME_BINDING_GROUP_TRAIL_POINTS 4  /* ... and its points */
 #define PLUME_GROUP_SLOT_BITS 28         /* a grouped system's slots: its capacity's limit */
 #define PLUME_GROUP_RECORD_VEC4S 6       /* see Record in render/draw_group_common.glsl */
 #define PLUME_GROUP_GATHER_GROUP_SIZE 256

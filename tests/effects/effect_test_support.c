@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "effect_reload.h"
+#include "test_env.h"
 #include "test_platform.h"
 
 #define STB_IMAGE_WRITE_STATIC
@@ -144,4 +145,24 @@ int effect_gallery_paths(char (*out)[4096], int max) {
     int count = effect_gallery_list(out, max);
     assert_true(count > 0);
     return count;
+}
+
+/* Equal bit for bit, the texture and motion paths compared as strings. */
+void assert_same_desc(const plume_system_desc *expected, const plume_system_desc *actual) {
+    const char *expected_path = expected->appearance.texture.path, *actual_path = actual->appearance.texture.path;
+    assert_true((expected_path == NULL) == (actual_path == NULL));
+    if (expected_path) assert_string_equal(expected_path, actual_path);
+    const char *expected_motion = expected->flipbook_motion.path, *actual_motion = actual->flipbook_motion.path;
+    assert_true((expected_motion == NULL) == (actual_motion == NULL));
+    if (expected_motion) assert_string_equal(expected_motion, actual_motion);
+    plume_system_desc a = *expected, b = *actual;
+    a.appearance.texture.path = b.appearance.texture.path = NULL;
+    a.flipbook_motion.path = b.flipbook_motion.path = NULL;
+    if (memcmp(&a, &b, sizeof a) != 0) {
+        char *text_a = plume_effect_write(&a, NULL), *text_b = plume_effect_write(&b, NULL);
+        print_error("expected:\n%s\nread back:\n%s\n", text_a ? text_a : "?", text_b ? text_b : "?");
+        plume_effect_free_text(text_a);
+        plume_effect_free_text(text_b);
+        fail_msg("the descriptor read back differs (seed %llu)", (unsigned long long)test_seed());
+    }
 }

@@ -28,5 +28,8 @@ char *effect_replace(const char *text, const char *find, const char *replace);
 /* The gallery's files (the *.json of demo/effects, found from the test binary);
  * returns how many, at least one or the test fails. */
 int effect_gallery_paths(char (*out)[4096], int max);
+/* Fails the test unless the two are equal bit for bit (the texture and
+ * motion paths compared as strings), printing both as effect text. */
+void assert_same_desc(const plume_system_desc *expected, const plume_system_desc *actual);
 
 #endif

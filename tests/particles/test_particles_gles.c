@@ -15,6 +15,7 @@
 
 #include <epoxy/gl.h>
 
+#include "gl_spy.h"
 #include "particle_fixture.h"
 #include "plume/plume_particles.h"
 #include "plume_fixture.h"
@@ -91,8 +92,57 @@ static void test_gles_particles_refuse_by_name(void **state) {
     assert_refused(desc, PLUME_ERROR_GL_UNSUPPORTED, "needs OpenGL 4.3");
 }
 
+/* A 16x16 RGBA8 framebuffer bound to draw into (the context may have none). */
+static void bind_small_target(GLuint *framebuffer, GLuint *colour) {
+    glGenTextures(1, colour);
+    glBindTexture(GL_TEXTURE_2D, *colour);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 16, 16, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glGenFramebuffers(1, framebuffer);
+    glBindFramebuffer(GL_FRAMEBUFFER, *framebuffer);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, *colour, 0);
+    glViewport(0, 0, 16, 16);
+}
+
+/* WebGL 2 is ES 3.0 without GL_PRIMITIVE_RESTART_FIXED_INDEX (always on, no
+ * enum: naming it is GL_INVALID_ENUM there): in a context whose GL_VERSION
+ * is a browser's, a system's creation, update and draw never name it, and
+ * say no error. (Mesa's ES 3.0 plays the browser through the spy.) */
+static void test_webgl_is_never_asked_the_fixed_index_restart(void **state) {
+    (void)state;
+    if (!in_gles_context() || !epoxy_has_gl_extension("GL_EXT_color_buffer_float")) skip();
+    for (int webgl = 0; webgl <= 1; ++webgl) {
+        spy_install();
+        spy.fake_version = webgl ? "OpenGL ES 3.0 (WebGL 2.0 (OpenGL ES 3.0 Chromium))" : NULL;
+        /* A context of its own: the capabilities are asked once per context. */
+        plume_context *context = NULL;
+        plume_context_desc context_desc = {.logger = test_logger()};
+        assert_int_equal(plume_context_create(&context_desc, &context), PLUME_OK);
+        plume_system system = {0};
+        plume_system_desc desc = burst_desc();
+        assert_int_equal(plume_system_create(context, &desc, &system), PLUME_OK);
+        plume_frame_desc frame = make_frame(0.05f, NULL, NULL);
+        assert_int_equal(plume_system_update(context, system, &frame), PLUME_OK);
+        GLuint target = 0, colour = 0;
+        bind_small_target(&target, &colour);
+        assert_int_equal(plume_system_draw(context, system, &frame), PLUME_OK);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glDeleteFramebuffers(1, &target);
+        glDeleteTextures(1, &colour);
+        assert_int_equal(plume_system_destroy(context, system), PLUME_OK);
+        plume_context_destroy(context);
+        long uses = spy.fixed_index_restart_uses;
+        spy_remove();
+        printf("  %s: GL_PRIMITIVE_RESTART_FIXED_INDEX named %ld times\n", webgl ? "WebGL 2" : "ES 3.0", uses);
+        if (webgl) assert_int_equal(uses, 0);
+        else assert_true(uses > 0); /* ES 3.0 has it: the scope saves and restores it */
+    }
+}
+
 const struct CMUnitTest particle_gles_tests[] = {
     cmocka_unit_test_setup_teardown(test_gles_particles_need_float_targets, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_gles_particles_refuse_by_name, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_webgl_is_never_asked_the_fixed_index_restart, fixture_setup,
+                                    fixture_teardown),
 };
 const size_t particle_gles_test_count = sizeof particle_gles_tests / sizeof particle_gles_tests[0];

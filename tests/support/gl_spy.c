@@ -41,7 +41,10 @@ gl_spy spy;
     X(glDispatchCompute, PFNGLDISPATCHCOMPUTEPROC)                                                                   \
     X(glBufferSubData, PFNGLBUFFERSUBDATAPROC)                                                                       \
     X(glClearBufferSubData, PFNGLCLEARBUFFERSUBDATAPROC)                                                             \
-    X(glFinish, PFNGLFINISHPROC)
+    X(glFinish, PFNGLFINISHPROC)                                                                                     \
+    X(glIsEnabled, PFNGLISENABLEDPROC)                                                                               \
+    X(glEnable, PFNGLENABLEPROC)                                                                                     \
+    X(glDisable, PFNGLDISABLEPROC)
 
 #define DECLARE(name, type) static type real_##name, saved_##name;
 SPIED(DECLARE)
@@ -240,7 +243,20 @@ static void GLAPIENTRY spy_glPopDebugGroup(void) { ++spy.calls, ++spy.debug_pops
 static void GLAPIENTRY spy_glGetIntegerv(GLenum pname, GLint *data) { ++spy.calls, real_glGetIntegerv(pname, data); }
 static const GLubyte *GLAPIENTRY spy_glGetString(GLenum name) {
     ++spy.calls, ++spy.get_strings;
+    if (name == GL_VERSION && spy.fake_version) return (const GLubyte *)spy.fake_version;
     return real_glGetString(name);
+}
+static GLboolean GLAPIENTRY spy_glIsEnabled(GLenum capability) {
+    spy.fixed_index_restart_uses += capability == GL_PRIMITIVE_RESTART_FIXED_INDEX;
+    return real_glIsEnabled(capability);
+}
+static void GLAPIENTRY spy_glEnable(GLenum capability) {
+    spy.fixed_index_restart_uses += capability == GL_PRIMITIVE_RESTART_FIXED_INDEX;
+    real_glEnable(capability);
+}
+static void GLAPIENTRY spy_glDisable(GLenum capability) {
+    spy.fixed_index_restart_uses += capability == GL_PRIMITIVE_RESTART_FIXED_INDEX;
+    real_glDisable(capability);
 }
 static const GLubyte *GLAPIENTRY spy_glGetStringi(GLenum name, GLuint index) {
     ++spy.calls, ++spy.get_strings;

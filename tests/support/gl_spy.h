@@ -2,7 +2,7 @@
  * pointers (epoxy_glFoo is a writable function pointer): it counts the calls,
  * checks that no query result is read before it is available, counts the
  * rewrites of buffers that unfinished dispatches may read, and can pretend
- * the context has no timer. */
+ * the context has no timer, or is a WebGL 2 browser's. */
 #ifndef PLUME_GL_SPY_H
 #define PLUME_GL_SPY_H
 
@@ -32,6 +32,9 @@ typedef struct gl_spy {
     long get_strings;              /* glGetString and glGetStringi calls (on a threaded driver each waits for its thread) */
     bool context_lost;             /* glGetError answers GL_CONTEXT_LOST and glGetGraphicsResetStatus
                                       GL_UNKNOWN_CONTEXT_RESET, as after a GPU reset */
+    const char *fake_version;      /* non-NULL: glGetString(GL_VERSION) answers it (a WebGL 2 browser's) */
+    long fixed_index_restart_uses; /* glIsEnabled, glEnable, glDisable of GL_PRIMITIVE_RESTART_FIXED_INDEX
+                                      (not in calls: the state scope's own are not news elsewhere) */
     GLuint queries[SPY_MAX_NAMES], buffers[SPY_MAX_NAMES];
     int query_count, buffer_count;
 } gl_spy;

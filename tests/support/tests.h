@@ -74,7 +74,9 @@ struct CMUnitTest;
     X(upload_rings, 0)                                                                                                 \
     X(mesh_draw_speedups, 0)                                                                                           \
     X(effect_meshes, 0)                                                                                                \
-    X(batch_draw, 1)
+    X(batch_draw, 1)                                                                                                   \
+    X(trail_groups, 1)                                                                                                 \
+    X(effect_group, 0)
 
 #define PLUME_DECLARE_TEST_TABLE(name, through_table)                                                                  \
     extern const struct CMUnitTest name##_tests[];                                                                     \

@@ -262,6 +262,21 @@ static int by_key_then_value(const void *a, const void *b) {
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
+void order_quads_by_key(ref_quad *quads, uint32_t count) {
+    ordered_quad *all = malloc(sizeof *all * (count ? count : 1));
+    if (!all) abort();
+    for (uint32_t k = 0; k < count; ++k) all[k] = (ordered_quad){quads[k], k};
+    qsort(all, count, sizeof *all, by_key_then_value);
+    for (uint32_t k = 0; k < count; ++k) quads[k] = all[k].quad;
+    free(all);
+}
+
+uint32_t reference_system_quads(const plume_system_desc *d, const plume_readback *rb, const ref_trail *trails,
+                                uint32_t slot, ref_quad *out) {
+    return d->trail.ribbon ? reference_ribbon_quads(d, rb, slot, out)
+                           : reference_trail_quads(d, &rb->particles[slot], slot, &trails[slot], out);
+}
+
 static int ascending(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return x < y ? -1 : x > y;
@@ -270,7 +285,6 @@ static int ascending(const void *a, const void *b) {
 void composite_trails(const plume_system_desc *d, const plume_readback *rb, const ref_trail *trails, bool sorted,
                       const float clear[4], float *rgba, bool *ambiguous) {
     uint32_t most = REFERENCE_TRAIL_QUADS(d) * (rb->drawn_count ? rb->drawn_count : 1), n = 0;
-    ordered_quad *all = malloc(sizeof *all * most);
     ref_quad *quads = malloc(sizeof *quads * most), *particle = malloc(sizeof *particle * REFERENCE_TRAIL_QUADS(d));
     /* Unsorted, the segments come in the live list's slot order. */
     uint32_t *slots = malloc(sizeof *slots * (rb->drawn_count ? rb->drawn_count : 1));
@@ -278,19 +292,16 @@ void composite_trails(const plume_system_desc *d, const plume_readback *rb, cons
     if (!sorted) qsort(slots, rb->drawn_count, sizeof *slots, ascending);
     for (uint32_t i = 0; i < rb->drawn_count; ++i) {
         uint32_t slot = slots[i];
-        uint32_t count = d->trail.ribbon ? reference_ribbon_quads(d, rb, slot, particle)
-                                         : reference_trail_quads(d, &rb->particles[slot], slot, &trails[slot], particle);
+        uint32_t count = reference_system_quads(d, rb, trails, slot, particle);
         for (uint32_t k = 0; k < count; ++k, ++n) {
             particle[k].key = reference_depth_key((float)particle[k].depth) >> (32 - d->sort_key_bits);
-            all[n] = (ordered_quad){particle[k], n};
+            quads[n] = particle[k];
         }
     }
-    if (sorted) qsort(all, n, sizeof *all, by_key_then_value);
-    for (uint32_t k = 0; k < n; ++k) quads[k] = all[k].quad;
+    if (sorted) order_quads_by_key(quads, n);
     const ref_light none = {{0}, {0}, {0}};
     composite_quads(quads, n, &none, clear, rgba, ambiguous);
     free(slots);
-    free(all);
     free(quads);
     free(particle);
 }

@@ -43,6 +43,15 @@ uint32_t reference_trail_quads(const plume_system_desc *d, const plume_particle 
  * constant). */
 uint32_t reference_ribbon_quads(const plume_system_desc *d, const plume_readback *rb, uint32_t slot, ref_quad *out);
 
+/* The quads of the particle in `slot` of `rb`: its trail's (trails[slot])
+ * or its ribbon's, as above. */
+uint32_t reference_system_quads(const plume_system_desc *d, const plume_readback *rb, const ref_trail *trails,
+                                uint32_t slot, ref_quad *out);
+
+/* `quads` in the module's order: by key, ties by sort value (`slot`), the
+ * quads of one segment in their order. */
+void order_quads_by_key(ref_quad *quads, uint32_t count);
+
 /* Every drawn particle's quads in the module's order (far to near by the
  * quads' keys, ties by sort value; `sorted` false: by slot, each
  * particle's in entry order) composited over `clear`. */

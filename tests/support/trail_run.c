@@ -15,6 +15,7 @@
 
 #include "look_reference.h"
 #include "particle_fixture.h"
+#include "plume/plume_draw_group.h"
 #include "plume_fixture.h"
 #include "test_env.h"
 #include "trail_run.h"
@@ -45,6 +46,13 @@ static void dump_png(const char *name, const float *rgba) {
  * is half floats (tests/render/test_tiled.c's bound). */
 static const float RASTER_TOLERANCE = 2e-3f, TILED_TOLERANCE = 2.0f / 255.0f;
 
+/* The paths a picture is drawn by, each with its bound against the CPU's. */
+static const struct {
+    uint32_t path;
+    const char *name;
+    float tolerance;
+} PATHS[2] = {{PLUME_DRAW_PATH_RASTER, "raster", RASTER_TOLERANCE}, {PLUME_DRAW_PATH_TILED, "tiled", TILED_TOLERANCE}};
+
 /* A still template emitter (rate 0: emitted by plume_system_emit) of one
  * particle moving at `velocity` (its speed and direction), solid squares of
  * `size`, translucent orange, living long. */
@@ -68,8 +76,11 @@ void trail_emit_at(plume_system system, uint32_t emitter, float x, float y, floa
     assert_int_equal(plume_system_emit(fixture_context(), system, &emit), PLUME_OK);
 }
 
-/* The system drawn at `resolution` over a far depth plane into `image`. */
-void trail_draw_image(plume_system system, uint32_t path, plume_draw_resolution resolution, float *image) {
+/* Into `image`, over a far depth plane for particle_fixture's orthographic
+ * camera: the group's draw, or (group.id 0) each of `systems` drawn in
+ * turn. */
+static void draw_picture(plume_draw_group group, const plume_system *systems, uint32_t count, uint32_t path,
+                         plume_draw_resolution resolution, float *image) {
     mat4 view, projection;
     ortho_camera(view, projection);
     plume_frame_desc frame = make_frame(0.0f, view, projection);
@@ -78,11 +89,20 @@ void trail_draw_image(plume_system system, uint32_t path, plume_draw_resolution 
     GLuint depth = plane_depth_texture(projection, 15.0f);
     frame.depth_texture = depth;
     test_target t = test_target_begin(IMAGE_SIZE, TRAIL_CLEAR);
-    assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
+    if (group.id) assert_int_equal(plume_draw_group_draw(fixture_context(), group, &frame), PLUME_OK);
+    for (uint32_t i = 0; i < count && !group.id; ++i)
+        assert_int_equal(plume_system_draw(fixture_context(), systems[i], &frame), PLUME_OK);
     test_target_end(&t, image);
     glDeleteTextures(1, &depth);
 }
 
+void trail_draw_image(plume_system system, uint32_t path, plume_draw_resolution resolution, float *image) {
+    draw_picture((plume_draw_group){0}, &system, 1, path, resolution, image);
+}
+
+void trail_draw_group_image(plume_draw_group group, uint32_t path, plume_draw_resolution resolution, float *image) {
+    draw_picture(group, NULL, 0, path, resolution, image);
+}
 
 static trail_pictures pictures_new(void) {
     size_t pixels = IMAGE_SIZE * IMAGE_SIZE;
@@ -137,6 +157,29 @@ int trail_covered_rows(const float *rgba, int first, int last) {
     return covered;
 }
 
+/* The CPU's picture written out (PLUME_TEST_TRAIL_PNGS) and shown to cover
+ * enough to compare; returns the pixels it covers. */
+static int check_reference(const char *name, const float *reference) {
+    char dump_name[128];
+    snprintf(dump_name, sizeof dump_name, "%s_cpu", name);
+    dump_png(dump_name, reference);
+    int covered = trail_covered_rows(reference, 0, IMAGE_SIZE);
+    assert_true(covered > 40);
+    return covered;
+}
+
+/* p->image, drawn by PATHS[k], against the CPU's p->reference within that
+ * path's bound (`what`: "group " for a draw group's picture). */
+static void check_picture(const char *name, const char *what, int k, int covered, const trail_pictures *p) {
+    char dump_name[128];
+    snprintf(dump_name, sizeof dump_name, "%s_%s%s", name, what[0] ? "group_" : "", PATHS[k].name);
+    dump_png(dump_name, p->image);
+    float worst = largest_difference(p->image, p->reference, p->ambiguous);
+    printf("  %s, %s%s: %d pixels covered, largest difference from the CPU's picture %.2f/255 (at most %.1f)\n", name,
+           what, PATHS[k].name, covered, worst * 255.0f, PATHS[k].tolerance * 255.0f);
+    assert_true(worst <= PATHS[k].tolerance);
+}
+
 /* The system's picture against the CPU's, sorted (and, where `order_matters`,
  * proof that the picture in the unsorted order is another: the comparison
  * sees the order). */
@@ -150,25 +193,11 @@ void trail_compare(const char *name, trail_run *r, bool order_matters) {
     composite_trails(&d, &rb, trails, sorted, TRAIL_CLEAR, p->reference, p->ambiguous);
     composite_trails(&d, &rb, trails, false, TRAIL_CLEAR, p->unsorted, p->unsorted_ambiguous);
     free_readback(&rb);
-    char dump_name[128];
-    snprintf(dump_name, sizeof dump_name, "%s_cpu", name);
-    dump_png(dump_name, p->reference);
-    int covered = trail_covered_rows(p->reference, 0, IMAGE_SIZE);
-    assert_true(covered > 40);
-    static const struct {
-        uint32_t path;
-        const char *name;
-        float tolerance;
-    } paths[2] = {{PLUME_DRAW_PATH_RASTER, "raster", RASTER_TOLERANCE}, {PLUME_DRAW_PATH_TILED, "tiled", TILED_TOLERANCE}};
+    int covered = check_reference(name, p->reference);
     /* The raster path's picture last: the one the callers look at after. */
     for (int k = 1; k >= 0; --k) {
-        trail_draw_image(system, paths[k].path, PLUME_DRAW_FULL, p->image);
-        snprintf(dump_name, sizeof dump_name, "%s_%s", name, paths[k].name);
-        dump_png(dump_name, p->image);
-        float worst = largest_difference(p->image, p->reference, p->ambiguous);
-        printf("  %s, %s: %d pixels covered, largest difference from the CPU's trails %.2f/255 (at most %.1f)\n",
-               name, paths[k].name, covered, worst * 255.0f, paths[k].tolerance * 255.0f);
-        assert_true(worst <= paths[k].tolerance);
+        trail_draw_image(system, PATHS[k].path, PLUME_DRAW_FULL, p->image);
+        check_picture(name, "", k, covered, p);
     }
     if (!order_matters) return;
     for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) p->ambiguous[i] = p->ambiguous[i] || p->unsorted_ambiguous[i];
@@ -204,4 +233,93 @@ trail_run trail_spark_through_a_cloud(uint32_t seed) {
     trail_emit_at(r.system, 1, -0.9f, -0.1f, 0.0f);
     for (int k = 0; k < 22; ++k) trail_step(&r);
     return r;
+}
+
+/* ---- Draw groups ---- */
+
+/* A system's records a particle in a group: its trail's pairs (segments and
+ * its own quad), or 1. */
+static uint32_t group_entries(const plume_system_desc *d) {
+    return d->trail.points ? d->trail.points - 1 + (d->trail.hide_particles ? 0 : 1) : 1;
+}
+
+void composite_trail_group(const plume_system *systems, const ref_trail *const *trails, uint32_t count, float *rgba,
+                           bool *ambiguous) {
+    const ref_light none = {{0}, {0}, {0}};
+    ref_quad *quads = NULL;
+    uint32_t n = 0, first = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        plume_system_desc d = system_desc(fixture_context(), systems[i]);
+        plume_readback rb = read_all(fixture_context(), systems[i]);
+        uint32_t most = d.trail.points ? REFERENCE_TRAIL_QUADS(&d) : 1;
+        quads = realloc(quads, sizeof *quads * (n + most * rb.drawn_count + 1));
+        assert_non_null(quads);
+        for (uint32_t k = 0; k < rb.drawn_count; ++k) {
+            uint32_t slot = rb.draw_order[k], made = 1;
+            if (d.trail.points) made = reference_system_quads(&d, &rb, trails[i], slot, quads + n);
+            else quads[n] = reference_quad(&d, &rb.particles[slot], slot, &none);
+            for (uint32_t q = n; q < n + made; ++q) {
+                quads[q].key = reference_depth_key((float)quads[q].depth);
+                quads[q].slot += first;
+                quads[q].system = i;
+            }
+            n += made;
+        }
+        first += d.capacity * group_entries(&d);
+        free_readback(&rb);
+    }
+    order_quads_by_key(quads, n);
+    composite_quads(quads, n, &none, TRAIL_CLEAR, rgba, ambiguous);
+    mark_float_tie_orders(quads, n, &none, TRAIL_CLEAR, rgba, ambiguous);
+    free(quads);
+}
+
+/* Peak signal-to-noise ratio of two IMAGE_SIZE pictures' colours, dB. */
+static double picture_psnr(const float *a, const float *b) {
+    double squared = 0.0;
+    for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE * 4; ++i)
+        if (i % 4 != 3) squared += ((double)a[i] - b[i]) * ((double)a[i] - b[i]);
+    squared /= 3.0 * IMAGE_SIZE * IMAGE_SIZE;
+    return squared > 0.0 ? 10.0 * log10(1.0 / squared) : 99.0;
+}
+
+void trail_group_compare(const char *name, plume_draw_group group, const plume_system *systems,
+                         const ref_trail *const *trails, uint32_t count, trail_pictures *p, bool apart_differs) {
+    composite_trail_group(systems, trails, count, p->reference, p->ambiguous);
+    int covered = check_reference(name, p->reference);
+    /* The raster path's picture last: the low resolutions' comparison. */
+    for (int k = 1; k >= 0; --k) {
+        memset(p->image, 0xff, sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE); /* poisoned: NaN */
+        draw_picture(group, systems, count, PATHS[k].path, PLUME_DRAW_FULL, p->image);
+        check_picture(name, "group ", k, covered, p);
+    }
+    /* The upsample softens the strips' and squares' edges: a low
+     * resolution's picture is nearer the full one's than the bare background
+     * is by a margin (measured 9-10 dB at 1/2, 6-7 dB at 1/4). */
+    static const struct {
+        plume_draw_resolution resolution;
+        const char *name;
+        double margin;
+    } lows[2] = {{PLUME_DRAW_HALF, "1/2", 6.0}, {PLUME_DRAW_QUARTER, "1/4", 4.0}};
+    for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE * 4; ++i) p->unsorted[i] = TRAIL_CLEAR[i % 4];
+    double background = picture_psnr(p->unsorted, p->image);
+    for (int k = 0; k < 2; ++k)
+        for (int path = 0; path < 2; ++path) {
+            memset(p->unsorted, 0xff, sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+            draw_picture(group, systems, count, PATHS[path].path, lows[k].resolution, p->unsorted);
+            double psnr = picture_psnr(p->unsorted, p->image);
+            printf("  %s, group, %s at %s: PSNR against the full resolution %.1f dB (the background's %.1f + at "
+                   "least %.0f)\n",
+                   name, PATHS[path].name, lows[k].name, psnr, background, lows[k].margin);
+            assert_true(psnr >= background + lows[k].margin);
+        }
+    if (!apart_differs) return;
+    draw_picture((plume_draw_group){0}, systems, count, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, p->unsorted);
+    char dump_name[128];
+    snprintf(dump_name, sizeof dump_name, "%s_apart", name);
+    dump_png(dump_name, p->unsorted);
+    float apart = largest_difference(p->unsorted, p->reference, p->ambiguous);
+    printf("  %s: the systems drawn one after the other differ from the one order by %.2f/255\n", name,
+           apart * 255.0f);
+    assert_true(apart > 4.0f * TILED_TOLERANCE);
 }

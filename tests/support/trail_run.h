@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "plume/plume_draw_group.h"
 #include "plume/plume_particles.h"
 #include "trail_reference.h"
 
@@ -23,6 +24,8 @@ void trail_emit_at(plume_system system, uint32_t emitter, float x, float y, floa
 /* The system drawn by `path` (plume_draw_path) at `resolution` over a far
  * depth plane into `image` (IMAGE_SIZE squared RGBA floats). */
 void trail_draw_image(plume_system system, uint32_t path, plume_draw_resolution resolution, float *image);
+/* The same for a draw group. */
+void trail_draw_group_image(plume_draw_group group, uint32_t path, plume_draw_resolution resolution, float *image);
 
 typedef struct trail_pictures {
     float *image, *reference, *unsorted;
@@ -52,5 +55,19 @@ void trail_compare(const char *name, trail_run *r, bool order_matters);
 /* A spark's trail (seeded) through a cloud of the system's own squares in
  * front of it and behind, 22 updates on. */
 trail_run trail_spark_through_a_cloud(uint32_t seed);
+
+/* A draw group's systems (trails[i] the CPU's trails of systems[i]; NULL
+ * for a sprite system): every drawn quad and segment of all of them in the
+ * group's one order (by the view depth's full key, ties by the group's
+ * value: each system's first record, its capacity times its pairs a
+ * particle, plus the quad's own value), composited over TRAIL_CLEAR. */
+void composite_trail_group(const plume_system *systems, const ref_trail *const *trails, uint32_t count, float *rgba,
+                           bool *ambiguous);
+/* The group's picture (poisoned first) by the tiled, then the raster path
+ * against that composite at full resolution, and at 1/2 and 1/4 by both
+ * against the full resolution's (PSNR); where `apart_differs`, proof that
+ * the systems drawn one after the other show another picture. */
+void trail_group_compare(const char *name, plume_draw_group group, const plume_system *systems,
+                         const ref_trail *const *trails, uint32_t count, trail_pictures *p, bool apart_differs);
 
 #endif
