@@ -185,7 +185,8 @@ project "plume"
     filter {}
 
 -- The rest (the host stand-ins, demo, tests and benchmarks) runs on headless
--- EGL, which Windows and macOS do not have: there the workspace is the library.
+-- EGL, which Windows and macOS do not have: there the workspace is the library
+-- (the test suite's Windows build, with WGL: tests/windows/plume_tests.mk).
 if os.istarget("windows") or os.istarget("macosx") then return end
 
 -- The laboratory: the same module built with PLUME_LAB, which adds the
@@ -207,12 +208,13 @@ project "plume_host"
     kind "StaticLib"
     outputs("lib/static", "plume_host")
     files { "host/*.c", "host/*.h" }
+    removefiles { "host/headless_gl_wgl.c" }  -- the WGL context of the suite's Windows build
 
 -- Effects as JSON files (effects/, include/plume/plume_effect.h): a library
 -- of its own, so that the module keeps no file-format dependency. It checks
 -- what it reads with the module's descriptor checks (plume_system_desc_check,
--- public), so it links plume_static, and jansson. Not on Windows: Debian has no
--- MinGW-w64 jansson.
+-- public), so it links plume_static, and jansson. Not in the Windows workspace
+-- (the suite's Windows build has it, with jansson from Debian's source).
 project "plume_effects"
     kind "StaticLib"
     outputs("lib/static", "plume_effects")
@@ -390,5 +392,5 @@ project "plume_plugin_host"
             "tests/support/gl_spy.c", "tests/support/hostile_host.c", "tests/support/look_reference.c",
             "tests/support/trail_reference.c", "tests/support/shadow_reference.c",
             "tests/support/mesh_reference.c",
-            "tests/support/fragment_state.c" }
+            "tests/support/fragment_state.c", "tests/support/test_platform.c" }
     links { "plume_host", "epoxy", "cmocka", "dl", "m" }

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define STB_IMAGE_WRITE_STATIC
@@ -104,13 +103,6 @@ static void find_motion(const char *given_texture, const char *texture, char *ou
     if (given_texture || length < sprite || strcmp(texture + length - sprite, SPRITE) != 0) return;
     int written = snprintf(out, size, "%.*ssmoke_puff_motion.png", (int)(length - sprite), texture);
     if (written < 0 || (size_t)written >= size || access(out, R_OK) != 0) out[0] = '\0';
-}
-
-bool demo_binary_folder(char *out, size_t size) {
-    ssize_t n = size > 1 ? readlink("/proc/self/exe", out, size - 1) : -1;
-    char *slash = n > 0 ? (out[n] = '\0', strrchr(out, '/')) : NULL;
-    if (slash) *slash = '\0';
-    return slash != NULL;
 }
 
 static void camera_matrices(const demo_app *app, mat4 view, mat4 projection, vec3 eye) {
@@ -498,7 +490,7 @@ static void make_parent_folders(const char *path) {
     for (char *p = folder + 1; *p; ++p) {
         if (*p != '/') continue;
         *p = '\0';
-        mkdir(folder, 0777); /* an existing folder is fine; a real failure shows when the file is written */
+        demo_make_folder(folder); /* an existing folder is fine; a real failure shows when the file is written */
         *p = '/';
     }
 }

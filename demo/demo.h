@@ -118,6 +118,9 @@ typedef struct demo_app demo_app;
 /* The folder of the running binary (the demo finds its sprite and effects
  * from it); false where it cannot be known. */
 bool demo_binary_folder(char *out, size_t size);
+/* Makes the folder `path` (its parent must exist); an existing one is left
+ * as it is. */
+void demo_make_folder(const char *path);
 
 /* A monotonic clock in milliseconds. */
 double demo_now_ms(void);

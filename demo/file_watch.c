@@ -1,8 +1,10 @@
-/* inotify where there is one, else a stat() per call. */
+/* inotify where there is one, else the file's state (modification time,
+ * size) polled per call. */
 #define _POSIX_C_SOURCE 200809L
 #include "file_watch.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,20 +14,48 @@
 #ifdef __linux__
 #include <sys/inotify.h>
 #endif
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#endif
+
+/* What polling compares: a save changes the modification time (to the
+ * nanosecond where the system has it) or the size or, saved by rename, the
+ * file itself. */
+typedef struct file_state {
+    uint64_t modified, size, file;
+} file_state;
 
 struct file_watch {
     char path[PATH_MAX];
     const char *name;            /* the file's name within its folder (into path) */
     int inotify;                 /* -1: polling the modification time */
-    struct stat last;            /* polling: what stat() said last time */
+    file_state last;             /* polling: the state last time */
     bool existed;
 };
 
-static bool stat_path(const char *path, struct stat *out) { return stat(path, out) == 0; }
+#ifdef _WIN32
+/* Not stat(): Windows' has whole seconds, so that two saves of the same
+ * size within a second looked the same. */
+static bool read_state(const char *path, file_state *out) {
+    WIN32_FILE_ATTRIBUTE_DATA data;
+    if (!GetFileAttributesExA(path, GetFileExInfoStandard, &data)) return false;
+    *out = (file_state){((uint64_t)data.ftLastWriteTime.dwHighDateTime << 32) | data.ftLastWriteTime.dwLowDateTime,
+                        ((uint64_t)data.nFileSizeHigh << 32) | data.nFileSizeLow, 0};
+    return true;
+}
+#else
+static bool read_state(const char *path, file_state *out) {
+    struct stat status;
+    if (stat(path, &status) != 0) return false;
+    *out = (file_state){(uint64_t)status.st_mtim.tv_sec * 1000000000u + (uint64_t)status.st_mtim.tv_nsec,
+                        (uint64_t)status.st_size, (uint64_t)status.st_ino};
+    return true;
+}
+#endif
 
-static bool same_file_state(const struct stat *a, const struct stat *b) {
-    return a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-           a->st_size == b->st_size && a->st_ino == b->st_ino;
+static bool same_file_state(const file_state *a, const file_state *b) {
+    return a->modified == b->modified && a->size == b->size && a->file == b->file;
 }
 
 file_watch *file_watch_create(const char *path) {
@@ -46,7 +76,7 @@ file_watch *file_watch_create(const char *path) {
         watch->inotify = -1;
     }
 #endif
-    watch->existed = stat_path(watch->path, &watch->last);
+    watch->existed = read_state(watch->path, &watch->last);
     return watch;
 }
 
@@ -61,8 +91,8 @@ const char *file_watch_method(const file_watch *watch) {
 }
 
 static bool poll_changed(file_watch *watch) {
-    struct stat now;
-    bool exists = stat_path(watch->path, &now);
+    file_state now;
+    bool exists = read_state(watch->path, &now);
     bool changed = exists != watch->existed || (exists && !same_file_state(&now, &watch->last));
     watch->existed = exists;
     if (exists) watch->last = now;

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "effect_locate.h"
+#include "effect_path.h"
 #include "effect_printf.h"
 #include "effect_schema.h"
 #include "effect_sprite.h"
@@ -119,7 +120,7 @@ static plume_result read_path(const reader *r, const json_t *value, const char *
         return fail(r, PLUME_ERROR_INVALID_ARGUMENT, field, "must be a file name (a non-empty string)");
     const char *path = json_string_value(value);
     char *storage = (char *)r->effect + storage_offset;
-    bool relative = path[0] != '/' && r->folder && *r->folder;
+    bool relative = !effect_path_is_absolute(path) && r->folder && *r->folder;
     int length = relative ? snprintf(storage, PLUME_EFFECT_PATH_MAX, "%s/%s", r->folder, path)
                           : snprintf(storage, PLUME_EFFECT_PATH_MAX, "%s", path);
     if (length < 0 || length >= PLUME_EFFECT_PATH_MAX)
@@ -521,7 +522,7 @@ static char *read_effect_file(const char *path, size_t *out_length, char folder[
         return NULL;
     }
     /* The folder of the file: relative texture paths start there. */
-    const char *slash = strrchr(path, '/');
+    const char *slash = effect_path_last_separator(path);
     if (slash) snprintf(folder, PLUME_EFFECT_PATH_MAX, "%.*s", (int)(slash == path ? 1 : slash - path), path);
     else folder[0] = '\0';
     *out_length = length;

@@ -10,9 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#endif
 
 #include <jansson.h>
 
+#include "effect_path.h"
 #include "effect_printf.h"
 #include "effect_schema.h"
 #include "plume/plume_effect.h"
@@ -337,10 +342,21 @@ char *plume_effect_group_write(const plume_effect_group *group, plume_effect_err
 
 void plume_effect_free_text(char *text) { free(text); }
 
+/* Renames `from` over `to` in one step, so that a reader never sees half a
+ * file (Windows' rename() refuses an existing `to`: saving over an effect
+ * failed there). */
+static bool replace_file(const char *from, const char *to) {
+#ifdef _WIN32
+    return MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING) != 0;
+#else
+    return rename(from, to) == 0;
+#endif
+}
+
 /* `file` relative to the folder of the effect file `path` where it is below
  * it, else as it is. */
 static const char *relative_to_folder(const char *file, const char *path) {
-    const char *slash = strrchr(path, '/');
+    const char *slash = effect_path_last_separator(path);
     size_t folder_length = slash ? (size_t)(slash - path) + 1 : 0;
     if (file && folder_length && strncmp(file, path, folder_length) == 0 && file[folder_length])
         return file + folder_length;
@@ -371,7 +387,7 @@ plume_result plume_effect_save(const char *path, const plume_system_desc *desc, 
     size_t length = strlen(text);
     bool ok = file && fwrite(text, 1, length, file) == length;
     if (file) ok = fclose(file) == 0 && ok;
-    if (ok) ok = rename(temporary, path) == 0;
+    if (ok) ok = replace_file(temporary, path);
     if (!ok) {
         if (error) snprintf(error->message, sizeof error->message, "%s: cannot write: %s", path, strerror(errno));
         remove(temporary);

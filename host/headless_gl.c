@@ -1,4 +1,4 @@
-#include "headless_gl.h"
+#include "headless_gl_platform.h"
 
 #include <epoxy/egl.h>
 #include <epoxy/gl.h>
@@ -74,22 +74,10 @@ static bool create_context(headless_gl *gl, bool es, const int (*versions)[2], s
     return true;
 }
 
-bool headless_gl_create(headless_gl *gl, bool debug, const headless_gl *share, char *error, size_t error_size) {
-    /* Newest first: some drivers only give exactly the version asked for. */
-    static const int versions[][2] = {{4, 6}, {4, 5}, {4, 3}};
-    return create_context(gl, false, versions, sizeof versions / sizeof versions[0], debug, share, error, error_size);
-}
-
-bool headless_gl_create_version(headless_gl *gl, int major, int minor, bool debug, const headless_gl *share,
-                                char *error, size_t error_size) {
-    const int versions[1][2] = {{major, minor}};
-    return create_context(gl, false, versions, 1, debug, share, error, error_size);
-}
-
-bool headless_gl_create_es(headless_gl *gl, int major, int minor, char *error, size_t error_size) {
-    const int versions[1][2] = {{major, minor}};
-    bool created = create_context(gl, true, versions, 1, false, NULL, error, error_size);
-    eglBindAPI(EGL_OPENGL_API); /* later contexts are desktop GL again */
+bool headless_gl_platform_create(headless_gl *gl, bool es, const int (*versions)[2], size_t version_count, bool debug,
+                                 const headless_gl *share, char *error, size_t error_size) {
+    bool created = create_context(gl, es, versions, version_count, debug, share, error, error_size);
+    if (es) eglBindAPI(EGL_OPENGL_API); /* later contexts are desktop GL again */
     return created;
 }
 
@@ -107,11 +95,4 @@ void headless_gl_destroy(headless_gl *gl) {
     if (gl->surface) eglDestroySurface(gl->display, gl->surface);
     if (gl->context) eglDestroyContext(gl->display, gl->context);
     memset(gl, 0, sizeof *gl);
-}
-
-const char *headless_gl_describe(void) {
-    static char text[256];
-    snprintf(text, sizeof text, "%s | %s", (const char *)glGetString(GL_RENDERER),
-             (const char *)glGetString(GL_VERSION));
-    return text;
 }

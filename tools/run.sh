@@ -21,8 +21,9 @@ what=${1:-test}
 packages="make gcc pkg-config premake4 libepoxy-dev libcglm-dev libstb-dev libglfw3-dev libcmocka-dev libjansson-dev
           libegl1 libegl-mesa0 libgl1-mesa-dri"
 # The C++ checks (headers, a C++ host); the Windows build check: the cross
-# compiler, and meson for its libepoxy; wine and Xvfb to run that build.
-[ "$what" = test ] && packages="$packages g++ gcc-mingw-w64-x86-64 meson wine xvfb xauth"
+# compiler, meson for its libepoxy, cmake for the suite's cmocka and jansson;
+# wine and Xvfb to run that build.
+[ "$what" = test ] && packages="$packages g++ gcc-mingw-w64-x86-64 meson cmake wine xvfb xauth"
 missing=""
 for p in $packages; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then
@@ -68,6 +69,9 @@ test)
     sh tests/check_release_symbols.sh release
     sh tests/check_windows_build.sh
     sh tests/check_wine_run.sh
+    # The quick part of the test suite built for Windows, under wine (the
+    # whole suite: sh tests/check_wine_suite.sh '*', notes/windows.md).
+    sh tests/check_wine_suite.sh
     ./build/sanitize/bin/plume_tests "$@"
     # The fragment path again in a real GL 3.3 core context (Mesa told to be
     # one, sharing the cache folder above), when no test filter was given.

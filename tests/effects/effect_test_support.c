@@ -1,4 +1,3 @@
-#define _DEFAULT_SOURCE /* mkstemps */
 #include "effect_test_support.h"
 
 #include <setjmp.h>
@@ -11,6 +10,7 @@
 
 #include "effect_reload.h"
 #include "test_env.h"
+#include "test_platform.h"
 
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
@@ -97,12 +97,12 @@ const char EFFECT_TEMPLATE[] =
     "}\n";
 
 void effect_temporary_file(char *out, const char *suffix, const char *text) {
-    snprintf(out, 4096, "/tmp/plume_effect_test_XXXXXX%s", suffix);
-    int fd = mkstemps(out, (int)strlen(suffix));
-    assert_true(fd >= 0);
+    test_temporary_file(out, 4096, "plume_effect_test_", suffix);
+    FILE *file = fopen(out, "wb");
+    assert_non_null(file);
     size_t length = text ? strlen(text) : 0;
-    assert_int_equal(write(fd, text ? text : "", length), (ssize_t)length);
-    close(fd);
+    assert_int_equal(fwrite(text ? text : "", 1, length, file), length);
+    fclose(file);
 }
 
 void effect_temporary_image(char *out, int width, int height) {

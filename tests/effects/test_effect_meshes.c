@@ -15,14 +15,17 @@
 #include "plume/plume_effect.h"
 #include "plume_fixture.h"
 #include "test_env.h"
+#include "test_platform.h"
 #include "tests.h"
 
 static const char TRIANGLE_OBJ[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
 static const char BAD_OBJ[] = "v 0 0 0\nv 1 0 0\nv 1 x 0\n";
 
-/* A folder holding leaf.obj, bad.obj and effect.json (`effect`). */
+/* A folder holding leaf.obj, bad.obj and effect.json (`effect`, named with
+ * the system's separator: the library finds the folder that relative paths
+ * start from in it; the others as the library joins a folder and a file). */
 typedef struct effect_folder {
-    char folder[64], effect[128], leaf[128], bad[128];
+    char folder[256], effect[320], leaf[320], bad[320];
 } effect_folder;
 
 static void write_file(const char *path, const char *text) {
@@ -34,9 +37,8 @@ static void write_file(const char *path, const char *text) {
 
 static effect_folder make_folder(const char *effect_text) {
     effect_folder f;
-    snprintf(f.folder, sizeof f.folder, "/tmp/plume_meshes_XXXXXX");
-    assert_non_null(mkdtemp(f.folder));
-    snprintf(f.effect, sizeof f.effect, "%s/effect.json", f.folder);
+    test_temporary_folder(f.folder, sizeof f.folder, "plume_meshes_");
+    snprintf(f.effect, sizeof f.effect, "%s" TEST_PATH_SEPARATOR "effect.json", f.folder);
     snprintf(f.leaf, sizeof f.leaf, "%s/leaf.obj", f.folder);
     snprintf(f.bad, sizeof f.bad, "%s/bad.obj", f.folder);
     write_file(f.leaf, TRIANGLE_OBJ);
@@ -124,8 +126,8 @@ static void expect_refused(const char *meshes_text, plume_result result, const c
     plume_effect *effect = malloc(sizeof *effect);
     plume_effect_error error;
     assert_int_equal(plume_effect_load(f.effect, effect, &error), result);
-    char want[512];
-    char formatted[256];
+    char want[1024];
+    char formatted[640];
     snprintf(formatted, sizeof formatted, expected, f.folder);
     snprintf(want, sizeof want, "%s:%s", f.effect, formatted);
     if (strncmp(error.message, want, strlen(want)) != 0)

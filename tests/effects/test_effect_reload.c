@@ -2,7 +2,6 @@
  * file_watch.c), with the module: an effect file is loaded and built, a
  * rewrite is seen and builds the new effect, a broken file keeps the last
  * good system on show and says where it is broken, and fixing it is seen. */
-#define _DEFAULT_SOURCE /* mkdtemp */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -17,6 +16,7 @@
 #include "effect_show.h"
 #include "smoke_system.h"
 #include "test_env.h"
+#include "test_platform.h"
 #include "tests.h"
 
 /* A single burst of `burst` long-lived particles in a system of `capacity`. */
@@ -38,7 +38,7 @@ static void replace_with(const char *path, const char *text) {
     assert_non_null(file);
     fputs(text, file);
     assert_int_equal(fclose(file), 0);
-    assert_int_equal(rename(temporary, path), 0);
+    assert_true(test_replace_file(temporary, path));
 }
 
 static uint32_t step_and_count(smoke_system *smoke) {
@@ -49,8 +49,8 @@ static uint32_t step_and_count(smoke_system *smoke) {
 
 static void test_effect_file_reloads_live(void **state) {
     (void)state;
-    char folder[] = "/tmp/plume_reload_XXXXXX";
-    assert_non_null(mkdtemp(folder));
+    char folder[4096];
+    test_temporary_folder(folder, sizeof folder, "plume_reload_");
     char path[4200];
     snprintf(path, sizeof path, "%s/live.json", folder);
     write_effect(path, 1000, 100, "[10, 10]");
@@ -126,8 +126,8 @@ static void test_effect_file_reloads_live(void **state) {
 /* The reload layer alone: statuses, the last good effect kept. */
 static void test_reload_keeps_the_last_good_effect(void **state) {
     (void)state;
-    char folder[] = "/tmp/plume_reload_XXXXXX";
-    assert_non_null(mkdtemp(folder));
+    char folder[4096];
+    test_temporary_folder(folder, sizeof folder, "plume_reload_");
     char path[4200];
     snprintf(path, sizeof path, "%s/e.json", folder);
     effect_reload_status first;
@@ -181,9 +181,9 @@ static void test_smoke_file_is_the_built_in_column(void **state) {
     for (int i = 0; i < count; ++i)
         if (strcmp(strrchr(paths[i], '/'), "/smoke.json") == 0) smoke = paths[i];
     assert_non_null(smoke);
-    char pictures[2][64];
+    char pictures[2][4096];
     for (int run = 0; run < 2; ++run) {
-        snprintf(pictures[run], sizeof pictures[run], "/tmp/plume_effect_smoke_%d_%d.png", (int)getpid(), run);
+        test_temporary_file(pictures[run], sizeof pictures[run], "plume_effect_smoke_", ".png");
         demo_options options;
         demo_options_default(&options);
         options.width = 160, options.height = 96, options.frames = 8, options.dt = 0.25f;

@@ -18,6 +18,7 @@
 #include "plume/plume_sort.h"
 #include "plume_fixture.h"
 #include "test_env.h"
+#include "test_platform.h"
 #include "tests.h"
 
 static void *malloc_for_partial_allocator_test(size_t size, void *user) {
@@ -111,11 +112,12 @@ static void assert_desc_check_agrees(int which, const plume_system_desc *desc, p
 static void test_bad_descriptors_are_refused_cleanly(void **state) {
     (void)state;
     test_log_expect_errors();
-    char not_an_image[] = "/tmp/plume_not_an_image_XXXXXX";
-    int fd = mkstemp(not_an_image);
-    assert_true(fd >= 0);
-    assert_true(write(fd, "just text\n", 10) == 10);
-    close(fd);
+    char not_an_image[4096];
+    test_temporary_file(not_an_image, sizeof not_an_image, "plume_not_an_image_", "");
+    FILE *text = fopen(not_an_image, "wb");
+    assert_non_null(text);
+    assert_true(fwrite("just text\n", 1, 10, text) == 10);
+    fclose(text);
     unsigned char *pixels = flipbook_pixels();
     static test_gl_census before, now;
     test_take_gl_census(&before);

@@ -1,6 +1,5 @@
 /* Pictures against a CPU reference: compositing and the need for the sort,
  * soft particles, flipbook frames and blending, rotation and spin. */
-#define _DEFAULT_SOURCE 1 /* mkstemp, mkstemps */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,6 +29,7 @@
 #include "plume/plume_sort.h"
 #include "plume_fixture.h"
 #include "test_env.h"
+#include "test_platform.h"
 #include "tests.h"
 
 /* ---- Images ------------------------------------------------------------------ */
@@ -250,10 +250,8 @@ static void test_flipbook_frames_by_age_with_blending(void **state) {
     const float h = 128.0f / 255.0f;
     const float frames[4][4] = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {h, h, h, h}};
     unsigned char *pixels = flipbook_pixels();
-    char path[] = "/tmp/plume_flipbook_XXXXXX.png";
-    int fd = mkstemps(path, 4);
-    assert_true(fd >= 0);
-    close(fd);
+    char path[4096];
+    test_temporary_file(path, sizeof path, "plume_flipbook_", ".png");
     assert_true(stbi_write_png(path, 16, 16, 4, pixels, 16 * 4) != 0);
 
     mat4 view, projection;

@@ -1,5 +1,4 @@
 /* See gl_spy.h. */
-#include <epoxy/egl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +7,7 @@
 #include <cmocka.h>
 
 #include "gl_spy.h"
+#include "test_platform.h"
 
 gl_spy spy;
 
@@ -280,14 +280,15 @@ void spy_install(void) {
     memset(fence_marks, 0, sizeof fence_marks);
     dispatches = completed = 0;
     spy.fake_timer_bits = -1;
-    real_glGetIntegeri_v = (PFNGLGETINTEGERI_VPROC)eglGetProcAddress("glGetIntegeri_v");
-    real_glGetObjectLabel = (PFNGLGETOBJECTLABELPROC)eglGetProcAddress("glGetObjectLabel");
-    real_glGetProgramInterfaceiv = (PFNGLGETPROGRAMINTERFACEIVPROC)eglGetProcAddress("glGetProgramInterfaceiv");
-    real_glGetProgramResourceiv = (PFNGLGETPROGRAMRESOURCEIVPROC)eglGetProcAddress("glGetProgramResourceiv");
+    real_glGetIntegeri_v = (PFNGLGETINTEGERI_VPROC)test_gl_driver_function("glGetIntegeri_v");
+    real_glGetObjectLabel = (PFNGLGETOBJECTLABELPROC)test_gl_driver_function("glGetObjectLabel");
+    real_glGetProgramInterfaceiv =
+        (PFNGLGETPROGRAMINTERFACEIVPROC)test_gl_driver_function("glGetProgramInterfaceiv");
+    real_glGetProgramResourceiv = (PFNGLGETPROGRAMRESOURCEIVPROC)test_gl_driver_function("glGetProgramResourceiv");
     /* The driver's own entry points: epoxy's pointers may still be lazy
      * resolvers that would overwrite the spy on their first call. */
 #define INSTALL(name, type)                                                                                            \
-    real_##name = (type)eglGetProcAddress(#name);                                                                     \
+    real_##name = (type)test_gl_driver_function(#name);                                                              \
     assert_non_null(real_##name);                                                                                      \
     saved_##name = epoxy_##name;                                                                                       \
     epoxy_##name = spy_##name;

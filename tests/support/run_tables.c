@@ -1,6 +1,4 @@
 /* Merges test tables into one cmocka group. */
-#define _POSIX_C_SOURCE 200809L
-#include <fnmatch.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -8,6 +6,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "test_platform.h"
 #include "tests.h"
 #include <string.h>
 
@@ -19,7 +18,7 @@ static int matches_any(const char *name, const char *list) {
         if (length < sizeof glob) {
             memcpy(glob, list, length);
             glob[length] = '\0';
-            if (fnmatch(glob, name, 0) == 0) return 1;
+            if (test_glob_match(glob, name)) return 1;
         }
         list += length;
         if (*list == ',') ++list;

@@ -1,0 +1,34 @@
+/* File paths as the system writes them: on Windows a folder separator is
+ * '\\' as well as '/', and a path from a root may start with a drive
+ * ("C:"); elsewhere only '/'. The effects library finds an effect file's
+ * folder with these (relative sprite and mesh paths start there). */
+#ifndef PLUME_EFFECT_PATH_H
+#define PLUME_EFFECT_PATH_H
+
+#include <stdbool.h>
+
+static inline bool effect_path_is_separator(char c) {
+#ifdef _WIN32
+    return c == '/' || c == '\\';
+#else
+    return c == '/';
+#endif
+}
+
+/* The last folder separator of `path`, or NULL. */
+static inline const char *effect_path_last_separator(const char *path) {
+    const char *last = NULL;
+    for (const char *p = path; *p; ++p)
+        if (effect_path_is_separator(*p)) last = p;
+    return last;
+}
+
+/* Whether `path` starts from a root rather than from the current folder. */
+static inline bool effect_path_is_absolute(const char *path) {
+#ifdef _WIN32
+    if (((path[0] | 0x20) >= 'a' && (path[0] | 0x20) <= 'z') && path[1] == ':') return true;
+#endif
+    return effect_path_is_separator(path[0]);
+}
+
+#endif
