@@ -43,7 +43,8 @@ export PKG_CONFIG_PATH="$scratch/prefix/lib/pkgconfig"
 [ -L "$scratch/prefix/lib/libplume.so.$major" ] && [ ! -e "$scratch/prefix/lib/libplume.so" ] \
     && pass "soname link, no unversioned link" || fail "installed library links"
 example="$root/tests/install"
-host="$root/host/headless_gl.c -I$root/host"
+# The test host's context: its EGL part and the part every window system shares.
+host="$root/host/headless_gl.c $root/host/headless_gl_common.c -I$root/host"
 
 # shellcheck disable=SC2046,SC2086  # word splitting of flags is intended
 $CC $warnings $CFLAGS -I"$example" "$example/link_static.c" $host $(pkg-config --cflags --libs plume) \
@@ -53,8 +54,9 @@ $CC $warnings $CFLAGS -I"$example" "$example/link_static.c" $host $(pkg-config -
 # The C++ host: the test host's C helper compiled as C, the example as C++11.
 # shellcheck disable=SC2046,SC2086
 $CC $warnings $CFLAGS -c "$root/host/headless_gl.c" -o "$scratch/headless_gl.o" \
+    && $CC $warnings $CFLAGS -c "$root/host/headless_gl_common.c" -o "$scratch/headless_gl_common.o" \
     && $CXX -std=c++11 -Wall -Wextra -pedantic -Werror $CFLAGS -I"$root/host" "$example/link_static.cpp" \
-        "$scratch/headless_gl.o" $(pkg-config --cflags --libs plume) -o "$scratch/link_static_cxx" \
+        "$scratch/headless_gl.o" "$scratch/headless_gl_common.o" $(pkg-config --cflags --libs plume) -o "$scratch/link_static_cxx" \
     && "$scratch/link_static_cxx" && pass "a C++11 host linked statically through pkg-config" \
     || fail "C++ static link example"
 
