@@ -351,6 +351,7 @@ static void pass_finish(system_state *s, const plume_frame_desc *frame) {
 
 void particles_run_passes(system_state *const *systems, uint32_t count, const plume_frame_desc *frame,
                           const mat4 view, const mat4 projection) {
+    if (count == 0) return; /* a batch whose systems all update alone */
     for (uint32_t i = 0; i < count; ++i) pass_prepare(systems[i], frame);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     bool emitted = false;
