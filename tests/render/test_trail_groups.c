@@ -219,9 +219,10 @@ static void test_trail_group_refuses_a_tiled_trail_texture(void **state) {
     plume_system_desc d = trail_desc(4, 0.1f);
     d.trail.uv_mode = PLUME_TRAIL_UV_TILE;
     d.trail.uv_tile_length = 0.5f;
-    d.appearance.texture = (plume_texture_desc){.pixels = flipbook_pixels(), .width = 16, .height = 16, .columns = 1,
-                                                 .rows = 1};
+    unsigned char *pixels = flipbook_pixels(); /* the system keeps its own copy */
+    d.appearance.texture = (plume_texture_desc){.pixels = pixels, .width = 16, .height = 16, .columns = 1, .rows = 1};
     plume_system tiled_texture = make_system(d);
+    free(pixels);
     plume_draw_group_desc desc = {.systems = &tiled_texture, .system_count = 1};
     plume_draw_group group = {99};
     const char *message = "systems[0] has a texture tiled along its trail (trail.uv_mode PLUME_TRAIL_UV_TILE)";
