@@ -2,6 +2,7 @@
  * (shaders/particles/trail_record.comp) on read-back particles, and the
  * trail draw's curves (shaders/render/trail_draw.vert) in doubles. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,6 +154,7 @@ double reference_segment_deviation(const double points[4][3]) {
 
 uint32_t reference_segment_quads(const double points[4][3], ref_subdivisions *how) {
     static const double thresholds[2] = {PLUME_GPU_TRAIL_ONE_QUAD_PIXELS, PLUME_GPU_TRAIL_TWO_QUADS_PIXELS};
+    if (how && how->quads) return how->quads;
     double deviation = reference_segment_deviation(points);
     uint32_t quads = deviation < thresholds[0] ? 1 : deviation < thresholds[1] ? 2 : PLUME_TRAIL_SUBDIVISIONS;
     for (int k = 0; how && k < 2; ++k) {
@@ -403,14 +405,20 @@ static uint32_t ordered_trail_quads(const plume_system_desc *d, const plume_read
 
 void composite_trails(const plume_system_desc *d, const plume_readback *rb, const ref_trail *trails, bool sorted,
                       const float clear[4], float *rgba, bool *ambiguous) {
+    composite_trails_as(d, rb, trails, sorted, 0, clear, rgba, ambiguous);
+}
+
+void composite_trails_as(const plume_system_desc *d, const plume_readback *rb, const ref_trail *trails, bool sorted,
+                         uint32_t fixed_quads, const float clear[4], float *rgba, bool *ambiguous) {
     uint32_t most = REFERENCE_TRAIL_QUADS(d) * (rb->drawn_count ? rb->drawn_count : 1);
     ref_quad *quads = malloc(sizeof *quads * most);
     if (!quads) abort();
-    ref_subdivisions how = {.flip_unsure = false};
+    ref_subdivisions how = {.quads = fixed_quads};
     uint32_t n = ordered_trail_quads(d, rb, trails, sorted, &how, quads);
     const ref_light none = {{0}, {0}, {0}};
     composite_quads(quads, n, &none, clear, rgba, ambiguous);
     if (how.unsure > 0) {
+        printf("  %u segments' quads within rounding of a threshold: their pixels ambiguous\n", how.unsure);
         how = (ref_subdivisions){.flip_unsure = true};
         n = ordered_trail_quads(d, rb, trails, sorted, &how, quads);
         mark_unsure_subdivisions(quads, n, clear, rgba, ambiguous);

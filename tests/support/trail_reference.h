@@ -39,6 +39,7 @@ void reference_trails_record(const plume_system_desc *d, const plume_readback *r
 typedef struct ref_subdivisions {
     bool flip_unsure;
     uint32_t unsure;
+    uint32_t quads; /* nonzero: every segment as this many (1, 2 or 4) instead */
 } ref_subdivisions;
 
 /* The GPU's rounding is under 1e-4 pixels, a group's half floats' under
@@ -90,5 +91,8 @@ void order_quads_by_key(ref_quad *quads, uint32_t count);
  * subdivisions marked ambiguous. */
 void composite_trails(const plume_system_desc *d, const plume_readback *rb, const ref_trail *trails, bool sorted,
                       const float clear[4], float *rgba, bool *ambiguous);
+/* The same with every segment drawn as `quads` (1, 2 or 4). */
+void composite_trails_as(const plume_system_desc *d, const plume_readback *rb, const ref_trail *trails, bool sorted,
+                         uint32_t quads, const float clear[4], float *rgba, bool *ambiguous);
 
 #endif

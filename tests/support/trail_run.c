@@ -284,6 +284,7 @@ void composite_trail_group(const plume_system *systems, const ref_trail *const *
     composite_quads(quads, n, &none, TRAIL_CLEAR, rgba, ambiguous);
     mark_float_tie_orders(quads, n, &none, TRAIL_CLEAR, rgba, ambiguous);
     if (how.unsure > 0) {
+        printf("  %u segments' quads within rounding of a threshold: their pixels ambiguous\n", how.unsure);
         how = (ref_subdivisions){.flip_unsure = true};
         n = ordered_group_quads(systems, trails, count, &how, &quads);
         mark_unsure_subdivisions(quads, n, TRAIL_CLEAR, rgba, ambiguous);
