@@ -21,7 +21,7 @@
 enum {
     /* A tabled system's gather is one workgroup walking its slots: past
      * this capacity its own dispatch (a workgroup per 256 drawn) is faster. */
-    TABLE_MOST_CAPACITY = 16384,
+    TABLE_MOST_CAPACITY = 4096,
     TABLE_COUNTS_GROUP_SIZE = 64 /* draw_group_table.comp's counts variant */
 };
 

@@ -22,6 +22,7 @@
 #include "plume/plume_particles.h"
 #include "plume_fixture.h"
 #include "plume_lab.h"
+#include "batch_looks.h"
 #include "render_fixture.h"
 #include "test_env.h"
 #include "tests.h"
@@ -29,40 +30,26 @@
 enum {
     PIXELS = RENDER_WIDTH * RENDER_HEIGHT,
     MANY = 37,
-    TOO_LARGE = 16411, /* past the table's largest capacity (draw_group_table.c): its own gather */
+    TOO_LARGE = 4099, /* past the table's largest capacity (draw_group_table.c): its own gather */
 };
 static const float TOLERANCE = 0.5f / 255.0f;
 
-static void plain(plume_system_desc *d) { d->sort_key_bits = 32; }
-
-static void additive_stretched(plume_system_desc *d) {
-    plain(d);
-    d->blend_mode = PLUME_BLEND_ADDITIVE;
-    d->orientation = PLUME_ORIENT_VELOCITY_STRETCHED;
-    d->stretch_factor = 0.5f;
-    d->stretch_limits = (plume_range){1.0f, 1.5f};
-    d->emitters[0].speed = (plume_range){1.0f, 3.0f};
-    d->emitters[0].spread = 3.14159f;
-}
-
-static void fire_like(plume_system_desc *d) {
-    plain(d);
-    d->blend_mode = PLUME_BLEND_PREMULTIPLIED_ADDITIVE;
-    d->additive_over_life = (plume_curve){2, {{0.0f, 1.0f}, {1.0f, 0.3f}}};
-    d->appearance.soft_fade_distance = 0.5f;
+/* The batch tests' fire with emitted light, and lit squares whose size
+ * follows a curve of three keys. */
+static void fire_emissive(plume_system_desc *d) {
+    fire_like(d);
     d->emissive_over_life = (plume_gradient){2, {{0.0f, {1.0f, 0.5f, 0.1f, 0.6f}}, {1.0f, {0.2f, 0.1f, 0.0f, 0.0f}}}};
 }
 
-static void lit(plume_system_desc *d) {
-    plain(d);
-    d->lit = true;
+static void lit_sized(plume_system_desc *d) {
+    lit(d);
     d->appearance.size_over_life = (plume_curve){3, {{0.0f, 0.4f}, {0.3f, 1.0f}, {1.0f, 0.7f}}};
 }
 
 /* System `i` of a seeded scene: one of four looks, overlapping the others,
  * of a capacity that is no power of two (`capacity` 0: its own). */
 static plume_system make_system(uint32_t i, uint32_t seed, uint32_t capacity) {
-    static void (*const adjust[4])(plume_system_desc *) = {plain, lit, additive_stretched, fire_like};
+    static void (*const adjust[4])(plume_system_desc *) = {plain, lit_sized, additive_stretched, fire_emissive};
     uint32_t h = (seed + i * 2654435761u) >> 7;
     const float centre[3] = {-2.0f + 4.0f * (float)(h % 97) / 96.0f, -1.2f + 2.4f * (float)(h / 97 % 89) / 88.0f,
                              -6.0f - (float)(h % 5) * 0.3f};
