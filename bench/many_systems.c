@@ -194,6 +194,7 @@ enum { UPDATE, FRAME, SPANS }; /* the update alone, the whole frame */
 
 typedef struct frame_figures {
     double cpu_ms[MODES][SPANS], gpu_ms[MODES][SPANS];
+    plume_lab_batch_draw_counts tables; /* the last "tables update+draw" frame's batch draw */
     bool ok;
 } frame_figures;
 
@@ -251,6 +252,7 @@ static frame_figures time_frames(plume_context *context, const scene *s, const o
             double t2 = bench_now_ms();
             ok = run_draws(context, systems, count, &frame, mode) && ok;
             double t3 = bench_now_ms();
+            if (mode == TABLES_DRAWN) plume_lab_batch_draw_counts_of(context, &figures.tables);
             glEndQuery(GL_TIME_ELAPSED);
             GLuint64 update_ns = 0, draw_ns = 0;
             glGetQueryObjectui64v(queries[0], GL_QUERY_RESULT, &update_ns);
@@ -446,6 +448,10 @@ int main(int argc, char **argv) {
                        pass == 0 ? "raster" : "tiled", MODE_NAMES[m], f.cpu_ms[m][UPDATE], f.gpu_ms[m][UPDATE],
                        f.cpu_ms[m][FRAME], f.gpu_ms[m][FRAME], f.cpu_ms[m][UPDATE] / f.cpu_ms[PER_SYSTEM][UPDATE],
                        f.gpu_ms[m][UPDATE] / f.gpu_ms[PER_SYSTEM][UPDATE], f.ok ? "" : "  (a call failed)");
+            printf("%8u %-7s the tables' batch draw: %u dispatches before its sort for %u systems (%u over %u pool"
+                   " pages' tables, %u alone)\n",
+                   o.counts[c], pass == 0 ? "raster" : "tiled", f.tables.dispatches, f.tables.systems,
+                   f.tables.table_systems, f.tables.table_pages, f.tables.own_systems);
             fflush(stdout);
             ok = ok && f.ok;
         }
