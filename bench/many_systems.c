@@ -24,6 +24,10 @@
  * own simulate dispatch, the batch as it was) and with it ("table": one
  * simulate dispatch a pool page over the systems that fit); a row each, and
  * the ratio of the update's CPU and GPU times to the per-system update's.
+ * Those two draw the batch with each system's own gather; "tables
+ * update+draw" is the table update with the batch draw's gathers over
+ * tables too (plume_lab_batch_draw_table: a count pass and a gather
+ * dispatch a pool page instead of a copy and a gather a system).
  *
  * Creation: in a fresh plume_context, the CPU milliseconds of
  * plume_system_create for the first system (which builds whatever the first
@@ -178,13 +182,19 @@ static void clear_target(void) {
  * each), batched system by system or stage-major (one plume_batch_update),
  * then a plume_system_draw each, or with the systems' sorts skipped and one
  * plume_batch_draw. */
-enum { PER_SYSTEM, BATCHED_BY_SYSTEM, STAGE_MAJOR, BATCH_DRAWN, TABLE_STAGE_MAJOR, TABLE_DRAWN, MODES };
+enum { PER_SYSTEM, BATCHED_BY_SYSTEM, STAGE_MAJOR, BATCH_DRAWN, TABLE_STAGE_MAJOR, TABLE_DRAWN, TABLES_DRAWN, MODES };
 static const char *const MODE_NAMES[MODES] = {"per system",        "batch by system",   "batch stage-major",
-                                              "batch update+draw", "table stage-major", "table update+draw"};
+                                              "batch update+draw", "table stage-major", "table update+draw",
+                                              "tables update+draw"};
+
+static bool batch_drawn(int mode) {
+    return mode == BATCH_DRAWN || mode == TABLE_DRAWN || mode == TABLES_DRAWN;
+}
 enum { UPDATE, FRAME, SPANS }; /* the update alone, the whole frame */
 
 typedef struct frame_figures {
     double cpu_ms[MODES][SPANS], gpu_ms[MODES][SPANS];
+    plume_lab_batch_draw_counts tables; /* the last "tables update+draw" frame's batch draw */
     bool ok;
 } frame_figures;
 
@@ -192,10 +202,11 @@ static bool run_update(plume_context *context, const plume_system *systems, uint
                        const plume_frame_desc *frame, int mode) {
     bool ok = true;
     plume_lab_batch_system_by_system(mode == BATCHED_BY_SYSTEM);
-    plume_lab_batch_simulate_table(mode == TABLE_STAGE_MAJOR || mode == TABLE_DRAWN);
+    plume_lab_batch_simulate_table(mode == TABLE_STAGE_MAJOR || mode == TABLE_DRAWN || mode == TABLES_DRAWN);
+    plume_lab_batch_draw_table(mode == TABLES_DRAWN);
     plume_frame_desc unsorted = *frame;
     /* The batch's draw sorts every system together. */
-    unsorted.disable_sort = mode == BATCH_DRAWN || mode == TABLE_DRAWN;
+    unsorted.disable_sort = batch_drawn(mode);
     if (mode != PER_SYSTEM) ok = plume_batch_update(context, systems, count, &unsorted) == PLUME_OK;
     else
         for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_update(context, systems[i], frame) == PLUME_OK;
@@ -204,7 +215,7 @@ static bool run_update(plume_context *context, const plume_system *systems, uint
 
 static bool run_draws(plume_context *context, const plume_system *systems, uint32_t count,
                       const plume_frame_desc *frame, int mode) {
-    if (mode == BATCH_DRAWN || mode == TABLE_DRAWN) return plume_batch_draw(context, systems, count, frame) == PLUME_OK;
+    if (batch_drawn(mode)) return plume_batch_draw(context, systems, count, frame) == PLUME_OK;
     bool ok = true;
     for (uint32_t i = 0; i < count; ++i) ok = ok && plume_system_draw(context, systems[i], frame) == PLUME_OK;
     return ok;
@@ -241,6 +252,7 @@ static frame_figures time_frames(plume_context *context, const scene *s, const o
             double t2 = bench_now_ms();
             ok = run_draws(context, systems, count, &frame, mode) && ok;
             double t3 = bench_now_ms();
+            if (mode == TABLES_DRAWN) plume_lab_batch_draw_counts_of(context, &figures.tables);
             glEndQuery(GL_TIME_ELAPSED);
             GLuint64 update_ns = 0, draw_ns = 0;
             glGetQueryObjectui64v(queries[0], GL_QUERY_RESULT, &update_ns);
@@ -254,6 +266,7 @@ static frame_figures time_frames(plume_context *context, const scene *s, const o
         }
         plume_lab_batch_system_by_system(false);
         plume_lab_batch_simulate_table(true);
+        plume_lab_batch_draw_table(true);
         glDeleteQueries(2, queries);
         for (int m = 0; m < MODES; ++m)
             for (int span = 0; span < SPANS; ++span) {
@@ -350,8 +363,11 @@ static bool time_creation(const scene *s, const options *o) {
         if (ok) raster_ms[i] = first_frame_ms(context, s, systems[i], PLUME_DRAW_PATH_RASTER);
     }
     double after_raster = available_mb(nvx);
+    plume_lab_gpu_memory raster_memory = {0}, tiled_memory = {0};
+    ok = ok && plume_lab_gpu_memory_of(context, systems[count - 1], &raster_memory) == PLUME_OK;
     for (uint32_t i = 0; ok && i < count; ++i) tiled_ms[i] = first_frame_ms(context, s, systems[i], PLUME_DRAW_PATH_TILED);
     double after_tiled = available_mb(nvx);
+    ok = ok && plume_lab_gpu_memory_of(context, systems[count - 1], &tiled_memory) == PLUME_OK;
     /* The churn of a game's effects: each of the first systems destroyed and
      * made again among the others, its block of the particle pool taken
      * again (pool_churn says what the pool made meanwhile). */
@@ -370,6 +386,10 @@ static bool time_creation(const scene *s, const options *o) {
         printf("particle pool: %llu pages, %.3f MB, %.3f MB in systems' blocks; a system's own GL objects and block"
                " %.3f MB (plume_lab_gpu_memory_of)\n",
                (unsigned long long)churn.pages, churn.pool_mb, churn.pool_used_mb, churn.system_mb);
+        printf("a system's GPU memory as the lab counts it (plume_lab_gpu_memory_of: its GL objects and pool"
+               " block): drawn raster %.3f MB, raster + tiled %.3f MB; the context's shared screen scratch %.3f MB\n",
+               raster_memory.system_bytes / 1048576.0, tiled_memory.system_bytes / 1048576.0,
+               tiled_memory.shared_bytes / 1048576.0);
         if (nvx)
             printf("GPU memory per system (GL_NVX_gpu_memory_info, %u systems): raster %.3f MB, raster + tiled"
                    " %.3f MB\n",
@@ -413,7 +433,8 @@ int main(int argc, char **argv) {
            " plume_batch_update, each pass for every system, then the next); then a plume_system_draw each;"
            " batch update+draw: the stage-major update without the systems' sorts, then one plume_batch_draw;"
            " those two without the simulate table (each system its own simulate dispatch, as before), and table"
-           " stage-major / table update+draw the same with it (one simulate dispatch a pool page);"
+           " stage-major / table update+draw the same with it (one simulate dispatch a pool page); tables"
+           " update+draw: with the batch draw's gathers over tables too (a count pass and a gather a pool page);"
            " frames take turns; medians; x per: the update's time over the per-system update's\n");
     printf("%8s %-7s %-18s %11s %11s %11s %11s %9s %9s\n", "systems", "path", "update", "upd CPU ms",
            "upd GPU ms", "frame CPU", "frame GPU", "CPU x per", "GPU x per");
@@ -427,6 +448,10 @@ int main(int argc, char **argv) {
                        pass == 0 ? "raster" : "tiled", MODE_NAMES[m], f.cpu_ms[m][UPDATE], f.gpu_ms[m][UPDATE],
                        f.cpu_ms[m][FRAME], f.gpu_ms[m][FRAME], f.cpu_ms[m][UPDATE] / f.cpu_ms[PER_SYSTEM][UPDATE],
                        f.gpu_ms[m][UPDATE] / f.gpu_ms[PER_SYSTEM][UPDATE], f.ok ? "" : "  (a call failed)");
+            printf("%8u %-7s the tables' batch draw: %u dispatches before its sort for %u systems (%u over %u pool"
+                   " pages' tables, %u alone)\n",
+                   o.counts[c], pass == 0 ? "raster" : "tiled", f.tables.dispatches, f.tables.systems,
+                   f.tables.table_systems, f.tables.table_pages, f.tables.own_systems);
             fflush(stdout);
             ok = ok && f.ok;
         }

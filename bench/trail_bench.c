@@ -191,7 +191,9 @@ static bool run(plume_context *context, const options *o, uint32_t points, plume
     if (group.id) plume_draw_group_get_profile(context, group, &out->profile);
     else plume_system_get_profile(context, systems[0], &out->profile);
     memset(out->segments_by_quads, 0, sizeof out->segments_by_quads);
-    if (!group.id && points > 0 && out->profile.draw_path == PLUME_DRAW_PATH_TILED)
+    /* The tiled per-rank counts are the context's: the trails' own only
+     * where their draw was the frame's last. */
+    if (how == ALONE && points > 0 && out->profile.draw_path == PLUME_DRAW_PATH_TILED)
         plume_lab_trail_tiled_quads_drawn(context, systems[0], out->segments_by_quads);
     glDeleteQueries(3, queries);
     if (group.id) plume_draw_group_destroy(context, group);

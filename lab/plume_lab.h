@@ -162,6 +162,20 @@ void plume_lab_batch_system_by_system(bool on);
  * off, every system runs its own simulate dispatch, as before the table:
  * the benchmark's baseline. Process-wide, as the knob above. */
 void plume_lab_batch_simulate_table(bool on);
+/* plume_batch_draw's (and a draw group's) gathers over tables of systems,
+ * a dispatch a pool page (on by default); off, every system copies its
+ * drawn count and runs its own gather, as before the table: the
+ * benchmark's baseline. Process-wide, as the knobs above. */
+void plume_lab_batch_draw_table(bool on);
+/* What the last plume_batch_draw of `context` did before its sort: its
+ * compute dispatches (table counts, prepare, gathers), the systems that
+ * took their own copy and gather, and the pool pages and systems gathered
+ * over tables. All zero before the first. PLUME_ERROR_INVALID_ARGUMENT:
+ * `context` or `out` NULL. */
+typedef struct plume_lab_batch_draw_counts {
+    uint32_t systems, dispatches, own_systems, table_pages, table_systems;
+} plume_lab_batch_draw_counts;
+plume_result plume_lab_batch_draw_counts_of(const plume_context *context, plume_lab_batch_draw_counts *out);
 
 /* ---- Profile ------------------------------------------------------------------------ */
 
@@ -238,7 +252,8 @@ void plume_lab_trail_full_subdivisions(bool on);
 /* The segments of a trail system's last tiled draw by the quads of each that
  * drew (touched a tile): pairs[q] of them drew q quads (q 0 ..
  * PLUME_TRAIL_SUBDIVISIONS); a particle's own quad counts as a pair of one.
- * Reads back (waits for the GPU). PLUME_ERROR_INVALID_ARGUMENT (logged): a
+ * The tiled path's per-rank counts are the context's: call it after the
+ * system's tiled draw, before any other. Reads back (waits for the GPU). PLUME_ERROR_INVALID_ARGUMENT (logged): a
  * bad handle, pairs NULL, or a system without trails or not yet drawn tiled. */
 plume_result plume_lab_trail_tiled_quads_drawn(plume_context *context, plume_system system,
                                                uint32_t pairs[PLUME_TRAIL_SUBDIVISIONS + 1]);

@@ -62,16 +62,18 @@
  * order the GPU happens to run its invocations.
  *
  * GPU memory [since 1.3]: a system holds memory in proportion to its
- * capacity (measured on llvmpipe: about 68 bytes per particle and 130 KiB
- * besides drawn raster, at any resolution; about 136 bytes per particle
- * drawn tiled; so about 0.2 MB for 1024 particles raster, 0.27 MB tiled).
- * What a draw needs in proportion to the screen is the context's, one set
- * shared by every system drawn with it and made on the first draw that
- * needs it: drawn tiled, about 24 bytes per pixel of the largest viewport
- * drawn and about 30 bytes per entry of the largest entry budget of any
- * system (at least 65536 entries: about 24 MB at 1280x720); at 1/2, 16
- * bytes per pixel of the 1/2 target (4 per pixel of the viewport), at 1/4 1
- * per pixel of the viewport. It grows to the largest need and never
+ * capacity, the same on every draw path and resolution (measured on
+ * llvmpipe: about 84 bytes per particle and 270 KiB besides, most of that
+ * its upload rings and event buffer; so about 0.35 MB for 1024 particles).
+ * What a draw needs in proportion to the screen, or only while it runs, is
+ * the context's, one set shared by every system drawn with it and made on
+ * the first draw that needs it: drawn tiled, about 24 bytes per pixel of
+ * the largest viewport drawn, about 30 bytes per entry of the largest entry
+ * budget of any system (at least 65536 entries: about 24 MB at 1280x720)
+ * and 68 to 132 bytes per rank of the largest system drawn tiled (a
+ * particle, or a trail's triangle: its splat and count, by its look); at
+ * 1/2, 16 bytes per pixel of the 1/2 target (4 per pixel of the viewport),
+ * at 1/4 1 per pixel of the viewport. It grows to the largest need and never
  * shrinks, except the low-resolution targets (the last viewport's size),
  * and is freed with the last system (or draw group) that drew with it.
  *

@@ -29,6 +29,7 @@ static void fill_view(system_state *s, particle_view *out) {
                   .control_buffer = s->trail.control_buffer,
                   .entries = s->trail.entries},
         .mesh = s->mesh.view.count ? &s->mesh.view : NULL,
+        .slot_keys = s->slot_keys,
     };
     if (s->fragment) fragment_particles_view(s, &out->fragment);
 }

@@ -134,6 +134,10 @@ typedef struct particle_view {
     particle_trail_view trail; /* desc->trail.points > 0 only */
     const particle_mesh_view *mesh; /* a mesh system's meshes (since 1.3); NULL: sprites */
     uint64_t update_count;   /* updates so far: what tells one frame's draws from the next's */
+    /* The last update's outcome per slot, {depth key, PLUME_SLOT_* bits}: a
+     * slot is drawn where its key is not PLUME_GPU_KEY_LAST (the
+     * compaction's rule; a draw group's table gathers by it). */
+    particle_range slot_keys;
 } particle_view;
 
 /* The live system `handle` names, as a view (logged under `caller` and

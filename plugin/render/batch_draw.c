@@ -187,3 +187,17 @@ plume_result plume_batch_draw(plume_context *context, const plume_system *system
     mark_drawn(b->group, b->list_hash);
     return group_draw_frame(b->group, frame, view, projection, CALLER);
 }
+
+#ifdef PLUME_LAB
+#include "plume_lab.h"
+plume_result plume_lab_batch_draw_counts_of(const plume_context *context, plume_lab_batch_draw_counts *out) {
+    if (!context || !out) return PLUME_ERROR_INVALID_ARGUMENT;
+    *out = (plume_lab_batch_draw_counts){0};
+    const batch_draw_state *b = plume_context_attachment(context, &BATCH_DRAW);
+    if (!b || !b->group) return PLUME_OK;
+    const group_gather_counts *c = &b->group->gathered;
+    *out = (plume_lab_batch_draw_counts){b->group->system_count, c->dispatches, c->own_systems, c->table_pages,
+                                         c->table_systems};
+    return PLUME_OK;
+}
+#endif

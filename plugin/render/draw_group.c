@@ -35,14 +35,11 @@ static void announce_stage(const group_state *g, const char *stage) {
 
 /* ---- The draw -------------------------------------------------------------------- */
 
-/* The camera, the group's order and the light into a gather program:
- * `at` its locations of u_view, u_camera_right, u_camera_up, the eye, the
- * order's by-distance switch and u_light_direction, in that order. */
 _Static_assert(GATHER_LIGHT_DIRECTION - GATHER_VIEW == 5 && TRAIL_GATHER_LIGHT_DIRECTION - TRAIL_GATHER_VIEW == 5 &&
                    GATHER_EYE - GATHER_VIEW == TRAIL_GATHER_EYE - TRAIL_GATHER_VIEW,
                "both gathers' camera uniforms in one order");
-static void set_gather_camera(const group_state *g, GLuint p, const GLint *at, const vec4 *view,
-                              const mat4 inverse_view, const frame_light *light) {
+void group_set_gather_camera(const group_state *g, GLuint p, const GLint *at, const vec4 *view,
+                             const mat4 inverse_view, const frame_light *light) {
     glProgramUniformMatrix4fv(p, at[0], 1, GL_FALSE, &view[0][0]);
     glProgramUniform3f(p, at[1], view[0][0], view[1][0], view[2][0]);
     glProgramUniform3f(p, at[2], view[0][1], view[1][1], view[2][1]);
@@ -59,7 +56,7 @@ static void gather_trail(group_state *g, const particle_view *s, uint32_t i, con
     GLuint t = g->trail_gather_program;
     const GLint *at = g->at.trail_gather;
     glUseProgram(t);
-    set_gather_camera(g, t, &at[TRAIL_GATHER_VIEW], frame->view, inverse_view, light);
+    group_set_gather_camera(g, t, &at[TRAIL_GATHER_VIEW], frame->view, inverse_view, light);
     glProgramUniform1ui(t, at[TRAIL_GATHER_SYSTEM], i);
     glProgramUniform1i(t, at[TRAIL_GATHER_LAST_SYSTEM], i + 1 == g->system_count);
     glProgramUniform1ui(t, at[TRAIL_GATHER_FIRST_RECORD], g->first_record[i]);
@@ -75,12 +72,17 @@ static void gather_trail(group_state *g, const particle_view *s, uint32_t i, con
 }
 
 /* Each system's records and pairs: its drawn count (a trail system's
- * pairs) copied, one prepare pass for all, then its gather. */
+ * pairs) copied, one prepare pass for all, then its gather; the systems of
+ * the group's table a dispatch a pool page for each (draw_group_table.c). */
 static void gather(group_state *g, const particle_view *systems, const draw_frame *frame, const frame_light *light) {
     const vec4 *view = frame->view;
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+    g->gathered = (group_gather_counts){0};
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_STATE, g->state_buffer);
+    group_table_copy_counts(g);
     glBindBuffer(GL_COPY_WRITE_BUFFER, g->state_buffer);
     for (uint32_t i = 0; i < g->system_count; ++i) {
+        if (group_table_gathers(g, i)) continue;
         /* A trail system's pairs: its sorted segment pairs' count. */
         const particle_trail_view *trail = &systems[i].trail;
         glBindBuffer(GL_COPY_READ_BUFFER, trail->entries ? trail->control_buffer : systems[i].state.buffer);
@@ -88,24 +90,29 @@ static void gather(group_state *g, const particle_view *systems, const draw_fram
         GLintptr from = trail->entries ? 4 * PLUME_TRAIL_SORT_COUNT : systems[i].state.offset + STATE_DRAWN_COUNT_OFFSET;
         glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, from, at, 4);
     }
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_STATE, g->state_buffer);
+    if (g->gathered.dispatches) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT); /* the tables' counts */
     glUseProgram(g->prepare_program);
     glProgramUniform1ui(g->prepare_program, g->at.prepare[PREPARE_SYSTEM_COUNT], g->system_count);
     glProgramUniform1ui(g->prepare_program, g->at.prepare[PREPARE_VERTICES],
                         g->has_trails ? 6 * PLUME_TRAIL_SUBDIVISIONS : 6);
     glDispatchCompute(1, 1, 1);
+    ++g->gathered.dispatches;
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     mat4 inverse_view;
     glm_mat4_inv((vec4 *)view, inverse_view);
     GLuint p = g->gather_program;
     const GLint *at = g->at.gather;
-    set_gather_camera(g, p, &at[GATHER_VIEW], view, inverse_view, light);
+    group_set_gather_camera(g, p, &at[GATHER_VIEW], view, inverse_view, light);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_PAIRS, g->pairs_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_GROUP_RECORDS, g->records_buffer);
+    group_table_gather(g, view, inverse_view, light);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, g->state_buffer);
     glUseProgram(p);
     for (uint32_t i = 0; i < g->system_count; ++i) {
         const particle_view *s = &systems[i];
+        if (group_table_gathers(g, i)) continue;
+        ++g->gathered.own_systems;
+        ++g->gathered.dispatches;
         if (s->trail.entries) {
             gather_trail(g, s, i, frame, inverse_view, light);
             glUseProgram(p);

@@ -41,6 +41,17 @@ typedef struct group_locations {
     trail_uniforms trail_gather_trail;
 } group_locations;
 
+/* The systems a group gathers over tables, a dispatch a pool page
+ * (draw_group_table.c); NULL in a group where none does. */
+typedef struct group_table group_table;
+
+/* What a draw's gather stage did (the lab's counts): its compute
+ * dispatches, the systems that took their own (a count copy and a gather
+ * each), the pool pages gathered over tables and their systems. */
+typedef struct group_gather_counts {
+    uint32_t dispatches, own_systems, table_pages, table_systems;
+} group_gather_counts;
+
 typedef struct group_state {
     plume_env env;
     plume_context *context;
@@ -73,6 +84,8 @@ typedef struct group_state {
     bool warned_lowres_without_depth, warned_lit_without_light, warned_tiled_without_depth;
     plume_profiler *profiler; /* its frames are the group's draws */
     uint64_t draws;
+    group_table *table;               /* NULL: every system gathers on its own */
+    group_gather_counts gathered;     /* the last draw's */
     draw_group_stage_hook stage_hook; /* benchmarks only (render/draw_group.h) */
     void *stage_hook_user;
 } group_state;
@@ -109,6 +122,31 @@ uint32_t group_list_gl_objects(const group_state *g, plume_gl_object *out, uint3
  * `caller`. */
 plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat4 view, mat4 projection,
                               const char *caller);
+
+/* The group's table (draw_group_table.c), made once its look (g->look) and
+ * first records are: every system whose storage lies in a pool page gathers
+ * over it where at least two do; the others (trails, the largest) take
+ * their own dispatch. PLUME_OK with no table where fewer fit. Binds
+ * GL_COPY_WRITE_BUFFER. */
+plume_result group_table_make(group_state *g, const particle_view *views);
+/* Frees the table (NULL: nothing). */
+void group_table_free(group_state *g);
+uint32_t group_table_list_gl_objects(const group_state *g, plume_gl_object *out, uint32_t capacity);
+/* Whether system `i` gathers over the table in this draw (the lab can turn
+ * the table off: plume_lab_batch_draw_table). */
+bool group_table_gathers(const group_state *g, uint32_t i);
+/* The tabled systems' drawn counts into the group's state (before the
+ * prepare pass), then, after it, their gathers: a dispatch a page each.
+ * The group's state is bound at PLUME_BINDING_GROUP_STATE; the gather binds
+ * what it reads and leaves the pairs and records bound. */
+void group_table_copy_counts(group_state *g);
+void group_table_gather(group_state *g, const vec4 *view, const mat4 inverse_view, const frame_light *light);
+
+/* The camera, the group's order and the light into a gather program: `at`
+ * its locations of u_view, u_camera_right, u_camera_up, the eye, the
+ * order's by-distance switch and u_light_direction, in that order. */
+void group_set_gather_camera(const group_state *g, GLuint program, const GLint *at, const vec4 *view,
+                             const mat4 inverse_view, const frame_light *light);
 
 /* PLUME_ERROR_INVALID_ARGUMENT, with the message `why` under `caller`. */
 static inline plume_result group_refuse(const plume_env *env, const char *caller, const char *why) {

@@ -45,6 +45,7 @@ uint32_t group_list_gl_objects(const group_state *g, plume_gl_object *out, uint3
     n += lowres_list_gl_objects(&g->lowres, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += tiled_list_gl_objects(&g->tiled, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += profiler_list_gl_objects(g->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += group_table_list_gl_objects(g, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
 }
 
@@ -56,6 +57,7 @@ void group_free(group_state *g) {
     if (!g) return;
     plume_gl_object owned[GROUP_GL_OBJECTS];
     plume_delete_gl_objects(&g->env, owned, list_own_gl_objects(g, owned, GROUP_GL_OBJECTS));
+    group_table_free(g);
     lowres_release(&g->lowres, g->context);
     tiled_release(&g->tiled, g->context);
     plume_sorter_destroy(g->context, g->sorter); /* {0} if it was never made */
@@ -384,6 +386,7 @@ static plume_result create_objects(group_state *g, const particle_view *systems,
     draw_create_samplers(&g->sprite_sampler, &g->depth_sampler);
     glGenVertexArrays(1, &g->vertex_array);
     if ((r = make_sprites_and_table(g, systems, sprite_size)) != PLUME_OK) return r;
+    if ((r = group_table_make(g, systems)) != PLUME_OK) return r;
     if ((r = plume_drain_gl_errors(&g->env, caller)) != PLUME_OK) return r;
     plume_sorter_desc sorter = {.capacity = g->total_capacity, .logger = g->env.logger, .allocator = g->env.allocator};
     if ((r = plume_sorter_create(g->context, &sorter, &g->sorter)) != PLUME_OK) return r;

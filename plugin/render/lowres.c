@@ -58,18 +58,14 @@ static plume_result build_programs(const plume_env *env, int factor, lowres_prog
     return PLUME_OK;
 }
 
-/* The argument pass and its buffer, shared by both factors, and the
- * full-screen passes' vertex array and depth sampler: made once. */
+/* The argument pass, shared by both factors, and the full-screen passes'
+ * vertex array and depth sampler: made once. */
 static plume_result ensure_args(lowres_state *r, const plume_env *env) {
     if (r->args_program) return PLUME_OK;
     plume_shader_stage stage = {GL_COMPUTE_SHADER, "render/lowres_args.comp"};
     plume_result result = plume_build_program(env, "plume draw: low-resolution arguments", &stage, 1, NULL,
                                               &r->args_program);
     if (result != PLUME_OK) return result;
-    GLint host_binding = 0; /* the draw's scope leaves the copy buffers to whoever binds them */
-    glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &host_binding);
-    r->args_buffer = plume_make_gpu_buffer(env, 4 * 4, "plume draw: low-resolution arguments");
-    glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)host_binding);
     glGenVertexArrays(1, &r->vertex_array);
     GLuint unused_sprite_sampler = 0;
     draw_create_samplers(&unused_sprite_sampler, &r->depth_sampler);
@@ -96,13 +92,14 @@ plume_result lowres_begin(lowres_state *r, const particle_view *v, const plume_f
     if (result == PLUME_OK) result = screen_scratch_ensure_lowres(shared, v->env, factor_index(factor), w, h);
     if (result != PLUME_OK) return result;
     const lowres_targets *targets = pass->targets = &shared->lowres[factor_index(factor)];
+    pass->args_buffer = shared->lowres_args_buffer;
     GLuint sampler = r->depth_sampler;
 
     /* 1. Farthest depth per block. Scissor off: the module's own targets are
      * drawn whole. */
     draw_stage_begin(v, PLUME_DRAW_STAGE_DOWNSAMPLE);
     particle_bind_storage(PLUME_BINDING_STATE, v->state);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LOWRES_ARGS, r->args_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LOWRES_ARGS, pass->args_buffer);
     glUseProgram(r->args_program);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
@@ -119,7 +116,7 @@ plume_result lowres_begin(lowres_state *r, const particle_view *v, const plume_f
     glDepthMask(GL_TRUE);
     glDisablei(GL_BLEND, 0);
     glBindVertexArray(r->vertex_array);
-    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->args_buffer);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, pass->args_buffer);
     glDrawArraysIndirect(GL_TRIANGLES, NULL);
     draw_stage_end(v, PLUME_DRAW_STAGE_DOWNSAMPLE);
 
@@ -167,12 +164,12 @@ void lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc 
     glProgramUniform2i(c, at[LOWRES_COMPOSITE_VIEWPORT_ORIGIN], viewport[0], viewport[1]);
     glProgramUniform2i(c, at[LOWRES_COMPOSITE_HOST_SIZE], viewport[2], viewport[3]);
     glProgramUniform1ui(c, at[LOWRES_COMPOSITE_DEPTH_CONVENTION], pass->depth_convention);
-    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->args_buffer);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, pass->args_buffer);
     glDrawArraysIndirect(GL_TRIANGLES, NULL);
     draw_stage_end(v, PLUME_DRAW_STAGE_UPSAMPLE);
 }
 
-enum { LOWRES_GL_OBJECTS = 2 * LOWRES_FACTORS + 4 };
+enum { LOWRES_GL_OBJECTS = 2 * LOWRES_FACTORS + 3 };
 
 uint32_t lowres_list_gl_objects(const lowres_state *r, plume_gl_object *out, uint32_t capacity) {
     plume_gl_object all[LOWRES_GL_OBJECTS];
@@ -182,7 +179,6 @@ uint32_t lowres_list_gl_objects(const lowres_state *r, plume_gl_object *out, uin
         all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[i].composite};
     }
     all[n++] = (plume_gl_object){GL_PROGRAM, r->args_program};
-    all[n++] = (plume_gl_object){GL_BUFFER, r->args_buffer};
     all[n++] = (plume_gl_object){GL_VERTEX_ARRAY, r->vertex_array};
     all[n++] = (plume_gl_object){GL_SAMPLER, r->depth_sampler};
     return plume_list_named_gl_objects(all, n, out, capacity);

@@ -30,7 +30,7 @@ typedef struct lowres_state {
     lowres_programs programs[LOWRES_FACTORS]; /* built on first use */
     /* The full-screen passes' indirect arguments, set on the GPU from the
      * drawn count (lowres_args.comp), and the program that sets them. */
-    GLuint args_program, args_buffer;
+    GLuint args_program; /* the buffer is the context's (screen_scratch.h) */
     /* The targets are the context's (screen_scratch.h), shared by every
      * system and group: set once this state counts among their users. */
     bool joined_scratch;
@@ -46,6 +46,7 @@ typedef struct lowres_pass {
     GLboolean scissor;
     uint32_t depth_convention; /* the host depth's (plume_depth_convention) */
     const lowres_targets *targets; /* the context's, for this factor and viewport */
+    GLuint args_buffer;            /* the context's */
 } lowres_pass;
 
 /* The system's low-resolution state, an attachment made on its first low

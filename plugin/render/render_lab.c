@@ -59,19 +59,20 @@ plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system syst
     return tiled_set_knobs(context, system, knobs->min_alpha, knobs->batch, knobs->footprint);
 }
 
-/* The scanned counts (inclusive sums of the tiles each rank touched) of
- * the trail's pairs, 2 ranks a quad: a quad drew where its sum grew. */
+/* The scanned counts (inclusive sums of the tiles each rank touched, in
+ * the context's scratch: the last tiled draw's) of the trail's pairs, 2
+ * ranks a quad: a quad drew where its sum grew. */
 static plume_result read_quads_drawn(const particle_view *view, const tiled_renderer *r,
                                      uint32_t pairs[PLUME_TRAIL_SUBDIVISIONS + 1]) {
     enum { RANKS = 2 * PLUME_TRAIL_SUBDIVISIONS };
     uint32_t pair_count = 0;
     glGetNamedBufferSubData(view->trail.control_buffer, 4 * PLUME_TRAIL_SORT_COUNT, 4, &pair_count);
     GLint64 bytes = 0;
-    glGetNamedBufferParameteri64v(r->counts_buffer, GL_BUFFER_SIZE, &bytes);
+    glGetNamedBufferParameteri64v(r->shared->counts_buffer, GL_BUFFER_SIZE, &bytes);
     if ((uint64_t)pair_count * RANKS * 4 > (uint64_t)bytes) pair_count = (uint32_t)(bytes / (4 * RANKS));
     uint32_t *sums = plume_alloc(view->env, sizeof *sums * ((size_t)pair_count * RANKS + 1));
     if (!sums) return PLUME_ERROR_OUT_OF_MEMORY;
-    glGetNamedBufferSubData(r->counts_buffer, 0, (GLsizeiptr)pair_count * RANKS * 4, sums);
+    glGetNamedBufferSubData(r->shared->counts_buffer, 0, (GLsizeiptr)pair_count * RANKS * 4, sums);
     memset(pairs, 0, sizeof *pairs * (PLUME_TRAIL_SUBDIVISIONS + 1));
     for (uint32_t i = 0, before = 0; i < pair_count; ++i) {
         uint32_t quads = 0;
@@ -93,7 +94,7 @@ plume_result plume_lab_trail_tiled_quads_drawn(plume_context *context, plume_sys
     plume_result result = particles_find_view(context, system, CALLER, &view);
     if (result != PLUME_OK) return result;
     const tiled_renderer *r = view.desc->trail.points ? tiled_of(&view) : NULL;
-    if (!pairs || !r || !r->programs[TP_PROJECT]) {
+    if (!pairs || !r || !r->programs[TP_PROJECT] || !r->shared) {
         plume_log(view.env, PLUME_LOG_ERROR, "%s: %s", CALLER,
                   !pairs ? "pairs must not be NULL" : "system is not a trail system drawn tiled");
         return PLUME_ERROR_INVALID_ARGUMENT;

@@ -5,16 +5,19 @@
 
 #include "render/screen_scratch.h"
 
-enum { SCRATCH_GL_OBJECTS = 6 + 5 * SCREEN_SCRATCH_LOWRES_FACTORS };
+enum { SCRATCH_GL_OBJECTS = 11 + 5 * SCREEN_SCRATCH_LOWRES_FACTORS };
 
 static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_t capacity) {
     const screen_scratch *shared = state;
     plume_gl_object all[SCRATCH_GL_OBJECTS] = {
         {GL_TEXTURE, shared->tiled_target},     {GL_BUFFER, shared->ranges_buffer},
         {GL_BUFFER, shared->chunk_table_buffer}, {GL_BUFFER, shared->partials_buffer},
-        {GL_BUFFER, shared->entries_buffer},
+        {GL_BUFFER, shared->entries_buffer},    {GL_BUFFER, shared->counts_buffer},
+        {GL_BUFFER, shared->splats_buffer},     {GL_BUFFER, shared->scan_sums_buffer},
+        {GL_BUFFER, shared->control_buffer},    {GL_BUFFER, shared->readback_buffer},
+        {GL_BUFFER, shared->lowres_args_buffer},
     };
-    uint32_t n = 5;
+    uint32_t n = 11;
     for (int i = 0; i < SCREEN_SCRATCH_LOWRES_FACTORS; ++i) {
         const lowres_targets *t = &shared->lowres[i];
         all[n++] = (plume_gl_object){GL_FRAMEBUFFER, t->depth_framebuffer};
@@ -140,6 +143,45 @@ plume_result screen_scratch_ensure_entries(screen_scratch *shared, const particl
     return PLUME_OK;
 }
 
+/* `*buffer` of at least `bytes` (a larger one is kept). */
+static void grow_buffer(const plume_env *env, GLuint *buffer, GLsizeiptr *size, GLsizeiptr bytes, const char *label) {
+    if (*buffer && *size >= bytes) return;
+    glDeleteBuffers(1, buffer);
+    *buffer = plume_make_gpu_buffer(env, bytes, label);
+    *size = bytes;
+}
+
+plume_result screen_scratch_ensure_ranks(screen_scratch *shared, const plume_env *env, GLsizeiptr counts_bytes,
+                                         GLsizeiptr splats_bytes, GLsizeiptr scan_sums_bytes) {
+    grow_buffer(env, &shared->counts_buffer, &shared->counts_bytes, counts_bytes, "plume draw: tiled counts");
+    grow_buffer(env, &shared->splats_buffer, &shared->splats_bytes, splats_bytes, "plume draw: tiled splats");
+    grow_buffer(env, &shared->scan_sums_buffer, &shared->scan_sums_bytes, scan_sums_bytes,
+                "plume draw: tiled scan sums");
+    if (!shared->control_buffer)
+        shared->control_buffer = plume_make_gpu_buffer(env, 4 * PLUME_TILED_CONTROL_WORDS, "plume draw: tiled control");
+    plume_result result = plume_drain_gl_errors(env, "plume_system_draw (tiled ranks)");
+    if (result != PLUME_OK) shared->counts_bytes = shared->splats_bytes = shared->scan_sums_bytes = 0;
+    return result;
+}
+
+uint32_t screen_scratch_next_readback(screen_scratch *shared, const plume_env *env, uint64_t *serial) {
+    if (!shared->readback_buffer)
+        shared->readback_buffer =
+            plume_make_gpu_buffer(env, 4 * SCREEN_SCRATCH_READBACK_WORDS, "plume draw: tiled entry count readbacks");
+    else
+        glBindBuffer(GL_COPY_WRITE_BUFFER, shared->readback_buffer);
+    if (!shared->readback_buffer) return UINT32_MAX;
+    *serial = shared->readbacks++;
+    return (uint32_t)(*serial % SCREEN_SCRATCH_READBACK_WORDS);
+}
+
+bool screen_scratch_read_readback(const screen_scratch *shared, uint64_t serial, uint32_t *out) {
+    if (!shared->readback_buffer || shared->readbacks - serial > SCREEN_SCRATCH_READBACK_WORDS) return false;
+    glBindBuffer(GL_COPY_READ_BUFFER, shared->readback_buffer);
+    glGetBufferSubData(GL_COPY_READ_BUFFER, (GLintptr)(4 * (serial % SCREEN_SCRATCH_READBACK_WORDS)), 4, out);
+    return true;
+}
+
 /* ---- The low-resolution wrapper's ------------------------------------------- */
 
 static GLuint make_target(const plume_env *env, GLenum format, int width, int height, const char *label) {
@@ -154,6 +196,12 @@ static GLuint make_target(const plume_env *env, GLenum format, int width, int he
 plume_result screen_scratch_ensure_lowres(screen_scratch *shared, const plume_env *env, int factor_index, int w,
                                           int h) {
     lowres_targets *t = &shared->lowres[factor_index];
+    if (!shared->lowres_args_buffer) {
+        GLint host_binding = 0; /* the draw's scope leaves the copy buffers to whoever binds them */
+        glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &host_binding);
+        shared->lowres_args_buffer = plume_make_gpu_buffer(env, 4 * 4, "plume draw: low-resolution arguments");
+        glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)host_binding);
+    }
     if (t->particles && t->width == w && t->height == h) return PLUME_OK;
     delete_lowres_targets(t);
     glActiveTexture(GL_TEXTURE0); /* the host's active unit may be one the scope does not restore */

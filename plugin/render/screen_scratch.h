@@ -1,13 +1,15 @@
 /* What a draw needs in proportion to the screen rather than to a system's
- * capacity (render/screen_scratch.c): the tiled path's target, tile ranges,
- * chunk table and partials, its entries and their sorters; the
- * low-resolution wrapper's targets. One set per context (a context
- * attachment, plume_internal.h), used by every system's draw in turn: draws
- * on one GL context run on the GPU in submission order, and each draw
- * writes what it reads of these before it reads it (nothing of one draw is
- * read by a later one: a system's entry count for its budget, its fallback's
- * arguments and its readbacks stay in the system's own buffers). So a system
- * holds memory in proportion to its capacity only.
+ * capacity, or only while it runs (render/screen_scratch.c): the tiled
+ * path's target, tile ranges, chunk table and partials, its entries and
+ * their sorters, its per-rank counts and splats, the scan's sums and the
+ * control words; the low-resolution wrapper's targets. One set per context
+ * (a context attachment, plume_internal.h), used by every system's draw in
+ * turn: draws on one GL context run on the GPU in submission order, and each
+ * draw writes what it reads of these before it reads it (nothing of one draw
+ * is read by a later one: a draw's entry count goes to a word of the
+ * readback ring, a word a draw, which its system reads once its fence has
+ * passed). So a system holds memory in proportion to its capacity only, and
+ * the tiled path adds no buffer to a system.
  * Sizes: each table grows to the largest need of any draw since it was made
  * and never shrinks, except the low-resolution targets, which are the exact
  * size of the last viewport drawn at their factor (their shaders map pixels
@@ -48,7 +50,19 @@ typedef struct screen_scratch {
     plume_sorter entry_sorters[ENTRY_SORTER_KINDS];
     uint32_t entry_sorter_capacity[ENTRY_SORTER_KINDS];
     lowres_targets lowres[SCREEN_SCRATCH_LOWRES_FACTORS];
+    GLuint lowres_args_buffer; /* the wrapper's indirect arguments, set by each draw (lowres_args.comp) */
+    /* The tiled path's ranks (each of the largest draw's size): per rank the
+     * tiles touched and then their scan, the splat; the scan's upper levels;
+     * the control words a draw's passes leave their arguments in. */
+    GLuint counts_buffer, splats_buffer, scan_sums_buffer, control_buffer;
+    GLsizeiptr counts_bytes, splats_bytes, scan_sums_bytes;
+    /* The entry counts of the systems' budgets: draw n's at word n modulo
+     * SCREEN_SCRATCH_READBACK_WORDS (readbacks: draws so far). */
+    GLuint readback_buffer;
+    uint64_t readbacks;
 } screen_scratch;
+
+enum { SCREEN_SCRATCH_READBACK_WORDS = 256 };
 
 /* The context's scratch, made where none was, counted as used by the state
  * whose `joined` flag this is (set here; NULL, logged: out of memory). A
@@ -73,8 +87,19 @@ plume_result screen_scratch_ensure_chunks(screen_scratch *shared, const plume_en
  * `key_bits` (16 or 32) of at least that capacity; the sorter to *out. */
 plume_result screen_scratch_ensure_entries(screen_scratch *shared, const particle_view *view, uint32_t budget,
                                            plume_sort_algorithm algorithm, uint32_t key_bits, plume_sorter *out);
+/* The tiled path's per-rank buffers of at least these sizes, and its
+ * control words. */
+plume_result screen_scratch_ensure_ranks(screen_scratch *shared, const plume_env *env, GLsizeiptr counts_bytes,
+                                         GLsizeiptr splats_bytes, GLsizeiptr scan_sums_bytes);
+/* The next word of the readback ring (its number to *serial) with the
+ * buffer bound to GL_COPY_WRITE_BUFFER; UINT32_MAX (logged) where the buffer
+ * could not be made. */
+uint32_t screen_scratch_next_readback(screen_scratch *shared, const plume_env *env, uint64_t *serial);
+/* The word of readback `serial`: false where later draws may have written
+ * over it (more than the ring's words since). */
+bool screen_scratch_read_readback(const screen_scratch *shared, uint64_t serial, uint32_t *out);
 /* The low-resolution targets of `factor_index` (0: 1/2, 1: 1/4) for a w x h
- * target, re-made where their size differs. Binds GL_DRAW_FRAMEBUFFER and
+ * target, re-made where their size differs, and the arguments' buffer. Binds GL_DRAW_FRAMEBUFFER and
  * unit 0's texture (the draw's scope restores both). */
 plume_result screen_scratch_ensure_lowres(screen_scratch *shared, const plume_env *env, int factor_index, int w,
                                           int h);

@@ -136,16 +136,16 @@ static float bind_shading(const tiled_source *src, const tiled_renderer *r) {
 }
 
 static void bind_tiled_buffers(const tiled_source *src, const tiled_renderer *r) {
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->counts_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_SPLATS, r->splats_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_CONTROL, r->control_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->shared->counts_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_SPLATS, r->shared->splats_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_CONTROL, r->shared->control_buffer);
     particle_bind_storage(PLUME_BINDING_STATE, drawn_count_buffer(src));
 }
 
 /* 0-3: prepare, project, scan, control, entries. */
 
 static void dispatch_indirect(const tiled_renderer *r, uint32_t word) {
-    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, r->control_buffer);
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, r->shared->control_buffer);
     glDispatchComputeIndirect((GLintptr)(4 * word));
 }
 
@@ -159,11 +159,11 @@ static void dispatch_indirect(const tiled_renderer *r, uint32_t word) {
 static void run_scan_level(const tiled_renderer *r, uint32_t capacity, uint32_t level, bool add) {
     const GLint *at = r->at[TP_SCAN];
     uint32_t n = level == 0 ? capacity : r->scan_level_size[level - 1];
-    if (level == 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->counts_buffer);
+    if (level == 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->shared->counts_buffer);
     else
-        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->scan_sums_buffer,
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->shared->scan_sums_buffer,
                           r->scan_level_offset[level - 1], (GLsizeiptr)n * 4);
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_SCAN_SUMS, r->scan_sums_buffer,
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_SCAN_SUMS, r->shared->scan_sums_buffer,
                       r->scan_level_offset[level], (GLsizeiptr)r->scan_level_size[level] * 4);
     glProgramUniform1ui(r->programs[TP_SCAN], at[TU_COUNT], n);
     glProgramUniform1i(r->programs[TP_SCAN], at[TU_ADD], add);
@@ -212,7 +212,7 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     for (uint32_t level = 0; level < r->scan_levels; ++level) run_scan_level(r, capacity, level, false);
     /* Down: each level's blocks offset by the scanned totals before them. */
     for (uint32_t level = r->scan_levels - 1; level-- > 0;) run_scan_level(r, capacity, level, true);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->counts_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->shared->counts_buffer);
     GLuint control = r->programs[TP_CONTROL];
     glUseProgram(control);
     glProgramUniform1ui(control, r->at[TP_CONTROL][TU_CAPACITY], capacity);
@@ -315,7 +315,7 @@ static void composite(const tiled_source *src, tiled_renderer *r, const plume_fr
 static plume_result draw_fallback(const tiled_source *src, const tiled_renderer *r, const draw_frame *frame,
                                   const tiled_target *t, plume_gl_scope *scope) {
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled raster fallback");
-    const draw_count overflow = {r->control_buffer, 4 * PLUME_TILED_RASTER_ARGS};
+    const draw_count overflow = {r->shared->control_buffer, 4 * PLUME_TILED_RASTER_ARGS};
     plume_result result = PLUME_OK;
     if (src->group) src->group->draw_fallback(src->group->user, t, &overflow);
     else result = (src->trail ? trail_draw_path : FALLBACK_PATH).draw(src->s, frame, t, &overflow, scope);
@@ -339,7 +339,7 @@ static plume_result blend(const tiled_source *src, const tiled_renderer *r, cons
         glDisable(GL_DEPTH_TEST);
         draw_blend_premultiplied(src->s->env);
         glBindVertexArray(r->vertex_array);
-        glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->control_buffer);
+        glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->shared->control_buffer);
         glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(4 * PLUME_TILED_BLEND_ARGS));
     }
     draw_stage_end(s, PLUME_DRAW_STAGE_BLEND);
@@ -380,6 +380,7 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     if (!ready_state(src, r, &result)) return result;
     if ((result = tiled_join_scratch(s, r)) != PLUME_OK) return result;
     if ((result = tiled_grow_budget(s, r)) != PLUME_OK) return result;
+    if ((result = tiled_ensure_ranks(s, r)) != PLUME_OK) return result;
     tiled_target t = *target;
     if (t.factor == 1) {
         if ((result = tiled_ensure_full_target(s, r, t.width, t.height)) != PLUME_OK) return result;
@@ -392,12 +393,12 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     if ((result = tiled_ensure_entries(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
 
     build_entries(src, r, frame, &t, tiles);
-    profiler_capture_u32(s->profiler, PROFILER_VALUE_TILED_ENTRIES, r->control_buffer, 4 * PLUME_TILED_ENTRY_COUNT,
+    profiler_capture_u32(s->profiler, PROFILER_VALUE_TILED_ENTRIES, r->shared->control_buffer, 4 * PLUME_TILED_ENTRY_COUNT,
                          scope);
     profiler_set_u32(s->profiler, PROFILER_VALUE_TILED_BUDGET, r->budget);
-    tiled_record_entry_count(r);
+    tiled_record_entry_count(s, r);
     draw_stage_begin(s, PLUME_DRAW_STAGE_TILE_SORT);
-    result = plume_sort_indirect_bounded(s->context, r->sorter, r->shared->entries_buffer, r->control_buffer,
+    result = plume_sort_indirect_bounded(s->context, r->sorter, r->shared->entries_buffer, r->shared->control_buffer,
                                          4 * PLUME_TILED_SORT_COUNT, r->budget);
     draw_stage_end(s, PLUME_DRAW_STAGE_TILE_SORT);
     composite(src, r, frame->desc, frame->projection, frame->depth_convention, &t, tiles);

@@ -53,14 +53,15 @@ typedef struct tiled_renderer {
     uint32_t tile_size;         /* 0: TILED_DEFAULT_TILE_SIZE */
     bool unavailable;           /* the path could not be made: raster, said once */
     bool fixed_budget;          /* tests: the budget never grows */
-    /* Per rank: tiles touched (then their scan), the splat. Capacity-sized. */
-    GLuint counts_buffer, splats_buffer;
+    /* Its ranks (the capacity: particles, a group's records, a trail's
+     * triangles); the per-rank buffers, the scan's sums and the control
+     * words are the context's (screen_scratch.h), of at least its sizes. */
+    uint32_t capacity;
     uint32_t splat_vec4s;       /* the splat's size for the look the programs are built for */
-    GLuint scan_sums_buffer;    /* the scan's upper levels, each at an aligned offset */
-    uint32_t scan_levels;       /* levels above the counts */
+    uint32_t scan_levels;       /* levels above the counts, each at an aligned offset of the sums */
     uint32_t scan_level_size[PLUME_TILED_SCAN_MAX_LEVELS];
     GLintptr scan_level_offset[PLUME_TILED_SCAN_MAX_LEVELS];
-    GLuint control_buffer;      /* PLUME_TILED_CONTROL_WORDS */
+    GLsizeiptr scan_sums_bytes;
     /* The entries this system's frames may have: its own budget, grown
      * from its own counts; the entries buffer and its sorter are the
      * context's (screen_scratch.h), at least this large. */
@@ -83,9 +84,10 @@ typedef struct tiled_renderer {
     bool joined_scratch;
     screen_scratch *shared;
     plume_sorter sorter;
-    /* Entry counts copied for the CPU, each behind a fence, read once the
-     * fence has passed (never waited on): what the budget grows to. */
-    GLuint readback[TILED_READBACK_SLOTS];
+    /* Entry counts copied for the CPU into the context's readback ring
+     * (their serials there), each behind a fence, read once the fence has
+     * passed (never waited on): what the budget grows to. */
+    uint64_t readback[TILED_READBACK_SLOTS];
     GLsync fences[TILED_READBACK_SLOTS];
     uint32_t readback_first, readback_count;
 } tiled_renderer;

@@ -39,13 +39,14 @@ plume_result tiled_create(const particle_view *v, tiled_renderer *r, uint32_t ca
 /* tiled_release (tiled.h) keeps what tiled_configure chose. */
 /* The entry budget: this frame's count copied behind a fence, and grown from
  * the counts whose fences have passed (never waited on). */
-void tiled_record_entry_count(tiled_renderer *r);
+void tiled_record_entry_count(const particle_view *v, tiled_renderer *r);
 plume_result tiled_grow_budget(const particle_view *v, tiled_renderer *r);
 /* The context's screen-sized scratch for this draw (r->shared: NULL, out of
  * memory, PLUME_ERROR_OUT_OF_MEMORY), then what of it this draw needs: the
  * full-resolution target, the tiles' ranges, the chunk table and partials,
  * the entries for the system's budget and their sorter (r->sorter). */
 plume_result tiled_join_scratch(const particle_view *v, tiled_renderer *r);
+plume_result tiled_ensure_ranks(const particle_view *v, tiled_renderer *r);
 plume_result tiled_ensure_full_target(const particle_view *v, tiled_renderer *r, int width, int height);
 void tiled_ensure_ranges(const particle_view *s, tiled_renderer *r, uint32_t tiles);
 plume_result tiled_ensure_chunks(const particle_view *v, tiled_renderer *r, uint32_t tiles);

@@ -1,7 +1,7 @@
 /* The compute-tiled path's resources (tiled.c draws with them): its
- * programs, the capacity-sized buffers, the entries' budget, the context's
- * screen-sized scratch sized for each draw (screen_scratch.h), and the
- * fenced readback the budget grows from. */
+ * programs, the entries' budget, the context's scratch sized for each draw
+ * (screen_scratch.h: the screen-sized tables and the per-rank buffers), and
+ * the fenced readbacks the budget grows from. */
 #include <stdio.h>
 #include <string.h>
 
@@ -147,15 +147,8 @@ plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t ca
     if (input == TILED_INPUT_TRAIL && s->desc->trail.uv_mode == PLUME_TRAIL_UV_TILE)
         glSamplerParameteri(r->sprite_sampler, GL_TEXTURE_WRAP_S, GL_REPEAT);
     glGenVertexArrays(1, &r->vertex_array);
-    r->counts_buffer = plume_make_gpu_buffer(s->env, (GLsizeiptr)capacity * 4, "plume draw: tiled counts");
-    r->splats_buffer = plume_make_gpu_buffer(s->env, (GLsizeiptr)capacity * 16 * r->splat_vec4s, "plume draw: tiled splats");
-    r->scan_sums_buffer = plume_make_gpu_buffer(s->env, plan_scan_levels(r, capacity), "plume draw: tiled scan sums");
-    r->control_buffer = plume_make_gpu_buffer(s->env, 4 * PLUME_TILED_CONTROL_WORDS, "plume draw: tiled control");
-    const GLuint zero[PLUME_TILED_CONTROL_WORDS] = {0};
-    glBufferSubData(GL_COPY_WRITE_BUFFER, 0, sizeof zero, zero);
-    for (int i = 0; i < TILED_READBACK_SLOTS; ++i) {
-        r->readback[i] = plume_make_gpu_buffer(s->env, 4, "plume draw: tiled entry count readback");
-    }
+    r->capacity = capacity;
+    r->scan_sums_bytes = plan_scan_levels(r, capacity);
     uint32_t budget = r->budget;
     if (budget == 0) {
         /* A trail's ranks are its strips' small triangles: one entry each. */
@@ -168,17 +161,13 @@ plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t ca
     return plume_drain_gl_errors(s->env, "plume_system_draw (tiled buffers)");
 }
 
-enum { TILED_GL_OBJECTS = TILED_PROGRAMS + 4 + 3 + TILED_READBACK_SLOTS };
+enum { TILED_GL_OBJECTS = TILED_PROGRAMS + 3 };
 
 uint32_t tiled_list_gl_objects(const tiled_renderer *r, plume_gl_object *out, uint32_t capacity) {
     plume_gl_object all[TILED_GL_OBJECTS] = {
-        {GL_BUFFER, r->counts_buffer},   {GL_BUFFER, r->splats_buffer},  {GL_BUFFER, r->scan_sums_buffer},
-        {GL_BUFFER, r->control_buffer},  {GL_SAMPLER, r->sprite_sampler}, {GL_SAMPLER, r->depth_sampler},
-        {GL_VERTEX_ARRAY, r->vertex_array},
-    };
-    uint32_t n = 7;
+        {GL_SAMPLER, r->sprite_sampler}, {GL_SAMPLER, r->depth_sampler}, {GL_VERTEX_ARRAY, r->vertex_array}};
+    uint32_t n = 3;
     for (int p = 0; p < TILED_PROGRAMS; ++p) all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[p]};
-    for (int i = 0; i < TILED_READBACK_SLOTS; ++i) all[n++] = (plume_gl_object){GL_BUFFER, r->readback[i]};
     return plume_list_named_gl_objects(all, n, out, capacity);
 }
 
@@ -291,12 +280,13 @@ plume_result plume_system_set_tiled_options(plume_context *context, plume_system
 
 /* ---- The budget: entry counts read back without waiting ----------------------- */
 
-void tiled_record_entry_count(tiled_renderer *r) {
+void tiled_record_entry_count(const particle_view *s, tiled_renderer *r) {
     if (r->fixed_budget || r->readback_count == TILED_READBACK_SLOTS) return;
     uint32_t slot = (r->readback_first + r->readback_count) % TILED_READBACK_SLOTS;
-    glBindBuffer(GL_COPY_READ_BUFFER, r->control_buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, r->readback[slot]);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 4 * PLUME_TILED_ENTRY_COUNT, 0, 4);
+    uint32_t word = screen_scratch_next_readback(r->shared, s->env, &r->readback[slot]);
+    if (word == UINT32_MAX) return;
+    glBindBuffer(GL_COPY_READ_BUFFER, r->shared->control_buffer);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 4 * PLUME_TILED_ENTRY_COUNT, 4 * (GLintptr)word, 4);
     r->fences[slot] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     ++r->readback_count;
 }
@@ -310,10 +300,8 @@ static uint32_t collect_entry_counts(tiled_renderer *r) {
         if (status != GL_ALREADY_SIGNALED && status != GL_CONDITION_SATISFIED) break;
         glDeleteSync(r->fences[slot]);
         r->fences[slot] = 0;
-        GLuint needed = 0;
-        glBindBuffer(GL_COPY_READ_BUFFER, r->readback[slot]);
-        glGetBufferSubData(GL_COPY_READ_BUFFER, 0, 4, &needed);
-        if (needed > most) most = needed;
+        uint32_t needed = 0;
+        if (screen_scratch_read_readback(r->shared, r->readback[slot], &needed) && needed > most) most = needed;
         r->readback_first = (slot + 1) % TILED_READBACK_SLOTS;
         --r->readback_count;
     }
@@ -339,6 +327,11 @@ plume_result tiled_join_scratch(const particle_view *s, tiled_renderer *r) {
     return r->shared ? PLUME_OK : PLUME_ERROR_OUT_OF_MEMORY;
 }
 
+
+plume_result tiled_ensure_ranks(const particle_view *s, tiled_renderer *r) {
+    return screen_scratch_ensure_ranks(r->shared, s->env, (GLsizeiptr)r->capacity * 4,
+                                       (GLsizeiptr)r->capacity * 16 * r->splat_vec4s, r->scan_sums_bytes);
+}
 
 plume_result tiled_ensure_full_target(const particle_view *s, tiled_renderer *r, int width, int height) {
     return screen_scratch_ensure_tiled_target(r->shared, s->env, width, height);

@@ -12,6 +12,10 @@
 // look only).
 #include "particles/particle_common.glsl"
 
+// PLUME_APPEARANCE_TABLE: the includer reads the appearance from a table of
+// systems (render/draw_group_table.comp) under these names, defined before
+// the include; no uniforms for it here.
+#ifndef PLUME_APPEARANCE_TABLE
 // Curves over the life fraction: key times and values, key_count >= 1.
 uniform float u_size_times[PLUME_GPU_MAX_CURVE_KEYS];
 uniform float u_size_values[PLUME_GPU_MAX_CURVE_KEYS];
@@ -36,6 +40,7 @@ uniform bool u_frame_blend;
 // The sprite is the host's GL_TEXTURE_2D_ARRAY: a frame per layer (u_flipbook
 // is then {layers, 1}), sampled at the quad's own uv.
 uniform bool u_sprite_is_array;
+#endif
 
 // Piecewise linear; holds the first value before the first key and the last
 // after the last. Each segment the life has entered sets the value (the
@@ -131,14 +136,16 @@ Appearance particle_appearance(ParticleMotion p, ParticleTraits t) {
 }
 
 // Orientation (plume_orientation): the quad's two edges in world space.
-uniform uint u_orientation;
 #ifdef PLUME_LOOK_ORIENTED
 #define LOOK_ORIENTATION u_orientation
 #else
 #define LOOK_ORIENTATION 0u  // camera-facing: quad_edges folds to the view plane's axes
 #endif
+#ifndef PLUME_APPEARANCE_TABLE
+uniform uint u_orientation;
 uniform vec3 u_orientation_axis;  // unit: WORLD_AXIS's axis, WORLD_FACING's normal
 uniform vec3 u_stretch;           // VELOCITY_STRETCHED: factor (s / unit), lowest and highest length / size
+#endif
 
 struct QuadEdges {
     vec3 across;  // corner.x runs along it: the quad's width

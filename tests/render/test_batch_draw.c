@@ -21,39 +21,12 @@
 #include "plume/plume_draw_group.h"
 #include "plume/plume_particles.h"
 #include "plume_fixture.h"
+#include "batch_looks.h"
 #include "render_fixture.h"
 #include "test_env.h"
 #include "tests.h"
 
 enum { PIXELS = RENDER_WIDTH * RENDER_HEIGHT, GRID_COLUMNS = 6, GRID_ROWS = 4, APART = GRID_COLUMNS * GRID_ROWS };
-
-/* Every look sorts by whole 32-bit keys, as the batch does, so a system's
- * own order and the batch's agree where its particles overlap each other. */
-static void plain(plume_system_desc *d) {
-    d->sort_key_bits = 32;
-}
-
-static void additive_stretched(plume_system_desc *d) {
-    plain(d);
-    d->blend_mode = PLUME_BLEND_ADDITIVE;
-    d->orientation = PLUME_ORIENT_VELOCITY_STRETCHED;
-    d->stretch_factor = 0.5f;
-    d->stretch_limits = (plume_range){1.0f, 1.5f};
-    d->emitters[0].speed = (plume_range){1.0f, 3.0f};
-    d->emitters[0].spread = 3.14159f;
-}
-
-static void fire_like(plume_system_desc *d) {
-    plain(d);
-    d->blend_mode = PLUME_BLEND_PREMULTIPLIED_ADDITIVE;
-    d->additive_over_life = (plume_curve){2, {{0.0f, 1.0f}, {1.0f, 0.3f}}};
-    d->appearance.soft_fade_distance = 0.5f;
-}
-
-static void lit(plume_system_desc *d) {
-    plain(d);
-    d->lit = true;
-}
 
 /* The k-th of four looks: a flipbook sprite, lit squares, an additive
  * stretched sprite, a fire-like sprite with soft fade. */

@@ -1,8 +1,12 @@
 /* What depends on the screen (the tiled path's target, tile ranges, chunk
- * partials, entries and their sorter; the low-resolution targets) is the
- * context's, shared by every system drawn with it: a system of 1024
- * particles holds at most 0.5 MB on any path and resolution, and the context
- * holds nothing else (plume_lab_gpu_memory_of); many systems drawn tiled in
+ * partials, entries and their sorter; the low-resolution targets) or serves
+ * a draw only while it runs (the tiled path's splats, counts, scan sums and
+ * control words, the entry counts' readbacks, the low-resolution
+ * arguments) is the context's, shared by every system drawn with it: a
+ * system of 1024 particles holds at most 0.5 MB on any path and resolution,
+ * the same bytes on each, within the header's statement, a second system
+ * adds its own bytes only, and the context holds nothing else
+ * (plume_lab_gpu_memory_of); many systems drawn tiled in
  * one frame give the raster path's picture; systems of very different entry
  * budgets interleaved (one overflowing every frame, one growing) stay
  * correct; a system drawn again after others drew at other sizes, tile sizes
@@ -29,6 +33,9 @@
 enum { WIDTH = RENDER_WIDTH, HEIGHT = RENDER_HEIGHT, SMALL_CAPACITY = 1024, MANY = 6 };
 static const float TOLERANCE = 2.0f / 255.0f;
 static const uint64_t SMALL_SYSTEM_BYTES = 512 * 1024;
+/* plume_particles.h's statement of a system's GPU memory, on every path
+ * ("about": a tenth more at most). */
+static const double STATED_BYTES_PER_PARTICLE = 84 * 1.1, STATED_BYTES_BESIDES = 270 * 1024 * 1.1;
 
 static plume_frame_desc drawn(plume_draw_path path, uint32_t resolution) {
     /* No early termination: the tiled path's picture is then the raster
@@ -290,7 +297,50 @@ static void test_destroying_systems_frees_the_scratch(void **state) {
     free(image);
 }
 
+/* The header's statement (plume_particles.h, "GPU memory"): a system's
+ * bytes (its GL objects and its block of the particle pool, as
+ * plume_context_list_gl_objects lists them, sizes from the GL) are the
+ * same drawn raster or tiled, at full or half resolution (what those paths
+ * need besides is the context's), within the stated bytes per particle
+ * and besides; a second system of the same capacity adds to the context
+ * exactly its own bytes. */
+static void test_a_system_holds_the_same_memory_on_every_path(void **state) {
+    (void)state;
+    static const uint32_t CAPACITIES[2] = {SMALL_CAPACITY, 4097};
+    static const plume_draw_path PATHS[4] = {PLUME_DRAW_PATH_RASTER, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_PATH_TILED,
+                                             PLUME_DRAW_PATH_TILED};
+    render_camera c = render_make_camera();
+    float *image = render_new_image();
+    const float centre[3] = {0.0f, 0.0f, -7.0f};
+    for (int k = 0; k < 2; ++k) {
+        uint32_t capacity = CAPACITIES[k];
+        plume_system first = render_cloud(centre, 2.0f, 0.5f, capacity, 5, true);
+        uint64_t bytes[4];
+        for (int w = 0; w < 4; ++w) {
+            render_frame(first, &c, drawn(PATHS[w], w % 2 ? PLUME_DRAW_HALF : PLUME_DRAW_FULL), true, 0, 1.0f, image);
+            bytes[w] = memory_of(first).system_bytes;
+        }
+        uint64_t before = unpooled_bytes(memory_of((plume_system){0}));
+        plume_system second = render_cloud(centre, 1.5f, 0.5f, capacity, 6, true);
+        for (int w = 0; w < 4; ++w)
+            render_frame(second, &c, drawn(PATHS[w], w % 2 ? PLUME_DRAW_HALF : PLUME_DRAW_FULL), true, 0, 1.0f, image);
+        uint64_t added = unpooled_bytes(memory_of((plume_system){0})) - before, own = memory_of(second).system_bytes;
+        double stated = STATED_BYTES_PER_PARTICLE * capacity + STATED_BYTES_BESIDES;
+        printf("  capacity %u: %.1f KiB raster, %.1f at 1/2, %.1f tiled, %.1f tiled at 1/2 (stated at most %.1f);"
+               " a second adds %.1f KiB, its own %.1f\n",
+               capacity, bytes[0] / 1024.0, bytes[1] / 1024.0, bytes[2] / 1024.0, bytes[3] / 1024.0, stated / 1024.0,
+               added / 1024.0, own / 1024.0);
+        for (int w = 1; w < 4; ++w) assert_true(bytes[w] == bytes[0]);
+        assert_true((double)bytes[0] <= stated);
+        assert_true(own == bytes[0] && added == own);
+        plume_system both[2] = {first, second};
+        destroy_all(both, 2);
+    }
+    free(image);
+}
+
 const struct CMUnitTest screen_memory_tests[] = {
+    cmocka_unit_test_setup_teardown(test_a_system_holds_the_same_memory_on_every_path, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_a_small_system_holds_memory_for_its_capacity, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_many_systems_tiled_in_one_frame, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_budgets_of_interleaved_systems, fixture_setup, fixture_teardown),
