@@ -192,7 +192,7 @@ static bool run_update(plume_context *context, const plume_system *systems, uint
                        const plume_frame_desc *frame, int mode) {
     bool ok = true;
     plume_lab_batch_system_by_system(mode == BATCHED_BY_SYSTEM);
-    plume_lab_batch_simulate_table(mode == TABLE_STAGE_MAJOR || mode == TABLE_DRAWN);
+    plume_lab_batch_tables(mode == TABLE_STAGE_MAJOR || mode == TABLE_DRAWN ? PLUME_LAB_TABLE_ALL : 0);
     plume_frame_desc unsorted = *frame;
     /* The batch's draw sorts every system together. */
     unsorted.disable_sort = mode == BATCH_DRAWN || mode == TABLE_DRAWN;
@@ -253,7 +253,7 @@ static frame_figures time_frames(plume_context *context, const scene *s, const o
             gpu[mode][FRAME][n] = (double)(update_ns + draw_ns) * 1e-6;
         }
         plume_lab_batch_system_by_system(false);
-        plume_lab_batch_simulate_table(true);
+        plume_lab_batch_tables(PLUME_LAB_TABLE_ALL);
         glDeleteQueries(2, queries);
         for (int m = 0; m < MODES; ++m)
             for (int span = 0; span < SPANS; ++span) {

@@ -1,8 +1,12 @@
-// Simulate over a table of systems (PLUME_SYSTEM_TABLE; plugin/particles/
-// simulate_table.c): one dispatch for every system of a batch whose storage
+// A pass over a table of systems (PLUME_SYSTEM_TABLE; plugin/particles/
+// update_table.c): one dispatch for every system of a batch whose storage
 // lies in one page of the context's particle pool and whose step needs no
-// world, local space or mesh. Each workgroup finds its system by binary
-// search over the records' first workgroups; the page is bound whole, and the
+// world, local space or mesh. The records of every page of the update are
+// one upload; a page's are u_table_count of them from u_table_first. A pass
+// of a workgroup per system (prepare, the compaction's scan) takes the
+// workgroup's record (take_table_system); a pass over the slots (simulate,
+// the compaction's scatter) finds it by binary search over the records'
+// first workgroups (find_table_system). The page is bound whole, and the
 // record's bases say where the system's ranges start. What the per-system
 // dispatch takes from uniforms that differ by system comes from the record
 // under the same names; the frame's (dt, view, eye, planes, cull distance)
@@ -11,7 +15,7 @@
 struct SystemRecord {
     uvec4 bases;              // motion vec4, state word, slot key, group count: where the system's ranges start
     uvec4 counts;             // first workgroup, capacity, sort mode, sort key shift
-    uvec4 flags;              // cull, bounds
+    uvec4 flags;              // cull, bounds, particles requested, the live list's base (the scatter's, a pair a unit)
     vec4 gravity_time;        // gravity, the system's time
     vec4 wind_drag;           // wind, drag
     vec4 turbulence_radius;   // strength, scale, speed; the cull radius
@@ -21,7 +25,7 @@ struct SystemRecord {
 layout(std430, binding = PLUME_BINDING_LOCAL_MOTION) restrict readonly buffer SystemTable {
     SystemRecord table_records[];
 };
-uniform uint u_table_count;
+uniform uint u_table_first, u_table_count;
 
 SystemRecord g_system;
 
@@ -34,6 +38,7 @@ SystemRecord g_system;
 #define u_cull (g_system.flags.x != 0u)
 #define u_bounds (g_system.flags.y != 0u)
 #define u_capacity g_system.counts.y
+#define u_requested g_system.flags.z
 #define u_sort_mode g_system.counts.z
 #define u_sort_key_shift g_system.counts.w
 #define u_route_count 0
@@ -44,7 +49,7 @@ SystemRecord g_system;
 // This workgroup's system into g_system; returns the workgroup's index
 // among the system's.
 uint find_table_system() {
-    uint low = 0u, high = u_table_count - 1u;
+    uint low = u_table_first, high = u_table_first + u_table_count - 1u;
     while (low < high) {
         uint middle = (low + high + 1u) / 2u;
         if (table_records[middle].counts.x <= gl_WorkGroupID.x) low = middle;
@@ -53,8 +58,13 @@ uint find_table_system() {
     g_system = table_records[low];
     return gl_WorkGroupID.x - g_system.counts.x;
 }
+
+// This workgroup's system into g_system: a workgroup per system.
+void take_table_system() { g_system = table_records[u_table_first + gl_WorkGroupID.x]; }
 #define MOTION_BASE g_system.bases.x
 #define STATE_WORD(i) state_words[g_system.bases.y + (i)]
+#define DEAD_SLOT(i) state_words[g_system.bases.y + PLUME_STATE_HEADER_WORDS + (i)]
 #define SLOT_KEY_BASE g_system.bases.z
 #define GROUP_COUNT_BASE g_system.bases.w
+#define LIVE_PAIR_BASE g_system.flags.w
 #endif

@@ -1,0 +1,302 @@
+/* The passes of a batch as dispatches over a table of systems (update_passes.h,
+ * "update_table.c"; the shaders' side is
+ * shaders/particles/particle_system_table.glsl).
+ *
+ * A system fits a table when its step needs nothing the table leaves out:
+ * world space (no instance motion), sprites (no spin buffer), no collider,
+ * attractor, vector field, depth collision or event route this update; and
+ * its block lies within the first TABLE_PAGE_REACH bytes of its page (the
+ * page is bound whole, within the GL's least storage block size). The
+ * fitting systems are grouped by page, each a record of what its own
+ * dispatches take from uniforms (its bases in the page, its first workgroup,
+ * capacity, the particles it asks for, forces, time, sort and cull
+ * settings); the records of every page are planned once an update, after the
+ * CPU's plan of each step, and uploaded once through the table's upload
+ * ring. Then each table pass (prepare, simulate, the compaction's scan and
+ * scatter) is one dispatch a page of its table program (the pass's .comp
+ * with PLUME_SYSTEM_TABLE), each workgroup finding its record. Every slot of
+ * every system gets the same arithmetic in the same workgroup as its own
+ * dispatch would give it, so the particles are the same
+ * (tests/particles/test_batch.c compares). The scatter writes each
+ * system's live list into its block (the live list is a buffer of its own,
+ * which a table cannot bind): one copy a system puts it where the sort and
+ * the draw read it. The programs are one per context (a look differs only
+ * by its mesh, and mesh systems stay out), built at the first batch that has
+ * a table; the table and its scratch live on the context's particle pool,
+ * grown, never shrunk. The systems that do not fit run their own dispatches
+ * (update_passes.c). */
+#include <string.h>
+
+#include "update_passes.h"
+
+enum { TABLE_PAGE_REACH = 16 * 1024 * 1024 }; /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE's least */
+
+/* SystemRecord in particle_system_table.glsl. */
+typedef struct table_record {
+    uint32_t bases[4];  /* motion vec4, state word, slot key, group count */
+    uint32_t counts[4]; /* first workgroup, capacity, sort mode, sort key shift */
+    uint32_t flags[4];  /* cull, bounds, particles requested, the live list's base (in pairs) */
+    float gravity_time[4], wind_drag[4], turbulence_radius[4];
+} table_record;
+_Static_assert(sizeof(table_record) == 96, "a record is SystemRecord's size");
+
+typedef union table_locations {
+    struct {
+        GLint first, count, dt, view, eye, cull_planes, cull_distance;
+    };
+    GLint at[7];
+} table_locations;
+static const char *const TABLE_UNIFORMS[] = {"u_table_first", "u_table_count", "u_dt", "u_view", "u_eye",
+                                             "u_cull_planes", "u_cull_distance", NULL};
+_Static_assert(PLUME_UNIFORM_NAMES_FIT(TABLE_UNIFORMS, table_locations), "a name for each location");
+
+#define TABLE_DEFINES "#define PLUME_SYSTEM_TABLE 1\n"
+static const struct {
+    const char *label, *file, *defines;
+    bool per_slot; /* a workgroup per simulate workgroup; else a workgroup per system */
+} TABLE_PROGRAMS[TABLE_PASSES] = {
+    [TABLE_PREPARE] = {"plume particles: prepare over a table of systems", "particles/particle_prepare.comp",
+                       TABLE_DEFINES, false},
+    [TABLE_SIMULATE] = {"plume particles: simulate over a table of systems", "particles/particle_simulate.comp",
+                        TABLE_DEFINES, true},
+    [TABLE_COMPACT_SCAN] = {"plume particles: compact scan over a table of systems", "particles/particle_compact.comp",
+                            TABLE_DEFINES "#define COMPACT_SCAN 1\n#define PARTICLE_TRAITS_ACCESS readonly\n", false},
+    [TABLE_COMPACT_SCATTER] = {"plume particles: compact scatter over a table of systems",
+                               "particles/particle_compact.comp",
+                               TABLE_DEFINES "#define COMPACT_SCAN 0\n#define PARTICLE_TRAITS_ACCESS readonly\n", true},
+};
+
+/* The systems of one page: records [first, first + count) of the upload. */
+typedef struct table_page {
+    GLuint buffer;
+    GLintptr reach; /* past the last block of its systems */
+    uint32_t first, count, groups;
+    bool culls;
+} table_page;
+
+struct update_table {
+    GLuint programs[TABLE_PASSES]; /* 0 until the first table */
+    table_locations at[TABLE_PASSES];
+    plume_upload_ring ring;
+    GLuint records_buffer;   /* this update's upload */
+    table_record *records;
+    system_state **fitting;  /* this update's tabled systems, page by page */
+    table_page *pages;
+    uint32_t room, fit, page_count;
+    bool ran[TABLE_PASSES];  /* this update's passes that ran as tables */
+    uint64_t dispatches[TABLE_PASSES], systems[TABLE_PASSES]; /* so far: the lab's counts */
+};
+
+void update_table_free(const plume_env *env, update_table *table) {
+    if (!table) return;
+    plume_gl_object owned[TABLE_PASSES + PLUME_UPLOAD_RING];
+    for (int p = 0; p < TABLE_PASSES; ++p) owned[p] = (plume_gl_object){GL_PROGRAM, table->programs[p]};
+    uint32_t n = TABLE_PASSES + plume_upload_ring_list(&table->ring, owned + TABLE_PASSES, PLUME_UPLOAD_RING);
+    plume_upload_ring_forget(&table->ring);
+    plume_delete_gl_objects(env, owned, n);
+    plume_free(env, table->records);
+    plume_free(env, table->fitting);
+    plume_free(env, table->pages);
+    plume_free(env, table);
+}
+
+uint32_t update_table_list(const update_table *table, plume_gl_object *out, uint32_t capacity) {
+    if (!table) return 0;
+    plume_gl_object all[TABLE_PASSES + PLUME_UPLOAD_RING];
+    for (int p = 0; p < TABLE_PASSES; ++p) all[p] = (plume_gl_object){GL_PROGRAM, table->programs[p]};
+    uint32_t n = TABLE_PASSES + plume_upload_ring_list(&table->ring, all + TABLE_PASSES, PLUME_UPLOAD_RING);
+    return plume_list_named_gl_objects(all, n, out, capacity);
+}
+
+#ifdef PLUME_LAB
+#include "plume_lab.h"
+static uint32_t lab_tables = PLUME_LAB_TABLE_ALL;
+void plume_lab_batch_tables(uint32_t passes) { lab_tables = passes & PLUME_LAB_TABLE_ALL; }
+void plume_lab_batch_simulate_table(bool on) {
+    lab_tables = on ? lab_tables | PLUME_LAB_TABLE_SIMULATE : lab_tables & ~(uint32_t)PLUME_LAB_TABLE_SIMULATE;
+}
+static bool lab_table_on(table_pass pass) {
+    static const uint32_t SWITCH[TABLE_PASSES] = {PLUME_LAB_TABLE_PREPARE, PLUME_LAB_TABLE_SIMULATE,
+                                                  PLUME_LAB_TABLE_COMPACTION, PLUME_LAB_TABLE_COMPACTION};
+    return (lab_tables & SWITCH[pass]) != 0;
+}
+#else
+static bool lab_table_on(table_pass pass) {
+    (void)pass;
+    return true;
+}
+#endif
+
+static bool fits(system_state *s, const plume_frame_desc *frame) {
+    return !s->fragment && s->desc.simulation_space != PLUME_SPACE_LOCAL && s->desc.meshes.count == 0 &&
+           s->pool_block.offset + s->pool_block.size <= TABLE_PAGE_REACH && world_quiet_in_simulate(s, frame);
+}
+
+/* Room for `count` systems' records, list and pages (false: out of memory). */
+static bool grow(const plume_env *env, update_table *t, uint32_t count) {
+    if (t->room >= count) return true;
+    table_record *records = plume_realloc(env, t->records, sizeof *records * count);
+    if (records) t->records = records;
+    system_state **fitting = plume_realloc(env, t->fitting, sizeof *fitting * count);
+    if (fitting) t->fitting = fitting;
+    table_page *pages = plume_realloc(env, t->pages, sizeof *pages * count);
+    if (pages) t->pages = pages;
+    if (!records || !fitting || !pages) return false;
+    t->room = count;
+    return true;
+}
+
+/* The pool's table, its programs built and room for `count` systems; NULL
+ * where memory or a build failed (the systems then run their own). */
+static update_table *ready_table(plume_context *context, uint32_t count) {
+    const plume_env *env = plume_context_env(context);
+    update_table **slot = particle_pool_table(context);
+    if (!slot) return NULL;
+    if (!*slot && !(*slot = plume_alloc(env, sizeof **slot))) return NULL;
+    update_table *t = *slot;
+    if (!t->programs[TABLE_PASSES - 1]) {
+        for (int p = 0; p < TABLE_PASSES; ++p) {
+            if (t->programs[p]) continue;
+            plume_shader_stage stage = {GL_COMPUTE_SHADER, TABLE_PROGRAMS[p].file};
+            if (plume_build_program(env, TABLE_PROGRAMS[p].label, &stage, 1, TABLE_PROGRAMS[p].defines,
+                                    &t->programs[p]) != PLUME_OK)
+                return NULL;
+            plume_find_uniform_locations(t->programs[p], TABLE_UNIFORMS, t->at[p].at);
+        }
+        plume_upload_ring_create(env, &t->ring, (GLsizeiptr)sizeof(table_record) * count, NULL,
+                                 "plume particles: update table");
+    }
+    return grow(env, t, count) ? t : NULL;
+}
+
+static table_record record_of(const system_state *s, uint32_t first_group) {
+    const plume_forces *f = &s->desc.forces;
+    bool boxed = s->bounds.wanted || s->desc.self_shadow.strength > 0.0f;
+    return (table_record){
+        .bases = {(uint32_t)(s->motion.offset / 16), (uint32_t)(s->state.offset / 4),
+                  (uint32_t)(s->slot_keys.offset / PLUME_PAIR_BYTES),
+                  (uint32_t)(s->group_counts.offset / PLUME_GROUP_COUNT_BYTES)},
+        .counts = {first_group, s->desc.capacity, (uint32_t)s->desc.sort_mode, particles_sort_key_shift(&s->desc)},
+        .flags = {s->update_culls, boxed && !s->bounds.lab_disabled, s->requested,
+                  (uint32_t)(s->live_staging.offset / PLUME_PAIR_BYTES)},
+        .gravity_time = {f->gravity[0], f->gravity[1], f->gravity[2], (float)s->time},
+        .wind_drag = {f->wind[0], f->wind[1], f->wind[2], f->drag},
+        .turbulence_radius = {f->turbulence, f->turbulence_scale, f->turbulence_speed,
+                              mesh_cull_radius(s, s->cull_radius)},
+    };
+}
+
+/* The records of the systems of `fitting` from `first` on that share its
+ * page, moved together in the list's order; returns the page. */
+static table_page plan_page(update_table *t, uint32_t first) {
+    table_page page = {.buffer = t->fitting[first]->pool_block.buffer, .first = first};
+    for (uint32_t i = first; i < t->fit; ++i) {
+        system_state *s = t->fitting[i];
+        if (s->pool_block.buffer != page.buffer) continue;
+        uint32_t at = first + page.count++;
+        memmove(&t->fitting[at + 1], &t->fitting[at], sizeof *t->fitting * (i - at));
+        t->fitting[at] = s;
+        t->records[at] = record_of(s, page.groups);
+        page.groups += particles_simulate_groups(s);
+        GLintptr end = s->pool_block.offset + s->pool_block.size;
+        if (end > page.reach) page.reach = end;
+        page.culls = page.culls || s->update_culls;
+        s->in_table = true;
+    }
+    return page;
+}
+
+update_table *update_table_plan(system_state *const *systems, uint32_t count, const plume_frame_desc *frame) {
+    for (uint32_t i = 0; i < count; ++i) systems[i]->in_table = false;
+    if (count < 2) return NULL; /* one system: its own dispatches are the same ones */
+    update_table *t = ready_table(systems[0]->context, count);
+    if (!t) return NULL;
+    memset(t->ran, 0, sizeof t->ran);
+    t->fit = t->page_count = 0;
+    for (uint32_t i = 0; i < count; ++i)
+        if (fits(systems[i], frame)) t->fitting[t->fit++] = systems[i];
+    if (t->fit < 2) return NULL;
+    for (uint32_t done = 0; done < t->fit; done += t->pages[t->page_count++].count)
+        t->pages[t->page_count] = plan_page(t, done);
+    t->records_buffer = plume_upload_ring_write(&t->ring, GL_SHADER_STORAGE_BUFFER,
+                                                (GLsizeiptr)sizeof *t->records * t->fit, t->records);
+    return t;
+}
+
+/* The frame's uniforms of the simulate table. */
+static void set_frame_uniforms(const update_table *t, const plume_frame_desc *frame, const mat4 view,
+                               const mat4 projection) {
+    GLuint p = t->programs[TABLE_SIMULATE];
+    const table_locations *at = &t->at[TABLE_SIMULATE];
+    glProgramUniform1f(p, at->dt, frame->dt);
+    glProgramUniformMatrix4fv(p, at->view, 1, GL_FALSE, &view[0][0]);
+    mat4 inverse;
+    glm_mat4_inv((vec4 *)view, inverse);
+    glProgramUniform3f(p, at->eye, inverse[3][0], inverse[3][1], inverse[3][2]);
+    bool culls = false;
+    for (uint32_t i = 0; i < t->page_count; ++i) culls = culls || t->pages[i].culls;
+    if (!culls) return;
+    float planes[PLUME_CULL_PLANES][4];
+    particles_frustum_planes(view, projection, planes);
+    glProgramUniform4fv(p, at->cull_planes, PLUME_CULL_PLANES, &planes[0][0]);
+    glProgramUniform1f(p, at->cull_distance, frame->cull_distance);
+}
+
+/* What every table pass reads: the page whole at each range's binding, the
+ * update's records where simulate's local motion goes (particle_system_table.glsl). */
+static void bind_page(const update_table *t, const table_page *page) {
+    static const GLuint PAGE_BINDINGS[] = {PLUME_BINDING_MOTION, PLUME_BINDING_TRAITS, PLUME_BINDING_STATE,
+                                           PLUME_BINDING_SLOT_KEYS, PLUME_BINDING_GROUP_COUNTS};
+    for (size_t b = 0; b < sizeof PAGE_BINDINGS / sizeof PAGE_BINDINGS[0]; ++b)
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PAGE_BINDINGS[b], page->buffer, 0, page->reach);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_LOCAL_MOTION, t->records_buffer);
+}
+
+bool update_table_dispatch(update_table *t, table_pass pass, const plume_frame_desc *frame, const mat4 view,
+                           const mat4 projection) {
+    if (!t || !lab_table_on(pass)) return false;
+    GLuint p = t->programs[pass];
+    glUseProgram(p);
+    if (pass == TABLE_SIMULATE) set_frame_uniforms(t, frame, view, projection);
+    for (uint32_t i = 0; i < t->page_count; ++i) {
+        const table_page *page = &t->pages[i];
+        bind_page(t, page);
+        glProgramUniform1ui(p, t->at[pass].first, page->first);
+        glProgramUniform1ui(p, t->at[pass].count, page->count);
+        particles_dispatch(TABLE_PROGRAMS[pass].per_slot ? page->groups : page->count);
+        ++t->dispatches[pass];
+        t->systems[pass] += page->count;
+    }
+    t->ran[pass] = true;
+    return true;
+}
+
+bool update_table_ran(const update_table *t, const system_state *s, table_pass pass) {
+    return t && s->in_table && t->ran[pass];
+}
+
+void update_table_copy_live_lists(const update_table *t) {
+    if (!t || !t->ran[TABLE_COMPACT_SCATTER]) return;
+    for (uint32_t i = 0; i < t->page_count; ++i) {
+        const table_page *page = &t->pages[i];
+        glBindBuffer(GL_COPY_READ_BUFFER, page->buffer);
+        for (uint32_t k = page->first; k < page->first + page->count; ++k) {
+            const system_state *s = t->fitting[k];
+            /* The drawn count is at most the bound (0: nothing to copy). */
+            if (s->sort_bound == 0) continue;
+            glBindBuffer(GL_COPY_WRITE_BUFFER, s->live_list_buffer);
+            glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, s->live_staging.offset, 0,
+                                (GLsizeiptr)s->sort_bound * PLUME_PAIR_BYTES);
+        }
+    }
+}
+
+void update_table_counts(const update_table *table, uint64_t dispatches[TABLE_PASSES],
+                         uint64_t systems[TABLE_PASSES]) {
+    for (int p = 0; p < TABLE_PASSES; ++p) {
+        dispatches[p] = table ? table->dispatches[p] : 0;
+        systems[p] = table ? table->systems[p] : 0;
+    }
+}
+_Static_assert(TABLE_PASSES == sizeof((particle_pool_usage_counts *)0)->table_pass_dispatches / sizeof(uint64_t),
+               "the pool's counts have one a table pass");
