@@ -4,7 +4,10 @@
  * seeded systems of different looks, sizes and non-power-of-two capacities,
  * with event routes, trails, local space, profiling and systems linked by a
  * route; NULL with 0 takes every live system of the context, systems made
- * and destroyed between frames included; bad input (a NULL list with a count, a destroyed handle, a system named twice,
+ * and destroyed between frames included; each pass that runs over a table
+ * of systems (particles/update_table.c) alone and all of them, with systems
+ * that fit beside systems that do not, and a batch's pass dispatches the same
+ * for 3 fitting systems as for 12; bad input (a NULL list with a count, a destroyed handle, a system named twice,
  * a fragment-path system, no frame, a bad frame) is refused with a message
  * and changes no system. */
 #include <setjmp.h>
@@ -20,6 +23,9 @@
 
 #include "particle_fixture.h"
 #include "plume/plume_batch.h"
+#ifndef PLUME_TESTS_THROUGH_TABLE /* the lab's switches and counts are the module's */
+#include "plume_lab.h"
+#endif
 #include "plume_fixture.h"
 #include "test_env.h"
 #include "tests.h"
@@ -256,6 +262,135 @@ static void test_batch_refuses_bad_input_and_changes_nothing(void **state) {
     destroy_system(fragment);
 }
 
+
+#ifndef PLUME_TESTS_THROUGH_TABLE
+/* ---- The passes over tables of systems (particles/update_table.c) ---- */
+
+enum { TABLE_KINDS = 10, TABLE_STEPS = 6 };
+
+/* A capacity that is not a power of two, in [low, high). */
+static uint32_t odd_capacity(uint32_t low, uint32_t high) {
+    uint32_t c = low + test_random_below(high - low);
+    return (c & (c - 1)) == 0 ? c + 3 : c;
+}
+
+/* System `kind` of the table tests: the four looks above, a one-shot burst,
+ * events to the CPU (fit a table), and four that do not fit: local space, a
+ * collider, a route to itself, and one destroyed and made again. */
+static plume_system_desc table_kind_desc(int kind, uint32_t seed, uint32_t capacity) {
+    plume_system_desc d = kind_desc(kind % KINDS, seed + 13u * (uint32_t)kind);
+    d.capacity = capacity;
+    if (kind == 4) { /* a burst at the first step only, then nothing asked */
+        d.emitters[0].rate = 0.0f;
+        d.emitters[6].burst_interval = 0.0f;
+        d.emitters[6].burst_count = 300;
+    }
+    if (kind == 5)
+        d.cpu_events = (plume_cpu_events_desc){.kinds = PLUME_PARTICLE_EVENT_DEATH, .budget = 200};
+    if (kind == 6) d.simulation_space = PLUME_SPACE_LOCAL;
+    if (kind == 7) d.world.colliders[0] = (plume_collider_desc){.shape = PLUME_COLLIDER_SPHERE, .radius = 0.6f};
+    if (kind == 8)
+        d.world.events[0] = (plume_event_route_desc){.trigger = PLUME_EVENT_DEATH, .source_emitters = 1u << 0,
+                                                     .target_emitter = 1, .count = 1};
+    if (kind == 8) d.emitters[1] = (plume_emitter_desc){.lifetime = {0.2f, 0.4f}, .speed = {0.1f, 0.3f}};
+    return d;
+}
+
+static plume_lab_particle_storage pool_counts(plume_context *context) {
+    plume_lab_particle_storage s;
+    assert_int_equal(plume_lab_particle_storage_of(context, (plume_system){0}, &s), PLUME_OK);
+    return s;
+}
+
+/* The table systems batched with `passes` over tables, their twins updated
+ * one by one; kind 9 destroyed and made again (with its twin) mid-run, a
+ * new system among the others, in a block a destroyed one held (poisoned:
+ * the fixture's context poisons new storage). */
+static void run_tables(uint32_t passes, uint32_t seed) {
+    plume_context *context = fixture_context();
+    uint32_t capacities[TABLE_KINDS];
+    for (int k = 0; k < TABLE_KINDS; ++k) capacities[k] = odd_capacity(40, 2500);
+    plume_system batched[TABLE_KINDS], alone[TABLE_KINDS];
+    for (int k = 0; k < TABLE_KINDS; ++k) {
+        batched[k] = create_in(context, table_kind_desc(k, seed, capacities[k]));
+        alone[k] = create_in(context, table_kind_desc(k, seed, capacities[k]));
+    }
+    plume_lab_batch_tables(passes);
+    plume_lab_particle_storage before = pool_counts(context);
+    mat4 view, projection;
+    random_camera(view, projection);
+    for (int step = 0; step < TABLE_STEPS; ++step) {
+        if (step == TABLE_STEPS / 2) {
+            destroy_system(batched[9]);
+            destroy_system(alone[9]);
+            plume_system_desc again = table_kind_desc(9, seed + 1u, odd_capacity(40, 2500));
+            batched[9] = create_in(context, again);
+            alone[9] = create_in(context, again);
+        }
+        plume_frame_desc frame = make_frame(test_random_float(0.01f, 0.06f), view, projection);
+        frame.disable_culling = step % 2 == 0;
+        for (int k = 0; k < TABLE_KINDS; ++k) assert_int_equal(plume_system_update(context, alone[k], &frame), PLUME_OK);
+        assert_int_equal(plume_batch_update(context, batched, TABLE_KINDS, &frame), PLUME_OK);
+    }
+    plume_lab_particle_storage after = pool_counts(context);
+    plume_lab_batch_tables(PLUME_LAB_TABLE_ALL);
+    static const uint32_t SWITCH[4] = {PLUME_LAB_TABLE_PREPARE, PLUME_LAB_TABLE_SIMULATE, PLUME_LAB_TABLE_COMPACTION,
+                                       PLUME_LAB_TABLE_COMPACTION};
+    for (int p = 0; p < 4; ++p) { /* the six that fit (kinds 0-5 and 9), in one page or more */
+        uint64_t ran = after.table_pass_systems[p] - before.table_pass_systems[p];
+        assert_int_equal(ran, passes & SWITCH[p] ? 7u * TABLE_STEPS : 0u);
+        assert_true(after.table_pass_dispatches[p] - before.table_pass_dispatches[p] <= (passes & SWITCH[p] ? ran : 0u));
+    }
+    for (int k = 0; k < TABLE_KINDS; ++k) {
+        char which[48];
+        snprintf(which, sizeof which, "tables 0x%x, system %d", passes, k);
+        assert_true(assert_same_live_particles(context, batched[k], context, alone[k], which) > 0 || k == 4);
+    }
+    assert_same_events(context, batched[5], alone[5]);
+    for (int k = 0; k < TABLE_KINDS; ++k) {
+        destroy_system(batched[k]);
+        destroy_system(alone[k]);
+    }
+}
+
+static void test_batch_tables_update_each_system_as_alone(void **state) {
+    (void)state;
+    if (compute_path_forced_off()) return;
+    uint32_t seed = test_random_below(1u << 20);
+    printf("  seed %u\n", seed);
+    static const uint32_t PASSES[] = {PLUME_LAB_TABLE_PREPARE, PLUME_LAB_TABLE_COMPACTION, PLUME_LAB_TABLE_ALL};
+    for (size_t i = 0; i < sizeof PASSES / sizeof PASSES[0]; ++i) run_tables(PASSES[i], seed + (uint32_t)i);
+}
+
+/* A batch's pass dispatches (every table's and every system's own), once the
+ * systems ask for no particle (a burst at the first step only: no emit pass):
+ * as many for 12 systems that fit a table as for 3. */
+static uint64_t dispatches_of_a_batch(uint32_t count, uint32_t seed) {
+    plume_context *context = fixture_context();
+    plume_system systems[12];
+    for (uint32_t i = 0; i < count; ++i) systems[i] = create_in(context, table_kind_desc(4, seed + i, 100 + 7 * i));
+    assert_int_equal(pool_counts(context).pool_pages, 1); /* a table a page: all in one */
+    plume_frame_desc frame = make_frame(0.02f, NULL, NULL);
+    assert_int_equal(plume_batch_update(context, systems, count, &frame), PLUME_OK); /* the burst */
+    uint64_t before = pool_counts(context).pass_dispatches;
+    assert_int_equal(plume_batch_update(context, systems, count, &frame), PLUME_OK);
+    uint64_t dispatches = pool_counts(context).pass_dispatches - before;
+    for (uint32_t i = 0; i < count; ++i) destroy_system(systems[i]);
+    return dispatches;
+}
+
+static void test_batch_table_dispatches_do_not_grow_with_systems(void **state) {
+    (void)state;
+    if (compute_path_forced_off()) return;
+    uint32_t seed = test_random_below(1u << 20);
+    uint64_t few = dispatches_of_a_batch(3, seed), many = dispatches_of_a_batch(12, seed);
+    printf("  seed %u: a batch's pass dispatches, 3 systems %llu, 12 systems %llu\n", seed,
+           (unsigned long long)few, (unsigned long long)many);
+    assert_int_equal(few, many);
+    assert_int_equal(few, 4); /* prepare, simulate, scan, scatter: one each */
+}
+#endif
+
 const struct CMUnitTest batch_tests[] = {
     cmocka_unit_test_setup_teardown(test_batch_updates_each_system_as_alone, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_batch_stage_major_with_events_trails_and_links, fixture_setup,
@@ -264,5 +399,10 @@ const struct CMUnitTest batch_tests[] = {
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_batch_refuses_bad_input_and_changes_nothing, fixture_setup,
                                     fixture_teardown),
+#ifndef PLUME_TESTS_THROUGH_TABLE
+    cmocka_unit_test_setup_teardown(test_batch_tables_update_each_system_as_alone, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_batch_table_dispatches_do_not_grow_with_systems, fixture_setup,
+                                    fixture_teardown),
+#endif
 };
 const size_t batch_test_count = sizeof batch_tests / sizeof batch_tests[0];
