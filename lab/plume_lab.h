@@ -151,8 +151,8 @@ typedef struct plume_lab_particle_storage {
      * and the systems they ran, since the pool was made. */
     uint64_t table_dispatches, table_systems;
     /* The same for each pass over tables (plume_lab_batch_tables):
-     * prepare, simulate, the compaction's scan, its scatter. */
-    uint64_t table_pass_dispatches[4], table_pass_systems[4];
+     * prepare, emit, simulate, the compaction's scan, its scatter. */
+    uint64_t table_pass_dispatches[5], table_pass_systems[5];
     /* Every compute dispatch of the update's passes (prepare, emit,
      * simulate, the compaction's two: tables and each system's own, the
      * updates of single systems included), process-wide, since the start. */
@@ -177,7 +177,8 @@ enum {
     PLUME_LAB_TABLE_PREPARE = 1u << 0,
     PLUME_LAB_TABLE_SIMULATE = 1u << 1,
     PLUME_LAB_TABLE_COMPACTION = 1u << 2, /* its scan and its scatter (with a copy of each live list) */
-    PLUME_LAB_TABLE_ALL = (1u << 3) - 1u
+    PLUME_LAB_TABLE_EMIT = 1u << 3,       /* the spawn batches and emitters of all in one upload */
+    PLUME_LAB_TABLE_ALL = (1u << 4) - 1u
 };
 void plume_lab_batch_tables(uint32_t passes);
 

@@ -352,7 +352,9 @@ update_table **particle_pool_table(plume_context *context);
 /* ---- update_table.c: a batch's passes as one dispatch a page (update_passes.h) ---- */
 
 /* The passes that run over a table of systems. */
-typedef enum table_pass { TABLE_PREPARE, TABLE_SIMULATE, TABLE_COMPACT_SCAN, TABLE_COMPACT_SCATTER, TABLE_PASSES } table_pass;
+typedef enum table_pass {
+    TABLE_PREPARE, TABLE_EMIT, TABLE_SIMULATE, TABLE_COMPACT_SCAN, TABLE_COMPACT_SCATTER, TABLE_PASSES
+} table_pass;
 void update_table_free(const plume_env *env, update_table *table);
 uint32_t update_table_list(const update_table *table, plume_gl_object *out, uint32_t capacity);
 /* Each pass's table dispatches and the systems they ran, so far (NULL: none). */
@@ -479,10 +481,13 @@ uint32_t spawn_list_gl_objects(const system_state *s, plume_gl_object *out, uint
 /* Every placement starts again where it is; the queue is dropped. */
 void spawn_reset(system_state *s);
 /* The step's batches (rates and bursts per emitter and enabled instance,
- * then the queue, which it empties), uploaded to the batch buffer; returns
+ * then the queue, which it empties), uploaded to the batch buffer unless
+ * `upload` is false (a batch's emit table uploads them with the others'); returns
  * the particles requested (at most the capacity); in local space also
  * each instance's motion since the last update. */
-uint32_t spawn_plan(system_state *s, double dt);
+uint32_t spawn_plan(system_state *s, double dt, bool upload);
+/* The step's batches (none: nothing) into the next buffer of the ring. */
+void spawn_upload(system_state *s);
 /* Local space: binds the instances' motion for the simulate pass. */
 void spawn_bind_local_motion(system_state *s);
 

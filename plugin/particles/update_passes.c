@@ -55,8 +55,8 @@ static void bind_compaction_buffers(system_state *s) {
 
 /* The CPU's plan of the step, then the waiting events' passes (with
  * barriers of their own). */
-static void plan_step(system_state *s, const plume_frame_desc *frame) {
-    uint32_t requested = spawn_plan(s, frame->dt);
+static void plan_step(system_state *s, const plume_frame_desc *frame, bool upload) {
+    uint32_t requested = spawn_plan(s, frame->dt, upload);
     s->requested = requested;
     /* Recorded at the end of the step: a sub-frame birth lives up to dt
      * past a start-of-step one. */
@@ -141,16 +141,20 @@ static void pass_finish(system_state *s, const plume_frame_desc *frame) {
 void particles_run_passes(system_state *const *systems, uint32_t count, const plume_frame_desc *frame,
                           const mat4 view, const mat4 projection) {
     if (count == 0) return; /* a batch whose systems all update alone */
-    for (uint32_t i = 0; i < count; ++i) plan_step(systems[i], frame);
     /* A batch's systems that fit a table share one dispatch a pool page a
      * pass (update_table.c); the others, and a system alone, their own. */
-    update_table *table = update_table_plan(systems, count, frame);
+    update_table *table = update_table_choose(systems, count, frame);
+    for (uint32_t i = 0; i < count; ++i) plan_step(systems[i], frame, !update_table_takes_emit(table, systems[i]));
+    if (!update_table_upload(table))
+        for (uint32_t i = 0; i < count; ++i) /* out of memory: each its own emit after all */
+            if (update_table_takes_emit(table, systems[i])) spawn_upload(systems[i]);
     update_table_dispatch(table, TABLE_PREPARE, frame, view, projection);
     for (uint32_t i = 0; i < count; ++i)
         if (!update_table_ran(table, systems[i], TABLE_PREPARE)) pass_prepare(systems[i]);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
-    bool emitted = false;
-    for (uint32_t i = 0; i < count; ++i) emitted = pass_emit(systems[i]) || emitted;
+    bool emitted = update_table_dispatch(table, TABLE_EMIT, frame, view, projection);
+    for (uint32_t i = 0; i < count; ++i)
+        if (!update_table_ran(table, systems[i], TABLE_EMIT)) emitted = pass_emit(systems[i]) || emitted;
     if (emitted) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     update_table_dispatch(table, TABLE_SIMULATE, frame, view, projection);
     for (uint32_t i = 0; i < count; ++i)

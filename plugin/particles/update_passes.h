@@ -35,11 +35,18 @@ static inline void particles_dispatch(GLuint groups) {
 
 /* ---- update_table.c: the passes of the systems that fit, a dispatch a page ---- */
 
-/* Marks the systems of `systems` whose step fits a table (in_table) and
- * uploads their records, after each one's plan (requested, sort_bound);
- * NULL (none marked) where fewer than two fit, for a single system, or out
- * of memory. Binds GL_SHADER_STORAGE_BUFFER (the caller's scope restores it). */
-update_table *update_table_plan(system_state *const *systems, uint32_t count, const plume_frame_desc *frame);
+/* Marks the systems of `systems` whose step fits a table (in_table), by
+ * page; NULL (none marked) where fewer than two fit, for a single system,
+ * or out of memory. */
+update_table *update_table_choose(system_state *const *systems, uint32_t count, const plume_frame_desc *frame);
+/* Whether the table's emit takes the system's spawn batches (its plan then
+ * uploads none of its own). */
+bool update_table_takes_emit(const update_table *table, const system_state *system);
+/* The records of the marked systems, after each one's plan (requested,
+ * spawn batches), with their spawn batches and emitters, in one upload;
+ * false (no table pass runs) where out of memory. Binds
+ * GL_SHADER_STORAGE_BUFFER (the caller's scope restores it). */
+bool update_table_upload(update_table *table);
 /* Runs `pass` over the table, a dispatch a page; false where it did not
  * (no table, or the lab's switch off): the systems then run their own. */
 bool update_table_dispatch(update_table *table, table_pass pass, const plume_frame_desc *frame, const mat4 view,

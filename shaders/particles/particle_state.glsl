@@ -19,6 +19,7 @@ layout(std430, binding = PLUME_BINDING_TRAITS) restrict PARTICLE_TRAITS_ACCESS b
 // system's bases (particle_system_table.glsl).
 #ifndef MOTION_BASE
 #define MOTION_BASE 0u
+#define TRAITS_BASE 0u
 #define SLOT_KEY_BASE 0u
 #define GROUP_COUNT_BASE 0u
 #endif

@@ -19,6 +19,8 @@ struct SystemRecord {
     vec4 gravity_time;        // gravity, the system's time
     vec4 wind_drag;           // wind, drag
     vec4 turbulence_radius;   // strength, scale, speed; the cull radius
+    uvec4 emit;               // first emit workgroup, first spawn batch, spawn batches, seed
+    uvec4 emit_bases;         // traits (a ParticleTraits a unit), first emitter, tag emitter
 };
 // The live list's binding: simulate leaves it free (local space, which
 // reads its instances there, runs per system).
@@ -39,6 +41,9 @@ SystemRecord g_system;
 #define u_bounds (g_system.flags.y != 0u)
 #define u_capacity g_system.counts.y
 #define u_requested g_system.flags.z
+#define u_seed g_system.emit.w
+#define u_batch_count g_system.emit.z
+#define u_tag_emitter (g_system.emit_bases.z != 0u)
 #define u_sort_mode g_system.counts.z
 #define u_sort_key_shift g_system.counts.w
 #define u_route_count 0
@@ -46,17 +51,24 @@ SystemRecord g_system;
 #define u_world_forces false
 #define u_world_collisions false
 
-// This workgroup's system into g_system; returns the workgroup's index
-// among the system's.
+// A record's first workgroup: simulate's (and the scatter's), or the emit
+// pass's (TABLE_FIRST_GROUP defined before the include).
+#ifndef TABLE_FIRST_GROUP
+#define TABLE_FIRST_GROUP(record) record.counts.x
+#endif
+
+// This workgroup's system into g_system (the last whose first workgroup is
+// at most this one: a system of no workgroup is passed over); returns the
+// workgroup's index among the system's.
 uint find_table_system() {
     uint low = u_table_first, high = u_table_first + u_table_count - 1u;
     while (low < high) {
         uint middle = (low + high + 1u) / 2u;
-        if (table_records[middle].counts.x <= gl_WorkGroupID.x) low = middle;
+        if (TABLE_FIRST_GROUP(table_records[middle]) <= gl_WorkGroupID.x) low = middle;
         else high = middle - 1u;
     }
     g_system = table_records[low];
-    return gl_WorkGroupID.x - g_system.counts.x;
+    return gl_WorkGroupID.x - TABLE_FIRST_GROUP(g_system);
 }
 
 // This workgroup's system into g_system: a workgroup per system.
@@ -67,4 +79,7 @@ void take_table_system() { g_system = table_records[u_table_first + gl_WorkGroup
 #define SLOT_KEY_BASE g_system.bases.z
 #define GROUP_COUNT_BASE g_system.bases.w
 #define LIVE_PAIR_BASE g_system.flags.w
+#define TRAITS_BASE g_system.emit_bases.x
+#define SPAWN_BATCH_BASE g_system.emit.y
+#define EMITTER_BASE g_system.emit_bases.y
 #endif
