@@ -62,6 +62,13 @@ static void assert_same_state(plume_context *context_a, plume_system a, plume_co
     assert_true(assert_same_live_particles(context_a, a, context_b, b, "the batched system and its twin") > 0);
 }
 
+static void destroy_twins(plume_system *batched, plume_system *alone, int count) {
+    for (int k = 0; k < count; ++k) {
+        destroy_system(batched[k]);
+        destroy_system(alone[k]);
+    }
+}
+
 static bool compute_path_forced_off(void) {
     if (test_forced_path() != PLUME_PATH_FRAGMENT) return false;
     printf("  the fragment path is forced: a batch updates compute-path systems only\n");
@@ -86,11 +93,8 @@ static void test_batch_updates_each_system_as_alone(void **state) {
         for (int k = 0; k < KINDS; ++k) assert_int_equal(plume_system_update(context, alone[k], &frame), PLUME_OK);
         assert_int_equal(plume_batch_update(context, batched, KINDS, &frame), PLUME_OK);
     }
-    for (int k = 0; k < KINDS; ++k) {
-        assert_same_state(context, batched[k], context, alone[k]);
-        destroy_system(batched[k]);
-        destroy_system(alone[k]);
-    }
+    for (int k = 0; k < KINDS; ++k) assert_same_state(context, batched[k], context, alone[k]);
+    destroy_twins(batched, alone, KINDS);
 }
 
 /* Systems of the stage-major batch's harder cases, with their twins: GPU
@@ -161,10 +165,7 @@ static void test_batch_stage_major_with_events_trails_and_links(void **state) {
     }
     assert_true(delivered > 0);
     for (int k = 0; k < LINKED; ++k) assert_same_state(context, batched[k], context, alone[k]);
-    for (int k = 0; k < LINKED; ++k) {
-        destroy_system(batched[k]);
-        destroy_system(alone[k]);
-    }
+    destroy_twins(batched, alone, LINKED);
 }
 
 /* NULL, 0: the context's live systems, whichever they are this frame. The
@@ -348,10 +349,7 @@ static void run_tables(uint32_t passes, uint32_t seed) {
         assert_true(assert_same_live_particles(context, batched[k], context, alone[k], which) > 0 || k == 4);
     }
     assert_same_events(context, batched[5], alone[5]);
-    for (int k = 0; k < TABLE_KINDS; ++k) {
-        destroy_system(batched[k]);
-        destroy_system(alone[k]);
-    }
+    destroy_twins(batched, alone, TABLE_KINDS);
 }
 
 static void test_batch_tables_update_each_system_as_alone(void **state) {
