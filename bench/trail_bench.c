@@ -235,15 +235,35 @@ int main(int argc, char **argv) {
            o.count, o.count * (entries + 1) * 96.0 / 1e6, entries, PLUME_TRAIL_SUBDIVISIONS);
     printf("| configuration        | drawn  | update GPU ms | draw GPU ms | drew with | tiled entries | overflowed |\n");
     printf("|----------------------|--------|---------------|-------------|-----------|---------------|------------|\n");
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
-        result r;
-        if (!run(context, &o, rows[i].points, rows[i].path, rows[i].resolution, rows[i].how, &t, &r)) {
+    enum { ROWS = sizeof rows / sizeof rows[0] };
+    static result results[ROWS];
+    for (size_t i = 0; i < ROWS; ++i) {
+        result *r = &results[i];
+        if (!run(context, &o, rows[i].points, rows[i].path, rows[i].resolution, rows[i].how, &t, r)) {
             fprintf(stderr, "%s: failed\n", rows[i].name);
             return 1;
         }
-        printf("| %-20s | %6u | %13.3f | %11.3f | %-9s | %13u | %7u/%-2d |\n", rows[i].name, r.drawn, r.update_ms,
-               r.draw_ms, r.profile.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", r.profile.tiled_entries,
-               r.profile.tiled_overflow_frames, PROFILED_FRAMES);
+        printf("| %-20s | %6u | %13.3f | %11.3f | %-9s | %13u | %7u/%-2d |\n", rows[i].name, r->drawn, r->update_ms,
+               r->draw_ms, r->profile.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster",
+               r->profile.tiled_entries, r->profile.tiled_overflow_frames, PROFILED_FRAMES);
+    }
+    /* Where a tiled draw's time goes: the profile's sub-stages (means over
+     * the profiled frames, which are not the timed ones). */
+    printf("\ntiled draws by stage, ms (means of %d profiled frames):\n", PROFILED_FRAMES);
+    printf("| configuration        | project | scan   | entries | tile sort | ranges | composite | resolve | blend  | "
+           "down+up |\n");
+    printf("|----------------------|---------|--------|---------|-----------|--------|-----------|---------|--------|"
+           "---------|\n");
+    for (size_t i = 0; i < ROWS; ++i) {
+        const plume_profile *p = &results[i].profile;
+        if (p->draw_path != PLUME_DRAW_PATH_TILED) continue;
+        double ms[PLUME_DRAW_STAGE_COUNT];
+        for (int stage = 0; stage < PLUME_DRAW_STAGE_COUNT; ++stage) ms[stage] = p->draw_stages[stage].mean_ms;
+        printf("| %-20s | %7.3f | %6.3f | %7.3f | %9.3f | %6.3f | %9.3f | %7.3f | %6.3f | %7.3f |\n", rows[i].name,
+               ms[PLUME_DRAW_STAGE_PROJECT], ms[PLUME_DRAW_STAGE_SCAN], ms[PLUME_DRAW_STAGE_ENTRIES],
+               ms[PLUME_DRAW_STAGE_TILE_SORT], ms[PLUME_DRAW_STAGE_RANGES], ms[PLUME_DRAW_STAGE_COMPOSITE],
+               ms[PLUME_DRAW_STAGE_RESOLVE], ms[PLUME_DRAW_STAGE_BLEND],
+               ms[PLUME_DRAW_STAGE_DOWNSAMPLE] + ms[PLUME_DRAW_STAGE_UPSAMPLE]);
     }
     plume_context_destroy(context);
     return 0;

@@ -149,6 +149,10 @@ bool demo_app_create(const demo_options *options, int width, int height, demo_ap
     app->sorting = options->sort;
     app->show_hud = options->hud;
     app->camera = (orbit_camera){{2.2f, 3.3f, -0.4f}, 0.38f, 0.14f, 12.5f};
+    if (options->camera_given) {
+        const float *c = options->camera;
+        app->camera = (orbit_camera){{c[0], c[1], c[2]}, glm_rad(c[3]), glm_rad(c[4]), c[5]};
+    }
     find_texture(options->texture_path, app->texture_path, sizeof app->texture_path);
     find_motion(options->texture_path, app->texture_path, app->motion_path, sizeof app->motion_path);
 

@@ -50,6 +50,8 @@ typedef struct demo_options {
     uint32_t tile_size;       /* --tile 8|16|32: the tiled path's tile size (0: the module's default) */
     uint32_t chunk_entries;   /* --chunk K|unchunked: entries a tiled composite workgroup walks (0: default) */
     bool gl33;                /* --gl 3.3: a GL 3.3 core context and the module's fragment path */
+    bool camera_given;        /* --camera X,Y,Z,YAW,PITCH,DISTANCE: the orbit camera's start */
+    float camera[6];          /* its target (metres), yaw and pitch (degrees), distance (metres) */
     bool size_given, particles_given;
     bool hud_given;           /* --hud or --no-hud: otherwise off offscreen, on in a window */
 } demo_options;

@@ -12,7 +12,7 @@
 #include "plume/plume_particles.h"
 
 enum {
-    TORCHES = 160, /* two rows of 80 along the back wall */
+    TORCHES = 160, /* two rings of 80 fires on the ground round the scene */
     IMPACTS = 60,
     DUST = 80,
     SYSTEMS = TORCHES + IMPACTS + DUST,
@@ -41,15 +41,21 @@ static float spread(uint32_t i, uint32_t k) {
     return (float)(h & 0xFFFFu) / 65535.0f;
 }
 
-/* A small flame: a young glowing core turning to thin smoke. */
+/* A small flame on the ground: a young glowing core turning to thin
+ * smoke; the torches stand in two rings round the scene, far enough apart
+ * that each reads as a fire of its own. */
 static plume_system_desc torch_desc(const char *sprite, uint32_t i) {
-    float x = -9.0f + 18.0f * (float)(i % (TORCHES / 2)) / (TORCHES / 2 - 1);
+    const float tau = 6.2831853f;
+    bool inner = i < TORCHES / 2;
+    float angle = tau * ((float)(i % (TORCHES / 2)) + (inner ? 0.0f : 0.5f)) / (TORCHES / 2);
+    float radius = inner ? 7.0f : 9.5f;
+    float x = 0.5f + radius * cosf(angle), z = -0.5f + radius * sinf(angle);
     return (plume_system_desc){
         .capacity = 128,
         .seed = 100 + i,
         .emitters[0] = {.shape = PLUME_SHAPE_SPHERE, .extents = {0.05f, 0, 0}, .direction = {0, 1, 0},
                         .spread = 0.3f, .rate = 70.0f, .lifetime = {0.5f, 0.9f}, .speed = {0.5f, 0.9f},
-                        .size = {0.14f, 0.24f}, .position = {x, i < TORCHES / 2 ? 1.3f : 2.6f, -6.5f}},
+                        .size = {0.2f, 0.32f}, .position = {x, 0.12f, z}},
         .forces = {.gravity = {0, 0.4f, 0}, .drag = 0.8f},
         .appearance = {.color_over_life = {3, {{0.0f, {1.0f, 0.75f, 0.3f, 1}}, {0.5f, {0.9f, 0.35f, 0.1f, 1}},
                                                {1.0f, {0.25f, 0.22f, 0.2f, 1}}}},

@@ -1,6 +1,6 @@
 /* The many-effects scene (--many-effects, M): a few hundred small effects
- * at once, as a game shows them, each its own system: torches along a wall,
- * impacts bursting on the ground, dust drifting over it. All of them are
+ * at once, as a game shows them, each its own system: torches in rings
+ * round the scene, impacts bursting on the ground, dust drifting over it. All of them are
  * updated by one plume_batch_update and drawn by one plume_batch_draw (one
  * order for all, one draw), and their figures go to the HUD. Every call
  * into the module for them is in demo/many_effects.c. */

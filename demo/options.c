@@ -1,4 +1,5 @@
 /* Command line of the smoke demo. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,9 @@ static const char *USAGE =
     "  --tile T           the tiled path's tile size in pixels: 8, 16 (default) or 32\n"
     "  --chunk K          the entries a tiled composite workgroup walks at most (default 512),\n"
     "                     or 'unchunked' (a tile's whole run)\n"
+    "  --camera X,Y,Z,YAW,PITCH,DISTANCE\n"
+    "                     where the orbit camera starts: the point it looks at (metres), its yaw and\n"
+    "                     pitch (degrees; yaw 0 looks along -z) and its distance (metres)\n"
     "  --look-away        the camera turned away from the smoke, which still simulates (what the\n"
     "                     smoke costs out of view)\n"
     "  --unlit            the smoke column unlit: the default look (what the scene's light costs)\n"
@@ -196,6 +200,13 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
                               : leaves ? DEMO_EFFECT_LEAVES
                                        : DEMO_EFFECT_SMOKE;
             options->effect_path = sparks || debris || leaves || !strcmp(value, "smoke") ? NULL : value;
+        } else if (!strcmp(arg, "--camera")) {
+            float *c = options->camera;
+            char end = 0;
+            ok = sscanf(value, "%f,%f,%f,%f,%f,%f%c", &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &end) == 6 &&
+                 c[4] > -90.0f && c[4] < 90.0f && c[5] > 0.0f && c[5] <= 1000.0f;
+            for (int k = 0; k < 6; ++k) ok = ok && isfinite(c[k]);
+            options->camera_given = ok;
         } else if (!strcmp(arg, "--save-effect")) {
             options->save_effect = value;
         } else if (!strcmp(arg, "--gl")) {

@@ -8,10 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "effect_path.h"
 #include "effect_printf.h"
 #include "plume/plume_effect.h"
 
 enum { OBJ_MAX_VERTICES = 1 << 24 };
+/* Room for OBJ_MAX_VERTICES written out at length (about 40 bytes a line). */
+enum { OBJ_FILE_MAX_BYTES = 1 << 30 };
 
 /* A growing array of floats. */
 typedef struct floats {
@@ -246,21 +249,15 @@ plume_result plume_effect_load_obj(const char *path, plume_effect_mesh *out, plu
         if (error) snprintf(error->message, sizeof error->message, "path and out must not be NULL");
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    FILE *file = fopen(path, "rb");
-    char *text = NULL;
-    long length = -1;
-    if (file && fseek(file, 0, SEEK_END) == 0 && (length = ftell(file)) >= 0 && fseek(file, 0, SEEK_SET) == 0 &&
-        (text = malloc((size_t)length + 1)) != NULL && fread(text, 1, (size_t)length, file) != (size_t)length) {
-        free(text);
-        text = NULL;
-    }
-    int saved = errno;
-    if (file) fclose(file);
+    size_t length = 0;
+    plume_result result;
+    char message[PLUME_EFFECT_MESSAGE_MAX];
+    char *text = effect_read_file(path, OBJ_FILE_MAX_BYTES, "a mesh", &length, message, sizeof message, &result);
     if (!text) {
-        if (error) snprintf(error->message, sizeof error->message, "%s: cannot read: %s", path, strerror(saved));
-        return file && length >= 0 ? PLUME_ERROR_OUT_OF_MEMORY : PLUME_ERROR_IO;
+        if (error) snprintf(error->message, sizeof error->message, "%s", message);
+        return result;
     }
-    plume_result result = plume_effect_parse_obj(text, (size_t)length, path, out, error);
+    result = plume_effect_parse_obj(text, length, path, out, error);
     free(text);
     return result;
 }

@@ -471,96 +471,56 @@ void plume_effect_group_free(plume_effect_group *group) {
     memset(group, 0, sizeof *group);
 }
 
-/* The whole file at `path` (malloc'd, *length bytes) and its folder, where
- * relative paths start; NULL with the error set otherwise. */
-static char *read_effect_file(const char *path, size_t *out_length, char folder[PLUME_EFFECT_PATH_MAX],
-                              plume_effect_error *error, plume_result *out_result) {
+/* Reads the effect file at `path` and parses it with `parse` into `out`
+ * (`caller` names the call in the errors): relative paths start at the
+ * file's folder. */
+typedef plume_result (*effect_text_parser)(const char *text, size_t length, const char *file_name,
+                                           const char *folder, void *out, plume_effect_error *error);
+
+static plume_result load_effect_file(const char *caller, const char *path, void *out, plume_effect_error *error,
+                                     effect_text_parser parse) {
     char message[PLUME_EFFECT_MESSAGE_MAX];
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        snprintf(message, sizeof message, "%s: cannot open: %s", path, strerror(errno));
+    if (!path || !out) {
+        snprintf(message, sizeof message, "%s: path and out must not be NULL", caller);
         set_error(error, 0, 0, "", message);
-        *out_result = PLUME_ERROR_IO;
-        return NULL;
+        return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    /* Read in growing steps: effect files are kilobytes, the limit megabytes. */
-    size_t length = 0, capacity = 0;
-    char *text = NULL;
-    bool read_failed = false;
-    while (!read_failed && length <= EFFECT_FILE_MAX_BYTES) {
-        if (length == capacity) {
-            capacity = capacity ? 2 * capacity : 1 << 16;
-            char *grown = realloc(text, capacity + 1);
-            if (!grown) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = grown;
-        }
-        size_t got = fread(text + length, 1, capacity - length, file);
-        length += got;
-        if (got == 0) {
-            read_failed = ferror(file) != 0;
-            break;
-        }
-    }
-    fclose(file);
-    plume_result result = PLUME_OK;
+    size_t length = 0;
+    plume_result result;
+    char *text = effect_read_file(path, EFFECT_FILE_MAX_BYTES, "an effect", &length, message, sizeof message, &result);
     if (!text) {
-        snprintf(message, sizeof message, "%s: out of memory", path), result = PLUME_ERROR_OUT_OF_MEMORY;
-    } else if (read_failed) {
-        snprintf(message, sizeof message, "%s: cannot read", path), result = PLUME_ERROR_IO;
-    } else if (length > EFFECT_FILE_MAX_BYTES) {
-        snprintf(message, sizeof message, "%s: larger than %d bytes: not an effect", path, EFFECT_FILE_MAX_BYTES);
-        result = PLUME_ERROR_INVALID_ARGUMENT;
-    }
-    *out_result = result;
-    if (result != PLUME_OK) {
         set_error(error, 0, 0, "", message);
-        free(text);
-        return NULL;
+        return result;
     }
-    /* The folder of the file: relative texture paths start there. */
+    char folder[PLUME_EFFECT_PATH_MAX];
     const char *slash = effect_path_last_separator(path);
-    if (slash) snprintf(folder, PLUME_EFFECT_PATH_MAX, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    if (slash) snprintf(folder, sizeof folder, "%.*s", (int)(slash == path ? 1 : slash - path), path);
     else folder[0] = '\0';
-    *out_length = length;
-    return text;
+    result = parse(text, length, path, folder, out, error);
+    free(text);
+    return result;
+}
+
+static plume_result parse_one(const char *text, size_t length, const char *file_name, const char *folder, void *out,
+                              plume_effect_error *error) {
+    return plume_effect_parse(text, length, file_name, folder, out, error);
+}
+
+static plume_result parse_group(const char *text, size_t length, const char *file_name, const char *folder,
+                                void *out, plume_effect_error *error) {
+    return plume_effect_group_parse(text, length, file_name, folder, out, error);
 }
 
 plume_result plume_effect_load(const char *path, plume_effect *out, plume_effect_error *error) {
     if (error) memset(error, 0, sizeof *error);
-    if (!path || !out) {
-        set_error(error, 0, 0, "", "plume_effect_load: path and out must not be NULL");
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
-    plume_effect_clear(out);
-    char folder[PLUME_EFFECT_PATH_MAX];
-    size_t length = 0;
-    plume_result result;
-    char *text = read_effect_file(path, &length, folder, error, &result);
-    if (!text) return result;
-    result = plume_effect_parse(text, length, path, folder, out, error);
-    free(text);
-    return result;
+    if (path && out) plume_effect_clear(out);
+    return load_effect_file("plume_effect_load", path, out, error, parse_one);
 }
 
 plume_result plume_effect_group_load(const char *path, plume_effect_group *out, plume_effect_error *error) {
     if (error) memset(error, 0, sizeof *error);
-    if (!path || !out) {
-        set_error(error, 0, 0, "", "plume_effect_group_load: path and out must not be NULL");
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
-    memset(out, 0, sizeof *out);
-    char folder[PLUME_EFFECT_PATH_MAX];
-    size_t length = 0;
-    plume_result result;
-    char *text = read_effect_file(path, &length, folder, error, &result);
-    if (!text) return result;
-    result = plume_effect_group_parse(text, length, path, folder, out, error);
-    free(text);
-    return result;
+    if (path && out) memset(out, 0, sizeof *out);
+    return load_effect_file("plume_effect_group_load", path, out, error, parse_group);
 }
 
 void plume_effect_copy(plume_effect *to, const plume_effect *from) {

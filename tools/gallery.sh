@@ -39,13 +39,13 @@ done <<'LIST'
 fire_smoke|4|--effect smoke --fire
 grinder|2.5|--effect grinder --night
 explosion|3.9|--effect explosion --night
-fountain|3|--effect fountain_splash
+fountain|3|--effect fountain_splash --camera -3.6,1.1,2.2,22,8,6
 rain|2.5|--effect rain --night
 snow|10|--effect snow_settling
 magic|3.5|--effect magic --night
 dust_storm|5|--effect dust_storm
 fireflies|2|--effect fireflies --night
-candle|1.5|--effect candle --night
+candle|1.5|--effect candle --night --camera -1.5,0.95,1.1,22,14,3
 LIST
 grep -h "^plume_demo offscreen" "$logs"/*.log 2>/dev/null | sort -u
 exit $status

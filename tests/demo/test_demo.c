@@ -363,6 +363,10 @@ static void test_demo_command_line(void **state) {
     assert_true(options.look_away);
     assert_int_equal(options.tile_size, 8);
     assert_int_equal(options.chunk_entries, PLUME_TILED_UNCHUNKED);
+    char *camera[] = {"plume_demo", "--camera", "-3.6,1.5,2.2,30,12.5,6", NULL};
+    assert_int_equal(demo_options_parse(3, camera, &options), 0);
+    assert_true(options.camera_given);
+    assert_true(options.camera[0] == -3.6f && options.camera[3] == 30.0f && options.camera[5] == 6.0f);
     char *chunk[] = {"plume_demo", "--chunk", "64", NULL};
     assert_int_equal(demo_options_parse(3, chunk, &options), 0);
     assert_int_equal(options.chunk_entries, 64);
@@ -376,7 +380,9 @@ static void test_demo_command_line(void **state) {
                       {"plume_demo", "--size", "10x10"},     {"plume_demo", "--frames", "-3"},
                       {"plume_demo", "--dt", "nan"},         {"plume_demo", "--bogus", "1"},
                       {"plume_demo", "--tile", "12"},        {"plume_demo", "--chunk", "0"},
-                      {"plume_demo", "--chunk", "7x"}};
+                      {"plume_demo", "--chunk", "7x"},       {"plume_demo", "--camera", "1,2,3,4,5"},
+                      {"plume_demo", "--camera", "1,2,3,4,95,6"}, {"plume_demo", "--camera", "1,2,3,4,5,6,"},
+                      {"plume_demo", "--camera", "1,2,3,4,5,0"}};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
         demo_options_default(&options);
         assert_int_equal(demo_options_parse(3, bad[k], &options), 2);

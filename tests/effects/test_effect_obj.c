@@ -66,7 +66,7 @@ static void test_obj_refusals_name_line_and_column(void **state) {
     plume_effect_mesh mesh;
     plume_effect_error error;
     assert_int_equal(plume_effect_load_obj("/nonexistent/rock.obj", &mesh, &error), PLUME_ERROR_IO);
-    assert_non_null(strstr(error.message, "/nonexistent/rock.obj: cannot read"));
+    assert_non_null(strstr(error.message, "/nonexistent/rock.obj: cannot open"));
 }
 
 /* A file's mesh makes a mesh system (uploaded at creation, the file's

@@ -227,6 +227,16 @@ float render_largest_difference(const float *a, const float *b) {
     return largest;
 }
 
+int render_pixels_differing(const float *a, const float *b, float bound) {
+    int differing = 0;
+    for (int i = 0; i < RENDER_WIDTH * RENDER_HEIGHT; ++i) {
+        bool differs = false;
+        for (int c = 0; c < 4; ++c) differs = differs || fabsf(a[4 * i + c] - b[4 * i + c]) > bound;
+        differing += differs;
+    }
+    return differing;
+}
+
 int render_covered_pixels(const float *rgba) {
     int covered = 0;
     for (int i = 0; i < RENDER_WIDTH * RENDER_HEIGHT; ++i)

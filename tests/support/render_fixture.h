@@ -77,6 +77,8 @@ float *render_new_image(void);
 double render_psnr(const float *a, const float *b);
 /* The largest difference of any channel of any pixel. */
 float render_largest_difference(const float *a, const float *b);
+/* Pixels of which some channel differs by more than `bound`. */
+int render_pixels_differing(const float *a, const float *b, float bound);
 /* Pixels whose red differs from the background's by more than 0.05. */
 int render_covered_pixels(const float *rgba);
 

@@ -1,0 +1,61 @@
+#!/bin/sh
+# The GPU machine's call for the third wave's open figures, most important
+# first, each part under a time limit of its own so that one slow part
+# cannot eat the call (notes/wave3-draws-h200.md lists what each answers):
+#   suites  the test suite (static), the plugin table's, the GL 3.3 list
+#   many    many small systems: per-system calls against the batch (#36)
+#   trails  64 K x 16-point trails in a draw group, raster and tiled (#31)
+#   meshes  100 K lit meshes, levels of detail and culling (#32)
+#   gallery the ten stills and their GPU ms (#33), into $OUT/gallery
+#   web     the WebGL 2 page in Chromium, where chromium and emcc exist (#34)
+# Builds nothing: run from a folder that holds build/release/bin, demo/ and
+# tests/ (the device's copy of the tree, the build carried):
+#     . .gl/prelude.sh; sh tools/gpu_wave3.sh "$OUT" [PART...]
+# No PART: all of them, in the order above. Each part's output goes to
+# $OUT/PART.log; one line per part is printed with its exit and seconds.
+set -u
+out=${1:-/tmp/plume-wave3}
+[ $# -gt 0 ] && shift
+parts=${*:-suites many trails meshes gallery web}
+bin=./build/release/bin
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
+run_part() {
+    name=$1 limit=$2
+    shift 2
+    begin=$(date +%s)
+    timeout "$limit" "$@" > "$out/$name.log" 2>&1
+    echo "== $name: exit $? in $(( $(date +%s) - begin )) s"
+}
+for part in $parts; do
+    case $part in
+    suites)
+        run_part tests 240 $bin/plume_tests
+        grep -E "^GL:|PASSED|FAILED|^\[  (FAILED|ERROR)" "$out/tests.log" | head -20
+        run_part plugin_host 120 $bin/plume_plugin_host
+        grep -E "PASSED|FAILED" "$out/plugin_host.log" | head -5
+        eval "$(sed -n '/^tests="/,/[^\\]"$/p' tests/run_gl33.sh)"
+        run_part gl33 60 env PLUME_TEST_GL=3.3 PLUME_TEST_PATH=fragment $bin/plume_tests "$tests"
+        grep -E "PASSED|FAILED" "$out/gl33.log" | head -5 ;;
+    many)
+        run_part many 240 $bin/plume_many_systems --counts 1,10,50,200,1000 --paths raster,tiled --frames 120 \
+            --warmup 70 --creations 200 --capacity 1024
+        tail -30 "$out/many.log" ;;
+    trails)
+        run_part trails 120 $bin/plume_trail_bench --count 65536 --points 16 --frames 120 --warmup 30 --size 1280x720
+        tail -15 "$out/trails.log" ;;
+    meshes)
+        for impostor in 6 12; do
+            run_part "meshes_$impostor" 120 $bin/plume_mesh_bench --count 100000 --frames 300 --warmup 60 \
+                --size 1280x720 --coarse-below 24 --impostor-below "$impostor"
+            tail -12 "$out/meshes_$impostor.log"
+        done ;;
+    gallery)
+        run_part gallery 300 env OUT="$out/gallery" sh tools/gallery.sh
+        cat "$out/gallery.log" ;;
+    web)
+        run_part web 120 sh tests/check_web_page.sh
+        tail -3 "$out/web.log" ;;
+    *) echo "gpu_wave3: no part '$part' (suites many trails meshes gallery web)" >&2; exit 2 ;;
+    esac
+done
