@@ -410,8 +410,8 @@ uint32_t particles_plan_emission(system_state *s, double dt, GLuint running_end[
 void particles_window_record(emission_window *w, double time, uint64_t count);
 /* The most particles that can be alive at `now` (at most the capacity). */
 uint32_t particles_window_live_bound(emission_window *w, double now, uint32_t capacity);
-/* Plans this step's emission, then runs prepare, emit and simulate; culls
- * against view and projection when `cull` is set. */
+/* Plans this step's emission, then runs prepare, emit and simulate
+ * (update_passes.c); culls against view and projection when `cull` is set. */
 void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view,
                                   const mat4 projection, bool cull);
 /* Simulate's workgroups over the capacity. */

@@ -1,8 +1,8 @@
-/* The update's GPU stages: emission planned on the CPU (counts only), then
- * prepare, emit and simulate passes, the compaction that packs the live list,
- * the dead list and the event records in slot order, and the sort of the
- * live list; the reset pass;
- * and the CPU's bound on the live count that sizes the sort. */
+/* The update's GPU stages: their programs (prepare, emit, simulate, the
+ * compaction that packs the live list, the dead list and the event records
+ * in slot order; the passes themselves run in update_passes.c), emission
+ * planned on the CPU (counts only), the sort of the live list, the reset
+ * pass, and the CPU's bound on the live count that sizes the sort. */
 #include <math.h>
 #include <string.h>
 
