@@ -251,8 +251,9 @@ typedef enum plume_blend_mode {
  * system draws raster). The tiled path's per-system buffers of a
  * trail system follow its triangles: about capacity x (points - 1 + 1) x
  * PLUME_TRAIL_SUBDIVISIONS x 2 x (16 x splat vec4s + 4) bytes, made on its
- * first tiled draw (docs/look.md). Not drawn in a draw group (the group
- * draws its particles only). */
+ * first tiled draw (docs/look.md). In a draw group (plume_draw_group.h,
+ * plume_batch_draw) its segments sort with the other systems' sprites into
+ * one back-to-front order, raster and tiled. */
 enum { PLUME_MAX_TRAIL_POINTS = 128, PLUME_TRAIL_SUBDIVISIONS = 4 };
 
 typedef enum plume_trail_spacing {
