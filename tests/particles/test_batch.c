@@ -7,7 +7,8 @@
  * and destroyed between frames included; each pass that runs over a table
  * of systems (particles/update_table.c) alone and all of them, with systems
  * that fit beside systems that do not, and a batch's pass dispatches the same
- * for 3 fitting systems as for 12; bad input (a NULL list with a count, a destroyed handle, a system named twice,
+ * for 3 fitting systems as for 12; a batch whose passes run over tables
+ * leaves a hostile host's GL state as it found it; bad input (a NULL list with a count, a destroyed handle, a system named twice,
  * a fragment-path system, no frame, a bad frame) is refused with a message
  * and changes no system. */
 #include <setjmp.h>
@@ -21,6 +22,7 @@
 
 #include <epoxy/gl.h>
 
+#include "hostile_host.h"
 #include "particle_fixture.h"
 #include "plume/plume_batch.h"
 #ifndef PLUME_TESTS_THROUGH_TABLE /* the lab's switches and counts are the module's */
@@ -264,6 +266,35 @@ static void test_batch_refuses_bad_input_and_changes_nothing(void **state) {
 }
 
 
+/* Systems that fit a table, batched inside a hostile host: the tables bind
+ * the pool's pages, the upload's ranges and the copy buffers; the host's
+ * state comes back as it was. */
+static void test_batch_tables_leave_a_hostile_host_as_they_found_it(void **state) {
+    (void)state;
+    if (compute_path_forced_off()) return;
+    plume_context *context = fixture_context();
+    uint32_t seed = test_random_u32();
+    plume_system systems[KINDS];
+    for (int k = 0; k < KINDS; ++k) systems[k] = create_in(context, kind_desc(k, seed));
+    GLuint color = test_texture_create(GL_RGBA8, 16, 16), target = 0; /* the host's target, bound */
+    glGenFramebuffers(1, &target);
+    glBindFramebuffer(GL_FRAMEBUFFER, target);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, color, 0);
+    host_objects host = make_hostile(16);
+    GLint64 before[HOSTILE_MAX_VALUES];
+    int count = snapshot(before);
+    for (int step = 0; step < 3; ++step) {
+        plume_frame_desc frame = make_frame(0.02f, NULL, NULL);
+        assert_int_equal(plume_batch_update(context, systems, KINDS, &frame), PLUME_OK);
+        assert_unchanged(before, count, "a batch update of systems that fit a table");
+    }
+    end_hostile(&host);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &target);
+    glDeleteTextures(1, &color);
+    for (int k = 0; k < KINDS; ++k) destroy_system(systems[k]);
+}
+
 #ifndef PLUME_TESTS_THROUGH_TABLE
 /* ---- The passes over tables of systems (particles/update_table.c) ---- */
 
@@ -398,6 +429,8 @@ const struct CMUnitTest batch_tests[] = {
     cmocka_unit_test_setup_teardown(test_batch_of_every_live_system_as_they_come_and_go, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_batch_refuses_bad_input_and_changes_nothing, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_batch_tables_leave_a_hostile_host_as_they_found_it, fixture_setup,
                                     fixture_teardown),
 #ifndef PLUME_TESTS_THROUGH_TABLE
     cmocka_unit_test_setup_teardown(test_batch_tables_update_each_system_as_alone, fixture_setup, fixture_teardown),
