@@ -299,7 +299,6 @@ typedef struct system_state {
     particle_range traits;   /* capacity ParticleTraits: fixed at birth */
     GLuint live_list_buffer; /* capacity {depth key, slot} pairs: this update's survivors, sorted */
     particle_range state;    /* see the STATE_* layout, from its offset */
-    particle_range live_staging; /* capacity pairs: a batch's table writes the live list here (update_table.c) */
     plume_upload_ring emitter_ring; /* its buffer current: PLUME_MAX_EMITTERS Emitters */
     GLuint sprite_texture;   /* 0: no texture */
     GLuint motion_texture;   /* the flipbook's motion, plume's own (0: none or the host's) */

@@ -86,16 +86,14 @@ static plume_result create_buffers(system_state *s) {
     float emitters[PLUME_MAX_EMITTERS][EMITTER_GPU_FLOATS];
     for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) particles_pack_emitter(&s->desc.emitters[e], emitters[e]);
     /* The capacity-sized storage in one block of the context's pool; the
-     * compaction's outcome per slot and counts per workgroup with it, and
-     * the live list a batch's table writes (update_table.c). */
-    const GLsizeiptr sizes[6] = {capacity * PLUME_MOTION_BYTES, capacity * PLUME_TRAITS_BYTES,
+     * compaction's outcome per slot and counts per workgroup with it. */
+    const GLsizeiptr sizes[5] = {capacity * PLUME_MOTION_BYTES, capacity * PLUME_TRAITS_BYTES,
                                  STATE_HEADER_BYTES + capacity * 4, capacity * PLUME_PAIR_BYTES,
-                                 (GLsizeiptr)particles_simulate_groups(s) * PLUME_GROUP_COUNT_BYTES,
-                                 capacity * PLUME_PAIR_BYTES};
-    particle_range ranges[6];
-    if ((r = particle_pool_take(s->context, &s->env, sizes, 6, ranges, &s->pool_block))) return r;
+                                 (GLsizeiptr)particles_simulate_groups(s) * PLUME_GROUP_COUNT_BYTES};
+    particle_range ranges[5];
+    if ((r = particle_pool_take(s->context, &s->env, sizes, 5, ranges, &s->pool_block))) return r;
     s->motion = ranges[0], s->traits = ranges[1], s->state = ranges[2];
-    s->slot_keys = ranges[3], s->group_counts = ranges[4], s->live_staging = ranges[5];
+    s->slot_keys = ranges[3], s->group_counts = ranges[4];
     if ((r = particles_create_buffer(
              s, capacity * PLUME_PAIR_BYTES, NULL, "plume particles: live list", &s->live_list_buffer)))
         return r;

@@ -20,9 +20,10 @@
  * every system gets the same arithmetic in the same workgroup as its own
  * dispatch would give it, so the particles are the same
  * (tests/particles/test_batch.c compares). The scatter writes each
- * system's live list into its block (the live list is a buffer of its own,
- * which a table cannot bind): one copy a system puts it where the sort and
- * the draw read it. The programs are one per context (a look differs only
+ * system's live list into the table's scratch (the live list is a buffer of
+ * the system's own, which a table cannot bind; a scratch the batch's, not a
+ * range of each block, so a system never batched pays nothing for it): one
+ * copy a system puts it where the sort and the draw read it. The programs are one per context (a look differs only
  * by its mesh, and mesh systems stay out), built at the first batch that has
  * a table; the table and its scratch live on the context's particle pool,
  * grown, never shrunk. The systems that do not fit run their own dispatches
@@ -37,7 +38,7 @@ enum { TABLE_PAGE_REACH = 16 * 1024 * 1024 }; /* GL_MAX_SHADER_STORAGE_BLOCK_SIZ
 typedef struct table_record {
     uint32_t bases[4];  /* motion vec4, state word, slot key, group count */
     uint32_t counts[4]; /* first workgroup, capacity, sort mode, sort key shift */
-    uint32_t flags[4];  /* cull, bounds, particles requested, the live list's base (in pairs) */
+    uint32_t flags[4];  /* cull, bounds, particles requested, the live list's base in the scratch (in pairs) */
     float gravity_time[4], wind_drag[4], turbulence_radius[4];
     uint32_t emit[4];       /* first emit workgroup, first spawn batch, spawn batches, seed */
     uint32_t emit_bases[4]; /* traits, first emitter, tag emitter */
@@ -98,6 +99,8 @@ struct update_table {
     table_locations at[TABLE_PASSES];
     plume_upload_ring ring;
     GLuint upload_buffer;    /* this update's upload */
+    GLuint live_scratch;     /* the scatter's live lists, every tabled system's capacity of pairs */
+    GLsizeiptr live_scratch_bytes;
     GLint alignment;         /* GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT */
     system_state **fitting;  /* this update's tabled systems, page by page */
     table_page *pages;
@@ -107,11 +110,18 @@ struct update_table {
     uint64_t dispatches[TABLE_PASSES], systems[TABLE_PASSES]; /* so far: the lab's counts */
 };
 
+/* The table's GL objects into `all` (room for TABLE_OBJECTS); returns how many. */
+enum { TABLE_OBJECTS = TABLE_PASSES + 1 + PLUME_UPLOAD_RING };
+static uint32_t table_objects(const update_table *table, plume_gl_object all[TABLE_OBJECTS]) {
+    for (int p = 0; p < TABLE_PASSES; ++p) all[p] = (plume_gl_object){GL_PROGRAM, table->programs[p]};
+    all[TABLE_PASSES] = (plume_gl_object){GL_BUFFER, table->live_scratch};
+    return TABLE_PASSES + 1 + plume_upload_ring_list(&table->ring, all + TABLE_PASSES + 1, PLUME_UPLOAD_RING);
+}
+
 void update_table_free(const plume_env *env, update_table *table) {
     if (!table) return;
-    plume_gl_object owned[TABLE_PASSES + PLUME_UPLOAD_RING];
-    for (int p = 0; p < TABLE_PASSES; ++p) owned[p] = (plume_gl_object){GL_PROGRAM, table->programs[p]};
-    uint32_t n = TABLE_PASSES + plume_upload_ring_list(&table->ring, owned + TABLE_PASSES, PLUME_UPLOAD_RING);
+    plume_gl_object owned[TABLE_OBJECTS];
+    uint32_t n = table_objects(table, owned);
     plume_upload_ring_forget(&table->ring);
     plume_delete_gl_objects(env, owned, n);
     plume_free(env, table->fitting);
@@ -122,10 +132,8 @@ void update_table_free(const plume_env *env, update_table *table) {
 
 uint32_t update_table_list(const update_table *table, plume_gl_object *out, uint32_t capacity) {
     if (!table) return 0;
-    plume_gl_object all[TABLE_PASSES + PLUME_UPLOAD_RING];
-    for (int p = 0; p < TABLE_PASSES; ++p) all[p] = (plume_gl_object){GL_PROGRAM, table->programs[p]};
-    uint32_t n = TABLE_PASSES + plume_upload_ring_list(&table->ring, all + TABLE_PASSES, PLUME_UPLOAD_RING);
-    return plume_list_named_gl_objects(all, n, out, capacity);
+    plume_gl_object all[TABLE_OBJECTS];
+    return plume_list_named_gl_objects(all, table_objects(table, all), out, capacity);
 }
 
 #ifdef PLUME_LAB
@@ -200,8 +208,7 @@ static table_record record_of(const system_state *s) {
                   (uint32_t)(s->slot_keys.offset / PLUME_PAIR_BYTES),
                   (uint32_t)(s->group_counts.offset / PLUME_GROUP_COUNT_BYTES)},
         .counts = {0, s->desc.capacity, (uint32_t)s->desc.sort_mode, particles_sort_key_shift(&s->desc)},
-        .flags = {s->update_culls, boxed && !s->bounds.lab_disabled, s->requested,
-                  (uint32_t)(s->live_staging.offset / PLUME_PAIR_BYTES)},
+        .flags = {s->update_culls, boxed && !s->bounds.lab_disabled, s->requested, 0},
         .gravity_time = {f->gravity[0], f->gravity[1], f->gravity[2], (float)s->time},
         .wind_drag = {f->wind[0], f->wind[1], f->wind[2], f->drag},
         .turbulence_radius = {f->turbulence, f->turbulence_scale, f->turbulence_speed,
@@ -291,6 +298,18 @@ static bool lay_out_upload(const plume_env *env, update_table *t) {
     return upload_room(env, u, (size_t)end);
 }
 
+/* A scratch of at least `bytes` (grown, never shrunk; false: no buffer). */
+static bool grow_live_scratch(update_table *t, GLsizeiptr bytes) {
+    if (t->live_scratch_bytes >= bytes) return true;
+    const plume_env *env = plume_context_env(t->fitting[0]->context);
+    GLsizeiptr size = t->live_scratch_bytes ? t->live_scratch_bytes : 64 * 1024;
+    while (size < bytes) size *= 2;
+    if (t->live_scratch) glDeleteBuffers(1, &t->live_scratch);
+    t->live_scratch = plume_make_gpu_buffer(env, size, "plume particles: a batch's live lists");
+    t->live_scratch_bytes = t->live_scratch ? size : 0;
+    return t->live_scratch != 0;
+}
+
 bool update_table_upload(update_table *t) {
     if (!t) return false;
     table_upload *u = &t->upload;
@@ -298,7 +317,7 @@ bool update_table_upload(update_table *t) {
     table_record *records = (table_record *)(u->bytes + u->offsets[UPLOAD_RECORDS]);
     spawn_batch *batches = (spawn_batch *)(u->bytes + u->offsets[UPLOAD_BATCHES]);
     float(*emitters)[EMITTER_GPU_FLOATS] = (float(*)[EMITTER_GPU_FLOATS])(u->bytes + u->offsets[UPLOAD_EMITTERS]);
-    uint32_t batch_count = 0, emitter_count = 0;
+    uint32_t batch_count = 0, emitter_count = 0, live_pairs = 0;
     for (uint32_t p = 0; p < t->page_count; ++p) {
         table_page *page = &t->pages[p];
         uint32_t groups = 0;
@@ -307,6 +326,8 @@ bool update_table_upload(update_table *t) {
             system_state *s = t->fitting[i];
             table_record r = record_of(s);
             r.counts[0] = groups;
+            r.flags[3] = live_pairs;
+            live_pairs += s->desc.capacity;
             r.emit[0] = page->emit_groups;
             groups += particles_simulate_groups(s);
             if (update_table_takes_emit(t, s)) {
@@ -321,6 +342,7 @@ bool update_table_upload(update_table *t) {
             memcpy(&records[i], &r, sizeof r);
         }
     }
+    if (!grow_live_scratch(t, (GLsizeiptr)live_pairs * PLUME_PAIR_BYTES)) return false;
     GLintptr end = u->offsets[UPLOAD_EMITTERS] + u->sizes[UPLOAD_EMITTERS];
     t->upload_buffer = plume_upload_ring_write(&t->ring, GL_SHADER_STORAGE_BUFFER, end, u->bytes);
     return t->upload_buffer != 0;
@@ -347,7 +369,8 @@ static void set_frame_uniforms(const update_table *t, const plume_frame_desc *fr
 
 /* What every table pass reads: the page whole at each range's binding, the
  * update's records where simulate's local motion goes (particle_system_table.glsl),
- * the spawn batches and emitters where the emit pass reads its own. */
+ * the spawn batches and emitters where the emit pass reads its own, the
+ * live lists' scratch at the draw list's number (particle_compact.comp). */
 static void bind_page(const update_table *t, const table_page *page) {
     static const GLuint PAGE_BINDINGS[] = {PLUME_BINDING_MOTION, PLUME_BINDING_TRAITS, PLUME_BINDING_STATE,
                                            PLUME_BINDING_SLOT_KEYS, PLUME_BINDING_GROUP_COUNTS};
@@ -359,6 +382,7 @@ static void bind_page(const update_table *t, const table_page *page) {
         if (t->upload.sizes[part] > 0)
             glBindBufferRange(GL_SHADER_STORAGE_BUFFER, UPLOAD_BINDINGS[part], t->upload_buffer,
                               t->upload.offsets[part], t->upload.sizes[part]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, t->live_scratch);
 }
 
 bool update_table_dispatch(update_table *t, table_pass pass, const plume_frame_desc *frame, const mat4 view,
@@ -389,17 +413,15 @@ bool update_table_ran(const update_table *t, const system_state *s, table_pass p
 
 void update_table_copy_live_lists(const update_table *t) {
     if (!t || !t->ran[TABLE_COMPACT_SCATTER]) return;
-    for (uint32_t i = 0; i < t->page_count; ++i) {
-        const table_page *page = &t->pages[i];
-        glBindBuffer(GL_COPY_READ_BUFFER, page->buffer);
-        for (uint32_t k = page->first; k < page->first + page->count; ++k) {
-            const system_state *s = t->fitting[k];
-            /* The drawn count is at most the bound (0: nothing to copy). */
-            if (s->sort_bound == 0) continue;
-            glBindBuffer(GL_COPY_WRITE_BUFFER, s->live_list_buffer);
-            glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, s->live_staging.offset, 0,
-                                (GLsizeiptr)s->sort_bound * PLUME_PAIR_BYTES);
-        }
+    glBindBuffer(GL_COPY_READ_BUFFER, t->live_scratch);
+    const table_record *records = (const table_record *)(t->upload.bytes + t->upload.offsets[UPLOAD_RECORDS]);
+    for (uint32_t i = 0; i < t->fit; ++i) {
+        const system_state *s = t->fitting[i];
+        /* The drawn count is at most the bound (0: nothing to copy). */
+        if (s->sort_bound == 0) continue;
+        glBindBuffer(GL_COPY_WRITE_BUFFER, s->live_list_buffer);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)records[i].flags[3] * PLUME_PAIR_BYTES,
+                            0, (GLsizeiptr)s->sort_bound * PLUME_PAIR_BYTES);
     }
 }
 

@@ -19,9 +19,9 @@
 // Over a table of systems (particle_system_table.glsl: systems without
 // routes, so without events), the scan a workgroup per system, the scatter a
 // workgroup per simulate workgroup of every system; the scatter writes the
-// live list in the page, from the record's live list base, through the slot
-// outcomes' binding (the page bound whole): the CPU copies it to the
-// system's own live list (update_table.c).
+// live list into the table's scratch, from the record's live list base, at
+// the draw list's number (free here): the CPU copies it to the system's
+// own live list (update_table.c).
 #include "particles/particle_system_table.glsl" // first: under PLUME_SYSTEM_TABLE, the names the rest reads
 #include "particles/particle_common.glsl"
 #include "particles/particle_state.glsl" // PARTICLE_TRAITS_ACCESS readonly
@@ -33,8 +33,9 @@ layout(std430, binding = PLUME_BINDING_GROUP_COUNTS) restrict buffer GroupCounts
 #ifdef PLUME_SYSTEM_TABLE
 #define u_groups ((u_capacity + PLUME_SIMULATE_GROUP_SIZE - 1u) / PLUME_SIMULATE_GROUP_SIZE)
 #if !COMPACT_SCAN
-layout(std430, binding = PLUME_BINDING_SLOT_KEYS) restrict buffer SlotKeys { uvec2 slot_keys[]; };
-#define LIVE_PAIR(i) slot_keys[LIVE_PAIR_BASE + (i)]
+layout(std430, binding = PLUME_BINDING_SLOT_KEYS) restrict readonly buffer SlotKeys { uvec2 slot_keys[]; };
+layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict writeonly buffer LiveScratch { uvec2 live_scratch[]; };
+#define LIVE_PAIR(i) live_scratch[LIVE_PAIR_BASE + (i)]
 #endif
 #else
 #include "particles/particle_events.glsl"

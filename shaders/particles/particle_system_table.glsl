@@ -15,7 +15,7 @@
 struct SystemRecord {
     uvec4 bases;              // motion vec4, state word, slot key, group count: where the system's ranges start
     uvec4 counts;             // first workgroup, capacity, sort mode, sort key shift
-    uvec4 flags;              // cull, bounds, particles requested, the live list's base (the scatter's, a pair a unit)
+    uvec4 flags;              // cull, bounds, particles requested, the live list's base in the table's scratch (in pairs)
     vec4 gravity_time;        // gravity, the system's time
     vec4 wind_drag;           // wind, drag
     vec4 turbulence_radius;   // strength, scale, speed; the cull radius
