@@ -20,9 +20,10 @@
  * barrier between), then the same draws, and batch-drawn (the stage-major
  * batch update with the frame's disable_sort, then one plume_batch_draw of
  * them all: one joint sort, one draw); those two stage-major ways without
- * the simulate table (plume_lab_batch_simulate_table off: each system its
- * own simulate dispatch, the batch as it was) and with it ("table": one
- * simulate dispatch a pool page over the systems that fit); a row each, and
+ * the tables (plume_lab_batch_tables(0): each system its own prepare, emit,
+ * simulate and compaction dispatches, the batch as it was) and with them
+ * ("table": one dispatch a pool page a pass over the systems that fit; the
+ * passes on as --tables says, default all); a row each, and
  * the ratio of the update's CPU and GPU times to the per-system update's.
  * Those two draw the batch with each system's own gather; "tables
  * update+draw" is the table update with the batch draw's gathers over
@@ -45,6 +46,7 @@
  * Usage: plume_many_systems [--counts 1,10,50,200,1000] [--paths raster,tiled]
  *                           [--frames 120] [--warmup 70] [--size 1280x720]
  *                           [--creations 200] [--capacity 1024]
+ *                           [--tables prepare,emit,simulate,compaction]
  * GPU times need a GPU: on llvmpipe they are CPU times. */
 #define _POSIX_C_SOURCE 200809L
 #include <epoxy/gl.h>
@@ -74,6 +76,7 @@ typedef struct options {
     int count_count;
     bool raster, tiled;
     uint32_t frames, warmup, creations, capacity;
+    uint32_t tables; /* the table modes' passes over tables (plume_lab_batch_tables) */
     int width, height;
 } options;
 
@@ -97,9 +100,24 @@ static bool parse_counts(const char *text, options *o) {
     return o->count_count > 0;
 }
 
+/* "prepare,emit,simulate,compaction" (any of them) as lab table bits. */
+static uint32_t parse_tables(const char *text) {
+    static const struct {
+        const char *name;
+        uint32_t bit;
+    } PASSES[] = {{"prepare", PLUME_LAB_TABLE_PREPARE},
+                  {"emit", PLUME_LAB_TABLE_EMIT},
+                  {"simulate", PLUME_LAB_TABLE_SIMULATE},
+                  {"compaction", PLUME_LAB_TABLE_COMPACTION}};
+    uint32_t bits = 0;
+    for (size_t i = 0; i < sizeof PASSES / sizeof PASSES[0]; ++i)
+        if (strstr(text, PASSES[i].name)) bits |= PASSES[i].bit;
+    return bits;
+}
+
 static bool parse_options(int argc, char **argv, options *o) {
     *o = (options){.raster = true, .tiled = true, .frames = 120, .warmup = 70, .creations = 200,
-                   .capacity = 1024, .width = 1280, .height = 720};
+                   .capacity = 1024, .tables = PLUME_LAB_TABLE_ALL, .width = 1280, .height = 720};
     if (!parse_counts("1,10,50,200,1000", o)) return false;
     for (int i = 1; i + 1 < argc; i += 2) {
         const char *arg = argv[i], *value = argv[i + 1];
@@ -112,6 +130,7 @@ static bool parse_options(int argc, char **argv, options *o) {
         else if (strcmp(arg, "--warmup") == 0) o->warmup = (uint32_t)strtoul(value, NULL, 10);
         else if (strcmp(arg, "--creations") == 0) o->creations = (uint32_t)strtoul(value, NULL, 10);
         else if (strcmp(arg, "--capacity") == 0) o->capacity = (uint32_t)strtoul(value, NULL, 10);
+        else if (strcmp(arg, "--tables") == 0) o->tables = parse_tables(value);
         else if (strcmp(arg, "--size") == 0) {
             if (sscanf(value, "%dx%d", &o->width, &o->height) != 2) return false;
         } else {
@@ -199,10 +218,10 @@ typedef struct frame_figures {
 } frame_figures;
 
 static bool run_update(plume_context *context, const plume_system *systems, uint32_t count,
-                       const plume_frame_desc *frame, int mode) {
+                       const plume_frame_desc *frame, int mode, uint32_t tables) {
     bool ok = true;
     plume_lab_batch_system_by_system(mode == BATCHED_BY_SYSTEM);
-    plume_lab_batch_simulate_table(mode == TABLE_STAGE_MAJOR || mode == TABLE_DRAWN || mode == TABLES_DRAWN);
+    plume_lab_batch_tables(mode == TABLE_STAGE_MAJOR || mode == TABLE_DRAWN || mode == TABLES_DRAWN ? tables : 0);
     plume_lab_batch_draw_table(mode == TABLES_DRAWN);
     plume_frame_desc unsorted = *frame;
     /* The batch's draw sorts every system together. */
@@ -245,7 +264,7 @@ static frame_figures time_frames(plume_context *context, const scene *s, const o
             clear_target();
             glBeginQuery(GL_TIME_ELAPSED, queries[0]);
             double t0 = bench_now_ms();
-            ok = run_update(context, systems, count, &frame, mode);
+            ok = run_update(context, systems, count, &frame, mode, o->tables);
             double t1 = bench_now_ms();
             glEndQuery(GL_TIME_ELAPSED);
             glBeginQuery(GL_TIME_ELAPSED, queries[1]);
@@ -265,7 +284,7 @@ static frame_figures time_frames(plume_context *context, const scene *s, const o
             gpu[mode][FRAME][n] = (double)(update_ns + draw_ns) * 1e-6;
         }
         plume_lab_batch_system_by_system(false);
-        plume_lab_batch_simulate_table(true);
+        plume_lab_batch_tables(PLUME_LAB_TABLE_ALL);
         plume_lab_batch_draw_table(true);
         glDeleteQueries(2, queries);
         for (int m = 0; m < MODES; ++m)
@@ -411,7 +430,8 @@ int main(int argc, char **argv) {
     options o;
     if (!parse_options(argc, argv, &o)) {
         fprintf(stderr, "usage: plume_many_systems [--counts 1,10,50,200,1000] [--paths raster,tiled] [--frames N]"
-                        " [--warmup N] [--size WxH] [--creations N] [--capacity N]\n");
+                        " [--warmup N] [--size WxH] [--creations N] [--capacity N]"
+                        " [--tables prepare,emit,simulate,compaction]\n");
         return 2;
     }
     headless_gl gl;
@@ -432,10 +452,14 @@ int main(int argc, char **argv) {
            " each system's passes in turn, as before 1.3's stage-major batch), batch stage-major (one"
            " plume_batch_update, each pass for every system, then the next); then a plume_system_draw each;"
            " batch update+draw: the stage-major update without the systems' sorts, then one plume_batch_draw;"
-           " those two without the simulate table (each system its own simulate dispatch, as before), and table"
-           " stage-major / table update+draw the same with it (one simulate dispatch a pool page); tables"
-           " update+draw: with the batch draw's gathers over tables too (a count pass and a gather a pool page);"
-           " frames take turns; medians; x per: the update's time over the per-system update's\n");
+           " those two without the tables (each system its own prepare, emit, simulate and compaction dispatches,"
+           " as before), and table stage-major / table update+draw the same with them (one dispatch a pool page"
+           " a pass over the systems that fit; tables: %s%s%s%s); tables update+draw: with the batch draw's"
+           " gathers over tables too (a count pass and a gather a pool page);"
+           " frames take turns; medians; x per: the update's time over the per-system update's\n",
+           o.tables & PLUME_LAB_TABLE_PREPARE ? "prepare " : "", o.tables & PLUME_LAB_TABLE_EMIT ? "emit " : "",
+           o.tables & PLUME_LAB_TABLE_SIMULATE ? "simulate " : "",
+           o.tables & PLUME_LAB_TABLE_COMPACTION ? "compaction" : "");
     printf("%8s %-7s %-18s %11s %11s %11s %11s %9s %9s\n", "systems", "path", "update", "upd CPU ms",
            "upd GPU ms", "frame CPU", "frame GPU", "CPU x per", "GPU x per");
     for (int pass = 0; pass < 2; ++pass) {

@@ -150,6 +150,13 @@ typedef struct plume_lab_particle_storage {
     /* plume_batch_update's simulate over a table of systems: its dispatches
      * and the systems they ran, since the pool was made. */
     uint64_t table_dispatches, table_systems;
+    /* The same for each pass over tables (plume_lab_batch_tables):
+     * prepare, emit, simulate, the compaction's scan, its scatter. */
+    uint64_t table_pass_dispatches[5], table_pass_systems[5];
+    /* Every compute dispatch of the update's passes (prepare, emit,
+     * simulate, the compaction's two: tables and each system's own, the
+     * updates of single systems included), process-wide, since the start. */
+    uint64_t pass_dispatches;
 } plume_lab_particle_storage;
 plume_result plume_lab_particle_storage_of(plume_context *context, plume_system system,
                                            plume_lab_particle_storage *out);
@@ -176,6 +183,18 @@ typedef struct plume_lab_batch_draw_counts {
     uint32_t systems, dispatches, own_systems, table_pages, table_systems;
 } plume_lab_batch_draw_counts;
 plume_result plume_lab_batch_draw_counts_of(const plume_context *context, plume_lab_batch_draw_counts *out);
+/* Which passes of plume_batch_update run over tables of systems, a dispatch
+ * a pool page (default all; update_table.c); the others run a dispatch a
+ * system, as before their table: the benchmark's with and without.
+ * Process-wide, as the knobs above. */
+enum {
+    PLUME_LAB_TABLE_PREPARE = 1u << 0,
+    PLUME_LAB_TABLE_SIMULATE = 1u << 1,
+    PLUME_LAB_TABLE_COMPACTION = 1u << 2, /* its scan and its scatter (with a copy of each live list) */
+    PLUME_LAB_TABLE_EMIT = 1u << 3,       /* the spawn batches and emitters of all in one upload */
+    PLUME_LAB_TABLE_ALL = (1u << 4) - 1u
+};
+void plume_lab_batch_tables(uint32_t passes);
 
 /* ---- Profile ------------------------------------------------------------------------ */
 

@@ -93,6 +93,7 @@ static plume_result update_systems(system_state **list, system_state **staged, u
     for (uint32_t i = 0; i < count; ++i)
         if (!list[i]->batch_alone) staged[staged_count++] = list[i];
     for (uint32_t i = 0; i < staged_count; ++i) particles_update_begin(staged[i], frame, scope);
+    if (staged_count > 1) plume_gl_scope_save(scope, PLUME_SCOPE_COPY_BUFFERS); /* the tables' live lists */
     particles_run_passes(staged, staged_count, frame, view, projection);
     plume_result r = PLUME_OK;
     for (uint32_t i = 0; i < staged_count; ++i) {

@@ -21,7 +21,7 @@
 enum {
     POOL_FIRST_PAGE = 256 * 1024,
     /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE's least: a batch's table binds a
-     * page whole (simulate_table.c) */
+     * page whole (update_table.c) */
     POOL_LARGEST_PAGE = 16 * 1024 * 1024,
     /* Every base a table gives in its units (vec4s, uvec2s, words) is whole */
     POOL_LEAST_ALIGNMENT = 64
@@ -46,7 +46,7 @@ typedef struct particle_pool {
     GLsizeiptr alignment;
     uint32_t blocks;          /* over every page: the pool goes with the last */
     uint64_t buffers_made;    /* pages made since the pool was (the lab's count) */
-    simulate_table *table;    /* a batch's simulate over a table of systems (simulate_table.c) */
+    update_table *table;      /* a batch's passes over tables of systems, their scratch (update_table.c) */
 } particle_pool;
 
 static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_t capacity) {
@@ -54,7 +54,7 @@ static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_
     uint32_t n = 0;
     for (uint32_t i = 0; i < pool->page_count; ++i, ++n)
         if (n < capacity && out) out[n] = (plume_gl_object){GL_BUFFER, pool->pages[i].buffer};
-    return n + simulate_table_list(pool->table, n < capacity && out ? out + n : NULL, n < capacity ? capacity - n : 0);
+    return n + update_table_list(pool->table, n < capacity && out ? out + n : NULL, n < capacity ? capacity - n : 0);
 }
 
 static void release(void *state, plume_context *context) {
@@ -65,7 +65,7 @@ static void release(void *state, plume_context *context) {
         plume_free(env, pool->pages[i].free);
     }
     plume_free(env, pool->pages);
-    simulate_table_free(env, pool->table);
+    update_table_free(env, pool->table);
 }
 
 static const plume_context_attachment_class PARTICLE_POOL = {"particle storage pool", release, list_gl_objects};
@@ -217,7 +217,7 @@ void particle_pool_give_back(plume_context *context, particle_range *block) {
     if (pool->blocks == 0) plume_context_detach(context, &PARTICLE_POOL);
 }
 
-simulate_table **particle_pool_table(plume_context *context) {
+update_table **particle_pool_table(plume_context *context) {
     particle_pool *pool = plume_context_attachment(context, &PARTICLE_POOL);
     return pool ? &pool->table : NULL;
 }
@@ -236,5 +236,7 @@ void particle_pool_usage(const plume_context *context, particle_pool_usage_count
     out->pages_made = pool->buffers_made;
     out->blocks = pool->blocks;
     out->alignment = (uint64_t)pool->alignment;
-    simulate_table_counts(pool->table, &out->table_dispatches, &out->table_systems);
+    update_table_counts(pool->table, out->table_pass_dispatches, out->table_pass_systems);
+    out->table_dispatches = out->table_pass_dispatches[TABLE_SIMULATE];
+    out->table_systems = out->table_pass_systems[TABLE_SIMULATE];
 }

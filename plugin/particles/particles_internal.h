@@ -318,7 +318,7 @@ typedef struct system_state {
     bool batch_listed;       /* named earlier in the plume_batch_update being checked (batch.c) */
     bool batch_alone;        /* linked to another by event routes: a batch updates it on its own (batch.c) */
     bool update_culls;       /* this update's simulate culls against the frame */
-    bool table_simulated;    /* this step's simulate ran in a batch's table (simulate_table.c) */
+    bool in_table;           /* this step's record is in a batch's table (update_table.c) */
     uint32_t requested;      /* the particles this step asks for (the emit pass's count) */
     plume_system handle;     /* this system's own handle (event routes name it) */
     world_state world;
@@ -344,22 +344,21 @@ plume_result particle_pool_take(plume_context *context, const plume_env *env, co
  * pool goes with its last block. */
 void particle_pool_give_back(plume_context *context, particle_range *block);
 
-/* The pool's slot for the batch's simulate table (NULL: no pool). */
-typedef struct simulate_table simulate_table;
-simulate_table **particle_pool_table(plume_context *context);
+/* The pool's slot for the batch's tables of systems (NULL: no pool). */
+typedef struct update_table update_table;
+update_table **particle_pool_table(plume_context *context);
 
-/* ---- simulate_table.c: a batch's simulate as one dispatch a page ---- */
+/* ---- update_table.c: a batch's passes as one dispatch a page (update_passes.h) ---- */
 
-/* The simulate pass of every system of `systems` that fits a table (see
- * simulate_table.c), in one dispatch per pool page, where two or more fit;
- * marks them (table_simulated) and returns how many ran. `fitting` has room
- * for `count`. */
-uint32_t simulate_table_run(system_state *const *systems, uint32_t count, const plume_frame_desc *frame,
-                            const mat4 view, const mat4 projection, system_state **fitting);
-void simulate_table_free(const plume_env *env, simulate_table *table);
-uint32_t simulate_table_list(const simulate_table *table, plume_gl_object *out, uint32_t capacity);
-/* The table's dispatches and the systems they ran, so far (NULL: none). */
-void simulate_table_counts(const simulate_table *table, uint64_t *dispatches, uint64_t *systems);
+/* The passes that run over a table of systems. */
+typedef enum table_pass {
+    TABLE_PREPARE, TABLE_EMIT, TABLE_SIMULATE, TABLE_COMPACT_SCAN, TABLE_COMPACT_SCATTER, TABLE_PASSES
+} table_pass;
+void update_table_free(const plume_env *env, update_table *table);
+uint32_t update_table_list(const update_table *table, plume_gl_object *out, uint32_t capacity);
+/* Each pass's table dispatches and the systems they ran, so far (NULL: none). */
+void update_table_counts(const update_table *table, uint64_t dispatches[TABLE_PASSES],
+                         uint64_t systems[TABLE_PASSES]);
 
 /* ---- system.c ---- */
 
@@ -410,8 +409,8 @@ uint32_t particles_plan_emission(system_state *s, double dt, GLuint running_end[
 void particles_window_record(emission_window *w, double time, uint64_t count);
 /* The most particles that can be alive at `now` (at most the capacity). */
 uint32_t particles_window_live_bound(emission_window *w, double now, uint32_t capacity);
-/* Plans this step's emission, then runs prepare, emit and simulate; culls
- * against view and projection when `cull` is set. */
+/* Plans this step's emission, then runs prepare, emit and simulate
+ * (update_passes.c); culls against view and projection when `cull` is set. */
 void particles_run_simulate_stage(system_state *s, const plume_frame_desc *frame, const mat4 view,
                                   const mat4 projection, bool cull);
 /* Simulate's workgroups over the capacity. */
@@ -448,7 +447,7 @@ system_state *world_other_target(const system_state *s);
 void world_prepare_simulate(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection);
 bool world_uses_textures(const system_state *s, const plume_frame_desc *frame);
 /* No collider, attractor, vector field, depth collision or route acts in
- * this update's simulate (a table can run it: simulate_table.c). */
+ * this update's simulate (a table can run it: update_table.c). */
 bool world_quiet_in_simulate(system_state *s, const plume_frame_desc *frame);
 /* The routes' target systems are live systems of the context, at most one
  * besides `s` (logged under `caller`, naming the field). */
@@ -481,10 +480,13 @@ uint32_t spawn_list_gl_objects(const system_state *s, plume_gl_object *out, uint
 /* Every placement starts again where it is; the queue is dropped. */
 void spawn_reset(system_state *s);
 /* The step's batches (rates and bursts per emitter and enabled instance,
- * then the queue, which it empties), uploaded to the batch buffer; returns
+ * then the queue, which it empties), uploaded to the batch buffer unless
+ * `upload` is false (a batch's emit table uploads them with the others'); returns
  * the particles requested (at most the capacity); in local space also
  * each instance's motion since the last update. */
-uint32_t spawn_plan(system_state *s, double dt);
+uint32_t spawn_plan(system_state *s, double dt, bool upload);
+/* The step's batches (none: nothing) into the next buffer of the ring. */
+void spawn_upload(system_state *s);
 /* Local space: binds the instances' motion for the simulate pass. */
 void spawn_bind_local_motion(system_state *s);
 

@@ -1,7 +1,9 @@
 /* The lab's particle entries (lab/plume_lab.h). Lab builds only. */
 #ifdef PLUME_LAB
-#include "particles_internal.h"
+#include <string.h>
+
 #include "plume_lab.h"
+#include "update_passes.h"
 
 plume_result plume_lab_system_set_bounds(plume_context *context, plume_system handle, bool enabled) {
     system_state *system = particles_find_system(context, handle, "plume_lab_system_set_bounds");
@@ -37,6 +39,10 @@ plume_result plume_lab_particle_storage_of(plume_context *context, plume_system 
     out->alignment = pool.alignment;
     out->table_dispatches = pool.table_dispatches;
     out->table_systems = pool.table_systems;
+    _Static_assert(sizeof out->table_pass_dispatches == sizeof pool.table_pass_dispatches, "a count a table pass");
+    memcpy(out->table_pass_dispatches, pool.table_pass_dispatches, sizeof pool.table_pass_dispatches);
+    memcpy(out->table_pass_systems, pool.table_pass_systems, sizeof pool.table_pass_systems);
+    out->pass_dispatches = particles_lab_pass_dispatches;
     if (!s) return PLUME_OK;
     const particle_range ranges[PLUME_LAB_STORAGE_RANGES] = {s->motion, s->traits, s->state, s->slot_keys,
                                                              s->group_counts};

@@ -324,14 +324,15 @@ void spawn_bind_local_motion(system_state *s) {
  * ring): on NVIDIA (580) an emit dispatch still in flight read the next
  * update's table when it was written into the same buffer, through
  * glBufferSubData or glBufferData's fresh storage alike (notes/soak.md). */
-static void upload_batches(system_state *s) {
+void spawn_upload(system_state *s) {
     spawn_state *p = &s->spawn;
+    if (p->batch_count == 0) return;
     GLsizeiptr bytes = (GLsizeiptr)p->batch_count * (GLsizeiptr)sizeof(spawn_batch);
     PLUME_LAB_SYNC_POINT("spawn_upload");
     plume_upload_ring_write(&p->batch_ring, GL_SHADER_STORAGE_BUFFER, bytes, p->batches);
 }
 
-uint32_t spawn_plan(system_state *s, double dt) {
+uint32_t spawn_plan(system_state *s, double dt, bool upload) {
     spawn_state *p = &s->spawn;
     p->batch_count = 0;
     for (uint32_t e = 0; e < PLUME_MAX_EMITTERS; ++e) {
@@ -366,6 +367,6 @@ uint32_t spawn_plan(system_state *s, double dt) {
         p->batches[kept].end = (uint32_t)total;
     }
     p->batch_count = kept;
-    if (kept > 0) upload_batches(s);
+    if (upload) spawn_upload(s);
     return (uint32_t)total;
 }

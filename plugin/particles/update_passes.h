@@ -21,4 +21,42 @@ plume_result particles_update_end(system_state *system, const plume_frame_desc *
 void particles_run_passes(system_state *const *systems, uint32_t count, const plume_frame_desc *frame,
                           const mat4 view, const mat4 projection);
 
+/* glDispatchCompute of `groups` workgroups, counted in lab builds (the
+ * passes' dispatches: plume_lab_particle_storage). */
+#ifdef PLUME_LAB
+extern uint64_t particles_lab_pass_dispatches;
+#endif
+static inline void particles_dispatch(GLuint groups) {
+#ifdef PLUME_LAB
+    ++particles_lab_pass_dispatches;
+#endif
+    glDispatchCompute(groups, 1, 1);
+}
+
+/* ---- update_table.c: the passes of the systems that fit, a dispatch a page ---- */
+
+/* Marks the systems of `systems` whose step fits a table (in_table), by
+ * page; NULL (none marked) where fewer than two fit, for a single system,
+ * or out of memory. */
+update_table *update_table_choose(system_state *const *systems, uint32_t count, const plume_frame_desc *frame);
+/* Whether the table's emit takes the system's spawn batches (its plan then
+ * uploads none of its own). */
+bool update_table_takes_emit(const update_table *table, const system_state *system);
+/* The records of the marked systems, after each one's plan (requested,
+ * spawn batches), with their spawn batches and emitters, in one upload;
+ * false (no table pass runs) where out of memory. Binds
+ * GL_SHADER_STORAGE_BUFFER (the caller's scope restores it). */
+bool update_table_upload(update_table *table);
+/* Runs `pass` over the table, a dispatch a page; false where it did not
+ * (no table, or the lab's switch off): the systems then run their own. */
+bool update_table_dispatch(update_table *table, table_pass pass, const plume_frame_desc *frame, const mat4 view,
+                           const mat4 projection);
+/* Whether `pass` of the system ran in the table. */
+bool update_table_ran(const update_table *table, const system_state *system, table_pass pass);
+/* Each tabled system's live list, written by the scatter's table into its
+ * block, copied to its own buffer (after the barrier that follows the
+ * scatter); binds GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER (the
+ * caller's scope saves them). */
+void update_table_copy_live_lists(const update_table *table);
+
 #endif

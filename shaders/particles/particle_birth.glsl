@@ -7,7 +7,9 @@
 // here: GLSL 330 builds it too.
 #include "particles/particle_common.glsl"
 
+#ifndef PLUME_SYSTEM_TABLE // a table's record carries the seed (particle_system_table.glsl)
 uniform uint u_seed;
+#endif
 uniform uint u_emit_end[PLUME_GPU_MAX_EMITTERS];
 
 struct Emitter {
@@ -24,7 +26,9 @@ struct Emitter {
 // mantissa bits (at most 7 ulp, a relative change under 1e-6), so the
 // simulate pass knows which routes it fires without reading its traits.
 // Without routes (unset: false) lifetimes are untouched.
+#ifndef PLUME_SYSTEM_TABLE
 uniform bool u_tag_emitter;
+#endif
 
 float tagged_lifetime(float lifetime, uint emitter) {
     if (!u_tag_emitter) return lifetime;

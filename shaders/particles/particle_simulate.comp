@@ -39,11 +39,6 @@ layout(local_size_x = PLUME_SIMULATE_GROUP_SIZE) in;
 layout(std430, binding = PLUME_BINDING_SLOT_KEYS) restrict writeonly buffer SlotKeys { uvec2 slot_keys[]; };
 layout(std430, binding = PLUME_BINDING_GROUP_COUNTS) restrict writeonly buffer GroupCounts { uvec4 group_counts[]; };
 
-#ifndef SLOT_KEY_BASE // a table's system's bases (particle_system_table.glsl), else 0
-#define SLOT_KEY_BASE 0u
-#define GROUP_COUNT_BASE 0u
-#endif
-
 #ifndef PLUME_SYSTEM_TABLE
 uniform uint u_capacity;
 // Local space: a particle older than this update is first carried by its

@@ -15,10 +15,13 @@ layout(std430, binding = PLUME_BINDING_MOTION) restrict buffer ParticleMotions {
 #endif
 layout(std430, binding = PLUME_BINDING_TRAITS) restrict PARTICLE_TRAITS_ACCESS buffer ParticleTraitsArray { ParticleTraits particle_traits[]; };
 
-// Where the system's motion starts in the bound buffer: 0, or a table's
-// system's base (particle_system_table.glsl).
+// Where the system's ranges start in their bound buffers: 0, or a table's
+// system's bases (particle_system_table.glsl).
 #ifndef MOTION_BASE
 #define MOTION_BASE 0u
+#define TRAITS_BASE 0u
+#define SLOT_KEY_BASE 0u
+#define GROUP_COUNT_BASE 0u
 #endif
 
 ParticleMotion load_motion(uint slot) {
@@ -50,6 +53,7 @@ layout(std430, binding = PLUME_BINDING_STATE) restrict buffer SystemState {
     uint dead_slots[];
 };
 #define STATE_WORD(i) state_header[i]
+#define DEAD_SLOT(i) dead_slots[i]
 #endif
 #define draw_vertex_count STATE_WORD(PLUME_STATE_DRAW_VERTEX_COUNT)
 #define drawn_count STATE_WORD(PLUME_STATE_DRAWN_COUNT)
