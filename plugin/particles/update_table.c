@@ -334,7 +334,8 @@ bool update_table_upload(update_table *t) {
                 r.emit[1] = batch_count;
                 r.emit_bases[1] = emitter_count;
                 page->emit_groups += (s->requested + PLUME_EMIT_GROUP_SIZE - 1) / PLUME_EMIT_GROUP_SIZE;
-                memcpy(batches + batch_count, s->spawn.batches, sizeof *batches * s->spawn.batch_count);
+                if (s->spawn.batch_count > 0) /* none planned: no array yet */
+                    memcpy(batches + batch_count, s->spawn.batches, sizeof *batches * s->spawn.batch_count);
                 batch_count += s->spawn.batch_count;
                 for (uint32_t e = 0, named = emitters_named(s); e < named; ++e)
                     particles_pack_emitter(&s->desc.emitters[e], emitters[emitter_count++]);
