@@ -36,5 +36,7 @@ uint32_t update_table_list(const update_table *table, plume_gl_object *out, uint
 /* Each pass's table dispatches and the systems they ran, so far (NULL: none). */
 void update_table_counts(const update_table *table, uint64_t dispatches[TABLE_PASSES],
                          uint64_t systems[TABLE_PASSES]);
+/* The pool pages of the last batch's table (0: none fitted). */
+uint32_t update_table_pages(const update_table *table);
 
 #endif

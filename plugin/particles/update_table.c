@@ -435,3 +435,5 @@ void update_table_counts(const update_table *table, uint64_t dispatches[TABLE_PA
 }
 _Static_assert(TABLE_PASSES == sizeof((particle_pool_usage_counts *)0)->table_pass_dispatches / sizeof(uint64_t),
                "the pool's counts have one a table pass");
+
+uint32_t update_table_pages(const update_table *table) { return table ? table->page_count : 0; }
