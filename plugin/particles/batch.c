@@ -102,6 +102,7 @@ static plume_result update_systems(plume_context *context, system_state **list, 
         if (!list[i]->batch_alone) staged[staged_count++] = list[i];
     plume_profiler *profiler = particles_batch_profiler_begin(context, scope);
     for (uint32_t i = 0; i < staged_count; ++i) particles_update_begin(staged[i], frame, scope);
+    if (staged_count > 1) plume_gl_scope_save(scope, PLUME_SCOPE_COPY_BUFFERS); /* the tables' live lists */
     profiler_stage_begin(profiler, PLUME_STAGE_SIMULATE);
     particles_run_passes(staged, staged_count, frame, view, projection);
     profiler_stage_end(profiler, PLUME_STAGE_SIMULATE);
