@@ -92,6 +92,49 @@ PLUME_API plume_result plume_batch_update(plume_context *context, const plume_sy
 PLUME_API plume_result plume_batch_draw(plume_context *context, const plume_system *systems, uint32_t system_count,
                                         const plume_frame_desc *frame);
 
+/* The batch's profile (plume_batch_set_profiling) [since 1.3]. */
+typedef struct plume_batch_profile {
+    /* The context's plume_batch_update calls, each a frame: stages[UPDATE]
+     * the whole call, [SIMULATE] the passes of the systems updated together
+     * (prepare, emit, simulate, the compaction, for every system), [SORT]
+     * what follows them (their sorts, trails, captures); the systems the
+     * call updates on their own count in UPDATE only. The particle counts
+     * are zero: each system's own profile has them. */
+    plume_profile update;
+    /* The context's plume_batch_draw calls, each a frame, as a draw group's
+     * profile (plume_draw_group_get_profile): [SORT] the joint sort, [DRAW]
+     * the draw and its sub-stages, drawn_count, the path and resolution that
+     * ran. It starts again when a call draws another list (the batch's group
+     * is remade). */
+    plume_profile draw;
+    /* The last plume_batch_update: the systems it updated; of those, the
+     * systems whose passes ran over tables of systems (a dispatch a pool
+     * page a pass) and the pages; and those it updated on their own (linked
+     * by an event route, or profiled themselves). Counted from the first
+     * call after profiling was first switched on, on or off since. */
+    uint32_t systems, systems_in_tables, table_pages, systems_alone;
+    /* The last plume_batch_draw's systems. */
+    uint32_t drawn_systems;
+} plume_batch_profile;
+
+/* Switches the profile of the context's batch calls on or off (off by
+ * default): GL timestamp queries around the stages of each plume_batch_update
+ * and plume_batch_draw, read without waiting (figures lag a few frames, as a
+ * system's do: plume_profile.h). Off, the batch calls issue no query. A
+ * system's own profiling (plume_system_set_profiling) is separate and takes
+ * the system out of the batch's shared passes. Errors:
+ * PLUME_ERROR_INVALID_ARGUMENT (context NULL), PLUME_ERROR_GL_UNSUPPORTED (no
+ * current GL context), PLUME_ERROR_OUT_OF_MEMORY, PLUME_ERROR_GL; each logs
+ * one message. GL state: restored. Threading: where the context's GL context
+ * is current. [since 1.3] */
+PLUME_API plume_result plume_batch_set_profiling(plume_context *context, bool enabled);
+
+/* The batch calls' profile (see plume_batch_profile); all zero (enabled
+ * false) before profiling was switched on. Touches no GL. Errors:
+ * PLUME_ERROR_INVALID_ARGUMENT (context or out NULL; *out zeroed where not
+ * NULL), logged. [since 1.3] */
+PLUME_API plume_result plume_batch_get_profile(const plume_context *context, plume_batch_profile *out);
+
 #ifdef __cplusplus
 }
 #endif

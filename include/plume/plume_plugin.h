@@ -176,6 +176,9 @@ typedef struct plume_api {
                                const plume_frame_desc *frame);
     /* light from particles (plume_lights.h) */
     plume_result (*system_write_lights)(plume_context *context, plume_system system, const plume_lights_desc *desc);
+    /* the batch calls' profile (plume_batch.h) */
+    plume_result (*batch_set_profiling)(plume_context *context, bool enabled);
+    plume_result (*batch_get_profile)(const plume_context *context, plume_batch_profile *out);
 
     /* New fields go here, under a "---- since 1.N ----" line. */
 } plume_api;

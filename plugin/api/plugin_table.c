@@ -245,7 +245,9 @@ static const plume_api api_table_1_1 = {
     .context_warm_programs = plume_context_warm_programs, \
     .batch_update = plume_batch_update, \
     .batch_draw = plume_batch_draw, \
-    .system_write_lights = plume_system_write_lights
+    .system_write_lights = plume_system_write_lights, \
+    .batch_set_profiling = plume_batch_set_profiling, \
+    .batch_get_profile = plume_batch_get_profile
 
 /* For hosts that asked for 1.2. */
 static const plume_api api_table_1_2 = {

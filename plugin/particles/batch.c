@@ -12,6 +12,7 @@
  * passes) is updated on its own, after them, as plume_system_update runs it
  * (particles_update_in_scope): no other system reads what those write, so
  * the order between the two kinds changes nothing. */
+#include "particles/batch_profile.h"
 #include "particles/update_passes.h"
 #include "plume/plume_batch.h"
 
@@ -83,30 +84,46 @@ static void clear_alone(system_state **list, uint32_t count) {
     }
 }
 
+/* The pool pages the last table ran over (0: no table). */
+static uint32_t table_pages(plume_context *context) {
+    update_table **table = particle_pool_table(context);
+    return table && *table ? update_table_pages(*table) : 0;
+}
+
 /* The update of the checked list inside `scope` (see the top); `staged`
- * has room for `count`. */
-static plume_result update_systems(system_state **list, system_state **staged, uint32_t count,
+ * has room for `count`. Profiled (plume_batch_set_profiling): SIMULATE the
+ * passes of the systems updated together, SORT what follows them. */
+static plume_result update_systems(plume_context *context, system_state **list, system_state **staged, uint32_t count,
                                    const plume_frame_desc *frame, const mat4 view, const mat4 projection,
                                    plume_gl_scope *scope) {
     mark_alone(list, count);
     uint32_t staged_count = 0;
     for (uint32_t i = 0; i < count; ++i)
         if (!list[i]->batch_alone) staged[staged_count++] = list[i];
+    plume_profiler *profiler = particles_batch_profiler_begin(context, scope);
     for (uint32_t i = 0; i < staged_count; ++i) particles_update_begin(staged[i], frame, scope);
     if (staged_count > 1) plume_gl_scope_save(scope, PLUME_SCOPE_COPY_BUFFERS); /* the tables' live lists */
+    profiler_stage_begin(profiler, PLUME_STAGE_SIMULATE);
     particles_run_passes(staged, staged_count, frame, view, projection);
+    profiler_stage_end(profiler, PLUME_STAGE_SIMULATE);
+    particles_batch_counts counts = {.systems = count, .systems_alone = count - staged_count};
+    for (uint32_t i = 0; i < staged_count; ++i) counts.systems_in_tables += staged[i]->in_table;
+    if (counts.systems_in_tables > 0) counts.table_pages = table_pages(context);
     plume_result r = PLUME_OK;
+    profiler_stage_begin(profiler, PLUME_STAGE_SORT);
     for (uint32_t i = 0; i < staged_count; ++i) {
         plume_result one = particles_update_end(staged[i], frame, view, scope, false);
         if (r == PLUME_OK) r = one;
     }
     if (staged_count > 0) sort_host_barrier(); /* one for every sort */
+    profiler_stage_end(profiler, PLUME_STAGE_SORT);
     for (uint32_t i = 0; i < count; ++i) {
         if (!list[i]->batch_alone) continue;
         plume_result one = particles_update_in_scope(list[i], frame, view, projection, scope);
         if (r == PLUME_OK) r = one;
     }
     clear_alone(list, count);
+    particles_batch_profiler_end(context, profiler, &counts);
     return r;
 }
 
@@ -145,7 +162,7 @@ plume_result plume_batch_update(plume_context *context, const plume_system *syst
     if (r == PLUME_OK) {
         plume_gl_scope scope;
         plume_gl_scope_begin(&scope, env);
-        r = update_systems(list, list + count, count, frame, view, projection, &scope);
+        r = update_systems(context, list, list + count, count, frame, view, projection, &scope);
         plume_gl_scope_end(&scope);
         plume_result gl = plume_drain_gl_errors(env, CALLER);
         if (r == PLUME_OK) r = gl;

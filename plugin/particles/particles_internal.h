@@ -15,6 +15,12 @@
 #include "sort/sort_in_scope.h"
 #include "shared/plume_gpu_layout.h"
 
+typedef struct system_state system_state; /* below; the parts' headers take it */
+
+#include "particles/particle_pool.h"
+#include "particles/spawn_internal.h"
+#include "particles/world_internal.h"
+
 /* Byte offsets into the state buffer, from its words in the shared layout. */
 enum {
     /* STATE_DRAW_ARGS_OFFSET and STATE_DRAWN_COUNT_OFFSET: particle_view.h */
@@ -31,13 +37,6 @@ _Static_assert(PLUME_BINDING_TRAITS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_EM
                    PLUME_BINDING_STATE < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_LIVE_LIST < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_DRAW_LIST < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_MOTION < PLUME_SCOPE_SSBO_SLOTS,
                "the GL state scope restores every binding the particle passes use");
-
-/* Time and fractions the CPU keeps per emitter to turn rates and bursts into
- * a count per update. Only counts go to the GPU, never slots. */
-typedef struct emitter_clock {
-    double time;      /* seconds since creation or reset */
-    double fraction;  /* rate * dt left over from earlier updates, 0 .. 1 */
-} emitter_clock;
 
 /* Particles requested in one update (or, merged, several), and when. Every
  * live particle was requested within the longest lifetime in effect, so the
@@ -82,90 +81,6 @@ typedef union compact_scatter_locations {
     GLint at[4];
 } compact_scatter_locations;
 
-_Static_assert(PLUME_GPU_MAX_COLLIDERS == PLUME_MAX_COLLIDERS && PLUME_GPU_MAX_ATTRACTORS == PLUME_MAX_ATTRACTORS &&
-                   PLUME_GPU_MAX_EVENT_ROUTES == PLUME_MAX_EVENT_ROUTES,
-               "the shaders' world limits are the API's");
-_Static_assert(PLUME_BINDING_EVENTS_OWN < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_EVENTS_OTHER < PLUME_SCOPE_SSBO_SLOTS &&
-                   PLUME_TEXTURE_UNIT_SCENE_DEPTH < PLUME_SCOPE_TEXTURE_UNITS &&
-                   PLUME_TEXTURE_UNIT_VECTOR_FIELD < PLUME_SCOPE_TEXTURE_UNITS &&
-                   PLUME_TEXTURE_UNIT_SPRITE_ARRAY < PLUME_SCOPE_TEXTURE_UNITS &&
-                   PLUME_TEXTURE_UNIT_FLIPBOOK_MOTION < PLUME_SCOPE_TEXTURE_UNITS,
-               "the GL state scope restores every binding and texture unit the world uses");
-_Static_assert(PLUME_GPU_MAX_EMITTERS <= 8, "an emitter's index fits the lifetime's three tag bits");
-
-/* The simulate program's world uniforms (world.c's table). */
-typedef union world_locations {
-    struct {
-        GLint world_forces, world_collisions;
-        GLint attractor_count, attractors, vector_field, field_min, field_inverse_size, field_strength;
-        GLint collider_count, colliders, depth_collision, depth_response, depth_thickness;
-        GLint view_projection, inverse_view_projection, world_eye, depth_convention;
-        GLint route_count, routes;
-    };
-    GLint at[19];
-} world_locations;
-
-typedef union events_emit_locations {
-    struct {
-        GLint seed, tag_emitter;
-    };
-    GLint at[2];
-} events_emit_locations;
-
-/* The world's GL side (world.c): the event passes, the system's event
- * buffer, the samplers simulate reads the host's textures with. */
-typedef struct world_state {
-    GLuint events_prepare_program, events_emit_program;
-    GLint prepare_capacity_location;
-    events_emit_locations events_emit;
-    world_locations simulate;
-    GLuint event_buffer;     /* header + event_capacity records */
-    GLuint depth_sampler, field_sampler;
-    /* Some simulate pass (this system's or another's) may have appended to
-     * the event buffer since this system last emitted its children. */
-    bool events_pending;
-    /* This update emitted children: the profile reads the buffer's counts. */
-    bool consumed_this_update;
-    bool warned_missing_target, warned_bad_field;
-} world_state;
-
-/* The programs of events to the CPU (cpu_events.c): one set of names for
- * its three passes (a pass without a uniform gets location -1, which GL
- * ignores). */
-typedef union cpu_events_locations {
-    struct {
-        GLint capacity, groups, kinds, emitters, budget, skip, route_count, routes;
-    };
-    GLint at[8];
-} cpu_events_locations;
-
-enum { CPU_EVENTS_PASSES = 3, PLUME_CPU_EVENT_MAX_BUDGET = 65536, PLUME_CPU_EVENT_DEFAULT_BUDGET = 1024 };
-
-/* A readback buffer of the ring: one update's header and records. */
-typedef struct cpu_events_readback {
-    GLuint buffer;
-    GLsync fence;            /* placed after the copy; NULL: the buffer is free */
-    const unsigned char *mapped; /* its persistent mapping, or NULL (read with glGetBufferSubData) */
-    uint64_t update;         /* the update whose records it holds */
-} cpu_events_readback;
-
-/* Events to the CPU (cpu_events.c). Off (desc.cpu_events.kinds 0): all zero,
- * no GL object. */
-typedef struct cpu_events_state {
-    GLuint programs[CPU_EVENTS_PASSES];   /* count, scan, scatter */
-    cpu_events_locations at[CPU_EVENTS_PASSES];
-    GLuint record_buffer;       /* header + budget records */
-    GLuint group_counts_buffer; /* a uint per simulate workgroup */
-    cpu_events_readback ring[PLUME_EVENT_READBACK_DEPTH];
-    uint32_t ring_first, ring_count;       /* in flight, oldest at ring_first */
-    /* Delivered on the CPU, oldest at queue_first: PLUME_EVENT_READBACK_DEPTH x budget. */
-    plume_particle_event *queue;
-    uint32_t queue_capacity, queue_first, queue_count;
-    unsigned char *staging;     /* a readback's bytes where the GL has no persistent mapping */
-    uint32_t skipped_seen;      /* the header's skipped sum in the last readback taken */
-    uint64_t dropped_budget, dropped_in_flight, dropped_queue;
-} cpu_events_state;
-
 /* The draw part's per-system state (particle_view.h's attachments), in the
  * order it was made. */
 typedef struct particle_attachments {
@@ -192,42 +107,6 @@ typedef struct bounds_ring {
     bool wanted;                   /* plume_system_get_bounds was called: the ring exists and runs */
     bool lab_disabled;             /* the lab's baseline: simulate grows no box */
 } bounds_ring;
-
-/* One row of the emit pass's table (SpawnBatch in particle_emit.comp). */
-typedef struct spawn_batch {
-    uint32_t end, emitter, seed, instance; /* end: a count until spawn_plan makes it a running total */
-    float first, step, dt, size_scale;   /* time fractions of the step; see particle_emit.comp */
-    float from_position[4], from_rotation[4], from_scale[4];
-    float to_position[4], to_rotation[4], to_scale[4];
-    float velocity[4];
-    float color[4];                        /* colour multiplier */
-} spawn_batch;
-_Static_assert(sizeof(spawn_batch) == 16 * PLUME_SPAWN_BATCH_VEC4S, "a spawn batch is SpawnBatch's size");
-
-/* A placement of the system's emitters (instance 0: the system's own). */
-typedef struct spawn_instance {
-    plume_transform from, to; /* where the next update's path starts (at `to` after a jump), and ends */
-    plume_transform last;     /* at the last update, jump or not: local space moves particles from it to `to` */
-    bool enabled;
-    bool jumped; /* no path from `from` to `to` (set with jump, new, reset) */
-} spawn_instance;
-
-/* The gameplay side of emission (spawn.c): instances, the emit queue, and
- * the table the emit pass walks. */
-typedef struct spawn_state {
-    spawn_instance *instances;
-    uint32_t instance_count, instance_room;
-    spawn_batch *queue; /* PLUME_MAX_EMITS_PER_UPDATE, allocated by the first emit */
-    uint32_t queued;
-    spawn_batch *batches; /* this update's table */
-    uint32_t batch_count, batch_room;
-    plume_upload_ring batch_ring; /* its buffer current: the emit pass's table */
-    /* Local space: per instance its placement at the last update and now
-     * (LocalMotion in particle_simulate.comp). */
-    float *instance_motion;
-    uint32_t instance_motion_room;
-    plume_upload_ring instance_ring;
-} spawn_state;
 
 /* Trails (trails.c; plume_trail_desc): the history every update records,
  * the segment pairs and their sorter. Without a trail: all zero. */
@@ -332,34 +211,6 @@ typedef struct system_state {
     trail_state trail; /* trails.c; all zero without a trail */
 } system_state;
 
-/* ---- particle_pool.c: the context's particle storage ---- */
-
-/* One block of the context's pool for `count` ranges of `sizes` bytes, each
- * aligned for binding: out[i] the ranges, *block the whole (for the give
- * back); errors logged through `env`. Binds GL_COPY_WRITE_BUFFER (the
- * caller's scope restores it). */
-plume_result particle_pool_take(plume_context *context, const plume_env *env, const GLsizeiptr *sizes,
-                                uint32_t count, particle_range *out, particle_range *block);
-/* Returns `block` to the pool (zeroed after; a zero block: nothing); the
- * pool goes with its last block. */
-void particle_pool_give_back(plume_context *context, particle_range *block);
-
-/* The pool's slot for the batch's tables of systems (NULL: no pool). */
-typedef struct update_table update_table;
-update_table **particle_pool_table(plume_context *context);
-
-/* ---- update_table.c: a batch's passes as one dispatch a page (update_passes.h) ---- */
-
-/* The passes that run over a table of systems. */
-typedef enum table_pass {
-    TABLE_PREPARE, TABLE_EMIT, TABLE_SIMULATE, TABLE_COMPACT_SCAN, TABLE_COMPACT_SCATTER, TABLE_PASSES
-} table_pass;
-void update_table_free(const plume_env *env, update_table *table);
-uint32_t update_table_list(const update_table *table, plume_gl_object *out, uint32_t capacity);
-/* Each pass's table dispatches and the systems they ran, so far (NULL: none). */
-void update_table_counts(const update_table *table, uint64_t dispatches[TABLE_PASSES],
-                         uint64_t systems[TABLE_PASSES]);
-
 /* ---- system.c ---- */
 
 /* A buffer of `bytes` (from `data`, or undefined), labelled; binds
@@ -393,8 +244,6 @@ void particles_pack_emitter(const plume_emitter_desc *e, float out[EMITTER_GPU_F
 
 /* A compute program from the pass's .comp file (its includes name the rest). */
 plume_result particles_build_compute(system_state *s, const char *label, const char *file, GLuint *out);
-/* Counts `count` particles requested at `time` into the live-count bound. */
-void particles_window_record(emission_window *w, double time, uint64_t count);
 
 /* The reset, prepare, emit and simulate programs and their uniforms. */
 plume_result particles_build_compute_programs(system_state *s);
@@ -421,84 +270,6 @@ plume_result particles_run_sort_stage(system_state *s, bool host_barrier);
 /* After the sorter: the slot-order passes and buffers where the sorter can
  * run its radix sort (see system_state). */
 plume_result particles_create_compaction(system_state *s);
-
-/* ---- world.c: collisions, force fields, events ---- */
-
-/* The event passes, the event buffer and the samplers; after the compute
- * programs. */
-plume_result world_create(system_state *s);
-/* The GL objects world_create made (deleted with the system's). */
-uint32_t world_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
-/* Empties the event buffer (reset and creation). */
-void world_reset_gpu_state(system_state *s);
-/* Before the prepare pass: emits the children waiting in the event buffer
- * (they take free slots first). */
-void world_emit_events(system_state *s);
-/* Whether the emit passes tag lifetimes with the emitter. */
-bool world_tags_emitter(const system_state *s);
-/* The routes' uniforms of simulate, the compaction and the events to the
- * CPU, and the event buffers' bindings (before each of those passes). */
-void world_set_routes(system_state *s);
-/* The other live system one of `s`'s routes sends children to; NULL: none. */
-system_state *world_other_target(const system_state *s);
-/* Before the simulate dispatch: its world uniforms, event buffers and
- * textures (the caller's scope saved PLUME_SCOPE_TEXTURES when
- * world_uses_textures). */
-void world_prepare_simulate(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection);
-bool world_uses_textures(const system_state *s, const plume_frame_desc *frame);
-/* No collider, attractor, vector field, depth collision or route acts in
- * this update's simulate (a table can run it: update_table.c). */
-bool world_quiet_in_simulate(system_state *s, const plume_frame_desc *frame);
-/* The routes' target systems are live systems of the context, at most one
- * besides `s` (logged under `caller`, naming the field). */
-plume_result world_check_targets(const system_state *s, const char *caller, const plume_world *world);
-
-/* ---- cpu_events.c: events to the CPU ---- */
-
-/* Programs, buffers and the CPU queue where desc.cpu_events.kinds asks for
- * events; nothing otherwise. */
-plume_result cpu_events_create(system_state *s);
-uint32_t cpu_events_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
-/* Deletes the fences and frees the queue (the GL objects go with the system's). */
-void cpu_events_free(system_state *s);
-/* Forgets the records in flight and queued, and the counts (reset). */
-void cpu_events_reset(system_state *s);
-bool cpu_events_enabled(const system_state *s);
-/* The routes as world.c packed them for simulate (route triggers). */
-void cpu_events_set_routes(system_state *s, int route_count, const GLuint routes[][4]);
-/* After the compaction: this update's records, their copy into a readback
- * buffer and its fence (the caller's scope saved PLUME_SCOPE_COPY_BUFFERS). */
-void cpu_events_record(system_state *s, uint64_t update);
-
-/* ---- spawn.c: instances, emission on demand, the spawn batches ---- */
-
-/* Instance 0 at the identity and the batch buffer; after the compute
- * programs (the fragment path has no instances). */
-plume_result spawn_create(system_state *s);
-void spawn_free(system_state *s);
-uint32_t spawn_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
-/* Every placement starts again where it is; the queue is dropped. */
-void spawn_reset(system_state *s);
-/* The step's batches (rates and bursts per emitter and enabled instance,
- * then the queue, which it empties), uploaded to the batch buffer unless
- * `upload` is false (a batch's emit table uploads them with the others'); returns
- * the particles requested (at most the capacity); in local space also
- * each instance's motion since the last update. */
-uint32_t spawn_plan(system_state *s, double dt, bool upload);
-/* The step's batches (none: nothing) into the next buffer of the ring. */
-void spawn_upload(system_state *s);
-/* Local space: binds the instances' motion for the simulate pass. */
-void spawn_bind_local_motion(system_state *s);
-
-/* Particles an emitter asks for in a step: its rate's and its bursts', and
- * when in the step (fractions of dt) they fall. */
-typedef struct emitter_request {
-    uint64_t rate_count, burst_count;
-    double rate_first, rate_step; /* the rate's particle k falls at first + k * step */
-    double burst_at;              /* the step's first burst */
-} emitter_request;
-/* Advances the emitter's clock by dt. */
-void particles_request_emitter(const plume_emitter_desc *e, emitter_clock *clock, double dt, emitter_request *out);
 
 /* ---- fragment_update.c: the fragment path's update (GL 3.3 core) ---- */
 

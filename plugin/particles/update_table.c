@@ -334,7 +334,8 @@ bool update_table_upload(update_table *t) {
                 r.emit[1] = batch_count;
                 r.emit_bases[1] = emitter_count;
                 page->emit_groups += (s->requested + PLUME_EMIT_GROUP_SIZE - 1) / PLUME_EMIT_GROUP_SIZE;
-                memcpy(batches + batch_count, s->spawn.batches, sizeof *batches * s->spawn.batch_count);
+                if (s->spawn.batch_count > 0) /* none planned: no array yet */
+                    memcpy(batches + batch_count, s->spawn.batches, sizeof *batches * s->spawn.batch_count);
                 batch_count += s->spawn.batch_count;
                 for (uint32_t e = 0, named = emitters_named(s); e < named; ++e)
                     particles_pack_emitter(&s->desc.emitters[e], emitters[emitter_count++]);
@@ -434,3 +435,5 @@ void update_table_counts(const update_table *table, uint64_t dispatches[TABLE_PA
 }
 _Static_assert(TABLE_PASSES == sizeof((particle_pool_usage_counts *)0)->table_pass_dispatches / sizeof(uint64_t),
                "the pool's counts have one a table pass");
+
+uint32_t update_table_pages(const update_table *table) { return table ? table->page_count : 0; }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "plume/plume_batch.h"
+#include "particles/batch_profile.h"
 #include "render/draw_group_internal.h"
 
 static const char *const CALLER = "plume_batch_draw";
@@ -157,6 +158,14 @@ static plume_result remake_group(plume_context *context, const plume_env *env, b
     return PLUME_OK;
 }
 
+/* The kept group's profiler on where the batch's profiling is (a remade
+ * group starts off). */
+static plume_result follow_batch_profiling(const plume_context *context, group_state *g) {
+    bool wanted = particles_batch_profiling(context);
+    if (profiler_is_enabled(g->profiler) == wanted) return PLUME_OK;
+    return profile_switch(g->profiler, &g->env, wanted);
+}
+
 static void mark_drawn(const group_state *g, uint64_t list_hash) {
     for (uint32_t i = 0; i < g->system_count; ++i) {
         batch_mark *mark = particle_view_attach(&g->views[i], &BATCH_MARK, sizeof *mark);
@@ -183,9 +192,44 @@ plume_result plume_batch_draw(plume_context *context, const plume_system *system
     if (r == PLUME_OK) r = draw_check_host_inputs(env, CALLER, frame);
     if (r == PLUME_OK) r = plume_check_host_state(env, CALLER);
     if (r == PLUME_OK) r = check_one_batch_a_frame(env, b->group->views, count, b->list_hash);
+    if (r == PLUME_OK) r = follow_batch_profiling(context, b->group);
     if (r != PLUME_OK) return r;
     mark_drawn(b->group, b->list_hash);
     return group_draw_frame(b->group, frame, view, projection, CALLER);
+}
+
+plume_result plume_batch_set_profiling(plume_context *context, bool enabled) {
+    static const char *SET = "plume_batch_set_profiling";
+    const plume_env *env = plume_context_env(context);
+    if (!context) {
+        plume_log(env, PLUME_LOG_ERROR, "%s: context must not be NULL", SET);
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    if (plume_check_gl_context(env, SET) != PLUME_OK) return PLUME_ERROR_GL_UNSUPPORTED;
+    plume_result r = particles_batch_set_profiling(context, enabled);
+    batch_draw_state *b = plume_context_attachment(context, &BATCH_DRAW);
+    if (r == PLUME_OK && b && b->group) r = follow_batch_profiling(context, b->group);
+    return r;
+}
+
+plume_result plume_batch_get_profile(const plume_context *context, plume_batch_profile *out) {
+    if (out) memset(out, 0, sizeof *out);
+    if (!context || !out) {
+        plume_log(plume_context_env(context), PLUME_LOG_ERROR, "plume_batch_get_profile: context and out must not be NULL");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    particles_batch_counts counts;
+    particles_batch_get_update_profile(context, &out->update, &counts);
+    out->systems = counts.systems;
+    out->systems_in_tables = counts.systems_in_tables;
+    out->table_pages = counts.table_pages;
+    out->systems_alone = counts.systems_alone;
+    const batch_draw_state *b = plume_context_attachment(context, &BATCH_DRAW);
+    if (b && b->group) {
+        profiler_get_profile(b->group->profiler, &out->draw);
+        out->drawn_systems = b->group->system_count;
+    }
+    return PLUME_OK;
 }
 
 #ifdef PLUME_LAB

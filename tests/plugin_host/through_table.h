@@ -61,6 +61,8 @@ extern plume_get_api_fn host_get_api;
 #define plume_context_warm_programs host_api->context_warm_programs
 #define plume_batch_update host_api->batch_update
 #define plume_batch_draw host_api->batch_draw
+#define plume_batch_set_profiling host_api->batch_set_profiling
+#define plume_batch_get_profile host_api->batch_get_profile
 #define plume_system_write_lights host_api->system_write_lights
 
 #endif

@@ -270,11 +270,24 @@ void test_make_main_context_current(void) { headless_gl_make_current(&context); 
 static const uint32_t census_types[8] = {GL_BUFFER,       GL_PROGRAM, GL_SHADER,      GL_QUERY,
                                          GL_VERTEX_ARRAY, GL_TEXTURE, GL_FRAMEBUFFER, GL_SAMPLER};
 
+/* Whether `name` is an object of `type` its owner has not deleted. A
+ * program or shader deleted while the GL still holds it stays a name until
+ * released, flagged (GL_DELETE_STATUS): Mesa holds the last program each
+ * stage ran until another program of that stage runs, so a host's deleted
+ * compute program (and its shader) can outlive its test until the next
+ * test's first dispatch. Flagged objects count as gone. */
 static bool gl_is(uint32_t type, GLuint name) {
+    GLint deleted = GL_FALSE;
     switch (type) {
     case GL_BUFFER: return glIsBuffer(name);
-    case GL_PROGRAM: return glIsProgram(name);
-    case GL_SHADER: return glIsShader(name);
+    case GL_PROGRAM:
+        if (!glIsProgram(name)) return false;
+        glGetProgramiv(name, GL_DELETE_STATUS, &deleted);
+        return deleted == GL_FALSE;
+    case GL_SHADER:
+        if (!glIsShader(name)) return false;
+        glGetShaderiv(name, GL_DELETE_STATUS, &deleted);
+        return deleted == GL_FALSE;
     case GL_QUERY: return glIsQuery(name);
     case GL_VERTEX_ARRAY: return glIsVertexArray(name);
     case GL_TEXTURE: return glIsTexture(name);

@@ -78,6 +78,7 @@ struct CMUnitTest;
     X(mesh_lod, 0)                                                                                                     \
     X(batch_draw, 1)                                                                                                   \
     X(batch_draw_table, 0)                                                                                             \
+    X(batch_profile, 1)                                                                                                \
     X(trail_groups, 1)                                                                                                 \
     X(trail_subdivisions, 0)                                                                                           \
     X(effect_group, 0)

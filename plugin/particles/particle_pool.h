@@ -1,0 +1,42 @@
+/* The context's particle storage (particle_pool.c) and the batch's tables
+ * of systems over its pages (update_table.c, update_passes.h). Part of the
+ * particle system's insides (particles_internal.h includes it). */
+#ifndef PLUME_PARTICLE_POOL_H
+#define PLUME_PARTICLE_POOL_H
+
+#include "core/plume_internal.h"
+#include "plume/plume_particles.h"
+#include "shared/plume_gpu_layout.h"
+#include "particles/particle_view.h"
+
+/* ---- particle_pool.c: the context's particle storage ---- */
+
+/* One block of the context's pool for `count` ranges of `sizes` bytes, each
+ * aligned for binding: out[i] the ranges, *block the whole (for the give
+ * back); errors logged through `env`. Binds GL_COPY_WRITE_BUFFER (the
+ * caller's scope restores it). */
+plume_result particle_pool_take(plume_context *context, const plume_env *env, const GLsizeiptr *sizes,
+                                uint32_t count, particle_range *out, particle_range *block);
+/* Returns `block` to the pool (zeroed after; a zero block: nothing); the
+ * pool goes with its last block. */
+void particle_pool_give_back(plume_context *context, particle_range *block);
+
+/* The pool's slot for the batch's tables of systems (NULL: no pool). */
+typedef struct update_table update_table;
+update_table **particle_pool_table(plume_context *context);
+
+/* ---- update_table.c: a batch's passes as one dispatch a page (update_passes.h) ---- */
+
+/* The passes that run over a table of systems. */
+typedef enum table_pass {
+    TABLE_PREPARE, TABLE_EMIT, TABLE_SIMULATE, TABLE_COMPACT_SCAN, TABLE_COMPACT_SCATTER, TABLE_PASSES
+} table_pass;
+void update_table_free(const plume_env *env, update_table *table);
+uint32_t update_table_list(const update_table *table, plume_gl_object *out, uint32_t capacity);
+/* Each pass's table dispatches and the systems they ran, so far (NULL: none). */
+void update_table_counts(const update_table *table, uint64_t dispatches[TABLE_PASSES],
+                         uint64_t systems[TABLE_PASSES]);
+/* The pool pages of the last batch's table (0: none fitted). */
+uint32_t update_table_pages(const update_table *table);
+
+#endif
