@@ -15,6 +15,11 @@
  * squares in one order; its profile's drawn count counts the pairs). The
  * "+smoke" rows' update column is both systems' updates, their draw column
  * both draws or the group's (gather, joint sort, draw).
+ * Each segment draws as many quads as its curve on the screen needs (1, 2
+ * or 4); the "4/seg" rows force 4 on every segment (the lab's
+ * plume_lab_trail_full_subdivisions: how trails drew before), the baseline
+ * of the same configuration; for the tiled rows of the trails alone, the
+ * segments by the quads that drew (plume_lab_trail_tiled_quads_drawn).
  * One table; the trails' and the group's memory beside it.
  *
  * Usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH]
@@ -34,6 +39,7 @@
 #include "plume/plume_particles.h"
 #include "plume/plume_profile.h"
 #include "bench_time.h"
+#include "plume_lab.h"
 
 enum { MAX_SAMPLES = 4000 };
 
@@ -103,6 +109,9 @@ typedef struct result {
     double update_ms, draw_ms;
     uint32_t drawn;
     plume_profile profile; /* of a frame after the timed ones */
+    /* A tiled trail's last draw: its segments by the quads that drew
+     * (plume_lab_trail_tiled_quads_drawn); all zero elsewhere. */
+    uint32_t segments_by_quads[PLUME_TRAIL_SUBDIVISIONS + 1];
 } result;
 
 enum { PROFILED_FRAMES = 4 };
@@ -181,6 +190,11 @@ static bool run(plume_context *context, const options *o, uint32_t points, plume
     glFinish();
     if (group.id) plume_draw_group_get_profile(context, group, &out->profile);
     else plume_system_get_profile(context, systems[0], &out->profile);
+    memset(out->segments_by_quads, 0, sizeof out->segments_by_quads);
+    /* The tiled per-rank counts are the context's: the trails' own only
+     * where their draw was the frame's last. */
+    if (how == ALONE && points > 0 && out->profile.draw_path == PLUME_DRAW_PATH_TILED)
+        plume_lab_trail_tiled_quads_drawn(context, systems[0], out->segments_by_quads);
     glDeleteQueries(3, queries);
     if (group.id) plume_draw_group_destroy(context, group);
     for (uint32_t i = 0; i < count; ++i) plume_system_destroy(context, systems[i]);
@@ -208,17 +222,23 @@ int main(int argc, char **argv) {
         plume_draw_path path;
         plume_draw_resolution resolution;
         arrangement how;
+        bool four_quads; /* every segment as PLUME_TRAIL_SUBDIVISIONS quads */
     } rows[] = {
-        {"no trail, raster", 0, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE},
-        {"no trail, tiled", 0, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE},
-        {"trail, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE},
-        {"trail, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE},
-        {"trail, raster, 1/2", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_HALF, ALONE},
-        {"trail, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE},
-        {"+smoke apart, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, APART},
-        {"+smoke apart, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, APART},
-        {"+smoke group, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, GROUPED},
-        {"+smoke group, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, GROUPED},
+        {"no trail, raster", 0, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, false},
+        {"no trail, tiled", 0, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false},
+        {"trail, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, false},
+        {"trail 4/seg, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, true},
+        {"trail, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false},
+        {"trail 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, true},
+        {"trail, raster, 1/2", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_HALF, ALONE, false},
+        {"trail, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false},
+        {"trail 4/seg, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, true},
+        {"+smoke apart, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, APART, false},
+        {"+smoke apart, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, APART, false},
+        {"+smoke group, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, GROUPED, false},
+        {"+smoke group 4/seg, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, GROUPED, true},
+        {"+smoke group, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, GROUPED, false},
+        {"+smoke group 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, GROUPED, true},
     };
     printf("GL: %s\n", headless_gl_describe());
     printf("%u particles, trails of %u points (a point every 1/60 s), %dx%d; medians of %u frames after %u\n",
@@ -233,33 +253,41 @@ int main(int argc, char **argv) {
     printf("draw group of the trails and a smoke ball of %u squares: %.1f MB of records (capacity x (%.0f pairs + 1) "
            "x 96 bytes); its tiled ranks as the trails' (+ the squares' x 2 x %d)\n",
            o.count, o.count * (entries + 1) * 96.0 / 1e6, entries, PLUME_TRAIL_SUBDIVISIONS);
-    printf("| configuration        | drawn  | update GPU ms | draw GPU ms | drew with | tiled entries | overflowed |\n");
-    printf("|----------------------|--------|---------------|-------------|-----------|---------------|------------|\n");
+    printf("| configuration              | drawn  | update GPU ms | draw GPU ms | drew with | tiled entries | overflowed "
+           "| pairs at 1 / 2 / 4 quads    |\n");
+    printf("|----------------------------|--------|---------------|-------------|-----------|---------------|------------"
+           "|-----------------------------|\n");
+    /* The last column: a tiled trail's pairs by the quads that drew, its
+     * particles' own quads among those at 1. */
     enum { ROWS = sizeof rows / sizeof rows[0] };
     static result results[ROWS];
     for (size_t i = 0; i < ROWS; ++i) {
         result *r = &results[i];
+        plume_lab_trail_full_subdivisions(rows[i].four_quads);
         if (!run(context, &o, rows[i].points, rows[i].path, rows[i].resolution, rows[i].how, &t, r)) {
             fprintf(stderr, "%s: failed\n", rows[i].name);
             return 1;
         }
-        printf("| %-20s | %6u | %13.3f | %11.3f | %-9s | %13u | %7u/%-2d |\n", rows[i].name, r->drawn, r->update_ms,
-               r->draw_ms, r->profile.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster",
-               r->profile.tiled_entries, r->profile.tiled_overflow_frames, PROFILED_FRAMES);
+        char quads[32] = "";
+        const uint32_t *by = r->segments_by_quads;
+        if (by[1] + by[2] + by[4] > 0) snprintf(quads, sizeof quads, "%u / %u / %u", by[1], by[2], by[4]);
+        printf("| %-26s | %6u | %13.3f | %11.3f | %-9s | %13u | %7u/%-2d | %27s |\n", rows[i].name, r->drawn,
+               r->update_ms, r->draw_ms, r->profile.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster",
+               r->profile.tiled_entries, r->profile.tiled_overflow_frames, PROFILED_FRAMES, quads);
     }
     /* Where a tiled draw's time goes: the profile's sub-stages (means over
      * the profiled frames, which are not the timed ones). */
     printf("\ntiled draws by stage, ms (means of %d profiled frames):\n", PROFILED_FRAMES);
-    printf("| configuration        | project | scan   | entries | tile sort | ranges | composite | resolve | blend  | "
+    printf("| configuration              | project | scan   | entries | tile sort | ranges | composite | resolve | blend  | "
            "down+up |\n");
-    printf("|----------------------|---------|--------|---------|-----------|--------|-----------|---------|--------|"
+    printf("|----------------------------|---------|--------|---------|-----------|--------|-----------|---------|--------|"
            "---------|\n");
     for (size_t i = 0; i < ROWS; ++i) {
         const plume_profile *p = &results[i].profile;
         if (p->draw_path != PLUME_DRAW_PATH_TILED) continue;
         double ms[PLUME_DRAW_STAGE_COUNT];
         for (int stage = 0; stage < PLUME_DRAW_STAGE_COUNT; ++stage) ms[stage] = p->draw_stages[stage].mean_ms;
-        printf("| %-20s | %7.3f | %6.3f | %7.3f | %9.3f | %6.3f | %9.3f | %7.3f | %6.3f | %7.3f |\n", rows[i].name,
+        printf("| %-26s | %7.3f | %6.3f | %7.3f | %9.3f | %6.3f | %9.3f | %7.3f | %6.3f | %7.3f |\n", rows[i].name,
                ms[PLUME_DRAW_STAGE_PROJECT], ms[PLUME_DRAW_STAGE_SCAN], ms[PLUME_DRAW_STAGE_ENTRIES],
                ms[PLUME_DRAW_STAGE_TILE_SORT], ms[PLUME_DRAW_STAGE_RANGES], ms[PLUME_DRAW_STAGE_COMPOSITE],
                ms[PLUME_DRAW_STAGE_RESOLVE], ms[PLUME_DRAW_STAGE_BLEND],

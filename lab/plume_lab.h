@@ -261,6 +261,22 @@ typedef struct plume_lab_tiled_knobs {
 plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system system,
                                        const plume_lab_tiled_knobs *knobs);
 
+/* Trails (plume_trail_desc): each segment is drawn as up to
+ * PLUME_TRAIL_SUBDIVISIONS quads, as many as its curve on the screen needs.
+ * On: every segment as all of them (what trails drew before choosing), for
+ * the trail benchmark's baseline row. Process-wide, read at each draw;
+ * default off. */
+void plume_lab_trail_full_subdivisions(bool on);
+
+/* The segments of a trail system's last tiled draw by the quads of each that
+ * drew (touched a tile): pairs[q] of them drew q quads (q 0 ..
+ * PLUME_TRAIL_SUBDIVISIONS); a particle's own quad counts as a pair of one.
+ * The tiled path's per-rank counts are the context's: call it after the
+ * system's tiled draw, before any other. Reads back (waits for the GPU). PLUME_ERROR_INVALID_ARGUMENT (logged): a
+ * bad handle, pairs NULL, or a system without trails or not yet drawn tiled. */
+plume_result plume_lab_trail_tiled_quads_drawn(plume_context *context, plume_system system,
+                                               uint32_t pairs[PLUME_TRAIL_SUBDIVISIONS + 1]);
+
 /* GPU memory, in bytes of the buffers and textures plume made (sizes read
  * from the GL: GL_BUFFER_SIZE, each texture level's texel sizes; needs GL
  * 4.5), for the tests' and benchmarks' budgets. */

@@ -213,8 +213,10 @@ typedef enum plume_blend_mode {
  * update recorded on the GPU, one each time the particle has gone `spacing`
  * (seconds of its age, or world units of its path) since the last; a
  * particle born in a slot starts a new trail there. Between points the strip
- * follows a centripetal Catmull-Rom curve (PLUME_TRAIL_SUBDIVISIONS quads a
- * segment), its width across the curve and the direction to the eye, so
+ * follows a centripetal Catmull-Rom curve (up to PLUME_TRAIL_SUBDIVISIONS
+ * quads a segment, as many as the segment's curve on the screen needs: 1
+ * where it strays under half a pixel from its chord, 2 under 2 pixels, else
+ * 4; docs/look.md), its width across the curve and the direction to the eye, so
  * segments meet without gaps and the strip never twists; the last segment
  * of a full trail shrinks as the next point nears, so the tail never jumps.
  * Width, colour and opacity over the trail's length (0 at the particle, 1

@@ -167,6 +167,7 @@ static void draw_sorted(const group_draw *w, const draw_target *target, const dr
         glProgramUniform3f(d, at[DRAW_CAMERA_RIGHT], view[0][0], view[1][0], view[2][0]);
         glProgramUniform3f(d, at[DRAW_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
         glProgramUniform3fv(d, at[DRAW_LIGHT_DIRECTION], 1, w->light.direction);
+        trail_set_target(d, at[DRAW_TRAIL_TARGET], target->width, target->height);
     }
     glProgramUniform3fv(d, at[DRAW_LIGHT_COLOR], 1, w->light.color);
     glProgramUniform3fv(d, at[DRAW_AMBIENT_COLOR], 1, w->light.ambient);

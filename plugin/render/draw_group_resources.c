@@ -258,7 +258,7 @@ static const char *const GATHER_UNIFORM_NAMES[GATHER_UNIFORMS + 1] = {
 static const char *const DRAW_UNIFORM_NAMES[DRAW_UNIFORMS + 1] = {
     "u_view",        "u_projection",    "u_soft_fade", "u_viewport_size", "u_inverse_projection",
     "u_light_color", "u_ambient_color", "u_sprites",   "u_scene_depth",   "u_depth_convention",
-    "u_eye",         "u_camera_right",  "u_camera_up", "u_light_direction", NULL};
+    "u_eye",         "u_camera_right",  "u_camera_up", "u_light_direction", "u_trail_target", NULL};
 static const char *const TRAIL_GATHER_UNIFORM_NAMES[TRAIL_GATHER_UNIFORMS + 1] = {
     "u_system", "u_last_system", "u_first_record", "u_view", "u_camera_right", "u_camera_up", "u_group_eye",
     "u_group_by_distance", "u_light_direction", NULL};

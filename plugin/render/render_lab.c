@@ -2,9 +2,11 @@
  * internal knobs, so that the benchmarks include no plugin/ header. Lab
  * builds only. */
 #ifdef PLUME_LAB
+#include <string.h>
+
 #include "draw_group_internal.h"
 #include "plume_lab.h"
-#include "tiled.h"
+#include "tiled_internal.h"
 #include "render/screen_scratch.h"
 
 _Static_assert(PLUME_LAB_TILED_UNCHUNKED == TILED_UNCHUNKED, "the lab's unchunked composite is the tiled path's");
@@ -55,6 +57,54 @@ plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system syst
     const plume_lab_tiled_knobs none = {0};
     if (!knobs) knobs = &none;
     return tiled_set_knobs(context, system, knobs->min_alpha, knobs->batch, knobs->footprint);
+}
+
+/* The scanned counts (inclusive sums of the tiles each rank touched, in
+ * the context's scratch: the last tiled draw's) of the trail's pairs, 2
+ * ranks a quad: a quad drew where its sum grew. */
+static plume_result read_quads_drawn(const particle_view *view, const tiled_renderer *r,
+                                     uint32_t pairs[PLUME_TRAIL_SUBDIVISIONS + 1]) {
+    enum { RANKS = 2 * PLUME_TRAIL_SUBDIVISIONS };
+    uint32_t pair_count = 0;
+    glGetNamedBufferSubData(view->trail.control_buffer, 4 * PLUME_TRAIL_SORT_COUNT, 4, &pair_count);
+    GLint64 bytes = 0;
+    glGetNamedBufferParameteri64v(r->shared->counts_buffer, GL_BUFFER_SIZE, &bytes);
+    if ((uint64_t)pair_count * RANKS * 4 > (uint64_t)bytes) pair_count = (uint32_t)(bytes / (4 * RANKS));
+    uint32_t *sums = plume_alloc(view->env, sizeof *sums * ((size_t)pair_count * RANKS + 1));
+    if (!sums) return PLUME_ERROR_OUT_OF_MEMORY;
+    glGetNamedBufferSubData(r->shared->counts_buffer, 0, (GLsizeiptr)pair_count * RANKS * 4, sums);
+    memset(pairs, 0, sizeof *pairs * (PLUME_TRAIL_SUBDIVISIONS + 1));
+    for (uint32_t i = 0, before = 0; i < pair_count; ++i) {
+        uint32_t quads = 0;
+        for (uint32_t q = 0; q < PLUME_TRAIL_SUBDIVISIONS; ++q) {
+            uint32_t after = sums[i * RANKS + 2 * q + 1];
+            quads += after > before;
+            before = after;
+        }
+        ++pairs[quads];
+    }
+    plume_free(view->env, sums);
+    return plume_drain_gl_errors(view->env, "plume_lab_trail_tiled_quads_drawn");
+}
+
+plume_result plume_lab_trail_tiled_quads_drawn(plume_context *context, plume_system system,
+                                              uint32_t pairs[PLUME_TRAIL_SUBDIVISIONS + 1]) {
+    static const char *CALLER = "plume_lab_trail_tiled_quads_drawn";
+    particle_view view;
+    plume_result result = particles_find_view(context, system, CALLER, &view);
+    if (result != PLUME_OK) return result;
+    const tiled_renderer *r = view.desc->trail.points ? tiled_of(&view) : NULL;
+    if (!pairs || !r || !r->programs[TP_PROJECT] || !r->shared) {
+        plume_log(view.env, PLUME_LOG_ERROR, "%s: %s", CALLER,
+                  !pairs ? "pairs must not be NULL" : "system is not a trail system drawn tiled");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, view.env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
+    result = read_quads_drawn(&view, r, pairs);
+    plume_gl_scope_end(&scope);
+    return result;
 }
 
 plume_result plume_lab_draw_group_set_stage_hook(plume_context *context, plume_draw_group group,

@@ -198,6 +198,7 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     glProgramUniform1f(p, at[TU_MIN_ALPHA], r->min_alpha);
     glProgramUniform1f(p, at[TU_FOOTPRINT], r->footprint > 0.0f ? r->footprint : 0.5f);
     bind_projected(src, r, frame);
+    if (src->trail || (src->group && src->group->trails)) trail_set_target(p, r->trail.target, t->width, t->height);
     particle_set_light_uniforms(s, &r->project_uniforms);
     dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);

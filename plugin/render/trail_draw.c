@@ -1,7 +1,8 @@
 /* The trail draw path (plume_trail_desc): one instanced draw over the
  * update's sorted segment pairs (particle_view's trail), each a segment of
- * a particle's trail as PLUME_TRAIL_SUBDIVISIONS camera-facing quads along a
- * Catmull-Rom curve, or the particle's own quad (as the raster path draws
+ * a particle's trail as up to PLUME_TRAIL_SUBDIVISIONS camera-facing quads
+ * along a Catmull-Rom curve (as many as the curve on the screen needs), or
+ * the particle's own quad (as the raster path draws
  * it), all blended in the one back-to-front order the update sorted them
  * in; the look (blend mode, soft fade, light, emitted light, sprite) as the
  * raster path's, with the width, colour and opacity over the trail's
@@ -18,7 +19,7 @@ static const char *const TRAIL_UNIFORM_NAMES[] = {
     "u_spacing",           "u_uv_tile",            "u_uv_tile_length",      "u_trail_width_times",
     "u_trail_width_values", "u_trail_width_count", "u_trail_opacity_times", "u_trail_opacity_values",
     "u_trail_opacity_count", "u_trail_color_times", "u_trail_color_values", "u_trail_color_count",
-    "u_ribbon",            "u_trail_capacity",     NULL};
+    "u_ribbon",            "u_trail_capacity",     "u_trail_target",        NULL};
 
 _Static_assert(PLUME_UNIFORM_NAMES_FIT(TRAIL_UNIFORM_NAMES, trail_uniforms), "a name for each location");
 
@@ -119,6 +120,20 @@ void trail_set_uniforms(const particle_view *v, const trail_uniforms *u, const d
     particle_set_gradient_uniforms(u->color_curve, 0, &t->color_over_length);
 }
 
+#ifdef PLUME_LAB
+#include "plume_lab.h"
+
+static bool lab_full_subdivisions;
+void plume_lab_trail_full_subdivisions(bool on) { lab_full_subdivisions = on; }
+#endif
+
+void trail_set_target(GLuint program, GLint location, int width, int height) {
+#ifdef PLUME_LAB
+    if (lab_full_subdivisions) width = height = 0;
+#endif
+    glProgramUniform2f(program, location, (float)width, (float)height);
+}
+
 static plume_result trail_draw(const particle_view *v, const draw_frame *frame, const draw_target *target,
                                const draw_count *count, plume_gl_scope *scope) {
     (void)scope;
@@ -131,6 +146,7 @@ static plume_result trail_draw(const particle_view *v, const draw_frame *frame, 
                                r->depth_sampler);
     particle_set_light_uniforms(v, &r->uniforms);
     trail_set_uniforms(v, &r->trail, frame);
+    trail_set_target(r->program, r->trail.target, target->width, target->height);
     draw_bind_sprite(v, r->sprite_sampler);
     particle_bind_storage(PLUME_BINDING_MOTION, v->motion);
     particle_bind_storage(PLUME_BINDING_TRAITS, v->traits);

@@ -1,10 +1,10 @@
 // Instance i draws what the group's sorted list names at i: a particle's
 // record (whose system's flipbook the table gives), one corner of its quad per
-// vertex (two triangles), or a trail segment's record (GROUP_SEGMENT), its
-// PLUME_GPU_TRAIL_SUBDIVISIONS quads along the curve as the trail draw makes
-// them (render/trail_draw.vert). A group with a trail system draws 6 x
-// PLUME_GPU_TRAIL_SUBDIVISIONS vertices an instance, a quad's past the sixth
-// degenerate.
+// vertex (two triangles), or a trail segment's record (GROUP_SEGMENT), the
+// quads its curve needs on the screen (trail_subdivisions) as the trail draw
+// makes them (render/trail_draw.vert). A group with a trail system draws 6 x
+// PLUME_GPU_TRAIL_SUBDIVISIONS vertices an instance: a quad's past the sixth,
+// a segment's past its quads, degenerate.
 #include "particles/particle_common.glsl"
 #include "render/particle_appearance.glsl" // the light's direction in a strip's frame
 #include "render/draw_group_common.glsl" // built with GROUP_RECORD_ACCESS readonly
@@ -62,7 +62,9 @@ void emit_segment_vertex(GroupRecord r, uint system, int vertex) {
     gl_Position = vec4(0.0); // degenerate: nothing drawn
     if (distance(s.p1, s.p2) < 1e-6) return;
     vec2 corner = CORNERS[vertex % 6];
-    SegmentSection c = group_segment_section(s, (float(vertex / 6) + corner.y + 0.5) / float(PLUME_GPU_TRAIL_SUBDIVISIONS));
+    uint quads = trail_subdivisions(s.p0, s.p1, s.p2, s.p3, u_view, u_projection), quad = uint(vertex / 6);
+    if (quad >= quads) return;
+    SegmentSection c = group_segment_section(s, (float(quad) + corner.y + 0.5) / float(quads));
     place(segment_section_world(c, corner.x));
     v_color = c.color;
     v_additive = c.additive;

@@ -64,7 +64,7 @@ void main() {
         key = depth_key(group_measure(motion.position), true);
     } else if (trail_segment(slot, j, motion, s)) {
         TrailCorner near = trail_section(s, j, motion, particle_traits, 0.0);
-        TrailCorner far = trail_section(s, j, motion, particle_traits, float(PLUME_GPU_TRAIL_SUBDIVISIONS));
+        TrailCorner far = trail_section(s, j, motion, particle_traits, 1.0);
         GroupSegment g;
         g.p0 = s.p0;
         g.p1 = s.p1.xyz;

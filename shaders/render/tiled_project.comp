@@ -227,8 +227,9 @@ vec4 position_age_of(uint slot) { return vec4(motions[slot].position, motions[sl
 #include "render/trail_geometry.glsl"
 
 // Rank: a particle's own quad (triangle 0 of quad 0), or triangle 1 or 2
-// of quad k of a sorted pair's segment (between its sections k and k + 1),
-// as the raster path splits it (tiled_common.glsl, TILED_TRAIL).
+// of quad k of a sorted pair's segment (between its sections k and k + 1 of
+// the n its curve needs, trail_subdivisions; past n none), as the raster
+// path splits it (tiled_common.glsl, TILED_TRAIL).
 uint project(uint rank) {
     uint value = draw_list[rank / TILED_RANKS_PER_ITEM].y, within = rank % TILED_RANKS_PER_ITEM;
     uint slot = value / u_entries, entry = value % u_entries, k = within / 2u;
@@ -249,9 +250,12 @@ uint project(uint rank) {
         near_color = far_color = a.color;
         light = quad_light(edges, cross(u_camera_right, u_camera_up));
     } else {
-        TrailCorner near, far;
-        if (!trail_corner(slot, entry, p, t, float(k), near) || !trail_corner(slot, entry, p, t, float(k + 1u), far))
-            return 0u;
+        TrailSegment s;
+        if (!trail_segment(slot, entry, p, s)) return 0u;
+        uint quads = trail_subdivisions(s.p0, s.p1.xyz, s.p2.xyz, s.p3, u_view, u_projection);
+        if (k >= quads) return 0u; // past what the curve needs on the screen: no tile
+        TrailCorner near = trail_section(s, entry, p, t, float(k) / float(quads));
+        TrailCorner far = trail_section(s, entry, p, t, float(k + 1u) / float(quads));
         if (near.color.a <= 0.0 && far.color.a <= 0.0) return 0u;
         if (!place_triangle(base, triangle, trail_corner_world(near, -0.5), trail_corner_world(near, 0.5),
                             trail_corner_world(far, -0.5), trail_corner_world(far, 0.5), first, last))
@@ -276,7 +280,8 @@ uniform vec4 u_eye; // the eye (w 1), or under an orthographic projection its ba
 #include "render/draw_group_segment.glsl"
 
 // A grouped trail segment's triangle: triangle 1 or 2 of its quad k
-// between its sections k and k + 1 (render/draw_group_segment.glsl), as
+// between its sections k and k + 1 of the n its curve needs
+// (trail_subdivisions; past n none; render/draw_group_segment.glsl), as
 // the group's raster draw makes them; its flat values (light, emitted
 // light) the far section's, its additive part the ends' mean (as a trail
 // system's tiled draw).
@@ -284,9 +289,10 @@ uint project_segment(uint rank, uint within, GroupRecord record, uint system) {
     GroupSegment s = group_segment_of(record);
     if (distance(s.p1, s.p2) < 1e-6) return 0u;
     uint k = within / 2u, triangle = 1u + within % 2u;
-    float steps = float(PLUME_GPU_TRAIL_SUBDIVISIONS);
-    SegmentSection near = group_segment_section(s, float(k) / steps);
-    SegmentSection far = group_segment_section(s, float(k + 1u) / steps);
+    uint quads = trail_subdivisions(s.p0, s.p1, s.p2, s.p3, u_view, u_projection);
+    if (k >= quads) return 0u; // past what the curve needs on the screen: no tile
+    SegmentSection near = group_segment_section(s, float(k) / float(quads));
+    SegmentSection far = group_segment_section(s, float(k + 1u) / float(quads));
     if (near.color.a <= 0.0 && far.color.a <= 0.0) return 0u;
     uint base = rank * SPLAT_VEC4S;
     ivec2 first, last;

@@ -45,3 +45,59 @@ void trail_curve_at(vec3 p0, vec3 p1, vec3 p2, vec3 p3, float t, out vec3 centre
         direction = catmull_rom(p0, p1, p2, p3, min(t + 1e-3, 1.0)) - catmull_rom(p0, p1, p2, p3, max(t - 1e-3, 0.0));
     }
 }
+
+// ---- How many quads a segment needs on the screen ----
+// The target's pixels the strips are drawn into; (0, 0): every segment at
+// PLUME_GPU_TRAIL_SUBDIVISIONS quads (the lab's forced subdivisions,
+// plume_lab_trail_full_subdivisions; never in the product).
+uniform vec2 u_trail_target;
+
+// The thresholds (shared/plume_gpu_layout.h): the most a polyline of the
+// curve may stray from it is half a pixel, under which the raster's sample
+// grid moves an edge by at most one pixel's step here and there. Each
+// halving of a quad divides its deviation by about 4: one quad below
+// PLUME_GPU_TRAIL_ONE_QUAD_PIXELS (0.5) of the curve's deviation from its
+// chord, two below 4 x that (PLUME_GPU_TRAIL_TWO_QUADS_PIXELS), else
+// PLUME_GPU_TRAIL_SUBDIVISIONS (at most 0.5 px off up to 8 px of deviation).
+// The tests' CPU reference decides with the same arithmetic
+// (tests/support/trail_reference.c).
+
+// Clip coordinates of a world point.
+vec4 trail_clip(mat4 view, mat4 projection, vec3 world) { return projection * (view * vec4(world, 1.0)); }
+
+// A clip point's distance in pixels from the screen's segment a .. b (clip
+// points; all in front of the eye).
+float trail_pixels_off_chord(vec4 point, vec4 a, vec4 b) {
+    vec2 half_target = 0.5 * u_trail_target;
+    vec2 p = point.xy / point.w * half_target, from = a.xy / a.w * half_target, chord = b.xy / b.w * half_target - from;
+    float along = clamp(dot(p - from, chord) / max(dot(chord, chord), 1e-12), 0.0, 1.0);
+    return distance(p, from + chord * along);
+}
+
+// The curve's largest deviation from its chord on the screen, in pixels,
+// estimated from its points at t = 1/4 and 3/4: the curve is a cubic in t
+// whose deviation from the chord is t (1 - t) ((1 - t) A - t B), which is
+// largest at t = 1/2 where it bends one way (A = -B: 4/3 of its value at
+// the quarters) and near the quarters where it winds as an S (A = B,
+// which the midpoint alone would miss). Any point behind the eye: as large
+// as can be.
+float trail_deviation_pixels(vec3 p0, vec3 p1, vec3 p2, vec3 p3, mat4 view, mat4 projection) {
+    vec4 a = trail_clip(view, projection, p1), b = trail_clip(view, projection, p2);
+    vec4 q1 = trail_clip(view, projection, catmull_rom(p0, p1, p2, p3, 0.25));
+    vec4 q3 = trail_clip(view, projection, catmull_rom(p0, p1, p2, p3, 0.75));
+    if (min(min(a.w, b.w), min(q1.w, q3.w)) <= 1e-6) return 3.0e38;
+    return 4.0 / 3.0 * max(trail_pixels_off_chord(q1, a, b), trail_pixels_off_chord(q3, a, b));
+}
+
+// The quads (1, 2 or PLUME_GPU_TRAIL_SUBDIVISIONS) that draw the segment
+// from p1 to p2: as many as its curve on the screen needs. Quad k of n
+// spans the curve from t = k / n to (k + 1) / n of what is drawn; the
+// draws' quads past n draw nothing. Every trail draw decides with this
+// (the raster and tiled draws of a trail system and of a draw group).
+uint trail_subdivisions(vec3 p0, vec3 p1, vec3 p2, vec3 p3, mat4 view, mat4 projection) {
+    if (u_trail_target.x <= 0.0) return uint(PLUME_GPU_TRAIL_SUBDIVISIONS);
+    float deviation = trail_deviation_pixels(p0, p1, p2, p3, view, projection);
+    return deviation < PLUME_GPU_TRAIL_ONE_QUAD_PIXELS ? 1u
+         : deviation < PLUME_GPU_TRAIL_TWO_QUADS_PIXELS ? 2u
+         : uint(PLUME_GPU_TRAIL_SUBDIVISIONS);
+}

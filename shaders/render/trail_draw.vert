@@ -1,9 +1,11 @@
 // Trails (plume_trail_desc), pulled from the update's sorted segment pairs:
 // instance i draws pair draw_list[i] {key, slot x u_entries + entry}. Entry
 // u_trail_ring is the particle's own quad (the raster path's, vertices 0..5);
-// entry j < u_trail_ring a segment's PLUME_GPU_TRAIL_SUBDIVISIONS quads, as
-// render/trail_geometry.glsl makes them (shared with the tiled path's
-// projection). A segment the trail does not have yet draws nothing.
+// entry j < u_trail_ring a segment's quads, as render/trail_geometry.glsl
+// makes them (shared with the tiled path's projection): vertices 6k .. 6k + 5
+// quad k of the n its curve needs (trail_subdivisions), those past n
+// degenerate (no fragments). A segment the trail does not have yet draws
+// nothing.
 #define TRAIL_RIBBON_READ
 #include "particles/particle_common.glsl"
 #include "render/particle_appearance.glsl"
@@ -20,8 +22,11 @@ vec4 position_age_of(uint slot) { return vec4(motions[slot].position, motions[sl
 void emit_segment_vertex(uint slot, uint j, ParticleMotion motion, ParticleTraits particle_traits, int vertex) {
     gl_Position = vec4(0.0);  // degenerate: nothing drawn
     vec2 corner = CORNERS[vertex % 6];
-    TrailCorner c;
-    if (!trail_corner(slot, j, motion, particle_traits, float(vertex / 6) + corner.y + 0.5, c)) return;
+    TrailSegment s;
+    if (!trail_segment(slot, j, motion, s)) return;
+    uint quads = trail_subdivisions(s.p0, s.p1.xyz, s.p2.xyz, s.p3, u_view, u_projection), quad = uint(vertex / 6);
+    if (quad >= quads) return;
+    TrailCorner c = trail_section(s, j, motion, particle_traits, (float(quad) + corner.y + 0.5) / float(quads));
     v_color = c.color;
 #ifdef PLUME_LOOK_ADDITIVE
     v_additive = c.a.additive;

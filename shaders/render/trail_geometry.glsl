@@ -1,8 +1,9 @@
 // A trail segment's strip as every path draws it (the raster path's
 // trail_draw.vert, the tiled path's projection): entry j < u_trail_ring of a
 // particle's pairs (particles/trail_keys.comp) is the segment from trail point j
-// to j + 1 (trail_history.glsl) as PLUME_GPU_TRAIL_SUBDIVISIONS quads along
-// a centripetal Catmull-Rom curve through the points around it. Each quad's
+// to j + 1 (trail_history.glsl) as up to PLUME_GPU_TRAIL_SUBDIVISIONS quads
+// along a centripetal Catmull-Rom curve through the points around it, as
+// many as the curve on the screen needs (trail_subdivisions). Each quad's
 // edge is the curve's point widened across the curve's direction and the
 // direction to the eye, computed from the same points on both sides of a
 // shared point: segments meet without gaps, and the strip faces the eye
@@ -30,8 +31,8 @@ uniform int u_trail_color_count;
 
 #include "render/trail_curve.glsl"
 
-// A cross-section of a segment's strip: `step` 0 .. PLUME_GPU_TRAIL_SUBDIVISIONS
-// along the segment; its corners are trail_corner_world's.
+// A cross-section of a segment's strip, `share` 0 .. 1 of the way along what
+// is drawn of it; its corners are trail_corner_world's.
 struct TrailCorner {
     vec3 centre;       // on the curve
     float width;
@@ -85,10 +86,11 @@ bool trail_segment(uint slot, uint j, ParticleMotion motion, out TrailSegment s)
     return true;
 }
 
-// The cross-section at `step` of segment j (found by trail_segment).
-TrailCorner trail_section(TrailSegment s, uint j, ParticleMotion motion, ParticleTraits particle_traits, float step) {
+// The cross-section `share` of the way along what is drawn of segment j
+// (found by trail_segment).
+TrailCorner trail_section(TrailSegment s, uint j, ParticleMotion motion, ParticleTraits particle_traits, float share) {
     TrailCorner c;
-    float t = step / float(PLUME_GPU_TRAIL_SUBDIVISIONS) * s.end;
+    float t = share * s.end;
     vec3 centre;
     trail_curve_at(s.p0, s.p1.xyz, s.p2.xyz, s.p3, t, centre, c.direction);
     float along = u_ribbon ? 0.0 : (float(j) + t) / float(u_trail_ring);
@@ -113,16 +115,6 @@ TrailCorner trail_section(TrailSegment s, uint j, ParticleMotion motion, Particl
     c.color.a *= curve_value(u_trail_opacity_times, u_trail_opacity_values, u_trail_opacity_count, along);
     c.length_uv = u_ribbon ? t : u_uv_tile ? mix(s.p1.w, s.p2.w, t) / u_uv_tile_length : along;
     return c;
-}
-
-// Segment j's cross-section at `step`; false where the segment draws
-// nothing (trail_segment).
-bool trail_corner(uint slot, uint j, ParticleMotion motion, ParticleTraits particle_traits, float step,
-                  out TrailCorner c) {
-    TrailSegment s;
-    if (!trail_segment(slot, j, motion, s)) return false;
-    c = trail_section(s, j, motion, particle_traits, step);
-    return true;
 }
 
 // The section's corner `across` (-0.5 or 0.5) of the way across the strip.

@@ -288,7 +288,13 @@
 #define PLUME_TRAIL_DRAW_ARGS 4          /* DrawArraysIndirectCommand {6 x SUBDIVISIONS, pairs, 0, 0} */
 #define PLUME_TRAIL_CONTROL_WORDS 8
 #define PLUME_TRAIL_GROUP_SIZE 256
-#define PLUME_GPU_TRAIL_SUBDIVISIONS 4   /* = PLUME_TRAIL_SUBDIVISIONS: quads a segment */
+#define PLUME_GPU_TRAIL_SUBDIVISIONS 4   /* = PLUME_TRAIL_SUBDIVISIONS: the most quads a segment */
+/* A segment's quads by its curve's deviation from its chord on the screen
+ * (render/trail_curve.glsl's trail_subdivisions; the tests' CPU reference
+ * decides with the same): one below this many pixels, two below the next,
+ * else PLUME_GPU_TRAIL_SUBDIVISIONS. */
+#define PLUME_GPU_TRAIL_ONE_QUAD_PIXELS 0.5
+#define PLUME_GPU_TRAIL_TWO_QUADS_PIXELS 2.0
 #define PLUME_TRAIL_NO_PARTICLE 0xFFFFFFFFu /* a header's emission number before any particle */
 
 /* Self-shadowing (render/self_shadow.c, self_shadow_map.comp): one buffer

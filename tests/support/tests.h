@@ -80,6 +80,7 @@ struct CMUnitTest;
     X(batch_draw_table, 0)                                                                                             \
     X(batch_profile, 1)                                                                                                \
     X(trail_groups, 1)                                                                                                 \
+    X(trail_subdivisions, 0)                                                                                           \
     X(effect_group, 0)
 
 #define PLUME_DECLARE_TEST_TABLE(name, through_table)                                                                  \

@@ -243,10 +243,12 @@ static uint32_t group_entries(const plume_system_desc *d) {
     return d->trail.points ? d->trail.points - 1 + (d->trail.hide_particles ? 0 : 1) : 1;
 }
 
-void composite_trail_group(const plume_system *systems, const ref_trail *const *trails, uint32_t count, float *rgba,
-                           bool *ambiguous) {
+/* The group's quads in its order, the segments' decided `how`; returns how
+ * many (*quads grown to hold them). */
+static uint32_t ordered_group_quads(const plume_system *systems, const ref_trail *const *trails, uint32_t count,
+                                    ref_subdivisions *how, ref_quad **out) {
     const ref_light none = {{0}, {0}, {0}};
-    ref_quad *quads = NULL;
+    ref_quad *quads = *out;
     uint32_t n = 0, first = 0;
     for (uint32_t i = 0; i < count; ++i) {
         plume_system_desc d = system_desc(fixture_context(), systems[i]);
@@ -256,7 +258,7 @@ void composite_trail_group(const plume_system *systems, const ref_trail *const *
         assert_non_null(quads);
         for (uint32_t k = 0; k < rb.drawn_count; ++k) {
             uint32_t slot = rb.draw_order[k], made = 1;
-            if (d.trail.points) made = reference_system_quads(&d, &rb, trails[i], slot, quads + n);
+            if (d.trail.points) made = reference_system_quads(&d, &rb, trails[i], slot, how, quads + n);
             else quads[n] = reference_quad(&d, &rb.particles[slot], slot, &none);
             for (uint32_t q = n; q < n + made; ++q) {
                 quads[q].key = reference_depth_key((float)quads[q].depth);
@@ -269,8 +271,24 @@ void composite_trail_group(const plume_system *systems, const ref_trail *const *
         free_readback(&rb);
     }
     order_quads_by_key(quads, n);
+    *out = quads;
+    return n;
+}
+
+void composite_trail_group(const plume_system *systems, const ref_trail *const *trails, uint32_t count, float *rgba,
+                           bool *ambiguous) {
+    const ref_light none = {{0}, {0}, {0}};
+    ref_quad *quads = NULL;
+    ref_subdivisions how = {.flip_unsure = false};
+    uint32_t n = ordered_group_quads(systems, trails, count, &how, &quads);
     composite_quads(quads, n, &none, TRAIL_CLEAR, rgba, ambiguous);
     mark_float_tie_orders(quads, n, &none, TRAIL_CLEAR, rgba, ambiguous);
+    if (how.unsure > 0) {
+        printf("  %u segments' quads within rounding of a threshold: their pixels ambiguous\n", how.unsure);
+        how = (ref_subdivisions){.flip_unsure = true};
+        n = ordered_group_quads(systems, trails, count, &how, &quads);
+        mark_unsure_subdivisions(quads, n, TRAIL_CLEAR, rgba, ambiguous);
+    }
     free(quads);
 }
 
