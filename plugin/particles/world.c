@@ -265,8 +265,9 @@ static int pack_attractors(const plume_world *world, float out[PLUME_MAX_ATTRACT
 }
 
 /* The routes as the shader's uvec4s; binds the event buffers (this system's,
- * and the other system's or again this one's) and marks their owners as
- * having events waiting. A route to a system destroyed since is skipped. */
+ * and the other system's or again this one's; the context's empty one, of
+ * capacity 0, for a system that has none) and marks their owners as having
+ * events waiting. A route to a system destroyed since is skipped. */
 static int pack_routes(system_state *s, GLuint out[PLUME_MAX_EVENT_ROUTES][4], GLuint capacities[2]) {
     world_state *w = &s->world;
     system_state *other = NULL;
