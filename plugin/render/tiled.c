@@ -179,6 +179,10 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     bind_tiled_buffers(src, r);
 
     draw_stage_begin(s, PLUME_DRAW_STAGE_PROJECT);
+    /* The control words, counts and splats are the context's (screen
+     * scratch): the draw before this one, another system's, may still read
+     * them; its last barrier named only the blend's accesses. */
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     GLuint prepare = r->programs[TP_PREPARE];
     glUseProgram(prepare);
     glProgramUniform1ui(prepare, r->at[TP_PREPARE][TU_CAPACITY], capacity);
