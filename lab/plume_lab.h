@@ -284,9 +284,10 @@ typedef struct plume_lab_gpu_memory {
     uint64_t system_bytes; /* what `system` holds (its sorter's and its block of the pool included); 0 for {0} */
     uint64_t shared_bytes; /* the context's screen-sized draw scratch, shared by every system */
     uint64_t total_bytes;  /* everything the context's objects, its shared scratch and its pool hold */
-    /* The context's particle pool: its pages, and the blocks live systems
-     * hold in them (each system's is in its system_bytes), so that
-     * total = the systems' + shared + pool - pool_used. */
+    /* The context's particle pool: its pages and its empty event buffer,
+     * and the blocks live systems hold in the pages (each system's is in
+     * its system_bytes), so that total = the systems' + shared + pool -
+     * pool_used. */
     uint64_t pool_bytes, pool_used_bytes;
 } plume_lab_gpu_memory;
 /* PLUME_ERROR_INVALID_ARGUMENT (logged): a system handle that names no live

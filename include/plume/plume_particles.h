@@ -63,8 +63,15 @@
  *
  * GPU memory [since 1.3]: a system holds memory in proportion to its
  * capacity, the same on every draw path and resolution (measured on
- * llvmpipe: about 84 bytes per particle and 270 KiB besides, most of that
- * its upload rings and event buffer; so about 0.35 MB for 1024 particles).
+ * llvmpipe: about 84 bytes per particle, its block of the context's
+ * particle storage and its live list, and 8 KiB besides; so about 0.09 MB
+ * for 1024 particles). Buffers a system does not use are not made: its
+ * event buffer (32 bytes per record of world.event_capacity, 128 KiB at the
+ * default, and a header) only once an event route reaches it (its own, or
+ * another system's naming it as target_system); the buffers its updates
+ * upload through (spawn batches, the instances' motion in local space, the
+ * emitters set again by plume_system_set_emitter: up to 8 each, a few KiB)
+ * only as it uses them.
  * What a draw needs in proportion to the screen, or only while it runs, is
  * the context's, one set shared by every system drawn with it and made on
  * the first draw that needs it: drawn tiled, about 24 bytes per pixel of

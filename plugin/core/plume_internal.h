@@ -226,20 +226,28 @@ GLuint plume_make_gpu_buffer(const plume_env *env, GLsizeiptr bytes, const char 
  * driver nothing to order. */
 enum { PLUME_UPLOAD_RING = 8 }; /* up to 7 updates in flight without a wait */
 typedef struct plume_upload_ring {
-    GLuint buffers[PLUME_UPLOAD_RING]; /* [current] is the one to bind */
+    GLuint buffers[PLUME_UPLOAD_RING]; /* [current] is the one to bind; 0: not made yet */
     GLsizeiptr sizes[PLUME_UPLOAD_RING];
     GLsync fences[PLUME_UPLOAD_RING];  /* after the commands that may have read each */
     uint32_t current;
+    /* What a buffer is made with when the ring first reaches it: a ring
+     * that is never written makes none (NULL env: never created). */
+    const plume_env *env;
+    GLsizeiptr first_bytes;
+    const char *label;
 } plume_upload_ring;
-/* Makes the ring's buffers, each `bytes` of `data` (plume_make_buffer: binds
- * GL_COPY_WRITE_BUFFER). */
+/* Readies the ring: with `data`, its first buffer (`bytes` of it, the
+ * current one; plume_make_buffer: binds GL_COPY_WRITE_BUFFER); without,
+ * no buffer. Each other buffer is made (at least `bytes`) when a write
+ * first reaches it, so a ring never written holds no memory. `env` and
+ * `label` must outlive the ring. */
 void plume_upload_ring_create(const plume_env *env, plume_upload_ring *ring, GLsizeiptr bytes, const void *data,
                               const char *label);
 /* Leaves the current buffer (fenced after every command so far), takes the
- * next one, waiting until its fence has signalled where the GPU is a whole
- * ring behind, and fills it with `bytes` of `data` (it grows as needed);
- * returns it, bound to `target`, whose binding the caller's scope restores
- * (0: the ring was never made). */
+ * next one (made here the first time), waiting until its fence has
+ * signalled where the GPU is a whole ring behind, and fills it with `bytes`
+ * of `data` (it grows as needed); returns it, bound to `target`, whose
+ * binding the caller's scope restores (0: the ring was never created). */
 GLuint plume_upload_ring_write(plume_upload_ring *ring, GLenum target, GLsizeiptr bytes, const void *data);
 /* Deletes the ring's fences (its buffers are listed with list_gl_objects:
  * plume_upload_ring_list). */

@@ -1,5 +1,8 @@
 /* plume_upload_ring (plume_internal.h): CPU data for GPU passes, rewritten
- * only where no command issued earlier can still read it. */
+ * only where no command issued earlier can still read it. Its buffers are
+ * made as writes first reach them: a ring its system never writes (a
+ * system always updated in a batch's table, instance motion in world
+ * space) holds nothing. */
 #include <string.h>
 
 #include "plume_internal.h"
@@ -18,14 +21,16 @@ static void wait_for(GLsync fence) {
 void plume_upload_ring_create(const plume_env *env, plume_upload_ring *ring, GLsizeiptr bytes, const void *data,
                               const char *label) {
     memset(ring, 0, sizeof *ring);
-    for (int i = 0; i < PLUME_UPLOAD_RING; ++i) {
-        ring->buffers[i] = plume_make_buffer(env, bytes, data, GL_DYNAMIC_DRAW, label);
-        ring->sizes[i] = bytes;
-    }
+    ring->env = env;
+    ring->first_bytes = bytes;
+    ring->label = label;
+    if (!data) return;
+    ring->buffers[0] = plume_make_buffer(env, bytes, data, GL_DYNAMIC_DRAW, label);
+    ring->sizes[0] = bytes;
 }
 
 GLuint plume_upload_ring_write(plume_upload_ring *ring, GLenum target, GLsizeiptr bytes, const void *data) {
-    if (!ring->buffers[ring->current]) return 0;
+    if (!ring->env) return 0;
     if (ring->fences[ring->current]) glDeleteSync(ring->fences[ring->current]);
     ring->fences[ring->current] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     uint32_t next = (ring->current + 1) % PLUME_UPLOAD_RING;
@@ -37,7 +42,15 @@ GLuint plume_upload_ring_write(plume_upload_ring *ring, GLenum target, GLsizeipt
     }
     ring->current = next;
     GLsizeiptr room = bytes > 0 ? bytes : 16;
-    glBindBuffer(target, ring->buffers[next]);
+    if (!ring->buffers[next]) {
+        /* Made through `target`, the one binding the caller restores. */
+        glGenBuffers(1, &ring->buffers[next]);
+        glBindBuffer(target, ring->buffers[next]);
+        plume_label_gl_object(ring->env, GL_BUFFER, ring->buffers[next], ring->label);
+        if (room < ring->first_bytes) room = ring->first_bytes;
+    } else {
+        glBindBuffer(target, ring->buffers[next]);
+    }
     if (room > ring->sizes[next]) {
         glBufferData(target, room, NULL, GL_DYNAMIC_DRAW);
         ring->sizes[next] = room;

@@ -13,7 +13,9 @@
  * POOL_LARGEST_PAGE, and at least the block), so pages grow geometrically
  * and their slack stays a fraction of what the systems hold. A page that
  * empties is kept for the next system while it is the only empty one; the
- * pool goes with its last block (a context without systems holds nothing). */
+ * pool goes with its last block (a context without systems holds nothing).
+ * The pool also holds the context's empty event buffer, which every system
+ * without one of its own binds (world.c). */
 #include <string.h>
 
 #include "particles_internal.h"
@@ -47,6 +49,7 @@ typedef struct particle_pool {
     uint32_t blocks;          /* over every page: the pool goes with the last */
     uint64_t buffers_made;    /* pages made since the pool was (the lab's count) */
     update_table *table;      /* a batch's passes over tables of systems, their scratch (update_table.c) */
+    GLuint empty_events;      /* an event header of zeros: particle_pool_empty_events */
 } particle_pool;
 
 static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_t capacity) {
@@ -54,6 +57,7 @@ static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_
     uint32_t n = 0;
     for (uint32_t i = 0; i < pool->page_count; ++i, ++n)
         if (n < capacity && out) out[n] = (plume_gl_object){GL_BUFFER, pool->pages[i].buffer};
+    if (pool->empty_events && n++ < capacity && out) out[n - 1] = (plume_gl_object){GL_BUFFER, pool->empty_events};
     return n + update_table_list(pool->table, n < capacity && out ? out + n : NULL, n < capacity ? capacity - n : 0);
 }
 
@@ -65,6 +69,7 @@ static void release(void *state, plume_context *context) {
         plume_free(env, pool->pages[i].free);
     }
     plume_free(env, pool->pages);
+    glDeleteBuffers(1, &pool->empty_events);
     update_table_free(env, pool->table);
 }
 
@@ -138,6 +143,9 @@ plume_result particle_pool_take(plume_context *context, const plume_env *caller_
         GLint alignment = 0;
         glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &alignment);
         pool->alignment = alignment > POOL_LEAST_ALIGNMENT ? alignment : POOL_LEAST_ALIGNMENT;
+        static const GLuint NO_EVENTS[PLUME_EVENT_HEADER_WORDS] = {0};
+        pool->empty_events = plume_make_buffer(env, sizeof NO_EVENTS, NO_EVENTS, GL_STATIC_DRAW,
+                                               "plume particles: no events");
     }
     GLsizeiptr bytes = 0;
     for (uint32_t i = 0; i < count; ++i) bytes += align_up(sizes[i], pool->alignment);
@@ -217,6 +225,11 @@ void particle_pool_give_back(plume_context *context, particle_range *block) {
     if (pool->blocks == 0) plume_context_detach(context, &PARTICLE_POOL);
 }
 
+GLuint particle_pool_empty_events(const plume_context *context) {
+    const particle_pool *pool = plume_context_attachment(context, &PARTICLE_POOL);
+    return pool ? pool->empty_events : 0;
+}
+
 update_table **particle_pool_table(plume_context *context) {
     particle_pool *pool = plume_context_attachment(context, &PARTICLE_POOL);
     return pool ? &pool->table : NULL;
@@ -232,6 +245,8 @@ void particle_pool_usage(const plume_context *context, particle_pool_usage_count
         out->used_bytes += (uint64_t)page->size;
         for (uint32_t k = 0; k < page->free_count; ++k) out->used_bytes -= (uint64_t)page->free[k].size;
     }
+    /* The pool's, not a system's: counted with the pages' slack. */
+    if (pool->empty_events) out->page_bytes += 4 * PLUME_EVENT_HEADER_WORDS;
     out->pages = pool->page_count;
     out->pages_made = pool->buffers_made;
     out->blocks = pool->blocks;

@@ -21,6 +21,11 @@ plume_result particle_pool_take(plume_context *context, const plume_env *env, co
  * pool goes with its last block. */
 void particle_pool_give_back(plume_context *context, particle_range *block);
 
+/* The context's empty event buffer (a header of zeros, no record): what a
+ * system that no event route reaches binds for its event buffers, with a
+ * capacity of 0 (world.c). Made with the pool; 0 where there is none. */
+GLuint particle_pool_empty_events(const plume_context *context);
+
 /* The pool's slot for the batch's tables of systems (NULL: no pool). */
 typedef struct update_table update_table;
 update_table **particle_pool_table(plume_context *context);

@@ -88,7 +88,8 @@ static inline void particle_bind_storage(GLuint binding, particle_range range) {
 
 /* What the context's particle pool holds (the lab's memory figures). */
 typedef struct particle_pool_usage_counts {
-    uint64_t page_bytes, used_bytes; /* its pages' sizes; the blocks of live systems in them */
+    /* Its buffers' sizes (pages, the empty event buffer); the blocks of live systems in them. */
+    uint64_t page_bytes, used_bytes;
     uint64_t pages, pages_made, blocks, alignment;
     uint64_t table_dispatches, table_systems; /* a batch's simulate over tables (update_table.c), so far */
     uint64_t table_pass_dispatches[5], table_pass_systems[5]; /* each table pass's (update_table.c's table_pass) */

@@ -92,9 +92,12 @@ plume_result spawn_create(system_state *s) {
     s->spawn.instances[0] = (spawn_instance){.from = IDENTITY, .to = IDENTITY, .last = IDENTITY, .enabled = true,
                                              .jumped = true};
     s->spawn.instance_count = 1;
-    plume_upload_ring_create(&s->env, &s->spawn.batch_ring, 64 * sizeof(spawn_batch), NULL,
+    /* No buffer until an update writes one (a system always updated in a
+     * batch's table, or in world space, never does), then room for a few
+     * emitters or instances, grown as a step needs more. */
+    plume_upload_ring_create(&s->env, &s->spawn.batch_ring, 4 * sizeof(spawn_batch), NULL,
                              "plume particles: spawn batches");
-    plume_upload_ring_create(&s->env, &s->spawn.instance_ring, 64 * 16 * PLUME_LOCAL_MOTION_VEC4S, NULL,
+    plume_upload_ring_create(&s->env, &s->spawn.instance_ring, 4 * 16 * PLUME_LOCAL_MOTION_VEC4S, NULL,
                              "plume particles: instances' motion (local space)");
     return plume_drain_gl_errors(&s->env, "plume_system_create (spawn batches)");
 }

@@ -5,10 +5,14 @@
  * passes that turn a system's waiting events into particles
  * (particle_events_prepare.comp, particle_events_emit.comp).
  *
- * Events: every system has one event buffer. The simulate pass of any system
- * whose routes target it appends children there; its own next update emits
- * them first, before its emitters' particles (children take free slots
- * before new particles do). The CPU never reads the buffer: it
+ * Events: a system that events can reach has one event buffer. The simulate
+ * pass of any system whose routes target it appends children there; its own
+ * next update emits them first, before its emitters' particles (children
+ * take free slots before new particles do). The buffer is made when a route
+ * to the system first appears (its own, at creation or
+ * plume_system_set_world, or another system's): a system no route reaches
+ * binds the context's empty event buffer instead (particle_pool.c), with a
+ * capacity of 0, and holds none of its own. The CPU never reads the buffer: it
  * only knows that a simulate pass may have appended (events_pending), which
  * is when the event passes run, and it counts a full buffer's worth of
  * children into the live-count bound that sizes the sort. */
@@ -70,9 +74,7 @@ plume_result world_create(system_state *s) {
                                      &w->events_emit_program)))
         return r;
     find_locations(s);
-    w->event_buffer =
-        plume_make_buffer(&s->env, EVENT_HEADER_BYTES + (GLsizeiptr)s->desc.world.event_capacity * PLUME_EVENT_RECORD_BYTES,
-                          NULL, GL_DYNAMIC_DRAW, "plume particles: events");
+    world_make_event_buffers(s);
     w->depth_sampler = make_sampler(GL_NEAREST);
     w->field_sampler = make_sampler(GL_LINEAR);
     return plume_drain_gl_errors(&s->env, "plume_system_create (world)");
@@ -90,11 +92,25 @@ uint32_t world_list_gl_objects(const system_state *s, plume_gl_object *out, uint
 
 /* Through the generic shader storage binding, which every scope restores. */
 void world_reset_gpu_state(system_state *s) {
+    s->world.events_pending = false;
+    if (!s->world.event_buffer) return;
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->world.event_buffer);
     glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, EVENT_HEADER_BYTES, GL_RED_INTEGER, GL_UNSIGNED_INT,
                          NULL);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    s->world.events_pending = false;
+}
+
+/* `s`'s event buffer, empty, where it has none yet. */
+static void make_event_buffer(system_state *s) {
+    if (s->world.event_buffer) return;
+    GLsizeiptr bytes = EVENT_HEADER_BYTES + (GLsizeiptr)s->desc.world.event_capacity * PLUME_EVENT_RECORD_BYTES;
+    s->world.event_buffer = plume_make_buffer(&s->env, bytes, NULL, GL_DYNAMIC_DRAW, "plume particles: events");
+    world_reset_gpu_state(s);
+}
+
+/* The event buffer bound where `s` has none: the context's empty one. */
+static GLuint event_buffer_or_empty(const system_state *s) {
+    return s->world.event_buffer ? s->world.event_buffer : particle_pool_empty_events(s->context);
 }
 
 /* ---- Routes ------------------------------------------------------------------- */
@@ -146,7 +162,13 @@ plume_result plume_system_set_world(plume_context *context, plume_system handle,
     if (r != PLUME_OK) return r;
     resolved.event_capacity = system->desc.world.event_capacity;
     system->desc.world = resolved;
-    return PLUME_OK;
+    if (system->fragment) return PLUME_OK;
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, &system->env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS); /* plume_make_buffer's binding */
+    world_make_event_buffers(system);
+    plume_gl_scope_end(&scope);
+    return plume_drain_gl_errors(&system->env, CALLER);
 }
 
 static bool has_routes(const system_state *s) {
@@ -164,6 +186,17 @@ system_state *world_other_target(const system_state *s) {
     return NULL;
 }
 
+void world_make_event_buffers(system_state *s) {
+    bool to_self = false;
+    for (int i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i) {
+        const plume_event_route_desc *route = &s->desc.world.events[i];
+        to_self = to_self || (route_active(route) && targets_self(s, route->target_system));
+    }
+    if (to_self) make_event_buffer(s);
+    system_state *other = world_other_target(s);
+    if (other) make_event_buffer(other);
+}
+
 /* ---- The event passes ------------------------------------------------------- */
 
 bool world_tags_emitter(const system_state *s) {
@@ -175,6 +208,7 @@ bool world_tags_emitter(const system_state *s) {
 void world_emit_events(system_state *s) {
     world_state *w = &s->world;
     bool tag = world_tags_emitter(s);
+    w->events_pending = w->events_pending && w->event_buffer; /* no buffer: nothing can have arrived */
     w->consumed_this_update = w->events_pending;
     if (!w->events_pending) return;
     uint32_t capacity = s->desc.world.event_capacity;
@@ -231,8 +265,9 @@ static int pack_attractors(const plume_world *world, float out[PLUME_MAX_ATTRACT
 }
 
 /* The routes as the shader's uvec4s; binds the event buffers (this system's,
- * and the other system's or again this one's) and marks their owners as
- * having events waiting. A route to a system destroyed since is skipped. */
+ * and the other system's or again this one's; the context's empty one, of
+ * capacity 0, for a system that has none) and marks their owners as having
+ * events waiting. A route to a system destroyed since is skipped. */
 static int pack_routes(system_state *s, GLuint out[PLUME_MAX_EVENT_ROUTES][4], GLuint capacities[2]) {
     world_state *w = &s->world;
     system_state *other = NULL;
@@ -268,10 +303,11 @@ static int pack_routes(system_state *s, GLuint out[PLUME_MAX_EVENT_ROUTES][4], G
         out[n][3] = bits;
         ++n;
     }
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_EVENTS_OWN, w->event_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_EVENTS_OTHER,
-                     other ? other->world.event_buffer : w->event_buffer);
-    if (other) capacities[EVENT_BUFFER_OTHER] = other->desc.world.event_capacity;
+    /* A buffer not made (no route reaches it) is the empty one, of capacity 0. */
+    if (!w->event_buffer) capacities[EVENT_BUFFER_OWN] = 0;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_EVENTS_OWN, event_buffer_or_empty(s));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_EVENTS_OTHER, event_buffer_or_empty(other ? other : s));
+    if (other) capacities[EVENT_BUFFER_OTHER] = other->world.event_buffer ? other->desc.world.event_capacity : 0;
     return n;
 }
 

@@ -49,7 +49,7 @@ typedef struct world_state {
     GLint prepare_capacity_location;
     events_emit_locations events_emit;
     world_locations simulate;
-    GLuint event_buffer;     /* header + event_capacity records */
+    GLuint event_buffer;     /* header + event_capacity records; 0 until a route reaches the system */
     GLuint depth_sampler, field_sampler;
     /* Some simulate pass (this system's or another's) may have appended to
      * the event buffer since this system last emitted its children. */
@@ -115,6 +115,10 @@ bool world_tags_emitter(const system_state *s);
 void world_set_routes(system_state *s);
 /* The other live system one of `s`'s routes sends children to; NULL: none. */
 system_state *world_other_target(const system_state *s);
+/* The event buffers `s`'s routes reach (its own, its other target's), made
+ * where not yet (they are never given back before the system goes); the
+ * caller's scope saved PLUME_SCOPE_COPY_BUFFERS. */
+void world_make_event_buffers(system_state *s);
 /* Before the simulate dispatch: its world uniforms, event buffers and
  * textures (the caller's scope saved PLUME_SCOPE_TEXTURES when
  * world_uses_textures). */

@@ -2,7 +2,8 @@
  * collisions spawn particles of another emitter at the parent's position
  * with its velocity inherited; the children's count equals the events' when
  * there is room, and otherwise what is dropped is counted in the profile;
- * routes to another system; the same steps give the same particles. */
+ * routes to another system; the same steps give the same particles; a
+ * system holds an event buffer only once a route reaches it. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -271,7 +272,70 @@ static void test_events_are_deterministic(void **state) {
     }
 }
 
+/* How many of the context's buffers are `bytes` long (an event buffer's
+ * size: through the public listing, as a host sees them). */
+static uint32_t buffers_of_size(int64_t bytes) {
+    uint32_t count = 0, n = 0;
+    assert_int_equal(plume_context_list_gl_objects(fixture_context(), NULL, 0, &count), PLUME_OK);
+    plume_gl_object *objects = calloc(count + 1, sizeof *objects);
+    assert_int_equal(plume_context_list_gl_objects(fixture_context(), objects, count, &count), PLUME_OK);
+    for (uint32_t i = 0; i < count; ++i) {
+        GLint64 size = 0;
+        if (objects[i].type == GL_BUFFER) glGetNamedBufferParameteri64v(objects[i].name, GL_BUFFER_SIZE, &size);
+        n += size == bytes;
+    }
+    free(objects);
+    return n;
+}
+
+/* A system no route reaches holds no event buffer; a route given later
+ * (plume_system_set_world) makes its buffer, header and event_capacity
+ * records, and its children come as from a system created with the route;
+ * another system created with a route to a plain one makes the plain one's
+ * buffer (not one of its own), and the children arrive there. */
+static void test_an_event_buffer_only_once_a_route_reaches_the_system(void **state) {
+    (void)state;
+    const uint32_t k = 1 + test_random_below(4);
+    plume_system_desc desc = parents_desc(PARENTS * (k + 1) + 17, k, 0);
+    plume_event_route_desc route = desc.world.events[0];
+    desc.world.events[0] = (plume_event_route_desc){0};
+    plume_system parents = make_system(desc), plain = make_system(desc);
+    plume_world world = system_desc(fixture_context(), parents).world;
+    int64_t event_bytes = 32 + 32 * (int64_t)world.event_capacity;
+    assert_int_equal(buffers_of_size(event_bytes), 0);
+    world.events[0] = route;
+    assert_int_equal(plume_system_set_world(fixture_context(), parents, &world), PLUME_OK);
+    assert_int_equal(buffers_of_size(event_bytes), 1);
+    assert_int_equal(plume_system_set_profiling(fixture_context(), parents, true), PLUME_OK);
+    plume_readback parents_rb;
+    run_past_the_deaths(parents, &parents_rb);
+    plume_readback rb = read_all(fixture_context(), parents);
+    assert_int_equal(rb.live_count, PARENTS * k);
+    check_children_in_parent_order(&rb, &parents_rb, k);
+    uint32_t children, dropped;
+    sum_event_profile(parents, &children, &dropped);
+    assert_true(children == PARENTS * k && dropped == 0);
+    free_readback(&parents_rb);
+    free_readback(&rb);
+    /* A route from a new system to the plain one: the plain one's buffer. */
+    desc.world.events[0] = route;
+    desc.world.events[0].target_system = plain, desc.world.events[0].count = 1;
+    plume_system sender = make_system(desc);
+    assert_int_equal(buffers_of_size(event_bytes), 2); /* the plain one's, none of the sender's */
+    plume_frame_desc frame = make_frame(STEP, NULL, NULL);
+    for (int step = 0; step < 3; ++step) update(sender, &frame); /* the parents die */
+    update(plain, &frame);
+    rb = read_all(fixture_context(), plain);
+    assert_int_equal(count_children(&rb), PARENTS);
+    free_readback(&rb);
+    destroy_system(sender);
+    destroy_system(plain);
+    destroy_system(parents);
+}
+
 const struct CMUnitTest world_events_tests[] = {
+    cmocka_unit_test_setup_teardown(test_an_event_buffer_only_once_a_route_reaches_the_system, fixture_setup,
+                                    fixture_teardown),
     cmocka_unit_test_setup_teardown(test_death_spawns_n_times_k_children, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_overflow_is_counted, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_collisions_and_other_systems, fixture_setup, fixture_teardown),
