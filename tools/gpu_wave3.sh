@@ -3,7 +3,8 @@
 # first, each part under a time limit of its own so that one slow part
 # cannot eat the call (notes/wave3-draws-h200.md lists what each answers):
 #   suites  the test suite (static), the plugin table's, the GL 3.3 list
-#   many    many small systems: per-system calls against the batch (#36)
+#   many    many small systems: per-system calls against the batch, and a
+#           system's GPU memory by the driver's count (NVX) (#36)
 #   trails  64 K x 16-point trails in a draw group, raster and tiled (#31)
 #   meshes  100 K lit meshes, levels of detail and culling (#32)
 #   gallery the ten stills and their GPU ms (#33), into $OUT/gallery
@@ -40,7 +41,9 @@ for part in $parts; do
     many)
         run_part many 240 $bin/plume_many_systems --counts 1,10,50,200,1000 --paths raster,tiled --frames 120 \
             --warmup 70 --creations 200 --capacity 1024
-        tail -30 "$out/many.log" ;;
+        tail -30 "$out/many.log"
+        run_part memory 120 $bin/plume_screen_memory_bench
+        tail -15 "$out/memory.log" ;;
     trails)
         run_part trails 120 $bin/plume_trail_bench --count 65536 --points 16 --frames 120 --warmup 30 --size 1280x720
         tail -15 "$out/trails.log" ;;
