@@ -268,6 +268,23 @@ static int pack_attractors(const plume_world *world, float out[PLUME_MAX_ATTRACT
  * and the other system's or again this one's; the context's empty one, of
  * capacity 0, for a system that has none) and marks their owners as having
  * events waiting. A route to a system destroyed since is skipped. */
+/* Whether route `i` of `s` acts this update: active, and its target `s`
+ * (*target NULL) or another live system (*target); a target destroyed
+ * since is warned of once. */
+static bool route_reaches(system_state *s, int i, system_state **target) {
+    const plume_event_route_desc *route = &s->desc.world.events[i];
+    *target = NULL;
+    if (!route_active(route)) return false;
+    if (targets_self(s, route->target_system)) return true;
+    *target = particles_peek_system(s->context, route->target_system);
+    if (*target) return true;
+    if (!s->world.warned_missing_target)
+        plume_log(&s->env, PLUME_LOG_WARNING,
+                  "plume_system_update: world.events[%d].target_system was destroyed; the route is skipped", i);
+    s->world.warned_missing_target = true;
+    return false;
+}
+
 static int pack_routes(system_state *s, GLuint out[PLUME_MAX_EVENT_ROUTES][4], GLuint capacities[2]) {
     world_state *w = &s->world;
     system_state *other = NULL;
@@ -276,19 +293,10 @@ static int pack_routes(system_state *s, GLuint out[PLUME_MAX_EVENT_ROUTES][4], G
     capacities[EVENT_BUFFER_OTHER] = 0;
     for (int i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i) {
         const plume_event_route_desc *route = &s->desc.world.events[i];
-        if (!route_active(route)) continue;
+        system_state *target;
+        if (!route_reaches(s, i, &target)) continue;
         uint32_t buffer = EVENT_BUFFER_OWN;
-        if (!targets_self(s, route->target_system)) {
-            system_state *target = particles_peek_system(s->context, route->target_system);
-            if (!target) {
-                if (!w->warned_missing_target)
-                    plume_log(&s->env, PLUME_LOG_WARNING,
-                              "plume_system_update: world.events[%d].target_system was destroyed; the route is "
-                              "skipped",
-                              i);
-                w->warned_missing_target = true;
-                continue;
-            }
+        if (target) {
             other = target;
             buffer = EVENT_BUFFER_OTHER;
             target->world.events_pending = true;
@@ -382,13 +390,18 @@ void world_set_routes(system_state *s) {
     cpu_events_set_routes(s, route_count, (const GLuint(*)[4])routes);
 }
 
+/* Asked of every system of a batch each update: no GL call, nothing marked
+ * (pack_routes binds the event buffers and marks their owners). */
 bool world_quiet_in_simulate(system_state *s, const plume_frame_desc *frame) {
     float colliders[PLUME_MAX_COLLIDERS][COLLIDER_FLOATS];
     float attractors[PLUME_MAX_ATTRACTORS][ATTRACTOR_FLOATS];
-    GLuint routes[PLUME_MAX_EVENT_ROUTES][4], capacities[2];
-    return pack_colliders(&s->desc.world, colliders) == 0 && pack_attractors(&s->desc.world, attractors) == 0 &&
-           s->desc.world.vector_field.texture == 0 && !depth_collides(s, frame) &&
-           pack_routes(s, routes, capacities) == 0;
+    if (pack_colliders(&s->desc.world, colliders) != 0 || pack_attractors(&s->desc.world, attractors) != 0 ||
+        s->desc.world.vector_field.texture != 0 || depth_collides(s, frame))
+        return false;
+    system_state *target;
+    for (int i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i)
+        if (route_reaches(s, i, &target)) return false;
+    return true;
 }
 
 void world_prepare_simulate(system_state *s, const plume_frame_desc *frame, const mat4 view, const mat4 projection) {
