@@ -42,6 +42,10 @@ void bounds_reset(system_state *s) {
     s->bounds.latest = (plume_bounds){.bounded = true};
 }
 
+bool bounds_grown(const system_state *s) {
+    return (s->bounds.wanted || s->desc.self_shadow.strength > 0.0f) && !s->bounds.lab_disabled;
+}
+
 void bounds_capture(system_state *s, uint64_t update, plume_gl_scope *scope) {
     bounds_ring *b = &s->bounds;
     if (!b->wanted) return;

@@ -358,6 +358,9 @@ uint32_t bounds_list_gl_objects(const system_state *s, plume_gl_object *out, uin
 void bounds_destroy(system_state *s);
 /* Forgets every box (reset). */
 void bounds_reset(system_state *s);
+/* Whether simulate grows the GPU box this update: the host asked for it, or
+ * self-shadowing fits its map to it (unless the lab's baseline turns it off). */
+bool bounds_grown(const system_state *s);
 /* After the update's simulate stage, once the host asked for the box: the
  * box into the ring, fenced; binds the copy buffers (saved in `scope`). */
 void bounds_capture(system_state *s, uint64_t update, plume_gl_scope *scope);

@@ -19,9 +19,7 @@ static void set_cull_uniforms(system_state *s, const plume_frame_desc *frame, co
     glProgramUniform3f(sim, s->simulate.eye, inverse[3][0], inverse[3][1], inverse[3][2]);
     /* The bounds widen each particle by it, culled or not. */
     glProgramUniform1f(sim, s->simulate.cull_radius, mesh_cull_radius(s, s->cull_radius));
-    /* Self-shadowing fits its map to the box on the GPU, asked for or not. */
-    bool boxed = s->bounds.wanted || s->desc.self_shadow.strength > 0.0f;
-    glProgramUniform1i(sim, s->simulate.bounds, boxed && !s->bounds.lab_disabled);
+    glProgramUniform1i(sim, s->simulate.bounds, bounds_grown(s));
     if (!cull) return;
     float planes[PLUME_CULL_PLANES][4];
     particles_frustum_planes(view, projection, planes);

@@ -202,13 +202,12 @@ static update_table *ready_table(plume_context *context, uint32_t count) {
  * emitters start, the caller's. */
 static table_record record_of(const system_state *s) {
     const plume_forces *f = &s->desc.forces;
-    bool boxed = s->bounds.wanted || s->desc.self_shadow.strength > 0.0f;
     return (table_record){
         .bases = {(uint32_t)(s->motion.offset / 16), (uint32_t)(s->state.offset / 4),
                   (uint32_t)(s->slot_keys.offset / PLUME_PAIR_BYTES),
                   (uint32_t)(s->group_counts.offset / PLUME_GROUP_COUNT_BYTES)},
         .counts = {0, s->desc.capacity, (uint32_t)s->desc.sort_mode, particles_sort_key_shift(&s->desc)},
-        .flags = {s->update_culls, boxed && !s->bounds.lab_disabled, s->requested, 0},
+        .flags = {s->update_culls, bounds_grown(s), s->requested, 0},
         .gravity_time = {f->gravity[0], f->gravity[1], f->gravity[2], (float)s->time},
         .wind_drag = {f->wind[0], f->wind[1], f->wind[2], f->drag},
         .turbulence_radius = {f->turbulence, f->turbulence_scale, f->turbulence_speed,
