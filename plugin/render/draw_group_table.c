@@ -1,6 +1,6 @@
 /* A draw group's gathers over tables of systems (draw_group_internal.h;
  * the shader is shaders/render/draw_group_table.comp), the pattern of the
- * batch update's simulate table (particles/simulate_table.c).
+ * batch update's tables (particles/update_table.c).
  *
  * Each system's own gather costs the CPU a copy of its drawn count, its
  * bindings, some forty appearance uniforms and a dispatch: at two hundred

@@ -7,7 +7,7 @@
  * of creating and destroying systems makes no new page; a system whose
  * block is overwritten with poison, then reset and run hard, leaves its
  * neighbours' particles as they were (read back). And a batch's simulate
- * over a table of the systems of a page (particles/simulate_table.c)
+ * over a table of the systems of a page (particles/update_table.c)
  * updates every system exactly as its own update does: systems of random
  * non-power-of-two capacities, different emitters and forces, one empty,
  * one in local space (its own dispatch), culled every other frame. */
@@ -221,7 +221,7 @@ static void test_pool_neighbours_keep_their_particles(void **state) {
     for (int i = 0; i < 3; ++i) destroy_system(systems[i]);
 }
 
-/* ---- A batch's simulate over a table of systems (simulate_table.c) ---- */
+/* ---- A batch's simulate over a table of systems (update_table.c) ---- */
 
 enum { TABLED = 9, TABLE_STEPS = 7 };
 
