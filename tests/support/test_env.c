@@ -34,6 +34,12 @@ static void GLAPIENTRY test_debug_callback(GLenum source, GLenum type, GLuint id
 
 void test_env_init(void) {
     if (context_ready) return;
+    /* Unbuffered: what a test printed is in the log even when the process
+     * dies. Under wine, with the output a pipe, the Windows suite also lost
+     * its output and exited 5 in about half the runs of some seeds of
+     * test_draw_group_tiled_matches_raster with a fresh shader cache; never
+     * in seven such runs unbuffered (the cause not found). */
+    setvbuf(stdout, NULL, _IONBF, 0);
     char error[256];
     /* PLUME_TEST_GL=3.3: a 3.3 core context (with Mesa's
      * MESA_GL_VERSION_OVERRIDE=3.3 and the extensions hidden, as
