@@ -99,6 +99,9 @@ static void query_caps(plume_gl_caps *caps) {
                                 es ? PLUME_SCOPE_PIXEL_PARAMETERS - 1 : PLUME_SCOPE_PIXEL_PARAMETERS,
                             .storage_buffers = has_storage_buffers(),
                             .debug_output = has_debug_output(),
+                            /* Not under wine (platform.h): the messages of
+                             * a call then reach the host's own callback. */
+                            .debug_routing = has_debug_output() && plume_platform_reports_debug_callback(),
                             .indexed_blend = plume_has_indexed_blend(),
                             .draw_indirect = has_draw_indirect(),
                             .feedback_objects = plume_has_feedback_objects(),
@@ -165,7 +168,7 @@ static void restore_bindings(const plume_gl_scope *scope) {
 
 /* Routes the call's KHR_debug messages to the object's logger. */
 static void save_debug(plume_gl_scope *scope, const plume_env *env) {
-    scope->debug.routed = scope->caps.debug_output && glIsEnabled(GL_DEBUG_OUTPUT);
+    scope->debug.routed = scope->caps.debug_routing && glIsEnabled(GL_DEBUG_OUTPUT);
     if (!scope->debug.routed) return;
     glGetPointerv(GL_DEBUG_CALLBACK_FUNCTION, (void **)&scope->debug.host_callback);
     glGetPointerv(GL_DEBUG_CALLBACK_USER_PARAM, &scope->debug.host_user);

@@ -11,6 +11,12 @@
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
 
+/* Wine's ntdll exports its version; Windows' does not. */
+bool plume_platform_reports_debug_callback(void) {
+    HMODULE ntdll = GetModuleHandleA("ntdll.dll");
+    return !(ntdll && GetProcAddress(ntdll, "wine_get_version"));
+}
+
 /* timespec_get is missing from MinGW's default C runtime (msvcrt). */
 uint64_t plume_platform_ticks(void) {
     LARGE_INTEGER count;
@@ -19,6 +25,8 @@ uint64_t plume_platform_ticks(void) {
 }
 #else
 #include <time.h>
+
+bool plume_platform_reports_debug_callback(void) { return true; }
 
 uint64_t plume_platform_ticks(void) {
     struct timespec now = {0, 0};

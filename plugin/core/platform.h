@@ -32,4 +32,13 @@ uint64_t plume_platform_ticks(void);
  * (a loader look-up and one call per API); keeps nothing between calls. */
 bool plume_platform_gl_context_is_current(void);
 
+/* Whether glGetPointerv(GL_DEBUG_CALLBACK_FUNCTION) and its user parameter
+ * give back what the application set, so that a callback replaced for a
+ * call can be put back. Wine's opengl32 (and Proton's) keeps the
+ * application's callback to itself and gives the GL its own thunk, which is
+ * what the GL reports: set back as an application callback it is called the
+ * wrong way and faults inside the next debug message. Asked once per scope
+ * capability check, keeps nothing. */
+bool plume_platform_reports_debug_callback(void);
+
 #endif

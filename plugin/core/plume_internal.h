@@ -398,6 +398,9 @@ typedef struct plume_gl_caps {
     bool known;
     bool storage_buffers, debug_output, indexed_blend, draw_indirect, feedback_objects, fixed_index_restart,
         query_buffer, direct_state_access;
+    /* KHR_debug, and the host's callback can be read and put back: a call's
+     * messages go to the object's logger. */
+    bool debug_routing;
     /* OpenGL ES, and what ES 3.0 lacks: buffer textures and blending and
      * colour masks per draw buffer (ES 3.2), the sample mask (ES 3.1). */
     bool es, texture_buffers, indexed_draw_buffer_state, sample_mask;
