@@ -273,6 +273,11 @@ plume_result radix_create(const plume_env *env, const sort_backend_desc *desc, v
     for (int k = 0; k < SINGLE_SIZES && result == PLUME_OK; ++k)
         if (s->singles[k].items) result = build_programs(s, &s->singles[k], true);
     if (result != PLUME_OK) return result;
+    /* A capacity that one workgroup sorts in place needs none of the
+     * multi-tile passes' buffers (a small system's sort holds no memory). */
+    uint32_t single_limit = 0;
+    for (int k = 0; k < SINGLE_SIZES; ++k) single_limit = s->singles[k].items ? s->singles[k].tile : single_limit;
+    if (capacity <= single_limit) return PLUME_OK;
     /* Zeroed: Onesweep's first sort adds to a bank of counts that it finds
      * zero (each sort zeroes the other one for the next). */
     s->state_buffer = plume_make_gpu_buffer(s->env, STATE_BYTES, "plume sort: radix state");
