@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 void steady_state_init(steady_state *s, uint32_t min_frames, uint32_t max_frames) {
-    *s = (steady_state){.min_frames = min_frames, .max_frames = max_frames > min_frames ? max_frames : min_frames};
+    *s = (steady_state){.min_frames = min_frames, .max_frames = max_frames};
 }
 
 /* A series no longer grows: its block's mean is within the tolerance of the

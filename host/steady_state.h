@@ -32,7 +32,8 @@ typedef struct steady_state {
 
 /* `min_frames`: the frames before which it is never steady (from the
  * effect's lifetimes: steady_state_lifetime_frames); `max_frames`: when to
- * stop waiting (at least min_frames). */
+ * stop waiting, below min_frames too (a run shorter than the effect's
+ * lifetimes measures its end, said as not steady). */
 void steady_state_init(steady_state *s, uint32_t min_frames, uint32_t max_frames);
 
 /* One frame's live count and coverage, in frame order; true once the

@@ -90,7 +90,23 @@ static void test_steady_state_waits_for_the_lifetimes(void **state) {
     assert_int_equal(steady_state_lifetime_frames(0.1, 1.0 / 60.0), 2 * STEADY_STATE_WINDOW);
 }
 
+/* A run shorter than the effect's lifetimes (the gallery's candle: 90
+ * frames of a flame whose smoke lives 3 s) stops waiting at max_frames
+ * all the same, said as not steady. */
+static void test_steady_state_a_short_run_measures_its_end(void **state) {
+    (void)state;
+    uint32_t rng = 7;
+    steady_state s;
+    steady_state_init(&s, steady_state_lifetime_frames(3.0, 1.0 / 60.0), 45);
+    assert_int_equal(run(&s, 90, flat, &rng), 45);
+    assert_false(s.steady);
+    char text[160];
+    steady_state_describe(&s, text, sizeof text);
+    assert_non_null(strstr(text, "NOT steady after 45 frames"));
+}
+
 const struct CMUnitTest steady_state_tests[] = {
+    cmocka_unit_test(test_steady_state_a_short_run_measures_its_end),
     cmocka_unit_test(test_steady_state_after_the_coverage_settles),
     cmocka_unit_test(test_steady_state_gives_up_and_says_so),
     cmocka_unit_test(test_steady_state_waits_for_the_lifetimes),
