@@ -43,5 +43,12 @@ void update_table_counts(const update_table *table, uint64_t dispatches[TABLE_PA
                          uint64_t systems[TABLE_PASSES]);
 /* The pool pages of the last batch's table (0: none fitted). */
 uint32_t update_table_pages(const update_table *table);
+/* The system's live list in its own buffer: a batch's table copies it there
+ * now if it still waits in the table's scratch (live_list_pending). Call it
+ * before anything reads live_list_buffer. Binds nothing (a GL 4.5 copy
+ * between named buffers). */
+void particles_settle_live_list(system_state *system);
+/* A system freed: the table forgets its waiting copy. No GL call. */
+void update_table_forget(system_state *system);
 
 #endif

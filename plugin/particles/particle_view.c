@@ -14,6 +14,7 @@ static void fill_view(system_state *s, particle_view *out) {
         .motion = s->motion,
         .traits = s->traits,
         .draw_list_buffer = s->live_list_buffer,
+        .source = s,
         .state = s->state,
         .pooled_bytes = (uint64_t)s->pool_block.size,
         .sort_bound = s->sort_bound,
@@ -32,6 +33,11 @@ static void fill_view(system_state *s, particle_view *out) {
         .slot_keys = s->slot_keys,
     };
     if (s->fragment) fragment_particles_view(s, &out->fragment);
+}
+
+void particle_view_bind_draw_list(const particle_view *view, GLuint binding) {
+    if (view->source) particles_settle_live_list(view->source);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, view->draw_list_buffer);
 }
 
 plume_result particles_find_view(const plume_context *context, plume_system handle, const char *caller,

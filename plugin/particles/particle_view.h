@@ -118,7 +118,11 @@ typedef struct particle_view {
     const plume_system_desc *desc;
     /* The compute path's particles (zero on the fragment path). */
     particle_range motion, traits;
-    GLuint draw_list_buffer; /* {key, slot} pairs, in draw order, drawn count of them */
+    /* {key, slot} pairs, in draw order, drawn count of them: bound with
+     * particle_view_bind_draw_list (a batch's list may still wait in its
+     * table's scratch). */
+    GLuint draw_list_buffer;
+    struct system_state *source; /* the particle part's own; NULL in a draw group's view */
     particle_range state;    /* see STATE_DRAW_ARGS_OFFSET, from its offset */
     uint64_t pooled_bytes;   /* the system's block of the context's particle pool */
     uint32_t sort_bound;     /* the last update's bound on the drawn count */
@@ -141,6 +145,10 @@ typedef struct particle_view {
      * compaction's rule; a draw group's table gathers by it). */
     particle_range slot_keys;
 } particle_view;
+
+/* Binds the view's draw list at the storage `binding`, copied first from a
+ * batch's scratch where it still waits there. */
+void particle_view_bind_draw_list(const particle_view *view, GLuint binding);
 
 /* The live system `handle` names, as a view (logged under `caller` and
  * PLUME_ERROR_INVALID_ARGUMENT where none). */

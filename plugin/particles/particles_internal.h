@@ -177,6 +177,12 @@ typedef struct system_state {
     particle_range motion;   /* capacity ParticleMotions: what simulate reads and writes */
     particle_range traits;   /* capacity ParticleTraits: fixed at birth */
     GLuint live_list_buffer; /* capacity {depth key, slot} pairs: this update's survivors, sorted */
+    /* A batch's table wrote this step's live list into its scratch, from
+     * pair live_scratch_first on, and copies it here only once something
+     * reads it (particles_settle_live_list): a batch drawn by its own
+     * table's gathers never does. */
+    bool live_list_pending;
+    uint32_t live_scratch_first;
     particle_range state;    /* see the STATE_* layout, from its offset */
     plume_upload_ring emitter_ring; /* its buffer current: PLUME_MAX_EMITTERS Emitters */
     GLuint sprite_texture;   /* 0: no texture */

@@ -77,6 +77,7 @@ plume_result plume_system_read_back(plume_context *context, plume_system handle,
             plume_gl_scope_end(&scope);
             return PLUME_ERROR_OUT_OF_MEMORY;
         }
+        particles_settle_live_list(system);
         read_buffer(system->live_list_buffer, 0, (GLsizeiptr)drawn * PLUME_PAIR_BYTES, pairs);
         uint32_t key_shift = particles_sort_key_shift(&system->desc);
         for (uint32_t i = 0; i < drawn; ++i) {

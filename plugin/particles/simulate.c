@@ -233,6 +233,7 @@ plume_result particles_run_sort_stage(system_state *s, bool host_barrier) {
     uint32_t bound = s->sort_bound;
     profiler_set_u32(s->profiler, PROFILER_VALUE_SORT_BOUND, bound);
     s->last_sort = plume_sorter_algorithm_for(s->context, s->sorter, bound);
+    particles_settle_live_list(s);
     return sort_indirect_in_scope(s->context, s->sorter, s->live_list_buffer, s->state.buffer,
                                   (uint32_t)(s->state.offset + STATE_DRAWN_COUNT_OFFSET), s->state.offset + s->state.size,
                                   bound, host_barrier);

@@ -200,6 +200,7 @@ static uint32_t list_system_gl_objects(const void *object, plume_gl_object *out,
 /* Frees what a system holds, however far its creation got. */
 static void free_system(void *object) {
     system_state *s = object;
+    update_table_forget(s);
     profiler_destroy(s->profiler);
     plume_sorter_destroy(s->context, s->sorter); /* {0} if it was never made */
     particles_free_attachments(s);

@@ -118,6 +118,7 @@ plume_result trails_sort(system_state *s, const mat4 view, bool sort) {
     glProgramUniform1f(p, t->keys.spacing, s->desc.trail.spacing);
     bind_history(s);
     particle_bind_storage(PLUME_BINDING_TRAITS, s->traits);
+    particles_settle_live_list(s);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->live_list_buffer);
     particle_bind_storage(PLUME_BINDING_STATE, s->state);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TRAIL_PAIRS, t->pair_buffer);

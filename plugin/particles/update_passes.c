@@ -54,6 +54,7 @@ static void bind_compaction_buffers(system_state *s) {
 /* The CPU's plan of the step, then the waiting events' passes (with
  * barriers of their own). */
 static void plan_step(system_state *s, const plume_frame_desc *frame, bool upload) {
+    s->live_list_pending = false; /* this step writes the list anew */
     uint32_t requested = spawn_plan(s, frame->dt, upload);
     s->requested = requested;
     /* Recorded at the end of the step: a sub-frame birth lives up to dt
@@ -168,7 +169,7 @@ void particles_run_passes(system_state *const *systems, uint32_t count, const pl
     /* The sort and the draw read the list, the draw its indirect arguments,
      * a readback the buffers, the table's copies the lists in the blocks. */
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    update_table_copy_live_lists(table);
+    update_table_finish_live_lists(table);
     for (uint32_t i = 0; i < count; ++i) pass_finish(systems[i], frame);
 }
 

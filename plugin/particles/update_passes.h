@@ -53,10 +53,12 @@ bool update_table_dispatch(update_table *table, table_pass pass, const plume_fra
                            const mat4 projection);
 /* Whether `pass` of the system ran in the table. */
 bool update_table_ran(const update_table *table, const system_state *system, table_pass pass);
-/* Each tabled system's live list, written by the scatter's table into its
- * block, copied to its own buffer (after the barrier that follows the
- * scatter); binds GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER (the
- * caller's scope saves them). */
-void update_table_copy_live_lists(const update_table *table);
+/* Each tabled system's live list, written by the scatter's table into the
+ * scratch (after the barrier that follows the scatter): marked as waiting
+ * there (particles_settle_live_list copies it once something reads it), or
+ * without GL 4.5's named copies copied to its own buffer now, binding
+ * GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER (the caller's scope saves
+ * them). */
+void update_table_finish_live_lists(update_table *table);
 
 #endif

@@ -103,6 +103,11 @@ struct update_table {
     GLsizeiptr live_scratch_bytes;
     GLint alignment;         /* GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT */
     system_state **fitting;  /* this update's tabled systems, page by page */
+    /* The systems whose live lists wait in the scratch (those still marked
+     * live_list_pending): copied before the scratch is written again. */
+    system_state **pending;
+    uint32_t pending_count;
+    bool defer_copies;       /* GL 4.5's named copies: a waiting copy binds nothing */
     table_page *pages;
     table_upload upload;
     uint32_t room, fit, page_count;
@@ -125,6 +130,7 @@ void update_table_free(const plume_env *env, update_table *table) {
     plume_upload_ring_forget(&table->ring);
     plume_delete_gl_objects(env, owned, n);
     plume_free(env, table->fitting);
+    plume_free(env, table->pending);
     plume_free(env, table->pages);
     plume_free(env, table->upload.bytes);
     plume_free(env, table);
@@ -166,9 +172,11 @@ static bool grow(const plume_env *env, update_table *t, uint32_t count) {
     if (t->room >= count) return true;
     system_state **fitting = plume_realloc(env, t->fitting, sizeof *fitting * count);
     if (fitting) t->fitting = fitting;
+    system_state **pending = plume_realloc(env, t->pending, sizeof *pending * count);
+    if (pending) t->pending = pending;
     table_page *pages = plume_realloc(env, t->pages, sizeof *pages * count);
     if (pages) t->pages = pages;
-    if (!fitting || !pages) return false;
+    if (!fitting || !pending || !pages) return false;
     t->room = count;
     return true;
 }
@@ -194,6 +202,7 @@ static update_table *ready_table(plume_context *context, uint32_t count) {
                                  "plume particles: update table");
         glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &t->alignment);
         if (t->alignment < 16) t->alignment = 16;
+        t->defer_copies = plume_env_gl_caps(env).direct_state_access;
     }
     return grow(env, t, count) ? t : NULL;
 }
@@ -309,8 +318,17 @@ static bool grow_live_scratch(update_table *t, GLsizeiptr bytes) {
     return t->live_scratch != 0;
 }
 
+/* The live lists still waiting in the scratch (systems that this update
+ * does not step: a step clears the mark), copied out before it is
+ * written again. */
+static void settle_pending(update_table *t) {
+    for (uint32_t i = 0; i < t->pending_count; ++i) particles_settle_live_list(t->pending[i]);
+    t->pending_count = 0;
+}
+
 bool update_table_upload(update_table *t) {
     if (!t) return false;
+    settle_pending(t);
     table_upload *u = &t->upload;
     if (!lay_out_upload(plume_context_env(t->fitting[0]->context), t)) return false;
     table_record *records = (table_record *)(u->bytes + u->offsets[UPLOAD_RECORDS]);
@@ -411,18 +429,43 @@ bool update_table_ran(const update_table *t, const system_state *s, table_pass p
     return t && s->in_table && t->ran[pass];
 }
 
-void update_table_copy_live_lists(const update_table *t) {
+void update_table_finish_live_lists(update_table *t) {
     if (!t || !t->ran[TABLE_COMPACT_SCATTER]) return;
-    glBindBuffer(GL_COPY_READ_BUFFER, t->live_scratch);
+    if (!t->defer_copies) glBindBuffer(GL_COPY_READ_BUFFER, t->live_scratch);
     const table_record *records = (const table_record *)(t->upload.bytes + t->upload.offsets[UPLOAD_RECORDS]);
     for (uint32_t i = 0; i < t->fit; ++i) {
-        const system_state *s = t->fitting[i];
+        system_state *s = t->fitting[i];
         /* The drawn count is at most the bound (0: nothing to copy). */
         if (s->sort_bound == 0) continue;
+        s->live_scratch_first = records[i].flags[3];
+        if (t->defer_copies) {
+            s->live_list_pending = true;
+            t->pending[t->pending_count++] = s;
+            continue;
+        }
         glBindBuffer(GL_COPY_WRITE_BUFFER, s->live_list_buffer);
-        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)records[i].flags[3] * PLUME_PAIR_BYTES,
-                            0, (GLsizeiptr)s->sort_bound * PLUME_PAIR_BYTES);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+                            (GLintptr)s->live_scratch_first * PLUME_PAIR_BYTES, 0,
+                            (GLsizeiptr)s->sort_bound * PLUME_PAIR_BYTES);
     }
+}
+
+void particles_settle_live_list(system_state *s) {
+    if (!s->live_list_pending) return;
+    s->live_list_pending = false;
+    update_table **slot = particle_pool_table(s->context);
+    if (!slot || !*slot) return; /* marked only by a table */
+    glCopyNamedBufferSubData((*slot)->live_scratch, s->live_list_buffer,
+                             (GLintptr)s->live_scratch_first * PLUME_PAIR_BYTES, 0,
+                             (GLsizeiptr)s->sort_bound * PLUME_PAIR_BYTES);
+}
+
+void update_table_forget(system_state *s) {
+    update_table **slot = particle_pool_table(s->context);
+    update_table *t = slot ? *slot : NULL;
+    s->live_list_pending = false;
+    for (uint32_t i = 0; t && i < t->pending_count; ++i)
+        if (t->pending[i] == s) t->pending[i--] = t->pending[--t->pending_count];
 }
 
 void update_table_counts(const update_table *table, uint64_t dispatches[TABLE_PASSES],

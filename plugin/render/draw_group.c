@@ -121,7 +121,7 @@ static void gather(group_state *g, const particle_view *systems, const draw_fram
         particle_bind_storage(PLUME_BINDING_STATE, s->state);
         particle_bind_storage(PLUME_BINDING_MOTION, s->motion);
         particle_bind_storage(PLUME_BINDING_TRAITS, s->traits);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->draw_list_buffer);
+        particle_view_bind_draw_list(s, PLUME_BINDING_DRAW_LIST);
         particle_set_appearance_uniforms(s, &g->at.gather_appearance);
         glProgramUniform1ui(p, at[GATHER_SYSTEM], i);
         glProgramUniform1ui(p, at[GATHER_FIRST_RECORD], g->first_record[i]);

@@ -289,7 +289,7 @@ static void set_instance_counts(const particle_view *v, const mesh_draw_state *m
     }
     particle_bind_storage(PLUME_BINDING_MOTION, v->motion);
     particle_bind_storage(PLUME_BINDING_TRAITS, v->traits);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
+    particle_view_bind_draw_list(v, PLUME_BINDING_DRAW_LIST);
     particle_bind_storage(PLUME_BINDING_STATE, v->state);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_ARGS, m->args_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_LISTS, m->lists_buffer);
@@ -329,7 +329,7 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
     glUniform1i(m->uniforms.at[PU_HAS_TEXTURE], v->sprite_texture != 0 && !v->sprite_is_array);
     particle_bind_storage(PLUME_BINDING_MOTION, v->motion);
     particle_bind_storage(PLUME_BINDING_TRAITS, v->traits);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
+    particle_view_bind_draw_list(v, PLUME_BINDING_DRAW_LIST);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SPIN, v->mesh->spin_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_LISTS, m->lists_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_INSTANCES, m->instances_buffer);

@@ -78,7 +78,7 @@ static plume_result raster_draw(const particle_view *v, const draw_frame *frame,
     draw_bind_sprite(v, r->sprite_sampler);
     particle_bind_storage(PLUME_BINDING_MOTION, v->motion);
     particle_bind_storage(PLUME_BINDING_TRAITS, v->traits);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
+    particle_view_bind_draw_list(v, PLUME_BINDING_DRAW_LIST);
     glBindVertexArray(r->vertex_array);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, count ? count->buffer : v->state.buffer);
     draw_blend_particles_over_depth(v->env);

@@ -111,7 +111,7 @@ plume_result self_shadow_prepare(const particle_view *v) {
     particle_bind_storage(PLUME_BINDING_STATE, v->state);
     particle_bind_storage(PLUME_BINDING_MOTION, v->motion);
     particle_bind_storage(PLUME_BINDING_TRAITS, v->traits);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, v->draw_list_buffer);
+    particle_view_bind_draw_list(v, PLUME_BINDING_DRAW_LIST);
     uint32_t columns = d->map_size * d->map_size;
     run_pass(v, s, SHADOW_CLEAR, columns * d->slices);
     run_pass(v, s, SHADOW_SPLAT, v->sort_bound);

@@ -103,7 +103,7 @@ static void bind_projected(const tiled_source *src, const tiled_renderer *r, con
     }
     const particle_view *s = src->s;
     particle_bind_storage(PLUME_BINDING_MOTION, s->motion);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_DRAW_LIST, s->draw_list_buffer);
+    particle_view_bind_draw_list(s, PLUME_BINDING_DRAW_LIST);
     particle_bind_storage(PLUME_BINDING_TRAITS, s->traits);
     particle_set_appearance_uniforms(s, &r->project_uniforms);
     if (!src->trail) return;
