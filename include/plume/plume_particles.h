@@ -65,7 +65,10 @@
  * capacity, the same on every draw path and resolution (measured on
  * llvmpipe: about 84 bytes per particle, its block of the context's
  * particle storage and its live list, and 8 KiB besides; so about 0.09 MB
- * for 1024 particles). Buffers a system does not use are not made: its
+ * for 1024 particles). Where its sort takes the radix passes over several
+ * workgroups (on NVIDIA from 4097 particles; a count one workgroup sorts
+ * needs none), at most 16 bytes per particle and 24 KiB more: the scratch
+ * copies those passes write. Buffers a system does not use are not made: its
  * event buffer (32 bytes per record of world.event_capacity, 128 KiB at the
  * default, and a header) only once an event route reaches it (its own, or
  * another system's naming it as target_system); the buffers its updates
