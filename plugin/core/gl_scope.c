@@ -113,9 +113,11 @@ static void query_caps(plume_gl_caps *caps) {
                                                 : 1,
                             .clip_distances =
                                 es ? 0 : clamp_limit(GL_MAX_CLIP_DISTANCES, PLUME_SCOPE_CLIP_DISTANCES)};
-    if (caps->storage_buffers)
+    if (caps->storage_buffers) {
         caps->ssbo_bindings =
             clamp_limit(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, PLUME_SCOPE_SSBO_SLOTS + PLUME_SCOPE_OPTIONAL_SSBO_SLOTS);
+        glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &caps->storage_block_bytes);
+    }
 }
 
 plume_gl_caps plume_env_gl_caps(const plume_env *env) {

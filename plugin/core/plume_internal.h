@@ -410,6 +410,10 @@ typedef struct plume_gl_caps {
     bool reset_status; /* GL 4.5 or KHR_robustness: glGetGraphicsResetStatus says a context was lost */
     int pixel_store_parameters; /* the pixel-store parameters the GL has (no byte swapping on ES) */
     GLint ssbo_bindings, draw_buffers, clip_distances; /* the GL's limits, at most the PLUME_SCOPE_ ones */
+    /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE (0 without storage buffers): what
+     * each tiled draw sizes its chunks by, asked once (on a threaded
+     * driver a query waits for its thread). */
+    GLint64 storage_block_bytes;
 } plume_gl_caps;
 
 /* The context's capabilities (queried on first use, with its GL context

@@ -124,14 +124,13 @@ static uint32_t entry_key_bits_for(uint32_t tile_count) {
     return tile_count <= (1u << ENTRY_KEY_BITS) ? ENTRY_KEY_BITS : 32;
 }
 
-static uint64_t largest_block(void) {
-    GLint64 block = 0;
-    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+static uint64_t largest_block(const plume_env *env) {
+    GLint64 block = plume_env_gl_caps(env).storage_block_bytes;
     return block > 0 ? (uint64_t)block : 0;
 }
 
-static uint32_t largest_budget(void) {
-    uint64_t pairs = largest_block() / PLUME_PAIR_BYTES;
+static uint32_t largest_budget(const plume_env *env) {
+    uint64_t pairs = largest_block(env) / PLUME_PAIR_BYTES;
     return pairs < MAX_BUDGET ? (uint32_t)pairs : MAX_BUDGET;
 }
 
@@ -139,7 +138,7 @@ plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t ca
                           tiled_input input) {
     /* The splats are one storage block: a capacity past it (a trail
      * system's triangles of many particles) cannot draw tiled. */
-    if ((uint64_t)capacity * 16 * tiled_splat_vec4s(look, input) > largest_block()) return PLUME_ERROR_OUT_OF_MEMORY;
+    if ((uint64_t)capacity * 16 * tiled_splat_vec4s(look, input) > largest_block(s->env)) return PLUME_ERROR_OUT_OF_MEMORY;
     plume_result result = build_programs(s, r, look, input);
     if (result != PLUME_OK) return result;
     draw_create_samplers(&r->sprite_sampler, &r->depth_sampler);
@@ -156,7 +155,7 @@ plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t ca
         uint64_t wanted = (uint64_t)capacity * (triangles ? 1 : BUDGET_PER_PARTICLE);
         budget = wanted < MIN_BUDGET ? MIN_BUDGET : wanted > MAX_BUDGET ? MAX_BUDGET : (uint32_t)wanted;
     }
-    uint32_t most = largest_budget();
+    uint32_t most = largest_budget(s->env);
     r->budget = budget < most ? budget : most; /* the entries are the context's, sized on each draw */
     return plume_drain_gl_errors(s->env, "plume_system_draw (tiled buffers)");
 }
@@ -312,7 +311,7 @@ static uint32_t collect_entry_counts(tiled_renderer *r) {
 plume_result tiled_grow_budget(const particle_view *s, tiled_renderer *r) {
     uint32_t needed = collect_entry_counts(r);
     if (needed <= r->budget) return PLUME_OK;
-    uint32_t most = largest_budget();
+    uint32_t most = largest_budget(s->env);
     if (r->budget >= most) return PLUME_OK; /* overflowing frames stay raster */
     uint64_t wanted = plume_next_pow2((uint32_t)(needed < most - needed / 4 ? needed + needed / 4 : most));
     uint32_t budget = wanted < most ? (uint32_t)wanted : most;
@@ -351,9 +350,7 @@ plume_result tiled_ensure_chunks(const particle_view *s, tiled_renderer *r, uint
     if (r->chunk_entries == TILED_UNCHUNKED) return PLUME_OK;
     uint32_t tile = tile_size_of(r);
     uint64_t slot_bytes = (uint64_t)tile * tile * 16;
-    GLint64 block = 0;
-    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
-    uint64_t most_slots = (uint64_t)block / slot_bytes;
+    uint64_t most_slots = largest_block(s->env) / slot_bytes;
     if (most_slots > UINT32_MAX / 2) most_slots = UINT32_MAX / 2;
     if (most_slots <= tiles) return PLUME_OK;
     uint32_t k = chunk_entries_of(r), least = divide_up(r->budget, (uint32_t)(most_slots - tiles));
