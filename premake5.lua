@@ -359,6 +359,15 @@ project "plume_many_systems"
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 
+-- The fragment path in an OpenGL ES 3.0 context beside the desktop GL's
+-- paths, the same smoke, frame times in one table (issue 34).
+project "plume_gles_bench"
+    kind "ConsoleApp"
+    outputs("bin", "plume_gles_bench")
+    files { "bench/gles_bench.c" }
+    includedirs { "lab" }
+    links { "plume_host", "plume_lab", "epoxy", "m" }
+
 -- The soak: minutes to hours of random host operations, checked (notes/soak.md).
 project "plume_soak"
     kind "ConsoleApp"

@@ -8,6 +8,8 @@
 #   trails  64 K x 16-point trails in a draw group, raster and tiled (#31)
 #   meshes  100 K lit meshes, levels of detail and culling (#32)
 #   gallery the ten stills and their GPU ms (#33), into $OUT/gallery
+#   gles    the fragment path in NVIDIA's OpenGL ES context at 64 K beside
+#           the desktop GL's paths (#34)
 #   web     the WebGL 2 page in Chromium, where chromium and emcc exist (#34)
 # Builds nothing: run from a folder that holds build/release/bin, demo/ and
 # tests/ (the device's copy of the tree, the build carried):
@@ -17,7 +19,7 @@
 set -u
 out=${1:-/tmp/plume-wave3}
 [ $# -gt 0 ] && shift
-parts=${*:-suites many trails meshes gallery web}
+parts=${*:-suites many trails meshes gallery gles web}
 bin=./build/release/bin
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
@@ -56,9 +58,12 @@ for part in $parts; do
     gallery)
         run_part gallery 300 env OUT="$out/gallery" sh tools/gallery.sh
         cat "$out/gallery.log" ;;
+    gles)
+        run_part gles 120 $bin/plume_gles_bench --count 65536 --frames 300
+        tail -8 "$out/gles.log" ;;
     web)
         run_part web 120 sh tests/check_web_page.sh
         tail -3 "$out/web.log" ;;
-    *) echo "gpu_wave3: no part '$part' (suites many trails meshes gallery web)" >&2; exit 2 ;;
+    *) echo "gpu_wave3: no part '$part' (suites many trails meshes gallery gles web)" >&2; exit 2 ;;
     esac
 done
