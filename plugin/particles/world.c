@@ -65,8 +65,20 @@ static void find_locations(system_state *s) {
     plume_find_uniform_locations(w->events_emit_program, EVENTS_EMIT_UNIFORMS, w->events_emit.at);
 }
 
+static bool route_active(const plume_event_route_desc *route);
+
+void world_note_desc(system_state *s) {
+    const plume_world *world = &s->desc.world;
+    bool quiet = world->vector_field.texture == 0 && !world->depth_collision.enabled;
+    for (int i = 0; i < PLUME_MAX_COLLIDERS; ++i) quiet = quiet && world->colliders[i].shape == PLUME_COLLIDER_NONE;
+    for (int i = 0; i < PLUME_MAX_ATTRACTORS; ++i) quiet = quiet && world->attractors[i].kind == PLUME_ATTRACTOR_NONE;
+    for (int i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i) quiet = quiet && !route_active(&world->events[i]);
+    s->world.quiet = quiet;
+}
+
 plume_result world_create(system_state *s) {
     world_state *w = &s->world;
+    world_note_desc(s);
     plume_result r;
     if ((r = particles_build_compute(s, "plume particles: events prepare", "particles/particle_events_prepare.comp",
                                      &w->events_prepare_program)) ||
@@ -162,6 +174,7 @@ plume_result plume_system_set_world(plume_context *context, plume_system handle,
     if (r != PLUME_OK) return r;
     resolved.event_capacity = system->desc.world.event_capacity;
     system->desc.world = resolved;
+    world_note_desc(system);
     if (system->fragment) return PLUME_OK;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &system->env);
@@ -172,12 +185,14 @@ plume_result plume_system_set_world(plume_context *context, plume_system handle,
 }
 
 static bool has_routes(const system_state *s) {
+    if (s->world.quiet) return false;
     for (int i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i)
         if (route_active(&s->desc.world.events[i])) return true;
     return false;
 }
 
 system_state *world_other_target(const system_state *s) {
+    if (s->world.quiet) return NULL;
     for (int i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i) {
         const plume_event_route_desc *route = &s->desc.world.events[i];
         if (route_active(route) && !targets_self(s, route->target_system))
@@ -324,6 +339,7 @@ static bool depth_collides(const system_state *s, const plume_frame_desc *frame)
 }
 
 bool world_uses_textures(const system_state *s, const plume_frame_desc *frame) {
+    if (s->world.quiet) return false;
     return depth_collides(s, frame) || s->desc.world.vector_field.texture != 0;
 }
 
@@ -393,6 +409,7 @@ void world_set_routes(system_state *s) {
 /* Asked of every system of a batch each update: no GL call, nothing marked
  * (pack_routes binds the event buffers and marks their owners). */
 bool world_quiet_in_simulate(system_state *s, const plume_frame_desc *frame) {
+    if (s->world.quiet) return true;
     float colliders[PLUME_MAX_COLLIDERS][COLLIDER_FLOATS];
     float attractors[PLUME_MAX_ATTRACTORS][ATTRACTOR_FLOATS];
     if (pack_colliders(&s->desc.world, colliders) != 0 || pack_attractors(&s->desc.world, attractors) != 0 ||

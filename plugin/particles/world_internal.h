@@ -57,6 +57,11 @@ typedef struct world_state {
     /* This update emitted children: the profile reads the buffer's counts. */
     bool consumed_this_update;
     bool warned_missing_target, warned_bad_field;
+    /* The descriptor's world asks for nothing (no collider, attractor,
+     * vector field, depth collision or event route): whatever the frame,
+     * simulate runs none of it. Set with the world (world_note_desc), read
+     * by every update of a batch instead of the world's kilobyte. */
+    bool quiet;
 } world_state;
 
 /* The programs of events to the CPU (cpu_events.c): one set of names for
@@ -101,6 +106,9 @@ typedef struct cpu_events_state {
 /* The event passes, the event buffer and the samplers; after the compute
  * programs. */
 plume_result world_create(system_state *s);
+/* world_state.quiet from the descriptor's world (at creation and with
+ * each plume_system_set_world). No GL call. */
+void world_note_desc(system_state *s);
 /* The GL objects world_create made (deleted with the system's). */
 uint32_t world_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
 /* Empties the event buffer (reset and creation). */
