@@ -44,7 +44,7 @@ rain|2.5|--effect rain --night
 snow|10|--effect snow_settling
 magic|3.5|--effect magic --night
 dust_storm|5|--effect dust_storm
-fireflies|2|--effect fireflies --night
+fireflies|2|--effect fireflies --night --camera 0.3,0.9,0.6,22,10,7
 candle|1.5|--effect candle --night --camera -1.5,0.9,1.1,22,18,1.9
 LIST
 grep -h "^plume_demo offscreen" "$logs"/*.log 2>/dev/null | sort -u

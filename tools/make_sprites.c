@@ -5,6 +5,8 @@
  *                   spread out and thin (the smoke column's);
  *   flame.png       4x4 licks of flame that rise, stretch and break up (fire);
  *   spark.png       a hot core in a soft halo (sparks);
+ *   glow.png        a Gaussian falloff with no edge (the halo round a light:
+ *                   a firefly's, a candle's);
  *   snowflake.png   a six-armed flake with a soft edge (snow);
  *   droplet.png     a round drop, lit from above (the fountain);
  *   fireball.png    4x4 billows of fire that swell, cool from a white-hot core
@@ -110,6 +112,13 @@ static void spark_texel(int frame, int frames, float u, float v, float *grey, fl
     *grey = 1.0f;
 }
 
+static void glow_texel(int frame, int frames, float u, float v, float *grey, float *alpha) {
+    (void)frame, (void)frames;
+    float r = sqrtf(u * u + v * v) / 0.5f;
+    *alpha = expf(-5.0f * r * r) * (1.0f - smoothstep(0.8f, 1.0f, r));
+    *grey = 1.0f;
+}
+
 static void snowflake_texel(int frame, int frames, float u, float v, float *grey, float *alpha) {
     (void)frame, (void)frames;
     float r = sqrtf(u * u + v * v) / 0.5f;
@@ -192,6 +201,7 @@ static const sprite SPRITES[] = {
     {"smoke_puff.png", 128, 4, 4, smoke_texel},
     {"flame.png", 128, 4, 4, flame_texel},
     {"spark.png", 64, 1, 1, spark_texel},
+    {"glow.png", 64, 1, 1, glow_texel},
     {"snowflake.png", 64, 1, 1, snowflake_texel},
     {"droplet.png", 64, 1, 1, droplet_texel},
     {"fireball.png", 128, 4, 4, fireball_texel},
