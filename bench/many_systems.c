@@ -28,7 +28,9 @@
  * Those two draw the batch with each system's own gather; "tables
  * update+draw" is the table update with the batch draw's gathers over
  * tables too (plume_lab_batch_draw_table: a count pass and a gather
- * dispatch a pool page instead of a copy and a gather a system).
+ * dispatch a pool page instead of a copy and a gather a system). `--modes`
+ * names the ways to run (their rows' names, '-' for a space; the others'
+ * rows say nan): one way alone under a CPU profiler.
  *
  * Creation: in a fresh plume_context, the CPU milliseconds of
  * plume_system_create for the first system (which builds whatever the first
@@ -77,8 +79,18 @@ typedef struct options {
     bool raster, tiled;
     uint32_t frames, warmup, creations, capacity;
     uint32_t tables; /* the table modes' passes over tables (plume_lab_batch_tables) */
+    uint32_t modes;  /* the ways timed, a bit each (--modes: all of them unless named) */
     int width, height;
 } options;
+
+/* The frame's calls, timed: the update per system (a plume_system_update
+ * each), batched system by system or stage-major (one plume_batch_update),
+ * then a plume_system_draw each, or with the systems' sorts skipped and one
+ * plume_batch_draw. */
+enum { PER_SYSTEM, BATCHED_BY_SYSTEM, STAGE_MAJOR, BATCH_DRAWN, TABLE_STAGE_MAJOR, TABLE_DRAWN, TABLES_DRAWN, MODES };
+static const char *const MODE_NAMES[MODES] = {"per system",        "batch by system",   "batch stage-major",
+                                              "batch update+draw", "table stage-major", "table update+draw",
+                                              "tables update+draw"};
 
 /* The offscreen target a host would draw into, and the camera. */
 typedef struct scene {
@@ -115,9 +127,29 @@ static uint32_t parse_tables(const char *text) {
     return bits;
 }
 
+/* "per,tables,..." (MODE_NAMES' words, spaces as '-': "tables-update+draw")
+ * as mode bits; 0 where a word names no mode. */
+static uint32_t parse_modes(const char *text) {
+    uint32_t bits = 0;
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, ",");
+        bool found = false;
+        for (int m = 0; m < MODES; ++m) {
+            char name[32];
+            snprintf(name, sizeof name, "%s", MODE_NAMES[m]);
+            for (char *c = name; *c; ++c) *c = *c == ' ' ? '-' : *c;
+            if (strlen(name) == n && strncmp(name, p, n) == 0) bits |= 1u << m, found = true;
+        }
+        if (!found) return 0;
+        p += n + (p[n] == ',');
+    }
+    return bits;
+}
+
 static bool parse_options(int argc, char **argv, options *o) {
     *o = (options){.raster = true, .tiled = true, .frames = 120, .warmup = 70, .creations = 200,
-                   .capacity = 1024, .tables = PLUME_LAB_TABLE_ALL, .width = 1280, .height = 720};
+                   .capacity = 1024, .tables = PLUME_LAB_TABLE_ALL, .modes = (1u << MODES) - 1, .width = 1280,
+                   .height = 720};
     if (!parse_counts("1,10,50,200,1000", o)) return false;
     for (int i = 1; i + 1 < argc; i += 2) {
         const char *arg = argv[i], *value = argv[i + 1];
@@ -131,6 +163,9 @@ static bool parse_options(int argc, char **argv, options *o) {
         else if (strcmp(arg, "--creations") == 0) o->creations = (uint32_t)strtoul(value, NULL, 10);
         else if (strcmp(arg, "--capacity") == 0) o->capacity = (uint32_t)strtoul(value, NULL, 10);
         else if (strcmp(arg, "--tables") == 0) o->tables = parse_tables(value);
+        else if (strcmp(arg, "--modes") == 0) {
+            if (!(o->modes = parse_modes(value))) return false;
+        }
         else if (strcmp(arg, "--size") == 0) {
             if (sscanf(value, "%dx%d", &o->width, &o->height) != 2) return false;
         } else {
@@ -197,15 +232,6 @@ static void clear_target(void) {
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 }
 
-/* The frame's calls, timed: the update per system (a plume_system_update
- * each), batched system by system or stage-major (one plume_batch_update),
- * then a plume_system_draw each, or with the systems' sorts skipped and one
- * plume_batch_draw. */
-enum { PER_SYSTEM, BATCHED_BY_SYSTEM, STAGE_MAJOR, BATCH_DRAWN, TABLE_STAGE_MAJOR, TABLE_DRAWN, TABLES_DRAWN, MODES };
-static const char *const MODE_NAMES[MODES] = {"per system",        "batch by system",   "batch stage-major",
-                                              "batch update+draw", "table stage-major", "table update+draw",
-                                              "tables update+draw"};
-
 static bool batch_drawn(int mode) {
     return mode == BATCH_DRAWN || mode == TABLE_DRAWN || mode == TABLES_DRAWN;
 }
@@ -261,6 +287,7 @@ static frame_figures time_frames(plume_context *context, const scene *s, const o
         bool ok = true;
         for (uint32_t f = 0; ok && f < o->warmup + MODES * o->frames; ++f) {
             int mode = (int)(f % MODES);
+            if (!(o->modes & (1u << mode))) continue;
             clear_target();
             glBeginQuery(GL_TIME_ELAPSED, queries[0]);
             double t0 = bench_now_ms();
@@ -431,7 +458,7 @@ int main(int argc, char **argv) {
     if (!parse_options(argc, argv, &o)) {
         fprintf(stderr, "usage: plume_many_systems [--counts 1,10,50,200,1000] [--paths raster,tiled] [--frames N]"
                         " [--warmup N] [--size WxH] [--creations N] [--capacity N]"
-                        " [--tables prepare,emit,simulate,compaction]\n");
+                        " [--tables prepare,emit,simulate,compaction] [--modes per-system,tables-update+draw,...]\n");
         return 2;
     }
     headless_gl gl;

@@ -148,7 +148,12 @@ static bool run(plume_context *context, const options *o, uint32_t points, plume
     static double updates[MAX_SAMPLES], draws[MAX_SAMPLES];
     mat4 projection;
     glm_perspective(glm_rad(60.0f), (float)o->width / (float)o->height, 0.1f, 50.0f, projection);
-    for (uint32_t f = 0; f < o->warmup + o->frames + PROFILED_FRAMES; ++f) {
+    /* One frame past the profiled ones: a profiled frame's figures are
+     * collected at a later frame's start once the GPU has run it (NVIDIA's
+     * runs behind: without it the profile was often empty there). */
+    const uint32_t collecting = o->warmup + o->frames + PROFILED_FRAMES;
+    for (uint32_t f = 0; f <= collecting; ++f) {
+        if (f == collecting) glFinish();
         if (f == o->warmup + o->frames) {
             if (group.id) plume_draw_group_set_profiling(context, group, true);
             else plume_system_set_profiling(context, systems[0], true);

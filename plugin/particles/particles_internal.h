@@ -52,6 +52,7 @@ typedef struct emission_record {
 typedef struct emission_window {
     emission_record records[EMISSION_RECORDS]; /* a ring, oldest at `first` */
     uint32_t first, count;
+    uint64_t total; /* the records' counts summed (each update reads it) */
     double longest_lifetime; /* over every emitter in effect since creation or reset */
 } emission_window;
 

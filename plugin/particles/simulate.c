@@ -109,6 +109,7 @@ void particles_window_record(emission_window *w, double time, uint64_t count) {
     }
     w->records[(w->first + w->count) % EMISSION_RECORDS] = (emission_record){time, count};
     ++w->count;
+    w->total += count;
 }
 
 /* The most particles that can be alive at `now`: those requested within the
@@ -118,12 +119,11 @@ void particles_window_record(emission_window *w, double time, uint64_t count) {
 uint32_t particles_window_live_bound(emission_window *w, double now, uint32_t capacity) {
     double reach = w->longest_lifetime * 1.02 + 1e-3;
     while (w->count > 0 && now - w->records[w->first].time > reach) {
+        w->total -= w->records[w->first].count;
         w->first = (w->first + 1) % EMISSION_RECORDS;
         --w->count;
     }
-    uint64_t bound = 0;
-    for (uint32_t i = 0; i < w->count; ++i) bound += w->records[(w->first + i) % EMISSION_RECORDS].count;
-    return bound < capacity ? (uint32_t)bound : capacity;
+    return w->total < capacity ? (uint32_t)w->total : capacity;
 }
 
 /* ---- Reset ------------------------------------------------------------------ */

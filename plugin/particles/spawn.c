@@ -89,6 +89,7 @@ plume_result spawn_create(system_state *s) {
         return PLUME_ERROR_GL_UNSUPPORTED;
     }
     if (!grow_instances(s, 1)) return PLUME_ERROR_OUT_OF_MEMORY;
+    for (uint32_t e = 0; e < PLUME_MAX_EMITTERS; ++e) spawn_note_emitter(s, e);
     s->spawn.instances[0] = (spawn_instance){.from = IDENTITY, .to = IDENTITY, .last = IDENTITY, .enabled = true,
                                              .jumped = true};
     s->spawn.instance_count = 1;
@@ -335,10 +336,22 @@ void spawn_upload(system_state *s) {
     plume_upload_ring_write(&p->batch_ring, GL_SHADER_STORAGE_BUFFER, bytes, p->batches);
 }
 
+void spawn_note_emitter(system_state *s, uint32_t index) {
+    const plume_emitter_desc *e = &s->desc.emitters[index];
+    uint32_t bit = 1u << index;
+    s->spawn.emitting = e->rate > 0.0f || e->burst_count > 0 ? s->spawn.emitting | bit : s->spawn.emitting & ~bit;
+}
+
 uint32_t spawn_plan(system_state *s, double dt, bool upload) {
     spawn_state *p = &s->spawn;
     p->batch_count = 0;
     for (uint32_t e = 0; e < PLUME_MAX_EMITTERS; ++e) {
+        /* An emitter that is off asks for nothing (its fraction stays as
+         * particles_request_emitter would leave it); its clock runs. */
+        if (!(p->emitting & (1u << e))) {
+            if (dt > 0.0) s->clocks[e].time += dt;
+            continue;
+        }
         emitter_request request;
         particles_request_emitter(&s->desc.emitters[e], &s->clocks[e], dt, &request);
         if (request.rate_count == 0 && request.burst_count == 0) continue;

@@ -43,6 +43,9 @@ typedef struct spawn_state {
     uint32_t instance_count, instance_room;
     spawn_batch *queue; /* PLUME_MAX_EMITS_PER_UPDATE, allocated by the first emit */
     uint32_t queued;
+    /* A bit per emitter whose rate or bursts ask for particles: an update
+     * reads only those emitters' descriptors (spawn_note_emitter). */
+    uint32_t emitting;
     spawn_batch *batches; /* this update's table */
     uint32_t batch_count, batch_room;
     plume_upload_ring batch_ring; /* its buffer current: the emit pass's table */
@@ -60,6 +63,9 @@ typedef struct spawn_state {
 plume_result spawn_create(system_state *s);
 void spawn_free(system_state *s);
 uint32_t spawn_list_gl_objects(const system_state *s, plume_gl_object *out, uint32_t capacity);
+/* Emitter `index` of the descriptor set (at creation, by
+ * plume_system_set_emitter): whether it emits. */
+void spawn_note_emitter(system_state *s, uint32_t index);
 /* Every placement starts again where it is; the queue is dropped. */
 void spawn_reset(system_state *s);
 /* The step's batches (rates and bursts per emitter and enabled instance,

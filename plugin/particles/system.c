@@ -310,6 +310,7 @@ plume_result plume_system_set_emitter(plume_context *context, plume_system handl
     if (resolved.burst_count != old->burst_count || resolved.burst_interval != old->burst_interval)
         system->clocks[index].time = 0.0;
     system->desc.emitters[index] = resolved;
+    spawn_note_emitter(system, index);
     /* Particles keep the lifetime they were born with: the bound's window
      * only grows until a reset. */
     if (resolved.lifetime.max > system->window.longest_lifetime) system->window.longest_lifetime = resolved.lifetime.max;

@@ -137,6 +137,31 @@ static void pass_finish(system_state *s, const plume_frame_desc *frame) {
     s->time += frame->dt;
 }
 
+/* A system's own dispatch of `pass`; false where it dispatched nothing (an
+ * emit that asks for no particle). */
+static bool run_own_pass(system_state *s, table_pass pass, const plume_frame_desc *frame, const mat4 view,
+                         const mat4 projection) {
+    switch (pass) {
+    case TABLE_PREPARE: pass_prepare(s); return true;
+    case TABLE_EMIT: return pass_emit(s);
+    case TABLE_SIMULATE: pass_simulate(s, frame, view, projection); return true;
+    case TABLE_COMPACT_SCAN: pass_compact_scan(s); return true;
+    default: pass_compact_scatter(s); return true;
+    }
+}
+
+/* What follows each pass: the next reads its writes (prepare's also as
+ * dispatch arguments); after the scatter, the sort and the draw read the
+ * list, the draw its indirect arguments, a readback the buffers, a copy the
+ * table's scratch. */
+static const GLbitfield BARRIER_AFTER[TABLE_PASSES] = {
+    [TABLE_PREPARE] = GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT,
+    [TABLE_EMIT] = GL_SHADER_STORAGE_BARRIER_BIT,
+    [TABLE_SIMULATE] = GL_SHADER_STORAGE_BARRIER_BIT,
+    [TABLE_COMPACT_SCAN] = GL_SHADER_STORAGE_BARRIER_BIT,
+    [TABLE_COMPACT_SCATTER] = GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT,
+};
+
 void particles_run_passes(system_state *const *systems, uint32_t count, const plume_frame_desc *frame,
                           const mat4 view, const mat4 projection) {
     if (count == 0) return; /* a batch whose systems all update alone */
@@ -147,28 +172,18 @@ void particles_run_passes(system_state *const *systems, uint32_t count, const pl
     if (!update_table_upload(table))
         for (uint32_t i = 0; i < count; ++i) /* out of memory: each its own emit after all */
             if (update_table_takes_emit(table, systems[i])) spawn_upload(systems[i]);
-    update_table_dispatch(table, TABLE_PREPARE, frame, view, projection);
-    for (uint32_t i = 0; i < count; ++i)
-        if (!update_table_ran(table, systems[i], TABLE_PREPARE)) pass_prepare(systems[i]);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
-    bool emitted = update_table_dispatch(table, TABLE_EMIT, frame, view, projection);
-    for (uint32_t i = 0; i < count; ++i)
-        if (!update_table_ran(table, systems[i], TABLE_EMIT)) emitted = pass_emit(systems[i]) || emitted;
-    if (emitted) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    update_table_dispatch(table, TABLE_SIMULATE, frame, view, projection);
-    for (uint32_t i = 0; i < count; ++i)
-        if (!update_table_ran(table, systems[i], TABLE_SIMULATE)) pass_simulate(systems[i], frame, view, projection);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    update_table_dispatch(table, TABLE_COMPACT_SCAN, frame, view, projection);
-    for (uint32_t i = 0; i < count; ++i)
-        if (!update_table_ran(table, systems[i], TABLE_COMPACT_SCAN)) pass_compact_scan(systems[i]);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    update_table_dispatch(table, TABLE_COMPACT_SCATTER, frame, view, projection);
-    for (uint32_t i = 0; i < count; ++i)
-        if (!update_table_ran(table, systems[i], TABLE_COMPACT_SCATTER)) pass_compact_scatter(systems[i]);
-    /* The sort and the draw read the list, the draw its indirect arguments,
-     * a readback the buffers, the table's copies the lists in the blocks. */
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    /* Where every system fits the table, a pass that ran there leaves no
+     * system its own: the loop over them is skipped (it looks into every
+     * system's state, a cache miss apiece at hundreds of systems). */
+    bool all_fit = update_table_fit(table) == count;
+    for (table_pass pass = 0; pass < TABLE_PASSES; ++pass) {
+        bool ran = update_table_dispatch(table, pass, frame, view, projection), dispatched = ran;
+        for (uint32_t i = 0; !(ran && all_fit) && i < count; ++i)
+            if (!update_table_ran(table, systems[i], pass))
+                dispatched = run_own_pass(systems[i], pass, frame, view, projection) || dispatched;
+        /* No emit dispatched: nothing for simulate to wait for. */
+        if (pass != TABLE_EMIT || dispatched) glMemoryBarrier(BARRIER_AFTER[pass]);
+    }
     update_table_finish_live_lists(table);
     for (uint32_t i = 0; i < count; ++i) pass_finish(systems[i], frame);
 }

@@ -51,6 +51,8 @@ bool update_table_upload(update_table *table);
  * (no table, or the lab's switch off): the systems then run their own. */
 bool update_table_dispatch(update_table *table, table_pass pass, const plume_frame_desc *frame, const mat4 view,
                            const mat4 projection);
+/* The systems the table takes (0: no table). */
+uint32_t update_table_fit(const update_table *table);
 /* Whether `pass` of the system ran in the table. */
 bool update_table_ran(const update_table *table, const system_state *system, table_pass pass);
 /* Each tabled system's live list, written by the scatter's table into the

@@ -425,6 +425,8 @@ bool update_table_dispatch(update_table *t, table_pass pass, const plume_frame_d
     return true;
 }
 
+uint32_t update_table_fit(const update_table *t) { return t ? t->fit : 0; }
+
 bool update_table_ran(const update_table *t, const system_state *s, table_pass pass) {
     return t && s->in_table && t->ran[pass];
 }
