@@ -44,8 +44,8 @@ rain|2.5|--effect rain --night
 snow|10|--effect snow_settling
 magic|3.5|--effect magic --night
 dust_storm|5|--effect dust_storm
-fireflies|2|--effect fireflies --night
-candle|1.5|--effect candle --night --camera -1.5,0.95,1.1,22,14,3
+fireflies|2|--effect fireflies --night --camera 0.3,0.9,0.6,22,10,7
+candle|1.5|--effect candle --night --camera -1.5,0.9,1.1,22,18,1.9
 LIST
 grep -h "^plume_demo offscreen" "$logs"/*.log 2>/dev/null | sort -u
 exit $status

@@ -5,12 +5,18 @@
  *                   spread out and thin (the smoke column's);
  *   flame.png       4x4 licks of flame that rise, stretch and break up (fire);
  *   spark.png       a hot core in a soft halo (sparks);
+ *   glow.png        a Gaussian falloff with no edge (the halo round a light:
+ *                   a firefly's, a candle's);
  *   snowflake.png   a six-armed flake with a soft edge (snow);
  *   droplet.png     a round drop, lit from above (the fountain);
  *   fireball.png    4x4 billows of fire that swell, cool from a white-hot core
  *                   to darker edges, and break up (an explosion's fireball);
  *   shockwave_ring.png  a thin bright ring with a soft inner haze, broken
  *                   up by noise (an explosion's shockwave, laid on the ground);
+ *   candle_wax.png  the candle's wax (demo/assets/candle.obj's texture
+ *                   coordinates: v up the side): dim at the foot, glowing
+ *                   near the top where the flame shines through it; a dark
+ *                   corner for the wick;
  *   smoke_puff_motion.png  the puff flipbook's motion (plume_flipbook_motion,
  *                   strength MOTION_STRENGTH): where each texel's content is
  *                   in the next frame, by a Lucas-Kanade flow estimate
@@ -106,6 +112,13 @@ static void spark_texel(int frame, int frames, float u, float v, float *grey, fl
     *grey = 1.0f;
 }
 
+static void glow_texel(int frame, int frames, float u, float v, float *grey, float *alpha) {
+    (void)frame, (void)frames;
+    float r = sqrtf(u * u + v * v) / 0.5f;
+    *alpha = expf(-5.0f * r * r) * (1.0f - smoothstep(0.8f, 1.0f, r));
+    *grey = 1.0f;
+}
+
 static void snowflake_texel(int frame, int frames, float u, float v, float *grey, float *alpha) {
     (void)frame, (void)frames;
     float r = sqrtf(u * u + v * v) / 0.5f;
@@ -163,6 +176,21 @@ static void shockwave_ring_texel(int frame, int frames, float u, float v, float 
     *grey = 0.8f + 0.2f * band;
 }
 
+/* Wax lit from within by the flame above it: grey rises up the candle (v is
+ * the height, 0 at the foot, 0.85 at the rim), brightest in a band under the
+ * rim; the corner past 0.9, 0.9 is the wick's soot. */
+static void candle_wax_texel(int frame, int frames, float u, float v, float *grey, float *alpha) {
+    (void)frame, (void)frames;
+    float x = u + 0.5f, height = 0.5f - v; /* the image's rows run down, v up */
+    *alpha = 1.0f;
+    if (x > 0.9f && height > 0.9f) {
+        *grey = 0.03f;
+        return;
+    }
+    float rise = smoothstep(0.0f, 0.85f, height);
+    *grey = 0.22f + 0.5f * rise * rise + 0.28f * smoothstep(0.6f, 0.82f, height);
+}
+
 typedef struct sprite {
     const char *file;
     int frame_size, columns, rows;
@@ -173,10 +201,12 @@ static const sprite SPRITES[] = {
     {"smoke_puff.png", 128, 4, 4, smoke_texel},
     {"flame.png", 128, 4, 4, flame_texel},
     {"spark.png", 64, 1, 1, spark_texel},
+    {"glow.png", 64, 1, 1, glow_texel},
     {"snowflake.png", 64, 1, 1, snowflake_texel},
     {"droplet.png", 64, 1, 1, droplet_texel},
     {"fireball.png", 128, 4, 4, fireball_texel},
     {"shockwave_ring.png", 128, 1, 1, shockwave_ring_texel},
+    {"candle_wax.png", 64, 1, 1, candle_wax_texel},
 };
 
 static int write_sprite(const sprite *s, const char *folder) {
