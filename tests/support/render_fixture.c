@@ -237,6 +237,14 @@ int render_pixels_differing(const float *a, const float *b, float bound) {
     return differing;
 }
 
+bool render_within_tiled_bound(const float *a, const float *b, float bound, float *largest, int *over) {
+    float most = render_largest_difference(a, b);
+    int outliers = render_pixels_differing(a, b, bound);
+    if (largest) *largest = most;
+    if (over) *over = outliers;
+    return outliers <= RENDER_TILED_OUTLIERS && most <= 2.0f * bound;
+}
+
 int render_covered_pixels(const float *rgba) {
     int covered = 0;
     for (int i = 0; i < RENDER_WIDTH * RENDER_HEIGHT; ++i)

@@ -79,6 +79,13 @@ double render_psnr(const float *a, const float *b);
 float render_largest_difference(const float *a, const float *b);
 /* Pixels of which some channel differs by more than `bound`. */
 int render_pixels_differing(const float *a, const float *b, float bound);
+/* The tiled path's picture `b` against the raster path's `a`: within
+ * `bound` at all but RENDER_TILED_OUTLIERS pixels, and within twice it
+ * there (NVIDIA's raster back end rounds a pixel or two of a seed over the
+ * bound; an order or coverage fault moves hundreds by far more). Prints
+ * nothing; *largest and *over (may be NULL) say what it found. */
+enum { RENDER_TILED_OUTLIERS = 8 };
+bool render_within_tiled_bound(const float *a, const float *b, float bound, float *largest, int *over);
 /* Pixels whose red differs from the background's by more than 0.05. */
 int render_covered_pixels(const float *rgba);
 
