@@ -276,8 +276,8 @@ static void write_table(writer *w, const effect_table *table, const char *base, 
 static void refuse_run_time_objects(writer *w, const plume_system_desc *desc) {
     if (desc->appearance.texture.pixels)
         refuse(w, "appearance.texture.pixels", "cannot be written: a file names its texture by path");
-    if (desc->appearance.texture.host_texture || desc->appearance.texture.host_target)
-        refuse(w, "appearance.texture.host_texture", "cannot be written: a GL texture is the host's run-time object");
+    if (desc->host_sprite.texture || desc->host_sprite.target)
+        refuse(w, "host_sprite", "cannot be written: a GL texture is the host's run-time object");
     if (desc->flipbook_motion.pixels)
         refuse(w, "flipbook_motion.pixels", "cannot be written: a file names its motion by path");
     if (desc->flipbook_motion.host_texture)

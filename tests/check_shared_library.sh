@@ -65,6 +65,16 @@ $CC $warnings $CFLAGS -I"$example" "$example/load_plugin.c" $host $(pkg-config -
     -o "$scratch/load_plugin" && "$scratch/load_plugin" "$(pkg-config --variable=plugin plume)" \
     && pass "loaded the installed plugin with dlopen" || fail "dlopen example"
 
+# A host of ABI 1.2 built against the 1.2 headers as shipped
+# (tests/abi/include_1_2) on this library: its descriptors keep 1.2's sizes
+# and layouts (read and written at exactly those; under the sanitizers an
+# overflow of its heap descriptor fails it).
+# shellcheck disable=SC2086
+$CC $warnings $CFLAGS -I"$root/tests/abi/include_1_2" "$root/tests/abi/host_1_2.c" $host \
+    "$scratch/prefix/lib/libplume.so.$major" -lepoxy -lm -Wl,-rpath,"$scratch/prefix/lib" -o "$scratch/host_1_2" && "$scratch/host_1_2" > "$scratch/host_1_2.log" 2>&1 \
+    && pass "a host of ABI 1.2 (its headers as shipped) on this library" \
+    || { cat "$scratch/host_1_2.log"; fail "the ABI 1.2 host"; }
+
 # shellcheck disable=SC2046,SC2086
 $CC $warnings $CFLAGS "$example/load_effect.c" $(pkg-config --cflags --libs plume_effects) -o "$scratch/load_effect" \
     && "$scratch/load_effect" "$root/demo/effects/smoke.json" && pass "loaded an effect file through plume_effects.pc" \

@@ -59,30 +59,36 @@ typedef struct plume_texture_desc {
     uint32_t rows;              /* flipbook frames down; default: 1 */
     bool disable_frame_blend;   /* default: false = consecutive frames are cross-faded by age;
                                    true: each frame shows whole */
-    /* A texture the host owns, instead of a path or pixels: a GL texture
-     * name of the context's share group, of the kind host_target names,
-     * sampled through plume's own sampler (trilinear, clamped) as
-     * premultiplied RGBA (a texture whose alpha is 1 or whose colour is
-     * already multiplied by it), never deleted, changed or bound afterwards
-     * by plume: the host keeps it alive, its contents current, while the
-     * system draws (and a draw group copies it into its own sprites when the
-     * group is created). It must be complete for mipmapped filtering: every
-     * level down to 1x1 (glGenerateMipmap; immutable storage of any number
-     * of levels) or GL_TEXTURE_MAX_LEVEL limiting the levels it has. Its
-     * level 0 size is the sprite's (plume_system_get_desc's width and
-     * height). With path or pixels: refused. Errors at creation, each with a
-     * message naming the field (PLUME_ERROR_INVALID_ARGUMENT): a name that
-     * is not a texture, a texture of another kind (a 3D texture; a buffer's
-     * name is no texture), a zero-sized one, a depth or stencil one, an
-     * incomplete mip chain; not checked by plume_system_desc_check (no GL).
-     * Not in effect files. Default 0: none. [since 1.3] */
-    uint32_t host_texture;
-    /* host_texture's kind: 0 (default) or GL_TEXTURE_2D (0x0DE1), a
-     * flipbook of columns x rows frames as a file's; GL_TEXTURE_2D_ARRAY
-     * (0x8C1A), one flipbook frame per layer (columns and rows then 0 or 1).
-     * [since 1.3] */
-    uint32_t host_target;
 } plume_texture_desc;
+
+/* The sprite from a texture the host owns (plume_system_desc.host_sprite)
+ * [since 1.3], instead of appearance.texture's path or pixels; its flipbook
+ * layout and frame blending are appearance.texture's (columns, rows,
+ * disable_frame_blend). The texture, a GL texture name of the context's
+ * share group of the kind `target` names, is sampled through plume's own
+ * sampler (trilinear, clamped) as premultiplied RGBA (a texture whose alpha
+ * is 1 or whose colour is already multiplied by it), never deleted, changed
+ * or bound afterwards by plume: the host keeps it alive, its contents
+ * current, while the system draws (and a draw group copies it into its own
+ * sprites when the group is created). It must be complete for mipmapped
+ * filtering: every level down to 1x1 (glGenerateMipmap; immutable storage of
+ * any number of levels) or GL_TEXTURE_MAX_LEVEL limiting the levels it has.
+ * Its level 0 size is the sprite's (plume_system_get_desc's
+ * appearance.texture width and height). With appearance.texture's path or
+ * pixels: refused. Errors at creation, each with a message naming the field
+ * (PLUME_ERROR_INVALID_ARGUMENT): a name that is not a texture, a texture of
+ * another kind (a 3D texture; a buffer's name is no texture), a zero-sized
+ * one, a depth or stencil one, an incomplete mip chain; not checked by
+ * plume_system_desc_check (no GL). Not in effect files. (Kept out of
+ * plume_texture_desc, whose size 1.0 - 1.2 hosts' descriptors have.) */
+typedef struct plume_host_sprite {
+    uint32_t texture; /* the GL texture name; default 0: none */
+    /* Its kind: 0 (default) or GL_TEXTURE_2D (0x0DE1), a flipbook of
+     * columns x rows frames as a file's; GL_TEXTURE_2D_ARRAY (0x8C1A), one
+     * flipbook frame per layer (appearance.texture's columns and rows then
+     * 0 or 1). */
+    uint32_t target;
+} plume_host_sprite;
 
 /* A motion-vector flipbook's motion (plume_system_desc.flipbook_motion)
  * [since 1.3]: an image of the sprite's size and flipbook layout whose

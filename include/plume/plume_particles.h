@@ -257,6 +257,10 @@ typedef struct plume_system_desc {
      * 3D orientation instead of a sprite; default (count 0): sprites. Needs
      * the compute path. Not in effect files. [since 1.3] */
     plume_mesh_particles meshes;
+    /* The sprite from a GL texture the host owns, instead of
+     * appearance.texture's path or pixels (plume_host_sprite, plume_look.h);
+     * default {0}: none. Not in effect files. [since 1.3] */
+    plume_host_sprite host_sprite;
 } plume_system_desc;
 
 /* Where a system's live particles are (plume_system_desc.simulation_space)

@@ -200,7 +200,9 @@ typedef struct plume_api {
  * to emitted_total; plume_profile and plume_frame_profile up to sort_passes;
  * 1.0 and 1.1: plume_system_desc up to allocator: no look, no world, the path
  * automatic, sort_key_bits 32; plume_sorter_desc up to allocator, the path
- * automatic; 1.1: plume_profile and plume_frame_profile up to drawn_count).
+ * automatic; 1.1: plume_profile and plume_frame_profile up to drawn_count;
+ * 1.2: plume_system_desc up to sort_key_bits, plume_frame_desc and
+ * plume_profile up to their 1.2 ends).
  * From 1.2 on every host gets the current table, every field filled (newer
  * fields are there for a host that checks them); the tables of 1.0 and 1.1
  * hosts leave the fields after their minor's NULL.

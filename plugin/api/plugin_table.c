@@ -173,6 +173,22 @@ static plume_result system_get_desc_before_1_2(const plume_context *context, plu
     return result;
 }
 
+/* 1.2: plume_system_desc ends before prewarm_time (1.3's fields, each
+ * zero by default, follow it). */
+static plume_result system_create_1_2(plume_context *context, const plume_system_desc *desc, plume_system *out_system) {
+    plume_system_desc full = {0};
+    if (desc) memcpy(&full, desc, PREFIX(plume_system_desc, prewarm_time));
+    return plume_system_create(context, desc ? &full : NULL, out_system);
+}
+
+static plume_result system_get_desc_1_2(const plume_context *context, plume_system system,
+                                        plume_system_desc *out_desc) {
+    plume_system_desc full;
+    plume_result result = plume_system_get_desc(context, system, out_desc ? &full : NULL);
+    if (out_desc) memcpy(out_desc, &full, PREFIX(plume_system_desc, prewarm_time));
+    return result;
+}
+
 /* The 1.0 functions whose arguments every minor reads alike. */
 #define API_1_0_FUNCTIONS \
     .result_string = plume_result_string, .context_create = plume_context_create, \
@@ -219,8 +235,6 @@ static const plume_api api_table_1_1 = {
 
 /* The functions hosts of 1.2 on get alike (a 1.2 host calls none of those added later). */
 #define API_1_2_FUNCTIONS \
-    .system_create = plume_system_create, \
-    .system_get_desc = plume_system_get_desc, \
     .system_read_back = plume_system_read_back, \
     .system_get_frame_profiles = plume_system_get_frame_profiles, \
     .sorter_create = plume_sorter_create, \
@@ -256,6 +270,8 @@ static const plume_api api_table_1_2 = {
     .version_minor = PLUME_ABI_MINOR,
     API_1_0_FUNCTIONS,
     API_1_2_FUNCTIONS,
+    .system_create = system_create_1_2,
+    .system_get_desc = system_get_desc_1_2,
     .system_update = system_update_1_2,
     .system_draw = system_draw_1_2,
     .system_get_profile = system_get_profile_1_2,
@@ -270,6 +286,8 @@ static const plume_api api_table = {
     .version_minor = PLUME_ABI_MINOR,
     API_1_0_FUNCTIONS,
     API_1_2_FUNCTIONS,
+    .system_create = plume_system_create,
+    .system_get_desc = plume_system_get_desc,
     .system_update = plume_system_update,
     .system_draw = plume_system_draw,
     .system_get_profile = plume_system_get_profile,

@@ -296,25 +296,26 @@ static plume_result resolve_gradient(const plume_env *env, const char *caller, c
     return PLUME_OK;
 }
 
-static plume_result resolve_host_texture(const plume_env *env, const char *caller, plume_texture_desc *texture) {
-    if (texture->host_texture && (texture->path || texture->pixels))
-        return refuse(env, caller, "appearance.texture.host_texture",
-                      "is given with a path or pixels; give one of the three");
-    if (texture->host_target != 0 && texture->host_target != GL_TEXTURE_2D &&
-        texture->host_target != GL_TEXTURE_2D_ARRAY)
-        return refuse(env, caller, "appearance.texture.host_target",
+static plume_result resolve_host_sprite(const plume_env *env, const char *caller, const plume_texture_desc *texture,
+                                        plume_host_sprite *host) {
+    if (host->texture && (texture->path || texture->pixels))
+        return refuse(env, caller, "host_sprite.texture",
+                      "is given with appearance.texture's path or pixels; give one of the three");
+    if (host->target != 0 && host->target != GL_TEXTURE_2D && host->target != GL_TEXTURE_2D_ARRAY)
+        return refuse(env, caller, "host_sprite.target",
                       "is neither GL_TEXTURE_2D nor GL_TEXTURE_2D_ARRAY (0: GL_TEXTURE_2D)");
-    if (texture->host_target != 0 && !texture->host_texture)
-        return refuse(env, caller, "appearance.texture.host_target", "is given without a host_texture");
-    if (texture->host_target == GL_TEXTURE_2D_ARRAY && (texture->columns > 1 || texture->rows > 1))
+    if (host->target != 0 && !host->texture)
+        return refuse(env, caller, "host_sprite.target", "is given without a host_sprite.texture");
+    if (host->target == GL_TEXTURE_2D_ARRAY && (texture->columns > 1 || texture->rows > 1))
         return refuse(env, caller, "appearance.texture.columns",
                       "and rows must be 0 or 1 with a GL_TEXTURE_2D_ARRAY: its layers are the frames");
-    if (texture->host_texture && texture->host_target == 0) texture->host_target = GL_TEXTURE_2D;
+    if (host->texture && host->target == 0) host->target = GL_TEXTURE_2D;
     return PLUME_OK;
 }
 
-static plume_result resolve_texture(const plume_env *env, const char *caller, plume_texture_desc *texture) {
-    plume_result r = resolve_host_texture(env, caller, texture);
+static plume_result resolve_texture(const plume_env *env, const char *caller, plume_texture_desc *texture,
+                                    plume_host_sprite *host) {
+    plume_result r = resolve_host_sprite(env, caller, texture, host);
     if (r != PLUME_OK) return r;
     if (texture->path && texture->pixels)
         return refuse(env, caller, "appearance.texture", "has both a path and pixels; give one");
@@ -329,7 +330,7 @@ static plume_result resolve_texture(const plume_env *env, const char *caller, pl
  * blend; its size against the sprite's is checked at create (the sprite's
  * may come from a file). */
 static plume_result resolve_flipbook_motion(const plume_env *env, const char *caller, const plume_texture_desc *sprite,
-                                            plume_flipbook_motion *motion) {
+                                            const plume_host_sprite *host, plume_flipbook_motion *motion) {
     int sources = (motion->path != NULL) + (motion->pixels != NULL) + (motion->host_texture != 0);
     if (sources == 0) {
         *motion = (plume_flipbook_motion){0};
@@ -339,9 +340,9 @@ static plume_result resolve_flipbook_motion(const plume_env *env, const char *ca
         return refuse(env, caller, "flipbook_motion", "has more than one of path, pixels and host_texture; give one");
     if (motion->pixels && (motion->width == 0 || motion->height == 0))
         return refuse(env, caller, "flipbook_motion", "has pixels but a zero width or height");
-    if (!sprite->path && !sprite->pixels && !sprite->host_texture)
-        return refuse(env, caller, "flipbook_motion", "is given without a sprite (appearance.texture)");
-    if (sprite->host_target == GL_TEXTURE_2D_ARRAY)
+    if (!sprite->path && !sprite->pixels && !host->texture)
+        return refuse(env, caller, "flipbook_motion", "is given without a sprite (appearance.texture or host_sprite)");
+    if (host->target == GL_TEXTURE_2D_ARRAY)
         return refuse(env, caller, "flipbook_motion",
                       "is given with a GL_TEXTURE_2D_ARRAY sprite; it needs a flipbook atlas (GL_TEXTURE_2D)");
     if (sprite->columns * sprite->rows < 2)
@@ -492,12 +493,13 @@ plume_result plume_particles_resolve_desc(const plume_env *env, const char *call
     if ((r = resolve_curve(env, caller, "appearance.size_over_life", &a->size_over_life)) ||
         (r = resolve_curve(env, caller, "appearance.opacity_over_life", &a->opacity_over_life)) ||
         (r = resolve_gradient(env, caller, "appearance.color_over_life", &a->color_over_life)) ||
-        (r = resolve_texture(env, caller, &a->texture)) ||
+        (r = resolve_texture(env, caller, &a->texture, &out->host_sprite)) ||
         (r = check_non_negative(env, caller, "appearance.soft_fade_distance", a->soft_fade_distance)))
         return r;
     if (a->soft_fade_distance == 0.0f) a->soft_fade_distance = DEFAULT_SOFT_FADE_DISTANCE;
     if ((r = resolve_look(env, caller, out)) != PLUME_OK) return r;
-    if ((r = resolve_flipbook_motion(env, caller, &a->texture, &out->flipbook_motion)) != PLUME_OK) return r;
+    if ((r = resolve_flipbook_motion(env, caller, &a->texture, &out->host_sprite, &out->flipbook_motion)) != PLUME_OK)
+        return r;
     if ((r = particles_check_prewarm(env, caller, "prewarm_time", out->prewarm_time)) != PLUME_OK) return r;
     if ((r = resolve_cpu_events(env, caller, &out->cpu_events)) != PLUME_OK) return r;
     if ((r = resolve_trail(env, caller, out)) != PLUME_OK) return r;

@@ -401,8 +401,8 @@ void mesh_reset(system_state *s);
  * owns none). No texture described: *out_texture = 0 and PLUME_OK. Fills
  * *width / *height with the image's size, *layers with a host array's
  * layers (else 1). Restores the GL state it uses. */
-plume_result plume_particles_load_texture(const plume_env *env, const plume_texture_desc *texture,
-                                          GLuint *out_texture, uint32_t *width, uint32_t *height, uint32_t *layers);
+plume_result plume_particles_load_texture(const plume_env *env, const plume_system_desc *desc, GLuint *out_texture,
+                                          uint32_t *width, uint32_t *height, uint32_t *layers);
 /* Loads the flipbook's motion (not premultiplied) or checks the host's,
  * refusing a size other than `sprite`'s (its width and height resolved). */
 plume_result plume_particles_load_flipbook_motion(const plume_env *env, const plume_flipbook_motion *motion,

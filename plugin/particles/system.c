@@ -144,8 +144,7 @@ static plume_result create_gl_objects(system_state *s, plume_gl_scope *scope) {
     /* Last, so that a bad texture file also proves the cleanup of everything
      * made before it. */
     uint32_t width = 0, height = 0, layers = 1;
-    r = plume_particles_load_texture(&s->env, &s->desc.appearance.texture, &s->sprite_texture, &width, &height,
-                                     &layers);
+    r = plume_particles_load_texture(&s->env, &s->desc, &s->sprite_texture, &width, &height, &layers);
     if (r != PLUME_OK) return r;
     plume_texture_desc *texture = &s->desc.appearance.texture;
     texture->path = NULL;
@@ -153,7 +152,7 @@ static plume_result create_gl_objects(system_state *s, plume_gl_scope *scope) {
     texture->width = width;
     texture->height = height;
     /* An array's frames are its layers: a flipbook of one row. */
-    if (texture->host_target == GL_TEXTURE_2D_ARRAY) texture->columns = layers, texture->rows = 1;
+    if (s->desc.host_sprite.target == GL_TEXTURE_2D_ARRAY) texture->columns = layers, texture->rows = 1;
     plume_flipbook_motion *motion = &s->desc.flipbook_motion;
     r = plume_particles_load_flipbook_motion(&s->env, motion, texture, &s->motion_texture);
     if (r != PLUME_OK) return r;

@@ -113,6 +113,8 @@ static plume_result upload(const plume_env *env, const unsigned char *rgba, uint
 /* An image to load: the sprite or the flipbook's motion. */
 typedef struct image_source {
     const char *field;          /* the descriptor's, for messages */
+    const char *host_field;     /* the host texture's field and its kind's, for messages */
+    const char *target_field;
     const char *path;
     const void *pixels;
     uint32_t width, height;
@@ -123,8 +125,7 @@ typedef struct image_source {
 } image_source;
 
 static plume_result refuse_host(const plume_env *env, const image_source *source, const char *why, const char *more) {
-    plume_log(env, PLUME_LOG_ERROR, "%s: %s.host_texture %u %s%s", CALLER, source->field, source->host_texture, why,
-              more);
+    plume_log(env, PLUME_LOG_ERROR, "%s: %s %u %s%s", CALLER, source->host_field, source->host_texture, why, more);
     return PLUME_ERROR_INVALID_ARGUMENT;
 }
 
@@ -184,8 +185,8 @@ static plume_result check_host_texture(const plume_env *env, const image_source 
     plume_gl_scope_end(&scope);
     if (other_kind) {
         plume_log(env, PLUME_LOG_ERROR,
-                  "%s: %s.host_texture %u is not a %s (%s.host_target): a texture of another kind", CALLER,
-                  source->field, name, kind, source->field);
+                  "%s: %s %u is not a %s (%s): a texture of another kind", CALLER, source->host_field, name, kind,
+                  source->target_field);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     if (w <= 0 || h <= 0 || d <= 0) return refuse_host(env, source, "has no image: its base level is zero-sized", "");
@@ -272,20 +273,30 @@ static plume_result load_image(const plume_env *env, const image_source *source,
 }
 
 static bool flipbook_fits(const plume_env *env, const void *context, uint32_t width, uint32_t height) {
-    const plume_texture_desc *texture = context;
-    if (texture->host_target == GL_TEXTURE_2D_ARRAY || (texture->columns <= width && texture->rows <= height))
+    const plume_system_desc *desc = context;
+    const plume_texture_desc *texture = &desc->appearance.texture;
+    if (desc->host_sprite.target == GL_TEXTURE_2D_ARRAY || (texture->columns <= width && texture->rows <= height))
         return true;
     plume_log(env, PLUME_LOG_ERROR, "%s: appearance.texture has a flipbook of %ux%u frames, more than its %ux%u pixels",
               CALLER, texture->columns, texture->rows, width, height);
     return false;
 }
 
-plume_result plume_particles_load_texture(const plume_env *env, const plume_texture_desc *texture,
-                                          GLuint *out_texture, uint32_t *width, uint32_t *height, uint32_t *layers) {
-    const image_source source = {"appearance.texture", texture->path,         texture->pixels,
-                                 texture->width,       texture->height,       texture->host_texture,
-                                 texture->host_target, true,                  "plume particles: sprite"};
-    return load_image(env, &source, flipbook_fits, texture, out_texture, width, height, layers);
+plume_result plume_particles_load_texture(const plume_env *env, const plume_system_desc *desc, GLuint *out_texture,
+                                          uint32_t *width, uint32_t *height, uint32_t *layers) {
+    const plume_texture_desc *texture = &desc->appearance.texture;
+    const image_source source = {"appearance.texture",
+                                 "host_sprite.texture",
+                                 "host_sprite.target",
+                                 texture->path,
+                                 texture->pixels,
+                                 texture->width,
+                                 texture->height,
+                                 desc->host_sprite.texture,
+                                 desc->host_sprite.target,
+                                 true,
+                                 "plume particles: sprite"};
+    return load_image(env, &source, flipbook_fits, desc, out_texture, width, height, layers);
 }
 
 static bool motion_fits(const plume_env *env, const void *context, uint32_t width, uint32_t height) {
@@ -299,8 +310,16 @@ static bool motion_fits(const plume_env *env, const void *context, uint32_t widt
 
 plume_result plume_particles_load_flipbook_motion(const plume_env *env, const plume_flipbook_motion *motion,
                                                   const plume_texture_desc *sprite, GLuint *out_texture) {
-    const image_source source = {"flipbook_motion", motion->path,         motion->pixels, motion->width,
-                                 motion->height,    motion->host_texture, GL_TEXTURE_2D,  false,
+    const image_source source = {"flipbook_motion",
+                                 "flipbook_motion.host_texture",
+                                 "a flipbook motion is one",
+                                 motion->path,
+                                 motion->pixels,
+                                 motion->width,
+                                 motion->height,
+                                 motion->host_texture,
+                                 GL_TEXTURE_2D,
+                                 false,
                                  "plume particles: flipbook motion"};
     uint32_t width = 0, height = 0, layers = 1;
     return load_image(env, &source, motion_fits, sprite, out_texture, &width, &height, &layers);

@@ -81,7 +81,7 @@ static uint32_t mip_levels(uint32_t width, uint32_t height) {
     return levels;
 }
 
-/* A host's sprite (appearance.texture.host_texture) the group can copy into
+/* A host's sprite (host_sprite.texture) the group can copy into
  * its GL_RGBA8 array level by level: a 2D GL_RGBA8 texture with every level
  * from 0 down to 1x1. Logged under `caller` otherwise. */
 static plume_result check_host_sprite(const plume_env *env, const char *caller, uint32_t index,
@@ -89,7 +89,7 @@ static plume_result check_host_sprite(const plume_env *env, const char *caller, 
     const plume_texture_desc *t = &view->desc->appearance.texture;
     if (view->sprite_is_array) {
         plume_log(env, PLUME_LOG_ERROR,
-                  "%s: systems[%u]'s appearance.texture.host_target is GL_TEXTURE_2D_ARRAY; a draw group takes 2D "
+                  "%s: systems[%u]'s host_sprite.target is GL_TEXTURE_2D_ARRAY; a draw group takes 2D "
                   "sprites (its array holds one layer per system)",
                   caller, index);
         return PLUME_ERROR_GL_UNSUPPORTED;
@@ -111,7 +111,7 @@ static plume_result check_host_sprite(const plume_env *env, const char *caller, 
     plume_gl_scope_end(&scope);
     if (format == GL_RGBA8 && base == 0 && missing < 0) return PLUME_OK;
     plume_log(env, PLUME_LOG_ERROR,
-              "%s: systems[%u]'s appearance.texture.host_texture %u cannot be copied into the group's sprites: it "
+              "%s: systems[%u]'s host_sprite.texture %u cannot be copied into the group's sprites: it "
               "needs GL_RGBA8 (it is 0x%x), base level 0 (%d) and every mipmap level (level %d missing)",
               caller, index, view->sprite_texture, (unsigned)format, base, missing);
     return PLUME_ERROR_INVALID_ARGUMENT;
@@ -223,7 +223,7 @@ plume_result group_check_systems(const plume_env *env, plume_context *context, c
         }
         total += records;
         const plume_texture_desc *t = &s->desc->appearance.texture;
-        if (t->host_texture && (r = check_host_sprite(env, caller, i, s)) != PLUME_OK) return r;
+        if (s->desc->host_sprite.texture && (r = check_host_sprite(env, caller, i, s)) != PLUME_OK) return r;
         if (s->sprite_texture) {
             if (textured >= 0 && (t->width != sprite_size[0] || t->height != sprite_size[1])) {
                 plume_log(env, PLUME_LOG_ERROR,

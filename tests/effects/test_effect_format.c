@@ -573,9 +573,9 @@ static void test_writer_refusals(void **state) {
     assert_null(plume_effect_write(&desc, &error));
     assert_string_equal(error.field, "appearance.size_over_life");
     desc = (plume_system_desc){.capacity = 1};
-    desc.appearance.texture.host_texture = 3;
+    desc.host_sprite.texture = 3;
     assert_null(plume_effect_write(&desc, &error));
-    assert_string_equal(error.field, "appearance.texture.host_texture");
+    assert_string_equal(error.field, "host_sprite");
     desc = (plume_system_desc){.capacity = 1};
     desc.world.vector_field.texture = 7;
     assert_null(plume_effect_write(&desc, &error));

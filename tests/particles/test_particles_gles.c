@@ -82,10 +82,10 @@ static void test_gles_particles_refuse_by_name(void **state) {
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, white);
     glBindTexture(GL_TEXTURE_2D, 0);
     plume_system_desc desc = burst_desc();
-    desc.appearance.texture = (plume_texture_desc){.host_texture = texture};
+    desc.host_sprite = (plume_host_sprite){.texture = texture};
     if (es30) {
         assert_refused(desc, PLUME_ERROR_INVALID_ARGUMENT, "needs OpenGL ES 3.1 to be checked");
-        assert_true(test_log_contains("plume_system_create: appearance.texture.host_texture "));
+        assert_true(test_log_contains("plume_system_create: host_sprite.texture "));
     } else {
         destroy_system(make_system(desc));
     }

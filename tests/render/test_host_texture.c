@@ -1,4 +1,4 @@
-/* Sprites from textures the host owns (plume_texture_desc.host_texture):
+/* Sprites from textures the host owns (plume_system_desc.host_sprite):
  * the same picture as the same pixels given as data, on the raster and
  * tiled paths, the fragment path and a draw group; a GL_TEXTURE_2D_ARRAY's
  * layers as the flipbook's frames; the host's texture untouched after the
@@ -179,7 +179,8 @@ static void test_host_texture_draws_as_its_pixels(void **state) {
         plume_system_desc data = puffs(cases[c].path), host = data;
         data.appearance.texture = (plume_texture_desc){.pixels = pixels, .width = SPRITE, .height = SPRITE,
                                                        .columns = 2, .rows = 2};
-        host.appearance.texture = (plume_texture_desc){.host_texture = texture, .columns = 2, .rows = 2};
+        host.appearance.texture = (plume_texture_desc){.columns = 2, .rows = 2};
+        host.host_sprite = (plume_host_sprite){.texture = texture};
         assert_true(compare_pictures(data, host, cases[c].draw_path, cases[c].grouped, cases[c].what) == 0.0f);
     }
     /* Every system is gone: the texture is still the host's, as it was. */
@@ -201,13 +202,15 @@ static void test_host_texture_on_the_fragment_path(void **state) {
     plume_system_desc data = puffs(PLUME_PATH_FRAGMENT), host = data;
     data.appearance.texture = (plume_texture_desc){.pixels = pixels, .width = SPRITE, .height = SPRITE,
                                                    .columns = 2, .rows = 2};
-    host.appearance.texture = (plume_texture_desc){.host_texture = texture, .columns = 2, .rows = 2};
+    host.appearance.texture = (plume_texture_desc){.columns = 2, .rows = 2};
+        host.host_sprite = (plume_host_sprite){.texture = texture};
     assert_true(compare_pictures(data, host, PLUME_DRAW_PATH_RASTER, false, "fragment path, 2D") == 0.0f);
     unsigned char *cell = malloc(4 * CELL * CELL);
     assert_non_null(cell);
     for (int y = 0; y < CELL; ++y) memcpy(&cell[4 * y * CELL], &pixels[4 * y * SPRITE], 4 * CELL);
     data.appearance.texture = (plume_texture_desc){.pixels = cell, .width = CELL, .height = CELL};
-    host.appearance.texture = (plume_texture_desc){.host_texture = array, .host_target = GL_TEXTURE_2D_ARRAY};
+    host.appearance.texture = (plume_texture_desc){0};
+    host.host_sprite = (plume_host_sprite){.texture = array, .target = GL_TEXTURE_2D_ARRAY};
     assert_true(compare_pictures(data, host, PLUME_DRAW_PATH_RASTER, false, "fragment path, array") == 0.0f);
     assert_true(glIsTexture(texture) && glIsTexture(array));
     glDeleteTextures(1, &texture);
@@ -240,8 +243,8 @@ static void test_host_texture_array_frames_are_its_layers(void **state) {
                 for (int y = 0; y < CELL; ++y) memcpy(&cell[4 * y * CELL], &pixels[4 * y * SPRITE], 4 * CELL);
                 data.appearance.texture.pixels = cell;
             }
-            host.appearance.texture = (plume_texture_desc){.host_texture = texture,
-                                                           .host_target = GL_TEXTURE_2D_ARRAY};
+            host.appearance.texture = (plume_texture_desc){0};
+            host.host_sprite = (plume_host_sprite){.texture = texture, .target = GL_TEXTURE_2D_ARRAY};
             float largest = compare_pictures(data, host, paths[p], false,
                                              alike ? "array of alike layers" : "array of four frames");
             assert_true(alike ? largest == 0.0f : largest <= 2.0f / 255.0f);
@@ -298,49 +301,51 @@ static void test_host_texture_bad_input(void **state) {
     }
 
     plume_system_desc d = puffs(PLUME_PATH_COMPUTE);
-    d.appearance.texture = (plume_texture_desc){.host_texture = unused};
-    expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "appearance.texture.host_texture");
+    d.host_sprite = (plume_host_sprite){.texture = unused};
+    expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "host_sprite.texture");
     if (!glIsTexture(buffer)) {
-        d.appearance.texture.host_texture = buffer;
+        d.host_sprite.texture = buffer;
         expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "is not a texture of this GL context");
     }
-    d.appearance.texture.host_texture = textures[0];
-    expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "is not a GL_TEXTURE_2D (appearance.texture.host_target)");
-    d.appearance.texture.host_texture = textures[1];
+    d.host_sprite.texture = textures[0];
+    expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "is not a GL_TEXTURE_2D (host_sprite.target)");
+    d.host_sprite.texture = textures[1];
     expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "has no image: its base level is zero-sized");
-    d.appearance.texture.host_texture = textures[2];
+    d.host_sprite.texture = textures[2];
     expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "misses mipmap levels");
-    d.appearance.texture.host_texture = textures[3];
+    d.host_sprite.texture = textures[3];
     expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "is a depth or stencil texture");
-    d.appearance.texture = (plume_texture_desc){.host_texture = good, .host_target = GL_TEXTURE_2D_ARRAY};
+    d.host_sprite = (plume_host_sprite){.texture = good, .target = GL_TEXTURE_2D_ARRAY};
     expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "is not a GL_TEXTURE_2D_ARRAY");
-    d.appearance.texture = (plume_texture_desc){.host_texture = good, .pixels = pixels, .width = SPRITE,
-                                                .height = SPRITE};
-    expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "appearance.texture.host_texture is given with a path or pixels");
-    d.appearance.texture = (plume_texture_desc){.host_texture = good, .host_target = GL_TEXTURE_3D};
-    expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "appearance.texture.host_target is neither");
-    d.appearance.texture = (plume_texture_desc){.host_target = GL_TEXTURE_2D};
-    expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "appearance.texture.host_target is given without");
-    d.appearance.texture = (plume_texture_desc){.host_texture = good, .host_target = GL_TEXTURE_2D_ARRAY,
-                                                .columns = 2};
+    d.host_sprite = (plume_host_sprite){.texture = good};
+    d.appearance.texture = (plume_texture_desc){.pixels = pixels, .width = SPRITE, .height = SPRITE};
+    expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "host_sprite.texture is given with appearance.texture's path or pixels");
+    d.appearance.texture = (plume_texture_desc){0};
+    d.host_sprite = (plume_host_sprite){.texture = good, .target = GL_TEXTURE_3D};
+    expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "host_sprite.target is neither");
+    d.host_sprite = (plume_host_sprite){.target = GL_TEXTURE_2D};
+    expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "host_sprite.target is given without");
+    d.host_sprite = (plume_host_sprite){.texture = good, .target = GL_TEXTURE_2D_ARRAY};
+    d.appearance.texture = (plume_texture_desc){.columns = 2};
     expect_refused(d, PLUME_ERROR_INVALID_ARGUMENT, "appearance.texture.columns");
     assert_int_equal(plume_system_desc_check(&d, NULL), PLUME_ERROR_INVALID_ARGUMENT);
 
     /* Accepted: a chain limited by GL_TEXTURE_MAX_LEVEL; the size is the
      * texture's. A draw group refuses to copy it (its levels are not all
      * there), and an array. */
-    d.appearance.texture = (plume_texture_desc){.host_texture = textures[4]};
+    d.appearance.texture = (plume_texture_desc){0};
+    d.host_sprite = (plume_host_sprite){.texture = textures[4]};
     plume_system limited = make_system(d);
     plume_system_desc resolved = system_desc(fixture_context(), limited);
     assert_int_equal(resolved.appearance.texture.width, 8);
-    assert_int_equal(resolved.appearance.texture.host_texture, textures[4]);
+    assert_int_equal(resolved.host_sprite.texture, textures[4]);
     plume_draw_group_desc group_desc = {.systems = &limited, .system_count = 1};
     plume_draw_group group = {7};
     assert_int_equal(plume_draw_group_create(fixture_context(), &group_desc, &group), PLUME_ERROR_INVALID_ARGUMENT);
     assert_true(test_log_contains("cannot be copied into the group's sprites"));
     destroy_system(limited);
     GLuint array = host_texture_array(pixels);
-    d.appearance.texture = (plume_texture_desc){.host_texture = array, .host_target = GL_TEXTURE_2D_ARRAY};
+    d.host_sprite = (plume_host_sprite){.texture = array, .target = GL_TEXTURE_2D_ARRAY};
     plume_system layered = make_system(d);
     assert_int_equal(system_desc(fixture_context(), layered).appearance.texture.columns, 4);
     group_desc.systems = &layered;
