@@ -43,7 +43,7 @@ fountain|3|--effect fountain_splash --camera -3.6,1.1,2.2,22,8,6
 rain|2.5|--effect rain --night
 snow|10|--effect snow_settling
 magic|3.5|--effect magic --night
-dust_storm|5|--effect dust_storm
+dust_storm|5|--effect dust_storm --path tiled
 fireflies|2|--effect fireflies --night --camera 0.3,0.9,0.6,22,10,7
 candle|1.5|--effect candle --night --camera -1.5,0.9,1.1,22,18,1.9
 LIST
