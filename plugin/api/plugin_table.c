@@ -155,38 +155,47 @@ static plume_result sorter_get_desc_before_1_2(const plume_context *context, plu
     return result;
 }
 
-/* Their plume_system_desc ends before blend_mode (the look): their systems
- * take its defaults (premultiplied, camera-facing, view depth, unlit; no
- * world, the path automatic) but sort by the whole key, as they did. */
+/* A host's plume_system_desc of `prefix` bytes over `full` (the fields it
+ * lacks: their defaults for its minor), and read back at that size. */
+static plume_result system_create_prefix(plume_context *context, const plume_system_desc *desc,
+                                         plume_system *out_system, plume_system_desc full, size_t prefix) {
+    if (desc) memcpy(&full, desc, prefix);
+    return plume_system_create(context, desc ? &full : NULL, out_system);
+}
+
+static plume_result system_get_desc_prefix(const plume_context *context, plume_system system,
+                                           plume_system_desc *out_desc, size_t prefix) {
+    plume_system_desc full;
+    plume_result result = plume_system_get_desc(context, system, out_desc ? &full : NULL);
+    if (out_desc) memcpy(out_desc, &full, prefix);
+    return result;
+}
+
+/* 1.0 and 1.1: plume_system_desc ends before blend_mode (the look): their
+ * systems take its defaults (premultiplied, camera-facing, view depth,
+ * unlit; no world, the path automatic) but sort by the whole key, as they
+ * did. */
 static plume_result system_create_before_1_2(plume_context *context, const plume_system_desc *desc,
                                              plume_system *out_system) {
-    plume_system_desc full = {.sort_key_bits = 32};
-    if (desc) memcpy(&full, desc, PREFIX(plume_system_desc, blend_mode));
-    return plume_system_create(context, desc ? &full : NULL, out_system);
+    return system_create_prefix(context, desc, out_system, (plume_system_desc){.sort_key_bits = 32},
+                                PREFIX(plume_system_desc, blend_mode));
 }
 
 static plume_result system_get_desc_before_1_2(const plume_context *context, plume_system system,
                                                plume_system_desc *out_desc) {
-    plume_system_desc full;
-    plume_result result = plume_system_get_desc(context, system, out_desc ? &full : NULL);
-    if (out_desc) memcpy(out_desc, &full, PREFIX(plume_system_desc, blend_mode));
-    return result;
+    return system_get_desc_prefix(context, system, out_desc, PREFIX(plume_system_desc, blend_mode));
 }
 
 /* 1.2: plume_system_desc ends before prewarm_time (1.3's fields, each
  * zero by default, follow it). */
 static plume_result system_create_1_2(plume_context *context, const plume_system_desc *desc, plume_system *out_system) {
-    plume_system_desc full = {0};
-    if (desc) memcpy(&full, desc, PREFIX(plume_system_desc, prewarm_time));
-    return plume_system_create(context, desc ? &full : NULL, out_system);
+    return system_create_prefix(context, desc, out_system, (plume_system_desc){0},
+                                PREFIX(plume_system_desc, prewarm_time));
 }
 
 static plume_result system_get_desc_1_2(const plume_context *context, plume_system system,
                                         plume_system_desc *out_desc) {
-    plume_system_desc full;
-    plume_result result = plume_system_get_desc(context, system, out_desc ? &full : NULL);
-    if (out_desc) memcpy(out_desc, &full, PREFIX(plume_system_desc, prewarm_time));
-    return result;
+    return system_get_desc_prefix(context, system, out_desc, PREFIX(plume_system_desc, prewarm_time));
 }
 
 /* The 1.0 functions whose arguments every minor reads alike. */
