@@ -325,7 +325,11 @@ typedef enum plume_draw_resolution {
 /*   AUTOMATIC [since 1.3]: per draw, TILED where it can be made and pays
  *           (the compute path, a depth_texture given, and enough particles
  *           live to beat its fixed cost: the last update's bound on the
- *           drawn count at or over a threshold measured on the GPU), at
+ *           drawn count at or over a threshold measured on the GPU; or
+ *           particles covering the screen many times over, as the raster
+ *           draw's samples, counted now and then by an occlusion query of
+ *           the module's own (GL_SAMPLES_PASSED, only while the host runs
+ *           none of that kind) and read frames later, showed), at
  *           draw_resolution, or at 1/2 where draw_quality lets the draw
  *           lower it and the particles are many enough for that to pay;
  *           RASTER otherwise. plume_profile.draw_path and draw_resolution

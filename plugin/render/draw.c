@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "render/draw_tuning.h"
+#include "render/fill_probe.h"
 #include "render/lowres.h"
 #include "render/self_shadow.h"
 
@@ -154,6 +155,7 @@ plume_result draw_check_host_inputs(const plume_env *env, const char *caller, co
 /* What the pick remembers per system: the warnings it gave. */
 typedef struct draw_choices {
     bool warned_lowres_without_depth, warned_tiled_without_depth, warned_lit_without_light;
+    fill_probe fill; /* the automatic path's measure of the raster draw's pixels */
 } draw_choices;
 
 /* Each attachment of render/ takes at most its share of the system's bytes:
@@ -161,7 +163,15 @@ typedef struct draw_choices {
  * included); each file checks its own. */
 _Static_assert(sizeof(draw_choices) + 16 <= PARTICLE_ATTACHMENT_BYTES / 8, "fits its share of the system");
 
-static const particle_attachment_class DRAW_CHOICES = {"draw path choice", NULL, NULL};
+static void release_choices(void *state, plume_context *context) {
+    fill_probe_release(&((draw_choices *)state)->fill, plume_context_env(context));
+}
+
+static uint32_t list_choices(const void *state, plume_gl_object *out, uint32_t capacity) {
+    return fill_probe_list(&((const draw_choices *)state)->fill, out, capacity);
+}
+
+static const particle_attachment_class DRAW_CHOICES = {"draw path choice", release_choices, list_choices};
 
 /* Both the low resolutions and the tiled path read the host's depth texture
  * (the only depth the module can read): without one, the draw is the
@@ -206,12 +216,16 @@ void draw_profile_choice(plume_profiler *profiler, bool tiled, int factor) {
                      factor == 1 ? PLUME_DRAW_FULL : factor == 2 ? PLUME_DRAW_HALF : PLUME_DRAW_QUARTER);
 }
 
-draw_decision draw_decide(const plume_frame_desc *frame, uint32_t drawn_bound) {
+bool draw_path_is_automatic(const plume_frame_desc *frame) {
+    return frame->draw_path == PLUME_DRAW_PATH_DEFAULT || frame->draw_path == PLUME_DRAW_PATH_AUTOMATIC;
+}
+
+draw_decision draw_decide(const plume_frame_desc *frame, uint32_t drawn_bound, float fill) {
     bool has_depth = frame->depth_texture != 0;
     uint32_t resolution = frame->draw_resolution;
     bool tiled = frame->draw_path == PLUME_DRAW_PATH_TILED;
-    if (frame->draw_path == PLUME_DRAW_PATH_DEFAULT || frame->draw_path == PLUME_DRAW_PATH_AUTOMATIC) {
-        tiled = has_depth && drawn_bound >= DRAW_TUNING.tiled_from;
+    if (draw_path_is_automatic(frame)) {
+        tiled = has_depth && (drawn_bound >= DRAW_TUNING.tiled_from || fill >= DRAW_TUNING.tiled_from_fill);
         if (tiled && resolution == PLUME_DRAW_FULL && frame->draw_quality == PLUME_DRAW_QUALITY_MAY_LOWER &&
             drawn_bound >= DRAW_TUNING.half_from)
             resolution = PLUME_DRAW_HALF;
@@ -240,14 +254,24 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
      * as pairs, and the tiled path's projection has no room for a
      * self-shadow map (eight storage blocks). */
     bool trail = v->trail.pair_buffer != 0;
-    draw_decision decision = draw_decide(desc, trail ? v->sort_bound * v->trail.entries : v->sort_bound);
+    bool automatic = draw_path_is_automatic(desc);
+    if (automatic) fill_probe_collect(&choices->fill, scope);
+    draw_decision decision = draw_decide(desc, trail ? v->sort_bound * v->trail.entries : v->sort_bound,
+                                         automatic ? choices->fill.fill : 0.0f);
     uint64_t trail_ranks = (uint64_t)v->desc->capacity * v->trail.entries * PLUME_TRAIL_SUBDIVISIONS * 2;
     if (trail && desc->draw_path != PLUME_DRAW_PATH_TILED && trail_ranks > DRAW_TUNING.trail_tiled_most_ranks)
         decision.tiled = false;
     int factor = decision.factor;
     const draw_path *path = decision.tiled ? &tiled_draw_path : &raster_draw_path;
     if (trail && (!decision.tiled || v->desc->self_shadow.strength > 0.0f)) path = &trail_draw_path;
-    if (factor == 1) return draw_with(path, v, frame, &target, scope);
+    if (factor == 1) {
+        /* The automatic path measures the raster draw's fill now and then. */
+        bool probing = automatic && path == &raster_draw_path &&
+                       fill_probe_begin(&choices->fill, target.viewport[2] * target.viewport[3]);
+        plume_result r = draw_with(path, v, frame, &target, scope);
+        if (probing) fill_probe_end();
+        return r;
+    }
     lowres_state *low = lowres_of(v);
     if (!low) return PLUME_ERROR_OUT_OF_MEMORY;
     lowres_pass pass;

@@ -104,11 +104,15 @@ typedef struct draw_decision {
 } draw_decision;
 /* A compute-path frame's path and resolution: as it asks, or, for
  * PLUME_DRAW_PATH_AUTOMATIC (and zero), tiled where a depth texture and a
- * bound on the drawn count, `drawn_bound`, let it pay, at 1/2 where the
- * frame's draw_quality may lower it and the count pays for that
- * (render/draw_tuning.h); tiled and the low resolutions need the frame's
- * depth texture (without one: raster at full resolution). */
-draw_decision draw_decide(const plume_frame_desc *frame, uint32_t drawn_bound);
+ * bound on the drawn count, `drawn_bound`, or the raster draw's measured
+ * `fill` (its samples over the viewport's pixels, render/fill_probe.h; 0:
+ * none) let it pay, at 1/2 where the frame's draw_quality may lower it and
+ * the count pays for that (render/draw_tuning.h); tiled and the low
+ * resolutions need the frame's depth texture (without one: raster at full
+ * resolution). */
+draw_decision draw_decide(const plume_frame_desc *frame, uint32_t drawn_bound, float fill);
+/* The frame leaves the path to the module (PLUME_DRAW_PATH_AUTOMATIC or zero). */
+bool draw_path_is_automatic(const plume_frame_desc *frame);
 /* The path that drew and its resolution into `profiler`'s frame
  * (plume_profile.draw_path, draw_resolution). */
 void draw_profile_choice(plume_profiler *profiler, bool tiled, int factor);

@@ -16,6 +16,17 @@ typedef struct draw_tuning {
      * tiled path 0.23 and 0.60), so raster is ahead below about 17 K
      * (notes/draw-at-scale.md, plume_frame_bench at 1280x720). */
     uint32_t tiled_from;
+    /* Tiled, whatever the count, from this fill of the raster draw (its
+     * samples over the viewport's pixels, measured now and then by an
+     * occlusion query: render/fill_probe.h): the raster back end's cost
+     * follows the pixels it blends. The gallery's dust storm, 11 K puffs
+     * metres across, fills about 60 viewports (a count of samples any GL
+     * gives alike: measured on llvmpipe) and drew in 6.51 ms raster against
+     * 0.905 tiled on an H200, about 0.11 ms of raster a viewport's worth; the
+     * demo's 16 K smoke column fills 25; snow settling 0.37 (0.26 ms
+     * raster), rain 0.04 (0.087 ms). A fill of 4 costs about 0.45 ms of
+     * raster there, twice the tiled path's fixed cost (notes/wave3-draws-h200.md). */
+    float tiled_from_fill;
     /* Where the host lets the draw lower its resolution
      * (PLUME_DRAW_QUALITY_MAY_LOWER), 1/2 from this many: the demo at
      * 1280x720 in steady state on an H200, 64 K tiled 1.56 ms at full
@@ -32,7 +43,7 @@ typedef struct draw_tuning {
     uint32_t trail_tiled_most_ranks;
 } draw_tuning;
 
-static const draw_tuning DRAW_TUNING = {.tiled_from = 16384, .half_from = 65536,
+static const draw_tuning DRAW_TUNING = {.tiled_from = 16384, .tiled_from_fill = 4.0f, .half_from = 65536,
                                         .trail_tiled_most_ranks = 2u << 20};
 
 #endif

@@ -3,8 +3,9 @@
  * are many enough (render/draw_tuning.h: from 16 K) and the frame gives a
  * depth texture, at 1/2 where the frame lets the draw lower its resolution
  * and they are many more (from 64 K), the raster path otherwise and on the
- * fragment path (what a GL without compute shaders runs); the profile says
- * which ran. Draw groups choose the same way by the sum of their systems.
+ * fragment path (what a GL without compute shaders runs); tiled too where
+ * the raster draw's measured fill is large, whatever the count; the profile
+ * says which ran. Draw groups choose the same way by the sum of their systems.
  * Hosts built against 1.0 - 1.2, through the tables they asked for, keep
  * the raster path for a zero draw_path, and their profiles end where theirs
  * did. */
@@ -95,6 +96,37 @@ static void test_automatic_path_per_frame(void **state) {
     assert_int_equal(plume_system_destroy(fixture_context(), fragment), PLUME_OK);
 }
 
+/* Few particles that cover the screen many times over (a dust storm of
+ * puffs metres across): the raster draw's fill, counted by the probe's
+ * occlusion query and read a frame later, takes the automatic path to the
+ * tiled one (the 400 small ones above stay raster). With the host's own
+ * GL_SAMPLES_PASSED query running through the frames the probe waits (one
+ * query of a kind runs at a time): raster, no error, and the host's query
+ * counts the draws' samples. */
+static void test_automatic_path_follows_the_fill(void **state) {
+    (void)state;
+    const plume_frame_desc automatic = {0};
+    plume_system large = render_cloud(CENTRE, 1.5f, 6.0f, FEW, 9, false);
+    expect_drawn_with(large, automatic, true, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL,
+                      "400 particles each a few metres across");
+    assert_int_equal(plume_system_destroy(fixture_context(), large), PLUME_OK);
+
+    plume_system again = render_cloud(CENTRE, 1.5f, 6.0f, FEW, 9, false);
+    GLuint host_query = 0, samples = 0;
+    glGenQueries(1, &host_query);
+    glBeginQuery(GL_SAMPLES_PASSED, host_query);
+    plume_profile profile = drawn_with(again, automatic, true);
+    glEndQuery(GL_SAMPLES_PASSED);
+    glGetQueryObjectuiv(host_query, GL_QUERY_RESULT, &samples);
+    glDeleteQueries(1, &host_query);
+    printf("  the same under the host's own occlusion query: %s, %u samples counted by it\n",
+           profile.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", samples);
+    assert_int_equal(profile.draw_path, PLUME_DRAW_PATH_RASTER);
+    assert_true(samples > 0);
+    assert_int_equal(glGetError(), GL_NO_ERROR);
+    assert_int_equal(plume_system_destroy(fixture_context(), again), PLUME_OK);
+}
+
 /* A group of two systems, each under the threshold, together over it. */
 static void test_automatic_path_of_a_group(void **state) {
     (void)state;
@@ -170,6 +202,7 @@ static void test_old_hosts_keep_the_raster_path(void **state) {
 const struct CMUnitTest draw_automatic_tests[] = {
     cmocka_unit_test_setup_teardown(test_automatic_path_per_frame, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_automatic_path_of_a_group, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_automatic_path_follows_the_fill, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_old_hosts_keep_the_raster_path, fixture_setup, fixture_teardown),
 };
 const size_t draw_automatic_test_count = sizeof draw_automatic_tests / sizeof draw_automatic_tests[0];

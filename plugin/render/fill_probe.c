@@ -1,0 +1,44 @@
+/* The automatic draw path's fill probe (fill_probe.h). */
+#include "render/fill_probe.h"
+
+void fill_probe_collect(fill_probe *p, plume_gl_scope *scope) {
+    for (int i = 0; i < FILL_PROBE_QUERIES; ++i) {
+        if (!p->pixels[i]) continue;
+        /* A host's query buffer would take the results (at the pointer's
+         * value as an offset): 0 while they are read. */
+        plume_gl_scope_save(scope, PLUME_SCOPE_QUERY_BUFFER);
+        GLuint available = GL_FALSE, samples = 0;
+        glGetQueryObjectuiv(p->queries[i], GL_QUERY_RESULT_AVAILABLE, &available);
+        if (!available) continue;
+        glGetQueryObjectuiv(p->queries[i], GL_QUERY_RESULT, &samples);
+        p->fill = (float)samples / (float)p->pixels[i];
+        p->pixels[i] = 0;
+    }
+}
+
+bool fill_probe_begin(fill_probe *p, int viewport_pixels) {
+    if (viewport_pixels <= 0 || p->raster_draws++ % FILL_PROBE_EVERY != 0 || p->pixels[p->next]) return false;
+    /* One query of a kind runs at a time: the host's own, if any, goes on. */
+    GLint running = 0;
+    glGetQueryiv(GL_SAMPLES_PASSED, GL_CURRENT_QUERY, &running);
+    if (running) return false;
+    if (!p->queries[0]) glGenQueries(FILL_PROBE_QUERIES, p->queries);
+    glBeginQuery(GL_SAMPLES_PASSED, p->queries[p->next]);
+    p->pixels[p->next] = (uint32_t)viewport_pixels;
+    p->next = (p->next + 1) % FILL_PROBE_QUERIES;
+    return true;
+}
+
+void fill_probe_end(void) { glEndQuery(GL_SAMPLES_PASSED); }
+
+void fill_probe_release(fill_probe *p, const plume_env *env) {
+    plume_gl_object owned[FILL_PROBE_QUERIES];
+    plume_delete_gl_objects(env, owned, fill_probe_list(p, owned, FILL_PROBE_QUERIES));
+    *p = (fill_probe){0};
+}
+
+uint32_t fill_probe_list(const fill_probe *p, plume_gl_object *out, uint32_t capacity) {
+    plume_gl_object all[FILL_PROBE_QUERIES];
+    for (int i = 0; i < FILL_PROBE_QUERIES; ++i) all[i] = (plume_gl_object){GL_QUERY, p->queries[i]};
+    return plume_list_named_gl_objects(all, FILL_PROBE_QUERIES, out, capacity);
+}

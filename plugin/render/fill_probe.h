@@ -1,0 +1,38 @@
+/* The automatic draw path's measure of how much of the screen a system's
+ * raster draw blends (render/fill_probe.c): the samples one draw in
+ * FILL_PROBE_EVERY passes, counted by an occlusion query and read frames
+ * later, never waited on, over the viewport's pixels. A few large
+ * particles (a dust storm of puffs metres across) cost the raster back end
+ * by their pixels, not their count; draw_decide takes this fill with the
+ * count. Not part of the API. */
+#ifndef PLUME_RENDER_FILL_PROBE_H
+#define PLUME_RENDER_FILL_PROBE_H
+
+#include <epoxy/gl.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/plume_internal.h"
+
+enum { FILL_PROBE_QUERIES = 2, FILL_PROBE_EVERY = 8 };
+
+typedef struct fill_probe {
+    GLuint queries[FILL_PROBE_QUERIES]; /* made by the first probe */
+    uint32_t pixels[FILL_PROBE_QUERIES]; /* a pending query's viewport pixels; 0: none pending */
+    uint32_t next, raster_draws;
+    float fill; /* the newest read: samples over the viewport's pixels; 0 until one arrives */
+} fill_probe;
+
+/* Reads the queries whose results have arrived (no wait): fill; the
+ * scope's query buffer binding is 0 meanwhile. */
+void fill_probe_collect(fill_probe *probe, plume_gl_scope *scope);
+/* Begins a query around the raster draw to come where it is this draw's
+ * turn, a query is free and the host has no GL_SAMPLES_PASSED query of its
+ * own running (asked only then); true where one began: end it after the
+ * draw with fill_probe_end. */
+bool fill_probe_begin(fill_probe *probe, int viewport_pixels);
+void fill_probe_end(void);
+void fill_probe_release(fill_probe *probe, const plume_env *env);
+uint32_t fill_probe_list(const fill_probe *probe, plume_gl_object *out, uint32_t capacity);
+
+#endif
