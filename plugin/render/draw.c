@@ -254,7 +254,8 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
      * as pairs, and the tiled path's projection has no room for a
      * self-shadow map (eight storage blocks). */
     bool trail = v->trail.pair_buffer != 0;
-    bool automatic = draw_path_is_automatic(desc);
+    /* The fill matters where the tiled path could draw: with a depth texture. */
+    bool automatic = draw_path_is_automatic(desc) && has_depth;
     if (automatic) fill_probe_collect(&choices->fill, scope);
     draw_decision decision = draw_decide(desc, trail ? v->sort_bound * v->trail.entries : v->sort_bound,
                                          automatic ? choices->fill.fill : 0.0f);

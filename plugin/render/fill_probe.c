@@ -22,7 +22,8 @@ bool fill_probe_begin(fill_probe *p, int viewport_pixels) {
     GLint running = 0;
     glGetQueryiv(GL_SAMPLES_PASSED, GL_CURRENT_QUERY, &running);
     if (running) return false;
-    if (!p->queries[0]) glGenQueries(FILL_PROBE_QUERIES, p->queries);
+    /* Made as it is first begun: a name never begun is no query yet. */
+    if (!p->queries[p->next]) glGenQueries(1, &p->queries[p->next]);
     glBeginQuery(GL_SAMPLES_PASSED, p->queries[p->next]);
     p->pixels[p->next] = (uint32_t)viewport_pixels;
     p->next = (p->next + 1) % FILL_PROBE_QUERIES;

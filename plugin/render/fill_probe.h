@@ -17,7 +17,7 @@
 enum { FILL_PROBE_QUERIES = 2, FILL_PROBE_EVERY = 8 };
 
 typedef struct fill_probe {
-    GLuint queries[FILL_PROBE_QUERIES]; /* made by the first probe */
+    GLuint queries[FILL_PROBE_QUERIES]; /* each made by its first probe */
     uint32_t pixels[FILL_PROBE_QUERIES]; /* a pending query's viewport pixels; 0: none pending */
     uint32_t next, raster_draws;
     float fill; /* the newest read: samples over the viewport's pixels; 0 until one arrives */
