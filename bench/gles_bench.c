@@ -22,6 +22,7 @@
 
 #include <cglm/cglm.h>
 
+#include "../host/gl_texture.h"
 #include "../host/headless_gl.h"
 #include "bench_time.h"
 #include "plume/plume_particles.h"
@@ -57,9 +58,7 @@ static plume_system_desc smoke(uint32_t count, plume_gpu_path path) {
 
 /* An RGBA8 colour target and a 24-bit depth buffer, bound. */
 static GLuint make_target(const options *o, GLuint objects[3]) {
-    glGenTextures(1, &objects[0]);
-    glBindTexture(GL_TEXTURE_2D, objects[0]);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, o->width, o->height, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    objects[0] = host_texture_2d(GL_RGBA8, o->width, o->height, "plume_gles_bench: colour");
     glGenRenderbuffers(1, &objects[1]);
     glBindRenderbuffer(GL_RENDERBUFFER, objects[1]);
     glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, o->width, o->height);

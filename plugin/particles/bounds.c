@@ -184,7 +184,7 @@ plume_result plume_system_desc_bounds(const plume_system_desc *desc, plume_bound
     plume_bounds box = {.bounded = !world_unbounds(&d.world)};
     for (int i = 0; i < PLUME_MAX_EMITTERS; ++i) {
         const plume_emitter_desc *e = &d.emitters[i];
-        if (e->rate <= 0.0f && e->burst_count == 0) continue;
+        if (!particles_emitter_emits(e)) continue;
         float radius;
         /* A mesh in the host's buffers has a reach only the GL can tell. */
         if (!particles_desc_mesh_reach(&d, particles_quad_radius(&d, e), &radius)) box.bounded = false;

@@ -25,22 +25,6 @@
 
 /* ---- What the fragment path lacks ---------------------------------------------- */
 
-/* Names in `name` the first field of `world` the fragment path cannot run
- * (it has no storage buffers: no collisions, force fields or events); false
- * where the world asks for nothing. */
-static bool world_field_in_use(const plume_world *world, char *name, size_t size) {
-    for (uint32_t i = 0; i < PLUME_MAX_COLLIDERS; ++i)
-        if (world->colliders[i].shape != PLUME_COLLIDER_NONE) return snprintf(name, size, "world.colliders[%u]", i) > 0;
-    if (world->depth_collision.enabled) return snprintf(name, size, "world.depth_collision") > 0;
-    for (uint32_t i = 0; i < PLUME_MAX_ATTRACTORS; ++i)
-        if (world->attractors[i].kind != PLUME_ATTRACTOR_NONE)
-            return snprintf(name, size, "world.attractors[%u]", i) > 0;
-    if (world->vector_field.texture != 0) return snprintf(name, size, "world.vector_field") > 0;
-    for (uint32_t i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i)
-        if (world->events[i].trigger != PLUME_EVENT_NONE) return snprintf(name, size, "world.events[%u]", i) > 0;
-    return false;
-}
-
 plume_result fragment_particles_check_world(const plume_env *env, const char *caller, const plume_world *world) {
     char name[64];
     if (!world_field_in_use(world, name, sizeof name)) return PLUME_OK;

@@ -244,6 +244,12 @@ plume_result particles_find_frame_system(const plume_context *context, plume_sys
  * and plume_batch_update's (batch.c). */
 plume_result particles_update_in_scope(system_state *system, const plume_frame_desc *frame, const mat4 view,
                                        const mat4 projection, plume_gl_scope *scope);
+/* An emitter whose rate or bursts ask for particles (plume_emitter.h:
+ * one with both 0 emits nothing). */
+static inline bool particles_emitter_emits(const plume_emitter_desc *e) {
+    return e->rate > 0.0f || e->burst_count > 0;
+}
+
 /* An emitter as the shaders' Emitter record. */
 void particles_pack_emitter(const plume_emitter_desc *e, float out[EMITTER_GPU_FLOATS]);
 

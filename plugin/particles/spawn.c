@@ -339,7 +339,7 @@ void spawn_upload(system_state *s) {
 void spawn_note_emitter(system_state *s, uint32_t index) {
     const plume_emitter_desc *e = &s->desc.emitters[index];
     uint32_t bit = 1u << index;
-    s->spawn.emitting = e->rate > 0.0f || e->burst_count > 0 ? s->spawn.emitting | bit : s->spawn.emitting & ~bit;
+    s->spawn.emitting = particles_emitter_emits(e) ? s->spawn.emitting | bit : s->spawn.emitting & ~bit;
 }
 
 uint32_t spawn_plan(system_state *s, double dt, bool upload) {

@@ -17,6 +17,7 @@
  * is when the event passes run, and it counts a full buffer's worth of
  * children into the live-count bound that sizes the sort. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "particles_internal.h"
@@ -65,16 +66,20 @@ static void find_locations(system_state *s) {
     plume_find_uniform_locations(w->events_emit_program, EVENTS_EMIT_UNIFORMS, w->events_emit.at);
 }
 
-static bool route_active(const plume_event_route_desc *route);
-
-void world_note_desc(system_state *s) {
-    const plume_world *world = &s->desc.world;
-    bool quiet = world->vector_field.texture == 0 && !world->depth_collision.enabled;
-    for (int i = 0; i < PLUME_MAX_COLLIDERS; ++i) quiet = quiet && world->colliders[i].shape == PLUME_COLLIDER_NONE;
-    for (int i = 0; i < PLUME_MAX_ATTRACTORS; ++i) quiet = quiet && world->attractors[i].kind == PLUME_ATTRACTOR_NONE;
-    for (int i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i) quiet = quiet && !route_active(&world->events[i]);
-    s->world.quiet = quiet;
+bool world_field_in_use(const plume_world *world, char *name, size_t size) {
+    for (uint32_t i = 0; i < PLUME_MAX_COLLIDERS; ++i)
+        if (world->colliders[i].shape != PLUME_COLLIDER_NONE) return snprintf(name, size, "world.colliders[%u]", i) > 0;
+    if (world->depth_collision.enabled) return snprintf(name, size, "world.depth_collision") > 0;
+    for (uint32_t i = 0; i < PLUME_MAX_ATTRACTORS; ++i)
+        if (world->attractors[i].kind != PLUME_ATTRACTOR_NONE)
+            return snprintf(name, size, "world.attractors[%u]", i) > 0;
+    if (world->vector_field.texture != 0) return snprintf(name, size, "world.vector_field") > 0;
+    for (uint32_t i = 0; i < PLUME_MAX_EVENT_ROUTES; ++i)
+        if (world->events[i].trigger != PLUME_EVENT_NONE) return snprintf(name, size, "world.events[%u]", i) > 0;
+    return false;
 }
+
+void world_note_desc(system_state *s) { s->world.quiet = !world_field_in_use(&s->desc.world, NULL, 0); }
 
 plume_result world_create(system_state *s) {
     world_state *w = &s->world;

@@ -106,6 +106,11 @@ typedef struct cpu_events_state {
 /* The event passes, the event buffer and the samplers; after the compute
  * programs. */
 plume_result world_create(system_state *s);
+/* Names in `name` (NULL with size 0: none) the first field of `world`
+ * that asks for something (a collider, depth collision, an attractor, a
+ * vector field, an event route); false where it asks for nothing: the
+ * fragment path's refusal, and world_state.quiet. */
+bool world_field_in_use(const plume_world *world, char *name, size_t size);
 /* world_state.quiet from the descriptor's world (at creation and with
  * each plume_system_set_world). No GL call. */
 void world_note_desc(system_state *s);
