@@ -150,9 +150,14 @@ bool collide_shape(int c, vec3 x0, inout vec3 position, inout vec3 velocity, ino
         vec3 offset = x1 - a.xyz;
         float distance = length(offset);
         if (shape == 3) {
-            if (distance <= b.w) return false;
-            vec3 outward = offset / distance;
-            return respond(position, velocity, a.xyz + outward * b.w, -outward, response, hit);
+            // Within the skin of the wall counts as touching it: a particle
+            // sliding along the inside moves outward with every step, and
+            // one left exactly on the wall may read as outside it once its
+            // distance is computed elsewhere (on the CPU, by the host).
+            vec3 outward = distance > 0.0 ? offset / distance : vec3(0.0, 1.0, 0.0);
+            vec3 contact = a.xyz + outward * b.w;
+            if (distance <= b.w - skin(contact)) return false;
+            return respond(position, velocity, contact, -outward, response, hit);
         }
         float t = segment_enters_ball(x0, x1, a.xyz, b.w);
         vec3 contact;

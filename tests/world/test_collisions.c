@@ -109,8 +109,11 @@ static void test_particles_never_end_inside_a_collider(void **state) {
                 float plane0 = x[1], plane1 = (x[0] - 6) * n1[0] + x[1] * n1[1];
                 float ball = sqrtf((x[0] + 3) * (x[0] + 3) + (x[1] - 1) * (x[1] - 1) + x[2] * x[2]);
                 bool in_box = fabsf(x[0]) < 1 && fabsf(x[1] - 0.5f) < 0.5f && fabsf(x[2] + 3) < 0.05f;
+                /* In front of the container's wall by its skin (at least
+                 * 1.25e-3 on this ball), so that no rounding of the host's
+                 * puts it outside. */
                 float container = sqrtf(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
-                if (!(plane0 >= 0) || !(plane1 >= 0) || !(ball >= 0.7f) || in_box || !(container <= 20))
+                if (!(plane0 >= 0) || !(plane1 >= 0) || !(ball >= 0.7f) || in_box || !(container <= 20 - 1e-3f))
                     fail_msg("run %d step %d: particle %u at (%g, %g, %g): floor %g, tilted %g, ball %g, in box %d, "
                              "container %g",
                              run, step, p->id, x[0], x[1], x[2], plane0, plane1, ball, in_box, container);
