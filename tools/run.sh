@@ -24,14 +24,25 @@ packages="make gcc pkg-config premake4 libepoxy-dev libcglm-dev libstb-dev libgl
 # compiler, meson for its libepoxy, cmake for the suite's cmocka and jansson;
 # wine and Xvfb to run that build.
 [ "$what" = test ] && packages="$packages g++ gcc-mingw-w64-x86-64 meson cmake wine xvfb xauth"
-missing=""
+# The web page: Emscripten to build it, and for its check headless Chromium
+# to load it; without what they merely recommend (about a minute to install
+# on a fresh machine).
+case "$what" in
+test) web_packages="emscripten chromium" ;;
+web) web_packages="emscripten" ;;
+*) web_packages="" ;;
+esac
+missing="" missing_web=""
 for p in $packages; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
-if [ -n "$missing" ]; then
-    echo "installing:$missing"
+for p in $web_packages; do dpkg -s "$p" >/dev/null 2>&1 || missing_web="$missing_web $p"; done
+if [ -n "$missing$missing_web" ]; then
+    echo "installing:$missing$missing_web"
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo=sudo
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
+    [ -z "$missing" ] || DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
+    [ -z "$missing_web" ] ||
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing_web >/dev/null
 fi
 
 if command -v premake5 >/dev/null 2>&1; then premake5 gmake >/dev/null
@@ -79,8 +90,7 @@ test)
     [ $# -gt 0 ] || sh tests/run_gl33.sh sanitize
     # And the fragment path's sort in an OpenGL ES 3.0 context (GLSL ES 3.00).
     [ $# -gt 0 ] || sh tests/run_gles3.sh sanitize
-    # The demo as a WebGL 2 page in headless Chromium (software WebGL), where
-    # emcc and chromium are installed (it says SKIPPED where not).
+    # The demo as a WebGL 2 page in headless Chromium (software WebGL).
     [ $# -gt 0 ] || sh tests/check_web_page.sh
     # 30 seconds of the soak (notes/soak.md) under the sanitizers: random host
     # operations from a fixed seed (PLUME_SOAK_SEED to change it), checked
