@@ -68,6 +68,18 @@ layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint
 #define TILED_RANKS_PER_ITEM 1u
 #define TILED_FALLBACK_VERTICES 6u
 #endif
+// A trail system's ranks are dense: the ranks each drawn pair needs (its
+// particle's quad 1, its segment 2 a quad of the curve's, none where it
+// draws nothing) counted, then scanned at u_item_offset of the counts, so
+// that rank i is the i-th triangle drawn (tiled_project.comp), in the
+// pairs' order; a frame whose ranks outgrow those made draws with the
+// fallback (render/tiled.c). Elsewhere an item has TILED_RANKS_PER_ITEM.
+#if defined(TILED_TRAIL) && !defined(TILED_GROUP)
+#define TILED_DENSE_RANKS
+#endif
+
+// The ranks the passes run over (the prepare pass's).
+uint drawn_ranks() { return control[PLUME_TILED_DRAWN_RANKS]; }
 
 #ifdef PLUME_LOOK_ORIENTED
 #define SPLAT_MAP_VEC4S 4

@@ -25,16 +25,19 @@ layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer Particle
 layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
 #endif
 layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawList { uvec2 draw_list[]; };
-#ifdef TILED_TRAIL
 // A trail system's sorted segment pairs are the draw list; its history sits
 // where the state and the entries would (the ranks drawn: the prepare pass's
-// word), so that the pass reads eight buffers, what every GL 4.3 allows.
-uint drawn_ranks() { return control[PLUME_TILED_ENTRY_COUNT]; }
+// word, tiled_common.glsl), so that the pass reads eight buffers, what every
+// GL 4.3 allows.
+#ifdef TILED_DENSE_RANKS
+// The rank counts, then at u_item_offset the pairs' scanned ranks.
+layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict buffer Counts { uint counts[]; };
+uniform uint u_item_offset;
+// 0: each drawn pair's ranks (at u_item_offset, to be scanned); 1: the ranks' splats.
+uniform uint u_stage;
 #else
-layout(std430, binding = PLUME_BINDING_STATE) restrict readonly buffer State { uint state_words[]; };
-uint drawn_ranks() { return state_words[PLUME_STATE_DRAWN_COUNT]; }
-#endif
 layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict writeonly buffer Counts { uint counts[]; };
+#endif
 layout(std430, binding = PLUME_BINDING_TILED_SPLATS) restrict writeonly buffer Splats { vec4 splats[]; };
 
 uniform mat4 u_view;
@@ -226,13 +229,43 @@ vec4 position_age_of(uint slot) { return vec4(motions[slot].position, motions[sl
 #include "particles/trail_history.glsl"
 #include "render/trail_geometry.glsl"
 
+// The ranks a sorted pair needs: its particle's own quad one, its segment
+// two triangles a quad of the n its curve needs (trail_subdivisions), none
+// where it has no segment (tiled_common.glsl: dense ranks).
+uint item_ranks(uint item) {
+    uint value = draw_list[item].y;
+    uint slot = value / u_entries, entry = value % u_entries;
+    if (entry >= u_trail_ring) return 1u;
+    ParticleMotion p = motions[slot];
+    TrailSegment s;
+    if (!trail_segment(slot, entry, p, s)) return 0u;
+    return 2u * trail_subdivisions(s.p0, s.p1.xyz, s.p2.xyz, s.p3, u_view, u_projection);
+}
+
+// The pair whose ranks hold `rank`: the first whose scanned ranks pass it
+// (at least rank / TILED_RANKS_PER_ITEM, as no pair needs more); the
+// rank's place among its ranks and how many it has.
+uint item_of(uint rank, out uint within, out uint ranks) {
+    uint low = rank / TILED_RANKS_PER_ITEM, high = control[PLUME_TILED_DRAWN_ITEMS] - 1u;
+    while (low < high) {
+        uint middle = (low + high) / 2u;
+        if (counts[u_item_offset + middle] > rank) high = middle;
+        else low = middle + 1u;
+    }
+    uint before = low > 0u ? counts[u_item_offset + low - 1u] : 0u;
+    within = rank - before;
+    ranks = counts[u_item_offset + low] - before;
+    return low;
+}
+
 // Rank: a particle's own quad (triangle 0 of quad 0), or triangle 1 or 2
 // of quad k of a sorted pair's segment (between its sections k and k + 1 of
-// the n its curve needs, trail_subdivisions; past n none), as the raster
-// path splits it (tiled_common.glsl, TILED_TRAIL).
+// the n its curve needs, item_ranks), as the raster path splits it
+// (tiled_common.glsl, TILED_TRAIL).
 uint project(uint rank) {
-    uint value = draw_list[rank / TILED_RANKS_PER_ITEM].y, within = rank % TILED_RANKS_PER_ITEM;
-    uint slot = value / u_entries, entry = value % u_entries, k = within / 2u;
+    uint within, ranks;
+    uint value = draw_list[item_of(rank, within, ranks)].y;
+    uint slot = value / u_entries, entry = value % u_entries, k = within / 2u, quads = ranks / 2u;
     uint triangle = entry >= u_trail_ring ? 0u : 1u + within % 2u;
     ParticleMotion p = motions[slot];
     ParticleTraits t = traits[slot];
@@ -252,8 +285,6 @@ uint project(uint rank) {
     } else {
         TrailSegment s;
         if (!trail_segment(slot, entry, p, s)) return 0u;
-        uint quads = trail_subdivisions(s.p0, s.p1.xyz, s.p2.xyz, s.p3, u_view, u_projection);
-        if (k >= quads) return 0u; // past what the curve needs on the screen: no tile
         TrailCorner near = trail_section(s, entry, p, t, float(k) / float(quads));
         TrailCorner far = trail_section(s, entry, p, t, float(k + 1u) / float(quads));
         if (near.color.a <= 0.0 && far.color.a <= 0.0) return 0u;
@@ -353,6 +384,13 @@ uint project(uint rank) {
 #endif
 
 void main() {
+#ifdef TILED_DENSE_RANKS
+    if (u_stage == 0u) {
+        uint item = gl_GlobalInvocationID.x;
+        if (item < control[PLUME_TILED_DRAWN_ITEMS]) counts[u_item_offset + item] = item_ranks(item);
+        return;
+    }
+#endif
     uint rank = gl_GlobalInvocationID.x;
     if (rank >= u_capacity) return;
     counts[rank] = rank < drawn_ranks() ? project(rank) : 0u;
