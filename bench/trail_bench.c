@@ -25,7 +25,8 @@
  * tiled path's per-rank buffers, entries and target) and a tiled trail's
  * ranks needed and made (plume_lab_trail_tiled_ranks).
  *
- * Usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH]
+ * Usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH] [--rows TEXT]
+ * (--rows: only the configurations whose name holds TEXT, e.g. "trail, tiled")
  * GPU times need a GPU: on llvmpipe they are CPU times. */
 #define _POSIX_C_SOURCE 200809L
 #include <epoxy/gl.h>
@@ -49,6 +50,7 @@ enum { MAX_SAMPLES = 4000 };
 typedef struct options {
     uint32_t count, points, frames, warmup;
     int width, height;
+    const char *rows; /* only the rows whose name holds this (NULL: all) */
 } options;
 
 static bool parse_options(int argc, char **argv, options *o) {
@@ -61,6 +63,7 @@ static bool parse_options(int argc, char **argv, options *o) {
         else if (strcmp(arg, "--points") == 0) o->points = (uint32_t)strtoul(value, NULL, 10);
         else if (strcmp(arg, "--frames") == 0) o->frames = (uint32_t)strtoul(value, NULL, 10);
         else if (strcmp(arg, "--warmup") == 0) o->warmup = (uint32_t)strtoul(value, NULL, 10);
+        else if (strcmp(arg, "--rows") == 0) o->rows = value;
         else if (strcmp(arg, "--size") == 0) {
             if (sscanf(value, "%dx%d", &o->width, &o->height) != 2) return false;
         } else return false;
@@ -223,7 +226,8 @@ static bool run(plume_context *context, const options *o, uint32_t points, plume
 int main(int argc, char **argv) {
     options o;
     if (!parse_options(argc, argv, &o)) {
-        fprintf(stderr, "usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH]\n");
+        fprintf(stderr, "usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH] "
+                        "[--rows TEXT]\n");
         return 2;
     }
     headless_gl gl;
@@ -273,8 +277,8 @@ int main(int argc, char **argv) {
            "(the worst case, capacity x %.0f pairs x %d quads x 2 triangles: %.1f MB)\n", entries,
            PLUME_TRAIL_SUBDIVISIONS, o.count * entries * PLUME_TRAIL_SUBDIVISIONS * 2 * 116.0 / 1e6);
     printf("draw group of the trails and a smoke ball of %u squares: %.1f MB of records (capacity x (%.0f pairs + 1) "
-           "x 96 bytes); its tiled ranks as the trails' (+ the squares' x 2 x %d)\n",
-           o.count, o.count * (entries + 1) * 96.0 / 1e6, entries, PLUME_TRAIL_SUBDIVISIONS);
+           "x 96 bytes); its tiled ranks as the trails' (+ a square's one)\n",
+           o.count, o.count * (entries + 1) * 96.0 / 1e6, entries);
     printf("| configuration              | drawn  | update GPU ms | draw GPU ms | drew with | tiled entries | overflowed "
            "| pairs at 1 / 2 / 4 quads    | scratch MB | ranks needed / made |\n");
     printf("|----------------------------|--------|---------------|-------------|-----------|---------------|------------"
@@ -285,6 +289,8 @@ int main(int argc, char **argv) {
     static result results[ROWS];
     for (size_t i = 0; i < ROWS; ++i) {
         result *r = &results[i];
+        memset(r, 0, sizeof *r);
+        if (o.rows && !strstr(rows[i].name, o.rows)) continue;
         plume_lab_trail_full_subdivisions(rows[i].four_quads);
         if (!run(context, &o, rows[i].points, rows[i].path, rows[i].resolution, rows[i].how, &t, r)) {
             fprintf(stderr, "%s: failed\n", rows[i].name);

@@ -42,8 +42,7 @@ typedef struct draw_tuning {
      * (8.4 M ranks, 973 MB, for a draw of 14.1 ms against raster's 47.2 on
      * an H200, notes/wave3-draws-h200.md). A module should not take a
      * gigabyte without being asked: past this, PLUME_DRAW_PATH_TILED asks.
-     * A draw group with a trail system counts every item's worst case (its
-     * ranks are not dense). */
+     * A draw group with a trail system counts its items the same way. */
     uint32_t trail_tiled_most_ranks;
 } draw_tuning;
 

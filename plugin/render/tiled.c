@@ -84,7 +84,12 @@ typedef struct tiled_source {
     const particle_view *s;
     const tiled_group *group;
     bool trail;
-    uint32_t capacity; /* ranks (a trail's: its pairs); 0: more than the path takes */
+    uint32_t capacity; /* ranks (dense: the items, a trail's pairs); 0: more than the path takes */
+    /* Dense: the ranks the frames are expected to need: a quad (two
+     * triangles) an item the draw may have (known on the CPU, no wait), so
+     * that a burst's trails, which lengthen over the next frames, do not
+     * outgrow the ranks frame after frame. */
+    uint64_t expected_ranks;
 } tiled_source;
 
 /* Where the passes read the drawn count: the system's state, or its
@@ -427,6 +432,7 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     const particle_view *s = src->s;
     plume_gl_scope_save(scope, PLUME_SCOPE_IMAGE_UNIT | PLUME_SCOPE_COPY_BUFFERS);
     plume_result result;
+    r->expected_ranks = src->expected_ranks;
     if (!ready_state(src, r, &result)) return result;
     if ((result = tiled_join_scratch(s, r)) != PLUME_OK) return result;
     if ((result = tiled_grow_budget(s, r)) != PLUME_OK) return result;
@@ -468,8 +474,10 @@ static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, 
         /* The capacity is the pairs: the ranks are dense (made for what
          * frames draw, tiled_create). */
         uint64_t pairs = (uint64_t)s->desc->capacity * s->trail.entries;
+        uint32_t particles = s->sort_bound < s->desc->capacity ? s->sort_bound : s->desc->capacity;
         src.trail = true;
         src.capacity = pairs <= TILED_MOST_TRAIL_RANKS ? (uint32_t)pairs : 0;
+        src.expected_ranks = 2 * (uint64_t)particles * s->trail.entries;
     }
     return draw_source(&src, r, frame, target, scope);
 }
@@ -477,11 +485,9 @@ static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, 
 plume_result tiled_draw_group(const particle_view *own, tiled_renderer *r, const tiled_group *group,
                               const draw_frame *frame, const draw_target *target, plume_gl_scope *scope) {
     tiled_source src = {.s = own, .group = group, .capacity = group->capacity};
-    if (group->trails) {
-        /* Every item's ranks: a segment's triangles (as a trail system's). */
-        uint64_t ranks = (uint64_t)group->capacity * PLUME_TRAIL_SUBDIVISIONS * 2;
-        src.capacity = ranks <= TILED_MOST_TRAIL_RANKS ? (uint32_t)ranks : 0;
-    }
+    /* With a trail system, the items' ranks are dense (a segment's
+     * triangles, a sprite's quad), as a trail system's. */
+    if (group->trails) src.expected_ranks = 2 * (uint64_t)group->drawn_bound;
     return draw_source(&src, r, frame, target, scope);
 }
 

@@ -17,10 +17,8 @@ enum {
     /* Entries a composite workgroup walks at most: a tile's run is cut into
      * chunks of this many (notes/draw-at-scale.md: the measurement). */
     TILED_DEFAULT_CHUNK_ENTRIES = 512,
-    /* A draw group's ranks with a trail system (its capacity x
-     * PLUME_TRAIL_SUBDIVISIONS x 2 triangles) the path takes at most (and
-     * as many splats as one storage block holds): past them its draw is the
-     * group's raster draw. */
+    /* A trail system's pairs, or a draw group's items with a trail system,
+     * the path takes at most: past them its draw is the raster draw. */
     TILED_MOST_TRAIL_RANKS = 1 << 28,
     /* A trail system's ranks are dense (tiled_common.glsl): made for this
      * many at least, a scan block (a frame's need read back grows them). */
@@ -72,13 +70,16 @@ typedef struct tiled_renderer {
     uint32_t capacity;
     uint32_t splat_vec4s;       /* the splat's size for the look the programs are built for */
     tiled_scan_plan scan;       /* of the ranks' counts */
-    /* Dense ranks (a trail system's, tiled_common.glsl): its pairs (the
-     * items), their scanned ranks at item_offset words of the counts and
-     * their scan; the capacity grows from the ranks frames needed (read
-     * back as the entry counts); first_ranks: tests, the first capacity
-     * (0: from the particles drawn). */
+    /* Dense ranks (a trail system's or a draw group's with one,
+     * tiled_common.glsl): its pairs or records (the items), their scanned
+     * ranks at item_offset words of the counts and their scan; the capacity
+     * grows from the ranks frames needed (read back as the entry counts)
+     * and those expected (2 an item the draw may have, set by each draw);
+     * first_ranks: tests, the first capacity (0: the expected), grown from
+     * the needs read back only. */
     bool dense;
     uint32_t items, item_offset, first_ranks;
+    uint64_t expected_ranks;
     tiled_scan_plan item_scan;
     /* The entries this system's frames may have: its own budget, grown
      * from its own counts; the entries buffer and its sorter are the
@@ -141,8 +142,9 @@ typedef struct tiled_group {
     GLuint list_buffer, records_buffer, systems_buffer, sprite_array;
     float largest_soft_fade;   /* of every system; 0 where the target has no depth texture */
     float largest_additive;    /* of every system (particles_largest_additive) */
-    bool trails;               /* a trail system is grouped: its segments' records, 2 x
-                                  PLUME_TRAIL_SUBDIVISIONS ranks an item of the list */
+    bool trails;               /* a trail system is grouped: its segments' records, 2
+                                  ranks a quad of each (dense, as a trail system's) */
+    uint32_t drawn_bound;      /* the items this draw may have (the sort's bound) */
     /* Draws the instances `count` names onto `target`, into the bound draw framebuffer. */
     void (*draw_fallback)(void *user, const draw_target *target, const draw_count *count);
     void *user;

@@ -167,24 +167,15 @@ static uint32_t dense_capacity(const plume_env *env, const tiled_renderer *r, ui
     return (uint32_t)(ranks < most ? ranks : most);
 }
 
-/* The ranks a trail system's frames are expected to need: a quad (two
- * triangles) a pair of the particles the last update may draw (known on
- * the CPU, no wait), so that a burst's trails, which lengthen over the
- * next frames, do not outgrow the ranks frame after frame. */
-static uint64_t expected_ranks(const particle_view *s) {
-    uint32_t particles = s->sort_bound < s->desc->capacity ? s->sort_bound : s->desc->capacity;
-    return 2 * (uint64_t)particles * s->trail.entries;
-}
-
 plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t capacity, uint32_t look,
                           tiled_input input) {
-    /* A trail system's capacity is its pairs: its ranks are dense, made
-     * for a quad a pair of the particles drawn (or the tests' first
+    /* A trail system's capacity is its pairs (a group's, its items): its
+     * ranks are dense, made for those expected (or the tests' first
      * ranks), grown to what frames need. */
-    r->dense = input == TILED_INPUT_TRAIL;
+    r->dense = input == TILED_INPUT_TRAIL || input == TILED_INPUT_GROUP_TRAILS;
     r->splat_vec4s = tiled_splat_vec4s(look, input);
     r->items = capacity;
-    if (r->dense) capacity = r->first_ranks ? r->first_ranks : dense_capacity(s->env, r, expected_ranks(s));
+    if (r->dense) capacity = r->first_ranks ? r->first_ranks : dense_capacity(s->env, r, r->expected_ranks);
     /* The splats are one storage block: a capacity past it (a draw group's
      * triangles of many particles) cannot draw tiled. */
     if ((uint64_t)capacity * 16 * r->splat_vec4s > largest_block(s->env)) return PLUME_ERROR_OUT_OF_MEMORY;
@@ -381,7 +372,7 @@ static uint32_t collect_entry_counts(tiled_renderer *r, uint32_t *ranks) {
  * tests' first ranks grow from the needs read back only. */
 static void grow_ranks(const particle_view *s, tiled_renderer *r, uint32_t needed) {
     if (!r->dense) return;
-    uint64_t wanted = needed, expected = r->first_ranks ? 0 : expected_ranks(s);
+    uint64_t wanted = needed, expected = r->first_ranks ? 0 : r->expected_ranks;
     if (expected > wanted) wanted = expected;
     if (wanted <= r->capacity) return;
     uint32_t capacity = dense_capacity(s->env, r, wanted + wanted / 4);

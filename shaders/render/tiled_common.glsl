@@ -68,13 +68,14 @@ layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint
 #define TILED_RANKS_PER_ITEM 1u
 #define TILED_FALLBACK_VERTICES 6u
 #endif
-// A trail system's ranks are dense: the ranks each drawn pair needs (its
-// particle's quad 1, its segment 2 a quad of the curve's, none where it
-// draws nothing) counted, then scanned at u_item_offset of the counts, so
-// that rank i is the i-th triangle drawn (tiled_project.comp), in the
-// pairs' order; a frame whose ranks outgrow those made draws with the
-// fallback (render/tiled.c). Elsewhere an item has TILED_RANKS_PER_ITEM.
-#if defined(TILED_TRAIL) && !defined(TILED_GROUP)
+// With trails the ranks are dense: the ranks each drawn item (a trail's
+// pair, a group's record) needs (a particle's or sprite's quad 1, a segment
+// 2 a quad of the curve's, none where it draws nothing) counted, then
+// scanned at u_item_offset of the counts, so that rank i is the i-th
+// triangle drawn (tiled_project.comp), in the items' order; a frame whose
+// ranks outgrow those made draws with the fallback (render/tiled.c); an
+// item takes TILED_RANKS_PER_ITEM at most. Elsewhere an item is a rank.
+#ifdef TILED_TRAIL
 #define TILED_DENSE_RANKS
 #endif
 

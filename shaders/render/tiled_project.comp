@@ -30,11 +30,28 @@ layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawL
 // word, tiled_common.glsl), so that the pass reads eight buffers, what every
 // GL 4.3 allows.
 #ifdef TILED_DENSE_RANKS
-// The rank counts, then at u_item_offset the pairs' scanned ranks.
+// The rank counts, then at u_item_offset the items' scanned ranks.
 layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict buffer Counts { uint counts[]; };
 uniform uint u_item_offset;
-// 0: each drawn pair's ranks (at u_item_offset, to be scanned); 1: the ranks' splats.
+// 0: each drawn item's ranks (at u_item_offset, to be scanned); 1: the ranks' splats.
 uniform uint u_stage;
+
+// The item (a trail's pair, a group's record) whose ranks hold `rank`: the
+// first whose scanned ranks pass it (at least rank / TILED_RANKS_PER_ITEM,
+// as no item needs more); the
+// rank's place among its ranks and how many it has.
+uint item_of(uint rank, out uint within, out uint ranks) {
+    uint low = rank / TILED_RANKS_PER_ITEM, high = control[PLUME_TILED_DRAWN_ITEMS] - 1u;
+    while (low < high) {
+        uint middle = (low + high) / 2u;
+        if (counts[u_item_offset + middle] > rank) high = middle;
+        else low = middle + 1u;
+    }
+    uint before = low > 0u ? counts[u_item_offset + low - 1u] : 0u;
+    within = rank - before;
+    ranks = counts[u_item_offset + low] - before;
+    return low;
+}
 #else
 layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict writeonly buffer Counts { uint counts[]; };
 #endif
@@ -242,22 +259,6 @@ uint item_ranks(uint item) {
     return 2u * trail_subdivisions(s.p0, s.p1.xyz, s.p2.xyz, s.p3, u_view, u_projection);
 }
 
-// The pair whose ranks hold `rank`: the first whose scanned ranks pass it
-// (at least rank / TILED_RANKS_PER_ITEM, as no pair needs more); the
-// rank's place among its ranks and how many it has.
-uint item_of(uint rank, out uint within, out uint ranks) {
-    uint low = rank / TILED_RANKS_PER_ITEM, high = control[PLUME_TILED_DRAWN_ITEMS] - 1u;
-    while (low < high) {
-        uint middle = (low + high) / 2u;
-        if (counts[u_item_offset + middle] > rank) high = middle;
-        else low = middle + 1u;
-    }
-    uint before = low > 0u ? counts[u_item_offset + low - 1u] : 0u;
-    within = rank - before;
-    ranks = counts[u_item_offset + low] - before;
-    return low;
-}
-
 // Rank: a particle's own quad (triangle 0 of quad 0), or triangle 1 or 2
 // of quad k of a sorted pair's segment (between its sections k and k + 1 of
 // the n its curve needs, item_ranks), as the raster path splits it
@@ -310,18 +311,25 @@ uint project(uint rank) {
 uniform vec4 u_eye; // the eye (w 1), or under an orthographic projection its back axis (w 0)
 #include "render/draw_group_segment.glsl"
 
-// A grouped trail segment's triangle: triangle 1 or 2 of its quad k
-// between its sections k and k + 1 of the n its curve needs
-// (trail_subdivisions; past n none; render/draw_group_segment.glsl), as
-// the group's raster draw makes them; its flat values (light, emitted
-// light) the far section's, its additive part the ends' mean (as a trail
-// system's tiled draw).
-uint project_segment(uint rank, uint within, GroupRecord record, uint system) {
+// The ranks a grouped record needs (dense, tiled_common.glsl): a sprite's
+// quad one, a segment two triangles a quad of the n its curve needs
+// (trail_subdivisions), none where it has no length.
+uint item_ranks(uint item) {
+    GroupRecord record = group_records[draw_list[item].y];
+    if ((floatBitsToUint(record.along.w) & GROUP_SEGMENT) == 0u) return 1u;
     GroupSegment s = group_segment_of(record);
     if (distance(s.p1, s.p2) < 1e-6) return 0u;
+    return 2u * trail_subdivisions(s.p0, s.p1, s.p2, s.p3, u_view, u_projection);
+}
+
+// A grouped trail segment's triangle: triangle 1 or 2 of its quad k
+// between its sections k and k + 1 of its `quads` (item_ranks;
+// render/draw_group_segment.glsl), as the group's raster draw makes them;
+// its flat values (light, emitted light) the far section's, its additive
+// part the ends' mean (as a trail system's tiled draw).
+uint project_segment(uint rank, uint within, uint quads, GroupRecord record, uint system) {
+    GroupSegment s = group_segment_of(record);
     uint k = within / 2u, triangle = 1u + within % 2u;
-    uint quads = trail_subdivisions(s.p0, s.p1, s.p2, s.p3, u_view, u_projection);
-    if (k >= quads) return 0u; // past what the curve needs on the screen: no tile
     SegmentSection near = group_segment_section(s, float(k) / float(quads));
     SegmentSection far = group_segment_section(s, float(k + 1u) / float(quads));
     if (near.color.a <= 0.0 && far.color.a <= 0.0) return 0u;
@@ -340,14 +348,19 @@ uint project_segment(uint rank, uint within, GroupRecord record, uint system) {
 
 // A grouped particle: its record's quad, colour, frames and light; its
 // system's index in the splat's spare word (tiled_common.glsl). With a
-// trail system in the group, a segment's record (project_segment) or a
-// sprite's on its item's first rank.
+// trail system in the group (dense ranks), a segment's record
+// (project_segment) or a sprite's, one rank.
 uint project(uint rank) {
+#ifdef TILED_DENSE_RANKS
+    uint within, ranks;
+    GroupRecord g = group_records[draw_list[item_of(rank, within, ranks)].y];
+#else
     uint within = rank % TILED_RANKS_PER_ITEM;
     GroupRecord g = group_records[draw_list[rank / TILED_RANKS_PER_ITEM].y];
+#endif
     uint system = floatBitsToUint(g.along.w);
 #ifdef TILED_TRAIL
-    if ((system & GROUP_SEGMENT) != 0u) return project_segment(rank, within, g, system & ~GROUP_SEGMENT);
+    if ((system & GROUP_SEGMENT) != 0u) return project_segment(rank, within, ranks / 2u, g, system & ~GROUP_SEGMENT);
 #endif
     if (within != 0u || g.color.a <= u_min_alpha || dot(g.across.xyz, g.across.xyz) <= 0.0 ||
         dot(g.along.xyz, g.along.xyz) <= 0.0)
