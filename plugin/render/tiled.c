@@ -25,10 +25,14 @@
  *               back; so the busiest tile's run is no longer one workgroup's
  *               serial walk (unchunked, TILED_UNCHUNKED: one workgroup per
  *               tile walks its whole run);
- *   7. blend    the target onto the host's framebuffer once per pixel (at
- *               full resolution a full-screen pass; at 1/2 and 1/4 the path
- *               composites into the low-resolution target, and the wrapper's
- *               depth-aware upsample blends it, lowres_end).
+ *   7. blend    the target onto the host's framebuffer once per pixel, a
+ *               quad for each tile the ranges pass found particles in (the
+ *               rest of the target is clear: blending it changes nothing,
+ *               yet on a raster back end those pixels cost as much); at 1/2
+ *               and 1/4 the path composites into the low-resolution target,
+ *               and the wrapper's depth-aware upsample blends it over those
+ *               tiles and their neighbours, whose texels it reads
+ *               (lowres_end, tiled_take_cover).
  * A frame whose entries exceed the budget skips 3-7's work (their indirect
  * arguments are zero) and draws with its fallback path instead (the raster
  * path, through the path interface), whose instance count the control pass
@@ -206,10 +210,7 @@ static void run_prepare(const tiled_renderer *r, uint32_t stage) {
     glUseProgram(prepare);
     glProgramUniform1ui(prepare, at[TU_CAPACITY], r->capacity);
     glProgramUniform1ui(prepare, at[TU_SCAN_LEVELS], r->scan.levels);
-    glProgramUniform1ui(prepare, at[TU_ITEM_CAPACITY], r->items);
-    glProgramUniform1ui(prepare, at[TU_ITEM_SCAN_LEVELS], r->item_scan.levels);
-    glProgramUniform1ui(prepare, at[TU_ITEM_OFFSET], r->item_offset);
-    glProgramUniform1ui(prepare, at[TU_STAGE], stage);
+    glProgramUniform4ui(prepare, at[TU_ITEMS], r->items, r->item_scan.levels, r->item_offset, stage);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
 }
@@ -220,15 +221,14 @@ static void run_prepare(const tiled_renderer *r, uint32_t stage) {
  * stage 1. */
 static void count_dense_ranks(const tiled_source *src, tiled_renderer *r, const draw_frame *frame) {
     GLuint p = r->programs[TP_PROJECT];
-    glProgramUniform1ui(p, r->at[TP_PROJECT][TU_ITEM_OFFSET], r->item_offset);
-    glProgramUniform1ui(p, r->at[TP_PROJECT][TU_STAGE], 0);
+    glProgramUniform4ui(p, r->at[TP_PROJECT][TU_ITEMS], r->items, r->item_scan.levels, r->item_offset, 0);
     dispatch_indirect(r, PLUME_TILED_ITEM_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     run_scan(r, &r->item_scan, r->item_offset, r->items, PLUME_TILED_ITEM_SCAN_ARGS);
     particle_bind_storage(PLUME_BINDING_STATE, drawn_count_buffer(src));
     run_prepare(r, 1);
     glUseProgram(p);
-    glProgramUniform1ui(p, r->at[TP_PROJECT][TU_STAGE], 1);
+    glProgramUniform4ui(p, r->at[TP_PROJECT][TU_ITEMS], r->items, r->item_scan.levels, r->item_offset, 1);
     bind_projected(src, r, frame);
 }
 
@@ -273,6 +273,7 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     glUseProgram(control);
     glProgramUniform1ui(control, r->at[TP_CONTROL][TU_BUDGET], r->budget);
     glProgramUniform2ui(control, r->at[TP_CONTROL][TU_TILES], tiles[0], tiles[1]);
+    glProgramUniform1i(control, r->at[TP_CONTROL][TU_LOW_RESOLUTION], t->factor > 1);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     draw_stage_end(s, PLUME_DRAW_STAGE_SCAN);
@@ -303,9 +304,16 @@ static void composite(const tiled_source *src, tiled_renderer *r, const plume_fr
     draw_stage_begin(s, PLUME_DRAW_STAGE_RANGES);
     GLuint ranges = r->programs[TP_RANGES];
     glUseProgram(ranges);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COVER, r->shared->cover_buffer);
     glProgramUniform1ui(ranges, r->at[TP_RANGES][TU_TILE_COUNT], tile_count);
+    glProgramUniform2ui(ranges, r->at[TP_RANGES][TU_TILES], tiles[0], tiles[1]);
+    uint32_t cover = r->cover_every_tile ? PLUME_TILED_COVER_EVERY
+                     : t->factor > 1     ? PLUME_TILED_COVER_NEIGHBOURS
+                                         : PLUME_TILED_COVER_OWN;
+    glProgramUniform1ui(ranges, r->at[TP_RANGES][TU_COVER_MODE], cover);
     dispatch_indirect(r, PLUME_TILED_RANGES_ARGS);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    /* The ranges pass counted the blend's instances. */
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
 
     uint32_t chunk_entries = r->chunk_entries_in_use;
     if (chunk_entries) {
@@ -379,8 +387,9 @@ static plume_result draw_fallback(const tiled_source *src, const tiled_renderer 
 }
 
 /* 7: the fallback (no instance unless the frame overflowed), then, at full
- * resolution, the target blended onto the host's framebuffer (at 1/2 and
- * 1/4 the wrapper's upsample blends it). */
+ * resolution, the target blended onto the host's framebuffer, a quad for
+ * each tile with particles (at 1/2 and 1/4 the wrapper's upsample blends
+ * it, over the tiles tiled_take_cover names). */
 static plume_result blend(const tiled_source *src, const tiled_renderer *r, const draw_frame *frame,
                           const tiled_target *t, plume_gl_scope *scope) {
     const particle_view *s = src->s;
@@ -390,12 +399,12 @@ static plume_result blend(const tiled_source *src, const tiled_renderer *r, cons
         GLuint b = r->programs[TP_BLEND];
         glUseProgram(b);
         glProgramUniform2i(b, r->at[TP_BLEND][TU_VIEWPORT_ORIGIN], t->viewport[0], t->viewport[1]);
+        screen_cover_bind(&r->cover, b, &r->at[TP_BLEND][TU_TILES_ACROSS], 1, t->viewport);
         draw_bind_texture(0, r->shared->tiled_target, r->depth_sampler);
         glDisable(GL_DEPTH_TEST);
         draw_blend_premultiplied(src->s->env);
         glBindVertexArray(r->vertex_array);
-        glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->shared->control_buffer);
-        glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(4 * PLUME_TILED_BLEND_ARGS));
+        screen_cover_draw();
     }
     draw_stage_end(s, PLUME_DRAW_STAGE_BLEND);
     return result;
@@ -431,6 +440,7 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
                                 const draw_target *target, plume_gl_scope *scope) {
     const particle_view *s = src->s;
     plume_gl_scope_save(scope, PLUME_SCOPE_IMAGE_UNIT | PLUME_SCOPE_COPY_BUFFERS);
+    r->cover_ready = false;
     plume_result result;
     r->expected_ranks = src->expected_ranks;
     if (!ready_state(src, r, &result)) return result;
@@ -448,6 +458,7 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     if ((result = tiled_ensure_chunks(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
     if ((result = tiled_ensure_entries(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
 
+    r->cover = (screen_cover){r->shared->control_buffer, r->shared->cover_buffer, tiles[0], tile};
     build_entries(src, r, frame, &t, tiles);
     profiler_capture_u32(s->profiler, PROFILER_VALUE_TILED_ENTRIES, r->shared->control_buffer, 4 * PLUME_TILED_ENTRY_COUNT,
                          scope);
@@ -461,7 +472,15 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     draw_stage_end(s, PLUME_DRAW_STAGE_TILE_SORT);
     composite(src, r, frame->desc, frame->projection, frame->depth_convention, &t, tiles);
     plume_result blended = blend(src, r, frame, &t, scope);
+    r->cover_ready = t.factor > 1;
     return result != PLUME_OK ? result : blended;
+}
+
+bool tiled_take_cover(tiled_renderer *r, screen_cover *out) {
+    if (!r || !r->cover_ready) return false;
+    *out = r->cover;
+    r->cover_ready = false;
+    return true;
 }
 
 static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, const draw_target *target,

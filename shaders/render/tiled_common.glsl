@@ -71,7 +71,7 @@ layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint
 // With trails the ranks are dense: the ranks each drawn item (a trail's
 // pair, a group's record) needs (a particle's or sprite's quad 1, a segment
 // 2 a quad of the curve's, none where it draws nothing) counted, then
-// scanned at u_item_offset of the counts, so that rank i is the i-th
+// scanned at u_items.z of the counts, so that rank i is the i-th
 // triangle drawn (tiled_project.comp), in the items' order; a frame whose
 // ranks outgrow those made draws with the fallback (render/tiled.c); an
 // item takes TILED_RANKS_PER_ITEM at most. Elsewhere an item is a rank.

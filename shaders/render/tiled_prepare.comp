@@ -13,10 +13,9 @@ layout(local_size_x = 1) in;
 layout(std430, binding = PLUME_BINDING_STATE) restrict readonly buffer State { uint state_words[]; };
 #ifdef TILED_DENSE_RANKS
 layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict readonly buffer Counts { uint counts[]; };
-uniform uint u_item_capacity;    // pairs
-uniform uint u_item_scan_levels; // the levels of the pairs' scan
-uniform uint u_item_offset;      // where the counts hold the pairs' scanned ranks
-uniform uint u_stage;
+// x: the items (a trail's pairs, a group's records), y: the levels of their
+// scan, z: where the counts hold their scanned ranks, w: the stage.
+uniform uvec4 u_items;
 #endif
 
 uniform uint u_capacity;         // ranks
@@ -43,13 +42,13 @@ void set_passes(uint pass_args, uint scan_args, uint levels, uint n) {
 
 void main() {
 #ifdef TILED_DENSE_RANKS
-    uint items = min(state_words[TILED_DRAWN_WORD], u_item_capacity);
+    uint items = min(state_words[TILED_DRAWN_WORD], u_items.x);
     control[PLUME_TILED_DRAWN_ITEMS] = items;
-    if (u_stage == 0u) {
-        set_passes(uint(PLUME_TILED_ITEM_ARGS), uint(PLUME_TILED_ITEM_SCAN_ARGS), u_item_scan_levels, items);
+    if (u_items.w == 0u) {
+        set_passes(uint(PLUME_TILED_ITEM_ARGS), uint(PLUME_TILED_ITEM_SCAN_ARGS), u_items.y, items);
         return;
     }
-    uint needed = items > 0u ? counts[u_item_offset + items - 1u] : 0u;
+    uint needed = items > 0u ? counts[u_items.z + items - 1u] : 0u;
     bool outgrown = needed > u_capacity;
     control[PLUME_TILED_RANKS_NEEDED] = needed;
     control[PLUME_TILED_RANK_OVERFLOW] = outgrown ? 1u : 0u;

@@ -30,11 +30,12 @@ layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawL
 // word, tiled_common.glsl), so that the pass reads eight buffers, what every
 // GL 4.3 allows.
 #ifdef TILED_DENSE_RANKS
-// The rank counts, then at u_item_offset the items' scanned ranks.
+// The rank counts, then at u_items.z the items' scanned ranks.
 layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict buffer Counts { uint counts[]; };
-uniform uint u_item_offset;
-// 0: each drawn item's ranks (at u_item_offset, to be scanned); 1: the ranks' splats.
-uniform uint u_stage;
+// z: where the counts hold the items' scanned ranks; w: the stage, 0 each
+// drawn item's ranks (there, to be scanned), 1 the ranks' splats
+// (tiled_prepare.comp's).
+uniform uvec4 u_items;
 
 // The item (a trail's pair, a group's record) whose ranks hold `rank`: the
 // first whose scanned ranks pass it (at least rank / TILED_RANKS_PER_ITEM,
@@ -44,12 +45,12 @@ uint item_of(uint rank, out uint within, out uint ranks) {
     uint low = rank / TILED_RANKS_PER_ITEM, high = control[PLUME_TILED_DRAWN_ITEMS] - 1u;
     while (low < high) {
         uint middle = (low + high) / 2u;
-        if (counts[u_item_offset + middle] > rank) high = middle;
+        if (counts[u_items.z + middle] > rank) high = middle;
         else low = middle + 1u;
     }
-    uint before = low > 0u ? counts[u_item_offset + low - 1u] : 0u;
+    uint before = low > 0u ? counts[u_items.z + low - 1u] : 0u;
     within = rank - before;
-    ranks = counts[u_item_offset + low] - before;
+    ranks = counts[u_items.z + low] - before;
     return low;
 }
 #else
@@ -398,9 +399,9 @@ uint project(uint rank) {
 
 void main() {
 #ifdef TILED_DENSE_RANKS
-    if (u_stage == 0u) {
+    if (u_items.w == 0u) {
         uint item = gl_GlobalInvocationID.x;
-        if (item < control[PLUME_TILED_DRAWN_ITEMS]) counts[u_item_offset + item] = item_ranks(item);
+        if (item < control[PLUME_TILED_DRAWN_ITEMS]) counts[u_items.z + item] = item_ranks(item);
         return;
     }
 #endif
