@@ -20,9 +20,13 @@
  * plume_lab_trail_full_subdivisions: how trails drew before), the baseline
  * of the same configuration; for the tiled rows of the trails alone, the
  * segments by the quads that drew (plume_lab_trail_tiled_quads_drawn).
- * One table; the trails' and the group's memory beside it.
+ * One table; the trails' and the group's memory beside it, and per row the
+ * context's draw scratch measured after it (plume_lab_gpu_memory_of: the
+ * tiled path's per-rank buffers, entries and target) and a tiled trail's
+ * ranks needed and made (plume_lab_trail_tiled_ranks).
  *
- * Usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH]
+ * Usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH] [--rows TEXT]
+ * (--rows: only the configurations whose name holds TEXT, e.g. "trail, tiled")
  * GPU times need a GPU: on llvmpipe they are CPU times. */
 #define _POSIX_C_SOURCE 200809L
 #include <epoxy/gl.h>
@@ -46,6 +50,7 @@ enum { MAX_SAMPLES = 4000 };
 typedef struct options {
     uint32_t count, points, frames, warmup;
     int width, height;
+    const char *rows; /* only the rows whose name holds this (NULL: all) */
 } options;
 
 static bool parse_options(int argc, char **argv, options *o) {
@@ -58,6 +63,7 @@ static bool parse_options(int argc, char **argv, options *o) {
         else if (strcmp(arg, "--points") == 0) o->points = (uint32_t)strtoul(value, NULL, 10);
         else if (strcmp(arg, "--frames") == 0) o->frames = (uint32_t)strtoul(value, NULL, 10);
         else if (strcmp(arg, "--warmup") == 0) o->warmup = (uint32_t)strtoul(value, NULL, 10);
+        else if (strcmp(arg, "--rows") == 0) o->rows = value;
         else if (strcmp(arg, "--size") == 0) {
             if (sscanf(value, "%dx%d", &o->width, &o->height) != 2) return false;
         } else return false;
@@ -112,6 +118,11 @@ typedef struct result {
     /* A tiled trail's last draw: its segments by the quads that drew
      * (plume_lab_trail_tiled_quads_drawn); all zero elsewhere. */
     uint32_t segments_by_quads[PLUME_TRAIL_SUBDIVISIONS + 1];
+    /* The context's draw scratch after the run (plume_lab_gpu_memory_of:
+     * the tiled path's per-rank buffers, entries, target...), and a tiled
+     * trail's ranks its last draw needed and those made (else 0). */
+    uint64_t scratch_bytes;
+    uint32_t ranks_needed, ranks_made;
 } result;
 
 enum { PROFILED_FRAMES = 4 };
@@ -196,10 +207,16 @@ static bool run(plume_context *context, const options *o, uint32_t points, plume
     if (group.id) plume_draw_group_get_profile(context, group, &out->profile);
     else plume_system_get_profile(context, systems[0], &out->profile);
     memset(out->segments_by_quads, 0, sizeof out->segments_by_quads);
+    out->ranks_needed = out->ranks_made = 0;
     /* The tiled per-rank counts are the context's: the trails' own only
      * where their draw was the frame's last. */
-    if (how == ALONE && points > 0 && out->profile.draw_path == PLUME_DRAW_PATH_TILED)
+    if (how == ALONE && points > 0 && out->profile.draw_path == PLUME_DRAW_PATH_TILED) {
         plume_lab_trail_tiled_quads_drawn(context, systems[0], out->segments_by_quads);
+        plume_lab_trail_tiled_ranks(context, systems[0], &out->ranks_needed, &out->ranks_made);
+    }
+    plume_lab_gpu_memory memory = {0};
+    plume_lab_gpu_memory_of(context, systems[0], &memory);
+    out->scratch_bytes = memory.shared_bytes;
     glDeleteQueries(3, queries);
     if (group.id) plume_draw_group_destroy(context, group);
     for (uint32_t i = 0; i < count; ++i) plume_system_destroy(context, systems[i]);
@@ -209,7 +226,8 @@ static bool run(plume_context *context, const options *o, uint32_t points, plume
 int main(int argc, char **argv) {
     options o;
     if (!parse_options(argc, argv, &o)) {
-        fprintf(stderr, "usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH]\n");
+        fprintf(stderr, "usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH] "
+                        "[--rows TEXT]\n");
         return 2;
     }
     headless_gl gl;
@@ -252,22 +270,27 @@ int main(int argc, char **argv) {
     printf("trail memory: %.1f MB at creation (capacity x (16 K + 8 E)), + %.1f MB of radix scratch at 24 key bits\n",
            o.count * (16.0 * o.points + 8.0 * entries) / 1e6, o.count * entries * 17.0 / 1e6);
     /* The tiled path's per-rank buffers: a splat of 7 vec4s (this look's)
-     * and a count, per triangle of the pairs' quads. */
-    printf("tiled trail ranks: %.1f MB (capacity x %.0f pairs x %d quads x 2 triangles x %d bytes)\n",
-           o.count * entries * PLUME_TRAIL_SUBDIVISIONS * 2 * 116.0 / 1e6, entries, PLUME_TRAIL_SUBDIVISIONS, 116);
+     * and a count, per triangle drawn (the ranks are dense: made for a quad
+     * a pair of the particles drawn, grown to what frames need); each
+     * pair's worst case was made for every pair before. */
+    printf("tiled trail ranks: about 116 bytes each, made for 2 x the pairs drawn and grown to what frames need "
+           "(the worst case, capacity x %.0f pairs x %d quads x 2 triangles: %.1f MB)\n", entries,
+           PLUME_TRAIL_SUBDIVISIONS, o.count * entries * PLUME_TRAIL_SUBDIVISIONS * 2 * 116.0 / 1e6);
     printf("draw group of the trails and a smoke ball of %u squares: %.1f MB of records (capacity x (%.0f pairs + 1) "
-           "x 96 bytes); its tiled ranks as the trails' (+ the squares' x 2 x %d)\n",
-           o.count, o.count * (entries + 1) * 96.0 / 1e6, entries, PLUME_TRAIL_SUBDIVISIONS);
+           "x 96 bytes); its tiled ranks as the trails' (+ a square's one)\n",
+           o.count, o.count * (entries + 1) * 96.0 / 1e6, entries);
     printf("| configuration              | drawn  | update GPU ms | draw GPU ms | drew with | tiled entries | overflowed "
-           "| pairs at 1 / 2 / 4 quads    |\n");
+           "| pairs at 1 / 2 / 4 quads    | scratch MB | ranks needed / made |\n");
     printf("|----------------------------|--------|---------------|-------------|-----------|---------------|------------"
-           "|-----------------------------|\n");
+           "|-----------------------------|------------|---------------------|\n");
     /* The last column: a tiled trail's pairs by the quads that drew, its
      * particles' own quads among those at 1. */
     enum { ROWS = sizeof rows / sizeof rows[0] };
     static result results[ROWS];
     for (size_t i = 0; i < ROWS; ++i) {
         result *r = &results[i];
+        memset(r, 0, sizeof *r);
+        if (o.rows && !strstr(rows[i].name, o.rows)) continue;
         plume_lab_trail_full_subdivisions(rows[i].four_quads);
         if (!run(context, &o, rows[i].points, rows[i].path, rows[i].resolution, rows[i].how, &t, r)) {
             fprintf(stderr, "%s: failed\n", rows[i].name);
@@ -276,9 +299,12 @@ int main(int argc, char **argv) {
         char quads[32] = "";
         const uint32_t *by = r->segments_by_quads;
         if (by[1] + by[2] + by[4] > 0) snprintf(quads, sizeof quads, "%u / %u / %u", by[1], by[2], by[4]);
-        printf("| %-26s | %6u | %13.3f | %11.3f | %-9s | %13u | %7u/%-2d | %27s |\n", rows[i].name, r->drawn,
-               r->update_ms, r->draw_ms, r->profile.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster",
-               r->profile.tiled_entries, r->profile.tiled_overflow_frames, PROFILED_FRAMES, quads);
+        char ranks[32] = "";
+        if (r->ranks_made > 0) snprintf(ranks, sizeof ranks, "%u / %u", r->ranks_needed, r->ranks_made);
+        printf("| %-26s | %6u | %13.3f | %11.3f | %-9s | %13u | %7u/%-2d | %27s | %10.1f | %19s |\n", rows[i].name,
+               r->drawn, r->update_ms, r->draw_ms, r->profile.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster",
+               r->profile.tiled_entries, r->profile.tiled_overflow_frames, PROFILED_FRAMES, quads,
+               r->scratch_bytes / 1e6, ranks);
     }
     /* Where a tiled draw's time goes: the profile's sub-stages (means over
      * the profiled frames, which are not the timed ones). */

@@ -282,6 +282,15 @@ void plume_lab_trail_full_subdivisions(bool on);
 plume_result plume_lab_trail_tiled_quads_drawn(plume_context *context, plume_system system,
                                                uint32_t pairs[PLUME_TRAIL_SUBDIVISIONS + 1]);
 
+/* A trail system's tiled ranks (its pairs' triangles, dense): those its
+ * last tiled draw needed and those made for it (grown from the needs read
+ * back). The tiled path's control words are the context's: call it after
+ * the system's tiled draw, before any other. Reads back (waits for the
+ * GPU). PLUME_ERROR_INVALID_ARGUMENT (logged): as
+ * plume_lab_trail_tiled_quads_drawn, or an output NULL. */
+plume_result plume_lab_trail_tiled_ranks(plume_context *context, plume_system system, uint32_t *needed,
+                                         uint32_t *made);
+
 /* GPU memory, in bytes of the buffers and textures plume made (sizes read
  * from the GL: GL_BUFFER_SIZE, each texture level's texel sizes; needs GL
  * 4.5), for the tests' and benchmarks' budgets. */

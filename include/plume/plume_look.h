@@ -254,12 +254,15 @@ typedef enum plume_blend_mode {
  * every draw_resolution, in the same order (the tiled path composites each
  * segment's triangles as the raster path draws them; the automatic pick
  * counts a trail system's particles times their pairs, and stays raster
- * where the tiled path would keep over 2^21 ranks, about 240 MB: past
- * that only PLUME_DRAW_PATH_TILED draws it tiled; a self-shadowed trail
- * system draws raster). The tiled path's per-system buffers of a
- * trail system follow its triangles: about capacity x (points - 1 + 1) x
- * PLUME_TRAIL_SUBDIVISIONS x 2 x (16 x splat vec4s + 4) bytes, made on its
- * first tiled draw (docs/look.md). In a draw group (plume_draw_group.h,
+ * where the tiled path would make over 2^21 ranks at a quad a pair of the
+ * particles drawn, about 240 MB: past that only PLUME_DRAW_PATH_TILED
+ * draws it tiled; a self-shadowed trail system draws raster). The tiled
+ * path's per-rank buffers of a trail system (the context's) follow the
+ * triangles drawn, not the capacity: (16 x splat vec4s + 4) bytes a rank,
+ * made on its first tiled draw for a quad (2 ranks) a pair of the particles
+ * it may draw and grown to a quarter more than its frames need (read back
+ * without waiting; a frame past them draws raster), and 4 bytes a pair of
+ * capacity x (points - 1 + 1) (docs/look.md). In a draw group (plume_draw_group.h,
  * plume_batch_draw) its segments sort with the other systems' sprites into
  * one back-to-front order, raster and tiled. */
 enum { PLUME_MAX_TRAIL_POINTS = 128, PLUME_TRAIL_SUBDIVISIONS = 4 };

@@ -81,7 +81,10 @@
  * the largest viewport drawn, about 30 bytes per entry of the largest entry
  * budget of any system (at least 65536 entries: about 24 MB at 1280x720)
  * and 68 to 132 bytes per rank of the largest system drawn tiled (a
- * particle, or a trail's triangle: its splat and count, by its look); at
+ * particle, or a trail's triangle drawn: its splat and count, by its look;
+ * a trail system's ranks are made for a quad a pair of the particles it
+ * may draw and grow to what its frames need, plus 4 bytes per pair of its
+ * capacity); at
  * 1/2, 16 bytes per pixel of the 1/2 target (4 per pixel of the viewport),
  * at 1/4 1 per pixel of the viewport. It grows to the largest need and never
  * shrinks, except the low-resolution targets (the last viewport's size),

@@ -71,7 +71,8 @@ typedef struct plume_profile {
     /* The tiled draw path (plume_draw_path) in the last completed frame: the
      * (tile, particle) entries it needed and the budget it had (both 0: that
      * frame did not draw tiled); and of the frames in the window, those whose
-     * entries overflowed the budget and drew with the raster path instead.
+     * entries overflowed the budget (or a trail system's triangles the ranks
+     * made: entries 0) and drew with the raster path instead.
      * [since 1.2] */
     uint32_t tiled_entries;
     uint32_t tiled_entry_budget;

@@ -476,7 +476,8 @@ void profiler_get_profile(const plume_profiler *p, plume_profile *out) {
     for (uint32_t age = 0; age < p->history_count; ++age) {
         const profiler_frame *frame = history_at(p, age);
         out->tiled_overflow_frames += frame->values[PROFILER_VALUE_TILED_ENTRIES] >
-                                      frame->values[PROFILER_VALUE_TILED_BUDGET];
+                                          frame->values[PROFILER_VALUE_TILED_BUDGET] ||
+                                      frame->values[PROFILER_VALUE_TILED_OVERFLOW] != 0;
     }
     for (int span = 0; span < PROFILER_SPAN_COUNT; ++span) {
         bool draw = span >= PLUME_STAGE_COUNT;

@@ -68,7 +68,8 @@ typedef enum profiler_value {
     PROFILER_VALUE_EVENT_DROPPED = 8,  /* and of those, dropped */
     PROFILER_VALUE_DRAW_PATH = 9,       /* the plume_draw_path the draw ran */
     PROFILER_VALUE_DRAW_RESOLUTION = 10, /* and its plume_draw_resolution */
-    PROFILER_VALUE_COUNT = 11
+    PROFILER_VALUE_TILED_OVERFLOW = 11,  /* 1: the tiled draw fell back (its entries or a trail's ranks did not fit) */
+    PROFILER_VALUE_COUNT = 12
 } profiler_value;
 
 typedef struct plume_profiler plume_profiler;

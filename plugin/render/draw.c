@@ -260,7 +260,8 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
     if (automatic) fill_probe_collect(&choices->fill, scope);
     draw_decision decision = draw_decide(desc, trail ? v->sort_bound * v->trail.entries : v->sort_bound,
                                          automatic ? choices->fill.fill : 0.0f);
-    uint64_t trail_ranks = (uint64_t)v->desc->capacity * v->trail.entries * PLUME_TRAIL_SUBDIVISIONS * 2;
+    /* The tiled path's ranks follow what is drawn: a quad a pair at least. */
+    uint64_t trail_ranks = (uint64_t)v->sort_bound * v->trail.entries * 2;
     if (trail && desc->draw_path != PLUME_DRAW_PATH_TILED && trail_ranks > DRAW_TUNING.trail_tiled_most_ranks)
         decision.tiled = false;
     int factor = decision.factor;

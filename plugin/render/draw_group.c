@@ -137,6 +137,7 @@ typedef struct group_draw {
     const particle_view *systems;
     draw_frame frame;
     frame_light light;
+    uint32_t bound; /* the list's items this draw may have (the sort's bound) */
 } group_draw;
 
 /* The instanced draw of the sorted list into the bound framebuffer (the
@@ -204,7 +205,8 @@ static plume_result draw_tiled(const group_draw *w, const draw_target *target, p
                                .records_buffer = g->records_buffer, .systems_buffer = g->systems_buffer,
                                .sprite_array = g->sprite_array,
                                .largest_soft_fade = target->depth_texture ? g->largest_soft_fade : 0.0f,
-                               .largest_additive = additive, .trails = g->has_trails, .draw_fallback = draw_sorted_share, .user = (void *)w};
+                               .largest_additive = additive, .trails = g->has_trails, .drawn_bound = w->bound,
+                               .draw_fallback = draw_sorted_share, .user = (void *)w};
     particle_view own = group_view(g);
     own.light = w->light;
     plume_result r = tiled_draw_group(&own, &g->tiled, &group, &w->frame, target, scope);
@@ -274,6 +276,7 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
     uint64_t bound = 0;
     for (uint32_t i = 0; i < g->system_count; ++i) bound += (uint64_t)systems[i].sort_bound * g->entries[i];
     if (bound > g->total_capacity) bound = g->total_capacity;
+    w.bound = (uint32_t)bound;
 
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, &g->env);
@@ -294,9 +297,10 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
     profiler_stage_begin(g->profiler, PLUME_STAGE_DRAW);
     announce_stage(g, "draw");
     draw_decision decision = draw_decide(frame, (uint32_t)bound, 0.0f);
-    /* As for a trail system's own draw: a segment's triangles are ranks, so
-     * past the tuning's most the tiled path is taken only when asked. */
-    uint64_t ranks = (uint64_t)g->total_capacity * PLUME_TRAIL_SUBDIVISIONS * 2;
+    /* As for a trail system's own draw: a segment's triangles are ranks,
+     * made for a quad an item drawn, so past the tuning's most the tiled
+     * path is taken only when asked. */
+    uint64_t ranks = bound * 2;
     if (g->has_trails && frame->draw_path != PLUME_DRAW_PATH_TILED && ranks > DRAW_TUNING.trail_tiled_most_ranks)
         decision.tiled = false;
     int factor = decision.factor;

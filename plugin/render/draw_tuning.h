@@ -34,12 +34,15 @@ typedef struct draw_tuning {
      * H100 the two were equal at 64 K (0.62 ms) and 1/2 ahead from 256 K
      * (0.93 against 1.17). */
     uint32_t half_from;
-    /* A trail system goes tiled by itself only up to this many ranks (each
-     * segment pair's triangles; about 116 bytes of GPU memory each, made on
-     * the first tiled draw): 64 K particles of 16 points are 8.4 M ranks,
-     * 973 MB, for a draw of 14.1 ms against raster's 47.2 on an H200
-     * (notes/wave3-draws-h200.md). A module should not take a gigabyte
-     * without being asked: past this, PLUME_DRAW_PATH_TILED asks. */
+    /* A trail system goes tiled by itself only up to this many ranks (the
+     * triangles of its drawn pairs at a quad each, the least they need;
+     * about 116 bytes of GPU memory each, made on the first tiled draw and
+     * grown to what frames need): 64 K particles of 16 points are 2.1 M
+     * ranks, 243 MB, where every pair took the worst case's 4 quads before
+     * (8.4 M ranks, 973 MB, for a draw of 14.1 ms against raster's 47.2 on
+     * an H200, notes/wave3-draws-h200.md). A module should not take a
+     * gigabyte without being asked: past this, PLUME_DRAW_PATH_TILED asks.
+     * A draw group with a trail system counts its items the same way. */
     uint32_t trail_tiled_most_ranks;
 } draw_tuning;
 

@@ -60,24 +60,30 @@ plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system syst
 }
 
 /* The scanned counts (inclusive sums of the tiles each rank touched, in
- * the context's scratch: the last tiled draw's) of the trail's pairs, 2
- * ranks a quad: a quad drew where its sum grew. */
+ * the context's scratch: the last tiled draw's) of the trail's pairs, whose
+ * ranks are dense (each pair's scanned ranks after them, at item_offset),
+ * 2 ranks a quad (a particle's own quad 1): a quad drew where its sum grew. */
 static plume_result read_quads_drawn(const particle_view *view, const tiled_renderer *r,
                                      uint32_t pairs[PLUME_TRAIL_SUBDIVISIONS + 1]) {
-    enum { RANKS = 2 * PLUME_TRAIL_SUBDIVISIONS };
     uint32_t pair_count = 0;
     glGetNamedBufferSubData(view->trail.control_buffer, 4 * PLUME_TRAIL_SORT_COUNT, 4, &pair_count);
-    GLint64 bytes = 0;
-    glGetNamedBufferParameteri64v(r->shared->counts_buffer, GL_BUFFER_SIZE, &bytes);
-    if ((uint64_t)pair_count * RANKS * 4 > (uint64_t)bytes) pair_count = (uint32_t)(bytes / (4 * RANKS));
-    uint32_t *sums = plume_alloc(view->env, sizeof *sums * ((size_t)pair_count * RANKS + 1));
-    if (!sums) return PLUME_ERROR_OUT_OF_MEMORY;
-    glGetNamedBufferSubData(r->shared->counts_buffer, 0, (GLsizeiptr)pair_count * RANKS * 4, sums);
+    if (pair_count > r->items) pair_count = r->items;
+    uint32_t ranks = 0;
+    if (pair_count > 0)
+        glGetNamedBufferSubData(r->shared->counts_buffer, 4 * ((GLintptr)r->item_offset + pair_count - 1), 4, &ranks);
     memset(pairs, 0, sizeof *pairs * (PLUME_TRAIL_SUBDIVISIONS + 1));
-    for (uint32_t i = 0, before = 0; i < pair_count; ++i) {
+    if (ranks > r->capacity) return PLUME_OK; /* the frame outgrew the ranks: none projected */
+    uint32_t *sums = plume_alloc(view->env, sizeof *sums * ((size_t)ranks + pair_count + 1));
+    if (!sums) return PLUME_ERROR_OUT_OF_MEMORY;
+    uint32_t *pair_ends = sums + ranks;
+    if (ranks > 0) glGetNamedBufferSubData(r->shared->counts_buffer, 0, (GLsizeiptr)ranks * 4, sums);
+    if (pair_count > 0)
+        glGetNamedBufferSubData(r->shared->counts_buffer, 4 * (GLintptr)r->item_offset, (GLsizeiptr)pair_count * 4,
+                                pair_ends);
+    for (uint32_t i = 0, first = 0, before = 0; i < pair_count; first = pair_ends[i++]) {
         uint32_t quads = 0;
-        for (uint32_t q = 0; q < PLUME_TRAIL_SUBDIVISIONS; ++q) {
-            uint32_t after = sums[i * RANKS + 2 * q + 1];
+        for (uint32_t rank = first; rank < pair_ends[i]; rank += 2) {
+            uint32_t after = sums[rank + 1 < pair_ends[i] ? rank + 1 : rank];
             quads += after > before;
             before = after;
         }
@@ -87,18 +93,37 @@ static plume_result read_quads_drawn(const particle_view *view, const tiled_rend
     return plume_drain_gl_errors(view->env, "plume_lab_trail_tiled_quads_drawn");
 }
 
+/* The trail system's tiled state, NULL (logged under `caller`) where
+ * `output` is NULL or the system is not a trail system drawn tiled. */
+static const tiled_renderer *trail_tiled(plume_context *context, plume_system system, const char *caller,
+                                         const void *output, particle_view *view) {
+    if (particles_find_view(context, system, caller, view) != PLUME_OK) return NULL;
+    const tiled_renderer *r = view->desc->trail.points ? tiled_of(view) : NULL;
+    if (!output || !r || !r->programs[TP_PROJECT] || !r->shared) {
+        plume_log(view->env, PLUME_LOG_ERROR, "%s: %s", caller,
+                  !output ? "an output must not be NULL" : "system is not a trail system drawn tiled");
+        return NULL;
+    }
+    return r;
+}
+
+plume_result plume_lab_trail_tiled_ranks(plume_context *context, plume_system system, uint32_t *needed,
+                                         uint32_t *made) {
+    particle_view view;
+    const tiled_renderer *r =
+        trail_tiled(context, system, "plume_lab_trail_tiled_ranks", needed && made ? made : NULL, &view);
+    if (!r) return PLUME_ERROR_INVALID_ARGUMENT;
+    glGetNamedBufferSubData(r->shared->control_buffer, 4 * PLUME_TILED_RANKS_NEEDED, 4, needed);
+    *made = r->capacity;
+    return plume_drain_gl_errors(view.env, "plume_lab_trail_tiled_ranks");
+}
+
 plume_result plume_lab_trail_tiled_quads_drawn(plume_context *context, plume_system system,
                                               uint32_t pairs[PLUME_TRAIL_SUBDIVISIONS + 1]) {
-    static const char *CALLER = "plume_lab_trail_tiled_quads_drawn";
     particle_view view;
-    plume_result result = particles_find_view(context, system, CALLER, &view);
-    if (result != PLUME_OK) return result;
-    const tiled_renderer *r = view.desc->trail.points ? tiled_of(&view) : NULL;
-    if (!pairs || !r || !r->programs[TP_PROJECT] || !r->shared) {
-        plume_log(view.env, PLUME_LOG_ERROR, "%s: %s", CALLER,
-                  !pairs ? "pairs must not be NULL" : "system is not a trail system drawn tiled");
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
+    const tiled_renderer *r = trail_tiled(context, system, "plume_lab_trail_tiled_quads_drawn", pairs, &view);
+    if (!r) return PLUME_ERROR_INVALID_ARGUMENT;
+    plume_result result;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, view.env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);

@@ -44,9 +44,15 @@
  * The entry count also goes to the CPU behind a fence, read frames later
  * without waiting, and the budget grows to what frames need.
  * A trail system's ranks are its sorted segment pairs' triangles (two for
- * each of a pair's PLUME_TRAIL_SUBDIVISIONS quads; a particle's own quad
- * takes the first whole):
- * the projection makes each quad as the trail draw does
+ * each of the quads a pair's curve needs; a particle's own quad one),
+ * dense: before the projection, each drawn pair's ranks counted (the
+ * projection's stage 0) and scanned, and the prepare pass's stage 1 sets
+ * the projection's workgroups for their total, so that memory follows what
+ * is drawn, not PLUME_TRAIL_SUBDIVISIONS for every pair; the total goes to
+ * the CPU as the entry count does and the ranks made grow to it, and a
+ * frame that needs more than were made draws with the fallback (decided on
+ * the GPU, as for entries). The projection makes each quad as the trail
+ * draw does
  * (render/trail_geometry.glsl), the composite shades it along the strip,
  * and the fallback is the trail draw (trail_draw.c). */
 #include <stdio.h>
@@ -56,8 +62,9 @@
 
 _Static_assert(PLUME_TILED_SCAN_BLOCK == PLUME_TILED_SCAN_GROUP_SIZE * PLUME_TILED_SCAN_PER_INVOCATION,
                "a scan workgroup covers one block");
-_Static_assert(PLUME_TILED_CONTROL_WORDS == PLUME_TILED_SCAN_ARGS + 3 * PLUME_TILED_SCAN_MAX_LEVELS,
-               "the control buffer ends with the scan levels' arguments");
+_Static_assert(PLUME_TILED_CONTROL_WORDS == PLUME_TILED_ITEM_SCAN_ARGS + 3 * PLUME_TILED_SCAN_MAX_LEVELS &&
+                   PLUME_TILED_DRAWN_RANKS >= PLUME_TILED_SCAN_ARGS + 3 * PLUME_TILED_SCAN_MAX_LEVELS,
+               "the control buffer ends with the pairs' scan levels' arguments");
 _Static_assert(PLUME_BINDING_TILED_COUNTS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_TILED_SPLATS < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_TILED_CONTROL < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_TILED_SCAN_SUMS < PLUME_SCOPE_SSBO_SLOTS &&
@@ -81,7 +88,12 @@ typedef struct tiled_source {
     const particle_view *s;
     const tiled_group *group;
     bool trail;
-    uint32_t capacity; /* ranks; 0: more than the path takes */
+    uint32_t capacity; /* ranks (dense: the items, a trail's pairs); 0: more than the path takes */
+    /* Dense: the ranks the frames are expected to need: a quad (two
+     * triangles) an item the draw may have (known on the CPU, no wait), so
+     * that a burst's trails, which lengthen over the next frames, do not
+     * outgrow the ranks frame after frame. */
+    uint64_t expected_ranks;
 } tiled_source;
 
 /* Where the passes read the drawn count: the system's state, or its
@@ -153,33 +165,78 @@ static void dispatch_indirect(const tiled_renderer *r, uint32_t word) {
     glDispatchComputeIndirect((GLintptr)(4 * word));
 }
 
-/* One level of the scan over `capacity` counts (level 0: the counts, level
- * k: the block totals of level k - 1): up, each block scanned and its total
- * written to the next level; down (`add`), each block offset by the scanned
- * totals before it. Only the blocks holding drawn ranks run (the prepare
- * pass's arguments): the scan is inclusive, so the ranks past the drawn
- * count, which nothing reads, never reach a drawn one's sum. The scan
- * program is in use. */
-static void run_scan_level(const tiled_renderer *r, uint32_t capacity, uint32_t level, bool add) {
+/* One level of a scan over `capacity` counts at word `first` of the counts
+ * buffer (level 0: the counts, level k: the block totals of level k - 1):
+ * up, each block scanned and its total written to the next level; down
+ * (`add`), each block offset by the scanned totals before it. Only the
+ * blocks holding drawn counts run (the prepare pass's arguments at word
+ * `args`): the scan is inclusive, so the counts past the drawn ones, which
+ * nothing reads, never reach a drawn one's sum. The scan program is in
+ * use. */
+static void run_scan_level(const tiled_renderer *r, const tiled_scan_plan *plan, uint32_t first, uint32_t capacity,
+                           uint32_t args, uint32_t level, bool add) {
     const GLint *at = r->at[TP_SCAN];
-    uint32_t n = level == 0 ? capacity : r->scan_level_size[level - 1];
-    if (level == 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->shared->counts_buffer);
+    uint32_t n = level == 0 ? capacity : plan->size[level - 1];
+    if (level == 0)
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->shared->counts_buffer,
+                          (GLintptr)first * 4, (GLsizeiptr)n * 4);
     else
         glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->shared->scan_sums_buffer,
-                          r->scan_level_offset[level - 1], (GLsizeiptr)n * 4);
+                          plan->offset[level - 1], (GLsizeiptr)n * 4);
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_SCAN_SUMS, r->shared->scan_sums_buffer,
-                      r->scan_level_offset[level], (GLsizeiptr)r->scan_level_size[level] * 4);
+                      plan->offset[level], (GLsizeiptr)plan->size[level] * 4);
     glProgramUniform1ui(r->programs[TP_SCAN], at[TU_COUNT], n);
     glProgramUniform1i(r->programs[TP_SCAN], at[TU_ADD], add);
-    dispatch_indirect(r, PLUME_TILED_SCAN_ARGS + 3 * level);
+    dispatch_indirect(r, args + 3 * level);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+/* A whole scan: up its levels, then down. */
+static void run_scan(const tiled_renderer *r, const tiled_scan_plan *plan, uint32_t first, uint32_t capacity,
+                     uint32_t args) {
+    glUseProgram(r->programs[TP_SCAN]);
+    /* Up: each level scanned in blocks, its block totals into the next. */
+    for (uint32_t level = 0; level < plan->levels; ++level) run_scan_level(r, plan, first, capacity, args, level, false);
+    /* Down: each level's blocks offset by the scanned totals before them. */
+    for (uint32_t level = plan->levels - 1; level-- > 0;) run_scan_level(r, plan, first, capacity, args, level, true);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->shared->counts_buffer);
+}
+
+/* The prepare pass (stage 0, or a dense draw's stage 1 after its pairs'
+ * scan). */
+static void run_prepare(const tiled_renderer *r, uint32_t stage) {
+    GLuint prepare = r->programs[TP_PREPARE];
+    const GLint *at = r->at[TP_PREPARE];
+    glUseProgram(prepare);
+    glProgramUniform1ui(prepare, at[TU_CAPACITY], r->capacity);
+    glProgramUniform1ui(prepare, at[TU_SCAN_LEVELS], r->scan.levels);
+    glProgramUniform4ui(prepare, at[TU_ITEMS], r->items, r->item_scan.levels, r->item_offset, stage);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+}
+
+/* Dense ranks: each drawn pair's ranks (the projection's stage 0, its
+ * uniforms and inputs set), their scan, then the prepare pass's stage 1
+ * (the ranks' arguments); the projection's inputs bound again for its
+ * stage 1. */
+static void count_dense_ranks(const tiled_source *src, tiled_renderer *r, const draw_frame *frame) {
+    GLuint p = r->programs[TP_PROJECT];
+    glProgramUniform4ui(p, r->at[TP_PROJECT][TU_ITEMS], r->items, r->item_scan.levels, r->item_offset, 0);
+    dispatch_indirect(r, PLUME_TILED_ITEM_ARGS);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    run_scan(r, &r->item_scan, r->item_offset, r->items, PLUME_TILED_ITEM_SCAN_ARGS);
+    particle_bind_storage(PLUME_BINDING_STATE, drawn_count_buffer(src));
+    run_prepare(r, 1);
+    glUseProgram(p);
+    glProgramUniform4ui(p, r->at[TP_PROJECT][TU_ITEMS], r->items, r->item_scan.levels, r->item_offset, 1);
+    bind_projected(src, r, frame);
 }
 
 static void build_entries(const tiled_source *src, tiled_renderer *r, const draw_frame *frame, const tiled_target *t,
                           const uint32_t tiles[2]) {
     const particle_view *s = src->s;
     const float(*view)[4] = frame->view, (*projection)[4] = frame->projection;
-    uint32_t capacity = src->capacity, depth_convention = frame->depth_convention;
+    uint32_t capacity = r->capacity, depth_convention = frame->depth_convention;
     bind_tiled_buffers(src, r);
 
     draw_stage_begin(s, PLUME_DRAW_STAGE_PROJECT);
@@ -187,12 +244,7 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
      * scratch): the draw before this one, another system's, may still read
      * them; its last barrier named only the blend's accesses. */
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
-    GLuint prepare = r->programs[TP_PREPARE];
-    glUseProgram(prepare);
-    glProgramUniform1ui(prepare, r->at[TP_PREPARE][TU_CAPACITY], capacity);
-    glProgramUniform1ui(prepare, r->at[TP_PREPARE][TU_SCAN_LEVELS], r->scan_levels);
-    glDispatchCompute(1, 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    run_prepare(r, 0);
     GLuint p = r->programs[TP_PROJECT];
     const GLint *at = r->at[TP_PROJECT];
     glUseProgram(p);
@@ -208,6 +260,7 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     bind_projected(src, r, frame);
     if (src->trail || (src->group && src->group->trails)) trail_set_target(p, r->trail.target, t->width, t->height);
     particle_set_light_uniforms(s, &r->project_uniforms);
+    if (r->dense) count_dense_ranks(src, r, frame);
     dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     /* A trail's history took the state's binding. */
@@ -215,15 +268,9 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     draw_stage_end(s, PLUME_DRAW_STAGE_PROJECT);
 
     draw_stage_begin(s, PLUME_DRAW_STAGE_SCAN);
-    glUseProgram(r->programs[TP_SCAN]);
-    /* Up: each level scanned in blocks, its block totals into the next. */
-    for (uint32_t level = 0; level < r->scan_levels; ++level) run_scan_level(r, capacity, level, false);
-    /* Down: each level's blocks offset by the scanned totals before them. */
-    for (uint32_t level = r->scan_levels - 1; level-- > 0;) run_scan_level(r, capacity, level, true);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COUNTS, r->shared->counts_buffer);
+    run_scan(r, &r->scan, 0, capacity, PLUME_TILED_SCAN_ARGS);
     GLuint control = r->programs[TP_CONTROL];
     glUseProgram(control);
-    glProgramUniform1ui(control, r->at[TP_CONTROL][TU_CAPACITY], capacity);
     glProgramUniform1ui(control, r->at[TP_CONTROL][TU_BUDGET], r->budget);
     glProgramUniform2ui(control, r->at[TP_CONTROL][TU_TILES], tiles[0], tiles[1]);
     glProgramUniform1i(control, r->at[TP_CONTROL][TU_LOW_RESOLUTION], t->factor > 1);
@@ -395,6 +442,7 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     plume_gl_scope_save(scope, PLUME_SCOPE_IMAGE_UNIT | PLUME_SCOPE_COPY_BUFFERS);
     r->cover_ready = false;
     plume_result result;
+    r->expected_ranks = src->expected_ranks;
     if (!ready_state(src, r, &result)) return result;
     if ((result = tiled_join_scratch(s, r)) != PLUME_OK) return result;
     if ((result = tiled_grow_budget(s, r)) != PLUME_OK) return result;
@@ -413,6 +461,8 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     r->cover = (screen_cover){r->shared->control_buffer, r->shared->cover_buffer, tiles[0], tile};
     build_entries(src, r, frame, &t, tiles);
     profiler_capture_u32(s->profiler, PROFILER_VALUE_TILED_ENTRIES, r->shared->control_buffer, 4 * PLUME_TILED_ENTRY_COUNT,
+                         scope);
+    profiler_capture_u32(s->profiler, PROFILER_VALUE_TILED_OVERFLOW, r->shared->control_buffer, 4 * PLUME_TILED_OVERFLOW,
                          scope);
     profiler_set_u32(s->profiler, PROFILER_VALUE_TILED_BUDGET, r->budget);
     tiled_record_entry_count(s, r);
@@ -440,11 +490,13 @@ static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, 
     if (!r) return PLUME_ERROR_OUT_OF_MEMORY;
     tiled_source src = {.s = s, .capacity = s->desc->capacity};
     if (s->trail.pair_buffer) {
-        /* Every pair's quads are ranks: past TILED_MOST_TRAIL_RANKS the
-         * per-rank buffers would not fit a storage block. */
-        uint64_t ranks = (uint64_t)s->desc->capacity * s->trail.entries * PLUME_TRAIL_SUBDIVISIONS * 2;
+        /* The capacity is the pairs: the ranks are dense (made for what
+         * frames draw, tiled_create). */
+        uint64_t pairs = (uint64_t)s->desc->capacity * s->trail.entries;
+        uint32_t particles = s->sort_bound < s->desc->capacity ? s->sort_bound : s->desc->capacity;
         src.trail = true;
-        src.capacity = ranks <= TILED_MOST_TRAIL_RANKS ? (uint32_t)ranks : 0;
+        src.capacity = pairs <= TILED_MOST_TRAIL_RANKS ? (uint32_t)pairs : 0;
+        src.expected_ranks = 2 * (uint64_t)particles * s->trail.entries;
     }
     return draw_source(&src, r, frame, target, scope);
 }
@@ -452,11 +504,9 @@ static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, 
 plume_result tiled_draw_group(const particle_view *own, tiled_renderer *r, const tiled_group *group,
                               const draw_frame *frame, const draw_target *target, plume_gl_scope *scope) {
     tiled_source src = {.s = own, .group = group, .capacity = group->capacity};
-    if (group->trails) {
-        /* Every item's ranks: a segment's triangles (as a trail system's). */
-        uint64_t ranks = (uint64_t)group->capacity * PLUME_TRAIL_SUBDIVISIONS * 2;
-        src.capacity = ranks <= TILED_MOST_TRAIL_RANKS ? (uint32_t)ranks : 0;
-    }
+    /* With a trail system, the items' ranks are dense (a segment's
+     * triangles, a sprite's quad), as a trail system's. */
+    if (group->trails) src.expected_ranks = 2 * (uint64_t)group->drawn_bound;
     return draw_source(&src, r, frame, target, scope);
 }
 

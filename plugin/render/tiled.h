@@ -17,11 +17,12 @@ enum {
     /* Entries a composite workgroup walks at most: a tile's run is cut into
      * chunks of this many (notes/draw-at-scale.md: the measurement). */
     TILED_DEFAULT_CHUNK_ENTRIES = 512,
-    /* A trail system's ranks (capacity x pairs a particle x
-     * PLUME_TRAIL_SUBDIVISIONS x 2 triangles) the path takes at most (and
-     * as many splats as one storage block holds): past them its draw is the
-     * trail's raster draw. */
-    TILED_MOST_TRAIL_RANKS = 1 << 28
+    /* A trail system's pairs, or a draw group's items with a trail system,
+     * the path takes at most: past them its draw is the raster draw. */
+    TILED_MOST_TRAIL_RANKS = 1 << 28,
+    /* A trail system's ranks are dense (tiled_common.glsl): made for this
+     * many at least, a scan block (a frame's need read back grows them). */
+    TILED_LEAST_DENSE_RANKS = 1024
 };
 /* tiled_configure's chunk_entries for one workgroup per tile walking its
  * whole run (the composite before chunks: the benchmarks' baseline), as
@@ -39,12 +40,20 @@ typedef enum tiled_uniform {
     TU_CAPACITY, TU_SCAN_LEVELS, TU_VIEW, TU_PROJECTION, TU_CAMERA_RIGHT, TU_CAMERA_UP, TU_TARGET_SIZE, TU_COUNT,
     TU_ADD, TU_BUDGET, TU_TILES, TU_TILE_COUNT, TU_CHUNK_ENTRIES, TU_INVERSE_PROJECTION, TU_SOFT_FADE_DISTANCE,
     TU_DEPTH_ORIGIN, TU_DEPTH_SIZE, TU_DEPTH_FUNCTION, TU_THRESHOLD, TU_PARTICLES, TU_VIEWPORT_ORIGIN,
-    TU_DEPTH_CONVENTION, TU_MIN_ALPHA, TU_FOOTPRINT, TU_COVER_MODE, TU_LOW_RESOLUTION, TU_TILES_ACROSS,
-    TU_TILE_PIXELS, TU_VIEWPORT_SIZE, TILED_UNIFORMS
+    TU_DEPTH_CONVENTION, TU_MIN_ALPHA, TU_FOOTPRINT, TU_ITEMS, TU_COVER_MODE, TU_LOW_RESOLUTION, TU_TILES_ACROSS, TU_TILE_PIXELS, TU_VIEWPORT_SIZE, TILED_UNIFORMS
 } tiled_uniform;
 _Static_assert(TU_TILE_PIXELS == TU_TILES_ACROSS + SCREEN_COVER_TILE_PIXELS &&
                    TU_VIEWPORT_SIZE == TU_TILES_ACROSS + SCREEN_COVER_VIEWPORT_SIZE,
                "the blend's cover uniforms in screen_cover_bind's order");
+
+/* An inclusive scan's levels above its values: each the block totals of the
+ * one below, at an aligned offset of the scan sums. */
+typedef struct tiled_scan_plan {
+    uint32_t levels;
+    uint32_t size[PLUME_TILED_SCAN_MAX_LEVELS];
+    uint32_t offset[PLUME_TILED_SCAN_MAX_LEVELS]; /* bytes */
+    GLsizeiptr bytes;
+} tiled_scan_plan;
 
 typedef struct tiled_renderer {
     GLuint programs[TILED_PROGRAMS]; /* built on the first tiled draw */
@@ -62,10 +71,18 @@ typedef struct tiled_renderer {
      * words are the context's (screen_scratch.h), of at least its sizes. */
     uint32_t capacity;
     uint32_t splat_vec4s;       /* the splat's size for the look the programs are built for */
-    uint32_t scan_levels;       /* levels above the counts, each at an aligned offset of the sums */
-    uint32_t scan_level_size[PLUME_TILED_SCAN_MAX_LEVELS];
-    GLintptr scan_level_offset[PLUME_TILED_SCAN_MAX_LEVELS];
-    GLsizeiptr scan_sums_bytes;
+    tiled_scan_plan scan;       /* of the ranks' counts */
+    /* Dense ranks (a trail system's or a draw group's with one,
+     * tiled_common.glsl): its pairs or records (the items), their scanned
+     * ranks at item_offset words of the counts and their scan; the capacity
+     * grows from the ranks frames needed (read back as the entry counts)
+     * and those expected (2 an item the draw may have, set by each draw);
+     * first_ranks: tests, the first capacity (0: the expected), grown from
+     * the needs read back only. */
+    bool dense;
+    uint32_t items, item_offset, first_ranks;
+    uint64_t expected_ranks;
+    tiled_scan_plan item_scan;
     /* The entries this system's frames may have: its own budget, grown
      * from its own counts; the entries buffer and its sorter are the
      * context's (screen_scratch.h), at least this large. */
@@ -97,6 +114,7 @@ typedef struct tiled_renderer {
      * (their serials there), each behind a fence, read once the fence has
      * passed (never waited on): what the budget grows to. */
     uint64_t readback[TILED_READBACK_SLOTS];
+    uint64_t ranks_readback[TILED_READBACK_SLOTS]; /* dense: the ranks needed */
     GLsync fences[TILED_READBACK_SLOTS];
     uint32_t readback_first, readback_count;
 } tiled_renderer;
@@ -121,14 +139,19 @@ plume_result tiled_configure(plume_context *context, plume_system system, uint32
  * before the system's first tiled draw; checked as tiled_configure's. */
 plume_result tiled_set_knobs(plume_context *context, plume_system system, float min_alpha, uint32_t batch,
                              float footprint, bool cover_every_tile);
+/* Tests, before a trail system's first tiled draw: the ranks made first
+ * (dense ranks; 0: for a quad a pair of the particles drawn), so that a
+ * frame can outgrow them. */
+plume_result tiled_set_first_ranks(plume_context *context, plume_system system, uint32_t ranks);
 
 typedef struct tiled_group {
     uint32_t capacity, look;   /* the list's capacity (items); the union of the systems' looks */
     GLuint list_buffer, records_buffer, systems_buffer, sprite_array;
     float largest_soft_fade;   /* of every system; 0 where the target has no depth texture */
     float largest_additive;    /* of every system (particles_largest_additive) */
-    bool trails;               /* a trail system is grouped: its segments' records, 2 x
-                                  PLUME_TRAIL_SUBDIVISIONS ranks an item of the list */
+    bool trails;               /* a trail system is grouped: its segments' records, 2
+                                  ranks a quad of each (dense, as a trail system's) */
+    uint32_t drawn_bound;      /* the items this draw may have (the sort's bound) */
     /* Draws the instances `count` names onto `target`, into the bound draw framebuffer. */
     void (*draw_fallback)(void *user, const draw_target *target, const draw_count *count);
     void *user;

@@ -47,8 +47,8 @@ static const char *const TILED_UNIFORM_NAMES[TILED_UNIFORMS + 1] = {
     "u_camera_up", "u_target_size",    "u_count",         "u_add",                "u_budget",
     "u_tiles",     "u_tile_count",     "u_chunk_entries", "u_inverse_projection", "u_soft_fade_distance",
     "u_depth_origin", "u_depth_size",  "u_depth_function", "u_threshold",         "u_particles",
-    "u_viewport_origin", "u_depth_convention", "u_min_alpha", "u_footprint", "u_cover_mode",
-    "u_low_resolution", SCREEN_COVER_UNIFORM_NAMES, NULL};
+    "u_viewport_origin", "u_depth_convention", "u_min_alpha", "u_footprint", "u_items",
+    "u_cover_mode", "u_low_resolution", SCREEN_COVER_UNIFORM_NAMES, NULL};
 
 static const char *const INPUT_DEFINES[] = {
     [TILED_INPUT_PARTICLES] = "",
@@ -98,22 +98,37 @@ static plume_result build_programs(const particle_view *s, tiled_renderer *r, ui
     return PLUME_OK;
 }
 
-/* The scan's levels above the counts: each the block totals of the one
- * below, up to a single block. */
-static GLsizeiptr plan_scan_levels(tiled_renderer *r, uint32_t capacity) {
+static GLsizeiptr storage_alignment(void) {
     GLint alignment = 256;
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &alignment);
-    GLsizeiptr offset = 0;
-    uint32_t size = capacity;
-    r->scan_levels = 0;
+    return alignment > 0 ? alignment : 256;
+}
+
+/* A scan's levels above `count` values: each the block totals of the one
+ * below, up to a single block. */
+static tiled_scan_plan plan_scan(uint32_t count) {
+    GLsizeiptr alignment = storage_alignment();
+    tiled_scan_plan plan = {0};
+    uint32_t size = count;
     do {
         size = divide_up(size, PLUME_TILED_SCAN_BLOCK);
-        r->scan_level_size[r->scan_levels] = size;
-        r->scan_level_offset[r->scan_levels] = offset;
-        offset += ((GLsizeiptr)size * 4 + alignment - 1) / alignment * alignment;
-        ++r->scan_levels;
-    } while (size > 1 && r->scan_levels < PLUME_TILED_SCAN_MAX_LEVELS);
-    return offset;
+        plan.size[plan.levels] = size;
+        plan.offset[plan.levels] = (uint32_t)plan.bytes;
+        plan.bytes += ((GLsizeiptr)size * 4 + alignment - 1) / alignment * alignment;
+        ++plan.levels;
+    } while (size > 1 && plan.levels < PLUME_TILED_SCAN_MAX_LEVELS);
+    return plan;
+}
+
+/* The ranks' scan for `capacity` ranks, and a dense one's pairs after them
+ * in the counts (both scans use the same sums in turn). */
+static void plan_ranks(tiled_renderer *r, uint32_t capacity) {
+    r->capacity = capacity;
+    r->scan = plan_scan(capacity);
+    if (!r->dense) return;
+    GLsizeiptr alignment = storage_alignment() / 4;
+    r->item_offset = (uint32_t)(((GLsizeiptr)capacity + alignment - 1) / alignment * alignment);
+    r->item_scan = plan_scan(r->items);
 }
 
 /* The entries' sorter keys are tile indices: 16 key bits (two radix
@@ -135,11 +150,35 @@ static uint32_t largest_budget(const plume_env *env) {
     return pairs < MAX_BUDGET ? (uint32_t)pairs : MAX_BUDGET;
 }
 
+/* The most ranks whose splats fit one storage block. */
+static uint32_t most_ranks(const plume_env *env, uint32_t splat_vec4s) {
+    uint64_t ranks = largest_block(env) / (16 * (uint64_t)splat_vec4s);
+    return ranks < UINT32_MAX / 2 ? (uint32_t)ranks : UINT32_MAX / 2;
+}
+
+/* A dense capacity of at least `ranks`: a whole number of scan blocks, at
+ * least TILED_LEAST_DENSE_RANKS, at most what a storage block holds and
+ * what every pair at its most needs. */
+static uint32_t dense_capacity(const plume_env *env, const tiled_renderer *r, uint64_t ranks) {
+    if (ranks < TILED_LEAST_DENSE_RANKS) ranks = TILED_LEAST_DENSE_RANKS;
+    uint64_t most = most_ranks(env, r->splat_vec4s), worst = (uint64_t)r->items * 2 * PLUME_TRAIL_SUBDIVISIONS;
+    if (worst < most) most = worst;
+    ranks = (ranks + PLUME_TILED_SCAN_BLOCK - 1) / PLUME_TILED_SCAN_BLOCK * PLUME_TILED_SCAN_BLOCK;
+    return (uint32_t)(ranks < most ? ranks : most);
+}
+
 plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t capacity, uint32_t look,
                           tiled_input input) {
-    /* The splats are one storage block: a capacity past it (a trail
-     * system's triangles of many particles) cannot draw tiled. */
-    if ((uint64_t)capacity * 16 * tiled_splat_vec4s(look, input) > largest_block(s->env)) return PLUME_ERROR_OUT_OF_MEMORY;
+    /* A trail system's capacity is its pairs (a group's, its items): its
+     * ranks are dense, made for those expected (or the tests' first
+     * ranks), grown to what frames need. */
+    r->dense = input == TILED_INPUT_TRAIL || input == TILED_INPUT_GROUP_TRAILS;
+    r->splat_vec4s = tiled_splat_vec4s(look, input);
+    r->items = capacity;
+    if (r->dense) capacity = r->first_ranks ? r->first_ranks : dense_capacity(s->env, r, r->expected_ranks);
+    /* The splats are one storage block: a capacity past it (a draw group's
+     * triangles of many particles) cannot draw tiled. */
+    if ((uint64_t)capacity * 16 * r->splat_vec4s > largest_block(s->env)) return PLUME_ERROR_OUT_OF_MEMORY;
     plume_result result = build_programs(s, r, look, input);
     if (result != PLUME_OK) return result;
     draw_create_samplers(&r->sprite_sampler, &r->depth_sampler);
@@ -147,8 +186,7 @@ plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t ca
     if (input == TILED_INPUT_TRAIL && s->desc->trail.uv_mode == PLUME_TRAIL_UV_TILE)
         glSamplerParameteri(r->sprite_sampler, GL_TEXTURE_WRAP_S, GL_REPEAT);
     glGenVertexArrays(1, &r->vertex_array);
-    r->capacity = capacity;
-    r->scan_sums_bytes = plan_scan_levels(r, capacity);
+    plan_ranks(r, capacity);
     uint32_t budget = r->budget;
     if (budget == 0) {
         /* A trail's ranks are its strips' small triangles: one entry each. */
@@ -194,8 +232,9 @@ void tiled_release(tiled_renderer *r, plume_context *context) {
     uint32_t tile_size = r->tile_size, budget = r->fixed_budget ? r->budget : 0;
     bool fixed = r->fixed_budget;
     plume_sort_algorithm entry_sort = r->entry_sort;
-    uint32_t chunk_entries = r->chunk_entries;
+    uint32_t chunk_entries = r->chunk_entries, first_ranks = r->first_ranks;
     memset(r, 0, sizeof *r);
+    r->first_ranks = first_ranks;
     /* What tiled_configure chose outlives the objects. */
     r->tile_size = tile_size;
     r->budget = budget;
@@ -268,6 +307,13 @@ plume_result tiled_set_knobs(plume_context *context, plume_system handle, float 
     return PLUME_OK;
 }
 
+plume_result tiled_set_first_ranks(plume_context *context, plume_system handle, uint32_t ranks) {
+    plume_result result;
+    tiled_renderer *r = configurable(context, handle, "tiled_set_first_ranks", 0, 0, &result);
+    if (r) r->first_ranks = ranks;
+    return result;
+}
+
 plume_result plume_system_set_tiled_options(plume_context *context, plume_system handle, uint32_t tile_size,
                                             uint32_t chunk_entries) {
     plume_result result;
@@ -281,20 +327,30 @@ plume_result plume_system_set_tiled_options(plume_context *context, plume_system
 
 /* ---- The budget: entry counts read back without waiting ----------------------- */
 
-void tiled_record_entry_count(const particle_view *s, tiled_renderer *r) {
-    if (r->fixed_budget || r->readback_count == TILED_READBACK_SLOTS) return;
-    uint32_t slot = (r->readback_first + r->readback_count) % TILED_READBACK_SLOTS;
-    uint32_t word = screen_scratch_next_readback(r->shared, s->env, &r->readback[slot]);
-    if (word == UINT32_MAX) return;
+/* The control word `word` copied to the readback ring (its serial to
+ * *serial); false where the ring could not be made. */
+static bool copy_for_readback(const particle_view *s, tiled_renderer *r, uint32_t word, uint64_t *serial) {
+    uint32_t at = screen_scratch_next_readback(r->shared, s->env, serial);
+    if (at == UINT32_MAX) return false;
     glBindBuffer(GL_COPY_READ_BUFFER, r->shared->control_buffer);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 4 * PLUME_TILED_ENTRY_COUNT, 4 * (GLintptr)word, 4);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 4 * (GLintptr)word, 4 * (GLintptr)at, 4);
+    return true;
+}
+
+void tiled_record_entry_count(const particle_view *s, tiled_renderer *r) {
+    if ((r->fixed_budget && !r->dense) || r->readback_count == TILED_READBACK_SLOTS) return;
+    uint32_t slot = (r->readback_first + r->readback_count) % TILED_READBACK_SLOTS;
+    if (!copy_for_readback(s, r, PLUME_TILED_ENTRY_COUNT, &r->readback[slot])) return;
+    if (r->dense && !copy_for_readback(s, r, PLUME_TILED_RANKS_NEEDED, &r->ranks_readback[slot])) return;
     r->fences[slot] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     ++r->readback_count;
 }
 
-/* The most entries a frame whose count has arrived needed (0: none arrived). */
-static uint32_t collect_entry_counts(tiled_renderer *r) {
+/* The most entries a frame whose count has arrived needed (0: none
+ * arrived), and for dense ranks the most ranks to *ranks. */
+static uint32_t collect_entry_counts(tiled_renderer *r, uint32_t *ranks) {
     uint32_t most = 0;
+    *ranks = 0;
     while (r->readback_count > 0) {
         uint32_t slot = r->readback_first;
         GLenum status = glClientWaitSync(r->fences[slot], 0, 0);
@@ -303,16 +359,36 @@ static uint32_t collect_entry_counts(tiled_renderer *r) {
         r->fences[slot] = 0;
         uint32_t needed = 0;
         if (screen_scratch_read_readback(r->shared, r->readback[slot], &needed) && needed > most) most = needed;
+        if (r->dense && screen_scratch_read_readback(r->shared, r->ranks_readback[slot], &needed) && needed > *ranks)
+            *ranks = needed;
         r->readback_first = (slot + 1) % TILED_READBACK_SLOTS;
         --r->readback_count;
     }
     return most;
 }
 
-/* A quarter more than the largest count seen, as a power of two. */
+/* Dense ranks: where the most a frame needed (`needed`, read back) or the
+ * frames are expected to need outgrow those made, a quarter more than
+ * that (the context's per-rank buffers follow in tiled_ensure_ranks). The
+ * tests' first ranks grow from the needs read back only. */
+static void grow_ranks(const particle_view *s, tiled_renderer *r, uint32_t needed) {
+    if (!r->dense) return;
+    uint64_t wanted = needed, expected = r->first_ranks ? 0 : r->expected_ranks;
+    if (expected > wanted) wanted = expected;
+    if (wanted <= r->capacity) return;
+    uint32_t capacity = dense_capacity(s->env, r, wanted + wanted / 4);
+    if (capacity <= r->capacity) return;
+    plume_log(s->env, PLUME_LOG_INFO, "plume_system_draw: the tiled path's trail ranks grow from %u to %u (%u needed "
+              "by a frame, %llu expected)", r->capacity, capacity, needed, (unsigned long long)expected);
+    plan_ranks(r, capacity);
+}
+
+/* The budget: a quarter more than the largest count seen, as a power of
+ * two; dense ranks as grow_ranks. */
 plume_result tiled_grow_budget(const particle_view *s, tiled_renderer *r) {
-    uint32_t needed = collect_entry_counts(r);
-    if (needed <= r->budget) return PLUME_OK;
+    uint32_t ranks, needed = collect_entry_counts(r, &ranks);
+    grow_ranks(s, r, ranks);
+    if (needed <= r->budget || r->fixed_budget) return PLUME_OK;
     uint32_t most = largest_budget(s->env);
     if (r->budget >= most) return PLUME_OK; /* overflowing frames stay raster */
     uint64_t wanted = plume_next_pow2((uint32_t)(needed < most - needed / 4 ? needed + needed / 4 : most));
@@ -330,8 +406,9 @@ plume_result tiled_join_scratch(const particle_view *s, tiled_renderer *r) {
 
 
 plume_result tiled_ensure_ranks(const particle_view *s, tiled_renderer *r) {
-    return screen_scratch_ensure_ranks(r->shared, s->env, (GLsizeiptr)r->capacity * 4,
-                                       (GLsizeiptr)r->capacity * 16 * r->splat_vec4s, r->scan_sums_bytes);
+    GLsizeiptr counts = r->dense ? ((GLsizeiptr)r->item_offset + r->items) * 4 : (GLsizeiptr)r->capacity * 4;
+    GLsizeiptr sums = r->item_scan.bytes > r->scan.bytes ? r->item_scan.bytes : r->scan.bytes;
+    return screen_scratch_ensure_ranks(r->shared, s->env, counts, (GLsizeiptr)r->capacity * 16 * r->splat_vec4s, sums);
 }
 
 plume_result tiled_ensure_full_target(const particle_view *s, tiled_renderer *r, int width, int height) {

@@ -68,6 +68,19 @@ layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint
 #define TILED_RANKS_PER_ITEM 1u
 #define TILED_FALLBACK_VERTICES 6u
 #endif
+// With trails the ranks are dense: the ranks each drawn item (a trail's
+// pair, a group's record) needs (a particle's or sprite's quad 1, a segment
+// 2 a quad of the curve's, none where it draws nothing) counted, then
+// scanned at u_items.z of the counts, so that rank i is the i-th
+// triangle drawn (tiled_project.comp), in the items' order; a frame whose
+// ranks outgrow those made draws with the fallback (render/tiled.c); an
+// item takes TILED_RANKS_PER_ITEM at most. Elsewhere an item is a rank.
+#ifdef TILED_TRAIL
+#define TILED_DENSE_RANKS
+#endif
+
+// The ranks the passes run over (the prepare pass's).
+uint drawn_ranks() { return control[PLUME_TILED_DRAWN_RANKS]; }
 
 #ifdef PLUME_LOOK_ORIENTED
 #define SPLAT_MAP_VEC4S 4

@@ -8,18 +8,23 @@
 
 layout(local_size_x = 1) in;
 
-layout(std430, binding = PLUME_BINDING_STATE) restrict readonly buffer State { uint state_words[]; };
 layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict readonly buffer Counts { uint counts[]; };
 
-uniform uint u_capacity;
 uniform uint u_budget;
 uniform uvec2 u_tiles;
 uniform bool u_low_resolution; // the target is upsampled onto the host's framebuffer
 
 void main() {
-    uint drawn = min(state_words[TILED_DRAWN_WORD] * TILED_RANKS_PER_ITEM, u_capacity);
+    uint drawn = drawn_ranks();
     uint entries = drawn > 0u ? counts[drawn - 1u] : 0u;
+#ifdef TILED_DENSE_RANKS
+    // Ranks past those made: none projected, the fallback draws every pair.
+    bool overflow = entries > u_budget || control[PLUME_TILED_RANK_OVERFLOW] != 0u;
+    uint items = control[PLUME_TILED_DRAWN_ITEMS];
+#else
     bool overflow = entries > u_budget;
+    uint items = drawn / TILED_RANKS_PER_ITEM;
+#endif
     bool composited = entries > 0u && !overflow;
     uint tile_count = u_tiles.x * u_tiles.y;
     control[PLUME_TILED_ENTRY_COUNT] = entries;
@@ -51,7 +56,7 @@ void main() {
     control[PLUME_TILED_BLEND_ARGS + 3] = 0u;
     // A trail system's fallback draws the pairs, each its quads' vertices.
     control[PLUME_TILED_RASTER_ARGS + 0] = TILED_FALLBACK_VERTICES;
-    control[PLUME_TILED_RASTER_ARGS + 1] = overflow ? drawn / TILED_RANKS_PER_ITEM : 0u;
+    control[PLUME_TILED_RASTER_ARGS + 1] = overflow ? items : 0u;
     control[PLUME_TILED_RASTER_ARGS + 2] = 0u;
     control[PLUME_TILED_RASTER_ARGS + 3] = 0u;
 }

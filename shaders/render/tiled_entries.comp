@@ -5,7 +5,6 @@
 
 layout(local_size_x = PLUME_TILED_PROJECT_GROUP_SIZE) in;
 
-layout(std430, binding = PLUME_BINDING_STATE) restrict readonly buffer State { uint state_words[]; };
 layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict readonly buffer Counts { uint counts[]; };
 layout(std430, binding = PLUME_BINDING_TILED_SPLATS) restrict readonly buffer Splats { vec4 splats[]; };
 layout(std430, binding = PLUME_BINDING_TILED_ENTRIES) restrict writeonly buffer Entries { uvec2 entries[]; };
@@ -15,7 +14,7 @@ uniform uvec2 u_tiles;
 
 void main() {
     uint rank = gl_GlobalInvocationID.x;
-    if (rank >= u_capacity || rank >= state_words[TILED_DRAWN_WORD] * TILED_RANKS_PER_ITEM || control[PLUME_TILED_OVERFLOW] != 0u)
+    if (rank >= u_capacity || rank >= drawn_ranks() || control[PLUME_TILED_OVERFLOW] != 0u)
         return;
     uint end = counts[rank], at = rank > 0u ? counts[rank - 1u] : 0u;
     if (end == at) return;

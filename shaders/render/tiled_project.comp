@@ -25,16 +25,37 @@ layout(std430, binding = PLUME_BINDING_MOTION) restrict readonly buffer Particle
 layout(std430, binding = PLUME_BINDING_TRAITS) restrict readonly buffer ParticleTraitsArray { ParticleTraits traits[]; };
 #endif
 layout(std430, binding = PLUME_BINDING_DRAW_LIST) restrict readonly buffer DrawList { uvec2 draw_list[]; };
-#ifdef TILED_TRAIL
 // A trail system's sorted segment pairs are the draw list; its history sits
 // where the state and the entries would (the ranks drawn: the prepare pass's
-// word), so that the pass reads eight buffers, what every GL 4.3 allows.
-uint drawn_ranks() { return control[PLUME_TILED_ENTRY_COUNT]; }
+// word, tiled_common.glsl), so that the pass reads eight buffers, what every
+// GL 4.3 allows.
+#ifdef TILED_DENSE_RANKS
+// The rank counts, then at u_items.z the items' scanned ranks.
+layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict buffer Counts { uint counts[]; };
+// z: where the counts hold the items' scanned ranks; w: the stage, 0 each
+// drawn item's ranks (there, to be scanned), 1 the ranks' splats
+// (tiled_prepare.comp's).
+uniform uvec4 u_items;
+
+// The item (a trail's pair, a group's record) whose ranks hold `rank`: the
+// first whose scanned ranks pass it (at least rank / TILED_RANKS_PER_ITEM,
+// as no item needs more); the
+// rank's place among its ranks and how many it has.
+uint item_of(uint rank, out uint within, out uint ranks) {
+    uint low = rank / TILED_RANKS_PER_ITEM, high = control[PLUME_TILED_DRAWN_ITEMS] - 1u;
+    while (low < high) {
+        uint middle = (low + high) / 2u;
+        if (counts[u_items.z + middle] > rank) high = middle;
+        else low = middle + 1u;
+    }
+    uint before = low > 0u ? counts[u_items.z + low - 1u] : 0u;
+    within = rank - before;
+    ranks = counts[u_items.z + low] - before;
+    return low;
+}
 #else
-layout(std430, binding = PLUME_BINDING_STATE) restrict readonly buffer State { uint state_words[]; };
-uint drawn_ranks() { return state_words[PLUME_STATE_DRAWN_COUNT]; }
-#endif
 layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict writeonly buffer Counts { uint counts[]; };
+#endif
 layout(std430, binding = PLUME_BINDING_TILED_SPLATS) restrict writeonly buffer Splats { vec4 splats[]; };
 
 uniform mat4 u_view;
@@ -226,13 +247,27 @@ vec4 position_age_of(uint slot) { return vec4(motions[slot].position, motions[sl
 #include "particles/trail_history.glsl"
 #include "render/trail_geometry.glsl"
 
+// The ranks a sorted pair needs: its particle's own quad one, its segment
+// two triangles a quad of the n its curve needs (trail_subdivisions), none
+// where it has no segment (tiled_common.glsl: dense ranks).
+uint item_ranks(uint item) {
+    uint value = draw_list[item].y;
+    uint slot = value / u_entries, entry = value % u_entries;
+    if (entry >= u_trail_ring) return 1u;
+    ParticleMotion p = motions[slot];
+    TrailSegment s;
+    if (!trail_segment(slot, entry, p, s)) return 0u;
+    return 2u * trail_subdivisions(s.p0, s.p1.xyz, s.p2.xyz, s.p3, u_view, u_projection);
+}
+
 // Rank: a particle's own quad (triangle 0 of quad 0), or triangle 1 or 2
 // of quad k of a sorted pair's segment (between its sections k and k + 1 of
-// the n its curve needs, trail_subdivisions; past n none), as the raster
-// path splits it (tiled_common.glsl, TILED_TRAIL).
+// the n its curve needs, item_ranks), as the raster path splits it
+// (tiled_common.glsl, TILED_TRAIL).
 uint project(uint rank) {
-    uint value = draw_list[rank / TILED_RANKS_PER_ITEM].y, within = rank % TILED_RANKS_PER_ITEM;
-    uint slot = value / u_entries, entry = value % u_entries, k = within / 2u;
+    uint within, ranks;
+    uint value = draw_list[item_of(rank, within, ranks)].y;
+    uint slot = value / u_entries, entry = value % u_entries, k = within / 2u, quads = ranks / 2u;
     uint triangle = entry >= u_trail_ring ? 0u : 1u + within % 2u;
     ParticleMotion p = motions[slot];
     ParticleTraits t = traits[slot];
@@ -252,8 +287,6 @@ uint project(uint rank) {
     } else {
         TrailSegment s;
         if (!trail_segment(slot, entry, p, s)) return 0u;
-        uint quads = trail_subdivisions(s.p0, s.p1.xyz, s.p2.xyz, s.p3, u_view, u_projection);
-        if (k >= quads) return 0u; // past what the curve needs on the screen: no tile
         TrailCorner near = trail_section(s, entry, p, t, float(k) / float(quads));
         TrailCorner far = trail_section(s, entry, p, t, float(k + 1u) / float(quads));
         if (near.color.a <= 0.0 && far.color.a <= 0.0) return 0u;
@@ -279,18 +312,25 @@ uint project(uint rank) {
 uniform vec4 u_eye; // the eye (w 1), or under an orthographic projection its back axis (w 0)
 #include "render/draw_group_segment.glsl"
 
-// A grouped trail segment's triangle: triangle 1 or 2 of its quad k
-// between its sections k and k + 1 of the n its curve needs
-// (trail_subdivisions; past n none; render/draw_group_segment.glsl), as
-// the group's raster draw makes them; its flat values (light, emitted
-// light) the far section's, its additive part the ends' mean (as a trail
-// system's tiled draw).
-uint project_segment(uint rank, uint within, GroupRecord record, uint system) {
+// The ranks a grouped record needs (dense, tiled_common.glsl): a sprite's
+// quad one, a segment two triangles a quad of the n its curve needs
+// (trail_subdivisions), none where it has no length.
+uint item_ranks(uint item) {
+    GroupRecord record = group_records[draw_list[item].y];
+    if ((floatBitsToUint(record.along.w) & GROUP_SEGMENT) == 0u) return 1u;
     GroupSegment s = group_segment_of(record);
     if (distance(s.p1, s.p2) < 1e-6) return 0u;
+    return 2u * trail_subdivisions(s.p0, s.p1, s.p2, s.p3, u_view, u_projection);
+}
+
+// A grouped trail segment's triangle: triangle 1 or 2 of its quad k
+// between its sections k and k + 1 of its `quads` (item_ranks;
+// render/draw_group_segment.glsl), as the group's raster draw makes them;
+// its flat values (light, emitted light) the far section's, its additive
+// part the ends' mean (as a trail system's tiled draw).
+uint project_segment(uint rank, uint within, uint quads, GroupRecord record, uint system) {
+    GroupSegment s = group_segment_of(record);
     uint k = within / 2u, triangle = 1u + within % 2u;
-    uint quads = trail_subdivisions(s.p0, s.p1, s.p2, s.p3, u_view, u_projection);
-    if (k >= quads) return 0u; // past what the curve needs on the screen: no tile
     SegmentSection near = group_segment_section(s, float(k) / float(quads));
     SegmentSection far = group_segment_section(s, float(k + 1u) / float(quads));
     if (near.color.a <= 0.0 && far.color.a <= 0.0) return 0u;
@@ -309,14 +349,19 @@ uint project_segment(uint rank, uint within, GroupRecord record, uint system) {
 
 // A grouped particle: its record's quad, colour, frames and light; its
 // system's index in the splat's spare word (tiled_common.glsl). With a
-// trail system in the group, a segment's record (project_segment) or a
-// sprite's on its item's first rank.
+// trail system in the group (dense ranks), a segment's record
+// (project_segment) or a sprite's, one rank.
 uint project(uint rank) {
+#ifdef TILED_DENSE_RANKS
+    uint within, ranks;
+    GroupRecord g = group_records[draw_list[item_of(rank, within, ranks)].y];
+#else
     uint within = rank % TILED_RANKS_PER_ITEM;
     GroupRecord g = group_records[draw_list[rank / TILED_RANKS_PER_ITEM].y];
+#endif
     uint system = floatBitsToUint(g.along.w);
 #ifdef TILED_TRAIL
-    if ((system & GROUP_SEGMENT) != 0u) return project_segment(rank, within, g, system & ~GROUP_SEGMENT);
+    if ((system & GROUP_SEGMENT) != 0u) return project_segment(rank, within, ranks / 2u, g, system & ~GROUP_SEGMENT);
 #endif
     if (within != 0u || g.color.a <= u_min_alpha || dot(g.across.xyz, g.across.xyz) <= 0.0 ||
         dot(g.along.xyz, g.along.xyz) <= 0.0)
@@ -353,6 +398,13 @@ uint project(uint rank) {
 #endif
 
 void main() {
+#ifdef TILED_DENSE_RANKS
+    if (u_items.w == 0u) {
+        uint item = gl_GlobalInvocationID.x;
+        if (item < control[PLUME_TILED_DRAWN_ITEMS]) counts[u_items.z + item] = item_ranks(item);
+        return;
+    }
+#endif
     uint rank = gl_GlobalInvocationID.x;
     if (rank >= u_capacity) return;
     counts[rank] = rank < drawn_ranks() ? project(rank) : 0u;

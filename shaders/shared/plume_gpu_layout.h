@@ -102,7 +102,7 @@
  * indirect arguments of every later pass of both paths, so that the GPU
  * picks the raster draw for a frame that overflows and a frame without
  * entries costs no pass over the tiles or the pixels. */
-#define PLUME_TILED_ENTRY_COUNT 0        /* entries needed (saturates at 2^32 - 1); before the control pass, the drawn ranks */
+#define PLUME_TILED_ENTRY_COUNT 0        /* entries needed (saturates at 2^32 - 1) */
 #define PLUME_TILED_OVERFLOW 1           /* 1: over the budget: this frame draws raster */
 #define PLUME_TILED_SORT_COUNT 2         /* entries to sort: ENTRY_COUNT, or 0 on overflow */
 #define PLUME_TILED_CHUNK_COUNT 3        /* chunked composite: the frame's chunks (the plan writes it) */
@@ -116,7 +116,15 @@
 #define PLUME_TILED_RESOLVE_ARGS 29      /* x, y, z workgroups of the resolve: the tiles, or x = 0 as the ranges */
 #define PLUME_TILED_SCAN_ARGS 32         /* per scan level, x, y, z workgroups: its blocks of drawn ranks */
 #define PLUME_TILED_SCAN_MAX_LEVELS 6    /* the scan's levels: 1024^5 counts is past any capacity */
-#define PLUME_TILED_CONTROL_WORDS 50     /* SCAN_ARGS + 3 x SCAN_MAX_LEVELS */
+/* A trail system's ranks are dense (render/tiled.c): each drawn pair's
+ * ranks counted and scanned first, rank i the i-th triangle drawn. */
+#define PLUME_TILED_DRAWN_RANKS 50       /* the ranks the passes run over (prepare; 0 where they outgrow the capacity) */
+#define PLUME_TILED_DRAWN_ITEMS 51       /* dense: the drawn pairs (prepare) */
+#define PLUME_TILED_RANKS_NEEDED 52      /* dense: the ranks the frame's pairs need (read back: the capacity grows) */
+#define PLUME_TILED_RANK_OVERFLOW 53     /* dense: 1: past the ranks made: this frame draws raster */
+#define PLUME_TILED_ITEM_ARGS 54         /* dense: x, y, z workgroups of the pairs' count: one per group of drawn pairs */
+#define PLUME_TILED_ITEM_SCAN_ARGS 57    /* dense: per level of the pairs' scan, as SCAN_ARGS */
+#define PLUME_TILED_CONTROL_WORDS 75     /* ITEM_SCAN_ARGS + 3 x SCAN_MAX_LEVELS */
 
 /* Which tiles the blend onto the host's framebuffer (or the low-resolution
  * upsample) covers, each drawn as a quad (render/tile_cover.vert): at full

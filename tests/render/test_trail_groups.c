@@ -27,6 +27,10 @@
 #include "test_env.h"
 #include "tests.h"
 #include "trail_run.h"
+#ifndef PLUME_TESTS_THROUGH_TABLE /* the lab's bytes are the lab's, the group's tiled state the module's */
+#include "plume_lab.h"
+#include "render/draw_group_internal.h"
+#endif
 
 static plume_draw_group make_group(const plume_system *systems, uint32_t count) {
     plume_draw_group_desc desc = {.systems = systems, .system_count = count};
@@ -141,6 +145,67 @@ static void test_trail_group_spark_through_another_systems_cloud(void **state) {
     trail_run_end(&spark);
 }
 
+#ifndef PLUME_TESTS_THROUGH_TABLE
+/* The spark through the cloud, its system of a capacity of 17000: every
+ * record of the group at the worst case's 8 ranks would be 2.2 M splats,
+ * 278 MB (past llvmpipe's storage blocks: the tiled path could not be
+ * made); the ranks are those drawn, so the group draws tiled, the same
+ * picture, and the context's scratch holds a few MB. Its ranks made first
+ * 16 here: its first tiled frame (the compared picture) outgrows them and
+ * draws with the group's raster draw, the need read back grows them, and
+ * later frames draw tiled. */
+static void test_trail_group_of_a_large_capacity_draws_tiled_in_what_it_draws(void **state) {
+    (void)state;
+    uint32_t seed = test_random_u32();
+    printf("  seed %u\n", seed);
+    plume_system_desc d = spark_desc(seed);
+    d.capacity = 17000;
+    trail_run spark = trail_run_begin(d);
+    trail_emit_at(spark.system, 0, -0.9f, -0.1f, 0.0f);
+    plume_system cloud = make_cloud(seed + 1, 24, (float[4]){0.2f, 0.45f, 1.0f, 0.7f});
+    step_all(&spark, 1, &cloud, 1, 16);
+    const plume_system systems[2] = {cloud, spark.system};
+    const ref_trail *trails[2] = {NULL, spark.trails};
+    plume_draw_group group = make_group(systems, 2);
+    group_state *g = plume_context_lookup(fixture_context(), group.id, &draw_group_class, "the test");
+    assert_non_null(g);
+    g->tiled.first_ranks = 16;
+    test_log_expect_errors(); /* none is expected: a warning would count */
+    assert_int_equal(plume_draw_group_set_profiling(fixture_context(), group, true), PLUME_OK);
+    trail_group_compare("group_large_spark", group, systems, trails, 2, &spark.pictures, true);
+    glFinish();
+    trail_draw_group_image(group, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, spark.pictures.image);
+    plume_profile profile;
+    assert_int_equal(plume_draw_group_get_profile(fixture_context(), group, &profile), PLUME_OK);
+    uint32_t fell_back = profile.tiled_overflow_frames;
+    printf("  past 16 ranks: %u frames fell back\n", fell_back);
+    assert_true(fell_back >= 1);
+    for (int k = 0; k < 4; ++k) {
+        trail_draw_group_image(group, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, spark.pictures.image);
+        if (k == 2) glFinish();
+    }
+    assert_int_equal(plume_draw_group_get_profile(fixture_context(), group, &profile), PLUME_OK);
+    plume_lab_gpu_memory memory;
+    assert_int_equal(plume_lab_gpu_memory_of(fixture_context(), spark.system, &memory), PLUME_OK);
+    /* The ranks made (1024 at least), a word an item of the group's
+     * capacity, the least entry budget with its sorter (65536 entries, about
+     * 30 bytes each: plume_particles.h) and the screen's tables (a 64 x 64
+     * target's). */
+    uint64_t bound = 1024 * 141 + (uint64_t)(17000 * 12 + 40) * 5 + 65536 * 30 + 256 * 1024;
+    printf("  then drawn by path %u, %u tiled entries, %u frames fell back; scratch %.2f MB (bound %.2f MB)\n",
+           profile.draw_path, profile.tiled_entries, profile.tiled_overflow_frames, memory.shared_bytes / 1e6,
+           bound / 1e6);
+    assert_int_equal(profile.draw_path, PLUME_DRAW_PATH_TILED);
+    assert_true(profile.tiled_entries > 0 && profile.tiled_entries <= profile.tiled_entry_budget);
+    assert_int_equal(profile.tiled_overflow_frames, fell_back); /* none since the ranks grew */
+    assert_true(memory.shared_bytes <= bound);
+    assert_int_equal(test_log_count("the tiled draw path cannot be made"), 0);
+    assert_int_equal(plume_draw_group_destroy(fixture_context(), group), PLUME_OK);
+    destroy_system(cloud);
+    trail_run_end(&spark);
+}
+#endif
+
 /* Ribbons rising from a swaying emitter through a cloud of another
  * system's squares, from behind it to in front: the ribbon's segments
  * between them. */
@@ -237,6 +302,10 @@ const struct CMUnitTest trail_groups_tests[] = {
     cmocka_unit_test_setup_teardown(test_trail_group_spark_through_another_systems_cloud, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_trail_group_ribbons_beside_sprites, fixture_setup, fixture_teardown),
+#ifndef PLUME_TESTS_THROUGH_TABLE
+    cmocka_unit_test_setup_teardown(test_trail_group_of_a_large_capacity_draws_tiled_in_what_it_draws, fixture_setup,
+                                    fixture_teardown),
+#endif
     cmocka_unit_test_setup_teardown(test_trail_group_of_trail_systems_only, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_trail_group_refuses_a_tiled_trail_texture, fixture_setup, fixture_teardown),
 };

@@ -26,7 +26,8 @@
 #include "tests.h"
 #include "trail_run.h"
 
-#ifndef PLUME_TESTS_THROUGH_TABLE /* tiled_configure is the module's */
+#ifndef PLUME_TESTS_THROUGH_TABLE /* tiled_configure is the module's, the lab's bytes the lab's */
+#include "plume_lab.h"
 #include "render/tiled.h"
 #endif
 
@@ -78,6 +79,20 @@ static uint32_t drawn_path(trail_run *r, uint32_t path) {
     return profile.draw_path;
 }
 
+/* A trail system of `capacity` particles of 16 points, 1100 of them alive
+ * in a box, stepped three times. */
+static trail_run many_in_a_box(uint32_t capacity) {
+    plume_system_desc d = trail_desc(16, 0.1f);
+    d.capacity = capacity;
+    d.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_BOX, .extents = {0.7f, 0.6f, 0.5f},
+                                         .lifetime = {20, 20}, .speed = {0.2f, 0.4f}, .size = {0.02f, 0.04f}};
+    trail_run r = trail_run_begin(d);
+    plume_emit_desc many = {.emitter = 0, .count = 1100};
+    assert_int_equal(plume_system_emit(fixture_context(), r.system, &many), PLUME_OK);
+    for (int k = 0; k < 3; ++k) trail_step(&r);
+    return r;
+}
+
 /* Asked for the tiled path, a trail system draws with it; left to the
  * automatic pick, a system whose segments are many (the particles times
  * their pairs, past the tiled threshold) draws tiled too, and a few
@@ -92,41 +107,32 @@ static void test_a_trail_system_draws_tiled(void **state) {
     assert_int_equal(asked, PLUME_DRAW_PATH_TILED);
     assert_int_equal(automatic, PLUME_DRAW_PATH_RASTER);
     trail_run_end(&r);
-    plume_system_desc d = trail_desc(16, 0.1f);
-    d.capacity = 1100; /* x 16 pairs: past the automatic pick's 16384 */
-    d.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_BOX, .extents = {0.7f, 0.6f, 0.5f},
-                                         .lifetime = {20, 20}, .speed = {0.2f, 0.4f}, .size = {0.02f, 0.04f}};
-    r = trail_run_begin(d);
-    plume_emit_desc many = {.emitter = 0, .count = 1100};
-    assert_int_equal(plume_system_emit(fixture_context(), r.system, &many), PLUME_OK);
-    for (int k = 0; k < 3; ++k) trail_step(&r);
+    r = many_in_a_box(1100); /* x 16 pairs: past the automatic pick's 16384 */
     automatic = drawn_path(&r, PLUME_DRAW_PATH_AUTOMATIC);
     printf("  automatic, 1100 particles of 16 points: %s\n", automatic == PLUME_DRAW_PATH_TILED ? "tiled" : "raster");
     assert_int_equal(automatic, PLUME_DRAW_PATH_TILED);
     trail_run_end(&r);
-    /* The same particles in a system whose tiled ranks would take over
-     * 2^21 x 116 bytes (17000 x 16 pairs x 8 triangles): automatic stays
-     * raster without trying the tiled path (which on a GL of small storage
-     * blocks would refuse with a warning). */
-    d.capacity = 17000;
-    r = trail_run_begin(d);
-    assert_int_equal(plume_system_emit(fixture_context(), r.system, &many), PLUME_OK);
-    for (int k = 0; k < 3; ++k) trail_step(&r);
+    /* The same particles in a system whose every pair at the worst case's
+     * 4 quads would be over 2^21 ranks (17000 x 16 pairs x 8 triangles):
+     * the ranks follow the pairs drawn, so automatic draws tiled too, and
+     * nothing refuses. */
+    r = many_in_a_box(17000);
     test_log_expect_errors(); /* none is expected: a warning would count */
     automatic = drawn_path(&r, PLUME_DRAW_PATH_AUTOMATIC);
     int tried = test_log_count("the tiled draw path cannot be made");
-    printf("  capacity 17000 of 16 points, 1100 live: automatic %s, the tiled path tried %d times\n",
+    printf("  capacity 17000 of 16 points, 1100 live: automatic %s, the tiled path refused %d times\n",
            automatic == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", tried);
-    assert_int_equal(automatic, PLUME_DRAW_PATH_RASTER);
+    assert_int_equal(automatic, PLUME_DRAW_PATH_TILED);
     assert_int_equal(tried, 0);
     trail_run_end(&r);
 }
 
-/* A trail system whose triangles' splats would not fit one storage block
- * (capacity x 128 pairs x 8 triangles x 112 bytes past this GL's
- * GL_MAX_SHADER_STORAGE_BLOCK_SIZE) draws with the trail draw where a frame
- * asks for the tiled path, said once. */
-static void test_a_trail_too_large_for_the_tiled_path_draws_raster(void **state) {
+/* A trail system whose pairs' triangles at the worst case's 4 quads would
+ * not fit one storage block (capacity x 128 pairs x 8 triangles x 112 bytes
+ * past this GL's GL_MAX_SHADER_STORAGE_BLOCK_SIZE) draws tiled all the
+ * same where a frame asks for it: its ranks are those of the one particle
+ * drawn. */
+static void test_a_trail_of_a_large_worst_case_draws_tiled(void **state) {
     (void)state;
     GLint64 block = 0;
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
@@ -138,10 +144,17 @@ static void test_a_trail_too_large_for_the_tiled_path_draws_raster(void **state)
     trail_run r = trail_run_begin(d);
     trail_emit_at(r.system, 0, -0.8f, -0.3f, 0.0f);
     for (int k = 0; k < 20; ++k) trail_step(&r);
-    test_log_expect_errors(); /* the warning */
+    test_log_expect_errors(); /* none is expected: a warning would count */
     trail_compare("too_large", &r, false);
-    trail_compare("too_large_again", &r, false);
-    assert_int_equal(test_log_count("the tiled draw path cannot be made"), 1);
+    uint32_t path = drawn_path(&r, PLUME_DRAW_PATH_TILED);
+    plume_profile profile;
+    assert_int_equal(plume_system_get_profile(fixture_context(), r.system, &profile), PLUME_OK);
+    printf("  drew with the %s path, %u entries, %u frames fell back\n",
+           path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", profile.tiled_entries, profile.tiled_overflow_frames);
+    assert_int_equal(path, PLUME_DRAW_PATH_TILED);
+    assert_true(profile.tiled_entries > 0);
+    assert_int_equal(profile.tiled_overflow_frames, 0);
+    assert_int_equal(test_log_count("the tiled draw path cannot be made"), 0);
     trail_run_end(&r);
 }
 
@@ -170,16 +183,96 @@ static void test_an_overflowing_tiled_trail_draws_every_segment(void **state) {
     assert_true(profile.tiled_overflow_frames > 0 && profile.tiled_entries > 64);
     trail_run_end(&r);
 }
+
+/* A frame whose pairs need more triangles than the ranks made (16 here)
+ * draws with the trail's raster draw, decided on the GPU: the same
+ * picture, counted as a fallback; the need read back a few frames later,
+ * the ranks grow and the frames draw tiled again, the same picture. */
+static void test_a_tiled_trail_past_its_ranks_draws_every_segment_and_grows(void **state) {
+    (void)state;
+    trail_run r = trail_spark_through_a_cloud(13);
+    assert_int_equal(tiled_set_first_ranks(fixture_context(), r.system, 16), PLUME_OK);
+    assert_int_equal(plume_system_set_profiling(fixture_context(), r.system, true), PLUME_OK);
+    trail_step(&r);
+    trail_compare("outgrown", &r, true);
+    glFinish();
+    trail_step(&r);
+    plume_profile profile;
+    assert_int_equal(plume_system_get_profile(fixture_context(), r.system, &profile), PLUME_OK);
+    printf("  past 16 ranks: %u tiled frames fell back (entries %u)\n", profile.tiled_overflow_frames,
+           profile.tiled_entries);
+    assert_true(profile.tiled_overflow_frames > 0);
+    assert_int_equal(profile.tiled_entries, 0); /* nothing was projected */
+    uint32_t path = drawn_path(&r, PLUME_DRAW_PATH_TILED); /* the need read back: the ranks grow */
+    trail_compare("grown", &r, false);
+    glFinish();
+    trail_step(&r);
+    assert_int_equal(plume_system_get_profile(fixture_context(), r.system, &profile), PLUME_OK);
+    printf("  then: drew with the %s path, %u entries of a budget of %u\n",
+           path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", profile.tiled_entries, profile.tiled_entry_budget);
+    assert_int_equal(path, PLUME_DRAW_PATH_TILED);
+    assert_true(profile.tiled_entries > 0 && profile.tiled_entries <= profile.tiled_entry_budget);
+    trail_run_end(&r);
+}
+
+/* Bytes a tiled trail's rank holds: its splat (8 vec4s at most, a lit or
+ * emissive trail's), its count, a little of the scan's sums, and its entry
+ * of the budget (a trail's is a rank's). */
+enum { RANK_BYTES = 8 * 16 + 4 + 1 + 8 };
+
+/* A trail system drawn tiled holds the context's scratch in proportion to
+ * the triangles it draws, not to its capacity's worst case (every pair at
+ * PLUME_TRAIL_SUBDIVISIONS quads): 1100 particles of a capacity of 17000,
+ * then 2000 more, the ranks made grown before their trails lengthen (a
+ * quad a pair of the particles drawn, and what frames needed: at most a
+ * quarter more and a scan block), besides a word a pair of the capacity;
+ * the pictures the CPU's. */
+static void test_a_tiled_trail_holds_memory_for_what_it_draws(void **state) {
+    (void)state;
+    trail_run r = many_in_a_box(17000);
+    uint64_t worst = (uint64_t)17000 * 16 * PLUME_TRAIL_SUBDIVISIONS * 2 * RANK_BYTES;
+    uint32_t grew_from = 0, particles = 1100;
+    for (int burst = 0; burst < 2; ++burst) {
+        if (burst) {
+            plume_emit_desc more = {.emitter = 0, .count = 2000};
+            assert_int_equal(plume_system_emit(fixture_context(), r.system, &more), PLUME_OK);
+            particles += more.count;
+            for (int k = 0; k < 3; ++k) trail_step(&r);
+            trail_compare("burst", &r, false);
+        }
+        drawn_path(&r, PLUME_DRAW_PATH_TILED);
+        uint32_t needed = 0, made = 0;
+        assert_int_equal(plume_lab_trail_tiled_ranks(fixture_context(), r.system, &needed, &made), PLUME_OK);
+        plume_lab_gpu_memory memory;
+        assert_int_equal(plume_lab_gpu_memory_of(fixture_context(), r.system, &memory), PLUME_OK);
+        uint64_t wanted = 2 * particles * 16 > needed ? 2 * particles * 16 : needed;
+        uint64_t most = wanted + wanted / 4 + 1024;
+        /* And a word a pair of the capacity (its ranks' scan), the screen's
+         * tables (a 64 x 64 target's). */
+        uint64_t bound = most * RANK_BYTES + (uint64_t)17000 * 16 * 5 + 1024 * 1024;
+        printf("  %u particles: %u ranks needed, %u made: scratch %.1f MB (bound %.1f MB; the worst case's ranks "
+               "%.1f MB)\n", particles, needed, made, memory.shared_bytes / 1e6, bound / 1e6, worst / 1e6);
+        assert_true(needed > 0 && needed <= made && made <= most);
+        assert_true(memory.shared_bytes <= bound);
+        if (burst) assert_true(made > grew_from);
+        grew_from = made;
+    }
+    trail_run_end(&r);
+}
 #endif
 
 const struct CMUnitTest trails_tiled_tests[] = {
 #ifndef PLUME_TESTS_THROUGH_TABLE
     cmocka_unit_test_setup_teardown(test_an_overflowing_tiled_trail_draws_every_segment, fixture_setup,
                                     fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_a_tiled_trail_past_its_ranks_draws_every_segment_and_grows, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_a_tiled_trail_holds_memory_for_what_it_draws, fixture_setup,
+                                    fixture_teardown),
 #endif
     cmocka_unit_test_setup_teardown(test_a_trail_system_draws_tiled, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_trails_at_low_resolutions, fixture_setup, fixture_teardown),
-    cmocka_unit_test_setup_teardown(test_a_trail_too_large_for_the_tiled_path_draws_raster, fixture_setup,
+    cmocka_unit_test_setup_teardown(test_a_trail_of_a_large_worst_case_draws_tiled, fixture_setup,
                                     fixture_teardown),
 };
 const size_t trails_tiled_test_count = sizeof trails_tiled_tests / sizeof trails_tiled_tests[0];
