@@ -18,10 +18,15 @@ void fill_probe_collect(fill_probe *p, plume_gl_scope *scope) {
 
 bool fill_probe_begin(fill_probe *p, int viewport_pixels) {
     if (viewport_pixels <= 0 || p->raster_draws++ % FILL_PROBE_EVERY != 0 || p->pixels[p->next]) return false;
-    /* One query of a kind runs at a time: the host's own, if any, goes on. */
-    GLint running = 0;
-    glGetQueryiv(GL_SAMPLES_PASSED, GL_CURRENT_QUERY, &running);
-    if (running) return false;
+    /* One occlusion query runs at a time, of any of the three kinds (they
+     * share one binding point: GL 4.6 core, 4.2, BeginQuery's errors), each
+     * asked for its own kind: the host's own, if any, goes on. */
+    static const GLenum OCCLUSION[] = {GL_SAMPLES_PASSED, GL_ANY_SAMPLES_PASSED, GL_ANY_SAMPLES_PASSED_CONSERVATIVE};
+    for (size_t i = 0; i < sizeof OCCLUSION / sizeof OCCLUSION[0]; ++i) {
+        GLint running = 0;
+        glGetQueryiv(OCCLUSION[i], GL_CURRENT_QUERY, &running);
+        if (running) return false;
+    }
     /* Made as it is first begun: a name never begun is no query yet. */
     if (!p->queries[p->next]) glGenQueries(1, &p->queries[p->next]);
     glBeginQuery(GL_SAMPLES_PASSED, p->queries[p->next]);

@@ -27,9 +27,9 @@ typedef struct fill_probe {
  * scope's query buffer binding is 0 meanwhile. */
 void fill_probe_collect(fill_probe *probe, plume_gl_scope *scope);
 /* Begins a query around the raster draw to come where it is this draw's
- * turn, a query is free and the host has no GL_SAMPLES_PASSED query of its
- * own running (asked only then); true where one began: end it after the
- * draw with fill_probe_end. */
+ * turn, a query is free and the host has no occlusion query of its own
+ * running, of any kind (asked only then); true where one began: end it
+ * after the draw with fill_probe_end. */
 bool fill_probe_begin(fill_probe *probe, int viewport_pixels);
 void fill_probe_end(void);
 void fill_probe_release(fill_probe *probe, const plume_env *env);

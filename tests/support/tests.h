@@ -47,6 +47,7 @@ struct CMUnitTest;
     X(draw_group, 1)                                                                                                   \
     X(draw_group_tiled, 1)                                                                                             \
     X(draw_automatic, 1)                                                                                               \
+    X(fill_probe, 1)                                                                                                   \
     X(program_cache, 0)                                                                                                \
     X(warm, 1)                                                                                                         \
     X(trails, 1)                                                                                                       \

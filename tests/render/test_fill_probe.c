@@ -1,0 +1,128 @@
+/* The automatic draw path's fill probe (render/fill_probe.c) against a
+ * hostile host: the host's own occlusion queries of any of the three kinds
+ * (GL_SAMPLES_PASSED, GL_ANY_SAMPLES_PASSED, its conservative variant:
+ * one binding point, one of them active at a time) running around the
+ * draws, or begun between them, and conditional rendering on the host's
+ * query: no GL error, the draw succeeds and the host's query stays the
+ * active one; a system drawn under them still goes tiled by its fill once
+ * the host's query ends. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <epoxy/gl.h>
+
+#include "plume/plume_particles.h"
+#include "plume_fixture.h"
+#include "render_fixture.h"
+#include "test_env.h"
+#include "tests.h"
+
+enum { FEW = 400, FRAMES = 17 }; /* FRAMES: past two probes' turns (one raster draw in 8) */
+
+static const float CENTRE[3] = {0.0f, 0.0f, -8.0f};
+
+/* `frames` updated and drawn frames of a zero (automatic) frame with a
+ * depth texture, each finished; the path the last one drew with. */
+static uint32_t path_after(plume_system system, int frames) {
+    render_camera c = render_make_camera();
+    float *image = render_new_image();
+    for (int k = 0; k < frames; ++k) {
+        render_frame(system, &c, (plume_frame_desc){0}, true, 0, 1.0f, image);
+        glFinish();
+    }
+    free(image);
+    plume_profile profile;
+    assert_int_equal(plume_system_get_profile(fixture_context(), system, &profile), PLUME_OK);
+    return profile.draw_path;
+}
+
+static const struct {
+    GLenum target;
+    const char *name;
+} HOST_QUERIES[] = {
+    {GL_SAMPLES_PASSED, "GL_SAMPLES_PASSED"},
+    {GL_ANY_SAMPLES_PASSED, "GL_ANY_SAMPLES_PASSED"},
+    {GL_ANY_SAMPLES_PASSED_CONSERVATIVE, "GL_ANY_SAMPLES_PASSED_CONSERVATIVE"},
+};
+
+/* Large particles (a fill far over the threshold) drawn through probes'
+ * turns under the host's own occlusion query of each kind: no GL error,
+ * the host's query still the active one and its result a number; then,
+ * the host's query ended, the fill takes the path tiled. */
+static void test_fill_probe_under_every_host_occlusion_query(void **state) {
+    (void)state;
+    for (size_t q = 0; q < sizeof HOST_QUERIES / sizeof HOST_QUERIES[0]; ++q) {
+        plume_system large = render_cloud(CENTRE, 1.5f, 6.0f, FEW, 9, false);
+        assert_int_equal(plume_system_set_profiling(fixture_context(), large, true), PLUME_OK);
+        GLuint host_query = 0, result = 0;
+        glGenQueries(1, &host_query);
+        glBeginQuery(HOST_QUERIES[q].target, host_query);
+        uint32_t under = path_after(large, FRAMES);
+        GLint current = 0;
+        glGetQueryiv(HOST_QUERIES[q].target, GL_CURRENT_QUERY, &current);
+        GLenum error = glGetError();
+        glEndQuery(HOST_QUERIES[q].target);
+        glGetQueryObjectuiv(host_query, GL_QUERY_RESULT, &result);
+        glDeleteQueries(1, &host_query);
+        uint32_t after = path_after(large, FRAMES);
+        printf("  under the host's %s: %s, then %s; the host's query %s, error 0x%x\n", HOST_QUERIES[q].name,
+               under == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", after == PLUME_DRAW_PATH_TILED ? "tiled" : "raster",
+               (GLuint)current == host_query ? "still active" : "no longer active", error);
+        assert_int_equal(error, GL_NO_ERROR);
+        assert_int_equal((GLuint)current, host_query);
+        assert_int_equal(under, PLUME_DRAW_PATH_RASTER);
+        assert_int_equal(after, PLUME_DRAW_PATH_TILED);
+        assert_true(result > 0);
+        assert_int_equal(glGetError(), GL_NO_ERROR);
+        assert_int_equal(plume_system_destroy(fixture_context(), large), PLUME_OK);
+    }
+}
+
+/* The host's query begun and ended between frames while the probe's waits
+ * for its result, and conditional rendering on the host's query around
+ * the draws (a query that passed samples: the draws run): no error, the
+ * probe's result still arrives and takes the path tiled. */
+static void test_fill_probe_beside_host_queries_between_frames(void **state) {
+    (void)state;
+    plume_system large = render_cloud(CENTRE, 1.5f, 6.0f, FEW, 9, false);
+    assert_int_equal(plume_system_set_profiling(fixture_context(), large, true), PLUME_OK);
+    GLuint host_queries[3] = {0}, result = 0; /* a query object keeps the kind it was first begun as */
+    glGenQueries(3, host_queries);
+    render_camera c = render_make_camera();
+    float *image = render_new_image();
+    for (int k = 0; k < FRAMES; ++k) {
+        GLenum target = HOST_QUERIES[k % 3].target;
+        GLuint host_query = host_queries[k % 3];
+        glBeginQuery(target, host_query);
+        render_frame(large, &c, (plume_frame_desc){0}, true, 0, 1.0f, image);
+        glEndQuery(target);
+        glGetQueryObjectuiv(host_query, GL_QUERY_RESULT, &result);
+        assert_true(result > 0);
+        /* Drawn again under the host's condition: the host's intent. */
+        glBeginConditionalRender(host_query, GL_QUERY_WAIT);
+        render_draw(large, &c, (plume_frame_desc){0}, true, 0, 1.0f, image);
+        glEndConditionalRender();
+        assert_int_equal(glGetError(), GL_NO_ERROR);
+    }
+    glDeleteQueries(3, host_queries);
+    free(image);
+    uint32_t path = path_after(large, FRAMES);
+    printf("  between the host's own queries and conditional draws: then %s\n",
+           path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster");
+    assert_int_equal(path, PLUME_DRAW_PATH_TILED);
+    assert_int_equal(plume_system_destroy(fixture_context(), large), PLUME_OK);
+}
+
+const struct CMUnitTest fill_probe_tests[] = {
+    cmocka_unit_test_setup_teardown(test_fill_probe_under_every_host_occlusion_query, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_fill_probe_beside_host_queries_between_frames, fixture_setup,
+                                    fixture_teardown),
+};
+const size_t fill_probe_test_count = sizeof fill_probe_tests / sizeof fill_probe_tests[0];
