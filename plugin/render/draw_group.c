@@ -293,7 +293,7 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
     profiler_capture_u32(g->profiler, PROFILER_VALUE_DRAWN_COUNT, g->state_buffer, STATE_DRAWN_COUNT_OFFSET, &scope);
     profiler_stage_begin(g->profiler, PLUME_STAGE_DRAW);
     announce_stage(g, "draw");
-    draw_decision decision = draw_decide(frame, (uint32_t)bound, 0.0f);
+    draw_decision decision = draw_decide(frame, (uint32_t)bound, 0.0f, &g->kept);
     /* As for a trail system's own draw: a segment's triangles are ranks, so
      * past the tuning's most the tiled path is taken only when asked. */
     uint64_t ranks = (uint64_t)g->total_capacity * PLUME_TRAIL_SUBDIVISIONS * 2;

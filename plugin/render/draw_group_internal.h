@@ -82,6 +82,7 @@ typedef struct group_state {
     tiled_renderer tiled;
     uint32_t look;
     bool warned_lowres_without_depth, warned_lit_without_light, warned_tiled_without_depth;
+    draw_decision kept; /* the automatic path's last choice */
     plume_profiler *profiler; /* its frames are the group's draws */
     uint64_t draws;
     group_table *table;               /* NULL: every system gathers on its own */

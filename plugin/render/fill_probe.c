@@ -2,7 +2,9 @@
 #include "render/fill_probe.h"
 
 void fill_probe_collect(fill_probe *p, plume_gl_scope *scope) {
-    for (int i = 0; i < FILL_PROBE_QUERIES; ++i) {
+    /* From the next to begin, the oldest: the newest read is kept. */
+    for (uint32_t k = 0; k < FILL_PROBE_QUERIES; ++k) {
+        uint32_t i = (p->next + k) % FILL_PROBE_QUERIES;
         if (!p->pixels[i]) continue;
         /* A host's query buffer would take the results (at the pointer's
          * value as an offset): 0 while they are read. */
@@ -12,11 +14,16 @@ void fill_probe_collect(fill_probe *p, plume_gl_scope *scope) {
         if (!available) continue;
         glGetQueryObjectuiv(p->queries[i], GL_QUERY_RESULT, &samples);
         p->fill = (float)samples / (float)p->pixels[i];
+        p->fill_bound = p->bounds[i];
         p->pixels[i] = 0;
     }
 }
 
-bool fill_probe_begin(fill_probe *p, int viewport_pixels) {
+float fill_probe_estimate(const fill_probe *p, uint32_t drawn_bound) {
+    return p->fill_bound ? p->fill * (float)drawn_bound / (float)p->fill_bound : p->fill;
+}
+
+bool fill_probe_begin(fill_probe *p, int viewport_pixels, uint32_t drawn_bound) {
     if (viewport_pixels <= 0 || p->raster_draws++ % FILL_PROBE_EVERY != 0 || p->pixels[p->next]) return false;
     /* One occlusion query runs at a time, of any of the three kinds (they
      * share one binding point: GL 4.6 core, 4.2, BeginQuery's errors), each
@@ -31,6 +38,7 @@ bool fill_probe_begin(fill_probe *p, int viewport_pixels) {
     if (!p->queries[p->next]) glGenQueries(1, &p->queries[p->next]);
     glBeginQuery(GL_SAMPLES_PASSED, p->queries[p->next]);
     p->pixels[p->next] = (uint32_t)viewport_pixels;
+    p->bounds[p->next] = drawn_bound;
     p->next = (p->next + 1) % FILL_PROBE_QUERIES;
     return true;
 }

@@ -4,7 +4,10 @@
  * later, never waited on, over the viewport's pixels. A few large
  * particles (a dust storm of puffs metres across) cost the raster back end
  * by their pixels, not their count; draw_decide takes this fill with the
- * count. Not part of the API. */
+ * count. A fill is measured on raster draws only, so the one a tiled draw
+ * decides by is the last measure scaled by the drawn bound since (a puff
+ * dying out empties the screen while no raster draw measures it). Not part
+ * of the API. */
 #ifndef PLUME_RENDER_FILL_PROBE_H
 #define PLUME_RENDER_FILL_PROBE_H
 
@@ -19,18 +22,23 @@ enum { FILL_PROBE_QUERIES = 2, FILL_PROBE_EVERY = 8 };
 typedef struct fill_probe {
     GLuint queries[FILL_PROBE_QUERIES]; /* each made by its first probe */
     uint32_t pixels[FILL_PROBE_QUERIES]; /* a pending query's viewport pixels; 0: none pending */
+    uint32_t bounds[FILL_PROBE_QUERIES]; /* a pending query's drawn bound */
     uint32_t next, raster_draws;
     float fill; /* the newest read: samples over the viewport's pixels; 0 until one arrives */
+    uint32_t fill_bound; /* the drawn bound of the draw it measured */
 } fill_probe;
 
-/* Reads the queries whose results have arrived (no wait): fill; the
- * scope's query buffer binding is 0 meanwhile. */
+/* Reads the queries whose results have arrived (no wait), oldest first:
+ * fill; the scope's query buffer binding is 0 meanwhile. */
 void fill_probe_collect(fill_probe *probe, plume_gl_scope *scope);
+/* The fill of a draw of `drawn_bound` particles: the newest measure, in
+ * proportion to the bounds. */
+float fill_probe_estimate(const fill_probe *probe, uint32_t drawn_bound);
 /* Begins a query around the raster draw to come where it is this draw's
  * turn, a query is free and the host has no occlusion query of its own
  * running, of any kind (asked only then); true where one began: end it
  * after the draw with fill_probe_end. */
-bool fill_probe_begin(fill_probe *probe, int viewport_pixels);
+bool fill_probe_begin(fill_probe *probe, int viewport_pixels, uint32_t drawn_bound);
 void fill_probe_end(void);
 void fill_probe_release(fill_probe *probe, const plume_env *env);
 uint32_t fill_probe_list(const fill_probe *probe, plume_gl_object *out, uint32_t capacity);

@@ -1,11 +1,16 @@
-/* The automatic draw path's fill probe (render/fill_probe.c) against a
- * hostile host: the host's own occlusion queries of any of the three kinds
- * (GL_SAMPLES_PASSED, GL_ANY_SAMPLES_PASSED, its conservative variant:
- * one binding point, one of them active at a time) running around the
- * draws, or begun between them, and conditional rendering on the host's
- * query: no GL error, the draw succeeds and the host's query stays the
- * active one; a system drawn under them still goes tiled by its fill once
- * the host's query ends. */
+/* The automatic draw path against a hostile host and over frames
+ * (render/fill_probe.c, draw_decide in render/draw.c): the host's own
+ * occlusion queries of any of the three kinds (GL_SAMPLES_PASSED,
+ * GL_ANY_SAMPLES_PASSED, its conservative variant: one binding point, one
+ * of them active at a time) running around the draws, or begun between
+ * them, and conditional rendering on the host's query: no GL error, the
+ * draw succeeds and the host's query stays the active one; a system drawn
+ * under them still goes tiled by its fill once the host's query ends. A
+ * steady effect whose bound on the count hovers at the tiled threshold
+ * (its window of births gains or loses a frame's births from frame to
+ * frame) keeps one path instead of flipping every few frames, a flip a
+ * player sees; a puff of large particles that took the path tiled by its
+ * fill draws raster again once its particles have died. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -119,7 +124,88 @@ static void test_fill_probe_beside_host_queries_between_frames(void **state) {
     assert_int_equal(plume_system_destroy(fixture_context(), large), PLUME_OK);
 }
 
+/* `frames` frames of `dt` jittered by up to a third (seeded), each updated,
+ * drawn automatically with a depth texture and finished; into `paths` the
+ * path each frame's profile says. Returns how often the path changed. */
+static int paths_over_frames(plume_system system, int frames, float dt, uint32_t *paths) {
+    render_camera c = render_make_camera();
+    float *image = render_new_image();
+    int changes = 0;
+    for (int k = 0; k < frames; ++k) {
+        plume_frame_desc frame = {.dt = dt * test_random_float(0.67f, 1.33f)};
+        memcpy(frame.view, c.view, sizeof frame.view);
+        memcpy(frame.projection, c.projection, sizeof frame.projection);
+        assert_int_equal(plume_system_update(fixture_context(), system, &frame), PLUME_OK);
+        render_draw(system, &c, (plume_frame_desc){0}, true, 0, 1.0f, image);
+        glFinish();
+        plume_profile profile;
+        assert_int_equal(plume_system_get_profile(fixture_context(), system, &profile), PLUME_OK);
+        paths[k] = profile.draw_path;
+        changes += k > 0 && paths[k] != paths[k - 1];
+    }
+    free(image);
+    return changes;
+}
+
+static void print_paths(const char *what, const uint32_t *paths, int frames) {
+    printf("  %s: ", what);
+    for (int k = 0; k < frames; ++k) putchar(paths[k] == PLUME_DRAW_PATH_TILED ? 'T' : 'r');
+    putchar('\n');
+}
+
+/* About 62 000 small particles a second living 0.25 s: the bound on the
+ * drawn count (the births of the frames of the last 0.256 s) is 16 K give or take half a
+ * frame's births, around the tiled path's threshold (16384). */
+static void steady_at_the_threshold(plume_system_desc *desc) {
+    desc->capacity = 20011;
+    desc->emitters[0].burst_count = 0;
+    desc->emitters[0].rate = 16384.0f / (0.256f + 0.5f / 60.0f);
+    /* Every emitter's, the unused ones' too: the bound counts the births
+     * within the longest lifetime of any (an unused one's default: 1 s). */
+    for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) desc->emitters[e].lifetime = (plume_range){0.25f, 0.25f};
+}
+
+static void test_automatic_path_keeps_its_choice_at_the_threshold(void **state) {
+    (void)state;
+    enum { WARM = 20, WATCHED = 30 };
+    plume_system steady = render_cloud_with(CENTRE, 4.0f, 0.02f, 20011, test_random_u32(), false,
+                                            steady_at_the_threshold);
+    assert_int_equal(plume_system_set_profiling(fixture_context(), steady, true), PLUME_OK);
+    uint32_t paths[WARM + WATCHED];
+    paths_over_frames(steady, WARM, 1.0f / 60.0f, paths); /* past a lifetime: the count steady */
+    int changes = paths_over_frames(steady, WATCHED, 1.0f / 60.0f, paths);
+    print_paths("a steady 16 K effect, frame by frame (T tiled, r raster)", paths, WATCHED);
+    printf("  %d changes of path in %d frames (at most 1)\n", changes, WATCHED);
+    assert_true(changes <= 1);
+    assert_int_equal(plume_system_destroy(fixture_context(), steady), PLUME_OK);
+}
+
+/* 400 particles metres across, born at once, living 0.15 s (every
+ * emitter's lifetime: see steady_at_the_threshold). */
+static void short_puff(plume_system_desc *desc) {
+    for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) desc->emitters[e].lifetime = (plume_range){0.15f, 0.15f};
+}
+
+static void test_automatic_path_leaves_tiled_once_the_fill_is_gone(void **state) {
+    (void)state;
+    enum { PUFF_FRAMES = 60 };
+    plume_system puff = render_cloud_with(CENTRE, 1.5f, 6.0f, FEW, 9, false, short_puff);
+    assert_int_equal(plume_system_set_profiling(fixture_context(), puff, true), PLUME_OK);
+    uint32_t paths[PUFF_FRAMES];
+    paths_over_frames(puff, PUFF_FRAMES, 0.004f, paths); /* 60 frames of 4 ms on average: the puff's life and more */
+    print_paths("a puff of large particles living 0.15 s, frames of 4 ms", paths, PUFF_FRAMES);
+    bool went_tiled = false;
+    for (int k = 0; k < PUFF_FRAMES / 2; ++k) went_tiled = went_tiled || paths[k] == PLUME_DRAW_PATH_TILED;
+    assert_true(went_tiled);
+    assert_int_equal(paths[PUFF_FRAMES - 1], PLUME_DRAW_PATH_RASTER);
+    assert_int_equal(plume_system_destroy(fixture_context(), puff), PLUME_OK);
+}
+
 const struct CMUnitTest fill_probe_tests[] = {
+    cmocka_unit_test_setup_teardown(test_automatic_path_keeps_its_choice_at_the_threshold, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_automatic_path_leaves_tiled_once_the_fill_is_gone, fixture_setup,
+                                    fixture_teardown),
     cmocka_unit_test_setup_teardown(test_fill_probe_under_every_host_occlusion_query, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_fill_probe_beside_host_queries_between_frames, fixture_setup,
