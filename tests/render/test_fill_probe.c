@@ -22,6 +22,7 @@
 
 #include <epoxy/gl.h>
 
+#include "hostile_host.h"
 #include "plume/plume_particles.h"
 #include "plume_fixture.h"
 #include "render_fixture.h"
@@ -201,7 +202,114 @@ static void test_automatic_path_leaves_tiled_once_the_fill_is_gone(void **state)
     assert_int_equal(plume_system_destroy(fixture_context(), puff), PLUME_OK);
 }
 
+/* A host's target: a colour texture drawn into and a depth texture the
+ * frames hand over (not attached), at the far plane. */
+typedef struct probe_target {
+    GLuint framebuffer, color, depth;
+} probe_target;
+
+static probe_target make_target(int width, int height) {
+    probe_target t = {0, test_texture_create(GL_RGBA8, width, height),
+                      test_texture_create(GL_DEPTH_COMPONENT32F, width, height)};
+    const float far = 1.0f;
+    glClearTexImage(t.depth, 0, GL_DEPTH_COMPONENT, GL_FLOAT, &far);
+    glGenFramebuffers(1, &t.framebuffer);
+    glBindFramebuffer(GL_FRAMEBUFFER, t.framebuffer);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.color, 0);
+    glViewport(0, 0, width, height);
+    return t;
+}
+
+static void free_target(probe_target *t) {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &t->framebuffer);
+    glDeleteTextures(1, &t->color);
+    glDeleteTextures(1, &t->depth);
+}
+
+/* The camera's automatic frame of `dt`, with the target's depth. */
+static plume_frame_desc camera_frame(const probe_target *t, float dt) {
+    render_camera c = render_make_camera();
+    plume_frame_desc frame = {.dt = dt, .depth_texture = t->depth};
+    memcpy(frame.view, c.view, sizeof frame.view);
+    memcpy(frame.projection, c.projection, sizeof frame.projection);
+    return frame;
+}
+
+/* Automatic frames with a depth texture drawn inside a hostile host (its
+ * query buffer bound, a canary the probe's result must not land in, and
+ * every other state): the probe's queries begun, ended and read leave
+ * every value as it was, no occlusion query active, and the path goes
+ * tiled by the fill all the same. */
+static void test_fill_probe_leaves_a_hostile_host_as_it_found_it(void **state) {
+    (void)state;
+    enum { SIZE = 64 };
+    plume_system large = render_cloud(CENTRE, 1.5f, 6.0f, FEW, 9, false);
+    assert_int_equal(plume_system_set_profiling(fixture_context(), large, true), PLUME_OK);
+    probe_target target = make_target(SIZE, SIZE);
+    host_objects host = make_hostile(SIZE);
+    GLint64 before[HOSTILE_MAX_VALUES];
+    int count = snapshot(before);
+    plume_frame_desc frame = camera_frame(&target, 0.001f);
+    for (int k = 0; k < FRAMES; ++k) {
+        assert_int_equal(plume_system_update(fixture_context(), large, &frame), PLUME_OK);
+        assert_int_equal(plume_system_draw(fixture_context(), large, &frame), PLUME_OK);
+        glFinish();
+    }
+    assert_unchanged(before, count, "automatic draws, the fill probe's queries begun and read");
+    for (size_t q = 0; q < sizeof HOST_QUERIES / sizeof HOST_QUERIES[0]; ++q) {
+        GLint current = -1;
+        glGetQueryiv(HOST_QUERIES[q].target, GL_CURRENT_QUERY, &current);
+        assert_int_equal(current, 0);
+    }
+    end_hostile(&host);
+    plume_profile profile;
+    assert_int_equal(plume_system_get_profile(fixture_context(), large, &profile), PLUME_OK);
+    printf("  in a hostile host: %s\n", profile.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster");
+    assert_int_equal(profile.draw_path, PLUME_DRAW_PATH_TILED);
+    free_target(&target);
+    assert_int_equal(plume_system_destroy(fixture_context(), large), PLUME_OK);
+}
+
+/* A system drawn into three viewports a frame (the whole target, a
+ * minimised one of 0 x 0, a corner), so the probe's turns fall on each in
+ * turn and a result arrives after the viewport it measured changed; then
+ * destroyed right after a draw that began a query, its result never read:
+ * no GL error, and the fixture finds no GL object left (its queries go
+ * with it). */
+static void test_fill_probe_across_viewports_and_destroyed_in_flight(void **state) {
+    (void)state;
+    plume_system large = render_cloud(CENTRE, 1.5f, 6.0f, FEW, 9, false);
+    probe_target target = make_target(RENDER_WIDTH, RENDER_HEIGHT);
+    static const int VIEWPORTS[3][4] = {{0, 0, RENDER_WIDTH, RENDER_HEIGHT}, {0, 0, 0, 0}, {8, 8, 37, 29}};
+    for (int k = 0; k < FRAMES; ++k) {
+        plume_frame_desc frame = camera_frame(&target, 0.001f);
+        assert_int_equal(plume_system_update(fixture_context(), large, &frame), PLUME_OK);
+        for (int v = 0; v < 3; ++v) {
+            const int *at = VIEWPORTS[(v + k) % 3];
+            glViewport(at[0], at[1], at[2], at[3]); /* 0 x 0: minimised */
+            assert_int_equal(plume_system_draw(fixture_context(), large, &frame), PLUME_OK);
+        }
+        assert_int_equal(glGetError(), GL_NO_ERROR);
+    }
+    /* A second system's first draw is a probe's turn: begun, then the
+     * system destroyed before anything reads its result. */
+    plume_system second = render_cloud(CENTRE, 1.5f, 6.0f, FEW, 11, false);
+    plume_frame_desc frame = camera_frame(&target, 0.001f);
+    assert_int_equal(plume_system_update(fixture_context(), second, &frame), PLUME_OK);
+    glViewport(0, 0, RENDER_WIDTH, RENDER_HEIGHT);
+    assert_int_equal(plume_system_draw(fixture_context(), second, &frame), PLUME_OK);
+    assert_int_equal(plume_system_destroy(fixture_context(), second), PLUME_OK);
+    assert_int_equal(plume_system_destroy(fixture_context(), large), PLUME_OK);
+    assert_int_equal(glGetError(), GL_NO_ERROR);
+    free_target(&target);
+}
+
 const struct CMUnitTest fill_probe_tests[] = {
+    cmocka_unit_test_setup_teardown(test_fill_probe_leaves_a_hostile_host_as_it_found_it, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_fill_probe_across_viewports_and_destroyed_in_flight, fixture_setup,
+                                    fixture_teardown),
     cmocka_unit_test_setup_teardown(test_automatic_path_keeps_its_choice_at_the_threshold, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_automatic_path_leaves_tiled_once_the_fill_is_gone, fixture_setup,
