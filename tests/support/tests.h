@@ -26,6 +26,7 @@ struct CMUnitTest;
     X(particle_fragment, 0)                                                                                            \
     X(particle_prewarm_bounds, 1)                                                                                      \
     X(batch, 1)                                                                                                        \
+    X(batch_live_list, 1)                                                                                              \
     X(particle_pool, 0)                                                                                                \
     X(profile_statistics, 0)                                                                                           \
     X(profile_ring, 0)                                                                                                 \
