@@ -267,16 +267,25 @@ static float lists_against_twins(const plume_system *batched, const plume_system
     return largest;
 }
 
+/* Lit squares moving out, each with a trail (its segments keyed from the
+ * system's list as the update ends). */
+static void trailed(plume_system_desc *d) {
+    lit(d);
+    d->emitters[0].speed = (plume_range){0.5f, 1.0f};
+    d->trail = (plume_trail_desc){.points = 6, .spacing = 0.001f};
+}
+
 /* Each reader of a system's list the first to read it after an unsorted
  * batch, in turn, against twins updated one by one: the systems' own tiled
  * draws, their own raster draws at 1/2, a draw group (one system past a
- * group table's 4096 gathers by its own dispatch, from its list) and a
- * batch draw; steps of 1 ms, so every look's particles live. */
+ * group table's 4096 gathers by its own dispatch, from its list; a trail
+ * system among them) and a batch draw; steps of 1 ms, so every look's
+ * particles live. */
 static void test_every_draw_reads_a_batchs_waiting_lists(void **state) {
     (void)state;
     uint32_t seed = printed_seed();
     render_camera c = render_make_camera();
-    enum { SMALL = 7, ALL = SMALL + 1, READERS = 4 };
+    enum { SMALL = 7, ALL = SMALL + 2, READERS = 4 };
     plume_system batched[ALL], twins[ALL];
     make_apart(batched, 0, SMALL, seed);
     make_apart(twins, 0, SMALL, seed);
@@ -284,6 +293,9 @@ static void test_every_draw_reads_a_batchs_waiting_lists(void **state) {
     grid_centre(SMALL, centre);
     batched[SMALL] = make_look(centre, 0.3f, 0.05f, 4501, seed, 1);
     twins[SMALL] = make_look(centre, 0.3f, 0.05f, 4501, seed, 1);
+    grid_centre(SMALL + 1, centre);
+    batched[SMALL + 1] = render_cloud_with(centre, 0.3f, 0.1f, 97, seed, false, trailed);
+    twins[SMALL + 1] = render_cloud_with(centre, 0.3f, 0.1f, 97, seed, false, trailed);
     plume_draw_group groups[2];
     for (int g = 0; g < 2; ++g)
         assert_int_equal(plume_draw_group_create(fixture_context(),
