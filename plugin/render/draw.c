@@ -262,9 +262,8 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
     bool trail = v->trail.pair_buffer != 0;
     /* The fill matters where the tiled path could draw: with a depth texture. */
     bool automatic = draw_path_is_automatic(desc) && has_depth;
-    if (automatic) fill_probe_collect(&choices->fill, scope);
     draw_decision decision = draw_decide(desc, trail ? v->sort_bound * v->trail.entries : v->sort_bound,
-                                         automatic ? fill_probe_estimate(&choices->fill, v->sort_bound) : 0.0f,
+                                         fill_probe_fill_for(&choices->fill, desc, v->sort_bound, scope),
                                          &choices->kept);
     uint64_t trail_ranks = (uint64_t)v->desc->capacity * v->trail.entries * PLUME_TRAIL_SUBDIVISIONS * 2;
     if (trail && desc->draw_path != PLUME_DRAW_PATH_TILED && trail_ranks > DRAW_TUNING.trail_tiled_most_ranks)

@@ -1,6 +1,8 @@
 /* The automatic draw path's fill probe (fill_probe.h). */
 #include "render/fill_probe.h"
 
+#include "render/draw_path.h"
+
 void fill_probe_collect(fill_probe *p, plume_gl_scope *scope) {
     /* From the next to begin, the oldest: the newest read is kept. */
     for (uint32_t k = 0; k < FILL_PROBE_QUERIES; ++k) {
@@ -21,6 +23,12 @@ void fill_probe_collect(fill_probe *p, plume_gl_scope *scope) {
 
 float fill_probe_estimate(const fill_probe *p, uint32_t drawn_bound) {
     return p->fill_bound ? p->fill * (float)drawn_bound / (float)p->fill_bound : p->fill;
+}
+
+float fill_probe_fill_for(fill_probe *p, const plume_frame_desc *frame, uint32_t drawn_bound, plume_gl_scope *scope) {
+    if (!draw_path_is_automatic(frame) || frame->depth_texture == 0) return 0.0f;
+    fill_probe_collect(p, scope);
+    return fill_probe_estimate(p, drawn_bound);
 }
 
 bool fill_probe_begin(fill_probe *p, int viewport_pixels, uint32_t drawn_bound) {

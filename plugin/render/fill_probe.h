@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "core/plume_internal.h"
+#include "plume/plume_particles.h"
 
 enum { FILL_PROBE_QUERIES = 2, FILL_PROBE_EVERY = 8 };
 
@@ -34,6 +35,12 @@ void fill_probe_collect(fill_probe *probe, plume_gl_scope *scope);
 /* The fill of a draw of `drawn_bound` particles: the newest measure, in
  * proportion to the bounds. */
 float fill_probe_estimate(const fill_probe *probe, uint32_t drawn_bound);
+/* What a system's or a draw group's automatic path decides by: the
+ * results arrived read (fill_probe_collect), then the estimate for
+ * `drawn_bound`; 0 where the frame names a path or gives no depth texture
+ * (the tiled path could not draw: nothing measured). */
+float fill_probe_fill_for(fill_probe *probe, const plume_frame_desc *frame, uint32_t drawn_bound,
+                          plume_gl_scope *scope);
 /* Begins a query around the raster draw to come where it is this draw's
  * turn, a query is free and the host has no occlusion query of its own
  * running, of any kind (asked only then); true where one began: end it

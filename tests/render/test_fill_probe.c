@@ -10,7 +10,8 @@
  * (its window of births gains or loses a frame's births from frame to
  * frame) keeps one path instead of flipping every few frames, a flip a
  * player sees; a puff of large particles that took the path tiled by its
- * fill draws raster again once its particles have died. */
+ * fill draws raster again once its particles have died; a draw group's and
+ * a batch draw's raster draws are measured as a system's are. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +24,8 @@
 #include <epoxy/gl.h>
 
 #include "hostile_host.h"
+#include "plume/plume_batch.h"
+#include "plume/plume_draw_group.h"
 #include "plume/plume_particles.h"
 #include "plume_fixture.h"
 #include "render_fixture.h"
@@ -305,7 +308,52 @@ static void test_fill_probe_across_viewports_and_destroyed_in_flight(void **stat
     free_target(&target);
 }
 
+/* Two systems of large particles (each far over the fill threshold, far
+ * under the count one) drawn by one draw group, and by batch draws, in
+ * automatic frames with a depth texture: the group's raster draw is
+ * measured as a system's is and goes tiled; the group's queries are
+ * listed and freed with it (the fixture counts GL objects). */
+static void test_fill_probe_of_a_group_and_a_batch(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    plume_system systems[2] = {render_cloud(CENTRE, 1.5f, 6.0f, FEW, 9, false),
+                               render_cloud(CENTRE, 1.2f, 5.0f, FEW + 7, 13, false)};
+    plume_draw_group group;
+    plume_draw_group_desc desc = {.systems = systems, .system_count = 2};
+    assert_int_equal(plume_draw_group_create(fixture_context(), &desc, &group), PLUME_OK);
+    assert_int_equal(plume_draw_group_set_profiling(fixture_context(), group, true), PLUME_OK);
+    float *image = render_new_image();
+    plume_frame_desc frame = {.dt = 0.001f};
+    memcpy(frame.view, c.view, sizeof frame.view);
+    memcpy(frame.projection, c.projection, sizeof frame.projection);
+    for (int k = 0; k < FRAMES; ++k) {
+        for (int i = 0; i < 2; ++i) assert_int_equal(plume_system_update(fixture_context(), systems[i], &frame), PLUME_OK);
+        render_draw_group(group, &c, (plume_frame_desc){0}, true, 0, 1.0f, image);
+        glFinish();
+    }
+    plume_profile profile;
+    assert_int_equal(plume_draw_group_get_profile(fixture_context(), group, &profile), PLUME_OK);
+    printf("  a draw group of two systems of large particles: %s\n",
+           profile.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster");
+    assert_int_equal(profile.draw_path, PLUME_DRAW_PATH_TILED);
+    assert_int_equal(plume_draw_group_destroy(fixture_context(), group), PLUME_OK);
+    assert_int_equal(plume_batch_set_profiling(fixture_context(), true), PLUME_OK);
+    for (int k = 0; k < FRAMES; ++k) {
+        assert_int_equal(plume_batch_update(fixture_context(), systems, 2, &frame), PLUME_OK);
+        render_draw_batch(systems, 2, &c, (plume_frame_desc){0}, true, image);
+        glFinish();
+    }
+    plume_batch_profile batch;
+    assert_int_equal(plume_batch_get_profile(fixture_context(), &batch), PLUME_OK);
+    printf("  a batch draw of the two: %s\n", batch.draw.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster");
+    assert_int_equal(batch.draw.draw_path, PLUME_DRAW_PATH_TILED);
+    assert_int_equal(plume_batch_set_profiling(fixture_context(), false), PLUME_OK);
+    free(image);
+    for (int i = 0; i < 2; ++i) assert_int_equal(plume_system_destroy(fixture_context(), systems[i]), PLUME_OK);
+}
+
 const struct CMUnitTest fill_probe_tests[] = {
+    cmocka_unit_test_setup_teardown(test_fill_probe_of_a_group_and_a_batch, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_fill_probe_leaves_a_hostile_host_as_it_found_it, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_fill_probe_across_viewports_and_destroyed_in_flight, fixture_setup,
