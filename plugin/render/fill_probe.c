@@ -15,14 +15,20 @@ void fill_probe_collect(fill_probe *p, plume_gl_scope *scope) {
         glGetQueryObjectuiv(p->queries[i], GL_QUERY_RESULT_AVAILABLE, &available);
         if (!available) continue;
         glGetQueryObjectuiv(p->queries[i], GL_QUERY_RESULT, &samples);
-        p->fill = (float)samples / (float)p->pixels[i];
-        p->fill_bound = p->bounds[i];
+        p->fills[p->read_next] = (float)samples / (float)p->pixels[i];
+        p->fill_bounds[p->read_next] = p->bounds[i];
+        p->read_next = (p->read_next + 1) % FILL_PROBE_READS;
         p->pixels[i] = 0;
     }
 }
 
 float fill_probe_estimate(const fill_probe *p, uint32_t drawn_bound) {
-    return p->fill_bound ? p->fill * (float)drawn_bound / (float)p->fill_bound : p->fill;
+    float largest = 0.0f;
+    for (int i = 0; i < FILL_PROBE_READS; ++i) {
+        float fill = p->fill_bounds[i] ? p->fills[i] * (float)drawn_bound / (float)p->fill_bounds[i] : p->fills[i];
+        if (fill > largest) largest = fill;
+    }
+    return largest;
 }
 
 float fill_probe_fill_for(fill_probe *p, const plume_frame_desc *frame, uint32_t drawn_bound, plume_gl_scope *scope) {
@@ -32,7 +38,12 @@ float fill_probe_fill_for(fill_probe *p, const plume_frame_desc *frame, uint32_t
 }
 
 bool fill_probe_begin(fill_probe *p, int viewport_pixels, uint32_t drawn_bound) {
-    if (viewport_pixels <= 0 || p->raster_draws++ % FILL_PROBE_EVERY != 0 || p->pixels[p->next]) return false;
+    if (viewport_pixels <= 0) return false;
+    if (p->until_turn > 0) {
+        --p->until_turn;
+        return false;
+    }
+    if (p->pixels[p->next]) return false;
     /* One occlusion query runs at a time, of any of the three kinds (they
      * share one binding point: GL 4.6 core, 4.2, BeginQuery's errors), each
      * asked for its own kind: the host's own, if any, goes on. */
@@ -48,6 +59,10 @@ bool fill_probe_begin(fill_probe *p, int viewport_pixels, uint32_t drawn_bound) 
     p->pixels[p->next] = (uint32_t)viewport_pixels;
     p->bounds[p->next] = drawn_bound;
     p->next = (p->next + 1) % FILL_PROBE_QUERIES;
+    /* About one draw in eight; a cycle of 41 draws, a prime, so that views
+     * drawn in a fixed order each fall on turns, whatever their number. */
+    static const uint8_t SPACING[] = {5, 6, 7, 8, 10};
+    p->until_turn = SPACING[p->turns++ % (sizeof SPACING / sizeof SPACING[0])];
     return true;
 }
 

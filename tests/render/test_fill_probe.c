@@ -32,7 +32,7 @@
 #include "test_env.h"
 #include "tests.h"
 
-enum { FEW = 400, FRAMES = 17 }; /* FRAMES: past two probes' turns (one raster draw in 8) */
+enum { FEW = 400, FRAMES = 17 }; /* FRAMES: past two probes' turns (about one raster draw in 8) */
 
 static const float CENTRE[3] = {0.0f, 0.0f, -8.0f};
 
@@ -145,7 +145,7 @@ static int paths_over_frames(plume_system system, int frames, float dt, uint32_t
         plume_profile profile;
         assert_int_equal(plume_system_get_profile(fixture_context(), system, &profile), PLUME_OK);
         paths[k] = profile.draw_path;
-        changes += k > 0 && paths[k] != paths[k - 1];
+        changes += k > 0 && paths[k - 1] != 0 && paths[k] != paths[k - 1]; /* 0: no frame completed yet */
     }
     free(image);
     return changes;
@@ -153,7 +153,7 @@ static int paths_over_frames(plume_system system, int frames, float dt, uint32_t
 
 static void print_paths(const char *what, const uint32_t *paths, int frames) {
     printf("  %s: ", what);
-    for (int k = 0; k < frames; ++k) putchar(paths[k] == PLUME_DRAW_PATH_TILED ? 'T' : 'r');
+    for (int k = 0; k < frames; ++k) putchar(paths[k] == PLUME_DRAW_PATH_TILED ? 'T' : paths[k] ? 'r' : '.');
     putchar('\n');
 }
 
@@ -178,7 +178,7 @@ static void test_automatic_path_keeps_its_choice_at_the_threshold(void **state) 
     uint32_t paths[WARM + WATCHED];
     paths_over_frames(steady, WARM, 1.0f / 60.0f, paths); /* past a lifetime: the count steady */
     int changes = paths_over_frames(steady, WATCHED, 1.0f / 60.0f, paths);
-    print_paths("a steady 16 K effect, frame by frame (T tiled, r raster)", paths, WATCHED);
+    print_paths("a steady 16 K effect, frame by frame (T tiled, r raster, . none yet)", paths, WATCHED);
     printf("  %d changes of path in %d frames (at most 1)\n", changes, WATCHED);
     assert_true(changes <= 1);
     assert_int_equal(plume_system_destroy(fixture_context(), steady), PLUME_OK);
@@ -352,7 +352,48 @@ static void test_fill_probe_of_a_group_and_a_batch(void **state) {
     for (int i = 0; i < 2; ++i) assert_int_equal(plume_system_destroy(fixture_context(), systems[i]), PLUME_OK);
 }
 
+/* Large particles drawn each frame first through `away` views that look
+ * away from them (nothing on screen), then through the camera that sees
+ * them (a host's reflection or shadow views before its main view): the
+ * camera's draw, the last of each frame and the one its profile shows, is
+ * measured too, whatever the number of views, and keeps one path. */
+static void test_automatic_path_of_a_system_drawn_through_several_views(void **state) {
+    (void)state;
+    enum { VIEW_FRAMES = 40 };
+    probe_target target = make_target(RENDER_WIDTH, RENDER_HEIGHT);
+    mat4 turn = {{-1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, -1, 0}, {0, 0, 0, 1}}; /* half a turn about y */
+    for (int away = 1; away <= 2; ++away) {
+        plume_system large = render_cloud(CENTRE, 1.5f, 6.0f, FEW, 9, false);
+        assert_int_equal(plume_system_set_profiling(fixture_context(), large, true), PLUME_OK);
+        uint32_t paths[VIEW_FRAMES];
+        int changes = 0;
+        for (int k = 0; k < VIEW_FRAMES; ++k) {
+            plume_frame_desc frame = camera_frame(&target, 0.001f);
+            assert_int_equal(plume_system_update(fixture_context(), large, &frame), PLUME_OK);
+            for (int v = 0; v <= away; ++v) {
+                plume_frame_desc drawn = frame;
+                if (v < away) glm_mat4_mul(turn, (vec4 *)frame.view, (vec4 *)drawn.view);
+                assert_int_equal(plume_system_draw(fixture_context(), large, &drawn), PLUME_OK);
+            }
+            glFinish();
+            plume_profile profile;
+            assert_int_equal(plume_system_get_profile(fixture_context(), large, &profile), PLUME_OK);
+            paths[k] = profile.draw_path;
+            changes += k > 0 && paths[k - 1] != 0 && paths[k] != paths[k - 1]; /* 0: no frame completed yet */
+        }
+        char what[96];
+        snprintf(what, sizeof what, "%d view(s) away, then the one that sees the particles (its path)", away);
+        print_paths(what, paths, VIEW_FRAMES);
+        assert_int_equal(paths[VIEW_FRAMES - 1], PLUME_DRAW_PATH_TILED);
+        assert_true(changes <= 1);
+        assert_int_equal(plume_system_destroy(fixture_context(), large), PLUME_OK);
+    }
+    free_target(&target);
+}
+
 const struct CMUnitTest fill_probe_tests[] = {
+    cmocka_unit_test_setup_teardown(test_automatic_path_of_a_system_drawn_through_several_views, fixture_setup,
+                                    fixture_teardown),
     cmocka_unit_test_setup_teardown(test_fill_probe_of_a_group_and_a_batch, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_fill_probe_leaves_a_hostile_host_as_it_found_it, fixture_setup,
                                     fixture_teardown),
