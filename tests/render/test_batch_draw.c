@@ -62,6 +62,18 @@ static void assert_numbers(const float *image) {
     for (int i = 0; i < 4 * PIXELS; ++i) assert_false(isnan(image[i]));
 }
 
+/* Two pictures of `count` systems, numbers both, the first covering a few
+ * pixels a system: their largest difference (both freed). */
+static float largest_between(float *drawn, float *reference, uint32_t count) {
+    assert_numbers(drawn);
+    assert_numbers(reference);
+    assert_true(render_covered_pixels(drawn) > (int)count * 4);
+    float largest = render_largest_difference(drawn, reference);
+    free(drawn);
+    free(reference);
+    return largest;
+}
+
 static uint32_t printed_seed(void) {
     uint32_t seed = test_random_below(1u << 20);
     printf("  seed %u\n", seed);
@@ -129,13 +141,7 @@ static float batch_against_separate(const plume_system *listed, uint32_t listed_
     float *separate = poisoned_image(), *batched = poisoned_image();
     render_draw_many(systems, count, c, frames, NULL, separate);
     render_draw_batch(listed, listed_count, c, lit_frame(path), true, batched);
-    assert_numbers(separate);
-    assert_numbers(batched);
-    assert_true(render_covered_pixels(batched) > (int)count * 4);
-    float largest = render_largest_difference(separate, batched);
-    free(separate);
-    free(batched);
-    return largest;
+    return largest_between(batched, separate, count);
 }
 
 /* More systems than a draw group takes, none overlapping another on
@@ -204,12 +210,7 @@ static float own_draws_against_twins(const plume_system *batched, const plume_sy
     float *mine = poisoned_image(), *theirs = poisoned_image();
     render_draw_many(batched, count, c, frames, NULL, mine);
     render_draw_many(twins, count, c, frames, NULL, theirs);
-    assert_numbers(mine);
-    assert_true(render_covered_pixels(mine) > (int)count * 4);
-    float largest = render_largest_difference(mine, theirs);
-    free(mine);
-    free(theirs);
-    return largest;
+    return largest_between(mine, theirs, count);
 }
 
 /* Two batches in turn over the same table scratch, unsorted, then each
@@ -259,12 +260,7 @@ static float lists_against_twins(const plume_system *batched, const plume_system
         render_draw_batch(batched, count, c, lit_frame(PLUME_DRAW_PATH_RASTER), true, mine);
         render_draw_batch(twins, count, c, lit_frame(PLUME_DRAW_PATH_RASTER), true, theirs);
     }
-    assert_numbers(mine);
-    assert_true(render_covered_pixels(mine) > (int)count * 4);
-    float largest = render_largest_difference(mine, theirs);
-    free(mine);
-    free(theirs);
-    return largest;
+    return largest_between(mine, theirs, count);
 }
 
 /* Lit squares moving out, each with a trail (its segments keyed from the
