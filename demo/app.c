@@ -546,6 +546,8 @@ void demo_app_summary(demo_app *app, demo_summary *out) {
     out->companion_count = smoke_system_companion_gpu_ms(app->smoke, out->companion_ms);
     if (app->profile_available) {
         out->drawn_count = app->profile.drawn_count;
+        out->drew_path = app->profile.draw_path;
+        out->drew_resolution = app->profile.draw_resolution;
         out->tiled_entries = app->profile.tiled_entries;
         out->tiled_entry_budget = app->profile.tiled_entry_budget;
         out->tiled_overflow_frames = app->profile.tiled_overflow_frames;
@@ -556,6 +558,9 @@ void demo_app_summary(demo_app *app, demo_summary *out) {
 void demo_summary_print(const demo_summary *s) {
     printf("frames: %u, particles: %u live of %u capacity (%u drawn in the last profiled frame), sort: %s\n",
            s->frames, s->live_count, s->capacity, s->drawn_count, s->sort);
+    if (s->drew_path != 0)
+        printf("the last profiled frame drew %s at %s resolution\n", demo_path_name(s->drew_path),
+               demo_resolution_name(s->drew_resolution));
     printf("CPU per frame (median): %.2f ms issuing, %.2f ms between frames\n", s->median_cpu_ms,
            s->median_frame_ms);
     if (s->gpu_times)

@@ -102,6 +102,9 @@ typedef struct demo_summary {
     uint32_t drawn_count;              /* of those, not culled, in the last profiled frame */
     uint32_t capacity;
     const char *sort;                  /* the last update's sort: "bitonic", "radix", "none" */
+    /* The plume_draw_path and plume_draw_resolution the last profiled frame
+     * drew with (what the automatic path chose); 0: not known. */
+    uint32_t drew_path, drew_resolution;
     /* The tiled path in the last profiled frame: entries, budget, and the
      * frames of the profile's window that overflowed it (drew raster). */
     uint32_t tiled_entries, tiled_entry_budget, tiled_overflow_frames;

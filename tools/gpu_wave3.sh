@@ -2,7 +2,8 @@
 # The GPU machine's call for the third wave's open figures, most important
 # first, each part under a time limit of its own so that one slow part
 # cannot eat the call (notes/wave3-draws-h200.md lists what each answers):
-#   suites  the test suite (static), the plugin table's, the GL 3.3 list
+#   suites  the test suite (static), the plugin table's, the GL 3.3 list and
+#           the OpenGL ES list (NVIDIA's ES context)
 #   many    many small systems: per-system calls against the batch, and a
 #           system's GPU memory by the driver's count (NVX) (#36)
 #   trails  64 K x 16-point trails in a draw group, raster and tiled (#31)
@@ -11,6 +12,9 @@
 #   gles    the fragment path in NVIDIA's OpenGL ES context at 64 K beside
 #           the desktop GL's paths (#34)
 #   web     the WebGL 2 page in Chromium, where chromium and emcc exist (#34)
+#   fill    the automatic path's fill probe: the dust storm (eleven thousand
+#           puffs metres across, under the count that makes the path tiled)
+#           automatic beside raster and tiled; expected tiled (#37)
 # Builds nothing: run from a folder that holds build/release/bin, demo/ and
 # tests/ (the device's copy of the tree, the build carried):
 #     . .gl/prelude.sh; sh tools/gpu_wave3.sh "$OUT" [PART...]
@@ -19,7 +23,7 @@
 set -u
 out=${1:-/tmp/plume-wave3}
 [ $# -gt 0 ] && shift
-parts=${*:-suites many trails meshes gallery gles web}
+parts=${*:-suites many trails meshes gallery gles web fill}
 bin=./build/release/bin
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
@@ -39,7 +43,10 @@ for part in $parts; do
         grep -E "PASSED|FAILED" "$out/plugin_host.log" | head -5
         eval "$(sed -n '/^tests="/,/[^\\]"$/p' tests/run_gl33.sh)"
         run_part gl33 60 env PLUME_TEST_GL=3.3 PLUME_TEST_PATH=fragment $bin/plume_tests "$tests"
-        grep -E "PASSED|FAILED" "$out/gl33.log" | head -5 ;;
+        grep -E "PASSED|FAILED" "$out/gl33.log" | head -5
+        eval "$(sed -n '/^tests="/,/[^\\]"$/p' tests/run_gles3.sh)"
+        run_part gles3 60 env PLUME_TEST_GL=es3.0 $bin/plume_tests "$tests"
+        grep -E "^GL:|PASSED|FAILED" "$out/gles3.log" | head -5 ;;
     many)
         run_part many 240 $bin/plume_many_systems --counts 1,10,50,200,1000 --paths raster,tiled --frames 120 \
             --warmup 70 --creations 200 --capacity 1024
@@ -64,6 +71,12 @@ for part in $parts; do
     web)
         run_part web 120 sh tests/check_web_page.sh
         tail -3 "$out/web.log" ;;
-    *) echo "gpu_wave3: no part '$part' (suites many trails meshes gallery gles web)" >&2; exit 2 ;;
+    fill)
+        for path in automatic raster tiled; do
+            run_part "fill_$path" 120 $bin/plume_demo --offscreen --size 1280x720 --frames 600 --effect dust_storm \
+                --path "$path" --out "$out/fill_$path.png"
+            grep -iE "draw|path|steady" "$out/fill_$path.log" | tail -4
+        done ;;
+    *) echo "gpu_wave3: no part '$part' (suites many trails meshes gallery gles web fill)" >&2; exit 2 ;;
     esac
 done
