@@ -4,7 +4,7 @@
 #include "render/draw_path.h"
 
 void fill_probe_collect(fill_probe *p, plume_gl_scope *scope) {
-    /* From the next to begin, the oldest: the newest read is kept. */
+    /* From the next to begin, the oldest: the reads' ring ends with the newest. */
     for (uint32_t k = 0; k < FILL_PROBE_QUERIES; ++k) {
         uint32_t i = (p->next + k) % FILL_PROBE_QUERIES;
         if (!p->pixels[i]) continue;
@@ -43,6 +43,12 @@ bool fill_probe_begin(fill_probe *p, int viewport_pixels, uint32_t drawn_bound) 
         --p->until_turn;
         return false;
     }
+    /* This draw's turn, taken or not (the asks below cost a wait on a
+     * threaded driver: once a turn). About one draw in eight; a cycle of 41
+     * draws, a prime, so that views drawn in a fixed order each fall on
+     * turns, whatever their number. */
+    static const uint8_t SPACING[] = {5, 6, 7, 8, 10};
+    p->until_turn = SPACING[p->turns++ % (sizeof SPACING / sizeof SPACING[0])];
     if (p->pixels[p->next]) return false;
     /* One occlusion query runs at a time, of any of the three kinds (they
      * share one binding point: GL 4.6 core, 4.2, BeginQuery's errors), each
@@ -59,10 +65,6 @@ bool fill_probe_begin(fill_probe *p, int viewport_pixels, uint32_t drawn_bound) 
     p->pixels[p->next] = (uint32_t)viewport_pixels;
     p->bounds[p->next] = drawn_bound;
     p->next = (p->next + 1) % FILL_PROBE_QUERIES;
-    /* About one draw in eight; a cycle of 41 draws, a prime, so that views
-     * drawn in a fixed order each fall on turns, whatever their number. */
-    static const uint8_t SPACING[] = {5, 6, 7, 8, 10};
-    p->until_turn = SPACING[p->turns++ % (sizeof SPACING / sizeof SPACING[0])];
     return true;
 }
 
