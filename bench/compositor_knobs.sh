@@ -16,7 +16,9 @@
 # particle under it touches no tile), the composite's batch of splats (64,
 # 128; default 256), the tight bounds of the sprite's alpha footprint (0.42
 # of the --smoke sprite's quad, FRAME_BENCH_SPRITE_FOOTPRINT; default its
-# whole quad). The best combination takes, of each knob, its best
+# whole quad), the blend and upsample over every tile (--cover-every-tile:
+# the full-screen pass as it was; default only the tiles with particles,
+# and at 1/2 their neighbours). The best combination takes, of each knob, its best
 # value where that beat the baseline by over 1 % (geometric mean of the four
 # cases' ratios).
 #
@@ -59,7 +61,8 @@ sort:radix|--entry-sort radix
 cull:1/255|--min-alpha 0.00392157
 bounds:sprite|--footprint 0.42
 batch:64|--batch 64
-batch:128|--batch 128'
+batch:128|--batch 128
+cover:every|--cover-every-tile'
 
 csv_of() { echo "$OUT/$(echo "$1" | tr ':/' '__')-$2-$3.csv"; }
 

@@ -17,7 +17,7 @@
  *                          [--frames-csv FILE] [--turbulence S] [--look-away]
  *                          [--no-cull] [--resolution full|half|quarter]
  *                          [--path raster|tiled|automatic] [--tile 8|16|32] [--chunk K|unchunked]
- *                          [--min-alpha A] [--batch N] [--footprint F]
+ *                          [--min-alpha A] [--batch N] [--footprint F] [--cover-every-tile]
  *                          [--no-termination]
  *                          [--blend premultiplied|additive|premultiplied_additive]
  *                          [--orientation camera_facing|velocity_stretched|velocity_aligned|world_axis|world_facing]
@@ -50,10 +50,10 @@
  *   --tile        the tiled path's tile size in pixels (default 16)
  *   --chunk       the entries a composite workgroup walks at most (default
  *                 512; "unchunked": a tile's whole run)
- *   --min-alpha, --batch, --footprint  the compositor's lab knobs
- *                 (plume_lab_tiled_knobs: the opacity cull, the composite's
- *                 batch, the sprite's alpha footprint; default 0, the
- *                 product's)
+ *   --min-alpha, --batch, --footprint, --cover-every-tile  the compositor's
+ *                 lab knobs (plume_lab_tiled_knobs: the opacity cull, the
+ *                 composite's batch, the sprite's alpha footprint, the blend
+ *                 over every tile; default 0, the product's)
  * Where the draw has sub-stages (the tiled path; 1/2 and 1/4), a second line
  * per count gives their medians (plume_draw_stage). Both --tile and --chunk
  * reach the module through the lab (plume_lab_tiled_configure,
@@ -448,10 +448,11 @@ int main(int argc, char **argv) {
                      "blended_pixels,entries_per_draw_ms,blended_pixels_per_draw_ms\n",
                 DRAW_STAGE_CSV);
     if (frames_csv) fprintf(frames_csv, "frame,live_count,sim_ms,sort_ms,draw_ms,cpu_ms\n");
-    printf("path %s, resolution %u%s%s%s; min alpha %g, batch %u, footprint %g\n",
+    printf("path %s, resolution %u%s%s%s%s; min alpha %g, batch %u, footprint %g\n",
            o.path == PLUME_DRAW_PATH_TILED ? "tiled" : o.path == PLUME_DRAW_PATH_AUTOMATIC ? "automatic" : "raster", o.resolution,
            o.no_termination ? ", no early termination" : "", o.tile_size ? ", tile size set" : "",
-           o.chunk_entries ? ", chunk entries set" : "", (double)o.knobs.min_alpha, o.knobs.batch,
+           o.chunk_entries ? ", chunk entries set" : "",
+           o.knobs.cover_every_tile ? ", the blend over every tile" : "", (double)o.knobs.min_alpha, o.knobs.batch,
            (double)o.knobs.footprint);
     printf("\n%9s %5s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s %8s %10s %8s %9s %9s\n", "particles", "world", "frames",
            "simulate", "sort", "sim+sort", "update", "draw", "cpu ms", "passes", "order", "drawn", "sorted by",

@@ -253,6 +253,11 @@ typedef struct plume_lab_tiled_knobs {
      * its finer levels; a particle a few pixels across samples coarse mip
      * levels, whose alpha spreads past it. 0: the whole quad (0.5). */
     float footprint;
+    /* The blend onto the host's framebuffer and the low-resolution upsample
+     * cover every tile of the target (a quad each), as a full-screen pass
+     * would, instead of only the tiles with particles (and, at low
+     * resolution, their neighbours): the baseline of that change. */
+    bool cover_every_tile;
 } plume_lab_tiled_knobs;
 
 /* Before the system's first tiled draw (NULL: all zero).

@@ -10,6 +10,7 @@
 #include "render/fill_probe.h"
 #include "render/lowres.h"
 #include "render/self_shadow.h"
+#include "render/tiled.h"
 
 static const char *const DRAW_STAGE_GROUPS[PLUME_DRAW_STAGE_COUNT] = {
     "plume draw: tiled project",   "plume draw: tiled scan",      "plume draw: tiled entries",
@@ -288,7 +289,9 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
     plume_debug_group_begin(v->env, "plume draw: low-resolution particles");
     r = draw_with(path, v, frame, &target, scope);
     plume_debug_group_end(v->env);
-    lowres_end(low, v, desc, frame->projection, &pass);
+    screen_cover cover;
+    bool covered = path == &tiled_draw_path && tiled_take_cover(tiled_of(v), &cover);
+    lowres_end(low, v, desc, frame->projection, &pass, covered ? &cover : NULL);
     return r;
 }
 

@@ -328,7 +328,9 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
         if (r == PLUME_OK) {
             draw_target target = lowres_target(&pass);
             r = draw_onto(&w, &target, tiled, &scope);
-            lowres_end(&g->lowres, &own, frame, projection, &pass);
+            screen_cover cover;
+            bool covered = tiled && tiled_take_cover(&g->tiled, &cover);
+            lowres_end(&g->lowres, &own, frame, projection, &pass, covered ? &cover : NULL);
         }
     }
     announce_stage(g, NULL);

@@ -9,7 +9,8 @@
  *      cleared to transparent, depth-tested against (1) and faded against its
  *      copy;
  *   3. that target blended onto the host's framebuffer with a depth-aware
- *      upsample (lowres_composite.frag), once per pixel.
+ *      upsample (lowres_composite.frag), once per pixel: the viewport's, or
+ *      after the tiled path the tiles it names (render/tile_cover.vert).
  * Blending premultiplied colours into a transparent target and the result
  * over the host's colour gives what blending each particle over the host's
  * colour gives (the "over" operator is associative). Passes 1 and 3 are
@@ -33,7 +34,8 @@ static const char *const DOWNSAMPLE_UNIFORMS[LOWRES_DOWNSAMPLE_UNIFORMS + 1] = {
                                                                              "u_host_depth", NULL};
 static const char *const COMPOSITE_UNIFORMS[LOWRES_COMPOSITE_UNIFORMS + 1] = {
     "u_lowres_size",   "u_viewport_origin", "u_host_size",   "u_inverse_projection",
-    "u_edge_ratio",    "u_particles",       "u_lowres_depth", "u_host_depth", "u_depth_convention", NULL};
+    "u_edge_ratio",    "u_particles",       "u_lowres_depth", "u_host_depth", "u_depth_convention",
+    SCREEN_COVER_UNIFORM_NAMES, NULL};
 
 static plume_result build_programs(const plume_env *env, int factor, lowres_programs *out) {
     char defines[64];
@@ -42,19 +44,28 @@ static plume_result build_programs(const plume_env *env, int factor, lowres_prog
                                         {GL_FRAGMENT_SHADER, "render/lowres_depth.frag"}};
     plume_shader_stage composite[2] = {{GL_VERTEX_SHADER, "render/fullscreen.vert"},
                                        {GL_FRAGMENT_SHADER, "render/lowres_composite.frag"}};
+    plume_shader_stage composite_tiles[2] = {{GL_VERTEX_SHADER, "render/tile_cover.vert"},
+                                             {GL_FRAGMENT_SHADER, "render/lowres_composite.frag"}};
     plume_result r = plume_build_program(env, "plume draw: depth downsample", downsample, 2, defines,
                                          &out->downsample);
     if (r == PLUME_OK)
         r = plume_build_program(env, "plume draw: low-resolution composite", composite, 2, defines, &out->composite);
+    if (r == PLUME_OK)
+        r = plume_build_program(env, "plume draw: low-resolution composite of tiles", composite_tiles, 2, defines,
+                                &out->composite_tiles);
     if (r != PLUME_OK) return r;
-    GLuint d = out->downsample, c = out->composite;
+    GLuint d = out->downsample;
     plume_find_uniform_locations(d, DOWNSAMPLE_UNIFORMS, out->downsample_at);
-    plume_find_uniform_locations(c, COMPOSITE_UNIFORMS, out->composite_at);
     glProgramUniform1i(d, out->downsample_at[LOWRES_DOWNSAMPLE_HOST_DEPTH], 2);
-    glProgramUniform1i(c, out->composite_at[LOWRES_COMPOSITE_PARTICLES], 0);
-    glProgramUniform1i(c, out->composite_at[LOWRES_COMPOSITE_LOWRES_DEPTH], 1);
-    glProgramUniform1i(c, out->composite_at[LOWRES_COMPOSITE_HOST_DEPTH], 2);
-    glProgramUniform1f(c, out->composite_at[LOWRES_COMPOSITE_EDGE_RATIO], EDGE_PERCENT / 100.0f);
+    for (int tiles = 0; tiles < 2; ++tiles) {
+        GLuint c = tiles ? out->composite_tiles : out->composite;
+        GLint *at = tiles ? out->composite_tiles_at : out->composite_at;
+        plume_find_uniform_locations(c, COMPOSITE_UNIFORMS, at);
+        glProgramUniform1i(c, at[LOWRES_COMPOSITE_PARTICLES], 0);
+        glProgramUniform1i(c, at[LOWRES_COMPOSITE_LOWRES_DEPTH], 1);
+        glProgramUniform1i(c, at[LOWRES_COMPOSITE_HOST_DEPTH], 2);
+        glProgramUniform1f(c, at[LOWRES_COMPOSITE_EDGE_RATIO], EDGE_PERCENT / 100.0f);
+    }
     return PLUME_OK;
 }
 
@@ -138,7 +149,7 @@ draw_target lowres_target(const lowres_pass *pass) {
 }
 
 void lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc *frame, const mat4 projection,
-                const lowres_pass *pass) {
+                const lowres_pass *pass, const screen_cover *cover) {
     const lowres_programs *programs = &r->programs[factor_index(pass->factor)];
     GLuint sampler = r->depth_sampler;
     const GLint *viewport = pass->viewport;
@@ -154,8 +165,8 @@ void lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc 
     draw_bind_texture(0, targets->particles, sampler);
     draw_bind_texture(1, targets->depth_copy, sampler);
     draw_bind_texture(2, frame->depth_texture, sampler);
-    GLuint c = programs->composite;
-    const GLint *at = programs->composite_at;
+    GLuint c = cover ? programs->composite_tiles : programs->composite;
+    const GLint *at = cover ? programs->composite_tiles_at : programs->composite_at;
     glUseProgram(c);
     mat4 inverse;
     glm_mat4_inv((vec4 *)projection, inverse);
@@ -164,12 +175,17 @@ void lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc 
     glProgramUniform2i(c, at[LOWRES_COMPOSITE_VIEWPORT_ORIGIN], viewport[0], viewport[1]);
     glProgramUniform2i(c, at[LOWRES_COMPOSITE_HOST_SIZE], viewport[2], viewport[3]);
     glProgramUniform1ui(c, at[LOWRES_COMPOSITE_DEPTH_CONVENTION], pass->depth_convention);
-    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, pass->args_buffer);
-    glDrawArraysIndirect(GL_TRIANGLES, NULL);
+    if (cover) {
+        screen_cover_bind(cover, c, &at[LOWRES_COMPOSITE_COVER], pass->factor, viewport);
+        screen_cover_draw();
+    } else {
+        glBindBuffer(GL_DRAW_INDIRECT_BUFFER, pass->args_buffer);
+        glDrawArraysIndirect(GL_TRIANGLES, NULL);
+    }
     draw_stage_end(v, PLUME_DRAW_STAGE_UPSAMPLE);
 }
 
-enum { LOWRES_GL_OBJECTS = 2 * LOWRES_FACTORS + 3 };
+enum { LOWRES_GL_OBJECTS = 3 * LOWRES_FACTORS + 3 };
 
 uint32_t lowres_list_gl_objects(const lowres_state *r, plume_gl_object *out, uint32_t capacity) {
     plume_gl_object all[LOWRES_GL_OBJECTS];
@@ -177,6 +193,7 @@ uint32_t lowres_list_gl_objects(const lowres_state *r, plume_gl_object *out, uin
     for (int i = 0; i < LOWRES_FACTORS; ++i) {
         all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[i].downsample};
         all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[i].composite};
+        all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[i].composite_tiles};
     }
     all[n++] = (plume_gl_object){GL_PROGRAM, r->args_program};
     all[n++] = (plume_gl_object){GL_VERTEX_ARRAY, r->vertex_array};

@@ -18,12 +18,17 @@ enum {
     LOWRES_COMPOSITE_LOWRES_SIZE, LOWRES_COMPOSITE_VIEWPORT_ORIGIN, LOWRES_COMPOSITE_HOST_SIZE,
     LOWRES_COMPOSITE_INVERSE_PROJECTION, LOWRES_COMPOSITE_EDGE_RATIO, LOWRES_COMPOSITE_PARTICLES,
     LOWRES_COMPOSITE_LOWRES_DEPTH, LOWRES_COMPOSITE_HOST_DEPTH, LOWRES_COMPOSITE_DEPTH_CONVENTION,
-    LOWRES_COMPOSITE_UNIFORMS
+    LOWRES_COMPOSITE_COVER, /* SCREEN_COVER_UNIFORMS from here: the tiles' composite's */
+    LOWRES_COMPOSITE_UNIFORMS = LOWRES_COMPOSITE_COVER + SCREEN_COVER_UNIFORMS
 };
 
+/* The composite over the whole viewport, and over the tiles a tiled draw
+ * names (render/tile_cover.vert: the tiles with particles and their
+ * neighbours). */
 typedef struct lowres_programs {
-    GLuint downsample, composite;
-    GLint downsample_at[LOWRES_DOWNSAMPLE_UNIFORMS], composite_at[LOWRES_COMPOSITE_UNIFORMS];
+    GLuint downsample, composite, composite_tiles;
+    GLint downsample_at[LOWRES_DOWNSAMPLE_UNIFORMS], composite_at[LOWRES_COMPOSITE_UNIFORMS],
+        composite_tiles_at[LOWRES_COMPOSITE_UNIFORMS];
 } lowres_programs;
 
 typedef struct lowres_state {
@@ -72,8 +77,10 @@ plume_result lowres_begin(lowres_state *r, const particle_view *view, const plum
  * texture, tested against the downsampled depth, faded against its copy. */
 draw_target lowres_target(const lowres_pass *pass);
 /* Step 3: the target blended onto the host's framebuffer with the
- * depth-aware upsample; the host's framebuffer, viewport and scissor back. */
+ * depth-aware upsample, over the viewport or, after a tiled draw, the tiles
+ * `cover` names (NULL: the viewport); the host's framebuffer, viewport and
+ * scissor back. */
 void lowres_end(lowres_state *r, const particle_view *view, const plume_frame_desc *frame, const mat4 projection,
-                const lowres_pass *pass);
+                const lowres_pass *pass, const screen_cover *cover);
 
 #endif

@@ -5,7 +5,7 @@
 
 #include "render/screen_scratch.h"
 
-enum { SCRATCH_GL_OBJECTS = 11 + 5 * SCREEN_SCRATCH_LOWRES_FACTORS };
+enum { SCRATCH_GL_OBJECTS = 12 + 5 * SCREEN_SCRATCH_LOWRES_FACTORS };
 
 static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_t capacity) {
     const screen_scratch *shared = state;
@@ -15,9 +15,9 @@ static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_
         {GL_BUFFER, shared->entries_buffer},    {GL_BUFFER, shared->counts_buffer},
         {GL_BUFFER, shared->splats_buffer},     {GL_BUFFER, shared->scan_sums_buffer},
         {GL_BUFFER, shared->control_buffer},    {GL_BUFFER, shared->readback_buffer},
-        {GL_BUFFER, shared->lowres_args_buffer},
+        {GL_BUFFER, shared->lowres_args_buffer}, {GL_BUFFER, shared->cover_buffer},
     };
-    uint32_t n = 11;
+    uint32_t n = 12;
     for (int i = 0; i < SCREEN_SCRATCH_LOWRES_FACTORS; ++i) {
         const lowres_targets *t = &shared->lowres[i];
         all[n++] = (plume_gl_object){GL_FRAMEBUFFER, t->depth_framebuffer};
@@ -92,7 +92,9 @@ plume_result screen_scratch_ensure_tiled_target(screen_scratch *shared, const pl
 void screen_scratch_ensure_ranges(screen_scratch *shared, const plume_env *env, uint32_t tiles) {
     if (shared->ranges_buffer && shared->range_capacity >= tiles) return;
     glDeleteBuffers(1, &shared->ranges_buffer);
+    glDeleteBuffers(1, &shared->cover_buffer);
     shared->ranges_buffer = plume_make_gpu_buffer(env, (GLsizeiptr)tiles * 8, "plume draw: tiled ranges");
+    shared->cover_buffer = plume_make_gpu_buffer(env, (GLsizeiptr)tiles * 4, "plume draw: tiled cover");
     shared->range_capacity = tiles;
 }
 
@@ -226,4 +228,18 @@ plume_result screen_scratch_ensure_lowres(screen_scratch *shared, const plume_en
         return PLUME_ERROR_GL_UNSUPPORTED;
     }
     return plume_drain_gl_errors(env, "plume_system_draw (low-resolution targets)");
+}
+
+void screen_cover_bind(const screen_cover *cover, GLuint program, const GLint at[SCREEN_COVER_UNIFORMS], int factor,
+                       const GLint viewport[4]) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_CONTROL, cover->control_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COVER, cover->cover_buffer);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, cover->control_buffer);
+    glProgramUniform1ui(program, at[SCREEN_COVER_TILES_ACROSS], cover->tiles_across);
+    glProgramUniform1i(program, at[SCREEN_COVER_TILE_PIXELS], (GLint)cover->tile * factor);
+    glProgramUniform2i(program, at[SCREEN_COVER_VIEWPORT_SIZE], viewport[2], viewport[3]);
+}
+
+void screen_cover_draw(void) {
+    glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(4 * PLUME_TILED_BLEND_ARGS));
 }

@@ -32,6 +32,27 @@ typedef struct lowres_targets {
 
 enum { ENTRY_SORTER_KINDS = 3 * 2 }; /* plume_sort_algorithm by 16 or 32 key bits */
 
+/* What a tiled draw at low resolution leaves for the upsample that follows
+ * it: the tiles of its target to cover (render/tile_cover.vert), in the
+ * control words' blend arguments and the cover list. */
+typedef struct screen_cover {
+    GLuint control_buffer, cover_buffer;
+    uint32_t tiles_across; /* the target's tiles in a row */
+    uint32_t tile;         /* a tile's side in the target's pixels */
+} screen_cover;
+
+/* The uniforms of render/tile_cover.vert, in this order in a program's table. */
+enum { SCREEN_COVER_TILES_ACROSS, SCREEN_COVER_TILE_PIXELS, SCREEN_COVER_VIEWPORT_SIZE, SCREEN_COVER_UNIFORMS };
+#define SCREEN_COVER_UNIFORM_NAMES "u_tiles_across", "u_tile_pixels", "u_viewport_size"
+/* Sets `program`'s tile_cover.vert (its uniforms' locations at `at`) to
+ * cover's tiles, `factor` of the host's pixels a pixel of the target, over
+ * the viewport, and binds the buffers it and the draw read; then
+ * screen_cover_draw draws the quads (the program in use, a vertex array
+ * bound). */
+void screen_cover_bind(const screen_cover *cover, GLuint program, const GLint at[SCREEN_COVER_UNIFORMS], int factor,
+                       const GLint viewport[4]);
+void screen_cover_draw(void);
+
 typedef struct screen_scratch {
     uint32_t users; /* the systems' and groups' states that joined (screen_scratch_join) */
     /* The tiled path's full-resolution target (RGBA16F), at least as large as
@@ -39,6 +60,7 @@ typedef struct screen_scratch {
     GLuint tiled_target;
     int tiled_width, tiled_height;
     GLuint ranges_buffer;  /* per tile: uvec2 */
+    GLuint cover_buffer;   /* the tiles the blend covers (PLUME_BINDING_TILED_COVER): a uint each */
     uint32_t range_capacity;
     GLuint chunk_table_buffer, partials_buffer;
     uint32_t slot_capacity, chunk_table_words;
@@ -78,7 +100,7 @@ uint32_t screen_scratch_list_all_gl_objects(const plume_context *context, plume_
 
 /* The tiled target, grown to hold width x height (a larger one is kept). */
 plume_result screen_scratch_ensure_tiled_target(screen_scratch *shared, const plume_env *env, int width, int height);
-/* The ranges of `tiles` tiles. */
+/* The ranges and the cover list of `tiles` tiles. */
 void screen_scratch_ensure_ranges(screen_scratch *shared, const plume_env *env, uint32_t tiles);
 /* The chunk table and partials: `slots` slots of `slot_bytes`, `words` words. */
 plume_result screen_scratch_ensure_chunks(screen_scratch *shared, const plume_env *env, uint32_t slots,

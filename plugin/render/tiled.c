@@ -25,10 +25,14 @@
  *               back; so the busiest tile's run is no longer one workgroup's
  *               serial walk (unchunked, TILED_UNCHUNKED: one workgroup per
  *               tile walks its whole run);
- *   7. blend    the target onto the host's framebuffer once per pixel (at
- *               full resolution a full-screen pass; at 1/2 and 1/4 the path
- *               composites into the low-resolution target, and the wrapper's
- *               depth-aware upsample blends it, lowres_end).
+ *   7. blend    the target onto the host's framebuffer once per pixel, a
+ *               quad for each tile the ranges pass found particles in (the
+ *               rest of the target is clear: blending it changes nothing,
+ *               yet on a raster back end those pixels cost as much); at 1/2
+ *               and 1/4 the path composites into the low-resolution target,
+ *               and the wrapper's depth-aware upsample blends it over those
+ *               tiles and their neighbours, whose texels it reads
+ *               (lowres_end, tiled_take_cover).
  * A frame whose entries exceed the budget skips 3-7's work (their indirect
  * arguments are zero) and draws with its fallback path instead (the raster
  * path, through the path interface), whose instance count the control pass
@@ -222,6 +226,7 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     glProgramUniform1ui(control, r->at[TP_CONTROL][TU_CAPACITY], capacity);
     glProgramUniform1ui(control, r->at[TP_CONTROL][TU_BUDGET], r->budget);
     glProgramUniform2ui(control, r->at[TP_CONTROL][TU_TILES], tiles[0], tiles[1]);
+    glProgramUniform1i(control, r->at[TP_CONTROL][TU_LOW_RESOLUTION], t->factor > 1);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     draw_stage_end(s, PLUME_DRAW_STAGE_SCAN);
@@ -252,9 +257,16 @@ static void composite(const tiled_source *src, tiled_renderer *r, const plume_fr
     draw_stage_begin(s, PLUME_DRAW_STAGE_RANGES);
     GLuint ranges = r->programs[TP_RANGES];
     glUseProgram(ranges);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COVER, r->shared->cover_buffer);
     glProgramUniform1ui(ranges, r->at[TP_RANGES][TU_TILE_COUNT], tile_count);
+    glProgramUniform2ui(ranges, r->at[TP_RANGES][TU_TILES], tiles[0], tiles[1]);
+    uint32_t cover = r->cover_every_tile ? PLUME_TILED_COVER_EVERY
+                     : t->factor > 1     ? PLUME_TILED_COVER_NEIGHBOURS
+                                         : PLUME_TILED_COVER_OWN;
+    glProgramUniform1ui(ranges, r->at[TP_RANGES][TU_COVER_MODE], cover);
     dispatch_indirect(r, PLUME_TILED_RANGES_ARGS);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    /* The ranges pass counted the blend's instances. */
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
 
     uint32_t chunk_entries = r->chunk_entries_in_use;
     if (chunk_entries) {
@@ -328,8 +340,9 @@ static plume_result draw_fallback(const tiled_source *src, const tiled_renderer 
 }
 
 /* 7: the fallback (no instance unless the frame overflowed), then, at full
- * resolution, the target blended onto the host's framebuffer (at 1/2 and
- * 1/4 the wrapper's upsample blends it). */
+ * resolution, the target blended onto the host's framebuffer, a quad for
+ * each tile with particles (at 1/2 and 1/4 the wrapper's upsample blends
+ * it, over the tiles tiled_take_cover names). */
 static plume_result blend(const tiled_source *src, const tiled_renderer *r, const draw_frame *frame,
                           const tiled_target *t, plume_gl_scope *scope) {
     const particle_view *s = src->s;
@@ -339,12 +352,12 @@ static plume_result blend(const tiled_source *src, const tiled_renderer *r, cons
         GLuint b = r->programs[TP_BLEND];
         glUseProgram(b);
         glProgramUniform2i(b, r->at[TP_BLEND][TU_VIEWPORT_ORIGIN], t->viewport[0], t->viewport[1]);
+        screen_cover_bind(&r->cover, b, &r->at[TP_BLEND][TU_TILES_ACROSS], 1, t->viewport);
         draw_bind_texture(0, r->shared->tiled_target, r->depth_sampler);
         glDisable(GL_DEPTH_TEST);
         draw_blend_premultiplied(src->s->env);
         glBindVertexArray(r->vertex_array);
-        glBindBuffer(GL_DRAW_INDIRECT_BUFFER, r->shared->control_buffer);
-        glDrawArraysIndirect(GL_TRIANGLES, (const void *)(uintptr_t)(4 * PLUME_TILED_BLEND_ARGS));
+        screen_cover_draw();
     }
     draw_stage_end(s, PLUME_DRAW_STAGE_BLEND);
     return result;
@@ -380,6 +393,7 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
                                 const draw_target *target, plume_gl_scope *scope) {
     const particle_view *s = src->s;
     plume_gl_scope_save(scope, PLUME_SCOPE_IMAGE_UNIT | PLUME_SCOPE_COPY_BUFFERS);
+    r->cover_ready = false;
     plume_result result;
     if (!ready_state(src, r, &result)) return result;
     if ((result = tiled_join_scratch(s, r)) != PLUME_OK) return result;
@@ -396,6 +410,7 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     if ((result = tiled_ensure_chunks(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
     if ((result = tiled_ensure_entries(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
 
+    r->cover = (screen_cover){r->shared->control_buffer, r->shared->cover_buffer, tiles[0], tile};
     build_entries(src, r, frame, &t, tiles);
     profiler_capture_u32(s->profiler, PROFILER_VALUE_TILED_ENTRIES, r->shared->control_buffer, 4 * PLUME_TILED_ENTRY_COUNT,
                          scope);
@@ -407,7 +422,15 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     draw_stage_end(s, PLUME_DRAW_STAGE_TILE_SORT);
     composite(src, r, frame->desc, frame->projection, frame->depth_convention, &t, tiles);
     plume_result blended = blend(src, r, frame, &t, scope);
+    r->cover_ready = t.factor > 1;
     return result != PLUME_OK ? result : blended;
+}
+
+bool tiled_take_cover(tiled_renderer *r, screen_cover *out) {
+    if (!r || !r->cover_ready) return false;
+    *out = r->cover;
+    r->cover_ready = false;
+    return true;
 }
 
 static plume_result tiled_draw(const particle_view *s, const draw_frame *frame, const draw_target *target,

@@ -39,8 +39,12 @@ typedef enum tiled_uniform {
     TU_CAPACITY, TU_SCAN_LEVELS, TU_VIEW, TU_PROJECTION, TU_CAMERA_RIGHT, TU_CAMERA_UP, TU_TARGET_SIZE, TU_COUNT,
     TU_ADD, TU_BUDGET, TU_TILES, TU_TILE_COUNT, TU_CHUNK_ENTRIES, TU_INVERSE_PROJECTION, TU_SOFT_FADE_DISTANCE,
     TU_DEPTH_ORIGIN, TU_DEPTH_SIZE, TU_DEPTH_FUNCTION, TU_THRESHOLD, TU_PARTICLES, TU_VIEWPORT_ORIGIN,
-    TU_DEPTH_CONVENTION, TU_MIN_ALPHA, TU_FOOTPRINT, TILED_UNIFORMS
+    TU_DEPTH_CONVENTION, TU_MIN_ALPHA, TU_FOOTPRINT, TU_COVER_MODE, TU_LOW_RESOLUTION, TU_TILES_ACROSS,
+    TU_TILE_PIXELS, TU_VIEWPORT_SIZE, TILED_UNIFORMS
 } tiled_uniform;
+_Static_assert(TU_TILE_PIXELS == TU_TILES_ACROSS + SCREEN_COVER_TILE_PIXELS &&
+                   TU_VIEWPORT_SIZE == TU_TILES_ACROSS + SCREEN_COVER_VIEWPORT_SIZE,
+               "the blend's cover uniforms in screen_cover_bind's order");
 
 typedef struct tiled_renderer {
     GLuint programs[TILED_PROGRAMS]; /* built on the first tiled draw */
@@ -78,6 +82,11 @@ typedef struct tiled_renderer {
     float min_alpha;
     uint32_t batch;
     float footprint; /* half the side of the sprite's alpha footprint; 0: the quad's, 0.5 */
+    bool cover_every_tile; /* the blend and upsample cover every tile, not those with particles */
+    /* The last draw's tiles for the upsample, set where its passes ran at
+     * low resolution (tiled_take_cover). */
+    screen_cover cover;
+    bool cover_ready;
     /* The context's screen-sized scratch (target, ranges, chunk table and
      * partials, entries and sorter), joined on the first draw; `shared` and
      * `sorter` are this draw's (set by tiled_ensure_scratch). */
@@ -111,7 +120,7 @@ plume_result tiled_configure(plume_context *context, plume_system system, uint32
 /* Lab builds: the compositor's knobs (tiled_renderer's min_alpha and batch)
  * before the system's first tiled draw; checked as tiled_configure's. */
 plume_result tiled_set_knobs(plume_context *context, plume_system system, float min_alpha, uint32_t batch,
-                             float footprint);
+                             float footprint, bool cover_every_tile);
 
 typedef struct tiled_group {
     uint32_t capacity, look;   /* the list's capacity (items); the union of the systems' looks */
@@ -131,6 +140,14 @@ typedef struct tiled_group {
  * drawn nothing, where the path cannot be made (said once). */
 plume_result tiled_draw_group(const particle_view *own, tiled_renderer *r, const tiled_group *group,
                               const draw_frame *frame, const draw_target *target, plume_gl_scope *scope);
+/* The system's tiled state (made, zero, where none was; NULL, logged: out of
+ * memory). */
+tiled_renderer *tiled_of(const particle_view *v);
+/* What the last draw of `r` (a system's: tiled_of) left for
+ * the low-resolution upsample that follows it (lowres_end), taken once;
+ * false where it drew nothing at low resolution (the upsample covers the
+ * viewport). */
+bool tiled_take_cover(tiled_renderer *r, screen_cover *out);
 /* Deletes `r`'s GL objects and leaves the context's scratch. */
 void tiled_release(tiled_renderer *r, plume_context *context);
 uint32_t tiled_list_gl_objects(const tiled_renderer *r, plume_gl_object *out, uint32_t capacity);

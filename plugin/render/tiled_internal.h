@@ -26,9 +26,6 @@ typedef enum tiled_input {
  * splat is 4 vec4s, an oriented, lit one's 7, a trail's one more
  * (tiled_common.glsl). */
 uint32_t tiled_splat_vec4s(uint32_t look, tiled_input input);
-/* The system's tiled state (made, zero, where none was; NULL, logged: out of
- * memory). */
-tiled_renderer *tiled_of(const particle_view *v);
 /* Builds the programs and buffers on the first tiled draw, for `capacity`
  * ranks of `look` (particles_look_features) read from `input`: a draw
  * group's (TILED_GROUP: the projection reads its records, the composite

@@ -47,7 +47,8 @@ static const char *const TILED_UNIFORM_NAMES[TILED_UNIFORMS + 1] = {
     "u_camera_up", "u_target_size",    "u_count",         "u_add",                "u_budget",
     "u_tiles",     "u_tile_count",     "u_chunk_entries", "u_inverse_projection", "u_soft_fade_distance",
     "u_depth_origin", "u_depth_size",  "u_depth_function", "u_threshold",         "u_particles",
-    "u_viewport_origin", "u_depth_convention", "u_min_alpha", "u_footprint", NULL};
+    "u_viewport_origin", "u_depth_convention", "u_min_alpha", "u_footprint", "u_cover_mode",
+    "u_low_resolution", SCREEN_COVER_UNIFORM_NAMES, NULL};
 
 static const char *const INPUT_DEFINES[] = {
     [TILED_INPUT_PARTICLES] = "",
@@ -83,7 +84,7 @@ static plume_result build_programs(const particle_view *s, tiled_renderer *r, ui
         plume_shader_stage stage = {GL_COMPUTE_SHADER, computes[i].file};
         result = plume_build_program(s->env, computes[i].label, &stage, 1, defines, computes[i].out);
     }
-    plume_shader_stage blend[2] = {{GL_VERTEX_SHADER, "render/fullscreen.vert"},
+    plume_shader_stage blend[2] = {{GL_VERTEX_SHADER, "render/tile_cover.vert"},
                                    {GL_FRAGMENT_SHADER, "render/tiled_blend.frag"}};
     if (result == PLUME_OK)
         result = plume_build_program(s->env, "plume draw: tiled blend", blend, 2, NULL, &r->programs[TP_BLEND]);
@@ -248,7 +249,7 @@ plume_result tiled_configure(plume_context *context, plume_system handle, uint32
 }
 
 plume_result tiled_set_knobs(plume_context *context, plume_system handle, float min_alpha, uint32_t batch,
-                             float footprint) {
+                             float footprint, bool cover_every_tile) {
     plume_result result;
     tiled_renderer *r = configurable(context, handle, "plume_lab_tiled_set_knobs", 0, 0, &result);
     if (!r) return result;
@@ -263,6 +264,7 @@ plume_result tiled_set_knobs(plume_context *context, plume_system handle, float 
     r->min_alpha = min_alpha;
     r->batch = batch;
     r->footprint = footprint;
+    r->cover_every_tile = cover_every_tile;
     return PLUME_OK;
 }
 

@@ -14,6 +14,7 @@ layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict readonly buffer Co
 uniform uint u_capacity;
 uniform uint u_budget;
 uniform uvec2 u_tiles;
+uniform bool u_low_resolution; // the target is upsampled onto the host's framebuffer
 
 void main() {
     uint drawn = min(state_words[TILED_DRAWN_WORD] * TILED_RANKS_PER_ITEM, u_capacity);
@@ -41,8 +42,11 @@ void main() {
     control[PLUME_TILED_RESOLVE_ARGS + 0] = composited ? u_tiles.x : 0u;
     control[PLUME_TILED_RESOLVE_ARGS + 1] = u_tiles.y;
     control[PLUME_TILED_RESOLVE_ARGS + 2] = 1u;
-    control[PLUME_TILED_BLEND_ARGS + 0] = 3u;
-    control[PLUME_TILED_BLEND_ARGS + 1] = composited ? 1u : 0u;
+    // The ranges pass counts the tiles the blend covers; a low-resolution
+    // target over its budget holds the fallback's draw, which any tile may
+    // show: the upsample covers them all (tile_cover.vert reads OVERFLOW).
+    control[PLUME_TILED_BLEND_ARGS + 0] = 6u;
+    control[PLUME_TILED_BLEND_ARGS + 1] = overflow && u_low_resolution ? tile_count : 0u;
     control[PLUME_TILED_BLEND_ARGS + 2] = 0u;
     control[PLUME_TILED_BLEND_ARGS + 3] = 0u;
     // A trail system's fallback draws the pairs, each its quads' vertices.

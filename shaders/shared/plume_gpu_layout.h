@@ -79,6 +79,7 @@
 #define PLUME_BINDING_TILED_RANGES 0     /* per tile: its first and past-last entry */
 #define PLUME_BINDING_TILED_CHUNK_TABLE 1 /* chunked composite: per tile {first slot, chunks}, then per slot its tile */
 #define PLUME_BINDING_TILED_PARTIALS 5   /* chunked composite: per slot and pixel, vec4(premultiplied rgb, T) */
+#define PLUME_BINDING_TILED_COVER 1      /* ranges pass, blend and upsample: the tiles the blend covers (after the chunk table's use) */
 #define PLUME_BINDING_TILED_GROUP_RECORDS 0 /* a draw group's projection: its records (the motions' number: it reads none) */
 #define PLUME_BINDING_TILED_TRAIL_HEADERS 3 /* a trail system's projection: the trail history (the state's number: it reads none) */
 #define PLUME_BINDING_TILED_TRAIL_POINTS 4  /* ... and its points (the entries' number: the entries pass binds them after) */
@@ -106,7 +107,7 @@
 #define PLUME_TILED_SORT_COUNT 2         /* entries to sort: ENTRY_COUNT, or 0 on overflow */
 #define PLUME_TILED_CHUNK_COUNT 3        /* chunked composite: the frame's chunks (the plan writes it) */
 #define PLUME_TILED_COMPOSITE_ARGS 4     /* x, y, z workgroups of the composite (x = 0 on overflow) */
-#define PLUME_TILED_BLEND_ARGS 8         /* DrawArraysIndirectCommand {3, 1 or 0, 0, 0} of the blend */
+#define PLUME_TILED_BLEND_ARGS 8         /* DrawArraysIndirectCommand {6, covered tiles, 0, 0} of the blend or upsample, a quad a tile */
 #define PLUME_TILED_RASTER_ARGS 12       /* DrawArraysIndirectCommand {6, drawn or 0, 0, 0} of the fallback */
 #define PLUME_TILED_CHUNK_ARGS 16       /* x, y, z workgroups of the chunked composite (x = 0 on overflow) */
 #define PLUME_TILED_PROJECT_ARGS 20      /* x, y, z workgroups of project and entries: one per group of drawn ranks */
@@ -116,6 +117,16 @@
 #define PLUME_TILED_SCAN_ARGS 32         /* per scan level, x, y, z workgroups: its blocks of drawn ranks */
 #define PLUME_TILED_SCAN_MAX_LEVELS 6    /* the scan's levels: 1024^5 counts is past any capacity */
 #define PLUME_TILED_CONTROL_WORDS 50     /* SCAN_ARGS + 3 x SCAN_MAX_LEVELS */
+
+/* Which tiles the blend onto the host's framebuffer (or the low-resolution
+ * upsample) covers, each drawn as a quad (render/tile_cover.vert): at full
+ * resolution the tiles with entries (every other pixel of the target is
+ * clear); at low resolution those and their neighbours (the upsample of a
+ * pixel reads the target's texels up to one away); the lab's baseline, every
+ * tile. The ranges pass's u_cover_mode. */
+#define PLUME_TILED_COVER_OWN 0
+#define PLUME_TILED_COVER_NEIGHBOURS 1
+#define PLUME_TILED_COVER_EVERY 2
 
 /* ---- Low-resolution draw (render/lowres.c) ---- */
 #define PLUME_BINDING_LOWRES_ARGS 0      /* DrawArraysIndirectCommand {3, 1 or 0, 0, 0} of its full-screen passes */

@@ -5,7 +5,8 @@
  * early termination; the threshold's bound with it); a footprint smaller
  * than the sprite's cuts its particles (it bounds their tiles); the opacity cull
  * leaves out exactly the particles under its alpha; a knob out of range or
- * after the first draw is refused with a message naming it. */
+ * after the first draw is refused with a message naming it; the blend over
+ * the particles' tiles is the blend over every tile. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -134,6 +135,49 @@ static void test_opacity_cull_leaves_out_the_faint(void **state) {
     free(image);
 }
 
+/* The blend and the upsample cover only the tiles with particles (and, at
+ * low resolution, their neighbours, whose texels the upsample reads): a
+ * few small puffs, most tiles empty, drawn so and over every tile (the
+ * knob: a full-screen pass's pixels) are the same picture to the bit, at
+ * full, 1/2 and 1/4 resolution, tiles of 8 and 16, and where the entries
+ * overflow the budget (the fallback's picture, any tile). */
+static void test_blend_covers_the_tiles_with_particles(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    const float centre[3] = {0.3f, -0.2f, -6.0f};
+    uint32_t seed = test_random_below(1u << 20);
+    printf("  seed %u\n", seed);
+    float *every = render_new_image(), *covered = render_new_image();
+    const plume_lab_tiled_knobs cover_every = {.cover_every_tile = true};
+    const uint32_t resolutions[3] = {PLUME_DRAW_FULL, PLUME_DRAW_HALF, PLUME_DRAW_QUARTER};
+    const uint32_t tile_sizes[2] = {8, 16};
+    for (int overflow = 0; overflow < 2; ++overflow)
+        for (int t = 0; t < 2; ++t)
+            for (int r = 0; r < 3; ++r) {
+                float *images[2] = {every, covered};
+                for (int k = 0; k < 2; ++k) {
+                    plume_system system = render_cloud(centre, 2.5f, 0.9f, 14, seed, true);
+                    assert_int_equal(plume_lab_tiled_configure(fixture_context(), system, tile_sizes[t],
+                                                               overflow ? 16 : 0, overflow, PLUME_SORT_AUTOMATIC, 0),
+                                     PLUME_OK);
+                    assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, k == 0 ? &cover_every : NULL),
+                                     PLUME_OK);
+                    plume_frame_desc frame = tiled_frame(false, 0.0f);
+                    frame.draw_resolution = resolutions[r];
+                    render_frame(system, &c, frame, true, RENDER_WIDTH / 5, render_window_depth(&c, 5.8f), images[k]);
+                    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+                }
+                int pixels = render_covered_pixels(every);
+                float largest = render_largest_difference(every, covered);
+                printf("  tile %u, 1/%d%s: %d pixels covered, %.3g/255 between every tile and the particles' tiles\n",
+                       tile_sizes[t], 1 << r, overflow ? ", over the budget" : "", pixels, (double)(largest * 255.0f));
+                assert_true(pixels > 20 && pixels < RENDER_WIDTH * RENDER_HEIGHT / 3);
+                assert_true(largest == 0.0f);
+            }
+    free(every);
+    free(covered);
+}
+
 static void test_knobs_out_of_range_are_refused(void **state) {
     (void)state;
     const float centre[3] = {0.0f, 0.0f, -6.0f};
@@ -157,6 +201,7 @@ const struct CMUnitTest compositor_knobs_tests[] = {
     cmocka_unit_test_setup_teardown(test_each_knob_keeps_the_tiled_picture, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_footprint_bounds_the_tiles, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_opacity_cull_leaves_out_the_faint, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_blend_covers_the_tiles_with_particles, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_knobs_out_of_range_are_refused, fixture_setup, fixture_teardown),
 };
 const size_t compositor_knobs_test_count = sizeof compositor_knobs_tests / sizeof compositor_knobs_tests[0];
