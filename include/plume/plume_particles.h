@@ -332,11 +332,15 @@ typedef enum plume_draw_resolution {
  *           particles covering the screen many times over, as the raster
  *           draw's samples, counted now and then by an occlusion query of
  *           the module's own (GL_SAMPLES_PASSED, only while the host runs
- *           none of that kind) and read frames later, showed), at
- *           draw_resolution, or at 1/2 where draw_quality lets the draw
- *           lower it and the particles are many enough for that to pay;
- *           RASTER otherwise. plume_profile.draw_path and draw_resolution
- *           say what each frame drew with.
+ *           no occlusion query of any kind) and read frames later, showed,
+ *           in proportion to the count since), at draw_resolution, or at
+ *           1/2 where draw_quality lets the draw lower it and the
+ *           particles are many enough for that to pay; RASTER otherwise.
+ *           A choice is kept until the count or fill that made it falls
+ *           to three quarters of its threshold, so an effect near one
+ *           does not flip between paths from frame to frame.
+ *           plume_profile.draw_path and draw_resolution say what each
+ *           frame drew with.
  * The default, zero, is AUTOMATIC for hosts built against 1.3 on; hosts
  * built against 1.0 - 1.2 (through the plugin table they asked for) pass
  * zero for the raster path and keep it. RASTER is its own value since 1.3

@@ -157,6 +157,7 @@ plume_result draw_check_host_inputs(const plume_env *env, const char *caller, co
 typedef struct draw_choices {
     bool warned_lowres_without_depth, warned_tiled_without_depth, warned_lit_without_light;
     fill_probe fill; /* the automatic path's measure of the raster draw's pixels */
+    draw_decision kept; /* the automatic path's last choice */
 } draw_choices;
 
 /* Each attachment of render/ takes at most its share of the system's bytes:
@@ -221,18 +222,23 @@ bool draw_path_is_automatic(const plume_frame_desc *frame) {
     return frame->draw_path == PLUME_DRAW_PATH_DEFAULT || frame->draw_path == PLUME_DRAW_PATH_AUTOMATIC;
 }
 
-draw_decision draw_decide(const plume_frame_desc *frame, uint32_t drawn_bound, float fill) {
-    bool has_depth = frame->depth_texture != 0;
+draw_decision draw_decide(const plume_frame_desc *frame, uint32_t drawn_bound, float fill, draw_decision *kept) {
+    bool has_depth = frame->depth_texture != 0, automatic = draw_path_is_automatic(frame);
     uint32_t resolution = frame->draw_resolution;
     bool tiled = frame->draw_path == PLUME_DRAW_PATH_TILED;
-    if (draw_path_is_automatic(frame)) {
-        tiled = has_depth && (drawn_bound >= DRAW_TUNING.tiled_from || fill >= DRAW_TUNING.tiled_from_fill);
+    if (automatic) {
+        float tiled_share = kept && kept->tiled ? DRAW_TUNING.keep_share : 1.0f;
+        float half_share = kept && kept->factor == 2 ? DRAW_TUNING.keep_share : 1.0f;
+        tiled = has_depth && ((float)drawn_bound >= (float)DRAW_TUNING.tiled_from * tiled_share ||
+                              fill >= DRAW_TUNING.tiled_from_fill * tiled_share);
         if (tiled && resolution == PLUME_DRAW_FULL && frame->draw_quality == PLUME_DRAW_QUALITY_MAY_LOWER &&
-            drawn_bound >= DRAW_TUNING.half_from)
+            (float)drawn_bound >= (float)DRAW_TUNING.half_from * half_share)
             resolution = PLUME_DRAW_HALF;
     }
     int factor = !has_depth || resolution == PLUME_DRAW_FULL ? 1 : resolution == PLUME_DRAW_HALF ? 2 : 4;
-    return (draw_decision){.tiled = tiled && has_depth, .factor = factor};
+    draw_decision decision = {.tiled = tiled && has_depth, .factor = factor};
+    if (kept && automatic) *kept = decision;
+    return decision;
 }
 
 static plume_result draw_system(const particle_view *v, const draw_frame *frame, draw_choices *choices,
@@ -257,9 +263,9 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
     bool trail = v->trail.pair_buffer != 0;
     /* The fill matters where the tiled path could draw: with a depth texture. */
     bool automatic = draw_path_is_automatic(desc) && has_depth;
-    if (automatic) fill_probe_collect(&choices->fill, scope);
     draw_decision decision = draw_decide(desc, trail ? v->sort_bound * v->trail.entries : v->sort_bound,
-                                         automatic ? choices->fill.fill : 0.0f);
+                                         fill_probe_fill_for(&choices->fill, desc, v->sort_bound, scope),
+                                         &choices->kept);
     /* The tiled path's ranks follow what is drawn: a quad a pair at least. */
     uint64_t trail_ranks = (uint64_t)v->sort_bound * v->trail.entries * 2;
     if (trail && desc->draw_path != PLUME_DRAW_PATH_TILED && trail_ranks > DRAW_TUNING.trail_tiled_most_ranks)
@@ -270,7 +276,7 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
     if (factor == 1) {
         /* The automatic path measures the raster draw's fill now and then. */
         bool probing = automatic && path == &raster_draw_path &&
-                       fill_probe_begin(&choices->fill, target.viewport[2] * target.viewport[3]);
+                       fill_probe_begin(&choices->fill, target.viewport[2] * target.viewport[3], v->sort_bound);
         plume_result r = draw_with(path, v, frame, &target, scope);
         if (probing) fill_probe_end();
         return r;

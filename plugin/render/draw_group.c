@@ -296,7 +296,8 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
     profiler_capture_u32(g->profiler, PROFILER_VALUE_DRAWN_COUNT, g->state_buffer, STATE_DRAWN_COUNT_OFFSET, &scope);
     profiler_stage_begin(g->profiler, PLUME_STAGE_DRAW);
     announce_stage(g, "draw");
-    draw_decision decision = draw_decide(frame, (uint32_t)bound, 0.0f);
+    draw_decision decision =
+        draw_decide(frame, (uint32_t)bound, fill_probe_fill_for(&g->fill, frame, (uint32_t)bound, &scope), &g->kept);
     /* As for a trail system's own draw: a segment's triangles are ranks,
      * made for a quad an item drawn, so past the tuning's most the tiled
      * path is taken only when asked. */
@@ -319,7 +320,11 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
     }
     if (r == PLUME_OK && factor == 1) {
         draw_target target = draw_host_target(frame);
+        /* The automatic path measures the raster draw's fill now and then. */
+        bool probing = !tiled && draw_path_is_automatic(frame) && frame->depth_texture != 0 &&
+                       fill_probe_begin(&g->fill, target.viewport[2] * target.viewport[3], (uint32_t)bound);
         r = draw_onto(&w, &target, tiled, &scope);
+        if (probing) fill_probe_end();
     } else if (r == PLUME_OK) {
         lowres_pass pass;
         particle_view own = group_view(g);

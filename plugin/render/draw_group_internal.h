@@ -7,6 +7,7 @@
 
 #include "plume/plume_draw_group.h"
 #include "render/draw_group.h"
+#include "render/fill_probe.h"
 #include "render/lowres.h"
 #include "render/particle_uniforms.h"
 #include "render/tiled.h"
@@ -82,6 +83,8 @@ typedef struct group_state {
     tiled_renderer tiled;
     uint32_t look;
     bool warned_lowres_without_depth, warned_lit_without_light, warned_tiled_without_depth;
+    draw_decision kept; /* the automatic path's last choice */
+    fill_probe fill;    /* the automatic path's measure of the raster draw's pixels */
     plume_profiler *profiler; /* its frames are the group's draws */
     uint64_t draws;
     group_table *table;               /* NULL: every system gathers on its own */

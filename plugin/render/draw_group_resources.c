@@ -46,6 +46,7 @@ uint32_t group_list_gl_objects(const group_state *g, plume_gl_object *out, uint3
     n += tiled_list_gl_objects(&g->tiled, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += profiler_list_gl_objects(g->profiler, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     n += group_table_list_gl_objects(g, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
+    n += fill_probe_list(&g->fill, n < capacity ? out + n : NULL, n < capacity ? capacity - n : 0);
     return n;
 }
 
@@ -58,6 +59,7 @@ void group_free(group_state *g) {
     plume_gl_object owned[GROUP_GL_OBJECTS];
     plume_delete_gl_objects(&g->env, owned, list_own_gl_objects(g, owned, GROUP_GL_OBJECTS));
     group_table_free(g);
+    fill_probe_release(&g->fill, &g->env);
     lowres_release(&g->lowres, g->context);
     tiled_release(&g->tiled, g->context);
     plume_sorter_destroy(g->context, g->sorter); /* {0} if it was never made */

@@ -109,8 +109,10 @@ typedef struct draw_decision {
  * none) let it pay, at 1/2 where the frame's draw_quality may lower it and
  * the count pays for that (render/draw_tuning.h); tiled and the low
  * resolutions need the frame's depth texture (without one: raster at full
- * resolution). */
-draw_decision draw_decide(const plume_frame_desc *frame, uint32_t drawn_bound, float fill);
+ * resolution). `kept` (NULL: none) is the automatic choice the same
+ * system or group made last, which a choice near its threshold keeps
+ * (draw_tuning.keep_share); the automatic choice made is written there. */
+draw_decision draw_decide(const plume_frame_desc *frame, uint32_t drawn_bound, float fill, draw_decision *kept);
 /* The frame leaves the path to the module (PLUME_DRAW_PATH_AUTOMATIC or zero). */
 bool draw_path_is_automatic(const plume_frame_desc *frame);
 /* The path that drew and its resolution into `profiler`'s frame

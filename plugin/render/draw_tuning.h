@@ -44,9 +44,17 @@ typedef struct draw_tuning {
      * gigabyte without being asked: past this, PLUME_DRAW_PATH_TILED asks.
      * A draw group with a trail system counts its items the same way. */
     uint32_t trail_tiled_most_ranks;
+    /* A choice the automatic path made (tiled, 1/2) is kept until what took
+     * it falls under this share of its threshold: the bound on the count
+     * moves by a frame's births from one frame to the next (5% either way
+     * for a steady 16 K effect of 0.25 s lives at 60 Hz, measured on
+     * llvmpipe: tests/render/test_fill_probe.c), and a path that flips
+     * between frames shows (the paths' pictures differ within their
+     * bounds). */
+    float keep_share;
 } draw_tuning;
 
 static const draw_tuning DRAW_TUNING = {.tiled_from = 16384, .tiled_from_fill = 4.0f, .half_from = 65536,
-                                        .trail_tiled_most_ranks = 2u << 20};
+                                        .trail_tiled_most_ranks = 2u << 20, .keep_share = 0.75f};
 
 #endif

@@ -122,20 +122,6 @@ static plume_system_desc linked_desc(int kind, uint32_t seed, plume_system targe
     return d;
 }
 
-/* Every record both polls deliver, the same. */
-static void assert_same_events(plume_context *context, plume_system a, plume_system b) {
-    enum { MOST = 4096 };
-    plume_particle_event *ea = calloc(MOST, sizeof *ea), *eb = calloc(MOST, sizeof *eb);
-    plume_event_poll_info ia, ib;
-    assert_int_equal(plume_system_poll_events(context, a, ea, MOST, &ia), PLUME_OK);
-    assert_int_equal(plume_system_poll_events(context, b, eb, MOST, &ib), PLUME_OK);
-    assert_int_equal(ia.delivered, ib.delivered);
-    assert_int_equal(ia.dropped_budget, ib.dropped_budget);
-    assert_memory_equal(ea, eb, sizeof *ea * ia.delivered);
-    free(ea);
-    free(eb);
-}
-
 static void test_batch_stage_major_with_events_trails_and_links(void **state) {
     (void)state;
     if (compute_path_forced_off()) return;

@@ -5,7 +5,8 @@
  * each system's own draw would; systems made and destroyed between frames
  * join and leave the batch of every live system; a system in two batches
  * of one frame is refused with a message, bad input too; systems drawn by
- * their own draws after unsorted batches draw their twins' pictures. Every
+ * their own draws (raster, tiled, at 1/2), a draw group or a batch draw
+ * after unsorted batches draw their twins' pictures. Every
  * picture is read into poisoned memory and checked to be numbers. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -59,6 +60,18 @@ static float *poisoned_image(void) {
 
 static void assert_numbers(const float *image) {
     for (int i = 0; i < 4 * PIXELS; ++i) assert_false(isnan(image[i]));
+}
+
+/* Two pictures of `count` systems, numbers both, the first covering a few
+ * pixels a system: their largest difference (both freed). */
+static float largest_between(float *drawn, float *reference, uint32_t count) {
+    assert_numbers(drawn);
+    assert_numbers(reference);
+    assert_true(render_covered_pixels(drawn) > (int)count * 4);
+    float largest = render_largest_difference(drawn, reference);
+    free(drawn);
+    free(reference);
+    return largest;
 }
 
 static uint32_t printed_seed(void) {
@@ -128,13 +141,7 @@ static float batch_against_separate(const plume_system *listed, uint32_t listed_
     float *separate = poisoned_image(), *batched = poisoned_image();
     render_draw_many(systems, count, c, frames, NULL, separate);
     render_draw_batch(listed, listed_count, c, lit_frame(path), true, batched);
-    assert_numbers(separate);
-    assert_numbers(batched);
-    assert_true(render_covered_pixels(batched) > (int)count * 4);
-    float largest = render_largest_difference(separate, batched);
-    free(separate);
-    free(batched);
-    return largest;
+    return largest_between(batched, separate, count);
 }
 
 /* More systems than a draw group takes, none overlapping another on
@@ -183,9 +190,9 @@ static void test_batch_draw_follows_systems_made_and_destroyed(void **state) {
 /* Systems stepped `steps` times by their own updates (twins) and the same
  * by batches, neither sorted; the batches' lists wait in the table's scratch
  * until read (particles_settle_live_list). */
-static void step_unsorted(const plume_system *systems, uint32_t count, bool batch, const render_camera *c) {
+static void step_unsorted(const plume_system *systems, uint32_t count, bool batch, const render_camera *c, float dt) {
     plume_frame_desc frame = lit_frame(PLUME_DRAW_PATH_RASTER);
-    frame.dt = 0.02f;
+    frame.dt = dt;
     frame.disable_sort = true;
     memcpy(frame.view, c->view, sizeof frame.view);
     memcpy(frame.projection, c->projection, sizeof frame.projection);
@@ -194,20 +201,16 @@ static void step_unsorted(const plume_system *systems, uint32_t count, bool batc
         assert_int_equal(plume_system_update(fixture_context(), systems[i], &frame), PLUME_OK);
 }
 
-/* The systems' own draws, one image: the batched ones against their twins. */
+/* The systems' own draws of `drawn` (its path and resolution), one image:
+ * the batched ones against their twins. */
 static float own_draws_against_twins(const plume_system *batched, const plume_system *twins, uint32_t count,
-                                     const render_camera *c) {
+                                     const render_camera *c, plume_frame_desc drawn) {
     plume_frame_desc frames[APART];
-    for (uint32_t i = 0; i < count; ++i) frames[i] = lit_frame(PLUME_DRAW_PATH_RASTER);
+    for (uint32_t i = 0; i < count; ++i) frames[i] = drawn;
     float *mine = poisoned_image(), *theirs = poisoned_image();
     render_draw_many(batched, count, c, frames, NULL, mine);
     render_draw_many(twins, count, c, frames, NULL, theirs);
-    assert_numbers(mine);
-    assert_true(render_covered_pixels(mine) > (int)count * 4);
-    float largest = render_largest_difference(mine, theirs);
-    free(mine);
-    free(theirs);
-    return largest;
+    return largest_between(mine, theirs, count);
 }
 
 /* Two batches in turn over the same table scratch, unsorted, then each
@@ -224,22 +227,94 @@ static void test_own_draws_after_unsorted_batches_read_their_lists(void **state)
     plume_system batched[2 * HALF], twins[2 * HALF];
     make_apart(batched, 0, 2 * HALF, seed);
     make_apart(twins, 0, 2 * HALF, seed);
-    step_unsorted(twins, 2 * HALF, false, &c);
-    step_unsorted(batched, HALF, true, &c);
-    step_unsorted(batched + HALF, HALF, true, &c);
+    step_unsorted(twins, 2 * HALF, false, &c, 0.02f);
+    step_unsorted(batched, HALF, true, &c, 0.02f);
+    step_unsorted(batched + HALF, HALF, true, &c, 0.02f);
     /* The last one destroyed while its list waits, with its twin. */
     assert_int_equal(plume_system_destroy(fixture_context(), batched[2 * HALF - 1]), PLUME_OK);
     assert_int_equal(plume_system_destroy(fixture_context(), twins[2 * HALF - 1]), PLUME_OK);
-    float first = own_draws_against_twins(batched, twins, 2 * HALF - 1, &c);
+    float first = own_draws_against_twins(batched, twins, 2 * HALF - 1, &c, lit_frame(PLUME_DRAW_PATH_RASTER));
     /* The second half again: the first half's lists stay theirs. */
-    step_unsorted(twins + HALF, HALF - 1, false, &c);
-    step_unsorted(batched + HALF, HALF - 1, true, &c);
-    float second = own_draws_against_twins(batched, twins, 2 * HALF - 1, &c);
+    step_unsorted(twins + HALF, HALF - 1, false, &c, 0.02f);
+    step_unsorted(batched + HALF, HALF - 1, true, &c, 0.02f);
+    float second = own_draws_against_twins(batched, twins, 2 * HALF - 1, &c, lit_frame(PLUME_DRAW_PATH_RASTER));
     printf("  %d systems in two unsorted batches, their own draws against their twins': %.3f/255, after a third "
            "batch of %d of them %.3f/255 (at most 0.5)\n",
            2 * HALF - 1, first * 255.0f, HALF - 1, second * 255.0f);
     assert_true(first <= 0.5f / 255.0f && second <= 0.5f / 255.0f);
     for (uint32_t i = 0; i + 1 < 2 * HALF; ++i) {
+        assert_int_equal(plume_system_destroy(fixture_context(), batched[i]), PLUME_OK);
+        assert_int_equal(plume_system_destroy(fixture_context(), twins[i]), PLUME_OK);
+    }
+}
+
+/* The batched systems' picture and their twins' by `draw` (a group's or a
+ * batch's draw of each list): the largest difference. */
+static float lists_against_twins(const plume_system *batched, const plume_system *twins, uint32_t count,
+                                 const render_camera *c, const plume_draw_group groups[2]) {
+    float *mine = poisoned_image(), *theirs = poisoned_image();
+    if (groups) {
+        render_draw_group(groups[0], c, lit_frame(PLUME_DRAW_PATH_RASTER), true, 0, 1.0f, mine);
+        render_draw_group(groups[1], c, lit_frame(PLUME_DRAW_PATH_RASTER), true, 0, 1.0f, theirs);
+    } else {
+        render_draw_batch(batched, count, c, lit_frame(PLUME_DRAW_PATH_RASTER), true, mine);
+        render_draw_batch(twins, count, c, lit_frame(PLUME_DRAW_PATH_RASTER), true, theirs);
+    }
+    return largest_between(mine, theirs, count);
+}
+
+/* Lit squares moving out, each with a trail (its segments keyed from the
+ * system's list as the update ends). */
+static void trailed(plume_system_desc *d) {
+    lit(d);
+    d->emitters[0].speed = (plume_range){0.5f, 1.0f};
+    d->trail = (plume_trail_desc){.points = 6, .spacing = 0.001f};
+}
+
+/* Each reader of a system's list the first to read it after an unsorted
+ * batch, in turn, against twins updated one by one: the systems' own tiled
+ * draws, their own raster draws at 1/2, a draw group (one system past a
+ * group table's 4096 gathers by its own dispatch, from its list; a trail
+ * system among them) and a batch draw; steps of 1 ms, so every look's
+ * particles live. */
+static void test_every_draw_reads_a_batchs_waiting_lists(void **state) {
+    (void)state;
+    uint32_t seed = printed_seed();
+    render_camera c = render_make_camera();
+    enum { SMALL = 7, ALL = SMALL + 2, READERS = 4 };
+    plume_system batched[ALL], twins[ALL];
+    make_apart(batched, 0, SMALL, seed);
+    make_apart(twins, 0, SMALL, seed);
+    float centre[3];
+    grid_centre(SMALL, centre);
+    batched[SMALL] = make_look(centre, 0.3f, 0.05f, 4501, seed, 1);
+    twins[SMALL] = make_look(centre, 0.3f, 0.05f, 4501, seed, 1);
+    grid_centre(SMALL + 1, centre);
+    batched[SMALL + 1] = render_cloud_with(centre, 0.3f, 0.1f, 97, seed, false, trailed);
+    twins[SMALL + 1] = render_cloud_with(centre, 0.3f, 0.1f, 97, seed, false, trailed);
+    plume_draw_group groups[2];
+    for (int g = 0; g < 2; ++g)
+        assert_int_equal(plume_draw_group_create(fixture_context(),
+                                                 &(plume_draw_group_desc){.systems = g ? twins : batched,
+                                                                          .system_count = ALL},
+                                                 &groups[g]),
+                         PLUME_OK);
+    plume_frame_desc half = lit_frame(PLUME_DRAW_PATH_RASTER);
+    half.draw_resolution = PLUME_DRAW_HALF;
+    static const char *const NAMES[READERS] = {"own tiled draws", "own raster draws at 1/2", "a draw group",
+                                               "a batch draw"};
+    for (int reader = 0; reader < READERS; ++reader) {
+        step_unsorted(twins, ALL, false, &c, 0.001f);
+        step_unsorted(batched, ALL, true, &c, 0.001f);
+        float largest = reader == 0   ? own_draws_against_twins(batched, twins, ALL, &c, lit_frame(PLUME_DRAW_PATH_TILED))
+                        : reader == 1 ? own_draws_against_twins(batched, twins, ALL, &c, half)
+                                      : lists_against_twins(batched, twins, ALL, &c, reader == 2 ? groups : NULL);
+        printf("  after an unsorted batch, %s against the twins': %.3f/255 (at most 0.5)\n", NAMES[reader],
+               largest * 255.0f);
+        assert_true(largest <= 0.5f / 255.0f);
+    }
+    for (int g = 0; g < 2; ++g) assert_int_equal(plume_draw_group_destroy(fixture_context(), groups[g]), PLUME_OK);
+    for (uint32_t i = 0; i < ALL; ++i) {
         assert_int_equal(plume_system_destroy(fixture_context(), batched[i]), PLUME_OK);
         assert_int_equal(plume_system_destroy(fixture_context(), twins[i]), PLUME_OK);
     }
@@ -292,5 +367,6 @@ const struct CMUnitTest batch_draw_tests[] = {
     cmocka_unit_test_setup_teardown(test_batch_draw_refuses_two_batches_in_a_frame, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_own_draws_after_unsorted_batches_read_their_lists, fixture_setup,
                                     fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_every_draw_reads_a_batchs_waiting_lists, fixture_setup, fixture_teardown),
 };
 const size_t batch_draw_test_count = sizeof batch_draw_tests / sizeof batch_draw_tests[0];

@@ -5,7 +5,8 @@
  * and they are many more (from 64 K), the raster path otherwise and on the
  * fragment path (what a GL without compute shaders runs); tiled too where
  * the raster draw's measured fill is large, whatever the count; the profile
- * says which ran. Draw groups choose the same way by the sum of their systems.
+ * says which ran. Draw groups choose the same way by the sum of their
+ * systems (and their own draw's fill: tests/render/test_fill_probe.c).
  * Hosts built against 1.0 - 1.2, through the tables they asked for, keep
  * the raster path for a zero draw_path, and their profiles end where theirs
  * did. */

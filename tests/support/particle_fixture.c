@@ -85,6 +85,20 @@ uint32_t assert_same_live_particles(plume_context *context_a, plume_system a, pl
     return live;
 }
 
+/* Every record both polls deliver, the same. */
+void assert_same_events(plume_context *context, plume_system a, plume_system b) {
+    enum { MOST = 4096 };
+    plume_particle_event *ea = calloc(MOST, sizeof *ea), *eb = calloc(MOST, sizeof *eb);
+    plume_event_poll_info ia, ib;
+    assert_int_equal(plume_system_poll_events(context, a, ea, MOST, &ia), PLUME_OK);
+    assert_int_equal(plume_system_poll_events(context, b, eb, MOST, &ib), PLUME_OK);
+    assert_int_equal(ia.delivered, ib.delivered);
+    assert_int_equal(ia.dropped_budget, ib.dropped_budget);
+    assert_memory_equal(ea, eb, sizeof *ea * ia.delivered);
+    free(ea);
+    free(eb);
+}
+
 /* The live particle with emission number `id`, or NULL. */
 const plume_particle *find_by_id(const plume_readback *rb, uint32_t id) {
     for (uint32_t i = 0; i < rb->live_count; ++i)

@@ -54,6 +54,8 @@ void free_readback(plume_readback *rb);
 uint32_t assert_same_live_particles(plume_context *context_a, plume_system a, plume_context *context_b,
                                     plume_system b, const char *which);
 
+/* Every record both polls of events to the CPU deliver (up to 4096), the same. */
+void assert_same_events(plume_context *context, plume_system a, plume_system b);
 /* The live particle with emission number `id`, or NULL. */
 const plume_particle *find_by_id(const plume_readback *rb, uint32_t id);
 

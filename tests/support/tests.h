@@ -26,6 +26,7 @@ struct CMUnitTest;
     X(particle_fragment, 0)                                                                                            \
     X(particle_prewarm_bounds, 1)                                                                                      \
     X(batch, 1)                                                                                                        \
+    X(batch_live_list, 1)                                                                                              \
     X(particle_pool, 0)                                                                                                \
     X(profile_statistics, 0)                                                                                           \
     X(profile_ring, 0)                                                                                                 \
@@ -47,6 +48,7 @@ struct CMUnitTest;
     X(draw_group, 1)                                                                                                   \
     X(draw_group_tiled, 1)                                                                                             \
     X(draw_automatic, 1)                                                                                               \
+    X(fill_probe, 1)                                                                                                   \
     X(program_cache, 0)                                                                                                \
     X(warm, 1)                                                                                                         \
     X(trails, 1)                                                                                                       \
