@@ -126,6 +126,9 @@ const char *plume_lab_sorter_backend(const plume_context *context, plume_sorter 
  * reads (default on; off, the box stays empty): the benchmark's baseline for
  * the reduction's cost. */
 plume_result plume_lab_system_set_bounds(plume_context *context, plume_system system, bool enabled);
+/* The CPU's bound on the live count after the system's last update (what
+ * sizes its sort and picks the automatic draw path); 0 for a bad handle. */
+uint32_t plume_lab_system_live_bound(plume_context *context, plume_system system);
 /* A mesh system's spins, read back (waits for the GPU): per slot 8 floats,
  * the orientation quaternion (x, y, z, w), the angular velocity (x, y, z)
  * and the emission number + 1 it belongs to (its bits, 0: none), for

@@ -321,7 +321,11 @@ static void run_simulate_pass(system_state *s, const plume_frame_desc *frame) {
     fragment_particles *f = s->fragment;
     GLuint running_end[PLUME_MAX_EMITTERS];
     uint32_t requested = particles_plan_emission(s, frame->dt, running_end);
-    particles_window_record(&s->window, s->time, requested);
+    double lifetime = 0.0;
+    for (int e = 0; e < PLUME_MAX_EMITTERS; ++e)
+        if (running_end[e] > (e > 0 ? running_end[e - 1] : 0u) && s->desc.emitters[e].lifetime.max > lifetime)
+            lifetime = s->desc.emitters[e].lifetime.max;
+    particles_window_record(&s->window, s->time, requested, lifetime);
     float emitters[PLUME_MAX_EMITTERS][EMITTER_GPU_FLOATS];
     for (int e = 0; e < PLUME_MAX_EMITTERS; ++e) particles_pack_emitter(&s->desc.emitters[e], emitters[e]);
     const fragment_simulate_locations *at = &f->simulate;

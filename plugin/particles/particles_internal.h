@@ -38,14 +38,18 @@ _Static_assert(PLUME_BINDING_TRAITS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_EM
                    PLUME_BINDING_DRAW_LIST < PLUME_SCOPE_SSBO_SLOTS && PLUME_BINDING_MOTION < PLUME_SCOPE_SSBO_SLOTS,
                "the GL state scope restores every binding the particle passes use");
 
-/* Particles requested in one update (or, merged, several), and when. Every
- * live particle was requested within the longest lifetime in effect, so the
- * records of that window bound the live count from above without reading
- * anything back; the sort is then sized by that bound. */
+/* Particles requested in one update (or, merged, several), when, and the
+ * longest lifetime they were born with. Every live particle was requested
+ * within its record's lifetime, so the records still within theirs bound the
+ * live count from above without reading anything back; the sort is then
+ * sized by that bound. A record's own lifetime (not the longest of every
+ * emitter) keeps the bound of short-lived sparks tight beside the emitters
+ * a system leaves unused or keeps for emit calls. */
 enum { EMISSION_RECORDS = 64 };
 
 typedef struct emission_record {
     double time;       /* start of the update that requested them */
+    double lifetime;   /* the longest any of them lives */
     uint64_t count;
 } emission_record;
 
@@ -53,7 +57,7 @@ typedef struct emission_window {
     emission_record records[EMISSION_RECORDS]; /* a ring, oldest at `first` */
     uint32_t first, count;
     uint64_t total; /* the records' counts summed (each update reads it) */
-    double longest_lifetime; /* over every emitter in effect since creation or reset */
+    double longest_lifetime; /* over every emitter in effect since creation or reset (events' children) */
 } emission_window;
 
 /* The programs' uniform locations, named, over `at` in the order of their
@@ -267,8 +271,9 @@ float particles_quad_radius(const plume_system_desc *desc, const plume_emitter_d
 /* The CPU's emission plan for a step of dt: running totals per emitter
  * (capped at the capacity); returns the total. */
 uint32_t particles_plan_emission(system_state *s, double dt, GLuint running_end[PLUME_MAX_EMITTERS]);
-/* Records `count` particles requested at `time` in the live-count window. */
-void particles_window_record(emission_window *w, double time, uint64_t count);
+/* Records `count` particles requested at `time`, living at most `lifetime`,
+ * in the live-count window. */
+void particles_window_record(emission_window *w, double time, uint64_t count, double lifetime);
 /* The most particles that can be alive at `now` (at most the capacity). */
 uint32_t particles_window_live_bound(emission_window *w, double now, uint32_t capacity);
 /* Plans this step's emission, then runs prepare, emit and simulate

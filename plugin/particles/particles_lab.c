@@ -12,6 +12,11 @@ plume_result plume_lab_system_set_bounds(plume_context *context, plume_system ha
     return PLUME_OK;
 }
 
+uint32_t plume_lab_system_live_bound(plume_context *context, plume_system handle) {
+    system_state *system = particles_find_system(context, handle, "plume_lab_system_live_bound");
+    return system ? system->sort_bound : 0;
+}
+
 plume_result plume_lab_read_spins(plume_context *context, plume_system handle, float *out, uint32_t count) {
     system_state *s = particles_find_system(context, handle, "plume_lab_read_spins");
     if (!s || !s->mesh.view.spin_buffer || count > s->desc.capacity) return PLUME_ERROR_INVALID_ARGUMENT;

@@ -97,28 +97,32 @@ static double longest_lifetime(const plume_system_desc *desc) {
     return longest;
 }
 
-void particles_window_record(emission_window *w, double time, uint64_t count) {
+void particles_window_record(emission_window *w, double time, uint64_t count, double lifetime) {
     if (count == 0) return;
     if (w->count == EMISSION_RECORDS) {
         /* Full: fold the oldest record into the next one. The next one's later
-         * time keeps the fold's particles counted for longer: still a bound. */
+         * time and the longer of their lifetimes keep the fold's particles
+         * counted for longer: still a bound. */
         emission_record *oldest = &w->records[w->first];
         w->first = (w->first + 1) % EMISSION_RECORDS;
-        w->records[w->first].count += oldest->count;
+        emission_record *next = &w->records[w->first];
+        next->count += oldest->count;
+        if (oldest->lifetime > next->lifetime) next->lifetime = oldest->lifetime;
         --w->count;
     }
-    w->records[(w->first + w->count) % EMISSION_RECORDS] = (emission_record){time, count};
+    w->records[(w->first + w->count) % EMISSION_RECORDS] = (emission_record){time, lifetime, count};
     ++w->count;
     w->total += count;
 }
 
-/* The most particles that can be alive at `now`: those requested within the
- * longest lifetime. GPU ages are float sums of the steps, which can fall
- * short of the exact time by a little per step: the window is widened by 2%
- * and 1 ms, enough for 10^5 steps of float rounding. */
+/* The most particles that can be alive at `now`: those of the records still
+ * within their lifetime. GPU ages are float sums of the steps, which can
+ * fall short of the exact time by a little per step: a lifetime is widened
+ * by 2% and 1 ms, enough for 10^5 steps of float rounding. Records leave
+ * from the oldest on: one behind a longer-lived older record stays counted
+ * until that one leaves (more than are alive: still a bound). */
 uint32_t particles_window_live_bound(emission_window *w, double now, uint32_t capacity) {
-    double reach = w->longest_lifetime * 1.02 + 1e-3;
-    while (w->count > 0 && now - w->records[w->first].time > reach) {
+    while (w->count > 0 && now - w->records[w->first].time > w->records[w->first].lifetime * 1.02 + 1e-3) {
         w->total -= w->records[w->first].count;
         w->first = (w->first + 1) % EMISSION_RECORDS;
         --w->count;

@@ -386,3 +386,12 @@ uint32_t spawn_plan(system_state *s, double dt, bool upload) {
     if (upload) spawn_upload(s);
     return (uint32_t)total;
 }
+
+double spawn_longest_lifetime(const system_state *s) {
+    double longest = 0.0;
+    for (uint32_t b = 0; b < s->spawn.batch_count; ++b) {
+        double lifetime = s->desc.emitters[s->spawn.batches[b].emitter].lifetime.max;
+        if (lifetime > longest) longest = lifetime;
+    }
+    return longest;
+}

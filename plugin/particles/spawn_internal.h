@@ -74,6 +74,9 @@ void spawn_reset(system_state *s);
  * the particles requested (at most the capacity); in local space also
  * each instance's motion since the last update. */
 uint32_t spawn_plan(system_state *s, double dt, bool upload);
+/* The longest lifetime of the emitters the step's batches name (what its
+ * particles can live at most; 0: no batch). */
+double spawn_longest_lifetime(const system_state *s);
 /* The step's batches (none: nothing) into the next buffer of the ring. */
 void spawn_upload(system_state *s);
 /* Local space: binds the instances' motion for the simulate pass. */

@@ -59,7 +59,7 @@ static void plan_step(system_state *s, const plume_frame_desc *frame, bool uploa
     s->requested = requested;
     /* Recorded at the end of the step: a sub-frame birth lives up to dt
      * past a start-of-step one. */
-    particles_window_record(&s->window, s->time + frame->dt, requested);
+    particles_window_record(&s->window, s->time + frame->dt, requested, spawn_longest_lifetime(s));
     if (s->world.events_pending) bind_particle_buffers(s);
     world_emit_events(s); /* records its children in the window */
     /* The bound at the end of this update, which picks the sort's backend

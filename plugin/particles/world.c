@@ -234,7 +234,8 @@ void world_emit_events(system_state *s) {
     uint32_t capacity = s->desc.world.event_capacity;
     /* The children are unknown to the CPU: a full buffer's worth keeps the
      * live-count bound a bound. */
-    particles_window_record(&s->window, s->time, capacity < s->desc.capacity ? capacity : s->desc.capacity);
+    particles_window_record(&s->window, s->time, capacity < s->desc.capacity ? capacity : s->desc.capacity,
+                            s->window.longest_lifetime);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_EVENTS_OWN, w->event_buffer);
     glUseProgram(w->events_prepare_program);
     glProgramUniform1ui(w->events_prepare_program, w->prepare_capacity_location, capacity);

@@ -15,6 +15,9 @@
 #include "plume/plume_particles.h"
 #include "plume/plume_sort.h"
 #include "plume_fixture.h"
+#ifndef PLUME_TESTS_THROUGH_TABLE /* the lab's bound is the module's */
+#include "plume_lab.h"
+#endif
 #include "test_env.h"
 #include "tests.h"
 
@@ -90,6 +93,58 @@ static void test_draw_list_is_back_to_front(void **state) {
     check_back_to_front(system, view, "new camera, dt 0");
     destroy_system(system);
 }
+
+#ifndef PLUME_TESTS_THROUGH_TABLE
+/* The live count read back, which the CPU's bound must reach. */
+static uint32_t live_count_of(plume_system system) {
+    plume_readback rb = read_all(fixture_context(), system);
+    uint32_t live = rb.live_count;
+    free_readback(&rb);
+    return live;
+}
+
+/* The sort is sized by the lifetimes of the particles asked for, not the
+ * longest of every emitter: sparks of 0.2 s at 2400 a second beside an
+ * emitter of 3 s lifetimes that emits nothing (a template for emit calls)
+ * are bounded by about 530 (2400 x (0.2 s widened by 2 % and 1 ms, and a
+ * step)), where the 3 s emitter's lifetime would have counted every spark
+ * asked for so far (2400 a second for 1 s: 2400). Then 600 particles of the
+ * 3 s emitter by an emit call: the bound keeps them for their 3 s, and the
+ * list stays back to front after the sparks of the same steps have died. */
+static void test_sort_bound_follows_the_lifetimes_asked_for(void **state) {
+    (void)state;
+    plume_system_desc desc = {.capacity = 6000, .seed = test_random_u32()};
+    desc.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE, .extents = {2}, .rate = 2400,
+                                            .lifetime = {0.15f, 0.2f}, .speed = {0, 1}, .spread = 3.14159f};
+    desc.emitters[1] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE, .extents = {3}, .lifetime = {3, 3},
+                                            .speed = {0, 0.5f}, .spread = 3.14159f};
+    plume_system system = make_system(desc);
+    mat4 view, projection;
+    for (int k = 0; k < 60; ++k) {
+        random_camera(view, projection);
+        plume_frame_desc frame = make_frame(1.0f / 60.0f, view, projection);
+        update(system, &frame);
+    }
+    uint32_t bound = plume_lab_system_live_bound(fixture_context(), system), live = live_count_of(system);
+    printf("  sparks of 0.2 s beside a 3 s template: %u live, bound %u\n", live, bound);
+    assert_true(bound >= live && bound <= 2400 * (0.2 * 1.02 + 0.001 + 1.0 / 60.0) + 2);
+    check_back_to_front(system, view, "sparks");
+    plume_emit_desc emit = {.emitter = 1, .count = 600};
+    assert_int_equal(plume_system_emit(fixture_context(), system, &emit), PLUME_OK);
+    for (int k = 0; k < 90; ++k) {
+        random_camera(view, projection);
+        plume_frame_desc frame = make_frame(1.0f / 60.0f, view, projection);
+        update(system, &frame);
+        if (k != 30 && k != 89) continue;
+        check_back_to_front(system, view, "sparks and the emitted 3 s particles");
+        bound = plume_lab_system_live_bound(fixture_context(), system);
+        live = live_count_of(system);
+        printf("  %.2f s after 600 of 3 s were emitted: %u live, bound %u\n", (k + 1) / 60.0, live, bound);
+        assert_true(live >= 600 && bound >= live && bound <= 600 + 2400 * (3.0 * 1.02 + 0.001 + 1.0 / 60.0));
+    }
+    destroy_system(system);
+}
+#endif
 
 /* Particles at exactly one depth (a burst at a point, no speed, no forces):
  * the draw list gives them in slot order, whichever backend sorted (the
@@ -351,6 +406,9 @@ static void test_sort_modes_give_their_total_order(void **state) {
 const struct CMUnitTest particle_order_tests[] = {
     cmocka_unit_test_setup_teardown(test_sort_modes_give_their_total_order, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_draw_list_is_back_to_front, fixture_setup, fixture_teardown),
+#ifndef PLUME_TESTS_THROUGH_TABLE
+    cmocka_unit_test_setup_teardown(test_sort_bound_follows_the_lifetimes_asked_for, fixture_setup, fixture_teardown),
+#endif
     cmocka_unit_test_setup_teardown(test_same_seed_same_particles_and_reset_restarts, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_equal_depths_are_drawn_in_slot_order, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_sort_key_bits_set_the_depth_resolution, fixture_setup, fixture_teardown),
