@@ -12,6 +12,9 @@
 #   gles    the fragment path in NVIDIA's OpenGL ES context at 64 K beside
 #           the desktop GL's paths (#34)
 #   web     the WebGL 2 page in Chromium, where chromium and emcc exist (#34)
+#   cover   the tiled blend and upsample over the particles' tiles against
+#           every tile (the full-screen pixels), 64 K and 1 M, full and 1/2,
+#           steady state (#37)
 #   fill    the automatic path's fill probe: the dust storm (eleven thousand
 #           puffs metres across, under the count that makes the path tiled)
 #           automatic beside raster and tiled; expected tiled (#37)
@@ -23,7 +26,7 @@
 set -u
 out=${1:-/tmp/plume-wave3}
 [ $# -gt 0 ] && shift
-parts=${*:-suites many trails meshes gallery gles web fill}
+parts=${*:-suites many trails meshes gallery gles web cover fill}
 bin=./build/release/bin
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
@@ -71,12 +74,23 @@ for part in $parts; do
     web)
         run_part web 120 sh tests/check_web_page.sh
         tail -3 "$out/web.log" ;;
+    cover)
+        for resolution in full half; do
+            for cover in tiles every; do
+                flag=""
+                [ "$cover" = every ] && flag=--cover-every-tile
+                run_part "cover_${resolution}_$cover" 200 $bin/plume_frame_bench --path tiled --smoke --lit \
+                    --counts 65536,1048576 --size 1280x720 --resolution "$resolution" --frames 150 \
+                    --max-warmup 400 $flag
+                grep -E -A1 "^ *(65536|1048576) " "$out/cover_${resolution}_$cover.log" | head -8
+            done
+        done ;;
     fill)
         for path in automatic raster tiled; do
             run_part "fill_$path" 120 $bin/plume_demo --offscreen --size 1280x720 --frames 600 --effect dust_storm \
                 --path "$path" --out "$out/fill_$path.png"
             grep -iE "draw|path|steady" "$out/fill_$path.log" | tail -4
         done ;;
-    *) echo "gpu_wave3: no part '$part' (suites many trails meshes gallery gles web fill)" >&2; exit 2 ;;
+    *) echo "gpu_wave3: no part '$part' (suites many trails meshes gallery gles web cover fill)" >&2; exit 2 ;;
     esac
 done
