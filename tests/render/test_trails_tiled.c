@@ -79,15 +79,15 @@ static uint32_t drawn_path(trail_run *r, uint32_t path) {
     return profile.draw_path;
 }
 
-/* A trail system of `capacity` particles of 16 points, 1100 of them alive
+/* A trail system of `capacity` particles of 16 points, `live` of them alive
  * in a box, stepped three times. */
-static trail_run many_in_a_box(uint32_t capacity) {
+static trail_run many_in_a_box(uint32_t capacity, uint32_t live) {
     plume_system_desc d = trail_desc(16, 0.1f);
     d.capacity = capacity;
     d.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_BOX, .extents = {0.7f, 0.6f, 0.5f},
                                          .lifetime = {20, 20}, .speed = {0.2f, 0.4f}, .size = {0.02f, 0.04f}};
     trail_run r = trail_run_begin(d);
-    plume_emit_desc many = {.emitter = 0, .count = 1100};
+    plume_emit_desc many = {.emitter = 0, .count = live};
     assert_int_equal(plume_system_emit(fixture_context(), r.system, &many), PLUME_OK);
     for (int k = 0; k < 3; ++k) trail_step(&r);
     return r;
@@ -107,7 +107,7 @@ static void test_a_trail_system_draws_tiled(void **state) {
     assert_int_equal(asked, PLUME_DRAW_PATH_TILED);
     assert_int_equal(automatic, PLUME_DRAW_PATH_RASTER);
     trail_run_end(&r);
-    r = many_in_a_box(1100); /* x 16 pairs: past the automatic pick's 16384 */
+    r = many_in_a_box(1100, 1100); /* x 16 pairs: past the automatic pick's 16384 */
     automatic = drawn_path(&r, PLUME_DRAW_PATH_AUTOMATIC);
     printf("  automatic, 1100 particles of 16 points: %s\n", automatic == PLUME_DRAW_PATH_TILED ? "tiled" : "raster");
     assert_int_equal(automatic, PLUME_DRAW_PATH_TILED);
@@ -116,7 +116,7 @@ static void test_a_trail_system_draws_tiled(void **state) {
      * 4 quads would be over 2^21 ranks (17000 x 16 pairs x 8 triangles):
      * the ranks follow the pairs drawn, so automatic draws tiled too, and
      * nothing refuses. */
-    r = many_in_a_box(17000);
+    r = many_in_a_box(17000, 1100);
     test_log_expect_errors(); /* none is expected: a warning would count */
     automatic = drawn_path(&r, PLUME_DRAW_PATH_AUTOMATIC);
     int tried = test_log_count("the tiled draw path cannot be made");
@@ -222,19 +222,19 @@ enum { RANK_BYTES = 8 * 16 + 4 + 1 + 8 };
 
 /* A trail system drawn tiled holds the context's scratch in proportion to
  * the triangles it draws, not to its capacity's worst case (every pair at
- * PLUME_TRAIL_SUBDIVISIONS quads): 1100 particles of a capacity of 17000,
- * then 2000 more, the ranks made grown before their trails lengthen (a
+ * PLUME_TRAIL_SUBDIVISIONS quads): 400 particles of a capacity of 17000,
+ * then 800 more, the ranks made grown before their trails lengthen (a
  * quad a pair of the particles drawn, and what frames needed: at most a
  * quarter more and a scan block), besides a word a pair of the capacity;
  * the pictures the CPU's. */
 static void test_a_tiled_trail_holds_memory_for_what_it_draws(void **state) {
     (void)state;
-    trail_run r = many_in_a_box(17000);
+    trail_run r = many_in_a_box(17000, 400);
     uint64_t worst = (uint64_t)17000 * 16 * PLUME_TRAIL_SUBDIVISIONS * 2 * RANK_BYTES;
-    uint32_t grew_from = 0, particles = 1100;
+    uint32_t grew_from = 0, particles = 400;
     for (int burst = 0; burst < 2; ++burst) {
         if (burst) {
-            plume_emit_desc more = {.emitter = 0, .count = 2000};
+            plume_emit_desc more = {.emitter = 0, .count = 800};
             assert_int_equal(plume_system_emit(fixture_context(), r.system, &more), PLUME_OK);
             particles += more.count;
             for (int k = 0; k < 3; ++k) trail_step(&r);
