@@ -71,15 +71,11 @@ static void destroy_twins(plume_system *batched, plume_system *alone, int count)
     }
 }
 
-static bool compute_path_forced_off(void) {
-    if (test_forced_path() != PLUME_PATH_FRAGMENT) return false;
-    printf("  the fragment path is forced: a batch updates compute-path systems only\n");
-    return true;
-}
+static const char *const BATCH_NEEDS_COMPUTE = "a batch updates compute-path systems only";
 
 static void test_batch_updates_each_system_as_alone(void **state) {
     (void)state;
-    if (compute_path_forced_off()) return;
+    if (compute_path_forced_off(BATCH_NEEDS_COMPUTE)) return;
     plume_context *context = fixture_context();
     uint32_t seed = test_random_u32();
     plume_system batched[KINDS], alone[KINDS];
@@ -124,7 +120,7 @@ static plume_system_desc linked_desc(int kind, uint32_t seed, plume_system targe
 
 static void test_batch_stage_major_with_events_trails_and_links(void **state) {
     (void)state;
-    if (compute_path_forced_off()) return;
+    if (compute_path_forced_off(BATCH_NEEDS_COMPUTE)) return;
     plume_context *context = fixture_context();
     uint32_t seed = test_random_u32();
     plume_system batched[LINKED], alone[LINKED];
@@ -160,7 +156,7 @@ static void test_batch_stage_major_with_events_trails_and_links(void **state) {
  * twins, updated one by one, live in a second context. */
 static void test_batch_of_every_live_system_as_they_come_and_go(void **state) {
     (void)state;
-    if (compute_path_forced_off()) return;
+    if (compute_path_forced_off(BATCH_NEEDS_COMPUTE)) return;
     plume_context *context = fixture_context();
     plume_context *other = fixture_context_with_another_tag(0);
     uint32_t seed = test_random_u32();
@@ -210,7 +206,7 @@ static void assert_refused(plume_result got, plume_result expected, const char *
 
 static void test_batch_refuses_bad_input_and_changes_nothing(void **state) {
     (void)state;
-    if (compute_path_forced_off()) return;
+    if (compute_path_forced_off(BATCH_NEEDS_COMPUTE)) return;
     test_log_expect_errors();
     plume_context *context = fixture_context();
     uint32_t seed = test_random_u32();
@@ -257,7 +253,7 @@ static void test_batch_refuses_bad_input_and_changes_nothing(void **state) {
  * state comes back as it was. */
 static void test_batch_tables_leave_a_hostile_host_as_they_found_it(void **state) {
     (void)state;
-    if (compute_path_forced_off()) return;
+    if (compute_path_forced_off(BATCH_NEEDS_COMPUTE)) return;
     plume_context *context = fixture_context();
     uint32_t seed = test_random_u32();
     plume_system systems[KINDS];
@@ -371,7 +367,7 @@ static void run_tables(uint32_t passes, uint32_t seed) {
 
 static void test_batch_tables_update_each_system_as_alone(void **state) {
     (void)state;
-    if (compute_path_forced_off()) return;
+    if (compute_path_forced_off(BATCH_NEEDS_COMPUTE)) return;
     uint32_t seed = test_random_below(1u << 20);
     printf("  seed %u\n", seed);
     static const uint32_t PASSES[] = {PLUME_LAB_TABLE_PREPARE, PLUME_LAB_TABLE_EMIT, PLUME_LAB_TABLE_COMPACTION,
@@ -398,7 +394,7 @@ static uint64_t dispatches_of_a_batch(uint32_t count, uint32_t seed) {
 
 static void test_batch_table_dispatches_do_not_grow_with_systems(void **state) {
     (void)state;
-    if (compute_path_forced_off()) return;
+    if (compute_path_forced_off(BATCH_NEEDS_COMPUTE)) return;
     uint32_t seed = test_random_below(1u << 20);
     uint64_t few = dispatches_of_a_batch(3, seed), many = dispatches_of_a_batch(12, seed);
     printf("  seed %u: a batch's pass dispatches, 3 systems %llu, 12 systems %llu\n", seed,

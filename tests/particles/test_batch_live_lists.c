@@ -74,7 +74,7 @@ static void update_twins(const plume_system *twins, int count, const plume_frame
 
 static void test_batch_live_lists_read_by_every_reader(void **state) {
     (void)state;
-    if (test_forced_path() == PLUME_PATH_FRAGMENT) return; /* a batch updates compute-path systems */
+    if (compute_path_forced_off("a batch updates compute-path systems only")) return;
     uint32_t seed = test_random_below(1u << 20);
     printf("  seed %u\n", seed);
     plume_context *context = fixture_context();
@@ -135,7 +135,7 @@ static void test_batch_live_lists_read_by_every_reader(void **state) {
  * and a fresh context's batch afterwards reads its own lists. */
 static void test_context_destroyed_with_batched_lists_waiting(void **state) {
     (void)state;
-    if (test_forced_path() == PLUME_PATH_FRAGMENT) return;
+    if (compute_path_forced_off("a batch updates compute-path systems only")) return;
     uint32_t seed = test_random_below(1u << 20);
     printf("  seed %u\n", seed);
     plume_context_desc context_desc = {.logger = test_logger()};

@@ -30,11 +30,7 @@
 
 enum { LIVE = 12, CHURN = 24 };
 
-static bool compute_path_forced_off(void) {
-    if (test_forced_path() != PLUME_PATH_FRAGMENT) return false;
-    printf("  the fragment path is forced: its systems keep textures of their own, no pool\n");
-    return true;
-}
+static const char *const POOL_NEEDS_COMPUTE = "its systems keep textures of their own, no pool";
 
 static plume_lab_particle_storage storage_of(plume_system system) {
     plume_lab_particle_storage s;
@@ -97,7 +93,7 @@ static void check_all_apart(const plume_system *systems, const uint32_t *capacit
  * made in their place: every live system's ranges apart from the others'. */
 static void test_pool_ranges_are_aligned_and_apart(void **state) {
     (void)state;
-    if (compute_path_forced_off()) return;
+    if (compute_path_forced_off(POOL_NEEDS_COMPUTE)) return;
     uint32_t seed = test_random_below(1u << 20);
     printf("  seed %u\n", seed);
     plume_system systems[LIVE];
@@ -125,7 +121,7 @@ static void test_pool_ranges_are_aligned_and_apart(void **state) {
  * page is made after the warm-up. */
 static void test_pool_reuses_blocks_without_new_pages(void **state) {
     (void)state;
-    if (compute_path_forced_off()) return;
+    if (compute_path_forced_off(POOL_NEEDS_COMPUTE)) return;
     uint32_t seed = test_random_below(1u << 20);
     printf("  seed %u\n", seed);
     plume_system anchor = make_of_capacity(501, seed);
@@ -181,7 +177,7 @@ static void poison_ranges(const plume_lab_particle_storage *s, uint32_t seed) {
  * back before and after, unchanged. */
 static void test_pool_neighbours_keep_their_particles(void **state) {
     (void)state;
-    if (compute_path_forced_off()) return;
+    if (compute_path_forced_off(POOL_NEEDS_COMPUTE)) return;
     uint32_t seed = test_random_below(1u << 20);
     printf("  seed %u\n", seed);
     const uint32_t capacities[3] = {509, 777, 1023};
@@ -254,7 +250,7 @@ static plume_system_desc table_desc(int kind, uint32_t seed, const uint32_t *cap
  * one by one, culled every other frame; the same particles (read back). */
 static void test_batch_table_updates_each_system_as_alone(void **state) {
     (void)state;
-    if (compute_path_forced_off()) return;
+    if (compute_path_forced_off(POOL_NEEDS_COMPUTE)) return;
     plume_context *context = fixture_context();
     uint32_t seed = test_random_below(1u << 20);
     printf("  seed %u\n", seed);

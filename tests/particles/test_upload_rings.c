@@ -38,7 +38,7 @@ static plume_system_desc uploading_desc(uint32_t seed) {
 
 static void test_uploads_never_rewrite_what_a_dispatch_in_flight_reads(void **state) {
     (void)state;
-    if (test_forced_path() == PLUME_PATH_FRAGMENT) return; /* no dispatches */
+    if (compute_path_forced_off("no dispatches, no upload rings")) return;
     plume_context *context = fixture_context();
     uint32_t seed = test_random_u32();
     plume_system a = make_system(uploading_desc(seed)), b = make_system(uploading_desc(seed + 1));

@@ -3,6 +3,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -314,4 +315,10 @@ void infinite_reversed_perspective(float fovy, float aspect, float near, mat4 ou
     out[1][1] = f;
     out[2][3] = -1.0f; /* w = view depth */
     out[3][2] = near;  /* z = near: NDC depth near / view depth */
+}
+
+bool compute_path_forced_off(const char *why) {
+    if (test_forced_path() != PLUME_PATH_FRAGMENT) return false;
+    printf("  the fragment path is forced: %s\n", why);
+    return true;
 }

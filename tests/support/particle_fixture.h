@@ -74,6 +74,10 @@ void random_camera(mat4 view, mat4 projection);
 
 plume_system_desc busy_desc(uint32_t seed);
 
+/* Whether the run forces the fragment path (PLUME_TEST_PATH), where a test
+ * of compute-path parts has nothing to check: says so, and why (`why`). */
+bool compute_path_forced_off(const char *why);
+
 /* The live particles of a readback in draw order (frees the readback). */
 run_result result_of(plume_readback *rb);
 
