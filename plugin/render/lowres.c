@@ -37,35 +37,43 @@ static const char *const COMPOSITE_UNIFORMS[LOWRES_COMPOSITE_UNIFORMS + 1] = {
     "u_edge_ratio",    "u_particles",       "u_lowres_depth", "u_host_depth", "u_depth_convention",
     SCREEN_COVER_UNIFORM_NAMES, NULL};
 
+static void factor_defines(int factor, char defines[64]) {
+    snprintf(defines, 64, "#define LOWRES_FACTOR %d\n", factor);
+}
+
+/* A composite program over the vertex stage `vertex` (the viewport's
+ * triangle or the tiles' quads), its uniforms found and its fixed ones set. */
+static plume_result build_composite(const plume_env *env, int factor, const char *label, const char *vertex,
+                                    GLuint *out, GLint at[LOWRES_COMPOSITE_UNIFORMS]) {
+    char defines[64];
+    factor_defines(factor, defines);
+    plume_shader_stage stages[2] = {{GL_VERTEX_SHADER, vertex}, {GL_FRAGMENT_SHADER, "render/lowres_composite.frag"}};
+    plume_result r = plume_build_program(env, label, stages, 2, defines, out);
+    if (r != PLUME_OK) return r;
+    plume_find_uniform_locations(*out, COMPOSITE_UNIFORMS, at);
+    glProgramUniform1i(*out, at[LOWRES_COMPOSITE_PARTICLES], 0);
+    glProgramUniform1i(*out, at[LOWRES_COMPOSITE_LOWRES_DEPTH], 1);
+    glProgramUniform1i(*out, at[LOWRES_COMPOSITE_HOST_DEPTH], 2);
+    glProgramUniform1f(*out, at[LOWRES_COMPOSITE_EDGE_RATIO], EDGE_PERCENT / 100.0f);
+    return PLUME_OK;
+}
+
+/* The downsample and the viewport's composite; the tiles' composite is
+ * built by the first upsample after a tiled draw (a raster-only host never
+ * compiles it). */
 static plume_result build_programs(const plume_env *env, int factor, lowres_programs *out) {
     char defines[64];
-    snprintf(defines, sizeof defines, "#define LOWRES_FACTOR %d\n", factor);
+    factor_defines(factor, defines);
     plume_shader_stage downsample[2] = {{GL_VERTEX_SHADER, "render/fullscreen.vert"},
                                         {GL_FRAGMENT_SHADER, "render/lowres_depth.frag"}};
-    plume_shader_stage composite[2] = {{GL_VERTEX_SHADER, "render/fullscreen.vert"},
-                                       {GL_FRAGMENT_SHADER, "render/lowres_composite.frag"}};
-    plume_shader_stage composite_tiles[2] = {{GL_VERTEX_SHADER, "render/tile_cover.vert"},
-                                             {GL_FRAGMENT_SHADER, "render/lowres_composite.frag"}};
     plume_result r = plume_build_program(env, "plume draw: depth downsample", downsample, 2, defines,
                                          &out->downsample);
     if (r == PLUME_OK)
-        r = plume_build_program(env, "plume draw: low-resolution composite", composite, 2, defines, &out->composite);
-    if (r == PLUME_OK)
-        r = plume_build_program(env, "plume draw: low-resolution composite of tiles", composite_tiles, 2, defines,
-                                &out->composite_tiles);
+        r = build_composite(env, factor, "plume draw: low-resolution composite", "render/fullscreen.vert",
+                            &out->composite, out->composite_at);
     if (r != PLUME_OK) return r;
-    GLuint d = out->downsample;
-    plume_find_uniform_locations(d, DOWNSAMPLE_UNIFORMS, out->downsample_at);
-    glProgramUniform1i(d, out->downsample_at[LOWRES_DOWNSAMPLE_HOST_DEPTH], 2);
-    for (int tiles = 0; tiles < 2; ++tiles) {
-        GLuint c = tiles ? out->composite_tiles : out->composite;
-        GLint *at = tiles ? out->composite_tiles_at : out->composite_at;
-        plume_find_uniform_locations(c, COMPOSITE_UNIFORMS, at);
-        glProgramUniform1i(c, at[LOWRES_COMPOSITE_PARTICLES], 0);
-        glProgramUniform1i(c, at[LOWRES_COMPOSITE_LOWRES_DEPTH], 1);
-        glProgramUniform1i(c, at[LOWRES_COMPOSITE_HOST_DEPTH], 2);
-        glProgramUniform1f(c, at[LOWRES_COMPOSITE_EDGE_RATIO], EDGE_PERCENT / 100.0f);
-    }
+    plume_find_uniform_locations(out->downsample, DOWNSAMPLE_UNIFORMS, out->downsample_at);
+    glProgramUniform1i(out->downsample, out->downsample_at[LOWRES_DOWNSAMPLE_HOST_DEPTH], 2);
     return PLUME_OK;
 }
 
@@ -150,7 +158,14 @@ draw_target lowres_target(const lowres_pass *pass) {
 
 void lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc *frame, const mat4 projection,
                 const lowres_pass *pass, const screen_cover *cover) {
-    const lowres_programs *programs = &r->programs[factor_index(pass->factor)];
+    lowres_programs *programs = &r->programs[factor_index(pass->factor)];
+    /* Where the tiles' composite cannot be built (said in the log), the
+     * viewport's covers them too. */
+    if (cover && !programs->composite_tiles &&
+        build_composite(v->env, pass->factor, "plume draw: low-resolution composite of tiles",
+                        "render/tile_cover.vert", &programs->composite_tiles,
+                        programs->composite_tiles_at) != PLUME_OK)
+        cover = NULL;
     GLuint sampler = r->depth_sampler;
     const GLint *viewport = pass->viewport;
     /* 3. Onto the host's framebuffer, once per pixel. */

@@ -24,7 +24,7 @@ enum {
 
 /* The composite over the whole viewport, and over the tiles a tiled draw
  * names (render/tile_cover.vert: the tiles with particles and their
- * neighbours). */
+ * neighbours; built by the first upsample after a tiled draw). */
 typedef struct lowres_programs {
     GLuint downsample, composite, composite_tiles;
     GLint downsample_at[LOWRES_DOWNSAMPLE_UNIFORMS], composite_at[LOWRES_COMPOSITE_UNIFORMS],
