@@ -3,7 +3,7 @@
 
 #include "render/draw_path.h"
 
-void fill_probe_collect(fill_probe *p, plume_gl_scope *scope) {
+static void collect(fill_probe *p, plume_gl_scope *scope) {
     /* From the next to begin, the oldest: the reads' ring ends with the newest. */
     for (uint32_t k = 0; k < FILL_PROBE_QUERIES; ++k) {
         uint32_t i = (p->next + k) % FILL_PROBE_QUERIES;
@@ -22,7 +22,7 @@ void fill_probe_collect(fill_probe *p, plume_gl_scope *scope) {
     }
 }
 
-float fill_probe_estimate(const fill_probe *p, uint32_t drawn_bound) {
+static float estimate(const fill_probe *p, uint32_t drawn_bound) {
     float largest = 0.0f;
     for (int i = 0; i < FILL_PROBE_READS; ++i) {
         float fill = p->fill_bounds[i] ? p->fills[i] * (float)drawn_bound / (float)p->fill_bounds[i] : p->fills[i];
@@ -33,8 +33,8 @@ float fill_probe_estimate(const fill_probe *p, uint32_t drawn_bound) {
 
 float fill_probe_fill_for(fill_probe *p, const plume_frame_desc *frame, uint32_t drawn_bound, plume_gl_scope *scope) {
     if (!draw_path_is_automatic(frame) || frame->depth_texture == 0) return 0.0f;
-    fill_probe_collect(p, scope);
-    return fill_probe_estimate(p, drawn_bound);
+    collect(p, scope);
+    return estimate(p, drawn_bound);
 }
 
 bool fill_probe_begin(fill_probe *p, int viewport_pixels, uint32_t drawn_bound) {

@@ -36,15 +36,11 @@ typedef struct fill_probe {
     uint32_t fill_bounds[FILL_PROBE_READS], read_next;
 } fill_probe;
 
-/* Reads the queries whose results have arrived (no wait), oldest first:
- * fill; the scope's query buffer binding is 0 meanwhile. */
-void fill_probe_collect(fill_probe *probe, plume_gl_scope *scope);
-/* The fill of a draw of `drawn_bound` particles: the largest of the last
- * reads, each in proportion to the bounds. */
-float fill_probe_estimate(const fill_probe *probe, uint32_t drawn_bound);
 /* What a system's or a draw group's automatic path decides by: the
- * results arrived read (fill_probe_collect), then the estimate for
- * `drawn_bound`; 0 where the frame names a path or gives no depth texture
+ * results arrived read (no wait, oldest first; the scope's query buffer
+ * binding 0 meanwhile), then the fill of a draw of `drawn_bound`
+ * particles, the largest of the last reads, each in proportion to the
+ * bounds; 0 where the frame names a path or gives no depth texture
  * (the tiled path could not draw: nothing measured). */
 float fill_probe_fill_for(fill_probe *probe, const plume_frame_desc *frame, uint32_t drawn_bound,
                           plume_gl_scope *scope);
