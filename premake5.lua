@@ -355,7 +355,7 @@ project "plume_event_bench"
 project "plume_many_systems"
     kind "ConsoleApp"
     outputs("bin", "plume_many_systems")
-    files { "bench/many_systems.c" }
+    files { "bench/many_systems.c", "bench/cpu_sampler.c" }
     includedirs { "lab" }
     links { "plume_host", "plume_lab", "epoxy", "m" }
 

@@ -10,9 +10,10 @@
  * clock around every update and draw, the GPU not waited on) and of its GPU
  * milliseconds (a GL_TIME_ELAPSED query around the same calls, read after the
  * frame, so frames do not overlap), and the same two of the update alone
- * (its own clock reading and query before the draws). Three ways in one run,
- * frame by frame in turn on the same systems (`--frames` timed frames
- * each): per system (a plume_system_update each, then a plume_system_draw
+ * (its own clock reading and query before the draws). The ways in one run,
+ * on the same systems, each in a block of frames of its own (its warm-up,
+ * then `--frames` timed frames; `--interleaved on`: frame by frame in
+ * turn, after one warm-up): per system (a plume_system_update each, then a plume_system_draw
  * each), batched system by system (one plume_batch_update as it ran before
  * its passes went stage-major: each system's passes in turn,
  * plume_lab_batch_system_by_system) and batched stage-major (one
@@ -49,6 +50,10 @@
  *                           [--frames 120] [--warmup 70] [--size 1280x720]
  *                           [--creations 200] [--capacity 1024]
  *                           [--tables prepare,emit,simulate,compaction]
+ *                           [--cpu-samples FILE] [--interleaved on|off]
+ * --cpu-samples: the timed calls' stacks sampled every 250 us of the
+ * thread's CPU into FILE (bench/cpu_sampler.h; tools/cpu_samples.py folds
+ * them into the functions the CPU was in, where perf is not at hand).
  * GPU times need a GPU: on llvmpipe they are CPU times. */
 #define _POSIX_C_SOURCE 200809L
 #include <epoxy/gl.h>
@@ -65,9 +70,10 @@
 #include "plume/plume_batch.h"
 #include "plume/plume_particles.h"
 #include "bench_time.h"
+#include "cpu_sampler.h"
 #include "plume_lab.h"
 
-enum { MAX_FRAMES = 20000, MAX_COUNTS = 16, MAX_SYSTEMS = 100000 };
+enum { MAX_FRAMES = 20000, MAX_COUNTS = 16, MAX_SYSTEMS = 100000, CPU_SAMPLE_PERIOD_US = 250 };
 
 #ifndef GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX
 #define GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX 0x9049
@@ -81,6 +87,8 @@ typedef struct options {
     uint32_t tables; /* the table modes' passes over tables (plume_lab_batch_tables) */
     uint32_t modes;  /* the ways timed, a bit each (--modes: all of them unless named) */
     int width, height;
+    const char *cpu_samples; /* where the timed calls' CPU samples go (cpu_sampler.h); NULL: none */
+    bool interleaved;        /* the ways take turns frame by frame (frame_way) */
 } options;
 
 /* The frame's calls, timed: the update per system (a plume_system_update
@@ -163,6 +171,8 @@ static bool parse_options(int argc, char **argv, options *o) {
         else if (strcmp(arg, "--creations") == 0) o->creations = (uint32_t)strtoul(value, NULL, 10);
         else if (strcmp(arg, "--capacity") == 0) o->capacity = (uint32_t)strtoul(value, NULL, 10);
         else if (strcmp(arg, "--tables") == 0) o->tables = parse_tables(value);
+        else if (strcmp(arg, "--cpu-samples") == 0) o->cpu_samples = value;
+        else if (strcmp(arg, "--interleaved") == 0) o->interleaved = strcmp(value, "on") == 0;
         else if (strcmp(arg, "--modes") == 0) {
             if (!(o->modes = parse_modes(value))) return false;
         }
@@ -266,9 +276,26 @@ static bool run_draws(plume_context *context, const plume_system *systems, uint3
     return ok;
 }
 
-/* N systems updated and drawn a frame on `path` (see the top), the ways
- * taking turns frame by frame on the same systems, so both see the same
- * steady state (every system at its full live count after the warm-up). */
+/* Frame `f` of the run: its way, and whether it is timed. Each way in a
+ * block of its own (its warm-up, then its timed frames), the systems
+ * updated every frame, so every way sees the same steady state (every
+ * system at its full live count after the first warm-up) and the CPU
+ * caches and the driver's state as a host using that way leaves them.
+ * --interleaved: the ways take turns frame by frame after one warm-up (as
+ * the earlier runs did: each way's CPU figure then pays for what the other
+ * ways evicted). */
+static bool frame_way(const options *o, uint32_t f, int *mode) {
+    if (o->interleaved) {
+        *mode = (int)(f % MODES);
+        return f >= o->warmup;
+    }
+    uint32_t block = o->warmup + o->frames;
+    *mode = (int)(f / block);
+    return f % block >= o->warmup;
+}
+
+/* N systems updated and drawn a frame on `path` (see the top) each way in
+ * turn (frame_way). */
 static frame_figures time_frames(plume_context *context, const scene *s, const options *o, uint32_t count,
                                  uint32_t path) {
     frame_figures figures = {.ok = false};
@@ -285,25 +312,31 @@ static frame_figures time_frames(plume_context *context, const scene *s, const o
         plume_frame_desc frame = frame_for(s, path);
         int timed[MODES] = {0};
         bool ok = true;
-        for (uint32_t f = 0; ok && f < o->warmup + MODES * o->frames; ++f) {
-            int mode = (int)(f % MODES);
+        uint32_t frames = o->interleaved ? o->warmup + MODES * o->frames : MODES * (o->warmup + o->frames);
+        for (uint32_t f = 0; ok && f < frames; ++f) {
+            int mode;
+            bool timed_frame = frame_way(o, f, &mode);
             if (!(o->modes & (1u << mode))) continue;
             clear_target();
             glBeginQuery(GL_TIME_ELAPSED, queries[0]);
+            if (timed_frame) cpu_sampler_enter();
             double t0 = bench_now_ms();
             ok = run_update(context, systems, count, &frame, mode, o->tables);
             double t1 = bench_now_ms();
+            cpu_sampler_leave();
             glEndQuery(GL_TIME_ELAPSED);
             glBeginQuery(GL_TIME_ELAPSED, queries[1]);
+            if (timed_frame) cpu_sampler_enter();
             double t2 = bench_now_ms();
             ok = run_draws(context, systems, count, &frame, mode) && ok;
             double t3 = bench_now_ms();
+            cpu_sampler_leave();
             if (mode == TABLES_DRAWN) plume_lab_batch_draw_counts_of(context, &figures.tables);
             glEndQuery(GL_TIME_ELAPSED);
             GLuint64 update_ns = 0, draw_ns = 0;
             glGetQueryObjectui64v(queries[0], GL_QUERY_RESULT, &update_ns);
             glGetQueryObjectui64v(queries[1], GL_QUERY_RESULT, &draw_ns);
-            if (f < o->warmup) continue;
+            if (!timed_frame) continue;
             int n = timed[mode]++;
             cpu[mode][UPDATE][n] = t1 - t0;
             cpu[mode][FRAME][n] = (t1 - t0) + (t3 - t2);
@@ -458,7 +491,8 @@ int main(int argc, char **argv) {
     if (!parse_options(argc, argv, &o)) {
         fprintf(stderr, "usage: plume_many_systems [--counts 1,10,50,200,1000] [--paths raster,tiled] [--frames N]"
                         " [--warmup N] [--size WxH] [--creations N] [--capacity N]"
-                        " [--tables prepare,emit,simulate,compaction] [--modes per-system,tables-update+draw,...]\n");
+                        " [--tables prepare,emit,simulate,compaction] [--modes per-system,tables-update+draw,...]"
+                        " [--cpu-samples FILE] [--interleaved on|off]\n");
         return 2;
     }
     headless_gl gl;
@@ -475,6 +509,11 @@ int main(int argc, char **argv) {
 
     plume_context *context = NULL;
     if (plume_context_create(NULL, &context) != PLUME_OK) return 1;
+    FILE *samples = o.cpu_samples ? fopen(o.cpu_samples, "w") : NULL;
+    if (o.cpu_samples && (!samples || !cpu_sampler_start(CPU_SAMPLE_PERIOD_US))) {
+        fprintf(stderr, "plume_many_systems: cannot sample the CPU into %s\n", o.cpu_samples);
+        return 1;
+    }
     printf("\nthe update: per system (a plume_system_update each), batch by system (one plume_batch_update,"
            " each system's passes in turn, as before 1.3's stage-major batch), batch stage-major (one"
            " plume_batch_update, each pass for every system, then the next); then a plume_system_draw each;"
@@ -483,10 +522,12 @@ int main(int argc, char **argv) {
            " as before), and table stage-major / table update+draw the same with them (one dispatch a pool page"
            " a pass over the systems that fit; tables: %s%s%s%s); tables update+draw: with the batch draw's"
            " gathers over tables too (a count pass and a gather a pool page);"
-           " frames take turns; medians; x per: the update's time over the per-system update's\n",
+           " %s; medians; x per: the update's time over the per-system update's\n",
            o.tables & PLUME_LAB_TABLE_PREPARE ? "prepare " : "", o.tables & PLUME_LAB_TABLE_EMIT ? "emit " : "",
            o.tables & PLUME_LAB_TABLE_SIMULATE ? "simulate " : "",
-           o.tables & PLUME_LAB_TABLE_COMPACTION ? "compaction" : "");
+           o.tables & PLUME_LAB_TABLE_COMPACTION ? "compaction" : "",
+           o.interleaved ? "the ways take turns frame by frame after one warm-up"
+                         : "each way in a block of frames of its own, after a warm-up of its own");
     printf("%8s %-7s %-18s %11s %11s %11s %11s %9s %9s\n", "systems", "path", "update", "upd CPU ms",
            "upd GPU ms", "frame CPU", "frame GPU", "CPU x per", "GPU x per");
     for (int pass = 0; pass < 2; ++pass) {
@@ -506,6 +547,11 @@ int main(int argc, char **argv) {
             fflush(stdout);
             ok = ok && f.ok;
         }
+    }
+    if (samples) {
+        printf("CPU samples inside the timed calls (every %u us of the thread's CPU): %u, in %s\n",
+               CPU_SAMPLE_PERIOD_US, cpu_sampler_write(samples), o.cpu_samples);
+        fclose(samples);
     }
     plume_context_destroy(context);
     scene_destroy(&s);

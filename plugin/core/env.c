@@ -101,7 +101,18 @@ void plume_free(const plume_env *env, void *block) {
 }
 
 plume_result plume_check_gl_context(const plume_env *env, const char *caller) {
-    if (plume_platform_gl_context_is_current()) return PLUME_OK;
+    /* The query that answered last for this context is asked first: one
+     * call, where finding one walks the loaded libraries. */
+    plume_current_context_query *kept = env->programs ? plume_program_cache_current_context(env->programs) : NULL;
+    if (kept && plume_platform_asks_current(*kept)) return PLUME_OK;
+    plume_current_context_query found = plume_platform_find_current_context();
+    if (found.function && kept) {
+        plume_platform_release_current_context_query(*kept);
+        *kept = found;
+    } else {
+        plume_platform_release_current_context_query(found);
+    }
+    if (found.function) return PLUME_OK;
     plume_log(env, PLUME_LOG_ERROR, "%s: no GL context is current on this thread", caller);
     return PLUME_ERROR_GL_UNSUPPORTED;
 }

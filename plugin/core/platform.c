@@ -43,38 +43,72 @@ uint64_t plume_platform_ticks(void) {
 #if defined(__EMSCRIPTEN__)
 #include <emscripten/html5.h>
 
-/* The browser's WebGL context (the web page's build, web/). */
-bool plume_platform_gl_context_is_current(void) { return emscripten_webgl_get_current_context() != 0; }
+/* The browser's WebGL context (the web page's build, web/): the query is
+ * always the same one. */
+static void webgl_current_context(void) {}
+
+bool plume_platform_asks_current(plume_current_context_query query) {
+    return query.function && emscripten_webgl_get_current_context() != 0;
+}
+
+plume_current_context_query plume_platform_find_current_context(void) {
+    plume_current_context_query query = {webgl_current_context, NULL};
+    return plume_platform_asks_current(query) ? query : (plume_current_context_query){NULL, NULL};
+}
+
+void plume_platform_release_current_context_query(plume_current_context_query query) { (void)query; }
 #elif defined(_WIN32)
 typedef void *(WINAPI *current_context_fn)(void); /* WGL's and EGL's calling convention */
 
-static bool current_in_module(const char *module_name, const char *function) {
-    HMODULE module = GetModuleHandleA(module_name); /* NULL unless already loaded */
-    FARPROC found = module ? GetProcAddress(module, function) : NULL;
-    return found && ((current_context_fn)(void (*)(void))found)();
+bool plume_platform_asks_current(plume_current_context_query query) {
+    return query.function && ((current_context_fn)query.function)() != NULL;
 }
 
-bool plume_platform_gl_context_is_current(void) {
-    return current_in_module("opengl32.dll", "wglGetCurrentContext") ||
-           current_in_module("libEGL.dll", "eglGetCurrentContext"); /* ANGLE */
+/* `function` of a module already loaded, where it says a context is
+ * current: the module held (a reference of the query's own) until released. */
+static plume_current_context_query current_in_module(const char *module_name, const char *function) {
+    HMODULE module = NULL; /* none unless already loaded */
+    if (!GetModuleHandleExA(0, module_name, &module)) return (plume_current_context_query){NULL, NULL};
+    plume_current_context_query query = {(void (*)(void))GetProcAddress(module, function), module};
+    if (plume_platform_asks_current(query)) return query;
+    FreeLibrary(module);
+    return (plume_current_context_query){NULL, NULL};
+}
+
+void plume_platform_release_current_context_query(plume_current_context_query query) {
+    if (query.library) FreeLibrary((HMODULE)query.library);
+}
+
+plume_current_context_query plume_platform_find_current_context(void) {
+    plume_current_context_query query = current_in_module("opengl32.dll", "wglGetCurrentContext");
+    return query.function ? query : current_in_module("libEGL.dll", "eglGetCurrentContext"); /* ANGLE */
 }
 #else
 #include <dlfcn.h>
 
 typedef void *(*current_context_fn)(void);
 
-/* `handle`'s `function`, called: EGL_NO_CONTEXT and GLX's and CGL's "none"
- * are all a null pointer. */
-static bool current_in_handle(void *handle, const char *function) {
+/* EGL_NO_CONTEXT and GLX's and CGL's "none" are all a null pointer. */
+bool plume_platform_asks_current(plume_current_context_query query) {
+    return query.function && ((current_context_fn)query.function)() != NULL;
+}
+
+/* `handle`'s `function`, where it says a context is current (the query
+ * keeps `library`, a reference of its own or NULL). */
+static plume_current_context_query current_in_handle(void *handle, void *library, const char *function) {
     void *symbol = dlsym(handle, function);
-    current_context_fn current;
-    memcpy(&current, &symbol, sizeof current); /* ISO C has no object-to-function pointer cast */
-    return symbol && current();
+    plume_current_context_query query = {NULL, library};
+    memcpy(&query.function, &symbol, sizeof query.function); /* ISO C has no object-to-function pointer cast */
+    return symbol && plume_platform_asks_current(query) ? query : (plume_current_context_query){NULL, NULL};
+}
+
+void plume_platform_release_current_context_query(plume_current_context_query query) {
+    if (query.library) dlclose(query.library);
 }
 
 #if defined(__APPLE__)
-bool plume_platform_gl_context_is_current(void) {
-    return current_in_handle(RTLD_DEFAULT, "CGLGetCurrentContext"); /* the OpenGL framework */
+plume_current_context_query plume_platform_find_current_context(void) {
+    return current_in_handle(RTLD_DEFAULT, NULL, "CGLGetCurrentContext"); /* the OpenGL framework */
 }
 #else
 #include <link.h>
@@ -111,7 +145,7 @@ static int note_loaded_source(struct dl_phdr_info *info, size_t size, void *data
     return 0;
 }
 
-bool plume_platform_gl_context_is_current(void) {
+plume_current_context_query plume_platform_find_current_context(void) {
     loaded_sources loaded;
     for (size_t i = 0; i < SOURCE_COUNT; ++i) loaded.path[i][0] = '\0';
     dl_iterate_phdr(note_loaded_source, &loaded);
@@ -120,13 +154,20 @@ bool plume_platform_gl_context_is_current(void) {
          * objects, never searched for. */
         void *handle = loaded.path[i][0] ? dlopen(loaded.path[i], RTLD_LAZY | RTLD_NOLOAD) : NULL;
         if (!handle) continue;
-        bool current = current_in_handle(handle, CURRENT_CONTEXT_SOURCES[i].function);
-        dlclose(handle); /* drops the reference RTLD_NOLOAD took */
-        if (current) return true;
+        /* The reference RTLD_NOLOAD took is the query's. */
+        plume_current_context_query query = current_in_handle(handle, handle, CURRENT_CONTEXT_SOURCES[i].function);
+        if (query.function) return query;
+        dlclose(handle);
     }
     /* A host that linked a window system library statically. */
-    return current_in_handle(RTLD_DEFAULT, "eglGetCurrentContext") ||
-           current_in_handle(RTLD_DEFAULT, "glXGetCurrentContext");
+    plume_current_context_query query = current_in_handle(RTLD_DEFAULT, NULL, "eglGetCurrentContext");
+    return query.function ? query : current_in_handle(RTLD_DEFAULT, NULL, "glXGetCurrentContext");
 }
 #endif
 #endif
+
+bool plume_platform_gl_context_is_current(void) {
+    plume_current_context_query query = plume_platform_find_current_context();
+    plume_platform_release_current_context_query(query);
+    return query.function != NULL;
+}

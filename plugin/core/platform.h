@@ -25,11 +25,27 @@
  * converted to a time. */
 uint64_t plume_platform_ticks(void);
 
-/* Whether a GL context is current on the calling thread, asked of each window
- * system API that libepoxy dispatches through (EGL, GLX, WGL, CGL) and that
- * the process has loaded: the module links none of them, and a library that
- * is not loaded has no current context. Cheap enough for every entry point
- * (a loader look-up and one call per API); keeps nothing between calls. */
+/* A window system API's "current context" function (EGL's, GLX's, WGL's,
+ * CGL's, the browser's), as found among the libraries the process loaded: the
+ * module links none of them, and a library that is not loaded has no current
+ * context. `library`: a reference to its library that the query holds (NULL:
+ * none needed), so that the function stays callable while it is kept. */
+typedef struct plume_current_context_query {
+    void (*function)(void); /* called with the platform's convention; NULL: none found */
+    void *library;
+} plume_current_context_query;
+
+/* The query of the first window system API whose context is current on the
+ * calling thread ({NULL, NULL} where none is): a walk of the loaded
+ * libraries and a look-up in one, about 3 % of a batch frame of 200 systems'
+ * CPU on the GPU machine where every entry point asked it, too dear for
+ * that. The caller keeps it (plume_check_gl_context: the context's program
+ * cache) or releases it. */
+plume_current_context_query plume_platform_find_current_context(void);
+/* Whether `query` (found earlier) says a context is current now: one call. */
+bool plume_platform_asks_current(plume_current_context_query query);
+void plume_platform_release_current_context_query(plume_current_context_query query);
+/* Whether a GL context is current on the calling thread: found and released. */
 bool plume_platform_gl_context_is_current(void);
 
 /* Whether glGetPointerv(GL_DEBUG_CALLBACK_FUNCTION) and its user parameter

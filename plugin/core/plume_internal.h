@@ -421,6 +421,9 @@ typedef struct plume_gl_caps {
 plume_gl_caps plume_env_gl_caps(const plume_env *env);
 /* Where a program cache keeps its context's capabilities. */
 plume_gl_caps *plume_program_cache_gl_caps(plume_program_cache *cache);
+/* Where a program cache keeps the current-context query that last answered
+ * for its context (released with the cache). */
+plume_current_context_query *plume_program_cache_current_context(plume_program_cache *cache);
 
 typedef enum plume_gl_scope_group {
     /* GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER bindings (uploads, readbacks) */

@@ -23,6 +23,7 @@ struct plume_program_cache {
     uint64_t builds; /* programs compiled and linked so far */
     bool pinning;    /* plume_program_cache_set_pinning */
     plume_gl_caps caps; /* the context's GL's (gl_scope.c fills it on first use) */
+    plume_current_context_query current_context; /* the one that answered last (plume_check_gl_context) */
 };
 
 plume_program_cache *plume_program_cache_create(const plume_env *context_env) {
@@ -39,6 +40,7 @@ void plume_program_cache_destroy(plume_program_cache *cache) {
         glDeleteProgram(cache->entries[i].program);
         plume_free(&cache->env, cache->entries[i].key);
     }
+    plume_platform_release_current_context_query(cache->current_context);
     plume_env env = cache->env;
     plume_free(&env, cache->entries);
     plume_free(&env, cache);
@@ -172,6 +174,10 @@ void plume_program_release(const plume_env *env, GLuint program) {
 
 plume_gl_caps *plume_program_cache_gl_caps(plume_program_cache *cache) {
     return &cache->caps;
+}
+
+plume_current_context_query *plume_program_cache_current_context(plume_program_cache *cache) {
+    return &cache->current_context;
 }
 
 void plume_program_cache_set_pinning(plume_program_cache *cache, bool pinning) {
