@@ -127,6 +127,6 @@ plume_result trails_sort(system_state *s, const mat4 view, bool sort) {
     glDispatchCompute(groups_for(s->sort_bound > 0 ? s->sort_bound : 1), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     if (!sort) return PLUME_OK;
-    return plume_sort_indirect_bounded(s->context, t->sorter, t->pair_buffer, t->control_buffer,
-                                       4 * PLUME_TRAIL_SORT_COUNT, s->sort_bound * t->entries);
+    return sort_indirect_in_scope(s->context, t->sorter, t->pair_buffer, t->control_buffer, 4 * PLUME_TRAIL_SORT_COUNT,
+                                  4 * PLUME_TRAIL_CONTROL_WORDS, s->sort_bound * t->entries, true);
 }

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "render/draw_group_internal.h"
+#include "sort/sort_in_scope.h"
 #include "render/draw_tuning.h"
 
 static void announce_stage(const group_state *g, const char *stage) {
@@ -288,8 +289,8 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
     announce_stage(g, "gather");
     gather(g, systems, &w.frame, &w.light);
     announce_stage(g, "sort");
-    r = plume_sort_indirect_bounded(g->context, g->sorter, g->pairs_buffer, g->state_buffer, STATE_DRAWN_COUNT_OFFSET,
-                                    (uint32_t)bound);
+    r = sort_indirect_in_scope(g->context, g->sorter, g->pairs_buffer, g->state_buffer, STATE_DRAWN_COUNT_OFFSET,
+                               (GLsizeiptr)group_state_bytes(g->system_count), (uint32_t)bound, true);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     profiler_stage_end(g->profiler, PLUME_STAGE_SORT);
     profiler_set_u32(g->profiler, PROFILER_VALUE_SORT_BOUND, (uint32_t)bound);

@@ -376,7 +376,7 @@ static plume_result create_objects(group_state *g, const particle_view *systems,
     }
     plume_result r = build_programs(g, systems, g->system_count);
     if (r != PLUME_OK) return r;
-    size_t state_bytes = 4 * ((size_t)PLUME_GROUP_STATE_SYSTEMS + (size_t)PLUME_GROUP_STATE_SYSTEM_WORDS * g->system_count);
+    size_t state_bytes = group_state_bytes(g->system_count);
     g->state_buffer = plume_make_gpu_buffer(&g->env, (GLsizeiptr)state_bytes, "plume draw group: state");
     uint32_t *zero = plume_alloc(&g->env, state_bytes); /* read back before a draw: nothing drawn */
     if (!zero) return PLUME_ERROR_OUT_OF_MEMORY;

@@ -58,6 +58,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sort/sort_in_scope.h"
 #include "tiled_internal.h"
 
 _Static_assert(PLUME_TILED_SCAN_BLOCK == PLUME_TILED_SCAN_GROUP_SIZE * PLUME_TILED_SCAN_PER_INVOCATION,
@@ -467,8 +468,8 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     profiler_set_u32(s->profiler, PROFILER_VALUE_TILED_BUDGET, r->budget);
     tiled_record_entry_count(s, r);
     draw_stage_begin(s, PLUME_DRAW_STAGE_TILE_SORT);
-    result = plume_sort_indirect_bounded(s->context, r->sorter, r->shared->entries_buffer, r->shared->control_buffer,
-                                         4 * PLUME_TILED_SORT_COUNT, r->budget);
+    result = sort_indirect_in_scope(s->context, r->sorter, r->shared->entries_buffer, r->shared->control_buffer,
+                                    4 * PLUME_TILED_SORT_COUNT, 4 * PLUME_TILED_CONTROL_WORDS, r->budget, true);
     draw_stage_end(s, PLUME_DRAW_STAGE_TILE_SORT);
     composite(src, r, frame->desc, frame->projection, frame->depth_convention, &t, tiles);
     plume_result blended = blend(src, r, frame, &t, scope);

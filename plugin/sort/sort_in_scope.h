@@ -1,6 +1,9 @@
-/* What the particle system's update takes from the sorter besides the public
- * calls: an indirect sort inside the caller's GL scope, without the public
- * call's checks, for buffers the module made itself. Not part of the API. */
+/* What the particle system's update and the draws take from the sorter
+ * besides the public calls: an indirect sort inside the caller's GL scope,
+ * without the public call's checks, for buffers the module made itself (the
+ * public call's buffer size queries, host state checks and a scope of its
+ * own were a tenth of a batch frame's CPU on the GPU machine). Not part of
+ * the API. */
 #ifndef PLUME_SORT_IN_SCOPE_H
 #define PLUME_SORT_IN_SCOPE_H
 
@@ -13,7 +16,8 @@
  * `host_barrier` false it leaves out the barrier after the last pass that
  * makes the pairs readable to draws and reads: a caller sorting several
  * lists issues sort_host_barrier once after the last. Returns
- * PLUME_ERROR_INVALID_ARGUMENT for a stale handle (logged). */
+ * PLUME_ERROR_INVALID_ARGUMENT for a stale handle, PLUME_ERROR_CAPACITY for a
+ * max_count over the sorter's capacity (logged). */
 plume_result sort_indirect_in_scope(plume_context *context, plume_sorter sorter, GLuint pairs_buffer,
                                     GLuint count_buffer, uint32_t count_offset, GLsizeiptr count_buffer_bytes,
                                     uint32_t max_count, bool host_barrier);

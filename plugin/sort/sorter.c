@@ -372,6 +372,11 @@ plume_result sort_indirect_in_scope(plume_context *context, plume_sorter handle,
                                     uint32_t max_count, bool host_barrier) {
     sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort_indirect_bounded");
     if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
+    if (max_count > sorter->desc.capacity) {
+        plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort_indirect: max_count %u is over the sorter's capacity %u",
+                  max_count, sorter->desc.capacity);
+        return PLUME_ERROR_CAPACITY;
+    }
     if (max_count >= 2)
         run_compute_indirect(sorter, pairs_buffer, count_buffer, count_offset, count_buffer_bytes, max_count,
                              host_barrier);
