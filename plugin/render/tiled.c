@@ -262,7 +262,8 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     if (src->trail || (src->group && src->group->trails)) trail_set_target(p, r->trail.target, t->width, t->height);
     particle_set_light_uniforms(s, &r->project_uniforms);
     if (r->dense) count_dense_ranks(src, r, frame);
-    dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);
+    /* Dense ranks are projected an item an invocation (tiled_project.comp). */
+    dispatch_indirect(r, r->dense ? PLUME_TILED_ITEM_ARGS : PLUME_TILED_PROJECT_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     /* A trail's history took the state's binding. */
     particle_bind_storage(PLUME_BINDING_STATE, drawn_count_buffer(src));

@@ -37,22 +37,6 @@ layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict buffer Counts { ui
 // (tiled_prepare.comp's).
 uniform uvec4 u_items;
 
-// The item (a trail's pair, a group's record) whose ranks hold `rank`: the
-// first whose scanned ranks pass it (at least rank / TILED_RANKS_PER_ITEM,
-// as no item needs more); the
-// rank's place among its ranks and how many it has.
-uint item_of(uint rank, out uint within, out uint ranks) {
-    uint low = rank / TILED_RANKS_PER_ITEM, high = control[PLUME_TILED_DRAWN_ITEMS] - 1u;
-    while (low < high) {
-        uint middle = (low + high) / 2u;
-        if (counts[u_items.z + middle] > rank) high = middle;
-        else low = middle + 1u;
-    }
-    uint before = low > 0u ? counts[u_items.z + low - 1u] : 0u;
-    within = rank - before;
-    ranks = counts[u_items.z + low] - before;
-    return low;
-}
 #else
 layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict writeonly buffer Counts { uint counts[]; };
 #endif
@@ -264,9 +248,8 @@ uint item_ranks(uint item) {
 // of quad k of a sorted pair's segment (between its sections k and k + 1 of
 // the n its curve needs, item_ranks), as the raster path splits it
 // (tiled_common.glsl, TILED_TRAIL).
-uint project(uint rank) {
-    uint within, ranks;
-    uint value = draw_list[item_of(rank, within, ranks)].y;
+uint project_rank(uint rank, uint item, uint within, uint ranks) {
+    uint value = draw_list[item].y;
     uint slot = value / u_entries, entry = value % u_entries, k = within / 2u, quads = ranks / 2u;
     uint triangle = entry >= u_trail_ring ? 0u : 1u + within % 2u;
     ParticleMotion p = motions[slot];
@@ -351,11 +334,11 @@ uint project_segment(uint rank, uint within, uint quads, GroupRecord record, uin
 // system's index in the splat's spare word (tiled_common.glsl). With a
 // trail system in the group (dense ranks), a segment's record
 // (project_segment) or a sprite's, one rank.
-uint project(uint rank) {
 #ifdef TILED_DENSE_RANKS
-    uint within, ranks;
-    GroupRecord g = group_records[draw_list[item_of(rank, within, ranks)].y];
+uint project_rank(uint rank, uint item, uint within, uint ranks) {
+    GroupRecord g = group_records[draw_list[item].y];
 #else
+uint project(uint rank) {
     uint within = rank % TILED_RANKS_PER_ITEM;
     GroupRecord g = group_records[draw_list[rank / TILED_RANKS_PER_ITEM].y];
 #endif
@@ -399,13 +382,25 @@ uint project(uint rank) {
 
 void main() {
 #ifdef TILED_DENSE_RANKS
+    // Over the drawn items: stage 0 counts each one's ranks (scanned after
+    // it); stage 1 projects them, each item its own run of ranks, so that
+    // no rank searches the scan for its item. A frame whose ranks outgrew
+    // those made draws none (drawn_ranks() is 0: tiled_prepare.comp). The
+    // counts past the drawn ranks are left as they are: the scan's blocks
+    // add them only after every drawn rank, and nothing reads a rank's past
+    // the drawn ones.
+    uint item = gl_GlobalInvocationID.x;
+    if (item >= control[PLUME_TILED_DRAWN_ITEMS]) return;
     if (u_items.w == 0u) {
-        uint item = gl_GlobalInvocationID.x;
-        if (item < control[PLUME_TILED_DRAWN_ITEMS]) counts[u_items.z + item] = item_ranks(item);
+        counts[u_items.z + item] = item_ranks(item);
         return;
     }
-#endif
+    uint first = item > 0u ? counts[u_items.z + item - 1u] : 0u, end = counts[u_items.z + item];
+    if (end > drawn_ranks()) return;
+    for (uint rank = first; rank < end; ++rank) counts[rank] = project_rank(rank, item, rank - first, end - first);
+#else
     uint rank = gl_GlobalInvocationID.x;
     if (rank >= u_capacity) return;
     counts[rank] = rank < drawn_ranks() ? project(rank) : 0u;
+#endif
 }
