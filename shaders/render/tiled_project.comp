@@ -244,51 +244,64 @@ uint item_ranks(uint item) {
     return 2u * trail_subdivisions(s.p0, s.p1.xyz, s.p2.xyz, s.p3, u_view, u_projection);
 }
 
-// Rank: a particle's own quad (triangle 0 of quad 0), or triangle 1 or 2
-// of quad k of a sorted pair's segment (between its sections k and k + 1 of
-// the n its curve needs, item_ranks), as the raster path splits it
-// (tiled_common.glsl, TILED_TRAIL).
-uint project_rank(uint rank, uint item, uint within, uint ranks) {
-    uint value = draw_list[item].y;
-    uint slot = value / u_entries, entry = value % u_entries, k = within / 2u, quads = ranks / 2u;
-    uint triangle = entry >= u_trail_ring ? 0u : 1u + within % 2u;
-    ParticleMotion p = motions[slot];
-    ParticleTraits t = traits[slot];
+// A particle's own quad at `rank` (its pair's one rank).
+uint project_particle(uint rank, ParticleMotion p, ParticleTraits t) {
+    Appearance a = particle_appearance(p, t);
+    if (a.color.a <= 0.0 || a.size <= 0.0) return 0u;
+    QuadEdges edges = quad_edges(p.velocity, rotation_at(t, p.age), a.size, u_camera_right, u_camera_up);
     uint base = rank * SPLAT_VEC4S;
     ivec2 first, last;
-    vec4 near_color, far_color;
-    vec3 light;
-    Appearance a;
-    if (triangle == 0u) {
-        if (within != 0u) return 0u;
-        a = particle_appearance(p, t);
-        if (a.color.a <= 0.0 || a.size <= 0.0) return 0u;
-        QuadEdges edges = quad_edges(p.velocity, rotation_at(t, p.age), a.size, u_camera_right, u_camera_up);
-        if (!place_quad(base, p.position, edges, first, last)) return 0u;
-        near_color = far_color = a.color;
-        light = quad_light(edges, cross(u_camera_right, u_camera_up));
-    } else {
-        TrailSegment s;
-        if (!trail_segment(slot, entry, p, s)) return 0u;
-        TrailCorner near = trail_section(s, entry, p, t, float(k) / float(quads));
-        TrailCorner far = trail_section(s, entry, p, t, float(k + 1u) / float(quads));
-        if (near.color.a <= 0.0 && far.color.a <= 0.0) return 0u;
-        if (!place_triangle(base, triangle, trail_corner_world(near, -0.5), trail_corner_world(near, 0.5),
-                            trail_corner_world(far, -0.5), trail_corner_world(far, 0.5), first, last))
-            return 0u;
-        near_color = near.color;
-        far_color = far.color;
-        // The raster path's flat values are its triangles' last vertices':
-        // the far section's.
-        a = far.a;
-        a.additive = 0.5 * (near.a.additive + far.a.additive);
-        light = trail_corner_light(far);
-        splats[base + SPLAT_TRAIL].zw = vec2(near.length_uv, far.length_uv);
-    }
+    if (!place_quad(base, p.position, edges, first, last)) return 0u;
+    splats[base + 3u].w = uintBitsToFloat(0u);
+    splats[base + SPLAT_TRAIL].xy = far_color_words(a.color);
+    return finish_splat(base, first, last, a.color, a.frame | (a.next << 16), splat_mix_word(a.frame_mix, a.additive),
+                        quad_light(edges, cross(u_camera_right, u_camera_up)), a.emissive, u_lit);
+}
+
+// Triangle 1 or 2 of a segment's quad between sections `near` and `far`
+// at `rank`, as the raster path splits it (tiled_common.glsl, TILED_TRAIL).
+uint project_triangle(uint rank, uint triangle, TrailCorner near, TrailCorner far) {
+    if (near.color.a <= 0.0 && far.color.a <= 0.0) return 0u;
+    uint base = rank * SPLAT_VEC4S;
+    ivec2 first, last;
+    if (!place_triangle(base, triangle, trail_corner_world(near, -0.5), trail_corner_world(near, 0.5),
+                        trail_corner_world(far, -0.5), trail_corner_world(far, 0.5), first, last))
+        return 0u;
+    // The raster path's flat values are its triangles' last vertices': the
+    // far section's.
+    Appearance a = far.a;
+    a.additive = 0.5 * (near.a.additive + far.a.additive);
+    splats[base + SPLAT_TRAIL] = vec4(far_color_words(far.color), near.length_uv, far.length_uv);
     splats[base + 3u].w = uintBitsToFloat(triangle);
-    splats[base + SPLAT_TRAIL].xy = far_color_words(far_color);
-    return finish_splat(base, first, last, near_color, a.frame | (a.next << 16), splat_mix_word(a.frame_mix, a.additive),
-                        light, a.emissive, u_lit);
+    return finish_splat(base, first, last, near.color, a.frame | (a.next << 16), splat_mix_word(a.frame_mix, a.additive),
+                        trail_corner_light(far), a.emissive, u_lit);
+}
+
+// A sorted pair's run of `ranks` ranks from `first`: its particle's own
+// quad (one rank), or its segment's two triangles a quad of the `ranks` / 2
+// its curve needs (item_ranks), the segment read once and each section
+// between two quads made once (a quad's far section is the next one's near).
+void project_item(uint item, uint first, uint ranks) {
+    uint value = draw_list[item].y;
+    uint slot = value / u_entries, entry = value % u_entries;
+    ParticleMotion p = motions[slot];
+    ParticleTraits t = traits[slot];
+    if (entry >= u_trail_ring) {
+        if (ranks > 0u) counts[first] = project_particle(first, p, t);
+        return;
+    }
+    TrailSegment s;
+    bool drawn = trail_segment(slot, entry, p, s);
+    uint quads = ranks / 2u;
+    TrailCorner near = trail_section(s, entry, p, t, 0.0);
+    for (uint k = 0u; k < quads; ++k) {
+        TrailCorner far = trail_section(s, entry, p, t, float(k + 1u) / float(quads));
+        for (uint triangle = 1u; triangle <= 2u; ++triangle) {
+            uint rank = first + 2u * k + triangle - 1u;
+            counts[rank] = drawn ? project_triangle(rank, triangle, near, far) : 0u;
+        }
+        near = far;
+    }
 }
 #elif defined(TILED_GROUP)
 #ifdef TILED_TRAIL
@@ -360,6 +373,13 @@ uint project(uint rank) {
     return finish_splat(base, first, last, g.color, frames, splat_mix_word(g.centre.w, g.across.w), g.light.xyz,
                         g.emissive.rgb, group_system_lit(system));
 }
+#ifdef TILED_DENSE_RANKS
+// A grouped record's run of `ranks` ranks from `first`.
+void project_item(uint item, uint first, uint ranks) {
+    for (uint within = 0u; within < ranks; ++within)
+        counts[first + within] = project_rank(first + within, item, within, ranks);
+}
+#endif
 #else
 uint project(uint rank) {
     uint slot = draw_list[rank].y;
@@ -397,7 +417,7 @@ void main() {
     }
     uint first = item > 0u ? counts[u_items.z + item - 1u] : 0u, end = counts[u_items.z + item];
     if (end > drawn_ranks()) return;
-    for (uint rank = first; rank < end; ++rank) counts[rank] = project_rank(rank, item, rank - first, end - first);
+    project_item(item, first, end - first);
 #else
     uint rank = gl_GlobalInvocationID.x;
     if (rank >= u_capacity) return;
