@@ -222,7 +222,8 @@ bool draw_path_is_automatic(const plume_frame_desc *frame) {
     return frame->draw_path == PLUME_DRAW_PATH_DEFAULT || frame->draw_path == PLUME_DRAW_PATH_AUTOMATIC;
 }
 
-draw_decision draw_decide(const plume_frame_desc *frame, uint32_t drawn_bound, float fill, draw_decision *kept) {
+draw_decision draw_decide(const plume_frame_desc *frame, uint32_t drawn_bound, float fill, uint64_t trail_ranks,
+                          draw_decision *kept) {
     bool has_depth = frame->depth_texture != 0, automatic = draw_path_is_automatic(frame);
     uint32_t resolution = frame->draw_resolution;
     bool tiled = frame->draw_path == PLUME_DRAW_PATH_TILED;
@@ -235,6 +236,9 @@ draw_decision draw_decide(const plume_frame_desc *frame, uint32_t drawn_bound, f
             (float)drawn_bound >= (float)DRAW_TUNING.half_from * half_share)
             resolution = PLUME_DRAW_HALF;
     }
+    /* A segment's triangles are ranks, made for a quad a pair drawn: past
+     * the tuning's most, tiled only when asked. */
+    if (frame->draw_path != PLUME_DRAW_PATH_TILED && trail_ranks > DRAW_TUNING.trail_tiled_most_ranks) tiled = false;
     int factor = !has_depth || resolution == PLUME_DRAW_FULL ? 1 : resolution == PLUME_DRAW_HALF ? 2 : 4;
     draw_decision decision = {.tiled = tiled && has_depth, .factor = factor};
     if (kept && automatic) *kept = decision;
@@ -263,13 +267,11 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
     bool trail = v->trail.pair_buffer != 0;
     /* The fill matters where the tiled path could draw: with a depth texture. */
     bool automatic = draw_path_is_automatic(desc) && has_depth;
-    draw_decision decision = draw_decide(desc, trail ? v->sort_bound * v->trail.entries : v->sort_bound,
-                                         fill_probe_fill_for(&choices->fill, desc, v->sort_bound, scope),
-                                         &choices->kept);
     /* The tiled path's ranks follow what is drawn: a quad a pair at least. */
-    uint64_t trail_ranks = (uint64_t)v->sort_bound * v->trail.entries * 2;
-    if (trail && desc->draw_path != PLUME_DRAW_PATH_TILED && trail_ranks > DRAW_TUNING.trail_tiled_most_ranks)
-        decision.tiled = false;
+    uint64_t trail_ranks = trail ? (uint64_t)v->sort_bound * v->trail.entries * 2 : 0;
+    draw_decision decision = draw_decide(desc, trail ? v->sort_bound * v->trail.entries : v->sort_bound,
+                                         fill_probe_fill_for(&choices->fill, desc, v->sort_bound, scope), trail_ranks,
+                                         &choices->kept);
     int factor = decision.factor;
     const draw_path *path = decision.tiled ? &tiled_draw_path : &raster_draw_path;
     if (trail && (!decision.tiled || v->desc->self_shadow.strength > 0.0f)) path = &trail_draw_path;

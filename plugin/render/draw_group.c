@@ -28,7 +28,6 @@
 
 #include "render/draw_group_internal.h"
 #include "sort/sort_in_scope.h"
-#include "render/draw_tuning.h"
 
 static void announce_stage(const group_state *g, const char *stage) {
     if (g->stage_hook) g->stage_hook(g->stage_hook_user, stage);
@@ -297,14 +296,10 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
     profiler_capture_u32(g->profiler, PROFILER_VALUE_DRAWN_COUNT, g->state_buffer, STATE_DRAWN_COUNT_OFFSET, &scope);
     profiler_stage_begin(g->profiler, PLUME_STAGE_DRAW);
     announce_stage(g, "draw");
-    draw_decision decision =
-        draw_decide(frame, (uint32_t)bound, fill_probe_fill_for(&g->fill, frame, (uint32_t)bound, &scope), &g->kept);
-    /* As for a trail system's own draw: a segment's triangles are ranks,
-     * made for a quad an item drawn, so past the tuning's most the tiled
-     * path is taken only when asked. */
-    uint64_t ranks = bound * 2;
-    if (g->has_trails && frame->draw_path != PLUME_DRAW_PATH_TILED && ranks > DRAW_TUNING.trail_tiled_most_ranks)
-        decision.tiled = false;
+    /* As for a trail system's own draw: a quad an item drawn at least. */
+    draw_decision decision = draw_decide(frame, (uint32_t)bound,
+                                         fill_probe_fill_for(&g->fill, frame, (uint32_t)bound, &scope),
+                                         g->has_trails ? bound * 2 : 0, &g->kept);
     int factor = decision.factor;
     bool tiled = decision.tiled;
     if (frame->draw_resolution != PLUME_DRAW_FULL && frame->depth_texture == 0) {

@@ -111,8 +111,13 @@ typedef struct draw_decision {
  * resolutions need the frame's depth texture (without one: raster at full
  * resolution). `kept` (NULL: none) is the automatic choice the same
  * system or group made last, which a choice near its threshold keeps
- * (draw_tuning.keep_share); the automatic choice made is written there. */
-draw_decision draw_decide(const plume_frame_desc *frame, uint32_t drawn_bound, float fill, draw_decision *kept);
+ * (draw_tuning.keep_share); the automatic choice made is written there.
+ * `trail_ranks`: where trails are drawn, the tiled path's ranks a frame
+ * makes at least (a quad a segment pair: its two triangles; 0: no trails):
+ * past draw_tuning.trail_tiled_most_ranks the tiled path is taken only
+ * where the frame asks for it. */
+draw_decision draw_decide(const plume_frame_desc *frame, uint32_t drawn_bound, float fill, uint64_t trail_ranks,
+                          draw_decision *kept);
 /* The frame leaves the path to the module (PLUME_DRAW_PATH_AUTOMATIC or zero). */
 bool draw_path_is_automatic(const plume_frame_desc *frame);
 /* The path that drew and its resolution into `profiler`'s frame

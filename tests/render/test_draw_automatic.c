@@ -29,6 +29,11 @@
 #include "test_env.h"
 #include "tests.h"
 
+#ifndef PLUME_TESTS_THROUGH_TABLE /* draw_decide and its tuning are the module's own */
+#include "render/draw_path.h"
+#include "render/draw_tuning.h"
+#endif
+
 enum { FEW = 400, MANY = 20011, MORE = 70001 }; /* under, over the tiled threshold; over the half one */
 
 static const float CENTRE[3] = {0.0f, 0.0f, -8.0f};
@@ -200,7 +205,34 @@ static void test_old_hosts_keep_the_raster_path(void **state) {
     free(image);
 }
 
+#ifndef PLUME_TESTS_THROUGH_TABLE
+/* Trails whose least ranks (a quad a segment pair) pass the tuning's most
+ * draw raster where the path is automatic, and that is the choice kept for
+ * the next frame's thresholds; asked for, the tiled path is taken all the
+ * same; at the most, or without trails, the count decides. */
+static void test_trails_past_the_most_ranks_stay_raster_when_automatic(void **state) {
+    (void)state;
+    plume_frame_desc frame = {.depth_texture = 1, .draw_path = PLUME_DRAW_PATH_AUTOMATIC};
+    uint64_t most = DRAW_TUNING.trail_tiled_most_ranks;
+    uint32_t many = 4 * DRAW_TUNING.tiled_from;
+    draw_decision kept = {.tiled = true, .factor = 1};
+    assert_false(draw_decide(&frame, many, 0.0f, most + 1, &kept).tiled);
+    assert_false(kept.tiled);
+    assert_true(draw_decide(&frame, many, 0.0f, most, &kept).tiled);
+    assert_true(kept.tiled);
+    assert_true(draw_decide(&frame, many, 0.0f, 0, &kept).tiled);
+    assert_false(draw_decide(&frame, DRAW_TUNING.tiled_from / 2, 0.0f, 0, &kept).tiled);
+    frame.draw_path = PLUME_DRAW_PATH_TILED;
+    assert_true(draw_decide(&frame, many, 0.0f, most + 1, NULL).tiled);
+    frame.draw_path = PLUME_DRAW_PATH_RASTER;
+    assert_false(draw_decide(&frame, many, 0.0f, 0, NULL).tiled);
+}
+#endif
+
 const struct CMUnitTest draw_automatic_tests[] = {
+#ifndef PLUME_TESTS_THROUGH_TABLE
+    cmocka_unit_test(test_trails_past_the_most_ranks_stay_raster_when_automatic),
+#endif
     cmocka_unit_test_setup_teardown(test_automatic_path_per_frame, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_automatic_path_of_a_group, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_automatic_path_follows_the_fill, fixture_setup, fixture_teardown),
