@@ -165,9 +165,3 @@ plume_current_context_query plume_platform_find_current_context(void) {
 }
 #endif
 #endif
-
-bool plume_platform_gl_context_is_current(void) {
-    plume_current_context_query query = plume_platform_find_current_context();
-    plume_platform_release_current_context_query(query);
-    return query.function != NULL;
-}

@@ -45,8 +45,6 @@ plume_current_context_query plume_platform_find_current_context(void);
 /* Whether `query` (found earlier) says a context is current now: one call. */
 bool plume_platform_asks_current(plume_current_context_query query);
 void plume_platform_release_current_context_query(plume_current_context_query query);
-/* Whether a GL context is current on the calling thread: found and released. */
-bool plume_platform_gl_context_is_current(void);
 
 /* Whether glGetPointerv(GL_DEBUG_CALLBACK_FUNCTION) and its user parameter
  * give back what the application set, so that a callback replaced for a

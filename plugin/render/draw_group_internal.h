@@ -96,13 +96,13 @@ typedef struct group_state {
 /* The group's class in its context's handle table. */
 extern const plume_object_class draw_group_class;
 
-/* The group as the low-resolution wrapper sees it: its environment, its
- * state buffer (its drawn count where a system's is) and its profiler. */
 /* The bytes of a group's state buffer (the layout's words for its systems). */
 static inline size_t group_state_bytes(uint32_t system_count) {
     return 4 * ((size_t)PLUME_GROUP_STATE_SYSTEMS + (size_t)PLUME_GROUP_STATE_SYSTEM_WORDS * system_count);
 }
 
+/* The group as the low-resolution wrapper sees it: its environment, its
+ * state buffer (its drawn count where a system's is) and its profiler. */
 static inline particle_view group_view(group_state *g) {
     return (particle_view){.env = &g->env, .context = g->context, .state = {g->state_buffer, 0, 0},
                            .profiler = g->profiler};
