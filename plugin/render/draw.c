@@ -265,8 +265,6 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
      * as pairs, and the tiled path's projection has no room for a
      * self-shadow map (eight storage blocks). */
     bool trail = v->trail.pair_buffer != 0;
-    /* The fill matters where the tiled path could draw: with a depth texture. */
-    bool automatic = draw_path_is_automatic(desc) && has_depth;
     /* The tiled path's ranks follow what is drawn: a quad a pair at least. */
     uint64_t trail_ranks = trail ? (uint64_t)v->sort_bound * v->trail.entries * 2 : 0;
     draw_decision decision = draw_decide(desc, trail ? v->sort_bound * v->trail.entries : v->sort_bound,
@@ -277,7 +275,7 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
     if (trail && (!decision.tiled || v->desc->self_shadow.strength > 0.0f)) path = &trail_draw_path;
     if (factor == 1) {
         /* The automatic path measures the raster draw's fill now and then. */
-        bool probing = automatic && path == &raster_draw_path &&
+        bool probing = fill_probe_counts(desc) && path == &raster_draw_path &&
                        fill_probe_begin(&choices->fill, target.viewport[2] * target.viewport[3], v->sort_bound);
         plume_result r = draw_with(path, v, frame, &target, scope);
         if (probing) fill_probe_end();

@@ -317,7 +317,7 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
     if (r == PLUME_OK && factor == 1) {
         draw_target target = draw_host_target(frame);
         /* The automatic path measures the raster draw's fill now and then. */
-        bool probing = !tiled && draw_path_is_automatic(frame) && frame->depth_texture != 0 &&
+        bool probing = !tiled && fill_probe_counts(frame) &&
                        fill_probe_begin(&g->fill, target.viewport[2] * target.viewport[3], (uint32_t)bound);
         r = draw_onto(&w, &target, tiled, &scope);
         if (probing) fill_probe_end();

@@ -31,8 +31,12 @@ static float estimate(const fill_probe *p, uint32_t drawn_bound) {
     return largest;
 }
 
+bool fill_probe_counts(const plume_frame_desc *frame) {
+    return draw_path_is_automatic(frame) && frame->depth_texture != 0;
+}
+
 float fill_probe_fill_for(fill_probe *p, const plume_frame_desc *frame, uint32_t drawn_bound, plume_gl_scope *scope) {
-    if (!draw_path_is_automatic(frame) || frame->depth_texture == 0) return 0.0f;
+    if (!fill_probe_counts(frame)) return 0.0f;
     collect(p, scope);
     return estimate(p, drawn_bound);
 }

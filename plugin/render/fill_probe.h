@@ -44,6 +44,9 @@ typedef struct fill_probe {
  * (the tiled path could not draw: nothing measured). */
 float fill_probe_fill_for(fill_probe *probe, const plume_frame_desc *frame, uint32_t drawn_bound,
                           plume_gl_scope *scope);
+/* Whether the frame's draw counts its fill: it leaves the path automatic and
+ * gives a depth texture (without one the tiled path could not draw). */
+bool fill_probe_counts(const plume_frame_desc *frame);
 /* Begins a query around the raster draw to come where it is this draw's
  * turn, a query is free and the host has no occlusion query of its own
  * running, of any kind (asked only then); true where one began: end it

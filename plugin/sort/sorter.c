@@ -317,14 +317,18 @@ static void run_compute_indirect(sorter_state *sorter, GLuint pairs_buffer, GLui
     else sort_call_hook(&sorter->pass_hook, NULL);
 }
 
+/* An indirect sort's max_count past the sorter's capacity: said. */
+static bool over_capacity(const sorter_state *sorter, uint32_t max_count) {
+    if (max_count <= sorter->desc.capacity) return false;
+    plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort_indirect: max_count %u is over the sorter's capacity %u",
+              max_count, sorter->desc.capacity);
+    return true;
+}
+
 static plume_result sort_indirect(sorter_state *sorter, uint32_t pairs_buffer, uint32_t count_buffer,
                                   uint32_t count_offset, uint32_t max_count) {
     if (plume_check_gl_context(&sorter->env, "plume_sort_indirect") != PLUME_OK) return PLUME_ERROR_GL_UNSUPPORTED;
-    if (max_count > sorter->desc.capacity) {
-        plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort_indirect: max_count %u is over the sorter's capacity %u",
-                  max_count, sorter->desc.capacity);
-        return PLUME_ERROR_CAPACITY;
-    }
+    if (over_capacity(sorter, max_count)) return PLUME_ERROR_CAPACITY;
     GLsizeiptr pairs_size = 0, count_size = 0;
     if (!plume_buffer_has_size(pairs_buffer, (GLsizeiptr)max_count * PLUME_PAIR_BYTES, &pairs_size)) {
         plume_log(&sorter->env, PLUME_LOG_ERROR,
@@ -372,11 +376,7 @@ plume_result sort_indirect_in_scope(plume_context *context, plume_sorter handle,
                                     uint32_t max_count, bool host_barrier) {
     sorter_state *sorter = plume_context_lookup(context, handle.id, &sorter_class, "plume_sort_indirect_bounded");
     if (!sorter) return PLUME_ERROR_INVALID_ARGUMENT;
-    if (max_count > sorter->desc.capacity) {
-        plume_log(&sorter->env, PLUME_LOG_ERROR, "plume_sort_indirect: max_count %u is over the sorter's capacity %u",
-                  max_count, sorter->desc.capacity);
-        return PLUME_ERROR_CAPACITY;
-    }
+    if (over_capacity(sorter, max_count)) return PLUME_ERROR_CAPACITY;
     if (max_count >= 2)
         run_compute_indirect(sorter, pairs_buffer, count_buffer, count_offset, count_buffer_bytes, max_count,
                              host_barrier);
