@@ -163,6 +163,9 @@ static void test_trail_group_of_a_large_capacity_draws_tiled_in_what_it_draws(vo
     trail_run spark = trail_run_begin(d);
     trail_emit_at(spark.system, 0, -0.9f, -0.1f, 0.0f);
     plume_system cloud = make_cloud(seed + 1, 24, (float[4]){0.2f, 0.45f, 1.0f, 0.7f});
+    /* Whatever the seed, a square in front of the trail's path (the
+     * comparison with the systems drawn apart needs one). */
+    trail_emit_at(cloud, 1, -0.45f, -0.04f, 0.3f);
     step_all(&spark, 1, &cloud, 1, 16);
     const plume_system systems[2] = {cloud, spark.system};
     const ref_trail *trails[2] = {NULL, spark.trails};
