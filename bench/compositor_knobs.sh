@@ -18,7 +18,9 @@
 # of the --smoke sprite's quad, FRAME_BENCH_SPRITE_FOOTPRINT; default its
 # whole quad), the blend and upsample over every tile (--cover-every-tile:
 # the full-screen pass as it was; default only the tiles with particles,
-# and at 1/2 their neighbours). The best combination takes, of each knob, its best
+# and at 1/2 their neighbours), a splat listed in every tile of its pixels'
+# box (--box-tiles: the binning as it was; default only the tiles it may
+# show in). The best combination takes, of each knob, its best
 # value where that beat the baseline by over 1 % (geometric mean of the four
 # cases' ratios).
 #
@@ -62,7 +64,8 @@ cull:1/255|--min-alpha 0.00392157
 bounds:sprite|--footprint 0.42
 batch:64|--batch 64
 batch:128|--batch 128
-cover:every|--cover-every-tile'
+cover:every|--cover-every-tile
+box:every|--box-tiles'
 
 csv_of() { echo "$OUT/$(echo "$1" | tr ':/' '__')-$2-$3.csv"; }
 

@@ -261,6 +261,11 @@ typedef struct plume_lab_tiled_knobs {
      * would, instead of only the tiles with particles (and, at low
      * resolution, their neighbours): the baseline of that change. */
     bool cover_every_tile;
+    /* Each splat is listed in every tile of its pixels' bounding box, as
+     * before the projection tested which of them it may show in (a slanted
+     * quad's box corners, a thin segment's tiles off its diagonal): the
+     * baseline of that change. */
+    bool box_tiles;
 } plume_lab_tiled_knobs;
 
 /* Before the system's first tiled draw (NULL: all zero).

@@ -56,7 +56,8 @@ plume_result plume_lab_mesh_draw_level_counts(plume_context *context, plume_syst
 plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system system, const plume_lab_tiled_knobs *knobs) {
     const plume_lab_tiled_knobs none = {0};
     if (!knobs) knobs = &none;
-    return tiled_set_knobs(context, system, knobs->min_alpha, knobs->batch, knobs->footprint, knobs->cover_every_tile);
+    return tiled_set_knobs(context, system, knobs->min_alpha, knobs->batch, knobs->footprint, knobs->cover_every_tile,
+                           knobs->box_tiles);
 }
 
 /* The scanned counts (inclusive sums of the tiles each rank touched, in

@@ -5,12 +5,15 @@
  *   0. prepare  one invocation: the workgroups of 1-3 from the GPU's drawn
  *               count (none when nothing is drawn);
  *   1. project  per rank: the particle's quad on the target (a splat) and the
- *               number of tiles its pixels' box touches;
+ *               number of tiles of its pixels' box it may show in (the
+ *               quad's edges tested against each tile: a rotated or
+ *               stretched quad's box corners and a quad across the eye's
+ *               plane, whose box is the screen, list no entry);
  *   2. scan     an inclusive prefix sum of those counts: each rank's run of
  *               entries; then one invocation compares the total with the
  *               budget and writes the indirect arguments of both paths
  *               (control buffer);
- *   3. entries  per rank, {tile, rank} for each of its tiles, in rank order;
+ *   3. entries  per rank, {tile, rank} for each of those tiles, in rank order;
  *   4. sort     the entries by tile: each tile's run contiguous, in rank
  *               order within it (the bitonic sorter orders equal keys by
  *               value, the rank; the radix sort, stable, keeps the rank
@@ -256,8 +259,8 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     glProgramUniform3f(p, at[TU_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
     glProgramUniform2f(p, at[TU_TARGET_SIZE], (float)t->width, (float)t->height);
     glProgramUniform1ui(p, at[TU_CAPACITY], capacity);
-    glProgramUniform1f(p, at[TU_MIN_ALPHA], r->min_alpha);
-    glProgramUniform1f(p, at[TU_FOOTPRINT], r->footprint > 0.0f ? r->footprint : 0.5f);
+    glProgramUniform3f(p, at[TU_LAB_KNOBS], r->min_alpha, r->footprint > 0.0f ? r->footprint : 0.5f,
+                       r->box_tiles ? 1.0f : 0.0f);
     bind_projected(src, r, frame);
     if (src->trail || (src->group && src->group->trails)) trail_set_target(p, r->trail.target, t->width, t->height);
     particle_set_light_uniforms(s, &r->project_uniforms);

@@ -40,7 +40,7 @@ typedef enum tiled_uniform {
     TU_CAPACITY, TU_SCAN_LEVELS, TU_VIEW, TU_PROJECTION, TU_CAMERA_RIGHT, TU_CAMERA_UP, TU_TARGET_SIZE, TU_COUNT,
     TU_ADD, TU_BUDGET, TU_TILES, TU_TILE_COUNT, TU_CHUNK_ENTRIES, TU_INVERSE_PROJECTION, TU_SOFT_FADE_DISTANCE,
     TU_DEPTH_ORIGIN, TU_DEPTH_SIZE, TU_DEPTH_FUNCTION, TU_THRESHOLD, TU_PARTICLES, TU_VIEWPORT_ORIGIN,
-    TU_DEPTH_CONVENTION, TU_MIN_ALPHA, TU_FOOTPRINT, TU_ITEMS, TU_COVER_MODE, TU_LOW_RESOLUTION, TU_TILES_ACROSS, TU_TILE_PIXELS, TU_VIEWPORT_SIZE, TILED_UNIFORMS
+    TU_DEPTH_CONVENTION, TU_LAB_KNOBS, TU_ITEMS, TU_COVER_MODE, TU_LOW_RESOLUTION, TU_TILES_ACROSS, TU_TILE_PIXELS, TU_VIEWPORT_SIZE, TILED_UNIFORMS
 } tiled_uniform;
 _Static_assert(TU_TILE_PIXELS == TU_TILES_ACROSS + SCREEN_COVER_TILE_PIXELS &&
                    TU_VIEWPORT_SIZE == TU_TILES_ACROSS + SCREEN_COVER_VIEWPORT_SIZE,
@@ -100,6 +100,7 @@ typedef struct tiled_renderer {
     uint32_t batch;
     float footprint; /* half the side of the sprite's alpha footprint; 0: the quad's, 0.5 */
     bool cover_every_tile; /* the blend and upsample cover every tile, not those with particles */
+    bool box_tiles;        /* a splat listed in every tile of its box, not those it may show in */
     /* The last draw's tiles for the upsample, set where its passes ran at
      * low resolution (tiled_take_cover). */
     screen_cover cover;
@@ -138,7 +139,7 @@ plume_result tiled_configure(plume_context *context, plume_system system, uint32
 /* Lab builds: the compositor's knobs (tiled_renderer's min_alpha and batch)
  * before the system's first tiled draw; checked as tiled_configure's. */
 plume_result tiled_set_knobs(plume_context *context, plume_system system, float min_alpha, uint32_t batch,
-                             float footprint, bool cover_every_tile);
+                             float footprint, bool cover_every_tile, bool box_tiles);
 /* Tests, before a trail system's first tiled draw: the ranks made first
  * (dense ranks; 0: for a quad a pair of the particles drawn), so that a
  * frame can outgrow them. */

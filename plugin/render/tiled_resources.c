@@ -47,7 +47,7 @@ static const char *const TILED_UNIFORM_NAMES[TILED_UNIFORMS + 1] = {
     "u_camera_up", "u_target_size",    "u_count",         "u_add",                "u_budget",
     "u_tiles",     "u_tile_count",     "u_chunk_entries", "u_inverse_projection", "u_soft_fade_distance",
     "u_depth_origin", "u_depth_size",  "u_depth_function", "u_threshold",         "u_particles",
-    "u_viewport_origin", "u_depth_convention", "u_min_alpha", "u_footprint", "u_items",
+    "u_viewport_origin", "u_depth_convention", "u_lab_knobs", "u_items",
     "u_cover_mode", "u_low_resolution", SCREEN_COVER_UNIFORM_NAMES, NULL};
 
 static const char *const INPUT_DEFINES[] = {
@@ -131,13 +131,14 @@ static void plan_ranks(tiled_renderer *r, uint32_t capacity) {
     r->item_scan = plan_scan(r->items);
 }
 
-/* The entries' sorter keys are tile indices: 16 key bits (two radix
- * digits) cover up to 2^16 tiles (4096x4096 pixels at 16-pixel tiles); a
- * target with more tiles sorts with 32. */
+/* The entries' sorter keys are tile indices, and one past the last (an
+ * entry that names no tile: tiled_entries.comp): 16 key bits (two radix
+ * digits) cover targets of fewer than 2^16 tiles (about 4096x4096 pixels at
+ * 16-pixel tiles); a target with more sorts with 32. */
 enum { ENTRY_KEY_BITS = 16 };
 
 static uint32_t entry_key_bits_for(uint32_t tile_count) {
-    return tile_count <= (1u << ENTRY_KEY_BITS) ? ENTRY_KEY_BITS : 32;
+    return tile_count < (1u << ENTRY_KEY_BITS) ? ENTRY_KEY_BITS : 32;
 }
 
 static uint64_t largest_block(const plume_env *env) {
@@ -288,7 +289,7 @@ plume_result tiled_configure(plume_context *context, plume_system handle, uint32
 }
 
 plume_result tiled_set_knobs(plume_context *context, plume_system handle, float min_alpha, uint32_t batch,
-                             float footprint, bool cover_every_tile) {
+                             float footprint, bool cover_every_tile, bool box_tiles) {
     plume_result result;
     tiled_renderer *r = configurable(context, handle, "plume_lab_tiled_set_knobs", 0, 0, &result);
     if (!r) return result;
@@ -304,6 +305,7 @@ plume_result tiled_set_knobs(plume_context *context, plume_system handle, float 
     r->batch = batch;
     r->footprint = footprint;
     r->cover_every_tile = cover_every_tile;
+    r->box_tiles = box_tiles;
     return PLUME_OK;
 }
 

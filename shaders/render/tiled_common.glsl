@@ -151,3 +151,48 @@ vec2 splat_mix_and_additive(float word) {
 }
 
 const uint TILE_SIZE = uint(TILED_TILE_SIZE);  // pixels across a tile (a define of the build)
+
+// Whether a linear function of the pixel, dot(row, (x, y, 1)), is negative
+// over the whole rectangle centre +- half, by more than its rounding could
+// make of it: the value at the centre plus its reach towards the corner where
+// it is largest, against a relative margin. Precise, so that the projection
+// (which counts a splat's tiles) and the entries pass (which lists them) find
+// the same tiles from the same words.
+bool negative_over(vec3 row, vec2 centre, vec2 half_size) {
+    precise float reach = abs(row.x) * half_size.x + abs(row.y) * half_size.y;
+    precise float largest = row.x * centre.x + row.y * centre.y + row.z + reach;
+    precise float scale = abs(row.x * centre.x) + abs(row.y * centre.y) + abs(row.z) + reach;
+    return largest < -1e-5 * scale;
+}
+
+// Whether a pixel of `tile` may show the splat whose first words are m0..m3
+// (its map: tiled_common.glsl's layout), tested against the whole tile's
+// area, half a pixel past its pixels' centres: false only where none can.
+// The composite shows a pixel centre p only where the splat's quad
+// coordinates are inside it, each a linear function of p:
+//   camera-facing, (s, t) = mat2(m1) (p - m0.xy): s, t, 1 - s, 1 - t >= 0;
+//   oriented, h = (row0, row1, row2) . (p, 1) with h.z > 0: h.x, h.y,
+//   h.z - h.x, h.z - h.y >= 0, and for a trail's triangle h.z - h.x - h.y.
+// A tile where one of them is negative throughout holds no pixel it shows:
+// the tiles of a slanted or rotated quad's box that its corners sweep past,
+// a thin segment's off its diagonal, every tile but a few of a quad across
+// the eye's plane (whose box is the screen).
+bool splat_may_cover_tile(vec4 m0, vec4 m1, vec4 m2, vec4 m3, uvec2 tile) {
+    vec2 half_size = vec2(0.5 * float(TILED_TILE_SIZE));
+    vec2 centre = vec2(tile) * float(TILED_TILE_SIZE) + half_size;
+#ifndef PLUME_LOOK_ORIENTED
+    vec3 s = vec3(m1.x, m1.z, -(m1.x * m0.x + m1.z * m0.y)), t = vec3(m1.y, m1.w, -(m1.y * m0.x + m1.w * m0.y));
+    return !(negative_over(s, centre, half_size) || negative_over(t, centre, half_size) ||
+             negative_over(vec3(0.0, 0.0, 1.0) - s, centre, half_size) ||
+             negative_over(vec3(0.0, 0.0, 1.0) - t, centre, half_size));
+#else
+    vec3 row0 = m0.xyz, row1 = m1.xyz, row2 = m2.xyz;
+    if (negative_over(row0, centre, half_size) || negative_over(row1, centre, half_size) ||
+        negative_over(row2, centre, half_size))
+        return false;
+#ifdef TILED_TRAIL
+    if (splat_triangle(m3.w) != 0u) return !negative_over(row2 - row0 - row1, centre, half_size);
+#endif
+    return !(negative_over(row2 - row0, centre, half_size) || negative_over(row2 - row1, centre, half_size));
+#endif
+}

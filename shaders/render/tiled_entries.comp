@@ -1,6 +1,8 @@
 // One invocation per rank: its run of entries (from the inclusive scan of the
-// tile counts) gets {tile, rank} for each tile of its box, so the entries come
-// out in rank order. Nothing on a frame that overflows the budget.
+// tile counts) gets {tile, rank} for each tile of its box the projection
+// counted, so the entries come out in rank order: every tile where it
+// counted the whole box, else those the splat may show in
+// (splat_may_cover_tile, as the projection tested them). Nothing on a frame that overflows the budget.
 #include "render/tiled_common.glsl"
 
 layout(local_size_x = PLUME_TILED_PROJECT_GROUP_SIZE) in;
@@ -18,9 +20,18 @@ void main() {
         return;
     uint end = counts[rank], at = rank > 0u ? counts[rank - 1u] : 0u;
     if (end == at) return;
-    vec4 box = splats[rank * SPLAT_VEC4S + SPLAT_TILES];
+    uint base = rank * SPLAT_VEC4S;
+    vec4 box = splats[base + SPLAT_TILES];
     uint first = floatBitsToUint(box.x), last = floatBitsToUint(box.y);
     uvec2 tile0 = uvec2(first & 0xFFFFu, first >> 16), tile1 = uvec2(last & 0xFFFFu, last >> 16);
+    vec4 m0 = splats[base], m1 = splats[base + 1u], m2 = splats[base + 2u], m3 = splats[base + 3u];
+    bool whole_box = end - at == (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
     for (uint y = tile0.y; y <= tile1.y; ++y)
-        for (uint x = tile0.x; x <= tile1.x; ++x) entries[at++] = uvec2(y * u_tiles.x + x, rank);
+        for (uint x = tile0.x; x <= tile1.x && at < end; ++x)
+            if (whole_box || splat_may_cover_tile(m0, m1, m2, m3, uvec2(x, y)))
+                entries[at++] = uvec2(y * u_tiles.x + x, rank);
+    // The projection counted the same tiles; were it ever to count more,
+    // the rest of the run names no tile (past the last, which the ranges
+    // pass never reads), rather than whatever an earlier frame left there.
+    while (at < end) entries[at++] = uvec2(u_tiles.x * u_tiles.y, rank);
 }

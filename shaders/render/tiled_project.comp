@@ -1,10 +1,10 @@
 // The look's defines choose the splat's layout. One invocation per rank of the
 // sorted list (dispatched over the capacity): the particle's quad on the
-// screen, exactly as the raster path places it, and how many tiles its pixels'
-// bounding box touches (0 when no pixel can show it: behind the eye, clipped
-// by the near or far plane (wholly, for a quad that does not face the camera),
-// off the target, or transparent; every tile when an oriented quad crosses the
-// eye's plane).
+// screen, exactly as the raster path places it, and how many tiles of its
+// pixels' bounding box it may show in (0 when no pixel can show it: behind
+// the eye, clipped by the near or far plane (wholly, for a quad that does not
+// face the camera), off the target, or transparent; an oriented quad that
+// crosses the eye's plane has the screen for its box).
 #include "particles/particle_common.glsl"
 #include "render/particle_appearance.glsl"
 #include "render/self_shadow.glsl"
@@ -40,7 +40,8 @@ uniform uvec4 u_items;
 #else
 layout(std430, binding = PLUME_BINDING_TILED_COUNTS) restrict writeonly buffer Counts { uint counts[]; };
 #endif
-layout(std430, binding = PLUME_BINDING_TILED_SPLATS) restrict writeonly buffer Splats { vec4 splats[]; };
+// Read back only by the invocation that wrote them (finish_splat).
+layout(std430, binding = PLUME_BINDING_TILED_SPLATS) restrict buffer Splats { vec4 splats[]; };
 
 uniform mat4 u_view;
 uniform mat4 u_projection;
@@ -49,15 +50,20 @@ uniform vec3 u_camera_up;
 uniform vec2 u_target_size;   // pixels
 uniform uint u_capacity;
 uniform bool u_lit;           // the system is lit (plume_system_desc.lit)
-// The lab's opacity cull (plume_lab_tiled_set_knobs; 0 in the product): a
-// particle whose colour's alpha, the most its sprite can cover a pixel by,
-// is at most this adds under it to any pixel, and touches no tile.
-uniform float u_min_alpha;
-// The lab's tight bounds (0.5 in the product: the quad): half the side of
-// the square round the quad's centre outside which the sprite is
-// transparent; the pixels' box is the footprint's, the splat's map the
-// quad's.
-uniform float u_footprint;
+// The lab's knobs (plume_lab_tiled_set_knobs), one uniform:
+//   x: the opacity cull (0 in the product): a particle whose colour's
+//      alpha, the most its sprite can cover a pixel by, is at most this adds
+//      under it to any pixel, and touches no tile;
+//   y: tight bounds (0.5 in the product: the quad): half the side of the
+//      square round the quad's centre outside which the sprite is
+//      transparent; the pixels' box is the footprint's, the splat's map the
+//      quad's;
+//   z: 1 lists a splat in every tile of its box (0 in the product: those
+//      it may show in, splat_may_cover_tile).
+uniform vec3 u_lab_knobs;
+#define u_min_alpha u_lab_knobs.x
+#define u_footprint u_lab_knobs.y
+#define u_box_tiles (u_lab_knobs.z != 0.0)
 
 vec4 clip_corner(vec3 centre, vec2 corner, QuadEdges edges) {
     return u_projection * (u_view * vec4(quad_corner(centre, corner, edges), 1.0));
@@ -190,8 +196,9 @@ bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out iv
 }
 #endif
 
-// The rest of the splat, once its map is written: colour, tiles, frames,
-// light; returns the tiles it touches.
+// The rest of the splat, once its map and spare word are written: colour,
+// tiles, frames, light; returns the tiles of its box it may show in
+// (splat_lists_tile).
 uint finish_splat(uint base, ivec2 first, ivec2 last, vec4 color, uint frames, float mix_word, vec3 light,
                   vec3 emissive, bool lit) {
     uvec2 tile0 = uvec2(first) / TILE_SIZE, tile1 = uvec2(last) / TILE_SIZE;
@@ -201,7 +208,16 @@ uint finish_splat(uint base, ivec2 first, ivec2 last, vec4 color, uint frames, f
 #ifdef SPLAT_HAS_LIGHT
     splats[base + SPLAT_LIGHT] = vec4(light, uintBitsToFloat(packUnorm4x8(vec4(emissive, lit ? 1.0 : 0.0))));
 #endif
-    return (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
+    uint box = (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
+    if (box == 1u || u_box_tiles) return box;
+    // The map as written (the words the entries pass reads), after the
+    // caller's spare word.
+    vec4 m0 = splats[base], m1 = splats[base + 1u], m2 = splats[base + 2u], m3 = splats[base + 3u];
+    uint tiles = 0u;
+    for (uint y = tile0.y; y <= tile1.y; ++y)
+        for (uint x = tile0.x; x <= tile1.x; ++x)
+            if (splat_may_cover_tile(m0, m1, m2, m3, uvec2(x, y))) ++tiles;
+    return tiles;
 }
 
 #ifdef TILED_TRAIL

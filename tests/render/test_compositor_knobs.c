@@ -6,7 +6,8 @@
  * than the sprite's cuts its particles (it bounds their tiles); the opacity cull
  * leaves out exactly the particles under its alpha; a knob out of range or
  * after the first draw is refused with a message naming it; the blend over
- * the particles' tiles is the blend over every tile. */
+ * the particles' tiles is the blend over every tile; a splat listed only in
+ * the tiles it may show in draws what it drew listed in its whole box. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -178,6 +179,87 @@ static void test_blend_covers_the_tiles_with_particles(void **state) {
     free(covered);
 }
 
+static void stretched(plume_system_desc *desc) {
+    desc->orientation = PLUME_ORIENT_VELOCITY_STRETCHED;
+    desc->stretch_factor = 1.5f;
+    desc->stretch_limits = (plume_range){1.0f, 6.0f};
+    desc->emitters[0].speed = (plume_range){1.0f, 3.0f};
+    desc->emitters[0].spread = 3.14159f;
+}
+
+/* Quads in planes of constant x, two metres long in z, round the eye: many
+ * cross the eye's plane (their box is the whole screen). */
+static void across_the_eye(plume_system_desc *desc) {
+    desc->orientation = PLUME_ORIENT_WORLD_FACING;
+    desc->orientation_axis[0] = 1.0f;
+}
+
+/* A splat is listed only in the tiles of its pixels' box that it may show
+ * in (tiled_common.glsl, splat_may_cover_tile): rotated sprites (their
+ * box's corners), velocity-stretched streaks (their box off the diagonal)
+ * and quads across the eye's plane (their box the screen) draw the same
+ * picture, to the bit, as listed in every tile of the box (the knob), at
+ * tiles of 16 and 8, full and 1/2 resolution, unchunked (a chunk's cut
+ * would move with the entries) and without early termination; with fewer
+ * entries. A tile left out that a pixel of the splat shows in changes
+ * that pixel. */
+static void test_splats_are_listed_in_the_tiles_they_may_show_in(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    uint32_t seed = test_random_below(1u << 20);
+    printf("  seed %u\n", seed);
+    const struct {
+        const char *name;
+        float centre[3], extent, size;
+        void (*adjust)(plume_system_desc *desc);
+    } scenes[3] = {{"rotated sprites", {0.2f, 0.1f, -6.0f}, 2.0f, 1.5f, NULL},
+                   {"stretched streaks", {0.0f, 0.0f, -5.0f}, 1.5f, 0.3f, stretched},
+                   {"quads across the eye's plane", {0.0f, 0.0f, -0.2f}, 1.6f, 2.0f, across_the_eye}};
+    const uint32_t tile_sizes[2] = {16, 8}, resolutions[2] = {PLUME_DRAW_FULL, PLUME_DRAW_HALF};
+    float *box = render_new_image(), *tested = render_new_image();
+    const plume_lab_tiled_knobs box_tiles = {.box_tiles = true};
+    for (int k = 0; k < 3; ++k)
+        for (int t = 0; t < 2; ++t)
+            for (int r = 0; r < 2; ++r) {
+                uint32_t entries[2];
+                float *images[2] = {box, tested};
+                for (int way = 0; way < 2; ++way) {
+                    plume_system system = render_cloud_with(scenes[k].centre, scenes[k].extent, scenes[k].size, 300,
+                                                            seed, true, scenes[k].adjust);
+                    assert_int_equal(plume_lab_tiled_configure(fixture_context(), system, tile_sizes[t], 0, false,
+                                                               PLUME_SORT_AUTOMATIC, PLUME_LAB_TILED_UNCHUNKED),
+                                     PLUME_OK);
+                    assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, way == 0 ? &box_tiles : NULL),
+                                     PLUME_OK);
+                    assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
+                    plume_frame_desc frame = tiled_frame(false, 0.0f);
+                    frame.draw_resolution = resolutions[r];
+                    /* The profile of a frame is collected at a later one's
+                     * start, once the GPU has run it. */
+                    for (int f = 0; f < 4; ++f) {
+                        render_frame(system, &c, frame, true, 0, 1.0f, images[way]);
+                        glFinish();
+                    }
+                    plume_profile profile;
+                    assert_int_equal(plume_system_get_profile(fixture_context(), system, &profile), PLUME_OK);
+                    assert_int_equal(profile.draw_path, PLUME_DRAW_PATH_TILED);
+                    entries[way] = profile.tiled_entries;
+                    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+                }
+                int pixels = render_covered_pixels(box);
+                float largest = render_largest_difference(box, tested);
+                printf("  %s, tile %u, 1/%d: %u entries listed by box, %u by the tiles shown in; %d pixels covered, "
+                       "%.3g/255 apart\n",
+                       scenes[k].name, tile_sizes[t], 1 << r, entries[0], entries[1], pixels,
+                       (double)(largest * 255.0f));
+                assert_true(pixels > RENDER_WIDTH * RENDER_HEIGHT / 16);
+                assert_true(largest == 0.0f);
+                assert_true(entries[1] < entries[0]);
+            }
+    free(box);
+    free(tested);
+}
+
 static void test_knobs_out_of_range_are_refused(void **state) {
     (void)state;
     const float centre[3] = {0.0f, 0.0f, -6.0f};
@@ -202,6 +284,8 @@ const struct CMUnitTest compositor_knobs_tests[] = {
     cmocka_unit_test_setup_teardown(test_footprint_bounds_the_tiles, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_opacity_cull_leaves_out_the_faint, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_blend_covers_the_tiles_with_particles, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_splats_are_listed_in_the_tiles_they_may_show_in, fixture_setup,
+                                    fixture_teardown),
     cmocka_unit_test_setup_teardown(test_knobs_out_of_range_are_refused, fixture_setup, fixture_teardown),
 };
 const size_t compositor_knobs_test_count = sizeof compositor_knobs_tests / sizeof compositor_knobs_tests[0];
