@@ -22,7 +22,8 @@
  * segments by the quads that drew (plume_lab_trail_tiled_quads_drawn).
  * The "box" rows list each splat in every tile of its pixels' box (the
  * lab's plume_lab_tiled_knobs.box_tiles), the baseline of the projection's
- * test of the tiles a splat may show in.
+ * test of the tiles a splat may show in; the "tile 8" rows draw with tiles
+ * of 8 pixels (plume_system_set_tiled_options; 16 elsewhere).
  * One table; the trails' and the group's memory beside it, and per row the
  * context's draw scratch measured after it (plume_lab_gpu_memory_of: the
  * tiled path's per-rank buffers, entries and target) and a tiled trail's
@@ -147,16 +148,18 @@ static plume_system_desc smoke(uint32_t count) {
 typedef enum arrangement { ALONE, APART, GROUPED } arrangement;
 
 /* One configuration on systems of its own: its updates' and draws' medians.
- * `knobs`: the first system's compositor knobs (NULL: the product's). */
+ * `knobs`: the first system's compositor knobs (NULL: the product's);
+ * `tile_size`: its tiles (0: the default). */
 static bool run(plume_context *context, const options *o, uint32_t points, plume_draw_path path,
                 plume_draw_resolution resolution, arrangement how, const plume_lab_tiled_knobs *knobs,
-                const target *t, result *out) {
+                uint32_t tile_size, const target *t, result *out) {
     plume_system systems[2];
     uint32_t count = how == ALONE ? 1 : 2;
     const plume_system_desc descs[2] = {swirl(o->count, points), smoke(o->count)};
     for (uint32_t i = 0; i < count; ++i)
         if (plume_system_create(context, &descs[i], &systems[i]) != PLUME_OK) return false;
     if (knobs && plume_lab_tiled_set_knobs(context, systems[0], knobs) != PLUME_OK) return false;
+    if (plume_system_set_tiled_options(context, systems[0], tile_size, 0) != PLUME_OK) return false;
     plume_draw_group group = {0};
     const plume_draw_group_desc grouping = {.systems = systems, .system_count = 2};
     if (how == GROUPED && plume_draw_group_create(context, &grouping, &group) != PLUME_OK) return false;
@@ -253,25 +256,28 @@ int main(int argc, char **argv) {
         arrangement how;
         bool four_quads; /* every segment as PLUME_TRAIL_SUBDIVISIONS quads */
         bool box_tiles;  /* every tile of a splat's box listed (the lab's baseline) */
+        uint32_t tile_size; /* the tiled path's tiles (plume_system_set_tiled_options; 0: the default) */
     } rows[] = {
-        {"no trail, raster", 0, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, false, false},
-        {"no trail, tiled", 0, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, false},
-        {"no trail, tiled, box", 0, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, true},
-        {"trail, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, false, false},
-        {"trail 4/seg, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, true, false},
-        {"trail, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, false},
-        {"trail, tiled, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, true},
-        {"trail 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, true, false},
-        {"trail, raster, 1/2", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_HALF, ALONE, false, false},
-        {"trail, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, false},
-        {"trail, tiled, 1/2, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, true},
-        {"trail 4/seg, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, true, false},
-        {"+smoke apart, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, APART, false, false},
-        {"+smoke apart, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, APART, false, false},
-        {"+smoke group, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, GROUPED, false, false},
-        {"+smoke group 4/seg, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, GROUPED, true, false},
-        {"+smoke group, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, GROUPED, false, false},
-        {"+smoke group 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, GROUPED, true, false},
+        {"no trail, raster", 0, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, false, false, 0},
+        {"no trail, tiled", 0, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, false, 0},
+        {"no trail, tiled, box", 0, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, true, 0},
+        {"trail, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, false, false, 0},
+        {"trail 4/seg, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, true, false, 0},
+        {"trail, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, false, 0},
+        {"trail, tiled, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, true, 0},
+        {"trail, tiled, tile 8", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, false, 8},
+        {"trail 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, true, false, 0},
+        {"trail, raster, 1/2", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_HALF, ALONE, false, false, 0},
+        {"trail, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, false, 0},
+        {"trail, tiled, 1/2, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, true, 0},
+        {"trail, tiled, 1/2, tile 8", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, false, 8},
+        {"trail 4/seg, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, true, false, 0},
+        {"+smoke apart, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, APART, false, false, 0},
+        {"+smoke apart, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, APART, false, false, 0},
+        {"+smoke group, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, GROUPED, false, false, 0},
+        {"+smoke group 4/seg, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, GROUPED, true, false, 0},
+        {"+smoke group, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, GROUPED, false, false, 0},
+        {"+smoke group 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, GROUPED, true, false, 0},
     };
     printf("GL: %s\n", headless_gl_describe());
     printf("%u particles, trails of %u points (a point every 1/60 s), %dx%d; medians of %u frames after %u\n",
@@ -304,7 +310,7 @@ int main(int argc, char **argv) {
         plume_lab_trail_full_subdivisions(rows[i].four_quads);
         const plume_lab_tiled_knobs box = {.box_tiles = true};
         if (!run(context, &o, rows[i].points, rows[i].path, rows[i].resolution, rows[i].how,
-                 rows[i].box_tiles ? &box : NULL, &t, r)) {
+                 rows[i].box_tiles ? &box : NULL, rows[i].tile_size, &t, r)) {
             fprintf(stderr, "%s: failed\n", rows[i].name);
             return 1;
         }

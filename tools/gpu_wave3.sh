@@ -18,6 +18,10 @@
 #   fill    the automatic path's fill probe: the dust storm (eleven thousand
 #           puffs metres across, under the count that makes the path tiled)
 #           automatic beside raster and tiled; expected tiled (#37)
+#   binning the tiles a splat is listed in: those it may show in against
+#           every tile of its box (--box-tiles), for the smoke's rotated
+#           puffs and velocity-stretched streaks, 64 K and 1 M, steady
+#           state (#37); the trails' rows of it are in `trails`
 # Builds nothing: run from a folder that holds build/release/bin, demo/ and
 # tests/ (the device's copy of the tree, the build carried):
 #     . .gl/prelude.sh; sh tools/gpu_wave3.sh "$OUT" [PART...]
@@ -26,7 +30,7 @@
 set -u
 out=${1:-/tmp/plume-wave3}
 [ $# -gt 0 ] && shift
-parts=${*:-suites many trails meshes gallery gles web cover fill}
+parts=${*:-suites many trails meshes gallery gles web cover fill binning}
 bin=./build/release/bin
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
@@ -57,8 +61,8 @@ for part in $parts; do
         run_part memory 120 $bin/plume_screen_memory_bench
         tail -15 "$out/memory.log" ;;
     trails)
-        run_part trails 120 $bin/plume_trail_bench --count 65536 --points 16 --frames 120 --warmup 30 --size 1280x720
-        tail -15 "$out/trails.log" ;;
+        run_part trails 200 $bin/plume_trail_bench --count 65536 --points 16 --frames 120 --warmup 30 --size 1280x720
+        tail -36 "$out/trails.log" ;;
     meshes)
         for impostor in 6 12; do
             run_part "meshes_$impostor" 120 $bin/plume_mesh_bench --count 100000 --frames 300 --warmup 60 \
@@ -91,6 +95,17 @@ for part in $parts; do
                 --path "$path" --out "$out/fill_$path.png"
             grep -iE "draw|path|steady" "$out/fill_$path.log" | tail -4
         done ;;
-    *) echo "gpu_wave3: no part '$part' (suites many trails meshes gallery gles web cover fill)" >&2; exit 2 ;;
+    binning)
+        for orientation in camera_facing velocity_stretched; do
+            for listed in shown box; do
+                flag=""
+                [ "$listed" = box ] && flag=--box-tiles
+                run_part "binning_${orientation}_$listed" 140 $bin/plume_frame_bench --path tiled --smoke --lit \
+                    --orientation "$orientation" --counts 65536,1048576 --size 1280x720 --frames 100 \
+                    --max-warmup 300 $flag
+                grep -E -A1 "^ *(65536|1048576) " "$out/binning_${orientation}_$listed.log" | head -8
+            done
+        done ;;
+    *) echo "gpu_wave3: no part '$part' (suites many trails meshes gallery gles web cover fill binning)" >&2; exit 2 ;;
     esac
 done
