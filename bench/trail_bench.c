@@ -22,7 +22,10 @@
  * segments by the quads that drew (plume_lab_trail_tiled_quads_drawn).
  * The "box" rows list each splat in every tile of its pixels' box (the
  * lab's plume_lab_tiled_knobs.box_tiles), the baseline of the projection's
- * test of the tiles a splat may show in; the "tile 8" rows draw with tiles
+ * test of the tiles a splat may show in; "every pixel" tests each pixel of
+ * a tile against each triangle's map (plume_lab_tiled_knobs.
+ * test_every_pixel), the baseline of the pixels' box turning most away
+ * first; the "tile 8" rows draw with tiles
  * of 8 pixels (plume_system_set_tiled_options; 16 elsewhere).
  * One table; the trails' and the group's memory beside it, and per row the
  * context's draw scratch measured after it (plume_lab_gpu_memory_of: the
@@ -248,6 +251,7 @@ int main(int argc, char **argv) {
     plume_context *context = NULL;
     if (plume_context_create(NULL, &context) != PLUME_OK) return 1;
     target t = make_target(o.width, o.height);
+    const plume_lab_tiled_knobs box = {.box_tiles = true}, every_pixel = {.test_every_pixel = true};
     const struct {
         const char *name;
         uint32_t points;
@@ -255,29 +259,30 @@ int main(int argc, char **argv) {
         plume_draw_resolution resolution;
         arrangement how;
         bool four_quads; /* every segment as PLUME_TRAIL_SUBDIVISIONS quads */
-        bool box_tiles;  /* every tile of a splat's box listed (the lab's baseline) */
+        const plume_lab_tiled_knobs *knobs; /* the trails' compositor knobs (NULL: the product's) */
         uint32_t tile_size; /* the tiled path's tiles (plume_system_set_tiled_options; 0: the default) */
     } rows[] = {
-        {"no trail, raster", 0, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, false, false, 0},
-        {"no trail, tiled", 0, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, false, 0},
-        {"no trail, tiled, box", 0, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, true, 0},
-        {"trail, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, false, false, 0},
-        {"trail 4/seg, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, true, false, 0},
-        {"trail, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, false, 0},
-        {"trail, tiled, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, true, 0},
-        {"trail, tiled, tile 8", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, false, 8},
-        {"trail 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, true, false, 0},
-        {"trail, raster, 1/2", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_HALF, ALONE, false, false, 0},
-        {"trail, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, false, 0},
-        {"trail, tiled, 1/2, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, true, 0},
-        {"trail, tiled, 1/2, tile 8", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, false, 8},
-        {"trail 4/seg, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, true, false, 0},
-        {"+smoke apart, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, APART, false, false, 0},
-        {"+smoke apart, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, APART, false, false, 0},
-        {"+smoke group, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, GROUPED, false, false, 0},
-        {"+smoke group 4/seg, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, GROUPED, true, false, 0},
-        {"+smoke group, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, GROUPED, false, false, 0},
-        {"+smoke group 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, GROUPED, true, false, 0},
+        {"no trail, raster", 0, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, false, NULL, 0},
+        {"no trail, tiled", 0, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 0},
+        {"no trail, tiled, box", 0, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &box, 0},
+        {"trail, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, false, NULL, 0},
+        {"trail 4/seg, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, true, NULL, 0},
+        {"trail, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 0},
+        {"trail, tiled, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &box, 0},
+        {"trail, tiled, every pixel", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &every_pixel, 0},
+        {"trail, tiled, tile 8", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 8},
+        {"trail 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, true, NULL, 0},
+        {"trail, raster, 1/2", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_HALF, ALONE, false, NULL, 0},
+        {"trail, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, NULL, 0},
+        {"trail, tiled, 1/2, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, &box, 0},
+        {"trail, tiled, 1/2, tile 8", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, NULL, 8},
+        {"trail 4/seg, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, true, NULL, 0},
+        {"+smoke apart, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, APART, false, NULL, 0},
+        {"+smoke apart, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, APART, false, NULL, 0},
+        {"+smoke group, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, GROUPED, false, NULL, 0},
+        {"+smoke group 4/seg, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, GROUPED, true, NULL, 0},
+        {"+smoke group, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, GROUPED, false, NULL, 0},
+        {"+smoke group 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, GROUPED, true, NULL, 0},
     };
     printf("GL: %s\n", headless_gl_describe());
     printf("%u particles, trails of %u points (a point every 1/60 s), %dx%d; medians of %u frames after %u\n",
@@ -308,9 +313,8 @@ int main(int argc, char **argv) {
         memset(r, 0, sizeof *r);
         if (o.rows && !strstr(rows[i].name, o.rows)) continue;
         plume_lab_trail_full_subdivisions(rows[i].four_quads);
-        const plume_lab_tiled_knobs box = {.box_tiles = true};
-        if (!run(context, &o, rows[i].points, rows[i].path, rows[i].resolution, rows[i].how,
-                 rows[i].box_tiles ? &box : NULL, rows[i].tile_size, &t, r)) {
+        if (!run(context, &o, rows[i].points, rows[i].path, rows[i].resolution, rows[i].how, rows[i].knobs,
+                 rows[i].tile_size, &t, r)) {
             fprintf(stderr, "%s: failed\n", rows[i].name);
             return 1;
         }

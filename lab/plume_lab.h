@@ -266,6 +266,12 @@ typedef struct plume_lab_tiled_knobs {
      * quad's box corners, a thin segment's tiles off its diagonal): the
      * baseline of that change. */
     bool box_tiles;
+    /* The composite tests each pixel of a tile against every oriented
+     * splat's projective map (a trail's triangles, a draw group's, a
+     * stretched or world-oriented quad), as before it turned away the
+     * pixels outside the splat's pixels' box first: the baseline of that
+     * change. */
+    bool test_every_pixel;
 } plume_lab_tiled_knobs;
 
 /* Before the system's first tiled draw (NULL: all zero).

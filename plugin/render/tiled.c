@@ -236,6 +236,13 @@ static void count_dense_ranks(const tiled_source *src, tiled_renderer *r, const 
     bind_projected(src, r, frame);
 }
 
+/* The lab's knobs (tiled_common.glsl: u_lab_knobs) on program `p`; their
+ * zero values are the product's. */
+static void set_lab_knobs(const tiled_renderer *r, GLuint p, const GLint *at) {
+    glProgramUniform4f(p, at[TU_LAB_KNOBS], r->min_alpha, r->footprint > 0.0f ? r->footprint : 0.5f,
+                       r->box_tiles ? 1.0f : 0.0f, r->test_every_pixel ? 1.0f : 0.0f);
+}
+
 static void build_entries(const tiled_source *src, tiled_renderer *r, const draw_frame *frame, const tiled_target *t,
                           const uint32_t tiles[2]) {
     const particle_view *s = src->s;
@@ -259,8 +266,7 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     glProgramUniform3f(p, at[TU_CAMERA_UP], view[0][1], view[1][1], view[2][1]);
     glProgramUniform2f(p, at[TU_TARGET_SIZE], (float)t->width, (float)t->height);
     glProgramUniform1ui(p, at[TU_CAPACITY], capacity);
-    glProgramUniform3f(p, at[TU_LAB_KNOBS], r->min_alpha, r->footprint > 0.0f ? r->footprint : 0.5f,
-                       r->box_tiles ? 1.0f : 0.0f);
+    set_lab_knobs(r, p, at);
     bind_projected(src, r, frame);
     if (src->trail || (src->group && src->group->trails)) trail_set_target(p, r->trail.target, t->width, t->height);
     particle_set_light_uniforms(s, &r->project_uniforms);
@@ -358,6 +364,7 @@ static void composite(const tiled_source *src, tiled_renderer *r, const plume_fr
     glProgramUniform1f(c, at[TU_THRESHOLD], threshold);
     glProgramUniform2ui(c, at[TU_TILES], tiles[0], tiles[1]);
     glProgramUniform1ui(c, at[TU_CHUNK_ENTRIES], chunk_entries);
+    set_lab_knobs(r, c, at);
     particle_set_light_uniforms(s, &r->composite_uniforms);
     draw_bind_texture(1, t->depth_texture, r->depth_sampler);
     glBindImageTexture(0, t->texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA16F);

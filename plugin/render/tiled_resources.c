@@ -289,7 +289,7 @@ plume_result tiled_configure(plume_context *context, plume_system handle, uint32
 }
 
 plume_result tiled_set_knobs(plume_context *context, plume_system handle, float min_alpha, uint32_t batch,
-                             float footprint, bool cover_every_tile, bool box_tiles) {
+                             float footprint, bool cover_every_tile, bool box_tiles, bool test_every_pixel) {
     plume_result result;
     tiled_renderer *r = configurable(context, handle, "plume_lab_tiled_set_knobs", 0, 0, &result);
     if (!r) return result;
@@ -306,6 +306,7 @@ plume_result tiled_set_knobs(plume_context *context, plume_system handle, float 
     r->footprint = footprint;
     r->cover_every_tile = cover_every_tile;
     r->box_tiles = box_tiles;
+    r->test_every_pixel = test_every_pixel;
     return PLUME_OK;
 }
 

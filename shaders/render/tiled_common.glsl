@@ -25,7 +25,8 @@
 // pixel): the pixels a quad covers, and the quad coordinates it shades them
 // with, are a rasteriser's. Then:
 //   [SPLAT_COLOR] colour, straight alpha, opacity applied
-//   [SPLAT_TILES] x: first tile (x | y << 16), y: last tile, z: flipbook
+//   [SPLAT_TILES] x: the first pixel of its pixels' box (x | y << 16), y:
+//       the last (its tiles are theirs over the tile size), z: flipbook
 //       frames (frame | next << 16), as uint bits; w: the frames' cross-fade
 //       (PLUME_LOOK_ADDITIVE: packUnorm2x16 bits of it and the blend mode's
 //       additive part)
@@ -48,6 +49,21 @@
 //   its first rank (its far colour its own), [3] w both words
 //   (splat_spare_word).
 layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint control[]; };
+
+// The lab's knobs (plume_lab_tiled_set_knobs; render/tiled.c sets them on
+// the projection and the composite), one uniform:
+//   x: the opacity cull (0 in the product): a particle whose colour's
+//      alpha, the most its sprite can cover a pixel by, is at most this adds
+//      under it to any pixel, and touches no tile;
+//   y: tight bounds (0.5 in the product: the quad): half the side of the
+//      square round the quad's centre outside which the sprite is
+//      transparent; the pixels' box is the footprint's, the splat's map the
+//      quad's;
+//   z: 1 lists a splat in every tile of its box (0 in the product: those
+//      it may show in, splat_may_cover_tile);
+//   w: 1 has the composite test every pixel of a tile against an oriented
+//      splat's map (0 in the product: only the pixels of its box).
+uniform vec4 u_lab_knobs;
 
 // The ranks the passes run over: a system's drawn particles (the state's
 // drawn count), or a trail system's sorted pairs' quads (the trail's control
@@ -151,6 +167,13 @@ vec2 splat_mix_and_additive(float word) {
 }
 
 const uint TILE_SIZE = uint(TILED_TILE_SIZE);  // pixels across a tile (a define of the build)
+
+// A pixel's word of the splat's box ([SPLAT_TILES] x or y), and back.
+float splat_pixel_word(uvec2 pixel) { return uintBitsToFloat(pixel.x | (pixel.y << 16)); }
+uvec2 splat_word_pixel(float word) {
+    uint bits = floatBitsToUint(word);
+    return uvec2(bits & 0xFFFFu, bits >> 16);
+}
 
 // Whether a linear function of the pixel, dot(row, (x, y, 1)), is negative
 // over the whole rectangle centre +- half, by more than its rounding could

@@ -217,6 +217,17 @@ void main() {
         barrier();
         for (uint j = 0u; shading && j < count; ++j) {
             uint at = j * SPLAT_VEC4S;
+#ifdef PLUME_LOOK_ORIENTED
+            // Most of a tile's pixels lie outside a small splat: its pixels'
+            // box (the centres inside its snapped corners' bounding box, the
+            // projection's) turns them away before the projective map.
+            if (u_lab_knobs.w == 0.0) {
+                vec4 box = batch[at + SPLAT_TILES];
+                if (any(lessThan(uvec2(pixel), splat_word_pixel(box.x))) ||
+                    any(greaterThan(uvec2(pixel), splat_word_pixel(box.y))))
+                    continue;
+            }
+#endif
             SplatPixel sp;
             if (!splat_pixel(at, centre, sp)) continue;
             if (!depth_passes(sp.window_depth, scene_window)) continue;

@@ -22,8 +22,7 @@ void main() {
     if (end == at) return;
     uint base = rank * SPLAT_VEC4S;
     vec4 box = splats[base + SPLAT_TILES];
-    uint first = floatBitsToUint(box.x), last = floatBitsToUint(box.y);
-    uvec2 tile0 = uvec2(first & 0xFFFFu, first >> 16), tile1 = uvec2(last & 0xFFFFu, last >> 16);
+    uvec2 tile0 = splat_word_pixel(box.x) / TILE_SIZE, tile1 = splat_word_pixel(box.y) / TILE_SIZE;
     vec4 m0 = splats[base], m1 = splats[base + 1u], m2 = splats[base + 2u], m3 = splats[base + 3u];
     bool whole_box = end - at == (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
     for (uint y = tile0.y; y <= tile1.y; ++y)

@@ -50,17 +50,7 @@ uniform vec3 u_camera_up;
 uniform vec2 u_target_size;   // pixels
 uniform uint u_capacity;
 uniform bool u_lit;           // the system is lit (plume_system_desc.lit)
-// The lab's knobs (plume_lab_tiled_set_knobs), one uniform:
-//   x: the opacity cull (0 in the product): a particle whose colour's
-//      alpha, the most its sprite can cover a pixel by, is at most this adds
-//      under it to any pixel, and touches no tile;
-//   y: tight bounds (0.5 in the product: the quad): half the side of the
-//      square round the quad's centre outside which the sprite is
-//      transparent; the pixels' box is the footprint's, the splat's map the
-//      quad's;
-//   z: 1 lists a splat in every tile of its box (0 in the product: those
-//      it may show in, splat_may_cover_tile).
-uniform vec3 u_lab_knobs;
+// The lab's knobs (tiled_common.glsl: u_lab_knobs).
 #define u_min_alpha u_lab_knobs.x
 #define u_footprint u_lab_knobs.y
 #define u_box_tiles (u_lab_knobs.z != 0.0)
@@ -203,8 +193,8 @@ uint finish_splat(uint base, ivec2 first, ivec2 last, vec4 color, uint frames, f
                   vec3 emissive, bool lit) {
     uvec2 tile0 = uvec2(first) / TILE_SIZE, tile1 = uvec2(last) / TILE_SIZE;
     splats[base + SPLAT_COLOR] = color;
-    splats[base + SPLAT_TILES] = vec4(uintBitsToFloat(tile0.x | (tile0.y << 16)),
-                                      uintBitsToFloat(tile1.x | (tile1.y << 16)), uintBitsToFloat(frames), mix_word);
+    splats[base + SPLAT_TILES] = vec4(splat_pixel_word(uvec2(first)), splat_pixel_word(uvec2(last)),
+                                      uintBitsToFloat(frames), mix_word);
 #ifdef SPLAT_HAS_LIGHT
     splats[base + SPLAT_LIGHT] = vec4(light, uintBitsToFloat(packUnorm4x8(vec4(emissive, lit ? 1.0 : 0.0))));
 #endif
