@@ -21,7 +21,9 @@
 #include "test_env.h"
 #include "tests.h"
 
-enum { SEED_MAX = 16, MUTANTS = 30000 };
+/* At least LEAST_MUTANTS, whatever the clock says (a machine loaded by other
+ * work runs fewer in the budget), then more until the budget or MUTANTS. */
+enum { SEED_MAX = 16, LEAST_MUTANTS = 1000, MUTANTS = 30000 };
 static const double BUDGET_SECONDS = 3.0;
 
 typedef struct seed_text {
@@ -192,7 +194,7 @@ static void test_mutated_effects_never_crash(void **state) {
     assert_non_null(again);
     double start = seconds_now();
     int mutants = 0, loaded = 0;
-    for (; mutants < MUTANTS && seconds_now() - start < BUDGET_SECONDS; ++mutants) {
+    for (; mutants < LEAST_MUTANTS || (mutants < MUTANTS && seconds_now() - start < BUDGET_SECONDS); ++mutants) {
         const seed_text *seed = &seeds[test_random_below((uint32_t)seed_count)];
         size_t length = seed->length;
         memcpy(text, seed->text, length + 1);
@@ -202,8 +204,7 @@ static void test_mutated_effects_never_crash(void **state) {
     }
     printf("effect fuzz: %d mutants in %.1f s, %d of them loaded (seed %llu)\n", mutants, seconds_now() - start, loaded,
            (unsigned long long)test_seed());
-    /* Enough of them ran, and the mutations reach both outcomes. */
-    assert_true(mutants >= 1000);
+    /* The mutations reach both outcomes. */
     assert_true(loaded > 0 && loaded < mutants);
     for (int i = 0; i < seed_count; ++i) free(seeds[i].text);
     free(paths);
