@@ -20,7 +20,8 @@
 # the full-screen pass as it was; default only the tiles with particles,
 # and at 1/2 their neighbours), a splat listed in every tile of its pixels'
 # box (--box-tiles: the binning as it was; default only the tiles it may
-# show in). The best combination takes, of each knob, its best
+# show in), every pixel of a tile walking the composite's whole batch
+# (--whole-tile-lists: as it was; default each 8 x 8 quadrant's list). The best combination takes, of each knob, its best
 # value where that beat the baseline by over 1 % (geometric mean of the four
 # cases' ratios).
 #
@@ -65,7 +66,8 @@ bounds:sprite|--footprint 0.42
 batch:64|--batch 64
 batch:128|--batch 128
 cover:every|--cover-every-tile
-box:every|--box-tiles'
+box:every|--box-tiles
+lists:whole|--whole-tile-lists'
 
 csv_of() { echo "$OUT/$(echo "$1" | tr ':/' '__')-$2-$3.csv"; }
 

@@ -25,7 +25,9 @@
  * test of the tiles a splat may show in; "every pixel" tests each pixel of
  * a tile against each triangle's map (plume_lab_tiled_knobs.
  * test_every_pixel), the baseline of the pixels' box turning most away
- * first; the "tile 8" rows draw with tiles
+ * first; "whole lists" has every pixel walk the tile's whole batch
+ * (plume_lab_tiled_knobs.whole_tile_lists), the baseline of each 8 x 8
+ * quadrant's list; the "tile 8" rows draw with tiles
  * of 8 pixels (plume_system_set_tiled_options; 16 elsewhere).
  * One table; the trails' and the group's memory beside it, and per row the
  * context's draw scratch measured after it (plume_lab_gpu_memory_of: the
@@ -251,7 +253,8 @@ int main(int argc, char **argv) {
     plume_context *context = NULL;
     if (plume_context_create(NULL, &context) != PLUME_OK) return 1;
     target t = make_target(o.width, o.height);
-    const plume_lab_tiled_knobs box = {.box_tiles = true}, every_pixel = {.test_every_pixel = true};
+    const plume_lab_tiled_knobs box = {.box_tiles = true}, every_pixel = {.test_every_pixel = true},
+                                whole_lists = {.whole_tile_lists = true};
     const struct {
         const char *name;
         uint32_t points;
@@ -270,6 +273,7 @@ int main(int argc, char **argv) {
         {"trail, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 0},
         {"trail, tiled, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &box, 0},
         {"trail, tiled, every pixel", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &every_pixel, 0},
+        {"trail, tiled, whole lists", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &whole_lists, 0},
         {"trail, tiled, tile 8", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 8},
         {"trail 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, true, NULL, 0},
         {"trail, raster, 1/2", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_HALF, ALONE, false, NULL, 0},

@@ -272,6 +272,11 @@ typedef struct plume_lab_tiled_knobs {
      * pixels outside the splat's pixels' box first: the baseline of that
      * change. */
     bool test_every_pixel;
+    /* Each pixel of a tile walks every splat of the composite's batch, as
+     * before a tile larger than 8 pixels kept a list for each of its 8 x 8
+     * quadrants of the splats whose pixels' box overlaps it: the baseline
+     * of that change (the programs are built without the lists). */
+    bool whole_tile_lists;
 } plume_lab_tiled_knobs;
 
 /* Before the system's first tiled draw (NULL: all zero).

@@ -57,7 +57,7 @@ plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system syst
     const plume_lab_tiled_knobs none = {0};
     if (!knobs) knobs = &none;
     return tiled_set_knobs(context, system, knobs->min_alpha, knobs->batch, knobs->footprint, knobs->cover_every_tile,
-                           knobs->box_tiles, knobs->test_every_pixel);
+                           knobs->box_tiles, knobs->test_every_pixel, knobs->whole_tile_lists);
 }
 
 /* The scanned counts (inclusive sums of the tiles each rank touched, in

@@ -27,7 +27,11 @@
  *               per tile of several chunks combining their partials front to
  *               back; so the busiest tile's run is no longer one workgroup's
  *               serial walk (unchunked, TILED_UNCHUNKED: one workgroup per
- *               tile walks its whole run);
+ *               tile walks its whole run); a tile of more than 8 pixels
+ *               keeps a list of each batch per 8 x 8 quadrant (the splats
+ *               whose pixels' box overlaps it), and a pixel walks its
+ *               quadrant's; an oriented splat's map is tested only at the
+ *               pixels of its box;
  *   7. blend    the target onto the host's framebuffer once per pixel, a
  *               quad for each tile the ranges pass found particles in (the
  *               rest of the target is clear: blending it changes nothing,

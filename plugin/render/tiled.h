@@ -102,6 +102,7 @@ typedef struct tiled_renderer {
     bool cover_every_tile; /* the blend and upsample cover every tile, not those with particles */
     bool box_tiles;        /* a splat listed in every tile of its box, not those it may show in */
     bool test_every_pixel; /* the composite tests every pixel of a tile against an oriented splat's map */
+    bool whole_tile_lists; /* every pixel walks the tile's whole batch, not its quadrant's list */
     /* The last draw's tiles for the upsample, set where its passes ran at
      * low resolution (tiled_take_cover). */
     screen_cover cover;
@@ -140,7 +141,8 @@ plume_result tiled_configure(plume_context *context, plume_system system, uint32
 /* Lab builds: the compositor's knobs (tiled_renderer's min_alpha and batch)
  * before the system's first tiled draw; checked as tiled_configure's. */
 plume_result tiled_set_knobs(plume_context *context, plume_system system, float min_alpha, uint32_t batch,
-                             float footprint, bool cover_every_tile, bool box_tiles, bool test_every_pixel);
+                             float footprint, bool cover_every_tile, bool box_tiles, bool test_every_pixel,
+                             bool whole_tile_lists);
 /* Tests, before a trail system's first tiled draw: the ranks made first
  * (dense ranks; 0: for a quad a pair of the particles drawn), so that a
  * frame can outgrow them. */

@@ -30,8 +30,11 @@ static uint32_t composite_batch(uint32_t tile, uint32_t splat_vec4s) {
     /* The composite's other shared variables (pixels_alive, ...) take a few
      * bytes of the GL's least 32 KiB too: a batch that filled all of it
      * (256 splats of 8 vec4s, a lit or emissive trail's) failed to link on
-     * Mesa ("Too much shared memory used (32776/32768)"). */
-    uint32_t fits = (32768 - 256) / (16 * splat_vec4s) / 32 * 32, batch = tile * tile;
+     * Mesa ("Too much shared memory used (32776/32768)"); and a tile of
+     * more than 8 pixels keeps its 8 x 8 quadrants' lists of the batch, a
+     * bit a splat (tiled_composite.comp), at most 256 splats. */
+    uint32_t quadrants = tile > 8 ? (tile / 8) * (tile / 8) : 0, lists = quadrants * (256 / 32) * 4;
+    uint32_t fits = (32768 - 256 - lists) / (16 * splat_vec4s) / 32 * 32, batch = tile * tile;
     if (batch > 256) batch = 256;
     return batch < fits ? batch : fits;
 }
@@ -60,10 +63,11 @@ static const char *const INPUT_DEFINES[] = {
 static plume_result build_programs(const particle_view *s, tiled_renderer *r, uint32_t look, tiled_input input) {
     uint32_t tile = tile_size_of(r);
     r->splat_vec4s = tiled_splat_vec4s(look, input);
-    char defines[160 + LOOK_DEFINES_SIZE];
+    char defines[256 + LOOK_DEFINES_SIZE];
     int written = snprintf(defines, sizeof defines,
-                           "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n#define TILED_SPLAT_VEC4S %u\n%s",
-                           tile, batch_of(r, tile), r->splat_vec4s, INPUT_DEFINES[input]);
+                           "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n#define TILED_SPLAT_VEC4S %u\n%s%s", tile,
+                           batch_of(r, tile), r->splat_vec4s, INPUT_DEFINES[input],
+                           r->whole_tile_lists ? "#define TILED_WHOLE_TILE_LISTS\n" : "");
     particles_look_defines(look, defines + written);
     struct {
         const char *label, *file;
@@ -289,7 +293,8 @@ plume_result tiled_configure(plume_context *context, plume_system handle, uint32
 }
 
 plume_result tiled_set_knobs(plume_context *context, plume_system handle, float min_alpha, uint32_t batch,
-                             float footprint, bool cover_every_tile, bool box_tiles, bool test_every_pixel) {
+                             float footprint, bool cover_every_tile, bool box_tiles, bool test_every_pixel,
+                             bool whole_tile_lists) {
     plume_result result;
     tiled_renderer *r = configurable(context, handle, "plume_lab_tiled_set_knobs", 0, 0, &result);
     if (!r) return result;
@@ -307,6 +312,7 @@ plume_result tiled_set_knobs(plume_context *context, plume_system handle, float 
     r->cover_every_tile = cover_every_tile;
     r->box_tiles = box_tiles;
     r->test_every_pixel = test_every_pixel;
+    r->whole_tile_lists = whole_tile_lists;
     return PLUME_OK;
 }
 

@@ -78,6 +78,20 @@ const uint BATCH = uint(TILED_BATCH); // splats loaded at once: min(pixels, 256)
 shared vec4 batch[TILED_BATCH * TILED_SPLAT_VEC4S];
 shared uint pixels_alive[2];
 
+// Tiles larger than 8 pixels composite in quadrants of 8 x 8 (unless the
+// lab's whole_tile_lists knob builds without): a splat loaded into the
+// batch sets its bit in the lists of the quadrants its pixels' box
+// overlaps, and a pixel walks its quadrant's list, so a tile of small
+// splats costs each pixel the splats near it, not the whole tile's, while
+// the binning (entries, their sort) stays at the tile's size.
+#if TILED_TILE_SIZE > 8 && !defined(TILED_WHOLE_TILE_LISTS)
+#define TILED_QUADRANTS
+const uint QUADRANT = 8u;
+const uint QUADRANTS_ACROSS = TILE_SIZE / QUADRANT;
+const uint LIST_WORDS = (BATCH + 31u) / 32u;
+shared uint quadrant_lists[(TILED_TILE_SIZE / 8) * (TILED_TILE_SIZE / 8) * ((TILED_BATCH + 31) / 32)];
+#endif
+
 // Where a pixel falls on a splat of the batch.
 struct SplatPixel {
     vec2 st;            // quad coordinates, 0..1 over it
@@ -170,6 +184,84 @@ bool depth_passes(float particle, float scene) {
     }
 }
 
+// Splat `j` of the batch over the pixel at `pixel` (centre `centre`, the
+// scene's window and view depths there), composited under what is in front.
+void composite_splat(uint j, ivec2 pixel, vec2 centre, float scene_window, float scene_view, inout vec3 color,
+                     inout float transmittance) {
+    uint at = j * SPLAT_VEC4S;
+#ifdef PLUME_LOOK_ORIENTED
+    // Most of a tile's pixels lie outside a small splat: its pixels'
+    // box (the centres inside its snapped corners' bounding box, the
+    // projection's) turns them away before the projective map.
+    if (u_lab_knobs.w == 0.0) {
+        vec4 box = batch[at + SPLAT_TILES];
+        if (any(lessThan(uvec2(pixel), splat_word_pixel(box.x))) ||
+            any(greaterThan(uvec2(pixel), splat_word_pixel(box.y))))
+            return;
+    }
+#endif
+    SplatPixel sp;
+    if (!splat_pixel(at, centre, sp)) return;
+    if (!depth_passes(sp.window_depth, scene_window)) return;
+    vec4 tint = batch[at + SPLAT_COLOR], frames = batch[at + SPLAT_TILES];
+    vec2 mix_and_additive = splat_mix_and_additive(frames.w);
+    vec4 texel = vec4(1.0);
+    float fade_distance = u_soft_fade_distance;
+    vec2 corner_uv = vec2(sp.st.x, 1.0 - sp.st.y), light_st = sp.st;
+    vec2 uv_dx = vec2(sp.d_dx.x, -sp.d_dx.y), uv_dy = vec2(sp.d_dy.x, -sp.d_dy.y);
+#ifdef TILED_TRAIL
+    trail_shading(at, sp, tint, corner_uv, uv_dx, uv_dy, light_st);
+#endif
+#ifdef TILED_GROUP
+    uint system = splat_system(batch[at + SPLAT_GROUP_SYSTEM].w);
+    fade_distance = u_soft_fade_distance > 0.0 ? group_system_soft_fade(system) : 0.0;
+    int group_layer = group_system_layer(system);
+    if (group_layer >= 0) {
+        uint both = floatBitsToUint(frames.z);
+        uvec2 book = group_system_flipbook(system);
+        vec2 along_x = uv_dx / vec2(book);
+        vec2 along_y = uv_dy / vec2(book);
+        float layer = float(group_layer);
+        texel = mix(textureGrad(u_sprite_array, vec3(group_frame_uv(book, both & 0xFFFFu, corner_uv), layer),
+                                along_x, along_y),
+                    textureGrad(u_sprite_array, vec3(group_frame_uv(book, both >> 16, corner_uv), layer),
+                                along_x, along_y),
+                    mix_and_additive.x);
+    }
+#else
+    if (u_has_texture) {
+        uint both = floatBitsToUint(frames.z);
+        vec2 cells = u_sprite_is_array ? vec2(1.0) : vec2(u_flipbook);
+        vec2 along_x = uv_dx / cells;
+        vec2 along_y = uv_dy / cells;
+        if (u_sprite_is_array)
+            texel = mix(textureGrad(u_sprite_array, vec3(corner_uv, float(both & 0xFFFFu)), along_x, along_y),
+                        textureGrad(u_sprite_array, vec3(corner_uv, float(both >> 16)), along_x, along_y),
+                        mix_and_additive.x);
+        else {
+            vec2 uv_frame, uv_next;
+            blended_frame_uvs(both & 0xFFFFu, both >> 16, mix_and_additive.x, corner_uv, uv_frame, uv_next);
+            texel = mix(textureGrad(u_sprite, uv_frame, along_x, along_y),
+                        textureGrad(u_sprite, uv_next, along_x, along_y), mix_and_additive.x);
+        }
+    }
+#endif
+    float fade = 1.0;
+    if (fade_distance > 0.0) fade = clamp((scene_view - sp.view_depth) / fade_distance, 0.0, 1.0);
+    vec3 lit = tint.rgb;
+#ifdef SPLAT_HAS_LIGHT
+    vec4 light = batch[at + SPLAT_LIGHT];
+    vec4 glow = unpackUnorm4x8(floatBitsToUint(light.w));
+#ifdef PLUME_LOOK_LIT
+    if (glow.a > 0.5) lit *= sphere_lighting(light_st, light.xyz);
+#endif
+    lit += glow.rgb;
+#endif
+    vec4 shade = vec4(lit * texel.rgb, texel.a) * (tint.a * fade);
+    color += transmittance * shade.rgb;
+    transmittance *= 1.0 - shade.a * (1.0 - mix_and_additive.y);
+}
+
 void main() {
     uint lid = gl_LocalInvocationIndex;
     uint tile = gl_WorkGroupID.y * u_tiles.x + gl_WorkGroupID.x;
@@ -190,7 +282,17 @@ void main() {
         range.x = range.y - min(range.y - run.x, u_chunk_entries);
         whole_tile = chunks == 1u;
     }
-    ivec2 pixel = ivec2(uvec2(tile % u_tiles.x, tile / u_tiles.x) * TILE_SIZE + gl_LocalInvocationID.xy);
+    uvec2 tile_origin = uvec2(tile % u_tiles.x, tile / u_tiles.x) * TILE_SIZE;
+#ifdef TILED_QUADRANTS
+    // Invocation lid shades a pixel of quadrant lid / 64, so that a
+    // subgroup's pixels share one quadrant's list.
+    uint quadrant = lid / (QUADRANT * QUADRANT), within = lid % (QUADRANT * QUADRANT);
+    uvec2 local = uvec2(quadrant % QUADRANTS_ACROSS, quadrant / QUADRANTS_ACROSS) * QUADRANT +
+                  uvec2(within % QUADRANT, within / QUADRANT);
+#else
+    uvec2 local = gl_LocalInvocationID.xy;
+#endif
+    ivec2 pixel = ivec2(tile_origin + local);
     bool inside = all(lessThan(pixel, u_target_size));
     vec2 centre = vec2(pixel) + 0.5;
     vec2 depth_uv = (vec2(pixel + u_depth_origin) + 0.5) / u_depth_size;
@@ -206,96 +308,56 @@ void main() {
     if (lid == 0u) pixels_alive[0] = 0u;
     for (uint pass = 0u; next > range.x; ++pass) {
         uint count = min(next - range.x, BATCH);
+#ifdef TILED_QUADRANTS
+        // Every list of the previous batch was read before its last barrier.
+        if (lid < QUADRANTS_ACROSS * QUADRANTS_ACROSS * LIST_WORDS) quadrant_lists[lid] = 0u;
+#endif
         memoryBarrierShared();
-        barrier(); // the previous batch is read, pixels_alive[0] set
+        barrier(); // the previous batch is read, pixels_alive[0] set, the lists clear
         if (lid < count) {
             uint base = entries[next - 1u - lid].y * SPLAT_VEC4S;
             for (uint k = 0u; k < SPLAT_VEC4S; ++k) batch[lid * SPLAT_VEC4S + k] = splats[base + k];
+#ifdef TILED_QUADRANTS
+            // The quadrants its pixels' box overlaps list it (the box
+            // overlaps the tile: the entries pass listed it here).
+            vec4 box = splats[base + SPLAT_TILES];
+            ivec2 first = ivec2(splat_word_pixel(box.x)) - ivec2(tile_origin);
+            ivec2 last = ivec2(splat_word_pixel(box.y)) - ivec2(tile_origin);
+            ivec2 q0 = clamp(first, ivec2(0), ivec2(TILE_SIZE - 1u)) / int(QUADRANT);
+            ivec2 q1 = clamp(last, ivec2(0), ivec2(TILE_SIZE - 1u)) / int(QUADRANT);
+            for (int qy = q0.y; qy <= q1.y; ++qy)
+                for (int qx = q0.x; qx <= q1.x; ++qx)
+                    atomicOr(quadrant_lists[(uint(qy) * QUADRANTS_ACROSS + uint(qx)) * LIST_WORDS + lid / 32u],
+                             1u << (lid % 32u));
+#endif
         }
         if (lid == 0u) pixels_alive[(pass + 1u) & 1u] = 0u;
         memoryBarrierShared();
         barrier();
-        for (uint j = 0u; shading && j < count; ++j) {
-            uint at = j * SPLAT_VEC4S;
-#ifdef PLUME_LOOK_ORIENTED
-            // Most of a tile's pixels lie outside a small splat: its pixels'
-            // box (the centres inside its snapped corners' bounding box, the
-            // projection's) turns them away before the projective map.
-            if (u_lab_knobs.w == 0.0) {
-                vec4 box = batch[at + SPLAT_TILES];
-                if (any(lessThan(uvec2(pixel), splat_word_pixel(box.x))) ||
-                    any(greaterThan(uvec2(pixel), splat_word_pixel(box.y))))
-                    continue;
+#ifdef TILED_QUADRANTS
+        // The batch's splats that this pixel's quadrant lists, in order.
+        for (uint word = 0u; shading && word < LIST_WORDS; ++word) {
+            uint listed = quadrant_lists[quadrant * LIST_WORDS + word];
+            while (shading && listed != 0u) {
+                uint j = word * 32u + uint(findLSB(listed));
+                listed &= listed - 1u;
+                composite_splat(j, pixel, centre, scene_window, scene_view, color, transmittance);
+                if (transmittance < u_threshold) shading = false;
             }
-#endif
-            SplatPixel sp;
-            if (!splat_pixel(at, centre, sp)) continue;
-            if (!depth_passes(sp.window_depth, scene_window)) continue;
-            vec4 tint = batch[at + SPLAT_COLOR], frames = batch[at + SPLAT_TILES];
-            vec2 mix_and_additive = splat_mix_and_additive(frames.w);
-            vec4 texel = vec4(1.0);
-            float fade_distance = u_soft_fade_distance;
-            vec2 corner_uv = vec2(sp.st.x, 1.0 - sp.st.y), light_st = sp.st;
-            vec2 uv_dx = vec2(sp.d_dx.x, -sp.d_dx.y), uv_dy = vec2(sp.d_dy.x, -sp.d_dy.y);
-#ifdef TILED_TRAIL
-            trail_shading(at, sp, tint, corner_uv, uv_dx, uv_dy, light_st);
-#endif
-#ifdef TILED_GROUP
-            uint system = splat_system(batch[at + SPLAT_GROUP_SYSTEM].w);
-            fade_distance = u_soft_fade_distance > 0.0 ? group_system_soft_fade(system) : 0.0;
-            int group_layer = group_system_layer(system);
-            if (group_layer >= 0) {
-                uint both = floatBitsToUint(frames.z);
-                uvec2 book = group_system_flipbook(system);
-                vec2 along_x = uv_dx / vec2(book);
-                vec2 along_y = uv_dy / vec2(book);
-                float layer = float(group_layer);
-                texel = mix(textureGrad(u_sprite_array, vec3(group_frame_uv(book, both & 0xFFFFu, corner_uv), layer),
-                                        along_x, along_y),
-                            textureGrad(u_sprite_array, vec3(group_frame_uv(book, both >> 16, corner_uv), layer),
-                                        along_x, along_y),
-                            mix_and_additive.x);
-            }
+        }
 #else
-            if (u_has_texture) {
-                uint both = floatBitsToUint(frames.z);
-                vec2 cells = u_sprite_is_array ? vec2(1.0) : vec2(u_flipbook);
-                vec2 along_x = uv_dx / cells;
-                vec2 along_y = uv_dy / cells;
-                if (u_sprite_is_array)
-                    texel = mix(textureGrad(u_sprite_array, vec3(corner_uv, float(both & 0xFFFFu)), along_x, along_y),
-                                textureGrad(u_sprite_array, vec3(corner_uv, float(both >> 16)), along_x, along_y),
-                                mix_and_additive.x);
-                else {
-                    vec2 uv_frame, uv_next;
-                    blended_frame_uvs(both & 0xFFFFu, both >> 16, mix_and_additive.x, corner_uv, uv_frame, uv_next);
-                    texel = mix(textureGrad(u_sprite, uv_frame, along_x, along_y),
-                                textureGrad(u_sprite, uv_next, along_x, along_y), mix_and_additive.x);
-                }
-            }
-#endif
-            float fade = 1.0;
-            if (fade_distance > 0.0) fade = clamp((scene_view - sp.view_depth) / fade_distance, 0.0, 1.0);
-            vec3 lit = tint.rgb;
-#ifdef SPLAT_HAS_LIGHT
-            vec4 light = batch[at + SPLAT_LIGHT];
-            vec4 glow = unpackUnorm4x8(floatBitsToUint(light.w));
-#ifdef PLUME_LOOK_LIT
-            if (glow.a > 0.5) lit *= sphere_lighting(light_st, light.xyz);
-#endif
-            lit += glow.rgb;
-#endif
-            vec4 shade = vec4(lit * texel.rgb, texel.a) * (tint.a * fade);
-            color += transmittance * shade.rgb;
-            transmittance *= 1.0 - shade.a * (1.0 - mix_and_additive.y);
+        for (uint j = 0u; shading && j < count; ++j) {
+            composite_splat(j, pixel, centre, scene_window, scene_view, color, transmittance);
             if (transmittance < u_threshold) shading = false;
         }
+#endif
         if (shading) pixels_alive[pass & 1u] = 1u;
         memoryBarrierShared();
         barrier();
         if (pixels_alive[pass & 1u] == 0u) break;
         next -= count;
     }
-    if (!whole_tile) partials[slot * TILE_SIZE * TILE_SIZE + lid] = vec4(color, transmittance);
+    // The partials in the tile's row-major order (tiled_resolve.comp's).
+    if (!whole_tile) partials[slot * TILE_SIZE * TILE_SIZE + local.y * TILE_SIZE + local.x] = vec4(color, transmittance);
     else if (inside) imageStore(u_target, pixel, vec4(color, 1.0 - transmittance));
 }

@@ -195,12 +195,13 @@ static void across_the_eye(plume_system_desc *desc) {
 }
 
 /* A splat is listed only in the tiles of its pixels' box that it may show
- * in (tiled_common.glsl, splat_may_cover_tile), and the composite tests an
+ * in (tiled_common.glsl, splat_may_cover_tile), the composite walks it only
+ * at the pixels of the 8 x 8 quadrants its box overlaps, and tests an
  * oriented splat's map only at the pixels of that box: rotated sprites
  * (their box's corners), velocity-stretched streaks (their box off the
  * diagonal) and quads across the eye's plane (their box the screen) draw
- * the same picture, to the bit, as listed in every tile of the box and
- * tested at every pixel (the two knobs), at tiles of 16 and 8, full and
+ * the same picture, to the bit, as listed in every tile of the box, walked
+ * and tested at every pixel (the three knobs), at tiles of 16 and 8, full and
  * 1/2 resolution, unchunked (a chunk's cut would move with the entries)
  * and without early termination; with fewer entries. A tile or a pixel
  * left out that the splat shows in changes that pixel. */
@@ -218,7 +219,7 @@ static void test_splats_are_listed_in_the_tiles_they_may_show_in(void **state) {
                    {"quads across the eye's plane", {0.0f, 0.0f, -0.2f}, 1.6f, 2.0f, across_the_eye}};
     const uint32_t tile_sizes[2] = {16, 8}, resolutions[2] = {PLUME_DRAW_FULL, PLUME_DRAW_HALF};
     float *box = render_new_image(), *tested = render_new_image();
-    const plume_lab_tiled_knobs box_tiles = {.box_tiles = true, .test_every_pixel = true};
+    const plume_lab_tiled_knobs box_tiles = {.box_tiles = true, .test_every_pixel = true, .whole_tile_lists = true};
     for (int k = 0; k < 3; ++k)
         for (int t = 0; t < 2; ++t)
             for (int r = 0; r < 2; ++r) {

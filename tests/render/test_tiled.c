@@ -514,8 +514,9 @@ static plume_system configured_cloud(const float centre[3], uint32_t count, uint
 /* Chunks of 16 entries, so that each tile's run spans tens of chunks (and a
  * tile of a few entries one): without early termination the raster path's
  * picture; with it (the same particles drawn again), within the threshold
- * of the picture without it, at both tile sizes the chunk plan sees a
- * different tile count at. */
+ * of the picture without it, at the three tile sizes (the chunk plan sees
+ * a different tile count at each; 16 and 32 composite in quadrants' lists,
+ * their partials in the tile's pixel order). */
 static void test_tiled_small_chunks(void **state) {
     (void)state;
     render_camera c = render_make_camera();
@@ -529,8 +530,8 @@ static void test_tiled_small_chunks(void **state) {
     render_frame(reference, &c, RASTER, true, occluder_width, occluder_depth, raster);
     assert_int_equal(plume_system_destroy(fixture_context(), reference), PLUME_OK);
     assert_true(render_covered_pixels(raster) > WIDTH * HEIGHT / 8);
-    const uint32_t tile_sizes[2] = {16, 8};
-    for (int t = 0; t < 2; ++t) {
+    const uint32_t tile_sizes[3] = {16, 8, 32};
+    for (int t = 0; t < 3; ++t) {
         plume_system small = configured_cloud(centre, 700, seed, tile_sizes[t], 16);
         plume_system unchunked_system = configured_cloud(centre, 700, seed, tile_sizes[t], TILED_UNCHUNKED);
         render_frame(small, &c, tiled(PLUME_DRAW_FULL, false, 0.0f), true, occluder_width, occluder_depth, chunked);
