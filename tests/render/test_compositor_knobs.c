@@ -220,7 +220,11 @@ static void test_splats_are_listed_in_the_tiles_they_may_show_in(void **state) {
     const uint32_t tile_sizes[2] = {16, 8}, resolutions[2] = {PLUME_DRAW_FULL, PLUME_DRAW_HALF};
     float *box = render_new_image(), *tested = render_new_image();
     const plume_lab_tiled_knobs box_tiles = {.box_tiles = true, .test_every_pixel = true, .whole_tile_lists = true};
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < 3; ++k) {
+        /* A case of few tiles (the streaks at tiles of 16 and 1/2: 4 x 3
+         * tiles) may have no splat whose box holds a tile it misses: the
+         * entries are never more, and fewer over the scene's cases. */
+        uint32_t saved = 0;
         for (int t = 0; t < 2; ++t)
             for (int r = 0; r < 2; ++r) {
                 uint32_t entries[2];
@@ -256,8 +260,11 @@ static void test_splats_are_listed_in_the_tiles_they_may_show_in(void **state) {
                        (double)(largest * 255.0f));
                 assert_true(pixels > RENDER_WIDTH * RENDER_HEIGHT / 16);
                 assert_true(largest == 0.0f);
-                assert_true(entries[1] < entries[0]);
+                assert_true(entries[1] <= entries[0]);
+                saved += entries[0] - entries[1];
             }
+        assert_true(saved > 0);
+    }
     free(box);
     free(tested);
 }

@@ -272,12 +272,17 @@ static void test_shared_scratch_across_viewports(void **state) {
             }
             if (r == 0 && v < 2) { /* all at full resolution: the raster path's picture (the smallest
                                      * viewport's particles are a few pixels across, where the paths'
-                                     * edge rounding differs by more than 2/255) */
+                                     * edge rounding differs by more than 2/255; in the second, a
+                                     * seed in about a hundred puts one pixel at 2.5-2.7/255: the
+                                     * tiled bound's few outliers, render_within_tiled_bound) */
                 for (int i = 0; i < MANY; ++i) tiled[i].draw_resolution = PLUME_DRAW_FULL;
                 render_draw_many(systems, MANY, &c, raster, viewports[v], expected);
                 render_draw_many(systems, MANY, &c, tiled, viewports[v], after);
-                float largest = render_largest_difference(expected, after);
-                if (largest > TOLERANCE) fail_msg("viewport %d: %.2f/255 from raster", v, largest * 255.0f);
+                float largest;
+                int over;
+                if (!render_within_tiled_bound(expected, after, TOLERANCE, &largest, &over))
+                    fail_msg("viewport %d: %.2f/255 from raster, %d pixels over %.0f/255", v, largest * 255.0f, over,
+                             TOLERANCE * 255.0f);
             } else {
                 render_draw_many(systems, MANY, &c, tiled, viewports[v], after);
             }
