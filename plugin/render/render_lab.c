@@ -54,10 +54,12 @@ plume_result plume_lab_mesh_draw_level_counts(plume_context *context, plume_syst
 }
 
 plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system system, const plume_lab_tiled_knobs *knobs) {
-    const plume_lab_tiled_knobs none = {0};
-    if (!knobs) knobs = &none;
-    return tiled_set_knobs(context, system, knobs->min_alpha, knobs->batch, knobs->footprint, knobs->cover_every_tile,
-                           knobs->box_tiles, knobs->test_every_pixel, knobs->whole_tile_lists);
+    tiled_knobs inside = {0};
+    if (knobs)
+        inside = (tiled_knobs){knobs->min_alpha,      knobs->batch,     knobs->footprint,
+                               knobs->cover_every_tile, knobs->box_tiles, knobs->test_every_pixel,
+                               knobs->whole_tile_lists};
+    return tiled_set_knobs(context, system, &inside);
 }
 
 /* The scanned counts (inclusive sums of the tiles each rank touched, in

@@ -243,8 +243,8 @@ static void count_dense_ranks(const tiled_source *src, tiled_renderer *r, const 
 /* The lab's knobs (tiled_common.glsl: u_lab_knobs) on program `p`; their
  * zero values are the product's. */
 static void set_lab_knobs(const tiled_renderer *r, GLuint p, const GLint *at) {
-    glProgramUniform4f(p, at[TU_LAB_KNOBS], r->min_alpha, r->footprint > 0.0f ? r->footprint : 0.5f,
-                       r->box_tiles ? 1.0f : 0.0f, r->test_every_pixel ? 1.0f : 0.0f);
+    glProgramUniform4f(p, at[TU_LAB_KNOBS], r->knobs.min_alpha, r->knobs.footprint > 0.0f ? r->knobs.footprint : 0.5f,
+                       r->knobs.box_tiles ? 1.0f : 0.0f, r->knobs.test_every_pixel ? 1.0f : 0.0f);
 }
 
 static void build_entries(const tiled_source *src, tiled_renderer *r, const draw_frame *frame, const tiled_target *t,
@@ -322,7 +322,7 @@ static void composite(const tiled_source *src, tiled_renderer *r, const plume_fr
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COVER, r->shared->cover_buffer);
     glProgramUniform1ui(ranges, r->at[TP_RANGES][TU_TILE_COUNT], tile_count);
     glProgramUniform2ui(ranges, r->at[TP_RANGES][TU_TILES], tiles[0], tiles[1]);
-    uint32_t cover = r->cover_every_tile ? PLUME_TILED_COVER_EVERY
+    uint32_t cover = r->knobs.cover_every_tile ? PLUME_TILED_COVER_EVERY
                      : t->factor > 1     ? PLUME_TILED_COVER_NEIGHBOURS
                                          : PLUME_TILED_COVER_OWN;
     glProgramUniform1ui(ranges, r->at[TP_RANGES][TU_COVER_MODE], cover);

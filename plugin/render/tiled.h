@@ -55,6 +55,18 @@ typedef struct tiled_scan_plan {
     GLsizeiptr bytes;
 } tiled_scan_plan;
 
+/* The compositor's lab knobs (plume_lab_tiled_set_knobs; all zero in the
+ * product, which is today's compositor). */
+typedef struct tiled_knobs {
+    float min_alpha;       /* the peak alpha under which a splat touches no tile */
+    uint32_t batch;        /* the splats a composite batch loads; 0: the default */
+    float footprint;       /* half the side of the sprite's alpha footprint; 0: the quad's, 0.5 */
+    bool cover_every_tile; /* the blend and upsample cover every tile, not those with particles */
+    bool box_tiles;        /* a splat listed in every tile of its box, not those it may show in */
+    bool test_every_pixel; /* the composite tests every pixel of a tile against an oriented splat's map */
+    bool whole_tile_lists; /* every pixel walks the tile's whole batch, not its quadrant's list */
+} tiled_knobs;
+
 typedef struct tiled_renderer {
     GLuint programs[TILED_PROGRAMS]; /* built on the first tiled draw */
     GLint at[TILED_PROGRAMS][TILED_UNIFORMS];
@@ -93,16 +105,7 @@ typedef struct tiled_renderer {
      * frame (0: unchunked), raised where the partials would not fit one
      * shader storage block. */
     uint32_t chunk_entries, chunk_entries_in_use;
-    /* The compositor's lab knobs (plume_lab_tiled_set_knobs; zero in the
-     * product, which is today's compositor): the peak alpha under which a
-     * splat touches no tile, and the splats a composite batch loads. */
-    float min_alpha;
-    uint32_t batch;
-    float footprint; /* half the side of the sprite's alpha footprint; 0: the quad's, 0.5 */
-    bool cover_every_tile; /* the blend and upsample cover every tile, not those with particles */
-    bool box_tiles;        /* a splat listed in every tile of its box, not those it may show in */
-    bool test_every_pixel; /* the composite tests every pixel of a tile against an oriented splat's map */
-    bool whole_tile_lists; /* every pixel walks the tile's whole batch, not its quadrant's list */
+    tiled_knobs knobs;
     /* The last draw's tiles for the upsample, set where its passes ran at
      * low resolution (tiled_take_cover). */
     screen_cover cover;
@@ -138,11 +141,9 @@ plume_result tiled_configure(plume_context *context, plume_system system, uint32
  * ({key, record index}), the records, and the systems' table (sprite layer,
  * flipbook, lit, soft fade: render/draw_group_systems.glsl); an overflowing
  * frame's fallback is the group's own instanced draw. */
-/* Lab builds: the compositor's knobs (tiled_renderer's min_alpha and batch)
- * before the system's first tiled draw; checked as tiled_configure's. */
-plume_result tiled_set_knobs(plume_context *context, plume_system system, float min_alpha, uint32_t batch,
-                             float footprint, bool cover_every_tile, bool box_tiles, bool test_every_pixel,
-                             bool whole_tile_lists);
+/* Lab builds: the compositor's knobs before the system's first tiled draw;
+ * checked as tiled_configure's. */
+plume_result tiled_set_knobs(plume_context *context, plume_system system, const tiled_knobs *knobs);
 /* Tests, before a trail system's first tiled draw: the ranks made first
  * (dense ranks; 0: for a quad a pair of the particles drawn), so that a
  * frame can outgrow them. */

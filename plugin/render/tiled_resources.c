@@ -42,7 +42,7 @@ static uint32_t composite_batch(uint32_t tile, uint32_t splat_vec4s) {
 /* The lab's batch where it sets a smaller one than the default. */
 static uint32_t batch_of(const tiled_renderer *r, uint32_t tile) {
     uint32_t batch = composite_batch(tile, r->splat_vec4s);
-    return r->batch && r->batch < batch ? r->batch : batch;
+    return r->knobs.batch && r->knobs.batch < batch ? r->knobs.batch : batch;
 }
 
 static const char *const TILED_UNIFORM_NAMES[TILED_UNIFORMS + 1] = {
@@ -67,7 +67,7 @@ static plume_result build_programs(const particle_view *s, tiled_renderer *r, ui
     int written = snprintf(defines, sizeof defines,
                            "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n#define TILED_SPLAT_VEC4S %u\n%s%s", tile,
                            batch_of(r, tile), r->splat_vec4s, INPUT_DEFINES[input],
-                           r->whole_tile_lists ? "#define TILED_WHOLE_TILE_LISTS\n" : "");
+                           r->knobs.whole_tile_lists ? "#define TILED_WHOLE_TILE_LISTS\n" : "");
     particles_look_defines(look, defines + written);
     struct {
         const char *label, *file;
@@ -292,12 +292,12 @@ plume_result tiled_configure(plume_context *context, plume_system handle, uint32
     return PLUME_OK;
 }
 
-plume_result tiled_set_knobs(plume_context *context, plume_system handle, float min_alpha, uint32_t batch,
-                             float footprint, bool cover_every_tile, bool box_tiles, bool test_every_pixel,
-                             bool whole_tile_lists) {
+plume_result tiled_set_knobs(plume_context *context, plume_system handle, const tiled_knobs *knobs) {
     plume_result result;
     tiled_renderer *r = configurable(context, handle, "plume_lab_tiled_set_knobs", 0, 0, &result);
     if (!r) return result;
+    float min_alpha = knobs->min_alpha, footprint = knobs->footprint;
+    uint32_t batch = knobs->batch;
     if (!(min_alpha >= 0.0f && min_alpha < 1.0f) || batch % 32 != 0 || batch > 256 ||
         !(footprint >= 0.0f && footprint <= 0.5f)) {
         particle_view s;
@@ -306,13 +306,7 @@ plume_result tiled_set_knobs(plume_context *context, plume_system handle, float 
                   "multiple of 32 up to 256), footprint %g (0 to 0.5)", (double)min_alpha, batch, (double)footprint);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
-    r->min_alpha = min_alpha;
-    r->batch = batch;
-    r->footprint = footprint;
-    r->cover_every_tile = cover_every_tile;
-    r->box_tiles = box_tiles;
-    r->test_every_pixel = test_every_pixel;
-    r->whole_tile_lists = whole_tile_lists;
+    r->knobs = *knobs;
     return PLUME_OK;
 }
 
