@@ -219,14 +219,3 @@ bool splat_may_cover_tile(vec4 m0, vec4 m1, vec4 m2, vec4 m3, uvec2 tile) {
     return !(negative_over(row2 - row0, centre, half_size) || negative_over(row2 - row1, centre, half_size));
 #endif
 }
-
-// The walk over a splat's tiles: from `tile` on, in row order through its
-// box's tiles [tile0, tile1], moves `tile` to the next one it may show in
-// (every one where `every`); false past the box. The projection counts the
-// tiles and the entries pass lists them by this one walk, so they agree.
-bool splat_next_tile(vec4 m0, vec4 m1, vec4 m2, vec4 m3, uvec2 tile0, uvec2 tile1, bool every, inout uvec2 tile) {
-    for (; tile.y <= tile1.y; tile = uvec2(tile0.x, tile.y + 1u))
-        for (; tile.x <= tile1.x; ++tile.x)
-            if (every || splat_may_cover_tile(m0, m1, m2, m3, tile)) return true;
-    return false;
-}

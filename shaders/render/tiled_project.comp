@@ -188,7 +188,7 @@ bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out iv
 
 // The rest of the splat, once its map and spare word are written: colour,
 // tiles, frames, light; returns the tiles of its box it may show in
-// (splat_next_tile).
+// (splat_may_cover_tile).
 uint finish_splat(uint base, ivec2 first, ivec2 last, vec4 color, uint frames, float mix_word, vec3 light,
                   vec3 emissive, bool lit) {
     uvec2 tile0 = uvec2(first) / TILE_SIZE, tile1 = uvec2(last) / TILE_SIZE;
@@ -204,7 +204,9 @@ uint finish_splat(uint base, ivec2 first, ivec2 last, vec4 color, uint frames, f
     // caller's spare word.
     vec4 m0 = splats[base], m1 = splats[base + 1u], m2 = splats[base + 2u], m3 = splats[base + 3u];
     uint tiles = 0u;
-    for (uvec2 tile = tile0; splat_next_tile(m0, m1, m2, m3, tile0, tile1, false, tile); ++tile.x) ++tiles;
+    for (uint y = tile0.y; y <= tile1.y; ++y)
+        for (uint x = tile0.x; x <= tile1.x; ++x)
+            if (splat_may_cover_tile(m0, m1, m2, m3, uvec2(x, y))) ++tiles;
     return tiles;
 }
 
