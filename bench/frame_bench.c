@@ -448,13 +448,12 @@ int main(int argc, char **argv) {
                      "blended_pixels,entries_per_draw_ms,blended_pixels_per_draw_ms\n",
                 DRAW_STAGE_CSV);
     if (frames_csv) fprintf(frames_csv, "frame,live_count,sim_ms,sort_ms,draw_ms,cpu_ms\n");
-    printf("path %s, resolution %u%s%s%s%s%s%s%s; min alpha %g, batch %u, footprint %g\n",
+    printf("path %s, resolution %u%s%s%s%s%s%s; min alpha %g, batch %u, footprint %g\n",
            o.path == PLUME_DRAW_PATH_TILED ? "tiled" : o.path == PLUME_DRAW_PATH_AUTOMATIC ? "automatic" : "raster", o.resolution,
            o.no_termination ? ", no early termination" : "", o.tile_size ? ", tile size set" : "",
            o.chunk_entries ? ", chunk entries set" : "",
            o.knobs.cover_every_tile ? ", the blend over every tile" : "",
            o.knobs.box_tiles ? ", every tile of a splat's box listed" : "",
-           o.knobs.test_every_pixel ? ", every pixel tested against an oriented splat" : "",
            o.knobs.whole_tile_lists ? ", every pixel walks the whole batch" : "", (double)o.knobs.min_alpha,
            o.knobs.batch,
            (double)o.knobs.footprint);

@@ -22,10 +22,7 @@
  * segments by the quads that drew (plume_lab_trail_tiled_quads_drawn).
  * The "box" rows list each splat in every tile of its pixels' box (the
  * lab's plume_lab_tiled_knobs.box_tiles), the baseline of the projection's
- * test of the tiles a splat may show in; "every pixel" tests each pixel of
- * a tile against each triangle's map (plume_lab_tiled_knobs.
- * test_every_pixel), the baseline of the pixels' box turning most away
- * first; "whole lists" has every pixel walk the tile's whole batch
+ * test of the tiles a splat may show in; "whole lists" has every pixel walk the tile's whole batch
  * (plume_lab_tiled_knobs.whole_tile_lists), the baseline of each 8 x 8
  * quadrant's list; the "tile 8" rows draw with tiles
  * of 8 pixels (plume_system_set_tiled_options; 16 elsewhere).
@@ -253,8 +250,7 @@ int main(int argc, char **argv) {
     plume_context *context = NULL;
     if (plume_context_create(NULL, &context) != PLUME_OK) return 1;
     target t = make_target(o.width, o.height);
-    const plume_lab_tiled_knobs box = {.box_tiles = true}, every_pixel = {.test_every_pixel = true},
-                                whole_lists = {.whole_tile_lists = true};
+    const plume_lab_tiled_knobs box = {.box_tiles = true}, whole_lists = {.whole_tile_lists = true};
     const struct {
         const char *name;
         uint32_t points;
@@ -272,7 +268,6 @@ int main(int argc, char **argv) {
         {"trail 4/seg, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, true, NULL, 0},
         {"trail, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 0},
         {"trail, tiled, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &box, 0},
-        {"trail, tiled, every pixel", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &every_pixel, 0},
         {"trail, tiled, whole lists", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &whole_lists, 0},
         {"trail, tiled, tile 8", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 8},
         {"trail 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, true, NULL, 0},

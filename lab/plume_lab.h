@@ -266,12 +266,6 @@ typedef struct plume_lab_tiled_knobs {
      * quad's box corners, a thin segment's tiles off its diagonal): the
      * baseline of that change. */
     bool box_tiles;
-    /* The composite tests each pixel of a tile against every oriented
-     * splat's projective map (a trail's triangles, a draw group's, a
-     * stretched or world-oriented quad), as before it turned away the
-     * pixels outside the splat's pixels' box first: the baseline of that
-     * change. */
-    bool test_every_pixel;
     /* Each pixel of a tile walks every splat of the composite's batch, as
      * before a tile larger than 8 pixels kept a list for each of its 8 x 8
      * quadrants of the splats whose pixels' box overlaps it: the baseline

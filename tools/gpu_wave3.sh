@@ -21,10 +21,9 @@
 #   binning the tiles a splat is listed in: those it may show in against
 #           every tile of its box (--box-tiles), for the smoke's puffs and
 #           velocity-stretched streaks; every pixel walking the tile's whole
-#           batch (--whole-tile-lists) against its quadrant's list; for the
-#           streaks the composite's test of every pixel (--test-every-pixel)
-#           against its pixels' box first; 64 K and 1 M, steady state (#37);
-#           the trails' rows of all three are in `trails`
+#           batch (--whole-tile-lists) against its quadrant's list; 64 K
+#           and 1 M, steady state (#37); the trails' rows of both are in
+#           `trails`
 # Builds nothing: run from a folder that holds build/release/bin, demo/ and
 # tests/ (the device's copy of the tree, the build carried):
 #     . .gl/prelude.sh; sh tools/gpu_wave3.sh "$OUT" [PART...]
@@ -101,12 +100,10 @@ for part in $parts; do
     binning)
         for orientation in camera_facing velocity_stretched; do
             ways="shown box whole_lists"
-            [ "$orientation" = velocity_stretched ] && ways="shown box whole_lists every_pixel"
             for listed in $ways; do
                 flag=""
                 [ "$listed" = box ] && flag=--box-tiles
                 [ "$listed" = whole_lists ] && flag=--whole-tile-lists
-                [ "$listed" = every_pixel ] && flag=--test-every-pixel
                 run_part "binning_${orientation}_$listed" 140 $bin/plume_frame_bench --path tiled --smoke --lit \
                     --orientation "$orientation" --counts 65536,1048576 --size 1280x720 --frames 100 \
                     --max-warmup 300 $flag

@@ -57,8 +57,7 @@ plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system syst
     tiled_knobs inside = {0};
     if (knobs)
         inside = (tiled_knobs){knobs->min_alpha,      knobs->batch,     knobs->footprint,
-                               knobs->cover_every_tile, knobs->box_tiles, knobs->test_every_pixel,
-                               knobs->whole_tile_lists};
+                               knobs->cover_every_tile, knobs->box_tiles, knobs->whole_tile_lists};
     return tiled_set_knobs(context, system, &inside);
 }
 

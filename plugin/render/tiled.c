@@ -244,7 +244,7 @@ static void count_dense_ranks(const tiled_source *src, tiled_renderer *r, const 
  * zero values are the product's. */
 static void set_lab_knobs(const tiled_renderer *r, GLuint p, const GLint *at) {
     glProgramUniform4f(p, at[TU_LAB_KNOBS], r->knobs.min_alpha, r->knobs.footprint > 0.0f ? r->knobs.footprint : 0.5f,
-                       r->knobs.box_tiles ? 1.0f : 0.0f, r->knobs.test_every_pixel ? 1.0f : 0.0f);
+                       r->knobs.box_tiles ? 1.0f : 0.0f, 0.0f);
 }
 
 static void build_entries(const tiled_source *src, tiled_renderer *r, const draw_frame *frame, const tiled_target *t,

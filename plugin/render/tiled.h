@@ -63,7 +63,6 @@ typedef struct tiled_knobs {
     float footprint;       /* half the side of the sprite's alpha footprint; 0: the quad's, 0.5 */
     bool cover_every_tile; /* the blend and upsample cover every tile, not those with particles */
     bool box_tiles;        /* a splat listed in every tile of its box, not those it may show in */
-    bool test_every_pixel; /* the composite tests every pixel of a tile against an oriented splat's map */
     bool whole_tile_lists; /* every pixel walks the tile's whole batch, not its quadrant's list */
 } tiled_knobs;
 

@@ -61,8 +61,7 @@ layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint
 //      quad's;
 //   z: 1 lists a splat in every tile of its box (0 in the product: those
 //      it may show in, splat_may_cover_tile);
-//   w: 1 has the composite test every pixel of a tile against an oriented
-//      splat's map (0 in the product: only the pixels of its box).
+//   w: unused.
 uniform vec4 u_lab_knobs;
 
 // The ranks the passes run over: a system's drawn particles (the state's

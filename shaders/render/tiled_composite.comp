@@ -189,22 +189,10 @@ bool depth_passes(float particle, float scene) {
 void composite_splat(uint j, ivec2 pixel, vec2 centre, float scene_window, float scene_view, inout vec3 color,
                      inout float transmittance) {
     uint at = j * SPLAT_VEC4S;
-    // x, y: its pixels' box; z, w: its flipbook frames and blend.
-    vec4 frames = batch[at + SPLAT_TILES];
-#ifdef PLUME_LOOK_ORIENTED
-    // Most of a tile's pixels lie outside a small splat: its pixels'
-    // box (the centres inside its snapped corners' bounding box, the
-    // projection's) turns them away before the projective map.
-    if (u_lab_knobs.w == 0.0) {
-        if (any(lessThan(uvec2(pixel), splat_word_pixel(frames.x))) ||
-            any(greaterThan(uvec2(pixel), splat_word_pixel(frames.y))))
-            return;
-    }
-#endif
     SplatPixel sp;
     if (!splat_pixel(at, centre, sp)) return;
     if (!depth_passes(sp.window_depth, scene_window)) return;
-    vec4 tint = batch[at + SPLAT_COLOR];
+    vec4 tint = batch[at + SPLAT_COLOR], frames = batch[at + SPLAT_TILES];
     vec2 mix_and_additive = splat_mix_and_additive(frames.w);
     vec4 texel = vec4(1.0);
     float fade_distance = u_soft_fade_distance;

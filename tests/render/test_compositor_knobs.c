@@ -219,7 +219,7 @@ static void test_splats_are_listed_in_the_tiles_they_may_show_in(void **state) {
                    {"quads across the eye's plane", {0.0f, 0.0f, -0.2f}, 1.6f, 2.0f, across_the_eye}};
     const uint32_t tile_sizes[2] = {16, 8}, resolutions[2] = {PLUME_DRAW_FULL, PLUME_DRAW_HALF};
     float *box = render_new_image(), *tested = render_new_image();
-    const plume_lab_tiled_knobs box_tiles = {.box_tiles = true, .test_every_pixel = true, .whole_tile_lists = true};
+    const plume_lab_tiled_knobs box_tiles = {.box_tiles = true, .whole_tile_lists = true};
     for (int k = 0; k < 3; ++k) {
         /* A case of few tiles (the streaks at tiles of 16 and 1/2: 4 x 3
          * tiles) may have no splat whose box holds a tile it misses: the
