@@ -24,8 +24,8 @@
  * lab's plume_lab_tiled_knobs.box_tiles), the baseline of the projection's
  * test of the tiles a splat may show in; "whole lists" has every pixel walk the tile's whole batch
  * (plume_lab_tiled_knobs.whole_tile_lists), the baseline of each 8 x 8
- * quadrant's list; the "tile 8" rows draw with tiles
- * of 8 pixels (plume_system_set_tiled_options; 16 elsewhere).
+ * quadrant's list; the "tile 16" rows draw with tiles of 16 pixels
+ * (plume_system_set_tiled_options), the baseline of a trail's default, 8.
  * One table; the trails' and the group's memory beside it, and per row the
  * context's draw scratch measured after it (plume_lab_gpu_memory_of: the
  * tiled path's per-rank buffers, entries and target) and a tiled trail's
@@ -269,12 +269,12 @@ int main(int argc, char **argv) {
         {"trail, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 0},
         {"trail, tiled, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &box, 0},
         {"trail, tiled, whole lists", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &whole_lists, 0},
-        {"trail, tiled, tile 8", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 8},
+        {"trail, tiled, tile 16", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 16},
         {"trail 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, true, NULL, 0},
         {"trail, raster, 1/2", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_HALF, ALONE, false, NULL, 0},
         {"trail, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, NULL, 0},
         {"trail, tiled, 1/2, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, &box, 0},
-        {"trail, tiled, 1/2, tile 8", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, NULL, 8},
+        {"trail, tiled, 1/2, tile 16", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, NULL, 16},
         {"trail 4/seg, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, true, NULL, 0},
         {"+smoke apart, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, APART, false, NULL, 0},
         {"+smoke apart, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, APART, false, NULL, 0},
