@@ -10,7 +10,7 @@
 # row measured before it is marked "NOT steady".
 #
 # The knobs (lab/plume_lab.h, never in the shipped library): the tile size
-# (8, 32; default 16), the chunk a hot tile's run is split into across
+# (16, 32; default 8), the chunk a hot tile's run is split into across
 # workgroups (256, 1024; default 512), the entry sort (bitonic, radix;
 # default picked by the count), the opacity cull (--min-alpha 1/255: a
 # particle under it touches no tile), the composite's batch of splats (64,
@@ -20,8 +20,9 @@
 # the full-screen pass as it was; default only the tiles with particles,
 # and at 1/2 their neighbours), a splat listed in every tile of its pixels'
 # box (--box-tiles: the binning as it was; default only the tiles it may
-# show in), every pixel of a tile walking the composite's whole batch
-# (--whole-tile-lists: as it was; default each 8 x 8 quadrant's list). The best combination takes, of each knob, its best
+# show in). (The quadrant lists of tiles larger than 8, --whole-tile-lists
+# their baseline, are timed at tiles of 16 by tools/gpu_wave3.sh binning.)
+# The best combination takes, of each knob, its best
 # value where that beat the baseline by over 1 % (geometric mean of the four
 # cases' ratios).
 #
@@ -55,7 +56,7 @@ mkdir -p "$OUT"
 # name|flags: the baseline, then one knob value alone per line; a knob's
 # group is its name up to the ':'.
 KNOBS='baseline|
-tile:8|--tile 8
+tile:16|--tile 16
 tile:32|--tile 32
 chunk:256|--chunk 256
 chunk:1024|--chunk 1024
@@ -66,8 +67,7 @@ bounds:sprite|--footprint 0.42
 batch:64|--batch 64
 batch:128|--batch 128
 cover:every|--cover-every-tile
-box:every|--box-tiles
-lists:whole|--whole-tile-lists'
+box:every|--box-tiles'
 
 csv_of() { echo "$OUT/$(echo "$1" | tr ':/' '__')-$2-$3.csv"; }
 

@@ -47,7 +47,7 @@
  *   --path        the plume_draw_path (default raster); the table then gives
  *                 the tiled path's largest entry count and its frames that
  *                 overflowed the entry budget (and drew raster)
- *   --tile        the tiled path's tile size in pixels (default 16)
+ *   --tile        the tiled path's tile size in pixels (default 8)
  *   --chunk       the entries a composite workgroup walks at most (default
  *                 512; "unchunked": a tile's whole run)
  *   --min-alpha, --batch, --footprint, --cover-every-tile  the compositor's

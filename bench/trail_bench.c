@@ -24,8 +24,9 @@
  * lab's plume_lab_tiled_knobs.box_tiles), the baseline of the projection's
  * test of the tiles a splat may show in; "whole lists" has every pixel walk the tile's whole batch
  * (plume_lab_tiled_knobs.whole_tile_lists), the baseline of each 8 x 8
- * quadrant's list; the "tile 16" rows draw with tiles of 16 pixels
- * (plume_system_set_tiled_options), the baseline of a trail's default, 8.
+ * quadrant's list (at tiles of 16: at 8 there are none); the "tile 16"
+ * rows draw with tiles of 16 pixels (plume_system_set_tiled_options), the
+ * baseline of the default, 8.
  * One table; the trails' and the group's memory beside it, and per row the
  * context's draw scratch measured after it (plume_lab_gpu_memory_of: the
  * tiled path's per-rank buffers, entries and target) and a tiled trail's
@@ -268,7 +269,7 @@ int main(int argc, char **argv) {
         {"trail 4/seg, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, true, NULL, 0},
         {"trail, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 0},
         {"trail, tiled, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &box, 0},
-        {"trail, tiled, whole lists", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &whole_lists, 0},
+        {"trail, tiled, 16, whole lists", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &whole_lists, 16},
         {"trail, tiled, tile 16", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 16},
         {"trail 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, true, NULL, 0},
         {"trail, raster, 1/2", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_HALF, ALONE, false, NULL, 0},

@@ -46,7 +46,7 @@ static const char *USAGE =
     "  --path P           the particles' draw path: automatic (default: tiled where it pays,\n"
     "                     at 1/2 from 64 K unless --resolution is given), raster or tiled\n"
     "  --quality Q        with the automatic path: full (default), or may-lower (1/2 where it pays)\n"
-    "  --tile T           the tiled path's tile size in pixels: 8, 16 (default) or 32\n"
+    "  --tile T           the tiled path's tile size in pixels: 8 (default), 16 or 32\n"
     "  --chunk K          the entries a tiled composite workgroup walks at most (default 512),\n"
     "                     or 'unchunked' (a tile's whole run)\n"
     "  --camera X,Y,Z,YAW,PITCH,DISTANCE\n"

@@ -21,7 +21,8 @@
 #   binning the tiles a splat is listed in: those it may show in against
 #           every tile of its box (--box-tiles), for the smoke's puffs and
 #           velocity-stretched streaks; every pixel walking the tile's whole
-#           batch (--whole-tile-lists) against its quadrant's list; 64 K
+#           batch (--whole-tile-lists) against its quadrant's list, both at
+#           tiles of 16, the default's 8 beside them; 64 K
 #           and 1 M, steady state (#37); the trails' rows of both are in
 #           `trails`
 # Builds nothing: run from a folder that holds build/release/bin, demo/ and
@@ -99,11 +100,12 @@ for part in $parts; do
         done ;;
     binning)
         for orientation in camera_facing velocity_stretched; do
-            ways="shown box whole_lists"
+            ways="shown box tile16 whole_lists16"
             for listed in $ways; do
                 flag=""
                 [ "$listed" = box ] && flag=--box-tiles
-                [ "$listed" = whole_lists ] && flag=--whole-tile-lists
+                [ "$listed" = tile16 ] && flag="--tile 16"
+                [ "$listed" = whole_lists16 ] && flag="--tile 16 --whole-tile-lists"
                 run_part "binning_${orientation}_$listed" 140 $bin/plume_frame_bench --path tiled --smoke --lit \
                     --orientation "$orientation" --counts 65536,1048576 --size 1280x720 --frames 100 \
                     --max-warmup 300 $flag

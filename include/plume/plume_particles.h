@@ -543,7 +543,7 @@ PLUME_API plume_result plume_system_draw(plume_context *context, plume_system sy
 #define PLUME_TILED_UNCHUNKED UINT32_MAX
 
 /* The tiled draw path's (PLUME_DRAW_PATH_TILED) tile size, 8, 16 or 32
- * pixels (0: the default, 16, or 8 where the system draws trails), and the
+ * pixels (0: the default, 8), and the
  * most particle entries one compute workgroup composites, 1 .. 2^24 (0: the
  * default, 512;
  * PLUME_TILED_UNCHUNKED: a tile's whole run in one workgroup; longer runs

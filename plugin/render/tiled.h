@@ -12,10 +12,10 @@
 #include "render/trail_draw.h"
 
 enum {
-    TILED_DEFAULT_TILE_SIZE = 16, /* pixels across a tile (notes/draw-at-scale.md: the measurement) */
-    /* A trail's strips are thin: its triangles' boxes fit small tiles
-     * (notes/wave3-draws-h200.md: 1.4x faster than 16 on the H200). */
-    TILED_TRAIL_TILE_SIZE = 8,
+    /* Pixels across a tile: 8 was 1.1-1.5x faster than 16 on the H200 for
+     * the demo's smoke, stretched streaks and trails, 0.9x only for small
+     * puffs at 64 K (notes/wave3-draws-h200.md: the measurement). */
+    TILED_DEFAULT_TILE_SIZE = 8,
     TILED_READBACK_SLOTS = 4,     /* entry counts in flight to the CPU, read without waiting */
     /* Entries a composite workgroup walks at most: a tile's run is cut into
      * chunks of this many (notes/draw-at-scale.md: the measurement). */
@@ -77,7 +77,7 @@ typedef struct tiled_renderer {
     trail_uniforms trail;       /* a trail system's projection (render/trail_geometry.glsl) */
     GLuint sprite_sampler, depth_sampler;
     GLuint vertex_array;        /* the blend's full-screen pass: no vertices */
-    uint32_t tile_size;         /* 0: TILED_DEFAULT_TILE_SIZE, a trail's TILED_TRAIL_TILE_SIZE */
+    uint32_t tile_size;         /* 0: TILED_DEFAULT_TILE_SIZE */
     bool unavailable;           /* the path could not be made: raster, said once */
     bool fixed_budget;          /* tests: the budget never grows */
     /* Its ranks (the capacity: particles, a group's records, a trail's

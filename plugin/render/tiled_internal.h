@@ -6,11 +6,7 @@
 
 #include "render/tiled.h"
 
-/* The tile size; where none was set, by what the ranks are (tiled_create
- * sets `dense` for a trail's or a group's with trails). */
-static inline uint32_t tile_size_of(const tiled_renderer *r) {
-    return r->tile_size ? r->tile_size : r->dense ? TILED_TRAIL_TILE_SIZE : TILED_DEFAULT_TILE_SIZE;
-}
+static inline uint32_t tile_size_of(const tiled_renderer *r) { return r->tile_size ? r->tile_size : TILED_DEFAULT_TILE_SIZE; }
 
 static inline uint32_t chunk_entries_of(const tiled_renderer *r) {
     return r->chunk_entries ? r->chunk_entries : TILED_DEFAULT_CHUNK_ENTRIES;
