@@ -73,6 +73,50 @@ static void test_tiled_matches_raster_without_termination(void **state) {
     free(tile);
 }
 
+/* A viewport of more than 2^16 tiles (2100 x 2100 pixels at tiles of 8,
+ * 263 x 263 tiles, as a 4K target has) sorts its entries by 32-bit keys:
+ * the framebuffer shows the viewport's top rows, whose tiles' indices are
+ * past 2^16, where the cloud is, and the tiled picture there matches
+ * raster's. */
+static void test_tiled_past_two_to_the_sixteen_tiles(void **state) {
+    (void)state;
+    enum { SIDE = 2100 };
+    const int viewport[4] = {WIDTH / 2 - SIDE / 2, HEIGHT - SIDE, SIDE, SIDE};
+    assert_true((SIDE - HEIGHT) / 8 * (SIDE / 8 + 1) > 1 << 16);
+    uint32_t seed = test_random_below(1u << 20);
+    printf("  seed %u\n", seed);
+    render_camera c = render_make_camera();
+    /* The framebuffer's 128 x 96 pixels of the 2100 cover about 0.56 x 0.32
+     * m at 6 m, 3.3 m up (y at 0.954 of the view's half height): puffs a
+     * few framebuffer pixels across. */
+    const float centre[3] = {0.01f, 0.954f * 6.0f * 0.57735f, -6.0f};
+    plume_system systems[2] = {render_cloud(centre, 0.25f, 0.03f, 151, seed, true),
+                               render_cloud(centre, 0.25f, 0.03f, 151, seed, true)};
+    assert_int_equal(plume_system_set_tiled_options(fixture_context(), systems[1], 8, 0), PLUME_OK);
+    plume_frame_desc update = {.dt = 0.001f};
+    memcpy(update.view, c.view, sizeof update.view);
+    memcpy(update.projection, c.projection, sizeof update.projection);
+    for (int i = 0; i < 2; ++i) assert_int_equal(plume_system_update(fixture_context(), systems[i], &update), PLUME_OK);
+    float *raster = render_new_image(), *tile = render_new_image();
+    plume_frame_desc tiled_frame = tiled(PLUME_DRAW_FULL, false, 0.0f);
+    render_draw_many(&systems[0], 1, &c, &RASTER, viewport, raster);
+    render_draw_many(&systems[1], 1, &c, &tiled_frame, viewport, tile);
+    /* A few pixels of a puff's edge 2000 pixels from the viewport's origin
+     * round apart by up to a few /255 (the raster's snapped corners against
+     * the tiled map's floats); wrong keys put whole puffs out of order (54/255
+     * where the keys were cut to 16 bits). */
+    int covered = render_covered_pixels(raster), over = render_pixels_differing(raster, tile, TOLERANCE);
+    float largest = render_largest_difference(raster, tile);
+    printf("  %d x %d viewport: %d pixels covered, tiled %.2f/255 from raster, %d pixels over 2/255\n", SIDE, SIDE,
+           covered, largest * 255.0f, over);
+    assert_true(covered > WIDTH * HEIGHT / 16);
+    assert_true(over <= RENDER_TILED_OUTLIERS);
+    assert_true(largest <= 12.0f / 255.0f);
+    for (int i = 0; i < 2; ++i) assert_int_equal(plume_system_destroy(fixture_context(), systems[i]), PLUME_OK);
+    free(raster);
+    free(tile);
+}
+
 static void test_tiled_termination_stays_under_its_bound(void **state) {
     (void)state;
     float *raster = render_new_image(), *full = render_new_image(), *ended = render_new_image();
@@ -567,6 +611,7 @@ static void test_tiled_small_chunks(void **state) {
 const struct CMUnitTest tiled_tests[] = {
     cmocka_unit_test_setup_teardown(test_tiled_matches_raster_without_termination, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_termination_stays_under_its_bound, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_tiled_past_two_to_the_sixteen_tiles, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_at_low_resolution, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_thousands_on_one_tile, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_looking_away_draws_nothing, fixture_setup, fixture_teardown),
