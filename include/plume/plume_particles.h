@@ -307,8 +307,8 @@ typedef enum plume_draw_resolution {
  *   RASTER: one instanced draw of quads, back to front, blended by the ROPs
  *           (one blend per particle fragment).
  *   TILED:  compute shaders: each drawn particle is projected to the screen
- *           tiles (16x16 pixels) it touches; the (tile, rank) entries are
- *           sorted by tile, keeping the back-to-front order within each
+ *           tiles (8x8 pixels by default) it touches; the (tile, rank)
+ *           entries are sorted by tile, keeping the back-to-front order within each
  *           tile; one workgroup per tile composites its pixels front to
  *           back in registers and stops a pixel once it is nearly opaque
  *           (transmittance_threshold), and the tile once all its pixels

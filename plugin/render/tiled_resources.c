@@ -137,8 +137,8 @@ static void plan_ranks(tiled_renderer *r, uint32_t capacity) {
 
 /* The entries' sorter keys are tile indices, and one past the last (an
  * entry that names no tile: tiled_entries.comp): 16 key bits (two radix
- * digits) cover targets of fewer than 2^16 tiles (about 4096x4096 pixels at
- * 16-pixel tiles); a target with more sorts with 32. */
+ * digits) cover targets of fewer than 2^16 tiles (about 2048x2048 pixels at
+ * 8-pixel tiles, 4096x4096 at 16); a target with more sorts with 32. */
 enum { ENTRY_KEY_BITS = 16 };
 
 static uint32_t entry_key_bits_for(uint32_t tile_count) {
