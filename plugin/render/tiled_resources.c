@@ -386,15 +386,26 @@ static void grow_ranks(const particle_view *s, tiled_renderer *r, uint32_t neede
     plan_ranks(r, capacity);
 }
 
-/* The budget: a quarter more than the largest count seen, as a power of
- * two; dense ranks as grow_ranks. */
+/* `count` rounded up to a step of a quarter of the power of two below it
+ * (1, 1.25, 1.5 or 1.75 times one): a budget a fraction over what it
+ * needs, not up to twice (a 4K frame of 1 M puffs needs tens of millions of
+ * entries), in at most four steps a doubling. */
+static uint64_t round_up_to_quarter_steps(uint64_t count) {
+    if (count <= 4) return count;
+    uint64_t step = 1;
+    while (step * 8 <= count) step *= 2;
+    return (count + step - 1) / step * step;
+}
+
+/* The budget: a quarter more than the largest count seen, rounded up to a
+ * quarter step; dense ranks as grow_ranks. */
 plume_result tiled_grow_budget(const particle_view *s, tiled_renderer *r) {
     uint32_t ranks, needed = collect_entry_counts(r, &ranks);
     grow_ranks(s, r, ranks);
     if (needed <= r->budget || r->fixed_budget) return PLUME_OK;
     uint32_t most = largest_budget(s->env);
     if (r->budget >= most) return PLUME_OK; /* overflowing frames stay raster */
-    uint64_t wanted = plume_next_pow2((uint32_t)(needed < most - needed / 4 ? needed + needed / 4 : most));
+    uint64_t wanted = round_up_to_quarter_steps(needed < most - needed / 4 ? needed + needed / 4 : most);
     uint32_t budget = wanted < most ? (uint32_t)wanted : most;
     plume_log(s->env, PLUME_LOG_INFO, "plume_system_draw: the tiled path's entries grow from %u to %u (a frame needed %u)",
               r->budget, budget, needed);
