@@ -308,11 +308,11 @@ typedef enum plume_draw_resolution {
  *           (one blend per particle fragment).
  *   TILED:  compute shaders: each drawn particle is projected to the screen
  *           tiles (8x8 pixels by default) it touches; the (tile, rank)
- *           entries are sorted by tile, keeping the back-to-front order within each
- *           tile; one workgroup per tile composites its pixels front to
- *           back in registers and stops a pixel once it is nearly opaque
- *           (transmittance_threshold), and the tile once all its pixels
- *           are; the result, premultiplied, is blended onto the host's
+ *           entries are sorted by tile, keeping the back-to-front order
+ *           within each tile; one workgroup per tile composites its
+ *           pixels front to back in registers and stops a pixel once it is
+ *           nearly opaque (transmittance_threshold), and the tile once all
+ *           its pixels are; the result, premultiplied, is blended onto the host's
  *           framebuffer once per pixel by a full-screen pass (the same
  *           blend as the raster path's: any colour format GL blends, as
  *           with RASTER). The same sprite, flipbook, colours over life and
@@ -543,9 +543,8 @@ PLUME_API plume_result plume_system_draw(plume_context *context, plume_system sy
 #define PLUME_TILED_UNCHUNKED UINT32_MAX
 
 /* The tiled draw path's (PLUME_DRAW_PATH_TILED) tile size, 8, 16 or 32
- * pixels (0: the default, 8), and the
- * most particle entries one compute workgroup composites, 1 .. 2^24 (0: the
- * default, 512;
+ * pixels (0: the default, 8), and the most particle entries one compute
+ * workgroup composites, 1 .. 2^24 (0: the default, 512;
  * PLUME_TILED_UNCHUNKED: a tile's whole run in one workgroup; longer runs
  * are cut into chunks combined afterwards), before the system's first tiled
  * draw. The picture is the same either way (up to rounding); the speed is

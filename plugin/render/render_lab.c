@@ -56,8 +56,12 @@ plume_result plume_lab_mesh_draw_level_counts(plume_context *context, plume_syst
 plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system system, const plume_lab_tiled_knobs *knobs) {
     tiled_knobs inside = {0};
     if (knobs)
-        inside = (tiled_knobs){knobs->min_alpha,      knobs->batch,     knobs->footprint,
-                               knobs->cover_every_tile, knobs->box_tiles, knobs->whole_tile_lists};
+        inside = (tiled_knobs){.min_alpha = knobs->min_alpha,
+                               .batch = knobs->batch,
+                               .footprint = knobs->footprint,
+                               .cover_every_tile = knobs->cover_every_tile,
+                               .box_tiles = knobs->box_tiles,
+                               .whole_tile_lists = knobs->whole_tile_lists};
     return tiled_set_knobs(context, system, &inside);
 }
 

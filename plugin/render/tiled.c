@@ -30,8 +30,7 @@
  *               tile walks its whole run); a tile of more than 8 pixels
  *               keeps a list of each batch per 8 x 8 quadrant (the splats
  *               whose pixels' box overlaps it), and a pixel walks its
- *               quadrant's; an oriented splat's map is tested only at the
- *               pixels of its box;
+ *               quadrant's;
  *   7. blend    the target onto the host's framebuffer once per pixel, a
  *               quad for each tile the ranges pass found particles in (the
  *               rest of the target is clear: blending it changes nothing,
@@ -243,8 +242,8 @@ static void count_dense_ranks(const tiled_source *src, tiled_renderer *r, const 
 /* The lab's knobs (tiled_common.glsl: u_lab_knobs) on program `p`; their
  * zero values are the product's. */
 static void set_lab_knobs(const tiled_renderer *r, GLuint p, const GLint *at) {
-    glProgramUniform4f(p, at[TU_LAB_KNOBS], r->knobs.min_alpha, r->knobs.footprint > 0.0f ? r->knobs.footprint : 0.5f,
-                       r->knobs.box_tiles ? 1.0f : 0.0f, 0.0f);
+    glProgramUniform3f(p, at[TU_LAB_KNOBS], r->knobs.min_alpha, r->knobs.footprint > 0.0f ? r->knobs.footprint : 0.5f,
+                       r->knobs.box_tiles ? 1.0f : 0.0f);
 }
 
 static void build_entries(const tiled_source *src, tiled_renderer *r, const draw_frame *frame, const tiled_target *t,

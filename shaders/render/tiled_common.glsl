@@ -60,9 +60,8 @@ layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint
 //      transparent; the pixels' box is the footprint's, the splat's map the
 //      quad's;
 //   z: 1 lists a splat in every tile of its box (0 in the product: those
-//      it may show in, splat_may_cover_tile);
-//   w: unused.
-uniform vec4 u_lab_knobs;
+//      it may show in, splat_may_cover_tile).
+uniform vec3 u_lab_knobs;
 
 // The ranks the passes run over: a system's drawn particles (the state's
 // drawn count), or a trail system's sorted pairs' quads (the trail's control

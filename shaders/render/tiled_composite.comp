@@ -184,9 +184,9 @@ bool depth_passes(float particle, float scene) {
     }
 }
 
-// Splat `j` of the batch over the pixel at `pixel` (centre `centre`, the
-// scene's window and view depths there), composited under what is in front.
-void composite_splat(uint j, ivec2 pixel, vec2 centre, float scene_window, float scene_view, inout vec3 color,
+// Splat `j` of the batch over the pixel centred at `centre` (the scene's
+// window and view depths there), composited under what is in front.
+void composite_splat(uint j, vec2 centre, float scene_window, float scene_view, inout vec3 color,
                      inout float transmittance) {
     uint at = j * SPLAT_VEC4S;
     SplatPixel sp;
@@ -330,13 +330,13 @@ void main() {
             while (shading && listed != 0u) {
                 uint j = word * 32u + uint(findLSB(listed));
                 listed &= listed - 1u;
-                composite_splat(j, pixel, centre, scene_window, scene_view, color, transmittance);
+                composite_splat(j, centre, scene_window, scene_view, color, transmittance);
                 if (transmittance < u_threshold) shading = false;
             }
         }
 #else
         for (uint j = 0u; shading && j < count; ++j) {
-            composite_splat(j, pixel, centre, scene_window, scene_view, color, transmittance);
+            composite_splat(j, centre, scene_window, scene_view, color, transmittance);
             if (transmittance < u_threshold) shading = false;
         }
 #endif
