@@ -137,6 +137,7 @@ static void start_steady_state(demo_app *app) {
     uint32_t longest = app->options.frames ? app->options.frames / 2 : 3600;
     steady_state_init(&app->steady, steady_state_lifetime_frames(smoke_system_longest_lifetime(app->smoke), dt), longest);
     for (int s = 0; s < PLUME_STAGE_COUNT; ++s) app->gpu_ms[s].count = 0;
+    for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d) app->draw_stage_ms[d].count = 0;
 }
 
 bool demo_app_create(const demo_options *options, int width, int height, demo_app **out) {
@@ -210,6 +211,7 @@ void demo_app_destroy(demo_app *app) {
     free(app->cpu_ms.values);
     free(app->frame_ms.values);
     for (int s = 0; s < PLUME_STAGE_COUNT; ++s) free(app->gpu_ms[s].values);
+    for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d) free(app->draw_stage_ms[d].values);
     free(app);
 }
 
@@ -370,6 +372,8 @@ static void collect_profile(demo_app *app) {
             steady_state_push(&app->steady, f->live_count, f->tiled_entries ? f->tiled_entries : f->drawn_count);
             for (int s = 0; measured && s < PLUME_STAGE_COUNT; ++s)
                 if (f->stage_mask & (1u << s)) sample_push(&app->gpu_ms[s], f->stage_ms[s]);
+            for (int d = 0; measured && !grouped && d < PLUME_DRAW_STAGE_COUNT; ++d)
+                if (f->draw_stage_mask & (1u << d)) sample_push(&app->draw_stage_ms[d], f->draw_stage_ms[d]);
             if (!sample) app->live_count = f->live_count;
             app->next_profile_frame = f->frame + 1;
         }
@@ -533,6 +537,8 @@ void demo_app_summary(demo_app *app, demo_summary *out) {
     out->gpu_samples = (uint32_t)app->gpu_ms[PLUME_STAGE_SORT].count;
     out->gpu_times = app->gpu_ms[PLUME_STAGE_UPDATE].count > 0;
     for (int s = 0; s < PLUME_STAGE_COUNT; ++s) out->median_gpu_ms[s] = sample_median(&app->gpu_ms[s]);
+    for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d)
+        out->median_draw_stage_ms[d] = app->draw_stage_ms[d].count ? sample_median(&app->draw_stage_ms[d]) : NAN;
     steady_state_describe(&app->steady, out->steady, sizeof out->steady);
     out->live_count = smoke_system_count_live(app->smoke);
     out->capacity = smoke_system_capacity(app->smoke);
@@ -570,6 +576,16 @@ void demo_summary_print(const demo_summary *s) {
                s->median_gpu_ms[PLUME_STAGE_DRAW], s->median_gpu_ms[PLUME_STAGE_UPDATE]);
     else
         printf("GPU per frame: no stage times (no profiler in the module, or no GL timer)\n");
+    static const char *const DRAW_STAGES[PLUME_DRAW_STAGE_COUNT] = {
+        "project", "scan", "entries", "tile sort", "ranges", "composite", "resolve", "blend", "downsample", "upsample"};
+    bool any_draw_stage = false;
+    for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d) any_draw_stage |= !isnan(s->median_draw_stage_ms[d]);
+    if (any_draw_stage) {
+        printf("the draw by stage (medians of the same frames):");
+        for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d)
+            if (!isnan(s->median_draw_stage_ms[d])) printf(" %s %.3f ms", DRAW_STAGES[d], s->median_draw_stage_ms[d]);
+        printf("\n");
+    }
     if (s->group_samples > 0)
         printf("draw group (fire and smoke in one order; the systems' draw above is 0): gather and sort %.3f ms, "
                "draw %.3f ms (mean of its last %u draws)\n",

@@ -74,7 +74,7 @@ struct demo_app {
 
     graph_sample graph[GRAPH_FRAMES];
     uint32_t graph_next, graph_count;
-    sample_list cpu_ms, frame_ms, gpu_ms[PLUME_STAGE_COUNT];
+    sample_list cpu_ms, frame_ms, gpu_ms[PLUME_STAGE_COUNT], draw_stage_ms[PLUME_DRAW_STAGE_COUNT];
     /* The GPU medians take the current system's frames from its steady
      * state on (host/steady_state.h): a growing column's first frames
      * understate what a player sees. */
