@@ -74,8 +74,19 @@ static void premultiply(unsigned char *rgba, size_t pixel_count) {
     }
 }
 
-static plume_result upload(const plume_env *env, const unsigned char *rgba, uint32_t width, uint32_t height,
-                           const char *label, GLuint *out_texture) {
+/* RGBA8 pixels packed in place to their RG8. */
+static void keep_red_and_green(unsigned char *rgba, size_t pixel_count) {
+    for (size_t i = 0; i < pixel_count; ++i) {
+        rgba[2 * i] = rgba[4 * i];
+        rgba[2 * i + 1] = rgba[4 * i + 1];
+    }
+}
+
+/* `pixels`: RGBA8, or RG8 where `two_channels` (a flipbook's motion, whose
+ * blue and alpha no shader reads: half the bytes for the composite's
+ * texture cache to hold). */
+static plume_result upload(const plume_env *env, const unsigned char *pixels, bool two_channels, uint32_t width,
+                           uint32_t height, const char *label, GLuint *out_texture) {
     GLint max_size = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
     if (width > (uint32_t)max_size || height > (uint32_t)max_size) {
@@ -95,7 +106,8 @@ static plume_result upload(const plume_env *env, const unsigned char *rgba, uint
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
     glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
     glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, (GLsizei)width, (GLsizei)height, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    glTexImage2D(GL_TEXTURE_2D, 0, two_channels ? GL_RG8 : GL_RGBA8, (GLsizei)width, (GLsizei)height, 0,
+                 two_channels ? GL_RG : GL_RGBA, GL_UNSIGNED_BYTE, pixels);
     glGenerateMipmap(GL_TEXTURE_2D);
     plume_label_gl_object(env, GL_TEXTURE, texture, label);
     plume_gl_scope_end(&scope);
@@ -120,7 +132,7 @@ typedef struct image_source {
     uint32_t width, height;
     GLuint host_texture;
     GLenum host_target;
-    bool premultiply;           /* a sprite's colour; the motion is no colour */
+    bool motion;                /* a flipbook's motion (red and green): no colour to premultiply */
     const char *label;
 } image_source;
 
@@ -264,8 +276,10 @@ static plume_result load_image(const plume_env *env, const image_source *source,
     if (result != PLUME_OK) return result;
     if (!fits(env, fits_context, *width, *height)) result = PLUME_ERROR_INVALID_ARGUMENT;
     if (result == PLUME_OK) {
-        if (source->premultiply) premultiply(rgba, (size_t)*width * *height);
-        result = upload(env, rgba, *width, *height, source->label, out_texture);
+        size_t pixel_count = (size_t)*width * *height;
+        if (source->motion) keep_red_and_green(rgba, pixel_count);
+        else premultiply(rgba, pixel_count);
+        result = upload(env, rgba, source->motion, *width, *height, source->label, out_texture);
     }
     if (decoded) stbi_image_free(rgba);
     else plume_free(env, rgba);
@@ -294,7 +308,7 @@ plume_result plume_particles_load_texture(const plume_env *env, const plume_syst
                                  texture->height,
                                  desc->host_sprite.texture,
                                  desc->host_sprite.target,
-                                 true,
+                                 false,
                                  "plume particles: sprite"};
     return load_image(env, &source, flipbook_fits, desc, out_texture, width, height, layers);
 }
@@ -319,7 +333,7 @@ plume_result plume_particles_load_flipbook_motion(const plume_env *env, const pl
                                  motion->height,
                                  motion->host_texture,
                                  GL_TEXTURE_2D,
-                                 false,
+                                 true,
                                  "plume particles: flipbook motion"};
     uint32_t width = 0, height = 0, layers = 1;
     return load_image(env, &source, motion_fits, sprite, out_texture, &width, &height, &layers);
