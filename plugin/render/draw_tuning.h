@@ -14,7 +14,9 @@ typedef struct draw_tuning {
      * about 0.19 ms on an H100 with nothing to draw, and the raster path
      * costs about 11.5 ns a particle (0.75 ms at 64 K, 11.9 ms at 1 M, the
      * tiled path 0.23 and 0.60), so raster is ahead below about 17 K
-     * (notes/draw-at-scale.md, plume_frame_bench at 1280x720). */
+     * (notes/draw-at-scale.md, plume_frame_bench at 1280x720). With tiles
+     * of 8 on an H200 they still cross at 16 K: raster 0.213 ms, tiled
+     * 0.208 (notes/wave3-draws-h200.md, eighth session). */
     uint32_t tiled_from;
     /* Tiled, whatever the count, from this fill of the raster draw (its
      * samples over the viewport's pixels, measured now and then by an

@@ -251,3 +251,20 @@ int render_covered_pixels(const float *rgba) {
         covered += fabsf(rgba[4 * i] - RENDER_BACKGROUND[0]) > 0.05f;
     return covered;
 }
+
+void render_draw_both(const float centre[3], float extent, float size, uint32_t count, uint32_t seed,
+                      plume_frame_desc a, plume_frame_desc b, int occluder_width, float occluder_depth,
+                      float *image_a, float *image_b) {
+    render_camera c = render_make_camera();
+    plume_system first = render_cloud(centre, extent, size, count, seed, true);
+    plume_system second = render_cloud(centre, extent, size, count, seed, true);
+    render_frame(first, &c, a, true, occluder_width, occluder_depth, image_a);
+    render_frame(second, &c, b, true, occluder_width, occluder_depth, image_b);
+    assert_int_equal(plume_system_destroy(fixture_context(), first), PLUME_OK);
+    assert_int_equal(plume_system_destroy(fixture_context(), second), PLUME_OK);
+}
+
+plume_frame_desc render_tiled_frame(uint32_t resolution, bool terminate, float threshold) {
+    return (plume_frame_desc){.draw_path = PLUME_DRAW_PATH_TILED, .draw_resolution = resolution,
+                              .disable_early_termination = !terminate, .transmittance_threshold = threshold};
+}

@@ -53,6 +53,16 @@ void render_frame(plume_system system, const render_camera *c, plume_frame_desc 
 void render_draw(plume_system system, const render_camera *c, plume_frame_desc frame, bool with_depth,
                  int occluder_width, float occluder_depth, float *rgba);
 
+/* Two systems of one cloud (render_cloud's, sprites) drawn by render_frame
+ * with frames `a` and `b` into image_a and image_b, then destroyed: one
+ * picture by two paths. */
+void render_draw_both(const float centre[3], float extent, float size, uint32_t count, uint32_t seed,
+                      plume_frame_desc a, plume_frame_desc b, int occluder_width, float occluder_depth,
+                      float *image_a, float *image_b);
+/* A frame for the tiled path at `resolution` (plume_draw_resolution), early
+ * termination at `threshold` where `terminate`, else off. */
+plume_frame_desc render_tiled_frame(uint32_t resolution, bool terminate, float threshold);
+
 /* render_draw for `count` systems in turn, each with its frames[i] (the
  * camera's matrices and the depth texture filled in), into one host frame
  * whose viewport is `viewport` (x, y, width, height; NULL: the whole

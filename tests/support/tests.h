@@ -40,6 +40,7 @@ struct CMUnitTest;
     X(culling, 1)                                                                                                      \
     X(lowres, 1)                                                                                                       \
     X(tiled, 1)                                                                                                        \
+    X(tiled_entries, 1)                                                                                                \
     X(screen_memory, 0)                                                                                                \
     X(look, 1)                                                                                                         \
     X(self_shadow, 1)                                                                                                  \
