@@ -96,6 +96,7 @@
 
 #include <cglm/cglm.h>
 
+#include "draw_stage_names.h"
 #include "frame_pacer.h"
 #include "gl_texture.h"
 #include "headless_gl.h"
@@ -374,8 +375,6 @@ static bool run_count(plume_context *context, const options *o, uint32_t count, 
 }
 
 /* The draw's sub-stages (plume_draw_stage order), as columns. */
-static const char *const DRAW_STAGE_NAMES[PLUME_DRAW_STAGE_COUNT] = {
-    "project", "scan", "entries", "tile sort", "ranges", "composite", "resolve", "blend", "downsample", "upsample"};
 static const char DRAW_STAGE_CSV[] = "project_ms,scan_ms,entries_ms,tile_sort_ms,ranges_ms,composite_ms,resolve_ms,"
                                      "blend_ms,downsample_ms,upsample_ms";
 
@@ -386,7 +385,7 @@ static void print_draw_stages(const count_result *r) {
     if (!any) return;
     printf("%9s draw sub-stages, median ms:", "");
     for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d)
-        if (!isnan(r->median_draw_stage_ms[d])) printf(" %s %.4f", DRAW_STAGE_NAMES[d], r->median_draw_stage_ms[d]);
+        if (!isnan(r->median_draw_stage_ms[d])) printf(" %s %.4f", HOST_DRAW_STAGE_NAMES[d], r->median_draw_stage_ms[d]);
     printf("\n");
 }
 

@@ -16,6 +16,7 @@
 #include <stb/stb_image_write.h>
 
 #include "app_internal.h"
+#include "draw_stage_names.h"
 #include "demo.h"
 #include "effect_show.h"
 #include "hud.h"
@@ -538,7 +539,10 @@ void demo_app_summary(demo_app *app, demo_summary *out) {
     out->gpu_times = app->gpu_ms[PLUME_STAGE_UPDATE].count > 0;
     for (int s = 0; s < PLUME_STAGE_COUNT; ++s) out->median_gpu_ms[s] = sample_median(&app->gpu_ms[s]);
     for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d)
-        out->median_draw_stage_ms[d] = app->draw_stage_ms[d].count ? sample_median(&app->draw_stage_ms[d]) : NAN;
+        if (app->draw_stage_ms[d].count) {
+            out->median_draw_stage_ms[d] = sample_median(&app->draw_stage_ms[d]);
+            out->draw_stage_mask |= 1u << d;
+        }
     steady_state_describe(&app->steady, out->steady, sizeof out->steady);
     out->live_count = smoke_system_count_live(app->smoke);
     out->capacity = smoke_system_capacity(app->smoke);
@@ -576,14 +580,14 @@ void demo_summary_print(const demo_summary *s) {
                s->median_gpu_ms[PLUME_STAGE_DRAW], s->median_gpu_ms[PLUME_STAGE_UPDATE]);
     else
         printf("GPU per frame: no stage times (no profiler in the module, or no GL timer)\n");
-    static const char *const DRAW_STAGES[PLUME_DRAW_STAGE_COUNT] = {
-        "project", "scan", "entries", "tile sort", "ranges", "composite", "resolve", "blend", "downsample", "upsample"};
-    bool any_draw_stage = false;
-    for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d) any_draw_stage |= !isnan(s->median_draw_stage_ms[d]);
-    if (any_draw_stage) {
-        printf("the draw by stage (medians of the same frames):");
+    if (s->draw_stage_mask) {
+        printf("the draw by stage (medians over the same frames, each of those that ran it):");
+        const char *separator = " ";
         for (int d = 0; d < PLUME_DRAW_STAGE_COUNT; ++d)
-            if (!isnan(s->median_draw_stage_ms[d])) printf(" %s %.3f ms", DRAW_STAGES[d], s->median_draw_stage_ms[d]);
+            if (s->draw_stage_mask & (1u << d)) {
+                printf("%s%s %.3f ms", separator, HOST_DRAW_STAGE_NAMES[d], s->median_draw_stage_ms[d]);
+                separator = ", ";
+            }
         printf("\n");
     }
     if (s->group_samples > 0)

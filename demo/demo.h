@@ -97,8 +97,9 @@ typedef struct demo_summary {
     bool gpu_times;                    /* the module's profiler gave stage times */
     uint32_t gpu_samples;
     double median_gpu_ms[PLUME_STAGE_COUNT]; /* over the frames from the steady state on */
-    /* The draw's sub-stages (plume_draw_stage), the same frames' medians;
-     * NAN where the path ran no such stage. */
+    /* The draw's sub-stages (plume_draw_stage): bit (1u << stage) set where
+     * a frame of those above ran it, and its median over them. */
+    uint32_t draw_stage_mask;
     double median_draw_stage_ms[PLUME_DRAW_STAGE_COUNT];
     char steady[160];                  /* when it began (steady_state_describe) */
     uint32_t live_count;               /* at the end (read back) */

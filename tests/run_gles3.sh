@@ -35,8 +35,9 @@ test_every_look_accepted_and_a_draw_group_refused,test_unsorted_list_is_ascendin
 test_blend_modes_match_the_cpu_compositor_on_every_path,test_orientations_match_the_cpu_compositor,\
 test_lighting_matches_the_cpu_compositor,test_sort_modes_give_their_total_order,\
 test_sort_key_bits_set_the_depth_resolution,test_prewarm_on_the_fragment_path,\
-test_webgl_is_never_asked_the_fixed_index_restart"
-expected=34
+test_webgl_is_never_asked_the_fixed_index_restart,\
+test_halfway_frames_match_the_cpu_blend,test_minified_motion_is_read_at_the_sprites_level"
+expected=36
 status=0
 ./build/"$config"/bin/plume_tests "$tests" > build/gles3_test.log 2>&1 || status=$?
 cat build/gles3_test.log

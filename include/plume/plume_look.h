@@ -118,8 +118,9 @@ typedef struct plume_flipbook_motion {
     uint32_t width;             /* pixels' size; required with `pixels` */
     uint32_t height;
     uint32_t host_texture;      /* a GL_TEXTURE_2D of the context's share group, complete for
-                                   mipmapped filtering, as appearance.texture.host_texture;
-                                   default 0: none */
+                                   mipmapped filtering, as appearance.texture.host_texture,
+                                   its levels holding the motion downsampled (glGenerateMipmap):
+                                   it is read at the level the sprite is; default 0: none */
     float strength;             /* the motion of a byte of 255, in frames: finite, >= 0;
                                    default 0: 1 */
 } plume_flipbook_motion;

@@ -1,6 +1,8 @@
-/* The particle sprite: read from a file (decoded by stb_image) or taken from
- * RGBA8 pixels, premultiplied by alpha (so filtering never bleeds colour from
- * transparent texels) and uploaded with mipmaps. */
+/* The particle sprite and its flipbook's motion: read from a file (decoded
+ * by stb_image) or taken from RGBA8 pixels, and uploaded with mipmaps; the
+ * sprite premultiplied by alpha (so filtering never bleeds colour from
+ * transparent texels), the motion kept as RG8 (its two channels); or the
+ * host's texture, checked. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

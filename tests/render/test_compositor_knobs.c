@@ -29,11 +29,6 @@ static const float TOLERANCE = 2.0f / 255.0f;
  * is under 1/255 of alpha by 0.49. */
 #define SPRITE_FOOTPRINT 0.49f
 
-static plume_frame_desc tiled_frame(bool terminate, float threshold) {
-    return (plume_frame_desc){.draw_path = PLUME_DRAW_PATH_TILED, .disable_early_termination = !terminate,
-                              .transmittance_threshold = threshold};
-}
-
 /* A cloud with the knobs set, at `tile_size` pixels a tile. */
 static plume_system knob_cloud(const float centre[3], uint32_t count, uint32_t seed, uint32_t tile_size,
                                const plume_lab_tiled_knobs *knobs) {
@@ -66,15 +61,17 @@ static void test_each_knob_keeps_the_tiled_picture(void **state) {
     for (size_t k = 0; k < sizeof knobs / sizeof knobs[0]; ++k)
         for (int t = 0; t < 2; ++t) {
             plume_system system = knob_cloud(centre, count, seed, tile_sizes[t], &knobs[k]);
-            render_frame(system, &c, tiled_frame(false, 0.0f), true, occluder_width, occluder_depth, whole);
+            render_frame(system, &c, render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f), true, occluder_width,
+                         occluder_depth, whole);
             float from_raster = render_largest_difference(raster, whole);
             const float threshold = 0.1f;
-            render_draw(system, &c, tiled_frame(true, threshold), true, occluder_width, occluder_depth, image);
+            render_draw(system, &c, render_tiled_frame(PLUME_DRAW_FULL, true, threshold), true, occluder_width,
+                        occluder_depth, image);
             float ended = render_largest_difference(whole, image);
-            printf("  min alpha %.4f, batch %u, footprint %.2f, tile %u: %.2f/255 from raster; threshold %.1f: %.2f/255 from no "
-                   "termination\n",
-                   (double)knobs[k].min_alpha, knobs[k].batch, (double)knobs[k].footprint, tile_sizes[t], from_raster * 255.0f, threshold,
-                   ended * 255.0f);
+            printf("  min alpha %.4f, batch %u, footprint %.2f, tile %u: %.2f/255 from raster; threshold %.1f: "
+                   "%.2f/255 from no termination\n",
+                   (double)knobs[k].min_alpha, knobs[k].batch, (double)knobs[k].footprint, tile_sizes[t],
+                   from_raster * 255.0f, threshold, ended * 255.0f);
             assert_true(from_raster <= TOLERANCE);
             assert_true(ended <= threshold);
             assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
@@ -96,7 +93,7 @@ static void test_footprint_bounds_the_tiles(void **state) {
     const plume_lab_tiled_knobs knobs[2] = {{.footprint = 0.5f}, {.footprint = 0.2f}};
     for (int k = 0; k < 2; ++k) {
         plume_system system = knob_cloud(centre, 40, 9, 8, &knobs[k]);
-        render_frame(system, &c, tiled_frame(false, 0.0f), true, 0, 1.0f, image);
+        render_frame(system, &c, render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f), true, 0, 1.0f, image);
         float largest = render_largest_difference(raster, image);
         printf("  footprint %.1f: %.2f/255 from raster\n", (double)knobs[k].footprint, largest * 255.0f);
         if (k == 0) assert_true(largest <= TOLERANCE);
@@ -125,7 +122,7 @@ static void test_opacity_cull_leaves_out_the_faint(void **state) {
         for (int culled = 0; culled < 2; ++culled) {
             plume_system system = render_cloud_with(centre, 2.0f, 1.5f, 500, 77, false, faint);
             assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, culled ? &cull : NULL), PLUME_OK);
-            render_frame(system, &c, tiled_frame(false, 0.0f), true, 0, 1.0f, image);
+            render_frame(system, &c, render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f), true, 0, 1.0f, image);
             int covered = render_covered_pixels(image);
             printf("  alpha %.3f, cull %s: %d pixels covered\n", (double)alphas[a], culled ? "on" : "off", covered);
             if (culled && a == 0) assert_int_equal(covered, 0);
@@ -163,7 +160,7 @@ static void test_blend_covers_the_tiles_with_particles(void **state) {
                                      PLUME_OK);
                     assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, k == 0 ? &cover_every : NULL),
                                      PLUME_OK);
-                    plume_frame_desc frame = tiled_frame(false, 0.0f);
+                    plume_frame_desc frame = render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f);
                     frame.draw_resolution = resolutions[r];
                     render_frame(system, &c, frame, true, RENDER_WIDTH / 5, render_window_depth(&c, 5.8f), images[k]);
                     assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
@@ -238,7 +235,7 @@ static void test_splats_are_listed_in_the_tiles_they_may_show_in(void **state) {
                     assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, way == 0 ? &box_tiles : NULL),
                                      PLUME_OK);
                     assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
-                    plume_frame_desc frame = tiled_frame(false, 0.0f);
+                    plume_frame_desc frame = render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f);
                     frame.draw_resolution = resolutions[r];
                     /* The profile of a frame is collected at a later one's
                      * start, once the GPU has run it. */
@@ -281,7 +278,7 @@ static void test_knobs_out_of_range_are_refused(void **state) {
     for (size_t b = 0; b < sizeof bad / sizeof bad[0]; ++b)
         assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, &bad[b]), PLUME_ERROR_INVALID_ARGUMENT);
     assert_int_equal(test_log_count("plume_lab_tiled_set_knobs"), 6);
-    render_frame(system, &c, tiled_frame(true, 0.0f), true, 0, 1.0f, image);
+    render_frame(system, &c, render_tiled_frame(PLUME_DRAW_FULL, true, 0.0f), true, 0, 1.0f, image);
     const plume_lab_tiled_knobs late = {.batch = 32};
     assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, &late), PLUME_ERROR_INVALID_ARGUMENT);
     assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);

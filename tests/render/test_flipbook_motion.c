@@ -130,6 +130,84 @@ static void test_halfway_frames_match_the_cpu_blend(void **state) {
     free(image);
 }
 
+/* Minified, the motion is read at the level the sprite is: frames of 95
+ * texels (an odd atlas width, its RG8 rows unaligned) drawn 24 pixels
+ * across, about level 2, under a motion that alternates texel by texel
+ * between a full slide one way and the other. Its level 0 scrambles the
+ * picture; the levels the sprite reads average it to nearly none. So the
+ * slid picture stays near the plain cross-fade on both paths, and the
+ * raster and tiled paths, reading the same level, agree. */
+static void test_minified_motion_is_read_at_the_sprites_level(void **state) {
+    (void)state;
+    enum { BIG_FRAME = 95, BIG_ROWS = 2, BIG_W = BIG_FRAME, BIG_H = BIG_FRAME * BIG_ROWS, SMALL_PX = 24 };
+    unsigned char *sprite = malloc(4 * BIG_W * BIG_H), *motion = malloc(4 * BIG_W * BIG_H);
+    float *images[2][2]; /* [moving][tiled] */
+    for (int i = 0; i < 4; ++i) images[i / 2][i % 2] = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+    assert_true(sprite && motion && images[1][1]);
+    const double phase = test_random_float(0.0f, 6.0f), drift = test_random_float(0.1f, 0.2f);
+    for (uint32_t y = 0; y < BIG_H; ++y)
+        for (uint32_t x = 0; x < BIG_W; ++x) {
+            uint32_t frame = y / BIG_FRAME;
+            double s = (x + 0.5) / BIG_FRAME, t = (y % BIG_FRAME + 0.5) / BIG_FRAME;
+            double blob = exp(-((s - 0.5 - drift * frame) * (s - 0.5 - drift * frame) + (t - 0.5) * (t - 0.5)) /
+                              (0.2 * 0.2));
+            unsigned char *p = sprite + 4 * ((size_t)y * BIG_W + x);
+            p[0] = (unsigned char)lround(255.0 * (0.1 + 0.9 * blob));
+            p[1] = (unsigned char)lround(255.0 * (0.5 + 0.45 * sin(phase + 9.0 * s)));
+            p[2] = (unsigned char)lround(255.0 * (0.5 + 0.45 * cos(phase + 7.0 * t)));
+            p[3] = 255;
+            unsigned char *q = motion + 4 * ((size_t)y * BIG_W + x);
+            q[0] = q[1] = (x + y) % 2 ? 1 : 255;
+            q[2] = 0, q[3] = 255;
+        }
+    mat4 view, projection;
+    ortho_camera(view, projection);
+    const float clear[4] = {0, 0, 0, 0};
+    for (int variant = 0; variant < 4; ++variant) {
+        int moving = variant >> 1, tiled = variant & 1;
+        plume_system_desc desc = flipbook_desc(sprite, moving ? motion : NULL);
+        desc.emitters[1].size = (plume_range){1.5f * SMALL_PX / QUAD_PX, 1.5f * SMALL_PX / QUAD_PX};
+        desc.appearance.texture = (plume_texture_desc){
+            .pixels = sprite, .width = BIG_W, .height = BIG_H, .columns = 1, .rows = BIG_ROWS};
+        desc.emitters[1].lifetime = (plume_range){2.0f, 2.0f};
+        if (moving)
+            desc.flipbook_motion = (plume_flipbook_motion){
+                .pixels = motion, .width = BIG_W, .height = BIG_H, .strength = (float)MOTION_STRENGTH};
+        plume_system system = make_system(desc);
+        plume_frame_desc frame = make_frame(0.5f, view, projection); /* halfway from frame 0 to 1 */
+        frame.draw_path = tiled ? PLUME_DRAW_PATH_TILED : PLUME_DRAW_PATH_RASTER;
+        update(system, &frame);
+        float *image = images[moving][tiled];
+        memset(image, POISON_BYTE, sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+        test_target t = test_target_begin(IMAGE_SIZE, clear);
+        assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
+        test_target_end(&t, image);
+        destroy_system(system);
+    }
+    /* The quad's pixels a pixel in from its edges. */
+    const int low = (IMAGE_SIZE - SMALL_PX) / 2;
+    double paths = 0.0, slide[2] = {0.0, 0.0}, covered = 1.0;
+    for (int y = low + 1; y < low + SMALL_PX - 1; ++y)
+        for (int x = low + 1; x < low + SMALL_PX - 1; ++x)
+            for (int c = 0; c < 4; ++c) {
+                size_t at = 4 * ((size_t)y * IMAGE_SIZE + x) + (size_t)c;
+                paths = fmax(paths, fabs(images[1][1][at] - images[1][0][at]));
+                for (int k = 0; k < 2; ++k) slide[k] = fmax(slide[k], fabs(images[1][k][at] - images[0][k][at]));
+                if (c == 3) covered = fmin(covered, images[0][0][at]);
+            }
+    printf("  minified: tiled %.2f/255 from raster; the slide moves raster %.2f/255, tiled %.2f/255 from the plain "
+           "cross-fade\n",
+           paths * 255.0, slide[0] * 255.0, slide[1] * 255.0);
+    /* Read at level 0 the slide (a quarter frame either way, texel by
+     * texel) moves the picture by a tenth and more. */
+    assert_true(covered > 0.99);
+    assert_true(slide[0] < 12.0 / 255.0 && slide[1] < 12.0 / 255.0);
+    assert_true(paths < 4.0 / 255.0);
+    free(sprite);
+    free(motion);
+    for (int i = 0; i < 4; ++i) free(images[i / 2][i % 2]);
+}
+
 /* Each refusal logs one message naming flipbook_motion and makes nothing. */
 static void test_motion_the_sprite_cannot_use_is_refused(void **state) {
     (void)state;
@@ -167,6 +245,8 @@ static void test_motion_the_sprite_cannot_use_is_refused(void **state) {
 
 const struct CMUnitTest flipbook_motion_tests[] = {
     cmocka_unit_test_setup_teardown(test_halfway_frames_match_the_cpu_blend, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_minified_motion_is_read_at_the_sprites_level, fixture_setup,
+                                    fixture_teardown),
     cmocka_unit_test_setup_teardown(test_motion_the_sprite_cannot_use_is_refused, fixture_setup, fixture_teardown),
 };
 const size_t flipbook_motion_test_count = sizeof flipbook_motion_tests / sizeof flipbook_motion_tests[0];

@@ -42,7 +42,7 @@ static void test_tiled_matches_raster_without_termination(void **state) {
     uint32_t seed = test_random_below(1u << 20);
     printf("  seed %u\n", seed);
     render_draw_both(centre, 2.5f, 1.5f, 777, seed, RASTER, render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f), WIDTH / 3,
-              render_window_depth(&c, 5.5f), raster, tile);
+                     render_window_depth(&c, 5.5f), raster, tile);
     assert_true(render_covered_pixels(raster) > WIDTH * HEIGHT / 8);
     float largest = render_largest_difference(raster, tile);
     printf("  tiled against raster: largest difference %.2f/255 (at most 2/255)\n", largest * 255.0f);
@@ -159,8 +159,8 @@ static void test_tiled_looking_away_draws_nothing(void **state) {
     assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
     float *image = render_new_image();
     for (int i = 0; i < 4; ++i) {
-        render_frame(system, &c, render_tiled_frame(i == 0 ? PLUME_DRAW_HALF : PLUME_DRAW_FULL, true, 0.0f), true, 0, 1.0f,
-                     image);
+        render_frame(system, &c, render_tiled_frame(i == 0 ? PLUME_DRAW_HALF : PLUME_DRAW_FULL, true, 0.0f), true, 0,
+                     1.0f, image);
         glFinish();
     }
     for (int i = 0; i < WIDTH * HEIGHT; ++i)
@@ -190,8 +190,8 @@ static void test_tiled_profile_times_each_sub_stage(void **state) {
     plume_system system = render_cloud(centre, 2.0f, 1.0f, 300, 7, true);
     assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
     float *image = render_new_image();
-    const plume_frame_desc frames[3] = {render_tiled_frame(PLUME_DRAW_HALF, true, 0.0f), {.draw_resolution = PLUME_DRAW_HALF},
-                                        RASTER};
+    const plume_frame_desc frames[3] = {
+        render_tiled_frame(PLUME_DRAW_HALF, true, 0.0f), {.draw_resolution = PLUME_DRAW_HALF}, RASTER};
     for (int phase = 0; phase < 3; ++phase)
         for (int i = 0; i < 2 + (phase == 2); ++i) { /* the last frames let the others complete */
             render_frame(system, &c, frames[phase], true, 0, 1.0f, image);
@@ -289,7 +289,8 @@ static void test_tiled_path_that_cannot_be_made_draws_raster(void **state) {
     render_frame(b, &c, RASTER, true, 0, 1.0f, tile);
     test_log_expect_errors(); /* the allocation's failure is logged */
     failing = true;
-    for (int i = 0; i < 2; ++i) render_frame(b, &c, render_tiled_frame(PLUME_DRAW_FULL, true, 0.0f), true, 0, 1.0f, tile);
+    for (int i = 0; i < 2; ++i)
+        render_frame(b, &c, render_tiled_frame(PLUME_DRAW_FULL, true, 0.0f), true, 0, 1.0f, tile);
     failing = false;
     assert_int_equal(test_log_count("the tiled draw path cannot be made"), 1);
     assert_true(render_covered_pixels(raster) > 100);

@@ -75,16 +75,17 @@ static void test_tiled_past_two_to_the_sixteen_tiles(void **state) {
     free(tile);
 }
 
-/* Thousands of small particles inside one 16x16 tile: its run holds them
- * all, in order. */
+/* Thousands of small particles inside one tile (of 8 or 16 pixels): its run
+ * holds them all, in order. */
 static void test_tiled_thousands_on_one_tile(void **state) {
     (void)state;
     float *raster = render_new_image(), *tile = render_new_image();
     /* At 6 units a pixel spans 0.072 units: the particles (0.1 to 0.2
      * across, within 0.1 of the centre) cover pixels 66..71 x 50..55, all in
-     * the tile of pixels 64..79 x 48..63. */
+     * the tile of pixels 64..71 x 48..55 (64..79 x 48..63 at 16). */
     const float centre[3] = {0.35f, 0.35f, -6.0f};
-    render_draw_both(centre, 0.1f, 0.2f, 3000, 33, RASTER, render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f), 0, 1.0f, raster, tile);
+    render_draw_both(centre, 0.1f, 0.2f, 3000, 33, RASTER, render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f), 0, 1.0f,
+                     raster, tile);
     int covered = render_covered_pixels(raster);
     float largest = render_largest_difference(raster, tile);
     printf("  3000 particles on one tile: %d pixels covered, largest difference %.2f/255\n", covered,
@@ -159,8 +160,8 @@ static void test_tiled_entry_sort_backends(void **state) {
     for (int i = 0; i < 2; ++i) {
         plume_system b = render_cloud(centre, 2.0f, 1.2f, 501, seed, true);
         assert_int_equal(tiled_configure(fixture_context(), b, 0, 0, false, backends[i], 0), PLUME_OK);
-        render_frame(b, &c, render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f), true, WIDTH / 4, render_window_depth(&c, 5.8f),
-                     tile);
+        render_frame(b, &c, render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f), true, WIDTH / 4,
+                     render_window_depth(&c, 5.8f), tile);
         float largest;
         int over;
         bool within = render_within_tiled_bound(raster, tile, TOLERANCE, &largest, &over);
@@ -206,13 +207,15 @@ static void test_tiled_small_chunks(void **state) {
     for (int t = 0; t < 3; ++t) {
         plume_system small = configured_cloud(centre, 700, seed, tile_sizes[t], 16);
         plume_system unchunked_system = configured_cloud(centre, 700, seed, tile_sizes[t], TILED_UNCHUNKED);
-        render_frame(small, &c, render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f), true, occluder_width, occluder_depth, chunked);
+        render_frame(small, &c, render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f), true, occluder_width, occluder_depth,
+                     chunked);
         float from_raster = render_largest_difference(raster, chunked);
         const float threshold = 0.1f;
-        render_frame(unchunked_system, &c, render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f), true, occluder_width, occluder_depth,
-                     whole);
+        render_frame(unchunked_system, &c, render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f), true, occluder_width,
+                     occluder_depth, whole);
         float unchunked = render_largest_difference(whole, chunked);
-        render_draw(small, &c, render_tiled_frame(PLUME_DRAW_FULL, true, threshold), true, occluder_width, occluder_depth, chunked);
+        render_draw(small, &c, render_tiled_frame(PLUME_DRAW_FULL, true, threshold), true, occluder_width,
+                    occluder_depth, chunked);
         float ended = render_largest_difference(whole, chunked);
         printf("  tile %u, chunks of 16: %.2f/255 from raster, %.2f/255 from unchunked; threshold %.1f: "
                "%.2f/255 from no termination\n",
