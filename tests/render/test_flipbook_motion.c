@@ -61,6 +61,16 @@ static plume_system_desc flipbook_desc(const unsigned char *sprite, const unsign
     return desc;
 }
 
+/* The system's draw for `frame` into a fresh target cleared to transparent,
+ * read back into `image` (poisoned first, so pixels left unwritten show). */
+static void draw_into(plume_system system, const plume_frame_desc *frame, float *image) {
+    const float clear[4] = {0, 0, 0, 0};
+    memset(image, POISON_BYTE, sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+    test_target t = test_target_begin(IMAGE_SIZE, clear);
+    assert_int_equal(plume_system_draw(fixture_context(), system, frame), PLUME_OK);
+    test_target_end(&t, image);
+}
+
 /* Largest channel difference of the drawn quad (a pixel away from its edges)
  * from the CPU's frames `frame` .. `frame + 1` at blend 0.5; `plain_change`
  * gets the largest difference of the CPU's slid picture from its plain
@@ -98,7 +108,6 @@ static void test_halfway_frames_match_the_cpu_blend(void **state) {
     make_flipbook(sprite, motion);
     mat4 view, projection;
     ortho_camera(view, projection);
-    const float clear[4] = {0, 0, 0, 0};
     for (int variant = 0; variant < 4; ++variant) { /* {plain, motion} x {raster, tiled} */
         bool moving = variant & 1, tiled = variant >> 1;
         plume_system system = make_system(flipbook_desc(sprite, moving ? motion : NULL));
@@ -111,10 +120,7 @@ static void test_halfway_frames_match_the_cpu_blend(void **state) {
             plume_frame_desc frame = make_frame(steps[k], view, projection);
             frame.draw_path = tiled ? PLUME_DRAW_PATH_TILED : PLUME_DRAW_PATH_RASTER;
             update(system, &frame);
-            memset(image, POISON_BYTE, sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
-            test_target t = test_target_begin(IMAGE_SIZE, clear);
-            assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
-            test_target_end(&t, image);
+            draw_into(system, &frame, image);
             double plain_change = 0.0, worst = compare_with_cpu(image, &book, k, &plain_change);
             if (worst > 4.0 / 255.0)
                 fail_msg("%s%s, frames %u .. %u halfway: off the CPU's blend by %.4f (seed %llu)",
@@ -162,10 +168,9 @@ static void test_minified_motion_is_read_at_the_sprites_level(void **state) {
         }
     mat4 view, projection;
     ortho_camera(view, projection);
-    const float clear[4] = {0, 0, 0, 0};
     for (int variant = 0; variant < 4; ++variant) {
         int moving = variant >> 1, tiled = variant & 1;
-        plume_system_desc desc = flipbook_desc(sprite, moving ? motion : NULL);
+        plume_system_desc desc = flipbook_desc(sprite, NULL);
         desc.emitters[1].size = (plume_range){1.5f * SMALL_PX / QUAD_PX, 1.5f * SMALL_PX / QUAD_PX};
         desc.appearance.texture = (plume_texture_desc){
             .pixels = sprite, .width = BIG_W, .height = BIG_H, .columns = 1, .rows = BIG_ROWS};
@@ -177,11 +182,7 @@ static void test_minified_motion_is_read_at_the_sprites_level(void **state) {
         plume_frame_desc frame = make_frame(0.5f, view, projection); /* halfway from frame 0 to 1 */
         frame.draw_path = tiled ? PLUME_DRAW_PATH_TILED : PLUME_DRAW_PATH_RASTER;
         update(system, &frame);
-        float *image = images[moving][tiled];
-        memset(image, POISON_BYTE, sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
-        test_target t = test_target_begin(IMAGE_SIZE, clear);
-        assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
-        test_target_end(&t, image);
+        draw_into(system, &frame, images[moving][tiled]);
         destroy_system(system);
     }
     /* The quad's pixels a pixel in from its edges. */
