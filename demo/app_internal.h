@@ -86,4 +86,16 @@ struct demo_app {
  * (demo/app_hud.c). */
 void demo_app_draw_hud(demo_app *app, GLuint framebuffer);
 
+/* The timings (demo/app_timings.c). */
+void sample_list_push(sample_list *list, double value);
+/* The --profile CSV opened and its header written (nothing without it). */
+void demo_app_open_csv(demo_app *app);
+/* The current system's statistics begun afresh, waiting for its steady state. */
+void demo_app_start_steady_state(demo_app *app);
+/* The module's profiles of the frames completed since the last call: the
+ * HUD's, the CSV's rows and the statistics' samples. */
+void demo_app_collect_profile(demo_app *app);
+/* The frame's CPU and GPU times into the HUD's scrolling graph. */
+void demo_app_record_graph(demo_app *app, double frame_ms);
+
 #endif
