@@ -5,6 +5,8 @@
  * buffers may have any layout and index type, which a shader would
  * otherwise decode at every triangle. The per-pixel buffers grow to the
  * largest viewport drawn and are kept. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/mesh_compute.h"
@@ -38,6 +40,94 @@ static void pack_vertices(const mesh_data *d, float *out) {
     }
 }
 
+/* A vertex's place on a grid of 2^-16 of its mesh's extent (a seam's
+ * copies of a corner, computed apart, land together, -0 with +0). */
+typedef struct placed_vertex {
+    int32_t cell[3];
+    uint32_t vertex;
+} placed_vertex;
+
+static int compare_places(const void *a, const void *b) {
+    const int32_t *x = a, *y = b;
+    for (int k = 0; k < 3; ++k)
+        if (x[k] != y[k]) return (x[k] > y[k]) - (x[k] < y[k]);
+    return 0;
+}
+
+static int compare_edges(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Whether every edge of `edges` (sorted, `count`, each a << 32 | b) is
+ * crossed as often each way. */
+static bool edges_pair_up(const uint64_t *edges, size_t count) {
+    for (size_t e = 0; e < count;) {
+        size_t run = 1;
+        while (e + run < count && edges[e + run] == edges[e]) ++run;
+        uint64_t twin = edges[e] << 32 | edges[e] >> 32;
+        const uint64_t *found = bsearch(&twin, edges, count, sizeof *edges, compare_edges);
+        if (!found) return false;
+        size_t first = (size_t)(found - edges), last = first;
+        while (first > 0 && edges[first - 1] == twin) --first;
+        while (last + 1 < count && edges[last + 1] == twin) ++last;
+        if (last - first + 1 != run) return false;
+        e += run;
+    }
+    return true;
+}
+
+/* Whether mesh `d` is closed and wound counter-clockwise seen from outside:
+ * every edge, its ends matched by position (vertices split at hard edges or
+ * seams are one corner), is crossed as often each way, and the signed volume
+ * is positive (corners nearer than 2^-16 of its extent, as a seam's copies
+ * computed apart, are one: no pixel centre of a mesh the compute raster
+ * takes can pass between them). An opaque such mesh seen from outside (the compute raster
+ * takes none whose sphere reaches the eye) hides all its faces turned away
+ * behind those turned towards the eye: the raster skips them, half its
+ * triangles and none of its pixels. Out of memory: false. */
+static bool closed_outward(const plume_env *env, const mesh_data *d) {
+    size_t triangles = d->indices / 3;
+    placed_vertex *places = plume_alloc(env, sizeof *places * d->vertices);
+    uint32_t *corner = plume_alloc(env, sizeof *corner * d->vertices);
+    uint64_t *edges = plume_alloc(env, sizeof *edges * 3 * triangles);
+    bool closed = places && corner && edges && triangles > 0;
+    float extent = 0.0f;
+    for (uint32_t i = 0; closed && i < 3 * d->vertices; ++i) extent = fmaxf(extent, fabsf(d->positions[i]));
+    closed = closed && extent > 0.0f && extent < 1e30f;
+    if (closed) {
+        float cells = 65536.0f / extent; /* cells of the extent: at most 2^16 either way */
+        for (uint32_t i = 0; i < d->vertices; ++i) {
+            for (int k = 0; k < 3; ++k) places[i].cell[k] = (int32_t)lrintf(d->positions[3 * i + k] * cells);
+            places[i].vertex = i;
+        }
+        qsort(places, d->vertices, sizeof *places, compare_places);
+        for (uint32_t i = 0, first = 0; i < d->vertices; ++i) {
+            if (i > 0 && compare_places(&places[i], &places[i - 1]) != 0) first = i;
+            corner[places[i].vertex] = places[first].vertex;
+        }
+        size_t count = 0;
+        double volume = 0.0;
+        for (size_t t = 0; t < triangles; ++t) {
+            const uint32_t *v = d->triangles + 3 * t;
+            for (int k = 0; k < 3; ++k) {
+                uint64_t a = corner[v[k]], b = corner[v[(k + 1) % 3]];
+                if (a != b) edges[count++] = a << 32 | b;
+            }
+            const float *p = d->positions + 3 * v[0], *q = d->positions + 3 * v[1], *r = d->positions + 3 * v[2];
+            volume += (double)p[0] * ((double)q[1] * r[2] - (double)q[2] * r[1]) -
+                      (double)p[1] * ((double)q[0] * r[2] - (double)q[2] * r[0]) +
+                      (double)p[2] * ((double)q[0] * r[1] - (double)q[1] * r[0]);
+        }
+        qsort(edges, count, sizeof *edges, compare_edges);
+        closed = volume > 0.0 && edges_pair_up(edges, count);
+    }
+    plume_free(env, places);
+    plume_free(env, corner);
+    plume_free(env, edges);
+    return closed;
+}
+
 /* Every mesh read back and packed into the two copies. */
 static plume_result copy_meshes(const particle_view *v, mesh_compute *c) {
     mesh_data data[PLUME_GPU_MAX_MESHES] = {{0}};
@@ -46,6 +136,7 @@ static plume_result copy_meshes(const particle_view *v, mesh_compute *c) {
     for (uint32_t i = 0; i < v->mesh->count && r == PLUME_OK; ++i) {
         if (!mesh_read_data(v->env, &v->mesh->meshes[i], true, &data[i])) r = PLUME_ERROR_OUT_OF_MEMORY;
         c->vertex_first[i] = vertices, c->index_first[i] = indices, c->triangles[i] = data[i].indices / 3;
+        c->closed[i] = r == PLUME_OK && closed_outward(v->env, &data[i]);
         vertices += data[i].vertices, indices += data[i].indices;
     }
     float *packed = r == PLUME_OK ? plume_alloc(v->env, sizeof(float) * VERTEX_FLOATS * vertices) : NULL;
@@ -126,7 +217,6 @@ static void set_raster_uniforms(const particle_view *v, const mesh_compute *c, c
     glUniform1ui(at[MR_LIST_ROOM], v->desc->capacity);
     glUniform1ui(at[MR_SURFACE], v->desc->meshes.surface);
     glUniform1f(at[MR_ALPHA_CUTOFF], v->desc->meshes.alpha_cutoff);
-    glUniform1i(at[MR_CULL_BACK_FACES], v->desc->meshes.lod.cull_back_faces);
     glUniform1ui(at[MR_DEPTH_CONVENTION], frame->depth_convention);
 }
 
@@ -161,6 +251,8 @@ plume_result mesh_compute_draw(const particle_view *v, mesh_compute *c, const dr
             glUniform1ui(c->raster_at[MR_VERTEX_FIRST], c->vertex_first[i]);
             glUniform1ui(c->raster_at[MR_INDEX_FIRST], c->index_first[i]);
             glUniform1ui(c->raster_at[MR_TRIANGLES], c->triangles[i]);
+            bool hidden = c->closed[i] && v->desc->meshes.surface == PLUME_MESH_OPAQUE;
+            glUniform1i(c->raster_at[MR_CULL_BACK_FACES], v->desc->meshes.lod.cull_back_faces || hidden);
             glDispatchCompute((GLuint)(groups < MOST_RASTER_GROUPS ? groups : MOST_RASTER_GROUPS), 1, 1);
         }
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);

@@ -27,6 +27,9 @@ typedef struct mesh_compute {
     GLuint vertices, indices;
     uint32_t vertex_first[PLUME_GPU_MAX_MESHES], index_first[PLUME_GPU_MAX_MESHES];
     uint32_t triangles[PLUME_GPU_MAX_MESHES];
+    /* Closed and wound counter-clockwise seen from outside: opaque, its
+     * faces turned away from the eye are hidden, and skipped. */
+    bool closed[PLUME_GPU_MAX_MESHES];
     /* Per pixel of the viewport: the nearest depth key and its colour, for `pixels` pixels. */
     GLuint depth_keys, colours;
     uint64_t pixels;
