@@ -1,10 +1,11 @@
-/* The mesh draw's compute raster (mesh_compute.h). The meshes are copied
- * once, at the system's first draw, into one buffer of vertices (position,
- * normal, texture coordinates: what the raster draw would read, +z and the
- * texture's centre where the mesh has none) and one of indices: a host's
- * buffers may have any layout and index type, which a shader would
- * otherwise decode at every triangle. The per-pixel buffers grow to the
- * largest viewport drawn and are kept. */
+/* The mesh draw's compute raster (mesh_compute.h). The raster reads each
+ * mesh from its own buffers at every draw, the host's or plume's uploads,
+ * through their layout (offsets and strides in words, the index type), so
+ * a host that rewrites its mesh buffers sees the change as on the raster
+ * back end; a layout off 4-byte steps stays on the raster back end. The
+ * mesh is read back once, at the first draw, only to find whether it is
+ * closed. The per-pixel buffer grows to the largest viewport drawn and is
+ * kept. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,32 +14,22 @@
 #include "render/mesh_lod.h"
 
 static const char *const RASTER_UNIFORMS[] = {
-    "u_pass", "u_list",    "u_list_room",    "u_vertex_first",    "u_index_first",      "u_triangles",       "u_eye",
-    "u_size", "u_surface", "u_alpha_cutoff", "u_cull_back_faces", "u_depth_convention", "u_view_projection", NULL};
-enum { MR_PASS, MR_LIST, MR_LIST_ROOM, MR_VERTEX_FIRST, MR_INDEX_FIRST, MR_TRIANGLES, MR_EYE, MR_SIZE, MR_SURFACE,
-       MR_ALPHA_CUTOFF, MR_CULL_BACK_FACES, MR_DEPTH_CONVENTION, MR_VIEW_PROJECTION, MR_COUNT };
+    "u_pass",           "u_list",          "u_list_room",        "u_triangles",       "u_eye",
+    "u_size",           "u_surface",       "u_alpha_cutoff",     "u_cull_back_faces", "u_depth_convention",
+    "u_view_projection", "u_pixels",       "u_position_layout",  "u_normal_layout",   "u_texcoord_layout",
+    "u_index_layout",   NULL};
+enum { MR_PASS, MR_LIST, MR_LIST_ROOM, MR_TRIANGLES, MR_EYE, MR_SIZE, MR_SURFACE, MR_ALPHA_CUTOFF, MR_CULL_BACK_FACES,
+       MR_DEPTH_CONVENTION, MR_VIEW_PROJECTION, MR_PIXELS, MR_POSITION_LAYOUT, MR_NORMAL_LAYOUT, MR_TEXCOORD_LAYOUT,
+       MR_INDEX_LAYOUT, MR_COUNT };
 _Static_assert((int)MR_COUNT == (int)MESH_RASTER_UNIFORM_COUNT &&
                    sizeof RASTER_UNIFORMS / sizeof *RASTER_UNIFORMS == MR_COUNT + 1,
                "a name for each location");
-static const char *const RESOLVE_UNIFORMS[] = {"u_origin", "u_size", "u_depth_convention", NULL};
+static const char *const RESOLVE_UNIFORMS[] = {"u_origin", "u_size", "u_depth_convention", "u_pixels", NULL};
 _Static_assert(sizeof RESOLVE_UNIFORMS / sizeof *RESOLVE_UNIFORMS == MESH_RESOLVE_UNIFORM_COUNT + 1, "a name each");
 
 /* The dispatch's most workgroups: the raster walks its list's jobs in
  * strides of the whole dispatch, so this only needs to fill the GPU. */
-enum { MOST_RASTER_GROUPS = 8192, VERTEX_FLOATS = 8 };
-
-/* Mesh `d`'s vertices as the raster reads them: 2 vec4s, position and u,
- * normal and v. */
-static void pack_vertices(const mesh_data *d, float *out) {
-    for (uint32_t v = 0; v < d->vertices; ++v) {
-        float *o = out + (size_t)VERTEX_FLOATS * v;
-        memcpy(o, d->positions + 3 * v, 12);
-        static const float up[3] = {0.0f, 0.0f, 1.0f};
-        memcpy(o + 4, d->normals ? d->normals + 3 * v : up, 12);
-        o[3] = d->texcoords ? d->texcoords[2 * v] : 0.5f;
-        o[7] = d->texcoords ? d->texcoords[2 * v + 1] : 0.5f;
-    }
-}
+enum { MOST_RASTER_GROUPS = 8192 };
 
 /* A vertex's place on a grid of 2^-16 of its mesh's extent (a seam's
  * copies of a corner, computed apart, land together, -0 with +0). */
@@ -128,34 +119,15 @@ static bool closed_outward(const plume_env *env, const mesh_data *d) {
     return closed;
 }
 
-/* Every mesh read back and packed into the two copies. */
-static plume_result copy_meshes(const particle_view *v, mesh_compute *c) {
-    mesh_data data[PLUME_GPU_MAX_MESHES] = {{0}};
-    uint32_t vertices = 0, indices = 0;
-    plume_result r = PLUME_OK;
-    for (uint32_t i = 0; i < v->mesh->count && r == PLUME_OK; ++i) {
-        if (!mesh_read_data(v->env, &v->mesh->meshes[i], true, &data[i])) r = PLUME_ERROR_OUT_OF_MEMORY;
-        c->vertex_first[i] = vertices, c->index_first[i] = indices, c->triangles[i] = data[i].indices / 3;
-        c->closed[i] = r == PLUME_OK && closed_outward(v->env, &data[i]);
-        vertices += data[i].vertices, indices += data[i].indices;
+/* Whether each mesh is closed (read back once, then let go). */
+static plume_result find_closed_meshes(const particle_view *v, mesh_compute *c) {
+    for (uint32_t i = 0; i < v->mesh->count; ++i) {
+        mesh_data data;
+        if (!mesh_read_data(v->env, &v->mesh->meshes[i], &data)) return PLUME_ERROR_OUT_OF_MEMORY;
+        c->closed[i] = closed_outward(v->env, &data);
+        mesh_free_data(v->env, &data);
     }
-    float *packed = r == PLUME_OK ? plume_alloc(v->env, sizeof(float) * VERTEX_FLOATS * vertices) : NULL;
-    uint32_t *joined = r == PLUME_OK ? plume_alloc(v->env, sizeof(uint32_t) * indices) : NULL;
-    if (r == PLUME_OK && (!packed || !joined)) r = PLUME_ERROR_OUT_OF_MEMORY;
-    for (uint32_t i = 0; i < v->mesh->count && r == PLUME_OK; ++i) {
-        pack_vertices(&data[i], packed + (size_t)VERTEX_FLOATS * c->vertex_first[i]);
-        memcpy(joined + c->index_first[i], data[i].triangles, sizeof(uint32_t) * data[i].indices);
-    }
-    if (r == PLUME_OK) {
-        c->vertices = plume_make_buffer(v->env, (GLsizeiptr)(sizeof(float) * VERTEX_FLOATS * vertices), packed,
-                                        GL_STATIC_DRAW, "plume mesh compute raster: vertices");
-        c->indices = plume_make_buffer(v->env, (GLsizeiptr)(sizeof(uint32_t) * indices), joined, GL_STATIC_DRAW,
-                                       "plume mesh compute raster: indices");
-    }
-    plume_free(v->env, packed);
-    plume_free(v->env, joined);
-    for (uint32_t i = 0; i < v->mesh->count; ++i) mesh_free_data(v->env, &data[i]);
-    return r;
+    return PLUME_OK;
 }
 
 plume_result mesh_compute_create(const particle_view *v, mesh_compute *c) {
@@ -173,33 +145,44 @@ plume_result mesh_compute_create(const particle_view *v, mesh_compute *c) {
     if (r != PLUME_OK) return r;
     plume_find_uniform_locations(c->resolve_program, RESOLVE_UNIFORMS, c->resolve_at);
     glGenVertexArrays(1, &c->vertex_array);
-    return copy_meshes(v, c);
+    for (uint32_t i = 0; i < v->mesh->count; ++i) {
+        const particle_mesh *m = &v->mesh->meshes[i];
+        c->triangles[i] = (m->index_count ? m->index_count : m->vertex_count) / 3;
+    }
+    return find_closed_meshes(v, c);
 }
 
 uint32_t mesh_compute_gl_objects(const mesh_compute *c, plume_gl_object *out) {
-    const plume_gl_object all[MESH_COMPUTE_GL_OBJECTS] = {
-        {GL_PROGRAM, c->raster_program}, {GL_PROGRAM, c->resolve_program}, {GL_VERTEX_ARRAY, c->vertex_array},
-        {GL_BUFFER, c->vertices},        {GL_BUFFER, c->indices},          {GL_BUFFER, c->depth_keys},
-        {GL_BUFFER, c->colours}};
+    const plume_gl_object all[MESH_COMPUTE_GL_OBJECTS] = {{GL_PROGRAM, c->raster_program},
+                                                          {GL_PROGRAM, c->resolve_program},
+                                                          {GL_VERTEX_ARRAY, c->vertex_array},
+                                                          {GL_BUFFER, c->pixel_buffer}};
     memcpy(out, all, sizeof all);
     return MESH_COMPUTE_GL_OBJECTS;
 }
 
-bool mesh_compute_takes(const particle_view *v, const mesh_compute *c, uint32_t mesh) {
-    return c->triangles[mesh] > 0 && (uint64_t)v->desc->capacity * c->triangles[mesh] < (1ull << 31);
+static uint32_t index_bytes(const particle_mesh *m) {
+    return !m->index_count ? 0u : m->index_type == GL_UNSIGNED_BYTE ? 1u : m->index_type == GL_UNSIGNED_SHORT ? 2u : 4u;
 }
 
-/* The per-pixel buffers hold `pixels` (grown, never shrunk: a window
- * resized back and forth keeps its memory). */
+bool mesh_compute_takes(const particle_view *v, const mesh_compute *c, uint32_t mesh) {
+    const particle_mesh *m = &v->mesh->meshes[mesh];
+    bool words = (m->position_offset | (GLuint)m->position_stride) % 4 == 0 &&
+                 (!m->normals || (m->normal_offset | (GLuint)m->normal_stride) % 4 == 0) &&
+                 (!m->texcoords || (m->texcoord_offset | (GLuint)m->texcoord_stride) % 4 == 0) &&
+                 (!m->index_count || m->index_offset % index_bytes(m) == 0);
+    return words && c->triangles[mesh] > 0 && (uint64_t)v->desc->capacity * c->triangles[mesh] < (1ull << 31);
+}
+
+/* The per-pixel buffer holds `pixels`: a depth key each, then two words of
+ * colour each (grown, never shrunk: a window resized back and forth keeps
+ * its memory). */
 static plume_result hold_pixels(const particle_view *v, mesh_compute *c, uint64_t pixels) {
     if (pixels <= c->pixels) return PLUME_OK;
-    GLuint old[2] = {c->depth_keys, c->colours};
-    glDeleteBuffers(2, old);
-    c->depth_keys = plume_make_buffer(v->env, (GLsizeiptr)(4 * pixels), NULL, GL_DYNAMIC_COPY,
-                                      "plume mesh compute raster: depth keys");
-    c->colours = plume_make_buffer(v->env, (GLsizeiptr)(8 * pixels), NULL, GL_DYNAMIC_COPY,
-                                   "plume mesh compute raster: colours");
-    c->pixels = c->depth_keys && c->colours ? pixels : 0;
+    glDeleteBuffers(1, &c->pixel_buffer);
+    c->pixel_buffer = plume_make_buffer(v->env, (GLsizeiptr)(12 * pixels), NULL, GL_DYNAMIC_COPY,
+                                        "plume mesh compute raster: depth keys and colours");
+    c->pixels = c->pixel_buffer ? pixels : 0;
     return c->pixels ? PLUME_OK : PLUME_ERROR_OUT_OF_MEMORY;
 }
 
@@ -214,10 +197,30 @@ static void set_raster_uniforms(const particle_view *v, const mesh_compute *c, c
     glUniformMatrix4fv(at[MR_VIEW_PROJECTION], 1, GL_FALSE, &view_projection[0][0]);
     glUniform3fv(at[MR_EYE], 1, eye);
     glUniform2i(at[MR_SIZE], target->viewport[2], target->viewport[3]);
+    glUniform1ui(at[MR_PIXELS], (GLuint)((uint64_t)target->viewport[2] * (uint64_t)target->viewport[3]));
     glUniform1ui(at[MR_LIST_ROOM], v->desc->capacity);
     glUniform1ui(at[MR_SURFACE], v->desc->meshes.surface);
     glUniform1f(at[MR_ALPHA_CUTOFF], v->desc->meshes.alpha_cutoff);
     glUniform1ui(at[MR_DEPTH_CONVENTION], frame->depth_convention);
+}
+
+/* Mesh `i`'s buffers bound (an absent attribute: the positions' buffer,
+ * unread) and their layouts in words; its triangles and faces. */
+static void set_mesh(const particle_view *v, const mesh_compute *c, uint32_t i) {
+    const particle_mesh *m = &v->mesh->meshes[i];
+    const GLint *at = c->raster_at;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_POSITIONS, m->positions);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_NORMALS, m->normals ? m->normals : m->positions);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_TEXCOORDS,
+                     m->texcoords ? m->texcoords : m->positions);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_INDICES, m->index_count ? m->indices : m->positions);
+    glUniform2ui(at[MR_POSITION_LAYOUT], m->position_offset / 4, (GLuint)m->position_stride / 4);
+    glUniform2ui(at[MR_NORMAL_LAYOUT], m->normal_offset / 4, m->normals ? (GLuint)m->normal_stride / 4 : 0u);
+    glUniform2ui(at[MR_TEXCOORD_LAYOUT], m->texcoord_offset / 4, m->texcoords ? (GLuint)m->texcoord_stride / 4 : 0u);
+    glUniform2ui(at[MR_INDEX_LAYOUT], index_bytes(m), m->index_offset);
+    glUniform1ui(at[MR_TRIANGLES], c->triangles[i]);
+    bool hidden = c->closed[i] && v->desc->meshes.surface == PLUME_MESH_OPAQUE;
+    glUniform1i(at[MR_CULL_BACK_FACES], v->desc->meshes.lod.cull_back_faces || hidden);
 }
 
 plume_result mesh_compute_draw(const particle_view *v, mesh_compute *c, const draw_frame *frame,
@@ -225,10 +228,11 @@ plume_result mesh_compute_draw(const particle_view *v, mesh_compute *c, const dr
     uint64_t pixels = (uint64_t)target->viewport[2] * (uint64_t)target->viewport[3];
     plume_result r = hold_pixels(v, c, pixels);
     if (r != PLUME_OK) return r;
-    const GLuint empty = PLUME_MESH_EMPTY_KEY, no_box[4] = {0xFFFFFFFFu, 0xFFFFFFFFu, 0, 0};
-    glBindBuffer(GL_COPY_WRITE_BUFFER, c->depth_keys);
+    /* Empty keys are 0: cleared without data, which no pixel-store state of the host's reaches. */
+    const GLuint no_box[4] = {0xFFFFFFFFu, 0xFFFFFFFFu, 0, 0};
+    glBindBuffer(GL_COPY_WRITE_BUFFER, c->pixel_buffer);
     glClearBufferSubData(GL_COPY_WRITE_BUFFER, GL_R32UI, 0, (GLsizeiptr)(4 * pixels), GL_RED_INTEGER,
-                         GL_UNSIGNED_INT, &empty);
+                         GL_UNSIGNED_INT, NULL);
     glBindBuffer(GL_COPY_WRITE_BUFFER, buffers->args);
     glBufferSubData(GL_COPY_WRITE_BUFFER, 4 * PLUME_MESH_COMPUTE_BOX, sizeof no_box, no_box);
     glUseProgram(c->raster_program);
@@ -236,10 +240,7 @@ plume_result mesh_compute_draw(const particle_view *v, mesh_compute *c, const dr
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_INSTANCES, buffers->instances);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_LISTS, buffers->lists);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_ARGS, buffers->args);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_VERTICES, c->vertices);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_INDICES, c->indices);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_DEPTH_KEYS, c->depth_keys);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_COLOURS, c->colours);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_PIXELS, c->pixel_buffer);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     for (GLuint pass = 0; pass < 2; ++pass) {
         glUniform1ui(c->raster_at[MR_PASS], pass);
@@ -248,11 +249,7 @@ plume_result mesh_compute_draw(const particle_view *v, mesh_compute *c, const dr
             uint64_t jobs = (uint64_t)v->desc->capacity * c->triangles[i];
             uint64_t groups = (jobs + PLUME_MESH_RASTER_GROUP_SIZE - 1) / PLUME_MESH_RASTER_GROUP_SIZE;
             glUniform1ui(c->raster_at[MR_LIST], PLUME_MESH_COMPUTE_LIST(i));
-            glUniform1ui(c->raster_at[MR_VERTEX_FIRST], c->vertex_first[i]);
-            glUniform1ui(c->raster_at[MR_INDEX_FIRST], c->index_first[i]);
-            glUniform1ui(c->raster_at[MR_TRIANGLES], c->triangles[i]);
-            bool hidden = c->closed[i] && v->desc->meshes.surface == PLUME_MESH_OPAQUE;
-            glUniform1i(c->raster_at[MR_CULL_BACK_FACES], v->desc->meshes.lod.cull_back_faces || hidden);
+            set_mesh(v, c, i);
             glDispatchCompute((GLuint)(groups < MOST_RASTER_GROUPS ? groups : MOST_RASTER_GROUPS), 1, 1);
         }
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -261,6 +258,7 @@ plume_result mesh_compute_draw(const particle_view *v, mesh_compute *c, const dr
     glUniform2i(c->resolve_at[0], target->viewport[0], target->viewport[1]);
     glUniform2i(c->resolve_at[1], target->viewport[2], target->viewport[3]);
     glUniform1ui(c->resolve_at[2], frame->depth_convention);
+    glUniform1ui(c->resolve_at[3], (GLuint)pixels);
     glBindVertexArray(c->vertex_array);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     return PLUME_OK;

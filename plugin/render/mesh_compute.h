@@ -9,38 +9,36 @@
  * pixels they covered writes their colour and depth into the host's
  * framebuffer through its depth test (mesh_resolve.vert, .frag): the same
  * picture as the raster draw, its depth left the same for what is drawn
- * after. Part of the mesh draw path
- * (mesh_draw.c), whose attachment holds a mesh_compute. Not part of the
- * API. */
+ * after. Part of the mesh draw path (mesh_draw.c), whose attachment holds a
+ * mesh_compute. Not part of the API. */
 #ifndef PLUME_RENDER_MESH_COMPUTE_H
 #define PLUME_RENDER_MESH_COMPUTE_H
 
 #include "render/particle_uniforms.h"
 
-enum { MESH_RASTER_UNIFORM_COUNT = 13, MESH_RESOLVE_UNIFORM_COUNT = 3, MESH_COMPUTE_GL_OBJECTS = 7 };
+enum { MESH_RASTER_UNIFORM_COUNT = 16, MESH_RESOLVE_UNIFORM_COUNT = 4, MESH_COMPUTE_GL_OBJECTS = 4 };
 
 typedef struct mesh_compute {
     GLuint raster_program, resolve_program, vertex_array;
     particle_uniforms raster_uniforms;
     GLint raster_at[MESH_RASTER_UNIFORM_COUNT], resolve_at[MESH_RESOLVE_UNIFORM_COUNT];
-    /* The meshes' copies, read back once at creation (PLUME_BINDING_MESH_VERTICES, _INDICES). */
-    GLuint vertices, indices;
-    uint32_t vertex_first[PLUME_GPU_MAX_MESHES], index_first[PLUME_GPU_MAX_MESHES];
     uint32_t triangles[PLUME_GPU_MAX_MESHES];
     /* Closed and wound counter-clockwise seen from outside: opaque, its
      * faces turned away from the eye are hidden, and skipped. */
     bool closed[PLUME_GPU_MAX_MESHES];
-    /* Per pixel of the viewport: the nearest depth key and its colour, for `pixels` pixels. */
-    GLuint depth_keys, colours;
+    /* Per pixel of the viewport the nearest depth key, then two words of
+     * its colour each, for `pixels` pixels. */
+    GLuint pixel_buffer;
     uint64_t pixels;
 } mesh_compute;
 
-/* The programs and the meshes' copies (reads the meshes back: binds
- * GL_COPY_READ_BUFFER and GL_COPY_WRITE_BUFFER). */
+/* The programs, and whether each mesh is closed (reads the meshes back:
+ * binds GL_COPY_READ_BUFFER). */
 plume_result mesh_compute_create(const particle_view *view, mesh_compute *compute);
 uint32_t mesh_compute_gl_objects(const mesh_compute *compute, plume_gl_object *out);
 /* Whether mesh `mesh`'s particles may be rasterized in compute: its
- * triangles times the system's capacity (the jobs of a list) fit 31 bits. */
+ * triangles times the system's capacity (the jobs of a list) fit 31 bits,
+ * and its attributes' offsets and strides are whole words. */
 bool mesh_compute_takes(const particle_view *view, const mesh_compute *compute, uint32_t mesh);
 /* The compute lists' meshes drawn onto the host's framebuffer (the instance
  * pass filled the lists; the depth test on, with depth writes and no blend,

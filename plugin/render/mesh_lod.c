@@ -39,16 +39,15 @@ bool mesh_levels_asked(const particle_view *v) {
 
 /* ---- The coarse mesh ---------------------------------------------------------- */
 
-/* `count` elements of `floats` floats from a vertex buffer's layout. */
-static float *read_vectors(const plume_env *env, GLuint buffer, GLuint offset, GLsizei stride, uint32_t count,
-                           uint32_t floats) {
-    size_t bytes = (size_t)stride * (count - 1) + 4 * floats;
+/* `count` elements of 3 floats from a vertex buffer's layout. */
+static float *read_vectors(const plume_env *env, GLuint buffer, GLuint offset, GLsizei stride, uint32_t count) {
+    size_t bytes = (size_t)stride * (count - 1) + 12;
     unsigned char *raw = plume_alloc(env, bytes);
-    float *out = plume_alloc(env, (size_t)count * 4 * floats);
+    float *out = plume_alloc(env, (size_t)count * 12);
     if (raw && out) {
         glBindBuffer(GL_COPY_READ_BUFFER, buffer);
         glGetBufferSubData(GL_COPY_READ_BUFFER, offset, (GLsizeiptr)bytes, raw);
-        for (uint32_t v = 0; v < count; ++v) memcpy(out + floats * v, raw + (size_t)v * (size_t)stride, 4 * floats);
+        for (uint32_t v = 0; v < count; ++v) memcpy(out + 3 * v, raw + (size_t)v * (size_t)stride, 12);
     }
     plume_free(env, raw);
     if (!raw) plume_free(env, out);
@@ -101,21 +100,15 @@ static bool has_hard_edges(const plume_env *env, const mesh_data *d) {
 void mesh_free_data(const plume_env *env, mesh_data *d) {
     plume_free(env, d->positions);
     plume_free(env, d->normals);
-    plume_free(env, d->texcoords);
     plume_free(env, d->triangles);
 }
 
-bool mesh_read_data(const plume_env *env, const particle_mesh *m, bool texcoords, mesh_data *d) {
+bool mesh_read_data(const plume_env *env, const particle_mesh *m, mesh_data *d) {
     *d = (mesh_data){.vertices = m->vertex_count, .indices = m->index_count ? m->index_count : m->vertex_count};
-    d->positions = read_vectors(env, m->positions, m->position_offset, m->position_stride, m->vertex_count, 3);
-    if (m->normals)
-        d->normals = read_vectors(env, m->normals, m->normal_offset, m->normal_stride, m->vertex_count, 3);
-    if (texcoords && m->texcoords)
-        d->texcoords = read_vectors(env, m->texcoords, m->texcoord_offset, m->texcoord_stride, m->vertex_count, 2);
+    d->positions = read_vectors(env, m->positions, m->position_offset, m->position_stride, m->vertex_count);
+    if (m->normals) d->normals = read_vectors(env, m->normals, m->normal_offset, m->normal_stride, m->vertex_count);
     d->triangles = read_triangles(env, m, d->indices);
-    if (d->positions && d->triangles && (d->normals || !m->normals) &&
-        (d->texcoords || !texcoords || !m->texcoords))
-        return true;
+    if (d->positions && d->triangles && (d->normals || !m->normals)) return true;
     mesh_free_data(env, d);
     return false;
 }
@@ -178,7 +171,7 @@ static uint32_t cluster(const plume_env *env, const mesh_data *d, const cluster_
 /* The coarse index buffer of `m` (0: it keeps its own). */
 static plume_result make_coarse(const plume_env *env, const particle_mesh *m, GLuint *buffer, uint32_t *count) {
     mesh_data d;
-    if (!mesh_read_data(env, m, false, &d)) return PLUME_ERROR_OUT_OF_MEMORY;
+    if (!mesh_read_data(env, m, &d)) return PLUME_ERROR_OUT_OF_MEMORY;
     cluster_grid g = {.low = {INFINITY, INFINITY, INFINITY}, .by_normal = has_hard_edges(env, &d)};
     float high[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t v = 0; v < d.vertices; ++v)

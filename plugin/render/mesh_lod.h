@@ -23,17 +23,17 @@ typedef struct mesh_levels {
 } mesh_levels;
 
 /* A mesh read back from its buffers (the coarse level's clustering, the
- * compute raster's copies): `vertices` positions and normals of 3 floats,
- * texture coordinates of 2 (normals, texcoords NULL: the mesh has none, or
- * they were not asked), `indices` vertex numbers, 3 a triangle. */
+ * compute raster's test of closure): `vertices` positions and normals of 3
+ * floats (normals NULL: the mesh has none), `indices` vertex numbers, 3 a
+ * triangle. */
 typedef struct mesh_data {
     uint32_t vertices, indices;
-    float *positions, *normals, *texcoords;
+    float *positions, *normals;
     uint32_t *triangles;
 } mesh_data;
 /* Reads `mesh` back (binds GL_COPY_READ_BUFFER); false: out of memory,
  * nothing kept. */
-bool mesh_read_data(const plume_env *env, const particle_mesh *mesh, bool texcoords, mesh_data *out);
+bool mesh_read_data(const plume_env *env, const particle_mesh *mesh, mesh_data *out);
 void mesh_free_data(const plume_env *env, mesh_data *data);
 
 /* Whether the system asks for levels or culling (the lists by level). */

@@ -1,7 +1,9 @@
 // Mesh draw (render/mesh_compute.c), the compute raster: the particles of
 // one mesh's compute list (those small on screen, mesh_instances.comp), a
-// triangle an invocation, each walking the pixel centres of its screen box.
-// Pass 0 keeps per pixel the nearest depth key (atomicMin); pass 1 shades
+// triangle an invocation, each walking the pixel centres of its screen box,
+// the mesh read from its own buffers in their layouts (as the raster draw's
+// vertex arrays read them). Pass 0 keeps per pixel the nearest depth key
+// (atomicMax: nearer is larger, 0 empty); pass 1 shades
 // the pixels whose key is still the triangle's own: what the raster draw's
 // early depth test does, without its back end, which small triangles leave
 // mostly idle. The two passes run this one program, so a triangle's key is
@@ -20,17 +22,23 @@ layout(std430, binding = PLUME_BINDING_MESH_LISTS) restrict readonly buffer List
 // box of the pixels it covered at PLUME_MESH_COMPUTE_BOX (x, y low, then
 // high), which the resolve covers.
 layout(std430, binding = PLUME_BINDING_MESH_ARGS) restrict buffer Arguments { uint arguments[]; };
-layout(std430, binding = PLUME_BINDING_MESH_VERTICES) restrict readonly buffer Vertices { vec4 vertices[]; };
-layout(std430, binding = PLUME_BINDING_MESH_INDICES) restrict readonly buffer Indices { uint indices[]; };
-layout(std430, binding = PLUME_BINDING_MESH_DEPTH_KEYS) restrict buffer DepthKeys { uint depth_keys[]; };
-layout(std430, binding = PLUME_BINDING_MESH_COLOURS) restrict writeonly buffer Colours { uvec2 colours[]; };
+// The mesh's buffers as words (one buffer may hold several of them).
+layout(std430, binding = PLUME_BINDING_MESH_POSITIONS) readonly buffer Positions { uint position_words[]; };
+layout(std430, binding = PLUME_BINDING_MESH_NORMALS) readonly buffer Normals { uint normal_words[]; };
+layout(std430, binding = PLUME_BINDING_MESH_TEXCOORDS) readonly buffer Texcoords { uint texcoord_words[]; };
+layout(std430, binding = PLUME_BINDING_MESH_INDICES) readonly buffer Indices { uint index_words[]; };
+// u_pixels depth keys, then two words of colour a pixel.
+layout(std430, binding = PLUME_BINDING_MESH_PIXELS) restrict buffer Pixels { uint pixel_words[]; };
 
 uniform uint u_pass;           // 0: depth keys, 1: colours
 uniform uint u_list;           // PLUME_MESH_COMPUTE_LIST(mesh)
 uniform uint u_list_room;      // the slots of a list
-uniform uint u_vertex_first;   // the mesh's first vertex in the copies
-uniform uint u_index_first;    // its first index
-uniform uint u_triangles;      // its triangles
+uniform uint u_triangles;      // the mesh's triangles
+uniform uvec2 u_position_layout; // first word, words a vertex
+uniform uvec2 u_normal_layout;   // the same; a stride of 0: none (+z)
+uniform uvec2 u_texcoord_layout; // the same; a stride of 0: none (the texture's centre)
+uniform uvec2 u_index_layout;    // bytes an index (0: not indexed), the first's byte
+uniform uint u_pixels;           // the viewport's pixels: where the colours start
 uniform mat4 u_view_projection;
 uniform vec3 u_eye;            // the camera's place, world space
 uniform ivec2 u_size;          // the viewport's pixels
@@ -69,11 +77,39 @@ bool owns_edge(vec2 a, vec2 b) {
 
 bool inside_edge(float value, bool owned) { return value > 0.0 || (value == 0.0 && owned); }
 
-// The nearer-is-smaller key of a window depth (reversed depth: its bits
-// turned over); PLUME_MESH_EMPTY_KEY is farther than any.
+// The nearer-is-larger key of a window depth (its bits, turned over unless
+// the depth is reversed); PLUME_MESH_EMPTY_KEY (0) is farther than any.
 uint depth_key(float window_depth) {
     uint bits = floatBitsToUint(window_depth);
-    return depth_is_reversed() ? ~bits : bits;
+    return depth_is_reversed() ? bits : ~bits;
+}
+
+vec3 vertex_position(uint v) {
+    uint at = u_position_layout.x + v * u_position_layout.y;
+    return vec3(uintBitsToFloat(position_words[at]), uintBitsToFloat(position_words[at + 1u]),
+                uintBitsToFloat(position_words[at + 2u]));
+}
+
+// The vertex number of corner `k` of `triangle`.
+uint corner_vertex(uint triangle, uint k) {
+    uint i = 3u * triangle + k, size = u_index_layout.x;
+    if (size == 0u) return i;
+    uint byte = u_index_layout.y + i * size;
+    uint word = index_words[byte >> 2];
+    return size == 4u ? word : (word >> ((byte & 3u) * 8u)) & (size == 1u ? 0xFFu : 0xFFFFu);
+}
+
+vec3 vertex_normal(uint v) {
+    if (u_normal_layout.y == 0u) return vec3(0.0, 0.0, 1.0);
+    uint at = u_normal_layout.x + v * u_normal_layout.y;
+    return vec3(uintBitsToFloat(normal_words[at]), uintBitsToFloat(normal_words[at + 1u]),
+                uintBitsToFloat(normal_words[at + 2u]));
+}
+
+vec2 vertex_texcoord(uint v) {
+    if (u_texcoord_layout.y == 0u) return vec2(0.5);
+    uint at = u_texcoord_layout.x + v * u_texcoord_layout.y;
+    return vec2(uintBitsToFloat(texcoord_words[at]), uintBitsToFloat(texcoord_words[at + 1u]));
 }
 
 shared uint group_box[4];
@@ -95,8 +131,8 @@ void main() {
         vec3 world[3];
         bool behind = false;
         for (int k = 0; k < 3; ++k) {
-            vertex[k] = u_vertex_first + indices[u_index_first + 3u * triangle + uint(k)];
-            vec4 position = vec4(vertices[2u * vertex[k]].xyz, 1.0);
+            vertex[k] = corner_vertex(triangle, uint(k));
+            vec4 position = vec4(vertex_position(vertex[k]), 1.0);
             world[k] = vec3(dot(row0, position), dot(row1, position), dot(row2, position));
             vec4 clip = u_view_projection * vec4(world[k], 1.0);
             behind = behind || clip.w <= 1e-6;
@@ -136,9 +172,9 @@ void main() {
         vec2 uv[3];
         vec3 normal[3];
         for (int k = 0; k < 3; ++k) {
-            vec4 a = vertices[2u * vertex[k]], b = vertices[2u * vertex[k] + 1u];
-            uv[k] = vec2(a.w, b.w);
-            normal[k] = vec3(dot(n0.xyz, b.xyz), dot(n1.xyz, b.xyz), dot(n2.xyz, b.xyz));
+            uv[k] = vertex_texcoord(vertex[k]);
+            vec3 n = vertex_normal(vertex[k]);
+            normal[k] = vec3(dot(n0.xyz, n), dot(n1.xyz, n), dot(n2.xyz, n));
         }
         vec2 along_x = ((t.corner[1].y - t.corner[2].y) * uv[0] + (t.corner[2].y - t.corner[0].y) * uv[1] +
                         (t.corner[0].y - t.corner[1].y) * uv[2]) / area;
@@ -158,8 +194,8 @@ void main() {
                 if (!ndc_depth_inside(ndc_depth_of_window(depth))) continue; // the near and far planes clip
                 uint key = depth_key(depth);
                 uint pixel = uint(y * u_size.x + x);
-                if (u_pass == 0u && key >= depth_keys[pixel]) continue; // a nearer one is there
-                if (u_pass == 1u && key != depth_keys[pixel]) continue;
+                if (u_pass == 0u && key <= pixel_words[pixel]) continue; // a nearer one is there
+                if (u_pass == 1u && key != pixel_words[pixel]) continue;
                 // Perspective-correct weights for what varies over the triangle.
                 vec3 weight = screen_weight * vec3(t.inverse_w[0], t.inverse_w[1], t.inverse_w[2]);
                 weight /= weight.x + weight.y + weight.z;
@@ -170,7 +206,7 @@ void main() {
                 }
                 if (tested && texel.a * color.a < u_alpha_cutoff) continue;
                 if (u_pass == 0u) {
-                    if (key < depth_keys[pixel]) atomicMin(depth_keys[pixel], key);
+                    atomicMax(pixel_words[pixel], key);
                     continue;
                 }
                 vec3 shade = color.rgb;
@@ -182,7 +218,8 @@ void main() {
                 }
                 shade += vec3(n0.w, n1.w, n2.w);
                 shade = shade * texel.rgb / max(texel.a, 1e-6);
-                colours[pixel] = uvec2(packHalf2x16(shade.rg), packHalf2x16(vec2(shade.b, 1.0)));
+                pixel_words[u_pixels + 2u * pixel] = packHalf2x16(shade.rg);
+                pixel_words[u_pixels + 2u * pixel + 1u] = packHalf2x16(vec2(shade.b, 1.0));
             }
         }
     }

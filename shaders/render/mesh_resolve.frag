@@ -6,11 +6,12 @@
 // opaque mesh does.
 #include "shared/scene_depth.glsl"
 
-layout(std430, binding = PLUME_BINDING_MESH_DEPTH_KEYS) restrict readonly buffer DepthKeys { uint depth_keys[]; };
-layout(std430, binding = PLUME_BINDING_MESH_COLOURS) restrict readonly buffer Colours { uvec2 colours[]; };
+// u_pixels depth keys, then two words of colour a pixel.
+layout(std430, binding = PLUME_BINDING_MESH_PIXELS) restrict readonly buffer Pixels { uint pixel_words[]; };
 
 uniform ivec2 u_origin; // the viewport's corner in window pixels
 uniform ivec2 u_size;   // its pixels
+uniform uint u_pixels;  // u_size.x * u_size.y
 
 out vec4 out_color;
 
@@ -18,9 +19,8 @@ void main() {
     ivec2 pixel = ivec2(gl_FragCoord.xy) - u_origin;
     if (any(lessThan(pixel, ivec2(0))) || any(greaterThanEqual(pixel, u_size))) discard;
     uint at = uint(pixel.y * u_size.x + pixel.x);
-    uint key = depth_keys[at];
+    uint key = pixel_words[at];
     if (key == PLUME_MESH_EMPTY_KEY) discard;
-    gl_FragDepth = uintBitsToFloat(depth_is_reversed() ? ~key : key);
-    uvec2 colour = colours[at];
-    out_color = vec4(unpackHalf2x16(colour.x), unpackHalf2x16(colour.y));
+    gl_FragDepth = uintBitsToFloat(depth_is_reversed() ? key : ~key);
+    out_color = vec4(unpackHalf2x16(pixel_words[u_pixels + 2u * at]), unpackHalf2x16(pixel_words[u_pixels + 2u * at + 1u]));
 }

@@ -207,18 +207,19 @@
 #define PLUME_MESH_LEVEL_LISTS (2 * PLUME_GPU_MAX_MESHES + 1)
 /* The compute raster (render/mesh_compute.c): lists 9 .. 12 each mesh's
  * particles rasterized in compute (their count at word 1), read by
- * mesh_raster.comp, which writes per pixel of the viewport a depth key
- * (atomicMin: the nearest) and the nearest's colour (two halves a channel
- * pair), read by mesh_resolve.frag. The meshes' copies: 2 vec4s a vertex
- * (position, u | normal, v) and 3 indices a triangle. */
+ * mesh_raster.comp, which reads the mesh from its own buffers (words, in
+ * their layouts) and writes per pixel of the viewport a depth key (the
+ * nearest the largest: atomicMax; 0 empty) and, after the keys, the
+ * nearest's colour (two halves a channel pair), read by mesh_resolve.frag. */
 #define PLUME_MESH_COMPUTE_LIST(mesh) (PLUME_MESH_LEVEL_LISTS + (mesh))
 #define PLUME_MESH_ALL_LISTS (PLUME_MESH_LEVEL_LISTS + PLUME_GPU_MAX_MESHES)
-#define PLUME_BINDING_MESH_VERTICES 0
-#define PLUME_BINDING_MESH_INDICES 1
-#define PLUME_BINDING_MESH_DEPTH_KEYS 3
-#define PLUME_BINDING_MESH_COLOURS 4
+#define PLUME_BINDING_MESH_POSITIONS 0
+#define PLUME_BINDING_MESH_NORMALS 1
+#define PLUME_BINDING_MESH_PIXELS 3
+#define PLUME_BINDING_MESH_INDICES 4
+#define PLUME_BINDING_MESH_TEXCOORDS 5
 #define PLUME_MESH_RASTER_GROUP_SIZE 64
-#define PLUME_MESH_EMPTY_KEY 0xFFFFFFFFu
+#define PLUME_MESH_EMPTY_KEY 0u
 /* The word of the mesh draw's arguments where the compute raster's box of
  * covered pixels starts (low x, y, high x, y; the first compute list's
  * command's words 4 .. 7, which no draw reads): the resolve covers it. */
