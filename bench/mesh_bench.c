@@ -5,16 +5,19 @@
  * lit sprites (no rotation: the baseline of simulate). Every system lives in
  * the same run, updated and drawn each frame, timed by its own profiler;
  * medians of each stage over the frames after the warm-up. The opaque mesh
- * system as today (plume_mesh_particles.lod all zero), then with each of
- * the draw's levels and culling (plume_mesh_lod) alone and all together:
- * culling by the frustum (the ball is all in view: what the test costs),
- * the back faces culled (the rock is closed), the coarse mesh below --coarse-below pixels, the impostors below
- * --impostor-below; then the same behind a wall that hides the ball's far
- * half on the left of the screen (in the depth buffer, and given as the
- * frame's depth_texture): today's draw, culling by the depth alone, and all
- * together. One table: simulate, sort and draw GPU ms per system, the
- * draw's ratio to today's (the same scene's), the instances the last frame
- * drew at each level, and simulate with rotation over simulate without.
+ * system drawn by the raster back end alone (the compute raster off), then
+ * with each of the draw's levels and culling (plume_mesh_lod) alone and all
+ * together: culling by the frustum (the ball is all in view: what the test
+ * costs), the back faces culled (the rock is closed), the coarse mesh below
+ * --coarse-below pixels, the impostors below --impostor-below; then the
+ * compute raster (render/mesh_compute.h) at the module's threshold, at 16
+ * and 64 pixels, and with the back faces culled; then behind a wall that
+ * hides the ball's far half on the left of the screen (in the depth buffer,
+ * and given as the frame's depth_texture): the raster back end, culling by
+ * the depth alone, all together, and the compute raster. One table:
+ * simulate, sort and draw GPU ms per system, the draw's ratio to the raster
+ * back end's (the same scene's), the instances the last frame drew at each
+ * level and in compute, and simulate with rotation over simulate without.
  * The target on an H100: the opaque mesh draw <= 2 ms, simulate with
  * rotation <= 1.3x without.
  *
@@ -40,27 +43,35 @@ enum { MAX_FRAMES = 4000, PROFILES_AT_ONCE = 64 };
 
 /* A row: the kind of system (0 sprites, 1 opaque mesh), its levels
  * (coarse, impostors, culling: from the options), whether the wall is in
- * the scene, and the row whose draw it is compared with (-1: none). */
+ * the scene, the compute raster's threshold (plume_lab_mesh_draw_set_compute_below:
+ * 0 off, the raster back end alone; -1 the module's; else pixels), and the
+ * row whose draw it is compared with (-1: none). */
 typedef struct row {
     const char *name;
     int kind;
     bool coarse, impostors, cull, back_faces, wall;
+    float compute_below;
     int baseline;
 } row;
 
 static const row ROWS[] = {
-    {"sprites, lit (no rotation)", 0, false, false, false, false, false, -1},
-    {"meshes: today's draw", 1, false, false, false, false, false, 1},
-    {"  + frustum culling alone", 1, false, false, true, false, false, 1},
-    {"  + back faces culled alone", 1, false, false, false, true, false, 1},
-    {"  + coarse mesh alone", 1, true, false, false, false, false, 1},
-    {"  + impostors alone", 1, false, true, false, false, false, 1},
-    {"  all together", 1, true, true, true, true, false, 1},
-    {"behind a wall: today's draw", 1, false, false, false, false, true, 7},
-    {"  + depth culling alone", 1, false, false, true, false, true, 7},
-    {"  all together", 1, true, true, true, true, true, 7},
+    {"sprites, lit (no rotation)", 0, false, false, false, false, false, 0, -1},
+    {"meshes: raster back end", 1, false, false, false, false, false, 0, 1},
+    {"  + frustum culling alone", 1, false, false, true, false, false, 0, 1},
+    {"  + back faces culled alone", 1, false, false, false, true, false, 0, 1},
+    {"  + coarse mesh alone", 1, true, false, false, false, false, 0, 1},
+    {"  + impostors alone", 1, false, true, false, false, false, 0, 1},
+    {"  all together", 1, true, true, true, true, false, 0, 1},
+    {"compute raster (default)", 1, false, false, false, false, false, -1, 1},
+    {"  compute below 16 px", 1, false, false, false, false, false, 16, 1},
+    {"  compute below 64 px", 1, false, false, false, false, false, 64, 1},
+    {"  compute, back faces culled", 1, false, false, false, true, false, -1, 1},
+    {"behind a wall: raster back end", 1, false, false, false, false, true, 0, 11},
+    {"  + depth culling alone", 1, false, false, true, false, true, 0, 11},
+    {"  all together", 1, true, true, true, true, true, 0, 11},
+    {"  compute raster (default)", 1, false, false, false, false, true, -1, 11},
 };
-enum { SYSTEMS = sizeof ROWS / sizeof ROWS[0], TODAY = 1, ALL_TOGETHER = 6 };
+enum { SYSTEMS = sizeof ROWS / sizeof ROWS[0], TODAY = 1, ALL_TOGETHER = 6, COMPUTE = 7 };
 
 typedef struct options {
     uint32_t count, frames, warmup;
@@ -178,6 +189,8 @@ int main(int argc, char **argv) {
         }
         if (plume_system_create(context, &d, &systems[s]) != PLUME_OK) return 1;
         plume_system_set_profiling(context, systems[s], true);
+        if (ROWS[s].kind > 0 && plume_lab_mesh_draw_set_compute_below(context, systems[s], ROWS[s].compute_below))
+            return 1;
     }
     GLuint color = host_texture_2d(GL_RGBA8, o.width, o.height, "bench colour");
     GLuint depth = host_texture_2d(GL_DEPTH_COMPONENT32F, o.width, o.height, "bench depth");
@@ -226,25 +239,29 @@ int main(int argc, char **argv) {
            "%.1f px; medians of %u frames after %u\n",
            o.count, profile.drawn_count, rock.index_count / 3, o.width, o.height, o.coarse_below, o.impostor_below,
            t[TODAY].samples[PLUME_STAGE_DRAW], o.warmup);
-    printf("| system                        | simulate ms | sort ms | draw ms | draw / today's | full / coarse / impostors |\n");
-    printf("|-------------------------------|-------------|---------|---------|----------------|---------------------------|\n");
+    printf("| system                         | simulate ms | sort ms | draw ms | draw / raster's "
+           "| full / coarse / impostors | in compute |\n");
+    printf("|--------------------------------|-------------|---------|---------|-----------------"
+           "|---------------------------|------------|\n");
     for (int s = 0; s < SYSTEMS; ++s) {
         double draw = median_of(&t[s], PLUME_STAGE_DRAW);
         double base = ROWS[s].baseline >= 0 ? median_of(&t[ROWS[s].baseline], PLUME_STAGE_DRAW) : 0.0;
         char ratio[32] = "", levels[64] = "";
         if (base > 0.0) snprintf(ratio, sizeof ratio, "%.3fx", draw / base);
-        uint32_t counts[3];
-        if (ROWS[s].kind > 0 && plume_lab_mesh_draw_level_counts(context, systems[s], counts) == PLUME_OK)
+        uint32_t counts[3], in_compute = 0;
+        if (ROWS[s].kind > 0 && plume_lab_mesh_draw_level_counts(context, systems[s], counts) == PLUME_OK &&
+            plume_lab_mesh_draw_compute_count(context, systems[s], &in_compute) == PLUME_OK)
             snprintf(levels, sizeof levels, "%u / %u / %u", counts[0], counts[1], counts[2]);
-        printf("| %-29s | %11.3f | %7.3f | %7.3f | %14s | %25s |\n", ROWS[s].name,
-               median_of(&t[s], PLUME_STAGE_SIMULATE), median_of(&t[s], PLUME_STAGE_SORT), draw, ratio, levels);
+        printf("| %-30s | %11.3f | %7.3f | %7.3f | %15s | %25s | %10u |\n", ROWS[s].name,
+               median_of(&t[s], PLUME_STAGE_SIMULATE), median_of(&t[s], PLUME_STAGE_SORT), draw, ratio, levels,
+               in_compute);
     }
     double without = median_of(&t[0], PLUME_STAGE_SIMULATE);
     double with = median_of(&t[TODAY], PLUME_STAGE_SIMULATE);
-    printf("simulate with rotation / without: %.2fx (target <= 1.3x); opaque mesh draw today %.3f ms, all together "
-           "%.3f ms (target <= 2 ms)\n",
+    printf("simulate with rotation / without: %.2fx (target <= 1.3x); opaque mesh draw by the raster back end %.3f ms, "
+           "its levels all together %.3f ms, the compute raster (default) %.3f ms (target <= 2 ms)\n",
            without > 0.0 ? with / without : 0.0, median_of(&t[TODAY], PLUME_STAGE_DRAW),
-           median_of(&t[ALL_TOGETHER], PLUME_STAGE_DRAW));
+           median_of(&t[ALL_TOGETHER], PLUME_STAGE_DRAW), median_of(&t[COMPUTE], PLUME_STAGE_DRAW));
     for (int s = 0; s < SYSTEMS; ++s) plume_system_destroy(context, systems[s]);
     plume_context_destroy(context);
     mesh_reference_free(&rock);

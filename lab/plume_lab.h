@@ -346,5 +346,18 @@ plume_result plume_lab_mesh_draw_set_options(plume_context *context, plume_syste
  * PLUME_ERROR_INVALID_ARGUMENT (logged): a handle that names no live mesh
  * system. */
 plume_result plume_lab_mesh_draw_level_counts(plume_context *context, plume_system system, uint32_t counts[3]);
+/* The size on screen (pixels across a particle's bounding sphere, as
+ * plume_mesh_lod measures it) below which a mesh system's draw rasterizes a
+ * particle's mesh in compute rather than by the GL's raster back end, where
+ * the frame's draw_path lets it (TILED or AUTOMATIC; RASTER never does).
+ * Negative: the module's default again (render/draw_tuning.h); 0: never; a
+ * large number: every opaque or alpha-tested mesh whose sphere stays in
+ * front of the eye. From the next draw on. PLUME_ERROR_INVALID_ARGUMENT
+ * (logged): a handle that names no live mesh system, a NaN. */
+plume_result plume_lab_mesh_draw_set_compute_below(plume_context *context, plume_system system, float pixels);
+/* How many particles a mesh system's last draw rasterized in compute, read
+ * back (waits for the GPU); 0 before any draw. PLUME_ERROR_INVALID_ARGUMENT
+ * (logged): a handle that names no live mesh system. */
+plume_result plume_lab_mesh_draw_compute_count(plume_context *context, plume_system system, uint32_t *count);
 
 #endif

@@ -61,7 +61,9 @@ extern const draw_path raster_draw_path, tiled_draw_path, fragment_raster_draw_p
 /* Trails (trail_draw.c): every path of a system with a trail. */
 extern const draw_path trail_draw_path;
 /* A mesh system's instanced meshes (mesh_draw.c, since 1.3): always this
- * path, at full resolution, whatever the frame's path and resolution. */
+ * path, at full resolution, whatever the frame's resolution; the frame's
+ * path says whether its meshes small on screen may be rasterized in
+ * compute (mesh_compute.h: not where it asks for PLUME_DRAW_PATH_RASTER). */
 extern const draw_path mesh_draw_path;
 /* The lab's baselines of the mesh draw (plume_lab_mesh_draw_set_options):
  * the speed-ups `lab_off` names left out of the view's system's draws from
@@ -71,6 +73,11 @@ plume_result mesh_draw_set_lab_options(const particle_view *view, uint32_t lab_o
 /* The lab's read back of the last draw's instances per level
  * (plume_lab_mesh_draw_level_counts). */
 void mesh_draw_read_level_counts(const particle_view *view, uint32_t counts[3]);
+/* The lab's threshold of the compute raster (plume_lab_mesh_draw_set_compute_below;
+ * negative: the module's) and its read back of the last draw's particles
+ * rasterized in compute (plume_lab_mesh_draw_compute_count). */
+plume_result mesh_draw_set_compute_below(const particle_view *view, float pixels);
+uint32_t mesh_draw_read_compute_count(const particle_view *view);
 
 /* ---- draw.c: what every path shares ---- */
 

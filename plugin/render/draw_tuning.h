@@ -54,9 +54,15 @@ typedef struct draw_tuning {
      * between frames shows (the paths' pictures differ within their
      * bounds). */
     float keep_share;
+    /* A mesh particle whose bounding sphere is under this many pixels across
+     * is rasterized in compute (render/mesh_compute.h) where the frame's
+     * path allows: its triangles then cover a few pixels each, which the
+     * raster back end draws at a fraction of its rate. To be measured. */
+    float mesh_compute_below_pixels;
 } draw_tuning;
 
 static const draw_tuning DRAW_TUNING = {.tiled_from = 16384, .tiled_from_fill = 4.0f, .half_from = 65536,
-                                        .trail_tiled_most_ranks = 2u << 20, .keep_share = 0.75f};
+                                        .trail_tiled_most_ranks = 2u << 20, .keep_share = 0.75f,
+                                        .mesh_compute_below_pixels = 32.0f};
 
 #endif

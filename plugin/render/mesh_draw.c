@@ -20,9 +20,12 @@
  * through the view); the program, a vertex array per mesh, the indirect
  * arguments and the sampler are this path's attachment, made on the first
  * draw and freed with the system. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "render/draw_tuning.h"
+#include "render/mesh_compute.h"
 #include "render/mesh_lod.h"
 
 enum { MESH_ARGS_STRIDE = 4 * PLUME_MESH_ARGS_WORDS }; /* bytes per mesh's indirect command (5 words used) */
@@ -35,9 +38,10 @@ enum { MD_MESH, MD_HAS_NORMALS, MD_HAS_TEXCOORDS, MD_SCALE_START, MD_SCALE_END, 
 /* The compaction's uniforms (mesh_compact.comp), in this order. */
 static const char *const MESH_COMPACT_UNIFORMS[] = {"u_mesh_count", "u_mesh_pick", "u_mesh_seed", "u_list_room", NULL};
 /* The instance pass's own (mesh_instances.comp), after the compaction's. */
-static const char *const MESH_INSTANCE_UNIFORMS[] = {"u_mesh_count", "u_mesh_pick", "u_mesh_seed", "u_list_room",
-                                                     "u_scale_start", "u_scale_end", "u_compact", NULL};
-enum { MI_SCALE_START = 4, MI_SCALE_END, MI_COMPACT, MESH_INSTANCE_UNIFORM_COUNT };
+static const char *const MESH_INSTANCE_UNIFORMS[] = {"u_mesh_count", "u_mesh_pick",   "u_mesh_seed",
+                                                     "u_list_room",  "u_scale_start", "u_scale_end",
+                                                     "u_compact",    "u_compute_below", NULL};
+enum { MI_SCALE_START = 4, MI_SCALE_END, MI_COMPACT, MI_COMPUTE_BELOW, MESH_INSTANCE_UNIFORM_COUNT };
 _Static_assert(sizeof MESH_DRAW_UNIFORMS / sizeof *MESH_DRAW_UNIFORMS == MESH_DRAW_UNIFORM_COUNT + 1,
                "a name for each location");
 
@@ -59,13 +63,21 @@ typedef struct mesh_draw_state {
     /* Levels of detail and culling (plume_mesh_lod), with the instance pass. */
     bool levels_on;
     mesh_levels levels;
+    /* The compute raster of the meshes small on screen (mesh_compute.h), with
+     * the instance pass, for opaque and alpha-tested surfaces; compute_now:
+     * this draw's frame lets it. The lab's threshold (pixels; negative: the
+     * module's) outlives the objects, as lab_off. */
+    bool compute_possible, compute_now, lab_sets_compute_below;
+    float lab_compute_below;
+    mesh_compute compute;
 } mesh_draw_state;
 
 /* A mesh system draws through this path alone (never the sprites' paths,
- * whose attachments it never makes): a quarter of its bytes. */
-_Static_assert(sizeof(mesh_draw_state) + 16 <= PARTICLE_ATTACHMENT_BYTES / 4, "fits its share of the system");
+ * whose attachments it never makes): half its bytes, the share the tiled
+ * path takes of a sprite system's. */
+_Static_assert(sizeof(mesh_draw_state) + 16 <= PARTICLE_ATTACHMENT_BYTES / 2, "fits its share of the system");
 
-enum { MESH_DRAW_GL_OBJECTS = 8 + PLUME_GPU_MAX_MESHES + MESH_LEVEL_GL_OBJECTS };
+enum { MESH_DRAW_GL_OBJECTS = 8 + PLUME_GPU_MAX_MESHES + MESH_LEVEL_GL_OBJECTS + MESH_COMPUTE_GL_OBJECTS };
 
 static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_t capacity) {
     const mesh_draw_state *m = state;
@@ -81,6 +93,7 @@ static uint32_t list_gl_objects(const void *state, plume_gl_object *out, uint32_
     };
     for (int i = 0; i < PLUME_GPU_MAX_MESHES; ++i) all[8 + i] = (plume_gl_object){GL_VERTEX_ARRAY, m->vertex_arrays[i]};
     mesh_levels_gl_objects(&m->levels, all + 8 + PLUME_GPU_MAX_MESHES);
+    mesh_compute_gl_objects(&m->compute, all + 8 + PLUME_GPU_MAX_MESHES + MESH_LEVEL_GL_OBJECTS);
     return plume_list_named_gl_objects(all, MESH_DRAW_GL_OBJECTS, out, capacity);
 }
 
@@ -122,14 +135,16 @@ static void create_mesh_objects(const particle_mesh *mesh, GLuint vertex_array, 
 /* Several opaque meshes draw each its own particles: the compaction's
  * program and lists (a transparent system's meshes draw the whole list in
  * its back-to-front order instead, each skipping the others' particles).
- * Levels of detail compact too, into a list per mesh and level. */
+ * Levels of detail compact too, into a list per mesh and level, and so
+ * does a frame with the compute raster (its lists). */
 static bool compacts(const particle_view *v, const mesh_draw_state *m) {
-    return (v->mesh->count > 1 && v->desc->meshes.surface != PLUME_MESH_TRANSPARENT) || m->levels_on;
+    return (v->mesh->count > 1 && v->desc->meshes.surface != PLUME_MESH_TRANSPARENT) || m->levels_on ||
+           m->compute_now;
 }
 
 /* The lists (and indirect commands) the instance pass or compaction fills. */
 static uint32_t list_count(const particle_view *v, const mesh_draw_state *m) {
-    return m->levels_on ? PLUME_MESH_LEVEL_LISTS : v->mesh->count;
+    return m->compute_possible ? PLUME_MESH_ALL_LISTS : m->levels_on ? PLUME_MESH_LEVEL_LISTS : v->mesh->count;
 }
 
 /* The lists; the compaction's program where no instance pass compacts. */
@@ -198,15 +213,19 @@ static plume_result create(const particle_view *v, mesh_draw_state *m) {
     particle_find_uniforms(m->program, &m->uniforms);
     plume_find_uniform_locations(m->program, MESH_DRAW_UNIFORMS, m->at);
     glGenVertexArrays((GLsizei)v->mesh->count, m->vertex_arrays);
-    uint32_t args[PLUME_MESH_LEVEL_LISTS][MESH_ARGS_STRIDE / 4] = {{0}};
+    uint32_t args[PLUME_MESH_ALL_LISTS][MESH_ARGS_STRIDE / 4] = {{0}};
     for (uint32_t i = 0; i < v->mesh->count; ++i)
         create_mesh_objects(&v->mesh->meshes[i], m->vertex_arrays[i], args[i]);
     m->levels_on = instances && mesh_levels_asked(v);
     if (m->levels_on && (result = create_levels(v, m, args)) != PLUME_OK) return result;
+    m->compute_possible = instances && v->desc->meshes.surface != PLUME_MESH_TRANSPARENT;
+    if (m->compute_possible && (result = mesh_compute_create(v, &m->compute)) != PLUME_OK) return result;
     m->args_buffer = plume_make_buffer(v->env, (GLsizeiptr)sizeof args[0] * list_count(v, m), args, GL_DYNAMIC_DRAW,
                                        "plume particles: mesh draw arguments");
     draw_create_samplers(&m->sprite_sampler, &m->depth_sampler);
-    if (compacts(v, m) && (result = create_compaction(v, m)) != PLUME_OK) return result;
+    bool lists = (v->mesh->count > 1 && v->desc->meshes.surface != PLUME_MESH_TRANSPARENT) || m->levels_on ||
+                 m->compute_possible;
+    if (lists && (result = create_compaction(v, m)) != PLUME_OK) return result;
     return plume_drain_gl_errors(v->env, "plume_system_draw (mesh draw objects)");
 }
 
@@ -217,7 +236,8 @@ static mesh_draw_state *mesh_draw_of(const particle_view *v, plume_result *resul
     if (!m || m->program) return m;
     if ((*result = create(v, m)) == PLUME_OK) return m;
     release(m, v->context); /* tried again at the next draw */
-    *m = (mesh_draw_state){.lab_off = m->lab_off};
+    *m = (mesh_draw_state){.lab_off = m->lab_off, .lab_sets_compute_below = m->lab_sets_compute_below,
+                           .lab_compute_below = m->lab_compute_below};
     return NULL;
 }
 
@@ -255,6 +275,12 @@ static void set_instance_pass_uniforms(const particle_view *v, const mesh_draw_s
     glUniform3fv(m->instance_at[MI_SCALE_START], 1, v->desc->meshes.scale_start);
     glUniform3fv(m->instance_at[MI_SCALE_END], 1, v->desc->meshes.scale_end);
     glUniform1i(m->instance_at[MI_COMPACT], compacts(v, m));
+    float below[PLUME_GPU_MAX_MESHES] = {0};
+    float threshold = m->lab_sets_compute_below ? m->lab_compute_below : DRAW_TUNING.mesh_compute_below_pixels;
+    /* Under the size a mesh reaching the eye's plane is given (3e38): that one stays with the raster draw. */
+    for (uint32_t i = 0; i < v->mesh->count && m->compute_now; ++i)
+        below[i] = mesh_compute_takes(v, &m->compute, i) ? fminf(threshold, 1e30f) : 0.0f;
+    glUniform1fv(m->instance_at[MI_COMPUTE_BELOW], PLUME_GPU_MAX_MESHES, below);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SPIN, v->mesh->spin_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_INSTANCES, m->instances_buffer);
 }
@@ -270,7 +296,7 @@ static void set_instance_counts(const particle_view *v, const mesh_draw_state *m
     for (uint32_t i = 0; i < list_count(v, m); ++i) {
         /* The impostors' command counts points (word 0), the others instances. */
         GLintptr instances = (GLintptr)(i * MESH_ARGS_STRIDE + (i == PLUME_MESH_IMPOSTOR_LIST ? 0 : 4));
-        if (compacts(v, m)) glBufferSubData(GL_COPY_WRITE_BUFFER, instances, 4, &zero);
+        if (compacts(v, m) || i >= v->mesh->count) glBufferSubData(GL_COPY_WRITE_BUFFER, instances, 4, &zero);
         else glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, v->state.offset + STATE_DRAWN_COUNT_OFFSET,
                                  instances, 4);
     }
@@ -285,7 +311,7 @@ static void set_instance_counts(const particle_view *v, const mesh_draw_state *m
     glUniform1ui(at[3], v->desc->capacity);
     if (m->instance_program) {
         set_instance_pass_uniforms(v, m);
-        mesh_levels_set_instance_uniforms(v, &m->levels, frame, target, m->depth_sampler);
+        mesh_levels_set_instance_uniforms(v, &m->levels, frame, target, m->depth_sampler, m->compute_now);
     }
     particle_bind_storage(PLUME_BINDING_MOTION, v->motion);
     particle_bind_storage(PLUME_BINDING_TRAITS, v->traits);
@@ -316,6 +342,8 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
     mesh_draw_state *m = mesh_draw_of(v, &result);
     if (!m) return result;
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: meshes");
+    float threshold = m->lab_sets_compute_below ? m->lab_compute_below : DRAW_TUNING.mesh_compute_below_pixels;
+    m->compute_now = m->compute_possible && threshold > 0.0f && frame->desc->draw_path != PLUME_DRAW_PATH_RASTER;
     set_instance_counts(v, m, frame, target);
     glUseProgram(m->program);
     particle_set_appearance_uniforms(v, &m->uniforms);
@@ -363,8 +391,12 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
     }
     if (m->levels_on && lod->impostor_below_pixels > 0.0f)
         mesh_levels_draw_impostors(v, &m->levels, frame, m->sprite_sampler, v->desc->capacity);
+    if (m->compute_now) {
+        const mesh_compute_buffers buffers = {m->args_buffer, m->lists_buffer, m->instances_buffer};
+        result = mesh_compute_draw(v, &m->compute, frame, target, &buffers, eye);
+    }
     glPopDebugGroup();
-    return PLUME_OK;
+    return result;
 }
 
 const draw_path mesh_draw_path = {"mesh", mesh_draw};
@@ -374,15 +406,35 @@ plume_result mesh_draw_set_lab_options(const particle_view *v, uint32_t lab_off)
     if (!m) return PLUME_ERROR_OUT_OF_MEMORY;
     if (m->lab_off == lab_off) return PLUME_OK;
     release(m, v->context); /* made again, the new way, at the next draw */
-    *m = (mesh_draw_state){.lab_off = lab_off};
+    *m = (mesh_draw_state){.lab_off = lab_off, .lab_sets_compute_below = m->lab_sets_compute_below,
+                           .lab_compute_below = m->lab_compute_below};
     return PLUME_OK;
+}
+
+plume_result mesh_draw_set_compute_below(const particle_view *v, float pixels) {
+    mesh_draw_state *m = particle_view_attach(v, &MESH_DRAW_ATTACHMENT, sizeof *m);
+    if (!m) return PLUME_ERROR_OUT_OF_MEMORY;
+    m->lab_sets_compute_below = pixels >= 0.0f;
+    m->lab_compute_below = pixels;
+    return PLUME_OK;
+}
+
+uint32_t mesh_draw_read_compute_count(const particle_view *v) {
+    mesh_draw_state *m = particle_view_attachment(v, &MESH_DRAW_ATTACHMENT);
+    if (!m || !m->args_buffer || !m->compute_possible) return 0;
+    uint32_t counts[PLUME_GPU_MAX_MESHES][MESH_ARGS_STRIDE / 4];
+    glBindBuffer(GL_COPY_READ_BUFFER, m->args_buffer);
+    glGetBufferSubData(GL_COPY_READ_BUFFER, PLUME_MESH_COMPUTE_LIST(0) * MESH_ARGS_STRIDE, sizeof counts, counts);
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < v->mesh->count; ++i) sum += counts[i][1];
+    return sum;
 }
 
 void mesh_draw_read_level_counts(const particle_view *v, uint32_t counts[3]) {
     counts[0] = counts[1] = counts[2] = 0;
     mesh_draw_state *m = particle_view_attachment(v, &MESH_DRAW_ATTACHMENT);
     if (!m || !m->args_buffer) return;
-    uint32_t args[PLUME_MESH_LEVEL_LISTS][MESH_ARGS_STRIDE / 4] = {{0}};
+    uint32_t args[PLUME_MESH_ALL_LISTS][MESH_ARGS_STRIDE / 4] = {{0}};
     glBindBuffer(GL_COPY_READ_BUFFER, m->args_buffer);
     glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)sizeof args[0] * list_count(v, m), args);
     for (uint32_t i = 0; i < v->mesh->count; ++i) {

@@ -39,21 +39,16 @@ bool mesh_levels_asked(const particle_view *v) {
 
 /* ---- The coarse mesh ---------------------------------------------------------- */
 
-typedef struct mesh_data {
-    uint32_t vertices, indices;
-    float *positions, *normals; /* 3 floats a vertex; normals NULL: none */
-    uint32_t *triangles;        /* `indices` vertex numbers, 3 a triangle */
-} mesh_data;
-
-/* `count` elements of 3 floats from a vertex buffer's layout. */
-static float *read_vectors(const plume_env *env, GLuint buffer, GLuint offset, GLsizei stride, uint32_t count) {
-    size_t bytes = (size_t)stride * (count - 1) + 12;
+/* `count` elements of `floats` floats from a vertex buffer's layout. */
+static float *read_vectors(const plume_env *env, GLuint buffer, GLuint offset, GLsizei stride, uint32_t count,
+                           uint32_t floats) {
+    size_t bytes = (size_t)stride * (count - 1) + 4 * floats;
     unsigned char *raw = plume_alloc(env, bytes);
-    float *out = plume_alloc(env, (size_t)count * 12);
+    float *out = plume_alloc(env, (size_t)count * 4 * floats);
     if (raw && out) {
         glBindBuffer(GL_COPY_READ_BUFFER, buffer);
         glGetBufferSubData(GL_COPY_READ_BUFFER, offset, (GLsizeiptr)bytes, raw);
-        for (uint32_t v = 0; v < count; ++v) memcpy(out + 3 * v, raw + (size_t)v * (size_t)stride, 12);
+        for (uint32_t v = 0; v < count; ++v) memcpy(out + floats * v, raw + (size_t)v * (size_t)stride, 4 * floats);
     }
     plume_free(env, raw);
     if (!raw) plume_free(env, out);
@@ -103,19 +98,25 @@ static bool has_hard_edges(const plume_env *env, const mesh_data *d) {
     return hard;
 }
 
-static void free_mesh_data(const plume_env *env, mesh_data *d) {
+void mesh_free_data(const plume_env *env, mesh_data *d) {
     plume_free(env, d->positions);
     plume_free(env, d->normals);
+    plume_free(env, d->texcoords);
     plume_free(env, d->triangles);
 }
 
-static bool read_mesh(const plume_env *env, const particle_mesh *m, mesh_data *d) {
+bool mesh_read_data(const plume_env *env, const particle_mesh *m, bool texcoords, mesh_data *d) {
     *d = (mesh_data){.vertices = m->vertex_count, .indices = m->index_count ? m->index_count : m->vertex_count};
-    d->positions = read_vectors(env, m->positions, m->position_offset, m->position_stride, m->vertex_count);
-    if (m->normals) d->normals = read_vectors(env, m->normals, m->normal_offset, m->normal_stride, m->vertex_count);
+    d->positions = read_vectors(env, m->positions, m->position_offset, m->position_stride, m->vertex_count, 3);
+    if (m->normals)
+        d->normals = read_vectors(env, m->normals, m->normal_offset, m->normal_stride, m->vertex_count, 3);
+    if (texcoords && m->texcoords)
+        d->texcoords = read_vectors(env, m->texcoords, m->texcoord_offset, m->texcoord_stride, m->vertex_count, 2);
     d->triangles = read_triangles(env, m, d->indices);
-    if (d->positions && d->triangles && (d->normals || !m->normals)) return true;
-    free_mesh_data(env, d);
+    if (d->positions && d->triangles && (d->normals || !m->normals) &&
+        (d->texcoords || !texcoords || !m->texcoords))
+        return true;
+    mesh_free_data(env, d);
     return false;
 }
 
@@ -177,7 +178,7 @@ static uint32_t cluster(const plume_env *env, const mesh_data *d, const cluster_
 /* The coarse index buffer of `m` (0: it keeps its own). */
 static plume_result make_coarse(const plume_env *env, const particle_mesh *m, GLuint *buffer, uint32_t *count) {
     mesh_data d;
-    if (!read_mesh(env, m, &d)) return PLUME_ERROR_OUT_OF_MEMORY;
+    if (!mesh_read_data(env, m, false, &d)) return PLUME_ERROR_OUT_OF_MEMORY;
     cluster_grid g = {.low = {INFINITY, INFINITY, INFINITY}, .by_normal = has_hard_edges(env, &d)};
     float high[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t v = 0; v < d.vertices; ++v)
@@ -208,7 +209,7 @@ static plume_result make_coarse(const plume_env *env, const particle_mesh *m, GL
     }
     plume_free(env, merged);
     plume_free(env, kept);
-    free_mesh_data(env, &d);
+    mesh_free_data(env, &d);
     return r;
 }
 
@@ -244,12 +245,24 @@ uint32_t mesh_levels_gl_objects(const mesh_levels *l, plume_gl_object *out) {
 
 /* ---- Each draw ------------------------------------------------------------------ */
 
+/* What measures a particle on screen: its mesh's radius, the camera, the viewport's height. */
+static void set_size_uniforms(const particle_view *v, const GLint *at, const draw_frame *frame,
+                              const draw_target *target) {
+    float radius[PLUME_GPU_MAX_MESHES] = {0};
+    for (uint32_t i = 0; i < v->mesh->count; ++i) radius[i] = v->mesh->meshes[i].radius;
+    glUniform1fv(at[ML_MESH_RADIUS], PLUME_GPU_MAX_MESHES, radius);
+    glUniformMatrix4fv(at[ML_VIEW], 1, GL_FALSE, &frame->view[0][0]);
+    glUniformMatrix4fv(at[ML_PROJECTION], 1, GL_FALSE, &frame->projection[0][0]);
+    glUniform1f(at[ML_VIEWPORT_HEIGHT], (float)target->viewport[3]);
+}
+
 void mesh_levels_set_instance_uniforms(const particle_view *v, const mesh_levels *l, const draw_frame *frame,
-                                       const draw_target *target, GLuint depth_sampler) {
+                                       const draw_target *target, GLuint depth_sampler, bool sizes) {
     const GLint *at = l->instance_at;
     const plume_mesh_lod *lod = &v->desc->meshes.lod;
     bool asked = mesh_levels_asked(v), depth_cull = asked && lod->cull && target->depth_texture != 0;
     glUniform1i(at[ML_LEVELS], asked);
+    if (asked || sizes) set_size_uniforms(v, at, frame, target);
     if (!asked) return;
     glUniform1f(at[ML_COARSE_BELOW], lod->coarse_below_pixels);
     glUniform1f(at[ML_IMPOSTOR_BELOW], lod->impostor_below_pixels);
@@ -258,12 +271,6 @@ void mesh_levels_set_instance_uniforms(const particle_view *v, const mesh_levels
     float planes[PLUME_CULL_PLANES][4];
     particles_frustum_planes(frame->view, frame->projection, planes);
     glUniform4fv(at[ML_FRUSTUM_PLANES], PLUME_CULL_PLANES, &planes[0][0]);
-    float radius[PLUME_GPU_MAX_MESHES] = {0};
-    for (uint32_t i = 0; i < v->mesh->count; ++i) radius[i] = v->mesh->meshes[i].radius;
-    glUniform1fv(at[ML_MESH_RADIUS], PLUME_GPU_MAX_MESHES, radius);
-    glUniformMatrix4fv(at[ML_VIEW], 1, GL_FALSE, &frame->view[0][0]);
-    glUniformMatrix4fv(at[ML_PROJECTION], 1, GL_FALSE, &frame->projection[0][0]);
-    glUniform1f(at[ML_VIEWPORT_HEIGHT], (float)target->viewport[3]);
     if (!depth_cull) return;
     mat4 inverse;
     glm_mat4_inv((vec4 *)frame->projection, inverse);

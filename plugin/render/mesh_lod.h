@@ -22,6 +22,20 @@ typedef struct mesh_levels {
     GLint instance_at[MESH_LEVEL_UNIFORM_COUNT];  /* in the instance pass's program */
 } mesh_levels;
 
+/* A mesh read back from its buffers (the coarse level's clustering, the
+ * compute raster's copies): `vertices` positions and normals of 3 floats,
+ * texture coordinates of 2 (normals, texcoords NULL: the mesh has none, or
+ * they were not asked), `indices` vertex numbers, 3 a triangle. */
+typedef struct mesh_data {
+    uint32_t vertices, indices;
+    float *positions, *normals, *texcoords;
+    uint32_t *triangles;
+} mesh_data;
+/* Reads `mesh` back (binds GL_COPY_READ_BUFFER); false: out of memory,
+ * nothing kept. */
+bool mesh_read_data(const plume_env *env, const particle_mesh *mesh, bool texcoords, mesh_data *out);
+void mesh_free_data(const plume_env *env, mesh_data *data);
+
 /* Whether the system asks for levels or culling (the lists by level). */
 bool mesh_levels_asked(const particle_view *view);
 /* The level uniforms' locations in the instance pass's program (made
@@ -33,9 +47,11 @@ void mesh_levels_find_uniforms(mesh_levels *levels, GLuint instance_program);
  * GL_COPY_WRITE_BUFFER). */
 plume_result mesh_levels_create(const particle_view *view, mesh_levels *levels);
 uint32_t mesh_levels_gl_objects(const mesh_levels *levels, plume_gl_object *out);
-/* The instance pass's level and culling uniforms, on the program in use. */
+/* The instance pass's level and culling uniforms, on the program in use;
+ * `sizes`: those that measure a particle on screen even without levels
+ * (the compute raster's lists). */
 void mesh_levels_set_instance_uniforms(const particle_view *view, const mesh_levels *levels, const draw_frame *frame,
-                                       const draw_target *target, GLuint depth_sampler);
+                                       const draw_target *target, GLuint depth_sampler, bool sizes);
 /* The impostors' draw (the instance records and lists bound, the args
  * buffer on GL_DRAW_INDIRECT_BUFFER), the host's point size state kept. */
 void mesh_levels_draw_impostors(const particle_view *view, const mesh_levels *levels, const draw_frame *frame,

@@ -53,6 +53,38 @@ plume_result plume_lab_mesh_draw_level_counts(plume_context *context, plume_syst
     return PLUME_OK;
 }
 
+/* The view of the live mesh system `system` (PLUME_ERROR_INVALID_ARGUMENT, said under `caller`: none). */
+static plume_result find_mesh_view(plume_context *context, plume_system system, const char *caller,
+                                   particle_view *view) {
+    plume_result result = particles_find_view(context, system, caller, view);
+    if (result != PLUME_OK || view->mesh) return result;
+    plume_log(view->env, PLUME_LOG_ERROR, "%s: system is not a mesh system", caller);
+    return PLUME_ERROR_INVALID_ARGUMENT;
+}
+
+plume_result plume_lab_mesh_draw_set_compute_below(plume_context *context, plume_system system, float pixels) {
+    particle_view view;
+    plume_result result = find_mesh_view(context, system, "plume_lab_mesh_draw_set_compute_below", &view);
+    if (result != PLUME_OK) return result;
+    if (pixels != pixels) {
+        plume_log(view.env, PLUME_LOG_ERROR, "plume_lab_mesh_draw_set_compute_below: pixels is not a number");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    return mesh_draw_set_compute_below(&view, pixels);
+}
+
+plume_result plume_lab_mesh_draw_compute_count(plume_context *context, plume_system system, uint32_t *count) {
+    particle_view view;
+    plume_result result = find_mesh_view(context, system, "plume_lab_mesh_draw_compute_count", &view);
+    if (result != PLUME_OK) return result;
+    plume_gl_scope scope;
+    plume_gl_scope_begin(&scope, view.env);
+    plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
+    *count = mesh_draw_read_compute_count(&view);
+    plume_gl_scope_end(&scope);
+    return PLUME_OK;
+}
+
 plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system system, const plume_lab_tiled_knobs *knobs) {
     tiled_knobs inside = {0};
     if (knobs)

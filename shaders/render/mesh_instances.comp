@@ -12,6 +12,8 @@
 // PLUME_MESH_LEVEL_LISTS by its size on screen (full mesh, coarse mesh, one
 // impostor list for all meshes), or to none where culled: outside the
 // frustum, or behind the scene depth over the texels its sphere covers.
+// Where the compute raster is on (u_compute_below), a particle under its
+// size goes to its mesh's compute list instead (render/mesh_compute.h).
 #include "shared/scene_depth.glsl"
 #include "particles/particle_common.glsl"
 #include "render/particle_appearance.glsl"
@@ -29,11 +31,12 @@ layout(std430, binding = PLUME_BINDING_MESH_INSTANCES) restrict writeonly buffer
 
 uniform vec3 u_scale_start;
 uniform vec3 u_scale_end;
-uniform bool u_compact;   // several opaque meshes: a list per mesh
+uniform bool u_compact;   // several opaque meshes, or the compute raster: a list per mesh
 uniform uint u_list_room;
 uniform bool u_levels;          // plume_mesh_lod in use: lists by level, culling
 uniform float u_coarse_below;   // pixels; 0: never
 uniform float u_impostor_below; // pixels; 0: never
+uniform float u_compute_below[PLUME_GPU_MAX_MESHES]; // per mesh, pixels; 0: never (the compute raster)
 uniform bool u_cull;            // the frustum, and u_depth_cull
 uniform bool u_depth_cull;      // the frame gave a depth texture
 uniform vec4 u_frustum_planes[PLUME_CULL_PLANES];
@@ -116,14 +119,18 @@ void main() {
     uint mesh = u_mesh_count > 1u ? mesh_of(particle_traits, motion.lifetime) : 0u;
     float pixels = 0.0;
     uint list = mesh;
-    if (u_levels) {
+    if (u_levels || u_compute_below[mesh] > 0.0) {
         float radius = u_mesh_radius[mesh] * max(scale.x, max(scale.y, scale.z));
         vec3 centre = (u_view * vec4(motion.position, 1.0)).xyz;
-        if (u_cull && (outside_frustum(motion.position, radius) || (u_depth_cull && behind_scene(centre, radius))))
+        if (u_levels && u_cull &&
+            (outside_frustum(motion.position, radius) || (u_depth_cull && behind_scene(centre, radius))))
             return;
         float w = (u_projection * vec4(centre, 1.0)).w;
         pixels = w > radius ? radius * u_projection[1][1] * u_viewport_height / w : 3.0e38;
-        list = level_list(mesh, pixels);
+        if (u_levels) list = level_list(mesh, pixels);
+        // Under the impostors' size the impostor; else under the compute
+        // raster's the full mesh in compute, before the coarse mesh.
+        if (list != PLUME_MESH_IMPOSTOR_LIST && pixels < u_compute_below[mesh]) list = PLUME_MESH_COMPUTE_LIST(mesh);
     }
     mat3 turn = rotation_of(orientation);
     mat3 model = turn * mat3(vec3(scale.x, 0.0, 0.0), vec3(0.0, scale.y, 0.0), vec3(0.0, 0.0, scale.z));

@@ -84,14 +84,13 @@ uniform bool u_has_motion;
 uniform float u_motion_strength;
 
 // Frame `frame`'s motion at `corner_uv`, in the quad's coordinates (zero
-// without motion). Read at the mip level of corner_uv's derivatives by
-// pixel x and y (corner_dx, corner_dy), as the sprite is: its level 0 under
-// a small splat spreads the reads over many more texels, and the cache
-// misses cost the tiled composite a tenth of its time at 1 M puffs.
-vec2 flipbook_motion(uint frame, vec2 corner_uv, vec2 corner_dx, vec2 corner_dy) {
+// without motion). Read at the mip level of the atlas coordinates'
+// derivatives by pixel x and y (atlas_dx, atlas_dy), as the sprite is: its
+// level 0 under a small splat spreads the reads over many more texels, and
+// the cache misses cost the tiled composite a tenth of its time at 1 M puffs.
+vec2 flipbook_motion(uint frame, vec2 corner_uv, vec2 atlas_dx, vec2 atlas_dy) {
     if (!u_has_motion) return vec2(0.0);
-    vec2 cells = vec2(u_flipbook);
-    vec2 bytes = textureGrad(u_flipbook_motion, frame_uv(frame, corner_uv), corner_dx / cells, corner_dy / cells).rg;
+    vec2 bytes = textureGrad(u_flipbook_motion, frame_uv(frame, corner_uv), atlas_dx, atlas_dy).rg;
     return clamp((bytes * 255.0 - 128.0) / 127.0, -1.0, 1.0) * u_motion_strength;
 }
 
@@ -231,6 +230,8 @@ vec3 normal_lighting(vec3 normal, vec3 light) {
 // y^2)) at (x, y) = 2 st - 1, lying flat beyond the circle (the rim).
 vec3 sphere_lighting(vec2 st, vec3 light) {
     vec2 xy = st * 2.0 - 1.0;
-    vec3 normal = normalize(vec3(xy, sqrt(max(0.0, 1.0 - dot(xy, xy)))) + vec3(0.0, 0.0, 1e-6));
+    float r2 = dot(xy, xy);
+    // Inside the circle (x, y, sqrt(1 - r^2)) is a unit vector already.
+    vec3 normal = r2 < 1.0 ? vec3(xy, sqrt(1.0 - r2)) : vec3(xy * inversesqrt(r2), 0.0);
     return normal_lighting(normal, light);
 }

@@ -48,7 +48,7 @@ void main() {
         vec2 cell = vec2(uvec2(v_frames.x % u_flipbook.x, v_frames.x / u_flipbook.x));
         vec2 uv_frame, uv_next;
         vec2 corner_uv = v_uv_frame * vec2(u_flipbook) - cell;
-        vec2 motion = flipbook_motion(v_frames.x, corner_uv, dFdx(corner_uv), dFdy(corner_uv));
+        vec2 motion = flipbook_motion(v_frames.x, corner_uv, dFdx(v_uv_frame), dFdy(v_uv_frame));
         slid_frame_uvs(v_frames.x, v_frames.y, v_frame_mix, corner_uv, motion, uv_frame, uv_next);
         texel = mix(texture(u_sprite, uv_frame), texture(u_sprite, uv_next), v_frame_mix);
     } else if (u_has_texture)

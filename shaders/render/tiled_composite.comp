@@ -229,7 +229,7 @@ void composite_splat(uint j, vec2 centre, float scene_window, float scene_view, 
                         mix_and_additive.x);
         else {
             vec2 uv_frame, uv_next;
-            vec2 motion = flipbook_motion(both & 0xFFFFu, corner_uv, uv_dx, uv_dy);
+            vec2 motion = flipbook_motion(both & 0xFFFFu, corner_uv, along_x, along_y);
             slid_frame_uvs(both & 0xFFFFu, both >> 16, mix_and_additive.x, corner_uv, motion, uv_frame, uv_next);
             texel = mix(textureGrad(u_sprite, uv_frame, along_x, along_y),
                         textureGrad(u_sprite, uv_next, along_x, along_y), mix_and_additive.x);

@@ -205,6 +205,20 @@
  * each mesh's full mesh, 4 .. 7 its coarse mesh, 8 the impostors of all. */
 #define PLUME_MESH_IMPOSTOR_LIST (2 * PLUME_GPU_MAX_MESHES)
 #define PLUME_MESH_LEVEL_LISTS (2 * PLUME_GPU_MAX_MESHES + 1)
+/* The compute raster (render/mesh_compute.c): lists 9 .. 12 each mesh's
+ * particles rasterized in compute (their count at word 1), read by
+ * mesh_raster.comp, which writes per pixel of the viewport a depth key
+ * (atomicMin: the nearest) and the nearest's colour (two halves a channel
+ * pair), read by mesh_resolve.frag. The meshes' copies: 2 vec4s a vertex
+ * (position, u | normal, v) and 3 indices a triangle. */
+#define PLUME_MESH_COMPUTE_LIST(mesh) (PLUME_MESH_LEVEL_LISTS + (mesh))
+#define PLUME_MESH_ALL_LISTS (PLUME_MESH_LEVEL_LISTS + PLUME_GPU_MAX_MESHES)
+#define PLUME_BINDING_MESH_VERTICES 0
+#define PLUME_BINDING_MESH_INDICES 1
+#define PLUME_BINDING_MESH_DEPTH_KEYS 3
+#define PLUME_BINDING_MESH_COLOURS 4
+#define PLUME_MESH_RASTER_GROUP_SIZE 64
+#define PLUME_MESH_EMPTY_KEY 0xFFFFFFFFu
 
 /* ---- The scene depth's convention (u_depth_convention, scene_depth.glsl) ---- */
 #define PLUME_DEPTH_ZERO_TO_ONE 1u /* clip control's GL_ZERO_TO_ONE: window depth = NDC z */

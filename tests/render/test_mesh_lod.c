@@ -44,8 +44,10 @@ static void write_picture(const char *name, const float *rgba) {
 
 static const mesh_light LIGHT = {{0.48f, 0.64f, 0.6f}, {0.9f, 0.85f, 0.8f}, {0.15f, 0.17f, 0.2f}};
 
+/* The raster draw's levels: under its size the compute raster takes the
+ * full and coarse meshes' place (test_mesh_compute.c). */
 static plume_frame_desc lit_frame(void) {
-    plume_frame_desc f = {0};
+    plume_frame_desc f = {.draw_path = PLUME_DRAW_PATH_RASTER};
     memcpy(f.light_direction, LIGHT.direction, sizeof f.light_direction);
     memcpy(f.light_color, LIGHT.color, sizeof f.light_color);
     memcpy(f.ambient_color, LIGHT.ambient, sizeof f.ambient_color);

@@ -1,0 +1,180 @@
+// Mesh draw (render/mesh_compute.c), the compute raster: the particles of
+// one mesh's compute list (those small on screen, mesh_instances.comp), a
+// triangle an invocation, each walking the pixel centres of its screen box.
+// Pass 0 keeps per pixel the nearest depth key (atomicMin); pass 1 shades
+// the pixels whose key is still the triangle's own: what the raster draw's
+// early depth test does, without its back end, which small triangles leave
+// mostly idle. The two passes run this one program, so a triangle's key is
+// the same bits in both. Coverage is watertight: an edge shared by two
+// triangles is evaluated from its two ends in one order whichever triangle
+// asks (the same bits, opposite signs), and a pixel centre on it belongs to
+// the triangle for which it is a top or left edge.
+#include "shared/scene_depth.glsl"
+#include "render/particle_appearance.glsl" // normal_lighting
+
+layout(local_size_x = PLUME_MESH_RASTER_GROUP_SIZE) in;
+
+layout(std430, binding = PLUME_BINDING_MESH_INSTANCES) restrict readonly buffer Instances { vec4 instances[]; };
+layout(std430, binding = PLUME_BINDING_MESH_LISTS) restrict readonly buffer Lists { uint lists[]; };
+layout(std430, binding = PLUME_BINDING_MESH_ARGS) restrict readonly buffer Arguments { uint arguments[]; };
+layout(std430, binding = PLUME_BINDING_MESH_VERTICES) restrict readonly buffer Vertices { vec4 vertices[]; };
+layout(std430, binding = PLUME_BINDING_MESH_INDICES) restrict readonly buffer Indices { uint indices[]; };
+layout(std430, binding = PLUME_BINDING_MESH_DEPTH_KEYS) restrict buffer DepthKeys { uint depth_keys[]; };
+layout(std430, binding = PLUME_BINDING_MESH_COLOURS) restrict writeonly buffer Colours { uvec2 colours[]; };
+
+uniform uint u_pass;           // 0: depth keys, 1: colours
+uniform uint u_list;           // PLUME_MESH_COMPUTE_LIST(mesh)
+uniform uint u_list_room;      // the slots of a list
+uniform uint u_vertex_first;   // the mesh's first vertex in the copies
+uniform uint u_index_first;    // its first index
+uniform uint u_triangles;      // its triangles
+uniform mat4 u_view_projection;
+uniform vec3 u_eye;            // the camera's place, world space
+uniform ivec2 u_size;          // the viewport's pixels
+uniform uint u_surface;        // plume_mesh_surface: 0 opaque, 1 alpha-tested
+uniform float u_alpha_cutoff;
+uniform bool u_cull_back_faces;
+uniform sampler2D u_sprite;    // unit 0, premultiplied RGBA
+uniform bool u_has_texture;
+uniform bool u_lit;
+
+// A triangle on screen, wound counter-clockwise (y up): its corners in
+// pixels, their window depths and 1 / w, and twice its area.
+struct ScreenTriangle {
+    vec2 corner[3];
+    float depth[3];
+    float inverse_w[3];
+    float area;
+};
+
+// Twice the signed area of (a, b, p): positive where p is left of a -> b.
+// Evaluated from the lesser end (x, then y), whichever way the edge is
+// asked, so the two triangles of an edge get the same bits.
+float edge_value(vec2 a, vec2 b, vec2 p) {
+    bool swapped = a.x > b.x || (a.x == b.x && a.y > b.y);
+    vec2 low = swapped ? b : a, high = swapped ? a : b;
+    precise float value = (high.x - low.x) * (p.y - low.y) - (high.y - low.y) * (p.x - low.x);
+    return swapped ? -value : value;
+}
+
+// Whether a pixel centre exactly on edge a -> b (interior on its left)
+// belongs to it: a left edge (going down) or a top one (going left).
+bool owns_edge(vec2 a, vec2 b) {
+    vec2 d = b - a;
+    return d.y < 0.0 || (d.y == 0.0 && d.x < 0.0);
+}
+
+bool inside_edge(float value, bool owned) { return value > 0.0 || (value == 0.0 && owned); }
+
+// The nearer-is-smaller key of a window depth (reversed depth: its bits
+// turned over); PLUME_MESH_EMPTY_KEY is farther than any.
+uint depth_key(float window_depth) {
+    uint bits = floatBitsToUint(window_depth);
+    return depth_is_reversed() ? ~bits : bits;
+}
+
+void main() {
+    uint count = arguments[u_list * uint(PLUME_MESH_ARGS_WORDS) + 1u];
+    uint total = count * u_triangles;
+    uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    for (uint job = gl_GlobalInvocationID.x; job < total; job += stride) {
+        uint record = lists[u_list * u_list_room + job / u_triangles];
+        uint triangle = job % u_triangles;
+        uint at = record * uint(PLUME_MESH_INSTANCE_VEC4S);
+        vec4 row0 = instances[at], row1 = instances[at + 1u], row2 = instances[at + 2u];
+
+        ScreenTriangle t;
+        uint vertex[3];
+        vec3 world[3];
+        bool behind = false;
+        for (int k = 0; k < 3; ++k) {
+            vertex[k] = u_vertex_first + indices[u_index_first + 3u * triangle + uint(k)];
+            vec4 position = vec4(vertices[2u * vertex[k]].xyz, 1.0);
+            world[k] = vec3(dot(row0, position), dot(row1, position), dot(row2, position));
+            vec4 clip = u_view_projection * vec4(world[k], 1.0);
+            behind = behind || clip.w <= 1e-6;
+            t.inverse_w[k] = 1.0 / clip.w;
+            vec3 ndc = clip.xyz * t.inverse_w[k];
+            t.corner[k] = (ndc.xy * 0.5 + 0.5) * vec2(u_size);
+            t.depth[k] = window_depth_of_ndc(ndc.z);
+        }
+        if (behind) continue; // the instance pass sends what reaches the eye's plane to the raster draw
+        float area = edge_value(t.corner[0], t.corner[1], t.corner[2]);
+        if (area == 0.0 || (u_cull_back_faces && area < 0.0)) continue;
+        if (area < 0.0) { // wound clockwise: turned round, so that the inside is left of every edge
+            vec2 c = t.corner[1]; t.corner[1] = t.corner[2]; t.corner[2] = c;
+            float d = t.depth[1]; t.depth[1] = t.depth[2]; t.depth[2] = d;
+            float w = t.inverse_w[1]; t.inverse_w[1] = t.inverse_w[2]; t.inverse_w[2] = w;
+            uint v = vertex[1]; vertex[1] = vertex[2]; vertex[2] = v;
+            vec3 p = world[1]; world[1] = world[2]; world[2] = p;
+            area = -area;
+        }
+        vec2 low = min(t.corner[0], min(t.corner[1], t.corner[2]));
+        vec2 high = max(t.corner[0], max(t.corner[1], t.corner[2]));
+        // The pixels whose centres (x + 0.5, y + 0.5) the box holds.
+        ivec2 first = max(ivec2(ceil(low - 0.5)), ivec2(0));
+        ivec2 last = min(ivec2(floor(high - 0.5)), u_size - 1);
+        if (any(greaterThan(first, last))) continue;
+        bool owned0 = owns_edge(t.corner[1], t.corner[2]);
+        bool owned1 = owns_edge(t.corner[2], t.corner[0]);
+        bool owned2 = owns_edge(t.corner[0], t.corner[1]);
+
+        // What the pixels need beyond their depth: the corners' texture
+        // coordinates, normals (turned by the particle's normal matrix) and
+        // the texture coordinates' change a pixel (the triangle's plane).
+        vec4 n0 = instances[at + 3u], n1 = instances[at + 4u], n2 = instances[at + 5u];
+        vec4 color = instances[at + 6u];
+        vec2 uv[3];
+        vec3 normal[3];
+        for (int k = 0; k < 3; ++k) {
+            vec4 a = vertices[2u * vertex[k]], b = vertices[2u * vertex[k] + 1u];
+            uv[k] = vec2(a.w, b.w);
+            normal[k] = vec3(dot(n0.xyz, b.xyz), dot(n1.xyz, b.xyz), dot(n2.xyz, b.xyz));
+        }
+        vec2 along_x = ((t.corner[1].y - t.corner[2].y) * uv[0] + (t.corner[2].y - t.corner[0].y) * uv[1] +
+                        (t.corner[0].y - t.corner[1].y) * uv[2]) / area;
+        vec2 along_y = ((t.corner[2].x - t.corner[1].x) * uv[0] + (t.corner[0].x - t.corner[2].x) * uv[1] +
+                        (t.corner[1].x - t.corner[0].x) * uv[2]) / area;
+        bool textured = u_has_texture, tested = u_surface == 1u;
+
+        for (int y = first.y; y <= last.y; ++y) {
+            for (int x = first.x; x <= last.x; ++x) {
+                vec2 centre = vec2(float(x) + 0.5, float(y) + 0.5);
+                float e0 = edge_value(t.corner[1], t.corner[2], centre);
+                float e1 = edge_value(t.corner[2], t.corner[0], centre);
+                float e2 = edge_value(t.corner[0], t.corner[1], centre);
+                if (!inside_edge(e0, owned0) || !inside_edge(e1, owned1) || !inside_edge(e2, owned2)) continue;
+                vec3 screen_weight = vec3(e0, e1, e2) / area;
+                float depth = dot(screen_weight, vec3(t.depth[0], t.depth[1], t.depth[2]));
+                if (!ndc_depth_inside(ndc_depth_of_window(depth))) continue; // the near and far planes clip
+                uint key = depth_key(depth);
+                uint pixel = uint(y * u_size.x + x);
+                if (u_pass == 0u && key >= depth_keys[pixel]) continue; // a nearer one is there
+                if (u_pass == 1u && key != depth_keys[pixel]) continue;
+                // Perspective-correct weights for what varies over the triangle.
+                vec3 weight = screen_weight * vec3(t.inverse_w[0], t.inverse_w[1], t.inverse_w[2]);
+                weight /= weight.x + weight.y + weight.z;
+                vec4 texel = vec4(1.0);
+                if (textured) {
+                    vec2 coordinate = weight.x * uv[0] + weight.y * uv[1] + weight.z * uv[2];
+                    texel = textureGrad(u_sprite, coordinate, along_x, along_y);
+                }
+                if (tested && texel.a * color.a < u_alpha_cutoff) continue;
+                if (u_pass == 0u) {
+                    if (key < depth_keys[pixel]) atomicMin(depth_keys[pixel], key);
+                    continue;
+                }
+                vec3 shade = color.rgb;
+                if (u_lit) {
+                    vec3 n = normalize(weight.x * normal[0] + weight.y * normal[1] + weight.z * normal[2]);
+                    vec3 to_eye = u_eye - (weight.x * world[0] + weight.y * world[1] + weight.z * world[2]);
+                    if (dot(n, to_eye) < 0.0) n = -n; // the side facing the eye is lit
+                    shade *= normal_lighting(n, u_light_direction);
+                }
+                shade += vec3(n0.w, n1.w, n2.w);
+                shade = shade * texel.rgb / max(texel.a, 1e-6);
+                colours[pixel] = uvec2(packHalf2x16(shade.rg), packHalf2x16(vec2(shade.b, 1.0)));
+            }
+        }
+    }
+}
