@@ -676,21 +676,28 @@ static mesh_arrays quad_mesh(void) {
 
 enum { HOLED_SIZE = 16, HOLED_CELL = 4 };
 
-/* 16 x 16 texels of 4 x 4 cells: warm and opaque where the cell's x + y is
- * even, holes (alpha 0) where it is odd. Free it. */
-static uint8_t *holed_texture(void) {
+/* 16 x 16 texels of 4 x 4 cells, warm, their colour across the texture:
+ * with `holes`, transparent (alpha 0) where the cell's x + y is odd, else
+ * all opaque. Free it. */
+static uint8_t *warm_texture(bool holes) {
     uint8_t *pixels = malloc(4 * HOLED_SIZE * HOLED_SIZE);
     assert_non_null(pixels);
     for (int y = 0; y < HOLED_SIZE; ++y)
         for (int x = 0; x < HOLED_SIZE; ++x) {
-            bool hole = (x / HOLED_CELL + y / HOLED_CELL) % 2 == 1;
+            bool hole = holes && (x / HOLED_CELL + y / HOLED_CELL) % 2 == 1;
             uint8_t *p = pixels + 4 * (y * HOLED_SIZE + x);
             p[0] = 240, p[1] = (uint8_t)(150 + 6 * x), p[2] = (uint8_t)(90 + 8 * y), p[3] = hole ? 0 : 255;
         }
     return pixels;
 }
 
-/* One still mesh at 3 from the camera, textured with holed_texture. */
+/* The alpha-tested meshes' cutoff: away from the 0.5 that the holed
+ * texture's coarsest mip levels average to (a face seen edge-on samples
+ * those, and a cutoff there flips with any difference in the level of
+ * detail between two rasterizers). */
+static const float HOLED_CUTOFF = 0.35f;
+
+/* One still mesh at 3 from the camera, textured with warm_texture's holes. */
 static plume_system holed_system(const mesh_arrays *mesh, const float axis[3], float size, uint32_t surface,
                                  const render_camera *c) {
     const float at[3] = {0.05f, -0.05f, -3.0f};
@@ -698,8 +705,8 @@ static plume_system holed_system(const mesh_arrays *mesh, const float axis[3], f
     desc.emitters[0] = mesh_still_emitter(at, axis, size);
     desc.meshes.meshes[0] = mesh_reference_desc(mesh);
     desc.meshes.surface = surface;
-    desc.meshes.alpha_cutoff = 0.5f;
-    uint8_t *pixels = holed_texture();
+    desc.meshes.alpha_cutoff = HOLED_CUTOFF;
+    uint8_t *pixels = warm_texture(true);
     desc.appearance.texture = (plume_texture_desc){.pixels = pixels, .width = HOLED_SIZE, .height = HOLED_SIZE};
     plume_system system = create_updated(&desc, c);
     free(pixels);
@@ -743,7 +750,12 @@ static void test_mesh_compute_alpha_tested_holes_show_through(void **state) {
         assert_true(silhouette > 800);
         if (k == 0) assert_true(holes > silhouette / 4 && holes < silhouette * 3 / 4);
         else assert_true(holes > 20 && holes < silhouette / 3);
-        assert_compute_matches_raster(compute, raster, 500, 12, cases[k].what);
+        /* Minified and seen at a slant (the cube's face nearly edge-on),
+         * the two pick the texture's level of detail apart (the GL from a
+         * pixel quad's differences, the compute raster from the triangle's
+         * gradient), and a pixel there is cut by one and kept by the other:
+         * 15 of the cube's 1641 on llvmpipe, along that face. */
+        assert_compute_matches_raster(compute, raster, 500, k ? silhouette / 50 : 12, cases[k].what);
         free(compute);
         free(raster);
         free(whole);
@@ -909,44 +921,56 @@ static void test_mesh_compute_default_threshold_takes_small_meshes(void **state)
 
 /* What the colour pass shades besides the light: a cloud of cubes and
  * spheres of random orientations, spinning, scaled unevenly over life,
- * textured, coloured and glowing over life (ages spread by a prewarm), in
- * compute as by the raster, opaque and alpha-tested (the texture's holes). */
+ * textured, coloured and glowing over life (ages spread by a prewarm), lit
+ * and unlit, in compute as by the raster; opaque with a texture without
+ * holes (an opaque surface divides the texel's colour by its alpha, which
+ * at the edge of a hole is near 0: any rounding shows), alpha-tested with
+ * the holes. */
 static void test_mesh_compute_shades_as_the_raster_draw(void **state) {
     (void)state;
     mesh_arrays cube = mesh_reference_cube(), sphere = mesh_reference_sphere(6, 10);
-    uint8_t *pixels = holed_texture();
     render_camera c = render_make_camera();
-    for (uint32_t surface = PLUME_MESH_OPAQUE; surface <= PLUME_MESH_ALPHA_TESTED; ++surface) {
-        plume_system_desc d = {.capacity = 96, .seed = test_random_u32(), .lit = true, .prewarm_time = 2.0f};
-        d.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE, .extents = {0.9f}, .rate = 30.0f,
-                                             .lifetime = {2.0f, 3.0f}, .speed = {0.0f, 0.2f}, .spread = 3.14159f,
-                                             .size = {0.3f, 0.5f}, .position = {0.0f, 0.0f, -3.5f}};
-        d.appearance.color_over_life = (plume_gradient){2, {{0, {1.0f, 0.7f, 0.3f, 1}}, {1, {0.3f, 0.6f, 1.0f, 1}}}};
-        d.emissive_over_life = (plume_gradient){2, {{0, {0.4f, 0.1f, 0.0f, 0.6f}}, {1, {0.0f, 0.1f, 0.3f, 0.3f}}}};
-        d.appearance.texture = (plume_texture_desc){.pixels = pixels, .width = HOLED_SIZE, .height = HOLED_SIZE};
-        d.meshes.count = 2;
-        d.meshes.surface = surface;
-        d.meshes.angular_speed = (plume_range){1.0f, 3.0f};
-        d.meshes.scale_start[0] = 1.4f, d.meshes.scale_start[1] = 0.7f, d.meshes.scale_start[2] = 1.0f;
-        d.meshes.scale_end[0] = 0.8f, d.meshes.scale_end[1] = 1.2f, d.meshes.scale_end[2] = 0.9f;
-        d.meshes.meshes[0] = mesh_reference_desc(&cube);
-        d.meshes.meshes[1] = mesh_reference_desc(&sphere);
-        plume_system system = create_updated(&d, &c);
-        float *compute = render_new_image(), *raster = render_new_image();
-        uint32_t in_compute = draw_below(system, EVERY_MESH, &c, mesh_lit_frame(), false, 0, 1.0f, compute);
-        uint32_t drawn = drawn_count(system);
-        uint32_t none = draw_below(system, NO_MESH, &c, mesh_lit_frame(), false, 0, 1.0f, raster);
-        const char *what = surface ? "alpha-tested cloud" : "opaque cloud";
-        printf("  %s: %u drawn, %u rasterized in compute (%u at 0)\n", what, drawn, in_compute, none);
-        assert_true(drawn > 30);
-        assert_int_equal(in_compute, drawn);
-        assert_int_equal(none, 0);
-        assert_compute_matches_raster(compute, raster, 1500, mesh_pixels(raster) / 100, what);
-        free(compute);
-        free(raster);
-        assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
-    }
-    free(pixels);
+    for (uint32_t surface = PLUME_MESH_OPAQUE; surface <= PLUME_MESH_ALPHA_TESTED; ++surface)
+        for (int lit = 1; lit >= 0; --lit) {
+            plume_system_desc d = {.capacity = 96, .seed = test_random_u32(), .lit = lit, .prewarm_time = 2.0f};
+            d.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_SPHERE, .extents = {0.9f}, .rate = 30.0f,
+                                                 .lifetime = {2.0f, 3.0f}, .speed = {0.0f, 0.2f}, .spread = 3.14159f,
+                                                 .size = {0.3f, 0.5f}, .position = {0.0f, 0.0f, -3.5f}};
+            d.appearance.color_over_life =
+                (plume_gradient){2, {{0, {1.0f, 0.7f, 0.3f, 1}}, {1, {0.3f, 0.6f, 1.0f, 1}}}};
+            d.emissive_over_life =
+                (plume_gradient){2, {{0, {0.4f, 0.1f, 0.0f, 0.6f}}, {1, {0.0f, 0.1f, 0.3f, 0.3f}}}};
+            uint8_t *pixels = warm_texture(surface == PLUME_MESH_ALPHA_TESTED);
+            d.appearance.texture = (plume_texture_desc){.pixels = pixels, .width = HOLED_SIZE, .height = HOLED_SIZE};
+            d.meshes.count = 2;
+            d.meshes.surface = surface;
+            d.meshes.alpha_cutoff = HOLED_CUTOFF;
+            d.meshes.angular_speed = (plume_range){1.0f, 3.0f};
+            d.meshes.scale_start[0] = 1.4f, d.meshes.scale_start[1] = 0.7f, d.meshes.scale_start[2] = 1.0f;
+            d.meshes.scale_end[0] = 0.8f, d.meshes.scale_end[1] = 1.2f, d.meshes.scale_end[2] = 0.9f;
+            d.meshes.meshes[0] = mesh_reference_desc(&cube);
+            d.meshes.meshes[1] = mesh_reference_desc(&sphere);
+            plume_system system = create_updated(&d, &c);
+            free(pixels);
+            float *compute = render_new_image(), *raster = render_new_image();
+            uint32_t in_compute = draw_below(system, EVERY_MESH, &c, mesh_lit_frame(), false, 0, 1.0f, compute);
+            uint32_t drawn = drawn_count(system);
+            uint32_t none = draw_below(system, NO_MESH, &c, mesh_lit_frame(), false, 0, 1.0f, raster);
+            char what[64];
+            snprintf(what, sizeof what, "%s %s cloud", lit ? "lit" : "unlit", surface ? "alpha-tested" : "opaque");
+            printf("  %s: %u drawn, %u rasterized in compute (%u at 0)\n", what, drawn, in_compute, none);
+            assert_true(drawn > 30);
+            assert_int_equal(in_compute, drawn);
+            assert_int_equal(none, 0);
+            /* Alpha-tested, the texture minified (meshes 10 to 20 pixels
+             * across): the levels of detail apart at the holes' edges, as
+             * for the holed cube. */
+            int most = mesh_pixels(raster) / (surface == PLUME_MESH_ALPHA_TESTED ? 50 : 100);
+            assert_compute_matches_raster(compute, raster, 1000, most, what);
+            free(compute);
+            free(raster);
+            assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+        }
     mesh_reference_free(&cube);
     mesh_reference_free(&sphere);
 }
