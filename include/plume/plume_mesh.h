@@ -17,9 +17,16 @@
  * max(0, n . l), n the mesh's normal turned with the particle), coloured by
  * the system's texture (appearance.texture, sampled at the mesh's texture
  * coordinates; its flipbook is not used) times colour and opacity over life.
- * The draw ignores the frame's draw_path and draw_resolution (a mesh draw is
- * always full resolution) and needs no depth_texture: it tests against the
- * bound framebuffer's depth buffer (lod.cull culls against one where given).
+ * The draw ignores the frame's draw_resolution (a mesh draw is always full
+ * resolution) and needs no depth_texture: it tests against the bound
+ * framebuffer's depth buffer (lod.cull culls against one where given). An
+ * opaque or alpha-tested particle small on screen (its bounding sphere
+ * under about 32 pixels across) is rasterized by compute shaders and
+ * written into the framebuffer's colour and depth through its depth test:
+ * the same picture, at a fraction of the raster back end's cost for
+ * triangles of a pixel or two; a frame whose draw_path is
+ * PLUME_DRAW_PATH_RASTER keeps every mesh on the raster back end
+ * (docs/meshes.md, "The compute raster").
  *
  * Where a mesh system goes in a frame: an opaque or alpha-tested one
  * (surface) writes depth and blends nothing: draw it in the host's opaque
@@ -118,7 +125,9 @@ typedef enum plume_mesh_start {
  * depth); below coarse_below_pixels a coarse mesh that plume derives from
  * each mesh at creation (vertex clustering on a grid: the same vertices,
  * fewer triangles, about a third; a mesh too small to simplify keeps its
- * own); otherwise the full mesh. Culling drops, before anything is drawn,
+ * own); otherwise the full mesh. Between the impostors' size and the
+ * compute raster's (above) the full mesh is rasterized in compute instead
+ * of the coarse one, where the frame lets it. Culling drops, before anything is drawn,
  * the particles whose sphere is outside the draw's view frustum and, where
  * the frame gives a depth_texture, those whose sphere is wholly behind the
  * scene depth over the pixels it covers (a conservative test: a sphere over

@@ -76,7 +76,7 @@ plume_result mesh_compute_create(const particle_view *v, mesh_compute *c) {
     if (r != PLUME_OK) return r;
     particle_find_uniforms(c->raster_program, &c->raster_uniforms);
     plume_find_uniform_locations(c->raster_program, RASTER_UNIFORMS, c->raster_at);
-    plume_shader_stage resolve[2] = {{GL_VERTEX_SHADER, "render/fullscreen.vert"},
+    plume_shader_stage resolve[2] = {{GL_VERTEX_SHADER, "render/mesh_resolve.vert"},
                                      {GL_FRAGMENT_SHADER, "render/mesh_resolve.frag"}};
     r = plume_build_program(v->env, "plume particles: mesh compute resolve", resolve, 2, NULL, &c->resolve_program);
     if (r != PLUME_OK) return r;
@@ -135,10 +135,12 @@ plume_result mesh_compute_draw(const particle_view *v, mesh_compute *c, const dr
     uint64_t pixels = (uint64_t)target->viewport[2] * (uint64_t)target->viewport[3];
     plume_result r = hold_pixels(v, c, pixels);
     if (r != PLUME_OK) return r;
-    const GLuint empty = PLUME_MESH_EMPTY_KEY;
+    const GLuint empty = PLUME_MESH_EMPTY_KEY, no_box[4] = {0xFFFFFFFFu, 0xFFFFFFFFu, 0, 0};
     glBindBuffer(GL_COPY_WRITE_BUFFER, c->depth_keys);
     glClearBufferSubData(GL_COPY_WRITE_BUFFER, GL_R32UI, 0, (GLsizeiptr)(4 * pixels), GL_RED_INTEGER,
                          GL_UNSIGNED_INT, &empty);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, buffers->args);
+    glBufferSubData(GL_COPY_WRITE_BUFFER, 4 * PLUME_MESH_COMPUTE_BOX, sizeof no_box, no_box);
     glUseProgram(c->raster_program);
     set_raster_uniforms(v, c, frame, target, eye);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_INSTANCES, buffers->instances);
@@ -168,6 +170,6 @@ plume_result mesh_compute_draw(const particle_view *v, mesh_compute *c, const dr
     glUniform2i(c->resolve_at[1], target->viewport[2], target->viewport[3]);
     glUniform1ui(c->resolve_at[2], frame->depth_convention);
     glBindVertexArray(c->vertex_array);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     return PLUME_OK;
 }

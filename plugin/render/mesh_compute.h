@@ -5,10 +5,11 @@
  * notes/wave3-draws-h200.md). The instance pass puts each particle under
  * the threshold in its mesh's compute list; here, per mesh, a depth pass
  * keeps each pixel's nearest depth key, a colour pass shades the pixels
- * each triangle kept (mesh_raster.comp), and one resolve over the viewport
- * writes their colour and depth into the host's framebuffer through its
- * depth test (mesh_resolve.frag): the same picture as the raster draw, its
- * depth left the same for what is drawn after. Part of the mesh draw path
+ * each triangle kept (mesh_raster.comp), and one resolve over the box of
+ * pixels they covered writes their colour and depth into the host's
+ * framebuffer through its depth test (mesh_resolve.vert, .frag): the same
+ * picture as the raster draw, its depth left the same for what is drawn
+ * after. Part of the mesh draw path
  * (mesh_draw.c), whose attachment holds a mesh_compute. Not part of the
  * API. */
 #ifndef PLUME_RENDER_MESH_COMPUTE_H

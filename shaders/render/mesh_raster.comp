@@ -16,7 +16,10 @@ layout(local_size_x = PLUME_MESH_RASTER_GROUP_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_MESH_INSTANCES) restrict readonly buffer Instances { vec4 instances[]; };
 layout(std430, binding = PLUME_BINDING_MESH_LISTS) restrict readonly buffer Lists { uint lists[]; };
-layout(std430, binding = PLUME_BINDING_MESH_ARGS) restrict readonly buffer Arguments { uint arguments[]; };
+// The lists' counts (word 1 of each command); the depth pass widens the
+// box of the pixels it covered at PLUME_MESH_COMPUTE_BOX (x, y low, then
+// high), which the resolve covers.
+layout(std430, binding = PLUME_BINDING_MESH_ARGS) restrict buffer Arguments { uint arguments[]; };
 layout(std430, binding = PLUME_BINDING_MESH_VERTICES) restrict readonly buffer Vertices { vec4 vertices[]; };
 layout(std430, binding = PLUME_BINDING_MESH_INDICES) restrict readonly buffer Indices { uint indices[]; };
 layout(std430, binding = PLUME_BINDING_MESH_DEPTH_KEYS) restrict buffer DepthKeys { uint depth_keys[]; };
@@ -73,7 +76,11 @@ uint depth_key(float window_depth) {
     return depth_is_reversed() ? ~bits : bits;
 }
 
+shared uint group_box[4];
+
 void main() {
+    if (gl_LocalInvocationIndex == 0u) group_box = uint[4](0xFFFFFFFFu, 0xFFFFFFFFu, 0u, 0u);
+    ivec2 covered_low = ivec2(0x7FFFFFFF), covered_high = ivec2(-1);
     uint count = arguments[u_list * uint(PLUME_MESH_ARGS_WORDS) + 1u];
     uint total = count * u_triangles;
     uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
@@ -115,6 +122,8 @@ void main() {
         ivec2 first = max(ivec2(ceil(low - 0.5)), ivec2(0));
         ivec2 last = min(ivec2(floor(high - 0.5)), u_size - 1);
         if (any(greaterThan(first, last))) continue;
+        covered_low = min(covered_low, first);
+        covered_high = max(covered_high, last);
         bool owned0 = owns_edge(t.corner[1], t.corner[2]);
         bool owned1 = owns_edge(t.corner[2], t.corner[0]);
         bool owned2 = owns_edge(t.corner[0], t.corner[1]);
@@ -177,4 +186,19 @@ void main() {
             }
         }
     }
+    // The depth pass's box: the workgroup's, then one atomic a word.
+    if (u_pass != 0u) return;
+    barrier();
+    if (covered_high.x >= 0) {
+        atomicMin(group_box[0], uint(covered_low.x));
+        atomicMin(group_box[1], uint(covered_low.y));
+        atomicMax(group_box[2], uint(covered_high.x));
+        atomicMax(group_box[3], uint(covered_high.y));
+    }
+    barrier();
+    if (gl_LocalInvocationIndex != 0u || group_box[2] < group_box[0]) return;
+    atomicMin(arguments[PLUME_MESH_COMPUTE_BOX], group_box[0]);
+    atomicMin(arguments[PLUME_MESH_COMPUTE_BOX + 1], group_box[1]);
+    atomicMax(arguments[PLUME_MESH_COMPUTE_BOX + 2], group_box[2]);
+    atomicMax(arguments[PLUME_MESH_COMPUTE_BOX + 3], group_box[3]);
 }

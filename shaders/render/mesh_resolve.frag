@@ -1,8 +1,9 @@
-// Mesh draw (render/mesh_compute.c), the compute raster's resolve: a
-// triangle over the viewport writes, where mesh_raster.comp kept a depth
-// key, that depth and its colour into the host's framebuffer, tested with
-// the host's depth function (what the host's scene hides stays hidden) and
-// written, as the raster draw of an opaque mesh does.
+// Mesh draw (render/mesh_compute.c), the compute raster's resolve: a quad
+// over the pixels it covered (mesh_resolve.vert) writes, where
+// mesh_raster.comp kept a depth key, that depth and its colour into the
+// host's framebuffer, tested with the host's depth function (what the
+// host's scene hides stays hidden) and written, as the raster draw of an
+// opaque mesh does.
 #include "shared/scene_depth.glsl"
 
 layout(std430, binding = PLUME_BINDING_MESH_DEPTH_KEYS) restrict readonly buffer DepthKeys { uint depth_keys[]; };

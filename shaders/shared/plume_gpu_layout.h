@@ -219,6 +219,10 @@
 #define PLUME_BINDING_MESH_COLOURS 4
 #define PLUME_MESH_RASTER_GROUP_SIZE 64
 #define PLUME_MESH_EMPTY_KEY 0xFFFFFFFFu
+/* The word of the mesh draw's arguments where the compute raster's box of
+ * covered pixels starts (low x, y, high x, y; the first compute list's
+ * command's words 4 .. 7, which no draw reads): the resolve covers it. */
+#define PLUME_MESH_COMPUTE_BOX (PLUME_MESH_COMPUTE_LIST(0) * PLUME_MESH_ARGS_WORDS + 4)
 
 /* ---- The scene depth's convention (u_depth_convention, scene_depth.glsl) ---- */
 #define PLUME_DEPTH_ZERO_TO_ONE 1u /* clip control's GL_ZERO_TO_ONE: window depth = NDC z */
