@@ -400,6 +400,6 @@ project "plume_plugin_host"
     files { "tests/plugin_host/*.c", "tests/plugin_host/*.h", "tests/support/test_env.c", "tests/support/run_tables.c",
             "tests/support/gl_spy.c", "tests/support/hostile_host.c", "tests/support/look_reference.c",
             "tests/support/trail_reference.c", "tests/support/shadow_reference.c",
-            "tests/support/mesh_reference.c",
+            "tests/support/mesh_reference.c", "tests/support/mesh_pictures.c",
             "tests/support/fragment_state.c", "tests/support/test_platform.c" }
     links { "plume_host", "epoxy", "cmocka", "dl", "m" }

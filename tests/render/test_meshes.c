@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "mesh_pictures.h"
 #include "mesh_reference.h"
 #include "plume/plume_particles.h"
 #include "plume_fixture.h"
@@ -18,89 +19,19 @@
 #include "test_env.h"
 #include "tests.h"
 
-static const mesh_light LIGHT = {{0.48f, 0.64f, 0.6f}, {0.9f, 0.85f, 0.8f}, {0.15f, 0.17f, 0.2f}};
-
-/* One emitter of a still particle at `position` whose +y is turned onto
- * `axis` (ALONG_VELOCITY with a speed too small to move it). */
-static plume_emitter_desc still_emitter(const float position[3], const float axis[3], float size) {
-    plume_emitter_desc e = {.burst_count = 1, .lifetime = {100, 100}, .speed = {1e-4f, 1e-4f}, .size = {size, size}};
-    memcpy(e.position, position, sizeof e.position);
-    memcpy(e.direction, axis, sizeof e.direction);
-    return e;
-}
-
-static plume_system_desc mesh_system_desc(void) {
-    plume_system_desc d = {.capacity = 7, .seed = test_random_u32(), .lit = true};
-    d.meshes.count = 1;
-    d.meshes.start_orientation = PLUME_MESH_START_ALONG_VELOCITY;
-    return d;
-}
-
-/* The shaders' orientation_along: the shortest turn of +y onto unit `to`. */
-static void orientation_along(const float axis[3], float q[4]) {
-    float length = sqrtf(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-    float to[3] = {axis[0] / length, axis[1] / length, axis[2] / length};
-    float raw[4] = {to[2], 0.0f, -to[0], 1.0f + to[1]};
-    float n = sqrtf(raw[0] * raw[0] + raw[2] * raw[2] + raw[3] * raw[3]);
-    for (int k = 0; k < 4; ++k) q[k] = raw[k] / n;
-}
-
-static plume_frame_desc lit_frame(void) {
-    plume_frame_desc f = {.disable_culling = false};
-    memcpy(f.light_direction, LIGHT.direction, sizeof f.light_direction);
-    memcpy(f.light_color, LIGHT.color, sizeof f.light_color);
-    memcpy(f.ambient_color, LIGHT.ambient, sizeof f.ambient_color);
-    return f;
-}
-
-/* The CPU's picture of `instances` over the fixture's background. */
-static float *reference_image(const mesh_instance *instances, uint32_t count) {
-    render_camera c = render_make_camera();
-    float *rgba = render_new_image(), *depth = malloc(sizeof(float) * RENDER_WIDTH * RENDER_HEIGHT);
-    for (int i = 0; i < RENDER_WIDTH * RENDER_HEIGHT; ++i) {
-        memcpy(rgba + 4 * i, RENDER_BACKGROUND, sizeof RENDER_BACKGROUND);
-        depth[i] = 1.0f;
-    }
-    mesh_reference_draw(instances, count, c.view, c.projection, &LIGHT, RENDER_WIDTH, RENDER_HEIGHT, rgba, depth);
-    free(depth);
-    return rgba;
-}
-
-/* Pixels differing by more than 0.02 in a channel: at most 1.5% (the
- * triangles' edges, where the fill rules differ); and the meshes covered at
- * least `covered` pixels of the CPU's picture. */
-static void assert_images_agree(const float *gpu, const float *cpu, int covered, const char *what) {
-    int differ = 0, drawn = 0;
-    double worst = 0.0;
-    for (int i = 0; i < RENDER_WIDTH * RENDER_HEIGHT; ++i) {
-        double d = 0.0;
-        for (int k = 0; k < 3; ++k) d = fmax(d, fabs(gpu[4 * i + k] - cpu[4 * i + k]));
-        differ += d > 0.02;
-        worst = fmax(worst, d);
-        drawn += cpu[4 * i] != RENDER_BACKGROUND[0] || cpu[4 * i + 1] != RENDER_BACKGROUND[1];
-    }
-    printf("  %s: %d pixels drawn by the CPU, %d differ (largest %.3f), PSNR %.1f dB\n", what, drawn, differ, worst,
-           render_psnr(gpu, cpu));
-    assert_true(drawn >= covered);
-    if (differ > RENDER_WIDTH * RENDER_HEIGHT * 15 / 1000)
-        fail_msg("%s: %d pixels differ from the CPU rasterizer", what, differ);
-}
-
 static void check_one_mesh(mesh_arrays *mesh, const float axis[3], const char *what) {
     const float position[3] = {0.2f, -0.1f, -3.0f};
-    plume_system_desc desc = mesh_system_desc();
-    desc.emitters[0] = still_emitter(position, axis, 1.4f);
+    plume_system_desc desc = mesh_still_system_desc();
+    desc.emitters[0] = mesh_still_emitter(position, axis, 1.4f);
     desc.meshes.meshes[0] = mesh_reference_desc(mesh);
     plume_system system;
     assert_int_equal(plume_system_create(fixture_context(), &desc, &system), PLUME_OK);
     render_camera c = render_make_camera();
     float *gpu = render_new_image();
-    render_frame(system, &c, lit_frame(), false, 0, 1.0f, gpu);
-    mesh_instance instance = {.mesh = mesh, .scale = {1.4f, 1.4f, 1.4f}, .color = {1, 1, 1}};
-    memcpy(instance.position, position, sizeof instance.position);
-    orientation_along(axis, instance.orientation);
-    float *cpu = reference_image(&instance, 1);
-    assert_images_agree(gpu, cpu, 400, what);
+    render_frame(system, &c, mesh_lit_frame(), false, 0, 1.0f, gpu);
+    mesh_instance instance = mesh_still_instance(mesh, position, axis, 1.4f);
+    float *cpu = mesh_cpu_picture(&instance, 1, 0, 1.0f);
+    mesh_assert_images_agree(gpu, cpu, 400, what);
     free(gpu);
     free(cpu);
     assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
@@ -128,9 +59,9 @@ static void overlap_two_meshes(uint32_t surface, const char *what) {
     mesh_arrays cube = mesh_reference_cube(), sphere = mesh_reference_sphere(12, 20);
     const float at_cube[3] = {-0.25f, 0.0f, -3.4f}, at_sphere[3] = {0.25f, 0.05f, -2.9f};
     const float axis[3] = {0.3f, 1.0f, 0.4f}, up[3] = {0, 1, 0};
-    plume_system_desc desc = mesh_system_desc();
-    desc.emitters[0] = still_emitter(at_cube, axis, 1.2f);
-    desc.emitters[1] = still_emitter(at_sphere, up, 1.0f);
+    plume_system_desc desc = mesh_still_system_desc();
+    desc.emitters[0] = mesh_still_emitter(at_cube, axis, 1.2f);
+    desc.emitters[1] = mesh_still_emitter(at_sphere, up, 1.0f);
     desc.meshes.count = 2;
     desc.meshes.pick = PLUME_MESH_PICK_BY_EMITTER;
     desc.meshes.surface = surface;
@@ -140,17 +71,12 @@ static void overlap_two_meshes(uint32_t surface, const char *what) {
     assert_int_equal(plume_system_create(fixture_context(), &desc, &system), PLUME_OK);
     render_camera c = render_make_camera();
     float *gpu = render_new_image();
-    render_frame(system, &c, lit_frame(), false, 0, 1.0f, gpu);
-    mesh_instance instances[2] = {{.mesh = &cube, .scale = {1.2f, 1.2f, 1.2f}, .color = {1, 1, 1}},
-                                  {.mesh = &sphere, .scale = {1, 1, 1}, .color = {1, 1, 1}}};
-    memcpy(instances[0].position, at_cube, sizeof at_cube);
-    memcpy(instances[1].position, at_sphere, sizeof at_sphere);
-    orientation_along(axis, instances[0].orientation);
-    orientation_along(up, instances[1].orientation);
+    render_frame(system, &c, mesh_lit_frame(), false, 0, 1.0f, gpu);
     /* The far one drawn last by the CPU: only the depth test puts the sphere in front. */
-    mesh_instance far_last[2] = {instances[1], instances[0]};
-    float *cpu = reference_image(far_last, 2);
-    assert_images_agree(gpu, cpu, 800, what);
+    mesh_instance far_last[2] = {mesh_still_instance(&sphere, at_sphere, up, 1.0f),
+                                 mesh_still_instance(&cube, at_cube, axis, 1.2f)};
+    float *cpu = mesh_cpu_picture(far_last, 2, 0, 1.0f);
+    mesh_assert_images_agree(gpu, cpu, 800, what);
     free(gpu);
     free(cpu);
     assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
@@ -171,8 +97,8 @@ static void test_mesh_occludes_sprite(void **state) {
     (void)state;
     mesh_arrays cube = mesh_reference_cube();
     const float at_cube[3] = {0.0f, 0.0f, -2.5f}, up[3] = {0.2f, 1.0f, 0.1f};
-    plume_system_desc desc = mesh_system_desc();
-    desc.emitters[0] = still_emitter(at_cube, up, 0.8f);
+    plume_system_desc desc = mesh_still_system_desc();
+    desc.emitters[0] = mesh_still_emitter(at_cube, up, 0.8f);
     desc.meshes.meshes[0] = mesh_reference_desc(&cube);
     plume_system systems[2];
     assert_int_equal(plume_system_create(fixture_context(), &desc, &systems[0]), PLUME_OK);
@@ -182,16 +108,14 @@ static void test_mesh_occludes_sprite(void **state) {
     sprite.appearance.color_over_life = (plume_gradient){1, {{0, {0.9f, 0.3f, 0.1f, 1}}}};
     assert_int_equal(plume_system_create(fixture_context(), &sprite, &systems[1]), PLUME_OK);
     render_camera c = render_make_camera();
-    plume_frame_desc frames[2] = {lit_frame(), lit_frame()};
+    plume_frame_desc frames[2] = {mesh_lit_frame(), mesh_lit_frame()};
     float *mesh_alone = render_new_image(), *sprite_alone = render_new_image(), *both = render_new_image();
     render_frame(systems[0], &c, frames[0], false, 0, 1.0f, mesh_alone);
     render_frame(systems[1], &c, frames[1], false, 0, 1.0f, sprite_alone);
     render_draw_many(systems, 2, &c, frames, NULL, both);
-    mesh_instance instance = {.mesh = &cube, .scale = {0.8f, 0.8f, 0.8f}, .color = {1, 1, 1}};
-    memcpy(instance.position, at_cube, sizeof at_cube);
-    orientation_along(up, instance.orientation);
-    float *cpu = reference_image(&instance, 1);
-    assert_images_agree(mesh_alone, cpu, 200, "the mesh alone");
+    mesh_instance instance = mesh_still_instance(&cube, at_cube, up, 0.8f);
+    float *cpu = mesh_cpu_picture(&instance, 1, 0, 1.0f);
+    mesh_assert_images_agree(mesh_alone, cpu, 200, "the mesh alone");
     float *expected = render_new_image();
     int hidden = 0;
     for (int i = 0; i < RENDER_WIDTH * RENDER_HEIGHT; ++i) {
@@ -202,7 +126,7 @@ static void test_mesh_occludes_sprite(void **state) {
     }
     printf("  %d sprite pixels behind the mesh\n", hidden);
     assert_true(hidden > 100);
-    assert_images_agree(both, expected, 200, "mesh in front of the sprite");
+    mesh_assert_images_agree(both, expected, 200, "mesh in front of the sprite");
     free(mesh_alone);
     free(sprite_alone);
     free(both);
@@ -253,7 +177,7 @@ static void test_bad_meshes_refused(void **state) {
     (void)state;
     test_log_expect_errors();
     mesh_arrays cube = mesh_reference_cube();
-    plume_system_desc good = mesh_system_desc();
+    plume_system_desc good = mesh_still_system_desc();
     good.meshes.meshes[0] = mesh_reference_desc(&cube);
     plume_system_desc d = good;
     d.meshes.count = 0;
@@ -274,7 +198,7 @@ static void test_bad_meshes_refused(void **state) {
     /* Host buffers. */
     GLuint positions = test_buffer_create(24 * 12, cube.positions);
     GLuint indices = test_buffer_create(36 * 4, bad_indices);
-    plume_system_desc host = mesh_system_desc();
+    plume_system_desc host = mesh_still_system_desc();
     host.meshes.meshes[0] = (plume_mesh_desc){.vertex_count = 24, .index_count = 36,
                                               .positions = {.buffer = positions}, .indices = {.buffer = indices}};
     expect_refused(&host, PLUME_ERROR_INVALID_ARGUMENT, "meshes.meshes[0].indices.buffer's index 17 is 24");

@@ -69,6 +69,14 @@ plume_mesh_desc mesh_reference_desc(const mesh_arrays *m) {
                              .texcoord_data = m->texcoords, .index_data = m->indices};
 }
 
+void mesh_reference_orientation_along(const float axis[3], float q[4]) {
+    float length = sqrtf(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+    float to[3] = {axis[0] / length, axis[1] / length, axis[2] / length};
+    float raw[4] = {to[2], 0.0f, -to[0], 1.0f + to[1]};
+    float n = sqrtf(raw[0] * raw[0] + raw[2] * raw[2] + raw[3] * raw[3]);
+    for (int k = 0; k < 4; ++k) q[k] = raw[k] / n;
+}
+
 static void rotate(const float q[4], const float v[3], float out[3]) {
     /* v + 2 q.xyz x (q.xyz x v + w v), as the shaders' rotate_by */
     float t[3] = {q[1] * v[2] - q[2] * v[1] + q[3] * v[0], q[2] * v[0] - q[0] * v[2] + q[3] * v[1],

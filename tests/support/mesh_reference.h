@@ -29,6 +29,9 @@ mesh_arrays mesh_reference_sphere(uint32_t rings, uint32_t segments);
 void mesh_reference_free(mesh_arrays *m);
 /* The arrays as a plume_mesh_desc plume uploads. */
 plume_mesh_desc mesh_reference_desc(const mesh_arrays *m);
+/* The shaders' orientation_along (PLUME_MESH_START_ALONG_VELOCITY): the
+ * shortest turn of +y onto `axis` (any length but 0), a quaternion x, y, z, w. */
+void mesh_reference_orientation_along(const float axis[3], float q[4]);
 
 /* One particle drawn as a mesh. */
 typedef struct mesh_instance {

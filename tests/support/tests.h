@@ -79,6 +79,7 @@ struct CMUnitTest;
     X(mesh_draw_speedups, 0)                                                                                           \
     X(effect_meshes, 0)                                                                                                \
     X(mesh_lod, 0)                                                                                                     \
+    X(mesh_compute, 0)                                                                                                 \
     X(batch_draw, 1)                                                                                                   \
     X(batch_draw_table, 0)                                                                                             \
     X(batch_profile, 1)                                                                                                \
