@@ -165,8 +165,10 @@ void main() {
         bool owned2 = owns_edge(t.corner[0], t.corner[1]);
 
         // What the pixels need beyond their depth: the corners' texture
-        // coordinates, normals (turned by the particle's normal matrix) and
-        // the texture coordinates' change a pixel (the triangle's plane).
+        // coordinates and normals (turned by the particle's normal matrix),
+        // and what the texture's level of detail needs: the change a pixel
+        // along x and y of the weights over w (dw_x, dw_y) and of the
+        // coordinates over w (duv_x, duv_y).
         vec4 n0 = instances[at + 3u], n1 = instances[at + 4u], n2 = instances[at + 5u];
         vec4 color = instances[at + 6u];
         vec2 uv[3];
@@ -176,10 +178,13 @@ void main() {
             vec3 n = vertex_normal(vertex[k]);
             normal[k] = vec3(dot(n0.xyz, n), dot(n1.xyz, n), dot(n2.xyz, n));
         }
-        vec2 along_x = ((t.corner[1].y - t.corner[2].y) * uv[0] + (t.corner[2].y - t.corner[0].y) * uv[1] +
-                        (t.corner[0].y - t.corner[1].y) * uv[2]) / area;
-        vec2 along_y = ((t.corner[2].x - t.corner[1].x) * uv[0] + (t.corner[0].x - t.corner[2].x) * uv[1] +
-                        (t.corner[1].x - t.corner[0].x) * uv[2]) / area;
+        vec3 inverse_w = vec3(t.inverse_w[0], t.inverse_w[1], t.inverse_w[2]);
+        vec3 dw_x = vec3(t.corner[1].y - t.corner[2].y, t.corner[2].y - t.corner[0].y, t.corner[0].y - t.corner[1].y) *
+                    inverse_w / area;
+        vec3 dw_y = vec3(t.corner[2].x - t.corner[1].x, t.corner[0].x - t.corner[2].x, t.corner[1].x - t.corner[0].x) *
+                    inverse_w / area;
+        vec2 duv_x = dw_x.x * uv[0] + dw_x.y * uv[1] + dw_x.z * uv[2];
+        vec2 duv_y = dw_y.x * uv[0] + dw_y.y * uv[1] + dw_y.z * uv[2];
         bool textured = u_has_texture, tested = u_surface == 1u;
 
         for (int y = first.y; y <= last.y; ++y) {
@@ -197,11 +202,16 @@ void main() {
                 if (u_pass == 0u && key <= pixel_words[pixel]) continue; // a nearer one is there
                 if (u_pass == 1u && key != pixel_words[pixel]) continue;
                 // Perspective-correct weights for what varies over the triangle.
-                vec3 weight = screen_weight * vec3(t.inverse_w[0], t.inverse_w[1], t.inverse_w[2]);
-                weight /= weight.x + weight.y + weight.z;
+                vec3 over_w = screen_weight * inverse_w;
+                float sum = over_w.x + over_w.y + over_w.z;
+                vec3 weight = over_w / sum;
                 vec4 texel = vec4(1.0);
                 if (textured) {
+                    // The coordinate's change a pixel: the quotient's derivative
+                    // (what a 2 x 2 quad's differences approximate).
                     vec2 coordinate = weight.x * uv[0] + weight.y * uv[1] + weight.z * uv[2];
+                    vec2 along_x = (duv_x - coordinate * (dw_x.x + dw_x.y + dw_x.z)) / sum;
+                    vec2 along_y = (duv_y - coordinate * (dw_y.x + dw_y.y + dw_y.z)) / sum;
                     texel = textureGrad(u_sprite, coordinate, along_x, along_y);
                 }
                 if (tested && texel.a * color.a < u_alpha_cutoff) continue;
