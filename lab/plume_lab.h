@@ -357,7 +357,7 @@ plume_result plume_lab_mesh_draw_level_counts(plume_context *context, plume_syst
 plume_result plume_lab_mesh_draw_set_compute_below(plume_context *context, plume_system system, float pixels);
 /* How many particles a mesh system's last draw rasterized in compute, read
  * back (waits for the GPU); 0 before any draw. PLUME_ERROR_INVALID_ARGUMENT
- * (logged): a handle that names no live mesh system. */
+ * (logged): a handle that names no live mesh system, `count` NULL. */
 plume_result plume_lab_mesh_draw_compute_count(plume_context *context, plume_system system, uint32_t *count);
 
 #endif

@@ -77,6 +77,10 @@ plume_result plume_lab_mesh_draw_compute_count(plume_context *context, plume_sys
     particle_view view;
     plume_result result = find_mesh_view(context, system, "plume_lab_mesh_draw_compute_count", &view);
     if (result != PLUME_OK) return result;
+    if (!count) {
+        plume_log(view.env, PLUME_LOG_ERROR, "plume_lab_mesh_draw_compute_count: count is NULL");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, view.env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);

@@ -80,6 +80,7 @@ struct CMUnitTest;
     X(effect_meshes, 0)                                                                                                \
     X(mesh_lod, 0)                                                                                                     \
     X(mesh_compute, 0)                                                                                                 \
+    X(mesh_compute_host, 0)                                                                                            \
     X(batch_draw, 1)                                                                                                   \
     X(batch_draw_table, 0)                                                                                             \
     X(batch_profile, 1)                                                                                                \
