@@ -11,7 +11,7 @@
  * costs), the back faces culled (the rock is closed), the coarse mesh below
  * --coarse-below pixels, the impostors below --impostor-below; then the
  * compute raster (render/mesh_compute.h) at the module's threshold, at 16
- * and 64 pixels, and with the back faces culled; then behind a wall that
+ * and 32 pixels, and with the back faces culled; then behind a wall that
  * hides the ball's far half on the left of the screen (in the depth buffer,
  * and given as the frame's depth_texture): the raster back end, culling by
  * the depth alone, all together, and the compute raster. One table:
@@ -64,7 +64,7 @@ static const row ROWS[] = {
     {"  all together", 1, true, true, true, true, false, 0, 1},
     {"compute raster (default)", 1, false, false, false, false, false, -1, 1},
     {"  compute below 16 px", 1, false, false, false, false, false, 16, 1},
-    {"  compute below 64 px", 1, false, false, false, false, false, 64, 1},
+    {"  compute below 32 px", 1, false, false, false, false, false, 32, 1},
     {"  compute, back faces culled", 1, false, false, false, true, false, -1, 1},
     {"behind a wall: raster back end", 1, false, false, false, false, true, 0, 11},
     {"  + depth culling alone", 1, false, false, true, false, true, 0, 11},

@@ -341,8 +341,10 @@ plume_result plume_lab_mesh_draw_set_options(plume_context *context, plume_syste
 /* What a mesh system's last draw drew with levels (plume_mesh_lod), read
  * back from its indirect commands (waits for the GPU): counts[0] the full
  * meshes' instances, [1] the coarse meshes', [2] the impostors, summed over
- * the meshes; the culled are in none. A draw without levels: counts[0] each
- * mesh's instance count summed, [1] and [2] 0; before any draw, all 0.
+ * the meshes; the culled, and those rasterized in compute
+ * (plume_lab_mesh_draw_compute_count), are in none. A draw without levels:
+ * counts[0] the particles the raster back end drew, [1] and [2] 0; before
+ * any draw, all 0.
  * PLUME_ERROR_INVALID_ARGUMENT (logged): a handle that names no live mesh
  * system. */
 plume_result plume_lab_mesh_draw_level_counts(plume_context *context, plume_system system, uint32_t counts[3]);

@@ -21,7 +21,7 @@
  * resolution) and needs no depth_texture: it tests against the bound
  * framebuffer's depth buffer (lod.cull culls against one where given). An
  * opaque or alpha-tested particle small on screen (its bounding sphere
- * under about 32 pixels across) is rasterized by compute shaders and
+ * under about 64 pixels across) is rasterized by compute shaders and
  * written into the framebuffer's colour and depth through its depth test:
  * the same picture, at a fraction of the raster back end's cost for
  * triangles of a pixel or two; a frame whose draw_path is

@@ -57,12 +57,15 @@ typedef struct draw_tuning {
     /* A mesh particle whose bounding sphere is under this many pixels across
      * is rasterized in compute (render/mesh_compute.h) where the frame's
      * path allows: its triangles then cover a few pixels each, which the
-     * raster back end draws at a fraction of its rate. To be measured. */
+     * raster back end draws at a fraction of its rate. plume_mesh_bench's
+     * 100 K 80-triangle rocks at 3840x2160 (12 to 69 pixels) on an H100:
+     * the raster back end 19.8 ms, under 16 pixels in compute 20.7, under 32
+     * 10.4, every rock (under 64) 8.9 (notes/wave3-draws-h200.md). */
     float mesh_compute_below_pixels;
 } draw_tuning;
 
 static const draw_tuning DRAW_TUNING = {.tiled_from = 16384, .tiled_from_fill = 4.0f, .half_from = 65536,
                                         .trail_tiled_most_ranks = 2u << 20, .keep_share = 0.75f,
-                                        .mesh_compute_below_pixels = 32.0f};
+                                        .mesh_compute_below_pixels = 64.0f};
 
 #endif

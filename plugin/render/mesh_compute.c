@@ -2,10 +2,9 @@
  * mesh from its own buffers at every draw, the host's or plume's uploads,
  * through their layout (offsets and strides in words, the index type), so
  * a host that rewrites its mesh buffers sees the change as on the raster
- * back end; a layout off 4-byte steps stays on the raster back end. The
- * mesh is read back once, at the first draw, only to find whether it is
- * closed. The per-pixel buffer grows to the largest viewport drawn and is
- * kept. */
+ * back end. A mesh plume uploaded is read back once, at the first draw,
+ * only to find whether it is closed (a host's mesh may change). The
+ * per-pixel buffer grows to the largest viewport drawn and is kept. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +16,14 @@ static const char *const RASTER_UNIFORMS[] = {
     "u_pass",           "u_list",          "u_list_room",        "u_triangles",       "u_eye",
     "u_size",           "u_surface",       "u_alpha_cutoff",     "u_cull_back_faces", "u_depth_convention",
     "u_view_projection", "u_pixels",       "u_position_layout",  "u_normal_layout",   "u_texcoord_layout",
-    "u_index_layout",   NULL};
+    "u_index_layout",   "u_box",           NULL};
 enum { MR_PASS, MR_LIST, MR_LIST_ROOM, MR_TRIANGLES, MR_EYE, MR_SIZE, MR_SURFACE, MR_ALPHA_CUTOFF, MR_CULL_BACK_FACES,
        MR_DEPTH_CONVENTION, MR_VIEW_PROJECTION, MR_PIXELS, MR_POSITION_LAYOUT, MR_NORMAL_LAYOUT, MR_TEXCOORD_LAYOUT,
-       MR_INDEX_LAYOUT, MR_COUNT };
+       MR_INDEX_LAYOUT, MR_BOX, MR_COUNT };
 _Static_assert((int)MR_COUNT == (int)MESH_RASTER_UNIFORM_COUNT &&
                    sizeof RASTER_UNIFORMS / sizeof *RASTER_UNIFORMS == MR_COUNT + 1,
                "a name for each location");
-static const char *const RESOLVE_UNIFORMS[] = {"u_origin", "u_size", "u_depth_convention", "u_pixels", NULL};
+static const char *const RESOLVE_UNIFORMS[] = {"u_origin", "u_size", "u_depth_convention", "u_pixels", "u_box", NULL};
 _Static_assert(sizeof RESOLVE_UNIFORMS / sizeof *RESOLVE_UNIFORMS == MESH_RESOLVE_UNIFORM_COUNT + 1, "a name each");
 
 /* The dispatch's most workgroups: the raster walks its list's jobs in
@@ -119,9 +118,26 @@ static bool closed_outward(const plume_env *env, const mesh_data *d) {
     return closed;
 }
 
-/* Whether each mesh is closed (read back once, then let go). */
+/* The bytes of an index of `m` (0: not indexed). */
+static uint32_t index_bytes(const particle_mesh *m) {
+    return m->index_count ? mesh_index_bytes(m->index_type) : 0u;
+}
+
+/* Whether `m`'s indices, read a word at a time, end within their buffer (the
+ * host keeps its size: plume_mesh.h). */
+static bool indices_end_in_a_word(const particle_mesh *m) {
+    if (!m->index_count) return true;
+    GLint64 size = 0;
+    glBindBuffer(GL_COPY_READ_BUFFER, m->indices);
+    glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &size);
+    uint64_t end = (uint64_t)m->index_offset + (uint64_t)m->index_count * index_bytes(m);
+    return (end + 3) / 4 * 4 <= (uint64_t)size;
+}
+
+/* Whether each mesh plume uploaded is closed (read back once, then let go). */
 static plume_result find_closed_meshes(const particle_view *v, mesh_compute *c) {
     for (uint32_t i = 0; i < v->mesh->count; ++i) {
+        if (!v->desc->meshes.meshes[i].position_data) continue;
         mesh_data data;
         if (!mesh_read_data(v->env, &v->mesh->meshes[i], &data)) return PLUME_ERROR_OUT_OF_MEMORY;
         c->closed[i] = closed_outward(v->env, &data);
@@ -148,6 +164,8 @@ plume_result mesh_compute_create(const particle_view *v, mesh_compute *c) {
     for (uint32_t i = 0; i < v->mesh->count; ++i) {
         const particle_mesh *m = &v->mesh->meshes[i];
         c->triangles[i] = (m->index_count ? m->index_count : m->vertex_count) / 3;
+        c->takes[i] = c->triangles[i] > 0 && (uint64_t)v->desc->capacity * c->triangles[i] < (1ull << 31) &&
+                      indices_end_in_a_word(m);
     }
     return find_closed_meshes(v, c);
 }
@@ -161,17 +179,13 @@ uint32_t mesh_compute_gl_objects(const mesh_compute *c, plume_gl_object *out) {
     return MESH_COMPUTE_GL_OBJECTS;
 }
 
-static uint32_t index_bytes(const particle_mesh *m) {
-    return !m->index_count ? 0u : m->index_type == GL_UNSIGNED_BYTE ? 1u : m->index_type == GL_UNSIGNED_SHORT ? 2u : 4u;
+bool mesh_compute_takes(const mesh_compute *c, uint32_t mesh) {
+    return c->takes[mesh];
 }
 
-bool mesh_compute_takes(const particle_view *v, const mesh_compute *c, uint32_t mesh) {
-    const particle_mesh *m = &v->mesh->meshes[mesh];
-    bool words = (m->position_offset | (GLuint)m->position_stride) % 4 == 0 &&
-                 (!m->normals || (m->normal_offset | (GLuint)m->normal_stride) % 4 == 0) &&
-                 (!m->texcoords || (m->texcoord_offset | (GLuint)m->texcoord_stride) % 4 == 0) &&
-                 (!m->index_count || m->index_offset % index_bytes(m) == 0);
-    return words && c->triangles[mesh] > 0 && (uint64_t)v->desc->capacity * c->triangles[mesh] < (1ull << 31);
+bool mesh_compute_fits(const particle_view *v, const draw_target *target) {
+    uint64_t pixels = (uint64_t)target->viewport[2] * (uint64_t)target->viewport[3];
+    return 12 * pixels <= (uint64_t)plume_env_gl_caps(v->env).storage_block_bytes;
 }
 
 /* The per-pixel buffer holds `pixels`: a depth key each, then two words of
@@ -230,13 +244,16 @@ plume_result mesh_compute_draw(const particle_view *v, mesh_compute *c, const dr
     if (r != PLUME_OK) return r;
     /* Empty keys are 0: cleared without data, which no pixel-store state of the host's reaches. */
     const GLuint no_box[4] = {0xFFFFFFFFu, 0xFFFFFFFFu, 0, 0};
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT); /* after the last draw's atomics on both */
     glBindBuffer(GL_COPY_WRITE_BUFFER, c->pixel_buffer);
     glClearBufferSubData(GL_COPY_WRITE_BUFFER, GL_R32UI, 0, (GLsizeiptr)(4 * pixels), GL_RED_INTEGER,
                          GL_UNSIGNED_INT, NULL);
     glBindBuffer(GL_COPY_WRITE_BUFFER, buffers->args);
-    glBufferSubData(GL_COPY_WRITE_BUFFER, 4 * PLUME_MESH_COMPUTE_BOX, sizeof no_box, no_box);
+    GLuint box = buffers->first_list * PLUME_MESH_ARGS_WORDS + 4;
+    glBufferSubData(GL_COPY_WRITE_BUFFER, 4 * box, sizeof no_box, no_box);
     glUseProgram(c->raster_program);
     set_raster_uniforms(v, c, frame, target, eye);
+    glUniform1ui(c->raster_at[MR_BOX], box);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_INSTANCES, buffers->instances);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_LISTS, buffers->lists);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_ARGS, buffers->args);
@@ -245,10 +262,10 @@ plume_result mesh_compute_draw(const particle_view *v, mesh_compute *c, const dr
     for (GLuint pass = 0; pass < 2; ++pass) {
         glUniform1ui(c->raster_at[MR_PASS], pass);
         for (uint32_t i = 0; i < v->mesh->count; ++i) {
-            if (!mesh_compute_takes(v, c, i)) continue;
+            if (!c->takes[i]) continue;
             uint64_t jobs = (uint64_t)v->desc->capacity * c->triangles[i];
             uint64_t groups = (jobs + PLUME_MESH_RASTER_GROUP_SIZE - 1) / PLUME_MESH_RASTER_GROUP_SIZE;
-            glUniform1ui(c->raster_at[MR_LIST], PLUME_MESH_COMPUTE_LIST(i));
+            glUniform1ui(c->raster_at[MR_LIST], buffers->first_list + i);
             set_mesh(v, c, i);
             glDispatchCompute((GLuint)(groups < MOST_RASTER_GROUPS ? groups : MOST_RASTER_GROUPS), 1, 1);
         }
@@ -259,6 +276,7 @@ plume_result mesh_compute_draw(const particle_view *v, mesh_compute *c, const dr
     glUniform2i(c->resolve_at[1], target->viewport[2], target->viewport[3]);
     glUniform1ui(c->resolve_at[2], frame->depth_convention);
     glUniform1ui(c->resolve_at[3], (GLuint)pixels);
+    glUniform1ui(c->resolve_at[4], box);
     glBindVertexArray(c->vertex_array);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     return PLUME_OK;

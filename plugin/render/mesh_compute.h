@@ -16,15 +16,18 @@
 
 #include "render/particle_uniforms.h"
 
-enum { MESH_RASTER_UNIFORM_COUNT = 16, MESH_RESOLVE_UNIFORM_COUNT = 4, MESH_COMPUTE_GL_OBJECTS = 4 };
+enum { MESH_RASTER_UNIFORM_COUNT = 17, MESH_RESOLVE_UNIFORM_COUNT = 5, MESH_COMPUTE_GL_OBJECTS = 4 };
 
 typedef struct mesh_compute {
     GLuint raster_program, resolve_program, vertex_array;
     particle_uniforms raster_uniforms;
     GLint raster_at[MESH_RASTER_UNIFORM_COUNT], resolve_at[MESH_RESOLVE_UNIFORM_COUNT];
     uint32_t triangles[PLUME_GPU_MAX_MESHES];
-    /* Closed and wound counter-clockwise seen from outside: opaque, its
-     * faces turned away from the eye are hidden, and skipped. */
+    /* mesh_compute_takes, worked out at creation. */
+    bool takes[PLUME_GPU_MAX_MESHES];
+    /* Uploaded by plume (the host cannot rewrite it), closed and wound
+     * counter-clockwise seen from outside: opaque, its faces turned away
+     * from the eye are hidden, and skipped. */
     bool closed[PLUME_GPU_MAX_MESHES];
     /* Per pixel of the viewport the nearest depth key, then two words of
      * its colour each, for `pixels` pixels. */
@@ -32,20 +35,25 @@ typedef struct mesh_compute {
     uint64_t pixels;
 } mesh_compute;
 
-/* The programs, and whether each mesh is closed (reads the meshes back:
- * binds GL_COPY_READ_BUFFER). */
+/* The programs, which meshes it takes and which are closed (reads the
+ * uploaded meshes back: binds GL_COPY_READ_BUFFER). */
 plume_result mesh_compute_create(const particle_view *view, mesh_compute *compute);
 uint32_t mesh_compute_gl_objects(const mesh_compute *compute, plume_gl_object *out);
 /* Whether mesh `mesh`'s particles may be rasterized in compute: its
  * triangles times the system's capacity (the jobs of a list) fit 31 bits,
- * and its attributes' offsets and strides are whole words. */
-bool mesh_compute_takes(const particle_view *view, const mesh_compute *compute, uint32_t mesh);
+ * and its indices end within their buffer's last whole word (the raster
+ * reads byte and short indices a word at a time). */
+bool mesh_compute_takes(const mesh_compute *compute, uint32_t mesh);
+/* Whether the per-pixel buffer of `target`'s viewport fits one storage
+ * block of this GL. */
+bool mesh_compute_fits(const particle_view *view, const draw_target *target);
 /* The compute lists' meshes drawn onto the host's framebuffer (the instance
  * pass filled the lists; the depth test on, with depth writes and no blend,
  * and the sprite on unit 0 as the raster draw has them). `buffers`: the
  * mesh draw's indirect commands, lists and instance records. */
 typedef struct mesh_compute_buffers {
     GLuint args, lists, instances;
+    uint32_t first_list; /* the first mesh's compute list */
 } mesh_compute_buffers;
 plume_result mesh_compute_draw(const particle_view *view, mesh_compute *compute, const draw_frame *frame,
                                const draw_target *target, const mesh_compute_buffers *buffers, const float eye[3]);

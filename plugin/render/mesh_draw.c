@@ -38,10 +38,10 @@ enum { MD_MESH, MD_HAS_NORMALS, MD_HAS_TEXCOORDS, MD_SCALE_START, MD_SCALE_END, 
 /* The compaction's uniforms (mesh_compact.comp), in this order. */
 static const char *const MESH_COMPACT_UNIFORMS[] = {"u_mesh_count", "u_mesh_pick", "u_mesh_seed", "u_list_room", NULL};
 /* The instance pass's own (mesh_instances.comp), after the compaction's. */
-static const char *const MESH_INSTANCE_UNIFORMS[] = {"u_mesh_count", "u_mesh_pick",   "u_mesh_seed",
-                                                     "u_list_room",  "u_scale_start", "u_scale_end",
-                                                     "u_compact",    "u_compute_below", NULL};
-enum { MI_SCALE_START = 4, MI_SCALE_END, MI_COMPACT, MI_COMPUTE_BELOW, MESH_INSTANCE_UNIFORM_COUNT };
+static const char *const MESH_INSTANCE_UNIFORMS[] = {
+    "u_mesh_count", "u_mesh_pick", "u_mesh_seed",     "u_list_room",     "u_scale_start",
+    "u_scale_end",  "u_compact",   "u_compute_below", "u_compute_first", NULL};
+enum { MI_SCALE_START = 4, MI_SCALE_END, MI_COMPACT, MI_COMPUTE_BELOW, MI_COMPUTE_FIRST, MESH_INSTANCE_UNIFORM_COUNT };
 _Static_assert(sizeof MESH_DRAW_UNIFORMS / sizeof *MESH_DRAW_UNIFORMS == MESH_DRAW_UNIFORM_COUNT + 1,
                "a name for each location");
 
@@ -104,10 +104,6 @@ static void release(void *state, plume_context *context) {
 
 static const particle_attachment_class MESH_DRAW_ATTACHMENT = {"mesh draw path", release, list_gl_objects};
 
-static uint32_t index_bytes(GLenum type) {
-    return type == GL_UNSIGNED_BYTE ? 1u : type == GL_UNSIGNED_SHORT ? 2u : 4u;
-}
-
 /* A vertex array over the mesh's buffers (vertex buffer bindings, GL 4.3:
  * nothing is bound to GL_ARRAY_BUFFER) and the arguments' constant words. */
 static void create_mesh_objects(const particle_mesh *mesh, GLuint vertex_array, uint32_t args[5]) {
@@ -124,7 +120,7 @@ static void create_mesh_objects(const particle_mesh *mesh, GLuint vertex_array, 
     }
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh->indices);
     if (mesh->index_count) {
-        const uint32_t elements[5] = {mesh->index_count, 0, mesh->index_offset / index_bytes(mesh->index_type), 0, 0};
+        const uint32_t elements[5] = {mesh->index_count, 0, mesh->index_offset / mesh_index_bytes(mesh->index_type), 0, 0};
         memcpy(args, elements, sizeof elements);
     } else {
         const uint32_t arrays[5] = {mesh->vertex_count, 0, 0, 0, 0};
@@ -142,9 +138,14 @@ static bool compacts(const particle_view *v, const mesh_draw_state *m) {
            m->compute_now;
 }
 
+/* The first mesh's compute list: after the levels' lists, or the meshes'. */
+static uint32_t compute_first(const particle_view *v, const mesh_draw_state *m) {
+    return m->levels_on ? PLUME_MESH_LEVEL_LISTS : v->mesh->count;
+}
+
 /* The lists (and indirect commands) the instance pass or compaction fills. */
 static uint32_t list_count(const particle_view *v, const mesh_draw_state *m) {
-    return m->compute_possible ? PLUME_MESH_ALL_LISTS : m->levels_on ? PLUME_MESH_LEVEL_LISTS : v->mesh->count;
+    return compute_first(v, m) + (m->compute_possible ? v->mesh->count : 0u);
 }
 
 /* The lists; the compaction's program where no instance pass compacts. */
@@ -213,7 +214,7 @@ static plume_result create(const particle_view *v, mesh_draw_state *m) {
     particle_find_uniforms(m->program, &m->uniforms);
     plume_find_uniform_locations(m->program, MESH_DRAW_UNIFORMS, m->at);
     glGenVertexArrays((GLsizei)v->mesh->count, m->vertex_arrays);
-    uint32_t args[PLUME_MESH_ALL_LISTS][MESH_ARGS_STRIDE / 4] = {{0}};
+    uint32_t args[PLUME_MESH_MOST_LISTS][MESH_ARGS_STRIDE / 4] = {{0}};
     for (uint32_t i = 0; i < v->mesh->count; ++i)
         create_mesh_objects(&v->mesh->meshes[i], m->vertex_arrays[i], args[i]);
     m->levels_on = instances && mesh_levels_asked(v);
@@ -279,8 +280,9 @@ static void set_instance_pass_uniforms(const particle_view *v, const mesh_draw_s
     float threshold = m->lab_sets_compute_below ? m->lab_compute_below : DRAW_TUNING.mesh_compute_below_pixels;
     /* Under the size a mesh reaching the eye's plane is given (3e38): that one stays with the raster draw. */
     for (uint32_t i = 0; i < v->mesh->count && m->compute_now; ++i)
-        below[i] = mesh_compute_takes(v, &m->compute, i) ? fminf(threshold, 1e30f) : 0.0f;
+        below[i] = mesh_compute_takes(&m->compute, i) ? fminf(threshold, 1e30f) : 0.0f;
     glUniform1fv(m->instance_at[MI_COMPUTE_BELOW], PLUME_GPU_MAX_MESHES, below);
+    glUniform1ui(m->instance_at[MI_COMPUTE_FIRST], compute_first(v, m));
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SPIN, v->mesh->spin_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_MESH_INSTANCES, m->instances_buffer);
 }
@@ -343,7 +345,8 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
     if (!m) return result;
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: meshes");
     float threshold = m->lab_sets_compute_below ? m->lab_compute_below : DRAW_TUNING.mesh_compute_below_pixels;
-    m->compute_now = m->compute_possible && threshold > 0.0f && frame->desc->draw_path != PLUME_DRAW_PATH_RASTER;
+    m->compute_now = m->compute_possible && threshold > 0.0f && frame->desc->draw_path != PLUME_DRAW_PATH_RASTER &&
+                     mesh_compute_fits(v, target);
     set_instance_counts(v, m, frame, target);
     glUseProgram(m->program);
     particle_set_appearance_uniforms(v, &m->uniforms);
@@ -392,7 +395,8 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
     if (m->levels_on && lod->impostor_below_pixels > 0.0f)
         mesh_levels_draw_impostors(v, &m->levels, frame, m->sprite_sampler, v->desc->capacity);
     if (m->compute_now) {
-        const mesh_compute_buffers buffers = {m->args_buffer, m->lists_buffer, m->instances_buffer};
+        const mesh_compute_buffers buffers = {m->args_buffer, m->lists_buffer, m->instances_buffer,
+                                              compute_first(v, m)};
         result = mesh_compute_draw(v, &m->compute, frame, target, &buffers, eye);
     }
     glPopDebugGroup();
@@ -424,7 +428,8 @@ uint32_t mesh_draw_read_compute_count(const particle_view *v) {
     if (!m || !m->args_buffer || !m->compute_possible) return 0;
     uint32_t counts[PLUME_GPU_MAX_MESHES][MESH_ARGS_STRIDE / 4];
     glBindBuffer(GL_COPY_READ_BUFFER, m->args_buffer);
-    glGetBufferSubData(GL_COPY_READ_BUFFER, PLUME_MESH_COMPUTE_LIST(0) * MESH_ARGS_STRIDE, sizeof counts, counts);
+    glGetBufferSubData(GL_COPY_READ_BUFFER, compute_first(v, m) * MESH_ARGS_STRIDE,
+                       (GLsizeiptr)(v->mesh->count * MESH_ARGS_STRIDE), counts);
     uint32_t sum = 0;
     for (uint32_t i = 0; i < v->mesh->count; ++i) sum += counts[i][1];
     return sum;
@@ -434,7 +439,7 @@ void mesh_draw_read_level_counts(const particle_view *v, uint32_t counts[3]) {
     counts[0] = counts[1] = counts[2] = 0;
     mesh_draw_state *m = particle_view_attachment(v, &MESH_DRAW_ATTACHMENT);
     if (!m || !m->args_buffer) return;
-    uint32_t args[PLUME_MESH_ALL_LISTS][MESH_ARGS_STRIDE / 4] = {{0}};
+    uint32_t args[PLUME_MESH_MOST_LISTS][MESH_ARGS_STRIDE / 4] = {{0}};
     glBindBuffer(GL_COPY_READ_BUFFER, m->args_buffer);
     glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)sizeof args[0] * list_count(v, m), args);
     for (uint32_t i = 0; i < v->mesh->count; ++i) {

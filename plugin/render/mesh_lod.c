@@ -60,7 +60,7 @@ static uint32_t *read_triangles(const plume_env *env, const particle_mesh *m, ui
         for (uint32_t k = 0; out && k < count; ++k) out[k] = k;
         return out;
     }
-    uint32_t size = m->index_type == GL_UNSIGNED_BYTE ? 1u : m->index_type == GL_UNSIGNED_SHORT ? 2u : 4u;
+    uint32_t size = mesh_index_bytes(m->index_type);
     unsigned char *raw = plume_alloc(env, (size_t)count * size);
     if (!raw) {
         plume_free(env, out);

@@ -31,6 +31,10 @@ typedef struct mesh_data {
     float *positions, *normals;
     uint32_t *triangles;
 } mesh_data;
+/* The bytes of an index of `type` (GL_UNSIGNED_BYTE, _SHORT, else _INT). */
+static inline uint32_t mesh_index_bytes(GLenum type) {
+    return type == GL_UNSIGNED_BYTE ? 1u : type == GL_UNSIGNED_SHORT ? 2u : 4u;
+}
 /* Reads `mesh` back (binds GL_COPY_READ_BUFFER); false: out of memory,
  * nothing kept. */
 bool mesh_read_data(const plume_env *env, const particle_mesh *mesh, mesh_data *out);

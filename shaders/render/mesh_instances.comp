@@ -37,6 +37,7 @@ uniform bool u_levels;          // plume_mesh_lod in use: lists by level, cullin
 uniform float u_coarse_below;   // pixels; 0: never
 uniform float u_impostor_below; // pixels; 0: never
 uniform float u_compute_below[PLUME_GPU_MAX_MESHES]; // per mesh, pixels; 0: never (the compute raster)
+uniform uint u_compute_first;   // the first mesh's compute list
 uniform bool u_cull;            // the frustum, and u_depth_cull
 uniform bool u_depth_cull;      // the frame gave a depth texture
 uniform vec4 u_frustum_planes[PLUME_CULL_PLANES];
@@ -130,7 +131,7 @@ void main() {
         if (u_levels) list = level_list(mesh, pixels);
         // Under the impostors' size the impostor; else under the compute
         // raster's the full mesh in compute, before the coarse mesh.
-        if (list != PLUME_MESH_IMPOSTOR_LIST && pixels < u_compute_below[mesh]) list = PLUME_MESH_COMPUTE_LIST(mesh);
+        if (list != PLUME_MESH_IMPOSTOR_LIST && pixels < u_compute_below[mesh]) list = u_compute_first + mesh;
     }
     mat3 turn = rotation_of(orientation);
     mat3 model = turn * mat3(vec3(scale.x, 0.0, 0.0), vec3(0.0, scale.y, 0.0), vec3(0.0, 0.0, scale.z));

@@ -19,8 +19,8 @@ layout(local_size_x = PLUME_MESH_RASTER_GROUP_SIZE) in;
 layout(std430, binding = PLUME_BINDING_MESH_INSTANCES) restrict readonly buffer Instances { vec4 instances[]; };
 layout(std430, binding = PLUME_BINDING_MESH_LISTS) restrict readonly buffer Lists { uint lists[]; };
 // The lists' counts (word 1 of each command); the depth pass widens the
-// box of the pixels it covered at PLUME_MESH_COMPUTE_BOX (x, y low, then
-// high), which the resolve covers.
+// box of the pixels it covered at u_box (x, y low, then high), which the
+// resolve covers.
 layout(std430, binding = PLUME_BINDING_MESH_ARGS) restrict buffer Arguments { uint arguments[]; };
 // The mesh's buffers as words (one buffer may hold several of them).
 layout(std430, binding = PLUME_BINDING_MESH_POSITIONS) readonly buffer Positions { uint position_words[]; };
@@ -31,7 +31,8 @@ layout(std430, binding = PLUME_BINDING_MESH_INDICES) readonly buffer Indices { u
 layout(std430, binding = PLUME_BINDING_MESH_PIXELS) restrict buffer Pixels { uint pixel_words[]; };
 
 uniform uint u_pass;           // 0: depth keys, 1: colours
-uniform uint u_list;           // PLUME_MESH_COMPUTE_LIST(mesh)
+uniform uint u_list;           // the mesh's compute list
+uniform uint u_box;            // the word where the box of covered pixels starts
 uniform uint u_list_room;      // the slots of a list
 uniform uint u_triangles;      // the mesh's triangles
 uniform uvec2 u_position_layout; // first word, words a vertex
@@ -48,15 +49,6 @@ uniform bool u_cull_back_faces;
 uniform sampler2D u_sprite;    // unit 0, premultiplied RGBA
 uniform bool u_has_texture;
 uniform bool u_lit;
-
-// A triangle on screen, wound counter-clockwise (y up): its corners in
-// pixels, their window depths and 1 / w, and twice its area.
-struct ScreenTriangle {
-    vec2 corner[3];
-    float depth[3];
-    float inverse_w[3];
-    float area;
-};
 
 // Twice the signed area of (a, b, p): positive where p is left of a -> b.
 // Evaluated from the lesser end (x, then y), whichever way the edge is
@@ -126,43 +118,48 @@ void main() {
         uint at = record * uint(PLUME_MESH_INSTANCE_VEC4S);
         vec4 row0 = instances[at], row1 = instances[at + 1u], row2 = instances[at + 2u];
 
-        ScreenTriangle t;
+        // The triangle on screen: its corners in pixels, their window
+        // depths and 1 / w. Everything a pixel's depth key comes from is
+        // precise, so that the depth pass and the colour pass, whatever a
+        // compiler makes of each, get the same bits.
+        precise vec2 corner[3];
+        precise float corner_depth[3], corner_inverse_w[3];
+        precise vec3 world[3];
         uint vertex[3];
-        vec3 world[3];
         bool behind = false;
         for (int k = 0; k < 3; ++k) {
             vertex[k] = corner_vertex(triangle, uint(k));
             vec4 position = vec4(vertex_position(vertex[k]), 1.0);
             world[k] = vec3(dot(row0, position), dot(row1, position), dot(row2, position));
-            vec4 clip = u_view_projection * vec4(world[k], 1.0);
+            precise vec4 clip = u_view_projection * vec4(world[k], 1.0);
             behind = behind || clip.w <= 1e-6;
-            t.inverse_w[k] = 1.0 / clip.w;
-            vec3 ndc = clip.xyz * t.inverse_w[k];
-            t.corner[k] = (ndc.xy * 0.5 + 0.5) * vec2(u_size);
-            t.depth[k] = window_depth_of_ndc(ndc.z);
+            corner_inverse_w[k] = 1.0 / clip.w;
+            precise vec3 ndc = clip.xyz * corner_inverse_w[k];
+            corner[k] = (ndc.xy * 0.5 + 0.5) * vec2(u_size);
+            corner_depth[k] = window_depth_of_ndc(ndc.z);
         }
         if (behind) continue; // the instance pass sends what reaches the eye's plane to the raster draw
-        float area = edge_value(t.corner[0], t.corner[1], t.corner[2]);
+        precise float area = edge_value(corner[0], corner[1], corner[2]);
         if (area == 0.0 || (u_cull_back_faces && area < 0.0)) continue;
         if (area < 0.0) { // wound clockwise: turned round, so that the inside is left of every edge
-            vec2 c = t.corner[1]; t.corner[1] = t.corner[2]; t.corner[2] = c;
-            float d = t.depth[1]; t.depth[1] = t.depth[2]; t.depth[2] = d;
-            float w = t.inverse_w[1]; t.inverse_w[1] = t.inverse_w[2]; t.inverse_w[2] = w;
+            vec2 c = corner[1]; corner[1] = corner[2]; corner[2] = c;
+            float d = corner_depth[1]; corner_depth[1] = corner_depth[2]; corner_depth[2] = d;
+            float w = corner_inverse_w[1]; corner_inverse_w[1] = corner_inverse_w[2]; corner_inverse_w[2] = w;
             uint v = vertex[1]; vertex[1] = vertex[2]; vertex[2] = v;
             vec3 p = world[1]; world[1] = world[2]; world[2] = p;
             area = -area;
         }
-        vec2 low = min(t.corner[0], min(t.corner[1], t.corner[2]));
-        vec2 high = max(t.corner[0], max(t.corner[1], t.corner[2]));
+        vec2 low = min(corner[0], min(corner[1], corner[2]));
+        vec2 high = max(corner[0], max(corner[1], corner[2]));
         // The pixels whose centres (x + 0.5, y + 0.5) the box holds.
         ivec2 first = max(ivec2(ceil(low - 0.5)), ivec2(0));
         ivec2 last = min(ivec2(floor(high - 0.5)), u_size - 1);
         if (any(greaterThan(first, last))) continue;
         covered_low = min(covered_low, first);
         covered_high = max(covered_high, last);
-        bool owned0 = owns_edge(t.corner[1], t.corner[2]);
-        bool owned1 = owns_edge(t.corner[2], t.corner[0]);
-        bool owned2 = owns_edge(t.corner[0], t.corner[1]);
+        bool owned0 = owns_edge(corner[1], corner[2]);
+        bool owned1 = owns_edge(corner[2], corner[0]);
+        bool owned2 = owns_edge(corner[0], corner[1]);
 
         // What the pixels need beyond their depth: the corners' texture
         // coordinates and normals (turned by the particle's normal matrix),
@@ -178,10 +175,10 @@ void main() {
             vec3 n = vertex_normal(vertex[k]);
             normal[k] = vec3(dot(n0.xyz, n), dot(n1.xyz, n), dot(n2.xyz, n));
         }
-        vec3 inverse_w = vec3(t.inverse_w[0], t.inverse_w[1], t.inverse_w[2]);
-        vec3 dw_x = vec3(t.corner[1].y - t.corner[2].y, t.corner[2].y - t.corner[0].y, t.corner[0].y - t.corner[1].y) *
+        vec3 inverse_w = vec3(corner_inverse_w[0], corner_inverse_w[1], corner_inverse_w[2]);
+        vec3 dw_x = vec3(corner[1].y - corner[2].y, corner[2].y - corner[0].y, corner[0].y - corner[1].y) *
                     inverse_w / area;
-        vec3 dw_y = vec3(t.corner[2].x - t.corner[1].x, t.corner[0].x - t.corner[2].x, t.corner[1].x - t.corner[0].x) *
+        vec3 dw_y = vec3(corner[2].x - corner[1].x, corner[0].x - corner[2].x, corner[1].x - corner[0].x) *
                     inverse_w / area;
         vec2 duv_x = dw_x.x * uv[0] + dw_x.y * uv[1] + dw_x.z * uv[2];
         vec2 duv_y = dw_y.x * uv[0] + dw_y.y * uv[1] + dw_y.z * uv[2];
@@ -190,12 +187,12 @@ void main() {
         for (int y = first.y; y <= last.y; ++y) {
             for (int x = first.x; x <= last.x; ++x) {
                 vec2 centre = vec2(float(x) + 0.5, float(y) + 0.5);
-                float e0 = edge_value(t.corner[1], t.corner[2], centre);
-                float e1 = edge_value(t.corner[2], t.corner[0], centre);
-                float e2 = edge_value(t.corner[0], t.corner[1], centre);
+                float e0 = edge_value(corner[1], corner[2], centre);
+                float e1 = edge_value(corner[2], corner[0], centre);
+                float e2 = edge_value(corner[0], corner[1], centre);
                 if (!inside_edge(e0, owned0) || !inside_edge(e1, owned1) || !inside_edge(e2, owned2)) continue;
-                vec3 screen_weight = vec3(e0, e1, e2) / area;
-                float depth = dot(screen_weight, vec3(t.depth[0], t.depth[1], t.depth[2]));
+                precise vec3 screen_weight = vec3(e0, e1, e2) / area;
+                precise float depth = dot(screen_weight, vec3(corner_depth[0], corner_depth[1], corner_depth[2]));
                 if (!ndc_depth_inside(ndc_depth_of_window(depth))) continue; // the near and far planes clip
                 uint key = depth_key(depth);
                 uint pixel = uint(y * u_size.x + x);
@@ -244,8 +241,8 @@ void main() {
     }
     barrier();
     if (gl_LocalInvocationIndex != 0u || group_box[2] < group_box[0]) return;
-    atomicMin(arguments[PLUME_MESH_COMPUTE_BOX], group_box[0]);
-    atomicMin(arguments[PLUME_MESH_COMPUTE_BOX + 1], group_box[1]);
-    atomicMax(arguments[PLUME_MESH_COMPUTE_BOX + 2], group_box[2]);
-    atomicMax(arguments[PLUME_MESH_COMPUTE_BOX + 3], group_box[3]);
+    atomicMin(arguments[u_box], group_box[0]);
+    atomicMin(arguments[u_box + 1u], group_box[1]);
+    atomicMax(arguments[u_box + 2u], group_box[2]);
+    atomicMax(arguments[u_box + 3u], group_box[3]);
 }

@@ -205,14 +205,16 @@
  * each mesh's full mesh, 4 .. 7 its coarse mesh, 8 the impostors of all. */
 #define PLUME_MESH_IMPOSTOR_LIST (2 * PLUME_GPU_MAX_MESHES)
 #define PLUME_MESH_LEVEL_LISTS (2 * PLUME_GPU_MAX_MESHES + 1)
-/* The compute raster (render/mesh_compute.c): lists 9 .. 12 each mesh's
- * particles rasterized in compute (their count at word 1), read by
- * mesh_raster.comp, which reads the mesh from its own buffers (words, in
- * their layouts) and writes per pixel of the viewport a depth key (the
- * nearest the largest: atomicMax; 0 empty) and, after the keys, the
- * nearest's colour (two halves a channel pair), read by mesh_resolve.frag. */
-#define PLUME_MESH_COMPUTE_LIST(mesh) (PLUME_MESH_LEVEL_LISTS + (mesh))
-#define PLUME_MESH_ALL_LISTS (PLUME_MESH_LEVEL_LISTS + PLUME_GPU_MAX_MESHES)
+/* The compute raster (render/mesh_compute.c): after the lists above that
+ * the system uses (its meshes' full lists, or all of the levels' lists),
+ * one list a mesh of the particles rasterized in compute (their count at
+ * word 1; the first's words 4 .. 7, which no draw reads, the box of pixels
+ * the depth pass covered: low x, y, high x, y), read by mesh_raster.comp,
+ * which reads the mesh from its own buffers (words, in their layouts) and
+ * writes per pixel of the viewport a depth key (the nearest the largest:
+ * atomicMax; 0 empty) and, after the keys, the nearest's colour (two halves
+ * a channel pair), read by mesh_resolve.frag. */
+#define PLUME_MESH_MOST_LISTS (PLUME_MESH_LEVEL_LISTS + PLUME_GPU_MAX_MESHES)
 #define PLUME_BINDING_MESH_POSITIONS 0
 #define PLUME_BINDING_MESH_NORMALS 1
 #define PLUME_BINDING_MESH_PIXELS 3
@@ -220,10 +222,6 @@
 #define PLUME_BINDING_MESH_TEXCOORDS 5
 #define PLUME_MESH_RASTER_GROUP_SIZE 64
 #define PLUME_MESH_EMPTY_KEY 0u
-/* The word of the mesh draw's arguments where the compute raster's box of
- * covered pixels starts (low x, y, high x, y; the first compute list's
- * command's words 4 .. 7, which no draw reads): the resolve covers it. */
-#define PLUME_MESH_COMPUTE_BOX (PLUME_MESH_COMPUTE_LIST(0) * PLUME_MESH_ARGS_WORDS + 4)
 
 /* ---- The scene depth's convention (u_depth_convention, scene_depth.glsl) ---- */
 #define PLUME_DEPTH_ZERO_TO_ONE 1u /* clip control's GL_ZERO_TO_ONE: window depth = NDC z */

@@ -215,25 +215,30 @@ static void test_mesh_compute_two_systems_in_one_frame(void **state) {
 
 /* A sphere in the host's buffers (positions, normals and texture
  * coordinates interleaved, 32 bytes a vertex from byte 16; 16-bit indices
- * from byte 6), in compute, as the CPU draws it; then the host writes new
- * positions into its buffer (the sphere flattened to half its height,
- * within its reach: plume_mesh.h leaves the contents to the host): the
- * compute raster draws the new mesh, as the raster draw does. */
+ * from byte 6, the buffer a whole number of words), in compute, as the CPU
+ * draws it; then the host writes new positions into its buffer (the sphere
+ * flattened to half its height, within its reach: plume_mesh.h leaves the
+ * contents to the host): the compute raster draws the new mesh, as the
+ * raster draw does. The same indices in a buffer that ends inside a word
+ * (which the raster, reading a word at a time, would read past) stay on
+ * the raster draw, with its picture. */
 static void test_mesh_compute_reads_the_host_buffers(void **state) {
     (void)state;
     mesh_arrays sphere = mesh_reference_sphere(12, 20);
     enum { HEAD = 16, STRIDE = 32, INDEX_HEAD = 6 };
     size_t vertex_bytes = HEAD + (size_t)STRIDE * sphere.vertex_count;
     unsigned char *vertices = calloc(1, vertex_bytes);
-    uint16_t *indices = calloc(sphere.index_count + INDEX_HEAD / 2, sizeof(uint16_t));
+    size_t index_bytes = INDEX_HEAD + (size_t)sphere.index_count * 2, padded = (index_bytes + 3) / 4 * 4;
+    assert_true(index_bytes % 4 != 0);
+    uint16_t *indices = calloc(padded / 2, sizeof(uint16_t));
     for (uint32_t v = 0; v < sphere.vertex_count; ++v) {
         memcpy(vertices + HEAD + STRIDE * v, sphere.positions + 3 * v, 12);
         memcpy(vertices + HEAD + STRIDE * v + 12, sphere.normals + 3 * v, 12);
         memcpy(vertices + HEAD + STRIDE * v + 24, sphere.texcoords + 2 * v, 8);
     }
     for (uint32_t k = 0; k < sphere.index_count; ++k) indices[INDEX_HEAD / 2 + k] = (uint16_t)sphere.indices[k];
-    GLuint buffers[2] = {test_buffer_create(vertex_bytes, vertices),
-                         test_buffer_create(INDEX_HEAD + (size_t)sphere.index_count * 2, indices)};
+    GLuint buffers[3] = {test_buffer_create(vertex_bytes, vertices), test_buffer_create(padded, indices),
+                         test_buffer_create(index_bytes, indices)};
     const float at[3] = {0.2f, -0.1f, -3.0f}, axis[3] = {0.3f, 1.0f, 0.2f};
     plume_system_desc desc = mesh_still_system_desc();
     desc.emitters[0] = mesh_still_emitter(at, axis, 1.4f);
@@ -261,12 +266,20 @@ static void test_mesh_compute_reads_the_host_buffers(void **state) {
     assert_true(counts[0] == 1 && counts[1] == 1 && none == 0);
     assert_true(changed > 200);
     assert_compute_matches_raster(flat, raster, 400, 12, "the host's sphere flattened");
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+    desc.meshes.meshes[0].indices.buffer = buffers[2];
+    system = mesh_create_updated(&desc, &c);
+    uint32_t unpadded = mesh_draw_below(system, EVERY_MESH, &c, mesh_lit_frame(), false, 0, 1.0f, round);
+    printf("  indices ending inside a word: %u rasterized in compute, largest difference from the raster draw %.4f\n",
+           unpadded, render_largest_difference(round, raster));
+    assert_int_equal(unpadded, 0);
+    assert_true(render_largest_difference(round, raster) == 0.0f);
     free(round);
     free(flat);
     free(raster);
     free(cpu);
     assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
-    glDeleteBuffers(2, buffers);
+    glDeleteBuffers(3, buffers);
     free(vertices);
     free(indices);
     mesh_reference_free(&sphere);
