@@ -267,7 +267,7 @@ static void upload_mesh(system_state *s, int i, const plume_mesh_desc *m, partic
     }
     s->mesh.radius[i] = radius;
     *out = (particle_mesh){.positions = own[0], .normals = own[1], .texcoords = own[2], .indices = own[3],
-                           .position_stride = 12, .normal_stride = 12, .texcoord_stride = 8};
+                           .position_stride = 12, .normal_stride = 12, .texcoord_stride = 8, .uploaded = true};
 }
 
 plume_result mesh_create(system_state *s) {

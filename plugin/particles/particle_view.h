@@ -62,6 +62,8 @@ typedef struct particle_mesh {
     uint32_t vertex_count, index_count;     /* index_count 0: not indexed */
     GLenum index_type;
     float radius;                           /* the farthest vertex from the mesh's origin */
+    bool uploaded;                          /* plume's buffers, from the descriptor's data: the host cannot
+                                               rewrite them */
 } particle_mesh;
 
 /* The meshes of a mesh system (plume_system_desc.meshes.count > 0). */

@@ -137,7 +137,7 @@ static bool indices_end_in_a_word(const particle_mesh *m) {
 /* Whether each mesh plume uploaded is closed (read back once, then let go). */
 static plume_result find_closed_meshes(const particle_view *v, mesh_compute *c) {
     for (uint32_t i = 0; i < v->mesh->count; ++i) {
-        if (!v->desc->meshes.meshes[i].position_data) continue;
+        if (!v->mesh->meshes[i].uploaded) continue;
         mesh_data data;
         if (!mesh_read_data(v->env, &v->mesh->meshes[i], &data)) return PLUME_ERROR_OUT_OF_MEMORY;
         c->closed[i] = closed_outward(v->env, &data);

@@ -219,7 +219,9 @@ static void test_mesh_compute_two_systems_in_one_frame(void **state) {
  * draws it; then the host writes new positions into its buffer (the sphere
  * flattened to half its height, within its reach: plume_mesh.h leaves the
  * contents to the host): the compute raster draws the new mesh, as the
- * raster draw does. The same indices in a buffer that ends inside a word
+ * raster draw does, and again once the host has turned every triangle
+ * round (its own mesh is never taken for a closed one whose turned-away
+ * faces may be skipped). The same indices in a buffer that ends inside a word
  * (which the raster, reading a word at a time, would read past) stay on
  * the raster draw, with its picture. */
 static void test_mesh_compute_reads_the_host_buffers(void **state) {
@@ -266,9 +268,21 @@ static void test_mesh_compute_reads_the_host_buffers(void **state) {
     assert_true(counts[0] == 1 && counts[1] == 1 && none == 0);
     assert_true(changed > 200);
     assert_compute_matches_raster(flat, raster, 400, 12, "the host's sphere flattened");
+    /* The host turns every triangle round: a closed mesh of its own is not
+     * taken for one whose turned-away faces may be skipped. */
+    for (uint32_t k = 0; k < sphere.index_count; k += 3) {
+        uint16_t turned[3] = {indices[INDEX_HEAD / 2 + k], indices[INDEX_HEAD / 2 + k + 2],
+                              indices[INDEX_HEAD / 2 + k + 1]};
+        test_buffer_write(buffers[1], INDEX_HEAD + 2 * (size_t)k, sizeof turned, turned);
+    }
+    uint32_t turned = mesh_draw_below(system, EVERY_MESH, &c, mesh_lit_frame(), false, 0, 1.0f, flat);
+    mesh_draw_below(system, NO_MESH, &c, mesh_lit_frame(), false, 0, 1.0f, raster);
+    assert_int_equal(turned, 1);
+    assert_compute_matches_raster(flat, raster, 400, 12, "the host's sphere turned inside out");
     assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
     desc.meshes.meshes[0].indices.buffer = buffers[2];
     system = mesh_create_updated(&desc, &c);
+    mesh_draw_below(system, NO_MESH, &c, mesh_lit_frame(), false, 0, 1.0f, raster);
     uint32_t unpadded = mesh_draw_below(system, EVERY_MESH, &c, mesh_lit_frame(), false, 0, 1.0f, round);
     printf("  indices ending inside a word: %u rasterized in compute, largest difference from the raster draw %.4f\n",
            unpadded, render_largest_difference(round, raster));
