@@ -244,8 +244,10 @@ static void set_size_uniforms(const particle_view *v, const GLint *at, const dra
     float radius[PLUME_GPU_MAX_MESHES] = {0};
     for (uint32_t i = 0; i < v->mesh->count; ++i) radius[i] = v->mesh->meshes[i].radius;
     glUniform1fv(at[ML_MESH_RADIUS], PLUME_GPU_MAX_MESHES, radius);
-    glUniformMatrix4fv(at[ML_VIEW], 1, GL_FALSE, &frame->view[0][0]);
-    glUniformMatrix4fv(at[ML_PROJECTION], 1, GL_FALSE, &frame->projection[0][0]);
+    /* The whole matrices' addresses: GCC, having merged &m[0][0] with the
+     * matrix the frustum's planes read later, would take it for one row. */
+    glUniformMatrix4fv(at[ML_VIEW], 1, GL_FALSE, (const GLfloat *)frame->view);
+    glUniformMatrix4fv(at[ML_PROJECTION], 1, GL_FALSE, (const GLfloat *)frame->projection);
     glUniform1f(at[ML_VIEWPORT_HEIGHT], (float)target->viewport[3]);
 }
 
