@@ -27,8 +27,13 @@ static const char *const RESOLVE_UNIFORMS[] = {"u_origin", "u_size", "u_depth_co
 _Static_assert(sizeof RESOLVE_UNIFORMS / sizeof *RESOLVE_UNIFORMS == MESH_RESOLVE_UNIFORM_COUNT + 1, "a name each");
 
 /* The dispatch's most workgroups: the raster walks its list's jobs in
- * strides of the whole dispatch, so this only needs to fill the GPU. */
-enum { MOST_RASTER_GROUPS = 8192 };
+ * strides of the whole dispatch, so this only needs to fill the GPU. A
+ * pixel's bytes: its depth key and two words of colour. */
+enum { MOST_RASTER_GROUPS = 8192, PIXEL_BYTES = 12 };
+
+static uint64_t viewport_pixels(const draw_target *target) {
+    return (uint64_t)target->viewport[2] * (uint64_t)target->viewport[3];
+}
 
 /* A vertex's place on a grid of 2^-16 of its mesh's extent (a seam's
  * copies of a corner, computed apart, land together, -0 with +0). */
@@ -184,8 +189,7 @@ bool mesh_compute_takes(const mesh_compute *c, uint32_t mesh) {
 }
 
 bool mesh_compute_fits(const particle_view *v, const draw_target *target) {
-    uint64_t pixels = (uint64_t)target->viewport[2] * (uint64_t)target->viewport[3];
-    return 12 * pixels <= (uint64_t)plume_env_gl_caps(v->env).storage_block_bytes;
+    return PIXEL_BYTES * viewport_pixels(target) <= (uint64_t)plume_env_gl_caps(v->env).storage_block_bytes;
 }
 
 /* The per-pixel buffer holds `pixels`: a depth key each, then two words of
@@ -194,7 +198,7 @@ bool mesh_compute_fits(const particle_view *v, const draw_target *target) {
 static plume_result hold_pixels(const particle_view *v, mesh_compute *c, uint64_t pixels) {
     if (pixels <= c->pixels) return PLUME_OK;
     glDeleteBuffers(1, &c->pixel_buffer);
-    c->pixel_buffer = plume_make_buffer(v->env, (GLsizeiptr)(12 * pixels), NULL, GL_DYNAMIC_COPY,
+    c->pixel_buffer = plume_make_buffer(v->env, (GLsizeiptr)(PIXEL_BYTES * pixels), NULL, GL_DYNAMIC_COPY,
                                         "plume mesh compute raster: depth keys and colours");
     c->pixels = c->pixel_buffer ? pixels : 0;
     return c->pixels ? PLUME_OK : PLUME_ERROR_OUT_OF_MEMORY;
@@ -211,7 +215,7 @@ static void set_raster_uniforms(const particle_view *v, const mesh_compute *c, c
     glUniformMatrix4fv(at[MR_VIEW_PROJECTION], 1, GL_FALSE, &view_projection[0][0]);
     glUniform3fv(at[MR_EYE], 1, eye);
     glUniform2i(at[MR_SIZE], target->viewport[2], target->viewport[3]);
-    glUniform1ui(at[MR_PIXELS], (GLuint)((uint64_t)target->viewport[2] * (uint64_t)target->viewport[3]));
+    glUniform1ui(at[MR_PIXELS], (GLuint)viewport_pixels(target));
     glUniform1ui(at[MR_LIST_ROOM], v->desc->capacity);
     glUniform1ui(at[MR_SURFACE], v->desc->meshes.surface);
     glUniform1f(at[MR_ALPHA_CUTOFF], v->desc->meshes.alpha_cutoff);
@@ -239,7 +243,7 @@ static void set_mesh(const particle_view *v, const mesh_compute *c, uint32_t i) 
 
 plume_result mesh_compute_draw(const particle_view *v, mesh_compute *c, const draw_frame *frame,
                                const draw_target *target, const mesh_compute_buffers *buffers, const float eye[3]) {
-    uint64_t pixels = (uint64_t)target->viewport[2] * (uint64_t)target->viewport[3];
+    uint64_t pixels = viewport_pixels(target);
     plume_result r = hold_pixels(v, c, pixels);
     if (r != PLUME_OK) return r;
     /* Empty keys are 0: cleared without data, which no pixel-store state of the host's reaches. */

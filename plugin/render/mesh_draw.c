@@ -131,11 +131,20 @@ static void create_mesh_objects(const particle_mesh *mesh, GLuint vertex_array, 
 /* Several opaque meshes draw each its own particles: the compaction's
  * program and lists (a transparent system's meshes draw the whole list in
  * its back-to-front order instead, each skipping the others' particles).
- * Levels of detail compact too, into a list per mesh and level, and so
- * does a frame with the compute raster (its lists). */
+ * Levels of detail compact too, into a list per mesh and level. */
+static bool lists_by_mesh_or_level(const particle_view *v, const mesh_draw_state *m) {
+    return (v->mesh->count > 1 && v->desc->meshes.surface != PLUME_MESH_TRANSPARENT) || m->levels_on;
+}
+
+/* Whether this draw compacts: as above, or a frame with the compute raster
+ * (its lists). */
 static bool compacts(const particle_view *v, const mesh_draw_state *m) {
-    return (v->mesh->count > 1 && v->desc->meshes.surface != PLUME_MESH_TRANSPARENT) || m->levels_on ||
-           m->compute_now;
+    return lists_by_mesh_or_level(v, m) || m->compute_now;
+}
+
+/* The compute raster's threshold in pixels: the lab's, else the module's. */
+static float compute_threshold(const mesh_draw_state *m) {
+    return m->lab_sets_compute_below ? m->lab_compute_below : DRAW_TUNING.mesh_compute_below_pixels;
 }
 
 /* The first mesh's compute list: after the levels' lists, or the meshes'. */
@@ -224,8 +233,7 @@ static plume_result create(const particle_view *v, mesh_draw_state *m) {
     m->args_buffer = plume_make_buffer(v->env, (GLsizeiptr)sizeof args[0] * list_count(v, m), args, GL_DYNAMIC_DRAW,
                                        "plume particles: mesh draw arguments");
     draw_create_samplers(&m->sprite_sampler, &m->depth_sampler);
-    bool lists = (v->mesh->count > 1 && v->desc->meshes.surface != PLUME_MESH_TRANSPARENT) || m->levels_on ||
-                 m->compute_possible;
+    bool lists = lists_by_mesh_or_level(v, m) || m->compute_possible;
     if (lists && (result = create_compaction(v, m)) != PLUME_OK) return result;
     return plume_drain_gl_errors(v->env, "plume_system_draw (mesh draw objects)");
 }
@@ -276,8 +284,7 @@ static void set_instance_pass_uniforms(const particle_view *v, const mesh_draw_s
     glUniform3fv(m->instance_at[MI_SCALE_START], 1, v->desc->meshes.scale_start);
     glUniform3fv(m->instance_at[MI_SCALE_END], 1, v->desc->meshes.scale_end);
     glUniform1i(m->instance_at[MI_COMPACT], compacts(v, m));
-    float below[PLUME_GPU_MAX_MESHES] = {0};
-    float threshold = m->lab_sets_compute_below ? m->lab_compute_below : DRAW_TUNING.mesh_compute_below_pixels;
+    float below[PLUME_GPU_MAX_MESHES] = {0}, threshold = compute_threshold(m);
     /* Under the size a mesh reaching the eye's plane is given (3e38): that one stays with the raster draw. */
     for (uint32_t i = 0; i < v->mesh->count && m->compute_now; ++i)
         below[i] = mesh_compute_takes(&m->compute, i) ? fminf(threshold, 1e30f) : 0.0f;
@@ -344,9 +351,8 @@ static plume_result mesh_draw(const particle_view *v, const draw_frame *frame, c
     mesh_draw_state *m = mesh_draw_of(v, &result);
     if (!m) return result;
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: meshes");
-    float threshold = m->lab_sets_compute_below ? m->lab_compute_below : DRAW_TUNING.mesh_compute_below_pixels;
-    m->compute_now = m->compute_possible && threshold > 0.0f && frame->desc->draw_path != PLUME_DRAW_PATH_RASTER &&
-                     mesh_compute_fits(v, target);
+    m->compute_now = m->compute_possible && compute_threshold(m) > 0.0f &&
+                     frame->desc->draw_path != PLUME_DRAW_PATH_RASTER && mesh_compute_fits(v, target);
     set_instance_counts(v, m, frame, target);
     glUseProgram(m->program);
     particle_set_appearance_uniforms(v, &m->uniforms);

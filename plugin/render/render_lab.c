@@ -21,13 +21,21 @@ _Static_assert((int)PLUME_LAB_MESH_DRAW_NO_INSTANCE_PASS == (int)MESH_DRAW_LAB_N
                    (int)PLUME_LAB_MESH_DRAW_NO_EARLY_DEPTH == (int)MESH_DRAW_LAB_NO_EARLY_DEPTH,
                "the lab's mesh draw bits are the path's");
 
+/* The view of the live mesh system `system` (PLUME_ERROR_INVALID_ARGUMENT, said under `caller`: none). */
+static plume_result find_mesh_view(plume_context *context, plume_system system, const char *caller,
+                                   particle_view *view) {
+    plume_result result = particles_find_view(context, system, caller, view);
+    if (result != PLUME_OK || view->mesh) return result;
+    plume_log(view->env, PLUME_LOG_ERROR, "%s: system is not a mesh system", caller);
+    return PLUME_ERROR_INVALID_ARGUMENT;
+}
+
 plume_result plume_lab_mesh_draw_set_options(plume_context *context, plume_system system, uint32_t left_out) {
     particle_view view;
-    plume_result result = particles_find_view(context, system, "plume_lab_mesh_draw_set_options", &view);
+    plume_result result = find_mesh_view(context, system, "plume_lab_mesh_draw_set_options", &view);
     if (result != PLUME_OK) return result;
-    if (!view.mesh || left_out & ~(uint32_t)(MESH_DRAW_LAB_NO_INSTANCE_PASS | MESH_DRAW_LAB_NO_EARLY_DEPTH)) {
-        plume_log(view.env, PLUME_LOG_ERROR, "plume_lab_mesh_draw_set_options: %s",
-                  view.mesh ? "left_out has unknown bits" : "system is not a mesh system");
+    if (left_out & ~(uint32_t)(MESH_DRAW_LAB_NO_INSTANCE_PASS | MESH_DRAW_LAB_NO_EARLY_DEPTH)) {
+        plume_log(view.env, PLUME_LOG_ERROR, "plume_lab_mesh_draw_set_options: left_out has unknown bits");
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     plume_gl_scope scope;
@@ -39,27 +47,14 @@ plume_result plume_lab_mesh_draw_set_options(plume_context *context, plume_syste
 
 plume_result plume_lab_mesh_draw_level_counts(plume_context *context, plume_system system, uint32_t counts[3]) {
     particle_view view;
-    plume_result result = particles_find_view(context, system, "plume_lab_mesh_draw_level_counts", &view);
+    plume_result result = find_mesh_view(context, system, "plume_lab_mesh_draw_level_counts", &view);
     if (result != PLUME_OK) return result;
-    if (!view.mesh) {
-        plume_log(view.env, PLUME_LOG_ERROR, "plume_lab_mesh_draw_level_counts: system is not a mesh system");
-        return PLUME_ERROR_INVALID_ARGUMENT;
-    }
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, view.env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_COPY_BUFFERS);
     mesh_draw_read_level_counts(&view, counts);
     plume_gl_scope_end(&scope);
     return PLUME_OK;
-}
-
-/* The view of the live mesh system `system` (PLUME_ERROR_INVALID_ARGUMENT, said under `caller`: none). */
-static plume_result find_mesh_view(plume_context *context, plume_system system, const char *caller,
-                                   particle_view *view) {
-    plume_result result = particles_find_view(context, system, caller, view);
-    if (result != PLUME_OK || view->mesh) return result;
-    plume_log(view->env, PLUME_LOG_ERROR, "%s: system is not a mesh system", caller);
-    return PLUME_ERROR_INVALID_ARGUMENT;
 }
 
 plume_result plume_lab_mesh_draw_set_compute_below(plume_context *context, plume_system system, float pixels) {
