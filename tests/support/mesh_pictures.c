@@ -72,3 +72,21 @@ void mesh_assert_images_agree(const float *gpu, const float *cpu, int covered, c
     if (differ > RENDER_WIDTH * RENDER_HEIGHT * 15 / 1000)
         fail_msg("%s: %d pixels differ from the CPU rasterizer", what, differ);
 }
+
+static const float ONE_STILL_AT[3] = {0.2f, -0.1f, -3.0f};
+enum { ONE_STILL_COVERS = 400 };
+#define ONE_STILL_SIZE 1.4f
+
+plume_system_desc mesh_one_still_desc(const mesh_arrays *mesh, const float axis[3]) {
+    plume_system_desc desc = mesh_still_system_desc();
+    desc.emitters[0] = mesh_still_emitter(ONE_STILL_AT, axis, ONE_STILL_SIZE);
+    desc.meshes.meshes[0] = mesh_reference_desc(mesh);
+    return desc;
+}
+
+void mesh_assert_one_still_mesh(const float *gpu, const mesh_arrays *mesh, const float axis[3], const char *what) {
+    mesh_instance instance = mesh_still_instance(mesh, ONE_STILL_AT, axis, ONE_STILL_SIZE);
+    float *cpu = mesh_cpu_picture(&instance, 1, 0, 1.0f);
+    mesh_assert_images_agree(gpu, cpu, ONE_STILL_COVERS, what);
+    free(cpu);
+}

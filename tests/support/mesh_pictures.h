@@ -26,6 +26,13 @@ plume_system_desc mesh_still_system_desc(void);
 /* The CPU's white instance of mesh_still_emitter's particle drawing `mesh`. */
 mesh_instance mesh_still_instance(const mesh_arrays *mesh, const float position[3], const float axis[3], float size);
 
+/* The one still mesh the raster and compute raster tests both draw against
+ * the CPU: `mesh` 1.4 wide at (0.2, -0.1, -3), its +y turned onto `axis`;
+ * its system's descriptor, and the check of the GPU's picture of it
+ * against the CPU's (mesh_assert_images_agree, at least 400 pixels). */
+plume_system_desc mesh_one_still_desc(const mesh_arrays *mesh, const float axis[3]);
+void mesh_assert_one_still_mesh(const float *gpu, const mesh_arrays *mesh, const float axis[3], const char *what);
+
 /* The CPU's picture of `instances` through render_make_camera over the
  * render fixture's background, its depth as render_frame's host frame's (1,
  * `occluder_depth` where x < occluder_width; the GL's default depth mode).
