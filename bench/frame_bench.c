@@ -50,10 +50,12 @@
  *   --tile        the tiled path's tile size in pixels (default 8)
  *   --chunk       the entries a composite workgroup walks at most (default
  *                 512; "unchunked": a tile's whole run)
- *   --min-alpha, --batch, --footprint, --cover-every-tile  the compositor's
- *                 lab knobs (plume_lab_tiled_knobs: the opacity cull, the
- *                 composite's batch, the sprite's alpha footprint, the blend
- *                 over every tile; default 0, the product's)
+ *   --min-alpha, --batch, --footprint, --cover-every-tile, --hit-lists
+ *                 the compositor's lab knobs (plume_lab_tiled_knobs: the
+ *                 opacity cull, the composite's batch, the sprite's alpha
+ *                 footprint, the blend over every tile, shading each
+ *                 pixel's hits or each splat as tested; default 0, the
+ *                 product's)
  * Where the draw has sub-stages (the tiled path; 1/2 and 1/4), a second line
  * per count gives their medians (plume_draw_stage). Both --tile and --chunk
  * reach the module through the lab (plume_lab_tiled_configure,
@@ -447,13 +449,17 @@ int main(int argc, char **argv) {
                      "blended_pixels,entries_per_draw_ms,blended_pixels_per_draw_ms\n",
                 DRAW_STAGE_CSV);
     if (frames_csv) fprintf(frames_csv, "frame,live_count,sim_ms,sort_ms,draw_ms,cpu_ms\n");
-    printf("path %s, resolution %u%s%s%s%s%s%s; min alpha %g, batch %u, footprint %g\n",
+    printf("path %s, resolution %u%s%s%s%s%s%s%s; min alpha %g, batch %u, footprint %g\n",
            o.path == PLUME_DRAW_PATH_TILED ? "tiled" : o.path == PLUME_DRAW_PATH_AUTOMATIC ? "automatic" : "raster", o.resolution,
            o.no_termination ? ", no early termination" : "", o.tile_size ? ", tile size set" : "",
            o.chunk_entries ? ", chunk entries set" : "",
            o.knobs.cover_every_tile ? ", the blend over every tile" : "",
            o.knobs.box_tiles ? ", every tile of a splat's box listed" : "",
-           o.knobs.whole_tile_lists ? ", every pixel walks the whole batch" : "", (double)o.knobs.min_alpha,
+           o.knobs.whole_tile_lists ? ", every pixel walks the whole batch" : "",
+           o.knobs.hit_lists > 0   ? ", hit lists"
+           : o.knobs.hit_lists < 0 ? ", each splat shaded as tested"
+                                   : "",
+           (double)o.knobs.min_alpha,
            o.knobs.batch,
            (double)o.knobs.footprint);
     printf("\n%9s %5s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s %8s %10s %8s %9s %9s\n", "particles", "world", "frames",

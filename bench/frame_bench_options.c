@@ -25,6 +25,7 @@ void usage(void) {
                     " [--frames-csv FILE] [--turbulence S] [--look-away] [--no-cull]"
                     " [--resolution full|half|quarter] [--path raster|tiled] [--tile 8|16|32]"
                     " [--chunk K|unchunked] [--min-alpha A] [--batch N] [--footprint F] [--cover-every-tile] [--box-tiles] [--whole-tile-lists] [--no-termination] [--blend MODE] [--orientation MODE]"
+                    " [--hit-lists on|off]"
                     " [--sort-mode MODE] [--lit] [--smoke] [--world off|on|both] [--radix-threads 256|512|1024]"
                     " [--sort-key-bits 16..32]\n");
 }
@@ -117,6 +118,10 @@ bool parse_options(int argc, char **argv, options *o) {
         } else if (strcmp(arg, "--batch") == 0) {
             o->knobs.batch = (uint32_t)strtoul(value, NULL, 10);
             if (o->knobs.batch % 32 != 0 || o->knobs.batch > 256) return false;
+        } else if (strcmp(arg, "--hit-lists") == 0) {
+            if (strcmp(value, "on") == 0) o->knobs.hit_lists = 1;
+            else if (strcmp(value, "off") == 0) o->knobs.hit_lists = -1;
+            else return false;
         } else if (strcmp(arg, "--blend") == 0) {
             if (!parse_name(value, BLEND_NAMES, &o->blend_mode)) return false;
         } else if (strcmp(arg, "--orientation") == 0) {

@@ -26,7 +26,9 @@
  * (plume_lab_tiled_knobs.whole_tile_lists), the baseline of each 8 x 8
  * quadrant's list (at tiles of 16: at 8 there are none); the "tile 16"
  * rows draw with tiles of 16 pixels (plume_system_set_tiled_options), the
- * baseline of the default, 8.
+ * baseline of the default, 8; "shade all" has the composite shade every
+ * splat as it tests it (plume_lab_tiled_knobs.hit_lists = -1), the
+ * baseline of shading each pixel's hits, which trails get.
  * One table; the trails' and the group's memory beside it, and per row the
  * context's draw scratch measured after it (plume_lab_gpu_memory_of: the
  * tiled path's per-rank buffers, entries and target) and a tiled trail's
@@ -251,7 +253,8 @@ int main(int argc, char **argv) {
     plume_context *context = NULL;
     if (plume_context_create(NULL, &context) != PLUME_OK) return 1;
     target t = make_target(o.width, o.height);
-    const plume_lab_tiled_knobs box = {.box_tiles = true}, whole_lists = {.whole_tile_lists = true};
+    const plume_lab_tiled_knobs box = {.box_tiles = true}, whole_lists = {.whole_tile_lists = true},
+                                each_as_tested = {.hit_lists = -1};
     const struct {
         const char *name;
         uint32_t points;
@@ -269,6 +272,7 @@ int main(int argc, char **argv) {
         {"trail 4/seg, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, true, NULL, 0},
         {"trail, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 0},
         {"trail, tiled, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &box, 0},
+        {"trail, tiled, shade all", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &each_as_tested, 0},
         {"trail, tiled, 16, whole lists", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &whole_lists, 16},
         {"trail, tiled, tile 16", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 16},
         {"trail 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, true, NULL, 0},

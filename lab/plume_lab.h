@@ -271,6 +271,12 @@ typedef struct plume_lab_tiled_knobs {
      * quadrants of the splats whose pixels' box overlaps it: the baseline
      * of that change (the programs are built without the lists). */
     bool whole_tile_lists;
+    /* How the composite shades a batch: 1, each pixel tests 32 splats, then
+     * shades those that cover it (what the draw does for trails and at a
+     * lowered resolution); -1, each splat is tested as it is shaded (what
+     * it does elsewhere); 0, as the draw decides. The baseline of either
+     * choice. */
+    int hit_lists;
 } plume_lab_tiled_knobs;
 
 /* Before the system's first tiled draw (NULL: all zero).

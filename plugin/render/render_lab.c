@@ -92,7 +92,8 @@ plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system syst
                                .footprint = knobs->footprint,
                                .cover_every_tile = knobs->cover_every_tile,
                                .box_tiles = knobs->box_tiles,
-                               .whole_tile_lists = knobs->whole_tile_lists};
+                               .whole_tile_lists = knobs->whole_tile_lists,
+                               .hit_lists = knobs->hit_lists};
     return tiled_set_knobs(context, system, &inside);
 }
 

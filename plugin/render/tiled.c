@@ -246,6 +246,21 @@ static void set_lab_knobs(const tiled_renderer *r, GLuint p, const GLint *at) {
                        r->knobs.box_tiles ? 1.0f : 0.0f);
 }
 
+/* Whether the composite shades each pixel's own hits, having tested 32
+ * splats (tiled_composite.comp): where splats cover a few pixels of a
+ * tile, a trail's triangles, a system's oriented quads (streaks, sparks)
+ * and any splat at a lowered resolution; camera-facing puffs at full
+ * resolution cover most of a tile, and pay for the test loop. On an H100,
+ * steady state, 1280x720 (notes/wave3-draws-h200.md, eleventh session):
+ * trails of 64 K x 16 drew in 2.33 ms against 2.68, the demo's 1 M smoke at
+ * 1/2 in 3.84 against 4.13, velocity-stretched streaks a few per cent
+ * faster at either resolution. */
+static bool shades_hit_lists(const tiled_source *src, const tiled_renderer *r, const tiled_target *t) {
+    if (r->knobs.hit_lists) return r->knobs.hit_lists > 0;
+    if (src->group) return src->group->trails || t->factor > 1;
+    return src->trail || t->factor > 1 || (particles_look_features(src->s->desc) & LOOK_ORIENTED);
+}
+
 static void build_entries(const tiled_source *src, tiled_renderer *r, const draw_frame *frame, const tiled_target *t,
                           const uint32_t tiles[2]) {
     const particle_view *s = src->s;
@@ -367,6 +382,7 @@ static void composite(const tiled_source *src, tiled_renderer *r, const plume_fr
     glProgramUniform1f(c, at[TU_THRESHOLD], threshold);
     glProgramUniform2ui(c, at[TU_TILES], tiles[0], tiles[1]);
     glProgramUniform1ui(c, at[TU_CHUNK_ENTRIES], chunk_entries);
+    glProgramUniform1i(c, at[TU_HIT_LISTS], shades_hit_lists(src, r, t));
     set_lab_knobs(r, c, at);
     particle_set_light_uniforms(s, &r->composite_uniforms);
     draw_bind_texture(1, t->depth_texture, r->depth_sampler);

@@ -43,7 +43,8 @@ typedef enum tiled_uniform {
     TU_CAPACITY, TU_SCAN_LEVELS, TU_VIEW, TU_PROJECTION, TU_CAMERA_RIGHT, TU_CAMERA_UP, TU_TARGET_SIZE, TU_COUNT,
     TU_ADD, TU_BUDGET, TU_TILES, TU_TILE_COUNT, TU_CHUNK_ENTRIES, TU_INVERSE_PROJECTION, TU_SOFT_FADE_DISTANCE,
     TU_DEPTH_ORIGIN, TU_DEPTH_SIZE, TU_DEPTH_FUNCTION, TU_THRESHOLD, TU_PARTICLES, TU_VIEWPORT_ORIGIN,
-    TU_DEPTH_CONVENTION, TU_LAB_KNOBS, TU_ITEMS, TU_COVER_MODE, TU_LOW_RESOLUTION, TU_TILES_ACROSS, TU_TILE_PIXELS, TU_VIEWPORT_SIZE, TILED_UNIFORMS
+    TU_DEPTH_CONVENTION, TU_LAB_KNOBS, TU_ITEMS, TU_COVER_MODE, TU_LOW_RESOLUTION, TU_HIT_LISTS,
+    TU_TILES_ACROSS, TU_TILE_PIXELS, TU_VIEWPORT_SIZE, TILED_UNIFORMS
 } tiled_uniform;
 _Static_assert(TU_TILE_PIXELS == TU_TILES_ACROSS + SCREEN_COVER_TILE_PIXELS &&
                    TU_VIEWPORT_SIZE == TU_TILES_ACROSS + SCREEN_COVER_VIEWPORT_SIZE,
@@ -67,6 +68,7 @@ typedef struct tiled_knobs {
     bool cover_every_tile; /* the blend and upsample cover every tile, not those with particles */
     bool box_tiles;        /* a splat listed in every tile of its box, not those it may show in */
     bool whole_tile_lists; /* every pixel walks the tile's whole batch, not its quadrant's list */
+    int hit_lists;         /* 1: the composite shades each pixel's hits, -1: each splat as tested; 0: draw's choice */
 } tiled_knobs;
 
 typedef struct tiled_renderer {

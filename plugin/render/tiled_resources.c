@@ -51,7 +51,7 @@ static const char *const TILED_UNIFORM_NAMES[TILED_UNIFORMS + 1] = {
     "u_tiles",     "u_tile_count",     "u_chunk_entries", "u_inverse_projection", "u_soft_fade_distance",
     "u_depth_origin", "u_depth_size",  "u_depth_function", "u_threshold",         "u_particles",
     "u_viewport_origin", "u_depth_convention", "u_lab_knobs", "u_items",
-    "u_cover_mode", "u_low_resolution", SCREEN_COVER_UNIFORM_NAMES, NULL};
+    "u_cover_mode", "u_low_resolution", "u_hit_lists", SCREEN_COVER_UNIFORM_NAMES, NULL};
 
 static const char *const INPUT_DEFINES[] = {
     [TILED_INPUT_PARTICLES] = "",
@@ -299,11 +299,12 @@ plume_result tiled_set_knobs(plume_context *context, plume_system handle, const 
     float min_alpha = knobs->min_alpha, footprint = knobs->footprint;
     uint32_t batch = knobs->batch;
     if (!(min_alpha >= 0.0f && min_alpha < 1.0f) || batch % 32 != 0 || batch > 256 ||
-        !(footprint >= 0.0f && footprint <= 0.5f)) {
+        !(footprint >= 0.0f && footprint <= 0.5f) || knobs->hit_lists < -1 || knobs->hit_lists > 1) {
         particle_view s;
         particles_find_view(context, handle, "plume_lab_tiled_set_knobs", &s);
         plume_log(s.env, PLUME_LOG_ERROR, "plume_lab_tiled_set_knobs: min alpha %g (0 to below 1), batch %u (0, or a "
-                  "multiple of 32 up to 256), footprint %g (0 to 0.5)", (double)min_alpha, batch, (double)footprint);
+                  "multiple of 32 up to 256), footprint %g (0 to 0.5), hit lists %d (-1, 0 or 1)", (double)min_alpha,
+                  batch, (double)footprint, knobs->hit_lists);
         return PLUME_ERROR_INVALID_ARGUMENT;
     }
     r->knobs = *knobs;

@@ -66,6 +66,7 @@ uniform uint u_depth_function;      // the host's glDepthFunc
 uniform float u_threshold;          // transmittance that ends a pixel; 0: never
 uniform uvec2 u_tiles;
 uniform uint u_chunk_entries;       // 0: a workgroup per tile; K: per chunk of at most K entries
+uniform bool u_hit_lists;           // test 32 splats, then shade those that cover the pixel
 #ifdef TILED_GROUP
 // A draw group's systems' table (draw_group.c): per system its sprite's
 // layer of the group's array on u_sprite_array's unit (-1: none), its
@@ -100,28 +101,66 @@ struct SplatPixel {
     float view_depth;   // the quad's, for the soft fade
 };
 
+// Whether a splat covers a pixel is decided by splat_inside alone. With
+// u_hit_lists a pixel first tests 32 splats of the batch, then shades, in
+// order, only those that cover it, so that a subgroup runs the shading as
+// many times as its busiest pixel has splats, not once for every splat any
+// of its pixels has: a thin trail's triangle or a streak covers a few
+// pixels of a tile. Without, each splat is tested as it is shaded, which
+// costs less where the splats cover most of a tile (render/tiled.c
+// decides).
 #ifndef PLUME_LOOK_ORIENTED
 // Camera-facing: the map from pixel to quad is affine, one depth serves the
-// whole quad. False where the quad does not cover the pixel.
-bool splat_pixel(uint at, vec2 centre, out SplatPixel sp) {
+// whole quad.
+vec2 splat_st(uint at, vec2 centre) {
     vec4 place = batch[at], axes = batch[at + 1u];
-    mat2 to_quad = mat2(axes.xy, axes.zw);
-    vec2 st = to_quad * (centre - place.xy);
-    if (any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))) return false;
-    sp = SplatPixel(st, to_quad[0], to_quad[1], place.w, place.z);
+    return mat2(axes.xy, axes.zw) * (centre - place.xy);
+}
+
+bool splat_inside(vec2 st) { return !(any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))); }
+
+bool splat_covers(uint at, vec2 centre) { return splat_inside(splat_st(at, centre)); }
+
+// Where the pixel falls on the splat; false where the splat does not cover
+// it (unless `covered`: splat_covers said it does).
+bool splat_pixel(uint at, vec2 centre, bool covered, out SplatPixel sp) {
+    vec4 place = batch[at], axes = batch[at + 1u];
+    vec2 st = splat_st(at, centre);
+    if (!covered && !splat_inside(st)) return false;
+    sp = SplatPixel(st, axes.xy, axes.zw, place.w, place.z);
     return true;
 }
 #else
 // Any orientation: the map is projective, the depth varies over the quad.
-// False where the quad does not cover the pixel, or the near or far plane
-// clips it there.
-bool splat_pixel(uint at, vec2 centre, out SplatPixel sp) {
+// h = (s, t, 1) / w.
+vec3 splat_h(uint at, vec2 centre) {
     vec3 pixel = vec3(centre, 1.0);
-    vec4 row0 = batch[at], row1 = batch[at + 1u], row2 = batch[at + 2u];
-    vec3 h = vec3(dot(row0.xyz, pixel), dot(row1.xyz, pixel), dot(row2.xyz, pixel));
+    return vec3(dot(batch[at].xyz, pixel), dot(batch[at + 1u].xyz, pixel), dot(batch[at + 2u].xyz, pixel));
+}
+
+bool splat_inside(uint at, vec3 h, vec2 st) {
     if (h.z <= 0.0) return false; // behind the eye
-    vec2 st = h.xy / h.z;
     if (any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))) return false;
+#ifdef TILED_TRAIL
+    // A segment's triangle (tiled_common.glsl): its map's (u, v) inside it.
+    if (splat_triangle(batch[at + 3u].w) != 0u && st.x + st.y > 1.0) return false;
+#endif
+    return true;
+}
+
+bool splat_covers(uint at, vec2 centre) {
+    vec3 h = splat_h(at, centre);
+    return splat_inside(at, h, h.xy / h.z);
+}
+
+// Where the pixel falls on the splat; false where the splat does not cover
+// it (unless `covered`: splat_covers said it does), or the near or far
+// plane clips it there.
+bool splat_pixel(uint at, vec2 centre, bool covered, out SplatPixel sp) {
+    vec4 row0 = batch[at], row1 = batch[at + 1u], row2 = batch[at + 2u];
+    vec3 h = splat_h(at, centre);
+    vec2 st = h.xy / h.z;
+    if (!covered && !splat_inside(at, h, st)) return false;
     vec3 x_row = vec3(row0.x, row1.x, row2.x), y_row = vec3(row0.y, row1.y, row2.y);
     float ndc_z = dot(vec3(row0.w, row1.w, row2.w), h);
     if (!ndc_depth_inside(ndc_z)) return false;
@@ -131,10 +170,8 @@ bool splat_pixel(uint at, vec2 centre, out SplatPixel sp) {
     sp.window_depth = window_depth_of_ndc(ndc_z);
     sp.view_depth = dot(batch[at + 3u].xyz, h) / h.z;
 #ifdef TILED_TRAIL
-    // A segment's triangle (tiled_common.glsl): its map's (u, v) inside it,
-    // then its quad's (s, t) from them.
+    // A segment's triangle: its quad's (s, t) from the map's (u, v).
     uint triangle = splat_triangle(batch[at + 3u].w);
-    if (triangle != 0u && st.x + st.y > 1.0) return false;
     mat2 to_st = triangle == 1u ? mat2(1.0, 0.0, 1.0, 1.0) : triangle == 2u ? mat2(1.0, 1.0, 0.0, 1.0) : mat2(1.0);
     sp.st = to_st * st;
     sp.d_dx = to_st * sp.d_dx;
@@ -185,12 +222,13 @@ bool depth_passes(float particle, float scene) {
 }
 
 // Splat `j` of the batch over the pixel centred at `centre` (the scene's
-// window and view depths there), composited under what is in front.
-void composite_splat(uint j, vec2 centre, float scene_window, float scene_view, inout vec3 color,
+// window and view depths there; `covered`: splat_covers said it covers it),
+// composited under what is in front.
+void composite_splat(uint j, vec2 centre, bool covered, float scene_window, float scene_view, inout vec3 color,
                      inout float transmittance) {
     uint at = j * SPLAT_VEC4S;
     SplatPixel sp;
-    if (!splat_pixel(at, centre, sp)) return;
+    if (!splat_pixel(at, centre, covered, sp)) return;
     if (!depth_passes(sp.window_depth, scene_window)) return;
     vec4 tint = batch[at + SPLAT_COLOR], frames = batch[at + SPLAT_TILES];
     vec2 mix_and_additive = splat_mix_and_additive(frames.w);
@@ -324,23 +362,47 @@ void main() {
         if (lid == 0u) pixels_alive[(pass + 1u) & 1u] = 0u;
         memoryBarrierShared();
         barrier();
+        if (u_hit_lists) {
+            // The batch 32 splats at a time: those this pixel's quadrant
+            // lists (or all), then, in order, those among them that cover it.
+            for (uint word = 0u; shading && 32u * word < count; ++word) {
 #ifdef TILED_QUADRANTS
-        // The batch's splats that this pixel's quadrant lists, in order.
-        for (uint word = 0u; shading && word < LIST_WORDS; ++word) {
-            uint listed = quadrant_lists[quadrant * LIST_WORDS + word];
-            while (shading && listed != 0u) {
-                uint j = word * 32u + uint(findLSB(listed));
-                listed &= listed - 1u;
-                composite_splat(j, centre, scene_window, scene_view, color, transmittance);
+                uint listed = quadrant_lists[quadrant * LIST_WORDS + word];
+#else
+                uint listed = count - 32u * word >= 32u ? 0xFFFFFFFFu : (1u << (count - 32u * word)) - 1u;
+#endif
+                uint hits = 0u;
+                while (listed != 0u) {
+                    uint bit = uint(findLSB(listed));
+                    listed &= listed - 1u;
+                    if (splat_covers((32u * word + bit) * SPLAT_VEC4S, centre)) hits |= 1u << bit;
+                }
+                while (shading && hits != 0u) {
+                    uint j = 32u * word + uint(findLSB(hits));
+                    hits &= hits - 1u;
+                    composite_splat(j, centre, true, scene_window, scene_view, color, transmittance);
+                    if (transmittance < u_threshold) shading = false;
+                }
+            }
+        } else {
+#ifdef TILED_QUADRANTS
+            // The batch's splats that this pixel's quadrant lists, in order.
+            for (uint word = 0u; shading && word < LIST_WORDS; ++word) {
+                uint listed = quadrant_lists[quadrant * LIST_WORDS + word];
+                while (shading && listed != 0u) {
+                    uint j = word * 32u + uint(findLSB(listed));
+                    listed &= listed - 1u;
+                    composite_splat(j, centre, false, scene_window, scene_view, color, transmittance);
+                    if (transmittance < u_threshold) shading = false;
+                }
+            }
+#else
+            for (uint j = 0u; shading && j < count; ++j) {
+                composite_splat(j, centre, false, scene_window, scene_view, color, transmittance);
                 if (transmittance < u_threshold) shading = false;
             }
-        }
-#else
-        for (uint j = 0u; shading && j < count; ++j) {
-            composite_splat(j, centre, scene_window, scene_view, color, transmittance);
-            if (transmittance < u_threshold) shading = false;
-        }
 #endif
+        }
         if (shading) pixels_alive[pass & 1u] = 1u;
         memoryBarrierShared();
         barrier();

@@ -191,6 +191,15 @@ static void across_the_eye(plume_system_desc *desc) {
     desc->orientation_axis[0] = 1.0f;
 }
 
+/* Clouds whose splats' boxes hold tiles and pixels they do not cover. */
+static const struct {
+    const char *name;
+    float centre[3], extent, size;
+    void (*adjust)(plume_system_desc *desc);
+} SCENES[3] = {{"rotated sprites", {0.2f, 0.1f, -6.0f}, 2.0f, 1.5f, NULL},
+               {"stretched streaks", {0.0f, 0.0f, -5.0f}, 1.5f, 0.3f, stretched},
+               {"quads across the eye's plane", {0.0f, 0.0f, -0.2f}, 1.6f, 2.0f, across_the_eye}};
+
 /* A splat is listed only in the tiles of its pixels' box that it may show
  * in (tiled_common.glsl, splat_may_cover_tile), the composite walks it only
  * at the pixels of the 8 x 8 quadrants its box overlaps, and tests an
@@ -207,13 +216,6 @@ static void test_splats_are_listed_in_the_tiles_they_may_show_in(void **state) {
     render_camera c = render_make_camera();
     uint32_t seed = test_random_below(1u << 20);
     printf("  seed %u\n", seed);
-    const struct {
-        const char *name;
-        float centre[3], extent, size;
-        void (*adjust)(plume_system_desc *desc);
-    } scenes[3] = {{"rotated sprites", {0.2f, 0.1f, -6.0f}, 2.0f, 1.5f, NULL},
-                   {"stretched streaks", {0.0f, 0.0f, -5.0f}, 1.5f, 0.3f, stretched},
-                   {"quads across the eye's plane", {0.0f, 0.0f, -0.2f}, 1.6f, 2.0f, across_the_eye}};
     const uint32_t tile_sizes[2] = {16, 8}, resolutions[2] = {PLUME_DRAW_FULL, PLUME_DRAW_HALF};
     float *box = render_new_image(), *tested = render_new_image();
     const plume_lab_tiled_knobs box_tiles = {.box_tiles = true, .whole_tile_lists = true};
@@ -227,8 +229,8 @@ static void test_splats_are_listed_in_the_tiles_they_may_show_in(void **state) {
                 uint32_t entries[2];
                 float *images[2] = {box, tested};
                 for (int way = 0; way < 2; ++way) {
-                    plume_system system = render_cloud_with(scenes[k].centre, scenes[k].extent, scenes[k].size, 300,
-                                                            seed, true, scenes[k].adjust);
+                    plume_system system = render_cloud_with(SCENES[k].centre, SCENES[k].extent, SCENES[k].size, 300,
+                                                            seed, true, SCENES[k].adjust);
                     assert_int_equal(plume_lab_tiled_configure(fixture_context(), system, tile_sizes[t], 0, false,
                                                                PLUME_SORT_AUTOMATIC, PLUME_LAB_TILED_UNCHUNKED),
                                      PLUME_OK);
@@ -253,7 +255,7 @@ static void test_splats_are_listed_in_the_tiles_they_may_show_in(void **state) {
                 float largest = render_largest_difference(box, tested);
                 printf("  %s, tile %u, 1/%d: %u entries listed by box, %u by the tiles shown in; %d pixels covered, "
                        "%.3g/255 apart\n",
-                       scenes[k].name, tile_sizes[t], 1 << r, entries[0], entries[1], pixels,
+                       SCENES[k].name, tile_sizes[t], 1 << r, entries[0], entries[1], pixels,
                        (double)(largest * 255.0f));
                 assert_true(pixels > RENDER_WIDTH * RENDER_HEIGHT / 16);
                 assert_true(largest == 0.0f);
@@ -266,6 +268,49 @@ static void test_splats_are_listed_in_the_tiles_they_may_show_in(void **state) {
     free(tested);
 }
 
+/* The composite shades the splats a pixel's tests found, in order (hit
+ * lists: trails, oriented quads, lowered resolutions), or each splat as it
+ * tests it (camera-facing puffs at full resolution): the same test decides
+ * either way, so the scenes above draw the same picture both ways, at tiles
+ * of 16 (the quadrants' lists) and 8, full and 1/2 resolution, but for a
+ * pixel centre on a splat's edge, which a GPU may round either way in the
+ * two loops (it may contract their arithmetic differently): under one in
+ * 200 of the covered pixels. A splat either way left out or shaded twice
+ * changes many more (the 32nd of each word: hundreds). */
+static void test_hit_lists_shade_what_each_splat_tested_shades(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    uint32_t seed = test_random_below(1u << 20);
+    printf("  seed %u\n", seed);
+    const uint32_t tile_sizes[2] = {16, 8}, resolutions[2] = {PLUME_DRAW_FULL, PLUME_DRAW_HALF};
+    const plume_lab_tiled_knobs ways[2] = {{.hit_lists = 1}, {.hit_lists = -1}};
+    float *images[2] = {render_new_image(), render_new_image()};
+    for (int k = 0; k < 3; ++k)
+        for (int t = 0; t < 2; ++t)
+            for (int r = 0; r < 2; ++r) {
+                for (int way = 0; way < 2; ++way) {
+                    plume_system system = render_cloud_with(SCENES[k].centre, SCENES[k].extent, SCENES[k].size, 300,
+                                                            seed, true, SCENES[k].adjust);
+                    assert_int_equal(plume_system_set_tiled_options(fixture_context(), system, tile_sizes[t], 0),
+                                     PLUME_OK);
+                    assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, &ways[way]), PLUME_OK);
+                    plume_frame_desc frame = render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f);
+                    frame.draw_resolution = resolutions[r];
+                    render_frame(system, &c, frame, true, 0, 1.0f, images[way]);
+                    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+                }
+                int pixels = render_covered_pixels(images[0]);
+                float largest = render_largest_difference(images[0], images[1]);
+                int differing = render_pixels_differing(images[0], images[1], 1.0f / 255.0f);
+                printf("  %s, tile %u, 1/%d: %d pixels covered, %d over 1/255 apart (%.3g/255 at most)\n",
+                       SCENES[k].name, tile_sizes[t], 1 << r, pixels, differing, (double)(largest * 255.0f));
+                assert_true(pixels > RENDER_WIDTH * RENDER_HEIGHT / 16);
+                assert_true(differing * 200 < pixels);
+            }
+    free(images[0]);
+    free(images[1]);
+}
+
 static void test_knobs_out_of_range_are_refused(void **state) {
     (void)state;
     const float centre[3] = {0.0f, 0.0f, -6.0f};
@@ -274,10 +319,11 @@ static void test_knobs_out_of_range_are_refused(void **state) {
     plume_system system = render_cloud(centre, 2.0f, 1.5f, 50, 5, false);
     test_log_expect_errors();
     const plume_lab_tiled_knobs bad[] = {{.min_alpha = 1.0f}, {.min_alpha = -0.1f}, {.batch = 48}, {.batch = 288},
-                                         {.footprint = 0.6f}, {.footprint = -0.1f}};
+                                         {.footprint = 0.6f}, {.footprint = -0.1f}, {.hit_lists = 2},
+                                         {.hit_lists = -2}};
     for (size_t b = 0; b < sizeof bad / sizeof bad[0]; ++b)
         assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, &bad[b]), PLUME_ERROR_INVALID_ARGUMENT);
-    assert_int_equal(test_log_count("plume_lab_tiled_set_knobs"), 6);
+    assert_int_equal(test_log_count("plume_lab_tiled_set_knobs"), 8);
     render_frame(system, &c, render_tiled_frame(PLUME_DRAW_FULL, true, 0.0f), true, 0, 1.0f, image);
     const plume_lab_tiled_knobs late = {.batch = 32};
     assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, &late), PLUME_ERROR_INVALID_ARGUMENT);
@@ -291,6 +337,8 @@ const struct CMUnitTest compositor_knobs_tests[] = {
     cmocka_unit_test_setup_teardown(test_opacity_cull_leaves_out_the_faint, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_blend_covers_the_tiles_with_particles, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_splats_are_listed_in_the_tiles_they_may_show_in, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_hit_lists_shade_what_each_splat_tested_shades, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_knobs_out_of_range_are_refused, fixture_setup, fixture_teardown),
 };
