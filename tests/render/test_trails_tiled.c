@@ -263,6 +263,49 @@ static void test_a_tiled_trail_holds_memory_for_what_it_draws(void **state) {
     }
     trail_run_end(&r);
 }
+
+/* Sparks of wide strips (0.3 across at the head) leaving the orthographic
+ * view (x and y in -1 .. 1) by its right edge and its top. A segment whose
+ * strip lies wholly past one side needs no ranks (tiled_project.comp:
+ * segment_outside_view): a spark whose trail is all past the right edge by
+ * more than its strip's half width holds only its own quad's rank, and one
+ * rising along the edge, its curve past it by less than that (0.05), still
+ * draws its strip's sliver inside, as the CPU's picture has it. */
+static void test_trails_past_the_views_edges_draw_what_reaches_into_it(void **state) {
+    (void)state;
+    plume_system_desc d = trail_desc(8, 0.1f);
+    d.emitters[0] = trail_mover((float[3]){1.0f, 0.0f, 0.0f}, 0.3f);
+    d.emitters[1] = trail_mover((float[3]){0.0f, 1.0f, 0.0f}, 0.3f);
+    trail_run r = trail_run_begin(d);
+    for (int k = 0; k < 3; ++k) trail_emit_at(r.system, 0, 1.6f, 0.6f - 0.5f * (float)k, 0.0f);
+    for (int k = 0; k < 10; ++k) trail_step(&r);
+    drawn_path(&r, PLUME_DRAW_PATH_TILED);
+    uint32_t needed = 0, made = 0;
+    assert_int_equal(plume_lab_trail_tiled_ranks(fixture_context(), r.system, &needed, &made), PLUME_OK);
+    printf("  3 sparks wholly past the right edge: %u ranks needed (their own quads: 3)\n", needed);
+    assert_int_equal(needed, 3);
+    trail_run_end(&r);
+
+    r = trail_run_begin(d);
+    trail_emit_at(r.system, 0, 0.6f, 0.5f, 0.0f);   /* through the right edge */
+    trail_emit_at(r.system, 1, 1.05f, -0.6f, 0.0f); /* along it, past it by less than its half width */
+    trail_emit_at(r.system, 0, 1.6f, 0.0f, 0.0f);   /* past it by more */
+    trail_emit_at(r.system, 1, -0.5f, 0.7f, 0.0f);  /* through the top */
+    for (int k = 0; k < 10; ++k) trail_step(&r);
+    trail_compare("sparks past the view's edges", &r, false);
+    /* The sliver of the spark along the edge: the last column's rows from
+     * y = -0.55 to -0.15, covered on the tiled path as on the CPU's. */
+    trail_draw_image(r.system, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, r.pictures.image);
+    int sliver = 0;
+    for (int y = 0; y < IMAGE_SIZE; ++y) {
+        float world_y = ((float)y + 0.5f) / IMAGE_SIZE * 2.0f - 1.0f;
+        const float *pixel = r.pictures.image + 4 * (y * IMAGE_SIZE + IMAGE_SIZE - 1);
+        if (fabsf(world_y + 0.35f) < 0.2f && fabsf(pixel[0] - TRAIL_CLEAR[0]) > 0.02f) ++sliver;
+    }
+    printf("  the sliver at the right edge: %d pixels of the last column\n", sliver);
+    assert_true(sliver >= 8);
+    trail_run_end(&r);
+}
 #endif
 
 const struct CMUnitTest trails_tiled_tests[] = {
@@ -272,6 +315,8 @@ const struct CMUnitTest trails_tiled_tests[] = {
     cmocka_unit_test_setup_teardown(test_a_tiled_trail_past_its_ranks_draws_every_segment_and_grows, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_a_tiled_trail_holds_memory_for_what_it_draws, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_trails_past_the_views_edges_draw_what_reaches_into_it, fixture_setup,
                                     fixture_teardown),
 #endif
     cmocka_unit_test_setup_teardown(test_a_trail_system_draws_tiled, fixture_setup, fixture_teardown),
