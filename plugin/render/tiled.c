@@ -251,7 +251,7 @@ static void set_lab_knobs(const tiled_renderer *r, GLuint p, const GLint *at) {
  * tile, a trail's triangles, a system's oriented quads (streaks, sparks)
  * and any splat at a lowered resolution; camera-facing puffs at full
  * resolution cover most of a tile, and pay for the test loop. On an H100,
- * steady state, 1280x720 (notes/wave3-draws-h200.md, eleventh session):
+ * steady state, 1280x720 (notes/wave3-draws-h200.md, tenth session):
  * trails of 64 K x 16 drew in 2.33 ms against 2.68, the demo's 1 M smoke at
  * 1/2 in 3.84 against 4.13, velocity-stretched streaks a few per cent
  * faster at either resolution. */
