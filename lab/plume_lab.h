@@ -272,10 +272,10 @@ typedef struct plume_lab_tiled_knobs {
      * of that change (the programs are built without the lists). */
     bool whole_tile_lists;
     /* How the composite shades a batch: 1, each pixel tests 32 splats, then
-     * shades those that cover it (what the draw does for trails and at a
-     * lowered resolution); -1, each splat is tested as it is shaded (what
-     * it does elsewhere); 0, as the draw decides. The baseline of either
-     * choice. */
+     * shades those that cover it (what the draw does for trails, a
+     * system's oriented quads and at a lowered resolution); -1, each splat
+     * is tested as it is shaded (what it does elsewhere); 0, as the draw
+     * decides. The baseline of either choice. */
     int hit_lists;
 } plume_lab_tiled_knobs;
 

@@ -252,9 +252,9 @@ static void set_lab_knobs(const tiled_renderer *r, GLuint p, const GLint *at) {
  * and any splat at a lowered resolution; camera-facing puffs at full
  * resolution cover most of a tile, and pay for the test loop. On an H100,
  * steady state, 1280x720 (notes/wave3-draws-h200.md, tenth session):
- * trails of 64 K x 16 drew in 2.33 ms against 2.68, the demo's 1 M smoke at
- * 1/2 in 3.84 against 4.13, velocity-stretched streaks a few per cent
- * faster at either resolution. */
+ * trails of 64 K x 16 drew in 2.31 ms against 2.68, the demo's 1 M smoke at
+ * 1/2 in 3.76 against 4.12, velocity-stretched streaks up to 2.5% faster.
+ * A draw group keeps the old loop at full resolution unless it has trails. */
 static bool shades_hit_lists(const tiled_source *src, const tiled_renderer *r, const tiled_target *t) {
     if (r->knobs.hit_lists) return r->knobs.hit_lists > 0;
     if (src->group) return src->group->trails || t->factor > 1;

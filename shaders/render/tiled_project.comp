@@ -336,7 +336,7 @@ void project_item(uint item, uint first, uint ranks) {
     ParticleMotion p = motions[slot];
     ParticleTraits t = traits[slot];
     if (entry >= u_trail_ring) {
-        if (ranks > 0u) counts[first] = project_particle(first, p, t);
+        counts[first] = project_particle(first, p, t);
         return;
     }
     TrailSegment s;

@@ -276,7 +276,8 @@ static void test_splats_are_listed_in_the_tiles_they_may_show_in(void **state) {
  * pixel centre on a splat's edge, which a GPU may round either way in the
  * two loops (it may contract their arithmetic differently): under one in
  * 200 of the covered pixels. A splat either way left out or shaded twice
- * changes many more (the 32nd of each word: hundreds). */
+ * changes many more (the 32nd of each word: hundreds). With early
+ * termination too, where a pixel stops at the same splat either way. */
 static void test_hit_lists_shade_what_each_splat_tested_shades(void **state) {
     (void)state;
     render_camera c = render_make_camera();
@@ -285,16 +286,17 @@ static void test_hit_lists_shade_what_each_splat_tested_shades(void **state) {
     const uint32_t tile_sizes[2] = {16, 8}, resolutions[2] = {PLUME_DRAW_FULL, PLUME_DRAW_HALF};
     const plume_lab_tiled_knobs ways[2] = {{.hit_lists = 1}, {.hit_lists = -1}};
     float *images[2] = {render_new_image(), render_new_image()};
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < 6; ++k)
         for (int t = 0; t < 2; ++t)
             for (int r = 0; r < 2; ++r) {
+                bool terminate = k >= 3;
                 for (int way = 0; way < 2; ++way) {
-                    plume_system system = render_cloud_with(SCENES[k].centre, SCENES[k].extent, SCENES[k].size, 300,
-                                                            seed, true, SCENES[k].adjust);
+                    plume_system system = render_cloud_with(SCENES[k % 3].centre, SCENES[k % 3].extent, SCENES[k % 3].size, 300,
+                                                            seed, true, SCENES[k % 3].adjust);
                     assert_int_equal(plume_system_set_tiled_options(fixture_context(), system, tile_sizes[t], 0),
                                      PLUME_OK);
                     assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, &ways[way]), PLUME_OK);
-                    plume_frame_desc frame = render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f);
+                    plume_frame_desc frame = render_tiled_frame(PLUME_DRAW_FULL, terminate, 0.0f);
                     frame.draw_resolution = resolutions[r];
                     render_frame(system, &c, frame, true, 0, 1.0f, images[way]);
                     assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
@@ -302,8 +304,8 @@ static void test_hit_lists_shade_what_each_splat_tested_shades(void **state) {
                 int pixels = render_covered_pixels(images[0]);
                 float largest = render_largest_difference(images[0], images[1]);
                 int differing = render_pixels_differing(images[0], images[1], 1.0f / 255.0f);
-                printf("  %s, tile %u, 1/%d: %d pixels covered, %d over 1/255 apart (%.3g/255 at most)\n",
-                       SCENES[k].name, tile_sizes[t], 1 << r, pixels, differing, (double)(largest * 255.0f));
+                printf("  %s%s, tile %u, 1/%d: %d pixels covered, %d over 1/255 apart (%.3g/255 at most)\n",
+                       SCENES[k % 3].name, terminate ? ", early termination" : "", tile_sizes[t], 1 << r, pixels, differing, (double)(largest * 255.0f));
                 assert_true(pixels > RENDER_WIDTH * RENDER_HEIGHT / 16);
                 assert_true(differing * 200 < pixels);
             }
