@@ -202,7 +202,7 @@ typedef struct particle_attachment_class {
  * allocates: a host allocator failing at draw time fails nothing that
  * creation did not. An attachment's state is at most its share of these
  * bytes (each part checks its size against them at compile time). */
-enum { PARTICLE_MAX_ATTACHMENTS = 8, PARTICLE_ATTACHMENT_BYTES = 4096 };
+enum { PARTICLE_MAX_ATTACHMENTS = 8, PARTICLE_ATTACHMENT_BYTES = 5120 };
 
 /* The view frustum as six world-space planes pointing inwards (the
  * update's culling, simulate.c; the mesh draw's, per particle). */

@@ -228,6 +228,11 @@ static void run_prepare(const tiled_renderer *r, uint32_t stage) {
  * stage 1. */
 static void count_dense_ranks(const tiled_source *src, tiled_renderer *r, const draw_frame *frame) {
     GLuint p = r->programs[TP_PROJECT];
+    /* A trail's segments past a side of the view need no ranks: its left,
+     * right, bottom and top planes (the group's program has no such test). */
+    float planes[PLUME_CULL_PLANES][4];
+    particles_frustum_planes(frame->view, frame->projection, planes);
+    glProgramUniform4fv(p, r->at[TP_PROJECT][TU_SIDE_PLANES], 4, &planes[0][0]);
     glProgramUniform4ui(p, r->at[TP_PROJECT][TU_ITEMS], r->items, r->item_scan.levels, r->item_offset, 0);
     dispatch_indirect(r, PLUME_TILED_ITEM_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);

@@ -63,8 +63,9 @@ void main() {
         write_sprite_record(record, motion, particle_traits);
         key = depth_key(group_measure(motion.position), true);
     } else if (trail_segment(slot, j, motion, s)) {
-        TrailCorner near = trail_section(s, j, motion, particle_traits, 0.0);
-        TrailCorner far = trail_section(s, j, motion, particle_traits, 1.0);
+        TrailEnds e = trail_ends(s, particle_appearance(motion, particle_traits));
+        TrailCorner near = trail_section(s, j, e, 0.0);
+        TrailCorner far = trail_section(s, j, e, 1.0);
         GroupSegment g;
         g.p0 = s.p0;
         g.p1 = s.p1.xyz;

@@ -239,40 +239,32 @@ vec4 position_age_of(uint slot) { return vec4(motions[slot].position, motions[sl
 
 // The most any section of the segment reaches across from the curve: half
 // the strip's width (trail_section) at its largest, the width curve's
-// largest key (it runs straight between keys) times the particle's size
-// (a ribbon's: the larger of its two particles').
-float segment_reach(TrailSegment s, uint slot, ParticleMotion p) {
-    // Copies first: NVIDIA's compiler refuses a restrict buffer's element
-    // as a plain parameter (C1317).
-    ParticleTraits own_traits = traits[slot];
-    float size = abs(particle_appearance(p, own_traits).size);
-    if (u_ribbon) {
-        ParticleMotion far_motion = motions[s.far];
-        ParticleTraits far_traits = traits[s.far];
-        size = max(size, abs(particle_appearance(far_motion, far_traits).size));
-    }
+// largest key (it runs straight between keys) times the larger of its
+// ends' sizes.
+float segment_reach(TrailEnds e) {
     float widest = abs(u_trail_width_values[0]);
     for (int k = 1; k < u_trail_width_count && k < PLUME_GPU_MAX_CURVE_KEYS; ++k)
         widest = max(widest, abs(u_trail_width_values[k]));
-    return 0.5 * size * widest;
+    return 0.5 * max(abs(e.near.size), abs(e.far.size)) * widest;
 }
 
-// Whether the segment's `quads` quads lie wholly past one side of the view
-// (left, right, bottom or top): every corner of them is within the reach
-// of a section's centre on the curve, so past a plane where every centre
-// is further past it than that (a little more, for rounding). Such a
-// segment needs no ranks: about two in five of the trail benchmark's, whose
-// sparks drift out of the view.
-bool segment_outside_view(TrailSegment s, uint slot, ParticleMotion p, uint quads) {
-    mat4 rows = transpose(u_projection * u_view);
-    vec4 planes[4] = vec4[4](rows[3] + rows[0], rows[3] - rows[0], rows[3] + rows[1], rows[3] - rows[1]);
-    float reach = 1.01 * segment_reach(s, slot, p) + 1e-6;
+// The view's left, right, bottom and top planes in world space, unit
+// normals pointing in (particles_frustum_planes).
+uniform vec4 u_side_planes[4];
+
+// Whether the segment's `quads` quads lie wholly past one side of the view:
+// every corner of them is within the reach of a section's centre on the
+// curve, so past a plane where every centre is further past it than that
+// (a little more, for rounding). Such a segment needs no ranks: about two
+// in five of the trail benchmark's, whose sparks drift out of the view.
+bool segment_outside_view(TrailSegment s, TrailEnds e, uint quads) {
+    float reach = 1.01 * segment_reach(e) + 1e-6;
     bvec4 outside = bvec4(true);
     for (uint k = 0u; k <= quads; ++k) {
         vec3 centre, direction;
         trail_curve_at(s.p0, s.p1.xyz, s.p2.xyz, s.p3, float(k) / float(quads) * s.end, centre, direction);
         for (int i = 0; i < 4; ++i)
-            if (dot(planes[i], vec4(centre, 1.0)) >= -reach * length(planes[i].xyz)) outside[i] = false;
+            if (dot(u_side_planes[i], vec4(centre, 1.0)) >= -reach) outside[i] = false;
     }
     return any(outside);
 }
@@ -289,7 +281,7 @@ uint item_ranks(uint item) {
     TrailSegment s;
     if (!trail_segment(slot, entry, p, s)) return 0u;
     uint quads = trail_subdivisions(s.p0, s.p1.xyz, s.p2.xyz, s.p3, u_view, u_projection);
-    return segment_outside_view(s, slot, p, quads) ? 0u : 2u * quads;
+    return segment_outside_view(s, trail_ends(s, slot_appearance(slot)), quads) ? 0u : 2u * quads;
 }
 
 // A particle's own quad at `rank` (its pair's one rank).
@@ -342,9 +334,10 @@ void project_item(uint item, uint first, uint ranks) {
     TrailSegment s;
     bool drawn = trail_segment(slot, entry, p, s);
     uint quads = ranks / 2u;
-    TrailCorner near = trail_section(s, entry, p, t, 0.0);
+    TrailEnds e = trail_ends(s, particle_appearance(p, t));
+    TrailCorner near = trail_section(s, entry, e, 0.0);
     for (uint k = 0u; k < quads; ++k) {
-        TrailCorner far = trail_section(s, entry, p, t, float(k + 1u) / float(quads));
+        TrailCorner far = trail_section(s, entry, e, float(k + 1u) / float(quads));
         for (uint triangle = 1u; triangle <= 2u; ++triangle) {
             uint rank = first + 2u * k + triangle - 1u;
             counts[rank] = drawn ? project_triangle(rank, triangle, near, far) : 0u;

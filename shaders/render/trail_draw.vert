@@ -26,7 +26,8 @@ void emit_segment_vertex(uint slot, uint j, ParticleMotion motion, ParticleTrait
     if (!trail_segment(slot, j, motion, s)) return;
     uint quads = trail_subdivisions(s.p0, s.p1.xyz, s.p2.xyz, s.p3, u_view, u_projection), quad = uint(vertex / 6);
     if (quad >= quads) return;
-    TrailCorner c = trail_section(s, j, motion, particle_traits, (float(quad) + corner.y + 0.5) / float(quads));
+    TrailEnds e = trail_ends(s, particle_appearance(motion, particle_traits));
+    TrailCorner c = trail_section(s, j, e, (float(quad) + corner.y + 0.5) / float(quads));
     v_color = c.color;
 #ifdef PLUME_LOOK_ADDITIVE
     v_additive = c.a.additive;

@@ -86,21 +86,38 @@ bool trail_segment(uint slot, uint j, ParticleMotion motion, out TrailSegment s)
     return true;
 }
 
+// The appearance of the particle in `slot`. Copies first: NVIDIA's
+// compiler refuses a restrict buffer's element as a plain parameter (C1317).
+Appearance slot_appearance(uint slot) {
+    ParticleMotion slot_motion = motions[slot];
+    ParticleTraits slot_traits = traits[slot];
+    return particle_appearance(slot_motion, slot_traits);
+}
+
+// A segment's appearance at its two ends, found once for all its sections:
+// its particle's at both, a ribbon's far end its far particle's.
+struct TrailEnds {
+    Appearance near, far;
+};
+
+TrailEnds trail_ends(TrailSegment s, Appearance own) {
+    TrailEnds e;
+    e.near = own;
+    e.far = u_ribbon ? slot_appearance(s.far) : own;
+    return e;
+}
+
 // The cross-section `share` of the way along what is drawn of segment j
-// (found by trail_segment).
-TrailCorner trail_section(TrailSegment s, uint j, ParticleMotion motion, ParticleTraits particle_traits, float share) {
+// (found by trail_segment), its ends' appearances `e`.
+TrailCorner trail_section(TrailSegment s, uint j, TrailEnds e, float share) {
     TrailCorner c;
     float t = share * s.end;
     vec3 centre;
     trail_curve_at(s.p0, s.p1.xyz, s.p2.xyz, s.p3, t, centre, c.direction);
     float along = u_ribbon ? 0.0 : (float(j) + t) / float(u_trail_ring);
-    c.a = particle_appearance(motion, particle_traits);
+    c.a = e.near;
     if (u_ribbon) {
-        // Copies first: NVIDIA's compiler refuses a restrict buffer's
-        // element as a plain parameter (C1317).
-        ParticleMotion far_motion = motions[s.far];
-        ParticleTraits far_traits = traits[s.far];
-        Appearance b = particle_appearance(far_motion, far_traits);
+        Appearance b = e.far;
         vec4 size_additive = ends(vec4(c.a.size, c.a.additive, 0.0, 0.0), vec4(b.size, b.additive, 0.0, 0.0), t);
         c.a.size = size_additive.x;
         c.a.additive = size_additive.y;
