@@ -60,7 +60,7 @@ layout(std430, binding = PLUME_BINDING_TILED_CONTROL) buffer TiledControl { uint
 //      transparent; the pixels' box is the footprint's, the splat's map the
 //      quad's;
 //   z: 1 lists a splat in every tile of its box (0 in the product: those
-//      it may show in, splat_may_cover_tile).
+//      it may show in, splat_row_tiles).
 uniform vec3 u_lab_knobs;
 
 // The ranks the passes run over: a system's drawn particles (the state's
@@ -173,47 +173,71 @@ uvec2 splat_word_pixel(float word) {
     return uvec2(bits & 0xFFFFu, bits >> 16);
 }
 
-// Whether a linear function of the pixel, dot(row, (x, y, 1)), is negative
-// over the whole rectangle centre +- half, by more than its rounding could
-// make of it: the value at the centre plus its reach towards the corner where
-// it is largest, against a relative margin. Precise, so that the projection
-// (which counts a splat's tiles) and the entries pass (which lists them) find
-// the same tiles from the same words.
-bool negative_over(vec3 row, vec2 centre, vec2 half_size) {
-    precise float reach = abs(row.x) * half_size.x + abs(row.y) * half_size.y;
-    precise float largest = row.x * centre.x + row.y * centre.y + row.z + reach;
-    precise float scale = abs(row.x * centre.x) + abs(row.y * centre.y) + abs(row.z) + reach;
-    return largest < -1e-5 * scale;
+// Narrows `span` (the first and last tile columns of the tile row whose
+// pixels run from y0 to y1) to the tiles over whose area the linear function
+// of the pixel dot(row, (x, y, 1)) may be non-negative, by more than its
+// rounding could make of it. Its largest value over a tile grows (row.x > 0)
+// or falls (row.x < 0) with the column, so those tiles are a run of the
+// row, found by solving for its end; `right` is the row's right end in
+// pixels, which bounds the function's terms for the margin. Precise, so that
+// the projection (which counts a splat's tiles) and the entries pass (which
+// lists them) find the same tiles from the same words.
+void narrow_span(vec3 row, float y0, float y1, float right, inout ivec2 span) {
+    const float tile = float(TILED_TILE_SIZE);
+    precise float largest_y = max(row.y * y0, row.y * y1) + row.z;
+    precise float margin = 2e-5 * (abs(row.x) * (right + tile) + max(abs(row.y * y0), abs(row.y * y1)) + abs(row.z) +
+                                   (abs(row.x) + abs(row.y)) * tile);
+    if (row.x > 0.0) {
+        // Largest at the tile's right edge, (column + 1) tiles.
+        precise float column = (-largest_y - margin) / (row.x * tile) - 1.0;
+        span.x = max(span.x, int(ceil(clamp(column - 1e-3, -1.0, 65536.0))));
+    } else if (row.x < 0.0) {
+        // Largest at its left edge, column tiles.
+        precise float column = (largest_y + margin) / (-row.x * tile);
+        span.y = min(span.y, int(floor(clamp(column + 1e-3, -1.0, 65536.0))));
+    } else if (largest_y < -margin) {
+        span.y = -1;
+    }
 }
 
-// Whether a pixel of `tile` may show the splat whose first words are m0..m3
-// (its map: tiled_common.glsl's layout), tested against the whole tile's
-// area, half a pixel past its pixels' centres: false only where none can.
-// The composite shows a pixel centre p only where the splat's quad
+// The tiles of tile row `y` where a pixel may show the splat whose map is
+// `map` (its first words: tiled_common.glsl's layout), tested against the
+// tiles' whole area, half a pixel past their pixels' centres, within the
+// columns `columns` of its box: the first and last column (last < first:
+// none). The composite shows a pixel centre p only where the splat's quad
 // coordinates are inside it, each a linear function of p:
-//   camera-facing, (s, t) = mat2(m1) (p - m0.xy): s, t, 1 - s, 1 - t >= 0;
+//   camera-facing, (s, t) = mat2(map[1]) (p - map[0].xy): s, t, 1 - s,
+//   1 - t >= 0;
 //   oriented, h = (row0, row1, row2) . (p, 1) with h.z > 0: h.x, h.y,
 //   h.z - h.x, h.z - h.y >= 0, and for a trail's triangle h.z - h.x - h.y.
-// A tile where one of them is negative throughout holds no pixel it shows:
-// the tiles of a slanted or rotated quad's box that its corners sweep past,
-// a thin segment's off its diagonal, every tile but a few of a quad across
-// the eye's plane (whose box is the screen).
-bool splat_may_cover_tile(vec4 m0, vec4 m1, vec4 m2, vec4 m3, uvec2 tile) {
-    vec2 half_size = vec2(0.5 * float(TILED_TILE_SIZE));
-    vec2 centre = vec2(tile) * float(TILED_TILE_SIZE) + half_size;
+// So a tile where one of them is negative throughout holds no pixel it
+// shows: the tiles of a slanted or rotated quad's box that its corners
+// sweep past, a thin segment's off its diagonal, every tile but a few of a
+// quad across the eye's plane (whose box is the screen). A row costs a few
+// divisions, not a test a tile.
+ivec2 splat_row_tiles(vec4 map[SPLAT_MAP_VEC4S], uint y, uvec2 columns) {
+    float y0 = float(y * TILE_SIZE), y1 = y0 + float(TILE_SIZE), right = float((columns.y + 1u) * TILE_SIZE);
+    ivec2 span = ivec2(columns);
 #ifndef PLUME_LOOK_ORIENTED
+    vec4 m0 = map[0], m1 = map[1];
     vec3 s = vec3(m1.x, m1.z, -(m1.x * m0.x + m1.z * m0.y)), t = vec3(m1.y, m1.w, -(m1.y * m0.x + m1.w * m0.y));
-    return !(negative_over(s, centre, half_size) || negative_over(t, centre, half_size) ||
-             negative_over(vec3(0.0, 0.0, 1.0) - s, centre, half_size) ||
-             negative_over(vec3(0.0, 0.0, 1.0) - t, centre, half_size));
+    narrow_span(s, y0, y1, right, span);
+    narrow_span(t, y0, y1, right, span);
+    narrow_span(vec3(0.0, 0.0, 1.0) - s, y0, y1, right, span);
+    narrow_span(vec3(0.0, 0.0, 1.0) - t, y0, y1, right, span);
 #else
-    vec3 row0 = m0.xyz, row1 = m1.xyz, row2 = m2.xyz;
-    if (negative_over(row0, centre, half_size) || negative_over(row1, centre, half_size) ||
-        negative_over(row2, centre, half_size))
-        return false;
+    vec3 row0 = map[0].xyz, row1 = map[1].xyz, row2 = map[2].xyz;
+    narrow_span(row0, y0, y1, right, span);
+    narrow_span(row1, y0, y1, right, span);
+    narrow_span(row2, y0, y1, right, span);
 #ifdef TILED_TRAIL
-    if (splat_triangle(m3.w) != 0u) return !negative_over(row2 - row0 - row1, centre, half_size);
+    if (splat_triangle(map[3].w) != 0u) {
+        narrow_span(row2 - row0 - row1, y0, y1, right, span);
+        return span;
+    }
 #endif
-    return !(negative_over(row2 - row0, centre, half_size) || negative_over(row2 - row1, centre, half_size));
+    narrow_span(row2 - row0, y0, y1, right, span);
+    narrow_span(row2 - row1, y0, y1, right, span);
 #endif
+    return span;
 }

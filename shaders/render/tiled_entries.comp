@@ -2,7 +2,8 @@
 // tile counts) gets {tile, rank} for each tile of its box the projection
 // counted, so the entries come out in rank order: every tile where it
 // counted the whole box, else those the splat may show in
-// (splat_may_cover_tile, as the projection tested them). Nothing on a frame that overflows the budget.
+// (splat_row_tiles, as the projection found them). Nothing on a frame that
+// overflows the budget.
 #include "render/tiled_common.glsl"
 
 layout(local_size_x = PLUME_TILED_PROJECT_GROUP_SIZE) in;
@@ -23,12 +24,13 @@ void main() {
     uint base = rank * SPLAT_VEC4S;
     vec4 box = splats[base + SPLAT_TILES];
     uvec2 tile0 = splat_word_pixel(box.x) / TILE_SIZE, tile1 = splat_word_pixel(box.y) / TILE_SIZE;
-    vec4 m0 = splats[base], m1 = splats[base + 1u], m2 = splats[base + 2u], m3 = splats[base + 3u];
+    vec4 map[SPLAT_MAP_VEC4S];
+    for (uint k = 0u; k < uint(SPLAT_MAP_VEC4S); ++k) map[k] = splats[base + k];
     bool whole_box = end - at == (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
-    for (uint y = tile0.y; y <= tile1.y; ++y)
-        for (uint x = tile0.x; x <= tile1.x && at < end; ++x)
-            if (whole_box || splat_may_cover_tile(m0, m1, m2, m3, uvec2(x, y)))
-                entries[at++] = uvec2(y * u_tiles.x + x, rank);
+    for (uint y = tile0.y; y <= tile1.y; ++y) {
+        ivec2 span = whole_box ? ivec2(tile0.x, tile1.x) : splat_row_tiles(map, y, uvec2(tile0.x, tile1.x));
+        for (int x = span.x; x <= span.y && at < end; ++x) entries[at++] = uvec2(y * u_tiles.x + uint(x), rank);
+    }
     // The projection counted the same tiles; were it ever to count more,
     // the rest of the run names no tile (past the last, which the ranges
     // pass never reads), rather than whatever an earlier frame left there.

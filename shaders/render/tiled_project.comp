@@ -188,7 +188,7 @@ bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out iv
 
 // The rest of the splat, once its map and spare word are written: colour,
 // tiles, frames, light; returns the tiles of its box it may show in
-// (splat_may_cover_tile).
+// (splat_row_tiles).
 uint finish_splat(uint base, ivec2 first, ivec2 last, vec4 color, uint frames, float mix_word, vec3 light,
                   vec3 emissive, bool lit) {
     uvec2 tile0 = uvec2(first) / TILE_SIZE, tile1 = uvec2(last) / TILE_SIZE;
@@ -202,11 +202,13 @@ uint finish_splat(uint base, ivec2 first, ivec2 last, vec4 color, uint frames, f
     if (box == 1u || u_box_tiles) return box;
     // The map as written (the words the entries pass reads), after the
     // caller's spare word.
-    vec4 m0 = splats[base], m1 = splats[base + 1u], m2 = splats[base + 2u], m3 = splats[base + 3u];
+    vec4 map[SPLAT_MAP_VEC4S];
+    for (uint k = 0u; k < uint(SPLAT_MAP_VEC4S); ++k) map[k] = splats[base + k];
     uint tiles = 0u;
-    for (uint y = tile0.y; y <= tile1.y; ++y)
-        for (uint x = tile0.x; x <= tile1.x; ++x)
-            if (splat_may_cover_tile(m0, m1, m2, m3, uvec2(x, y))) ++tiles;
+    for (uint y = tile0.y; y <= tile1.y; ++y) {
+        ivec2 span = splat_row_tiles(map, y, uvec2(tile0.x, tile1.x));
+        tiles += uint(max(span.y - span.x + 1, 0));
+    }
     return tiles;
 }
 

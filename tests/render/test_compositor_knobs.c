@@ -201,7 +201,7 @@ static const struct {
                {"quads across the eye's plane", {0.0f, 0.0f, -0.2f}, 1.6f, 2.0f, across_the_eye}};
 
 /* A splat is listed only in the tiles of its pixels' box that it may show
- * in (tiled_common.glsl, splat_may_cover_tile), the composite walks it only
+ * in (tiled_common.glsl, splat_row_tiles), the composite walks it only
  * at the pixels of the 8 x 8 quadrants its box overlaps, and tests an
  * oriented splat's map only at the pixels of that box: rotated sprites
  * (their box's corners), velocity-stretched streaks (their box off the
