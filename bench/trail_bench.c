@@ -5,9 +5,12 @@
  * and the tiled path, the trails also at 1/2 resolution; the same camera
  * circling the ball. Per configuration a system of its own, a warm-up, then
  * the median GPU ms of its update (simulate, record, keys, both sorts) and
- * of its draw, timed with timestamp queries around each call (waited for:
- * the pipeline does not overlap frames here, so each figure is that call's
- * own time); then a few frames profiled (not timed) say which path drew and
+ * of its draw, timed with timestamp queries around each call, read once
+ * the run is over: the CPU issues up to two frames ahead of the GPU, as a
+ * game's swap chain lets it, so that a call's figure is its GPU work, not
+ * the GPU waiting while the CPU issues the call's commands (the timestamps
+ * keep each call's time its own: a timestamp is taken once every command
+ * before it is done); the median CPU ms of the draw calls beside it; then a few frames profiled (not timed) say which path drew and
  * the tiled entries (a tiled frame over its budget draws raster: counted).
  * Then the trails beside a smoke ball of as many sprites (another system),
  * full resolution on both paths: the two drawn one after the other (the
@@ -121,7 +124,7 @@ static target make_target(int width, int height) {
 }
 
 typedef struct result {
-    double update_ms, draw_ms;
+    double update_ms, draw_ms, draw_cpu_ms;
     uint32_t drawn;
     plume_profile profile; /* of a frame after the timed ones */
     /* A tiled trail's last draw: its segments by the quads that drew
@@ -168,16 +171,26 @@ static bool run(plume_context *context, const options *o, uint32_t points, plume
     plume_draw_group group = {0};
     const plume_draw_group_desc grouping = {.systems = systems, .system_count = 2};
     if (how == GROUPED && plume_draw_group_create(context, &grouping, &group) != PLUME_OK) return false;
-    GLuint queries[3];
-    glGenQueries(3, queries);
-    static double updates[MAX_SAMPLES], draws[MAX_SAMPLES];
+    /* Three timestamps a frame, every frame's its own. */
+    const uint32_t collecting = o->warmup + o->frames + PROFILED_FRAMES;
+    GLuint *queries = malloc(sizeof *queries * 3 * (collecting + 1));
+    if (!queries) return false;
+    glGenQueries((GLsizei)(3 * (collecting + 1)), queries);
+    static double updates[MAX_SAMPLES], draws[MAX_SAMPLES], draw_cpu[MAX_SAMPLES];
+    enum { FRAMES_IN_FLIGHT = 2 };
+    GLsync in_flight[FRAMES_IN_FLIGHT] = {0};
     mat4 projection;
     glm_perspective(glm_rad(60.0f), (float)o->width / (float)o->height, 0.1f, 50.0f, projection);
     /* One frame past the profiled ones: a profiled frame's figures are
      * collected at a later frame's start once the GPU has run it (NVIDIA's
      * runs behind: without it the profile was often empty there). */
-    const uint32_t collecting = o->warmup + o->frames + PROFILED_FRAMES;
     for (uint32_t f = 0; f <= collecting; ++f) {
+        GLuint *stamps = queries + 3 * f;
+        GLsync *oldest = &in_flight[f % FRAMES_IN_FLIGHT];
+        if (*oldest) {
+            glClientWaitSync(*oldest, GL_SYNC_FLUSH_COMMANDS_BIT, UINT64_MAX);
+            glDeleteSync(*oldest);
+        }
         if (f == collecting) glFinish();
         if (f == o->warmup + o->frames) {
             if (group.id) plume_draw_group_set_profiling(context, group, true);
@@ -194,23 +207,31 @@ static bool run(plume_context *context, const options *o, uint32_t points, plume
         glClear(GL_COLOR_BUFFER_BIT);
         /* Each timestamp flushed: Mesa's CPU rasterisers run what was issued
          * only then (a GPU's figures do not change). */
-        glQueryCounter(queries[0], GL_TIMESTAMP);
+        glQueryCounter(stamps[0], GL_TIMESTAMP);
         glFlush();
         for (uint32_t i = 0; i < count; ++i)
             if (plume_system_update(context, systems[i], &frame) != PLUME_OK) return false;
-        glQueryCounter(queries[1], GL_TIMESTAMP);
+        glQueryCounter(stamps[1], GL_TIMESTAMP);
         glFlush();
+        double issue = bench_now_ms();
         if (group.id && plume_draw_group_draw(context, group, &frame) != PLUME_OK) return false;
         for (uint32_t i = 0; i < count && !group.id; ++i)
             if (plume_system_draw(context, systems[i], &frame) != PLUME_OK) return false;
-        glQueryCounter(queries[2], GL_TIMESTAMP);
+        if (f >= o->warmup && f < o->warmup + o->frames) draw_cpu[f - o->warmup] = bench_now_ms() - issue;
+        glQueryCounter(stamps[2], GL_TIMESTAMP);
+        *oldest = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
         glFlush();
-        if (f < o->warmup || f >= o->warmup + o->frames) continue;
-        updates[f - o->warmup] = bench_timestamps_ms(queries[0], queries[1]);
-        draws[f - o->warmup] = bench_timestamps_ms(queries[1], queries[2]);
+    }
+    for (uint32_t k = 0; k < FRAMES_IN_FLIGHT; ++k)
+        if (in_flight[k]) glDeleteSync(in_flight[k]);
+    for (uint32_t k = 0; k < o->frames; ++k) {
+        const GLuint *stamps = queries + 3 * (o->warmup + k);
+        updates[k] = bench_timestamps_ms(stamps[0], stamps[1]);
+        draws[k] = bench_timestamps_ms(stamps[1], stamps[2]);
     }
     out->update_ms = bench_median(updates, o->frames);
     out->draw_ms = bench_median(draws, o->frames);
+    out->draw_cpu_ms = bench_median(draw_cpu, o->frames);
     out->drawn = 0;
     for (uint32_t i = 0; i < count; ++i) {
         plume_readback readback = {0};
@@ -231,7 +252,8 @@ static bool run(plume_context *context, const options *o, uint32_t points, plume
     plume_lab_gpu_memory memory = {0};
     plume_lab_gpu_memory_of(context, systems[0], &memory);
     out->scratch_bytes = memory.shared_bytes;
-    glDeleteQueries(3, queries);
+    glDeleteQueries((GLsizei)(3 * (collecting + 1)), queries);
+    free(queries);
     if (group.id) plume_draw_group_destroy(context, group);
     for (uint32_t i = 0; i < count; ++i) plume_system_destroy(context, systems[i]);
     return true;
@@ -304,10 +326,10 @@ int main(int argc, char **argv) {
     printf("draw group of the trails and a smoke ball of %u squares: %.1f MB of records (capacity x (%.0f pairs + 1) "
            "x 96 bytes); its tiled ranks as the trails' (+ a square's one)\n",
            o.count, o.count * (entries + 1) * 96.0 / 1e6, entries);
-    printf("| configuration              | drawn  | update GPU ms | draw GPU ms | drew with | tiled entries | overflowed "
-           "| pairs at 1 / 2 / 4 quads    | scratch MB | ranks needed / made |\n");
-    printf("|----------------------------|--------|---------------|-------------|-----------|---------------|------------"
-           "|-----------------------------|------------|---------------------|\n");
+    printf("| configuration              | drawn  | update GPU ms | draw GPU ms | draw CPU ms | drew with | tiled entries "
+           "| overflowed | pairs at 1 / 2 / 4 quads    | scratch MB | ranks needed / made |\n");
+    printf("|----------------------------|--------|---------------|-------------|-------------|-----------|---------------"
+           "|------------|-----------------------------|------------|---------------------|\n");
     /* The last column: a tiled trail's pairs by the quads that drew, its
      * particles' own quads among those at 1. */
     enum { ROWS = sizeof rows / sizeof rows[0] };
@@ -327,8 +349,8 @@ int main(int argc, char **argv) {
         if (by[1] + by[2] + by[4] > 0) snprintf(quads, sizeof quads, "%u / %u / %u", by[1], by[2], by[4]);
         char ranks[32] = "";
         if (r->ranks_made > 0) snprintf(ranks, sizeof ranks, "%u / %u", r->ranks_needed, r->ranks_made);
-        printf("| %-26s | %6u | %13.3f | %11.3f | %-9s | %13u | %7u/%-2d | %27s | %10.1f | %19s |\n", rows[i].name,
-               r->drawn, r->update_ms, r->draw_ms, r->profile.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster",
+        printf("| %-26s | %6u | %13.3f | %11.3f | %11.3f | %-9s | %13u | %7u/%-2d | %27s | %10.1f | %19s |\n",
+               rows[i].name, r->drawn, r->update_ms, r->draw_ms, r->draw_cpu_ms, r->profile.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster",
                r->profile.tiled_entries, r->profile.tiled_overflow_frames, PROFILED_FRAMES, quads,
                r->scratch_bytes / 1e6, ranks);
     }
@@ -336,19 +358,20 @@ int main(int argc, char **argv) {
      * the profiled frames, which are not the timed ones). */
     printf("\ntiled draws by stage, ms (means of %d profiled frames):\n", PROFILED_FRAMES);
     printf("| configuration              | project | scan   | entries | tile sort | ranges | composite | resolve | blend  | "
-           "down+up |\n");
+           "down+up | whole draw |\n");
     printf("|----------------------------|---------|--------|---------|-----------|--------|-----------|---------|--------|"
-           "---------|\n");
+           "---------|------------|\n");
     for (size_t i = 0; i < ROWS; ++i) {
         const plume_profile *p = &results[i].profile;
         if (p->draw_path != PLUME_DRAW_PATH_TILED) continue;
         double ms[PLUME_DRAW_STAGE_COUNT];
         for (int stage = 0; stage < PLUME_DRAW_STAGE_COUNT; ++stage) ms[stage] = p->draw_stages[stage].mean_ms;
-        printf("| %-26s | %7.3f | %6.3f | %7.3f | %9.3f | %6.3f | %9.3f | %7.3f | %6.3f | %7.3f |\n", rows[i].name,
+        printf("| %-26s | %7.3f | %6.3f | %7.3f | %9.3f | %6.3f | %9.3f | %7.3f | %6.3f | %7.3f | %10.3f |\n",
+               rows[i].name,
                ms[PLUME_DRAW_STAGE_PROJECT], ms[PLUME_DRAW_STAGE_SCAN], ms[PLUME_DRAW_STAGE_ENTRIES],
                ms[PLUME_DRAW_STAGE_TILE_SORT], ms[PLUME_DRAW_STAGE_RANGES], ms[PLUME_DRAW_STAGE_COMPOSITE],
                ms[PLUME_DRAW_STAGE_RESOLVE], ms[PLUME_DRAW_STAGE_BLEND],
-               ms[PLUME_DRAW_STAGE_DOWNSAMPLE] + ms[PLUME_DRAW_STAGE_UPSAMPLE]);
+               ms[PLUME_DRAW_STAGE_DOWNSAMPLE] + ms[PLUME_DRAW_STAGE_UPSAMPLE], p->stages[PLUME_STAGE_DRAW].mean_ms);
     }
     plume_context_destroy(context);
     return 0;
