@@ -187,14 +187,16 @@ void narrow_span(vec3 row, float y0, float y1, float right, inout ivec2 span) {
     precise float largest_y = max(row.y * y0, row.y * y1) + row.z;
     precise float margin = 2e-5 * (abs(row.x) * (right + tile) + max(abs(row.y * y0), abs(row.y * y1)) + abs(row.z) +
                                    (abs(row.x) + abs(row.y)) * tile);
+    // Written so that a bound that is not a number (a map's terms past
+    // float's range) narrows nothing.
     if (row.x > 0.0) {
         // Largest at the tile's right edge, (column + 1) tiles.
-        precise float column = (-largest_y - margin) / (row.x * tile) - 1.0;
-        span.x = max(span.x, int(ceil(clamp(column - 1e-3, -1.0, 65536.0))));
+        precise float column = (-largest_y - margin) / (row.x * tile) - 1.0 - 1e-3;
+        if (column > -1.0) span.x = max(span.x, column < 65536.0 ? int(ceil(column)) : 65536);
     } else if (row.x < 0.0) {
         // Largest at its left edge, column tiles.
-        precise float column = (largest_y + margin) / (-row.x * tile);
-        span.y = min(span.y, int(floor(clamp(column + 1e-3, -1.0, 65536.0))));
+        precise float column = (largest_y + margin) / (-row.x * tile) + 1e-3;
+        if (column < 65536.0) span.y = min(span.y, column > -1.0 ? int(floor(column)) : -1);
     } else if (largest_y < -margin) {
         span.y = -1;
     }
