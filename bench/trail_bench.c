@@ -25,9 +25,9 @@
  * segments by the quads that drew (plume_lab_trail_tiled_quads_drawn).
  * The "box" rows list each splat in every tile of its pixels' box (the
  * lab's plume_lab_tiled_knobs.box_tiles), the baseline of the projection's
- * test of the tiles a splat may show in; "whole lists" has every pixel walk the tile's whole batch
- * (plume_lab_tiled_knobs.whole_tile_lists), the baseline of each 8 x 8
- * quadrant's list (at tiles of 16: at 8 there are none); the "tile 16"
+ * test of the tiles a splat may show in; "whole lists" has every pixel walk
+ * the tile's whole batch (plume_lab_tiled_knobs.whole_tile_lists), the
+ * baseline of each 8 x 4 region's list; the "tile 16"
  * rows draw with tiles of 16 pixels (plume_system_set_tiled_options), the
  * baseline of the default, 8; "shade all" has the composite shade every
  * splat as it tests it (plume_lab_tiled_knobs.hit_lists = -1), the

@@ -267,9 +267,9 @@ typedef struct plume_lab_tiled_knobs {
      * baseline of that change. */
     bool box_tiles;
     /* Each pixel of a tile walks every splat of the composite's batch, as
-     * before a tile larger than 8 pixels kept a list for each of its 8 x 8
-     * quadrants of the splats whose pixels' box overlaps it: the baseline
-     * of that change (the programs are built without the lists). */
+     * before a tile kept a list for each of its 8 x 4 regions (a subgroup
+     * of 32 pixels each) of the splats whose pixels' box overlaps it: the
+     * baseline of that change (the programs are built without the lists). */
     bool whole_tile_lists;
     /* How the composite shades a batch: 1, each pixel tests 32 splats, then
      * shades those that cover it (what the draw does for trails, a

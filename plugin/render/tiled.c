@@ -27,10 +27,11 @@
  *               per tile of several chunks combining their partials front to
  *               back; so the busiest tile's run is no longer one workgroup's
  *               serial walk (unchunked, TILED_UNCHUNKED: one workgroup per
- *               tile walks its whole run); a tile of more than 8 pixels
- *               keeps a list of each batch per 8 x 8 quadrant (the splats
+ *               tile walks its whole run); a tile keeps a list of each
+ *               batch per 8 x 4 region, a subgroup's pixels (the splats
  *               whose pixels' box overlaps it), and a pixel walks its
- *               quadrant's;
+ *               region's (at tiles of 8, where the composite tests 32
+ *               splats before it shades: shades_hit_lists);
  *   7. blend    the target onto the host's framebuffer once per pixel, a
  *               quad for each tile the ranges pass found particles in (the
  *               rest of the target is clear: blending it changes nothing,

@@ -68,7 +68,7 @@ typedef struct tiled_knobs {
     float footprint;       /* half the side of the sprite's alpha footprint; 0: the quad's, 0.5 */
     bool cover_every_tile; /* the blend and upsample cover every tile, not those with particles */
     bool box_tiles;        /* a splat listed in every tile of its box, not those it may show in */
-    bool whole_tile_lists; /* every pixel walks the tile's whole batch, not its quadrant's list */
+    bool whole_tile_lists; /* every pixel walks the tile's whole batch, not its region's list */
     int hit_lists;         /* 1: the composite shades each pixel's hits, -1: each splat as tested; 0: draw's choice */
 } tiled_knobs;
 

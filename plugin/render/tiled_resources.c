@@ -30,10 +30,10 @@ static uint32_t composite_batch(uint32_t tile, uint32_t splat_vec4s) {
     /* The composite's other shared variables (pixels_alive, ...) take a few
      * bytes of the GL's least 32 KiB too: a batch that filled all of it
      * (256 splats of 8 vec4s, a lit or emissive trail's) failed to link on
-     * Mesa ("Too much shared memory used (32776/32768)"); and a tile of
-     * more than 8 pixels keeps its 8 x 8 quadrants' lists of the batch, a
-     * bit a splat (tiled_composite.comp), at most 256 splats. */
-    uint32_t quadrants = tile > 8 ? (tile / 8) * (tile / 8) : 0, lists = quadrants * (256 / 32) * 4;
+     * Mesa ("Too much shared memory used (32776/32768)"); and a tile
+     * keeps its 8 x 4 regions' lists of the batch, a bit a splat
+     * (tiled_composite.comp), at most 256 splats. */
+    uint32_t regions = (tile / 8) * (tile / 4), lists = regions * (256 / 32) * 4;
     uint32_t fits = (32768 - 256 - lists) / (16 * splat_vec4s) / 32 * 32, batch = tile * tile;
     if (batch > 256) batch = 256;
     return batch < fits ? batch : fits;

@@ -79,18 +79,22 @@ const uint BATCH = uint(TILED_BATCH); // splats loaded at once: min(pixels, 256)
 shared vec4 batch[TILED_BATCH * TILED_SPLAT_VEC4S];
 shared uint pixels_alive[2];
 
-// Tiles larger than 8 pixels composite in quadrants of 8 x 8 (unless the
-// lab's whole_tile_lists knob builds without): a splat loaded into the
-// batch sets its bit in the lists of the quadrants its pixels' box
-// overlaps, and a pixel walks its quadrant's list, so a tile of small
-// splats costs each pixel the splats near it, not the whole tile's, while
-// the binning (entries, their sort) stays at the tile's size.
-#if TILED_TILE_SIZE > 8 && !defined(TILED_WHOLE_TILE_LISTS)
-#define TILED_QUADRANTS
-const uint QUADRANT = 8u;
-const uint QUADRANTS_ACROSS = TILE_SIZE / QUADRANT;
+// A tile composites in regions of 8 x 4 pixels, a subgroup of 32 each
+// (unless the lab's whole_tile_lists knob builds without): a splat loaded
+// into the batch sets its bit in the lists of the regions its pixels' box
+// overlaps, and a pixel walks its region's list, so a tile of small splats
+// costs each pixel the splats near it, not the whole tile's, while the
+// binning (entries, their sort) stays at the tile's size. A subgroup walks
+// one list: a splat its region's box misses costs it nothing. Tiles of 8
+// build the lists for the hit lists only: camera-facing puffs at full
+// resolution cover most of a tile, and walk the batch as it is.
+#ifndef TILED_WHOLE_TILE_LISTS
+#define TILED_REGIONS
+const uint REGION_WIDE = 8u, REGION_HIGH = 4u;
+const uint REGIONS_ACROSS = TILE_SIZE / REGION_WIDE;
+const uint REGIONS = REGIONS_ACROSS * (TILE_SIZE / REGION_HIGH);
 const uint LIST_WORDS = (BATCH + 31u) / 32u;
-shared uint quadrant_lists[(TILED_TILE_SIZE / 8) * (TILED_TILE_SIZE / 8) * ((TILED_BATCH + 31) / 32)];
+shared uint region_lists[(TILED_TILE_SIZE / 8) * (TILED_TILE_SIZE / 4) * ((TILED_BATCH + 31) / 32)];
 #endif
 
 // Where a pixel falls on a splat of the batch.
@@ -311,12 +315,13 @@ void main() {
         whole_tile = chunks == 1u;
     }
     uvec2 tile_origin = uvec2(tile % u_tiles.x, tile / u_tiles.x) * TILE_SIZE;
-#ifdef TILED_QUADRANTS
-    // Invocation lid shades a pixel of quadrant lid / 64, so that a
-    // subgroup's pixels share one quadrant's list.
-    uint quadrant = lid / (QUADRANT * QUADRANT), within = lid % (QUADRANT * QUADRANT);
-    uvec2 local = uvec2(quadrant % QUADRANTS_ACROSS, quadrant / QUADRANTS_ACROSS) * QUADRANT +
-                  uvec2(within % QUADRANT, within / QUADRANT);
+#ifdef TILED_REGIONS
+    // Invocation lid shades a pixel of region lid / 32, so that a
+    // subgroup's pixels share one region's list.
+    uint region = lid / (REGION_WIDE * REGION_HIGH), within = lid % (REGION_WIDE * REGION_HIGH);
+    uvec2 local = uvec2(region % REGIONS_ACROSS * REGION_WIDE, region / REGIONS_ACROSS * REGION_HIGH) +
+                  uvec2(within % REGION_WIDE, within / REGION_WIDE);
+    bool region_lists_built = TILE_SIZE > 8u || u_hit_lists;
 #else
     uvec2 local = gl_LocalInvocationID.xy;
 #endif
@@ -336,38 +341,41 @@ void main() {
     if (lid == 0u) pixels_alive[0] = 0u;
     for (uint pass = 0u; next > range.x; ++pass) {
         uint count = min(next - range.x, BATCH);
-#ifdef TILED_QUADRANTS
+#ifdef TILED_REGIONS
         // Every list of the previous batch was read before its last barrier.
-        if (lid < QUADRANTS_ACROSS * QUADRANTS_ACROSS * LIST_WORDS) quadrant_lists[lid] = 0u;
+        if (region_lists_built && lid < REGIONS * LIST_WORDS) region_lists[lid] = 0u;
 #endif
         memoryBarrierShared();
         barrier(); // the previous batch is read, pixels_alive[0] set, the lists clear
         if (lid < count) {
             uint base = entries[next - 1u - lid].y * SPLAT_VEC4S;
             for (uint k = 0u; k < SPLAT_VEC4S; ++k) batch[lid * SPLAT_VEC4S + k] = splats[base + k];
-#ifdef TILED_QUADRANTS
-            // The quadrants its pixels' box overlaps list it (the box
+#ifdef TILED_REGIONS
+            // The regions its pixels' box overlaps list it (the box
             // overlaps the tile: the entries pass listed it here).
-            vec4 box = batch[lid * SPLAT_VEC4S + SPLAT_TILES];
-            ivec2 first = ivec2(splat_word_pixel(box.x)) - ivec2(tile_origin);
-            ivec2 last = ivec2(splat_word_pixel(box.y)) - ivec2(tile_origin);
-            ivec2 q0 = clamp(first, ivec2(0), ivec2(TILE_SIZE - 1u)) / int(QUADRANT);
-            ivec2 q1 = clamp(last, ivec2(0), ivec2(TILE_SIZE - 1u)) / int(QUADRANT);
-            for (int qy = q0.y; qy <= q1.y; ++qy)
-                for (int qx = q0.x; qx <= q1.x; ++qx)
-                    atomicOr(quadrant_lists[(uint(qy) * QUADRANTS_ACROSS + uint(qx)) * LIST_WORDS + lid / 32u],
-                             1u << (lid % 32u));
+            if (region_lists_built) {
+                vec4 box = batch[lid * SPLAT_VEC4S + SPLAT_TILES];
+                ivec2 first = ivec2(splat_word_pixel(box.x)) - ivec2(tile_origin);
+                ivec2 last = ivec2(splat_word_pixel(box.y)) - ivec2(tile_origin);
+                ivec2 size = ivec2(REGION_WIDE, REGION_HIGH);
+                ivec2 r0 = clamp(first, ivec2(0), ivec2(TILE_SIZE - 1u)) / size;
+                ivec2 r1 = clamp(last, ivec2(0), ivec2(TILE_SIZE - 1u)) / size;
+                for (int ry = r0.y; ry <= r1.y; ++ry)
+                    for (int rx = r0.x; rx <= r1.x; ++rx)
+                        atomicOr(region_lists[(uint(ry) * REGIONS_ACROSS + uint(rx)) * LIST_WORDS + lid / 32u],
+                                 1u << (lid % 32u));
+            }
 #endif
         }
         if (lid == 0u) pixels_alive[(pass + 1u) & 1u] = 0u;
         memoryBarrierShared();
         barrier();
         if (u_hit_lists) {
-            // The batch 32 splats at a time: those this pixel's quadrant
+            // The batch 32 splats at a time: those this pixel's region
             // lists (or all), then, in order, those among them that cover it.
             for (uint word = 0u; shading && 32u * word < count; ++word) {
-#ifdef TILED_QUADRANTS
-                uint listed = quadrant_lists[quadrant * LIST_WORDS + word];
+#ifdef TILED_REGIONS
+                uint listed = region_lists[region * LIST_WORDS + word];
 #else
                 uint listed = count - 32u * word >= 32u ? 0xFFFFFFFFu : (1u << (count - 32u * word)) - 1u;
 #endif
@@ -385,10 +393,10 @@ void main() {
                 }
             }
         } else {
-#ifdef TILED_QUADRANTS
-            // The batch's splats that this pixel's quadrant lists, in order.
+#if defined(TILED_REGIONS) && TILED_TILE_SIZE > 8
+            // The batch's splats that this pixel's region lists, in order.
             for (uint word = 0u; shading && word < LIST_WORDS; ++word) {
-                uint listed = quadrant_lists[quadrant * LIST_WORDS + word];
+                uint listed = region_lists[region * LIST_WORDS + word];
                 while (shading && listed != 0u) {
                     uint j = word * 32u + uint(findLSB(listed));
                     listed &= listed - 1u;

@@ -202,7 +202,7 @@ static const struct {
 
 /* A splat is listed only in the tiles of its pixels' box that it may show
  * in (tiled_common.glsl, splat_row_tiles), the composite walks it only
- * at the pixels of the 8 x 8 quadrants its box overlaps, and tests an
+ * at the pixels of the 8 x 4 regions its box overlaps, and tests an
  * oriented splat's map only at the pixels of that box: rotated sprites
  * (their box's corners), velocity-stretched streaks (their box off the
  * diagonal) and quads across the eye's plane (their box the screen) draw
@@ -272,7 +272,7 @@ static void test_splats_are_listed_in_the_tiles_they_may_show_in(void **state) {
  * lists: trails, oriented quads, lowered resolutions), or each splat as it
  * tests it (camera-facing puffs at full resolution): the same test decides
  * either way, so the scenes above draw the same picture both ways, at tiles
- * of 16 (the quadrants' lists) and 8, full and 1/2 resolution, but for a
+ * of 16 and 8 (the regions' lists), full and 1/2 resolution, but for a
  * pixel centre on a splat's edge, which a GPU may round either way in the
  * two loops (it may contract their arithmetic differently): under one in
  * 200 of the covered pixels. A splat either way left out or shaded twice

@@ -188,7 +188,7 @@ static plume_system configured_cloud(const float centre[3], uint32_t count, uint
  * tile of a few entries one): without early termination the raster path's
  * picture; with it (the same particles drawn again), within the threshold
  * of the picture without it, at the three tile sizes (the chunk plan sees
- * a different tile count at each; 16 and 32 composite in quadrants' lists,
+ * a different tile count at each; each composites in its regions' lists,
  * their partials in the tile's pixel order). */
 static void test_tiled_small_chunks(void **state) {
     (void)state;
