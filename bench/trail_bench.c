@@ -10,8 +10,9 @@
  * game's swap chain lets it, so that a call's figure is its GPU work, not
  * the GPU waiting while the CPU issues the call's commands (the timestamps
  * keep each call's time its own: a timestamp is taken once every command
- * before it is done); the median CPU ms of the draw calls beside it; then a few frames profiled (not timed) say which path drew and
- * the tiled entries (a tiled frame over its budget draws raster: counted).
+ * before it is done); the median CPU ms of the draw calls beside it; then
+ * a few frames profiled (not timed) say which path drew and the tiled
+ * entries (a tiled frame over its budget draws raster: counted).
  * Then the trails beside a smoke ball of as many sprites (another system),
  * full resolution on both paths: the two drawn one after the other (the
  * baseline: each sorted alone), and through one draw group (segments and
@@ -326,10 +327,10 @@ int main(int argc, char **argv) {
     printf("draw group of the trails and a smoke ball of %u squares: %.1f MB of records (capacity x (%.0f pairs + 1) "
            "x 96 bytes); its tiled ranks as the trails' (+ a square's one)\n",
            o.count, o.count * (entries + 1) * 96.0 / 1e6, entries);
-    printf("| configuration              | drawn  | update GPU ms | draw GPU ms | draw CPU ms | drew with | tiled entries "
-           "| overflowed | pairs at 1 / 2 / 4 quads    | scratch MB | ranks needed / made |\n");
-    printf("|----------------------------|--------|---------------|-------------|-------------|-----------|---------------"
-           "|------------|-----------------------------|------------|---------------------|\n");
+    printf("| configuration              | drawn  | update GPU ms | draw GPU ms | draw CPU ms | drew with "
+           "| tiled entries | overflowed | pairs at 1 / 2 / 4 quads    | scratch MB | ranks needed / made |\n");
+    printf("|----------------------------|--------|---------------|-------------|-------------|-----------"
+           "|---------------|------------|-----------------------------|------------|---------------------|\n");
     /* The last column: a tiled trail's pairs by the quads that drew, its
      * particles' own quads among those at 1. */
     enum { ROWS = sizeof rows / sizeof rows[0] };
@@ -350,9 +351,9 @@ int main(int argc, char **argv) {
         char ranks[32] = "";
         if (r->ranks_made > 0) snprintf(ranks, sizeof ranks, "%u / %u", r->ranks_needed, r->ranks_made);
         printf("| %-26s | %6u | %13.3f | %11.3f | %11.3f | %-9s | %13u | %7u/%-2d | %27s | %10.1f | %19s |\n",
-               rows[i].name, r->drawn, r->update_ms, r->draw_ms, r->draw_cpu_ms, r->profile.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster",
-               r->profile.tiled_entries, r->profile.tiled_overflow_frames, PROFILED_FRAMES, quads,
-               r->scratch_bytes / 1e6, ranks);
+               rows[i].name, r->drawn, r->update_ms, r->draw_ms, r->draw_cpu_ms,
+               r->profile.draw_path == PLUME_DRAW_PATH_TILED ? "tiled" : "raster", r->profile.tiled_entries,
+               r->profile.tiled_overflow_frames, PROFILED_FRAMES, quads, r->scratch_bytes / 1e6, ranks);
     }
     /* Where a tiled draw's time goes: the profile's sub-stages (means over
      * the profiled frames, which are not the timed ones). */
@@ -367,11 +368,11 @@ int main(int argc, char **argv) {
         double ms[PLUME_DRAW_STAGE_COUNT];
         for (int stage = 0; stage < PLUME_DRAW_STAGE_COUNT; ++stage) ms[stage] = p->draw_stages[stage].mean_ms;
         printf("| %-26s | %7.3f | %6.3f | %7.3f | %9.3f | %6.3f | %9.3f | %7.3f | %6.3f | %7.3f | %10.3f |\n",
-               rows[i].name,
-               ms[PLUME_DRAW_STAGE_PROJECT], ms[PLUME_DRAW_STAGE_SCAN], ms[PLUME_DRAW_STAGE_ENTRIES],
+               rows[i].name, ms[PLUME_DRAW_STAGE_PROJECT], ms[PLUME_DRAW_STAGE_SCAN], ms[PLUME_DRAW_STAGE_ENTRIES],
                ms[PLUME_DRAW_STAGE_TILE_SORT], ms[PLUME_DRAW_STAGE_RANGES], ms[PLUME_DRAW_STAGE_COMPOSITE],
                ms[PLUME_DRAW_STAGE_RESOLVE], ms[PLUME_DRAW_STAGE_BLEND],
-               ms[PLUME_DRAW_STAGE_DOWNSAMPLE] + ms[PLUME_DRAW_STAGE_UPSAMPLE], p->stages[PLUME_STAGE_DRAW].mean_ms);
+               ms[PLUME_DRAW_STAGE_DOWNSAMPLE] + ms[PLUME_DRAW_STAGE_UPSAMPLE],
+               p->stages[PLUME_STAGE_DRAW].mean_ms);
     }
     plume_context_destroy(context);
     return 0;

@@ -289,10 +289,11 @@ static void test_hit_lists_shade_what_each_splat_tested_shades(void **state) {
     for (int k = 0; k < 6; ++k)
         for (int t = 0; t < 2; ++t)
             for (int r = 0; r < 2; ++r) {
+                int scene = k % 3;
                 bool terminate = k >= 3;
                 for (int way = 0; way < 2; ++way) {
-                    plume_system system = render_cloud_with(SCENES[k % 3].centre, SCENES[k % 3].extent, SCENES[k % 3].size, 300,
-                                                            seed, true, SCENES[k % 3].adjust);
+                    plume_system system = render_cloud_with(SCENES[scene].centre, SCENES[scene].extent,
+                                                            SCENES[scene].size, 300, seed, true, SCENES[scene].adjust);
                     assert_int_equal(plume_system_set_tiled_options(fixture_context(), system, tile_sizes[t], 0),
                                      PLUME_OK);
                     assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, &ways[way]), PLUME_OK);
@@ -305,7 +306,8 @@ static void test_hit_lists_shade_what_each_splat_tested_shades(void **state) {
                 float largest = render_largest_difference(images[0], images[1]);
                 int differing = render_pixels_differing(images[0], images[1], 1.0f / 255.0f);
                 printf("  %s%s, tile %u, 1/%d: %d pixels covered, %d over 1/255 apart (%.3g/255 at most)\n",
-                       SCENES[k % 3].name, terminate ? ", early termination" : "", tile_sizes[t], 1 << r, pixels, differing, (double)(largest * 255.0f));
+                       SCENES[scene].name, terminate ? ", early termination" : "", tile_sizes[t], 1 << r, pixels,
+                       differing, (double)(largest * 255.0f));
                 assert_true(pixels > RENDER_WIDTH * RENDER_HEIGHT / 16);
                 assert_true(differing * 200 < pixels);
             }
