@@ -162,11 +162,16 @@ static void run_reduce_then_scan(const radix_sort *s, const tile_set *set, GLuin
  * (or the histogram's indirect arguments when 0). */
 static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer, const uint32_t count_uniforms[4],
                          uint32_t bound, uint32_t tiles, const sort_pass_hook *hook) {
+    /* The digit counts the histogram adds to, zeroed here rather than by the
+     * sort before (which the host's conditional rendering may have
+     * discarded while this one runs). */
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->state_buffer);
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 4 * PLUME_RADIX_STATE_PASS_DIGITS,
+                         4 * PLUME_RADIX_MAX_PASSES * PLUME_RADIX_DIGITS, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_SORT_PAIRS, pairs_buffer);
     use_program(set, HISTOGRAM_PROGRAM, hook);
     for (int u = 0; u < 4; ++u) set_uniform(set, HISTOGRAM_PROGRAM, U_INDIRECT + u, count_uniforms[u]);
     set_pass_uniforms(s, set, HISTOGRAM_PROGRAM);
-    set_uniform(set, HISTOGRAM_PROGRAM, U_BANK, s->bank);
     uint32_t histogram_tile = set->histogram_items * PLUME_RADIX_THREADS;
     glDispatchCompute((bound + histogram_tile - 1) / histogram_tile, 1, 1);
     for (uint32_t p = 0; p < s->pass_count; ++p) {
@@ -177,12 +182,10 @@ static void run_onesweep(radix_sort *s, const tile_set *set, GLuint pairs_buffer
         set_uniform(set, ONESWEEP_PROGRAM, U_SHIFT, s->passes[p].shift);
         set_uniform(set, ONESWEEP_PROGRAM, U_DIGIT_BITS, s->passes[p].bits);
         set_uniform(set, ONESWEEP_PROGRAM, U_PASS, p);
-        set_uniform(set, ONESWEEP_PROGRAM, U_BANK, s->bank);
         set_uniform(set, ONESWEEP_PROGRAM, U_WAIT_LIMIT, s->wait_limit);
         if (tiles) glDispatchCompute(tiles, 1, 1);
         else glDispatchComputeIndirect(4 * PLUME_RADIX_STATE_DISPATCH);
     }
-    s->bank ^= 1;
 }
 
 /* Every digit pass in one workgroup (radix_single.comp), in place; the

@@ -19,7 +19,7 @@ enum { UPSWEEP_PROGRAM, SCAN_PROGRAM, DOWNSWEEP_PROGRAM, HISTOGRAM_PROGRAM, ONES
 /* The programs' uniforms (tile_set.locations; -1 where a program lacks one). */
 enum {
     U_SHIFT, U_DIGIT_BITS, U_TILE_STRIDE, U_FIRST_PASS, U_INDIRECT, U_DIRECT_COUNT, U_COUNT_INDEX, U_MAX_COUNT,
-    U_PASS, U_BANK, U_WAIT_LIMIT, U_PASS_SHIFTS, U_PASS_BITS, U_PASS_COUNT, UNIFORMS
+    U_PASS, U_WAIT_LIMIT, U_PASS_SHIFTS, U_PASS_BITS, U_PASS_COUNT, UNIFORMS
 };
 
 typedef struct digit_pass {
@@ -60,7 +60,6 @@ typedef struct radix_sort {
     bool subgroup_ops;
     bool onesweep;       /* else reduce-then-scan */
     uint32_t wait_limit; /* Onesweep's */
-    uint32_t bank;       /* Onesweep: the bank of digit counts the next sort adds to (sorts alternate) */
     digit_pass passes[MAX_PASSES];
     uint32_t pass_count;
     GLuint state_buffer, tile_counts_buffer, scratch_buffer;

@@ -40,7 +40,7 @@ static const char *const PROGRAM_LABELS[PROGRAMS] = {
 
 static const char *const UNIFORM_NAMES[UNIFORMS + 1] = {
     "u_shift",       "u_digit_bits", "u_tile_stride", "u_first_pass",  "u_indirect",    "u_direct_count",
-    "u_count_index", "u_max_count",  "u_pass",        "u_bank",        "u_wait_limit",  "u_pass_shifts",
+    "u_count_index", "u_max_count",  "u_pass",        "u_wait_limit",  "u_pass_shifts",
     "u_pass_bits",   "u_pass_count", NULL};
 
 /* ---- Plan ----------------------------------------------------------------- */
@@ -278,8 +278,7 @@ plume_result radix_create(const plume_env *env, const sort_backend_desc *desc, v
     uint32_t single_limit = 0;
     for (int k = 0; k < SINGLE_SIZES; ++k) single_limit = s->singles[k].items ? s->singles[k].tile : single_limit;
     if (capacity <= single_limit) return PLUME_OK;
-    /* Zeroed: Onesweep's first sort adds to a bank of counts that it finds
-     * zero (each sort zeroes the other one for the next). */
+    /* Zeroed, so that no word of it is undefined before a sort writes it. */
     s->state_buffer = plume_make_gpu_buffer(s->env, STATE_BYTES, "plume sort: radix state");
     glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
     /* Reduce-then-scan: a count per digit per tile; Onesweep: a look-back word

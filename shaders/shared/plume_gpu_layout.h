@@ -256,12 +256,12 @@
 #define PLUME_RADIX_STATE_DIGIT_TOTALS 8 /* pairs per digit in the current pass (PLUME_RADIX_DIGITS words) */
 /* Onesweep: per digit pass, the next tile a workgroup takes. */
 #define PLUME_RADIX_STATE_TICKETS 264
-/* Onesweep: two banks (sorts alternate) of per digit pass, per digit, the
- * pairs of the whole count (PLUME_RADIX_MAX_PASSES x PLUME_RADIX_DIGITS words
- * a bank). */
+/* Onesweep: per digit pass, per digit, the pairs of the whole count
+ * (PLUME_RADIX_MAX_PASSES x PLUME_RADIX_DIGITS words), zeroed before each
+ * sort's histogram. */
 #define PLUME_RADIX_STATE_PASS_DIGITS 268
 #define PLUME_RADIX_MAX_PASSES 4         /* 32 key bits in digits of 8 */
-#define PLUME_RADIX_STATE_WORDS (268 + 2 * 4 * 256)
+#define PLUME_RADIX_STATE_WORDS (268 + 4 * 256)
 /* Onesweep look-back word: the flag in the top two bits, a count below. */
 #define PLUME_RADIX_LOOKBACK_AGGREGATE 0x40000000u /* the count is the tile's pairs of the digit */
 #define PLUME_RADIX_LOOKBACK_INCLUSIVE 0x80000000u /* ... of this tile and every tile before it */

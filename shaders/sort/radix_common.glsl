@@ -70,11 +70,8 @@ uint lookback_index(uint pass, uint tile, uint digit) {
     return (pass * u_tile_stride + tile) * PLUME_RADIX_DIGITS + digit;
 }
 
-// Onesweep: where bank `bank` of the state counts the pairs of `digit` in
-// digit pass `pass`.
-uint pass_digit_index(uint bank, uint pass, uint digit) {
-    return PLUME_RADIX_STATE_PASS_DIGITS + (bank * PLUME_RADIX_MAX_PASSES + pass) * PLUME_RADIX_DIGITS + digit;
-}
+// Onesweep: where the state counts the pairs of `digit` in digit pass `pass`.
+uint pass_digit_index(uint pass, uint digit) { return PLUME_RADIX_STATE_PASS_DIGITS + pass * PLUME_RADIX_DIGITS + digit; }
 
 // Benchmarks only (the lab's phase_clocks setting): thread 0 writes the
 // workgroup's record (plume_gpu_layout.h): its SM, then its SM's clock at

@@ -41,7 +41,6 @@ shared uint digit_target[PLUME_RADIX_DIGITS]; // destination index minus tile pl
 
 #if ONESWEEP
 uniform uint u_pass;       // the digit pass: its ticket, look-back words and counts
-uniform uint u_bank;       // the bank of counts the histogram pass filled
 uniform uint u_wait_limit; // reads of an unpublished look-back word before counting the tile itself
 shared uint taken_tile;
 layout(std430, binding = PLUME_BINDING_RADIX_TILE_COUNTS) coherent volatile buffer LookbackWords {
@@ -100,7 +99,7 @@ void main() {
     bool is_digit = digit < PLUME_RADIX_DIGITS;
     bool used = digit < (1u << u_digit_bits);
 #if ONESWEEP
-    uint digit_pairs = used ? state[pass_digit_index(u_bank, u_pass, digit)] : 0u;
+    uint digit_pairs = used ? state[pass_digit_index(u_pass, digit)] : 0u;
     if (thread == 0u) taken_tile = atomicAdd(state[PLUME_RADIX_STATE_TICKETS + u_pass], 1u);
     barrier();
     uint tile = taken_tile;

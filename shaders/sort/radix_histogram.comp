@@ -6,8 +6,10 @@
 // the count, as the reduce-then-scan's first upsweep does. Besides, for the
 // passes after it: workgroup t zeroes the look-back words of every pass of
 // digit tile t (there are at least as many workgroups as digit tiles), and
-// the first workgroup zeroes the tickets and the other bank of counts (the
-// next sort counts there; this one's bank was zeroed by the sort before).
+// the first workgroup zeroes the tickets. The counts it adds to were zeroed
+// before it (radix.c), by a command of their own: a sort that zeroed them for
+// the next one would leave them stale where the next one ran and it did not
+// (the host's conditional rendering discards dispatches).
 #include "sort/radix_common.glsl"
 #include "sort/workgroup_sum.glsl"
 
@@ -17,7 +19,6 @@ layout(std430, binding = PLUME_BINDING_SORT_PAIRS) restrict readonly buffer Sour
 uniform uvec4 u_pass_shifts; // per digit pass: its lowest key bit
 uniform uvec4 u_pass_bits;   // per digit pass: its bits; 0 past the last pass
 uniform uint u_pass_count;
-uniform uint u_bank;         // the bank of counts this sort adds to
 
 shared uint histogram[PLUME_RADIX_MAX_PASSES * PLUME_RADIX_DIGITS];
 
@@ -35,8 +36,6 @@ void main() {
     if (part == 0u) {
         if (thread == 0u) publish_count(count, tiles);
         if (thread < PLUME_RADIX_MAX_PASSES) state[PLUME_RADIX_STATE_TICKETS + thread] = 0u;
-        for (uint pass = 0u; pass < PLUME_RADIX_MAX_PASSES; ++pass)
-            state[pass_digit_index(1u - u_bank, pass, thread)] = 0u; // RADIX_THREADS == PLUME_RADIX_DIGITS here
     }
     if (part >= parts) return; // the whole workgroup: no barrier is skipped by some only
     PHASE_BEGIN(PLUME_RADIX_MAX_PASSES, part);
@@ -60,7 +59,7 @@ void main() {
     PHASE_END(2u);
     for (uint pass = 0u; pass < PLUME_RADIX_MAX_PASSES; ++pass) {
         uint pairs = histogram[pass * PLUME_RADIX_DIGITS + thread];
-        if (pairs != 0u) atomicAdd(state[pass_digit_index(u_bank, pass, thread)], pairs);
+        if (pairs != 0u) atomicAdd(state[pass_digit_index(pass, thread)], pairs);
     }
     PHASE_END_ALL(3u);
 }

@@ -119,6 +119,41 @@ static void test_indirect_count_over_capacity_is_clamped(void **state) {
     assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
 }
 
+/* The host's conditional rendering discards a sort's dispatches as it does
+ * draws (both are rendering commands; Mesa and NVIDIA's driver discard
+ * them): a sort inside a condition that passed nothing leaves its pairs as
+ * they were, and the sorts after it are right. Onesweep's sorts once counted
+ * digits in two banks taken in turn by the CPU, each sort zeroing the other
+ * for the next: a discarded sort zeroed nothing, and the next one counted on
+ * top of stale counts. */
+static void test_a_sort_discarded_by_conditional_rendering_leaves_the_next_right(void **state) {
+    (void)state;
+    plume_sorter sorter = make_sorter(20000, 0);
+    GLuint nothing_passed = 0;
+    glGenQueries(1, &nothing_passed);
+    glBeginQuery(GL_ANY_SAMPLES_PASSED, nothing_passed);
+    glEndQuery(GL_ANY_SAMPLES_PASSED);
+    for (uint32_t round = 0; round < 3; ++round) {
+        uint32_t count = 12000 + test_random_below(8000);
+        printf("  round %u: %u pairs sorted inside the condition, then again outside it\n", round, count);
+        pair *input = random_pairs(count, 0), *got = malloc(sizeof(pair) * count);
+        assert_non_null(got);
+        GLuint buffer = test_buffer_create(sizeof(pair) * count, input);
+        glBeginConditionalRender(nothing_passed, GL_QUERY_WAIT);
+        assert_int_equal(plume_sort(fixture_context(), sorter, buffer, count), PLUME_OK);
+        glEndConditionalRender();
+        test_buffer_read(buffer, 0, sizeof(pair) * count, got);
+        assert_memory_equal(got, input, sizeof(pair) * count);
+        check_sort(fixture_context(), sorter, input, count, COUNT_FROM_CPU, "after a discarded sort");
+        check_sort(fixture_context(), sorter, input, count, COUNT_FROM_GPU, "indirect, after a discarded sort");
+        glDeleteBuffers(1, &buffer);
+        free(input);
+        free(got);
+    }
+    glDeleteQueries(1, &nothing_passed);
+    assert_int_equal(plume_sorter_destroy(fixture_context(), sorter), PLUME_OK);
+}
+
 /* Structure, not speed (the benchmark times it): 2^k+1 pairs add one merge
  * level, a few passes, not a doubling of the work. */
 static void test_pass_count_follows_the_count(void **state) {
@@ -441,7 +476,10 @@ const struct CMUnitTest sort_api_tests[] = {
     SORT_TEST(test_indirect_count_over_capacity_is_clamped, radix),
     SORT_TEST(test_pass_count_follows_the_count, bitonic),
     SORT_TEST(test_radix_dispatches_follow_the_key_bits, radix),
+    SORT_TEST(test_a_sort_discarded_by_conditional_rendering_leaves_the_next_right, bitonic),
+    SORT_TEST(test_a_sort_discarded_by_conditional_rendering_leaves_the_next_right, radix),
 #ifndef PLUME_TESTS_THROUGH_TABLE
+    SORT_TEST(test_a_sort_discarded_by_conditional_rendering_leaves_the_next_right, onesweep),
     SORT_TEST(test_indirect_count_from_gpu_buffer, onesweep),
     SORT_TEST(test_indirect_count_over_capacity_is_clamped, onesweep),
     SORT_TEST(test_radix_dispatches_follow_the_key_bits, onesweep),
