@@ -32,7 +32,10 @@
  * rows draw with tiles of 16 pixels (plume_system_set_tiled_options), the
  * baseline of the default, 8; "shade all" has the composite shade every
  * splat as it tests it (plume_lab_tiled_knobs.hit_lists = -1), the
- * baseline of shading each pixel's hits, which trails get.
+ * baseline of shading each pixel's hits, which trails get; "blend pass"
+ * blends the composite's target onto the host's RGBA16F colour with a
+ * raster pass (plume_lab_tiled_knobs.raster_blend), the baseline of the
+ * composite blending onto it itself.
  * One table; the trails' and the group's memory beside it, and per row the
  * context's draw scratch measured after it (plume_lab_gpu_memory_of: the
  * tiled path's per-rank buffers, entries and target) and a tiled trail's
@@ -277,7 +280,7 @@ int main(int argc, char **argv) {
     if (plume_context_create(NULL, &context) != PLUME_OK) return 1;
     target t = make_target(o.width, o.height);
     const plume_lab_tiled_knobs box = {.box_tiles = true}, whole_lists = {.whole_tile_lists = true},
-                                each_as_tested = {.hit_lists = -1};
+                                each_as_tested = {.hit_lists = -1}, blend_pass = {.raster_blend = true};
     const struct {
         const char *name;
         uint32_t points;
@@ -294,6 +297,7 @@ int main(int argc, char **argv) {
         {"trail, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, false, NULL, 0},
         {"trail 4/seg, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, ALONE, true, NULL, 0},
         {"trail, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 0},
+        {"trail, tiled, blend pass", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &blend_pass, 0},
         {"trail, tiled, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &box, 0},
         {"trail, tiled, shade all", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &each_as_tested, 0},
         {"trail, tiled, 16, whole lists", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &whole_lists, 16},

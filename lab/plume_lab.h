@@ -277,6 +277,10 @@ typedef struct plume_lab_tiled_knobs {
      * is tested as it is shaded (what it does elsewhere); 0, as the draw
      * decides. The baseline of either choice. */
     int hit_lists;
+    /* The blend pass onto the host's framebuffer even where the composite
+     * could blend onto the host's colour texture itself (an RGBA16F draw
+     * buffer at full resolution): the baseline of that change. */
+    bool raster_blend;
 } plume_lab_tiled_knobs;
 
 /* Before the system's first tiled draw (NULL: all zero).
@@ -284,6 +288,13 @@ typedef struct plume_lab_tiled_knobs {
  * field out of range, or after the first tiled draw. */
 plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system system,
                                        const plume_lab_tiled_knobs *knobs);
+
+/* Whether the system's last tiled draw blended onto the host's colour
+ * texture in its composite (true) or with the blend pass (false: a lowered
+ * resolution, a draw buffer that is not an RGBA16F texture, the knob
+ * raster_blend). PLUME_ERROR_INVALID_ARGUMENT (logged): a bad handle, `out`
+ * NULL, or a system not yet drawn tiled. */
+plume_result plume_lab_tiled_blended_onto_host(plume_context *context, plume_system system, bool *out);
 
 /* Trails (plume_trail_desc): each segment is drawn as up to
  * PLUME_TRAIL_SUBDIVISIONS quads, as many as its curve on the screen needs.

@@ -93,8 +93,23 @@ plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system syst
                                .cover_every_tile = knobs->cover_every_tile,
                                .box_tiles = knobs->box_tiles,
                                .whole_tile_lists = knobs->whole_tile_lists,
-                               .hit_lists = knobs->hit_lists};
+                               .hit_lists = knobs->hit_lists,
+                               .raster_blend = knobs->raster_blend};
     return tiled_set_knobs(context, system, &inside);
+}
+
+plume_result plume_lab_tiled_blended_onto_host(plume_context *context, plume_system system, bool *out) {
+    static const char *CALLER = "plume_lab_tiled_blended_onto_host";
+    particle_view view;
+    if (particles_find_view(context, system, CALLER, &view) != PLUME_OK) return PLUME_ERROR_INVALID_ARGUMENT;
+    const tiled_renderer *r = tiled_of(&view);
+    if (!out || !r || !r->programs[TP_COMPOSITE]) {
+        plume_log(view.env, PLUME_LOG_ERROR, "%s: %s", CALLER,
+                  !out ? "out must not be NULL" : "the system was not drawn tiled");
+        return PLUME_ERROR_INVALID_ARGUMENT;
+    }
+    *out = r->blended_onto_host;
+    return PLUME_OK;
 }
 
 /* The scanned counts (inclusive sums of the tiles each rank touched, in

@@ -35,7 +35,10 @@
  *   7. blend    the target onto the host's framebuffer once per pixel, a
  *               quad for each tile the ranges pass found particles in (the
  *               rest of the target is clear: blending it changes nothing,
- *               yet on a raster back end those pixels cost as much); at 1/2
+ *               yet on a raster back end those pixels cost as much); where
+ *               the host's draw buffer is an RGBA16F texture, the composite
+ *               (and the resolve) blend onto it themselves instead
+ *               (host_colour_of, tiled_target.glsl), and no pass runs; at 1/2
  *               and 1/4 the path composites into the low-resolution target,
  *               and the wrapper's depth-aware upsample blends it over those
  *               tiles and their neighbours, whose texels it reads
@@ -327,9 +330,69 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
 /* 5-6: ranges and composite, after the sort; none of their workgroups run
  * on a frame without entries or over the budget (the control pass's
  * arguments). */
+/* The host's colour texture that the composite blends onto itself, in place
+ * of the blend pass (host_colour_of). */
+typedef struct host_colour {
+    GLuint texture;
+    GLint level;
+    GLint origin[2]; /* the viewport's corner: the target's pixel 0 */
+    GLint clip[4];   /* the pixels the blend pass would write: first x, y, past x, y */
+} host_colour;
+
+/* Whether the composite can blend onto the host's colour itself: at full
+ * resolution, where draw buffer 0 of the host's framebuffer object is a level
+ * of a GL_TEXTURE_2D in RGBA16F (the format the programs read and write, an
+ * engine's usual scene colour), asked without binding anything (direct state
+ * access). It then writes the pixels the blend pass would: the viewport's,
+ * inside the scissor where the host has it on. A blend pass on a raster back
+ * end costs about a quarter of a millisecond at 1280x720 on an H200, where the
+ * compute blend is nearly free (notes/wave3-draws-h200.md). */
+static bool host_colour_of(const particle_view *s, const tiled_renderer *r, const tiled_target *t, host_colour *out) {
+    if (t->factor != 1 || r->knobs.raster_blend || !plume_env_gl_caps(s->env).direct_state_access) return false;
+    GLint framebuffer = 0, buffer = GL_NONE;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+    glGetIntegerv(GL_DRAW_BUFFER0, &buffer);
+    if (framebuffer == 0 || buffer < GL_COLOR_ATTACHMENT0 || buffer > GL_COLOR_ATTACHMENT0 + 31) return false;
+    GLint type = GL_NONE, name = 0, level = 0, layered = GL_FALSE, target = GL_NONE, format = GL_NONE;
+    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, (GLenum)buffer, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
+                                          &type);
+    if (type != GL_TEXTURE) return false;
+    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, (GLenum)buffer, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
+                                          &name);
+    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, (GLenum)buffer, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL,
+                                          &level);
+    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, (GLenum)buffer, GL_FRAMEBUFFER_ATTACHMENT_LAYERED,
+                                          &layered);
+    glGetTextureParameteriv((GLuint)name, GL_TEXTURE_TARGET, &target);
+    if (target != GL_TEXTURE_2D || layered) return false;
+    glGetTextureLevelParameteriv((GLuint)name, level, GL_TEXTURE_INTERNAL_FORMAT, &format);
+    if (format != GL_RGBA16F) return false;
+    *out = (host_colour){.texture = (GLuint)name, .level = level, .origin = {t->viewport[0], t->viewport[1]}};
+    GLint clip[4] = {t->viewport[0], t->viewport[1], t->viewport[0] + t->viewport[2], t->viewport[1] + t->viewport[3]};
+    if (glIsEnabled(GL_SCISSOR_TEST)) {
+        GLint box[4];
+        glGetIntegerv(GL_SCISSOR_BOX, box);
+        clip[0] = clip[0] > box[0] ? clip[0] : box[0];
+        clip[1] = clip[1] > box[1] ? clip[1] : box[1];
+        clip[2] = clip[2] < box[0] + box[2] ? clip[2] : box[0] + box[2];
+        clip[3] = clip[3] < box[1] + box[3] ? clip[3] : box[1] + box[3];
+    }
+    memcpy(out->clip, clip, sizeof clip);
+    return true;
+}
+
+/* Where the composite and the resolve write (tiled_target.glsl): the
+ * target bound to image unit 0, or the host's colour there. */
+static void set_target_uniforms(GLuint program, const GLint *at, const host_colour *host) {
+    glProgramUniform1i(program, at[TU_OVER_HOST], host != NULL);
+    if (!host) return;
+    glProgramUniform2i(program, at[TU_VIEWPORT_ORIGIN], host->origin[0], host->origin[1]);
+    glProgramUniform4iv(program, at[TU_HOST_CLIP], 1, host->clip);
+}
+
 static void composite(const tiled_source *src, tiled_renderer *r, const plume_frame_desc *frame,
                       const mat4 projection, uint32_t depth_convention, const tiled_target *t,
-                      const uint32_t tiles[2]) {
+                      const uint32_t tiles[2], const host_colour *host) {
     const particle_view *s = src->s;
     uint32_t tile_count = tiles[0] * tiles[1];
     bind_tiled_buffers(src, r);
@@ -392,10 +455,14 @@ static void composite(const tiled_source *src, tiled_renderer *r, const plume_fr
     set_lab_knobs(r, c, at);
     particle_set_light_uniforms(s, &r->composite_uniforms);
     draw_bind_texture(1, t->depth_texture, r->depth_sampler);
-    glBindImageTexture(0, t->texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA16F);
+    set_target_uniforms(c, at, host);
+    if (host) glBindImageTexture(0, host->texture, host->level, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA16F);
+    else glBindImageTexture(0, t->texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA16F);
     dispatch_indirect(r, chunk_entries ? PLUME_TILED_CHUNK_ARGS : PLUME_TILED_COMPOSITE_ARGS);
-    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
-                    GL_SHADER_STORAGE_BARRIER_BIT);
+    /* With the host's colour written, whatever the host does with it next. */
+    glMemoryBarrier(host ? GL_ALL_BARRIER_BITS
+                         : GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT |
+                               GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
     draw_stage_end(s, PLUME_DRAW_STAGE_COMPOSITE);
     if (chunk_entries) {
         draw_stage_begin(s, PLUME_DRAW_STAGE_RESOLVE);
@@ -404,8 +471,11 @@ static void composite(const tiled_source *src, tiled_renderer *r, const plume_fr
         glProgramUniform2i(resolve, r->at[TP_RESOLVE][TU_TARGET_SIZE], t->width, t->height);
         glProgramUniform1f(resolve, r->at[TP_RESOLVE][TU_THRESHOLD], threshold);
         glProgramUniform2ui(resolve, r->at[TP_RESOLVE][TU_TILES], tiles[0], tiles[1]);
+        set_target_uniforms(resolve, r->at[TP_RESOLVE], host);
         dispatch_indirect(r, PLUME_TILED_RESOLVE_ARGS);
-        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+        glMemoryBarrier(host ? GL_ALL_BARRIER_BITS
+                             : GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT |
+                                   GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
         draw_stage_end(s, PLUME_DRAW_STAGE_RESOLVE);
     }
 }
@@ -432,7 +502,7 @@ static plume_result blend(const tiled_source *src, const tiled_renderer *r, cons
     const particle_view *s = src->s;
     draw_stage_begin(s, PLUME_DRAW_STAGE_BLEND);
     plume_result result = draw_fallback(src, r, frame, t, scope);
-    if (t->factor == 1) {
+    if (t->factor == 1 && !r->blended_onto_host) {
         GLuint b = r->programs[TP_BLEND];
         glUseProgram(b);
         glProgramUniform2i(b, r->at[TP_BLEND][TU_VIEWPORT_ORIGIN], t->viewport[0], t->viewport[1]);
@@ -485,7 +555,9 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     if ((result = tiled_grow_budget(s, r)) != PLUME_OK) return result;
     if ((result = tiled_ensure_ranks(s, r)) != PLUME_OK) return result;
     tiled_target t = *target;
-    if (t.factor == 1) {
+    host_colour host;
+    r->blended_onto_host = host_colour_of(s, r, &t, &host);
+    if (!r->blended_onto_host && t.factor == 1) {
         if ((result = tiled_ensure_full_target(s, r, t.width, t.height)) != PLUME_OK) return result;
         t.texture = r->shared->tiled_target;
     }
@@ -507,7 +579,8 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     result = sort_indirect_in_scope(s->context, r->sorter, r->shared->entries_buffer, r->shared->control_buffer,
                                     4 * PLUME_TILED_SORT_COUNT, 4 * PLUME_TILED_CONTROL_WORDS, r->budget, true);
     draw_stage_end(s, PLUME_DRAW_STAGE_TILE_SORT);
-    composite(src, r, frame->desc, frame->projection, frame->depth_convention, &t, tiles);
+    composite(src, r, frame->desc, frame->projection, frame->depth_convention, &t, tiles,
+              r->blended_onto_host ? &host : NULL);
     plume_result blended = blend(src, r, frame, &t, scope);
     r->cover_ready = t.factor > 1;
     return result != PLUME_OK ? result : blended;

@@ -44,7 +44,7 @@ typedef enum tiled_uniform {
     TU_ADD, TU_BUDGET, TU_TILES, TU_TILE_COUNT, TU_CHUNK_ENTRIES, TU_INVERSE_PROJECTION, TU_SOFT_FADE_DISTANCE,
     TU_DEPTH_ORIGIN, TU_DEPTH_SIZE, TU_DEPTH_FUNCTION, TU_THRESHOLD, TU_PARTICLES, TU_VIEWPORT_ORIGIN,
     TU_DEPTH_CONVENTION, TU_LAB_KNOBS, TU_ITEMS, TU_COVER_MODE, TU_LOW_RESOLUTION, TU_HIT_LISTS,
-    TU_SIDE_PLANES,
+    TU_SIDE_PLANES, TU_OVER_HOST, TU_HOST_CLIP,
     TU_TILES_ACROSS, TU_TILE_PIXELS, TU_VIEWPORT_SIZE, TILED_UNIFORMS
 } tiled_uniform;
 _Static_assert(TU_TILE_PIXELS == TU_TILES_ACROSS + SCREEN_COVER_TILE_PIXELS &&
@@ -70,6 +70,7 @@ typedef struct tiled_knobs {
     bool box_tiles;        /* a splat listed in every tile of its box, not those it may show in */
     bool whole_tile_lists; /* every pixel walks the tile's whole batch, not its region's list */
     int hit_lists;         /* 1: the composite shades each pixel's hits, -1: each splat as tested; 0: draw's choice */
+    bool raster_blend;     /* the blend pass even where the composite could blend onto the host's colour */
 } tiled_knobs;
 
 typedef struct tiled_renderer {
@@ -111,6 +112,7 @@ typedef struct tiled_renderer {
      * shader storage block. */
     uint32_t chunk_entries, chunk_entries_in_use;
     tiled_knobs knobs;
+    bool blended_onto_host;     /* the last draw's composite blended onto the host's colour (no blend pass) */
     /* The last draw's tiles for the upsample, set where its passes ran at
      * low resolution (tiled_take_cover). */
     screen_cover cover;

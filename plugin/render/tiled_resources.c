@@ -51,7 +51,8 @@ static const char *const TILED_UNIFORM_NAMES[TILED_UNIFORMS + 1] = {
     "u_tiles",     "u_tile_count",     "u_chunk_entries", "u_inverse_projection", "u_soft_fade_distance",
     "u_depth_origin", "u_depth_size",  "u_depth_function", "u_threshold",         "u_particles",
     "u_viewport_origin", "u_depth_convention", "u_lab_knobs", "u_items",
-    "u_cover_mode", "u_low_resolution", "u_hit_lists", "u_side_planes", SCREEN_COVER_UNIFORM_NAMES, NULL};
+    "u_cover_mode", "u_low_resolution", "u_hit_lists", "u_side_planes", "u_over_host", "u_host_clip",
+    SCREEN_COVER_UNIFORM_NAMES, NULL};
 
 static const char *const INPUT_DEFINES[] = {
     [TILED_INPUT_PARTICLES] = "",

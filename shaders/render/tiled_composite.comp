@@ -42,6 +42,7 @@
 #include "particles/particle_common.glsl"
 #include "render/particle_appearance.glsl" // the flipbook, the light
 #include "render/tiled_common.glsl"
+#include "render/tiled_target.glsl"
 #include "shared/scene_depth.glsl"
 
 layout(local_size_x = TILED_TILE_SIZE, local_size_y = TILED_TILE_SIZE) in;
@@ -51,7 +52,6 @@ layout(std430, binding = PLUME_BINDING_TILED_ENTRIES) restrict readonly buffer E
 layout(std430, binding = PLUME_BINDING_TILED_RANGES) restrict readonly buffer Ranges { uvec2 ranges[]; };
 layout(std430, binding = PLUME_BINDING_TILED_CHUNK_TABLE) restrict readonly buffer ChunkTable { uint chunk_table[]; };
 layout(std430, binding = PLUME_BINDING_TILED_PARTIALS) restrict writeonly buffer Partials { vec4 partials[]; };
-layout(rgba16f, binding = 0) uniform restrict writeonly image2D u_target; // premultiplied colour, coverage
 
 uniform sampler2D u_sprite;         // unit 0, premultiplied RGBA
 uniform sampler2DArray u_sprite_array; // unit PLUME_TEXTURE_UNIT_SPRITE_ARRAY: a host array, a frame per layer
@@ -419,5 +419,5 @@ void main() {
     }
     // The partials in the tile's row-major order (tiled_resolve.comp's).
     if (!whole_tile) partials[slot * TILE_SIZE * TILE_SIZE + local.y * TILE_SIZE + local.x] = vec4(color, transmittance);
-    else if (inside) imageStore(u_target, pixel, vec4(color, 1.0 - transmittance));
+    else if (inside) write_target(pixel, color, transmittance);
 }

@@ -13,7 +13,7 @@ layout(local_size_x = TILED_TILE_SIZE, local_size_y = TILED_TILE_SIZE) in;
 
 layout(std430, binding = PLUME_BINDING_TILED_CHUNK_TABLE) restrict readonly buffer ChunkTable { uint chunk_table[]; };
 layout(std430, binding = PLUME_BINDING_TILED_PARTIALS) restrict readonly buffer Partials { vec4 partials[]; };
-layout(rgba16f, binding = 0) uniform restrict writeonly image2D u_target; // premultiplied colour, coverage
+#include "render/tiled_target.glsl"
 
 uniform ivec2 u_target_size;
 uniform float u_threshold; // 0: never stops
@@ -33,5 +33,5 @@ void main() {
         transmittance *= partial.a;
         if (transmittance < u_threshold) break;
     }
-    imageStore(u_target, pixel, vec4(color, 1.0 - transmittance));
+    write_target(pixel, color, transmittance);
 }

@@ -57,8 +57,17 @@ static void fill_depth(GLuint framebuffer, int occluder_width, float occluder_de
     }
 }
 
+static GLenum host_color_format = GL_RGBA32F;
+static void (*host_before_draw)(void), (*host_after_draw)(void);
+
+void render_set_host_frame(uint32_t color_format, void (*before_draw)(void), void (*after_draw)(void)) {
+    host_color_format = color_format ? (GLenum)color_format : GL_RGBA32F;
+    host_before_draw = before_draw;
+    host_after_draw = after_draw;
+}
+
 static host_frame begin_host_frame(int occluder_width, float occluder_depth) {
-    host_frame h = {.color = test_texture_create(GL_RGBA32F, RENDER_WIDTH, RENDER_HEIGHT),
+    host_frame h = {.color = test_texture_create(host_color_format, RENDER_WIDTH, RENDER_HEIGHT),
                     .depth = test_texture_create(GL_DEPTH_COMPONENT32F, RENDER_WIDTH, RENDER_HEIGHT),
                     .depth_copy = test_texture_create(GL_DEPTH_COMPONENT32F, RENDER_WIDTH, RENDER_HEIGHT)};
     glGenFramebuffers(1, &h.scratch_framebuffer);
@@ -159,8 +168,10 @@ static void draw_system_or_group(plume_system system, plume_draw_group group, co
     memcpy(frame.projection, c->projection, sizeof frame.projection);
     host_frame h = begin_host_frame(occluder_width, occluder_depth);
     if (with_depth) frame.depth_texture = h.depth_copy;
+    if (host_before_draw) host_before_draw();
     if (group.id) assert_int_equal(plume_draw_group_draw(fixture_context(), group, &frame), PLUME_OK);
     else assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
+    if (host_after_draw) host_after_draw();
     end_host_frame(&h, rgba);
 }
 

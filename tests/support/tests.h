@@ -66,6 +66,7 @@ struct CMUnitTest;
     X(demo, 0)                                                                                                         \
     X(steady_state, 0)                                                                                                 \
     X(compositor_knobs, 0)                                                                                             \
+    X(tiled_host_blend, 0)                                                                                             \
     X(effect_format, 0)                                                                                                \
     X(effect_fuzz, 0)                                                                                                  \
     X(effect_reload, 0)                                                                                                \
