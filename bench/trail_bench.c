@@ -33,9 +33,9 @@
  * baseline of the default, 8; "shade all" has the composite shade every
  * splat as it tests it (plume_lab_tiled_knobs.hit_lists = -1), the
  * baseline of shading each pixel's hits, which trails get; "blend pass"
- * blends the composite's target onto the host's RGBA16F colour with a
- * raster pass (plume_lab_tiled_knobs.raster_blend), the baseline of the
- * composite blending onto it itself.
+ * blends the composite's target (at 1/2 the upsample) onto the host's
+ * RGBA16F colour with a raster pass (plume_lab_tiled_knobs.raster_blend),
+ * the baseline of blending onto it in compute.
  * One table; the trails' and the group's memory beside it, and per row the
  * context's draw scratch measured after it (plume_lab_gpu_memory_of: the
  * tiled path's per-rank buffers, entries and target) and a tiled trail's
@@ -305,6 +305,8 @@ int main(int argc, char **argv) {
         {"trail 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, true, NULL, 0},
         {"trail, raster, 1/2", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_HALF, ALONE, false, NULL, 0},
         {"trail, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, NULL, 0},
+        {"trail, tiled, 1/2, blend pass", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, &blend_pass,
+         0},
         {"trail, tiled, 1/2, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, &box, 0},
         {"trail, tiled, 1/2, tile 16", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, NULL, 16},
         {"trail 4/seg, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, true, NULL, 0},

@@ -277,9 +277,10 @@ typedef struct plume_lab_tiled_knobs {
      * is tested as it is shaded (what it does elsewhere); 0, as the draw
      * decides. The baseline of either choice. */
     int hit_lists;
-    /* The blend pass onto the host's framebuffer even where the composite
-     * could blend onto the host's colour texture itself (an RGBA16F draw
-     * buffer at full resolution): the baseline of that change. */
+    /* The raster passes onto the host's framebuffer (the blend at full
+     * resolution, the upsample at 1/2 and 1/4) even where the composite or
+     * the upsample could blend onto the host's colour texture itself in
+     * compute (an RGBA16F draw buffer): the baseline of that change. */
     bool raster_blend;
 } plume_lab_tiled_knobs;
 
@@ -290,9 +291,9 @@ plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system syst
                                        const plume_lab_tiled_knobs *knobs);
 
 /* Whether the system's last tiled draw blended onto the host's colour
- * texture in its composite (true) or with the blend pass (false: a lowered
- * resolution, a draw buffer that is not an RGBA16F texture, the knob
- * raster_blend). PLUME_ERROR_INVALID_ARGUMENT (logged): a bad handle, `out`
+ * texture in compute (true: the composite, or at 1/2 and 1/4 the upsample)
+ * or with a raster pass (false: a draw buffer that is not an RGBA16F
+ * texture, the knob raster_blend). PLUME_ERROR_INVALID_ARGUMENT (logged): a bad handle, `out`
  * NULL, or a system not yet drawn tiled. */
 plume_result plume_lab_tiled_blended_onto_host(plume_context *context, plume_system system, bool *out);
 

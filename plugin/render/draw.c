@@ -39,6 +39,38 @@ void draw_depth_size(const plume_frame_desc *frame, float size[2]) {
     }
 }
 
+/* A blend pass on a raster back end costs about a quarter of a millisecond at
+ * 1280x720 on an H200 where the compute passes blend nearly for free
+ * (notes/wave3-draws-h200.md). */
+bool draw_find_host_colour(const plume_env *env, const GLint viewport[4], host_colour *out) {
+    if (!plume_env_gl_caps(env).direct_state_access) return false;
+    GLint framebuffer = 0, buffer = GL_NONE;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+    glGetIntegerv(GL_DRAW_BUFFER0, &buffer);
+    if (framebuffer == 0 || buffer < GL_COLOR_ATTACHMENT0 || buffer > GL_COLOR_ATTACHMENT0 + 31) return false;
+    GLint type = GL_NONE, name = 0, level = 0, layered = GL_FALSE, target = GL_NONE, format = GL_NONE;
+    GLenum at = (GLenum)buffer;
+    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, at, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+    if (type != GL_TEXTURE) return false;
+    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, at, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
+    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, at, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &level);
+    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, at, GL_FRAMEBUFFER_ATTACHMENT_LAYERED, &layered);
+    glGetTextureParameteriv((GLuint)name, GL_TEXTURE_TARGET, &target);
+    if (target != GL_TEXTURE_2D || layered) return false;
+    glGetTextureLevelParameteriv((GLuint)name, level, GL_TEXTURE_INTERNAL_FORMAT, &format);
+    if (format != GL_RGBA16F) return false;
+    *out = (host_colour){.texture = (GLuint)name, .level = level, .origin = {viewport[0], viewport[1]},
+                         .clip = {viewport[0], viewport[1], viewport[0] + viewport[2], viewport[1] + viewport[3]}};
+    if (glIsEnabled(GL_SCISSOR_TEST)) {
+        GLint box[4];
+        glGetIntegerv(GL_SCISSOR_BOX, box);
+        GLint box_clip[4] = {box[0], box[1], box[0] + box[2], box[1] + box[3]};
+        for (int i = 0; i < 2; ++i) out->clip[i] = out->clip[i] > box_clip[i] ? out->clip[i] : box_clip[i];
+        for (int i = 2; i < 4; ++i) out->clip[i] = out->clip[i] < box_clip[i] ? out->clip[i] : box_clip[i];
+    }
+    return true;
+}
+
 void draw_blend_premultiplied(const plume_env *env) {
     if (!plume_env_gl_caps(env).indexed_blend) {
         glEnable(GL_BLEND);
@@ -292,7 +324,8 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
     plume_debug_group_end(v->env);
     screen_cover cover;
     bool covered = path == &tiled_draw_path && tiled_take_cover(tiled_of(v), &cover);
-    lowres_end(low, v, desc, frame->projection, &pass, covered ? &cover : NULL);
+    if (lowres_end(low, v, desc, frame->projection, &pass, covered ? &cover : NULL))
+        tiled_of(v)->blended_onto_host = true;
     return r;
 }
 

@@ -330,7 +330,8 @@ plume_result group_draw_frame(group_state *g, const plume_frame_desc *frame, mat
             r = draw_onto(&w, &target, tiled, &scope);
             screen_cover cover;
             bool covered = tiled && tiled_take_cover(&g->tiled, &cover);
-            lowres_end(&g->lowres, &own, frame, projection, &pass, covered ? &cover : NULL);
+            g->tiled.blended_onto_host =
+                lowres_end(&g->lowres, &own, frame, projection, &pass, covered ? &cover : NULL);
         }
     }
     announce_stage(g, NULL);

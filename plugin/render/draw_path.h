@@ -81,6 +81,21 @@ uint32_t mesh_draw_read_compute_count(const particle_view *view);
 
 /* ---- draw.c: what every path shares ---- */
 
+/* The host's colour texture that a compute pass blends onto itself in place
+ * of a blend pass (draw_find_host_colour). */
+typedef struct host_colour {
+    GLuint texture;
+    GLint level;
+    GLint origin[2]; /* the viewport's corner */
+    GLint clip[4];   /* the pixels a blend pass would write: first x, y, past x, y */
+} host_colour;
+/* Whether draw buffer 0 of the bound draw framebuffer (an object, not the
+ * default) is a level of an RGBA16F GL_TEXTURE_2D, the format the compute
+ * passes read and write (an engine's usual scene colour), asked without
+ * binding anything (direct state access): then *out names it, with the
+ * pixels a blend pass over `viewport` would write (inside the scissor where
+ * the host has it on). */
+bool draw_find_host_colour(const plume_env *env, const GLint viewport[4], host_colour *out);
 /* A sub-stage of the draw: its KHR_debug group ("plume draw: tiled
  * project", ...), always, and its GPU time in the profile while the view's
  * profiler is on. Ends pop what begins pushed. */

@@ -9,8 +9,10 @@
  *      cleared to transparent, depth-tested against (1) and faded against its
  *      copy;
  *   3. that target blended onto the host's framebuffer with a depth-aware
- *      upsample (lowres_composite.frag), once per pixel: the viewport's, or
- *      after the tiled path the tiles it names (render/tile_cover.vert).
+ *      upsample (lowres_upsample.glsl), once per pixel: the viewport's, or
+ *      after the tiled path the tiles it names (render/tile_cover.vert), by
+ *      a raster pass (lowres_composite.frag) or, onto an RGBA16F texture of
+ *      the host's, in compute (lowres_upsample.comp).
  * Blending premultiplied colours into a transparent target and the result
  * over the host's colour gives what blending each particle over the host's
  * colour gives (the "over" operator is associative). Passes 1 and 3 are
@@ -35,20 +37,23 @@ static const char *const DOWNSAMPLE_UNIFORMS[LOWRES_DOWNSAMPLE_UNIFORMS + 1] = {
 static const char *const COMPOSITE_UNIFORMS[LOWRES_COMPOSITE_UNIFORMS + 1] = {
     "u_lowres_size",   "u_viewport_origin", "u_host_size",   "u_inverse_projection",
     "u_edge_ratio",    "u_particles",       "u_lowres_depth", "u_host_depth", "u_depth_convention",
-    SCREEN_COVER_UNIFORM_NAMES, NULL};
+    SCREEN_COVER_UNIFORM_NAMES, "u_over_host", "u_host_clip", NULL};
 
 static void factor_defines(int factor, char defines[64]) {
     snprintf(defines, 64, "#define LOWRES_FACTOR %d\n", factor);
 }
 
 /* A composite program over the vertex stage `vertex` (the viewport's
- * triangle or the tiles' quads), its uniforms found and its fixed ones set. */
+ * triangle or the tiles' quads; NULL: the compute upsample onto the host's
+ * colour), its uniforms found and its fixed ones set. */
 static plume_result build_composite(const plume_env *env, int factor, const char *label, const char *vertex,
                                     GLuint *out, GLint at[LOWRES_COMPOSITE_UNIFORMS]) {
     char defines[64];
     factor_defines(factor, defines);
     plume_shader_stage stages[2] = {{GL_VERTEX_SHADER, vertex}, {GL_FRAGMENT_SHADER, "render/lowres_composite.frag"}};
-    plume_result r = plume_build_program(env, label, stages, 2, defines, out);
+    plume_shader_stage upsample = {GL_COMPUTE_SHADER, "render/lowres_upsample.comp"};
+    plume_result r = vertex ? plume_build_program(env, label, stages, 2, defines, out)
+                            : plume_build_program(env, label, &upsample, 1, defines, out);
     if (r != PLUME_OK) return r;
     plume_find_uniform_locations(*out, COMPOSITE_UNIFORMS, at);
     glProgramUniform1i(*out, at[LOWRES_COMPOSITE_PARTICLES], 0);
@@ -156,7 +161,22 @@ draw_target lowres_target(const lowres_pass *pass) {
     return t;
 }
 
-void lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc *frame, const mat4 projection,
+/* The compute upsample onto the host's colour (lowres_upsample.comp), over
+ * the tiles `cover` names: a workgroup for each tile of the target, those
+ * past the ranges pass's count leaving at once. The composite's uniforms
+ * are set. */
+static void upsample_onto_host(GLuint c, const GLint *at, const screen_cover *cover, int factor,
+                               const GLint viewport[4], const host_colour *host) {
+    screen_cover_bind(cover, c, &at[LOWRES_COMPOSITE_COVER], factor, viewport);
+    glProgramUniform1i(c, at[LOWRES_COMPOSITE_OVER_HOST], 1);
+    glProgramUniform4iv(c, at[LOWRES_COMPOSITE_HOST_CLIP], 1, host->clip);
+    glBindImageTexture(0, host->texture, host->level, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA16F);
+    glDispatchCompute(cover->tiles_across * cover->tiles_down, 1, 1);
+    /* The host's colour written: whatever the host does with it next. */
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
+}
+
+bool lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc *frame, const mat4 projection,
                 const lowres_pass *pass, const screen_cover *cover) {
     lowres_programs *programs = &r->programs[factor_index(pass->factor)];
     /* Where the tiles' composite cannot be built (said in the log), the
@@ -173,6 +193,12 @@ void lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc 
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)pass->host_framebuffer);
     glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
     if (pass->scissor) glEnable(GL_SCISSOR_TEST); /* the host's scissor applies to the composite */
+    host_colour host;
+    bool onto_host = cover && !cover->raster_blend && draw_find_host_colour(v->env, viewport, &host);
+    if (onto_host && !programs->upsample_onto_host &&
+        build_composite(v->env, pass->factor, "plume draw: low-resolution upsample onto the host's colour", NULL,
+                        &programs->upsample_onto_host, programs->upsample_onto_host_at) != PLUME_OK)
+        onto_host = false;
     glDisable(GL_DEPTH_TEST);
     draw_blend_premultiplied(v->env);
     glBindVertexArray(r->vertex_array);
@@ -180,8 +206,10 @@ void lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc 
     draw_bind_texture(0, targets->particles, sampler);
     draw_bind_texture(1, targets->depth_copy, sampler);
     draw_bind_texture(2, frame->depth_texture, sampler);
-    GLuint c = cover ? programs->composite_tiles : programs->composite;
-    const GLint *at = cover ? programs->composite_tiles_at : programs->composite_at;
+    GLuint c = onto_host ? programs->upsample_onto_host : cover ? programs->composite_tiles : programs->composite;
+    const GLint *at = onto_host ? programs->upsample_onto_host_at
+                      : cover   ? programs->composite_tiles_at
+                                : programs->composite_at;
     glUseProgram(c);
     mat4 inverse;
     glm_mat4_inv((vec4 *)projection, inverse);
@@ -190,7 +218,9 @@ void lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc 
     glProgramUniform2i(c, at[LOWRES_COMPOSITE_VIEWPORT_ORIGIN], viewport[0], viewport[1]);
     glProgramUniform2i(c, at[LOWRES_COMPOSITE_HOST_SIZE], viewport[2], viewport[3]);
     glProgramUniform1ui(c, at[LOWRES_COMPOSITE_DEPTH_CONVENTION], pass->depth_convention);
-    if (cover) {
+    if (onto_host) {
+        upsample_onto_host(c, at, cover, pass->factor, viewport, &host);
+    } else if (cover) {
         screen_cover_bind(cover, c, &at[LOWRES_COMPOSITE_COVER], pass->factor, viewport);
         screen_cover_draw();
     } else {
@@ -198,9 +228,10 @@ void lowres_end(lowres_state *r, const particle_view *v, const plume_frame_desc 
         glDrawArraysIndirect(GL_TRIANGLES, NULL);
     }
     draw_stage_end(v, PLUME_DRAW_STAGE_UPSAMPLE);
+    return onto_host;
 }
 
-enum { LOWRES_GL_OBJECTS = 3 * LOWRES_FACTORS + 3 };
+enum { LOWRES_GL_OBJECTS = 4 * LOWRES_FACTORS + 3 };
 
 uint32_t lowres_list_gl_objects(const lowres_state *r, plume_gl_object *out, uint32_t capacity) {
     plume_gl_object all[LOWRES_GL_OBJECTS];
@@ -209,6 +240,7 @@ uint32_t lowres_list_gl_objects(const lowres_state *r, plume_gl_object *out, uin
         all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[i].downsample};
         all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[i].composite};
         all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[i].composite_tiles};
+        all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[i].upsample_onto_host};
     }
     all[n++] = (plume_gl_object){GL_PROGRAM, r->args_program};
     all[n++] = (plume_gl_object){GL_VERTEX_ARRAY, r->vertex_array};

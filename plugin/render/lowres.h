@@ -19,16 +19,19 @@ enum {
     LOWRES_COMPOSITE_INVERSE_PROJECTION, LOWRES_COMPOSITE_EDGE_RATIO, LOWRES_COMPOSITE_PARTICLES,
     LOWRES_COMPOSITE_LOWRES_DEPTH, LOWRES_COMPOSITE_HOST_DEPTH, LOWRES_COMPOSITE_DEPTH_CONVENTION,
     LOWRES_COMPOSITE_COVER, /* SCREEN_COVER_UNIFORMS from here: the tiles' composite's */
-    LOWRES_COMPOSITE_UNIFORMS = LOWRES_COMPOSITE_COVER + SCREEN_COVER_UNIFORMS
+    /* The compute upsample's (lowres_upsample.comp, tiled_target.glsl). */
+    LOWRES_COMPOSITE_OVER_HOST = LOWRES_COMPOSITE_COVER + SCREEN_COVER_UNIFORMS, LOWRES_COMPOSITE_HOST_CLIP,
+    LOWRES_COMPOSITE_UNIFORMS
 };
 
 /* The composite over the whole viewport, and over the tiles a tiled draw
  * names (render/tile_cover.vert: the tiles with particles and their
- * neighbours; built by the first upsample after a tiled draw). */
+ * neighbours; built by the first upsample after a tiled draw), raster or,
+ * onto an RGBA16F texture of the host's, in compute (upsample_onto_host). */
 typedef struct lowres_programs {
-    GLuint downsample, composite, composite_tiles;
+    GLuint downsample, composite, composite_tiles, upsample_onto_host;
     GLint downsample_at[LOWRES_DOWNSAMPLE_UNIFORMS], composite_at[LOWRES_COMPOSITE_UNIFORMS],
-        composite_tiles_at[LOWRES_COMPOSITE_UNIFORMS];
+        composite_tiles_at[LOWRES_COMPOSITE_UNIFORMS], upsample_onto_host_at[LOWRES_COMPOSITE_UNIFORMS];
 } lowres_programs;
 
 typedef struct lowres_state {
@@ -79,8 +82,10 @@ draw_target lowres_target(const lowres_pass *pass);
 /* Step 3: the target blended onto the host's framebuffer with the
  * depth-aware upsample, over the viewport or, after a tiled draw, the tiles
  * `cover` names (NULL: the viewport); the host's framebuffer, viewport and
- * scissor back. */
-void lowres_end(lowres_state *r, const particle_view *view, const plume_frame_desc *frame, const mat4 projection,
+ * scissor back. After a tiled draw onto an RGBA16F texture of the host's
+ * (draw_find_host_colour) the upsample blends onto it in compute, through
+ * image unit 0 (the tiled draw saved it in the caller's scope): true then. */
+bool lowres_end(lowres_state *r, const particle_view *view, const plume_frame_desc *frame, const mat4 projection,
                 const lowres_pass *pass, const screen_cover *cover);
 
 #endif

@@ -37,8 +37,9 @@ enum { ENTRY_SORTER_KINDS = 3 * 2 }; /* plume_sort_algorithm by 16 or 32 key bit
  * control words' blend arguments and the cover list. */
 typedef struct screen_cover {
     GLuint control_buffer, cover_buffer;
-    uint32_t tiles_across; /* the target's tiles in a row */
-    uint32_t tile;         /* a tile's side in the target's pixels */
+    uint32_t tiles_across, tiles_down; /* the target's tiles in a row, in a column */
+    uint32_t tile;                     /* a tile's side in the target's pixels */
+    bool raster_blend;                 /* the lab's baseline: the upsample a raster pass even onto RGBA16F */
 } screen_cover;
 
 /* The uniforms of render/tile_cover.vert, in this order in a program's table. */

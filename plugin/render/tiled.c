@@ -38,7 +38,8 @@
  *               yet on a raster back end those pixels cost as much); where
  *               the host's draw buffer is an RGBA16F texture, the composite
  *               (and the resolve) blend onto it themselves instead
- *               (host_colour_of, tiled_target.glsl), and no pass runs; at 1/2
+ *               (draw_find_host_colour, tiled_target.glsl), and no pass runs;
+ *               at 1/2
  *               and 1/4 the path composites into the low-resolution target,
  *               and the wrapper's depth-aware upsample blends it over those
  *               tiles and their neighbours, whose texels it reads
@@ -330,57 +331,6 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
 /* 5-6: ranges and composite, after the sort; none of their workgroups run
  * on a frame without entries or over the budget (the control pass's
  * arguments). */
-/* The host's colour texture that the composite blends onto itself, in place
- * of the blend pass (host_colour_of). */
-typedef struct host_colour {
-    GLuint texture;
-    GLint level;
-    GLint origin[2]; /* the viewport's corner: the target's pixel 0 */
-    GLint clip[4];   /* the pixels the blend pass would write: first x, y, past x, y */
-} host_colour;
-
-/* Whether the composite can blend onto the host's colour itself: at full
- * resolution, where draw buffer 0 of the host's framebuffer object is a level
- * of a GL_TEXTURE_2D in RGBA16F (the format the programs read and write, an
- * engine's usual scene colour), asked without binding anything (direct state
- * access). It then writes the pixels the blend pass would: the viewport's,
- * inside the scissor where the host has it on. A blend pass on a raster back
- * end costs about a quarter of a millisecond at 1280x720 on an H200, where the
- * compute blend is nearly free (notes/wave3-draws-h200.md). */
-static bool host_colour_of(const particle_view *s, const tiled_renderer *r, const tiled_target *t, host_colour *out) {
-    if (t->factor != 1 || r->knobs.raster_blend || !plume_env_gl_caps(s->env).direct_state_access) return false;
-    GLint framebuffer = 0, buffer = GL_NONE;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
-    glGetIntegerv(GL_DRAW_BUFFER0, &buffer);
-    if (framebuffer == 0 || buffer < GL_COLOR_ATTACHMENT0 || buffer > GL_COLOR_ATTACHMENT0 + 31) return false;
-    GLint type = GL_NONE, name = 0, level = 0, layered = GL_FALSE, target = GL_NONE, format = GL_NONE;
-    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, (GLenum)buffer, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
-                                          &type);
-    if (type != GL_TEXTURE) return false;
-    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, (GLenum)buffer, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
-                                          &name);
-    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, (GLenum)buffer, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL,
-                                          &level);
-    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, (GLenum)buffer, GL_FRAMEBUFFER_ATTACHMENT_LAYERED,
-                                          &layered);
-    glGetTextureParameteriv((GLuint)name, GL_TEXTURE_TARGET, &target);
-    if (target != GL_TEXTURE_2D || layered) return false;
-    glGetTextureLevelParameteriv((GLuint)name, level, GL_TEXTURE_INTERNAL_FORMAT, &format);
-    if (format != GL_RGBA16F) return false;
-    *out = (host_colour){.texture = (GLuint)name, .level = level, .origin = {t->viewport[0], t->viewport[1]}};
-    GLint clip[4] = {t->viewport[0], t->viewport[1], t->viewport[0] + t->viewport[2], t->viewport[1] + t->viewport[3]};
-    if (glIsEnabled(GL_SCISSOR_TEST)) {
-        GLint box[4];
-        glGetIntegerv(GL_SCISSOR_BOX, box);
-        clip[0] = clip[0] > box[0] ? clip[0] : box[0];
-        clip[1] = clip[1] > box[1] ? clip[1] : box[1];
-        clip[2] = clip[2] < box[0] + box[2] ? clip[2] : box[0] + box[2];
-        clip[3] = clip[3] < box[1] + box[3] ? clip[3] : box[1] + box[3];
-    }
-    memcpy(out->clip, clip, sizeof clip);
-    return true;
-}
-
 /* Where the composite and the resolve write (tiled_target.glsl): the
  * target bound to image unit 0, or the host's colour there. */
 static void set_target_uniforms(GLuint program, const GLint *at, const host_colour *host) {
@@ -556,7 +506,7 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     if ((result = tiled_ensure_ranks(s, r)) != PLUME_OK) return result;
     tiled_target t = *target;
     host_colour host;
-    r->blended_onto_host = host_colour_of(s, r, &t, &host);
+    r->blended_onto_host = t.factor == 1 && !r->knobs.raster_blend && draw_find_host_colour(s->env, t.viewport, &host);
     if (!r->blended_onto_host && t.factor == 1) {
         if ((result = tiled_ensure_full_target(s, r, t.width, t.height)) != PLUME_OK) return result;
         t.texture = r->shared->tiled_target;
@@ -567,7 +517,8 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     if ((result = tiled_ensure_chunks(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
     if ((result = tiled_ensure_entries(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
 
-    r->cover = (screen_cover){r->shared->control_buffer, r->shared->cover_buffer, tiles[0], tile};
+    r->cover = (screen_cover){r->shared->control_buffer, r->shared->cover_buffer, tiles[0], tiles[1], tile,
+                              r->knobs.raster_blend};
     build_entries(src, r, frame, &t, tiles);
     profiler_capture_u32(s->profiler, PROFILER_VALUE_TILED_ENTRIES, r->shared->control_buffer, 4 * PLUME_TILED_ENTRY_COUNT,
                          scope);

@@ -1,12 +1,13 @@
-/* The tiled path's composite blending onto the host's colour texture itself
- * (an RGBA16F draw buffer at full resolution, render/tiled.c host_colour_of)
- * instead of the blend pass: the same picture as the pass (the lab's
- * raster_blend knob, the baseline) and as the raster path, for tiles of one
- * chunk and of several (the resolve writes those); the host's scissor and a
- * viewport's corner respected; the host's conditional rendering obeyed (a
- * query that passed nothing: the frame keeps its background, as with the
- * pass); the pass where the draw buffer is another format or the resolution
- * is lowered. Each test asks the lab which way the draw blended. */
+/* The tiled path blending onto the host's colour texture itself, in compute
+ * (an RGBA16F draw buffer: the composite at full resolution, the depth-aware
+ * upsample at 1/2 and 1/4; render/draw.c draw_find_host_colour) instead of a
+ * raster pass: the same picture as the pass (the lab's raster_blend knob, the
+ * baseline) and as the raster path, for tiles of one chunk and of several
+ * (the resolve writes those); the host's scissor and a viewport's corner
+ * respected at full and 1/2 resolution; the host's conditional rendering
+ * obeyed (a query that passed nothing: the frame keeps its background, as
+ * with the pass); the passes where the draw buffer is another format. Each
+ * test asks the lab which way the draw blended. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,7 +31,6 @@ enum { WIDTH = RENDER_WIDTH, HEIGHT = RENDER_HEIGHT };
 static const float SAME_AS_PASS = 1.0f / 255.0f;
 static const float TOLERANCE = 2.0f / 255.0f;
 static const float CENTRE[3] = {0.3f, -0.2f, -6.0f};
-static const plume_frame_desc RASTER = {.draw_path = PLUME_DRAW_PATH_RASTER};
 
 /* The background as an RGBA16F frame holds it (rounded to 11 bits). */
 static bool background_channel(float got, int k) { return fabsf(got - RENDER_BACKGROUND[k]) <= 1e-3f; }
@@ -62,29 +62,31 @@ static void destroy(plume_system system) {
     assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
 }
 
-/* The cloud of `seed` drawn at full resolution into an RGBA16F host frame
+/* The cloud of `seed` drawn at `resolution` into an RGBA16F host frame
  * (behind an occluder at a third of it) three ways: tiled, blending onto the
  * host's colour (`onto`); tiled with the pass (`pass`); raster (`raster`). */
-static void draw_three_ways(uint32_t seed, uint32_t chunk_entries, float *onto, float *pass, float *raster) {
+static void draw_three_ways(uint32_t seed, uint32_t chunk_entries, plume_draw_resolution resolution, float *onto,
+                            float *pass, float *raster) {
     render_camera c = render_make_camera();
     float occluder = render_window_depth(&c, 5.5f);
-    plume_frame_desc tiled = render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f);
+    plume_frame_desc tiled = render_tiled_frame(resolution, false, 0.0f);
+    plume_frame_desc raster_frame = {.draw_path = PLUME_DRAW_PATH_RASTER, .draw_resolution = resolution};
     plume_system systems[3] = {cloud(seed, false, chunk_entries), cloud(seed, true, chunk_entries),
                                render_cloud(CENTRE, 2.5f, 1.5f, 777, seed, true)};
     render_set_host_frame(GL_RGBA16F, NULL, NULL);
     render_frame(systems[0], &c, tiled, true, WIDTH / 3, occluder, onto);
     render_frame(systems[1], &c, tiled, true, WIDTH / 3, occluder, pass);
-    render_frame(systems[2], &c, RASTER, true, WIDTH / 3, occluder, raster);
+    render_frame(systems[2], &c, raster_frame, true, WIDTH / 3, occluder, raster);
     assert_true(blended_onto_host(systems[0]));
     assert_false(blended_onto_host(systems[1]));
     for (int i = 0; i < 3; ++i) destroy(systems[i]);
 }
 
-static void check_three_ways(uint32_t chunk_entries) {
+static void check_three_ways(uint32_t chunk_entries, plume_draw_resolution resolution) {
     uint32_t seed = test_random_below(1u << 20);
-    printf("  seed %u, chunk entries %u\n", seed, chunk_entries);
+    printf("  seed %u, chunk entries %u, 1/%d resolution\n", seed, chunk_entries, 1 << resolution);
     float *onto = render_new_image(), *pass = render_new_image(), *raster = render_new_image();
-    draw_three_ways(seed, chunk_entries, onto, pass, raster);
+    draw_three_ways(seed, chunk_entries, resolution, onto, pass, raster);
     assert_true(render_covered_pixels(onto) > WIDTH * HEIGHT / 8);
     float from_pass = render_largest_difference(onto, pass), from_raster = 0.0f;
     int over = 0;
@@ -101,14 +103,22 @@ static void check_three_ways(uint32_t chunk_entries) {
 
 static void test_tiled_blends_onto_an_rgba16f_host_colour_as_the_pass_does(void **state) {
     (void)state;
-    check_three_ways(0);
+    check_three_ways(0, PLUME_DRAW_FULL);
+}
+
+/* At 1/2 and 1/4 the depth-aware upsample blends onto the host's colour in
+ * compute, as its raster pass would. */
+static void test_tiled_upsample_onto_an_rgba16f_host_colour_as_the_pass_does(void **state) {
+    (void)state;
+    check_three_ways(0, PLUME_DRAW_HALF);
+    check_three_ways(0, PLUME_DRAW_QUARTER);
 }
 
 /* Chunks of 16 entries: the cloud's busy tiles take several, which the
  * resolve combines and writes onto the host's colour. */
 static void test_tiled_blend_onto_the_host_through_the_resolve(void **state) {
     (void)state;
-    check_three_ways(16);
+    check_three_ways(16, PLUME_DRAW_FULL);
 }
 
 enum { SCISSOR_X = 40, SCISSOR_Y = 20, SCISSOR_WIDTH = 50, SCISSOR_HEIGHT = 40 };
@@ -125,13 +135,12 @@ static bool inside_scissor(int x, int y) {
 }
 
 /* Under the host's scissor: the scissored pixels as without it, the others
- * the background, both ways of blending. */
-static void test_tiled_blend_onto_the_host_keeps_to_the_scissor(void **state) {
-    (void)state;
+ * the background, both ways of blending, at `resolution`. */
+static void check_scissor(plume_draw_resolution resolution) {
     render_camera c = render_make_camera();
-    plume_frame_desc tiled = render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f);
+    plume_frame_desc tiled = render_tiled_frame(resolution, false, 0.0f);
     uint32_t seed = test_random_below(1u << 20);
-    printf("  seed %u\n", seed);
+    printf("  seed %u, 1/%d resolution\n", seed, 1 << resolution);
     float *whole = render_new_image(), *scissored = render_new_image(), *pass = render_new_image();
     plume_system onto = cloud(seed, false, 0), baseline = cloud(seed, true, 0);
     render_set_host_frame(GL_RGBA16F, NULL, NULL);
@@ -161,15 +170,20 @@ static void test_tiled_blend_onto_the_host_keeps_to_the_scissor(void **state) {
     free(pass);
 }
 
-/* Drawn into a viewport off the frame's corner: the same picture as the
- * pass's there, and the background outside it. */
-static void test_tiled_blend_onto_the_host_in_a_viewport(void **state) {
+static void test_tiled_blend_onto_the_host_keeps_to_the_scissor(void **state) {
     (void)state;
+    check_scissor(PLUME_DRAW_FULL);
+    check_scissor(PLUME_DRAW_HALF);
+}
+
+/* Drawn into a viewport off the frame's corner: the same picture as the
+ * pass's there, and the background outside it, at `resolution`. */
+static void check_viewport(plume_draw_resolution resolution) {
     const int viewport[4] = {24, 16, 80, 64};
     render_camera c = render_make_camera();
-    plume_frame_desc tiled = render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f);
+    plume_frame_desc tiled = render_tiled_frame(resolution, false, 0.0f);
     uint32_t seed = test_random_below(1u << 20);
-    printf("  seed %u\n", seed);
+    printf("  seed %u, 1/%d resolution\n", seed, 1 << resolution);
     float *onto = render_new_image(), *pass = render_new_image();
     plume_system systems[2] = {cloud(seed, false, 0), cloud(seed, true, 0)};
     render_set_host_frame(GL_RGBA16F, NULL, NULL);
@@ -196,6 +210,12 @@ static void test_tiled_blend_onto_the_host_in_a_viewport(void **state) {
     for (int i = 0; i < 2; ++i) destroy(systems[i]);
     free(onto);
     free(pass);
+}
+
+static void test_tiled_blend_onto_the_host_in_a_viewport(void **state) {
+    (void)state;
+    check_viewport(PLUME_DRAW_FULL);
+    check_viewport(PLUME_DRAW_HALF);
 }
 
 static GLuint nothing_passed;
@@ -240,8 +260,8 @@ static void test_tiled_blend_onto_the_host_obeys_conditional_rendering(void **st
     free(discarded);
 }
 
-/* Another draw buffer format (the fixture's RGBA32F) and a lowered
- * resolution keep the pass. */
+/* Another draw buffer format (the fixture's RGBA32F) keeps the passes, at
+ * full and 1/2 resolution; an RGBA16F one takes the compute blends at both. */
 static void test_tiled_keeps_the_pass_elsewhere(void **state) {
     (void)state;
     render_camera c = render_make_camera();
@@ -250,9 +270,11 @@ static void test_tiled_keeps_the_pass_elsewhere(void **state) {
     render_frame(system, &c, render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f), true, 0, 1.0f, image);
     assert_false(blended_onto_host(system));
     assert_true(render_covered_pixels(image) > WIDTH * HEIGHT / 8);
-    render_set_host_frame(GL_RGBA16F, NULL, NULL);
     render_draw(system, &c, render_tiled_frame(PLUME_DRAW_HALF, false, 0.0f), true, 0, 1.0f, image);
     assert_false(blended_onto_host(system));
+    render_set_host_frame(GL_RGBA16F, NULL, NULL);
+    render_draw(system, &c, render_tiled_frame(PLUME_DRAW_HALF, false, 0.0f), true, 0, 1.0f, image);
+    assert_true(blended_onto_host(system));
     render_draw(system, &c, render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f), true, 0, 1.0f, image);
     assert_true(blended_onto_host(system));
     destroy(system);
@@ -261,6 +283,8 @@ static void test_tiled_keeps_the_pass_elsewhere(void **state) {
 
 const struct CMUnitTest tiled_host_blend_tests[] = {
     cmocka_unit_test_setup_teardown(test_tiled_blends_onto_an_rgba16f_host_colour_as_the_pass_does, fixture_setup,
+                                    teardown),
+    cmocka_unit_test_setup_teardown(test_tiled_upsample_onto_an_rgba16f_host_colour_as_the_pass_does, fixture_setup,
                                     teardown),
     cmocka_unit_test_setup_teardown(test_tiled_blend_onto_the_host_through_the_resolve, fixture_setup, teardown),
     cmocka_unit_test_setup_teardown(test_tiled_blend_onto_the_host_keeps_to_the_scissor, fixture_setup, teardown),
