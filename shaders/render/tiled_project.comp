@@ -141,14 +141,26 @@ bool pixel_to_quad(vec4 c0, vec4 c1, vec4 c3, out mat3 to_quad) {
     return true;
 }
 
-// A quad of any orientation, world corners w0..w3 at (s, t) = (0, 0),
-// (1, 0), (1, 1), (0, 1), a parallelogram (a trail's triangle: w2 = w3, its
-// corners (0, 0), (1, 0), (0, 1) of the map): the map from pixel to quad is
-// projective and its depth varies over it. Writes the splat's map; false
+// A corner in view space and clip space: a strip's section corner is made
+// once and serves the triangles on both sides of it.
+struct ViewCorner {
+    vec4 clip;
+    float view_depth;
+};
+
+ViewCorner view_corner(vec3 world) {
+    vec4 in_view = u_view * vec4(world, 1.0);
+    return ViewCorner(u_projection * in_view, -in_view.z);
+}
+
+// A quad of any orientation, corners 0..3 at (s, t) = (0, 0), (1, 0),
+// (1, 1), (0, 1), a parallelogram (a trail's triangle: corner 2 = corner 3,
+// its corners (0, 0), (1, 0), (0, 1) of the map): the map from pixel to quad
+// is projective and its depth varies over it. Writes the splat's map; false
 // when no pixel shows the quad.
-bool place_corners(uint base, vec3 w0, vec3 w1, vec3 w2, vec3 w3, out ivec2 first, out ivec2 last) {
-    vec4 c0 = u_projection * (u_view * vec4(w0, 1.0)), c1 = u_projection * (u_view * vec4(w1, 1.0));
-    vec4 c2 = u_projection * (u_view * vec4(w2, 1.0)), c3 = u_projection * (u_view * vec4(w3, 1.0));
+bool place_view_corners(uint base, ViewCorner k0, ViewCorner k1, ViewCorner k2, ViewCorner k3, out ivec2 first,
+                        out ivec2 last) {
+    vec4 c0 = k0.clip, c1 = k1.clip, c2 = k2.clip, c3 = k3.clip;
     if (c0.w <= 0.0 && c1.w <= 0.0 && c2.w <= 0.0 && c3.w <= 0.0) return false; // behind the eye
     // Wholly in front of the near plane or behind the far one: no pixel.
     float low = ndc_depth_low();
@@ -170,7 +182,7 @@ bool place_corners(uint base, vec3 w0, vec3 w1, vec3 w2, vec3 w3, out ivec2 firs
     if (!pixel_to_quad(c0, c1, c3, to_quad)) return false;
     // Clip z and view depth are linear in (s, t) too: their rows.
     vec3 clip_z = vec3(c1.z - c0.z, c3.z - c0.z, c0.z);
-    float v0 = -(u_view * vec4(w0, 1.0)).z, v1 = -(u_view * vec4(w1, 1.0)).z, v3 = -(u_view * vec4(w3, 1.0)).z;
+    float v0 = k0.view_depth, v1 = k1.view_depth, v3 = k3.view_depth;
     // Rows of to_quad (GLSL matrices are column-major).
     splats[base + 0u] = vec4(to_quad[0][0], to_quad[1][0], to_quad[2][0], clip_z.x);
     splats[base + 1u] = vec4(to_quad[0][1], to_quad[1][1], to_quad[2][1], clip_z.y);
@@ -180,9 +192,10 @@ bool place_corners(uint base, vec3 w0, vec3 w1, vec3 w2, vec3 w3, out ivec2 firs
 }
 
 bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out ivec2 last) {
-    return place_corners(base, quad_corner(centre, vec2(-0.5, -0.5), edges), quad_corner(centre, vec2(0.5, -0.5), edges),
-                         quad_corner(centre, vec2(0.5, 0.5), edges), quad_corner(centre, vec2(-0.5, 0.5), edges), first,
-                         last);
+    return place_view_corners(base, view_corner(quad_corner(centre, vec2(-0.5, -0.5), edges)),
+                              view_corner(quad_corner(centre, vec2(0.5, -0.5), edges)),
+                              view_corner(quad_corner(centre, vec2(0.5, 0.5), edges)),
+                              view_corner(quad_corner(centre, vec2(-0.5, 0.5), edges)), first, last);
 }
 #endif
 
@@ -216,13 +229,22 @@ uint finish_splat(uint base, ivec2 first, ivec2 last, vec4 color, uint frames, f
 // Before either input's strips (the includes are expanded once a program).
 #include "render/trail_curve.glsl"
 
+// A strip's section's two corners, left (across -0.5) and right.
+struct SectionCorners {
+    ViewCorner left, right;
+};
+
+SectionCorners section_corners(vec3 left, vec3 right) {
+    return SectionCorners(view_corner(left), view_corner(right));
+}
+
 // Triangle 1 (near left, near right, far right) or 2 (near left, far right,
 // far left) of a strip's quad between two of its sections, as the raster
 // path splits it. Writes the splat's map; false when no pixel shows it.
-bool place_triangle(uint base, uint triangle, vec3 near_left, vec3 near_right, vec3 far_left, vec3 far_right,
-                    out ivec2 first, out ivec2 last) {
-    return triangle == 1u ? place_corners(base, near_left, near_right, far_right, far_right, first, last)
-                          : place_corners(base, near_left, far_right, far_left, far_left, first, last);
+bool place_triangle(uint base, uint triangle, SectionCorners near, SectionCorners far, out ivec2 first,
+                    out ivec2 last) {
+    return triangle == 1u ? place_view_corners(base, near.left, near.right, far.right, far.right, first, last)
+                          : place_view_corners(base, near.left, far.right, far.left, far.left, first, last);
 }
 
 // The splat's far colour (a trail's shading runs from [SPLAT_COLOR] to it).
@@ -300,15 +322,19 @@ uint project_particle(uint rank, ParticleMotion p, ParticleTraits t) {
                         quad_light(edges, cross(u_camera_right, u_camera_up)), a.emissive, u_lit);
 }
 
+SectionCorners trail_section_corners(TrailCorner c) {
+    return section_corners(trail_corner_world(c, -0.5), trail_corner_world(c, 0.5));
+}
+
 // Triangle 1 or 2 of a segment's quad between sections `near` and `far`
-// at `rank`, as the raster path splits it (tiled_common.glsl, TILED_TRAIL).
-uint project_triangle(uint rank, uint triangle, TrailCorner near, TrailCorner far) {
+// (their corners `near_at`, `far_at`) at `rank`, as the raster path splits
+// it (tiled_common.glsl, TILED_TRAIL).
+uint project_triangle(uint rank, uint triangle, TrailCorner near, TrailCorner far, SectionCorners near_at,
+                      SectionCorners far_at) {
     if (near.color.a <= 0.0 && far.color.a <= 0.0) return 0u;
     uint base = rank * SPLAT_VEC4S;
     ivec2 first, last;
-    if (!place_triangle(base, triangle, trail_corner_world(near, -0.5), trail_corner_world(near, 0.5),
-                        trail_corner_world(far, -0.5), trail_corner_world(far, 0.5), first, last))
-        return 0u;
+    if (!place_triangle(base, triangle, near_at, far_at, first, last)) return 0u;
     // The raster path's flat values are its triangles' last vertices': the
     // far section's.
     Appearance a = far.a;
@@ -338,13 +364,16 @@ void project_item(uint item, uint first, uint ranks) {
     uint quads = ranks / 2u;
     TrailEnds e = trail_ends(s, particle_appearance(p, t));
     TrailCorner near = trail_section(s, entry, e, 0.0);
+    SectionCorners near_at = trail_section_corners(near);
     for (uint k = 0u; k < quads; ++k) {
         TrailCorner far = trail_section(s, entry, e, float(k + 1u) / float(quads));
+        SectionCorners far_at = trail_section_corners(far);
         for (uint triangle = 1u; triangle <= 2u; ++triangle) {
             uint rank = first + 2u * k + triangle - 1u;
-            counts[rank] = drawn ? project_triangle(rank, triangle, near, far) : 0u;
+            counts[rank] = drawn ? project_triangle(rank, triangle, near, far, near_at, far_at) : 0u;
         }
         near = far;
+        near_at = far_at;
     }
 }
 #elif defined(TILED_GROUP)
@@ -376,9 +405,9 @@ uint project_segment(uint rank, uint within, uint quads, GroupRecord record, uin
     if (near.color.a <= 0.0 && far.color.a <= 0.0) return 0u;
     uint base = rank * SPLAT_VEC4S;
     ivec2 first, last;
-    if (!place_triangle(base, triangle, segment_section_world(near, -0.5), segment_section_world(near, 0.5),
-                        segment_section_world(far, -0.5), segment_section_world(far, 0.5), first, last))
-        return 0u;
+    SectionCorners near_at = section_corners(segment_section_world(near, -0.5), segment_section_world(near, 0.5));
+    SectionCorners far_at = section_corners(segment_section_world(far, -0.5), segment_section_world(far, 0.5));
+    if (!place_triangle(base, triangle, near_at, far_at, first, last)) return 0u;
     splats[base + 3u].w = splat_spare_word(system, triangle);
     splats[base + SPLAT_TRAIL] = vec4(far_color_words(far.color), near.length_uv, far.length_uv);
     return finish_splat(base, first, last, near.color, s.frames,
