@@ -39,6 +39,25 @@ void draw_depth_size(const plume_frame_desc *frame, float size[2]) {
     }
 }
 
+/* Whether an image unit can read and write `level` of `texture`: a
+ * framebuffer may render into a level that an image access would find
+ * invalid (below the base level, past the maximum, or of a texture that is
+ * not complete), and such accesses read zero and write nothing. An
+ * immutable texture's levels from its base to its maximum; a mutable one's
+ * base level, where its filter reads no other level. */
+static bool image_unit_takes_level(GLuint texture, GLint level) {
+    GLint immutable = GL_FALSE, levels = 0, base = 0, max = 1000, filter = GL_NEAREST_MIPMAP_LINEAR;
+    glGetTextureParameteriv(texture, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
+    glGetTextureParameteriv(texture, GL_TEXTURE_BASE_LEVEL, &base);
+    glGetTextureParameteriv(texture, GL_TEXTURE_MAX_LEVEL, &max);
+    if (immutable) {
+        glGetTextureParameteriv(texture, GL_TEXTURE_IMMUTABLE_LEVELS, &levels);
+        return base <= level && level <= max && level < levels;
+    }
+    glGetTextureParameteriv(texture, GL_TEXTURE_MIN_FILTER, &filter);
+    return level == base && (filter == GL_NEAREST || filter == GL_LINEAR);
+}
+
 /* A blend pass on a raster back end costs about a quarter of a millisecond at
  * 1280x720 on an H200 where the compute passes blend nearly for free
  * (notes/wave3-draws-h200.md). */
@@ -58,7 +77,7 @@ bool draw_find_host_colour(const plume_env *env, const GLint viewport[4], host_c
     glGetTextureParameteriv((GLuint)name, GL_TEXTURE_TARGET, &target);
     if (target != GL_TEXTURE_2D || layered) return false;
     glGetTextureLevelParameteriv((GLuint)name, level, GL_TEXTURE_INTERNAL_FORMAT, &format);
-    if (format != GL_RGBA16F) return false;
+    if (format != GL_RGBA16F || !image_unit_takes_level((GLuint)name, level)) return false;
     *out = (host_colour){.texture = (GLuint)name, .level = level, .origin = {viewport[0], viewport[1]},
                          .clip = {viewport[0], viewport[1], viewport[0] + viewport[2], viewport[1] + viewport[3]}};
     if (glIsEnabled(GL_SCISSOR_TEST)) {

@@ -162,16 +162,18 @@ draw_target lowres_target(const lowres_pass *pass) {
 }
 
 /* The compute upsample onto the host's colour (lowres_upsample.comp), over
- * the tiles `cover` names: a workgroup for each tile of the target, those
- * past the ranges pass's count leaving at once. The composite's uniforms
- * are set. */
+ * the tiles `cover` names: a workgroup for each tile of the target (a row of
+ * them a row of workgroups: an 8K target at 1/2 has more tiles than one
+ * dimension of a dispatch must take), those past the ranges pass's count
+ * leaving at once. The composite's uniforms are set. */
 static void upsample_onto_host(GLuint c, const GLint *at, const screen_cover *cover, int factor,
                                const GLint viewport[4], const host_colour *host) {
     screen_cover_bind(cover, c, &at[LOWRES_COMPOSITE_COVER], factor, viewport);
     glProgramUniform1i(c, at[LOWRES_COMPOSITE_OVER_HOST], 1);
     glProgramUniform4iv(c, at[LOWRES_COMPOSITE_HOST_CLIP], 1, host->clip);
+    glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT); /* the host's own image stores, if it made any */
     glBindImageTexture(0, host->texture, host->level, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA16F);
-    glDispatchCompute(cover->tiles_across * cover->tiles_down, 1, 1);
+    glDispatchCompute(cover->tiles_across, cover->tiles_down, 1);
     /* The host's colour written: whatever the host does with it next. */
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
 }

@@ -39,11 +39,11 @@
  *               the host's draw buffer is an RGBA16F texture, the composite
  *               (and the resolve) blend onto it themselves instead
  *               (draw_find_host_colour, tiled_target.glsl), and no pass runs;
- *               at 1/2
- *               and 1/4 the path composites into the low-resolution target,
- *               and the wrapper's depth-aware upsample blends it over those
- *               tiles and their neighbours, whose texels it reads
- *               (lowres_end, tiled_take_cover).
+ *               at 1/2 and 1/4 the path composites into the low-resolution
+ *               target, and the wrapper's depth-aware upsample blends it
+ *               over those tiles and their neighbours, whose texels it reads
+ *               (lowres_end, tiled_take_cover), in compute too onto such a
+ *               texture.
  * A frame whose entries exceed the budget skips 3-7's work (their indirect
  * arguments are zero) and draws with its fallback path instead (the raster
  * path, through the path interface), whose instance count the control pass
@@ -328,9 +328,6 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     draw_stage_end(s, PLUME_DRAW_STAGE_ENTRIES);
 }
 
-/* 5-6: ranges and composite, after the sort; none of their workgroups run
- * on a frame without entries or over the budget (the control pass's
- * arguments). */
 /* Where the composite and the resolve write (tiled_target.glsl): the
  * target bound to image unit 0, or the host's colour there. */
 static void set_target_uniforms(GLuint program, const GLint *at, const host_colour *host) {
@@ -340,6 +337,9 @@ static void set_target_uniforms(GLuint program, const GLint *at, const host_colo
     glProgramUniform4iv(program, at[TU_HOST_CLIP], 1, host->clip);
 }
 
+/* 5-6: ranges and composite, after the sort; none of their workgroups run
+ * on a frame without entries or over the budget (the control pass's
+ * arguments). */
 static void composite(const tiled_source *src, tiled_renderer *r, const plume_frame_desc *frame,
                       const mat4 projection, uint32_t depth_convention, const tiled_target *t,
                       const uint32_t tiles[2], const host_colour *host) {
@@ -406,6 +406,9 @@ static void composite(const tiled_source *src, tiled_renderer *r, const plume_fr
     particle_set_light_uniforms(s, &r->composite_uniforms);
     draw_bind_texture(1, t->depth_texture, r->depth_sampler);
     set_target_uniforms(c, at, host);
+    /* The host's own image stores to its colour, if its last writes were
+     * those, must be seen by the composite's loads. */
+    if (host) glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
     if (host) glBindImageTexture(0, host->texture, host->level, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA16F);
     else glBindImageTexture(0, t->texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA16F);
     dispatch_indirect(r, chunk_entries ? PLUME_TILED_CHUNK_ARGS : PLUME_TILED_COMPOSITE_ARGS);

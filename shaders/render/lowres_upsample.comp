@@ -3,8 +3,9 @@
 // compute (tiled_target.glsl, u_over_host), in place of the raster pass over
 // the tiles (lowres_composite.frag over tile_cover.vert). One workgroup per
 // tile the ranges pass named, as that pass's instances (every tile where the
-// frame overflowed its budget); dispatched for every tile of the target, the
-// workgroups past the count leave at once. A tile's host pixels 16 x 16 at a
+// frame overflowed its budget); dispatched for every tile of the target (a
+// row of workgroups a row of tiles), the workgroups past the count leave at
+// once. A tile's host pixels 16 x 16 at a
 // time.
 #include "render/lowres_upsample.glsl"
 #include "render/tiled_target.glsl"
@@ -19,7 +20,7 @@ uniform int u_tile_pixels;     // a tile's side in the host's pixels
 uniform ivec2 u_viewport_size;
 
 void main() {
-    uint i = gl_WorkGroupID.x;
+    uint i = gl_WorkGroupID.y * u_tiles_across + gl_WorkGroupID.x;
     if (i >= control[PLUME_TILED_BLEND_ARGS + 1]) return;
     uint tile = control[PLUME_TILED_OVERFLOW] != 0u ? i : cover[i];
     ivec2 first = ivec2(tile % u_tiles_across, tile / u_tiles_across) * u_tile_pixels;

@@ -58,18 +58,23 @@ static void fill_depth(GLuint framebuffer, int occluder_width, float occluder_de
 }
 
 static GLenum host_color_format = GL_RGBA32F;
+static int host_color_levels = 1;
 static void (*host_before_draw)(void), (*host_after_draw)(void);
 
-void render_set_host_frame(uint32_t color_format, void (*before_draw)(void), void (*after_draw)(void)) {
+void render_set_host_frame(uint32_t color_format, int levels, void (*before_draw)(void), void (*after_draw)(void)) {
     host_color_format = color_format ? (GLenum)color_format : GL_RGBA32F;
+    host_color_levels = levels > 0 ? levels : 1;
     host_before_draw = before_draw;
     host_after_draw = after_draw;
 }
 
 static host_frame begin_host_frame(int occluder_width, float occluder_depth) {
-    host_frame h = {.color = test_texture_create(host_color_format, RENDER_WIDTH, RENDER_HEIGHT),
-                    .depth = test_texture_create(GL_DEPTH_COMPONENT32F, RENDER_WIDTH, RENDER_HEIGHT),
+    host_frame h = {.depth = test_texture_create(GL_DEPTH_COMPONENT32F, RENDER_WIDTH, RENDER_HEIGHT),
                     .depth_copy = test_texture_create(GL_DEPTH_COMPONENT32F, RENDER_WIDTH, RENDER_HEIGHT)};
+    glGenTextures(1, &h.color);
+    glBindTexture(GL_TEXTURE_2D, h.color);
+    glTexStorage2D(GL_TEXTURE_2D, host_color_levels, host_color_format, RENDER_WIDTH, RENDER_HEIGHT);
+    glBindTexture(GL_TEXTURE_2D, 0);
     glGenFramebuffers(1, &h.scratch_framebuffer);
     glBindFramebuffer(GL_FRAMEBUFFER, h.scratch_framebuffer);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, h.depth_copy, 0);

@@ -82,10 +82,10 @@ void render_draw_group(plume_draw_group group, const render_camera *c, plume_fra
                        int occluder_width, float occluder_depth, float *rgba);
 
 /* The host frames that follow: their colour's internal format (0: the
- * default, GL_RGBA32F), and what the host does just before and just after
- * each of the module's draws into them (NULL: nothing), such as a scissor
- * or conditional rendering. */
-void render_set_host_frame(uint32_t color_format, void (*before_draw)(void), void (*after_draw)(void));
+ * default, GL_RGBA32F) and mip levels (0: 1; the frame is level 0), and
+ * what the host does just before and just after each of the module's draws
+ * into them (NULL: nothing), such as a scissor or conditional rendering. */
+void render_set_host_frame(uint32_t color_format, int levels, void (*before_draw)(void), void (*after_draw)(void));
 
 /* A RENDER_WIDTH x RENDER_HEIGHT RGBA float image (free it). */
 float *render_new_image(void);
