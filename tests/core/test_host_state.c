@@ -263,6 +263,33 @@ static void test_every_call_inside_a_hostile_host(void **state) {
         glFinish();
     }
     assert_unchanged(before, count, "tiled draws at full resolution");
+    /* Onto an RGBA16F colour texture the tiled path blends in compute,
+     * reading and writing it through image unit 0, where the hostile host
+     * bound its canary: at full and half resolution, nothing of the host's
+     * changes, and the particles reach the texture. */
+    GLuint colour16 = 0, framebuffer16 = 0;
+    glCreateTextures(GL_TEXTURE_2D, 1, &colour16);
+    glTextureStorage2D(colour16, 1, GL_RGBA16F, SIZE, SIZE);
+    glClearTexImage(colour16, 0, GL_RGBA, GL_FLOAT, CLEAR);
+    glCreateFramebuffers(1, &framebuffer16);
+    glNamedFramebufferTexture(framebuffer16, GL_COLOR_ATTACHMENT0, colour16, 0);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, framebuffer16);
+    GLint64 onto16[HOSTILE_MAX_VALUES];
+    int count16 = snapshot(onto16);
+    for (int half = 0; half < 2; ++half) {
+        frame.draw_resolution = half ? PLUME_DRAW_HALF : PLUME_DRAW_FULL;
+        assert_int_equal(plume_system_draw(fixture_context(), system, &frame), PLUME_OK);
+#ifndef PLUME_TESTS_THROUGH_TABLE
+        bool onto = false;
+        assert_int_equal(plume_lab_tiled_blended_onto_host(fixture_context(), system, &onto), PLUME_OK);
+        assert_true(onto);
+#endif
+        assert_unchanged(onto16, count16, "tiled draws blending onto an RGBA16F colour in compute");
+    }
+    frame.draw_resolution = PLUME_DRAW_FULL;
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.framebuffer);
+    glDeleteFramebuffers(1, &framebuffer16);
+    assert_unchanged(before, count, "tiled draws onto an RGBA16F colour, the host's framebuffer bound again");
     frame.draw_path = PLUME_DRAW_PATH_RASTER;
     frame.depth_texture = 0;
     poll_events_in_host(cloud_frame());
@@ -306,6 +333,16 @@ static void test_every_call_inside_a_hostile_host(void **state) {
     assert_unchanged(before, count, "reset, sorter_destroy");
 
     end_hostile(&host);
+    /* Read once the host's pack buffer is unbound. */
+    float *onto_pixels = malloc(sizeof(float) * 4 * SIZE * SIZE);
+    assert_non_null(onto_pixels);
+    glGetTextureImage(colour16, 0, GL_RGBA, GL_FLOAT, (GLsizei)(sizeof(float) * 4 * SIZE * SIZE), onto_pixels);
+    glDeleteTextures(1, &colour16);
+    int drawn16 = 0;
+    for (int i = 0; i < SIZE * SIZE; ++i) drawn16 += onto_pixels[4 * i] > CLEAR[0] + 0.01f;
+    free(onto_pixels);
+    printf("  onto an RGBA16F colour in compute: %d pixels drawn\n", drawn16);
+    assert_true(drawn16 > 100); /* the scissored half's cloud (the clean run covers as many) */
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     /* Read after the reset: the copy was taken before it. */
     read_texture(copy, GL_FLOAT, hostile->image);

@@ -6,7 +6,7 @@
  * (the resolve writes those); the host's scissor and a viewport's corner
  * respected at full and 1/2 resolution; the host's conditional rendering
  * obeyed (a query that passed nothing: the frame keeps its background, as
- * with the pass); the passes where the draw buffer is another format. Each
+ * with the pass, and the next draw is right); the passes where the draw buffer is another format. Each
  * test asks the lab which way the draw blended. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -237,11 +237,11 @@ static void test_tiled_blend_onto_the_host_obeys_conditional_rendering(void **st
     glBeginQuery(GL_ANY_SAMPLES_PASSED, nothing_passed);
     glEndQuery(GL_ANY_SAMPLES_PASSED);
     render_camera c = render_make_camera();
-    plume_frame_desc tiled = render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f);
     float *drawn = render_new_image(), *discarded = render_new_image();
-    plume_system onto = cloud(7, false, 0), chunked = cloud(7, false, 16);
-    plume_system systems[2] = {onto, chunked};
-    for (int i = 0; i < 2; ++i) {
+    const char *names[3] = {"one chunk a tile", "chunks of 16", "1/2 resolution (the upsample)"};
+    plume_system systems[3] = {cloud(7, false, 0), cloud(7, false, 16), cloud(7, false, 0)};
+    for (int i = 0; i < 3; ++i) {
+        plume_frame_desc tiled = render_tiled_frame(i == 2 ? PLUME_DRAW_HALF : PLUME_DRAW_FULL, false, 0.0f);
         render_set_host_frame(GL_RGBA16F, 0, NULL, NULL);
         render_frame(systems[i], &c, tiled, true, 0, 1.0f, drawn);
         render_set_host_frame(GL_RGBA16F, 0, conditional_on, conditional_off);
@@ -250,17 +250,18 @@ static void test_tiled_blend_onto_the_host_obeys_conditional_rendering(void **st
         int changed = 0;
         for (int p = 0; p < WIDTH * HEIGHT; ++p)
             for (int k = 0; k < 4; ++k) changed += !background_channel(discarded[4 * p + k], k);
-        printf("  %s: %d covered pixels drawn, %d channels changed under the discarding condition\n",
-               i == 0 ? "one chunk a tile" : "chunks of 16", render_covered_pixels(drawn), changed);
+        printf("  %s: %d covered pixels drawn, %d channels changed under the discarding condition\n", names[i],
+               render_covered_pixels(drawn), changed);
         assert_true(render_covered_pixels(drawn) > WIDTH * HEIGHT / 8);
         assert_int_equal(changed, 0);
-        /* Drawn again without the condition: the gate opens again. */
+        /* Drawn again without the condition: the same picture (the
+         * discarded draw left nothing stale, such as the entry sort's digit
+         * counts). */
         render_set_host_frame(GL_RGBA16F, 0, NULL, NULL);
         render_draw(systems[i], &c, tiled, true, 0, 1.0f, discarded);
-        assert_true(render_covered_pixels(discarded) == render_covered_pixels(drawn));
+        assert_true(render_largest_difference(discarded, drawn) <= 1.0f / 255.0f);
+        destroy(systems[i]);
     }
-    destroy(onto);
-    destroy(chunked);
     glDeleteQueries(1, &nothing_passed);
     free(drawn);
     free(discarded);
