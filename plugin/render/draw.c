@@ -90,6 +90,11 @@ bool draw_find_host_colour(const plume_env *env, const GLint viewport[4], host_c
     return true;
 }
 
+void draw_bind_host_colour(const host_colour *host) {
+    glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+    glBindImageTexture(0, host->texture, host->level, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA16F);
+}
+
 void draw_blend_premultiplied(const plume_env *env) {
     if (!plume_env_gl_caps(env).indexed_blend) {
         glEnable(GL_BLEND);

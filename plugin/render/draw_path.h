@@ -96,6 +96,10 @@ typedef struct host_colour {
  * pixels a blend pass over `viewport` would write (inside the scissor where
  * the host has it on). */
 bool draw_find_host_colour(const plume_env *env, const GLint viewport[4], host_colour *out);
+/* The host's colour on image unit 0 for a compute pass to read and write,
+ * after a barrier for the host's own image stores to it, if its last writes
+ * were those. */
+void draw_bind_host_colour(const host_colour *host);
 /* A sub-stage of the draw: its KHR_debug group ("plume draw: tiled
  * project", ...), always, and its GPU time in the profile while the view's
  * profiler is on. Ends pop what begins pushed. */

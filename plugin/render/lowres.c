@@ -171,8 +171,7 @@ static void upsample_onto_host(GLuint c, const GLint *at, const screen_cover *co
     screen_cover_bind(cover, c, &at[LOWRES_COMPOSITE_COVER], factor, viewport);
     glProgramUniform1i(c, at[LOWRES_COMPOSITE_OVER_HOST], 1);
     glProgramUniform4iv(c, at[LOWRES_COMPOSITE_HOST_CLIP], 1, host->clip);
-    glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT); /* the host's own image stores, if it made any */
-    glBindImageTexture(0, host->texture, host->level, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA16F);
+    draw_bind_host_colour(host);
     glDispatchCompute(cover->tiles_across, cover->tiles_down, 1);
     /* The host's colour written: whatever the host does with it next. */
     glMemoryBarrier(GL_ALL_BARRIER_BITS);

@@ -406,10 +406,7 @@ static void composite(const tiled_source *src, tiled_renderer *r, const plume_fr
     particle_set_light_uniforms(s, &r->composite_uniforms);
     draw_bind_texture(1, t->depth_texture, r->depth_sampler);
     set_target_uniforms(c, at, host);
-    /* The host's own image stores to its colour, if its last writes were
-     * those, must be seen by the composite's loads. */
-    if (host) glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-    if (host) glBindImageTexture(0, host->texture, host->level, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA16F);
+    if (host) draw_bind_host_colour(host);
     else glBindImageTexture(0, t->texture, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA16F);
     dispatch_indirect(r, chunk_entries ? PLUME_TILED_CHUNK_ARGS : PLUME_TILED_COMPOSITE_ARGS);
     /* With the host's colour written, whatever the host does with it next. */

@@ -5,8 +5,7 @@
 // tile the ranges pass named, as that pass's instances (every tile where the
 // frame overflowed its budget); dispatched for every tile of the target (a
 // row of workgroups a row of tiles), the workgroups past the count leave at
-// once. A tile's host pixels 16 x 16 at a
-// time.
+// once. A tile's host pixels 16 x 16 at a time.
 #include "render/lowres_upsample.glsl"
 #include "render/tiled_target.glsl"
 
