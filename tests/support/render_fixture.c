@@ -69,12 +69,10 @@ void render_set_host_frame(uint32_t color_format, int levels, void (*before_draw
 }
 
 static host_frame begin_host_frame(int occluder_width, float occluder_depth) {
-    host_frame h = {.depth = test_texture_create(GL_DEPTH_COMPONENT32F, RENDER_WIDTH, RENDER_HEIGHT),
+    host_frame h = {.color = test_texture_create_levels(host_color_format, RENDER_WIDTH, RENDER_HEIGHT,
+                                                        host_color_levels),
+                    .depth = test_texture_create(GL_DEPTH_COMPONENT32F, RENDER_WIDTH, RENDER_HEIGHT),
                     .depth_copy = test_texture_create(GL_DEPTH_COMPONENT32F, RENDER_WIDTH, RENDER_HEIGHT)};
-    glGenTextures(1, &h.color);
-    glBindTexture(GL_TEXTURE_2D, h.color);
-    glTexStorage2D(GL_TEXTURE_2D, host_color_levels, host_color_format, RENDER_WIDTH, RENDER_HEIGHT);
-    glBindTexture(GL_TEXTURE_2D, 0);
     glGenFramebuffers(1, &h.scratch_framebuffer);
     glBindFramebuffer(GL_FRAMEBUFFER, h.scratch_framebuffer);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, h.depth_copy, 0);

@@ -152,13 +152,17 @@ GLuint test_buffer_create(size_t bytes, const void *data) {
     return buffer;
 }
 
-GLuint test_texture_create(GLenum format, int width, int height) {
+GLuint test_texture_create_levels(GLenum format, int width, int height, int levels) {
     GLuint texture = 0;
     glGenTextures(1, &texture);
     glBindTexture(GL_TEXTURE_2D, texture);
-    glTexStorage2D(GL_TEXTURE_2D, 1, format, width, height);
+    glTexStorage2D(GL_TEXTURE_2D, levels, format, width, height);
     glBindTexture(GL_TEXTURE_2D, 0);
     return texture;
+}
+
+GLuint test_texture_create(GLenum format, int width, int height) {
+    return test_texture_create_levels(format, width, height, 1);
 }
 
 void test_buffer_read(GLuint buffer, size_t offset, size_t bytes, void *out) {

@@ -48,6 +48,8 @@ void test_buffer_write(GLuint buffer, size_t offset, size_t bytes, const void *d
 /* An immutable 2D texture of `format`, width x height, one level (binds
  * nothing). */
 GLuint test_texture_create(GLenum format, int width, int height);
+/* The same with `levels` mip levels. */
+GLuint test_texture_create_levels(GLenum format, int width, int height, int levels);
 
 /* ---- An offscreen colour target ----
  * An RGBA32F texture of size x size in a framebuffer, bound, with the
