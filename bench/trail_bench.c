@@ -42,7 +42,12 @@
  * ranks needed and made (plume_lab_trail_tiled_ranks).
  *
  * Usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH] [--rows TEXT]
- * (--rows: only the configurations whose name holds TEXT, e.g. "trail, tiled")
+ *                          [--profile-timed 1]
+ * (--rows: only the configurations whose name holds TEXT, e.g. "trail, tiled";
+ * --profile-timed 1: profile the timed frames too, so that the stages are
+ * those of the frames the medians are of, the camera at their angles, not
+ * of the few after; the draw medians then include the profile's
+ * timestamps)
  * GPU times need a GPU: on llvmpipe they are CPU times. */
 #define _POSIX_C_SOURCE 200809L
 #include <epoxy/gl.h>
@@ -66,7 +71,8 @@ enum { MAX_SAMPLES = 4000 };
 typedef struct options {
     uint32_t count, points, frames, warmup;
     int width, height;
-    const char *rows; /* only the rows whose name holds this (NULL: all) */
+    const char *rows;   /* only the rows whose name holds this (NULL: all) */
+    bool profile_timed; /* profile from the first timed frame, not after them */
 } options;
 
 static bool parse_options(int argc, char **argv, options *o) {
@@ -80,6 +86,7 @@ static bool parse_options(int argc, char **argv, options *o) {
         else if (strcmp(arg, "--frames") == 0) o->frames = (uint32_t)strtoul(value, NULL, 10);
         else if (strcmp(arg, "--warmup") == 0) o->warmup = (uint32_t)strtoul(value, NULL, 10);
         else if (strcmp(arg, "--rows") == 0) o->rows = value;
+        else if (strcmp(arg, "--profile-timed") == 0) o->profile_timed = strcmp(value, "0") != 0;
         else if (strcmp(arg, "--size") == 0) {
             if (sscanf(value, "%dx%d", &o->width, &o->height) != 2) return false;
         } else return false;
@@ -196,7 +203,7 @@ static bool run(plume_context *context, const options *o, uint32_t points, plume
             glDeleteSync(*oldest);
         }
         if (f == collecting) glFinish();
-        if (f == o->warmup + o->frames) {
+        if (f == (o->profile_timed ? o->warmup : o->warmup + o->frames)) {
             if (group.id) plume_draw_group_set_profiling(context, group, true);
             else plume_system_set_profiling(context, systems[0], true);
         }
@@ -362,8 +369,15 @@ int main(int argc, char **argv) {
                r->profile.tiled_overflow_frames, PROFILED_FRAMES, quads, r->scratch_bytes / 1e6, ranks);
     }
     /* Where a tiled draw's time goes: the profile's sub-stages (means over
-     * the profiled frames, which are not the timed ones). */
-    printf("\ntiled draws by stage, ms (means of %d profiled frames):\n", PROFILED_FRAMES);
+     * the profiled frames: a few after the timed ones, or with
+     * --profile-timed the profile's window of the last ones profiled). */
+    uint32_t window = 0;
+    for (size_t i = 0; i < ROWS && !window; ++i) window = results[i].profile.stages[PLUME_STAGE_DRAW].samples;
+    if (o.profile_timed)
+        printf("\ntiled draws by stage, ms (means of the last %u profiled frames: the timed ones, profiled, and %d "
+               "after):\n", window, PROFILED_FRAMES);
+    else
+        printf("\ntiled draws by stage, ms (means of %d profiled frames):\n", PROFILED_FRAMES);
     printf("| configuration              | project | scan   | entries | tile sort | ranges | composite | resolve | blend  | "
            "down+up | whole draw |\n");
     printf("|----------------------------|---------|--------|---------|-----------|--------|-----------|---------|--------|"
