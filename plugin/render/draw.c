@@ -346,10 +346,14 @@ static plume_result draw_system(const particle_view *v, const draw_frame *frame,
     plume_debug_group_begin(v->env, "plume draw: low-resolution particles");
     r = draw_with(path, v, frame, &target, scope);
     plume_debug_group_end(v->env);
+    /* Only a tiled draw leaves a cover, so only its upsample blends onto
+     * the host in compute: the answer is its renderer's (made by the draw),
+     * as a draw group's is its own. */
+    tiled_renderer *tiled = path == &tiled_draw_path ? tiled_of(v) : NULL;
     screen_cover cover;
-    bool covered = path == &tiled_draw_path && tiled_take_cover(tiled_of(v), &cover);
-    if (lowres_end(low, v, desc, frame->projection, &pass, covered ? &cover : NULL))
-        tiled_of(v)->blended_onto_host = true;
+    bool covered = tiled && tiled_take_cover(tiled, &cover);
+    bool blended = lowres_end(low, v, desc, frame->projection, &pass, covered ? &cover : NULL);
+    if (tiled) tiled->blended_onto_host = blended;
     return r;
 }
 
