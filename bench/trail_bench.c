@@ -371,12 +371,12 @@ int main(int argc, char **argv) {
     /* Where a tiled draw's time goes: the profile's sub-stages (means over
      * the profiled frames: a few after the timed ones, or with
      * --profile-timed the profile's window of the last ones profiled). */
-    uint32_t window = 0;
-    for (size_t i = 0; i < ROWS && !window; ++i) window = results[i].profile.stages[PLUME_STAGE_DRAW].samples;
-    if (o.profile_timed)
+    if (o.profile_timed) {
+        uint32_t window = 0; /* the profile's frames: its window, or fewer */
+        for (size_t i = 0; i < ROWS && !window; ++i) window = results[i].profile.stages[PLUME_STAGE_DRAW].samples;
         printf("\ntiled draws by stage, ms (means of the last %u profiled frames: the timed ones, profiled, and %d "
                "after):\n", window, PROFILED_FRAMES);
-    else
+    } else
         printf("\ntiled draws by stage, ms (means of %d profiled frames):\n", PROFILED_FRAMES);
     printf("| configuration              | project | scan   | entries | tile sort | ranges | composite | resolve | blend  | "
            "down+up | whole draw |\n");

@@ -382,8 +382,9 @@ void main() {
                 uint hits = 0u;
                 // Two splats a step (the second the first again where the
                 // list runs out): their tests' loads and arithmetic overlap,
-                // where one a step waited on each (trails 2.6% faster on an
-                // H200; four a step gained nothing).
+                // where one a step waited on each (notes/wave3-draws-h200.md:
+                // faster on an H200; four a step, with more live registers,
+                // gained nothing).
                 while (listed != 0u) {
                     uint first = uint(findLSB(listed));
                     listed &= listed - 1u;

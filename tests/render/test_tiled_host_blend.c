@@ -6,8 +6,9 @@
  * (the resolve writes those); the host's scissor and a viewport's corner
  * respected at full and 1/2 resolution; the host's conditional rendering
  * obeyed (a query that passed nothing: the frame keeps its background, as
- * with the pass, and the next draw is right); the passes where the draw buffer is another format. Each
- * test asks the lab which way the draw blended. */
+ * with the pass, and the next draw is right); the passes where the draw
+ * buffer is another format. Each test asks the lab which way the draw
+ * blended. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
