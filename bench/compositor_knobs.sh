@@ -14,14 +14,17 @@
 # workgroups (256, 1024; default 512), the entry sort (bitonic, radix;
 # default picked by the count), the opacity cull (--min-alpha 1/255: a
 # particle under it touches no tile), the composite's batch of splats (64,
-# 128; default 256), the tight bounds of the sprite's alpha footprint (0.42
-# of the --smoke sprite's quad, FRAME_BENCH_SPRITE_FOOTPRINT; default its
-# whole quad), the blend and upsample over every tile (--cover-every-tile:
-# the full-screen pass as it was; default only the tiles with particles,
-# and at 1/2 their neighbours), a splat listed in every tile of its pixels'
-# box (--box-tiles: the binning as it was; default only the tiles it may
-# show in). (The quadrant lists of tiles larger than 8, --whole-tile-lists
-# their baseline, are timed at tiles of 16 by tools/gpu_wave3.sh binning.)
+# 128; default one per pixel of a tile, at most 256), the tight bounds of
+# the sprite's alpha footprint (0.42 of the --smoke sprite's quad,
+# FRAME_BENCH_SPRITE_FOOTPRINT; default its whole quad), the blend and
+# upsample over every tile (--cover-every-tile: the full-screen pass as it
+# was; default only the tiles with particles, and at 1/2 their
+# neighbours), a splat listed in every tile of its pixels' box
+# (--box-tiles: the binning as it was; default only the tiles it may show
+# in), a batch of whole splats (--whole-splat-batch: the batch as it was;
+# default each splat's map and rank). (The quadrant lists of tiles larger
+# than 8, --whole-tile-lists their baseline, are timed at tiles of 16 by
+# tools/gpu_wave3.sh binning.)
 # The best combination takes, of each knob, its best
 # value where that beat the baseline by over 1 % (geometric mean of the four
 # cases' ratios).
@@ -66,6 +69,7 @@ cull:1/255|--min-alpha 0.00392157
 bounds:sprite|--footprint 0.42
 batch:64|--batch 64
 batch:128|--batch 128
+batch:whole|--whole-splat-batch
 cover:every|--cover-every-tile
 box:every|--box-tiles'
 

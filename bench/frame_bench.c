@@ -17,7 +17,7 @@
  *                          [--frames-csv FILE] [--turbulence S] [--look-away]
  *                          [--no-cull] [--resolution full|half|quarter]
  *                          [--path raster|tiled|automatic] [--tile 8|16|32] [--chunk K|unchunked]
- *                          [--min-alpha A] [--batch N] [--footprint F] [--cover-every-tile]
+ *                          [--min-alpha A] [--batch N] [--whole-splat-batch] [--footprint F] [--cover-every-tile]
  *                          [--no-termination]
  *                          [--blend premultiplied|additive|premultiplied_additive]
  *                          [--orientation camera_facing|velocity_stretched|velocity_aligned|world_axis|world_facing]
@@ -50,9 +50,10 @@
  *   --tile        the tiled path's tile size in pixels (default 8)
  *   --chunk       the entries a composite workgroup walks at most (default
  *                 512; "unchunked": a tile's whole run)
- *   --min-alpha, --batch, --footprint, --cover-every-tile, --hit-lists
+ *   --min-alpha, --batch, --whole-splat-batch, --footprint, --cover-every-tile, --hit-lists
  *                 the compositor's lab knobs (plume_lab_tiled_knobs: the
- *                 opacity cull, the composite's batch, the sprite's alpha
+ *                 opacity cull, the composite's batch, a batch of whole
+ *                 splats instead of their maps, the sprite's alpha
  *                 footprint, the blend over every tile, shading each
  *                 pixel's hits or each splat as tested; default 0, the
  *                 product's)
@@ -449,7 +450,7 @@ int main(int argc, char **argv) {
                      "blended_pixels,entries_per_draw_ms,blended_pixels_per_draw_ms\n",
                 DRAW_STAGE_CSV);
     if (frames_csv) fprintf(frames_csv, "frame,live_count,sim_ms,sort_ms,draw_ms,cpu_ms\n");
-    printf("path %s, resolution %u%s%s%s%s%s%s%s; min alpha %g, batch %u, footprint %g\n",
+    printf("path %s, resolution %u%s%s%s%s%s%s%s; min alpha %g, batch %u%s, footprint %g\n",
            o.path == PLUME_DRAW_PATH_TILED ? "tiled" : o.path == PLUME_DRAW_PATH_AUTOMATIC ? "automatic" : "raster", o.resolution,
            o.no_termination ? ", no early termination" : "", o.tile_size ? ", tile size set" : "",
            o.chunk_entries ? ", chunk entries set" : "",
@@ -460,7 +461,7 @@ int main(int argc, char **argv) {
            : o.knobs.hit_lists < 0 ? ", each splat shaded as tested"
                                    : "",
            (double)o.knobs.min_alpha,
-           o.knobs.batch,
+           o.knobs.batch, o.knobs.whole_splat_batch ? " (whole splats)" : "",
            (double)o.knobs.footprint);
     printf("\n%9s %5s %7s %9s %9s %9s %9s %9s %8s %6s %5s %9s %8s %10s %8s %9s %9s\n", "particles", "world", "frames",
            "simulate", "sort", "sim+sort", "update", "draw", "cpu ms", "passes", "order", "drawn", "sorted by",

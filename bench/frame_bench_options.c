@@ -24,7 +24,7 @@ void usage(void) {
     fprintf(stderr, "usage: plume_frame_bench [--counts N,N,...] [--frames N] [--warmup N|steady] [--max-warmup N] [--size WxH] [--csv FILE]"
                     " [--frames-csv FILE] [--turbulence S] [--look-away] [--no-cull]"
                     " [--resolution full|half|quarter] [--path raster|tiled] [--tile 8|16|32]"
-                    " [--chunk K|unchunked] [--min-alpha A] [--batch N] [--footprint F] [--cover-every-tile] [--box-tiles] [--whole-tile-lists] [--no-termination] [--blend MODE] [--orientation MODE]"
+                    " [--chunk K|unchunked] [--min-alpha A] [--batch N] [--whole-splat-batch] [--footprint F] [--cover-every-tile] [--box-tiles] [--whole-tile-lists] [--no-termination] [--blend MODE] [--orientation MODE]"
                     " [--hit-lists on|off]"
                     " [--sort-mode MODE] [--lit] [--smoke] [--world off|on|both] [--radix-threads 256|512|1024]"
                     " [--sort-key-bits 16..32]\n");
@@ -55,10 +55,11 @@ bool parse_options(int argc, char **argv, options *o) {
             continue;
         }
         if (strcmp(arg, "--cover-every-tile") == 0 || strcmp(arg, "--box-tiles") == 0 ||
-            strcmp(arg, "--whole-tile-lists") == 0) {
+            strcmp(arg, "--whole-tile-lists") == 0 || strcmp(arg, "--whole-splat-batch") == 0) {
             if (arg[2] == 'c') o->knobs.cover_every_tile = true;
             else if (arg[2] == 'b') o->knobs.box_tiles = true;
-            else o->knobs.whole_tile_lists = true;
+            else if (strcmp(arg, "--whole-tile-lists") == 0) o->knobs.whole_tile_lists = true;
+            else o->knobs.whole_splat_batch = true;
             continue;
         }
         if (strcmp(arg, "--look-away") == 0 || strcmp(arg, "--no-cull") == 0 ||

@@ -35,7 +35,9 @@
  * baseline of shading each pixel's hits, which trails get; "blend pass"
  * blends the composite's target (at 1/2 the upsample) onto the host's
  * RGBA16F colour with a raster pass (plume_lab_tiled_knobs.raster_blend),
- * the baseline of blending onto it in compute.
+ * the baseline of blending onto it in compute; "whole splats" loads whole
+ * splats into the composite's batch (plume_lab_tiled_knobs.whole_splat_batch),
+ * the baseline of a batch of their maps.
  * One table; the trails' and the group's memory beside it, and per row the
  * context's draw scratch measured after it (plume_lab_gpu_memory_of: the
  * tiled path's per-rank buffers, entries and target) and a tiled trail's
@@ -287,7 +289,8 @@ int main(int argc, char **argv) {
     if (plume_context_create(NULL, &context) != PLUME_OK) return 1;
     target t = make_target(o.width, o.height);
     const plume_lab_tiled_knobs box = {.box_tiles = true}, whole_lists = {.whole_tile_lists = true},
-                                each_as_tested = {.hit_lists = -1}, blend_pass = {.raster_blend = true};
+                                each_as_tested = {.hit_lists = -1}, blend_pass = {.raster_blend = true},
+                                whole_splats = {.whole_splat_batch = true};
     const struct {
         const char *name;
         uint32_t points;
@@ -309,6 +312,7 @@ int main(int argc, char **argv) {
         {"trail, tiled, shade all", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &each_as_tested, 0},
         {"trail, tiled, 16, whole lists", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &whole_lists, 16},
         {"trail, tiled, tile 16", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, NULL, 16},
+        {"trail, tiled, whole splats", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, false, &whole_splats, 0},
         {"trail 4/seg, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, ALONE, true, NULL, 0},
         {"trail, raster, 1/2", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_HALF, ALONE, false, NULL, 0},
         {"trail, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, NULL, 0},
@@ -316,6 +320,8 @@ int main(int argc, char **argv) {
          0},
         {"trail, tiled, 1/2, box", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, &box, 0},
         {"trail, tiled, 1/2, tile 16", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false, NULL, 16},
+        {"trail, tiled, 1/2, whole splats", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, false,
+         &whole_splats, 0},
         {"trail 4/seg, tiled, 1/2", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_HALF, ALONE, true, NULL, 0},
         {"+smoke apart, raster", o.points, PLUME_DRAW_PATH_RASTER, PLUME_DRAW_FULL, APART, false, NULL, 0},
         {"+smoke apart, tiled", o.points, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, APART, false, NULL, 0},

@@ -282,6 +282,12 @@ typedef struct plume_lab_tiled_knobs {
      * the upsample could blend onto the host's colour texture itself in
      * compute (an RGBA16F draw buffer): the baseline of that change. */
     bool raster_blend;
+    /* The composite's batch holds whole splats, as before it held each
+     * splat's map (what the test of whether it covers a pixel reads) and
+     * its rank, the shading reading the other words (colour, frames,
+     * light, trail) from the splats buffer at the pixels it covers: the
+     * baseline of that change. */
+    bool whole_splat_batch;
 } plume_lab_tiled_knobs;
 
 /* Before the system's first tiled draw (NULL: all zero).

@@ -71,6 +71,7 @@ typedef struct tiled_knobs {
     bool whole_tile_lists; /* every pixel walks the tile's whole batch, not its region's list */
     int hit_lists;         /* 1: the composite shades each pixel's hits, -1: each splat as tested; 0: draw's choice */
     bool raster_blend;     /* the blend pass even where the composite could blend onto the host's colour */
+    bool whole_splat_batch; /* the composite's batch holds whole splats, not their maps and ranks */
 } tiled_knobs;
 
 typedef struct tiled_renderer {

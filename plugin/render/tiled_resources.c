@@ -14,34 +14,36 @@ enum {
 };
 /* ---- Creation --------------------------------------------------------------- */
 
+/* The vec4s of a splat's map (tiled_common.glsl): what the composite's test
+ * of whether it covers a pixel reads. */
+static uint32_t splat_map_vec4s(uint32_t look) { return (look & LOOK_ORIENTED) ? 4 : 2; }
+
 /* The splat's size in vec4s for a look's features: tiled_common.glsl lays
  * it out and refuses to build where its layout's size is not this one. */
 uint32_t tiled_splat_vec4s(uint32_t look, tiled_input input) {
-    uint32_t map = (look & LOOK_ORIENTED) ? 4 : 2;
-    return map + 2 /* colour, tiles and frames */ + ((look & (LOOK_LIT | LOOK_EMISSIVE)) ? 1 : 0) +
+    return splat_map_vec4s(look) + 2 /* colour, tiles and frames */ + ((look & (LOOK_LIT | LOOK_EMISSIVE)) ? 1 : 0) +
            (input == TILED_INPUT_TRAIL || input == TILED_INPUT_GROUP_TRAILS ? 1 /* the far colour, the sprite along */
                                                                              : 0);
 }
 
 /* Splats the composite holds in shared memory at once: one per invocation
  * of a tile, at most 256, in the 32 KiB every GL 4.3 gives (a multiple of
- * 32: whole warps load them). */
-static uint32_t composite_batch(uint32_t tile, uint32_t splat_vec4s) {
+ * 32: whole warps load them); `held` vec4s of each (its map, or the whole
+ * splat: the lab's whole_splat_batch). The lab's batch where it sets a
+ * smaller one. */
+static uint32_t composite_batch(const tiled_renderer *r, uint32_t tile, uint32_t held) {
     /* The composite's other shared variables (pixels_alive, ...) take a few
      * bytes of the GL's least 32 KiB too: a batch that filled all of it
      * (256 splats of 8 vec4s, a lit or emissive trail's) failed to link on
      * Mesa ("Too much shared memory used (32776/32768)"); and a tile
      * keeps its 8 x 4 regions' lists of the batch, a bit a splat
-     * (tiled_composite.comp), at most 256 splats. */
+     * (tiled_composite.comp), at most 256 splats. A batch of maps keeps
+     * each splat's rank beside its map. */
     uint32_t regions = (tile / 8) * (tile / 4), lists = regions * (256 / 32) * 4;
-    uint32_t fits = (32768 - 256 - lists) / (16 * splat_vec4s) / 32 * 32, batch = tile * tile;
+    uint32_t bytes = 16 * held + (r->knobs.whole_splat_batch ? 0 : 4);
+    uint32_t fits = (32768 - 256 - lists) / bytes / 32 * 32, batch = tile * tile;
     if (batch > 256) batch = 256;
-    return batch < fits ? batch : fits;
-}
-
-/* The lab's batch where it sets a smaller one than the default. */
-static uint32_t batch_of(const tiled_renderer *r, uint32_t tile) {
-    uint32_t batch = composite_batch(tile, r->splat_vec4s);
+    if (batch > fits) batch = fits;
     return r->knobs.batch && r->knobs.batch < batch ? r->knobs.batch : batch;
 }
 
@@ -64,11 +66,13 @@ static const char *const INPUT_DEFINES[] = {
 static plume_result build_programs(const particle_view *s, tiled_renderer *r, uint32_t look, tiled_input input) {
     uint32_t tile = tile_size_of(r);
     r->splat_vec4s = tiled_splat_vec4s(look, input);
-    char defines[256 + LOOK_DEFINES_SIZE];
+    uint32_t held = r->knobs.whole_splat_batch ? r->splat_vec4s : splat_map_vec4s(look);
+    char defines[320 + LOOK_DEFINES_SIZE];
     int written = snprintf(defines, sizeof defines,
-                           "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n#define TILED_SPLAT_VEC4S %u\n%s%s", tile,
-                           batch_of(r, tile), r->splat_vec4s, INPUT_DEFINES[input],
-                           r->knobs.whole_tile_lists ? "#define TILED_WHOLE_TILE_LISTS\n" : "");
+                           "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n#define TILED_SPLAT_VEC4S %u\n%s%s%s", tile,
+                           composite_batch(r, tile, held), r->splat_vec4s, INPUT_DEFINES[input],
+                           r->knobs.whole_tile_lists ? "#define TILED_WHOLE_TILE_LISTS\n" : "",
+                           r->knobs.whole_splat_batch ? "#define TILED_WHOLE_SPLAT_BATCH\n" : "");
     particles_look_defines(look, defines + written);
     struct {
         const char *label, *file;

@@ -76,8 +76,30 @@ uniform bool u_hit_lists;           // test 32 splats, then shade those that cov
 #endif
 
 const uint BATCH = uint(TILED_BATCH); // splats loaded at once: min(pixels, 256), in 32 KiB of shared memory
-shared vec4 batch[TILED_BATCH * TILED_SPLAT_VEC4S];
+// The batch holds each splat's map (what the test of whether it covers a
+// pixel reads) and its rank; the shading reads the splat's other words
+// (colour, frames, light, trail) from the splats buffer at the pixels it
+// covers. A workgroup so keeps less shared memory and loads no words that
+// none of its pixels shades with (most of a thin triangle's): faster for
+// trails and smoke on an H200 (notes/wave3-draws-h200.md). With
+// TILED_WHOLE_SPLAT_BATCH (the lab's whole_splat_batch) it holds whole
+// splats, the baseline.
+#ifdef TILED_WHOLE_SPLAT_BATCH
+#define BATCH_VEC4S TILED_SPLAT_VEC4S
+#else
+#define BATCH_VEC4S SPLAT_MAP_VEC4S
+shared uint batch_rank[TILED_BATCH];
+#endif
+shared vec4 batch[TILED_BATCH * BATCH_VEC4S];
 shared uint pixels_alive[2];
+
+// Word k of the batch's splat j (k a constant, so the choice folds).
+vec4 splat_vec4(uint j, uint k) {
+#ifndef TILED_WHOLE_SPLAT_BATCH
+    if (k >= uint(BATCH_VEC4S)) return splats[batch_rank[j] * SPLAT_VEC4S + k];
+#endif
+    return batch[j * uint(BATCH_VEC4S) + k];
+}
 
 // A tile composites in regions of 8 x 4 pixels, a subgroup of 32 each
 // (unless the lab's whole_tile_lists knob builds without): a splat loaded
@@ -116,20 +138,20 @@ struct SplatPixel {
 #ifndef PLUME_LOOK_ORIENTED
 // Camera-facing: the map from pixel to quad is affine, one depth serves the
 // whole quad.
-vec2 splat_st(uint at, vec2 centre) {
-    vec4 place = batch[at], axes = batch[at + 1u];
+vec2 splat_st(uint j, vec2 centre) {
+    vec4 place = splat_vec4(j, 0u), axes = splat_vec4(j, 1u);
     return mat2(axes.xy, axes.zw) * (centre - place.xy);
 }
 
 bool splat_inside(vec2 st) { return !(any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))); }
 
-bool splat_covers(uint at, vec2 centre) { return splat_inside(splat_st(at, centre)); }
+bool splat_covers(uint j, vec2 centre) { return splat_inside(splat_st(j, centre)); }
 
 // Where the pixel falls on the splat; false where the splat does not cover
 // it (unless `covered`: splat_covers said it does).
-bool splat_pixel(uint at, vec2 centre, bool covered, out SplatPixel sp) {
-    vec4 place = batch[at], axes = batch[at + 1u];
-    vec2 st = splat_st(at, centre);
+bool splat_pixel(uint j, vec2 centre, bool covered, out SplatPixel sp) {
+    vec4 place = splat_vec4(j, 0u), axes = splat_vec4(j, 1u);
+    vec2 st = splat_st(j, centre);
     if (!covered && !splat_inside(st)) return false;
     sp = SplatPixel(st, axes.xy, axes.zw, place.w, place.z);
     return true;
@@ -137,34 +159,34 @@ bool splat_pixel(uint at, vec2 centre, bool covered, out SplatPixel sp) {
 #else
 // Any orientation: the map is projective, the depth varies over the quad.
 // h = (s, t, 1) / w.
-vec3 splat_h(uint at, vec2 centre) {
+vec3 splat_h(uint j, vec2 centre) {
     vec3 pixel = vec3(centre, 1.0);
-    return vec3(dot(batch[at].xyz, pixel), dot(batch[at + 1u].xyz, pixel), dot(batch[at + 2u].xyz, pixel));
+    return vec3(dot(splat_vec4(j, 0u).xyz, pixel), dot(splat_vec4(j, 1u).xyz, pixel), dot(splat_vec4(j, 2u).xyz, pixel));
 }
 
-bool splat_inside(uint at, vec3 h, vec2 st) {
+bool splat_inside(uint j, vec3 h, vec2 st) {
     if (h.z <= 0.0) return false; // behind the eye
     if (any(lessThan(st, vec2(0.0))) || any(greaterThan(st, vec2(1.0)))) return false;
 #ifdef TILED_TRAIL
     // A segment's triangle (tiled_common.glsl): its map's (u, v) inside it.
-    if (splat_triangle(batch[at + 3u].w) != 0u && st.x + st.y > 1.0) return false;
+    if (splat_triangle(splat_vec4(j, 3u).w) != 0u && st.x + st.y > 1.0) return false;
 #endif
     return true;
 }
 
-bool splat_covers(uint at, vec2 centre) {
-    vec3 h = splat_h(at, centre);
-    return splat_inside(at, h, h.xy / h.z);
+bool splat_covers(uint j, vec2 centre) {
+    vec3 h = splat_h(j, centre);
+    return splat_inside(j, h, h.xy / h.z);
 }
 
 // Where the pixel falls on the splat; false where the splat does not cover
 // it (unless `covered`: splat_covers said it does), or the near or far
 // plane clips it there.
-bool splat_pixel(uint at, vec2 centre, bool covered, out SplatPixel sp) {
-    vec4 row0 = batch[at], row1 = batch[at + 1u], row2 = batch[at + 2u];
-    vec3 h = splat_h(at, centre);
+bool splat_pixel(uint j, vec2 centre, bool covered, out SplatPixel sp) {
+    vec4 row0 = splat_vec4(j, 0u), row1 = splat_vec4(j, 1u), row2 = splat_vec4(j, 2u);
+    vec3 h = splat_h(j, centre);
     vec2 st = h.xy / h.z;
-    if (!covered && !splat_inside(at, h, st)) return false;
+    if (!covered && !splat_inside(j, h, st)) return false;
     vec3 x_row = vec3(row0.x, row1.x, row2.x), y_row = vec3(row0.y, row1.y, row2.y);
     float ndc_z = dot(vec3(row0.w, row1.w, row2.w), h);
     if (!ndc_depth_inside(ndc_z)) return false;
@@ -172,10 +194,10 @@ bool splat_pixel(uint at, vec2 centre, bool covered, out SplatPixel sp) {
     sp.d_dx = (x_row.xy - st * x_row.z) / h.z;
     sp.d_dy = (y_row.xy - st * y_row.z) / h.z;
     sp.window_depth = window_depth_of_ndc(ndc_z);
-    sp.view_depth = dot(batch[at + 3u].xyz, h) / h.z;
+    sp.view_depth = dot(splat_vec4(j, 3u).xyz, h) / h.z;
 #ifdef TILED_TRAIL
     // A segment's triangle: its quad's (s, t) from the map's (u, v).
-    uint triangle = splat_triangle(batch[at + 3u].w);
+    uint triangle = splat_triangle(splat_vec4(j, 3u).w);
     mat2 to_st = triangle == 1u ? mat2(1.0, 0.0, 1.0, 1.0) : triangle == 2u ? mat2(1.0, 1.0, 0.0, 1.0) : mat2(1.0);
     sp.st = to_st * st;
     sp.d_dx = to_st * sp.d_dx;
@@ -198,12 +220,12 @@ vec2 group_frame_uv(uvec2 book, uint frame, vec2 corner_uv) {
 // sprite's coordinates (a segment's columns along the trail, its rows
 // across; a particle's own quad as the other paths') and their derivatives,
 // and where the light is read (a segment lit across as a tube).
-void trail_shading(uint at, SplatPixel sp, inout vec4 tint, inout vec2 corner_uv, inout vec2 uv_dx,
+void trail_shading(uint j, SplatPixel sp, inout vec4 tint, inout vec2 corner_uv, inout vec2 uv_dx,
                    inout vec2 uv_dy, inout vec2 light_st) {
-    vec4 trail = batch[at + SPLAT_TRAIL];
+    vec4 trail = splat_vec4(j, SPLAT_TRAIL);
     vec4 far_tint = vec4(unpackHalf2x16(floatBitsToUint(trail.x)), unpackHalf2x16(floatBitsToUint(trail.y)));
     tint = mix(tint, far_tint, sp.st.y);
-    if (splat_triangle(batch[at + 3u].w) == 0u) return; // a particle's own quad
+    if (splat_triangle(splat_vec4(j, 3u).w) == 0u) return; // a particle's own quad
     float length_uv = trail.w - trail.z;
     corner_uv = vec2(trail.z + length_uv * sp.st.y, 1.0 - sp.st.x);
     uv_dx = vec2(length_uv * sp.d_dx.y, -sp.d_dx.x);
@@ -230,21 +252,20 @@ bool depth_passes(float particle, float scene) {
 // composited under what is in front.
 void composite_splat(uint j, vec2 centre, bool covered, float scene_window, float scene_view, inout vec3 color,
                      inout float transmittance) {
-    uint at = j * SPLAT_VEC4S;
     SplatPixel sp;
-    if (!splat_pixel(at, centre, covered, sp)) return;
+    if (!splat_pixel(j, centre, covered, sp)) return;
     if (!depth_passes(sp.window_depth, scene_window)) return;
-    vec4 tint = batch[at + SPLAT_COLOR], frames = batch[at + SPLAT_TILES];
+    vec4 tint = splat_vec4(j, SPLAT_COLOR), frames = splat_vec4(j, SPLAT_TILES);
     vec2 mix_and_additive = splat_mix_and_additive(frames.w);
     vec4 texel = vec4(1.0);
     float fade_distance = u_soft_fade_distance;
     vec2 corner_uv = vec2(sp.st.x, 1.0 - sp.st.y), light_st = sp.st;
     vec2 uv_dx = vec2(sp.d_dx.x, -sp.d_dx.y), uv_dy = vec2(sp.d_dy.x, -sp.d_dy.y);
 #ifdef TILED_TRAIL
-    trail_shading(at, sp, tint, corner_uv, uv_dx, uv_dy, light_st);
+    trail_shading(j, sp, tint, corner_uv, uv_dx, uv_dy, light_st);
 #endif
 #ifdef TILED_GROUP
-    uint system = splat_system(batch[at + SPLAT_GROUP_SYSTEM].w);
+    uint system = splat_system(splat_vec4(j, SPLAT_GROUP_SYSTEM).w);
     fade_distance = u_soft_fade_distance > 0.0 ? group_system_soft_fade(system) : 0.0;
     int group_layer = group_system_layer(system);
     if (group_layer >= 0) {
@@ -282,7 +303,7 @@ void composite_splat(uint j, vec2 centre, bool covered, float scene_window, floa
     if (fade_distance > 0.0) fade = clamp((scene_view - sp.view_depth) / fade_distance, 0.0, 1.0);
     vec3 lit = tint.rgb;
 #ifdef SPLAT_HAS_LIGHT
-    vec4 light = batch[at + SPLAT_LIGHT];
+    vec4 light = splat_vec4(j, SPLAT_LIGHT);
     vec4 glow = unpackUnorm4x8(floatBitsToUint(light.w));
 #ifdef PLUME_LOOK_LIT
     if (glow.a > 0.5) lit *= sphere_lighting(light_st, light.xyz);
@@ -348,13 +369,16 @@ void main() {
         memoryBarrierShared();
         barrier(); // the previous batch is read, pixels_alive[0] set, the lists clear
         if (lid < count) {
-            uint base = entries[next - 1u - lid].y * SPLAT_VEC4S;
-            for (uint k = 0u; k < SPLAT_VEC4S; ++k) batch[lid * SPLAT_VEC4S + k] = splats[base + k];
+            uint rank = entries[next - 1u - lid].y, base = rank * SPLAT_VEC4S;
+            for (uint k = 0u; k < uint(BATCH_VEC4S); ++k) batch[lid * uint(BATCH_VEC4S) + k] = splats[base + k];
+#ifndef TILED_WHOLE_SPLAT_BATCH
+            batch_rank[lid] = rank;
+#endif
 #ifdef TILED_REGIONS
             // The regions its pixels' box overlaps list it (the box
             // overlaps the tile: the entries pass listed it here).
             if (region_lists_built) {
-                vec4 box = batch[lid * SPLAT_VEC4S + SPLAT_TILES];
+                vec4 box = splats[base + SPLAT_TILES];
                 ivec2 first = ivec2(splat_word_pixel(box.x)) - ivec2(tile_origin);
                 ivec2 last = ivec2(splat_word_pixel(box.y)) - ivec2(tile_origin);
                 ivec2 size = ivec2(REGION_WIDE, REGION_HIGH);
@@ -390,8 +414,8 @@ void main() {
                     listed &= listed - 1u;
                     uint second = listed != 0u ? uint(findLSB(listed)) : first;
                     listed &= listed - 1u;
-                    bool covers_first = splat_covers((32u * word + first) * SPLAT_VEC4S, centre);
-                    bool covers_second = splat_covers((32u * word + second) * SPLAT_VEC4S, centre);
+                    bool covers_first = splat_covers(32u * word + first, centre);
+                    bool covers_second = splat_covers(32u * word + second, centre);
                     hits |= (covers_first ? 1u << first : 0u) | (covers_second ? 1u << second : 0u);
                 }
                 while (shading && hits != 0u) {

@@ -56,7 +56,8 @@ static void test_each_knob_keeps_the_tiled_picture(void **state) {
     assert_true(render_covered_pixels(raster) > RENDER_WIDTH * RENDER_HEIGHT / 8);
     const plume_lab_tiled_knobs knobs[] = {
         {.min_alpha = 1.0f / 255.0f}, {.batch = 32}, {.batch = 96}, {.footprint = SPRITE_FOOTPRINT},
-        {.min_alpha = 1.0f / 255.0f, .batch = 64, .footprint = SPRITE_FOOTPRINT}};
+        {.min_alpha = 1.0f / 255.0f, .batch = 64, .footprint = SPRITE_FOOTPRINT}, {.whole_splat_batch = true},
+        {.whole_splat_batch = true, .batch = 32}};
     const uint32_t tile_sizes[2] = {16, 8};
     for (size_t k = 0; k < sizeof knobs / sizeof knobs[0]; ++k)
         for (int t = 0; t < 2; ++t) {
@@ -68,9 +69,10 @@ static void test_each_knob_keeps_the_tiled_picture(void **state) {
             render_draw(system, &c, render_tiled_frame(PLUME_DRAW_FULL, true, threshold), true, occluder_width,
                         occluder_depth, image);
             float ended = render_largest_difference(whole, image);
-            printf("  min alpha %.4f, batch %u, footprint %.2f, tile %u: %.2f/255 from raster; threshold %.1f: "
+            printf("  min alpha %.4f, batch %u%s, footprint %.2f, tile %u: %.2f/255 from raster; threshold %.1f: "
                    "%.2f/255 from no termination\n",
-                   (double)knobs[k].min_alpha, knobs[k].batch, (double)knobs[k].footprint, tile_sizes[t],
+                   (double)knobs[k].min_alpha, knobs[k].batch, knobs[k].whole_splat_batch ? " (whole splats)" : "",
+                   (double)knobs[k].footprint, tile_sizes[t],
                    from_raster * 255.0f, threshold, ended * 255.0f);
             assert_true(from_raster <= TOLERANCE);
             assert_true(ended <= threshold);

@@ -79,18 +79,29 @@ static uint32_t drawn_path(trail_run *r, uint32_t path) {
     return profile.draw_path;
 }
 
-/* A trail system of `capacity` particles of 16 points, `live` of them alive
- * in a box, stepped three times. */
-static trail_run many_in_a_box(uint32_t capacity, uint32_t live) {
-    plume_system_desc d = trail_desc(16, 0.1f);
-    d.capacity = capacity;
-    d.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_BOX, .extents = {0.7f, 0.6f, 0.5f},
-                                         .lifetime = {20, 20}, .speed = {0.2f, 0.4f}, .size = {0.02f, 0.04f}};
+/* The still box the particles below are emitted in, lifetimes from
+ * `shortest` to 20 s. */
+static plume_emitter_desc box_emitter(float shortest) {
+    return (plume_emitter_desc){.shape = PLUME_SHAPE_BOX, .extents = {0.7f, 0.6f, 0.5f},
+                                .lifetime = {shortest, 20}, .speed = {0.2f, 0.4f}, .size = {0.02f, 0.04f}};
+}
+
+/* `live` particles of `d` emitted in the box, stepped three times. */
+static trail_run run_in_a_box(plume_system_desc d, uint32_t live) {
     trail_run r = trail_run_begin(d);
     plume_emit_desc many = {.emitter = 0, .count = live};
     assert_int_equal(plume_system_emit(fixture_context(), r.system, &many), PLUME_OK);
     for (int k = 0; k < 3; ++k) trail_step(&r);
     return r;
+}
+
+/* A trail system of `capacity` particles of 16 points, `live` of them alive
+ * in a box, stepped three times. */
+static trail_run many_in_a_box(uint32_t capacity, uint32_t live) {
+    plume_system_desc d = trail_desc(16, 0.1f);
+    d.capacity = capacity;
+    d.emitters[0] = box_emitter(20);
+    return run_in_a_box(d, live);
 }
 
 /* Asked for the tiled path, a trail system draws with it; left to the
@@ -306,6 +317,56 @@ static void test_trails_past_the_views_edges_draw_what_reaches_into_it(void **st
     assert_true(sliver >= 8);
     trail_run_end(&r);
 }
+
+/* The composite's batch of the splats' maps (the shading reads their other
+ * words from the splats buffer) draws the picture a batch of whole splats
+ * draws (the lab's baseline), and so does a smaller batch of maps. The
+ * box's tiles hold hundreds of segment triangles each, of colours their
+ * own, so words read from another splat, or a batch loaded short, show as
+ * whole triangles apart; a pixel centre on a triangle's edge may round
+ * either way (under 1 in 200 of the covered pixels). */
+static trail_run coloured_in_a_box(uint32_t count) {
+    plume_system_desc d = trail_desc(16, 0.1f);
+    d.capacity = count;
+    d.emitters[0] = box_emitter(5);
+    /* Each particle's colours its own (its lifetimes differ), each
+     * segment's along its trail: words read from another splat show. */
+    d.appearance.color_over_life = (plume_gradient){2, {{0.0f, {1.0f, 0.2f, 0.1f, 0.8f}}, {1.0f, {0.1f, 0.3f, 1.0f, 0.3f}}}};
+    d.trail.color_over_length = (plume_gradient){2, {{0.0f, {1.0f, 1.0f, 1.0f, 1.0f}}, {1.0f, {0.2f, 1.0f, 0.2f, 1.0f}}}};
+    return run_in_a_box(d, count);
+}
+
+static void test_a_batch_of_maps_draws_what_whole_splats_draw(void **state) {
+    (void)state;
+    const plume_lab_tiled_knobs knobs[] = {{.whole_splat_batch = true}, {.batch = 0}, {.batch = 32}};
+    const char *const names[] = {"whole splats", "maps", "maps, batch 32"};
+    const uint32_t resolutions[2] = {PLUME_DRAW_FULL, PLUME_DRAW_HALF};
+    float *reference = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+    assert_non_null(reference);
+    for (int res = 0; res < 2; ++res)
+        for (size_t k = 0; k < sizeof knobs / sizeof knobs[0]; ++k) {
+            trail_run r = coloured_in_a_box(2000);
+            assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), r.system, &knobs[k]), PLUME_OK);
+            trail_draw_image(r.system, PLUME_DRAW_PATH_TILED, resolutions[res], r.pictures.image);
+            int covered = 0, apart = 0;
+            float largest = 0.0f;
+            for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) {
+                const float *pixel = r.pictures.image + 4 * i, *expected = reference + 4 * i;
+                float difference = 0.0f;
+                for (int c = 0; c < 4; ++c) difference = fmaxf(difference, fabsf(pixel[c] - expected[c]));
+                if (fabsf(pixel[0] - TRAIL_CLEAR[0]) > 0.02f || fabsf(pixel[2] - TRAIL_CLEAR[2]) > 0.02f) ++covered;
+                if (k > 0 && difference > 1.0f / 255.0f) ++apart;
+                if (k > 0) largest = fmaxf(largest, difference);
+            }
+            printf("  1/%d, %s: %d pixels covered, %d over 1/255 from whole splats' (%.3g/255 at most)\n",
+                   1 << res, names[k], covered, apart, (double)(largest * 255.0f));
+            assert_true(covered > IMAGE_SIZE * IMAGE_SIZE / 4);
+            assert_true(apart * 200 < covered);
+            if (k == 0) memcpy(reference, r.pictures.image, sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+            trail_run_end(&r);
+        }
+    free(reference);
+}
 #endif
 
 const struct CMUnitTest trails_tiled_tests[] = {
@@ -317,6 +378,8 @@ const struct CMUnitTest trails_tiled_tests[] = {
     cmocka_unit_test_setup_teardown(test_a_tiled_trail_holds_memory_for_what_it_draws, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_trails_past_the_views_edges_draw_what_reaches_into_it, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_a_batch_of_maps_draws_what_whole_splats_draw, fixture_setup,
                                     fixture_teardown),
 #endif
     cmocka_unit_test_setup_teardown(test_a_trail_system_draws_tiled, fixture_setup, fixture_teardown),
