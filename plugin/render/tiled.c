@@ -18,12 +18,13 @@
  *               order within it (the bitonic sorter orders equal keys by
  *               value, the rank; the radix sort, stable, keeps the rank
  *               order it is given; 16 key bits: two radix passes);
- *   5. ranges   per tile, its run (binary searches);
+ *   5. ranges   per tile, its run (binary searches), and its run cut
+ *               into chunks of at most K entries given slots (a workgroup
+ *               scans its tiles' chunk counts; the last workgroup done
+ *               writes the composite's indirect arguments);
  *   6. composite its pixels front to back with early termination
- *               (tiled_composite.comp), into an RGBA16F target: each tile's
- *               run cut into chunks of at most K entries (chunk plan: one
- *               workgroup scans the tiles' chunk counts and writes the
- *               indirect arguments), one workgroup per chunk, and a resolve
+ *               (tiled_composite.comp), into an RGBA16F target: one
+ *               workgroup per chunk, and a resolve
  *               per tile of several chunks combining their partials front to
  *               back; so the busiest tile's run is no longer one workgroup's
  *               serial walk (unchunked, TILED_UNCHUNKED: one workgroup per
@@ -353,29 +354,23 @@ static void composite(const tiled_source *src, tiled_renderer *r, const plume_fr
     GLuint ranges = r->programs[TP_RANGES];
     glUseProgram(ranges);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_COVER, r->shared->cover_buffer);
+    /* The chunked composite's plan is the ranges pass's too; the composite
+     * and the resolve read the table and the partials bound here. */
+    uint32_t chunk_entries = r->chunk_entries_in_use;
+    if (chunk_entries) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_CHUNK_TABLE, r->shared->chunk_table_buffer);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_PARTIALS, r->shared->partials_buffer);
+    }
     glProgramUniform1ui(ranges, r->at[TP_RANGES][TU_TILE_COUNT], tile_count);
     glProgramUniform2ui(ranges, r->at[TP_RANGES][TU_TILES], tiles[0], tiles[1]);
+    glProgramUniform1ui(ranges, r->at[TP_RANGES][TU_CHUNK_ENTRIES], chunk_entries);
     uint32_t cover = r->knobs.cover_every_tile ? PLUME_TILED_COVER_EVERY
                      : t->factor > 1     ? PLUME_TILED_COVER_NEIGHBOURS
                                          : PLUME_TILED_COVER_OWN;
     glProgramUniform1ui(ranges, r->at[TP_RANGES][TU_COVER_MODE], cover);
     dispatch_indirect(r, PLUME_TILED_RANGES_ARGS);
-    /* The ranges pass counted the blend's instances. */
+    /* The ranges pass counted the blend's instances and the chunks. */
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
-
-    uint32_t chunk_entries = r->chunk_entries_in_use;
-    if (chunk_entries) {
-        glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "plume draw: tiled chunk plan");
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_CHUNK_TABLE, r->shared->chunk_table_buffer);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_PARTIALS, r->shared->partials_buffer);
-        GLuint plan = r->programs[TP_CHUNK_PLAN];
-        glUseProgram(plan);
-        glProgramUniform1ui(plan, r->at[TP_CHUNK_PLAN][TU_TILE_COUNT], tile_count);
-        glProgramUniform1ui(plan, r->at[TP_CHUNK_PLAN][TU_CHUNK_ENTRIES], chunk_entries);
-        dispatch_indirect(r, PLUME_TILED_PLAN_ARGS);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
-        glPopDebugGroup();
-    }
     draw_stage_end(s, PLUME_DRAW_STAGE_RANGES);
 
     draw_stage_begin(s, PLUME_DRAW_STAGE_COMPOSITE);

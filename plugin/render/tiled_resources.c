@@ -84,7 +84,6 @@ static plume_result build_programs(const particle_view *s, tiled_renderer *r, ui
         {"plume draw: tiled control", "render/tiled_control.comp", &r->programs[TP_CONTROL]},
         {"plume draw: tiled entries", "render/tiled_entries.comp", &r->programs[TP_ENTRIES]},
         {"plume draw: tiled ranges", "render/tiled_ranges.comp", &r->programs[TP_RANGES]},
-        {"plume draw: tiled chunk plan", "render/tiled_chunk_plan.comp", &r->programs[TP_CHUNK_PLAN]},
         {"plume draw: tiled composite", "render/tiled_composite.comp", &r->programs[TP_COMPOSITE]},
         {"plume draw: tiled resolve", "render/tiled_resolve.comp", &r->programs[TP_RESOLVE]},
     };

@@ -12,7 +12,7 @@
 // Two ways to share a tile's run among workgroups (u_chunk_entries):
 //   0:  one workgroup per tile walks its whole run and writes the target;
 //   K:  the run is cut into chunks of at most K entries, nearest first
-//       (tiled_chunk_plan.comp), one workgroup per chunk: a tile of one
+//       (tiled_ranges.comp plans them), one workgroup per chunk: a tile of one
 //       chunk writes the target as above; a chunk of a longer tile writes
 //       its pixels' partial (premultiplied colour, transmittance) and
 //       tiled_resolve.comp combines them front to back (the "over" operator

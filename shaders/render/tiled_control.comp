@@ -2,8 +2,8 @@
 // drawn element) against the budget, and the indirect arguments of both paths,
 // so that a frame whose entries do not fit draws with the raster path, chosen
 // here on the GPU (no readback, no particle dropped), and a frame without
-// entries runs no pass over the tiles or the pixels (the chunk plan overwrites
-// the chunk arguments when it runs).
+// entries runs no pass over the tiles or the pixels (the ranges pass
+// overwrites the chunk arguments where it plans chunks).
 #include "render/tiled_common.glsl"
 
 layout(local_size_x = 1) in;
@@ -37,9 +37,7 @@ void main() {
         composited ? (tile_count + uint(PLUME_TILED_RANGES_GROUP_SIZE) - 1u) / uint(PLUME_TILED_RANGES_GROUP_SIZE) : 0u;
     control[PLUME_TILED_RANGES_ARGS + 1] = 1u;
     control[PLUME_TILED_RANGES_ARGS + 2] = 1u;
-    control[PLUME_TILED_PLAN_ARGS + 0] = composited ? 1u : 0u;
-    control[PLUME_TILED_PLAN_ARGS + 1] = 1u;
-    control[PLUME_TILED_PLAN_ARGS + 2] = 1u;
+    control[PLUME_TILED_RANGES_DONE] = 0u;
     control[PLUME_TILED_CHUNK_COUNT] = 0u;
     control[PLUME_TILED_CHUNK_ARGS + 0] = 0u;
     control[PLUME_TILED_CHUNK_ARGS + 1] = 1u;

@@ -79,7 +79,7 @@
 #define PLUME_BINDING_TILED_RANGES 0     /* per tile: its first and past-last entry */
 #define PLUME_BINDING_TILED_CHUNK_TABLE 1 /* chunked composite: per tile {first slot, chunks}, then per slot its tile */
 #define PLUME_BINDING_TILED_PARTIALS 5   /* chunked composite: per slot and pixel, vec4(premultiplied rgb, T) */
-#define PLUME_BINDING_TILED_COVER 1      /* ranges pass, blend and upsample: the tiles the blend covers (after the chunk table's use) */
+#define PLUME_BINDING_TILED_COVER 3      /* ranges pass, blend and upsample: the tiles the blend covers */
 #define PLUME_BINDING_TILED_GROUP_RECORDS 0 /* a draw group's projection: its records (the motions' number: it reads none) */
 #define PLUME_BINDING_TILED_TRAIL_HEADERS 3 /* a trail system's projection: the trail history (the state's number: it reads none) */
 #define PLUME_BINDING_TILED_TRAIL_POINTS 4  /* ... and its points (the entries' number: the entries pass binds them after) */
@@ -90,8 +90,6 @@
 #define PLUME_TILED_SCAN_PER_INVOCATION 4
 #define PLUME_TILED_SCAN_BLOCK 1024      /* group size x per invocation: elements one workgroup scans */
 #define PLUME_TILED_RANGES_GROUP_SIZE 64
-#define PLUME_TILED_CHUNK_PLAN_GROUP_SIZE 256
-#define PLUME_TILED_CHUNK_PLAN_PER_INVOCATION 4 /* tiles per invocation and block of the chunk plan */
 #define PLUME_TILED_CHUNK_ROW 32768      /* chunk workgroups per row of the composite's 2D dispatch */
 
 /* ---- Tiled draw: words of the control buffer ----
@@ -105,14 +103,14 @@
 #define PLUME_TILED_ENTRY_COUNT 0        /* entries needed (saturates at 2^32 - 1) */
 #define PLUME_TILED_OVERFLOW 1           /* 1: over the budget: this frame draws raster */
 #define PLUME_TILED_SORT_COUNT 2         /* entries to sort: ENTRY_COUNT, or 0 on overflow */
-#define PLUME_TILED_CHUNK_COUNT 3        /* chunked composite: the frame's chunks (the plan writes it) */
+#define PLUME_TILED_CHUNK_COUNT 3        /* chunked composite: the frame's chunks (the ranges pass counts them) */
 #define PLUME_TILED_COMPOSITE_ARGS 4     /* x, y, z workgroups of the composite (x = 0 on overflow) */
 #define PLUME_TILED_BLEND_ARGS 8         /* DrawArraysIndirectCommand {6, covered tiles, 0, 0} of the blend or upsample, a quad a tile */
 #define PLUME_TILED_RASTER_ARGS 12       /* DrawArraysIndirectCommand {6, drawn or 0, 0, 0} of the fallback */
 #define PLUME_TILED_CHUNK_ARGS 16       /* x, y, z workgroups of the chunked composite (x = 0 on overflow) */
 #define PLUME_TILED_PROJECT_ARGS 20      /* x, y, z workgroups of project and entries: one per group of drawn ranks */
 #define PLUME_TILED_RANGES_ARGS 23       /* x, y, z workgroups of the ranges (x = 0 without entries or on overflow) */
-#define PLUME_TILED_PLAN_ARGS 26         /* x, y, z workgroups of the chunk plan: 1 or 0, as the ranges */
+#define PLUME_TILED_RANGES_DONE 26       /* chunked composite: the ranges workgroups done (the last writes CHUNK_ARGS); 27, 28 spare */
 #define PLUME_TILED_RESOLVE_ARGS 29      /* x, y, z workgroups of the resolve: the tiles, or x = 0 as the ranges */
 #define PLUME_TILED_SCAN_ARGS 32         /* per scan level, x, y, z workgroups: its blocks of drawn ranks */
 #define PLUME_TILED_SCAN_MAX_LEVELS 6    /* the scan's levels: 1024^5 counts is past any capacity */
