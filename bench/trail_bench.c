@@ -44,8 +44,11 @@
  * ranks needed and made (plume_lab_trail_tiled_ranks).
  *
  * Usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH] [--rows TEXT]
- *                          [--profile-timed 1]
+ *                          [--profile-timed 1] [--chunk K|unchunked]
  * (--rows: only the configurations whose name holds TEXT, e.g. "trail, tiled";
+ * "=NAME": only the one named NAME; several such, separated by ";";
+ * --chunk: the most entries a composite workgroup walks, every row's
+ * (plume_system_set_tiled_options; default 512);
  * --profile-timed 1: profile the timed frames too, so that the stages are
  * those of the frames the medians are of, the camera at their angles, not
  * of the few after; the draw medians then include the profile's
@@ -73,9 +76,28 @@ enum { MAX_SAMPLES = 4000 };
 typedef struct options {
     uint32_t count, points, frames, warmup;
     int width, height;
-    const char *rows;   /* only the rows whose name holds this (NULL: all) */
+    const char *rows;   /* only the rows it names (NULL: all; row_chosen) */
     bool profile_timed; /* profile from the first timed frame, not after them */
+    uint32_t chunk_entries; /* plume_system_set_tiled_options's (0: the default) */
 } options;
+
+/* Whether `rows` (options.rows) names the row `name`: one of its
+ * ";"-separated parts is "=" and the name, or is held in the name. */
+static bool row_chosen(const char *rows, const char *name) {
+    if (!rows) return true;
+    for (const char *part = rows; *part;) {
+        const char *end = strchr(part, ';');
+        size_t length = end ? (size_t)(end - part) : strlen(part);
+        char wanted[128];
+        if (length < sizeof wanted) {
+            memcpy(wanted, part, length);
+            wanted[length] = '\0';
+            if (wanted[0] == '=' ? strcmp(wanted + 1, name) == 0 : strstr(name, wanted) != NULL) return true;
+        }
+        part += length + (end ? 1 : 0);
+    }
+    return false;
+}
 
 static bool parse_options(int argc, char **argv, options *o) {
     *o = (options){.count = 65536, .points = 16, .frames = 120, .warmup = 30, .width = 1280, .height = 720};
@@ -89,6 +111,9 @@ static bool parse_options(int argc, char **argv, options *o) {
         else if (strcmp(arg, "--warmup") == 0) o->warmup = (uint32_t)strtoul(value, NULL, 10);
         else if (strcmp(arg, "--rows") == 0) o->rows = value;
         else if (strcmp(arg, "--profile-timed") == 0) o->profile_timed = strcmp(value, "0") != 0;
+        else if (strcmp(arg, "--chunk") == 0)
+            o->chunk_entries = strcmp(value, "unchunked") == 0 ? PLUME_TILED_UNCHUNKED
+                                                               : (uint32_t)strtoul(value, NULL, 10);
         else if (strcmp(arg, "--size") == 0) {
             if (sscanf(value, "%dx%d", &o->width, &o->height) != 2) return false;
         } else return false;
@@ -180,7 +205,7 @@ static bool run(plume_context *context, const options *o, uint32_t points, plume
     for (uint32_t i = 0; i < count; ++i)
         if (plume_system_create(context, &descs[i], &systems[i]) != PLUME_OK) return false;
     if (knobs && plume_lab_tiled_set_knobs(context, systems[0], knobs) != PLUME_OK) return false;
-    if (plume_system_set_tiled_options(context, systems[0], tile_size, 0) != PLUME_OK) return false;
+    if (plume_system_set_tiled_options(context, systems[0], tile_size, o->chunk_entries) != PLUME_OK) return false;
     plume_draw_group group = {0};
     const plume_draw_group_desc grouping = {.systems = systems, .system_count = 2};
     if (how == GROUPED && plume_draw_group_create(context, &grouping, &group) != PLUME_OK) return false;
@@ -276,7 +301,7 @@ int main(int argc, char **argv) {
     options o;
     if (!parse_options(argc, argv, &o)) {
         fprintf(stderr, "usage: plume_trail_bench [--count N] [--points K] [--frames N] [--warmup N] [--size WxH] "
-                        "[--rows TEXT]\n");
+                        "[--rows TEXT] [--profile-timed 1] [--chunk K|unchunked]\n");
         return 2;
     }
     headless_gl gl;
@@ -357,7 +382,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < ROWS; ++i) {
         result *r = &results[i];
         memset(r, 0, sizeof *r);
-        if (o.rows && !strstr(rows[i].name, o.rows)) continue;
+        if (!row_chosen(o.rows, rows[i].name)) continue;
         plume_lab_trail_full_subdivisions(rows[i].four_quads);
         if (!run(context, &o, rows[i].points, rows[i].path, rows[i].resolution, rows[i].how, rows[i].knobs,
                  rows[i].tile_size, &t, r)) {

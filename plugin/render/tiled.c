@@ -109,6 +109,20 @@ typedef struct tiled_source {
     uint64_t expected_ranks;
 } tiled_source;
 
+/* The chunk size where the host set none. A chunk's workgroup composites
+ * its entries whole, whatever the chunks in front of it covered: where a
+ * tile's nearest entries cover it, the chunks behind them are work that a
+ * tile walked whole would have skipped. Trails' thin strips pile up where
+ * sparks cross, and cover what is behind them unless they add light: the
+ * trail benchmark's 64 K x 16 trails draw in 1.37 ms walked whole against
+ * 1.54 in chunks of 512 (H200, notes/wave3-draws-h200.md). Sprites' faint
+ * puffs rarely cover a tile, and additive light never stops a pixel: chunks
+ * split their busy tiles. */
+static uint32_t default_chunk_entries(const tiled_source *src) {
+    if (!src->trail || src->group) return TILED_DEFAULT_CHUNK_ENTRIES; /* a group's view has no descriptor */
+    return particles_largest_additive(src->s->desc) < 1.0f ? TILED_UNCHUNKED : TILED_DEFAULT_CHUNK_ENTRIES;
+}
+
 /* Where the passes read the drawn count: the system's state, or its
  * trail's control words (tiled_common.glsl: TILED_DRAWN_WORD). */
 static particle_range drawn_count_buffer(const tiled_source *src) {
@@ -509,7 +523,8 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     uint32_t tile = tile_size_of(r);
     uint32_t tiles[2] = {divide_up((uint32_t)t.width, tile), divide_up((uint32_t)t.height, tile)};
     tiled_ensure_ranges(s, r, tiles[0] * tiles[1]);
-    if ((result = tiled_ensure_chunks(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
+    if ((result = tiled_ensure_chunks(s, r, tiles[0] * tiles[1], default_chunk_entries(src))) != PLUME_OK)
+        return result;
     if ((result = tiled_ensure_entries(s, r, tiles[0] * tiles[1])) != PLUME_OK) return result;
 
     r->cover = (screen_cover){r->shared->control_buffer, r->shared->cover_buffer, tiles[0], tiles[1], tile,

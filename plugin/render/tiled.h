@@ -18,7 +18,9 @@ enum {
     TILED_DEFAULT_TILE_SIZE = 8,
     TILED_READBACK_SLOTS = 4,     /* entry counts in flight to the CPU, read without waiting */
     /* Entries a composite workgroup walks at most: a tile's run is cut into
-     * chunks of this many (notes/draw-at-scale.md: the measurement). */
+     * chunks of this many (notes/draw-at-scale.md, notes/wave3-draws-h200.md:
+     * the measurements), but for a trail system that can stop early
+     * (tiled.c: default_chunk_entries). */
     TILED_DEFAULT_CHUNK_ENTRIES = 512,
     /* A trail system's pairs, or a draw group's items with a trail system,
      * the path takes at most: past them its draw is the raster draw. */

@@ -8,10 +8,6 @@
 
 static inline uint32_t tile_size_of(const tiled_renderer *r) { return r->tile_size ? r->tile_size : TILED_DEFAULT_TILE_SIZE; }
 
-static inline uint32_t chunk_entries_of(const tiled_renderer *r) {
-    return r->chunk_entries ? r->chunk_entries : TILED_DEFAULT_CHUNK_ENTRIES;
-}
-
 static inline uint32_t divide_up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
 /* What the ranks are: a system's particles, a draw group's records, or a
@@ -46,7 +42,9 @@ plume_result tiled_join_scratch(const particle_view *v, tiled_renderer *r);
 plume_result tiled_ensure_ranks(const particle_view *v, tiled_renderer *r);
 plume_result tiled_ensure_full_target(const particle_view *v, tiled_renderer *r, int width, int height);
 void tiled_ensure_ranges(const particle_view *s, tiled_renderer *r, uint32_t tiles);
-plume_result tiled_ensure_chunks(const particle_view *v, tiled_renderer *r, uint32_t tiles);
+/* `default_entries`: the chunk size where the host set none (tiled.c picks
+ * it for the draw). */
+plume_result tiled_ensure_chunks(const particle_view *v, tiled_renderer *r, uint32_t tiles, uint32_t default_entries);
 plume_result tiled_ensure_entries(const particle_view *v, tiled_renderer *r, uint32_t tiles);
 
 #endif

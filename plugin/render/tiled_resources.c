@@ -440,18 +440,19 @@ void tiled_ensure_ranges(const particle_view *s, tiled_renderer *r, uint32_t til
 
 /* The chunked composite's table and partials for `tiles` tiles and the
  * budget: a slot per chunk, at most budget / K + tiles of them (the chunk
- * plan's bound). K is raised where the partials would not fit one shader
- * storage block; where not even one slot per tile fits, the composite is
- * unchunked. */
-plume_result tiled_ensure_chunks(const particle_view *s, tiled_renderer *r, uint32_t tiles) {
+ * plan's bound). K (the host's, else `default_entries`) is raised where the
+ * partials would not fit one shader storage block; where not even one slot
+ * per tile fits, the composite is unchunked. */
+plume_result tiled_ensure_chunks(const particle_view *s, tiled_renderer *r, uint32_t tiles, uint32_t default_entries) {
     r->chunk_entries_in_use = 0;
-    if (r->chunk_entries == TILED_UNCHUNKED) return PLUME_OK;
+    uint32_t asked = r->chunk_entries ? r->chunk_entries : default_entries;
+    if (asked == TILED_UNCHUNKED) return PLUME_OK;
     uint32_t tile = tile_size_of(r);
     uint64_t slot_bytes = (uint64_t)tile * tile * 16;
     uint64_t most_slots = largest_block(s->env) / slot_bytes;
     if (most_slots > UINT32_MAX / 2) most_slots = UINT32_MAX / 2;
     if (most_slots <= tiles) return PLUME_OK;
-    uint32_t k = chunk_entries_of(r), least = divide_up(r->budget, (uint32_t)(most_slots - tiles));
+    uint32_t k = asked, least = divide_up(r->budget, (uint32_t)(most_slots - tiles));
     if (k < least) k = least;
     uint32_t slots = divide_up(r->budget, k) + tiles, words = 2 * tiles + slots;
     plume_result result = screen_scratch_ensure_chunks(r->shared, s->env, slots, slot_bytes, words);

@@ -325,6 +325,33 @@ static void test_trails_past_the_views_edges_draw_what_reaches_into_it(void **st
  * own, so words read from another splat, or a batch loaded short, show as
  * whole triangles apart; a pixel centre on a triangle's edge may round
  * either way (under 1 in 200 of the covered pixels). */
+/* Where the host sets no chunk size, a trail system whose pixels can stop
+ * early (no additive part) walks each tile's whole run and makes no chunk
+ * table or partials; an additive one, which never stops early, composites
+ * its busy tiles in chunks (default_chunk_entries, tiled.c). The context's
+ * shared scratch tells: the partials come with the additive system's draw,
+ * a slot of a tile's pixels (64 vec4s, 1 KiB) a tile at least. */
+static void test_trails_that_stop_early_walk_whole_tiles(void **state) {
+    (void)state;
+    trail_run painted = many_in_a_box(500, 500);
+    trail_draw_image(painted.system, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, painted.pictures.image);
+    plume_lab_gpu_memory before, after;
+    assert_int_equal(plume_lab_gpu_memory_of(fixture_context(), painted.system, &before), PLUME_OK);
+    plume_system_desc d = trail_desc(16, 0.1f);
+    d.capacity = 500;
+    d.emitters[0] = box_emitter(20);
+    d.blend_mode = PLUME_BLEND_ADDITIVE;
+    trail_run glowing = run_in_a_box(d, 500);
+    trail_draw_image(glowing.system, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, glowing.pictures.image);
+    assert_int_equal(plume_lab_gpu_memory_of(fixture_context(), glowing.system, &after), PLUME_OK);
+    const uint64_t tiles = (IMAGE_SIZE / 8) * (IMAGE_SIZE / 8);
+    printf("  shared draw scratch: %.1f KiB after the painted trails' draw, %.1f KiB after the glowing ones'\n",
+           (double)before.shared_bytes / 1024.0, (double)after.shared_bytes / 1024.0);
+    assert_true(after.shared_bytes >= before.shared_bytes + tiles * 1024);
+    trail_run_end(&glowing);
+    trail_run_end(&painted);
+}
+
 static trail_run coloured_in_a_box(uint32_t count) {
     plume_system_desc d = trail_desc(16, 0.1f);
     d.capacity = count;
@@ -381,6 +408,7 @@ const struct CMUnitTest trails_tiled_tests[] = {
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_a_batch_of_maps_draws_what_whole_splats_draw, fixture_setup,
                                     fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_trails_that_stop_early_walk_whole_tiles, fixture_setup, fixture_teardown),
 #endif
     cmocka_unit_test_setup_teardown(test_a_trail_system_draws_tiled, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_tiled_trails_at_low_resolutions, fixture_setup, fixture_teardown),
