@@ -545,7 +545,7 @@ PLUME_API plume_result plume_system_draw(plume_context *context, plume_system sy
 /* The tiled draw path's (PLUME_DRAW_PATH_TILED) tile size, 8, 16 or 32
  * pixels (0: the default, 8), and the most particle entries one compute
  * workgroup composites, 1 .. 2^24 (0: the default, 512, or a tile's whole
- * run for a trail system without additive blending;
+ * run for a trail system whose additive part stays under 1;
  * PLUME_TILED_UNCHUNKED: a tile's whole run in one workgroup; longer runs
  * are cut into chunks combined afterwards), before the system's first tiled
  * draw. The picture is the same either way (up to rounding); the speed is
