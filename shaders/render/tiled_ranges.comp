@@ -15,8 +15,9 @@
 // pixel: a chunk's partial is read back by its tile's first slot and index.
 // The slots suffice by construction: max(1, ceil(n / K)) <= n / K + 1, so
 // the chunks number at most budget / K + tiles, what
-// render/tiled_resources.c (tiled_ensure_chunks) allocates. Dispatched only on a frame with entries that fit the budget
-// (the control pass's arguments).
+// render/tiled_resources.c (tiled_ensure_chunks) allocates. Dispatched only
+// on a frame with entries that fit the budget (the control pass's
+// arguments).
 #include "render/tiled_common.glsl"
 
 layout(local_size_x = PLUME_TILED_RANGES_GROUP_SIZE) in;
