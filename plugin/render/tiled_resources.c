@@ -448,7 +448,7 @@ plume_result tiled_ensure_chunks(const particle_view *s, tiled_renderer *r, uint
     uint32_t asked = r->chunk_entries ? r->chunk_entries : default_entries;
     if (asked == TILED_UNCHUNKED) return PLUME_OK;
     uint32_t tile = tile_size_of(r);
-    uint64_t slot_bytes = (uint64_t)tile * tile * 16;
+    uint64_t slot_bytes = (uint64_t)tile * tile * 8; /* a pixel's partial: four halves */
     uint64_t most_slots = largest_block(s->env) / slot_bytes;
     if (most_slots > UINT32_MAX / 2) most_slots = UINT32_MAX / 2;
     if (most_slots <= tiles) return PLUME_OK;

@@ -166,6 +166,18 @@ vec2 splat_mix_and_additive(float word) {
 
 const uint TILE_SIZE = uint(TILED_TILE_SIZE);  // pixels across a tile (a define of the build)
 
+// A chunk's partial of a pixel (tiled_composite.comp, tiled_resolve.comp):
+// its premultiplied colour and the part it covers, 1 - transmittance, as
+// halves. The cover, not the transmittance: a faint chunk's transmittance
+// just under 1 would round by up to 2^-12 in a half, and a hot tile's
+// hundreds of chunks multiply those errors; its cover keeps 11 bits of its
+// own size. Half the bytes of floats, so smaller chunks (more of them) fit.
+uvec2 pack_partial(vec3 color, float transmittance) {
+    return uvec2(packHalf2x16(color.rg), packHalf2x16(vec2(color.b, 1.0 - transmittance)));
+}
+
+vec4 unpack_partial(uvec2 partial) { return vec4(unpackHalf2x16(partial.x), unpackHalf2x16(partial.y)); }
+
 // A pixel's word of the splat's box ([SPLAT_TILES] x or y), and back.
 float splat_pixel_word(uvec2 pixel) { return uintBitsToFloat(pixel.x | (pixel.y << 16)); }
 uvec2 splat_word_pixel(float word) {

@@ -14,10 +14,10 @@
 //   K:  the run is cut into chunks of at most K entries, nearest first
 //       (tiled_ranges.comp plans them), one workgroup per chunk: a tile of one
 //       chunk writes the target as above; a chunk of a longer tile writes
-//       its pixels' partial (premultiplied colour, transmittance) and
-//       tiled_resolve.comp combines them front to back (the "over" operator
-//       is associative). The busiest tile then costs K entries per
-//       workgroup, not its whole run.
+//       its pixels' partial (premultiplied colour and cover, as halves:
+//       pack_partial) and tiled_resolve.comp combines them front to back
+//       (the "over" operator is associative). The busiest tile then costs
+//       K entries per workgroup, not its whole run.
 // A particle of additive part k (plume_blend_mode) adds its light c a whole
 // but covers only a (1 - k): transmittance *= 1 - a (1 - k); additive light
 // occludes nothing.
@@ -51,7 +51,7 @@ layout(std430, binding = PLUME_BINDING_TILED_SPLATS) restrict readonly buffer Sp
 layout(std430, binding = PLUME_BINDING_TILED_ENTRIES) restrict readonly buffer Entries { uvec2 entries[]; };
 layout(std430, binding = PLUME_BINDING_TILED_RANGES) restrict readonly buffer Ranges { uvec2 ranges[]; };
 layout(std430, binding = PLUME_BINDING_TILED_CHUNK_TABLE) restrict readonly buffer ChunkTable { uint chunk_table[]; };
-layout(std430, binding = PLUME_BINDING_TILED_PARTIALS) restrict writeonly buffer Partials { vec4 partials[]; };
+layout(std430, binding = PLUME_BINDING_TILED_PARTIALS) restrict writeonly buffer Partials { uvec2 partials[]; };
 
 uniform sampler2D u_sprite;         // unit 0, premultiplied RGBA
 uniform sampler2DArray u_sprite_array; // unit PLUME_TEXTURE_UNIT_SPRITE_ARRAY: a host array, a frame per layer
@@ -451,6 +451,6 @@ void main() {
         next -= count;
     }
     // The partials in the tile's row-major order (tiled_resolve.comp's).
-    if (!whole_tile) partials[slot * TILE_SIZE * TILE_SIZE + local.y * TILE_SIZE + local.x] = vec4(color, transmittance);
+    if (!whole_tile) partials[slot * TILE_SIZE * TILE_SIZE + local.y * TILE_SIZE + local.x] = pack_partial(color, transmittance);
     else if (inside) write_target(pixel, color, transmittance);
 }
