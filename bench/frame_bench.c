@@ -49,7 +49,7 @@
  *                 overflowed the entry budget (and drew raster)
  *   --tile        the tiled path's tile size in pixels (default 8)
  *   --chunk       the entries a composite workgroup walks at most (default
- *                 512; "unchunked": a tile's whole run)
+ *                 128; "unchunked": a tile's whole run)
  *   --min-alpha, --batch, --whole-splat-batch, --footprint, --cover-every-tile, --hit-lists
  *                 the compositor's lab knobs (plume_lab_tiled_knobs: the
  *                 opacity cull, the composite's batch, a batch of whole

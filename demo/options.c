@@ -47,7 +47,7 @@ static const char *USAGE =
     "                     at 1/2 from 64 K unless --resolution is given), raster or tiled\n"
     "  --quality Q        with the automatic path: full (default), or may-lower (1/2 where it pays)\n"
     "  --tile T           the tiled path's tile size in pixels: 8 (default), 16 or 32\n"
-    "  --chunk K          the entries a tiled composite workgroup walks at most (default 512),\n"
+    "  --chunk K          the entries a tiled composite workgroup walks at most (default 128),\n"
     "                     or 'unchunked' (a tile's whole run)\n"
     "  --camera X,Y,Z,YAW,PITCH,DISTANCE\n"
     "                     where the orbit camera starts: the point it looks at (metres), its yaw and\n"

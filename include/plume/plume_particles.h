@@ -78,7 +78,7 @@
  * What a draw needs in proportion to the screen, or only while it runs, is
  * the context's, one set shared by every system drawn with it and made on
  * the first draw that needs it: drawn tiled, about 24 bytes per pixel of
- * the largest viewport drawn, about 30 bytes per entry of the largest entry
+ * the largest viewport drawn, about 32 bytes per entry of the largest entry
  * budget of any system (at least 65536 entries: about 24 MB at 1280x720)
  * and 68 to 132 bytes per rank of the largest system drawn tiled (a
  * particle, or a trail's triangle drawn: its splat and count, by its look;
@@ -544,7 +544,7 @@ PLUME_API plume_result plume_system_draw(plume_context *context, plume_system sy
 
 /* The tiled draw path's (PLUME_DRAW_PATH_TILED) tile size, 8, 16 or 32
  * pixels (0: the default, 8), and the most particle entries one compute
- * workgroup composites, 1 .. 2^24 (0: the default, 512, or a tile's whole
+ * workgroup composites, 1 .. 2^24 (0: the default, 128, or a tile's whole
  * run for a trail system whose additive part stays under 1;
  * PLUME_TILED_UNCHUNKED: a tile's whole run in one workgroup; longer runs
  * are cut into chunks combined afterwards), before the system's first tiled

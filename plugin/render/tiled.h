@@ -18,10 +18,12 @@ enum {
     TILED_DEFAULT_TILE_SIZE = 8,
     TILED_READBACK_SLOTS = 4,     /* entry counts in flight to the CPU, read without waiting */
     /* Entries a composite workgroup walks at most: a tile's run is cut into
-     * chunks of this many (notes/draw-at-scale.md, notes/wave3-draws-h200.md:
-     * the measurements), but for a trail system that can stop early
-     * (tiled.c: default_chunk_entries). */
-    TILED_DEFAULT_CHUNK_ENTRIES = 512,
+     * chunks of this many, but for a trail system that can stop early
+     * (tiled.c: default_chunk_entries). Smaller chunks spread a hot tile
+     * over more workgroups and cost more partials to resolve: 128 was the
+     * best of 32 to 512 for the demo's 1 M smoke, within 4 % of 64 (the
+     * best) at 64 K (notes/wave3-draws-h200.md: the measurements). */
+    TILED_DEFAULT_CHUNK_ENTRIES = 128,
     /* A trail system's pairs, or a draw group's items with a trail system,
      * the path takes at most: past them its draw is the raster draw. */
     TILED_MOST_TRAIL_RANKS = 1 << 28,
