@@ -83,14 +83,16 @@ typedef struct options {
 } options;
 
 /* Whether `rows` (options.rows) names the row `name`: one of its
- * ";"-separated parts is "=" and the name, or is held in the name. */
+ * ";"-separated parts is "=" and the name, or is held in the name. An
+ * empty part (";;", a trailing ";") names nothing: held in every name, it
+ * would choose them all. */
 static bool row_chosen(const char *rows, const char *name) {
     if (!rows) return true;
     for (const char *part = rows; *part;) {
         const char *end = strchr(part, ';');
         size_t length = end ? (size_t)(end - part) : strlen(part);
         char wanted[128];
-        if (length < sizeof wanted) {
+        if (length > 0 && length < sizeof wanted) {
             memcpy(wanted, part, length);
             wanted[length] = '\0';
             if (wanted[0] == '=' ? strcmp(wanted + 1, name) == 0 : strstr(name, wanted) != NULL) return true;

@@ -84,6 +84,7 @@ _Static_assert(PLUME_BINDING_TILED_COUNTS < PLUME_SCOPE_SSBO_SLOTS && PLUME_BIND
                    PLUME_BINDING_TILED_ENTRIES < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_TILED_RANGES < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_TILED_CHUNK_TABLE < PLUME_SCOPE_SSBO_SLOTS &&
+                   PLUME_BINDING_TILED_COVER < PLUME_SCOPE_SSBO_SLOTS &&
                    PLUME_BINDING_TILED_PARTIALS < PLUME_SCOPE_SSBO_SLOTS,
                "the GL state scope restores every binding the tiled passes use");
 /* ---- The draw ----------------------------------------------------------------- */

@@ -67,6 +67,9 @@ void plan_chunks(uint tile, uint chunks) {
         // that the last one done reads every workgroup's.
         memoryBarrierBuffer();
         if (atomicAdd(control[PLUME_TILED_RANGES_DONE], 1u) == gl_NumWorkGroups.x - 1u) {
+            // The others' additions, each made visible before its count
+            // done, are read after this one's.
+            memoryBarrierBuffer();
             uint total = atomicAdd(control[PLUME_TILED_CHUNK_COUNT], 0u);
             const uint ROW = uint(PLUME_TILED_CHUNK_ROW);
             control[PLUME_TILED_CHUNK_ARGS + 0] = min(total, ROW);

@@ -78,7 +78,7 @@
 #define PLUME_BINDING_TILED_ENTRIES 4    /* {tile, rank} pairs: written in rank order, sorted by tile */
 #define PLUME_BINDING_TILED_RANGES 0     /* per tile: its first and past-last entry */
 #define PLUME_BINDING_TILED_CHUNK_TABLE 1 /* chunked composite: per tile {first slot, chunks}, then per slot its tile */
-#define PLUME_BINDING_TILED_PARTIALS 5   /* chunked composite: per slot and pixel, vec4(premultiplied rgb, T) */
+#define PLUME_BINDING_TILED_PARTIALS 5   /* chunked composite: per slot and pixel, colour and cover (halves) */
 #define PLUME_BINDING_TILED_COVER 3      /* ranges pass, blend and upsample: the tiles the blend covers */
 #define PLUME_BINDING_TILED_GROUP_RECORDS 0 /* a draw group's projection: its records (the motions' number: it reads none) */
 #define PLUME_BINDING_TILED_TRAIL_HEADERS 3 /* a trail system's projection: the trail history (the state's number: it reads none) */
