@@ -77,9 +77,11 @@
  * only as it uses them.
  * What a draw needs in proportion to the screen, or only while it runs, is
  * the context's, one set shared by every system drawn with it and made on
- * the first draw that needs it: drawn tiled, about 24 bytes per pixel of
- * the largest viewport drawn, about 32 bytes per entry of the largest entry
- * budget of any system (at least 65536 entries: about 24 MB at 1280x720)
+ * the first draw that needs it: drawn tiled, about 16 bytes per pixel of
+ * the largest viewport drawn, about 20 bytes per entry of the largest entry
+ * budget of any system at the default tiles of 8 pixels (the chunks'
+ * partials 4 of them, which grow with a tile's pixels: 16 at tiles of 16,
+ * 64 at 32; at least 65536 entries: about 16 MB at 1280x720)
  * and 68 to 132 bytes per rank of the largest system drawn tiled (a
  * particle, or a trail's triangle drawn: its splat and count, by its look;
  * a trail system's ranks are made for a quad a pair of the particles it

@@ -192,8 +192,8 @@ static void test_trail_group_of_a_large_capacity_draws_tiled_in_what_it_draws(vo
     assert_int_equal(plume_lab_gpu_memory_of(fixture_context(), spark.system, &memory), PLUME_OK);
     /* The ranks made (1024 at least), a word an item of the group's
      * capacity, the least entry budget with its sorter (65536 entries, about
-     * 30 bytes each: plume_particles.h) and the screen's tables (a 64 x 64
-     * target's). */
+     * 20 bytes each at tiles of 8: plume_particles.h; 30 allowed) and the
+     * screen's tables (a 64 x 64 target's). */
     uint64_t bound = 1024 * 141 + (uint64_t)(17000 * 12 + 40) * 5 + 65536 * 30 + 256 * 1024;
     printf("  then drawn by path %u, %u tiled entries, %u frames fell back; scratch %.2f MB (bound %.2f MB)\n",
            profile.draw_path, profile.tiled_entries, profile.tiled_overflow_frames, memory.shared_bytes / 1e6,

@@ -370,9 +370,14 @@ static void test_a_batch_of_maps_draws_what_whole_splats_draw(void **state) {
     const plume_lab_tiled_knobs knobs[] = {{.whole_splat_batch = true}, {.batch = 0}, {.batch = 32}};
     const char *const names[] = {"whole splats", "maps", "maps, batch 32"};
     const uint32_t resolutions[2] = {PLUME_DRAW_FULL, PLUME_DRAW_HALF};
-    float *reference = malloc(sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+    const size_t image_bytes = sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE;
+    float *reference = malloc(image_bytes), *whole_tiles[2] = {malloc(image_bytes), malloc(image_bytes)};
     assert_non_null(reference);
+    assert_non_null(whole_tiles[0]);
+    assert_non_null(whole_tiles[1]);
     const uint32_t chunks[2] = {0, 16};
+    uint64_t unchunked_scratch = 0;
+    const uint64_t FULL_TILES = (IMAGE_SIZE / 8) * (IMAGE_SIZE / 8);
     for (int chunked = 0; chunked < 2; ++chunked) {
         for (int res = 0; res < 2; ++res)
             for (size_t k = 0; k < sizeof knobs / sizeof knobs[0]; ++k) {
@@ -381,7 +386,14 @@ static void test_a_batch_of_maps_draws_what_whole_splats_draw(void **state) {
                 assert_int_equal(plume_system_set_tiled_options(fixture_context(), r.system, 8, chunks[chunked]),
                                  PLUME_OK);
                 trail_draw_image(r.system, PLUME_DRAW_PATH_TILED, resolutions[res], r.pictures.image);
-                int covered = 0, apart = 0;
+                plume_lab_gpu_memory memory;
+                assert_int_equal(plume_lab_gpu_memory_of(fixture_context(), r.system, &memory), PLUME_OK);
+                if (!chunked) unchunked_scratch = memory.shared_bytes;
+                /* Chunked, the draws made the partials, a slot (64 pixels of
+                 * 8 bytes) a tile at least: they did cut the runs. */
+                else
+                    assert_true(memory.shared_bytes >= unchunked_scratch + FULL_TILES * 64 * 8);
+                int covered = 0, apart = 0, apart_from_whole_tiles = 0;
                 float largest = 0.0f;
                 for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) {
                     const float *pixel = r.pictures.image + 4 * i, *expected = reference + 4 * i;
@@ -390,6 +402,12 @@ static void test_a_batch_of_maps_draws_what_whole_splats_draw(void **state) {
                     if (fabsf(pixel[0] - TRAIL_CLEAR[0]) > 0.02f || fabsf(pixel[2] - TRAIL_CLEAR[2]) > 0.02f)
                         ++covered;
                     if (k > 0 && difference > 1.0f / 255.0f) ++apart;
+                    if (chunked && k == 0) {
+                        const float *whole = whole_tiles[res] + 4 * i;
+                        float from_whole = 0.0f;
+                        for (int c = 0; c < 4; ++c) from_whole = fmaxf(from_whole, fabsf(pixel[c] - whole[c]));
+                        if (from_whole > 1.0f / 255.0f) ++apart_from_whole_tiles;
+                    }
                     if (k > 0) largest = fmaxf(largest, difference);
                 }
                 printf("  1/%d, %s, %s: %d pixels covered, %d over 1/255 from whole splats' (%.3g/255 at most)\n",
@@ -397,11 +415,17 @@ static void test_a_batch_of_maps_draws_what_whole_splats_draw(void **state) {
                        (double)(largest * 255.0f));
                 assert_true(covered > IMAGE_SIZE * IMAGE_SIZE / 4);
                 assert_true(apart * 200 < covered);
-                if (k == 0) memcpy(reference, r.pictures.image, sizeof(float) * 4 * IMAGE_SIZE * IMAGE_SIZE);
+                /* Chunks, resolved, draw the picture of tiles walked whole. */
+                if (chunked && k == 0) printf("    %d pixels over 1/255 from whole tiles'\n", apart_from_whole_tiles);
+                assert_true(apart_from_whole_tiles * 200 < covered);
+                if (k == 0) memcpy(reference, r.pictures.image, image_bytes);
+                if (k == 0 && !chunked) memcpy(whole_tiles[res], r.pictures.image, image_bytes);
                 trail_run_end(&r);
             }
     }
     free(reference);
+    free(whole_tiles[0]);
+    free(whole_tiles[1]);
 }
 #endif
 
