@@ -49,7 +49,7 @@
  * "=NAME": only the one named NAME; several such, separated by ";";
  * --chunk: the most entries a composite workgroup walks, every row's
  * (plume_system_set_tiled_options; default the library's: whole tiles
- * for trails that can stop early, else 512);
+ * for trails that can stop early, else 128);
  * --profile-timed 1: profile the timed frames too, so that the stages are
  * those of the frames the medians are of, the camera at their angles, not
  * of the few after; the draw medians then include the profile's

@@ -318,12 +318,16 @@ static void test_trails_past_the_views_edges_draw_what_reaches_into_it(void **st
     trail_run_end(&r);
 }
 
+/* A full-resolution image's tiles at the default 8 pixels, and the bytes of
+ * a chunk's slot of partials: a tile's pixels, 8 bytes each. */
+static const uint64_t FULL_TILES = (IMAGE_SIZE / 8) * (IMAGE_SIZE / 8), SLOT_BYTES = 8 * 8 * 8;
+
 /* Where the host sets no chunk size, a trail system whose pixels can stop
  * early (no additive part) walks each tile's whole run and makes no chunk
  * table or partials; an additive one, which never stops early, composites
  * its busy tiles in chunks (default_chunk_entries, tiled.c). The context's
  * shared scratch tells: the partials come with the additive system's draw,
- * a slot of a tile's pixels (64 partials of 8 bytes) a tile at least. */
+ * a slot (SLOT_BYTES) a tile at least. */
 static void test_trails_that_stop_early_walk_whole_tiles(void **state) {
     (void)state;
     trail_run painted = many_in_a_box(500, 500);
@@ -337,12 +341,18 @@ static void test_trails_that_stop_early_walk_whole_tiles(void **state) {
     trail_run glowing = run_in_a_box(d, 500);
     trail_draw_image(glowing.system, PLUME_DRAW_PATH_TILED, PLUME_DRAW_FULL, glowing.pictures.image);
     assert_int_equal(plume_lab_gpu_memory_of(fixture_context(), glowing.system, &after), PLUME_OK);
-    const uint64_t tiles = (IMAGE_SIZE / 8) * (IMAGE_SIZE / 8);
     printf("  shared draw scratch: %.1f KiB after the painted trails' draw, %.1f KiB after the glowing ones'\n",
            (double)before.shared_bytes / 1024.0, (double)after.shared_bytes / 1024.0);
-    assert_true(after.shared_bytes >= before.shared_bytes + tiles * 64 * 8);
+    assert_true(after.shared_bytes >= before.shared_bytes + FULL_TILES * SLOT_BYTES);
     trail_run_end(&glowing);
     trail_run_end(&painted);
+}
+
+/* The largest difference of any channel of two RGBA pixels. */
+static float pixel_difference(const float *a, const float *b) {
+    float largest = 0.0f;
+    for (int c = 0; c < 4; ++c) largest = fmaxf(largest, fabsf(a[c] - b[c]));
+    return largest;
 }
 
 static trail_run coloured_in_a_box(uint32_t count) {
@@ -377,7 +387,6 @@ static void test_a_batch_of_maps_draws_what_whole_splats_draw(void **state) {
     assert_non_null(whole_tiles[1]);
     const uint32_t chunks[2] = {0, 16};
     uint64_t unchunked_scratch = 0;
-    const uint64_t FULL_TILES = (IMAGE_SIZE / 8) * (IMAGE_SIZE / 8);
     for (int chunked = 0; chunked < 2; ++chunked) {
         for (int res = 0; res < 2; ++res)
             for (size_t k = 0; k < sizeof knobs / sizeof knobs[0]; ++k) {
@@ -389,25 +398,20 @@ static void test_a_batch_of_maps_draws_what_whole_splats_draw(void **state) {
                 plume_lab_gpu_memory memory;
                 assert_int_equal(plume_lab_gpu_memory_of(fixture_context(), r.system, &memory), PLUME_OK);
                 if (!chunked) unchunked_scratch = memory.shared_bytes;
-                /* Chunked, the draws made the partials, a slot (64 pixels of
-                 * 8 bytes) a tile at least: they did cut the runs. */
+                /* Chunked, the draws made the partials, a slot a tile at
+                 * least: they did cut the runs. */
                 else
-                    assert_true(memory.shared_bytes >= unchunked_scratch + FULL_TILES * 64 * 8);
+                    assert_true(memory.shared_bytes >= unchunked_scratch + FULL_TILES * SLOT_BYTES);
                 int covered = 0, apart = 0, apart_from_whole_tiles = 0;
                 float largest = 0.0f;
                 for (int i = 0; i < IMAGE_SIZE * IMAGE_SIZE; ++i) {
-                    const float *pixel = r.pictures.image + 4 * i, *expected = reference + 4 * i;
-                    float difference = 0.0f;
-                    for (int c = 0; c < 4; ++c) difference = fmaxf(difference, fabsf(pixel[c] - expected[c]));
+                    const float *pixel = r.pictures.image + 4 * i;
+                    float difference = pixel_difference(pixel, reference + 4 * i);
                     if (fabsf(pixel[0] - TRAIL_CLEAR[0]) > 0.02f || fabsf(pixel[2] - TRAIL_CLEAR[2]) > 0.02f)
                         ++covered;
                     if (k > 0 && difference > 1.0f / 255.0f) ++apart;
-                    if (chunked && k == 0) {
-                        const float *whole = whole_tiles[res] + 4 * i;
-                        float from_whole = 0.0f;
-                        for (int c = 0; c < 4; ++c) from_whole = fmaxf(from_whole, fabsf(pixel[c] - whole[c]));
-                        if (from_whole > 1.0f / 255.0f) ++apart_from_whole_tiles;
-                    }
+                    if (chunked && k == 0 && pixel_difference(pixel, whole_tiles[res] + 4 * i) > 1.0f / 255.0f)
+                        ++apart_from_whole_tiles;
                     if (k > 0) largest = fmaxf(largest, difference);
                 }
                 printf("  1/%d, %s, %s: %d pixels covered, %d over 1/255 from whole splats' (%.3g/255 at most)\n",
