@@ -95,14 +95,16 @@ void main() {
         ranges[tile] = range;
         bool covered = u_cover_mode == uint(PLUME_TILED_COVER_EVERY) || range.y > range.x;
         if (!covered && u_cover_mode == uint(PLUME_TILED_COVER_NEIGHBOURS)) {
-            ivec2 at = ivec2(tile % u_tiles.x, tile / u_tiles.x);
-            for (int dy = -1; dy <= 1 && !covered; ++dy)
-                for (int dx = -1; dx <= 1 && !covered; ++dx) {
-                    ivec2 n = at + ivec2(dx, dy);
-                    if (any(lessThan(n, ivec2(0))) || any(greaterThanEqual(n, ivec2(u_tiles)))) continue;
-                    uint neighbour = uint(n.y) * u_tiles.x + uint(n.x);
-                    covered = lower_bound(neighbour + 1u, count) > lower_bound(neighbour, count);
-                }
+            // A row's neighbours are consecutive tiles: the row has an entry
+            // among them if its first past them comes after its first of
+            // them. Two searches a row, where a search pair a neighbour took
+            // eight (the empty tiles, most of a frame's, tried them all).
+            uvec2 at = uvec2(tile % u_tiles.x, tile / u_tiles.x);
+            uint left = at.x > 0u ? at.x - 1u : 0u, right = min(at.x + 1u, u_tiles.x - 1u);
+            for (uint y = at.y > 0u ? at.y - 1u : 0u; y <= min(at.y + 1u, u_tiles.y - 1u) && !covered; ++y) {
+                uint row = y * u_tiles.x;
+                covered = lower_bound(row + right + 1u, count) > lower_bound(row + left, count);
+            }
         }
         if (covered) cover[atomicAdd(control[PLUME_TILED_BLEND_ARGS + 1], 1u)] = tile;
     }
