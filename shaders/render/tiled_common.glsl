@@ -172,11 +172,21 @@ const uint TILE_SIZE = uint(TILED_TILE_SIZE);  // pixels across a tile (a define
 // just under 1 would round by up to 2^-12 in a half, and a hot tile's
 // hundreds of chunks multiply those errors; its cover keeps 11 bits of its
 // own size. Half the bytes of floats, so smaller chunks (more of them) fit.
-uvec2 pack_partial(vec3 color, float transmittance) {
-    return uvec2(packHalf2x16(color.rg), packHalf2x16(vec2(color.b, 1.0 - transmittance)));
+// A chunk whose pixel stopped early (`stopped`) has its cover negated: the
+// resolve must stop after it, and its transmittance rounded may read as
+// at least the threshold. Colours past the largest half are clamped to it.
+uvec2 pack_partial(vec3 color, float transmittance, bool stopped) {
+    float cover = 1.0 - transmittance;
+    color = min(color, vec3(65504.0));
+    return uvec2(packHalf2x16(color.rg), packHalf2x16(vec2(color.b, stopped ? -cover : cover)));
 }
 
-vec4 unpack_partial(uvec2 partial) { return vec4(unpackHalf2x16(partial.x), unpackHalf2x16(partial.y)); }
+// The partial's colour and cover, and whether its pixel stopped early.
+vec4 unpack_partial(uvec2 partial, out bool stopped) {
+    vec4 over = vec4(unpackHalf2x16(partial.x), unpackHalf2x16(partial.y));
+    stopped = over.a < 0.0;
+    return vec4(over.rgb, abs(over.a));
+}
 
 // A pixel's word of the splat's box ([SPLAT_TILES] x or y), and back.
 float splat_pixel_word(uvec2 pixel) { return uintBitsToFloat(pixel.x | (pixel.y << 16)); }

@@ -32,11 +32,13 @@
 // most T / (1 - K): tiled.c passes u_threshold = threshold * (1 - K), which
 // keeps it under the frame's threshold; an additive system (K = 1) never
 // stops early (nor would its transmittance fall). Chunked,
-// a chunk stops on its own transmittance T_c < u_threshold; the resolve
-// multiplies the chunks' transmittances in order and stops at the first
-// where the product falls below u_threshold, which it does at the latest at
-// a chunk that stopped early (T_front * T_c <= T_c). Every chunk in front of
-// that one was composited whole, so the result is again a prefix of the
+// a chunk stops on its own transmittance T_c < u_threshold and says so in
+// its partial (pack_partial); the resolve multiplies the chunks'
+// transmittances in order and stops where the product falls below
+// u_threshold or after a chunk that stopped, whichever comes first (a
+// slice of chunks combined apart stops so on its own, and the slices'
+// combination after one that stopped). Every chunk combined in front of
+// the last was composited whole, so the result is again a prefix of the
 // entries, ended where the transmittance in front is below the threshold:
 // the same bound as unchunked, whatever the number of chunks.
 #include "particles/particle_common.glsl"
@@ -451,6 +453,8 @@ void main() {
         next -= count;
     }
     // The partials in the tile's row-major order (tiled_resolve.comp's).
-    if (!whole_tile) partials[slot * TILE_SIZE * TILE_SIZE + local.y * TILE_SIZE + local.x] = pack_partial(color, transmittance);
+    if (!whole_tile)
+        partials[slot * TILE_SIZE * TILE_SIZE + local.y * TILE_SIZE + local.x] =
+            pack_partial(color, transmittance, transmittance < u_threshold);
     else if (inside) write_target(pixel, color, transmittance);
 }

@@ -33,7 +33,11 @@ uniform ivec2 u_target_size;
 uniform float u_threshold; // 0: never stops
 uniform uvec2 u_tiles;
 
-shared vec4 slice_over[RESOLVE_SLICES][TILED_TILE_SIZE * TILED_TILE_SIZE];
+#if RESOLVE_SLICES > 1
+// Slices 1 and on: their colour and transmittance, and whether they stopped.
+shared vec4 slice_over[RESOLVE_SLICES - 1][TILED_TILE_SIZE * TILED_TILE_SIZE];
+shared bool slice_stopped[RESOLVE_SLICES - 1][TILED_TILE_SIZE * TILED_TILE_SIZE];
+#endif
 
 void main() {
     uint tile = gl_WorkGroupID.y * u_tiles.x + gl_WorkGroupID.x;
@@ -54,20 +58,27 @@ void main() {
         for (uint k = 0u; k < GROUP; ++k) group[k] = j + k < end ? partials[(first + j + k) * pixels + lid] : uvec2(0u);
         for (uint k = 0u; k < GROUP; ++k)
             if (open) {
-                vec4 over = unpack_partial(group[k]);
+                bool stopped;
+                vec4 over = unpack_partial(group[k], stopped);
                 color += transmittance * over.rgb;
                 transmittance *= 1.0 - over.a;
-                open = transmittance >= u_threshold;
+                open = !stopped && transmittance >= u_threshold;
             }
     }
-    if (slice > 0u) slice_over[slice][lid] = vec4(color, transmittance);
+#if RESOLVE_SLICES > 1
+    if (slice > 0u) {
+        slice_over[slice - 1u][lid] = vec4(color, transmittance);
+        slice_stopped[slice - 1u][lid] = !open;
+    }
+    memoryBarrierShared();
     barrier();
-    if (slice > 0u || any(greaterThanEqual(pixel, u_target_size))) return;
-    for (uint k = 1u; open && k < uint(RESOLVE_SLICES); ++k) {
+    if (slice > 0u) return;
+    for (uint k = 0u; open && k < uint(RESOLVE_SLICES) - 1u; ++k) {
         vec4 next = slice_over[k][lid];
         color += transmittance * next.rgb;
         transmittance *= next.a;
-        open = transmittance >= u_threshold;
+        open = !slice_stopped[k][lid] && transmittance >= u_threshold;
     }
-    write_target(pixel, color, transmittance);
+#endif
+    if (all(lessThan(pixel, u_target_size))) write_target(pixel, color, transmittance);
 }
