@@ -28,6 +28,7 @@ typedef struct demo_options {
     uint32_t frames;          /* --frames N: stop after N frames (0: until the window closes) */
     const char *out_png;      /* --out FILE: PNG of the last frame */
     const char *profile_csv;  /* --profile FILE: one CSV row per measured frame */
+    const char *dump_programs; /* --dump-programs DIR: offscreen, the GL programs' binaries at the end */
     uint32_t particles;       /* --particles N (16K, 1M, ... accepted) */
     bool sort;                /* --no-sort clears it */
     bool hud;                 /* --hud, --no-hud; offscreen default off (demo_options_finish) */

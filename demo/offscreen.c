@@ -1,9 +1,44 @@
 /* The demo without a window: frames rendered into a framebuffer of the
  * current GL context with a fixed time step, the last one written as PNG. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "demo.h"
 #include "frame_pacer.h"
+
+/* Each GL program of the context, as glGetProgramBinary gives it, into
+ * DIR/NAME_LABEL.bin: the driver's compiled code, to count what a shader
+ * costs (NVIDIA's binaries hold the machine code a disassembler reads).
+ * Names are small integers handed out in order, so a walk up to the first
+ * long run of unused ones finds them all. */
+static bool dump_programs(const char *dir) {
+    int written = 0;
+    for (GLuint name = 1, unused = 0; unused < 4096; ++name) {
+        if (!glIsProgram(name)) {
+            ++unused;
+            continue;
+        }
+        unused = 0;
+        GLint length = 0;
+        glGetProgramiv(name, GL_PROGRAM_BINARY_LENGTH, &length);
+        char label[128] = "", path[512];
+        glGetObjectLabel(GL_PROGRAM, name, (GLsizei)sizeof label, NULL, label);
+        for (char *c = label; *c; ++c)
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))) *c = '_';
+        void *binary = length > 0 ? malloc((size_t)length) : NULL;
+        GLenum format = 0;
+        if (binary) glGetProgramBinary(name, length, NULL, &format, binary);
+        snprintf(path, sizeof path, "%s/%u_%s.bin", dir, name, label);
+        FILE *f = binary ? fopen(path, "wb") : NULL;
+        if (f) {
+            written += fwrite(binary, 1, (size_t)length, f) == (size_t)length;
+            fclose(f);
+        }
+        free(binary);
+    }
+    printf("wrote %d program binaries into %s\n", written, dir);
+    return written > 0;
+}
 
 bool demo_run_offscreen(const demo_options *options, demo_summary *summary) {
     GLuint framebuffer = 0, color = 0;
@@ -33,6 +68,7 @@ bool demo_run_offscreen(const demo_options *options, demo_summary *summary) {
     }
     frame_pacer_destroy(&pacer);
     if (ok && options->out_png) ok = demo_app_write_png(app, framebuffer, options->out_png);
+    if (ok && options->dump_programs) ok = dump_programs(options->dump_programs);
     if (app) demo_app_summary(app, summary);
     demo_app_destroy(app);
     glDeleteFramebuffers(1, &framebuffer);

@@ -56,6 +56,8 @@ static const char *USAGE =
     "                     smoke costs out of view)\n"
     "  --unlit            the smoke column unlit: the default look (what the scene's light costs)\n"
     "  --no-self-shadow   the smoke column lit but not shadowed by itself (what self-shadowing costs)\n"
+    "  --dump-programs DIR offscreen: at the end, each GL program's binary as the driver gives it\n"
+    "                     (glGetProgramBinary), named by its label, to read the driver's compiled code\n"
     "  --effect E         a built-in effect, smoke (default), sparks (a grinder's sparks bouncing off\n"
     "                     the scene), debris (a blast's rocks, lit meshes tumbling and settling) or\n"
     "                     leaves (autumn leaves tumbling from the pillar, lit meshes drifting down), or an\n"
@@ -160,6 +162,8 @@ int demo_options_parse(int argc, char **argv, demo_options *options) {
             options->out_png = value;
         } else if (!strcmp(arg, "--profile")) {
             options->profile_csv = value;
+        } else if (!strcmp(arg, "--dump-programs")) {
+            options->dump_programs = value;
         } else if (!strcmp(arg, "--particles")) {
             ok = parse_count(value, &options->particles);
             options->particles_given = true;
