@@ -12,7 +12,7 @@ static const char *const PARTICLE_UNIFORM_NAMES[PARTICLE_UNIFORMS + 1] = {
     "u_sprite_array",   "u_flipbook_motion", "u_has_motion",    "u_motion_strength",    "u_light_direction",
     "u_light_color",    "u_ambient_color",   "u_view",          "u_projection",         "u_inverse_projection",
     "u_camera_right",   "u_camera_up",       "u_soft_fade_distance", "u_viewport_size", "u_depth_convention",
-    "u_self_shadow",    "u_shadow_map_size", "u_shadow_slices",   NULL};
+    "u_self_shadow",    "u_shadow_map_size", "u_shadow_slices",   "u_flipbook_cell",  NULL};
 
 void particle_find_uniforms(GLuint program, particle_uniforms *out) {
     plume_find_uniform_locations(program, PARTICLE_UNIFORM_NAMES, out->at);
@@ -57,6 +57,7 @@ void particle_set_appearance_uniforms(const particle_view *view, const particle_
     glUniform3fv(at[PU_ORIENTATION_AXIS], 1, d->orientation_axis);
     glUniform3f(at[PU_STRETCH], d->stretch_factor, d->stretch_limits.min, d->stretch_limits.max);
     glUniform2ui(at[PU_FLIPBOOK], a->texture.columns, a->texture.rows);
+    glUniform2f(at[PU_FLIPBOOK_CELL], 1.0f / (float)a->texture.columns, 1.0f / (float)a->texture.rows);
     glUniform1i(at[PU_FRAME_BLEND], !a->texture.disable_frame_blend);
     glUniform1i(at[PU_HAS_TEXTURE], view->sprite_texture != 0);
     glUniform1i(at[PU_SPRITE], 0);

@@ -21,6 +21,8 @@ typedef enum particle_uniform {
     PU_CAMERA_RIGHT, PU_CAMERA_UP, PU_SOFT_FADE_DISTANCE, PU_VIEWPORT_SIZE, PU_DEPTH_CONVENTION,
     /* Self-shadowing (self_shadow.glsl): set with the light. */
     PU_SELF_SHADOW, PU_SHADOW_MAP_SIZE, PU_SHADOW_SLICES,
+    /* The appearance's again (1 / PU_FLIPBOOK: the shaders divide by no uniform). */
+    PU_FLIPBOOK_CELL,
     PARTICLE_UNIFORMS
 } particle_uniform;
 

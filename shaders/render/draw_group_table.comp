@@ -73,6 +73,7 @@ layout(std430, binding = PLUME_BINDING_EMITTERS) restrict readonly buffer PageSl
 #define u_emissive_count int(table_looks[g_look].look.x)
 #define u_orientation table_looks[g_look].look.y
 #define u_flipbook table_looks[g_look].look.zw
+#define u_flipbook_cell (1.0 / vec2(table_looks[g_look].look.zw))
 #define u_frame_blend (table_looks[g_look].system.x != 0u)
 #define u_sprite_is_array false
 #define u_orientation_axis table_looks[g_look].orientation_axis.xyz

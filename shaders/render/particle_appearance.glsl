@@ -11,6 +11,7 @@
 // the look. The fragment path builds it without any (it draws the default
 // look only).
 #include "particles/particle_common.glsl"
+#include "render/flipbook_cell.glsl"
 
 // PLUME_APPEARANCE_TABLE: the includer reads the appearance from a table of
 // systems (render/draw_group_table.comp) under these names, defined before
@@ -36,6 +37,7 @@ uniform float u_emissive_times[PLUME_GPU_MAX_CURVE_KEYS];
 uniform vec4 u_emissive_values[PLUME_GPU_MAX_CURVE_KEYS];
 uniform int u_emissive_count;
 uniform uvec2 u_flipbook;        // columns, rows
+uniform vec2 u_flipbook_cell;     // a frame's size in the atlas: 1 / u_flipbook
 uniform bool u_frame_blend;
 // The sprite is the host's GL_TEXTURE_2D_ARRAY: a frame per layer (u_flipbook
 // is then {layers, 1}), sampled at the quad's own uv.
@@ -69,12 +71,38 @@ vec4 gradient_value(float times[PLUME_GPU_MAX_CURVE_KEYS], vec4 values[PLUME_GPU
     return value;
 }
 
-// The texture coordinates of `corner_uv` (0..1 over the quad, v down from
-// the image's top) in flipbook frame `frame`.
+// The atlas coordinates of `corner_uv` (0..1 over the quad, v down from the
+// image's top) in the flipbook's cell `cell` (column, row).
+vec2 cell_uv(uvec2 cell, vec2 corner_uv) {
+    return (vec2(cell) + corner_uv) * u_flipbook_cell;
+}
+
+// The texture coordinates of `corner_uv` in flipbook frame `frame`.
 vec2 frame_uv(uint frame, vec2 corner_uv) {
     if (u_sprite_is_array) return corner_uv;
-    uvec2 cell = uvec2(frame % u_flipbook.x, frame / u_flipbook.x);
-    return (vec2(cell) + corner_uv) / vec2(u_flipbook);
+    return cell_uv(flipbook_cell(frame, u_flipbook.x, u_flipbook_cell.x), corner_uv);
+}
+
+// A quad's two flipbook frames in one word, as the tiled path's splats
+// carry them. An atlas of at most 256 columns and rows gives each frame's
+// cell (column | row << 8, 16 bits a frame), so that the composite finds
+// them without computing a cell for every pixel and quad (a tenth of its
+// time at the demo's 64 K, H200); any other sprite the frames' indices.
+bool frames_word_holds_cells() {
+    return !u_sprite_is_array && u_flipbook.x <= 256u && u_flipbook.y <= 256u;
+}
+
+uint frames_word(uint frame, uint next) {
+    if (!frames_word_holds_cells()) return frame | next << 16;
+    uvec2 cell = flipbook_cell(frame, u_flipbook.x, u_flipbook_cell.x);
+    uvec2 next_cell = flipbook_cell(next, u_flipbook.x, u_flipbook_cell.x);
+    return cell.x | cell.y << 8 | next_cell.x << 16 | next_cell.y << 24;
+}
+
+// The atlas cell of frames_word's frame (which 0) or next frame (which 1).
+uvec2 frames_word_cell(uint word, uint which) {
+    uint bits = which == 0u ? word & 0xFFFFu : word >> 16;
+    return frames_word_holds_cells() ? uvec2(bits & 0xFFu, bits >> 8) : flipbook_cell(bits, u_flipbook.x, u_flipbook_cell.x);
 }
 
 // The flipbook's motion (plume_flipbook_motion): frame k's texel says where
@@ -83,25 +111,27 @@ uniform sampler2D u_flipbook_motion; // unit PLUME_TEXTURE_UNIT_FLIPBOOK_MOTION
 uniform bool u_has_motion;
 uniform float u_motion_strength;
 
-// Frame `frame`'s motion at `corner_uv`, in the quad's coordinates (zero
-// without motion). Read at the mip level of the atlas coordinates'
-// derivatives by pixel x and y (atlas_dx, atlas_dy), as the sprite is: its
-// level 0 under a small splat spreads the reads over many more texels, and
-// the cache misses cost the tiled composite a tenth of its time at 1 M puffs.
-vec2 flipbook_motion(uint frame, vec2 corner_uv, vec2 atlas_dx, vec2 atlas_dy) {
+// The motion of the frame in atlas cell `cell` at `corner_uv`, in the
+// quad's coordinates (zero without motion). Read at the mip level of the
+// atlas coordinates' derivatives by pixel x and y (atlas_dx, atlas_dy), as
+// the sprite is: its level 0 under a small splat spreads the reads over many
+// more texels, and the cache misses cost the tiled composite a tenth of its
+// time at 1 M puffs.
+vec2 flipbook_motion(uvec2 cell, vec2 corner_uv, vec2 atlas_dx, vec2 atlas_dy) {
     if (!u_has_motion) return vec2(0.0);
-    vec2 bytes = textureGrad(u_flipbook_motion, frame_uv(frame, corner_uv), atlas_dx, atlas_dy).rg;
+    vec2 bytes = textureGrad(u_flipbook_motion, cell_uv(cell, corner_uv), atlas_dx, atlas_dy).rg;
     return clamp((bytes * 255.0 - 128.0) / 127.0, -1.0, 1.0) * u_motion_strength;
 }
 
-// The atlas coordinates of frames `frame` and `next` at `corner_uv`, each
-// slid along frame `frame`'s motion there (flipbook_motion): `frame` back by
-// the blend fraction, `next` forward by the rest, so the cross-fade follows
-// the content instead of ghosting it. Without motion, frame_uv of each.
-void slid_frame_uvs(uint frame, uint next, float frame_mix, vec2 corner_uv, vec2 motion, out vec2 uv_frame,
+// The atlas coordinates at `corner_uv` of the frames in cells `cell` and
+// `next_cell`, each slid along the first frame's motion there
+// (flipbook_motion): the first back by the blend fraction, the next forward
+// by the rest, so the cross-fade follows the content instead of ghosting
+// it. Without motion, cell_uv of each.
+void slid_frame_uvs(uvec2 cell, uvec2 next_cell, float frame_mix, vec2 corner_uv, vec2 motion, out vec2 uv_frame,
                     out vec2 uv_next) {
-    uv_frame = frame_uv(frame, clamp(corner_uv - frame_mix * motion, 0.0, 1.0));
-    uv_next = frame_uv(next, clamp(corner_uv + (1.0 - frame_mix) * motion, 0.0, 1.0));
+    uv_frame = cell_uv(cell, clamp(corner_uv - frame_mix * motion, 0.0, 1.0));
+    uv_next = cell_uv(next_cell, clamp(corner_uv + (1.0 - frame_mix) * motion, 0.0, 1.0));
 }
 
 struct Appearance {

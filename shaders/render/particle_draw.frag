@@ -45,11 +45,12 @@ void main() {
                     texture(u_sprite_array, vec3(v_uv_next, float(v_frames.y))), v_frame_mix);
     else if (u_has_texture && u_has_motion) {
         // frame_uv is affine: the quad's own coordinates back from this frame's.
-        vec2 cell = vec2(uvec2(v_frames.x % u_flipbook.x, v_frames.x / u_flipbook.x));
+        uvec2 cell = flipbook_cell(v_frames.x, u_flipbook.x, u_flipbook_cell.x);
+        uvec2 next_cell = flipbook_cell(v_frames.y, u_flipbook.x, u_flipbook_cell.x);
         vec2 uv_frame, uv_next;
-        vec2 corner_uv = v_uv_frame * vec2(u_flipbook) - cell;
-        vec2 motion = flipbook_motion(v_frames.x, corner_uv, dFdx(v_uv_frame), dFdy(v_uv_frame));
-        slid_frame_uvs(v_frames.x, v_frames.y, v_frame_mix, corner_uv, motion, uv_frame, uv_next);
+        vec2 corner_uv = v_uv_frame * vec2(u_flipbook) - vec2(cell);
+        vec2 motion = flipbook_motion(cell, corner_uv, dFdx(v_uv_frame), dFdy(v_uv_frame));
+        slid_frame_uvs(cell, next_cell, v_frame_mix, corner_uv, motion, uv_frame, uv_next);
         texel = mix(texture(u_sprite, uv_frame), texture(u_sprite, uv_next), v_frame_mix);
     } else if (u_has_texture)
         texel = mix(texture(u_sprite, v_uv_frame), texture(u_sprite, v_uv_next), v_frame_mix);

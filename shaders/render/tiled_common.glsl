@@ -27,7 +27,7 @@
 //   [SPLAT_COLOR] colour, straight alpha, opacity applied
 //   [SPLAT_TILES] x: the first pixel of its pixels' box (x | y << 16), y:
 //       the last (its tiles are theirs over the tile size), z: flipbook
-//       frames (frame | next << 16), as uint bits; w: the frames' cross-fade
+//       frames (frames_word: cells or indices), as uint bits; w: the frames' cross-fade
 //       (PLUME_LOOK_ADDITIVE: packUnorm2x16 bits of it and the blend mode's
 //       additive part)
 //   PLUME_LOOK_LIT or PLUME_LOOK_EMISSIVE, [SPLAT_LIGHT] xyz: the light's

@@ -211,9 +211,10 @@ bool splat_pixel(uint j, vec2 centre, bool covered, out SplatPixel sp) {
 
 #ifdef TILED_GROUP
 // The texture coordinates of `corner_uv` in frame `frame` of a flipbook of
-// book.x columns and book.y rows (a group's sprites are flipbooks in layers).
-vec2 group_frame_uv(uvec2 book, uint frame, vec2 corner_uv) {
-    return (vec2(uvec2(frame % book.x, frame / book.x)) + corner_uv) / vec2(book);
+// `columns` columns whose frames are `cell_size` of the layer (a group's
+// sprites are flipbooks in layers).
+vec2 group_frame_uv(uint columns, vec2 cell_size, uint frame, vec2 corner_uv) {
+    return (vec2(flipbook_cell(frame, columns, cell_size.x)) + corner_uv) * cell_size;
 }
 #endif
 
@@ -273,29 +274,31 @@ void composite_splat(uint j, vec2 centre, bool covered, float scene_window, floa
     if (group_layer >= 0) {
         uint both = floatBitsToUint(frames.z);
         uvec2 book = group_system_flipbook(system);
-        vec2 along_x = uv_dx / vec2(book);
-        vec2 along_y = uv_dy / vec2(book);
+        vec2 cell_size = 1.0 / vec2(book);
+        vec2 along_x = uv_dx * cell_size;
+        vec2 along_y = uv_dy * cell_size;
         float layer = float(group_layer);
-        texel = mix(textureGrad(u_sprite_array, vec3(group_frame_uv(book, both & 0xFFFFu, corner_uv), layer),
+        texel = mix(textureGrad(u_sprite_array, vec3(group_frame_uv(book.x, cell_size, both & 0xFFFFu, corner_uv), layer),
                                 along_x, along_y),
-                    textureGrad(u_sprite_array, vec3(group_frame_uv(book, both >> 16, corner_uv), layer),
+                    textureGrad(u_sprite_array, vec3(group_frame_uv(book.x, cell_size, both >> 16, corner_uv), layer),
                                 along_x, along_y),
                     mix_and_additive.x);
     }
 #else
     if (u_has_texture) {
         uint both = floatBitsToUint(frames.z);
-        vec2 cells = u_sprite_is_array ? vec2(1.0) : vec2(u_flipbook);
-        vec2 along_x = uv_dx / cells;
-        vec2 along_y = uv_dy / cells;
+        vec2 cell_size = u_sprite_is_array ? vec2(1.0) : u_flipbook_cell;
+        vec2 along_x = uv_dx * cell_size;
+        vec2 along_y = uv_dy * cell_size;
         if (u_sprite_is_array)
             texel = mix(textureGrad(u_sprite_array, vec3(corner_uv, float(both & 0xFFFFu)), along_x, along_y),
                         textureGrad(u_sprite_array, vec3(corner_uv, float(both >> 16)), along_x, along_y),
                         mix_and_additive.x);
         else {
             vec2 uv_frame, uv_next;
-            vec2 motion = flipbook_motion(both & 0xFFFFu, corner_uv, along_x, along_y);
-            slid_frame_uvs(both & 0xFFFFu, both >> 16, mix_and_additive.x, corner_uv, motion, uv_frame, uv_next);
+            uvec2 cell = frames_word_cell(both, 0u), next_cell = frames_word_cell(both, 1u);
+            vec2 motion = flipbook_motion(cell, corner_uv, along_x, along_y);
+            slid_frame_uvs(cell, next_cell, mix_and_additive.x, corner_uv, motion, uv_frame, uv_next);
             texel = mix(textureGrad(u_sprite, uv_frame, along_x, along_y),
                         textureGrad(u_sprite, uv_next, along_x, along_y), mix_and_additive.x);
         }

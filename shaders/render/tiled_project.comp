@@ -318,7 +318,7 @@ uint project_particle(uint rank, ParticleMotion p, ParticleTraits t) {
     if (!place_quad(base, p.position, edges, first, last)) return 0u;
     splats[base + 3u].w = uintBitsToFloat(0u);
     splats[base + SPLAT_TRAIL].xy = far_color_words(a.color);
-    return finish_splat(base, first, last, a.color, a.frame | (a.next << 16), splat_mix_word(a.frame_mix, a.additive),
+    return finish_splat(base, first, last, a.color, frames_word(a.frame, a.next), splat_mix_word(a.frame_mix, a.additive),
                         quad_light(edges, cross(u_camera_right, u_camera_up)), a.emissive, u_lit);
 }
 
@@ -341,7 +341,7 @@ uint project_triangle(uint rank, uint triangle, TrailCorner near, TrailCorner fa
     a.additive = 0.5 * (near.a.additive + far.a.additive);
     splats[base + SPLAT_TRAIL] = vec4(far_color_words(far.color), near.length_uv, far.length_uv);
     splats[base + 3u].w = uintBitsToFloat(triangle);
-    return finish_splat(base, first, last, near.color, a.frame | (a.next << 16), splat_mix_word(a.frame_mix, a.additive),
+    return finish_splat(base, first, last, near.color, frames_word(a.frame, a.next), splat_mix_word(a.frame_mix, a.additive),
                         trail_corner_light(far), a.emissive, u_lit);
 }
 
@@ -468,7 +468,7 @@ uint project(uint rank) {
 #ifdef SPLAT_HAS_LIGHT
     light = self_shadowed(quad_light(edges, cross(u_camera_right, u_camera_up)), p.position);
 #endif
-    return finish_splat(base, first, last, a.color, a.frame | (a.next << 16), splat_mix_word(a.frame_mix, a.additive),
+    return finish_splat(base, first, last, a.color, frames_word(a.frame, a.next), splat_mix_word(a.frame_mix, a.additive),
                         light, a.emissive, u_lit);
 }
 #endif

@@ -12,6 +12,9 @@
 
 #include <cmocka.h>
 
+#ifndef PLUME_TESTS_THROUGH_TABLE
+#include "core/plume_internal.h"
+#endif
 #include "look_reference.h"
 #include "particle_fixture.h"
 #include "plume/plume_particles.h"
@@ -244,10 +247,133 @@ static void test_motion_the_sprite_cannot_use_is_refused(void **state) {
     free(motion);
 }
 
+
+#ifndef PLUME_TESTS_THROUGH_TABLE /* build shaders of the module's own */
+/* A compute program of 64 invocations a workgroup that includes `include`
+ * and runs `statement` with i its invocation, `inputs` (uvec2) on binding 0
+ * and `outputs` (uvec4) on binding 1. */
+static GLuint build_test_body(const char *label, const char *include, const char *statement) {
+    char body[1024];
+    snprintf(body, sizeof body,
+             "#include \"%s\"\n"
+             "layout(local_size_x = 64) in;\n"
+             "layout(std430, binding = 0) buffer Inputs { uvec2 inputs[]; };\n"
+             "layout(std430, binding = 1) buffer Outputs { uvec4 outputs[]; };\n"
+             "void main() { uint i = gl_GlobalInvocationID.x; %s }\n",
+             include, statement);
+    plume_env env;
+    plume_logger logger = test_logger();
+    assert_int_equal(plume_env_init(&env, &logger, NULL), PLUME_OK);
+    const char *names[] = {"test_body.comp"}, *source = body;
+    GLuint program = 0;
+    assert_int_equal(plume_build_program_from_sources(&env, label, GL_COMPUTE_SHADER, &source, names, 1, "", &program),
+                     PLUME_OK);
+    return program;
+}
+
+/* The shaders' flipbook_cell (a frame's column and row without an integer
+ * division) against C's division: seeded frames up to 2^23 and column
+ * counts up to 70000, the frames just before and at a row's start, which a
+ * rounded reciprocal gets wrong first. */
+static void test_flipbook_cell_matches_integer_division(void **state) {
+    (void)state;
+    GLuint program =
+        build_test_body("flipbook cell test", "render/flipbook_cell.glsl",
+                        "outputs[i] = uvec4(flipbook_cell(inputs[i].x, inputs[i].y, 1.0 / float(inputs[i].y)), 0u, 0u);");
+    enum { COUNT = 64 * 4096 };
+    uint32_t(*input)[2] = malloc(sizeof *input * COUNT), (*cells)[4] = malloc(sizeof *cells * COUNT);
+    assert_non_null(input);
+    assert_non_null(cells);
+    for (uint32_t i = 0; i < COUNT; ++i) {
+        uint32_t columns = i % 7 == 0 ? 1u + i / 7 % 64 : 1u + test_random_u32() % 70000u;
+        uint32_t row = test_random_u32() % ((1u << 23) / columns);
+        uint32_t frame = i % 3 == 0 ? test_random_u32() % (1u << 23) : row * columns - (i % 3 == 1 && row > 0);
+        input[i][0] = frame;
+        input[i][1] = columns;
+        for (int c = 0; c < 4; ++c) cells[i][c] = 0xDEADBEEFu; /* poison */
+    }
+    GLuint frames_buffer = test_buffer_create(sizeof *input * COUNT, input);
+    GLuint cells_buffer = test_buffer_create(sizeof *cells * COUNT, cells);
+    glUseProgram(program);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, frames_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, cells_buffer);
+    glDispatchCompute(COUNT / 64, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    test_buffer_read(cells_buffer, 0, sizeof *cells * COUNT, cells);
+    for (uint32_t i = 0; i < COUNT; ++i) {
+        uint32_t frame = input[i][0], columns = input[i][1];
+        if (cells[i][0] != frame % columns || cells[i][1] != frame / columns)
+            fail_msg("frame %u of %u columns: the shader says column %u row %u, C says %u, %u (seed %llu)", frame,
+                     columns, cells[i][0], cells[i][1], frame % columns, frame / columns,
+                     (unsigned long long)test_seed());
+    }
+    glUseProgram(0);
+    glDeleteProgram(program);
+    GLuint buffers[] = {frames_buffer, cells_buffer};
+    glDeleteBuffers(2, buffers);
+    free(input);
+    free(cells);
+}
+
+/* The tiled path's frames word (frames_word, frames_word_cell) gives back
+ * each frame's cell: as packed cells in atlases of up to 256 columns and
+ * rows, as frame indices beyond, on either side of that edge. */
+static void test_frames_word_gives_back_the_cells(void **state) {
+    (void)state;
+    GLuint program = build_test_body("frames word test", "render/particle_appearance.glsl",
+                                     "uint word = frames_word(inputs[i].x, inputs[i].y);\n"
+                                     "outputs[i] = uvec4(frames_word_cell(word, 0u), frames_word_cell(word, 1u));");
+    enum { COUNT = 64 * 64 };
+    static const uint32_t books[][2] = {{1, 2}, {3, 5}, {7, 1}, {256, 256}, {257, 1}, {1, 257}, {300, 200}, {1000, 65}};
+    uint32_t(*pairs)[2] = malloc(sizeof *pairs * COUNT), (*cells)[4] = malloc(sizeof *cells * COUNT);
+    assert_true(pairs && cells);
+    GLuint pairs_buffer = test_buffer_create(sizeof *pairs * COUNT, NULL);
+    GLuint cells_buffer = test_buffer_create(sizeof *cells * COUNT, NULL);
+    glUseProgram(program);
+    glUniform1i(glGetUniformLocation(program, "u_sprite_is_array"), 0);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, pairs_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, cells_buffer);
+    for (size_t b = 0; b < sizeof books / sizeof books[0]; ++b) {
+        uint32_t columns = books[b][0], rows = books[b][1], frames = columns * rows;
+        frames = frames > 65536u ? 65536u : frames; /* the word holds 16 bits a frame */
+        glUniform2ui(glGetUniformLocation(program, "u_flipbook"), columns, rows);
+        glUniform2f(glGetUniformLocation(program, "u_flipbook_cell"), 1.0f / (float)columns, 1.0f / (float)rows);
+        for (uint32_t i = 0; i < COUNT; ++i) {
+            pairs[i][0] = i < 4 ? (i & 1) * (frames - 1) : test_random_u32() % frames;
+            pairs[i][1] = i < 4 ? (i >> 1) * (frames - 1) : test_random_u32() % frames;
+            for (int c = 0; c < 4; ++c) cells[i][c] = 0xDEADBEEFu; /* poison */
+        }
+        test_buffer_write(pairs_buffer, 0, sizeof *pairs * COUNT, pairs);
+        test_buffer_write(cells_buffer, 0, sizeof *cells * COUNT, cells);
+        glDispatchCompute(COUNT / 64, 1, 1);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        test_buffer_read(cells_buffer, 0, sizeof *cells * COUNT, cells);
+        for (uint32_t i = 0; i < COUNT; ++i)
+            for (int which = 0; which < 2; ++which) {
+                uint32_t frame = pairs[i][which];
+                if (cells[i][2 * which] != frame % columns || cells[i][2 * which + 1] != frame / columns)
+                    fail_msg("a %u x %u atlas, frame %u: column %u row %u back, expected %u, %u (seed %llu)", columns,
+                             rows, frame, cells[i][2 * which], cells[i][2 * which + 1], frame % columns,
+                             frame / columns, (unsigned long long)test_seed());
+            }
+    }
+    glUseProgram(0);
+    glDeleteProgram(program);
+    GLuint buffers[] = {pairs_buffer, cells_buffer};
+    glDeleteBuffers(2, buffers);
+    free(pairs);
+    free(cells);
+}
+#endif
+
 const struct CMUnitTest flipbook_motion_tests[] = {
     cmocka_unit_test_setup_teardown(test_halfway_frames_match_the_cpu_blend, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_minified_motion_is_read_at_the_sprites_level, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_motion_the_sprite_cannot_use_is_refused, fixture_setup, fixture_teardown),
+#ifndef PLUME_TESTS_THROUGH_TABLE
+    cmocka_unit_test_setup_teardown(test_flipbook_cell_matches_integer_division, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_frames_word_gives_back_the_cells, fixture_setup, fixture_teardown),
+#endif
 };
 const size_t flipbook_motion_test_count = sizeof flipbook_motion_tests / sizeof flipbook_motion_tests[0];

@@ -1,0 +1,19 @@
+// The column and row of flipbook frame `frame` in a book of `columns`
+// columns, `column_width` = 1 / columns, without an integer division by a
+// value the compiler cannot see (a long sequence on NVIDIA; the tiled
+// composite, which ran three for every pixel and quad, drew 8 % faster
+// without, notes/wave3-draws-h200.md, sixteenth session). The quotient
+// through the reciprocal is exact for frames under 2^22 and one off at most
+// up to 2^23; the remainder's range mends the one.
+uvec2 flipbook_cell(uint frame, uint columns, float column_width) {
+    int row = int((float(frame) + 0.5) * column_width);
+    int column = int(frame) - row * int(columns);
+    if (column < 0) {
+        row -= 1;
+        column += int(columns);
+    } else if (column >= int(columns)) {
+        row += 1;
+        column -= int(columns);
+    }
+    return uvec2(column, row);
+}
