@@ -75,6 +75,7 @@ int main(int argc, char **argv) {
     if (options.offscreen || !have_display()) return run_offscreen(&options);
 
     demo_options_finish(&options, false, NULL);
+    if (options.dump_programs) fprintf(stderr, "plume_demo: --dump-programs is for --offscreen runs; ignored\n");
     demo_summary summary = {0};
     demo_window_result result = demo_run_window(&options, &summary);
     if (result == DEMO_WINDOW_NO_DISPLAY) {

@@ -7,11 +7,18 @@
 #include "frame_pacer.h"
 
 /* Each GL program of the context, as glGetProgramBinary gives it, into
- * DIR/NAME_LABEL.bin: the driver's compiled code, to count what a shader
- * costs (NVIDIA's binaries hold the machine code a disassembler reads).
- * Names are small integers handed out in order, so a walk up to the first
- * long run of unused ones finds them all. */
+ * DIR/NAME_LABEL.bin (DIR made if missing): the driver's compiled code.
+ * NVIDIA's is packed (no machine code a disassembler reads), Mesa's holds
+ * its NIR. The drivers hand out program names as small integers in order
+ * (the spec does not promise it), so the walk stops after a long run of
+ * unused ones. */
 static bool dump_programs(const char *dir) {
+    if (epoxy_gl_version() < 41 && !epoxy_has_gl_extension("GL_ARB_get_program_binary")) {
+        fprintf(stderr, "plume_demo: --dump-programs: this GL has no glGetProgramBinary\n");
+        return false;
+    }
+    bool labels = epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_KHR_debug");
+    demo_make_folder(dir);
     int written = 0;
     for (GLuint name = 1, unused = 0; unused < 4096; ++name) {
         if (!glIsProgram(name)) {
@@ -22,7 +29,7 @@ static bool dump_programs(const char *dir) {
         GLint length = 0;
         glGetProgramiv(name, GL_PROGRAM_BINARY_LENGTH, &length);
         char label[128] = "", path[512];
-        glGetObjectLabel(GL_PROGRAM, name, (GLsizei)sizeof label, NULL, label);
+        if (labels) glGetObjectLabel(GL_PROGRAM, name, (GLsizei)sizeof label, NULL, label);
         for (char *c = label; *c; ++c)
             if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))) *c = '_';
         void *binary = length > 0 ? malloc((size_t)length) : NULL;
@@ -33,6 +40,8 @@ static bool dump_programs(const char *dir) {
         if (f) {
             written += fwrite(binary, 1, (size_t)length, f) == (size_t)length;
             fclose(f);
+        } else if (binary) {
+            fprintf(stderr, "plume_demo: --dump-programs: cannot write %s\n", path);
         }
         free(binary);
     }

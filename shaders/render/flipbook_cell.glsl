@@ -4,7 +4,9 @@
 // composite, which ran three for every pixel and quad, drew 8 % faster
 // without, notes/wave3-draws-h200.md, sixteenth session). The quotient
 // through the reciprocal is exact for frames under 2^22 and one off at most
-// up to 2^23; the remainder's range mends the one.
+// below 2^24; the remainder's range mends the one. Flipbooks of 2^24
+// frames and more (a frame a texel of a 4096 x 4096 atlas) are out of its
+// reach.
 uvec2 flipbook_cell(uint frame, uint columns, float column_width) {
     int row = int((float(frame) + 0.5) * column_width);
     int column = int(frame) - row * int(columns);
