@@ -159,14 +159,6 @@ static void test_low_resolution_without_depth_draws_at_full_resolution(void **st
     free(low);
 }
 
-/* Pixels of `image` in columns [x0, x1) that show particles. */
-static int shown_in_columns(const float *image, int x0, int x1) {
-    int shown = 0;
-    for (int y = 0; y < HEIGHT; ++y)
-        for (int x = x0; x < x1; ++x) shown += fabsf(image[4 * (y * WIDTH + x)] - RENDER_BACKGROUND[0]) > 0.05f;
-    return shown;
-}
-
 /* One system drawn tiled, at full resolution and at 1/2, while the host
  * changes its depth function from draw to draw (the composite is built for
  * each function it meets: tiled.c), an occluder in front of the cloud over
@@ -190,7 +182,8 @@ static void test_tiled_draw_follows_the_host_depth_function(void **state) {
             else render_draw(system, &c, frame, true, WIDTH / 2, render_window_depth(&c, 8.0f), image);
             const float *drawn = f == 0 ? first : image;
             /* A band either side of the occluder's edge is left out: at 1/2 the upsample may blur it. */
-            int left = shown_in_columns(drawn, 0, WIDTH / 2 - 4), right = shown_in_columns(drawn, WIDTH / 2 + 4, WIDTH);
+            int left = render_covered_pixels_in_columns(drawn, 0, WIDTH / 2 - 4);
+            int right = render_covered_pixels_in_columns(drawn, WIDTH / 2 + 4, WIDTH);
             printf("  resolution %u, depth function 0x%04x: %d pixels left of the edge, %d right\n", resolutions[r],
                    functions[f], left, right);
             bool right_expected = functions[f] == GL_ALWAYS || functions[f] == GL_LESS;

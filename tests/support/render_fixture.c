@@ -259,12 +259,14 @@ bool render_within_tiled_bound(const float *a, const float *b, float bound, floa
     return outliers <= RENDER_TILED_OUTLIERS && most <= 2.0f * bound;
 }
 
-int render_covered_pixels(const float *rgba) {
+int render_covered_pixels_in_columns(const float *rgba, int x0, int x1) {
     int covered = 0;
-    for (int i = 0; i < RENDER_WIDTH * RENDER_HEIGHT; ++i)
-        covered += fabsf(rgba[4 * i] - RENDER_BACKGROUND[0]) > 0.05f;
+    for (int y = 0; y < RENDER_HEIGHT; ++y)
+        for (int x = x0; x < x1; ++x) covered += fabsf(rgba[4 * (y * RENDER_WIDTH + x)] - RENDER_BACKGROUND[0]) > 0.05f;
     return covered;
 }
+
+int render_covered_pixels(const float *rgba) { return render_covered_pixels_in_columns(rgba, 0, RENDER_WIDTH); }
 
 void render_draw_both(const float centre[3], float extent, float size, uint32_t count, uint32_t seed,
                       plume_frame_desc a, plume_frame_desc b, int occluder_width, float occluder_depth,

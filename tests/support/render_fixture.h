@@ -102,7 +102,9 @@ int render_pixels_differing(const float *a, const float *b, float bound);
  * nothing; *largest and *over (may be NULL) say what it found. */
 enum { RENDER_TILED_OUTLIERS = 8 };
 bool render_within_tiled_bound(const float *a, const float *b, float bound, float *largest, int *over);
-/* Pixels whose red differs from the background's by more than 0.05. */
+/* Pixels whose red differs from the background's by more than 0.05: in
+ * the whole image, or in its columns [x0, x1). */
 int render_covered_pixels(const float *rgba);
+int render_covered_pixels_in_columns(const float *rgba, int x0, int x1);
 
 #endif
