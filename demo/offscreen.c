@@ -1,5 +1,6 @@
 /* The demo without a window: frames rendered into a framebuffer of the
  * current GL context with a fixed time step, the last one written as PNG. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -31,7 +32,7 @@ static bool dump_programs(const char *dir) {
         char label[128] = "", path[512];
         if (labels) glGetObjectLabel(GL_PROGRAM, name, (GLsizei)sizeof label, NULL, label);
         for (char *c = label; *c; ++c)
-            if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))) *c = '_';
+            if (!isalnum((unsigned char)*c)) *c = '_';
         void *binary = length > 0 ? malloc((size_t)length) : NULL;
         GLenum format = 0;
         if (binary) glGetProgramBinary(name, length, NULL, &format, binary);
