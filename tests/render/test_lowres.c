@@ -159,10 +159,59 @@ static void test_low_resolution_without_depth_draws_at_full_resolution(void **st
     free(low);
 }
 
+/* Pixels of `image` in columns [x0, x1) that show particles. */
+static int shown_in_columns(const float *image, int x0, int x1) {
+    int shown = 0;
+    for (int y = 0; y < HEIGHT; ++y)
+        for (int x = x0; x < x1; ++x) shown += fabsf(image[4 * (y * WIDTH + x)] - RENDER_BACKGROUND[0]) > 0.05f;
+    return shown;
+}
+
+/* One system drawn tiled, at full resolution and at 1/2, while the host
+ * changes its depth function from draw to draw (the composite is built for
+ * each function it meets: tiled.c), an occluder in front of the cloud over
+ * the left half. GL_LESS shows the right half only; GL_NEVER nothing;
+ * GL_GREATER nothing either (on the right the cloud is in front of the
+ * scene, on the left the soft fade hides what is behind it); GL_ALWAYS the
+ * right half (the left faded); GL_LESS again the first picture. */
+static void test_tiled_draw_follows_the_host_depth_function(void **state) {
+    (void)state;
+    const float centre[3] = {0.0f, 0.0f, -10.0f};
+    float *first = render_new_image(), *image = render_new_image();
+    const uint32_t resolutions[2] = {PLUME_DRAW_FULL, PLUME_DRAW_HALF};
+    for (int r = 0; r < 2; ++r) {
+        render_camera c = render_make_camera();
+        plume_system system = render_cloud_with(centre, 4.0f, 2.0f, 300, 11, false, hard_edges);
+        plume_frame_desc frame = {.draw_resolution = resolutions[r], .draw_path = PLUME_DRAW_PATH_TILED};
+        const GLenum functions[5] = {GL_LESS, GL_NEVER, GL_GREATER, GL_ALWAYS, GL_LESS};
+        for (int f = 0; f < 5; ++f) {
+            glDepthFunc(functions[f]);
+            if (f == 0) render_frame(system, &c, frame, true, WIDTH / 2, render_window_depth(&c, 8.0f), first);
+            else render_draw(system, &c, frame, true, WIDTH / 2, render_window_depth(&c, 8.0f), image);
+            const float *drawn = f == 0 ? first : image;
+            /* A band either side of the occluder's edge is left out: at 1/2 the upsample may blur it. */
+            int left = shown_in_columns(drawn, 0, WIDTH / 2 - 4), right = shown_in_columns(drawn, WIDTH / 2 + 4, WIDTH);
+            printf("  resolution %u, depth function 0x%04x: %d pixels left of the edge, %d right\n", resolutions[r],
+                   functions[f], left, right);
+            bool right_expected = functions[f] == GL_ALWAYS || functions[f] == GL_LESS;
+            assert_int_equal(left, 0);
+            assert_true(right_expected ? right > 100 : right == 0);
+        }
+        float again = render_largest_difference(first, image);
+        printf("  resolution %u: GL_LESS again differs by %.4f\n", resolutions[r], again);
+        assert_true(again < 1e-6f);
+        glDepthFunc(GL_LESS);
+        assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+    }
+    free(first);
+    free(image);
+}
+
 const struct CMUnitTest lowres_tests[] = {
     cmocka_unit_test_setup_teardown(test_low_resolution_is_close_to_full_resolution, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_no_halo_at_a_depth_edge, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_reversed_depth_draws_the_same_image, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_tiled_draw_follows_the_host_depth_function, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_low_resolution_without_depth_draws_at_full_resolution, fixture_setup,
                                     fixture_teardown),
 };
