@@ -399,7 +399,6 @@ static void composite(const tiled_source *src, tiled_renderer *r, const plume_fr
     glProgramUniform2i(c, at[TU_TARGET_SIZE], t->width, t->height);
     glProgramUniform2i(c, at[TU_DEPTH_ORIGIN], t->depth_origin[0], t->depth_origin[1]);
     glProgramUniform2f(c, at[TU_DEPTH_SIZE], t->depth_size[0], t->depth_size[1]);
-    glProgramUniform1ui(c, at[TU_DEPTH_FUNCTION], (GLuint)t->depth_function);
     glProgramUniform1ui(c, at[TU_DEPTH_CONVENTION], depth_convention);
     float threshold = frame->disable_early_termination ? 0.0f
                       : frame->transmittance_threshold > 0.0f ? frame->transmittance_threshold
@@ -514,6 +513,7 @@ static plume_result draw_source(const tiled_source *src, tiled_renderer *r, cons
     if ((result = tiled_join_scratch(s, r)) != PLUME_OK) return result;
     if ((result = tiled_grow_budget(s, r)) != PLUME_OK) return result;
     if ((result = tiled_ensure_ranks(s, r)) != PLUME_OK) return result;
+    if ((result = tiled_use_depth_function(s->env, r, target->depth_function)) != PLUME_OK) return result;
     tiled_target t = *target;
     host_colour host;
     r->blended_onto_host = t.factor == 1 && !r->knobs.raster_blend && draw_find_host_colour(s->env, t.viewport, &host);

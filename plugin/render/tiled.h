@@ -46,7 +46,7 @@ typedef enum tiled_program {
 typedef enum tiled_uniform {
     TU_CAPACITY, TU_SCAN_LEVELS, TU_VIEW, TU_PROJECTION, TU_CAMERA_RIGHT, TU_CAMERA_UP, TU_TARGET_SIZE, TU_COUNT,
     TU_ADD, TU_BUDGET, TU_TILES, TU_TILE_COUNT, TU_CHUNK_ENTRIES, TU_INVERSE_PROJECTION, TU_SOFT_FADE_DISTANCE,
-    TU_DEPTH_ORIGIN, TU_DEPTH_SIZE, TU_DEPTH_FUNCTION, TU_THRESHOLD, TU_PARTICLES, TU_VIEWPORT_ORIGIN,
+    TU_DEPTH_ORIGIN, TU_DEPTH_SIZE, TU_THRESHOLD, TU_PARTICLES, TU_VIEWPORT_ORIGIN,
     TU_DEPTH_CONVENTION, TU_LAB_KNOBS, TU_ITEMS, TU_COVER_MODE, TU_LOW_RESOLUTION, TU_HIT_LISTS,
     TU_SIDE_PLANES, TU_OVER_HOST, TU_HOST_CLIP,
     TU_TILES_ACROSS, TU_TILE_PIXELS, TU_VIEWPORT_SIZE, TILED_UNIFORMS
@@ -78,9 +78,21 @@ typedef struct tiled_knobs {
     bool whole_splat_batch; /* the composite's batch holds whole splats, not their maps and ranks */
 } tiled_knobs;
 
+/* Host depth functions, GL_NEVER .. GL_ALWAYS. */
+enum { TILED_DEPTH_FUNCTIONS = 8 };
+
 typedef struct tiled_renderer {
-    GLuint programs[TILED_PROGRAMS]; /* built on the first tiled draw */
+    GLuint programs[TILED_PROGRAMS]; /* built on the first tiled draw; the composite one of `composites` */
     GLint at[TILED_PROGRAMS][TILED_UNIFORMS];
+    /* The composite is built for the host's depth function (a define: a
+     * switch on a uniform cost it 3 % at the demo's 64 K, H200): one
+     * program for each function drawn with, made at the first such draw;
+     * `depth_function` the one in programs[TP_COMPOSITE]. The look and
+     * input they are built for. */
+    GLuint composites[TILED_DEPTH_FUNCTIONS];
+    GLint depth_function;
+    uint32_t look;
+    uint32_t input; /* a tiled_input (tiled_internal.h) */
     /* The appearance and light of the programs that draw particles. */
     particle_uniforms project_uniforms, composite_uniforms;
     trail_uniforms trail;       /* a trail system's projection (render/trail_geometry.glsl) */

@@ -29,6 +29,10 @@ uint32_t tiled_splat_vec4s(uint32_t look, tiled_input input);
  * the segments' quads, the composite shades them along the strip). */
 plume_result tiled_create(const particle_view *v, tiled_renderer *r, uint32_t capacity, uint32_t look,
                           tiled_input input);
+/* The composite built for the host's `depth_function` in
+ * programs[TP_COMPOSITE] (built at the first draw with it), its uniforms
+ * found. */
+plume_result tiled_use_depth_function(const plume_env *env, tiled_renderer *r, GLint depth_function);
 /* tiled_release (tiled.h) keeps what tiled_configure chose. */
 /* The entry budget: this frame's count copied behind a fence, and grown from
  * the counts whose fences have passed (never waited on). */

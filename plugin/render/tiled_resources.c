@@ -51,7 +51,7 @@ static const char *const TILED_UNIFORM_NAMES[TILED_UNIFORMS + 1] = {
     "u_capacity",  "u_scan_levels",    "u_view",          "u_projection",         "u_camera_right",
     "u_camera_up", "u_target_size",    "u_count",         "u_add",                "u_budget",
     "u_tiles",     "u_tile_count",     "u_chunk_entries", "u_inverse_projection", "u_soft_fade_distance",
-    "u_depth_origin", "u_depth_size",  "u_depth_function", "u_threshold",         "u_particles",
+    "u_depth_origin", "u_depth_size",  "u_threshold",         "u_particles",
     "u_viewport_origin", "u_depth_convention", "u_lab_knobs", "u_items",
     "u_cover_mode", "u_low_resolution", "u_hit_lists", "u_side_planes", "u_over_host", "u_host_clip",
     SCREEN_COVER_UNIFORM_NAMES, NULL};
@@ -63,17 +63,47 @@ static const char *const INPUT_DEFINES[] = {
     [TILED_INPUT_GROUP_TRAILS] = "#define TILED_GROUP\n#define TILED_TRAIL\n#define GROUP_RECORD_ACCESS readonly\n",
 };
 
-static plume_result build_programs(const particle_view *s, tiled_renderer *r, uint32_t look, tiled_input input) {
+/* The defines every program of the path is built with: the tile, batch and
+ * splat sizes, the input, the lab's knobs and the look. */
+static void program_defines(const tiled_renderer *r, char *out, size_t size) {
     uint32_t tile = tile_size_of(r);
-    r->splat_vec4s = tiled_splat_vec4s(look, input);
-    uint32_t held = r->knobs.whole_splat_batch ? r->splat_vec4s : splat_map_vec4s(look);
-    char defines[320 + LOOK_DEFINES_SIZE];
-    int written = snprintf(defines, sizeof defines,
-                           "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n#define TILED_SPLAT_VEC4S %u\n%s%s%s", tile,
-                           composite_batch(r, tile, held), r->splat_vec4s, INPUT_DEFINES[input],
+    uint32_t held = r->knobs.whole_splat_batch ? r->splat_vec4s : splat_map_vec4s(r->look);
+    int written = snprintf(out, size, "#define TILED_TILE_SIZE %u\n#define TILED_BATCH %u\n#define TILED_SPLAT_VEC4S %u\n%s%s%s",
+                           tile, composite_batch(r, tile, held), r->splat_vec4s, INPUT_DEFINES[r->input],
                            r->knobs.whole_tile_lists ? "#define TILED_WHOLE_TILE_LISTS\n" : "",
                            r->knobs.whole_splat_batch ? "#define TILED_WHOLE_SPLAT_BATCH\n" : "");
-    particles_look_defines(look, defines + written);
+    particles_look_defines(r->look, out + written);
+}
+
+enum { PROGRAM_DEFINES_SIZE = 320 + LOOK_DEFINES_SIZE };
+
+plume_result tiled_use_depth_function(const plume_env *env, tiled_renderer *r, GLint depth_function) {
+    uint32_t index = (uint32_t)(depth_function - GL_NEVER);
+    if (index >= TILED_DEPTH_FUNCTIONS) index = GL_ALWAYS - GL_NEVER; /* not a function: as the shader's default */
+    if (r->programs[TP_COMPOSITE] && r->depth_function == (GLint)(GL_NEVER + index)) return PLUME_OK;
+    if (!r->composites[index]) {
+        char defines[PROGRAM_DEFINES_SIZE + 48];
+        int written = snprintf(defines, sizeof defines, "#define TILED_DEPTH_FUNCTION 0x%04xu\n", GL_NEVER + index);
+        program_defines(r, defines + written, sizeof defines - (size_t)written);
+        plume_shader_stage stage = {GL_COMPUTE_SHADER, "render/tiled_composite.comp"};
+        plume_result result =
+            plume_build_program(env, "plume draw: tiled composite", &stage, 1, defines, &r->composites[index]);
+        if (result != PLUME_OK) return result;
+    }
+    GLuint program = r->composites[index];
+    r->programs[TP_COMPOSITE] = program;
+    r->depth_function = (GLint)(GL_NEVER + index);
+    plume_find_uniform_locations(program, TILED_UNIFORM_NAMES, r->at[TP_COMPOSITE]);
+    particle_find_uniforms(program, &r->composite_uniforms);
+    return PLUME_OK;
+}
+
+static plume_result build_programs(const particle_view *s, tiled_renderer *r, uint32_t look, tiled_input input) {
+    r->look = look;
+    r->input = input;
+    r->splat_vec4s = tiled_splat_vec4s(look, input);
+    char defines[PROGRAM_DEFINES_SIZE];
+    program_defines(r, defines, sizeof defines);
     struct {
         const char *label, *file;
         GLuint *out;
@@ -84,7 +114,6 @@ static plume_result build_programs(const particle_view *s, tiled_renderer *r, ui
         {"plume draw: tiled control", "render/tiled_control.comp", &r->programs[TP_CONTROL]},
         {"plume draw: tiled entries", "render/tiled_entries.comp", &r->programs[TP_ENTRIES]},
         {"plume draw: tiled ranges", "render/tiled_ranges.comp", &r->programs[TP_RANGES]},
-        {"plume draw: tiled composite", "render/tiled_composite.comp", &r->programs[TP_COMPOSITE]},
         {"plume draw: tiled resolve", "render/tiled_resolve.comp", &r->programs[TP_RESOLVE]},
     };
     plume_result result = PLUME_OK;
@@ -96,12 +125,15 @@ static plume_result build_programs(const particle_view *s, tiled_renderer *r, ui
                                    {GL_FRAGMENT_SHADER, "render/tiled_blend.frag"}};
     if (result == PLUME_OK)
         result = plume_build_program(s->env, "plume draw: tiled blend", blend, 2, NULL, &r->programs[TP_BLEND]);
+    /* The composite for the usual GL_LESS; the first draw with another
+     * function builds its own. */
+    if (result == PLUME_OK) result = tiled_use_depth_function(s->env, r, GL_LESS);
     if (result != PLUME_OK) return result;
-    for (int p = 0; p < TILED_PROGRAMS; ++p) plume_find_uniform_locations(r->programs[p], TILED_UNIFORM_NAMES, r->at[p]);
+    for (int p = 0; p < TILED_PROGRAMS; ++p)
+        if (p != TP_COMPOSITE) plume_find_uniform_locations(r->programs[p], TILED_UNIFORM_NAMES, r->at[p]);
     particle_find_uniforms(r->programs[TP_PROJECT], &r->project_uniforms);
     if (input == TILED_INPUT_TRAIL || input == TILED_INPUT_GROUP_TRAILS)
         trail_find_uniforms(r->programs[TP_PROJECT], &r->trail); /* a group's: u_eye and u_trail_target only */
-    particle_find_uniforms(r->programs[TP_COMPOSITE], &r->composite_uniforms);
     glProgramUniform1i(r->programs[TP_BLEND], r->at[TP_BLEND][TU_PARTICLES], 0);
     return PLUME_OK;
 }
@@ -208,13 +240,16 @@ plume_result tiled_create(const particle_view *s, tiled_renderer *r, uint32_t ca
     return plume_drain_gl_errors(s->env, "plume_system_draw (tiled buffers)");
 }
 
-enum { TILED_GL_OBJECTS = TILED_PROGRAMS + 3 };
+enum { TILED_GL_OBJECTS = TILED_PROGRAMS - 1 + TILED_DEPTH_FUNCTIONS + 3 };
 
+/* The composite's programs are listed from `composites` (programs[TP_COMPOSITE] is one of them). */
 uint32_t tiled_list_gl_objects(const tiled_renderer *r, plume_gl_object *out, uint32_t capacity) {
     plume_gl_object all[TILED_GL_OBJECTS] = {
         {GL_SAMPLER, r->sprite_sampler}, {GL_SAMPLER, r->depth_sampler}, {GL_VERTEX_ARRAY, r->vertex_array}};
     uint32_t n = 3;
-    for (int p = 0; p < TILED_PROGRAMS; ++p) all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[p]};
+    for (int p = 0; p < TILED_PROGRAMS; ++p)
+        if (p != TP_COMPOSITE) all[n++] = (plume_gl_object){GL_PROGRAM, r->programs[p]};
+    for (int f = 0; f < TILED_DEPTH_FUNCTIONS; ++f) all[n++] = (plume_gl_object){GL_PROGRAM, r->composites[f]};
     return plume_list_named_gl_objects(all, n, out, capacity);
 }
 
