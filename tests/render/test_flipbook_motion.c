@@ -250,14 +250,14 @@ static void test_motion_the_sprite_cannot_use_is_refused(void **state) {
 
 #ifndef PLUME_TESTS_THROUGH_TABLE /* build shaders of the module's own */
 /* A compute program of 64 invocations a workgroup that includes `include`
- * and runs `statement` with i its invocation, `inputs` (uvec2) on binding 0
+ * and runs `statement` with i its invocation, `inputs` (uvec4) on binding 0
  * and `outputs` (uvec4) on binding 1. */
 static GLuint build_test_body(const char *label, const char *include, const char *statement) {
     char body[1024];
     snprintf(body, sizeof body,
              "#include \"%s\"\n"
              "layout(local_size_x = 64) in;\n"
-             "layout(std430, binding = 0) buffer Inputs { uvec2 inputs[]; };\n"
+             "layout(std430, binding = 0) buffer Inputs { uvec4 inputs[]; };\n"
              "layout(std430, binding = 1) buffer Outputs { uvec4 outputs[]; };\n"
              "void main() { uint i = gl_GlobalInvocationID.x; %s }\n",
              include, statement);
@@ -272,24 +272,28 @@ static GLuint build_test_body(const char *label, const char *include, const char
 }
 
 /* The shaders' flipbook_cell (a frame's column and row without an integer
- * division) against C's division: seeded frames up to 2^23 and column
+ * division) against C's division: seeded frames below 2^24 and column
  * counts up to 70000, the frames just before and at a row's start, which a
- * rounded reciprocal gets wrong first. */
+ * rounded reciprocal gets wrong first; the reciprocal as the module passes
+ * it (the CPU's 1.0f / columns). */
 static void test_flipbook_cell_matches_integer_division(void **state) {
     (void)state;
     GLuint program =
         build_test_body("flipbook cell test", "render/flipbook_cell.glsl",
-                        "outputs[i] = uvec4(flipbook_cell(inputs[i].x, inputs[i].y, 1.0 / float(inputs[i].y)), 0u, 0u);");
+                        "outputs[i] = uvec4(flipbook_cell(inputs[i].x, inputs[i].y, uintBitsToFloat(inputs[i].z)), 0u, 0u);");
     enum { COUNT = 64 * 4096 };
-    uint32_t(*input)[2] = malloc(sizeof *input * COUNT), (*cells)[4] = malloc(sizeof *cells * COUNT);
+    uint32_t(*input)[4] = malloc(sizeof *input * COUNT), (*cells)[4] = malloc(sizeof *cells * COUNT);
     assert_non_null(input);
     assert_non_null(cells);
     for (uint32_t i = 0; i < COUNT; ++i) {
         uint32_t columns = i % 7 == 0 ? 1u + i / 7 % 64 : 1u + test_random_u32() % 70000u;
-        uint32_t row = test_random_u32() % ((1u << 23) / columns);
-        uint32_t frame = i % 3 == 0 ? test_random_u32() % (1u << 23) : row * columns - (i % 3 == 1 && row > 0);
+        uint32_t row = test_random_u32() % ((1u << 24) / columns);
+        uint32_t frame = i % 3 == 0 ? test_random_u32() % (1u << 24) : row * columns - (i % 3 == 1 && row > 0);
+        float column_width = 1.0f / (float)columns;
         input[i][0] = frame;
         input[i][1] = columns;
+        memcpy(&input[i][2], &column_width, sizeof column_width);
+        input[i][3] = 0;
         for (int c = 0; c < 4; ++c) cells[i][c] = 0xDEADBEEFu; /* poison */
     }
     GLuint frames_buffer = test_buffer_create(sizeof *input * COUNT, input);
@@ -325,7 +329,7 @@ static void test_frames_word_gives_back_the_cells(void **state) {
                                      "outputs[i] = uvec4(frames_word_cell(word, 0u), frames_word_cell(word, 1u));");
     enum { COUNT = 64 * 64 };
     static const uint32_t books[][2] = {{1, 2}, {3, 5}, {7, 1}, {256, 256}, {257, 1}, {1, 257}, {300, 200}, {1000, 65}};
-    uint32_t(*pairs)[2] = malloc(sizeof *pairs * COUNT), (*cells)[4] = malloc(sizeof *cells * COUNT);
+    uint32_t(*pairs)[4] = malloc(sizeof *pairs * COUNT), (*cells)[4] = malloc(sizeof *cells * COUNT);
     assert_true(pairs && cells);
     GLuint pairs_buffer = test_buffer_create(sizeof *pairs * COUNT, NULL);
     GLuint cells_buffer = test_buffer_create(sizeof *cells * COUNT, NULL);
@@ -341,6 +345,7 @@ static void test_frames_word_gives_back_the_cells(void **state) {
         for (uint32_t i = 0; i < COUNT; ++i) {
             pairs[i][0] = i < 4 ? (i & 1) * (frames - 1) : test_random_u32() % frames;
             pairs[i][1] = i < 4 ? (i >> 1) * (frames - 1) : test_random_u32() % frames;
+            pairs[i][2] = pairs[i][3] = 0;
             for (int c = 0; c < 4; ++c) cells[i][c] = 0xDEADBEEFu; /* poison */
         }
         test_buffer_write(pairs_buffer, 0, sizeof *pairs * COUNT, pairs);
