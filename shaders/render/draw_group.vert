@@ -35,13 +35,6 @@ flat out uint v_system;
 const vec2 CORNERS[6] = vec2[6](vec2(-0.5, -0.5), vec2(0.5, -0.5), vec2(0.5, 0.5),
                                 vec2(-0.5, -0.5), vec2(0.5, 0.5), vec2(-0.5, 0.5));
 
-// The texture coordinates of `corner_uv` (0..1 over the quad, v down from
-// the image's top) in frame `frame` of a flipbook of columns x rows.
-vec2 flipbook_uv(uvec2 flipbook, uint frame, vec2 corner_uv) {
-    uvec2 cell = uvec2(frame % flipbook.x, frame / flipbook.x);
-    return (vec2(cell) + corner_uv) / vec2(flipbook);
-}
-
 void place(vec3 world) {
     vec4 view_position = u_view * vec4(world, 1.0);
     gl_Position = u_projection * view_position;
@@ -51,8 +44,9 @@ void place(vec3 world) {
 void emit_frames(uint system, uint frame, uint next, float frame_mix, vec2 corner_uv) {
     v_system = system;
     v_frame_mix = frame_mix;
-    v_uv_frame = flipbook_uv(group_system_flipbook(system), frame, corner_uv);
-    v_uv_next = flipbook_uv(group_system_flipbook(system), next, corner_uv);
+    uvec2 book = group_system_flipbook(system);
+    v_uv_frame = flipbook_frame_uv(frame, book.x, 1.0 / vec2(book), corner_uv);
+    v_uv_next = flipbook_frame_uv(next, book.x, 1.0 / vec2(book), corner_uv);
 }
 
 // Vertex `vertex` of a segment's strip: a cross-section `share` of the way

@@ -19,3 +19,10 @@ uvec2 flipbook_cell(uint frame, uint columns, float column_width) {
     }
     return uvec2(column, row);
 }
+
+// The atlas coordinates of `corner_uv` (0..1 over the quad, v down from the
+// image's top) in frame `frame` of a flipbook of `columns` columns whose
+// frames are `cell_size` of the atlas (1 / columns, 1 / rows).
+vec2 flipbook_frame_uv(uint frame, uint columns, vec2 cell_size, vec2 corner_uv) {
+    return (vec2(flipbook_cell(frame, columns, cell_size.x)) + corner_uv) * cell_size;
+}

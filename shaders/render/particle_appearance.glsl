@@ -80,7 +80,7 @@ vec2 cell_uv(uvec2 cell, vec2 corner_uv) {
 // The texture coordinates of `corner_uv` in flipbook frame `frame`.
 vec2 frame_uv(uint frame, vec2 corner_uv) {
     if (u_sprite_is_array) return corner_uv;
-    return cell_uv(flipbook_cell(frame, u_flipbook.x, u_flipbook_cell.x), corner_uv);
+    return flipbook_frame_uv(frame, u_flipbook.x, u_flipbook_cell, corner_uv);
 }
 
 // A quad's two flipbook frames in one word, as the tiled path's splats

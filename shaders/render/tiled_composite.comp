@@ -208,15 +208,6 @@ bool splat_pixel(uint j, vec2 centre, bool covered, out SplatPixel sp) {
 }
 #endif
 
-#ifdef TILED_GROUP
-// The texture coordinates of `corner_uv` in frame `frame` of a flipbook of
-// `columns` columns whose frames are `cell_size` of the layer (a group's
-// sprites are flipbooks in layers).
-vec2 group_frame_uv(uint columns, vec2 cell_size, uint frame, vec2 corner_uv) {
-    return (vec2(flipbook_cell(frame, columns, cell_size.x)) + corner_uv) * cell_size;
-}
-#endif
-
 #ifdef TILED_TRAIL
 // A trail quad's colour from its near end (t = 0) to its far end, the
 // sprite's coordinates (a segment's columns along the trail, its rows
@@ -281,10 +272,10 @@ void composite_splat(uint j, vec2 centre, bool covered, float scene_window, floa
         vec2 along_x = uv_dx * cell_size;
         vec2 along_y = uv_dy * cell_size;
         float layer = float(group_layer);
-        texel = mix(textureGrad(u_sprite_array, vec3(group_frame_uv(book.x, cell_size, both & 0xFFFFu, corner_uv), layer),
-                                along_x, along_y),
-                    textureGrad(u_sprite_array, vec3(group_frame_uv(book.x, cell_size, both >> 16, corner_uv), layer),
-                                along_x, along_y),
+        vec2 uv_frame = flipbook_frame_uv(both & 0xFFFFu, book.x, cell_size, corner_uv);
+        vec2 uv_next = flipbook_frame_uv(both >> 16, book.x, cell_size, corner_uv);
+        texel = mix(textureGrad(u_sprite_array, vec3(uv_frame, layer), along_x, along_y),
+                    textureGrad(u_sprite_array, vec3(uv_next, layer), along_x, along_y),
                     mix_and_additive.x);
     }
 #else
