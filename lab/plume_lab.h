@@ -288,6 +288,11 @@ typedef struct plume_lab_tiled_knobs {
      * light, trail) from the splats buffer at the pixels it covers: the
      * baseline of that change. */
     bool whole_splat_batch;
+    /* Each camera-facing splat is listed in the tiles its whole quad may
+     * show in, as before the projection bounded it by where its sprite's
+     * frames have texels to show (the sprite's cover, made from the levels
+     * plume uploads): the baseline of that change. */
+    bool whole_quads;
 } plume_lab_tiled_knobs;
 
 /* Before the system's first tiled draw (NULL: all zero).

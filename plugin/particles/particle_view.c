@@ -22,6 +22,8 @@ static void fill_view(system_state *s, particle_view *out) {
         .sprite_texture = s->sprite_texture ? s->sprite_texture : s->desc.host_sprite.texture,
         .sprite_is_array = s->desc.host_sprite.target == GL_TEXTURE_2D_ARRAY,
         .motion_texture = s->motion_texture ? s->motion_texture : s->desc.flipbook_motion.host_texture,
+        .sprite_cover = {.buffer = s->sprite_cover_buffer, .levels = s->sprite_cover_levels,
+                         .motion_reach = s->motion_reach},
         .profiler = s->profiler,
         .attachments = &s->attachments,
         .trail = {.header_buffer = s->trail.header_buffer,

@@ -110,6 +110,13 @@ typedef struct particle_trail_view {
     uint32_t entries;    /* pairs a particle: K - 1 segments, + 1 where its quad is drawn */
 } particle_trail_view;
 
+/* Where the sprite's frames can show (particles/sprite_cover.h). */
+typedef struct particle_sprite_cover {
+    GLuint buffer;       /* the octagons, frame by frame, `levels` a frame; 0: no table (the whole quad) */
+    uint32_t levels;
+    float motion_reach;  /* the flipbook motion's largest component (0..1; 0: no motion) */
+} particle_sprite_cover;
+
 typedef struct particle_view {
     const plume_env *env;
     plume_context *context;
@@ -131,6 +138,7 @@ typedef struct particle_view {
     GLuint sprite_texture;   /* 0: none; plume's own or the host's (host_texture) */
     bool sprite_is_array;    /* the host's GL_TEXTURE_2D_ARRAY: a frame per layer */
     GLuint motion_texture;   /* the flipbook's motion (desc->flipbook_motion), 0: none */
+    particle_sprite_cover sprite_cover;
     particle_fragment_view fragment; /* desc->path PLUME_PATH_FRAGMENT only */
     /* The current draw's light: the draw sets it from the frame
      * (particles_find_view leaves it zero). */

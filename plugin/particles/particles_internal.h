@@ -192,6 +192,11 @@ typedef struct system_state {
     plume_upload_ring emitter_ring; /* its buffer current: PLUME_MAX_EMITTERS Emitters */
     GLuint sprite_texture;   /* 0: no texture */
     GLuint motion_texture;   /* the flipbook's motion, plume's own (0: none or the host's) */
+    /* Where the sprite's frames can show (sprite_cover.h): octagons of
+     * sprite_cover_levels levels a frame; 0: no table (the whole quad). */
+    GLuint sprite_cover_buffer;
+    uint32_t sprite_cover_levels;
+    float motion_reach;      /* plume_particles_load_flipbook_motion's */
 
     emitter_clock clocks[PLUME_MAX_EMITTERS];
     emission_window window;
@@ -412,11 +417,22 @@ void mesh_reset(system_state *s);
  * owns none). No texture described: *out_texture = 0 and PLUME_OK. Fills
  * *width / *height with the image's size, *layers with a host array's
  * layers (else 1). Restores the GL state it uses. */
+typedef struct loaded_sprite_cover {
+    const plume_system_desc *desc;
+    float *octagons;   /* the system's allocator's; NULL: none (the host's sprite, or a book too large) */
+    uint32_t levels;
+} loaded_sprite_cover;
+/* ... and where plume loaded the pixels, *cover: the frames' octagons
+ * (sprite_cover.h), which the caller frees. */
 plume_result plume_particles_load_texture(const plume_env *env, const plume_system_desc *desc, GLuint *out_texture,
-                                          uint32_t *width, uint32_t *height, uint32_t *layers);
+                                          uint32_t *width, uint32_t *height, uint32_t *layers,
+                                          loaded_sprite_cover *cover);
 /* Loads the flipbook's motion (not premultiplied) or checks the host's,
- * refusing a size other than `sprite`'s (its width and height resolved). */
+ * refusing a size other than `sprite`'s (its width and height resolved).
+ * *reach: how far its largest component reaches (sprite_motion_reach; 1 for
+ * the host's, whose pixels plume does not read; 0 without a motion). */
 plume_result plume_particles_load_flipbook_motion(const plume_env *env, const plume_flipbook_motion *motion,
-                                                  const plume_texture_desc *sprite, GLuint *out_texture);
+                                                  const plume_texture_desc *sprite, GLuint *out_texture,
+                                                  float *reach);
 
 #endif

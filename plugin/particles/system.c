@@ -8,6 +8,7 @@
 
 #include "fragment_particles.h"
 #include "update_passes.h"
+#include "particles/sprite_cover.h"
 
 /* ---- Handles ----------------------------------------------------------------- */
 
@@ -144,7 +145,16 @@ static plume_result create_gl_objects(system_state *s, plume_gl_scope *scope) {
     /* Last, so that a bad texture file also proves the cleanup of everything
      * made before it. */
     uint32_t width = 0, height = 0, layers = 1;
-    r = plume_particles_load_texture(&s->env, &s->desc, &s->sprite_texture, &width, &height, &layers);
+    loaded_sprite_cover cover;
+    r = plume_particles_load_texture(&s->env, &s->desc, &s->sprite_texture, &width, &height, &layers, &cover);
+    /* The tiled draw reads the cover (the compute path's). */
+    if (r == PLUME_OK && cover.octagons && !fragment) {
+        GLsizeiptr bytes = (GLsizeiptr)((size_t)s->desc.appearance.texture.columns * s->desc.appearance.texture.rows *
+                                        cover.levels * SPRITE_COVER_FLOATS * sizeof(float));
+        r = particles_create_buffer(s, bytes, cover.octagons, "plume particles: sprite cover", &s->sprite_cover_buffer);
+        if (r == PLUME_OK) s->sprite_cover_levels = cover.levels;
+    }
+    plume_free(&s->env, cover.octagons);
     if (r != PLUME_OK) return r;
     plume_texture_desc *texture = &s->desc.appearance.texture;
     texture->path = NULL;
@@ -154,7 +164,7 @@ static plume_result create_gl_objects(system_state *s, plume_gl_scope *scope) {
     /* An array's frames are its layers: a flipbook of one row. */
     if (s->desc.host_sprite.target == GL_TEXTURE_2D_ARRAY) texture->columns = layers, texture->rows = 1;
     plume_flipbook_motion *motion = &s->desc.flipbook_motion;
-    r = plume_particles_load_flipbook_motion(&s->env, motion, texture, &s->motion_texture);
+    r = plume_particles_load_flipbook_motion(&s->env, motion, texture, &s->motion_texture, &s->motion_reach);
     if (r != PLUME_OK) return r;
     if (motion->path || motion->pixels || motion->host_texture) motion->width = width, motion->height = height;
     motion->path = NULL;
@@ -175,6 +185,7 @@ static uint32_t list_own_gl_objects(const system_state *s, plume_gl_object *out,
         {GL_PROGRAM, s->simulate_program}, {GL_BUFFER, s->live_list_buffer},
         {GL_TEXTURE, s->sprite_texture},   {GL_PROGRAM, s->compact_scan_program},
         {GL_PROGRAM, s->compact_scatter_program}, {GL_TEXTURE, s->motion_texture},
+        {GL_BUFFER, s->sprite_cover_buffer},
     };
     return plume_list_named_gl_objects(all, SYSTEM_GL_OBJECTS, out, capacity);
 }

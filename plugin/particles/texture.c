@@ -1,13 +1,14 @@
 /* The particle sprite and its flipbook's motion: read from a file (decoded
  * by stb_image) or taken from RGBA8 pixels, and uploaded with mipmaps; the
  * sprite premultiplied by alpha (so filtering never bleeds colour from
- * transparent texels), the motion kept as RG8 (its two channels); or the
- * host's texture, checked. */
+ * transparent texels), the motion kept as RG8 (its two channels), their
+ * levels made here (mip_chain.h); or the host's texture, checked. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "particles_internal.h"
+#include "particles/sprite_cover.h"
 
 /* Static, so a host that links its own stb_image gets no duplicate symbols;
  * files are read here (through the system's allocator) and decoded from
@@ -84,11 +85,12 @@ static void keep_red_and_green(unsigned char *rgba, size_t pixel_count) {
     }
 }
 
-/* `pixels`: RGBA8, or RG8 where `two_channels` (a flipbook's motion, whose
+/* `chain`: RGBA8 levels, or RG8 (two channels: a flipbook's motion, whose
  * blue and alpha no shader reads: half the bytes for the composite's
  * texture cache to hold). */
-static plume_result upload(const plume_env *env, const unsigned char *pixels, bool two_channels, uint32_t width,
-                           uint32_t height, const char *label, GLuint *out_texture) {
+static plume_result upload(const plume_env *env, const mip_chain *chain, const char *label, GLuint *out_texture) {
+    bool two_channels = chain->channels == 2;
+    uint32_t width = chain->width[0], height = chain->height[0];
     GLint max_size = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
     if (width > (uint32_t)max_size || height > (uint32_t)max_size) {
@@ -108,9 +110,10 @@ static plume_result upload(const plume_env *env, const unsigned char *pixels, bo
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
     glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
     glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
-    glTexImage2D(GL_TEXTURE_2D, 0, two_channels ? GL_RG8 : GL_RGBA8, (GLsizei)width, (GLsizei)height, 0,
-                 two_channels ? GL_RG : GL_RGBA, GL_UNSIGNED_BYTE, pixels);
-    glGenerateMipmap(GL_TEXTURE_2D);
+    for (uint32_t level = 0; level < chain->count; ++level)
+        glTexImage2D(GL_TEXTURE_2D, (GLint)level, two_channels ? GL_RG8 : GL_RGBA8, (GLsizei)chain->width[level],
+                     (GLsizei)chain->height[level], 0, two_channels ? GL_RG : GL_RGBA, GL_UNSIGNED_BYTE,
+                     chain->level[level]);
     plume_label_gl_object(env, GL_TEXTURE, texture, label);
     plume_gl_scope_end(&scope);
     plume_result result = plume_drain_gl_errors(env, "plume_system_create (texture upload)");
@@ -259,10 +262,13 @@ static plume_result read_image(const plume_env *env, const image_source *source,
 
 /* Loads the image, refusing it (before any upload) where `fits` says no. */
 typedef bool (*image_fits)(const plume_env *env, const void *context, uint32_t width, uint32_t height);
+/* What is derived from plume's own pixels as uploaded (the sprite
+ * premultiplied, the motion as RG8) before they are freed. */
+typedef plume_result (*image_derive)(const plume_env *env, void *context, const mip_chain *chain);
 
 static plume_result load_image(const plume_env *env, const image_source *source, image_fits fits,
-                               const void *fits_context, GLuint *out_texture, uint32_t *width, uint32_t *height,
-                               uint32_t *layers) {
+                               const void *fits_context, image_derive derive, void *derive_context,
+                               GLuint *out_texture, uint32_t *width, uint32_t *height, uint32_t *layers) {
     *out_texture = 0;
     *width = *height = 0;
     *layers = 1;
@@ -281,7 +287,13 @@ static plume_result load_image(const plume_env *env, const image_source *source,
         size_t pixel_count = (size_t)*width * *height;
         if (source->motion) keep_red_and_green(rgba, pixel_count);
         else premultiply(rgba, pixel_count);
-        result = upload(env, rgba, source->motion, *width, *height, source->label, out_texture);
+        mip_chain chain;
+        result = mip_chain_build(env, rgba, source->motion ? 2 : 4, *width, *height, &chain);
+        if (result == PLUME_OK) {
+            result = upload(env, &chain, source->label, out_texture);
+            if (result == PLUME_OK) result = derive(env, derive_context, &chain);
+            mip_chain_free(env, &chain);
+        }
     }
     if (decoded) stbi_image_free(rgba);
     else plume_free(env, rgba);
@@ -298,8 +310,21 @@ static bool flipbook_fits(const plume_env *env, const void *context, uint32_t wi
     return false;
 }
 
+/* The sprite's cover, for a book whose table is not too large. */
+static plume_result derive_sprite_cover(const plume_env *env, void *context, const mip_chain *chain) {
+    loaded_sprite_cover *cover = context;
+    const plume_texture_desc *texture = &cover->desc->appearance.texture;
+    uint64_t octagons = (uint64_t)texture->columns * texture->rows * chain->count;
+    if (octagons == 0 || octagons > SPRITE_COVER_MOST_OCTAGONS) return PLUME_OK;
+    cover->octagons = plume_alloc(env, (size_t)octagons * SPRITE_COVER_FLOATS * sizeof(float));
+    if (!cover->octagons) return PLUME_ERROR_OUT_OF_MEMORY;
+    cover->levels = chain->count;
+    return sprite_cover_build(env, chain, texture->columns, texture->rows, cover->octagons);
+}
+
 plume_result plume_particles_load_texture(const plume_env *env, const plume_system_desc *desc, GLuint *out_texture,
-                                          uint32_t *width, uint32_t *height, uint32_t *layers) {
+                                          uint32_t *width, uint32_t *height, uint32_t *layers,
+                                          loaded_sprite_cover *cover) {
     const plume_texture_desc *texture = &desc->appearance.texture;
     const image_source source = {"appearance.texture",
                                  "host_sprite.texture",
@@ -312,7 +337,9 @@ plume_result plume_particles_load_texture(const plume_env *env, const plume_syst
                                  desc->host_sprite.target,
                                  false,
                                  "plume particles: sprite"};
-    return load_image(env, &source, flipbook_fits, desc, out_texture, width, height, layers);
+    *cover = (loaded_sprite_cover){.desc = desc};
+    return load_image(env, &source, flipbook_fits, desc, derive_sprite_cover, cover, out_texture, width, height,
+                      layers);
 }
 
 static bool motion_fits(const plume_env *env, const void *context, uint32_t width, uint32_t height) {
@@ -324,8 +351,16 @@ static bool motion_fits(const plume_env *env, const void *context, uint32_t widt
     return false;
 }
 
+static plume_result derive_motion_reach(const plume_env *env, void *context, const mip_chain *chain) {
+    (void)env;
+    /* Level 0's: a level's mean lies within the texels it is made of. */
+    *(float *)context = sprite_motion_reach(chain->level[0], (size_t)chain->width[0] * chain->height[0]);
+    return PLUME_OK;
+}
+
 plume_result plume_particles_load_flipbook_motion(const plume_env *env, const plume_flipbook_motion *motion,
-                                                  const plume_texture_desc *sprite, GLuint *out_texture) {
+                                                  const plume_texture_desc *sprite, GLuint *out_texture,
+                                                  float *reach) {
     const image_source source = {"flipbook_motion",
                                  "flipbook_motion.host_texture",
                                  "a flipbook motion is one",
@@ -338,5 +373,8 @@ plume_result plume_particles_load_flipbook_motion(const plume_env *env, const pl
                                  true,
                                  "plume particles: flipbook motion"};
     uint32_t width = 0, height = 0, layers = 1;
-    return load_image(env, &source, motion_fits, sprite, out_texture, &width, &height, &layers);
+    /* The host's motion may slide as far as any. */
+    *reach = motion->host_texture ? 1.0f : 0.0f;
+    return load_image(env, &source, motion_fits, sprite, derive_motion_reach, reach, out_texture, &width, &height,
+                      &layers);
 }

@@ -12,7 +12,8 @@ static const char *const PARTICLE_UNIFORM_NAMES[PARTICLE_UNIFORMS + 1] = {
     "u_sprite_array",   "u_flipbook_motion", "u_has_motion",    "u_motion_strength",    "u_light_direction",
     "u_light_color",    "u_ambient_color",   "u_view",          "u_projection",         "u_inverse_projection",
     "u_camera_right",   "u_camera_up",       "u_soft_fade_distance", "u_viewport_size", "u_depth_convention",
-    "u_self_shadow",    "u_shadow_map_size", "u_shadow_slices",   "u_flipbook_cell",  NULL};
+    "u_self_shadow",    "u_shadow_map_size", "u_shadow_slices",   "u_flipbook_cell",  "u_sprite_cover_levels",
+    "u_sprite_cover_reach", NULL};
 
 void particle_find_uniforms(GLuint program, particle_uniforms *out) {
     plume_find_uniform_locations(program, PARTICLE_UNIFORM_NAMES, out->at);
@@ -67,6 +68,12 @@ void particle_set_appearance_uniforms(const particle_view *view, const particle_
     glUniform1i(at[PU_FLIPBOOK_MOTION], PLUME_TEXTURE_UNIT_FLIPBOOK_MOTION);
     glUniform1i(at[PU_HAS_MOTION], view->motion_texture != 0);
     glUniform1f(at[PU_MOTION_STRENGTH], d->flipbook_motion.strength);
+    /* Where the frames can show: the table's levels (0: none), a frame's
+     * texels across and down, and the farthest the motion slides a read. */
+    glUniform1ui(at[PU_SPRITE_COVER_LEVELS], view->sprite_cover.levels);
+    glUniform3f(at[PU_SPRITE_COVER_REACH], (float)a->texture.width / (float)a->texture.columns,
+                (float)a->texture.height / (float)a->texture.rows,
+                view->sprite_cover.motion_reach * d->flipbook_motion.strength);
 }
 
 void particle_set_light_uniforms(const particle_view *view, const particle_uniforms *u) {

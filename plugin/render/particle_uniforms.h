@@ -23,6 +23,8 @@ typedef enum particle_uniform {
     PU_SELF_SHADOW, PU_SHADOW_MAP_SIZE, PU_SHADOW_SLICES,
     /* The appearance's again (1 / PU_FLIPBOOK: the shaders divide by no uniform). */
     PU_FLIPBOOK_CELL,
+    /* Where the sprite's frames can show (render/splat_cover.glsl). */
+    PU_SPRITE_COVER_LEVELS, PU_SPRITE_COVER_REACH,
     PARTICLE_UNIFORMS
 } particle_uniform;
 

@@ -95,7 +95,8 @@ plume_result plume_lab_tiled_set_knobs(plume_context *context, plume_system syst
                                .whole_tile_lists = knobs->whole_tile_lists,
                                .hit_lists = knobs->hit_lists,
                                .raster_blend = knobs->raster_blend,
-                               .whole_splat_batch = knobs->whole_splat_batch};
+                               .whole_splat_batch = knobs->whole_splat_batch,
+                               .whole_quads = knobs->whole_quads};
     return tiled_set_knobs(context, system, &inside);
 }
 

@@ -287,6 +287,16 @@ static bool shades_hit_lists(const tiled_source *src, const tiled_renderer *r, c
     return src->trail || t->factor > 1 || (particles_look_features(src->s->desc) & LOOK_ORIENTED);
 }
 
+/* Where the sprite's frames can show (splat_cover.glsl), at the state's
+ * binding (which the projection and the entries pass do not read): a
+ * system's camera-facing splats read it where the uniforms say there is a
+ * table (the program in use's, `u`; none under the lab's whole_quads). */
+static void bind_sprite_cover(const tiled_source *src, const tiled_renderer *r, const particle_uniforms *u) {
+    if (src->group || src->trail) return;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PLUME_BINDING_TILED_SPRITE_COVER, src->s->sprite_cover.buffer);
+    if (r->knobs.whole_quads) glUniform1ui(u->at[PU_SPRITE_COVER_LEVELS], 0);
+}
+
 static void build_entries(const tiled_source *src, tiled_renderer *r, const draw_frame *frame, const tiled_target *t,
                           const uint32_t tiles[2]) {
     const particle_view *s = src->s;
@@ -312,6 +322,7 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     glProgramUniform1ui(p, at[TU_CAPACITY], capacity);
     set_lab_knobs(r, p, at);
     bind_projected(src, r, frame);
+    bind_sprite_cover(src, r, &r->project_uniforms);
     if (src->trail || (src->group && src->group->trails)) trail_set_target(p, r->trail.target, t->width, t->height);
     particle_set_light_uniforms(s, &r->project_uniforms);
     if (r->dense) count_dense_ranks(src, r, frame);
@@ -339,8 +350,12 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     glUseProgram(e);
     glProgramUniform1ui(e, r->at[TP_ENTRIES][TU_CAPACITY], capacity);
     glProgramUniform2ui(e, r->at[TP_ENTRIES][TU_TILES], tiles[0], tiles[1]);
+    /* The frames' cover, as the projection read it. */
+    if (!src->group) particle_set_appearance_uniforms(s, &r->entries_uniforms);
+    bind_sprite_cover(src, r, &r->entries_uniforms);
     dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    particle_bind_storage(PLUME_BINDING_STATE, drawn_count_buffer(src));
     draw_stage_end(s, PLUME_DRAW_STAGE_ENTRIES);
 }
 

@@ -76,6 +76,7 @@ typedef struct tiled_knobs {
     int hit_lists;         /* 1: the composite shades each pixel's hits, -1: each splat as tested; 0: draw's choice */
     bool raster_blend;     /* the blend pass even where the composite could blend onto the host's colour */
     bool whole_splat_batch; /* the composite's batch holds whole splats, not their maps and ranks */
+    bool whole_quads;      /* a splat's tiles are its quad's, not where its sprite's frames show */
 } tiled_knobs;
 
 /* Host depth functions, GL_NEVER .. GL_ALWAYS. */
@@ -94,7 +95,7 @@ typedef struct tiled_renderer {
     uint32_t look;
     uint32_t input; /* a tiled_input (tiled_internal.h) */
     /* The appearance and light of the programs that draw particles. */
-    particle_uniforms project_uniforms, composite_uniforms;
+    particle_uniforms project_uniforms, entries_uniforms, composite_uniforms;
     trail_uniforms trail;       /* a trail system's projection (render/trail_geometry.glsl) */
     GLuint sprite_sampler, depth_sampler;
     GLuint vertex_array;        /* the blend's full-screen pass: no vertices */

@@ -132,6 +132,7 @@ static plume_result build_programs(const particle_view *s, tiled_renderer *r, ui
     for (int p = 0; p < TILED_PROGRAMS; ++p)
         if (p != TP_COMPOSITE) plume_find_uniform_locations(r->programs[p], TILED_UNIFORM_NAMES, r->at[p]);
     particle_find_uniforms(r->programs[TP_PROJECT], &r->project_uniforms);
+    particle_find_uniforms(r->programs[TP_ENTRIES], &r->entries_uniforms);
     if (input == TILED_INPUT_TRAIL || input == TILED_INPUT_GROUP_TRAILS)
         trail_find_uniforms(r->programs[TP_PROJECT], &r->trail); /* a group's: u_eye and u_trail_target only */
     glProgramUniform1i(r->programs[TP_BLEND], r->at[TP_BLEND][TU_PARTICLES], 0);

@@ -204,6 +204,14 @@ uvec2 splat_word_pixel(float word) {
 // pixels, which bounds the function's terms for the margin. Precise, so that
 // the projection (which counts a splat's tiles) and the entries pass (which
 // lists them) find the same tiles from the same words.
+// Where a splat can show on its quad (render/splat_cover.glsl): bounds of
+// s, t, s + t and s - t, lower in lo, upper in hi. Camera-facing splats
+// only; an oriented quad's tiles are its whole quad's.
+struct SplatCover {
+    vec4 lo, hi;
+};
+const SplatCover WHOLE_QUAD = SplatCover(vec4(0.0, 0.0, 0.0, -1.0), vec4(1.0, 1.0, 2.0, 1.0));
+
 void narrow_span(vec3 row, float y0, float y1, float right, inout ivec2 span) {
     const float tile = float(TILED_TILE_SIZE);
     precise float largest_y = max(row.y * y0, row.y * y1) + row.z;
@@ -239,16 +247,23 @@ void narrow_span(vec3 row, float y0, float y1, float right, inout ivec2 span) {
 // sweep past, a thin segment's off its diagonal, every tile but a few of a
 // quad across the eye's plane (whose box is the screen). A row costs a few
 // divisions, not a test a tile.
-ivec2 splat_row_tiles(vec4 map[SPLAT_MAP_VEC4S], uint y, uvec2 columns) {
+ivec2 splat_row_tiles(vec4 map[SPLAT_MAP_VEC4S], SplatCover cover, uint y, uvec2 columns) {
     float y0 = float(y * TILE_SIZE), y1 = y0 + float(TILE_SIZE), right = float((columns.y + 1u) * TILE_SIZE);
     ivec2 span = ivec2(columns);
 #ifndef PLUME_LOOK_ORIENTED
+    // The cover's eight sides, each a row of the pixel -> quad map (precise:
+    // the projection and the entries pass must find the same tiles).
     vec4 m0 = map[0], m1 = map[1];
-    vec3 s = vec3(m1.x, m1.z, -(m1.x * m0.x + m1.z * m0.y)), t = vec3(m1.y, m1.w, -(m1.y * m0.x + m1.w * m0.y));
-    narrow_span(s, y0, y1, right, span);
-    narrow_span(t, y0, y1, right, span);
-    narrow_span(vec3(0.0, 0.0, 1.0) - s, y0, y1, right, span);
-    narrow_span(vec3(0.0, 0.0, 1.0) - t, y0, y1, right, span);
+    precise vec3 s = vec3(m1.x, m1.z, -(m1.x * m0.x + m1.z * m0.y)), t = vec3(m1.y, m1.w, -(m1.y * m0.x + m1.w * m0.y));
+    precise vec3 sum = s + t, difference = s - t;
+    narrow_span(s - vec3(0.0, 0.0, cover.lo.x), y0, y1, right, span);
+    narrow_span(t - vec3(0.0, 0.0, cover.lo.y), y0, y1, right, span);
+    narrow_span(vec3(0.0, 0.0, cover.hi.x) - s, y0, y1, right, span);
+    narrow_span(vec3(0.0, 0.0, cover.hi.y) - t, y0, y1, right, span);
+    narrow_span(sum - vec3(0.0, 0.0, cover.lo.z), y0, y1, right, span);
+    narrow_span(vec3(0.0, 0.0, cover.hi.z) - sum, y0, y1, right, span);
+    narrow_span(difference - vec3(0.0, 0.0, cover.lo.w), y0, y1, right, span);
+    narrow_span(vec3(0.0, 0.0, cover.hi.w) - difference, y0, y1, right, span);
 #else
     vec3 row0 = map[0].xyz, row1 = map[1].xyz, row2 = map[2].xyz;
     narrow_span(row0, y0, y1, right, span);

@@ -5,6 +5,7 @@
 // (splat_row_tiles, as the projection found them). Nothing on a frame that
 // overflows the budget.
 #include "render/tiled_common.glsl"
+#include "render/splat_cover.glsl"
 
 layout(local_size_x = PLUME_TILED_PROJECT_GROUP_SIZE) in;
 
@@ -26,9 +27,10 @@ void main() {
     uvec2 tile0 = splat_word_pixel(box.x) / TILE_SIZE, tile1 = splat_word_pixel(box.y) / TILE_SIZE;
     vec4 map[SPLAT_MAP_VEC4S];
     for (uint k = 0u; k < uint(SPLAT_MAP_VEC4S); ++k) map[k] = splats[base + k];
+    SplatCover cover = splat_cover(map, floatBitsToUint(box.z), box.w);
     bool whole_box = end - at == (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
     for (uint y = tile0.y; y <= tile1.y; ++y) {
-        ivec2 span = whole_box ? ivec2(tile0.x, tile1.x) : splat_row_tiles(map, y, uvec2(tile0.x, tile1.x));
+        ivec2 span = whole_box ? ivec2(tile0.x, tile1.x) : splat_row_tiles(map, cover, y, uvec2(tile0.x, tile1.x));
         for (int x = span.x; x <= span.y && at < end; ++x) entries[at++] = uvec2(y * u_tiles.x + uint(x), rank);
     }
     // The projection counted the same tiles; were it ever to count more,

@@ -9,6 +9,7 @@
 #include "render/particle_appearance.glsl"
 #include "render/self_shadow.glsl"
 #include "render/tiled_common.glsl"
+#include "render/splat_cover.glsl"
 #include "shared/scene_depth.glsl"
 
 layout(local_size_x = PLUME_TILED_PROJECT_GROUP_SIZE) in;
@@ -201,9 +202,19 @@ bool place_quad(uint base, vec3 centre, QuadEdges edges, out ivec2 first, out iv
 
 // The rest of the splat, once its map and spare word are written: colour,
 // tiles, frames, light; returns the tiles of its box it may show in
-// (splat_row_tiles).
+// (splat_row_tiles), where its sprite's frames can show (splat_cover).
 uint finish_splat(uint base, ivec2 first, ivec2 last, vec4 color, uint frames, float mix_word, vec3 light,
                   vec3 emissive, bool lit) {
+    // The map as written (the words the entries pass reads), after the
+    // caller's spare word.
+    vec4 map[SPLAT_MAP_VEC4S];
+    for (uint k = 0u; k < uint(SPLAT_MAP_VEC4S); ++k) map[k] = splats[base + k];
+    SplatCover cover = splat_cover(map, frames, mix_word);
+    if (cover_is_empty(cover)) return 0u; // its frames are transparent where it is read
+#ifndef PLUME_LOOK_ORIENTED
+    narrow_to_cover(map, cover, u_target_size, first, last);
+    if (any(greaterThan(first, last))) return 0u;
+#endif
     uvec2 tile0 = uvec2(first) / TILE_SIZE, tile1 = uvec2(last) / TILE_SIZE;
     splats[base + SPLAT_COLOR] = color;
     splats[base + SPLAT_TILES] = vec4(splat_pixel_word(uvec2(first)), splat_pixel_word(uvec2(last)),
@@ -213,13 +224,9 @@ uint finish_splat(uint base, ivec2 first, ivec2 last, vec4 color, uint frames, f
 #endif
     uint box = (tile1.x - tile0.x + 1u) * (tile1.y - tile0.y + 1u);
     if (box == 1u || u_box_tiles) return box;
-    // The map as written (the words the entries pass reads), after the
-    // caller's spare word.
-    vec4 map[SPLAT_MAP_VEC4S];
-    for (uint k = 0u; k < uint(SPLAT_MAP_VEC4S); ++k) map[k] = splats[base + k];
     uint tiles = 0u;
     for (uint y = tile0.y; y <= tile1.y; ++y) {
-        ivec2 span = splat_row_tiles(map, y, uvec2(tile0.x, tile1.x));
+        ivec2 span = splat_row_tiles(map, cover, y, uvec2(tile0.x, tile1.x));
         tiles += uint(max(span.y - span.x + 1, 0));
     }
     return tiles;

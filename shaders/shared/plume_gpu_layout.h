@@ -83,6 +83,7 @@
 #define PLUME_BINDING_TILED_GROUP_RECORDS 0 /* a draw group's projection: its records (the motions' number: it reads none) */
 #define PLUME_BINDING_TILED_TRAIL_HEADERS 3 /* a trail system's projection: the trail history (the state's number: it reads none) */
 #define PLUME_BINDING_TILED_TRAIL_POINTS 4  /* ... and its points (the entries' number: the entries pass binds them after) */
+#define PLUME_BINDING_TILED_SPRITE_COVER 3  /* a system's camera-facing projection and entries: where its frames can show (the state's number: neither reads it; bound before each) */
 
 /* ---- Tiled draw: records and sizes ---- */
 #define PLUME_TILED_PROJECT_GROUP_SIZE 256

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "plume/plume_particles.h"
@@ -270,6 +271,100 @@ static void test_splats_are_listed_in_the_tiles_they_may_show_in(void **state) {
     free(tested);
 }
 
+/* A flipbook of 3 x 2 frames of 15 x 17 texels (an atlas that halves
+ * unevenly), each frame transparent but for a few seeded opaque texels,
+ * anywhere up to its cell's edges (one frame none at all), and a seeded
+ * motion texture sliding each read up to 0.2 of a frame: what the cover of
+ * the frames (particles/sprite_cover.h) must hold at every level the
+ * composite may read. */
+enum { MARKED_COLUMNS = 3, MARKED_ROWS = 2, MARKED_W = 45, MARKED_H = 34 };
+static unsigned char marked_sprite[MARKED_W * MARKED_H * 4], marked_motion[MARKED_W * MARKED_H * 4];
+
+static void make_marked_book(void) {
+    memset(marked_sprite, 0, sizeof marked_sprite);
+    for (uint32_t frame = 0; frame + 1 < MARKED_COLUMNS * MARKED_ROWS; ++frame) {
+        uint32_t marks = 1 + test_random_below(3), cw = MARKED_W / MARKED_COLUMNS, ch = MARKED_H / MARKED_ROWS;
+        for (uint32_t m = 0; m < marks; ++m) {
+            uint32_t x = frame % MARKED_COLUMNS * cw + test_random_below(cw);
+            uint32_t y = frame / MARKED_COLUMNS * ch + test_random_below(ch);
+            unsigned char *p = &marked_sprite[4 * (y * MARKED_W + x)];
+            p[0] = (unsigned char)(100 + test_random_below(156));
+            p[1] = (unsigned char)test_random_below(256);
+            p[2] = 255;
+            p[3] = 255;
+        }
+    }
+    for (size_t i = 0; i < sizeof marked_motion; ++i) marked_motion[i] = (unsigned char)test_random_below(256);
+}
+
+static void marked_book(plume_system_desc *desc) {
+    desc->appearance.texture = (plume_texture_desc){.pixels = marked_sprite, .width = MARKED_W, .height = MARKED_H,
+                                                    .columns = MARKED_COLUMNS, .rows = MARKED_ROWS};
+    desc->flipbook_motion = (plume_flipbook_motion){
+        .pixels = marked_motion, .width = MARKED_W, .height = MARKED_H, .strength = 0.2f};
+    /* From a few pixels across (the coarsest levels) to half the target,
+     * turned every way; frames cross-faded (lives of a few updates). */
+    desc->emitters[0].size = (plume_range){0.02f, 3.5f};
+    desc->emitters[0].lifetime = (plume_range){0.003f, 0.009f};
+    desc->appearance.color_over_life.keys[0].rgba[3] = 0.6f;
+}
+
+/* A camera-facing splat is listed only in the tiles where its sprite's
+ * frames have texels to show at the levels its size reads, grown by the
+ * motion's slide (the sprite's cover): the marked flipbook above, its
+ * particles from a few pixels to half the target across, draws the same
+ * picture, to the bit, as listed in the tiles of its whole quad (the lab's
+ * whole_quads), at tiles of 16 and 8, full and 1/2 resolution, unchunked
+ * and without early termination (each splat left out adds exactly zero
+ * where it is); with fewer entries. A tile the cover leaves out that a read
+ * takes a texel in changes the pixels there. */
+static void test_splats_are_listed_where_their_sprite_shows(void **state) {
+    (void)state;
+    render_camera c = render_make_camera();
+    make_marked_book();
+    uint32_t seed = test_random_below(1u << 20);
+    printf("  seed %u\n", seed);
+    const uint32_t tile_sizes[2] = {16, 8}, resolutions[2] = {PLUME_DRAW_FULL, PLUME_DRAW_HALF};
+    const float centre[3] = {0.0f, 0.0f, -7.0f};
+    float *whole = render_new_image(), *covered = render_new_image();
+    const plume_lab_tiled_knobs whole_quads = {.whole_quads = true};
+    for (int t = 0; t < 2; ++t)
+        for (int r = 0; r < 2; ++r) {
+            uint32_t entries[2];
+            float *images[2] = {whole, covered};
+            for (int way = 0; way < 2; ++way) {
+                plume_system system = render_cloud_with(centre, 3.0f, 1.0f, 400, seed, false, marked_book);
+                assert_int_equal(plume_lab_tiled_configure(fixture_context(), system, tile_sizes[t], 0, false,
+                                                           PLUME_SORT_AUTOMATIC, PLUME_LAB_TILED_UNCHUNKED),
+                                 PLUME_OK);
+                assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, way == 0 ? &whole_quads : NULL),
+                                 PLUME_OK);
+                assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
+                plume_frame_desc frame = render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f);
+                frame.draw_resolution = resolutions[r];
+                for (int f = 0; f < 4; ++f) {
+                    render_frame(system, &c, frame, true, 0, 1.0f, images[way]);
+                    glFinish();
+                }
+                plume_profile profile;
+                assert_int_equal(plume_system_get_profile(fixture_context(), system, &profile), PLUME_OK);
+                assert_int_equal(profile.draw_path, PLUME_DRAW_PATH_TILED);
+                entries[way] = profile.tiled_entries;
+                assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+            }
+            int pixels = render_covered_pixels(whole);
+            float largest = render_largest_difference(whole, covered);
+            printf("  tile %u, 1/%d: %u entries by whole quads, %u by the sprite's cover; %d pixels covered, "
+                   "%.3g/255 apart\n",
+                   tile_sizes[t], 1 << r, entries[0], entries[1], pixels, (double)(largest * 255.0f));
+            assert_true(pixels > RENDER_WIDTH * RENDER_HEIGHT / 50);
+            assert_true(largest == 0.0f);
+            assert_true(entries[1] < entries[0]);
+        }
+    free(whole);
+    free(covered);
+}
+
 /* The composite shades the splats a pixel's tests found, in order (hit
  * lists: trails, oriented quads, lowered resolutions), or each splat as it
  * tests it (camera-facing puffs at full resolution): the same test decides
@@ -343,6 +438,8 @@ const struct CMUnitTest compositor_knobs_tests[] = {
     cmocka_unit_test_setup_teardown(test_opacity_cull_leaves_out_the_faint, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_blend_covers_the_tiles_with_particles, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown(test_splats_are_listed_in_the_tiles_they_may_show_in, fixture_setup,
+                                    fixture_teardown),
+    cmocka_unit_test_setup_teardown(test_splats_are_listed_where_their_sprite_shows, fixture_setup,
                                     fixture_teardown),
     cmocka_unit_test_setup_teardown(test_hit_lists_shade_what_each_splat_tested_shades, fixture_setup,
                                     fixture_teardown),

@@ -51,15 +51,45 @@ static unsigned char *premultiplied(const unsigned char *rgba, size_t count) {
     return out;
 }
 
+/* Uploads `layers` square RGBA8 images of `size` (a power of two), one
+ * after another, and their levels as plume makes its own (the mean of each
+ * 2 x 2 texels, rounded to the nearest byte: particles/mip_chain.h), so
+ * that the host's texture and the same pixels given as data draw alike to
+ * the bit; GL_TEXTURE_2D (one layer) or GL_TEXTURE_2D_ARRAY. */
+static void upload_with_plume_levels(GLenum target, const unsigned char *texels, int size, int layers) {
+    unsigned char *level = malloc(4 * (size_t)size * size * layers), *next = malloc(4 * (size_t)size * size * layers);
+    assert_true(level && next);
+    memcpy(level, texels, 4 * (size_t)size * size * layers);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    for (int k = 0, s = size;; ++k, s /= 2) {
+        if (target == GL_TEXTURE_2D_ARRAY)
+            glTexImage3D(target, k, GL_RGBA8, s, s, layers, 0, GL_RGBA, GL_UNSIGNED_BYTE, level);
+        else glTexImage2D(target, k, GL_RGBA8, s, s, 0, GL_RGBA, GL_UNSIGNED_BYTE, level);
+        if (s == 1) break;
+        int h = s / 2;
+        for (int l = 0; l < layers; ++l)
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < h; ++x)
+                    for (int c = 0; c < 4; ++c) {
+                        const unsigned char *from = &level[4 * ((size_t)l * s * s + 2 * y * s + 2 * x) + c];
+                        unsigned sum = from[0] + from[4] + from[4 * s] + from[4 * s + 4];
+                        next[4 * ((size_t)l * h * h + y * h + x) + c] = (unsigned char)((sum + 2) / 4);
+                    }
+        unsigned char *swap = level;
+        level = next;
+        next = swap;
+    }
+    free(level);
+    free(next);
+}
+
 /* The host's own texture of the premultiplied pixels, with its mipmaps. */
 static GLuint host_texture_2d(const unsigned char *rgba) {
     unsigned char *texels = premultiplied(rgba, SPRITE * SPRITE);
     GLuint texture = 0;
     glGenTextures(1, &texture);
     glBindTexture(GL_TEXTURE_2D, texture);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, SPRITE, SPRITE, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
-    glGenerateMipmap(GL_TEXTURE_2D);
+    upload_with_plume_levels(GL_TEXTURE_2D, texels, SPRITE, 1);
     glBindTexture(GL_TEXTURE_2D, 0);
     free(texels);
     return texture;
@@ -76,9 +106,7 @@ static GLuint host_texture_array(const unsigned char *rgba) {
     GLuint texture = 0;
     glGenTextures(1, &texture);
     glBindTexture(GL_TEXTURE_2D_ARRAY, texture);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage3D(GL_TEXTURE_2D_ARRAY, 0, GL_RGBA8, CELL, CELL, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, layers);
-    glGenerateMipmap(GL_TEXTURE_2D_ARRAY);
+    upload_with_plume_levels(GL_TEXTURE_2D_ARRAY, layers, CELL, 4);
     glBindTexture(GL_TEXTURE_2D_ARRAY, 0);
     free(texels);
     free(layers);

@@ -66,6 +66,7 @@ struct CMUnitTest;
     X(demo, 0)                                                                                                         \
     X(steady_state, 0)                                                                                                 \
     X(compositor_knobs, 0)                                                                                             \
+    X(sprite_cover, 0)                                                                                                 \
     X(tiled_host_blend, 0)                                                                                             \
     X(effect_format, 0)                                                                                                \
     X(effect_fuzz, 0)                                                                                                  \
