@@ -40,7 +40,9 @@ static uint32_t composite_batch(const tiled_renderer *r, uint32_t tile, uint32_t
      * (tiled_composite.comp), at most 256 splats. A batch of maps keeps
      * each splat's rank beside its map. */
     uint32_t regions = (tile / 8) * (tile / 4), lists = regions * (256 / 32) * 4;
-    uint32_t bytes = 16 * held + (r->knobs.whole_splat_batch ? 0 : 4);
+    /* A camera-facing splat's level of detail beside it too. */
+    bool camera_facing = !(r->look & LOOK_ORIENTED);
+    uint32_t bytes = 16 * held + (r->knobs.whole_splat_batch ? 0 : 4) + (camera_facing ? 4 : 0);
     uint32_t fits = (32768 - 256 - lists) / bytes / 32 * 32, batch = tile * tile;
     if (batch > 256) batch = 256;
     if (batch > fits) batch = fits;

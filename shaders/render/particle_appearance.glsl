@@ -107,6 +107,22 @@ uvec2 frames_word_cell(uint word, uint which) {
 
 // The flipbook's motion (plume_flipbook_motion): frame k's texel says where
 // its content is in frame k + 1, in frames, bytes of 128 meaning none.
+uniform vec3 u_sprite_cover_reach;  // a frame's texels across and down; the farthest a motion slides a read (quad units)
+
+// The level of detail of a read whose texel coordinates change by dx and dy
+// a pixel: GL's, rho the longer derivative's length, without the
+// approximations GL allows an implementation (anywhere from the largest
+// derivative to the sum of each coordinate's largest). The draws read a
+// sprite atlas plume loaded at this level (textureLod), so that the tiled
+// path's cover of its frames (splat_cover.glsl) holds every read on any GL.
+float texel_lod(vec2 dx, vec2 dy) { return 0.5 * log2(max(max(dot(dx, dx), dot(dy, dy)), 1e-30)); }
+
+// The same for a read of a frame whose quad coordinates change by d_dx and
+// d_dy a pixel.
+float quad_sprite_lod(vec2 d_dx, vec2 d_dy) {
+    return texel_lod(d_dx * u_sprite_cover_reach.xy, d_dy * u_sprite_cover_reach.xy);
+}
+
 uniform sampler2D u_flipbook_motion; // unit PLUME_TEXTURE_UNIT_FLIPBOOK_MOTION
 uniform bool u_has_motion;
 uniform float u_motion_strength;
@@ -117,10 +133,17 @@ uniform float u_motion_strength;
 // the sprite is: its level 0 under a small splat spreads the reads over many
 // more texels, and the cache misses cost the tiled composite a tenth of its
 // time at 1 M puffs.
+vec2 decoded_motion(vec2 bytes) { return clamp((bytes * 255.0 - 128.0) / 127.0, -1.0, 1.0) * u_motion_strength; }
+
 vec2 flipbook_motion(uvec2 cell, vec2 corner_uv, vec2 atlas_dx, vec2 atlas_dy) {
     if (!u_has_motion) return vec2(0.0);
-    vec2 bytes = textureGrad(u_flipbook_motion, cell_uv(cell, corner_uv), atlas_dx, atlas_dy).rg;
-    return clamp((bytes * 255.0 - 128.0) / 127.0, -1.0, 1.0) * u_motion_strength;
+    return decoded_motion(textureGrad(u_flipbook_motion, cell_uv(cell, corner_uv), atlas_dx, atlas_dy).rg);
+}
+
+// ... read at level `lod`.
+vec2 flipbook_motion_at(uvec2 cell, vec2 corner_uv, float lod) {
+    if (!u_has_motion) return vec2(0.0);
+    return decoded_motion(textureLod(u_flipbook_motion, cell_uv(cell, corner_uv), lod).rg);
 }
 
 // The atlas coordinates at `corner_uv` of the frames in cells `cell` and

@@ -7,20 +7,17 @@
 // the flipbook motion slides each frame's read. Elsewhere (oriented quads,
 // trails, draw groups, a host's sprite) the whole quad.
 //
-// The composite reads a frame at corner_uv = (s, 1 - t) through plume's
-// trilinear sampler with the quad's derivatives. GL takes the level of
-// detail from rho, somewhere between the largest derivative and the sum of
-// the largest of u's and of v's (in texels); a minified read blends levels
-// floor(lambda) and floor(lambda) + 1, a magnified one reads level 0. The
-// octagons of every level from floor(log2(low)) to floor(log2(high)) + 1
-// (with a margin for the hardware's fixed-point lambda) hold whatever it
-// reads.
+// The composite reads a camera-facing splat's frames at corner_uv = (s,
+// 1 - t) at one level of detail, the splat's (quad_sprite_lod: GL's without
+// the approximations it allows, so that no GL reads a level this does not
+// hold); a minified read blends levels floor(lambda) and floor(lambda) + 1,
+// a magnified one reads level 0. The octagons of those levels (with a
+// margin for the two programs' rounding of lambda) hold whatever it reads.
 #ifndef PLUME_LOOK_ORIENTED
 #include "render/particle_appearance.glsl" // frames_word_cell
 
 layout(std430, binding = PLUME_BINDING_TILED_SPRITE_COVER) restrict readonly buffer SpriteCover { vec4 sprite_cover[]; };
 uniform uint u_sprite_cover_levels; // 0: no table (the whole quad)
-uniform vec3 u_sprite_cover_reach;  // a frame's texels across and down; the farthest a motion slides a read (quad units)
 
 // The octagon of frame `which` (0: the frames word's first, 1: its next) at
 // `level`, grown by `slide` (the motion's, in s and t; twice that in s + t
@@ -39,12 +36,10 @@ SplatCover cover_union(SplatCover a, SplatCover b) { return SplatCover(min(a.lo,
 // them back, so both passes find the same cover).
 SplatCover splat_cover(vec4 map[SPLAT_MAP_VEC4S], uint frames, float mix_word) {
     if (u_sprite_cover_levels == 0u) return WHOLE_QUAD;
-    precise vec4 texels = abs(map[1]) * u_sprite_cover_reach.xyxy; // |du/dx|, |dv/dx|, |du/dy|, |dv/dy|
-    precise float low = max(max(texels.x, texels.y), max(texels.z, texels.w));
-    precise float high = max(texels.x, texels.z) + max(texels.y, texels.w);
+    precise float lod = quad_sprite_lod(map[1].xy, map[1].zw);
     int last = int(u_sprite_cover_levels) - 1;
-    int first_level = clamp(int(floor(log2(max(low, 1e-6)) - 0.05)), 0, last);
-    int last_level = clamp(int(floor(log2(min(high, 1e6)) + 0.05)) + 1, 0, last);
+    int first_level = clamp(int(floor(max(lod, -64.0) - 0.02)), 0, last);
+    int last_level = clamp(int(floor(min(lod, 64.0) + 0.02)) + 1, 0, last);
     float frame_mix = splat_mix_and_additive(mix_word).x, slide = u_sprite_cover_reach.z;
     SplatCover cover = SplatCover(vec4(2.0), vec4(-2.0)); // empty
     for (int level = first_level; level <= last_level; ++level) {

@@ -92,6 +92,9 @@ const uint BATCH = uint(TILED_BATCH); // splats loaded at once: min(pixels, 256)
 shared uint batch_rank[TILED_BATCH];
 #endif
 shared vec4 batch[TILED_BATCH * BATCH_VEC4S];
+#ifndef PLUME_LOOK_ORIENTED
+shared float batch_lod[TILED_BATCH]; // each splat's level of detail (camera-facing: one a splat)
+#endif
 shared uint pixels_alive[2];
 
 // Word k of the batch's splat j (k a constant, so the choice folds).
@@ -291,10 +294,17 @@ void composite_splat(uint j, vec2 centre, bool covered, float scene_window, floa
         else {
             vec2 uv_frame, uv_next;
             uvec2 cell = frames_word_cell(both, 0u), next_cell = frames_word_cell(both, 1u);
+#ifndef PLUME_LOOK_ORIENTED
+            float lod = batch_lod[j];
+            vec2 motion = flipbook_motion_at(cell, corner_uv, lod);
+            slid_frame_uvs(cell, next_cell, mix_and_additive.x, corner_uv, motion, uv_frame, uv_next);
+            texel = mix(textureLod(u_sprite, uv_frame, lod), textureLod(u_sprite, uv_next, lod), mix_and_additive.x);
+#else
             vec2 motion = flipbook_motion(cell, corner_uv, along_x, along_y);
             slid_frame_uvs(cell, next_cell, mix_and_additive.x, corner_uv, motion, uv_frame, uv_next);
             texel = mix(textureGrad(u_sprite, uv_frame, along_x, along_y),
                         textureGrad(u_sprite, uv_next, along_x, along_y), mix_and_additive.x);
+#endif
         }
     }
 #endif
@@ -372,6 +382,10 @@ void main() {
             for (uint k = 0u; k < uint(BATCH_VEC4S); ++k) batch[lid * uint(BATCH_VEC4S) + k] = splats[base + k];
 #ifndef TILED_WHOLE_SPLAT_BATCH
             batch_rank[lid] = rank;
+#endif
+#ifndef PLUME_LOOK_ORIENTED
+            vec4 axes = splats[base + 1u];
+            batch_lod[lid] = quad_sprite_lod(axes.xy, axes.zw);
 #endif
 #ifdef TILED_REGIONS
             // The regions its pixels' box overlaps list it (the box
