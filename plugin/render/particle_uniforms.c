@@ -69,11 +69,12 @@ void particle_set_appearance_uniforms(const particle_view *view, const particle_
     glUniform1i(at[PU_HAS_MOTION], view->motion_texture != 0);
     glUniform1f(at[PU_MOTION_STRENGTH], d->flipbook_motion.strength);
     /* Where the frames can show: the table's levels (0: none), a frame's
-     * texels across and down, and the farthest the motion slides a read. */
+     * texels across and down (an array's frame is a whole layer), and the
+     * farthest the motion slides a read. */
     glUniform1ui(at[PU_SPRITE_COVER_LEVELS], view->sprite_cover.levels);
-    glUniform3f(at[PU_SPRITE_COVER_REACH], (float)a->texture.width / (float)a->texture.columns,
-                (float)a->texture.height / (float)a->texture.rows,
-                view->sprite_cover.motion_reach * d->flipbook_motion.strength);
+    uint32_t across = view->sprite_is_array ? 1 : a->texture.columns, down = view->sprite_is_array ? 1 : a->texture.rows;
+    glUniform3f(at[PU_SPRITE_COVER_REACH], (float)a->texture.width / (float)across,
+                (float)a->texture.height / (float)down, view->sprite_cover.motion_reach * d->flipbook_motion.strength);
 }
 
 void particle_set_light_uniforms(const particle_view *view, const particle_uniforms *u) {

@@ -30,7 +30,12 @@ void main() {
     int layer = group_system_layer(v_system);
     // Sampled whatever the layer, so that the derivatives stay defined.
     float at = float(max(layer, 0));
-    vec4 sampled = mix(texture(u_sprites, vec3(v_uv_frame, at)), texture(u_sprites, vec3(v_uv_next, at)), v_frame_mix);
+    // At GL's level without its approximations, as every draw reads a
+    // sprite (particle_appearance.glsl's texel_lod).
+    vec2 layer_texels = vec2(textureSize(u_sprites, 0).xy);
+    float lod = texel_lod(dFdx(v_uv_frame) * layer_texels, dFdy(v_uv_frame) * layer_texels);
+    vec4 sampled =
+        mix(textureLod(u_sprites, vec3(v_uv_frame, at), lod), textureLod(u_sprites, vec3(v_uv_next, at), lod), v_frame_mix);
     vec4 texel = layer >= 0 ? sampled : vec4(1.0);  // premultiplied
     float fade = 1.0, distance = u_soft_fade ? group_system_soft_fade(v_system) : 0.0;
     if (distance > 0.0) {

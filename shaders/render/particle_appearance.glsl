@@ -112,9 +112,10 @@ uniform vec3 u_sprite_cover_reach;  // a frame's texels across and down; the far
 // The level of detail of a read whose texel coordinates change by dx and dy
 // a pixel: GL's, rho the longer derivative's length, without the
 // approximations GL allows an implementation (anywhere from the largest
-// derivative to the sum of each coordinate's largest). The draws read a
-// sprite atlas plume loaded at this level (textureLod), so that the tiled
-// path's cover of its frames (splat_cover.glsl) holds every read on any GL.
+// derivative to the sum of each coordinate's largest). Every draw reads a
+// sprite at this level (textureLod): the paths read alike on any GL, and
+// the tiled path's cover of a sprite's frames (splat_cover.glsl) holds
+// every read.
 float texel_lod(vec2 dx, vec2 dy) { return 0.5 * log2(max(max(dot(dx, dx), dot(dy, dy)), 1e-30)); }
 
 // The same for a read of a frame whose quad coordinates change by d_dx and
@@ -128,22 +129,14 @@ uniform bool u_has_motion;
 uniform float u_motion_strength;
 
 // The motion of the frame in atlas cell `cell` at `corner_uv`, in the
-// quad's coordinates (zero without motion). Read at the mip level of the
-// atlas coordinates' derivatives by pixel x and y (atlas_dx, atlas_dy), as
-// the sprite is: its level 0 under a small splat spreads the reads over many
-// more texels, and the cache misses cost the tiled composite a tenth of its
-// time at 1 M puffs.
-vec2 decoded_motion(vec2 bytes) { return clamp((bytes * 255.0 - 128.0) / 127.0, -1.0, 1.0) * u_motion_strength; }
-
-vec2 flipbook_motion(uvec2 cell, vec2 corner_uv, vec2 atlas_dx, vec2 atlas_dy) {
+// quad's coordinates (zero without motion). Read at the sprite's level of
+// detail `lod` (texel_lod; the motion is the sprite's size): its level 0
+// under a small splat spreads the reads over many more texels, and the
+// cache misses cost the tiled composite a tenth of its time at 1 M puffs.
+vec2 flipbook_motion(uvec2 cell, vec2 corner_uv, float lod) {
     if (!u_has_motion) return vec2(0.0);
-    return decoded_motion(textureGrad(u_flipbook_motion, cell_uv(cell, corner_uv), atlas_dx, atlas_dy).rg);
-}
-
-// ... read at level `lod`.
-vec2 flipbook_motion_at(uvec2 cell, vec2 corner_uv, float lod) {
-    if (!u_has_motion) return vec2(0.0);
-    return decoded_motion(textureLod(u_flipbook_motion, cell_uv(cell, corner_uv), lod).rg);
+    vec2 bytes = textureLod(u_flipbook_motion, cell_uv(cell, corner_uv), lod).rg;
+    return clamp((bytes * 255.0 - 128.0) / 127.0, -1.0, 1.0) * u_motion_strength;
 }
 
 // The atlas coordinates at `corner_uv` of the frames in cells `cell` and

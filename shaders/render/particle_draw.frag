@@ -40,34 +40,26 @@ out vec4 out_color;
 
 void main() {
     vec4 texel = vec4(1.0);  // premultiplied: rgb already scaled by its alpha
-    if (u_has_texture && u_sprite_is_array)
-        texel = mix(texture(u_sprite_array, vec3(v_uv_frame, float(v_frames.x))),
-                    texture(u_sprite_array, vec3(v_uv_next, float(v_frames.y))), v_frame_mix);
-    else if (u_has_texture) {
-        vec2 uv_frame = v_uv_frame, uv_next = v_uv_next;
-#ifndef PLUME_LOOK_ORIENTED
-        // A camera-facing quad's atlas at GL's level without its
-        // approximations, as the tiled composite reads it (texel_lod).
+    if (u_has_texture && u_sprite_is_array) {
+        // Every draw reads a sprite at GL's level without its
+        // approximations (texel_lod), as the tiled composite does.
+        vec2 layer = vec2(textureSize(u_sprite_array, 0).xy);
+        float lod = texel_lod(dFdx(v_uv_frame) * layer, dFdy(v_uv_frame) * layer);
+        texel = mix(textureLod(u_sprite_array, vec3(v_uv_frame, float(v_frames.x)), lod),
+                    textureLod(u_sprite_array, vec3(v_uv_next, float(v_frames.y)), lod), v_frame_mix);
+    } else if (u_has_texture) {
         vec2 atlas = vec2(textureSize(u_sprite, 0));
         float lod = texel_lod(dFdx(v_uv_frame) * atlas, dFdy(v_uv_frame) * atlas);
-#endif
+        vec2 uv_frame = v_uv_frame, uv_next = v_uv_next;
         if (u_has_motion) {
             // frame_uv is affine: the quad's own coordinates back from this frame's.
             uvec2 cell = flipbook_cell(v_frames.x, u_flipbook.x, u_flipbook_cell.x);
             uvec2 next_cell = flipbook_cell(v_frames.y, u_flipbook.x, u_flipbook_cell.x);
             vec2 corner_uv = v_uv_frame * vec2(u_flipbook) - vec2(cell);
-#ifndef PLUME_LOOK_ORIENTED
-            vec2 motion = flipbook_motion_at(cell, corner_uv, lod);
-#else
-            vec2 motion = flipbook_motion(cell, corner_uv, dFdx(v_uv_frame), dFdy(v_uv_frame));
-#endif
+            vec2 motion = flipbook_motion(cell, corner_uv, lod);
             slid_frame_uvs(cell, next_cell, v_frame_mix, corner_uv, motion, uv_frame, uv_next);
         }
-#ifndef PLUME_LOOK_ORIENTED
         texel = mix(textureLod(u_sprite, uv_frame, lod), textureLod(u_sprite, uv_next, lod), v_frame_mix);
-#else
-        texel = mix(texture(u_sprite, uv_frame), texture(u_sprite, uv_next), v_frame_mix);
-#endif
     }
     float fade = 1.0;
     if (u_soft_fade_distance > 0.0) {

@@ -272,39 +272,33 @@ void composite_splat(uint j, vec2 centre, bool covered, float scene_window, floa
         uint both = floatBitsToUint(frames.z);
         uvec2 book = group_system_flipbook(system);
         vec2 cell_size = 1.0 / vec2(book);
-        vec2 along_x = uv_dx * cell_size;
-        vec2 along_y = uv_dy * cell_size;
+        vec2 layer_texels = vec2(textureSize(u_sprite_array, 0).xy);
+        float lod = texel_lod(uv_dx * cell_size * layer_texels, uv_dy * cell_size * layer_texels);
         float layer = float(group_layer);
         vec2 uv_frame = flipbook_frame_uv(both & 0xFFFFu, book.x, cell_size, corner_uv);
         vec2 uv_next = flipbook_frame_uv(both >> 16, book.x, cell_size, corner_uv);
-        texel = mix(textureGrad(u_sprite_array, vec3(uv_frame, layer), along_x, along_y),
-                    textureGrad(u_sprite_array, vec3(uv_next, layer), along_x, along_y),
-                    mix_and_additive.x);
+        texel = mix(textureLod(u_sprite_array, vec3(uv_frame, layer), lod),
+                    textureLod(u_sprite_array, vec3(uv_next, layer), lod), mix_and_additive.x);
     }
 #else
     if (u_has_texture) {
         uint both = floatBitsToUint(frames.z);
-        vec2 cell_size = u_sprite_is_array ? vec2(1.0) : u_flipbook_cell;
-        vec2 along_x = uv_dx * cell_size;
-        vec2 along_y = uv_dy * cell_size;
+        // The level every draw reads a sprite at (texel_lod): a
+        // camera-facing splat's, one a splat, from the batch.
+#ifndef PLUME_LOOK_ORIENTED
+        float lod = batch_lod[j];
+#else
+        float lod = quad_sprite_lod(uv_dx, uv_dy);
+#endif
         if (u_sprite_is_array)
-            texel = mix(textureGrad(u_sprite_array, vec3(corner_uv, float(both & 0xFFFFu)), along_x, along_y),
-                        textureGrad(u_sprite_array, vec3(corner_uv, float(both >> 16)), along_x, along_y),
-                        mix_and_additive.x);
+            texel = mix(textureLod(u_sprite_array, vec3(corner_uv, float(both & 0xFFFFu)), lod),
+                        textureLod(u_sprite_array, vec3(corner_uv, float(both >> 16)), lod), mix_and_additive.x);
         else {
             vec2 uv_frame, uv_next;
             uvec2 cell = frames_word_cell(both, 0u), next_cell = frames_word_cell(both, 1u);
-#ifndef PLUME_LOOK_ORIENTED
-            float lod = batch_lod[j];
-            vec2 motion = flipbook_motion_at(cell, corner_uv, lod);
+            vec2 motion = flipbook_motion(cell, corner_uv, lod);
             slid_frame_uvs(cell, next_cell, mix_and_additive.x, corner_uv, motion, uv_frame, uv_next);
             texel = mix(textureLod(u_sprite, uv_frame, lod), textureLod(u_sprite, uv_next, lod), mix_and_additive.x);
-#else
-            vec2 motion = flipbook_motion(cell, corner_uv, along_x, along_y);
-            slid_frame_uvs(cell, next_cell, mix_and_additive.x, corner_uv, motion, uv_frame, uv_next);
-            texel = mix(textureGrad(u_sprite, uv_frame, along_x, along_y),
-                        textureGrad(u_sprite, uv_next, along_x, along_y), mix_and_additive.x);
-#endif
         }
     }
 #endif
