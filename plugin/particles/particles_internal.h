@@ -412,18 +412,19 @@ void mesh_reset(system_state *s);
 
 /* ---- texture.c ---- */
 
-/* Loads the sprite (file or pixels), premultiplies its alpha and uploads it
- * with mipmaps; or checks the host's texture (*out_texture stays 0: plume
- * owns none). No texture described: *out_texture = 0 and PLUME_OK. Fills
- * *width / *height with the image's size, *layers with a host array's
- * layers (else 1). Restores the GL state it uses. */
+/* The sprite's cover as loaded (particles/sprite_cover.h). */
 typedef struct loaded_sprite_cover {
     const plume_system_desc *desc;
     float *octagons;   /* the system's allocator's; NULL: none (the host's sprite, or a book too large) */
     uint32_t levels;
 } loaded_sprite_cover;
-/* ... and where plume loaded the pixels, *cover: the frames' octagons
- * (sprite_cover.h), which the caller frees. */
+/* Loads the sprite (file or pixels), premultiplies its alpha and uploads it
+ * with the levels plume makes (mip_chain.h); or checks the host's texture
+ * (*out_texture stays 0: plume owns none). No texture described:
+ * *out_texture = 0 and PLUME_OK. Fills *width / *height with the image's
+ * size, *layers with a host array's layers (else 1), and where plume
+ * loaded the pixels *cover with the frames' octagons (sprite_cover.h),
+ * which the caller frees. Restores the GL state it uses. */
 plume_result plume_particles_load_texture(const plume_env *env, const plume_system_desc *desc, GLuint *out_texture,
                                           uint32_t *width, uint32_t *height, uint32_t *layers,
                                           loaded_sprite_cover *cover);

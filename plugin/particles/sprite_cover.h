@@ -5,10 +5,10 @@
  * that level through plume's sprite sampler (trilinear, clamped to the
  * edge, not anisotropic) takes only zero texels. The tiled draw lists a
  * camera-facing splat only in the tiles its frames' octagons overlap, at
- * the levels a read of its size may take (shaders/render/splat_cover.glsl):
- * a round puff covers about a third of its cell. A transparent texel of a
- * premultiplied sprite is zero, so a splat adds nothing where it is not
- * listed. */
+ * the two levels a read of its size takes (shaders/render/splat_cover.glsl);
+ * the demo's puff (demo/assets/smoke_puff.png) has non-zero texels in about
+ * a third of each cell. A transparent texel of a premultiplied sprite is
+ * zero, so a splat adds nothing where it is not listed. */
 #ifndef PLUME_SPRITE_COVER_H
 #define PLUME_SPRITE_COVER_H
 

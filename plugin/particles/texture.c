@@ -88,16 +88,17 @@ static void keep_red_and_green(unsigned char *rgba, size_t pixel_count) {
 /* `chain`: RGBA8 levels, or RG8 (two channels: a flipbook's motion, whose
  * blue and alpha no shader reads: half the bytes for the composite's
  * texture cache to hold). */
-static plume_result upload(const plume_env *env, const mip_chain *chain, const char *label, GLuint *out_texture) {
-    bool two_channels = chain->channels == 2;
-    uint32_t width = chain->width[0], height = chain->height[0];
+static bool fits_the_gl(const plume_env *env, uint32_t width, uint32_t height) {
     GLint max_size = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
-    if (width > (uint32_t)max_size || height > (uint32_t)max_size) {
-        plume_log(env, PLUME_LOG_ERROR, "%s: texture of %ux%u pixels is over this GL's GL_MAX_TEXTURE_SIZE %d", CALLER,
-                  width, height, max_size);
-        return PLUME_ERROR_GL_UNSUPPORTED;
-    }
+    if (width <= (uint32_t)max_size && height <= (uint32_t)max_size) return true;
+    plume_log(env, PLUME_LOG_ERROR, "%s: texture of %ux%u pixels is over this GL's GL_MAX_TEXTURE_SIZE %d", CALLER,
+              width, height, max_size);
+    return false;
+}
+
+static plume_result upload(const plume_env *env, const mip_chain *chain, const char *label, GLuint *out_texture) {
+    bool two_channels = chain->channels == 2;
     plume_gl_scope scope;
     plume_gl_scope_begin(&scope, env);
     plume_gl_scope_save(&scope, PLUME_SCOPE_TEXTURES | PLUME_SCOPE_PIXEL_UNPACK);
@@ -288,7 +289,8 @@ static plume_result load_image(const plume_env *env, const image_source *source,
         if (source->motion) keep_red_and_green(rgba, pixel_count);
         else premultiply(rgba, pixel_count);
         mip_chain chain;
-        result = mip_chain_build(env, rgba, source->motion ? 2 : 4, *width, *height, &chain);
+        if (!fits_the_gl(env, *width, *height)) result = PLUME_ERROR_GL_UNSUPPORTED;
+        else result = mip_chain_build(env, rgba, source->motion ? 2 : 4, *width, *height, &chain);
         if (result == PLUME_OK) {
             result = upload(env, &chain, source->label, out_texture);
             if (result == PLUME_OK) result = derive(env, derive_context, &chain);

@@ -28,7 +28,8 @@ out vec4 out_color;
 
 void main() {
     int layer = group_system_layer(v_system);
-    // Sampled whatever the layer, so that the derivatives stay defined.
+    // Sampled whatever the layer, so that the level's derivatives stay
+    // defined.
     float at = float(max(layer, 0));
     // At GL's level without its approximations, as every draw reads a
     // sprite (particle_appearance.glsl's texel_lod).

@@ -105,25 +105,38 @@ uvec2 frames_word_cell(uint word, uint which) {
     return frames_word_holds_cells() ? uvec2(bits & 0xFFu, bits >> 8) : flipbook_cell(bits, u_flipbook.x, u_flipbook_cell.x);
 }
 
-// The flipbook's motion (plume_flipbook_motion): frame k's texel says where
-// its content is in frame k + 1, in frames, bytes of 128 meaning none.
 uniform vec3 u_sprite_cover_reach;  // a frame's texels across and down; the farthest a motion slides a read (quad units)
 
 // The level of detail of a read whose texel coordinates change by dx and dy
 // a pixel: GL's, rho the longer derivative's length, without the
 // approximations GL allows an implementation (anywhere from the largest
-// derivative to the sum of each coordinate's largest). Every draw reads a
-// sprite at this level (textureLod): the paths read alike on any GL, and
-// the tiled path's cover of a sprite's frames (splat_cover.glsl) holds
-// every read.
-float texel_lod(vec2 dx, vec2 dy) { return 0.5 * log2(max(max(dot(dx, dx), dot(dy, dy)), 1e-30)); }
+// derivative to the sum of each coordinate's largest). Every draw of a
+// sprite's quads (raster, tiled, draw groups, trails; meshes sample
+// theirs otherwise) reads it at this level through textureLod: the paths
+// read alike on any GL, and the tiled path's cover of a sprite's frames
+// (splat_cover.glsl) holds every read.
+// Precise where GLSL has it (the compute path's programs): the tiled
+// projection and entries pass must find the same level from the same words.
+#if __VERSION__ >= 400
+#define LOD_PRECISE precise
+#else
+#define LOD_PRECISE
+#endif
+float texel_lod(vec2 dx, vec2 dy) {
+    LOD_PRECISE float longer = max(max(dot(dx, dx), dot(dy, dy)), 1e-30);
+    LOD_PRECISE float lod = 0.5 * log2(longer);
+    return lod;
+}
 
 // The same for a read of a frame whose quad coordinates change by d_dx and
 // d_dy a pixel.
 float quad_sprite_lod(vec2 d_dx, vec2 d_dy) {
-    return texel_lod(d_dx * u_sprite_cover_reach.xy, d_dy * u_sprite_cover_reach.xy);
+    LOD_PRECISE vec2 dx = d_dx * u_sprite_cover_reach.xy, dy = d_dy * u_sprite_cover_reach.xy;
+    return texel_lod(dx, dy);
 }
 
+// The flipbook's motion (plume_flipbook_motion): frame k's texel says where
+// its content is in frame k + 1, in frames, bytes of 128 meaning none.
 uniform sampler2D u_flipbook_motion; // unit PLUME_TEXTURE_UNIT_FLIPBOOK_MOTION
 uniform bool u_has_motion;
 uniform float u_motion_strength;

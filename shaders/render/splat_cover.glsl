@@ -13,6 +13,8 @@
 // hold); a minified read blends levels floor(lambda) and floor(lambda) + 1,
 // a magnified one reads level 0. The octagons of those levels (with a
 // margin for the two programs' rounding of lambda) hold whatever it reads.
+bool cover_is_empty(SplatCover cover) { return any(greaterThan(cover.lo, cover.hi)); }
+
 #ifndef PLUME_LOOK_ORIENTED
 #include "render/particle_appearance.glsl" // frames_word_cell
 
@@ -25,8 +27,11 @@ uniform uint u_sprite_cover_levels; // 0: no table (the whole quad)
 SplatCover frame_cover(uint frames, uint which, uint level, float slide) {
     uvec2 cell = frames_word_cell(frames, which);
     uint at = 2u * ((cell.y * u_flipbook.x + cell.x) * u_sprite_cover_levels + level);
-    vec4 grow = vec4(slide, slide, 2.0 * slide, 2.0 * slide);
-    return SplatCover(sprite_cover[at] - grow, sprite_cover[at + 1u] + grow);
+    SplatCover octagon = SplatCover(sprite_cover[at], sprite_cover[at + 1u]);
+    if (cover_is_empty(octagon)) return octagon; // no texel shows: no slide brings one
+    precise vec4 grow = vec4(slide, slide, 2.0 * slide, 2.0 * slide);
+    precise vec4 lo = octagon.lo - grow, hi = octagon.hi + grow;
+    return SplatCover(lo, hi);
 }
 
 SplatCover cover_union(SplatCover a, SplatCover b) { return SplatCover(min(a.lo, b.lo), max(a.hi, b.hi)); }
@@ -70,5 +75,3 @@ void narrow_to_cover(vec4 map[SPLAT_MAP_VEC4S], SplatCover cover, vec2 target_si
 #else
 SplatCover splat_cover(vec4 map[SPLAT_MAP_VEC4S], uint frames, float mix_word) { return WHOLE_QUAD; }
 #endif
-
-bool cover_is_empty(SplatCover cover) { return any(greaterThan(cover.lo, cover.hi)); }

@@ -195,6 +195,14 @@ uvec2 splat_word_pixel(float word) {
     return uvec2(bits & 0xFFFFu, bits >> 16);
 }
 
+// Where a splat can show on its quad (render/splat_cover.glsl): bounds of
+// s, t, s + t and s - t, lower in lo, upper in hi. Camera-facing splats
+// only; an oriented quad's tiles are its whole quad's.
+struct SplatCover {
+    vec4 lo, hi;
+};
+const SplatCover WHOLE_QUAD = SplatCover(vec4(0.0, 0.0, 0.0, -1.0), vec4(1.0, 1.0, 2.0, 1.0));
+
 // Narrows `span` (the first and last tile columns of the tile row whose
 // pixels run from y0 to y1) to the tiles over whose area the linear function
 // of the pixel dot(row, (x, y, 1)) may be non-negative, by more than its
@@ -204,14 +212,6 @@ uvec2 splat_word_pixel(float word) {
 // pixels, which bounds the function's terms for the margin. Precise, so that
 // the projection (which counts a splat's tiles) and the entries pass (which
 // lists them) find the same tiles from the same words.
-// Where a splat can show on its quad (render/splat_cover.glsl): bounds of
-// s, t, s + t and s - t, lower in lo, upper in hi. Camera-facing splats
-// only; an oriented quad's tiles are its whole quad's.
-struct SplatCover {
-    vec4 lo, hi;
-};
-const SplatCover WHOLE_QUAD = SplatCover(vec4(0.0, 0.0, 0.0, -1.0), vec4(1.0, 1.0, 2.0, 1.0));
-
 void narrow_span(vec3 row, float y0, float y1, float right, inout ivec2 span) {
     const float tile = float(TILED_TILE_SIZE);
     precise float largest_y = max(row.y * y0, row.y * y1) + row.z;
@@ -238,8 +238,9 @@ void narrow_span(vec3 row, float y0, float y1, float right, inout ivec2 span) {
 // columns `columns` of its box: the first and last column (last < first:
 // none). The composite shows a pixel centre p only where the splat's quad
 // coordinates are inside it, each a linear function of p:
-//   camera-facing, (s, t) = mat2(map[1]) (p - map[0].xy): s, t, 1 - s,
-//   1 - t >= 0;
+//   camera-facing, (s, t) = mat2(map[1]) (p - map[0].xy), inside the
+//   splat's cover (s, t, s + t and s - t within its bounds: the whole
+//   quad's are s, t, 1 - s, 1 - t >= 0);
 //   oriented, h = (row0, row1, row2) . (p, 1) with h.z > 0: h.x, h.y,
 //   h.z - h.x, h.z - h.y >= 0, and for a trail's triangle h.z - h.x - h.y.
 // So a tile where one of them is negative throughout holds no pixel it

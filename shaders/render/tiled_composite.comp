@@ -378,7 +378,7 @@ void main() {
             batch_rank[lid] = rank;
 #endif
 #ifndef PLUME_LOOK_ORIENTED
-            vec4 axes = splats[base + 1u];
+            vec4 axes = batch[lid * uint(BATCH_VEC4S) + 1u]; // the map's second word, just loaded
             batch_lod[lid] = quad_sprite_lod(axes.xy, axes.zw);
 #endif
 #ifdef TILED_REGIONS

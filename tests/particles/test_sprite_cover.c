@@ -62,8 +62,8 @@ static void reference_level(const unsigned char *fine, uint32_t fw, uint32_t fh,
                     }
                 double mean = sum / ((x1 - x0) * (y1 - y0));
                 coarse[((size_t)y * cw + x) * channels + c] = (unsigned char)floor(mean + 0.5);
-                /* A mean on a tie (a half), which single precision may
-                 * round either way: either neighbour will do. */
+                /* A mean on a tie (a half), which the two sums'
+                 * rounding may put either side: either neighbour will do. */
                 tie[((size_t)y * cw + x) * channels + c] = fabs(mean - floor(mean) - 0.5) < 1e-4;
             }
 }
