@@ -203,6 +203,31 @@ static const struct {
                {"stretched streaks", {0.0f, 0.0f, -5.0f}, 1.5f, 0.3f, stretched},
                {"quads across the eye's plane", {0.0f, 0.0f, -0.2f}, 1.6f, 2.0f, across_the_eye}};
 
+/* Draws `system` tiled (tiles of `tile_size`, unchunked, without early
+ * termination, at `resolution`, the knobs `knobs`: NULL none) into `image`,
+ * destroys it and returns the entries its last frame listed. */
+static uint32_t draw_listed(plume_system system, const render_camera *c, uint32_t tile_size, uint32_t resolution,
+                            const plume_lab_tiled_knobs *knobs, float *image) {
+    assert_int_equal(plume_lab_tiled_configure(fixture_context(), system, tile_size, 0, false, PLUME_SORT_AUTOMATIC,
+                                               PLUME_LAB_TILED_UNCHUNKED),
+                     PLUME_OK);
+    assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, knobs), PLUME_OK);
+    assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
+    plume_frame_desc frame = render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f);
+    frame.draw_resolution = resolution;
+    /* The profile of a frame is collected at a later one's start, once the
+     * GPU has run it. */
+    for (int f = 0; f < 4; ++f) {
+        render_frame(system, c, frame, true, 0, 1.0f, image);
+        glFinish();
+    }
+    plume_profile profile;
+    assert_int_equal(plume_system_get_profile(fixture_context(), system, &profile), PLUME_OK);
+    assert_int_equal(profile.draw_path, PLUME_DRAW_PATH_TILED);
+    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+    return profile.tiled_entries;
+}
+
 /* A splat is listed only in the tiles of its pixels' box that it may show
  * in (tiled_common.glsl, splat_row_tiles), the composite walks it only
  * at the pixels of the 8 x 4 regions its box overlaps, and tests an
@@ -234,25 +259,8 @@ static void test_splats_are_listed_in_the_tiles_they_may_show_in(void **state) {
                 for (int way = 0; way < 2; ++way) {
                     plume_system system = render_cloud_with(SCENES[k].centre, SCENES[k].extent, SCENES[k].size, 300,
                                                             seed, true, SCENES[k].adjust);
-                    assert_int_equal(plume_lab_tiled_configure(fixture_context(), system, tile_sizes[t], 0, false,
-                                                               PLUME_SORT_AUTOMATIC, PLUME_LAB_TILED_UNCHUNKED),
-                                     PLUME_OK);
-                    assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, way == 0 ? &box_tiles : NULL),
-                                     PLUME_OK);
-                    assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
-                    plume_frame_desc frame = render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f);
-                    frame.draw_resolution = resolutions[r];
-                    /* The profile of a frame is collected at a later one's
-                     * start, once the GPU has run it. */
-                    for (int f = 0; f < 4; ++f) {
-                        render_frame(system, &c, frame, true, 0, 1.0f, images[way]);
-                        glFinish();
-                    }
-                    plume_profile profile;
-                    assert_int_equal(plume_system_get_profile(fixture_context(), system, &profile), PLUME_OK);
-                    assert_int_equal(profile.draw_path, PLUME_DRAW_PATH_TILED);
-                    entries[way] = profile.tiled_entries;
-                    assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+                    entries[way] = draw_listed(system, &c, tile_sizes[t], resolutions[r],
+                                               way == 0 ? &box_tiles : NULL, images[way]);
                 }
                 int pixels = render_covered_pixels(box);
                 float largest = render_largest_difference(box, tested);
@@ -334,23 +342,8 @@ static void test_splats_are_listed_where_their_sprite_shows(void **state) {
             float *images[2] = {whole, covered};
             for (int way = 0; way < 2; ++way) {
                 plume_system system = render_cloud_with(centre, 3.0f, 1.0f, 400, seed, false, marked_book);
-                assert_int_equal(plume_lab_tiled_configure(fixture_context(), system, tile_sizes[t], 0, false,
-                                                           PLUME_SORT_AUTOMATIC, PLUME_LAB_TILED_UNCHUNKED),
-                                 PLUME_OK);
-                assert_int_equal(plume_lab_tiled_set_knobs(fixture_context(), system, way == 0 ? &whole_quads : NULL),
-                                 PLUME_OK);
-                assert_int_equal(plume_system_set_profiling(fixture_context(), system, true), PLUME_OK);
-                plume_frame_desc frame = render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f);
-                frame.draw_resolution = resolutions[r];
-                for (int f = 0; f < 4; ++f) {
-                    render_frame(system, &c, frame, true, 0, 1.0f, images[way]);
-                    glFinish();
-                }
-                plume_profile profile;
-                assert_int_equal(plume_system_get_profile(fixture_context(), system, &profile), PLUME_OK);
-                assert_int_equal(profile.draw_path, PLUME_DRAW_PATH_TILED);
-                entries[way] = profile.tiled_entries;
-                assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
+                entries[way] = draw_listed(system, &c, tile_sizes[t], resolutions[r],
+                                           way == 0 ? &whole_quads : NULL, images[way]);
             }
             int pixels = render_covered_pixels(whole);
             float largest = render_largest_difference(whole, covered);
