@@ -57,24 +57,31 @@ void particle_set_appearance_uniforms(const particle_view *view, const particle_
     glUniform1ui(at[PU_ORIENTATION], d->orientation);
     glUniform3fv(at[PU_ORIENTATION_AXIS], 1, d->orientation_axis);
     glUniform3f(at[PU_STRETCH], d->stretch_factor, d->stretch_limits.min, d->stretch_limits.max);
-    glUniform2ui(at[PU_FLIPBOOK], a->texture.columns, a->texture.rows);
-    glUniform2f(at[PU_FLIPBOOK_CELL], 1.0f / (float)a->texture.columns, 1.0f / (float)a->texture.rows);
+    particle_set_frame_uniforms(view, u);
     glUniform1i(at[PU_FRAME_BLEND], !a->texture.disable_frame_blend);
     glUniform1i(at[PU_HAS_TEXTURE], view->sprite_texture != 0);
     glUniform1i(at[PU_SPRITE], 0);
     glUniform1i(at[PU_SCENE_DEPTH], 1);
-    glUniform1i(at[PU_SPRITE_IS_ARRAY], view->sprite_is_array);
     glUniform1i(at[PU_SPRITE_ARRAY], PLUME_TEXTURE_UNIT_SPRITE_ARRAY);
     glUniform1i(at[PU_FLIPBOOK_MOTION], PLUME_TEXTURE_UNIT_FLIPBOOK_MOTION);
     glUniform1i(at[PU_HAS_MOTION], view->motion_texture != 0);
     glUniform1f(at[PU_MOTION_STRENGTH], d->flipbook_motion.strength);
+}
+
+void particle_set_frame_uniforms(const particle_view *view, const particle_uniforms *u) {
+    const plume_system_desc *d = view->desc;
+    const plume_texture_desc *texture = &d->appearance.texture;
+    const GLint *at = u->at;
+    glUniform2ui(at[PU_FLIPBOOK], texture->columns, texture->rows);
+    glUniform2f(at[PU_FLIPBOOK_CELL], 1.0f / (float)texture->columns, 1.0f / (float)texture->rows);
+    glUniform1i(at[PU_SPRITE_IS_ARRAY], view->sprite_is_array);
     /* Where the frames can show: the table's levels (0: none), a frame's
      * texels across and down (an array's frame is a whole layer), and the
      * farthest the motion slides a read. */
     glUniform1ui(at[PU_SPRITE_COVER_LEVELS], view->sprite_cover.levels);
-    uint32_t across = view->sprite_is_array ? 1 : a->texture.columns, down = view->sprite_is_array ? 1 : a->texture.rows;
-    glUniform3f(at[PU_SPRITE_COVER_REACH], (float)a->texture.width / (float)across,
-                (float)a->texture.height / (float)down, view->sprite_cover.motion_reach * d->flipbook_motion.strength);
+    uint32_t across = view->sprite_is_array ? 1 : texture->columns, down = view->sprite_is_array ? 1 : texture->rows;
+    glUniform3f(at[PU_SPRITE_COVER_REACH], (float)texture->width / (float)across, (float)texture->height / (float)down,
+                view->sprite_cover.motion_reach * d->flipbook_motion.strength);
 }
 
 void particle_set_light_uniforms(const particle_view *view, const particle_uniforms *u) {

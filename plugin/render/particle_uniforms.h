@@ -45,6 +45,11 @@ void particle_find_uniforms(GLuint program, particle_uniforms *out);
  * draw or dispatch: systems of one look share their programs (the context's
  * program cache), so a program holds no system's appearance in between. */
 void particle_set_appearance_uniforms(const particle_view *view, const particle_uniforms *at);
+/* Of those, only what finds a frame's cell and where the frames can show
+ * (the flipbook, whether the sprite is an array, the sprite's cover): all
+ * the tiled entries pass reads. As the appearance's, on the current
+ * program. */
+void particle_set_frame_uniforms(const particle_view *view, const particle_uniforms *at);
 /* The view's light on the current program, and whether it passes through
  * the self-shadow map (self_shadow_prepare bound it). */
 void particle_set_light_uniforms(const particle_view *view, const particle_uniforms *at);

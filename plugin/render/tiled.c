@@ -351,7 +351,7 @@ static void build_entries(const tiled_source *src, tiled_renderer *r, const draw
     glProgramUniform1ui(e, r->at[TP_ENTRIES][TU_CAPACITY], capacity);
     glProgramUniform2ui(e, r->at[TP_ENTRIES][TU_TILES], tiles[0], tiles[1]);
     /* The frames' cover, as the projection read it. */
-    if (!src->group) particle_set_appearance_uniforms(s, &r->entries_uniforms);
+    if (!src->group) particle_set_frame_uniforms(s, &r->entries_uniforms);
     bind_sprite_cover(src, r, &r->entries_uniforms);
     dispatch_indirect(r, PLUME_TILED_PROJECT_ARGS);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
