@@ -160,13 +160,40 @@ static void test_frame_octagons_hold_every_read(void **state) {
                w, h, columns, rows, reads, outside, empty, smaller);
         assert_true(reads > 0);
         assert_int_equal(outside, 0);
-        /* Sparse marks leave most of a frame transparent at the finer
-         * levels: the octagons say so. */
-        assert_true(smaller + empty > (long)(columns * rows));
         free(octagons);
         mip_chain_free(cpu_env(), &chain);
         free(pixels);
     }
+
+    /* Tight, not only safe: one mark at the middle of one 16x16 frame. At
+     * level 0 the reads that take it lie within a texel of it, and every
+     * other frame is empty; at level 1 its footprint is two texels of 8. */
+    enum { SIZE = 64, CELL = 16, MARKED = 5 };
+    unsigned char *pixels = calloc((size_t)SIZE * SIZE * 4, 1);
+    assert_non_null(pixels);
+    const uint32_t mark = (MARKED / 4 * CELL + CELL / 2) * SIZE + MARKED % 4 * CELL + CELL / 2;
+    memset(&pixels[(size_t)mark * 4], 255, 4);
+    mip_chain chain;
+    assert_int_equal(mip_chain_build(cpu_env(), pixels, 4, SIZE, SIZE, &chain), PLUME_OK);
+    float *octagons = malloc(sizeof(float) * SPRITE_COVER_FLOATS * 16 * chain.count);
+    assert_non_null(octagons);
+    assert_int_equal(sprite_cover_build(cpu_env(), &chain, 4, 4, octagons), PLUME_OK);
+    for (uint32_t frame = 0; frame < 16; ++frame)
+        for (uint32_t l = 0; l < 2; ++l) {
+            const float *o = octagons + ((size_t)frame * chain.count + l) * SPRITE_COVER_FLOATS;
+            if (frame != MARKED) {
+                if (l == 0) assert_true(o[0] > o[4]);
+                continue;
+            }
+            float area = (o[4] - o[0]) * (o[5] - o[1]);
+            printf("  one mark, level %u: s %.3f..%.3f, t %.3f..%.3f (%.3f of the quad)\n", l, o[0], o[4], o[1],
+                   o[5], area);
+            assert_true(o[0] < 0.53f && o[4] > 0.53f && o[1] < 0.47f && o[5] > 0.47f);
+            assert_true(area < (l == 0 ? 0.03f : 0.1f));
+        }
+    free(octagons);
+    mip_chain_free(cpu_env(), &chain);
+    free(pixels);
 }
 
 static void test_motion_reach_is_the_largest_decoded_component(void **state) {
