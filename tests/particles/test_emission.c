@@ -244,8 +244,11 @@ static void test_positions_match_closed_form(void **state) {
         }
         desc.forces.drag = with_drag ? test_random_float(0.2f, 3.0f) : 0.0f;
         plume_system system = make_system(desc);
-        for (int k = 0; k < STEPS; ++k) {
+        /* At least 3 s of random steps: at 40 a second, over 100 live. */
+        double elapsed = 0.0;
+        for (int k = 0; k < STEPS || elapsed < 3.0; ++k) {
             plume_frame_desc frame = make_frame(test_random_float(0.004f, 0.05f), NULL, NULL);
+            elapsed += frame.dt;
             update(system, &frame);
         }
         plume_readback rb = read_all(fixture_context(), system);

@@ -65,17 +65,18 @@ static void test_each_knob_keeps_the_tiled_picture(void **state) {
             plume_system system = knob_cloud(centre, count, seed, tile_sizes[t], &knobs[k]);
             render_frame(system, &c, render_tiled_frame(PLUME_DRAW_FULL, false, 0.0f), true, occluder_width,
                          occluder_depth, whole);
-            float from_raster = render_largest_difference(raster, whole);
+            float from_raster;
+            int over;
+            bool within = render_within_tiled_bound(raster, whole, TOLERANCE, &from_raster, &over);
             const float threshold = 0.1f;
             render_draw(system, &c, render_tiled_frame(PLUME_DRAW_FULL, true, threshold), true, occluder_width,
                         occluder_depth, image);
             float ended = render_largest_difference(whole, image);
-            printf("  min alpha %.4f, batch %u%s, footprint %.2f, tile %u: %.2f/255 from raster; threshold %.1f: "
-                   "%.2f/255 from no termination\n",
+            printf("  min alpha %.4f, batch %u%s, footprint %.2f, tile %u: %.2f/255 from raster (%d pixels over "
+                   "2/255); threshold %.1f: %.2f/255 from no termination\n",
                    (double)knobs[k].min_alpha, knobs[k].batch, knobs[k].whole_splat_batch ? " (whole splats)" : "",
-                   (double)knobs[k].footprint, tile_sizes[t],
-                   from_raster * 255.0f, threshold, ended * 255.0f);
-            assert_true(from_raster <= TOLERANCE);
+                   (double)knobs[k].footprint, tile_sizes[t], from_raster * 255.0f, over, threshold, ended * 255.0f);
+            assert_true(within);
             assert_true(ended <= threshold);
             assert_int_equal(plume_system_destroy(fixture_context(), system), PLUME_OK);
         }
@@ -336,6 +337,7 @@ static void test_splats_are_listed_where_their_sprite_shows(void **state) {
     const float centre[3] = {0.0f, 0.0f, -7.0f};
     float *whole = render_new_image(), *covered = render_new_image();
     const plume_lab_tiled_knobs whole_quads = {.whole_quads = true};
+    uint64_t listed[2] = {0, 0};
     for (int t = 0; t < 2; ++t)
         for (int r = 0; r < 2; ++r) {
             uint32_t entries[2];
@@ -352,8 +354,14 @@ static void test_splats_are_listed_where_their_sprite_shows(void **state) {
                    tile_sizes[t], 1 << r, entries[0], entries[1], pixels, (double)(largest * 255.0f));
             assert_true(pixels > RENDER_WIDTH * RENDER_HEIGHT / 50);
             assert_true(largest == 0.0f);
-            assert_true(entries[1] < entries[0]);
+            /* No more in any case; fewer over the cases (at tiles of 16 and
+             * 1/2 the target is 4 x 3 tiles, where random marks may reach
+             * every tile a quad touches). */
+            assert_true(entries[1] <= entries[0]);
+            listed[0] += entries[0];
+            listed[1] += entries[1];
         }
+    assert_true(listed[1] < listed[0]);
     free(whole);
     free(covered);
 }

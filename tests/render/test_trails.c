@@ -197,7 +197,8 @@ static void test_a_ribbon_breaks_where_a_particle_died(void **state) {
     printf("  seed %u\n", seed);
     plume_system_desc d = {.capacity = 64, .seed = seed};
     d.trail = (plume_trail_desc){.points = 2, .spacing = 0.15f, .ribbon = true, .hide_particles = true};
-    d.emitters[0] = (plume_emitter_desc){.rate = 10, .lifetime = {0.4f, 4.0f}, .direction = {0, 1, 0},
+    /* Lifetimes under the run's length: the first particles have died. */
+    d.emitters[0] = (plume_emitter_desc){.rate = 10, .lifetime = {0.4f, 2.5f}, .direction = {0, 1, 0},
                                          .speed = {0.5f, 0.5f}, .size = {0.12f, 0.12f}};
     d.appearance.size_over_life = (plume_curve){2, {{0.0f, 1.0f}, {1.0f, 0.2f}}};
     d.appearance.color_over_life = (plume_gradient){1, {{0.0f, {0.4f, 0.9f, 1.0f, 0.7f}}}};

@@ -365,7 +365,7 @@ static void depth_buffer_collision_with_a_rendered_box(bool reversed) {
     for (int enabled = 1; enabled >= 0; --enabled) {
         plume_system_desc desc = {.capacity = 400, .seed = test_random_u32()};
         desc.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_BOX, .position = {0, 2, 0},
-                                                .extents = {0.8f, 0.3f, 0.8f}, .direction = {0, -1, 0},
+                                                .extents = {0.6f, 0.3f, 0.6f}, .direction = {0, -1, 0},
                                                 .speed = {0, 1}, .burst_count = 200, .lifetime = {100, 100}};
         desc.emitters[1] = (plume_emitter_desc){.shape = PLUME_SHAPE_BOX, .position = {2.2f, 2, 0},
                                                 .extents = {0.3f, 0.3f, 0.8f}, .burst_count = 50,
@@ -394,7 +394,10 @@ static void depth_buffer_collision_with_a_rendered_box(bool reversed) {
         printf("  depth collision %s%s: %d resting on the box, %d fell past\n", reversed ? "(reversed depth) " : "",
                enabled ? "on" : "off", on_top, fell);
         if (enabled) {
-            assert_true(on_top >= 180);
+            /* Born within 0.6 of the middle, a particle has 0.2 to slide
+             * before it leaves the counted square: all of them rest in it
+             * but for a rare bounce off the top's edge. */
+            assert_true(on_top >= 195);
             assert_true(fell >= 50); /* beside the box */
         } else {
             assert_int_equal(fell, 250);
