@@ -68,10 +68,7 @@ test)
     export MESA_SHADER_CACHE_DIR MESA_SHADER_CACHE_DISABLE=false
     # The headers as C++, the exports, soname and installed forms first
     # (a C++ host among them), and the Windows build
-    # (MinGW-w64: plume.dll's exports), then the suites: once through the
-    # static library, the fragment path's part once more in a GL 3.3 core
-    # context, once through libplume.so's plugin table (so the run ends with
-    # a test runner's summary).
+    # (MinGW-w64: plume.dll's exports), then the suites (below).
     sh tests/check_cxx_headers.sh
     sh tests/check_shared_library.sh sanitize
     # The shipped library as shipped (optimized): no writable process-wide
@@ -80,29 +77,46 @@ test)
     sh tests/check_release_symbols.sh release
     sh tests/check_windows_build.sh
     sh tests/check_wine_run.sh
-    # The quick part of the test suite built for Windows, under wine (the
-    # whole suite: sh tests/check_wine_suite.sh '*', notes/windows.md).
-    sh tests/check_wine_suite.sh
-    ./build/sanitize/bin/plume_tests "$@"
-    # The fragment path again in a real GL 3.3 core context (Mesa told to be
-    # one, sharing the cache folder above), when no test filter was given.
-    # No exec for the plugin host: the trap above removes the cache folder.
-    [ $# -gt 0 ] || sh tests/run_gl33.sh sanitize
-    # And the fragment path's sort in an OpenGL ES 3.0 context (GLSL ES 3.00).
-    [ $# -gt 0 ] || sh tests/run_gles3.sh sanitize
-    # The demo as a WebGL 2 page in headless Chromium (software WebGL).
-    [ $# -gt 0 ] || sh tests/check_web_page.sh
-    # 30 seconds of the soak (notes/soak.md) under the sanitizers: random host
+    if [ $# -gt 0 ]; then
+        # The quick part of the test suite built for Windows, under wine (the
+        # whole suite: sh tests/check_wine_suite.sh '*', notes/windows.md).
+        sh tests/check_wine_suite.sh
+        ./build/sanitize/bin/plume_tests "$@"
+        ./build/sanitize/bin/plume_plugin_host "$@"
+        exit 0
+    fi
+    # Without a filter, every suite, its tests shared among as many processes
+    # as there are cores (tests/run_together.sh: on llvmpipe a process keeps
+    # about one core busy), or the shorter checks side by side:
+    # the suite through the static library; the quick part of the suite built
+    # for Windows under wine (the whole suite: sh tests/check_wine_suite.sh
+    # '*', notes/windows.md); the fragment path's part once more in a real
+    # GL 3.3 core context (Mesa told to be one, sharing the cache folder
+    # above) and its sort in an OpenGL ES 3.0 context (GLSL ES 3.00); the
+    # demo as a WebGL 2 page in headless Chromium (software WebGL); and 30
+    # seconds of the soak (notes/soak.md) under the sanitizers: random host
     # operations from a fixed seed (PLUME_SOAK_SEED to change it), checked
     # for GL errors, GL objects, memory and determinism (each lane's new
     # buffers filled with noise of its own: lanes agree only where no pass
-    # reads what it did not write). The RSS only
-    # catches a gross leak here (ASan's quarantine and llvmpipe's code for
-    # each new program move it about); the allocator's bytes and the GL
-    # objects, flat at every drain, are the exact checks.
-    [ $# -gt 0 ] || ./build/sanitize/bin/plume_soak --seed "${PLUME_SOAK_SEED:-35}" --seconds 30 \
-        --check-every 10 --drain-every 2 --max-capacity 8000 --max-size 160x100 --rss-growth 1 --poison
-    ./build/sanitize/bin/plume_plugin_host "$@"
+    # reads what it did not write). The RSS only catches a gross leak here
+    # (ASan's quarantine and llvmpipe's code for each new program move it
+    # about); the allocator's bytes and the GL objects, flat at every drain,
+    # are the exact checks. Last, the suite through libplume.so's plugin
+    # table (so the run ends with its test runners' summaries).
+    shares() {
+        share=0
+        while [ "$share" -lt "$jobs" ]; do
+            echo "PLUME_TEST_SHARD=$share/$jobs $1"
+            share=$((share + 1))
+        done
+    }
+    shares ./build/sanitize/bin/plume_tests | sh tests/run_together.sh
+    sh tests/run_together.sh <<CHECKS
+sh tests/check_wine_suite.sh
+sh tests/run_gl33.sh sanitize && sh tests/run_gles3.sh sanitize
+sh tests/check_web_page.sh && ./build/sanitize/bin/plume_soak --seed ${PLUME_SOAK_SEED:-35} --seconds 30 --check-every 10 --drain-every 2 --max-capacity 8000 --max-size 160x100 --rss-growth 1 --poison
+CHECKS
+    shares ./build/sanitize/bin/plume_plugin_host | sh tests/run_together.sh
     ;;
 demo)
     make -C build config=release -j"$jobs" >/dev/null
