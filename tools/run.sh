@@ -85,16 +85,18 @@ test)
         ./build/sanitize/bin/plume_plugin_host "$@"
         exit 0
     fi
-    # Without a filter, every suite, its tests shared among as many processes
-    # as there are cores (tests/run_together.sh: on llvmpipe a process keeps
-    # about one core busy), or the shorter checks side by side:
+    # Without a filter, every suite and check, as many at once as there are
+    # cores (tests/run_together.sh: on llvmpipe a process keeps about one
+    # core busy), the longest first, each suite's tests shared among as many
+    # processes as there are cores:
     # the suite through the static library; the quick part of the suite built
     # for Windows under wine (the whole suite: sh tests/check_wine_suite.sh
     # '*', notes/windows.md); the fragment path's part once more in a real
     # GL 3.3 core context (Mesa told to be one, sharing the cache folder
     # above) and its sort in an OpenGL ES 3.0 context (GLSL ES 3.00); the
-    # demo as a WebGL 2 page in headless Chromium (software WebGL); and 30
-    # seconds of the soak (notes/soak.md) under the sanitizers: random host
+    # demo as a WebGL 2 page in headless Chromium (software WebGL); 30
+    # frames of the soak (notes/soak.md) under the sanitizers (frames, not
+    # seconds: the same work whatever runs beside it): random host
     # operations from a fixed seed (PLUME_SOAK_SEED to change it), checked
     # for GL errors, GL objects, memory and determinism (each lane's new
     # buffers filled with noise of its own: lanes agree only where no pass
@@ -102,7 +104,7 @@ test)
     # (ASan's quarantine and llvmpipe's code for each new program move it
     # about); the allocator's bytes and the GL objects, flat at every drain,
     # are the exact checks. Last, the suite through libplume.so's plugin
-    # table (so the run ends with its test runners' summaries).
+    # table.
     shares() {
         share=0
         while [ "$share" -lt "$jobs" ]; do
@@ -110,13 +112,15 @@ test)
             share=$((share + 1))
         done
     }
-    shares ./build/sanitize/bin/plume_tests | sh tests/run_together.sh
-    sh tests/run_together.sh <<CHECKS
-sh tests/check_wine_suite.sh
-sh tests/run_gl33.sh sanitize && sh tests/run_gles3.sh sanitize
-sh tests/check_web_page.sh && ./build/sanitize/bin/plume_soak --seed ${PLUME_SOAK_SEED:-35} --seconds 30 --check-every 10 --drain-every 2 --max-capacity 8000 --max-size 160x100 --rss-growth 1 --poison
-CHECKS
-    shares ./build/sanitize/bin/plume_plugin_host | sh tests/run_together.sh
+    {
+        shares ./build/sanitize/bin/plume_tests
+        echo "sh tests/check_wine_suite.sh"
+        echo "sh tests/run_gl33.sh sanitize && sh tests/run_gles3.sh sanitize"
+        echo "sh tests/check_web_page.sh && ./build/sanitize/bin/plume_soak --seed ${PLUME_SOAK_SEED:-35}" \
+            "--frames 30 --check-every 10 --drain-every 2 --max-capacity 8000 --max-size 160x100" \
+            "--rss-growth 1 --poison"
+        shares ./build/sanitize/bin/plume_plugin_host
+    } | sh tests/run_together.sh "$jobs"
     ;;
 demo)
     make -C build config=release -j"$jobs" >/dev/null
