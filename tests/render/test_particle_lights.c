@@ -105,16 +105,25 @@ static bool *live_slots(const plume_readback *rb, uint32_t capacity) {
     return live;
 }
 
-/* A threshold halfway down the CPU's lights at `intensity` (so that some
- * candidates fall below it), and how many lights there are without it. */
+/* A threshold about halfway down the CPU's lights at `intensity` (so that
+ * some candidates fall below it), in the widest gap between two of the
+ * middle half (one in a narrow gap could fall between the GPU's rounding
+ * and the CPU's), and how many lights there are without it. */
 static float middle_brightness(plume_system system, const plume_system_desc *d, float intensity, uint32_t *all) {
     plume_readback rb = read_all(fixture_context(), system);
     bool *live = live_slots(&rb, d->capacity);
     reference_light expected[PLUME_MAX_PARTICLE_LIGHTS];
     plume_lights_desc lights = {.max_lights = PLUME_MAX_PARTICLE_LIGHTS, .intensity = intensity};
     *all = reference_lights(d, &rb, live, &lights, expected);
-    /* between two candidates: a threshold at one's brightness would rest on rounding */
-    float middle = *all > 1 ? (float)(0.5 * (expected[*all / 2].brightness + expected[*all / 2 - 1].brightness)) : 0.0f;
+    float middle = 0.0f;
+    if (*all > 1) {
+        uint32_t split = *all / 2;
+        for (uint32_t k = *all / 4 > 1 ? *all / 4 : 1; k <= 3 * *all / 4 && k < *all; ++k)
+            if (expected[k - 1].brightness - expected[k].brightness >
+                expected[split - 1].brightness - expected[split].brightness)
+                split = k;
+        middle = (float)(0.5 * (expected[split].brightness + expected[split - 1].brightness));
+    }
     free(live);
     free_readback(&rb);
     return middle;

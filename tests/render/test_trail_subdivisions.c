@@ -6,8 +6,9 @@
  * draw's quads that drew, each picture (raster and tiled, and the two side
  * by side in a draw group at every resolution) against the CPU's; a swarm
  * of sparks orbiting an attractor whose segments' deviations cover the
- * thresholds, against the CPU's at any seed (a segment within rounding of a threshold
- * is ambiguous there); and the CPU's rule itself on a curve built to lie on
+ * thresholds (one on a circle: four quads a segment at any seed), against
+ * the CPU's at any seed (a segment within rounding of a threshold is
+ * ambiguous there); and the CPU's rule itself on a curve built to lie on
  * a threshold. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -125,15 +126,20 @@ static void test_trail_sparks_of_every_curvature_match_the_cpu(void **state) {
     printf("  seed %u\n", seed);
     plume_system_desc d = trail_desc(5, 0.45f);
     d.seed = seed;
-    d.capacity = 24;
+    d.capacity = 25;
     d.trail.hide_particles = true;
-    d.world.attractors[0] = (plume_attractor_desc){.kind = PLUME_ATTRACTOR_POINT, .strength = 4.0f};
+    const float pull = 4.0f, radius = 0.55f;
+    d.world.attractors[0] = (plume_attractor_desc){.kind = PLUME_ATTRACTOR_POINT, .strength = pull};
     d.emitters[0] = (plume_emitter_desc){.shape = PLUME_SHAPE_BOX, .extents = {0.6f, 0.6f, 0.1f},
                                          .lifetime = {20, 20}, .speed = {0.6f, 1.6f},
                                          .direction = {0.0f, 1.0f, 0.0f}, .spread = 3.14f, .size = {0.03f, 0.06f}};
+    /* And one spark on a circle, as the curl above (a fifth of a turn a
+     * segment): a segment of four quads whatever the seed. */
+    d.emitters[1] = trail_mover((float[3]){0.0f, sqrtf(pull * radius), 0.0f}, 0.04f);
     trail_run r = trail_run_begin(d);
     plume_emit_desc swarm = {.emitter = 0, .count = 24};
     assert_int_equal(plume_system_emit(fixture_context(), r.system, &swarm), PLUME_OK);
+    trail_emit_at(r.system, 1, radius, 0.0f, 0.0f);
     for (int k = 0; k < 40; ++k) trail_step(&r);
     trail_compare("subdivided_swarm", &r, false);
     uint32_t pairs[PLUME_TRAIL_SUBDIVISIONS + 1];
