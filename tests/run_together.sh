@@ -37,7 +37,7 @@ next=0
 ended=0
 while [ "$ended" -lt "$count" ]; do
     ended=0
-    for status in "$logs"/*.status; do [ -e "$status" ] && ended=$((ended + 1)); done
+    for marker in "$logs"/*.status; do [ -e "$marker" ] && ended=$((ended + 1)); done
     while [ "$next" -lt "$count" ] && [ $((next - ended)) -lt "$at_once" ]; do
         start "$next"
         next=$((next + 1))

@@ -29,8 +29,9 @@ static int matches_any(const char *name, const char *list) {
 /* PLUME_TEST_SHARD="i/n" (0 <= i < n): this process runs the i-th of n
  * shares of the selected tests, every n-th from the i-th, so n processes
  * share the suite (tools/run.sh, tests/run_together.sh); neighbouring
- * tests, often of the same weight, go to different processes. 0 when the variable is
- * unset, 1 when it names a share, -1 (reported) when it is malformed. */
+ * tests, often of the same weight, go to different processes. 0 when the
+ * variable is unset, 1 when it names a share, -1 (reported) when it is
+ * malformed. */
 static int test_shard(size_t *index, size_t *count) {
     const char *shard = getenv("PLUME_TEST_SHARD");
     if (!shard || !*shard) return 0;
