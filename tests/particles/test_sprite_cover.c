@@ -124,6 +124,17 @@ static bool read_takes_a_texel(const unsigned char *texels, uint32_t w, uint32_t
     return false;
 }
 
+/* `pixels` (RGBA8, w x h)'s levels into *chain and its frames' octagons,
+ * frame by frame and level by level (malloc'd). */
+static float *frame_octagons(const unsigned char *pixels, uint32_t w, uint32_t h, uint32_t columns, uint32_t rows,
+                             mip_chain *chain) {
+    assert_int_equal(mip_chain_build(cpu_env(), pixels, 4, w, h, chain), PLUME_OK);
+    float *octagons = malloc(sizeof(float) * SPRITE_COVER_FLOATS * columns * rows * chain->count);
+    assert_non_null(octagons);
+    assert_int_equal(sprite_cover_build(cpu_env(), chain, columns, rows, octagons), PLUME_OK);
+    return octagons;
+}
+
 static void test_frame_octagons_hold_every_read(void **state) {
     (void)state;
     const uint32_t books[][4] = {{45, 34, 3, 2}, {64, 64, 4, 4}, {30, 7, 5, 1}};
@@ -131,9 +142,7 @@ static void test_frame_octagons_hold_every_read(void **state) {
         uint32_t w = books[b][0], h = books[b][1], columns = books[b][2], rows = books[b][3];
         unsigned char *pixels = random_image(w, h, 4, 3 * columns * rows);
         mip_chain chain;
-        assert_int_equal(mip_chain_build(cpu_env(), pixels, 4, w, h, &chain), PLUME_OK);
-        float *octagons = malloc(sizeof(float) * SPRITE_COVER_FLOATS * columns * rows * chain.count);
-        assert_int_equal(sprite_cover_build(cpu_env(), &chain, columns, rows, octagons), PLUME_OK);
+        float *octagons = frame_octagons(pixels, w, h, columns, rows, &chain);
         long reads = 0, outside = 0, empty = 0, smaller = 0;
         for (uint32_t frame = 0; frame < columns * rows; ++frame)
             for (uint32_t l = 0; l < chain.count; ++l) {
@@ -174,10 +183,7 @@ static void test_frame_octagons_hold_every_read(void **state) {
     const uint32_t mark = (MARKED / 4 * CELL + CELL / 2) * SIZE + MARKED % 4 * CELL + CELL / 2;
     memset(&pixels[(size_t)mark * 4], 255, 4);
     mip_chain chain;
-    assert_int_equal(mip_chain_build(cpu_env(), pixels, 4, SIZE, SIZE, &chain), PLUME_OK);
-    float *octagons = malloc(sizeof(float) * SPRITE_COVER_FLOATS * 16 * chain.count);
-    assert_non_null(octagons);
-    assert_int_equal(sprite_cover_build(cpu_env(), &chain, 4, 4, octagons), PLUME_OK);
+    float *octagons = frame_octagons(pixels, SIZE, SIZE, 4, 4, &chain);
     for (uint32_t frame = 0; frame < 16; ++frame)
         for (uint32_t l = 0; l < 2; ++l) {
             const float *o = octagons + ((size_t)frame * chain.count + l) * SPRITE_COVER_FLOATS;
