@@ -72,11 +72,14 @@ test)
     sh tests/check_cxx_headers.sh
     make -C build config=release plume_static plume -j"$jobs" >/dev/null
     sh tests/check_release_symbols.sh release
+    # The exports, soname and installed forms (a C++ host among them); the
+    # Windows build (MinGW-w64: plume.dll's exports), its run under wine and
+    # the quick part of the suite built for Windows under wine (the whole
+    # suite: sh tests/check_wine_suite.sh '*', notes/windows.md).
+    installed_forms="sh tests/check_shared_library.sh sanitize"
+    windows="sh tests/check_windows_build.sh && sh tests/check_wine_run.sh && sh tests/check_wine_suite.sh"
     if [ $# -gt 0 ]; then
-        sh tests/check_shared_library.sh sanitize
-        sh tests/check_windows_build.sh
-        sh tests/check_wine_run.sh
-        sh tests/check_wine_suite.sh
+        printf '%s\n' "$windows" "$installed_forms" | sh tests/run_together.sh "$jobs"
         ./build/sanitize/bin/plume_tests "$@"
         ./build/sanitize/bin/plume_plugin_host "$@"
         exit 0
@@ -85,13 +88,10 @@ test)
     # cores (tests/run_together.sh: on llvmpipe a process keeps about one
     # core busy), the longest first, each suite's tests shared among as many
     # processes as there are cores:
-    # the suite through the static library; the Windows build (MinGW-w64:
-    # plume.dll's exports), its run under wine and the quick part of the
-    # suite built for Windows under wine (the whole suite: sh
-    # tests/check_wine_suite.sh '*', notes/windows.md); the exports, soname
-    # and installed forms (a C++ host among them); the fragment path's part
-    # once more in a real GL 3.3 core context (Mesa told to be one, sharing
-    # the cache folder above) and its sort in an OpenGL ES 3.0 context (GLSL ES 3.00); the
+    # the suite through the static library; the Windows checks and the
+    # installed forms (above); the fragment path's part once more in a real
+    # GL 3.3 core context (Mesa told to be one, sharing the cache folder
+    # above) and its sort in an OpenGL ES 3.0 context (GLSL ES 3.00); the
     # demo as a WebGL 2 page in headless Chromium (software WebGL); 30
     # frames of the soak (notes/soak.md) under the sanitizers (frames, not
     # seconds: the same work whatever runs beside it): random host
@@ -112,8 +112,8 @@ test)
     }
     {
         shares ./build/sanitize/bin/plume_tests
-        echo "sh tests/check_windows_build.sh && sh tests/check_wine_run.sh && sh tests/check_wine_suite.sh"
-        echo "sh tests/check_shared_library.sh sanitize"
+        echo "$windows"
+        echo "$installed_forms"
         echo "sh tests/run_gl33.sh sanitize && sh tests/run_gles3.sh sanitize"
         echo "sh tests/check_web_page.sh && ./build/sanitize/bin/plume_soak --seed ${PLUME_SOAK_SEED:-35}" \
             "--frames 30 --check-every 10 --drain-every 2 --max-capacity 8000 --max-size 160x100" \
